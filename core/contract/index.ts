@@ -1,0 +1,131 @@
+/**
+ * The plugin SDK: everything a converter, tool or extractor author depends on.
+ * Imports schema only (plus zod), so third-party plugins stay decoupled from the service.
+ */
+import { z } from 'zod';
+import type { FormatId, PlanId, ToolReport } from '../../schema/index.js';
+
+export type PluginKind = 'convert' | 'tool' | 'extract';
+
+/** A system program the plugin runs, with the Debian package that provides it. */
+export interface EngineRequirement {
+  command: string;
+  debian: string;
+}
+
+export interface PluginInput {
+  /** Absolute path of the input file, inside or beside the work dir; read-only. */
+  path: string;
+  format: FormatId;
+  /** The client's file name (sanitised); useful for output names inside archives. */
+  filename: string;
+  bytes: number;
+}
+
+export interface Logger {
+  debug(msg: string, data?: Record<string, unknown>): void;
+  info(msg: string, data?: Record<string, unknown>): void;
+  warn(msg: string, data?: Record<string, unknown>): void;
+  error(msg: string, data?: Record<string, unknown>): void;
+}
+
+export interface RunContext {
+  /** A private, empty directory for this run; deleted after the run. Write outputs here. */
+  workDir: string;
+  /** Aborted on timeout, cancellation or shutdown: pass it to every engine call. */
+  signal: AbortSignal;
+  /** Report progress 0-100; throttled by the runner, so call it as often as convenient. */
+  progress(percent: number): void;
+  log: Logger;
+  /** For ops that have one (blur-faces, redact, remove-watermark): what was found. */
+  report(toolReport: Omit<ToolReport, 'op'>): void;
+  /** Milliseconds left before the run's timeout: engines should not be given more. */
+  remainingMs(): number;
+}
+
+/** A file written into ctx.workDir, in `format` (the runner moves it to blob storage). */
+export interface FileResult {
+  path: string;
+  format: FormatId;
+}
+/** Structured output of an extraction tool: one row per input file. */
+export interface JsonResult {
+  row: Record<string, unknown>;
+}
+export type RunResult = FileResult | JsonResult;
+
+export interface PluginLimits {
+  /** Hard wall-clock limit for one run; may scale with the input (e.g. media duration unknown, size known). */
+  timeoutMs: number | ((inputs: readonly PluginInput[]) => number);
+  /** Runs of this plugin at once in one worker process. */
+  concurrency: number;
+  /** How many input files one run takes (merge takes several). Default { min: 1, max: 1 }. */
+  inputs?: { min: number; max: number };
+}
+
+// Any zod object of options; individual fields are validated by the registry.
+export type OptionsSchema = z.ZodObject<z.ZodRawShape>;
+
+export interface PluginDefinition<O extends OptionsSchema = OptionsSchema> {
+  /** kebab-case, unique across the registry; shows up in errors and logs. */
+  id: string;
+  kind: PluginKind;
+  title: string;
+  /** Tools: the `op` value. Extractors: the tool name (e.g. pdf-to-markdown). */
+  op?: string;
+  inputs: readonly FormatId[];
+  /**
+   * convert: the `to` values offered for the inputs.
+   * tool: omitted for an in-place op (output format = input format), or the one fixed output
+   * format (e.g. blur-faces -> png, split-pdf -> zip).
+   */
+  outputs?: readonly FormatId[];
+  /** convert only: narrows inputs x outputs (e.g. legacy containers cannot become gif). */
+  supports?: (from: FormatId, to: FormatId) => boolean;
+  /**
+   * Options, with field names exactly as the wire contract names them (quality, angle, resize,...).
+   * Every field has a default, is optional, or is required by the op. Mark fields that must never
+   * be stored or logged (passwords) with `.meta({ secret: true })`.
+   */
+  options: O;
+  /** Credit weight multiplier over the spec's class table (transcription weighs more). Default 1. */
+  creditWeight?: number;
+  /** Lowest plan allowed. */
+  plan: PlanId;
+  engines: readonly EngineRequirement[];
+  limits: PluginLimits;
+  run(inputs: readonly PluginInput[], options: z.output<O>, ctx: RunContext): Promise<RunResult>;
+}
+
+export type Plugin = PluginDefinition<OptionsSchema>;
+
+/** Identity function that type-checks a plugin definition and infers its options type. */
+export function definePlugin<O extends OptionsSchema>(definition: PluginDefinition<O>): Plugin {
+  return definition as unknown as Plugin;
+}
+
+/**
+ * A failure whose message is safe and useful to show the client (it becomes the job's `error`).
+ * Anything else a plugin throws is logged with its cause and shown as a generic message.
+ */
+export class PluginError extends Error {
+  override readonly name = 'PluginError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export function isFileResult(result: RunResult): result is FileResult {
+  return 'path' in result;
+}
+
+/** Whether an options field is marked secret (never stored, never logged). */
+export function isSecretField(schema: z.ZodType): boolean {
+  return (schema.meta() as { secret?: boolean } | undefined)?.secret === true;
+}
+
+/** The output format a plugin produces for a given input and requested `to`. */
+export function outputFormatOf(plugin: Plugin, input: FormatId, to: FormatId): FormatId {
+  if (plugin.kind === 'convert') return to;
+  return plugin.outputs?.[0] ?? input;
+}

@@ -1,0 +1,172 @@
+/**
+ * The one place that spawns external programs. Every run has a timeout and an AbortSignal,
+ * runs in its own process group and is killed with its children, and keeps a bounded tail of
+ * stderr for error messages.
+ */
+import { spawn } from 'node:child_process';
+import { access, constants } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  timeoutMs: number;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Called with each complete stderr line (ffmpeg progress, tesseract warnings...). */
+  onStderrLine?: (line: string) => void;
+  onStdoutLine?: (line: string) => void;
+  /** Keep stdout in memory and return it (default true; off for programs that stream big output). */
+  captureStdout?: boolean;
+  /** Bytes written to stdin, then closed. */
+  stdin?: string | Buffer;
+}
+
+export interface RunOutput {
+  stdout: string;
+  stderr: string;
+}
+
+export type EngineFailureReason = 'exit' | 'timeout' | 'aborted' | 'missing';
+
+export class EngineError extends Error {
+  override readonly name = 'EngineError';
+  constructor(
+    message: string,
+    readonly reason: EngineFailureReason,
+    readonly command: string,
+    readonly exitCode: number | null,
+    readonly stderrTail: string,
+  ) {
+    super(message);
+  }
+}
+
+const STDERR_TAIL_BYTES = 8 * 1024;
+const STDOUT_LIMIT_BYTES = 64 * 1024 * 1024;
+
+function lineSplitter(onLine: (line: string) => void) {
+  let pending = '';
+  return {
+    push(chunk: string) {
+      pending += chunk;
+      const parts = pending.split(/\r\n|\n|\r/);
+      pending = parts.pop() ?? '';
+      for (const line of parts) onLine(line);
+    },
+    flush() {
+      if (pending) onLine(pending);
+      pending = '';
+    },
+  };
+}
+
+function killGroup(pid: number | undefined) {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // the group is already gone
+  }
+}
+
+/** Run `command args` to completion; throws EngineError on non-zero exit, timeout or abort. */
+export function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunOutput> {
+  const { signal, timeoutMs } = options;
+  return new Promise<RunOutput>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new EngineError(`${command} was not started: aborted`, 'aborted', command, null, ''));
+      return;
+    }
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      // Own process group, so the whole tree can be killed (soffice, gs and ocrmypdf fork).
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stdoutBytes = 0;
+    let stderrTail = '';
+    let settled = false;
+    let failure: { reason: EngineFailureReason; message: string } | undefined;
+    const captureStdout = options.captureStdout ?? true;
+
+    const errLines = options.onStderrLine ? lineSplitter(options.onStderrLine) : undefined;
+    const outLines = options.onStdoutLine ? lineSplitter(options.onStdoutLine) : undefined;
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      outLines?.push(chunk);
+      if (captureStdout && stdoutBytes < STDOUT_LIMIT_BYTES) {
+        stdout += chunk;
+        stdoutBytes += chunk.length;
+      }
+    });
+    child.stderr.on('data', (chunk: string) => {
+      errLines?.push(chunk);
+      stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
+    });
+
+    const stop = (reason: EngineFailureReason, message: string) => {
+      if (failure) return;
+      failure = { reason, message };
+      killGroup(child.pid);
+    };
+    const timer = setTimeout(() => stop('timeout', `${command} timed out after ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
+    const onAbort = () => stop('aborted', `${command} was aborted`);
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      // Children the program left behind die with the group.
+      killGroup(child.pid);
+      fn();
+    };
+
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      finish(() =>
+        reject(
+          err.code === 'ENOENT'
+            ? new EngineError(`${command} is not installed`, 'missing', command, null, '')
+            : new EngineError(`${command} could not start: ${err.message}`, 'exit', command, null, ''),
+        ),
+      );
+    });
+    child.on('close', (code) => {
+      errLines?.flush();
+      outLines?.flush();
+      finish(() => {
+        if (failure) reject(new EngineError(failure.message, failure.reason, command, code, stderrTail));
+        else if (code !== 0) {
+          const lastLine = stderrTail.trim().split('\n').pop() ?? '';
+          reject(new EngineError(`${command} exited with code ${code}${lastLine ? `: ${lastLine}` : ''}`, 'exit', command, code, stderrTail));
+        } else resolve({ stdout, stderr: stderrTail });
+      });
+    });
+
+    child.stdin.on('error', () => {
+      // the program closed stdin early; its exit status tells the story
+    });
+    if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    else child.stdin.end();
+  });
+}
+
+/** Whether `command` is an executable on PATH (or an absolute path to one). */
+export async function commandExists(command: string): Promise<boolean> {
+  const candidates = command.includes('/')
+    ? [command]
+    : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+  for (const candidate of candidates) {
+    try {
+      await access(candidate, constants.X_OK);
+      return true;
+    } catch {
+      // try the next directory
+    }
+  }
+  return false;
+}

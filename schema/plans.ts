@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const PLAN_IDS = ['free', 'pro', 'business', 'enterprise'] as const;
+export const planIdSchema = z.enum(PLAN_IDS);
+export type PlanId = z.infer<typeof planIdSchema>;
+
+const MB = 1_000_000;
+const GB = 1_000_000_000;
+
+export interface Plan {
+  id: PlanId;
+  label: string;
+  /** Monthly allowance; null where it is set per account (Enterprise). */
+  creditsIncluded: number | null;
+  /** Requests per minute; null where it is set per account (Enterprise). */
+  requestsPerMinute: number | null;
+  maxFileBytes: number;
+  /** Signed URLs: null where the plan cannot mint them. */
+  signedUrl: { defaultSeconds: number; maxSeconds: number } | null;
+  overageAvailable: boolean;
+}
+
+/** The spec's plan table as data. Sizes are decimal (1 MB = 10^6 bytes, 1 GB = 10^9 bytes). */
+export const PLANS: Record<PlanId, Plan> = {
+  free: { id: 'free', label: 'Free', creditsIncluded: 250, requestsPerMinute: 30, maxFileBytes: 25 * MB, signedUrl: null, overageAvailable: true },
+  pro: { id: 'pro', label: 'Pro', creditsIncluded: 3_000, requestsPerMinute: 120, maxFileBytes: 500 * MB, signedUrl: null, overageAvailable: true },
+  business: {
+    id: 'business', label: 'Business', creditsIncluded: 25_000, requestsPerMinute: 750, maxFileBytes: 5 * GB,
+    signedUrl: { defaultSeconds: 24 * 3600, maxSeconds: 604_800 }, overageAvailable: true,
+  },
+  enterprise: {
+    id: 'enterprise', label: 'Enterprise', creditsIncluded: null, requestsPerMinute: null, maxFileBytes: 5 * GB,
+    signedUrl: { defaultSeconds: 7 * 24 * 3600, maxSeconds: 2_592_000 }, overageAvailable: false,
+  },
+};
+
+/** Defaults for what the spec leaves to the account on Enterprise (documented in README). */
+export const ENTERPRISE_DEFAULTS = { creditsIncluded: 100_000, requestsPerMinute: 3_000 };
+
+const RANK: Record<PlanId, number> = { free: 0, pro: 1, business: 2, enterprise: 3 };
+export function planAtLeast(plan: PlanId, minimum: PlanId): boolean {
+  return RANK[plan] >= RANK[minimum];
+}
+
+/** Pay-as-you-go: EUR per 1,000 credits past the allowance. */
+export const OVERAGE_RATE_PER_1000 = 5;

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { planIdSchema } from './plans.js';
+
+/** Shapes of the HTTP contract (shared/spec/API.md), shared by every surface. */
+
+export const errorBodySchema = z.object({ error: z.string(), code: z.string().optional() });
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const jobStateSchema = z.enum(['waiting', 'active', 'done', 'failed']);
+export type JobState = z.infer<typeof jobStateSchema>;
+
+export const acceptedJobSchema = z.object({
+  jobId: z.string(),
+  status: z.literal('queued'),
+  creditCost: z.number().int(),
+  creditsRemaining: z.number().int(),
+  statusUrl: z.string(),
+});
+export type AcceptedJob = z.infer<typeof acceptedJobSchema>;
+
+export const toolReportSchema = z.object({ op: z.string(), detected: z.number().int() });
+export type ToolReport = z.infer<typeof toolReportSchema>;
+
+export const jobStatusSchema = z.object({
+  status: jobStateSchema,
+  progress: z.number().int().min(0).max(100).optional(),
+  downloadUrl: z.string().optional(),
+  expiresIn: z.number().int().optional(),
+  toolReport: toolReportSchema.optional(),
+  error: z.string().optional(),
+});
+export type JobStatus = z.infer<typeof jobStatusSchema>;
+
+export const creditsSchema = z.object({
+  plan: z.string(),
+  creditsIncluded: z.number().int(),
+  creditsUsed: z.number().int(),
+  creditsRemaining: z.number().int(),
+  resetDate: z.string(),
+  overageEnabled: z.boolean(),
+  overageRatePer1000: z.number(),
+  overageCredits: z.number().int(),
+});
+export type Credits = z.infer<typeof creditsSchema>;
+
+export const historyRecordSchema = z.object({ time: z.string(), conv: z.string(), jobId: z.string(), viaApi: z.boolean() });
+export const historySchema = z.object({
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  hasMore: z.boolean(),
+  history: z.array(historyRecordSchema),
+});
+export type History = z.infer<typeof historySchema>;
+export const historyQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const signedUrlRequestSchema = z.object({
+  jobId: z.string().min(1),
+  expirySeconds: z.number().int().min(60).optional(),
+  reusable: z.boolean().default(true),
+});
+export const signedUrlSchema = z.object({ url: z.string(), expiresIn: z.number().int(), expiresAt: z.string(), reusable: z.boolean() });
+export type SignedUrl = z.infer<typeof signedUrlSchema>;
+
+export const fileRejectionSchema = z.object({ filename: z.string(), error: z.string() });
+export const batchAcceptedSchema = z.object({
+  batchId: z.string(),
+  total: z.number().int(),
+  statusUrl: z.string(),
+  errors: z.array(fileRejectionSchema),
+});
+export const batchStatusSchema = z.object({
+  total: z.number().int(),
+  completed: z.number().int(),
+  done: z.boolean(),
+  downloadUrl: z.string().nullable(),
+});
+
+export const accountSchema = z.object({
+  id: z.string(),
+  plan: planIdSchema,
+  email: z.string().nullable(),
+  emailVerified: z.boolean(),
+  overageEnabled: z.boolean(),
+});
+
+/** API keys: fixed prefix then 43 base64url characters (256 random bits). */
+export const API_KEY_PREFIX = 'ck_live_';
+export const apiKeySchema = z.string().regex(/^ck_live_[A-Za-z0-9_-]{43}$/);
+/** Download and signed-URL tokens: 256 random bits, base64url without padding. */
+export const downloadTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+
+/** Lifetimes from the spec. */
+export const DOWNLOAD_LINK_SECONDS = 900;
