@@ -1,0 +1,154 @@
+/**
+ * The registry: validates every plugin manifest at start-up and builds the capability index
+ * that every surface reads (conversions, ops, extractors, option schemas, engines).
+ */
+import { z } from 'zod';
+import { FORMATS, type FormatId, type PlanId } from '../../schema/index.js';
+import { type EngineRequirement, type Plugin } from '../contract/index.js';
+import { manifestProblems } from '../contract/validate.js';
+import { commandExists } from '../engines/process.js';
+
+export class RegistryError extends Error {
+  override readonly name = 'RegistryError';
+}
+
+export type Resolution = { ok: true; plugin: Plugin; output: FormatId } | { ok: false; error: string };
+
+export interface OperationInfo {
+  pluginId: string;
+  kind: Plugin['kind'];
+  op?: string;
+  title: string;
+  inputs: FormatId[];
+  outputs: FormatId[];
+  plan: PlanId;
+  options: unknown;
+  available: boolean;
+  missingEngines: string[];
+}
+
+const pairKey = (from: FormatId, to: FormatId) => `${from}>${to}`;
+const opKey = (op: string, input: FormatId) => `${op}@${input}`;
+
+export class Registry {
+  private readonly conversions = new Map<string, Plugin>();
+  private readonly tools = new Map<string, Plugin>();
+  private readonly extractors = new Map<string, Plugin>();
+  private readonly byId = new Map<string, Plugin>();
+  private missing = new Map<string, string[]>();
+
+  constructor(readonly plugins: readonly Plugin[]) {
+    const problems = plugins.flatMap((p) => manifestProblems(p));
+    const claim = (index: Map<string, Plugin>, key: string, plugin: Plugin, what: string) => {
+      const owner = index.get(key);
+      if (owner) problems.push(`plugin '${plugin.id}': ${what} is already provided by '${owner.id}'`);
+      else index.set(key, plugin);
+    };
+    for (const plugin of problems.length ? [] : plugins) {
+      claim(this.byId, plugin.id, plugin, 'id');
+      if (plugin.kind === 'convert') {
+        for (const from of plugin.inputs) {
+          for (const to of plugin.outputs ?? []) {
+            if (from !== to && (plugin.supports?.(from, to) ?? true)) claim(this.conversions, pairKey(from, to), plugin, `conversion ${from} -> ${to}`);
+          }
+        }
+      } else if (plugin.kind === 'tool') {
+        for (const input of plugin.inputs) claim(this.tools, opKey(plugin.op!, input), plugin, `op '${plugin.op}' on ${input}`);
+      } else claim(this.extractors, plugin.op!, plugin, `extraction tool '${plugin.op}'`);
+    }
+    if (problems.length) throw new RegistryError(`Invalid plugins:\n  ${problems.join('\n  ')}`);
+  }
+
+  /** Look up which engines are installed; plugins missing one are reported unavailable. */
+  async checkEngines(): Promise<void> {
+    const present = new Map<string, boolean>();
+    for (const engine of this.engines()) present.set(engine.command, await commandExists(engine.command));
+    this.missing = new Map(
+      this.plugins.map((p) => [p.id, p.engines.filter((e) => !present.get(e.command)).map((e) => `${e.command} (Debian package ${e.debian})`)]),
+    );
+  }
+
+  missingEngines(plugin: Plugin): string[] {
+    return this.missing.get(plugin.id) ?? [];
+  }
+
+  /** Every distinct engine the plugins declare. */
+  engines(): EngineRequirement[] {
+    const seen = new Map<string, EngineRequirement>();
+    for (const plugin of this.plugins) for (const engine of plugin.engines) seen.set(engine.command, engine);
+    return [...seen.values()].sort((a, b) => a.command.localeCompare(b.command));
+  }
+
+  plugin(id: string): Plugin | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Which plugin serves `from` -> `to` (conversion) or `op` on `from` (tool). */
+  resolve({ from, to, op }: { from: FormatId; to: string; op?: string }): Resolution {
+    if (op) {
+      const plugin = this.tools.get(opKey(op, from));
+      if (!plugin) {
+        const known = [...this.tools.values()].some((p) => p.op === op);
+        return { ok: false, error: known ? `Op '${op}' does not accept ${from} files` : `Unknown op '${op}'` };
+      }
+      if (to !== from && !(from === 'jpeg' && to === 'jpg')) return { ok: false, error: `With op '${op}', 'to' must equal the input format (${from})` };
+      return this.usable(plugin, plugin.outputs?.[0] ?? from);
+    }
+    const plugin = this.conversions.get(pairKey(from, to as FormatId));
+    if (!plugin) return { ok: false, error: `Unsupported conversion: ${from} -> ${to}` };
+    return this.usable(plugin, to as FormatId);
+  }
+
+  extractor(tool: string): Resolution {
+    const plugin = this.extractors.get(tool);
+    return plugin ? this.usable(plugin, 'json') : { ok: false, error: `Unknown extraction tool '${tool}'` };
+  }
+
+  private usable(plugin: Plugin, output: FormatId): Resolution {
+    const missing = this.missingEngines(plugin);
+    if (missing.length) return { ok: false, error: `${plugin.title} is not available on this server: missing ${missing.join(', ')}` };
+    return { ok: true, plugin, output };
+  }
+
+  /** The capability index for /api/v1/formats, OpenAPI, GraphQL and tRPC. */
+  operations(): OperationInfo[] {
+    return this.plugins.map((plugin) => {
+      const pairs = plugin.kind === 'convert' ? [...this.conversions.entries()].filter(([, p]) => p === plugin) : [];
+      const missing = this.missingEngines(plugin);
+      return {
+        pluginId: plugin.id,
+        kind: plugin.kind,
+        ...(plugin.op ? { op: plugin.op } : {}),
+        title: plugin.title,
+        inputs: [...plugin.inputs],
+        outputs: plugin.kind === 'convert' ? [...new Set(pairs.map(([key]) => key.split('>')[1] as FormatId))] : [...(plugin.outputs ?? [])],
+        plan: plugin.plan,
+        options: z.toJSONSchema(plugin.options, { io: 'input' }),
+        available: missing.length === 0,
+        missingEngines: missing,
+      };
+    });
+  }
+
+  /** For each input format, the `to` values it converts to (available plugins only). */
+  conversionTable(): Record<string, string[]> {
+    const table: Record<string, string[]> = {};
+    for (const [key, plugin] of this.conversions) {
+      if (this.missingEngines(plugin).length) continue;
+      const [from, to] = key.split('>') as [FormatId, FormatId];
+      (table[from] ??= []).push(to);
+    }
+    for (const list of Object.values(table)) list.sort();
+    return table;
+  }
+
+  /** Every op name with the input formats it accepts. */
+  opNames(): string[] {
+    return [...new Set([...this.tools.values()].map((p) => p.op!))].sort();
+  }
+
+  /** Formats the registry can read, for format listings. */
+  knownInputFormats(): FormatId[] {
+    return [...new Set(this.plugins.flatMap((p) => p.inputs))].sort((a, b) => FORMATS[a].category.localeCompare(FORMATS[b].category) || a.localeCompare(b));
+  }
+}

@@ -1,0 +1,4 @@
+/** The standard distribution: every plugin the server loads, listed explicitly. */
+import type { Plugin } from '../core/contract/index.js';
+
+export const standardPlugins: Plugin[] = [];
