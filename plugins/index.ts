@@ -1,4 +1,5 @@
 /** The standard distribution: every plugin the server loads, listed explicitly. */
 import type { Plugin } from '../core/contract/index.js';
+import { imagePlugins } from './image/index.js';
 
-export const standardPlugins: Plugin[] = [];
+export const standardPlugins: Plugin[] = [...imagePlugins];

@@ -1,0 +1,22 @@
+/** compress: re-encode JPG (mozjpeg), PNG (palette quantisation) or WebP at a target quality. */
+import { definePlugin } from '../../core/contract/index.js';
+import { IMAGE_LIMITS, keepsAnimation, processImageNoLarger, singleInput } from './engine.js';
+import { compressOptions } from './options.js';
+
+export const compressPlugin = definePlugin({
+  id: 'image-compress',
+  kind: 'tool',
+  op: 'compress',
+  title: 'Compress image',
+  inputs: ['jpg', 'jpeg', 'png', 'webp'],
+  options: compressOptions,
+  plan: 'pro',
+  engines: [],
+  limits: IMAGE_LIMITS,
+  run(inputs, { quality }, ctx) {
+    const input = singleInput(inputs);
+    const to = input.format;
+    // A compress that grows the file helps no one: an already small input comes back as it was.
+    return processImageNoLarger(input, ctx, { to, animated: keepsAnimation(to, to), encode: { quality, smallest: true } });
+  },
+});

@@ -1,0 +1,167 @@
+/**
+ * The one module of the image family that talks to sharp: opening an input safely (format
+ * check, pixel limit, timeout), encoding to an output format, and turning sharp's errors into
+ * messages a client can act on. Every image plugin goes through `processImage`.
+ */
+import { copyFile, readFile, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
+import { FORMATS, type FormatId } from '../../schema/index.js';
+import { PluginError, type FileResult, type PluginInput, type PluginLimits, type RunContext } from '../../core/contract/index.js';
+
+/** Decompression-bomb guard: decoded pixels per input, all frames of an animation counted. */
+export const MAX_INPUT_MEGAPIXELS = 100;
+const MAX_INPUT_PIXELS = MAX_INPUT_MEGAPIXELS * 1_000_000;
+
+/** Image runs at once per worker; the libvips threads below are shared out between them. */
+const RUNS_AT_ONCE = 2;
+
+// Every job reads a different file once, so libvips' operation cache only holds memory and
+// file handles. Two concurrent runs on a small machine should split the cores, not each take all.
+sharp.cache(false);
+sharp.concurrency(Math.max(1, Math.floor(os.availableParallelism() / RUNS_AT_ONCE)));
+
+export const IMAGE_LIMITS: PluginLimits = {
+  // Decoding is bounded by the pixel limit; a minute plus a second per MB covers slow AVIF encodes.
+  timeoutMs: (inputs) => 60_000 + Math.ceil(inputs.reduce((sum, input) => sum + input.bytes, 0) / 1_000_000) * 1_000,
+  concurrency: RUNS_AT_ONCE,
+};
+
+/** Raster formats sharp reads and writes, with animation where the format has it. */
+export const RASTER_FORMATS = ['png', 'jpg', 'jpeg', 'webp', 'avif', 'gif', 'tiff'] as const satisfies readonly FormatId[];
+export const ANIMATED_FORMATS: ReadonlySet<FormatId> = new Set(['gif', 'webp']);
+/** Formats whose encoder takes a quality setting. */
+export const LOSSY_FORMATS: ReadonlySet<FormatId> = new Set(['jpg', 'jpeg', 'webp', 'avif']);
+
+/** What sharp's metadata reports for a genuine file of each format we read. */
+const SHARP_FORMAT: Partial<Record<FormatId, string>> = {
+  png: 'png', jpg: 'jpeg', jpeg: 'jpeg', webp: 'webp', avif: 'heif', gif: 'gif', tiff: 'tiff', svg: 'svg',
+};
+
+export interface EncodeSettings {
+  /** Lossy encoders only (jpg, webp, avif); 10-95. */
+  quality: number;
+  /** Spend more effort on size: PNG becomes palette-quantised at `quality`. */
+  smallest?: boolean;
+}
+
+export interface ImageJob {
+  /** Output format; the input's own format for in-place tools. */
+  to: FormatId;
+  encode: EncodeSettings;
+  /** The plugin's own steps between decoding and encoding. */
+  edit?: (image: Sharp) => Sharp;
+  /** Keep every frame of a GIF/WebP (when the output can hold them too). */
+  animated: boolean;
+}
+
+/** The one input of a single-file run (the registry enforces the count). */
+export function singleInput(inputs: readonly PluginInput[]): PluginInput {
+  const [input] = inputs;
+  if (!input || inputs.length !== 1) throw new Error(`expected exactly one input, got ${inputs.length}`);
+  return input;
+}
+
+/** Whether frames survive `from` -> `to` (GIF and WebP in and out). */
+export function keepsAnimation(from: FormatId, to: FormatId): boolean {
+  return ANIMATED_FORMATS.has(from) && ANIMATED_FORMATS.has(to);
+}
+
+/**
+ * Open an input for decoding after checking it is what it claims to be and not a
+ * decompression bomb. The header is read first, without the pixel limit, so the refusal can say
+ * how large the image is.
+ */
+export async function openImage(
+  input: PluginInput,
+  ctx: RunContext,
+  { animated }: { animated: boolean },
+): Promise<{ image: Sharp; header: Metadata }> {
+  ctx.signal.throwIfAborted();
+  // SVG from a buffer has no base URL, so librsvg cannot follow references to files beside it
+  // (other uploads in the same directory).
+  const source = input.format === 'svg' ? await readFile(input.path) : input.path;
+  const options: SharpOptions = { animated, autoOrient: true, failOn: 'error' };
+  const header = await sharp(source, { ...options, limitInputPixels: false })
+    .metadata()
+    .catch((cause: unknown) => {
+      throw new PluginError(`The file is not a readable ${label(input.format)} image`, { cause });
+    });
+  if (header.format !== SHARP_FORMAT[input.format]) {
+    throw new PluginError(`The file is not a ${label(input.format)} image (its content is ${header.format.toUpperCase()})`);
+  }
+  const pixels = header.width * header.height;
+  if (pixels > MAX_INPUT_PIXELS) {
+    const megapixels = Math.round(pixels / 100_000) / 10;
+    throw new PluginError(`Image is too large: ${megapixels} megapixels (limit ${MAX_INPUT_MEGAPIXELS})`);
+  }
+  const image = sharp(source, { ...options, limitInputPixels: MAX_INPUT_PIXELS }).timeout({ seconds: timeoutSeconds(ctx) });
+  return { image, header };
+}
+
+/** Decode, edit and encode one image into the work dir. */
+export async function processImage(input: PluginInput, ctx: RunContext, job: ImageJob): Promise<FileResult> {
+  const { image } = await openImage(input, ctx, { animated: job.animated });
+  ctx.progress(10);
+  const output = outputPath(ctx, job.to);
+  const edited = job.edit ? job.edit(image) : image;
+  await encode(edited, job.to, job.encode).toFile(output).catch(rethrowAsPluginError);
+  ctx.signal.throwIfAborted();
+  ctx.progress(100);
+  return { path: output, format: job.to };
+}
+
+/** Like processImage, but the input itself is returned when re-encoding does not make it smaller. */
+export async function processImageNoLarger(input: PluginInput, ctx: RunContext, job: ImageJob): Promise<FileResult> {
+  const result = await processImage(input, ctx, job);
+  if ((await stat(result.path)).size >= input.bytes) {
+    ctx.log.debug('re-encoded image is not smaller; returning the input unchanged', { bytes: input.bytes });
+    await copyFile(input.path, result.path);
+  }
+  return result;
+}
+
+export function encode(image: Sharp, format: FormatId, { quality, smallest = false }: EncodeSettings): Sharp {
+  switch (format) {
+    case 'jpg':
+    case 'jpeg':
+      // JPEG has no alpha: transparent areas become white rather than black.
+      return image.flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: true });
+    case 'png':
+      return smallest ? image.png({ palette: true, quality, compressionLevel: 9, effort: 10 }) : image.png({ compressionLevel: 9 });
+    case 'webp':
+      return image.webp({ quality, effort: smallest ? 6 : 4 });
+    case 'avif':
+      return image.avif({ quality });
+    case 'gif':
+      return image.gif();
+    case 'tiff':
+      return image.tiff({ compression: 'lzw' });
+    default:
+      throw new Error(`the image engine cannot write ${format}`);
+  }
+}
+
+/** A fresh output file name in the work dir with the format's extension. */
+export function outputPath(ctx: RunContext, format: FormatId): string {
+  return path.join(ctx.workDir, `output.${FORMATS[format].extension}`);
+}
+
+/** Whole seconds sharp may spend, from what is left of the run (sharp takes 1-3600). */
+function timeoutSeconds(ctx: RunContext): number {
+  return Math.min(3600, Math.max(1, Math.floor(ctx.remainingMs() / 1000)));
+}
+
+function label(format: FormatId): string {
+  return FORMATS[format].extension.toUpperCase();
+}
+
+/** sharp's own messages can carry paths; clients get a plain sentence, the log gets the cause. */
+export function rethrowAsPluginError(cause: unknown): never {
+  if (cause instanceof PluginError) throw cause;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  if (message.startsWith('timeout')) throw new PluginError('Image processing took too long and was stopped', { cause });
+  if (message.includes('pixel limit')) throw new PluginError(`Image is too large (limit ${MAX_INPUT_MEGAPIXELS} megapixels)`, { cause });
+  throw new PluginError('The image could not be processed: the file is damaged or truncated', { cause });
+}

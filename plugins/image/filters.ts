@@ -1,0 +1,39 @@
+/** Colour filters (grayscale, sepia, invert): same format out, alpha and animation kept. */
+import type { Sharp } from 'sharp';
+import { definePlugin, type Plugin } from '../../core/contract/index.js';
+import { IMAGE_LIMITS, keepsAnimation, processImage, singleInput } from './engine.js';
+import { PRESERVING_QUALITY, noOptions } from './options.js';
+
+const FILTER_INPUTS = ['jpg', 'jpeg', 'png', 'webp', 'gif', 'tiff', 'avif'] as const;
+
+// The classic sepia matrix (Microsoft's, as used by CSS sepia(1)): rows give output R, G, B.
+const SEPIA: [[number, number, number], [number, number, number], [number, number, number]] = [
+  [0.393, 0.769, 0.189],
+  [0.349, 0.686, 0.168],
+  [0.272, 0.534, 0.131],
+];
+
+function filterPlugin(op: string, title: string, apply: (image: Sharp) => Sharp): Plugin {
+  return definePlugin({
+    id: `image-${op}`,
+    kind: 'tool',
+    op,
+    title,
+    inputs: FILTER_INPUTS,
+    options: noOptions,
+    plan: 'pro',
+    engines: [],
+    limits: IMAGE_LIMITS,
+    run(inputs, _options, ctx) {
+      const input = singleInput(inputs);
+      const to = input.format;
+      return processImage(input, ctx, { to, animated: keepsAnimation(to, to), encode: { quality: PRESERVING_QUALITY }, edit: apply });
+    },
+  });
+}
+
+export const filterPlugins: Plugin[] = [
+  filterPlugin('grayscale', 'Grayscale image', (image) => image.grayscale()),
+  filterPlugin('sepia', 'Sepia image', (image) => image.recomb(SEPIA)),
+  filterPlugin('invert', 'Invert image colours', (image) => image.negate({ alpha: false })),
+];

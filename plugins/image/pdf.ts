@@ -1,0 +1,43 @@
+/** Any image to a one-page PDF at the image's pixel size (1 px = 1 pt); animations give their first frame. */
+import { writeFile } from 'node:fs/promises';
+import { PDFDocument } from 'pdf-lib';
+import { definePlugin, type FileResult, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import type { FormatId } from '../../schema/index.js';
+import { IMAGE_LIMITS, encode, openImage, outputPath, rethrowAsPluginError, singleInput } from './engine.js';
+import { IMAGE_INPUTS } from './convert.js';
+import { convertOptions } from './options.js';
+
+/** Sources whose pixels are exact: embedding them as JPEG would blur text and edges. */
+const LOSSLESS_SOURCES: ReadonlySet<FormatId> = new Set(['png', 'gif', 'tiff', 'svg']);
+
+async function imageToPdf(input: PluginInput, quality: number, ctx: RunContext): Promise<FileResult> {
+  const { image, header } = await openImage(input, ctx, { animated: false });
+  // PDF has no JPEG with alpha: transparent images are embedded as PNG, like lossless sources.
+  const asPng = header.hasAlpha || LOSSLESS_SOURCES.has(input.format);
+  const { data, info } = await encode(image, asPng ? 'png' : 'jpg', { quality })
+    .toBuffer({ resolveWithObject: true })
+    .catch(rethrowAsPluginError);
+  ctx.signal.throwIfAborted();
+  ctx.progress(60);
+
+  const pdf = await PDFDocument.create({ updateMetadata: false });
+  const embedded = asPng ? await pdf.embedPng(data) : await pdf.embedJpg(data);
+  pdf.addPage([info.width, info.height]).drawImage(embedded, { x: 0, y: 0, width: info.width, height: info.height });
+  const output = outputPath(ctx, 'pdf');
+  await writeFile(output, await pdf.save());
+  ctx.progress(100);
+  return { path: output, format: 'pdf' };
+}
+
+export const imageToPdfPlugin = definePlugin({
+  id: 'image-to-pdf',
+  kind: 'convert',
+  title: 'Image to PDF',
+  inputs: IMAGE_INPUTS,
+  outputs: ['pdf'],
+  options: convertOptions,
+  plan: 'free',
+  engines: [],
+  limits: IMAGE_LIMITS,
+  run: (inputs, { quality }, ctx) => imageToPdf(singleInput(inputs), quality, ctx),
+});

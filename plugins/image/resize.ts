@@ -1,0 +1,30 @@
+/** resize: fit an image into a box (cover, contain, inside, fill), same format, animation kept. */
+import { definePlugin } from '../../core/contract/index.js';
+import { IMAGE_LIMITS, keepsAnimation, processImage, singleInput } from './engine.js';
+import { resizeOptions } from './options.js';
+
+// contain pads with transparency; formats without alpha (JPEG) are flattened on white when encoded.
+const PADDING = { r: 255, g: 255, b: 255, alpha: 0 };
+
+export const resizePlugin = definePlugin({
+  id: 'image-resize',
+  kind: 'tool',
+  op: 'resize',
+  title: 'Resize image',
+  inputs: ['jpg', 'jpeg', 'png', 'webp', 'gif', 'tiff', 'avif'],
+  options: resizeOptions,
+  plan: 'pro',
+  engines: [],
+  limits: IMAGE_LIMITS,
+  run(inputs, { resize, quality }, ctx) {
+    const input = singleInput(inputs);
+    const to = input.format;
+    const { width, height, fit } = resize;
+    return processImage(input, ctx, {
+      to,
+      animated: keepsAnimation(to, to),
+      encode: { quality },
+      edit: (image) => image.resize({ width, height, fit, background: PADDING }),
+    });
+  },
+});
