@@ -1,0 +1,127 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeFfmpegError, parseTimePosition, probe, runFfmpeg, type FfmpegJob } from './ffmpeg.js';
+import { EngineError } from './process.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'ffmpeg-engine-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A lavfi tone as input; `realtime` makes ffmpeg read it at playback speed (a long-running job). */
+function toneJob(output: string, seconds: number, extra: Partial<FfmpegJob> & { realtime?: boolean } = {}): FfmpegJob {
+  const { realtime, ...rest } = extra;
+  return {
+    input: `sine=frequency=440:duration=${seconds}`,
+    output,
+    configure: (command) => command.inputOptions(realtime ? ['-re', '-f', 'lavfi'] : ['-f', 'lavfi']).audioCodec('pcm_s16le'),
+    signal: new AbortController().signal,
+    timeoutMs: 30_000,
+    ...rest,
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<EngineError> {
+  const error = await promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(EngineError);
+  return error as EngineError;
+}
+
+describe('parseTimePosition', () => {
+  it('reads the time= field of a stats line', () => {
+    expect(parseTimePosition('[info] size=  8kB time=00:01:02.50 bitrate= 68.2kbits/s speed=131x')).toBe(62.5);
+    expect(parseTimePosition('frame=   12 fps=0.0 q=-1.0 size=N/A time=01:00:00.00 bitrate=N/A')).toBe(3600);
+  });
+  it('ignores other lines and unknown positions', () => {
+    expect(parseTimePosition('[info]   Duration: 00:00:03.00, start: 0.000000')).toBeUndefined();
+    expect(parseTimePosition('size=N/A time=N/A bitrate=N/A')).toBeUndefined();
+  });
+});
+
+describe('describeFfmpegError', () => {
+  it('keeps the error lines, without log tags or server paths', () => {
+    const stderr = [
+      "[info] Input #0, mov, from '/tmp/job-1/in.mp4':",
+      '[mov,mp4,m4a,3gp,3g2,mj2 @ 0x564d31180900] [error] moov atom not found',
+      '[error] /tmp/job-1/in.mp4: Invalid data found when processing input',
+      '[fatal] Conversion failed!',
+    ].join('\n');
+    expect(describeFfmpegError(stderr, ['/tmp/job-1/in.mp4'])).toBe('moov atom not found; Invalid data found when processing input');
+  });
+  it('continuation lines keep their message level; info is never shown', () => {
+    const stderr = "[info] Stream #0:0: Audio\n[fatal] Stream map '0:a:5' matches no streams.\nTo ignore this, add a trailing '?' to the map.";
+    expect(describeFfmpegError(stderr, [])).toBe("Stream map '0:a:5' matches no streams.; To ignore this, add a trailing '?' to the map.");
+    expect(describeFfmpegError('[info] all good\n[warning] odd but fine', [])).toBe('');
+  });
+});
+
+describe('probe', () => {
+  it('reads streams and duration', async () => {
+    const file = path.join(dir, 'tone.wav');
+    await runFfmpeg(toneJob(file, 1));
+    const media = await probe(file, { timeoutMs: 10_000 });
+    expect(media.formatName).toBe('wav');
+    expect(media.durationSec).toBeCloseTo(1, 1);
+    expect(media.streams).toMatchObject([{ type: 'audio', codec: 'pcm_s16le', sampleRate: 44100, channels: 1 }]);
+  });
+
+  it('fails with a clean message on a file that is not media', async () => {
+    const file = path.join(dir, 'noise.mp4');
+    await writeFile(file, Buffer.from('this is not a video file at all'.repeat(50)));
+    const error = await rejection(probe(file, { timeoutMs: 10_000 }));
+    expect(error.reason).toBe('exit');
+    expect(error.message).toMatch(/^ffprobe could not read the file: .+/);
+    expect(error.message).not.toContain(dir);
+  });
+});
+
+describe('runFfmpeg', () => {
+  it('reports progress from ffmpeg position over the duration, ending at 100', async () => {
+    const progress: number[] = [];
+    await runFfmpeg(toneJob(path.join(dir, 'progress.wav'), 1.5, { realtime: true, durationSec: 1.5, onProgress: (p) => progress.push(p) }));
+    expect(progress.length).toBeGreaterThan(2);
+    expect(progress.some((p) => p > 0 && p < 100)).toBe(true);
+    expect(progress.every((p, i) => p >= 0 && p <= 100 && (i === 0 || p >= progress[i - 1]!))).toBe(true);
+    expect(progress.at(-1)).toBe(100);
+  });
+
+  it('kills ffmpeg when the signal aborts', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const run = runFfmpeg(toneJob(path.join(dir, 'aborted.wav'), 60, { realtime: true, signal: controller.signal }));
+    setTimeout(() => controller.abort(), 500);
+    expect((await rejection(run)).reason).toBe('aborted');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('kills ffmpeg aborted before it has even started', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const run = runFfmpeg(toneJob(path.join(dir, 'aborted-early.wav'), 60, { realtime: true, signal: controller.signal }));
+    controller.abort();
+    expect((await rejection(run)).reason).toBe('aborted');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('kills ffmpeg at the timeout', async () => {
+    const started = Date.now();
+    const error = await rejection(runFfmpeg(toneJob(path.join(dir, 'slow.wav'), 60, { realtime: true, timeoutMs: 500 })));
+    expect(error.reason).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('turns an ffmpeg failure into its error line, without server paths', async () => {
+    const error = await rejection(runFfmpeg(toneJob(path.join(dir, 'out.unknownext'), 1)));
+    expect(error.reason).toBe('exit');
+    expect(error.message).toMatch(/^ffmpeg failed: .*output format/i);
+    expect(error.message).not.toContain(dir);
+  });
+});

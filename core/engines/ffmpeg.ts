@@ -1,0 +1,270 @@
+/**
+ * The media engine: every ffmpeg and ffprobe run of the service goes through this module.
+ *
+ * ffmpeg commands are built with fluent-ffmpeg (the project's choice) and run here with a
+ * timeout and an AbortSignal. ffmpeg does not fork, so SIGKILL on its one process is a complete
+ * kill. Progress is ffmpeg's `time=` position over the media duration, parsed from stderr lines
+ * ourselves: fluent-ffmpeg's own 'progress' event starts an extra ffprobe with no timeout.
+ * ffprobe itself runs through runProcess with JSON output, because fluent-ffmpeg's ffprobe()
+ * has no abort or timeout and parses the fragile text format.
+ */
+import path from 'node:path';
+import ffmpeg from 'fluent-ffmpeg';
+import { z } from 'zod';
+import { EngineError, runProcess } from './process.js';
+
+export type FfmpegCommand = ffmpeg.FfmpegCommand;
+
+/** Overridable for hosts that ship their own builds (same variables fluent-ffmpeg reads). */
+export const FFMPEG_COMMAND = process.env.FFMPEG_PATH || 'ffmpeg';
+export const FFPROBE_COMMAND = process.env.FFPROBE_PATH || 'ffprobe';
+// Named paths also spare fluent-ffmpeg its `which` lookup on every command.
+ffmpeg.setFfmpegPath(FFMPEG_COMMAND);
+ffmpeg.setFfprobePath(FFPROBE_COMMAND);
+
+const STDERR_TAIL_LINES = 100;
+
+// ---------------------------------------------------------------------------------------------
+// ffprobe
+
+/** ffprobe prints numbers as strings, and omits or writes "N/A" for unknown values. */
+const optionalNumber = z
+  .union([z.number(), z.string()])
+  .optional()
+  .transform((value) => {
+    const n = value === undefined ? NaN : Number(value);
+    return Number.isFinite(n) ? n : undefined;
+  });
+const tagsSchema = z
+  .record(z.string(), z.unknown())
+  .optional()
+  .transform((tags) => Object.fromEntries(Object.entries(tags ?? {}).map(([key, value]) => [key, String(value)])));
+
+const probeSchema = z.object({
+  format: z.object({
+    format_name: z.string(),
+    duration: optionalNumber,
+    tags: tagsSchema,
+  }),
+  streams: z
+    .array(
+      z.object({
+        index: z.number().int(),
+        codec_type: z.string().default('unknown'),
+        codec_name: z.string().optional(),
+        width: optionalNumber,
+        height: optionalNumber,
+        sample_rate: optionalNumber,
+        channels: optionalNumber,
+        bits_per_raw_sample: optionalNumber,
+        duration: optionalNumber,
+        nb_frames: optionalNumber,
+        disposition: z.object({ attached_pic: z.number().optional() }).optional(),
+        tags: tagsSchema,
+      }),
+    )
+    .default([]),
+  chapters: z.array(z.object({ id: z.number(), tags: tagsSchema })).default([]),
+});
+
+export interface MediaStream {
+  index: number;
+  /** video, audio, subtitle, data or attachment. */
+  type: string;
+  codec: string | undefined;
+  width: number | undefined;
+  height: number | undefined;
+  sampleRate: number | undefined;
+  channels: number | undefined;
+  /** Bit depth of lossless sources (24 for a 24-bit FLAC); undefined for lossy codecs. */
+  bitsPerRawSample: number | undefined;
+  durationSec: number | undefined;
+  frameCount: number | undefined;
+  /** Cover art: a still picture stored as a video stream. */
+  attachedPicture: boolean;
+  tags: Record<string, string>;
+}
+
+export interface MediaProbe {
+  /** ffprobe's demuxer name(s), e.g. "mov,mp4,m4a,3gp,3g2,mj2". */
+  formatName: string;
+  /** Container duration, else the longest stream; undefined when unknown. */
+  durationSec: number | undefined;
+  tags: Record<string, string>;
+  streams: MediaStream[];
+  chapters: Array<{ id: number; tags: Record<string, string> }>;
+}
+
+export interface ProbeOptions {
+  signal?: AbortSignal;
+  timeoutMs: number;
+}
+
+/** Read a media file's container, streams and chapters; EngineError when ffprobe cannot read it. */
+export async function probe(filePath: string, { signal, timeoutMs }: ProbeOptions): Promise<MediaProbe> {
+  const args = ['-v', 'level+error', '-print_format', 'json', '-show_format', '-show_streams', '-show_chapters', filePath];
+  let stdout: string;
+  try {
+    ({ stdout } = await runProcess(FFPROBE_COMMAND, args, { signal, timeoutMs }));
+  } catch (err) {
+    if (err instanceof EngineError && err.reason === 'exit') {
+      const detail = describeFfmpegError(err.stderrTail, [filePath]);
+      throw new EngineError(`ffprobe could not read the file${detail ? `: ${detail}` : ''}`, 'exit', 'ffprobe', err.exitCode, err.stderrTail);
+    }
+    throw err;
+  }
+  const raw = probeSchema.parse(JSON.parse(stdout));
+  const streams: MediaStream[] = raw.streams.map((s) => ({
+    index: s.index,
+    type: s.codec_type,
+    codec: s.codec_name,
+    width: s.width,
+    height: s.height,
+    sampleRate: s.sample_rate,
+    channels: s.channels,
+    bitsPerRawSample: s.bits_per_raw_sample || undefined,
+    durationSec: s.duration,
+    frameCount: s.nb_frames,
+    attachedPicture: s.disposition?.attached_pic === 1,
+    tags: s.tags,
+  }));
+  const longestStream = Math.max(...streams.map((s) => s.durationSec ?? 0), 0);
+  return {
+    formatName: raw.format.format_name,
+    durationSec: raw.format.duration ?? (longestStream > 0 ? longestStream : undefined),
+    tags: raw.format.tags,
+    streams,
+    chapters: raw.chapters,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// ffmpeg
+
+export interface FfmpegJob {
+  input: string;
+  /** A file path; ffmpeg picks the container from its extension unless `configure` sets one. */
+  output: string;
+  /** Adds codecs, filters and options to a command that already has the input. */
+  configure: (command: FfmpegCommand) => FfmpegCommand;
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** Length of the output timeline in seconds: turns ffmpeg's position into a percentage. */
+  durationSec?: number;
+  /** 0-100, called on every ffmpeg stats line and with 100 on success. */
+  onProgress?: (percent: number) => void;
+}
+
+export interface FfmpegOutput {
+  /** The last lines ffmpeg wrote to stderr (analysis filters such as loudnorm report there). */
+  stderr: string;
+}
+
+/** Run one ffmpeg command to completion; EngineError on failure, timeout or abort. */
+export function runFfmpeg(job: FfmpegJob): Promise<FfmpegOutput> {
+  const { signal, timeoutMs } = job;
+  return new Promise<FfmpegOutput>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new EngineError('ffmpeg was not started: aborted', 'aborted', 'ffmpeg', null, ''));
+      return;
+    }
+    const tail: string[] = [];
+    let running = false;
+    let settled = false;
+    let failure: { reason: 'timeout' | 'aborted'; message: string } | undefined;
+
+    // -nostdin: ffmpeg otherwise reads keystrokes from its stdin pipe. level+info tags each
+    // message with its level, so errors can be told from information (describeFfmpegError).
+    const command = job
+      .configure(ffmpeg().input(job.input).inputOptions('-nostdin', '-hide_banner', '-loglevel', 'level+info'))
+      .output(job.output);
+
+    const stop = (reason: 'timeout' | 'aborted', message: string) => {
+      if (failure || settled) return;
+      failure = { reason, message };
+      // Before 'start' there is no process yet: the 'start' handler kills it the moment it exists.
+      if (running) command.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => stop('timeout', `ffmpeg timed out after ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
+    const onAbort = () => stop('aborted', 'ffmpeg was aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+
+    const settle = (error?: EngineError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve({ stderr: tail.join('\n') });
+    };
+
+    command.on('start', () => {
+      running = true;
+      if (failure) command.kill('SIGKILL');
+    });
+    command.on('stderr', (line: string) => {
+      tail.push(line);
+      if (tail.length > STDERR_TAIL_LINES) tail.shift();
+      const position = parseTimePosition(line);
+      if (position !== undefined && job.onProgress && job.durationSec) {
+        job.onProgress(Math.min(100, Math.max(0, (position / job.durationSec) * 100)));
+      }
+    });
+    command.on('error', (err: Error & { code?: string }) => {
+      const stderr = tail.join('\n');
+      if (failure) settle(new EngineError(failure.message, failure.reason, 'ffmpeg', null, stderr));
+      else if (err.code === 'ENOENT') settle(new EngineError('ffmpeg is not installed', 'missing', 'ffmpeg', null, ''));
+      else {
+        // fluent-ffmpeg appends raw stderr (with paths) after a colon: keep only its first clause.
+        const detail = describeFfmpegError(stderr, [job.input, job.output]) || err.message.split(':')[0];
+        settle(new EngineError(`ffmpeg failed: ${detail}`, 'exit', 'ffmpeg', exitCodeOf(err.message), stderr));
+      }
+    });
+    command.on('end', () => {
+      if (failure) settle(new EngineError(failure.message, failure.reason, 'ffmpeg', null, tail.join('\n')));
+      else {
+        job.onProgress?.(100);
+        settle();
+      }
+    });
+    command.run();
+  });
+}
+
+function exitCodeOf(message: string): number | null {
+  const match = /exited with code (\d+)/.exec(message);
+  return match ? Number(match[1]) : null;
+}
+
+/** ffmpeg's output position in seconds from a stats line ("... time=00:01:02.50 bitrate=..."). */
+export function parseTimePosition(line: string): number | undefined {
+  const match = /\btime=\s*(\d+):(\d{2}):(\d{2}(?:\.\d+)?)/.exec(line);
+  if (!match) return undefined;
+  return Number(match[1]) * 3600 + Number(match[2]) * 60 + Number(match[3]);
+}
+
+// Lines that say only that something failed, not what.
+const GENERIC_LINE = /^(Conversion failed!|Exiting normally|Error opening output files?|Error while (filtering|processing)|Error initializing output stream|Nothing was written into output file)/i;
+// With `-loglevel level+...` every message starts with its level, after the component's tag;
+// continuation lines of a message have neither and keep the level of the line before.
+const LOG_LINE = /^(?:\[[^\]]* @ 0x[0-9a-f]+\]\s*)?(?:\[(panic|fatal|error|warning|info|verbose|debug|trace)\]\s*)?(.*)$/;
+const SERIOUS_LEVELS: ReadonlySet<string> = new Set(['panic', 'fatal', 'error']);
+
+/**
+ * The last two error lines of ffmpeg/ffprobe stderr (run with `-loglevel level+...`), safe to
+ * show a client: log tags dropped and the server's paths removed ("/tmp/job/in.mp4: moov atom
+ * not found" becomes "moov atom not found"). Empty when ffmpeg logged no error.
+ */
+export function describeFfmpegError(stderr: string, paths: readonly string[]): string {
+  let level = 'info';
+  const errors: string[] = [];
+  for (const rawLine of stderr.split(/\r\n|\r|\n/)) {
+    const [, lineLevel, text = ''] = LOG_LINE.exec(rawLine) ?? [];
+    if (lineLevel) level = lineLevel;
+    let line = text.trim();
+    for (const p of paths) line = line.split(`${p}: `).join('').split(p).join(path.basename(p));
+    if (!SERIOUS_LEVELS.has(level) || !line || GENERIC_LINE.test(line) || errors.at(-1) === line) continue;
+    errors.push(line);
+  }
+  return errors.slice(-2).join('; ');
+}
