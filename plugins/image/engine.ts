@@ -34,6 +34,10 @@ export const ANIMATED_FORMATS: ReadonlySet<FormatId> = new Set(['gif', 'webp']);
 /** Formats whose encoder takes a quality setting. */
 export const LOSSY_FORMATS: ReadonlySet<FormatId> = new Set(['jpg', 'jpeg', 'webp', 'avif']);
 
+export function hasAlphaChannel(format: FormatId): boolean {
+  return format !== 'jpg' && format !== 'jpeg';
+}
+
 /** What sharp's metadata reports for a genuine file of each format we read. */
 const SHARP_FORMAT: Partial<Record<FormatId, string>> = {
   png: 'png', jpg: 'jpeg', jpeg: 'jpeg', webp: 'webp', avif: 'heif', gif: 'gif', tiff: 'tiff', svg: 'svg',

@@ -1,10 +1,16 @@
 /** resize: fit an image into a box (cover, contain, inside, fill), same format, animation kept. */
 import { definePlugin } from '../../core/contract/index.js';
-import { IMAGE_LIMITS, keepsAnimation, processImage, singleInput } from './engine.js';
+import type { FormatId } from '../../schema/index.js';
+import { IMAGE_LIMITS, hasAlphaChannel, keepsAnimation, processImage, singleInput } from './engine.js';
 import { resizeOptions } from './options.js';
 
-// contain pads with transparency; formats without alpha (JPEG) are flattened on white when encoded.
-const PADDING = { r: 255, g: 255, b: 255, alpha: 0 };
+/**
+ * contain pads with transparency, or white where the format has no alpha (sharp flattens
+ * before it resizes, so JPEG padding must be opaque already).
+ */
+function paddingFor(format: FormatId) {
+  return { r: 255, g: 255, b: 255, alpha: hasAlphaChannel(format) ? 0 : 1 };
+}
 
 export const resizePlugin = definePlugin({
   id: 'image-resize',
@@ -24,7 +30,7 @@ export const resizePlugin = definePlugin({
       to,
       animated: keepsAnimation(to, to),
       encode: { quality },
-      edit: (image) => image.resize({ width, height, fit, background: PADDING }),
+      edit: (image) => image.resize({ width, height, fit, background: paddingFor(to) }),
     });
   },
 });
