@@ -47,9 +47,8 @@ async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: n
 }
 
 /** The repository's own lock picker as a worker calls it: due before the next scan, locks older than lockLifetime expired. */
-function nextJob(repository: JobRepository, name: string, lockLifetimeMs = 10 * 60 * 1000, lastModifiedBy?: string) {
-  const now = new Date();
-  return repository.getNextJobToRun(name, fromNow(PROCESS_EVERY_MS), ago(lockLifetimeMs), now, { lastModifiedBy });
+function nextJob(repository: JobRepository, name: string, lockLifetimeMs = 10 * 60 * 1000) {
+  return repository.getNextJobToRun(name, fromNow(PROCESS_EVERY_MS), ago(lockLifetimeMs), new Date(), undefined);
 }
 
 /** Collects the JSON lines a conformance worker prints. */
@@ -316,9 +315,11 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
         expect(all.jobs.map(job => job.priority)).toEqual([15, 10, 5, 0]);
       });
 
-      it('sorts ascending and descending', async () => {
+      it('sorts ascending and descending, ignoring unknown sort fields', async () => {
         const ascending = await repo.queryJobs({ sort: { nextRunAt: 'asc' } });
         expect(ascending.jobs.map(job => job.name)).toEqual(['other_%', 'job-a', 'job-b', 'job-a']);
+        const descending = await repo.queryJobs({ sort: { nextRunAt: 'desc', ['bogus; DROP' as 'name']: 'asc' } });
+        expect(descending.jobs.map(job => job.name)).toEqual(['job-a', 'job-b', 'job-a', 'other_%']);
       });
 
       it('filters by computed state, with disabled jobs reported as paused', async () => {

@@ -69,8 +69,9 @@ function stateOf(job: JobParameters, now: Date): JobState {
 }
 
 function orderByClause(sort: JobsSort | undefined): string {
+  // Sort options may come from an HTTP query (a dashboard): unknown fields are ignored, never interpolated.
   const terms = Object.entries(sort ?? {})
-    .filter(([, direction]) => direction !== undefined)
+    .filter(([field, direction]) => Object.hasOwn(SORT_COLUMNS, field) && direction !== undefined)
     .map(([field, direction]) => `${SORT_COLUMNS[field as keyof JobsSort]} ${direction === 'asc' ? 'ASC' : 'DESC'}`);
   const ordering = terms.length > 0 ? terms : ['next_run_at DESC', 'last_run_at DESC'];
   // rowid breaks ties so that skip/limit pages never overlap.
@@ -94,9 +95,10 @@ export class SqliteJobRepository implements JobRepository {
     if (this.connection?.open) return;
     const connection = 'database' in this.options ? this.options.database : new Database(this.options.path);
     if (this.ownsConnection) {
+      // The timeout first: switching to WAL itself needs a lock another process may hold.
+      connection.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
       // WAL lets readers proceed while one process writes; the setting is stored in the file.
       connection.pragma('journal_mode = WAL');
-      connection.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     } else if (connection.pragma('busy_timeout', { simple: true }) === 0) {
       connection.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     }
