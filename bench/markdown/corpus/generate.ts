@@ -1,0 +1,99 @@
+/**
+ * Regenerates the ground-truth corpus: for each entry, <name>.pdf, <name>.md (truth) and
+ * <name>.json (pages, first words of each page, running lines) in bench/markdown/corpus/files/.
+ *
+ *   npx tsx bench/markdown/corpus/generate.ts
+ *
+ * Needs ghostscript (ps2pdf), pandoc, LibreOffice (soffice) and poppler-utils (pdftotext).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CORPUS, type CorpusEntry } from './documents.js';
+import { toMarkdown } from './model.js';
+import { renderPostScript } from './postscript.js';
+
+export const CORPUS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'files');
+
+export interface TruthMeta {
+  route: string;
+  pages: number;
+  /** The first words of each page's content, in reading order. */
+  pageStarts: string[];
+  /** Running header/footer lines with digits replaced by '#': any of these in the output is a leak. */
+  runningLines: string[];
+}
+
+const TABLE_BORDER_CSS = '<style>table{border-collapse:collapse} th,td{border:1px solid #000;padding:3pt}</style>';
+const PAGE_START_WORDS = 4;
+
+function run(command: string, args: string[], cwd?: string): string {
+  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function renderWithOffice(entry: CorpusEntry, markdown: string, work: string): string {
+  const source = join(work, `${entry.name}.md`);
+  writeFileSync(source, markdown);
+  if (entry.route.kind === 'docx') {
+    run('pandoc', [source, '-f', 'markdown', '-t', 'docx', '-o', join(work, `${entry.name}.docx`)]);
+    run('soffice', ['--headless', '--convert-to', 'pdf', '--outdir', work, join(work, `${entry.name}.docx`)]);
+  } else {
+    const header = join(work, 'header.html');
+    writeFileSync(header, entry.route.kind === 'html' && entry.route.tableBorders ? TABLE_BORDER_CSS : '');
+    const html = join(work, `${entry.name}.html`);
+    run('pandoc', [source, '-f', 'markdown', '-t', 'html', '-s', '--metadata', `pagetitle=${entry.name}`, '-H', header, '-o', html]);
+    run('soffice', ['--headless', '--convert-to', 'pdf:writer_web_pdf_Export', '--outdir', work, html]);
+  }
+  return join(work, `${entry.name}.pdf`);
+}
+
+/** First words of each page as pdftotext reads them (office routes have no running lines). */
+function pageStartsOf(pdf: string, pages: number): string[] {
+  return Array.from({ length: pages }, (_, i) =>
+    run('pdftotext', ['-f', String(i + 1), '-l', String(i + 1), pdf, '-'])
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, PAGE_START_WORDS)
+      .join(' '),
+  );
+}
+
+function pageCount(pdf: string): number {
+  const match = /Pages:\s+(\d+)/.exec(run('pdfinfo', [pdf]));
+  return Number(match?.[1] ?? 0);
+}
+
+function generate(entry: CorpusEntry, work: string): TruthMeta {
+  const markdown = toMarkdown(entry.blocks);
+  const target = join(CORPUS_DIR, `${entry.name}.pdf`);
+  writeFileSync(join(CORPUS_DIR, `${entry.name}.md`), markdown);
+  if (entry.route.kind === 'postscript') {
+    const result = renderPostScript(entry.blocks, entry.route.layout);
+    const ps = join(work, `${entry.name}.ps`);
+    writeFileSync(ps, result.postscript);
+    run('ps2pdf', [ps, target]);
+    return { route: 'postscript', pages: result.pages, pageStarts: result.pageStarts, runningLines: result.runningLines };
+  }
+  const rendered = renderWithOffice(entry, markdown, work);
+  writeFileSync(target, readFileSync(rendered));
+  const pages = pageCount(target);
+  return { route: entry.route.kind, pages, pageStarts: pageStartsOf(target, pages), runningLines: [] };
+}
+
+function main(): void {
+  mkdirSync(CORPUS_DIR, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), 'md-corpus-'));
+  try {
+    for (const entry of CORPUS) {
+      const meta = generate(entry, work);
+      writeFileSync(join(CORPUS_DIR, `${entry.name}.json`), JSON.stringify(meta, null, 2) + '\n');
+      console.log(`${entry.name}: ${meta.pages} page(s) via ${meta.route}`);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();

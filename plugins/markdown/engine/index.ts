@@ -1,0 +1,97 @@
+/**
+ * PDF -> Markdown. Pure and deterministic: the output depends only on the PDF bytes and options
+ * (no clock, locale or hash order), so the same file gives byte-identical Markdown anywhere.
+ */
+import { DEFAULT_TIME_BUDGET_MS, markdownOptions, type EngineOptions } from '../options.js';
+import { analyseStyle, pageBlocks } from './blocks.js';
+import { buildLines } from './lines.js';
+import { blockToMarkdown } from './markdown.js';
+import { asPluginError, Deadline, openDocument, readPage } from './pdf.js';
+import { findRunningLines } from './running.js';
+import { extractBorderlessTables, extractRuledTables, type Table } from './tables.js';
+import type { Block, Line, PageContent } from './types.js';
+
+export interface MarkdownStats {
+  headings: number;
+  tables: number;
+  words: number;
+  running_lines_stripped: number;
+}
+
+export interface MarkdownResult {
+  pages: number;
+  markdown: string;
+  stats: MarkdownStats;
+}
+
+interface PageLayout {
+  number: number;
+  height: number;
+  lines: Line[];
+  tables: Table[];
+}
+
+export async function pdfToMarkdown(pdf: Uint8Array, options: EngineOptions = {}): Promise<MarkdownResult> {
+  const { keepRunning, pageBreaks } = markdownOptions.parse(options);
+  const deadline = new Deadline(options.timeoutMs ?? DEFAULT_TIME_BUDGET_MS, options.signal);
+  try {
+    const contents = await readAllPages(pdf, deadline);
+    return convert(contents.map(ruledLayout), keepRunning, pageBreaks);
+  } catch (error) {
+    throw asPluginError(error);
+  } finally {
+    deadline.dispose();
+  }
+}
+
+async function readAllPages(pdf: Uint8Array, deadline: Deadline): Promise<PageContent[]> {
+  const document = await openDocument(pdf, deadline);
+  try {
+    const pages: PageContent[] = [];
+    for (let number = 1; number <= document.numPages; number++) pages.push(await readPage(document, number, deadline));
+    return pages;
+  } finally {
+    await document.destroy();
+  }
+}
+
+/** Ruled tables take their runs first; the rest of the page becomes lines. */
+function ruledLayout(page: PageContent): PageLayout {
+  const { tables, rest } = extractRuledTables(page.runs, page.rules);
+  return { number: page.number, height: page.height, lines: buildLines(rest), tables };
+}
+
+function convert(layouts: PageLayout[], keepRunning: boolean, pageBreaks: boolean): MarkdownResult {
+  let runningLinesStripped = 0;
+  if (!keepRunning) {
+    const running = findRunningLines(layouts);
+    layouts.forEach((layout, i) => {
+      runningLinesStripped += running[i]!.size;
+      layout.lines = layout.lines.filter((line) => !running[i]!.has(line));
+    });
+  }
+  for (const layout of layouts) {
+    const { tables, rest } = extractBorderlessTables(layout.lines);
+    layout.tables.push(...tables);
+    layout.lines = rest;
+  }
+  const style = analyseStyle(layouts.map((l) => l.lines));
+  const pages = layouts.map((layout) => pageBlocks(layout.lines, layout.tables, style));
+  const parts = pages.flatMap((blocks, i) => [...(pageBreaks ? [`<!-- page ${i + 1} -->`] : []), ...blocks.map(blockToMarkdown)]);
+  const blocks = pages.flat();
+  return {
+    pages: layouts.length,
+    markdown: parts.length ? `${parts.join('\n\n')}\n` : '',
+    stats: {
+      headings: blocks.filter((b) => b.kind === 'heading').length,
+      tables: blocks.filter((b) => b.kind === 'table').length,
+      words: blocks.reduce((n, block) => n + wordsIn(block), 0),
+      running_lines_stripped: runningLinesStripped,
+    },
+  };
+}
+
+function wordsIn(block: Block): number {
+  const texts = block.kind === 'list' ? block.items.map((i) => i.text) : block.kind === 'table' ? block.rows.flat() : [block.text];
+  return texts.reduce((n, text) => n + text.split(/\s+/).filter(Boolean).length, 0);
+}

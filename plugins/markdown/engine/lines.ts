@@ -1,0 +1,85 @@
+/** Groups positioned runs into lines (by baseline) and segments (by large horizontal gaps). */
+import type { Line, Segment, TextRun } from './types.js';
+
+/** Runs this close to a line's baseline (as a fraction of font size) sit on that line. */
+const SAME_LINE = 0.4;
+/** A gap wider than this (in ems) between runs is a word space. */
+const WORD_GAP = 0.15;
+/** A gap wider than this (in ems) separates segments: table cells, not words. */
+const SEGMENT_GAP = 1.0;
+/** Runs this close in position with the same text are one glyph drawn twice (fake bold). */
+const OVERPRINT = 1;
+
+export function roundSize(size: number): number {
+  return Math.round(size * 2) / 2;
+}
+
+/** Sort key for reading order: top to bottom, then left to right, with a total tie-break. */
+export function compareRuns(a: TextRun, b: TextRun): number {
+  return a.baseline - b.baseline || a.x0 - b.x0 || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0);
+}
+
+export function buildLines(runs: readonly TextRun[]): Line[] {
+  const sorted = [...runs].sort(compareRuns);
+  const groups: TextRun[][] = [];
+  for (const run of sorted) {
+    const group = groups[groups.length - 1];
+    const anchor = group?.[0];
+    if (group && anchor && Math.abs(run.baseline - anchor.baseline) <= SAME_LINE * Math.min(run.size, anchor.size)) group.push(run);
+    else groups.push([run]);
+  }
+  return groups.map(toLine);
+}
+
+function toLine(group: TextRun[]): Line {
+  const runs = dropOverprints([...group].sort((a, b) => a.x0 - b.x0 || a.baseline - b.baseline));
+  const segments: Segment[] = [];
+  const size = dominantSize(runs);
+  let previous: TextRun | undefined;
+  for (const run of runs) {
+    const text = run.text.replace(/\s+/g, ' ');
+    const segment = segments[segments.length - 1];
+    const gap = previous ? run.x0 - previous.x1 : Infinity;
+    if (!segment || gap > SEGMENT_GAP * Math.max(size, run.size)) {
+      segments.push({ text, x0: run.x0, x1: run.x1 });
+    } else {
+      const needsSpace = gap > WORD_GAP * run.size && !segment.text.endsWith(' ') && !text.startsWith(' ');
+      segment.text += (needsSpace ? ' ' : '') + text;
+      segment.x1 = Math.max(segment.x1, run.x1);
+    }
+    previous = run;
+  }
+  for (const segment of segments) segment.text = segment.text.trim();
+  const boldChars = runs.filter((r) => r.bold).reduce((n, r) => n + r.text.trim().length, 0);
+  const allChars = runs.reduce((n, r) => n + r.text.trim().length, 0);
+  return {
+    text: segments.map((s) => s.text).join(' '),
+    segments,
+    x0: segments[0]!.x0,
+    x1: Math.max(...segments.map((s) => s.x1)),
+    baseline: Math.min(...runs.map((r) => r.baseline)),
+    size,
+    bold: allChars > 0 && boldChars >= 0.9 * allChars,
+  };
+}
+
+function dropOverprints(runs: TextRun[]): TextRun[] {
+  return runs.filter(
+    (run, i) => !runs.slice(0, i).some((r) => r.text === run.text && Math.abs(r.x0 - run.x0) < OVERPRINT && Math.abs(r.baseline - run.baseline) < OVERPRINT),
+  );
+}
+
+/** The font size carrying the most characters (rounded, so float noise does not split sizes). */
+function dominantSize(runs: readonly TextRun[]): number {
+  const weights = new Map<number, number>();
+  for (const run of runs) weights.set(roundSize(run.size), (weights.get(roundSize(run.size)) ?? 0) + run.text.trim().length);
+  return [...weights].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
+}
+
+/** Joins two lines of running text, undoing end-of-line hyphenation. */
+export function joinText(before: string, after: string): string {
+  if (before === '') return after;
+  if (after === '') return before;
+  if (/\p{Ll}-$/u.test(before) && /^\p{Ll}/u.test(after)) return before.slice(0, -1) + after;
+  return `${before} ${after}`;
+}

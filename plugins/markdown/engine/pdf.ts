@@ -1,0 +1,229 @@
+/**
+ * The only module that talks to pdfjs: opens a document within a time budget and reads each page
+ * into plain runs (text with position, size, weight) and rules (drawn straight lines).
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
+import { PluginError } from '../../../core/contract/index.js';
+import type { PageContent, Rule, TextRun } from './types.js';
+
+type Matrix = [number, number, number, number, number, number];
+
+const STANDARD_FONTS = join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts/');
+
+/** Drawn boxes thinner than this (points) are rules, not backgrounds. */
+const MAX_RULE_THICKNESS = 3;
+/** How far from horizontal/vertical (points) a stroked segment may lean and still count as a rule. */
+const AXIS_TOLERANCE = 0.5;
+const BOLD_FONT_NAME = /bold|black|heavy|demi/i;
+
+const STROKE_OPS: ReadonlySet<number> = new Set([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+const FILL_OPS: ReadonlySet<number> = new Set([OPS.fill, OPS.eoFill]);
+
+// pdfjs path data opcodes (DrawOPS) and how many coordinates follow each.
+const PATH_MOVE = 0;
+const PATH_LINE = 1;
+const PATH_CLOSE = 4;
+const PATH_ARITY: Record<number, number> = { 0: 2, 1: 2, 2: 6, 3: 4, 4: 0 };
+
+/** Rejects pending work once the budget runs out or the caller aborts. */
+export class Deadline {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly expired: Promise<never>;
+
+  constructor(timeoutMs: number, signal?: AbortSignal) {
+    this.timer = setTimeout(() => this.controller.abort(new PluginError(`PDF conversion took longer than ${Math.round(timeoutMs / 1000)} s and was stopped.`)), timeoutMs);
+    this.timer.unref();
+    const onAbort = () => this.controller.abort(new PluginError('PDF conversion was cancelled.'));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.expired = new Promise((_, reject) => {
+      const fail = () => reject(this.controller.signal.reason);
+      if (this.controller.signal.aborted) fail();
+      else this.controller.signal.addEventListener('abort', fail, { once: true });
+    });
+    this.expired.catch(() => undefined); // observed through race(); avoid an unhandled rejection
+  }
+
+  race<T>(work: Promise<T>): Promise<T> {
+    return Promise.race([work, this.expired]);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+export async function openDocument(data: Uint8Array, deadline: Deadline): Promise<PDFDocumentProxy> {
+  const task = getDocument({
+    data: data.slice(), // pdfjs may transfer the buffer; keep the caller's intact
+    standardFontDataUrl: STANDARD_FONTS,
+    disableFontFace: true,
+    isEvalSupported: false,
+    useSystemFonts: false,
+    stopAtErrors: true,
+    verbosity: 0,
+  });
+  deadline.signal.addEventListener('abort', () => void task.destroy(), { once: true });
+  try {
+    const document = await deadline.race(task.promise);
+    if (document.numPages < 1) throw new PluginError('This PDF has no pages.');
+    return document;
+  } catch (error) {
+    await task.destroy();
+    throw asPluginError(error);
+  }
+}
+
+export function asPluginError(error: unknown): PluginError {
+  if (error instanceof PluginError) return error;
+  const name = (error as { name?: string } | undefined)?.name;
+  if (name === 'PasswordException') {
+    return new PluginError('This PDF is encrypted and needs a password; remove the password and try again.', { cause: error });
+  }
+  return new PluginError('This file is not a readable PDF: it is damaged, truncated or not a PDF at all.', { cause: error });
+}
+
+export async function readPage(document: PDFDocumentProxy, number: number, deadline: Deadline): Promise<PageContent> {
+  const page = await deadline.race(document.getPage(number));
+  try {
+    const viewport = page.getViewport({ scale: 1 });
+    const toPage = viewport.transform as Matrix;
+    // The operator list loads the fonts, whose real names tell bold from regular.
+    const operators = await deadline.race(page.getOperatorList());
+    const text = await deadline.race(page.getTextContent({ disableNormalization: false }));
+    const runs: TextRun[] = [];
+    for (const item of text.items) {
+      if (!('str' in item) || item.str.trim() === '') continue;
+      runs.push(toRun(item, toPage, fontIsBold(page, item.fontName)));
+    }
+    return {
+      number,
+      width: viewport.width,
+      height: viewport.height,
+      runs,
+      rules: extractRules(operators.fnArray, operators.argsArray, toPage),
+    };
+  } finally {
+    page.cleanup();
+  }
+}
+
+function fontIsBold(page: PDFPageProxy, fontId: string): boolean {
+  if (!page.commonObjs.has(fontId)) return false;
+  const font = page.commonObjs.get(fontId) as { name?: string; bold?: boolean; black?: boolean };
+  return Boolean(font.bold || font.black || BOLD_FONT_NAME.test(font.name ?? ''));
+}
+
+function toRun(item: TextItem, toPage: Matrix, bold: boolean): TextRun {
+  const [a, b, c, d, x, baseline] = multiply(toPage, item.transform as Matrix);
+  const size = Math.hypot(c, d) || Math.hypot(a, b);
+  const scale = Math.hypot(toPage[0], toPage[1]);
+  return { text: item.str, x0: x, x1: x + item.width * scale, baseline, size, bold };
+}
+
+function multiply(m: Matrix, n: Matrix): Matrix {
+  return [
+    m[0] * n[0] + m[2] * n[1],
+    m[1] * n[0] + m[3] * n[1],
+    m[0] * n[2] + m[2] * n[3],
+    m[1] * n[2] + m[3] * n[3],
+    m[0] * n[4] + m[2] * n[5] + m[4],
+    m[1] * n[4] + m[3] * n[5] + m[5],
+  ];
+}
+
+function apply(m: Matrix, x: number, y: number): [number, number] {
+  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+}
+
+/** Walks the operator list tracking the transform stack, keeping straight axis-aligned strokes and thin filled boxes. */
+function extractRules(fnArray: number[], argsArray: unknown[][], toPage: Matrix): Rule[] {
+  const rules: Rule[] = [];
+  const stack: Matrix[] = [];
+  let ctm = toPage;
+  fnArray.forEach((fn, index) => {
+    const args = argsArray[index]!;
+    if (fn === OPS.save || fn === OPS.paintFormXObjectBegin) stack.push(ctm);
+    if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? toPage;
+    if (fn === OPS.transform) ctm = multiply(ctm, args as Matrix);
+    if (fn === OPS.paintFormXObjectBegin && Array.isArray(args[0])) ctm = multiply(ctm, args[0] as Matrix);
+    if (fn !== OPS.constructPath) return;
+    const paint = args[0] as number;
+    const data = (args[1] as ArrayLike<number>[] | undefined)?.[0];
+    if (!data) return;
+    const subpaths = toSubpaths(data, ctm);
+    if (STROKE_OPS.has(paint)) rules.push(...subpaths.flatMap(strokedRules));
+    else if (FILL_OPS.has(paint)) rules.push(...subpaths.flatMap(filledRule));
+  });
+  return rules;
+}
+
+/** Subpaths as point lists in page space; a subpath with curves is dropped (never a rule). */
+function toSubpaths(data: ArrayLike<number>, ctm: Matrix): [number, number][][] {
+  const subpaths: [number, number][][] = [];
+  let current: [number, number][] = [];
+  let curved = false;
+  const finish = () => {
+    if (current.length > 1 && !curved) subpaths.push(current);
+    current = [];
+    curved = false;
+  };
+  for (let i = 0; i < data.length; ) {
+    const op = data[i]!;
+    if (op === PATH_MOVE) finish();
+    if (op === PATH_MOVE || op === PATH_LINE) current.push(apply(ctm, data[i + 1]!, data[i + 2]!));
+    else if (op === PATH_CLOSE) {
+      if (current.length) current.push(current[0]!);
+    } else curved = true;
+    i += 1 + (PATH_ARITY[op] ?? 0);
+  }
+  finish();
+  return subpaths;
+}
+
+function strokedRules(points: [number, number][]): Rule[] {
+  const rules: Rule[] = [];
+  for (let i = 1; i < points.length; i++) {
+    const [x0, y0] = points[i - 1]!;
+    const [x1, y1] = points[i]!;
+    const horizontal = Math.abs(y1 - y0) <= AXIS_TOLERANCE;
+    const vertical = Math.abs(x1 - x0) <= AXIS_TOLERANCE;
+    if (horizontal === vertical) continue; // a diagonal, or a zero-length dot
+    rules.push(normalisedRule(x0, y0, x1, y1, horizontal));
+  }
+  return rules;
+}
+
+function filledRule(points: [number, number][]): Rule[] {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const [left, right, top, bottom] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const isBox = points.every(([x, y]) => (near(x, left) || near(x, right)) && (near(y, top) || near(y, bottom)));
+  if (!isBox) return [];
+  const width = right - left;
+  const height = bottom - top;
+  if (height <= MAX_RULE_THICKNESS && width > height) return [normalisedRule(left, (top + bottom) / 2, right, (top + bottom) / 2, true)];
+  if (width <= MAX_RULE_THICKNESS && height > width) return [normalisedRule((left + right) / 2, top, (left + right) / 2, bottom, false)];
+  return [];
+}
+
+function near(a: number, b: number): boolean {
+  return Math.abs(a - b) <= AXIS_TOLERANCE;
+}
+
+function normalisedRule(x0: number, y0: number, x1: number, y1: number, horizontal: boolean): Rule {
+  if (horizontal) {
+    const y = (y0 + y1) / 2;
+    return { x0: Math.min(x0, x1), y0: y, x1: Math.max(x0, x1), y1: y };
+  }
+  const x = (x0 + x1) / 2;
+  return { x0: x, y0: Math.min(y0, y1), x1: x, y1: Math.max(y0, y1) };
+}

@@ -1,0 +1,246 @@
+/**
+ * Table recovery. Ruled tables come from drawn rules: a grid of horizontal and vertical rules
+ * gives rows and columns directly; horizontal rules alone bound the table and its row bands,
+ * with columns read from text alignment. Borderless tables are runs of consecutive lines whose
+ * segments line up in columns. In every case a line whose first column is empty continues the
+ * row above it, so text wrapping inside a cell stays in one cell.
+ */
+import { buildLines, joinText } from './lines.js';
+import type { Line, Rule, TextRun } from './types.js';
+
+/** Rules closer than this (points) are the same rule drawn in pieces, or touch. */
+const TOUCH = 2;
+const MIN_RULE_LENGTH = 8;
+/** Horizontal rules overlapping this share of the shorter one's length belong to one table. */
+const STACKED_OVERLAP = 0.8;
+/** Horizontal rules further apart than this (points) do not bound one table. */
+const MAX_RULE_GAP = 250;
+/** A borderless table's rows are at most this many line heights apart. */
+const MAX_ROW_GAP = 2.6;
+const LIST_MARKER_ONLY = /^(?:[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
+
+export interface Table {
+  rows: string[][];
+  top: number;
+}
+
+interface Interval {
+  start: number;
+  end: number;
+}
+
+interface RuledRegion {
+  left: number;
+  right: number;
+  /** y of each horizontal rule, top to bottom. */
+  rows: number[];
+  /** x of each vertical rule, left to right; fewer than two when only horizontal rules are drawn. */
+  columns: number[];
+}
+
+/** Tables bounded by rules, and the runs left over for ordinary text. */
+export function extractRuledTables(runs: readonly TextRun[], rules: readonly Rule[]): { tables: Table[]; rest: TextRun[] } {
+  const tables: Table[] = [];
+  let rest = [...runs];
+  for (const region of ruledRegions(rules)) {
+    const inside = rest.filter((run) => insideRegion(run, region));
+    const table = region.columns.length >= 2 ? gridTable(inside, region) : horizontalRuleTable(inside, region);
+    if (!table) continue;
+    tables.push(table);
+    const taken = new Set(inside);
+    rest = rest.filter((run) => !taken.has(run));
+  }
+  return { tables, rest };
+}
+
+function insideRegion(run: TextRun, region: RuledRegion): boolean {
+  const x = (run.x0 + run.x1) / 2;
+  const y = run.baseline - run.size / 3;
+  return x > region.left - TOUCH && x < region.right + TOUCH && y > region.rows[0]! - TOUCH && y < region.rows[region.rows.length - 1]! + TOUCH;
+}
+
+function ruledRegions(rules: readonly Rule[]): RuledRegion[] {
+  const horizontals = mergeCollinear(rules.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= MIN_RULE_LENGTH), 'horizontal');
+  const verticals = mergeCollinear(rules.filter((r) => r.x0 === r.x1 && r.y1 - r.y0 >= MIN_RULE_LENGTH), 'vertical');
+  // Grids first (rules that cross), then stacks of horizontal rules no vertical touches.
+  const grids = clusters([...horizontals, ...verticals], crosses).filter((c) => c.some(isVertical));
+  const inGrid = new Set(grids.flat());
+  const stacks = clusters(horizontals.filter((h) => !inGrid.has(h)), stacked);
+  return [...grids, ...stacks].flatMap((cluster) => {
+    const rows = distinct(cluster.filter((r) => !isVertical(r)).map((r) => r.y0));
+    const columns = distinct(cluster.filter(isVertical).map((r) => r.x0));
+    if (rows.length < 2) return [];
+    return [{ left: Math.min(...cluster.map((r) => r.x0)), right: Math.max(...cluster.map((r) => r.x1)), rows, columns }];
+  });
+}
+
+function isVertical(rule: Rule): boolean {
+  return rule.x0 === rule.x1;
+}
+
+/** Connected groups of rules under `linked` (union-find), in a stable order. */
+function clusters(rules: readonly Rule[], linked: (a: Rule, b: Rule) => boolean): Rule[][] {
+  const parent = rules.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (let i = 0; i < rules.length; i++) {
+    for (let j = i + 1; j < rules.length; j++) if (linked(rules[i]!, rules[j]!)) parent[find(j)] = find(i);
+  }
+  const groups = new Map<number, Rule[]>();
+  rules.forEach((rule, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), rule]));
+  return [...groups.values()];
+}
+
+function crosses(a: Rule, b: Rule): boolean {
+  if (isVertical(a) === isVertical(b)) return false;
+  const [h, v] = isVertical(a) ? [b, a] : [a, b];
+  return v.x0 >= h.x0 - TOUCH && v.x0 <= h.x1 + TOUCH && h.y0 >= v.y0 - TOUCH && h.y0 <= v.y1 + TOUCH;
+}
+
+function stacked(a: Rule, b: Rule): boolean {
+  const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  return overlap >= STACKED_OVERLAP * Math.min(a.x1 - a.x0, b.x1 - b.x0) && Math.abs(a.y0 - b.y0) <= MAX_RULE_GAP;
+}
+
+/** Joins pieces of one rule (cell borders drawn one cell at a time). */
+function mergeCollinear(rules: Rule[], axis: 'horizontal' | 'vertical'): Rule[] {
+  const key = (r: Rule) => (axis === 'horizontal' ? [r.y0, r.x0, r.x1] : [r.x0, r.y0, r.y1]) as [number, number, number];
+  const sorted = rules.map(key).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  const merged: [number, number, number][] = [];
+  for (const [at, start, end] of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && Math.abs(last[0] - at) <= TOUCH / 2 && start <= last[2] + TOUCH) last[2] = Math.max(last[2], end);
+    else merged.push([at, start, end]);
+  }
+  return merged.map(([at, start, end]) => (axis === 'horizontal' ? { x0: start, y0: at, x1: end, y1: at } : { x0: at, y0: start, x1: at, y1: end }));
+}
+
+function distinct(values: number[]): number[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.filter((v, i) => i === 0 || v - sorted[i - 1]! > TOUCH);
+}
+
+function bandIndex(edges: readonly number[], value: number): number {
+  let index = 0;
+  while (index < edges.length - 2 && value > edges[index + 1]!) index++;
+  return index;
+}
+
+/** Full grid: every band between horizontal rules is a row, every band between vertical rules a column. */
+function gridTable(runs: TextRun[], region: RuledRegion): Table | undefined {
+  if (runs.length === 0) return undefined;
+  const cells = new Map<string, TextRun[]>();
+  for (const run of runs) {
+    const row = bandIndex(region.rows, run.baseline - run.size / 3);
+    const column = bandIndex(region.columns, (run.x0 + run.x1) / 2);
+    cells.set(`${row}:${column}`, [...(cells.get(`${row}:${column}`) ?? []), run]);
+  }
+  const rowCount = region.rows.length - 1;
+  const columnCount = Math.max(1, region.columns.length - 1);
+  const rows = Array.from({ length: rowCount }, (_, r) => Array.from({ length: columnCount }, (_, c) => cellText(cells.get(`${r}:${c}`) ?? [])));
+  const filled = rows.filter((row) => row.some((cell) => cell !== ''));
+  if (filled.length < 2 || columnCount < 2) return undefined;
+  return { rows: filled, top: region.rows[0]! };
+}
+
+function cellText(runs: readonly TextRun[]): string {
+  return buildLines(runs).reduce((text, line) => joinText(text, line.text), '');
+}
+
+/** Horizontal rules only: rules bound row bands; columns come from where the text lines up. */
+function horizontalRuleTable(runs: TextRun[], region: RuledRegion): Table | undefined {
+  const lines = buildLines(runs);
+  const columns = alignedColumns(lines);
+  if (columns.length < 2) return undefined;
+  const bands = new Map<number, Line[]>();
+  for (const line of lines) {
+    const band = bandIndex(region.rows, line.baseline - line.size / 3);
+    bands.set(band, [...(bands.get(band) ?? []), line]);
+  }
+  const rows = [...bands.keys()].sort((a, b) => a - b).flatMap((band) => rowsFromLines(bands.get(band)!, columns));
+  return rows.length >= 2 ? { rows, top: region.rows[0]! } : undefined;
+}
+
+/** Columns where text lines up: the gaps left by the union of every line's segments. */
+function alignedColumns(lines: readonly Line[]): Interval[] {
+  const spans = lines.flatMap((l) => l.segments.map((s) => ({ start: s.x0, end: s.x1 }))).sort((a, b) => a.start - b.start || a.end - b.end);
+  const columns: Interval[] = [];
+  for (const span of spans) {
+    const last = columns[columns.length - 1];
+    if (last && span.start <= last.end + TOUCH) last.end = Math.max(last.end, span.end);
+    else columns.push({ ...span });
+  }
+  return columns;
+}
+
+function columnOf(columns: readonly Interval[], x: number): number {
+  let index = 0;
+  while (index < columns.length - 1 && x >= columns[index + 1]!.start - TOUCH) index++;
+  return index;
+}
+
+/** One row per line, except that a line with an empty first column continues the row above. */
+function rowsFromLines(lines: readonly Line[], columns: readonly Interval[]): string[][] {
+  const rows: string[][] = [];
+  for (const line of lines) {
+    const cells = columns.map(() => '');
+    for (const segment of line.segments) {
+      const column = columnOf(columns, segment.x0);
+      cells[column] = joinText(cells[column]!, segment.text);
+    }
+    const previous = rows[rows.length - 1];
+    if (previous && cells[0] === '') cells.forEach((cell, c) => (previous[c] = joinText(previous[c]!, cell)));
+    else rows.push(cells);
+  }
+  return rows;
+}
+
+function isTabular(line: Line): boolean {
+  return line.segments.length >= 2 && !LIST_MARKER_ONLY.test(line.segments[0]!.text);
+}
+
+/**
+ * Borderless tables among a page's lines (in reading order): two or more multi-segment lines in
+ * a row, with single-segment lines between or after them that start right of the first column.
+ */
+export function extractBorderlessTables(lines: readonly Line[]): { tables: Table[]; rest: Line[] } {
+  const tables: Table[] = [];
+  const rest: Line[] = [];
+  let index = 0;
+  while (index < lines.length) {
+    const block = tabularBlock(lines, index);
+    const table = block.length ? tableFromBlock(block) : undefined;
+    if (table) {
+      tables.push(table);
+      index += block.length;
+    } else {
+      rest.push(lines[index]!);
+      index++;
+    }
+  }
+  return { tables, rest };
+}
+
+function tabularBlock(lines: readonly Line[], start: number): Line[] {
+  const first = lines[start]!;
+  if (!isTabular(first)) return [];
+  const block = [first];
+  for (let i = start + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const previous = block[block.length - 1]!;
+    if (line.baseline - previous.baseline > MAX_ROW_GAP * line.size * 1.2) break;
+    const continuesCell = line.segments.length === 1 && line.x0 > first.x0 + 2 * line.size;
+    if (!isTabular(line) && !continuesCell) break;
+    block.push(line);
+  }
+  return block.filter(isTabular).length >= 2 ? block : [];
+}
+
+function tableFromBlock(block: readonly Line[]): Table | undefined {
+  const columns = alignedColumns(block);
+  if (columns.length < 2) return undefined;
+  const rows = rowsFromLines(block, columns);
+  const fullRows = rows.filter((row) => row.filter(Boolean).length >= 2);
+  if (fullRows.length < 2) return undefined;
+  return { rows, top: block[0]!.baseline - block[0]!.size };
+}
+

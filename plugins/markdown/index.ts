@@ -1,0 +1,26 @@
+/** PDF -> Markdown extractor: one row {pages, markdown, stats} per input PDF. */
+import { readFile } from 'node:fs/promises';
+import { definePlugin } from '../../core/contract/index.js';
+import { pdfToMarkdown } from './engine/index.js';
+import { markdownOptions } from './options.js';
+
+export { pdfToMarkdown } from './engine/index.js';
+export type { MarkdownResult, MarkdownStats } from './engine/index.js';
+
+export default definePlugin({
+  id: 'pdf-to-markdown',
+  kind: 'extract',
+  title: 'PDF to Markdown',
+  op: 'pdf-to-markdown',
+  inputs: ['pdf'],
+  options: markdownOptions,
+  plan: 'pro',
+  engines: [],
+  limits: { timeoutMs: 120_000, concurrency: 2 },
+  async run(inputs, options, ctx) {
+    const pdf = new Uint8Array(await readFile(inputs[0]!.path));
+    const result = await pdfToMarkdown(pdf, { ...options, signal: ctx.signal, timeoutMs: ctx.remainingMs() });
+    ctx.progress(100);
+    return { row: { ...result } };
+  },
+});

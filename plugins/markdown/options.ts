@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** Options a client may set, exactly as the wire contract names them. */
+export const markdownOptions = z.object({
+  keepRunning: z.boolean().default(false),
+  pageBreaks: z.boolean().default(true),
+});
+
+export type MarkdownOptions = z.input<typeof markdownOptions>;
+
+export const DEFAULT_TIME_BUDGET_MS = 60_000;
+
+/** Engine options: the client's options plus how long the caller lets one document take. */
+export interface EngineOptions extends MarkdownOptions {
+  /** Wall-clock budget for the whole document; default 60 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
