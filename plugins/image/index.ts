@@ -1,15 +1,17 @@
-/** The image family on sharp: conversions, image -> PDF, and the image tool ops. */
+/** The image family on sharp: conversions, image -> PDF and ICO, and the image tool ops. */
 import type { Plugin } from '../../core/contract/index.js';
 import { cleanMetadataPlugin } from './clean-metadata.js';
 import { compressPlugin } from './compress.js';
 import { imageConvertPlugins } from './convert.js';
 import { filterPlugins } from './filters.js';
+import { imageToIcoPlugin } from './ico.js';
 import { imageToPdfPlugin } from './pdf.js';
 import { resizePlugin } from './resize.js';
 
 export const imagePlugins: Plugin[] = [
   ...imageConvertPlugins,
   imageToPdfPlugin,
+  imageToIcoPlugin,
   compressPlugin,
   resizePlugin,
   ...filterPlugins,
