@@ -1,0 +1,84 @@
+/**
+ * The HTTP host: Fastify with the REST surface, health endpoints and one error handler that
+ * maps service errors to the spec's statuses and hides the details of anything unexpected.
+ */
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { pino, type Logger as Pino } from 'pino';
+import type { Logger } from '../../core/contract/index.js';
+import { HTTP_STATUS, ServiceError } from '../../core/services/index.js';
+import type { Config } from './config.js';
+import { restRoutes, setRateHeaders } from './rest/routes.js';
+import type { Runtime } from './runtime.js';
+
+/** Download tokens are credentials: never let one reach a log line. */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/api\/download\/)[^/?#]+/, '$1[token]');
+}
+
+export function createPino(config: Pick<Config, 'logLevel'>): Pino {
+  return pino({
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'headers.authorization'],
+    serializers: {
+      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+    },
+  });
+}
+
+export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInstance> {
+  const { services } = runtime;
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    // Uploads stream to disk; JSON bodies are small.
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  });
+
+  await app.register(multipart, { limits: { fileSize: 5_000_000_001 } });
+
+  app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+    if (error instanceof ServiceError) {
+      if (error.detail.rate) setRateHeaders(reply, error.detail.rate);
+      if (error.detail.retryAfterSeconds !== undefined) reply.header('Retry-After', error.detail.retryAfterSeconds);
+      // Refuse the rest of an over-limit upload instead of reading it.
+      if (error.code === 'PAYLOAD_TOO_LARGE') reply.header('Connection', 'close');
+      return reply.status(HTTP_STATUS[error.code]).send({ error: error.message, ...(error.detail.code ? { code: error.detail.code } : {}) });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status === 413 ? 413 : 400).send({ error: error.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ error: 'Internal server error; try again' });
+  });
+  app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: `No route ${request.method} ${redactUrl(request.url)}` }));
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const checks: Record<string, string> = {};
+    try {
+      await services.store.ping();
+      checks.store = 'ok';
+    } catch (err) {
+      checks.store = `error: ${(err as Error).message}`;
+    }
+    checks.queue = runtime.queue.agenda ? 'ok' : 'down';
+    const unavailable = services.registry.operations().filter((o) => !o.available).map((o) => ({ plugin: o.pluginId, missing: o.missingEngines }));
+    const ready = checks.store === 'ok' && checks.queue === 'ok' && unavailable.length === 0;
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable });
+  });
+
+  await app.register(restRoutes, { services });
+  return app;
+}
+
+/** Adapts pino to the plugin Logger interface. */
+export function toLogger(log: Pino): Logger {
+  return {
+    debug: (msg, data) => log.debug(data ?? {}, msg),
+    info: (msg, data) => log.info(data ?? {}, msg),
+    warn: (msg, data) => log.warn(data ?? {}, msg),
+    error: (msg, data) => log.error(data ?? {}, msg),
+  };
+}

@@ -1,0 +1,48 @@
+/** Configuration from the environment, validated once at start-up. */
+import path from 'node:path';
+import { z } from 'zod';
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** Base of absolute links (downloadUrl, signed URLs). Default http://localhost:PORT. */
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('data'),
+  /** Set to run distributed: state in MongoDB, blobs in GridFS, Agenda on MongoDB. */
+  MONGODB_URL: z.string().optional(),
+  /** Conversion jobs this process runs at once; 0 = API only (workers run elsewhere). */
+  WORKERS: z.coerce.number().int().min(0).max(64).default(2),
+  QUEUE_POLL_MS: z.coerce.number().int().min(10).default(500),
+  QUEUE_LOCK_MS: z.coerce.number().int().min(1000).default(60_000),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
+  /** Extra plugin modules (comma-separated paths or package names) loaded after the standard distribution. */
+  PLUGINS: z.string().default(''),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const c = parsed.data;
+  const dataDir = path.resolve(c.DATA_DIR);
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
+    dataDir,
+    mongodbUrl: c.MONGODB_URL,
+    workers: c.WORKERS,
+    queuePollMs: c.QUEUE_POLL_MS,
+    queueLockMs: c.QUEUE_LOCK_MS,
+    shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
+    logLevel: c.LOG_LEVEL,
+    extraPlugins: c.PLUGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    /** Spec: uploads and outputs are deleted within 1 hour. The purge runs every minute, so files fall due a minute early. */
+    retentionMs: 59 * 60_000,
+    maxAttempts: 3,
+  };
+}

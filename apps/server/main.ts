@@ -1,0 +1,25 @@
+/** `npm start`: the embedded server (REST + workers in one process) on PORT. */
+import { loadConfig } from './config.js';
+import { startServer } from './server.js';
+
+const config = loadConfig();
+const server = await startServer(config);
+server.app.log.info({ url: config.publicUrl, dataDir: config.dataDir, workers: config.workers }, 'Transmute is serving');
+const missing = server.runtime.services.registry.operations().filter((o) => !o.available);
+for (const op of missing) server.app.log.warn({ plugin: op.pluginId, missing: op.missingEngines }, 'plugin unavailable: engine missing');
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    server.app.log.info({ signal }, 'shutting down: finishing running jobs');
+    server.close().then(
+      () => process.exit(0),
+      (err) => {
+        server.app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}

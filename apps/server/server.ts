@@ -1,0 +1,34 @@
+/** Starts a complete server (HTTP + workers in embedded mode); used by main.ts and the tests. */
+import type { FastifyInstance } from 'fastify';
+import type { Plugin } from '../../core/contract/index.js';
+import type { Clock } from '../../core/services/clock.js';
+import { buildApp, createPino, toLogger } from './app.js';
+import type { Config } from './config.js';
+import { createRuntime, type Runtime } from './runtime.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  runtime: Runtime;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, options: { clock?: Clock; plugins?: readonly Plugin[] } = {}): Promise<RunningServer> {
+  const pinoLogger = createPino(config);
+  const runtime = await createRuntime({ config, log: toLogger(pinoLogger), ...options });
+  const app = await buildApp(runtime, pinoLogger);
+  await runtime.startWorkers();
+  const address = await app.listen({ port: config.port, host: config.host });
+  let closed = false;
+  return {
+    app,
+    runtime,
+    url: address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1'),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await runtime.close();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/** Credits: atomic charge at acceptance, refunds, balance, monthly periods. */
+import { OVERAGE_RATE_PER_1000, type Credits } from '../../schema/index.js';
+import type { Account, JobRecord, Store } from '../store/types.js';
+import type { AccountService } from './accounts.js';
+import { billingPeriod, nextResetDate, type Clock } from './clock.js';
+import { ServiceError } from './errors.js';
+
+export interface Charge {
+  period: string;
+  cost: number;
+  creditsRemaining: number;
+}
+
+/**
+ * Usage is kept per account per calendar month (UTC), so the monthly reset is the start of a
+ * new period: it needs no write at midnight and is right even if the process was down then.
+ */
+export class CreditService {
+  constructor(private readonly store: Store, private readonly accounts: AccountService, private readonly clock: Clock) {}
+
+  /** Charge `cost` now, or 402 when the allowance is used and overage is off. */
+  async charge(account: Account, cost: number): Promise<Charge> {
+    const included = this.accounts.limitsOf(account).creditsIncluded;
+    const period = billingPeriod(this.clock.now());
+    const overage = account.overageEnabled && this.accounts.limitsOf(account).plan.overageAvailable;
+    const result = await this.store.usage.charge(account.id, period, cost, overage ? null : included);
+    if (!result.ok) throw new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits');
+    return { period, cost, creditsRemaining: Math.max(0, included - result.used) };
+  }
+
+  /** Give a failed job's credits back, once. */
+  async refund(job: JobRecord): Promise<void> {
+    if (await this.store.jobs.markRefunded(job.id)) await this.store.usage.refund(job.accountId, job.creditPeriod, job.creditCost);
+  }
+
+  async balance(account: Account): Promise<Credits> {
+    const now = this.clock.now();
+    const { creditsIncluded, plan } = this.accounts.limitsOf(account);
+    const { used } = await this.store.usage.get(account.id, billingPeriod(now));
+    return {
+      plan: plan.label,
+      creditsIncluded,
+      creditsUsed: used,
+      creditsRemaining: Math.max(0, creditsIncluded - used),
+      resetDate: nextResetDate(now).toISOString(),
+      overageEnabled: account.overageEnabled && plan.overageAvailable,
+      overageRatePer1000: OVERAGE_RATE_PER_1000,
+      overageCredits: Math.max(0, used - creditsIncluded),
+    };
+  }
+
+  /** Support tool: set this month's used credits. */
+  async setUsed(accountId: string, used: number): Promise<void> {
+    await this.store.usage.set(accountId, billingPeriod(this.clock.now()), used);
+  }
+}

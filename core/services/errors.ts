@@ -1,0 +1,26 @@
+/**
+ * Expected failures of the services, by meaning; each surface maps them (REST status,
+ * GraphQL extensions.code, TRPCError code). The message is safe to show the client.
+ */
+export type ServiceErrorCode =
+  | 'BAD_REQUEST' | 'UNAUTHENTICATED' | 'PAYMENT_REQUIRED' | 'FORBIDDEN' | 'NOT_FOUND' | 'GONE' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED';
+
+export const HTTP_STATUS: Record<ServiceErrorCode, number> = {
+  BAD_REQUEST: 400, UNAUTHENTICATED: 401, PAYMENT_REQUIRED: 402, FORBIDDEN: 403, NOT_FOUND: 404, GONE: 410, PAYLOAD_TOO_LARGE: 413, RATE_LIMITED: 429,
+};
+
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
+  constructor(
+    readonly code: ServiceErrorCode,
+    message: string,
+    /** Extra machine-readable detail, e.g. { code: 'trial_used' } or { retryAfterSeconds: 12 }. */
+    readonly detail: { code?: string; retryAfterSeconds?: number; rate?: { limit: number; remaining: number; resetSeconds: number } } = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new ServiceError('BAD_REQUEST', message);
+export const notFound = (message: string) => new ServiceError('NOT_FOUND', message);
+export const forbidden = (message: string, code?: string) => new ServiceError('FORBIDDEN', message, code ? { code } : {});

@@ -1,0 +1,60 @@
+/** The services: the only API the surfaces call. Built once by the composition root. */
+import type { Logger } from '../contract/index.js';
+import type { BlobStore } from '../blobs/types.js';
+import type { Registry } from '../registry/index.js';
+import type { Store } from '../store/types.js';
+import { AccountService } from './accounts.js';
+import { systemClock, type Clock } from './clock.js';
+import { CreditService } from './credits.js';
+import { DownloadService } from './downloads.js';
+import { JobService, SecretVault, type JobQueue } from './jobs.js';
+import { RateLimitService } from './rate-limits.js';
+import { RetentionService } from './retention.js';
+import { JobRunner } from './runner.js';
+import { UploadService } from './uploads.js';
+
+export interface ServicesConfig {
+  publicUrl: string;
+  workRoot: string;
+  /** Uploads and outputs: deleted within this long (spec: 1 hour). */
+  retentionMs: number;
+  maxAttempts: number;
+}
+
+export interface ServiceDeps {
+  store: Store;
+  blobs: BlobStore;
+  registry: Registry;
+  queue: JobQueue;
+  log: Logger;
+  clock?: Clock;
+  config: ServicesConfig;
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+export function createServices({ store, blobs, registry, queue, log, clock = systemClock, config }: ServiceDeps) {
+  const vault = new SecretVault();
+  const accounts = new AccountService(store, clock);
+  const credits = new CreditService(store, accounts, clock);
+  const uploads = new UploadService(blobs);
+  const jobs = new JobService(store, registry, uploads, credits, queue, vault, clock, config);
+  return {
+    registry,
+    clock,
+    accounts,
+    credits,
+    uploads,
+    jobs,
+    rateLimits: new RateLimitService(store, accounts, clock),
+    downloads: new DownloadService(store, blobs, jobs, clock),
+    retention: new RetentionService(store, blobs, clock, log),
+    runner: new JobRunner(store, blobs, registry, credits, vault, clock, log, {
+      workRoot: config.workRoot, outputRetentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
+    }),
+    store,
+  };
+}
+
+export { ServiceError, HTTP_STATUS, type ServiceErrorCode } from './errors.js';
+export type { Principal } from './accounts.js';

@@ -1,0 +1,43 @@
+/**
+ * Per-key requests-per-minute, counted in the store so every API instance shares the count.
+ * Fixed one-minute windows: simple, exact across instances, and what "requests per minute" says.
+ */
+import type { Store } from '../store/types.js';
+import type { Principal, AccountService } from './accounts.js';
+import type { Clock } from './clock.js';
+import { ServiceError } from './errors.js';
+
+export interface RateState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+}
+
+const WINDOW_MS = 60_000;
+
+export class RateLimitService {
+  private lastPrune = 0;
+
+  constructor(private readonly store: Store, private readonly accounts: AccountService, private readonly clock: Clock) {}
+
+  /** Count one request; throws RATE_LIMITED (with the state) past the plan's limit. */
+  async hit(principal: Principal): Promise<RateState> {
+    const now = this.clock.now().getTime();
+    const windowStart = now - (now % WINDOW_MS);
+    const limit = this.accounts.limitsOf(principal.account).requestsPerMinute;
+    const count = await this.store.rates.hit(principal.keyId, windowStart);
+    const state = { limit, remaining: Math.max(0, limit - count), resetSeconds: Math.ceil((windowStart + WINDOW_MS - now) / 1000) };
+    if (windowStart - this.lastPrune >= 10 * WINDOW_MS) {
+      this.lastPrune = windowStart;
+      await this.store.rates.deleteBefore(windowStart - WINDOW_MS);
+    }
+    if (count > limit) {
+      throw new ServiceError('RATE_LIMITED', `Rate limit of ${limit} requests per minute exceeded; retry after ${state.resetSeconds} s`, {
+        retryAfterSeconds: state.resetSeconds,
+        rate: state,
+      });
+    }
+    return state;
+  }
+}

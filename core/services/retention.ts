@@ -1,0 +1,37 @@
+/**
+ * Retention: deletes uploads and outputs when they fall due (never before), keeps outputs held
+ * by an unexpired signed URL, and forgets expired links. Idempotent and crash-safe: every step
+ * deletes the blob first and clears the record after, so a crash in between repeats the delete.
+ */
+import { DOWNLOAD_LINK_SECONDS } from '../../schema/index.js';
+import type { Logger } from '../contract/index.js';
+import type { BlobStore } from '../blobs/types.js';
+import type { Store } from '../store/types.js';
+import type { Clock } from './clock.js';
+
+/** Expired signed-URL records are kept this long so a late visitor gets 410, not 404. */
+const SIGNED_TOKEN_GRACE_MS = 7 * 24 * 3600 * 1000;
+
+export class RetentionService {
+  constructor(private readonly store: Store, private readonly blobs: BlobStore, private readonly clock: Clock, private readonly log: Logger) {}
+
+  async purge(): Promise<{ inputs: number; outputs: number }> {
+    const now = this.clock.now();
+    const inputsDue = await this.store.jobs.listInputsDue(now);
+    for (const job of inputsDue) {
+      // An unfinished job's uploads are still needed: it will finish or fail first (and fail cleans up).
+      if (job.status === 'waiting' || job.status === 'active') continue;
+      await Promise.all(job.inputs.map((f) => this.blobs.delete(f.blobKey)));
+      await this.store.jobs.clearInputs(job.id);
+    }
+    const outputsDue = await this.store.jobs.listOutputsDue(now);
+    for (const job of outputsDue) {
+      if (job.output) await this.blobs.delete(job.output.blobKey);
+      await this.store.jobs.clearOutput(job.id);
+    }
+    await this.store.jobs.clearExpiredDownloadTokens(new Date(now.getTime() - DOWNLOAD_LINK_SECONDS * 1000));
+    await this.store.tokens.deleteExpired(new Date(now.getTime() - SIGNED_TOKEN_GRACE_MS));
+    if (inputsDue.length || outputsDue.length) this.log.info('purged expired files', { inputs: inputsDue.length, outputs: outputsDue.length });
+    return { inputs: inputsDue.length, outputs: outputsDue.length };
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Runs one queued job: waiting -> active -> done | failed. Materialises inputs into a private
+ * work dir, runs the plugin under its timeout and an AbortSignal, stores the output, mints the
+ * 15-minute download token, and refunds on failure. Safe to call again for the same job after a
+ * crash: it starts over from the inputs.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { DOWNLOAD_LINK_SECONDS } from '../../schema/index.js';
+import { PluginError, isFileResult, type Logger, type Plugin, type PluginInput, type RunContext } from '../contract/index.js';
+import type { BlobStore } from '../blobs/types.js';
+import { EngineError } from '../engines/process.js';
+import type { Registry } from '../registry/index.js';
+import type { JobRecord, Store } from '../store/types.js';
+import type { Clock } from './clock.js';
+import type { CreditService } from './credits.js';
+import { secretFieldsOf, type SecretVault } from './jobs.js';
+import { randomToken, sha256 } from './secrets.js';
+import { outputFilename } from './uploads.js';
+
+export interface RunnerConfig {
+  workRoot: string;
+  /** How long outputs live after completion (spec: deleted within 1 hour). */
+  outputRetentionMs: number;
+  /** A job that has crashed its worker this many times is failed instead of retried. */
+  maxAttempts: number;
+}
+
+const PROGRESS_WRITE_INTERVAL_MS = 500;
+
+/** Per-plugin concurrency inside one worker process. */
+class Gate {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+export class JobRunner {
+  private readonly gates = new Map<string, Gate>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly blobs: BlobStore,
+    private readonly registry: Registry,
+    private readonly credits: CreditService,
+    private readonly vault: SecretVault,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly config: RunnerConfig,
+  ) {}
+
+  /** `heartbeat` is called while the job makes progress (the queue renews its lock). */
+  async run(jobId: string, { signal, heartbeat }: { signal?: AbortSignal; heartbeat?: () => void } = {}): Promise<void> {
+    const job = await this.store.jobs.start(jobId, this.clock.now());
+    if (!job) return; // finished already (or never existed): nothing to do
+    const log = childLogger(this.log, { jobId, accountId: job.accountId, plugin: job.pluginId });
+    const plugin = this.registry.plugin(job.pluginId);
+    if (!plugin) return this.fail(job, `The ${job.pluginId} plugin is no longer installed on this server`, log);
+    if (job.attempts > this.config.maxAttempts) {
+      return this.fail(job, `The job was interrupted ${job.attempts - 1} times and was given up`, log);
+    }
+    const secrets = this.vault.take(job.id);
+    if (secretFieldsOf(plugin).length && !secrets) {
+      return this.fail(job, 'The password was not kept across a server restart (it is never stored); submit the job again', log);
+    }
+    let gate = this.gates.get(plugin.id);
+    if (!gate) this.gates.set(plugin.id, (gate = new Gate(plugin.limits.concurrency)));
+    await gate.run(() => this.execute(job, plugin, { ...job.options, ...secrets }, log, signal, heartbeat));
+  }
+
+  private async execute(job: JobRecord, plugin: Plugin, options: Record<string, unknown>, log: Logger, signal?: AbortSignal, heartbeat?: () => void) {
+    const workDir = path.join(this.config.workRoot, job.id);
+    await rm(workDir, { recursive: true, force: true });
+    await mkdir(workDir, { recursive: true });
+    const started = Date.now();
+    try {
+      const inputs: PluginInput[] = await Promise.all(
+        job.inputs.map(async (file) => ({ path: await this.blobs.localPath(file.blobKey, workDir), format: file.format, filename: file.filename, bytes: file.bytes })),
+      );
+      if (!inputs.length) throw new PluginError('The uploaded file is no longer available');
+      const timeoutMs = typeof plugin.limits.timeoutMs === 'function' ? plugin.limits.timeoutMs(inputs) : plugin.limits.timeoutMs;
+      const deadline = Date.now() + timeoutMs;
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(new PluginError(`Timed out after ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+      const onOuterAbort = () => controller.abort(new PluginError('The job was interrupted'));
+      signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+      let toolReport: JobRecord['toolReport'] = null;
+      let lastWrite = 0;
+      let lastPercent = 0;
+      const ctx: RunContext = {
+        workDir,
+        signal: controller.signal,
+        log,
+        progress: (pct) => {
+          const percent = Math.max(0, Math.min(99, Math.floor(pct)));
+          const now = Date.now();
+          if (percent <= lastPercent || now - lastWrite < PROGRESS_WRITE_INTERVAL_MS) return;
+          lastPercent = percent;
+          lastWrite = now;
+          heartbeat?.();
+          void this.store.jobs.setProgress(job.id, percent).catch(() => undefined);
+        },
+        report: (r) => (toolReport = { op: job.op ?? plugin.op ?? plugin.id, detected: r.detected }),
+        remainingMs: () => Math.max(0, deadline - Date.now()),
+      };
+      try {
+        const result = await abortable(plugin.run(inputs, options as never, ctx), controller.signal);
+        if (!isFileResult(result)) throw new Error(`plugin ${plugin.id} returned JSON for a file job`);
+        const filename = outputFilename(job.inputs[0]!.filename, result.format);
+        const blobKey = `outputs/${job.id}`;
+        const { bytes } = await this.blobs.putFile(blobKey, result.path);
+        const at = this.clock.now();
+        const token = randomToken();
+        await this.store.tokens.create({
+          hash: sha256(token), jobId: job.id, kind: 'download', reusable: true, createdAt: at,
+          expiresAt: new Date(at.getTime() + DOWNLOAD_LINK_SECONDS * 1000), consumedAt: null,
+        });
+        const completed = await this.store.jobs.complete(job.id, {
+          output: { blobKey, filename, format: result.format, bytes }, downloadToken: token, toolReport, at,
+          outputExpiresAt: new Date(at.getTime() + this.config.outputRetentionMs),
+        });
+        if (!completed) await this.blobs.delete(blobKey);
+        log.info('job done', { ms: Date.now() - started, bytes });
+        await this.deleteInputs(job);
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onOuterAbort);
+      }
+    } catch (err) {
+      if (signal?.aborted) {
+        // Shutdown: leave the job for the queue to run again after restart.
+        log.warn('job interrupted by shutdown; it will run again');
+        return;
+      }
+      await this.fail(job, publicMessage(err, plugin), log, err);
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  }
+
+  private async fail(job: JobRecord, message: string, log: Logger, cause?: unknown) {
+    if (cause && !(cause instanceof PluginError)) log.error('job failed', { error: String((cause as Error)?.stack ?? cause) });
+    else log.info('job failed', { error: message });
+    if (await this.store.jobs.fail(job.id, message, this.clock.now())) await this.credits.refund(job);
+    await this.deleteInputs(job);
+  }
+
+  private async deleteInputs(job: JobRecord) {
+    await Promise.all(job.inputs.map((file) => this.blobs.delete(file.blobKey)));
+    await this.store.jobs.clearInputs(job.id);
+  }
+}
+
+/** Rejects as soon as `signal` aborts, even if the plugin ignores it (an in-process library). */
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** What the client may see: plugin messages as they are; engine and internal errors summarised. */
+function publicMessage(err: unknown, plugin: Plugin): string {
+  if (err instanceof PluginError) return err.message;
+  if (err instanceof EngineError) {
+    if (err.reason === 'timeout') return `${plugin.title} timed out`;
+    if (err.reason === 'missing') return `${plugin.title} is not available: ${err.command} is not installed`;
+    return `${plugin.title} failed: the file could not be processed`;
+  }
+  return `${plugin.title} failed: internal error`;
+}
+
+function childLogger(log: Logger, fields: Record<string, unknown>): Logger {
+  return {
+    debug: (msg, data) => log.debug(msg, { ...fields, ...data }),
+    info: (msg, data) => log.info(msg, { ...fields, ...data }),
+    warn: (msg, data) => log.warn(msg, { ...fields, ...data }),
+    error: (msg, data) => log.error(msg, { ...fields, ...data }),
+  };
+}

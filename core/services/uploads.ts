@@ -1,0 +1,119 @@
+/**
+ * Uploads: streamed into the blob store under the plan's size limit while the first bytes are
+ * kept for magic-byte sniffing; the declared type (file name) is then checked against content.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
+import { FORMATS, formatFromFilename, isFormatId, type FormatId } from '../../schema/index.js';
+import { BlobTooLargeError, type BlobStore } from '../blobs/types.js';
+import { ServiceError, badRequest } from './errors.js';
+
+/** An upload already in the blob store, not yet validated against an operation. */
+export interface StagedUpload {
+  blobKey: string;
+  filename: string;
+  bytes: number;
+  head: Buffer;
+}
+
+const HEAD_BYTES = 64 * 1024;
+const MB = 1_000_000;
+
+/** A client file name reduced to a safe base name (no paths, no control or shell characters). */
+export function safeFilename(name: string): string {
+  const base = path.basename(name.replace(/\\/g, '/')).normalize('NFC');
+  const cleaned = base.replace(/[^\p{L}\p{N}._ -]+/gu, '_').replace(/^[.\s]+/, '').slice(-120).trim();
+  return cleaned || 'file';
+}
+
+/** Output name: the input's base name with the output format's extension. */
+export function outputFilename(inputName: string, output: FormatId): string {
+  const base = safeFilename(inputName);
+  const dot = base.lastIndexOf('.');
+  return `${dot > 0 ? base.slice(0, dot) : base}.${FORMATS[output].extension}`;
+}
+
+function describeSize(bytes: number): string {
+  return bytes >= 1000 * MB ? `${bytes / (1000 * MB)} GB` : `${bytes / MB} MB`;
+}
+
+export class UploadService {
+  constructor(private readonly blobs: BlobStore) {}
+
+  /** Stream one file into staging; 413 past `maxBytes` (the partial blob is deleted). */
+  async stage(file: { filename: string; stream: Readable }, maxBytes: number): Promise<StagedUpload> {
+    const blobKey = `uploads/${randomUUID()}`;
+    const chunks: Buffer[] = [];
+    let headLength = 0;
+    // Keeps the first bytes for sniffing while passing everything through to the blob store.
+    const headTap = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        if (headLength < HEAD_BYTES) {
+          chunks.push(chunk.subarray(0, HEAD_BYTES - headLength));
+          headLength += Math.min(chunk.length, HEAD_BYTES - headLength);
+        }
+        done(null, chunk);
+      },
+    });
+    file.stream.on('error', (err) => headTap.destroy(err));
+    try {
+      const { bytes } = await this.blobs.write(blobKey, file.stream.pipe(headTap), { maxBytes });
+      return { blobKey, filename: safeFilename(file.filename), bytes, head: Buffer.concat(chunks) };
+    } catch (err) {
+      await this.blobs.delete(blobKey);
+      if (err instanceof BlobTooLargeError) {
+        throw new ServiceError('PAYLOAD_TOO_LARGE', `File exceeds the plan's limit of ${describeSize(maxBytes)}`);
+      }
+      throw err;
+    }
+  }
+
+  async discard(...uploads: StagedUpload[]): Promise<void> {
+    await Promise.all(uploads.map((u) => this.blobs.delete(u.blobKey)));
+  }
+
+  /**
+   * The upload's format: declared by its file name, confirmed by its content. Never trusts the
+   * name alone: PNG bytes named .jpg are refused.
+   */
+  async identify(upload: StagedUpload): Promise<FormatId> {
+    if (upload.bytes === 0) throw badRequest(`${upload.filename} is empty`);
+    const declared = formatFromFilename(upload.filename);
+    const detected = await fileTypeFromBuffer(upload.head);
+    if (!declared) {
+      const ext = path.extname(upload.filename);
+      if (ext) throw badRequest(`Unsupported format: ${ext.slice(1).toLowerCase()}`);
+      if (detected && isFormatId(detected.ext)) return detected.ext;
+      throw badRequest(`Cannot tell the format of ${upload.filename}: give the file name its extension`);
+    }
+    const info = FORMATS[declared];
+    const matches = info.text ? looksLikeText(declared, upload.head, detected?.ext) : detected !== undefined && info.sniff.includes(detected.ext);
+    if (!matches) {
+      const found = detected ? `${detected.ext} data` : info.text ? 'binary data' : 'unrecognised data';
+      throw badRequest(`Content does not match its declared type: ${upload.filename} is named .${declared} but contains ${found}`);
+    }
+    return declared;
+  }
+}
+
+/** Text formats have no magic bytes: require text, and the format's own opening where it has one. */
+function looksLikeText(format: FormatId, head: Buffer, detected: string | undefined): boolean {
+  if (format === 'svg') return /<svg[\s>]/i.test(head.toString('utf8'));
+  if (detected && detected !== 'xml') return false;
+  if (head.includes(0)) return false;
+  const text = head.toString('utf8').replace(/^\uFEFF/, '');
+  // A cut multi-byte character at the end of the head is fine; invalid UTF-8 elsewhere is not.
+  if (text.slice(0, -4).includes('\uFFFD') && !isLatin1Text(head)) return false;
+  if (format === 'json') return /^\s*[[{"]/.test(text);
+  if (format === 'vtt') return /^WEBVTT/.test(text);
+  if (format === 'srt') return /^\s*\d+\s*\r?\n\s*\d{1,2}:\d{2}:\d{2}[,.]\d{3}\s*-->/.test(text);
+  return true;
+}
+
+/** Legacy single-byte text (CSV exports from old spreadsheets) is still text. */
+function isLatin1Text(head: Buffer): boolean {
+  for (const byte of head) if (byte < 0x09 || (byte > 0x0d && byte < 0x20)) return false;
+  return true;
+}

@@ -1,0 +1,299 @@
+/**
+ * The embedded store: one SQLite file (WAL, so several processes can share it), via
+ * better-sqlite3. Calls are synchronous and short; they are wrapped in promises to meet the ports.
+ */
+import Database from 'better-sqlite3';
+import type { ToolReport } from '../../../schema/index.js';
+import type {
+  Account, AccountRepo, ApiKeyRecord, ChargeResult, DownloadTokenRecord, JobRecord, JobRepo, KeyRepo, NewJob, RateRepo,
+  Store, StoredFile, TokenRepo, UsageRecord, UsageRepo,
+} from '../types.js';
+import { SCHEMA } from './schema.js';
+
+type Row = Record<string, unknown>;
+
+const toDate = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(Number(v)));
+const ms = (d: Date | null | undefined): number | null => (d ? d.getTime() : null);
+const json = <T>(v: unknown): T => JSON.parse(String(v)) as T;
+
+function accountFromRow(r: Row): Account {
+  return {
+    id: String(r.id),
+    plan: r.plan as Account['plan'],
+    email: (r.email as string | null) ?? null,
+    emailVerified: r.email_verified === 1,
+    overageEnabled: r.overage_enabled === 1,
+    creditsIncluded: (r.credits_included as number | null) ?? null,
+    requestsPerMinute: (r.requests_per_minute as number | null) ?? null,
+    createdAt: toDate(r.created_at)!,
+  };
+}
+
+function keyFromRow(r: Row): ApiKeyRecord {
+  return {
+    id: String(r.id), accountId: String(r.account_id), hash: String(r.hash), prefix: String(r.prefix),
+    createdAt: toDate(r.created_at)!, revokedAt: toDate(r.revoked_at),
+  };
+}
+
+function jobFromRow(r: Row): JobRecord {
+  return {
+    id: String(r.id),
+    accountId: String(r.account_id),
+    kind: r.kind as JobRecord['kind'],
+    pluginId: String(r.plugin_id),
+    op: (r.op as string | null) ?? null,
+    inputFormat: r.input_format as JobRecord['inputFormat'],
+    outputFormat: r.output_format as JobRecord['outputFormat'],
+    options: json(r.options),
+    inputs: json(r.inputs),
+    status: r.status as JobRecord['status'],
+    progress: Number(r.progress),
+    error: (r.error as string | null) ?? null,
+    toolReport: r.tool_report ? json<ToolReport>(r.tool_report) : null,
+    output: r.output ? json<StoredFile>(r.output) : null,
+    downloadToken: (r.download_token as string | null) ?? null,
+    creditCost: Number(r.credit_cost),
+    creditPeriod: String(r.credit_period),
+    refunded: r.refunded === 1,
+    viaApi: r.via_api === 1,
+    attempts: Number(r.attempts),
+    createdAt: toDate(r.created_at)!,
+    startedAt: toDate(r.started_at),
+    completedAt: toDate(r.completed_at),
+    inputsExpireAt: toDate(r.inputs_expire_at)!,
+    outputExpiresAt: toDate(r.output_expires_at),
+  };
+}
+
+function tokenFromRow(r: Row): DownloadTokenRecord {
+  return {
+    hash: String(r.hash), jobId: String(r.job_id), kind: r.kind as DownloadTokenRecord['kind'], reusable: r.reusable === 1,
+    expiresAt: toDate(r.expires_at)!, consumedAt: toDate(r.consumed_at), createdAt: toDate(r.created_at)!,
+  };
+}
+
+export function openSqliteDatabase(path: string): Database.Database {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  // Several processes (server + workers) share the file: writers wait for each other.
+  db.pragma('busy_timeout = 10000');
+  db.pragma('foreign_keys = ON');
+  db.exec(SCHEMA);
+  return db;
+}
+
+export class SqliteStore implements Store {
+  readonly accounts: AccountRepo;
+  readonly keys: KeyRepo;
+  readonly jobs: JobRepo;
+  readonly tokens: TokenRepo;
+  readonly usage: UsageRepo;
+  readonly rates: RateRepo;
+
+  constructor(readonly db: Database.Database) {
+    this.accounts = accountRepo(db);
+    this.keys = keyRepo(db);
+    this.jobs = jobRepo(db);
+    this.tokens = tokenRepo(db);
+    this.usage = usageRepo(db);
+    this.rates = rateRepo(db);
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function accountRepo(db: Database.Database): AccountRepo {
+  const insert = db.prepare(`INSERT INTO accounts (id, plan, email, email_verified, overage_enabled, credits_included, requests_per_minute, created_at)
+    VALUES (@id, @plan, @email, @emailVerified, @overageEnabled, @creditsIncluded, @requestsPerMinute, @createdAt)`);
+  const byId = db.prepare('SELECT * FROM accounts WHERE id = ?');
+  const columns: Record<string, string> = {
+    plan: 'plan', email: 'email', emailVerified: 'email_verified', overageEnabled: 'overage_enabled',
+    creditsIncluded: 'credits_included', requestsPerMinute: 'requests_per_minute',
+  };
+  return {
+    async create(a) {
+      insert.run({ ...a, emailVerified: a.emailVerified ? 1 : 0, overageEnabled: a.overageEnabled ? 1 : 0, createdAt: ms(a.createdAt) });
+    },
+    async get(id) {
+      const row = byId.get(id) as Row | undefined;
+      return row ? accountFromRow(row) : null;
+    },
+    async update(id, patch) {
+      const entries = Object.entries(patch).filter(([k, v]) => v !== undefined && columns[k]);
+      if (!entries.length) return;
+      const values = entries.map(([, v]) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
+      db.prepare(`UPDATE accounts SET ${entries.map(([k]) => `${columns[k]} = ?`).join(', ')} WHERE id = ?`).run(...values, id);
+    },
+  };
+}
+
+function keyRepo(db: Database.Database): KeyRepo {
+  const insert = db.prepare('INSERT INTO api_keys (id, account_id, hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)');
+  const byHash = db.prepare('SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL');
+  const byAccount = db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id');
+  const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL');
+  return {
+    async create(k) {
+      insert.run(k.id, k.accountId, k.hash, k.prefix, ms(k.createdAt));
+    },
+    async findActiveByHash(hash) {
+      const row = byHash.get(hash) as Row | undefined;
+      return row ? keyFromRow(row) : null;
+    },
+    async listByAccount(accountId) {
+      return (byAccount.all(accountId) as Row[]).map(keyFromRow);
+    },
+    async revokeByHash(hash, at) {
+      return revoke.run(ms(at), hash).changes > 0;
+    },
+  };
+}
+
+function jobRepo(db: Database.Database): JobRepo {
+  const insert = db.prepare(`INSERT INTO jobs (id, account_id, kind, plugin_id, op, input_format, output_format, options, inputs, status, progress,
+      credit_cost, credit_period, via_api, created_at, inputs_expire_at)
+    VALUES (@id, @accountId, @kind, @pluginId, @op, @inputFormat, @outputFormat, @options, @inputs, 'waiting', 0,
+      @creditCost, @creditPeriod, @viaApi, @createdAt, @inputsExpireAt)`);
+  const byId = db.prepare('SELECT * FROM jobs WHERE id = ?');
+  const start = db.prepare(`UPDATE jobs SET status = 'active', attempts = attempts + 1, started_at = COALESCE(started_at, ?)
+    WHERE id = ? AND status IN ('waiting', 'active') RETURNING *`);
+  const progress = db.prepare(`UPDATE jobs SET progress = ? WHERE id = ? AND status = 'active'`);
+  const complete = db.prepare(`UPDATE jobs SET status = 'done', progress = 100, output = ?, download_token = ?, tool_report = ?, completed_at = ?, output_expires_at = ?
+    WHERE id = ? AND status = 'active'`);
+  const fail = db.prepare(`UPDATE jobs SET status = 'failed', error = ?, completed_at = ? WHERE id = ? AND status IN ('waiting', 'active')`);
+  const refund = db.prepare('UPDATE jobs SET refunded = 1 WHERE id = ? AND refunded = 0');
+  const count = db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE account_id = ?');
+  const page = db.prepare('SELECT * FROM jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?');
+  const unfinished = db.prepare(`SELECT * FROM jobs WHERE status IN ('waiting', 'active') ORDER BY created_at`);
+  const inputsDue = db.prepare(`SELECT * FROM jobs WHERE inputs_expire_at <= ? AND inputs != '[]'`);
+  const clearInputs = db.prepare(`UPDATE jobs SET inputs = '[]' WHERE id = ?`);
+  const outputsDue = db.prepare('SELECT * FROM jobs WHERE output IS NOT NULL AND output_expires_at <= ?');
+  const clearOutput = db.prepare('UPDATE jobs SET output = NULL, download_token = NULL WHERE id = ?');
+  const clearTokens = db.prepare('UPDATE jobs SET download_token = NULL WHERE download_token IS NOT NULL AND completed_at <= ?');
+  const extend = db.prepare('UPDATE jobs SET output_expires_at = MAX(COALESCE(output_expires_at, 0), ?) WHERE id = ?');
+  const one = (row: unknown) => (row ? jobFromRow(row as Row) : null);
+  return {
+    async create(job: NewJob) {
+      insert.run({
+        ...job, options: JSON.stringify(job.options), inputs: JSON.stringify(job.inputs), viaApi: job.viaApi ? 1 : 0,
+        createdAt: ms(job.createdAt), inputsExpireAt: ms(job.inputsExpireAt),
+      });
+      return jobFromRow(byId.get(job.id) as Row);
+    },
+    async get(id) {
+      return one(byId.get(id));
+    },
+    async start(id, at) {
+      return one(start.get(ms(at), id));
+    },
+    async setProgress(id, pct) {
+      progress.run(pct, id);
+    },
+    async complete(id, r) {
+      return complete.run(JSON.stringify(r.output), r.downloadToken, r.toolReport ? JSON.stringify(r.toolReport) : null, ms(r.at), ms(r.outputExpiresAt), id).changes > 0;
+    },
+    async fail(id, error, at) {
+      return fail.run(error, ms(at), id).changes > 0;
+    },
+    async markRefunded(id) {
+      return refund.run(id).changes > 0;
+    },
+    async listByAccount(accountId, limit, offset) {
+      const total = Number((count.get(accountId) as Row).n);
+      return { total, jobs: (page.all(accountId, limit, offset) as Row[]).map(jobFromRow) };
+    },
+    async listUnfinished() {
+      return (unfinished.all() as Row[]).map(jobFromRow);
+    },
+    async listInputsDue(now) {
+      return (inputsDue.all(ms(now)) as Row[]).map(jobFromRow);
+    },
+    async clearInputs(id) {
+      clearInputs.run(id);
+    },
+    async listOutputsDue(now) {
+      return (outputsDue.all(ms(now)) as Row[]).map(jobFromRow);
+    },
+    async clearOutput(id) {
+      clearOutput.run(id);
+    },
+    async clearExpiredDownloadTokens(before) {
+      clearTokens.run(ms(before));
+    },
+    async extendOutput(id, until) {
+      extend.run(ms(until), id);
+    },
+  };
+}
+
+function tokenRepo(db: Database.Database): TokenRepo {
+  const insert = db.prepare('INSERT INTO download_tokens (hash, job_id, kind, reusable, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const byHash = db.prepare('SELECT * FROM download_tokens WHERE hash = ?');
+  const consume = db.prepare('UPDATE download_tokens SET consumed_at = ? WHERE hash = ? AND consumed_at IS NULL');
+  const expired = db.prepare('DELETE FROM download_tokens WHERE expires_at <= ?');
+  return {
+    async create(t) {
+      insert.run(t.hash, t.jobId, t.kind, t.reusable ? 1 : 0, ms(t.expiresAt), ms(t.createdAt));
+    },
+    async get(hash) {
+      const row = byHash.get(hash) as Row | undefined;
+      return row ? tokenFromRow(row) : null;
+    },
+    async consume(hash, at) {
+      return consume.run(ms(at), hash).changes > 0;
+    },
+    async deleteExpired(now) {
+      return expired.run(ms(now)).changes;
+    },
+  };
+}
+
+function usageRepo(db: Database.Database): UsageRepo {
+  const ensure = db.prepare('INSERT INTO usage (account_id, period, used) VALUES (?, ?, 0) ON CONFLICT DO NOTHING');
+  const get = db.prepare('SELECT used FROM usage WHERE account_id = ? AND period = ?');
+  // The condition and the increment are one statement: concurrent charges cannot both pass.
+  const charge = db.prepare(`UPDATE usage SET used = used + @cost
+    WHERE account_id = @accountId AND period = @period AND (@limit IS NULL OR used + @cost <= @limit) RETURNING used`);
+  const refund = db.prepare('UPDATE usage SET used = MAX(0, used - ?) WHERE account_id = ? AND period = ?');
+  const set = db.prepare(`INSERT INTO usage (account_id, period, used) VALUES (?, ?, ?)
+    ON CONFLICT (account_id, period) DO UPDATE SET used = excluded.used`);
+  const used = (accountId: string, period: string) => Number((get.get(accountId, period) as Row | undefined)?.used ?? 0);
+  return {
+    async get(accountId, period): Promise<UsageRecord> {
+      return { accountId, period, used: used(accountId, period) };
+    },
+    async charge(accountId, period, cost, limit): Promise<ChargeResult> {
+      ensure.run(accountId, period);
+      const row = charge.get({ accountId, period, cost, limit }) as Row | undefined;
+      return row ? { ok: true, used: Number(row.used) } : { ok: false, used: used(accountId, period) };
+    },
+    async refund(accountId, period, cost) {
+      refund.run(cost, accountId, period);
+    },
+    async set(accountId, period, value) {
+      set.run(accountId, period, value);
+    },
+  };
+}
+
+function rateRepo(db: Database.Database): RateRepo {
+  const hit = db.prepare(`INSERT INTO rate_windows (key, window_start, count) VALUES (?, ?, 1)
+    ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1 RETURNING count`);
+  const prune = db.prepare('DELETE FROM rate_windows WHERE window_start < ?');
+  return {
+    async hit(key, windowStart) {
+      return Number((hit.get(key, windowStart) as Row).count);
+    },
+    async deleteBefore(windowStart) {
+      prune.run(windowStart);
+    },
+  };
+}

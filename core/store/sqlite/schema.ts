@@ -1,0 +1,80 @@
+/** Tables of the embedded store. Times are epoch milliseconds; JSON columns hold plain objects. */
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS accounts (
+  id TEXT PRIMARY KEY,
+  plan TEXT NOT NULL,
+  email TEXT,
+  email_verified INTEGER NOT NULL DEFAULT 0,
+  overage_enabled INTEGER NOT NULL DEFAULT 0,
+  credits_included INTEGER,
+  requests_per_minute INTEGER,
+  created_at INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS api_keys (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  hash TEXT NOT NULL UNIQUE,
+  prefix TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  revoked_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS api_keys_account ON api_keys (account_id);
+
+CREATE TABLE IF NOT EXISTS jobs (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  kind TEXT NOT NULL,
+  plugin_id TEXT NOT NULL,
+  op TEXT,
+  input_format TEXT NOT NULL,
+  output_format TEXT NOT NULL,
+  options TEXT NOT NULL,
+  inputs TEXT NOT NULL,
+  status TEXT NOT NULL,
+  progress INTEGER NOT NULL DEFAULT 0,
+  error TEXT,
+  tool_report TEXT,
+  output TEXT,
+  download_token TEXT,
+  credit_cost INTEGER NOT NULL,
+  credit_period TEXT NOT NULL,
+  refunded INTEGER NOT NULL DEFAULT 0,
+  via_api INTEGER NOT NULL DEFAULT 1,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL,
+  started_at INTEGER,
+  completed_at INTEGER,
+  inputs_expire_at INTEGER NOT NULL,
+  output_expires_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS jobs_history ON jobs (account_id, created_at DESC);
+CREATE INDEX IF NOT EXISTS jobs_unfinished ON jobs (status) WHERE status IN ('waiting', 'active');
+CREATE INDEX IF NOT EXISTS jobs_inputs_due ON jobs (inputs_expire_at) WHERE inputs != '[]';
+CREATE INDEX IF NOT EXISTS jobs_outputs_due ON jobs (output_expires_at) WHERE output IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS download_tokens (
+  hash TEXT PRIMARY KEY,
+  job_id TEXT NOT NULL REFERENCES jobs(id),
+  kind TEXT NOT NULL,
+  reusable INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  consumed_at INTEGER,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS download_tokens_expiry ON download_tokens (expires_at);
+
+CREATE TABLE IF NOT EXISTS usage (
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  period TEXT NOT NULL,
+  used INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (account_id, period)
+);
+
+CREATE TABLE IF NOT EXISTS rate_windows (
+  key TEXT NOT NULL,
+  window_start INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (key, window_start)
+);
+`;

@@ -1,0 +1,172 @@
+/**
+ * Repository ports. Services talk to these only; sqlite/ and mongo/ implement them and both
+ * pass the one contract suite in contract.ts.
+ */
+import type { FormatId, JobState, PlanId, ToolReport } from '../../schema/index.js';
+
+export interface Account {
+  id: string;
+  plan: PlanId;
+  email: string | null;
+  emailVerified: boolean;
+  overageEnabled: boolean;
+  /** Per-account allowance; set for Enterprise (custom), null = the plan's. */
+  creditsIncluded: number | null;
+  /** Per-account rate; set for Enterprise, null = the plan's. */
+  requestsPerMinute: number | null;
+  createdAt: Date;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  /** SHA-256 of the full key, hex. The key itself is never stored. */
+  hash: string;
+  /** First characters, for listing ("ck_live_AbCd"). */
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface StoredFile {
+  blobKey: string;
+  filename: string;
+  format: FormatId;
+  bytes: number;
+}
+
+export interface JobRecord {
+  id: string;
+  accountId: string;
+  kind: 'convert' | 'tool' | 'merge';
+  pluginId: string;
+  op: string | null;
+  inputFormat: FormatId;
+  outputFormat: FormatId;
+  /** Options as validated, without secret fields. */
+  options: Record<string, unknown>;
+  inputs: StoredFile[];
+  status: JobState;
+  progress: number;
+  error: string | null;
+  toolReport: ToolReport | null;
+  output: StoredFile | null;
+  /**
+   * The 15-minute download token, kept so every poll can show the same downloadUrl. It is
+   * cleared when it expires; long-lived signed-URL tokens are stored only as hashes.
+   */
+  downloadToken: string | null;
+  creditCost: number;
+  /** Billing period ('YYYY-MM') the cost was charged to, for refunds. */
+  creditPeriod: string;
+  refunded: boolean;
+  viaApi: boolean;
+  attempts: number;
+  createdAt: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+  /** When the uploads must be gone (acceptance + retention). */
+  inputsExpireAt: Date;
+  /** When the output must be gone, unless a signed URL holds it longer. */
+  outputExpiresAt: Date | null;
+}
+
+export type NewJob = Omit<JobRecord, 'status' | 'progress' | 'error' | 'toolReport' | 'output' | 'downloadToken' | 'refunded' | 'attempts' | 'startedAt' | 'completedAt' | 'outputExpiresAt'>;
+
+export interface DownloadTokenRecord {
+  /** SHA-256 of the token, hex: a leaked database does not leak working links. */
+  hash: string;
+  jobId: string;
+  kind: 'download' | 'signed';
+  reusable: boolean;
+  expiresAt: Date;
+  consumedAt: Date | null;
+  createdAt: Date;
+}
+
+export interface UsageRecord {
+  accountId: string;
+  period: string;
+  used: number;
+}
+
+export type ChargeResult = { ok: true; used: number } | { ok: false; used: number };
+
+export interface AccountRepo {
+  create(account: Account): Promise<void>;
+  get(id: string): Promise<Account | null>;
+  update(id: string, patch: Partial<Omit<Account, 'id' | 'createdAt'>>): Promise<void>;
+}
+
+export interface KeyRepo {
+  create(key: ApiKeyRecord): Promise<void>;
+  /** Active (not revoked) key by hash. */
+  findActiveByHash(hash: string): Promise<ApiKeyRecord | null>;
+  listByAccount(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Returns false when no active key has that hash. */
+  revokeByHash(hash: string, at: Date): Promise<boolean>;
+}
+
+export interface JobRepo {
+  create(job: NewJob): Promise<JobRecord>;
+  get(id: string): Promise<JobRecord | null>;
+  /** Move waiting -> active (counts an attempt); null when the job is not waiting/active any more. */
+  start(id: string, at: Date): Promise<JobRecord | null>;
+  setProgress(id: string, progress: number): Promise<void>;
+  /** Finish an active job; false when it was not active (already finished elsewhere). */
+  complete(id: string, result: { output: StoredFile; downloadToken: string; toolReport: ToolReport | null; at: Date; outputExpiresAt: Date }): Promise<boolean>;
+  fail(id: string, error: string, at: Date): Promise<boolean>;
+  /** Mark the charge refunded once; false when it already was. */
+  markRefunded(id: string): Promise<boolean>;
+  /** Newest first. */
+  listByAccount(accountId: string, limit: number, offset: number): Promise<{ total: number; jobs: JobRecord[] }>;
+  /** Jobs still waiting or active (for recovery after a restart). */
+  listUnfinished(): Promise<JobRecord[]>;
+  /** Jobs whose uploads are due for deletion and still present. */
+  listInputsDue(now: Date): Promise<JobRecord[]>;
+  clearInputs(id: string): Promise<void>;
+  /** Forget download tokens that expired before `now` (job rows keep the rest). */
+  clearExpiredDownloadTokens(before: Date): Promise<void>;
+  /** Jobs whose output is due (after holdUntil from signed URLs) and still present. */
+  listOutputsDue(now: Date): Promise<JobRecord[]>;
+  /** Removes the output and its download token. */
+  clearOutput(id: string): Promise<void>;
+  extendOutput(id: string, until: Date): Promise<void>;
+}
+
+export interface TokenRepo {
+  create(token: DownloadTokenRecord): Promise<void>;
+  get(hash: string): Promise<DownloadTokenRecord | null>;
+  /** Atomically consume a single-use token; false when it was already consumed. */
+  consume(hash: string, at: Date): Promise<boolean>;
+  deleteExpired(now: Date): Promise<number>;
+}
+
+export interface UsageRepo {
+  get(accountId: string, period: string): Promise<UsageRecord>;
+  /**
+   * Atomically add `cost` to the period's usage if `used + cost <= limit` (limit null = no cap).
+   * One conditional write: never read-then-write.
+   */
+  charge(accountId: string, period: string, cost: number, limit: number | null): Promise<ChargeResult>;
+  refund(accountId: string, period: string, cost: number): Promise<void>;
+  set(accountId: string, period: string, used: number): Promise<void>;
+}
+
+export interface RateRepo {
+  /** Count one request in the window starting at windowStart (ms); returns the count after it. */
+  hit(key: string, windowStart: number): Promise<number>;
+  deleteBefore(windowStart: number): Promise<void>;
+}
+
+export interface Store {
+  readonly accounts: AccountRepo;
+  readonly keys: KeyRepo;
+  readonly jobs: JobRepo;
+  readonly tokens: TokenRepo;
+  readonly usage: UsageRepo;
+  readonly rates: RateRepo;
+  /** Cheap round trip for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

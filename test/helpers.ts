@@ -1,0 +1,214 @@
+/**
+ * End-to-end harness: a real server (real store, queue, engines) on a random port with its own
+ * data dir, and small HTTP helpers. No mocks: tests talk HTTP to it like any client.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openAsBlob } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Plugin } from '../core/contract/index.js';
+import type { Clock } from '../core/services/clock.js';
+import type { JobStatus, PlanId } from '../schema/index.js';
+import { loadConfig } from '../apps/server/config.js';
+import { startServer as startRunningServer, type RunningServer } from '../apps/server/server.js';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  server: RunningServer;
+  /** A new account on `plan` with one key; returns the key. */
+  createKey(plan?: PlanId, options?: { overageEnabled?: boolean }): Promise<string>;
+  /** Like createKey, with the account id too. */
+  createAccount(plan?: PlanId, options?: { overageEnabled?: boolean }): Promise<{ key: string; accountId: string }>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  plugins?: readonly Plugin[];
+  clock?: Clock;
+  env?: Record<string, string>;
+  dataDir?: string;
+}
+
+/** Start the embedded server in this process (HTTP + workers). */
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'transmute-test-')));
+  const port = String(await freePort());
+  const config = loadConfig({
+    PORT: port, HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUEUE_POLL_MS: '50', QUEUE_LOCK_MS: '5000', SHUTDOWN_GRACE_MS: '2000',
+    ...options.env,
+  });
+  const server = await startRunningServer(config, { ...(options.clock ? { clock: options.clock } : {}), ...(options.plugins ? { plugins: options.plugins } : {}) });
+  const url = server.url;
+  const createAccount = async (plan: PlanId = 'pro', opts: { overageEnabled?: boolean } = {}) => {
+    const account = await server.runtime.services.accounts.createAccount({ plan, overageEnabled: opts.overageEnabled ?? false });
+    const { key } = await server.runtime.services.accounts.createKey(account.id);
+    return { key, accountId: account.id };
+  };
+  return {
+    url,
+    dataDir,
+    server,
+    createAccount,
+    createKey: async (plan, opts) => (await createAccount(plan, opts)).key,
+    async close() {
+      await server.close();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type FileSource = string | { name: string; data: Buffer | string };
+
+async function toBlob(file: FileSource): Promise<{ blob: Blob; name: string }> {
+  if (typeof file === 'string') return { blob: await openAsBlob(file), name: path.basename(file) };
+  return { blob: new Blob([typeof file.data === 'string' ? Buffer.from(file.data) : file.data]), name: file.name };
+}
+
+export function authHeaders(key: string | undefined): Record<string, string> {
+  return key ? { authorization: `Bearer ${key}` } : {};
+}
+
+/** POST /api/v1/convert with one file and the given fields; returns status and parsed JSON. */
+export async function submitConvert(
+  url: string,
+  key: string | undefined,
+  file: FileSource,
+  fields: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const form = new FormData();
+  const { blob, name } = await toBlob(file);
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', blob, name);
+  const res = await fetch(`${url}/api/v1/convert`, { method: 'POST', body: form, headers: authHeaders(key) });
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+export async function getJson(url: string, key: string | undefined): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(url, { headers: authHeaders(key) });
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+/** Poll GET /api/v1/jobs/{id} until done or failed. */
+export async function waitForJob(url: string, key: string, jobId: string, timeoutMs = 60_000): Promise<JobStatus> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { status, body } = await getJson(`${url}/api/v1/jobs/${jobId}`, key);
+    if (status !== 200) throw new Error(`poll answered ${status}: ${JSON.stringify(body)}`);
+    if (body.status === 'done' || body.status === 'failed') return body as JobStatus;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${body.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** GET a download URL; returns the bytes and headers. */
+export async function download(downloadUrl: string): Promise<{ status: number; data: Buffer; headers: Headers }> {
+  const res = await fetch(downloadUrl);
+  return { status: res.status, data: Buffer.from(await res.arrayBuffer()), headers: res.headers };
+}
+
+/**
+ * The whole client flow: submit, poll to done, download. Throws with the server's message if
+ * any step fails. `outputPath` holds the downloaded file (in a temp dir) for engines to inspect.
+ */
+export async function convertAndDownload(
+  url: string,
+  key: string,
+  file: FileSource,
+  fields: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<{ job: JobStatus; data: Buffer; outputPath: string; filename: string }> {
+  const submitted = await submitConvert(url, key, file, fields);
+  if (submitted.status !== 200) throw new Error(`convert answered ${submitted.status}: ${JSON.stringify(submitted.body)}`);
+  const job = await waitForJob(url, key, submitted.body.jobId, timeoutMs);
+  if (job.status !== 'done') throw new Error(`job failed: ${job.error}`);
+  const got = await download(job.downloadUrl!);
+  if (got.status !== 200) throw new Error(`download answered ${got.status}`);
+  const filename = /filename="([^"]+)"/.exec(got.headers.get('content-disposition') ?? '')?.[1] ?? 'output';
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-out-'));
+  const outputPath = path.join(dir, filename);
+  await writeFile(outputPath, got.data);
+  return { job, data: got.data, outputPath, filename };
+}
+
+/** A server in a child process (for kill -9 and multi-process tests). */
+export interface ChildServer {
+  url: string;
+  process: ChildProcess;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** A port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function spawnServer(env: Record<string, string>): Promise<ChildServer> {
+  const port = env.PORT ?? String(await freePort());
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', QUEUE_POLL_MS: '50', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env, PORT: port },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server did not start in 30 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    process: child,
+    kill: (signal = 'SIGKILL') =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
+
+/** Run the admin CLI; returns its one JSON line parsed. */
+export async function admin(dataDir: string, ...args: string[]): Promise<any> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/cli/main.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const lines = out.trim().split('\n');
+  return { code, result: JSON.parse(lines[lines.length - 1]!) };
+}
+
+/** A clock tests can move. */
+export class TestClock implements Clock {
+  constructor(private current = new Date()) {}
+  now() {
+    return new Date(this.current);
+  }
+  set(at: Date | string) {
+    this.current = new Date(at);
+  }
+  advance(ms: number) {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
