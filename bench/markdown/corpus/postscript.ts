@@ -208,10 +208,13 @@ class Composer {
 
   paragraph(text: string): void {
     const style = this.layout.body;
+    let previous: string[] = [];
     for (const line of this.wrap(text, style, this.contentWidth)) {
       this.ensureRoom(style.size * LINE_HEIGHT);
-      this.noteWords(line.join(' '));
+      // The tail of a word hyphenated on the previous page belongs to that page's text.
+      this.noteWords((previous[previous.length - 1]?.endsWith('-') ? line.slice(1) : line).join(' '));
       this.drawLine(line, style, MARGIN);
+      previous = line;
     }
     this.cursor += style.size * 0.7;
   }

@@ -4,7 +4,7 @@
  */
 import { joinText, roundSize } from './lines.js';
 import type { Table } from './tables.js';
-import type { Block, Line, ListItem } from './types.js';
+import type { Block, Line } from './types.js';
 
 /** Lines larger than body by this many points are headings. */
 const HEADING_SIZE_STEP = 0.9;
@@ -18,6 +18,7 @@ const PARAGRAPH_BREAK = 1.25;
 const LIST_CONTINUATION = 1.6;
 /** Markers closer than this (points) in x are at the same nesting level. */
 const INDENT_TOLERANCE = 3;
+const SENTENCE_END = /[.!?:]["'”’)]?$/;
 
 const BULLET = /^[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7\uf076\uf0d8\uf0fc]\s+(\S.*)$/u;
 const NUMBERED = /^(?:\((?:\d{1,3}|[a-z]|[ivx]{1,5})\)|(?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(\S.*)$/i;
@@ -45,13 +46,20 @@ function parseListMarker(text: string): { ordered: boolean; text: string } | und
   return numbered ? { ordered: true, text: numbered[1]! } : undefined;
 }
 
+/** A line with the page it sits on. */
+interface PlacedLine {
+  page: number;
+  line: Line;
+}
+
 /** Consecutive lines of one style, close together: a heading that wraps stays one heading. */
-function styleGroup(lines: readonly Line[], start: number): Line[] {
-  const group = [lines[start]!];
+function styleGroup(lines: readonly PlacedLine[], start: number): Line[] {
+  const first = lines[start]!;
+  const group = [first.line];
   for (let i = start + 1; i < lines.length; i++) {
-    const line = lines[i]!;
+    const { page, line } = lines[i]!;
     const previous = group[group.length - 1]!;
-    if (styleKey(line) !== styleKey(previous) || line.baseline - previous.baseline > 1.6 * line.size) break;
+    if (page !== first.page || styleKey(line) !== styleKey(previous) || line.baseline - previous.baseline > 1.6 * line.size) break;
     group.push(line);
   }
   return group;
@@ -74,8 +82,9 @@ export function analyseStyle(pages: readonly (readonly Line[])[]): DocumentStyle
 
   const headingKeys = new Map<string, { size: number; bold: boolean }>();
   for (const lines of pages) {
-    for (let i = 0; i < lines.length; ) {
-      const group = styleGroup(lines, i);
+    const placed = lines.map((line) => ({ page: 0, line }));
+    for (let i = 0; i < placed.length; ) {
+      const group = styleGroup(placed, i);
       if (isHeading(group, bodySize)) headingKeys.set(styleKey(group[0]!), { size: roundSize(group[0]!.size), bold: group[0]!.bold });
       i += group.length;
     }
@@ -107,42 +116,62 @@ function lineStep(style: DocumentStyle, line: Line): number {
   return style.lineSteps.get(roundSize(line.size)) ?? 1.2 * line.size;
 }
 
-type FlowItem = { top: number; line: Line } | { top: number; table: Table };
+export interface PageFlow {
+  page: number;
+  lines: readonly Line[];
+  tables: readonly Table[];
+}
 
-/** Blocks of one page, in reading order. */
-export function pageBlocks(lines: readonly Line[], tables: readonly Table[], style: DocumentStyle): Block[] {
-  const flow: FlowItem[] = [...lines.map((line) => ({ top: line.baseline - line.size, line })), ...tables.map((table) => ({ top: table.top, table }))];
-  flow.sort((a, b) => a.top - b.top);
+/**
+ * Blocks of the whole document in reading order. Paragraphs and lists may continue across a page
+ * break; their parts remember their page so the Markdown can still mark where each page starts.
+ */
+export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle): Block[] {
   const blocks: Block[] = [];
-  let textLines: Line[] = [];
+  let textLines: PlacedLine[] = [];
   const flush = () => {
     blocks.push(...textBlocks(textLines, style));
     textLines = [];
   };
-  for (const item of flow) {
-    if ('table' in item) {
-      flush();
-      blocks.push({ kind: 'table', rows: item.table.rows, top: item.top });
-    } else textLines.push(item.line);
+  for (const { page, lines, tables } of pages) {
+    const flow = [...lines.map((line) => ({ top: line.baseline - line.size, line })), ...tables.map((table) => ({ top: table.top, table }))];
+    flow.sort((a, b) => a.top - b.top);
+    for (const item of flow) {
+      if ('table' in item) {
+        flush();
+        blocks.push({ kind: 'table', page, rows: item.table.rows });
+      } else textLines.push({ page, line: item.line });
+    }
   }
   flush();
   return blocks;
 }
 
+interface OpenList {
+  block: Block & { kind: 'list' };
+  markerXs: number[];
+  last: PlacedLine;
+}
+
+interface OpenParagraph {
+  block: Block & { kind: 'paragraph' };
+  last: PlacedLine;
+}
+
 /** Headings, lists and paragraphs from a run of text lines with no table between them. */
-function textBlocks(lines: readonly Line[], style: DocumentStyle): Block[] {
+function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[] {
   const blocks: Block[] = [];
-  let list: { items: ListItem[]; markerXs: number[]; last: Line } | undefined;
-  let paragraph: { block: Block & { kind: 'paragraph' }; last: Line } | undefined;
-  const top = (line: Line) => line.baseline - line.size;
+  let list: OpenList | undefined;
+  let paragraph: OpenParagraph | undefined;
 
   for (let i = 0; i < lines.length; ) {
-    const line = lines[i]!;
+    const placed = lines[i]!;
+    const { page, line } = placed;
     const group = styleGroup(lines, i);
     const level = style.headingLevels.get(styleKey(line));
     if (level !== undefined && isHeading(group, style.bodySize)) {
       list = paragraph = undefined;
-      blocks.push({ kind: 'heading', level, text: group.reduce((text, l) => joinText(text, l.text), ''), top: top(line) });
+      blocks.push({ kind: 'heading', page, level, text: group.reduce((text, l) => joinText(text, l.text), '') });
       i += group.length;
       continue;
     }
@@ -151,40 +180,53 @@ function textBlocks(lines: readonly Line[], style: DocumentStyle): Block[] {
     if (marker) {
       paragraph = undefined;
       if (!list) {
-        list = { items: [], markerXs: [], last: line };
-        blocks.push({ kind: 'list', items: list.items, top: top(line) });
+        list = { block: { kind: 'list', page, items: [] }, markerXs: [], last: placed };
+        blocks.push(list.block);
       }
-      while (list.markerXs.length && list.markerXs[list.markerXs.length - 1]! > line.x0 + INDENT_TOLERANCE) list.markerXs.pop();
-      if (!list.markerXs.length || line.x0 > list.markerXs[list.markerXs.length - 1]! + INDENT_TOLERANCE) list.markerXs.push(line.x0);
-      list.items.push({ ordered: marker.ordered, level: list.markerXs.length - 1, text: marker.text });
-      list.last = line;
+      const { markerXs } = list;
+      while (markerXs.length && markerXs[markerXs.length - 1]! > line.x0 + INDENT_TOLERANCE) markerXs.pop();
+      if (!markerXs.length || line.x0 > markerXs[markerXs.length - 1]! + INDENT_TOLERANCE) markerXs.push(line.x0);
+      list.block.items.push({ page, ordered: marker.ordered, level: markerXs.length - 1, text: marker.text });
+      list.last = placed;
       continue;
     }
-    if (list && continuesListItem(list.last, list.markerXs, line, style)) {
-      const item = list.items[list.items.length - 1]!;
+    if (list && continuesListItem(list, placed, style)) {
+      const item = list.block.items[list.block.items.length - 1]!;
       item.text = joinText(item.text, line.text);
-      list.last = line;
+      list.last = placed;
       continue;
     }
     list = undefined;
-    if (paragraph && continuesParagraph(paragraph.last, line, style)) {
-      paragraph.block.text = joinText(paragraph.block.text, line.text);
-      paragraph.last = line;
+    if (paragraph && continuesParagraph(paragraph, placed, style)) {
+      const parts = paragraph.block.parts;
+      const part = parts[parts.length - 1]!;
+      if (part.page === page) part.text = joinText(part.text, line.text);
+      else parts.push({ page, text: line.text });
+      paragraph.last = placed;
       continue;
     }
-    paragraph = { block: { kind: 'paragraph', text: line.text, top: top(line) }, last: line };
+    paragraph = { block: { kind: 'paragraph', page, parts: [{ page, text: line.text }] }, last: placed };
     blocks.push(paragraph.block);
   }
   return blocks;
 }
 
-function continuesListItem(previous: Line, markerXs: readonly number[], line: Line, style: DocumentStyle): boolean {
-  const markerX = markerXs[markerXs.length - 1]!;
-  const gap = line.baseline - previous.baseline;
-  return line.x0 > markerX + INDENT_TOLERANCE && gap > 0 && gap <= LIST_CONTINUATION * lineStep(style, line) && Math.abs(line.size - previous.size) < 1;
+/** Within a page, judged by spacing; across a page break, by style alone. */
+function followsClosely(previous: PlacedLine, next: PlacedLine, maxSteps: number, style: DocumentStyle): boolean {
+  if (Math.abs(next.line.size - previous.line.size) >= 1) return false;
+  if (next.page !== previous.page) return true;
+  const gap = next.line.baseline - previous.line.baseline;
+  return gap > 0 && gap <= maxSteps * lineStep(style, next.line) + 0.5;
 }
 
-function continuesParagraph(previous: Line, line: Line, style: DocumentStyle): boolean {
-  const gap = line.baseline - previous.baseline;
-  return gap > 0 && gap <= PARAGRAPH_BREAK * lineStep(style, line) + 0.5 && Math.abs(line.size - previous.size) < 1;
+function continuesListItem(list: OpenList, next: PlacedLine, style: DocumentStyle): boolean {
+  const markerX = list.markerXs[list.markerXs.length - 1]!;
+  return next.line.x0 > markerX + INDENT_TOLERANCE && followsClosely(list.last, next, LIST_CONTINUATION, style);
+}
+
+function continuesParagraph(paragraph: OpenParagraph, next: PlacedLine, style: DocumentStyle): boolean {
+  const text = paragraph.block.parts[paragraph.block.parts.length - 1]!.text;
+  // A paragraph only runs on to the next page mid-sentence.
+  if (next.page !== paragraph.last.page && SENTENCE_END.test(text)) return false;
+  return followsClosely(paragraph.last, next, PARAGRAPH_BREAK, style);
 }

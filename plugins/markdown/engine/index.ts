@@ -3,9 +3,9 @@
  * (no clock, locale or hash order), so the same file gives byte-identical Markdown anywhere.
  */
 import { DEFAULT_TIME_BUDGET_MS, markdownOptions, type EngineOptions } from '../options.js';
-import { analyseStyle, pageBlocks } from './blocks.js';
+import { analyseStyle, documentBlocks } from './blocks.js';
 import { buildLines } from './lines.js';
-import { blockToMarkdown } from './markdown.js';
+import { renderMarkdown } from './markdown.js';
 import { asPluginError, Deadline, openDocument, readPage } from './pdf.js';
 import { findRunningLines } from './running.js';
 import { extractBorderlessTables, extractRuledTables, type Table } from './tables.js';
@@ -76,12 +76,13 @@ function convert(layouts: PageLayout[], keepRunning: boolean, pageBreaks: boolea
     layout.lines = rest;
   }
   const style = analyseStyle(layouts.map((l) => l.lines));
-  const pages = layouts.map((layout) => pageBlocks(layout.lines, layout.tables, style));
-  const parts = pages.flatMap((blocks, i) => [...(pageBreaks ? [`<!-- page ${i + 1} -->`] : []), ...blocks.map(blockToMarkdown)]);
-  const blocks = pages.flat();
+  const blocks = documentBlocks(
+    layouts.map((l) => ({ page: l.number, lines: l.lines, tables: l.tables })),
+    style,
+  );
   return {
     pages: layouts.length,
-    markdown: parts.length ? `${parts.join('\n\n')}\n` : '',
+    markdown: renderMarkdown(blocks, layouts.length, pageBreaks),
     stats: {
       headings: blocks.filter((b) => b.kind === 'heading').length,
       tables: blocks.filter((b) => b.kind === 'table').length,
@@ -92,6 +93,10 @@ function convert(layouts: PageLayout[], keepRunning: boolean, pageBreaks: boolea
 }
 
 function wordsIn(block: Block): number {
-  const texts = block.kind === 'list' ? block.items.map((i) => i.text) : block.kind === 'table' ? block.rows.flat() : [block.text];
+  const texts =
+    block.kind === 'list' ? block.items.map((i) => i.text)
+    : block.kind === 'table' ? block.rows.flat()
+    : block.kind === 'paragraph' ? block.parts.map((p) => p.text)
+    : [block.text];
   return texts.reduce((n, text) => n + text.split(/\s+/).filter(Boolean).length, 0);
 }

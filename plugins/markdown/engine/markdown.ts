@@ -1,17 +1,57 @@
-/** Prints blocks as Markdown: ATX headings, `-` / `1.` lists, pipe tables with a header row. */
-import type { Block, ListItem } from './types.js';
+/**
+ * Prints blocks as Markdown: ATX headings, `-` / `1.` lists, pipe tables with a header row, and
+ * `<!-- page N -->` where each page starts (splitting a paragraph or list that runs across it).
+ */
+import { joinText } from './lines.js';
+import type { Block, ListItem, TextPart } from './types.js';
 
-export function blockToMarkdown(block: Block): string {
-  switch (block.kind) {
-    case 'heading':
-      return `${'#'.repeat(block.level)} ${block.text}`;
-    case 'paragraph':
-      return escapeParagraph(block.text);
-    case 'list':
-      return listToMarkdown(block.items);
-    case 'table':
-      return tableToMarkdown(block.rows);
+export function renderMarkdown(blocks: readonly Block[], pages: number, pageBreaks: boolean): string {
+  const out: string[] = [];
+  let page = 0;
+  const reachPage = (target: number) => {
+    for (; page < target; page++) if (pageBreaks) out.push(`<!-- page ${page + 1} -->`);
+  };
+  for (const block of blocks) {
+    reachPage(block.page);
+    if (block.kind === 'heading') out.push(`${'#'.repeat(block.level)} ${block.text}`);
+    else if (block.kind === 'table') out.push(tableToMarkdown(block.rows));
+    else if (block.kind === 'paragraph') {
+      for (const part of pageBreaks ? splitAtPages(block.parts) : [joinParts(block.parts)]) {
+        reachPage(part.page);
+        out.push(escapeParagraph(part.text));
+      }
+    } else {
+      const lines = listLines(block.items);
+      for (let start = 0; start < lines.length; ) {
+        const chunkPage = pageBreaks ? block.items[start]!.page : block.page;
+        let end = start + 1;
+        while (end < lines.length && (!pageBreaks || block.items[end]!.page === chunkPage)) end++;
+        reachPage(chunkPage);
+        out.push(lines.slice(start, end).join('\n'));
+        start = end;
+      }
+    }
   }
+  reachPage(pages);
+  return out.length ? `${out.join('\n\n')}\n` : '';
+}
+
+function joinParts(parts: readonly TextPart[]): TextPart {
+  return { page: parts[0]!.page, text: parts.reduce((text, part) => joinText(text, part.text), '') };
+}
+
+/** One part per page; a word hyphenated across the break stays whole on the first page. */
+function splitAtPages(parts: readonly TextPart[]): TextPart[] {
+  const split = parts.map((part) => ({ ...part }));
+  for (let i = 0; i + 1 < split.length; i++) {
+    const [current, next] = [split[i]!, split[i + 1]!];
+    const tail = /^(\p{Ll}\S*)\s*(.*)$/u.exec(next.text);
+    if (/\p{Ll}-$/u.test(current.text) && tail) {
+      current.text = joinText(current.text, tail[1]!);
+      next.text = tail[2]!;
+    }
+  }
+  return split.filter((part) => part.text !== '');
 }
 
 /** A paragraph that starts like Markdown syntax must not turn into a heading or list. */
@@ -19,20 +59,19 @@ function escapeParagraph(text: string): string {
   return text.replace(/^(\d{1,9})([.)]\s)/, '$1\\$2').replace(/^([-+*]\s|#{1,6}\s|>)/, '\\$1');
 }
 
-function listToMarkdown(items: readonly ListItem[]): string {
+function listLines(items: readonly ListItem[]): string[] {
   const counters: number[] = [];
-  const indents: string[] = [];
-  return items
-    .map((item) => {
-      counters.length = item.level + 1;
-      counters[item.level] = (counters[item.level] ?? 0) + 1;
-      const marker = item.ordered ? `${counters[item.level]}.` : '-';
-      indents.length = item.level + 1;
-      // Nested items indent to the parent's text, which depends on the parent's marker width.
-      indents[item.level + 1] = (indents[item.level] ?? '') + ' '.repeat(marker.length + 1);
-      return `${indents[item.level] ?? ''}${marker} ${item.text}`;
-    })
-    .join('\n');
+  const indents: string[] = [''];
+  return items.map((item) => {
+    counters.length = item.level + 1;
+    counters[item.level] = (counters[item.level] ?? 0) + 1;
+    const marker = item.ordered ? `${counters[item.level]}.` : '-';
+    const indent = indents[item.level] ?? '';
+    // Nested items indent to the parent's text, which depends on the parent's marker width.
+    indents.length = item.level + 1;
+    indents[item.level + 1] = indent + ' '.repeat(marker.length + 1);
+    return `${indent}${marker} ${item.text}`;
+  });
 }
 
 function tableToMarkdown(rows: readonly (readonly string[])[]): string {

@@ -45,13 +45,20 @@ export interface PageContent {
   rules: Rule[];
 }
 
+/** Text that may run across a page break keeps each page's share apart, for page markers. */
+export interface TextPart {
+  page: number;
+  text: string;
+}
+
 export type Block =
-  | { kind: 'heading'; level: number; text: string; top: number }
-  | { kind: 'paragraph'; text: string; top: number }
-  | { kind: 'list'; items: ListItem[]; top: number }
-  | { kind: 'table'; rows: string[][]; top: number };
+  | { kind: 'heading'; page: number; level: number; text: string }
+  | { kind: 'paragraph'; page: number; parts: TextPart[] }
+  | { kind: 'list'; page: number; items: ListItem[] }
+  | { kind: 'table'; page: number; rows: string[][] };
 
 export interface ListItem {
+  page: number;
   ordered: boolean;
   level: number;
   text: string;

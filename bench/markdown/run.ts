@@ -1,0 +1,211 @@
+/**
+ * PDF -> Markdown benchmark: scores our engine and the @opendataloader/pdf anchor on the corpus,
+ * side by side, with targets and ratios measured in the same run.
+ *
+ *   npx tsx bench/markdown/run.ts
+ */
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pdfToMarkdown } from '../../plugins/markdown/engine/index.js';
+import { CORPUS_DIR, type TruthMeta } from './corpus/generate.js';
+import { f1, scoreDocument, type Counts, type DocumentScore } from './score.js';
+
+interface CorpusFile {
+  name: string;
+  pdf: string;
+  truth: string;
+  meta: TruthMeta;
+}
+
+interface EngineRun {
+  label: string;
+  outputs: Map<string, string>;
+  deterministic: Map<string, boolean>;
+  pagesPerSecond: number;
+  speedNote: string;
+}
+
+interface Summary {
+  headingF1: number;
+  listF1: number;
+  tableCells: number;
+  textSimilarity: number;
+  runningLeaks: number;
+  pageMarkers: number;
+  deterministic: number;
+  pagesPerSecond: number;
+}
+
+const TARGETS: { [K in keyof Summary]: { label: string; pass: (v: number) => boolean; goal: string } } = {
+  headingF1: { label: 'heading F1', pass: (v) => v >= 0.98, goal: '>= 0.98' },
+  listF1: { label: 'list F1', pass: (v) => v >= 0.95, goal: '>= 0.95' },
+  tableCells: { label: 'table cells', pass: (v) => v >= 0.9, goal: '>= 0.90' },
+  textSimilarity: { label: 'text similarity', pass: (v) => v >= 0.995, goal: '>= 0.995' },
+  runningLeaks: { label: 'running-line leaks', pass: (v) => v === 0, goal: '0' },
+  pageMarkers: { label: 'page markers', pass: (v) => v === 1, goal: '1.00' },
+  deterministic: { label: 'deterministic', pass: (v) => v === 1, goal: '100%' },
+  pagesPerSecond: { label: 'pages/s (2 cores)', pass: (v) => v >= 50, goal: '>= 50' },
+};
+
+const SPEED_PASSES = 3;
+const WORKERS = 2;
+
+function loadCorpus(): CorpusFile[] {
+  return readdirSync(CORPUS_DIR)
+    .filter((file) => file.endsWith('.pdf'))
+    .sort()
+    .map((file) => {
+      const name = basename(file, '.pdf');
+      return {
+        name,
+        pdf: join(CORPUS_DIR, file),
+        truth: readFileSync(join(CORPUS_DIR, `${name}.md`), 'utf8'),
+        meta: JSON.parse(readFileSync(join(CORPUS_DIR, `${name}.json`), 'utf8')) as TruthMeta,
+      };
+    });
+}
+
+async function runOurs(corpus: readonly CorpusFile[]): Promise<EngineRun> {
+  const outputs = new Map<string, string>();
+  const deterministic = new Map<string, boolean>();
+  for (const file of corpus) {
+    const bytes = new Uint8Array(readFileSync(file.pdf));
+    const first = (await pdfToMarkdown(bytes)).markdown;
+    const second = (await pdfToMarkdown(bytes)).markdown;
+    outputs.set(file.name, first);
+    deterministic.set(file.name, first === second);
+  }
+  const pagesPerSecond = await parallelThroughput(corpus);
+  return { label: 'ours', outputs, deterministic, pagesPerSecond, speedNote: `${WORKERS} processes, ${SPEED_PASSES} passes each, after a warm-up pass` };
+}
+
+/** Pages per second with one engine process per core, each converting the whole corpus several times. */
+async function parallelThroughput(corpus: readonly CorpusFile[]): Promise<number> {
+  const workerPath = fileURLToPath(new URL('./speed-worker.ts', import.meta.url));
+  const args = [String(SPEED_PASSES), ...corpus.map((f) => f.pdf)];
+  const workers = Array.from({ length: WORKERS }, () => fork(workerPath, args, { execArgv: ['--import', 'tsx'] }));
+  const nextMessage = (worker: ChildProcess) =>
+    new Promise<unknown>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  await Promise.all(workers.map(nextMessage)); // each has done its warm-up pass
+  const started = performance.now();
+  const done = workers.map(nextMessage);
+  for (const worker of workers) worker.send('go');
+  const pages = (await Promise.all(done)).reduce<number>((a, b) => a + Number(b), 0);
+  const seconds = (performance.now() - started) / 1000;
+  for (const worker of workers) worker.kill();
+  return pages / seconds;
+}
+
+/** The anchor converts the whole corpus in one JVM per invocation; run twice for determinism. */
+async function runAnchor(corpus: readonly CorpusFile[]): Promise<EngineRun | string> {
+  try {
+    execFileSync('java', ['-version'], { stdio: 'ignore' });
+  } catch {
+    return 'java is not available, so @opendataloader/pdf cannot run';
+  }
+  let convert: typeof import('@opendataloader/pdf').convert;
+  try {
+    ({ convert } = await import('@opendataloader/pdf'));
+  } catch (error) {
+    return `@opendataloader/pdf is not installed (${(error as Error).message})`;
+  }
+  const batch = async () => {
+    const outputDir = mkdtempSync(join(tmpdir(), 'odl-'));
+    try {
+      const started = performance.now();
+      await convert(corpus.map((f) => f.pdf), { outputDir, format: 'markdown', quiet: true, imageOutput: 'off', markdownPageSeparator: '<!-- page %page-number% -->' });
+      const seconds = (performance.now() - started) / 1000;
+      const outputs = new Map(corpus.map((f) => [f.name, readFileSync(join(outputDir, `${f.name}.md`), 'utf8')]));
+      return { outputs, seconds };
+    } finally {
+      rmSync(outputDir, { recursive: true, force: true });
+    }
+  };
+  try {
+    const first = await batch();
+    const second = await batch();
+    const pages = corpus.reduce((n, f) => n + f.meta.pages, 0);
+    const deterministic = new Map(corpus.map((f) => [f.name, first.outputs.get(f.name) === second.outputs.get(f.name)]));
+    const seconds = Math.min(first.seconds, second.seconds);
+    return { label: 'anchor', outputs: first.outputs, deterministic, pagesPerSecond: pages / seconds, speedNote: 'one JVM per batch of the whole corpus, JVM start included, best of 2' };
+  } catch (error) {
+    return `@opendataloader/pdf failed: ${(error as Error).message.split('\n')[0]}`;
+  }
+}
+
+function sumCounts(counts: readonly Counts[]): Counts {
+  return counts.reduce((a, b) => ({ truePositives: a.truePositives + b.truePositives, predicted: a.predicted + b.predicted, expected: a.expected + b.expected }), { truePositives: 0, predicted: 0, expected: 0 });
+}
+
+function ratio(part: { correct: number; total: number }): number {
+  return part.total === 0 ? 1 : part.correct / part.total;
+}
+
+function summarise(run: EngineRun, scores: Map<string, DocumentScore>): Summary {
+  const all = [...scores.values()];
+  const sum = (pick: (s: DocumentScore) => { correct: number; total: number }) =>
+    ratio(all.map(pick).reduce((a, b) => ({ correct: a.correct + b.correct, total: a.total + b.total }), { correct: 0, total: 0 }));
+  return {
+    headingF1: f1(sumCounts(all.map((s) => s.headings))),
+    listF1: f1(sumCounts(all.map((s) => s.listItems))),
+    tableCells: sum((s) => s.tableCells),
+    textSimilarity: all.reduce((n, s) => n + s.textSimilarity, 0) / all.length,
+    runningLeaks: all.reduce((n, s) => n + s.runningLeaks, 0),
+    pageMarkers: sum((s) => s.pageMarkers),
+    deterministic: [...run.deterministic.values()].filter(Boolean).length / run.deterministic.size,
+    pagesPerSecond: run.pagesPerSecond,
+  };
+}
+
+const fixed = (v: number, digits = 3) => v.toFixed(digits);
+
+function printTable(title: string, header: string[], rows: string[][]): void {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
+  console.log(`\n${title}`);
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+}
+
+function printScores(run: EngineRun, corpus: readonly CorpusFile[]): Summary {
+  const scores = new Map(corpus.map((f) => [f.name, scoreDocument(run.outputs.get(f.name) ?? '', f.truth, f.meta)]));
+  const rows = corpus.map((f) => {
+    const s = scores.get(f.name)!;
+    return [f.name, fixed(f1(s.headings)), fixed(f1(s.listItems)), s.tableCells.total ? fixed(ratio(s.tableCells)) : '-', fixed(s.textSimilarity, 4), String(s.runningLeaks), `${s.pageMarkers.correct}/${s.pageMarkers.total}`, run.deterministic.get(f.name) ? 'yes' : 'NO'];
+  });
+  const summary = summarise(run, scores);
+  rows.push(['ALL', fixed(summary.headingF1), fixed(summary.listF1), fixed(summary.tableCells), fixed(summary.textSimilarity, 4), String(summary.runningLeaks), fixed(summary.pageMarkers), `${fixed(summary.deterministic * 100, 0)}%`]);
+  printTable(`${run.label}: ${fixed(run.pagesPerSecond, 1)} pages/s (${run.speedNote})`, ['document', 'headF1', 'listF1', 'cells', 'textSim', 'leaks', 'pages', 'determ'], rows);
+  return summary;
+}
+
+async function main(): Promise<void> {
+  const corpus = loadCorpus();
+  const pages = corpus.reduce((n, f) => n + f.meta.pages, 0);
+  console.log(`corpus: ${corpus.length} documents, ${pages} pages (${CORPUS_DIR}); ${availableParallelism()} cores`);
+  const ours = printScores(await runOurs(corpus), corpus);
+  const anchorRun = await runAnchor(corpus);
+  const anchor = typeof anchorRun === 'string' ? undefined : printScores(anchorRun, corpus);
+  if (typeof anchorRun === 'string') console.log(`\nANCHOR NOT RUN: ${anchorRun}. Only our scores are shown.`);
+
+  const keys = Object.keys(TARGETS) as (keyof Summary)[];
+  printTable(
+    'targets (ours), with the anchor measured in this run',
+    ['metric', 'target', 'ours', 'pass', 'anchor', 'ours/anchor'],
+    keys.map((key) => {
+      const digits = key === 'pagesPerSecond' ? 1 : key === 'textSimilarity' ? 4 : 3;
+      const anchorValue = anchor?.[key];
+      const ratioText = anchorValue === undefined ? 'n/a' : anchorValue === 0 ? (ours[key] === 0 ? '=' : 'inf') : fixed(ours[key] / anchorValue, 2);
+      return [TARGETS[key].label, TARGETS[key].goal, fixed(ours[key], digits), TARGETS[key].pass(ours[key]) ? 'PASS' : 'FAIL', anchorValue === undefined ? 'n/a' : fixed(anchorValue, digits), ratioText];
+    }),
+  );
+}
+
+await main();

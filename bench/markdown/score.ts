@@ -1,0 +1,189 @@
+/**
+ * Scores a Markdown conversion against the corpus truth: heading F1 on (level, text), list F1 on
+ * (ordered, text), table cell accuracy, text similarity, running-line leaks and page markers.
+ * Works on any Markdown (ours or the anchor's), so both are scored by the same rules.
+ */
+import { distance } from 'fastest-levenshtein';
+import type { TruthMeta } from './corpus/generate.js';
+
+export interface Counts {
+  truePositives: number;
+  predicted: number;
+  expected: number;
+}
+
+export interface DocumentScore {
+  headings: Counts;
+  listItems: Counts;
+  tableCells: { correct: number; total: number };
+  textSimilarity: number;
+  runningLeaks: number;
+  pageMarkers: { correct: number; total: number };
+}
+
+const PAGE_MARKER = /^<!-- page (\d+) -->$/;
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*$/;
+const LIST_ITEM = /^\s*([-*+•]|\d+[.)])\s+(.*)$/;
+const TABLE_SEPARATOR = /^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$/;
+
+/** Inline text without emphasis, links or escapes, whitespace collapsed. */
+export function normaliseText(text: string): string {
+  return text
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/[*_`]+/g, '')
+    .replace(/\\(.)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export function runningKey(text: string): string {
+  return normaliseText(text).toLowerCase().replace(/\d+/g, '#');
+}
+
+function isTableLine(line: string): boolean {
+  return line.trim().startsWith('|');
+}
+
+function tableCells(line: string): string[] {
+  const inner = line.trim().replace(/^\|/, '').replace(/\|$/, '');
+  return inner.split(/(?<!\\)\|/).map((cell) => normaliseText(cell));
+}
+
+export function parseTables(markdown: string): string[][][] {
+  const tables: string[][][] = [];
+  let current: string[][] | undefined;
+  for (const line of markdown.split('\n')) {
+    if (!isTableLine(line)) {
+      current = undefined;
+      continue;
+    }
+    if (!current) tables.push((current = []));
+    if (!TABLE_SEPARATOR.test(line.trim())) current.push(tableCells(line));
+  }
+  return tables;
+}
+
+function headingKeys(markdown: string): string[] {
+  return markdown.split('\n').flatMap((line) => {
+    const match = HEADING.exec(line);
+    return match ? [`${match[1]!.length}|${normaliseText(match[2]!)}`] : [];
+  });
+}
+
+function listKeys(markdown: string): string[] {
+  return markdown.split('\n').flatMap((line) => {
+    const match = LIST_ITEM.exec(line);
+    if (!match || isTableLine(line)) return [];
+    return [`${/\d/.test(match[1]!) ? 'ol' : 'ul'}|${normaliseText(match[2]!)}`];
+  });
+}
+
+/** Multiset match: how many predicted keys pair with an expected key. */
+function match(predicted: readonly string[], expected: readonly string[]): Counts {
+  const remaining = new Map<string, number>();
+  for (const key of expected) remaining.set(key, (remaining.get(key) ?? 0) + 1);
+  let truePositives = 0;
+  for (const key of predicted) {
+    const left = remaining.get(key) ?? 0;
+    if (left > 0) {
+      truePositives++;
+      remaining.set(key, left - 1);
+    }
+  }
+  return { truePositives, predicted: predicted.length, expected: expected.length };
+}
+
+export function f1(counts: Counts): number {
+  if (counts.expected === 0 && counts.predicted === 0) return 1;
+  if (counts.truePositives === 0) return 0;
+  const precision = counts.truePositives / counts.predicted;
+  const recall = counts.truePositives / counts.expected;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+function cellsMatching(expected: string[][], predicted: string[][]): number {
+  let correct = 0;
+  expected.forEach((row, r) => row.forEach((cell, c) => (correct += predicted[r]?.[c] === cell ? 1 : 0)));
+  return correct;
+}
+
+/** Each truth table is paired with the unused predicted table that matches most of its cells. */
+function scoreTables(output: string, truth: string): { correct: number; total: number } {
+  const expected = parseTables(truth);
+  const unused = parseTables(output);
+  let correct = 0;
+  let total = 0;
+  for (const table of expected) {
+    total += table.flat().length;
+    const scores = unused.map((candidate) => cellsMatching(table, candidate));
+    const best = scores.indexOf(Math.max(-1, ...scores));
+    if (best < 0) continue;
+    correct += scores[best]!;
+    unused.splice(best, 1);
+  }
+  return { correct, total };
+}
+
+/** Text content only: markers, heading hashes, list markers and table pipes removed. */
+export function plainText(markdown: string): string {
+  return markdown
+    .split('\n')
+    .filter((line) => !PAGE_MARKER.test(line.trim()) && !TABLE_SEPARATOR.test(line.trim()))
+    .map((line) => {
+      if (isTableLine(line)) return tableCells(line).join(' ');
+      const heading = HEADING.exec(line);
+      if (heading) return heading[2]!;
+      const item = LIST_ITEM.exec(line);
+      return item ? item[2]! : line;
+    })
+    .map(normaliseText)
+    .filter(Boolean)
+    .join(' ');
+}
+
+function textSimilarity(output: string, truth: string): number {
+  const [a, b] = [plainText(output), plainText(truth)];
+  const longest = Math.max(a.length, b.length);
+  return longest === 0 ? 1 : 1 - distance(a, b) / longest;
+}
+
+/** Output lines that are, or contain, a running header or footer. */
+function runningLeaks(output: string, runningLines: readonly string[]): number {
+  const keys = runningLines.map(runningKey);
+  return output.split('\n').filter((line) => {
+    const key = runningKey(plainText(line));
+    return keys.some((running) => key === running || (running.length >= 8 && key.includes(running)));
+  }).length;
+}
+
+function firstWords(text: string, count: number): string {
+  return text.toLowerCase().split(' ').filter(Boolean).slice(0, count).join(' ');
+}
+
+/** Page N is right when its marker comes after marker N-1 and is followed by page N's first words. */
+function scorePageMarkers(output: string, meta: TruthMeta): { correct: number; total: number } {
+  const lines = output.split('\n');
+  let correct = 0;
+  let previousIndex = -1;
+  meta.pageStarts.forEach((start, i) => {
+    const index = lines.findIndex((line) => PAGE_MARKER.exec(line.trim())?.[1] === String(i + 1));
+    if (index <= previousIndex) return;
+    previousIndex = index;
+    const expected = firstWords(normaliseText(start), 4);
+    const following = plainText(lines.slice(index + 1).join('\n'));
+    if (firstWords(following, expected.split(' ').length) === expected) correct++;
+  });
+  return { correct, total: meta.pages };
+}
+
+export function scoreDocument(output: string, truth: string, meta: TruthMeta): DocumentScore {
+  return {
+    headings: match(headingKeys(output), headingKeys(truth)),
+    listItems: match(listKeys(output), listKeys(truth)),
+    tableCells: scoreTables(output, truth),
+    textSimilarity: textSimilarity(output, truth),
+    runningLeaks: runningLeaks(output, meta.runningLines),
+    pageMarkers: scorePageMarkers(output, meta),
+  };
+}
