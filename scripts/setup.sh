@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# One idempotent set-up for `npm start` and `npm test`: npm dependencies, then the Debian
+# packages the plugins declare (plus, with --test, what the tests use to check outputs).
+# Quiet and fast when nothing is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Tools the tests use to inspect outputs (exiftool, pdfinfo, qpdf, gs), beyond the plugins' engines.
+TEST_PACKAGES="libimage-exiftool-perl poppler-utils qpdf ghostscript"
+
+node_ok=$(node -e 'const [a,b]=process.versions.node.split(".").map(Number); console.log(a>20||(a===20&&b>=19)?1:0)')
+if [ "$node_ok" != 1 ]; then
+  echo "setup: Node.js >= 20.19 is required (found $(node --version))" >&2
+  exit 1
+fi
+
+# npm dependencies: install only when package-lock.json changed since the last install.
+# Serialised: `npm start` and `npm test` may run set-up at the same time.
+exec 9>.setup.lock
+flock 9
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+stamp=node_modules/.transmute-lock-hash
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
+  echo "setup: installing npm dependencies"
+  if [ -d node_modules ]; then npm install --no-audit --no-fund --loglevel=error; else npm ci --no-audit --no-fund --loglevel=error; fi
+  echo "$lock_hash" > "$stamp"
+fi
+
+packages=$(node --import tsx scripts/engines.ts)
+if [ "${1:-}" = "--test" ]; then packages="$packages $TEST_PACKAGES"; fi
+
+missing=()
+for pkg in $packages; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then missing+=("$pkg"); fi
+done
+if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
+
+command="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" != 0 ]; then
+  echo "setup: missing Debian packages; as root run: apt-get update && $command" >&2
+  echo "setup: continuing; plugins needing them are reported unavailable at /readyz" >&2
+  exit 0
+fi
+echo "setup: installing Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
