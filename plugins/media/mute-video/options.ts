@@ -1,0 +1,4 @@
+import { z } from 'zod';
+
+/** mute-video takes no wire fields. */
+export const muteVideoOptions = z.object({});
