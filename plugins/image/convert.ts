@@ -1,7 +1,7 @@
 /**
  * Raster conversions: one plugin per target format, because a run learns its output format
  * only from its own manifest. Animation is kept from GIF/WebP to GIF/WebP; other targets get
- * the first frame.
+ * the first frame (first page of a TIFF, first image of a HEIF collection).
  */
 import { definePlugin, type Plugin } from '../../core/contract/index.js';
 import { FORMATS, type FormatId } from '../../schema/index.js';
@@ -9,10 +9,10 @@ import { IMAGE_LIMITS, RASTER_FORMATS, keepsAnimation, processImage, singleInput
 import { convertOptions } from './options.js';
 
 /** Every format the family reads. */
-export const IMAGE_INPUTS = [...RASTER_FORMATS, 'svg'] as const satisfies readonly FormatId[];
-export const CONVERT_TARGETS = ['jpg', 'png', 'webp', 'avif', 'gif', 'tiff'] as const satisfies readonly FormatId[];
+export const IMAGE_INPUTS = [...RASTER_FORMATS, 'svg', 'heic', 'heif'] as const satisfies readonly FormatId[];
+const CONVERT_TARGETS = ['jpg', 'png', 'webp', 'avif', 'gif', 'tiff'] as const satisfies readonly FormatId[];
 
-export function imageConvertPlugin(to: (typeof CONVERT_TARGETS)[number]): Plugin {
+function imageConvertPlugin(to: (typeof CONVERT_TARGETS)[number]): Plugin {
   return definePlugin({
     id: `image-to-${to}`,
     kind: 'convert',

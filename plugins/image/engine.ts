@@ -1,17 +1,18 @@
 /**
  * The one module of the image family that talks to sharp: opening an input safely (format
  * check, pixel limit, timeout), encoding to an output format, and turning sharp's errors into
- * messages a client can act on. Every image plugin goes through `processImage`.
+ * messages a client can act on. Every image plugin opens its input through `openImage`.
  */
 import { copyFile, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
-import { FORMATS, type FormatId } from '../../schema/index.js';
 import { PluginError, type FileResult, type PluginInput, type PluginLimits, type RunContext } from '../../core/contract/index.js';
+import { FORMATS, type FormatId } from '../../schema/index.js';
+import { decodeHeif } from './heif.js';
 
 /** Decompression-bomb guard: decoded pixels per input, all frames of an animation counted. */
-export const MAX_INPUT_MEGAPIXELS = 100;
+const MAX_INPUT_MEGAPIXELS = 100;
 const MAX_INPUT_PIXELS = MAX_INPUT_MEGAPIXELS * 1_000_000;
 
 /** Image runs at once per worker; the libvips threads below are shared out between them. */
@@ -30,9 +31,9 @@ export const IMAGE_LIMITS: PluginLimits = {
 
 /** Raster formats sharp reads and writes, with animation where the format has it. */
 export const RASTER_FORMATS = ['png', 'jpg', 'jpeg', 'webp', 'avif', 'gif', 'tiff'] as const satisfies readonly FormatId[];
-export const ANIMATED_FORMATS: ReadonlySet<FormatId> = new Set(['gif', 'webp']);
-/** Formats whose encoder takes a quality setting. */
-export const LOSSY_FORMATS: ReadonlySet<FormatId> = new Set(['jpg', 'jpeg', 'webp', 'avif']);
+const ANIMATED_FORMATS: ReadonlySet<FormatId> = new Set(['gif', 'webp']);
+/** Read through libheif in WASM (see heif.ts); sharp's own libheif decodes only AVIF. */
+const HEIF_FORMATS: ReadonlySet<FormatId> = new Set(['heic', 'heif']);
 
 export function hasAlphaChannel(format: FormatId): boolean {
   return format !== 'jpg' && format !== 'jpeg';
@@ -83,6 +84,7 @@ export async function openImage(
   { animated }: { animated: boolean },
 ): Promise<{ image: Sharp; header: Metadata }> {
   ctx.signal.throwIfAborted();
+  if (HEIF_FORMATS.has(input.format)) return openHeif(input, ctx);
   // SVG from a buffer has no base URL, so librsvg cannot follow references to files beside it
   // (other uploads in the same directory).
   const source = input.format === 'svg' ? await readFile(input.path) : input.path;
@@ -95,13 +97,33 @@ export async function openImage(
   if (header.format !== SHARP_FORMAT[input.format]) {
     throw new PluginError(`The file is not a ${label(input.format)} image (its content is ${header.format.toUpperCase()})`);
   }
-  const pixels = header.width * header.height;
-  if (pixels > MAX_INPUT_PIXELS) {
-    const megapixels = Math.round(pixels / 100_000) / 10;
-    throw new PluginError(`Image is too large: ${megapixels} megapixels (limit ${MAX_INPUT_MEGAPIXELS})`);
-  }
+  if (header.width * header.height > MAX_INPUT_PIXELS) throw tooLarge(header.width * header.height);
   const image = sharp(source, { ...options, limitInputPixels: MAX_INPUT_PIXELS }).timeout({ seconds: timeoutSeconds(ctx) });
   return { image, header };
+}
+
+/** HEIC/HEIF are decoded outside sharp, then handed to it as raw pixels (first image only). */
+async function openHeif(input: PluginInput, ctx: RunContext): Promise<{ image: Sharp; header: Metadata }> {
+  const decoded = await decodeHeif(await readFile(input.path), { signal: ctx.signal, maxPixels: MAX_INPUT_PIXELS, timeoutMs: ctx.remainingMs() }).catch(
+    (cause: unknown) => {
+      if (ctx.signal.aborted) throw cause;
+      if (cause instanceof Error && cause.message.startsWith('timeout')) rethrowAsPluginError(cause);
+      throw new PluginError(`The file is not a readable ${label(input.format)} image`, { cause });
+    },
+  );
+  if (decoded.kind === 'too-large') throw tooLarge(decoded.pixels);
+  const { width, height } = decoded;
+  // The decoder always gives RGBA; an alpha channel that is all opaque would only cost bytes.
+  const pixels = decoded.opaque
+    ? await sharp(decoded.rgba, { raw: { width, height, channels: 4 } }).removeAlpha().raw().toBuffer()
+    : decoded.rgba;
+  const image = sharp(pixels, { raw: { width, height, channels: decoded.opaque ? 3 : 4 } }).timeout({ seconds: timeoutSeconds(ctx) });
+  return { image, header: await image.metadata() };
+}
+
+function tooLarge(pixels: number): PluginError {
+  const megapixels = Math.round(pixels / 100_000) / 10;
+  return new PluginError(`Image is too large: ${megapixels} megapixels (limit ${MAX_INPUT_MEGAPIXELS})`);
 }
 
 /** Decode, edit and encode one image into the work dir. */

@@ -9,12 +9,12 @@ import { IMAGE_INPUTS } from './convert.js';
 import { IMAGE_LIMITS, openImage, outputPath, rethrowAsPluginError, singleInput } from './engine.js';
 import { noOptions } from './options.js';
 
-export const ICON_SIZES = [16, 24, 32, 48, 64, 128, 256] as const;
+const ICON_SIZES = [16, 24, 32, 48, 64, 128, 256] as const;
 const HEADER_BYTES = 6;
 const ENTRY_BYTES = 16;
 
 /** ICONDIR, one ICONDIRENTRY per image, then the PNGs. */
-export function packIco(pngs: ReadonlyArray<{ size: number; png: Buffer }>): Buffer {
+function packIco(pngs: ReadonlyArray<{ size: number; png: Buffer }>): Buffer {
   const header = Buffer.alloc(HEADER_BYTES + ENTRY_BYTES * pngs.length);
   header.writeUInt16LE(0, 0);
   header.writeUInt16LE(1, 2); // 1 = icon (2 would be cursor)

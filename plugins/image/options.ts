@@ -2,13 +2,13 @@
 import { z } from 'zod';
 
 /** Quality used when a conversion or resize does not ask for one. */
-export const DEFAULT_QUALITY = 80;
+const DEFAULT_QUALITY = 80;
 /** compress without `quality`: visibly close to the original, clearly smaller. */
-export const DEFAULT_COMPRESS_QUALITY = 75;
+const DEFAULT_COMPRESS_QUALITY = 75;
 /** Ops that have no quality field (filters, clean-metadata) re-encode lossy formats at this. */
 export const PRESERVING_QUALITY = 90;
 
-export const qualityField = (defaultValue: number) =>
+const qualityField = (defaultValue: number) =>
   z
     .number()
     .int('must be an integer from 10 to 95')
@@ -17,10 +17,9 @@ export const qualityField = (defaultValue: number) =>
     .default(defaultValue)
     .describe(`Encoder quality for lossy formats (jpg, webp, avif), 10-95; lower is smaller. Default ${defaultValue}.`);
 
-export const FIT_MODES = ['cover', 'contain', 'inside', 'fill'] as const;
-export type FitMode = (typeof FIT_MODES)[number];
+const FIT_MODES = ['cover', 'contain', 'inside', 'fill'] as const;
 /** The spec gives no default fit; `inside` never crops and never distorts. */
-export const DEFAULT_FIT: FitMode = 'inside';
+const DEFAULT_FIT: (typeof FIT_MODES)[number] = 'inside';
 
 const dimension = z
   .number()
@@ -28,7 +27,7 @@ const dimension = z
   .min(1, 'must be an integer from 1 to 10000')
   .max(10_000, 'must be an integer from 1 to 10000');
 
-export const resizeField = z
+const resizeField = z
   .strictObject({
     width: dimension.optional(),
     height: dimension.optional(),
@@ -41,7 +40,6 @@ export const resizeField = z
     `Target box {width, height, fit}: width and height 1-10000 px, at least one; fit cover (crop to fill), contain (pad), ` +
       `inside (fit within, the default) or fill (stretch).`,
   );
-export type ResizeBox = z.output<typeof resizeField>;
 
 export const convertOptions = z.object({ quality: qualityField(DEFAULT_QUALITY) });
 export const compressOptions = z.object({ quality: qualityField(DEFAULT_COMPRESS_QUALITY) });

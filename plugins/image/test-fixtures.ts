@@ -10,6 +10,7 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import sharp, { type Colour } from 'sharp';
 import { isFileResult, type RunResult } from '../../core/contract/index.js';
+import { commandExists, runProcess } from '../../core/engines/process.js';
 import type { FormatId } from '../../schema/index.js';
 
 export const RED = { r: 255, g: 0, b: 0 };
@@ -24,6 +25,8 @@ const EXIF = {
   IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 24/1', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 7/1' },
 };
 const FRAME_COLOURS = ['red', 'lime', 'blue'];
+/** HEIC samples need an HEVC encoder: heif-enc (Debian libheif-examples); their tests skip without it. */
+export const canMakeHeic = await commandExists('heif-enc');
 
 export interface Sample {
   path: string;
@@ -48,6 +51,8 @@ export function imageFixtures() {
     redAvif: at('red.avif', 'avif'),
     redGif: at('red.gif', 'gif'),
     redTiff: at('red.tiff', 'tiff'),
+    /** 64x48 red HEIC, encoded by heif-enc (only when canMakeHeic). */
+    redHeic: at('red.heic', 'heic'),
     /** 64x48 transparent, with an opaque red 16x16 square in the middle. */
     transparentPng: at('transparent.png', 'png'),
     /** 80x60 green, declared 80x60 pixels. */
@@ -125,6 +130,7 @@ export function imageFixtures() {
       writeFile(files.truncatedJpg.path, photoJpg.subarray(0, Math.floor(photoJpg.length / 2))),
       writeFile(files.pngNamedJpg.path, tinyPng),
     ]);
+    if (canMakeHeic) await runProcess('heif-enc', ['-q', '90', '-o', files.redHeic.path, files.redPng.path], { timeoutMs: 30_000 });
   }
 
   const cleanup = () => rm(dir, { recursive: true, force: true });
