@@ -68,14 +68,14 @@ describe('foundation over HTTP', () => {
         method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"to":"md"}',
       });
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toMatch(/multipart/);
+      expect(((await res.json()) as { error: string }).error).toMatch(/multipart/);
     });
     it('400 for a request without a file', async () => {
       const form = new FormData();
       form.append('to', 'md');
       const res = await fetch(`${server.url}/api/v1/convert`, { method: 'POST', body: form, headers: { authorization: `Bearer ${key}` } });
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toMatch(/Missing 'file'/);
+      expect(((await res.json()) as { error: string }).error).toMatch(/Missing 'file'/);
     });
   });
 

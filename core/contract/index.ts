@@ -30,6 +30,8 @@ export interface Logger {
 }
 
 export interface RunContext {
+  /** The requested output format: the `to` of a conversion, or the op's output format. */
+  target: FormatId;
   /** A private, empty directory for this run; deleted after the run. Write outputs here. */
   workDir: string;
   /** Aborted on timeout, cancellation or shutdown: pass it to every engine call. */

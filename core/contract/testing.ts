@@ -26,7 +26,7 @@ export async function runPlugin(
   plugin: Plugin,
   files: ReadonlyArray<{ path: string; format: FormatId }>,
   options: Record<string, unknown> = {},
-  { signal, workDir }: { signal?: AbortSignal; workDir?: string } = {},
+  { signal, workDir, target }: { signal?: AbortSignal; workDir?: string; target?: FormatId } = {},
 ): Promise<TestRun> {
   const parsed = parseOptions(plugin.options, options, { fromStrings: false, operation: plugin.id });
   if (!parsed.ok) throw new Error(parsed.error);
@@ -39,6 +39,8 @@ export async function runPlugin(
   const progress: number[] = [];
   let toolReport: TestRun['toolReport'];
   const ctx: RunContext = {
+    // Default: the plugin's first output (conversions with several outputs should pass `target`).
+    target: target ?? plugin.outputs?.[0] ?? files[0]!.format,
     workDir: dir,
     signal: signal ?? AbortSignal.timeout(timeoutMs),
     progress: (pct) => progress.push(pct),
@@ -55,6 +57,8 @@ export interface ConformanceSample {
   name: string;
   files: ReadonlyArray<{ path: string; format: FormatId }>;
   options?: Record<string, unknown>;
+  /** The `to` requested (conversions with several outputs). */
+  target?: FormatId;
   /** Expected output format for file results. */
   expectFormat?: FormatId;
   /** Extra content checks on the result. */
@@ -70,7 +74,7 @@ export function pluginConformanceSuite(plugin: Plugin, samples: readonly Conform
 
     for (const sample of samples) {
       it(`runs: ${sample.name}`, async () => {
-        const run = await runPlugin(plugin, sample.files, sample.options);
+        const run = await runPlugin(plugin, sample.files, sample.options, sample.target ? { target: sample.target } : {});
         try {
           if (isFileResult(run.result)) {
             expect(run.result.path.startsWith(run.workDir)).toBe(true);

@@ -99,6 +99,7 @@ export class JobRunner {
       let lastWrite = 0;
       let lastPercent = 0;
       const ctx: RunContext = {
+        target: job.outputFormat,
         workDir,
         signal: controller.signal,
         log,
