@@ -26,7 +26,6 @@ export interface TruthMeta {
   runningLines: string[];
 }
 
-const TABLE_BORDER_CSS = '<style>table{border-collapse:collapse} th,td{border:1px solid #000;padding:3pt}</style>';
 const PAGE_START_WORDS = 4;
 
 function run(command: string, args: string[], cwd?: string): string {
@@ -40,11 +39,14 @@ function renderWithOffice(entry: CorpusEntry, markdown: string, work: string): s
     run('pandoc', [source, '-f', 'markdown', '-t', 'docx', '-o', join(work, `${entry.name}.docx`)]);
     run('soffice', ['--headless', '--convert-to', 'pdf', '--outdir', work, join(work, `${entry.name}.docx`)]);
   } else {
-    const header = join(work, 'header.html');
-    writeFileSync(header, entry.route.kind === 'html' && entry.route.tableBorders ? TABLE_BORDER_CSS : '');
+    // A bare page around pandoc's fragment: Writer's HTML import ignores CSS borders but honours
+    // the table's border attribute, and pandoc's standalone template hides the first heading.
+    const fragment = run('pandoc', [source, '-f', 'markdown', '-t', 'html']);
+    const bordered = entry.route.kind === 'html' && entry.route.tableBorders;
+    const body = bordered ? fragment.replaceAll('<table>', '<table border="1" cellpadding="4">') : fragment;
     const html = join(work, `${entry.name}.html`);
-    run('pandoc', [source, '-f', 'markdown', '-t', 'html', '-s', '--metadata', `pagetitle=${entry.name}`, '-H', header, '-o', html]);
-    run('soffice', ['--headless', '--convert-to', 'pdf:writer_web_pdf_Export', '--outdir', work, html]);
+    writeFileSync(html, `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${entry.name}</title></head><body>\n${body}</body></html>\n`);
+    run('soffice', ['--headless', '--infilter=HTML (StarWriter)', '--convert-to', 'pdf:writer_pdf_Export', '--outdir', work, html]);
   }
   return join(work, `${entry.name}.pdf`);
 }

@@ -1,0 +1,167 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { PluginError, type RunContext } from '../../core/contract/index.js';
+import plugin, { pdfToMarkdown } from './index.js';
+
+const CORPUS = fileURLToPath(new URL('../../bench/markdown/corpus/files/', import.meta.url));
+const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const ENCRYPTED = fileURLToPath(new URL('./fixtures/encrypted.pdf', import.meta.url));
+
+const pdf = (name: string) => new Uint8Array(readFileSync(join(CORPUS, `${name}.pdf`)));
+const truth = (name: string) => readFileSync(join(CORPUS, `${name}.md`), 'utf8');
+const run = promisify(execFile);
+
+describe('pdfToMarkdown on the ground-truth corpus', () => {
+  it('reproduces a small document exactly, with its page marker', async () => {
+    const result = await pdfToMarkdown(pdf('ps-single-page'));
+    expect(result.markdown).toBe(`<!-- page 1 -->\n\n${truth('ps-single-page')}`);
+    expect(result.pages).toBe(1);
+  });
+
+  it.each(['ps-lists', 'ps-tables', 'ps-bold-headings', 'ps-shuffled-words'])(
+    'reproduces %s exactly without page breaks',
+    async (name) => {
+      const result = await pdfToMarkdown(pdf(name), { pageBreaks: false });
+      expect(result.markdown).toBe(truth(name));
+      expect(result.markdown).not.toContain('<!-- page');
+    },
+  );
+
+  it('ranks size-only headings and marks every page in order', async () => {
+    const { markdown, stats, pages } = await pdfToMarkdown(pdf('ps-size-headings'));
+    expect(markdown).toMatch(/^# Quarterly Operations Report$/m);
+    expect(markdown).toMatch(/^## Summary of Results$/m);
+    expect(markdown).toMatch(/^### Regional Details$/m);
+    expect(stats).toMatchObject({ headings: 6, tables: 1 });
+    const markers = [...markdown.matchAll(/<!-- page (\d+) -->/g)].map((m) => Number(m[1]));
+    expect(markers).toEqual([1, 2, 3]);
+    expect(pages).toBe(3);
+    // A word hyphenated across the page break is rejoined before the marker.
+    expect(markdown).toContain('Was with quarterly\n\n<!-- page 2 -->\n\ncan variation');
+  });
+
+  it('takes bold body-size lines as headings below the larger title', async () => {
+    const { markdown } = await pdfToMarkdown(pdf('ps-bold-headings'));
+    expect(markdown).toMatch(/^# Laboratory Procedure Manual$/m);
+    expect(markdown).toMatch(/^## Calibration$/m);
+  });
+
+  it('recovers ruled, rules-only and borderless tables with wrapped cells', async () => {
+    const { markdown, stats } = await pdfToMarkdown(pdf('ps-tables'));
+    const wrapped =
+      '| Design | Collect requirements from partners and agree the schedule with the steering committee before work starts | Planning team |';
+    expect(markdown.split('\n').filter((line) => line === wrapped)).toHaveLength(3);
+    expect(markdown).toContain('| Phase | Description | Owner |\n| --- | --- | --- |');
+    expect(stats.tables).toBe(4);
+  });
+
+  it('is deterministic on a shuffled, one-show-per-word PDF', async () => {
+    const [first, second] = await Promise.all([pdfToMarkdown(pdf('ps-shuffled-words')), pdfToMarkdown(pdf('ps-shuffled-words'))]);
+    expect(second.markdown).toBe(first.markdown);
+    expect(first.markdown.startsWith('<!-- page 1 -->\n\n# Network Migration Plan\n\n')).toBe(true);
+  });
+});
+
+describe('running headers and footers', () => {
+  it('strips repeated headers and page-number footers by default', async () => {
+    const { markdown, stats } = await pdfToMarkdown(pdf('ps-size-headings'));
+    expect(markdown).not.toContain('Acme Corp');
+    expect(markdown).not.toMatch(/Page \d of 3/);
+    expect(stats.running_lines_stripped).toBe(6);
+  });
+
+  it('keeps them with keepRunning', async () => {
+    const { markdown, stats } = await pdfToMarkdown(pdf('ps-size-headings'), { keepRunning: true });
+    expect(markdown).toContain('Acme Corp | Quarterly Report');
+    expect(markdown).toContain('Page 2 of 3');
+    expect(stats.running_lines_stripped).toBe(0);
+  });
+
+  it('strips a lone page number on a single-page document', async () => {
+    const { markdown, stats } = await pdfToMarkdown(pdf('ps-single-page'));
+    expect(markdown).not.toMatch(/^1$/m);
+    expect(stats.running_lines_stripped).toBe(1);
+  });
+});
+
+describe('bad input', () => {
+  it('rejects an encrypted PDF with a clear message', async () => {
+    const attempt = pdfToMarkdown(new Uint8Array(readFileSync(ENCRYPTED)));
+    await expect(attempt).rejects.toBeInstanceOf(PluginError);
+    await expect(attempt).rejects.toThrow(/password/);
+  });
+
+  it.each([
+    ['truncated', pdf('ps-tables').slice(0, 6000)],
+    ['not a PDF', new TextEncoder().encode('hello, world')],
+    ['empty', new Uint8Array(0)],
+  ])('rejects a %s file quickly', async (_, bytes) => {
+    const started = Date.now();
+    const attempt = pdfToMarkdown(bytes);
+    await expect(attempt).rejects.toBeInstanceOf(PluginError);
+    await expect(attempt).rejects.toThrow(/not a readable PDF/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('honours an abort signal', async () => {
+    await expect(pdfToMarkdown(pdf('ps-tables'), { signal: AbortSignal.abort() })).rejects.toThrow(/cancelled/);
+  });
+
+  it('stops at the time budget', async () => {
+    await expect(pdfToMarkdown(pdf('ps-tables'), { timeoutMs: 1 })).rejects.toThrow(/longer than/);
+  });
+});
+
+describe('plugin manifest', () => {
+  it('declares the extractor and returns one row', async () => {
+    expect(plugin).toMatchObject({ id: 'pdf-to-markdown', kind: 'extract', op: 'pdf-to-markdown', inputs: ['pdf'], plan: 'pro' });
+    expect(plugin.options.parse({})).toEqual({ keepRunning: false, pageBreaks: true });
+    const work = mkdtempSync(join(tmpdir(), 'md-plugin-'));
+    try {
+      const ctx: RunContext = {
+        workDir: work,
+        signal: new AbortController().signal,
+        progress: () => undefined,
+        log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+        report: () => undefined,
+        remainingMs: () => 60_000,
+      };
+      const input = { path: join(CORPUS, 'ps-single-page.pdf'), format: 'pdf' as const, filename: 'memo.pdf', bytes: 1 };
+      const result = await plugin.run([input], { keepRunning: false, pageBreaks: false }, ctx);
+      expect(result).toEqual({ row: await pdfToMarkdown(pdf('ps-single-page'), { pageBreaks: false }) });
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('CLI', () => {
+  const cli = (...args: string[]) => run('npx', ['tsx', CLI, ...args], { cwd: REPO });
+
+  it('prints Markdown, or the row object with --json', async () => {
+    const file = join(CORPUS, 'ps-single-page.pdf');
+    const [text, json] = await Promise.all([cli(file, '--no-page-breaks'), cli(file, '--json', '--keep-running')]);
+    expect(text.stdout).toBe(truth('ps-single-page'));
+    const row = JSON.parse(json.stdout) as { pages: number; markdown: string; stats: Record<string, number> };
+    expect(row.pages).toBe(1);
+    expect(row.markdown).toContain('<!-- page 1 -->');
+    expect(Object.keys(row.stats).sort()).toEqual(['headings', 'running_lines_stripped', 'tables', 'words']);
+  });
+
+  it('exits non-zero with a one-line message for bad input', async () => {
+    const failure = await cli(ENCRYPTED).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).not.toBe(0);
+    expect(failure?.stderr.trim().split('\n').filter((l) => l.startsWith('pdf-to-markdown:'))).toEqual([
+      'pdf-to-markdown: This PDF is encrypted and needs a password; remove the password and try again.',
+    ]);
+  });
+});
