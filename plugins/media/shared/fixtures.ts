@@ -203,3 +203,13 @@ export async function integratedLoudness(file: string): Promise<number> {
 export function allTagValues(media: MediaProbe): string[] {
   return [media.tags, ...media.streams.map((s) => s.tags), ...media.chapters.map((c) => c.tags)].flatMap((tags) => Object.values(tags));
 }
+
+/** Decoded frames of the first video stream (ffprobe -count_frames: exact, unlike header counts). */
+export async function countFrames(file: string): Promise<number> {
+  const { stdout } = await runProcess(
+    'ffprobe',
+    ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file],
+    { timeoutMs: 30_000 },
+  );
+  return Number(stdout.trim());
+}
