@@ -1,0 +1,437 @@
+/**
+ * The one contract every Store adapter passes (like Keyv's test-suite): each adapter's test
+ * file calls `storeContractSuite` with a way to open stores on fresh, empty storage.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Account, ApiKeyRecord, DownloadTokenRecord, JobRecord, NewJob, Store, StoredFile } from './types.js';
+
+/** Empty storage for one test (a database file, a MongoDB database...). */
+export interface StoreStorage {
+  /**
+   * A new store on this storage with its own connection, as another API instance or worker
+   * process would have. Called more than once by the concurrency tests.
+   */
+  openStore(): Promise<Store>;
+  /** Deletes the storage; every store opened on it is closed already. */
+  destroy(): Promise<void>;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** A fixed instant near the real time, so tests can name the same moment twice. */
+const BASE_MS = Date.now();
+const at = (offsetMs = 0) => new Date(BASE_MS + offsetMs);
+
+function makeAccount(overrides: Partial<Account> = {}): Account {
+  return {
+    id: `acc_${randomUUID()}`, plan: 'pro', email: null, emailVerified: false, overageEnabled: false,
+    creditsIncluded: null, requestsPerMinute: null, createdAt: at(), ...overrides,
+  };
+}
+
+function makeKey(accountId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  return { id: `key_${randomUUID()}`, accountId, hash: randomUUID().replaceAll('-', ''), prefix: 'ck_live_AbCd', createdAt: at(), revokedAt: null, ...overrides };
+}
+
+function makeFile(name = 'notes.txt'): StoredFile {
+  return { blobKey: `uploads/${randomUUID()}`, filename: name, format: 'txt', bytes: 42 };
+}
+
+function makeJob(accountId: string, overrides: Partial<NewJob> = {}): NewJob {
+  return {
+    id: `job_${randomUUID()}`, accountId, kind: 'convert', pluginId: 'test-plugin', op: null, inputFormat: 'txt', outputFormat: 'md',
+    options: { steps: 3, nested: { list: [1, 'two'], flag: true } }, inputs: [makeFile()], creditCost: 1, creditPeriod: '2030-01',
+    viaApi: true, createdAt: at(), inputsExpireAt: at(HOUR), ...overrides,
+  };
+}
+
+function makeToken(jobId: string, overrides: Partial<DownloadTokenRecord> = {}): DownloadTokenRecord {
+  return { hash: randomUUID().replaceAll('-', ''), jobId, kind: 'download', reusable: true, expiresAt: at(15 * MINUTE), consumedAt: null, createdAt: at(), ...overrides };
+}
+
+function completion(overrides: Partial<Parameters<Store['jobs']['complete']>[1]> = {}) {
+  return {
+    output: { blobKey: `outputs/${randomUUID()}`, filename: 'notes.md', format: 'md' as const, bytes: 7 },
+    downloadToken: `tok_${randomUUID()}`, toolReport: null, at: at(), outputExpiresAt: at(HOUR), ...overrides,
+  };
+}
+
+const ids = (jobs: JobRecord[]) => jobs.map((job) => job.id);
+
+export function storeContractSuite(name: string, createStorage: () => Promise<StoreStorage>): void {
+  describe(`${name}: store contract`, () => {
+    let storage: StoreStorage;
+    let store: Store;
+    const extraStores: Store[] = [];
+
+    /** Another store on the same storage, closed after the test. */
+    async function openAnother(): Promise<Store> {
+      const other = await storage.openStore();
+      extraStores.push(other);
+      return other;
+    }
+
+    async function newAccount(overrides: Partial<Account> = {}): Promise<Account> {
+      const account = makeAccount(overrides);
+      await store.accounts.create(account);
+      return account;
+    }
+
+    async function newJob(accountId: string, overrides: Partial<NewJob> = {}): Promise<JobRecord> {
+      return store.jobs.create(makeJob(accountId, overrides));
+    }
+
+    /** A job that ran to completion. */
+    async function doneJob(accountId: string, result = completion()): Promise<JobRecord> {
+      const job = await newJob(accountId);
+      await store.jobs.start(job.id, at());
+      expect(await store.jobs.complete(job.id, result)).toBe(true);
+      return (await store.jobs.get(job.id))!;
+    }
+
+    beforeEach(async () => {
+      storage = await createStorage();
+      store = await storage.openStore();
+    });
+
+    afterEach(async () => {
+      await Promise.all(extraStores.splice(0).map((s) => s.close()));
+      await store.close();
+      await storage.destroy();
+    });
+
+    it('ping answers', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    describe('accounts', () => {
+      it('round-trips every field and answers null for an unknown id', async () => {
+        const account = await newAccount({ plan: 'enterprise', email: 'ops@example.com', emailVerified: true, overageEnabled: true, creditsIncluded: 50_000, requestsPerMinute: 900 });
+        expect(await store.accounts.get(account.id)).toEqual(account);
+        expect(await store.accounts.get('acc_missing')).toBeNull();
+      });
+
+      it('updates only the fields given, ignoring undefined ones', async () => {
+        const account = await newAccount();
+        await store.accounts.update(account.id, { plan: 'business', overageEnabled: true, email: undefined });
+        await store.accounts.update(account.id, {});
+        expect(await store.accounts.get(account.id)).toEqual({ ...account, plan: 'business', overageEnabled: true });
+        await store.accounts.update(account.id, { creditsIncluded: 10, requestsPerMinute: 5, emailVerified: true, email: 'a@b.c' });
+        await store.accounts.update(account.id, { creditsIncluded: null });
+        expect(await store.accounts.get(account.id)).toMatchObject({ creditsIncluded: null, requestsPerMinute: 5, emailVerified: true, email: 'a@b.c' });
+      });
+    });
+
+    describe('keys', () => {
+      it('finds an active key by hash, and lists an account’s keys oldest first', async () => {
+        const account = await newAccount();
+        const other = await newAccount();
+        const second = makeKey(account.id, { createdAt: at(2000) });
+        const first = makeKey(account.id, { createdAt: at(1000) });
+        await store.keys.create(second);
+        await store.keys.create(first);
+        await store.keys.create(makeKey(other.id));
+        expect(await store.keys.findActiveByHash(first.hash)).toEqual(first);
+        expect(await store.keys.findActiveByHash('0'.repeat(32))).toBeNull();
+        expect(await store.keys.listByAccount(account.id)).toEqual([first, second]);
+        expect(await store.keys.listByAccount('acc_missing')).toEqual([]);
+      });
+
+      it('rejects a second key with the same hash', async () => {
+        const account = await newAccount();
+        const key = makeKey(account.id);
+        await store.keys.create(key);
+        await expect(store.keys.create(makeKey(account.id, { hash: key.hash }))).rejects.toThrow();
+      });
+
+      it('revokes once: the key is no longer found but stays listed with its revocation time', async () => {
+        const account = await newAccount();
+        const key = makeKey(account.id);
+        await store.keys.create(key);
+        const revokedAt = at(5000);
+        expect(await store.keys.revokeByHash(key.hash, revokedAt)).toBe(true);
+        expect(await store.keys.revokeByHash(key.hash, at(9000))).toBe(false);
+        expect(await store.keys.revokeByHash('f'.repeat(32), at())).toBe(false);
+        expect(await store.keys.findActiveByHash(key.hash)).toBeNull();
+        expect(await store.keys.listByAccount(account.id)).toEqual([{ ...key, revokedAt }]);
+      });
+    });
+
+    describe('jobs', () => {
+      let accountId: string;
+      beforeEach(async () => {
+        accountId = (await newAccount()).id;
+      });
+
+      it('creates a waiting job with every run field at its start value', async () => {
+        const input = makeJob(accountId, { kind: 'tool', op: 'compress', viaApi: false });
+        const created = await store.jobs.create(input);
+        const expected: JobRecord = {
+          ...input, status: 'waiting', progress: 0, error: null, toolReport: null, output: null, downloadToken: null,
+          refunded: false, attempts: 0, startedAt: null, completedAt: null, outputExpiresAt: null,
+        };
+        expect(created).toEqual(expected);
+        expect(await store.jobs.get(input.id)).toEqual(expected);
+        expect(await store.jobs.get('job_missing')).toBeNull();
+      });
+
+      it('start moves waiting to active and counts attempts; a restart after a crash keeps the first start time', async () => {
+        const job = await newJob(accountId);
+        const first = await store.jobs.start(job.id, at(1000));
+        expect(first).toMatchObject({ status: 'active', attempts: 1, startedAt: at(1000) });
+        const again = await store.jobs.start(job.id, at(5000));
+        expect(again).toMatchObject({ status: 'active', attempts: 2, startedAt: at(1000) });
+        expect(await store.jobs.start('job_missing', at())).toBeNull();
+      });
+
+      it('start answers null once the job has finished', async () => {
+        const done = await doneJob(accountId);
+        expect(await store.jobs.start(done.id, at())).toBeNull();
+        const failed = await newJob(accountId);
+        await store.jobs.fail(failed.id, 'boom', at());
+        expect(await store.jobs.start(failed.id, at())).toBeNull();
+        expect((await store.jobs.get(failed.id))?.attempts).toBe(0);
+      });
+
+      it('records progress only while active', async () => {
+        const job = await newJob(accountId);
+        await store.jobs.setProgress(job.id, 30);
+        expect((await store.jobs.get(job.id))?.progress).toBe(0);
+        await store.jobs.start(job.id, at());
+        await store.jobs.setProgress(job.id, 40);
+        expect((await store.jobs.get(job.id))?.progress).toBe(40);
+      });
+
+      it('completes an active job once, with its output, token and report', async () => {
+        const job = await newJob(accountId);
+        expect(await store.jobs.complete(job.id, completion())).toBe(false);
+        await store.jobs.start(job.id, at());
+        const result = completion({ toolReport: { op: 'detect-faces', detected: 3 }, at: at(2000), outputExpiresAt: at(HOUR) });
+        expect(await store.jobs.complete(job.id, result)).toBe(true);
+        expect(await store.jobs.complete(job.id, completion())).toBe(false);
+        expect(await store.jobs.fail(job.id, 'late failure', at())).toBe(false);
+        expect(await store.jobs.get(job.id)).toMatchObject({
+          status: 'done', progress: 100, output: result.output, downloadToken: result.downloadToken, toolReport: result.toolReport,
+          completedAt: result.at, outputExpiresAt: result.outputExpiresAt, error: null,
+        });
+      });
+
+      it('fails a waiting or active job once', async () => {
+        const waiting = await newJob(accountId);
+        expect(await store.jobs.fail(waiting.id, 'could not queue', at(1000))).toBe(true);
+        expect(await store.jobs.get(waiting.id)).toMatchObject({ status: 'failed', error: 'could not queue', completedAt: at(1000) });
+        expect(await store.jobs.fail(waiting.id, 'again', at())).toBe(false);
+        const active = await newJob(accountId);
+        await store.jobs.start(active.id, at());
+        expect(await store.jobs.fail(active.id, 'engine crashed', at())).toBe(true);
+        expect(await store.jobs.complete(active.id, completion())).toBe(false);
+        expect((await store.jobs.get(active.id))?.error).toBe('engine crashed');
+      });
+
+      it('marks a refund once, even when asked concurrently', async () => {
+        const job = await newJob(accountId);
+        const other = await openAnother();
+        const answers = await Promise.all([...Array(10)].map((_, i) => (i % 2 ? other : store).jobs.markRefunded(job.id)));
+        expect(answers.filter(Boolean)).toHaveLength(1);
+        expect((await store.jobs.get(job.id))?.refunded).toBe(true);
+      });
+
+      it('lists an account’s history newest first, paged, with the total', async () => {
+        const other = await newAccount();
+        const created: JobRecord[] = [];
+        for (let i = 0; i < 5; i++) created.push(await newJob(accountId, { createdAt: at(i * 1000) }));
+        await newJob(other.id);
+        const newestFirst = ids(created).reverse();
+        expect(await store.jobs.listByAccount(accountId, 10, 0)).toEqual({ total: 5, jobs: [...created].reverse() });
+        expect(ids((await store.jobs.listByAccount(accountId, 2, 0)).jobs)).toEqual(newestFirst.slice(0, 2));
+        const page = await store.jobs.listByAccount(accountId, 2, 3);
+        expect(page.total).toBe(5);
+        expect(ids(page.jobs)).toEqual(newestFirst.slice(3, 5));
+        expect(await store.jobs.listByAccount(accountId, 10, 5)).toEqual({ total: 5, jobs: [] });
+        expect(await store.jobs.listByAccount('acc_missing', 10, 0)).toEqual({ total: 0, jobs: [] });
+      });
+
+      it('orders history by id, descending, among jobs created at the same instant', async () => {
+        const same = at();
+        for (const id of ['job_b', 'job_c', 'job_a']) await newJob(accountId, { id, createdAt: same });
+        expect(ids((await store.jobs.listByAccount(accountId, 10, 0)).jobs)).toEqual(['job_c', 'job_b', 'job_a']);
+      });
+
+      it('lists unfinished (waiting and active) jobs, oldest first', async () => {
+        const active = await newJob(accountId, { createdAt: at(2000) });
+        await store.jobs.start(active.id, at());
+        const waiting = await newJob(accountId, { createdAt: at(1000) });
+        await doneJob(accountId);
+        const failed = await newJob(accountId);
+        await store.jobs.fail(failed.id, 'x', at());
+        expect(ids(await store.jobs.listUnfinished())).toEqual([waiting.id, active.id]);
+      });
+
+      it('lists jobs whose inputs are due and still present, until they are cleared', async () => {
+        const now = at();
+        const due = await newJob(accountId, { inputsExpireAt: at(-MINUTE) });
+        const dueNow = await newJob(accountId, { inputsExpireAt: now });
+        await newJob(accountId, { inputsExpireAt: at(MINUTE) });
+        await newJob(accountId, { inputsExpireAt: at(-MINUTE), inputs: [] });
+        expect(ids(await store.jobs.listInputsDue(now)).sort()).toEqual([due.id, dueNow.id].sort());
+        await store.jobs.clearInputs(due.id);
+        expect((await store.jobs.get(due.id))?.inputs).toEqual([]);
+        expect(ids(await store.jobs.listInputsDue(now))).toEqual([dueNow.id]);
+      });
+
+      it('lists outputs due after their expiry; clearing removes the output and its token', async () => {
+        const now = at();
+        const due = await doneJob(accountId, completion({ outputExpiresAt: at(-MINUTE) }));
+        await doneJob(accountId, completion({ outputExpiresAt: at(MINUTE) }));
+        await newJob(accountId);
+        expect(ids(await store.jobs.listOutputsDue(now))).toEqual([due.id]);
+        await store.jobs.clearOutput(due.id);
+        expect(await store.jobs.get(due.id)).toMatchObject({ status: 'done', output: null, downloadToken: null });
+        expect(await store.jobs.listOutputsDue(now)).toEqual([]);
+      });
+
+      it('extends an output’s life but never shortens it', async () => {
+        const job = await doneJob(accountId, completion({ outputExpiresAt: at(HOUR) }));
+        await store.jobs.extendOutput(job.id, at(2 * HOUR));
+        expect((await store.jobs.get(job.id))?.outputExpiresAt).toEqual(at(2 * HOUR));
+        await store.jobs.extendOutput(job.id, at(MINUTE));
+        expect((await store.jobs.get(job.id))?.outputExpiresAt).toEqual(at(2 * HOUR));
+        expect(ids(await store.jobs.listOutputsDue(at(HOUR + MINUTE)))).toEqual([]);
+      });
+
+      it('forgets download tokens of jobs completed at or before the cut-off, keeping the output', async () => {
+        const old = await doneJob(accountId, completion({ at: at(-20 * MINUTE) }));
+        const edge = await doneJob(accountId, completion({ at: at(-15 * MINUTE) }));
+        const recent = await doneJob(accountId, completion({ at: at(-MINUTE) }));
+        await store.jobs.clearExpiredDownloadTokens(at(-15 * MINUTE));
+        expect(await store.jobs.get(old.id)).toMatchObject({ downloadToken: null, output: old.output });
+        expect((await store.jobs.get(edge.id))?.downloadToken).toBeNull();
+        expect((await store.jobs.get(recent.id))?.downloadToken).toBe(recent.downloadToken);
+      });
+    });
+
+    describe('download tokens', () => {
+      let jobId: string;
+      beforeEach(async () => {
+        const account = await newAccount();
+        jobId = (await store.jobs.create(makeJob(account.id))).id;
+      });
+
+      it('round-trips a token and answers null for an unknown hash', async () => {
+        const token = makeToken(jobId, { kind: 'signed', reusable: false });
+        await store.tokens.create(token);
+        expect(await store.tokens.get(token.hash)).toEqual(token);
+        expect(await store.tokens.get('0'.repeat(32))).toBeNull();
+      });
+
+      it('consumes a single-use token exactly once, even under concurrent requests', async () => {
+        const token = makeToken(jobId, { kind: 'signed', reusable: false });
+        await store.tokens.create(token);
+        const other = await openAnother();
+        const consumedAt = at(3000);
+        const answers = await Promise.all([...Array(12)].map((_, i) => (i % 2 ? other : store).tokens.consume(token.hash, consumedAt)));
+        expect(answers.filter(Boolean)).toHaveLength(1);
+        expect((await store.tokens.get(token.hash))?.consumedAt).toEqual(consumedAt);
+        expect(await store.tokens.consume('0'.repeat(32), at())).toBe(false);
+      });
+
+      it('deletes tokens expired at or before the given time and counts them', async () => {
+        const now = at();
+        const expired = [makeToken(jobId, { expiresAt: at(-HOUR) }), makeToken(jobId, { expiresAt: now })];
+        const live = makeToken(jobId, { expiresAt: at(MINUTE) });
+        for (const token of [...expired, live]) await store.tokens.create(token);
+        expect(await store.tokens.deleteExpired(now)).toBe(2);
+        expect(await store.tokens.get(expired[0]!.hash)).toBeNull();
+        expect(await store.tokens.get(live.hash)).toEqual(live);
+        expect(await store.tokens.deleteExpired(now)).toBe(0);
+      });
+    });
+
+    describe('credit usage', () => {
+      let accountId: string;
+      beforeEach(async () => {
+        accountId = (await newAccount()).id;
+      });
+
+      it('reads zero for a period never charged', async () => {
+        expect(await store.usage.get(accountId, '2030-01')).toEqual({ accountId, period: '2030-01', used: 0 });
+      });
+
+      it('charges up to the limit exactly, refuses past it without changing usage', async () => {
+        expect(await store.usage.charge(accountId, '2030-01', 60, 100)).toEqual({ ok: true, used: 60 });
+        expect(await store.usage.charge(accountId, '2030-01', 41, 100)).toEqual({ ok: false, used: 60 });
+        expect(await store.usage.charge(accountId, '2030-01', 40, 100)).toEqual({ ok: true, used: 100 });
+        expect(await store.usage.charge(accountId, '2030-01', 1, 100)).toEqual({ ok: false, used: 100 });
+        expect(await store.usage.charge(accountId, '2030-02', 101, 100)).toEqual({ ok: false, used: 0 });
+        expect((await store.usage.get(accountId, '2030-01')).used).toBe(100);
+      });
+
+      it('charges without a cap when the limit is null (overage)', async () => {
+        expect(await store.usage.charge(accountId, '2030-01', 500, null)).toEqual({ ok: true, used: 500 });
+        expect(await store.usage.charge(accountId, '2030-01', 500, null)).toEqual({ ok: true, used: 1000 });
+      });
+
+      it('keeps periods and accounts apart', async () => {
+        const other = await newAccount();
+        await store.usage.charge(accountId, '2030-01', 5, 100);
+        await store.usage.charge(accountId, '2030-02', 7, 100);
+        await store.usage.charge(other.id, '2030-01', 9, 100);
+        expect((await store.usage.get(accountId, '2030-01')).used).toBe(5);
+        expect((await store.usage.get(accountId, '2030-02')).used).toBe(7);
+        expect((await store.usage.get(other.id, '2030-01')).used).toBe(9);
+      });
+
+      it('never overspends under many concurrent charges from several instances at the allowance edge', async () => {
+        const others = [await openAnother(), await openAnother()];
+        const stores = [store, ...others];
+        // 60 charges of 3 against 100: exactly 33 fit (99), whatever the interleaving.
+        const results = await Promise.all([...Array(60)].map((_, i) => stores[i % stores.length]!.usage.charge(accountId, '2030-01', 3, 100)));
+        expect(results.filter((r) => r.ok)).toHaveLength(33);
+        expect(results.every((r) => r.used <= 100)).toBe(true);
+        expect((await store.usage.get(accountId, '2030-01')).used).toBe(99);
+      });
+
+      it('refunds without going below zero, and sets usage outright', async () => {
+        await store.usage.charge(accountId, '2030-01', 10, null);
+        await store.usage.refund(accountId, '2030-01', 4);
+        expect((await store.usage.get(accountId, '2030-01')).used).toBe(6);
+        await store.usage.refund(accountId, '2030-01', 50);
+        expect((await store.usage.get(accountId, '2030-01')).used).toBe(0);
+        await store.usage.set(accountId, '2030-03', 77);
+        await store.usage.set(accountId, '2030-01', 12);
+        expect((await store.usage.get(accountId, '2030-03')).used).toBe(77);
+        expect(await store.usage.charge(accountId, '2030-01', 10, 20)).toEqual({ ok: false, used: 12 });
+      });
+    });
+
+    describe('rate windows', () => {
+      const window = 1_800_000_000_000;
+
+      it('counts hits per key and window', async () => {
+        expect(await store.rates.hit('key-a', window)).toBe(1);
+        expect(await store.rates.hit('key-a', window)).toBe(2);
+        expect(await store.rates.hit('key-b', window)).toBe(1);
+        expect(await store.rates.hit('key-a', window + MINUTE)).toBe(1);
+        expect(await store.rates.hit('key-a', window)).toBe(3);
+      });
+
+      it('gives every concurrent hit from several instances its own count', async () => {
+        const stores = [store, await openAnother()];
+        const counts = await Promise.all([...Array(30)].map((_, i) => stores[i % 2]!.rates.hit('busy', window)));
+        expect([...counts].sort((a, b) => a - b)).toEqual([...Array(30)].map((_, i) => i + 1));
+      });
+
+      it('forgets windows that started before the given one', async () => {
+        await store.rates.hit('key-a', window - 2 * MINUTE);
+        await store.rates.hit('key-a', window - MINUTE);
+        await store.rates.hit('key-a', window);
+        await store.rates.deleteBefore(window - MINUTE);
+        expect(await store.rates.hit('key-a', window - 2 * MINUTE)).toBe(1);
+        expect(await store.rates.hit('key-a', window - MINUTE)).toBe(2);
+        expect(await store.rates.hit('key-a', window)).toBe(2);
+      });
+    });
+  });
+}
