@@ -37,6 +37,17 @@ export const PLANS: Record<PlanId, Plan> = {
 /** Defaults for what the spec leaves to the account on Enterprise (documented in README). */
 export const ENTERPRISE_DEFAULTS = { creditsIncluded: 100_000, requestsPerMinute: 3_000 };
 
+/** What each plan unlocks: the lowest plan for each gated feature (spec "Plans" and "Errors"). */
+export const FEATURE_MIN_PLAN = {
+  'tool-ops': 'pro',
+  merge: 'pro',
+  batch: 'pro',
+  extraction: 'pro',
+  transcribe: 'business',
+  'signed-urls': 'business',
+} as const satisfies Record<string, PlanId>;
+export type Feature = keyof typeof FEATURE_MIN_PLAN;
+
 const RANK: Record<PlanId, number> = { free: 0, pro: 1, business: 2, enterprise: 3 };
 export function planAtLeast(plan: PlanId, minimum: PlanId): boolean {
   return RANK[plan] >= RANK[minimum];

@@ -5,7 +5,8 @@ import type { BlobStore } from '../blobs/types.js';
 import type { Store } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
-import { ServiceError, badRequest, forbidden, notFound } from './errors.js';
+import { ServiceError, badRequest, notFound } from './errors.js';
+import { requireFeature } from './plan-gates.js';
 import type { JobService } from './jobs.js';
 import { randomToken, sha256 } from './secrets.js';
 
@@ -41,8 +42,8 @@ export class DownloadService {
 
   /** POST /api/v1/signed-url: a long-lived link that keeps the output until it expires. */
   async createSignedUrl(principal: Principal, request: { jobId: string; expirySeconds?: number; reusable: boolean }): Promise<SignedUrl> {
-    const limits = PLANS[principal.account.plan].signedUrl;
-    if (!limits) throw forbidden('Signed URLs require the Business plan or higher');
+    requireFeature(principal.account, 'signed-urls');
+    const limits = PLANS[principal.account.plan].signedUrl!;
     const job = await this.jobs.getOwned(principal, request.jobId);
     if (job.status !== 'done') throw badRequest('The job has not finished: wait for status done');
     if (!job.output || !(await this.blobs.exists(job.output.blobKey))) {

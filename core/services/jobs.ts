@@ -1,7 +1,7 @@
 /** Jobs: acceptance (every rule of POST /convert), status, history. */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { DOWNLOAD_LINK_SECONDS, PLANS, creditCost, planAtLeast, type AcceptedJob, type FormatId, type History, type JobStatus } from '../../schema/index.js';
+import { DOWNLOAD_LINK_SECONDS, creditCost, type AcceptedJob, type FormatId, type History, type JobStatus } from '../../schema/index.js';
 import { isSecretField, type Plugin } from '../contract/index.js';
 import { parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
@@ -9,7 +9,8 @@ import type { JobRecord, Store } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
-import { ServiceError, badRequest, forbidden, notFound } from './errors.js';
+import { badRequest, notFound } from './errors.js';
+import { requireFeature, requirePlan } from './plan-gates.js';
 import type { StagedUpload, UploadService } from './uploads.js';
 
 /** Puts an accepted job on the queue (Agenda in production). */
@@ -48,6 +49,9 @@ export interface ConvertRequest {
   viaApi: boolean;
 }
 
+/** The op of the PDF merge plugin, served by POST /api/pdf/merge only. */
+export const MERGE_OP = 'merge-pdf';
+
 export interface JobServiceConfig {
   publicUrl: string;
   /** How long uploads may live (spec: deleted within 1 hour). */
@@ -60,7 +64,7 @@ export class JobService {
     private readonly registry: Registry,
     private readonly uploads: UploadService,
     private readonly credits: CreditService,
-    private readonly queue: JobQueue,
+    private readonly jobQueue: JobQueue,
     private readonly vault: SecretVault,
     private readonly clock: Clock,
     private readonly config: JobServiceConfig,
@@ -69,7 +73,6 @@ export class JobService {
   /** Validate, charge and queue one conversion or tool op. The staged upload is consumed. */
   async accept(principal: Principal, request: ConvertRequest): Promise<AcceptedJob> {
     const { upload } = request;
-    let job: JobRecord | undefined;
     try {
       const to = request.to?.trim().toLowerCase();
       if (!to) throw badRequest("Missing 'to': the output format, e.g. to=webp");
@@ -78,45 +81,85 @@ export class JobService {
       const resolution = this.registry.resolve({ from: inputFormat, to: to === 'jpeg' ? 'jpg' : to, op });
       if (!resolution.ok) throw badRequest(resolution.error);
       const { plugin, output } = resolution;
-      if (!planAtLeast(principal.account.plan, plugin.plan)) {
-        throw forbidden(`${op ? `Op '${op}'` : plugin.title} requires the ${PLANS[plugin.plan].label} plan or higher`);
-      }
-      const parsed = parseOptions(plugin.options, request.fields, { fromStrings: request.fieldsAreStrings, operation: op ? `op '${op}'` : `${inputFormat} -> ${to}` });
-      if (!parsed.ok) throw badRequest(parsed.error);
-      const { stored, secret } = splitSecrets(plugin, parsed.value);
-
-      const cost = creditCost({ format: inputFormat, bytes: upload.bytes }, plugin.creditWeight);
-      const charge = await this.credits.charge(principal.account, cost);
-      const now = this.clock.now();
-      job = await this.store.jobs.create({
-        id: randomUUID(),
-        accountId: principal.account.id,
-        kind: op ? 'tool' : 'convert',
-        pluginId: plugin.id,
-        op: op ?? null,
-        inputFormat,
-        outputFormat: output,
-        options: stored,
-        inputs: [{ blobKey: upload.blobKey, filename: upload.filename, format: inputFormat, bytes: upload.bytes }],
-        creditCost: cost,
-        creditPeriod: charge.period,
-        viaApi: request.viaApi,
-        createdAt: now,
-        inputsExpireAt: new Date(now.getTime() + this.config.retentionMs),
+      if ((plugin.limits.inputs?.min ?? 1) > 1) throw badRequest(`${plugin.title} takes several files: use its own endpoint`);
+      if (op) requireFeature(principal.account, 'tool-ops');
+      requirePlan(principal.account, plugin.plan, op ? `Op '${op}'` : plugin.title);
+      const options = this.parse(plugin, request.fields, request.fieldsAreStrings, op ? `op '${op}'` : `${inputFormat} -> ${to}`);
+      return await this.queue(principal, {
+        plugin, kind: op ? 'tool' : 'convert', op: op ?? null, inputFormat, output, options, files: [{ upload, format: inputFormat }],
+        cost: creditCost({ format: inputFormat, bytes: upload.bytes }, plugin.creditWeight), viaApi: request.viaApi,
       });
-      this.vault.put(job.id, secret);
-      await this.queue.enqueue(job.id);
-      return { jobId: job.id, status: 'queued', creditCost: cost, creditsRemaining: charge.creditsRemaining, statusUrl: `/api/v1/jobs/${job.id}` };
     } catch (err) {
-      if (job) {
-        // The job could not be queued: it fails to start, so it is refunded.
-        await this.store.jobs.fail(job.id, 'The job could not be queued; credits were refunded', this.clock.now());
-        await this.credits.refund(job);
-        this.vault.take(job.id);
-      }
       await this.uploads.discard(upload);
       throw err;
     }
+  }
+
+  /** POST /api/pdf/merge: two or more PDFs merged in the order sent, charged by total size. */
+  async acceptMerge(principal: Principal, uploads: StagedUpload[], viaApi: boolean): Promise<AcceptedJob> {
+    try {
+      requireFeature(principal.account, 'merge');
+      const resolution = this.registry.resolve({ from: 'pdf', to: 'pdf', op: MERGE_OP });
+      if (!resolution.ok) throw badRequest(resolution.error);
+      const { plugin } = resolution;
+      const { min, max } = plugin.limits.inputs ?? { min: 2, max: 2 };
+      if (uploads.length < min) throw badRequest(`Send at least ${min} PDFs as 'files'`);
+      if (uploads.length > max) throw badRequest(`At most ${max} PDFs per merge`);
+      for (const upload of uploads) {
+        if ((await this.uploads.identify(upload)) !== 'pdf') throw badRequest(`${upload.filename} is not a PDF`);
+      }
+      const bytes = uploads.reduce((sum, u) => sum + u.bytes, 0);
+      return await this.queue(principal, {
+        plugin, kind: 'merge', op: MERGE_OP, inputFormat: 'pdf', output: 'pdf', options: this.parse(plugin, {}, false, 'merge'),
+        files: uploads.map((upload) => ({ upload, format: 'pdf' as const })), cost: creditCost({ format: 'pdf', bytes }, plugin.creditWeight), viaApi,
+      });
+    } catch (err) {
+      await this.uploads.discard(...uploads);
+      throw err;
+    }
+  }
+
+  private parse(plugin: Plugin, fields: Record<string, unknown>, fromStrings: boolean, operation: string) {
+    const parsed = parseOptions(plugin.options, fields, { fromStrings, operation });
+    if (!parsed.ok) throw badRequest(parsed.error);
+    return parsed.value;
+  }
+
+  /** Charge, record and enqueue a validated job. A job that cannot be queued is failed and refunded. */
+  private async queue(principal: Principal, spec: {
+    plugin: Plugin; kind: JobRecord['kind']; op: string | null; inputFormat: FormatId; output: FormatId; options: Record<string, unknown>;
+    files: Array<{ upload: StagedUpload; format: FormatId }>; cost: number; viaApi: boolean;
+  }): Promise<AcceptedJob> {
+    const { stored, secret } = splitSecrets(spec.plugin, spec.options);
+    const charge = await this.credits.charge(principal.account, spec.cost);
+    const now = this.clock.now();
+    const job = await this.store.jobs.create({
+      id: randomUUID(),
+      accountId: principal.account.id,
+      kind: spec.kind,
+      pluginId: spec.plugin.id,
+      op: spec.op,
+      inputFormat: spec.inputFormat,
+      outputFormat: spec.output,
+      options: stored,
+      inputs: spec.files.map(({ upload, format }) => ({ blobKey: upload.blobKey, filename: upload.filename, format, bytes: upload.bytes })),
+      creditCost: spec.cost,
+      creditPeriod: charge.period,
+      viaApi: spec.viaApi,
+      createdAt: now,
+      inputsExpireAt: new Date(now.getTime() + this.config.retentionMs),
+    });
+    this.vault.put(job.id, secret);
+    try {
+      await this.jobQueue.enqueue(job.id);
+    } catch (err) {
+      // The job failed to start: it is refunded (spec: side effects).
+      await this.store.jobs.fail(job.id, 'The job could not be queued; credits were refunded', this.clock.now());
+      await this.credits.refund(job);
+      this.vault.take(job.id);
+      throw err;
+    }
+    return { jobId: job.id, status: 'queued', creditCost: spec.cost, creditsRemaining: charge.creditsRemaining, statusUrl: `/api/v1/jobs/${job.id}` };
   }
 
   /** A job of this principal, or 404 (also for another holder's job: existence is not revealed). */
@@ -168,7 +211,7 @@ export class JobService {
 
 function conversionLabel(job: JobRecord): string {
   const from = job.inputFormat.toUpperCase();
-  return job.op ? `${job.op} (${from})` : `${from} to ${(job.outputFormat as FormatId).toUpperCase()}`;
+  return job.op ? `${job.op} (${from})` : `${from} to ${job.outputFormat.toUpperCase()}`;
 }
 
 function splitSecrets(plugin: Plugin, options: Record<string, unknown>) {

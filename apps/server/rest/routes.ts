@@ -37,6 +37,9 @@ function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
+/** Not shown in the spec: the most PDFs one merge takes (documented in README). */
+const MAX_MERGE_FILES = 50;
+
 export async function restRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const auth = authenticate(services);
 
@@ -46,6 +49,17 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
     const form = await readMultipart(request, services.uploads, { fileField: 'file', maxFiles: 1, maxFileBytes });
     const { to, op, ...fields } = form.fields;
     return services.jobs.accept(principal, { upload: form.files[0]!, to, op, fields, fieldsAreStrings: true, viaApi: true });
+  });
+
+  app.post('/api/pdf/merge', { preHandler: auth }, async (request) => {
+    const principal = principalOf(request);
+    const { maxFileBytes } = services.accounts.limitsOf(principal.account);
+    const form = await readMultipart(request, services.uploads, { fileField: 'files', maxFiles: MAX_MERGE_FILES, maxFileBytes });
+    if (Object.keys(form.fields).length) {
+      await services.uploads.discard(...form.files);
+      throw badRequest(`Unexpected field '${Object.keys(form.fields)[0]}': merge takes only 'files'`);
+    }
+    return services.jobs.acceptMerge(principal, form.files, true);
   });
 
   app.get<{ Params: { jobId: string } }>('/api/v1/jobs/:jobId', { preHandler: auth }, async (request) =>
