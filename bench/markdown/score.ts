@@ -1,6 +1,6 @@
 /**
  * Scores a Markdown conversion against the corpus truth: heading F1 on (level, text), list F1 on
- * (ordered, text), table cell accuracy, text similarity, running-line leaks and page markers.
+ * item text, table cell accuracy, text similarity, running-line leaks and page markers.
  * Works on any Markdown (ours or the anchor's), so both are scored by the same rules.
  */
 import { distance } from 'fastest-levenshtein';
@@ -24,6 +24,8 @@ export interface DocumentScore {
 const PAGE_MARKER = /^<!-- page (\d+) -->$/;
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*$/;
 const LIST_ITEM = /^\s*([-*+•]|\d+[.)])\s+(.*)$/;
+/** A source marker left inside an item's text ("- • item", "- 1) item"): the item still counts as found. */
+const MARKER_REMNANT = /^(?:[•·–—\-▪■◦*]|\(?(?:\d{1,3}|[a-z])[.)])\s+/i;
 const TABLE_SEPARATOR = /^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$/;
 
 /** Inline text without emphasis, links or escapes, whitespace collapsed. */
@@ -75,7 +77,7 @@ function listKeys(markdown: string): string[] {
   return markdown.split('\n').flatMap((line) => {
     const match = LIST_ITEM.exec(line);
     if (!match || isTableLine(line)) return [];
-    return [`${/\d/.test(match[1]!) ? 'ol' : 'ul'}|${normaliseText(match[2]!)}`];
+    return [normaliseText(match[2]!).replace(MARKER_REMNANT, '')];
   });
 }
 

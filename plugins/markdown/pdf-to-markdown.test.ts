@@ -125,6 +125,7 @@ describe('plugin manifest', () => {
     const work = mkdtempSync(join(tmpdir(), 'md-plugin-'));
     try {
       const ctx: RunContext = {
+        target: 'json',
         workDir: work,
         signal: new AbortController().signal,
         progress: () => undefined,

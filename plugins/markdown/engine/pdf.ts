@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { AnnotationMode, getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { PluginError } from '../../../core/contract/index.js';
 import type { PageContent, Rule, TextRun } from './types.js';
@@ -97,7 +97,7 @@ export async function readPage(document: PDFDocumentProxy, number: number, deadl
     const viewport = page.getViewport({ scale: 1 });
     const toPage = viewport.transform as Matrix;
     // The operator list loads the fonts, whose real names tell bold from regular.
-    const operators = await deadline.race(page.getOperatorList());
+    const operators = await deadline.race(page.getOperatorList({ annotationMode: AnnotationMode.DISABLE }));
     const text = await deadline.race(page.getTextContent({ disableNormalization: false }));
     const runs: TextRun[] = [];
     for (const item of text.items) {
