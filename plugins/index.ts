@@ -1,5 +1,6 @@
 /** The standard distribution: every plugin the server loads, listed explicitly. */
 import type { Plugin } from '../core/contract/index.js';
 import { imagePlugins } from './image/index.js';
+import { mediaPlugins } from './media/index.js';
 
-export const standardPlugins: Plugin[] = [...imagePlugins];
+export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins];

@@ -1,0 +1,78 @@
+/** The family as a whole: it registers cleanly, and bad input fails fast with a useful PluginError. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PluginError, type Plugin } from '../../core/contract/index.js';
+import { runPlugin } from '../../core/contract/testing.js';
+import { Registry } from '../../core/registry/index.js';
+import { standardPlugins } from '../index.js';
+import { audioConvertPlugin } from './audio-convert/index.js';
+import { mediaCleanMetadataPlugin } from './clean-metadata/index.js';
+import { mediaPlugins } from './index.js';
+import { normalizeAudioPlugin } from './normalize-audio/index.js';
+import { FixtureSet, type FixtureName } from './shared/fixtures.js';
+import { trimMediaPlugin } from './trim-media/index.js';
+import { videoConvertPlugin } from './video-convert/index.js';
+
+describe('media family registration', () => {
+  const registry = new Registry(standardPlugins);
+
+  it('is part of the standard distribution and claims no one else’s pair', () => {
+    expect(standardPlugins).toEqual(expect.arrayContaining(mediaPlugins));
+  });
+
+  it.each([
+    ['mkv', 'mp4', undefined, 'video-to-mp4'],
+    ['mp4', 'prores', undefined, 'video-to-prores'],
+    ['mp4', 'mp3', undefined, 'audio-to-mp3'],
+    ['amr', 'opus', undefined, 'audio-to-opus'],
+    ['wav', 'wav', 'normalize-audio', 'normalize-audio'],
+    ['m2ts', 'm2ts', 'trim-media', 'trim-media'],
+    ['flac', 'flac', 'clean-metadata', 'media-clean-metadata'],
+  ])('%s -> %s (op %s) resolves to %s', (from, to, op, pluginId) => {
+    const resolution = registry.resolve({ from: from as never, to, ...(op ? { op } : {}) });
+    expect(resolution.ok && resolution.plugin.id).toBe(pluginId);
+  });
+
+  it.each([
+    ['mkv', 'gif'],
+    ['vob', 'prores'],
+    ['mp3', 'wma'],
+  ])('%s -> %s is not offered', (from, to) => {
+    expect(registry.resolve({ from: from as never, to }).ok).toBe(false);
+  });
+
+  it('tool ops need Pro; conversions are free', () => {
+    for (const plugin of mediaPlugins) expect(plugin.plan).toBe(plugin.kind === 'tool' ? 'pro' : 'free');
+  });
+});
+
+const fixtures = new FixtureSet(['truncated-mp4', 'random-mp3', 'empty-wav', 'video-only-mp4', 'no-streams-mp4', 'huge-frame-avi', 'silent-wav']);
+beforeAll(() => fixtures.make());
+afterAll(() => fixtures.cleanup());
+
+describe('bad input fails fast with a useful message', () => {
+  const cases: Array<[FixtureName, Plugin, RegExp]> = [
+    ['truncated-mp4', videoConvertPlugin('webm'), /^The MP4 file could not be read; it may be truncated, corrupt or not really MP4 \(moov atom not found; Invalid data found when processing input\)$/],
+    ['truncated-mp4', trimMediaPlugin, /^The MP4 file could not be read/],
+    ['truncated-mp4', mediaCleanMetadataPlugin, /^The MP4 file could not be read/],
+    ['random-mp3', audioConvertPlugin('wav'), /^The MP3 file could not be read; it may be truncated, corrupt or not really MP3/],
+    ['random-mp3', normalizeAudioPlugin, /^The MP3 file could not be read/],
+    ['empty-wav', audioConvertPlugin('mp3'), /^The WAV file is empty \(0 bytes\)$/],
+    ['empty-wav', normalizeAudioPlugin, /^The WAV file is empty/],
+    ['video-only-mp4', audioConvertPlugin('mp3'), /^The MP4 file has no audio track$/],
+    ['no-streams-mp4', videoConvertPlugin('mov'), /^The MP4 file contains no audio or video; it may be empty or truncated$/],
+    ['huge-frame-avi', videoConvertPlugin('mp4'), /^The video is 9000x2 pixels; frames up to 8192x8192 are supported$/],
+    ['silent-wav', normalizeAudioPlugin, /^The audio is silent, so there is no loudness to normalise$/],
+  ];
+
+  it.each(cases)('%s with %s', async (name, plugin, message) => {
+    const started = Date.now();
+    const error = await runPlugin(plugin, [fixtures.get(name)], plugin.id === 'trim-media' ? { trim: { start: 0, end: 1 } } : {}).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(PluginError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain(fixtures.dir);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
