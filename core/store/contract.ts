@@ -169,7 +169,7 @@ export function storeContractSuite(name: string, createStorage: () => Promise<St
         const input = makeJob(accountId, { kind: 'tool', op: 'compress', viaApi: false });
         const created = await store.jobs.create(input);
         const expected: JobRecord = {
-          ...input, status: 'waiting', progress: 0, error: null, toolReport: null, output: null, downloadToken: null,
+          ...input, batchId: null, status: 'waiting', progress: 0, error: null, toolReport: null, output: null, downloadToken: null,
           refunded: false, attempts: 0, startedAt: null, completedAt: null, outputExpiresAt: null,
         };
         expect(created).toEqual(expected);
@@ -259,6 +259,16 @@ export function storeContractSuite(name: string, createStorage: () => Promise<St
         expect(ids((await store.jobs.listByAccount(accountId, 10, 0)).jobs)).toEqual(['job_c', 'job_b', 'job_a']);
       });
 
+      it('lists a batch’s jobs oldest first', async () => {
+        const second = await newJob(accountId, { batchId: 'batch_1', createdAt: at(2000) });
+        const first = await newJob(accountId, { batchId: 'batch_1', createdAt: at(1000) });
+        await newJob(accountId, { batchId: 'batch_2' });
+        await newJob(accountId);
+        expect(await store.jobs.listByBatch('batch_1')).toEqual([first, second]);
+        expect(first.batchId).toBe('batch_1');
+        expect(await store.jobs.listByBatch('batch_missing')).toEqual([]);
+      });
+
       it('lists unfinished (waiting and active) jobs, oldest first', async () => {
         const active = await newJob(accountId, { createdAt: at(2000) });
         await store.jobs.start(active.id, at());
@@ -309,6 +319,16 @@ export function storeContractSuite(name: string, createStorage: () => Promise<St
         expect(await store.jobs.get(old.id)).toMatchObject({ downloadToken: null, output: old.output });
         expect((await store.jobs.get(edge.id))?.downloadToken).toBeNull();
         expect((await store.jobs.get(recent.id))?.downloadToken).toBe(recent.downloadToken);
+      });
+    });
+
+    describe('batches', () => {
+      it('round-trips a batch and answers null for an unknown id', async () => {
+        const account = await newAccount();
+        const batch = { id: `batch_${randomUUID()}`, accountId: account.id, total: 3, errors: [{ filename: 'x.xyz', error: 'Unsupported format: xyz' }], createdAt: at() };
+        await store.batches.create(batch);
+        expect(await store.batches.get(batch.id)).toEqual(batch);
+        expect(await store.batches.get('batch_missing')).toBeNull();
       });
     });
 

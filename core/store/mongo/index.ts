@@ -1,0 +1,310 @@
+/**
+ * The distributed store: MongoDB through the official driver. Every rule that must hold across
+ * API instances and workers (one charge within the allowance, one consume per token, one
+ * finish per job) is a single conditional write on one document.
+ */
+import { MongoClient, MongoServerError, type Collection, type Db, type Filter, type MongoClientOptions } from 'mongodb';
+import type {
+  Account, AccountRepo, ApiKeyRecord, BatchRecord, BatchRepo, ChargeResult, DownloadTokenRecord, JobRecord, JobRepo, KeyRepo, NewJob, RateRepo, Store,
+  TokenRepo, UsageRepo,
+} from '../types.js';
+import { COLLECTIONS, INDEXES, type AccountDoc, type BatchDoc, type JobDoc, type KeyDoc, type RateDoc, type TokenDoc, type UsageDoc } from './schema.js';
+
+const UNFINISHED: JobRecord['status'][] = ['waiting', 'active'];
+const DUPLICATE_KEY = 11000;
+
+/**
+ * Two first writes to the same unique key can race: one upsert inserts, the other fails with a
+ * duplicate key. Running it again then updates the row the winner inserted.
+ */
+async function retryOnDuplicateKey<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return write();
+    throw err;
+  }
+}
+
+/** Options and reports are JSON on the wire; storing them as JSON keeps both adapters alike (no undefined, no class instances). */
+const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+function accountFromDoc({ _id, ...doc }: AccountDoc): Account {
+  return {
+    id: _id, plan: doc.plan, email: doc.email, emailVerified: doc.emailVerified, overageEnabled: doc.overageEnabled,
+    creditsIncluded: doc.creditsIncluded, requestsPerMinute: doc.requestsPerMinute, createdAt: doc.createdAt,
+  };
+}
+
+function keyFromDoc({ _id, ...doc }: KeyDoc): ApiKeyRecord {
+  return { id: _id, accountId: doc.accountId, hash: doc.hash, prefix: doc.prefix, createdAt: doc.createdAt, revokedAt: doc.revokedAt };
+}
+
+function jobFromDoc({ _id, ...doc }: JobDoc): JobRecord {
+  return {
+    id: _id, accountId: doc.accountId, batchId: doc.batchId, kind: doc.kind, pluginId: doc.pluginId, op: doc.op, inputFormat: doc.inputFormat,
+    outputFormat: doc.outputFormat, options: doc.options, inputs: doc.inputs, status: doc.status, progress: doc.progress,
+    error: doc.error, toolReport: doc.toolReport, output: doc.output, downloadToken: doc.downloadToken, creditCost: doc.creditCost,
+    creditPeriod: doc.creditPeriod, refunded: doc.refunded, viaApi: doc.viaApi, attempts: doc.attempts, createdAt: doc.createdAt,
+    startedAt: doc.startedAt, completedAt: doc.completedAt, inputsExpireAt: doc.inputsExpireAt, outputExpiresAt: doc.outputExpiresAt,
+  };
+}
+
+function batchFromDoc({ _id, ...doc }: BatchDoc): BatchRecord {
+  return { id: _id, accountId: doc.accountId, total: doc.total, errors: doc.errors, createdAt: doc.createdAt };
+}
+
+function tokenFromDoc({ _id, ...doc }: TokenDoc): DownloadTokenRecord {
+  return {
+    hash: _id, jobId: doc.jobId, kind: doc.kind, reusable: doc.reusable, expiresAt: doc.expiresAt, consumedAt: doc.consumedAt,
+    createdAt: doc.createdAt,
+  };
+}
+
+export class MongoStore implements Store {
+  readonly accounts: AccountRepo;
+  readonly keys: KeyRepo;
+  readonly jobs: JobRepo;
+  readonly batches: BatchRepo;
+  readonly tokens: TokenRepo;
+  readonly usage: UsageRepo;
+  readonly rates: RateRepo;
+
+  /**
+   * Connects and creates the indexes. The database is the one named in the URL
+   * (mongodb://host/transmute) unless `dbName` is given. The store owns the client: close()
+   * closes it, so the blob store and queue built on `db` must be stopped first.
+   */
+  static async connect(url: string, options: { dbName?: string; client?: MongoClientOptions } = {}): Promise<MongoStore> {
+    const client = await MongoClient.connect(url, options.client);
+    try {
+      const store = new MongoStore(client, client.db(options.dbName));
+      await store.createIndexes();
+      return store;
+    } catch (err) {
+      await client.close();
+      throw err;
+    }
+  }
+
+  private constructor(readonly client: MongoClient, readonly db: Db) {
+    this.accounts = accountRepo(db.collection<AccountDoc>(COLLECTIONS.accounts));
+    this.keys = keyRepo(db.collection<KeyDoc>(COLLECTIONS.keys));
+    this.jobs = jobRepo(db.collection<JobDoc>(COLLECTIONS.jobs));
+    this.batches = batchRepo(db.collection<BatchDoc>(COLLECTIONS.batches));
+    this.tokens = tokenRepo(db.collection<TokenDoc>(COLLECTIONS.tokens));
+    this.usage = usageRepo(db.collection<UsageDoc>(COLLECTIONS.usage));
+    this.rates = rateRepo(db.collection<RateDoc>(COLLECTIONS.rates));
+  }
+
+  /** Idempotent: creating an index that exists with the same options does nothing. */
+  private async createIndexes(): Promise<void> {
+    for (const [name, indexes] of Object.entries(INDEXES) as Array<[keyof typeof COLLECTIONS, typeof INDEXES.jobs]>) {
+      if (indexes.length) await this.db.collection(COLLECTIONS[name]).createIndexes(indexes);
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.db.command({ ping: 1 });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+function accountRepo(accounts: Collection<AccountDoc>): AccountRepo {
+  const updatable = ['plan', 'email', 'emailVerified', 'overageEnabled', 'creditsIncluded', 'requestsPerMinute'] as const;
+  return {
+    async create(a) {
+      await accounts.insertOne({
+        _id: a.id, plan: a.plan, email: a.email, emailVerified: a.emailVerified, overageEnabled: a.overageEnabled,
+        creditsIncluded: a.creditsIncluded, requestsPerMinute: a.requestsPerMinute, createdAt: a.createdAt,
+      });
+    },
+    async get(id) {
+      const doc = await accounts.findOne({ _id: id });
+      return doc ? accountFromDoc(doc) : null;
+    },
+    async update(id, patch) {
+      const set = Object.fromEntries(updatable.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]));
+      if (Object.keys(set).length) await accounts.updateOne({ _id: id }, { $set: set });
+    },
+  };
+}
+
+function keyRepo(keys: Collection<KeyDoc>): KeyRepo {
+  return {
+    async create(k) {
+      await keys.insertOne({ _id: k.id, accountId: k.accountId, hash: k.hash, prefix: k.prefix, createdAt: k.createdAt, revokedAt: k.revokedAt });
+    },
+    async findActiveByHash(hash) {
+      const doc = await keys.findOne({ hash, revokedAt: null });
+      return doc ? keyFromDoc(doc) : null;
+    },
+    async listByAccount(accountId) {
+      return (await keys.find({ accountId }).sort({ createdAt: 1, _id: 1 }).toArray()).map(keyFromDoc);
+    },
+    async revokeByHash(hash, at) {
+      return (await keys.updateOne({ hash, revokedAt: null }, { $set: { revokedAt: at } })).modifiedCount > 0;
+    },
+  };
+}
+
+function jobRepo(jobs: Collection<JobDoc>): JobRepo {
+  /** Oldest first, as the SQLite adapter lists them. */
+  const list = async (filter: Filter<JobDoc>) => (await jobs.find(filter).sort({ createdAt: 1, _id: 1 }).toArray()).map(jobFromDoc);
+  return {
+    async create(job: NewJob) {
+      const doc: JobDoc = {
+        _id: job.id, accountId: job.accountId, batchId: job.batchId ?? null, kind: job.kind, pluginId: job.pluginId, op: job.op, inputFormat: job.inputFormat,
+        outputFormat: job.outputFormat, options: asJson(job.options), inputs: asJson(job.inputs), status: 'waiting', progress: 0,
+        error: null, toolReport: null, output: null, downloadToken: null, creditCost: job.creditCost, creditPeriod: job.creditPeriod,
+        refunded: false, viaApi: job.viaApi, attempts: 0, createdAt: job.createdAt, startedAt: null, completedAt: null,
+        inputsExpireAt: job.inputsExpireAt, outputExpiresAt: null,
+      };
+      await jobs.insertOne(doc);
+      return jobFromDoc(doc);
+    },
+    async get(id) {
+      const doc = await jobs.findOne({ _id: id });
+      return doc ? jobFromDoc(doc) : null;
+    },
+    async start(id, at) {
+      // A pipeline update, so the first start time survives a restart after a crash.
+      const doc = await jobs.findOneAndUpdate(
+        { _id: id, status: { $in: UNFINISHED } },
+        [{ $set: { status: 'active', attempts: { $add: ['$attempts', 1] }, startedAt: { $ifNull: ['$startedAt', at] } } }],
+        { returnDocument: 'after' },
+      );
+      return doc ? jobFromDoc(doc) : null;
+    },
+    async setProgress(id, progress) {
+      await jobs.updateOne({ _id: id, status: 'active' }, { $set: { progress } });
+    },
+    async complete(id, r) {
+      const result = await jobs.updateOne(
+        { _id: id, status: 'active' },
+        {
+          $set: {
+            status: 'done', progress: 100, output: asJson(r.output), downloadToken: r.downloadToken,
+            toolReport: r.toolReport ? asJson(r.toolReport) : null, completedAt: r.at, outputExpiresAt: r.outputExpiresAt,
+          },
+        },
+      );
+      return result.modifiedCount > 0;
+    },
+    async fail(id, error, at) {
+      const result = await jobs.updateOne({ _id: id, status: { $in: UNFINISHED } }, { $set: { status: 'failed', error, completedAt: at } });
+      return result.modifiedCount > 0;
+    },
+    async markRefunded(id) {
+      return (await jobs.updateOne({ _id: id, refunded: false }, { $set: { refunded: true } })).modifiedCount > 0;
+    },
+    async listByAccount(accountId, limit, offset) {
+      const [total, page] = await Promise.all([
+        jobs.countDocuments({ accountId }),
+        // limit(0) means "no limit" to MongoDB, not an empty page.
+        limit > 0 ? jobs.find({ accountId }).sort({ createdAt: -1, _id: -1 }).skip(offset).limit(limit).toArray() : [],
+      ]);
+      return { total, jobs: page.map(jobFromDoc) };
+    },
+    async listByBatch(batchId) {
+      return list({ batchId });
+    },
+    async listUnfinished() {
+      return list({ status: { $in: UNFINISHED } });
+    },
+    async listInputsDue(now) {
+      return list({ inputsExpireAt: { $lte: now }, 'inputs.0': { $exists: true } });
+    },
+    async clearInputs(id) {
+      await jobs.updateOne({ _id: id }, { $set: { inputs: [] } });
+    },
+    async clearExpiredDownloadTokens(before) {
+      await jobs.updateMany({ downloadToken: { $type: 'string' }, completedAt: { $lte: before } }, { $set: { downloadToken: null } });
+    },
+    async listOutputsDue(now) {
+      return list({ output: { $ne: null }, outputExpiresAt: { $lte: now } });
+    },
+    async clearOutput(id) {
+      await jobs.updateOne({ _id: id }, { $set: { output: null, downloadToken: null } });
+    },
+    async extendOutput(id, until) {
+      // $max treats a missing or null expiry as earlier than any date.
+      await jobs.updateOne({ _id: id }, { $max: { outputExpiresAt: until } });
+    },
+  };
+}
+
+function batchRepo(batches: Collection<BatchDoc>): BatchRepo {
+  return {
+    async create(b) {
+      await batches.insertOne({ _id: b.id, accountId: b.accountId, total: b.total, errors: asJson(b.errors), createdAt: b.createdAt });
+    },
+    async get(id) {
+      const doc = await batches.findOne({ _id: id });
+      return doc ? batchFromDoc(doc) : null;
+    },
+  };
+}
+
+function tokenRepo(tokens: Collection<TokenDoc>): TokenRepo {
+  return {
+    async create(t) {
+      await tokens.insertOne({ _id: t.hash, jobId: t.jobId, kind: t.kind, reusable: t.reusable, expiresAt: t.expiresAt, consumedAt: t.consumedAt, createdAt: t.createdAt });
+    },
+    async get(hash) {
+      const doc = await tokens.findOne({ _id: hash });
+      return doc ? tokenFromDoc(doc) : null;
+    },
+    async consume(hash, at) {
+      return (await tokens.updateOne({ _id: hash, consumedAt: null }, { $set: { consumedAt: at } })).modifiedCount > 0;
+    },
+    async deleteExpired(now) {
+      return (await tokens.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+    },
+  };
+}
+
+function usageRepo(usage: Collection<UsageDoc>): UsageRepo {
+  const usedIn = async (accountId: string, period: string) => (await usage.findOne({ accountId, period }))?.used ?? 0;
+  return {
+    async get(accountId, period) {
+      return { accountId, period, used: await usedIn(accountId, period) };
+    },
+    async charge(accountId, period, cost, limit): Promise<ChargeResult> {
+      // The zero row first (a no-op when it exists), so the charge below never has to upsert.
+      await retryOnDuplicateKey(() => usage.updateOne({ accountId, period }, { $setOnInsert: { used: 0 } }, { upsert: true }));
+      // The allowance check and the increment are one conditional write: concurrent charges cannot both pass.
+      const withinLimit = limit === null ? {} : { $expr: { $lte: [{ $add: ['$used', cost] }, limit] } };
+      const charged = await usage.findOneAndUpdate({ accountId, period, ...withinLimit }, { $inc: { used: cost } }, { returnDocument: 'after' });
+      return charged ? { ok: true, used: charged.used } : { ok: false, used: await usedIn(accountId, period) };
+    },
+    async refund(accountId, period, cost) {
+      await usage.updateOne({ accountId, period }, [{ $set: { used: { $max: [0, { $subtract: ['$used', cost] }] } } }]);
+    },
+    async set(accountId, period, used) {
+      await retryOnDuplicateKey(() => usage.updateOne({ accountId, period }, { $set: { used } }, { upsert: true }));
+    },
+  };
+}
+
+function rateRepo(rates: Collection<RateDoc>): RateRepo {
+  return {
+    async hit(key, windowStart) {
+      const doc = await retryOnDuplicateKey(() =>
+        rates.findOneAndUpdate(
+          { key, windowStart },
+          { $inc: { count: 1 }, $setOnInsert: { createdAt: new Date() } },
+          { upsert: true, returnDocument: 'after' },
+        ),
+      );
+      if (!doc) throw new Error('rate window upsert returned no document');
+      return doc.count;
+    },
+    async deleteBefore(windowStart) {
+      await rates.deleteMany({ windowStart: { $lt: windowStart } });
+    },
+  };
+}

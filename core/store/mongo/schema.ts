@@ -1,0 +1,63 @@
+/**
+ * Collections of the distributed store and their indexes, declared here and created at
+ * start-up. Documents keep the port's field names; the record's id is `_id`.
+ */
+import type { IndexDescription } from 'mongodb';
+import type { Account, ApiKeyRecord, BatchRecord, DownloadTokenRecord, JobRecord, UsageRecord } from '../types.js';
+
+export type AccountDoc = Omit<Account, 'id'> & { _id: string };
+export type KeyDoc = Omit<ApiKeyRecord, 'id'> & { _id: string };
+export type JobDoc = Omit<JobRecord, 'id'> & { _id: string };
+export type BatchDoc = Omit<BatchRecord, 'id'> & { _id: string };
+/** `_id` is the token's hash. */
+export type TokenDoc = Omit<DownloadTokenRecord, 'hash'> & { _id: string };
+export type UsageDoc = UsageRecord;
+export interface RateDoc {
+  key: string;
+  windowStart: number;
+  count: number;
+  /** Wall-clock time the window was first hit: what the TTL index expires on. */
+  createdAt: Date;
+}
+
+export const COLLECTIONS = {
+  accounts: 'accounts',
+  keys: 'apiKeys',
+  jobs: 'jobs',
+  batches: 'batches',
+  tokens: 'downloadTokens',
+  usage: 'usage',
+  rates: 'rateWindows',
+} as const;
+
+/**
+ * Expired signed-URL records answer 410 (not 404) for this long; it is the grace the retention
+ * service applies before deleting them, so the TTL index only does what the purge would.
+ */
+const EXPIRED_TOKEN_GRACE_SECONDS = 7 * 24 * 3600;
+/** Rate windows last a minute; an hour-old one is certainly finished. */
+const RATE_WINDOW_TTL_SECONDS = 3600;
+
+export const INDEXES: Record<keyof typeof COLLECTIONS, IndexDescription[]> = {
+  accounts: [],
+  keys: [
+    { key: { hash: 1 }, name: 'hash_unique', unique: true },
+    { key: { accountId: 1, createdAt: 1 }, name: 'account_keys' },
+  ],
+  jobs: [
+    { key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'history' },
+    { key: { batchId: 1, createdAt: 1 }, name: 'batch_jobs', partialFilterExpression: { batchId: { $type: 'string' } } },
+    { key: { status: 1, createdAt: 1 }, name: 'unfinished' },
+    { key: { inputsExpireAt: 1 }, name: 'inputs_due' },
+    { key: { outputExpiresAt: 1 }, name: 'outputs_due' },
+    { key: { completedAt: 1 }, name: 'download_tokens_due', partialFilterExpression: { downloadToken: { $type: 'string' } } },
+  ],
+  batches: [],
+  tokens: [{ key: { expiresAt: 1 }, name: 'expired_after_grace', expireAfterSeconds: EXPIRED_TOKEN_GRACE_SECONDS }],
+  usage: [{ key: { accountId: 1, period: 1 }, name: 'account_period_unique', unique: true }],
+  rates: [
+    { key: { key: 1, windowStart: 1 }, name: 'key_window_unique', unique: true },
+    { key: { windowStart: 1 }, name: 'window_start' },
+    { key: { createdAt: 1 }, name: 'expired_windows', expireAfterSeconds: RATE_WINDOW_TTL_SECONDS },
+  ],
+};
