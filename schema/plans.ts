@@ -18,19 +18,21 @@ export interface Plan {
   /** Signed URLs: null where the plan cannot mint them. */
   signedUrl: { defaultSeconds: number; maxSeconds: number } | null;
   overageAvailable: boolean;
+  /** Files per batch conversion (not shown in the spec: our choice, documented in README). */
+  maxBatchFiles: number;
 }
 
 /** The spec's plan table as data. Sizes are decimal (1 MB = 10^6 bytes, 1 GB = 10^9 bytes). */
 export const PLANS: Record<PlanId, Plan> = {
-  free: { id: 'free', label: 'Free', creditsIncluded: 250, requestsPerMinute: 30, maxFileBytes: 25 * MB, signedUrl: null, overageAvailable: true },
-  pro: { id: 'pro', label: 'Pro', creditsIncluded: 3_000, requestsPerMinute: 120, maxFileBytes: 500 * MB, signedUrl: null, overageAvailable: true },
+  free: { id: 'free', label: 'Free', creditsIncluded: 250, requestsPerMinute: 30, maxFileBytes: 25 * MB, signedUrl: null, overageAvailable: true, maxBatchFiles: 0 },
+  pro: { id: 'pro', label: 'Pro', creditsIncluded: 3_000, requestsPerMinute: 120, maxFileBytes: 500 * MB, signedUrl: null, overageAvailable: true, maxBatchFiles: 50 },
   business: {
     id: 'business', label: 'Business', creditsIncluded: 25_000, requestsPerMinute: 750, maxFileBytes: 5 * GB,
-    signedUrl: { defaultSeconds: 24 * 3600, maxSeconds: 604_800 }, overageAvailable: true,
+    signedUrl: { defaultSeconds: 24 * 3600, maxSeconds: 604_800 }, overageAvailable: true, maxBatchFiles: 200,
   },
   enterprise: {
     id: 'enterprise', label: 'Enterprise', creditsIncluded: null, requestsPerMinute: null, maxFileBytes: 5 * GB,
-    signedUrl: { defaultSeconds: 7 * 24 * 3600, maxSeconds: 2_592_000 }, overageAvailable: false,
+    signedUrl: { defaultSeconds: 7 * 24 * 3600, maxSeconds: 2_592_000 }, overageAvailable: false, maxBatchFiles: 500,
   },
 };
 

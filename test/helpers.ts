@@ -66,7 +66,7 @@ export type FileSource = string | { name: string; data: Buffer | string };
 
 async function toBlob(file: FileSource): Promise<{ blob: Blob; name: string }> {
   if (typeof file === 'string') return { blob: await openAsBlob(file), name: path.basename(file) };
-  return { blob: new Blob([typeof file.data === 'string' ? Buffer.from(file.data) : file.data]), name: file.name };
+  return { blob: new Blob([new Uint8Array(typeof file.data === "string" ? Buffer.from(file.data) : file.data)]), name: file.name };
 }
 
 export function authHeaders(key: string | undefined): Record<string, string> {

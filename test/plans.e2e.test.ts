@@ -279,8 +279,8 @@ describe('plans, credits and privacy rules', () => {
       expect(op.status).toBe(403);
       expect(op.body.error).toBe('Tool operations require the Pro plan or higher');
       const form = new FormData();
-      form.append('files', new Blob([png]), 'a.pdf');
-      form.append('files', new Blob([png]), 'b.pdf');
+      form.append('files', new Blob([new Uint8Array(png)]), 'a.pdf');
+      form.append('files', new Blob([new Uint8Array(png)]), 'b.pdf');
       const merge = await fetch(`${server.url}/api/pdf/merge`, { method: 'POST', body: form, headers: authHeaders(free) });
       expect(merge.status).toBe(403);
       expect(((await merge.json()) as { error: string }).error).toBe('PDF merge requires the Pro plan or higher');

@@ -4,6 +4,7 @@ import type { BlobStore } from '../blobs/types.js';
 import type { Registry } from '../registry/index.js';
 import type { Store } from '../store/types.js';
 import { AccountService } from './accounts.js';
+import { BatchService } from './batches.js';
 import { systemClock, type Clock } from './clock.js';
 import { CreditService } from './credits.js';
 import { DownloadService } from './downloads.js';
@@ -46,6 +47,7 @@ export function createServices({ store, blobs, registry, queue, log, clock = sys
     credits,
     uploads,
     jobs,
+    batches: new BatchService(store, blobs, jobs, clock, config.publicUrl),
     rateLimits: new RateLimitService(store, accounts, clock),
     downloads: new DownloadService(store, blobs, jobs, clock),
     retention: new RetentionService(store, blobs, clock, log),

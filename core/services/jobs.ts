@@ -47,6 +47,7 @@ export interface ConvertRequest {
   fields: Record<string, unknown>;
   fieldsAreStrings: boolean;
   viaApi: boolean;
+  batchId?: string;
 }
 
 /** The op of the PDF merge plugin, served by POST /api/pdf/merge only. */
@@ -87,7 +88,7 @@ export class JobService {
       const options = this.parse(plugin, request.fields, request.fieldsAreStrings, op ? `op '${op}'` : `${inputFormat} -> ${to}`);
       return await this.queue(principal, {
         plugin, kind: op ? 'tool' : 'convert', op: op ?? null, inputFormat, output, options, files: [{ upload, format: inputFormat }],
-        cost: creditCost({ format: inputFormat, bytes: upload.bytes }, plugin.creditWeight), viaApi: request.viaApi,
+        cost: creditCost({ format: inputFormat, bytes: upload.bytes }, plugin.creditWeight), viaApi: request.viaApi, batchId: request.batchId ?? null,
       });
     } catch (err) {
       await this.uploads.discard(upload);
@@ -95,10 +96,15 @@ export class JobService {
     }
   }
 
+  /** Checked before the uploads are read: 403 below Pro. */
+  admitMerge(principal: Principal): void {
+    requireFeature(principal.account, 'merge');
+  }
+
   /** POST /api/pdf/merge: two or more PDFs merged in the order sent, charged by total size. */
   async acceptMerge(principal: Principal, uploads: StagedUpload[], viaApi: boolean): Promise<AcceptedJob> {
     try {
-      requireFeature(principal.account, 'merge');
+      this.admitMerge(principal);
       const resolution = this.registry.resolve({ from: 'pdf', to: 'pdf', op: MERGE_OP });
       if (!resolution.ok) throw badRequest(resolution.error);
       const { plugin } = resolution;
@@ -128,7 +134,7 @@ export class JobService {
   /** Charge, record and enqueue a validated job. A job that cannot be queued is failed and refunded. */
   private async queue(principal: Principal, spec: {
     plugin: Plugin; kind: JobRecord['kind']; op: string | null; inputFormat: FormatId; output: FormatId; options: Record<string, unknown>;
-    files: Array<{ upload: StagedUpload; format: FormatId }>; cost: number; viaApi: boolean;
+    files: Array<{ upload: StagedUpload; format: FormatId }>; cost: number; viaApi: boolean; batchId?: string | null;
   }): Promise<AcceptedJob> {
     const { stored, secret } = splitSecrets(spec.plugin, spec.options);
     const charge = await this.credits.charge(principal.account, spec.cost);
@@ -136,6 +142,7 @@ export class JobService {
     const job = await this.store.jobs.create({
       id: randomUUID(),
       accountId: principal.account.id,
+      batchId: spec.batchId ?? null,
       kind: spec.kind,
       pluginId: spec.plugin.id,
       op: spec.op,

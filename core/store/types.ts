@@ -38,6 +38,8 @@ export interface StoredFile {
 export interface JobRecord {
   id: string;
   accountId: string;
+  /** The batch this job belongs to (batch conversion), or null. */
+  batchId: string | null;
   kind: 'convert' | 'tool' | 'merge';
   pluginId: string;
   op: string | null;
@@ -71,7 +73,17 @@ export interface JobRecord {
   outputExpiresAt: Date | null;
 }
 
-export type NewJob = Omit<JobRecord, 'status' | 'progress' | 'error' | 'toolReport' | 'output' | 'downloadToken' | 'refunded' | 'attempts' | 'startedAt' | 'completedAt' | 'outputExpiresAt'>;
+export interface BatchRecord {
+  id: string;
+  accountId: string;
+  /** Files accepted into the batch (one job each). */
+  total: number;
+  /** Per-file rejections at acceptance. */
+  errors: Array<{ filename: string; error: string }>;
+  createdAt: Date;
+}
+
+export type NewJob = Omit<JobRecord, 'batchId' | 'status' | 'progress' | 'error' | 'toolReport' | 'output' | 'downloadToken' | 'refunded' | 'attempts' | 'startedAt' | 'completedAt' | 'outputExpiresAt'> & { batchId?: string | null };
 
 export interface DownloadTokenRecord {
   /** SHA-256 of the token, hex: a leaked database does not leak working links. */
@@ -120,6 +132,8 @@ export interface JobRepo {
   markRefunded(id: string): Promise<boolean>;
   /** Newest first. */
   listByAccount(accountId: string, limit: number, offset: number): Promise<{ total: number; jobs: JobRecord[] }>;
+  /** The jobs of one batch, oldest first. */
+  listByBatch(batchId: string): Promise<JobRecord[]>;
   /** Jobs still waiting or active (for recovery after a restart). */
   listUnfinished(): Promise<JobRecord[]>;
   /** Jobs whose uploads are due for deletion and still present. */
@@ -132,6 +146,11 @@ export interface JobRepo {
   /** Removes the output and its download token. */
   clearOutput(id: string): Promise<void>;
   extendOutput(id: string, until: Date): Promise<void>;
+}
+
+export interface BatchRepo {
+  create(batch: BatchRecord): Promise<void>;
+  get(id: string): Promise<BatchRecord | null>;
 }
 
 export interface TokenRepo {
@@ -163,6 +182,7 @@ export interface Store {
   readonly accounts: AccountRepo;
   readonly keys: KeyRepo;
   readonly jobs: JobRepo;
+  readonly batches: BatchRepo;
   readonly tokens: TokenRepo;
   readonly usage: UsageRepo;
   readonly rates: RateRepo;

@@ -53,6 +53,7 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
 
   app.post('/api/pdf/merge', { preHandler: auth }, async (request) => {
     const principal = principalOf(request);
+    services.jobs.admitMerge(principal);
     const { maxFileBytes } = services.accounts.limitsOf(principal.account);
     const form = await readMultipart(request, services.uploads, { fileField: 'files', maxFiles: MAX_MERGE_FILES, maxFileBytes });
     if (Object.keys(form.fields).length) {
@@ -60,6 +61,24 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
       throw badRequest(`Unexpected field '${Object.keys(form.fields)[0]}': merge takes only 'files'`);
     }
     return services.jobs.acceptMerge(principal, form.files, true);
+  });
+
+  app.post('/api/batch/convert', { preHandler: auth }, async (request) => {
+    const principal = principalOf(request);
+    const maxFiles = services.batches.admit(principal);
+    const { maxFileBytes } = services.accounts.limitsOf(principal.account);
+    const form = await readMultipart(request, services.uploads, { fileField: 'files', maxFiles, maxFileBytes });
+    const { to, op, ...fields } = form.fields;
+    return services.batches.accept(principal, { uploads: form.files, to, op, fields, fieldsAreStrings: true, viaApi: true });
+  });
+
+  app.get<{ Params: { id: string } }>('/api/batch/:id', { preHandler: auth }, async (request) =>
+    services.batches.status(principalOf(request), request.params.id),
+  );
+
+  app.get<{ Params: { id: string } }>('/api/batch/:id/download', { preHandler: auth }, async (request, reply) => {
+    const { stream, filename } = await services.batches.zip(principalOf(request), request.params.id);
+    return reply.header('Content-Type', 'application/zip').header('Content-Disposition', contentDisposition(filename)).send(stream);
   });
 
   app.get<{ Params: { jobId: string } }>('/api/v1/jobs/:jobId', { preHandler: auth }, async (request) =>

@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import type { ToolReport } from '../../../schema/index.js';
 import type {
-  Account, AccountRepo, ApiKeyRecord, ChargeResult, DownloadTokenRecord, JobRecord, JobRepo, KeyRepo, NewJob, RateRepo,
+  Account, AccountRepo, ApiKeyRecord, BatchRepo, ChargeResult, DownloadTokenRecord, JobRecord, JobRepo, KeyRepo, NewJob, RateRepo,
   Store, StoredFile, TokenRepo, UsageRecord, UsageRepo,
 } from '../types.js';
 import { SCHEMA } from './schema.js';
@@ -40,6 +40,7 @@ function jobFromRow(r: Row): JobRecord {
   return {
     id: String(r.id),
     accountId: String(r.account_id),
+    batchId: (r.batch_id as string | null) ?? null,
     kind: r.kind as JobRecord['kind'],
     pluginId: String(r.plugin_id),
     op: (r.op as string | null) ?? null,
@@ -88,6 +89,7 @@ export class SqliteStore implements Store {
   readonly accounts: AccountRepo;
   readonly keys: KeyRepo;
   readonly jobs: JobRepo;
+  readonly batches: BatchRepo;
   readonly tokens: TokenRepo;
   readonly usage: UsageRepo;
   readonly rates: RateRepo;
@@ -96,6 +98,7 @@ export class SqliteStore implements Store {
     this.accounts = accountRepo(db);
     this.keys = keyRepo(db);
     this.jobs = jobRepo(db);
+    this.batches = batchRepo(db);
     this.tokens = tokenRepo(db);
     this.usage = usageRepo(db);
     this.rates = rateRepo(db);
@@ -158,9 +161,9 @@ function keyRepo(db: Database.Database): KeyRepo {
 }
 
 function jobRepo(db: Database.Database): JobRepo {
-  const insert = db.prepare(`INSERT INTO jobs (id, account_id, kind, plugin_id, op, input_format, output_format, options, inputs, status, progress,
+  const insert = db.prepare(`INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options, inputs, status, progress,
       credit_cost, credit_period, via_api, created_at, inputs_expire_at)
-    VALUES (@id, @accountId, @kind, @pluginId, @op, @inputFormat, @outputFormat, @options, @inputs, 'waiting', 0,
+    VALUES (@id, @accountId, @batchId, @kind, @pluginId, @op, @inputFormat, @outputFormat, @options, @inputs, 'waiting', 0,
       @creditCost, @creditPeriod, @viaApi, @createdAt, @inputsExpireAt)`);
   const byId = db.prepare('SELECT * FROM jobs WHERE id = ?');
   const start = db.prepare(`UPDATE jobs SET status = 'active', attempts = attempts + 1, started_at = COALESCE(started_at, ?)
@@ -172,6 +175,7 @@ function jobRepo(db: Database.Database): JobRepo {
   const refund = db.prepare('UPDATE jobs SET refunded = 1 WHERE id = ? AND refunded = 0');
   const count = db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE account_id = ?');
   const page = db.prepare('SELECT * FROM jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?');
+  const byBatch = db.prepare('SELECT * FROM jobs WHERE batch_id = ? ORDER BY created_at, id');
   const unfinished = db.prepare(`SELECT * FROM jobs WHERE status IN ('waiting', 'active') ORDER BY created_at`);
   const inputsDue = db.prepare(`SELECT * FROM jobs WHERE inputs_expire_at <= ? AND inputs != '[]'`);
   const clearInputs = db.prepare(`UPDATE jobs SET inputs = '[]' WHERE id = ?`);
@@ -183,7 +187,7 @@ function jobRepo(db: Database.Database): JobRepo {
   return {
     async create(job: NewJob) {
       insert.run({
-        ...job, options: JSON.stringify(job.options), inputs: JSON.stringify(job.inputs), viaApi: job.viaApi ? 1 : 0,
+        ...job, batchId: job.batchId ?? null, options: JSON.stringify(job.options), inputs: JSON.stringify(job.inputs), viaApi: job.viaApi ? 1 : 0,
         createdAt: ms(job.createdAt), inputsExpireAt: ms(job.inputsExpireAt),
       });
       return jobFromRow(byId.get(job.id) as Row);
@@ -210,6 +214,9 @@ function jobRepo(db: Database.Database): JobRepo {
       const total = Number((count.get(accountId) as Row).n);
       return { total, jobs: (page.all(accountId, limit, offset) as Row[]).map(jobFromRow) };
     },
+    async listByBatch(batchId) {
+      return (byBatch.all(batchId) as Row[]).map(jobFromRow);
+    },
     async listUnfinished() {
       return (unfinished.all() as Row[]).map(jobFromRow);
     },
@@ -230,6 +237,20 @@ function jobRepo(db: Database.Database): JobRepo {
     },
     async extendOutput(id, until) {
       extend.run(ms(until), id);
+    },
+  };
+}
+
+function batchRepo(db: Database.Database): BatchRepo {
+  const insert = db.prepare('INSERT INTO batches (id, account_id, total, errors, created_at) VALUES (?, ?, ?, ?, ?)');
+  const byId = db.prepare('SELECT * FROM batches WHERE id = ?');
+  return {
+    async create(b) {
+      insert.run(b.id, b.accountId, b.total, JSON.stringify(b.errors), ms(b.createdAt));
+    },
+    async get(id) {
+      const r = byId.get(id) as Row | undefined;
+      return r ? { id: String(r.id), accountId: String(r.account_id), total: Number(r.total), errors: json(r.errors), createdAt: toDate(r.created_at)! } : null;
     },
   };
 }

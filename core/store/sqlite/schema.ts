@@ -24,6 +24,7 @@ CREATE INDEX IF NOT EXISTS api_keys_account ON api_keys (account_id);
 CREATE TABLE IF NOT EXISTS jobs (
   id TEXT PRIMARY KEY,
   account_id TEXT NOT NULL REFERENCES accounts(id),
+  batch_id TEXT,
   kind TEXT NOT NULL,
   plugin_id TEXT NOT NULL,
   op TEXT,
@@ -49,9 +50,18 @@ CREATE TABLE IF NOT EXISTS jobs (
   output_expires_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS jobs_history ON jobs (account_id, created_at DESC);
+CREATE INDEX IF NOT EXISTS jobs_batch ON jobs (batch_id) WHERE batch_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS jobs_unfinished ON jobs (status) WHERE status IN ('waiting', 'active');
 CREATE INDEX IF NOT EXISTS jobs_inputs_due ON jobs (inputs_expire_at) WHERE inputs != '[]';
 CREATE INDEX IF NOT EXISTS jobs_outputs_due ON jobs (output_expires_at) WHERE output IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS batches (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  total INTEGER NOT NULL,
+  errors TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
 
 CREATE TABLE IF NOT EXISTS download_tokens (
   hash TEXT PRIMARY KEY,
