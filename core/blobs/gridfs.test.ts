@@ -1,0 +1,18 @@
+import { MongoClient } from 'mongodb';
+import { dropDatabase, describeWithMongo, uniqueDatabaseName } from '../store/mongo/testing.js';
+import { blobStoreContractSuite } from './contract.js';
+import { GridFsBlobStore } from './gridfs.js';
+
+describeWithMongo('GridFsBlobStore', (url) => {
+  blobStoreContractSuite('GridFsBlobStore', async () => {
+    const dbName = uniqueDatabaseName();
+    const client = await MongoClient.connect(url);
+    return {
+      blobs: new GridFsBlobStore(client.db(dbName)),
+      destroy: async () => {
+        await client.close();
+        await dropDatabase(url, dbName);
+      },
+    };
+  });
+});
