@@ -9,6 +9,8 @@ const WORD_GAP = 0.15;
 const SEGMENT_GAP = 1.0;
 /** Runs this close in position with the same text are one glyph drawn twice (fake bold). */
 const OVERPRINT = 1;
+/** Run starts this close (points) across lines are one column edge. */
+export const ALIGNED = 1;
 
 export function roundSize(size: number): number {
   return Math.round(size * 2) / 2;
@@ -33,14 +35,31 @@ export function buildLines(runs: readonly TextRun[]): Line[] {
 
 function toLine(group: TextRun[]): Line {
   const runs = dropOverprints([...group].sort((a, b) => a.x0 - b.x0 || a.baseline - b.baseline));
-  const segments: Segment[] = [];
   const size = dominantSize(runs);
+  const segments = segmentRuns(runs, size, () => false);
+  const boldChars = runs.filter((r) => r.bold).reduce((n, r) => n + r.text.trim().length, 0);
+  const allChars = runs.reduce((n, r) => n + r.text.trim().length, 0);
+  return {
+    text: segments.map((s) => s.text).join(' '),
+    segments,
+    runs,
+    x0: segments[0]!.x0,
+    x1: Math.max(...segments.map((s) => s.x1)),
+    baseline: Math.min(...runs.map((r) => r.baseline)),
+    size,
+    bold: allChars > 0 && boldChars >= 0.9 * allChars,
+  };
+}
+
+/** Joins runs into words and segments; a segment also starts wherever `startsCell` says so. */
+function segmentRuns(runs: readonly TextRun[], size: number, startsCell: (run: TextRun) => boolean): Segment[] {
+  const segments: Segment[] = [];
   let previous: TextRun | undefined;
   for (const run of runs) {
     const text = run.text.replace(/\s+/g, ' ');
     const segment = segments[segments.length - 1];
     const gap = previous ? run.x0 - previous.x1 : Infinity;
-    if (!segment || gap > SEGMENT_GAP * Math.max(size, run.size)) {
+    if (!segment || gap > SEGMENT_GAP * Math.max(size, run.size) || startsCell(run)) {
       segments.push({ text, x0: run.x0, x1: run.x1 });
     } else {
       const needsSpace = gap > WORD_GAP * run.size && !segment.text.endsWith(' ') && !text.startsWith(' ');
@@ -50,17 +69,14 @@ function toLine(group: TextRun[]): Line {
     previous = run;
   }
   for (const segment of segments) segment.text = segment.text.trim();
-  const boldChars = runs.filter((r) => r.bold).reduce((n, r) => n + r.text.trim().length, 0);
-  const allChars = runs.reduce((n, r) => n + r.text.trim().length, 0);
-  return {
-    text: segments.map((s) => s.text).join(' '),
-    segments,
-    x0: segments[0]!.x0,
-    x1: Math.max(...segments.map((s) => s.x1)),
-    baseline: Math.min(...runs.map((r) => r.baseline)),
-    size,
-    bold: allChars > 0 && boldChars >= 0.9 * allChars,
-  };
+  return segments;
+}
+
+/** The line with a new segment at every run starting at one of `starts` (aligned table columns). */
+export function splitAtColumns(line: Line, starts: readonly number[]): Line {
+  const startsCell = (run: TextRun) => starts.some((x) => Math.abs(run.x0 - x) <= ALIGNED);
+  const segments = segmentRuns(line.runs, line.size, startsCell);
+  return { ...line, segments, text: segments.map((s) => s.text).join(' ') };
 }
 
 function dropOverprints(runs: TextRun[]): TextRun[] {

@@ -5,7 +5,7 @@
  * segments line up in columns. In every case a line whose first column is empty continues the
  * row above it, so text wrapping inside a cell stays in one cell.
  */
-import { buildLines, joinText } from './lines.js';
+import { ALIGNED, buildLines, joinText, splitAtColumns } from './lines.js';
 import type { Line, Rule, TextRun } from './types.js';
 
 /** Rules closer than this (points) are the same rule drawn in pieces, or touch. */
@@ -17,6 +17,9 @@ const STACKED_OVERLAP = 0.8;
 const MAX_RULE_GAP = 250;
 /** A borderless table's rows are at most this many line heights apart. */
 const MAX_ROW_GAP = 2.6;
+/** Aligned run starts need this many lines, and this share of the window, to count as a column. */
+const MIN_ALIGNED_LINES = 3;
+const ALIGNED_SHARE = 0.6;
 const LIST_MARKER_ONLY = /^(?:[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
 
 export interface Table {
@@ -202,7 +205,8 @@ function isTabular(line: Line): boolean {
  * Borderless tables among a page's lines (in reading order): two or more multi-segment lines in
  * a row, with single-segment lines between or after them that start right of the first column.
  */
-export function extractBorderlessTables(lines: readonly Line[]): { tables: Table[]; rest: Line[] } {
+export function extractBorderlessTables(pageLines: readonly Line[]): { tables: Table[]; rest: Line[] } {
+  const lines = splitAlignedColumns(pageLines);
   const tables: Table[] = [];
   const rest: Line[] = [];
   let index = 0;
@@ -218,6 +222,38 @@ export function extractBorderlessTables(lines: readonly Line[]): { tables: Table
     }
   }
   return { tables, rest };
+}
+
+/**
+ * Table cells can sit closer than a segment gap ("Widget A 120"). Where three or more short lines
+ * in a row have runs starting at the same x, that x is a column edge, whatever the gap before it.
+ */
+function splitAlignedColumns(lines: readonly Line[]): Line[] {
+  const textRight = Math.max(...lines.map((l) => l.x1));
+  const candidate = (line: Line) => line.runs.length >= 2 && !LIST_MARKER_ONLY.test(line.segments[0]!.text) && line.x1 < textRight - 2 * line.size;
+  const result = [...lines];
+  for (let start = 0; start < lines.length; ) {
+    let end = start;
+    while (end < lines.length && candidate(lines[end]!) && (end === start || lines[end]!.baseline - lines[end - 1]!.baseline <= MAX_ROW_GAP * lines[end]!.size * 1.2)) end++;
+    const starts = end - start >= MIN_ALIGNED_LINES ? alignedStarts(lines.slice(start, end)) : [];
+    for (let i = start; i < end; i++) if (starts.length) result[i] = splitAtColumns(lines[i]!, starts);
+    start = Math.max(end, start + 1);
+  }
+  return result;
+}
+
+/** x positions where inner runs of most lines in the window start. */
+function alignedStarts(window: readonly Line[]): number[] {
+  const starts = window.flatMap((line, index) => line.runs.slice(1).map((run) => ({ x: run.x0, index }))).sort((a, b) => a.x - b.x || a.index - b.index);
+  const needed = Math.max(MIN_ALIGNED_LINES, Math.ceil(ALIGNED_SHARE * window.length));
+  const edges: number[] = [];
+  for (let i = 0; i < starts.length; ) {
+    let j = i;
+    while (j + 1 < starts.length && starts[j + 1]!.x - starts[i]!.x <= ALIGNED) j++;
+    if (new Set(starts.slice(i, j + 1).map((s) => s.index)).size >= needed) edges.push(starts[i]!.x);
+    i = j + 1;
+  }
+  return edges;
 }
 
 function tabularBlock(lines: readonly Line[], start: number): Line[] {

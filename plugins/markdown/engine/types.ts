@@ -29,6 +29,8 @@ export interface Segment {
 export interface Line {
   text: string;
   segments: Segment[];
+  /** Its runs, left to right. */
+  runs: TextRun[];
   x0: number;
   x1: number;
   baseline: number;
