@@ -1,6 +1,7 @@
 /**
  * One core's share of the throughput measurement (forked by run.ts with IPC):
- * argv = passes, ...pdf paths. Does a warm-up pass, reports ready, then on 'go' runs the timed passes.
+ * argv = passes, ...pdf paths. Does a warm-up pass, reports ready, then on 'go' runs the timed passes and reports
+ * {pages, cpuSeconds}.
  */
 import { readFileSync } from 'node:fs';
 import { pdfToMarkdown } from '../../plugins/markdown/engine/index.js';
@@ -18,6 +19,8 @@ await convertAll();
 process.send!('ready');
 process.once('message', async () => {
   let pages = 0;
+  const cpuBefore = process.cpuUsage();
   for (let pass = 0; pass < Number(passes); pass++) pages += await convertAll();
-  process.send!(pages);
+  const cpu = process.cpuUsage(cpuBefore);
+  process.send!({ pages, cpuSeconds: (cpu.user + cpu.system) / 1e6 });
 });

@@ -75,7 +75,7 @@ function glyphOf(char: string): [number, string] {
   return [code, name];
 }
 
-export function textWidth(text: string, style: TextStyle): number {
+function textWidth(text: string, style: TextStyle): number {
   const widths = glyphWidths(style.font);
   let total = 0;
   for (const char of text) total += widths.get(glyphOf(char)[1]) ?? 500;
