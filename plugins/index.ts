@@ -2,5 +2,6 @@
 import type { Plugin } from '../core/contract/index.js';
 import { imagePlugins } from './image/index.js';
 import { mediaPlugins } from './media/index.js';
+import { pdfPlugins } from './pdf/index.js';
 
-export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins];
+export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins, ...pdfPlugins];

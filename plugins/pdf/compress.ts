@@ -1,0 +1,52 @@
+/**
+ * compress-pdf: ghostscript's pdfwrite with the /ebook profile, which
+ * - downsamples colour and grey images above 150 dpi to 150 dpi (bicubic), monochrome to 300 dpi,
+ * - re-encodes colour and grey images as JPEG at medium quality,
+ * - subsets and compresses fonts and drops duplicate images and unused objects.
+ * Text and vector graphics stay sharp; photos lose detail a screen does not show.
+ * When the result is not smaller, the original is returned unchanged.
+ */
+import { copyFile, rename, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { PluginError, definePlugin } from '../../core/contract/index.js';
+import { noOptions } from './options.js';
+import { openPdf } from './shared/qpdf.js';
+import { GHOSTSCRIPT, QPDF, outputDir, pdfLimits, runEngine } from './shared/run.js';
+import { transformPdf } from './shared/transform.js';
+
+export const compressPdfPlugin = definePlugin({
+  id: 'compress-pdf',
+  kind: 'tool',
+  op: 'compress-pdf',
+  title: 'Compress a PDF',
+  inputs: ['pdf'],
+  options: noOptions,
+  plan: 'pro',
+  engines: [QPDF, GHOSTSCRIPT],
+  // ghostscript interprets every page: far slower than qpdf's rewrites.
+  limits: pdfLimits(10),
+  run: (inputs, _options, ctx) =>
+    transformPdf(inputs, ctx, async ({ input, pages, output }) => {
+      const compressed = path.join(await outputDir(ctx), 'compressed.pdf');
+      await runEngine(
+        'gs',
+        [
+          '-q', '-dNOPAUSE', '-dBATCH', '-dSAFER',
+          '-sDEVICE=pdfwrite', '-dPDFSETTINGS=/ebook',
+          // pdfwrite otherwise turns pages to follow their text direction.
+          '-dAutoRotatePages=/None',
+          // '%' in an output name is a page-number template to ghostscript.
+          `-sOutputFile=${compressed.replaceAll('%', '%%')}`,
+          input.path,
+        ],
+        ctx,
+        'The PDF could not be compressed',
+      );
+      ctx.progress(80);
+      // ghostscript reports some broken content only as warnings: make sure no page went missing.
+      const compressedPages = await openPdf(compressed, ctx);
+      if (compressedPages !== pages) throw new PluginError(`The PDF could not be compressed: ${pages} pages in, ${compressedPages} out`);
+      if ((await stat(compressed)).size < input.bytes) await rename(compressed, output);
+      else await copyFile(input.path, output);
+    }),
+});

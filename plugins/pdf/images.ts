@@ -1,0 +1,63 @@
+/**
+ * extract-images: a ZIP of the raster images embedded in a PDF, as stored: JPEG stays the very
+ * same JPEG (pdfimages -j), everything else becomes PNG. Entries are named after the page the
+ * image first appears on (`<name>-p2-1.png`); an image used on several pages, or twice, is
+ * included once. Soft masks (transparency) come out as greyscale images of their own.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PluginError, definePlugin } from '../../core/contract/index.js';
+import { noOptions } from './options.js';
+import { openPdf } from './shared/qpdf.js';
+import { PDFIMAGES, QPDF, outputDir, pdfLimits, runEngine, singleInput, stemOf } from './shared/run.js';
+import { writeZip, type ZipEntry } from './shared/zip.js';
+
+/** pdfimages -p names its files <prefix>-<page>-<number>.<ext>. */
+const EXTRACTED = /^img-(\d+)-(\d+)\.(png|jpg)$/;
+
+export const extractImagesPlugin = definePlugin({
+  id: 'extract-images',
+  kind: 'tool',
+  op: 'extract-images',
+  title: 'Extract images from a PDF',
+  inputs: ['pdf'],
+  outputs: ['zip'],
+  options: noOptions,
+  plan: 'pro',
+  engines: [QPDF, PDFIMAGES],
+  limits: pdfLimits(3),
+  async run(inputs, _options, ctx) {
+    ctx.signal.throwIfAborted();
+    const input = singleInput(inputs);
+    await openPdf(input.path, ctx);
+    ctx.progress(10);
+    const dir = await outputDir(ctx);
+    await runEngine('pdfimages', ['-j', '-png', '-p', input.path, path.join(dir, 'img')], ctx, 'The images could not be extracted');
+    ctx.progress(70);
+
+    const extracted = (await readdir(dir))
+      .map((name) => ({ name, match: EXTRACTED.exec(name) }))
+      .filter((file): file is { name: string; match: RegExpExecArray } => file.match !== null)
+      .map(({ name, match }) => ({ name, page: Number(match[1]), number: Number(match[2]), extension: match[3]! }))
+      .sort((a, b) => a.page - b.page || a.number - b.number);
+    const seen = new Set<string>();
+    const perPage = new Map<number, number>();
+    const entries: ZipEntry[] = [];
+    for (const image of extracted) {
+      const file = path.join(dir, image.name);
+      const digest = createHash('sha256').update(await readFile(file)).digest('hex');
+      if (seen.has(digest)) continue;
+      seen.add(digest);
+      const index = (perPage.get(image.page) ?? 0) + 1;
+      perPage.set(image.page, index);
+      entries.push({ path: file, name: `${stemOf(input)}-p${image.page}-${index}.${image.extension}`, compress: false });
+    }
+    if (!entries.length) throw new PluginError('The PDF has no embedded images');
+
+    const output = path.join(await outputDir(ctx), 'images.zip');
+    await writeZip(entries, output, ctx.signal);
+    ctx.progress(100);
+    return { path: output, format: 'zip' };
+  },
+});

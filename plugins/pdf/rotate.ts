@@ -1,0 +1,21 @@
+/** rotate-pdf: every page turned clockwise by `angle`, on top of any rotation it already has. */
+import { definePlugin } from '../../core/contract/index.js';
+import { rotateOptions } from './options.js';
+import { runQpdf } from './shared/qpdf.js';
+import { QPDF, pdfLimits } from './shared/run.js';
+import { transformPdf } from './shared/transform.js';
+
+export const rotatePdfPlugin = definePlugin({
+  id: 'rotate-pdf',
+  kind: 'tool',
+  op: 'rotate-pdf',
+  title: 'Rotate PDF pages',
+  inputs: ['pdf'],
+  options: rotateOptions,
+  plan: 'pro',
+  engines: [QPDF],
+  limits: pdfLimits(1),
+  run: (inputs, { angle }, ctx) =>
+    // qpdf's "+N" adds N degrees clockwise to each page's /Rotate; content is not re-rendered.
+    transformPdf(inputs, ctx, ({ input, output }) => runQpdf({ inputFile: input.path, outputFile: output, rotate: `+${angle}` }, ctx)),
+});

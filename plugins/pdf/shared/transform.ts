@@ -1,0 +1,29 @@
+/** The shape of most PDF ops: open one PDF (refusing encrypted or unreadable input), write one PDF. */
+import path from 'node:path';
+import type { FileResult, PluginInput, RunContext } from '../../../core/contract/index.js';
+import { openPdf } from './qpdf.js';
+import { outputDir, singleInput } from './run.js';
+
+export interface OpenedInput {
+  input: PluginInput;
+  /** Page count of the input. */
+  pages: number;
+  /** Where to write the result: a fresh path in the work dir. */
+  output: string;
+}
+
+export async function transformPdf(
+  inputs: readonly PluginInput[],
+  ctx: RunContext,
+  write: (opened: OpenedInput) => Promise<unknown>,
+  { password }: { password?: string } = {},
+): Promise<FileResult> {
+  ctx.signal.throwIfAborted();
+  const input = singleInput(inputs);
+  const pages = await openPdf(input.path, ctx, password === undefined ? {} : { password });
+  ctx.progress(10);
+  const output = path.join(await outputDir(ctx), 'output.pdf');
+  await write({ input, pages, output });
+  ctx.progress(100);
+  return { path: output, format: 'pdf' };
+}

@@ -1,0 +1,56 @@
+/**
+ * pdf-to-text: the embedded text layer as UTF-8 plain text in reading order (pdftotext without
+ * -layout: columns come out one after another instead of side by side), pages separated by a
+ * form feed (\f), Unix line ends.
+ */
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { PluginError, definePlugin } from '../../core/contract/index.js';
+import { EngineError, runProcess } from '../../core/engines/process.js';
+import { noOptions } from './options.js';
+import { openPdf } from './shared/qpdf.js';
+import { PDFTOTEXT, QPDF, explainEngineError, outputDir, pdfLimits, singleInput } from './shared/run.js';
+
+/** pdftotext's exit code when the PDF's permissions forbid copying text. */
+const PERMISSION_DENIED = 3;
+
+/** Whether the file holds anything but white space and form feeds (read until the first such character). */
+async function hasVisibleText(file: string): Promise<boolean> {
+  for await (const chunk of createReadStream(file, { encoding: 'utf8' })) {
+    if (/\S/.test((chunk as string).replaceAll('\f', ''))) return true;
+  }
+  return false;
+}
+
+export const pdfToTextPlugin = definePlugin({
+  id: 'pdf-to-text',
+  kind: 'tool',
+  op: 'pdf-to-text',
+  title: 'PDF to text',
+  inputs: ['pdf'],
+  outputs: ['txt'],
+  options: noOptions,
+  plan: 'pro',
+  engines: [QPDF, PDFTOTEXT],
+  limits: pdfLimits(2),
+  async run(inputs, _options, ctx) {
+    ctx.signal.throwIfAborted();
+    const input = singleInput(inputs);
+    await openPdf(input.path, ctx);
+    ctx.progress(10);
+    const output = path.join(await outputDir(ctx), 'text.txt');
+    try {
+      await runProcess('pdftotext', ['-enc', 'UTF-8', '-eol', 'unix', input.path, output], { signal: ctx.signal, timeoutMs: ctx.remainingMs() });
+    } catch (err) {
+      if (!ctx.signal.aborted && err instanceof EngineError && err.reason === 'exit' && err.exitCode === PERMISSION_DENIED) {
+        throw new PluginError("The PDF's permissions do not allow copying its text", { cause: err });
+      }
+      throw explainEngineError(err, ctx, 'The text could not be extracted');
+    }
+    if (!(await hasVisibleText(output))) {
+      throw new PluginError('The PDF has no text layer (it may be scanned): run op ocr on it first');
+    }
+    ctx.progress(100);
+    return { path: output, format: 'txt' };
+  },
+});
