@@ -1,0 +1,73 @@
+/**
+ * Media service overhead: a 10 s 720p MOV converted to MP4 end to end through the HTTP server
+ * (upload, queue, probe, ffmpeg, download) against the same ffmpeg command run directly on the
+ * same file. Runs interleaved after one warm-up each; prints medians and the ratio (target < 1.10).
+ *
+ *   npx tsx bench/media.ts [rounds=5]
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runProcess } from '../core/engines/process.js';
+import { mediaPlugins } from '../plugins/media/index.js';
+import { convertAndDownload, startServer } from '../test/helpers.js';
+
+const rounds = Number(process.argv[2] ?? 5);
+const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-media-'));
+const clip = path.join(dir, 'clip.mov');
+
+const ffmpeg = (args: string[]) => runProcess('ffmpeg', ['-nostdin', '-hide_banner', '-v', 'error', '-y', ...args], { timeoutMs: 600_000 });
+
+// 10 s of 720p30 test pattern with a stereo tone, H.264 + AAC in MOV.
+await ffmpeg([
+  '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=10',
+  '-f', 'lavfi', '-i', 'sine=frequency=440:duration=10',
+  '-ac', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', clip,
+]);
+
+// What video-to-mp4 runs (shared/encoders.ts VIDEO_ENCODERS.mp4), as one direct command.
+const directArgs = (output: string) => [
+  '-i', clip, '-map', '0:0', '-map', '0:1',
+  '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2', '-movflags', '+faststart',
+  '-c:a', 'aac', '-b:a', '160k', output,
+];
+
+const server = await startServer({ plugins: mediaPlugins });
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+const direct = () => timed(() => ffmpeg(directArgs(path.join(dir, 'direct.mp4'))));
+const service = async () => {
+  // A Business key per run: the client polls every 100 ms, and a Pro key may make only 120 requests a minute.
+  const key = await server.createKey('business');
+  return timed(() => convertAndDownload(server.url, key, clip, { to: 'mp4' }, 600_000));
+};
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+try {
+  const warmup = { direct: await direct(), service: await service() };
+  const times = { direct: [] as number[], service: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    // Alternate which goes first, so drift in machine load falls on both sides.
+    const order = round % 2 === 0 ? (['direct', 'service'] as const) : (['service', 'direct'] as const);
+    for (const which of order) times[which].push(which === 'direct' ? await direct() : await service());
+  }
+  const directMs = median(times.direct);
+  const serviceMs = median(times.service);
+  const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(`media bench: 10 s 720p30 MOV -> MP4 (x264 veryfast crf 23 + AAC 160k), ${rounds} interleaved rounds, ${os.availableParallelism()} cores`);
+  console.log(`  warm-up          direct ${fmt(warmup.direct)}   service ${fmt(warmup.service)}`);
+  console.log(`  direct ffmpeg    median ${fmt(directMs)}   runs ${times.direct.map(fmt).join(', ')}`);
+  console.log(`  service via HTTP median ${fmt(serviceMs)}   runs ${times.service.map(fmt).join(', ')}`);
+  console.log(`  ratio service/direct ${(serviceMs / directMs).toFixed(3)} (overhead ${(((serviceMs - directMs) / directMs) * 100).toFixed(1)}%, target < 10%)`);
+} finally {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+}
