@@ -2,7 +2,7 @@
  * Content ops: compress, text, images, repair, clean-metadata; and the refusals every op shares
  * (encrypted input, a file that is not a PDF).
  */
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,6 @@ import {
   FIXTURE_AUTHOR, FIXTURE_TITLE, JPEG_SIZE, PNG_SIZE, PdfFixtures, objectsJson, pageCount, pageTexts, pdfInfo, unzip,
 } from './shared/fixtures.js';
 import { pdfToTextPlugin } from './text.js';
-import { readFile } from 'node:fs/promises';
 
 const fixtures = new PdfFixtures();
 beforeAll(() => fixtures.make(), 30_000);

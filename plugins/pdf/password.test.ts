@@ -88,6 +88,7 @@ describe('passwords', () => {
     const log = (msg: string, data?: Record<string, unknown>) => logged.push(msg + JSON.stringify(data ?? {}));
     const workDir = await mkdtemp(path.join(os.tmpdir(), 'pdf-secret-'));
     const ctx: RunContext = {
+      target: 'pdf',
       workDir,
       signal: AbortSignal.timeout(30_000),
       progress: () => {},
