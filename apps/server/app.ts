@@ -2,14 +2,18 @@
  * The HTTP host: Fastify with the REST surface, health endpoints and one error handler that
  * maps service errors to the spec's statuses and hides the details of anything unexpected.
  */
+import path from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { pino, type Logger as Pino } from 'pino';
 import type { Logger } from '../../core/contract/index.js';
 import { HTTP_STATUS, ServiceError } from '../../core/services/index.js';
 import type { Config } from './config.js';
+import { graphqlRoutes } from './graphql/index.js';
+import { openapiRoutes } from './openapi.js';
 import { restRoutes, setRateHeaders } from './rest/routes.js';
 import type { Runtime } from './runtime.js';
+import { trpcRoutes } from './trpc/index.js';
 
 /** Download tokens are credentials: never let one reach a log line. */
 export function redactUrl(url: string): string {
@@ -70,6 +74,9 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
   });
 
   await app.register(restRoutes, { services });
+  await app.register(graphqlRoutes, { services });
+  await app.register(trpcRoutes, { services, spoolDir: path.join(runtime.config.dataDir, 'spool') });
+  await app.register(openapiRoutes, { services, publicUrl: runtime.config.publicUrl });
   return app;
 }
 

@@ -1,0 +1,23 @@
+/** Credits: the caller's balance (GET /api/v1/credits). */
+import type { Credits } from '../../../schema/index.js';
+import type { Builder } from './builder.js';
+
+export function addCredits(builder: Builder) {
+  const CreditsRef = builder.objectRef<Credits>('Credits').implement({
+    description: 'Credit balance of this month.',
+    fields: (t) => ({
+      plan: t.exposeString('plan'),
+      creditsIncluded: t.exposeInt('creditsIncluded', { description: 'Monthly allowance.' }),
+      creditsUsed: t.exposeInt('creditsUsed'),
+      creditsRemaining: t.exposeInt('creditsRemaining'),
+      resetDate: t.exposeString('resetDate', { description: 'Next reset (date-time): the 1st of the next month, UTC.' }),
+      overageEnabled: t.exposeBoolean('overageEnabled', { description: 'Pay-as-you-go on or off.' }),
+      overageRatePer1000: t.exposeFloat('overageRatePer1000', { description: 'EUR per 1,000 credits past the allowance.' }),
+      overageCredits: t.exposeInt('overageCredits', { description: 'Credits metered past the allowance.' }),
+    }),
+  });
+
+  builder.queryField('credits', (t) =>
+    t.field({ type: CreditsRef, nullable: true, resolve: (_root, _args, { services, principal }) => services.credits.balance(principal.account) }),
+  );
+}

@@ -1,0 +1,55 @@
+/** Formats: what this server converts and which ops it runs, straight from the registry. */
+import type { OperationInfo } from '../../../core/registry/index.js';
+import type { Builder } from './builder.js';
+
+interface Conversion {
+  from: string;
+  to: string[];
+}
+
+export function addFormats(builder: Builder, optionTypeNames: ReadonlyMap<string, string>) {
+  const ConversionRef = builder.objectRef<Conversion>('Conversion').implement({
+    description: 'The `to` values one input format converts to.',
+    fields: (t) => ({ from: t.exposeString('from'), to: t.exposeStringList('to') }),
+  });
+
+  const OperationRef = builder.objectRef<OperationInfo>('Operation').implement({
+    description: 'One plugin: a conversion family, a tool op or an extraction tool.',
+    fields: (t) => ({
+      pluginId: t.exposeString('pluginId'),
+      kind: t.exposeString('kind', { description: 'convert, tool or extract.' }),
+      op: t.exposeString('op', { nullable: true, description: 'The `op` value of a tool.' }),
+      title: t.exposeString('title'),
+      inputs: t.exposeStringList('inputs'),
+      outputs: t.exposeStringList('outputs', { description: 'Empty for an in-place op (output = input format).' }),
+      plan: t.exposeString('plan', { description: 'Lowest plan allowed.' }),
+      available: t.exposeBoolean('available', { description: 'False when an engine it needs is not installed.' }),
+      missingEngines: t.exposeStringList('missingEngines'),
+      options: t.field({ type: 'JSON', description: 'JSON Schema of `options`.', resolve: (operation) => operation.options }),
+      optionsType: t.string({
+        nullable: true,
+        description: 'Name of the GraphQL input type describing `options`; null when the operation takes none.',
+        resolve: (operation) => optionTypeNames.get(operation.pluginId) ?? null,
+      }),
+    }),
+  });
+
+  const FormatsRef = builder.objectRef<{ conversions: Conversion[]; operations: OperationInfo[] }>('Formats').implement({
+    fields: (t) => ({
+      conversions: t.field({ type: [ConversionRef], resolve: (formats) => formats.conversions }),
+      operations: t.field({ type: [OperationRef], resolve: (formats) => formats.operations }),
+    }),
+  });
+
+  builder.queryField('formats', (t) =>
+    t.field({
+      type: FormatsRef,
+      nullable: true,
+      description: 'Conversions and operations of this server (same data as GET /api/v1/formats).',
+      resolve: (_root, _args, { services }) => ({
+        conversions: Object.entries(services.registry.conversionTable()).map(([from, to]) => ({ from, to })),
+        operations: services.registry.operations(),
+      }),
+    }),
+  );
+}

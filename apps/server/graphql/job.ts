@@ -1,0 +1,83 @@
+/** Job: the accepted job and its status, with `job`, `convert` and `jobUpdated`. */
+import type { AcceptedJob, JobStatus, ToolReport } from '../../../schema/index.js';
+import { badRequest } from '../../../core/services/errors.js';
+import { watchJob } from '../watch-job.js';
+import type { Builder } from './builder.js';
+import { stageUpload } from './uploads.js';
+
+/** `queued` is the answer to convert; the others are the states the status endpoint reports. */
+const JOB_STATES = ['queued', 'waiting', 'active', 'done', 'failed'] as const;
+
+type JobView = { jobId: string } & (Omit<AcceptedJob, 'statusUrl'> | JobStatus);
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function addJob(builder: Builder) {
+  const JobState = builder.enumType('JobState', { values: JOB_STATES });
+
+  const ToolReportRef = builder.objectRef<ToolReport>('ToolReport').implement({
+    description: 'What a detecting op found (blur-faces, redact, remove-watermark). 0 means nothing matched and the output is unchanged.',
+    fields: (t) => ({ op: t.exposeString('op'), detected: t.exposeInt('detected') }),
+  });
+
+  const Job = builder.objectRef<JobView>('Job').implement({
+    description: 'A conversion or tool job: the answer to convert (status queued, with its cost) and its later states.',
+    fields: (t) => ({
+      jobId: t.exposeID('jobId'),
+      status: t.field({ type: JobState, resolve: (job) => job.status }),
+      progress: t.int({ nullable: true, description: '0-100 while waiting or active.', resolve: (job) => ('progress' in job ? job.progress : null) }),
+      creditCost: t.int({ nullable: true, description: 'Credits charged (on the answer to convert).', resolve: (job) => ('creditCost' in job ? job.creditCost : null) }),
+      creditsRemaining: t.int({ nullable: true, description: 'Credits left this month after this job (on the answer to convert).', resolve: (job) => ('creditsRemaining' in job ? job.creditsRemaining : null) }),
+      downloadUrl: t.string({ nullable: true, description: 'When done: the output, for 15 minutes from completion.', resolve: (job) => ('downloadUrl' in job ? job.downloadUrl : null) }),
+      expiresIn: t.int({ nullable: true, description: 'When done: lifetime of downloadUrl in seconds (900).', resolve: (job) => ('expiresIn' in job ? job.expiresIn : null) }),
+      toolReport: t.field({ type: ToolReportRef, nullable: true, resolve: (job) => ('toolReport' in job ? job.toolReport : null) }),
+      error: t.string({ nullable: true, description: 'When failed: why.', resolve: (job) => ('error' in job ? job.error : null) }),
+    }),
+  });
+
+  builder.queryField('job', (t) =>
+    t.field({
+      type: Job,
+      nullable: true,
+      description: 'A job of the caller (NOT_FOUND for an unknown job or another key holder\'s job).',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: async (_root, { id }, { services, principal }) => ({ jobId: String(id), ...(await services.jobs.status(principal, String(id))) }),
+    }),
+  );
+
+  builder.mutationField('convert', (t) =>
+    t.field({
+      type: Job,
+      nullable: true,
+      description: 'Convert one file, or run one tool op on it (same rules as POST /api/v1/convert). See `formats` for ops and their options.',
+      args: {
+        file: t.arg({ type: 'Upload', required: true }),
+        to: t.arg.string({ required: true, description: 'Output format (lower-case extension); for an in-place op, the input format.' }),
+        op: t.arg.string({ description: 'Tool op; omit for a plain conversion.' }),
+        options: t.arg({ type: 'JSON', description: "The op's options as one object, e.g. {\"quality\": 60}; shapes: `formats.operations.options` and the *Options input types." }),
+      },
+      resolve: async (_root, { file, to, op, options }, { services, principal }) => {
+        if (options != null && !isPlainObject(options)) throw badRequest('options must be a JSON object');
+        const upload = await stageUpload(services, principal, file);
+        const { statusUrl: _statusUrl, ...accepted } = await services.jobs.accept(principal, {
+          upload, to, op: op ?? undefined, fields: options ?? {}, fieldsAreStrings: false, viaApi: true,
+        });
+        return accepted;
+      },
+    }),
+  );
+
+  builder.subscriptionField('jobUpdated', (t) =>
+    t.field({
+      type: Job,
+      nullable: true,
+      description: 'The job now, then every change; completes after done or failed.',
+      args: { id: t.arg.id({ required: true }) },
+      subscribe: (_root, { id }, { services, principal, signal }) => watchJob(services, principal, String(id), signal),
+      resolve: (status: JobStatus, { id }) => ({ jobId: String(id), ...status }),
+    }),
+  );
+
+  return Job;
+}

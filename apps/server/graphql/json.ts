@@ -1,0 +1,12 @@
+/** The JSON scalar: any JSON value, for plugin options and JSON Schemas. */
+import { valueFromASTUntyped } from 'graphql';
+import type { Builder } from './builder.js';
+
+export function addJsonScalar(builder: Builder) {
+  builder.scalarType('JSON', {
+    description: 'Any JSON value.',
+    serialize: (value) => value,
+    parseValue: (value) => value,
+    parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
+  });
+}

@@ -1,0 +1,25 @@
+/** The GraphQL schema of a registry: every type file added to one builder. */
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import type { Registry } from '../../../core/registry/index.js';
+import { createBuilder } from './builder.js';
+import { addCredits } from './credits.js';
+import { addFormats } from './formats.js';
+import { addHistory } from './history.js';
+import { addJob } from './job.js';
+import { addOptionInputs } from './option-inputs.js';
+import { addSignedUrl } from './signed-url.js';
+
+export function buildGraphQLSchema(registry: Registry): GraphQLSchema {
+  const builder = createBuilder();
+  addJob(builder);
+  addCredits(builder);
+  addHistory(builder);
+  addSignedUrl(builder);
+  addFormats(builder, addOptionInputs(builder, registry));
+  return builder.toSchema();
+}
+
+/** SDL as committed in schema/schema.graphql. */
+export function printGraphQLSchema(registry: Registry): string {
+  return `${printSchema(lexicographicSortSchema(buildGraphQLSchema(registry)))}\n`;
+}

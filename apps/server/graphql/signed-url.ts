@@ -1,0 +1,36 @@
+/** SignedUrl: a long-lived download link, Business and up (POST /api/v1/signed-url). */
+import { signedUrlRequestSchema, type SignedUrl } from '../../../schema/index.js';
+import { describeIssue } from '../../../core/contract/options.js';
+import { badRequest } from '../../../core/services/errors.js';
+import type { Builder } from './builder.js';
+
+export function addSignedUrl(builder: Builder) {
+  const SignedUrlRef = builder.objectRef<SignedUrl>('SignedUrl').implement({
+    fields: (t) => ({
+      url: t.exposeString('url'),
+      expiresIn: t.exposeInt('expiresIn', { description: 'Seconds.' }),
+      expiresAt: t.exposeString('expiresAt', { description: 'Date-time.' }),
+      reusable: t.exposeBoolean('reusable'),
+    }),
+  });
+
+  builder.mutationField('createSignedUrl', (t) =>
+    t.field({
+      type: SignedUrlRef,
+      nullable: true,
+      description: 'Keeps the output of a done job until the URL expires.',
+      args: {
+        jobId: t.arg.id({ required: true }),
+        expirySeconds: t.arg.int({ description: 'At least 60; capped by the plan.' }),
+        reusable: t.arg.boolean({ description: 'Default true.' }),
+      },
+      resolve: (_root, args, { services, principal }) => {
+        const parsed = signedUrlRequestSchema.safeParse({
+          jobId: String(args.jobId), expirySeconds: args.expirySeconds ?? undefined, reusable: args.reusable ?? undefined,
+        });
+        if (!parsed.success) throw badRequest(`Invalid ${describeIssue(parsed.error)}`);
+        return services.downloads.createSignedUrl(principal, parsed.data);
+      },
+    }),
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * Who is calling, and GraphQL multipart uploads.
+ *
+ * Yoga's own multipart parsing (Fetch API `formData()`) holds every file in memory, so it is
+ * turned off and graphql-upload-ts parses multipart requests instead: its `processRequest`
+ * reads the raw Node request with busboy and resolves as soon as `operations` and `map` are
+ * read, while each file keeps streaming (through fs-capacitor's temporary file, never memory)
+ * into the blob store via services.uploads.stage. The key is checked first, so the plan's size
+ * limit is known before a byte of the file is read, and an unauthenticated upload is never read.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { processRequest, type FileUpload } from 'graphql-upload-ts';
+import type { Plugin } from 'graphql-yoga';
+import { ServiceError, badRequest } from '../../../core/services/errors.js';
+import type { Principal, Services } from '../../../core/services/index.js';
+import type { StagedUpload } from '../../../core/services/uploads.js';
+import { setRateHeaders } from '../rest/routes.js';
+import { requestError } from './errors.js';
+
+export interface ServerContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** `operations` and `map` are small JSON documents. */
+const MAX_OPERATIONS_BYTES = 64 * 1024;
+
+const principals = new WeakMap<Request, Principal>();
+
+export function principalOf(request: Request): Principal {
+  const principal = principals.get(request);
+  if (!principal) throw new Error('GraphQL request parsed without authentication');
+  return principal;
+}
+
+/** Errors of the multipart parser (http-errors) in the services' terms. */
+function asServiceError(error: unknown): unknown {
+  const status = (error as { status?: unknown }).status;
+  if (typeof status !== 'number' || error instanceof ServiceError) return error;
+  if (status === 413) return new ServiceError('PAYLOAD_TOO_LARGE', "File exceeds the plan's size limit");
+  if (status >= 400 && status < 499) return badRequest((error as Error).message);
+  return error;
+}
+
+/** Authenticates every GraphQL request (bearer key + rate limit) and parses multipart ones. */
+export function useApiKeyAndUploads(services: Services): Plugin<object, ServerContext> {
+  return {
+    async onRequestParse({ request, serverContext, setRequestParser }) {
+      let principal: Principal;
+      try {
+        principal = await services.accounts.authenticate(request.headers.get('authorization') ?? undefined);
+        setRateHeaders(serverContext.reply, await services.rateLimits.hit(principal));
+      } catch (error) {
+        throw error instanceof ServiceError ? requestError(error) : error;
+      }
+      principals.set(request, principal);
+      if (!request.headers.get('content-type')?.toLowerCase().startsWith('multipart/form-data')) return;
+      const { maxFileBytes } = services.accounts.limitsOf(principal.account);
+      setRequestParser(async () => {
+        try {
+          // One byte past the limit lets the blob store's own counter answer 413.
+          return await processRequest(serverContext.req.raw, serverContext.reply.raw, {
+            maxFileSize: maxFileBytes + 1, maxFiles: 1, maxFieldSize: MAX_OPERATIONS_BYTES,
+          });
+        } catch (error) {
+          const mapped = asServiceError(error);
+          throw mapped instanceof ServiceError ? requestError(mapped) : mapped;
+        }
+      });
+    },
+  };
+}
+
+/** Stream an `Upload` argument into staging under the caller's plan limit. */
+export async function stageUpload(services: Services, principal: Principal, file: Promise<FileUpload>): Promise<StagedUpload> {
+  const { maxFileBytes } = services.accounts.limitsOf(principal.account);
+  try {
+    const upload = await file;
+    return await services.uploads.stage({ filename: upload.filename, stream: upload.createReadStream() }, maxFileBytes);
+  } catch (error) {
+    throw asServiceError(error);
+  }
+}

@@ -1,0 +1,282 @@
+/**
+ * OpenAPI 3.1 for the REST surface, generated: bodies from the zod schemas in schema/
+ * (z.toJSONSchema), the convert form's `to`, `op` and option fields from the registry. Served at
+ * /api/openapi.json, and as a readable page at /docs (rendered here; no scripts, no CDN).
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  acceptedJobSchema, creditsSchema, errorBodySchema, historyQuerySchema, historySchema, jobStatusSchema, planIdSchema, signedUrlRequestSchema, signedUrlSchema,
+} from '../../schema/index.js';
+import type { Registry } from '../../core/registry/index.js';
+import type { Services } from '../../core/services/index.js';
+import { renderDocsPage } from './docs-page.js';
+
+export type JsonSchema = {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  description?: string;
+  default?: unknown;
+  $ref?: string;
+  contentMediaType?: string;
+  contentSchema?: JsonSchema;
+  [key: string]: unknown;
+};
+
+export interface Operation {
+  summary: string;
+  description?: string;
+  tags: string[];
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<{ name: string; in: 'path' | 'query'; required: boolean; description?: string; schema: JsonSchema }>;
+  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema; encoding?: Record<string, { contentType: string }> }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }>; headers?: Record<string, { $ref: string }> } | { $ref: string }>;
+}
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  servers: Array<{ url: string }>;
+  security: Array<Record<string, string[]>>;
+  paths: Record<string, Partial<Record<'get' | 'post', Operation>>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, { description: string; content: Record<string, { schema: JsonSchema }>; headers?: Record<string, { $ref: string }> }>;
+    headers: Record<string, { description: string; schema: JsonSchema }>;
+    securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;
+  };
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as JsonSchema;
+  return rest;
+}
+
+/** The formats listing (GET /api/v1/formats) as the registry reports it. */
+const operationInfoSchema = z.object({
+  pluginId: z.string(),
+  kind: z.enum(['convert', 'tool', 'extract']),
+  op: z.string().optional().describe('The `op` value of a tool.'),
+  title: z.string(),
+  inputs: z.array(z.string()),
+  outputs: z.array(z.string()).describe('Empty for an in-place op (output = input format).'),
+  plan: planIdSchema.describe('Lowest plan allowed.'),
+  options: z.record(z.string(), z.unknown()).describe("JSON Schema of the operation's option fields."),
+  available: z.boolean().describe('False when an engine it needs is not installed.'),
+  missingEngines: z.array(z.string()),
+});
+const formatsSchema = z.object({
+  conversions: z.record(z.string(), z.array(z.string())).describe('For each input format, the `to` values it converts to.'),
+  operations: z.array(operationInfoSchema),
+});
+const readinessSchema = z.object({
+  status: z.enum(['ready', 'not ready']),
+  checks: z.record(z.string(), z.string()).describe('store and queue: ok, or the error.'),
+  unavailable: z.array(z.object({ plugin: z.string(), missing: z.array(z.string()) })).describe('Plugins whose engines are missing.'),
+});
+
+const ERROR_RESPONSES: Record<string, string> = {
+  '400': 'Missing or invalid parameters (unsupported format, content not matching its declared type, invalid option).',
+  '401': 'Missing or invalid API key.',
+  '402': 'Monthly credits exhausted and overage not enabled: "Insufficient API credits".',
+  '403': 'Not allowed on this plan (paid-only op, Business-and-up feature).',
+  '404': 'Not found, expired, or not owned by the key.',
+  '410': 'The file behind a signed URL has been deleted.',
+  '413': "File over the plan's size limit.",
+  '429': 'Per-minute rate limit exceeded; retry after Retry-After seconds.',
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schemaName: string, description: string) => ({
+  description,
+  content: { 'application/json': { schema: ref(schemaName) } },
+  headers: { 'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' }, 'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' }, 'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' } },
+});
+const errors = (...statuses: string[]) => Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/${status}` }]));
+const PUBLIC: Array<Record<string, string[]>> = [];
+
+/**
+ * The convert form: `file`, `to` and `op`, then every option field some operation takes, named
+ * as on the wire. Object-valued fields travel as JSON strings.
+ */
+function convertForm(registry: Registry): JsonSchema {
+  const operations = registry.operations().filter((operation) => operation.kind !== 'extract');
+  const targets = new Set(Object.values(registry.conversionTable()).flat());
+  for (const operation of operations) if (operation.kind === 'tool') operation.inputs.forEach((format) => targets.add(format));
+
+  const fields = new Map<string, { schema: JsonSchema; usedBy: string[]; defaults: Set<string> }>();
+  for (const operation of operations) {
+    for (const [name, schema] of Object.entries((operation.options as JsonSchema).properties ?? {})) {
+      const field = fields.get(name) ?? { schema, usedBy: [], defaults: new Set<string>() };
+      field.usedBy.push(operation.op ? `op ${operation.op}` : `${operation.title}`);
+      field.defaults.add(JSON.stringify(schema.default));
+      fields.set(name, field);
+    }
+  }
+  const optionFields = Object.fromEntries(
+    [...fields].sort(([a], [b]) => a.localeCompare(b)).map(([name, { schema, usedBy, defaults }]) => {
+      const { default: defaultValue, description, ...shape } = schema;
+      const about = `${description ? `${description} ` : ''}Applies to: ${usedBy.join(', ')}.`;
+      const sameDefault = defaults.size === 1 && defaultValue !== undefined ? { default: defaultValue } : {};
+      const wire: JsonSchema = shape.type === 'object' || shape.type === 'array'
+        ? { type: 'string', contentMediaType: 'application/json', contentSchema: shape, description: about }
+        : { ...shape, ...sameDefault, description: about };
+      return [name, wire];
+    }),
+  );
+  return {
+    type: 'object',
+    required: ['file', 'to'],
+    properties: {
+      file: { type: 'string', contentMediaType: 'application/octet-stream', description: "The file to convert; its name's extension declares its format (checked against its content)." },
+      to: { type: 'string', enum: [...targets].sort(), description: 'Output format, lower-case extension. For an in-place op, the input format.' },
+      op: { type: 'string', enum: registry.opNames(), description: 'Tool operation; omit for a plain conversion.' },
+      ...optionFields,
+    },
+  };
+}
+
+export function buildOpenApiDocument(registry: Registry, publicUrl: string): OpenApiDocument {
+  const form = convertForm(registry);
+  const jsonFields = Object.entries(form.properties!).filter(([, schema]) => schema.contentMediaType === 'application/json').map(([name]) => name);
+  const historyQuery = jsonSchema(historyQuerySchema, 'input');
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Transmute API',
+      version: '1.0.0',
+      description:
+        'Converts files and runs tool operations asynchronously: send a file, poll the job, download the result. ' +
+        'Every endpoint except downloads and health needs `Authorization: Bearer <API_KEY>`. ' +
+        'The same capabilities are offered over GraphQL (/graphql) and tRPC (/trpc).',
+    },
+    servers: [{ url: publicUrl }],
+    security: [{ bearerAuth: [] }],
+    paths: {
+      '/api/v1/convert': {
+        post: {
+          summary: 'Convert a file or run a tool op',
+          description: 'Credits are charged at acceptance and refunded if the job fails to start. Poll statusUrl until done or failed.',
+          tags: ['Jobs'],
+          requestBody: {
+            required: true,
+            content: { 'multipart/form-data': { schema: form, encoding: Object.fromEntries(jsonFields.map((name) => [name, { contentType: 'application/json' }])) } },
+          },
+          responses: { '200': json('AcceptedJob', 'Accepted.'), ...errors('400', '401', '402', '403', '413', '429') },
+        },
+      },
+      '/api/v1/jobs/{jobId}': {
+        get: {
+          summary: 'Job status',
+          description: 'Poll every 1 to 2 seconds until done or failed.',
+          tags: ['Jobs'],
+          parameters: [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': json('JobStatus', 'The job.'), ...errors('401', '404', '429') },
+        },
+      },
+      '/api/download/{token}': {
+        get: {
+          summary: 'Download an output',
+          description: 'No key: the token is the credential. Download links live 15 minutes from completion; signed URLs until they expire.',
+          tags: ['Downloads'],
+          security: PUBLIC,
+          parameters: [{ name: 'token', in: 'path', required: true, description: 'From a downloadUrl or signed URL.', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' } }],
+          responses: {
+            '200': { description: 'The file, with a Content-Disposition file name.', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+            ...errors('400', '404', '410'),
+          },
+        },
+      },
+      '/api/v1/signed-url': {
+        post: {
+          summary: 'Mint a signed download URL (Business and up)',
+          description: 'Keeps the output of a done job until the URL expires.',
+          tags: ['Downloads'],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('SignedUrlRequest') } } },
+          responses: { '200': json('SignedUrl', 'The signed URL.'), ...errors('400', '401', '403', '404', '429') },
+        },
+      },
+      '/api/v1/credits': {
+        get: { summary: 'Credit balance', tags: ['Account'], responses: { '200': json('Credits', 'This month.'), ...errors('401', '429') } },
+      },
+      '/api/v1/history': {
+        get: {
+          summary: 'Conversion history, newest first',
+          tags: ['Account'],
+          parameters: (['limit', 'offset'] as const).map((name) => ({ name, in: 'query' as const, required: false, schema: historyQuery.properties![name]! })),
+          responses: { '200': json('History', 'One page.'), ...errors('400', '401', '429') },
+        },
+      },
+      '/api/v1/formats': {
+        get: {
+          summary: 'Conversions and operations of this server',
+          description: 'Straight from the plugin registry, with the JSON Schema of each operation\'s option fields.',
+          tags: ['Capabilities'],
+          responses: { '200': json('Formats', 'The capability index.'), ...errors('401', '429') },
+        },
+      },
+      '/healthz': {
+        get: { summary: 'Liveness', tags: ['Health'], security: PUBLIC, responses: { '200': { description: 'Up.', content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] } }, required: ['status'] } } } } } },
+      },
+      '/readyz': {
+        get: {
+          summary: 'Readiness',
+          description: 'Store, queue and engines.',
+          tags: ['Health'],
+          security: PUBLIC,
+          responses: {
+            '200': { description: 'Ready.', content: { 'application/json': { schema: ref('Readiness') } } },
+            '503': { description: 'Not ready: see checks and unavailable.', content: { 'application/json': { schema: ref('Readiness') } } },
+          },
+        },
+      },
+      '/api/openapi.json': {
+        get: { summary: 'This document', tags: ['Reference'], security: PUBLIC, responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } } } },
+      },
+      '/docs': {
+        get: { summary: 'This document as a page', tags: ['Reference'], security: PUBLIC, responses: { '200': { description: 'HTML.', content: { 'text/html': { schema: { type: 'string' } } } } } },
+      },
+    },
+    components: {
+      schemas: {
+        AcceptedJob: jsonSchema(acceptedJobSchema),
+        JobStatus: jsonSchema(jobStatusSchema),
+        SignedUrlRequest: jsonSchema(signedUrlRequestSchema, 'input'),
+        SignedUrl: jsonSchema(signedUrlSchema),
+        Credits: jsonSchema(creditsSchema),
+        History: jsonSchema(historySchema),
+        Formats: jsonSchema(formatsSchema),
+        Readiness: jsonSchema(readinessSchema),
+        Error: jsonSchema(errorBodySchema),
+      },
+      responses: Object.fromEntries(
+        Object.entries(ERROR_RESPONSES).map(([status, description]) => [
+          status,
+          {
+            description,
+            content: { 'application/json': { schema: ref('Error') } },
+            ...(status === '429' ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
+          },
+        ]),
+      ),
+      headers: {
+        'RateLimit-Limit': { description: "Requests per minute of the key's plan.", schema: { type: 'integer' } },
+        'RateLimit-Remaining': { description: 'Requests left in this minute.', schema: { type: 'integer' } },
+        'RateLimit-Reset': { description: 'Seconds until the minute resets.', schema: { type: 'integer' } },
+        'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+      },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: ck_live_ followed by 43 characters.' } },
+    },
+  };
+}
+
+export async function openapiRoutes(app: FastifyInstance, { services, publicUrl }: { services: Services; publicUrl: string }) {
+  // The registry is fixed once the server runs: build both once.
+  const document = buildOpenApiDocument(services.registry, publicUrl);
+  const page = renderDocsPage(document);
+  app.get('/api/openapi.json', async () => document);
+  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+}

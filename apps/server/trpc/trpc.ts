@@ -1,0 +1,53 @@
+/**
+ * tRPC set-up: one initTRPC, the error mapping (service errors become TRPCErrors whose codes mean
+ * what the REST statuses mean; unexpected errors are masked) and the authenticated procedure.
+ */
+import { TRPCError, initTRPC, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
+import { ServiceError, type ServiceErrorCode } from '../../../core/services/index.js';
+import type { TrpcContext } from './context.js';
+
+const TRPC_CODES: Record<ServiceErrorCode, TRPC_ERROR_CODE_KEY> = {
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHENTICATED: 'UNAUTHORIZED',
+  PAYMENT_REQUIRED: 'PAYMENT_REQUIRED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  // Only downloads answer 410, and they are not a procedure.
+  GONE: 'NOT_FOUND',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  RATE_LIMITED: 'TOO_MANY_REQUESTS',
+};
+
+export function toTRPCError(error: ServiceError): TRPCError {
+  return new TRPCError({ code: TRPC_CODES[error.code], message: error.message, cause: error });
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter({ shape, error }) {
+    const cause = error.cause instanceof ServiceError ? error.cause : undefined;
+    const masked = error.code === 'INTERNAL_SERVER_ERROR';
+    return {
+      ...shape,
+      message: masked ? 'Internal server error; try again' : shape.message,
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        path: shape.data.path,
+        ...(cause?.detail.code ? { reason: cause.detail.code } : {}),
+        ...(cause?.detail.retryAfterSeconds !== undefined ? { retryAfterSeconds: cause.detail.retryAfterSeconds } : {}),
+      },
+    };
+  },
+});
+
+const mapServiceErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof ServiceError) throw toTRPCError(result.error.cause);
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Every procedure needs the bearer key, as every REST endpoint but download does. */
+export const authedProcedure = t.procedure.use(mapServiceErrors).use(async ({ ctx, next }) => next({ ctx: { principal: await ctx.authenticate() } }));
