@@ -8,8 +8,11 @@ const envSchema = z.object({
   /** Base of absolute links (downloadUrl, signed URLs). Default http://localhost:PORT. */
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().default('data'),
-  /** Set to run distributed: state in MongoDB, blobs in GridFS, Agenda on MongoDB. */
-  MONGODB_URL: z.string().optional(),
+  /** Set to run distributed: state in MongoDB, blobs in GridFS, Agenda on MongoDB. The path names the database. */
+  MONGODB_URL: z.preprocess(
+    (value) => (value === '' ? undefined : value), // empty = unset, as compose files pass it
+    z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  ),
   /** Conversion jobs this process runs at once; 0 = API only (workers run elsewhere). */
   WORKERS: z.coerce.number().int().min(0).max(64).default(2),
   QUEUE_POLL_MS: z.coerce.number().int().min(10).default(500),

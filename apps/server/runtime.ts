@@ -1,18 +1,25 @@
 /**
  * Builds the runtime every app shares (server, worker, CLI): store, blobs, registry, queue and
- * services, in embedded (SQLite + disk) mode. Distributed mode swaps the adapters.
+ * services. Embedded mode (the default) uses SQLite + local disk; with MONGODB_URL set,
+ * distributed mode swaps in MongoDB + GridFS. Nothing above the adapters changes.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { AgendaBackend } from 'agenda';
 import type { Logger, Plugin } from '../../core/contract/index.js';
+import { GridFsBlobStore } from '../../core/blobs/gridfs.js';
 import { LocalBlobStore } from '../../core/blobs/local.js';
+import type { BlobStore } from '../../core/blobs/types.js';
 import { Queue } from '../../core/queue/index.js';
+import { createMongoQueueBackend } from '../../core/queue/mongo-backend/index.js';
 import { SqliteBackend } from '../../core/queue/sqlite-backend/index.js';
 import { Registry } from '../../core/registry/index.js';
 import { createServices, type Services } from '../../core/services/index.js';
 import type { Clock } from '../../core/services/clock.js';
+import { MongoStore } from '../../core/store/mongo/index.js';
 import { SqliteStore, openSqliteDatabase } from '../../core/store/sqlite/index.js';
+import type { Store } from '../../core/store/types.js';
 import { standardPlugins } from '../../plugins/index.js';
 import type { Config } from './config.js';
 
@@ -48,16 +55,31 @@ async function loadPluginModules(specifiers: readonly string[]): Promise<Plugin[
   return loaded;
 }
 
+interface Adapters {
+  store: Store;
+  blobs: BlobStore;
+  queueBackend: AgendaBackend;
+}
+
+/** One SQLite file under DATA_DIR, shared by the store and the queue (and by every process on this machine); blobs on local disk. */
+async function embeddedAdapters(dataDir: string): Promise<Adapters> {
+  await mkdir(dataDir, { recursive: true });
+  const db = openSqliteDatabase(path.join(dataDir, 'transmute.db'));
+  return { store: new SqliteStore(db), blobs: new LocalBlobStore(path.join(dataDir, 'blobs')), queueBackend: new SqliteBackend({ database: db }) };
+}
+
+/** MongoDB for state and the queue, GridFS for blobs, all on the store's one client (closed with the store). */
+async function distributedAdapters(url: string): Promise<Adapters> {
+  const store = await MongoStore.connect(url);
+  return { store, blobs: new GridFsBlobStore(store.db), queueBackend: await createMongoQueueBackend(store.db) };
+}
+
 export async function createRuntime({ config, log, clock, plugins = standardPlugins }: RuntimeOptions): Promise<Runtime> {
-  if (config.mongodbUrl) throw new Error('MONGODB_URL is set, but distributed mode is not available in this build yet');
   const registry = new Registry([...plugins, ...(await loadPluginModules(config.extraPlugins))]);
   await registry.checkEngines();
-  await mkdir(config.dataDir, { recursive: true });
-  const db = openSqliteDatabase(path.join(config.dataDir, 'transmute.db'));
-  const store = new SqliteStore(db);
-  const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+  const { store, blobs, queueBackend } = config.mongodbUrl ? await distributedAdapters(config.mongodbUrl) : await embeddedAdapters(config.dataDir);
   const queue = new Queue({
-    backend: new SqliteBackend({ database: db }),
+    backend: queueBackend,
     processEveryMs: config.queuePollMs,
     lockLifetimeMs: config.queueLockMs,
     log,

@@ -3,6 +3,7 @@
  * and close the billing period on the 1st of each month (UTC). The same definitions run on the
  * SQLite backend (embedded) and the MongoDB backend (distributed).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agenda, type AgendaBackend, type Job } from 'agenda';
 import type { Logger } from '../contract/index.js';
 import type { JobQueue } from '../services/jobs.js';
@@ -13,6 +14,11 @@ import type { Store } from '../store/types.js';
 export const RUN_JOB = 'run-job';
 export const PURGE_EXPIRED = 'purge-expired';
 export const CLOSE_BILLING_PERIOD = 'close-billing-period';
+
+/** After interrupting running jobs at the end of the grace period, how long they get to hand their job back. */
+const HAND_BACK_MS = 5_000;
+const SETTLE_POLL_MS = 25;
+const DUPLICATE_KEY = 11000;
 
 export interface QueueOptions {
   backend: AgendaBackend;
@@ -36,8 +42,8 @@ export interface WorkerDeps {
 
 export class Queue implements JobQueue {
   readonly agenda: Agenda;
-  private readonly inFlight = new Set<AbortController>();
-  private working = false;
+  /** Conversion jobs running here, by Agenda job id, until Agenda has saved their outcome. */
+  private readonly running = new Map<string, AbortController>();
 
   constructor(private readonly options: QueueOptions) {
     this.agenda = new Agenda({
@@ -51,7 +57,12 @@ export class Queue implements JobQueue {
 
   async enqueue(jobId: string): Promise<void> {
     // Unique on the job id: enqueueing twice (recovery after a crash) never runs a job twice.
-    await this.agenda.create(RUN_JOB, { jobId }).unique({ 'data.jobId': jobId }, { insertOnly: true }).save();
+    try {
+      await this.agenda.create(RUN_JOB, { jobId }).unique({ 'data.jobId': jobId }, { insertOnly: true }).save();
+    } catch (err) {
+      // MongoDB: another process inserted the same entry at the same moment (its unique index said no). It is queued.
+      if ((err as { code?: unknown }).code !== DUPLICATE_KEY) throw err;
+    }
   }
 
   /** Start processing in this process (embedded server with workers, or apps/worker). */
@@ -61,18 +72,23 @@ export class Queue implements JobQueue {
       RUN_JOB,
       async (job: Job<{ jobId: string }>) => {
         const controller = new AbortController();
-        this.inFlight.add(controller);
+        this.running.set(String(job.attrs._id), controller);
         // Renew the lock even while a plugin reports no progress (one long engine call).
         const renew = setInterval(() => void job.touch().catch(() => undefined), Math.max(250, lockLifetimeMs / 3));
         try {
           await runner.run(job.attrs.data.jobId, { signal: controller.signal, heartbeat: () => void job.touch().catch(() => undefined) });
         } finally {
           clearInterval(renew);
-          this.inFlight.delete(controller);
         }
+        // Interrupted by shutdown, the runner left the job unfinished: make it due now, so Agenda
+        // saves it unlocked for any worker to take, instead of removing it as completed.
+        if (controller.signal.aborted) job.attrs.nextRunAt = new Date();
       },
-      { concurrency, lockLifetime: lockLifetimeMs },
+      // A worker locks only the jobs it can run at once, leaving the rest to other workers.
+      { concurrency, lockLimit: concurrency, lockLifetime: lockLifetimeMs },
     );
+    // Agenda has saved the job's outcome (or handed it back) when it emits complete.
+    this.agenda.on(`complete:${RUN_JOB}`, (job: Job) => this.running.delete(String(job.attrs._id)));
     this.agenda.define(PURGE_EXPIRED, async () => {
       await retention.purge();
     });
@@ -85,23 +101,27 @@ export class Queue implements JobQueue {
     await this.agenda.start();
     await this.agenda.every('1 minute', PURGE_EXPIRED);
     await this.agenda.every('0 0 1 * *', CLOSE_BILLING_PERIOD, undefined, { timezone: 'UTC' });
-    this.working = true;
     // Jobs accepted just before a crash may have missed the queue: put every unfinished job back.
     for (const job of await store.jobs.listUnfinished()) await this.enqueue(job.id);
   }
 
   /**
-   * Graceful stop: take no new jobs, give running ones `graceMs` to finish, then interrupt them
-   * (their jobs stay queued and run again on the next start).
+   * Graceful stop: take no new jobs (and release those locked here but not started), give
+   * running ones `graceMs` to finish, then interrupt them: an interrupted job is handed back to
+   * the queue, due at once, for another worker or the next start. Never lost either way.
    */
   async stop(graceMs = 10_000): Promise<void> {
-    if (this.working) {
-      const drained = this.agenda.drain({ timeout: graceMs }).catch(() => undefined);
-      const timer = setTimeout(() => this.inFlight.forEach((c) => c.abort()), graceMs);
-      await drained;
-      clearTimeout(timer);
-      this.inFlight.forEach((c) => c.abort());
-    }
     await this.agenda.stop();
+    if (await this.allSettled(graceMs)) return;
+    this.running.forEach((controller) => controller.abort());
+    if (!(await this.allSettled(HAND_BACK_MS))) {
+      this.options.log.warn('jobs still running at exit; they run again once their lock expires', { jobs: this.running.size });
+    }
+  }
+
+  private async allSettled(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.running.size > 0 && Date.now() < deadline) await sleep(SETTLE_POLL_MS);
+    return this.running.size === 0;
   }
 }

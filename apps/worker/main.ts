@@ -1,0 +1,38 @@
+/**
+ * `npm run worker`: runs conversion jobs and serves no HTTP. Works in both modes: beside a server
+ * on the same DATA_DIR (embedded: the processes share the SQLite file) or on any machine with
+ * MONGODB_URL (distributed). Load the same PLUGINS as the server. Pair with a server started
+ * with WORKERS=0 to keep conversions off the API process.
+ */
+import { createPino, toLogger } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import { createRuntime } from '../server/runtime.js';
+
+const config = loadConfig();
+const log = createPino(config);
+if (config.workers < 1) {
+  log.fatal('WORKERS is 0: a worker process must run at least one job at a time');
+  process.exit(1);
+}
+const runtime = await createRuntime({ config, log: toLogger(log) });
+await runtime.startWorkers();
+log.info({ mode: config.mongodbUrl ? 'distributed' : 'embedded', workers: config.workers }, 'worker running');
+for (const op of runtime.services.registry.operations().filter((o) => !o.available)) {
+  log.warn({ plugin: op.pluginId, missing: op.missingEngines }, 'plugin unavailable: engine missing');
+}
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing running jobs');
+    runtime.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}
