@@ -1,0 +1,69 @@
+/**
+ * Passwords for protect-pdf/unlock-pdf are used transiently: never stored, never logged. A real
+ * server process runs at trace level; afterwards its whole log output and every byte of its data
+ * dir (SQLite database, WAL, queue rows, blobs) are searched for the password.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, readdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { describe, expect, it } from 'vitest';
+import { ROOT, admin, download, freePort, submitConvert, waitForJob } from './helpers.js';
+
+async function allFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+describe('privacy of passwords', () => {
+  it('keeps a protect-pdf password out of logs and storage', { timeout: 120_000 }, async () => {
+    const password = `Zebra-${Date.now()}-Quokka`;
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-privacy-'));
+    const doc = await PDFDocument.create();
+    doc.addPage([200, 200]).drawText('secret page', { font: await doc.embedFont(StandardFonts.Helvetica), x: 20, y: 100 });
+    const pdf = Buffer.from(await doc.save());
+
+    const { result } = await admin(dataDir, 'create-key', '--plan', 'pro');
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/main.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'trace', QUEUE_POLL_MS: '50' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let logs = '';
+    child.stdout.on('data', (c) => (logs += c));
+    child.stderr.on('data', (c) => (logs += c));
+    try {
+      for (let i = 0; i < 300; i++) {
+        if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const accepted = await submitConvert(url, result.key, { name: 'private.pdf', data: pdf }, { to: 'pdf', op: 'protect-pdf', password });
+      expect(accepted.status).toBe(200);
+      const job = await waitForJob(url, result.key, accepted.body.jobId);
+      expect(job.status).toBe('done');
+      const protectedPdf = await download(job.downloadUrl!);
+      expect(protectedPdf.data.subarray(0, 5).toString()).toBe('%PDF-');
+      // A wrong password fails cleanly and is not echoed back either.
+      const wrong = await submitConvert(url, result.key, { name: 'locked.pdf', data: protectedPdf.data }, { to: 'pdf', op: 'unlock-pdf', password: `${password}-nope` });
+      const failed = await waitForJob(url, result.key, wrong.body.jobId);
+      expect(failed).toEqual({ status: 'failed', error: 'Wrong password' });
+    } finally {
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+    }
+    try {
+      expect(logs).toContain('"level":10'); // trace really was on
+      expect(logs).not.toContain(password);
+      for (const file of await allFiles(dataDir)) {
+        expect((await readFile(file)).includes(password), `password found in ${file}`).toBe(false);
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
