@@ -60,14 +60,8 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
-    const checks: Record<string, string> = {};
-    try {
-      await services.store.ping();
-      checks.store = 'ok';
-    } catch (err) {
-      checks.store = `error: ${(err as Error).message}`;
-    }
-    checks.queue = runtime.queue.agenda ? 'ok' : 'down';
+    const check = (probe: () => Promise<void>) => probe().then(() => 'ok', (err: Error) => `error: ${err.message}`);
+    const checks = { store: await check(() => services.store.ping()), queue: await check(() => runtime.queue.ping()) };
     const unavailable = services.registry.operations().filter((o) => !o.available).map((o) => ({ plugin: o.pluginId, missing: o.missingEngines }));
     const ready = checks.store === 'ok' && checks.queue === 'ok' && unavailable.length === 0;
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable });

@@ -65,6 +65,11 @@ export class Queue implements JobQueue {
     }
   }
 
+  /** A round trip to the queue's backend, for /readyz. */
+  async ping(): Promise<void> {
+    await this.agenda.queryJobs({ limit: 1 });
+  }
+
   /** Start processing in this process (embedded server with workers, or apps/worker). */
   async startWorkers({ runner, retention, store, concurrency }: WorkerDeps): Promise<void> {
     const { log, lockLifetimeMs } = this.options;
