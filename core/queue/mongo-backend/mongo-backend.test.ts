@@ -1,0 +1,29 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { MongoBackend } from '@agendajs/mongo-backend';
+import { MongoClient } from 'mongodb';
+import { describeWithMongo } from '../../store/mongo/testing.js';
+import { backendConformanceSuite } from '../sqlite-backend/conformance.js';
+
+const workerEntry = fileURLToPath(new URL('./mongo-worker.fixture.ts', import.meta.url));
+
+describeWithMongo('MongoBackend (Agenda)', (url) => {
+  // Each run gets its own collection in the URL's database; every backend opens its own connection.
+  backendConformanceSuite('MongoBackend', async () => {
+    const collection = `agenda_conformance_${randomUUID().slice(0, 8)}`;
+    return {
+      openBackend: () => new MongoBackend({ address: url, collection }),
+      spawnWorker: (options) =>
+        spawn(process.execPath, ['--import', 'tsx', workerEntry, collection, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] }),
+      destroy: async () => {
+        const client = await MongoClient.connect(url);
+        try {
+          await client.db().collection(collection).drop();
+        } finally {
+          await client.close();
+        }
+      },
+    };
+  });
+});
