@@ -1,7 +1,8 @@
 /**
  * Media service overhead: a 10 s 720p MOV converted to MP4 end to end through the HTTP server
  * (upload, queue, probe, ffmpeg, download) against the same ffmpeg command run directly on the
- * same file. Runs interleaved after one warm-up each; prints medians and the ratio (target < 1.10).
+ * same file. Runs interleaved after one warm-up each; prints medians, minimums (the least disturbed
+ * runs, steadier on a shared machine) and their ratios (target < 1.10), with the load average.
  *
  *   npx tsx bench/media.ts [rounds=5]
  */
@@ -13,6 +14,7 @@ import { mediaPlugins } from '../plugins/media/index.js';
 import { convertAndDownload, startServer } from '../test/helpers.js';
 
 const rounds = Number(process.argv[2] ?? 5);
+const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(' ');
 const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-media-'));
 const clip = path.join(dir, 'clip.mov');
 
@@ -59,14 +61,14 @@ try {
     const order = round % 2 === 0 ? (['direct', 'service'] as const) : (['service', 'direct'] as const);
     for (const which of order) times[which].push(which === 'direct' ? await direct() : await service());
   }
-  const directMs = median(times.direct);
-  const serviceMs = median(times.service);
   const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const ratio = (service: number, direct: number) => `${(service / direct).toFixed(3)} (overhead ${(((service - direct) / direct) * 100).toFixed(1)}%)`;
   console.log(`media bench: 10 s 720p30 MOV -> MP4 (x264 veryfast crf 23 + AAC 160k), ${rounds} interleaved rounds, ${os.availableParallelism()} cores`);
+  console.log(`  load average at start ${loadAtStart}, at end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`  warm-up          direct ${fmt(warmup.direct)}   service ${fmt(warmup.service)}`);
-  console.log(`  direct ffmpeg    median ${fmt(directMs)}   runs ${times.direct.map(fmt).join(', ')}`);
-  console.log(`  service via HTTP median ${fmt(serviceMs)}   runs ${times.service.map(fmt).join(', ')}`);
-  console.log(`  ratio service/direct ${(serviceMs / directMs).toFixed(3)} (overhead ${(((serviceMs - directMs) / directMs) * 100).toFixed(1)}%, target < 10%)`);
+  console.log(`  direct ffmpeg    median ${fmt(median(times.direct))}   min ${fmt(Math.min(...times.direct))}   runs ${times.direct.map(fmt).join(', ')}`);
+  console.log(`  service via HTTP median ${fmt(median(times.service))}   min ${fmt(Math.min(...times.service))}   runs ${times.service.map(fmt).join(', ')}`);
+  console.log(`  ratio service/direct: medians ${ratio(median(times.service), median(times.direct))}, minimums ${ratio(Math.min(...times.service), Math.min(...times.direct))}; target < 1.10`);
 } finally {
   await server.close();
   await rm(dir, { recursive: true, force: true });

@@ -59,8 +59,10 @@ describe('audio conversion', () => {
   });
 
   it('keeps cover art where the target holds it, drops it elsewhere', async () => {
-    const flac = (await convert('mp3-cover', 'flac')).media;
-    expect(flac.streams.filter((s) => s.attachedPicture)).toHaveLength(1);
+    for (const to of ['flac', 'm4a'] as const) {
+      const { media } = await convert('mp3-cover', to);
+      expect(media.streams.filter((s) => s.attachedPicture)).toHaveLength(1);
+    }
     const ogg = (await convert('mp3-cover', 'ogg')).media;
     expect(ogg.streams.map((s) => s.type)).toEqual(['audio']);
   });
