@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
-  acceptedJobSchema, creditsSchema, errorBodySchema, historyQuerySchema, historySchema, jobStatusSchema, planIdSchema, signedUrlRequestSchema, signedUrlSchema,
+  acceptedJobSchema, batchAcceptedSchema, batchStatusSchema, creditsSchema, errorBodySchema, historyQuerySchema, historySchema, jobStatusSchema, planIdSchema, signedUrlRequestSchema, signedUrlSchema,
 } from '../../schema/index.js';
 import type { Registry } from '../../core/registry/index.js';
 import type { Services } from '../../core/services/index.js';
@@ -141,6 +141,14 @@ function convertForm(registry: Registry): JsonSchema {
 
 export function buildOpenApiDocument(registry: Registry, publicUrl: string): OpenApiDocument {
   const form = convertForm(registry);
+  const batchForm: JsonSchema = {
+    ...form,
+    required: ['files', 'to'],
+    properties: {
+      files: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'The files to convert: repeat the field once per file.' },
+      ...Object.fromEntries(Object.entries(form.properties!).filter(([name]) => name !== 'file')),
+    },
+  };
   const jsonFields = Object.entries(form.properties!).filter(([, schema]) => schema.contentMediaType === 'application/json').map(([name]) => name);
   const historyQuery = jsonSchema(historyQuerySchema, 'input');
   return {
@@ -166,6 +174,53 @@ export function buildOpenApiDocument(registry: Registry, publicUrl: string): Ope
             content: { 'multipart/form-data': { schema: form, encoding: Object.fromEntries(jsonFields.map((name) => [name, { contentType: 'application/json' }])) } },
           },
           responses: { '200': json('AcceptedJob', 'Accepted.'), ...errors('400', '401', '402', '403', '413', '429') },
+        },
+      },
+      '/api/pdf/merge': {
+        post: {
+          summary: 'Merge PDFs (Pro and up)',
+          description: 'The PDFs are merged in the order sent; the cost is by total input size. Poll /api/v1/jobs/{jobId}.',
+          tags: ['Jobs'],
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: { type: 'object', required: ['files'], properties: { files: { type: 'array', minItems: 2, items: { type: 'string', contentMediaType: 'application/pdf' }, description: 'Two or more PDFs: repeat the field once per file.' } } },
+              },
+            },
+          },
+          responses: { '200': json('AcceptedJob', 'Accepted.'), ...errors('400', '401', '402', '403', '413', '429') },
+        },
+      },
+      '/api/batch/convert': {
+        post: {
+          summary: 'Convert many files into one ZIP (Pro and up)',
+          description: 'One `to` (and optionally one `op` with its fields) for every file; credits are charged per file. Files that cannot be taken are listed in `errors`.',
+          tags: ['Batches'],
+          requestBody: {
+            required: true,
+            content: { 'multipart/form-data': { schema: batchForm, encoding: Object.fromEntries(jsonFields.map((name) => [name, { contentType: 'application/json' }])) } },
+          },
+          responses: { '200': json('BatchAccepted', 'Accepted.'), ...errors('400', '401', '402', '403', '413', '429') },
+        },
+      },
+      '/api/batch/{id}': {
+        get: {
+          summary: 'Batch status',
+          tags: ['Batches'],
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': json('BatchStatus', 'The batch.'), ...errors('401', '403', '404', '429') },
+        },
+      },
+      '/api/batch/{id}/download': {
+        get: {
+          summary: 'Download a finished batch',
+          tags: ['Batches'],
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: {
+            '200': { description: 'A ZIP of the converted files.', content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } } },
+            ...errors('401', '403', '404', '429'),
+          },
         },
       },
       '/api/v1/jobs/{jobId}': {
@@ -246,6 +301,8 @@ export function buildOpenApiDocument(registry: Registry, publicUrl: string): Ope
         JobStatus: jsonSchema(jobStatusSchema),
         SignedUrlRequest: jsonSchema(signedUrlRequestSchema, 'input'),
         SignedUrl: jsonSchema(signedUrlSchema),
+        BatchAccepted: jsonSchema(batchAcceptedSchema),
+        BatchStatus: jsonSchema(batchStatusSchema),
         Credits: jsonSchema(creditsSchema),
         History: jsonSchema(historySchema),
         Formats: jsonSchema(formatsSchema),

@@ -40,16 +40,17 @@ export function requestError(error: ServiceError): GraphQLError {
   });
 }
 
-type MaskError = NonNullable<Exclude<YogaServerOptions<object, object>['maskedErrors'], boolean | undefined>>['maskError'];
+type MaskError = NonNullable<NonNullable<Exclude<YogaServerOptions<object, object>['maskedErrors'], boolean | undefined>>['maskError']>;
 
 /** A resolver's ServiceError keeps its message and gains its code; anything else goes to Yoga's masking. */
 export const maskError: MaskError = (error, message, isDev) => {
   const located = error as Partial<GraphQLError>;
-  if (located.originalError instanceof ServiceError) {
-    return createGraphQLError(located.originalError.message, {
+  const cause = error instanceof ServiceError ? error : located.originalError;
+  if (cause instanceof ServiceError) {
+    return createGraphQLError(cause.message, {
       ...(located.nodes ? { nodes: located.nodes } : {}),
       ...(located.path ? { path: located.path } : {}),
-      extensions: extensionsOf(located.originalError),
+      extensions: extensionsOf(cause),
     });
   }
   return yogaMaskError(error, message, isDev);

@@ -14,8 +14,10 @@ export async function graphqlRoutes(app: FastifyInstance, { services }: { servic
     // GraphiQL loads its scripts from a CDN, and these machines are offline.
     graphiql: false,
     landingPage: false,
-    // Multipart requests are parsed by graphql-upload-ts (see uploads.ts).
+    // Multipart requests are parsed by graphql-upload-ts (see uploads.ts), which applies the
+    // plan's file size limit; JSON bodies are bounded by Fastify's bodyLimit.
     multipart: false,
+    maxRequestBodySize: false,
     maskedErrors: { maskError },
     logging: {
       debug: () => {},

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../../../core/services/index.js';
+import { maskError, requestError } from './errors.js';
+
+describe('GraphQL error mapping', () => {
+  it('gives service errors their code and keeps their message', () => {
+    const masked = maskError(new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits'), 'Unexpected error.', false);
+    expect(masked).toMatchObject({ message: 'Insufficient API credits', extensions: { code: 'PAYMENT_REQUIRED' } });
+    const gated = maskError(new ServiceError('FORBIDDEN', 'Trial used', { code: 'trial_used' }), 'Unexpected error.', false);
+    expect(gated).toMatchObject({ extensions: { code: 'FORBIDDEN', reason: 'trial_used' } });
+  });
+
+  it('masks anything unexpected', () => {
+    const masked = maskError(new Error('database password is hunter2'), 'Unexpected error.', false);
+    expect(masked.message).toBe('Unexpected error.');
+    expect(JSON.stringify(masked)).not.toContain('hunter2');
+  });
+
+  it('answers request-level failures with the REST status', () => {
+    const limited = requestError(new ServiceError('RATE_LIMITED', 'Slow down', { retryAfterSeconds: 12 }));
+    expect(limited.extensions).toEqual({ code: 'RATE_LIMITED', retryAfterSeconds: 12, http: { status: 429, headers: { 'Retry-After': '12' } } });
+  });
+});

@@ -1,0 +1,415 @@
+/**
+ * REST, GraphQL and tRPC side by side: one server, the same services. The same conversion gives
+ * the same job and the same bytes on every surface; keys, ownership, plans and limits hold on
+ * every surface; a plugin added to the registry shows up on every surface and in OpenAPI.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { TRPCClientError } from '@trpc/client';
+import { TRPCError } from '@trpc/server';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobStatus } from '../schema/index.js';
+import { createTransmuteClient } from '../apps/server/trpc/client.js';
+import { createTrpcContext } from '../apps/server/trpc/context.js';
+import { createCaller } from '../apps/server/trpc/router.js';
+import { standardPlugins } from '../plugins/index.js';
+import slowText from './fixtures/plugins/slow-text.js';
+import { ROOT, authHeaders, download, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
+
+interface GraphQLAnswer {
+  status: number;
+  body: { data?: Record<string, any> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> };
+}
+
+async function graphql(url: string, key: string | undefined, query: string, variables: Record<string, unknown> = {}): Promise<GraphQLAnswer> {
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...authHeaders(key) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+const CONVERT = `mutation Convert($file: Upload!, $to: String!, $op: String, $options: JSON) {
+  convert(file: $file, to: $to, op: $op, options: $options) { jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error }
+}`;
+const JOB_FIELDS = 'jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error';
+
+/** A convert mutation by the GraphQL multipart request spec. */
+async function graphqlConvert(
+  url: string,
+  key: string | undefined,
+  file: { name: string; data: Buffer | string },
+  variables: { to: string; op?: string; options?: Record<string, unknown> },
+): Promise<GraphQLAnswer> {
+  const form = new FormData();
+  form.append('operations', JSON.stringify({ query: CONVERT, variables: { ...variables, file: null } }));
+  form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+  form.append('0', new Blob([typeof file.data === 'string' ? file.data : new Uint8Array(file.data)]), file.name);
+  const res = await fetch(`${url}/graphql`, { method: 'POST', body: form, headers: authHeaders(key) });
+  return { status: res.status, body: await res.json() };
+}
+
+async function graphqlWaitForJob(url: string, key: string, jobId: string): Promise<Record<string, unknown>> {
+  for (;;) {
+    const { body } = await graphql(url, key, `query Job($id: ID!) { job(id: $id) { ${JOB_FIELDS} } }`, { id: jobId });
+    const job = body.data?.job;
+    if (!job) throw new Error(`job query failed: ${JSON.stringify(body.errors)}`);
+    if (job.status === 'done' || job.status === 'failed') return job;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Events of a GraphQL-over-SSE response, read to its end. */
+async function graphqlSubscribe(url: string, key: string, query: string, variables: Record<string, unknown>) {
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...authHeaders(key) },
+    body: JSON.stringify({ query, variables }),
+  });
+  const text = await res.text();
+  const events = text.split('\n\n').map((block) => ({
+    event: /^event: (.*)$/m.exec(block)?.[1],
+    data: /^data: (.*)$/m.exec(block)?.[1],
+  })).filter((e) => e.event);
+  return { status: res.status, contentType: res.headers.get('content-type'), events };
+}
+
+function convertForm(file: { name: string; data: Buffer | string }, fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append('file', new Blob([typeof file.data === 'string' ? file.data : new Uint8Array(file.data)]), file.name);
+  return form;
+}
+
+async function trpcFailure(call: Promise<unknown>): Promise<{ code: string | undefined; httpStatus: number | undefined; message: string }> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof TRPCClientError) return { code: error.data?.code, httpStatus: error.data?.httpStatus, message: error.message };
+    if (error instanceof TRPCError) return { code: error.code, httpStatus: undefined, message: error.message };
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('REST, GraphQL and tRPC over the same services', () => {
+  let server: TestServer;
+  let key: string;
+  let trpc: ReturnType<typeof createTransmuteClient>;
+  const text = { name: 'notes.txt', data: 'hello surfaces' };
+
+  beforeAll(async () => {
+    server = await startServer({ plugins: [...standardPlugins, slowText] });
+    key = await server.createKey('pro');
+    trpc = createTransmuteClient(server.url, key);
+  });
+  afterAll(() => server.close());
+
+  describe('parity', () => {
+    const cases = [
+      { name: 'slow text to Markdown (test plugin)', file: () => text, to: 'md', options: { steps: 2 } },
+      {
+        name: 'PNG to WEBP (sharp)',
+        file: async () => ({ name: 'red.png', data: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03030' } }).png().toBuffer() }),
+        to: 'webp',
+        options: { quality: 60 },
+      },
+    ];
+    for (const { name, file: makeFile, to, options } of cases) {
+      it(`${name}: same job fields and same output on all three`, async () => {
+        const file = await makeFile();
+        const rest = await submitConvert(server.url, key, file, { to, ...Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)])) });
+        const gql = await graphqlConvert(server.url, key, file, { to, options });
+        const viaTrpc = await trpc.convert.mutate(convertForm(file, { to, options: JSON.stringify(options) }));
+
+        expect(rest.status).toBe(200);
+        const restAccepted = rest.body;
+        const gqlAccepted = gql.body.data!.convert;
+        expect(restAccepted).toEqual({ jobId: expect.any(String), status: 'queued', creditCost: expect.any(Number), creditsRemaining: expect.any(Number), statusUrl: `/api/v1/jobs/${restAccepted.jobId}` });
+        expect(viaTrpc).toEqual({ ...restAccepted, jobId: viaTrpc.jobId, statusUrl: `/api/v1/jobs/${viaTrpc.jobId}`, creditsRemaining: restAccepted.creditsRemaining - 2 * restAccepted.creditCost });
+        expect(gqlAccepted).toEqual({
+          jobId: gqlAccepted.jobId, status: 'queued', creditCost: restAccepted.creditCost, creditsRemaining: restAccepted.creditsRemaining - restAccepted.creditCost,
+          progress: null, downloadUrl: null, expiresIn: null, toolReport: null, error: null,
+        });
+
+        const restDone = await waitForJob(server.url, key, restAccepted.jobId);
+        const gqlDone = await graphqlWaitForJob(server.url, key, gqlAccepted.jobId);
+        let trpcDone: JobStatus;
+        do trpcDone = await trpc.jobs.get.query({ jobId: viaTrpc.jobId });
+        while (trpcDone.status !== 'done' && trpcDone.status !== 'failed' && (await new Promise((r) => setTimeout(r, 100)), true));
+
+        const link = expect.stringMatching(new RegExp(`^${server.url}/api/download/[A-Za-z0-9_-]{43}$`));
+        expect(restDone).toEqual({ status: 'done', downloadUrl: link, expiresIn: 900 });
+        expect(trpcDone).toEqual({ status: 'done', downloadUrl: link, expiresIn: 900 });
+        expect(gqlDone).toEqual({ jobId: gqlAccepted.jobId, status: 'done', downloadUrl: link, expiresIn: 900, progress: null, creditCost: null, creditsRemaining: null, toolReport: null, error: null });
+
+        const outputs = await Promise.all([restDone.downloadUrl!, gqlDone.downloadUrl as string, trpcDone.downloadUrl!].map(download));
+        expect(outputs.map((o) => o.status)).toEqual([200, 200, 200]);
+        expect(outputs[1]!.data.equals(outputs[0]!.data)).toBe(true);
+        expect(outputs[2]!.data.equals(outputs[0]!.data)).toBe(true);
+        expect(new Set(outputs.map((o) => o.headers.get('content-disposition'))).size).toBe(1);
+        if (to === 'webp') expect((await sharp(outputs[0]!.data).metadata()).format).toBe('webp');
+        else expect(outputs[0]!.data.toString()).toBe('# Converted\n\nHELLO SURFACES\n');
+
+        const history = await trpc.history.list.query({ limit: 3 });
+        expect(history.history.map((h) => h.jobId)).toEqual([viaTrpc.jobId, gqlAccepted.jobId, restAccepted.jobId]);
+        expect(history.history.every((h) => h.viaApi)).toBe(true);
+        const gqlHistory = await graphql(server.url, key, '{ history(limit: 3) { total limit offset hasMore history { time conv jobId viaApi } } }');
+        expect(gqlHistory.body.data!.history).toEqual(history);
+      });
+    }
+
+    it('answers credits the same way everywhere', async () => {
+      const rest = await getJson(`${server.url}/api/v1/credits`, key);
+      const gql = await graphql(server.url, key, '{ credits { plan creditsIncluded creditsUsed creditsRemaining resetDate overageEnabled overageRatePer1000 overageCredits } }');
+      expect(gql.body.data!.credits).toEqual(rest.body);
+      expect(await trpc.credits.get.query()).toEqual(rest.body);
+    });
+  });
+
+  describe('keys and ownership', () => {
+    it('refuses a missing key on all three', async () => {
+      expect((await getJson(`${server.url}/api/v1/credits`, undefined)).status).toBe(401);
+
+      const gql = await graphql(server.url, undefined, '{ credits { plan } }');
+      expect(gql.status).toBe(401);
+      expect(gql.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+      const upload = await graphqlConvert(server.url, undefined, text, { to: 'md' });
+      expect(upload.status).toBe(401);
+      expect(upload.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+
+      const anonymous = createTransmuteClient(server.url, 'ck_live_' + 'A'.repeat(43));
+      expect(await trpcFailure(anonymous.credits.get.query())).toMatchObject({ code: 'UNAUTHORIZED', httpStatus: 401 });
+      expect(await trpcFailure(anonymous.convert.mutate(convertForm(text, { to: 'md' })))).toMatchObject({ code: 'UNAUTHORIZED', httpStatus: 401 });
+      const bare = await fetch(`${server.url}/trpc/credits.get`);
+      expect(bare.status).toBe(401);
+    });
+
+    it("never shows one key holder's job to another", async () => {
+      const accepted = await trpc.convert.mutate(convertForm(text, { to: 'md', options: '{"steps":1}' }));
+      const otherKey = await server.createKey('pro');
+
+      expect((await getJson(`${server.url}/api/v1/jobs/${accepted.jobId}`, otherKey)).status).toBe(404);
+      const gql = await graphql(server.url, otherKey, `{ job(id: "${accepted.jobId}") { status } }`);
+      expect(gql.body.data!.job).toBeNull();
+      expect(gql.body.errors?.[0]).toMatchObject({ message: 'Job not found', extensions: { code: 'NOT_FOUND' } });
+      expect(await trpcFailure(createTransmuteClient(server.url, otherKey).jobs.get.query({ jobId: accepted.jobId }))).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404 });
+
+      const stolen = await graphqlSubscribe(server.url, otherKey, `subscription { jobUpdated(id: "${accepted.jobId}") { status } }`, {});
+      expect(stolen.events.some((e) => e.data?.includes('NOT_FOUND'))).toBe(true);
+      expect(stolen.events.some((e) => e.data?.includes('"status"'))).toBe(false);
+      await waitForJob(server.url, key, accepted.jobId);
+    });
+  });
+
+  describe('subscriptions', () => {
+    it('GraphQL jobUpdated over SSE: the current state, every change, then complete after done', async () => {
+      const accepted = await graphqlConvert(server.url, key, text, { to: 'md', options: { steps: 8 } });
+      const jobId = accepted.body.data!.convert.jobId;
+      const sse = await graphqlSubscribe(server.url, key, `subscription Watch($id: ID!) { jobUpdated(id: $id) { jobId status progress downloadUrl expiresIn } }`, { id: jobId });
+      expect(sse.contentType).toMatch(/text\/event-stream/);
+      expect(sse.events.at(-1)?.event).toBe('complete');
+      const states = sse.events.filter((e) => e.event === 'next').map((e) => JSON.parse(e.data!).data.jobUpdated);
+      expect(['waiting', 'active']).toContain(states[0].status);
+      expect(states.at(-1)).toEqual({ jobId, status: 'done', progress: null, downloadUrl: expect.stringContaining('/api/download/'), expiresIn: 900 });
+      expect(states.some((s) => s.status === 'active' && s.progress > 0 && s.progress < 100)).toBe(true);
+      // Every event is a change.
+      const snapshots = states.map((s) => JSON.stringify(s));
+      expect(new Set(snapshots).size).toBe(snapshots.length);
+    });
+
+    it('tRPC jobs.watch over SSE with the typed client', async () => {
+      const accepted = await trpc.convert.mutate(convertForm(text, { to: 'md', options: '{"steps":5}' }));
+      const states = await new Promise<JobStatus[]>((resolve, reject) => {
+        const seen: JobStatus[] = [];
+        const subscription = trpc.jobs.watch.subscribe({ jobId: accepted.jobId }, {
+          onData(status) {
+            seen.push(status);
+            if (status.status === 'done' || status.status === 'failed') {
+              subscription.unsubscribe();
+              resolve(seen);
+            }
+          },
+          onError: reject,
+        });
+      });
+      expect(['waiting', 'active']).toContain(states[0]!.status);
+      expect(states.at(-1)).toEqual({ status: 'done', downloadUrl: expect.any(String), expiresIn: 900 });
+    });
+  });
+
+  describe('rules on every surface', () => {
+    it('validates options with the plugin schema (GraphQL BAD_USER_INPUT, tRPC BAD_REQUEST)', async () => {
+      const gql = await graphqlConvert(server.url, key, text, { to: 'md', options: { steps: 1000 } });
+      expect(gql.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/Invalid steps/), extensions: { code: 'BAD_USER_INPUT' } });
+      const unknown = await graphqlConvert(server.url, key, text, { to: 'md', options: { colour: 'red' } });
+      expect(unknown.body.errors?.[0]?.message).toMatch(/Field 'colour' does not apply/);
+      expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', options: '{"steps":"many"}' })))).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
+      expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', options: '[1]' })))).toMatchObject({ code: 'BAD_REQUEST', message: 'options must be a JSON object string' });
+      expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', steps: '2' })))).toMatchObject({ message: expect.stringMatching(/Unexpected field 'steps'/) });
+      expect(await trpcFailure(trpc.convert.mutate(convertForm(text, {})))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/Missing 'to'/) });
+    });
+
+    it("refuses files over the plan's limit while streaming (413 / PAYLOAD_TOO_LARGE)", async () => {
+      const freeKey = await server.createKey('free');
+      const big = { name: 'big.txt', data: Buffer.alloc(25_000_001 + 1024, 'a') };
+      const gql = await graphqlConvert(server.url, freeKey, big, { to: 'md' });
+      expect(gql.body.errors?.[0]?.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(await trpcFailure(createTransmuteClient(server.url, freeKey).convert.mutate(convertForm(big, { to: 'md' })))).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 });
+      const credits = await getJson(`${server.url}/api/v1/credits`, freeKey);
+      expect(credits.body.creditsUsed).toBe(0);
+    });
+
+    it('gates plans the same way (signed URLs: FORBIDDEN below Business, minted on Business)', async () => {
+      const accepted = await trpc.convert.mutate(convertForm(text, { to: 'md', options: '{"steps":1}' }));
+      await waitForJob(server.url, key, accepted.jobId);
+      const gql = await graphql(server.url, key, `mutation { createSignedUrl(jobId: "${accepted.jobId}") { url } }`);
+      expect(gql.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect(await trpcFailure(trpc.signedUrl.create.mutate({ jobId: accepted.jobId, reusable: true }))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+
+      const businessKey = await server.createKey('business');
+      const business = createTransmuteClient(server.url, businessKey);
+      const job = await business.convert.mutate(convertForm(text, { to: 'md', options: '{"steps":1}' }));
+      await waitForJob(server.url, businessKey, job.jobId);
+      const viaGraphql = await graphql(server.url, businessKey, `mutation { createSignedUrl(jobId: "${job.jobId}", expirySeconds: 3600) { url expiresIn expiresAt reusable } }`);
+      expect(viaGraphql.body.data!.createSignedUrl).toMatchObject({ expiresIn: 3600, reusable: true });
+      const viaTrpc = await business.signedUrl.create.mutate({ jobId: job.jobId, expirySeconds: 3600, reusable: false });
+      expect(viaTrpc).toMatchObject({ expiresIn: 3600, reusable: false });
+      expect((await download(viaGraphql.body.data!.createSignedUrl.url)).data.toString()).toContain('HELLO SURFACES');
+      expect(await trpcFailure(business.signedUrl.create.mutate({ jobId: job.jobId, expirySeconds: 5, reusable: true }))).toMatchObject({ code: 'BAD_REQUEST' });
+    });
+
+    it('counts GraphQL requests against the rate limit (429 / RATE_LIMITED)', async () => {
+      const freeKey = await server.createKey('free');
+      for (let i = 0; i < 30; i++) expect((await graphql(server.url, freeKey, '{ credits { plan } }')).status).toBe(200);
+      const limited = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(freeKey) }, body: JSON.stringify({ query: '{ credits { plan } }' }) });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await limited.json()).errors[0].extensions.code).toBe('RATE_LIMITED');
+      expect(await trpcFailure(createTransmuteClient(server.url, freeKey).credits.get.query())).toMatchObject({ code: 'TOO_MANY_REQUESTS', httpStatus: 429 });
+    });
+  });
+
+  describe('one registry, every surface', () => {
+    it('lists the test plugin on GraphQL, tRPC, REST and OpenAPI', async () => {
+      const gql = await graphql(server.url, key, '{ formats { conversions { from to } operations { pluginId kind title inputs outputs plan available options optionsType } } }');
+      const rest = await getJson(`${server.url}/api/v1/formats`, key);
+      const viaTrpc = await trpc.formats.list.query();
+
+      const restOp = rest.body.operations.find((o: { pluginId: string }) => o.pluginId === 'test-slow-text');
+      expect(restOp).toMatchObject({ kind: 'convert', inputs: ['txt'], outputs: ['md'], plan: 'free' });
+      expect(viaTrpc).toEqual(rest.body);
+      const gqlOp = gql.body.data!.formats.operations.find((o: { pluginId: string }) => o.pluginId === 'test-slow-text');
+      expect(gqlOp).toEqual({
+        pluginId: 'test-slow-text', kind: 'convert', title: restOp.title, inputs: ['txt'], outputs: ['md'], plan: 'free', available: true,
+        options: restOp.options, optionsType: 'TestSlowTextOptions',
+      });
+      expect(gql.body.data!.formats.conversions).toContainEqual({ from: 'txt', to: rest.body.conversions.txt });
+
+      const introspection = await graphql(server.url, key, '{ __type(name: "TestSlowTextOptions") { inputFields { name defaultValue type { name } } } }');
+      expect(introspection.body.data!.__type.inputFields).toEqual([{ name: 'steps', defaultValue: '20', type: { name: 'Int' } }]);
+
+      const openapi = await getJson(`${server.url}/api/openapi.json`, undefined);
+      const form = openapi.body.paths['/api/v1/convert'].post.requestBody.content['multipart/form-data'].schema;
+      expect(form.properties.steps).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, description: expect.stringContaining('Slow text to Markdown (test)') });
+      expect(form.properties.to.enum).toContain('md');
+      expect(form.properties.resize).toMatchObject({ type: 'string', contentMediaType: 'application/json', contentSchema: { type: 'object' } });
+      expect(openapi.body.paths['/api/v1/convert'].post.requestBody.content['multipart/form-data'].encoding.resize).toEqual({ contentType: 'application/json' });
+    });
+  });
+
+  describe('OpenAPI and /docs', () => {
+    const SPEC_ROUTES: Array<[method: 'GET' | 'POST', url: string, documented: string]> = [
+      ['POST', '/api/v1/convert', '/api/v1/convert'],
+      ['GET', '/api/v1/jobs/:jobId', '/api/v1/jobs/{jobId}'],
+      ['GET', '/api/download/:token', '/api/download/{token}'],
+      ['POST', '/api/v1/signed-url', '/api/v1/signed-url'],
+      ['GET', '/api/v1/credits', '/api/v1/credits'],
+      ['GET', '/api/v1/history', '/api/v1/history'],
+      ['GET', '/api/v1/formats', '/api/v1/formats'],
+      ['POST', '/api/pdf/merge', '/api/pdf/merge'],
+      ['POST', '/api/batch/convert', '/api/batch/convert'],
+      ['GET', '/api/batch/:id', '/api/batch/{id}'],
+      ['GET', '/api/batch/:id/download', '/api/batch/{id}/download'],
+      ['GET', '/healthz', '/healthz'],
+      ['GET', '/readyz', '/readyz'],
+    ];
+
+    it('documents exactly the REST paths the server serves', async () => {
+      const { status, body } = await getJson(`${server.url}/api/openapi.json`, undefined);
+      expect(status).toBe(200);
+      expect(body.openapi).toBe('3.1.0');
+      const app = server.server.app;
+      for (const [path, methods] of Object.entries<Record<string, unknown>>(body.paths)) {
+        for (const method of Object.keys(methods)) {
+          expect(app.hasRoute({ method: method.toUpperCase() as 'GET', url: path.replace(/\{(\w+)\}/g, ':$1') }), `${method} ${path} is served`).toBe(true);
+        }
+      }
+      for (const [method, url, documented] of SPEC_ROUTES) {
+        if (app.hasRoute({ method, url })) expect(body.paths[documented]?.[method.toLowerCase()], `${method} ${url} is documented`).toBeDefined();
+      }
+      const refs = [...JSON.stringify(body).matchAll(/"\$ref":"#\/components\/(\w+)\/([\w-]+)"/g)];
+      for (const [, kind, name] of refs) expect(body.components[kind!][name!], `${kind}/${name}`).toBeDefined();
+      expect(body.components.schemas.JobStatus.properties.status.enum).toEqual(['waiting', 'active', 'done', 'failed']);
+      expect(body.components.schemas.Error.required).toEqual(['error']);
+      expect(body.paths['/api/v1/convert'].post.responses['413']).toEqual({ $ref: '#/components/responses/413' });
+    });
+
+    it('serves a self-contained reference page', async () => {
+      const res = await fetch(`${server.url}/docs`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/text\/html/);
+      const page = await res.text();
+      expect(page).toContain('/api/v1/convert');
+      expect(page).toContain('<code>steps</code>');
+      expect(page).not.toMatch(/<script|<link[^>]+href="http|src="http/);
+    });
+  });
+
+  describe('tRPC in process', () => {
+    it('runs the router through createCaller', async () => {
+      const caller = createCaller(createTrpcContext(server.server.runtime.services, `Bearer ${key}`));
+      expect((await caller.credits.get()).plan).toBe('Pro');
+      expect((await caller.formats.list()).operations.some((o) => o.pluginId === 'test-slow-text')).toBe(true);
+      const form = new FormData();
+      form.append('file', new File(['in process'], 'caller.txt'));
+      form.append('to', 'md');
+      form.append('options', '{"steps":1}');
+      const accepted = await caller.convert(form);
+      expect(accepted).toMatchObject({ status: 'queued', creditCost: 3 });
+      await waitForJob(server.url, key, accepted.jobId);
+      expect(await caller.jobs.get({ jobId: accepted.jobId })).toMatchObject({ status: 'done', expiresIn: 900 });
+      expect((await caller.history.list()).history[0]!.jobId).toBe(accepted.jobId);
+      await expect(caller.jobs.get({ jobId: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+
+      const stranger = createCaller(createTrpcContext(server.server.runtime.services, undefined));
+      await expect(stranger.credits.get()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    });
+  });
+
+  describe('examples/convert.ts', () => {
+    it('converts a file from a TypeScript script', { timeout: 60_000 }, async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-example-'));
+      try {
+        const input = path.join(dir, 'example.txt');
+        await import('node:fs/promises').then((fs) => fs.writeFile(input, 'from a script'));
+        const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'examples/convert.ts'), input, 'md', '--options', '{"steps":2}'], {
+          cwd: ROOT, env: { ...process.env, TRANSMUTE_URL: server.url, TRANSMUTE_API_KEY: key }, stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout.on('data', (chunk) => (out += chunk));
+        child.stderr.on('data', (chunk) => (out += chunk));
+        const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+        expect(code, out).toBe(0);
+        expect(out).toMatch(/accepted .+: 3 credits/);
+        expect(await readFile(path.join(dir, 'example-converted.md'), 'utf8')).toBe('# Converted\n\nFROM A SCRIPT\n');
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  });
+});
