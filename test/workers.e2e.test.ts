@@ -31,7 +31,7 @@ async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs:
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
+    await sleep(200);
   }
 }
 
@@ -106,7 +106,8 @@ describe('workers in their own processes', () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-workers-'));
     // MONGODB_URL empty: these processes run embedded even where a MongoDB is configured.
     env = { DATA_DIR: dataDir, PLUGINS: './test/fixtures/plugins/slow-text.ts', MONGODB_URL: '', QUEUE_LOCK_MS: '2000', SHUTDOWN_GRACE_MS: '20000' };
-    key = (await admin(dataDir, 'create-key', '--plan', 'pro')).result.key;
+    // Enterprise: its rate limit leaves room for polling several jobs closely.
+    key = (await admin(dataDir, 'create-key', '--plan', 'enterprise')).result.key;
     server = await spawnServer({ ...env, WORKERS: '0' });
     children.push(server.process);
   });
@@ -120,7 +121,8 @@ describe('workers in their own processes', () => {
     const workers = [await startWorker(), await startWorker()];
     const texts = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
     const jobIds: string[] = [];
-    for (const text of texts) jobIds.push(await submit(text, 15));
+    // Each job (3 s) outlives the 2 s lock: only renewal while it runs keeps other workers off it.
+    for (const text of texts) jobIds.push(await submit(text, 30));
 
     // One job at a time per worker: two jobs under way means each worker holds one.
     await waitUntil(async () => {
