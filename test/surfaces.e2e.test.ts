@@ -12,7 +12,7 @@ import { TRPCError } from '@trpc/server';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobStatus } from '../schema/index.js';
-import { createTransmuteClient } from '../apps/server/trpc/client.js';
+import { createTransmuteClient, type TransmuteClient } from '../apps/server/trpc/client.js';
 import { createTrpcContext } from '../apps/server/trpc/context.js';
 import { createCaller } from '../apps/server/trpc/router.js';
 import { standardPlugins } from '../plugins/index.js';
@@ -99,7 +99,7 @@ async function trpcFailure(call: Promise<unknown>): Promise<{ code: string | und
 describe('REST, GraphQL and tRPC over the same services', () => {
   let server: TestServer;
   let key: string;
-  let trpc: ReturnType<typeof createTransmuteClient>;
+  let trpc: TransmuteClient;
   const text = { name: 'notes.txt', data: 'hello surfaces' };
 
   beforeAll(async () => {
@@ -267,6 +267,10 @@ describe('REST, GraphQL and tRPC over the same services', () => {
     it('gates plans the same way (signed URLs: FORBIDDEN below Business, minted on Business)', async () => {
       const accepted = await trpc.convert.mutate(convertForm(text, { to: 'md', options: '{"steps":1}' }));
       await waitForJob(server.url, key, accepted.jobId);
+      const rest = await fetch(`${server.url}/api/v1/signed-url`, {
+        method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) }, body: JSON.stringify({ jobId: accepted.jobId }),
+      });
+      expect(rest.status).toBe(403);
       const gql = await graphql(server.url, key, `mutation { createSignedUrl(jobId: "${accepted.jobId}") { url } }`);
       expect(gql.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       expect(await trpcFailure(trpc.signedUrl.create.mutate({ jobId: accepted.jobId, reusable: true }))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });

@@ -20,7 +20,7 @@ interface JsonSchema {
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
-export function pascalCase(id: string): string {
+function pascalCase(id: string): string {
   const name = id.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
   return /^[0-9]/.test(name) ? `P${name}` : name;
 }
