@@ -1,7 +1,7 @@
 /** The GraphQL schema of a registry: every type file added to one builder. */
 // The file path, not the package name: vitest resolves `graphql` to its .mjs build while Pothos
 // (loaded by Node) gets index.js, and graphql refuses schema objects of another instance.
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql/index.js';
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import type { Registry } from '../../../core/registry/index.js';
 import { createBuilder } from './builder.js';
 import { addCredits } from './credits.js';
