@@ -1,7 +1,8 @@
 /**
  * Media service overhead: a 10 s 720p MOV converted to MP4 end to end through the HTTP server
  * (upload, queue, probe, ffmpeg, download) against the same ffmpeg command run directly on the
- * same file. Runs interleaved after one warm-up each; prints medians, minimums (the least disturbed
+ * same file, with the plugin alone (runPlugin: probe + ffmpeg through the engine) in between to
+ * show where any overhead comes from. Runs interleaved after one warm-up each; prints medians, minimums (the least disturbed
  * runs, steadier on a shared machine) and their ratios (target < 1.10), with the load average.
  *
  *   npx tsx bench/media.ts [rounds=5]
@@ -9,8 +10,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { runPlugin } from '../core/contract/testing.js';
 import { runProcess } from '../core/engines/process.js';
 import { mediaPlugins } from '../plugins/media/index.js';
+import { videoConvertPlugin } from '../plugins/media/video-convert/index.js';
 import { convertAndDownload, startServer } from '../test/helpers.js';
 
 const rounds = Number(process.argv[2] ?? 5);
@@ -42,10 +45,17 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 const direct = () => timed(() => ffmpeg(directArgs(path.join(dir, 'direct.mp4'))));
+const plugin = () => timed(() => runPlugin(videoConvertPlugin('mp4'), [{ path: clip, format: 'mov' }]).then((run) => rm(run.workDir, { recursive: true })));
+/** CPU the server process itself (HTTP, queue, plugin; not ffmpeg/ffprobe) spent per job: insensitive to machine load. */
+const serviceCpuMs: number[] = [];
 const service = async () => {
   // A Business key per run: the client polls every 100 ms, and a Pro key may make only 120 requests a minute.
   const key = await server.createKey('business');
-  return timed(() => convertAndDownload(server.url, key, clip, { to: 'mp4' }, 600_000));
+  const cpuBefore = process.cpuUsage();
+  const ms = await timed(() => convertAndDownload(server.url, key, clip, { to: 'mp4' }, 600_000));
+  const cpu = process.cpuUsage(cpuBefore);
+  serviceCpuMs.push((cpu.user + cpu.system) / 1000);
+  return ms;
 };
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -54,20 +64,25 @@ const median = (values: number[]) => {
 };
 
 try {
-  const warmup = { direct: await direct(), service: await service() };
-  const times = { direct: [] as number[], service: [] as number[] };
+  const runners = { direct, plugin, service };
+  const warmup = { direct: await direct(), plugin: await plugin(), service: await service() };
+  const times = { direct: [] as number[], plugin: [] as number[], service: [] as number[] };
   for (let round = 0; round < rounds; round++) {
-    // Alternate which goes first, so drift in machine load falls on both sides.
-    const order = round % 2 === 0 ? (['direct', 'service'] as const) : (['service', 'direct'] as const);
-    for (const which of order) times[which].push(which === 'direct' ? await direct() : await service());
+    // Rotate which goes first, so drift in machine load falls on every side.
+    const order = (['direct', 'plugin', 'service'] as const).map((_, i, all) => all[(i + round) % all.length]!);
+    for (const which of order) times[which].push(await runners[which]());
   }
   const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const ratio = (service: number, direct: number) => `${(service / direct).toFixed(3)} (overhead ${(((service - direct) / direct) * 100).toFixed(1)}%)`;
   console.log(`media bench: 10 s 720p30 MOV -> MP4 (x264 veryfast crf 23 + AAC 160k), ${rounds} interleaved rounds, ${os.availableParallelism()} cores`);
   console.log(`  load average at start ${loadAtStart}, at end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`  warm-up          direct ${fmt(warmup.direct)}   service ${fmt(warmup.service)}`);
-  console.log(`  direct ffmpeg    median ${fmt(median(times.direct))}   min ${fmt(Math.min(...times.direct))}   runs ${times.direct.map(fmt).join(', ')}`);
-  console.log(`  service via HTTP median ${fmt(median(times.service))}   min ${fmt(Math.min(...times.service))}   runs ${times.service.map(fmt).join(', ')}`);
+  console.log(`  warm-up          direct ${fmt(warmup.direct)}   plugin ${fmt(warmup.plugin)}   service ${fmt(warmup.service)}`);
+  const row = (label: string, values: number[]) => console.log(`  ${label} median ${fmt(median(values))}   min ${fmt(Math.min(...values))}   runs ${values.map(fmt).join(', ')}`);
+  row('direct ffmpeg   ', times.direct);
+  row('plugin alone    ', times.plugin);
+  row('service via HTTP', times.service);
+  console.log(`  server process CPU per job (HTTP, queue, plugin, client; excludes ffmpeg): median ${median(serviceCpuMs.slice(1)).toFixed(0)} ms`);
+  console.log(`  ratio plugin/direct:  medians ${ratio(median(times.plugin), median(times.direct))}, minimums ${ratio(Math.min(...times.plugin), Math.min(...times.direct))}`);
   console.log(`  ratio service/direct: medians ${ratio(median(times.service), median(times.direct))}, minimums ${ratio(Math.min(...times.service), Math.min(...times.direct))}; target < 1.10`);
 } finally {
   await server.close();
