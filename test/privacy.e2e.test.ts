@@ -9,20 +9,38 @@ import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { ROOT, admin, download, freePort, submitConvert, waitForJob } from './helpers.js';
+import { ROOT, TestClock, admin, download, freePort, getJson, spawnServer, startServer, submitConvert, waitForJob } from './helpers.js';
 
 async function allFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
 }
 
+async function onePagePdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  doc.addPage([200, 200]).drawText('secret page', { font: await doc.embedFont(StandardFonts.Helvetica), x: 20, y: 100 });
+  return Buffer.from(await doc.save());
+}
+
 describe('privacy of passwords', () => {
+  it('runs password jobs in the accepting process, even an API-only one (WORKERS=0)', { timeout: 120_000 }, async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-api-only-'));
+    const { result } = await admin(dataDir, 'create-key', '--plan', 'pro');
+    const server = await spawnServer({ DATA_DIR: dataDir, WORKERS: '0' });
+    try {
+      const accepted = await submitConvert(server.url, result.key, { name: 'a.pdf', data: await onePagePdf() }, { to: 'pdf', op: 'protect-pdf', password: 'correct horse' });
+      expect(accepted.status).toBe(200);
+      expect((await waitForJob(server.url, result.key, accepted.body.jobId)).status).toBe('done');
+    } finally {
+      await server.kill('SIGTERM');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps a protect-pdf password out of logs and storage', { timeout: 120_000 }, async () => {
     const password = `Zebra-${Date.now()}-Quokka`;
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-privacy-'));
-    const doc = await PDFDocument.create();
-    doc.addPage([200, 200]).drawText('secret page', { font: await doc.embedFont(StandardFonts.Helvetica), x: 20, y: 100 });
-    const pdf = Buffer.from(await doc.save());
+    const pdf = await onePagePdf();
 
     const { result } = await admin(dataDir, 'create-key', '--plan', 'pro');
     const port = await freePort();
@@ -64,6 +82,34 @@ describe('privacy of passwords', () => {
       }
     } finally {
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('recovery of password jobs', () => {
+  it('leaves one that may still be running elsewhere, and fails an abandoned one with a refund', async () => {
+    const clock = new TestClock();
+    const server = await startServer({ clock });
+    try {
+      const { key, accountId } = await server.createAccount('pro');
+      const { store, runner, credits } = server.server.runtime.services;
+      const account = (await store.accounts.get(accountId))!;
+      await credits.charge(account, 10);
+      const job = await store.jobs.create({
+        id: 'orphan-protect-job', accountId, kind: 'tool', pluginId: 'protect-pdf', op: 'protect-pdf', inputFormat: 'pdf', outputFormat: 'pdf',
+        options: {}, inputs: [], creditCost: 10, creditPeriod: clock.now().toISOString().slice(0, 7), viaApi: true,
+        createdAt: clock.now(), inputsExpireAt: new Date(clock.now().getTime() + 3600_000),
+      });
+      expect(await runner.triage(job)).toBe('leave');
+      expect((await store.jobs.get(job.id))!.status).toBe('waiting');
+
+      clock.advance(60 * 60_000);
+      expect(await runner.triage(job)).toBe('leave');
+      const status = await getJson(`${server.url}/api/v1/jobs/${job.id}`, key);
+      expect(status.body).toEqual({ status: 'failed', error: 'The job was interrupted, and its password is never stored; submit the job again' });
+      expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
+    } finally {
+      await server.close();
     }
   });
 });

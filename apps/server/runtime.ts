@@ -99,6 +99,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
       }
     },
     async close() {
+      await services.inProcessJobs.stop(config.shutdownGraceMs);
       await queue.stop(config.shutdownGraceMs);
       await store.close();
     },

@@ -96,6 +96,7 @@ export class Queue implements JobQueue {
     this.agenda.on(`complete:${RUN_JOB}`, (job: Job) => this.running.delete(String(job.attrs._id)));
     this.agenda.define(PURGE_EXPIRED, async () => {
       await retention.purge();
+      await this.recover(runner, store);
     });
     // Usage is kept per month, so the new month starts at zero by itself; this job records the
     // close so operators can bill overage, and is harmless to run twice.
@@ -106,8 +107,17 @@ export class Queue implements JobQueue {
     await this.agenda.start();
     await this.agenda.every('1 minute', PURGE_EXPIRED);
     await this.agenda.every('0 0 1 * *', CLOSE_BILLING_PERIOD, undefined, { timezone: 'UTC' });
-    // Jobs accepted just before a crash may have missed the queue: put every unfinished job back.
-    for (const job of await store.jobs.listUnfinished()) await this.enqueue(job.id);
+    await this.recover(runner, store);
+  }
+
+  /**
+   * Jobs accepted just before a crash may have missed the queue: put unfinished jobs back
+   * (idempotent). In-process jobs are the runner's to judge (see JobRunner.triage).
+   */
+  private async recover(runner: JobRunner, store: Store): Promise<void> {
+    for (const job of await store.jobs.listUnfinished()) {
+      if ((await runner.triage(job)) === 'queue') await this.enqueue(job.id);
+    }
   }
 
   /**

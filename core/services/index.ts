@@ -8,6 +8,7 @@ import { BatchService } from './batches.js';
 import { systemClock, type Clock } from './clock.js';
 import { CreditService } from './credits.js';
 import { DownloadService } from './downloads.js';
+import { InProcessJobs } from './in-process-jobs.js';
 import { JobService, SecretVault, type JobQueue } from './jobs.js';
 import { RateLimitService } from './rate-limits.js';
 import { RetentionService } from './retention.js';
@@ -39,7 +40,11 @@ export function createServices({ store, blobs, registry, queue, log, clock = sys
   const accounts = new AccountService(store, clock);
   const credits = new CreditService(store, accounts, clock);
   const uploads = new UploadService(blobs);
-  const jobs = new JobService(store, registry, uploads, credits, queue, vault, clock, config);
+  const runner = new JobRunner(store, blobs, registry, credits, vault, clock, log, {
+    workRoot: config.workRoot, outputRetentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
+  });
+  const inProcessJobs = new InProcessJobs(runner, log);
+  const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config);
   return {
     registry,
     clock,
@@ -51,9 +56,8 @@ export function createServices({ store, blobs, registry, queue, log, clock = sys
     rateLimits: new RateLimitService(store, accounts, clock),
     downloads: new DownloadService(store, blobs, jobs, clock),
     retention: new RetentionService(store, blobs, clock, log),
-    runner: new JobRunner(store, blobs, registry, credits, vault, clock, log, {
-      workRoot: config.workRoot, outputRetentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
-    }),
+    runner,
+    inProcessJobs,
     store,
   };
 }

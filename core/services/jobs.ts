@@ -1,5 +1,6 @@
 /** Jobs: acceptance (every rule of POST /convert), status, history. */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { DOWNLOAD_LINK_SECONDS, creditCost, type AcceptedJob, type FormatId, type History, type JobStatus } from '../../schema/index.js';
 import { isSecretField, type Plugin } from '../contract/index.js';
@@ -11,6 +12,7 @@ import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import { badRequest, notFound } from './errors.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
+import type { InProcessJobs } from './in-process-jobs.js';
 import type { StagedUpload, UploadService } from './uploads.js';
 
 /** Puts an accepted job on the queue (Agenda in production). */
@@ -20,8 +22,8 @@ export interface JobQueue {
 
 /**
  * Secret options (passwords) live only in this process's memory until the job runs: never in
- * the store, the queue or a log. A job whose secret was lost (restart, other worker) fails
- * cleanly with a refund and asks the client to submit again.
+ * the store, the queue or a log (such jobs run here: see InProcessJobs). A job whose secret was
+ * lost (restart) fails cleanly with a refund and asks the client to submit again.
  */
 export class SecretVault {
   private readonly secrets = new Map<string, Record<string, unknown>>();
@@ -66,6 +68,7 @@ export class JobService {
     private readonly uploads: UploadService,
     private readonly credits: CreditService,
     private readonly jobQueue: JobQueue,
+    private readonly inProcessJobs: InProcessJobs,
     private readonly vault: SecretVault,
     private readonly clock: Clock,
     private readonly config: JobServiceConfig,
@@ -156,17 +159,24 @@ export class JobService {
       createdAt: now,
       inputsExpireAt: new Date(now.getTime() + this.config.retentionMs),
     });
-    this.vault.put(job.id, secret);
+    if (Object.keys(secret).length) {
+      this.vault.put(job.id, secret);
+      this.inProcessJobs.start(job.id);
+      return this.accepted(job.id, spec.cost, charge.creditsRemaining);
+    }
     try {
       await this.jobQueue.enqueue(job.id);
     } catch (err) {
       // The job failed to start: it is refunded (spec: side effects).
       await this.store.jobs.fail(job.id, 'The job could not be queued; credits were refunded', this.clock.now());
       await this.credits.refund(job);
-      this.vault.take(job.id);
       throw err;
     }
-    return { jobId: job.id, status: 'queued', creditCost: spec.cost, creditsRemaining: charge.creditsRemaining, statusUrl: `/api/v1/jobs/${job.id}` };
+    return this.accepted(job.id, spec.cost, charge.creditsRemaining);
+  }
+
+  private accepted(jobId: string, creditCost: number, creditsRemaining: number): AcceptedJob {
+    return { jobId, status: 'queued', creditCost, creditsRemaining, statusUrl: `/api/v1/jobs/${jobId}` };
   }
 
   /** A job of this principal, or 404 (also for another holder's job: existence is not revealed). */
@@ -178,6 +188,30 @@ export class JobService {
 
   async status(principal: Principal, jobId: string): Promise<JobStatus> {
     return this.present(await this.getOwned(principal, jobId));
+  }
+
+  /** How often `watch` reads the store: the store is shared by every process, so it is polled. */
+  private static readonly WATCH_POLL_MS = 250;
+
+  /**
+   * The job now, then every change, ending after done or failed (the push surfaces: GraphQL
+   * `jobUpdated`, tRPC `jobs.watch`). Each read is `status`, so the first one fails with 404
+   * for an unknown or foreign job and every event is the poll endpoint's view. Ends when the
+   * consumer returns, or quietly when `signal` aborts (the subscriber went away).
+   */
+  async *watch(principal: Principal, jobId: string, signal?: AbortSignal): AsyncGenerator<JobStatus> {
+    let sent: string | undefined;
+    for (;;) {
+      const current = await this.status(principal, jobId);
+      const snapshot = JSON.stringify(current);
+      if (snapshot !== sent) {
+        sent = snapshot;
+        yield current;
+      }
+      if (current.status === 'done' || current.status === 'failed') return;
+      await sleep(JobService.WATCH_POLL_MS, undefined, { signal }).catch(() => {});
+      if (signal?.aborted) return;
+    }
   }
 
   /** The wire view of a job (shared by every surface). */

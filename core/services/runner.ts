@@ -27,6 +27,8 @@ export interface RunnerConfig {
 }
 
 const PROGRESS_WRITE_INTERVAL_MS = 500;
+/** Past its plugin's timeout plus this, an in-process job cannot still be running anywhere. */
+const ABANDONED_MARGIN_MS = 60_000;
 
 /** Per-plugin concurrency inside one worker process. */
 class Gate {
@@ -59,6 +61,22 @@ export class JobRunner {
     private readonly config: RunnerConfig,
   ) {}
 
+  /**
+   * What recovery should do with an unfinished job. Queue jobs go (back) on the queue. A job
+   * carrying a secret ran in the process that accepted it: while it may still be running there
+   * it is left alone; past its timeout that process is gone, so the job fails with a refund.
+   */
+  async triage(job: JobRecord): Promise<'queue' | 'leave'> {
+    const plugin = this.registry.plugin(job.pluginId);
+    if (!plugin || !secretFieldsOf(plugin).length) return 'queue';
+    const { timeoutMs: limit } = plugin.limits;
+    const timeoutMs = typeof limit === 'number' ? limit : limit(job.inputs.map((f) => ({ path: '', format: f.format, filename: f.filename, bytes: f.bytes })));
+    if (this.clock.now().getTime() - job.createdAt.getTime() > timeoutMs + ABANDONED_MARGIN_MS) {
+      await this.fail(job, 'The job was interrupted, and its password is never stored; submit the job again', this.log);
+    }
+    return 'leave';
+  }
+
   /** `heartbeat` is called while the job makes progress (the queue renews its lock). */
   async run(jobId: string, { signal, heartbeat }: { signal?: AbortSignal; heartbeat?: () => void } = {}): Promise<void> {
     const job = await this.store.jobs.start(jobId, this.clock.now());
@@ -79,6 +97,8 @@ export class JobRunner {
   }
 
   private async execute(job: JobRecord, plugin: Plugin, options: Record<string, unknown>, log: Logger, signal?: AbortSignal, heartbeat?: () => void) {
+    // Shutdown began while this job waited for the plugin's gate: leave it queued.
+    if (signal?.aborted) return;
     const workDir = path.join(this.config.workRoot, job.id);
     await rm(workDir, { recursive: true, force: true });
     await mkdir(workDir, { recursive: true });
