@@ -79,6 +79,25 @@ export const batchStatusSchema = z.object({
   downloadUrl: z.string().nullable(),
 });
 
+/** The capability index (GET /api/v1/formats, tRPC formats.list), as the registry reports it. */
+export const operationInfoSchema = z.object({
+  pluginId: z.string(),
+  kind: z.enum(['convert', 'tool', 'extract']),
+  op: z.string().optional().describe('The `op` value of a tool.'),
+  title: z.string(),
+  inputs: z.array(z.string()),
+  outputs: z.array(z.string()).describe('Empty for an in-place op (output = input format).'),
+  plan: planIdSchema.describe('Lowest plan allowed.'),
+  options: z.record(z.string(), z.unknown()).describe("JSON Schema of the operation's option fields."),
+  available: z.boolean().describe('False when an engine it needs is not installed.'),
+  missingEngines: z.array(z.string()),
+});
+export const formatsSchema = z.object({
+  conversions: z.record(z.string(), z.array(z.string())).describe('For each input format, the `to` values it converts to.'),
+  operations: z.array(operationInfoSchema),
+});
+export type Formats = z.infer<typeof formatsSchema>;
+
 export const accountSchema = z.object({
   id: z.string(),
   plan: planIdSchema,

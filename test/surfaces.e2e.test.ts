@@ -202,6 +202,18 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const stolen = await graphqlSubscribe(server.url, otherKey, `subscription { jobUpdated(id: "${accepted.jobId}") { status } }`, {});
       expect(stolen.events.some((e) => e.data?.includes('NOT_FOUND'))).toBe(true);
       expect(stolen.events.some((e) => e.data?.includes('"status"'))).toBe(false);
+      // tRPC: the refusal comes on the stream (the first read), mapped like a start error.
+      const stolenWatch = await new Promise<unknown>((resolve) => {
+        const subscription = createTransmuteClient(server.url, otherKey).jobs.watch.subscribe({ jobId: accepted.jobId }, {
+          onData: (status) => resolve(status),
+          onError: (error) => {
+            subscription.unsubscribe();
+            resolve(error);
+          },
+        });
+      });
+      expect(stolenWatch).toBeInstanceOf(TRPCClientError);
+      expect(stolenWatch).toMatchObject({ message: 'Job not found', data: { code: 'NOT_FOUND', httpStatus: 404 } });
       await waitForJob(server.url, key, accepted.jobId);
     });
   });

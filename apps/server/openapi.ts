@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
-  acceptedJobSchema, batchAcceptedSchema, batchStatusSchema, creditsSchema, errorBodySchema, historyQuerySchema, historySchema, jobStatusSchema, planIdSchema, signedUrlRequestSchema, signedUrlSchema,
+  acceptedJobSchema, batchAcceptedSchema, batchStatusSchema, creditsSchema, errorBodySchema, formatsSchema, historyQuerySchema, historySchema, jobStatusSchema, signedUrlRequestSchema, signedUrlSchema,
 } from '../../schema/index.js';
 import type { Registry } from '../../core/registry/index.js';
 import type { Services } from '../../core/services/index.js';
@@ -55,23 +55,6 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonS
   return rest;
 }
 
-/** The formats listing (GET /api/v1/formats) as the registry reports it. */
-const operationInfoSchema = z.object({
-  pluginId: z.string(),
-  kind: z.enum(['convert', 'tool', 'extract']),
-  op: z.string().optional().describe('The `op` value of a tool.'),
-  title: z.string(),
-  inputs: z.array(z.string()),
-  outputs: z.array(z.string()).describe('Empty for an in-place op (output = input format).'),
-  plan: planIdSchema.describe('Lowest plan allowed.'),
-  options: z.record(z.string(), z.unknown()).describe("JSON Schema of the operation's option fields."),
-  available: z.boolean().describe('False when an engine it needs is not installed.'),
-  missingEngines: z.array(z.string()),
-});
-const formatsSchema = z.object({
-  conversions: z.record(z.string(), z.array(z.string())).describe('For each input format, the `to` values it converts to.'),
-  operations: z.array(operationInfoSchema),
-});
 const readinessSchema = z.object({
   status: z.enum(['ready', 'not ready']),
   checks: z.record(z.string(), z.string()).describe('store and queue: ok, or the error.'),

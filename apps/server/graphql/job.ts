@@ -1,7 +1,6 @@
 /** Job: the accepted job and its status, with `job`, `convert` and `jobUpdated`. */
 import type { AcceptedJob, JobStatus, ToolReport } from '../../../schema/index.js';
 import { badRequest } from '../../../core/services/errors.js';
-import { watchJob } from '../watch-job.js';
 import type { Builder } from './builder.js';
 import { stageUpload } from './uploads.js';
 
@@ -74,7 +73,7 @@ export function addJob(builder: Builder) {
       nullable: true,
       description: 'The job now, then every change; completes after done or failed.',
       args: { id: t.arg.id({ required: true }) },
-      subscribe: (_root, { id }, { services, principal, signal }) => watchJob(services, principal, String(id), signal),
+      subscribe: (_root, { id }, { services, principal, signal }) => services.jobs.watch(principal, String(id), signal),
       resolve: (status: JobStatus, { id }) => ({ jobId: String(id), ...status }),
     }),
   );

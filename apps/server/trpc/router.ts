@@ -4,7 +4,6 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { z } from 'zod';
 import { historyQuerySchema, signedUrlRequestSchema } from '../../../schema/index.js';
 import { badRequest } from '../../../core/services/errors.js';
-import { watchJob } from '../watch-job.js';
 import { authedProcedure, createCallerFactory, router } from './trpc.js';
 
 const jobInput = z.object({ jobId: z.string().min(1) });
@@ -39,7 +38,7 @@ export const appRouter = router({
   jobs: router({
     get: authedProcedure.input(jobInput).query(({ ctx, input }) => ctx.services.jobs.status(ctx.principal, input.jobId)),
     /** The job now, then every change; ends after done or failed. */
-    watch: authedProcedure.input(jobInput).subscription(({ ctx, input, signal }) => watchJob(ctx.services, ctx.principal, input.jobId, signal)),
+    watch: authedProcedure.input(jobInput).subscription(({ ctx, input, signal }) => ctx.services.jobs.watch(ctx.principal, input.jobId, signal)),
   }),
   history: router({
     list: authedProcedure.input(historyQuerySchema.prefault({})).query(({ ctx, input }) => ctx.services.jobs.history(ctx.principal, input.limit, input.offset)),

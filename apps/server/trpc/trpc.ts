@@ -40,9 +40,22 @@ const t = initTRPC.context<TrpcContext>().create({
   },
 });
 
-const mapServiceErrors = t.middleware(async ({ next }) => {
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
+  typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
+
+/** A subscription's stream with its service errors mapped too: they come after the procedure returned (e.g. NOT_FOUND on the first read). */
+async function* mapStreamErrors<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    yield* stream;
+  } catch (error) {
+    throw error instanceof ServiceError ? toTRPCError(error) : error;
+  }
+}
+
+const mapServiceErrors = t.middleware(async ({ type, next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof ServiceError) throw toTRPCError(result.error.cause);
+  if (result.ok && type === 'subscription' && isAsyncIterable(result.data)) return { ...result, data: mapStreamErrors(result.data) };
   return result;
 });
 
