@@ -3,12 +3,13 @@
  * the same job and the same bytes on every surface; keys, ownership, plans and limits hold on
  * every surface; a plugin added to the registry shows up on every surface and in OpenAPI.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { TRPCClientError } from '@trpc/client';
 import { TRPCError } from '@trpc/server';
+import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobStatus } from '../schema/index.js';
@@ -38,20 +39,37 @@ const CONVERT = `mutation Convert($file: Upload!, $to: String!, $op: String, $op
 }`;
 const JOB_FIELDS = 'jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error';
 
-/** A convert mutation by the GraphQL multipart request spec. */
-async function graphqlConvert(
-  url: string,
-  key: string | undefined,
-  file: { name: string; data: Buffer | string },
-  variables: { to: string; op?: string; options?: Record<string, unknown> },
-): Promise<GraphQLAnswer> {
+type TestFile = { name: string; data: Buffer | string };
+
+const blobOf = (file: TestFile) => new Blob([typeof file.data === 'string' ? file.data : new Uint8Array(file.data)]);
+
+/**
+ * An operation by the GraphQL multipart request spec: `uploads` maps variable paths
+ * (e.g. "file", "files.0") to files.
+ */
+async function graphqlMultipart(url: string, key: string | undefined, query: string, variables: Record<string, unknown>, uploads: Array<[path: string, file: TestFile]>): Promise<GraphQLAnswer> {
   const form = new FormData();
-  form.append('operations', JSON.stringify({ query: CONVERT, variables: { ...variables, file: null } }));
-  form.append('map', JSON.stringify({ 0: ['variables.file'] }));
-  form.append('0', new Blob([typeof file.data === 'string' ? file.data : new Uint8Array(file.data)]), file.name);
+  form.append('operations', JSON.stringify({ query, variables }));
+  form.append('map', JSON.stringify(Object.fromEntries(uploads.map(([path], i) => [i, [`variables.${path}`]]))));
+  uploads.forEach(([, file], i) => form.append(String(i), blobOf(file), file.name));
   const res = await fetch(`${url}/graphql`, { method: 'POST', body: form, headers: authHeaders(key) });
   return { status: res.status, body: await res.json() };
 }
+
+/** A convert mutation with its one file. */
+function graphqlConvert(url: string, key: string | undefined, file: TestFile, variables: { to: string; op?: string; options?: Record<string, unknown> }): Promise<GraphQLAnswer> {
+  return graphqlMultipart(url, key, CONVERT, { ...variables, file: null }, [['file', file]]);
+}
+
+/** A mutation taking `files: [Upload!]!`, with those files. */
+function graphqlFiles(url: string, key: string | undefined, query: string, files: TestFile[], variables: Record<string, unknown> = {}): Promise<GraphQLAnswer> {
+  return graphqlMultipart(url, key, query, { ...variables, files: files.map(() => null) }, files.map((file, i) => [`files.${i}`, file]));
+}
+
+const MERGE_PDF = 'mutation Merge($files: [Upload!]!) { mergePdf(files: $files) { jobId status creditCost creditsRemaining } }';
+const BATCH_CONVERT = `mutation Batch($files: [Upload!]!, $to: String!, $op: String, $quality: Int) {
+  batchConvert(files: $files, to: $to, op: $op, quality: $quality) { batchId total errors { filename error } }
+}`;
 
 async function graphqlWaitForJob(url: string, key: string, jobId: string): Promise<Record<string, unknown>> {
   for (;;) {
@@ -78,11 +96,55 @@ async function graphqlSubscribe(url: string, key: string, query: string, variabl
   return { status: res.status, contentType: res.headers.get('content-type'), events };
 }
 
-function convertForm(file: { name: string; data: Buffer | string }, fields: Record<string, string>): FormData {
+function convertForm(file: TestFile, fields: Record<string, string>): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append('file', new Blob([typeof file.data === 'string' ? file.data : new Uint8Array(file.data)]), file.name);
+  form.append('file', blobOf(file), file.name);
   return form;
+}
+
+/** A tRPC form with the files as repeated `files`. */
+function filesForm(files: TestFile[], fields: Record<string, string> = {}): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const file of files) form.append('files', blobOf(file), file.name);
+  return form;
+}
+
+async function pdfWithPages(name: string, pages: number): Promise<TestFile> {
+  const pdf = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) pdf.addPage([200, 200]);
+  return { name, data: Buffer.from(await pdf.save()) };
+}
+
+const png = async (name: string, background: string): Promise<TestFile> => ({
+  name, data: await sharp({ create: { width: 40, height: 30, channels: 3, background } }).png().toBuffer(),
+});
+
+/** Past the Free plan's 25 MB: answered FORBIDDEN rather than PAYLOAD_TOO_LARGE only if it is never read. */
+const overFreeLimit = (name: string): TestFile => ({ name, data: Buffer.alloc(25_000_001 + 1024, 'a') });
+
+async function poll<T>(read: () => Promise<T>, until: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (until(value)) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The entries of a batch ZIP (name -> bytes), fetched from its downloadUrl with the key. */
+async function zipEntries(downloadUrl: string, key: string): Promise<Map<string, Buffer>> {
+  const res = await fetch(downloadUrl, { headers: authHeaders(key) });
+  expect(res.status).toBe(200);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-zip-'));
+  try {
+    const file = path.join(dir, 'batch.zip');
+    await writeFile(file, Buffer.from(await res.arrayBuffer()));
+    const names = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).trim().split('\n').sort();
+    return new Map(names.map((name) => [name, execFileSync('unzip', ['-p', file, name])]));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 async function trpcFailure(call: Promise<unknown>): Promise<{ code: string | undefined; httpStatus: number | undefined; message: string }> {
@@ -307,6 +369,92 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await limited.json()).errors[0].extensions.code).toBe('RATE_LIMITED');
       expect(await trpcFailure(createTransmuteClient(server.url, freeKey).credits.get.query())).toMatchObject({ code: 'TOO_MANY_REQUESTS', httpStatus: 429 });
+    });
+  });
+
+  describe('merge and batch', () => {
+    it('mergePdf (GraphQL) and merge (tRPC): one PDF with every page, in order, charged like REST', async () => {
+      const files = [await pdfWithPages('two.pdf', 2), await pdfWithPages('three.pdf', 3)];
+      const gql = await graphqlFiles(server.url, key, MERGE_PDF, files);
+      const viaTrpc = await trpc.merge.mutate(filesForm(files));
+      const form = filesForm(files);
+      const rest = await fetch(`${server.url}/api/pdf/merge`, { method: 'POST', body: form, headers: authHeaders(key) }).then((r) => r.json());
+
+      const merged = gql.body.data!.mergePdf;
+      expect(merged).toEqual({ jobId: expect.any(String), status: 'queued', creditCost: rest.creditCost, creditsRemaining: expect.any(Number) });
+      expect(viaTrpc).toMatchObject({ status: 'queued', creditCost: rest.creditCost, statusUrl: `/api/v1/jobs/${viaTrpc.jobId}` });
+      for (const jobId of [merged.jobId, viaTrpc.jobId]) {
+        const done = await waitForJob(server.url, key, jobId);
+        expect(done.status, JSON.stringify(done)).toBe('done');
+        const output = await download(done.downloadUrl!);
+        expect((await PDFDocument.load(output.data)).getPageCount()).toBe(5);
+      }
+    });
+
+    it('batchConvert (GraphQL) and batch.convert (tRPC): status like REST, then a ZIP of both outputs', async () => {
+      const files = [await png('red.png', '#c03030'), await png('blue.png', '#3030c0')];
+      const gql = await graphqlFiles(server.url, key, BATCH_CONVERT, files, { to: 'webp', quality: 60 });
+      const viaTrpc = await trpc.batch.convert.mutate(filesForm(files, { to: 'webp', quality: '60' }));
+      expect(gql.body.data!.batchConvert).toEqual({ batchId: expect.any(String), total: 2, errors: [] });
+      expect(viaTrpc).toEqual({ batchId: expect.any(String), total: 2, errors: [], statusUrl: `/api/batch/${viaTrpc.batchId}` });
+
+      const BATCH = 'query Batch($id: ID!) { batch(id: $id) { total completed done downloadUrl } }';
+      const gqlId = gql.body.data!.batchConvert.batchId;
+      const gqlDone = await poll(async () => (await graphql(server.url, key, BATCH, { id: gqlId })).body.data!.batch, (b) => b.done);
+      const trpcDone = await poll(() => trpc.batch.get.query({ batchId: viaTrpc.batchId }), (b) => b.done);
+      expect(gqlDone).toEqual({ total: 2, completed: 2, done: true, downloadUrl: `${server.url}/api/batch/${gqlId}/download` });
+      expect(trpcDone).toEqual((await getJson(`${server.url}/api/batch/${viaTrpc.batchId}`, key)).body);
+
+      // `quality` reached the encoder: red.webp is the single conversion at quality 60, byte for byte.
+      const single = await trpc.convert.mutate(convertForm(files[0]!, { to: 'webp', options: '{"quality":60}' }));
+      const atQuality60 = (await download((await waitForJob(server.url, key, single.jobId)).downloadUrl!)).data;
+      for (const downloadUrl of [gqlDone.downloadUrl, trpcDone.downloadUrl!]) {
+        const entries = await zipEntries(downloadUrl, key);
+        expect([...entries.keys()]).toEqual(['blue.webp', 'red.webp']);
+        expect(entries.get('red.webp')!.equals(atQuality60)).toBe(true);
+      }
+    });
+
+    it('refuses both on the Free plan (FORBIDDEN) before reading a file', async () => {
+      const freeKey = await server.createKey('free');
+      // Files over the Free size limit: reading them would answer PAYLOAD_TOO_LARGE.
+      const files = [overFreeLimit('big.pdf'), await pdfWithPages('small.pdf', 1)];
+      const merge = await graphqlFiles(server.url, freeKey, MERGE_PDF, files);
+      expect(merge.body.errors?.[0]).toMatchObject({ message: 'PDF merge requires the Pro plan or higher', extensions: { code: 'FORBIDDEN' } });
+      const batch = await graphqlFiles(server.url, freeKey, BATCH_CONVERT, files, { to: 'webp' });
+      expect(batch.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+
+      const free = createTransmuteClient(server.url, freeKey);
+      expect(await trpcFailure(free.merge.mutate(filesForm(files)))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+      expect(await trpcFailure(free.batch.convert.mutate(filesForm(files, { to: 'webp' })))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+      expect((await getJson(`${server.url}/api/v1/credits`, freeKey)).body.creditsUsed).toBe(0);
+    });
+
+    it('limits the file count per mutation, as REST', async () => {
+      const tooMany = await Promise.all(Array.from({ length: 51 }, (_, i) => pdfWithPages(`p${i}.pdf`, 1)));
+      // On Pro the request parser's bound (the most any mutation takes) is 50 already; on
+      // Business it is the 200 of a batch, and mergePdf applies its own 50.
+      for (const holder of [key, await server.createKey('business')]) {
+        const merge = await graphqlFiles(server.url, holder, MERGE_PDF, tooMany);
+        expect(merge.body.errors?.[0]).toMatchObject({ message: 'At most 50 files per request', extensions: { code: 'BAD_USER_INPUT' } });
+      }
+      expect(await trpcFailure(trpc.merge.mutate(filesForm(tooMany)))).toMatchObject({ code: 'BAD_REQUEST', message: 'At most 50 files per request' });
+      expect(await trpcFailure(trpc.batch.convert.mutate(filesForm(tooMany, { to: 'webp' })))).toMatchObject({ code: 'BAD_REQUEST', message: 'At most 50 files per request' });
+      expect(await trpcFailure(trpc.merge.mutate(filesForm(tooMany.slice(0, 2), { to: 'pdf' })))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/Unexpected field 'to'/) });
+    });
+
+    it("shows a batch only to its key holder (FORBIDDEN for another, as REST's 403; NOT_FOUND when unknown)", async () => {
+      const accepted = await trpc.batch.convert.mutate(filesForm([await png('green.png', '#30c030')], { to: 'webp' }));
+      const otherKey = await server.createKey('pro');
+      expect((await getJson(`${server.url}/api/batch/${accepted.batchId}`, otherKey)).status).toBe(403);
+      const gql = await graphql(server.url, otherKey, 'query Batch($id: ID!) { batch(id: $id) { total } }', { id: accepted.batchId });
+      expect(gql.body.data!.batch).toBeNull();
+      expect(gql.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      const other = createTransmuteClient(server.url, otherKey);
+      expect(await trpcFailure(other.batch.get.query({ batchId: accepted.batchId }))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+      expect(await trpcFailure(other.batch.get.query({ batchId: 'no-such-batch' }))).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404 });
+      expect((await graphql(server.url, otherKey, '{ batch(id: "no-such-batch") { total } }')).body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      await poll(() => trpc.batch.get.query({ batchId: accepted.batchId }), (b) => b.done);
     });
   });
 

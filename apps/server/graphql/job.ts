@@ -1,8 +1,8 @@
-/** Job: the accepted job and its status, with `job`, `convert` and `jobUpdated`. */
+/** Job: the accepted job and its status, with `job`, `convert`, `mergePdf` and `jobUpdated`. */
 import type { AcceptedJob, JobStatus, ToolReport } from '../../../schema/index.js';
 import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
-import { stageUpload } from './uploads.js';
+import { MAX_MERGE_FILES, stageUpload, stageUploads } from './uploads.js';
 
 /** `queued` is the answer to convert; the others are the states the status endpoint reports. */
 const JOB_STATES = ['queued', 'waiting', 'active', 'done', 'failed'] as const;
@@ -62,6 +62,21 @@ export function addJob(builder: Builder) {
         const { statusUrl: _statusUrl, ...accepted } = await services.jobs.accept(principal, {
           upload, to, op: op ?? undefined, fields: options ?? {}, fieldsAreStrings: false, viaApi: true,
         });
+        return accepted;
+      },
+    }),
+  );
+
+  builder.mutationField('mergePdf', (t) =>
+    t.field({
+      type: Job,
+      nullable: true,
+      description: `Merge 2 to ${MAX_MERGE_FILES} PDFs into one, in the order sent (Pro and up; same rules as POST /api/pdf/merge). Charged by total size.`,
+      args: { files: t.arg({ type: ['Upload'], required: true }) },
+      resolve: async (_root, { files }, { services, principal }) => {
+        services.jobs.admitMerge(principal);
+        const uploads = await stageUploads(services, principal, files, MAX_MERGE_FILES);
+        const { statusUrl: _statusUrl, ...accepted } = await services.jobs.acceptMerge(principal, uploads, true);
         return accepted;
       },
     }),

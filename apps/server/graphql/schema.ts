@@ -3,6 +3,7 @@
 // (loaded by Node) gets index.js, and graphql refuses schema objects of another instance.
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import type { Registry } from '../../../core/registry/index.js';
+import { addBatch } from './batch.js';
 import { createBuilder } from './builder.js';
 import { addCredits } from './credits.js';
 import { addFormats } from './formats.js';
@@ -14,6 +15,7 @@ import { addSignedUrl } from './signed-url.js';
 export function buildGraphQLSchema(registry: Registry): GraphQLSchema {
   const builder = createBuilder();
   addJob(builder);
+  addBatch(builder);
   addCredits(builder);
   addHistory(builder);
   addSignedUrl(builder);

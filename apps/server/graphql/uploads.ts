@@ -7,6 +7,10 @@
  * read, while each file keeps streaming (through fs-capacitor's temporary file, never memory)
  * into the blob store via services.uploads.stage. The key is checked first, so the plan's size
  * limit is known before a byte of the file is read, and an unauthenticated upload is never read.
+ *
+ * The parser reads the file count from `map` before the query is executed, so it can only bound
+ * it by the most any mutation takes (maxFilesPerRequest); each mutation then checks its plan gate
+ * and its own count (stageUploads) before reading a file.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { processRequest, type FileUpload } from 'graphql-upload-ts';
@@ -25,6 +29,14 @@ export interface ServerContext {
 /** `operations` and `map` are small JSON documents. */
 const MAX_OPERATIONS_BYTES = 64 * 1024;
 
+/** The most PDFs one `mergePdf` takes, as POST /api/pdf/merge. */
+export const MAX_MERGE_FILES = 50;
+
+/** The most files any mutation takes from this caller: a merge, or a batch of the plan's size. */
+function maxFilesPerRequest(services: Services, principal: Principal): number {
+  return Math.max(MAX_MERGE_FILES, services.accounts.limitsOf(principal.account).plan.maxBatchFiles);
+}
+
 const principals = new WeakMap<Request, Principal>();
 
 export function principalOf(request: Request): Principal {
@@ -34,9 +46,11 @@ export function principalOf(request: Request): Principal {
 }
 
 /** Errors of the multipart parser (http-errors) in the services' terms. */
-function asServiceError(error: unknown): unknown {
+function asServiceError(error: unknown, maxFiles?: number): unknown {
   const status = (error as { status?: unknown }).status;
   if (typeof status !== 'number' || error instanceof ServiceError) return error;
+  // The parser answers 413 for too many files too; REST calls that a bad request.
+  if (status === 413 && maxFiles !== undefined && /max file uploads exceeded/.test((error as Error).message)) return badRequest(`At most ${maxFiles} files per request`);
   if (status === 413) return new ServiceError('PAYLOAD_TOO_LARGE', "File exceeds the plan's size limit");
   if (status >= 400 && status < 499) return badRequest((error as Error).message);
   return error;
@@ -56,14 +70,21 @@ export function useApiKeyAndUploads(services: Services): Plugin<object, ServerCo
       principals.set(request, principal);
       if (!request.headers.get('content-type')?.toLowerCase().startsWith('multipart/form-data')) return;
       const { maxFileBytes } = services.accounts.limitsOf(principal.account);
+      const maxFiles = maxFilesPerRequest(services, principal);
+      const { raw: body } = serverContext.req;
+      // Files still unread when the answer is sent (a plan gate refused, say) are never needed:
+      // stop parsing, or later files would land in temporary files nobody releases, and drain.
+      serverContext.reply.raw.once('close', () => {
+        if (body.readableEnded) return;
+        body.unpipe();
+        body.resume();
+      });
       setRequestParser(async () => {
         try {
           // One byte past the limit lets the blob store's own counter answer 413.
-          return await processRequest(serverContext.req.raw, serverContext.reply.raw, {
-            maxFileSize: maxFileBytes + 1, maxFiles: 1, maxFieldSize: MAX_OPERATIONS_BYTES,
-          });
+          return await processRequest(body, serverContext.reply.raw, { maxFileSize: maxFileBytes + 1, maxFiles, maxFieldSize: MAX_OPERATIONS_BYTES });
         } catch (error) {
-          const mapped = asServiceError(error);
+          const mapped = asServiceError(error, maxFiles);
           throw mapped instanceof ServiceError ? requestError(mapped) : mapped;
         }
       });
@@ -80,4 +101,21 @@ export async function stageUpload(services: Services, principal: Principal, file
   } catch (error) {
     throw asServiceError(error);
   }
+}
+
+/**
+ * Stream a list of `Upload`s into staging, in the order sent, after checking their count against
+ * the mutation's own limit so nothing past it is read. On failure the files staged so far go.
+ */
+export async function stageUploads(services: Services, principal: Principal, files: Array<Promise<FileUpload>>, maxFiles: number): Promise<StagedUpload[]> {
+  if (files.length === 0) throw badRequest("Missing 'files': attach the files");
+  if (files.length > maxFiles) throw badRequest(`At most ${maxFiles} files per request`);
+  const staged: StagedUpload[] = [];
+  try {
+    for (const file of files) staged.push(await stageUpload(services, principal, file));
+  } catch (error) {
+    await services.uploads.discard(...staged);
+    throw error;
+  }
+  return staged;
 }

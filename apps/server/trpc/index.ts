@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { ServiceError, type Services } from '../../../core/services/index.js';
 import { setRateHeaders } from '../rest/routes.js';
 import { createTrpcContext } from './context.js';
-import { appRouter } from './router.js';
+import { appRouter, formFileLimit } from './router.js';
 import { spoolFormData } from './spool.js';
 import { toTRPCError } from './trpc.js';
 
@@ -32,11 +32,14 @@ export async function trpcRoutes(app: FastifyInstance, { services, spoolDir }: {
     if (request.isMultipart()) incoming.body = '';
     const fetchRequest = incomingMessageToRequest(incoming, reply.raw, { maxBodySize: null });
     if (request.isMultipart()) {
-      // Read lazily: tRPC asks for the input only after the procedure's authentication passed.
+      // Read lazily: tRPC asks for the input only after the procedure's authentication passed,
+      // and the procedure's plan gate and file limit are checked before a byte is read.
       const formData = async () => {
-        const { maxFileBytes } = services.accounts.limitsOf((await context.authenticate()).account);
+        const principal = await context.authenticate();
+        const { maxFileBytes } = services.accounts.limitsOf(principal.account);
         try {
-          return await spoolFormData(request, reply, { dir: spoolDir, maxFileBytes });
+          const maxFiles = formFileLimit(request.params.path, services, principal);
+          return await spoolFormData(request, reply, { dir: spoolDir, maxFileBytes, maxFiles });
         } catch (error) {
           throw error instanceof ServiceError ? toTRPCError(error) : error;
         }

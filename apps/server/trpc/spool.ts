@@ -15,9 +15,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, badRequest } from '../../../core/services/errors.js';
 
 const MAX_FIELD_BYTES = 64 * 1024;
-const MAX_PARTS = 64;
+/** Text fields a form may carry beside its files. */
+const MAX_FIELDS = 64;
 
-export async function spoolFormData(request: FastifyRequest, reply: FastifyReply, { dir, maxFileBytes }: { dir: string; maxFileBytes: number }): Promise<FormData> {
+export async function spoolFormData(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { dir, maxFileBytes, maxFiles }: { dir: string; maxFileBytes: number; maxFiles: number },
+): Promise<FormData> {
   await mkdir(dir, { recursive: true });
   const spool = await mkdtemp(path.join(dir, 'trpc-'));
   reply.raw.once('close', () => void rm(spool, { recursive: true, force: true }));
@@ -25,8 +30,12 @@ export async function spoolFormData(request: FastifyRequest, reply: FastifyReply
   try {
     let files = 0;
     // One byte past the limit lets the blob store's own counter answer 413.
-    for await (const part of request.parts({ limits: { fileSize: maxFileBytes + 1, fieldSize: MAX_FIELD_BYTES, parts: MAX_PARTS } })) {
+    for await (const part of request.parts({ limits: { fileSize: maxFileBytes + 1, fieldSize: MAX_FIELD_BYTES, files: maxFiles + 1, parts: maxFiles + MAX_FIELDS } })) {
       if (part.type === 'file') {
+        if (files >= maxFiles) {
+          part.file.resume();
+          throw badRequest(maxFiles === 1 ? "Send exactly one 'file'" : `At most ${maxFiles} files per request`);
+        }
         const target = path.join(spool, String(files++));
         await pipeline(part.file, createWriteStream(target));
         form.append(part.fieldname, new File([await openAsBlob(target)], part.filename || 'file'));

@@ -1,0 +1,66 @@
+/** Batches: many files to one format, one job each, one ZIP (POST /api/batch/convert, GET /api/batch/{id}). */
+import type { z } from 'zod';
+import type { batchAcceptedSchema, batchStatusSchema } from '../../../schema/index.js';
+import type { Builder } from './builder.js';
+import { stageUploads } from './uploads.js';
+
+type BatchAccepted = Omit<z.infer<typeof batchAcceptedSchema>, 'statusUrl'>;
+type BatchStatus = z.infer<typeof batchStatusSchema>;
+type FileRejection = BatchAccepted['errors'][number];
+
+export function addBatch(builder: Builder) {
+  const FileRejectionRef = builder.objectRef<FileRejection>('FileRejection').implement({
+    description: 'A file of a batch that was not accepted; the others still run.',
+    fields: (t) => ({ filename: t.exposeString('filename'), error: t.exposeString('error') }),
+  });
+
+  const BatchAcceptedRef = builder.objectRef<BatchAccepted>('BatchAccepted').implement({
+    description: 'The answer to batchConvert: follow it with `batch(id)`.',
+    fields: (t) => ({
+      batchId: t.exposeID('batchId'),
+      total: t.exposeInt('total', { description: 'Files accepted (one job each, each charged).' }),
+      errors: t.field({ type: [FileRejectionRef], resolve: (batch) => batch.errors }),
+    }),
+  });
+
+  const BatchStatusRef = builder.objectRef<BatchStatus>('BatchStatus').implement({
+    fields: (t) => ({
+      total: t.exposeInt('total'),
+      completed: t.exposeInt('completed', { description: 'Jobs done or failed.' }),
+      done: t.exposeBoolean('done'),
+      downloadUrl: t.exposeString('downloadUrl', { nullable: true, description: 'When done: the ZIP of the outputs (GET it with the API key).' }),
+    }),
+  });
+
+  builder.mutationField('batchConvert', (t) =>
+    t.field({
+      type: BatchAcceptedRef,
+      nullable: true,
+      description: "Convert many files to one format (Pro and up; same rules as POST /api/batch/convert): at most the plan's batch size, charged per file.",
+      args: {
+        files: t.arg({ type: ['Upload'], required: true }),
+        to: t.arg.string({ required: true, description: 'Output format for every file (lower-case extension).' }),
+        op: t.arg.string({ description: 'Tool op for every file; omit for a plain conversion.' }),
+        quality: t.arg.int({ description: 'Output quality where the conversion or op takes one.' }),
+      },
+      resolve: async (_root, { files, to, op, quality }, { services, principal }) => {
+        const maxFiles = services.batches.admit(principal);
+        const uploads = await stageUploads(services, principal, files, maxFiles);
+        const { statusUrl: _statusUrl, ...accepted } = await services.batches.accept(principal, {
+          uploads, to, op: op ?? undefined, fields: quality == null ? {} : { quality }, fieldsAreStrings: false, viaApi: true,
+        });
+        return accepted;
+      },
+    }),
+  );
+
+  builder.queryField('batch', (t) =>
+    t.field({
+      type: BatchStatusRef,
+      nullable: true,
+      description: "A batch of the caller (NOT_FOUND when unknown, FORBIDDEN for another key holder's batch, as REST).",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_root, { id }, { services, principal }) => services.batches.status(principal, String(id)),
+    }),
+  );
+}
