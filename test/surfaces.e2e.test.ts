@@ -12,7 +12,7 @@ import { TRPCError } from '@trpc/server';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobStatus } from '../schema/index.js';
+import { formatsSchema, type JobStatus } from '../schema/index.js';
 import { createTransmuteClient, type TransmuteClient } from '../apps/server/trpc/client.js';
 import { createTrpcContext } from '../apps/server/trpc/context.js';
 import { createCaller } from '../apps/server/trpc/router.js';
@@ -467,6 +467,8 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const restOp = rest.body.operations.find((o: { pluginId: string }) => o.pluginId === 'test-slow-text');
       expect(restOp).toMatchObject({ kind: 'convert', inputs: ['txt'], outputs: ['md'], plan: 'free' });
       expect(viaTrpc).toEqual(rest.body);
+      // The wire schema OpenAPI is generated from describes what is served, field for field.
+      expect(formatsSchema.parse(rest.body)).toEqual(rest.body);
       const gqlOp = gql.body.data!.formats.operations.find((o: { pluginId: string }) => o.pluginId === 'test-slow-text');
       expect(gqlOp).toEqual({
         pluginId: 'test-slow-text', kind: 'convert', title: restOp.title, inputs: ['txt'], outputs: ['md'], plan: 'free', available: true,
@@ -521,6 +523,10 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       expect(body.components.schemas.JobStatus.properties.status.enum).toEqual(['waiting', 'active', 'done', 'failed']);
       expect(body.components.schemas.Error.required).toEqual(['error']);
       expect(body.paths['/api/v1/convert'].post.responses['413']).toEqual({ $ref: '#/components/responses/413' });
+      const formOf = (route: string) => body.paths[route].post.requestBody.content['multipart/form-data'].schema;
+      expect(formOf('/api/pdf/merge')).toMatchObject({ required: ['files'], properties: { files: { type: 'array', minItems: 2 } } });
+      expect(formOf('/api/batch/convert')).toMatchObject({ required: ['files', 'to'], properties: { files: { type: 'array' }, quality: { type: 'integer' } } });
+      expect(body.paths['/api/batch/{id}'].get.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchStatus' } } } });
     });
 
     it('serves a self-contained reference page', async () => {
