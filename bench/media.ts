@@ -30,7 +30,7 @@ await ffmpeg([
   '-ac', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', clip,
 ]);
 
-// What video-to-mp4 runs (shared/encoders.ts VIDEO_ENCODERS.mp4), as one direct command.
+// What video-convert runs for mp4 (shared/encoders.ts VIDEO_ENCODERS.mp4), as one direct command.
 const directArgs = (output: string) => [
   '-i', clip, '-map', '0:0', '-map', '0:1',
   '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2', '-movflags', '+faststart',
@@ -45,7 +45,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 const direct = () => timed(() => ffmpeg(directArgs(path.join(dir, 'direct.mp4'))));
-const plugin = () => timed(() => runPlugin(videoConvertPlugin('mp4'), [{ path: clip, format: 'mov' }]).then((run) => rm(run.workDir, { recursive: true })));
+const plugin = () => timed(() => runPlugin(videoConvertPlugin, [{ path: clip, format: 'mov' }], {}, { target: 'mp4' }).then((run) => rm(run.workDir, { recursive: true })));
 /** CPU the server process itself (HTTP, queue, plugin; not ffmpeg/ffprobe) spent per job: insensitive to machine load. */
 const serviceCpuMs: number[] = [];
 const service = async () => {

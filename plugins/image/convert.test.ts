@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PluginError, type Plugin } from '../../core/contract/index.js';
+import { PluginError } from '../../core/contract/index.js';
 import { pluginConformanceSuite, runPlugin } from '../../core/contract/testing.js';
-import type { FormatId } from '../../schema/index.js';
-import { imageConvertPlugins } from './convert.js';
+import { Registry } from '../../core/registry/index.js';
+import { imageConvertPlugin } from './convert.js';
 import { describeImage, imageFixtures, near, outputOf, pixelAt } from './test-fixtures.js';
 
 const fixtures = imageFixtures();
@@ -11,17 +11,12 @@ const { files } = fixtures;
 beforeAll(fixtures.build);
 afterAll(fixtures.cleanup);
 
-const converter = (to: FormatId): Plugin => {
-  const plugin = imageConvertPlugins.find((p) => p.outputs?.[0] === to);
-  if (!plugin) throw new Error(`no converter to ${to}`);
-  return plugin;
-};
-
-pluginConformanceSuite(converter('webp'), [
+pluginConformanceSuite(imageConvertPlugin, [
   {
     name: 'png -> webp keeps size and colour',
-    files: [files.redPng],
+    target: 'webp',
     expectFormat: 'webp',
+    files: [files.redPng],
     check: async ({ result }) => {
       expect(await describeImage(outputOf(result))).toMatchObject({ format: 'webp', width: 64, height: 48 });
       expect(near(await pixelAt(outputOf(result), 10, 10), [255, 0, 0, 255])).toBe(true);
@@ -29,6 +24,8 @@ pluginConformanceSuite(converter('webp'), [
   },
   {
     name: 'animated gif -> webp keeps every frame and its timing',
+    target: 'webp',
+    expectFormat: 'webp',
     files: [files.animatedGif],
     check: async ({ result }) => {
       expect(await describeImage(outputOf(result))).toMatchObject({ width: 40, height: 30, frames: 3, delay: [100, 100, 100] });
@@ -36,19 +33,19 @@ pluginConformanceSuite(converter('webp'), [
   },
   {
     name: 'svg -> webp renders at the declared size',
+    target: 'webp',
+    expectFormat: 'webp',
     files: [files.greenSvg],
     check: async ({ result }) => {
       expect(await describeImage(outputOf(result))).toMatchObject({ width: 80, height: 60 });
       expect(near(await pixelAt(outputOf(result), 40, 30), [0, 255, 0, 255])).toBe(true);
     },
   },
-]);
-
-pluginConformanceSuite(converter('jpg'), [
   {
     name: 'transparent png -> jpg is flattened on white',
-    files: [files.transparentPng],
+    target: 'jpg',
     expectFormat: 'jpg',
+    files: [files.transparentPng],
     check: async ({ result }) => {
       const out = outputOf(result);
       expect(await describeImage(out)).toMatchObject({ format: 'jpeg', width: 64, height: 48 });
@@ -58,19 +55,20 @@ pluginConformanceSuite(converter('jpg'), [
   },
   {
     name: 'animated webp -> jpg takes the first frame',
+    target: 'jpg',
+    expectFormat: 'jpg',
     files: [files.animatedWebp],
     check: async ({ result }) => {
       expect(await describeImage(outputOf(result))).toMatchObject({ width: 40, height: 30, frames: 1 });
       expect(near(await pixelAt(outputOf(result), 20, 15), [255, 0, 0, 255], 30)).toBe(true);
     },
   },
-  { name: 'avif -> jpg', files: [files.redAvif], expectFormat: 'jpg' },
-  { name: 'jpeg -> jpg', files: [files.redJpeg], expectFormat: 'jpg' },
-]);
-
-pluginConformanceSuite(converter('png'), [
+  { name: 'avif -> jpg', files: [files.redAvif], target: 'jpg', expectFormat: 'jpg' },
+  { name: 'jpeg -> jpg', files: [files.redJpeg], target: 'jpg', expectFormat: 'jpg' },
   {
     name: 'svg -> png',
+    target: 'png',
+    expectFormat: 'png',
     files: [files.greenSvg],
     check: async ({ result }) => {
       expect(await describeImage(outputOf(result))).toMatchObject({ format: 'png', width: 80, height: 60 });
@@ -79,6 +77,8 @@ pluginConformanceSuite(converter('png'), [
   },
   {
     name: 'animated gif -> png takes the first frame',
+    target: 'png',
+    expectFormat: 'png',
     files: [files.animatedGif],
     check: async ({ result }) => {
       expect(await describeImage(outputOf(result))).toMatchObject({ width: 40, height: 30, frames: 1 });
@@ -87,36 +87,35 @@ pluginConformanceSuite(converter('png'), [
   },
   {
     name: 'tiff -> png',
+    target: 'png',
+    expectFormat: 'png',
     files: [files.redTiff],
     check: async ({ result }) => expect(near(await pixelAt(outputOf(result), 1, 1), [255, 0, 0, 255])).toBe(true),
   },
-]);
-
-pluginConformanceSuite(converter('gif'), [
   {
     name: 'animated webp -> gif keeps every frame',
+    target: 'gif',
+    expectFormat: 'gif',
     files: [files.animatedWebp],
     check: async ({ result }) => {
       expect(await describeImage(outputOf(result))).toMatchObject({ format: 'gif', width: 40, height: 30, frames: 3 });
     },
   },
-  { name: 'jpg -> gif', files: [files.redJpg], expectFormat: 'gif' },
-]);
-
-pluginConformanceSuite(converter('avif'), [
+  { name: 'jpg -> gif', files: [files.redJpg], target: 'gif', expectFormat: 'gif' },
   {
     name: 'png -> avif',
+    target: 'avif',
+    expectFormat: 'avif',
     files: [files.redPng],
     check: async ({ result }) => {
       expect(await describeImage(outputOf(result))).toMatchObject({ format: 'heif', width: 64, height: 48 });
       expect(near(await pixelAt(outputOf(result), 10, 10), [255, 0, 0, 255], 20)).toBe(true);
     },
   },
-]);
-
-pluginConformanceSuite(converter('tiff'), [
   {
     name: 'webp -> tiff',
+    target: 'tiff',
+    expectFormat: 'tiff',
     files: [files.redWebp],
     check: async ({ result }) => expect(await describeImage(outputOf(result))).toMatchObject({ format: 'tiff', width: 64, height: 48 }),
   },
@@ -124,34 +123,36 @@ pluginConformanceSuite(converter('tiff'), [
 
 describe('image conversion', () => {
   it('offers every raster target from every input, except to itself', () => {
-    expect(imageConvertPlugins.map((p) => p.id)).toEqual(['image-to-jpg', 'image-to-png', 'image-to-webp', 'image-to-avif', 'image-to-gif', 'image-to-tiff']);
-    for (const plugin of imageConvertPlugins) expect(plugin.plan).toBe('free');
+    const table = new Registry([imageConvertPlugin]).conversionTable();
+    const targets = ['avif', 'gif', 'jpg', 'png', 'tiff', 'webp'];
+    for (const from of imageConvertPlugin.inputs) expect(table[from]).toEqual(targets.filter((to) => to !== from));
+    expect(imageConvertPlugin.plan).toBe('free');
   });
 
   it('quality trades size: jpg at 10 is much smaller than at 95', async () => {
-    const sizeAt = async (quality: number) => (await stat(outputOf((await runPlugin(converter('jpg'), [files.photoPng], { quality })).result))).size;
+    const sizeAt = async (quality: number) => (await stat(outputOf((await runPlugin(imageConvertPlugin, [files.photoPng], { quality }, { target: 'jpg' })).result))).size;
     const [low, high] = await Promise.all([sizeAt(10), sizeAt(95)]);
     expect(low * 3).toBeLessThan(high);
   });
 
   it('refuses quality outside 10-95', async () => {
-    await expect(runPlugin(converter('webp'), [files.redPng], { quality: 5 })).rejects.toThrow('Invalid quality: must be an integer from 10 to 95');
-    await expect(runPlugin(converter('webp'), [files.redPng], { quality: 96 })).rejects.toThrow(/quality/);
+    await expect(runPlugin(imageConvertPlugin, [files.redPng], { quality: 5 }, { target: 'webp' })).rejects.toThrow('Invalid quality: must be an integer from 10 to 95');
+    await expect(runPlugin(imageConvertPlugin, [files.redPng], { quality: 96 }, { target: 'webp' })).rejects.toThrow(/quality/);
   });
 
   it('refuses content that is not the declared format', async () => {
-    const run = runPlugin(converter('webp'), [files.pngNamedJpg]);
+    const run = runPlugin(imageConvertPlugin, [files.pngNamedJpg], {}, { target: 'webp' });
     await expect(run).rejects.toThrow(PluginError);
     await expect(run).rejects.toThrow('The file is not a JPG image (its content is PNG)');
   });
 
   it('refuses corrupt and truncated files with a clear message', async () => {
-    await expect(runPlugin(converter('png'), [files.garbagePng])).rejects.toThrow('The file is not a readable PNG image');
-    await expect(runPlugin(converter('png'), [files.truncatedJpg])).rejects.toThrow(/damaged or truncated/);
+    await expect(runPlugin(imageConvertPlugin, [files.garbagePng], {}, { target: 'png' })).rejects.toThrow('The file is not a readable PNG image');
+    await expect(runPlugin(imageConvertPlugin, [files.truncatedJpg], {}, { target: 'png' })).rejects.toThrow(/damaged or truncated/);
   });
 
   it('refuses a decompression bomb from its header', async () => {
-    const run = runPlugin(converter('jpg'), [files.bombPng]);
+    const run = runPlugin(imageConvertPlugin, [files.bombPng], {}, { target: 'jpg' });
     await expect(run).rejects.toThrow(PluginError);
     await expect(run).rejects.toThrow('Image is too large: 400 megapixels (limit 100)');
   });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPlugin } from '../../core/contract/testing.js';
-import { imageConvertPlugins } from './convert.js';
+import { imageConvertPlugin } from './convert.js';
 import { decodeHeif } from './heif.js';
 import { imageToPdfPlugin } from './pdf.js';
 import { canMakeHeic, describeImage, imageFixtures, near, outputOf, pixelAt } from './test-fixtures.js';
@@ -12,21 +12,19 @@ const { files } = fixtures;
 beforeAll(fixtures.build);
 afterAll(fixtures.cleanup);
 
-const toJpg = imageConvertPlugins.find((p) => p.id === 'image-to-jpg')!;
-const toPng = imageConvertPlugins.find((p) => p.id === 'image-to-png')!;
 const decodeOptions = { signal: new AbortController().signal, maxPixels: 100_000_000, timeoutMs: 30_000 };
 
 describe.skipIf(!canMakeHeic)('HEIC input', () => {
   it('converts to jpg and png with size and colour', async () => {
-    for (const plugin of [toJpg, toPng]) {
-      const out = outputOf((await runPlugin(plugin, [files.redHeic])).result);
+    for (const target of ['jpg', 'png'] as const) {
+      const out = outputOf((await runPlugin(imageConvertPlugin, [files.redHeic], {}, { target })).result);
       expect(await describeImage(out)).toMatchObject({ width: 64, height: 48, frames: 1 });
       expect(near(await pixelAt(out, 10, 10), [255, 0, 0, 255], 20)).toBe(true);
     }
   });
 
   it('drops an alpha channel that is all opaque', async () => {
-    const out = outputOf((await runPlugin(toPng, [files.redHeic])).result);
+    const out = outputOf((await runPlugin(imageConvertPlugin, [files.redHeic], {}, { target: 'png' })).result);
     expect((await sharp(out).metadata()).hasAlpha).toBe(false);
   });
 
@@ -50,6 +48,6 @@ describe.skipIf(!canMakeHeic)('HEIC input', () => {
 describe('HEIC refusals', () => {
   it('refuses a file that is not HEIC', async () => {
     const notHeic = { path: files.redPng.path, format: 'heic' as const };
-    await expect(runPlugin(toJpg, [notHeic])).rejects.toThrow('The file is not a readable HEIC image');
+    await expect(runPlugin(imageConvertPlugin, [notHeic], {}, { target: 'jpg' })).rejects.toThrow('The file is not a readable HEIC image');
   });
 });

@@ -2,14 +2,14 @@
 import type { Plugin } from '../../core/contract/index.js';
 import { cleanMetadataPlugin } from './clean-metadata.js';
 import { compressPlugin } from './compress.js';
-import { imageConvertPlugins } from './convert.js';
+import { imageConvertPlugin } from './convert.js';
 import { filterPlugins } from './filters.js';
 import { imageToIcoPlugin } from './ico.js';
 import { imageToPdfPlugin } from './pdf.js';
 import { resizePlugin } from './resize.js';
 
 export const imagePlugins: Plugin[] = [
-  ...imageConvertPlugins,
+  imageConvertPlugin,
   imageToPdfPlugin,
   imageToIcoPlugin,
   compressPlugin,

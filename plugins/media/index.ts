@@ -1,16 +1,16 @@
 /** The media family on ffmpeg: audio and video conversions and the media tool ops. */
 import type { Plugin } from '../../core/contract/index.js';
-import { audioConvertPlugins } from './audio-convert/index.js';
+import { audioConvertPlugin } from './audio-convert/index.js';
 import { mediaCleanMetadataPlugin } from './clean-metadata/index.js';
 import { compressVideoPlugin } from './compress-video/index.js';
 import { muteVideoPlugin } from './mute-video/index.js';
 import { normalizeAudioPlugin } from './normalize-audio/index.js';
 import { trimMediaPlugin } from './trim-media/index.js';
-import { videoConvertPlugins } from './video-convert/index.js';
+import { videoConvertPlugin } from './video-convert/index.js';
 
 export const mediaPlugins: Plugin[] = [
-  ...audioConvertPlugins,
-  ...videoConvertPlugins,
+  audioConvertPlugin,
+  videoConvertPlugin,
   compressVideoPlugin,
   muteVideoPlugin,
   trimMediaPlugin,

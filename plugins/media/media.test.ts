@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError, type Plugin } from '../../core/contract/index.js';
 import { runPlugin } from '../../core/contract/testing.js';
 import { Registry } from '../../core/registry/index.js';
+import type { FormatId } from '../../schema/index.js';
 import { standardPlugins } from '../index.js';
 import { audioConvertPlugin } from './audio-convert/index.js';
 import { mediaCleanMetadataPlugin } from './clean-metadata/index.js';
@@ -20,10 +21,10 @@ describe('media family registration', () => {
   });
 
   it.each([
-    ['mkv', 'mp4', undefined, 'video-to-mp4'],
-    ['mp4', 'prores', undefined, 'video-to-prores'],
-    ['mp4', 'mp3', undefined, 'audio-to-mp3'],
-    ['amr', 'opus', undefined, 'audio-to-opus'],
+    ['mkv', 'mp4', undefined, 'video-convert'],
+    ['mp4', 'prores', undefined, 'video-convert'],
+    ['mp4', 'mp3', undefined, 'audio-convert'],
+    ['amr', 'opus', undefined, 'audio-convert'],
     ['wav', 'wav', 'normalize-audio', 'normalize-audio'],
     ['m2ts', 'm2ts', 'trim-media', 'trim-media'],
     ['flac', 'flac', 'clean-metadata', 'media-clean-metadata'],
@@ -50,23 +51,25 @@ beforeAll(() => fixtures.make());
 afterAll(() => fixtures.cleanup());
 
 describe('bad input fails fast with a useful message', () => {
-  const cases: Array<[FixtureName, Plugin, RegExp]> = [
-    ['truncated-mp4', videoConvertPlugin('webm'), /^The MP4 file could not be read; it may be truncated, corrupt or not really MP4 \(moov atom not found; Invalid data found when processing input\)$/],
+  // The fourth value is the `to` of a conversion.
+  const cases: Array<[FixtureName, Plugin, RegExp, FormatId?]> = [
+    ['truncated-mp4', videoConvertPlugin, /^The MP4 file could not be read; it may be truncated, corrupt or not really MP4 \(moov atom not found; Invalid data found when processing input\)$/, 'webm'],
     ['truncated-mp4', trimMediaPlugin, /^The MP4 file could not be read/],
     ['truncated-mp4', mediaCleanMetadataPlugin, /^The MP4 file could not be read/],
-    ['random-mp3', audioConvertPlugin('wav'), /^The MP3 file could not be read; it may be truncated, corrupt or not really MP3/],
+    ['random-mp3', audioConvertPlugin, /^The MP3 file could not be read; it may be truncated, corrupt or not really MP3/, 'wav'],
     ['random-mp3', normalizeAudioPlugin, /^The MP3 file could not be read/],
-    ['empty-wav', audioConvertPlugin('mp3'), /^The WAV file is empty \(0 bytes\)$/],
+    ['empty-wav', audioConvertPlugin, /^The WAV file is empty \(0 bytes\)$/, 'mp3'],
     ['empty-wav', normalizeAudioPlugin, /^The WAV file is empty/],
-    ['video-only-mp4', audioConvertPlugin('mp3'), /^The MP4 file has no audio track$/],
-    ['no-streams-mp4', videoConvertPlugin('mov'), /^The MP4 file contains no audio or video; it may be empty or truncated$/],
-    ['huge-frame-avi', videoConvertPlugin('mp4'), /^The video is 9000x2 pixels; frames up to 8192x8192 are supported$/],
+    ['video-only-mp4', audioConvertPlugin, /^The MP4 file has no audio track$/, 'mp3'],
+    ['no-streams-mp4', videoConvertPlugin, /^The MP4 file contains no audio or video; it may be empty or truncated$/, 'mov'],
+    ['huge-frame-avi', videoConvertPlugin, /^The video is 9000x2 pixels; frames up to 8192x8192 are supported$/, 'mp4'],
     ['silent-wav', normalizeAudioPlugin, /^The audio is silent, so there is no loudness to normalise$/],
   ];
 
-  it.each(cases)('%s with %s', async (name, plugin, message) => {
+  it.each(cases)('%s with %s', async (name, plugin, message, target) => {
     const started = Date.now();
-    const error = await runPlugin(plugin, [fixtures.get(name)], plugin.id === 'trim-media' ? { trim: { start: 0, end: 1 } } : {}).then(
+    const options = plugin.id === 'trim-media' ? { trim: { start: 0, end: 1 } } : {};
+    const error = await runPlugin(plugin, [fixtures.get(name)], options, target ? { target } : {}).then(
       () => undefined,
       (err: unknown) => err,
     );

@@ -21,16 +21,20 @@ beforeAll(() => fixtures.make());
 afterAll(() => fixtures.cleanup());
 
 async function convert(from: FixtureName, to: AudioTarget) {
-  const run = await runPlugin(audioConvertPlugin(to), [fixtures.get(from)]);
+  const run = await runPlugin(audioConvertPlugin, [fixtures.get(from)], {}, { target: to });
   if (!isFileResult(run.result)) throw new Error('expected a file');
   expect(run.result.format).toBe(to);
   expect(run.result.path.endsWith(`.${to}`)).toBe(true);
   return { ...run, media: await probeFile(run.result.path) };
 }
 
-for (const to of AUDIO_TARGETS) {
-  pluginConformanceSuite(audioConvertPlugin(to), [{ name: `${to === 'wav' ? 'mp3' : 'wav'} -> ${to}`, files: [fixtures.get(to === 'wav' ? 'mp3' : 'wav')], expectFormat: to }]);
-}
+pluginConformanceSuite(
+  audioConvertPlugin,
+  AUDIO_TARGETS.map((to) => {
+    const from = to === 'wav' ? 'mp3' : 'wav';
+    return { name: `${from} -> ${to}`, files: [fixtures.get(from)], target: to, expectFormat: to };
+  }),
+);
 
 describe('audio conversion', () => {
   it.each([...AUDIO_INPUTS, ...MAIN_VIDEO_FORMATS])('%s -> mp3 keeps the whole track, audio only', async (from) => {
@@ -68,7 +72,7 @@ describe('audio conversion', () => {
   });
 
   it('refuses a video without an audio track', async () => {
-    const run = runPlugin(audioConvertPlugin('mp3'), [fixtures.get('video-only-mp4')]);
+    const run = runPlugin(audioConvertPlugin, [fixtures.get('video-only-mp4')], {}, { target: 'mp3' });
     await expect(run).rejects.toBeInstanceOf(PluginError);
     await expect(run).rejects.toThrow('The MP4 file has no audio track');
   });
