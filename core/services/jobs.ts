@@ -99,9 +99,18 @@ export class JobService {
     }
   }
 
-  /** Checked before the uploads are read: 403 below Pro. */
-  admitMerge(principal: Principal): void {
+  /** The most PDFs one merge takes: the merge plugin's own limit (0 when none is available). */
+  maxMergeFiles(): number {
+    const resolution = this.registry.resolve({ from: 'pdf', to: 'pdf', op: MERGE_OP });
+    return resolution.ok ? (resolution.plugin.limits.inputs?.max ?? 1) : 0;
+  }
+
+  /** Checked before the uploads are read: 403 below Pro; returns how many PDFs a merge takes. */
+  admitMerge(principal: Principal): number {
     requireFeature(principal.account, 'merge');
+    const resolution = this.registry.resolve({ from: 'pdf', to: 'pdf', op: MERGE_OP });
+    if (!resolution.ok) throw badRequest(resolution.error);
+    return resolution.plugin.limits.inputs?.max ?? 1;
   }
 
   /** POST /api/pdf/merge: two or more PDFs merged in the order sent, charged by total size. */

@@ -2,7 +2,7 @@
 import type { AcceptedJob, JobStatus, ToolReport } from '../../../schema/index.js';
 import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
-import { MAX_MERGE_FILES, stageUpload, stageUploads } from './uploads.js';
+import { stageUpload, stageUploads } from './uploads.js';
 
 /** `queued` is the answer to convert; the others are the states the status endpoint reports. */
 const JOB_STATES = ['queued', 'waiting', 'active', 'done', 'failed'] as const;
@@ -71,11 +71,11 @@ export function addJob(builder: Builder) {
     t.field({
       type: Job,
       nullable: true,
-      description: `Merge 2 to ${MAX_MERGE_FILES} PDFs into one, in the order sent (Pro and up; same rules as POST /api/pdf/merge). Charged by total size.`,
+      description: 'Merge two or more PDFs into one, in the order sent (Pro and up; same rules and limits as POST /api/pdf/merge). Charged by total size.',
       args: { files: t.arg({ type: ['Upload'], required: true }) },
       resolve: async (_root, { files }, { services, principal }) => {
-        services.jobs.admitMerge(principal);
-        const uploads = await stageUploads(services, principal, files, MAX_MERGE_FILES);
+        const maxFiles = services.jobs.admitMerge(principal);
+        const uploads = await stageUploads(services, principal, files, maxFiles);
         const { statusUrl: _statusUrl, ...accepted } = await services.jobs.acceptMerge(principal, uploads, true);
         return accepted;
       },

@@ -29,12 +29,9 @@ export interface ServerContext {
 /** `operations` and `map` are small JSON documents. */
 const MAX_OPERATIONS_BYTES = 64 * 1024;
 
-/** The most PDFs one `mergePdf` takes, as POST /api/pdf/merge. */
-export const MAX_MERGE_FILES = 50;
-
 /** The most files any mutation takes from this caller: a merge, or a batch of the plan's size. */
 function maxFilesPerRequest(services: Services, principal: Principal): number {
-  return Math.max(MAX_MERGE_FILES, services.accounts.limitsOf(principal.account).plan.maxBatchFiles);
+  return Math.max(services.jobs.maxMergeFiles(), services.accounts.limitsOf(principal.account).plan.maxBatchFiles);
 }
 
 const principals = new WeakMap<Request, Principal>();

@@ -37,9 +37,6 @@ function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-/** Not shown in the spec: the most PDFs one merge takes (documented in README). */
-const MAX_MERGE_FILES = 50;
-
 export async function restRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const auth = authenticate(services);
 
@@ -53,9 +50,9 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
 
   app.post('/api/pdf/merge', { preHandler: auth }, async (request) => {
     const principal = principalOf(request);
-    services.jobs.admitMerge(principal);
+    const maxFiles = services.jobs.admitMerge(principal);
     const { maxFileBytes } = services.accounts.limitsOf(principal.account);
-    const form = await readMultipart(request, services.uploads, { fileField: 'files', maxFiles: MAX_MERGE_FILES, maxFileBytes });
+    const form = await readMultipart(request, services.uploads, { fileField: 'files', maxFiles, maxFileBytes });
     if (Object.keys(form.fields).length) {
       await services.uploads.discard(...form.files);
       throw badRequest(`Unexpected field '${Object.keys(form.fields)[0]}': merge takes only 'files'`);

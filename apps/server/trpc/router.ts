@@ -10,16 +10,10 @@ import { authedProcedure, createCallerFactory, router } from './trpc.js';
 
 const jobInput = z.object({ jobId: z.string().min(1) });
 
-/** The most PDFs one merge takes, as POST /api/pdf/merge. */
-const MAX_MERGE_FILES = 50;
-
 /** How many files each FormData procedure's form may carry; plan gates come first, so these may throw FORBIDDEN. */
 const FORM_FILE_LIMITS = {
   convert: () => 1,
-  merge: (services: Services, principal: Principal) => {
-    services.jobs.admitMerge(principal);
-    return MAX_MERGE_FILES;
-  },
+  merge: (services: Services, principal: Principal) => services.jobs.admitMerge(principal),
   'batch.convert': (services: Services, principal: Principal) => services.batches.admit(principal),
 };
 
