@@ -1,0 +1,41 @@
+/** parse-cv: one row of contact, role, skills and experience fields per CV, with a confidence per field. */
+import { z } from 'zod';
+import { definePlugin, type Plugin } from '../../core/contract/index.js';
+import type { ReferenceMonth } from './experience.js';
+import { parseCv } from './parse.js';
+import { cvText } from './text.js';
+
+export { parseCv, CV_FIELDS, type CvRow, type CvField } from './parse.js';
+
+/** The current month: the only clock read, so the parser itself stays deterministic. */
+function currentMonth(): ReferenceMonth {
+  const today = new Date(Date.now());
+  return { year: today.getUTCFullYear(), month: today.getUTCMonth() + 1 };
+}
+
+export const parseCvPlugin = definePlugin({
+  id: 'parse-cv',
+  kind: 'extract',
+  op: 'parse-cv',
+  title: 'CV parsing',
+  inputs: ['pdf', 'docx', 'doc'],
+  options: z.object({}),
+  plan: 'pro',
+  engines: [
+    { command: 'pdftotext', debian: 'poppler-utils' },
+    { command: 'pdftoppm', debian: 'poppler-utils' },
+    { command: 'tesseract', debian: 'tesseract-ocr' },
+    { command: 'tesseract', debian: 'tesseract-ocr-eng' },
+    { command: 'soffice', debian: 'libreoffice-writer-nogui' },
+  ],
+  // OCR of five pages or a cold LibreOffice start take seconds; two at once fill two cores.
+  limits: { timeoutMs: 120_000, concurrency: 2 },
+  async run(inputs, _options, ctx) {
+    const { text, ocr } = await cvText(inputs[0]!, ctx);
+    const row = parseCv(text, { now: currentMonth(), ocr });
+    ctx.progress(100);
+    return { row: { ...row } };
+  },
+});
+
+export const cvPlugins: Plugin[] = [parseCvPlugin];
