@@ -1,0 +1,66 @@
+/**
+ * file-search: finds a literal query in text files, PDFs, Word/OpenDocument text, Excel
+ * workbooks and photos (OCR). One row per file: { kind, count, truncated, error, matches }.
+ */
+import { z } from 'zod';
+import { PluginError, definePlugin, type PluginInput } from '../../core/contract/index.js';
+import { MatchCollector } from './match.js';
+import { FAMILIES, type SearchableFormat } from './readers.js';
+
+export const fileSearchOptions = z.object({
+  query: z.string().min(1).max(1000),
+  wholeWord: z.boolean().default(false),
+  caseSensitive: z.boolean().default(false),
+});
+
+const SEARCHABLE_FORMATS = Object.keys(FAMILIES) as SearchableFormat[];
+
+/** OCR takes seconds per megapixel; reading text is bound by disk and regex speed. */
+function timeoutFor(inputs: readonly PluginInput[]): number {
+  const megabytes = inputs.reduce((sum, input) => sum + input.bytes, 0) / 1_000_000;
+  const ocr = inputs.some((input) => FAMILIES[input.format as SearchableFormat]?.kind === 'image');
+  return ocr ? 120_000 + Math.ceil(megabytes * 10_000) : 60_000 + Math.ceil(megabytes * 2_000);
+}
+
+export const fileSearchPlugin = definePlugin({
+  id: 'file-search',
+  kind: 'extract',
+  op: 'file-search',
+  title: 'File search',
+  inputs: SEARCHABLE_FORMATS,
+  options: fileSearchOptions,
+  plan: 'pro',
+  engines: [
+    { command: 'pdftotext', debian: 'poppler-utils' },
+    { command: 'tesseract', debian: 'tesseract-ocr' },
+    // Same command: the setup script installs every declared Debian package, and tesseract
+    // without its English data cannot recognise anything.
+    { command: 'tesseract', debian: 'tesseract-ocr-eng' },
+  ],
+  limits: { timeoutMs: timeoutFor, concurrency: 2 },
+  async run(inputs, options, ctx) {
+    ctx.signal.throwIfAborted();
+    const input = inputs[0]!;
+    const family = FAMILIES[input.format as SearchableFormat];
+    if (!family) throw new PluginError(`file-search does not read ${input.format} files`);
+    const collector = new MatchCollector(options);
+    let error: string | null = null;
+    try {
+      await family.read(input, collector, ctx);
+    } catch (err) {
+      // The spec's row for a file that was not searched: count 0 and the reason.
+      if (!(err instanceof PluginError) || ctx.signal.aborted) throw err;
+      error = err.message;
+    }
+    ctx.progress(100);
+    return {
+      row: {
+        kind: family.kind,
+        count: error === null ? collector.count : 0,
+        truncated: error === null && collector.truncated,
+        error,
+        matches: error === null ? collector.matches : [],
+      },
+    };
+  },
+});

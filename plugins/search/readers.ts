@@ -1,0 +1,156 @@
+/**
+ * One reader per file family: each feeds the file's text to the collector segment by segment,
+ * with a location a person can find again. A file that cannot be read (damaged, encrypted)
+ * throws PluginError, which the plugin turns into the row's `error`; anything else (abort,
+ * timeout, a missing engine) propagates and fails the run.
+ */
+import { createReadStream } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import ExcelJS from 'exceljs';
+import { PluginError, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import { EngineError, runProcess } from '../../core/engines/process.js';
+import type { FormatId } from '../../schema/index.js';
+import { ENCRYPTED_MESSAGE, engineDetail } from '../pdf/shared/run.js';
+import type { MatchCollector } from './match.js';
+import { OPEN_DOCUMENT, WORD, paragraphTexts, type BodyDialect } from './xml.js';
+import { readZipMember } from './zip.js';
+
+export type Reader = (input: PluginInput, collector: MatchCollector, ctx: RunContext) => Promise<void>;
+
+/** UTF-8 text, line by line ("line 4"); invalid bytes decode to U+FFFD rather than failing. */
+export const readTextLines: Reader = async (input, collector, ctx) => {
+  const lines = createInterface({ input: createReadStream(input.path, { encoding: 'utf8', signal: ctx.signal }), crlfDelay: Infinity });
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber += 1;
+    collector.search(`line ${lineNumber}`, lineNumber === 1 ? line.replace(/^\uFEFF/, '') : line);
+  }
+};
+
+/** pdftotext's exit code when the PDF's permissions forbid copying text. */
+const PDFTOTEXT_PERMISSION_DENIED = 3;
+
+/** The text layer page by page ("page 3"): pdftotext ends every page with a form feed. */
+export const readPdfPages: Reader = async (input, collector, ctx) => {
+  // A fresh directory: the input itself may sit in the work dir, under any name.
+  const textFile = path.join(await mkdtemp(path.join(ctx.workDir, 'search-')), 'text.txt');
+  try {
+    await runProcess('pdftotext', ['-enc', 'UTF-8', '-eol', 'unix', input.path, textFile], { signal: ctx.signal, timeoutMs: ctx.remainingMs() });
+  } catch (err) {
+    if (ctx.signal.aborted || !(err instanceof EngineError) || err.reason !== 'exit') throw err;
+    if (/password/i.test(err.stderrTail)) throw new PluginError(ENCRYPTED_MESSAGE, { cause: err });
+    if (err.exitCode === PDFTOTEXT_PERMISSION_DENIED) throw new PluginError("The PDF's permissions do not allow copying its text", { cause: err });
+    const detail = engineDetail(err.stderrTail);
+    throw new PluginError(`The file is not a readable PDF; it may be damaged or truncated${detail ? ` (${detail})` : ''}`, { cause: err });
+  }
+  let pageNumber = 0;
+  let hasText = false;
+  let pending = '';
+  const searchPage = (text: string) => {
+    pageNumber += 1;
+    hasText ||= /\S/.test(text);
+    collector.search(`page ${pageNumber}`, text);
+  };
+  for await (const chunk of createReadStream(textFile, { encoding: 'utf8', signal: ctx.signal })) {
+    const pages = (pending + (chunk as string)).split('\f');
+    pending = pages.pop() ?? '';
+    pages.forEach(searchPage);
+  }
+  if (/\S/.test(pending)) searchPage(pending);
+  if (!hasText) throw new PluginError('The PDF has no text layer (it may be scanned): run op ocr on it first, then search the result');
+};
+
+/** A word-processing body paragraph by paragraph ("paragraph 12", counting paragraphs that hold text). */
+function documentReader(member: string, dialect: BodyDialect, label: string): Reader {
+  return async (input, collector, ctx) => {
+    const xml = await readZipMember(input.path, member, ctx.signal, label);
+    if (xml === undefined) throw new PluginError(`The file could not be read: it is not a valid ${label} (no ${member})`);
+    let paragraphNumber = 0;
+    for (const text of paragraphTexts(xml, dialect)) {
+      if (!/\S/.test(text)) continue;
+      paragraphNumber += 1;
+      collector.search(`paragraph ${paragraphNumber}`, text);
+    }
+  };
+}
+
+export const readDocx = documentReader('word/document.xml', WORD, 'Word document');
+export const readOdt = documentReader('content.xml', OPEN_DOCUMENT, 'OpenDocument text');
+
+/** A sheet name as a formula would write it: quoted when it is not a plain identifier. */
+function sheetReference(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_.]*$/.test(name) ? name : `'${name.replaceAll("'", "''")}'`;
+}
+
+/** What the cell shows, near enough: dates as ISO dates, formulas by their result. */
+function cellText(cell: ExcelJS.Cell): string {
+  const value = cell.value;
+  if (value instanceof Date) {
+    const iso = value.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+  }
+  return cell.text;
+}
+
+/** Every cell of every sheet ("Sheet1!B4"); a merged range is searched once, at its top-left cell. */
+export const readXlsx: Reader = async (input, collector, ctx) => {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.readFile(input.path);
+  } catch (err) {
+    throw new PluginError('The file could not be read: it is not a valid Excel workbook (damaged, password-protected or not XLSX)', { cause: err });
+  }
+  for (const sheet of workbook.worksheets) {
+    ctx.signal.throwIfAborted();
+    const sheetName = sheetReference(sheet.name);
+    sheet.eachRow((row) => {
+      row.eachCell((cell) => {
+        if (cell.type !== ExcelJS.ValueType.Merge) collector.search(`${sheetName}!${cell.address}`, cellText(cell));
+      });
+    });
+  }
+};
+
+/** OCR with tesseract (English), line by line of the recognised text ("line 3"). */
+export const readImage: Reader = async (input, collector, ctx) => {
+  let stdout: string;
+  try {
+    ({ stdout } = await runProcess('tesseract', [input.path, 'stdout', '-l', 'eng'], {
+      signal: ctx.signal,
+      timeoutMs: ctx.remainingMs(),
+      // Tesseract's OpenMP threads fight the worker's own concurrency; one thread per run is faster overall.
+      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+    }));
+  } catch (err) {
+    if (ctx.signal.aborted || !(err instanceof EngineError) || err.reason !== 'exit') throw err;
+    throw new PluginError('The image could not be read for text recognition; it may be damaged', { cause: err });
+  }
+  const lines = stdout.split('\n').filter((line) => /\S/.test(line));
+  lines.forEach((line, index) => collector.search(`line ${index + 1}`, line));
+};
+
+export interface FileFamily {
+  /** The row's `kind`. */
+  kind: string;
+  read: Reader;
+}
+
+export const FAMILIES = {
+  txt: { kind: 'text', read: readTextLines },
+  md: { kind: 'text', read: readTextLines },
+  csv: { kind: 'text', read: readTextLines },
+  json: { kind: 'text', read: readTextLines },
+  pdf: { kind: 'pdf', read: readPdfPages },
+  docx: { kind: 'document', read: readDocx },
+  odt: { kind: 'document', read: readOdt },
+  xlsx: { kind: 'spreadsheet', read: readXlsx },
+  png: { kind: 'image', read: readImage },
+  jpg: { kind: 'image', read: readImage },
+  jpeg: { kind: 'image', read: readImage },
+  tiff: { kind: 'image', read: readImage },
+  webp: { kind: 'image', read: readImage },
+} as const satisfies Partial<Record<FormatId, FileFamily>>;
+
+export type SearchableFormat = keyof typeof FAMILIES;
