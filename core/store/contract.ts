@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Account, ApiKeyRecord, DownloadTokenRecord, JobRecord, NewJob, Store, StoredFile } from './types.js';
+import type { Account, ApiKeyRecord, BatchRecord, DownloadTokenRecord, JobRecord, NewJob, Store, StoredFile } from './types.js';
 
 /** Empty storage for one test (a database file, a MongoDB database...). */
 export interface StoreStorage {
@@ -49,6 +49,15 @@ function makeJob(accountId: string, overrides: Partial<NewJob> = {}): NewJob {
 
 function makeToken(jobId: string, overrides: Partial<DownloadTokenRecord> = {}): DownloadTokenRecord {
   return { hash: randomUUID().replaceAll('-', ''), jobId, kind: 'download', reusable: true, expiresAt: at(15 * MINUTE), consumedAt: null, createdAt: at(), ...overrides };
+}
+
+/** An extraction job's row: nested objects, arrays, nulls, unicode, numbers. */
+function extractionRow(): Record<string, unknown> {
+  return {
+    name: 'Zoë Ångström', email: null, years: 7.5, remote: true,
+    skills: ['TypeScript', 'SQL'], jobs: [{ company: 'Acme', from: '2019-02', to: null, highlights: [] }],
+    contact: { links: { github: 'https://github.com/zoe' } },
+  };
 }
 
 function completion(overrides: Partial<Parameters<Store['jobs']['complete']>[1]> = {}) {
@@ -169,7 +178,7 @@ export function storeContractSuite(name: string, createStorage: () => Promise<St
         const input = makeJob(accountId, { kind: 'tool', op: 'compress', viaApi: false });
         const created = await store.jobs.create(input);
         const expected: JobRecord = {
-          ...input, batchId: null, status: 'waiting', progress: 0, error: null, toolReport: null, output: null, downloadToken: null,
+          ...input, batchId: null, status: 'waiting', progress: 0, error: null, toolReport: null, output: null, result: null, downloadToken: null,
           refunded: false, attempts: 0, startedAt: null, completedAt: null, outputExpiresAt: null,
         };
         expect(created).toEqual(expected);
@@ -216,6 +225,69 @@ export function storeContractSuite(name: string, createStorage: () => Promise<St
           status: 'done', progress: 100, output: result.output, downloadToken: result.downloadToken, toolReport: result.toolReport,
           completedAt: result.at, outputExpiresAt: result.outputExpiresAt, error: null,
         });
+      });
+
+      it('completes an active extraction job once with its row; never from waiting, done or failed', async () => {
+        const job = await newJob(accountId, { kind: 'extract', pluginId: 'parse-cv', outputFormat: 'json' });
+        const row = extractionRow();
+        expect(await store.jobs.completeWithResult(job.id, { result: row, at: at() })).toBe(false);
+        expect((await store.jobs.get(job.id))).toMatchObject({ status: 'waiting', result: null, completedAt: null });
+        await store.jobs.setProgress(job.id, 10);
+        await store.jobs.start(job.id, at(1000));
+        await store.jobs.setProgress(job.id, 60);
+        expect(await store.jobs.completeWithResult(job.id, { result: row, at: at(2000) })).toBe(true);
+        expect(await store.jobs.completeWithResult(job.id, { result: { other: 1 }, at: at(3000) })).toBe(false);
+        expect(await store.jobs.complete(job.id, completion())).toBe(false);
+        expect(await store.jobs.fail(job.id, 'late failure', at())).toBe(false);
+        const done = await store.jobs.get(job.id);
+        expect(done).toEqual({
+          ...job, status: 'done', progress: 100, attempts: 1, startedAt: at(1000), completedAt: at(2000), result: row,
+        });
+        expect(done?.result).toEqual(extractionRow());
+
+        const failed = await newJob(accountId, { kind: 'extract' });
+        await store.jobs.start(failed.id, at());
+        await store.jobs.fail(failed.id, 'engine crashed', at());
+        expect(await store.jobs.completeWithResult(failed.id, { result: row, at: at() })).toBe(false);
+        expect(await store.jobs.get(failed.id)).toMatchObject({ status: 'failed', result: null, error: 'engine crashed' });
+        const converted = await doneJob(accountId);
+        expect(await store.jobs.completeWithResult(converted.id, { result: row, at: at() })).toBe(false);
+        expect((await store.jobs.get(converted.id))?.result).toBeNull();
+        expect(await store.jobs.completeWithResult('job_missing', { result: row, at: at() })).toBe(false);
+      });
+
+      it('finishes an extraction job once even when workers on several instances race', async () => {
+        const job = await newJob(accountId, { kind: 'extract' });
+        await store.jobs.start(job.id, at());
+        const stores = [store, await openAnother(), await openAnother()];
+        const answers = await Promise.all([...Array(9)].map((_, i) => stores[i % 3]!.jobs.completeWithResult(job.id, { result: { worker: i }, at: at(i) })));
+        expect(answers.filter(Boolean)).toHaveLength(1);
+        const winner = answers.indexOf(true);
+        expect(await store.jobs.get(job.id)).toMatchObject({ status: 'done', result: { worker: winner }, completedAt: at(winner) });
+      });
+
+      it('forgets extraction results of jobs created strictly before the cut-off, keeping everything else', async () => {
+        const finish = async (createdAt: Date) => {
+          const job = await newJob(accountId, { kind: 'extract', createdAt });
+          await store.jobs.start(job.id, at());
+          await store.jobs.completeWithResult(job.id, { result: extractionRow(), at: at() });
+          return job;
+        };
+        const old = await finish(at(-2 * HOUR));
+        const edge = await finish(at(-HOUR));
+        const recent = await finish(at(-MINUTE));
+        const converted = await doneJob(accountId);
+        await store.jobs.clearResultsBefore(at(-HOUR));
+        expect(await store.jobs.get(old.id)).toMatchObject({ status: 'done', result: null, completedAt: at(), progress: 100 });
+        expect((await store.jobs.get(edge.id))?.result).toEqual(extractionRow());
+        expect((await store.jobs.get(recent.id))?.result).toEqual(extractionRow());
+        expect(await store.jobs.get(converted.id)).toEqual(converted);
+        await store.jobs.clearResultsBefore(at());
+        expect((await store.jobs.get(edge.id))?.result).toBeNull();
+        expect((await store.jobs.get(recent.id))?.result).toBeNull();
+        // Idempotent, and harmless on an empty set.
+        await store.jobs.clearResultsBefore(at());
+        expect((await store.jobs.get(old.id))?.result).toBeNull();
       });
 
       it('fails a waiting or active job once', async () => {
@@ -323,12 +395,67 @@ export function storeContractSuite(name: string, createStorage: () => Promise<St
     });
 
     describe('batches', () => {
-      it('round-trips a batch and answers null for an unknown id', async () => {
+      it('round-trips a batch conversion (tool null) and answers null for an unknown id', async () => {
         const account = await newAccount();
-        const batch = { id: `batch_${randomUUID()}`, accountId: account.id, total: 3, errors: [{ filename: 'x.xyz', error: 'Unsupported format: xyz' }], createdAt: at() };
+        const batch: BatchRecord = {
+          id: `batch_${randomUUID()}`, accountId: account.id, tool: null, total: 3, errors: [{ filename: 'x.xyz', error: 'Unsupported format: xyz' }], createdAt: at(),
+        };
         await store.batches.create(batch);
         expect(await store.batches.get(batch.id)).toEqual(batch);
         expect(await store.batches.get('batch_missing')).toBeNull();
+      });
+
+      it('round-trips an extraction batch with its tool', async () => {
+        const account = await newAccount();
+        const batch: BatchRecord = { id: `batch_${randomUUID()}`, accountId: account.id, tool: 'parse-cv', total: 1, errors: [], createdAt: at(1000) };
+        await store.batches.create(batch);
+        expect(await store.batches.get(batch.id)).toEqual(batch);
+      });
+    });
+
+    describe('free trials', () => {
+      let accountId: string;
+      beforeEach(async () => {
+        accountId = (await newAccount({ plan: 'free' })).id;
+      });
+
+      it('claims a trial once; a second claim answers false', async () => {
+        expect(await store.trials.claim(accountId, 'parse-cv', at())).toBe(true);
+        expect(await store.trials.claim(accountId, 'parse-cv', at(1000))).toBe(false);
+        expect(await store.trials.claim(accountId, 'parse-cv', at(2000))).toBe(false);
+      });
+
+      it('gives exactly one of many concurrent claims from several instances', async () => {
+        const stores = [store, await openAnother(), await openAnother()];
+        const answers = await Promise.all([...Array(12)].map((_, i) => stores[i % stores.length]!.trials.claim(accountId, 'parse-cv', at(i))));
+        expect(answers.filter(Boolean)).toHaveLength(1);
+        expect(await store.trials.claim(accountId, 'parse-cv', at())).toBe(false);
+      });
+
+      it('can be claimed again after a release; releasing twice or releasing an unclaimed trial is harmless', async () => {
+        await store.trials.release(accountId, 'parse-cv');
+        expect(await store.trials.claim(accountId, 'parse-cv', at())).toBe(true);
+        await store.trials.release(accountId, 'parse-cv');
+        await store.trials.release(accountId, 'parse-cv');
+        expect(await store.trials.claim(accountId, 'parse-cv', at(1000))).toBe(true);
+        expect(await store.trials.claim(accountId, 'parse-cv', at(2000))).toBe(false);
+        const other = await openAnother();
+        await other.trials.release(accountId, 'parse-cv');
+        expect(await store.trials.claim(accountId, 'parse-cv', at(3000))).toBe(true);
+      });
+
+      it('keeps tools and accounts apart', async () => {
+        const other = (await newAccount({ plan: 'free' })).id;
+        expect(await store.trials.claim(accountId, 'parse-cv', at())).toBe(true);
+        expect(await store.trials.claim(accountId, 'file-search', at())).toBe(true);
+        expect(await store.trials.claim(other, 'parse-cv', at())).toBe(true);
+        expect(await store.trials.claim(accountId, 'file-search', at())).toBe(false);
+        expect(await store.trials.claim(other, 'parse-cv', at())).toBe(false);
+        await store.trials.release(accountId, 'parse-cv');
+        expect(await store.trials.claim(other, 'parse-cv', at())).toBe(false);
+        expect(await store.trials.claim(accountId, 'file-search', at())).toBe(false);
+        expect(await store.trials.claim(accountId, 'parse-cv', at())).toBe(true);
+        expect(await store.trials.claim(other, 'file-search', at())).toBe(true);
       });
     });
 

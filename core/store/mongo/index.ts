@@ -6,9 +6,11 @@
 import { MongoClient, MongoServerError, type Collection, type Db, type Filter, type MongoClientOptions } from 'mongodb';
 import type {
   Account, AccountRepo, ApiKeyRecord, BatchRecord, BatchRepo, ChargeResult, DownloadTokenRecord, JobRecord, JobRepo, KeyRepo, NewJob, RateRepo, Store,
-  TokenRepo, UsageRepo,
+  TokenRepo, TrialRepo, UsageRepo,
 } from '../types.js';
-import { COLLECTIONS, INDEXES, type AccountDoc, type BatchDoc, type JobDoc, type KeyDoc, type RateDoc, type TokenDoc, type UsageDoc } from './schema.js';
+import {
+  COLLECTIONS, INDEXES, type AccountDoc, type BatchDoc, type JobDoc, type KeyDoc, type RateDoc, type TokenDoc, type TrialDoc, type UsageDoc,
+} from './schema.js';
 
 const UNFINISHED: JobRecord['status'][] = ['waiting', 'active'];
 const DUPLICATE_KEY = 11000;
@@ -44,14 +46,14 @@ function jobFromDoc({ _id, ...doc }: JobDoc): JobRecord {
   return {
     id: _id, accountId: doc.accountId, batchId: doc.batchId, kind: doc.kind, pluginId: doc.pluginId, op: doc.op, inputFormat: doc.inputFormat,
     outputFormat: doc.outputFormat, options: doc.options, inputs: doc.inputs, status: doc.status, progress: doc.progress,
-    error: doc.error, toolReport: doc.toolReport, output: doc.output, downloadToken: doc.downloadToken, creditCost: doc.creditCost,
+    error: doc.error, toolReport: doc.toolReport, output: doc.output, result: doc.result ?? null, downloadToken: doc.downloadToken, creditCost: doc.creditCost,
     creditPeriod: doc.creditPeriod, refunded: doc.refunded, viaApi: doc.viaApi, attempts: doc.attempts, createdAt: doc.createdAt,
     startedAt: doc.startedAt, completedAt: doc.completedAt, inputsExpireAt: doc.inputsExpireAt, outputExpiresAt: doc.outputExpiresAt,
   };
 }
 
 function batchFromDoc({ _id, ...doc }: BatchDoc): BatchRecord {
-  return { id: _id, accountId: doc.accountId, total: doc.total, errors: doc.errors, createdAt: doc.createdAt };
+  return { id: _id, accountId: doc.accountId, tool: doc.tool ?? null, total: doc.total, errors: doc.errors, createdAt: doc.createdAt };
 }
 
 function tokenFromDoc({ _id, ...doc }: TokenDoc): DownloadTokenRecord {
@@ -66,6 +68,7 @@ export class MongoStore implements Store {
   readonly keys: KeyRepo;
   readonly jobs: JobRepo;
   readonly batches: BatchRepo;
+  readonly trials: TrialRepo;
   readonly tokens: TokenRepo;
   readonly usage: UsageRepo;
   readonly rates: RateRepo;
@@ -92,6 +95,7 @@ export class MongoStore implements Store {
     this.keys = keyRepo(db.collection<KeyDoc>(COLLECTIONS.keys));
     this.jobs = jobRepo(db.collection<JobDoc>(COLLECTIONS.jobs));
     this.batches = batchRepo(db.collection<BatchDoc>(COLLECTIONS.batches));
+    this.trials = trialRepo(db.collection<TrialDoc>(COLLECTIONS.trials));
     this.tokens = tokenRepo(db.collection<TokenDoc>(COLLECTIONS.tokens));
     this.usage = usageRepo(db.collection<UsageDoc>(COLLECTIONS.usage));
     this.rates = rateRepo(db.collection<RateDoc>(COLLECTIONS.rates));
@@ -159,7 +163,7 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
       const doc: JobDoc = {
         _id: job.id, accountId: job.accountId, batchId: job.batchId ?? null, kind: job.kind, pluginId: job.pluginId, op: job.op, inputFormat: job.inputFormat,
         outputFormat: job.outputFormat, options: asJson(job.options), inputs: asJson(job.inputs), status: 'waiting', progress: 0,
-        error: null, toolReport: null, output: null, downloadToken: null, creditCost: job.creditCost, creditPeriod: job.creditPeriod,
+        error: null, toolReport: null, output: null, result: null, downloadToken: null, creditCost: job.creditCost, creditPeriod: job.creditPeriod,
         refunded: false, viaApi: job.viaApi, attempts: 0, createdAt: job.createdAt, startedAt: null, completedAt: null,
         inputsExpireAt: job.inputsExpireAt, outputExpiresAt: null,
       };
@@ -194,6 +198,13 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
       );
       return result.modifiedCount > 0;
     },
+    async completeWithResult(id, r) {
+      const result = await jobs.updateOne(
+        { _id: id, status: 'active' },
+        { $set: { status: 'done', progress: 100, result: asJson(r.result), completedAt: r.at } },
+      );
+      return result.modifiedCount > 0;
+    },
     async fail(id, error, at) {
       const result = await jobs.updateOne({ _id: id, status: { $in: UNFINISHED } }, { $set: { status: 'failed', error, completedAt: at } });
       return result.modifiedCount > 0;
@@ -221,6 +232,10 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
     async clearInputs(id) {
       await jobs.updateOne({ _id: id }, { $set: { inputs: [] } });
     },
+    async clearResultsBefore(before) {
+      // Strictly before, as the SQLite adapter; `$type: 'object'` is the results_due index's filter.
+      await jobs.updateMany({ result: { $type: 'object' }, createdAt: { $lt: before } }, { $set: { result: null } });
+    },
     async clearExpiredDownloadTokens(before) {
       await jobs.updateMany({ downloadToken: { $type: 'string' }, completedAt: { $lte: before } }, { $set: { downloadToken: null } });
     },
@@ -240,11 +255,29 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
 function batchRepo(batches: Collection<BatchDoc>): BatchRepo {
   return {
     async create(b) {
-      await batches.insertOne({ _id: b.id, accountId: b.accountId, total: b.total, errors: asJson(b.errors), createdAt: b.createdAt });
+      await batches.insertOne({ _id: b.id, accountId: b.accountId, tool: b.tool, total: b.total, errors: asJson(b.errors), createdAt: b.createdAt });
     },
     async get(id) {
       const doc = await batches.findOne({ _id: id });
       return doc ? batchFromDoc(doc) : null;
+    },
+  };
+}
+
+function trialRepo(trials: Collection<TrialDoc>): TrialRepo {
+  return {
+    async claim(accountId, tool, at) {
+      // The unique (accountId, tool) index decides between concurrent claims: one insert wins.
+      try {
+        await trials.insertOne({ accountId, tool, claimedAt: at });
+        return true;
+      } catch (err) {
+        if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;
+        throw err;
+      }
+    },
+    async release(accountId, tool) {
+      await trials.deleteOne({ accountId, tool });
     },
   };
 }

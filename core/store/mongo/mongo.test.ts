@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeContractSuite } from '../contract.js';
 import { MongoStore } from './index.js';
-import { COLLECTIONS } from './schema.js';
+import { COLLECTIONS, type AccountDoc, type BatchDoc, type JobDoc } from './schema.js';
 import { describeWithMongo, dropDatabase, uniqueDatabaseName } from './testing.js';
 
 describeWithMongo('MongoStore', (url) => {
@@ -33,6 +33,27 @@ describeWithMongo('MongoStore', (url) => {
       expect((await indexesOf(COLLECTIONS.usage)).account_period_unique).toMatchObject({ unique: true });
       expect((await indexesOf(COLLECTIONS.tokens)).expired_after_grace).toMatchObject({ expireAfterSeconds: 7 * 24 * 3600 });
       expect((await indexesOf(COLLECTIONS.rates)).expired_windows).toMatchObject({ expireAfterSeconds: 3600 });
+      expect((await indexesOf(COLLECTIONS.trials)).account_tool_unique).toMatchObject({ key: { accountId: 1, tool: 1 }, unique: true });
+      expect((await indexesOf(COLLECTIONS.jobs)).results_due).toMatchObject({ key: { createdAt: 1 }, partialFilterExpression: { result: { $type: 'object' } } });
+    });
+
+    it('reads jobs and batches written before extraction (no result, no tool) as null', async () => {
+      const now = new Date();
+      await store.db.collection<AccountDoc>(COLLECTIONS.accounts).insertOne({
+        _id: 'acc_legacy', plan: 'pro', email: null, emailVerified: false, overageEnabled: false, creditsIncluded: null, requestsPerMinute: null, createdAt: now,
+      });
+      // Documents as the adapter wrote them before jobs had `result` and batches had `tool`.
+      const legacyJobs = store.db.collection<Omit<JobDoc, 'result'>>(COLLECTIONS.jobs);
+      await legacyJobs.insertOne({
+        _id: 'job_legacy', accountId: 'acc_legacy', batchId: 'batch_legacy', kind: 'convert', pluginId: 'p', op: null, inputFormat: 'txt', outputFormat: 'md',
+        options: {}, inputs: [], status: 'done', progress: 100, error: null, toolReport: null, output: null, downloadToken: null, creditCost: 1,
+        creditPeriod: '2030-01', refunded: false, viaApi: true, attempts: 1, createdAt: now, startedAt: now, completedAt: now, inputsExpireAt: now, outputExpiresAt: null,
+      });
+      await store.db.collection<Omit<BatchDoc, 'tool'>>(COLLECTIONS.batches).insertOne({ _id: 'batch_legacy', accountId: 'acc_legacy', total: 1, errors: [], createdAt: now });
+      expect((await store.jobs.get('job_legacy'))?.result).toBeNull();
+      expect((await store.batches.get('batch_legacy'))?.tool).toBeNull();
+      await store.jobs.clearResultsBefore(new Date(now.getTime() + 1000));
+      expect(await legacyJobs.findOne({ _id: 'job_legacy' })).not.toHaveProperty('result');
     });
 
     it('starts again on an existing database (index creation is idempotent)', async () => {

@@ -7,11 +7,19 @@ import type { Account, ApiKeyRecord, BatchRecord, DownloadTokenRecord, JobRecord
 
 export type AccountDoc = Omit<Account, 'id'> & { _id: string };
 export type KeyDoc = Omit<ApiKeyRecord, 'id'> & { _id: string };
-export type JobDoc = Omit<JobRecord, 'id'> & { _id: string };
-export type BatchDoc = Omit<BatchRecord, 'id'> & { _id: string };
+/** `result` is missing on jobs written before extraction existed: read it as null. */
+export type JobDoc = Omit<JobRecord, 'id' | 'result'> & { _id: string; result?: JobRecord['result'] };
+/** `tool` is missing on batches written before extraction existed: read it as null. */
+export type BatchDoc = Omit<BatchRecord, 'id' | 'tool'> & { _id: string; tool?: BatchRecord['tool'] };
 /** `_id` is the token's hash. */
 export type TokenDoc = Omit<DownloadTokenRecord, 'hash'> & { _id: string };
 export type UsageDoc = UsageRecord;
+/** One taken free trial; the unique (accountId, tool) index makes taking it a single insert. */
+export interface TrialDoc {
+  accountId: string;
+  tool: string;
+  claimedAt: Date;
+}
 export interface RateDoc {
   key: string;
   windowStart: number;
@@ -25,6 +33,7 @@ export const COLLECTIONS = {
   keys: 'apiKeys',
   jobs: 'jobs',
   batches: 'batches',
+  trials: 'trials',
   tokens: 'downloadTokens',
   usage: 'usage',
   rates: 'rateWindows',
@@ -51,8 +60,10 @@ export const INDEXES: Record<keyof typeof COLLECTIONS, IndexDescription[]> = {
     { key: { inputsExpireAt: 1 }, name: 'inputs_due' },
     { key: { outputExpiresAt: 1 }, name: 'outputs_due' },
     { key: { completedAt: 1 }, name: 'download_tokens_due', partialFilterExpression: { downloadToken: { $type: 'string' } } },
+    { key: { createdAt: 1 }, name: 'results_due', partialFilterExpression: { result: { $type: 'object' } } },
   ],
   batches: [],
+  trials: [{ key: { accountId: 1, tool: 1 }, name: 'account_tool_unique', unique: true }],
   tokens: [{ key: { expiresAt: 1 }, name: 'expired_after_grace', expireAfterSeconds: EXPIRED_TOKEN_GRACE_SECONDS }],
   usage: [{ key: { accountId: 1, period: 1 }, name: 'account_period_unique', unique: true }],
   rates: [
