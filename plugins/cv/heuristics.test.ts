@@ -1,0 +1,174 @@
+/** The parser's rules one at a time: dates, phones, skills, names, roles, sections, DOCX XML. */
+import { describe, expect, it } from 'vitest';
+import { findLocation, findPhone, isPlausiblePhone } from './contact.js';
+import { paragraphs } from './docx.js';
+import { dateRanges, findCurrentRole, findRoleInHeader, findYearsOfExperience, mergedMonths } from './experience.js';
+import { findName, looksLikeName, parseCv } from './parse.js';
+import { readDocument, splitLines } from './sections.js';
+import { dictionarySkills, findSkills, splitSkills } from './skills.js';
+
+const JUNE_2025 = { year: 2025, month: 6 };
+const months = (year: number, month: number) => year * 12 + month - 1;
+
+describe('date ranges', () => {
+  it('reads years, numeric months, month names and open ends', () => {
+    expect(dateRanges('2015 – 2020', JUNE_2025)).toEqual([{ start: months(2015, 1), end: months(2020, 1) }]);
+    expect(dateRanges('03/2018 - 05/2021', JUNE_2025)).toEqual([{ start: months(2018, 3), end: months(2021, 6) }]);
+    expect(dateRanges('Mar 2018 to Sept. 2019', JUNE_2025)).toEqual([{ start: months(2018, 3), end: months(2019, 10) }]);
+    expect(dateRanges('01.2020 — present', JUNE_2025)).toEqual([{ start: months(2020, 1), end: months(2025, 7) }]);
+    expect(dateRanges('Since 2024', JUNE_2025)).toEqual([{ start: months(2024, 1), end: months(2025, 7) }]);
+  });
+
+  it('clamps future ends to the reference month and skips impossible months', () => {
+    expect(dateRanges('2024 - 2030', JUNE_2025)).toEqual([{ start: months(2024, 1), end: months(2025, 7) }]);
+    expect(dateRanges('13/2018 - 05/2021', JUNE_2025)).toEqual([]);
+    expect(dateRanges('2026 - present', JUNE_2025)).toEqual([]);
+  });
+
+  it('merges overlaps and adjacent jobs without double counting', () => {
+    expect(mergedMonths([])).toBe(0);
+    expect(mergedMonths([{ start: 0, end: 24 }, { start: 12, end: 36 }])).toBe(36);
+    expect(mergedMonths([{ start: 24, end: 36 }, { start: 0, end: 24 }])).toBe(36);
+    expect(mergedMonths([{ start: 0, end: 12 }, { start: 24, end: 36 }])).toBe(24);
+    expect(mergedMonths([{ start: 0, end: 60 }, { start: 10, end: 20 }])).toBe(60);
+  });
+
+  it('years of experience: a stated figure wins, else merged ranges; never the clock', () => {
+    const scope = { text: '2015 - present\n2017 - 2019', isExperienceSection: true };
+    expect(findYearsOfExperience(scope, 'over 12+ years of professional experience', JUNE_2025)).toEqual({ value: 12, confidence: 0.9 });
+    expect(findYearsOfExperience(scope, '', JUNE_2025)).toEqual({ value: 10.5, confidence: 0.75 });
+    expect(findYearsOfExperience(scope, '', { year: 2020, month: 12 })).toEqual({ value: 6, confidence: 0.75 });
+    expect(findYearsOfExperience({ ...scope, isExperienceSection: false }, '', JUNE_2025).confidence).toBe(0.6);
+    expect(findYearsOfExperience({ text: 'no dates', isExperienceSection: true }, '', JUNE_2025)).toEqual({ value: null, confidence: 0 });
+  });
+});
+
+describe('phone numbers', () => {
+  it('accepts international and local shapes, rejects dates and short numbers', () => {
+    for (const phone of ['+49 30 1234 5678', '(415) 555-0134', '0049 (0)30 123456', '030/1234567', '+44 20 7946 0958']) {
+      expect(isPlausiblePhone(phone), phone).toBe(true);
+    }
+    for (const notPhone of ['2015 - 2020', '03/2018 - 05/2021', '01.2019', '12345', '1234567890123456789', '(415 555 0134']) {
+      expect(isPlausiblePhone(notPhone), notPhone).toBe(false);
+    }
+  });
+
+  it('is sure of labelled or international numbers and guesses at bare ones', () => {
+    expect(findPhone(['Experience 2015 - 2020', 'Tel. 030 1234567'])).toEqual({ value: '030 1234567', confidence: 0.95 });
+    expect(findPhone(['Call +1 (415) 555-0134 anytime'])).toEqual({ value: '+1 (415) 555-0134', confidence: 0.95 });
+    expect(findPhone(['030 1234567'])).toEqual({ value: '030 1234567', confidence: 0.7 });
+    expect(findPhone(['03/2018 - 05/2021', 'ID 12345'])).toEqual({ value: null, confidence: 0 });
+  });
+});
+
+describe('skills', () => {
+  it('splits on commas, semicolons, pipes, bullets and layout gaps; drops group labels and prose', () => {
+    expect(
+      splitSkills([
+        'Languages: TypeScript, Go; Rust',
+        '• Docker | Kubernetes · CI/CD',
+        '- Terraform.',
+        'typescript',
+        'Strong communication and a passion for building great products',
+      ]),
+    ).toEqual(['TypeScript', 'Go', 'Rust', 'Docker', 'Kubernetes', 'CI/CD', 'Terraform']);
+  });
+
+  it('finds dictionary skills as whole words, in order of mention, not inside addresses or other words', () => {
+    expect(dictionarySkills('Wrote JavaScript and Java; deployed with K8s on AWS. Mail me at jane@react.dev')).toEqual([
+      'JavaScript', 'Java', 'Kubernetes', 'AWS',
+    ]);
+    expect(dictionarySkills('I excel at rest and agile thinking')).toEqual([]);
+  });
+
+  it('lists section items first, adds dictionary skills not listed, and rates by source', () => {
+    const section = { kind: 'skills' as const, heading: 0, inline: 'Postgres, Docker', lines: [] };
+    expect(findSkills(section, 'Postgres, Docker. Also Python.')).toEqual({ value: ['Postgres', 'Docker', 'Python'], confidence: 0.9 });
+    expect(findSkills(undefined, 'Python and Excel')).toEqual({ value: ['Python', 'Excel'], confidence: 0.6 });
+    expect(findSkills(undefined, 'nothing here')).toEqual({ value: [], confidence: 0 });
+  });
+});
+
+describe('names', () => {
+  it('takes 2-4 capitalised words, with particles, and nothing else', () => {
+    for (const name of ['Jane Doe', 'JANE DOE', "Seán O'Neil", 'Ludwig van Beethoven', 'Maria de la Cruz', 'J. R. Smith']) {
+      expect(looksLikeName(name), name).toBe(true);
+    }
+    for (const notName of ['Jane', 'Senior Software Engineer', 'Berlin, Germany', 'jane doe', 'Jane Doe 2024', 'One Two Three Four Five']) {
+      expect(looksLikeName(notName), notName).toBe(false);
+    }
+  });
+
+  it('skips document titles and rates by position', () => {
+    expect(findName(['Curriculum Vitae', 'Jane Doe'])).toEqual({ value: 'Jane Doe', confidence: 0.85 });
+    expect(findName(['Senior Engineer', 'jane@example.com', 'Jane Doe'])).toEqual({ value: 'Jane Doe', confidence: 0.75 });
+    expect(findName(['Name: Jane Doe'])).toEqual({ value: 'Jane Doe', confidence: 0.9 });
+    expect(findName(['Resume', 'Senior Engineer'])).toEqual({ value: null, confidence: 0 });
+  });
+});
+
+describe('title and employer', () => {
+  it('reads the first experience entry in its common shapes', () => {
+    const role = (lines: string[]) => {
+      const found = findCurrentRole(lines);
+      return [found.title.value, found.employer.value, found.title.confidence];
+    };
+    expect(role(['Senior Engineer at Acme GmbH, Berlin  (2018 – present)'])).toEqual(['Senior Engineer', 'Acme GmbH', 0.8]);
+    expect(role(['Senior Engineer — Acme GmbH'])).toEqual(['Senior Engineer', 'Acme GmbH', 0.8]);
+    expect(role(['Acme, Inc. | Staff Engineer'])).toEqual(['Staff Engineer', 'Acme, Inc.', 0.75]);
+    expect(role(['2018 - present', 'Product Manager', 'Initech'])).toEqual(['Product Manager', 'Initech', 0.7]);
+    expect(role(['Initech', 'Product Manager'])).toEqual(['Product Manager', 'Initech', 0.65]);
+    expect(role(['Volunteering at the food bank'])).toEqual([null, null, 0]);
+  });
+
+  it('falls back to the header when there is no experience section', () => {
+    expect(findRoleInHeader(['Jane Doe', 'Data Scientist'])).toEqual({
+      title: { value: 'Data Scientist', confidence: 0.55 },
+      employer: { value: null, confidence: 0 },
+    });
+    expect(findRoleInHeader(['Jane Doe', 'Engineer at Globex']).employer).toEqual({ value: 'Globex', confidence: 0.6 });
+  });
+});
+
+describe('location', () => {
+  it('prefers labels, then known countries or US states, then any City, Region', () => {
+    expect(findLocation(['Location: Lyon'])).toEqual({ value: 'Lyon', confidence: 0.9 });
+    expect(findLocation(['Springfield, Shelbyville', 'jane@x.io | Austin, TX'])).toEqual({ value: 'Austin, TX', confidence: 0.85 });
+    expect(findLocation(['Springfield, Shelbyville'])).toEqual({ value: 'Springfield, Shelbyville', confidence: 0.6 });
+    expect(findLocation(['Senior Engineer, Acme'])).toEqual({ value: null, confidence: 0 });
+  });
+});
+
+describe('document structure', () => {
+  it('splits layout columns and finds sections, counting a contact section as header', () => {
+    expect(splitLines('Jane Doe        jane@x.io\r\n\fSkills:\tGo')).toEqual(['Jane Doe', 'jane@x.io', 'Skills:', 'Go']);
+    const doc = readDocument('Jane Doe\nEXPERIENCE\nEngineer at X\nContact\nBerlin, Germany\nSkills: Go, Rust');
+    expect(doc.sections.map((section) => section.kind)).toEqual(['experience', 'contact', 'skills']);
+    expect(doc.sections[2]!.inline).toBe('Go, Rust');
+    expect(doc.header).toEqual(['Jane Doe', 'Berlin, Germany']);
+  });
+
+  it('reads DOCX paragraphs with runs, tabs and breaks, ignoring tab-stop definitions', () => {
+    const xml =
+      '<w:body><w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="720"/></w:tabs></w:pPr><w:r><w:t>Jane</w:t></w:r><w:r><w:t xml:space="preserve"> Doe</w:t></w:r></w:p>' +
+      '<w:p><w:r><w:t>A &amp; B</w:t><w:tab/><w:t>&#x2014;</w:t><w:br/><w:t>next</w:t></w:r></w:p><w:p/></w:body>';
+    expect(paragraphs(xml)).toEqual(['Jane Doe', 'A & B\t—\nnext', '']);
+  });
+});
+
+describe('parseCv', () => {
+  const text = 'Jane Doe\njane@example.com\n\nExperience\nEngineer at Globex\n2019 - present';
+
+  it('is deterministic for a given reference month', () => {
+    expect(parseCv(text, { now: JUNE_2025, ocr: false })).toEqual(parseCv(text, { now: JUNE_2025, ocr: false }));
+    expect(parseCv(text, { now: JUNE_2025, ocr: false }).years_exp).toBe(6.5);
+  });
+
+  it('lowers every confidence for OCR text', () => {
+    const typed = parseCv(text, { now: JUNE_2025, ocr: false }).confidence;
+    const scanned = parseCv(text, { now: JUNE_2025, ocr: true }).confidence;
+    expect(scanned.email).toBe(Math.round(typed.email * 90) / 100);
+    expect(scanned.name).toBeLessThan(typed.name);
+    expect(scanned.phone).toBe(0);
+  });
+});
