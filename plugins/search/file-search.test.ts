@@ -5,6 +5,7 @@ import { parseOptions } from '../../core/contract/options.js';
 import { pluginConformanceSuite, runPlugin } from '../../core/contract/testing.js';
 import { fileSearchPlugin } from './file-search.js';
 import { makeFixtures, type Fixture } from './fixtures.js';
+import { columnName } from './ods.js';
 import { MAX_MATCHES, MatchCollector, compileQuery, type Match } from './match.js';
 
 interface Row {
@@ -198,6 +199,27 @@ describe('office documents', () => {
     expect(row).toMatchObject({ kind: 'spreadsheet', count: 4, error: null });
     expect(row.matches.map((m) => m.location).sort()).toEqual(["'Q1 Data'!A1", 'Sheet1!B4', 'Sheet1!D1', 'Sheet1!E1']);
     expect((await search(files.xlsx, { query: '2024-03-15' })).matches[0]!.location).toBe('Sheet1!C2');
+  });
+
+  it('names the sheet and cell in ODS, counting repeated cells', async () => {
+    const row = await search(files.ods, { query: 'invoice' });
+    expect(row).toMatchObject({ kind: 'spreadsheet', count: 6, error: null });
+    expect(row.matches.map((m) => m.location)).toEqual([
+      "'Budget 2024'!C4",
+      "'Budget 2024'!A5",
+      "'Budget 2024'!B5",
+      "'Budget 2024'!A6",
+      "'Budget 2024'!B6",
+      'Notes!A1',
+    ]);
+    expect(row.matches[0]!.snippet).toBe('Invoice due');
+    expect(row.matches[5]!.snippet).toBe('no invoice here second line');
+  });
+});
+
+describe('spreadsheet addresses', () => {
+  it('names columns as spreadsheets do', () => {
+    expect([0, 25, 26, 51, 52, 701, 702, 16383].map(columnName)).toEqual(['A', 'Z', 'AA', 'AZ', 'BA', 'ZZ', 'AAA', 'XFD']);
   });
 });
 

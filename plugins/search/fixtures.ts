@@ -1,6 +1,6 @@
 /**
  * Test files for file-search, made on the fly: text and CSV, a 3-page PDF (pdf-lib) and its
- * encrypted copy (qpdf), a DOCX and an ODT written by hand with yazl, an XLSX (exceljs), and a
+ * encrypted copy (qpdf), a DOCX, an ODT and an ODS written by hand with yazl, an XLSX (exceljs), and a
  * photo of large printed text (sharp from SVG) for OCR.
  */
 import { createWriteStream } from 'node:fs';
@@ -107,6 +107,20 @@ export async function makeFixtures() {
     'content.xml':
       '<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:text><text:h text:outline-level="1">Chapter one</text:h><text:p>A long<text:s text:c="3"/>invoice <text:span>story</text:span></text:p></office:text></office:body></office:document-content>',
   });
+  await zipOf(at('budget.ods'), {
+    mimetype: 'application/vnd.oasis.opendocument.spreadsheet',
+    'content.xml': [
+      '<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet>',
+      '<table:table table:name="Budget 2024">',
+      '<table:table-row><table:table-cell><text:p>Item</text:p></table:table-cell><table:table-cell><text:p>Cost</text:p></table:table-cell></table:table-row>',
+      '<table:table-row table:number-rows-repeated="2"/>',
+      '<table:table-row><table:table-cell table:number-columns-repeated="2"/><table:table-cell><text:p>Invoice<text:s/>due</text:p></table:table-cell></table:table-row>',
+      '<table:table-row table:number-rows-repeated="2"><table:table-cell table:number-columns-repeated="2"><text:p>invoice copy</text:p></table:table-cell></table:table-row>',
+      '<table:table-row table:number-rows-repeated="1048570"><table:table-cell table:number-columns-repeated="16384"/></table:table-row>',
+      '</table:table><table:table table:name="Notes"><table:table-row><table:table-cell><text:p>no invoice here</text:p><text:p>second line</text:p></table:table-cell></table:table-row></table:table>',
+      '</office:spreadsheet></office:body></office:document-content>',
+    ].join(''),
+  });
   await writeXlsx(at('book.xlsx'));
   await writePhoto(at('invoice.png'));
   await writeFile(at('broken.png'), Buffer.from('\x89PNG\r\n\x1a\n truncated', 'latin1'));
@@ -124,6 +138,7 @@ export async function makeFixtures() {
     zipWithoutDocument: fixture('empty-zip.docx', 'docx'),
     odt: fixture('story.odt', 'odt'),
     xlsx: fixture('book.xlsx', 'xlsx'),
+    ods: fixture('budget.ods', 'ods'),
     photo: fixture('invoice.png', 'png'),
     brokenPhoto: fixture('broken.png', 'png'),
   };

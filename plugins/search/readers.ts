@@ -14,6 +14,7 @@ import { EngineError, runProcess } from '../../core/engines/process.js';
 import type { FormatId } from '../../schema/index.js';
 import { ENCRYPTED_MESSAGE, engineDetail } from '../pdf/shared/run.js';
 import type { MatchCollector } from './match.js';
+import { spreadsheetCells } from './ods.js';
 import { OPEN_DOCUMENT, WORD, paragraphTexts, type BodyDialect } from './xml.js';
 import { readZipMember } from './zip.js';
 
@@ -62,13 +63,26 @@ export const readPdfPages: Reader = async (input, collector, ctx) => {
   if (!hasText) throw new PluginError('The PDF has no text layer (it may be scanned): run op ocr on it first, then search the result');
 };
 
+/** Let timers, and so the abort signal, run during a long synchronous walk over a document. */
+async function* withBreaks<T>(items: Iterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  let seen = 0;
+  for (const item of items) {
+    seen += 1;
+    if (seen % 1000 === 0) {
+      await new Promise(setImmediate);
+      signal.throwIfAborted();
+    }
+    yield item;
+  }
+}
+
 /** A word-processing body paragraph by paragraph ("paragraph 12", counting paragraphs that hold text). */
 function documentReader(member: string, dialect: BodyDialect, label: string): Reader {
   return async (input, collector, ctx) => {
     const xml = await readZipMember(input.path, member, ctx.signal, label);
     if (xml === undefined) throw new PluginError(`The file could not be read: it is not a valid ${label} (no ${member})`);
     let paragraphNumber = 0;
-    for (const text of paragraphTexts(xml, dialect)) {
+    for await (const text of withBreaks(paragraphTexts(xml, dialect), ctx.signal)) {
       if (!/\S/.test(text)) continue;
       paragraphNumber += 1;
       collector.search(`paragraph ${paragraphNumber}`, text);
@@ -113,6 +127,15 @@ export const readXlsx: Reader = async (input, collector, ctx) => {
   }
 };
 
+/** Every non-empty cell of every sheet ("Sheet1!B4"). */
+export const readOds: Reader = async (input, collector, ctx) => {
+  const xml = await readZipMember(input.path, 'content.xml', ctx.signal, 'OpenDocument spreadsheet');
+  if (xml === undefined) throw new PluginError('The file could not be read: it is not a valid OpenDocument spreadsheet (no content.xml)');
+  for await (const cell of withBreaks(spreadsheetCells(xml), ctx.signal)) {
+    collector.search(`${sheetReference(cell.sheet)}!${cell.address}`, cell.text);
+  }
+};
+
 /** OCR with tesseract (English), line by line of the recognised text ("line 3"). */
 export const readImage: Reader = async (input, collector, ctx) => {
   let stdout: string;
@@ -146,6 +169,7 @@ export const FAMILIES = {
   docx: { kind: 'document', read: readDocx },
   odt: { kind: 'document', read: readOdt },
   xlsx: { kind: 'spreadsheet', read: readXlsx },
+  ods: { kind: 'spreadsheet', read: readOds },
   png: { kind: 'image', read: readImage },
   jpg: { kind: 'image', read: readImage },
   jpeg: { kind: 'image', read: readImage },
