@@ -50,6 +50,23 @@ export const FEATURE_MIN_PLAN = {
 } as const satisfies Record<string, PlanId>;
 export type Feature = keyof typeof FEATURE_MIN_PLAN;
 
+/** The extraction tools: files per request (spec) and the feature that gates them. */
+export const EXTRACTION_TOOLS = {
+  'parse-cv': { maxFiles: 50, feature: 'extraction' },
+  transcribe: { maxFiles: 10, feature: 'transcribe' },
+  'file-search': { maxFiles: 50, feature: 'extraction' },
+  'pdf-to-markdown': { maxFiles: 25, feature: 'extraction' },
+} as const satisfies Record<string, { maxFiles: number; feature: Feature }>;
+export type ExtractionTool = keyof typeof EXTRACTION_TOOLS;
+
+/** Plans that pay: everything but Free. A non-paid key gets one free call per extraction tool. */
+export function isPaidPlan(plan: PlanId): boolean {
+  return plan !== 'free';
+}
+
+/** How long extraction results stay available (spec: 1 hour). */
+export const EXTRACTION_RESULT_SECONDS = 3600;
+
 const RANK: Record<PlanId, number> = { free: 0, pro: 1, business: 2, enterprise: 3 };
 export function planAtLeast(plan: PlanId, minimum: PlanId): boolean {
   return RANK[plan] >= RANK[minimum];

@@ -114,3 +114,17 @@ export const downloadTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 
 /** Lifetimes from the spec. */
 export const DOWNLOAD_LINK_SECONDS = 900;
+
+/** Extraction poll rows: `completed` rows carry the tool's fields; `failed` rows carry `error`. */
+export const extractionRowStatusSchema = z.enum(['queued', 'processing', 'completed', 'failed']);
+export const extractionRowSchema = z.object({ filename: z.string(), status: extractionRowStatusSchema }).catchall(z.unknown());
+export const extractionPollSchema = z.object({
+  done: z.boolean(),
+  total: z.number().int(),
+  completed: z.number().int(),
+  failed: z.number().int(),
+  rows: z.array(extractionRowSchema),
+  /** file-search only: hits over every row. */
+  totalHits: z.number().int().optional(),
+});
+export type ExtractionPoll = z.infer<typeof extractionPollSchema>;

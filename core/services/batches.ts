@@ -73,14 +73,14 @@ export class BatchService {
       const allCredits = refusals.every((r) => r.code === 'PAYMENT_REQUIRED');
       throw allCredits ? refusals[0]! : badRequest(`No file could be accepted: ${errors.map((e) => `${e.filename}: ${e.error}`).join('; ')}`);
     }
-    await this.store.batches.create({ id: batchId, accountId: principal.account.id, total, errors, createdAt: this.clock.now() });
+    await this.store.batches.create({ id: batchId, accountId: principal.account.id, tool: null, total, errors, createdAt: this.clock.now() });
     return { batchId, total, errors, statusUrl: `/api/batch/${batchId}` };
   }
 
   /** 404 when unknown, 403 for another holder's batch (spec: "not your batch"). */
   private async owned(principal: Principal, batchId: string): Promise<{ batch: BatchRecord; jobs: JobRecord[] }> {
     const batch = await this.store.batches.get(batchId);
-    if (!batch) throw notFound('Batch not found');
+    if (!batch || batch.tool !== null) throw notFound('Batch not found');
     if (batch.accountId !== principal.account.id) throw forbidden('This batch belongs to another account');
     return { batch, jobs: await this.store.jobs.listByBatch(batchId) };
   }

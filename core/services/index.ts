@@ -8,6 +8,7 @@ import { BatchService } from './batches.js';
 import { systemClock, type Clock } from './clock.js';
 import { CreditService } from './credits.js';
 import { DownloadService } from './downloads.js';
+import { ExtractionService } from './extractions.js';
 import { InProcessJobs } from './in-process-jobs.js';
 import { JobService, SecretVault, type JobQueue } from './jobs.js';
 import { RateLimitService } from './rate-limits.js';
@@ -53,6 +54,7 @@ export function createServices({ store, blobs, registry, queue, log, clock = sys
     uploads,
     jobs,
     batches: new BatchService(store, blobs, jobs, clock, config.publicUrl),
+    extractions: new ExtractionService(store, registry, uploads, credits, queue, clock),
     rateLimits: new RateLimitService(store, accounts, clock),
     downloads: new DownloadService(store, blobs, jobs, clock),
     retention: new RetentionService(store, blobs, clock, log),

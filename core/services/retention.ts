@@ -3,7 +3,7 @@
  * by an unexpired signed URL, and forgets expired links. Idempotent and crash-safe: every step
  * deletes the blob first and clears the record after, so a crash in between repeats the delete.
  */
-import { DOWNLOAD_LINK_SECONDS } from '../../schema/index.js';
+import { DOWNLOAD_LINK_SECONDS, EXTRACTION_RESULT_SECONDS } from '../../schema/index.js';
 import type { Logger } from '../contract/index.js';
 import type { BlobStore } from '../blobs/types.js';
 import type { Store } from '../store/types.js';
@@ -30,6 +30,7 @@ export class RetentionService {
       await this.store.jobs.clearOutput(job.id);
     }
     await this.store.jobs.clearExpiredDownloadTokens(new Date(now.getTime() - DOWNLOAD_LINK_SECONDS * 1000));
+    await this.store.jobs.clearResultsBefore(new Date(now.getTime() - EXTRACTION_RESULT_SECONDS * 1000));
     await this.store.tokens.deleteExpired(new Date(now.getTime() - SIGNED_TOKEN_GRACE_MS));
     if (inputsDue.length || outputsDue.length) this.log.info('purged expired files', { inputs: inputsDue.length, outputs: outputsDue.length });
     return { inputs: inputsDue.length, outputs: outputsDue.length };

@@ -15,6 +15,7 @@ import type { JobRecord, Store } from '../store/types.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import { secretFieldsOf, type SecretVault } from './jobs.js';
+import { isTrialJob } from './extractions.js';
 import { randomToken, sha256 } from './secrets.js';
 import { outputFilename } from './uploads.js';
 
@@ -137,6 +138,13 @@ export class JobRunner {
       };
       try {
         const result = await abortable(plugin.run(inputs, options as never, ctx), controller.signal);
+        if (job.kind === 'extract') {
+          if (isFileResult(result)) throw new Error(`plugin ${plugin.id} returned a file for an extraction job`);
+          await this.store.jobs.completeWithResult(job.id, { result: result.row, at: this.clock.now() });
+          log.info('job done', { ms: Date.now() - started });
+          await this.deleteInputs(job);
+          return;
+        }
         if (!isFileResult(result)) throw new Error(`plugin ${plugin.id} returned JSON for a file job`);
         const filename = outputFilename(job.inputs[0]!.filename, result.format);
         const blobKey = `outputs/${job.id}`;
@@ -173,13 +181,18 @@ export class JobRunner {
   private async fail(job: JobRecord, message: string, log: Logger, cause?: unknown) {
     if (cause && !(cause instanceof PluginError)) log.error('job failed', { error: String((cause as Error)?.stack ?? cause) });
     else log.info('job failed', { error: message });
-    if (await this.store.jobs.fail(job.id, message, this.clock.now())) await this.credits.refund(job);
+    if (await this.store.jobs.fail(job.id, message, this.clock.now())) {
+      // A failed free try is given back (spec: side effects); charged jobs are refunded.
+      if (isTrialJob(job)) await this.store.trials.release(job.accountId, job.op ?? job.pluginId);
+      else await this.credits.refund(job);
+    }
     await this.deleteInputs(job);
   }
 
+  /** Uploads go as soon as the job ends; extraction rows keep the file names until results expire. */
   private async deleteInputs(job: JobRecord) {
     await Promise.all(job.inputs.map((file) => this.blobs.delete(file.blobKey)));
-    await this.store.jobs.clearInputs(job.id);
+    if (job.kind !== 'extract') await this.store.jobs.clearInputs(job.id);
   }
 }
 

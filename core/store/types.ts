@@ -40,7 +40,7 @@ export interface JobRecord {
   accountId: string;
   /** The batch this job belongs to (batch conversion), or null. */
   batchId: string | null;
-  kind: 'convert' | 'tool' | 'merge';
+  kind: 'convert' | 'tool' | 'merge' | 'extract';
   pluginId: string;
   op: string | null;
   inputFormat: FormatId;
@@ -53,6 +53,8 @@ export interface JobRecord {
   error: string | null;
   toolReport: ToolReport | null;
   output: StoredFile | null;
+  /** Extraction jobs: the JSON row the tool produced (cleared when results expire). */
+  result: Record<string, unknown> | null;
   /**
    * The 15-minute download token, kept so every poll can show the same downloadUrl. It is
    * cleared when it expires; long-lived signed-URL tokens are stored only as hashes.
@@ -76,6 +78,8 @@ export interface JobRecord {
 export interface BatchRecord {
   id: string;
   accountId: string;
+  /** The extraction tool (parse-cv, file-search...), or null for a batch conversion. */
+  tool: string | null;
   /** Files accepted into the batch (one job each). */
   total: number;
   /** Per-file rejections at acceptance. */
@@ -83,7 +87,7 @@ export interface BatchRecord {
   createdAt: Date;
 }
 
-export type NewJob = Omit<JobRecord, 'batchId' | 'status' | 'progress' | 'error' | 'toolReport' | 'output' | 'downloadToken' | 'refunded' | 'attempts' | 'startedAt' | 'completedAt' | 'outputExpiresAt'> & { batchId?: string | null };
+export type NewJob = Omit<JobRecord, 'batchId' | 'status' | 'progress' | 'error' | 'toolReport' | 'output' | 'result' | 'downloadToken' | 'refunded' | 'attempts' | 'startedAt' | 'completedAt' | 'outputExpiresAt'> & { batchId?: string | null };
 
 export interface DownloadTokenRecord {
   /** SHA-256 of the token, hex: a leaked database does not leak working links. */
@@ -127,6 +131,8 @@ export interface JobRepo {
   setProgress(id: string, progress: number): Promise<void>;
   /** Finish an active job; false when it was not active (already finished elsewhere). */
   complete(id: string, result: { output: StoredFile; downloadToken: string; toolReport: ToolReport | null; at: Date; outputExpiresAt: Date }): Promise<boolean>;
+  /** Finish an active extraction job with its JSON row; false when it was not active. */
+  completeWithResult(id: string, result: { result: Record<string, unknown>; at: Date }): Promise<boolean>;
   fail(id: string, error: string, at: Date): Promise<boolean>;
   /** Mark the charge refunded once; false when it already was. */
   markRefunded(id: string): Promise<boolean>;
@@ -139,6 +145,8 @@ export interface JobRepo {
   /** Jobs whose uploads are due for deletion and still present. */
   listInputsDue(now: Date): Promise<JobRecord[]>;
   clearInputs(id: string): Promise<void>;
+  /** Forget extraction results of jobs accepted before `before`. */
+  clearResultsBefore(before: Date): Promise<void>;
   /** Forget download tokens that expired before `now` (job rows keep the rest). */
   clearExpiredDownloadTokens(before: Date): Promise<void>;
   /** Jobs whose output is due (after holdUntil from signed URLs) and still present. */
@@ -151,6 +159,14 @@ export interface JobRepo {
 export interface BatchRepo {
   create(batch: BatchRecord): Promise<void>;
   get(id: string): Promise<BatchRecord | null>;
+}
+
+/** The one free extraction call per tool for non-paid accounts. */
+export interface TrialRepo {
+  /** Atomically take the trial; false when it was already taken. */
+  claim(accountId: string, tool: string, at: Date): Promise<boolean>;
+  /** Give it back (the trial job failed). */
+  release(accountId: string, tool: string): Promise<void>;
 }
 
 export interface TokenRepo {
@@ -183,6 +199,7 @@ export interface Store {
   readonly keys: KeyRepo;
   readonly jobs: JobRepo;
   readonly batches: BatchRepo;
+  readonly trials: TrialRepo;
   readonly tokens: TokenRepo;
   readonly usage: UsageRepo;
   readonly rates: RateRepo;

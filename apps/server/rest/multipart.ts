@@ -16,7 +16,11 @@ const MAX_FIELD_BYTES = 64 * 1024;
 export async function readMultipart(
   request: FastifyRequest,
   uploads: UploadService,
-  { fileField, maxFiles, maxFileBytes }: { fileField: string; maxFiles: number; maxFileBytes: number },
+  { fileField, maxFiles, maxFileBytes, tooMany }: {
+    fileField: string; maxFiles: number; maxFileBytes: number;
+    /** The error for one file too many (default: a 400 naming the limit). */
+    tooMany?: () => ServiceError;
+  },
 ): Promise<MultipartForm> {
   if (!request.isMultipart()) throw badRequest('Send the request as multipart/form-data');
   const form: MultipartForm = { files: [], fields: {} };
@@ -31,7 +35,7 @@ export async function readMultipart(
         }
         if (form.files.length >= maxFiles) {
           part.file.resume();
-          throw badRequest(maxFiles === 1 ? `Send exactly one '${fileField}'` : `At most ${maxFiles} files per request`);
+          throw tooMany?.() ?? badRequest(maxFiles === 1 ? `Send exactly one '${fileField}'` : `At most ${maxFiles} files per request`);
         }
         form.files.push(await uploads.stage({ filename: part.filename || 'file', stream: part.file }, maxFileBytes));
       } else {

@@ -1,6 +1,6 @@
 /** The REST surface of shared/spec/API.md: thin routes over the services. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { historyQuerySchema, signedUrlRequestSchema } from '../../../schema/index.js';
+import { EXTRACTION_TOOLS, historyQuerySchema, signedUrlRequestSchema, type ExtractionTool } from '../../../schema/index.js';
 import { describeIssue } from '../../../core/contract/options.js';
 import { badRequest } from '../../../core/services/errors.js';
 import type { Principal, Services } from '../../../core/services/index.js';
@@ -77,6 +77,22 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
     const { stream, filename } = await services.batches.zip(principalOf(request), request.params.id);
     return reply.header('Content-Type', 'application/zip').header('Content-Disposition', contentDisposition(filename)).send(stream);
   });
+
+  // Extraction tools: one submit and one poll route per tool, from the tool table.
+  for (const tool of Object.keys(EXTRACTION_TOOLS) as ExtractionTool[]) {
+    app.post(`/api/${tool}`, { preHandler: auth }, async (request) => {
+      const principal = principalOf(request);
+      const maxFiles = services.extractions.admit(principal, tool);
+      const { maxFileBytes } = services.accounts.limitsOf(principal.account);
+      const form = await readMultipart(request, services.uploads, {
+        fileField: 'files', maxFiles, maxFileBytes, tooMany: () => services.extractions.tooManyFiles(principal, tool),
+      });
+      return services.extractions.accept(principal, tool, { uploads: form.files, fields: form.fields, fieldsAreStrings: true, viaApi: true });
+    });
+    app.get<{ Params: { id: string } }>(`/api/${tool}/:id`, { preHandler: auth }, async (request) =>
+      services.extractions.poll(principalOf(request), tool, request.params.id),
+    );
+  }
 
   app.get<{ Params: { jobId: string } }>('/api/v1/jobs/:jobId', { preHandler: auth }, async (request) =>
     services.jobs.status(principalOf(request), request.params.jobId),

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import type { ToolReport } from '../../../schema/index.js';
 import type {
   Account, AccountRepo, ApiKeyRecord, BatchRepo, ChargeResult, DownloadTokenRecord, JobRecord, JobRepo, KeyRepo, NewJob, RateRepo,
-  Store, StoredFile, TokenRepo, UsageRecord, UsageRepo,
+  Store, StoredFile, TokenRepo, TrialRepo, UsageRecord, UsageRepo,
 } from '../types.js';
 import { SCHEMA } from './schema.js';
 
@@ -53,6 +53,7 @@ function jobFromRow(r: Row): JobRecord {
     error: (r.error as string | null) ?? null,
     toolReport: r.tool_report ? json<ToolReport>(r.tool_report) : null,
     output: r.output ? json<StoredFile>(r.output) : null,
+    result: r.result ? json<Record<string, unknown>>(r.result) : null,
     downloadToken: (r.download_token as string | null) ?? null,
     creditCost: Number(r.credit_cost),
     creditPeriod: String(r.credit_period),
@@ -81,8 +82,23 @@ export function openSqliteDatabase(path: string): Database.Database {
   // Several processes (server + workers) share the file: writers wait for each other.
   db.pragma('busy_timeout = 10000');
   db.pragma('foreign_keys = ON');
-  db.exec(SCHEMA);
+  migrate(db);
   return db;
+}
+
+/**
+ * Schema versions, applied in order and recorded in `PRAGMA user_version`. Append a step for
+ * every change (ALTER TABLE ... ADD COLUMN, new index); never edit a step that has shipped.
+ */
+const MIGRATIONS: readonly string[] = [SCHEMA];
+
+function migrate(db: Database.Database): void {
+  // IMMEDIATE: two processes opening a fresh file must not both apply a step.
+  db.transaction(() => {
+    const version = Number(db.pragma('user_version', { simple: true }));
+    for (let step = version; step < MIGRATIONS.length; step++) db.exec(MIGRATIONS[step]!);
+    if (version < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
 }
 
 export class SqliteStore implements Store {
@@ -90,6 +106,7 @@ export class SqliteStore implements Store {
   readonly keys: KeyRepo;
   readonly jobs: JobRepo;
   readonly batches: BatchRepo;
+  readonly trials: TrialRepo;
   readonly tokens: TokenRepo;
   readonly usage: UsageRepo;
   readonly rates: RateRepo;
@@ -99,6 +116,7 @@ export class SqliteStore implements Store {
     this.keys = keyRepo(db);
     this.jobs = jobRepo(db);
     this.batches = batchRepo(db);
+    this.trials = trialRepo(db);
     this.tokens = tokenRepo(db);
     this.usage = usageRepo(db);
     this.rates = rateRepo(db);
@@ -171,6 +189,8 @@ function jobRepo(db: Database.Database): JobRepo {
   const progress = db.prepare(`UPDATE jobs SET progress = ? WHERE id = ? AND status = 'active'`);
   const complete = db.prepare(`UPDATE jobs SET status = 'done', progress = 100, output = ?, download_token = ?, tool_report = ?, completed_at = ?, output_expires_at = ?
     WHERE id = ? AND status = 'active'`);
+  const completeWithResult = db.prepare(`UPDATE jobs SET status = 'done', progress = 100, result = ?, completed_at = ? WHERE id = ? AND status = 'active'`);
+  const clearResults = db.prepare(`UPDATE jobs SET result = NULL WHERE result IS NOT NULL AND created_at < ?`);
   const fail = db.prepare(`UPDATE jobs SET status = 'failed', error = ?, completed_at = ? WHERE id = ? AND status IN ('waiting', 'active')`);
   const refund = db.prepare('UPDATE jobs SET refunded = 1 WHERE id = ? AND refunded = 0');
   const count = db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE account_id = ?');
@@ -203,6 +223,12 @@ function jobRepo(db: Database.Database): JobRepo {
     },
     async complete(id, r) {
       return complete.run(JSON.stringify(r.output), r.downloadToken, r.toolReport ? JSON.stringify(r.toolReport) : null, ms(r.at), ms(r.outputExpiresAt), id).changes > 0;
+    },
+    async completeWithResult(id, r) {
+      return completeWithResult.run(JSON.stringify(r.result), ms(r.at), id).changes > 0;
+    },
+    async clearResultsBefore(before) {
+      clearResults.run(ms(before));
     },
     async fail(id, error, at) {
       return fail.run(error, ms(at), id).changes > 0;
@@ -242,15 +268,28 @@ function jobRepo(db: Database.Database): JobRepo {
 }
 
 function batchRepo(db: Database.Database): BatchRepo {
-  const insert = db.prepare('INSERT INTO batches (id, account_id, total, errors, created_at) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare('INSERT INTO batches (id, account_id, tool, total, errors, created_at) VALUES (?, ?, ?, ?, ?, ?)');
   const byId = db.prepare('SELECT * FROM batches WHERE id = ?');
   return {
     async create(b) {
-      insert.run(b.id, b.accountId, b.total, JSON.stringify(b.errors), ms(b.createdAt));
+      insert.run(b.id, b.accountId, b.tool, b.total, JSON.stringify(b.errors), ms(b.createdAt));
     },
     async get(id) {
       const r = byId.get(id) as Row | undefined;
-      return r ? { id: String(r.id), accountId: String(r.account_id), total: Number(r.total), errors: json(r.errors), createdAt: toDate(r.created_at)! } : null;
+      return r ? { id: String(r.id), accountId: String(r.account_id), tool: (r.tool as string | null) ?? null, total: Number(r.total), errors: json(r.errors), createdAt: toDate(r.created_at)! } : null;
+    },
+  };
+}
+
+function trialRepo(db: Database.Database): TrialRepo {
+  const claim = db.prepare('INSERT INTO trials (account_id, tool, claimed_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+  const release = db.prepare('DELETE FROM trials WHERE account_id = ? AND tool = ?');
+  return {
+    async claim(accountId, tool, at) {
+      return claim.run(accountId, tool, ms(at)).changes > 0;
+    },
+    async release(accountId, tool) {
+      release.run(accountId, tool);
     },
   };
 }

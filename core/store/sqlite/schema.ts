@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS jobs (
   error TEXT,
   tool_report TEXT,
   output TEXT,
+  result TEXT,
   download_token TEXT,
   credit_cost INTEGER NOT NULL,
   credit_period TEXT NOT NULL,
@@ -58,9 +59,17 @@ CREATE INDEX IF NOT EXISTS jobs_outputs_due ON jobs (output_expires_at) WHERE ou
 CREATE TABLE IF NOT EXISTS batches (
   id TEXT PRIMARY KEY,
   account_id TEXT NOT NULL REFERENCES accounts(id),
+  tool TEXT,
   total INTEGER NOT NULL,
   errors TEXT NOT NULL,
   created_at INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS trials (
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  tool TEXT NOT NULL,
+  claimed_at INTEGER NOT NULL,
+  PRIMARY KEY (account_id, tool)
 );
 
 CREATE TABLE IF NOT EXISTS download_tokens (

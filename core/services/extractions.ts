@@ -1,0 +1,176 @@
+/**
+ * Extraction tools (parse-cv, transcribe, file-search, pdf-to-markdown): many files in, one JSON
+ * row per file out, read by polling for 1 hour. Paid plans are charged per file; a non-paid key
+ * gets one free single-file call per tool, given back if that job fails.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  EXTRACTION_RESULT_SECONDS, EXTRACTION_TOOLS, creditCost, isPaidPlan, type batchAcceptedSchema, type ExtractionPoll, type ExtractionTool,
+} from '../../schema/index.js';
+import type { z } from 'zod';
+import type { Plugin } from '../contract/index.js';
+import { parseOptions } from '../contract/options.js';
+import type { Registry } from '../registry/index.js';
+import type { BatchRecord, JobRecord, Store } from '../store/types.js';
+import type { Principal } from './accounts.js';
+import type { Clock } from './clock.js';
+import type { CreditService } from './credits.js';
+import { ServiceError, badRequest, forbidden, notFound } from './errors.js';
+import type { JobQueue } from './jobs.js';
+import { requireFeature } from './plan-gates.js';
+import type { StagedUpload, UploadService } from './uploads.js';
+
+export function isExtractionTool(tool: string): tool is ExtractionTool {
+  return Object.hasOwn(EXTRACTION_TOOLS, tool);
+}
+
+/** A trial job is the only kind that costs nothing: every charged job costs at least 1 credit. */
+export function isTrialJob(job: JobRecord): boolean {
+  return job.kind === 'extract' && job.creditCost === 0;
+}
+
+type BatchAccepted = z.infer<typeof batchAcceptedSchema>;
+
+export interface ExtractionRequest {
+  uploads: StagedUpload[];
+  fields: Record<string, unknown>;
+  fieldsAreStrings: boolean;
+  viaApi: boolean;
+}
+
+export class ExtractionService {
+  constructor(
+    private readonly store: Store,
+    private readonly registry: Registry,
+    private readonly uploads: UploadService,
+    private readonly credits: CreditService,
+    private readonly queue: JobQueue,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Checked before any upload is read: the tool exists and is installed, the plan allows it (or
+   * the trial is still free); returns how many files a request may carry.
+   */
+  admit(principal: Principal, tool: ExtractionTool): number {
+    const { account } = principal;
+    if (isPaidPlan(account.plan)) requireFeature(account, EXTRACTION_TOOLS[tool].feature);
+    this.plugin(tool);
+    return isPaidPlan(account.plan) ? EXTRACTION_TOOLS[tool].maxFiles : 1;
+  }
+
+  /** The refusal for a request with more files than admit() allows. */
+  tooManyFiles(principal: Principal, tool: ExtractionTool): ServiceError {
+    return isPaidPlan(principal.account.plan)
+      ? badRequest(`At most ${EXTRACTION_TOOLS[tool].maxFiles} files per ${tool} request`)
+      : forbidden(`The free try of ${tool} takes one file; upgrade to send several`, 'trial_single_file');
+  }
+
+  async accept(principal: Principal, tool: ExtractionTool, request: ExtractionRequest): Promise<BatchAccepted> {
+    const { uploads } = request;
+    let trialClaimed = false;
+    try {
+      const max = this.admit(principal, tool);
+      const plugin = this.plugin(tool);
+      const trial = !isPaidPlan(principal.account.plan);
+      if (uploads.length > max) throw this.tooManyFiles(principal, tool);
+      const parsed = parseOptions(plugin.options, request.fields, { fromStrings: request.fieldsAreStrings, operation: tool });
+      if (!parsed.ok) throw badRequest(parsed.error);
+      if (trial) {
+        trialClaimed = await this.store.trials.claim(principal.account.id, tool, this.clock.now());
+        if (!trialClaimed) throw trialUsed(tool);
+      }
+
+      const batchId = randomUUID();
+      const errors: BatchRecord['errors'] = [];
+      const jobIds: string[] = [];
+      for (const [index, upload] of uploads.entries()) {
+        try {
+          // Ids that sort in the order the files were sent, so rows keep that order.
+          const jobId = `${batchId}-${String(index).padStart(3, '0')}`;
+          jobIds.push(await this.acceptFile(principal, plugin, jobId, batchId, upload, parsed.value, trial, request.viaApi));
+        } catch (err) {
+          if (!(err instanceof ServiceError)) throw err;
+          await this.uploads.discard(upload);
+          errors.push({ filename: upload.filename, error: err.message });
+        }
+      }
+      if (!jobIds.length) {
+        const reason = errors.map((e) => `${e.filename}: ${e.error}`).join('; ');
+        throw errors.every((e) => e.error === 'Insufficient API credits') ? new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits') : badRequest(`No file could be accepted: ${reason}`);
+      }
+      await this.store.batches.create({ id: batchId, accountId: principal.account.id, tool, total: jobIds.length, errors, createdAt: this.clock.now() });
+      for (const jobId of jobIds) await this.queue.enqueue(jobId);
+      return { batchId, total: jobIds.length, errors, statusUrl: `/api/${tool}/${batchId}` };
+    } catch (err) {
+      if (trialClaimed) await this.store.trials.release(principal.account.id, tool);
+      await this.uploads.discard(...uploads);
+      throw err;
+    }
+  }
+
+  private async acceptFile(
+    principal: Principal, plugin: Plugin, jobId: string, batchId: string, upload: StagedUpload, options: Record<string, unknown>, trial: boolean, viaApi: boolean,
+  ): Promise<string> {
+    const format = await this.uploads.identify(upload);
+    if (!plugin.inputs.includes(format)) throw badRequest(`${plugin.title} does not read .${format} files`);
+    const cost = trial ? 0 : creditCost({ format, bytes: upload.bytes }, plugin.creditWeight);
+    const charge = trial ? { period: '' } : await this.credits.charge(principal.account, cost);
+    const now = this.clock.now();
+    const job = await this.store.jobs.create({
+      id: jobId, accountId: principal.account.id, batchId, kind: 'extract', pluginId: plugin.id, op: plugin.op ?? plugin.id,
+      inputFormat: format, outputFormat: 'json', options, creditCost: cost, creditPeriod: charge.period, viaApi,
+      inputs: [{ blobKey: upload.blobKey, filename: upload.filename, format, bytes: upload.bytes }],
+      // The rows show file names until the results expire; the uploads themselves go when the job ends.
+      createdAt: now, inputsExpireAt: new Date(now.getTime() + EXTRACTION_RESULT_SECONDS * 1000),
+    });
+    return job.id;
+  }
+
+  /** GET /api/<tool>/{id}: 404 when unknown or older than an hour, 403 for another holder's batch. */
+  async poll(principal: Principal, tool: ExtractionTool, batchId: string): Promise<ExtractionPoll> {
+    const batch = await this.store.batches.get(batchId);
+    if (!batch || batch.tool !== tool || this.expired(batch)) throw notFound('Results not found or expired (they are kept for 1 hour)');
+    if (batch.accountId !== principal.account.id) throw forbidden('This batch belongs to another account');
+    const jobs = await this.store.jobs.listByBatch(batchId);
+    const rows = jobs.map(toRow);
+    const completed = rows.filter((r) => r.status === 'completed').length;
+    const failed = rows.filter((r) => r.status === 'failed').length;
+    return {
+      done: completed + failed === batch.total,
+      total: batch.total,
+      completed,
+      failed,
+      rows,
+      ...(tool === 'file-search' ? { totalHits: rows.reduce((sum, r) => sum + (typeof r.count === 'number' ? r.count : 0), 0) } : {}),
+    };
+  }
+
+  private expired(batch: BatchRecord): boolean {
+    return this.clock.now().getTime() >= batch.createdAt.getTime() + EXTRACTION_RESULT_SECONDS * 1000;
+  }
+
+  private plugin(tool: ExtractionTool): Plugin {
+    const resolution = this.registry.extractor(tool);
+    if (!resolution.ok) throw badRequest(resolution.error);
+    return resolution.plugin;
+  }
+}
+
+function trialUsed(tool: string): ServiceError {
+  return forbidden(`The free try of ${tool} has been used; upgrade to Pro to continue`, 'trial_used');
+}
+
+function toRow(job: JobRecord): ExtractionPoll['rows'][number] {
+  const base = { filename: job.inputs[0]?.filename ?? 'file' };
+  switch (job.status) {
+    case 'waiting':
+      return { ...base, status: 'queued' };
+    case 'active':
+      return { ...base, status: 'processing' };
+    case 'failed':
+      return { ...base, status: 'failed', error: job.error ?? 'Extraction failed' };
+    case 'done':
+      return { ...base, status: 'completed', ...job.result };
+  }
+}
