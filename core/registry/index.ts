@@ -101,7 +101,7 @@ export class Registry {
 
   extractor(tool: string): Resolution {
     const plugin = this.extractors.get(tool);
-    return plugin ? this.usable(plugin, 'json') : { ok: false, error: `Unknown extraction tool '${tool}'` };
+    return plugin ? this.usable(plugin, 'json') : { ok: false, error: `The ${tool} tool is not installed on this server` };
   }
 
   private usable(plugin: Plugin, output: FormatId): Resolution {
