@@ -201,6 +201,12 @@ describe('office documents', () => {
     expect((await search(files.xlsx, { query: '2024-03-15' })).matches[0]!.location).toBe('Sheet1!C2');
   });
 
+  it('returns an error row for a ZIP that is not a workbook', async () => {
+    const row = await search({ path: files.docx.path, format: 'xlsx' }, { query: 'invoice' });
+    expect(row).toMatchObject({ kind: 'spreadsheet', count: 0 });
+    expect(row.error).toMatch(/not a valid Excel workbook/);
+  });
+
   it('names the sheet and cell in ODS, counting repeated cells', async () => {
     const row = await search(files.ods, { query: 'invoice' });
     expect(row).toMatchObject({ kind: 'spreadsheet', count: 6, error: null });

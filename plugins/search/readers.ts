@@ -116,6 +116,8 @@ export const readXlsx: Reader = async (input, collector, ctx) => {
   } catch (err) {
     throw new PluginError('The file could not be read: it is not a valid Excel workbook (damaged, password-protected or not XLSX)', { cause: err });
   }
+  // exceljs reads any ZIP (a DOCX, say) as a workbook without sheets; a real workbook has one.
+  if (workbook.worksheets.length === 0) throw new PluginError('The file could not be read: it is not a valid Excel workbook (no worksheets)');
   for (const sheet of workbook.worksheets) {
     ctx.signal.throwIfAborted();
     const sheetName = sheetReference(sheet.name);
