@@ -236,6 +236,17 @@ describe('images', () => {
     expect(row.matches[0]!.location).toBe('line 1');
   });
 
+  it('fails the run, rather than the row, when the OCR language data is missing', async () => {
+    const previous = process.env.TESSDATA_PREFIX;
+    process.env.TESSDATA_PREFIX = files.dir;
+    try {
+      await expect(runPlugin(fileSearchPlugin, [files.photo], { query: 'invoice' })).rejects.toThrow(/tesseract exited/);
+    } finally {
+      if (previous === undefined) delete process.env.TESSDATA_PREFIX;
+      else process.env.TESSDATA_PREFIX = previous;
+    }
+  });
+
   it('returns an error row for an unreadable image', async () => {
     const row = await search(files.brokenPhoto, { query: 'invoice' });
     expect(row).toMatchObject({ kind: 'image', count: 0 });

@@ -150,6 +150,8 @@ export const readImage: Reader = async (input, collector, ctx) => {
     }));
   } catch (err) {
     if (ctx.signal.aborted || !(err instanceof EngineError) || err.reason !== 'exit') throw err;
+    // Missing English data is a broken install, not a bad image: fail the run.
+    if (/Failed loading language|Error opening data file/.test(err.stderrTail)) throw err;
     throw new PluginError('The image could not be read for text recognition; it may be damaged', { cause: err });
   }
   const lines = stdout.split('\n').filter((line) => /\S/.test(line));
