@@ -4,7 +4,7 @@
  * SQLite backend (embedded) and the MongoDB backend (distributed).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agenda, type AgendaBackend, type Job } from 'agenda';
+import { Agenda, backoffStrategies, type AgendaBackend, type Job } from 'agenda';
 import type { Logger } from '../contract/index.js';
 import type { JobQueue } from '../services/jobs.js';
 import type { JobRunner } from '../services/runner.js';
@@ -89,8 +89,13 @@ export class Queue implements JobQueue {
         // saves it unlocked for any worker to take, instead of removing it as completed.
         if (controller.signal.aborted) job.attrs.nextRunAt = new Date();
       },
-      // A worker locks only the jobs it can run at once, leaving the rest to other workers.
-      { concurrency, lockLimit: concurrency, lockLifetime: lockLifetimeMs },
+      // A worker locks only the jobs it can run at once, leaving the rest to other workers. The
+      // runner turns every plugin failure into a failed job itself, so the handler throws only
+      // when the store or blobs are unreachable: retry those, for several minutes.
+      {
+        concurrency, lockLimit: concurrency, lockLifetime: lockLifetimeMs,
+        backoff: backoffStrategies.exponential({ delay: 2_000, maxDelay: 60_000, maxRetries: 8 }),
+      },
     );
     // Agenda has saved the job's outcome (or handed it back) when it emits complete.
     this.agenda.on(`complete:${RUN_JOB}`, (job: Job) => this.running.delete(String(job.attrs._id)));
