@@ -68,6 +68,28 @@ describe('extraction tools', () => {
     expect(second.markdown).toContain('# Team Memo');
   });
 
+  it('searches files literally and sums the hits', async () => {
+    const key = await server.createKey('pro');
+    const res = await submit(server.url, 'file-search', key, [
+      { name: 'notes.txt', data: Buffer.from('Invoice 42 is paid.\nSee invoice 43; INVOICE 44 is late.\n') },
+      { name: 'locked.pdf', data: Buffer.from('%PDF-1.7\n%garbage') },
+      { name: 'report.pdf', data: report },
+    ], { query: 'invoice', wholeWord: 'true' });
+    expect(res.status).toBe(200);
+    const poll = await waitForRows(server.url, key, res.body.statusUrl);
+    expect(poll).toMatchObject({ done: true, total: 3, completed: 3, failed: 0, totalHits: 3 });
+    const [notes, locked, other] = poll.rows;
+    expect(notes).toMatchObject({ filename: 'notes.txt', status: 'completed', kind: 'text', count: 3, truncated: false, error: null });
+    for (const match of notes.matches) expect(match.snippet.substr(match.offset, match.length).toLowerCase()).toBe('invoice');
+    expect(notes.matches[1].location).toBe('line 2');
+    // Count 0 with an error: the file was not searched (spec).
+    expect(locked).toMatchObject({ filename: 'locked.pdf', status: 'completed', count: 0, error: expect.any(String) });
+    expect(other).toMatchObject({ count: 0, error: null });
+    const missing = await submit(server.url, 'file-search', key, [{ name: 'notes.txt', data: Buffer.from('x') }]);
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatch(/query/);
+  });
+
   it('applies the tool options and refuses bad ones', async () => {
     const key = await server.createKey('pro');
     const res = await submit(server.url, 'pdf-to-markdown', key, [{ name: 'report.pdf', data: report }], { pageBreaks: 'false' });
