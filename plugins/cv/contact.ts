@@ -69,6 +69,14 @@ const PLACE_WORDS = String.raw`\p{Lu}[\p{L}'.\-]*(?:[ \-]\p{Lu}[\p{L}'.\-]*){0,3
 const CITY_COUNTRY = new RegExp(String.raw`^(${PLACE_WORDS}),\s*(${PLACE_WORDS}|[A-Z]{2})$`, 'u');
 const LOCATION_LABEL = /^(?:location|address|based in|city|residence|wohnort)\s*:?\s+(.+)$/i;
 
+const isKnownRegion = (region: string) => COUNTRIES.has(region.toLowerCase()) || US_STATE.test(region);
+
+/** "Berlin, Germany", "Austin, TX" or "Remote": a place, not a company or a title. */
+export function isKnownPlace(text: string): boolean {
+  const place = CITY_COUNTRY.exec(text.trim());
+  return /^remote$/i.test(text.trim()) || (!!place && isKnownRegion(place[2]!) && !JOB_WORDS.test(text));
+}
+
 /** "Location: Berlin" (sure), "Berlin, Germany" (likely), "Springfield, Shelbyville" (a guess). */
 export function findLocation(header: readonly string[]): Finding<string | null> {
   let guess: Finding<string | null> = notFound(null);
@@ -77,8 +85,7 @@ export function findLocation(header: readonly string[]): Finding<string | null> 
     if (labelled) return { value: labelled[1]!.trim(), confidence: 0.9 };
     const place = CITY_COUNTRY.exec(piece);
     if (!place || JOB_WORDS.test(piece)) continue;
-    const region = place[2]!;
-    if (COUNTRIES.has(region.toLowerCase()) || US_STATE.test(region)) return { value: piece, confidence: 0.85 };
+    if (isKnownRegion(place[2]!)) return { value: piece, confidence: 0.85 };
     if (guess.value === null) guess = { value: piece, confidence: 0.6 };
   }
   return guess;

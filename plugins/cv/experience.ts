@@ -2,6 +2,7 @@
  * Experience: years of experience from an explicit statement or from the date ranges of the
  * jobs listed, and the current title and employer from the first job entry.
  */
+import { isKnownPlace } from './contact.js';
 import { JOB_WORDS, notFound, type Finding } from './finding.js';
 
 /** The month that "present" means; supplied by the caller so parsing never reads the clock. */
@@ -105,16 +106,17 @@ function withoutDates(line: string): string {
     .trim();
 }
 
-/** "Acme GmbH, Berlin" -> "Acme GmbH"; "Acme, Inc." stays. */
-function withoutTrailingPlace(employer: string): string {
-  const comma = employer.lastIndexOf(',');
-  if (comma < 0 || COMPANY_SUFFIX.test(employer.slice(comma + 1).trim())) return employer;
-  return employer.slice(0, comma).trim();
+/** "Acme GmbH, Berlin" or "Acme Corp — San Francisco, CA" -> the company; "Acme, Inc." stays. */
+function employerName(text: string): string {
+  const company = text.split(DASH_OR_PIPE).find((part) => !isKnownPlace(part)) ?? text;
+  const comma = company.lastIndexOf(',');
+  if (comma < 0 || COMPANY_SUFFIX.test(company.slice(comma + 1).trim())) return company;
+  return company.slice(0, comma).trim();
 }
 
-const role = (title: string, employer: string | null, confidence: number): Role => ({
+const role = (title: string, employer: string | null | undefined, confidence: number): Role => ({
   title: { value: title, confidence },
-  employer: employer ? { value: withoutTrailingPlace(employer), confidence } : notFound(null),
+  employer: employer ? { value: employerName(employer), confidence } : notFound(null),
 });
 
 /** Title and employer from one line, "Title at Employer" or "Title — Employer" (either order). */
@@ -136,20 +138,33 @@ function roleOnLine(line: string, confidence: number): Role | undefined {
 }
 
 const NO_ROLE: Role = { title: notFound(null), employer: notFound(null) };
+// An entry's heading is its first few lines; the description (bullets) follows.
+const ENTRY_HEADING_LINES = 4;
+const BULLET = /^[•▪●■◦*–-]\s*/;
+const MAX_TITLE_WORDS = 8;
+const isTitleLine = (line: string) => JOB_WORDS.test(line) && line.split(/\s+/).length <= MAX_TITLE_WORDS;
 
 /**
  * The first job entry of the experience section: one line with title and employer, or a title
- * line and an employer line (either order).
+ * line with the employer on the line after (or before) it. Date and place lines are skipped.
  */
 export function findCurrentRole(experienceLines: readonly string[]): Role {
-  const entry = experienceLines.map(withoutDates).filter(Boolean).slice(0, 2);
-  const [first, second] = entry;
-  if (!first) return NO_ROLE;
-  const oneLine = roleOnLine(first, 0.8);
+  const heading: string[] = [];
+  for (const line of experienceLines) {
+    if (BULLET.test(line) && heading.length) break;
+    const text = withoutDates(line);
+    if (text && !isKnownPlace(text)) heading.push(text);
+    if (heading.length === ENTRY_HEADING_LINES) break;
+  }
+  const oneLine = heading[0] && roleOnLine(heading[0], 0.8);
   if (oneLine) return oneLine;
-  if (JOB_WORDS.test(first)) return role(first, second && !JOB_WORDS.test(second) ? second : null, 0.7);
-  if (second && JOB_WORDS.test(second)) return role(second, first, 0.65);
-  return NO_ROLE;
+  const titleAt = heading.findIndex(isTitleLine);
+  if (titleAt < 0) return NO_ROLE;
+  const title = heading[titleAt]!;
+  const before = heading[titleAt - 1];
+  const after = heading[titleAt + 1];
+  if (before !== undefined) return role(title, before, 0.65);
+  return role(title, after !== undefined && !isTitleLine(after) ? after : null, 0.7);
 }
 
 /** Without an experience section: a "Title at Employer" line, or a headline under the name. */

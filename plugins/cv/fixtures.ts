@@ -1,6 +1,6 @@
 /**
  * Test CVs with known contents: a text PDF, a DOCX (and the DOC LibreOffice makes of it), a
- * scanned PDF (one PNG per page, no text layer) and a sparse CV, plus damaged files.
+ * scanned PDF (one PNG per page, no text layer) and a sparse CV, plus damaged and encrypted files.
  */
 import { mkdtempSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
@@ -81,7 +81,7 @@ export const SCANNED_CV_ROW = {
 /** Only a name-like line near the top, a free-text email-less note and no dates. */
 export const SPARSE_CV = ['Resume', 'Alex Morgan', 'I enjoy working with people and solving problems.', 'References available on request.'];
 
-type FixtureName = 'full-pdf' | 'full-docx' | 'full-doc' | 'scanned-pdf' | 'sparse-pdf' | 'damaged-pdf' | 'damaged-docx';
+type FixtureName = 'full-pdf' | 'full-docx' | 'full-doc' | 'scanned-pdf' | 'sparse-pdf' | 'encrypted-pdf' | 'damaged-pdf' | 'damaged-docx';
 
 const FORMATS: Record<FixtureName, FormatId> = {
   'full-pdf': 'pdf',
@@ -89,6 +89,7 @@ const FORMATS: Record<FixtureName, FormatId> = {
   'full-doc': 'doc',
   'scanned-pdf': 'pdf',
   'sparse-pdf': 'pdf',
+  'encrypted-pdf': 'pdf',
   'damaged-pdf': 'pdf',
   'damaged-docx': 'docx',
 };
@@ -161,6 +162,9 @@ export class CvFixtures {
     await docx(FULL_CV, this.get('full-docx').path);
     await writeFile(this.get('scanned-pdf').path, await scannedPdf(SCANNED_CV));
     await writeFile(this.get('sparse-pdf').path, await textPdf(SPARSE_CV));
+    await runProcess('qpdf', ['--encrypt', 'user-secret', 'owner-secret', '256', '--', this.get('full-pdf').path, this.get('encrypted-pdf').path], {
+      timeoutMs: 10_000,
+    });
     await writeFile(this.get('damaged-pdf').path, '%PDF-1.7\nthis is not really a PDF\n');
     await writeFile(this.get('damaged-docx').path, 'PK\u0003\u0004 truncated zip');
     await this.legacyDoc();

@@ -118,7 +118,11 @@ describe('title and employer', () => {
     expect(role(['Acme, Inc. | Staff Engineer'])).toEqual(['Staff Engineer', 'Acme, Inc.', 0.75]);
     expect(role(['2018 - present', 'Product Manager', 'Initech'])).toEqual(['Product Manager', 'Initech', 0.7]);
     expect(role(['Initech', 'Product Manager'])).toEqual(['Product Manager', 'Initech', 0.65]);
-    expect(role(['Volunteering at the food bank'])).toEqual([null, null, 0]);
+    expect(role(['Acme Corp', 'San Francisco, CA', 'Senior Software Engineer', 'Jan 2020 – Present', '• Led a team of engineers'])).toEqual([
+      'Senior Software Engineer', 'Acme Corp', 0.65,
+    ]);
+    expect(role(['Acme Corp — San Francisco, CA', 'Senior Software Engineer'])).toEqual(['Senior Software Engineer', 'Acme Corp', 0.65]);
+    expect(role(['Volunteering at the food bank', '• Managed a team of engineers'])).toEqual([null, null, 0]);
   });
 
   it('falls back to the header when there is no experience section', () => {

@@ -74,6 +74,10 @@ describe('parse-cv', () => {
     await expect(failure).rejects.toThrow('Could not read this PDF: the file is damaged or is not a PDF');
   });
 
+  it('asks for a password-protected PDF to be unlocked first', async () => {
+    await expect(runPlugin(parseCvPlugin, [fixtures.get('encrypted-pdf')])).rejects.toThrow('This PDF is password-protected: unlock it first, then parse it');
+  });
+
   it('refuses a damaged DOCX with a clear message', async () => {
     const failure = runPlugin(parseCvPlugin, [fixtures.get('damaged-docx')]);
     await expect(failure).rejects.toBeInstanceOf(PluginError);
