@@ -24,7 +24,7 @@ const MONTH_NAME = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)
 const point = (group: '(' | '(?:') => String.raw`(?:${group}${MONTH_NAME})\s+|${group}\d{1,2})\s*[/.]\s*)?${group}(?:19|20)\d{2})`;
 const OPEN_END_WORDS = 'present|current|now|today|ongoing|date|heute';
 const OPEN_END = new RegExp(`^(?:${OPEN_END_WORDS})$`, 'i');
-export const DATE_RANGE = new RegExp(
+const DATE_RANGE = new RegExp(
   String.raw`(?<![\d/.])(?:(?:since|seit)\s+(${point('(?:')})|(${point('(?:')})\s*(?:-|–|—|to|until|till|bis)\s*(${point('(?:')}|${OPEN_END_WORDS}))(?![\w/])`,
   'gi',
 );

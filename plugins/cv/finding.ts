@@ -1,3 +1,5 @@
+/** Shared by the field finders: a found value with its confidence, and the job-title vocabulary. */
+
 /** A value a heuristic found, with how sure it is (0 = not found, see README "Confidence"). */
 export interface Finding<T> {
   value: T;
