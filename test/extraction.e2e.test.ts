@@ -90,6 +90,29 @@ describe('extraction tools', () => {
     expect(missing.body.error).toMatch(/query/);
   });
 
+  it('parses a CV into fields with confidences', async () => {
+    const key = await server.createKey('pro');
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([595, 842]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const lines = [
+      'Jane Doe', 'jane.doe@example.com | +44 20 7946 0958 | London, United Kingdom', 'linkedin.com/in/janedoe', '',
+      'Experience', 'Senior Engineer at Acme Ltd', '2015 - 2020', '', 'Skills', 'TypeScript, Docker, PostgreSQL',
+    ];
+    lines.forEach((line, i) => page.drawText(line, { font, size: i === 0 ? 20 : 11, x: 72, y: 770 - i * 18 }));
+    const res = await submit(server.url, 'parse-cv', key, [{ name: 'jane.pdf', data: Buffer.from(await doc.save()) }]);
+    expect(res.status).toBe(200);
+    const [row] = (await waitForRows(server.url, key, res.body.statusUrl)).rows;
+    expect(row).toMatchObject({
+      filename: 'jane.pdf', status: 'completed', name: 'Jane Doe', email: 'jane.doe@example.com', linkedin: 'https://www.linkedin.com/in/janedoe',
+      title: 'Senior Engineer', employer: 'Acme Ltd', years_exp: 5,
+    });
+    expect(row.phone.replace(/\D/g, '')).toBe('442079460958');
+    expect(row.skills).toEqual(expect.arrayContaining(['TypeScript', 'Docker', 'PostgreSQL']));
+    expect(row.confidence.email).toBeGreaterThanOrEqual(0.8);
+    for (const value of Object.values(row.confidence)) expect(value as number).toBeLessThanOrEqual(1);
+  });
+
   it('applies the tool options and refuses bad ones', async () => {
     const key = await server.createKey('pro');
     const res = await submit(server.url, 'pdf-to-markdown', key, [{ name: 'report.pdf', data: report }], { pageBreaks: 'false' });
