@@ -107,19 +107,20 @@ export class JobService {
 
   /** Checked before the uploads are read: 403 below Pro; returns how many PDFs a merge takes. */
   admitMerge(principal: Principal): number {
+    return this.mergePlugin(principal).limits.inputs?.max ?? 1;
+  }
+
+  private mergePlugin(principal: Principal): Plugin {
     requireFeature(principal.account, 'merge');
     const resolution = this.registry.resolve({ from: 'pdf', to: 'pdf', op: MERGE_OP });
     if (!resolution.ok) throw badRequest(resolution.error);
-    return resolution.plugin.limits.inputs?.max ?? 1;
+    return resolution.plugin;
   }
 
   /** POST /api/pdf/merge: two or more PDFs merged in the order sent, charged by total size. */
   async acceptMerge(principal: Principal, uploads: StagedUpload[], viaApi: boolean): Promise<AcceptedJob> {
     try {
-      this.admitMerge(principal);
-      const resolution = this.registry.resolve({ from: 'pdf', to: 'pdf', op: MERGE_OP });
-      if (!resolution.ok) throw badRequest(resolution.error);
-      const { plugin } = resolution;
+      const plugin = this.mergePlugin(principal);
       const { min, max } = plugin.limits.inputs ?? { min: 2, max: 2 };
       if (uploads.length < min) throw badRequest(`Send at least ${min} PDFs as 'files'`);
       if (uploads.length > max) throw badRequest(`At most ${max} PDFs per merge`);
