@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { TRPCClientError } from '@trpc/client';
 import { TRPCError } from '@trpc/server';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatsSchema, type JobStatus } from '../schema/index.js';
+import { EXTRACTION_TOOLS, formatsSchema, type JobStatus } from '../schema/index.js';
 import { createTransmuteClient, type TransmuteClient } from '../apps/server/trpc/client.js';
 import { createTrpcContext } from '../apps/server/trpc/context.js';
 import { createCaller } from '../apps/server/trpc/router.js';
@@ -117,6 +117,15 @@ async function pdfWithPages(name: string, pages: number): Promise<TestFile> {
   return { name, data: Buffer.from(await pdf.save()) };
 }
 
+/** A one-page PDF with a bold heading and a line of text (the PDF -> Markdown engine reads the heading as `# heading`). */
+async function pdfWith(name: string, heading: string, body: string): Promise<TestFile> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595, 842]);
+  page.drawText(heading, { font: await doc.embedFont(StandardFonts.HelveticaBold), size: 24, x: 72, y: 760 });
+  page.drawText(body, { font: await doc.embedFont(StandardFonts.Helvetica), size: 11, x: 72, y: 720 });
+  return { name, data: Buffer.from(await doc.save()) };
+}
+
 const png = async (name: string, background: string): Promise<TestFile> => ({
   name, data: await sharp({ create: { width: 40, height: 30, channels: 3, background } }).png().toBuffer(),
 });
@@ -147,11 +156,11 @@ async function zipEntries(downloadUrl: string, key: string): Promise<Map<string,
   }
 }
 
-async function trpcFailure(call: Promise<unknown>): Promise<{ code: string | undefined; httpStatus: number | undefined; message: string }> {
+async function trpcFailure(call: Promise<unknown>): Promise<{ code: string | undefined; httpStatus: number | undefined; message: string; reason?: string }> {
   try {
     await call;
   } catch (error) {
-    if (error instanceof TRPCClientError) return { code: error.data?.code, httpStatus: error.data?.httpStatus, message: error.message };
+    if (error instanceof TRPCClientError) return { code: error.data?.code, httpStatus: error.data?.httpStatus, message: error.message, ...(error.data?.reason ? { reason: error.data.reason } : {}) };
     if (error instanceof TRPCError) return { code: error.code, httpStatus: undefined, message: error.message };
     throw error;
   }
@@ -458,6 +467,122 @@ describe('REST, GraphQL and tRPC over the same services', () => {
     });
   });
 
+  describe('extraction tools', () => {
+    const PDF_TO_MARKDOWN = `mutation Md($files: [Upload!]!, $keepRunning: Boolean, $pageBreaks: Boolean) {
+      pdfToMarkdown(files: $files, keepRunning: $keepRunning, pageBreaks: $pageBreaks) { batchId total errors { filename error } }
+    }`;
+    const FILE_SEARCH = `mutation Search($files: [Upload!]!, $query: String!, $wholeWord: Boolean) {
+      fileSearch(files: $files, query: $query, wholeWord: $wholeWord) { batchId total errors { filename error } }
+    }`;
+    const TRANSCRIBE = 'mutation T($files: [Upload!]!) { transcribe(files: $files) { batchId } }';
+    const EXTRACTION = `query Extraction($tool: String!, $id: ID!) {
+      extraction(tool: $tool, id: $id) { done total completed failed totalHits rows { filename status error data } }
+    }`;
+    let report: TestFile;
+    let memo: TestFile;
+
+    beforeAll(async () => {
+      report = await pdfWith('report.pdf', 'Quarterly Report', 'Revenue grew in every region this quarter.');
+      memo = await pdfWith('memo.pdf', 'Team Memo', 'The office is closed on Friday.');
+    });
+
+    const gqlExtraction = async (holder: string, tool: string, id: string) => {
+      const { body } = await graphql(server.url, holder, EXTRACTION, { tool, id });
+      if (!body.data?.extraction) throw new Error(`extraction query failed: ${JSON.stringify(body.errors)}`);
+      return body.data.extraction;
+    };
+
+    it('pdfToMarkdown (GraphQL) and extraction.pdfToMarkdown (tRPC): rows like REST, each with its Markdown', async () => {
+      const files = [report, { name: 'notes.txt', data: 'not a pdf' }, memo];
+      const gql = await graphqlFiles(server.url, key, PDF_TO_MARKDOWN, files, { pageBreaks: false });
+      const viaTrpc = await trpc.extraction.pdfToMarkdown.mutate(filesForm(files, { pageBreaks: 'false' }));
+      const rejected = [{ filename: 'notes.txt', error: 'PDF to Markdown does not read .txt files' }];
+      expect(gql.body.data!.pdfToMarkdown).toEqual({ batchId: expect.any(String), total: 2, errors: rejected });
+      expect(viaTrpc).toEqual({ batchId: expect.any(String), total: 2, errors: rejected, statusUrl: `/api/pdf-to-markdown/${viaTrpc.batchId}` });
+
+      const gqlId = gql.body.data!.pdfToMarkdown.batchId;
+      const gqlDone = await poll(() => gqlExtraction(key, 'pdf-to-markdown', gqlId), (p) => p.done);
+      expect(gqlDone).toMatchObject({ done: true, total: 2, completed: 2, failed: 0, totalHits: null });
+      expect(gqlDone.rows.map((r: { filename: string; status: string; error: unknown }) => [r.filename, r.status, r.error])).toEqual([['report.pdf', 'completed', null], ['memo.pdf', 'completed', null]]);
+      const [first, second] = gqlDone.rows;
+      expect(first.data).toMatchObject({ pages: 1, markdown: '# Quarterly Report\n\nRevenue grew in every region this quarter.\n' });
+      expect(second.data.markdown).toContain('# Team Memo');
+
+      const trpcDone = await poll(() => trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: viaTrpc.batchId }), (p) => p.done);
+      expect(trpcDone).toEqual((await getJson(`${server.url}${viaTrpc.statusUrl}`, key)).body);
+      expect(trpcDone.rows[0]).toMatchObject({ filename: 'report.pdf', status: 'completed', markdown: first.data.markdown });
+      // GraphQL's data is the REST row without filename and status.
+      const { filename: _f, status: _s, ...restData } = trpcDone.rows[1]!;
+      expect(second.data).toEqual(restData);
+    });
+
+    it('passes each tool its own arguments (fileSearch: query, wholeWord; totalHits over the files)', async () => {
+      const files = [{ name: 'a.txt', data: 'hello world\nhello again\nhelloween' }, { name: 'b.txt', data: 'Hello there' }];
+      const gql = await graphqlFiles(server.url, key, FILE_SEARCH, files, { query: 'hello', wholeWord: true });
+      const viaTrpc = await trpc.extraction.fileSearch.mutate(filesForm(files, { query: 'hello', wholeWord: 'true' }));
+      const gqlDone = await poll(() => gqlExtraction(key, 'file-search', gql.body.data!.fileSearch.batchId), (p) => p.done);
+      const trpcDone = await poll(() => trpc.extraction.get.query({ tool: 'file-search', batchId: viaTrpc.batchId }), (p) => p.done);
+      expect(gqlDone.totalHits).toBe(3);
+      expect(trpcDone.totalHits).toBe(3);
+      expect(gqlDone.rows.map((r: { data: { count: number } }) => r.data.count)).toEqual([2, 1]);
+
+      const missing = await graphqlFiles(server.url, key, 'mutation S($files: [Upload!]!) { fileSearch(files: $files, query: "") { batchId } }', files);
+      expect(missing.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(await trpcFailure(trpc.extraction.fileSearch.mutate(filesForm(files)))).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
+      expect(await trpcFailure(trpc.extraction.pdfToMarkdown.mutate(filesForm([report], { pageBreaks: 'maybe' })))).toMatchObject({ code: 'BAD_REQUEST', message: 'pageBreaks must be true or false' });
+    });
+
+    it('gives a Free key one single-file try per tool: FORBIDDEN with reason trial_single_file, then trial_used, on both', async () => {
+      const freeKey = await server.createKey('free');
+      const free = createTransmuteClient(server.url, freeKey);
+      // A file over the Free size limit would answer PAYLOAD_TOO_LARGE if it were read: the count is refused first
+      // (GraphQL knows it before reading any file; tRPC's form parser refuses the second file part before reading it).
+      const big = overFreeLimit('big.pdf');
+      const several = await graphqlFiles(server.url, freeKey, PDF_TO_MARKDOWN, [big, report]);
+      expect(several.body.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN', reason: 'trial_single_file' } });
+      expect(await trpcFailure(free.extraction.pdfToMarkdown.mutate(filesForm([report, big])))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403, reason: 'trial_single_file' });
+
+      const trial = await graphqlFiles(server.url, freeKey, PDF_TO_MARKDOWN, [report]);
+      expect(trial.body.data!.pdfToMarkdown).toMatchObject({ total: 1, errors: [] });
+      const done = await poll(() => gqlExtraction(freeKey, 'pdf-to-markdown', trial.body.data!.pdfToMarkdown.batchId), (p) => p.done);
+      expect(done.rows[0].data.markdown).toContain('# Quarterly Report');
+
+      const again = await graphqlFiles(server.url, freeKey, PDF_TO_MARKDOWN, [report]);
+      expect(again.body.data!.pdfToMarkdown).toBeNull();
+      expect(again.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/free try/), extensions: { code: 'FORBIDDEN', reason: 'trial_used' } });
+      expect(await trpcFailure(free.extraction.pdfToMarkdown.mutate(filesForm([report])))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403, reason: 'trial_used' });
+
+      // Another tool's try is still there, through tRPC this time; then spent there too.
+      const search = await free.extraction.fileSearch.mutate(filesForm([{ name: 'a.txt', data: 'free text' }], { query: 'free' }));
+      expect(search).toMatchObject({ total: 1, errors: [] });
+      expect(await trpcFailure(free.extraction.fileSearch.mutate(filesForm([{ name: 'a.txt', data: 'free text' }], { query: 'free' })))).toMatchObject({ code: 'FORBIDDEN', reason: 'trial_used' });
+      expect((await getJson(`${server.url}/api/v1/credits`, freeKey)).body.creditsUsed).toBe(0);
+    });
+
+    it('gates each tool by plan (transcribe: Business and up) like REST', async () => {
+      const audio = { name: 'a.mp3', data: Buffer.from('ID3') };
+      const gql = await graphqlFiles(server.url, key, TRANSCRIBE, [audio]);
+      expect(gql.body.errors?.[0]).toMatchObject({ message: 'Transcription requires the Business plan or higher', extensions: { code: 'FORBIDDEN' } });
+      expect(await trpcFailure(trpc.extraction.transcribe.mutate(filesForm([audio])))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+    });
+
+    it("shows results only to their key holder (FORBIDDEN for another; NOT_FOUND when unknown or another tool's)", async () => {
+      const accepted = await trpc.extraction.pdfToMarkdown.mutate(filesForm([memo]));
+      await poll(() => trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: accepted.batchId }), (p) => p.done);
+      const otherKey = await server.createKey('pro');
+      const other = createTransmuteClient(server.url, otherKey);
+      const stolen = await graphql(server.url, otherKey, EXTRACTION, { tool: 'pdf-to-markdown', id: accepted.batchId });
+      expect(stolen.body.data!.extraction).toBeNull();
+      expect(stolen.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect(await trpcFailure(other.extraction.get.query({ tool: 'pdf-to-markdown', batchId: accepted.batchId }))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+
+      expect((await graphql(server.url, key, EXTRACTION, { tool: 'parse-cv', id: accepted.batchId })).body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      expect(await trpcFailure(trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: 'no-such-batch' }))).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404 });
+      expect((await graphql(server.url, key, EXTRACTION, { tool: 'ocr', id: accepted.batchId })).body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/Unknown extraction tool 'ocr'/), extensions: { code: 'BAD_USER_INPUT' } });
+      expect(await trpcFailure(trpc.extraction.get.query({ tool: 'ocr' as 'parse-cv', batchId: accepted.batchId }))).toMatchObject({ code: 'BAD_REQUEST' });
+    });
+  });
+
   describe('one registry, every surface', () => {
     it('lists the test plugin on GraphQL, tRPC, REST and OpenAPI', async () => {
       const gql = await graphql(server.url, key, '{ formats { conversions { from to } operations { pluginId kind title inputs outputs plan available options optionsType } } }');
@@ -503,6 +628,10 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       ['GET', '/api/batch/:id/download', '/api/batch/{id}/download'],
       ['GET', '/healthz', '/healthz'],
       ['GET', '/readyz', '/readyz'],
+      ...Object.keys(EXTRACTION_TOOLS).flatMap((tool): Array<['GET' | 'POST', string, string]> => [
+        ['POST', `/api/${tool}`, `/api/${tool}`],
+        ['GET', `/api/${tool}/:id`, `/api/${tool}/{id}`],
+      ]),
     ];
 
     it('documents exactly the REST paths the server serves', async () => {
@@ -527,6 +656,9 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       expect(formOf('/api/pdf/merge')).toMatchObject({ required: ['files'], properties: { files: { type: 'array', minItems: 2 } } });
       expect(formOf('/api/batch/convert')).toMatchObject({ required: ['files', 'to'], properties: { files: { type: 'array' }, quality: { type: 'integer' } } });
       expect(body.paths['/api/batch/{id}'].get.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchStatus' } } } });
+      expect(formOf('/api/file-search')).toMatchObject({ required: ['files', 'query'], properties: { files: { type: 'array', maxItems: 50 }, wholeWord: { type: 'boolean' } } });
+      expect(body.paths['/api/pdf-to-markdown/{id}'].get.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractionPoll' } } } });
+      expect(body.components.schemas.ExtractionPoll.properties.rows.items.properties.status.enum).toEqual(['queued', 'processing', 'completed', 'failed']);
     });
 
     it('serves a self-contained reference page', async () => {

@@ -6,7 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
-  acceptedJobSchema, batchAcceptedSchema, batchStatusSchema, creditsSchema, errorBodySchema, formatsSchema, historyQuerySchema, historySchema, jobStatusSchema, signedUrlRequestSchema, signedUrlSchema,
+  EXTRACTION_RESULT_SECONDS, EXTRACTION_TOOLS, FEATURE_MIN_PLAN, PLANS, acceptedJobSchema, batchAcceptedSchema, batchStatusSchema, creditsSchema, errorBodySchema, extractionPollSchema,
+  formatsSchema, historyQuerySchema, historySchema, jobStatusSchema, signedUrlRequestSchema, signedUrlSchema, type ExtractionTool,
 } from '../../schema/index.js';
 import type { Registry } from '../../core/registry/index.js';
 import type { Services } from '../../core/services/index.js';
@@ -122,6 +123,72 @@ function convertForm(registry: Registry): JsonSchema {
   };
 }
 
+/**
+ * One submit and one poll path per extraction tool (the REST routes are made from the same
+ * table). The form's fields beside `files` are those of the installed plugin, if any.
+ */
+function extractionPaths(registry: Registry): OpenApiDocument['paths'] {
+  const paths: OpenApiDocument['paths'] = {};
+  for (const tool of Object.keys(EXTRACTION_TOOLS) as ExtractionTool[]) {
+    const { maxFiles, feature } = EXTRACTION_TOOLS[tool];
+    const plugin = registry.operations().find((operation) => operation.kind === 'extract' && operation.op === tool);
+    const options = (plugin?.options ?? {}) as JsonSchema;
+    const fields = Object.fromEntries(
+      Object.entries(options.properties ?? {}).map(([name, schema]) => [
+        name,
+        schema.type === 'object' || schema.type === 'array' ? { type: 'string', contentMediaType: 'application/json', contentSchema: schema, ...(schema.description ? { description: schema.description } : {}) } : schema,
+      ]),
+    );
+    const plan = PLANS[FEATURE_MIN_PLAN[feature]].label;
+    const title = plugin?.title ?? tool;
+    paths[`/api/${tool}`] = {
+      post: {
+        summary: `${title} (${plan} and up; one free try on Free)`,
+        description:
+          `Up to ${maxFiles} files, one result row per file, charged per file. Files that cannot be taken are listed in \`errors\`. ` +
+          'A Free key gets one free call with one file per tool; it is given back if that job fails. ' +
+          (plugin ? `Reads: ${plugin.inputs.join(', ')}. ` : 'Answers 400 when the tool is not installed on this server. ') +
+          `Poll statusUrl (\`/api/${tool}/{id}\`).`,
+        tags: ['Extraction'],
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                required: ['files', ...(options.required ?? [])],
+                properties: {
+                  files: { type: 'array', minItems: 1, maxItems: maxFiles, items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'The files: repeat the field once per file.' },
+                  ...fields,
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': json('BatchAccepted', 'Accepted.'),
+          ...errors('400', '401', '402'),
+          '403': {
+            description: `Not allowed on this plan, or the free try is spent (\`code\`: \`trial_used\`) or was sent several files (\`code\`: \`trial_single_file\`).`,
+            content: { 'application/json': { schema: ref('Error') } },
+          },
+          ...errors('413', '429'),
+        },
+      },
+    };
+    paths[`/api/${tool}/{id}`] = {
+      get: {
+        summary: `${title} results`,
+        description: `One row per file: \`filename\`, \`status\`, and when completed the tool's fields (when failed, \`error\`). Kept for ${EXTRACTION_RESULT_SECONDS / 3600} hour.`,
+        tags: ['Extraction'],
+        parameters: [{ name: 'id', in: 'path', required: true, description: 'batchId of the submit answer.', schema: { type: 'string' } }],
+        responses: { '200': json('ExtractionPoll', 'The rows so far.'), ...errors('401', '403', '404', '429') },
+      },
+    };
+  }
+  return paths;
+}
+
 export function buildOpenApiDocument(registry: Registry, publicUrl: string): OpenApiDocument {
   const form = convertForm(registry);
   const batchForm: JsonSchema = {
@@ -206,6 +273,7 @@ export function buildOpenApiDocument(registry: Registry, publicUrl: string): Ope
           },
         },
       },
+      ...extractionPaths(registry),
       '/api/v1/jobs/{jobId}': {
         get: {
           summary: 'Job status',
@@ -286,6 +354,7 @@ export function buildOpenApiDocument(registry: Registry, publicUrl: string): Ope
         SignedUrl: jsonSchema(signedUrlSchema),
         BatchAccepted: jsonSchema(batchAcceptedSchema),
         BatchStatus: jsonSchema(batchStatusSchema),
+        ExtractionPoll: jsonSchema(extractionPollSchema),
         Credits: jsonSchema(creditsSchema),
         History: jsonSchema(historySchema),
         Formats: jsonSchema(formatsSchema),

@@ -4,7 +4,7 @@ import type { batchAcceptedSchema, batchStatusSchema } from '../../../schema/ind
 import type { Builder } from './builder.js';
 import { stageUploads } from './uploads.js';
 
-type BatchAccepted = Omit<z.infer<typeof batchAcceptedSchema>, 'statusUrl'>;
+export type BatchAccepted = Omit<z.infer<typeof batchAcceptedSchema>, 'statusUrl'>;
 type BatchStatus = z.infer<typeof batchStatusSchema>;
 type FileRejection = BatchAccepted['errors'][number];
 
@@ -15,7 +15,7 @@ export function addBatch(builder: Builder) {
   });
 
   const BatchAcceptedRef = builder.objectRef<BatchAccepted>('BatchAccepted').implement({
-    description: 'The answer to batchConvert: follow it with `batch(id)`.',
+    description: 'The answer to batchConvert (follow it with `batch(id)`) and to the extraction mutations (follow them with `extraction(tool, id)`).',
     fields: (t) => ({
       batchId: t.exposeID('batchId'),
       total: t.exposeInt('total', { description: 'Files accepted (one job each, each charged).' }),
@@ -63,4 +63,6 @@ export function addBatch(builder: Builder) {
       resolve: (_root, { id }, { services, principal }) => services.batches.status(principal, String(id)),
     }),
   );
+
+  return BatchAcceptedRef;
 }

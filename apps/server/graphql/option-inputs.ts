@@ -25,6 +25,8 @@ function pascalCase(id: string): string {
   return /^[0-9]/.test(name) ? `P${name}` : name;
 }
 
+const camelCase = (id: string) => pascalCase(id).replace(/^./, (c) => c.toLowerCase());
+
 // Pothos types field configs from literal arguments; generated ones are checked at run time by GraphQL.
 type AnyType = never;
 
@@ -81,8 +83,10 @@ export function addOptionInputs(builder: Builder, registry: Registry): Map<strin
     const schema = operation.options as JsonSchema;
     if (!schema.properties || Object.keys(schema.properties).length === 0) continue;
     const name = `${pascalCase(operation.pluginId)}Options`;
-    const usage = operation.op ? `convert with op: "${operation.op}"` : `convert to ${operation.outputs.join(', ')}`;
-    inputType(builder, schema, name, `Options of ${operation.title} (\`options\` of ${usage}).`);
+    const usage = operation.kind === 'extract'
+      ? `the arguments of the ${camelCase(operation.op ?? operation.pluginId)} mutation`
+      : `\`options\` of ${operation.op ? `convert with op: "${operation.op}"` : `convert to ${operation.outputs.join(', ')}`}`;
+    inputType(builder, schema, name, `Options of ${operation.title} (${usage}).`);
     names.set(operation.pluginId, name);
   }
   return names;

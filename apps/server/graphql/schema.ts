@@ -6,6 +6,7 @@ import type { Registry } from '../../../core/registry/index.js';
 import { addBatch } from './batch.js';
 import { createBuilder } from './builder.js';
 import { addCredits } from './credits.js';
+import { addExtraction } from './extraction.js';
 import { addFormats } from './formats.js';
 import { addHistory } from './history.js';
 import { addJob } from './job.js';
@@ -15,7 +16,7 @@ import { addSignedUrl } from './signed-url.js';
 export function buildGraphQLSchema(registry: Registry): GraphQLSchema {
   const builder = createBuilder();
   addJob(builder);
-  addBatch(builder);
+  addExtraction(builder, addBatch(builder));
   addCredits(builder);
   addHistory(builder);
   addSignedUrl(builder);

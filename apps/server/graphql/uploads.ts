@@ -15,6 +15,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { processRequest, type FileUpload } from 'graphql-upload-ts';
 import type { Plugin } from 'graphql-yoga';
+import { EXTRACTION_TOOLS } from '../../../schema/index.js';
 import { ServiceError, badRequest } from '../../../core/services/errors.js';
 import type { Principal, Services } from '../../../core/services/index.js';
 import type { StagedUpload } from '../../../core/services/uploads.js';
@@ -29,9 +30,13 @@ export interface ServerContext {
 /** `operations` and `map` are small JSON documents. */
 const MAX_OPERATIONS_BYTES = 64 * 1024;
 
-/** The most files any mutation takes from this caller: a merge, or a batch of the plan's size. */
+/**
+ * A bound on the files any mutation takes from this caller: a merge, a batch of the plan's size,
+ * or the largest extraction request (each mutation applies its own, plan-dependent, limit).
+ */
 function maxFilesPerRequest(services: Services, principal: Principal): number {
-  return Math.max(services.jobs.maxMergeFiles(), services.accounts.limitsOf(principal.account).plan.maxBatchFiles);
+  const extraction = Math.max(...Object.values(EXTRACTION_TOOLS).map((tool) => tool.maxFiles));
+  return Math.max(services.jobs.maxMergeFiles(), services.accounts.limitsOf(principal.account).plan.maxBatchFiles, extraction);
 }
 
 const principals = new WeakMap<Request, Principal>();
@@ -102,11 +107,14 @@ export async function stageUpload(services: Services, principal: Principal, file
 
 /**
  * Stream a list of `Upload`s into staging, in the order sent, after checking their count against
- * the mutation's own limit so nothing past it is read. On failure the files staged so far go.
+ * the mutation's own limit so nothing past it is read (`tooMany`: the service's own refusal, if it
+ * has one). On failure the files staged so far go.
  */
-export async function stageUploads(services: Services, principal: Principal, files: Array<Promise<FileUpload>>, maxFiles: number): Promise<StagedUpload[]> {
+export async function stageUploads(
+  services: Services, principal: Principal, files: Array<Promise<FileUpload>>, maxFiles: number, tooMany?: () => ServiceError,
+): Promise<StagedUpload[]> {
   if (files.length === 0) throw badRequest("Missing 'files': attach the files");
-  if (files.length > maxFiles) throw badRequest(`At most ${maxFiles} files per request`);
+  if (files.length > maxFiles) throw tooMany ? tooMany() : badRequest(`At most ${maxFiles} files per request`);
   const staged: StagedUpload[] = [];
   try {
     for (const file of files) staged.push(await stageUpload(services, principal, file));

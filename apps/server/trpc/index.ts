@@ -38,8 +38,8 @@ export async function trpcRoutes(app: FastifyInstance, { services, spoolDir }: {
         const principal = await context.authenticate();
         const { maxFileBytes } = services.accounts.limitsOf(principal.account);
         try {
-          const maxFiles = formFileLimit(request.params.path, services, principal);
-          return await spoolFormData(request, reply, { dir: spoolDir, maxFileBytes, maxFiles });
+          const { maxFiles, tooMany } = formFileLimit(request.params.path, services, principal);
+          return await spoolFormData(request, reply, { dir: spoolDir, maxFileBytes, maxFiles, tooMany });
         } catch (error) {
           throw error instanceof ServiceError ? toTRPCError(error) : error;
         }

@@ -2,28 +2,49 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { z } from 'zod';
-import { historyQuerySchema, signedUrlRequestSchema } from '../../../schema/index.js';
-import { badRequest } from '../../../core/services/errors.js';
+import { EXTRACTION_TOOLS, historyQuerySchema, signedUrlRequestSchema, type ExtractionTool } from '../../../schema/index.js';
+import { badRequest, type ServiceError } from '../../../core/services/errors.js';
 import type { Principal, Services } from '../../../core/services/index.js';
 import type { StagedUpload } from '../../../core/services/uploads.js';
 import { authedProcedure, createCallerFactory, router } from './trpc.js';
 
 const jobInput = z.object({ jobId: z.string().min(1) });
 
-/** How many files each FormData procedure's form may carry; plan gates come first, so these may throw FORBIDDEN. */
-const FORM_FILE_LIMITS = {
-  convert: () => 1,
-  merge: (services: Services, principal: Principal) => services.jobs.admitMerge(principal),
-  'batch.convert': (services: Services, principal: Principal) => services.batches.admit(principal),
+/** How many files a form may carry, and the service's own refusal of one more (if it has one). */
+export interface FormFileLimit {
+  maxFiles: number;
+  tooMany?: () => ServiceError;
+}
+
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+const camelCase = <S extends string>(id: S) => id.replace(/-(.)/g, (_, c: string) => c.toUpperCase()) as CamelCase<S>;
+
+/** The extraction tools as procedure names: extraction.parseCv, extraction.pdfToMarkdown, ... */
+const EXTRACTION_PROCEDURES = Object.keys(EXTRACTION_TOOLS).map((tool) => [camelCase(tool as ExtractionTool), tool as ExtractionTool] as const);
+
+/** Each FormData procedure's file limit; plan gates come first, so these may throw FORBIDDEN. */
+const FORM_FILE_LIMITS: Record<string, (services: Services, principal: Principal) => FormFileLimit> = {
+  convert: () => ({ maxFiles: 1 }),
+  merge: (services, principal) => ({ maxFiles: services.jobs.admitMerge(principal) }),
+  'batch.convert': (services, principal) => ({ maxFiles: services.batches.admit(principal) }),
+  ...Object.fromEntries(
+    EXTRACTION_PROCEDURES.map(([name, tool]) => [
+      `extraction.${name}`,
+      (services: Services, principal: Principal): FormFileLimit => ({
+        maxFiles: services.extractions.admit(principal, tool),
+        tooMany: () => services.extractions.tooManyFiles(principal, tool),
+      }),
+    ]),
+  ),
 };
 
 /**
  * The file limit of the form procedure at `path`. The HTTP adapter asks before it reads a byte
  * of the body, the procedure before it stages a file, so a refused form is never read (as REST).
  */
-export function formFileLimit(path: string, services: Services, principal: Principal): number {
+export function formFileLimit(path: string, services: Services, principal: Principal): FormFileLimit {
   if (!Object.hasOwn(FORM_FILE_LIMITS, path)) throw badRequest(`'${path}' takes no form data`);
-  return FORM_FILE_LIMITS[path as keyof typeof FORM_FILE_LIMITS](services, principal);
+  return FORM_FILE_LIMITS[path]!(services, principal);
 }
 
 /** The convert form: the file, `to`, `op`, and the op's options as one JSON object string. */
@@ -53,6 +74,9 @@ const batchFormSchema = z.strictObject(
   { error: unexpectedField("a batch takes 'files', 'to', 'op' and 'quality'") },
 );
 
+/** An extraction form: the files as repeated `files`, and the tool's own fields as text (as REST). */
+const extractionFormSchema = z.object({ files: filesField }).catchall(z.string({ error: "Only 'files' may carry files; the tool's fields are text" }));
+
 /** A form's fields for zod: `files` as the list of its repeated values, any other field as its value. */
 function formFields(form: FormData): Record<string, unknown> {
   const fields: Record<string, unknown> = Object.fromEntries(form.entries());
@@ -73,8 +97,8 @@ function stageFile(services: Services, principal: Principal, file: File): Promis
 }
 
 /** Stage files in the order sent, after checking their count; on failure the files staged so far go. */
-async function stageFiles(services: Services, principal: Principal, files: File[], maxFiles: number): Promise<StagedUpload[]> {
-  if (files.length > maxFiles) throw badRequest(`At most ${maxFiles} files per request`);
+async function stageFiles(services: Services, principal: Principal, files: File[], { maxFiles, tooMany }: FormFileLimit): Promise<StagedUpload[]> {
+  if (files.length > maxFiles) throw tooMany ? tooMany() : badRequest(`At most ${maxFiles} files per request`);
   const staged: StagedUpload[] = [];
   try {
     for (const file of files) staged.push(await stageFile(services, principal, file));
@@ -95,6 +119,15 @@ function parseOptionsField(raw: string | undefined): Record<string, unknown> {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('options must be a JSON object string');
   return value as Record<string, unknown>;
+}
+
+function extractionProcedure(tool: ExtractionTool) {
+  return authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
+    const limit = formFileLimit(`extraction.${camelCase(tool)}`, ctx.services, ctx.principal);
+    const { files, ...fields } = parseForm(extractionFormSchema, input);
+    const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
+    return ctx.services.extractions.accept(ctx.principal, tool, { uploads, fields, fieldsAreStrings: true, viaApi: true });
+  });
 }
 
 export const appRouter = router({
@@ -123,21 +156,32 @@ export const appRouter = router({
   }),
   /** Same rules as POST /api/pdf/merge. */
   merge: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
-    const maxFiles = formFileLimit('merge', ctx.services, ctx.principal);
+    const limit = formFileLimit('merge', ctx.services, ctx.principal);
     const { files } = parseForm(mergeFormSchema, input);
-    const uploads = await stageFiles(ctx.services, ctx.principal, files, maxFiles);
+    const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
     return ctx.services.jobs.acceptMerge(ctx.principal, uploads, true);
   }),
   batch: router({
     /** Same rules as POST /api/batch/convert; `quality` is read like the REST form field. */
     convert: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
-      const maxFiles = formFileLimit('batch.convert', ctx.services, ctx.principal);
+      const limit = formFileLimit('batch.convert', ctx.services, ctx.principal);
       const { files, to, op, quality } = parseForm(batchFormSchema, input);
-      const uploads = await stageFiles(ctx.services, ctx.principal, files, maxFiles);
+      const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
       const fields = quality === undefined ? {} : { quality };
       return ctx.services.batches.accept(ctx.principal, { uploads, to, op, fields, fieldsAreStrings: true, viaApi: true });
     }),
     get: authedProcedure.input(z.object({ batchId: z.string().min(1) })).query(({ ctx, input }) => ctx.services.batches.status(ctx.principal, input.batchId)),
+  }),
+  /**
+   * The extraction tools, one FormData procedure each (same rules as POST /api/<tool>): `files`
+   * repeated, and the tool's fields as text (e.g. `query`, `wholeWord` for fileSearch). Then
+   * `extraction.get({ tool, batchId })` until done.
+   */
+  extraction: router({
+    ...(Object.fromEntries(EXTRACTION_PROCEDURES.map(([name, tool]) => [name, extractionProcedure(tool)])) as Record<CamelCase<ExtractionTool>, ReturnType<typeof extractionProcedure>>),
+    get: authedProcedure
+      .input(z.object({ tool: z.enum(Object.keys(EXTRACTION_TOOLS) as [ExtractionTool, ...ExtractionTool[]]), batchId: z.string().min(1) }))
+      .query(({ ctx, input }) => ctx.services.extractions.poll(ctx.principal, input.tool, input.batchId)),
   }),
   signedUrl: router({
     create: authedProcedure.input(signedUrlRequestSchema).mutation(({ ctx, input }) => ctx.services.downloads.createSignedUrl(ctx.principal, input)),

@@ -21,7 +21,7 @@ const MAX_FIELDS = 64;
 export async function spoolFormData(
   request: FastifyRequest,
   reply: FastifyReply,
-  { dir, maxFileBytes, maxFiles }: { dir: string; maxFileBytes: number; maxFiles: number },
+  { dir, maxFileBytes, maxFiles, tooMany }: { dir: string; maxFileBytes: number; maxFiles: number; tooMany?: () => ServiceError },
 ): Promise<FormData> {
   await mkdir(dir, { recursive: true });
   const spool = await mkdtemp(path.join(dir, 'trpc-'));
@@ -34,7 +34,7 @@ export async function spoolFormData(
       if (part.type === 'file') {
         if (files >= maxFiles) {
           part.file.resume();
-          throw badRequest(maxFiles === 1 ? "Send exactly one 'file'" : `At most ${maxFiles} files per request`);
+          throw tooMany ? tooMany() : badRequest(maxFiles === 1 ? "Send exactly one 'file'" : `At most ${maxFiles} files per request`);
         }
         const target = path.join(spool, String(files++));
         await pipeline(part.file, createWriteStream(target));
