@@ -171,6 +171,7 @@ function toRow(job: JobRecord): ExtractionPoll['rows'][number] {
     case 'failed':
       return { ...base, status: 'failed', error: job.error ?? 'Extraction failed' };
     case 'done':
-      return { ...base, status: 'completed', ...job.result };
+      // The service's own fields win over anything a plugin's row might carry.
+      return { ...job.result, ...base, status: 'completed' };
   }
 }
