@@ -12,20 +12,8 @@ import {
 import type { Registry } from '../../core/registry/index.js';
 import type { Services } from '../../core/services/index.js';
 import { renderDocsPage } from './docs-page.js';
+import type { JsonSchema } from './json-schema.js';
 
-export type JsonSchema = {
-  type?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  enum?: unknown[];
-  description?: string;
-  default?: unknown;
-  $ref?: string;
-  contentMediaType?: string;
-  contentSchema?: JsonSchema;
-  [key: string]: unknown;
-};
 
 export interface Operation {
   summary: string;

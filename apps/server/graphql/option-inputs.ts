@@ -7,16 +7,7 @@
  */
 import type { Registry } from '../../../core/registry/index.js';
 import type { Builder } from './builder.js';
-
-interface JsonSchema {
-  type?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  enum?: unknown[];
-  description?: string;
-  default?: unknown;
-}
+import type { JsonSchema } from '../json-schema.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
