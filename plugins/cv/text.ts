@@ -4,8 +4,8 @@
  */
 import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { PluginError, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import { libreOfficeConvert } from '../../core/engines/libreoffice.js';
 import { EngineError, runProcess } from '../../core/engines/process.js';
 import { docxText } from './docx.js';
 
@@ -78,12 +78,14 @@ async function docToDocx(doc: string, ctx: RunContext): Promise<string> {
   // A fixed name: soffice names its output after the input, and client file names can be anything.
   const source = path.join(convertDir, 'cv.doc');
   await copyFile(doc, source);
-  const profile = pathToFileURL(path.join(ctx.workDir, 'lo-profile')).href;
-  await runProcess(
-    'soffice',
-    [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--convert-to', 'docx:MS Word 2007 XML', '--outdir', convertDir, source],
-    { signal: ctx.signal, timeoutMs: ctx.remainingMs(), env: { ...process.env, HOME: ctx.workDir } },
-  );
+  await libreOfficeConvert({
+    input: source,
+    convertTo: 'docx:MS Word 2007 XML',
+    outDir: convertDir,
+    profileDir: path.join(ctx.workDir, 'lo-profile'),
+    signal: ctx.signal,
+    timeoutMs: ctx.remainingMs(),
+  });
   return path.join(convertDir, 'cv.docx');
 }
 

@@ -1,0 +1,178 @@
+/**
+ * office-convert: office documents, spreadsheets and presentations through LibreOffice headless
+ * (one cold soffice per run, in a private profile), and DOCX/ODT -> EPUB through pandoc.
+ */
+import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { PluginError, definePlugin, type Plugin, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import { libreOfficeConvert } from '../../core/engines/libreoffice.js';
+import { EngineError, runProcess } from '../../core/engines/process.js';
+import type { FormatId } from '../../schema/index.js';
+
+type Family = 'writer' | 'calc' | 'impress';
+
+interface InputFormat {
+  family: Family;
+  /** LibreOffice import filter: forced, so a damaged file fails instead of being opened as plain text. */
+  filter: string;
+}
+
+const INPUTS = {
+  docx: { family: 'writer', filter: 'MS Word 2007 XML' },
+  doc: { family: 'writer', filter: 'MS Word 97' },
+  odt: { family: 'writer', filter: 'writer8' },
+  rtf: { family: 'writer', filter: 'Rich Text Format' },
+  txt: { family: 'writer', filter: 'Text (encoded):UTF8' },
+  xlsx: { family: 'calc', filter: 'Calc MS Excel 2007 XML' },
+  xls: { family: 'calc', filter: 'MS Excel 97' },
+  ods: { family: 'calc', filter: 'calc8' },
+  pptx: { family: 'impress', filter: 'Impress MS PowerPoint 2007 XML' },
+  ppt: { family: 'impress', filter: 'MS PowerPoint 97' },
+  odp: { family: 'impress', filter: 'impress8' },
+} as const satisfies Partial<Record<FormatId, InputFormat>>;
+
+type OfficeInput = keyof typeof INPUTS;
+
+/** `--convert-to` values per family and output format. */
+const OUTPUTS: Record<Family, Partial<Record<FormatId, string>>> = {
+  writer: {
+    pdf: 'pdf:writer_pdf_Export',
+    docx: 'docx:MS Word 2007 XML',
+    odt: 'odt:writer8',
+    rtf: 'rtf:Rich Text Format',
+    txt: 'txt:Text (encoded):UTF8',
+  },
+  calc: {
+    pdf: 'pdf:calc_pdf_Export',
+    xlsx: 'xlsx:Calc MS Excel 2007 XML',
+    ods: 'ods:calc8',
+    // First sheet, comma, double quotes, UTF-8.
+    csv: 'csv:Text - txt - csv (StarCalc):44,34,76,1',
+  },
+  impress: {
+    pdf: 'pdf:impress_pdf_Export',
+    pptx: 'pptx:Impress MS PowerPoint 2007 XML',
+    odp: 'odp:impress8',
+  },
+};
+
+/** Pandoc readers for EPUB output. */
+const EPUB_READERS: Partial<Record<FormatId, string>> = { docx: 'docx', odt: 'odt' };
+
+/**
+ * Pairs other plugins own (the registry refuses duplicates): CSV <-> XLSX/XLS belongs to the
+ * data converters, so CSV is not an input here and CSV output is offered from ODS only.
+ */
+function excluded(from: FormatId, to: FormatId): boolean {
+  return to === 'csv' && from !== 'ods';
+}
+
+export function officeSupports(from: FormatId, to: FormatId): boolean {
+  if (from === to || excluded(from, to)) return false;
+  if (to === 'epub') return from in EPUB_READERS;
+  const input = (INPUTS as Partial<Record<FormatId, InputFormat>>)[from];
+  return input !== undefined && OUTPUTS[input.family][to] !== undefined;
+}
+
+const MB = 1024 * 1024;
+
+/** 60 s (cold start and a normal document) plus 10 s per MB. */
+export function officeTimeoutMs(inputs: readonly PluginInput[]): number {
+  const bytes = inputs.reduce((sum, input) => sum + input.bytes, 0);
+  return 60_000 + Math.ceil((10_000 * bytes) / MB);
+}
+
+const KIND_NAMES: Record<Family, string> = { writer: 'document', calc: 'spreadsheet', impress: 'presentation' };
+
+function engineFailure(err: unknown, ctx: RunContext, what: string): unknown {
+  if (ctx.signal.aborted || !(err instanceof EngineError)) return err;
+  if (err.reason === 'timeout') return new PluginError(`${what}: the conversion took too long`, { cause: err });
+  if (err.reason === 'missing') return err;
+  const line = err.stderrTail.trim().split('\n').filter((l) => l.trim() && !/javaldx/.test(l)).pop();
+  return new PluginError(`${what}${line ? `: ${line.trim()}` : ''}`, { cause: err });
+}
+
+async function viaLibreOffice(input: PluginInput, from: OfficeInput, to: FormatId, ctx: RunContext): Promise<string> {
+  const { family, filter } = INPUTS[from];
+  const convertTo = OUTPUTS[family][to]!;
+  // A fixed name: soffice names its output after the input, and client names can be anything.
+  const inDir = path.join(ctx.workDir, 'in');
+  await mkdir(inDir, { recursive: true });
+  const source = path.join(inDir, `input.${from}`);
+  await copyFile(input.path, source);
+  ctx.progress(5);
+  const what = `Could not convert this ${KIND_NAMES[family]} to ${to.toUpperCase()}`;
+  let result;
+  try {
+    result = await libreOfficeConvert({
+      input: source,
+      convertTo,
+      inputFilter: filter,
+      outDir: path.join(ctx.workDir, 'out'),
+      profileDir: path.join(ctx.workDir, 'lo-profile'),
+      signal: ctx.signal,
+      timeoutMs: ctx.remainingMs(),
+    });
+  } catch (err) {
+    throw engineFailure(err, ctx, what);
+  }
+  ctx.signal.throwIfAborted();
+  if (!result.output || (await stat(result.output)).size === 0) {
+    const reason = result.lastStderrLine || 'LibreOffice wrote no file';
+    throw new PluginError(`${what} (the file may be damaged or not a ${from.toUpperCase()} file): ${reason}`);
+  }
+  return result.output;
+}
+
+async function viaPandoc(input: PluginInput, from: FormatId, ctx: RunContext): Promise<string> {
+  const outDir = path.join(ctx.workDir, 'out');
+  await mkdir(outDir, { recursive: true });
+  const output = path.join(outDir, 'output.epub');
+  // A default title (EPUB requires one); a title in the document's own metadata wins over a metadata file.
+  const metadata = path.join(ctx.workDir, 'metadata.yaml');
+  const title = path.parse(input.filename).name || 'Document';
+  await writeFile(metadata, `title: ${JSON.stringify(title)}\n`);
+  try {
+    await runProcess('pandoc', ['-f', EPUB_READERS[from]!, '-t', 'epub3', `--metadata-file=${metadata}`, '-o', output, input.path], {
+      signal: ctx.signal,
+      timeoutMs: ctx.remainingMs(),
+      cwd: ctx.workDir,
+      env: { ...process.env, HOME: ctx.workDir },
+    });
+  } catch (err) {
+    throw engineFailure(err, ctx, `Could not convert this ${from.toUpperCase()} to EPUB (the file may be damaged)`);
+  }
+  return output;
+}
+
+export const officeConvertPlugin = definePlugin({
+  id: 'office-convert',
+  kind: 'convert',
+  title: 'Office documents, spreadsheets and presentations (LibreOffice)',
+  inputs: Object.keys(INPUTS) as OfficeInput[],
+  outputs: ['pdf', 'docx', 'odt', 'rtf', 'txt', 'epub', 'xlsx', 'ods', 'csv', 'pptx', 'odp'],
+  supports: officeSupports,
+  options: z.object({}),
+  plan: 'free',
+  engines: [
+    { command: 'soffice', debian: 'libreoffice-writer-nogui' },
+    { command: 'soffice', debian: 'libreoffice-calc-nogui' },
+    { command: 'soffice', debian: 'libreoffice-impress-nogui' },
+    { command: 'pandoc', debian: 'pandoc' },
+  ],
+  // A cold soffice start is ~2.5 s of mostly one core: two at once fill two cores.
+  limits: { timeoutMs: officeTimeoutMs, concurrency: 2 },
+  async run(inputs, _options, ctx) {
+    ctx.signal.throwIfAborted();
+    const input = inputs[0]!;
+    const from = input.format;
+    const to = ctx.target;
+    if (!officeSupports(from, to)) throw new PluginError(`office-convert cannot convert ${from} to ${to}`);
+    const output = to === 'epub' ? await viaPandoc(input, from, ctx) : await viaLibreOffice(input, from as OfficeInput, to, ctx);
+    ctx.progress(100);
+    return { path: output, format: to };
+  },
+});
+
+export const officePlugins: Plugin[] = [officeConvertPlugin];

@@ -1,0 +1,68 @@
+/**
+ * office-convert through HTTP: a DOCX made by pandoc is converted to PDF on a Free key, the
+ * download is checked with pdftotext, and a damaged DOCX fails the job with LibreOffice's reason.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProcess } from '../core/engines/process.js';
+import { officePlugins } from '../plugins/office/index.js';
+import type { JobStatus } from '../schema/index.js';
+import { download, getJson, startServer, submitConvert, type TestServer } from './helpers.js';
+
+/** Poll once a second: a Free key allows 30 requests a minute, and a cold LibreOffice takes seconds. */
+async function settle(url: string, key: string, jobId: string, timeoutMs = 60_000): Promise<JobStatus> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { status, body } = await getJson(`${url}/api/v1/jobs/${jobId}`, key);
+    if (status !== 200) throw new Error(`poll answered ${status}: ${JSON.stringify(body)}`);
+    if (body.status === 'done' || body.status === 'failed') return body as JobStatus;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${body.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
+describe('office conversions over HTTP', () => {
+  let server: TestServer;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'office-e2e-'));
+    await writeFile(path.join(dir, 'memo.md'), '# Board Memo\n\nThe octopus approved the budget.\n');
+    await runProcess('pandoc', [path.join(dir, 'memo.md'), '-o', path.join(dir, 'memo.docx')], { timeoutMs: 20_000 });
+    await writeFile(path.join(dir, 'broken.docx'), Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(4000, 0x5a)]));
+    server = await startServer({ plugins: officePlugins });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('converts docx -> pdf on the free plan', async () => {
+    const key = await server.createKey('free');
+    const submitted = await submitConvert(server.url, key, path.join(dir, 'memo.docx'), { to: 'pdf' });
+    expect(submitted.status).toBe(200);
+    const job = await settle(server.url, key, submitted.body.jobId);
+    expect(job.error ?? null).toBeNull();
+    expect(job.status).toBe('done');
+    const got = await download(job.downloadUrl!);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-disposition')).toMatch(/\.pdf"/);
+    expect(got.data.subarray(0, 5).toString()).toBe('%PDF-');
+    const outputPath = path.join(dir, 'memo.pdf');
+    await writeFile(outputPath, got.data);
+    const { stdout } = await runProcess('pdftotext', ['-enc', 'UTF-8', outputPath, '-'], { timeoutMs: 10_000 });
+    expect(stdout).toContain('Board Memo');
+    expect(stdout).toContain('The octopus approved the budget.');
+  });
+
+  it('fails a damaged docx with a clear error', async () => {
+    const key = await server.createKey('free');
+    const submitted = await submitConvert(server.url, key, path.join(dir, 'broken.docx'), { to: 'pdf' });
+    expect(submitted.status).toBe(200);
+    const job = await settle(server.url, key, submitted.body.jobId);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/Could not convert this document to PDF.*source file could not be loaded/);
+  });
+});
