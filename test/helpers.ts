@@ -93,15 +93,18 @@ export async function getJson(url: string, key: string | undefined): Promise<{ s
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
-/** Poll GET /api/v1/jobs/{id} until done or failed. */
+/**
+ * Poll GET /api/v1/jobs/{id} until done or failed: quickly at first, then backing off to one poll
+ * a second, as a client should (a Free key has 30 requests a minute).
+ */
 export async function waitForJob(url: string, key: string, jobId: string, timeoutMs = 60_000): Promise<JobStatus> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let delay = 50; ; delay = Math.min(1000, delay * 1.5)) {
     const { status, body } = await getJson(`${url}/api/v1/jobs/${jobId}`, key);
     if (status !== 200) throw new Error(`poll answered ${status}: ${JSON.stringify(body)}`);
     if (body.status === 'done' || body.status === 'failed') return body as JobStatus;
     if (Date.now() > deadline) throw new Error(`job ${jobId} still ${body.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, delay));
   }
 }
 

@@ -48,8 +48,14 @@ export async function runPlugin(
     report: (r) => (toolReport = r),
     remainingMs: () => Math.max(0, deadline - Date.now()),
   };
-  const result = await plugin.run(inputs, parsed.value, ctx);
-  return { result, progress, workDir: dir, ...(toolReport ? { toolReport } : {}) };
+  try {
+    const result = await plugin.run(inputs, parsed.value, ctx);
+    return { result, progress, workDir: dir, ...(toolReport ? { toolReport } : {}) };
+  } catch (err) {
+    // A failed run has nothing to inspect: do not leave its temp dir behind.
+    if (!workDir) await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 export interface ConformanceSample {
