@@ -61,11 +61,11 @@ const OUTPUTS: Record<Family, Partial<Record<FormatId, string>>> = {
 const EPUB_READERS: Partial<Record<FormatId, string>> = { docx: 'docx', odt: 'odt' };
 
 /**
- * Pairs other plugins own (the registry refuses duplicates): CSV <-> XLSX/XLS belongs to the
- * data converters, so CSV is not an input here and CSV output is offered from ODS only.
+ * Pairs other plugins own (the registry refuses duplicates): CSV <-> XLSX belongs to the data
+ * converters, so CSV is not an input here and CSV output is offered from XLS and ODS only.
  */
 function excluded(from: FormatId, to: FormatId): boolean {
-  return to === 'csv' && from !== 'ods';
+  return to === 'csv' && from !== 'ods' && from !== 'xls';
 }
 
 export function officeSupports(from: FormatId, to: FormatId): boolean {

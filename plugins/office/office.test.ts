@@ -83,9 +83,10 @@ describe('office-convert routes', () => {
     expect(officeSupports('pdf', 'docx')).toBe(false);
     expect(officeSupports('docx', 'xlsx')).toBe(false);
     expect(officeSupports('pptx', 'docx')).toBe(false);
-    // CSV <-> XLSX/XLS belongs to the data converters.
+    // CSV <-> XLSX belongs to the data converters; legacy XLS and ODS reach CSV here.
     expect(officeSupports('xlsx', 'csv')).toBe(false);
     expect(officeSupports('ods', 'csv')).toBe(true);
+    expect(officeSupports('xls', 'csv')).toBe(true);
   });
 
   it('scales the timeout with the input size', () => {
@@ -141,6 +142,19 @@ describe('office-convert content', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(xlsx);
     expect(book.getWorksheet('Sales')?.getCell('B2').value).toBe(CELL);
+  });
+
+  it('legacy xls -> csv keeps the cells', async () => {
+    const made = await libreOfficeConvert({
+      input: file('sales.xlsx'),
+      convertTo: 'xls:MS Excel 97',
+      outDir: file('legacy-xls'),
+      profileDir: file('legacy-xls-profile'),
+      timeoutMs: 60_000,
+    });
+    expect((await readFile(made.output!)).subarray(0, 4).toString('hex')).toBe('d0cf11e0');
+    const csv = await readFile(await convert(made.output!, 'xls', 'csv'), 'utf8');
+    expect(csv).toContain(String(CELL));
   });
 
   it('pptx -> pdf has one page per slide', async () => {
