@@ -7,10 +7,17 @@ import type { FormatId, PlanId, ToolReport } from '../../schema/index.js';
 
 export type PluginKind = 'convert' | 'tool' | 'extract';
 
-/** A system program the plugin runs, with the Debian package that provides it. */
+/**
+ * A system program the plugin runs, with the Debian package(s) it needs: the one providing the
+ * command, plus any it cannot work without (tesseract's language data, LibreOffice's Calc).
+ */
 export interface EngineRequirement {
   command: string;
-  debian: string;
+  debian: string | readonly string[];
+}
+
+export function debianPackages(engine: EngineRequirement): string[] {
+  return typeof engine.debian === 'string' ? [engine.debian] : [...engine.debian];
 }
 
 export interface PluginInput {

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { isFormatId, planIdSchema } from '../../schema/index.js';
-import type { Plugin } from './index.js';
+import { debianPackages, type Plugin } from './index.js';
 
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const FIELD = /^[a-z][a-zA-Z0-9]*$/;
@@ -48,8 +48,13 @@ export function manifestProblems(plugin: Plugin): string[] {
     if (!Number.isInteger(limits.concurrency) || limits.concurrency < 1) say('limits.concurrency must be a positive integer');
     if (limits.inputs && !(limits.inputs.min >= 1 && limits.inputs.max >= limits.inputs.min)) say('limits.inputs must satisfy 1 <= min <= max');
   }
+  const commands = new Set<string>();
   for (const engine of plugin.engines ?? []) {
-    if (!engine.command || !engine.debian) say('each engine needs a command and its Debian package');
+    if (!engine.command || !debianPackages(engine).length || debianPackages(engine).some((pkg) => !pkg)) {
+      say('each engine needs a command and its Debian package(s)');
+    }
+    if (commands.has(engine.command)) say(`engine '${engine.command}' is listed twice: list it once with all its packages`);
+    commands.add(engine.command);
   }
   if (plugin.creditWeight !== undefined && !(plugin.creditWeight >= 1)) say('creditWeight must be at least 1');
   return problems;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { FORMATS, type FormatId, type PlanId } from '../../schema/index.js';
-import { type EngineRequirement, type Plugin } from '../contract/index.js';
+import { debianPackages, type EngineRequirement, type Plugin } from '../contract/index.js';
 import { manifestProblems } from '../contract/validate.js';
 import { commandExists } from '../engines/process.js';
 
@@ -64,7 +64,7 @@ export class Registry {
     const present = new Map<string, boolean>();
     for (const engine of this.engines()) present.set(engine.command, await commandExists(engine.command));
     this.missing = new Map(
-      this.plugins.map((p) => [p.id, p.engines.filter((e) => !present.get(e.command)).map((e) => `${e.command} (Debian package ${e.debian})`)]),
+      this.plugins.map((p) => [p.id, p.engines.filter((e) => !present.get(e.command)).map((e) => `${e.command} (Debian ${debianPackages(e).join(', ')})`)]),
     );
   }
 

@@ -24,8 +24,7 @@ export const parseCvPlugin = definePlugin({
   engines: [
     { command: 'pdftotext', debian: 'poppler-utils' },
     { command: 'pdftoppm', debian: 'poppler-utils' },
-    { command: 'tesseract', debian: 'tesseract-ocr' },
-    { command: 'tesseract', debian: 'tesseract-ocr-eng' },
+    { command: 'tesseract', debian: ['tesseract-ocr', 'tesseract-ocr-eng'] },
     { command: 'soffice', debian: 'libreoffice-writer-nogui' },
   ],
   // OCR of five pages or a cold LibreOffice start take seconds; two at once fill two cores.

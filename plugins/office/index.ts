@@ -156,9 +156,7 @@ export const officeConvertPlugin = definePlugin({
   options: z.object({}),
   plan: 'free',
   engines: [
-    { command: 'soffice', debian: 'libreoffice-writer-nogui' },
-    { command: 'soffice', debian: 'libreoffice-calc-nogui' },
-    { command: 'soffice', debian: 'libreoffice-impress-nogui' },
+    { command: 'soffice', debian: ['libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui'] },
     { command: 'pandoc', debian: 'pandoc' },
   ],
   // A cold soffice start is ~2.5 s of mostly one core: two at once fill two cores.

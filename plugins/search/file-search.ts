@@ -32,10 +32,8 @@ export const fileSearchPlugin = definePlugin({
   plan: 'pro',
   engines: [
     { command: 'pdftotext', debian: 'poppler-utils' },
-    { command: 'tesseract', debian: 'tesseract-ocr' },
-    // Same command: the setup script installs every declared Debian package, and tesseract
-    // without its English data cannot recognise anything.
-    { command: 'tesseract', debian: 'tesseract-ocr-eng' },
+    // Without its English data tesseract cannot recognise anything.
+    { command: 'tesseract', debian: ['tesseract-ocr', 'tesseract-ocr-eng'] },
   ],
   limits: { timeoutMs: timeoutFor, concurrency: 2 },
   async run(inputs, options, ctx) {
