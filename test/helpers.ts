@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Plugin } from '../core/contract/index.js';
 import type { Clock } from '../core/services/clock.js';
 import type { JobStatus, PlanId } from '../schema/index.js';
-import { loadConfig } from '../apps/server/config.js';
+import { loadConfig } from '../apps/shared/config.js';
 import { startServer as startRunningServer, type RunningServer } from '../apps/server/server.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');

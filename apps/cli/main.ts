@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { planIdSchema } from '../../schema/index.js';
 import { describeIssue } from '../../core/contract/options.js';
 import { ServiceError } from '../../core/services/errors.js';
-import { createPino, toLogger } from '../server/app.js';
-import { loadConfig } from '../server/config.js';
-import { createRuntime, type Runtime } from '../server/runtime.js';
+import { createPino, toLogger } from '../shared/logging.js';
+import { loadConfig } from '../shared/config.js';
+import { createRuntime, type Runtime } from '../shared/runtime.js';
 
 const USAGE = `usage: npm run admin -- <command>
   create-key --plan <free|pro|business|enterprise> [--email E] [--overage]

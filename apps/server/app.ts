@@ -5,30 +5,14 @@
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
-import { pino, type Logger as Pino } from 'pino';
-import type { Logger } from '../../core/contract/index.js';
+import type { Logger as Pino } from 'pino';
 import { HTTP_STATUS, ServiceError } from '../../core/services/index.js';
-import type { Config } from './config.js';
+import { redactUrl } from '../shared/logging.js';
 import { graphqlRoutes } from './graphql/index.js';
 import { openapiRoutes } from './openapi.js';
 import { restRoutes, setRateHeaders } from './rest/routes.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from '../shared/runtime.js';
 import { trpcRoutes } from './trpc/index.js';
-
-/** Download tokens are credentials: never let one reach a log line. */
-export function redactUrl(url: string): string {
-  return url.replace(/(\/api\/download\/)[^/?#]+/, '$1[token]');
-}
-
-export function createPino(config: Pick<Config, 'logLevel'>): Pino {
-  return pino({
-    level: config.logLevel,
-    redact: ['req.headers.authorization', 'headers.authorization'],
-    serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
-    },
-  });
-}
 
 export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInstance> {
   const { services } = runtime;
@@ -72,14 +56,4 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
   await app.register(trpcRoutes, { services, spoolDir: path.join(runtime.config.dataDir, 'spool') });
   await app.register(openapiRoutes, { services, publicUrl: runtime.config.publicUrl });
   return app;
-}
-
-/** Adapts pino to the plugin Logger interface. */
-export function toLogger(log: Pino): Logger {
-  return {
-    debug: (msg, data) => log.debug(data ?? {}, msg),
-    info: (msg, data) => log.info(data ?? {}, msg),
-    warn: (msg, data) => log.warn(data ?? {}, msg),
-    error: (msg, data) => log.error(data ?? {}, msg),
-  };
 }

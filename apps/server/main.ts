@@ -1,5 +1,5 @@
 /** `npm start`: the embedded server (REST + workers in one process) on PORT. */
-import { loadConfig } from './config.js';
+import { loadConfig } from '../shared/config.js';
 import { startServer } from './server.js';
 
 const config = loadConfig();

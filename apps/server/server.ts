@@ -2,9 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Plugin } from '../../core/contract/index.js';
 import type { Clock } from '../../core/services/clock.js';
-import { buildApp, createPino, toLogger } from './app.js';
-import type { Config } from './config.js';
-import { createRuntime, type Runtime } from './runtime.js';
+import { buildApp } from './app.js';
+import { createPino, toLogger } from '../shared/logging.js';
+import type { Config } from '../shared/config.js';
+import { createRuntime, type Runtime } from '../shared/runtime.js';
 
 export interface RunningServer {
   app: FastifyInstance;

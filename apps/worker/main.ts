@@ -4,9 +4,9 @@
  * MONGODB_URL (distributed). Load the same PLUGINS as the server. Pair with a server started
  * with WORKERS=0 to keep conversions off the API process.
  */
-import { createPino, toLogger } from '../server/app.js';
-import { loadConfig } from '../server/config.js';
-import { createRuntime } from '../server/runtime.js';
+import { createPino, toLogger } from '../shared/logging.js';
+import { loadConfig } from '../shared/config.js';
+import { createRuntime } from '../shared/runtime.js';
 
 const config = loadConfig();
 const log = createPino(config);
