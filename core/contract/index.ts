@@ -68,6 +68,11 @@ export interface PluginLimits {
   timeoutMs: number | ((inputs: readonly PluginInput[]) => number);
   /** Runs of this plugin at once in one worker process. */
   concurrency: number;
+  /**
+   * Memory cap of one run in MB: the resident memory of the isolated process running it plus
+   * every engine it starts. Past it the run is killed and the job fails. Default 1024.
+   */
+  memoryMb?: number;
   /** How many input files one run takes (merge takes several). Default { min: 1, max: 1 }. */
   inputs?: { min: number; max: number };
 }
