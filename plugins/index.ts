@@ -10,3 +10,4 @@ import { pdfPlugins } from './pdf/index.js';
 import { searchPlugins } from './search/index.js';
 
 export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins, ...pdfPlugins, pdfToMarkdown, ...searchPlugins, ...cvPlugins, ...dataPlugins, ...officePlugins];
+export default standardPlugins;

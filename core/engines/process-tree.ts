@@ -1,0 +1,75 @@
+/**
+ * A process and everything it started, read from Linux /proc: the sandbox measures a run's
+ * memory over the whole tree (the Node process running the plugin plus every engine it spawned)
+ * and kills the whole tree at a deadline. Engines run in their own process groups (see
+ * process.ts), so killing the sandbox's group alone would leave them running.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+
+const PAGE_BYTES = 4096;
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  rssBytes: number;
+}
+
+/** Fields of /proc/<pid>/stat; the command name may hold spaces and parentheses, so split after the last ')'. */
+function parseStat(pid: number, text: string): ProcStat | undefined {
+  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // rest[0] is field 3 (state): ppid is field 4, pgrp field 5, rss (pages) field 24.
+  const ppid = Number(rest[1]);
+  const pgid = Number(rest[2]);
+  const rssPages = Number(rest[21]);
+  if (!Number.isFinite(ppid) || !Number.isFinite(rssPages)) return undefined;
+  return { pid, ppid, pgid, rssBytes: rssPages * PAGE_BYTES };
+}
+
+async function allProcesses(): Promise<ProcStat[]> {
+  const entries = await readdir('/proc').catch(() => [] as string[]);
+  const stats = await Promise.all(
+    entries.filter((name) => /^\d+$/.test(name)).map(async (name) => {
+      const text = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => undefined);
+      return text === undefined ? undefined : parseStat(Number(name), text);
+    }),
+  );
+  return stats.filter((s): s is ProcStat => s !== undefined);
+}
+
+/** `root` and all its descendants that are alive now. */
+export async function processTree(root: number): Promise<ProcStat[]> {
+  const all = await allProcesses();
+  const byParent = new Map<number, ProcStat[]>();
+  for (const proc of all) byParent.set(proc.ppid, [...(byParent.get(proc.ppid) ?? []), proc]);
+  const tree = all.filter((p) => p.pid === root);
+  for (let i = 0; i < tree.length; i++) tree.push(...(byParent.get(tree[i]!.pid) ?? []));
+  return tree;
+}
+
+/** Resident memory of `root` and its descendants, in bytes (shared pages counted in each). */
+export async function treeRssBytes(root: number): Promise<number> {
+  return (await processTree(root)).reduce((sum, p) => sum + p.rssBytes, 0);
+}
+
+function kill(target: number) {
+  try {
+    process.kill(target, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * SIGKILL `root`'s descendants, each one's process group (engines lead their own), and, unless
+ * `keepRoot`, `root` itself. The tree is read before anything dies, so orphans are not missed.
+ */
+export async function killTree(root: number, { keepRoot = false } = {}): Promise<void> {
+  const tree = await processTree(root);
+  for (const proc of tree) {
+    if (proc.pid === root) continue;
+    if (proc.pgid === proc.pid) kill(-proc.pid);
+    kill(proc.pid);
+  }
+  if (!keepRoot) kill(root);
+}

@@ -1,0 +1,80 @@
+/**
+ * A sandbox process: loads the plugin modules once, then runs one plugin at a time for the server
+ * over IPC. The server owns the deadline and the memory cap and kills this process (and the
+ * engines it started) past them; here a run only has to honour its AbortSignal when it can.
+ */
+import { writeFileSync } from 'node:fs';
+import { PluginError, type Plugin, type RunContext, type RunResult } from '../../contract/index.js';
+import { loadPluginModules } from '../../contract/modules.js';
+import { EngineError } from '../process.js';
+import { killTree } from '../process-tree.js';
+import { SANDBOX_ENV, sandboxSettingsSchema, type FromChild, type SerializedError, type ToChild } from './protocol.js';
+
+function send(message: FromChild): void {
+  // The server went away mid-run: nothing to tell; 'disconnect' below ends this process.
+  if (process.connected) process.send!(message);
+}
+
+function serializeError(err: unknown): SerializedError {
+  if (err instanceof EngineError) {
+    return { name: err.name, message: err.message, stack: err.stack, reason: err.reason, command: err.command, exitCode: err.exitCode, stderrTail: err.stderrTail };
+  }
+  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
+  return { name: 'Error', message: String(err) };
+}
+
+// Under memory pressure the kernel's OOM killer must pick a run, never the server: this score is
+// inherited by every engine this process starts.
+try {
+  writeFileSync('/proc/self/oom_score_adj', '1000');
+} catch {
+  // not Linux, or /proc is read-only: the server's watchdog still applies the cap
+}
+
+const settings = sandboxSettingsSchema.parse(JSON.parse(process.env[SANDBOX_ENV] ?? '{}'));
+const plugins = new Map<string, Plugin>((await loadPluginModules(settings.modules)).map((p) => [p.id, p]));
+let current: { runId: number; controller: AbortController } | undefined;
+
+async function run(message: Extract<ToChild, { type: 'run' }>): Promise<void> {
+  const { runId } = message;
+  const controller = new AbortController();
+  current = { runId, controller };
+  try {
+    const plugin = plugins.get(message.pluginId);
+    if (!plugin) throw new Error(`plugin '${message.pluginId}' is not loaded in the sandbox (is its module in PLUGINS?)`);
+    const log = (level: 'debug' | 'info' | 'warn' | 'error') => (msg: string, data?: Record<string, unknown>) => send({ type: 'log', runId, level, msg, ...(data ? { data } : {}) });
+    const ctx: RunContext = {
+      target: message.target,
+      workDir: message.workDir,
+      signal: controller.signal,
+      progress: (percent) => send({ type: 'progress', runId, percent }),
+      report: (r) => send({ type: 'report', runId, detected: r.detected }),
+      log: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
+      remainingMs: () => Math.max(0, message.deadline - Date.now()),
+    };
+    const result: RunResult = await plugin.run(message.inputs, message.options as never, ctx);
+    send({ type: 'result', runId, result });
+  } catch (err) {
+    send({ type: 'error', runId, error: serializeError(err) });
+  } finally {
+    current = undefined;
+  }
+}
+
+process.on('message', (message: ToChild) => {
+  if (message.type === 'run') void run(message);
+  else if (message.type === 'abort' && current?.runId === message.runId) current.controller.abort(new PluginError(message.message));
+});
+
+// A stray error from a plugin's callbacks leaves this process in an unknown state: exit (the
+// server fails the run in progress, logs this stderr and starts a fresh process).
+const die = (err: unknown) => {
+  process.stderr.write(`sandbox: uncaught ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  void killTree(process.pid, { keepRoot: true }).finally(() => process.exit(70));
+};
+process.on('uncaughtException', die);
+process.on('unhandledRejection', die);
+// The server is gone (even killed with SIGKILL): take the engines this process started with it.
+process.on('disconnect', () => void killTree(process.pid, { keepRoot: true }).finally(() => process.exit(0)));
+
+send({ type: 'ready' });

@@ -1,0 +1,332 @@
+/**
+ * Plugin runs never execute on the thread that serves HTTP: they run in a pool of supervised Node
+ * processes (warm, so a run does not pay for loading sharp, pdfjs or exceljs). The pool owns each
+ * run's hard limits, whatever the plugin does:
+ * - a wall-clock deadline: the run is asked to stop (its AbortSignal), and killed with every
+ *   engine it started if it has not settled a moment later (a synchronous loop ignores signals);
+ * - a memory cap over the process tree (the sandbox process plus its engines), sampled from /proc;
+ *   past it the tree is killed at once. The V8 heap is capped too, and sandbox processes carry the
+ *   highest OOM score, so the kernel's OOM killer takes a run, never the server.
+ * A process that crashed or was killed is replaced; one that has grown is recycled.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PluginError, type Logger, type PluginInput, type RunResult } from '../../contract/index.js';
+import type { FormatId } from '../../../schema/index.js';
+import { EngineError } from '../process.js';
+import { killTree, treeRssBytes } from '../process-tree.js';
+import { SANDBOX_ENV, fromChildSchema, type FromChild, type RunMessage, type SandboxSettings, type SerializedError } from './protocol.js';
+
+export interface SandboxPoolOptions {
+  /** Plugin modules every sandbox process loads (the standard distribution and PLUGINS=). */
+  modules: readonly string[];
+  enginePaths?: Record<string, string>;
+  /** Processes at most, so runs at once; a run waits for a free process. */
+  size: number;
+  /** V8 heap cap of a sandbox process (the largest memory cap of any plugin). */
+  heapMb: number;
+  log: Logger;
+  /** A process is replaced after this many runs... */
+  recycleAfterRuns?: number;
+  /** ...or when it holds more than this much resident memory between runs. */
+  recycleRssMb?: number;
+  /** How often a running tree's memory is sampled. */
+  memoryPollMs?: number;
+  /** After a deadline or an interruption, how long a run gets to stop before it is killed. */
+  killGraceMs?: number;
+  startTimeoutMs?: number;
+}
+
+export interface SandboxRun {
+  pluginId: string;
+  inputs: PluginInput[];
+  options: Record<string, unknown>;
+  target: FormatId;
+  workDir: string;
+  timeoutMs: number;
+  memoryMb: number;
+}
+
+export interface SandboxHooks {
+  /** Shutdown: the run is interrupted (and killed if it does not stop). */
+  signal?: AbortSignal;
+  progress(percent: number): void;
+  report(detected: number): void;
+  log: Logger;
+}
+
+export interface SandboxStatus {
+  size: number;
+  processes: number;
+  busy: number;
+  waiting: number;
+  /** Processes killed at a deadline or the memory cap, or that crashed, since start. */
+  killed: number;
+  recycled: number;
+}
+
+const MB = 1_000_000;
+const STDERR_TAIL = 8 * 1024;
+const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url));
+// Sandbox processes load TypeScript modules as the server does.
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+type Outcome = { ok: true; result: RunResult } | { ok: false; error: Error };
+
+function deserializeError(error: SerializedError): Error {
+  if (error.name === 'PluginError') return new PluginError(error.message);
+  if (error.name === 'EngineError' && error.reason && error.command) {
+    return new EngineError(error.message, error.reason, error.command, error.exitCode ?? null, error.stderrTail ?? '');
+  }
+  const err = new Error(error.message);
+  err.name = error.name;
+  if (error.stack) err.stack = error.stack;
+  return err;
+}
+
+function memoryError(memoryMb: number): PluginError {
+  return new PluginError(`The job exceeded the memory limit of ${memoryMb} MB`);
+}
+
+class SandboxProcess {
+  readonly child: ChildProcess;
+  readonly ready: Promise<void>;
+  runs = 0;
+  exited = false;
+  private stderrTail = '';
+  private onMessage?: (message: FromChild) => void;
+  private onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+  private static nextRunId = 0;
+
+  constructor(settings: SandboxSettings, heapMb: number, startTimeoutMs: number, private readonly log: Logger) {
+    this.child = fork(CHILD_ENTRY, [], {
+      execArgv: ['--import', TSX_LOADER, `--max-old-space-size=${heapMb}`],
+      env: { ...process.env, [SANDBOX_ENV]: JSON.stringify(settings) },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'advanced',
+      // Its own process group: a terminal's Ctrl-C reaches the server, which then stops the pool.
+      detached: true,
+    });
+    this.child.stdout!.resume();
+    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL)));
+    this.ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new Error(`sandbox process did not start within ${startTimeoutMs} ms`));
+        void this.kill();
+      }, startTimeoutMs);
+      this.onMessage = (message) => {
+        if (message.type !== 'ready') return;
+        clearTimeout(timer);
+        this.onMessage = undefined;
+        resolve();
+      };
+      this.onExit = (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`sandbox process exited on start (${signal ?? `code ${code}`}): ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}`));
+      };
+    });
+    this.ready.catch(() => undefined);
+    this.child.on('message', (raw) => {
+      const parsed = fromChildSchema.safeParse(raw);
+      if (!parsed.success) {
+        this.log.warn('sandbox sent an invalid message', { pid: this.child.pid });
+        return;
+      }
+      this.onMessage?.(parsed.data);
+    });
+    this.child.on('error', (err) => this.log.warn('sandbox process error', { pid: this.child.pid, error: err.message }));
+    this.child.on('exit', (code, signal) => {
+      this.exited = true;
+      this.onExit?.(code, signal);
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  /** Run one plugin; settles with its result or the error to report. */
+  execute(run: SandboxRun, hooks: SandboxHooks, options: Required<Pick<SandboxPoolOptions, 'memoryPollMs' | 'killGraceMs'>>): Promise<Outcome> {
+    const runId = ++SandboxProcess.nextRunId;
+    this.runs++;
+    return new Promise<Outcome>((resolve) => {
+      let failure: Error | undefined;
+      let settled = false;
+      let killTimer: NodeJS.Timeout | undefined;
+      const finish = (outcome: Outcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadlineTimer);
+        clearTimeout(killTimer);
+        clearInterval(memoryWatch);
+        hooks.signal?.removeEventListener('abort', onShutdown);
+        this.onMessage = undefined;
+        this.onExit = undefined;
+        // A limit that was hit wins over whatever the run said meanwhile.
+        resolve(failure ? { ok: false, error: failure } : outcome);
+      };
+      /** Ask the run to stop, then kill it if it has not (cooperative), or kill it now. */
+      const stop = (error: Error, cooperative: boolean) => {
+        if (failure || settled) return;
+        failure = error;
+        if (!cooperative) return void this.kill();
+        if (this.child.connected) this.child.send({ type: 'abort', runId, message: error.message });
+        killTimer = setTimeout(() => void this.kill(), options.killGraceMs);
+      };
+      const deadlineTimer = setTimeout(() => stop(new PluginError(`Timed out after ${Math.round(run.timeoutMs / 1000)} s`), true), run.timeoutMs);
+      let sampling = false;
+      const memoryWatch = setInterval(() => {
+        if (sampling) return;
+        sampling = true;
+        void treeRssBytes(this.pid)
+          .then((rss) => {
+            if (rss > run.memoryMb * MB) {
+              hooks.log.warn('run over its memory cap: killed', { rssMb: Math.round(rss / MB), capMb: run.memoryMb });
+              stop(memoryError(run.memoryMb), false);
+            }
+          })
+          .finally(() => (sampling = false));
+      }, options.memoryPollMs);
+      const onShutdown = () => stop(new PluginError('The job was interrupted'), true);
+      hooks.signal?.addEventListener('abort', onShutdown, { once: true });
+
+      this.onMessage = (message) => {
+        if (!('runId' in message) || message.runId !== runId) return;
+        switch (message.type) {
+          case 'progress':
+            return hooks.progress(message.percent);
+          case 'report':
+            return hooks.report(message.detected);
+          case 'log':
+            return hooks.log[message.level](message.msg, message.data);
+          case 'result':
+            return finish({ ok: true, result: message.result as RunResult });
+          case 'error':
+            return finish({ ok: false, error: deserializeError(message.error) });
+        }
+      };
+      this.onExit = (code, signal) => finish({ ok: false, error: this.crashError(code, signal, run.memoryMb) });
+
+      if (this.exited || !this.child.connected) return finish({ ok: false, error: this.crashError(this.child.exitCode, this.child.signalCode, run.memoryMb) });
+      const message: RunMessage = {
+        type: 'run', runId, pluginId: run.pluginId, inputs: run.inputs, options: run.options, target: run.target, workDir: run.workDir,
+        deadline: Date.now() + run.timeoutMs,
+      };
+      this.child.send(message);
+    });
+  }
+
+  /** Why the process died under a run, in words a client may see (the stderr tail is logged). */
+  private crashError(code: number | null, signal: NodeJS.Signals | null, memoryMb: number): Error {
+    this.log.warn('sandbox process died during a run', { pid: this.pid, code, signal, stderr: this.stderrTail.slice(-2000) });
+    if (/heap out of memory|Reached heap limit/i.test(this.stderrTail)) return memoryError(memoryMb);
+    // Nobody here sent SIGKILL (the pool records its own kills as the run's failure): the kernel did, out of memory.
+    if (signal === 'SIGKILL') return memoryError(memoryMb);
+    return new PluginError(`The converter crashed while processing the file (${signal ?? `exit code ${code}`})`);
+  }
+
+  async kill(): Promise<void> {
+    if (this.exited) return;
+    await killTree(this.pid);
+  }
+
+  /** Let the process finish and exit on its own (it takes its engines with it). */
+  retire(): void {
+    if (this.child.connected) this.child.disconnect();
+    // A process that does not leave promptly is killed.
+    setTimeout(() => void this.kill(), 5_000).unref();
+  }
+
+  async rssBytes(): Promise<number> {
+    return treeRssBytes(this.pid);
+  }
+}
+
+export class SandboxPool {
+  private readonly all = new Set<SandboxProcess>();
+  private readonly idle: SandboxProcess[] = [];
+  private readonly waiters: Array<{ resolve: (p: SandboxProcess) => void; reject: (err: Error) => void }> = [];
+  private readonly settings: SandboxSettings;
+  private readonly limits: Required<Pick<SandboxPoolOptions, 'memoryPollMs' | 'killGraceMs'>>;
+  private closed = false;
+  private killed = 0;
+  private recycled = 0;
+
+  constructor(private readonly options: SandboxPoolOptions) {
+    this.settings = { modules: [...options.modules], enginePaths: options.enginePaths ?? {} };
+    this.limits = { memoryPollMs: options.memoryPollMs ?? 200, killGraceMs: options.killGraceMs ?? 1_000 };
+  }
+
+  /** Start processes ahead of the first runs (errors are logged; a run would start one again). */
+  warm(count = this.options.size): void {
+    for (let i = this.all.size; i < Math.min(count, this.options.size); i++) {
+      this.spawn().then((p) => this.release(p), (err: Error) => this.options.log.error('sandbox process could not start', { error: err.message }));
+    }
+  }
+
+  /** Run a plugin in a sandbox process under the run's deadline and memory cap. */
+  async run(run: SandboxRun, hooks: SandboxHooks): Promise<RunResult> {
+    const sandbox = await this.acquire();
+    const outcome = await sandbox.execute(run, hooks, this.limits);
+    await this.release(sandbox);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.result;
+  }
+
+  status(): SandboxStatus {
+    return { size: this.options.size, processes: this.all.size, busy: this.all.size - this.idle.length, waiting: this.waiters.length, killed: this.killed, recycled: this.recycled };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('the sandbox pool is closed'));
+    await Promise.all([...this.all].map((p) => p.kill()));
+    this.all.clear();
+    this.idle.length = 0;
+  }
+
+  private async spawn(): Promise<SandboxProcess> {
+    const sandbox = new SandboxProcess(this.settings, this.options.heapMb, this.options.startTimeoutMs ?? 60_000, this.options.log);
+    this.all.add(sandbox);
+    sandbox.child.once('exit', () => {
+      this.all.delete(sandbox);
+      const at = this.idle.indexOf(sandbox);
+      if (at >= 0) this.idle.splice(at, 1);
+    });
+    try {
+      await sandbox.ready;
+      return sandbox;
+    } catch (err) {
+      this.all.delete(sandbox);
+      throw err;
+    }
+  }
+
+  private acquire(): Promise<SandboxProcess> {
+    if (this.closed) return Promise.reject(new Error('the sandbox pool is closed'));
+    const ready = this.idle.pop();
+    if (ready) return Promise.resolve(ready);
+    if (this.all.size < this.options.size) return this.spawn();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  /** Back to the pool, or replaced when it died, ran too often or grew too large. */
+  private async release(sandbox: SandboxProcess): Promise<void> {
+    let usable = !sandbox.exited && !this.closed;
+    if (!usable && !this.closed) this.killed++;
+    if (usable && (sandbox.runs >= (this.options.recycleAfterRuns ?? 200) || (await sandbox.rssBytes()) > (this.options.recycleRssMb ?? 600) * MB)) {
+      sandbox.retire();
+      this.all.delete(sandbox);
+      this.recycled++;
+      usable = false;
+    }
+    const waiter = this.waiters.shift();
+    if (!waiter) {
+      if (usable) this.idle.push(sandbox);
+      return;
+    }
+    if (usable) return waiter.resolve(sandbox);
+    this.spawn().then(waiter.resolve, waiter.reject);
+  }
+}
