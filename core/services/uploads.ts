@@ -9,6 +9,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { FORMATS, formatFromFilename, isFormatId, type FormatId } from '../../schema/index.js';
 import { BlobTooLargeError, type BlobStore } from '../blobs/types.js';
 import { ServiceError, badRequest } from './errors.js';
+import { checkText, type TextVerdict } from './sniff.js';
 
 /** An upload already in the blob store, not yet validated against an operation. */
 export interface StagedUpload {
@@ -89,31 +90,14 @@ export class UploadService {
       throw badRequest(`Cannot tell the format of ${upload.filename}: give the file name its extension`);
     }
     const info = FORMATS[declared];
-    const matches = info.text ? looksLikeText(declared, upload.head, detected?.ext) : detected !== undefined && info.sniff.includes(detected.ext);
-    if (!matches) {
-      const found = detected ? `${detected.ext} data` : info.text ? 'binary data' : 'unrecognised data';
-      throw badRequest(`Content does not match its declared type: ${upload.filename} is named .${declared} but contains ${found}`);
+    const verdict: TextVerdict = info.text
+      ? checkText(declared, upload.head, detected?.ext)
+      : detected !== undefined && info.sniff.includes(detected.ext)
+        ? { ok: true }
+        : { ok: false, found: detected ? `${detected.ext} data` : 'unrecognised data' };
+    if (!verdict.ok) {
+      throw badRequest(`Content does not match its declared type: ${upload.filename} is named .${declared} but contains ${verdict.found}`);
     }
     return declared;
   }
-}
-
-/** Text formats have no magic bytes: require text, and the format's own opening where it has one. */
-function looksLikeText(format: FormatId, head: Buffer, detected: string | undefined): boolean {
-  if (format === 'svg') return /<svg[\s>]/i.test(head.toString('utf8'));
-  if (detected && detected !== 'xml') return false;
-  if (head.includes(0)) return false;
-  const text = head.toString('utf8').replace(/^\uFEFF/, '');
-  // A cut multi-byte character at the end of the head is fine; invalid UTF-8 elsewhere is not.
-  if (text.slice(0, -4).includes('\uFFFD') && !isLatin1Text(head)) return false;
-  if (format === 'json') return /^\s*[[{"]/.test(text);
-  if (format === 'vtt') return /^WEBVTT/.test(text);
-  if (format === 'srt') return /^\s*\d+\s*\r?\n\s*\d{1,2}:\d{2}:\d{2}[,.]\d{3}\s*-->/.test(text);
-  return true;
-}
-
-/** Legacy single-byte text (CSV exports from old spreadsheets) is still text. */
-function isLatin1Text(head: Buffer): boolean {
-  for (const byte of head) if (byte < 0x09 || (byte > 0x0d && byte < 0x20)) return false;
-  return true;
 }
