@@ -1,4 +1,6 @@
-import { stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError } from '../../core/contract/index.js';
 import { pluginConformanceSuite, runPlugin } from '../../core/contract/testing.js';
@@ -155,5 +157,26 @@ describe('image conversion', () => {
     const run = runPlugin(imageConvertPlugin, [files.bombPng], {}, { target: 'jpg' });
     await expect(run).rejects.toThrow(PluginError);
     await expect(run).rejects.toThrow('Image is too large: 400 megapixels (limit 100)');
+  });
+
+  it('renders SVG in UTF-16 LE/BE and UTF-8 with a BOM, whatever its XML declaration says', async () => {
+    const svg = '<?xml version="1.0" encoding="UTF-16"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="100%" height="100%" fill="#0000ff"/></svg>\n';
+    const encodings = {
+      le: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(svg, 'utf16le')]),
+      be: Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(svg, 'utf16le').swap16()]),
+      bom: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(svg.replace('UTF-16', 'UTF-8'))]),
+    };
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'svg-encodings-'));
+    try {
+      for (const [name, bytes] of Object.entries(encodings)) {
+        const file = path.join(dir, `${name}.svg`);
+        await writeFile(file, bytes);
+        const { result } = await runPlugin(imageConvertPlugin, [{ path: file, format: 'svg' }], {}, { target: 'png' });
+        expect(await describeImage(outputOf(result)), name).toMatchObject({ format: 'png', width: 40, height: 30 });
+        expect(await pixelAt(outputOf(result), 20, 15), name).toEqual([0, 0, 255, 255]);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

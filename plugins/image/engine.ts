@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
 import { PluginError, type FileResult, type PluginInput, type PluginLimits, type RunContext } from '../../core/contract/index.js';
+import { byteOrderMark, toUtf8 } from '../../core/contract/text.js';
 import { FORMATS, type FormatId } from '../../schema/index.js';
 import { decodeHeif } from './heif.js';
 
@@ -87,7 +88,7 @@ export async function openImage(
   if (HEIF_FORMATS.has(input.format)) return openHeif(input, ctx);
   // SVG from a buffer has no base URL, so librsvg cannot follow references to files beside it
   // (other uploads in the same directory).
-  const source = input.format === 'svg' ? await readFile(input.path) : input.path;
+  const source = input.format === 'svg' ? svgAsUtf8(await readFile(input.path)) : input.path;
   const options: SharpOptions = { animated, autoOrient: true, failOn: 'error' };
   const header = await sharp(source, { ...options, limitInputPixels: false })
     .metadata()
@@ -100,6 +101,16 @@ export async function openImage(
   if (header.width * header.height > MAX_INPUT_PIXELS) throw tooLarge(header.width * header.height);
   const image = sharp(source, { ...options, limitInputPixels: MAX_INPUT_PIXELS }).timeout({ seconds: timeoutSeconds(ctx) });
   return { image, header };
+}
+
+/**
+ * librsvg reads UTF-8 only: an SVG in UTF-16 (which its BOM announces) is transcoded and its XML
+ * declaration made to say so; a UTF-8 BOM is dropped.
+ */
+function svgAsUtf8(bytes: Buffer): Buffer {
+  if (!byteOrderMark(bytes)) return bytes;
+  const text = toUtf8(bytes).toString('utf8');
+  return Buffer.from(text.replace(/^(<\?xml\s[^>]*?\bencoding\s*=\s*)(["'])[^"']*\2/, '$1$2UTF-8$2'), 'utf8');
 }
 
 /** HEIC/HEIF are decoded outside sharp, then handed to it as raw pixels (first image only). */

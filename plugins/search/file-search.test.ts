@@ -1,10 +1,11 @@
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonResult } from '../../core/contract/index.js';
 import { parseOptions } from '../../core/contract/options.js';
 import { pluginConformanceSuite, runPlugin } from '../../core/contract/testing.js';
 import { fileSearchPlugin } from './file-search.js';
-import { makeFixtures, type Fixture } from './fixtures.js';
+import { NOTES_TXT, makeFixtures, type Fixture } from './fixtures.js';
 import { columnName } from './ods.js';
 import { MAX_MATCHES, MatchCollector, compileQuery, type Match } from './match.js';
 
@@ -142,6 +143,22 @@ describe('text files', () => {
 
   it('reports no match as count 0 without an error', async () => {
     expect(await search(files.notes, { query: 'zebra' })).toEqual({ kind: 'text', count: 0, truncated: false, error: null, matches: [] });
+  });
+
+  it('reads UTF-16 LE and BE text and UTF-8 with a BOM', async () => {
+    const encodings = {
+      le: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(NOTES_TXT, 'utf16le')]),
+      be: Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(NOTES_TXT, 'utf16le').swap16()]),
+      bom: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(NOTES_TXT)]),
+    };
+    for (const [name, bytes] of Object.entries(encodings)) {
+      const file = path.join(files.dir, `notes-${name}.txt`);
+      await writeFile(file, bytes);
+      const row = await search({ path: file, format: 'txt' }, { query: 'ärger' });
+      expect(row, name).toMatchObject({ kind: 'text', count: 2, error: null });
+      expect(row.matches.map((m) => m.location), name).toEqual(['line 3', 'line 3']);
+      expect((await search({ path: file, format: 'txt' }, { query: 'The cat', caseSensitive: true })).matches[0], name).toMatchObject({ location: 'line 1', offset: 0 });
+    }
   });
 });
 

@@ -8,8 +8,10 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { PluginError, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import { decodeTextChunks } from '../../core/contract/text.js';
 import { EngineError, runProcess } from '../../core/engines/process.js';
 import type { FormatId } from '../../schema/index.js';
 import { ENCRYPTED_MESSAGE, engineDetail } from '../pdf/shared/run.js';
@@ -20,13 +22,17 @@ import { readZipMember } from './zip.js';
 
 export type Reader = (input: PluginInput, collector: MatchCollector, ctx: RunContext) => Promise<void>;
 
-/** UTF-8 text, line by line ("line 4"); invalid bytes decode to U+FFFD rather than failing. */
+/**
+ * Text line by line ("line 4"): UTF-16 LE/BE by its BOM, else UTF-8 (BOM dropped); invalid bytes
+ * decode to U+FFFD rather than failing.
+ */
 export const readTextLines: Reader = async (input, collector, ctx) => {
-  const lines = createInterface({ input: createReadStream(input.path, { encoding: 'utf8', signal: ctx.signal }), crlfDelay: Infinity });
+  const text = Readable.from(decodeTextChunks(createReadStream(input.path, { signal: ctx.signal })));
+  const lines = createInterface({ input: text, crlfDelay: Infinity });
   let lineNumber = 0;
   for await (const line of lines) {
     lineNumber += 1;
-    collector.search(`line ${lineNumber}`, lineNumber === 1 ? line.replace(/^\uFEFF/, '') : line);
+    collector.search(`line ${lineNumber}`, line);
   }
 };
 
