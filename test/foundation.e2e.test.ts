@@ -51,7 +51,7 @@ describe('foundation over HTTP', () => {
       ['unsupported input format', { name: 'x.xyz', data: 'abc' }, { to: 'pdf' }, /Unsupported format: xyz/],
       ['unknown op', text, { to: 'txt', op: 'shred' }, /Unknown op 'shred'/],
       ['unknown field', text, { to: 'md', colour: 'red' }, /Field 'colour' does not apply/],
-      ['invalid option value', text, { to: 'md', steps: 'many' }, /steps must be a number/],
+      ['invalid option value', text, { to: 'md', steps: 'many' }, /Invalid steps: must be a whole number in decimal digits/],
       ['out-of-range option', text, { to: 'md', steps: '1000' }, /Invalid steps/],
       ['content not matching its name', { name: 'photo.png', data: 'just text' }, { to: 'webp' }, /does not match its declared type/],
       ['empty file', { name: 'empty.txt', data: '' }, { to: 'md' }, /empty/],

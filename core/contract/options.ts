@@ -18,19 +18,33 @@ export function baseType(schema: z.ZodType): z.ZodType {
 }
 
 /** The JSON type a wire string of this field is decoded to. */
-export function wireKind(schema: z.ZodType): 'number' | 'boolean' | 'json' | 'string' {
-  const type = (baseType(schema) as z.ZodType & { def: { type: string } }).def.type;
-  if (type === 'number' || type === 'int' || type === 'bigint') return 'number';
+export function wireKind(schema: z.ZodType): 'integer' | 'number' | 'boolean' | 'json' | 'string' {
+  const base = baseType(schema) as z.ZodType & { def: { type: string }; isInt?: boolean };
+  const type = base.def.type;
+  if (type === 'int' || type === 'bigint' || (type === 'number' && base.isInt === true)) return 'integer';
+  if (type === 'number') return 'number';
   if (type === 'boolean') return 'boolean';
   if (type === 'object' || type === 'array' || type === 'record' || type === 'tuple' || type === 'union') return 'json';
   return 'string';
 }
 
+/**
+ * Numbers on the wire are written in decimal digits, nothing else: `Number()` would also take
+ * `0x32`, `1e2`, `+50`, `Infinity` and `''`. Whitespace around the value is trimmed (a form
+ * field may carry a trailing newline); an integer field takes no fraction, not even `50.0`.
+ */
+const DECIMAL_INTEGER = /^-?\d+$/;
+const DECIMAL_NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)$/;
+
 function decodeString(field: string, raw: string, kind: ReturnType<typeof wireKind>): OptionsResult<unknown> {
   switch (kind) {
+    case 'integer': {
+      const text = raw.trim();
+      return DECIMAL_INTEGER.test(text) ? { ok: true, value: Number(text) } : { ok: false, error: `Invalid ${field}: must be a whole number in decimal digits` };
+    }
     case 'number': {
-      const n = Number(raw.trim());
-      return raw.trim() === '' || !Number.isFinite(n) ? { ok: false, error: `${field} must be a number` } : { ok: true, value: n };
+      const text = raw.trim();
+      return DECIMAL_NUMBER.test(text) ? { ok: true, value: Number(text) } : { ok: false, error: `Invalid ${field}: must be a number in decimal digits` };
     }
     case 'boolean':
       if (raw === 'true' || raw === 'false') return { ok: true, value: raw === 'true' };

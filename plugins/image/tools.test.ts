@@ -186,8 +186,9 @@ describe('tool options from the wire', () => {
     expect(parse(compressPlugin, {})).toEqual({ ok: true, value: { quality: 75 } });
     expect(parse(compressPlugin, { quality: '10' })).toEqual({ ok: true, value: { quality: 10 } });
     expect(parse(compressPlugin, { quality: '9' })).toEqual({ ok: false, error: 'Invalid quality: must be an integer from 10 to 95' });
-    expect(parse(compressPlugin, { quality: '50.5' })).toEqual({ ok: false, error: 'Invalid quality: must be an integer from 10 to 95' });
-    expect(parse(compressPlugin, { quality: 'high' })).toEqual({ ok: false, error: 'quality must be a number' });
+    expect(parse(compressPlugin, { quality: '50.5' })).toEqual({ ok: false, error: 'Invalid quality: must be a whole number in decimal digits' });
+    expect(parse(compressPlugin, { quality: 'high' })).toEqual({ ok: false, error: 'Invalid quality: must be a whole number in decimal digits' });
+    expect(parse(compressPlugin, { quality: '0x32' })).toEqual({ ok: false, error: 'Invalid quality: must be a whole number in decimal digits' });
   });
 
   it('resize: a JSON box with width and/or height 1-10000 and a fit', () => {
