@@ -354,9 +354,10 @@ describe('REST, GraphQL and tRPC over the same services', () => {
         method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) }, body: JSON.stringify({ jobId: accepted.jobId }),
       });
       expect(rest.status).toBe(403);
+      expect(await rest.json()).toMatchObject({ code: 'plan_required' });
       const gql = await graphql(server.url, key, `mutation { createSignedUrl(jobId: "${accepted.jobId}") { url } }`);
-      expect(gql.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-      expect(await trpcFailure(trpc.signedUrl.create.mutate({ jobId: accepted.jobId, reusable: true }))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+      expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', reason: 'plan_required' });
+      expect(await trpcFailure(trpc.signedUrl.create.mutate({ jobId: accepted.jobId, reusable: true }))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403, reason: 'plan_required' });
 
       const businessKey = await server.createKey('business');
       const business = createTransmuteClient(server.url, businessKey);
@@ -429,7 +430,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       // Files over the Free size limit: reading them would answer PAYLOAD_TOO_LARGE.
       const files = [overFreeLimit('big.pdf'), await pdfWithPages('small.pdf', 1)];
       const merge = await graphqlFiles(server.url, freeKey, MERGE_PDF, files);
-      expect(merge.body.errors?.[0]).toMatchObject({ message: 'PDF merge requires the Pro plan or higher', extensions: { code: 'FORBIDDEN' } });
+      expect(merge.body.errors?.[0]).toMatchObject({ message: 'PDF merge requires the Pro plan or higher', extensions: { code: 'FORBIDDEN', reason: 'plan_required' } });
       const batch = await graphqlFiles(server.url, freeKey, BATCH_CONVERT, files, { to: 'webp' });
       expect(batch.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
 
@@ -562,8 +563,8 @@ describe('REST, GraphQL and tRPC over the same services', () => {
     it('gates each tool by plan (transcribe: Business and up) like REST', async () => {
       const audio = { name: 'a.mp3', data: Buffer.from('ID3') };
       const gql = await graphqlFiles(server.url, key, TRANSCRIBE, [audio]);
-      expect(gql.body.errors?.[0]).toMatchObject({ message: 'Transcription requires the Business plan or higher', extensions: { code: 'FORBIDDEN' } });
-      expect(await trpcFailure(trpc.extraction.transcribe.mutate(filesForm([audio])))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+      expect(gql.body.errors?.[0]).toMatchObject({ message: 'Transcription requires the Business plan or higher', extensions: { code: 'FORBIDDEN', reason: 'plan_required' } });
+      expect(await trpcFailure(trpc.extraction.transcribe.mutate(filesForm([audio])))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403, reason: 'plan_required' });
     });
 
     it("shows results only to their key holder (FORBIDDEN for another; NOT_FOUND when unknown or another tool's)", async () => {

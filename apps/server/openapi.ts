@@ -54,7 +54,7 @@ const ERROR_RESPONSES: Record<string, string> = {
   '400': 'Missing or invalid parameters (unsupported format, content not matching its declared type, invalid option).',
   '401': 'Missing or invalid API key.',
   '402': 'Monthly credits exhausted and overage not enabled: "Insufficient API credits".',
-  '403': 'Not allowed on this plan (paid-only op, Business-and-up feature).',
+  '403': 'Not allowed on this plan (paid-only op, Business-and-up feature): `code` is `plan_required`.',
   '404': 'Not found, expired, or not owned by the key.',
   '410': 'The file behind a signed URL has been deleted.',
   '413': "File over the plan's size limit.",
@@ -157,7 +157,7 @@ function extractionPaths(registry: Registry): OpenApiDocument['paths'] {
           '200': json('BatchAccepted', 'Accepted.'),
           ...errors('400', '401', '402'),
           '403': {
-            description: `Not allowed on this plan, or the free try is spent (\`code\`: \`trial_used\`) or was sent several files (\`code\`: \`trial_single_file\`).`,
+            description: `Not allowed on this plan (\`code\`: \`plan_required\`), or the free try is spent (\`code\`: \`trial_used\`) or was sent several files (\`code\`: \`trial_single_file\`).`,
             content: { 'application/json': { schema: ref('Error') } },
           },
           ...errors('413', '429'),

@@ -14,6 +14,7 @@ import type { Clock } from './clock.js';
 import { ServiceError, badRequest, forbidden, notFound } from './errors.js';
 import type { JobService } from './jobs.js';
 import { requireFeature } from './plan-gates.js';
+import { parseOp, parseTarget } from './targets.js';
 import type { StagedUpload } from './uploads.js';
 
 type BatchAccepted = z.infer<typeof batchAcceptedSchema>;
@@ -49,7 +50,9 @@ export class BatchService {
     try {
       const max = this.admit(principal);
       if (uploads.length > max) throw badRequest(`At most ${max} files per batch on the ${PLANS[principal.account.plan].label} plan`);
-      if (!request.to?.trim()) throw badRequest("Missing 'to': the output format, e.g. to=webp");
+      // Checked once for the whole batch: a malformed field is the request's fault, not a file's.
+      parseTarget(request.to);
+      parseOp(request.op);
     } catch (err) {
       await Promise.all(uploads.map((u) => this.blobs.delete(u.blobKey)));
       throw err;

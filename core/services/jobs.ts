@@ -12,6 +12,7 @@ import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import { badRequest, notFound } from './errors.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
+import { parseOp, parseTarget } from './targets.js';
 import type { InProcessJobs } from './in-process-jobs.js';
 import type { StagedUpload, UploadService } from './uploads.js';
 
@@ -78,9 +79,8 @@ export class JobService {
   async accept(principal: Principal, request: ConvertRequest): Promise<AcceptedJob> {
     const { upload } = request;
     try {
-      const to = request.to?.trim().toLowerCase();
-      if (!to) throw badRequest("Missing 'to': the output format, e.g. to=webp");
-      const op = request.op?.trim() || undefined;
+      const to = parseTarget(request.to);
+      const op = parseOp(request.op);
       const inputFormat = await this.uploads.identify(upload);
       const resolution = this.registry.resolve({ from: inputFormat, to: to === 'jpeg' ? 'jpg' : to, op });
       if (!resolution.ok) throw badRequest(resolution.error);

@@ -17,7 +17,15 @@ export function requireFeature(account: Account, feature: Feature): void {
   requirePlan(account, FEATURE_MIN_PLAN[feature], FEATURE_NAMES[feature]);
 }
 
+/**
+ * The machine-readable code of every plan-gate 403 (`{error, code}` over REST, `extensions.reason`
+ * in GraphQL, `data.reason` in tRPC), beside the free-try codes `trial_used` and `trial_single_file`.
+ */
+export const PLAN_REQUIRED = 'plan_required';
+
 /** 403 unless the account's plan is at least `minimum` (a plugin's own lowest plan). */
 export function requirePlan(account: Account, minimum: PlanId, what: string): void {
-  if (!planAtLeast(account.plan, minimum)) throw forbidden(`${what} require${/s$/.test(what) ? '' : 's'} the ${PLANS[minimum].label} plan or higher`);
+  if (!planAtLeast(account.plan, minimum)) {
+    throw forbidden(`${what} require${/s$/.test(what) ? '' : 's'} the ${PLANS[minimum].label} plan or higher`, PLAN_REQUIRED);
+  }
 }
