@@ -17,6 +17,11 @@ export interface FormatInfo {
   text?: boolean;
   /** Credit class base regardless of size (spec credit table). */
   creditBase: 1 | 3 | 10;
+  /**
+   * A plugin-declared format's own sniffer: whether the first bytes (up to 64 KiB) are genuinely
+   * this format. When present it decides alone (instead of `sniff` or the text check).
+   */
+  detect?: (head: Buffer) => boolean;
 }
 
 const f = (category: FormatCategory, mime: string, sniff: string[], creditBase: 1 | 3 | 10, extra: Partial<FormatInfo> = {}): FormatInfo =>
@@ -105,12 +110,47 @@ export const FORMATS: Record<FormatId, FormatInfo> = Object.fromEntries(
 
 export const formatIdSchema = z.enum(FORMAT_IDS as [FormatId, ...FormatId[]]);
 
+/** A known format: built in, or declared by a loaded plugin (see registerFormat). */
 export function isFormatId(value: string): value is FormatId {
   return Object.hasOwn(FORMATS, value);
 }
 
 /** Extension aliases seen on uploaded file names. */
 const EXTENSION_ALIASES: Record<string, FormatId> = { tif: 'tiff', jpe: 'jpg', aif: 'aiff', mpg: 'mpeg', oga: 'ogg', htm: 'txt' };
+const BUILTIN = new Set<string>([...FORMAT_IDS, ...Object.keys(EXTENSION_ALIASES)]);
+
+/** Whether a name is a built-in format id or a built-in extension alias. */
+export function isBuiltinFormat(name: string): boolean {
+  return BUILTIN.has(name);
+}
+
+/** A declared format's credit class when it names none: the spec's table by category. */
+export const CATEGORY_CREDIT_BASE: Record<FormatCategory, 1 | 3 | 10> = {
+  image: 1, audio: 3, video: 10, document: 3, office: 10, pdf: 10, data: 3, subtitle: 3, archive: 3,
+};
+
+/** Names (id and extension) of plugin-declared formats -> the plugin that declared them. */
+const declaredBy = new Map<string, string>();
+
+/**
+ * Adds a plugin-declared format to the table every service reads (file names, sniffing, credits,
+ * output names). Only the registry calls this, at start-up, for manifests it has validated.
+ * Returns a problem instead when the id or extension is built in or declared by another plugin;
+ * declaring it again for the same plugin replaces it (a process may build several registries).
+ */
+export function registerFormat(id: string, info: FormatInfo, owner: string): string | undefined {
+  const extension = info.extension || id;
+  const names = [...new Set([id, extension])];
+  for (const name of names) {
+    if (BUILTIN.has(name)) return `format '${name}' is built in`;
+    const other = declaredBy.get(name);
+    if (other !== undefined && other !== owner) return `format '${name}' is already declared by plugin '${other}'`;
+  }
+  for (const name of names) declaredBy.set(name, owner);
+  (FORMATS as Record<string, FormatInfo>)[id] = { ...info, extension };
+  if (extension !== id) EXTENSION_ALIASES[extension] = id as FormatId;
+  return undefined;
+}
 
 /** The declared format of an upload, from its file name; undefined when unknown. */
 export function formatFromFilename(filename: string): FormatId | undefined {

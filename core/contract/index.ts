@@ -3,7 +3,7 @@
  * Imports schema only (plus zod), so third-party plugins stay decoupled from the service.
  */
 import { z } from 'zod';
-import type { FormatId, PlanId, ToolReport } from '../../schema/index.js';
+import type { FormatCategory, FormatId, PlanId, ToolReport } from '../../schema/index.js';
 
 export type PluginKind = 'convert' | 'tool' | 'extract';
 
@@ -77,6 +77,35 @@ export interface PluginLimits {
   inputs?: { min: number; max: number };
 }
 
+/**
+ * A file format a plugin adds to the service (the built-in ones are in schema/formats.ts). The
+ * registry registers it at start-up, so uploads named `.<extension>` are identified by `sniff`,
+ * charged by `creditBase` and routed to the plugins that take it. A declaration whose id or
+ * extension is built in, or declared by another plugin, is refused at start-up.
+ */
+export interface FormatDeclaration {
+  /** Lower-case letters and digits: the `to` value, and the file extension unless `extension` is set. */
+  id: string;
+  category: FormatCategory;
+  /** Content-Type of downloads, e.g. text/tab-separated-values. */
+  mime: string;
+  extension?: string;
+  /** A text format (no magic bytes): file-type detections of it count as text. */
+  text?: boolean;
+  /** Credit class base (1, 3 or 10); default by category as the spec's table (image 1; video, PDF, office 10; others 3). */
+  creditBase?: 1 | 3 | 10;
+  /** Whether the first bytes of a file (up to 64 KiB) are genuinely this format. Decides alone. */
+  sniff(head: Buffer): boolean;
+}
+
+/** A format declaration whose `id` can be used wherever a FormatId is expected (inputs, outputs, results). */
+export type DeclaredFormat = FormatDeclaration & { id: FormatId };
+
+/** Type-checks a format declaration; list it in a manifest's `formats` and use its `id` in inputs/outputs. */
+export function defineFormat(declaration: FormatDeclaration): DeclaredFormat {
+  return declaration as DeclaredFormat;
+}
+
 // Any zod object of options; individual fields are validated by the registry.
 export type OptionsSchema = z.ZodObject<z.ZodRawShape>;
 
@@ -108,6 +137,8 @@ export interface PluginDefinition<O extends OptionsSchema = OptionsSchema> {
   plan: PlanId;
   engines: readonly EngineRequirement[];
   limits: PluginLimits;
+  /** Formats this plugin adds to the service (see FormatDeclaration); other plugins may use them too. */
+  formats?: readonly FormatDeclaration[];
   run(inputs: readonly PluginInput[], options: z.output<O>, ctx: RunContext): Promise<RunResult>;
 }
 

@@ -3,11 +3,48 @@
  * plugin author's own tests), so a bad plugin fails the same way in both places.
  */
 import { z } from 'zod';
-import { isFormatId, planIdSchema } from '../../schema/index.js';
-import { debianPackages, type Plugin } from './index.js';
+import { CATEGORY_CREDIT_BASE, isBuiltinFormat, isFormatId, planIdSchema, registerFormat } from '../../schema/index.js';
+import { debianPackages, type FormatDeclaration, type Plugin } from './index.js';
 
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const FIELD = /^[a-z][a-zA-Z0-9]*$/;
+const FORMAT_NAME = /^[a-z0-9]{1,16}$/;
+const MIME = /^[a-z]+\/[a-z0-9][a-z0-9.+-]*$/;
+const HOW_TO_DECLARE = "declare it in the manifest's `formats` (see examples/plugin/README.md)";
+
+/** Problems with one declared format, without the plugin prefix. */
+function formatDeclarationProblems(format: FormatDeclaration): string[] {
+  const id = String(format?.id);
+  const problems: string[] = [];
+  if (!FORMAT_NAME.test(id)) problems.push(`format id '${id}' must be 1-16 lower-case letters or digits`);
+  if (format.extension !== undefined && !FORMAT_NAME.test(format.extension)) problems.push(`format '${id}': extension must be 1-16 lower-case letters or digits`);
+  if (!Object.hasOwn(CATEGORY_CREDIT_BASE, format.category)) problems.push(`format '${id}': unknown category '${String(format.category)}'`);
+  if (!MIME.test(String(format.mime))) problems.push(`format '${id}': mime must be a media type such as text/plain`);
+  if (format.creditBase !== undefined && ![1, 3, 10].includes(format.creditBase)) problems.push(`format '${id}': creditBase must be 1, 3 or 10`);
+  if (typeof format.sniff !== 'function') problems.push(`format '${id}': sniff(head) must be a function`);
+  for (const name of new Set([id, format.extension ?? id])) {
+    if (isBuiltinFormat(name)) problems.push(`format '${name}' is built in: use it without declaring it`);
+  }
+  return problems;
+}
+
+/**
+ * Registers the formats the plugins declare (see FormatDeclaration), so every service knows them.
+ * Returns the problems (invalid declarations, collisions with built-in or other plugins' formats);
+ * a format with a problem is not registered.
+ */
+export function registerDeclaredFormats(plugins: readonly Plugin[]): string[] {
+  const problems: string[] = [];
+  for (const plugin of plugins) {
+    for (const format of plugin.formats ?? []) {
+      if (formatDeclarationProblems(format).length) continue; // reported by manifestProblems
+      const { id, category, mime, extension, text, creditBase, sniff } = format;
+      const problem = registerFormat(id, { category, mime, extension: extension ?? id, sniff: [], creditBase: creditBase ?? CATEGORY_CREDIT_BASE[category], detect: sniff, ...(text ? { text } : {}) }, plugin.id);
+      if (problem) problems.push(`plugin '${plugin.id}': ${problem}`);
+    }
+  }
+  return problems;
+}
 
 /** Problems with one manifest, each a sentence naming the plugin; empty when valid. */
 export function manifestProblems(plugin: Plugin): string[] {
@@ -21,8 +58,11 @@ export function manifestProblems(plugin: Plugin): string[] {
   if (plugin.kind === 'convert' && plugin.op !== undefined) say('a convert plugin has no op');
   if (plugin.kind !== 'convert' && (!plugin.op || !KEBAB.test(plugin.op))) say('op is required and must be kebab-case');
   if (!Array.isArray(plugin.inputs) || plugin.inputs.length === 0) say('inputs must list at least one format');
+  if (plugin.formats !== undefined && !Array.isArray(plugin.formats)) say('formats must be an array of format declarations');
+  for (const format of Array.isArray(plugin.formats) ? plugin.formats : []) formatDeclarationProblems(format).forEach(say);
+  const declared = new Set((Array.isArray(plugin.formats) ? plugin.formats : []).map((f) => f?.id));
   for (const format of [...(plugin.inputs ?? []), ...(plugin.outputs ?? [])]) {
-    if (!isFormatId(format)) say(`unknown format '${String(format)}'`);
+    if (!isFormatId(format) && !declared.has(format)) say(`unknown format '${String(format)}': ${HOW_TO_DECLARE}`);
   }
   if (plugin.kind === 'convert' && !plugin.outputs?.length) say('a convert plugin must list its outputs');
   if (plugin.kind === 'tool' && plugin.outputs && plugin.outputs.length !== 1) say('a tool has one fixed output format or none (in place)');

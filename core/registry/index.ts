@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { FORMATS, type FormatId, type PlanId } from '../../schema/index.js';
 import { debianPackages, type EngineRequirement, type Plugin } from '../contract/index.js';
-import { manifestProblems } from '../contract/validate.js';
+import { manifestProblems, registerDeclaredFormats } from '../contract/validate.js';
 import { commandExists } from '../engines/process.js';
 
 export class RegistryError extends Error {
@@ -38,7 +38,8 @@ export class Registry {
   private missing = new Map<string, string[]>();
 
   constructor(readonly plugins: readonly Plugin[]) {
-    const problems = plugins.flatMap((p) => manifestProblems(p));
+    // Declared formats first, so a plugin may take a format another plugin declares.
+    const problems = [...registerDeclaredFormats(plugins), ...plugins.flatMap((p) => manifestProblems(p))];
     const claim = (index: Map<string, Plugin>, key: string, plugin: Plugin, what: string) => {
       const owner = index.get(key);
       if (owner) problems.push(`plugin '${plugin.id}': ${what} is already provided by '${owner.id}'`);

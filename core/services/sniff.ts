@@ -16,6 +16,20 @@ const OPENINGS: Partial<Record<FormatId, { test: (text: string) => boolean; othe
 };
 
 /**
+ * Does `head` (a file's first bytes) hold `format`? `detected` is file-type's guess from magic
+ * bytes. A plugin-declared format's own sniffer decides alone; text formats are checked as text;
+ * any other format needs a detection in its sniff list. Uploads and the conformance kit's output
+ * check both ask this.
+ */
+export function checkContent(format: FormatId, head: Buffer, detected: string | undefined): TextVerdict {
+  const info = FORMATS[format];
+  if (info.detect) return info.detect(head) ? { ok: true } : { ok: false, found: `data the ${format} sniffer refuses` };
+  if (info.text) return checkText(format, head, detected);
+  if (detected !== undefined && info.sniff.includes(detected)) return { ok: true };
+  return { ok: false, found: detected ? `${detected} data` : 'unrecognised data' };
+}
+
+/**
  * Does `head` (the upload's first bytes) hold text of `format`? `detected` is file-type's guess
  * from magic bytes, if any: a detection that is XML or one of our own text formats (file-type
  * knows WebVTT) is text and goes on to the text checks; any other is binary and refused. A UTF-16

@@ -9,7 +9,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { FORMATS, formatFromFilename, isFormatId, type FormatId } from '../../schema/index.js';
 import { BlobTooLargeError, type BlobStore } from '../blobs/types.js';
 import { ServiceError, badRequest } from './errors.js';
-import { checkText, type TextVerdict } from './sniff.js';
+import { checkContent } from './sniff.js';
 
 /** An upload already in the blob store, not yet validated against an operation. */
 export interface StagedUpload {
@@ -89,12 +89,7 @@ export class UploadService {
       if (detected && isFormatId(detected.ext)) return detected.ext;
       throw badRequest(`Cannot tell the format of ${upload.filename}: give the file name its extension`);
     }
-    const info = FORMATS[declared];
-    const verdict: TextVerdict = info.text
-      ? checkText(declared, upload.head, detected?.ext)
-      : detected !== undefined && info.sniff.includes(detected.ext)
-        ? { ok: true }
-        : { ok: false, found: detected ? `${detected.ext} data` : 'unrecognised data' };
+    const verdict = checkContent(declared, upload.head, detected?.ext);
     if (!verdict.ok) {
       throw badRequest(`Content does not match its declared type: ${upload.filename} is named .${declared} but contains ${verdict.found}`);
     }

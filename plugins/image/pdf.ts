@@ -24,7 +24,8 @@ async function imageToPdf(input: PluginInput, quality: number, ctx: RunContext):
   const embedded = asPng ? await pdf.embedPng(data) : await pdf.embedJpg(data);
   pdf.addPage([info.width, info.height]).drawImage(embedded, { x: 0, y: 0, width: info.width, height: info.height });
   const output = outputPath(ctx, 'pdf');
-  await writeFile(output, await pdf.save());
+  await writeFile(output, await pdf.save(), { signal: ctx.signal });
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return { path: output, format: 'pdf' };
 }
