@@ -1,6 +1,7 @@
 /** Configuration from the environment, validated once at start-up. */
 import path from 'node:path';
 import { z } from 'zod';
+import { MIN_TOKEN_SECRET_BYTES } from '../../core/services/download-links.js';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -21,6 +22,17 @@ const envSchema = z.object({
   /** Extra plugin modules (comma-separated paths or package names) loaded after the standard distribution. */
   PLUGINS: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Derives the 15-minute download links; never stored in the database. Unset in embedded mode:
+   * generated into DATA_DIR/secret-key. Required in distributed mode (every machine needs it).
+   */
+  TOKEN_SECRET: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().refine((value) => Buffer.byteLength(value) >= MIN_TOKEN_SECRET_BYTES, `must be at least ${MIN_TOKEN_SECRET_BYTES} bytes (e.g. openssl rand -base64 32)`).optional(),
+  ),
+}).refine((env) => !env.MONGODB_URL || env.TOKEN_SECRET, {
+  path: ['TOKEN_SECRET'],
+  message: 'required when MONGODB_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -43,6 +55,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     queueLockMs: c.QUEUE_LOCK_MS,
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     logLevel: c.LOG_LEVEL,
+    /** Unset in embedded mode only: the runtime then uses DATA_DIR/secret-key (apps/shared/secret-key.ts). */
+    tokenSecret: c.TOKEN_SECRET,
     extraPlugins: c.PLUGINS.split(',').map((s) => s.trim()).filter(Boolean),
     /** Spec: uploads and outputs are deleted within 1 hour. The purge runs every minute, so files fall due a minute early. */
     retentionMs: 59 * 60_000,

@@ -22,6 +22,7 @@ import { SqliteStore, openSqliteDatabase } from '../../core/store/sqlite/index.j
 import type { Store } from '../../core/store/types.js';
 import { standardPlugins } from '../../plugins/index.js';
 import type { Config } from './config.js';
+import { dataDirSecret } from './secret-key.js';
 
 export interface Runtime {
   config: Config;
@@ -86,7 +87,8 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   });
   const services = createServices({
     store, blobs, registry, queue, log, ...(clock ? { clock } : {}),
-    config: { publicUrl: config.publicUrl, workRoot: path.join(config.dataDir, 'work'), retentionMs: config.retentionMs, maxAttempts: config.maxAttempts },
+    config: { publicUrl: config.publicUrl, workRoot: path.join(config.dataDir, 'work'), retentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
+      tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)) },
   });
   await queue.agenda.ready;
   return {

@@ -1,10 +1,11 @@
-/** Download tokens (15-minute links) and signed URLs (Business and up), and what they serve. */
+/** Download tokens (15-minute links, minted by download-links.ts) and signed URLs (Business and up), and what they serve. */
 import type { Readable } from 'node:stream';
 import { PLANS, downloadTokenSchema, type SignedUrl } from '../../schema/index.js';
 import type { BlobStore } from '../blobs/types.js';
 import type { Store } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
+import type { DownloadLinks } from './download-links.js';
 import { ServiceError, badRequest, notFound } from './errors.js';
 import { requireFeature } from './plan-gates.js';
 import type { JobService } from './jobs.js';
@@ -22,6 +23,7 @@ export class DownloadService {
     private readonly blobs: BlobStore,
     private readonly jobs: JobService,
     private readonly clock: Clock,
+    private readonly links: DownloadLinks,
   ) {}
 
   /** Resolve a token to the output it grants. 400 malformed, 404 unknown/expired/consumed, 410 signed output gone. */
@@ -55,6 +57,6 @@ export class DownloadService {
     const token = randomToken();
     await this.store.tokens.create({ hash: sha256(token), jobId: job.id, kind: 'signed', reusable: request.reusable, expiresAt, consumedAt: null, createdAt: now });
     await this.store.jobs.extendOutput(job.id, expiresAt);
-    return { url: this.jobs.downloadUrl(token), expiresIn, expiresAt: expiresAt.toISOString(), reusable: request.reusable };
+    return { url: this.links.url(token), expiresIn, expiresAt: expiresAt.toISOString(), reusable: request.reusable };
   }
 }

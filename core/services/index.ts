@@ -7,6 +7,7 @@ import { AccountService } from './accounts.js';
 import { BatchService } from './batches.js';
 import { systemClock, type Clock } from './clock.js';
 import { CreditService } from './credits.js';
+import { DownloadLinks, runnerStoreView } from './download-links.js';
 import { DownloadService } from './downloads.js';
 import { ExtractionService } from './extractions.js';
 import { InProcessJobs } from './in-process-jobs.js';
@@ -22,6 +23,11 @@ export interface ServicesConfig {
   /** Uploads and outputs: deleted within this long (spec: 1 hour). */
   retentionMs: number;
   maxAttempts: number;
+  /**
+   * Derives the 15-minute download tokens (download-links.ts); at least 32 bytes, never stored
+   * in the database. Every process that serves polls or runs jobs must have the same one.
+   */
+  tokenSecret: string;
 }
 
 export interface ServiceDeps {
@@ -41,11 +47,12 @@ export function createServices({ store, blobs, registry, queue, log, clock = sys
   const accounts = new AccountService(store, clock);
   const credits = new CreditService(store, accounts, clock);
   const uploads = new UploadService(blobs);
-  const runner = new JobRunner(store, blobs, registry, credits, vault, clock, log, {
+  const links = new DownloadLinks(store, config.tokenSecret, config.publicUrl, clock);
+  const runner = new JobRunner(runnerStoreView(store, links), blobs, registry, credits, vault, clock, log, {
     workRoot: config.workRoot, outputRetentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
   });
   const inProcessJobs = new InProcessJobs(runner, log);
-  const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config);
+  const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config, links);
   return {
     registry,
     clock,
@@ -56,7 +63,7 @@ export function createServices({ store, blobs, registry, queue, log, clock = sys
     batches: new BatchService(store, blobs, jobs, clock, config.publicUrl),
     extractions: new ExtractionService(store, registry, uploads, credits, queue, clock),
     rateLimits: new RateLimitService(store, accounts, clock),
-    downloads: new DownloadService(store, blobs, jobs, clock),
+    downloads: new DownloadService(store, blobs, jobs, clock, links),
     retention: new RetentionService(store, blobs, clock, log),
     runner,
     inProcessJobs,

@@ -10,6 +10,7 @@ import type { JobRecord, Store } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
+import type { DownloadLinks } from './download-links.js';
 import { badRequest, notFound } from './errors.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
 import { parseOp, parseTarget } from './targets.js';
@@ -73,6 +74,7 @@ export class JobService {
     private readonly vault: SecretVault,
     private readonly clock: Clock,
     private readonly config: JobServiceConfig,
+    private readonly links: DownloadLinks,
   ) {}
 
   /** Validate, charge and queue one conversion or tool op. The staged upload is consumed. */
@@ -234,18 +236,14 @@ export class JobService {
         return { status: 'failed', error: job.error ?? 'Conversion failed' };
       case 'done': {
         // The link lives 900 s from completion; once it has expired the job no longer offers one.
-        const linkAlive = job.downloadToken && job.completedAt && this.clock.now().getTime() < job.completedAt.getTime() + DOWNLOAD_LINK_SECONDS * 1000;
+        const downloadUrl = this.links.jobUrl(job);
         return {
           status: 'done',
-          ...(linkAlive ? { downloadUrl: this.downloadUrl(job.downloadToken!), expiresIn: DOWNLOAD_LINK_SECONDS } : {}),
+          ...(downloadUrl ? { downloadUrl, expiresIn: DOWNLOAD_LINK_SECONDS } : {}),
           ...(job.toolReport ? { toolReport: job.toolReport } : {}),
         };
       }
     }
-  }
-
-  downloadUrl(token: string): string {
-    return `${this.config.publicUrl}/api/download/${token}`;
   }
 
   async history(principal: Principal, limit: number, offset: number): Promise<History> {

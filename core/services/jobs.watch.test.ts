@@ -9,9 +9,12 @@ import type { Logger } from '../contract/index.js';
 import { Registry } from '../registry/index.js';
 import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
 import type { Principal } from './accounts.js';
+import { systemClock } from './clock.js';
+import { DownloadLinks } from './download-links.js';
 import { ServiceError, createServices, type Services } from './index.js';
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const TOKEN_SECRET = 'watch-test-secret-of-at-least-32-bytes';
 
 const within = <T>(promise: Promise<T>, ms: number) => Promise.race([promise, new Promise<'pending'>((resolve) => setTimeout(resolve, ms, 'pending'))]);
 
@@ -27,7 +30,7 @@ describe('JobService.watch', () => {
     store = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
     services = createServices({
       store, blobs: new LocalBlobStore(path.join(dir, 'blobs')), registry: new Registry([]), queue: { enqueue: async () => {} }, log: silent,
-      config: { publicUrl: 'http://transmute.test', workRoot: path.join(dir, 'work'), retentionMs: 3_600_000, maxAttempts: 1 },
+      config: { publicUrl: 'http://transmute.test', workRoot: path.join(dir, 'work'), retentionMs: 3_600_000, maxAttempts: 1, tokenSecret: TOKEN_SECRET },
     });
     const account = await services.accounts.createAccount({ plan: 'pro' });
     owner = { account, keyId: 'test-key' };
@@ -56,8 +59,10 @@ describe('JobService.watch', () => {
     expect((await updates.next()).value).toEqual({ status: 'active', progress: 40 });
 
     const output = { blobKey: 'outputs/x', filename: 'x.md', format: 'md' as const, bytes: 3 };
-    await store.jobs.complete(jobId, { output, downloadToken: 'T'.repeat(43), toolReport: null, at: new Date(), outputExpiresAt: new Date(Date.now() + 60_000) });
-    expect((await updates.next()).value).toEqual({ status: 'done', downloadUrl: `http://transmute.test/api/download/${'T'.repeat(43)}`, expiresIn: 900 });
+    const links = new DownloadLinks(store, TOKEN_SECRET, 'http://transmute.test', systemClock);
+    await links.complete(jobId, { output, toolReport: null, at: new Date(), outputExpiresAt: new Date(Date.now() + 60_000) });
+    const downloadUrl = expect.stringMatching(/^http:\/\/transmute\.test\/api\/download\/[A-Za-z0-9_-]{43}$/);
+    expect((await updates.next()).value).toEqual({ status: 'done', downloadUrl, expiresIn: 900 });
     expect(await updates.next()).toEqual({ done: true, value: undefined });
   });
 

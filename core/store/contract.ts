@@ -63,7 +63,7 @@ function extractionRow(): Record<string, unknown> {
 function completion(overrides: Partial<Parameters<Store['jobs']['complete']>[1]> = {}) {
   return {
     output: { blobKey: `outputs/${randomUUID()}`, filename: 'notes.md', format: 'md' as const, bytes: 7 },
-    downloadToken: `tok_${randomUUID()}`, toolReport: null, at: at(), outputExpiresAt: at(HOUR), ...overrides,
+    downloadTokenHash: randomUUID().replaceAll('-', ''), toolReport: null, at: at(), outputExpiresAt: at(HOUR), ...overrides,
   };
 }
 
@@ -178,7 +178,7 @@ export function storeContractSuite(name: string, createStorage: () => Promise<St
         const input = makeJob(accountId, { kind: 'tool', op: 'compress', viaApi: false });
         const created = await store.jobs.create(input);
         const expected: JobRecord = {
-          ...input, batchId: null, status: 'waiting', progress: 0, error: null, toolReport: null, output: null, result: null, downloadToken: null,
+          ...input, batchId: null, status: 'waiting', progress: 0, error: null, toolReport: null, output: null, result: null, downloadTokenHash: null,
           refunded: false, attempts: 0, startedAt: null, completedAt: null, outputExpiresAt: null,
         };
         expect(created).toEqual(expected);
@@ -222,9 +222,19 @@ export function storeContractSuite(name: string, createStorage: () => Promise<St
         expect(await store.jobs.complete(job.id, completion())).toBe(false);
         expect(await store.jobs.fail(job.id, 'late failure', at())).toBe(false);
         expect(await store.jobs.get(job.id)).toMatchObject({
-          status: 'done', progress: 100, output: result.output, downloadToken: result.downloadToken, toolReport: result.toolReport,
+          status: 'done', progress: 100, output: result.output, downloadTokenHash: result.downloadTokenHash, toolReport: result.toolReport,
           completedAt: result.at, outputExpiresAt: result.outputExpiresAt, error: null,
         });
+      });
+
+      it('never stores a plain download token, even when a caller still passes one', async () => {
+        const job = await newJob(accountId);
+        await store.jobs.start(job.id, at());
+        const plain = 'P'.repeat(43);
+        expect(await store.jobs.complete(job.id, { ...completion(), downloadTokenHash: undefined, downloadToken: plain })).toBe(true);
+        const stored = await store.jobs.get(job.id);
+        expect(stored?.downloadTokenHash).toBeNull();
+        expect(JSON.stringify(stored)).not.toContain(plain);
       });
 
       it('completes an active extraction job once with its row; never from waiting, done or failed', async () => {
@@ -370,7 +380,7 @@ export function storeContractSuite(name: string, createStorage: () => Promise<St
         await newJob(accountId);
         expect(ids(await store.jobs.listOutputsDue(now))).toEqual([due.id]);
         await store.jobs.clearOutput(due.id);
-        expect(await store.jobs.get(due.id)).toMatchObject({ status: 'done', output: null, downloadToken: null });
+        expect(await store.jobs.get(due.id)).toMatchObject({ status: 'done', output: null, downloadTokenHash: null });
         expect(await store.jobs.listOutputsDue(now)).toEqual([]);
       });
 
@@ -383,14 +393,14 @@ export function storeContractSuite(name: string, createStorage: () => Promise<St
         expect(ids(await store.jobs.listOutputsDue(at(HOUR + MINUTE)))).toEqual([]);
       });
 
-      it('forgets download tokens of jobs completed at or before the cut-off, keeping the output', async () => {
+      it('forgets download-token hashes of jobs completed at or before the cut-off, keeping the output', async () => {
         const old = await doneJob(accountId, completion({ at: at(-20 * MINUTE) }));
         const edge = await doneJob(accountId, completion({ at: at(-15 * MINUTE) }));
         const recent = await doneJob(accountId, completion({ at: at(-MINUTE) }));
         await store.jobs.clearExpiredDownloadTokens(at(-15 * MINUTE));
-        expect(await store.jobs.get(old.id)).toMatchObject({ downloadToken: null, output: old.output });
-        expect((await store.jobs.get(edge.id))?.downloadToken).toBeNull();
-        expect((await store.jobs.get(recent.id))?.downloadToken).toBe(recent.downloadToken);
+        expect(await store.jobs.get(old.id)).toMatchObject({ downloadTokenHash: null, output: old.output });
+        expect((await store.jobs.get(edge.id))?.downloadTokenHash).toBeNull();
+        expect((await store.jobs.get(recent.id))?.downloadTokenHash).toBe(recent.downloadTokenHash);
       });
     });
 

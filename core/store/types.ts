@@ -56,10 +56,10 @@ export interface JobRecord {
   /** Extraction jobs: the JSON row the tool produced (cleared when results expire). */
   result: Record<string, unknown> | null;
   /**
-   * The 15-minute download token, kept so every poll can show the same downloadUrl. It is
-   * cleared when it expires; long-lived signed-URL tokens are stored only as hashes.
+   * SHA-256 of the 15-minute download token, hex. The token itself is never stored: polls derive
+   * it again under the server secret (core/services/download-links.ts). Cleared when it expires.
    */
-  downloadToken: string | null;
+  downloadTokenHash: string | null;
   creditCost: number;
   /** Billing period ('YYYY-MM') the cost was charged to, for refunds. */
   creditPeriod: string;
@@ -87,7 +87,21 @@ export interface BatchRecord {
   createdAt: Date;
 }
 
-export type NewJob = Omit<JobRecord, 'batchId' | 'status' | 'progress' | 'error' | 'toolReport' | 'output' | 'result' | 'downloadToken' | 'refunded' | 'attempts' | 'startedAt' | 'completedAt' | 'outputExpiresAt'> & { batchId?: string | null };
+export type NewJob = Omit<JobRecord, 'batchId' | 'status' | 'progress' | 'error' | 'toolReport' | 'output' | 'result' | 'downloadTokenHash' | 'refunded' | 'attempts' | 'startedAt' | 'completedAt' | 'outputExpiresAt'> & { batchId?: string | null };
+
+export interface JobCompletion {
+  output: StoredFile;
+  /** SHA-256 of the job's 15-minute download token (DownloadLinks.complete supplies it). */
+  downloadTokenHash?: string | null;
+  /**
+   * @deprecated Ignored: a plain token is never stored. Accepted only until the runner completes
+   * jobs through DownloadLinks.complete.
+   */
+  downloadToken?: string;
+  toolReport: ToolReport | null;
+  at: Date;
+  outputExpiresAt: Date;
+}
 
 export interface DownloadTokenRecord {
   /** SHA-256 of the token, hex: a leaked database does not leak working links. */
@@ -130,7 +144,7 @@ export interface JobRepo {
   start(id: string, at: Date): Promise<JobRecord | null>;
   setProgress(id: string, progress: number): Promise<void>;
   /** Finish an active job; false when it was not active (already finished elsewhere). */
-  complete(id: string, result: { output: StoredFile; downloadToken: string; toolReport: ToolReport | null; at: Date; outputExpiresAt: Date }): Promise<boolean>;
+  complete(id: string, result: JobCompletion): Promise<boolean>;
   /** Finish an active extraction job with its JSON row; false when it was not active. */
   completeWithResult(id: string, result: { result: Record<string, unknown>; at: Date }): Promise<boolean>;
   fail(id: string, error: string, at: Date): Promise<boolean>;
@@ -147,11 +161,11 @@ export interface JobRepo {
   clearInputs(id: string): Promise<void>;
   /** Forget extraction results of jobs accepted before `before`. */
   clearResultsBefore(before: Date): Promise<void>;
-  /** Forget download tokens that expired before `now` (job rows keep the rest). */
+  /** Forget the download-token hashes of links that expired at or before `before` (job rows keep the rest). */
   clearExpiredDownloadTokens(before: Date): Promise<void>;
   /** Jobs whose output is due (after holdUntil from signed URLs) and still present. */
   listOutputsDue(now: Date): Promise<JobRecord[]>;
-  /** Removes the output and its download token. */
+  /** Removes the output and its download-token hash. */
   clearOutput(id: string): Promise<void>;
   extendOutput(id: string, until: Date): Promise<void>;
 }

@@ -13,6 +13,8 @@ import {
 } from './schema.js';
 
 const UNFINISHED: JobRecord['status'][] = ['waiting', 'active'];
+/** The index over plain download tokens that jobs carried before they were hashed (see migrate). */
+export const LEGACY_PLAIN_TOKEN_INDEX = 'download_tokens_due';
 const DUPLICATE_KEY = 11000;
 
 /**
@@ -46,7 +48,7 @@ function jobFromDoc({ _id, ...doc }: JobDoc): JobRecord {
   return {
     id: _id, accountId: doc.accountId, batchId: doc.batchId, kind: doc.kind, pluginId: doc.pluginId, op: doc.op, inputFormat: doc.inputFormat,
     outputFormat: doc.outputFormat, options: doc.options, inputs: doc.inputs, status: doc.status, progress: doc.progress,
-    error: doc.error, toolReport: doc.toolReport, output: doc.output, result: doc.result ?? null, downloadToken: doc.downloadToken, creditCost: doc.creditCost,
+    error: doc.error, toolReport: doc.toolReport, output: doc.output, result: doc.result ?? null, downloadTokenHash: doc.downloadTokenHash ?? null, creditCost: doc.creditCost,
     creditPeriod: doc.creditPeriod, refunded: doc.refunded, viaApi: doc.viaApi, attempts: doc.attempts, createdAt: doc.createdAt,
     startedAt: doc.startedAt, completedAt: doc.completedAt, inputsExpireAt: doc.inputsExpireAt, outputExpiresAt: doc.outputExpiresAt,
   };
@@ -83,6 +85,7 @@ export class MongoStore implements Store {
     try {
       const store = new MongoStore(client, client.db(options.dbName));
       await store.createIndexes();
+      await store.migrate();
       return store;
     } catch (err) {
       await client.close();
@@ -106,6 +109,19 @@ export class MongoStore implements Store {
     for (const [name, indexes] of Object.entries(INDEXES) as Array<[keyof typeof COLLECTIONS, typeof INDEXES.jobs]>) {
       if (indexes.length) await this.db.collection(COLLECTIONS[name]).createIndexes(indexes);
     }
+  }
+
+  /**
+   * Upgrades what earlier versions wrote; idempotent, run at every start. Jobs once kept their
+   * plain download token (indexed by `download_tokens_due`): the index marks a database not yet
+   * upgraded, so the tokens are removed first and the index last. Links minted before keep
+   * opening until they expire (their hashes are in downloadTokens); polls no longer show them.
+   */
+  private async migrate(): Promise<void> {
+    const jobs = this.db.collection(COLLECTIONS.jobs);
+    if (!(await jobs.indexes()).some((index) => index.name === LEGACY_PLAIN_TOKEN_INDEX)) return;
+    await jobs.updateMany({ downloadToken: { $exists: true } }, { $unset: { downloadToken: '' } });
+    await jobs.dropIndex(LEGACY_PLAIN_TOKEN_INDEX);
   }
 
   async ping(): Promise<void> {
@@ -163,7 +179,7 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
       const doc: JobDoc = {
         _id: job.id, accountId: job.accountId, batchId: job.batchId ?? null, kind: job.kind, pluginId: job.pluginId, op: job.op, inputFormat: job.inputFormat,
         outputFormat: job.outputFormat, options: asJson(job.options), inputs: asJson(job.inputs), status: 'waiting', progress: 0,
-        error: null, toolReport: null, output: null, result: null, downloadToken: null, creditCost: job.creditCost, creditPeriod: job.creditPeriod,
+        error: null, toolReport: null, output: null, result: null, downloadTokenHash: null, creditCost: job.creditCost, creditPeriod: job.creditPeriod,
         refunded: false, viaApi: job.viaApi, attempts: 0, createdAt: job.createdAt, startedAt: null, completedAt: null,
         inputsExpireAt: job.inputsExpireAt, outputExpiresAt: null,
       };
@@ -191,7 +207,7 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
         { _id: id, status: 'active' },
         {
           $set: {
-            status: 'done', progress: 100, output: asJson(r.output), downloadToken: r.downloadToken,
+            status: 'done', progress: 100, output: asJson(r.output), downloadTokenHash: r.downloadTokenHash ?? null,
             toolReport: r.toolReport ? asJson(r.toolReport) : null, completedAt: r.at, outputExpiresAt: r.outputExpiresAt,
           },
         },
@@ -237,13 +253,13 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
       await jobs.updateMany({ result: { $type: 'object' }, createdAt: { $lt: before } }, { $set: { result: null } });
     },
     async clearExpiredDownloadTokens(before) {
-      await jobs.updateMany({ downloadToken: { $type: 'string' }, completedAt: { $lte: before } }, { $set: { downloadToken: null } });
+      await jobs.updateMany({ downloadTokenHash: { $type: 'string' }, completedAt: { $lte: before } }, { $set: { downloadTokenHash: null } });
     },
     async listOutputsDue(now) {
       return list({ output: { $ne: null }, outputExpiresAt: { $lte: now } });
     },
     async clearOutput(id) {
-      await jobs.updateOne({ _id: id }, { $set: { output: null, downloadToken: null } });
+      await jobs.updateOne({ _id: id }, { $set: { output: null, downloadTokenHash: null } });
     },
     async extendOutput(id, until) {
       // $max treats a missing or null expiry as earlier than any date.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeContractSuite } from '../contract.js';
-import { MongoStore } from './index.js';
+import { LEGACY_PLAIN_TOKEN_INDEX, MongoStore } from './index.js';
 import { COLLECTIONS, type AccountDoc, type BatchDoc, type JobDoc } from './schema.js';
 import { describeWithMongo, dropDatabase, uniqueDatabaseName } from './testing.js';
 
@@ -43,7 +43,7 @@ describeWithMongo('MongoStore', (url) => {
         _id: 'acc_legacy', plan: 'pro', email: null, emailVerified: false, overageEnabled: false, creditsIncluded: null, requestsPerMinute: null, createdAt: now,
       });
       // Documents as the adapter wrote them before jobs had `result` and batches had `tool`.
-      const legacyJobs = store.db.collection<Omit<JobDoc, 'result'>>(COLLECTIONS.jobs);
+      const legacyJobs = store.db.collection<Omit<JobDoc, 'result'> & { downloadToken: string | null }>(COLLECTIONS.jobs);
       await legacyJobs.insertOne({
         _id: 'job_legacy', accountId: 'acc_legacy', batchId: 'batch_legacy', kind: 'convert', pluginId: 'p', op: null, inputFormat: 'txt', outputFormat: 'md',
         options: {}, inputs: [], status: 'done', progress: 100, error: null, toolReport: null, output: null, downloadToken: null, creditCost: 1,
@@ -54,6 +54,27 @@ describeWithMongo('MongoStore', (url) => {
       expect((await store.batches.get('batch_legacy'))?.tool).toBeNull();
       await store.jobs.clearResultsBefore(new Date(now.getTime() + 1000));
       expect(await legacyJobs.findOne({ _id: 'job_legacy' })).not.toHaveProperty('result');
+    });
+
+    it('removes the plain download tokens earlier versions kept on jobs, and their index', async () => {
+      const now = new Date();
+      const plain = 'P'.repeat(43);
+      const jobs = store.db.collection<Omit<JobDoc, 'downloadTokenHash'> & { downloadToken: string | null }>(COLLECTIONS.jobs);
+      await jobs.createIndex({ completedAt: 1 }, { name: LEGACY_PLAIN_TOKEN_INDEX, partialFilterExpression: { downloadToken: { $type: 'string' } } });
+      await jobs.insertOne({
+        _id: 'job_plain_token', accountId: 'acc_legacy', batchId: null, kind: 'convert', pluginId: 'p', op: null, inputFormat: 'txt', outputFormat: 'md',
+        options: {}, inputs: [], status: 'done', progress: 100, error: null, toolReport: null, output: null, result: null, downloadToken: plain, creditCost: 1,
+        creditPeriod: '2030-01', refunded: false, viaApi: true, attempts: 1, createdAt: now, startedAt: now, completedAt: now, inputsExpireAt: now, outputExpiresAt: null,
+      });
+      const upgraded = await MongoStore.connect(url, { dbName });
+      try {
+        expect(await jobs.findOne({ _id: 'job_plain_token' })).not.toHaveProperty('downloadToken');
+        expect((await upgraded.jobs.get('job_plain_token'))?.downloadTokenHash).toBeNull();
+        expect(await indexesOf(COLLECTIONS.jobs)).not.toHaveProperty(LEGACY_PLAIN_TOKEN_INDEX);
+        expect((await indexesOf(COLLECTIONS.jobs)).download_token_hashes_due).toBeDefined();
+      } finally {
+        await upgraded.close();
+      }
     });
 
     it('starts again on an existing database (index creation is idempotent)', async () => {

@@ -7,8 +7,15 @@ import type { Account, ApiKeyRecord, BatchRecord, DownloadTokenRecord, JobRecord
 
 export type AccountDoc = Omit<Account, 'id'> & { _id: string };
 export type KeyDoc = Omit<ApiKeyRecord, 'id'> & { _id: string };
-/** `result` is missing on jobs written before extraction existed: read it as null. */
-export type JobDoc = Omit<JobRecord, 'id' | 'result'> & { _id: string; result?: JobRecord['result'] };
+/**
+ * `result` is missing on jobs written before extraction existed, `downloadTokenHash` on jobs
+ * written before tokens were hashed: read them as null.
+ */
+export type JobDoc = Omit<JobRecord, 'id' | 'result' | 'downloadTokenHash'> & {
+  _id: string;
+  result?: JobRecord['result'];
+  downloadTokenHash?: JobRecord['downloadTokenHash'];
+};
 /** `tool` is missing on batches written before extraction existed: read it as null. */
 export type BatchDoc = Omit<BatchRecord, 'id' | 'tool'> & { _id: string; tool?: BatchRecord['tool'] };
 /** `_id` is the token's hash. */
@@ -59,7 +66,7 @@ export const INDEXES: Record<keyof typeof COLLECTIONS, IndexDescription[]> = {
     { key: { status: 1, createdAt: 1 }, name: 'unfinished' },
     { key: { inputsExpireAt: 1 }, name: 'inputs_due' },
     { key: { outputExpiresAt: 1 }, name: 'outputs_due' },
-    { key: { completedAt: 1 }, name: 'download_tokens_due', partialFilterExpression: { downloadToken: { $type: 'string' } } },
+    { key: { completedAt: 1 }, name: 'download_token_hashes_due', partialFilterExpression: { downloadTokenHash: { $type: 'string' } } },
     { key: { createdAt: 1 }, name: 'results_due', partialFilterExpression: { result: { $type: 'object' } } },
   ],
   batches: [],

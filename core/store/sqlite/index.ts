@@ -8,7 +8,7 @@ import type {
   Account, AccountRepo, ApiKeyRecord, BatchRepo, ChargeResult, DownloadTokenRecord, JobRecord, JobRepo, KeyRepo, NewJob, RateRepo,
   Store, StoredFile, TokenRepo, TrialRepo, UsageRecord, UsageRepo,
 } from '../types.js';
-import { SCHEMA } from './schema.js';
+import { HASHED_DOWNLOAD_TOKENS, SCHEMA } from './schema.js';
 
 type Row = Record<string, unknown>;
 
@@ -54,7 +54,7 @@ function jobFromRow(r: Row): JobRecord {
     toolReport: r.tool_report ? json<ToolReport>(r.tool_report) : null,
     output: r.output ? json<StoredFile>(r.output) : null,
     result: r.result ? json<Record<string, unknown>>(r.result) : null,
-    downloadToken: (r.download_token as string | null) ?? null,
+    downloadTokenHash: (r.download_token_hash as string | null) ?? null,
     creditCost: Number(r.credit_cost),
     creditPeriod: String(r.credit_period),
     refunded: r.refunded === 1,
@@ -90,15 +90,24 @@ export function openSqliteDatabase(path: string): Database.Database {
  * Schema versions, applied in order and recorded in `PRAGMA user_version`. Append a step for
  * every change (ALTER TABLE ... ADD COLUMN, new index); never edit a step that has shipped.
  */
-const MIGRATIONS: readonly string[] = [SCHEMA];
+const MIGRATIONS: readonly string[] = [SCHEMA, HASHED_DOWNLOAD_TOKENS];
+/** Steps that blank what an older version stored in clear: a file they upgraded is rebuilt. */
+const SCRUBBING_STEPS: readonly number[] = [1];
 
 function migrate(db: Database.Database): void {
+  let from = 0;
   // IMMEDIATE: two processes opening a fresh file must not both apply a step.
   db.transaction(() => {
-    const version = Number(db.pragma('user_version', { simple: true }));
-    for (let step = version; step < MIGRATIONS.length; step++) db.exec(MIGRATIONS[step]!);
-    if (version < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+    from = Number(db.pragma('user_version', { simple: true }));
+    for (let step = from; step < MIGRATIONS.length; step++) db.exec(MIGRATIONS[step]!);
+    if (from < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
   }).immediate();
+  if (from > 0 && SCRUBBING_STEPS.some((step) => step >= from)) {
+    // Blanked values survive in freed page space: VACUUM rewrites every page, and the
+    // checkpoint moves them into the file and empties the WAL, which held old pages too.
+    db.exec('VACUUM');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  }
 }
 
 export class SqliteStore implements Store {
@@ -187,7 +196,7 @@ function jobRepo(db: Database.Database): JobRepo {
   const start = db.prepare(`UPDATE jobs SET status = 'active', attempts = attempts + 1, started_at = COALESCE(started_at, ?)
     WHERE id = ? AND status IN ('waiting', 'active') RETURNING *`);
   const progress = db.prepare(`UPDATE jobs SET progress = ? WHERE id = ? AND status = 'active'`);
-  const complete = db.prepare(`UPDATE jobs SET status = 'done', progress = 100, output = ?, download_token = ?, tool_report = ?, completed_at = ?, output_expires_at = ?
+  const complete = db.prepare(`UPDATE jobs SET status = 'done', progress = 100, output = ?, download_token_hash = ?, tool_report = ?, completed_at = ?, output_expires_at = ?
     WHERE id = ? AND status = 'active'`);
   const completeWithResult = db.prepare(`UPDATE jobs SET status = 'done', progress = 100, result = ?, completed_at = ? WHERE id = ? AND status = 'active'`);
   const clearResults = db.prepare(`UPDATE jobs SET result = NULL WHERE result IS NOT NULL AND created_at < ?`);
@@ -200,8 +209,8 @@ function jobRepo(db: Database.Database): JobRepo {
   const inputsDue = db.prepare(`SELECT * FROM jobs WHERE inputs_expire_at <= ? AND inputs != '[]'`);
   const clearInputs = db.prepare(`UPDATE jobs SET inputs = '[]' WHERE id = ?`);
   const outputsDue = db.prepare('SELECT * FROM jobs WHERE output IS NOT NULL AND output_expires_at <= ?');
-  const clearOutput = db.prepare('UPDATE jobs SET output = NULL, download_token = NULL WHERE id = ?');
-  const clearTokens = db.prepare('UPDATE jobs SET download_token = NULL WHERE download_token IS NOT NULL AND completed_at <= ?');
+  const clearOutput = db.prepare('UPDATE jobs SET output = NULL, download_token_hash = NULL WHERE id = ?');
+  const clearTokens = db.prepare('UPDATE jobs SET download_token_hash = NULL WHERE download_token_hash IS NOT NULL AND completed_at <= ?');
   const extend = db.prepare('UPDATE jobs SET output_expires_at = MAX(COALESCE(output_expires_at, 0), ?) WHERE id = ?');
   const one = (row: unknown) => (row ? jobFromRow(row as Row) : null);
   return {
@@ -222,7 +231,7 @@ function jobRepo(db: Database.Database): JobRepo {
       progress.run(pct, id);
     },
     async complete(id, r) {
-      return complete.run(JSON.stringify(r.output), r.downloadToken, r.toolReport ? JSON.stringify(r.toolReport) : null, ms(r.at), ms(r.outputExpiresAt), id).changes > 0;
+      return complete.run(JSON.stringify(r.output), r.downloadTokenHash ?? null, r.toolReport ? JSON.stringify(r.toolReport) : null, ms(r.at), ms(r.outputExpiresAt), id).changes > 0;
     },
     async completeWithResult(id, r) {
       return completeWithResult.run(JSON.stringify(r.result), ms(r.at), id).changes > 0;

@@ -97,3 +97,16 @@ CREATE TABLE IF NOT EXISTS rate_windows (
   PRIMARY KEY (key, window_start)
 );
 `;
+
+/**
+ * Version 2: download tokens are derived under the server secret and stored only as hashes
+ * (core/services/download-links.ts). Plain tokens are blanked and the column dropped; the
+ * upgraded file is then rebuilt (see migrate) so their bytes do not linger in free pages. Links minted
+ * before the upgrade keep opening until they expire (their hashes are in download_tokens), but
+ * polls no longer show them.
+ */
+export const HASHED_DOWNLOAD_TOKENS = `
+UPDATE jobs SET download_token = NULL WHERE download_token IS NOT NULL;
+ALTER TABLE jobs DROP COLUMN download_token;
+ALTER TABLE jobs ADD COLUMN download_token_hash TEXT;
+`;

@@ -1,0 +1,118 @@
+/** DownloadLinks over a real SQLite store: derived tokens, hashes only in the store, the 15-minute window. */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
+import type { JobRecord } from '../store/types.js';
+import type { Clock } from './clock.js';
+import { DownloadLinks, runnerStoreView } from './download-links.js';
+import { sha256 } from './secrets.js';
+
+const SECRET = 'download-links-test-secret-32-bytes!';
+const T0 = new Date('2030-01-01T10:00:00.000Z');
+
+describe('DownloadLinks', () => {
+  let dir: string;
+  let store: SqliteStore;
+  let now: Date;
+  const clock: Clock = { now: () => new Date(now) };
+  let links: DownloadLinks;
+
+  async function activeJob(): Promise<JobRecord> {
+    const account = { id: `acc_${randomUUID()}`, plan: 'pro' as const, email: null, emailVerified: false, overageEnabled: false, creditsIncluded: null, requestsPerMinute: null, createdAt: T0 };
+    await store.accounts.create(account);
+    const job = await store.jobs.create({
+      id: randomUUID(), accountId: account.id, kind: 'convert', pluginId: 'p', op: null, inputFormat: 'png', outputFormat: 'webp', options: {},
+      inputs: [], creditCost: 1, creditPeriod: '2030-01', viaApi: true, createdAt: T0, inputsExpireAt: new Date(T0.getTime() + 3_600_000),
+    });
+    return (await store.jobs.start(job.id, T0))!;
+  }
+
+  const completion = (at = T0) => ({
+    output: { blobKey: `outputs/${randomUUID()}`, filename: 'x.webp', format: 'webp' as const, bytes: 3 }, toolReport: null, at,
+    outputExpiresAt: new Date(at.getTime() + 3_600_000),
+  });
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-links-'));
+    store = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
+    now = T0;
+    links = new DownloadLinks(store, SECRET, 'http://transmute.test', clock);
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a secret shorter than 32 bytes', () => {
+    expect(() => new DownloadLinks(store, 'x'.repeat(31), 'http://transmute.test', clock)).toThrow(/at least 32 bytes/);
+  });
+
+  it('stores only the hash, and derives the same URL at every poll for 15 minutes', async () => {
+    const job = await activeJob();
+    expect(await links.complete(job.id, completion())).toBe(true);
+    const done = (await store.jobs.get(job.id))!;
+    const token = links.jobToken(done)!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(done.downloadTokenHash).toBe(sha256(token));
+    expect(JSON.stringify(done)).not.toContain(token);
+    expect(await store.tokens.get(sha256(token))).toMatchObject({
+      jobId: job.id, kind: 'download', reusable: true, expiresAt: new Date(T0.getTime() + 900_000), consumedAt: null,
+    });
+    expect(links.jobUrl(done)).toBe(`http://transmute.test/api/download/${token}`);
+
+    now = new Date(T0.getTime() + 900_000 - 1);
+    expect(links.jobUrl((await store.jobs.get(job.id))!)).toBe(`http://transmute.test/api/download/${token}`);
+    now = new Date(T0.getTime() + 900_000);
+    expect(links.jobUrl((await store.jobs.get(job.id))!)).toBeNull();
+  });
+
+  it('gives each job and each completion time its own token, and another secret none of them', async () => {
+    const [a, b] = [await activeJob(), await activeJob()];
+    await links.complete(a.id, completion());
+    await links.complete(b.id, completion());
+    const [doneA, doneB] = [(await store.jobs.get(a.id))!, (await store.jobs.get(b.id))!];
+    expect(links.jobToken(doneA)).not.toBe(links.jobToken(doneB));
+    expect(links.jobToken({ ...doneA, completedAt: new Date(T0.getTime() + 1) })).toBeNull();
+    // Minted under another secret (rotated, or a worker misconfigured): no link rather than a dead one.
+    expect(new DownloadLinks(store, `${SECRET}-rotated`, 'http://transmute.test', clock).jobUrl(doneA)).toBeNull();
+  });
+
+  it('shows no link for a job without a stored hash (upgraded database), without an output, or not done', async () => {
+    const job = await activeJob();
+    await links.complete(job.id, completion());
+    const done = (await store.jobs.get(job.id))!;
+    expect(links.jobUrl({ ...done, downloadTokenHash: null })).toBeNull();
+    expect(links.jobUrl({ ...done, output: null })).toBeNull();
+    expect(links.jobUrl({ ...done, status: 'active' })).toBeNull();
+    await store.jobs.clearOutput(job.id);
+    expect(links.jobUrl((await store.jobs.get(job.id))!)).toBeNull();
+  });
+
+  it('completes nothing twice: a job finished elsewhere answers false', async () => {
+    const job = await activeJob();
+    expect(await links.complete(job.id, completion())).toBe(true);
+    expect(await links.complete(job.id, completion(new Date(T0.getTime() + 5000)))).toBe(false);
+    expect((await store.jobs.get(job.id))!.completedAt).toEqual(T0);
+  });
+
+  it('runnerStoreView: the old runner path (random token, then complete with it) ends in a derived link, the random token nowhere', async () => {
+    const view = runnerStoreView(store, links);
+    const job = await activeJob();
+    const random = 'R'.repeat(43);
+    await view.tokens.create({ hash: sha256(random), jobId: job.id, kind: 'download', reusable: true, createdAt: T0, expiresAt: new Date(T0.getTime() + 900_000), consumedAt: null });
+    expect(await view.jobs.complete(job.id, { ...completion(), downloadToken: random })).toBe(true);
+    expect(await store.tokens.get(sha256(random))).toBeNull();
+    const done = (await view.jobs.get(job.id))!;
+    expect(JSON.stringify(done)).not.toContain(random);
+    const token = links.jobToken(done)!;
+    expect(await store.tokens.get(sha256(token))).toMatchObject({ jobId: job.id, kind: 'download' });
+    // Everything else goes to the store as it is.
+    await view.tokens.create({ hash: 'signed-hash', jobId: job.id, kind: 'signed', reusable: false, createdAt: T0, expiresAt: T0, consumedAt: null });
+    expect(await store.tokens.get('signed-hash')).toMatchObject({ kind: 'signed' });
+    await view.ping();
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * The 15-minute download links of finished jobs: minted at completion, shown by every poll for
+ * 15 minutes, never stored in a usable form.
+ *
+ * The token is derived, not random: HMAC-SHA256 under the server secret (TOKEN_SECRET, or
+ * DATA_DIR/secret-key in embedded mode) of the job id and its completion time, base64url (43
+ * characters, the wire shape of every token). The store keeps only sha256(token): in the tokens
+ * table (what GET /api/download resolves) and on the job row (so a poll shows a link only when
+ * the one it derives is the one minted). A leaked database or dump holds ids, times and hashes,
+ * none of which yields a working link without the secret, which is never in the database.
+ *
+ * Why an HMAC rather than an encrypted token: nothing secret-derived is written anywhere (no
+ * ciphertext, IV or key version to store or migrate), every poll on every process that shares
+ * the secret derives the same URL, and there is nothing to decrypt. Changing the secret ends the
+ * current links early (polls stop showing them; they last 15 minutes anyway).
+ */
+import { createHmac } from 'node:crypto';
+import { DOWNLOAD_LINK_SECONDS } from '../../schema/index.js';
+import type { JobCompletion, JobRecord, JobRepo, Store, TokenRepo } from '../store/types.js';
+import type { Clock } from './clock.js';
+import { sha256 } from './secrets.js';
+
+/** A secret shorter than this is refused (config enforces it for TOKEN_SECRET too). */
+export const MIN_TOKEN_SECRET_BYTES = 32;
+
+/** What the runner records when a file job finishes: jobs.complete without the link. */
+export type FileCompletion = Omit<JobCompletion, 'downloadTokenHash' | 'downloadToken'>;
+
+export class DownloadLinks {
+  constructor(
+    private readonly store: Store,
+    private readonly secret: string,
+    private readonly publicUrl: string,
+    private readonly clock: Clock,
+  ) {
+    if (Buffer.byteLength(secret) < MIN_TOKEN_SECRET_BYTES) throw new Error(`The token secret must be at least ${MIN_TOKEN_SECRET_BYTES} bytes`);
+  }
+
+  /**
+   * Finish an active file job with its link: the token's hash is stored first, so no poll can
+   * show a link that does not open yet. False when the job was not active (finished elsewhere);
+   * the hash row then names a link nobody was shown, and expires with it.
+   */
+  async complete(jobId: string, completion: FileCompletion): Promise<boolean> {
+    const tokenHash = sha256(this.derive(jobId, completion.at));
+    await this.store.tokens.create({
+      hash: tokenHash, jobId, kind: 'download', reusable: true, createdAt: completion.at,
+      expiresAt: new Date(completion.at.getTime() + DOWNLOAD_LINK_SECONDS * 1000), consumedAt: null,
+    });
+    const { output, toolReport, at, outputExpiresAt } = completion;
+    return this.store.jobs.complete(jobId, { output, toolReport, at, outputExpiresAt, downloadTokenHash: tokenHash });
+  }
+
+  /** The token of a done job's link while it lives (15 minutes from completion), else null. */
+  jobToken(job: JobRecord): string | null {
+    if (job.status !== 'done' || !job.output || !job.completedAt || !job.downloadTokenHash) return null;
+    if (this.clock.now().getTime() >= job.completedAt.getTime() + DOWNLOAD_LINK_SECONDS * 1000) return null;
+    const token = this.derive(job.id, job.completedAt);
+    // Minted under another secret, or before links were derived (an upgraded database): no link.
+    return sha256(token) === job.downloadTokenHash ? token : null;
+  }
+
+  /** The poll's downloadUrl, while the job's link lives. */
+  jobUrl(job: JobRecord): string | null {
+    const token = this.jobToken(job);
+    return token ? this.url(token) : null;
+  }
+
+  /** The absolute URL of any token (15-minute link or signed URL). */
+  url(token: string): string {
+    return `${this.publicUrl}/api/download/${token}`;
+  }
+
+  private derive(jobId: string, completedAt: Date): string {
+    return createHmac('sha256', this.secret).update(JSON.stringify(['transmute/download-link/v1', jobId, completedAt.getTime()])).digest('base64url');
+  }
+}
+
+/**
+ * Interim, until runner.ts completes file jobs through DownloadLinks.complete: the runner's view
+ * of the store. The runner still mints a random token, stores its hash and passes the token to
+ * jobs.complete; here that token is dropped (never stored, never shown) and the job completes
+ * through `links` instead. Delete this once the runner calls links.complete itself.
+ */
+export function runnerStoreView(store: Store, links: DownloadLinks): Store {
+  const jobs: JobRepo = { ...store.jobs, complete: (id, { output, toolReport, at, outputExpiresAt }) => links.complete(id, { output, toolReport, at, outputExpiresAt }) };
+  const tokens: TokenRepo = { ...store.tokens, create: async (token) => (token.kind === 'download' ? undefined : store.tokens.create(token)) };
+  return Object.assign(Object.create(store) as Store, { jobs, tokens });
+}
