@@ -21,7 +21,7 @@ import { Registry, RegistryError } from '../registry/index.js';
 import { checkContent } from '../services/sniff.js';
 import { isFileResult, type FileResult, type Plugin, type PluginInput, type RunContext, type RunResult } from './index.js';
 import { parseOptions } from './options.js';
-import { manifestProblems } from './validate.js';
+import { manifestProblems, registerDeclaredFormats } from './validate.js';
 
 export interface TestRun {
   result: RunResult;
@@ -48,6 +48,8 @@ export async function runPlugin(
   options: Record<string, unknown> = {},
   { signal, workDir, target, onProgress }: RunOptions = {},
 ): Promise<TestRun> {
+  // The formats the plugin declares, registered as the registry does at start-up.
+  registerDeclaredFormats([plugin]);
   const parsed = parseOptions(plugin.options, options, { fromStrings: false, operation: plugin.id });
   if (!parsed.ok) throw new Error(parsed.error);
   const dir = workDir ?? (await mkdtemp(path.join(os.tmpdir(), `plugin-${plugin.id}-`)));
@@ -213,6 +215,7 @@ export async function abortProblem(
 
 /** Shared checks every plugin must pass; call it inside a test file. */
 export function pluginConformanceSuite(plugin: Plugin, samples: readonly ConformanceSample[], options: ConformanceOptions = {}): void {
+  registerDeclaredFormats([plugin]);
   describe(`plugin ${plugin.id} conformance`, () => {
     it('has a valid manifest', () => {
       expect(manifestProblems(plugin)).toEqual([]);
