@@ -1,4 +1,5 @@
 /** The standard distribution: every plugin the server loads, listed explicitly. */
+import { fileURLToPath } from 'node:url';
 import type { Plugin } from '../core/contract/index.js';
 import { cvPlugins } from './cv/index.js';
 import { dataPlugins } from './data/index.js';
@@ -10,4 +11,11 @@ import { pdfPlugins } from './pdf/index.js';
 import { searchPlugins } from './search/index.js';
 
 export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins, ...pdfPlugins, pdfToMarkdown, ...searchPlugins, ...cvPlugins, ...dataPlugins, ...officePlugins];
-export default standardPlugins;
+
+/**
+ * The same distribution as module paths: sandbox processes import only the family of the plugin
+ * they run, so a process running images never loads LibreOffice's or pdfjs's code.
+ */
+export const standardPluginModules: string[] = ['cv', 'data', 'image', 'markdown', 'media', 'office', 'pdf', 'search'].map((family) =>
+  fileURLToPath(new URL(`./${family}/index.ts`, import.meta.url)),
+);

@@ -6,10 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { standardPlugins } from '../plugins/index.js';
-import slowText from './fixtures/plugins/slow-text.js';
 import {
-  TestClock, admin, convertAndDownload, download, getJson, spawnServer, startServer, submitConvert, waitForJob, type TestServer,
+  SLOW_TEXT_PLUGIN, TestClock, admin, convertAndDownload, download, getJson, spawnServer, startServer, submitConvert, waitForJob, type TestServer,
 } from './helpers.js';
 
 const text = { name: 'notes.txt', data: 'hello transmute' };
@@ -20,7 +18,7 @@ describe('foundation over HTTP', () => {
   const clock = new TestClock();
 
   beforeAll(async () => {
-    server = await startServer({ plugins: [...standardPlugins, slowText], clock });
+    server = await startServer({ env: { PLUGINS: SLOW_TEXT_PLUGIN }, clock });
     key = await server.createKey('pro');
   });
   afterAll(() => server.close());
@@ -196,7 +194,7 @@ describe('durability', () => {
       for (;;) {
         const { body } = await getJson(`${server.url}/api/v1/jobs/${accepted.body.jobId}`, result.key);
         if (body.status === 'active' && body.progress > 0) break;
-        await new Promise((r) => setTimeout(r, 50));
+        await new Promise((r) => setTimeout(r, 200));
       }
       await server.kill('SIGKILL');
 

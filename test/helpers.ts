@@ -15,6 +15,8 @@ import { loadConfig } from '../apps/shared/config.js';
 import { startServer as startRunningServer, type RunningServer } from '../apps/server/server.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
+/** The test-only plugin module (loaded with PLUGINS=, like any third-party plugin, so sandbox processes load it too). */
+export const SLOW_TEXT_PLUGIN = path.join(ROOT, 'test/fixtures/plugins/slow-text.ts');
 
 export interface TestServer {
   url: string;
@@ -28,6 +30,7 @@ export interface TestServer {
 }
 
 export interface StartOptions {
+  /** The registry's plugins (default: the standard distribution); extra plugin modules go in env PLUGINS. */
   plugins?: readonly Plugin[];
   clock?: Clock;
   env?: Record<string, string>;

@@ -16,9 +16,7 @@ import { EXTRACTION_TOOLS, formatsSchema, type JobStatus } from '../schema/index
 import { createTransmuteClient, type TransmuteClient } from '../apps/server/trpc/client.js';
 import { createTrpcContext } from '../apps/server/trpc/context.js';
 import { createCaller } from '../apps/server/trpc/router.js';
-import { standardPlugins } from '../plugins/index.js';
-import slowText from './fixtures/plugins/slow-text.js';
-import { ROOT, authHeaders, download, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
+import { ROOT, SLOW_TEXT_PLUGIN, authHeaders, download, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
 
 interface GraphQLAnswer {
   status: number;
@@ -174,7 +172,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
   const text = { name: 'notes.txt', data: 'hello surfaces' };
 
   beforeAll(async () => {
-    server = await startServer({ plugins: [...standardPlugins, slowText] });
+    server = await startServer({ env: { PLUGINS: SLOW_TEXT_PLUGIN } });
     key = await server.createKey('pro');
     trpc = createTransmuteClient(server.url, key);
   });

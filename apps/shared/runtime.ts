@@ -5,9 +5,10 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { AgendaBackend } from 'agenda';
-import type { Logger, Plugin } from '../../core/contract/index.js';
+import { DEFAULT_MEMORY_MB, type Logger, type Plugin } from '../../core/contract/index.js';
+import { loadPluginModules, pluginModules } from '../../core/contract/modules.js';
+import { SandboxPool } from '../../core/engines/sandbox/pool.js';
 import { GridFsBlobStore } from '../../core/blobs/gridfs.js';
 import { LocalBlobStore } from '../../core/blobs/local.js';
 import type { BlobStore } from '../../core/blobs/types.js';
@@ -20,7 +21,7 @@ import type { Clock } from '../../core/services/clock.js';
 import { MongoStore } from '../../core/store/mongo/index.js';
 import { SqliteStore, openSqliteDatabase } from '../../core/store/sqlite/index.js';
 import type { Store } from '../../core/store/types.js';
-import { standardPlugins } from '../../plugins/index.js';
+import { standardPluginModules, standardPlugins } from '../../plugins/index.js';
 import type { Config } from './config.js';
 import { dataDirSecret } from './secret-key.js';
 
@@ -28,6 +29,8 @@ export interface Runtime {
   config: Config;
   services: Services;
   queue: Queue;
+  /** The processes plugin runs execute in. */
+  sandbox: SandboxPool;
   /** Start running jobs in this process (config.workers at once). */
   startWorkers(): Promise<void>;
   close(): Promise<void>;
@@ -38,22 +41,6 @@ export interface RuntimeOptions {
   log: Logger;
   clock?: Clock;
   plugins?: readonly Plugin[];
-}
-
-/**
- * Third-party plugins: each module exports a plugin or an array of plugins as default (or as
- * `plugins`). They pass the same manifest validation as the standard ones.
- */
-async function loadPluginModules(specifiers: readonly string[]): Promise<Plugin[]> {
-  const loaded: Plugin[] = [];
-  for (const specifier of specifiers) {
-    const target = specifier.startsWith('.') || specifier.startsWith('/') ? pathToFileURL(path.resolve(specifier)).href : specifier;
-    const mod = (await import(target)) as { default?: Plugin | Plugin[]; plugins?: Plugin[] };
-    const exported = mod.default ?? mod.plugins;
-    if (!exported) throw new Error(`Plugin module ${specifier} exports no default plugin (or plugins array)`);
-    loaded.push(...(Array.isArray(exported) ? exported : [exported]));
-  }
-  return loaded;
 }
 
 interface Adapters {
@@ -85,8 +72,19 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     lockLifetimeMs: config.queueLockMs,
     log,
   });
+  // Runs execute in sandbox processes that import the plugin's own module: a standard family or
+  // a PLUGINS= module (a plugin given here as an object must come from one of those).
+  const modules = await pluginModules([...standardPluginModules, ...config.extraPlugins.map((m) => (m.startsWith('.') ? path.resolve(m) : m))]);
+  const sandbox = new SandboxPool({
+    moduleOf: (pluginId) => modules.get(pluginId),
+    preload: [...new Set(registry.plugins.map((p) => modules.get(p.id)).filter((m): m is string => m !== undefined))],
+    // One slot beyond the queue's: jobs carrying a password run in the process that accepted them.
+    size: config.workers + 1,
+    heapMb: Math.max(...registry.plugins.map((p) => p.limits.memoryMb ?? DEFAULT_MEMORY_MB), DEFAULT_MEMORY_MB),
+    log,
+  });
   const services = createServices({
-    store, blobs, registry, queue, log, ...(clock ? { clock } : {}),
+    store, blobs, registry, queue, executor: sandbox, log, ...(clock ? { clock } : {}),
     config: { publicUrl: config.publicUrl, workRoot: path.join(config.dataDir, 'work'), retentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
       tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)) },
   });
@@ -95,14 +93,18 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     config,
     services,
     queue,
+    sandbox,
     async startWorkers() {
       if (config.workers > 0) {
-        await queue.startWorkers({ runner: services.runner, retention: services.retention, store, concurrency: config.workers });
+        sandbox.warm(config.workers);
+        const plugins = registry.plugins.map((p) => ({ id: p.id, concurrency: p.limits.concurrency }));
+        await queue.startWorkers({ runner: services.runner, retention: services.retention, store, concurrency: config.workers, plugins });
       }
     },
     async close() {
       await services.inProcessJobs.stop(config.shutdownGraceMs);
       await queue.stop(config.shutdownGraceMs);
+      await sandbox.close();
       await store.close();
     },
   };

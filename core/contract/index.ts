@@ -63,6 +63,9 @@ export interface JsonResult {
 }
 export type RunResult = FileResult | JsonResult;
 
+/** A run's memory cap when its manifest names none: the sandbox process (about 300 MB with every plugin loaded) plus its engines. */
+export const DEFAULT_MEMORY_MB = 1024;
+
 export interface PluginLimits {
   /** Hard wall-clock limit for one run; may scale with the input (e.g. media duration unknown, size known). */
   timeoutMs: number | ((inputs: readonly PluginInput[]) => number);

@@ -1,17 +1,21 @@
 /**
- * Agenda setup and job definitions: run a conversion job, purge expired files every minute,
- * and close the billing period on the 1st of each month (UTC). The same definitions run on the
- * SQLite backend (embedded) and the MongoDB backend (distributed).
+ * Agenda setup and job definitions: run a conversion job, purge expired files and reconcile the
+ * queue with the store every minute, and close the billing period on the 1st of each month (UTC).
+ * The same definitions run on the SQLite backend (embedded) and the MongoDB backend (distributed).
+ *
+ * Each plugin has its own queue entry name (`run-job:<plugin id>`) whose lock limit is the
+ * plugin's concurrency, so a worker claims only jobs it can start now: a job whose plugin is busy
+ * here stays unlocked for another worker instead of waiting here while that worker idles.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agenda, backoffStrategies, type AgendaBackend, type Job } from 'agenda';
 import type { Logger } from '../contract/index.js';
-import type { JobQueue } from '../services/jobs.js';
-import type { JobRunner } from '../services/runner.js';
-import type { RetentionService } from '../services/retention.js';
 import type { Store } from '../store/types.js';
+import type { JobQueue, JobRunnerPort, QueuedJob, RetentionPort } from './types.js';
 
+/** Entries queued before per-plugin names existed; still run. */
 export const RUN_JOB = 'run-job';
+export const runJobName = (pluginId: string) => `${RUN_JOB}:${pluginId}`;
 export const PURGE_EXPIRED = 'purge-expired';
 export const CLOSE_BILLING_PERIOD = 'close-billing-period';
 
@@ -30,18 +34,30 @@ export interface QueueOptions {
    */
   lockLifetimeMs: number;
   log: Logger;
+  /**
+   * When the store or blobs are unreachable, a run is retried with exponential back-off; past
+   * the last retry the entry is given up and the reconciler queues the job again.
+   */
+  retry?: { delayMs: number; maxDelayMs: number; maxRetries: number };
+  /** How often the purge and the reconciler run (Agenda interval). */
+  maintenanceEvery?: string;
 }
 
 export interface WorkerDeps {
-  runner: JobRunner;
-  retention: RetentionService;
+  runner: JobRunnerPort;
+  retention: RetentionPort;
   store: Store;
-  /** Conversion jobs run at once in this process. */
+  /** Conversion jobs running at once in this process. */
   concurrency: number;
+  /** Every plugin this worker runs, with its own concurrency. */
+  plugins: ReadonlyArray<{ id: string; concurrency: number }>;
 }
 
 export class Queue implements JobQueue {
+  /** Conversion jobs. */
   readonly agenda: Agenda;
+  /** Purge, reconcile and billing: apart, so they never take a conversion's place. */
+  private maintenance: Agenda | undefined;
   /** Conversion jobs running here, by Agenda job id, until Agenda has saved their outcome. */
   private readonly running = new Map<string, AbortController>();
 
@@ -55,10 +71,10 @@ export class Queue implements JobQueue {
     this.agenda.on('error', (err: Error) => options.log.error('queue error', { error: err.message }));
   }
 
-  async enqueue(jobId: string): Promise<void> {
+  async enqueue({ id, pluginId }: QueuedJob): Promise<void> {
     // Unique on the job id: enqueueing twice (recovery after a crash) never runs a job twice.
     try {
-      await this.agenda.create(RUN_JOB, { jobId }).unique({ 'data.jobId': jobId }, { insertOnly: true }).save();
+      await this.agenda.create(runJobName(pluginId), { jobId: id }).unique({ 'data.jobId': id }, { insertOnly: true }).save();
     } catch (err) {
       // MongoDB: another process inserted the same entry at the same moment (its unique index said no). It is queued.
       if ((err as { code?: unknown }).code !== DUPLICATE_KEY) throw err;
@@ -71,58 +87,78 @@ export class Queue implements JobQueue {
   }
 
   /** Start processing in this process (embedded server with workers, or apps/worker). */
-  async startWorkers({ runner, retention, store, concurrency }: WorkerDeps): Promise<void> {
-    const { log, lockLifetimeMs } = this.options;
-    this.agenda.define<{ jobId: string }>(
-      RUN_JOB,
-      async (job: Job<{ jobId: string }>) => {
-        const controller = new AbortController();
-        this.running.set(String(job.attrs._id), controller);
-        // Renew the lock even while a plugin reports no progress (one long engine call).
-        const renew = setInterval(() => void job.touch().catch(() => undefined), Math.max(250, lockLifetimeMs / 3));
-        try {
-          await runner.run(job.attrs.data.jobId, { signal: controller.signal, heartbeat: () => void job.touch().catch(() => undefined) });
-        } finally {
-          clearInterval(renew);
-        }
-        // Interrupted by shutdown, the runner left the job unfinished: make it due now, so Agenda
-        // saves it unlocked for any worker to take, instead of removing it as completed.
-        if (controller.signal.aborted) job.attrs.nextRunAt = new Date();
-      },
-      // A worker locks only the jobs it can run at once, leaving the rest to other workers. The
-      // runner turns every plugin failure into a failed job itself, so the handler throws only
-      // when the store or blobs are unreachable: retry those, for several minutes.
-      {
-        concurrency, lockLimit: concurrency, lockLifetime: lockLifetimeMs,
-        backoff: backoffStrategies.exponential({ delay: 2_000, maxDelay: 60_000, maxRetries: 8 }),
-      },
-    );
+  async startWorkers({ runner, retention, store, concurrency, plugins }: WorkerDeps): Promise<void> {
+    const { log, lockLifetimeMs, retry = { delayMs: 2_000, maxDelayMs: 60_000, maxRetries: 8 } } = this.options;
+    const handler = async (job: Job<{ jobId: string }>) => {
+      const controller = new AbortController();
+      this.running.set(String(job.attrs._id), controller);
+      // Renew the lock even while a plugin reports no progress (one long engine call).
+      const renew = setInterval(() => void job.touch().catch(() => undefined), Math.max(250, lockLifetimeMs / 3));
+      try {
+        await runner.run(job.attrs.data.jobId, { signal: controller.signal, heartbeat: () => void job.touch().catch(() => undefined) });
+      } finally {
+        clearInterval(renew);
+      }
+      // Interrupted by shutdown, the runner left the job unfinished: make it due now, so Agenda
+      // saves it unlocked for any worker to take, instead of removing it as completed.
+      if (controller.signal.aborted) job.attrs.nextRunAt = new Date();
+    };
+    // The runner turns every plugin failure into a failed job itself, so the handler throws only
+    // when the store or blobs are unreachable: retry those with back-off.
+    const backoff = backoffStrategies.exponential({ delay: retry.delayMs, maxDelay: retry.maxDelayMs, maxRetries: retry.maxRetries });
+    for (const plugin of plugins) {
+      const slots = Math.max(1, Math.min(plugin.concurrency, concurrency));
+      this.agenda.define(runJobName(plugin.id), handler, { concurrency: slots, lockLimit: slots, lockLifetime: lockLifetimeMs, backoff });
+    }
+    this.agenda.define(RUN_JOB, handler, { concurrency: 1, lockLimit: 1, lockLifetime: lockLifetimeMs, backoff });
     // Agenda has saved the job's outcome (or handed it back) when it emits complete.
-    this.agenda.on(`complete:${RUN_JOB}`, (job: Job) => this.running.delete(String(job.attrs._id)));
-    this.agenda.define(PURGE_EXPIRED, async () => {
+    this.agenda.on('complete', (job: Job) => this.running.delete(String(job.attrs._id)));
+    // Never more locked than this process runs at once: what it cannot start, others may.
+    this.agenda.lockLimit(concurrency);
+    this.agenda.maxConcurrency(concurrency);
+    await this.agenda.start();
+
+    const maintenance = new Agenda({ backend: this.options.backend, processEvery: Math.max(this.options.processEveryMs, 1_000), removeOnComplete: true });
+    maintenance.on('error', (err: Error) => log.error('queue error', { error: err.message }));
+    maintenance.define(PURGE_EXPIRED, async () => {
       await retention.purge();
-      await this.recover(runner, store);
+      await this.reconcile(runner, store);
     });
     // Usage is kept per month, so the new month starts at zero by itself; this job records the
     // close so operators can bill overage, and is harmless to run twice.
-    this.agenda.define(CLOSE_BILLING_PERIOD, async () => {
+    maintenance.define(CLOSE_BILLING_PERIOD, async () => {
       log.info('billing period closed');
     });
-    this.agenda.maxConcurrency(concurrency + 2);
-    await this.agenda.start();
-    await this.agenda.every('1 minute', PURGE_EXPIRED);
-    await this.agenda.every('0 0 1 * *', CLOSE_BILLING_PERIOD, undefined, { timezone: 'UTC' });
-    await this.recover(runner, store);
+    await maintenance.start();
+    this.maintenance = maintenance;
+    await maintenance.every(this.options.maintenanceEvery ?? '1 minute', PURGE_EXPIRED);
+    await maintenance.every('0 0 1 * *', CLOSE_BILLING_PERIOD, undefined, { timezone: 'UTC' });
+    await this.reconcile(runner, store);
   }
 
   /**
-   * Jobs accepted just before a crash may have missed the queue: put unfinished jobs back
-   * (idempotent). In-process jobs are the runner's to judge (see JobRunner.triage).
+   * Every unfinished job has a live queue entry. Jobs accepted just before a crash may have
+   * missed the queue, and an entry is given up when the store stayed unreachable past its last
+   * retry: such jobs are queued again (idempotent: one entry per job). An entry is live while it
+   * is due (now or later) or locked by a worker within its lock lifetime. In-process jobs are the
+   * runner's to judge (see JobRunner.triage).
    */
-  private async recover(runner: JobRunner, store: Store): Promise<void> {
+  async reconcile(runner: JobRunnerPort, store: Store): Promise<number> {
+    let requeued = 0;
     for (const job of await store.jobs.listUnfinished()) {
-      if ((await runner.triage(job)) === 'queue') await this.enqueue(job.id);
+      if ((await runner.triage(job)) !== 'queue') continue;
+      const { jobs: entries } = await this.agenda.queryJobs({ data: { jobId: job.id } });
+      const lockDeadline = Date.now() - this.options.lockLifetimeMs;
+      const live = entries.some((e) => e.nextRunAt || (e.lockedAt && new Date(e.lockedAt).getTime() > lockDeadline));
+      if (live) continue;
+      if (entries.length) {
+        await this.agenda.cancel({ data: { jobId: job.id } });
+        this.options.log.warn('queue entry was given up while the job is unfinished: queued again', { jobId: job.id });
+      }
+      await this.enqueue({ id: job.id, pluginId: job.pluginId });
+      requeued++;
     }
+    return requeued;
   }
 
   /**
@@ -131,6 +167,8 @@ export class Queue implements JobQueue {
    * the queue, due at once, for another worker or the next start. Never lost either way.
    */
   async stop(graceMs = 10_000): Promise<void> {
+    // The backend's connection is the conversion queue's to close.
+    await this.maintenance?.stop(false);
     await this.agenda.stop();
     if (await this.allSettled(graceMs)) return;
     this.running.forEach((controller) => controller.abort());

@@ -16,17 +16,12 @@ import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import { ServiceError, badRequest, forbidden, notFound } from './errors.js';
-import type { JobQueue } from './jobs.js';
+import type { JobQueue } from '../queue/types.js';
 import { requireFeature } from './plan-gates.js';
 import type { StagedUpload, UploadService } from './uploads.js';
 
 export function isExtractionTool(tool: string): tool is ExtractionTool {
   return Object.hasOwn(EXTRACTION_TOOLS, tool);
-}
-
-/** A trial job is the only kind that costs nothing: every charged job costs at least 1 credit. */
-export function isTrialJob(job: JobRecord): boolean {
-  return job.kind === 'extract' && job.creditCost === 0;
 }
 
 type BatchAccepted = z.infer<typeof batchAcceptedSchema>;
@@ -100,7 +95,7 @@ export class ExtractionService {
         throw errors.every((e) => e.error === 'Insufficient API credits') ? new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits') : badRequest(`No file could be accepted: ${reason}`);
       }
       await this.store.batches.create({ id: batchId, accountId: principal.account.id, tool, total: jobIds.length, errors, createdAt: this.clock.now() });
-      for (const jobId of jobIds) await this.queue.enqueue(jobId);
+      for (const jobId of jobIds) await this.queue.enqueue({ id: jobId, pluginId: plugin.id });
       return { batchId, total: jobIds.length, errors, statusUrl: `/api/${tool}/${batchId}` };
     } catch (err) {
       if (trialClaimed) await this.store.trials.release(principal.account.id, tool);

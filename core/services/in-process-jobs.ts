@@ -6,12 +6,12 @@
  * and the runner fails it with a refund and a message asking to resubmit.
  */
 import type { Logger } from '../contract/index.js';
-import type { JobRunner } from './runner.js';
+import type { JobRunnerPort, LocalJobs } from '../queue/types.js';
 
-export class InProcessJobs {
+export class InProcessJobs implements LocalJobs {
   private readonly running = new Map<string, { done: Promise<void>; controller: AbortController }>();
 
-  constructor(private readonly runner: JobRunner, private readonly log: Logger) {}
+  constructor(private readonly runner: JobRunnerPort, private readonly log: Logger) {}
 
   start(jobId: string): void {
     const controller = new AbortController();

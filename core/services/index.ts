@@ -7,14 +7,16 @@ import { AccountService } from './accounts.js';
 import { BatchService } from './batches.js';
 import { systemClock, type Clock } from './clock.js';
 import { CreditService } from './credits.js';
-import { DownloadLinks, runnerStoreView } from './download-links.js';
+import { DownloadLinks } from './download-links.js';
 import { DownloadService } from './downloads.js';
 import { ExtractionService } from './extractions.js';
 import { InProcessJobs } from './in-process-jobs.js';
-import { JobService, SecretVault, type JobQueue } from './jobs.js';
+import { SecretVault } from './job-policy.js';
+import { JobService } from './jobs.js';
+import type { JobQueue } from '../queue/types.js';
 import { RateLimitService } from './rate-limits.js';
 import { RetentionService } from './retention.js';
-import { JobRunner } from './runner.js';
+import { JobRunner, type PluginExecutor } from './runner.js';
 import { UploadService } from './uploads.js';
 
 export interface ServicesConfig {
@@ -35,6 +37,8 @@ export interface ServiceDeps {
   blobs: BlobStore;
   registry: Registry;
   queue: JobQueue;
+  /** Where plugin runs execute: the sandbox pool (never the thread serving HTTP). */
+  executor: PluginExecutor;
   log: Logger;
   clock?: Clock;
   config: ServicesConfig;
@@ -42,13 +46,13 @@ export interface ServiceDeps {
 
 export type Services = ReturnType<typeof createServices>;
 
-export function createServices({ store, blobs, registry, queue, log, clock = systemClock, config }: ServiceDeps) {
+export function createServices({ store, blobs, registry, queue, executor, log, clock = systemClock, config }: ServiceDeps) {
   const vault = new SecretVault();
   const accounts = new AccountService(store, clock);
   const credits = new CreditService(store, accounts, clock);
   const uploads = new UploadService(blobs);
   const links = new DownloadLinks(store, config.tokenSecret, config.publicUrl, clock);
-  const runner = new JobRunner(runnerStoreView(store, links), blobs, registry, credits, vault, clock, log, {
+  const runner = new JobRunner(store, blobs, registry, credits, vault, clock, log, links, executor, {
     workRoot: config.workRoot, outputRetentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
   });
   const inProcessJobs = new InProcessJobs(runner, log);

@@ -1,11 +1,11 @@
 /** Jobs: acceptance (every rule of POST /convert), status, history. */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { z } from 'zod';
 import { DOWNLOAD_LINK_SECONDS, creditCost, type AcceptedJob, type FormatId, type History, type JobStatus } from '../../schema/index.js';
-import { isSecretField, type Plugin } from '../contract/index.js';
+import type { Plugin } from '../contract/index.js';
 import { parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
+import type { JobQueue, LocalJobs } from '../queue/types.js';
 import type { JobRecord, Store } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
@@ -14,34 +14,8 @@ import type { DownloadLinks } from './download-links.js';
 import { badRequest, notFound } from './errors.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
 import { parseOp, parseTarget } from './targets.js';
-import type { InProcessJobs } from './in-process-jobs.js';
+import { splitSecrets, type SecretVault } from './job-policy.js';
 import type { StagedUpload, UploadService } from './uploads.js';
-
-/** Puts an accepted job on the queue (Agenda in production). */
-export interface JobQueue {
-  enqueue(jobId: string): Promise<void>;
-}
-
-/**
- * Secret options (passwords) live only in this process's memory until the job runs: never in
- * the store, the queue or a log (such jobs run here: see InProcessJobs). A job whose secret was
- * lost (restart) fails cleanly with a refund and asks the client to submit again.
- */
-export class SecretVault {
-  private readonly secrets = new Map<string, Record<string, unknown>>();
-  put(jobId: string, values: Record<string, unknown>): void {
-    if (Object.keys(values).length) this.secrets.set(jobId, values);
-  }
-  take(jobId: string): Record<string, unknown> | undefined {
-    const values = this.secrets.get(jobId);
-    this.secrets.delete(jobId);
-    return values;
-  }
-}
-
-export function secretFieldsOf(plugin: Plugin): string[] {
-  return Object.entries(plugin.options.shape).filter(([, s]) => isSecretField(s as z.ZodType)).map(([k]) => k);
-}
 
 export interface ConvertRequest {
   upload: StagedUpload;
@@ -70,7 +44,7 @@ export class JobService {
     private readonly uploads: UploadService,
     private readonly credits: CreditService,
     private readonly jobQueue: JobQueue,
-    private readonly inProcessJobs: InProcessJobs,
+    private readonly localJobs: LocalJobs,
     private readonly vault: SecretVault,
     private readonly clock: Clock,
     private readonly config: JobServiceConfig,
@@ -173,11 +147,11 @@ export class JobService {
     });
     if (Object.keys(secret).length) {
       this.vault.put(job.id, secret);
-      this.inProcessJobs.start(job.id);
+      this.localJobs.start(job.id);
       return this.accepted(job.id, spec.cost, charge.creditsRemaining);
     }
     try {
-      await this.jobQueue.enqueue(job.id);
+      await this.jobQueue.enqueue({ id: job.id, pluginId: job.pluginId });
     } catch (err) {
       // The job failed to start: it is refunded (spec: side effects).
       await this.store.jobs.fail(job.id, 'The job could not be queued; credits were refunded', this.clock.now());
@@ -261,13 +235,5 @@ export class JobService {
 function conversionLabel(job: JobRecord): string {
   const from = job.inputFormat.toUpperCase();
   return job.op ? `${job.op} (${from})` : `${from} to ${job.outputFormat.toUpperCase()}`;
-}
-
-function splitSecrets(plugin: Plugin, options: Record<string, unknown>) {
-  const secretFields = new Set(secretFieldsOf(plugin));
-  const stored: Record<string, unknown> = {};
-  const secret: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) (secretFields.has(key) ? secret : stored)[key] = value;
-  return { stored, secret };
 }
 

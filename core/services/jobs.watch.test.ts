@@ -30,6 +30,8 @@ describe('JobService.watch', () => {
     store = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
     services = createServices({
       store, blobs: new LocalBlobStore(path.join(dir, 'blobs')), registry: new Registry([]), queue: { enqueue: async () => {} }, log: silent,
+      // This test runs no job: nothing reaches an executor.
+      executor: { run: () => Promise.reject(new Error('no runs in this test')) },
       config: { publicUrl: 'http://transmute.test', workRoot: path.join(dir, 'work'), retentionMs: 3_600_000, maxAttempts: 1, tokenSecret: TOKEN_SECRET },
     });
     const account = await services.accounts.createAccount({ plan: 'pro' });

@@ -1,22 +1,23 @@
 /**
  * Runs one queued job: waiting -> active -> done | failed. Materialises inputs into a private
- * work dir, runs the plugin under its timeout and an AbortSignal, stores the output, mints the
- * 15-minute download token, and refunds on failure. Safe to call again for the same job after a
- * crash: it starts over from the inputs.
+ * work dir, has the plugin run in a sandbox process (never on this thread) under the run's
+ * deadline and memory cap, stores the output, mints the 15-minute download token, and refunds on
+ * failure. Safe to call again for the same job after a crash: it starts over from the inputs.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { DOWNLOAD_LINK_SECONDS } from '../../schema/index.js';
-import { PluginError, isFileResult, type Logger, type Plugin, type PluginInput, type RunContext } from '../contract/index.js';
+import { isFormatId } from '../../schema/index.js';
+import { DEFAULT_MEMORY_MB, PluginError, isFileResult, type Logger, type Plugin, type PluginInput, type RunResult } from '../contract/index.js';
 import type { BlobStore } from '../blobs/types.js';
 import { EngineError } from '../engines/process.js';
+import type { SandboxHooks, SandboxRun } from '../engines/sandbox/pool.js';
+import type { JobRunnerPort, RunSignals } from '../queue/types.js';
 import type { Registry } from '../registry/index.js';
 import type { JobRecord, Store } from '../store/types.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
-import { secretFieldsOf, type SecretVault } from './jobs.js';
-import { isTrialJob } from './extractions.js';
-import { randomToken, sha256 } from './secrets.js';
+import type { DownloadLinks } from './download-links.js';
+import { isTrialJob, secretFieldsOf, type SecretVault } from './job-policy.js';
 import { outputFilename } from './uploads.js';
 
 export interface RunnerConfig {
@@ -31,26 +32,12 @@ const PROGRESS_WRITE_INTERVAL_MS = 500;
 /** Past its plugin's timeout plus this, an in-process job cannot still be running anywhere. */
 const ABANDONED_MARGIN_MS = 60_000;
 
-/** Per-plugin concurrency inside one worker process. */
-class Gate {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(private readonly limit: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await fn();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
+/** Runs a plugin away from this thread, under the run's deadline and memory cap (the sandbox pool). */
+export interface PluginExecutor {
+  run(run: SandboxRun, hooks: SandboxHooks): Promise<RunResult>;
 }
 
-export class JobRunner {
-  private readonly gates = new Map<string, Gate>();
-
+export class JobRunner implements JobRunnerPort {
   constructor(
     private readonly store: Store,
     private readonly blobs: BlobStore,
@@ -59,6 +46,8 @@ export class JobRunner {
     private readonly vault: SecretVault,
     private readonly clock: Clock,
     private readonly log: Logger,
+    private readonly links: DownloadLinks,
+    private readonly executor: PluginExecutor,
     private readonly config: RunnerConfig,
   ) {}
 
@@ -79,7 +68,7 @@ export class JobRunner {
   }
 
   /** `heartbeat` is called while the job makes progress (the queue renews its lock). */
-  async run(jobId: string, { signal, heartbeat }: { signal?: AbortSignal; heartbeat?: () => void } = {}): Promise<void> {
+  async run(jobId: string, { signal, heartbeat }: RunSignals = {}): Promise<void> {
     const job = await this.store.jobs.start(jobId, this.clock.now());
     if (!job) return; // finished already (or never existed): nothing to do
     const log = childLogger(this.log, { jobId, accountId: job.accountId, plugin: job.pluginId });
@@ -92,13 +81,11 @@ export class JobRunner {
     if (secretFieldsOf(plugin).length && !secrets) {
       return this.fail(job, 'The password was not kept across a server restart (it is never stored); submit the job again', log);
     }
-    let gate = this.gates.get(plugin.id);
-    if (!gate) this.gates.set(plugin.id, (gate = new Gate(plugin.limits.concurrency)));
-    await gate.run(() => this.execute(job, plugin, { ...job.options, ...secrets }, log, signal, heartbeat));
+    await this.execute(job, plugin, { ...job.options, ...secrets }, log, signal, heartbeat);
   }
 
   private async execute(job: JobRecord, plugin: Plugin, options: Record<string, unknown>, log: Logger, signal?: AbortSignal, heartbeat?: () => void) {
-    // Shutdown began while this job waited for the plugin's gate: leave it queued.
+    // Shutdown began before this job started: leave it queued.
     if (signal?.aborted) return;
     const workDir = path.join(this.config.workRoot, job.id);
     await rm(workDir, { recursive: true, force: true });
@@ -110,19 +97,11 @@ export class JobRunner {
       );
       if (!inputs.length) throw new PluginError('The uploaded file is no longer available');
       const timeoutMs = typeof plugin.limits.timeoutMs === 'function' ? plugin.limits.timeoutMs(inputs) : plugin.limits.timeoutMs;
-      const deadline = Date.now() + timeoutMs;
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(new PluginError(`Timed out after ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
-      const onOuterAbort = () => controller.abort(new PluginError('The job was interrupted'));
-      signal?.addEventListener('abort', onOuterAbort, { once: true });
-
       let toolReport: JobRecord['toolReport'] = null;
       let lastWrite = 0;
       let lastPercent = 0;
-      const ctx: RunContext = {
-        target: job.outputFormat,
-        workDir,
-        signal: controller.signal,
+      const hooks: SandboxHooks = {
+        signal,
         log,
         progress: (pct) => {
           const percent = Math.max(0, Math.min(99, Math.floor(pct)));
@@ -133,39 +112,32 @@ export class JobRunner {
           heartbeat?.();
           void this.store.jobs.setProgress(job.id, percent).catch(() => undefined);
         },
-        report: (r) => (toolReport = { op: job.op ?? plugin.op ?? plugin.id, detected: r.detected }),
-        remainingMs: () => Math.max(0, deadline - Date.now()),
+        report: (detected) => (toolReport = { op: job.op ?? plugin.op ?? plugin.id, detected }),
       };
-      try {
-        const result = await abortable(plugin.run(inputs, options as never, ctx), controller.signal);
-        if (job.kind === 'extract') {
-          if (isFileResult(result)) throw new Error(`plugin ${plugin.id} returned a file for an extraction job`);
-          await this.store.jobs.completeWithResult(job.id, { result: result.row, at: this.clock.now() });
-          log.info('job done', { ms: Date.now() - started });
-          await this.deleteInputs(job);
-          return;
-        }
-        if (!isFileResult(result)) throw new Error(`plugin ${plugin.id} returned JSON for a file job`);
-        const filename = outputFilename(job.inputs[0]!.filename, result.format);
-        const blobKey = `outputs/${job.id}`;
-        const { bytes } = await this.blobs.putFile(blobKey, result.path);
-        const at = this.clock.now();
-        const token = randomToken();
-        await this.store.tokens.create({
-          hash: sha256(token), jobId: job.id, kind: 'download', reusable: true, createdAt: at,
-          expiresAt: new Date(at.getTime() + DOWNLOAD_LINK_SECONDS * 1000), consumedAt: null,
-        });
-        const completed = await this.store.jobs.complete(job.id, {
-          output: { blobKey, filename, format: result.format, bytes }, downloadToken: token, toolReport, at,
-          outputExpiresAt: new Date(at.getTime() + this.config.outputRetentionMs),
-        });
-        if (!completed) await this.blobs.delete(blobKey);
-        log.info('job done', { ms: Date.now() - started, bytes });
+      const run: SandboxRun = {
+        pluginId: plugin.id, inputs, options, target: job.outputFormat, workDir, timeoutMs, memoryMb: plugin.limits.memoryMb ?? DEFAULT_MEMORY_MB,
+      };
+      const result = checkResult(await this.executor.run(run, hooks), plugin, workDir);
+      if (job.kind === 'extract') {
+        if (isFileResult(result)) throw new Error(`plugin ${plugin.id} returned a file for an extraction job`);
+        await this.store.jobs.completeWithResult(job.id, { result: result.row, at: this.clock.now() });
+        log.info('job done', { ms: Date.now() - started });
         await this.deleteInputs(job);
-      } finally {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onOuterAbort);
+        return;
       }
+      if (!isFileResult(result)) throw new Error(`plugin ${plugin.id} returned JSON for a file job`);
+      const filename = outputFilename(job.inputs[0]!.filename, result.format);
+      const blobKey = `outputs/${job.id}`;
+      const { bytes } = await this.blobs.putFile(blobKey, result.path);
+      const at = this.clock.now();
+      // Mints the 15-minute link (stored as its hash only) and finishes the job: download-links.ts.
+      const completed = await this.links.complete(job.id, {
+        output: { blobKey, filename, format: result.format, bytes }, toolReport, at,
+        outputExpiresAt: new Date(at.getTime() + this.config.outputRetentionMs),
+      });
+      if (!completed) await this.blobs.delete(blobKey);
+      log.info('job done', { ms: Date.now() - started, bytes });
+      await this.deleteInputs(job);
     } catch (err) {
       if (signal?.aborted) {
         // Shutdown: leave the job for the queue to run again after restart.
@@ -196,14 +168,14 @@ export class JobRunner {
   }
 }
 
-/** Rejects as soon as `signal` aborts, even if the plugin ignores it (an in-process library). */
-function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+/** A plugin's result is data from another process: a file must be in its work dir, in a known format. */
+function checkResult(result: RunResult, plugin: Plugin, workDir: string): RunResult {
+  if (!isFileResult(result)) return result;
+  const resolved = path.resolve(result.path);
+  if (!resolved.startsWith(workDir + path.sep) || !isFormatId(result.format)) {
+    throw new Error(`plugin ${plugin.id} returned ${result.path} (${result.format}), outside its work dir or in an unknown format`);
+  }
+  return { path: resolved, format: result.format };
 }
 
 /** What the client may see: plugin messages as they are; engine and internal errors summarised. */

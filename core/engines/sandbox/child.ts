@@ -1,11 +1,11 @@
 /**
- * A sandbox process: loads the plugin modules once, then runs one plugin at a time for the server
- * over IPC. The server owns the deadline and the memory cap and kills this process (and the
+ * A sandbox process: runs one plugin at a time for the server over IPC, importing each plugin's
+ * module the first time it is asked for. The server owns the deadline and the memory cap and kills this process (and the
  * engines it started) past them; here a run only has to honour its AbortSignal when it can.
  */
 import { writeFileSync } from 'node:fs';
 import { PluginError, type Plugin, type RunContext, type RunResult } from '../../contract/index.js';
-import { loadPluginModules } from '../../contract/modules.js';
+import { exportedPlugins } from '../../contract/modules.js';
 import { EngineError } from '../process.js';
 import { killTree } from '../process-tree.js';
 import { SANDBOX_ENV, sandboxSettingsSchema, type FromChild, type SerializedError, type ToChild } from './protocol.js';
@@ -32,7 +32,11 @@ try {
 }
 
 const settings = sandboxSettingsSchema.parse(JSON.parse(process.env[SANDBOX_ENV] ?? '{}'));
-const plugins = new Map<string, Plugin>((await loadPluginModules(settings.modules)).map((p) => [p.id, p]));
+const modules = new Map<string, Promise<Plugin[]>>();
+function load(module: string): Promise<Plugin[]> {
+  if (!modules.has(module)) modules.set(module, exportedPlugins(module));
+  return modules.get(module)!;
+}
 let current: { runId: number; controller: AbortController } | undefined;
 
 async function run(message: Extract<ToChild, { type: 'run' }>): Promise<void> {
@@ -40,8 +44,8 @@ async function run(message: Extract<ToChild, { type: 'run' }>): Promise<void> {
   const controller = new AbortController();
   current = { runId, controller };
   try {
-    const plugin = plugins.get(message.pluginId);
-    if (!plugin) throw new Error(`plugin '${message.pluginId}' is not loaded in the sandbox (is its module in PLUGINS?)`);
+    const plugin = (await load(message.module)).find((p) => p.id === message.pluginId);
+    if (!plugin) throw new Error(`plugin '${message.pluginId}' is not exported by ${message.module}`);
     const log = (level: 'debug' | 'info' | 'warn' | 'error') => (msg: string, data?: Record<string, unknown>) => send({ type: 'log', runId, level, msg, ...(data ? { data } : {}) });
     const ctx: RunContext = {
       target: message.target,
@@ -78,3 +82,5 @@ process.on('unhandledRejection', die);
 process.on('disconnect', () => void killTree(process.pid, { keepRoot: true }).finally(() => process.exit(0)));
 
 send({ type: 'ready' });
+// Warm up in the background; a run asking for a module meanwhile shares its import.
+for (const module of settings.preload) await load(module).catch(() => undefined);

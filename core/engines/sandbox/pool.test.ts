@@ -21,7 +21,7 @@ describe('SandboxPool', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-sandbox-'));
     await writeFile(path.join(dir, 'in.txt'), 'hello');
     input = { path: path.join(dir, 'in.txt'), format: 'txt', filename: 'in.txt', bytes: 5 };
-    pool = new SandboxPool({ modules: [FIXTURES], size: 2, heapMb: 512, log, killGraceMs: 300, memoryPollMs: 100 });
+    pool = new SandboxPool({ moduleOf: (id) => (id === 'unknown' ? undefined : FIXTURES), size: 2, heapMb: 512, log, killGraceMs: 300, memoryPollMs: 100 });
     pool.warm();
   });
   afterAll(async () => {
@@ -92,6 +92,7 @@ describe('SandboxPool', () => {
   });
 
   it('names a plugin it cannot find', async () => {
-    await expect(pool.run(run('nope'), hooks())).rejects.toThrow(/not loaded in the sandbox/);
+    await expect(pool.run(run('nope'), hooks())).rejects.toThrow(/'nope' is not exported by/);
+    await expect(pool.run(run('unknown'), hooks())).rejects.toThrow(/no module is known for plugin 'unknown'/);
   });
 });

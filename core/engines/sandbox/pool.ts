@@ -19,8 +19,10 @@ import { killTree, treeRssBytes } from '../process-tree.js';
 import { SANDBOX_ENV, fromChildSchema, type FromChild, type RunMessage, type SandboxSettings, type SerializedError } from './protocol.js';
 
 export interface SandboxPoolOptions {
-  /** Plugin modules every sandbox process loads (the standard distribution and PLUGINS=). */
-  modules: readonly string[];
+  /** The module exporting a plugin (the standard families and PLUGINS= modules). */
+  moduleOf(pluginId: string): string | undefined;
+  /** Modules a process imports once started, before it is asked to (first runs do not wait). */
+  preload?: readonly string[];
   enginePaths?: Record<string, string>;
   /** Processes at most, so runs at once; a run waits for a free process. */
   size: number;
@@ -147,7 +149,7 @@ class SandboxProcess {
   }
 
   /** Run one plugin; settles with its result or the error to report. */
-  execute(run: SandboxRun, hooks: SandboxHooks, options: Required<Pick<SandboxPoolOptions, 'memoryPollMs' | 'killGraceMs'>>): Promise<Outcome> {
+  execute(run: SandboxRun, module: string, hooks: SandboxHooks, options: Required<Pick<SandboxPoolOptions, 'memoryPollMs' | 'killGraceMs'>>): Promise<Outcome> {
     const runId = ++SandboxProcess.nextRunId;
     this.runs++;
     return new Promise<Outcome>((resolve) => {
@@ -210,7 +212,7 @@ class SandboxProcess {
 
       if (this.exited || !this.child.connected) return finish({ ok: false, error: this.crashError(this.child.exitCode, this.child.signalCode, run.memoryMb) });
       const message: RunMessage = {
-        type: 'run', runId, pluginId: run.pluginId, inputs: run.inputs, options: run.options, target: run.target, workDir: run.workDir,
+        type: 'run', runId, pluginId: run.pluginId, module, inputs: run.inputs, options: run.options, target: run.target, workDir: run.workDir,
         deadline: Date.now() + run.timeoutMs,
       };
       this.child.send(message);
@@ -254,7 +256,7 @@ export class SandboxPool {
   private recycled = 0;
 
   constructor(private readonly options: SandboxPoolOptions) {
-    this.settings = { modules: [...options.modules], enginePaths: options.enginePaths ?? {} };
+    this.settings = { preload: [...(options.preload ?? [])], enginePaths: options.enginePaths ?? {} };
     this.limits = { memoryPollMs: options.memoryPollMs ?? 200, killGraceMs: options.killGraceMs ?? 1_000 };
   }
 
@@ -267,8 +269,10 @@ export class SandboxPool {
 
   /** Run a plugin in a sandbox process under the run's deadline and memory cap. */
   async run(run: SandboxRun, hooks: SandboxHooks): Promise<RunResult> {
+    const module = this.options.moduleOf(run.pluginId);
+    if (!module) throw new Error(`no module is known for plugin '${run.pluginId}': load it with PLUGINS=`);
     const sandbox = await this.acquire();
-    const outcome = await sandbox.execute(run, hooks, this.limits);
+    const outcome = await sandbox.execute(run, module, hooks, this.limits);
     await this.release(sandbox);
     if (!outcome.ok) throw outcome.error;
     return outcome.result;

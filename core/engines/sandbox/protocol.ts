@@ -10,6 +10,8 @@ export interface RunMessage {
   type: 'run';
   runId: number;
   pluginId: string;
+  /** The module exporting the plugin, imported on first use. */
+  module: string;
   inputs: PluginInput[];
   options: Record<string, unknown>;
   target: FormatId;
@@ -55,8 +57,8 @@ export type FromChild = z.infer<typeof fromChildSchema>;
 /** Environment variable carrying the child's start-up settings (JSON). */
 export const SANDBOX_ENV = 'TRANSMUTE_SANDBOX';
 export const sandboxSettingsSchema = z.object({
-  /** Plugin modules to load (the standard distribution and PLUGINS=). */
-  modules: z.array(z.string()),
+  /** Plugin modules to import once started, between runs, so first runs do not wait for them. */
+  preload: z.array(z.string()).default([]),
   /** Engine path overrides, as configured in the server. */
   enginePaths: z.record(z.string(), z.string()).default({}),
 });

@@ -1,0 +1,40 @@
+/**
+ * Ports between the queue and the services, so neither imports the other: the services put jobs
+ * on a JobQueue (or hand a job to LocalJobs), and the queue's workers call a JobRunnerPort.
+ */
+import type { JobRecord } from '../store/types.js';
+
+/** A job as the queue needs it: its id, and its plugin, whose concurrency applies when it is claimed. */
+export interface QueuedJob {
+  id: string;
+  pluginId: string;
+}
+
+/** Puts an accepted job on the shared queue (Agenda in production). */
+export interface JobQueue {
+  enqueue(job: QueuedJob): Promise<void>;
+}
+
+/** Runs a job in this process, outside the shared queue (jobs carrying a secret: see InProcessJobs). */
+export interface LocalJobs {
+  start(jobId: string): void;
+}
+
+export interface RunSignals {
+  /** Aborted on shutdown: the job is left unfinished for the queue to run again. */
+  signal?: AbortSignal;
+  /** Called while the job makes progress (the queue renews its lock). */
+  heartbeat?: () => void;
+}
+
+/** What the queue's workers call. */
+export interface JobRunnerPort {
+  run(jobId: string, signals?: RunSignals): Promise<void>;
+  /** Recovery: whether an unfinished job belongs on the shared queue, or is left to the process running it. */
+  triage(job: JobRecord): Promise<'queue' | 'leave'>;
+}
+
+/** The periodic purge of expired files and tokens. */
+export interface RetentionPort {
+  purge(): Promise<unknown>;
+}

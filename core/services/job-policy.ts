@@ -1,0 +1,42 @@
+/**
+ * Rules about a job that several services share: which options are secret (never stored, never
+ * logged, held in this process's memory only) and which jobs are free trials.
+ */
+import type { z } from 'zod';
+import { isSecretField, type Plugin } from '../contract/index.js';
+import type { JobRecord } from '../store/types.js';
+
+export function secretFieldsOf(plugin: Plugin): string[] {
+  return Object.entries(plugin.options.shape).filter(([, s]) => isSecretField(s as z.ZodType)).map(([k]) => k);
+}
+
+/** Options split into what may be stored and what must stay in memory. */
+export function splitSecrets(plugin: Plugin, options: Record<string, unknown>) {
+  const secretFields = new Set(secretFieldsOf(plugin));
+  const stored: Record<string, unknown> = {};
+  const secret: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) (secretFields.has(key) ? secret : stored)[key] = value;
+  return { stored, secret };
+}
+
+/**
+ * Secret options (passwords) live only in this process's memory until the job runs: never in
+ * the store, the queue or a log (such jobs run here: see InProcessJobs). A job whose secret was
+ * lost (restart) fails cleanly with a refund and asks the client to submit again.
+ */
+export class SecretVault {
+  private readonly secrets = new Map<string, Record<string, unknown>>();
+  put(jobId: string, values: Record<string, unknown>): void {
+    if (Object.keys(values).length) this.secrets.set(jobId, values);
+  }
+  take(jobId: string): Record<string, unknown> | undefined {
+    const values = this.secrets.get(jobId);
+    this.secrets.delete(jobId);
+    return values;
+  }
+}
+
+/** A trial job is the only kind that costs nothing: every charged job costs at least 1 credit. */
+export function isTrialJob(job: JobRecord): boolean {
+  return job.kind === 'extract' && job.creditCost === 0;
+}
