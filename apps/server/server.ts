@@ -6,6 +6,7 @@ import { buildApp } from './app.js';
 import { createPino, toLogger } from '../shared/logging.js';
 import type { Config } from '../shared/config.js';
 import { createRuntime, type Runtime } from '../shared/runtime.js';
+import { startTempSweeper } from '../shared/temp-dir.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -20,6 +21,8 @@ export async function startServer(config: Config, options: { clock?: Clock; plug
   const app = await buildApp(runtime, pinoLogger);
   await runtime.startWorkers();
   const address = await app.listen({ port: config.port, host: config.host });
+  // Request temp files a killed process left behind go now; abandoned ones as they age.
+  const stopSweeper = startTempSweeper(config.dataDir, (err) => pinoLogger.warn({ err }, 'temp sweep failed'));
   let closed = false;
   return {
     app,
@@ -28,6 +31,7 @@ export async function startServer(config: Config, options: { clock?: Clock; plug
     async close() {
       if (closed) return;
       closed = true;
+      stopSweeper();
       await app.close();
       await runtime.close();
     },

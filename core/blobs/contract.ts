@@ -108,6 +108,15 @@ export function blobStoreContractSuite(name: string, createStorage: () => Promis
       await expect(buffer(blobs.read('uploads/missing'))).rejects.toThrow();
     });
 
+    it('lists the blobs under a folder written before a time, for the orphan sweep', async () => {
+      await blobs.write('uploads/old', Readable.from([Buffer.from('x')]));
+      await blobs.write('outputs/other', Readable.from([Buffer.from('y')]));
+      const later = new Date(Date.now() + 60_000);
+      expect(await blobs.listStale('uploads', later)).toEqual(['uploads/old']);
+      expect(await blobs.listStale('uploads', new Date(Date.now() - 60_000))).toEqual([]);
+      expect(await blobs.listStale('nothing-here', later)).toEqual([]);
+    });
+
     it('refuses keys that could escape the store', async () => {
       await expect(blobs.write('../escape', Readable.from([Buffer.from('x')]))).rejects.toThrow(/invalid blob key/);
       await expect(blobs.write('/absolute', Readable.from([Buffer.from('x')]))).rejects.toThrow(/invalid blob key/);

@@ -21,8 +21,8 @@ function fileId(key: string): ObjectId {
 
 export class GridFsBlobStore implements BlobStore {
   private readonly bucket: GridFSBucket;
-  private readonly files: Collection<{ _id: string }>;
-  private readonly chunks: Collection<{ files_id: string }>;
+  private readonly files: Collection<{ _id: string; uploadDate: Date }>;
+  private readonly chunks: Collection<{ _id: ObjectId; files_id: string }>;
 
   constructor(db: Db, bucketName = 'blobs') {
     this.bucket = new GridFSBucket(db, { bucketName });
@@ -78,5 +78,17 @@ export class GridFsBlobStore implements BlobStore {
     // Not GridFSBucket.delete: it throws for a missing file, and deletes must be idempotent.
     await this.files.deleteOne({ _id: id });
     await this.chunks.deleteMany({ files_id: id });
+  }
+
+  async listStale(prefix: string, before: Date): Promise<string[]> {
+    const under = { $regex: `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/` };
+    const complete = await this.files.find({ _id: under, uploadDate: { $lt: before } }, { projection: { _id: 1 } }).toArray();
+    // An upload that died half-way left chunks and no files document; a chunk's ObjectId dates it.
+    const partial = await this.chunks
+      .aggregate<{ _id: string; last: ObjectId }>([{ $match: { files_id: under } }, { $group: { _id: '$files_id', last: { $max: '$_id' } } }])
+      .toArray();
+    const withFile = new Set((await this.files.find({ _id: { $in: partial.map((p) => p._id) } }, { projection: { _id: 1 } }).toArray()).map((f) => f._id));
+    const orphans = partial.filter((p) => !withFile.has(p._id) && p.last.getTimestamp() < before).map((p) => p._id);
+    return [...complete.map((f) => f._id), ...orphans];
   }
 }

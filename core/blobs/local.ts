@@ -1,6 +1,6 @@
 /** Blobs as files under one directory on local disk (embedded mode). */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -68,5 +68,16 @@ export class LocalBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async listStale(prefix: string, before: Date): Promise<string[]> {
+    const dir = this.pathOf(prefix);
+    const names = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+    const stale: string[] = [];
+    for (const name of names) {
+      const info = await stat(path.join(dir, name)).catch(() => undefined);
+      if (info?.isFile() && info.mtime < before) stale.push(`${prefix}/${name.split(path.sep).join('/')}`);
+    }
+    return stale;
   }
 }

@@ -19,4 +19,9 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** Idempotent. */
   delete(key: string): Promise<void>;
+  /**
+   * Keys under `prefix` (a folder such as `uploads`) last written before `before`, including
+   * partial blobs a crashed process left behind: the orphan sweep deletes the unreferenced ones.
+   */
+  listStale(prefix: string, before: Date): Promise<string[]>;
 }

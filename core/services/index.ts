@@ -68,7 +68,7 @@ export function createServices({ store, blobs, registry, queue, executor, log, c
     extractions: new ExtractionService(store, registry, uploads, credits, queue, clock),
     rateLimits: new RateLimitService(store, accounts, clock),
     downloads: new DownloadService(store, blobs, jobs, clock, links),
-    retention: new RetentionService(store, blobs, clock, log),
+    retention: new RetentionService(store, blobs, clock, log, config.retentionMs),
     runner,
     inProcessJobs,
     store,

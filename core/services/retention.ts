@@ -13,7 +13,14 @@ import type { Clock } from './clock.js';
 const SIGNED_TOKEN_GRACE_MS = 7 * 24 * 3600 * 1000;
 
 export class RetentionService {
-  constructor(private readonly store: Store, private readonly blobs: BlobStore, private readonly clock: Clock, private readonly log: Logger) {}
+  constructor(
+    private readonly store: Store,
+    private readonly blobs: BlobStore,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    /** Uploads no job holds (a request cut short by a crash) go once this old (the spec's 1 hour, less the purge interval). */
+    private readonly orphanAgeMs: number,
+  ) {}
 
   async purge(): Promise<{ inputs: number; outputs: number }> {
     const now = this.clock.now();
@@ -32,7 +39,22 @@ export class RetentionService {
     await this.store.jobs.clearExpiredDownloadTokens(new Date(now.getTime() - DOWNLOAD_LINK_SECONDS * 1000));
     await this.store.jobs.clearResultsBefore(new Date(now.getTime() - EXTRACTION_RESULT_SECONDS * 1000));
     await this.store.tokens.deleteExpired(new Date(now.getTime() - SIGNED_TOKEN_GRACE_MS));
-    if (inputsDue.length || outputsDue.length) this.log.info('purged expired files', { inputs: inputsDue.length, outputs: outputsDue.length });
+    const orphans = await this.sweepOrphanUploads();
+    if (inputsDue.length || outputsDue.length || orphans) this.log.info('purged expired files', { inputs: inputsDue.length, outputs: outputsDue.length, orphans });
     return { inputs: inputsDue.length, outputs: outputsDue.length };
+  }
+
+  /**
+   * Uploads that no unfinished job holds: partial blobs of a process that died mid-request, or
+   * files staged by a request that never finished. Ages are the files' own (real time), so a
+   * request still streaming is never touched; a staged file is held by its job once accepted.
+   */
+  private async sweepOrphanUploads(): Promise<number> {
+    const stale = await this.blobs.listStale('uploads', new Date(Date.now() - this.orphanAgeMs));
+    if (!stale.length) return 0;
+    const held = new Set((await this.store.jobs.listUnfinished()).flatMap((job) => job.inputs.map((f) => f.blobKey)));
+    const orphans = stale.filter((key) => !held.has(key));
+    await Promise.all(orphans.map((key) => this.blobs.delete(key)));
+    return orphans.length;
   }
 }

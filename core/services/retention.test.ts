@@ -1,0 +1,52 @@
+/** The orphan sweep over a real SQLite store and local blobs: unheld stale uploads go, held ones stay. */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, utimes } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { LocalBlobStore } from '../blobs/local.js';
+import type { Logger } from '../contract/index.js';
+import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
+import { systemClock } from './clock.js';
+import { RetentionService } from './retention.js';
+
+const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const HOUR = 3_600_000;
+let dir: string;
+let store: SqliteStore;
+let blobs: LocalBlobStore;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-retention-'));
+  store = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
+  blobs = new LocalBlobStore(path.join(dir, 'blobs'));
+});
+afterEach(async () => {
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function upload(key: string, ageMs: number) {
+  await blobs.write(key, Readable.from([Buffer.from('data')]));
+  const when = new Date(Date.now() - ageMs);
+  await utimes(path.join(dir, 'blobs', key), when, when);
+}
+
+it('deletes uploads no unfinished job holds once older than the retention, and nothing else', async () => {
+  await upload('uploads/crashed-mid-request', 2 * HOUR);
+  await upload('uploads/streaming-now', 0);
+  await upload('uploads/held-by-a-waiting-job', 2 * HOUR);
+  const now = new Date();
+  const account = { id: 'acc', plan: 'pro', email: null, emailVerified: true, overageEnabled: false, creditsIncluded: null, requestsPerMinute: null, createdAt: now } as const;
+  await store.accounts.create(account);
+  await store.jobs.create({
+    id: randomUUID(), accountId: account.id, kind: 'convert', pluginId: 'p', op: null, inputFormat: 'txt', outputFormat: 'md', options: {},
+    inputs: [{ blobKey: 'uploads/held-by-a-waiting-job', filename: 'a.txt', format: 'txt', bytes: 4 }],
+    creditCost: 1, creditPeriod: '2026-11', viaApi: true, createdAt: now, inputsExpireAt: new Date(now.getTime() + HOUR),
+  });
+  await new RetentionService(store, blobs, systemClock, silent, 59 * 60_000).purge();
+  expect(await blobs.exists('uploads/crashed-mid-request')).toBe(false);
+  expect(await blobs.exists('uploads/streaming-now')).toBe(true);
+  expect(await blobs.exists('uploads/held-by-a-waiting-job')).toBe(true);
+});
