@@ -50,16 +50,30 @@ export const FEATURE_MIN_PLAN = {
 } as const satisfies Record<string, PlanId>;
 export type Feature = keyof typeof FEATURE_MIN_PLAN;
 
-/** The extraction tools: files per request (spec) and the feature that gates them. */
-export const EXTRACTION_TOOLS = {
+/**
+ * The extraction endpoints the spec defines (shared/spec/API.md, "Extraction endpoints"): files per
+ * request and the plan feature that gates each. The endpoints on every surface come from the
+ * `extract` plugins' manifests, which must declare these limits for a spec tool (checked at
+ * start-up); a spec tool without a plugin keeps its endpoints, which answer 400 "not installed"
+ * past the plan gate. `title` and `fields`: the name and the spec's form fields of a tool no
+ * standard plugin provides, so its endpoints still document them.
+ */
+export const SPEC_EXTRACTION_TOOLS = {
   'parse-cv': { maxFiles: 50, feature: 'extraction' },
-  transcribe: { maxFiles: 10, feature: 'transcribe' },
+  transcribe: {
+    maxFiles: 10, feature: 'transcribe', title: 'Transcription',
+    fields: z.object({ lang: z.string().optional().describe('Spoken language (e.g. "en"), for engines that take one; validated by the installed transcription plugin.') }),
+  },
   'file-search': { maxFiles: 50, feature: 'extraction' },
   'pdf-to-markdown': { maxFiles: 25, feature: 'extraction' },
-} as const satisfies Record<string, { maxFiles: number; feature: Feature }>;
-export type ExtractionTool = keyof typeof EXTRACTION_TOOLS;
+} as const satisfies Record<string, { maxFiles: number; feature: Feature; title?: string; fields?: z.ZodObject<z.ZodRawShape> }>;
+export type SpecExtractionTool = keyof typeof SPEC_EXTRACTION_TOOLS;
 
-/** Plans that pay: everything but Free. A non-paid key gets one free call per extraction tool. */
+export function isSpecExtractionTool(tool: string): tool is SpecExtractionTool {
+  return Object.hasOwn(SPEC_EXTRACTION_TOOLS, tool);
+}
+
+/** Plans that pay: everything but Free. A non-paid key gets one free call per extraction tool (unless the tool declares none). */
 export function isPaidPlan(plan: PlanId): boolean {
   return plan !== 'free';
 }

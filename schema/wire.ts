@@ -118,13 +118,15 @@ export const DOWNLOAD_LINK_SECONDS = 900;
 /** Extraction poll rows: `completed` rows carry the tool's fields; `failed` rows carry `error`. */
 export const extractionRowStatusSchema = z.enum(['queued', 'processing', 'completed', 'failed']);
 export const extractionRowSchema = z.object({ filename: z.string(), status: extractionRowStatusSchema }).catchall(z.unknown());
-export const extractionPollSchema = z.object({
+const extractionPollFields = z.object({
   done: z.boolean(),
   total: z.number().int(),
   completed: z.number().int(),
   failed: z.number().int(),
   rows: z.array(extractionRowSchema),
   /** file-search only: hits over every row. */
-  totalHits: z.number().int().optional(),
+  totalHits: z.number().int().optional().describe('file-search: the hits over every file.'),
 });
-export type ExtractionPoll = z.infer<typeof extractionPollSchema>;
+/** Plus the totals a tool's manifest declares over its rows (extraction.summary), such as file-search's totalHits. */
+export const extractionPollSchema = extractionPollFields.catchall(z.number().describe('A total the tool declares over its rows.'));
+export type ExtractionPoll = z.infer<typeof extractionPollFields> & { [total: string]: unknown };

@@ -12,7 +12,7 @@ import { TRPCError } from '@trpc/server';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXTRACTION_TOOLS, formatsSchema, type JobStatus } from '../schema/index.js';
+import { SPEC_EXTRACTION_TOOLS, formatsSchema, type JobStatus } from '../schema/index.js';
 import { createTransmuteClient, type TransmuteClient } from '../apps/server/trpc/client.js';
 import { createTrpcContext } from '../apps/server/trpc/context.js';
 import { createCaller } from '../apps/server/trpc/router.js';
@@ -627,7 +627,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       ['GET', '/api/batch/:id/download', '/api/batch/{id}/download'],
       ['GET', '/healthz', '/healthz'],
       ['GET', '/readyz', '/readyz'],
-      ...Object.keys(EXTRACTION_TOOLS).flatMap((tool): Array<['GET' | 'POST', string, string]> => [
+      ...Object.keys(SPEC_EXTRACTION_TOOLS).flatMap((tool): Array<['GET' | 'POST', string, string]> => [
         ['POST', `/api/${tool}`, `/api/${tool}`],
         ['GET', `/api/${tool}/:id`, `/api/${tool}/{id}`],
       ]),

@@ -46,7 +46,7 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
   app.get('/readyz', async (_request, reply) => {
     const check = (probe: () => Promise<void>) => probe().then(() => 'ok', (err: Error) => `error: ${err.message}`);
     const checks = { store: await check(() => services.store.ping()), queue: await check(() => runtime.queue.ping()) };
-    const unavailable = services.registry.operations().filter((o) => !o.available).map((o) => ({ plugin: o.pluginId, missing: o.missingEngines }));
+    const unavailable = services.capabilities.unavailable();
     const ready = checks.store === 'ok' && checks.queue === 'ok' && unavailable.length === 0;
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable });
   });

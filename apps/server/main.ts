@@ -5,8 +5,7 @@ import { startServer } from './server.js';
 const config = loadConfig();
 const server = await startServer(config);
 server.app.log.info({ url: config.publicUrl, dataDir: config.dataDir, workers: config.workers }, 'Transmute is serving');
-const missing = server.runtime.services.registry.operations().filter((o) => !o.available);
-for (const op of missing) server.app.log.warn({ plugin: op.pluginId, missing: op.missingEngines }, 'plugin unavailable: engine missing');
+for (const unavailable of server.runtime.services.capabilities.unavailable()) server.app.log.warn(unavailable, 'plugin unavailable: engine missing');
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -6,10 +6,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
-  EXTRACTION_RESULT_SECONDS, EXTRACTION_TOOLS, FEATURE_MIN_PLAN, PLANS, acceptedJobSchema, batchAcceptedSchema, batchStatusSchema, creditsSchema, errorBodySchema, extractionPollSchema,
-  formatsSchema, historyQuerySchema, historySchema, jobStatusSchema, signedUrlRequestSchema, signedUrlSchema, type ExtractionTool,
+  EXTRACTION_RESULT_SECONDS, PLANS, acceptedJobSchema, batchAcceptedSchema, batchStatusSchema, creditsSchema, errorBodySchema, extractionPollSchema,
+  formatsSchema, historyQuerySchema, historySchema, jobStatusSchema, signedUrlRequestSchema, signedUrlSchema,
 } from '../../schema/index.js';
 import type { Registry } from '../../core/registry/index.js';
+import type { CapabilityService } from '../../core/services/capabilities.js';
 import type { Services } from '../../core/services/index.js';
 import { renderDocsPage } from './docs-page.js';
 import type { JsonSchema } from './json-schema.js';
@@ -113,30 +114,28 @@ function convertForm(registry: Registry): JsonSchema {
 
 /**
  * One submit and one poll path per extraction tool (the REST routes are made from the same
- * table). The form's fields beside `files` are those of the installed plugin, if any.
+ * list: capabilities.extractionTools). The form's fields beside `files` are the plugin's options.
  */
-function extractionPaths(registry: Registry): OpenApiDocument['paths'] {
+function extractionPaths(capabilities: CapabilityService): OpenApiDocument['paths'] {
   const paths: OpenApiDocument['paths'] = {};
-  for (const tool of Object.keys(EXTRACTION_TOOLS) as ExtractionTool[]) {
-    const { maxFiles, feature } = EXTRACTION_TOOLS[tool];
-    const plugin = registry.operations().find((operation) => operation.kind === 'extract' && operation.op === tool);
-    const options = (plugin?.options ?? {}) as JsonSchema;
+  for (const { tool, title, pluginId, inputs, maxFiles, plan: lowest, freeTrial, summary, options: optionsSchema } of capabilities.extractionTools()) {
+    const options = optionsSchema as JsonSchema;
     const fields = Object.fromEntries(
       Object.entries(options.properties ?? {}).map(([name, schema]) => [
         name,
         schema.type === 'object' || schema.type === 'array' ? { type: 'string', contentMediaType: 'application/json', contentSchema: schema, ...(schema.description ? { description: schema.description } : {}) } : schema,
       ]),
     );
-    const plan = PLANS[FEATURE_MIN_PLAN[feature]].label;
-    const title = plugin?.title ?? tool;
+    const plan = PLANS[lowest].label;
+    const totals = Object.entries(summary).map(([name, { sum }]) => ` The poll answer's \`${name}\` sums the rows' \`${sum}\`.`).join('');
     paths[`/api/${tool}`] = {
       post: {
-        summary: `${title} (${plan} and up; one free try on Free)`,
+        summary: `${title} (${plan} and up${freeTrial ? '; one free try on Free' : ''})`,
         description:
           `Up to ${maxFiles} files, one result row per file, charged per file. Files that cannot be taken are listed in \`errors\`. ` +
-          'A Free key gets one free call with one file per tool; it is given back if that job fails. ' +
-          (plugin ? `Reads: ${plugin.inputs.join(', ')}. ` : 'Answers 400 when the tool is not installed on this server. ') +
-          `Poll statusUrl (\`/api/${tool}/{id}\`).`,
+          (freeTrial ? 'A Free key gets one free call with one file per tool; it is given back if that job fails. ' : '') +
+          (pluginId ? `Reads: ${inputs.join(', ')}. ` : 'Answers 400 when the tool is not installed on this server. ') +
+          `Poll statusUrl (\`/api/${tool}/{id}\`).${totals}`,
         tags: ['Extraction'],
         requestBody: {
           required: true,
@@ -177,7 +176,7 @@ function extractionPaths(registry: Registry): OpenApiDocument['paths'] {
   return paths;
 }
 
-export function buildOpenApiDocument(registry: Registry, publicUrl: string): OpenApiDocument {
+export function buildOpenApiDocument(registry: Registry, capabilities: CapabilityService, publicUrl: string): OpenApiDocument {
   const form = convertForm(registry);
   const batchForm: JsonSchema = {
     ...form,
@@ -261,7 +260,7 @@ export function buildOpenApiDocument(registry: Registry, publicUrl: string): Ope
           },
         },
       },
-      ...extractionPaths(registry),
+      ...extractionPaths(capabilities),
       '/api/v1/jobs/{jobId}': {
         get: {
           summary: 'Job status',
@@ -372,7 +371,7 @@ export function buildOpenApiDocument(registry: Registry, publicUrl: string): Ope
 
 export async function openapiRoutes(app: FastifyInstance, { services, publicUrl }: { services: Services; publicUrl: string }) {
   // The registry is fixed once the server runs: build both once.
-  const document = buildOpenApiDocument(services.registry, publicUrl);
+  const document = buildOpenApiDocument(services.registry, services.capabilities, publicUrl);
   const page = renderDocsPage(document);
   app.get('/api/openapi.json', async () => document);
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));

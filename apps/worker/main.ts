@@ -17,9 +17,7 @@ if (config.workers < 1) {
 const runtime = await createRuntime({ config, log: toLogger(log) });
 await runtime.startWorkers();
 log.info({ mode: config.mongodbUrl ? 'distributed' : 'embedded', workers: config.workers }, 'worker running');
-for (const op of runtime.services.registry.operations().filter((o) => !o.available)) {
-  log.warn({ plugin: op.pluginId, missing: op.missingEngines }, 'plugin unavailable: engine missing');
-}
+for (const unavailable of runtime.services.capabilities.unavailable()) log.warn(unavailable, 'plugin unavailable: engine missing');
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -109,6 +109,23 @@ export function defineFormat(declaration: FormatDeclaration): DeclaredFormat {
   return declaration as DeclaredFormat;
 }
 
+/**
+ * What an extract plugin declares about its endpoint: `POST /api/<op>` and `GET /api/<op>/{id}`
+ * on REST, a mutation and the `extraction(tool, id)` query on GraphQL, `extraction.<op in
+ * camelCase>` on tRPC. The lowest paid plan is the manifest's `plan`.
+ */
+export interface ExtractionEndpoint {
+  /** Files one request may carry: each is one job and one result row, charged on its own. */
+  maxFiles: number;
+  /** Whether a Free key gets one free call with one file (below `plan`). Default true, as the spec's tools. */
+  freeTrial?: boolean;
+  /**
+   * Totals over the rows, added to each poll answer: `{ totalHits: { sum: 'count' } }` adds
+   * `totalHits`, the sum of the rows' numeric `count` fields.
+   */
+  summary?: Readonly<Record<string, { sum: string }>>;
+}
+
 // Any zod object of options; individual fields are validated by the registry.
 export type OptionsSchema = z.ZodObject<z.ZodRawShape>;
 
@@ -142,6 +159,8 @@ export interface PluginDefinition<O extends OptionsSchema = OptionsSchema> {
   limits: PluginLimits;
   /** Formats this plugin adds to the service (see FormatDeclaration); other plugins may use them too. */
   formats?: readonly FormatDeclaration[];
+  /** extract plugins (required there): the endpoint's limits and rules. */
+  extraction?: ExtractionEndpoint;
   run(inputs: readonly PluginInput[], options: z.output<O>, ctx: RunContext): Promise<RunResult>;
 }
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { CATEGORY_CREDIT_BASE, isBuiltinFormat, isFormatId, planIdSchema, registerFormat } from '../../schema/index.js';
+import { extractionProblems } from './extraction.js';
 import { debianPackages, type FormatDeclaration, type Plugin } from './index.js';
 
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -68,6 +69,7 @@ export function manifestProblems(plugin: Plugin): string[] {
   if (plugin.kind === 'tool' && plugin.outputs && plugin.outputs.length !== 1) say('a tool has one fixed output format or none (in place)');
   if (!planIdSchema.safeParse(plugin.plan).success) say(`unknown plan '${String(plugin.plan)}'`);
   if (typeof plugin.run !== 'function') say('run must be a function');
+  extractionProblems(plugin).forEach(say);
 
   if (!(plugin.options instanceof z.ZodObject)) say('options must be a zod object');
   else {

@@ -1,28 +1,27 @@
 /**
- * Extraction tools (parse-cv, transcribe, file-search, pdf-to-markdown): many files in, one JSON
- * row per file out, read by polling for 1 hour. Paid plans are charged per file; a non-paid key
- * gets one free single-file call per tool, given back if that job fails.
+ * Extraction tools (the extract plugins: parse-cv, file-search, pdf-to-markdown, and any loaded
+ * with PLUGINS; transcribe has none installed): many files in, one JSON row per file out, read by
+ * polling for 1 hour. Each tool's limits come from its manifest (capabilities.extractionTool).
+ * Paid plans are charged per file; a non-paid key gets one free single-file call per tool (unless
+ * the tool declares none), given back if that job fails.
  */
 import { randomUUID } from 'node:crypto';
 import {
-  EXTRACTION_RESULT_SECONDS, EXTRACTION_TOOLS, creditCost, isPaidPlan, type batchAcceptedSchema, type ExtractionPoll, type ExtractionTool,
+  EXTRACTION_RESULT_SECONDS, PLANS, creditCost, isPaidPlan, planAtLeast, type batchAcceptedSchema, type ExtractionPoll, type PlanId,
 } from '../../schema/index.js';
 import type { z } from 'zod';
 import type { Plugin } from '../contract/index.js';
 import { parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
-import type { BatchRecord, JobRecord, Store } from '../store/types.js';
+import type { Account, BatchRecord, JobRecord, Store } from '../store/types.js';
 import type { Principal } from './accounts.js';
+import type { CapabilityService, ExtractionToolInfo } from './capabilities.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import { ServiceError, badRequest, forbidden, notFound } from './errors.js';
 import type { JobQueue } from '../queue/types.js';
-import { requireFeature } from './plan-gates.js';
+import { requireFeature, requirePlan } from './plan-gates.js';
 import type { StagedUpload, UploadService } from './uploads.js';
-
-export function isExtractionTool(tool: string): tool is ExtractionTool {
-  return Object.hasOwn(EXTRACTION_TOOLS, tool);
-}
 
 type BatchAccepted = z.infer<typeof batchAcceptedSchema>;
 
@@ -37,6 +36,7 @@ export class ExtractionService {
   constructor(
     private readonly store: Store,
     private readonly registry: Registry,
+    private readonly capabilities: CapabilityService,
     private readonly uploads: UploadService,
     private readonly credits: CreditService,
     private readonly queue: JobQueue,
@@ -47,33 +47,37 @@ export class ExtractionService {
    * Checked before any upload is read: the tool exists and is installed, the plan allows it (or
    * the trial is still free); returns how many files a request may carry.
    */
-  admit(principal: Principal, tool: ExtractionTool): number {
+  admit(principal: Principal, tool: string): number {
     const { account } = principal;
-    if (isPaidPlan(account.plan)) requireFeature(account, EXTRACTION_TOOLS[tool].feature);
+    const info = this.tool(tool);
+    const trial = isTrial(account, info);
+    if (!trial) gate(account, info);
     this.plugin(tool);
-    return isPaidPlan(account.plan) ? EXTRACTION_TOOLS[tool].maxFiles : 1;
+    return trial ? 1 : info.maxFiles;
   }
 
   /** The refusal for a request with more files than admit() allows. */
-  tooManyFiles(principal: Principal, tool: ExtractionTool): ServiceError {
-    return isPaidPlan(principal.account.plan)
-      ? badRequest(`At most ${EXTRACTION_TOOLS[tool].maxFiles} files per ${tool} request`)
-      : forbidden(`The free try of ${tool} takes one file; upgrade to send several`, 'trial_single_file');
+  tooManyFiles(principal: Principal, tool: string): ServiceError {
+    const info = this.tool(tool);
+    return isTrial(principal.account, info)
+      ? forbidden(`The free try of ${tool} takes one file; upgrade to send several`, 'trial_single_file')
+      : badRequest(`At most ${info.maxFiles} files per ${tool} request`);
   }
 
-  async accept(principal: Principal, tool: ExtractionTool, request: ExtractionRequest): Promise<BatchAccepted> {
+  async accept(principal: Principal, tool: string, request: ExtractionRequest): Promise<BatchAccepted> {
     const { uploads } = request;
     let trialClaimed = false;
     try {
       const max = this.admit(principal, tool);
       const plugin = this.plugin(tool);
-      const trial = !isPaidPlan(principal.account.plan);
+      const info = this.tool(tool);
+      const trial = isTrial(principal.account, info);
       if (uploads.length > max) throw this.tooManyFiles(principal, tool);
       const parsed = parseOptions(plugin.options, request.fields, { fromStrings: request.fieldsAreStrings, operation: tool });
       if (!parsed.ok) throw badRequest(parsed.error);
       if (trial) {
         trialClaimed = await this.store.trials.claim(principal.account.id, tool, this.clock.now());
-        if (!trialClaimed) throw trialUsed(tool);
+        if (!trialClaimed) throw trialUsed(tool, info.plan);
       }
 
       const batchId = randomUUID();
@@ -123,7 +127,8 @@ export class ExtractionService {
   }
 
   /** GET /api/<tool>/{id}: 404 when unknown or older than an hour, 403 for another holder's batch. */
-  async poll(principal: Principal, tool: ExtractionTool, batchId: string): Promise<ExtractionPoll> {
+  async poll(principal: Principal, tool: string, batchId: string): Promise<ExtractionPoll> {
+    const { summary } = this.tool(tool);
     const batch = await this.store.batches.get(batchId);
     if (!batch || batch.tool !== tool || this.expired(batch)) throw notFound('Results not found or expired (they are kept for 1 hour)');
     if (batch.accountId !== principal.account.id) throw forbidden('This batch belongs to another account');
@@ -137,7 +142,8 @@ export class ExtractionService {
       completed,
       failed,
       rows,
-      ...(tool === 'file-search' ? { totalHits: rows.reduce((sum, r) => sum + (typeof r.count === 'number' ? r.count : 0), 0) } : {}),
+      // The tool's declared totals (file-search: totalHits, the sum of the rows' count).
+      ...Object.fromEntries(Object.entries(summary).map(([name, { sum }]) => [name, rows.reduce((total, row) => total + (typeof row[sum] === 'number' ? row[sum] : 0), 0)])),
     };
   }
 
@@ -145,15 +151,33 @@ export class ExtractionService {
     return this.clock.now().getTime() >= batch.createdAt.getTime() + EXTRACTION_RESULT_SECONDS * 1000;
   }
 
-  private plugin(tool: ExtractionTool): Plugin {
+  /** The tool's endpoint (400 for an unknown tool). */
+  private tool(tool: string): ExtractionToolInfo {
+    const info = this.capabilities.extractionTool(tool);
+    if (!info) throw badRequest(`Unknown extraction tool '${tool}': use one of ${this.capabilities.extractionTools().map((t) => t.tool).join(', ')}`);
+    return info;
+  }
+
+  private plugin(tool: string): Plugin {
     const resolution = this.registry.extractor(tool);
     if (!resolution.ok) throw badRequest(resolution.error);
     return resolution.plugin;
   }
 }
 
-function trialUsed(tool: string): ServiceError {
-  return forbidden(`The free try of ${tool} has been used; upgrade to Pro to continue`, 'trial_used');
+/** A Free key below the tool's plan, on a tool that gives a free try: one call, one file, no charge. */
+function isTrial(account: Account, info: ExtractionToolInfo): boolean {
+  return info.freeTrial && !isPaidPlan(account.plan) && !planAtLeast(account.plan, info.plan);
+}
+
+/** 403 below the tool's plan: the spec's tools name their plan feature, the others themselves. */
+function gate(account: Account, info: ExtractionToolInfo): void {
+  if (info.feature) requireFeature(account, info.feature);
+  else requirePlan(account, info.plan, info.title);
+}
+
+function trialUsed(tool: string, plan: PlanId): ServiceError {
+  return forbidden(`The free try of ${tool} has been used; upgrade to ${PLANS[plan].label} to continue`, 'trial_used');
 }
 
 function toRow(job: JobRecord): ExtractionPoll['rows'][number] {

@@ -5,6 +5,7 @@ import type { Registry } from '../registry/index.js';
 import type { Store } from '../store/types.js';
 import { AccountService } from './accounts.js';
 import { BatchService } from './batches.js';
+import { CapabilityService } from './capabilities.js';
 import { systemClock, type Clock } from './clock.js';
 import { CreditService } from './credits.js';
 import { DownloadLinks } from './download-links.js';
@@ -51,6 +52,7 @@ export function createServices({ store, blobs, registry, queue, executor, log, c
   const accounts = new AccountService(store, clock);
   const credits = new CreditService(store, accounts, clock);
   const uploads = new UploadService(blobs);
+  const capabilities = new CapabilityService(registry);
   const links = new DownloadLinks(store, config.tokenSecret, config.publicUrl, clock);
   const runner = new JobRunner(store, blobs, registry, credits, vault, clock, log, links, executor, {
     workRoot: config.workRoot, outputRetentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
@@ -65,7 +67,8 @@ export function createServices({ store, blobs, registry, queue, executor, log, c
     uploads,
     jobs,
     batches: new BatchService(store, blobs, jobs, clock, config.publicUrl),
-    extractions: new ExtractionService(store, registry, uploads, credits, queue, clock),
+    capabilities,
+    extractions: new ExtractionService(store, registry, capabilities, uploads, credits, queue, clock),
     rateLimits: new RateLimitService(store, accounts, clock),
     downloads: new DownloadService(store, blobs, jobs, clock, links),
     retention: new RetentionService(store, blobs, clock, log, config.retentionMs),

@@ -21,6 +21,7 @@ export const parseCvPlugin = definePlugin({
   inputs: ['pdf', 'docx', 'doc'],
   options: z.object({}),
   plan: 'pro',
+  extraction: { maxFiles: 50 },
   engines: [
     { command: 'pdftotext', debian: 'poppler-utils' },
     { command: 'pdftoppm', debian: 'poppler-utils' },

@@ -15,6 +15,7 @@ export default definePlugin({
   inputs: ['pdf'],
   options: markdownOptions,
   plan: 'pro',
+  extraction: { maxFiles: 25 },
   engines: [],
   limits: { timeoutMs: 120_000, concurrency: 2 },
   async run(inputs, options, ctx) {

@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /** Options a client may set, exactly as the wire contract names them. */
 export const markdownOptions = z.object({
-  keepRunning: z.boolean().default(false),
-  pageBreaks: z.boolean().default(true),
+  keepRunning: z.boolean().default(false).describe('Keep running headers and footers (default: stripped).'),
+  pageBreaks: z.boolean().default(true).describe('Mark page breaks with <!-- page N --> comments.'),
 });
 
 export type MarkdownOptions = z.input<typeof markdownOptions>;

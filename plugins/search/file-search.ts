@@ -8,9 +8,9 @@ import { MatchCollector } from './match.js';
 import { FAMILIES, type SearchableFormat } from './readers.js';
 
 export const fileSearchOptions = z.object({
-  query: z.string().min(1).max(1000),
-  wholeWord: z.boolean().default(false),
-  caseSensitive: z.boolean().default(false),
+  query: z.string().min(1).max(1000).describe('The text to find, matched literally (never a regex).'),
+  wholeWord: z.boolean().default(false).describe('Match whole words only.'),
+  caseSensitive: z.boolean().default(false).describe('Match case.'),
 });
 
 const SEARCHABLE_FORMATS = Object.keys(FAMILIES) as SearchableFormat[];
@@ -30,6 +30,8 @@ export const fileSearchPlugin = definePlugin({
   inputs: SEARCHABLE_FORMATS,
   options: fileSearchOptions,
   plan: 'pro',
+  // The spec's totalHits: the hits over every file.
+  extraction: { maxFiles: 50, summary: { totalHits: { sum: 'count' } } },
   engines: [
     { command: 'pdftotext', debian: 'poppler-utils' },
     // Without its English data tesseract cannot recognise anything.

@@ -1,7 +1,9 @@
 /** Batches: many files to one format, one job each, one ZIP (POST /api/batch/convert, GET /api/batch/{id}). */
 import type { z } from 'zod';
 import type { batchAcceptedSchema, batchStatusSchema } from '../../../schema/index.js';
+import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
+import { optionsObject } from './json.js';
 import { stageUploads } from './uploads.js';
 
 export type BatchAccepted = Omit<z.infer<typeof batchAcceptedSchema>, 'statusUrl'>;
@@ -41,13 +43,22 @@ export function addBatch(builder: Builder) {
         files: t.arg({ type: ['Upload'], required: true }),
         to: t.arg.string({ required: true, description: 'Output format for every file (lower-case extension).' }),
         op: t.arg.string({ description: 'Tool op for every file; omit for a plain conversion.' }),
-        quality: t.arg.int({ description: 'Output quality where the conversion or op takes one.' }),
+        options: t.arg({
+          type: 'JSON',
+          description: "The op's options for every file as one object, as convert takes them, e.g. {\"angle\": 90} with op: \"rotate-pdf\"; shapes: `formats.operations.options` and the *Options input types.",
+        }),
+        quality: t.arg.int({ description: 'Output quality where the conversion or op takes one (or `quality` in options).' }),
       },
-      resolve: async (_root, { files, to, op, quality }, { services, principal }) => {
+      resolve: async (_root, { files, to, op, options, quality }, { services, principal }) => {
         const maxFiles = services.batches.admit(principal);
+        const fields = optionsObject(options);
+        if (quality != null) {
+          if (fields.quality !== undefined) throw badRequest('quality is given twice: in options and as an argument');
+          fields.quality = quality;
+        }
         const uploads = await stageUploads(services, principal, files, maxFiles);
         const { statusUrl: _statusUrl, ...accepted } = await services.batches.accept(principal, {
-          uploads, to, op: op ?? undefined, fields: quality == null ? {} : { quality }, fieldsAreStrings: false, viaApi: true,
+          uploads, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: true,
         });
         return accepted;
       },

@@ -1,14 +1,18 @@
 /**
- * Extraction tools (POST /api/<tool>, GET /api/<tool>/{id}): one mutation per tool answering a
- * BatchAccepted, and `extraction(tool, id)` for the rows. The plan gate (or the free try) is
- * checked before a file is read; the tool's arguments are validated by its plugin.
+ * Extraction tools (POST /api/<tool>, GET /api/<tool>/{id}): one mutation per tool of the registry
+ * (the tool's name in camelCase) answering a BatchAccepted, and `extraction(tool, id)` for the
+ * rows. A mutation's arguments beside `files` are the fields of the plugin's generated
+ * `<Plugin>Options` type. The plan gate (or the free try) is checked before a file is read; the
+ * arguments are validated by the plugin.
  */
 import type { FileUpload } from 'graphql-upload-ts';
-import { EXTRACTION_TOOLS, type ExtractionPoll, type ExtractionTool } from '../../../schema/index.js';
-import { badRequest } from '../../../core/services/errors.js';
-import { isExtractionTool } from '../../../core/services/extractions.js';
+import { PLANS, type ExtractionPoll } from '../../../schema/index.js';
+import type { ExtractionToolInfo } from '../../../core/services/capabilities.js';
+import type { CapabilityService } from '../../../core/services/capabilities.js';
 import type { BatchAccepted, addBatch } from './batch.js';
 import type { Builder, GraphQLContext } from './builder.js';
+import type { JsonSchema } from '../json-schema.js';
+import { camelCase, inputValue, optionFields, optionsTypeName, type OptionInputs } from './option-inputs.js';
 import { stageUploads } from './uploads.js';
 
 type ExtractionRow = ExtractionPoll['rows'][number];
@@ -28,7 +32,7 @@ function sent(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 async function submit(
-  { services, principal }: GraphQLContext, tool: ExtractionTool, files: Array<Promise<FileUpload>>, fields: Record<string, unknown>,
+  { services, principal }: GraphQLContext, tool: string, files: Array<Promise<FileUpload>>, fields: Record<string, unknown>,
 ): Promise<BatchAccepted> {
   const maxFiles = services.extractions.admit(principal, tool);
   const uploads = await stageUploads(services, principal, files, maxFiles, () => services.extractions.tooManyFiles(principal, tool));
@@ -36,9 +40,16 @@ async function submit(
   return accepted;
 }
 
-const limits = (tool: ExtractionTool) => `at most ${EXTRACTION_TOOLS[tool].maxFiles} files, charged per file`;
+/** A tool's mutation, described from its manifest. */
+function mutationDescription(info: ExtractionToolInfo): string {
+  const where = `${PLANS[info.plan].label} and up; same as POST /api/${info.tool}${info.pluginId ? '' : '; not installed on this server'}`;
+  const files = `at most ${info.maxFiles} files${info.inputs.length ? ` (${info.inputs.join(', ')})` : ''}, charged per file`;
+  const totals = Object.entries(info.summary).map(([name, { sum }]) => `its ${name} sums the rows' ${sum}`);
+  return `${info.title} (${where}): ${files}.${info.freeTrial ? ` ${TRIAL}` : ''} Follow with \`extraction(tool: "${info.tool}", id)\`${totals.map((total) => `; ${total}`).join('')}.`;
+}
 
-export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typeof addBatch>) {
+export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typeof addBatch>, capabilities: CapabilityService, optionInputs: OptionInputs) {
+  const tools = capabilities.extractionTools();
   const RowState = builder.enumType('ExtractionRowStatus', { values: ROW_STATES });
 
   const RowRef = builder.objectRef<ExtractionRow>('ExtractionRow').implement({
@@ -65,12 +76,18 @@ export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typ
   const PollRef = builder.objectRef<ExtractionPoll>('ExtractionPoll').implement({
     description: 'An extraction batch now: poll until done (results are kept for 1 hour).',
     fields: (t) => ({
-      done: t.exposeBoolean('done', { description: 'Every file completed or failed.' }),
-      total: t.exposeInt('total'),
-      completed: t.exposeInt('completed'),
-      failed: t.exposeInt('failed'),
+      done: t.boolean({ description: 'Every file completed or failed.', resolve: (poll) => poll.done }),
+      total: t.int({ resolve: (poll) => poll.total }),
+      completed: t.int({ resolve: (poll) => poll.completed }),
+      failed: t.int({ resolve: (poll) => poll.failed }),
       rows: t.field({ type: [RowRef], description: 'One per accepted file, in the order sent.', resolve: (poll) => poll.rows }),
       totalHits: t.int({ nullable: true, description: 'file-search only: the hits over every file.', resolve: (poll) => poll.totalHits ?? null }),
+      summary: t.field({
+        type: 'JSON',
+        nullable: true,
+        description: "The totals the tool declares over its rows, as one object (file-search: totalHits); null when it declares none.",
+        resolve: ({ done: _done, total: _total, completed: _completed, failed: _failed, rows: _rows, ...totals }) => (Object.keys(totals).length ? totals : null),
+      }),
     }),
   });
 
@@ -81,65 +98,27 @@ export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typ
       description:
         `An extraction batch of the caller (same as GET /api/<tool>/{id}): NOT_FOUND when unknown or older than an hour, FORBIDDEN for another key holder's batch.`,
       args: {
-        tool: t.arg.string({ required: true, description: `The tool the batch was sent to: ${Object.keys(EXTRACTION_TOOLS).join(', ')}.` }),
+        tool: t.arg.string({ required: true, description: `The tool the batch was sent to: ${tools.map((info) => info.tool).join(', ')}.` }),
         id: t.arg.id({ required: true, description: 'batchId of the mutation answer.' }),
       },
-      resolve: (_root, { tool, id }, { services, principal }) => {
-        if (!isExtractionTool(tool)) throw badRequest(`Unknown extraction tool '${tool}': use one of ${Object.keys(EXTRACTION_TOOLS).join(', ')}`);
-        return services.extractions.poll(principal, tool, String(id));
-      },
+      resolve: (_root, { tool, id }, { services, principal }) => services.extractions.poll(principal, tool, String(id)),
     }),
   );
 
-  builder.mutationField('parseCv', (t) =>
-    t.field({
-      type: BatchAcceptedRef,
-      nullable: true,
-      description: `Parse CVs (PDF, DOCX, DOC) into structured fields (Pro and up; same as POST /api/parse-cv): ${limits('parse-cv')}. ${TRIAL} Follow with \`extraction(tool: "parse-cv", id)\`.`,
-      args: { files: t.arg({ type: ['Upload'], required: true }) },
-      resolve: (_root, { files }, context) => submit(context, 'parse-cv', files, {}),
-    }),
-  );
-
-  builder.mutationField('transcribe', (t) =>
-    t.field({
-      type: BatchAcceptedRef,
-      nullable: true,
-      description: `Transcribe audio or video (Business and up; same as POST /api/transcribe): ${limits('transcribe')}. ${TRIAL} Follow with \`extraction(tool: "transcribe", id)\`.`,
-      args: {
-        files: t.arg({ type: ['Upload'], required: true }),
-        lang: t.arg.string({ description: 'Spoken language (e.g. "en"), for engines that take one; validated by the installed transcription plugin.' }),
-      },
-      resolve: (_root, { files, lang }, context) => submit(context, 'transcribe', files, { lang }),
-    }),
-  );
-
-  builder.mutationField('fileSearch', (t) =>
-    t.field({
-      type: BatchAcceptedRef,
-      nullable: true,
-      description: `Search files for a text (Pro and up; same as POST /api/file-search): ${limits('file-search')}. ${TRIAL} Follow with \`extraction(tool: "file-search", id)\`; its totalHits sums the files.`,
-      args: {
-        files: t.arg({ type: ['Upload'], required: true }),
-        query: t.arg.string({ required: true, description: 'The text to find.' }),
-        wholeWord: t.arg.boolean({ description: 'Match whole words only (default false).' }),
-        caseSensitive: t.arg.boolean({ description: 'Match case (default false).' }),
-      },
-      resolve: (_root, { files, query, wholeWord, caseSensitive }, context) => submit(context, 'file-search', files, { query, wholeWord, caseSensitive }),
-    }),
-  );
-
-  builder.mutationField('pdfToMarkdown', (t) =>
-    t.field({
-      type: BatchAcceptedRef,
-      nullable: true,
-      description: `Convert PDFs to Markdown (Pro and up; same as POST /api/pdf-to-markdown): ${limits('pdf-to-markdown')}. ${TRIAL} Follow with \`extraction(tool: "pdf-to-markdown", id)\`; each row's data.markdown is the text.`,
-      args: {
-        files: t.arg({ type: ['Upload'], required: true }),
-        keepRunning: t.arg.boolean({ description: 'Keep running headers and footers (default false: stripped).' }),
-        pageBreaks: t.arg.boolean({ description: 'Mark page breaks with <!-- page N --> comments (default true).' }),
-      },
-      resolve: (_root, { files, keepRunning, pageBreaks }, context) => submit(context, 'pdf-to-markdown', files, { keepRunning, pageBreaks }),
-    }),
-  );
+  // One mutation per tool; its arguments beside `files` are the fields of the plugin's options type.
+  for (const info of tools) {
+    const fields = info.pluginId ? (optionInputs.fields.get(info.pluginId) ?? []) : optionFields(builder, info.options as JsonSchema, optionsTypeName(info.tool));
+    builder.mutationField(camelCase(info.tool), (t) =>
+      t.field({
+        type: BatchAcceptedRef,
+        nullable: true,
+        description: mutationDescription(info),
+        args: {
+          files: t.arg({ type: ['Upload'], required: true }),
+          ...Object.fromEntries(fields.map((field) => [field.field, t.arg(inputValue(field))])),
+        },
+        resolve: (_root, { files, ...fields }, context) => submit(context, info.tool, files, fields),
+      }),
+    );
+  }
 }

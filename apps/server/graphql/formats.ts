@@ -1,4 +1,4 @@
-/** Formats: what this server converts and which ops it runs, straight from the registry. */
+/** Formats: what this server converts and which ops it runs (services.capabilities, as REST and tRPC). */
 import type { OperationInfo } from '../../../core/registry/index.js';
 import type { Builder } from './builder.js';
 
@@ -46,10 +46,10 @@ export function addFormats(builder: Builder, optionTypeNames: ReadonlyMap<string
       type: FormatsRef,
       nullable: true,
       description: 'Conversions and operations of this server (same data as GET /api/v1/formats).',
-      resolve: (_root, _args, { services }) => ({
-        conversions: Object.entries(services.registry.conversionTable()).map(([from, to]) => ({ from, to })),
-        operations: services.registry.operations(),
-      }),
+      resolve: (_root, _args, { services }) => {
+        const { conversions, operations } = services.capabilities.formats();
+        return { conversions: Object.entries(conversions).map(([from, to]) => ({ from, to })), operations };
+      },
     }),
   );
 }

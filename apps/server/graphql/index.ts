@@ -9,7 +9,7 @@ import { principalOf, useApiKeyAndUploads, type ServerContext } from './uploads.
 
 export async function graphqlRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const yoga = createYoga<ServerContext, GraphQLContext>({
-    schema: buildGraphQLSchema(services.registry),
+    schema: buildGraphQLSchema(services.capabilities),
     graphqlEndpoint: '/graphql',
     // GraphiQL loads its scripts from a CDN, and these machines are offline.
     graphiql: false,

@@ -1,16 +1,13 @@
 /** Job: the accepted job and its status, with `job`, `convert`, `mergePdf` and `jobUpdated`. */
 import type { AcceptedJob, JobStatus, ToolReport } from '../../../schema/index.js';
-import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
+import { optionsObject } from './json.js';
 import { stageUpload, stageUploads } from './uploads.js';
 
 /** `queued` is the answer to convert; the others are the states the status endpoint reports. */
 const JOB_STATES = ['queued', 'waiting', 'active', 'done', 'failed'] as const;
 
 type JobView = { jobId: string } & (Omit<AcceptedJob, 'statusUrl'> | JobStatus);
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function addJob(builder: Builder) {
   const JobState = builder.enumType('JobState', { values: JOB_STATES });
@@ -57,10 +54,10 @@ export function addJob(builder: Builder) {
         options: t.arg({ type: 'JSON', description: "The op's options as one object, e.g. {\"quality\": 60}; shapes: `formats.operations.options` and the *Options input types." }),
       },
       resolve: async (_root, { file, to, op, options }, { services, principal }) => {
-        if (options != null && !isPlainObject(options)) throw badRequest('options must be a JSON object');
+        const fields = optionsObject(options);
         const upload = await stageUpload(services, principal, file);
         const { statusUrl: _statusUrl, ...accepted } = await services.jobs.accept(principal, {
-          upload, to, op: op ?? undefined, fields: options ?? {}, fieldsAreStrings: false, viaApi: true,
+          upload, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: true,
         });
         return accepted;
       },

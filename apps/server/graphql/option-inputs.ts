@@ -1,11 +1,12 @@
 /**
  * Typed input types for plugin options, generated from the registry: each plugin's zod options
  * schema (as JSON Schema, which the registry already derives) becomes `<PluginId>Options`.
- * `convert` takes `options: JSON` (validated by the plugin's zod schema in the services); these
- * types document the shapes and give client code generators something to type against.
+ * `convert` and `batchConvert` take `options: JSON` (validated by the plugin's zod schema in the
+ * services); these types document the shapes and give client code generators something to type
+ * against. The extraction mutations take the same fields as arguments (optionArgs).
  * Shapes GraphQL cannot express become JSON.
  */
-import type { Registry } from '../../../core/registry/index.js';
+import type { CapabilityService } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
 import type { JsonSchema } from '../json-schema.js';
 
@@ -16,7 +17,7 @@ function pascalCase(id: string): string {
   return /^[0-9]/.test(name) ? `P${name}` : name;
 }
 
-const camelCase = (id: string) => pascalCase(id).replace(/^./, (c) => c.toLowerCase());
+export const camelCase = (id: string) => pascalCase(id).replace(/^./, (c) => c.toLowerCase());
 
 // Pothos types field configs from literal arguments; generated ones are checked at run time by GraphQL.
 type AnyType = never;
@@ -45,40 +46,67 @@ function graphqlType(builder: Builder, schema: JsonSchema, name: string): AnyTyp
   }
 }
 
-function inputType(builder: Builder, schema: JsonSchema, name: string, description?: string) {
+/** One field of an options input type, or one argument of an extraction mutation. */
+export interface OptionField {
+  field: string;
+  type: AnyType | 'JSON';
+  required: boolean;
+  description?: string;
+  defaultValue?: unknown;
+}
+
+/** The fields of an options JSON Schema; nested object and enum types are added as `<name><Field>`. */
+export function optionFields(builder: Builder, schema: JsonSchema, name: string): OptionField[] {
   const required = new Set(schema.required ?? []);
-  // Nested types are created before this one: Pothos resolves field thunks later.
-  const fields = Object.entries(schema.properties ?? {}).map(([field, fieldSchema]) => ({
+  // Nested types are created before the type using them: Pothos resolves field thunks later.
+  return Object.entries(schema.properties ?? {}).map(([field, fieldSchema]) => ({
     field,
     type: graphqlType(builder, fieldSchema, `${name}${pascalCase(field)}`),
     required: required.has(field),
     description: fieldSchema.description,
     defaultValue: fieldSchema.default,
   }));
+}
+
+/** A field's type, nullability, description and default, as an input field or an argument takes them. */
+export function inputValue({ type, required, description, defaultValue }: OptionField) {
+  return { type: type as AnyType, required, ...(description ? { description } : {}), ...(defaultValue !== undefined ? { defaultValue: defaultValue as never } : {}) };
+}
+
+function inputType(builder: Builder, schema: JsonSchema, name: string, description?: string, fields = optionFields(builder, schema, name)) {
   return builder.inputType(name, {
     ...(description ?? schema.description ? { description: description ?? schema.description } : {}),
-    fields: (t) =>
-      Object.fromEntries(
-        fields.map(({ field, type, required: isRequired, description: about, defaultValue }) => [
-          field,
-          t.field({ type: type as AnyType, required: isRequired, ...(about ? { description: about } : {}), ...(defaultValue !== undefined ? { defaultValue: defaultValue as never } : {}) }),
-        ]),
-      ),
+    fields: (t) => Object.fromEntries(fields.map((field) => [field.field, t.field(inputValue(field))])),
   });
 }
 
-/** Adds one input type per plugin that has options; returns plugin id -> type name. */
-export function addOptionInputs(builder: Builder, registry: Registry): Map<string, string> {
+export interface OptionInputs {
+  /** Plugin id -> the name of its `<PluginId>Options` input type (plugins that have options). */
+  names: ReadonlyMap<string, string>;
+  /** Plugin id -> the fields of that type. */
+  fields: ReadonlyMap<string, OptionField[]>;
+}
+
+/** Adds one input type per plugin that has options. */
+export function addOptionInputs(builder: Builder, capabilities: CapabilityService): OptionInputs {
   const names = new Map<string, string>();
-  for (const operation of registry.operations()) {
+  const fieldsOf = new Map<string, OptionField[]>();
+  for (const operation of capabilities.formats().operations) {
     const schema = operation.options as JsonSchema;
     if (!schema.properties || Object.keys(schema.properties).length === 0) continue;
     const name = `${pascalCase(operation.pluginId)}Options`;
     const usage = operation.kind === 'extract'
       ? `the arguments of the ${camelCase(operation.op ?? operation.pluginId)} mutation`
       : `\`options\` of ${operation.op ? `convert with op: "${operation.op}"` : `convert to ${operation.outputs.join(', ')}`}`;
-    inputType(builder, schema, name, `Options of ${operation.title} (${usage}).`);
+    const fields = optionFields(builder, schema, name);
+    inputType(builder, schema, name, `Options of ${operation.title} (${usage}).`, fields);
     names.set(operation.pluginId, name);
+    fieldsOf.set(operation.pluginId, fields);
   }
-  return names;
+  return { names, fields: fieldsOf };
+}
+
+/** Options types of tools with no plugin (the spec's fields of a tool not installed) are named after the tool. */
+export function optionsTypeName(tool: string): string {
+  return `${pascalCase(tool)}Options`;
 }

@@ -1,8 +1,9 @@
-/** The GraphQL schema of a registry: every type file added to one builder. */
+/** The GraphQL schema of a registry's capabilities: every type file added to one builder. */
 // The file path, not the package name: vitest resolves `graphql` to its .mjs build while Pothos
 // (loaded by Node) gets index.js, and graphql refuses schema objects of another instance.
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import type { Registry } from '../../../core/registry/index.js';
+import { CapabilityService } from '../../../core/services/capabilities.js';
 import { addBatch } from './batch.js';
 import { createBuilder } from './builder.js';
 import { addCredits } from './credits.js';
@@ -13,18 +14,19 @@ import { addJob } from './job.js';
 import { addOptionInputs } from './option-inputs.js';
 import { addSignedUrl } from './signed-url.js';
 
-export function buildGraphQLSchema(registry: Registry): GraphQLSchema {
+export function buildGraphQLSchema(capabilities: CapabilityService): GraphQLSchema {
   const builder = createBuilder();
+  const optionInputs = addOptionInputs(builder, capabilities);
   addJob(builder);
-  addExtraction(builder, addBatch(builder));
+  addExtraction(builder, addBatch(builder), capabilities, optionInputs);
   addCredits(builder);
   addHistory(builder);
   addSignedUrl(builder);
-  addFormats(builder, addOptionInputs(builder, registry));
+  addFormats(builder, optionInputs.names);
   return builder.toSchema();
 }
 
 /** SDL as committed in schema/schema.graphql. */
 export function printGraphQLSchema(registry: Registry): string {
-  return `${printSchema(lexicographicSortSchema(buildGraphQLSchema(registry)))}\n`;
+  return `${printSchema(lexicographicSortSchema(buildGraphQLSchema(new CapabilityService(registry))))}\n`;
 }

@@ -15,7 +15,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { processRequest, type FileUpload } from 'graphql-upload-ts';
 import type { Plugin } from 'graphql-yoga';
-import { EXTRACTION_TOOLS } from '../../../schema/index.js';
 import { ServiceError, badRequest } from '../../../core/services/errors.js';
 import type { Principal, Services } from '../../../core/services/index.js';
 import type { StagedUpload } from '../../../core/services/uploads.js';
@@ -35,8 +34,7 @@ const MAX_OPERATIONS_BYTES = 64 * 1024;
  * or the largest extraction request (each mutation applies its own, plan-dependent, limit).
  */
 function maxFilesPerRequest(services: Services, principal: Principal): number {
-  const extraction = Math.max(...Object.values(EXTRACTION_TOOLS).map((tool) => tool.maxFiles));
-  return Math.max(services.jobs.maxMergeFiles(), services.accounts.limitsOf(principal.account).plan.maxBatchFiles, extraction);
+  return Math.max(services.jobs.maxMergeFiles(), services.accounts.limitsOf(principal.account).plan.maxBatchFiles, services.capabilities.maxExtractionFiles());
 }
 
 const principals = new WeakMap<Request, Principal>();

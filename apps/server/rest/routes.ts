@@ -1,6 +1,6 @@
 /** The REST surface of shared/spec/API.md: thin routes over the services. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { EXTRACTION_TOOLS, historyQuerySchema, signedUrlRequestSchema, type ExtractionTool } from '../../../schema/index.js';
+import { historyQuerySchema, signedUrlRequestSchema } from '../../../schema/index.js';
 import { describeIssue } from '../../../core/contract/options.js';
 import { badRequest } from '../../../core/services/errors.js';
 import type { Principal, Services } from '../../../core/services/index.js';
@@ -78,8 +78,8 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
     return reply.header('Content-Type', 'application/zip').header('Content-Disposition', contentDisposition(filename)).send(stream);
   });
 
-  // Extraction tools: one submit and one poll route per tool, from the tool table.
-  for (const tool of Object.keys(EXTRACTION_TOOLS) as ExtractionTool[]) {
+  // Extraction tools: one submit and one poll route per extract plugin (and spec tool), from the registry.
+  for (const { tool } of services.capabilities.extractionTools()) {
     app.post(`/api/${tool}`, { preHandler: auth }, async (request) => {
       const principal = principalOf(request);
       const maxFiles = services.extractions.admit(principal, tool);
@@ -123,8 +123,5 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
   });
 
   // Beyond the spec: the capability index, straight from the registry.
-  app.get('/api/v1/formats', { preHandler: auth }, async () => ({
-    conversions: services.registry.conversionTable(),
-    operations: services.registry.operations(),
-  }));
+  app.get('/api/v1/formats', { preHandler: auth }, async () => services.capabilities.formats());
 }

@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { ServiceError, type Services } from '../../../core/services/index.js';
 import { setRateHeaders } from '../rest/routes.js';
 import { createTrpcContext } from './context.js';
-import { appRouter, formFileLimit } from './router.js';
+import { appRouterFor, formFileLimit } from './router.js';
 import { spoolFormData } from './spool.js';
 import { toTRPCError } from './trpc.js';
 
@@ -47,7 +47,7 @@ export async function trpcRoutes(app: FastifyInstance, { services, spoolDir }: {
       Object.defineProperty(fetchRequest, 'formData', { value: formData });
     }
     const response = await resolveResponse({
-      router: appRouter,
+      router: appRouterFor(services),
       req: fetchRequest,
       path: request.params.path,
       error: null,

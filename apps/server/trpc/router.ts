@@ -1,11 +1,17 @@
-/** The tRPC router: the REST surface's capabilities as procedures over the same services. */
+/**
+ * The tRPC router: the REST surface's capabilities as procedures over the same services. It is
+ * made per registry (appRouterFor), since every extract plugin adds a procedure; `AppRouter`, the
+ * type clients import, names the spec's extraction tools (another tool's procedure is served at
+ * `extraction.<tool in camelCase>` all the same).
+ */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { z } from 'zod';
-import { EXTRACTION_TOOLS, historyQuerySchema, signedUrlRequestSchema, type ExtractionTool } from '../../../schema/index.js';
+import { historyQuerySchema, signedUrlRequestSchema, type SpecExtractionTool } from '../../../schema/index.js';
 import { badRequest, type ServiceError } from '../../../core/services/errors.js';
 import type { Principal, Services } from '../../../core/services/index.js';
 import type { StagedUpload } from '../../../core/services/uploads.js';
+import type { TrpcContext } from './context.js';
 import { authedProcedure, createCallerFactory, router } from './trpc.js';
 
 const jobInput = z.object({ jobId: z.string().min(1) });
@@ -19,30 +25,30 @@ export interface FormFileLimit {
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 const camelCase = <S extends string>(id: S) => id.replace(/-(.)/g, (_, c: string) => c.toUpperCase()) as CamelCase<S>;
 
-/** The extraction tools as procedure names: extraction.parseCv, extraction.pdfToMarkdown, ... */
-const EXTRACTION_PROCEDURES = Object.keys(EXTRACTION_TOOLS).map((tool) => [camelCase(tool as ExtractionTool), tool as ExtractionTool] as const);
-
 /** Each FormData procedure's file limit; plan gates come first, so these may throw FORBIDDEN. */
 const FORM_FILE_LIMITS: Record<string, (services: Services, principal: Principal) => FormFileLimit> = {
   convert: () => ({ maxFiles: 1 }),
   merge: (services, principal) => ({ maxFiles: services.jobs.admitMerge(principal) }),
   'batch.convert': (services, principal) => ({ maxFiles: services.batches.admit(principal) }),
-  ...Object.fromEntries(
-    EXTRACTION_PROCEDURES.map(([name, tool]) => [
-      `extraction.${name}`,
-      (services: Services, principal: Principal): FormFileLimit => ({
-        maxFiles: services.extractions.admit(principal, tool),
-        tooMany: () => services.extractions.tooManyFiles(principal, tool),
-      }),
-    ]),
-  ),
 };
+
+function extractionFileLimit(services: Services, principal: Principal, tool: string): FormFileLimit {
+  return { maxFiles: services.extractions.admit(principal, tool), tooMany: () => services.extractions.tooManyFiles(principal, tool) };
+}
+
+/** The extraction tool behind the procedure at `path` (extraction.parseCv: parse-cv), if any. */
+function extractionToolAt(path: string, services: Services): string | undefined {
+  const name = /^extraction\.(\w+)$/.exec(path)?.[1];
+  return name && name !== 'get' ? services.capabilities.extractionTools().find(({ tool }) => camelCase(tool) === name)?.tool : undefined;
+}
 
 /**
  * The file limit of the form procedure at `path`. The HTTP adapter asks before it reads a byte
  * of the body, the procedure before it stages a file, so a refused form is never read (as REST).
  */
 export function formFileLimit(path: string, services: Services, principal: Principal): FormFileLimit {
+  const tool = extractionToolAt(path, services);
+  if (tool) return extractionFileLimit(services, principal, tool);
   if (!Object.hasOwn(FORM_FILE_LIMITS, path)) throw badRequest(`'${path}' takes no form data`);
   return FORM_FILE_LIMITS[path]!(services, principal);
 }
@@ -68,10 +74,13 @@ const filesField = z
 /** The merge form: the PDFs as repeated `files`, merged in that order. */
 const mergeFormSchema = z.strictObject({ files: filesField }, { error: unexpectedField("merge takes only 'files'") });
 
-/** The batch form: the files as repeated `files`, one `to` and `op` for all, and `quality`. */
+/**
+ * The batch form: the files as repeated `files`, one `to` and `op` for all, and the op's options
+ * as one JSON object string in `options` (as convert), or `quality` alone as text (as REST).
+ */
 const batchFormSchema = z.strictObject(
-  { files: filesField, to: z.string().optional(), op: z.string().optional(), quality: z.string().optional() },
-  { error: unexpectedField("a batch takes 'files', 'to', 'op' and 'quality'") },
+  { files: filesField, to: z.string().optional(), op: z.string().optional(), options: z.string().optional(), quality: z.string().optional() },
+  { error: unexpectedField("a batch takes 'files', 'to', 'op', 'options' and 'quality'") },
 );
 
 /** An extraction form: the files as repeated `files`, and the tool's own fields as text (as REST). */
@@ -121,74 +130,90 @@ function parseOptionsField(raw: string | undefined): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function extractionProcedure(tool: ExtractionTool) {
+function extractionProcedure(tool: string) {
   return authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
-    const limit = formFileLimit(`extraction.${camelCase(tool)}`, ctx.services, ctx.principal);
+    const limit = extractionFileLimit(ctx.services, ctx.principal, tool);
     const { files, ...fields } = parseForm(extractionFormSchema, input);
     const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
     return ctx.services.extractions.accept(ctx.principal, tool, { uploads, fields, fieldsAreStrings: true, viaApi: true });
   });
 }
 
-export const appRouter = router({
-  credits: router({
-    get: authedProcedure.query(({ ctx }) => ctx.services.credits.balance(ctx.principal.account)),
-  }),
-  jobs: router({
-    get: authedProcedure.input(jobInput).query(({ ctx, input }) => ctx.services.jobs.status(ctx.principal, input.jobId)),
-    /** The job now, then every change; ends after done or failed. */
-    watch: authedProcedure.input(jobInput).subscription(({ ctx, input, signal }) => ctx.services.jobs.watch(ctx.principal, input.jobId, signal)),
-  }),
-  history: router({
-    list: authedProcedure.input(historyQuerySchema.prefault({})).query(({ ctx, input }) => ctx.services.jobs.history(ctx.principal, input.limit, input.offset)),
-  }),
-  formats: router({
-    list: authedProcedure.query(({ ctx }) => ({ conversions: ctx.services.registry.conversionTable(), operations: ctx.services.registry.operations() })),
-  }),
-  /** Same rules as POST /api/v1/convert. */
-  convert: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
-    const parsed = convertFormSchema.safeParse(Object.fromEntries(input.entries()));
-    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
-    const { file, to, op, options } = parsed.data;
-    const fields = parseOptionsField(options);
-    const upload = await stageFile(ctx.services, ctx.principal, file);
-    return ctx.services.jobs.accept(ctx.principal, { upload, to, op, fields, fieldsAreStrings: false, viaApi: true });
-  }),
-  /** Same rules as POST /api/pdf/merge. */
-  merge: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
-    const limit = formFileLimit('merge', ctx.services, ctx.principal);
-    const { files } = parseForm(mergeFormSchema, input);
-    const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-    return ctx.services.jobs.acceptMerge(ctx.principal, uploads, true);
-  }),
-  batch: router({
-    /** Same rules as POST /api/batch/convert; `quality` is read like the REST form field. */
-    convert: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
-      const limit = formFileLimit('batch.convert', ctx.services, ctx.principal);
-      const { files, to, op, quality } = parseForm(batchFormSchema, input);
-      const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-      const fields = quality === undefined ? {} : { quality };
-      return ctx.services.batches.accept(ctx.principal, { uploads, to, op, fields, fieldsAreStrings: true, viaApi: true });
+/** The router for these extraction tools (the registry's: see appRouterFor). */
+export function createAppRouter(extractionTools: readonly string[]) {
+  return router({
+    credits: router({
+      get: authedProcedure.query(({ ctx }) => ctx.services.credits.balance(ctx.principal.account)),
     }),
-    get: authedProcedure.input(z.object({ batchId: z.string().min(1) })).query(({ ctx, input }) => ctx.services.batches.status(ctx.principal, input.batchId)),
-  }),
-  /**
-   * The extraction tools, one FormData procedure each (same rules as POST /api/<tool>): `files`
-   * repeated, and the tool's fields as text (e.g. `query`, `wholeWord` for fileSearch). Then
-   * `extraction.get({ tool, batchId })` until done.
-   */
-  extraction: router({
-    ...(Object.fromEntries(EXTRACTION_PROCEDURES.map(([name, tool]) => [name, extractionProcedure(tool)])) as Record<CamelCase<ExtractionTool>, ReturnType<typeof extractionProcedure>>),
-    get: authedProcedure
-      .input(z.object({ tool: z.enum(Object.keys(EXTRACTION_TOOLS) as [ExtractionTool, ...ExtractionTool[]]), batchId: z.string().min(1) }))
-      .query(({ ctx, input }) => ctx.services.extractions.poll(ctx.principal, input.tool, input.batchId)),
-  }),
-  signedUrl: router({
-    create: authedProcedure.input(signedUrlRequestSchema).mutation(({ ctx, input }) => ctx.services.downloads.createSignedUrl(ctx.principal, input)),
-  }),
-});
+    jobs: router({
+      get: authedProcedure.input(jobInput).query(({ ctx, input }) => ctx.services.jobs.status(ctx.principal, input.jobId)),
+      /** The job now, then every change; ends after done or failed. */
+      watch: authedProcedure.input(jobInput).subscription(({ ctx, input, signal }) => ctx.services.jobs.watch(ctx.principal, input.jobId, signal)),
+    }),
+    history: router({
+      list: authedProcedure.input(historyQuerySchema.prefault({})).query(({ ctx, input }) => ctx.services.jobs.history(ctx.principal, input.limit, input.offset)),
+    }),
+    formats: router({
+      list: authedProcedure.query(({ ctx }) => ctx.services.capabilities.formats()),
+    }),
+    /** Same rules as POST /api/v1/convert. */
+    convert: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
+      const parsed = convertFormSchema.safeParse(Object.fromEntries(input.entries()));
+      if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
+      const { file, to, op, options } = parsed.data;
+      const fields = parseOptionsField(options);
+      const upload = await stageFile(ctx.services, ctx.principal, file);
+      return ctx.services.jobs.accept(ctx.principal, { upload, to, op, fields, fieldsAreStrings: false, viaApi: true });
+    }),
+    /** Same rules as POST /api/pdf/merge. */
+    merge: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
+      const limit = formFileLimit('merge', ctx.services, ctx.principal);
+      const { files } = parseForm(mergeFormSchema, input);
+      const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
+      return ctx.services.jobs.acceptMerge(ctx.principal, uploads, true);
+    }),
+    batch: router({
+      /** Same rules as POST /api/batch/convert; `options` is read like convert's, `quality` like the REST form field. */
+      convert: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
+        const limit = formFileLimit('batch.convert', ctx.services, ctx.principal);
+        const { files, to, op, options, quality } = parseForm(batchFormSchema, input);
+        if (options !== undefined && quality !== undefined) throw badRequest("Send quality inside 'options' (one JSON object of the op's options)");
+        const fields = options !== undefined ? parseOptionsField(options) : quality === undefined ? {} : { quality };
+        const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
+        return ctx.services.batches.accept(ctx.principal, { uploads, to, op, fields, fieldsAreStrings: options === undefined, viaApi: true });
+      }),
+      get: authedProcedure.input(z.object({ batchId: z.string().min(1) })).query(({ ctx, input }) => ctx.services.batches.status(ctx.principal, input.batchId)),
+    }),
+    /**
+     * The extraction tools, one FormData procedure each (same rules as POST /api/<tool>): `files`
+     * repeated, and the tool's fields as text (e.g. `query`, `wholeWord` for fileSearch). Then
+     * `extraction.get({ tool, batchId })` until done.
+     */
+    extraction: router({
+      // Typed with the spec's tools; every tool of the registry is served the same way.
+      ...(Object.fromEntries(extractionTools.map((tool) => [camelCase(tool), extractionProcedure(tool)])) as Record<CamelCase<SpecExtractionTool>, ReturnType<typeof extractionProcedure>>),
+      get: authedProcedure
+        .input(z.object({ tool: z.string().min(1), batchId: z.string().min(1) }))
+        .query(({ ctx, input }) => ctx.services.extractions.poll(ctx.principal, input.tool, input.batchId)),
+    }),
+    signedUrl: router({
+      create: authedProcedure.input(signedUrlRequestSchema).mutation(({ ctx, input }) => ctx.services.downloads.createSignedUrl(ctx.principal, input)),
+    }),
+  });
+}
 
-export type AppRouter = typeof appRouter;
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+const routers = new WeakMap<Services, AppRouter>();
+
+/** The router of a server's registry: one per Services, with a procedure for each of its extraction tools. */
+export function appRouterFor(services: Services): AppRouter {
+  let appRouter = routers.get(services);
+  if (!appRouter) routers.set(services, (appRouter = createAppRouter(services.capabilities.extractionTools().map(({ tool }) => tool))));
+  return appRouter;
+}
 
 /** In-process calls (tests, scripts): `createCaller(createTrpcContext(services, 'Bearer ck_live_...'))`. */
-export const createCaller = createCallerFactory(appRouter);
+export function createCaller(context: TrpcContext) {
+  return createCallerFactory(appRouterFor(context.services))(context);
+}
