@@ -11,6 +11,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PluginError, type Logger, type PluginInput, type RunResult } from '../../contract/index.js';
 import type { FormatId } from '../../../schema/index.js';
@@ -70,6 +71,8 @@ export interface SandboxStatus {
 
 const MB = 1_000_000;
 const STDERR_TAIL = 8 * 1024;
+/** Nice value of sandbox processes (0 is the server's; 19 the lowest priority). */
+const RUN_PRIORITY = 10;
 const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url));
 // Sandbox processes load TypeScript modules as the server does.
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -110,6 +113,12 @@ class SandboxProcess {
       // Its own process group: a terminal's Ctrl-C reaches the server, which then stops the pool.
       detached: true,
     });
+    // Runs yield the CPU to the server: under load, HTTP answers first (engines inherit this).
+    try {
+      if (this.child.pid) os.setPriority(this.child.pid, RUN_PRIORITY);
+    } catch {
+      // not permitted here: runs share the CPU evenly
+    }
     this.child.stdout!.resume();
     this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL)));
     this.ready = new Promise<void>((resolve, reject) => {
@@ -208,7 +217,8 @@ class SandboxProcess {
             return finish({ ok: false, error: deserializeError(message.error) });
         }
       };
-      this.onExit = (code, signal) => finish({ ok: false, error: this.crashError(code, signal, run.memoryMb) });
+      // Killed here at a limit: `failure` says why. Otherwise the process died under the run.
+      this.onExit = (code, signal) => finish({ ok: false, error: failure ?? this.crashError(code, signal, run.memoryMb) });
 
       if (this.exited || !this.child.connected) return finish({ ok: false, error: this.crashError(this.child.exitCode, this.child.signalCode, run.memoryMb) });
       const message: RunMessage = {
