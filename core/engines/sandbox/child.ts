@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { PluginError, type Plugin, type RunContext, type RunResult } from '../../contract/index.js';
 import { exportedPlugins } from '../../contract/modules.js';
+import { registerDeclaredFormats } from '../../contract/validate.js';
 import { EngineError } from '../process.js';
 import { killTree } from '../process-tree.js';
 import { SANDBOX_ENV, sandboxSettingsSchema, type FromChild, type SerializedError, type ToChild } from './protocol.js';
@@ -34,7 +35,13 @@ try {
 const settings = sandboxSettingsSchema.parse(JSON.parse(process.env[SANDBOX_ENV] ?? '{}'));
 const modules = new Map<string, Promise<Plugin[]>>();
 function load(module: string): Promise<Plugin[]> {
-  if (!modules.has(module)) modules.set(module, exportedPlugins(module));
+  if (!modules.has(module)) {
+    modules.set(module, exportedPlugins(module).then((plugins) => {
+      // Formats a plugin declares exist here as in the server (the registry checked them there).
+      registerDeclaredFormats(plugins);
+      return plugins;
+    }));
+  }
   return modules.get(module)!;
 }
 let current: { runId: number; controller: AbortController } | undefined;
