@@ -6,8 +6,9 @@
  * with a real RunContext: the output's bytes must be the format it declares, progress stays in
  * 0-100, and a run aborted mid-way must settle promptly with a rejection.
  *
- * Test tooling, so it sits above the layers it checks: it reads the registry (collisions), the
- * upload sniffing (output formats) and, lazily, the standard plugins.
+ * Test tooling, so it sits above the layers it checks: it reads the registry (collisions) and,
+ * lazily, the standard plugins; the one exception to core/contract's layer rule, named in
+ * .dependency-cruiser.cjs. Output formats are judged by core/contract/sniff.ts, as uploads are.
  */
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -18,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isFormatId, type FormatId, type ToolReport } from '../../schema/index.js';
 import { Registry, RegistryError } from '../registry/index.js';
-import { checkContent } from '../services/sniff.js';
+import { checkContent } from './sniff.js';
 import { isFileResult, type FileResult, type Plugin, type PluginInput, type RunContext, type RunResult } from './index.js';
 import { parseOptions } from './options.js';
 import { manifestProblems, registerDeclaredFormats } from './validate.js';
