@@ -673,7 +673,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
   describe('tRPC in process', () => {
     it('runs the router through createCaller', async () => {
-      const caller = createCaller(createTrpcContext(server.server.runtime.services, `Bearer ${key}`));
+      const caller = createCaller(createTrpcContext(server.server.runtime.services, await server.server.runtime.services.accounts.authenticateKey(key)));
       expect((await caller.credits.get()).plan).toBe('Pro');
       expect((await caller.formats.list()).operations.some((o) => o.pluginId === 'test-slow-text')).toBe(true);
       const form = new FormData();
@@ -687,7 +687,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       expect((await caller.history.list()).history[0]!.jobId).toBe(accepted.jobId);
       await expect(caller.jobs.get({ jobId: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
-      const stranger = createCaller(createTrpcContext(server.server.runtime.services, undefined));
+      const stranger = createCaller(createTrpcContext(server.server.runtime.services));
       await expect(stranger.credits.get()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     });
   });

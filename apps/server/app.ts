@@ -2,16 +2,16 @@
  * The HTTP host: Fastify with the REST surface, health endpoints and one error handler that
  * maps service errors to the spec's statuses and hides the details of anything unexpected.
  */
-import path from 'node:path';
-import multipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger as Pino } from 'pino';
 import { HTTP_STATUS, ServiceError } from '../../core/services/index.js';
 import { redactUrl } from '../shared/logging.js';
+import { authenticateRequests } from './auth.js';
 import { graphqlRoutes } from './graphql/index.js';
 import { openapiRoutes } from './openapi.js';
-import { restRoutes, setRateHeaders } from './rest/routes.js';
+import { restRoutes } from './rest/routes.js';
 import type { Runtime } from '../shared/runtime.js';
+import { requestTempDir } from '../shared/temp-dir.js';
 import { trpcRoutes } from './trpc/index.js';
 
 export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInstance> {
@@ -23,14 +23,18 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     trustProxy: true,
   });
 
-  await app.register(multipart, { limits: { fileSize: 5_000_000_001 } });
+  // Multipart bodies are left unread here: the routes read them (multipart.ts) once the caller
+  // and the operation's limits are known.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+  // An answer given before the body was read to its end (a refusal, a malformed body) ends the
+  // connection rather than draining the rest of the upload.
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.header('Connection', 'close');
+  });
 
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
     if (error instanceof ServiceError) {
-      if (error.detail.rate) setRateHeaders(reply, error.detail.rate);
       if (error.detail.retryAfterSeconds !== undefined) reply.header('Retry-After', error.detail.retryAfterSeconds);
-      // Refuse the rest of an over-limit upload instead of reading it.
-      if (error.code === 'PAYLOAD_TOO_LARGE') reply.header('Connection', 'close');
       return reply.status(HTTP_STATUS[error.code]).send({ error: error.message, ...(error.detail.code ? { code: error.detail.code } : {}) });
     }
     const status = error.statusCode ?? 500;
@@ -51,9 +55,13 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable });
   });
 
-  await app.register(restRoutes, { services });
-  await app.register(graphqlRoutes, { services });
-  await app.register(trpcRoutes, { services, spoolDir: path.join(runtime.config.dataDir, 'spool') });
+  // The three surfaces share one authentication path: the hook of this scope (auth.ts).
+  await app.register(async (surfaces) => {
+    surfaces.addHook('onRequest', authenticateRequests(services));
+    await surfaces.register(restRoutes, { services });
+    await surfaces.register(graphqlRoutes, { services, tmpDir: requestTempDir(runtime.config.dataDir) });
+    await surfaces.register(trpcRoutes, { services });
+  });
   await app.register(openapiRoutes, { services, publicUrl: runtime.config.publicUrl });
   return app;
 }

@@ -62,11 +62,13 @@ const ERROR_RESPONSES: Record<string, string> = {
   '429': 'Per-minute rate limit exceeded; retry after Retry-After seconds.',
 };
 
+/** Sent on every authenticated answer: the IETF draft's fields (httpapi-ratelimit-headers-11), then the legacy three. */
+const RATE_HEADERS = ['RateLimit-Policy', 'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schemaName: string, description: string) => ({
   description,
   content: { 'application/json': { schema: ref(schemaName) } },
-  headers: { 'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' }, 'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' }, 'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' } },
+  headers: Object.fromEntries(RATE_HEADERS.map((name) => [name, { $ref: `#/components/headers/${name}` }])),
 });
 const errors = (...statuses: string[]) => Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/${status}` }]));
 const PUBLIC: Array<Record<string, string[]>> = [];
@@ -359,6 +361,8 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
         ]),
       ),
       headers: {
+        'RateLimit-Policy': { description: 'The quota (draft-ietf-httpapi-ratelimit-headers-11): `"default";q=<requests>;w=60`.', schema: { type: 'string' } },
+        RateLimit: { description: 'What is left of it (same draft): `"default";r=<remaining>;t=<seconds to reset>`.', schema: { type: 'string' } },
         'RateLimit-Limit': { description: "Requests per minute of the key's plan.", schema: { type: 'integer' } },
         'RateLimit-Remaining': { description: 'Requests left in this minute.', schema: { type: 'integer' } },
         'RateLimit-Reset': { description: 'Seconds until the minute resets.', schema: { type: 'integer' } },

@@ -6,7 +6,7 @@ import type { Clock } from './clock.js';
 import { ServiceError } from './errors.js';
 import { newApiKey, sha256 } from './secrets.js';
 
-/** Who is calling: resolved from the bearer key on every request. */
+/** Who is calling: resolved from the API key on every request. */
 export interface Principal {
   account: Account;
   keyId: string;
@@ -63,11 +63,11 @@ export class AccountService {
     await this.store.accounts.update(accountId, patch);
   }
 
-  /** Resolve an `Authorization` header value to a principal, or 401. */
-  async authenticate(authorization: string | undefined): Promise<Principal> {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) throw new ServiceError('UNAUTHENTICATED', 'Missing API key: send Authorization: Bearer <API_KEY>');
-    const key = match[1]!;
+  /**
+   * Resolve an API key to its principal, or 401. The transport extracts the key from its own
+   * framing (HTTP: `Authorization: Bearer <key>`); the service sees only the key.
+   */
+  async authenticateKey(key: string): Promise<Principal> {
     if (!apiKeySchema.safeParse(key).success) throw new ServiceError('UNAUTHENTICATED', 'Invalid API key');
     const record = await this.store.keys.findActiveByHash(sha256(key));
     const account = record && (await this.store.accounts.get(record.accountId));
@@ -77,12 +77,17 @@ export class AccountService {
 
   /** Effective limits of an account: the plan's, or the account's own on Enterprise. */
   limitsOf(account: Account) {
-    const plan = PLANS[account.plan];
-    return {
-      plan,
-      creditsIncluded: account.creditsIncluded ?? plan.creditsIncluded ?? ENTERPRISE_DEFAULTS.creditsIncluded,
-      requestsPerMinute: account.requestsPerMinute ?? plan.requestsPerMinute ?? ENTERPRISE_DEFAULTS.requestsPerMinute,
-      maxFileBytes: plan.maxFileBytes,
-    };
+    return accountLimits(account);
   }
+}
+
+/** Effective limits of an account: the plan's, or the account's own on Enterprise. */
+export function accountLimits(account: Account) {
+  const plan = PLANS[account.plan];
+  return {
+    plan,
+    creditsIncluded: account.creditsIncluded ?? plan.creditsIncluded ?? ENTERPRISE_DEFAULTS.creditsIncluded,
+    requestsPerMinute: account.requestsPerMinute ?? plan.requestsPerMinute ?? ENTERPRISE_DEFAULTS.requestsPerMinute,
+    maxFileBytes: plan.maxFileBytes,
+  };
 }

@@ -15,7 +15,7 @@ export class ServiceError extends Error {
     readonly code: ServiceErrorCode,
     message: string,
     /** Extra machine-readable detail, e.g. { code: 'trial_used' } or { retryAfterSeconds: 12 }. */
-    readonly detail: { code?: string; retryAfterSeconds?: number; rate?: { limit: number; remaining: number; resetSeconds: number } } = {},
+    readonly detail: { code?: string; retryAfterSeconds?: number; rate?: { limit: number; remaining: number; resetSeconds: number; windowSeconds: number } } = {},
   ) {
     super(message);
   }

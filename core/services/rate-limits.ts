@@ -12,6 +12,8 @@ export interface RateState {
   remaining: number;
   /** Seconds until the window resets. */
   resetSeconds: number;
+  /** Length of the window the limit counts over, in seconds. */
+  windowSeconds: number;
 }
 
 const WINDOW_MS = 60_000;
@@ -27,7 +29,9 @@ export class RateLimitService {
     const windowStart = now - (now % WINDOW_MS);
     const limit = this.accounts.limitsOf(principal.account).requestsPerMinute;
     const count = await this.store.rates.hit(principal.keyId, windowStart);
-    const state = { limit, remaining: Math.max(0, limit - count), resetSeconds: Math.ceil((windowStart + WINDOW_MS - now) / 1000) };
+    const state: RateState = {
+      limit, remaining: Math.max(0, limit - count), resetSeconds: Math.ceil((windowStart + WINDOW_MS - now) / 1000), windowSeconds: WINDOW_MS / 1000,
+    };
     if (windowStart - this.lastPrune >= 10 * WINDOW_MS) {
       this.lastPrune = windowStart;
       await this.store.rates.deleteBefore(windowStart - WINDOW_MS);

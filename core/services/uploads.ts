@@ -4,10 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { Transform, pipeline, type Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import { FORMATS, formatFromFilename, isFormatId, type FormatId } from '../../schema/index.js';
 import { BlobTooLargeError, type BlobStore } from '../blobs/types.js';
+import { accountLimits, type Principal } from './accounts.js';
 import { ServiceError, badRequest } from './errors.js';
 import { checkContent } from './sniff.js';
 
@@ -40,10 +41,81 @@ function describeSize(bytes: number): string {
   return bytes >= 1000 * MB ? `${bytes / (1000 * MB)} GB` : `${bytes / MB} MB`;
 }
 
+/** The refusal of a file over the plan's limit (413), wherever the excess is noticed. */
+export function fileTooLarge(maxBytes: number): ServiceError {
+  return new ServiceError('PAYLOAD_TOO_LARGE', `File exceeds the plan's limit of ${describeSize(maxBytes)}`);
+}
+
+/** One part of a request's form, as the transport read it (multipart, GraphQL uploads, FormData). */
+export type FormPart =
+  | { type: 'file'; field: string; filename: string; stream: Readable }
+  | { type: 'field'; field: string; value: string };
+
+/** What a form may carry: the rules of the operation it is sent to. */
+export interface FormRules {
+  /** The only field that may carry files; omitted, files under any name are staged (the caller checks names). */
+  fileField?: string;
+  /** Files the operation takes (plan gate and operation limit already applied by the caller). */
+  maxFiles: number;
+  /** The operation's own refusal of one file too many (default: a 400 naming the limit). */
+  tooMany?: () => ServiceError;
+}
+
+/** A form whose files are in staging: files in the order sent, text fields by name. */
+export interface StagedForm {
+  files: StagedUpload[];
+  /** The field each file came in (same order as `files`). */
+  fileFields: string[];
+  fields: Record<string, string>;
+}
+
 export class UploadService {
   constructor(private readonly blobs: BlobStore) {}
 
-  /** Stream one file into staging; 413 past `maxBytes` (the partial blob is deleted). */
+  /** The caller's limit on one file: the one place a surface learns it (e.g. to bound its parser). */
+  maxFileBytes(principal: Principal): number {
+    return accountLimits(principal.account).maxFileBytes;
+  }
+
+  /**
+   * Stage a request's form under the caller's plan limits: every file streams into the blob store
+   * as it arrives, text fields are collected (each name once). The count is checked before a file
+   * past it is read. On any failure (limits, a part the rules refuse, a source stream that fails)
+   * the files staged so far are deleted and the error is thrown: nothing is left behind.
+   */
+  async stageForm(principal: Principal, parts: AsyncIterable<FormPart>, rules: FormRules): Promise<StagedForm> {
+    const maxBytes = this.maxFileBytes(principal);
+    const form: StagedForm = { files: [], fileFields: [], fields: {} };
+    try {
+      for await (const part of parts) {
+        if (part.type === 'field') {
+          if (Object.hasOwn(form.fields, part.field)) throw badRequest(`Field '${part.field}' is sent twice`);
+          // defineProperty: a field named __proto__ stays a field.
+          Object.defineProperty(form.fields, part.field, { value: part.value, enumerable: true, writable: true, configurable: true });
+          continue;
+        }
+        if (rules.fileField !== undefined && part.field !== rules.fileField) {
+          throw badRequest(`Unexpected file field '${part.field}': send the file as '${rules.fileField}'`);
+        }
+        if (form.files.length >= rules.maxFiles) {
+          throw rules.tooMany?.() ?? badRequest(rules.maxFiles === 1 ? `Send exactly one '${rules.fileField ?? part.field}'` : `At most ${rules.maxFiles} files per request`);
+        }
+        form.files.push(await this.stage({ filename: part.filename, stream: part.stream }, maxBytes));
+        form.fileFields.push(part.field);
+      }
+    } catch (error) {
+      await this.discard(...form.files);
+      throw error;
+    }
+    return form;
+  }
+
+  /**
+   * Stream one file into staging; 413 past `maxBytes`. Every stream of the pipe has an error path
+   * from the start, so a source that fails at any moment (a request cut off mid-file) rejects
+   * here, never as an unhandled 'error' event; the partial blob is deleted. A source's
+   * ServiceError (the transport's verdict on its own stream) is thrown as it is.
+   */
   async stage(file: { filename: string; stream: Readable }, maxBytes: number): Promise<StagedUpload> {
     const blobKey = `uploads/${randomUUID()}`;
     const chunks: Buffer[] = [];
@@ -58,16 +130,24 @@ export class UploadService {
         done(null, chunk);
       },
     });
-    file.stream.on('error', (err) => headTap.destroy(err));
+    // pipeline() listens for errors on both streams at once and destroys each with the other's
+    // error; the blob store then reads headTap (an already failed headTap rejects its write).
+    let sourceError: unknown;
+    pipeline(file.stream, headTap, (error) => {
+      if (error) sourceError ??= error;
+    });
     try {
-      const { bytes } = await this.blobs.write(blobKey, file.stream.pipe(headTap), { maxBytes });
+      const { bytes } = await this.blobs.write(blobKey, headTap, { maxBytes });
       return { blobKey, filename: safeFilename(file.filename), bytes, head: Buffer.concat(chunks) };
     } catch (err) {
       await this.blobs.delete(blobKey);
-      if (err instanceof BlobTooLargeError) {
-        throw new ServiceError('PAYLOAD_TOO_LARGE', `File exceeds the plan's limit of ${describeSize(maxBytes)}`);
-      }
+      if (err instanceof BlobTooLargeError) throw fileTooLarge(maxBytes);
+      if (err instanceof ServiceError) throw err;
+      if (sourceError instanceof ServiceError) throw sourceError;
       throw err;
+    } finally {
+      // A blob store that failed on its own (disk full) leaves the source unread: release it.
+      if (!file.stream.destroyed && !file.stream.readableEnded) file.stream.destroy();
     }
   }
 

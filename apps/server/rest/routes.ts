@@ -1,35 +1,21 @@
 /** The REST surface of shared/spec/API.md: thin routes over the services. */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { historyQuerySchema, signedUrlRequestSchema } from '../../../schema/index.js';
 import { describeIssue } from '../../../core/contract/options.js';
 import { badRequest } from '../../../core/services/errors.js';
-import type { Principal, Services } from '../../../core/services/index.js';
-import { readMultipart } from './multipart.js';
+import type { Services } from '../../../core/services/index.js';
+import type { FormRules, StagedForm } from '../../../core/services/uploads.js';
+import { principalOf } from '../auth.js';
+import { stageMultipart } from '../multipart.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    principal?: Principal;
-  }
-}
-
-/** Authenticate the bearer key and count the request against the plan's rate limit. */
-export function authenticate(services: Services) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const principal = await services.accounts.authenticate(request.headers.authorization);
-    request.principal = principal;
-    request.log = request.log.child({ accountId: principal.account.id });
-    const rate = await services.rateLimits.hit(principal);
-    setRateHeaders(reply, rate);
-  };
-}
-
-export function setRateHeaders(reply: FastifyReply, rate: { limit: number; remaining: number; resetSeconds: number }) {
-  reply.header('RateLimit-Limit', rate.limit).header('RateLimit-Remaining', rate.remaining).header('RateLimit-Reset', rate.resetSeconds);
-}
-
-function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw new Error('route registered without authentication');
-  return request.principal;
+/**
+ * The request's form with its files staged under the caller's plan (one reader, one UploadService
+ * call); at least one file.
+ */
+async function readForm(services: Services, request: FastifyRequest, rules: FormRules & { fileField: string }): Promise<StagedForm> {
+  const form = await stageMultipart(request, services.uploads, principalOf(request), rules);
+  if (form.files.length === 0) throw badRequest(`Missing '${rules.fileField}': attach the file to convert`);
+  return form;
 }
 
 function contentDisposition(filename: string): string {
@@ -38,21 +24,17 @@ function contentDisposition(filename: string): string {
 }
 
 export async function restRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  const auth = authenticate(services);
-
-  app.post('/api/v1/convert', { preHandler: auth }, async (request) => {
+  app.post('/api/v1/convert', async (request) => {
     const principal = principalOf(request);
-    const { maxFileBytes } = services.accounts.limitsOf(principal.account);
-    const form = await readMultipart(request, services.uploads, { fileField: 'file', maxFiles: 1, maxFileBytes });
+    const form = await readForm(services, request, { fileField: 'file', maxFiles: 1 });
     const { to, op, ...fields } = form.fields;
     return services.jobs.accept(principal, { upload: form.files[0]!, to, op, fields, fieldsAreStrings: true, viaApi: true });
   });
 
-  app.post('/api/pdf/merge', { preHandler: auth }, async (request) => {
+  app.post('/api/pdf/merge', async (request) => {
     const principal = principalOf(request);
     const maxFiles = services.jobs.admitMerge(principal);
-    const { maxFileBytes } = services.accounts.limitsOf(principal.account);
-    const form = await readMultipart(request, services.uploads, { fileField: 'files', maxFiles, maxFileBytes });
+    const form = await readForm(services, request, { fileField: 'files', maxFiles });
     if (Object.keys(form.fields).length) {
       await services.uploads.discard(...form.files);
       throw badRequest(`Unexpected field '${Object.keys(form.fields)[0]}': merge takes only 'files'`);
@@ -60,45 +42,41 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
     return services.jobs.acceptMerge(principal, form.files, true);
   });
 
-  app.post('/api/batch/convert', { preHandler: auth }, async (request) => {
+  app.post('/api/batch/convert', async (request) => {
     const principal = principalOf(request);
     const maxFiles = services.batches.admit(principal);
-    const { maxFileBytes } = services.accounts.limitsOf(principal.account);
-    const form = await readMultipart(request, services.uploads, { fileField: 'files', maxFiles, maxFileBytes });
+    const form = await readForm(services, request, { fileField: 'files', maxFiles });
     const { to, op, ...fields } = form.fields;
     return services.batches.accept(principal, { uploads: form.files, to, op, fields, fieldsAreStrings: true, viaApi: true });
   });
 
-  app.get<{ Params: { id: string } }>('/api/batch/:id', { preHandler: auth }, async (request) =>
+  app.get<{ Params: { id: string } }>('/api/batch/:id', async (request) =>
     services.batches.status(principalOf(request), request.params.id),
   );
 
-  app.get<{ Params: { id: string } }>('/api/batch/:id/download', { preHandler: auth }, async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/api/batch/:id/download', async (request, reply) => {
     const { stream, filename } = await services.batches.zip(principalOf(request), request.params.id);
     return reply.header('Content-Type', 'application/zip').header('Content-Disposition', contentDisposition(filename)).send(stream);
   });
 
   // Extraction tools: one submit and one poll route per extract plugin (and spec tool), from the registry.
   for (const { tool } of services.capabilities.extractionTools()) {
-    app.post(`/api/${tool}`, { preHandler: auth }, async (request) => {
+    app.post(`/api/${tool}`, async (request) => {
       const principal = principalOf(request);
       const maxFiles = services.extractions.admit(principal, tool);
-      const { maxFileBytes } = services.accounts.limitsOf(principal.account);
-      const form = await readMultipart(request, services.uploads, {
-        fileField: 'files', maxFiles, maxFileBytes, tooMany: () => services.extractions.tooManyFiles(principal, tool),
-      });
+      const form = await readForm(services, request, { fileField: 'files', maxFiles, tooMany: () => services.extractions.tooManyFiles(principal, tool) });
       return services.extractions.accept(principal, tool, { uploads: form.files, fields: form.fields, fieldsAreStrings: true, viaApi: true });
     });
-    app.get<{ Params: { id: string } }>(`/api/${tool}/:id`, { preHandler: auth }, async (request) =>
+    app.get<{ Params: { id: string } }>(`/api/${tool}/:id`, async (request) =>
       services.extractions.poll(principalOf(request), tool, request.params.id),
     );
   }
 
-  app.get<{ Params: { jobId: string } }>('/api/v1/jobs/:jobId', { preHandler: auth }, async (request) =>
+  app.get<{ Params: { jobId: string } }>('/api/v1/jobs/:jobId', async (request) =>
     services.jobs.status(principalOf(request), request.params.jobId),
   );
 
-  app.get<{ Params: { token: string } }>('/api/download/:token', async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/api/download/:token', { config: { auth: 'public' } }, async (request, reply) => {
     const download = await services.downloads.open(request.params.token);
     return reply
       .header('Content-Type', 'application/octet-stream')
@@ -108,20 +86,20 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
       .send(download.stream);
   });
 
-  app.post('/api/v1/signed-url', { preHandler: auth }, async (request) => {
+  app.post('/api/v1/signed-url', async (request) => {
     const parsed = signedUrlRequestSchema.safeParse(request.body ?? {});
     if (!parsed.success) throw badRequest(`Invalid ${describeIssue(parsed.error)}`);
     return services.downloads.createSignedUrl(principalOf(request), parsed.data);
   });
 
-  app.get('/api/v1/credits', { preHandler: auth }, async (request) => services.credits.balance(principalOf(request).account));
+  app.get('/api/v1/credits', async (request) => services.credits.balance(principalOf(request).account));
 
-  app.get('/api/v1/history', { preHandler: auth }, async (request) => {
+  app.get('/api/v1/history', async (request) => {
     const parsed = historyQuerySchema.safeParse(request.query ?? {});
     if (!parsed.success) throw badRequest(`Invalid ${describeIssue(parsed.error)}`);
     return services.jobs.history(principalOf(request), parsed.data.limit, parsed.data.offset);
   });
 
   // Beyond the spec: the capability index, straight from the registry.
-  app.get('/api/v1/formats', { preHandler: auth }, async () => services.capabilities.formats());
+  app.get('/api/v1/formats', async () => services.capabilities.formats());
 }

@@ -1,26 +1,22 @@
-/** The tRPC context: the services and a once-per-request caller check. */
-import type { Principal, Services } from '../../../core/services/index.js';
-import type { RateState } from '../../../core/services/rate-limits.js';
+/** The tRPC context: the services and the caller, as the transport authenticated it. */
+import { ServiceError, type Principal, type Services } from '../../../core/services/index.js';
 
 export interface TrpcContext {
   services: Services;
   /**
-   * The caller: the bearer key authenticated and the request counted against the plan's rate
-   * limit, once per HTTP request however many procedures (batch) or uploads ask.
+   * The caller: the principal the transport's hook (../auth.ts) resolved from the key and counted
+   * against the rate limit, once per HTTP request however many procedures it carries; or why there
+   * is none, which every authenticated procedure raises (UNAUTHORIZED, TOO_MANY_REQUESTS).
    */
-  authenticate(): Promise<Principal>;
+  caller: Principal | ServiceError;
 }
 
-export function createTrpcContext(services: Services, authorization: string | undefined, onRate?: (rate: RateState) => void): TrpcContext {
-  let caller: Promise<Principal> | undefined;
-  return {
-    services,
-    authenticate: () =>
-      (caller ??= (async () => {
-        const principal = await services.accounts.authenticate(authorization);
-        const rate = await services.rateLimits.hit(principal);
-        onRate?.(rate);
-        return principal;
-      })()),
-  };
+const anonymous = () => new ServiceError('UNAUTHENTICATED', 'Missing API key: send Authorization: Bearer <API_KEY>');
+
+/**
+ * In-process calls (tests, scripts) pass the principal themselves:
+ * `createCaller(createTrpcContext(services, await services.accounts.authenticateKey(key)))`.
+ */
+export function createTrpcContext(services: Services, caller: Principal | ServiceError = anonymous()): TrpcContext {
+  return { services, caller };
 }

@@ -4,15 +4,13 @@
  * type clients import, names the spec's extraction tools (another tool's procedure is served at
  * `extraction.<tool in camelCase>` all the same).
  */
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { z } from 'zod';
 import { historyQuerySchema, signedUrlRequestSchema, type SpecExtractionTool } from '../../../schema/index.js';
 import { badRequest, type ServiceError } from '../../../core/services/errors.js';
 import type { Principal, Services } from '../../../core/services/index.js';
-import type { StagedUpload } from '../../../core/services/uploads.js';
 import type { TrpcContext } from './context.js';
 import { authedProcedure, createCallerFactory, router } from './trpc.js';
+import { stageFile, stageFiles } from './uploads.js';
 
 const jobInput = z.object({ jobId: z.string().min(1) });
 
@@ -97,25 +95,6 @@ function parseForm<T extends z.ZodType>(schema: T, form: FormData): z.infer<T> {
   const parsed = schema.safeParse(formFields(form));
   if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
   return parsed.data;
-}
-
-function stageFile(services: Services, principal: Principal, file: File): Promise<StagedUpload> {
-  const { maxFileBytes } = services.accounts.limitsOf(principal.account);
-  const stream = Readable.fromWeb(file.stream() as NodeReadableStream<Uint8Array>);
-  return services.uploads.stage({ filename: file.name, stream }, maxFileBytes);
-}
-
-/** Stage files in the order sent, after checking their count; on failure the files staged so far go. */
-async function stageFiles(services: Services, principal: Principal, files: File[], { maxFiles, tooMany }: FormFileLimit): Promise<StagedUpload[]> {
-  if (files.length > maxFiles) throw tooMany ? tooMany() : badRequest(`At most ${maxFiles} files per request`);
-  const staged: StagedUpload[] = [];
-  try {
-    for (const file of files) staged.push(await stageFile(services, principal, file));
-  } catch (error) {
-    await services.uploads.discard(...staged);
-    throw error;
-  }
-  return staged;
 }
 
 function parseOptionsField(raw: string | undefined): Record<string, unknown> {
@@ -213,7 +192,7 @@ export function appRouterFor(services: Services): AppRouter {
   return appRouter;
 }
 
-/** In-process calls (tests, scripts): `createCaller(createTrpcContext(services, 'Bearer ck_live_...'))`. */
+/** In-process calls (tests, scripts): `createCaller(createTrpcContext(services, await services.accounts.authenticateKey('ck_live_...')))`. */
 export function createCaller(context: TrpcContext) {
   return createCallerFactory(appRouterFor(context.services))(context);
 }

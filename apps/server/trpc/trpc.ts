@@ -62,5 +62,8 @@ const mapServiceErrors = t.middleware(async ({ type, next }) => {
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Every procedure needs the bearer key, as every REST endpoint but download does. */
-export const authedProcedure = t.procedure.use(mapServiceErrors).use(async ({ ctx, next }) => next({ ctx: { principal: await ctx.authenticate() } }));
+/** Every procedure needs the API key, as every REST endpoint but download does. */
+export const authedProcedure = t.procedure.use(mapServiceErrors).use(({ ctx, next }) => {
+  if (ctx.caller instanceof ServiceError) throw ctx.caller;
+  return next({ ctx: { principal: ctx.caller } });
+});
