@@ -1,7 +1,5 @@
 import { FORMATS, type FormatId } from './formats.js';
-
-const MB = 1_000_000;
-const GB = 1_000_000_000;
+import { GB, MB } from './units.js';
 
 /** Size tiers of the spec's credit table, largest first: a file over `above` bytes costs at least `credits`. */
 const SIZE_TIERS: ReadonlyArray<{ above: number; credits: number }> = [

@@ -2,3 +2,4 @@ export * from './formats.js';
 export * from './plans.js';
 export * from './credits.js';
 export * from './wire.js';
+export * from './units.js';

@@ -1,11 +1,9 @@
 import { z } from 'zod';
+import { GB, MB } from './units.js';
 
 export const PLAN_IDS = ['free', 'pro', 'business', 'enterprise'] as const;
 export const planIdSchema = z.enum(PLAN_IDS);
 export type PlanId = z.infer<typeof planIdSchema>;
-
-const MB = 1_000_000;
-const GB = 1_000_000_000;
 
 export interface Plan {
   id: PlanId;

@@ -1,6 +1,7 @@
 /** Configuration from the environment, validated once at start-up. */
 import path from 'node:path';
 import { z } from 'zod';
+import { ENGINE_PATH_VARIABLES } from '../../core/engines/catalog.js';
 import { MIN_TOKEN_SECRET_BYTES } from '../../core/services/download-links.js';
 
 const envSchema = z.object({
@@ -35,6 +36,19 @@ const envSchema = z.object({
   message: 'required when MONGODB_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
 });
 
+/**
+ * `<COMMAND>_PATH` of every standard engine (core/engines/catalog.ts: PDFTOTEXT_PATH, GS_PATH,
+ * SOFFICE_PATH, FFMPEG_PATH...): the binary to run instead of the one found on PATH. Empty = unset.
+ */
+const enginePathsSchema = z.object(
+  Object.fromEntries(
+    Object.values(ENGINE_PATH_VARIABLES).map((variable) => [
+      variable,
+      z.preprocess((value) => (value === '' ? undefined : value), z.string().refine((value) => !value.includes('\0'), 'must be a path').optional()),
+    ]),
+  ),
+);
+
 export type Config = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -43,6 +57,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const c = parsed.data;
+  const paths = enginePathsSchema.safeParse(env);
+  if (!paths.success) {
+    throw new Error(`Invalid configuration: ${paths.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
   const dataDir = path.resolve(c.DATA_DIR);
   return {
     port: c.PORT,
@@ -58,6 +76,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** Unset in embedded mode only: the runtime then uses DATA_DIR/secret-key (apps/shared/secret-key.ts). */
     tokenSecret: c.TOKEN_SECRET,
     extraPlugins: c.PLUGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    /** Engine path overrides, command -> path (only those set); handed to core/engines at start-up. */
+    enginePaths: Object.fromEntries(
+      Object.entries(ENGINE_PATH_VARIABLES).flatMap(([command, variable]) => (paths.data[variable] ? [[command, paths.data[variable]]] : [])),
+    ) as Record<string, string>,
     /** Spec: uploads and outputs are deleted within 1 hour. The purge runs every minute, so files fall due a minute early. */
     retentionMs: 59 * 60_000,
     maxAttempts: 3,

@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import type { FormatCategory, FormatId, PlanId, ToolReport } from '../../schema/index.js';
 
+export { scaledTimeout, singleInput, totalBytes, type ScaledTimeout } from './helpers.js';
+
 export type PluginKind = 'convert' | 'tool' | 'extract';
 
 /**

@@ -2,7 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFfmpegError, parseTimePosition, probe, runFfmpeg, type FfmpegJob } from './ffmpeg.js';
+import { PluginError } from '../contract/index.js';
+import { FFMPEG, FFPROBE, describeFfmpegError, ffmpegFailure, parseTimePosition, probe, runFfmpeg, type FfmpegJob } from './ffmpeg.js';
+import { configureEnginePaths } from './paths.js';
 import { EngineError } from './process.js';
 
 let dir: string;
@@ -123,5 +125,55 @@ describe('runFfmpeg', () => {
     expect(error.reason).toBe('exit');
     expect(error.message).toMatch(/^ffmpeg failed: .*output format/i);
     expect(error.message).not.toContain(dir);
+  });
+});
+
+describe('ffmpegFailure', () => {
+  const live = () => new AbortController().signal;
+
+  it('requires the ffmpeg package for both programs', () => {
+    expect([FFMPEG, FFPROBE]).toEqual([
+      { command: 'ffmpeg', debian: 'ffmpeg' },
+      { command: 'ffprobe', debian: 'ffmpeg' },
+    ]);
+  });
+
+  it('a file ffprobe cannot read: truncated, corrupt or not really that format', async () => {
+    const file = path.join(dir, 'fake.mp4');
+    await writeFile(file, Buffer.from('not a video'.repeat(100)));
+    const err = await rejection(probe(file, { timeoutMs: 10_000 }));
+    const error = ffmpegFailure(err, live(), { label: 'MP4', paths: [file] });
+    expect(error).toBeInstanceOf(PluginError);
+    expect((error as Error).message).toMatch(/^The MP4 file could not be read; it may be truncated, corrupt or not really MP4 \(.+\)$/);
+    expect((error as Error).message).not.toContain(dir);
+  });
+
+  it('a command ffmpeg could not complete, in its words; a run past its deadline', async () => {
+    const output = path.join(dir, 'out.unknownext');
+    const failed = ffmpegFailure(await rejection(runFfmpeg(toneJob(output, 1))), live(), { label: 'WAV', paths: [output] });
+    expect(failed).toBeInstanceOf(PluginError);
+    expect((failed as Error).message).toMatch(/^Could not process the WAV file \(.*output format.*\)$/i);
+    const slow = await rejection(runFfmpeg(toneJob(path.join(dir, 'slow2.wav'), 60, { realtime: true, timeoutMs: 400 })));
+    expect((ffmpegFailure(slow, live(), { label: 'WAV', paths: [], timeoutMs: 400 }) as Error).message).toBe(
+      'Processing the WAV file took longer than the 0 s allowed for its length and was stopped',
+    );
+  });
+
+  it('leaves aborts and a missing engine to the runner', () => {
+    const missing = new EngineError('ffmpeg is not installed', 'missing', 'ffmpeg', null, '');
+    expect(ffmpegFailure(missing, live(), { label: 'WAV', paths: [] })).toBe(missing);
+    const exit = new EngineError('ffmpeg failed', 'exit', 'ffmpeg', 1, '');
+    expect(ffmpegFailure(exit, AbortSignal.abort(), { label: 'WAV', paths: [] })).toBe(exit);
+  });
+
+  it('runs the configured ffmpeg and ffprobe', async () => {
+    try {
+      configureEnginePaths({ ffmpeg: path.join(dir, 'no-such-ffmpeg'), ffprobe: path.join(dir, 'no-such-ffprobe') });
+      expect((await rejection(runFfmpeg(toneJob(path.join(dir, 'never.wav'), 1)))).reason).toBe('missing');
+      expect((await rejection(probe(path.join(dir, 'tone.wav'), { timeoutMs: 5_000 }))).reason).toBe('missing');
+    } finally {
+      configureEnginePaths({});
+    }
+    await runFfmpeg(toneJob(path.join(dir, 'again.wav'), 0.2));
   });
 });

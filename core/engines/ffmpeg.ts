@@ -11,16 +11,15 @@
 import path from 'node:path';
 import ffmpeg from 'fluent-ffmpeg';
 import { z } from 'zod';
-import { EngineError, runProcess } from './process.js';
+import { PluginError, type EngineRequirement } from '../contract/index.js';
+import { withDetail } from './common.js';
+import { resolveCommand } from './paths.js';
+import { EngineError, commandExists, runProcess } from './process.js';
 
 export type FfmpegCommand = ffmpeg.FfmpegCommand;
 
-/** Overridable for hosts that ship their own builds (same variables fluent-ffmpeg reads). */
-export const FFMPEG_COMMAND = process.env.FFMPEG_PATH || 'ffmpeg';
-export const FFPROBE_COMMAND = process.env.FFPROBE_PATH || 'ffprobe';
-// Named paths also spare fluent-ffmpeg its `which` lookup on every command.
-ffmpeg.setFfmpegPath(FFMPEG_COMMAND);
-ffmpeg.setFfprobePath(FFPROBE_COMMAND);
+export const FFMPEG: EngineRequirement = { command: 'ffmpeg', debian: 'ffmpeg' };
+export const FFPROBE: EngineRequirement = { command: 'ffprobe', debian: 'ffmpeg' };
 
 const STDERR_TAIL_LINES = 100;
 
@@ -105,7 +104,7 @@ export async function probe(filePath: string, { signal, timeoutMs }: ProbeOption
   const args = ['-v', 'level+error', '-print_format', 'json', '-show_format', '-show_streams', '-show_chapters', filePath];
   let stdout: string;
   try {
-    ({ stdout } = await runProcess(FFPROBE_COMMAND, args, { signal, timeoutMs }));
+    ({ stdout } = await runProcess(FFPROBE.command, args, { signal, timeoutMs }));
   } catch (err) {
     if (err instanceof EngineError && err.reason === 'exit') {
       const detail = describeFfmpegError(err.stderrTail, [filePath]);
@@ -161,7 +160,13 @@ export interface FfmpegOutput {
 }
 
 /** Run one ffmpeg command to completion; EngineError on failure, timeout or abort. */
-export function runFfmpeg(job: FfmpegJob): Promise<FfmpegOutput> {
+export async function runFfmpeg(job: FfmpegJob): Promise<FfmpegOutput> {
+  // fluent-ffmpeg never settles when ffmpeg cannot be spawned (its own error handler throws): look first.
+  if (!job.signal.aborted && !(await commandExists(FFMPEG.command))) throw new EngineError('ffmpeg is not installed', 'missing', 'ffmpeg', null, '');
+  return runCommand(job);
+}
+
+function runCommand(job: FfmpegJob): Promise<FfmpegOutput> {
   const { signal, timeoutMs } = job;
   return new Promise<FfmpegOutput>((resolve, reject) => {
     if (signal.aborted) {
@@ -175,9 +180,14 @@ export function runFfmpeg(job: FfmpegJob): Promise<FfmpegOutput> {
 
     // -nostdin: ffmpeg otherwise reads keystrokes from its stdin pipe. level+info tags each
     // message with its level, so errors can be told from information (describeFfmpegError).
-    const command = job
-      .configure(ffmpeg().input(job.input).inputOptions('-nostdin', '-hide_banner', '-loglevel', 'level+info'))
-      .output(job.output);
+    // The configured paths on every run (fluent-ffmpeg keeps one of each, process-wide); named
+    // paths also spare fluent-ffmpeg its own lookup, which would read FFMPEG_PATH from the environment.
+    const base = ffmpeg()
+      .setFfmpegPath(resolveCommand(FFMPEG.command))
+      .setFfprobePath(resolveCommand(FFPROBE.command))
+      .input(job.input)
+      .inputOptions('-nostdin', '-hide_banner', '-loglevel', 'level+info');
+    const command = job.configure(base).output(job.output);
 
     const stop = (reason: 'timeout' | 'aborted', message: string) => {
       if (failure || settled) return;
@@ -267,4 +277,33 @@ export function describeFfmpegError(stderr: string, paths: readonly string[]): s
     errors.push(line);
   }
   return errors.slice(-2).join('; ');
+}
+
+/** What a media failure message names: the file's kind ("MP4") and the server paths to hide. */
+export interface MediaFailureContext {
+  label: string;
+  paths: readonly string[];
+  /** The deadline ffmpeg was given, for a timeout's message. */
+  timeoutMs?: number;
+}
+
+/**
+ * ffmpeg and ffprobe failures as client messages: a file ffprobe cannot read, a command ffmpeg
+ * could not complete (with its own error lines, paths removed), or a run past the deadline its
+ * media's length allows. Aborts (the runner reports them), ffprobe timeouts and a missing
+ * engine pass through.
+ */
+export function ffmpegFailure(err: unknown, signal: AbortSignal, { label, paths, timeoutMs }: MediaFailureContext): unknown {
+  if (signal.aborted || !(err instanceof EngineError)) return err;
+  const detail = () => describeFfmpegError(err.stderrTail, paths);
+  if (err.command === FFPROBE.command) {
+    if (err.reason !== 'exit') return err;
+    return new PluginError(withDetail(`The ${label} file could not be read; it may be truncated, corrupt or not really ${label}`, detail()), { cause: err });
+  }
+  if (err.reason === 'timeout') {
+    const allowed = timeoutMs === undefined ? '' : ` the ${Math.round(timeoutMs / 1000)} s`;
+    return new PluginError(`Processing the ${label} file took longer than${allowed} allowed for its length and was stopped`, { cause: err });
+  }
+  if (err.reason !== 'exit') return err;
+  return new PluginError(withDetail(`Could not process the ${label} file`, detail()), { cause: err });
 }

@@ -4,8 +4,9 @@
  * stderr for error messages.
  */
 import { spawn } from 'node:child_process';
-import { access, constants } from 'node:fs/promises';
+import { access, constants, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { resolveCommand } from './paths.js';
 
 export interface RunOptions {
   signal?: AbortSignal;
@@ -69,7 +70,11 @@ function killGroup(pid: number | undefined) {
   }
 }
 
-/** Run `command args` to completion; throws EngineError on non-zero exit, timeout or abort. */
+/**
+ * Run `command args` to completion; throws EngineError on non-zero exit, timeout or abort.
+ * `command` is the engine's name (pdftotext, gs...): its configured path override is executed,
+ * while messages keep the name (a server path means nothing to a client).
+ */
 export function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunOutput> {
   const { signal, timeoutMs } = options;
   return new Promise<RunOutput>((resolve, reject) => {
@@ -77,7 +82,7 @@ export function runProcess(command: string, args: readonly string[], options: Ru
       reject(new EngineError(`${command} was not started: aborted`, 'aborted', command, null, ''));
       return;
     }
-    const child = spawn(command, args, {
+    const child = spawn(resolveCommand(command), args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
       // Own process group, so the whole tree can be killed (soffice, gs and ocrmypdf fork).
@@ -155,15 +160,17 @@ export function runProcess(command: string, args: readonly string[], options: Ru
   });
 }
 
-/** Whether `command` is an executable on PATH (or an absolute path to one). */
+/** Whether `command` (through its path override, if any) is an executable on PATH or at the path given. */
 export async function commandExists(command: string): Promise<boolean> {
-  const candidates = command.includes('/')
-    ? [command]
-    : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+  const executable = resolveCommand(command);
+  const candidates = executable.includes('/')
+    ? [executable]
+    : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, executable));
   for (const candidate of candidates) {
     try {
       await access(candidate, constants.X_OK);
-      return true;
+      // A directory is "executable" too.
+      if ((await stat(candidate)).isFile()) return true;
     } catch {
       // try the next directory
     }

@@ -1,0 +1,38 @@
+import { mkdtemp } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PluginError } from '../contract/index.js';
+import { EngineError } from './process.js';
+import { TESSERACT, recognizeText } from './tesseract.js';
+import { PHOTO_TEXT, rejectionOf, useEngineTestFiles } from './test-files.js';
+
+const files = useEngineTestFiles();
+
+describe('tesseract', () => {
+  it('requires the program and its English data', () => {
+    expect(TESSERACT).toEqual({ command: 'tesseract', debian: ['tesseract-ocr', 'tesseract-ocr-eng'] });
+  });
+
+  it('reads printed text', async () => {
+    expect(await recognizeText(files().photo, await files().ctx())).toContain(PHOTO_TEXT);
+  });
+
+  it('a garbage image is a PluginError', async () => {
+    const error = await rejectionOf(recognizeText(files().garbagePng, await files().ctx()));
+    expect(error).toBeInstanceOf(PluginError);
+    expect(error.message).toBe('The image could not be read for text recognition; it may be damaged');
+  });
+
+  it('missing language data is a broken install: the EngineError passes through', async () => {
+    const previous = process.env.TESSDATA_PREFIX;
+    process.env.TESSDATA_PREFIX = await mkdtemp(path.join(files().dir, 'no-tessdata-'));
+    try {
+      const error = await rejectionOf(recognizeText(files().photo, await files().ctx()));
+      expect(error).toBeInstanceOf(EngineError);
+      expect((error as EngineError).stderrTail).toMatch(/Error opening data file|Failed loading language/);
+    } finally {
+      if (previous === undefined) delete process.env.TESSDATA_PREFIX;
+      else process.env.TESSDATA_PREFIX = previous;
+    }
+  });
+});
