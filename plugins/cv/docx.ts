@@ -1,9 +1,10 @@
 /** Paragraph text of a DOCX: headers first (CVs often put name and contact there), then the body. */
 import { unzipSync } from 'fflate';
 import { PluginError } from '../../core/contract/index.js';
+import { MB } from '../../schema/index.js';
 
 // A CV's document.xml is a few hundred KB; anything this big is not one (or is a zip bomb).
-const MAX_PART_BYTES = 50 * 1024 * 1024;
+const MAX_PART_BYTES = 50 * MB;
 const PART = /^word\/(document|header\d*)\.xml$/;
 
 const unreadable = (cause?: unknown) =>

@@ -1,6 +1,9 @@
 /** parse-cv: one row of contact, role, skills and experience fields per CV, with a confidence per field. */
 import { z } from 'zod';
-import { definePlugin, type Plugin } from '../../core/contract/index.js';
+import { definePlugin, singleInput, type Plugin } from '../../core/contract/index.js';
+import { SOFFICE } from '../../core/engines/libreoffice.js';
+import { PDFTOPPM, PDFTOTEXT } from '../../core/engines/poppler.js';
+import { TESSERACT } from '../../core/engines/tesseract.js';
 import type { ReferenceMonth } from './experience.js';
 import { parseCv } from './parse.js';
 import { cvText } from './text.js';
@@ -22,16 +25,11 @@ export const parseCvPlugin = definePlugin({
   options: z.object({}),
   plan: 'pro',
   extraction: { maxFiles: 50 },
-  engines: [
-    { command: 'pdftotext', debian: 'poppler-utils' },
-    { command: 'pdftoppm', debian: 'poppler-utils' },
-    { command: 'tesseract', debian: ['tesseract-ocr', 'tesseract-ocr-eng'] },
-    { command: 'soffice', debian: 'libreoffice-writer-nogui' },
-  ],
+  engines: [PDFTOTEXT, PDFTOPPM, TESSERACT, SOFFICE],
   // OCR of five pages or a cold LibreOffice start take seconds; two at once fill two cores.
   limits: { timeoutMs: 120_000, concurrency: 2 },
   async run(inputs, _options, ctx) {
-    const { text, ocr } = await cvText(inputs[0]!, ctx);
+    const { text, ocr } = await cvText(singleInput(inputs), ctx);
     const row = parseCv(text, { now: currentMonth(), ocr });
     ctx.progress(100);
     return { row: { ...row } };

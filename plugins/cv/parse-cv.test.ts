@@ -71,11 +71,11 @@ describe('parse-cv', () => {
   it('refuses a damaged PDF with a clear message', async () => {
     const failure = runPlugin(parseCvPlugin, [fixtures.get('damaged-pdf')]);
     await expect(failure).rejects.toBeInstanceOf(PluginError);
-    await expect(failure).rejects.toThrow('Could not read this PDF: the file is damaged or is not a PDF');
+    await expect(failure).rejects.toThrow(/^The file is not a readable PDF; it may be damaged or truncated/);
   });
 
   it('asks for a password-protected PDF to be unlocked first', async () => {
-    await expect(runPlugin(parseCvPlugin, [fixtures.get('encrypted-pdf')])).rejects.toThrow('This PDF is password-protected: unlock it first, then parse it');
+    await expect(runPlugin(parseCvPlugin, [fixtures.get('encrypted-pdf')])).rejects.toThrow('The PDF is password-protected: unlock it first (op unlock-pdf)');
   });
 
   it('refuses a damaged DOCX with a clear message', async () => {

@@ -5,8 +5,9 @@
 import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PluginError, type PluginInput, type RunContext } from '../../core/contract/index.js';
-import { libreOfficeConvert } from '../../core/engines/libreoffice.js';
-import { EngineError, runProcess } from '../../core/engines/process.js';
+import { convertDocument } from '../../core/engines/libreoffice.js';
+import { pdfText as pdfTextLayer, renderPages } from '../../core/engines/poppler.js';
+import { recognizeText } from '../../core/engines/tesseract.js';
 import { docxText } from './docx.js';
 
 export interface CvText {
@@ -19,24 +20,13 @@ export interface CvText {
 const MIN_LETTERS_PER_PAGE = 40;
 // A CV is one to three pages; OCR of more would only spend the time limit on appendices.
 export const MAX_OCR_PAGES = 5;
-const OCR_DPI = '300';
+const OCR_DPI = 300;
 
 const letterCount = (text: string) => text.match(/\p{L}/gu)?.length ?? 0;
 
-/** Client-facing errors for the ways a PDF can be unreadable; engine stops (abort, timeout) pass through. */
-function pdfFailure(err: unknown): unknown {
-  if (!(err instanceof EngineError) || err.reason !== 'exit') return err;
-  if (/password/i.test(err.stderrTail)) return new PluginError('This PDF is password-protected: unlock it first, then parse it', { cause: err });
-  return new PluginError('Could not read this PDF: the file is damaged or is not a PDF', { cause: err });
-}
-
 async function pdfText(pdf: string, ctx: RunContext): Promise<CvText> {
-  let layer: string;
-  try {
-    ({ stdout: layer } = await runProcess('pdftotext', ['-layout', '-enc', 'UTF-8', pdf, '-'], { signal: ctx.signal, timeoutMs: ctx.remainingMs() }));
-  } catch (err) {
-    throw pdfFailure(err);
-  }
+  // An encrypted or unreadable PDF is a PluginError from the poppler engine module.
+  const layer = await pdfTextLayer(pdf, ctx, { layout: true });
   // pdftotext ends every page with a form feed.
   const pages = Math.max(1, layer.split('\f').length - 1);
   if (letterCount(layer) >= MIN_LETTERS_PER_PAGE * pages) return { text: layer, ocr: false };
@@ -47,25 +37,12 @@ async function pdfText(pdf: string, ctx: RunContext): Promise<CvText> {
 async function ocrPdf(pdf: string, ctx: RunContext): Promise<string> {
   const pagesDir = path.join(ctx.workDir, 'pages');
   await mkdir(pagesDir);
-  try {
-    await runProcess('pdftoppm', ['-r', OCR_DPI, '-gray', '-png', '-l', String(MAX_OCR_PAGES), pdf, path.join(pagesDir, 'page')], {
-      signal: ctx.signal,
-      timeoutMs: ctx.remainingMs(),
-    });
-  } catch (err) {
-    throw pdfFailure(err);
-  }
+  await renderPages(pdf, path.join(pagesDir, 'page'), ctx, { dpi: OCR_DPI, gray: true, lastPage: MAX_OCR_PAGES });
   // page-1.png or page-01.png (zero-padded to the page count): the padding keeps name order = page order.
   const images = (await readdir(pagesDir)).filter((name) => name.endsWith('.png')).sort();
   const texts: string[] = [];
   for (const [index, image] of images.entries()) {
-    const { stdout } = await runProcess('tesseract', [path.join(pagesDir, image), 'stdout', '-l', 'eng'], {
-      signal: ctx.signal,
-      timeoutMs: ctx.remainingMs(),
-      // One thread per page is much faster than tesseract's OpenMP default on small machines.
-      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
-    });
-    texts.push(stdout);
+    texts.push(await recognizeText(path.join(pagesDir, image), ctx));
     ctx.progress(10 + Math.round((80 * (index + 1)) / images.length));
   }
   return texts.join('\f');
@@ -78,27 +55,20 @@ async function docToDocx(doc: string, ctx: RunContext): Promise<string> {
   // A fixed name: soffice names its output after the input, and client file names can be anything.
   const source = path.join(convertDir, 'cv.doc');
   await copyFile(doc, source);
-  await libreOfficeConvert({
-    input: source,
-    convertTo: 'docx:MS Word 2007 XML',
-    outDir: convertDir,
-    profileDir: path.join(ctx.workDir, 'lo-profile'),
-    signal: ctx.signal,
-    timeoutMs: ctx.remainingMs(),
-  });
-  return path.join(convertDir, 'cv.docx');
+  return convertDocument(
+    {
+      input: source,
+      convertTo: 'docx:MS Word 2007 XML',
+      outDir: convertDir,
+      profileDir: path.join(ctx.workDir, 'lo-profile'),
+      summary: 'Could not read this .doc file',
+      inputLabel: 'Word (.doc)',
+    },
+    ctx,
+  );
 }
 
-async function readDocx(file: string): Promise<string> {
-  try {
-    return docxText(new Uint8Array(await readFile(file)));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new PluginError('Could not read this .doc file: the file is damaged or is not a Word document', { cause: err });
-    }
-    throw err;
-  }
-}
+const readDocx = async (file: string): Promise<string> => docxText(new Uint8Array(await readFile(file)));
 
 export async function cvText(input: PluginInput, ctx: RunContext): Promise<CvText> {
   const extracted =

@@ -4,9 +4,9 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { definePlugin } from '../../core/contract/index.js';
+import { definePlugin, singleInput } from '../../core/contract/index.js';
 import type { FormatId } from '../../schema/index.js';
-import { DATA_LIMITS, singleInput } from './csv.js';
+import { DATA_LIMITS } from './csv.js';
 import { readTable, writeCsv, writeJson, writeXlsx } from './table.js';
 
 const WRITERS = { csv: writeCsv, json: writeJson, xlsx: writeXlsx } as const;

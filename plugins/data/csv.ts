@@ -5,39 +5,31 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
-import { PluginError, type PluginInput, type PluginLimits } from '../../core/contract/index.js';
+import { PluginError, scaledTimeout, type PluginInput, type PluginLimits } from '../../core/contract/index.js';
+import { MB, megabytes } from '../../schema/index.js';
 
 /** Rows a data run reads or writes at most (the header row not counted). */
 export const MAX_ROWS = 1_000_000;
 /** Largest text input (CSV, JSON) read, in bytes: the whole file is decoded in memory. */
-export const MAX_TEXT_BYTES = 100 * 1024 * 1024;
+export const MAX_TEXT_BYTES = 100 * MB;
 
 export const DATA_LIMITS: PluginLimits = {
   // Parsing is linear; a minute plus a second per MB is generous.
-  timeoutMs: (inputs) => 60_000 + Math.ceil(inputs.reduce((sum, input) => sum + input.bytes, 0) / 1_000_000) * 1_000,
+  timeoutMs: scaledTimeout({ baseMs: 60_000, perMbMs: 1_000 }),
   concurrency: 2,
 };
 
 export type Delimiter = ',' | ';' | '\t';
 const DELIMITERS: readonly Delimiter[] = [',', ';', '\t'];
 
-/** The one input of a single-file run (the registry enforces the count). */
-export function singleInput(inputs: readonly PluginInput[]): PluginInput {
-  const [input] = inputs;
-  if (!input || inputs.length !== 1) throw new Error(`expected exactly one input, got ${inputs.length}`);
-  return input;
-}
-
 /** Read a text input within MAX_TEXT_BYTES and decode it (see decodeText). */
 export async function readTextInput(input: PluginInput, signal: AbortSignal): Promise<{ text: string; encoding: string }> {
   signal.throwIfAborted();
   const { size } = await stat(input.path);
-  if (size > MAX_TEXT_BYTES) throw new PluginError(`File is too large: ${mb(size)} MB (limit ${mb(MAX_TEXT_BYTES)} MB)`);
+  if (size > MAX_TEXT_BYTES) throw new PluginError(`File is too large: ${megabytes(size)} MB (limit ${megabytes(MAX_TEXT_BYTES)} MB)`);
   const bytes = await readFile(input.path, { signal });
   return decodeText(bytes);
 }
-
-const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
 /** UTF-8 (BOM stripped); UTF-16 when it starts with its BOM; otherwise Windows-1252 (a superset of Latin-1's printable range). */
 export function decodeText(bytes: Uint8Array): { text: string; encoding: string } {

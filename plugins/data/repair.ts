@@ -6,8 +6,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { PluginError, definePlugin } from '../../core/contract/index.js';
-import { DATA_LIMITS, parseCsv, readTextInput, singleInput, stringifyCsv } from './csv.js';
+import { PluginError, definePlugin, singleInput } from '../../core/contract/index.js';
+import { DATA_LIMITS, parseCsv, readTextInput, stringifyCsv } from './csv.js';
 
 export const repairCsvPlugin = definePlugin({
   id: 'repair-csv',

@@ -7,8 +7,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { PluginError, definePlugin } from '../../core/contract/index.js';
-import { DATA_LIMITS, decodeText, singleInput } from './csv.js';
+import { PluginError, definePlugin, singleInput } from '../../core/contract/index.js';
+import { MB, megabytes } from '../../schema/index.js';
+import { DATA_LIMITS, decodeText } from './csv.js';
 
 export interface Cue {
   id?: string;
@@ -20,7 +21,7 @@ export interface Cue {
 }
 
 /** Largest subtitle file read. */
-const MAX_SUBTITLE_BYTES = 20 * 1024 * 1024;
+const MAX_SUBTITLE_BYTES = 20 * MB;
 
 // SRT: HH:MM:SS,mmm (a '.' is tolerated). VTT: [HH:]MM:SS.mmm.
 const SRT_TIME = /^(\d{1,3}):([0-5]\d):([0-5]\d)[,.](\d{3})$/;
@@ -150,7 +151,7 @@ export const subtitleConvertPlugin = definePlugin({
   async run(inputs, _options, ctx) {
     const input = singleInput(inputs);
     ctx.signal.throwIfAborted();
-    if (input.bytes > MAX_SUBTITLE_BYTES) throw new PluginError(`Subtitle file is too large (limit ${MAX_SUBTITLE_BYTES / 1048576} MB)`);
+    if (input.bytes > MAX_SUBTITLE_BYTES) throw new PluginError(`Subtitle file is too large (limit ${megabytes(MAX_SUBTITLE_BYTES)} MB)`);
     const { text } = decodeText(await readFile(input.path, { signal: ctx.signal }));
     const cues = input.format === 'vtt' ? parseVtt(text) : parseSrt(text);
     if (!cues.length) throw new PluginError('The subtitle file has no cues');

@@ -8,6 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { PluginError, type PluginInput } from '../../core/contract/index.js';
+import { MB, megabytes } from '../../schema/index.js';
 import { MAX_ROWS, csvLines, parseCsv, readTextInput } from './csv.js';
 
 export type Cell = string | number | boolean | null;
@@ -20,7 +21,7 @@ export interface Table {
 }
 
 /** Largest XLSX input read, in bytes: the workbook is loaded whole. */
-export const MAX_XLSX_BYTES = 30 * 1024 * 1024;
+export const MAX_XLSX_BYTES = 30 * MB;
 
 const tooManyRows = () => new PluginError(`Too many rows: the limit is ${MAX_ROWS.toLocaleString('en-US')} rows`);
 
@@ -92,7 +93,7 @@ function jsonCell(value: unknown): Cell {
 async function readXlsxTable(input: PluginInput, signal: AbortSignal): Promise<Table> {
   signal.throwIfAborted();
   const { size } = await stat(input.path);
-  if (size > MAX_XLSX_BYTES) throw new PluginError(`Spreadsheet is too large: ${Math.round(size / 1048576)} MB (limit ${MAX_XLSX_BYTES / 1048576} MB)`);
+  if (size > MAX_XLSX_BYTES) throw new PluginError(`Spreadsheet is too large: ${megabytes(size)} MB (limit ${megabytes(MAX_XLSX_BYTES)} MB)`);
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.readFile(input.path);

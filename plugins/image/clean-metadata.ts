@@ -3,8 +3,8 @@
  * dropped by re-encoding without them. The EXIF orientation is applied to the pixels first,
  * so the picture looks the same once its orientation tag is gone.
  */
-import { definePlugin } from '../../core/contract/index.js';
-import { IMAGE_LIMITS, RASTER_FORMATS, keepsAnimation, processImage, singleInput } from './engine.js';
+import { definePlugin, singleInput } from '../../core/contract/index.js';
+import { IMAGE_LIMITS, RASTER_FORMATS, keepsAnimation, processImage } from './engine.js';
 import { PRESERVING_QUALITY, noOptions } from './options.js';
 
 export const cleanMetadataPlugin = definePlugin({

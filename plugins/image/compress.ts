@@ -1,6 +1,6 @@
 /** compress: re-encode JPG (mozjpeg), PNG (palette quantisation) or WebP at a target quality. */
-import { definePlugin } from '../../core/contract/index.js';
-import { IMAGE_LIMITS, keepsAnimation, processImageNoLarger, singleInput } from './engine.js';
+import { definePlugin, singleInput } from '../../core/contract/index.js';
+import { IMAGE_LIMITS, keepsAnimation, processImageNoLarger } from './engine.js';
 import { compressOptions } from './options.js';
 
 export const compressPlugin = definePlugin({

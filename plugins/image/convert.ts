@@ -3,9 +3,9 @@
  * kept from GIF/WebP to GIF/WebP; other targets get the first frame (first page of a TIFF,
  * first image of a HEIF collection).
  */
-import { definePlugin } from '../../core/contract/index.js';
+import { definePlugin, singleInput } from '../../core/contract/index.js';
 import type { FormatId } from '../../schema/index.js';
-import { IMAGE_LIMITS, RASTER_FORMATS, keepsAnimation, processImage, singleInput } from './engine.js';
+import { IMAGE_LIMITS, RASTER_FORMATS, keepsAnimation, processImage } from './engine.js';
 import { convertOptions } from './options.js';
 
 /** Every format the family reads. */

@@ -7,7 +7,7 @@ import { copyFile, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
-import { PluginError, type FileResult, type PluginInput, type PluginLimits, type RunContext } from '../../core/contract/index.js';
+import { PluginError, scaledTimeout, type FileResult, type PluginInput, type PluginLimits, type RunContext } from '../../core/contract/index.js';
 import { byteOrderMark, toUtf8 } from '../../core/contract/text.js';
 import { FORMATS, type FormatId } from '../../schema/index.js';
 import { decodeHeif } from './heif.js';
@@ -26,7 +26,7 @@ sharp.concurrency(Math.max(1, Math.floor(os.availableParallelism() / RUNS_AT_ONC
 
 export const IMAGE_LIMITS: PluginLimits = {
   // Decoding is bounded by the pixel limit; a minute plus a second per MB covers slow AVIF encodes.
-  timeoutMs: (inputs) => 60_000 + Math.ceil(inputs.reduce((sum, input) => sum + input.bytes, 0) / 1_000_000) * 1_000,
+  timeoutMs: scaledTimeout({ baseMs: 60_000, perMbMs: 1_000 }),
   concurrency: RUNS_AT_ONCE,
 };
 
@@ -60,13 +60,6 @@ export interface ImageJob {
   edit?: (image: Sharp) => Sharp;
   /** Keep every frame of a GIF/WebP (when the output can hold them too). */
   animated: boolean;
-}
-
-/** The one input of a single-file run (the registry enforces the count). */
-export function singleInput(inputs: readonly PluginInput[]): PluginInput {
-  const [input] = inputs;
-  if (!input || inputs.length !== 1) throw new Error(`expected exactly one input, got ${inputs.length}`);
-  return input;
 }
 
 /** Whether frames survive `from` -> `to` (GIF and WebP in and out). */

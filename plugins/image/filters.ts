@@ -1,7 +1,7 @@
 /** Colour filters (grayscale, sepia, invert): same format out, alpha and animation kept. */
 import type { Sharp } from 'sharp';
-import { definePlugin, type Plugin } from '../../core/contract/index.js';
-import { IMAGE_LIMITS, keepsAnimation, processImage, singleInput } from './engine.js';
+import { definePlugin, singleInput, type Plugin } from '../../core/contract/index.js';
+import { IMAGE_LIMITS, keepsAnimation, processImage } from './engine.js';
 import { PRESERVING_QUALITY, noOptions } from './options.js';
 
 const FILTER_INPUTS = ['jpg', 'jpeg', 'png', 'webp', 'gif', 'tiff', 'avif'] as const;

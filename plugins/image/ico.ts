@@ -4,9 +4,9 @@
  * every browser reads.
  */
 import { writeFile } from 'node:fs/promises';
-import { definePlugin, type FileResult, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import { definePlugin, singleInput, type FileResult, type PluginInput, type RunContext } from '../../core/contract/index.js';
 import { IMAGE_INPUTS } from './convert.js';
-import { IMAGE_LIMITS, openImage, outputPath, rethrowAsPluginError, singleInput } from './engine.js';
+import { IMAGE_LIMITS, openImage, outputPath, rethrowAsPluginError } from './engine.js';
 import { noOptions } from './options.js';
 
 const ICON_SIZES = [16, 24, 32, 48, 64, 128, 256] as const;

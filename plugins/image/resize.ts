@@ -1,7 +1,7 @@
 /** resize: fit an image into a box (cover, contain, inside, fill), same format, animation kept. */
-import { definePlugin } from '../../core/contract/index.js';
+import { definePlugin, singleInput } from '../../core/contract/index.js';
 import type { FormatId } from '../../schema/index.js';
-import { IMAGE_LIMITS, hasAlphaChannel, keepsAnimation, processImage, singleInput } from './engine.js';
+import { IMAGE_LIMITS, hasAlphaChannel, keepsAnimation, processImage } from './engine.js';
 import { resizeOptions } from './options.js';
 
 /**

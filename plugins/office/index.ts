@@ -2,12 +2,12 @@
  * office-convert: office documents, spreadsheets and presentations through LibreOffice headless
  * (one cold soffice per run, in a private profile), and DOCX/ODT -> EPUB through pandoc.
  */
-import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { PluginError, definePlugin, type Plugin, type PluginInput, type RunContext } from '../../core/contract/index.js';
-import { libreOfficeConvert } from '../../core/engines/libreoffice.js';
-import { EngineError, runProcess } from '../../core/engines/process.js';
+import { PluginError, definePlugin, scaledTimeout, singleInput, type Plugin, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import { SOFFICE, convertDocument } from '../../core/engines/libreoffice.js';
+import { PANDOC, pandocConvert } from '../../core/engines/pandoc.js';
 import type { FormatId } from '../../schema/index.js';
 
 type Family = 'writer' | 'calc' | 'impress';
@@ -75,23 +75,15 @@ export function officeSupports(from: FormatId, to: FormatId): boolean {
   return input !== undefined && OUTPUTS[input.family][to] !== undefined;
 }
 
-const MB = 1024 * 1024;
-
-/** 60 s (cold start and a normal document) plus 10 s per MB. */
-export function officeTimeoutMs(inputs: readonly PluginInput[]): number {
-  const bytes = inputs.reduce((sum, input) => sum + input.bytes, 0);
-  return 60_000 + Math.ceil((10_000 * bytes) / MB);
-}
+/**
+ * 20 s (a cold soffice start is ~3 s, a normal document a few more) plus 10 s per MB, at most
+ * 30 minutes. Short for small files on purpose: a 1 KB file built to stall LibreOffice (an RTF
+ * declaring a 2 GB \bin block, a text of 100k form feeds = 100k pages) spins until killed, so
+ * its verdict comes from this deadline.
+ */
+export const officeTimeoutMs = scaledTimeout({ baseMs: 20_000, perMbMs: 10_000, maxMs: 30 * 60_000 });
 
 const KIND_NAMES: Record<Family, string> = { writer: 'document', calc: 'spreadsheet', impress: 'presentation' };
-
-function engineFailure(err: unknown, ctx: RunContext, what: string): unknown {
-  if (ctx.signal.aborted || !(err instanceof EngineError)) return err;
-  if (err.reason === 'timeout') return new PluginError(`${what}: the conversion took too long`, { cause: err });
-  if (err.reason === 'missing') return err;
-  const line = err.stderrTail.trim().split('\n').filter((l) => l.trim() && !/javaldx/.test(l)).pop();
-  return new PluginError(`${what}${line ? `: ${line.trim()}` : ''}`, { cause: err });
-}
 
 async function viaLibreOffice(input: PluginInput, from: OfficeInput, to: FormatId, ctx: RunContext): Promise<string> {
   const { family, filter } = INPUTS[from];
@@ -102,27 +94,18 @@ async function viaLibreOffice(input: PluginInput, from: OfficeInput, to: FormatI
   const source = path.join(inDir, `input.${from}`);
   await copyFile(input.path, source);
   ctx.progress(5);
-  const what = `Could not convert this ${KIND_NAMES[family]} to ${to.toUpperCase()}`;
-  let result;
-  try {
-    result = await libreOfficeConvert({
+  return convertDocument(
+    {
       input: source,
       convertTo,
       inputFilter: filter,
       outDir: path.join(ctx.workDir, 'out'),
       profileDir: path.join(ctx.workDir, 'lo-profile'),
-      signal: ctx.signal,
-      timeoutMs: ctx.remainingMs(),
-    });
-  } catch (err) {
-    throw engineFailure(err, ctx, what);
-  }
-  ctx.signal.throwIfAborted();
-  if (!result.output || (await stat(result.output)).size === 0) {
-    const reason = result.lastStderrLine || 'LibreOffice wrote no file';
-    throw new PluginError(`${what} (the file may be damaged or not a ${from.toUpperCase()} file): ${reason}`);
-  }
-  return result.output;
+      summary: `Could not convert this ${KIND_NAMES[family]} to ${to.toUpperCase()}`,
+      inputLabel: from.toUpperCase(),
+    },
+    ctx,
+  );
 }
 
 async function viaPandoc(input: PluginInput, from: FormatId, ctx: RunContext): Promise<string> {
@@ -133,16 +116,18 @@ async function viaPandoc(input: PluginInput, from: FormatId, ctx: RunContext): P
   const metadata = path.join(ctx.workDir, 'metadata.yaml');
   const title = path.parse(input.filename).name || 'Document';
   await writeFile(metadata, `title: ${JSON.stringify(title)}\n`);
-  try {
-    await runProcess('pandoc', ['-f', EPUB_READERS[from]!, '-t', 'epub3', `--metadata-file=${metadata}`, '-o', output, input.path], {
-      signal: ctx.signal,
-      timeoutMs: ctx.remainingMs(),
-      cwd: ctx.workDir,
-      env: { ...process.env, HOME: ctx.workDir },
-    });
-  } catch (err) {
-    throw engineFailure(err, ctx, `Could not convert this ${from.toUpperCase()} to EPUB (the file may be damaged)`);
-  }
+  await pandocConvert(
+    {
+      input: input.path,
+      from: EPUB_READERS[from]!,
+      to: 'epub3',
+      output,
+      metadataFile: metadata,
+      workDir: ctx.workDir,
+      summary: `Could not convert this ${from.toUpperCase()} to EPUB (the file may be damaged)`,
+    },
+    ctx,
+  );
   return output;
 }
 
@@ -155,15 +140,12 @@ export const officeConvertPlugin = definePlugin({
   supports: officeSupports,
   options: z.object({}),
   plan: 'free',
-  engines: [
-    { command: 'soffice', debian: ['libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui'] },
-    { command: 'pandoc', debian: 'pandoc' },
-  ],
+  engines: [SOFFICE, PANDOC],
   // A cold soffice start is ~2.5 s of mostly one core: two at once fill two cores.
   limits: { timeoutMs: officeTimeoutMs, concurrency: 2 },
   async run(inputs, _options, ctx) {
     ctx.signal.throwIfAborted();
-    const input = inputs[0]!;
+    const input = singleInput(inputs);
     const from = input.format;
     const to = ctx.target;
     if (!officeSupports(from, to)) throw new PluginError(`office-convert cannot convert ${from} to ${to}`);

@@ -2,7 +2,7 @@
  * office-convert on real files made here: a DOCX and a PPTX written by pandoc from Markdown, a
  * legacy DOC made from that DOCX by LibreOffice, an XLSX written by exceljs.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
@@ -89,9 +89,11 @@ describe('office-convert routes', () => {
     expect(officeSupports('xls', 'csv')).toBe(true);
   });
 
-  it('scales the timeout with the input size', () => {
-    const input = { path: '/x', format: 'docx' as const, filename: 'x.docx', bytes: 5 * 1024 * 1024 };
-    expect(officeTimeoutMs([input])).toBe(110_000);
+  it('scales the timeout with the input size: seconds for a small file, capped for a huge one', () => {
+    const input = (bytes: number) => [{ path: '/x', format: 'docx' as const, filename: 'x.docx', bytes }];
+    expect(officeTimeoutMs(input(1_000))).toBe(20_010);
+    expect(officeTimeoutMs(input(5_000_000))).toBe(70_000);
+    expect(officeTimeoutMs(input(5_000_000_000))).toBe(30 * 60_000);
   });
 
   it('picks the telling stderr line', () => {
@@ -187,4 +189,49 @@ describe('office-convert content', () => {
     );
     expect(error).toBeInstanceOf(PluginError);
   });
+});
+
+/** Processes whose command line mentions `dir` (soffice runs with its profile inside the work dir). */
+async function processesUsing(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(dir)) found.push(`${pid} ${cmdline.replaceAll('\0', ' ')}`);
+  }
+  return found;
+}
+
+describe('office-convert on small files built to stall LibreOffice', () => {
+  // Tried by hand with soffice 7.4 (--convert-to pdf, docx, odt): both spin for minutes and never
+  // answer. The RTF is read at about half a core with slowly growing memory; every form feed of the
+  // text is a page (5,000 take 20 s, more grow faster than linearly). Their verdict must come from
+  // the short deadline a small file gets (officeTimeoutMs), as a PluginError the client can read.
+  const hostile: Array<[string, FormatId, Buffer]> = [
+    [
+      'an RTF of 1 KB declaring a 2 GB \\bin block',
+      'rtf',
+      Buffer.from(`{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Times;}}\\f0 Hello {\\pict\\wmetafile8\\picw100\\pich100\\bin2000000000 ${'A'.repeat(800)}}}`),
+    ],
+    ['a text of 100,000 form feeds', 'txt', Buffer.alloc(100_000, 0x0c)],
+  ];
+
+  it.concurrent.each(hostile)('%s fails as a PluginError within its deadline, LibreOffice killed', async (_name, format, bytes) => {
+    const input = path.join(await mkdtemp(path.join(dir, 'hostile-')), `hostile.${format}`);
+    await writeFile(input, bytes);
+    const deadline = officeTimeoutMs([{ path: input, format, filename: `hostile.${format}`, bytes: bytes.length }]);
+    expect(deadline).toBeLessThanOrEqual(21_000);
+    const runDir = await workDir();
+    const started = Date.now();
+    // A signal that never fires: the engine's own deadline must end the run (the runner's abort
+    // would report the timeout itself).
+    const error = await runPlugin(officeConvertPlugin, [{ path: input, format }], {}, { target: 'pdf', workDir: runDir, signal: new AbortController().signal }).catch(
+      (err: unknown) => err,
+    );
+    const elapsed = Date.now() - started;
+    expect(error).toBeInstanceOf(PluginError);
+    expect((error as Error).message).toMatch(/^Could not convert this document to PDF: the conversion took too long$/);
+    expect(elapsed).toBeGreaterThanOrEqual(deadline - 1_000);
+    expect(elapsed).toBeLessThan(deadline + 5_000);
+    expect(await processesUsing(runDir)).toEqual([]);
+  }, 40_000);
 });

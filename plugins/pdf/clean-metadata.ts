@@ -8,7 +8,8 @@
 import { definePlugin } from '../../core/contract/index.js';
 import { noOptions } from './options.js';
 import { deleteKeys, rewriteObjects } from './shared/object-edit.js';
-import { QPDF, pdfLimits } from './shared/run.js';
+import { QPDF } from '../../core/engines/qpdf.js';
+import { pdfLimits } from './shared/run.js';
 import { transformPdf } from './shared/transform.js';
 
 export const pdfCleanMetadataPlugin = definePlugin({

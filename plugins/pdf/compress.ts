@@ -9,9 +9,10 @@
 import { copyFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PluginError, definePlugin } from '../../core/contract/index.js';
+import { GHOSTSCRIPT, pdfWrite } from '../../core/engines/ghostscript.js';
+import { QPDF, openPdf } from '../../core/engines/qpdf.js';
 import { noOptions } from './options.js';
-import { openPdf } from './shared/qpdf.js';
-import { GHOSTSCRIPT, QPDF, outputDir, pdfLimits, runEngine } from './shared/run.js';
+import { outputDir, pdfLimits } from './shared/run.js';
 import { transformPdf } from './shared/transform.js';
 
 export const compressPdfPlugin = definePlugin({
@@ -28,20 +29,7 @@ export const compressPdfPlugin = definePlugin({
   run: (inputs, _options, ctx) =>
     transformPdf(inputs, ctx, async ({ input, pages, output }) => {
       const compressed = path.join(await outputDir(ctx), 'compressed.pdf');
-      await runEngine(
-        'gs',
-        [
-          '-q', '-dNOPAUSE', '-dBATCH', '-dSAFER',
-          '-sDEVICE=pdfwrite', '-dPDFSETTINGS=/ebook',
-          // pdfwrite otherwise turns pages to follow their text direction.
-          '-dAutoRotatePages=/None',
-          // '%' in an output name is a page-number template to ghostscript.
-          `-sOutputFile=${compressed.replaceAll('%', '%%')}`,
-          input.path,
-        ],
-        ctx,
-        'The PDF could not be compressed',
-      );
+      await pdfWrite(input.path, compressed, ctx, { settings: '/ebook', summary: 'The PDF could not be compressed' });
       ctx.progress(80);
       // ghostscript reports some broken content only as warnings: make sure no page went missing.
       const compressedPages = await openPdf(compressed, ctx);

@@ -7,10 +7,11 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PluginError, definePlugin } from '../../core/contract/index.js';
+import { PluginError, definePlugin, singleInput } from '../../core/contract/index.js';
+import { PDFIMAGES, extractImages } from '../../core/engines/poppler.js';
+import { QPDF, openPdf } from '../../core/engines/qpdf.js';
 import { noOptions } from './options.js';
-import { openPdf } from './shared/qpdf.js';
-import { PDFIMAGES, QPDF, outputDir, pdfLimits, runEngine, singleInput, stemOf } from './shared/run.js';
+import { outputDir, pdfLimits, stemOf } from './shared/run.js';
 import { writeZip, type ZipEntry } from './shared/zip.js';
 
 /** pdfimages -p names its files <prefix>-<page>-<number>.<ext>. */
@@ -33,7 +34,7 @@ export const extractImagesPlugin = definePlugin({
     await openPdf(input.path, ctx);
     ctx.progress(10);
     const dir = await outputDir(ctx);
-    await runEngine('pdfimages', ['-j', '-png', '-p', input.path, path.join(dir, 'img')], ctx, 'The images could not be extracted');
+    await extractImages(input.path, path.join(dir, 'img'), ctx);
     ctx.progress(70);
 
     const extracted = (await readdir(dir))

@@ -1,9 +1,9 @@
 /** pdf-merge (op merge-pdf): several PDFs into one, in the order given. */
 import path from 'node:path';
 import { PluginError, definePlugin } from '../../core/contract/index.js';
+import { QPDF, openPdf, runQpdf } from '../../core/engines/qpdf.js';
 import { noOptions } from './options.js';
-import { openPdf, runQpdf } from './shared/qpdf.js';
-import { QPDF, outputDir, pdfLimits } from './shared/run.js';
+import { outputDir, pdfLimits } from './shared/run.js';
 
 const MIN_FILES = 2;
 const MAX_FILES = 50;

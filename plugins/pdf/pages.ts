@@ -4,10 +4,10 @@
  * the original (metadata, page labels) through qpdf's `--pages . <ranges>`.
  */
 import { PluginError, definePlugin, type RunContext } from '../../core/contract/index.js';
+import { QPDF, runQpdf } from '../../core/engines/qpdf.js';
 import { deletePagesOptions, extractPagesOptions } from './options.js';
 import { assertPagesExist, compactRanges, pageRangesOf, pagesIn } from './shared/page-ranges.js';
-import { runQpdf } from './shared/qpdf.js';
-import { QPDF, pdfLimits } from './shared/run.js';
+import { pdfLimits } from './shared/run.js';
 import { transformPdf, type OpenedInput } from './shared/transform.js';
 
 /** Write the input's `keep` pages (sorted, distinct) to the output. */

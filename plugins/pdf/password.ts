@@ -1,11 +1,11 @@
 /**
  * protect-pdf and unlock-pdf. The password reaches qpdf only inside its 0600 job file (see
- * shared/qpdf.ts): never argv, never a log line, never a file left behind.
+ * core/engines/qpdf.ts): never argv, never a log line, never a file left behind.
  */
 import { PluginError, definePlugin } from '../../core/contract/index.js';
+import { QPDF, isEncrypted, runQpdf } from '../../core/engines/qpdf.js';
 import { protectOptions, unlockOptions } from './options.js';
-import { isEncrypted, runQpdf } from './shared/qpdf.js';
-import { QPDF, pdfLimits } from './shared/run.js';
+import { pdfLimits } from './shared/run.js';
 import { transformPdf } from './shared/transform.js';
 
 export const protectPdfPlugin = definePlugin({

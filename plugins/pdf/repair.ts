@@ -9,9 +9,10 @@
  * Link actions the reader has to click are left alone. A file qpdf cannot read at all is refused.
  */
 import { definePlugin } from '../../core/contract/index.js';
+import { QPDF } from '../../core/engines/qpdf.js';
 import { noOptions } from './options.js';
 import { deleteKeys, rewriteObjects, type PdfObjects } from './shared/object-edit.js';
-import { QPDF, pdfLimits } from './shared/run.js';
+import { pdfLimits } from './shared/run.js';
 import { transformPdf } from './shared/transform.js';
 
 /** Remove auto-run actions; returns how many entries were removed. */

@@ -1,8 +1,8 @@
 /** rotate-pdf: every page turned clockwise by `angle`, on top of any rotation it already has. */
 import { definePlugin } from '../../core/contract/index.js';
+import { QPDF, runQpdf } from '../../core/engines/qpdf.js';
 import { rotateOptions } from './options.js';
-import { runQpdf } from './shared/qpdf.js';
-import { QPDF, pdfLimits } from './shared/run.js';
+import { pdfLimits } from './shared/run.js';
 import { transformPdf } from './shared/transform.js';
 
 export const rotatePdfPlugin = definePlugin({

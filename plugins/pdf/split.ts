@@ -4,11 +4,11 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { definePlugin, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import { definePlugin, singleInput, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import { QPDF, openPdf, runQpdf } from '../../core/engines/qpdf.js';
 import { splitOptions } from './options.js';
 import { assertPagesExist, formatRange, pageRangesOf } from './shared/page-ranges.js';
-import { openPdf, runQpdf } from './shared/qpdf.js';
-import { QPDF, outputDir, pdfLimits, singleInput, stemOf } from './shared/run.js';
+import { outputDir, pdfLimits, stemOf } from './shared/run.js';
 import { writeZip, type ZipEntry } from './shared/zip.js';
 
 /** One file per page in a single qpdf run (`--split-pages` numbers its files part-1.pdf, part-01.pdf...). */

@@ -5,14 +5,11 @@
  */
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { PluginError, definePlugin } from '../../core/contract/index.js';
-import { EngineError, runProcess } from '../../core/engines/process.js';
+import { PluginError, definePlugin, singleInput } from '../../core/contract/index.js';
+import { PDFTOTEXT, pdfTextToFile } from '../../core/engines/poppler.js';
+import { QPDF, openPdf } from '../../core/engines/qpdf.js';
 import { noOptions } from './options.js';
-import { openPdf } from './shared/qpdf.js';
-import { PDFTOTEXT, QPDF, explainEngineError, outputDir, pdfLimits, singleInput } from './shared/run.js';
-
-/** pdftotext's exit code when the PDF's permissions forbid copying text. */
-const PERMISSION_DENIED = 3;
+import { outputDir, pdfLimits } from './shared/run.js';
 
 /** Whether the file holds anything but white space and form feeds (read until the first such character). */
 async function hasVisibleText(file: string): Promise<boolean> {
@@ -39,14 +36,7 @@ export const pdfToTextPlugin = definePlugin({
     await openPdf(input.path, ctx);
     ctx.progress(10);
     const output = path.join(await outputDir(ctx), 'text.txt');
-    try {
-      await runProcess('pdftotext', ['-enc', 'UTF-8', '-eol', 'unix', input.path, output], { signal: ctx.signal, timeoutMs: ctx.remainingMs() });
-    } catch (err) {
-      if (!ctx.signal.aborted && err instanceof EngineError && err.reason === 'exit' && err.exitCode === PERMISSION_DENIED) {
-        throw new PluginError("The PDF's permissions do not allow copying its text", { cause: err });
-      }
-      throw explainEngineError(err, ctx, 'The text could not be extracted');
-    }
+    await pdfTextToFile(input.path, output, ctx);
     if (!(await hasVisibleText(output))) {
       throw new PluginError('The PDF has no text layer (it may be scanned): run op ocr on it first');
     }

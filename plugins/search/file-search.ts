@@ -3,7 +3,9 @@
  * workbooks and photos (OCR). One row per file: { kind, count, truncated, error, matches }.
  */
 import { z } from 'zod';
-import { PluginError, definePlugin, type PluginInput } from '../../core/contract/index.js';
+import { PluginError, definePlugin, scaledTimeout, singleInput, type PluginInput } from '../../core/contract/index.js';
+import { PDFTOTEXT } from '../../core/engines/poppler.js';
+import { TESSERACT } from '../../core/engines/tesseract.js';
 import { MatchCollector } from './match.js';
 import { FAMILIES, type SearchableFormat } from './readers.js';
 
@@ -16,10 +18,11 @@ export const fileSearchOptions = z.object({
 const SEARCHABLE_FORMATS = Object.keys(FAMILIES) as SearchableFormat[];
 
 /** OCR takes seconds per megapixel; reading text is bound by disk and regex speed. */
+const OCR_TIMEOUT = scaledTimeout({ baseMs: 120_000, perMbMs: 10_000 });
+const TEXT_TIMEOUT = scaledTimeout({ baseMs: 60_000, perMbMs: 2_000 });
 function timeoutFor(inputs: readonly PluginInput[]): number {
-  const megabytes = inputs.reduce((sum, input) => sum + input.bytes, 0) / 1_000_000;
   const ocr = inputs.some((input) => FAMILIES[input.format as SearchableFormat]?.kind === 'image');
-  return ocr ? 120_000 + Math.ceil(megabytes * 10_000) : 60_000 + Math.ceil(megabytes * 2_000);
+  return ocr ? OCR_TIMEOUT(inputs) : TEXT_TIMEOUT(inputs);
 }
 
 export const fileSearchPlugin = definePlugin({
@@ -32,15 +35,11 @@ export const fileSearchPlugin = definePlugin({
   plan: 'pro',
   // The spec's totalHits: the hits over every file.
   extraction: { maxFiles: 50, summary: { totalHits: { sum: 'count' } } },
-  engines: [
-    { command: 'pdftotext', debian: 'poppler-utils' },
-    // Without its English data tesseract cannot recognise anything.
-    { command: 'tesseract', debian: ['tesseract-ocr', 'tesseract-ocr-eng'] },
-  ],
+  engines: [PDFTOTEXT, TESSERACT],
   limits: { timeoutMs: timeoutFor, concurrency: 2 },
   async run(inputs, options, ctx) {
     ctx.signal.throwIfAborted();
-    const input = inputs[0]!;
+    const input = singleInput(inputs);
     const family = FAMILIES[input.format as SearchableFormat];
     if (!family) throw new PluginError(`file-search does not read ${input.format} files`);
     const collector = new MatchCollector(options);

@@ -12,9 +12,9 @@ import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { PluginError, type PluginInput, type RunContext } from '../../core/contract/index.js';
 import { decodeTextChunks } from '../../core/contract/text.js';
-import { EngineError, runProcess } from '../../core/engines/process.js';
+import { pdfTextToFile } from '../../core/engines/poppler.js';
+import { recognizeText } from '../../core/engines/tesseract.js';
 import type { FormatId } from '../../schema/index.js';
-import { ENCRYPTED_MESSAGE, engineDetail } from '../pdf/shared/run.js';
 import type { MatchCollector } from './match.js';
 import { spreadsheetCells } from './ods.js';
 import { OPEN_DOCUMENT, WORD, paragraphTexts, type BodyDialect } from './xml.js';
@@ -36,22 +36,12 @@ export const readTextLines: Reader = async (input, collector, ctx) => {
   }
 };
 
-/** pdftotext's exit code when the PDF's permissions forbid copying text. */
-const PDFTOTEXT_PERMISSION_DENIED = 3;
-
 /** The text layer page by page ("page 3"): pdftotext ends every page with a form feed. */
 export const readPdfPages: Reader = async (input, collector, ctx) => {
   // A fresh directory: the input itself may sit in the work dir, under any name.
   const textFile = path.join(await mkdtemp(path.join(ctx.workDir, 'search-')), 'text.txt');
-  try {
-    await runProcess('pdftotext', ['-enc', 'UTF-8', '-eol', 'unix', input.path, textFile], { signal: ctx.signal, timeoutMs: ctx.remainingMs() });
-  } catch (err) {
-    if (ctx.signal.aborted || !(err instanceof EngineError) || err.reason !== 'exit') throw err;
-    if (/password/i.test(err.stderrTail)) throw new PluginError(ENCRYPTED_MESSAGE, { cause: err });
-    if (err.exitCode === PDFTOTEXT_PERMISSION_DENIED) throw new PluginError("The PDF's permissions do not allow copying its text", { cause: err });
-    const detail = engineDetail(err.stderrTail);
-    throw new PluginError(`The file is not a readable PDF; it may be damaged or truncated${detail ? ` (${detail})` : ''}`, { cause: err });
-  }
+  // An encrypted, copy-protected or unreadable PDF is a PluginError (the row's error).
+  await pdfTextToFile(input.path, textFile, ctx);
   let pageNumber = 0;
   let hasText = false;
   let pending = '';
@@ -146,21 +136,9 @@ export const readOds: Reader = async (input, collector, ctx) => {
 
 /** OCR with tesseract (English), line by line of the recognised text ("line 3"). */
 export const readImage: Reader = async (input, collector, ctx) => {
-  let stdout: string;
-  try {
-    ({ stdout } = await runProcess('tesseract', [input.path, 'stdout', '-l', 'eng'], {
-      signal: ctx.signal,
-      timeoutMs: ctx.remainingMs(),
-      // Tesseract's OpenMP threads fight the worker's own concurrency; one thread per run is faster overall.
-      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
-    }));
-  } catch (err) {
-    if (ctx.signal.aborted || !(err instanceof EngineError) || err.reason !== 'exit') throw err;
-    // Missing English data is a broken install, not a bad image: fail the run.
-    if (/Failed loading language|Error opening data file/.test(err.stderrTail)) throw err;
-    throw new PluginError('The image could not be read for text recognition; it may be damaged', { cause: err });
-  }
-  const lines = stdout.split('\n').filter((line) => /\S/.test(line));
+  // A damaged image is a PluginError (the row's error); missing language data fails the run.
+  const text = await recognizeText(input.path, ctx);
+  const lines = text.split('\n').filter((line) => /\S/.test(line));
   lines.forEach((line, index) => collector.search(`line ${index + 1}`, line));
 };
 

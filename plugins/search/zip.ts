@@ -1,12 +1,13 @@
 /** Reading single members of an OOXML / OpenDocument ZIP straight from disk. */
-import { PluginError } from '../../core/contract/index.js';
 import yauzl from 'yauzl';
+import { PluginError } from '../../core/contract/index.js';
+import { MB } from '../../schema/index.js';
 
 /**
  * Largest member we inflate into memory. A document's main XML is rarely above a few MB;
  * the cap keeps a ZIP bomb from taking the worker down.
  */
-export const MAX_MEMBER_BYTES = 256 * 1024 * 1024;
+export const MAX_MEMBER_BYTES = 256 * MB;
 
 /** The UTF-8 text of one member, or undefined when the archive has no such member. */
 export async function readZipMember(file: string, member: string, signal: AbortSignal, label: string): Promise<string | undefined> {
@@ -22,7 +23,7 @@ export async function readZipMember(file: string, member: string, signal: AbortS
       signal.throwIfAborted();
       if (entry.fileName !== member) continue;
       if (entry.uncompressedSize > MAX_MEMBER_BYTES) {
-        throw new PluginError(`The file could not be read: its ${member} is larger than ${MAX_MEMBER_BYTES / 1024 / 1024} MB`);
+        throw new PluginError(`The file could not be read: its ${member} is larger than ${MAX_MEMBER_BYTES / MB} MB`);
       }
       const chunks: Buffer[] = [];
       for await (const chunk of await zip.openReadStreamPromise(entry)) {

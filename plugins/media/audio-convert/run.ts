@@ -1,7 +1,7 @@
-import type { FileResult, PluginInput, RunContext } from '../../../core/contract/index.js';
+import { singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
 import { encodeAudio } from '../shared/encoders.js';
 import type { AudioTarget } from '../shared/formats.js';
-import { keepCoverArt, MediaRun, singleInput, WORK_RATE } from '../shared/media.js';
+import { keepCoverArt, MediaRun, WORK_RATE } from '../shared/media.js';
 
 /** The first audio track (of an audio file, or of a video: audio extraction), re-encoded; tags and cover art kept. */
 export async function convertAudio(inputs: readonly PluginInput[], ctx: RunContext, to: AudioTarget): Promise<FileResult> {

@@ -1,6 +1,6 @@
-import type { FileResult, PluginInput, RunContext } from '../../../core/contract/index.js';
+import { singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
 import type { FormatId } from '../../../schema/index.js';
-import { MediaRun, mapStreams, singleInput, WORK_RATE } from '../shared/media.js';
+import { MediaRun, mapStreams, WORK_RATE } from '../shared/media.js';
 
 /** Muxer options that stop a container from writing identifying data of its own. */
 const FORMAT_SPECIFIC: Partial<Record<FormatId, string[]>> = {

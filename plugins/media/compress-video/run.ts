@@ -1,6 +1,6 @@
-import type { FileResult, PluginInput, RunContext } from '../../../core/contract/index.js';
+import { singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
 import { h264, vp9, type Configure } from '../shared/encoders.js';
-import { firstAudioStream, MediaRun, singleInput, videoWorkRate } from '../shared/media.js';
+import { firstAudioStream, MediaRun, videoWorkRate } from '../shared/media.js';
 import { h264Crf, vp9Crf } from './options.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { FileResult, PluginInput, RunContext } from '../../../core/contract/index.js';
-import { MediaRun, mapStreams, singleInput, WORK_RATE } from '../shared/media.js';
+import { singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
+import { MediaRun, mapStreams, WORK_RATE } from '../shared/media.js';
 
 /** Every video and subtitle stream copied as is; audio left out. Tags are kept. */
 export async function muteVideo(inputs: readonly PluginInput[], ctx: RunContext): Promise<FileResult> {

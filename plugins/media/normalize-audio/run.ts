@@ -1,6 +1,6 @@
-import { PluginError, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
+import { PluginError, singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
 import { encodeAudio, isAudioWritable } from '../shared/encoders.js';
-import { keepCoverArt, MediaRun, singleInput, WORK_RATE } from '../shared/media.js';
+import { keepCoverArt, MediaRun, WORK_RATE } from '../shared/media.js';
 import { applyFilter, MEASURE_FILTER, parseMeasurement } from './loudnorm.js';
 
 /**

@@ -5,16 +5,12 @@
  */
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
-import { PluginError, type PluginInput, type PluginLimits, type RunContext } from '../../../core/contract/index.js';
-import { describeFfmpegError, probe, runFfmpeg, type MediaProbe, type MediaStream } from '../../../core/engines/ffmpeg.js';
-import { EngineError } from '../../../core/engines/process.js';
+import { PluginError, scaledTimeout, type PluginInput, type PluginLimits, type RunContext } from '../../../core/contract/index.js';
+import { FFMPEG, FFPROBE, ffmpegFailure, probe, runFfmpeg, type MediaProbe, type MediaStream } from '../../../core/engines/ffmpeg.js';
 import { FORMATS, type FormatId } from '../../../schema/index.js';
 import type { Configure } from './encoders.js';
 
-export const MEDIA_ENGINES = [
-  { command: 'ffmpeg', debian: 'ffmpeg' },
-  { command: 'ffprobe', debian: 'ffmpeg' },
-] as const;
+export const MEDIA_ENGINES = [FFMPEG, FFPROBE] as const;
 
 /** Frames larger than 8K on either side are refused: nothing legitimate needs them, and they exhaust memory. */
 export const MAX_FRAME_SIDE = 8192;
@@ -50,10 +46,7 @@ export function mainVideoStream(media: MediaProbe): MediaStream | undefined {
  */
 export function mediaLimits(secondsPerMegabyte: number, concurrency: number): PluginLimits {
   return {
-    timeoutMs: (inputs) => {
-      const megabytes = inputs.reduce((sum, input) => sum + input.bytes, 0) / 1_000_000;
-      return Math.min(6 * 3600_000, DEADLINE_BASE_MS + Math.ceil(megabytes * secondsPerMegabyte * 1000));
-    },
+    timeoutMs: scaledTimeout({ baseMs: DEADLINE_BASE_MS, perMbMs: secondsPerMegabyte * 1000, maxMs: 6 * 3600_000 }),
     concurrency,
   };
 }
@@ -71,13 +64,6 @@ export function keepCoverArt(media: MediaProbe, format: FormatId): string[] {
   if (!COVER_ART_FORMATS.has(format)) return [];
   const maps = mapStreams(media, (s) => s.attachedPicture);
   return maps.length ? [...maps, '-c:v', 'copy'] : [];
-}
-
-/** The one input of a single-file run (the registry enforces the count). */
-export function singleInput(inputs: readonly PluginInput[]): PluginInput {
-  const [input] = inputs;
-  if (!input || inputs.length !== 1) throw new PluginError('Exactly one file is expected');
-  return input;
 }
 
 export interface FfmpegStep {
@@ -115,11 +101,7 @@ export class MediaRun {
     try {
       media = await probe(input.path, { signal: ctx.signal, timeoutMs: Math.min(PROBE_TIMEOUT_MS, ctx.remainingMs()) });
     } catch (err) {
-      if (ctx.signal.aborted || !(err instanceof EngineError) || err.reason !== 'exit') throw err;
-      const detail = describeFfmpegError(err.stderrTail, [input.path]);
-      throw new PluginError(`The ${label} file could not be read; it may be truncated, corrupt or not really ${label}${detail ? ` (${detail})` : ''}`, {
-        cause: err,
-      });
+      throw ffmpegFailure(err, ctx.signal, { label, paths: [input.path] });
     }
     const video = mainVideoStream(media);
     if ((!video && !firstAudioStream(media)) || media.durationSec === 0) {
@@ -183,22 +165,7 @@ export class MediaRun {
       }
       return stderr;
     } catch (err) {
-      throw this.explain(err, timeoutMs, output);
+      throw ffmpegFailure(err, this.ctx.signal, { label: this.label, paths: [this.input.path, output], timeoutMs });
     }
-  }
-
-  /** Engine failures as client messages; aborts (job timeout, cancel) and missing engines stay as they are. */
-  private explain(err: unknown, timeoutMs: number, output: string): unknown {
-    if (this.ctx.signal.aborted || !(err instanceof EngineError)) return err;
-    if (err.reason === 'timeout') {
-      return new PluginError(`Processing the ${this.label} file took longer than the ${Math.round(timeoutMs / 1000)} s allowed for its length and was stopped`, {
-        cause: err,
-      });
-    }
-    if (err.reason === 'exit') {
-      const detail = describeFfmpegError(err.stderrTail, [this.input.path, output]);
-      return new PluginError(`Could not process the ${this.label} file${detail ? `: ${detail}` : ''}`, { cause: err });
-    }
-    return err;
   }
 }

@@ -1,6 +1,6 @@
-import { PluginError, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
+import { PluginError, singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
 import type { FormatId } from '../../../schema/index.js';
-import { MediaRun, mapStreams, singleInput, WORK_RATE } from '../shared/media.js';
+import { MediaRun, mapStreams, WORK_RATE } from '../shared/media.js';
 import type { TrimOptions } from './options.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { FileResult, PluginInput, RunContext } from '../../../core/contract/index.js';
+import { singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
 import { gifFilter, VIDEO_ENCODERS } from '../shared/encoders.js';
 import type { VideoTarget } from '../shared/formats.js';
-import { firstAudioStream, MediaRun, singleInput, videoWorkRate } from '../shared/media.js';
+import { firstAudioStream, MediaRun, videoWorkRate } from '../shared/media.js';
 
 /** The main video track and the first audio track, re-encoded for `to`; a GIF gets a generated palette and no audio. */
 export async function convertVideo(inputs: readonly PluginInput[], ctx: RunContext, to: VideoTarget): Promise<FileResult> {

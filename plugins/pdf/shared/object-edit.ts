@@ -9,7 +9,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PluginError, type RunContext } from '../../../core/contract/index.js';
-import { runQpdf, type QpdfJob } from './qpdf.js';
+import { runQpdf, type QpdfJob } from '../../../core/engines/qpdf.js';
 
 /** PDF values as qpdf JSON writes them: names "/Name", references "12 0 R", strings "u:text". */
 export type PdfValue = string | number | boolean | null | PdfValue[] | PdfDictionary;

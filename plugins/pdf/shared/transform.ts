@@ -1,8 +1,8 @@
 /** The shape of most PDF ops: open one PDF (refusing encrypted or unreadable input), write one PDF. */
 import path from 'node:path';
-import type { FileResult, PluginInput, RunContext } from '../../../core/contract/index.js';
-import { openPdf } from './qpdf.js';
-import { outputDir, singleInput } from './run.js';
+import { singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
+import { openPdf } from '../../../core/engines/qpdf.js';
+import { outputDir } from './run.js';
 
 export interface OpenedInput {
   input: PluginInput;
