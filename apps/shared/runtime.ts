@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { AgendaBackend } from 'agenda';
 import { DEFAULT_MEMORY_MB, type Logger, type Plugin } from '../../core/contract/index.js';
 import { loadPluginModules, pluginModules } from '../../core/contract/modules.js';
+import { configureEnginePaths } from '../../core/engines/paths.js';
 import { SandboxPool } from '../../core/engines/sandbox/pool.js';
 import { GridFsBlobStore } from '../../core/blobs/gridfs.js';
 import { LocalBlobStore } from '../../core/blobs/local.js';
@@ -64,6 +65,7 @@ async function distributedAdapters(url: string): Promise<Adapters> {
 
 export async function createRuntime({ config, log, clock, plugins = standardPlugins }: RuntimeOptions): Promise<Runtime> {
   const registry = new Registry([...plugins, ...(await loadPluginModules(config.extraPlugins))]);
+  configureEnginePaths(config.enginePaths);
   await registry.checkEngines();
   const { store, blobs, queueBackend } = config.mongodbUrl ? await distributedAdapters(config.mongodbUrl) : await embeddedAdapters(config.dataDir);
   const queue = new Queue({
