@@ -2,7 +2,6 @@
  * Byte units, decimal everywhere (the spec's limits and credit table are decimal): 1 MB = 10^6
  * bytes, 1 GB = 10^9 bytes. Every "MB" in a limit, a timeout scale or a message uses these.
  */
-export const KB = 1_000;
 export const MB = 1_000_000;
 export const GB = 1_000_000_000;
 
