@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { AgendaBackend } from 'agenda';
 import { DEFAULT_MEMORY_MB, type Logger, type Plugin } from '../../core/contract/index.js';
 import { loadPluginModules, pluginModules } from '../../core/contract/modules.js';
-import { configureEnginePaths } from '../../core/engines/paths.js';
+import { configureEnginePaths, enginePaths } from '../../core/engines/paths.js';
 import { SandboxPool } from '../../core/engines/sandbox/pool.js';
 import { GridFsBlobStore } from '../../core/blobs/gridfs.js';
 import { LocalBlobStore } from '../../core/blobs/local.js';
@@ -80,6 +80,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   const sandbox = new SandboxPool({
     moduleOf: (pluginId) => modules.get(pluginId),
     preload: [...new Set(registry.plugins.map((p) => modules.get(p.id)).filter((m): m is string => m !== undefined))],
+    enginePaths: enginePaths(),
     // One slot beyond the queue's: jobs carrying a password run in the process that accepted them.
     size: config.workers + 1,
     heapMb: Math.max(...registry.plugins.map((p) => p.limits.memoryMb ?? DEFAULT_MEMORY_MB), DEFAULT_MEMORY_MB),

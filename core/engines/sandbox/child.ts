@@ -8,6 +8,7 @@ import { PluginError, type Plugin, type RunContext, type RunResult } from '../..
 import { exportedPlugins } from '../../contract/modules.js';
 import { registerDeclaredFormats } from '../../contract/validate.js';
 import { EngineError } from '../process.js';
+import { configureEnginePaths } from '../paths.js';
 import { killTree } from '../process-tree.js';
 import { SANDBOX_ENV, sandboxSettingsSchema, type FromChild, type SerializedError, type ToChild } from './protocol.js';
 
@@ -33,6 +34,8 @@ try {
 }
 
 const settings = sandboxSettingsSchema.parse(JSON.parse(process.env[SANDBOX_ENV] ?? '{}'));
+// The same binaries as the server (<COMMAND>_PATH overrides).
+configureEnginePaths(settings.enginePaths);
 const modules = new Map<string, Promise<Plugin[]>>();
 function load(module: string): Promise<Plugin[]> {
   if (!modules.has(module)) {

@@ -1,5 +1,5 @@
 /** The sandbox pool with real processes: results, deadlines, memory caps, crashes, tree kills. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,7 +21,7 @@ describe('SandboxPool', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-sandbox-'));
     await writeFile(path.join(dir, 'in.txt'), 'hello');
     input = { path: path.join(dir, 'in.txt'), format: 'txt', filename: 'in.txt', bytes: 5 };
-    pool = new SandboxPool({ moduleOf: (id) => (id === 'unknown' ? undefined : FIXTURES), size: 2, heapMb: 512, log, killGraceMs: 300, memoryPollMs: 100 });
+    pool = new SandboxPool({ moduleOf: (id) => (id === 'unknown' ? undefined : FIXTURES), enginePaths: { 'tool-under-test': '/bin/echo' }, size: 2, heapMb: 512, log, killGraceMs: 300, memoryPollMs: 100 });
     pool.warm();
   });
   afterAll(async () => {
@@ -44,6 +44,11 @@ describe('SandboxPool', () => {
     expect(pid).not.toBe(process.pid);
     expect(progress).toEqual([50]);
     expect(detected).toEqual([3]);
+  });
+
+  it('runs engines through the same path overrides as the server', async () => {
+    const result = await pool.run(run('sandbox-which'), hooks());
+    expect(await readFile((result as { path: string }).path, 'utf8')).toBe('resolved\n');
   });
 
   it('keeps a PluginError message as it is', async () => {
