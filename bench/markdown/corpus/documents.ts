@@ -35,7 +35,7 @@ function seeded(seed: number): () => number {
   };
 }
 
-class TextSource {
+export class TextSource {
   private readonly random: () => number;
   constructor(seed: number) {
     this.random = seeded(seed);
@@ -64,8 +64,8 @@ class TextSource {
   }
 }
 
-const heading = (level: 1 | 2 | 3, text: string): Block => ({ kind: 'heading', level, text });
-const list = (marker: BulletGlyph | NumberStyle, items: ListItem[]): Block => ({ kind: 'list', marker, items });
+export const heading = (level: 1 | 2 | 3, text: string): Block => ({ kind: 'heading', level, text });
+export const list = (marker: BulletGlyph | NumberStyle, items: ListItem[]): Block => ({ kind: 'list', marker, items });
 
 const BASE_LAYOUT: PostScriptLayout = {
   paper: 'a4',

@@ -39,10 +39,10 @@ export interface PostScriptResult {
   runningLines: string[];
 }
 
-const PAPER = { a4: { width: 595, height: 842 }, letter: { width: 612, height: 792 } };
-const MARGIN = 72;
+export const PAPER = { a4: { width: 595, height: 842 }, letter: { width: 612, height: 792 } };
+export const MARGIN = 72;
 const RUNNING_OFFSET = 40;
-const LINE_HEIGHT = 1.3;
+export const LINE_HEIGHT = 1.3;
 const PAGE_START_WORDS = 4;
 
 /** Unicode character -> [encoding code, glyph name] beyond printable ASCII. */
@@ -75,7 +75,7 @@ function glyphOf(char: string): [number, string] {
   return [code, name];
 }
 
-function textWidth(text: string, style: TextStyle): number {
+export function textWidth(text: string, style: TextStyle): number {
   const widths = glyphWidths(style.font);
   let total = 0;
   for (const char of text) total += widths.get(glyphOf(char)[1]) ?? 500;
@@ -93,7 +93,7 @@ function psString(text: string): string {
   return out + ')';
 }
 
-type DrawOp =
+export type DrawOp =
   | { kind: 'text'; style: TextStyle; x: number; y: number; text: string }
   | { kind: 'rule'; x1: number; y1: number; x2: number; y2: number };
 
@@ -328,16 +328,31 @@ export function renderPostScript(blocks: readonly Block[], layout: PostScriptLay
     if (block.kind === 'heading') composer.heading(block.level, block.text);
     else if (block.kind === 'paragraph') composer.paragraph(block.text);
     else if (block.kind === 'list') composer.list(block);
-    else composer.table(block.rows, block.rules);
+    else if (block.kind === 'table') composer.table(block.rows, block.rules);
   }
   composer.addRunningLines();
+  const postscript = writePostScript(
+    composer.pages.map((page) => page.ops),
+    layout,
+  );
+  const runningLines = [layout.header, layout.footer].flatMap((t) => (t ? [t.replace(/\{pages?\}/g, '#')] : []));
+  return {
+    postscript,
+    pages: composer.pages.length,
+    pageStarts: composer.pages.map((p) => p.startWords.join(' ')),
+    runningLines,
+  };
+}
+
+/** The PostScript program drawing `pages` (each a list of ops), in natural or seeded shuffled order. */
+export function writePostScript(pages: readonly (readonly DrawOp[])[], layout: Pick<PostScriptLayout, 'paper' | 'drawOrder' | 'seed' | 'ruleDrawing'>): string {
   const random = seededRandom(layout.seed);
   const paper = PAPER[layout.paper];
-  const fonts = [...new Set(composer.pages.flatMap((p) => p.ops.flatMap((op) => (op.kind === 'text' ? [op.style.font] : []))))].sort();
+  const fonts = [...new Set(pages.flatMap((ops) => ops.flatMap((op) => (op.kind === 'text' ? [op.style.font] : []))))].sort();
   const out: string[] = [
     '%!PS-Adobe-3.0',
     `%%BoundingBox: 0 0 ${paper.width} ${paper.height}`,
-    `%%Pages: ${composer.pages.length}`,
+    `%%Pages: ${pages.length}`,
     '%%EndComments',
     `<< /PageSize [${paper.width} ${paper.height}] >> setpagedevice`,
     '/CorpusEncoding 256 array def 0 1 255 { CorpusEncoding exch /.notdef put } for',
@@ -347,8 +362,8 @@ export function renderPostScript(blocks: readonly Block[], layout: PostScriptLay
     ...fonts.map((font) => `/${font}-C /${font} reencode`),
     '/SF { exch findfont exch scalefont setfont } def',
   ];
-  composer.pages.forEach((page, index) => {
-    const ops = [...page.ops];
+  pages.forEach((pageOps, index) => {
+    const ops = [...pageOps];
     if (layout.drawOrder === 'shuffled') {
       for (let i = ops.length - 1; i > 0; i--) {
         const j = Math.floor(random() * (i + 1));
@@ -360,13 +375,7 @@ export function renderPostScript(blocks: readonly Block[], layout: PostScriptLay
     out.push('showpage');
   });
   out.push('%%EOF');
-  const runningLines = [layout.header, layout.footer].flatMap((t) => (t ? [t.replace(/\{pages?\}/g, '#')] : []));
-  return {
-    postscript: out.join('\n') + '\n',
-    pages: composer.pages.length,
-    pageStarts: composer.pages.map((p) => p.startWords.join(' ')),
-    runningLines,
-  };
+  return out.join('\n') + '\n';
 }
 
 function drawCommand(op: DrawOp, ruleDrawing: 'stroke' | 'fill'): string {
