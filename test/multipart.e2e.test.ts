@@ -303,6 +303,11 @@ describe('truncated and malformed multipart bodies', () => {
         await expectRefused(name, { path: endpoints[name]!.path, key, body: multipartBody(parts).body }, true);
       });
 
+      it('a field named after a property every object has (__proto__)', async () => {
+        const parts = [...endpoints[name]!.parts(false), field('__proto__', '{"polluted":true}')];
+        await expectRefused(name, { path: endpoints[name]!.path, key, body: multipartBody(parts).body }, true);
+      });
+
       it('a field or file sent twice where one is taken', async () => {
         await expectRefused(name, { path: endpoints[name]!.path, key, body: multipartBody(endpoints[name]!.duplicated()).body }, true);
       });

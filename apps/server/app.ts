@@ -14,6 +14,9 @@ import type { Runtime } from '../shared/runtime.js';
 import { requestTempDir } from '../shared/temp-dir.js';
 import { trpcRoutes } from './trpc/index.js';
 
+/** The most of an unread request body worth reading to keep its connection (see onSend below). */
+const DRAIN_AT_MOST_BYTES = 1_000_000;
+
 export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInstance> {
   const { services } = runtime;
   const app = Fastify({
@@ -26,10 +29,13 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
   // Multipart bodies are left unread here: the routes read them (multipart.ts) once the caller
   // and the operation's limits are known.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
-  // An answer given before the body was read to its end (a refusal, a malformed body) ends the
-  // connection rather than draining the rest of the upload.
+  // An answer given before the body was read to its end (a refusal, a malformed body): Node reads
+  // and drops the rest so the client, still sending, gets the answer. A large rest (or one of
+  // unknown length) is not worth reading: the connection ends instead.
   app.addHook('onSend', async (request, reply) => {
-    if (!request.raw.complete) reply.header('Connection', 'close');
+    if (request.raw.complete) return;
+    const declared = Number(request.headers['content-length']);
+    if (reply.statusCode === 413 || !(declared <= DRAIN_AT_MOST_BYTES)) reply.header('Connection', 'close');
   });
 
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {

@@ -88,10 +88,11 @@ export class UploadService {
     const form: StagedForm = { files: [], fileFields: [], fields: {} };
     try {
       for await (const part of parts) {
+        // Names that every object already answers to (constructor, __proto__, toString...) are never a field.
+        if (part.field in Object.prototype) throw badRequest(`Field name '${part.field}' is not allowed`);
         if (part.type === 'field') {
           if (Object.hasOwn(form.fields, part.field)) throw badRequest(`Field '${part.field}' is sent twice`);
-          // defineProperty: a field named __proto__ stays a field.
-          Object.defineProperty(form.fields, part.field, { value: part.value, enumerable: true, writable: true, configurable: true });
+          form.fields[part.field] = part.value;
           continue;
         }
         if (rules.fileField !== undefined && part.field !== rules.fileField) {
