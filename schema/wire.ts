@@ -91,6 +91,7 @@ export const operationInfoSchema = z.object({
   options: z.record(z.string(), z.unknown()).describe("JSON Schema of the operation's option fields."),
   available: z.boolean().describe('False when an engine it needs is not installed.'),
   missingEngines: z.array(z.string()),
+  licenses: z.array(z.string()).describe('SPDX licences of the libraries it links and the engines it runs.'),
 });
 export const formatsSchema = z.object({
   conversions: z.record(z.string(), z.array(z.string())).describe('For each input format, the `to` values it converts to.'),

@@ -1,6 +1,7 @@
 /** Configuration from the environment, validated once at start-up. */
 import path from 'node:path';
 import { z } from 'zod';
+import { licensePolicySchema } from '../../core/contract/licenses.js';
 import { ENGINE_PATH_VARIABLES } from '../../core/engines/catalog.js';
 import { MIN_TOKEN_SECRET_BYTES } from '../../core/services/download-links.js';
 
@@ -22,6 +23,8 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
   /** Extra plugin modules (comma-separated paths or package names) loaded after the standard distribution. */
   PLUGINS: z.string().default(''),
+  /** Which plugins may load by the licences of what they link and run: any, no-strong-copyleft (no GPL/AGPL), permissive. */
+  PLUGIN_LICENSES: licensePolicySchema.default('any'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Derives the 15-minute download links; never stored in the database. Unset in embedded mode:
@@ -76,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** Unset in embedded mode only: the runtime then uses DATA_DIR/secret-key (apps/shared/secret-key.ts). */
     tokenSecret: c.TOKEN_SECRET,
     extraPlugins: c.PLUGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    licensePolicy: c.PLUGIN_LICENSES,
     /** Engine path overrides, command -> path (only those set); handed to core/engines at start-up. */
     enginePaths: Object.fromEntries(
       Object.entries(ENGINE_PATH_VARIABLES).flatMap(([command, variable]) => (paths.data[variable] ? [[command, paths.data[variable]]] : [])),

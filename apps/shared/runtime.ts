@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgendaBackend } from 'agenda';
 import { DEFAULT_MEMORY_MB, type Logger, type Plugin } from '../../core/contract/index.js';
+import { admittedBy, pluginLicenses } from '../../core/contract/licenses.js';
 import { loadPluginModules, pluginModules } from '../../core/contract/modules.js';
 import { configureEnginePaths, enginePaths } from '../../core/engines/paths.js';
 import { SandboxPool } from '../../core/engines/sandbox/pool.js';
@@ -64,7 +65,12 @@ async function distributedAdapters(url: string): Promise<Adapters> {
 }
 
 export async function createRuntime({ config, log, clock, plugins = standardPlugins }: RuntimeOptions): Promise<Runtime> {
-  const registry = new Registry([...plugins, ...(await loadPluginModules(config.extraPlugins))]);
+  const offered = [...plugins, ...(await loadPluginModules(config.extraPlugins))];
+  const admitted = offered.filter((plugin) => admittedBy(config.licensePolicy, plugin));
+  for (const plugin of offered.filter((p) => !admitted.includes(p))) {
+    log.info('plugin left out by PLUGIN_LICENSES', { plugin: plugin.id, policy: config.licensePolicy, licenses: pluginLicenses(plugin) });
+  }
+  const registry = new Registry(admitted);
   configureEnginePaths(config.enginePaths);
   await registry.checkEngines();
   const { store, blobs, queueBackend } = config.mongodbUrl ? await distributedAdapters(config.mongodbUrl) : await embeddedAdapters(config.dataDir);

@@ -29,6 +29,7 @@ const plugin = (id: string, formats: readonly FormatDeclaration[], overrides: Pa
     formats,
     options: z.object({}),
     plan: 'free',
+    licenses: [],
     engines: [],
     limits: { timeoutMs: 1000, concurrency: 1 },
     run: async () => ({ row: {} }),

@@ -16,6 +16,8 @@ export type PluginKind = 'convert' | 'tool' | 'extract';
 export interface EngineRequirement {
   command: string;
   debian: string | readonly string[];
+  /** SPDX licence of the program as Debian ships it (GPL-2.0-or-later for ffmpeg, AGPL-3.0-or-later for gs...). */
+  license: string;
 }
 
 export function debianPackages(engine: EngineRequirement): string[] {
@@ -157,6 +159,12 @@ export interface PluginDefinition<O extends OptionsSchema = OptionsSchema> {
   creditWeight?: number;
   /** Lowest plan allowed. */
   plan: PlanId;
+  /**
+   * SPDX licences of the libraries the plugin links (npm packages and what they bundle); the
+   * engines' licences come from `engines`. Empty when it links nothing beyond Node. Operators
+   * can leave out copyleft plugins with PLUGIN_LICENSES (core/contract/licenses.ts).
+   */
+  licenses: readonly string[];
   engines: readonly EngineRequirement[];
   limits: PluginLimits;
   /** Formats this plugin adds to the service (see FormatDeclaration); other plugins may use them too. */

@@ -32,6 +32,7 @@ const converter = (id: string, body: (ctx: RunContext) => Promise<void>, overrid
     outputs: ['md'],
     options: z.object({}),
     plan: 'free',
+    licenses: [],
     engines: [],
     limits: { timeoutMs: 10_000, concurrency: 1 },
     async run(_inputs: readonly PluginInput[], _options: unknown, ctx: RunContext) {

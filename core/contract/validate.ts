@@ -90,11 +90,15 @@ export function manifestProblems(plugin: Plugin): string[] {
     if (!Number.isInteger(limits.concurrency) || limits.concurrency < 1) say('limits.concurrency must be a positive integer');
     if (limits.inputs && !(limits.inputs.min >= 1 && limits.inputs.max >= limits.inputs.min)) say('limits.inputs must satisfy 1 <= min <= max');
   }
+  if (!Array.isArray(plugin.licenses) || plugin.licenses.some((l) => typeof l !== 'string' || !l.trim())) {
+    say('licenses must list the SPDX licences of the libraries it links (empty when it links none)');
+  }
   const commands = new Set<string>();
   for (const engine of plugin.engines ?? []) {
     if (!engine.command || !debianPackages(engine).length || debianPackages(engine).some((pkg) => !pkg)) {
       say('each engine needs a command and its Debian package(s)');
     }
+    if (typeof engine.license !== 'string' || !engine.license.trim()) say(`engine '${engine.command}' needs its SPDX licence`);
     if (commands.has(engine.command)) say(`engine '${engine.command}' is listed twice: list it once with all its packages`);
     commands.add(engine.command);
   }

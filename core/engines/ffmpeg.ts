@@ -18,8 +18,9 @@ import { EngineError, commandExists, runProcess } from './process.js';
 
 export type FfmpegCommand = ffmpeg.FfmpegCommand;
 
-export const FFMPEG: EngineRequirement = { command: 'ffmpeg', debian: 'ffmpeg' };
-export const FFPROBE: EngineRequirement = { command: 'ffprobe', debian: 'ffmpeg' };
+// Debian builds ffmpeg with its GPL parts (x264, x265).
+export const FFMPEG: EngineRequirement = { command: 'ffmpeg', debian: 'ffmpeg', license: 'GPL-2.0-or-later' };
+export const FFPROBE: EngineRequirement = { command: 'ffprobe', debian: 'ffmpeg', license: 'GPL-2.0-or-later' };
 
 const STDERR_TAIL_LINES = 100;
 

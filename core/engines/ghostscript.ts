@@ -6,7 +6,7 @@ import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { engineDetail, isExitFailure, runOptions, withDetail, type EngineContext } from './common.js';
 import { runProcess } from './process.js';
 
-export const GHOSTSCRIPT: EngineRequirement = { command: 'gs', debian: 'ghostscript' };
+export const GHOSTSCRIPT: EngineRequirement = { command: 'gs', debian: 'ghostscript', license: 'AGPL-3.0-or-later' };
 
 /** Ghostscript failures as client messages: `summary` with its own words; aborts, timeouts and a missing gs pass through. */
 export function ghostscriptFailure(err: unknown, signal: AbortSignal, summary: string): unknown {

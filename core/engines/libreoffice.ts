@@ -14,6 +14,7 @@ import { EngineError, runProcess } from './process.js';
 export const SOFFICE: EngineRequirement = {
   command: 'soffice',
   debian: ['libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui'],
+  license: 'MPL-2.0',
 };
 
 export interface LibreOfficeConvertOptions {

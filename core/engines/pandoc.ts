@@ -6,7 +6,7 @@ import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { engineDetail, runOptions, withDetail, type EngineContext } from './common.js';
 import { EngineError, runProcess } from './process.js';
 
-export const PANDOC: EngineRequirement = { command: 'pandoc', debian: 'pandoc' };
+export const PANDOC: EngineRequirement = { command: 'pandoc', debian: 'pandoc', license: 'GPL-2.0-or-later' };
 
 /**
  * pandoc failures as client messages: `summary` with pandoc's own words, or that it took too

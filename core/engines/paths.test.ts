@@ -30,6 +30,7 @@ const needsPdftotext = definePlugin({
   outputs: ['txt'],
   options: z.object({}),
   plan: 'free',
+  licenses: [],
   engines: [PDFTOTEXT],
   limits: { timeoutMs: 1000, concurrency: 1 },
   run: async () => ({ row: {} }),

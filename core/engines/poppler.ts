@@ -9,9 +9,11 @@ import { runProcess } from './process.js';
 import { ENCRYPTED_PDF_MESSAGE, UNREADABLE_PDF_MESSAGE } from './qpdf.js';
 
 const POPPLER_DEBIAN = 'poppler-utils';
-export const PDFTOTEXT: EngineRequirement = { command: 'pdftotext', debian: POPPLER_DEBIAN };
-export const PDFTOPPM: EngineRequirement = { command: 'pdftoppm', debian: POPPLER_DEBIAN };
-export const PDFIMAGES: EngineRequirement = { command: 'pdfimages', debian: POPPLER_DEBIAN };
+/** poppler-utils: GPL-2.0 or GPL-3.0 (xpdf's heritage). */
+const POPPLER_LICENSE = 'GPL-2.0-only OR GPL-3.0-only';
+export const PDFTOTEXT: EngineRequirement = { command: 'pdftotext', debian: POPPLER_DEBIAN, license: POPPLER_LICENSE };
+export const PDFTOPPM: EngineRequirement = { command: 'pdftoppm', debian: POPPLER_DEBIAN, license: POPPLER_LICENSE };
+export const PDFIMAGES: EngineRequirement = { command: 'pdfimages', debian: POPPLER_DEBIAN, license: POPPLER_LICENSE };
 
 /** poppler's exit code when the PDF's permissions forbid what was asked (copying text or images). */
 const PERMISSION_DENIED = 3;

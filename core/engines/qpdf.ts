@@ -15,7 +15,7 @@ import { PluginError, type EngineRequirement, type RunContext } from '../contrac
 import { engineDetail, isExitFailure, runOptions, withDetail } from './common.js';
 import { EngineError, runProcess, type RunOutput } from './process.js';
 
-export const QPDF: EngineRequirement = { command: 'qpdf', debian: 'qpdf' };
+export const QPDF: EngineRequirement = { command: 'qpdf', debian: 'qpdf', license: 'Apache-2.0' };
 
 /** What an encrypted PDF gets from every engine that cannot open it without its password. */
 export const ENCRYPTED_PDF_MESSAGE = 'The PDF is password-protected: unlock it first (op unlock-pdf)';

@@ -8,7 +8,7 @@ import { isExitFailure, runOptions, type EngineContext } from './common.js';
 import { runProcess } from './process.js';
 
 /** Without its English data tesseract cannot recognise anything. */
-export const TESSERACT: EngineRequirement = { command: 'tesseract', debian: ['tesseract-ocr', 'tesseract-ocr-eng'] };
+export const TESSERACT: EngineRequirement = { command: 'tesseract', debian: ['tesseract-ocr', 'tesseract-ocr-eng'], license: 'Apache-2.0' };
 
 /**
  * tesseract failures as client messages: an image it cannot read. Missing language data is a

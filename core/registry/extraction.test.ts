@@ -7,7 +7,7 @@ import { Registry } from './index.js';
 
 const extractor = (overrides: Partial<Plugin> & { id: string; op: string }): Plugin =>
   definePlugin({
-    kind: 'extract', title: 'Counter', inputs: ['txt'], options: z.object({ min: z.number().int().default(1) }), plan: 'pro', engines: [],
+    kind: 'extract', title: 'Counter', inputs: ['txt'], options: z.object({ min: z.number().int().default(1) }), plan: 'pro', licenses: [], engines: [],
     limits: { timeoutMs: 1000, concurrency: 1 }, extraction: { maxFiles: 5 }, run: async () => ({ row: {} }), ...overrides,
   } as never);
 

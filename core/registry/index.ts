@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { FORMATS, type FormatId, type PlanId } from '../../schema/index.js';
 import { debianPackages, type EngineRequirement, type Plugin } from '../contract/index.js';
+import { pluginLicenses } from '../contract/licenses.js';
 import { manifestProblems, registerDeclaredFormats } from '../contract/validate.js';
 import { commandExists } from '../engines/process.js';
 
@@ -25,6 +26,8 @@ export interface OperationInfo {
   options: unknown;
   available: boolean;
   missingEngines: string[];
+  /** SPDX licences of what it links and runs (PLUGIN_LICENSES filters on them). */
+  licenses: string[];
 }
 
 const pairKey = (from: FormatId, to: FormatId) => `${from}>${to}`;
@@ -127,6 +130,7 @@ export class Registry {
         options: z.toJSONSchema(plugin.options, { io: 'input' }),
         available: missing.length === 0,
         missingEngines: missing,
+        licenses: pluginLicenses(plugin),
       };
     });
   }

@@ -11,6 +11,7 @@ const base = {
   outputs: ['md'] as const,
   options: z.object({}),
   plan: 'free' as const,
+  licenses: [],
   engines: [],
   limits: { timeoutMs: 1000, concurrency: 1 },
   run: async () => ({ row: {} }),
@@ -46,10 +47,10 @@ describe('registry start-up checks', () => {
   });
 
   it('refuses an engine listed twice, and reports every package of a missing one', async () => {
-    const engine = { command: 'transmute-no-such-program', debian: 'pkg-a' };
+    const engine = { command: 'transmute-no-such-program', debian: 'pkg-a', license: 'MIT' };
     refused([plugin({ id: 'a', engines: [engine, { ...engine, debian: 'pkg-b' }] })], /engine 'transmute-no-such-program' is listed twice/);
 
-    const registry = new Registry([plugin({ id: 'a', engines: [{ command: 'transmute-no-such-program', debian: ['pkg-a', 'pkg-b'] }] })]);
+    const registry = new Registry([plugin({ id: 'a', engines: [{ command: 'transmute-no-such-program', debian: ['pkg-a', 'pkg-b'], license: 'MIT' }] })]);
     await registry.checkEngines();
     expect(registry.missingEngines(registry.plugin('a')!)).toEqual(['transmute-no-such-program (Debian pkg-a, pkg-b)']);
     expect(registry.resolve({ from: 'txt', to: 'md' })).toEqual({

@@ -44,6 +44,7 @@ export default definePlugin({
   formats: [tsv],
   options: z.object({ trimSpaces: z.boolean().default(false).describe('Remove spaces around every field') }),
   plan: 'free',
+  licenses: ['MIT'], // csv-parse
   engines: [],
   limits: { timeoutMs: 30_000, concurrency: 2 },
   async run(inputs, { trimSpaces }, ctx) {

@@ -20,6 +20,8 @@ export const dataConvertPlugin = definePlugin({
   outputs: ['json', 'csv', 'xlsx'],
   options: z.object({}),
   plan: 'free',
+  // What it links: csv-parse, exceljs (MIT).
+  licenses: ['MIT'],
   engines: [],
   limits: DATA_LIMITS,
   async run(inputs, _options, ctx) {

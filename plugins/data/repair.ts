@@ -17,6 +17,8 @@ export const repairCsvPlugin = definePlugin({
   inputs: ['csv'],
   options: z.object({}),
   plan: 'pro',
+  // What it links: csv-parse, exceljs (MIT).
+  licenses: ['MIT'],
   engines: [],
   limits: DATA_LIMITS,
   async run(inputs, _options, ctx) {

@@ -146,6 +146,8 @@ export const subtitleConvertPlugin = definePlugin({
   outputs: ['vtt', 'srt'],
   options: z.object({}),
   plan: 'free',
+  // What it links: csv-parse, exceljs (MIT).
+  licenses: ['MIT'],
   engines: [],
   limits: DATA_LIMITS,
   async run(inputs, _options, ctx) {

@@ -15,6 +15,8 @@ export const cleanMetadataPlugin = definePlugin({
   inputs: RASTER_FORMATS,
   options: noOptions,
   plan: 'pro',
+  // What it links: sharp (Apache-2.0) with libvips (LGPL-3.0-or-later), pdf-lib (MIT), heic-decode (ISC) with libheif (LGPL-3.0).
+  licenses: ['Apache-2.0', 'LGPL-3.0-or-later', 'MIT', 'ISC'],
   engines: [],
   limits: IMAGE_LIMITS,
   run(inputs, _options, ctx) {

@@ -11,6 +11,8 @@ export const compressPlugin = definePlugin({
   inputs: ['jpg', 'jpeg', 'png', 'webp'],
   options: compressOptions,
   plan: 'pro',
+  // What it links: sharp (Apache-2.0) with libvips (LGPL-3.0-or-later), pdf-lib (MIT), heic-decode (ISC) with libheif (LGPL-3.0).
+  licenses: ['Apache-2.0', 'LGPL-3.0-or-later', 'MIT', 'ISC'],
   engines: [],
   limits: IMAGE_LIMITS,
   run(inputs, { quality }, ctx) {

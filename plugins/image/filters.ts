@@ -22,6 +22,8 @@ function filterPlugin(op: string, title: string, apply: (image: Sharp) => Sharp)
     inputs: FILTER_INPUTS,
     options: noOptions,
     plan: 'pro',
+    // What it links: sharp (Apache-2.0) with libvips (LGPL-3.0-or-later), pdf-lib (MIT), heic-decode (ISC) with libheif (LGPL-3.0).
+    licenses: ['Apache-2.0', 'LGPL-3.0-or-later', 'MIT', 'ISC'],
     engines: [],
     limits: IMAGE_LIMITS,
     run(inputs, _options, ctx) {

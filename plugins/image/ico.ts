@@ -65,6 +65,8 @@ export const imageToIcoPlugin = definePlugin({
   outputs: ['ico'],
   options: noOptions,
   plan: 'free',
+  // What it links: sharp (Apache-2.0) with libvips (LGPL-3.0-or-later), pdf-lib (MIT), heic-decode (ISC) with libheif (LGPL-3.0).
+  licenses: ['Apache-2.0', 'LGPL-3.0-or-later', 'MIT', 'ISC'],
   engines: [],
   limits: IMAGE_LIMITS,
   run: (inputs, _options, ctx) => imageToIco(singleInput(inputs), ctx),

@@ -15,6 +15,8 @@ export default definePlugin({
   inputs: ['pdf'],
   options: markdownOptions,
   plan: 'pro',
+  // What it links: pdfjs-dist (Apache-2.0).
+  licenses: ['Apache-2.0'],
   extraction: { maxFiles: 25 },
   engines: [],
   limits: { timeoutMs: 120_000, concurrency: 2 },

@@ -140,6 +140,8 @@ export const officeConvertPlugin = definePlugin({
   supports: officeSupports,
   options: z.object({}),
   plan: 'free',
+  // What it links: exceljs (MIT); LibreOffice and pandoc are declared by their engines.
+  licenses: ['MIT'],
   engines: [SOFFICE, PANDOC],
   // A cold soffice start is ~2.5 s of mostly one core: two at once fill two cores.
   limits: { timeoutMs: officeTimeoutMs, concurrency: 2 },

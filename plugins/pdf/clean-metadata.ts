@@ -20,6 +20,8 @@ export const pdfCleanMetadataPlugin = definePlugin({
   inputs: ['pdf'],
   options: noOptions,
   plan: 'pro',
+  // What it links: pdf-lib and yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their own.
+  licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later'],
   engines: [QPDF],
   limits: pdfLimits(2),
   run: (inputs, _options, ctx) =>

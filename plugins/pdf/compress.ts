@@ -23,6 +23,8 @@ export const compressPdfPlugin = definePlugin({
   inputs: ['pdf'],
   options: noOptions,
   plan: 'pro',
+  // What it links: pdf-lib and yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their own.
+  licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later'],
   engines: [QPDF, GHOSTSCRIPT],
   // ghostscript interprets every page: far slower than qpdf's rewrites.
   limits: pdfLimits(10),

@@ -26,6 +26,8 @@ export const extractImagesPlugin = definePlugin({
   outputs: ['zip'],
   options: noOptions,
   plan: 'pro',
+  // What it links: pdf-lib and yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their own.
+  licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later'],
   engines: [QPDF, PDFIMAGES],
   limits: pdfLimits(3),
   async run(inputs, _options, ctx) {

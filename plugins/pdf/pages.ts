@@ -23,6 +23,8 @@ export const extractPagesPlugin = definePlugin({
   inputs: ['pdf'],
   options: extractPagesOptions,
   plan: 'pro',
+  // What it links: pdf-lib and yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their own.
+  licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later'],
   engines: [QPDF],
   limits: pdfLimits(1),
   run: (inputs, { pages }, ctx) =>
@@ -41,6 +43,8 @@ export const deletePagesPlugin = definePlugin({
   inputs: ['pdf'],
   options: deletePagesOptions,
   plan: 'pro',
+  // What it links: pdf-lib and yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their own.
+  licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later'],
   engines: [QPDF],
   limits: pdfLimits(1),
   run: (inputs, { pages }, ctx) =>

@@ -16,6 +16,8 @@ export const protectPdfPlugin = definePlugin({
   inputs: ['pdf'],
   options: protectOptions,
   plan: 'pro',
+  // What it links: pdf-lib and yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their own.
+  licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later'],
   engines: [QPDF],
   limits: pdfLimits(1),
   run: (inputs, { password }, ctx) =>
@@ -34,6 +36,8 @@ export const unlockPdfPlugin = definePlugin({
   inputs: ['pdf'],
   options: unlockOptions,
   plan: 'pro',
+  // What it links: pdf-lib and yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their own.
+  licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later'],
   engines: [QPDF],
   limits: pdfLimits(1),
   run: (inputs, { password }, ctx) =>

@@ -13,6 +13,8 @@ export const rotatePdfPlugin = definePlugin({
   inputs: ['pdf'],
   options: rotateOptions,
   plan: 'pro',
+  // What it links: pdf-lib and yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their own.
+  licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later'],
   engines: [QPDF],
   limits: pdfLimits(1),
   run: (inputs, { angle }, ctx) =>

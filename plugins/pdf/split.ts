@@ -42,6 +42,8 @@ export const splitPdfPlugin = definePlugin({
   outputs: ['zip'],
   options: splitOptions,
   plan: 'pro',
+  // What it links: pdf-lib and yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their own.
+  licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later'],
   engines: [QPDF],
   limits: pdfLimits(2),
   async run(inputs, { split }, ctx) {

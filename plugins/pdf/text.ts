@@ -28,6 +28,8 @@ export const pdfToTextPlugin = definePlugin({
   outputs: ['txt'],
   options: noOptions,
   plan: 'pro',
+  // What it links: pdf-lib and yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their own.
+  licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later'],
   engines: [QPDF, PDFTOTEXT],
   limits: pdfLimits(2),
   async run(inputs, _options, ctx) {

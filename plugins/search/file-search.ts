@@ -33,6 +33,8 @@ export const fileSearchPlugin = definePlugin({
   inputs: SEARCHABLE_FORMATS,
   options: fileSearchOptions,
   plan: 'pro',
+  // What it links: exceljs, pdf-lib, yauzl, yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their own.
+  licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later'],
   // The spec's totalHits: the hits over every file.
   extraction: { maxFiles: 50, summary: { totalHits: { sum: 'count' } } },
   engines: [PDFTOTEXT, TESSERACT],

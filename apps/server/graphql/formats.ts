@@ -25,6 +25,7 @@ export function addFormats(builder: Builder, optionTypeNames: ReadonlyMap<string
       plan: t.exposeString('plan', { description: 'Lowest plan allowed.' }),
       available: t.exposeBoolean('available', { description: 'False when an engine it needs is not installed.' }),
       missingEngines: t.exposeStringList('missingEngines'),
+      licenses: t.exposeStringList('licenses', { description: 'SPDX licences of the libraries it links and the engines it runs.' }),
       options: t.field({ type: 'JSON', description: 'JSON Schema of `options`.', resolve: (operation) => operation.options }),
       optionsType: t.string({
         nullable: true,

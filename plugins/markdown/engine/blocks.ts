@@ -3,7 +3,7 @@
  * weight, normalised list items, and paragraphs joined across line breaks.
  */
 import { joinText, roundSize } from './lines.js';
-import type { Table } from './tables.js';
+import { continuesTable, type Table } from './tables.js';
 import type { Block, Line } from './types.js';
 
 /** Lines larger than body by this many points are headings. */
@@ -50,7 +50,12 @@ function parseListMarker(text: string): { ordered: boolean; text: string } | und
 interface PlacedLine {
   page: number;
   line: Line;
+  /** First line of a new column: text may run on into it from the bottom of the previous one. */
+  columnBreak?: boolean;
 }
+
+/** One item of a page in reading order. */
+export type FlowItem = { line: Line; columnBreak?: boolean } | { table: Table };
 
 /** Consecutive lines of one style, close together: a heading that wraps stays one heading. */
 function styleGroup(lines: readonly PlacedLine[], start: number): Line[] {
@@ -59,7 +64,8 @@ function styleGroup(lines: readonly PlacedLine[], start: number): Line[] {
   for (let i = start + 1; i < lines.length; i++) {
     const { page, line } = lines[i]!;
     const previous = group[group.length - 1]!;
-    if (page !== first.page || styleKey(line) !== styleKey(previous) || line.baseline - previous.baseline > 1.6 * line.size) break;
+    const step = line.baseline - previous.baseline;
+    if (page !== first.page || lines[i]!.columnBreak || styleKey(line) !== styleKey(previous) || step <= 0 || step > 1.6 * line.size) break;
     group.push(line);
   }
   return group;
@@ -118,13 +124,14 @@ function lineStep(style: DocumentStyle, line: Line): number {
 
 export interface PageFlow {
   page: number;
-  lines: readonly Line[];
-  tables: readonly Table[];
+  items: readonly FlowItem[];
 }
 
 /**
  * Blocks of the whole document in reading order. Paragraphs and lists may continue across a page
  * break; their parts remember their page so the Markdown can still mark where each page starts.
+ * A table that ends a page and one that starts the next with the same header or column grid are
+ * one table (a repeated header row is dropped).
  */
 export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle): Block[] {
   const blocks: Block[] = [];
@@ -133,15 +140,26 @@ export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle)
     blocks.push(...textBlocks(textLines, style));
     textLines = [];
   };
-  for (const { page, lines, tables } of pages) {
-    const flow = [...lines.map((line) => ({ top: line.baseline - line.size, line })), ...tables.map((table) => ({ top: table.top, table }))];
-    flow.sort((a, b) => a.top - b.top);
-    for (const item of flow) {
-      if ('table' in item) {
-        flush();
-        blocks.push({ kind: 'table', page, rows: item.table.rows });
-      } else textLines.push({ page, line: item.line });
-    }
+  let lastTable: { block: Block & { kind: 'table' }; table: Table; page: number } | undefined;
+  for (const { page, items } of pages) {
+    items.forEach((item, index) => {
+      if (!('table' in item)) {
+        textLines.push({ page, line: item.line, columnBreak: item.columnBreak });
+        lastTable = undefined;
+        return;
+      }
+      flush();
+      const continued = lastTable && index === 0 && lastTable.page === page - 1 ? continuesTable(lastTable.table, item.table) : undefined;
+      if (continued && lastTable) {
+        lastTable.block.rows.push(...(continued === 'repeated-header' ? item.table.rows.slice(1) : item.table.rows));
+        lastTable = { ...lastTable, table: item.table, page };
+        return;
+      }
+      const block: Block & { kind: 'table' } = { kind: 'table', page, rows: item.table.rows.map((row) => [...row]) };
+      blocks.push(block);
+      lastTable = index === items.length - 1 ? { block, table: item.table, page } : undefined;
+    });
+    if (lastTable && lastTable.page !== page) lastTable = undefined;
   }
   flush();
   return blocks;
@@ -211,10 +229,10 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
   return blocks;
 }
 
-/** Within a page, judged by spacing; across a page break, by style alone. */
+/** Within a column, judged by spacing; across a page or column break, by style alone. */
 function followsClosely(previous: PlacedLine, next: PlacedLine, maxSteps: number, style: DocumentStyle): boolean {
   if (Math.abs(next.line.size - previous.line.size) >= 1) return false;
-  if (next.page !== previous.page) return true;
+  if (next.page !== previous.page || next.columnBreak) return true;
   const gap = next.line.baseline - previous.line.baseline;
   return gap > 0 && gap <= maxSteps * lineStep(style, next.line) + 0.5;
 }
@@ -226,7 +244,7 @@ function continuesListItem(list: OpenList, next: PlacedLine, style: DocumentStyl
 
 function continuesParagraph(paragraph: OpenParagraph, next: PlacedLine, style: DocumentStyle): boolean {
   const text = paragraph.block.parts[paragraph.block.parts.length - 1]!.text;
-  // A paragraph only runs on to the next page mid-sentence.
-  if (next.page !== paragraph.last.page && SENTENCE_END.test(text)) return false;
+  // A paragraph only runs on to the next page or column mid-sentence.
+  if ((next.page !== paragraph.last.page || next.columnBreak) && SENTENCE_END.test(text)) return false;
   return followsClosely(paragraph.last, next, PARAGRAPH_BREAK, style);
 }

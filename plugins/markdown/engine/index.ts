@@ -3,7 +3,8 @@
  * (no clock, locale or hash order), so the same file gives byte-identical Markdown anywhere.
  */
 import { DEFAULT_TIME_BUDGET_MS, markdownOptions, type EngineOptions } from '../options.js';
-import { analyseStyle, documentBlocks } from './blocks.js';
+import { analyseStyle, documentBlocks, type FlowItem } from './blocks.js';
+import { readingOrder } from './columns.js';
 import { buildLines } from './lines.js';
 import { renderMarkdown } from './markdown.js';
 import { asPluginError, Deadline, openDocument, readPage } from './pdf.js';
@@ -29,6 +30,8 @@ interface PageLayout {
   height: number;
   lines: Line[];
   tables: Table[];
+  /** Lines and tables in reading order, once columns are known. */
+  items?: FlowItem[];
 }
 
 export async function pdfToMarkdown(pdf: Uint8Array, options: EngineOptions = {}): Promise<MarkdownResult> {
@@ -70,16 +73,22 @@ function convert(layouts: PageLayout[], keepRunning: boolean, pageBreaks: boolea
       layout.lines = layout.lines.filter((line) => !running[i]!.has(line));
     });
   }
-  for (const layout of layouts) {
-    const { tables, rest } = extractBorderlessTables(layout.lines);
-    layout.tables.push(...tables);
-    layout.lines = rest;
-  }
-  const style = analyseStyle(layouts.map((l) => l.lines));
-  const blocks = documentBlocks(
-    layouts.map((l) => ({ page: l.number, lines: l.lines, tables: l.tables })),
-    style,
-  );
+  const pages = layouts.map((layout) => {
+    // Column by column: borderless tables are found within one flow, never across the gutter.
+    const items: FlowItem[] = [];
+    for (const flow of readingOrder(layout.lines, layout.tables)) {
+      const { tables, rest } = extractBorderlessTables(flow.lines);
+      const ordered: ({ top: number } & FlowItem)[] = [
+        ...rest.map((line) => ({ top: line.baseline - line.size, line })),
+        ...[...flow.tables, ...tables].map((table) => ({ top: table.top, table })),
+      ];
+      ordered.sort((a, b) => a.top - b.top);
+      ordered.forEach((item, i) => items.push(i === 0 && flow.columnBreak && 'line' in item ? { line: item.line, columnBreak: true } : item));
+    }
+    return { page: layout.number, items };
+  });
+  const style = analyseStyle(pages.map((p) => p.items.flatMap((item) => ('line' in item ? [item.line] : []))));
+  const blocks = documentBlocks(pages, style);
   return {
     pages: layouts.length,
     markdown: renderMarkdown(blocks, layouts.length, pageBreaks),

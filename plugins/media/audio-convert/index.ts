@@ -16,6 +16,8 @@ export const audioConvertPlugin = definePlugin({
   outputs: AUDIO_TARGETS,
   options: audioConvertOptions,
   plan: 'free',
+  // What it links: fluent-ffmpeg (MIT); ffmpeg itself is declared by its engine.
+  licenses: ['MIT'],
   engines: MEDIA_ENGINES,
   limits: mediaLimits(10, 2),
   run(inputs, _options, ctx) {

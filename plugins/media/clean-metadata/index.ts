@@ -13,6 +13,8 @@ export const mediaCleanMetadataPlugin = definePlugin({
   inputs: MEDIA_INPUTS,
   options: cleanMetadataOptions,
   plan: 'pro',
+  // What it links: fluent-ffmpeg (MIT); ffmpeg itself is declared by its engine.
+  licenses: ['MIT'],
   engines: MEDIA_ENGINES,
   limits: mediaLimits(2, 2),
   run: (inputs, _options, ctx) => cleanMetadata(inputs, ctx),

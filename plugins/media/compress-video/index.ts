@@ -12,6 +12,8 @@ export const compressVideoPlugin = definePlugin({
   inputs: MAIN_VIDEO_FORMATS,
   options: compressVideoOptions,
   plan: 'pro',
+  // What it links: fluent-ffmpeg (MIT); ffmpeg itself is declared by its engine.
+  licenses: ['MIT'],
   engines: MEDIA_ENGINES,
   limits: mediaLimits(60, 1),
   run: (inputs, options, ctx) => compressVideo(inputs, options, ctx),

@@ -12,6 +12,8 @@ export const muteVideoPlugin = definePlugin({
   inputs: MAIN_VIDEO_FORMATS,
   options: muteVideoOptions,
   plan: 'pro',
+  // What it links: fluent-ffmpeg (MIT); ffmpeg itself is declared by its engine.
+  licenses: ['MIT'],
   engines: MEDIA_ENGINES,
   limits: mediaLimits(2, 2),
   run: (inputs, _options, ctx) => muteVideo(inputs, ctx),

@@ -13,6 +13,8 @@ export const normalizeAudioPlugin = definePlugin({
   inputs: AUDIO_WRITABLE,
   options: normalizeAudioOptions,
   plan: 'pro',
+  // What it links: fluent-ffmpeg (MIT); ffmpeg itself is declared by its engine.
+  licenses: ['MIT'],
   engines: MEDIA_ENGINES,
   limits: mediaLimits(20, 2),
   run: (inputs, _options, ctx) => normalizeAudio(inputs, ctx),

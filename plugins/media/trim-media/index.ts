@@ -12,6 +12,8 @@ export const trimMediaPlugin = definePlugin({
   inputs: MEDIA_INPUTS,
   options: trimMediaOptions,
   plan: 'pro',
+  // What it links: fluent-ffmpeg (MIT); ffmpeg itself is declared by its engine.
+  licenses: ['MIT'],
   engines: MEDIA_ENGINES,
   limits: mediaLimits(2, 2),
   run: (inputs, options, ctx) => trimMedia(inputs, options, ctx),

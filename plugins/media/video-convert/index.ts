@@ -23,6 +23,8 @@ export const videoConvertPlugin = definePlugin({
   supports: supportsVideoConversion,
   options: videoConvertOptions,
   plan: 'free',
+  // What it links: fluent-ffmpeg (MIT); ffmpeg itself is declared by its engine.
+  licenses: ['MIT'],
   engines: MEDIA_ENGINES,
   // Encoders use every core: one video run at a time per worker.
   limits: mediaLimits(30, 1),
