@@ -146,7 +146,7 @@ async function* readParts(raw: IncomingMessage, limits: MultipartLimits): AsyncG
     limits.signal?.removeEventListener('abort', onAbort);
     raw.off('close', onClose);
     if (!finished) {
-      // Stop reading: the answer is on its way (with Connection: close, see app.ts).
+      // Stop reading: once the answer is sent, the rest is drained or the connection closed (app.ts).
       raw.unpipe(parser);
       for (const stream of open) stream.destroy(failure);
       parser.on('error', noop);
