@@ -8,6 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { PluginError, type PluginInput } from '../../core/contract/index.js';
+import { assertZipWithinLimits } from '../../core/engines/zip.js';
 import { MB, megabytes } from '../../schema/index.js';
 import { MAX_ROWS, csvLines, parseCsv, readTextInput } from './csv.js';
 
@@ -22,17 +23,30 @@ export interface Table {
 
 /** Largest XLSX input read, in bytes: the workbook is loaded whole. */
 export const MAX_XLSX_BYTES = 30 * MB;
+/** What its parts may inflate to together (ExcelJS holds them in memory): above this it is a bomb. */
+export const MAX_XLSX_INFLATED_BYTES = 200 * MB;
+/** Parts a workbook may have (sheets, styles, media...). */
+const MAX_XLSX_PARTS = 10_000;
+/** Excel's own column limit (XFD): an XLSX with more cannot be opened. */
+export const MAX_XLSX_COLUMNS = 16_384;
 
 const tooManyRows = () => new PluginError(`Too many rows: the limit is ${MAX_ROWS.toLocaleString('en-US')} rows`);
 
 /** Header names made usable as object keys: blanks become column_N, repeats get _2, _3... */
 export function uniqueHeader(names: readonly string[], width: number): string[] {
   const seen = new Set<string>();
+  // Per base name, the lowest suffix that may still be free: 150,000 equal names stay linear.
+  const nextSuffix = new Map<string, number>();
   const header: string[] = [];
   for (let i = 0; i < width; i++) {
     const base = (names[i] ?? '').trim() || `column_${i + 1}`;
     let name = base;
-    for (let n = 2; seen.has(name); n++) name = `${base}_${n}`;
+    if (seen.has(name)) {
+      let n = nextSuffix.get(base) ?? 2;
+      while (seen.has(`${base}_${n}`)) n++;
+      name = `${base}_${n}`;
+      nextSuffix.set(base, n + 1);
+    }
     seen.add(name);
     header.push(name);
   }
@@ -87,18 +101,25 @@ function jsonCell(value: unknown): Cell {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
-  return JSON.stringify(value); // nested arrays and objects stay readable as JSON text
+  try {
+    return JSON.stringify(value); // nested arrays and objects stay readable as JSON text
+  } catch (err) {
+    // JSON.parse takes any depth; JSON.stringify recurses and runs out of stack.
+    throw new PluginError('A value in the JSON is nested too deeply to convert', { cause: err });
+  }
 }
 
 async function readXlsxTable(input: PluginInput, signal: AbortSignal): Promise<Table> {
   signal.throwIfAborted();
   const { size } = await stat(input.path);
   if (size > MAX_XLSX_BYTES) throw new PluginError(`Spreadsheet is too large: ${megabytes(size)} MB (limit ${megabytes(MAX_XLSX_BYTES)} MB)`);
+  const unreadable = 'Could not read the spreadsheet: it is damaged or not an XLSX workbook';
+  await assertZipWithinLimits(input.path, { maxInflatedBytes: MAX_XLSX_INFLATED_BYTES, maxEntries: MAX_XLSX_PARTS, label: 'spreadsheet', signal, unreadable });
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.readFile(input.path);
   } catch (err) {
-    throw new PluginError('Could not read the spreadsheet: it is damaged or not an XLSX workbook', { cause: err });
+    throw new PluginError(unreadable, { cause: err });
   }
   signal.throwIfAborted();
   const sheet = workbook.worksheets[0];
@@ -159,12 +180,12 @@ async function writeChunks(file: string, chunks: Iterable<string>, signal: Abort
 
 /** An array of objects keyed by the header, cells in header order; missing cells are null. */
 export async function writeJson(table: Table, file: string, signal: AbortSignal): Promise<void> {
+  // Written by hand, not through an object: a column named __proto__ is data, not a prototype.
+  const keys = table.header.map((key) => `${JSON.stringify(key)}:`);
   function* chunks(): Generator<string> {
     yield '[';
     for (const [i, row] of table.rows.entries()) {
-      const object: Record<string, Cell> = {};
-      table.header.forEach((key, c) => (object[key] = row[c] ?? null));
-      yield `${i ? ',' : ''}\n  ${JSON.stringify(object)}`;
+      yield `${i ? ',' : ''}\n  {${keys.map((key, c) => key + JSON.stringify(row[c] ?? null)).join(',')}}`;
     }
     yield table.rows.length ? '\n]\n' : ']\n';
   }
@@ -185,6 +206,10 @@ const NUMBER = /^-?(?:0|[1-9]\d{0,14})(?:\.\d{1,15})?$/;
 
 /** XLSX with one sheet, "Sheet1", header row in bold; written as a stream. */
 export async function writeXlsx(table: Table, file: string, signal: AbortSignal): Promise<void> {
+  const width = table.rows.reduce((max, row) => Math.max(max, row.length), table.header.length);
+  if (width > MAX_XLSX_COLUMNS) {
+    throw new PluginError(`Too many columns for XLSX: ${width.toLocaleString('en-US')} (Excel's limit is ${MAX_XLSX_COLUMNS.toLocaleString('en-US')})`);
+  }
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Sheet1');
   const header = sheet.addRow(table.header);
