@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { findLocation, findPhone, isPlausiblePhone } from './contact.js';
 import { paragraphs } from './docx.js';
-import { dateRanges, findCurrentRole, findRoleInHeader, findYearsOfExperience, mergedMonths } from './experience.js';
+import { dateRanges, findCurrentRole, findRoleInHeader, findYearsOfExperience, jobRanges, mergedMonths } from './experience.js';
 import { findName, looksLikeName, parseCv } from './parse.js';
 import { readDocument, splitLines } from './sections.js';
 import { dictionarySkills, findSkills, splitSkills } from './skills.js';
@@ -11,6 +11,29 @@ const JUNE_2025 = { year: 2025, month: 6 };
 const months = (year: number, month: number) => year * 12 + month - 1;
 
 describe('date ranges', () => {
+  it('reads month names, abbreviations, present words and open starts in seven languages', () => {
+    const range = (text: string) => dateRanges(text, JUNE_2025);
+    expect(range('Seit 06.2024')).toEqual([{ start: months(2024, 6), end: months(2025, 7) }]);
+    expect(range('Depuis sept. 2021')).toEqual([{ start: months(2021, 9), end: months(2025, 7) }]);
+    expect(range('2025-03 bis dato')).toEqual([{ start: months(2025, 3), end: months(2025, 7) }]);
+    expect(range('06.2022–06.2023')).toEqual([{ start: months(2022, 6), end: months(2023, 7) }]);
+    expect(range('März 2018 – Mai 2020')).toEqual([{ start: months(2018, 3), end: months(2020, 6) }]);
+    expect(range("janv. 2019 – aujourd'hui")).toEqual([{ start: months(2019, 1), end: months(2025, 7) }]);
+    expect(range('marzo de 2017 a diciembre de 2020')).toEqual([{ start: months(2017, 3), end: months(2021, 1) }]);
+    expect(range('ene. 2019 – actualidad')).toEqual([{ start: months(2019, 1), end: months(2025, 7) }]);
+    expect(range('mrt. 2019 tot heden')).toEqual([{ start: months(2019, 3), end: months(2025, 7) }]);
+    expect(range('gen 2019 – oggi')).toEqual([{ start: months(2019, 1), end: months(2025, 7) }]);
+    expect(range('Dal 2021')).toEqual([{ start: months(2021, 1), end: months(2025, 7) }]);
+    expect(range('fev. 2020 a o momento')).toEqual([{ start: months(2020, 2), end: months(2025, 7) }]);
+    expect(range('2019-03 – 2021-05')).toEqual([{ start: months(2019, 3), end: months(2021, 6) }]);
+  });
+
+  it('leaves out career breaks written as entries', () => {
+    expect(jobRanges(['Engineer at X', '2020 - 2022', 'Elternzeit', '2019 - 2020', 'Congé parental 2018 - 2019'], JUNE_2025)).toEqual([
+      { start: months(2020, 1), end: months(2022, 1) },
+    ]);
+  });
+
   it('reads years, numeric months, month names and open ends', () => {
     expect(dateRanges('2015 – 2020', JUNE_2025)).toEqual([{ start: months(2015, 1), end: months(2020, 1) }]);
     expect(dateRanges('03/2018 - 05/2021', JUNE_2025)).toEqual([{ start: months(2018, 3), end: months(2021, 6) }]);
@@ -33,9 +56,10 @@ describe('date ranges', () => {
     expect(mergedMonths([{ start: 0, end: 60 }, { start: 10, end: 20 }])).toBe(60);
   });
 
-  it('years of experience: a stated figure wins, else merged ranges; never the clock', () => {
+  it('years of experience: merged job ranges, else a stated figure; never the clock', () => {
     const scope = { text: '2015 - present\n2017 - 2019', isExperienceSection: true };
-    expect(findYearsOfExperience(scope, 'over 12+ years of professional experience', JUNE_2025)).toEqual({ value: 12, confidence: 0.9 });
+    expect(findYearsOfExperience(scope, 'over 12+ years of professional experience', JUNE_2025).value).toBe(10.5);
+    expect(findYearsOfExperience({ text: '', isExperienceSection: true }, 'over 12+ years of professional experience', JUNE_2025)).toEqual({ value: 12, confidence: 0.9 });
     expect(findYearsOfExperience(scope, '', JUNE_2025)).toEqual({ value: 10.5, confidence: 0.75 });
     expect(findYearsOfExperience(scope, '', { year: 2020, month: 12 })).toEqual({ value: 6, confidence: 0.75 });
     expect(findYearsOfExperience({ ...scope, isExperienceSection: false }, '', JUNE_2025).confidence).toBe(0.6);
@@ -113,15 +137,15 @@ describe('title and employer', () => {
       const found = findCurrentRole(lines);
       return [found.title.value, found.employer.value, found.title.confidence];
     };
-    expect(role(['Senior Engineer at Acme GmbH, Berlin  (2018 – present)'])).toEqual(['Senior Engineer', 'Acme GmbH', 0.8]);
-    expect(role(['Senior Engineer — Acme GmbH'])).toEqual(['Senior Engineer', 'Acme GmbH', 0.8]);
-    expect(role(['Acme, Inc. | Staff Engineer'])).toEqual(['Staff Engineer', 'Acme, Inc.', 0.75]);
-    expect(role(['2018 - present', 'Product Manager', 'Initech'])).toEqual(['Product Manager', 'Initech', 0.7]);
-    expect(role(['Initech', 'Product Manager'])).toEqual(['Product Manager', 'Initech', 0.65]);
+    expect(role(['Senior Engineer at Acme GmbH, Berlin  (2018 – present)'])).toEqual(['Senior Engineer', 'Acme GmbH', 0.85]);
+    expect(role(['Senior Engineer — Acme GmbH'])).toEqual(['Senior Engineer', 'Acme GmbH', 0.85]);
+    expect(role(['Acme, Inc. | Staff Engineer'])).toEqual(['Staff Engineer', 'Acme, Inc.', 0.8]);
+    expect(role(['2018 - present', 'Product Manager', 'Initech'])).toEqual(['Product Manager', 'Initech', 0.75]);
+    expect(role(['Initech', 'Product Manager'])).toEqual(['Product Manager', 'Initech', 0.7]);
     expect(role(['Acme Corp', 'San Francisco, CA', 'Senior Software Engineer', 'Jan 2020 – Present', '• Led a team of engineers'])).toEqual([
-      'Senior Software Engineer', 'Acme Corp', 0.65,
+      'Senior Software Engineer', 'Acme Corp', 0.8,
     ]);
-    expect(role(['Acme Corp — San Francisco, CA', 'Senior Software Engineer'])).toEqual(['Senior Software Engineer', 'Acme Corp', 0.65]);
+    expect(role(['Acme Corp — San Francisco, CA', 'Senior Software Engineer'])).toEqual(['Senior Software Engineer', 'Acme Corp', 0.8]);
     expect(role(['Volunteering at the food bank', '• Managed a team of engineers'])).toEqual([null, null, 0]);
   });
 

@@ -4,7 +4,7 @@
  * side-by-side columns on one line ("Jane Doe          jane@example.com").
  */
 
-export type SectionKind = 'contact' | 'experience' | 'education' | 'skills' | 'summary' | 'other';
+export type SectionKind = 'contact' | 'experience' | 'education' | 'skills' | 'languages' | 'summary' | 'other';
 
 export interface Section {
   kind: SectionKind;
@@ -24,33 +24,80 @@ export interface CvDocument {
 }
 
 const HEADINGS: Record<string, SectionKind> = {};
-const register = (kind: SectionKind, labels: string[]) => labels.forEach((label) => (HEADINGS[label] = kind));
+/** Lower case, accents and trailing colon removed: OCR and typists drop accents ("Experiencia", "Formacao"). */
+export const headingKey = (label: string) =>
+  label
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[’']/g, "'")
+    .replace(/\s*:$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+const register = (kind: SectionKind, labels: string[]) => labels.forEach((label) => (HEADINGS[headingKey(label)] = kind));
+// English, German, French, Spanish, Dutch, Italian, Portuguese.
 register('experience', [
   'experience', 'work experience', 'professional experience', 'relevant experience', 'employment', 'employment history',
-  'work history', 'career', 'career history', 'berufserfahrung',
+  'work history', 'career', 'career history', 'professional background',
+  'berufserfahrung', 'beruflicher werdegang', 'berufliche erfahrung', 'berufliche erfahrungen', 'praxiserfahrung', 'werdegang', 'berufspraxis',
+  'expérience professionnelle', 'expériences professionnelles', 'parcours professionnel', 'expérience', 'expériences',
+  'experiencia laboral', 'experiencia profesional', 'experiencia', 'trayectoria profesional', 'historial laboral',
+  'werkervaring', 'professionele ervaring', 'loopbaan', 'ervaring', 'arbeidsverleden',
+  'esperienza professionale', 'esperienze professionali', 'esperienze lavorative', 'esperienza lavorativa', 'esperienze', 'esperienza',
+  'experiência profissional', 'experiências profissionais', 'experiência', 'percurso profissional', 'experiência de trabalho',
 ]);
-register('education', ['education', 'academic background', 'qualifications', 'education and training', 'ausbildung']);
+register('education', [
+  'education', 'academic background', 'qualifications', 'education and training',
+  'ausbildung', 'bildungsweg', 'studium und ausbildung', 'studium', 'schulbildung', 'bildung',
+  'formation', 'formations', 'études et diplômes', 'diplômes', 'études',
+  'formación', 'formación académica', 'educación', 'estudios',
+  'opleiding', 'opleidingen', 'onderwijs',
+  'istruzione', 'formazione', 'istruzione e formazione', 'titoli di studio',
+  'formação académica', 'formação acadêmica', 'formação', 'educação', 'habilitações literárias',
+]);
 register('skills', [
   'skills', 'technical skills', 'core skills', 'key skills', 'skills & tools', 'skills and tools', 'technologies', 'tech stack',
-  'competencies', 'core competencies', 'expertise', 'kenntnisse',
+  'competencies', 'core competencies', 'expertise',
+  'kenntnisse', 'fähigkeiten', 'it-kenntnisse', 'kompetenzen', 'fachkenntnisse', 'edv-kenntnisse', 'fähigkeiten und kenntnisse',
+  'compétences', 'compétences techniques', 'savoir-faire', 'compétences clés',
+  'habilidades', 'competencias', 'conocimientos', 'aptitudes', 'competencias técnicas',
+  'vaardigheden', 'competenties', 'kennis en vaardigheden', 'kennis',
+  'competenze', 'competenze tecniche', 'capacità', 'capacità e competenze',
+  'competências', 'competências técnicas', 'habilidades técnicas', 'conhecimentos',
 ]);
-register('summary', ['summary', 'profile', 'professional summary', 'about', 'about me', 'objective', 'career objective']);
-register('contact', ['contact', 'contact details', 'contact information', 'personal details', 'personal information']);
+register('languages', [
+  'languages', 'language skills', 'sprachen', 'sprachkenntnisse', 'langues', 'compétences linguistiques', 'idiomas', 'talen',
+  'talenkennis', 'lingue', 'conoscenze linguistiche', 'competenze linguistiche', 'línguas',
+]);
+register('summary', [
+  'summary', 'profile', 'professional summary', 'about', 'about me', 'objective', 'career objective',
+  'profil', 'über mich', 'kurzprofil', 'zusammenfassung', 'à propos', 'à propos de moi', 'profil professionnel',
+  'perfil', 'sobre mí', 'perfil profesional', 'resumen', 'profiel', 'over mij', 'persoonlijk profiel', 'profilo',
+  'profilo personale', 'profilo professionale', 'chi sono', 'sobre mim', 'resumo profissional', 'resumo', 'perfil profissional',
+]);
+register('contact', [
+  'contact', 'contact details', 'contact information', 'personal details', 'personal information',
+  'kontakt', 'kontaktdaten', 'persönliche daten', 'coordonnées', 'contacto', 'datos personales', 'datos de contacto',
+  'contactgegevens', 'personalia', 'persoonlijke gegevens', 'contatti', 'dati personali', 'contactos', 'dados pessoais', 'contato',
+]);
 register('other', [
-  'projects', 'certifications', 'certificates', 'languages', 'interests', 'hobbies', 'references', 'publications', 'awards',
+  'projects', 'certifications', 'certificates', 'interests', 'hobbies', 'references', 'publications', 'awards',
   'volunteering', 'volunteer experience', 'achievements', 'courses', 'training',
+  'projekte', 'zertifikate', 'interessen', 'hobbys', 'projets', 'certifications', "centres d'intérêt", 'loisirs',
+  'proyectos', 'certificaciones', 'intereses', 'projecten', 'certificaten', 'interesses', 'hobby\'s', 'progetti',
+  'certificazioni', 'interessi', 'projetos', 'certificações',
 ]);
 
 /** Document titles that head a CV but are neither a section nor the person's name. */
-const DOCUMENT_TITLES = new Set(['curriculum vitae', 'resume', 'résumé', 'cv', 'lebenslauf']);
+const DOCUMENT_TITLES = new Set(['curriculum vitae', 'resume', 'résumé', 'cv', 'lebenslauf', 'curriculum', 'currículum', 'currículo']);
 
-const LABELLED = /^([\p{L} &/]{2,40}?)\s*(?::\s*(.*))?$/u;
+const LABELLED = /^([\p{L} &/'’-]{2,45}?)\s*(?::\s*(.*))?$/u;
 
 /** The section a heading line opens, or undefined for an ordinary line. */
 export function headingOf(line: string): { kind: SectionKind; inline: string } | undefined {
   const match = LABELLED.exec(line);
   if (!match) return undefined;
-  const kind = HEADINGS[match[1]!.toLowerCase().replace(/\s+/g, ' ')];
+  const kind = HEADINGS[headingKey(match[1]!)];
   return kind ? { kind, inline: (match[2] ?? '').trim() } : undefined;
 }
 
