@@ -1,6 +1,6 @@
 /**
  * Scores a Markdown conversion against the corpus truth: heading F1 on (level, text), list F1 on
- * item text, table cell accuracy, text similarity, running-line leaks and page markers.
+ * (depth, number, text) of each item, table cell accuracy, text similarity, running-line leaks and page markers.
  * Works on any Markdown (ours or the anchor's), so both are scored by the same rules.
  */
 import { distance } from 'fastest-levenshtein';
@@ -73,12 +73,27 @@ function headingKeys(markdown: string): string[] {
   });
 }
 
+/**
+ * List items as (nesting level, number, text): an ordered item must keep its number (a list that
+ * starts at 7 or resumes after a paragraph), and a nested item its depth. Depth counts distinct
+ * indents within one run of list lines, so any consistent indentation scores the same.
+ */
 function listKeys(markdown: string): string[] {
-  return markdown.split('\n').flatMap((line) => {
+  const keys: string[] = [];
+  let indents: number[] = [];
+  for (const line of markdown.split('\n')) {
     const match = LIST_ITEM.exec(line);
-    if (!match || isTableLine(line)) return [];
-    return [normaliseText(match[2]!).replace(MARKER_REMNANT, '')];
-  });
+    if (!match || isTableLine(line)) {
+      if (line.trim() !== '') indents = [];
+      continue;
+    }
+    const indent = line.length - line.trimStart().length;
+    while (indents.length && indents[indents.length - 1]! > indent) indents.pop();
+    if (!indents.length || indents[indents.length - 1]! < indent) indents.push(indent);
+    const number = /^\d+/.exec(match[1]!)?.[0] ?? '-';
+    keys.push(`${indents.length - 1}|${number}|${normaliseText(match[2]!).replace(MARKER_REMNANT, '')}`);
+  }
+  return keys;
 }
 
 /** Multiset match: how many predicted keys pair with an expected key. */

@@ -46,6 +46,8 @@ interface Unit {
   keep?: boolean;
   /** Drawn first whenever this unit opens a page (a repeated table header). */
   repeat?: Unit;
+  /** A row of a table begun earlier: a page it opens starts where the table ends (Markdown cannot mark a page inside a table). */
+  continuation?: boolean;
 }
 
 interface Page {
@@ -134,7 +136,7 @@ class FlowComposer {
 
   private place(unit: Unit, x: number, top: number): void {
     const words = this.page.startWords;
-    if (words.length < PAGE_START_WORDS) words.push(...plain(unit.words).split(/\s+/).filter(Boolean).slice(0, PAGE_START_WORDS - words.length));
+    if (words.length < PAGE_START_WORDS && !unit.continuation) words.push(...plain(unit.words).split(/\s+/).filter(Boolean).slice(0, PAGE_START_WORDS - words.length));
     this.page.ops.push(...unit.draw(x, top));
   }
 
@@ -323,7 +325,8 @@ class FlowComposer {
         before: 0,
         words: words(r, r + 1),
         keep: false,
-        repeat: block.repeatHeader ? { ...header, before: 0 } : undefined,
+        repeat: block.repeatHeader ? { ...header, before: 0, continuation: true } : undefined,
+        continuation: true,
         draw: (x, top) => drawRows(r, r + 1, x, top),
       };
     });

@@ -139,7 +139,7 @@ function twoColumnLong(): LayoutEntry {
   const text = new TextSource(105);
   return {
     name: 'tc-long',
-    route: { kind: 'flow', layout: { ...BASE, gutter: 24, header: 'Annual Operations Review', footer: 'Page {page} of {pages}' } },
+    route: { kind: 'flow', layout: { ...BASE, gutter: 24, header: 'Operations | Yearly Summary', footer: 'Page {page} of {pages}' } },
     blocks: [
       wide(heading(1, 'Annual Operations Review')),
       wide(text.paragraph(3)),
@@ -186,7 +186,7 @@ function continuedTable(): LayoutEntry {
   const text = new TextSource(106);
   return {
     name: 'table-continued',
-    route: { kind: 'flow', layout: { ...BASE, columns: 1, footer: 'Page {page} of {pages}', header: 'Ledger extract' } },
+    route: { kind: 'flow', layout: { ...BASE, columns: 1, footer: 'Page {page} of {pages}', header: 'Finance Office | Internal' } },
     blocks: [
       heading(1, 'Ledger Extract'),
       text.paragraph(5),

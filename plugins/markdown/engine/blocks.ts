@@ -21,7 +21,8 @@ const INDENT_TOLERANCE = 3;
 const SENTENCE_END = /[.!?:]["'”’)]?$/;
 
 const BULLET = /^[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7\uf076\uf0d8\uf0fc]\s+(\S.*)$/u;
-const NUMBERED = /^(?:\((?:\d{1,3}|[a-z]|[ivx]{1,5})\)|(?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(\S.*)$/i;
+const NUMBERED = /^(?:\((\d{1,3}|[a-z]|[ivx]{1,5})\)|(\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(\S.*)$/i;
+const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10 };
 
 export interface DocumentStyle {
   bodySize: number;
@@ -39,11 +40,21 @@ function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
 
-function parseListMarker(text: string): { ordered: boolean; text: string } | undefined {
+function parseListMarker(text: string): { ordered: boolean; number?: number; text: string } | undefined {
   const bullet = BULLET.exec(text);
   if (bullet) return { ordered: false, text: bullet[1]! };
   const numbered = NUMBERED.exec(text);
-  return numbered ? { ordered: true, text: numbered[1]! } : undefined;
+  return numbered ? { ordered: true, number: markerNumber((numbered[1] ?? numbered[2]!).toLowerCase()), text: numbered[3]! } : undefined;
+}
+
+/** The number a marker stands for: 7 for "7.", 2 for "b)", 4 for "iv." (one letter is a letter, not a numeral). */
+function markerNumber(marker: string): number {
+  if (/^\d+$/.test(marker)) return Number(marker);
+  if (marker.length === 1) return marker.charCodeAt(0) - 96;
+  return [...marker].reduce((n, c, i, all) => {
+    const value = ROMAN[c]!;
+    return ROMAN[all[i + 1] ?? '']! > value ? n - value : n + value;
+  }, 0);
 }
 
 /** A line with the page it sits on. */
@@ -152,7 +163,7 @@ export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle)
       const continued = lastTable && index === 0 && lastTable.page === page - 1 ? continuesTable(lastTable.table, item.table) : undefined;
       if (continued && lastTable) {
         lastTable.block.rows.push(...(continued === 'repeated-header' ? item.table.rows.slice(1) : item.table.rows));
-        lastTable = { ...lastTable, table: item.table, page };
+        lastTable = index === items.length - 1 ? { ...lastTable, table: item.table, page } : undefined;
         return;
       }
       const block: Block & { kind: 'table' } = { kind: 'table', page, rows: item.table.rows.map((row) => [...row]) };
@@ -204,13 +215,15 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
       const { markerXs } = list;
       while (markerXs.length && markerXs[markerXs.length - 1]! > line.x0 + INDENT_TOLERANCE) markerXs.pop();
       if (!markerXs.length || line.x0 > markerXs[markerXs.length - 1]! + INDENT_TOLERANCE) markerXs.push(line.x0);
-      list.block.items.push({ page, ordered: marker.ordered, level: markerXs.length - 1, text: marker.text });
+      list.block.items.push({ page, ordered: marker.ordered, number: marker.number, level: markerXs.length - 1, text: marker.text });
       list.last = placed;
       continue;
     }
     if (list && continuesListItem(list, placed, style)) {
       const item = list.block.items[list.block.items.length - 1]!;
       item.text = joinText(item.text, line.text);
+      // Run on into a new column or page: its further lines line up with this one.
+      if (placed.columnBreak || placed.page !== list.last.page) list.markerXs[list.markerXs.length - 1] = line.x0 - 2 * INDENT_TOLERANCE;
       list.last = placed;
       continue;
     }
@@ -238,6 +251,11 @@ function followsClosely(previous: PlacedLine, next: PlacedLine, maxSteps: number
 }
 
 function continuesListItem(list: OpenList, next: PlacedLine, style: DocumentStyle): boolean {
+  if (next.columnBreak || next.page !== list.last.page) {
+    // At the top of the next column or page only a lower-case run-on continues the item.
+    const item = list.block.items[list.block.items.length - 1]!;
+    return !SENTENCE_END.test(item.text) && /^\p{Ll}/u.test(next.line.text) && followsClosely(list.last, next, LIST_CONTINUATION, style);
+  }
   const markerX = list.markerXs[list.markerXs.length - 1]!;
   return next.line.x0 > markerX + INDENT_TOLERANCE && followsClosely(list.last, next, LIST_CONTINUATION, style);
 }

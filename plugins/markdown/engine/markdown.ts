@@ -65,6 +65,7 @@ function listLines(items: readonly ListItem[]): string[] {
   return items.map((item) => {
     counters.length = item.level + 1;
     counters[item.level] = (counters[item.level] ?? 0) + 1;
+    if (item.number !== undefined) counters[item.level] = item.number;
     const marker = item.ordered ? `${counters[item.level]}.` : '-';
     const indent = indents[item.level] ?? '';
     // Nested items indent to the parent's text, which depends on the parent's marker width.

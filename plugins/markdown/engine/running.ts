@@ -2,6 +2,7 @@
  * Running headers and footers: lines in the top or bottom margin band that repeat across pages
  * once digits are normalised ("Page 3 of 7" = "Page 4 of 7"), plus lone page numbers anywhere.
  */
+import { roundSize } from './lines.js';
 import type { Line } from './types.js';
 
 /** Share of the page height, at top and bottom, where running lines live. */
@@ -32,12 +33,14 @@ function marginLines({ height, lines }: PageLines): Line[] {
 export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
   const candidates = pages.map(marginLines);
   const pagesWithKey = new Map<string, number>();
+  // The size is part of the key: a title that repeats the running header's words is not running.
+  const keyOf = (line: Line) => `${runningKey(line.text)}|${roundSize(line.size)}`;
   for (const lines of candidates) {
-    for (const key of new Set(lines.map((l) => runningKey(l.text)))) pagesWithKey.set(key, (pagesWithKey.get(key) ?? 0) + 1);
+    for (const key of new Set(lines.map(keyOf))) pagesWithKey.set(key, (pagesWithKey.get(key) ?? 0) + 1);
   }
   const repeated = (key: string) => {
     const count = pagesWithKey.get(key) ?? 0;
     return count >= 2 && count >= MIN_PAGE_SHARE * pages.length;
   };
-  return candidates.map((lines) => new Set(lines.filter((l) => repeated(runningKey(l.text)) || PAGE_NUMBER.test(runningKey(l.text)))));
+  return candidates.map((lines) => new Set(lines.filter((l) => repeated(keyOf(l)) || PAGE_NUMBER.test(runningKey(l.text)))));
 }

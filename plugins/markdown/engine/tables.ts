@@ -20,11 +20,18 @@ const MAX_ROW_GAP = 2.6;
 /** Aligned run starts need this many lines, and this share of the window, to count as a column. */
 const MIN_ALIGNED_LINES = 3;
 const ALIGNED_SHARE = 0.6;
+/** Average words per cell from which every column reading like prose means it is not a table. */
+const PROSE_WORDS_PER_CELL = 5;
 const LIST_MARKER_ONLY = /^(?:[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
 
 export interface Table {
   rows: string[][];
   top: number;
+  bottom: number;
+  left: number;
+  right: number;
+  /** Where each column starts (x): a table continued on the next page keeps them. */
+  columns: number[];
 }
 
 interface Interval {
@@ -45,9 +52,10 @@ interface RuledRegion {
 export function extractRuledTables(runs: readonly TextRun[], rules: readonly Rule[]): { tables: Table[]; rest: TextRun[] } {
   const tables: Table[] = [];
   let rest = [...runs];
+  const pieces = rulePieces(rules);
   for (const region of ruledRegions(rules)) {
     const inside = rest.filter((run) => insideRegion(run, region));
-    const table = region.columns.length >= 2 ? gridTable(inside, region) : horizontalRuleTable(inside, region);
+    const table = region.columns.length >= 2 ? gridTable(inside, region, pieces) : horizontalRuleTable(inside, region);
     if (!table) continue;
     tables.push(table);
     const taken = new Set(inside);
@@ -62,9 +70,16 @@ function insideRegion(run: TextRun, region: RuledRegion): boolean {
   return x > region.left - TOUCH && x < region.right + TOUCH && y > region.rows[0]! - TOUCH && y < region.rows[region.rows.length - 1]! + TOUCH;
 }
 
+/** Rules joined where drawn in touching pieces: a gap left in a grid line is a merged cell. */
+function rulePieces(rules: readonly Rule[]): { horizontals: Rule[]; verticals: Rule[] } {
+  return {
+    horizontals: mergeCollinear(rules.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= MIN_RULE_LENGTH), 'horizontal'),
+    verticals: mergeCollinear(rules.filter((r) => r.x0 === r.x1 && r.y1 - r.y0 >= MIN_RULE_LENGTH), 'vertical'),
+  };
+}
+
 function ruledRegions(rules: readonly Rule[]): RuledRegion[] {
-  const horizontals = mergeCollinear(rules.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= MIN_RULE_LENGTH), 'horizontal');
-  const verticals = mergeCollinear(rules.filter((r) => r.x0 === r.x1 && r.y1 - r.y0 >= MIN_RULE_LENGTH), 'vertical');
+  const { horizontals, verticals } = rulePieces(rules);
   // Grids first (rules that cross), then stacks of horizontal rules no vertical touches.
   const grids = clusters([...horizontals, ...verticals], crosses).filter((c) => c.some(isVertical));
   const inGrid = new Set(grids.flat());
@@ -128,21 +143,41 @@ function bandIndex(edges: readonly number[], value: number): number {
   return index;
 }
 
-/** Full grid: every band between horizontal rules is a row, every band between vertical rules a column. */
-function gridTable(runs: TextRun[], region: RuledRegion): Table | undefined {
+/**
+ * Full grid: every band between horizontal rules is a row, every band between vertical rules a
+ * column. Cells with no rule between them are one merged cell: its text goes in the top-left
+ * cell of the span and the cells it covers stay empty, so the grid keeps its shape.
+ */
+function gridTable(runs: TextRun[], region: RuledRegion, pieces: { horizontals: Rule[]; verticals: Rule[] }): Table | undefined {
   if (runs.length === 0) return undefined;
-  const cells = new Map<string, TextRun[]>();
-  for (const run of runs) {
-    const row = bandIndex(region.rows, run.baseline - run.size / 3);
-    const column = bandIndex(region.columns, (run.x0 + run.x1) / 2);
-    cells.set(`${row}:${column}`, [...(cells.get(`${row}:${column}`) ?? []), run]);
-  }
   const rowCount = region.rows.length - 1;
   const columnCount = Math.max(1, region.columns.length - 1);
-  const rows = Array.from({ length: rowCount }, (_, r) => Array.from({ length: columnCount }, (_, c) => cellText(cells.get(`${r}:${c}`) ?? [])));
+  const covers = (rules: readonly Rule[], at: number, from: number, to: number, vertical: boolean) =>
+    rules.some((r) => (vertical ? Math.abs(r.x0 - at) <= TOUCH && r.y0 <= from + TOUCH && r.y1 >= to - TOUCH : Math.abs(r.y0 - at) <= TOUCH && r.x0 <= from + TOUCH && r.x1 >= to - TOUCH));
+  const { rows: ys, columns: xs } = region;
+  const parent = Array.from({ length: rowCount * columnCount }, (_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const join = (a: number, b: number) => {
+    const [ra, rb] = [find(a), find(b)];
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb); // the root is the top-left cell
+  };
+  for (let r = 0; r < rowCount; r++) {
+    for (let c = 0; c < columnCount; c++) {
+      if (c + 1 < columnCount && !covers(pieces.verticals, xs[c + 1]!, ys[r]!, ys[r + 1]!, true)) join(r * columnCount + c, r * columnCount + c + 1);
+      if (r + 1 < rowCount && !covers(pieces.horizontals, ys[r + 1]!, xs[c]!, xs[c + 1]!, false)) join(r * columnCount + c, (r + 1) * columnCount + c);
+    }
+  }
+  const cells = new Map<number, TextRun[]>();
+  for (const run of runs) {
+    const row = bandIndex(ys, run.baseline - run.size / 3);
+    const column = bandIndex(xs, (run.x0 + run.x1) / 2);
+    const anchor = find(row * columnCount + column);
+    cells.set(anchor, [...(cells.get(anchor) ?? []), run]);
+  }
+  const rows = Array.from({ length: rowCount }, (_, r) => Array.from({ length: columnCount }, (_, c) => cellText(cells.get(r * columnCount + c) ?? [])));
   const filled = rows.filter((row) => row.some((cell) => cell !== ''));
   if (filled.length < 2 || columnCount < 2) return undefined;
-  return { rows: filled, top: region.rows[0]! };
+  return { rows: filled, top: ys[0]!, bottom: ys[ys.length - 1]!, left: region.left, right: region.right, columns: xs.slice(0, -1) };
 }
 
 function cellText(runs: readonly TextRun[]): string {
@@ -160,7 +195,8 @@ function horizontalRuleTable(runs: TextRun[], region: RuledRegion): Table | unde
     bands.set(band, [...(bands.get(band) ?? []), line]);
   }
   const rows = [...bands.keys()].sort((a, b) => a - b).flatMap((band) => rowsFromLines(bands.get(band)!, columns));
-  return rows.length >= 2 ? { rows, top: region.rows[0]! } : undefined;
+  if (rows.length < 2) return undefined;
+  return { rows, top: region.rows[0]!, bottom: region.rows[region.rows.length - 1]!, left: region.left, right: region.right, columns: columns.map((c) => c.start) };
 }
 
 /** Columns where text lines up: the gaps left by the union of every line's segments. */
@@ -263,7 +299,8 @@ function tabularBlock(lines: readonly Line[], start: number): Line[] {
   for (let i = start + 1; i < lines.length; i++) {
     const line = lines[i]!;
     const previous = block[block.length - 1]!;
-    if (line.baseline - previous.baseline > MAX_ROW_GAP * line.size * 1.2) break;
+    const gap = line.baseline - previous.baseline;
+    if (gap <= 0 || gap > MAX_ROW_GAP * line.size * 1.2) break;
     const continuesCell = line.segments.length === 1 && line.x0 > first.x0 + 2 * line.size;
     if (!isTabular(line) && !continuesCell) break;
     block.push(line);
@@ -271,12 +308,44 @@ function tabularBlock(lines: readonly Line[], start: number): Line[] {
   return block.filter(isTabular).length >= 2 ? block : [];
 }
 
+/** Side-by-side prose (two columns of running text), not a table: every column is long sentences. */
+function isProse(rows: readonly string[][]): boolean {
+  const width = Math.max(...rows.map((r) => r.length));
+  return Array.from({ length: width }, (_, c) => rows.map((r) => r[c] ?? '')).every((cells) => {
+    const words = cells.reduce((n, cell) => n + cell.split(/\s+/).filter(Boolean).length, 0);
+    return words / cells.length >= PROSE_WORDS_PER_CELL;
+  });
+}
+
 function tableFromBlock(block: readonly Line[]): Table | undefined {
   const columns = alignedColumns(block);
   if (columns.length < 2) return undefined;
   const rows = rowsFromLines(block, columns);
   const fullRows = rows.filter((row) => row.filter(Boolean).length >= 2);
-  if (fullRows.length < 2) return undefined;
-  return { rows, top: block[0]!.baseline - block[0]!.size };
+  if (fullRows.length < 2 || isProse(rows)) return undefined;
+  const last = block[block.length - 1]!;
+  return {
+    rows,
+    top: block[0]!.baseline - block[0]!.size,
+    bottom: last.baseline + 0.25 * last.size,
+    left: Math.min(...block.map((l) => l.x0)),
+    right: Math.max(...block.map((l) => l.x1)),
+    columns: columns.map((c) => c.start),
+  };
 }
 
+
+/** Column starts this close (points) are the same grid on the next page. */
+const SAME_GRID = 3;
+
+/**
+ * Whether `next` (first on its page) continues `table` (last on the page before): the same
+ * number of columns, and the same header row or the same column grid.
+ */
+export function continuesTable(table: Pick<Table, 'rows' | 'columns'>, next: Pick<Table, 'rows' | 'columns'>): 'repeated-header' | 'same-grid' | undefined {
+  const width = (t: Pick<Table, 'rows'>) => Math.max(...t.rows.map((r) => r.length));
+  if (width(table) !== width(next)) return undefined;
+  if (table.rows[0]!.join('\u0000') === next.rows[0]!.join('\u0000')) return 'repeated-header';
+  const sameGrid = table.columns.length === next.columns.length && table.columns.every((x, i) => Math.abs(x - next.columns[i]!) <= SAME_GRID);
+  return sameGrid ? 'same-grid' : undefined;
+}

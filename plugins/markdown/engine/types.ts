@@ -62,6 +62,8 @@ export type Block =
 export interface ListItem {
   page: number;
   ordered: boolean;
+  /** The number its marker shows ("7." is 7, "b)" is 2): a list that starts at 7 or resumes keeps it. */
+  number?: number;
   level: number;
   text: string;
 }

@@ -1,0 +1,161 @@
+/**
+ * Reading order by layout. A page is read as one column unless a gutter shows: a vertical strip
+ * in the middle of the text that no line crosses, with prose lines filling both sides of it.
+ * Then lines and tables that cross the gutter (a title, a wide table), and headings with an
+ * empty stretch beside them in the other column, are wide: they cut the page into bands, and each
+ * band is read left column first, then right. Drawn rules never make columns: only text does.
+ */
+import { buildLines, roundSize } from './lines.js';
+import type { Table } from './tables.js';
+import type { Line } from './types.js';
+
+/** One stretch of the page read top to bottom: a column of a band, or wide lines and tables. */
+export interface Flow {
+  lines: Line[];
+  tables: Table[];
+  /** It starts at the top of a new column (the right column of a band): text may run on into it. */
+  columnBreak: boolean;
+}
+
+/** The gutter is searched for in this middle share of the text's width. */
+const GUTTER_SEARCH = [0.3, 0.7] as const;
+/** Lines with text on both sides of the gutter needed before a page counts as two columns. */
+const MIN_TWO_SIDED = 4;
+/** Lines on each side filling this share of their column needed (prose, not table cells). */
+const MIN_FULL_LINES = 3;
+const FULL_SHARE = 0.6;
+/** Headings larger than body by this much (points) may cut bands. */
+const HEADING_STEP = 0.9;
+
+function crosses(line: Line, x: number): boolean {
+  return line.segments.some((s) => s.x0 < x && s.x1 > x);
+}
+
+/** x of the page's gutter, if its lines sit in two columns. */
+export function findGutter(lines: readonly Line[]): number | undefined {
+  if (lines.length < MIN_TWO_SIDED) return undefined;
+  const left = Math.min(...lines.map((l) => l.x0));
+  const right = Math.max(...lines.map((l) => l.x1));
+  const width = right - left;
+  let best: { x: number; crossing: number; run: number } | undefined;
+  let runStart = -1;
+  let previous = -1;
+  // Scan whole points; among the positions crossed by the fewest lines, take the middle of the widest free run.
+  const from = Math.ceil(left + GUTTER_SEARCH[0] * width);
+  const to = Math.floor(left + GUTTER_SEARCH[1] * width);
+  const counts: number[] = [];
+  for (let x = from; x <= to; x++) counts.push(lines.filter((l) => crosses(l, x)).length);
+  const minimum = Math.min(...counts);
+  counts.forEach((count, i) => {
+    if (count !== minimum) {
+      previous = -1;
+      return;
+    }
+    if (previous !== i - 1) runStart = i;
+    previous = i;
+    const run = i - runStart + 1;
+    if (!best || run > best.run) best = { x: from + (runStart + i) / 2, crossing: count, run };
+  });
+  if (!best) return undefined;
+  const gutter = best.x;
+  const sides = lines.filter((l) => !crosses(l, gutter));
+  const twoSided = sides.filter((l) => l.x0 < gutter && l.x1 > gutter).length;
+  const fullLeft = sides.filter((l) => l.x0 < gutter && sideExtent(l, gutter, 'left') >= FULL_SHARE * (gutter - left)).length;
+  const fullRight = sides.filter((l) => l.x1 > gutter && sideExtent(l, gutter, 'right') >= FULL_SHARE * (right - gutter)).length;
+  return twoSided >= MIN_TWO_SIDED && fullLeft >= MIN_FULL_LINES && fullRight >= MIN_FULL_LINES ? gutter : undefined;
+}
+
+function sideExtent(line: Line, gutter: number, side: 'left' | 'right'): number {
+  const segments = line.segments.filter((s) => (side === 'left' ? s.x1 <= gutter : s.x0 >= gutter));
+  if (!segments.length) return 0;
+  return Math.max(...segments.map((s) => s.x1)) - Math.min(...segments.map((s) => s.x0));
+}
+
+/** A line's runs on one side of the gutter, as a line of its own. */
+function sidePart(line: Line, gutter: number, side: 'left' | 'right'): Line | undefined {
+  const runs = line.runs.filter((r) => ((r.x0 + r.x1) / 2 < gutter) === (side === 'left'));
+  return runs.length ? buildLines(runs)[0] : undefined;
+}
+
+const top = (line: Line) => line.baseline - line.size;
+const bottom = (line: Line) => line.baseline + 0.25 * line.size;
+
+function dominantSize(lines: readonly Line[]): number {
+  const chars = new Map<number, number>();
+  for (const line of lines) chars.set(roundSize(line.size), (chars.get(roundSize(line.size)) ?? 0) + line.text.length);
+  return [...chars].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 10;
+}
+
+/** A column heading with nothing beside it in the other column (text above and below there): it spans. */
+function cutsBands(line: Line, other: readonly Line[], bodySize: number): boolean {
+  if (!(line.size >= bodySize + HEADING_STEP || line.bold)) return false;
+  const margin = 0.25 * line.size;
+  const beside = other.some((o) => bottom(o) > top(line) - margin && top(o) < bottom(line) + margin);
+  const above = other.some((o) => o.baseline < line.baseline);
+  const below = other.some((o) => o.baseline > line.baseline);
+  return !beside && above && below;
+}
+
+/**
+ * The page's lines and tables as flows in reading order. One column: a single flow. Two: wide
+ * items cut bands; each band gives its left column, then its right column.
+ */
+export function readingOrder(lines: readonly Line[], tables: readonly Table[]): Flow[] {
+  const gutter = findGutter(lines);
+  if (gutter === undefined) return [{ lines: [...lines], tables: [...tables], columnBreak: false }];
+  const wideLines: Line[] = [];
+  const left: Line[] = [];
+  const right: Line[] = [];
+  for (const line of lines) {
+    if (crosses(line, gutter)) {
+      wideLines.push(line);
+      continue;
+    }
+    const [l, r] = [sidePart(line, gutter, 'left'), sidePart(line, gutter, 'right')];
+    if (l) left.push(l);
+    if (r) right.push(r);
+  }
+  const bodySize = dominantSize(lines);
+  const spanning = new Set([...left.filter((l) => cutsBands(l, right, bodySize)), ...right.filter((r) => cutsBands(r, left, bodySize))]);
+  const wide = [...wideLines, ...spanning].map((line) => ({ top: top(line), bottom: bottom(line), line }) as { top: number; bottom: number; line?: Line; table?: Table });
+  const columnTables: { table: Table; side: 'left' | 'right' }[] = [];
+  for (const table of tables) {
+    if (table.left < gutter && table.right > gutter) wide.push({ top: table.top, bottom: table.bottom, table });
+    else columnTables.push({ table, side: table.right <= gutter ? 'left' : 'right' });
+  }
+  wide.sort((a, b) => a.top - b.top);
+  const flows: Flow[] = [];
+  const columnItemsBetween = (from: number, to: number) => ({
+    left: {
+      lines: left.filter((l) => !spanning.has(l) && l.baseline > from && l.baseline <= to),
+      tables: columnTables.filter((t) => t.side === 'left' && t.table.top > from && t.table.top <= to).map((t) => t.table),
+    },
+    right: {
+      lines: right.filter((l) => !spanning.has(l) && l.baseline > from && l.baseline <= to),
+      tables: columnTables.filter((t) => t.side === 'right' && t.table.top > from && t.table.top <= to).map((t) => t.table),
+    },
+  });
+  let cursor = -Infinity;
+  const pushBand = (to: number) => {
+    const band = columnItemsBetween(cursor, to);
+    if (band.left.lines.length || band.left.tables.length) flows.push({ ...band.left, columnBreak: false });
+    if (band.right.lines.length || band.right.tables.length) flows.push({ ...band.right, columnBreak: flows.length > 0 && (band.left.lines.length > 0 || band.left.tables.length > 0) });
+  };
+  for (const item of wide) {
+    const at = item.line ? item.line.baseline : item.top;
+    pushBand(at - 0.01);
+    // pushBand added nothing: no column text since the last wide item, which this one joins.
+    const last = flows[flows.length - 1];
+    const flow = last && isWideFlow(last) ? last : { lines: [], tables: [], columnBreak: false, wide: true };
+    if (item.line) flow.lines.push(item.line);
+    if (item.table) flow.tables.push(item.table);
+    if (flow !== last) flows.push(flow);
+    cursor = Math.max(cursor, item.line ? item.line.baseline : item.bottom);
+  }
+  pushBand(Infinity);
+  return flows;
+}
+
+function isWideFlow(flow: Flow): boolean {
+  return (flow as Flow & { wide?: boolean }).wide === true;
+}
