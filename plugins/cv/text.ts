@@ -9,6 +9,7 @@ import { convertDocument } from '../../core/engines/libreoffice.js';
 import { pdfText as pdfTextLayer, renderPages } from '../../core/engines/poppler.js';
 import { recognizeText } from '../../core/engines/tesseract.js';
 import { docxText } from './docx.js';
+import { positionedText } from './layout.js';
 
 export interface CvText {
   text: string;
@@ -29,7 +30,12 @@ async function pdfText(pdf: string, ctx: RunContext): Promise<CvText> {
   const layer = await pdfTextLayer(pdf, ctx, { layout: true });
   // pdftotext ends every page with a form feed.
   const pages = Math.max(1, layer.split('\f').length - 1);
-  if (letterCount(layer) >= MIN_LETTERS_PER_PAGE * pages) return { text: layer, ocr: false };
+  if (letterCount(layer) >= MIN_LETTERS_PER_PAGE * pages) {
+    // Reading order by position (sidebars apart from the main column); pdftotext's if pdf.js loses text.
+    const positioned = await positionedText(pdf, ctx.signal);
+    const usable = positioned !== undefined && letterCount(positioned) >= letterCount(layer) * 0.9;
+    return { text: usable ? positioned : layer, ocr: false };
+  }
   ctx.progress(10);
   return { text: await ocrPdf(pdf, ctx), ocr: true };
 }
