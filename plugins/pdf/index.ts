@@ -1,4 +1,4 @@
-/** The PDF tools on qpdf, ghostscript and poppler: page operations, passwords, compression, extraction, repair, merge. */
+/** The PDF tools on qpdf, ghostscript, poppler and pdf-lib: page operations, passwords, compression, extraction, repair, merge, watermark removal. */
 import type { Plugin } from '../../core/contract/index.js';
 import { pdfCleanMetadataPlugin } from './clean-metadata.js';
 import { compressPdfPlugin } from './compress.js';
@@ -10,6 +10,7 @@ import { repairPdfPlugin } from './repair.js';
 import { rotatePdfPlugin } from './rotate.js';
 import { splitPdfPlugin } from './split.js';
 import { pdfToTextPlugin } from './text.js';
+import { removeWatermarkPlugin } from './watermark.js';
 
 export const pdfPlugins: Plugin[] = [
   rotatePdfPlugin,
@@ -24,4 +25,5 @@ export const pdfPlugins: Plugin[] = [
   repairPdfPlugin,
   pdfCleanMetadataPlugin,
   mergePdfPlugin,
+  removeWatermarkPlugin,
 ];
