@@ -3,12 +3,13 @@
  * check, pixel limit, timeout), encoding to an output format, and turning sharp's errors into
  * messages a client can act on. Every image plugin opens its input through `openImage`.
  */
-import { copyFile, readFile, stat } from 'node:fs/promises';
+import { copyFile, open, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
 import { PluginError, scaledTimeout, type FileResult, type PluginInput, type PluginLimits, type RunContext } from '../../core/contract/index.js';
 import { byteOrderMark, toUtf8 } from '../../core/contract/text.js';
+import { bmpDimensions, decodeToRaw } from '../../core/engines/imagemagick.js';
 import { FORMATS, type FormatId } from '../../schema/index.js';
 import { decodeHeif } from './heif.js';
 
@@ -35,6 +36,8 @@ export const RASTER_FORMATS = ['png', 'jpg', 'jpeg', 'webp', 'avif', 'gif', 'tif
 const ANIMATED_FORMATS: ReadonlySet<FormatId> = new Set(['gif', 'webp']);
 /** Read through libheif in WASM (see heif.ts); sharp's own libheif decodes only AVIF. */
 const HEIF_FORMATS: ReadonlySet<FormatId> = new Set(['heic', 'heif']);
+/** Read through ImageMagick (core/engines/imagemagick.ts): sharp has no BMP decoder. */
+export const MAGICK_FORMATS = ['bmp'] as const satisfies readonly FormatId[];
 
 export function hasAlphaChannel(format: FormatId): boolean {
   return format !== 'jpg' && format !== 'jpeg';
@@ -79,6 +82,7 @@ export async function openImage(
 ): Promise<{ image: Sharp; header: Metadata }> {
   ctx.signal.throwIfAborted();
   if (HEIF_FORMATS.has(input.format)) return openHeif(input, ctx);
+  if (input.format === 'bmp') return openBmp(input, ctx);
   // SVG from a buffer has no base URL, so librsvg cannot follow references to files beside it
   // (other uploads in the same directory).
   const source = input.format === 'svg' ? svgAsUtf8(await readFile(input.path)) : input.path;
@@ -122,6 +126,24 @@ async function openHeif(input: PluginInput, ctx: RunContext): Promise<{ image: S
     ? await sharp(decoded.rgba, { raw: { width, height, channels: 4 } }).removeAlpha().raw().toBuffer()
     : decoded.rgba;
   const image = sharp(pixels, { raw: { width, height, channels: decoded.opaque ? 3 : 4 } }).timeout({ seconds: timeoutSeconds(ctx) });
+  return { image, header: await image.metadata() };
+}
+
+/** BMP is decoded by ImageMagick to raw pixels (first checking the size its header declares), then handed to sharp. */
+async function openBmp(input: PluginInput, ctx: RunContext): Promise<{ image: Sharp; header: Metadata }> {
+  const unreadable = `The file is not a readable ${label(input.format)} image`;
+  const head = Buffer.alloc(32);
+  const file = await open(input.path);
+  try {
+    await file.read(head, 0, head.length, 0);
+  } finally {
+    await file.close();
+  }
+  const size = bmpDimensions(head);
+  if (!size) throw new PluginError(unreadable);
+  if (size.width * size.height > MAX_INPUT_PIXELS) throw tooLarge(size.width * size.height);
+  const { width, height, channels, pixels } = await decodeToRaw(input.path, 'bmp', ctx, unreadable);
+  const image = sharp(pixels, { raw: { width, height, channels }, limitInputPixels: MAX_INPUT_PIXELS }).timeout({ seconds: timeoutSeconds(ctx) });
   return { image, header: await image.metadata() };
 }
 

@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { definePlugin, singleInput, type FileResult, type PluginInput, type RunContext } from '../../core/contract/index.js';
-import { IMAGE_INPUTS } from './convert.js';
+import { IMAGE_INPUTS, IMAGE_INPUT_ENGINES } from './convert.js';
 import { IMAGE_LIMITS, openImage, outputPath, rethrowAsPluginError } from './engine.js';
 import { noOptions } from './options.js';
 
@@ -67,7 +67,7 @@ export const imageToIcoPlugin = definePlugin({
   plan: 'free',
   // What it links: sharp (Apache-2.0) with libvips (LGPL-3.0-or-later), pdf-lib (MIT), heic-decode (ISC) with libheif (LGPL-3.0).
   licenses: ['Apache-2.0', 'LGPL-3.0-or-later', 'MIT', 'ISC'],
-  engines: [],
+  engines: IMAGE_INPUT_ENGINES,
   limits: IMAGE_LIMITS,
   run: (inputs, _options, ctx) => imageToIco(singleInput(inputs), ctx),
 });

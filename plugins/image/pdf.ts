@@ -4,7 +4,7 @@ import { PDFDocument } from 'pdf-lib';
 import { definePlugin, singleInput, type FileResult, type PluginInput, type RunContext } from '../../core/contract/index.js';
 import type { FormatId } from '../../schema/index.js';
 import { IMAGE_LIMITS, encode, openImage, outputPath, rethrowAsPluginError } from './engine.js';
-import { IMAGE_INPUTS } from './convert.js';
+import { IMAGE_INPUTS, IMAGE_INPUT_ENGINES } from './convert.js';
 import { convertOptions } from './options.js';
 
 /** Sources whose pixels are exact: embedding them as JPEG would blur text and edges. */
@@ -40,7 +40,7 @@ export const imageToPdfPlugin = definePlugin({
   plan: 'free',
   // What it links: sharp (Apache-2.0) with libvips (LGPL-3.0-or-later), pdf-lib (MIT), heic-decode (ISC) with libheif (LGPL-3.0).
   licenses: ['Apache-2.0', 'LGPL-3.0-or-later', 'MIT', 'ISC'],
-  engines: [],
+  engines: IMAGE_INPUT_ENGINES,
   limits: IMAGE_LIMITS,
   run: (inputs, { quality }, ctx) => imageToPdf(singleInput(inputs), quality, ctx),
 });
