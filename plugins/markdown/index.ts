@@ -1,9 +1,10 @@
-/** PDF -> Markdown extractor: one row {pages, markdown, stats} per input PDF. */
+/** PDF -> Markdown extractor (one row {pages, markdown, stats} per input PDF), and PDF -> DOCX built on it (docx.ts). */
 import { readFile } from 'node:fs/promises';
 import { definePlugin } from '../../core/contract/index.js';
 import { pdfToMarkdown } from './engine/index.js';
 import { markdownOptions } from './options.js';
 
+export { pdfToDocxPlugin } from './docx.js';
 export { pdfToMarkdown } from './engine/index.js';
 export type { MarkdownResult, MarkdownStats } from './engine/index.js';
 

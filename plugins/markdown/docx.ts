@@ -1,0 +1,61 @@
+/**
+ * PDF -> DOCX: an editable document rebuilt from the PDF's structure, not its layout. The
+ * project's PDF -> Markdown engine finds headings (by size rank), paragraphs (lines joined,
+ * hyphenation undone), lists and tables (ruled and borderless, continued across pages), strips
+ * running headers and footers, and reads pages without a text layer by OCR; pandoc writes that
+ * Markdown as DOCX (Heading 1-6 styles, real paragraphs, Word lists and tables). Images, fonts,
+ * colours and page geometry are not carried over: what comes back is the text and its structure.
+ * (LibreOffice's PDF import gives one text frame per line, which is why it is not used here.)
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { PluginError, definePlugin, scaledTimeout, singleInput } from '../../core/contract/index.js';
+import { PANDOC, pandocConvert } from '../../core/engines/pandoc.js';
+import { TESSERACT } from '../../core/engines/tesseract.js';
+import { pdfToMarkdown } from './engine/index.js';
+
+/**
+ * pandoc's reader for the engine's Markdown: GitHub-flavoured (pipe tables, ATX headings, lists)
+ * without raw HTML, so text such as "<b>" or "<!-- x -->" in the PDF stays text.
+ */
+export const PANDOC_MARKDOWN_READER = 'gfm-raw_html';
+
+export const pdfToDocxPlugin = definePlugin({
+  id: 'pdf-to-docx',
+  kind: 'convert',
+  title: 'PDF to editable DOCX (structure: headings, paragraphs, lists, tables)',
+  inputs: ['pdf'],
+  outputs: ['docx'],
+  options: z.object({}),
+  plan: 'free',
+  // What it links: pdfjs-dist (Apache-2.0); pandoc and tesseract (OCR of scanned pages) declare their own.
+  licenses: ['Apache-2.0'],
+  engines: [PANDOC, TESSERACT],
+  // Text PDFs take a second or two; a scan is OCRed page by page (about a second a page on one core).
+  limits: { timeoutMs: scaledTimeout({ baseMs: 60_000, perMbMs: 20_000, maxMs: 30 * 60_000 }), concurrency: 2 },
+  async run(inputs, _options, ctx) {
+    ctx.signal.throwIfAborted();
+    const input = singleInput(inputs);
+    const pdf = new Uint8Array(await readFile(input.path));
+    ctx.progress(5);
+    // Leave pandoc a few seconds of the run's time.
+    const budget = Math.max(1_000, ctx.remainingMs() - 10_000);
+    const { markdown, stats } = await pdfToMarkdown(pdf, { keepRunning: false, pageBreaks: false, signal: ctx.signal, timeoutMs: budget });
+    ctx.signal.throwIfAborted();
+    if (stats.words === 0) throw new PluginError('The PDF has no text to put in a DOCX (no text layer, and OCR found no words)');
+    ctx.progress(80);
+    const dir = path.join(ctx.workDir, 'pdf-to-docx');
+    await mkdir(dir, { recursive: true });
+    const source = path.join(dir, 'document.md');
+    const output = path.join(dir, 'output.docx');
+    await writeFile(source, markdown);
+    await pandocConvert(
+      { input: source, from: PANDOC_MARKDOWN_READER, to: 'docx', output, workDir: dir, summary: 'Could not write the DOCX' },
+      ctx,
+    );
+    ctx.signal.throwIfAborted();
+    ctx.progress(100);
+    return { path: output, format: 'docx' };
+  },
+});
