@@ -55,10 +55,11 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const check = (probe: () => Promise<void>) => probe().then(() => 'ok', (err: Error) => `error: ${err.message}`);
-    const checks = { store: await check(() => services.store.ping()), queue: await check(() => runtime.queue.ping()) };
+    const checks = { store: await check(() => runtime.store.ping()), queue: await check(() => runtime.queue.ping()) };
     const unavailable = services.capabilities.unavailable();
     const ready = checks.store === 'ok' && checks.queue === 'ok' && unavailable.length === 0;
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable });
+    // The sandbox pool's state is informative: processes start on demand, so none is not an outage.
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable, sandbox: runtime.sandbox.status() });
   });
 
   // The three surfaces share one authentication path: the hook of this scope (auth.ts).

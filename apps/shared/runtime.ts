@@ -33,6 +33,8 @@ export interface Runtime {
   queue: Queue;
   /** The processes plugin runs execute in. */
   sandbox: SandboxPool;
+  /** The store adapter, for health checks and operator tools (surfaces go through the services). */
+  store: Store;
   /** Start running jobs in this process (config.workers at once). */
   startWorkers(): Promise<void>;
   close(): Promise<void>;
@@ -103,6 +105,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     services,
     queue,
     sandbox,
+    store,
     async startWorkers() {
       if (config.workers > 0) {
         sandbox.warm(config.workers);

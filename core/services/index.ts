@@ -74,7 +74,6 @@ export function createServices({ store, blobs, registry, queue, executor, log, c
     retention: new RetentionService(store, blobs, clock, log, config.retentionMs),
     runner,
     inProcessJobs,
-    store,
   };
 }
 

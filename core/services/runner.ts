@@ -77,6 +77,7 @@ export class JobRunner implements JobRunnerPort {
     if (job.attempts > this.config.maxAttempts) {
       return this.fail(job, `The job was interrupted ${job.attempts - 1} times and was given up`, log);
     }
+    log.debug('job started', { attempt: job.attempts });
     const secrets = this.vault.take(job.id);
     if (secretFieldsOf(plugin).length && !secrets) {
       return this.fail(job, 'The password was not kept across a server restart (it is never stored); submit the job again', log);

@@ -48,11 +48,14 @@ function load(module: string): Promise<Plugin[]> {
   return modules.get(module)!;
 }
 let current: { runId: number; controller: AbortController } | undefined;
+/** Idle time before the process imports the next plugin family it may be asked for. */
+const PRELOAD_IDLE_MS = 1_000;
 
 async function run(message: Extract<ToChild, { type: 'run' }>): Promise<void> {
   const { runId } = message;
   const controller = new AbortController();
   current = { runId, controller };
+  clearTimeout(preloadTimer);
   try {
     const plugin = (await load(message.module)).find((p) => p.id === message.pluginId);
     if (!plugin) throw new Error(`plugin '${message.pluginId}' is not exported by ${message.module}`);
@@ -72,6 +75,7 @@ async function run(message: Extract<ToChild, { type: 'run' }>): Promise<void> {
     send({ type: 'error', runId, error: serializeError(err) });
   } finally {
     current = undefined;
+    preloadWhenIdle();
   }
 }
 
@@ -91,6 +95,17 @@ process.on('unhandledRejection', die);
 // The server is gone (even killed with SIGKILL): take the engines this process started with it.
 process.on('disconnect', () => void killTree(process.pid, { keepRoot: true }).finally(() => process.exit(0)));
 
+// Warm up while idle, one module at a time, so a run never waits behind a module it does not need.
+const toPreload = [...settings.preload];
+let preloadTimer: NodeJS.Timeout | undefined;
+function preloadWhenIdle(delayMs = PRELOAD_IDLE_MS): void {
+  clearTimeout(preloadTimer);
+  if (!toPreload.length) return;
+  preloadTimer = setTimeout(() => {
+    if (current) return;
+    void load(toPreload.shift()!).catch(() => undefined).finally(() => preloadWhenIdle(0));
+  }, delayMs);
+}
+
 send({ type: 'ready' });
-// Warm up in the background; a run asking for a module meanwhile shares its import.
-for (const module of settings.preload) await load(module).catch(() => undefined);
+preloadWhenIdle();

@@ -99,6 +99,8 @@ class SandboxProcess {
   readonly ready: Promise<void>;
   runs = 0;
   exited = false;
+  /** Plugin modules this process has imported: a run goes where its module is loaded already. */
+  readonly modules = new Set<string>();
   private stderrTail = '';
   private onMessage?: (message: FromChild) => void;
   private onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
@@ -161,6 +163,7 @@ class SandboxProcess {
   execute(run: SandboxRun, module: string, hooks: SandboxHooks, options: Required<Pick<SandboxPoolOptions, 'memoryPollMs' | 'killGraceMs'>>): Promise<Outcome> {
     const runId = ++SandboxProcess.nextRunId;
     this.runs++;
+    this.modules.add(module);
     return new Promise<Outcome>((resolve) => {
       let failure: Error | undefined;
       let settled = false;
@@ -281,7 +284,7 @@ export class SandboxPool {
   async run(run: SandboxRun, hooks: SandboxHooks): Promise<RunResult> {
     const module = this.options.moduleOf(run.pluginId);
     if (!module) throw new Error(`no module is known for plugin '${run.pluginId}': load it with PLUGINS=`);
-    const sandbox = await this.acquire();
+    const sandbox = await this.acquire(module);
     const outcome = await sandbox.execute(run, module, hooks, this.limits);
     await this.release(sandbox);
     if (!outcome.ok) throw outcome.error;
@@ -317,9 +320,10 @@ export class SandboxPool {
     }
   }
 
-  private acquire(): Promise<SandboxProcess> {
+  private acquire(module: string): Promise<SandboxProcess> {
     if (this.closed) return Promise.reject(new Error('the sandbox pool is closed'));
-    const ready = this.idle.pop();
+    const warm = this.idle.findIndex((p) => p.modules.has(module));
+    const ready = warm >= 0 ? this.idle.splice(warm, 1)[0] : this.idle.pop();
     if (ready) return Promise.resolve(ready);
     if (this.all.size < this.options.size) return this.spawn();
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
