@@ -4,18 +4,19 @@ import type { Plugin } from '../core/contract/index.js';
 import { cvPlugins } from './cv/index.js';
 import { dataPlugins } from './data/index.js';
 import { imagePlugins } from './image/index.js';
-import pdfToMarkdown, { pdfToDocxPlugin } from './markdown/index.js';
+import pdfToMarkdown from './markdown/index.js';
 import { mediaPlugins } from './media/index.js';
+import { ocrPlugins } from './ocr/index.js';
 import { officePlugins } from './office/index.js';
 import { pdfPlugins } from './pdf/index.js';
 import { searchPlugins } from './search/index.js';
 
-export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins, ...pdfPlugins, pdfToMarkdown, pdfToDocxPlugin, ...searchPlugins, ...cvPlugins, ...dataPlugins, ...officePlugins];
+export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins, ...pdfPlugins, pdfToMarkdown, ...searchPlugins, ...cvPlugins, ...dataPlugins, ...officePlugins, ...ocrPlugins];
 
 /**
  * The same distribution as module paths: sandbox processes import only the family of the plugin
  * they run, so a process running images never loads LibreOffice's or pdfjs's code.
  */
-export const standardPluginModules: string[] = ['cv', 'data', 'image', 'markdown', 'media', 'office', 'pdf', 'search'].map((family) =>
+export const standardPluginModules: string[] = ['cv', 'data', 'image', 'markdown', 'media', 'ocr', 'office', 'pdf', 'search'].map((family) =>
   fileURLToPath(new URL(`./${family}/index.ts`, import.meta.url)),
 );

@@ -7,13 +7,14 @@ import { FFMPEG, FFPROBE } from './ffmpeg.js';
 import { GHOSTSCRIPT } from './ghostscript.js';
 import { IMAGEMAGICK } from './imagemagick.js';
 import { SOFFICE } from './libreoffice.js';
+import { OCRMYPDF } from './ocrmypdf.js';
 import { PANDOC } from './pandoc.js';
 import { pathVariable } from './paths.js';
 import { PDFIMAGES, PDFTOPPM, PDFTOTEXT } from './poppler.js';
 import { QPDF } from './qpdf.js';
 import { TESSERACT } from './tesseract.js';
 
-export const STANDARD_ENGINES: readonly EngineRequirement[] = [PDFTOTEXT, PDFTOPPM, PDFIMAGES, QPDF, GHOSTSCRIPT, TESSERACT, SOFFICE, PANDOC, FFMPEG, FFPROBE, IMAGEMAGICK];
+export const STANDARD_ENGINES: readonly EngineRequirement[] = [PDFTOTEXT, PDFTOPPM, PDFIMAGES, QPDF, GHOSTSCRIPT, TESSERACT, SOFFICE, PANDOC, FFMPEG, FFPROBE, IMAGEMAGICK, OCRMYPDF];
 
 /** command -> environment variable, e.g. pdftotext -> PDFTOTEXT_PATH, gs -> GS_PATH. */
 export const ENGINE_PATH_VARIABLES: Readonly<Record<string, string>> = Object.freeze(
