@@ -46,15 +46,48 @@ export function looksLikeName(line: string): boolean {
   return capitalised >= 2 && capitalised <= 4 && capitalised + particles === words.length;
 }
 
-/** The first name-shaped line near the top; surer on the very first line or when labelled. */
+const isUpperWord = (word: string) => /\p{Lu}/u.test(word) && word === word.toLocaleUpperCase('und') && /\p{L}{2}/u.test(word);
+const capitalise = (word: string) =>
+  word
+    .toLocaleLowerCase('und')
+    .replace(/(^|[-'’])(\p{L})/gu, (_, mark: string, letter: string) => mark + letter.toLocaleUpperCase('und'));
+
+/**
+ * The name in normal case, given names first: "DUPONT Marie" -> "Marie Dupont", "Marie DUPONT" ->
+ * "Marie Dupont", "MARIE DUPONT" -> "Marie Dupont". Particles stay lower case.
+ */
+export function normalName(name: string): string {
+  const words = name.split(/\s+/);
+  const upper = words.map(isUpperWord);
+  const allUpper = upper.every(Boolean);
+  const cased = words.map((word, index) => (!upper[index] ? word : NAME_PARTICLES.has(word.toLowerCase()) && !allUpper ? word.toLowerCase() : capitalise(word)));
+  // Surname first in capitals: the leading upper-case words move to the end.
+  const leading = upper.findIndex((isUpper) => !isUpper);
+  if (!allUpper && leading > 0 && upper.slice(leading).every((isUpper) => !isUpper)) return [...cased.slice(leading), ...cased.slice(0, leading)].join(' ');
+  return cased.join(' ');
+}
+
+const CONTACT_LINE = /@|https?:|www\.|linkedin|\d{3}|^\+/i;
+
+/**
+ * The first name-shaped line near the top; surer on the first line (contact lines aside) or when
+ * labelled. A name a narrow sidebar wrapped ("Sophie" / "RICHTER") is joined.
+ */
 export function findName(header: readonly string[]): Finding<string | null> {
-  const candidates = header.filter((line) => !isDocumentTitle(line)).slice(0, NAME_SEARCH_LINES);
-  for (const [position, line] of candidates.entries()) {
+  const candidates = header.filter((line) => !isDocumentTitle(line));
+  let position = 0;
+  for (const [index, line] of candidates.entries()) {
+    if (position >= NAME_SEARCH_LINES) break;
+    if (CONTACT_LINE.test(line)) continue;
     const labelled = NAME_LABEL.test(line);
-    const name = line.replace(NAME_LABEL, '').trim();
-    if (!looksLikeName(name)) continue;
-    const confidence = labelled ? 0.9 : position === 0 ? 0.85 : position <= 2 ? 0.75 : 0.6;
-    return { value: name, confidence };
+    let name = line.replace(NAME_LABEL, '').trim();
+    const next = candidates[index + 1];
+    if (!name.includes(' ') && next && /^\p{Lu}[\p{L}'’-]+$/u.test(next) && looksLikeName(`${name} ${next}`)) name = `${name} ${next}`;
+    if (looksLikeName(name)) {
+      const confidence = labelled ? 0.9 : position === 0 ? 0.85 : position <= 2 ? 0.75 : 0.6;
+      return { value: normalName(name), confidence };
+    }
+    position++;
   }
   return notFound(null);
 }
