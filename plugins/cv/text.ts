@@ -65,6 +65,8 @@ async function docToDocx(doc: string, ctx: RunContext): Promise<string> {
     {
       input: source,
       convertTo: 'docx:MS Word 2007 XML',
+      // Forced: without it LibreOffice opens an undecodable .doc as plain text and "succeeds".
+      inputFilter: 'MS Word 97',
       outDir: convertDir,
       profileDir: path.join(ctx.workDir, 'lo-profile'),
       summary: 'Could not read this .doc file',
