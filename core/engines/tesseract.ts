@@ -35,3 +35,21 @@ export async function recognizeText(image: string, ctx: EngineContext, { languag
     throw tesseractFailure(err, ctx.signal);
   }
 }
+
+/**
+ * The recognised words of one image with their boxes, as tesseract's hOCR (lines with bbox,
+ * baseline and x_size; words with bbox and confidence), for callers that rebuild layout.
+ * `dpi` is the image's resolution when the image file does not say it.
+ */
+export async function recognizeLayout(image: string, ctx: EngineContext, { language = 'eng', dpi }: { language?: string; dpi?: number } = {}): Promise<string> {
+  try {
+    const { stdout } = await runProcess(
+      TESSERACT.command,
+      [image, 'stdout', '-l', language, ...(dpi ? ['--dpi', String(Math.round(dpi))] : []), 'hocr'],
+      runOptions(ctx, { env: { ...process.env, OMP_THREAD_LIMIT: '1' } }),
+    );
+    return stdout;
+  } catch (err) {
+    throw tesseractFailure(err, ctx.signal);
+  }
+}

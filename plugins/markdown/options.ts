@@ -15,4 +15,6 @@ export interface EngineOptions extends MarkdownOptions {
   /** Wall-clock budget for the whole document; default 60 s. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** tesseract language(s) for pages with no text layer, e.g. eng or eng+fra; default eng. */
+  language?: string;
 }

@@ -9,6 +9,7 @@ import { PluginError, type RunContext } from '../../core/contract/index.js';
 import plugin, { pdfToMarkdown } from './index.js';
 
 const CORPUS = fileURLToPath(new URL('../../bench/markdown/corpus/files/', import.meta.url));
+const LAYOUTS = fileURLToPath(new URL('../../bench/markdown/layouts/files/', import.meta.url));
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const ENCRYPTED = fileURLToPath(new URL('./fixtures/encrypted.pdf', import.meta.url));
@@ -65,6 +66,74 @@ describe('pdfToMarkdown on the ground-truth corpus', () => {
     const [first, second] = await Promise.all([pdfToMarkdown(pdf('ps-shuffled-words')), pdfToMarkdown(pdf('ps-shuffled-words'))]);
     expect(second.markdown).toBe(first.markdown);
     expect(first.markdown.startsWith('<!-- page 1 -->\n\n# Network Migration Plan\n\n')).toBe(true);
+  });
+});
+
+describe('layouts: columns, continued and merged tables, lists, footnotes, scans', () => {
+  const layout = (name: string) => new Uint8Array(readFileSync(join(LAYOUTS, `${name}.pdf`)));
+  const layoutTruth = (name: string) => readFileSync(join(LAYOUTS, `${name}.md`), 'utf8');
+
+  it('reads a two-column page column by column, the title across both', async () => {
+    const { markdown, stats } = await pdfToMarkdown(layout('tc-small'));
+    expect(markdown).toBe(`<!-- page 1 -->
+
+# Field Notes on Storage
+
+By discussed for measurement customers and faster winter to migration. Performance system across network faster collected can and deployment to while were summer winter have while improvements. Inventory inventory shipment migration remained between remained expected instrument a and following. Report regions across than a of performance may the.
+
+## Method
+
+In operating customers committee has committee partners has performance operating customers improvements observation inventory members analysis winter. Committee approved were improvements operating following shipment measurement should collected this remained review in inventory timeline the. Summer to analysis procedure discussed results shipment schedule for customers results has.
+
+Across warehouse monitoring schedule every laboratory every services. Experiment deployment stable by from that infrastructure inventory should performance following adopted were. From improvements measurement and committee members schedule between of following team than services operating with. By security instrument in calibration calibration documentation and management infrastructure and.
+`);
+    expect(markdown).toBe(`<!-- page 1 -->\n\n${layoutTruth('tc-small')}`);
+    expect(stats).toMatchObject({ headings: 2, tables: 0, ocr_pages: 0 });
+  });
+
+  it('joins a table continued on the next page into one, its repeated header once', async () => {
+    const { markdown, stats } = await pdfToMarkdown(layout('table-continued'));
+    expect(stats.tables).toBe(1);
+    expect(markdown.match(/^\| Date \| Reference \| Account \| Amount \|$/gm)).toHaveLength(1);
+    // The last row of page 1 runs straight on into the first row of page 2.
+    expect(markdown).toContain('| 2024-11-15 | INV-1286 | Inventory Services | 8,458.00 |\n| 2024-12-22 | INV-1299 | Were Faster | 8,837.00 |');
+    expect(markdown.replace('<!-- page 1 -->\n\n', '').replace('\n\n<!-- page 2 -->', '')).toBe(layoutTruth('table-continued'));
+  });
+
+  it('keeps the grid of merged cells: text in the top-left cell of the span, covered cells empty', async () => {
+    const { markdown } = await pdfToMarkdown(layout('merged-hand'), { pageBreaks: false });
+    expect(markdown).toContain(`| Region | Sales |  | Returns |  |
+| --- | --- | --- | --- | --- |
+|  | Q1 | Q2 | Q1 | Q2 |
+| North | 1,200 | 1,350 | 40 | 35 |`);
+    expect(markdown).toContain(`| 1 | Network | Survey | 12 |
+|  | Storage | Survey | 8 |
+| 2 | Network | Pilot rollout across both sites |  |`);
+    expect(markdown).toBe(layoutTruth('merged-hand'));
+  });
+
+  it('OCRs a scan (no text layer) into the same structure, deterministically', async () => {
+    const first = await pdfToMarkdown(layout('scan-memo'));
+    expect(first.markdown).toBe(`<!-- page 1 -->
+
+# Storage Migration Memo
+
+By has variation report a migration improvements was system capacity. Report was every instrument during system between members proposal every that performance. Procedure costs will adopted reliability adopted in to security.
+
+## Actions
+
+- were discussed should delivered storage discussed
+- to laboratory reliability adopted instrument across
+- may will contracts faster warehouse that
+
+Timeline between shipment have calibration to experiment migration with operating during between timeline. Was during to analysis each results variation services deployment increased across results contracts team.
+`);
+    expect(first.stats).toMatchObject({ ocr_pages: 1, headings: 2 });
+    expect((await pdfToMarkdown(layout('scan-memo'))).markdown).toBe(first.markdown);
+  }, 120_000);
+
+  it.each(['lists-numbers', 'footnotes', 'merged-html', 'table-continued-plain', 'tc-bands'])('reproduces %s exactly without page breaks', async (name) => {
+    expect((await pdfToMarkdown(layout(name), { pageBreaks: false })).markdown).toBe(layoutTruth(name));
   });
 });
 
@@ -152,7 +221,7 @@ describe('CLI', () => {
     const row = JSON.parse(json.stdout) as { pages: number; markdown: string; stats: Record<string, number> };
     expect(row.pages).toBe(1);
     expect(row.markdown).toContain('<!-- page 1 -->');
-    expect(Object.keys(row.stats).sort()).toEqual(['headings', 'running_lines_stripped', 'tables', 'words']);
+    expect(Object.keys(row.stats).sort()).toEqual(['headings', 'ocr_pages', 'running_lines_stripped', 'tables', 'words']);
   });
 
   it('exits non-zero with a one-line message for bad input', async () => {

@@ -19,6 +19,8 @@ const LIST_CONTINUATION = 1.6;
 /** Markers closer than this (points) in x are at the same nesting level. */
 const INDENT_TOLERANCE = 3;
 const SENTENCE_END = /[.!?:]["'”’)]?$/;
+/** A footnote's text at the page foot (see attachMarks): each starts a paragraph of its own. */
+const FOOTNOTE = /^\[\^[^\]]+\]:/;
 
 const BULLET = /^[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7\uf076\uf0d8\uf0fc]\s+(\S.*)$/u;
 const NUMBERED = /^(?:\((\d{1,3}|[a-z]|[ivx]{1,5})\)|(\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(\S.*)$/i;
@@ -262,6 +264,7 @@ function continuesListItem(list: OpenList, next: PlacedLine, style: DocumentStyl
 
 function continuesParagraph(paragraph: OpenParagraph, next: PlacedLine, style: DocumentStyle): boolean {
   const text = paragraph.block.parts[paragraph.block.parts.length - 1]!.text;
+  if (FOOTNOTE.test(next.line.text)) return false;
   // A paragraph only runs on to the next page or column mid-sentence.
   if ((next.page !== paragraph.last.page || next.columnBreak) && SENTENCE_END.test(text)) return false;
   return followsClosely(paragraph.last, next, PARAGRAPH_BREAK, style);

@@ -7,6 +7,7 @@ import { analyseStyle, documentBlocks, type FlowItem } from './blocks.js';
 import { readingOrder } from './columns.js';
 import { buildLines } from './lines.js';
 import { renderMarkdown } from './markdown.js';
+import { ocrPage } from './ocr.js';
 import { asPluginError, Deadline, openDocument, readPage } from './pdf.js';
 import { findRunningLines } from './running.js';
 import { extractBorderlessTables, extractRuledTables, type Table } from './tables.js';
@@ -17,6 +18,8 @@ export interface MarkdownStats {
   tables: number;
   words: number;
   running_lines_stripped: number;
+  /** Pages with no text layer, read by OCR. */
+  ocr_pages: number;
 }
 
 export interface MarkdownResult {
@@ -35,11 +38,23 @@ interface PageLayout {
 }
 
 export async function pdfToMarkdown(pdf: Uint8Array, options: EngineOptions = {}): Promise<MarkdownResult> {
+  const { ocrPages, ...result } = await convertDocument(pdf, options);
+  return { ...result, stats: { ...result.stats, ocr_pages: ocrPages } };
+}
+
+async function convertDocument(pdf: Uint8Array, options: EngineOptions): Promise<Omit<MarkdownResult, 'stats'> & { stats: Omit<MarkdownStats, 'ocr_pages'>; ocrPages: number }> {
   const { keepRunning, pageBreaks } = markdownOptions.parse(options);
   const deadline = new Deadline(options.timeoutMs ?? DEFAULT_TIME_BUDGET_MS, options.signal);
   try {
     const contents = await readAllPages(pdf, deadline);
-    return convert(contents.map(ruledLayout), keepRunning, pageBreaks);
+    let ocrPages = 0;
+    for (const page of contents) {
+      if (!page.scan) continue;
+      page.runs = await ocrPage(page.scan, { signal: deadline.signal, remainingMs: () => deadline.remainingMs(), language: options.language ?? 'eng' });
+      page.scan = undefined;
+      ocrPages++;
+    }
+    return { ...convert(contents.map(ruledLayout), keepRunning, pageBreaks), ocrPages };
   } catch (error) {
     throw asPluginError(error);
   } finally {
@@ -64,7 +79,7 @@ function ruledLayout(page: PageContent): PageLayout {
   return { number: page.number, height: page.height, lines: buildLines(rest), tables };
 }
 
-function convert(layouts: PageLayout[], keepRunning: boolean, pageBreaks: boolean): MarkdownResult {
+function convert(layouts: PageLayout[], keepRunning: boolean, pageBreaks: boolean): Omit<MarkdownResult, 'stats'> & { stats: Omit<MarkdownStats, 'ocr_pages'> } {
   let runningLinesStripped = 0;
   if (!keepRunning) {
     const running = findRunningLines(layouts);

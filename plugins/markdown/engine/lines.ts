@@ -21,7 +21,38 @@ export function compareRuns(a: TextRun, b: TextRun): number {
   return a.baseline - b.baseline || a.x0 - b.x0 || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0);
 }
 
-export function buildLines(runs: readonly TextRun[]): Line[] {
+/** A footnote mark: a few digits or a dagger, set smaller than the text beside it and raised. */
+const MARK_TEXT = /^(?:\d{1,3}|[*†‡])$/;
+const MARK_SIZE = 0.85;
+const MARK_RAISE = [0.15, 0.7] as const;
+/** How far (in ems of the text) a mark may sit from the word it belongs to. */
+const MARK_GAP = 0.3;
+
+function raisedBeside(mark: TextRun, text: TextRun): boolean {
+  const raise = text.baseline - mark.baseline;
+  return mark.size < MARK_SIZE * text.size && raise >= MARK_RAISE[0] * text.size && raise <= MARK_RAISE[1] * text.size;
+}
+
+/**
+ * Footnote marks as Markdown footnotes: a raised small number right after a word becomes
+ * `[^n]` on the word's baseline; one that opens a line of smaller text (the note at the page
+ * foot) becomes `[^n]: `. Without this the raised digits would be lines of their own.
+ */
+function attachMarks(runs: readonly TextRun[]): TextRun[] {
+  return runs.map((run) => {
+    const text = run.text.trim();
+    if (!MARK_TEXT.test(text)) return run;
+    const before = runs.find((r) => r !== run && raisedBeside(run, r) && Math.abs(run.x0 - r.x1) <= MARK_GAP * r.size);
+    if (before) return { ...run, text: `[^${text}]`, baseline: before.baseline, size: before.size, bold: before.bold };
+    const after = runs.find((r) => r !== run && raisedBeside(run, r) && Math.abs(r.x0 - run.x1) <= MARK_GAP * r.size);
+    const opensLine = after && !runs.some((r) => r !== run && Math.abs(r.baseline - after.baseline) < 0.4 * after.size && r.x1 <= run.x0 + 0.5);
+    if (after && opensLine) return { ...run, text: `[^${text}]: `, baseline: after.baseline, size: after.size, bold: after.bold };
+    return run;
+  });
+}
+
+export function buildLines(input: readonly TextRun[]): Line[] {
+  const runs = attachMarks(input);
   const sorted = [...runs].sort(compareRuns);
   const groups: TextRun[][] = [];
   for (const run of sorted) {

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { AnnotationMode, getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { PluginError } from '../../../core/contract/index.js';
-import type { PageContent, Rule, TextRun } from './types.js';
+import type { PageContent, Rule, ScanImage, TextRun } from './types.js';
 
 type Matrix = [number, number, number, number, number, number];
 
@@ -33,8 +33,10 @@ export class Deadline {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
   private readonly expired: Promise<never>;
+  private readonly endsAt: number;
 
   constructor(timeoutMs: number, signal?: AbortSignal) {
+    this.endsAt = Date.now() + timeoutMs;
     this.timer = setTimeout(() => this.controller.abort(new PluginError(`PDF conversion took longer than ${Math.round(timeoutMs / 1000)} s and was stopped.`)), timeoutMs);
     this.timer.unref();
     const onAbort = () => this.controller.abort(new PluginError('PDF conversion was cancelled.'));
@@ -54,6 +56,11 @@ export class Deadline {
 
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  /** Milliseconds left of the budget (for engines the conversion starts). */
+  remainingMs(): number {
+    return Math.max(0, this.endsAt - Date.now());
   }
 
   dispose(): void {
@@ -104,13 +111,11 @@ export async function readPage(document: PDFDocumentProxy, number: number, deadl
       if (!('str' in item) || item.str.trim() === '') continue;
       runs.push(toRun(item, toPage, fontIsBold(page, item.fontName)));
     }
-    return {
-      number,
-      width: viewport.width,
-      height: viewport.height,
-      runs,
-      rules: extractRules(operators.fnArray, operators.argsArray, toPage),
-    };
+    const { rules, images } = walkOperators(operators.fnArray, operators.argsArray, toPage);
+    const content: PageContent = { number, width: viewport.width, height: viewport.height, runs, rules };
+    // No text layer: the page's largest image, if it covers most of the page, is a scan to OCR.
+    if (runs.length === 0) content.scan = await largestImage(page, images, viewport.width * viewport.height, deadline);
+    return content;
   } finally {
     page.cleanup();
   }
@@ -144,9 +149,34 @@ function apply(m: Matrix, x: number, y: number): [number, number] {
   return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
 }
 
-/** Walks the operator list tracking the transform stack, keeping straight axis-aligned strokes and thin filled boxes. */
-function extractRules(fnArray: number[], argsArray: unknown[][], toPage: Matrix): Rule[] {
+/** An image drawn on the page: pdfjs object id (or the inline image itself) and where it lands. */
+interface PlacedImage {
+  id?: string;
+  inline?: DecodedImage;
+  ctm: Matrix;
+}
+
+interface DecodedImage {
+  width: number;
+  height: number;
+  kind: number;
+  data: Uint8Array | Uint8ClampedArray;
+}
+
+/** A scan must cover this share of the page. */
+const SCAN_COVER = 0.5;
+// pdfjs ImageKind
+const GRAYSCALE_1BPP = 1;
+const RGB_24BPP = 2;
+const RGBA_32BPP = 3;
+
+/**
+ * Walks the operator list tracking the transform stack, keeping straight axis-aligned strokes
+ * and thin filled boxes (rules), and the images drawn with their transforms.
+ */
+function walkOperators(fnArray: number[], argsArray: unknown[][], toPage: Matrix): { rules: Rule[]; images: PlacedImage[] } {
   const rules: Rule[] = [];
+  const images: PlacedImage[] = [];
   const stack: Matrix[] = [];
   let ctm = toPage;
   fnArray.forEach((fn, index) => {
@@ -155,6 +185,8 @@ function extractRules(fnArray: number[], argsArray: unknown[][], toPage: Matrix)
     if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? toPage;
     if (fn === OPS.transform) ctm = multiply(ctm, args as Matrix);
     if (fn === OPS.paintFormXObjectBegin && Array.isArray(args[0])) ctm = multiply(ctm, args[0] as Matrix);
+    if (fn === OPS.paintImageXObject && typeof args[0] === 'string') images.push({ id: args[0], ctm });
+    if (fn === OPS.paintInlineImageXObject && args[0]) images.push({ inline: args[0] as DecodedImage, ctm });
     if (fn !== OPS.constructPath) return;
     const paint = args[0] as number;
     const data = (args[1] as ArrayLike<number>[] | undefined)?.[0];
@@ -163,7 +195,46 @@ function extractRules(fnArray: number[], argsArray: unknown[][], toPage: Matrix)
     if (STROKE_OPS.has(paint)) rules.push(...subpaths.flatMap(strokedRules));
     else if (FILL_OPS.has(paint)) rules.push(...subpaths.flatMap(filledRule));
   });
-  return rules;
+  return { rules, images };
+}
+
+/** Area of the unit square under `m` (where an image lands on the page). */
+function imageArea(m: Matrix): number {
+  return Math.abs(m[0] * m[3] - m[1] * m[2]);
+}
+
+async function largestImage(page: PDFPageProxy, images: readonly PlacedImage[], pageArea: number, deadline: Deadline): Promise<ScanImage | undefined> {
+  const placed = [...images].sort((a, b) => imageArea(b.ctm) - imageArea(a.ctm))[0];
+  if (!placed || imageArea(placed.ctm) < SCAN_COVER * pageArea) return undefined;
+  const image =
+    placed.inline ??
+    (await deadline.race(
+      new Promise<DecodedImage>((resolve) => {
+        const objects = placed.id!.startsWith('g_') ? page.commonObjs : page.objs;
+        objects.get(placed.id!, resolve as (data: unknown) => void);
+      }),
+    ));
+  const gray = toGray(image);
+  return gray && { width: image.width, height: image.height, gray, transform: placed.ctm };
+}
+
+/** 8-bit grey pixels, row by row from the top, of a decoded image (undefined for kinds we cannot read). */
+function toGray({ width, height, kind, data }: DecodedImage): Uint8Array | undefined {
+  const gray = new Uint8Array(width * height);
+  if (kind === GRAYSCALE_1BPP) {
+    const rowBytes = Math.ceil(width / 8);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) gray[y * width + x] = (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
+    }
+    return gray;
+  }
+  const channels = kind === RGB_24BPP ? 3 : kind === RGBA_32BPP ? 4 : 0;
+  if (!channels || data.length < width * height * channels) return undefined;
+  for (let i = 0; i < width * height; i++) {
+    const p = i * channels;
+    gray[i] = Math.round(0.299 * data[p]! + 0.587 * data[p + 1]! + 0.114 * data[p + 2]!);
+  }
+  return gray;
 }
 
 /** Subpaths as point lists in page space; a subpath with curves is dropped (never a rule). */

@@ -45,6 +45,16 @@ export interface PageContent {
   height: number;
   runs: TextRun[];
   rules: Rule[];
+  /** A page with no text layer: its scanned image, for OCR. */
+  scan?: ScanImage;
+}
+
+/** 8-bit grey pixels (rows from the top) and the transform taking the image's unit square onto the page. */
+export interface ScanImage {
+  width: number;
+  height: number;
+  gray: Uint8Array;
+  transform: [number, number, number, number, number, number];
 }
 
 /** Text that may run across a page break keeps each page's share apart, for page markers. */
