@@ -4,15 +4,32 @@ import { JOB_WORDS, notFound, type Finding } from './finding.js';
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
 const LINKEDIN = /(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/([A-Za-z0-9_%-]+)/i;
 
+// A narrow sidebar may wrap an address or URL: "jane.doe@mail.exampl" / "e.org", "linkedin.com/in/jane-" / "doe".
+const EMAIL_TAIL = /^([a-z0-9][a-z0-9.-]*\.[a-z]{2,})(?:\s|$)/i;
+const HANDLE_TAIL = /^([A-Za-z0-9_%-]+)(?:\s|$)/;
+
+/** The text after `end` on the next line, when `end` closes its line. */
+function nextLineAfter(text: string, end: number): string | undefined {
+  const rest = text.slice(end);
+  const newline = /^[ \t]*\r?\n[ \t]*/.exec(rest);
+  return newline ? rest.slice(newline[0].length) : undefined;
+}
+
 export function findEmail(text: string): Finding<string | null> {
   const match = EMAIL.exec(text);
-  return match ? { value: match[0].toLowerCase(), confidence: 0.98 } : notFound(null);
+  if (!match) return notFound(null);
+  const tail = EMAIL_TAIL.exec(nextLineAfter(text, match.index + match[0].length) ?? '');
+  const joined = tail && !/\.(?:com|org|net|de|fr|es|nl|it|pt|be|at|ch|uk|io|eu)$/i.test(match[0]) ? match[0] + tail[1] : match[0];
+  return { value: joined.toLowerCase(), confidence: joined === match[0] ? 0.98 : 0.9 };
 }
 
 /** The profile URL, normalised to https://www.linkedin.com/in/<handle>. */
 export function findLinkedin(text: string): Finding<string | null> {
   const match = LINKEDIN.exec(text);
-  return match ? { value: `https://www.linkedin.com/in/${match[1]}`, confidence: 0.97 } : notFound(null);
+  if (!match) return notFound(null);
+  const tail = match[1]!.endsWith('-') ? HANDLE_TAIL.exec(nextLineAfter(text, match.index + match[0].length) ?? '') : null;
+  const handle = tail ? match[1]! + tail[1] : match[1]!;
+  return { value: `https://www.linkedin.com/in/${handle}`, confidence: tail ? 0.9 : 0.97 };
 }
 
 // Digits with the separators phone numbers use; en dashes are left out so that "2015–2020" splits.
@@ -60,6 +77,9 @@ const COUNTRIES = new Set(
     'Philippines', 'Poland', 'Portugal', 'Romania', 'Scotland', 'Serbia', 'Singapore', 'Slovakia', 'Slovenia', 'South Africa',
     'South Korea', 'Spain', 'Sweden', 'Switzerland', 'Taiwan', 'Thailand', 'Turkey', 'Ukraine', 'United Arab Emirates',
     'United Kingdom', 'United States', 'USA', 'UK', 'UAE', 'Vietnam', 'Wales', 'Deutschland', 'Österreich', 'Schweiz',
+    'España', 'Espanya', 'Nederland', 'België', 'Belgique', 'Italia', 'Brasil', 'Suisse', 'Svizzera', 'Frankrijk', 'Duitsland',
+    'Spanje', 'Allemagne', 'Espagne', 'Italie', 'Royaume-Uni', 'Alemania', 'Francia', 'Reino Unido', 'Italien', 'Spanien',
+    'Frankreich', 'Niederlande', 'Belgien', 'Luxemburg', 'Irlanda', 'Portogallo', 'Germania', 'Paesi Bassi', 'Países Bajos',
   ].map((country) => country.toLowerCase()),
 );
 const US_STATE =
@@ -67,7 +87,24 @@ const US_STATE =
 
 const PLACE_WORDS = String.raw`\p{Lu}[\p{L}'.\-]*(?:[ \-]\p{Lu}[\p{L}'.\-]*){0,3}`;
 const CITY_COUNTRY = new RegExp(String.raw`^(${PLACE_WORDS}),\s*(${PLACE_WORDS}|[A-Z]{2})$`, 'u');
-const LOCATION_LABEL = /^(?:location|address|based in|city|residence|wohnort)\s*:?\s+(.+)$/i;
+const LOCATION_LABEL =
+  /^(?:location|address|based in|city|residence|wohnort|adresse|anschrift|domicile|ville|direcci[oó]n|ubicaci[oó]n|residencia|localidad|woonplaats|adres|indirizzo|residenza|citt[àa]|morada|localiza[çc][ãa]o|endere[çc]o|cidade)\s*:\s*(.+)$/iu;
+// "75011 Paris", "1012 AB Amsterdam", "1000-001 Lisboa", "20121 Milano": a postcode and a city.
+const POSTCODE_CITY = new RegExp(String.raw`^(?:[A-Z]{1,2}-)?\d{4,5}(?:-\d{3})?(?:\s?[A-Z]{2})?\s+${PLACE_WORDS}$`, 'u');
+// "Torino (TO)", "São Paulo - SP": a city and its province or state code.
+const CITY_CODE = new RegExp(String.raw`^${PLACE_WORDS}\s*(?:\([A-Z]{2}\)|-\s*[A-Z]{2})$`, 'u');
+/** Cities written alone in a contact block ("Berlin", "Bologna"); a short list of large European and American ones. */
+const CITIES = new Set(
+  [
+    'Amsterdam', 'Antwerpen', 'Athens', 'Barcelona', 'Berlin', 'Bilbao', 'Bologna', 'Bordeaux', 'Braga', 'Bremen', 'Brussels', 'Bruxelles',
+    'Brussel', 'Budapest', 'Coimbra', 'Copenhagen', 'Dortmund', 'Dresden', 'Dublin', 'Düsseldorf', 'Edinburgh', 'Eindhoven', 'Essen',
+    'Faro', 'Firenze', 'Frankfurt', 'Genova', 'Gent', 'Genève', 'Granada', 'Graz', 'Groningen', 'Hamburg', 'Hannover', 'Köln', 'Leipzig',
+    'Lille', 'Lisboa', 'Lisbon', 'London', 'Lyon', 'Madrid', 'Málaga', 'Manchester', 'Marseille', 'Milano', 'Milan', 'Montpellier',
+    'München', 'Munich', 'Nantes', 'Napoli', 'Nice', 'Nürnberg', 'Paris', 'Porto', 'Prague', 'Roma', 'Rome', 'Rotterdam', 'Salzburg',
+    'Sevilla', 'Strasbourg', 'Stuttgart', 'Toulouse', 'Torino', 'Utrecht', 'Valencia', 'Venezia', 'Vienna', 'Wien', 'Zaragoza', 'Zürich',
+    'Den Haag', 'São Paulo', 'Rio de Janeiro', 'Buenos Aires', 'Ciudad de México', 'New York', 'Toronto', 'Montréal', 'Bruges',
+  ].map((city) => city.toLowerCase()),
+);
 
 const isKnownRegion = (region: string) => COUNTRIES.has(region.toLowerCase()) || US_STATE.test(region);
 
@@ -80,13 +117,19 @@ export function isKnownPlace(text: string): boolean {
 /** "Location: Berlin" (sure), "Berlin, Germany" (likely), "Springfield, Shelbyville" (a guess). */
 export function findLocation(header: readonly string[]): Finding<string | null> {
   let guess: Finding<string | null> = notFound(null);
-  for (const piece of header.flatMap((line) => line.split(/\s+[|•·]\s+/))) {
-    const labelled = LOCATION_LABEL.exec(piece);
+  const better = (value: string, confidence: number) => {
+    if (confidence > guess.confidence) guess = { value, confidence };
+  };
+  for (const raw of header.flatMap((line) => line.split(/\s+[|•·]\s+/))) {
+    const labelled = LOCATION_LABEL.exec(raw.trim());
     if (labelled) return { value: labelled[1]!.trim(), confidence: 0.9 };
+    const piece = raw.trim();
+    if (JOB_WORDS.test(piece) || /@|\d{5,}.*\d{3,}/.test(piece)) continue;
     const place = CITY_COUNTRY.exec(piece);
-    if (!place || JOB_WORDS.test(piece)) continue;
-    if (isKnownRegion(place[2]!)) return { value: piece, confidence: 0.85 };
-    if (guess.value === null) guess = { value: piece, confidence: 0.6 };
+    if (place && isKnownRegion(place[2]!)) return { value: piece, confidence: 0.85 };
+    if (POSTCODE_CITY.test(piece) || CITY_CODE.test(piece)) better(piece, 0.85);
+    else if (CITIES.has(piece.toLowerCase())) better(piece, 0.8);
+    else if (place) better(piece, 0.6);
   }
   return guess;
 }
