@@ -3,3 +3,4 @@ export * from './plans.js';
 export * from './credits.js';
 export * from './wire.js';
 export * from './units.js';
+export * from './webhooks.js';

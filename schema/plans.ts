@@ -45,6 +45,8 @@ export const FEATURE_MIN_PLAN = {
   extraction: 'pro',
   transcribe: 'business',
   'signed-urls': 'business',
+  /** Beyond the spec: every paid plan (README, "Webhooks"). */
+  webhooks: 'pro',
 } as const satisfies Record<string, PlanId>;
 export type Feature = keyof typeof FEATURE_MIN_PLAN;
 

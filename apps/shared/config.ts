@@ -34,6 +34,11 @@ const envSchema = z.object({
     (value) => (value === '' ? undefined : value),
     z.string().refine((value) => Buffer.byteLength(value) >= MIN_TOKEN_SECRET_BYTES, `must be at least ${MIN_TOKEN_SECRET_BYTES} bytes (e.g. openssl rand -base64 32)`).optional(),
   ),
+  /**
+   * Webhooks may go to loopback, private and link-local addresses, and over plain http: for tests
+   * and self-hosted intranets only. Cloud metadata addresses are refused whatever this says.
+   */
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(['0', '1', 'false', 'true', '']).default('0'),
 }).refine((env) => !env.MONGODB_URL || env.TOKEN_SECRET, {
   path: ['TOKEN_SECRET'],
   message: 'required when MONGODB_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
@@ -80,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     tokenSecret: c.TOKEN_SECRET,
     extraPlugins: c.PLUGINS.split(',').map((s) => s.trim()).filter(Boolean),
     licensePolicy: c.PLUGIN_LICENSES,
+    webhooksAllowPrivate: c.WEBHOOKS_ALLOW_PRIVATE === '1' || c.WEBHOOKS_ALLOW_PRIVATE === 'true',
     /** Engine path overrides, command -> path (only those set); handed to core/engines at start-up. */
     enginePaths: Object.fromEntries(
       Object.entries(ENGINE_PATH_VARIABLES).flatMap(([command, variable]) => (paths.data[variable] ? [[command, paths.data[variable]]] : [])),

@@ -95,9 +95,9 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     log,
   });
   const services = createServices({
-    store, blobs, registry, queue, executor: sandbox, log, ...(clock ? { clock } : {}),
+    store, blobs, registry, queue, webhookQueue: queue, executor: sandbox, log, ...(clock ? { clock } : {}),
     config: { publicUrl: config.publicUrl, workRoot: path.join(config.dataDir, 'work'), retentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
-      tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)) },
+      tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)), webhooksAllowPrivate: config.webhooksAllowPrivate },
   });
   await queue.agenda.ready;
   return {
@@ -110,7 +110,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
       if (config.workers > 0) {
         sandbox.warm(config.workers);
         const plugins = registry.plugins.map((p) => ({ id: p.id, concurrency: p.limits.concurrency }));
-        await queue.startWorkers({ runner: services.runner, retention: services.retention, store, concurrency: config.workers, plugins });
+        await queue.startWorkers({ runner: services.runner, retention: services.retention, store, concurrency: config.workers, plugins, webhooks: services.webhooks });
       }
     },
     async close() {

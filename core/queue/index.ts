@@ -11,13 +11,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agenda, backoffStrategies, type AgendaBackend, type Job } from 'agenda';
 import type { Logger } from '../contract/index.js';
 import type { Store } from '../store/types.js';
-import type { JobQueue, JobRunnerPort, QueuedJob, RetentionPort } from './types.js';
+import type { JobQueue, JobRunnerPort, QueuedJob, RetentionPort, WebhookDeliveryPort, WebhookQueue } from './types.js';
 
 /** Entries queued before per-plugin names existed; still run. */
 export const RUN_JOB = 'run-job';
 export const runJobName = (pluginId: string) => `${RUN_JOB}:${pluginId}`;
 export const PURGE_EXPIRED = 'purge-expired';
 export const CLOSE_BILLING_PERIOD = 'close-billing-period';
+/** One entry per webhook delivery, rescheduled for each retry (core/services/webhooks.ts). */
+export const DELIVER_WEBHOOK = 'deliver-webhook';
+/** Webhook attempts one worker makes at once (each waits on a receiver for up to 10 s). */
+const WEBHOOK_CONCURRENCY = 16;
+/** An attempt takes at most 10 s plus DNS: a lock older than this belongs to a dead worker. */
+const WEBHOOK_LOCK_MS = 30_000;
 
 /** After interrupting running jobs at the end of the grace period, how long they get to hand their job back. */
 const HAND_BACK_MS = 5_000;
@@ -51,13 +57,17 @@ export interface WorkerDeps {
   concurrency: number;
   /** Every plugin this worker runs, with its own concurrency. */
   plugins: ReadonlyArray<{ id: string; concurrency: number }>;
+  /** Webhook deliveries: attempted here on their own Agenda when given. */
+  webhooks?: WebhookDeliveryPort;
 }
 
-export class Queue implements JobQueue {
+export class Queue implements JobQueue, WebhookQueue {
   /** Conversion jobs. */
   readonly agenda: Agenda;
   /** Purge, reconcile and billing: apart, so they never take a conversion's place. */
   private maintenance: Agenda | undefined;
+  /** Webhook deliveries: apart too, so a slow receiver never holds a conversion's slot. */
+  private deliveries: Agenda | undefined;
   /** Conversion jobs running here, by Agenda job id, until Agenda has saved their outcome. */
   private readonly running = new Map<string, AbortController>();
 
@@ -81,13 +91,22 @@ export class Queue implements JobQueue {
     }
   }
 
+  /** Unique on the delivery id; due at `at` (now when omitted). */
+  async enqueueDelivery(deliveryId: string, at: Date = new Date()): Promise<void> {
+    try {
+      await this.agenda.create(DELIVER_WEBHOOK, { deliveryId }).unique({ 'data.deliveryId': deliveryId }, { insertOnly: true }).schedule(at).save();
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== DUPLICATE_KEY) throw err;
+    }
+  }
+
   /** A round trip to the queue's backend, for /readyz. */
   async ping(): Promise<void> {
     await this.agenda.queryJobs({ limit: 1 });
   }
 
   /** Start processing in this process (embedded server with workers, or apps/worker). */
-  async startWorkers({ runner, retention, store, concurrency, plugins }: WorkerDeps): Promise<void> {
+  async startWorkers({ runner, retention, store, concurrency, plugins, webhooks }: WorkerDeps): Promise<void> {
     const { log, lockLifetimeMs, retry = { delayMs: 2_000, maxDelayMs: 60_000, maxRetries: 8 } } = this.options;
     const handler = async (job: Job<{ jobId: string }>) => {
       const controller = new AbortController();
@@ -123,6 +142,7 @@ export class Queue implements JobQueue {
     maintenance.define(PURGE_EXPIRED, async () => {
       await retention.purge();
       await this.reconcile(runner, store);
+      if (webhooks) await this.reconcileDeliveries(webhooks);
     });
     // Usage is kept per month, so the new month starts at zero by itself; this job records the
     // close so operators can bill overage, and is harmless to run twice.
@@ -134,6 +154,39 @@ export class Queue implements JobQueue {
     await maintenance.every(this.options.maintenanceEvery ?? '1 minute', PURGE_EXPIRED);
     await maintenance.every('0 0 1 * *', CLOSE_BILLING_PERIOD, undefined, { timezone: 'UTC' });
     await this.reconcile(runner, store);
+    if (webhooks) await this.startDeliveries(webhooks, backoff);
+  }
+
+  /**
+   * Webhook deliveries on their own Agenda: an attempt that fails leaves its entry due again at
+   * the delivery's next attempt (the same entry, so the webhook-id and the one record hold); a
+   * handler that throws (store unreachable) is retried with back-off, then left to the reconciler.
+   */
+  private async startDeliveries(webhooks: WebhookDeliveryPort, backoff: ReturnType<typeof backoffStrategies.exponential>): Promise<void> {
+    const deliveries = new Agenda({ backend: this.options.backend, processEvery: this.options.processEveryMs, removeOnComplete: true });
+    deliveries.on('error', (err: Error) => this.options.log.error('queue error', { error: err.message }));
+    deliveries.define(DELIVER_WEBHOOK, async (job: Job<{ deliveryId: string }>) => {
+      const next = await webhooks.deliver(job.attrs.data.deliveryId);
+      if (next) job.attrs.nextRunAt = next;
+    }, { concurrency: WEBHOOK_CONCURRENCY, lockLimit: WEBHOOK_CONCURRENCY, lockLifetime: WEBHOOK_LOCK_MS, backoff });
+    deliveries.maxConcurrency(WEBHOOK_CONCURRENCY);
+    await deliveries.start();
+    this.deliveries = deliveries;
+    await this.reconcileDeliveries(webhooks);
+  }
+
+  /** Every pending webhook delivery has a live entry (one lost in a crash, or given up, is queued again). */
+  async reconcileDeliveries(webhooks: WebhookDeliveryPort): Promise<number> {
+    let requeued = 0;
+    const lockDeadline = Date.now() - WEBHOOK_LOCK_MS;
+    for (const { id, nextAttemptAt } of await webhooks.pending()) {
+      const { jobs: entries } = await this.agenda.queryJobs({ data: { deliveryId: id } });
+      if (entries.some((e) => e.nextRunAt || (e.lockedAt && new Date(e.lockedAt).getTime() > lockDeadline))) continue;
+      if (entries.length) await this.agenda.cancel({ data: { deliveryId: id } });
+      await this.enqueueDelivery(id, nextAttemptAt && nextAttemptAt.getTime() > Date.now() ? nextAttemptAt : new Date());
+      requeued++;
+    }
+    return requeued;
   }
 
   /**
@@ -169,6 +222,7 @@ export class Queue implements JobQueue {
   async stop(graceMs = 10_000): Promise<void> {
     // The backend's connection is the conversion queue's to close.
     await this.maintenance?.stop(false);
+    await this.deliveries?.stop(false);
     await this.agenda.stop();
     if (await this.allSettled(graceMs)) return;
     this.running.forEach((controller) => controller.abort());

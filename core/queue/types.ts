@@ -38,3 +38,16 @@ export interface JobRunnerPort {
 export interface RetentionPort {
   purge(): Promise<unknown>;
 }
+
+/** Puts a webhook delivery on the shared queue, due at `at` (now when omitted); one entry per delivery. */
+export interface WebhookQueue {
+  enqueueDelivery(deliveryId: string, at?: Date): Promise<void>;
+}
+
+/** What the queue's workers call for webhook deliveries (core/services/webhooks.ts). */
+export interface WebhookDeliveryPort {
+  /** One attempt; resolves to when the next is due, or null when the delivery is finished (delivered, failed or gone). */
+  deliver(deliveryId: string): Promise<Date | null>;
+  /** Pending deliveries (recovery): each must have a live queue entry. */
+  pending(): Promise<Array<{ id: string; nextAttemptAt: Date | null }>>;
+}

@@ -16,6 +16,7 @@ import type { JobService } from './jobs.js';
 import { requireFeature } from './plan-gates.js';
 import { parseOp, parseTarget } from './targets.js';
 import type { StagedUpload } from './uploads.js';
+import type { JobEvents, RequestWebhooks } from './webhooks.js';
 
 type BatchAccepted = z.infer<typeof batchAcceptedSchema>;
 type BatchStatus = z.infer<typeof batchStatusSchema>;
@@ -27,6 +28,8 @@ export interface BatchRequest {
   fields: Record<string, unknown>;
   fieldsAreStrings: boolean;
   viaApi: boolean;
+  /** Beyond the spec: where to push the batch.done event. */
+  webhookUrl?: string | undefined;
 }
 
 export class BatchService {
@@ -36,6 +39,7 @@ export class BatchService {
     private readonly jobs: JobService,
     private readonly clock: Clock,
     private readonly publicUrl: string,
+    private readonly webhooks?: RequestWebhooks & JobEvents,
   ) {}
 
   /** Checked before any upload is read: 403 below Pro; returns how many files the plan allows. */
@@ -46,24 +50,30 @@ export class BatchService {
 
   /** Accept each file on its own: a bad file is listed in `errors`, the others still run. */
   async accept(principal: Principal, request: BatchRequest): Promise<BatchAccepted> {
-    const { uploads } = request;
+    const { uploads, webhookUrl: requestedUrl, ...common } = request;
+    let webhookUrl: string | undefined;
     try {
       const max = this.admit(principal);
       if (uploads.length > max) throw badRequest(`At most ${max} files per batch on the ${PLANS[principal.account.plan].label} plan`);
       // Checked once for the whole batch: a malformed field is the request's fault, not a file's.
       parseTarget(request.to);
       parseOp(request.op);
+      if (requestedUrl !== undefined) {
+        if (!this.webhooks) throw badRequest('webhookUrl is not available on this server');
+        webhookUrl = await this.webhooks.check(principal, requestedUrl);
+      }
     } catch (err) {
       await Promise.all(uploads.map((u) => this.blobs.delete(u.blobKey)));
       throw err;
     }
     const batchId = randomUUID();
+    if (webhookUrl) await this.webhooks?.record(batchId, principal.account.id, webhookUrl);
     const errors: BatchRecord['errors'] = [];
     const refusals: ServiceError[] = [];
     let total = 0;
     for (const upload of uploads) {
       try {
-        await this.jobs.accept(principal, { ...request, upload, batchId });
+        await this.jobs.accept(principal, { ...common, upload, batchId });
         total++;
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err;
@@ -77,6 +87,8 @@ export class BatchService {
       throw allCredits ? refusals[0]! : badRequest(`No file could be accepted: ${errors.map((e) => `${e.filename}: ${e.error}`).join('; ')}`);
     }
     await this.store.batches.create({ id: batchId, accountId: principal.account.id, tool: null, total, errors, createdAt: this.clock.now() });
+    // Its jobs may all have finished already: their batch was not recorded yet when they did.
+    await this.webhooks?.batchRecorded(batchId);
     return { batchId, total, errors, statusUrl: `/api/batch/${batchId}` };
   }
 

@@ -22,6 +22,7 @@ import { ServiceError, badRequest, forbidden, notFound } from './errors.js';
 import type { JobQueue } from '../queue/types.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
 import type { StagedUpload, UploadService } from './uploads.js';
+import type { RequestWebhooks } from './webhooks.js';
 
 type BatchAccepted = z.infer<typeof batchAcceptedSchema>;
 
@@ -30,6 +31,8 @@ export interface ExtractionRequest {
   fields: Record<string, unknown>;
   fieldsAreStrings: boolean;
   viaApi: boolean;
+  /** Beyond the spec: where to push the extraction.done event. */
+  webhookUrl?: string | undefined;
 }
 
 export class ExtractionService {
@@ -41,6 +44,7 @@ export class ExtractionService {
     private readonly credits: CreditService,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
+    private readonly webhooks?: RequestWebhooks,
   ) {}
 
   /**
@@ -75,6 +79,11 @@ export class ExtractionService {
       if (uploads.length > max) throw this.tooManyFiles(principal, tool);
       const parsed = parseOptions(plugin.options, request.fields, { fromStrings: request.fieldsAreStrings, operation: tool });
       if (!parsed.ok) throw badRequest(parsed.error);
+      let webhookUrl: string | undefined;
+      if (request.webhookUrl !== undefined) {
+        if (!this.webhooks) throw badRequest('webhookUrl is not available on this server');
+        webhookUrl = await this.webhooks.check(principal, request.webhookUrl);
+      }
       if (trial) {
         trialClaimed = await this.store.trials.claim(principal.account.id, tool, this.clock.now());
         if (!trialClaimed) throw trialUsed(tool, info.plan);
@@ -99,6 +108,7 @@ export class ExtractionService {
         throw errors.every((e) => e.error === 'Insufficient API credits') ? new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits') : badRequest(`No file could be accepted: ${reason}`);
       }
       await this.store.batches.create({ id: batchId, accountId: principal.account.id, tool, total: jobIds.length, errors, createdAt: this.clock.now() });
+      if (webhookUrl) await this.webhooks?.record(batchId, principal.account.id, webhookUrl);
       for (const jobId of jobIds) await this.queue.enqueue({ id: jobId, pluginId: plugin.id });
       return { batchId, total: jobIds.length, errors, statusUrl: `/api/${tool}/${batchId}` };
     } catch (err) {

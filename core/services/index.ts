@@ -14,11 +14,12 @@ import { ExtractionService } from './extractions.js';
 import { InProcessJobs } from './in-process-jobs.js';
 import { SecretVault } from './job-policy.js';
 import { JobService } from './jobs.js';
-import type { JobQueue } from '../queue/types.js';
+import type { JobQueue, WebhookQueue } from '../queue/types.js';
 import { RateLimitService } from './rate-limits.js';
 import { RetentionService } from './retention.js';
 import { JobRunner, type PluginExecutor } from './runner.js';
 import { UploadService } from './uploads.js';
+import { WebhookService } from './webhooks.js';
 
 export interface ServicesConfig {
   publicUrl: string;
@@ -31,6 +32,10 @@ export interface ServicesConfig {
    * in the database. Every process that serves polls or runs jobs must have the same one.
    */
   tokenSecret: string;
+  /** WEBHOOKS_ALLOW_PRIVATE=1: webhooks may go to private and loopback addresses, over http too (never to metadata addresses). */
+  webhooksAllowPrivate?: boolean;
+  /** Tests: the webhook back-off schedule. */
+  webhookRetryDelaysMs?: readonly number[];
 }
 
 export interface ServiceDeps {
@@ -38,6 +43,8 @@ export interface ServiceDeps {
   blobs: BlobStore;
   registry: Registry;
   queue: JobQueue;
+  /** Where webhook deliveries are queued (the same Queue in production); without it they wait for the reconciler. */
+  webhookQueue?: WebhookQueue;
   /** Where plugin runs execute: the sandbox pool (never the thread serving HTTP). */
   executor: PluginExecutor;
   log: Logger;
@@ -47,18 +54,34 @@ export interface ServiceDeps {
 
 export type Services = ReturnType<typeof createServices>;
 
-export function createServices({ store, blobs, registry, queue, executor, log, clock = systemClock, config }: ServiceDeps) {
+export function createServices({ store, blobs, registry, queue, webhookQueue, executor, log, clock = systemClock, config }: ServiceDeps) {
   const vault = new SecretVault();
   const accounts = new AccountService(store, clock);
   const credits = new CreditService(store, accounts, clock);
   const uploads = new UploadService(blobs);
   const capabilities = new CapabilityService(registry);
   const links = new DownloadLinks(store, config.tokenSecret, config.publicUrl, clock);
+  // Webhooks read the poll answers of jobs, batches and extractions, which are built after it.
+  const late: { jobs?: JobService; batches?: BatchService; extractions?: ExtractionService } = {};
+  const webhooks = new WebhookService(store, clock, log, {
+    tokenSecret: config.tokenSecret, allowPrivate: config.webhooksAllowPrivate ?? false,
+    ...(config.webhookRetryDelaysMs ? { retryDelaysMs: config.webhookRetryDelaysMs } : {}),
+  }, {
+    job: async (jobId) => {
+      const job = await store.jobs.get(jobId);
+      return job ? late.jobs!.present(job) : { error: 'Job not found' };
+    },
+    batch: (account, batchId) => late.batches!.status({ account, keyId: '' }, batchId),
+    extraction: (account, tool, batchId) => late.extractions!.poll({ account, keyId: '' }, tool, batchId),
+  }, webhookQueue);
   const runner = new JobRunner(store, blobs, registry, credits, vault, clock, log, links, executor, {
     workRoot: config.workRoot, outputRetentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
-  });
+  }, webhooks);
   const inProcessJobs = new InProcessJobs(runner, log);
-  const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config, links);
+  const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config, links, webhooks);
+  const batches = new BatchService(store, blobs, jobs, clock, config.publicUrl, webhooks);
+  const extractions = new ExtractionService(store, registry, capabilities, uploads, credits, queue, clock, webhooks);
+  Object.assign(late, { jobs, batches, extractions });
   return {
     registry,
     clock,
@@ -66,9 +89,10 @@ export function createServices({ store, blobs, registry, queue, executor, log, c
     credits,
     uploads,
     jobs,
-    batches: new BatchService(store, blobs, jobs, clock, config.publicUrl),
+    batches,
     capabilities,
-    extractions: new ExtractionService(store, registry, capabilities, uploads, credits, queue, clock),
+    extractions,
+    webhooks,
     rateLimits: new RateLimitService(store, accounts, clock),
     downloads: new DownloadService(store, blobs, jobs, clock, links),
     retention: new RetentionService(store, blobs, clock, log, config.retentionMs),

@@ -15,6 +15,7 @@ import { badRequest, notFound } from './errors.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
 import { parseOp, parseTarget } from './targets.js';
 import { splitSecrets, type SecretVault } from './job-policy.js';
+import type { RequestWebhooks } from './webhooks.js';
 import type { StagedUpload, UploadService } from './uploads.js';
 
 export interface ConvertRequest {
@@ -26,6 +27,8 @@ export interface ConvertRequest {
   fieldsAreStrings: boolean;
   viaApi: boolean;
   batchId?: string;
+  /** Beyond the spec: where to push this job's event (signed with the account's default secret). */
+  webhookUrl?: string | undefined;
 }
 
 /** The op of the PDF merge plugin, served by POST /api/pdf/merge only. */
@@ -49,6 +52,7 @@ export class JobService {
     private readonly clock: Clock,
     private readonly config: JobServiceConfig,
     private readonly links: DownloadLinks,
+    private readonly webhooks?: RequestWebhooks,
   ) {}
 
   /** Validate, charge and queue one conversion or tool op. The staged upload is consumed. */
@@ -65,9 +69,10 @@ export class JobService {
       if (op) requireFeature(principal.account, 'tool-ops');
       requirePlan(principal.account, plugin.plan, op ? `Op '${op}'` : plugin.title);
       const options = this.parse(plugin, request.fields, request.fieldsAreStrings, op ? `op '${op}'` : `${inputFormat} -> ${to}`);
+      const webhookUrl = await this.checkWebhook(principal, request.webhookUrl);
       return await this.queue(principal, {
         plugin, kind: op ? 'tool' : 'convert', op: op ?? null, inputFormat, output, options, files: [{ upload, format: inputFormat }],
-        cost: creditCost({ format: inputFormat, bytes: upload.bytes }, plugin.creditWeight), viaApi: request.viaApi, batchId: request.batchId ?? null,
+        cost: creditCost({ format: inputFormat, bytes: upload.bytes }, plugin.creditWeight), viaApi: request.viaApi, batchId: request.batchId ?? null, webhookUrl,
       });
     } catch (err) {
       await this.uploads.discard(upload);
@@ -94,7 +99,7 @@ export class JobService {
   }
 
   /** POST /api/pdf/merge: two or more PDFs merged in the order sent, charged by total size. */
-  async acceptMerge(principal: Principal, uploads: StagedUpload[], viaApi: boolean): Promise<AcceptedJob> {
+  async acceptMerge(principal: Principal, uploads: StagedUpload[], viaApi: boolean, webhookUrl?: string): Promise<AcceptedJob> {
     try {
       const plugin = this.mergePlugin(principal);
       const { min, max } = plugin.limits.inputs ?? { min: 2, max: 2 };
@@ -104,14 +109,23 @@ export class JobService {
         if ((await this.uploads.identify(upload)) !== 'pdf') throw badRequest(`${upload.filename} is not a PDF`);
       }
       const bytes = uploads.reduce((sum, u) => sum + u.bytes, 0);
+      const checkedUrl = await this.checkWebhook(principal, webhookUrl);
       return await this.queue(principal, {
         plugin, kind: 'merge', op: MERGE_OP, inputFormat: 'pdf', output: 'pdf', options: this.parse(plugin, {}, false, 'merge'),
         files: uploads.map((upload) => ({ upload, format: 'pdf' as const })), cost: creditCost({ format: 'pdf', bytes }, plugin.creditWeight), viaApi,
+        webhookUrl: checkedUrl,
       });
     } catch (err) {
       await this.uploads.discard(...uploads);
       throw err;
     }
+  }
+
+  /** A per-request webhookUrl, checked (plan, address, default secret) before anything is charged. */
+  private async checkWebhook(principal: Principal, url: string | undefined): Promise<string | undefined> {
+    if (url === undefined) return undefined;
+    if (!this.webhooks) throw badRequest('webhookUrl is not available on this server');
+    return this.webhooks.check(principal, url);
   }
 
   private parse(plugin: Plugin, fields: Record<string, unknown>, fromStrings: boolean, operation: string) {
@@ -123,7 +137,7 @@ export class JobService {
   /** Charge, record and enqueue a validated job. A job that cannot be queued is failed and refunded. */
   private async queue(principal: Principal, spec: {
     plugin: Plugin; kind: JobRecord['kind']; op: string | null; inputFormat: FormatId; output: FormatId; options: Record<string, unknown>;
-    files: Array<{ upload: StagedUpload; format: FormatId }>; cost: number; viaApi: boolean; batchId?: string | null;
+    files: Array<{ upload: StagedUpload; format: FormatId }>; cost: number; viaApi: boolean; batchId?: string | null; webhookUrl?: string | undefined;
   }): Promise<AcceptedJob> {
     const { stored, secret } = splitSecrets(spec.plugin, spec.options);
     const charge = await this.credits.charge(principal.account, spec.cost);
@@ -145,6 +159,8 @@ export class JobService {
       createdAt: now,
       inputsExpireAt: new Date(now.getTime() + this.config.retentionMs),
     });
+    // Recorded before the job can run, so its event finds it.
+    if (spec.webhookUrl) await this.webhooks?.record(job.id, principal.account.id, spec.webhookUrl);
     if (Object.keys(secret).length) {
       this.vault.put(job.id, secret);
       this.localJobs.start(job.id);

@@ -10,6 +10,7 @@ const FEATURE_NAMES: Record<Feature, string> = {
   extraction: 'Extraction tools',
   transcribe: 'Transcription',
   'signed-urls': 'Signed URLs',
+  webhooks: 'Webhooks',
 };
 
 /** 403 unless the account's plan unlocks `feature`. */

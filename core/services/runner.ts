@@ -32,6 +32,11 @@ const PROGRESS_WRITE_INTERVAL_MS = 500;
 /** Past its plugin's timeout plus this, an in-process job cannot still be running anywhere. */
 const ABANDONED_MARGIN_MS = 60_000;
 
+/** Told when a job has finished, done or failed (webhooks); never throws. */
+export interface JobFinishedPort {
+  jobFinished(jobId: string): Promise<void>;
+}
+
 /** Runs a plugin away from this thread, under the run's deadline and memory cap (the sandbox pool). */
 export interface PluginExecutor {
   run(run: SandboxRun, hooks: SandboxHooks): Promise<RunResult>;
@@ -49,6 +54,7 @@ export class JobRunner implements JobRunnerPort {
     private readonly links: DownloadLinks,
     private readonly executor: PluginExecutor,
     private readonly config: RunnerConfig,
+    private readonly events?: JobFinishedPort,
   ) {}
 
   /**
@@ -121,8 +127,9 @@ export class JobRunner implements JobRunnerPort {
       const result = checkResult(await this.executor.run(run, hooks), plugin, workDir);
       if (job.kind === 'extract') {
         if (isFileResult(result)) throw new Error(`plugin ${plugin.id} returned a file for an extraction job`);
-        await this.store.jobs.completeWithResult(job.id, { result: result.row, at: this.clock.now() });
+        const finished = await this.store.jobs.completeWithResult(job.id, { result: result.row, at: this.clock.now() });
         log.info('job done', { ms: Date.now() - started });
+        if (finished) await this.events?.jobFinished(job.id);
         await this.deleteInputs(job);
         return;
       }
@@ -138,6 +145,7 @@ export class JobRunner implements JobRunnerPort {
       });
       if (!completed) await this.blobs.delete(blobKey);
       log.info('job done', { ms: Date.now() - started, bytes });
+      if (completed) await this.events?.jobFinished(job.id);
       await this.deleteInputs(job);
     } catch (err) {
       if (signal?.aborted) {
@@ -158,6 +166,7 @@ export class JobRunner implements JobRunnerPort {
       // A failed free try is given back (spec: side effects); charged jobs are refunded.
       if (isTrialJob(job)) await this.store.trials.release(job.accountId, job.op ?? job.pluginId);
       else await this.credits.refund(job);
+      await this.events?.jobFinished(job.id);
     }
     await this.deleteInputs(job);
   }

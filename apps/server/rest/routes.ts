@@ -7,6 +7,7 @@ import type { Services } from '../../../core/services/index.js';
 import type { FormRules, StagedForm } from '../../../core/services/uploads.js';
 import { principalOf } from '../auth.js';
 import { stageMultipart } from '../multipart.js';
+import { webhookRoutes } from './webhooks.js';
 
 /**
  * The request's form with its files staged under the caller's plan (one reader, one UploadService
@@ -27,27 +28,28 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
   app.post('/api/v1/convert', async (request) => {
     const principal = principalOf(request);
     const form = await readForm(services, request, { fileField: 'file', maxFiles: 1 });
-    const { to, op, ...fields } = form.fields;
-    return services.jobs.accept(principal, { upload: form.files[0]!, to, op, fields, fieldsAreStrings: true, viaApi: true });
+    const { to, op, webhookUrl, ...fields } = form.fields;
+    return services.jobs.accept(principal, { upload: form.files[0]!, to, op, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
   });
 
   app.post('/api/pdf/merge', async (request) => {
     const principal = principalOf(request);
     const maxFiles = services.jobs.admitMerge(principal);
     const form = await readForm(services, request, { fileField: 'files', maxFiles });
-    if (Object.keys(form.fields).length) {
+    const { webhookUrl, ...rest } = form.fields;
+    if (Object.keys(rest).length) {
       await services.uploads.discard(...form.files);
-      throw badRequest(`Unexpected field '${Object.keys(form.fields)[0]}': merge takes only 'files'`);
+      throw badRequest(`Unexpected field '${Object.keys(rest)[0]}': merge takes only 'files' (and 'webhookUrl')`);
     }
-    return services.jobs.acceptMerge(principal, form.files, true);
+    return services.jobs.acceptMerge(principal, form.files, true, webhookUrl);
   });
 
   app.post('/api/batch/convert', async (request) => {
     const principal = principalOf(request);
     const maxFiles = services.batches.admit(principal);
     const form = await readForm(services, request, { fileField: 'files', maxFiles });
-    const { to, op, ...fields } = form.fields;
-    return services.batches.accept(principal, { uploads: form.files, to, op, fields, fieldsAreStrings: true, viaApi: true });
+    const { to, op, webhookUrl, ...fields } = form.fields;
+    return services.batches.accept(principal, { uploads: form.files, to, op, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
   });
 
   app.get<{ Params: { id: string } }>('/api/batch/:id', async (request) =>
@@ -65,7 +67,8 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
       const principal = principalOf(request);
       const maxFiles = services.extractions.admit(principal, tool);
       const form = await readForm(services, request, { fileField: 'files', maxFiles, tooMany: () => services.extractions.tooManyFiles(principal, tool) });
-      return services.extractions.accept(principal, tool, { uploads: form.files, fields: form.fields, fieldsAreStrings: true, viaApi: true });
+      const { webhookUrl, ...fields } = form.fields;
+      return services.extractions.accept(principal, tool, { uploads: form.files, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
     });
     app.get<{ Params: { id: string } }>(`/api/${tool}/:id`, async (request) =>
       services.extractions.poll(principalOf(request), tool, request.params.id),
@@ -102,4 +105,7 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
 
   // Beyond the spec: the capability index, straight from the registry.
   app.get('/api/v1/formats', async () => services.capabilities.formats());
+
+  // Beyond the spec: webhook endpoints.
+  await app.register(webhookRoutes, { services });
 }

@@ -3,7 +3,10 @@
  * start-up. Documents keep the port's field names; the record's id is `_id`.
  */
 import type { IndexDescription } from 'mongodb';
-import type { Account, ApiKeyRecord, BatchRecord, DownloadTokenRecord, JobRecord, UsageRecord } from '../types.js';
+import type {
+  Account, ApiKeyRecord, BatchRecord, DownloadTokenRecord, JobRecord, UsageRecord, WebhookAccountSecretRecord, WebhookAttemptRecord, WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+} from '../types.js';
 
 export type AccountDoc = Omit<Account, 'id'> & { _id: string };
 export type KeyDoc = Omit<ApiKeyRecord, 'id'> & { _id: string };
@@ -35,6 +38,20 @@ export interface RateDoc {
   createdAt: Date;
 }
 
+export type WebhookEndpointDoc = Omit<WebhookEndpointRecord, 'id'> & { _id: string };
+/** `_id` is the account id. */
+export type WebhookSecretDoc = Omit<WebhookAccountSecretRecord, 'accountId'> & { _id: string };
+/** `target`: the endpoint id or "url:" + the override URL, unique with `eventKey`. */
+export type WebhookDeliveryDoc = Omit<WebhookDeliveryRecord, 'id'> & { _id: string; target: string };
+/** `seq` orders the log (a counter per endpoint would need another write; time + random id suffices). */
+export type WebhookAttemptDoc = WebhookAttemptRecord & { seq: number };
+export interface WebhookTargetDoc {
+  _id: string;
+  accountId: string;
+  url: string;
+  createdAt: Date;
+}
+
 export const COLLECTIONS = {
   accounts: 'accounts',
   keys: 'apiKeys',
@@ -44,6 +61,11 @@ export const COLLECTIONS = {
   tokens: 'downloadTokens',
   usage: 'usage',
   rates: 'rateWindows',
+  webhookEndpoints: 'webhookEndpoints',
+  webhookSecrets: 'webhookSecrets',
+  webhookDeliveries: 'webhookDeliveries',
+  webhookAttempts: 'webhookAttempts',
+  webhookTargets: 'webhookTargets',
 } as const;
 
 /**
@@ -78,4 +100,13 @@ export const INDEXES: Record<keyof typeof COLLECTIONS, IndexDescription[]> = {
     { key: { windowStart: 1 }, name: 'window_start' },
     { key: { createdAt: 1 }, name: 'expired_windows', expireAfterSeconds: RATE_WINDOW_TTL_SECONDS },
   ],
+  webhookEndpoints: [{ key: { accountId: 1, createdAt: 1 }, name: 'account_endpoints' }],
+  webhookSecrets: [],
+  webhookDeliveries: [
+    { key: { eventKey: 1, target: 1 }, name: 'event_target_unique', unique: true },
+    { key: { createdAt: 1 }, name: 'pending', partialFilterExpression: { status: 'pending' } },
+  ],
+  webhookAttempts: [{ key: { endpointId: 1, seq: -1 }, name: 'endpoint_log' }],
+  // An override outlives its job's events by far: a day after a job's last retry it is of no use.
+  webhookTargets: [{ key: { createdAt: 1 }, name: 'expired_targets', expireAfterSeconds: 3 * 24 * 3600 }],
 };

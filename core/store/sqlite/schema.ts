@@ -110,3 +110,74 @@ UPDATE jobs SET download_token = NULL WHERE download_token IS NOT NULL;
 ALTER TABLE jobs DROP COLUMN download_token;
 ALTER TABLE jobs ADD COLUMN download_token_hash TEXT;
 `;
+
+/**
+ * Version 3: webhooks (core/services/webhooks.ts). Secrets are sealed by the service before
+ * they reach the store. A delivery is unique per event and target (endpoint id, or the
+ * override URL prefixed with "url:").
+ */
+export const WEBHOOKS = `
+CREATE TABLE webhook_endpoints (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  url TEXT NOT NULL,
+  description TEXT,
+  events TEXT,
+  secret TEXT NOT NULL,
+  previous_secret TEXT,
+  previous_expires_at INTEGER,
+  disabled_at INTEGER,
+  disabled_reason TEXT,
+  failing_since INTEGER,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX webhook_endpoints_account ON webhook_endpoints (account_id, created_at);
+
+CREATE TABLE webhook_account_secrets (
+  account_id TEXT PRIMARY KEY REFERENCES accounts(id),
+  secret TEXT NOT NULL,
+  previous_secret TEXT,
+  previous_expires_at INTEGER,
+  created_at INTEGER NOT NULL
+);
+
+CREATE TABLE webhook_deliveries (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  event_key TEXT NOT NULL,
+  target TEXT NOT NULL,
+  type TEXT NOT NULL,
+  subject_id TEXT NOT NULL,
+  endpoint_id TEXT,
+  url TEXT NOT NULL,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER,
+  last_status_code INTEGER,
+  last_error TEXT,
+  created_at INTEGER NOT NULL,
+  completed_at INTEGER,
+  UNIQUE (event_key, target)
+);
+CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (created_at) WHERE status = 'pending';
+
+CREATE TABLE webhook_attempts (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  delivery_id TEXT NOT NULL,
+  endpoint_id TEXT,
+  type TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  status_code INTEGER,
+  latency_ms INTEGER NOT NULL,
+  error TEXT
+);
+CREATE INDEX webhook_attempts_endpoint ON webhook_attempts (endpoint_id, seq DESC);
+
+CREATE TABLE webhook_targets (
+  subject_id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+`;

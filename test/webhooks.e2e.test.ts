@@ -1,0 +1,246 @@
+/**
+ * Webhooks end to end: a real HTTP receiver started here, a real server (store, queue, worker),
+ * events verified with the exported helper. The server runs with WEBHOOKS_ALLOW_PRIVATE=1 so it
+ * may call the receiver on 127.0.0.1; a second server without it shows the refusals.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook, WebhookVerificationError } from '../core/contract/webhooks.js';
+import { SLOW_TEXT_PLUGIN, authHeaders, getJson, startServer, submitConvert, type TestServer } from './helpers.js';
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/** A receiver: records every request; answers each path with its queued statuses, then 200. */
+class Receiver {
+  readonly received: Received[] = [];
+  private readonly plans = new Map<string, number[]>();
+  private server!: Server;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const pathName = req.url ?? '/';
+        this.received.push({ path: pathName, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        const status = this.plans.get(pathName)?.shift() ?? 200;
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'nope');
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The next answers of `path`, in order. */
+  plan(pathName: string, ...statuses: number[]): void {
+    this.plans.set(pathName, statuses);
+  }
+
+  on(pathName: string): Received[] {
+    return this.received.filter((r) => r.path === pathName);
+  }
+
+  async waitFor(pathName: string, count: number, timeoutMs = 20_000): Promise<Received[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.on(pathName).length < count) {
+      if (Date.now() > deadline) throw new Error(`${pathName}: ${this.on(pathName).length} of ${count} requests after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return this.on(pathName);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const json = (key: string) => ({ ...authHeaders(key), 'content-type': 'application/json' });
+const text = { name: 'notes.txt', data: 'hello webhooks' };
+
+async function api(url: string, key: string, method: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { method, headers: body === undefined ? authHeaders(key) : json(key), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  return { status: res.status, body: res.status === 204 ? null : await res.json() };
+}
+
+describe('webhooks', () => {
+  const receiver = new Receiver();
+  let dataDir: string;
+  let server: TestServer;
+  let key: string;
+  const start = () => startServer({ dataDir, env: { PLUGINS: SLOW_TEXT_PLUGIN, WEBHOOKS_ALLOW_PRIVATE: '1' } });
+
+  /** Registers an endpoint for `path` on the receiver; returns its id and secret. */
+  async function register(pathName: string, extra: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
+    const res = await api(`${server.url}/api/v1/webhooks`, key, 'POST', { url: `${receiver.url}${pathName}`, ...extra });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return { id: res.body.endpoint.id, secret: res.body.secret };
+  }
+
+  async function convert(fields: Record<string, string> = {}): Promise<string> {
+    const res = await submitConvert(server.url, key, text, { to: 'md', steps: '1', ...fields });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.jobId;
+  }
+
+  beforeAll(async () => {
+    await receiver.start();
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-webhooks-'));
+    server = await start();
+    key = await server.createKey('pro');
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await receiver.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('is for paid plans: a Free key gets 403 plan_required', async () => {
+    const free = await server.createKey('free');
+    const res = await api(`${server.url}/api/v1/webhooks`, free, 'POST', { url: `${receiver.url}/free` });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('plan_required');
+  });
+
+  it('registers an endpoint whose secret is shown once, then sends one signed job.done the helper verifies', async () => {
+    const { id, secret } = await register('/done', { events: ['job.done'], description: 'CI receiver' });
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(Buffer.from(secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
+    const listed = await api(`${server.url}/api/v1/webhooks`, key, 'GET');
+    expect(listed.body.endpoints).toEqual([expect.objectContaining({ id, url: `${receiver.url}/done`, events: ['job.done'], enabled: true, description: 'CI receiver' })]);
+    expect(JSON.stringify(listed.body)).not.toContain(secret.slice(6));
+
+    const jobId = await convert();
+    const [event] = await receiver.waitFor('/done', 1);
+    const payload = verifyWebhook<{ type: string; timestamp: string; data: any }>(secret, event!.headers as Record<string, string>, event!.body);
+    expect(payload.type).toBe('job.done');
+    expect(new Date(payload.timestamp).getTime()).toBeGreaterThan(0);
+    // `data` is the poll's answer.
+    const poll = await getJson(`${server.url}/api/v1/jobs/${jobId}`, key);
+    expect(payload.data).toEqual(poll.body);
+    expect(payload.data.downloadUrl).toMatch(/\/api\/download\//);
+    expect(event!.headers['webhook-id']).toMatch(/^msg_/);
+    // Tampering, another secret, or an old timestamp fail.
+    expect(() => verifyWebhook(secret, event!.headers as Record<string, string>, event!.body.replace('done', 'dOne'))).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, event!.headers as Record<string, string>, event!.body)).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook(secret, event!.headers as Record<string, string>, event!.body, { now: Date.now() + 600_000 })).toThrow(/tolerance/);
+
+    // Exactly one: nothing else arrives.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(receiver.on('/done')).toHaveLength(1);
+    const log = await api(`${server.url}/api/v1/webhooks/${id}/attempts`, key, 'GET');
+    expect(log.body.attempts).toEqual([expect.objectContaining({ webhookId: event!.headers['webhook-id'], type: 'job.done', statusCode: 200, error: null })]);
+    await api(`${server.url}/api/v1/webhooks/${id}`, key, 'DELETE');
+  }, 60_000);
+
+  it('retries after a 500 with the same webhook-id, and logs both attempts', async () => {
+    const { id, secret } = await register('/flaky');
+    receiver.plan('/flaky', 500);
+    await convert();
+    const [first, second] = await receiver.waitFor('/flaky', 2, 20_000);
+    expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(4_000);
+    expect(first!.body).toBe(second!.body);
+    for (const attempt of [first!, second!]) expect(verifyWebhook(secret, attempt.headers as Record<string, string>, attempt.body)).toMatchObject({ type: 'job.done' });
+    const log = await api(`${server.url}/api/v1/webhooks/${id}/attempts`, key, 'GET');
+    expect(log.body.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([200, 500]);
+    expect(log.body.attempts[1].error).toBe('HTTP 500');
+    const endpoint = await api(`${server.url}/api/v1/webhooks/${id}`, key, 'GET');
+    expect(endpoint.body).toMatchObject({ enabled: true, failingSince: null });
+    await api(`${server.url}/api/v1/webhooks/${id}`, key, 'DELETE');
+  }, 60_000);
+
+  it('rotation: the new secret is shown once, and both secrets sign for 24 h', async () => {
+    const { id, secret: old } = await register('/rotate');
+    const rotated = await api(`${server.url}/api/v1/webhooks/${id}/rotate-secret`, key, 'POST');
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.secret as string;
+    expect(fresh).not.toBe(old);
+    expect(rotated.body.endpoint.previousSecretExpiresAt).not.toBeNull();
+    const test = await api(`${server.url}/api/v1/webhooks/${id}/test`, key, 'POST');
+    expect(test.body).toMatchObject({ delivered: true, attempt: { type: 'webhook.test', statusCode: 200 } });
+    const [event] = await receiver.waitFor('/rotate', 1);
+    expect(String(event!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifyWebhook(fresh, event!.headers as Record<string, string>, event!.body)).toMatchObject({ type: 'webhook.test', data: { endpointId: id } });
+    expect(verifyWebhook(old, event!.headers as Record<string, string>, event!.body)).toMatchObject({ type: 'webhook.test' });
+    await api(`${server.url}/api/v1/webhooks/${id}`, key, 'DELETE');
+  }, 30_000);
+
+  it('per-request webhookUrl: needs the default secret, then job and batch events go there signed with it', async () => {
+    const refused = await submitConvert(server.url, key, text, { to: 'md', steps: '1', webhookUrl: `${receiver.url}/override` });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/default webhook secret/);
+    const { body: { secret } } = await api(`${server.url}/api/v1/webhooks/default-secret`, key, 'POST');
+    const jobId = await convert({ webhookUrl: `${receiver.url}/override` });
+    const [event] = await receiver.waitFor('/override', 1);
+    expect(verifyWebhook(secret, event!.headers as Record<string, string>, event!.body)).toMatchObject({ type: 'job.done', data: { status: 'done' } });
+    expect((await getJson(`${server.url}/api/v1/jobs/${jobId}`, key)).body.status).toBe('done');
+
+    const form = new FormData();
+    for (const name of ['a.txt', 'b.txt']) form.append('files', new Blob(['batch']), name);
+    form.append('to', 'md');
+    form.append('steps', '1');
+    form.append('webhookUrl', `${receiver.url}/batch`);
+    const batch = await fetch(`${server.url}/api/batch/convert`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const { batchId } = (await batch.json()) as { batchId: string };
+    const [batchEvent] = await receiver.waitFor('/batch', 1);
+    const payload = verifyWebhook<{ type: string; data: unknown }>(secret, batchEvent!.headers as Record<string, string>, batchEvent!.body);
+    expect(payload.type).toBe('batch.done');
+    expect(payload.data).toEqual((await getJson(`${server.url}/api/batch/${batchId}`, key)).body);
+    // The override gets the batch's event only, once.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.on('/batch')).toHaveLength(1);
+  }, 60_000);
+
+  it('refuses metadata addresses whatever the setting, and bad URLs', async () => {
+    for (const url of ['http://169.254.169.254/latest', 'http://[fd00:ec2::254]/', 'http://[::ffff:169.254.169.254]/', 'ftp://example.com/', 'http://user:pw@127.0.0.1/']) {
+      const res = await api(`${server.url}/api/v1/webhooks`, key, 'POST', { url });
+      expect(res.status, url).toBe(400);
+    }
+  });
+
+  it('without WEBHOOKS_ALLOW_PRIVATE: loopback, private and link-local addresses and plain http are refused', async () => {
+    const strict = await startServer({ env: { PLUGINS: SLOW_TEXT_PLUGIN } });
+    try {
+      const strictKey = await strict.createKey('business');
+      for (const url of [
+        'https://127.0.0.1/', 'https://localhost/', 'https://10.1.2.3/', 'https://192.168.1.1/', 'https://172.16.0.1/', 'https://169.254.1.1/',
+        'https://[::1]/', 'https://[fe80::1]/', 'https://[fc00::1]/', 'https://[::ffff:10.0.0.1]/', 'https://0.0.0.0/', 'https://2130706433/',
+        'http://93.184.215.14/',
+      ]) {
+        const res = await api(`${strict.url}/api/v1/webhooks`, strictKey, 'POST', { url });
+        expect(res.status, url).toBe(400);
+        expect(res.body.error, url).toMatch(/refused|https/);
+      }
+      const override = await submitConvert(strict.url, strictKey, text, { to: 'md', webhookUrl: 'https://127.0.0.1/' });
+      expect(override.status).toBe(400);
+      expect(override.body.error).toMatch(/^webhookUrl refused/);
+    } finally {
+      await strict.close();
+    }
+  }, 60_000);
+
+  it('an event whose retry was due across a restart is delivered by the next server (same webhook-id)', async () => {
+    const { secret } = await register('/restart');
+    receiver.plan('/restart', 500);
+    await convert();
+    const [first] = await receiver.waitFor('/restart', 1);
+    await server.close();
+    server = await start();
+    const [, second] = await receiver.waitFor('/restart', 2, 30_000);
+    expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+    expect(verifyWebhook(secret, second!.headers as Record<string, string>, second!.body)).toMatchObject({ type: 'job.done' });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.on('/restart')).toHaveLength(2);
+  }, 90_000);
+});
