@@ -160,6 +160,9 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** How long a spawned server may take to answer /healthz (generous: a loaded CI machine starts slowly). */
+const STARTUP_MS = 60_000;
+
 export async function spawnServer(env: Record<string, string>): Promise<ChildServer> {
   const port = env.PORT ?? String(await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/main.ts')], {
@@ -168,7 +171,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ChildSer
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + STARTUP_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
@@ -176,7 +179,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ChildSer
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('server did not start in 30 s');
+    if (Date.now() > deadline) throw new Error(`server did not start in ${STARTUP_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
