@@ -90,8 +90,11 @@ function listKeys(markdown: string): string[] {
     const indent = line.length - line.trimStart().length;
     while (indents.length && indents[indents.length - 1]! > indent) indents.pop();
     if (!indents.length || indents[indents.length - 1]! < indent) indents.push(indent);
-    const number = /^\d+/.exec(match[1]!)?.[0] ?? '-';
-    keys.push(`${indents.length - 1}|${number}|${normaliseText(match[2]!).replace(MARKER_REMNANT, '')}`);
+    const text = normaliseText(match[2]!);
+    // The number is the marker's, or that of a source marker left in the text ("- 7. item", "- b) item").
+    const remnant = /^\(?(\d{1,3}|[a-z])[.)]\s/i.exec(text)?.[1];
+    const number = /^\d+/.exec(match[1]!)?.[0] ?? (remnant ? String(/\d/.test(remnant) ? Number(remnant) : remnant.toLowerCase().charCodeAt(0) - 96) : '-');
+    keys.push(`${indents.length - 1}|${number}|${text.replace(MARKER_REMNANT, '')}`);
   }
   return keys;
 }

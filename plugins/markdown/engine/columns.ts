@@ -43,8 +43,16 @@ export function findGutter(lines: readonly Line[]): number | undefined {
   // Scan whole points; among the positions crossed by the fewest lines, take the middle of the widest free run.
   const from = Math.ceil(left + GUTTER_SEARCH[0] * width);
   const to = Math.floor(left + GUTTER_SEARCH[1] * width);
-  const counts: number[] = [];
-  for (let x = from; x <= to; x++) counts.push(lines.filter((l) => crosses(l, x)).length);
+  // Lines crossing each whole x, by a difference array over the segments (segments of one line never overlap).
+  const counts = new Array<number>(Math.max(0, to - from + 2)).fill(0);
+  for (const segment of lines.flatMap((l) => l.segments)) {
+    const [first, last] = [Math.max(from, Math.floor(segment.x0) + 1), Math.min(to, Math.ceil(segment.x1) - 1)];
+    if (first > last) continue;
+    counts[first - from]! += 1;
+    counts[last - from + 1]! -= 1;
+  }
+  counts.pop();
+  for (let i = 1; i < counts.length; i++) counts[i]! += counts[i - 1]!;
   const minimum = Math.min(...counts);
   counts.forEach((count, i) => {
     if (count !== minimum) {
