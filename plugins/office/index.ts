@@ -9,6 +9,7 @@ import { PluginError, definePlugin, scaledTimeout, singleInput, type Plugin, typ
 import { SOFFICE, convertDocument } from '../../core/engines/libreoffice.js';
 import { PANDOC, pandocConvert } from '../../core/engines/pandoc.js';
 import type { FormatId } from '../../schema/index.js';
+import { repairOfficePlugin } from './repair.js';
 
 type Family = 'writer' | 'calc' | 'impress';
 
@@ -157,4 +158,4 @@ export const officeConvertPlugin = definePlugin({
   },
 });
 
-export const officePlugins: Plugin[] = [officeConvertPlugin];
+export const officePlugins: Plugin[] = [officeConvertPlugin, repairOfficePlugin];
