@@ -19,7 +19,12 @@ import { removeWatermarkPlugin } from './watermark.js';
 const dir = await mkdtemp(path.join(os.tmpdir(), 'watermark-test-'));
 const watermarked = { path: path.join(dir, 'watermarked.pdf'), format: 'pdf' as const };
 const plain = { path: path.join(dir, 'plain.pdf'), format: 'pdf' as const };
-beforeAll(() => Promise.all([watermarkedPdf(watermarked.path), plainPdf(plain.path)]));
+const restricted = { path: path.join(dir, 'restricted.pdf'), format: 'pdf' as const };
+beforeAll(async () => {
+  await Promise.all([watermarkedPdf(watermarked.path), plainPdf(plain.path)]);
+  // Owner restrictions only: opens without a password, but pdf-lib cannot read it as it is.
+  await runProcess('qpdf', ['--encrypt', '', 'owner secret', '256', '--print=none', '--', watermarked.path, restricted.path], { timeoutMs: 15_000 });
+});
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const outputOf = (run: TestRun) => {
@@ -59,6 +64,17 @@ pluginConformanceSuite(removeWatermarkPlugin, [
       expect(after.layers).toEqual(['Notes']);
       const { stdout } = await runProcess('qpdf', ['--check', output], { timeoutMs: 15_000 });
       expect(stdout).toMatch(/No syntax or stream encoding errors found/);
+    },
+  },
+  {
+    name: 'a PDF with owner restrictions only is decrypted and cleaned',
+    files: [restricted],
+    expectFormat: 'pdf',
+    async check(run) {
+      expect(run.toolReport).toEqual({ detected: WATERMARK_ELEMENTS });
+      const text = await pdfText(outputOf(run));
+      for (const marker of WATERMARK_MARKERS) expect(text).not.toContain(marker);
+      for (const kept of KEPT_TEXT) expect(text).toContain(kept);
     },
   },
   {
