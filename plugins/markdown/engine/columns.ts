@@ -154,7 +154,7 @@ export function readingOrder(lines: readonly Line[], tables: readonly Table[]): 
     pushBand(at - 0.01);
     // pushBand added nothing: no column text since the last wide item, which this one joins.
     const last = flows[flows.length - 1];
-    const flow = last && isWideFlow(last) ? last : { lines: [], tables: [], columnBreak: false, wide: true };
+    const flow: Flow = last && isWideFlow(last) ? last : ({ lines: [], tables: [], columnBreak: false, wide: true } as Flow);
     if (item.line) flow.lines.push(item.line);
     if (item.table) flow.tables.push(item.table);
     if (flow !== last) flows.push(flow);
