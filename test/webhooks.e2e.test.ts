@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook, WebhookVerificationError } from '../core/contract/webhooks.js';
+import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import { SLOW_TEXT_PLUGIN, authHeaders, getJson, startServer, submitConvert, type TestServer } from './helpers.js';
 
 interface Received {
@@ -201,6 +202,36 @@ describe('webhooks', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.on('/batch')).toHaveLength(1);
   }, 60_000);
+
+  it('GraphQL and tRPC manage the same endpoints; OpenAPI documents them as beyond the spec', async () => {
+    const gql = async (query: string, variables: Record<string, unknown> = {}) =>
+      (await (await fetch(`${server.url}/graphql`, { method: 'POST', headers: json(key), body: JSON.stringify({ query, variables }) })).json()) as any;
+    const created = await gql('mutation($url: String!) { createWebhookEndpoint(url: $url, events: [JOB_FAILED, BATCH_DONE]) { secret endpoint { id events enabled } } }', { url: `${receiver.url}/gql` });
+    expect(created.errors).toBeUndefined();
+    const { secret, endpoint } = created.data.createWebhookEndpoint;
+    expect(secret).toMatch(/^whsec_/);
+    expect(endpoint).toMatchObject({ events: ['JOB_FAILED', 'BATCH_DONE'], enabled: true });
+    const updated = await gql('mutation($id: ID!) { updateWebhookEndpoint(id: $id, enabled: false, events: null) { enabled events disabledReason } }', { id: endpoint.id });
+    expect(updated.data.updateWebhookEndpoint).toEqual({ enabled: false, events: null, disabledReason: 'Disabled by its owner' });
+    const refused = await gql('mutation { createWebhookEndpoint(url: "http://169.254.169.254/") { secret } }');
+    expect(refused.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+
+    const trpc = createTransmuteClient(server.url, key);
+    const listed = await trpc.webhooks.list.query();
+    expect(listed.find((e) => e.id === endpoint.id)).toMatchObject({ enabled: false, url: `${receiver.url}/gql` });
+    const test = await trpc.webhooks.sendTest.mutate({ id: endpoint.id });
+    expect(test.delivered).toBe(true);
+    const [event] = await receiver.waitFor('/gql', 1);
+    expect(verifyWebhook(secret, event!.headers as Record<string, string>, event!.body)).toMatchObject({ type: 'webhook.test' });
+    expect((await trpc.webhooks.attempts.query({ id: endpoint.id }))[0]).toMatchObject({ type: 'webhook.test', statusCode: 200 });
+    expect(await trpc.webhooks.delete.mutate({ id: endpoint.id })).toEqual({ deleted: true });
+    expect((await api(`${server.url}/api/v1/webhooks/${endpoint.id}`, key, 'GET')).status).toBe(404);
+
+    const openapi = (await getJson(`${server.url}/api/openapi.json`, undefined)).body;
+    expect(openapi.paths['/api/v1/webhooks'].post['x-beyond-spec']).toBe(true);
+    expect(openapi.paths['/api/v1/convert'].post.requestBody.content['multipart/form-data'].schema.properties.webhookUrl['x-beyond-spec']).toBe(true);
+    expect(Object.keys(openapi.webhooks)).toEqual(['job.done', 'job.failed', 'batch.done', 'extraction.done']);
+  }, 30_000);
 
   it('refuses metadata addresses whatever the setting, and bad URLs', async () => {
     for (const url of ['http://169.254.169.254/latest', 'http://[fd00:ec2::254]/', 'http://[::ffff:169.254.169.254]/', 'ftp://example.com/', 'http://user:pw@127.0.0.1/']) {

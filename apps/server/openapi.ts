@@ -14,6 +14,7 @@ import type { CapabilityService } from '../../core/services/capabilities.js';
 import type { Services } from '../../core/services/index.js';
 import { renderDocsPage } from './docs-page.js';
 import type { JsonSchema } from './json-schema.js';
+import { WEBHOOK_URL_FIELD, webhookEvents, webhookPaths, webhookSchemas } from './openapi-webhooks.js';
 
 
 export interface Operation {
@@ -31,7 +32,9 @@ export interface OpenApiDocument {
   info: { title: string; version: string; description: string };
   servers: Array<{ url: string }>;
   security: Array<Record<string, string[]>>;
-  paths: Record<string, Partial<Record<'get' | 'post', Operation>>>;
+  paths: Record<string, Partial<Record<'get' | 'post' | 'patch' | 'delete', Operation>>>;
+  /** What the server POSTs to receivers (OpenAPI 3.1). */
+  webhooks?: Record<string, object>;
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, { description: string; content: Record<string, { schema: JsonSchema }>; headers?: Record<string, { $ref: string }> }>;
@@ -110,6 +113,7 @@ function convertForm(registry: Registry): JsonSchema {
       to: { type: 'string', enum: [...targets].sort(), description: 'Output format, lower-case extension. For an in-place op, the input format.' },
       op: { type: 'string', enum: registry.opNames(), description: 'Tool operation; omit for a plain conversion.' },
       ...optionFields,
+      webhookUrl: WEBHOOK_URL_FIELD,
     },
   };
 }
@@ -149,6 +153,7 @@ function extractionPaths(capabilities: CapabilityService): OpenApiDocument['path
                 properties: {
                   files: { type: 'array', minItems: 1, maxItems: maxFiles, items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'The files: repeat the field once per file.' },
                   ...fields,
+                  webhookUrl: WEBHOOK_URL_FIELD,
                 },
               },
             },
@@ -224,7 +229,7 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
             required: true,
             content: {
               'multipart/form-data': {
-                schema: { type: 'object', required: ['files'], properties: { files: { type: 'array', minItems: 2, items: { type: 'string', contentMediaType: 'application/pdf' }, description: 'Two or more PDFs: repeat the field once per file.' } } },
+                schema: { type: 'object', required: ['files'], properties: { files: { type: 'array', minItems: 2, items: { type: 'string', contentMediaType: 'application/pdf' }, description: 'Two or more PDFs: repeat the field once per file.' }, webhookUrl: WEBHOOK_URL_FIELD } },
               },
             },
           },
@@ -313,6 +318,7 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
           responses: { '200': json('Formats', 'The capability index.'), ...errors('401', '429') },
         },
       },
+      ...(webhookPaths(json, errors) as OpenApiDocument['paths']),
       '/healthz': {
         get: { summary: 'Liveness', tags: ['Health'], security: PUBLIC, responses: { '200': { description: 'Up.', content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] } }, required: ['status'] } } } } } },
       },
@@ -335,6 +341,7 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
         get: { summary: 'This document as a page', tags: ['Reference'], security: PUBLIC, responses: { '200': { description: 'HTML.', content: { 'text/html': { schema: { type: 'string' } } } } } },
       },
     },
+    webhooks: webhookEvents(),
     components: {
       schemas: {
         AcceptedJob: jsonSchema(acceptedJobSchema),
@@ -349,6 +356,7 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
         Formats: jsonSchema(formatsSchema),
         Readiness: jsonSchema(readinessSchema),
         Error: jsonSchema(errorBodySchema),
+        ...webhookSchemas(jsonSchema),
       },
       responses: Object.fromEntries(
         Object.entries(ERROR_RESPONSES).map(([status, description]) => [

@@ -5,6 +5,7 @@ import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
 import { optionsObject } from './json.js';
 import { stageUploads } from './uploads.js';
+import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 
 export type BatchAccepted = Omit<z.infer<typeof batchAcceptedSchema>, 'statusUrl'>;
 type BatchStatus = z.infer<typeof batchStatusSchema>;
@@ -48,8 +49,9 @@ export function addBatch(builder: Builder) {
           description: "The op's options for every file as one object, as convert takes them, e.g. {\"angle\": 90} with op: \"rotate-pdf\"; shapes: `formats.operations.options` and the *Options input types.",
         }),
         quality: t.arg.int({ description: 'Output quality where the conversion or op takes one (or `quality` in options).' }),
+        webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
       },
-      resolve: async (_root, { files, to, op, options, quality }, { services, principal }) => {
+      resolve: async (_root, { files, to, op, options, quality, webhookUrl }, { services, principal }) => {
         const maxFiles = services.batches.admit(principal);
         const fields = optionsObject(options);
         if (quality != null) {
@@ -58,7 +60,7 @@ export function addBatch(builder: Builder) {
         }
         const uploads = await stageUploads(services, principal, files, maxFiles);
         const { statusUrl: _statusUrl, ...accepted } = await services.batches.accept(principal, {
-          uploads, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: true,
+          uploads, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: true, webhookUrl: webhookUrl ?? undefined,
         });
         return accepted;
       },

@@ -14,6 +14,7 @@ import type { Builder, GraphQLContext } from './builder.js';
 import type { JsonSchema } from '../json-schema.js';
 import { camelCase, inputValue, optionFields, optionsTypeName, type OptionInputs } from './option-inputs.js';
 import { stageUploads } from './uploads.js';
+import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 
 type ExtractionRow = ExtractionPoll['rows'][number];
 
@@ -32,11 +33,11 @@ function sent(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 async function submit(
-  { services, principal }: GraphQLContext, tool: string, files: Array<Promise<FileUpload>>, fields: Record<string, unknown>,
+  { services, principal }: GraphQLContext, tool: string, files: Array<Promise<FileUpload>>, fields: Record<string, unknown>, webhookUrl: string | undefined,
 ): Promise<BatchAccepted> {
   const maxFiles = services.extractions.admit(principal, tool);
   const uploads = await stageUploads(services, principal, files, maxFiles, () => services.extractions.tooManyFiles(principal, tool));
-  const { statusUrl: _statusUrl, ...accepted } = await services.extractions.accept(principal, tool, { uploads, fields: sent(fields), fieldsAreStrings: false, viaApi: true });
+  const { statusUrl: _statusUrl, ...accepted } = await services.extractions.accept(principal, tool, { uploads, fields: sent(fields), fieldsAreStrings: false, viaApi: true, webhookUrl });
   return accepted;
 }
 
@@ -116,8 +117,9 @@ export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typ
         args: {
           files: t.arg({ type: ['Upload'], required: true }),
           ...Object.fromEntries(fields.map((field) => [field.field, t.arg(inputValue(field))])),
+          webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
         },
-        resolve: (_root, { files, ...fields }, context) => submit(context, info.tool, files, fields),
+        resolve: (_root, { files, webhookUrl, ...fields }, context) => submit(context, info.tool, files, fields, (webhookUrl as string | null | undefined) ?? undefined),
       }),
     );
   }

@@ -3,6 +3,7 @@ import type { AcceptedJob, JobStatus, ToolReport } from '../../../schema/index.j
 import type { Builder } from './builder.js';
 import { optionsObject } from './json.js';
 import { stageUpload, stageUploads } from './uploads.js';
+import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 
 /** `queued` is the answer to convert; the others are the states the status endpoint reports. */
 const JOB_STATES = ['queued', 'waiting', 'active', 'done', 'failed'] as const;
@@ -52,12 +53,13 @@ export function addJob(builder: Builder) {
         to: t.arg.string({ required: true, description: 'Output format (lower-case extension); for an in-place op, the input format.' }),
         op: t.arg.string({ description: 'Tool op; omit for a plain conversion.' }),
         options: t.arg({ type: 'JSON', description: "The op's options as one object, e.g. {\"quality\": 60}; shapes: `formats.operations.options` and the *Options input types." }),
+        webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
       },
-      resolve: async (_root, { file, to, op, options }, { services, principal }) => {
+      resolve: async (_root, { file, to, op, options, webhookUrl }, { services, principal }) => {
         const fields = optionsObject(options);
         const upload = await stageUpload(services, principal, file);
         const { statusUrl: _statusUrl, ...accepted } = await services.jobs.accept(principal, {
-          upload, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: true,
+          upload, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: true, webhookUrl: webhookUrl ?? undefined,
         });
         return accepted;
       },
@@ -69,11 +71,11 @@ export function addJob(builder: Builder) {
       type: Job,
       nullable: true,
       description: 'Merge two or more PDFs into one, in the order sent (Pro and up; same rules and limits as POST /api/pdf/merge). Charged by total size.',
-      args: { files: t.arg({ type: ['Upload'], required: true }) },
-      resolve: async (_root, { files }, { services, principal }) => {
+      args: { files: t.arg({ type: ['Upload'], required: true }), webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }) },
+      resolve: async (_root, { files, webhookUrl }, { services, principal }) => {
         const maxFiles = services.jobs.admitMerge(principal);
         const uploads = await stageUploads(services, principal, files, maxFiles);
-        const { statusUrl: _statusUrl, ...accepted } = await services.jobs.acceptMerge(principal, uploads, true);
+        const { statusUrl: _statusUrl, ...accepted } = await services.jobs.acceptMerge(principal, uploads, true, webhookUrl ?? undefined);
         return accepted;
       },
     }),

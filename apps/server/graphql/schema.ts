@@ -13,6 +13,7 @@ import { addHistory } from './history.js';
 import { addJob } from './job.js';
 import { addOptionInputs } from './option-inputs.js';
 import { addSignedUrl } from './signed-url.js';
+import { addWebhooks } from './webhooks.js';
 
 export function buildGraphQLSchema(capabilities: CapabilityService): GraphQLSchema {
   const builder = createBuilder();
@@ -22,6 +23,7 @@ export function buildGraphQLSchema(capabilities: CapabilityService): GraphQLSche
   addCredits(builder);
   addHistory(builder);
   addSignedUrl(builder);
+  addWebhooks(builder);
   addFormats(builder, optionInputs.names);
   return builder.toSchema();
 }

@@ -5,7 +5,9 @@
  * `extraction.<tool in camelCase>` all the same).
  */
 import { z } from 'zod';
-import { historyQuerySchema, signedUrlRequestSchema, type SpecExtractionTool } from '../../../schema/index.js';
+import {
+  WEBHOOK_LOG_SIZE, historyQuerySchema, signedUrlRequestSchema, webhookEndpointCreateSchema, webhookEndpointUpdateSchema, type SpecExtractionTool,
+} from '../../../schema/index.js';
 import { badRequest, type ServiceError } from '../../../core/services/errors.js';
 import type { Principal, Services } from '../../../core/services/index.js';
 import type { TrpcContext } from './context.js';
@@ -13,6 +15,7 @@ import { authedProcedure, createCallerFactory, router } from './trpc.js';
 import { stageFile, stageFiles } from './uploads.js';
 
 const jobInput = z.object({ jobId: z.string().min(1) });
+const endpointInput = z.object({ id: z.string().min(1) });
 
 /** How many files a form may carry, and the service's own refusal of one more (if it has one). */
 export interface FormFileLimit {
@@ -58,6 +61,7 @@ const convertFormSchema = z.strictObject(
     to: z.string().optional(),
     op: z.string().optional(),
     options: z.string().optional(),
+    webhookUrl: z.string().optional(),
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unexpected field '${issue.keys[0]}': send options as one JSON string in 'options'` : undefined) },
 );
@@ -70,15 +74,18 @@ const filesField = z
   .min(1, "Missing 'files': attach the files, repeating the field once per file");
 
 /** The merge form: the PDFs as repeated `files`, merged in that order. */
-const mergeFormSchema = z.strictObject({ files: filesField }, { error: unexpectedField("merge takes only 'files'") });
+const mergeFormSchema = z.strictObject({ files: filesField, webhookUrl: z.string().optional() }, { error: unexpectedField("merge takes only 'files' (and 'webhookUrl')") });
 
 /**
  * The batch form: the files as repeated `files`, one `to` and `op` for all, and the op's options
  * as one JSON object string in `options` (as convert), or `quality` alone as text (as REST).
  */
 const batchFormSchema = z.strictObject(
-  { files: filesField, to: z.string().optional(), op: z.string().optional(), options: z.string().optional(), quality: z.string().optional() },
-  { error: unexpectedField("a batch takes 'files', 'to', 'op', 'options' and 'quality'") },
+  {
+    files: filesField, to: z.string().optional(), op: z.string().optional(), options: z.string().optional(), quality: z.string().optional(),
+    webhookUrl: z.string().optional(),
+  },
+  { error: unexpectedField("a batch takes 'files', 'to', 'op', 'options', 'quality' and 'webhookUrl'") },
 );
 
 /** An extraction form: the files as repeated `files`, and the tool's own fields as text (as REST). */
@@ -112,9 +119,9 @@ function parseOptionsField(raw: string | undefined): Record<string, unknown> {
 function extractionProcedure(tool: string) {
   return authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
     const limit = extractionFileLimit(ctx.services, ctx.principal, tool);
-    const { files, ...fields } = parseForm(extractionFormSchema, input);
+    const { files, webhookUrl, ...fields } = parseForm(extractionFormSchema, input);
     const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-    return ctx.services.extractions.accept(ctx.principal, tool, { uploads, fields, fieldsAreStrings: true, viaApi: true });
+    return ctx.services.extractions.accept(ctx.principal, tool, { uploads, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
   });
 }
 
@@ -139,27 +146,27 @@ export function createAppRouter(extractionTools: readonly string[]) {
     convert: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
       const parsed = convertFormSchema.safeParse(Object.fromEntries(input.entries()));
       if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
-      const { file, to, op, options } = parsed.data;
+      const { file, to, op, options, webhookUrl } = parsed.data;
       const fields = parseOptionsField(options);
       const upload = await stageFile(ctx.services, ctx.principal, file);
-      return ctx.services.jobs.accept(ctx.principal, { upload, to, op, fields, fieldsAreStrings: false, viaApi: true });
+      return ctx.services.jobs.accept(ctx.principal, { upload, to, op, fields, fieldsAreStrings: false, viaApi: true, webhookUrl });
     }),
     /** Same rules as POST /api/pdf/merge. */
     merge: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
       const limit = formFileLimit('merge', ctx.services, ctx.principal);
-      const { files } = parseForm(mergeFormSchema, input);
+      const { files, webhookUrl } = parseForm(mergeFormSchema, input);
       const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-      return ctx.services.jobs.acceptMerge(ctx.principal, uploads, true);
+      return ctx.services.jobs.acceptMerge(ctx.principal, uploads, true, webhookUrl);
     }),
     batch: router({
       /** Same rules as POST /api/batch/convert; `options` is read like convert's, `quality` like the REST form field. */
       convert: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
         const limit = formFileLimit('batch.convert', ctx.services, ctx.principal);
-        const { files, to, op, options, quality } = parseForm(batchFormSchema, input);
+        const { files, to, op, options, quality, webhookUrl } = parseForm(batchFormSchema, input);
         if (options !== undefined && quality !== undefined) throw badRequest("Send quality inside 'options' (one JSON object of the op's options)");
         const fields = options !== undefined ? parseOptionsField(options) : quality === undefined ? {} : { quality };
         const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-        return ctx.services.batches.accept(ctx.principal, { uploads, to, op, fields, fieldsAreStrings: options === undefined, viaApi: true });
+        return ctx.services.batches.accept(ctx.principal, { uploads, to, op, fields, fieldsAreStrings: options === undefined, viaApi: true, webhookUrl });
       }),
       get: authedProcedure.input(z.object({ batchId: z.string().min(1) })).query(({ ctx, input }) => ctx.services.batches.status(ctx.principal, input.batchId)),
     }),
@@ -177,6 +184,25 @@ export function createAppRouter(extractionTools: readonly string[]) {
     }),
     signedUrl: router({
       create: authedProcedure.input(signedUrlRequestSchema).mutation(({ ctx, input }) => ctx.services.downloads.createSignedUrl(ctx.principal, input)),
+    }),
+    /** Beyond the spec (Pro and up): webhook endpoints, as REST /api/v1/webhooks. Secrets are in the answers of create, rotateSecret and rotateDefaultSecret only. */
+    webhooks: router({
+      list: authedProcedure.query(({ ctx }) => ctx.services.webhooks.list(ctx.principal)),
+      get: authedProcedure.input(endpointInput).query(({ ctx, input }) => ctx.services.webhooks.get(ctx.principal, input.id)),
+      create: authedProcedure.input(webhookEndpointCreateSchema).mutation(({ ctx, input }) => ctx.services.webhooks.create(ctx.principal, input)),
+      update: authedProcedure
+        .input(endpointInput.extend({ patch: webhookEndpointUpdateSchema }))
+        .mutation(({ ctx, input }) => ctx.services.webhooks.update(ctx.principal, input.id, input.patch)),
+      delete: authedProcedure.input(endpointInput).mutation(async ({ ctx, input }) => {
+        await ctx.services.webhooks.remove(ctx.principal, input.id);
+        return { deleted: true };
+      }),
+      rotateSecret: authedProcedure.input(endpointInput).mutation(({ ctx, input }) => ctx.services.webhooks.rotate(ctx.principal, input.id)),
+      sendTest: authedProcedure.input(endpointInput).mutation(({ ctx, input }) => ctx.services.webhooks.sendTest(ctx.principal, input.id)),
+      attempts: authedProcedure
+        .input(endpointInput.extend({ limit: z.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE) }))
+        .query(({ ctx, input }) => ctx.services.webhooks.attempts(ctx.principal, input.id, input.limit)),
+      rotateDefaultSecret: authedProcedure.mutation(({ ctx }) => ctx.services.webhooks.rotateDefaultSecret(ctx.principal)),
     }),
   });
 }

@@ -1,0 +1,138 @@
+/** Webhooks (beyond the spec; REST /api/v1/webhooks): endpoints, secrets, the attempt log. */
+import type { z } from 'zod';
+import {
+  WEBHOOK_EVENT_TYPES, WEBHOOK_LOG_SIZE, webhookEndpointCreateSchema, webhookEndpointUpdateSchema, type WebhookAttempt, type WebhookEndpoint,
+  type WebhookTestResult,
+} from '../../../schema/index.js';
+import { describeIssue } from '../../../core/contract/options.js';
+import { badRequest } from '../../../core/services/errors.js';
+import type { Builder } from './builder.js';
+
+export const WEBHOOK_URL_DESCRIPTION =
+  'Beyond the spec (Pro and up): also send the event of this request (job.done/job.failed, batch.done or extraction.done) to this https URL, signed with the account default webhook secret.';
+
+/** GraphQL enum values cannot hold dots: job.done is JOB_DONE. */
+const enumName = (type: string) => type.replace('.', '_').toUpperCase();
+const fromEnum = (value: string) => WEBHOOK_EVENT_TYPES.find((type) => enumName(type) === value)!;
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw badRequest(`Invalid ${describeIssue(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Drops the arguments the client did not send (null means "clear" only where the field allows it). */
+function given(args: Record<string, unknown>, nullable: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([key, value]) => value !== undefined && (value !== null || nullable.includes(key))));
+}
+
+export function addWebhooks(builder: Builder) {
+  const WebhookEventType = builder.enumType('WebhookEventType', {
+    values: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [enumName(type), { description: type }])),
+  });
+  const toEnum = (events: readonly string[] | null) => (events ? events.map(enumName) : null);
+
+  const Endpoint = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
+    description: 'Where signed events are pushed (Standard Webhooks). The secret is shown only when created or rotated.',
+    fields: (t) => ({
+      id: t.exposeID('id'),
+      url: t.exposeString('url'),
+      description: t.exposeString('description', { nullable: true }),
+      events: t.field({ type: [WebhookEventType], nullable: true, description: 'The events sent; null = all.', resolve: (e) => toEnum(e.events) as never }),
+      enabled: t.exposeBoolean('enabled'),
+      disabledReason: t.exposeString('disabledReason', { nullable: true, description: 'By its owner, or after failing for 5 days.' }),
+      disabledAt: t.exposeString('disabledAt', { nullable: true }),
+      failingSince: t.exposeString('failingSince', { nullable: true, description: 'Since when every attempt has failed.' }),
+      previousSecretExpiresAt: t.exposeString('previousSecretExpiresAt', { nullable: true, description: 'While the rotated secret still signs.' }),
+      createdAt: t.exposeString('createdAt'),
+      updatedAt: t.exposeString('updatedAt'),
+    }),
+  });
+
+  const WithSecret = builder.objectRef<{ endpoint: WebhookEndpoint; secret: string }>('WebhookEndpointWithSecret').implement({
+    fields: (t) => ({
+      endpoint: t.field({ type: Endpoint, resolve: (r) => r.endpoint }),
+      secret: t.exposeString('secret', { description: 'whsec_ + base64 of 32 random bytes: shown this once.' }),
+    }),
+  });
+
+  const Attempt = builder.objectRef<WebhookAttempt>('WebhookAttempt').implement({
+    fields: (t) => ({
+      webhookId: t.exposeString('webhookId', { description: 'The webhook-id header: the same on every retry of an event.' }),
+      type: t.exposeString('type'),
+      at: t.exposeString('at'),
+      statusCode: t.exposeInt('statusCode', { nullable: true }),
+      latencyMs: t.exposeInt('latencyMs'),
+      error: t.exposeString('error', { nullable: true }),
+    }),
+  });
+
+  const TestResult = builder.objectRef<WebhookTestResult>('WebhookTestResult').implement({
+    fields: (t) => ({ delivered: t.exposeBoolean('delivered'), attempt: t.field({ type: Attempt, resolve: (r) => r.attempt }) }),
+  });
+
+  builder.queryField('webhookEndpoints', (t) =>
+    t.field({ type: [Endpoint], nullable: true, description: 'The caller\'s webhook endpoints (Pro and up).', resolve: (_root, _args, { services, principal }) => services.webhooks.list(principal) }),
+  );
+  builder.queryField('webhookEndpoint', (t) =>
+    t.field({
+      type: Endpoint, nullable: true, args: { id: t.arg.id({ required: true }) },
+      resolve: (_root, { id }, { services, principal }) => services.webhooks.get(principal, String(id)),
+    }),
+  );
+  builder.queryField('webhookAttempts', (t) =>
+    t.field({
+      type: [Attempt], nullable: true, description: `The endpoint's last attempts, newest first (at most ${WEBHOOK_LOG_SIZE}).`,
+      args: { id: t.arg.id({ required: true }), limit: t.arg.int() },
+      resolve: (_root, { id, limit }, { services, principal }) => services.webhooks.attempts(principal, String(id), limit ?? WEBHOOK_LOG_SIZE),
+    }),
+  );
+
+  builder.mutationField('createWebhookEndpoint', (t) =>
+    t.field({
+      type: WithSecret, nullable: true, description: 'Registers an https endpoint (Pro and up); the answer holds its secret, shown once.',
+      args: { url: t.arg.string({ required: true }), events: t.arg({ type: [WebhookEventType] }), description: t.arg.string() },
+      resolve: (_root, args, { services, principal }) =>
+        services.webhooks.create(principal, parse(webhookEndpointCreateSchema, given({ ...args, events: args.events?.map((e) => fromEnum(e as string)) }, []))),
+    }),
+  );
+  builder.mutationField('updateWebhookEndpoint', (t) =>
+    t.field({
+      type: Endpoint, nullable: true, description: 'Changes what is given; events: null sends every event; enabled: true enables a disabled endpoint again.',
+      args: { id: t.arg.id({ required: true }), url: t.arg.string(), events: t.arg({ type: [WebhookEventType] }), description: t.arg.string(), enabled: t.arg.boolean() },
+      resolve: (_root, { id, ...args }, { services, principal }) =>
+        services.webhooks.update(principal, String(id), parse(webhookEndpointUpdateSchema, given({
+          ...args, events: args.events === null ? null : args.events?.map((e) => fromEnum(e as string)),
+        }, ['events', 'description']))),
+    }),
+  );
+  builder.mutationField('rotateWebhookSecret', (t) =>
+    t.field({
+      type: WithSecret, nullable: true, description: 'A new secret, shown once; the old one keeps signing beside it for 24 h.',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_root, { id }, { services, principal }) => services.webhooks.rotate(principal, String(id)),
+    }),
+  );
+  builder.mutationField('deleteWebhookEndpoint', (t) =>
+    t.boolean({
+      nullable: true, args: { id: t.arg.id({ required: true }) },
+      resolve: async (_root, { id }, { services, principal }) => {
+        await services.webhooks.remove(principal, String(id));
+        return true;
+      },
+    }),
+  );
+  builder.mutationField('sendTestWebhook', (t) =>
+    t.field({
+      type: TestResult, nullable: true, description: 'Sends a webhook.test event now and answers how it went.',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_root, { id }, { services, principal }) => services.webhooks.sendTest(principal, String(id)),
+    }),
+  );
+  builder.mutationField('rotateDefaultWebhookSecret', (t) =>
+    t.string({
+      nullable: true, description: 'Creates or rotates the account default secret, which signs events sent to a webhookUrl argument; shown once.',
+      resolve: async (_root, _args, { services, principal }) => (await services.webhooks.rotateDefaultSecret(principal)).secret,
+    }),
+  );
+}
