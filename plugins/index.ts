@@ -9,14 +9,15 @@ import { mediaPlugins } from './media/index.js';
 import { ocrPlugins } from './ocr/index.js';
 import { officePlugins } from './office/index.js';
 import { pdfPlugins } from './pdf/index.js';
+import { redactPlugins } from './redact/index.js';
 import { searchPlugins } from './search/index.js';
 
-export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins, ...pdfPlugins, pdfToMarkdown, ...searchPlugins, ...cvPlugins, ...dataPlugins, ...officePlugins, ...ocrPlugins];
+export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins, ...pdfPlugins, pdfToMarkdown, ...searchPlugins, ...cvPlugins, ...dataPlugins, ...officePlugins, ...ocrPlugins, ...redactPlugins];
 
 /**
  * The same distribution as module paths: sandbox processes import only the family of the plugin
  * they run, so a process running images never loads LibreOffice's or pdfjs's code.
  */
-export const standardPluginModules: string[] = ['cv', 'data', 'image', 'markdown', 'media', 'ocr', 'office', 'pdf', 'search'].map((family) =>
+export const standardPluginModules: string[] = ['cv', 'data', 'image', 'markdown', 'media', 'ocr', 'office', 'pdf', 'redact', 'search'].map((family) =>
   fileURLToPath(new URL(`./${family}/index.ts`, import.meta.url)),
 );
