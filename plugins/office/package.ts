@@ -113,7 +113,7 @@ export function checkXml(xml: string): { ok: true } | { ok: false; completed?: s
   let roots = 0;
   let lastTagEnd = 0;
   // What a tag-level scan meets: markup (comment, CDATA, PI, DOCTYPE, tag) or text.
-  const token = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE|<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[A-Za-z_][\w.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>|<|[^<]+/gy;
+  const token = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE|<(\/?)([\p{L}_][\p{L}\p{N}_.:-]*)((?:\s+[\p{L}_][\p{L}\p{N}_.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>|<|[^<]+/guy;
   const badText = /&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/;
   for (let match = token.exec(xml); match; match = token.exec(xml)) {
     const [whole, closing, name, attributes, selfClosing] = match;

@@ -42,6 +42,18 @@ beforeAll(async () => {
         );
       }),
     ),
+    write(
+      'renamed-main.docx',
+      damage.centralDirectory(
+        damage.parts(docx!, (parts) => {
+          parts['word/main.xml'] = parts['word/document.xml']!;
+          parts['word/_rels/main.xml.rels'] = parts['word/_rels/document.xml.rels']!;
+          delete parts['word/document.xml'];
+          delete parts['word/_rels/document.xml.rels'];
+          for (const name of ['_rels/.rels', '[Content_Types].xml']) parts[name] = strToU8(strFromU8(parts[name]!).replace('word/document.xml', 'word/main.xml'));
+        }),
+      ),
+    ),
     write('garbage-main.docx', damage.parts(docx!, (parts) => void (parts['word/document.xml'] = strToU8('this is not xml at all')))),
     write('cut-tail.xlsx', damage.truncateIn(xlsx!, 'xl/workbook.xml', 0.5)),
     write('lost-rels.xlsx', damage.crcs(damage.parts(xlsx!, (parts) => void delete parts['xl/_rels/workbook.xml.rels']))),
@@ -98,6 +110,17 @@ pluginConformanceSuite(repairOfficePlugin, [
     },
   },
   {
+    name: 'DOCX whose main part has another name (found through the package relationships)',
+    files: [file('renamed-main.docx', 'docx')],
+    expectFormat: 'docx',
+    async check(run) {
+      await everyParagraph(run);
+      const parts = await partsOf(run);
+      expect(strFromU8(parts['[Content_Types].xml']!)).toContain('<Override PartName="/word/main.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>');
+      expect(strFromU8(parts['word/_rels/main.xml.rels']!)).toContain('styles.xml');
+    },
+  },
+  {
     name: 'XLSX with a truncated tail: workbook.xml (written last) lost, rebuilt from the sheets that survived',
     files: [file('cut-tail.xlsx', 'xlsx')],
     expectFormat: 'xlsx',
@@ -137,6 +160,7 @@ describe('repair-office refusals', () => {
 describe('checkXml', () => {
   it('accepts well-formed XML, refuses damage and completes XML cut short', () => {
     expect(checkXml('<?xml version="1.0"?><a x="1"><b>t &amp; u</b><c/></a>')).toEqual({ ok: true });
+    expect(checkXml('<x:größe é="a > b">ü</x:größe>')).toEqual({ ok: true });
     expect(checkXml('<a><b></a>')).toEqual({ ok: false });
     expect(checkXml('<a>&nope;</a>')).toEqual({ ok: false });
     expect(checkXml('<a/><b/>')).toEqual({ ok: false });

@@ -221,15 +221,19 @@ export function rebuildPackage(kind: Kind, salvaged: readonly SalvagedPart[]): {
     if (part.name === '[Content_Types].xml') contentTypes = xml;
     else parts.set(part.name, Buffer.from(xml, 'utf8'));
   }
-  if (kind === 'xlsx' && !parts.has(info.main) && synthesiseWorkbook(parts)) report.completed.push(info.main);
-  if (!parts.has(info.main)) throw new PluginError(`The ${info.label} could not be repaired: its main part (${info.main}) is missing or unreadable`);
+  // The main part is where the package relationships say it is (any name), else the usual name.
+  const declared = parseRelationships(parts.get('_rels/.rels')?.toString('utf8') ?? '').find((r) => r.type === NS.officeDocument && !r.external);
+  const declaredMain = declared && resolveTarget('', declared.target);
+  const main = declaredMain && parts.has(declaredMain) ? declaredMain : info.main;
+  if (kind === 'xlsx' && !parts.has(main) && synthesiseWorkbook(parts)) report.completed.push(main);
+  if (!parts.has(main)) throw new PluginError(`The ${info.label} could not be repaired: its main part (${main}) is missing or unreadable`);
 
   // Relationships: targets that exist, or recreated when the rels part itself was lost.
   const relsParts = new Map<string, Relationship[]>();
   for (const [name, data] of parts) if (name.endsWith('.rels')) relsParts.set(name, parseRelationships(data.toString('utf8')));
   const packageRels = relsParts.get('_rels/.rels') ?? [];
-  if (!packageRels.some((r) => r.type === NS.officeDocument && resolveTarget('', r.target) === info.main)) {
-    packageRels.splice(0, packageRels.length, ...packageRels.filter((r) => r.type !== NS.officeDocument), { id: 'rIdMain', type: NS.officeDocument, target: info.main, external: false });
+  if (!packageRels.some((r) => r.type === NS.officeDocument && resolveTarget('', r.target) === main)) {
+    packageRels.splice(0, packageRels.length, ...packageRels.filter((r) => r.type !== NS.officeDocument), { id: 'rIdMain', type: NS.officeDocument, target: main, external: false });
   }
   const ensure = (rels: Relationship[], type: string, target: string, source: string) => {
     if (parts.has(target) && !rels.some((r) => resolveTarget(source, r.target) === target)) rels.push({ id: `rIdRepair${rels.length + 1}`, type, target: path.posix.relative(source ? path.posix.dirname(source) : '', target), external: false });
@@ -237,21 +241,21 @@ export function rebuildPackage(kind: Kind, salvaged: readonly SalvagedPart[]): {
   ensure(packageRels, NS.core, 'docProps/core.xml', '');
   ensure(packageRels, NS.extended, 'docProps/app.xml', '');
   relsParts.set('_rels/.rels', packageRels);
-  const mainRelsName = relsOf(info.main);
+  const mainRelsName = relsOf(main);
   if (!relsParts.has(mainRelsName)) {
     const rels: Relationship[] = [];
     // Sheets and slides are listed in the main part by relationship id, in order: the n-th id
     // goes to the n-th sheet or slide part.
-    const listed = listedIds(kind, parts.get(info.main)!.toString('utf8'));
+    const listed = listedIds(kind, parts.get(main)!.toString('utf8'));
     const listType = kind === 'xlsx' ? 'worksheet' : 'slide';
     const sheetsOrSlides = [...parts.keys()].filter((name) => info.related.some(([pattern, type]) => type === listType && pattern.test(name))).sort(byNumber);
     sheetsOrSlides.forEach((name, i) => {
       const id = listed[i];
-      if (id) rels.push({ id, type: `${NS.rel}/${listType}`, target: path.posix.relative(path.posix.dirname(info.main), name), external: false });
+      if (id) rels.push({ id, type: `${NS.rel}/${listType}`, target: path.posix.relative(path.posix.dirname(main), name), external: false });
     });
     for (const name of [...parts.keys()].sort(byNumber)) {
       const related = info.related.find(([pattern]) => pattern.test(name));
-      if (related) ensure(rels, `${NS.rel}/${related[1]}`, name, info.main);
+      if (related) ensure(rels, `${NS.rel}/${related[1]}`, name, main);
     }
     relsParts.set(mainRelsName, rels);
   }
@@ -267,10 +271,10 @@ export function rebuildPackage(kind: Kind, salvaged: readonly SalvagedPart[]): {
     parts.set(name, Buffer.from(relationshipsXml(kept), 'utf8'));
     relsParts.set(name, kept);
   }
-  pruneLists(kind, info.main, parts, relsParts.get(mainRelsName) ?? []);
+  pruneLists(kind, main, parts, relsParts.get(mainRelsName) ?? []);
 
   const files = new Map<string, Uint8Array>();
-  files.set('[Content_Types].xml', Buffer.from(contentTypesXml(kind, contentTypes, [...parts.keys()]), 'utf8'));
+  files.set('[Content_Types].xml', Buffer.from(contentTypesXml(kind, main, contentTypes, [...parts.keys()]), 'utf8'));
   for (const [name, data] of parts) files.set(name, data);
   return { files, report };
 }
@@ -321,12 +325,17 @@ function pruneLists(kind: Kind, main: string, parts: Map<string, Buffer>, mainRe
   if (pruned !== xml) parts.set(main, Buffer.from(pruned, 'utf8'));
 }
 
-function contentTypesXml(kind: Kind, original: string | undefined, names: readonly string[]): string {
+function contentTypesXml(kind: Kind, main: string, original: string | undefined, names: readonly string[]): string {
   const known = new Map<string, string>();
   for (const [, ext, type] of (original ?? '').matchAll(/<Default\s+Extension="([^"]+)"\s+ContentType="([^"]+)"/g)) known.set(`.${ext!.toLowerCase()}`, type!);
   const overrides = new Map<string, string>();
   for (const [, part, type] of (original ?? '').matchAll(/<Override\s+PartName="\/?([^"]+)"\s+ContentType="([^"]+)"/g)) overrides.set(decodeAttr(part!), type!);
-  const patterns = [...KINDS[kind].types, ...COMMON_TYPES];
+  // The first pattern of a kind is its main part's: it applies to the main part whatever its name.
+  const mainType = KINDS[kind].types[0]![1];
+  const patterns: Array<[(name: string) => boolean, string]> = [
+    [(name) => name === main, mainType],
+    ...[...KINDS[kind].types.slice(1), ...COMMON_TYPES].map(([pattern, type]): [(name: string) => boolean, string] => [(name) => pattern.test(name), type]),
+  ];
   const defaults = new Map<string, string>([
     ['rels', DEFAULT_TYPES.rels!],
     ['xml', DEFAULT_TYPES.xml!],
@@ -334,7 +343,7 @@ function contentTypesXml(kind: Kind, original: string | undefined, names: readon
   const items: string[] = [];
   for (const name of names) {
     const ext = path.posix.extname(name).slice(1).toLowerCase();
-    const byPattern = patterns.find(([pattern]) => pattern.test(name))?.[1];
+    const byPattern = patterns.find(([matches]) => matches(name))?.[1];
     const type = byPattern ?? overrides.get(name);
     if (type && ext !== 'rels') items.push(`<Override PartName="/${escapeAttr(name)}" ContentType="${escapeAttr(type)}"/>`);
     else if (!defaults.has(ext)) {
