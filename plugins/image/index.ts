@@ -1,7 +1,8 @@
-/** The image family on sharp: conversions, image -> PDF and ICO, and the image tool ops. */
+/** The image family on sharp: conversions, image -> PDF and ICO, and the image tool ops (blur-faces on BlazeFace). */
 import type { Plugin } from '../../core/contract/index.js';
 import { cleanMetadataPlugin } from './clean-metadata.js';
 import { compressPlugin } from './compress.js';
+import { blurFacesPlugin } from './faces.js';
 import { imageConvertPlugin } from './convert.js';
 import { filterPlugins } from './filters.js';
 import { imageToIcoPlugin } from './ico.js';
@@ -16,4 +17,5 @@ export const imagePlugins: Plugin[] = [
   resizePlugin,
   ...filterPlugins,
   cleanMetadataPlugin,
+  blurFacesPlugin,
 ];
