@@ -9,7 +9,8 @@
  *    there painted black (REDACT_IMAGE_PIXELS); other images and vector art are left alone.
  * 2. Every string of every object: the Info dictionary, annotation contents and authors, form
  *    field values, bookmark titles... lose their matches.
- * 3. XMP metadata streams lose their matches.
+ * 3. XMP metadata streams lose their matches, and so do the /ActualText, /Alt and /E strings of
+ *    marked content inside page content streams and form XObjects.
  * 4. Annotations whose strings changed, or whose appearance shows a match, get their appearance
  *    rebuilt from the cleaned values (or dropped when MuPDF cannot rebuild it).
  *
@@ -17,6 +18,7 @@
  * so nothing removed survives in the bytes. With no match the caller returns the input as it is.
  */
 import type * as Mupdf from 'mupdf';
+import { scrubContentStrings } from './content-strings.js';
 import type { Matcher } from './matcher.js';
 import { scrubText } from './matcher.js';
 
@@ -167,14 +169,26 @@ function scrubStrings(doc: Mupdf.PDFDocument, container: Mupdf.PDFObject, matche
   return removed;
 }
 
-function isXmp(object: Mupdf.PDFObject): boolean {
-  const type = object.get('Type');
-  const subtype = object.get('Subtype');
-  return (type.isName() && type.asName() === 'Metadata') || (subtype.isName() && subtype.asName() === 'XML');
+const nameOf = (object: Mupdf.PDFObject, key: string) => {
+  const value = object.get(key);
+  return value.isName() ? value.asName() : undefined;
+};
+
+/** The object numbers of a page's content streams. */
+function contentStreams(page: Mupdf.PDFPage): number[] {
+  const contents = page.getObject().get('Contents');
+  if (contents.isIndirect() && !contents.resolve().isArray()) return [contents.asIndirect()];
+  const numbers: number[] = [];
+  contents.resolve().forEach((item) => {
+    if (item.isIndirect()) numbers.push(item.asIndirect());
+  });
+  return numbers;
 }
 
+const isXmp = (object: Mupdf.PDFObject) => nameOf(object, 'Type') === 'Metadata' || nameOf(object, 'Subtype') === 'XML';
+
 /** Passes 2 and 3 over every object; returns the regions removed and the numbers of the objects changed. */
-function scrubObjects(doc: Mupdf.PDFDocument, matcher: Matcher, signal: AbortSignal): { removed: number; changed: Set<number> } {
+function scrubObjects(doc: Mupdf.PDFDocument, matcher: Matcher, signal: AbortSignal, pageContents: ReadonlySet<number>): { removed: number; changed: Set<number> } {
   let removed = 0;
   const changed = new Set<number>();
   const count = doc.countObjects();
@@ -198,6 +212,13 @@ function scrubObjects(doc: Mupdf.PDFDocument, matcher: Matcher, signal: AbortSig
       const scrubbed = scrubText(xml, matcher);
       if (scrubbed.removed) {
         reference.writeStream(scrubbed.text);
+        here += scrubbed.removed;
+      }
+    }
+    if (reference.isStream() && (pageContents.has(num) || nameOf(object, 'Subtype') === 'Form')) {
+      const scrubbed = scrubContentStrings(Buffer.from(reference.readStream().asUint8Array()).toString('latin1'), matcher);
+      if (scrubbed.removed) {
+        reference.writeStream(Buffer.from(scrubbed.data, 'latin1'));
         here += scrubbed.removed;
       }
     }
@@ -248,15 +269,17 @@ export async function redactPdf(input: Uint8Array, matcher: Matcher, { signal, p
   try {
     const pages = doc.countPages();
     let detected = 0;
+    const pageContents = new Set<number>();
     for (let index = 0; index < pages; index++) {
       signal.throwIfAborted();
       const page = doc.loadPage(index);
       detected += redactPageText(mupdf, page, matcher);
+      for (const number of contentStreams(page)) pageContents.add(number);
       page.destroy();
       progress(5 + (70 * (index + 1)) / pages);
     }
     signal.throwIfAborted();
-    const { removed, changed } = scrubObjects(doc, matcher, signal);
+    const { removed, changed } = scrubObjects(doc, matcher, signal, pageContents);
     detected += removed;
     progress(80);
     for (let index = 0; index < pages; index++) {

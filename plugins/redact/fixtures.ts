@@ -83,6 +83,40 @@ export async function pdfLibFixture(file: string): Promise<string> {
   return file;
 }
 
+export const STRUCTURES_KEPT = 'Kept line here';
+
+/**
+ * pdf-lib again, for the places text hides beside plain content: a form XObject drawing the
+ * e-mail address, marked content whose /ActualText holds it, and a FreeText note whose contents
+ * and appearance show it.
+ */
+export async function structuresFixture(file: string): Promise<string> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([400, 300]);
+  const key = page.node.newFontDictionary('Fx', font.ref);
+  const resources = { Font: { [key.asString().slice(1)]: font.ref } };
+  const form = doc.context.register(
+    doc.context.stream(`BT ${key} 12 Tf 10 10 Td (In a form: ${SECRETS.email}) Tj ET`, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 300, 40], Resources: resources }),
+  );
+  page.node.setXObject(PDFName.of('Fm1'), form);
+  const raw = [
+    'q 1 0 0 1 20 200 cm /Fm1 Do Q',
+    `/Span <</ActualText (${SECRETS.email})>> BDC BT ${key} 12 Tf 20 150 Td (${SECRETS.email}) Tj ET EMC`,
+    `BT ${key} 12 Tf 20 100 Td (${STRUCTURES_KEPT}) Tj ET`,
+  ].join('\n');
+  page.node.addContentStream(doc.context.register(doc.context.stream(raw)));
+  const appearance = doc.context.register(
+    doc.context.stream(`BT ${key} 10 Tf 2 5 Td (Note ${SECRETS.email}) Tj ET`, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 200, 20], Resources: resources }),
+  );
+  const note = doc.context.register(
+    doc.context.obj({ Type: 'Annot', Subtype: 'FreeText', Rect: [150, 20, 350, 40], Contents: PDFString.of(`Note ${SECRETS.email}`), DA: PDFString.of('/Helv 10 Tf 0 g'), AP: { N: appearance } }),
+  );
+  page.node.set(PDFName.of('Annots'), doc.context.obj([note]));
+  await writeFile(file, await doc.save({ useObjectStreams: false }));
+  return file;
+}
+
 /** LibreOffice: HTML converted to PDF (subset TrueType, compressed streams). */
 export async function libreOfficeFixture(file: string): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'redact-lo-'));

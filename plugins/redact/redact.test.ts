@@ -16,7 +16,7 @@ import { isFileResult } from '../../core/contract/index.js';
 import { parseOptions } from '../../core/contract/options.js';
 import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing.js';
 import { runProcess } from '../../core/engines/process.js';
-import { ALL_PATTERNS, KEPT, SECRETS, extractedText, ghostscriptFixture, libreOfficeFixture, pdfLibFixture, residue } from './fixtures.js';
+import { ALL_PATTERNS, KEPT, SECRETS, STRUCTURES_KEPT, extractedText, ghostscriptFixture, libreOfficeFixture, pdfLibFixture, residue, structuresFixture } from './fixtures.js';
 import { redactPlugin } from './index.js';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'redact-test-'));
@@ -26,7 +26,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const SECRET_LIST = Object.values(SECRETS);
 
 beforeAll(async () => {
-  await Promise.all([pdfLibFixture(file('pdflib.pdf').path), ghostscriptFixture(file('gs.pdf').path), libreOfficeFixture(file('lo.pdf').path)]);
+  await Promise.all([pdfLibFixture(file('pdflib.pdf').path), ghostscriptFixture(file('gs.pdf').path), libreOfficeFixture(file('lo.pdf').path), structuresFixture(file('structures.pdf').path)]);
   // A picture with an e-mail address written over it.
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
@@ -80,6 +80,17 @@ describe('redact', () => {
     const { stdout: info } = await runProcess('pdfinfo', [output], { timeoutMs: 10_000 });
     expect(info).toMatch(/^Title:\s+Report for\s*$/m);
     expect(info).toMatch(/^Author:\s+team$/m);
+    await rm(run.workDir, { recursive: true, force: true });
+  });
+
+  it('text in a form XObject, in /ActualText and in a FreeText note and its appearance', async () => {
+    expect(await residue(file('structures.pdf').path, [SECRETS.email])).not.toEqual([]);
+    const run = await runPlugin(redactPlugin, [file('structures.pdf')], { redact: { patterns: ['email'] } });
+    // the form's text, the marked glyphs, their /ActualText, the note's /Contents
+    expect(run.toolReport).toEqual({ detected: 4 });
+    expect(await residue(outputOf(run), [SECRETS.email])).toEqual([]);
+    const text = await extractedText(outputOf(run));
+    for (const kept of [STRUCTURES_KEPT, 'In a form:', 'Note']) expect(text).toContain(kept);
     await rm(run.workDir, { recursive: true, force: true });
   });
 
