@@ -14,6 +14,8 @@ const MAX_MS = 6 * 3600_000;
 const WINDOW_BYTES = 1 << 20;
 const BYTES_PER_PAGE_GUESS = 100_000;
 const MAX_PAGES = 10_000;
+/** A page takes at least a page object and a content reference: no file holds more pages than bytes / 40. */
+const MIN_BYTES_PER_PAGE = 40;
 
 /** The largest /Count in a window of the file, or 0. */
 function countsIn(file: string, size: number): number {
@@ -37,7 +39,8 @@ function countsIn(file: string, size: number): number {
 
 /** Pages of the input as far as a cheap look can tell (at least 1). */
 export function estimatePages(input: Pick<PluginInput, 'path' | 'bytes'>): number {
-  const counted = input.path ? countsIn(input.path, input.bytes) : 0;
+  // A declared /Count is believed only as far as the file's size allows (a hostile file may claim a billion).
+  const counted = Math.min(input.path ? countsIn(input.path, input.bytes) : 0, Math.ceil(input.bytes / MIN_BYTES_PER_PAGE));
   const guessed = Math.ceil(input.bytes / BYTES_PER_PAGE_GUESS);
   return Math.max(1, Math.min(MAX_PAGES, counted || guessed));
 }

@@ -128,12 +128,20 @@ describe('ocr', () => {
     await expect(runPlugin(ocrPlugin, [locked], {})).rejects.toThrow(new PluginError('The PDF is password-protected: unlock it first (op unlock-pdf)'));
   });
 
-  it('gives each page time: the deadline grows with the page count', () => {
-    const two = { path: file('two.pdf').path, bytes: 0 };
+  it('gives each page time: the deadline grows with the page count', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    // Without a path (recovery) or a readable page tree, the size decides: one page per 100 KB.
     expect(estimatePages({ path: '', bytes: 50_000 })).toBe(1);
     expect(estimatePages({ path: '', bytes: 1_000_000 })).toBe(10);
-    expect(ocrTimeoutMs([{ ...file('eng.pdf'), filename: 'eng.pdf', bytes: 1_000 }])).toBeGreaterThanOrEqual(90_000);
-    expect(estimatePages(two)).toBeGreaterThanOrEqual(1);
+    // An uncompressed page tree: its /Count.
+    const flat = file('flat.pdf').path;
+    await writeFile(flat, `%PDF-1.7\n1 0 obj << /Type /Pages /Count 12 /Kids [] >> endobj\n${' '.repeat(2000)}`);
+    expect(estimatePages({ path: flat, bytes: 2100 })).toBe(12);
+    expect(ocrTimeoutMs([{ path: flat, format: 'pdf', filename: 'flat.pdf', bytes: 2100 }])).toBe(60_000 + 12 * 30_000);
+    // A claim the size cannot hold is not believed.
+    const lie = file('lie.pdf').path;
+    await writeFile(lie, '%PDF-1.7\n1 0 obj << /Type /Pages /Count 999999 /Kids [] >> endobj\n');
+    expect(estimatePages({ path: lie, bytes: 70 })).toBe(2);
   });
 
   it('declares ocrmypdf with every language and the Japanese font', () => {
