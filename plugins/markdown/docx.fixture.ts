@@ -93,3 +93,16 @@ export async function scannedReportPdf(dir: string, pdf: string): Promise<string
   await writeFile(file, await doc.save());
   return file;
 }
+
+/** A line of text full of characters Markdown would read as syntax. */
+export const LITERAL_TEXT = 'Odd text: 2*3*4 <b>bold</b> &amp; file_name [x](y) :smile: ~tilde~ `code` \\ end';
+
+export async function literalPdf(dir: string): Promise<string> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([612, 792]).drawText(LITERAL_TEXT, { x: 40, y: 700, size: 11, font });
+  const file = path.join(dir, 'literal.pdf');
+  await writeFile(file, await doc.save());
+  return file;
+}

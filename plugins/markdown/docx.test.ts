@@ -10,11 +10,12 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { isFileResult } from '../../core/contract/index.js';
 import { pluginConformanceSuite } from '../../core/contract/testing.js';
 import { pdfToDocxPlugin } from './docx.js';
-import { HEADINGS, LIST_ITEMS, PARAGRAPHS, TABLE, readDocx, reportPdf } from './docx.fixture.js';
+import { HEADINGS, LIST_ITEMS, LITERAL_TEXT, PARAGRAPHS, TABLE, literalPdf, readDocx, reportPdf } from './docx.fixture.js';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'pdf-to-docx-'));
 const report = { path: path.join(dir, 'report.pdf'), format: 'pdf' as const };
-beforeAll(() => reportPdf(dir), 120_000);
+const literal = { path: path.join(dir, 'literal.pdf'), format: 'pdf' as const };
+beforeAll(() => Promise.all([reportPdf(dir), literalPdf(dir)]), 120_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 pluginConformanceSuite(pdfToDocxPlugin, [
@@ -34,6 +35,16 @@ pluginConformanceSuite(pdfToDocxPlugin, [
       expect(tables).toEqual([TABLE]);
       // Nothing else: no running headers, page numbers or stray line fragments.
       expect(paragraphs).toHaveLength(HEADINGS.length + PARAGRAPHS.length + LIST_ITEMS.length);
+    },
+  },
+  {
+    name: 'characters Markdown reads as syntax stay text',
+    files: [literal],
+    target: 'docx',
+    expectFormat: 'docx',
+    async check(run) {
+      if (!isFileResult(run.result)) throw new Error('expected a file');
+      expect((await readDocx(run.result.path)).paragraphs.map((p) => p.text)).toEqual([LITERAL_TEXT]);
     },
   },
 ]);

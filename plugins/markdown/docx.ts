@@ -16,10 +16,21 @@ import { TESSERACT } from '../../core/engines/tesseract.js';
 import { pdfToMarkdown } from './engine/index.js';
 
 /**
- * pandoc's reader for the engine's Markdown: GitHub-flavoured (pipe tables, ATX headings, lists)
- * without raw HTML, so text such as "<b>" or "<!-- x -->" in the PDF stays text.
+ * pandoc's reader for the engine's Markdown: GitHub-flavoured (pipe tables, ATX headings, lists,
+ * footnotes), without emoji shortcodes, so ":smile:" in the PDF stays text.
  */
-export const PANDOC_MARKDOWN_READER = 'gfm-raw_html';
+export const PANDOC_MARKDOWN_READER = 'gfm-raw_html-emoji';
+
+/**
+ * The engine's Markdown with the PDF's own characters made literal for pandoc: the engine writes
+ * structure (headings, list markers, table pipes, footnote marks) and escapes only what would
+ * change the structure at the start of a line, so a "2*3*4", "<b>", "&amp;", "[x]" or "~x~" in
+ * the text would become emphasis, raw HTML, an entity, a link or strikeout in the DOCX. Each of
+ * those characters gets a backslash; the engine's own escapes and footnote marks ([^1]) stay.
+ */
+export function literalMarkdown(markdown: string): string {
+  return markdown.replace(/\\[\s\S]|\[\^[^\]\s]+\]|[*_`~<>&[\]]/g, (match) => (match.length > 1 ? match : `\\${match}`));
+}
 
 export const pdfToDocxPlugin = definePlugin({
   id: 'pdf-to-docx',
@@ -49,7 +60,7 @@ export const pdfToDocxPlugin = definePlugin({
     await mkdir(dir, { recursive: true });
     const source = path.join(dir, 'document.md');
     const output = path.join(dir, 'output.docx');
-    await writeFile(source, markdown);
+    await writeFile(source, literalMarkdown(markdown));
     await pandocConvert(
       { input: source, from: PANDOC_MARKDOWN_READER, to: 'docx', output, workDir: dir, summary: 'Could not write the DOCX' },
       ctx,
