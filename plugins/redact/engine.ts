@@ -91,20 +91,33 @@ function boundsOf(quads: readonly Mupdf.Quad[]): Mupdf.Rect {
 const intersects = (a: Mupdf.Rect, b: Mupdf.Rect) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 
 /**
- * The quads to black out for a match on ordinary text: its glyphs, the first and last widened by
- * a fifth of their height (inside the space that separates words).
+ * The quads to black out for a match on ordinary text: its glyphs, the first and last lengthened
+ * along the writing direction by a fifth of their height (inside the space that separates words;
+ * a rotated page or vertical text has its direction too).
  */
 function textBox(quads: readonly Mupdf.Quad[]): Mupdf.Quad[] {
   const out = quads.map((quad) => [...quad] as Mupdf.Quad);
-  const first = out[0]!;
-  const last = out[out.length - 1]!;
-  const pad = (quad: Mupdf.Quad) => Math.abs(quad[5] - quad[1]) / 5;
-  const left = pad(first);
-  first[0] -= left;
-  first[4] -= left;
-  const right = pad(last);
-  last[2] += right;
-  last[6] += right;
+  // quad: ul(0, 1) ur(2, 3) ll(4, 5) lr(6, 7)
+  const lengthen = (quad: Mupdf.Quad, end: 'start' | 'end') => {
+    const dx = quad[2] - quad[0];
+    const dy = quad[3] - quad[1];
+    const length = Math.hypot(dx, dy) || 1;
+    const pad = Math.hypot(quad[4] - quad[0], quad[5] - quad[1]) / 5;
+    const [ux, uy] = [(dx / length) * pad, (dy / length) * pad];
+    if (end === 'start') {
+      quad[0] -= ux;
+      quad[1] -= uy;
+      quad[4] -= ux;
+      quad[5] -= uy;
+    } else {
+      quad[2] += ux;
+      quad[3] += uy;
+      quad[6] += ux;
+      quad[7] += uy;
+    }
+  };
+  lengthen(out[0]!, 'start');
+  lengthen(out[out.length - 1]!, 'end');
   return out;
 }
 

@@ -12,7 +12,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PDFDocument, PDFHexString, PDFName, PDFString, StandardFonts } from 'pdf-lib';
+import { PDFDocument, PDFHexString, PDFName, PDFString, StandardFonts, degrees } from 'pdf-lib';
 import sharp from 'sharp';
 import { runProcess } from '../../core/engines/process.js';
 
@@ -114,6 +114,23 @@ export async function structuresFixture(file: string): Promise<string> {
   );
   page.node.set(PDFName.of('Annots'), doc.context.obj([note]));
   await writeFile(file, await doc.save({ useObjectStreams: false }));
+  return file;
+}
+
+/** Pages turned by 90, 180 and 270 degrees and a cropped page, each with the e-mail address between kept words. */
+export async function turnedFixture(file: string): Promise<string> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const rotation of [90, 180, 270]) {
+    const page = doc.addPage([400, 300]);
+    page.setRotation(degrees(rotation));
+    page.drawText(`Mail ${SECRETS.email} now`, { x: 20, y: 200, size: 14, font });
+    page.drawText('Kept words', { x: 20, y: 170, size: 14, font });
+  }
+  const cropped = doc.addPage([400, 300]);
+  cropped.setCropBox(50, 50, 300, 200);
+  cropped.drawText(`Mail ${SECRETS.email} now`, { x: 60, y: 150, size: 14, font });
+  await writeFile(file, await doc.save());
   return file;
 }
 

@@ -16,7 +16,7 @@ import { isFileResult } from '../../core/contract/index.js';
 import { parseOptions } from '../../core/contract/options.js';
 import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing.js';
 import { runProcess } from '../../core/engines/process.js';
-import { ALL_PATTERNS, KEPT, SECRETS, STRUCTURES_KEPT, extractedText, ghostscriptFixture, libreOfficeFixture, pdfLibFixture, residue, structuresFixture } from './fixtures.js';
+import { ALL_PATTERNS, KEPT, SECRETS, STRUCTURES_KEPT, extractedText, ghostscriptFixture, libreOfficeFixture, pdfLibFixture, residue, structuresFixture, turnedFixture } from './fixtures.js';
 import { redactPlugin } from './index.js';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'redact-test-'));
@@ -26,7 +26,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const SECRET_LIST = Object.values(SECRETS);
 
 beforeAll(async () => {
-  await Promise.all([pdfLibFixture(file('pdflib.pdf').path), ghostscriptFixture(file('gs.pdf').path), libreOfficeFixture(file('lo.pdf').path), structuresFixture(file('structures.pdf').path)]);
+  await Promise.all([pdfLibFixture(file('pdflib.pdf').path), ghostscriptFixture(file('gs.pdf').path), libreOfficeFixture(file('lo.pdf').path), structuresFixture(file('structures.pdf').path), turnedFixture(file('turned.pdf').path)]);
   // A picture with an e-mail address written over it.
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
@@ -91,6 +91,17 @@ describe('redact', () => {
     expect(await residue(outputOf(run), [SECRETS.email])).toEqual([]);
     const text = await extractedText(outputOf(run));
     for (const kept of [STRUCTURES_KEPT, 'In a form:', 'Note']) expect(text).toContain(kept);
+    await rm(run.workDir, { recursive: true, force: true });
+  });
+
+  it('turned and cropped pages: the whole address goes, every word around it stays', async () => {
+    const run = await runPlugin(redactPlugin, [file('turned.pdf')], { redact: { patterns: ['email'] } });
+    expect(run.toolReport).toEqual({ detected: 4 });
+    expect(await residue(outputOf(run), [SECRETS.email])).toEqual([]);
+    const words = (await extractedText(outputOf(run))).trim().split(' ');
+    expect(new Set(words)).toEqual(new Set(['Mail', 'now', 'Kept', 'words']));
+    expect(words.filter((w) => w === 'Mail')).toHaveLength(4);
+    expect(words.filter((w) => w === 'Kept')).toHaveLength(3);
     await rm(run.workDir, { recursive: true, force: true });
   });
 
