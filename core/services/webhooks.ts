@@ -246,17 +246,24 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     const delivery = await this.store.webhookDeliveries.get(deliveryId);
     if (!delivery || delivery.status !== 'pending') return null;
     const endpoint = delivery.endpointId ? await this.store.webhookEndpoints.get(delivery.endpointId) : null;
-    let secrets: string[];
+    let sealed: SealedSecrets;
     let url = delivery.url;
     if (delivery.endpointId) {
       if (!endpoint) return this.giveUp(delivery, 'The endpoint was deleted');
       if (endpoint.disabledAt) return this.giveUp(delivery, `The endpoint is disabled: ${endpoint.disabledReason ?? 'disabled'}`);
-      secrets = this.secretsOf(endpoint);
+      sealed = endpoint;
       url = endpoint.url;
     } else {
       const account = await this.store.webhookSecrets.get(delivery.accountId);
       if (!account) return this.giveUp(delivery, 'The account has no default webhook secret');
-      secrets = this.secretsOf(account);
+      sealed = account;
+    }
+    let secrets: string[];
+    try {
+      secrets = this.secretsOf(sealed);
+    } catch (err) {
+      if (err instanceof ServiceError) return this.giveUp(delivery, err.message);
+      throw err;
     }
     const body = JSON.stringify({ type: delivery.type, timestamp: delivery.createdAt.toISOString(), data: await this.dataOf(delivery) });
     const result = await this.post(url, delivery.id, body, secrets);
@@ -361,7 +368,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     try {
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
     } catch {
-      throw new Error('A webhook secret cannot be read: the server secret (TOKEN_SECRET) changed since it was made; rotate the secret');
+      throw new ServiceError('BAD_REQUEST', 'The webhook secret cannot be read: the server secret (TOKEN_SECRET) changed since it was made; rotate the secret');
     }
   }
 
