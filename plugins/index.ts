@@ -4,7 +4,7 @@ import type { Plugin } from '../core/contract/index.js';
 import { cvPlugins } from './cv/index.js';
 import { dataPlugins } from './data/index.js';
 import { imagePlugins } from './image/index.js';
-import pdfToMarkdown from './markdown/index.js';
+import pdfToMarkdown, { pdfToDocxPlugin } from './markdown/index.js';
 import { mediaPlugins } from './media/index.js';
 import { ocrPlugins } from './ocr/index.js';
 import { officePlugins } from './office/index.js';
@@ -12,7 +12,7 @@ import { pdfPlugins } from './pdf/index.js';
 import { redactPlugins } from './redact/index.js';
 import { searchPlugins } from './search/index.js';
 
-export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins, ...pdfPlugins, pdfToMarkdown, ...searchPlugins, ...cvPlugins, ...dataPlugins, ...officePlugins, ...ocrPlugins, ...redactPlugins];
+export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins, ...pdfPlugins, pdfToMarkdown, pdfToDocxPlugin, ...searchPlugins, ...cvPlugins, ...dataPlugins, ...officePlugins, ...ocrPlugins, ...redactPlugins];
 
 /**
  * The same distribution as module paths: sandbox processes import only the family of the plugin
