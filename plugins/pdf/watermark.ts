@@ -12,7 +12,8 @@
  *   /Watermark (or a membership dictionary whose groups are all watermarks);
  * - a `Do` drawing an XObject that carries those marks: /OC pointing to a watermark layer, or
  *   Acrobat's `/PieceInfo << /ADBE_CompoundType << /Private /Watermark >> >>`.
- * Watermark layers are removed from /OCProperties too. Links, form fields and other annotations,
+ * Watermark layers are removed from /OCProperties too, and the resource entries only removed
+ * content used (a form drawn inside a removed section, as Acrobat draws its watermarks). Links, form fields and other annotations,
  * and all other content, stay byte for byte (a content stream is only rewritten when something
  * was cut from it). pdf-lib keeps objects nothing refers to any more, so the result is written
  * once more by qpdf, which keeps only what is reachable: the removed content is gone from the
@@ -56,19 +57,20 @@ class WatermarkRemover {
   private readonly layerDicts = new Set<PDFDict>();
   /** Form XObjects already cleaned (shared between pages), by reference. */
   private readonly cleanedForms = new Set<string>();
-  /** Resource entries (XObjects, property lists) only the removed content used: dropped at the end. */
+  /** Resource entries (XObjects, property lists) the removed content used: dropped at the end unless kept content uses them too. */
   private readonly unusedResources = new Map<PDFDict, Set<string>>();
+  /** XObjects drawn by content that stays, per resource dictionary. */
+  private readonly keptDraws = new Map<PDFDict, Set<string>>();
 
   private dropLater(dict: PDFDict | undefined, name: string): void {
-    if (!dict) return;
-    const names = this.unusedResources.get(dict) ?? new Set<string>();
-    names.add(name);
-    this.unusedResources.set(dict, names);
+    if (dict) mark(this.unusedResources, dict, name);
   }
 
   /** Drop the resource entries of what was removed, so nothing refers to it any more. */
   dropUnusedResources(): void {
-    for (const [dict, names] of this.unusedResources) for (const name of names) dict.delete(N(name));
+    for (const [dict, names] of this.unusedResources) {
+      for (const name of names) if (!this.keptDraws.get(dict)?.has(name)) dict.delete(N(name));
+    }
   }
 
   constructor(private readonly doc: PDFDocument) {
@@ -151,17 +153,27 @@ class WatermarkRemover {
           cuts.push({ start, end: op.end });
           this.detected++;
         }
-      } else if (op.operator === 'Do' && !inside) {
+      } else if (op.operator === 'Do') {
         const name = op.operands[0];
         if (typeof name !== 'string' || !xobjects) continue;
-        const ref = xobjects.get(N(name.slice(1)));
+        const key = name.slice(1);
+        // Drawn inside a removed section (Acrobat's watermarks are a form drawn there): its entry
+        // goes too, unless content that stays draws it as well.
+        if (inside) {
+          this.dropLater(xobjects, key);
+          continue;
+        }
+        const ref = xobjects.get(N(key));
         const xobject = ref === undefined ? undefined : this.doc.context.lookup(ref);
         if (!(xobject instanceof PDFStream)) continue;
         if (this.isWatermarkXObject(xobject.dict)) {
           cuts.push({ start: op.start, end: op.end });
-          this.dropLater(xobjects, name.slice(1));
+          this.dropLater(xobjects, key);
           this.detected++;
-        } else if (ref instanceof PDFRef && text(xobject.dict.lookup(N('Subtype'))) === 'Form') this.cleanForm(ref, xobject, resources);
+        } else {
+          mark(this.keptDraws, xobjects, key);
+          if (ref instanceof PDFRef && text(xobject.dict.lookup(N('Subtype'))) === 'Form') this.cleanForm(ref, xobject, resources);
+        }
       }
     }
     // A section left open at the end of the stream runs to its end.
@@ -248,6 +260,12 @@ class WatermarkRemover {
     const groups = properties.lookupMaybe(N('OCGs'), PDFArray);
     if (!groups || groups.size() === 0) this.doc.catalog.delete(N('OCProperties'));
   }
+}
+
+function mark(map: Map<PDFDict, Set<string>>, dict: PDFDict, name: string): void {
+  const names = map.get(dict) ?? new Set<string>();
+  names.add(name);
+  map.set(dict, names);
 }
 
 /** A stream's decoded bytes, or undefined when its filter is not one pdf-lib decodes. */

@@ -11,11 +11,11 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFString, StandardFonts, type
 import { runProcess } from '../../../core/engines/process.js';
 
 /** Words printed by the watermarks: none may survive. */
-export const WATERMARK_MARKERS = ['WMANNOTATION', 'WMSTAMP', 'WMARTIFACT', 'WMPROPLIST', 'WMLAYER', 'WMINTENT', 'WMXOBJECT', 'WMPIECEINFO', 'WMINFORM'];
+export const WATERMARK_MARKERS = ['WMANNOTATION', 'WMSTAMP', 'WMARTIFACT', 'WMACROBAT', 'WMPROPLIST', 'WMLAYER', 'WMINTENT', 'WMXOBJECT', 'WMPIECEINFO', 'WMINFORM'];
 /** Elements the op must count in the watermarked fixture. */
-export const WATERMARK_ELEMENTS = 9;
+export const WATERMARK_ELEMENTS = 10;
 /** Body text that must stay extractable. */
-export const KEPT_TEXT = ['Body one stays', 'Body two stays', 'Header stays', 'Notes layer stays', 'Form body stays'];
+export const KEPT_TEXT = ['Body one stays', 'Body two stays', 'Header stays', 'Logo stays', 'Notes layer stays', 'Form body stays'];
 export const KEPT_LINK = 'https://example.com/kept-link';
 export const KEPT_FIELD = 'customer.name';
 
@@ -63,8 +63,15 @@ export async function watermarkedPdf(file: string): Promise<void> {
       `/Artifact <</Type /Pagination /Subtype /Header>> BDC ${text('Header stays', 40, 760)} EMC`,
       `/Artifact <</Subtype /Watermark /Type /Pagination>> BDC q 0.8 g ${text('WMARTIFACT', 100, 400, 48)} Q EMC`,
       `/Artifact /P0 BDC ${text('WMPROPLIST', 100, 300, 48)} EMC`,
+      // As Acrobat writes them: a form drawn inside the watermark section (its resource entry
+      // goes with it); the logo is drawn there and outside it, so it stays.
+      '/Artifact <</Subtype /Watermark /Type /Pagination>> BDC q /Fm0 Do /Logo Do Q EMC',
+      'q /Logo Do Q',
     ].join('\n'),
-    { Properties: { P0: { Type: 'Pagination', Subtype: 'Watermark' } } },
+    {
+      Properties: { P0: { Type: 'Pagination', Subtype: 'Watermark' } },
+      XObject: { Fm0: form(text('WMACROBAT', 100, 200, 48)), Logo: form(text('Logo stays', 400, 740, 10)) },
+    },
   );
 
   // Page 3: layers. "Watermark" by name and "Draft" by intent go with their content and the
