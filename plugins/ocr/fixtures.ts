@@ -4,7 +4,7 @@
  * scanned page, and readers for what came out (pdftotext, the page images' pixels).
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -24,18 +24,18 @@ export async function scanImage(lines: readonly string[], font = 'DejaVu Sans'):
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-/** Adds a page showing `png` at 300 dpi. */
-async function addScanPage(doc: PDFDocument, png: Buffer): Promise<void> {
-  const image = await doc.embedPng(png);
+/** Adds a page showing `png` at 300 dpi (re-encoded as JPEG when `jpeg`). */
+async function addScanPage(doc: PDFDocument, png: Buffer, jpeg = false): Promise<void> {
+  const image = jpeg ? await doc.embedJpg(await sharp(png).jpeg({ quality: 85 }).toBuffer()) : await doc.embedPng(png);
   const width = (image.width * 72) / DPI;
   const height = (image.height * 72) / DPI;
   doc.addPage([width, height]).drawImage(image, { x: 0, y: 0, width, height });
 }
 
-/** A PDF of one scanned page per entry of `pages`. */
-export async function scannedPdf(file: string, pages: ReadonlyArray<readonly string[]>, font?: string): Promise<string> {
+/** A PDF of one scanned page per entry of `pages`; `jpeg` stores the scans as JPEG, as most scanners do. */
+export async function scannedPdf(file: string, pages: ReadonlyArray<readonly string[]>, font?: string, { jpeg = false } = {}): Promise<string> {
   const doc = await PDFDocument.create();
-  for (const lines of pages) await addScanPage(doc, await scanImage(lines, font));
+  for (const lines of pages) await addScanPage(doc, await scanImage(lines, font), jpeg);
   await writeFile(file, await doc.save());
   return file;
 }
@@ -72,6 +72,18 @@ export async function imageList(file: string): Promise<string[]> {
       const cols = line.trim().split(/\s+/);
       return [cols[0], cols[3], cols[4], cols[5], cols[8]].join(' '); // page width height color enc
     });
+}
+
+/** A SHA-256 of every image stream of a PDF as stored (pdfimages -all: JPEG data as it is in the file), in order. */
+export async function imageStreams(file: string): Promise<string[]> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ocr-streams-'));
+  try {
+    await runProcess('pdfimages', ['-all', file, path.join(dir, 'img')], { timeoutMs: 30_000 });
+    const names = (await readdir(dir)).sort();
+    return Promise.all(names.map(async (name) => `${path.extname(name)} ${createHash('sha256').update(await readFile(path.join(dir, name))).digest('hex')}`));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** A SHA-256 of the raw pixels of every image in a PDF (decoded by pdfimages), in order. */

@@ -11,7 +11,7 @@ import { isFileResult, PluginError } from '../../core/contract/index.js';
 import { parseOptions } from '../../core/contract/options.js';
 import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing.js';
 import { OCRMYPDF } from '../../core/engines/ocrmypdf.js';
-import { imageList, imagePixels, mixedPdf, oneLine, pdfText, scannedPdf, withoutSpaces } from './fixtures.js';
+import { imageList, imagePixels, imageStreams, mixedPdf, oneLine, pdfText, scannedPdf, withoutSpaces } from './fixtures.js';
 import { ocrPlugin } from './index.js';
 import { estimatePages, ocrTimeoutMs } from './limits.js';
 
@@ -31,6 +31,7 @@ beforeAll(async () => {
     scannedPdf(file('deu.pdf').path, [GERMAN]),
     scannedPdf(file('jpn.pdf').path, [JAPANESE], 'IPAGothic'),
     scannedPdf(file('two.pdf').path, [['First scanned page'], ['Second scanned page']]),
+    scannedPdf(file('jpeg.pdf').path, [['A scanner writes JPEG']], undefined, { jpeg: true }),
     mixedPdf(file('mixed.pdf').path, 'Typed text stays exactly once', 'Scanned words come back'),
   ]);
 }, 60_000);
@@ -107,6 +108,16 @@ describe('ocr', () => {
     // same images, same encoding, same pixels
     expect(await imageList(output)).toEqual(await imageList(input.path));
     expect(await imagePixels(output)).toEqual(await imagePixels(input.path));
+    await rm(run.workDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('a JPEG scan keeps its JPEG data byte for byte', async () => {
+    const input = file('jpeg.pdf');
+    const run = await runPlugin(ocrPlugin, [input], {});
+    expect(oneLine(await pdfText(outputOf(run)))).toContain('A scanner writes JPEG');
+    const streams = await imageStreams(outputOf(run));
+    expect(streams[0]).toMatch(/^\.jpg /);
+    expect(streams).toEqual(await imageStreams(input.path));
     await rm(run.workDir, { recursive: true, force: true });
   }, 60_000);
 
