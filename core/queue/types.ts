@@ -48,6 +48,6 @@ export interface WebhookQueue {
 export interface WebhookDeliveryPort {
   /** One attempt; resolves to when the next is due, or null when the delivery is finished (delivered, failed or gone). */
   deliver(deliveryId: string): Promise<Date | null>;
-  /** Pending deliveries (recovery): each must have a live queue entry. */
+  /** Pending deliveries (recovery, every minute): each must have a live queue entry. Records first any event a crash left unrecorded. */
   pending(): Promise<Array<{ id: string; nextAttemptAt: Date | null }>>;
 }

@@ -153,6 +153,29 @@ describe('WebhookService', () => {
     expect(hits).toEqual(['/a']);
   });
 
+  it('records on the next sweep an event a crash left unrecorded, and never one from before the endpoint existed', async () => {
+    const webhooks = service(true);
+    const finish = async () => {
+      const job = await store.jobs.create({
+        id: `job_${randomUUID()}`, accountId: account.id, kind: 'convert', pluginId: 'p', op: null, inputFormat: 'txt', outputFormat: 'md', options: {}, inputs: [],
+        creditCost: 1, creditPeriod: '2030-01', viaApi: true, createdAt: clock.now(), inputsExpireAt: clock.now(),
+      });
+      await store.jobs.start(job.id, clock.now());
+      await store.jobs.fail(job.id, 'boom', clock.now());
+      return job.id;
+    };
+    const before = await finish(); // no endpoint yet: nobody to tell
+    nowMs += 1000;
+    await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/a` });
+    nowMs += 1000;
+    const lost = await finish(); // finished, then the process died before jobFinished
+    const pending = await webhooks.pending();
+    expect(pending).toHaveLength(1);
+    expect(await store.webhookDeliveries.get(pending[0]!.id)).toMatchObject({ type: 'job.failed', subjectId: lost });
+    expect(await webhooks.pending()).toHaveLength(1); // swept again: still one record
+    expect(before).not.toBe(lost);
+  });
+
   it('stores secrets sealed: no database file holds one', async () => {
     const webhooks = service(true);
     const { secret } = await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/a` });

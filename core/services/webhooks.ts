@@ -43,6 +43,8 @@ import { DestinationRefused, checkWebhookUrl, postWebhook, type AttemptResult, t
 export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 8 * 3600_000, 8 * 3600_000];
 /** An endpoint whose attempts have all failed for this long is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * 3600_000;
+/** Jobs finished this recently are swept for events a crash left unrecorded (the sweep runs every minute). */
+export const SWEEP_WINDOW_MS = 15 * 60_000;
 /** How long a rotated secret keeps signing. */
 export const PREVIOUS_SECRET_MS = 24 * 3600_000;
 const SECRET_BYTES = 32;
@@ -195,7 +197,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
       const job = await this.store.jobs.get(jobId);
       if (!job || (job.status !== 'done' && job.status !== 'failed')) return;
       // Extraction rows are read through their tool's poll, not as jobs.
-      if (job.kind !== 'extract') await this.emit(job.accountId, job.status === 'done' ? 'job.done' : 'job.failed', job.id);
+      if (job.kind !== 'extract') await this.emit(job.accountId, job.status === 'done' ? 'job.done' : 'job.failed', job.id, job.completedAt ?? this.clock.now());
       if (job.batchId) await this.batchRecorded(job.batchId);
     } catch (err) {
       this.log.error('webhook event not recorded', { jobId, error: String((err as Error)?.message ?? err) });
@@ -209,18 +211,42 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
       if (!batch) return; // recorded after its jobs were queued: checked again when it is
       const jobs = await this.store.jobs.listByBatch(batchId);
       if (jobs.length < batch.total || jobs.some((j) => j.status === 'waiting' || j.status === 'active')) return;
-      await this.emit(batch.accountId, batch.tool ? 'extraction.done' : 'batch.done', batchId);
+      const at = new Date(Math.max(batch.createdAt.getTime(), ...jobs.map((j) => j.completedAt?.getTime() ?? 0)));
+      await this.emit(batch.accountId, batch.tool ? 'extraction.done' : 'batch.done', batchId, at);
     } catch (err) {
       this.log.error('webhook event not recorded', { batchId, error: String((err as Error)?.message ?? err) });
     }
   }
 
-  /** One delivery per target of the event (emitting twice changes nothing), each queued. */
-  private async emit(accountId: string, type: WebhookEventType, subjectId: string): Promise<void> {
+  /**
+   * Events a crash left unrecorded (the job finished, its process died before the event was
+   * recorded) are recorded now: every job finished in the last 15 minutes is reported again;
+   * events already recorded are left as they are (one record per event and target).
+   */
+  async sweep(windowMs = SWEEP_WINDOW_MS): Promise<void> {
+    const finished = await this.store.jobs.listFinishedSince(new Date(this.clock.now().getTime() - windowMs));
+    const listening = new Map<string, boolean>();
+    const batches = new Map<string, string>();
+    for (const job of finished) {
+      if (!listening.has(job.accountId)) listening.set(job.accountId, (await this.store.webhookEndpoints.listByAccount(job.accountId)).some((e) => !e.disabledAt));
+      if (job.batchId) batches.set(job.batchId, job.accountId);
+      if (job.kind === 'extract' || (!listening.get(job.accountId) && !(await this.store.webhookTargets.get(job.id)))) continue;
+      await this.emit(job.accountId, job.status === 'done' ? 'job.done' : 'job.failed', job.id, job.completedAt);
+    }
+    for (const [batchId, accountId] of batches) {
+      if (listening.get(accountId) || (await this.store.webhookTargets.get(batchId))) await this.batchRecorded(batchId);
+    }
+  }
+
+  /**
+   * One delivery per target of the event (emitting twice changes nothing), each queued. An
+   * endpoint registered after the event happened does not get it.
+   */
+  private async emit(accountId: string, type: WebhookEventType, subjectId: string, at: Date): Promise<void> {
     const account = await this.store.accounts.get(accountId);
     if (!account || !planAtLeast(account.plan, FEATURE_MIN_PLAN.webhooks)) return;
     const targets: Array<{ endpointId: string | null; url: string }> = (await this.store.webhookEndpoints.listByAccount(accountId))
-      .filter((e) => !e.disabledAt && (!e.events || e.events.includes(type)))
+      .filter((e) => !e.disabledAt && (!e.events || e.events.includes(type)) && e.createdAt <= at)
       .map((e) => ({ endpointId: e.id, url: e.url }));
     const override = await this.store.webhookTargets.get(subjectId);
     if (override && override.accountId === accountId) targets.push({ endpointId: null, url: override.url });
@@ -237,7 +263,13 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
 
   // ---- delivery (the queue's port) ------------------------------------------------------------
 
+  /** Pending deliveries, after the sweep has recorded any event a crash left unrecorded (the reconciler calls this every minute). */
   async pending(): Promise<Array<{ id: string; nextAttemptAt: Date | null }>> {
+    try {
+      await this.sweep();
+    } catch (err) {
+      this.log.error('webhook sweep failed', { error: String((err as Error)?.message ?? err) });
+    }
     return (await this.store.webhookDeliveries.listPending()).map(({ id, nextAttemptAt }) => ({ id, nextAttemptAt }));
   }
 

@@ -693,6 +693,26 @@ export function storeContractSuite(name: string, createStorage: () => Promise<St
         expect(await store.webhookAttempts.listByEndpoint('whe_log', 2)).toHaveLength(2);
       });
 
+      it('jobs finished since a time: done and failed, oldest first, ids and times', async () => {
+        const account = await newAccount();
+        const early = await doneJob(account.id, completion({ at: at(-HOUR) }));
+        const done = await doneJob(account.id, completion({ at: at(2000) }));
+        const failed = await newJob(account.id);
+        await store.jobs.fail(failed.id, 'nope', at(1000));
+        await newJob(account.id); // waiting
+        const active = await newJob(account.id);
+        await store.jobs.start(active.id, at());
+        const batched = await newJob(account.id, { batchId: 'batch_1', kind: 'extract' });
+        await store.jobs.start(batched.id, at());
+        await store.jobs.completeWithResult(batched.id, { result: {}, at: at(3000) });
+        expect(await store.jobs.listFinishedSince(at())).toEqual([
+          { id: failed.id, accountId: account.id, batchId: null, kind: 'convert', status: 'failed', completedAt: at(1000) },
+          { id: done.id, accountId: account.id, batchId: null, kind: 'convert', status: 'done', completedAt: at(2000) },
+          { id: batched.id, accountId: account.id, batchId: 'batch_1', kind: 'extract', status: 'done', completedAt: at(3000) },
+        ]);
+        expect((await store.jobs.listFinishedSince(at(-HOUR))).map((j) => j.id)).toEqual([early.id, failed.id, done.id, batched.id]);
+      });
+
       it('targets: the override URL of a job or batch', async () => {
         const account = await newAccount();
         expect(await store.webhookTargets.get('job_x')).toBeNull();

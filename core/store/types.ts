@@ -156,6 +156,8 @@ export interface JobRepo {
   listByBatch(batchId: string): Promise<JobRecord[]>;
   /** Jobs still waiting or active (for recovery after a restart). */
   listUnfinished(): Promise<JobRecord[]>;
+  /** Jobs that finished (done or failed) at or after `since`, oldest first: what webhook recovery needs of them. */
+  listFinishedSince(since: Date): Promise<Array<Pick<JobRecord, 'id' | 'accountId' | 'batchId' | 'kind' | 'status'> & { completedAt: Date }>>;
   /** Jobs whose uploads are due for deletion and still present. */
   listInputsDue(now: Date): Promise<JobRecord[]>;
   clearInputs(id: string): Promise<void>;

@@ -256,6 +256,11 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
     async listUnfinished() {
       return list({ status: { $in: UNFINISHED } });
     },
+    async listFinishedSince(since) {
+      const docs = await jobs.find({ completedAt: { $gte: since }, status: { $in: ['done', 'failed'] } }, { projection: { _id: 1, accountId: 1, batchId: 1, kind: 1, status: 1, completedAt: 1 } })
+        .sort({ completedAt: 1, _id: 1 }).toArray();
+      return docs.map((d) => ({ id: d._id, accountId: d.accountId, batchId: d.batchId, kind: d.kind, status: d.status, completedAt: d.completedAt! }));
+    },
     async listInputsDue(now) {
       return list({ inputsExpireAt: { $lte: now }, 'inputs.0': { $exists: true } });
     },

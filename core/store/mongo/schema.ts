@@ -90,6 +90,7 @@ export const INDEXES: Record<keyof typeof COLLECTIONS, IndexDescription[]> = {
     { key: { outputExpiresAt: 1 }, name: 'outputs_due' },
     { key: { completedAt: 1 }, name: 'download_token_hashes_due', partialFilterExpression: { downloadTokenHash: { $type: 'string' } } },
     { key: { createdAt: 1 }, name: 'results_due', partialFilterExpression: { result: { $type: 'object' } } },
+    { key: { completedAt: 1 }, name: 'finished', partialFilterExpression: { completedAt: { $type: 'date' } } },
   ],
   batches: [],
   trials: [{ key: { accountId: 1, tool: 1 }, name: 'account_tool_unique', unique: true }],

@@ -10,7 +10,7 @@ import type {
   WebhookDeliveryRecord, WebhookDeliveryRepo, WebhookEndpointRecord, WebhookEndpointRepo, WebhookTargetRepo,
 } from '../types.js';
 import { deliveryTarget } from '../types.js';
-import { HASHED_DOWNLOAD_TOKENS, SCHEMA, WEBHOOKS } from './schema.js';
+import { HASHED_DOWNLOAD_TOKENS, JOBS_FINISHED_INDEX, SCHEMA, WEBHOOKS } from './schema.js';
 
 type Row = Record<string, unknown>;
 
@@ -92,7 +92,7 @@ export function openSqliteDatabase(path: string): Database.Database {
  * Schema versions, applied in order and recorded in `PRAGMA user_version`. Append a step for
  * every change (ALTER TABLE ... ADD COLUMN, new index); never edit a step that has shipped.
  */
-const MIGRATIONS: readonly string[] = [SCHEMA, HASHED_DOWNLOAD_TOKENS, WEBHOOKS];
+const MIGRATIONS: readonly string[] = [SCHEMA, HASHED_DOWNLOAD_TOKENS, WEBHOOKS, JOBS_FINISHED_INDEX];
 /** Steps that blank what an older version stored in clear: a file they upgraded is rebuilt. */
 const SCRUBBING_STEPS: readonly number[] = [1];
 
@@ -218,6 +218,8 @@ function jobRepo(db: Database.Database): JobRepo {
   const page = db.prepare('SELECT * FROM jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?');
   const byBatch = db.prepare('SELECT * FROM jobs WHERE batch_id = ? ORDER BY created_at, id');
   const unfinished = db.prepare(`SELECT * FROM jobs WHERE status IN ('waiting', 'active') ORDER BY created_at`);
+  const finishedSince = db.prepare(`SELECT id, account_id, batch_id, kind, status, completed_at FROM jobs WHERE completed_at IS NOT NULL AND completed_at >= ? AND status IN ('done', 'failed')
+    ORDER BY completed_at, id`);
   const inputsDue = db.prepare(`SELECT * FROM jobs WHERE inputs_expire_at <= ? AND inputs != '[]'`);
   const clearInputs = db.prepare(`UPDATE jobs SET inputs = '[]' WHERE id = ?`);
   const outputsDue = db.prepare('SELECT * FROM jobs WHERE output IS NOT NULL AND output_expires_at <= ?');
@@ -266,6 +268,12 @@ function jobRepo(db: Database.Database): JobRepo {
     },
     async listUnfinished() {
       return (unfinished.all() as Row[]).map(jobFromRow);
+    },
+    async listFinishedSince(since) {
+      return (finishedSince.all(ms(since)) as Row[]).map((r) => ({
+        id: String(r.id), accountId: String(r.account_id), batchId: (r.batch_id as string | null) ?? null, kind: r.kind as JobRecord['kind'],
+        status: r.status as JobRecord['status'], completedAt: toDate(r.completed_at)!,
+      }));
     },
     async listInputsDue(now) {
       return (inputsDue.all(ms(now)) as Row[]).map(jobFromRow);
