@@ -8,7 +8,7 @@
  * here stays unlocked for another worker instead of waiting here while that worker idles.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agenda, backoffStrategies, type AgendaBackend, type Job } from 'agenda';
+import { Agenda, InMemoryNotificationChannel, backoffStrategies, type AgendaBackend, type Job } from 'agenda';
 import type { Logger } from '../contract/index.js';
 import type { Store } from '../store/types.js';
 import type { JobQueue, JobRunnerPort, QueuedJob, RetentionPort, WebhookDeliveryPort, WebhookQueue } from './types.js';
@@ -29,6 +29,7 @@ const WEBHOOK_LOCK_MS = 30_000;
 const HAND_BACK_MS = 5_000;
 const SETTLE_POLL_MS = 25;
 const DUPLICATE_KEY = 11000;
+const REFILL_DELAY_MS = 10;
 
 export interface QueueOptions {
   backend: AgendaBackend;
@@ -71,12 +72,19 @@ export class Queue implements JobQueue, WebhookQueue {
   /** Conversion jobs running here, by Agenda job id, until Agenda has saved their outcome. */
   private readonly running = new Map<string, AbortController>();
 
+  /**
+   * Dispatch without the poll gap: a job accepted by this process, or a plugin slot freed here,
+   * is claimed at once; jobs from other processes are found by polling (`processEveryMs`).
+   */
+  private readonly local = new InMemoryNotificationChannel();
+
   constructor(private readonly options: QueueOptions) {
     this.agenda = new Agenda({
       backend: options.backend,
       processEvery: options.processEveryMs,
       defaultLockLifetime: options.lockLifetimeMs,
       removeOnComplete: true,
+      notificationChannel: this.local,
     });
     this.agenda.on('error', (err: Error) => options.log.error('queue error', { error: err.message }));
   }
@@ -131,7 +139,15 @@ export class Queue implements JobQueue, WebhookQueue {
     }
     this.agenda.define(RUN_JOB, handler, { concurrency: 1, lockLimit: 1, lockLifetime: lockLifetimeMs, backoff });
     // Agenda has saved the job's outcome (or handed it back) when it emits complete.
-    this.agenda.on('complete', (job: Job) => this.running.delete(String(job.attrs._id)));
+    this.agenda.on('complete', (job: Job) => {
+      this.running.delete(String(job.attrs._id));
+      // A slot of this plugin is free: claim its next waiting job now rather than at the next poll
+      // (a moment later: Agenda releases the finished job's lock just after this event).
+      setTimeout(() => {
+        if (this.local.state !== 'connected') return;
+        void this.local.publish({ jobId: job.attrs._id!, jobName: job.attrs.name, nextRunAt: new Date(), priority: 0, timestamp: new Date() }).catch(() => undefined);
+      }, REFILL_DELAY_MS);
+    });
     // Never more locked than this process runs at once: what it cannot start, others may.
     this.agenda.lockLimit(concurrency);
     this.agenda.maxConcurrency(concurrency);
