@@ -37,8 +37,38 @@ async function allProcesses(): Promise<ProcStat[]> {
   return stats.filter((s): s is ProcStat => s !== undefined);
 }
 
-/** `root` and all its descendants that are alive now. */
+async function statOf(pid: number): Promise<ProcStat | undefined> {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : parseStat(pid, text);
+}
+
+/** Direct children from /proc/<pid>/task/<tid>/children; undefined where the kernel lacks that file. */
+async function childrenOf(pid: number): Promise<number[] | undefined> {
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  const lists = await Promise.all(tasks.map((tid) => readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => undefined)));
+  if (tasks.length && lists.every((l) => l === undefined)) return undefined;
+  return lists.flatMap((l) => (l ?? '').split(' ').filter(Boolean).map(Number));
+}
+
+/**
+ * `root` and all its descendants that are alive now. Walks the children lists (a few reads per
+ * process: this runs several times a second per active run); falls back to scanning every
+ * process where the kernel has no children lists.
+ */
 export async function processTree(root: number): Promise<ProcStat[]> {
+  const tree: ProcStat[] = [];
+  const pending = [root];
+  while (pending.length) {
+    const pid = pending.shift()!;
+    const [stat, children] = await Promise.all([statOf(pid), childrenOf(pid)]);
+    if (children === undefined) return scanTree(root);
+    if (stat) tree.push(stat);
+    pending.push(...children);
+  }
+  return tree;
+}
+
+async function scanTree(root: number): Promise<ProcStat[]> {
   const all = await allProcesses();
   const byParent = new Map<number, ProcStat[]>();
   for (const proc of all) byParent.set(proc.ppid, [...(byParent.get(proc.ppid) ?? []), proc]);
