@@ -80,7 +80,7 @@ export async function imageStreams(file: string): Promise<string[]> {
   try {
     await runProcess('pdfimages', ['-all', file, path.join(dir, 'img')], { timeoutMs: 30_000 });
     const names = (await readdir(dir)).sort();
-    return Promise.all(names.map(async (name) => `${path.extname(name)} ${createHash('sha256').update(await readFile(path.join(dir, name))).digest('hex')}`));
+    return await Promise.all(names.map(async (name) => `${path.extname(name)} ${createHash('sha256').update(await readFile(path.join(dir, name))).digest('hex')}`));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -92,7 +92,7 @@ export async function imagePixels(file: string): Promise<string[]> {
   try {
     await runProcess('pdfimages', ['-png', file, path.join(dir, 'img')], { timeoutMs: 30_000 });
     const names = (await readdir(dir)).sort();
-    return Promise.all(names.map(async (name) => createHash('sha256').update(await sharp(path.join(dir, name)).raw().toBuffer()).digest('hex')));
+    return await Promise.all(names.map(async (name) => createHash('sha256').update(await sharp(path.join(dir, name)).raw().toBuffer()).digest('hex')));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
