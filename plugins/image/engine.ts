@@ -195,6 +195,15 @@ export function encode(image: Sharp, format: FormatId, { quality, smallest = fal
   }
 }
 
+/** Encode `image` (e.g. pixels a plugin edited) as the run's PNG output. */
+export async function writePngOutput(image: Sharp, ctx: RunContext): Promise<FileResult> {
+  const output = outputPath(ctx, 'png');
+  await image.png({ compressionLevel: 9 }).toFile(output).catch(rethrowAsPluginError);
+  ctx.signal.throwIfAborted();
+  ctx.progress(100);
+  return { path: output, format: 'png' };
+}
+
 /** A fresh output file name in the work dir with the format's extension. */
 export function outputPath(ctx: RunContext, format: FormatId): string {
   return path.join(ctx.workDir, `output.${FORMATS[format].extension}`);

@@ -11,7 +11,7 @@
 import { definePlugin, singleInput, type FileResult, type PluginInput, type RunContext } from '../../core/contract/index.js';
 import sharp from 'sharp';
 import { IMAGE_INPUTS, IMAGE_INPUT_ENGINES } from './convert.js';
-import { IMAGE_LIMITS, openImage, outputPath, rethrowAsPluginError } from './engine.js';
+import { IMAGE_LIMITS, openImage, rethrowAsPluginError, writePngOutput } from './engine.js';
 import { noOptions } from './options.js';
 import type { FaceBox } from './blazeface.js';
 
@@ -78,14 +78,9 @@ async function blurFaces(input: PluginInput, ctx: RunContext): Promise<FileResul
   ctx.signal.throwIfAborted();
   ctx.progress(80);
   mosaic(pixels, faces);
-  const output = outputPath(ctx, 'png');
-  await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
-    .png({ compressionLevel: 9 })
-    .toFile(output)
-    .catch(rethrowAsPluginError);
+  const result = await writePngOutput(sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }), ctx);
   ctx.report({ detected: faces.length });
-  ctx.progress(100);
-  return { path: output, format: 'png' };
+  return result;
 }
 
 export const blurFacesPlugin = definePlugin({

@@ -1,6 +1,7 @@
 /** The image family on sharp: conversions, image -> PDF and ICO, and the image tool ops (blur-faces on BlazeFace). */
 import type { Plugin } from '../../core/contract/index.js';
 import { cleanMetadataPlugin } from './clean-metadata.js';
+import { removeBgPlugin } from './background.js';
 import { compressPlugin } from './compress.js';
 import { blurFacesPlugin } from './faces.js';
 import { imageConvertPlugin } from './convert.js';
@@ -18,4 +19,5 @@ export const imagePlugins: Plugin[] = [
   ...filterPlugins,
   cleanMetadataPlugin,
   blurFacesPlugin,
+  removeBgPlugin,
 ];
