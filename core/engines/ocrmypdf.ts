@@ -19,7 +19,7 @@ export type OcrLanguage = (typeof OCR_LANGUAGES)[number];
 
 /**
  * ocrmypdf with every offered language's tesseract data (without them it refuses the language),
- * and a Japanese font so Japanese pages render when ghostscript rasterises them.
+ * and a Japanese font for ghostscript when a page's Japanese fonts are not embedded.
  */
 export const OCRMYPDF: EngineRequirement = {
   command: 'ocrmypdf',
