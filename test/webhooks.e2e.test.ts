@@ -203,6 +203,28 @@ describe('webhooks', () => {
     expect(receiver.on('/batch')).toHaveLength(1);
   }, 60_000);
 
+  it('extraction.done carries the poll answer, to registered endpoints and to a per-request webhookUrl', async () => {
+    const { id, secret } = await register('/extraction', { events: ['extraction.done'] });
+    const { body: { secret: fallback } } = await api(`${server.url}/api/v1/webhooks/default-secret`, key, 'POST');
+    const form = new FormData();
+    form.append('files', new Blob(['Invoice 42 is paid. INVOICE 43 is late.']), 'notes.txt');
+    form.append('query', 'invoice');
+    form.append('webhookUrl', `${receiver.url}/extraction-override`);
+    const res = await fetch(`${server.url}/api/file-search`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const { batchId } = (await res.json()) as { batchId: string };
+    const [event] = await receiver.waitFor('/extraction', 1);
+    const [override] = await receiver.waitFor('/extraction-override', 1);
+    const payload = verifyWebhook<{ type: string; data: any }>(secret, event!.headers as Record<string, string>, event!.body);
+    expect(payload.type).toBe('extraction.done');
+    expect(payload.data).toMatchObject({ done: true, total: 1, completed: 1, totalHits: 2 });
+    expect(payload.data).toEqual((await getJson(`${server.url}/api/file-search/${batchId}`, key)).body);
+    expect(verifyWebhook(fallback, override!.headers as Record<string, string>, override!.body)).toMatchObject({ type: 'extraction.done' });
+    // An extraction's rows are not jobs: no job.done for them.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.on('/extraction')).toHaveLength(1);
+    await api(`${server.url}/api/v1/webhooks/${id}`, key, 'DELETE');
+  }, 60_000);
+
   it('GraphQL and tRPC manage the same endpoints; OpenAPI documents them as beyond the spec', async () => {
     const gql = async (query: string, variables: Record<string, unknown> = {}) =>
       (await (await fetch(`${server.url}/graphql`, { method: 'POST', headers: json(key), body: JSON.stringify({ query, variables }) })).json()) as any;
