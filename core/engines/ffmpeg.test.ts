@@ -133,8 +133,8 @@ describe('ffmpegFailure', () => {
 
   it('requires the ffmpeg package for both programs', () => {
     expect([FFMPEG, FFPROBE]).toEqual([
-      { command: 'ffmpeg', debian: 'ffmpeg' },
-      { command: 'ffprobe', debian: 'ffmpeg' },
+      { command: 'ffmpeg', debian: 'ffmpeg', license: 'GPL-2.0-or-later' },
+      { command: 'ffprobe', debian: 'ffmpeg', license: 'GPL-2.0-or-later' },
     ]);
   });
 

@@ -9,7 +9,7 @@ const files = useEngineTestFiles();
 
 describe('ghostscript', () => {
   it('requires the ghostscript package for gs', () => {
-    expect(GHOSTSCRIPT).toEqual({ command: 'gs', debian: 'ghostscript' });
+    expect(GHOSTSCRIPT).toEqual({ command: 'gs', debian: 'ghostscript', license: 'AGPL-3.0-or-later' });
   });
 
   it('rewrites a PDF through pdfwrite, even to a name with a %', async () => {

@@ -20,7 +20,7 @@ async function job(name: string, content: string | Buffer) {
 
 describe('LibreOffice', () => {
   it('requires the Writer, Calc and Impress packages for soffice (one definition for every plugin)', () => {
-    expect(SOFFICE).toEqual({ command: 'soffice', debian: ['libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui'] });
+    expect(SOFFICE).toEqual({ command: 'soffice', debian: ['libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui'], license: 'MPL-2.0' });
   });
 
   it('converts a text file to PDF', async () => {

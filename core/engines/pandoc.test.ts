@@ -9,7 +9,7 @@ const files = useEngineTestFiles();
 
 describe('pandoc', () => {
   it('requires the pandoc package', () => {
-    expect(PANDOC).toEqual({ command: 'pandoc', debian: 'pandoc' });
+    expect(PANDOC).toEqual({ command: 'pandoc', debian: 'pandoc', license: 'GPL-2.0-or-later' });
   });
 
   it('converts in the work dir', async () => {

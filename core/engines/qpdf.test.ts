@@ -10,7 +10,7 @@ const files = useEngineTestFiles();
 
 describe('qpdf', () => {
   it('requires the qpdf package', () => {
-    expect(QPDF).toEqual({ command: 'qpdf', debian: 'qpdf' });
+    expect(QPDF).toEqual({ command: 'qpdf', debian: 'qpdf', license: 'Apache-2.0' });
   });
 
   it('opens a PDF: its page count, the job file gone afterwards', async () => {

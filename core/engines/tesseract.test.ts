@@ -10,7 +10,7 @@ const files = useEngineTestFiles();
 
 describe('tesseract', () => {
   it('requires the program and its English data', () => {
-    expect(TESSERACT).toEqual({ command: 'tesseract', debian: ['tesseract-ocr', 'tesseract-ocr-eng'] });
+    expect(TESSERACT).toEqual({ command: 'tesseract', debian: ['tesseract-ocr', 'tesseract-ocr-eng'], license: 'Apache-2.0' });
   });
 
   it('reads printed text', async () => {
