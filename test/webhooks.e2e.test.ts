@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook, WebhookVerificationError } from '../core/contract/webhooks.js';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
-import { SLOW_TEXT_PLUGIN, authHeaders, getJson, startServer, submitConvert, type TestServer } from './helpers.js';
+import { ROOT, SLOW_TEXT_PLUGIN, authHeaders, getJson, startServer, submitConvert, type TestServer } from './helpers.js';
 
 interface Received {
   path: string;
@@ -78,7 +78,7 @@ describe('webhooks', () => {
   let dataDir: string;
   let server: TestServer;
   let key: string;
-  const start = () => startServer({ dataDir, env: { PLUGINS: SLOW_TEXT_PLUGIN, WEBHOOKS_ALLOW_PRIVATE: '1' } });
+  const start = () => startServer({ dataDir, env: { PLUGINS: `${SLOW_TEXT_PLUGIN},${path.join(ROOT, 'test/fixtures/plugins/hostile.ts')}`, WEBHOOKS_ALLOW_PRIVATE: '1' } });
 
   /** Registers an endpoint for `path` on the receiver; returns its id and secret. */
   async function register(pathName: string, extra: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
@@ -141,6 +141,19 @@ describe('webhooks', () => {
     expect(receiver.on('/done')).toHaveLength(1);
     const log = await api(`${server.url}/api/v1/webhooks/${id}/attempts`, key, 'GET');
     expect(log.body.attempts).toEqual([expect.objectContaining({ webhookId: event!.headers['webhook-id'], type: 'job.done', statusCode: 200, error: null })]);
+    await api(`${server.url}/api/v1/webhooks/${id}`, key, 'DELETE');
+  }, 60_000);
+
+  it('job.failed: a job that fails in its run is pushed with the poll answer', async () => {
+    const { id, secret } = await register('/failed', { events: ['job.failed'] });
+    // The test op spins until its 2 s deadline: the job fails "Timed out after 2 s".
+    const res = await submitConvert(server.url, key, text, { to: 'txt', op: 'test-spin' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [event] = await receiver.waitFor('/failed', 1, 30_000);
+    const payload = verifyWebhook<{ type: string; data: any }>(secret, event!.headers as Record<string, string>, event!.body);
+    expect(payload.type).toBe('job.failed');
+    expect(payload.data).toEqual((await getJson(`${server.url}/api/v1/jobs/${res.body.jobId}`, key)).body);
+    expect(payload.data).toMatchObject({ status: 'failed', error: expect.any(String) });
     await api(`${server.url}/api/v1/webhooks/${id}`, key, 'DELETE');
   }, 60_000);
 
