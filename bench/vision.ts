@@ -77,7 +77,8 @@ const [firstMs, firstMatte] = await time(() => alphaMatte(png, 512, 512));
 const warmMs: number[] = [];
 for (let i = 0; i < rounds; i++) warmMs.push((await time(() => alphaMatte(png, 512, 512)))[0]);
 const [decodeMs] = await time(() => sharp(png).raw().toBuffer());
-const scores = await matteScores(await sharp(composite).removeAlpha().joinChannel(firstMatte, { raw: { width: 512, height: 512, channels: 1 } }).png().toBuffer());
+const rgb = await sharp(composite).removeAlpha().raw().toBuffer();
+const scores = await matteScores(await sharp(rgb, { raw: { width: 512, height: 512, channels: 3 } }).joinChannel(firstMatte, { raw: { width: 512, height: 512, channels: 1 } }).png().toBuffer());
 console.log(
   `remove-bg matte (512x512 composite): first ${firstMs.toFixed(0)} ms, warm ${median(warmMs).toFixed(0)} ms (${(median(warmMs) / decodeMs).toFixed(0)}x a ${decodeMs.toFixed(1)} ms decode), ` +
     `RSS +${mb(process.memoryUsage().rss - rssBeforeMatte)} MB; background alpha<=10 ${(scores.background * 100).toFixed(1)}%, subject alpha>=245 ${(scores.subject * 100).toFixed(1)}%, soft-edge pixels ${scores.soft}`,
