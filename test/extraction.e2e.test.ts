@@ -63,7 +63,7 @@ describe('extraction tools', () => {
     const [first, second] = poll.rows;
     expect(first).toMatchObject({ filename: 'report.pdf', status: 'completed', pages: 1 });
     expect(first.markdown).toBe('<!-- page 1 -->\n\n# Quarterly Report\n\nRevenue grew in every region this quarter.\n');
-    expect(first.stats).toEqual({ headings: 1, tables: 0, words: 9, running_lines_stripped: 0 });
+    expect(first.stats).toEqual({ headings: 1, tables: 0, words: 9, running_lines_stripped: 0, ocr_pages: 0 });
     expect(second).toMatchObject({ filename: 'memo.pdf', status: 'completed' });
     expect(second.markdown).toContain('# Team Memo');
   });
