@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPlugin } from '../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin } from '../../core/contract/testing.js';
 import { ensureDebianPhotos, lfwGrid, lfwSubset, DEBIAN_PHOTOS } from '../../test/fixtures/debian-photos.js';
 import { detectFaces } from './blazeface.js';
 import { blurFacesPlugin, findFaces } from './faces.js';
@@ -29,6 +29,16 @@ const decode = async (file: string) => {
 /** Grid cells (row * 10 + column) holding the centre of a detected box. */
 const cellsOf = (boxes: Array<{ x: number; y: number; width: number; height: number }>, cell: number) =>
   new Set(boxes.map((b) => Math.floor((b.y + b.height / 2) / cell) * 10 + Math.floor((b.x + b.width / 2) / cell)));
+
+pluginConformanceSuite(blurFacesPlugin, [
+  {
+    name: 'messi5.jpg -> png, one face',
+    files: [{ path: DEBIAN_PHOTOS.messi, format: 'jpg' }],
+    target: 'png',
+    expectFormat: 'png',
+    check: ({ toolReport }) => expect(toolReport).toEqual({ detected: 1 }),
+  },
+]);
 
 describe('blur-faces', () => {
   it('LFW: at least 95 of 100 faces found in a grid, 0 of 100 non-faces, 0 after the mosaic', { timeout: 120_000 }, async () => {
