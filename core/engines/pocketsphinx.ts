@@ -1,0 +1,135 @@
+/**
+ * pocketsphinx: offline English speech recognition (CMU Sphinx, Debian's 0.8+5prealpha build
+ * with its en-us acoustic model, dictionary and language model). Every run of it goes through
+ * this module: one requirement, one output parser and one failure translator.
+ *
+ * `pocketsphinx_continuous -infile x.wav -time yes` splits the audio into utterances at the
+ * silences it detects and prints, for each one, its hypothesis line then one line per word:
+ * `word start end confidence`, times in seconds from the start of the file. Fillers (`<s>`,
+ * `</s>`, `<sil>`, `[NOISE]`...) mark the utterance's bounds and pauses. The file is read as a
+ * stream and the output is parsed line by line, so memory stays flat however long the audio is.
+ * Input must be 16 kHz mono 16-bit PCM WAV (the pipeline converts with ffmpeg first).
+ */
+import { PluginError, type EngineRequirement } from '../contract/index.js';
+import { engineDetail, isExitFailure, runOptions, withDetail, type EngineContext } from './common.js';
+import { runProcess } from './process.js';
+
+/** Without its English model (pocketsphinx-en-us) the program recognises nothing. */
+export const POCKETSPHINX: EngineRequirement = { command: 'pocketsphinx_continuous', debian: ['pocketsphinx', 'pocketsphinx-en-us'], license: 'BSD-2-Clause' };
+
+/** The only language the Debian model set has. */
+export const POCKETSPHINX_LANGUAGE = 'en';
+
+export interface RecognizedWord {
+  word: string;
+  /** Seconds from the start of the file. */
+  start: number;
+  end: number;
+  confidence: number;
+}
+
+/** One utterance: the words between two silences pocketsphinx detected. */
+export interface Utterance {
+  start: number;
+  end: number;
+  text: string;
+  words: RecognizedWord[];
+}
+
+const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?(?:e-?\d+)?)$/;
+/** `<s>`, `</s>`, `<sil>`, `[NOISE]`, `++UH++`: not words. */
+const FILLER = /^(?:<.*>|\[.*\]|\+\+.*\+\+)$/;
+/** Alternative pronunciations are marked `word(2)`. */
+const ALTERNATIVE = /\(\d+\)$/;
+
+/**
+ * Parses pocketsphinx_continuous `-time yes` output line by line and calls `onUtterance` as each
+ * utterance ends (at its `</s>`, or at the next hypothesis line, or at `finish()`).
+ */
+export class PocketsphinxOutputParser {
+  private words: RecognizedWord[] = [];
+  private open = false;
+
+  constructor(private readonly onUtterance: (utterance: Utterance) => void) {}
+
+  push(rawLine: string): void {
+    const line = rawLine.trim();
+    if (!line) return;
+    const match = WORD_LINE.exec(line);
+    if (!match) {
+      // A hypothesis line starts the next utterance's block.
+      this.flush();
+      this.open = true;
+      return;
+    }
+    const [, token = '', start, end, confidence] = match;
+    if (token === '</s>') {
+      this.flush();
+      return;
+    }
+    this.open = true;
+    if (FILLER.test(token)) return;
+    this.words.push({ word: token.replace(ALTERNATIVE, ''), start: Number(start), end: Number(end), confidence: Number(confidence) });
+  }
+
+  finish(): void {
+    this.flush();
+  }
+
+  private flush(): void {
+    const words = this.words;
+    this.words = [];
+    if (!this.open) return;
+    this.open = false;
+    if (words.length === 0) return;
+    this.onUtterance({ start: words[0]!.start, end: words.at(-1)!.end, text: words.map((w) => w.word).join(' '), words });
+  }
+}
+
+/**
+ * pocketsphinx failures as client messages: audio it could not decode. A missing model is a
+ * broken install, so it passes through with aborts, timeouts and a missing program.
+ */
+export function pocketsphinxFailure(err: unknown, signal: AbortSignal): unknown {
+  if (!isExitFailure(err, signal)) return err;
+  const detail = pocketsphinxDetail(err.stderrTail);
+  if (!detail || /model|mdef|dict|\.lm\b|feat\.params/i.test(detail)) return err;
+  return new PluginError(withDetail('The audio could not be decoded for speech recognition', detail), { cause: err });
+}
+
+const ERROR_LINE = /^(?:ERROR|FATAL): "[^"]*", line \d+: (.*)$/;
+
+/** The decoder's first error line, without its source location and the server's paths. */
+export function pocketsphinxDetail(stderr: string): string {
+  for (const line of stderr.split(/\r\n|\n|\r/)) {
+    const match = ERROR_LINE.exec(line.trim());
+    if (match) return engineDetail(match[1]!.replace(/'\/[^']*'/g, 'the file'));
+  }
+  return '';
+}
+
+/**
+ * English speech in a 16 kHz mono PCM WAV file, as utterances with absolute times. `onUtterance`
+ * is called as each one is recognised (for progress); the full list is returned at the end.
+ */
+export async function recognizeSpeech(wavPath: string, ctx: EngineContext, { onUtterance }: { onUtterance?: (utterance: Utterance) => void } = {}): Promise<Utterance[]> {
+  ctx.signal.throwIfAborted();
+  const utterances: Utterance[] = [];
+  const parser = new PocketsphinxOutputParser((utterance) => {
+    utterances.push(utterance);
+    onUtterance?.(utterance);
+  });
+  try {
+    await runProcess(
+      POCKETSPHINX.command,
+      // The decoder logs its configuration and per-utterance statistics to stderr (kilobytes; the
+      // tail is bounded) and its errors there too: keep it, the translator reads the errors.
+      ['-infile', wavPath, '-time', 'yes'],
+      runOptions(ctx, { captureStdout: false, onStdoutLine: (line) => parser.push(line) }),
+    );
+  } catch (err) {
+    throw pocketsphinxFailure(err, ctx.signal);
+  }
+  parser.finish();
+  return utterances;
+}

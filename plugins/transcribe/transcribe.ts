@@ -1,0 +1,118 @@
+/**
+ * transcribe: speech to text for audio and video files. One row per file:
+ * { language, duration, text, segments: [{ start, end, text }] }, times in seconds.
+ *
+ * Engine: pocketsphinx (Debian's English model), the embedded default. Other languages need
+ * whisper.cpp with a model the operator supplies (WHISPER_MODEL): not wired yet, so they are
+ * refused per file with a message that says so, never transcribed with the English model.
+ */
+import { z } from 'zod';
+import { PluginError, definePlugin, scaledTimeout, singleInput, type RunContext } from '../../core/contract/index.js';
+import { FFMPEG, FFPROBE } from '../../core/engines/ffmpeg.js';
+import { POCKETSPHINX, POCKETSPHINX_LANGUAGE, recognizeSpeech, type Utterance } from '../../core/engines/pocketsphinx.js';
+import type { FormatId } from '../../schema/index.js';
+import { prepareAudio } from './audio.js';
+
+/** The spec's languages. */
+export const TRANSCRIBE_LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt', 'ja'] as const;
+export type TranscribeLanguage = (typeof TRANSCRIBE_LANGUAGES)[number];
+const LANGUAGE_NAMES: Record<TranscribeLanguage, string> = {
+  en: 'English', fr: 'French', de: 'German', es: 'Spanish', it: 'Italian', nl: 'Dutch', pt: 'Portuguese', ja: 'Japanese',
+};
+
+/**
+ * Credit weight of a transcription over the spec's class table (audio 3, video 10 per file up to
+ * 100 MB): 3x, so a short audio file costs 9 credits and a short video 30. Speech recognition
+ * runs for a large fraction of the media's real time, where a conversion takes a small one.
+ * This constant is the one place the weight is set.
+ */
+export const TRANSCRIBE_CREDIT_WEIGHT = 3;
+
+export const transcribeOptions = z.object({
+  lang: z.enum(TRANSCRIBE_LANGUAGES).optional().describe('Spoken language; omit to detect it. Without a whisper model only English ("en" or omitted) is transcribed.'),
+});
+
+const AUDIO_INPUTS = ['mp3', 'wav', 'ogg', 'flac', 'aac', 'm4a', 'opus', 'aiff', 'wma', 'amr', 'm4b', 'mp2', 'ac3'] as const satisfies readonly FormatId[];
+const VIDEO_INPUTS = ['mp4', 'mov', 'avi', 'webm', 'mkv', 'wmv', 'flv', 'm4v', '3gp', 'mpeg', 'ts', 'mts', 'm2ts', 'vob', 'ogv'] as const satisfies readonly FormatId[];
+export const TRANSCRIBE_INPUTS: readonly FormatId[] = [...AUDIO_INPUTS, ...VIDEO_INPUTS];
+
+export interface Segment {
+  start: number;
+  end: number;
+  text: string;
+}
+export interface TranscriptRow {
+  language: TranscribeLanguage;
+  /** Seconds, from the media. */
+  duration: number;
+  text: string;
+  segments: Segment[];
+}
+
+/** The part of the 0-100 progress the conversion to PCM fills; recognition fills the rest. */
+const CONVERT_SHARE = 15;
+
+const round2 = (seconds: number) => Math.round(seconds * 100) / 100;
+
+/**
+ * The row's segments from the engine's utterances: times rounded to 10 ms, clamped to the
+ * media's duration, each starting no earlier than the previous one ended, start < end; empty
+ * ones dropped.
+ */
+export function toSegments(utterances: readonly Utterance[], durationSec: number): Segment[] {
+  const segments: Segment[] = [];
+  const limit = round2(durationSec);
+  for (const utterance of [...utterances].sort((a, b) => a.start - b.start)) {
+    const text = utterance.text.trim();
+    if (!text) continue;
+    const start = Math.max(round2(utterance.start), segments.at(-1)?.end ?? 0);
+    const end = Math.min(round2(utterance.end), limit);
+    if (!(start < end)) continue;
+    segments.push({ start, end, text });
+  }
+  return segments;
+}
+
+async function transcribeFile(input: Parameters<typeof prepareAudio>[0], lang: TranscribeLanguage | undefined, ctx: RunContext): Promise<TranscriptRow> {
+  const language = lang ?? POCKETSPHINX_LANGUAGE;
+  if (language !== POCKETSPHINX_LANGUAGE) {
+    throw new PluginError(`${LANGUAGE_NAMES[language]} needs the whisper model; set WHISPER_MODEL (only English is transcribed without it)`);
+  }
+  const audio = await prepareAudio(input, ctx, (pct) => ctx.progress(Math.floor((pct * CONVERT_SHARE) / 100)));
+  const utterances = await recognizeSpeech(audio.wavPath, ctx, {
+    onUtterance: (u) => ctx.progress(Math.min(99, CONVERT_SHARE + Math.floor(((100 - CONVERT_SHARE) * u.end) / Math.max(audio.durationSec, 0.01)))),
+  });
+  ctx.signal.throwIfAborted();
+  const segments = toSegments(utterances, audio.durationSec);
+  return { language: POCKETSPHINX_LANGUAGE, duration: round2(audio.durationSec), text: segments.map((s) => s.text).join(' '), segments };
+}
+
+export const transcribePlugin = definePlugin({
+  id: 'transcribe',
+  kind: 'extract',
+  op: 'transcribe',
+  title: 'Transcription',
+  inputs: TRANSCRIBE_INPUTS,
+  options: transcribeOptions,
+  plan: 'business',
+  // It links nothing beyond Node: ffmpeg and pocketsphinx are run as programs and declare their own licences.
+  licenses: [],
+  creditWeight: TRANSCRIBE_CREDIT_WEIGHT,
+  // The spec's limits: 10 files per request (each up to 2 hours and 2 GB, checked in the run).
+  extraction: { maxFiles: 10 },
+  engines: [FFMPEG, FFPROBE, POCKETSPHINX],
+  limits: {
+    // pocketsphinx decodes at about 0.3x real time here (7.7 s for 24.7 s of speech). The size
+    // does not give the length (a 2-hour 16 kb/s Opus file is 14 MB), so the ceiling is wide:
+    // 15 minutes plus 3 minutes per MB, at most 6 hours.
+    timeoutMs: scaledTimeout({ baseMs: 15 * 60_000, perMbMs: 180_000, maxMs: 6 * 3600_000 }),
+    // Recognition takes a whole core.
+    concurrency: 1,
+  },
+  async run(inputs, options, ctx) {
+    ctx.signal.throwIfAborted();
+    const row = await transcribeFile(singleInput(inputs), options.lang, ctx);
+    ctx.progress(100);
+    return { row: { ...row } };
+  },
+});
