@@ -67,7 +67,7 @@ export interface JsonResult {
 }
 export type RunResult = FileResult | JsonResult;
 
-/** A run's memory cap when its manifest names none: the sandbox process (about 300 MB with every plugin loaded) plus its engines. */
+/** A run's memory cap when its manifest names none: what the run and its engines add to the idle sandbox process. */
 export const DEFAULT_MEMORY_MB = 1024;
 
 export interface PluginLimits {
@@ -76,8 +76,10 @@ export interface PluginLimits {
   /** Runs of this plugin at once in one worker process. */
   concurrency: number;
   /**
-   * Memory cap of one run in MB: the resident memory of the isolated process running it plus
-   * every engine it starts. Past it the run is killed and the job fails. Default 1024.
+   * Memory cap of one run in MB: what the run adds to the resident memory of the sandbox process
+   * running it, plus every engine it starts. Past it the run is killed and the job fails. A
+   * process may keep up to this much between runs (a loaded model stays warm). Default
+   * DEFAULT_MEMORY_MB.
    */
   memoryMb?: number;
   /** How many input files one run takes (merge takes several). Default { min: 1, max: 1 }. */

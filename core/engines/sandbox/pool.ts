@@ -159,8 +159,14 @@ class SandboxProcess {
     return this.child.pid ?? -1;
   }
 
-  /** Run one plugin; settles with its result or the error to report. */
-  execute(run: SandboxRun, module: string, hooks: SandboxHooks, options: Required<Pick<SandboxPoolOptions, 'memoryPollMs' | 'killGraceMs'>>): Promise<Outcome> {
+  /**
+   * Run one plugin; settles with its result or the error to report. The memory cap applies to
+   * what the run adds over `baselineBytes` (the idle process, which may hold a model a previous
+   * run of the same family loaded), so one run is never charged for another's warm state.
+   */
+  execute(
+    run: SandboxRun, module: string, hooks: SandboxHooks, baselineBytes: number, options: Required<Pick<SandboxPoolOptions, 'memoryPollMs' | 'killGraceMs'>>,
+  ): Promise<Outcome> {
     const runId = ++SandboxProcess.nextRunId;
     this.runs++;
     this.modules.add(module);
@@ -195,8 +201,8 @@ class SandboxProcess {
         sampling = true;
         void treeRssBytes(this.pid)
           .then((rss) => {
-            if (rss > run.memoryMb * MB) {
-              hooks.log.warn('run over its memory cap: killed', { rssMb: Math.round(rss / MB), capMb: run.memoryMb });
+            if (rss - baselineBytes > run.memoryMb * MB) {
+              hooks.log.warn('run over its memory cap: killed', { rssMb: Math.round(rss / MB), baselineMb: Math.round(baselineBytes / MB), capMb: run.memoryMb });
               stop(memoryError(run.memoryMb), false);
             }
           })
@@ -285,8 +291,8 @@ export class SandboxPool {
     const module = this.options.moduleOf(run.pluginId);
     if (!module) throw new Error(`no module is known for plugin '${run.pluginId}': load it with PLUGINS=`);
     const sandbox = await this.acquire(module);
-    const outcome = await sandbox.execute(run, module, hooks, this.limits);
-    await this.release(sandbox);
+    const outcome = await sandbox.execute(run, module, hooks, await sandbox.rssBytes(), this.limits);
+    await this.release(sandbox, run.memoryMb);
     if (!outcome.ok) throw outcome.error;
     return outcome.result;
   }
@@ -329,11 +335,14 @@ export class SandboxPool {
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
-  /** Back to the pool, or replaced when it died, ran too often or grew too large. */
-  private async release(sandbox: SandboxProcess): Promise<void> {
+  /**
+   * Back to the pool, or replaced when it died, ran too often or grew too large: larger than the
+   * recycle threshold, or than the cap of the run it just did (a model that run may keep warm).
+   */
+  private async release(sandbox: SandboxProcess, lastCapMb = 0): Promise<void> {
     let usable = !sandbox.exited && !this.closed;
     if (!usable && !this.closed) this.killed++;
-    if (usable && (sandbox.runs >= (this.options.recycleAfterRuns ?? 200) || (await sandbox.rssBytes()) > (this.options.recycleRssMb ?? 600) * MB)) {
+    if (usable && (sandbox.runs >= (this.options.recycleAfterRuns ?? 200) || (await sandbox.rssBytes()) > Math.max(this.options.recycleRssMb ?? 600, lastCapMb) * MB)) {
       sandbox.retire();
       this.all.delete(sandbox);
       this.recycled++;
