@@ -5,8 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Tools the tests use to make fixtures and inspect outputs (exiftool, pdfinfo, qpdf, gs, heif-enc, unzip), beyond the plugins' engines.
-TEST_PACKAGES="libimage-exiftool-perl poppler-utils qpdf ghostscript libheif-examples unzip"
+# Tools the tests use to make fixtures and inspect outputs (exiftool, pdfinfo, qpdf, gs, heif-enc, unzip,
+# flite for synthetic speech), beyond the plugins' engines.
+TEST_PACKAGES="libimage-exiftool-perl poppler-utils qpdf ghostscript libheif-examples unzip flite"
 
 node_ok=$(node -e 'const [a,b]=process.versions.node.split(".").map(Number); console.log(a>20||(a===20&&b>=19)?1:0)')
 if [ "$node_ok" != 1 ]; then

@@ -29,7 +29,7 @@ const LANGUAGE_NAMES: Record<TranscribeLanguage, string> = {
 export const TRANSCRIBE_CREDIT_WEIGHT = 3;
 
 export const transcribeOptions = z.object({
-  lang: z.enum(TRANSCRIBE_LANGUAGES).optional().describe('Spoken language; omit to detect it. Without a whisper model only English ("en" or omitted) is transcribed.'),
+  lang: z.enum(TRANSCRIBE_LANGUAGES).optional().describe('Spoken language. Omitted: English with the embedded engine (pocketsphinx); other languages need a whisper model (WHISPER_MODEL) and are refused per file without one.'),
 });
 
 const AUDIO_INPUTS = ['mp3', 'wav', 'ogg', 'flac', 'aac', 'm4a', 'opus', 'aiff', 'wma', 'amr', 'm4b', 'mp2', 'ac3'] as const satisfies readonly FormatId[];

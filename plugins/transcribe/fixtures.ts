@@ -1,0 +1,92 @@
+/**
+ * Test support for transcription: English speech synthesised at test time with Debian's flite
+ * (the `rms` voice, which pocketsphinx reads well), wrapped by ffmpeg into the containers the
+ * tests send (MP3, an MP4 video with the speech as its audio track, a video with no audio at
+ * all), plus a word error rate for checking transcripts by content.
+ */
+import { mkdtempSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runProcess } from '../../core/engines/process.js';
+import type { FormatId } from '../../schema/index.js';
+
+export const SENTENCES = {
+  fox: 'the quick brown fox jumps over the lazy dog',
+  weather: 'the weather today is warm and sunny with a light breeze',
+  call: 'please call me back tomorrow morning about the meeting',
+} as const;
+
+/** Seconds of silence between the two sentences of the MP3: pocketsphinx cuts utterances there. */
+export const PAUSE_SECONDS = 1.5;
+
+export type SpeechFixtureName = 'two-sentences-mp3' | 'speech-mp4' | 'silent-mp4' | 'corrupt-mp3';
+export const EXPECTED_TEXT: Record<'two-sentences-mp3' | 'speech-mp4', string> = {
+  'two-sentences-mp3': `${SENTENCES.fox} ${SENTENCES.weather}`,
+  'speech-mp4': SENTENCES.call,
+};
+
+const FORMATS: Record<SpeechFixtureName, FormatId> = { 'two-sentences-mp3': 'mp3', 'speech-mp4': 'mp4', 'silent-mp4': 'mp4', 'corrupt-mp3': 'mp3' };
+const TIMEOUT_MS = 60_000;
+
+async function run(command: string, args: string[]): Promise<void> {
+  await runProcess(command, args, { timeoutMs: TIMEOUT_MS });
+}
+
+export class SpeechFixtures {
+  readonly dir = mkdtempSync(path.join(os.tmpdir(), 'transcribe-fixtures-'));
+
+  file(name: SpeechFixtureName): string {
+    return path.join(this.dir, `${name}.${FORMATS[name]}`);
+  }
+
+  get(name: SpeechFixtureName): { path: string; format: FormatId } {
+    return { path: this.file(name), format: FORMATS[name] };
+  }
+
+  private async say(text: string, name: string): Promise<string> {
+    const out = path.join(this.dir, `${name}.raw.wav`);
+    await run('flite', ['-voice', 'rms', '-t', text, '-o', out]);
+    return out;
+  }
+
+  async make(): Promise<void> {
+    const [fox, weather, call] = await Promise.all([this.say(SENTENCES.fox, 'fox'), this.say(SENTENCES.weather, 'weather'), this.say(SENTENCES.call, 'call')]);
+    const quiet = ['-hide_banner', '-loglevel', 'error', '-y'];
+    await Promise.all([
+      // 44.1 kHz stereo MP3, so the pipeline really resamples and downmixes.
+      run('ffmpeg', [
+        ...quiet, '-i', fox, '-f', 'lavfi', '-t', String(PAUSE_SECONDS), '-i', 'anullsrc=r=16000:cl=mono', '-i', weather,
+        '-filter_complex', '[0:a][1:a][2:a]concat=n=3:v=0:a=1[a]', '-map', '[a]', '-ar', '44100', '-ac', '2', '-c:a', 'libmp3lame', this.file('two-sentences-mp3'),
+      ]),
+      run('ffmpeg', [
+        ...quiet, '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=24', '-i', call, '-shortest',
+        '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '48000', '-ac', '2', this.file('speech-mp4'),
+      ]),
+      run('ffmpeg', [...quiet, '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=24:duration=2', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', this.file('silent-mp4')]),
+      // An MP3 frame header followed by garbage: identified as MP3, unreadable as audio.
+      writeFile(this.file('corrupt-mp3'), Buffer.concat([Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x00', 'latin1'), Buffer.alloc(2048, 0x5a)])),
+    ]);
+  }
+
+  async cleanup(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+const words = (text: string) => text.toLowerCase().replace(/[^a-z0-9' ]+/g, ' ').split(/\s+/).filter(Boolean);
+
+/** Word error rate of `hypothesis` against `reference`: word-level edit distance over the reference's length. */
+export function wordErrorRate(reference: string, hypothesis: string): number {
+  const ref = words(reference);
+  const hyp = words(hypothesis);
+  let previous = Array.from({ length: hyp.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= ref.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= hyp.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ref[i - 1] === hyp[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return ref.length === 0 ? (hyp.length === 0 ? 0 : 1) : previous[hyp.length]! / ref.length;
+}

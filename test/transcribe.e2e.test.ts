@@ -1,0 +1,109 @@
+/**
+ * Transcription over HTTP with the embedded engine (pocketsphinx): a Business key sends speech
+ * made at test time (flite) as an MP3 and an MP4 video, polls, and gets rows with the language,
+ * the media's duration, the text (checked by content with a word error rate bound) and timed
+ * segments; a video without audio and a language that needs whisper fail per file; Pro is refused.
+ */
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPECTED_TEXT, SpeechFixtures, wordErrorRate } from '../plugins/transcribe/fixtures.js';
+import { TRANSCRIBE_CREDIT_WEIGHT } from '../plugins/transcribe/index.js';
+import { authHeaders, getJson, startServer, type TestServer } from './helpers.js';
+
+async function submit(url: string, key: string, files: Array<{ name: string; data: Buffer }>, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  for (const f of files) form.append('files', new Blob([new Uint8Array(f.data)]), f.name);
+  const res = await fetch(`${url}/api/transcribe`, { method: 'POST', body: form, headers: authHeaders(key) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function waitForRows(url: string, key: string, statusUrl: string) {
+  for (let i = 0; i < 600; i++) {
+    const { status, body } = await getJson(`${url}${statusUrl}`, key);
+    if (status !== 200) throw new Error(`poll answered ${status}: ${JSON.stringify(body)}`);
+    if (body.done) return body;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('transcription did not finish');
+}
+
+function expectSegments(row: any) {
+  expect(row.segments.length).toBeGreaterThan(0);
+  let previousEnd = 0;
+  for (const segment of row.segments) {
+    expect(Object.keys(segment).sort()).toEqual(['end', 'start', 'text']);
+    expect(segment.start).toBeGreaterThanOrEqual(previousEnd);
+    expect(segment.start).toBeLessThan(segment.end);
+    expect(segment.end).toBeLessThanOrEqual(row.duration);
+    previousEnd = segment.end;
+  }
+}
+
+describe('POST /api/transcribe', () => {
+  let server: TestServer;
+  const fixtures = new SpeechFixtures();
+  let mp3: Buffer;
+  let mp4: Buffer;
+  let silent: Buffer;
+
+  beforeAll(async () => {
+    await fixtures.make();
+    [mp3, mp4, silent] = await Promise.all([readFile(fixtures.file('two-sentences-mp3')), readFile(fixtures.file('speech-mp4')), readFile(fixtures.file('silent-mp4'))]);
+    server = await startServer();
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await fixtures.cleanup();
+  });
+
+  it('transcribes English audio and video for a Business key, one row per file, charged at the transcription weight', async () => {
+    const key = await server.createKey('business');
+    const res = await submit(server.url, key, [{ name: 'talk.mp3', data: mp3 }, { name: 'clip.mp4', data: mp4 }, { name: 'silent.mp4', data: silent }]);
+    expect(res).toEqual({ status: 200, body: { batchId: expect.any(String), total: 3, errors: [], statusUrl: `/api/transcribe/${res.body.batchId}` } });
+    // Audio class 3 and video class 10 (files under 100 MB), times the weight.
+    expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe((3 + 10 + 10) * TRANSCRIBE_CREDIT_WEIGHT);
+
+    const poll = await waitForRows(server.url, key, res.body.statusUrl);
+    expect(poll).toMatchObject({ done: true, total: 3, completed: 2, failed: 1 });
+    const byName = Object.fromEntries(poll.rows.map((row: any) => [row.filename, row]));
+
+    const talk = byName['talk.mp3'];
+    expect(talk).toMatchObject({ status: 'completed', language: 'en' });
+    expect(talk.duration).toBeGreaterThan(5);
+    expect(talk.duration).toBeLessThan(10);
+    expect(wordErrorRate(EXPECTED_TEXT['two-sentences-mp3'], talk.text)).toBeLessThanOrEqual(0.25);
+    for (const word of ['fox', 'lazy', 'dog', 'weather', 'sunny']) expect(talk.text).toContain(word);
+    expectSegments(talk);
+    expect(talk.segments).toHaveLength(2);
+
+    const clip = byName['clip.mp4'];
+    expect(clip).toMatchObject({ status: 'completed', language: 'en' });
+    expect(wordErrorRate(EXPECTED_TEXT['speech-mp4'], clip.text)).toBeLessThanOrEqual(0.25);
+    expectSegments(clip);
+
+    expect(byName['silent.mp4']).toEqual({ filename: 'silent.mp4', status: 'failed', error: 'The MP4 file has no audio track, so there is nothing to transcribe' });
+  }, 60_000);
+
+  it('refuses a language that needs whisper per file, and a language outside the list up front', async () => {
+    const key = await server.createKey('business');
+    const res = await submit(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'fr' });
+    expect(res.status).toBe(200);
+    const poll = await waitForRows(server.url, key, res.body.statusUrl);
+    expect(poll.rows).toEqual([{ filename: 'talk.mp3', status: 'failed', error: 'French needs the whisper model; set WHISPER_MODEL (only English is transcribed without it)' }]);
+
+    const en = await submit(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'en' });
+    expect((await waitForRows(server.url, key, en.body.statusUrl)).rows[0]).toMatchObject({ status: 'completed', language: 'en' });
+
+    const bad = await submit(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'klingon' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/lang/);
+  }, 60_000);
+
+  it('still refuses Pro keys', async () => {
+    const pro = await server.createKey('pro');
+    expect(await submit(server.url, pro, [{ name: 'talk.mp3', data: mp3 }])).toEqual({
+      status: 403, body: { error: 'Transcription requires the Business plan or higher', code: 'plan_required' },
+    });
+  });
+});
