@@ -53,7 +53,8 @@ export async function prepareAudio(input: PluginInput, ctx: RunContext, progress
   const label = labelOf(input);
   if (input.bytes === 0) throw new PluginError(`The ${label} file is empty (0 bytes)`);
   if (input.bytes > MAX_FILE_BYTES) {
-    throw new PluginError(`The file is ${(input.bytes / GB).toFixed(2)} GB; transcription takes files up to ${MAX_FILE_BYTES / GB} GB`);
+    // Rounded up, so a file just over the limit never reads "2.00 GB".
+    throw new PluginError(`The file is ${(Math.ceil((input.bytes / GB) * 100) / 100).toFixed(2)} GB; transcription takes files up to ${MAX_FILE_BYTES / GB} GB`);
   }
   let media: MediaProbe;
   try {

@@ -1,4 +1,6 @@
 /** transcribe end to end on speech made at test time: flite -> ffmpeg containers -> the plugin (ffmpeg + pocketsphinx). */
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError, isFileResult } from '../../core/contract/index.js';
 import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing.js';
@@ -98,6 +100,38 @@ describe('transcribe', () => {
 
   it('fails a video with no audio track cleanly', async () => {
     await expect(runPlugin(transcribePlugin, [fixtures.get('silent-mp4')])).rejects.toThrow(new PluginError('The MP4 file has no audio track, so there is nothing to transcribe'));
+  });
+
+  it('refuses recordings over 2 hours before decoding them', async () => {
+    // 2 h 0 min 5 s of 8-bit 8 kHz silence: 58 MB, written fast, its length in the WAV header.
+    const file = path.join(fixtures.dir, 'long.wav');
+    const seconds = 7205;
+    const header = Buffer.alloc(44);
+    header.write('RIFF', 0, 'latin1');
+    header.writeUInt32LE(36 + seconds * 8000, 4);
+    header.write('WAVEfmt ', 8, 'latin1');
+    header.writeUInt32LE(16, 16);
+    header.writeUInt16LE(1, 20); // PCM
+    header.writeUInt16LE(1, 22); // mono
+    header.writeUInt32LE(8000, 24);
+    header.writeUInt32LE(8000, 28);
+    header.writeUInt16LE(1, 32);
+    header.writeUInt16LE(8, 34);
+    header.write('data', 36, 'latin1');
+    header.writeUInt32LE(seconds * 8000, 40);
+    await writeFile(file, Buffer.concat([header, Buffer.alloc(seconds * 8000, 0x80)]));
+    const started = Date.now();
+    await expect(runPlugin(transcribePlugin, [{ path: file, format: 'wav' }])).rejects.toThrow(
+      new PluginError('The recording is 2 h 00 min long; transcription takes up to 2 hours per file'),
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await rm(file);
+  });
+
+  it('refuses files over 2 GB without reading them', async () => {
+    const input = { ...fixtures.get('two-sentences-mp3'), filename: 'huge.mp3', bytes: 2_000_000_001 };
+    const ctx = { target: 'mp3', workDir: fixtures.dir, signal: new AbortController().signal, progress() {}, log: console, report() {}, remainingMs: () => 60_000 } as const;
+    await expect(transcribePlugin.run([input], {}, ctx as never)).rejects.toThrow(new PluginError('The file is 2.01 GB; transcription takes files up to 2 GB'));
   });
 
   it('fails an unreadable file cleanly', async () => {
