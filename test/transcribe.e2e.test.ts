@@ -2,10 +2,12 @@
  * Transcription over HTTP with the embedded engine (pocketsphinx): a Business key sends speech
  * made at test time (flite) as an MP3 and an MP4 video, polls, and gets rows with the language,
  * the media's duration, the text (checked by content with a word error rate bound) and timed
- * segments; a video without audio and a language that needs whisper fail per file; Pro is refused.
+ * segments; a video without audio and a language that needs whisper fail per file; GraphQL and tRPC
+ * give the same rows; Pro is refused.
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import { EXPECTED_TEXT, SpeechFixtures, wordErrorRate } from '../plugins/transcribe/fixtures.js';
 import { TRANSCRIBE_CREDIT_WEIGHT } from '../plugins/transcribe/index.js';
 import { authHeaders, getJson, startServer, type TestServer } from './helpers.js';
@@ -51,7 +53,7 @@ describe('POST /api/transcribe', () => {
     await fixtures.make();
     [mp3, mp4, silent] = await Promise.all([readFile(fixtures.file('two-sentences-mp3')), readFile(fixtures.file('speech-mp4')), readFile(fixtures.file('silent-mp4'))]);
     server = await startServer();
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await server?.close();
     await fixtures.cleanup();
@@ -83,7 +85,7 @@ describe('POST /api/transcribe', () => {
     expectSegments(clip);
 
     expect(byName['silent.mp4']).toEqual({ filename: 'silent.mp4', status: 'failed', error: 'The MP4 file has no audio track, so there is nothing to transcribe' });
-  }, 60_000);
+  }, 120_000);
 
   it('refuses a language that needs whisper per file, and a language outside the list up front', async () => {
     const key = await server.createKey('business');
@@ -98,7 +100,49 @@ describe('POST /api/transcribe', () => {
     const bad = await submit(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'klingon' });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/lang/);
-  }, 60_000);
+  }, 120_000);
+
+  it('transcribes on GraphQL (transcribe + extraction) and tRPC (extraction.transcribe + extraction.get) like REST', async () => {
+    const key = await server.createKey('business');
+    const form = new FormData();
+    form.append('operations', JSON.stringify({
+      query: 'mutation T($files: [Upload!]!, $lang: TranscribeOptionsLang) { transcribe(files: $files, lang: $lang) { batchId total errors { filename error } } }',
+      variables: { files: [null], lang: 'en' },
+    }));
+    form.append('map', JSON.stringify({ 0: ['variables.files.0'] }));
+    form.append('0', new Blob([new Uint8Array(mp3)]), 'talk.mp3');
+    const gql = (await (await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: authHeaders(key) })).json()) as any;
+    expect(gql.data.transcribe).toEqual({ batchId: expect.any(String), total: 1, errors: [] });
+    const query = 'query E($tool: String!, $id: ID!) { extraction(tool: $tool, id: $id) { done completed failed rows { filename status error data } } }';
+    let extraction: any;
+    for (let i = 0; i < 600 && !extraction?.done; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 100));
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) }, body: JSON.stringify({ query, variables: { tool: 'transcribe', id: gql.data.transcribe.batchId } }),
+      });
+      extraction = ((await res.json()) as any).data.extraction;
+    }
+    expect(extraction).toMatchObject({ done: true, completed: 1, failed: 0 });
+    const gqlRow = extraction.rows[0];
+    expect(gqlRow).toMatchObject({ filename: 'talk.mp3', status: 'completed', error: null, data: { language: 'en' } });
+    expect(wordErrorRate(EXPECTED_TEXT['two-sentences-mp3'], gqlRow.data.text)).toBeLessThanOrEqual(0.25);
+    expectSegments(gqlRow.data);
+
+    const trpc = createTransmuteClient(server.url, key);
+    const trpcForm = new FormData();
+    trpcForm.append('files', new Blob([new Uint8Array(mp4)]), 'clip.mp4');
+    const accepted = await trpc.extraction.transcribe.mutate(trpcForm);
+    expect(accepted).toMatchObject({ total: 1, errors: [] });
+    let poll = await trpc.extraction.get.query({ tool: 'transcribe', batchId: accepted.batchId });
+    for (let i = 0; i < 600 && !poll.done; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      poll = await trpc.extraction.get.query({ tool: 'transcribe', batchId: accepted.batchId });
+    }
+    const trpcRow = poll.rows[0] as any;
+    expect(trpcRow).toMatchObject({ filename: 'clip.mp4', status: 'completed', language: 'en' });
+    expect(wordErrorRate(EXPECTED_TEXT['speech-mp4'], trpcRow.text)).toBeLessThanOrEqual(0.25);
+    expectSegments(trpcRow);
+  }, 120_000);
 
   it('still refuses Pro keys', async () => {
     const pro = await server.createKey('pro');
