@@ -10,11 +10,12 @@ import { SOFFICE } from './libreoffice.js';
 import { OCRMYPDF } from './ocrmypdf.js';
 import { PANDOC } from './pandoc.js';
 import { pathVariable } from './paths.js';
+import { POCKETSPHINX } from './pocketsphinx.js';
 import { PDFIMAGES, PDFTOPPM, PDFTOTEXT } from './poppler.js';
 import { QPDF } from './qpdf.js';
 import { TESSERACT } from './tesseract.js';
 
-export const STANDARD_ENGINES: readonly EngineRequirement[] = [PDFTOTEXT, PDFTOPPM, PDFIMAGES, QPDF, GHOSTSCRIPT, TESSERACT, SOFFICE, PANDOC, FFMPEG, FFPROBE, IMAGEMAGICK, OCRMYPDF];
+export const STANDARD_ENGINES: readonly EngineRequirement[] = [PDFTOTEXT, PDFTOPPM, PDFIMAGES, QPDF, GHOSTSCRIPT, TESSERACT, SOFFICE, PANDOC, FFMPEG, FFPROBE, IMAGEMAGICK, OCRMYPDF, POCKETSPHINX];
 
 /** command -> environment variable, e.g. pdftotext -> PDFTOTEXT_PATH, gs -> GS_PATH. */
 export const ENGINE_PATH_VARIABLES: Readonly<Record<string, string>> = Object.freeze(
