@@ -174,8 +174,10 @@ describe('the registry drives every surface', () => {
       });
       expect(body.paths['/api/word-count/{id}'].get.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractionPoll' } } } });
       expect(server.server.app.hasRoute({ method: 'POST', url: '/api/word-count' })).toBe(true);
-      // The spec's tool without a plugin keeps its endpoints.
-      expect(body.paths['/api/transcribe'].post.description).toMatch(/not installed/);
+      // The spec's tools sit beside it, documented from their own plugin (transcribe's is standard now;
+      // a spec tool without a plugin is covered in core/registry/extraction.test.ts).
+      expect(body.paths['/api/transcribe'].post.description).toMatch(/Up to 10 files/);
+      expect(body.paths['/api/transcribe'].post.description).not.toMatch(/not installed/);
     });
   });
 
