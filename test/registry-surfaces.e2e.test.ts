@@ -132,7 +132,7 @@ describe('the registry drives every surface', () => {
         { name: 'unit', defaultValue: 'words', type: { name: 'TestWordCountOptionsUnit' } },
       ]);
       expect(wordCount.args.map((a: { name: string; defaultValue: string | null; type: { name: string | null } }) => [a.name, a.defaultValue, a.type.name])).toEqual([
-        ['files', null, null], ['minLength', '1', 'Int'], ['unit', 'words', 'TestWordCountOptionsUnit'],
+        ['files', null, null], ['minLength', '1', 'Int'], ['unit', 'words', 'TestWordCountOptionsUnit'], ['webhookUrl', null, 'String'],
       ]);
       const bad = await graphql(server.url, key, WORD_COUNT_MUTATION, { minLength: 0 }, [poem]);
       expect(bad.errors?.[0]).toMatchObject({ message: expect.stringMatching(/minLength/), extensions: { code: 'BAD_USER_INPUT' } });
