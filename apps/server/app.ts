@@ -36,6 +36,9 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     if (request.raw.complete) return;
     const declared = Number(request.headers['content-length']);
     if (reply.statusCode === 413 || !(declared <= DRAIN_AT_MOST_BYTES)) reply.header('Connection', 'close');
+    // Keeping the connection: read the rest ourselves (Node does not drain a body a reader had
+    // started on), or the next request on this connection would never be read.
+    else request.raw.resume();
   });
 
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {

