@@ -688,6 +688,14 @@ describe('hostile inputs', () => {
         const next = Date.now() + 10_000;
         while ((received.match(/HTTP\/1\.1 \d+/g) ?? []).length < 2 && Date.now() < next) await sleep(50);
         expect(received.match(/HTTP\/1\.1 \d+/g), 'the second request on the kept-alive connection was never answered').toEqual(['HTTP/1.1 400', 'HTTP/1.1 200']);
+        // Its job holds an upload until it ends: let it end, so later cases find DATA_DIR clean.
+        const jobId = /"jobId":"([^"]+)"/.exec(received)?.[1];
+        expect(jobId).toBeDefined();
+        for (let i = 0; i < 100; i++) {
+          const status = await fetch(`${server.url}/api/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${server.keys[1]}` } }).then((r) => r.json() as Promise<{ status: string }>);
+          if (status.status === 'done' || status.status === 'failed') break;
+          await sleep(200);
+        }
       } finally {
         socket.destroy();
       }
