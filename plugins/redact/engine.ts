@@ -156,6 +156,12 @@ function redactPageText(mupdf: MupdfModule, page: Mupdf.PDFPage, matcher: Matche
 
 /** Keys whose strings are not text: the file identifier, signature bytes. */
 const BINARY_KEYS = new Set(['ID', 'Contents:Sig', 'ByteRange']);
+/**
+ * Dates are no one's secret, but a PDF date's 14 digits ("D:20261123182606Z") can pass a card
+ * number's Luhn check: under these keys a value in the PDF date format is left alone.
+ */
+const DATE_KEYS = new Set(['CreationDate', 'ModDate', 'M', 'LastModified']);
+const PDF_DATE = /^D:\d{4}(\d{2}){0,5}(Z|[+-]\d{2}'?(\d{2}'?)?)?$/;
 
 /**
  * Pass 2 on one object (and the direct objects inside it): matched text removed from every
@@ -170,6 +176,7 @@ function scrubStrings(doc: Mupdf.PDFDocument, container: Mupdf.PDFObject, matche
     if (typeof key === 'string' && (BINARY_KEYS.has(key) || (isSignature && BINARY_KEYS.has(`${key}:Sig`)))) continue;
     if (value.isIndirect()) continue; // visited as an object of its own
     if (value.isString()) {
+      if (typeof key === 'string' && DATE_KEYS.has(key) && PDF_DATE.test(value.asString())) continue;
       const scrubbed = scrubText(value.asString(), matcher);
       if (scrubbed.removed) {
         container.put(key, doc.newString(scrubbed.text));

@@ -44,6 +44,9 @@ const XMP = (creator: string) =>
 /** pdf-lib, standard 14 fonts, with metadata, a bookmark, a note, a filled field and a picture. */
 export async function pdfLibFixture(file: string): Promise<string> {
   const doc = await PDFDocument.create();
+  // Fixed dates, and ones whose 14 digits pass Luhn: a date must never be redacted as a card number.
+  doc.setCreationDate(new Date('2026-11-23T18:26:06Z'));
+  doc.setModificationDate(new Date('2026-11-23T18:26:06Z'));
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([612, 792]);
   LINES.forEach((line, i) => page.drawText(line, { x: 50, y: 700 - i * 30, size: 14, font }));
