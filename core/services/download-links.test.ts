@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
 import type { JobRecord } from '../store/types.js';
 import type { Clock } from './clock.js';
-import { DownloadLinks, runnerStoreView } from './download-links.js';
+import { DownloadLinks } from './download-links.js';
 import { sha256 } from './secrets.js';
 
 const SECRET = 'download-links-test-secret-32-bytes!';
@@ -97,22 +97,5 @@ describe('DownloadLinks', () => {
     expect(await links.complete(job.id, completion())).toBe(true);
     expect(await links.complete(job.id, completion(new Date(T0.getTime() + 5000)))).toBe(false);
     expect((await store.jobs.get(job.id))!.completedAt).toEqual(T0);
-  });
-
-  it('runnerStoreView: the old runner path (random token, then complete with it) ends in a derived link, the random token nowhere', async () => {
-    const view = runnerStoreView(store, links);
-    const job = await activeJob();
-    const random = 'R'.repeat(43);
-    await view.tokens.create({ hash: sha256(random), jobId: job.id, kind: 'download', reusable: true, createdAt: T0, expiresAt: new Date(T0.getTime() + 900_000), consumedAt: null });
-    expect(await view.jobs.complete(job.id, { ...completion(), downloadToken: random })).toBe(true);
-    expect(await store.tokens.get(sha256(random))).toBeNull();
-    const done = (await view.jobs.get(job.id))!;
-    expect(JSON.stringify(done)).not.toContain(random);
-    const token = links.jobToken(done)!;
-    expect(await store.tokens.get(sha256(token))).toMatchObject({ jobId: job.id, kind: 'download' });
-    // Everything else goes to the store as it is.
-    await view.tokens.create({ hash: 'signed-hash', jobId: job.id, kind: 'signed', reusable: false, createdAt: T0, expiresAt: T0, consumedAt: null });
-    expect(await store.tokens.get('signed-hash')).toMatchObject({ kind: 'signed' });
-    await view.ping();
   });
 });

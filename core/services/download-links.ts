@@ -16,7 +16,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { DOWNLOAD_LINK_SECONDS } from '../../schema/index.js';
-import type { JobCompletion, JobRecord, JobRepo, Store, TokenRepo } from '../store/types.js';
+import type { JobCompletion, JobRecord, Store } from '../store/types.js';
 import type { Clock } from './clock.js';
 import { sha256 } from './secrets.js';
 
@@ -74,16 +74,4 @@ export class DownloadLinks {
   private derive(jobId: string, completedAt: Date): string {
     return createHmac('sha256', this.secret).update(JSON.stringify(['transmute/download-link/v1', jobId, completedAt.getTime()])).digest('base64url');
   }
-}
-
-/**
- * Interim, until runner.ts completes file jobs through DownloadLinks.complete: the runner's view
- * of the store. The runner still mints a random token, stores its hash and passes the token to
- * jobs.complete; here that token is dropped (never stored, never shown) and the job completes
- * through `links` instead. Delete this once the runner calls links.complete itself.
- */
-export function runnerStoreView(store: Store, links: DownloadLinks): Store {
-  const jobs: JobRepo = { ...store.jobs, complete: (id, { output, toolReport, at, outputExpiresAt }) => links.complete(id, { output, toolReport, at, outputExpiresAt }) };
-  const tokens: TokenRepo = { ...store.tokens, create: async (token) => (token.kind === 'download' ? undefined : store.tokens.create(token)) };
-  return Object.assign(Object.create(store) as Store, { jobs, tokens });
 }

@@ -10,7 +10,7 @@ import { FORMATS, formatFromFilename, isFormatId, type FormatId } from '../../sc
 import { BlobTooLargeError, type BlobStore } from '../blobs/types.js';
 import { accountLimits, type Principal } from './accounts.js';
 import { ServiceError, badRequest } from './errors.js';
-import { checkContent } from './sniff.js';
+import { checkContent } from '../contract/sniff.js';
 
 /** An upload already in the blob store, not yet validated against an operation. */
 export interface StagedUpload {

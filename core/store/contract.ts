@@ -227,16 +227,6 @@ export function storeContractSuite(name: string, createStorage: () => Promise<St
         });
       });
 
-      it('never stores a plain download token, even when a caller still passes one', async () => {
-        const job = await newJob(accountId);
-        await store.jobs.start(job.id, at());
-        const plain = 'P'.repeat(43);
-        expect(await store.jobs.complete(job.id, { ...completion(), downloadTokenHash: undefined, downloadToken: plain })).toBe(true);
-        const stored = await store.jobs.get(job.id);
-        expect(stored?.downloadTokenHash).toBeNull();
-        expect(JSON.stringify(stored)).not.toContain(plain);
-      });
-
       it('completes an active extraction job once with its row; never from waiting, done or failed', async () => {
         const job = await newJob(accountId, { kind: 'extract', pluginId: 'parse-cv', outputFormat: 'json' });
         const row = extractionRow();

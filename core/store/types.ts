@@ -93,11 +93,6 @@ export interface JobCompletion {
   output: StoredFile;
   /** SHA-256 of the job's 15-minute download token (DownloadLinks.complete supplies it). */
   downloadTokenHash?: string | null;
-  /**
-   * @deprecated Ignored: a plain token is never stored. Accepted only until the runner completes
-   * jobs through DownloadLinks.complete.
-   */
-  downloadToken?: string;
   toolReport: ToolReport | null;
   at: Date;
   outputExpiresAt: Date;
