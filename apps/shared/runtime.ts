@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { AgendaBackend } from 'agenda';
+import type { AgendaBackend, NotificationChannel } from 'agenda';
 import { DEFAULT_MEMORY_MB, type Logger, type Plugin } from '../../core/contract/index.js';
 import { admittedBy, pluginLicenses } from '../../core/contract/licenses.js';
 import { loadPluginModules, pluginModules } from '../../core/contract/modules.js';
@@ -15,7 +15,7 @@ import { GridFsBlobStore } from '../../core/blobs/gridfs.js';
 import { LocalBlobStore } from '../../core/blobs/local.js';
 import type { BlobStore } from '../../core/blobs/types.js';
 import { Queue } from '../../core/queue/index.js';
-import { createMongoQueueBackend } from '../../core/queue/mongo-backend/index.js';
+import { createMongoQueueBackend, mongoDispatchChannel } from '../../core/queue/mongo-backend/index.js';
 import { SqliteBackend } from '../../core/queue/sqlite-backend/index.js';
 import { Registry } from '../../core/registry/index.js';
 import { createServices, type Services } from '../../core/services/index.js';
@@ -51,6 +51,8 @@ interface Adapters {
   store: Store;
   blobs: BlobStore;
   queueBackend: AgendaBackend;
+  /** Signals jobs saved by other processes (MongoDB with change streams); otherwise workers poll for them. */
+  queueDispatch?: NotificationChannel;
 }
 
 /** One SQLite file under DATA_DIR, shared by the store and the queue (and by every process on this machine); blobs on local disk. */
@@ -61,9 +63,10 @@ async function embeddedAdapters(dataDir: string): Promise<Adapters> {
 }
 
 /** MongoDB for state and the queue, GridFS for blobs, all on the store's one client (closed with the store). */
-async function distributedAdapters(url: string): Promise<Adapters> {
+async function distributedAdapters(url: string, log: Logger): Promise<Adapters> {
   const store = await MongoStore.connect(url);
-  return { store, blobs: new GridFsBlobStore(store.db), queueBackend: await createMongoQueueBackend(store.db) };
+  const queueDispatch = await mongoDispatchChannel(store.db, log);
+  return { store, blobs: new GridFsBlobStore(store.db), queueBackend: await createMongoQueueBackend(store.db), ...(queueDispatch ? { queueDispatch } : {}) };
 }
 
 export async function createRuntime({ config, log, clock, plugins = standardPlugins }: RuntimeOptions): Promise<Runtime> {
@@ -75,9 +78,10 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   const registry = new Registry(admitted);
   configureEnginePaths(config.enginePaths);
   await registry.checkEngines();
-  const { store, blobs, queueBackend } = config.mongodbUrl ? await distributedAdapters(config.mongodbUrl) : await embeddedAdapters(config.dataDir);
+  const { store, blobs, queueBackend, queueDispatch } = config.mongodbUrl ? await distributedAdapters(config.mongodbUrl, log) : await embeddedAdapters(config.dataDir);
   const queue = new Queue({
     backend: queueBackend,
+    ...(queueDispatch ? { dispatch: queueDispatch } : {}),
     processEveryMs: config.queuePollMs,
     lockLifetimeMs: config.queueLockMs,
     log,

@@ -8,7 +8,7 @@
  * here stays unlocked for another worker instead of waiting here while that worker idles.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agenda, InMemoryNotificationChannel, backoffStrategies, type AgendaBackend, type Job } from 'agenda';
+import { Agenda, InMemoryNotificationChannel, backoffStrategies, type AgendaBackend, type Job, type NotificationChannel } from 'agenda';
 import type { Logger } from '../contract/index.js';
 import type { Store } from '../store/types.js';
 import type { JobQueue, JobRunnerPort, QueuedJob, RetentionPort, WebhookDeliveryPort, WebhookQueue } from './types.js';
@@ -33,8 +33,13 @@ const REFILL_DELAY_MS = 10;
 
 export interface QueueOptions {
   backend: AgendaBackend;
-  /** How often idle workers look for new jobs. */
+  /** How often idle workers look for new jobs (from other processes, when `dispatch` does not signal them). */
   processEveryMs: number;
+  /**
+   * Tells this process's workers about jobs saved by any process (MongoDB change streams, see
+   * mongo-backend). Without it, only jobs accepted or slots freed in this process are signalled.
+   */
+  dispatch?: NotificationChannel;
   /**
    * A lock older than this is considered abandoned (its worker died) and the job runs again.
    * Running jobs renew it on progress and on a timer, so a long job is never stolen.
@@ -74,17 +79,19 @@ export class Queue implements JobQueue, WebhookQueue {
 
   /**
    * Dispatch without the poll gap: a job accepted by this process, or a plugin slot freed here,
-   * is claimed at once; jobs from other processes are found by polling (`processEveryMs`).
+   * is claimed at once; jobs from other processes through `dispatch` when given, and by polling
+   * (`processEveryMs`) in any case.
    */
-  private readonly local = new InMemoryNotificationChannel();
+  private readonly notifications: NotificationChannel;
 
   constructor(private readonly options: QueueOptions) {
+    this.notifications = options.dispatch ?? new InMemoryNotificationChannel();
     this.agenda = new Agenda({
       backend: options.backend,
       processEvery: options.processEveryMs,
       defaultLockLifetime: options.lockLifetimeMs,
       removeOnComplete: true,
-      notificationChannel: this.local,
+      notificationChannel: this.notifications,
     });
     this.agenda.on('error', (err: Error) => options.log.error('queue error', { error: err.message }));
   }
@@ -144,8 +151,7 @@ export class Queue implements JobQueue, WebhookQueue {
       // A slot of this plugin is free: claim its next waiting job now rather than at the next poll
       // (a moment later: Agenda releases the finished job's lock just after this event).
       setTimeout(() => {
-        if (this.local.state !== 'connected') return;
-        void this.local.publish({ jobId: job.attrs._id!, jobName: job.attrs.name, nextRunAt: new Date(), priority: 0, timestamp: new Date() }).catch(() => undefined);
+        void this.notifications.publish({ jobId: job.attrs._id!, jobName: job.attrs.name, nextRunAt: new Date(), priority: 0, timestamp: new Date() }).catch(() => undefined);
       }, REFILL_DELAY_MS);
     });
     // Never more locked than this process runs at once: what it cannot start, others may.

@@ -1,6 +1,8 @@
-/** Agenda on MongoDB (distributed mode), through @agendajs/mongo-backend. */
-import { MongoBackend } from '@agendajs/mongo-backend';
-import type { Db } from 'mongodb';
+/** Agenda on MongoDB (distributed mode), through @agendajs/mongo-backend, and its cross-process dispatch. */
+import { MongoBackend, MongoChangeStreamNotificationChannel } from '@agendajs/mongo-backend';
+import { InMemoryNotificationChannel, type NotificationChannel } from 'agenda';
+import type { Db, Document } from 'mongodb';
+import type { Logger } from '../../contract/index.js';
 
 export const QUEUE_COLLECTION = 'agendaJobs';
 const UNIQUE_INDEX = 'run_job_unique_by_job';
@@ -18,4 +20,63 @@ export async function createMongoQueueBackend(db: Db): Promise<MongoBackend> {
   await collection.dropIndex('run_job_unique').catch(() => undefined);
   await collection.createIndex({ 'data.jobId': 1 }, { name: UNIQUE_INDEX, unique: true, partialFilterExpression: { 'data.jobId': { $exists: true } } });
   return new MongoBackend({ mongo: db, collection: QUEUE_COLLECTION });
+}
+
+/**
+ * What a deployment's `hello` answer says about change streams: they need a replica set (even a
+ * single node) or a sharded cluster (mongos); a standalone server has neither.
+ */
+export function supportsChangeStreams(hello: Document): boolean {
+  return typeof hello['setName'] === 'string' || hello['msg'] === 'isdbgrid';
+}
+
+/**
+ * Cross-process dispatch on MongoDB: a change stream on the queue collection tells every worker
+ * at once about an entry saved by any process. This process's own signals (a job accepted here,
+ * a plugin slot freed here, which writes nothing a stream could see) go straight to its handlers
+ * as with the in-memory channel, and stay immediate while the stream is down: if it cannot open
+ * or breaks, it reconnects with back-off while the workers keep polling. Never fatal.
+ */
+export class ChangeStreamDispatch extends InMemoryNotificationChannel {
+  private readonly stream: MongoChangeStreamNotificationChannel;
+
+  constructor(config: { db: Db; collection: string }) {
+    super();
+    this.stream = new MongoChangeStreamNotificationChannel({ db: config.db, collection: config.collection });
+    this.stream.subscribe((notification) => this.notifyHandlers(notification));
+    this.stream.on('error', (err: Error) => this.emit('error', err));
+  }
+
+  /** Whether other processes' jobs are signalled now (otherwise they wait for the poll). */
+  get streaming(): boolean {
+    return this.stream.state === 'connected';
+  }
+
+  override async connect(): Promise<void> {
+    await super.connect();
+    // On failure the stream has emitted the error and scheduled its reconnect.
+    await this.stream.connect().catch(() => undefined);
+  }
+
+  override async disconnect(): Promise<void> {
+    await this.stream.disconnect();
+    await super.disconnect();
+  }
+}
+
+/**
+ * The notification channel for the conversion queue on `db`: change streams when the deployment
+ * has them, otherwise none (workers find other processes' jobs by polling, QUEUE_POLL_MS).
+ */
+export async function mongoDispatchChannel(db: Db, log: Logger): Promise<NotificationChannel | undefined> {
+  const hello = await db.command({ hello: 1 });
+  if (!supportsChangeStreams(hello)) {
+    log.info('queue dispatch across processes: polling (MongoDB without a replica set has no change streams)');
+    return undefined;
+  }
+  const channel = new ChangeStreamDispatch({ db, collection: QUEUE_COLLECTION });
+  // An EventEmitter error without a listener would crash the process; a broken stream only slows dispatch to the poll.
+  channel.on('error', (err: Error) => log.warn('queue change stream failed: dispatch falls back to polling until it reconnects', { error: err.message }));
+  log.info('queue dispatch across processes: MongoDB change stream');
+  return channel;
 }
