@@ -5,13 +5,14 @@
  */
 import { MongoClient, MongoServerError, type Collection, type Db, type Filter, type MongoClientOptions } from 'mongodb';
 import type {
-  Account, AccountRepo, ApiKeyRecord, BatchRecord, BatchRepo, ChargeResult, DownloadTokenRecord, JobRecord, JobRepo, KeyRepo, NewJob, RateRepo, Store,
+  Account, AccountRepo, ApiKeyRecord, BatchRecord, BatchRepo, ChargeResult, DownloadTokenRecord, EmailTokenRecord, EmailTokenRepo, JobRecord, JobRepo, KeyRepo,
+  LoginRecord, LoginRepo, NewJob, RateRepo, SessionRecord, SessionRepo, Store,
   TokenRepo, TrialRepo, UsageRepo, WebhookAccountSecretRepo, WebhookAttemptRepo, WebhookDeliveryRecord, WebhookDeliveryRepo, WebhookEndpointRecord,
   WebhookEndpointRepo, WebhookTargetRepo,
 } from '../types.js';
 import { deliveryTarget } from '../types.js';
 import {
-  COLLECTIONS, INDEXES, type AccountDoc, type BatchDoc, type JobDoc, type KeyDoc, type RateDoc, type TokenDoc, type TrialDoc, type UsageDoc,
+  COLLECTIONS, INDEXES, type AccountDoc, type BatchDoc, type EmailTokenDoc, type JobDoc, type KeyDoc, type LoginDoc, type SessionDoc, type RateDoc, type TokenDoc, type TrialDoc, type UsageDoc,
   type WebhookAttemptDoc, type WebhookDeliveryDoc, type WebhookEndpointDoc, type WebhookSecretDoc, type WebhookTargetDoc,
 } from './schema.js';
 
@@ -44,7 +45,22 @@ function accountFromDoc({ _id, ...doc }: AccountDoc): Account {
 }
 
 function keyFromDoc({ _id, ...doc }: KeyDoc): ApiKeyRecord {
-  return { id: _id, accountId: doc.accountId, hash: doc.hash, prefix: doc.prefix, createdAt: doc.createdAt, revokedAt: doc.revokedAt };
+  return {
+    id: _id, accountId: doc.accountId, hash: doc.hash, prefix: doc.prefix, createdAt: doc.createdAt, revokedAt: doc.revokedAt,
+    name: doc.name ?? null, lastUsedAt: doc.lastUsedAt ?? null,
+  };
+}
+
+function loginFromDoc({ _id, ...doc }: LoginDoc): LoginRecord {
+  return { email: _id, accountId: doc.accountId, passwordHash: doc.passwordHash, createdAt: doc.createdAt, updatedAt: doc.updatedAt };
+}
+
+function sessionFromDoc({ _id, ...doc }: SessionDoc): SessionRecord {
+  return { hash: _id, accountId: doc.accountId, csrfHash: doc.csrfHash, createdAt: doc.createdAt, expiresAt: doc.expiresAt };
+}
+
+function emailTokenFromDoc({ _id, ...doc }: EmailTokenDoc): EmailTokenRecord {
+  return { hash: _id, accountId: doc.accountId, email: doc.email, createdAt: doc.createdAt, expiresAt: doc.expiresAt };
 }
 
 function jobFromDoc({ _id, ...doc }: JobDoc): JobRecord {
@@ -71,6 +87,9 @@ function tokenFromDoc({ _id, ...doc }: TokenDoc): DownloadTokenRecord {
 export class MongoStore implements Store {
   readonly accounts: AccountRepo;
   readonly keys: KeyRepo;
+  readonly logins: LoginRepo;
+  readonly sessions: SessionRepo;
+  readonly emailTokens: EmailTokenRepo;
   readonly jobs: JobRepo;
   readonly batches: BatchRepo;
   readonly trials: TrialRepo;
@@ -104,6 +123,9 @@ export class MongoStore implements Store {
   private constructor(readonly client: MongoClient, readonly db: Db) {
     this.accounts = accountRepo(db.collection<AccountDoc>(COLLECTIONS.accounts));
     this.keys = keyRepo(db.collection<KeyDoc>(COLLECTIONS.keys));
+    this.logins = loginRepo(db.collection<LoginDoc>(COLLECTIONS.logins));
+    this.sessions = sessionRepo(db.collection<SessionDoc>(COLLECTIONS.sessions));
+    this.emailTokens = emailTokenRepo(db.collection<EmailTokenDoc>(COLLECTIONS.emailTokens));
     this.jobs = jobRepo(db.collection<JobDoc>(COLLECTIONS.jobs));
     this.batches = batchRepo(db.collection<BatchDoc>(COLLECTIONS.batches));
     this.trials = trialRepo(db.collection<TrialDoc>(COLLECTIONS.trials));
@@ -170,7 +192,16 @@ function accountRepo(accounts: Collection<AccountDoc>): AccountRepo {
 function keyRepo(keys: Collection<KeyDoc>): KeyRepo {
   return {
     async create(k) {
-      await keys.insertOne({ _id: k.id, accountId: k.accountId, hash: k.hash, prefix: k.prefix, createdAt: k.createdAt, revokedAt: k.revokedAt });
+      await keys.insertOne({
+        _id: k.id, accountId: k.accountId, hash: k.hash, prefix: k.prefix, createdAt: k.createdAt, revokedAt: k.revokedAt, name: k.name ?? null, lastUsedAt: k.lastUsedAt ?? null,
+      });
+    },
+    async revokeById(accountId, id, at) {
+      return (await keys.updateOne({ _id: id, accountId, revokedAt: null }, { $set: { revokedAt: at } })).modifiedCount > 0;
+    },
+    async markUsed(id, at, staleBefore) {
+      // A missing field (keys made before it existed) counts as never used.
+      await keys.updateOne({ _id: id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: staleBefore } }] }, { $set: { lastUsedAt: at } });
     },
     async findActiveByHash(hash) {
       const doc = await keys.findOne({ hash, revokedAt: null });
@@ -181,6 +212,75 @@ function keyRepo(keys: Collection<KeyDoc>): KeyRepo {
     },
     async revokeByHash(hash, at) {
       return (await keys.updateOne({ hash, revokedAt: null }, { $set: { revokedAt: at } })).modifiedCount > 0;
+    },
+  };
+}
+
+function loginRepo(logins: Collection<LoginDoc>): LoginRepo {
+  return {
+    async create(l) {
+      try {
+        await logins.insertOne({ _id: l.email, accountId: l.accountId, passwordHash: l.passwordHash, createdAt: l.createdAt, updatedAt: l.updatedAt });
+        return true;
+      } catch (err) {
+        if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;
+        throw err;
+      }
+    },
+    async findByEmail(email) {
+      const doc = await logins.findOne({ _id: email });
+      return doc ? loginFromDoc(doc) : null;
+    },
+    async getByAccount(accountId) {
+      const doc = await logins.findOne({ accountId });
+      return doc ? loginFromDoc(doc) : null;
+    },
+    async setPasswordHash(accountId, passwordHash, at) {
+      return (await logins.updateOne({ accountId }, { $set: { passwordHash, updatedAt: at } })).matchedCount > 0;
+    },
+  };
+}
+
+function sessionRepo(sessions: Collection<SessionDoc>): SessionRepo {
+  return {
+    async create(s) {
+      await sessions.insertOne({ _id: s.hash, accountId: s.accountId, csrfHash: s.csrfHash, createdAt: s.createdAt, expiresAt: s.expiresAt });
+    },
+    async findActive(hash, now) {
+      const doc = await sessions.findOne({ _id: hash, expiresAt: { $gt: now } });
+      return doc ? sessionFromDoc(doc) : null;
+    },
+    async extend(hash, expiresAt) {
+      await sessions.updateOne({ _id: hash }, { $max: { expiresAt } });
+    },
+    async delete(hash) {
+      await sessions.deleteOne({ _id: hash });
+    },
+    async deleteByAccount(accountId) {
+      return (await sessions.deleteMany({ accountId })).deletedCount;
+    },
+    async deleteExpired(now) {
+      return (await sessions.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+    },
+  };
+}
+
+function emailTokenRepo(tokens: Collection<EmailTokenDoc>): EmailTokenRepo {
+  return {
+    async create(t) {
+      await tokens.insertOne({ _id: t.hash, accountId: t.accountId, email: t.email, createdAt: t.createdAt, expiresAt: t.expiresAt });
+    },
+    async consume(hash, now) {
+      // One delete takes the document: two clicks on the same link cannot both verify.
+      const doc = await tokens.findOneAndDelete({ _id: hash });
+      const token = doc ? emailTokenFromDoc(doc) : null;
+      return token && token.expiresAt > now ? token : null;
+    },
+    async deleteByAccount(accountId) {
+      return (await tokens.deleteMany({ accountId })).deletedCount;
+    },
+    async deleteExpired(now) {
+      return (await tokens.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
     },
   };
 }

@@ -4,12 +4,19 @@
  */
 import type { IndexDescription } from 'mongodb';
 import type {
-  Account, ApiKeyRecord, BatchRecord, DownloadTokenRecord, JobRecord, UsageRecord, WebhookAccountSecretRecord, WebhookAttemptRecord, WebhookDeliveryRecord,
+  Account, ApiKeyRecord, BatchRecord, DownloadTokenRecord, EmailTokenRecord, JobRecord, LoginRecord, SessionRecord, UsageRecord, WebhookAccountSecretRecord, WebhookAttemptRecord, WebhookDeliveryRecord,
   WebhookEndpointRecord,
 } from '../types.js';
 
 export type AccountDoc = Omit<Account, 'id'> & { _id: string };
+/** `name` and `lastUsedAt` are missing on keys made before keys had them: read them as null. */
 export type KeyDoc = Omit<ApiKeyRecord, 'id'> & { _id: string };
+/** `_id` is the normalised e-mail address: inserting the document claims it. */
+export type LoginDoc = Omit<LoginRecord, 'email'> & { _id: string };
+/** `_id` is the SHA-256 of the session token. */
+export type SessionDoc = Omit<SessionRecord, 'hash'> & { _id: string };
+/** `_id` is the SHA-256 of the link's token. */
+export type EmailTokenDoc = Omit<EmailTokenRecord, 'hash'> & { _id: string };
 /**
  * `result` is missing on jobs written before extraction existed, `downloadTokenHash` on jobs
  * written before tokens were hashed: read them as null.
@@ -55,6 +62,9 @@ export interface WebhookTargetDoc {
 export const COLLECTIONS = {
   accounts: 'accounts',
   keys: 'apiKeys',
+  logins: 'logins',
+  sessions: 'sessions',
+  emailTokens: 'emailTokens',
   jobs: 'jobs',
   batches: 'batches',
   trials: 'trials',
@@ -81,6 +91,16 @@ export const INDEXES: Record<keyof typeof COLLECTIONS, IndexDescription[]> = {
   keys: [
     { key: { hash: 1 }, name: 'hash_unique', unique: true },
     { key: { accountId: 1, createdAt: 1 }, name: 'account_keys' },
+  ],
+  logins: [{ key: { accountId: 1 }, name: 'account_unique', unique: true }],
+  // Expired sessions and links are refused by their queries; the TTL index only tidies up.
+  sessions: [
+    { key: { accountId: 1 }, name: 'account_sessions' },
+    { key: { expiresAt: 1 }, name: 'expired_sessions', expireAfterSeconds: 0 },
+  ],
+  emailTokens: [
+    { key: { accountId: 1 }, name: 'account_email_tokens' },
+    { key: { expiresAt: 1 }, name: 'expired_email_tokens', expireAfterSeconds: 0 },
   ],
   jobs: [
     { key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'history' },

@@ -5,12 +5,12 @@
 import Database from 'better-sqlite3';
 import type { ToolReport } from '../../../schema/index.js';
 import type {
-  Account, AccountRepo, ApiKeyRecord, BatchRepo, ChargeResult, DownloadTokenRecord, JobRecord, JobRepo, KeyRepo, NewJob, RateRepo,
-  Store, StoredFile, TokenRepo, TrialRepo, UsageRecord, UsageRepo, WebhookAccountSecretRepo, WebhookAttemptRecord, WebhookAttemptRepo,
+  Account, AccountRepo, ApiKeyRecord, BatchRepo, ChargeResult, DownloadTokenRecord, EmailTokenRecord, EmailTokenRepo, JobRecord, JobRepo, KeyRepo,
+  LoginRecord, LoginRepo, NewJob, RateRepo, SessionRecord, SessionRepo, Store, StoredFile, TokenRepo, TrialRepo, UsageRecord, UsageRepo, WebhookAccountSecretRepo, WebhookAttemptRecord, WebhookAttemptRepo,
   WebhookDeliveryRecord, WebhookDeliveryRepo, WebhookEndpointRecord, WebhookEndpointRepo, WebhookTargetRepo,
 } from '../types.js';
 import { deliveryTarget } from '../types.js';
-import { HASHED_DOWNLOAD_TOKENS, JOBS_FINISHED_INDEX, SCHEMA, WEBHOOKS } from './schema.js';
+import { ACCOUNTS_IN_THE_BROWSER, HASHED_DOWNLOAD_TOKENS, JOBS_FINISHED_INDEX, SCHEMA, WEBHOOKS } from './schema.js';
 
 type Row = Record<string, unknown>;
 
@@ -34,8 +34,22 @@ function accountFromRow(r: Row): Account {
 function keyFromRow(r: Row): ApiKeyRecord {
   return {
     id: String(r.id), accountId: String(r.account_id), hash: String(r.hash), prefix: String(r.prefix),
-    createdAt: toDate(r.created_at)!, revokedAt: toDate(r.revoked_at),
+    createdAt: toDate(r.created_at)!, revokedAt: toDate(r.revoked_at), name: (r.name as string | null) ?? null, lastUsedAt: toDate(r.last_used_at),
   };
+}
+
+function loginFromRow(r: Row): LoginRecord {
+  return {
+    email: String(r.email), accountId: String(r.account_id), passwordHash: String(r.password_hash), createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!,
+  };
+}
+
+function sessionFromRow(r: Row): SessionRecord {
+  return { hash: String(r.hash), accountId: String(r.account_id), csrfHash: String(r.csrf_hash), createdAt: toDate(r.created_at)!, expiresAt: toDate(r.expires_at)! };
+}
+
+function emailTokenFromRow(r: Row): EmailTokenRecord {
+  return { hash: String(r.hash), accountId: String(r.account_id), email: String(r.email), createdAt: toDate(r.created_at)!, expiresAt: toDate(r.expires_at)! };
 }
 
 function jobFromRow(r: Row): JobRecord {
@@ -92,7 +106,7 @@ export function openSqliteDatabase(path: string): Database.Database {
  * Schema versions, applied in order and recorded in `PRAGMA user_version`. Append a step for
  * every change (ALTER TABLE ... ADD COLUMN, new index); never edit a step that has shipped.
  */
-const MIGRATIONS: readonly string[] = [SCHEMA, HASHED_DOWNLOAD_TOKENS, WEBHOOKS, JOBS_FINISHED_INDEX];
+const MIGRATIONS: readonly string[] = [SCHEMA, HASHED_DOWNLOAD_TOKENS, WEBHOOKS, JOBS_FINISHED_INDEX, ACCOUNTS_IN_THE_BROWSER];
 /** Steps that blank what an older version stored in clear: a file they upgraded is rebuilt. */
 const SCRUBBING_STEPS: readonly number[] = [1];
 
@@ -115,6 +129,9 @@ function migrate(db: Database.Database): void {
 export class SqliteStore implements Store {
   readonly accounts: AccountRepo;
   readonly keys: KeyRepo;
+  readonly logins: LoginRepo;
+  readonly sessions: SessionRepo;
+  readonly emailTokens: EmailTokenRepo;
   readonly jobs: JobRepo;
   readonly batches: BatchRepo;
   readonly trials: TrialRepo;
@@ -130,6 +147,9 @@ export class SqliteStore implements Store {
   constructor(readonly db: Database.Database) {
     this.accounts = accountRepo(db);
     this.keys = keyRepo(db);
+    this.logins = loginRepo(db);
+    this.sessions = sessionRepo(db);
+    this.emailTokens = emailTokenRepo(db);
     this.jobs = jobRepo(db);
     this.batches = batchRepo(db);
     this.trials = trialRepo(db);
@@ -178,13 +198,21 @@ function accountRepo(db: Database.Database): AccountRepo {
 }
 
 function keyRepo(db: Database.Database): KeyRepo {
-  const insert = db.prepare('INSERT INTO api_keys (id, account_id, hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare('INSERT INTO api_keys (id, account_id, hash, prefix, created_at, name, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const byHash = db.prepare('SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL');
   const byAccount = db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id');
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL');
+  const revokeById = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL');
+  const markUsed = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)');
   return {
     async create(k) {
-      insert.run(k.id, k.accountId, k.hash, k.prefix, ms(k.createdAt));
+      insert.run(k.id, k.accountId, k.hash, k.prefix, ms(k.createdAt), k.name ?? null, ms(k.lastUsedAt));
+    },
+    async revokeById(accountId, id, at) {
+      return revokeById.run(ms(at), id, accountId).changes > 0;
+    },
+    async markUsed(id, at, staleBefore) {
+      markUsed.run(ms(at), id, ms(staleBefore));
     },
     async findActiveByHash(hash) {
       const row = byHash.get(hash) as Row | undefined;
@@ -195,6 +223,84 @@ function keyRepo(db: Database.Database): KeyRepo {
     },
     async revokeByHash(hash, at) {
       return revoke.run(ms(at), hash).changes > 0;
+    },
+  };
+}
+
+function loginRepo(db: Database.Database): LoginRepo {
+  const insert = db.prepare(`INSERT INTO logins (email, account_id, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (email) DO NOTHING`);
+  const byEmail = db.prepare('SELECT * FROM logins WHERE email = ?');
+  const byAccount = db.prepare('SELECT * FROM logins WHERE account_id = ?');
+  const setHash = db.prepare('UPDATE logins SET password_hash = ?, updated_at = ? WHERE account_id = ?');
+  return {
+    async create(l) {
+      return insert.run(l.email, l.accountId, l.passwordHash, ms(l.createdAt), ms(l.updatedAt)).changes > 0;
+    },
+    async findByEmail(email) {
+      const row = byEmail.get(email) as Row | undefined;
+      return row ? loginFromRow(row) : null;
+    },
+    async getByAccount(accountId) {
+      const row = byAccount.get(accountId) as Row | undefined;
+      return row ? loginFromRow(row) : null;
+    },
+    async setPasswordHash(accountId, passwordHash, at) {
+      return setHash.run(passwordHash, ms(at), accountId).changes > 0;
+    },
+  };
+}
+
+function sessionRepo(db: Database.Database): SessionRepo {
+  const insert = db.prepare('INSERT INTO sessions (hash, account_id, csrf_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)');
+  const active = db.prepare('SELECT * FROM sessions WHERE hash = ? AND expires_at > ?');
+  const extend = db.prepare('UPDATE sessions SET expires_at = MAX(expires_at, ?) WHERE hash = ?');
+  const remove = db.prepare('DELETE FROM sessions WHERE hash = ?');
+  const removeByAccount = db.prepare('DELETE FROM sessions WHERE account_id = ?');
+  const expired = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
+  return {
+    async create(s) {
+      insert.run(s.hash, s.accountId, s.csrfHash, ms(s.createdAt), ms(s.expiresAt));
+    },
+    async findActive(hash, now) {
+      const row = active.get(hash, ms(now)) as Row | undefined;
+      return row ? sessionFromRow(row) : null;
+    },
+    async extend(hash, expiresAt) {
+      extend.run(ms(expiresAt), hash);
+    },
+    async delete(hash) {
+      remove.run(hash);
+    },
+    async deleteByAccount(accountId) {
+      return removeByAccount.run(accountId).changes;
+    },
+    async deleteExpired(now) {
+      return expired.run(ms(now)).changes;
+    },
+  };
+}
+
+function emailTokenRepo(db: Database.Database): EmailTokenRepo {
+  const insert = db.prepare('INSERT INTO email_tokens (hash, account_id, email, created_at, expires_at) VALUES (?, ?, ?, ?, ?)');
+  // One statement takes the row: two clicks on the same link cannot both verify.
+  const take = db.prepare('DELETE FROM email_tokens WHERE hash = ? RETURNING *');
+  const removeByAccount = db.prepare('DELETE FROM email_tokens WHERE account_id = ?');
+  const expired = db.prepare('DELETE FROM email_tokens WHERE expires_at <= ?');
+  return {
+    async create(t) {
+      insert.run(t.hash, t.accountId, t.email, ms(t.createdAt), ms(t.expiresAt));
+    },
+    async consume(hash, now) {
+      const row = take.get(hash) as Row | undefined;
+      const token = row ? emailTokenFromRow(row) : null;
+      return token && token.expiresAt > now ? token : null;
+    },
+    async deleteByAccount(accountId) {
+      return removeByAccount.run(accountId).changes;
+    },
+    async deleteExpired(now) {
+      return expired.run(ms(now)).changes;
     },
   };
 }

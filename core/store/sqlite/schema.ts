@@ -186,3 +186,42 @@ CREATE TABLE webhook_targets (
 export const JOBS_FINISHED_INDEX = `
 CREATE INDEX jobs_finished ON jobs (completed_at) WHERE completed_at IS NOT NULL;
 `;
+
+/**
+ * Version 5: accounts in the browser (core/services/sessions.ts). Keys get a name and a last-use
+ * time; sign-in e-mails with argon2id hashes, sessions and e-mail verification links, the last
+ * two stored only as SHA-256 digests. A login names its account without a foreign key: sign-up
+ * claims the address first (one insert), then creates the account.
+ */
+export const ACCOUNTS_IN_THE_BROWSER = `
+ALTER TABLE api_keys ADD COLUMN name TEXT;
+ALTER TABLE api_keys ADD COLUMN last_used_at INTEGER;
+
+CREATE TABLE logins (
+  email TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL UNIQUE,
+  password_hash TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+
+CREATE TABLE sessions (
+  hash TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  csrf_hash TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX sessions_account ON sessions (account_id);
+CREATE INDEX sessions_expiry ON sessions (expires_at);
+
+CREATE TABLE email_tokens (
+  hash TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  email TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX email_tokens_account ON email_tokens (account_id);
+CREATE INDEX email_tokens_expiry ON email_tokens (expires_at);
+`;
