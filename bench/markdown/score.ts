@@ -76,27 +76,34 @@ function headingKeys(markdown: string): string[] {
 /**
  * List items as (nesting level, number, text): an ordered item must keep its number (a list that
  * starts at 7 or resumes after a paragraph), and a nested item its depth. Depth counts distinct
- * indents within one run of list lines, so any consistent indentation scores the same.
+ * indents within one run of list lines, so any consistent indentation scores the same. Text
+ * indented under an item's text (a paragraph of the item, e.g. its words on the next page) is
+ * more of that item; page markers are not content and do not end a list.
  */
 function listKeys(markdown: string): string[] {
-  const keys: string[] = [];
+  const items: { depth: number; marker: string; text: string; textIndent: number }[] = [];
   let indents: number[] = [];
+  let open: (typeof items)[number] | undefined;
   for (const line of markdown.split('\n')) {
+    if (line.trim() === '' || PAGE_MARKER.test(line.trim())) continue;
+    const indent = line.length - line.trimStart().length;
     const match = LIST_ITEM.exec(line);
     if (!match || isTableLine(line)) {
-      if (line.trim() !== '') indents = [];
+      if (open && indent >= open.textIndent) open.text = `${open.text} ${normaliseText(line)}`;
+      else [indents, open] = [[], undefined];
       continue;
     }
-    const indent = line.length - line.trimStart().length;
     while (indents.length && indents[indents.length - 1]! > indent) indents.pop();
     if (!indents.length || indents[indents.length - 1]! < indent) indents.push(indent);
-    const text = normaliseText(match[2]!);
+    open = { depth: indents.length - 1, marker: match[1]!, text: normaliseText(match[2]!), textIndent: indent + match[1]!.length + 1 };
+    items.push(open);
+  }
+  return items.map(({ depth, marker, text }) => {
     // The number is the marker's, or that of a source marker left in the text ("- 7. item", "- b) item").
     const remnant = /^\(?(\d{1,3}|[a-z])[.)]\s/i.exec(text)?.[1];
-    const number = /^\d+/.exec(match[1]!)?.[0] ?? (remnant ? String(/\d/.test(remnant) ? Number(remnant) : remnant.toLowerCase().charCodeAt(0) - 96) : '-');
-    keys.push(`${indents.length - 1}|${number}|${text.replace(MARKER_REMNANT, '')}`);
-  }
-  return keys;
+    const number = /^\d+/.exec(marker)?.[0] ?? (remnant ? String(/\d/.test(remnant) ? Number(remnant) : remnant.toLowerCase().charCodeAt(0) - 96) : '-');
+    return `${depth}|${number}|${text.replace(MARKER_REMNANT, '')}`;
+  });
 }
 
 /** Multiset match: how many predicted keys pair with an expected key. */

@@ -3,12 +3,49 @@
  * recognizeText, so they share one Debian requirement (the program and its English data) and
  * one translation of tesseract's failures.
  */
+import { z } from 'zod';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { isExitFailure, runOptions, type EngineContext } from './common.js';
+import { OCR_LANGUAGES } from './ocrmypdf.js';
 import { runProcess } from './process.js';
 
 /** Without its English data tesseract cannot recognise anything. */
 export const TESSERACT: EngineRequirement = { command: 'tesseract', debian: ['tesseract-ocr', 'tesseract-ocr-eng'], license: 'Apache-2.0' };
+
+/** tesseract with the data of every language OCR is offered in, for plugins that take `lang`. */
+export const TESSERACT_ALL_LANGUAGES: EngineRequirement = {
+  ...TESSERACT,
+  debian: ['tesseract-ocr', ...OCR_LANGUAGES.map((lang) => `tesseract-ocr-${lang}`)],
+};
+
+const LANG_RULE = 'eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra)';
+const MAX_LANGUAGES = 3;
+
+/** Why an OCR `lang` value is refused, or undefined when it is valid. */
+export function ocrLanguageProblem(lang: string): string | undefined {
+  const parts = lang.split('+');
+  if (parts.length > MAX_LANGUAGES) return `must be ${LANG_RULE}: at most ${MAX_LANGUAGES} languages`;
+  for (const part of parts) {
+    if (!(OCR_LANGUAGES as readonly string[]).includes(part)) return `must be ${LANG_RULE}; '${part}' is not one of them`;
+  }
+  const repeated = parts.find((part, i) => parts.indexOf(part) !== i);
+  if (repeated) return `lists ${repeated} twice`;
+  return undefined;
+}
+
+/**
+ * The `lang` option of every tool that OCRs (one wording, one rule): tesseract language codes,
+ * up to three joined with +, default eng. Callers may give it their own description.
+ */
+export const ocrLanguageOption = z
+  .string({ error: `must be ${LANG_RULE}` })
+  .trim()
+  .superRefine((lang, ctx) => {
+    const problem = ocrLanguageProblem(lang);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .default('eng')
+  .describe('Language(s) of the text: eng, fra, deu or jpn, or up to three joined with + (e.g. eng+fra). Default eng.');
 
 /**
  * tesseract failures as client messages: an image it cannot read. Missing language data is a

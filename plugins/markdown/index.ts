@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { scaledTimeout } from '../../core/contract/helpers.js';
 import { definePlugin } from '../../core/contract/index.js';
-import { TESSERACT } from '../../core/engines/tesseract.js';
+import { TESSERACT_ALL_LANGUAGES } from '../../core/engines/tesseract.js';
 import { pdfToMarkdown } from './engine/index.js';
 import { markdownOptions } from './options.js';
 
@@ -21,8 +21,8 @@ export default definePlugin({
   // What it links: pdfjs-dist (Apache-2.0).
   licenses: ['Apache-2.0'],
   extraction: { maxFiles: 25 },
-  // tesseract reads pages with no text layer (scans).
-  engines: [TESSERACT],
+  // tesseract reads pages with no text layer (scans), in the languages `lang` offers.
+  engines: [TESSERACT_ALL_LANGUAGES],
   // Text PDFs take well under a second a page; a scan about 0.1-0.3 MB a page at 300 dpi and
   // 2-10 s of OCR, so the deadline grows with the file: 60 s per MB over the first two minutes.
   limits: { timeoutMs: scaledTimeout({ baseMs: 120_000, perMbMs: 60_000, maxMs: 1_800_000 }), concurrency: 2 },

@@ -132,7 +132,20 @@ Timeline between shipment have calibration to experiment migration with operatin
     expect((await pdfToMarkdown(layout('scan-memo'))).markdown).toBe(first.markdown);
   }, 120_000);
 
-  it.each(['lists-numbers', 'footnotes', 'merged-html', 'table-continued-plain', 'tc-bands'])('reproduces %s exactly without page breaks', async (name) => {
+  it('continues a list item over a page break below the page marker, inside the item', async () => {
+    const { markdown } = await pdfToMarkdown(layout('list-page-break'));
+    // The marker sits where page 2 starts, indented into item 10 so the item (and the list) go on.
+    expect(markdown).toContain(`9. calibration each can partners should team and in security during and priorities analysis regions discussed can remained every and following calibration have and services report committee services has was should samples each on temperature
+10. than report temperature procedure priorities have indicate analysis should deployment summer
+
+    <!-- page 2 -->
+
+    inventory during have capacity during management instrument indicate schedule variation proposal proposal observation deployment experiment of partners should members this customers will procedure
+11. winter winter experiment analysis deployment was management deployment team security inventory approved stable observation in have experiment may timeline discussed members samples was indicate were from on were capacity while calibration review the a`);
+    expect(markdown.replace('<!-- page 1 -->\n\n', '').replace('\n\n    <!-- page 2 -->\n\n    ', ' ')).toBe(layoutTruth('list-page-break'));
+  });
+
+  it.each(['lists-numbers', 'list-page-break', 'footnotes', 'merged-html', 'table-continued-plain', 'tc-bands'])('reproduces %s exactly without page breaks', async (name) => {
     expect((await pdfToMarkdown(layout(name), { pageBreaks: false })).markdown).toBe(layoutTruth(name));
   });
 });
@@ -190,7 +203,7 @@ describe('bad input', () => {
 describe('plugin manifest', () => {
   it('declares the extractor and returns one row', async () => {
     expect(plugin).toMatchObject({ id: 'pdf-to-markdown', kind: 'extract', op: 'pdf-to-markdown', inputs: ['pdf'], plan: 'pro' });
-    expect(plugin.options.parse({})).toEqual({ keepRunning: false, pageBreaks: true });
+    expect(plugin.options.parse({})).toEqual({ keepRunning: false, pageBreaks: true, lang: 'eng' });
     const work = mkdtempSync(join(tmpdir(), 'md-plugin-'));
     try {
       const ctx: RunContext = {
@@ -203,7 +216,7 @@ describe('plugin manifest', () => {
         remainingMs: () => 60_000,
       };
       const input = { path: join(CORPUS, 'ps-single-page.pdf'), format: 'pdf' as const, filename: 'memo.pdf', bytes: 1 };
-      const result = await plugin.run([input], { keepRunning: false, pageBreaks: false }, ctx);
+      const result = await plugin.run([input], { keepRunning: false, pageBreaks: false, lang: 'eng' }, ctx);
       expect(result).toEqual({ row: await pdfToMarkdown(pdf('ps-single-page'), { pageBreaks: false }) });
     } finally {
       rmSync(work, { recursive: true, force: true });

@@ -303,6 +303,26 @@ function numberedLists(): LayoutEntry {
   };
 }
 
+/** A numbered item whose wrapped lines run over the page break (its first lines on page 1, the rest on page 2): pinned exactly by a CI test. */
+function listAcrossPages(): LayoutEntry {
+  const text = new TextSource(114);
+  const items = text.items(12, 34);
+  return {
+    name: 'list-page-break',
+    route: { kind: 'flow', layout: { ...BASE, columns: 1, body: { font: 'Times-Roman', size: 11 }, footer: 'Page {page} of {pages}' } },
+    blocks: [
+      heading(1, 'Site Handover Steps'),
+      text.paragraph(4),
+      text.paragraph(6),
+      { kind: 'list', marker: '1.', items },
+      text.paragraph(3),
+      heading(2, 'Checks'),
+      list('•', text.items(3, 9)),
+      text.paragraph(2),
+    ],
+  };
+}
+
 function footnotes(): LayoutEntry {
   const text = new TextSource(111);
   const sentence = (mark: number) => `${text.sentence().replace(/\.$/, '')} report[^${mark}] ${text.words(9)}.`;
@@ -370,6 +390,7 @@ export const LAYOUTS: readonly LayoutEntry[] = [
   mergedHand(),
   mergedHtml(),
   numberedLists(),
+  listAcrossPages(),
   footnotes(),
   scanMemo(),
   scanReport(),

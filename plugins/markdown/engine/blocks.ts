@@ -4,7 +4,7 @@
  */
 import { joinText, roundSize } from './lines.js';
 import { continuesTable, type Table } from './tables.js';
-import type { Block, Line } from './types.js';
+import type { Block, Line, TextPart } from './types.js';
 
 /** Lines larger than body by this many points are headings. */
 const HEADING_SIZE_STEP = 0.9;
@@ -217,13 +217,12 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
       const { markerXs } = list;
       while (markerXs.length && markerXs[markerXs.length - 1]! > line.x0 + INDENT_TOLERANCE) markerXs.pop();
       if (!markerXs.length || line.x0 > markerXs[markerXs.length - 1]! + INDENT_TOLERANCE) markerXs.push(line.x0);
-      list.block.items.push({ page, ordered: marker.ordered, number: marker.number, level: markerXs.length - 1, text: marker.text });
+      list.block.items.push({ page, ordered: marker.ordered, number: marker.number, level: markerXs.length - 1, parts: [{ page, text: marker.text }] });
       list.last = placed;
       continue;
     }
     if (list && continuesListItem(list, placed, style)) {
-      const item = list.block.items[list.block.items.length - 1]!;
-      item.text = joinText(item.text, line.text);
+      appendText(list.block.items[list.block.items.length - 1]!.parts, page, line.text);
       // Run on into a new column or page: its further lines line up with this one.
       if (placed.columnBreak || placed.page !== list.last.page) list.markerXs[list.markerXs.length - 1] = line.x0 - 2 * INDENT_TOLERANCE;
       list.last = placed;
@@ -231,10 +230,7 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
     }
     list = undefined;
     if (paragraph && continuesParagraph(paragraph, placed, style)) {
-      const parts = paragraph.block.parts;
-      const part = parts[parts.length - 1]!;
-      if (part.page === page) part.text = joinText(part.text, line.text);
-      else parts.push({ page, text: line.text });
+      appendText(paragraph.block.parts, page, line.text);
       paragraph.last = placed;
       continue;
     }
@@ -242,6 +238,13 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
     blocks.push(paragraph.block);
   }
   return blocks;
+}
+
+/** A line joined to text that may run over pages: each page's share stays a part of its own. */
+function appendText(parts: TextPart[], page: number, text: string): void {
+  const last = parts[parts.length - 1]!;
+  if (last.page === page) last.text = joinText(last.text, text);
+  else parts.push({ page, text });
 }
 
 /** Within a column, judged by spacing; across a page or column break, by style alone. */
@@ -255,8 +258,8 @@ function followsClosely(previous: PlacedLine, next: PlacedLine, maxSteps: number
 function continuesListItem(list: OpenList, next: PlacedLine, style: DocumentStyle): boolean {
   if (next.columnBreak || next.page !== list.last.page) {
     // At the top of the next column or page only a lower-case run-on continues the item.
-    const item = list.block.items[list.block.items.length - 1]!;
-    return !SENTENCE_END.test(item.text) && /^\p{Ll}/u.test(next.line.text) && followsClosely(list.last, next, LIST_CONTINUATION, style);
+    const parts = list.block.items[list.block.items.length - 1]!.parts;
+    return !SENTENCE_END.test(parts[parts.length - 1]!.text) && /^\p{Ll}/u.test(next.line.text) && followsClosely(list.last, next, LIST_CONTINUATION, style);
   }
   const markerX = list.markerXs[list.markerXs.length - 1]!;
   return next.line.x0 > markerX + INDENT_TOLERANCE && followsClosely(list.last, next, LIST_CONTINUATION, style);

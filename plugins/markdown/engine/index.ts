@@ -43,14 +43,14 @@ export async function pdfToMarkdown(pdf: Uint8Array, options: EngineOptions = {}
 }
 
 async function convertDocument(pdf: Uint8Array, options: EngineOptions): Promise<Omit<MarkdownResult, 'stats'> & { stats: Omit<MarkdownStats, 'ocr_pages'>; ocrPages: number }> {
-  const { keepRunning, pageBreaks } = markdownOptions.parse(options);
+  const { keepRunning, pageBreaks, lang } = markdownOptions.parse(options);
   const deadline = new Deadline(options.timeoutMs ?? DEFAULT_TIME_BUDGET_MS, options.signal);
   try {
     const contents = await readAllPages(pdf, deadline);
     let ocrPages = 0;
     for (const page of contents) {
       if (!page.scan) continue;
-      page.runs = await ocrPage(page.scan, { signal: deadline.signal, remainingMs: () => deadline.remainingMs(), language: options.language ?? 'eng' });
+      page.runs = await ocrPage(page.scan, { signal: deadline.signal, remainingMs: () => deadline.remainingMs(), language: lang });
       page.scan = undefined;
       ocrPages++;
     }
@@ -118,7 +118,7 @@ function convert(layouts: PageLayout[], keepRunning: boolean, pageBreaks: boolea
 
 function wordsIn(block: Block): number {
   const texts =
-    block.kind === 'list' ? block.items.map((i) => i.text)
+    block.kind === 'list' ? block.items.flatMap((i) => i.parts.map((p) => p.text))
     : block.kind === 'table' ? block.rows.flat()
     : block.kind === 'paragraph' ? block.parts.map((p) => p.text)
     : [block.text];

@@ -1,6 +1,6 @@
 /**
  * Prints blocks as Markdown: ATX headings, `-` / `1.` lists, pipe tables with a header row, and
- * `<!-- page N -->` where each page starts (splitting a paragraph or list that runs across it).
+ * `<!-- page N -->` where each page starts (splitting a paragraph, list or list item that runs across it).
  */
 import { joinText } from './lines.js';
 import type { Block, ListItem, TextPart } from './types.js';
@@ -8,32 +8,46 @@ import type { Block, ListItem, TextPart } from './types.js';
 export function renderMarkdown(blocks: readonly Block[], pages: number, pageBreaks: boolean): string {
   const out: string[] = [];
   let page = 0;
-  const reachPage = (target: number) => {
-    for (; page < target; page++) if (pageBreaks) out.push(`<!-- page ${page + 1} -->`);
+  const reachPage = (target: number, indent = '') => {
+    for (; page < target; page++) if (pageBreaks) out.push(`${indent}<!-- page ${page + 1} -->`);
   };
+  const textParts = (parts: readonly TextPart[]) => (pageBreaks ? splitAtPages(parts) : [joinParts(parts)]);
   for (const block of blocks) {
     reachPage(block.page);
     if (block.kind === 'heading') out.push(`${'#'.repeat(block.level)} ${block.text}`);
     else if (block.kind === 'table') out.push(tableToMarkdown(block.rows));
     else if (block.kind === 'paragraph') {
-      for (const part of pageBreaks ? splitAtPages(block.parts) : [joinParts(block.parts)]) {
+      for (const part of textParts(block.parts)) {
         reachPage(part.page);
         out.push(escapeParagraph(part.text));
       }
     } else {
-      const lines = listLines(block.items);
-      for (let start = 0; start < lines.length; ) {
-        const chunkPage = pageBreaks ? block.items[start]!.page : block.page;
-        let end = start + 1;
-        while (end < lines.length && (!pageBreaks || block.items[end]!.page === chunkPage)) end++;
-        reachPage(chunkPage);
-        out.push(lines.slice(start, end).join('\n'));
-        start = end;
+      // Items on one page stay one run of lines; a new page cuts the list where it starts. An
+      // item running over the break goes on below the marker, indented as its own paragraph.
+      let lines: string[] = [];
+      const cut = () => {
+        if (lines.length) out.push(lines.join('\n'));
+        lines = [];
+      };
+      for (const [item, { marker, indent }] of zip(block.items, listMarkers(block.items))) {
+        textParts(item.parts).forEach((part, i) => {
+          const continued = i > 0;
+          if (pageBreaks && part.page > page) {
+            cut();
+            reachPage(part.page, continued ? indent : '');
+          }
+          lines.push(continued ? `${indent}${escapeParagraph(part.text)}` : `${marker} ${part.text}`);
+        });
       }
+      cut();
     }
   }
   reachPage(pages);
   return out.length ? `${out.join('\n\n')}\n` : '';
+}
+
+function zip<A, B>(a: readonly A[], b: readonly B[]): [A, B][] {
+  return a.map((value, i) => [value, b[i]!]);
 }
 
 function joinParts(parts: readonly TextPart[]): TextPart {
@@ -59,7 +73,8 @@ function escapeParagraph(text: string): string {
   return text.replace(/^(\d{1,9})([.)]\s)/, '$1\\$2').replace(/^([-+*]\s|#{1,6}\s|>)/, '\\$1');
 }
 
-function listLines(items: readonly ListItem[]): string[] {
+/** Each item's marker line prefix (indent and marker) and the indent of its own text below it. */
+function listMarkers(items: readonly ListItem[]): { marker: string; indent: string }[] {
   const counters: number[] = [];
   const indents: string[] = [''];
   return items.map((item) => {
@@ -71,7 +86,7 @@ function listLines(items: readonly ListItem[]): string[] {
     // Nested items indent to the parent's text, which depends on the parent's marker width.
     indents.length = item.level + 1;
     indents[item.level + 1] = indent + ' '.repeat(marker.length + 1);
-    return `${indent}${marker} ${item.text}`;
+    return { marker: `${indent}${marker}`, indent: indents[item.level + 1]! };
   });
 }
 

@@ -75,5 +75,6 @@ export interface ListItem {
   /** The number its marker shows ("7." is 7, "b)" is 2): a list that starts at 7 or resumes keeps it. */
   number?: number;
   level: number;
-  text: string;
+  /** Its text, one part per page it runs over (like a paragraph's), so page markers fall inside it. */
+  parts: TextPart[];
 }
