@@ -4,15 +4,15 @@
  *
  *   npx tsx bench/markdown/run.ts
  */
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { pdfToMarkdown } from '../../plugins/markdown/engine/index.js';
 import { CORPUS_DIR, type TruthMeta } from './corpus/generate.js';
 import { LAYOUTS_DIR } from './layouts/generate.js';
 import { f1, scoreDocument, type Counts, type DocumentScore } from './score.js';
+import { parallelThroughput as measureThroughput } from './throughput.js';
 
 interface CorpusFile {
   name: string;
@@ -111,30 +111,9 @@ async function runOurs(corpus: readonly CorpusFile[]): Promise<EngineRun> {
   };
 }
 
-/**
- * Pages per second with one engine process per core, each converting the whole corpus several
- * times: wall-clock, plus the CPU-bound rate (pages per CPU-second x cores), which other load on
- * the machine does not distort.
- */
+/** Pages per second with one engine process per core (throughput.ts). */
 async function parallelThroughput(corpus: readonly CorpusFile[]): Promise<{ wall: number; cpuBound: number }> {
-  const workerPath = fileURLToPath(new URL('./speed-worker.ts', import.meta.url));
-  const args = [String(SPEED_PASSES), ...corpus.map((f) => f.pdf)];
-  const workers = Array.from({ length: WORKERS }, () => fork(workerPath, args, { execArgv: ['--import', 'tsx'] }));
-  const nextMessage = (worker: ChildProcess) =>
-    new Promise<unknown>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    });
-  await Promise.all(workers.map(nextMessage)); // each has done its warm-up pass
-  const started = performance.now();
-  const done = workers.map(nextMessage);
-  for (const worker of workers) worker.send('go');
-  const reports = (await Promise.all(done)) as { pages: number; cpuSeconds: number }[];
-  const seconds = (performance.now() - started) / 1000;
-  for (const worker of workers) worker.kill();
-  const pages = reports.reduce((n, r) => n + r.pages, 0);
-  const cpuSeconds = reports.reduce((n, r) => n + r.cpuSeconds, 0);
-  return { wall: pages / seconds, cpuBound: (pages / cpuSeconds) * WORKERS };
+  return measureThroughput(corpus.map((f) => f.pdf), { passes: SPEED_PASSES, workers: WORKERS });
 }
 
 /** The anchor converts the whole corpus in one JVM per invocation; run twice for determinism. */

@@ -1,0 +1,98 @@
+/**
+ * The benchmark suite: runs each row, prints progress, and writes a table where every
+ * measurement stands against a baseline measured in the same run, with its target and
+ * MET / MISSED.
+ *
+ *   npm run bench                        # every row, full durations (about 12 minutes); writes bench/RESULTS.md
+ *   npm run bench -- --quick             # short durations for development; writes .tmp/bench/RESULTS-quick.md
+ *   npm run bench -- --only office,polling
+ *   npm run bench -- --out path.md
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from '../test/helpers.js';
+import { missedLines, tableLines, type BenchRow, type Measurement } from './lib/results.js';
+import { imageRow } from './rows/image.js';
+import { isolationRow } from './rows/isolation.js';
+import { markdownRow } from './rows/markdown.js';
+import { mediaRow } from './rows/media.js';
+import { officeRow } from './rows/office.js';
+import { pollingRow } from './rows/polling.js';
+import { uploadsRow } from './rows/uploads.js';
+
+const ROWS: readonly BenchRow[] = [officeRow, imageRow, mediaRow, uploadsRow, pollingRow, markdownRow, isolationRow];
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' } }, strict: true });
+const quick = values.quick!;
+const wanted = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+const unknown = wanted?.filter((id) => !ROWS.some((r) => r.id === id)) ?? [];
+if (unknown.length) {
+  console.error(`unknown row(s): ${unknown.join(', ')}; rows: ${ROWS.map((r) => r.id).join(', ')}`);
+  process.exit(2);
+}
+const rows = ROWS.filter((r) => !wanted || wanted.includes(r.id));
+const out = values.out ? path.resolve(values.out) : quick ? path.join(ROOT, '.tmp/bench/RESULTS-quick.md') : path.join(ROOT, 'bench/RESULTS.md');
+
+const loadText = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const commit = (() => {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+})();
+const startedAt = new Date();
+const facts = [
+  `date: ${startedAt.toISOString()}`,
+  `mode: ${quick ? 'QUICK (short durations, for development: do not quote)' : 'full'}`,
+  `machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`,
+  `load average at start (1/5/15 min): ${loadText()}`,
+  `commit: ${commit}`,
+];
+const estimate = rows.reduce((n, r) => n + r.minutes[quick ? 'quick' : 'full'], 0);
+console.log(facts.join('\n'));
+console.log(`rows: ${rows.map((r) => r.id).join(', ')} (about ${Math.ceil(estimate)} min)\n`);
+
+const measurements: Measurement[] = [];
+const errors: string[] = [];
+const durations: string[] = [];
+for (const [i, row] of rows.entries()) {
+  const began = performance.now();
+  console.log(`[${i + 1}/${rows.length}] ${row.title} (about ${row.minutes[quick ? 'quick' : 'full']} min; load ${loadText()})`);
+  try {
+    measurements.push(...(await row.run({ quick, progress: (message) => console.log(`  ${row.id}: ${message}`) })));
+  } catch (err) {
+    const message = `ERROR: ${row.id} did not complete: ${(err as Error).stack ?? String(err)}`;
+    errors.push(message.split('\n').slice(0, 3).join(' '));
+    console.error(message);
+  }
+  durations.push(`${row.id} ${((performance.now() - began) / 60_000).toFixed(1)} min`);
+}
+
+const table = tableLines(measurements);
+const missed = missedLines(measurements);
+const notes = measurements.filter((m) => m.note).map((m) => `- ${m.row}, ${m.metric}: ${m.note}`);
+const report = [
+  '# Benchmark results',
+  '',
+  `Written by \`npm run bench${quick ? ' -- --quick' : ''}${wanted ? ` -- --only ${wanted.join(',')}` : ''}\` (bench/run.ts; what each row measures: bench/README.md).`,
+  '',
+  ...facts.map((f) => `- ${f}`),
+  `- load average at end: ${loadText()}`,
+  `- duration: ${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} min (${durations.join(', ')})`,
+  '',
+  ...table,
+  '',
+  ...(missed.length || errors.length ? ['## Missed or not run', '', ...[...missed, ...errors].map((l) => `- ${l}`), ''] : ['All targets met.', '']),
+  ...(notes.length ? ['## Notes', '', ...notes, ''] : []),
+].join('\n');
+await mkdir(path.dirname(out), { recursive: true });
+await writeFile(out, report);
+console.log(`\n${table.join('\n')}\n`);
+for (const line of [...missed, ...errors]) console.log(line);
+if (!missed.length && !errors.length) console.log('All targets met.');
+console.log(`\nwritten: ${path.relative(process.cwd(), out)}`);
+process.exit(errors.length ? 1 : 0);
