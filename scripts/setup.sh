@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Tools the tests use to make fixtures and inspect outputs (exiftool, pdfinfo, qpdf, gs, heif-enc, unzip,
-# flite for synthetic speech), beyond the plugins' engines.
-TEST_PACKAGES="libimage-exiftool-perl poppler-utils qpdf ghostscript libheif-examples unzip flite"
+# flite for synthetic speech), beyond the plugins' engines; chromium (with a font) drives the web app's tests.
+TEST_PACKAGES="libimage-exiftool-perl poppler-utils qpdf ghostscript libheif-examples unzip flite chromium fonts-dejavu-core"
 
 node_ok=$(node -e 'const [a,b]=process.versions.node.split(".").map(Number); console.log(a>20||(a===20&&b>=19)?1:0)')
 if [ "$node_ok" != 1 ]; then
@@ -30,6 +30,17 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
   export ONNXRUNTIME_NODE_INSTALL=skip npm_config_onnxruntime_node_install=skip npm_config_onnxruntime_node_install_cuda=skip
   if [ -d node_modules ]; then npm install --no-audit --no-fund --loglevel=error; else npm ci --no-audit --no-fund --loglevel=error; fi
   echo "$lock_hash" > "$stamp"
+fi
+
+# The web app (apps/web -> apps/web/dist, served under /): built when its sources, the lockfile or
+# the GraphQL schema changed since the last build. Its GraphQL types are generated from the schema first.
+web_hash=$( { find apps/web -type f -not -path 'apps/web/dist/*' -not -name graphql-env.d.ts | LC_ALL=C sort | xargs sha256sum; sha256sum package-lock.json schema/schema.graphql; } | sha256sum | cut -d' ' -f1)
+web_stamp=apps/web/dist/.build-hash
+if [ ! -f "$web_stamp" ] || [ "$(cat "$web_stamp")" != "$web_hash" ]; then
+  echo "setup: building the web app"
+  node_modules/.bin/gql-tada generate-output --tsconfig apps/web/tsconfig.json >/dev/null
+  node_modules/.bin/vite build apps/web --logLevel error
+  echo "$web_hash" > "$web_stamp"
 fi
 
 packages=$(node --import tsx scripts/engines.ts)

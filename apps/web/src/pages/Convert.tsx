@@ -1,0 +1,481 @@
+/**
+ * The convert page: drop files (or pick them), choose what to do from what the server offers for
+ * their format (`formats`), fill in the operation's options (rendered from its JSON Schema and
+ * checked before upload), then watch each file upload and run: upload progress from the
+ * XMLHttpRequest, job progress live over the `jobUpdated` subscription. Several files convert one
+ * by one with a download each, or together as one batch ZIP; PDFs merge; extraction tools show
+ * their rows as tables.
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiError, request, subscribe, upload } from '../client.ts';
+import { ExtractionResult, type Row } from '../components/ExtractionResult.tsx';
+import { OptionsForm } from '../components/OptionsForm.tsx';
+import { errorText, formatBytes } from '../format.ts';
+import type { ResultOf } from '../graphql.ts';
+import {
+  BatchConvert,
+  BatchQuery,
+  Convert,
+  ExtractionQuery,
+  FileSearch,
+  FormatsQuery,
+  JobUpdated,
+  MergePdf,
+  ParseCv,
+  PdfToMarkdown,
+  Transcribe,
+} from '../operations.ts';
+import { onLinkClick } from '../router.ts';
+import { buildOptions, initialDraft, type Draft, type JsonSchema } from '../schema-form.ts';
+
+type Formats = NonNullable<ResultOf<typeof FormatsQuery>['formats']>;
+type Operation = Formats['operations'][number];
+type Job = NonNullable<ResultOf<typeof JobUpdated>['jobUpdated']>;
+
+const PLAN_RANK: Record<string, number> = { free: 0, pro: 1, business: 2, enterprise: 3 };
+/** The extraction tools this page has a mutation for (the spec's four). */
+const EXTRACTION_TOOLS = new Set(['pdf-to-markdown', 'file-search', 'parse-cv', 'transcribe']);
+/** Uploads and live streams at once: browsers keep six connections per host. */
+const CONCURRENT_FILES = 3;
+
+interface Action {
+  id: string;
+  label: string;
+  kind: 'convert' | 'tool' | 'extract' | 'merge';
+  to?: string;
+  op?: string;
+  tool?: string;
+  schema: JsonSchema;
+  plan: string;
+}
+
+/** The input format of a file, from its name, as the server first reads it. */
+const formatOf = (file: File) => /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
+const EMPTY_SCHEMA: JsonSchema = { type: 'object', properties: {} };
+
+/** What can be done with all of these files at once. */
+function actionsFor(files: File[], formats: Formats): Action[] {
+  const kinds = [...new Set(files.map(formatOf))];
+  if (kinds.length === 0 || kinds.includes('')) return [];
+  const ops = formats.operations.filter((operation) => operation.available);
+  const actions: Action[] = [];
+
+  const targets = kinds
+    .map((from) => formats.conversions.find((conversion) => conversion.from === from)?.to ?? [])
+    .reduce((common, next) => common.filter((to) => next.includes(to)));
+  for (const to of targets) {
+    const plugin = ops.find((operation) => operation.kind === 'convert' && operation.inputs.includes(kinds[0]!) && operation.outputs.includes(to));
+    actions.push({ id: `convert:${to}`, label: `Convert to ${to.toUpperCase()}`, kind: 'convert', to, schema: (plugin?.options as JsonSchema) ?? EMPTY_SCHEMA, plan: plugin?.plan ?? 'free' });
+  }
+
+  if (files.length >= 2 && kinds.every((kind) => kind === 'pdf')) {
+    const merge = ops.find((operation) => operation.op === 'merge-pdf');
+    if (merge) actions.push({ id: 'merge', label: 'Merge into one PDF', kind: 'merge', schema: EMPTY_SCHEMA, plan: merge.plan });
+  }
+
+  const byOp = new Map<string, Operation[]>();
+  for (const operation of ops) if (operation.kind === 'tool' && operation.op && operation.op !== 'merge-pdf') byOp.set(operation.op, [...(byOp.get(operation.op) ?? []), operation]);
+  for (const [op, plugins] of byOp) {
+    if (!kinds.every((kind) => plugins.some((plugin) => plugin.inputs.includes(kind)))) continue;
+    const plugin = plugins.find((candidate) => candidate.inputs.includes(kinds[0]!))!;
+    actions.push({ id: `tool:${op}`, label: plugin.title, kind: 'tool', op, schema: plugin.options as JsonSchema, plan: plugin.plan });
+  }
+
+  for (const operation of ops) {
+    if (operation.kind !== 'extract' || !EXTRACTION_TOOLS.has(operation.pluginId)) continue;
+    if (!kinds.every((kind) => operation.inputs.includes(kind))) continue;
+    actions.push({ id: `extract:${operation.pluginId}`, label: operation.title, kind: 'extract', tool: operation.pluginId, schema: operation.options as JsonSchema, plan: operation.plan });
+  }
+  return actions;
+}
+
+interface Task {
+  key: number;
+  label: string;
+  phase: 'pending' | 'uploading' | 'queued' | 'running' | 'done' | 'failed';
+  /** 0-100 of the current phase. */
+  percent: number;
+  downloadUrl?: string;
+  downloadLabel?: string;
+  error?: string;
+  note?: string;
+  extraction?: { tool: string; rows: Row[]; totalHits?: number | null };
+}
+
+const PHASE_TEXT: Record<Task['phase'], string> = {
+  pending: 'Waiting to upload',
+  uploading: 'Uploading',
+  queued: 'Queued',
+  running: 'Working',
+  done: 'Done',
+  failed: 'Failed',
+};
+
+export function ConvertPage() {
+  const [formats, setFormats] = useState<Formats | null>(null);
+  const [plan, setPlan] = useState('free');
+  const [loadError, setLoadError] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [actionId, setActionId] = useState('');
+  const [draft, setDraft] = useState<Draft>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [asZip, setAsZip] = useState(false);
+  const [tasks, setTasks] = useState<Task[]>([]);
+  const [running, setRunning] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const closers = useRef<(() => void)[]>([]);
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    request(FormatsQuery).then(
+      (data) => {
+        setFormats(data.formats ?? null);
+        if (data.credits) setPlan(data.credits.plan.toLowerCase());
+      },
+      (error) => setLoadError(errorText(error)),
+    );
+    return () => closers.current.forEach((close) => close());
+  }, []);
+
+  const actions = useMemo(() => (formats ? actionsFor(files, formats) : []), [files, formats]);
+  const action = actions.find((candidate) => candidate.id === actionId);
+  useEffect(() => {
+    // A new set of files keeps the chosen action when it still applies.
+    const next = actions.find((candidate) => candidate.id === actionId) ?? actions[0];
+    setActionId(next?.id ?? '');
+  }, [actions]);
+  useEffect(() => {
+    setDraft(action ? initialDraft(action.schema) : {});
+    setErrors({});
+  }, [action?.id]);
+
+  const addFiles = (list: FileList | null) => {
+    if (!list?.length) return;
+    setFiles((current) => [...current, ...Array.from(list)]);
+    setTasks([]);
+  };
+  const move = (index: number, by: number) =>
+    setFiles((current) => {
+      const next = [...current];
+      const [file] = next.splice(index, 1);
+      next.splice(index + by, 0, file!);
+      return next;
+    });
+
+  const update = (key: number, change: Partial<Task>) => setTasks((all) => all.map((task) => (task.key === key ? { ...task, ...change } : task)));
+
+  /** Follows one job over the subscription until it is done or failed. */
+  const follow = (key: number, jobId: string) =>
+    new Promise<void>((resolve) => {
+      const show = (job: Job) => {
+        if (job.status === 'done') update(key, { phase: 'done', percent: 100, downloadUrl: job.downloadUrl ?? undefined, note: reportText(job) });
+        else if (job.status === 'failed') update(key, { phase: 'failed', error: job.error ?? 'The conversion failed.' });
+        else update(key, { phase: job.status === 'active' ? 'running' : 'queued', percent: job.progress ?? 0 });
+      };
+      const close = subscribe(JobUpdated, { id: jobId }, {
+        next: ({ jobUpdated }) => jobUpdated && show(jobUpdated),
+        error: (error) => {
+          update(key, { phase: 'failed', error: error.message });
+          resolve();
+        },
+        complete: resolve,
+      });
+      closers.current.push(close);
+    });
+
+  const uploadProgress = (key: number) => (sent: number) => update(key, { phase: 'uploading', percent: Math.round(sent * 100) });
+
+  const run = async (event: Event) => {
+    event.preventDefault();
+    if (!action || running) return;
+    const built = buildOptions(action.schema, draft);
+    setErrors(built.errors);
+    if (Object.keys(built.errors).length) {
+      document.querySelector<HTMLElement>('[aria-invalid="true"], .field-error')?.scrollIntoView({ block: 'center' });
+      return;
+    }
+    const options = Object.keys(built.value).length ? built.value : null;
+    setRunning(true);
+    try {
+      if (action.kind === 'merge') await runOne({ label: `${files.length} PDFs merged` }, (key) => upload(MergePdf, { files: [] as File[] }, files.map((file, i) => ({ path: `files.${i}`, file })), uploadProgress(key)).then((r) => r.mergePdf));
+      else if (action.kind === 'extract') await runExtraction(action, built.value);
+      else if (files.length > 1 && asZip) await runBatch(action, options);
+      else await runEach(action, options);
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  const runOne = async (task: { label: string }, send: (key: number) => Promise<Job | null | undefined>) => {
+    const key = Date.now();
+    setTasks([{ key, label: task.label, phase: 'uploading', percent: 0 }]);
+    try {
+      const job = await send(key);
+      if (!job) throw new ApiError('The server did not accept the files.');
+      update(key, { phase: 'queued', percent: 0 });
+      await follow(key, job.jobId);
+    } catch (error) {
+      update(key, { phase: 'failed', error: errorText(error) });
+    }
+  };
+
+  const runEach = async (chosen: Action, options: Record<string, unknown> | null) => {
+    const base = Date.now();
+    const queue = files.map((file, index) => ({ file, key: base + index }));
+    setTasks(queue.map(({ file, key }) => ({ key, label: file.name, phase: 'pending', percent: 0 })));
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const { file, key } = next;
+        try {
+          const to = chosen.kind === 'convert' ? chosen.to! : formatOf(file);
+          const { convert } = await upload(Convert, { file, to, op: chosen.op ?? null, options }, [{ path: 'file', file }], uploadProgress(key));
+          if (!convert) throw new ApiError('The server did not accept the file.');
+          update(key, { phase: 'queued', percent: 0 });
+          await follow(key, convert.jobId);
+        } catch (error) {
+          update(key, { phase: 'failed', error: errorText(error) });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENT_FILES, files.length) }, worker));
+  };
+
+  const runBatch = async (chosen: Action, options: Record<string, unknown> | null) => {
+    const key = Date.now();
+    setTasks([{ key, label: `${files.length} files as one ZIP`, phase: 'uploading', percent: 0 }]);
+    try {
+      const to = chosen.kind === 'convert' ? chosen.to! : formatOf(files[0]!);
+      const { batchConvert } = await upload(BatchConvert, { files: [] as File[], to, op: chosen.op ?? null, options }, files.map((file, i) => ({ path: `files.${i}`, file })), uploadProgress(key));
+      if (!batchConvert) throw new ApiError('The server did not accept the files.');
+      const rejected = batchConvert.errors.map((rejection) => `${rejection.filename}: ${rejection.error}`).join('; ');
+      update(key, { phase: 'running', percent: 0, note: rejected ? `Not included: ${rejected}` : undefined });
+      for (let delay = 500; ; delay = Math.min(2000, delay * 1.5)) {
+        await sleep(delay);
+        const { batch } = await request(BatchQuery, { id: batchConvert.batchId });
+        if (!batch) throw new ApiError('The batch was not found.');
+        const percent = batch.total ? Math.round((batch.completed / batch.total) * 100) : 100;
+        if (batch.done) {
+          update(key, { phase: 'done', percent: 100, downloadUrl: batch.downloadUrl ?? undefined, downloadLabel: 'Download ZIP' });
+          return;
+        }
+        update(key, { percent });
+      }
+    } catch (error) {
+      update(key, { phase: 'failed', error: errorText(error) });
+    }
+  };
+
+  const runExtraction = async (chosen: Action, options: Record<string, unknown>) => {
+    const key = Date.now();
+    const tool = chosen.tool!;
+    setTasks([{ key, label: files.length === 1 ? files[0]!.name : `${files.length} files`, phase: 'uploading', percent: 0 }]);
+    const parts = files.map((file, i) => ({ path: `files.${i}`, file }));
+    const progress = uploadProgress(key);
+    try {
+      const none = [] as File[];
+      let accepted;
+      if (tool === 'pdf-to-markdown') accepted = (await upload(PdfToMarkdown, { files: none, keepRunning: options.keepRunning as boolean | undefined, pageBreaks: options.pageBreaks as boolean | undefined }, parts, progress)).pdfToMarkdown;
+      else if (tool === 'file-search') accepted = (await upload(FileSearch, { files: none, query: String(options.query ?? ''), wholeWord: options.wholeWord as boolean | undefined, caseSensitive: options.caseSensitive as boolean | undefined }, parts, progress)).fileSearch;
+      else if (tool === 'parse-cv') accepted = (await upload(ParseCv, { files: none }, parts, progress)).parseCv;
+      else accepted = (await upload(Transcribe, { files: none, lang: (options.lang as 'en' | undefined) ?? null }, parts, progress)).transcribe;
+      if (!accepted) throw new ApiError('The server did not accept the files.');
+      const rejected = accepted.errors.map((rejection) => `${rejection.filename}: ${rejection.error}`).join('; ');
+      update(key, { phase: 'running', percent: 0, note: rejected ? `Not included: ${rejected}` : undefined });
+      for (let delay = 500; ; delay = Math.min(2000, delay * 1.5)) {
+        await sleep(delay);
+        const { extraction } = await request(ExtractionQuery, { tool, id: accepted.batchId });
+        if (!extraction) throw new ApiError('The results were not found.');
+        const done = extraction.completed + extraction.failed;
+        const result = { tool, rows: extraction.rows, totalHits: extraction.totalHits };
+        if (extraction.done) {
+          update(key, { phase: extraction.failed === extraction.total ? 'failed' : 'done', percent: 100, extraction: result, error: extraction.failed === extraction.total ? 'No file could be processed.' : undefined });
+          return;
+        }
+        update(key, { percent: extraction.total ? Math.round((done / extraction.total) * 100) : 0, extraction: result });
+      }
+    } catch (error) {
+      update(key, { phase: 'failed', error: errorText(error) });
+    }
+  };
+
+  const reset = () => {
+    closers.current.forEach((close) => close());
+    closers.current = [];
+    setFiles([]);
+    setTasks([]);
+    if (input.current) input.current.value = '';
+  };
+
+  if (loadError) return <p class="error" role="alert">{loadError}</p>;
+  const needsHigherPlan = action && (PLAN_RANK[action.plan] ?? 0) > (PLAN_RANK[plan] ?? 0);
+
+  return (
+    <section>
+      <h1>Convert files</h1>
+      <form onSubmit={run} class="convert">
+        <div
+          class={dragging ? 'drop active' : 'drop'}
+          onDragOver={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(event) => {
+            event.preventDefault();
+            setDragging(false);
+            addFiles(event.dataTransfer?.files ?? null);
+          }}
+        >
+          <p class="drop-title">Drop files here</p>
+          <p class="hint">or</p>
+          <label for="files" class="button">Choose files</label>
+          <input id="files" ref={input} class="file-input" type="file" multiple onChange={(event) => addFiles(event.currentTarget.files)} />
+        </div>
+
+        {files.length ? (
+          <div class="card">
+            <h2>Files</h2>
+            <ol class="files">
+              {files.map((file, index) => (
+                <li key={`${file.name}-${index}`}>
+                  <span class="name">{file.name}</span> <span class="hint">{formatBytes(file.size)}</span>
+                  <span class="file-actions">
+                    {action?.kind === 'merge' ? (
+                      <>
+                        <button type="button" aria-label={`Move ${file.name} up`} disabled={index === 0 || running} onClick={() => move(index, -1)}>↑</button>
+                        <button type="button" aria-label={`Move ${file.name} down`} disabled={index === files.length - 1 || running} onClick={() => move(index, 1)}>↓</button>
+                      </>
+                    ) : null}
+                    <button type="button" aria-label={`Remove ${file.name}`} disabled={running} onClick={() => setFiles(files.filter((_, i) => i !== index))}>Remove</button>
+                  </span>
+                </li>
+              ))}
+            </ol>
+            {!formats ? (
+              <p aria-live="polite">Loading formats…</p>
+            ) : actions.length === 0 ? (
+              <p class="error" role="alert">
+                {files.some((file) => formatOf(file) === '')
+                  ? 'A file has no extension, so its format is unknown. Rename it with its extension (e.g. photo.png).'
+                  : files.length > 1
+                    ? 'There is nothing these files can all be converted to together. Convert them in separate groups.'
+                    : `Files of type .${formatOf(files[0]!)} are not supported.`}
+              </p>
+            ) : (
+              <>
+                <div class="field">
+                  <label for="action">What to do</label>
+                  <select id="action" value={actionId} onChange={(event) => setActionId(event.currentTarget.value)} disabled={running}>
+                    {groups.map(([kind, title]) => {
+                      const members = actions.filter((candidate) => candidate.kind === kind);
+                      return members.length ? (
+                        <optgroup key={kind} label={title}>
+                          {members.map((candidate) => (
+                            <option key={candidate.id} value={candidate.id}>
+                              {candidate.label}
+                              {(PLAN_RANK[candidate.plan] ?? 0) > (PLAN_RANK[plan] ?? 0) ? ` (${candidate.plan} plan)` : ''}
+                            </option>
+                          ))}
+                        </optgroup>
+                      ) : null;
+                    })}
+                  </select>
+                  {needsHigherPlan ? (
+                    <p class="hint">
+                      {action.kind === 'extract'
+                        ? `This tool is part of the ${action.plan} plan. On your plan you have one free try with one file.`
+                        : `This needs the ${action.plan} plan or higher.`}
+                    </p>
+                  ) : null}
+                </div>
+                {action ? <OptionsForm schema={action.schema} draft={draft} errors={errors} onChange={setDraft} idPrefix="opt" /> : null}
+                {files.length > 1 && (action?.kind === 'convert' || action?.kind === 'tool') ? (
+                  <fieldset class="field group">
+                    <legend>Results</legend>
+                    <label class="inline"><input type="radio" name="delivery" checked={!asZip} onChange={() => setAsZip(false)} /> One download per file</label>
+                    <label class="inline"><input type="radio" name="delivery" checked={asZip} onChange={() => setAsZip(true)} /> All in one ZIP (batch, Pro and up)</label>
+                  </fieldset>
+                ) : null}
+                <div class="row">
+                  <button type="submit" class="primary" disabled={running || !action}>{running ? 'Working…' : actionButton(action, files.length)}</button>
+                  <button type="button" onClick={reset} disabled={running}>Clear</button>
+                </div>
+              </>
+            )}
+          </div>
+        ) : null}
+      </form>
+
+      {tasks.length ? (
+        <section class="card" aria-labelledby="results-title">
+          <h2 id="results-title">Results</h2>
+          <ul class="tasks">
+            {tasks.map((task) => (
+              <TaskView key={task.key} task={task} />
+            ))}
+          </ul>
+          <p class="hint">Downloads stay available for 15 minutes; files are deleted within the hour. <a href="/account" onClick={onLinkClick}>Credits and history</a></p>
+        </section>
+      ) : null}
+    </section>
+  );
+}
+
+const groups: [Action['kind'], string][] = [
+  ['convert', 'Convert'],
+  ['merge', 'Combine'],
+  ['tool', 'Tools'],
+  ['extract', 'Extract (results shown here)'],
+];
+
+function actionButton(action: Action | undefined, count: number): string {
+  if (!action) return 'Start';
+  if (action.kind === 'merge') return `Merge ${count} PDFs`;
+  if (action.kind === 'extract') return `Run ${action.label}`;
+  return count > 1 ? `${action.label} (${count} files)` : action.label;
+}
+
+function reportText(job: Job): string | undefined {
+  if (!job.toolReport) return undefined;
+  const { detected } = job.toolReport;
+  return detected === 0 ? 'Nothing was found, so the output is unchanged.' : `Found and handled: ${detected}.`;
+}
+
+function TaskView({ task }: { task: Task }) {
+  const id = `task-${task.key}`;
+  const percent = task.phase === 'done' ? 100 : task.percent;
+  return (
+    <li class={`task ${task.phase}`} id={id}>
+      <div class="task-head">
+        <span class="name">{task.label}</span>
+        <span class="phase" aria-live="polite">
+          {PHASE_TEXT[task.phase]}
+          {task.phase === 'uploading' || task.phase === 'running' ? ` ${percent}%` : ''}
+        </span>
+      </div>
+      <progress class="bar" max={100} value={task.phase === 'failed' ? 0 : percent} aria-label={`Progress of ${task.label}`}>
+        {percent}%
+      </progress>
+      {task.error ? <p class="error" role="alert">{task.error}</p> : null}
+      {task.note ? <p class="hint">{task.note}</p> : null}
+      {task.downloadUrl ? (
+        <a class="button primary download" href={task.downloadUrl} download>
+          {task.downloadLabel ?? 'Download'}
+        </a>
+      ) : null}
+      {task.extraction ? (
+        <div class="extraction-rows">
+          {task.extraction.totalHits != null ? <p><strong>{task.extraction.totalHits}</strong> hits in all</p> : null}
+          {task.extraction.rows.map((row, index) => (
+            <article key={index} class="row-result">
+              <h3>{row.filename}</h3>
+              <ExtractionResult tool={task.extraction!.tool} row={row} />
+            </article>
+          ))}
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,11 @@
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'vite';
+
+// Built by scripts/setup.sh into apps/web/dist, which apps/server/web.ts serves under `/`.
+export default defineConfig({
+  root: import.meta.dirname,
+  base: '/',
+  plugins: [preact()],
+  build: { outDir: 'dist', emptyOutDir: true, assetsDir: 'assets', sourcemap: false },
+  logLevel: 'warn',
+});
