@@ -1,12 +1,14 @@
 /**
- * npm run --silent pdf-to-markdown -- <file.pdf> [--keep-running] [--no-page-breaks] [--json]
- * Prints the Markdown, or with --json the row object {pages, markdown, stats}.
+ * npm run --silent pdf-to-markdown -- <file.pdf> [--keep-running] [--no-page-breaks] [--lang eng+fra] [--json]
+ * Prints the Markdown, or with --json the row object {pages, markdown, stats}. --lang: the
+ * languages of scanned pages, as the tool's `lang` (default eng).
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { ocrLanguageProblem } from '../../core/engines/tesseract.js';
 import { pdfToMarkdown } from './engine/index.js';
 
-const USAGE = 'usage: pdf-to-markdown <file.pdf> [--keep-running] [--no-page-breaks] [--json]';
+const USAGE = 'usage: pdf-to-markdown <file.pdf> [--keep-running] [--no-page-breaks] [--lang eng+fra] [--json]';
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -14,12 +16,15 @@ async function main(): Promise<void> {
     options: {
       'keep-running': { type: 'boolean', default: false },
       'no-page-breaks': { type: 'boolean', default: false },
+      lang: { type: 'string', default: 'eng' },
       json: { type: 'boolean', default: false },
     },
   });
   if (positionals.length !== 1) throw new Error(USAGE);
+  const langProblem = ocrLanguageProblem(values.lang);
+  if (langProblem) throw new Error(`--lang ${langProblem}`);
   const pdf = new Uint8Array(await readFile(positionals[0]!));
-  const result = await pdfToMarkdown(pdf, { keepRunning: values['keep-running'], pageBreaks: !values['no-page-breaks'] });
+  const result = await pdfToMarkdown(pdf, { keepRunning: values['keep-running'], pageBreaks: !values['no-page-breaks'], lang: values.lang });
   process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : result.markdown);
 }
 

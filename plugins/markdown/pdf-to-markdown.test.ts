@@ -237,14 +237,18 @@ describe('CLI', () => {
     expect(Object.keys(row.stats).sort()).toEqual(['headings', 'ocr_pages', 'running_lines_stripped', 'tables', 'words']);
   });
 
-  it('exits non-zero with a one-line message for bad input', async () => {
-    const failure = await cli(ENCRYPTED).then(
-      () => undefined,
-      (error: { code: number; stderr: string }) => error,
-    );
+  it('exits non-zero with a one-line message for bad input or a language not offered', async () => {
+    const failed = (attempt: Promise<unknown>) =>
+      attempt.then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
+    const [failure, badLang] = await Promise.all([failed(cli(ENCRYPTED)), failed(cli(join(CORPUS, 'ps-single-page.pdf'), '--lang', 'spa'))]);
     expect(failure?.code).not.toBe(0);
     expect(failure?.stderr.trim().split('\n').filter((l) => l.startsWith('pdf-to-markdown:'))).toEqual([
       'pdf-to-markdown: This PDF is encrypted and needs a password; remove the password and try again.',
     ]);
+    expect(badLang?.code).not.toBe(0);
+    expect(badLang?.stderr).toContain("pdf-to-markdown: --lang must be eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra); 'spa' is not one of them");
   });
 });

@@ -2,7 +2,7 @@
  * Regenerates the ground-truth corpus: for each entry, <name>.pdf, <name>.md (truth) and
  * <name>.json (pages, first words of each page, running lines) in bench/markdown/corpus/files/.
  *
- *   npx tsx bench/markdown/corpus/generate.ts
+ *   npx tsx bench/markdown/corpus/generate.ts [names]
  *
  * Needs ghostscript (ps2pdf), pandoc, LibreOffice (soffice) and poppler-utils (pdftotext).
  */
@@ -87,8 +87,10 @@ function generate(entry: CorpusEntry, work: string): TruthMeta {
 function main(): void {
   mkdirSync(CORPUS_DIR, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'md-corpus-'));
+  const only = process.argv.slice(2);
   try {
     for (const entry of CORPUS) {
+      if (only.length && !only.includes(entry.name)) continue;
       const meta = generate(entry, work);
       writeFileSync(join(CORPUS_DIR, `${entry.name}.json`), JSON.stringify(meta, null, 2) + '\n');
       console.log(`${entry.name}: ${meta.pages} page(s) via ${meta.route}`);

@@ -236,8 +236,9 @@ class Composer {
     const lines = this.wrap(item.text, style, MARGIN + this.contentWidth - textX);
     lines.forEach((line, index) => {
       this.ensureRoom(style.size * LINE_HEIGHT);
+      // A page that opens with the rest of an item starts with those words.
+      this.noteWords(index === 0 ? item.text : line.join(' '));
       if (index === 0) {
-        this.noteWords(item.text);
         const baseline = this.paper.height - this.cursor - style.size;
         this.placeWords([marker], style, markerX, baseline);
       }
