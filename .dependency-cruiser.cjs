@@ -11,6 +11,7 @@
  *   plugins/<family>/ core/contract, core/engines, schema and its own family
  *                    (plugins/index.ts lists the families and may import them all)
  *   apps/            anything below; apps/worker, apps/cli and apps/shared never apps/server
+ *   apps/web/        the browser app: npm libraries and itself only (the server over HTTP)
  *   everywhere       no cycles; production code never imports tests or test tooling; every
  *                    import resolves
  *
@@ -89,6 +90,8 @@ module.exports = {
       'plugins/index.ts lists the families; a family never imports it (its tests may, to check it coexists with the rest).'),
     layer('apps-never-import-server', '^apps/(worker|cli|shared)/', '^apps/server/',
       'apps/worker, apps/cli and apps/shared run without HTTP: they never load apps/server.'),
+    layer('web-talks-http-only', '^apps/web/', '^(schema|core|plugins|apps/(?!web/))',
+      'apps/web runs in the browser and reaches the server over HTTP (GraphQL) only: it imports no server-side module, not even schema/.'),
     layer('production-imports-no-tests', '', [...TESTS, KIT, TEST_RUNNERS],
       'Production code never loads tests, fixtures, the contract suites, the conformance kit or vitest.', { exempt: [KIT] }),
     {

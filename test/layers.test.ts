@@ -43,6 +43,7 @@ describe('layers', () => {
     expect(found.sort()).toEqual(
       [
         'apps/server/index.ts -> ./missing.js (no-unresolvable)',
+        'apps/web/main.ts -> core/services/leaf.ts (web-talks-http-only)',
         'apps/worker/index.ts -> apps/server/index.ts (apps-never-import-server)',
         'core/contract/index.ts -> core/services/leaf.ts (contract-imports-schema-only)',
         'core/contract/testing.ts -> core/registry/fixtures.ts (kit-imports-no-tests)',

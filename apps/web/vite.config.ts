@@ -8,4 +8,6 @@ export default defineConfig({
   plugins: [preact()],
   build: { outDir: 'dist', emptyOutDir: true, assetsDir: 'assets', sourcemap: false },
   logLevel: 'warn',
+  // `npx vite apps/web` beside `npm start`: the app's requests go to the server on :3000.
+  server: { proxy: Object.fromEntries(['/graphql', '/api', '/docs'].map((prefix) => [prefix, 'http://localhost:3000'])) },
 });

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { request } from './client.ts';
+import { ApiError, request } from './client.ts';
 import { errorText } from './format.ts';
 import { MeQuery, SignOut } from './operations.ts';
 import { AccountPage } from './pages/Account.tsx';
@@ -30,7 +30,9 @@ function App() {
       setMe((await request(MeQuery)).me ?? null);
       setLoadError('');
     } catch (error) {
-      setLoadError(errorText(error));
+      // Signed out is not a failure: the sign-in page follows.
+      setMe(null);
+      setLoadError(error instanceof ApiError && error.code === 'UNAUTHENTICATED' ? '' : errorText(error));
     } finally {
       setLoaded(true);
     }
@@ -60,7 +62,6 @@ function App() {
 
   let content;
   if (!loaded) content = <p aria-live="polite">Loading…</p>;
-  else if (loadError && !signedIn && page !== '/verify') content = <p class="error" role="alert">{loadError}</p>;
   else if (page === '/signin' || page === '/signup') content = <AuthPage mode={page === '/signup' ? 'signUp' : 'signIn'} />;
   else if (page === '/verify') content = <VerifyPage />;
   else if (page === '/account' && signedIn) content = <AccountPage />;
@@ -88,7 +89,10 @@ function App() {
           )}
         </nav>
       </header>
-      <main id="main" tabIndex={-1}>{content}</main>
+      <main id="main" tabIndex={-1}>
+        {loadError ? <p class="notice error" role="alert">{loadError}</p> : null}
+        {content}
+      </main>
     </SessionContext.Provider>
   );
 }

@@ -1,0 +1,159 @@
+/**
+ * The web app in a real browser (Debian's Chromium through playwright-core) against a real server
+ * with a real SMTP server for its mail: sign up, verify through the mailed link, make a key and
+ * use it over REST; convert a PNG to WEBP with live progress and check the downloaded bytes; a
+ * Free account's second extraction try refused with the trial message; key generation refused
+ * while the e-mail is unverified. Each page is screenshotted to .tmp/screenshots/.
+ */
+import { readFile } from 'node:fs/promises';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from './helpers.js';
+import { HAVE_CHROMIUM, launchBrowser, screenshot, startMailServer, verificationLink, type MailServer } from './web/harness.js';
+
+const PASSWORD = 'correct horse battery';
+
+describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', () => {
+  let mail: MailServer;
+  let server: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    mail = await startMailServer();
+    server = await startServer({ env: { SMTP_URL: mail.url } });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await mail?.close();
+  });
+
+  /** A fresh browser profile (its own cookies) at `width` px. */
+  async function newPage(width = 1280): Promise<Page> {
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    return page;
+  }
+
+  let accounts = 0;
+  async function signUp(page: Page): Promise<string> {
+    const email = `web-${Date.now()}-${++accounts}@example.test`;
+    await page.goto('/signup');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL('**/account**');
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Your account');
+    return email;
+  }
+
+  it('signs up, verifies through the mailed link, generates a key and uses it over REST', async () => {
+    const page = await newPage();
+    await page.goto('/signup');
+    await screenshot(page, 'sign-up');
+    const email = await signUp(page);
+    await expect.poll(() => page.locator('#verify-notice').isVisible()).toBe(true);
+    await screenshot(page, 'account-unverified');
+
+    const link = verificationLink(await mail.waitFor(email));
+    expect(link.startsWith(`${server.url}/verify?token=`)).toBe(true);
+    await page.goto(link);
+    await expect.poll(() => page.getByText('Your e-mail address is verified').isVisible()).toBe(true);
+    await screenshot(page, 'verified');
+
+    await page.getByRole('link', { name: 'Go to your account' }).click();
+    await expect.poll(() => page.locator('.badge.ok').textContent()).toBe('verified');
+    await page.getByLabel('Name (optional)').fill('browser test');
+    await page.getByRole('button', { name: 'Generate key' }).click();
+    const keyField = page.locator('#new-key-value');
+    await expect.poll(() => keyField.inputValue()).toMatch(/^ck_live_/);
+    const key = await keyField.inputValue();
+    await expect.poll(() => page.locator('table').first().textContent()).toContain('browser test');
+    await screenshot(page, 'account');
+
+    // The key works with a plain REST request, as curl would send it.
+    const credits = await fetch(`${server.url}/api/v1/credits`, { headers: { authorization: `Bearer ${key}` } });
+    expect(credits.status).toBe(200);
+    expect(await credits.json()).toMatchObject({ plan: 'free', creditsIncluded: 250 });
+  });
+
+  it('refuses key generation while the e-mail is unverified, in plain words', async () => {
+    const page = await newPage();
+    await signUp(page);
+    await page.getByRole('button', { name: 'Generate key' }).click();
+    const error = page.locator('#key-error');
+    await expect.poll(() => error.isVisible()).toBe(true);
+    expect(await error.textContent()).toMatch(/verif/i);
+    expect(await page.locator('#new-key-value').count()).toBe(0);
+  });
+
+  it('converts a PNG to WEBP with live progress and downloads it', async () => {
+    const page = await newPage();
+    await signUp(page);
+    await page.getByRole('link', { name: 'Convert' }).click();
+    await page.waitForURL('**/convert');
+    const png = await sharp({ create: { width: 321, height: 123, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+    await page.locator('#files').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: png });
+    await page.locator('#action').selectOption('convert:webp');
+    await screenshot(page, 'convert-options');
+    await page.getByRole('button', { name: 'Convert to WEBP' }).click();
+
+    const task = page.locator('.task').first();
+    await expect.poll(() => task.getAttribute('class'), { timeout: 60_000 }).toMatch(/\bdone\b/);
+    expect(await task.locator('progress').evaluate((bar: HTMLProgressElement) => bar.value)).toBe(100);
+    await screenshot(page, 'convert');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), task.getByRole('link', { name: 'Download' }).click()]);
+    const bytes = await readFile((await download.path())!);
+    const meta = await sharp(bytes).metadata();
+    expect(meta).toMatchObject({ format: 'webp', width: 321, height: 123 });
+
+    // Usable on a phone: nothing wider than a 375 px screen.
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await screenshot(page, 'convert-375px');
+  });
+
+  it("refuses a Free account's second extraction try with the trial message", async () => {
+    const page = await newPage();
+    await signUp(page);
+    await page.goto('/convert');
+    const pdf = await samplePdf();
+    const run = async () => {
+      await page.locator('#files').setInputFiles({ name: 'notes.pdf', mimeType: 'application/pdf', buffer: pdf });
+      await page.locator('#action').selectOption('extract:pdf-to-markdown');
+      await page.getByRole('button', { name: /^Run / }).click();
+      const task = page.locator('.task').first();
+      await expect.poll(() => task.getAttribute('class'), { timeout: 60_000 }).toMatch(/\b(done|failed)\b/);
+      return task;
+    };
+
+    const first = await run();
+    expect(await first.getAttribute('class')).toMatch(/\bdone\b/);
+    await expect.poll(() => first.locator('.markdown h1').textContent()).toContain('Quarterly notes');
+    await screenshot(page, 'extraction');
+
+    await page.getByRole('button', { name: 'Clear' }).click();
+    const second = await run();
+    expect(await second.getAttribute('class')).toMatch(/\bfailed\b/);
+    expect(await second.locator('[role=alert]').textContent()).toMatch(/free try of pdf-to-markdown has been used/i);
+    await screenshot(page, 'extraction-trial-used');
+  });
+});
+
+async function samplePdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([595, 842]);
+  page.drawText('Quarterly notes', { x: 60, y: 760, size: 26, font: bold });
+  page.drawText('Revenue grew in every region this quarter, led by the north.', { x: 60, y: 720, size: 12, font: regular });
+  page.drawText('The team shipped the new web app and its account panel.', { x: 60, y: 700, size: 12, font: regular });
+  return Buffer.from(await doc.save());
+}
