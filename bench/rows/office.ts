@@ -46,8 +46,8 @@ export const officeRow: BenchRow = {
   title: 'office: DOCX -> PDF over HTTP, pool vs cold soffice, 1/2/4 clients',
   minutes: { full: 6.5, quick: 1 },
   async run({ quick, progress }) {
-    const seconds = quick ? 5 : 60;
-    const windowMs = quick ? 1_000 : 5_000;
+    const seconds = quick ? 8 : 60;
+    const windowMs = quick ? 2_000 : 5_000;
     const docx = { name: 'memo.docx', data: await onePageDocx() };
     const modes = [
       { label: 'pool', env: {} as Record<string, string> },
@@ -86,11 +86,13 @@ export const officeRow: BenchRow = {
         const speedUp = ratioOf(pool(clients).overall, cold(clients).overall);
         const atFour = clients === 4;
         measurements.push({
-          row: 'office', metric: `throughput, ${clients} client${clients > 1 ? 's' : ''} (pool)`, unit: 'conv/s', value: spread(pool(clients).rates),
-          over: `${pool(clients).rates.length} windows of ${windowMs / 1000} s`,
-          baseline: { label: 'cold soffice', value: spread(cold(clients).rates).median }, ratio: speedUp,
-          ...(atFour ? { target: { text: '≥ 15 conv/s and ≥ 10× cold', met: spread(pool(4).rates).median >= 15 && speedUp >= 10 } } : {}),
-          note: `whole run: pool ${pool(clients).overall.toFixed(2)}/s vs cold ${cold(clients).overall.toFixed(2)}/s; p50 ${percentile(pool(clients).latencies, 50).toFixed(0)} ms vs ${percentile(cold(clients).latencies, 50).toFixed(0)} ms; ratio is whole-run throughput`,
+          row: 'office', metric: `throughput, ${clients} client${clients > 1 ? 's' : ''} (pool)`, unit: 'conv/s',
+          // Headline: conversions over the whole level; min/max: its windows, to show how steady it was.
+          value: { median: pool(clients).overall, min: Math.min(...pool(clients).rates), max: Math.max(...pool(clients).rates), n: pool(clients).latencies.length },
+          over: `${seconds} s (min/max: ${windowMs / 1000} s windows)`,
+          baseline: { label: 'cold soffice', value: cold(clients).overall }, ratio: speedUp,
+          ...(atFour ? { target: { text: '≥ 15 conv/s and ≥ 10× cold', met: pool(4).overall >= 15 && speedUp >= 10 } } : {}),
+          note: `${pool(clients).latencies.length} vs ${cold(clients).latencies.length} conversions; p50 ${percentile(pool(clients).latencies, 50).toFixed(0)} ms vs ${percentile(cold(clients).latencies, 50).toFixed(0)} ms, p99 ${percentile(pool(clients).latencies, 99).toFixed(0)} ms vs ${percentile(cold(clients).latencies, 99).toFixed(0)} ms`,
         });
       }
       return measurements;

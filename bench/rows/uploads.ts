@@ -114,6 +114,11 @@ export const uploadsRow: BenchRow = {
           baseline: { label: 'server idle', value: idleRss / MB }, ratio: ratioOf(rss.median, idleRss / MB),
           target: { text: '≤ 150 MB', met: rss.max <= 150 }, note: 'the server process alone (its sandbox processes do not take part in uploads); MB = 10^6 bytes; met on the highest peak',
         },
+        {
+          // What streaming is about: the upload must not grow the process by anything like its size.
+          row: 'uploads', metric: `server RSS added by a ${label} upload`, unit: 'MB', value: spread(uploads.map((u) => u.peakMb - idleRss / MB)), over: `${runs} uploads`,
+          note: `peak minus the idle server's ${(idleRss / MB).toFixed(0)} MB`,
+        },
       ];
     } finally {
       await server.stop();
