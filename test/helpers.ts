@@ -43,6 +43,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const port = String(await freePort());
   const config = loadConfig({
     PORT: port, HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUEUE_POLL_MS: '50', QUEUE_LOCK_MS: '5000', SHUTDOWN_GRACE_MS: '2000',
+    // Many test servers run at once and most convert no office file: listeners start on first use.
+    OFFICE_POOL_WARM: '0',
     ...options.env,
   });
   const server = await startRunningServer(config, { ...(options.clock ? { clock: options.clock } : {}), ...(options.plugins ? { plugins: options.plugins } : {}) });
@@ -167,7 +169,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ChildSer
   const port = env.PORT ?? String(await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', QUEUE_POLL_MS: '50', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env, PORT: port },
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', QUEUE_POLL_MS: '50', PUBLIC_URL: `http://127.0.0.1:${port}`, OFFICE_POOL_WARM: '0', ...env, PORT: port },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -62,8 +62,9 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     const checks = { store: await check(() => runtime.store.ping()), queue: await check(() => runtime.queue.ping()) };
     const unavailable = services.capabilities.unavailable();
     const ready = checks.store === 'ok' && checks.queue === 'ok' && unavailable.length === 0;
-    // The sandbox pool's state is informative: processes start on demand, so none is not an outage.
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable, sandbox: runtime.sandbox.status() });
+    // The sandbox and office pools' states are informative: processes start on demand, so none is
+    // not an outage, and an office pool fallen back to cold soffice still converts (office.mode).
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable, sandbox: runtime.sandbox.status(), office: runtime.office.status() });
   });
 
   // The three surfaces share one authentication path: the hook of this scope (auth.ts).

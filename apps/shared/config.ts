@@ -1,4 +1,5 @@
 /** Configuration from the environment, validated once at start-up. */
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { licensePolicySchema } from '../../core/contract/licenses.js';
@@ -39,6 +40,14 @@ const envSchema = z.object({
    * and self-hosted intranets only. Cloud metadata addresses are refused whatever this says.
    */
   WEBHOOKS_ALLOW_PRIVATE: z.enum(['0', '1', 'false', 'true', '']).default('0'),
+  /** Warm LibreOffice listeners per process (default: the number of cores); 0 = none, every office conversion starts a cold soffice. */
+  OFFICE_POOL_SIZE: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(64).optional()),
+  /** A listener is recycled after this many conversions... */
+  OFFICE_POOL_MAX_CONVERSIONS: z.coerce.number().int().min(1).default(200),
+  /** ...or when its resident memory passes this (LibreOffice grows with use). */
+  OFFICE_POOL_MAX_RSS_MB: z.coerce.number().int().min(200).default(1000),
+  /** 1: a process running workers starts its listeners at start-up; 0: on its first office conversion. */
+  OFFICE_POOL_WARM: z.enum(['0', '1', 'false', 'true', '']).default('1'),
 }).refine((env) => !env.MONGODB_URL || env.TOKEN_SECRET, {
   path: ['TOKEN_SECRET'],
   message: 'required when MONGODB_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
@@ -86,6 +95,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     extraPlugins: c.PLUGINS.split(',').map((s) => s.trim()).filter(Boolean),
     licensePolicy: c.PLUGIN_LICENSES,
     webhooksAllowPrivate: c.WEBHOOKS_ALLOW_PRIVATE === '1' || c.WEBHOOKS_ALLOW_PRIVATE === 'true',
+    officePool: {
+      size: c.OFFICE_POOL_SIZE ?? os.availableParallelism(),
+      maxConversions: c.OFFICE_POOL_MAX_CONVERSIONS,
+      maxRssMb: c.OFFICE_POOL_MAX_RSS_MB,
+      warm: c.OFFICE_POOL_WARM !== '0' && c.OFFICE_POOL_WARM !== 'false',
+    },
     /** Engine path overrides, command -> path (only those set); handed to core/engines at start-up. */
     enginePaths: Object.fromEntries(
       Object.entries(ENGINE_PATH_VARIABLES).flatMap(([command, variable]) => (paths.data[variable] ? [[command, paths.data[variable]]] : [])),

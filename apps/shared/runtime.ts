@@ -9,6 +9,7 @@ import type { AgendaBackend, NotificationChannel } from 'agenda';
 import { DEFAULT_MEMORY_MB, type Logger, type Plugin } from '../../core/contract/index.js';
 import { admittedBy, pluginLicenses } from '../../core/contract/licenses.js';
 import { loadPluginModules, pluginModules } from '../../core/contract/modules.js';
+import { LibreOfficePool } from '../../core/engines/libreoffice-pool.js';
 import { configureEnginePaths, enginePaths } from '../../core/engines/paths.js';
 import { SandboxPool } from '../../core/engines/sandbox/pool.js';
 import { GridFsBlobStore } from '../../core/blobs/gridfs.js';
@@ -33,6 +34,8 @@ export interface Runtime {
   queue: Queue;
   /** The processes plugin runs execute in. */
   sandbox: SandboxPool;
+  /** Warm LibreOffice listeners, one pool per process, used by runs through the sandbox (OFFICE_POOL_SIZE). */
+  office: LibreOfficePool;
   /** The store adapter, for health checks and operator tools (surfaces go through the services). */
   store: Store;
   /** Start running jobs in this process (config.workers at once). */
@@ -89,10 +92,12 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   // Runs execute in sandbox processes that import the plugin's own module: a standard family or
   // a PLUGINS= module (a plugin given here as an object must come from one of those).
   const modules = await pluginModules([...standardPluginModules, ...config.extraPlugins.map((m) => (m.startsWith('.') ? path.resolve(m) : m))]);
+  const office = new LibreOfficePool({ ...config.officePool, log });
   const sandbox = new SandboxPool({
     moduleOf: (pluginId) => modules.get(pluginId),
     preload: [...new Set(registry.plugins.map((p) => modules.get(p.id)).filter((m): m is string => m !== undefined))],
     enginePaths: enginePaths(),
+    ...(config.officePool.size > 0 ? { office: office.convert } : {}),
     // One slot beyond the queue's: jobs carrying a password run in the process that accepted them.
     size: config.workers + 1,
     heapMb: Math.max(...registry.plugins.map((p) => p.limits.memoryMb ?? DEFAULT_MEMORY_MB), DEFAULT_MEMORY_MB),
@@ -109,10 +114,13 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     services,
     queue,
     sandbox,
+    office,
     store,
     async startWorkers() {
       if (config.workers > 0) {
         sandbox.warm(config.workers);
+        // Otherwise listeners start on a process's first office conversion.
+        if (config.officePool.warm) void office.warm();
         const plugins = registry.plugins.map((p) => ({ id: p.id, concurrency: p.limits.concurrency }));
         await queue.startWorkers({ runner: services.runner, retention: services.retention, store, concurrency: config.workers, plugins, webhooks: services.webhooks });
       }
@@ -121,6 +129,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
       await services.inProcessJobs.stop(config.shutdownGraceMs);
       await queue.stop(config.shutdownGraceMs);
       await sandbox.close();
+      await office.close();
       await store.close();
     },
   };

@@ -1,7 +1,9 @@
 /**
- * LibreOffice headless conversions. Every soffice run gets its own profile directory
- * (`-env:UserInstallation`): two instances sharing one profile silently produce no file.
- * HOME points at the run's directory too, so nothing is written to the service user's home.
+ * LibreOffice headless conversions. A conversion goes to the warm listener pool when this process
+ * has one to ask (useOfficeConverter: a sandbox process asks the server's pool over IPC, see
+ * libreoffice-pool.ts), else to a cold soffice of its own. Every cold soffice run gets its own
+ * profile directory (`-env:UserInstallation`): two instances sharing one profile silently produce
+ * no file. HOME points at the run's directory too, so nothing is written to the service user's home.
  */
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,18 +15,24 @@ import { EngineError, runProcess } from './process.js';
 /** soffice with the Writer, Calc and Impress filters: documents, spreadsheets and presentations. */
 export const SOFFICE: EngineRequirement = {
   command: 'soffice',
-  debian: ['libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui'],
+  // python3-uno: the warm pool's bridge (without it the pool falls back to cold soffice).
+  debian: ['libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui', 'python3-uno'],
   license: 'MPL-2.0',
 };
 
-export interface LibreOfficeConvertOptions {
+/** One conversion, wherever it runs. */
+export interface OfficeConversion {
   /** Input file; its extension matters when no `inputFilter` is given. */
   input: string;
   /** The `--convert-to` value: `<extension>[:<filter name>[:<filter options>]]`. */
   convertTo: string;
-  /** Import filter name (`--infilter`): forces the reader, so a damaged file fails instead of opening as text. */
+  /** Import filter name (`--infilter`, `<name>[:<options>]`): forces the reader, so a damaged file fails instead of opening as text. */
   inputFilter?: string;
+  /** Where the output goes, named after the input: `<input name>.<extension>`. */
   outDir: string;
+}
+
+export interface LibreOfficeConvertOptions extends OfficeConversion {
   /** A private directory for the LibreOffice profile (created if missing); also used as HOME. */
   profileDir: string;
   signal?: AbortSignal;
@@ -47,8 +55,55 @@ export function telling(stderr: string): string {
   return [...lines].reverse().find((line) => line.startsWith('Error')) ?? lines.at(-1) ?? '';
 }
 
-/** Convert one file; throws EngineError on exit != 0, timeout or abort. */
+/** A filter spec split at its first colon: `Text (encoded):UTF8` is the filter `Text (encoded)` with options `UTF8`. */
+export function filterParts(spec: string): { name: string; options: string } {
+  const at = spec.indexOf(':');
+  return at < 0 ? { name: spec, options: '' } : { name: spec.slice(0, at), options: spec.slice(at + 1) };
+}
+
+/** `pdf:writer_pdf_Export` -> extension `pdf`, export filter `writer_pdf_Export` (empty when soffice picks it). */
+export function convertToParts(convertTo: string): { extension: string; filter: string; filterOptions: string } {
+  const { name: extension, options: filterSpec } = filterParts(convertTo);
+  const { name: filter, options: filterOptions } = filterParts(filterSpec);
+  return { extension, filter, filterOptions };
+}
+
+/** The file a conversion writes: soffice names it after the input. */
+export function expectedOutput(conversion: OfficeConversion): string {
+  return path.join(conversion.outDir, `${path.parse(conversion.input).name}.${convertToParts(conversion.convertTo).extension}`);
+}
+
+/**
+ * Converts through warm listeners. Resolves undefined when the conversion should run cold in the
+ * calling process instead (no pool, or the pool has fallen back to cold soffice); throws
+ * EngineError on timeout, abort or a listener that died twice under it.
+ */
+export type OfficeConverter = (conversion: OfficeConversion, limits: { signal?: AbortSignal; timeoutMs: number; memoryMb?: number }) => Promise<LibreOfficeResult | undefined>;
+
+let officeConverter: OfficeConverter | undefined;
+
+/** Route this process's conversions through `converter` (a sandbox process: the server's pool); undefined = cold soffice. */
+export function useOfficeConverter(converter: OfficeConverter | undefined): void {
+  officeConverter = converter;
+}
+
+/**
+ * Convert one file: in a warm listener when this process has a pool to ask and the export filter
+ * is named (a listener needs it), else with a cold soffice. Throws EngineError on exit != 0,
+ * timeout or abort.
+ */
 export async function libreOfficeConvert(options: LibreOfficeConvertOptions): Promise<LibreOfficeResult> {
+  await mkdir(options.outDir, { recursive: true });
+  if (officeConverter && convertToParts(options.convertTo).filter) {
+    const { input, convertTo, inputFilter, outDir, signal, timeoutMs } = options;
+    const pooled = await officeConverter({ input, convertTo, outDir, ...(inputFilter ? { inputFilter } : {}) }, { timeoutMs, ...(signal ? { signal } : {}) });
+    if (pooled) return pooled;
+  }
+  return coldConvert(options);
+}
+
+/** One cold soffice for one file: ~1 s of start-up before the conversion itself. */
+export async function coldConvert(options: LibreOfficeConvertOptions): Promise<LibreOfficeResult> {
   await mkdir(options.outDir, { recursive: true });
   await mkdir(options.profileDir, { recursive: true });
   const args = [
@@ -68,9 +123,9 @@ export async function libreOfficeConvert(options: LibreOfficeConvertOptions): Pr
     ...(options.signal ? { signal: options.signal } : {}),
     env: { ...process.env, HOME: options.profileDir },
   });
-  const expected = `${path.parse(options.input).name}.${options.convertTo.split(':')[0]}`;
+  const expected = expectedOutput(options);
   const written = await readdir(options.outDir);
-  return { output: written.includes(expected) ? path.join(options.outDir, expected) : undefined, lastStderrLine: telling(stderr) };
+  return { output: written.includes(path.basename(expected)) ? expected : undefined, lastStderrLine: telling(stderr) };
 }
 
 /**

@@ -7,22 +7,15 @@ import { writeFileSync } from 'node:fs';
 import { PluginError, type Plugin, type RunContext, type RunResult } from '../../contract/index.js';
 import { exportedPlugins } from '../../contract/modules.js';
 import { registerDeclaredFormats } from '../../contract/validate.js';
+import { useOfficeConverter, type OfficeConverter } from '../libreoffice.js';
 import { EngineError } from '../process.js';
 import { configureEnginePaths } from '../paths.js';
 import { killTree } from '../process-tree.js';
-import { SANDBOX_ENV, sandboxSettingsSchema, type FromChild, type SerializedError, type ToChild } from './protocol.js';
+import { SANDBOX_ENV, deserializeError, sandboxSettingsSchema, serializeError, type FromChild, type OfficeResultMessage, type ToChild } from './protocol.js';
 
 function send(message: FromChild): void {
   // The server went away mid-run: nothing to tell; 'disconnect' below ends this process.
   if (process.connected) process.send!(message);
-}
-
-function serializeError(err: unknown): SerializedError {
-  if (err instanceof EngineError) {
-    return { name: err.name, message: err.message, stack: err.stack, reason: err.reason, command: err.command, exitCode: err.exitCode, stderrTail: err.stderrTail };
-  }
-  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
-  return { name: 'Error', message: String(err) };
 }
 
 // Under memory pressure the kernel's OOM killer must pick a run, never the server: this score is
@@ -48,6 +41,34 @@ function load(module: string): Promise<Plugin[]> {
   return modules.get(module)!;
 }
 let current: { runId: number; controller: AbortController } | undefined;
+
+/** LibreOffice conversions waiting for the server's warm pool, by request id. */
+const officeRequests = new Map<number, (outcome: OfficeResultMessage['outcome']) => void>();
+let lastOfficeRequest = 0;
+/** Ask the server's pool; a 'cold' answer (no warm listener) makes libreOfficeConvert start its own soffice. */
+const viaServerPool: OfficeConverter = (conversion, { signal, timeoutMs }) => {
+  const run = current;
+  if (!run) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const requestId = ++lastOfficeRequest;
+    // The server hears of an abort first (it sent it) and stops the conversion; here the run just stops waiting.
+    const onAbort = () => {
+      officeRequests.delete(requestId);
+      reject(new EngineError('soffice was aborted', 'aborted', 'soffice', null, ''));
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    officeRequests.set(requestId, (outcome) => {
+      officeRequests.delete(requestId);
+      signal?.removeEventListener('abort', onAbort);
+      if (outcome.kind === 'cold') resolve(undefined);
+      else if (outcome.kind === 'error') reject(deserializeError(outcome.error));
+      else resolve({ output: outcome.output, lastStderrLine: outcome.lastStderrLine });
+    });
+    send({ type: 'office-convert', runId: run.runId, requestId, ...conversion, timeoutMs });
+  });
+};
+if (settings.officePool) useOfficeConverter(viaServerPool);
 /** Idle time before the process imports the next plugin family it may be asked for. */
 const PRELOAD_IDLE_MS = 1_000;
 
@@ -82,6 +103,7 @@ async function run(message: Extract<ToChild, { type: 'run' }>): Promise<void> {
 process.on('message', (message: ToChild) => {
   if (message.type === 'run') void run(message);
   else if (message.type === 'abort' && current?.runId === message.runId) current.controller.abort(new PluginError(message.message));
+  else if (message.type === 'office-result') officeRequests.get(message.requestId)?.(message.outcome);
 });
 
 // A stray error from a plugin's callbacks leaves this process in an unknown state: exit (the

@@ -74,12 +74,15 @@ describe('SandboxPool', () => {
   });
 
   it('kills the engines a run started, not only the sandbox process', async () => {
-    const outcome = pool.run(run('sandbox-engine', { timeoutMs: 1_500 }), hooks());
-    await sleep(700);
-    // The engine this run started: a `sleep 300` below this test's process.
+    const outcome = pool.run(run('sandbox-engine', { timeoutMs: 5_000 }), hooks());
+    // The engine this run started: a `sleep 300` below this test's process (a loaded machine may
+    // need a while to start a fresh sandbox process, the previous tests having killed some).
     const isEngine = async (pid: number) => (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').join(' ').trim() === 'sleep 300';
     const engines: number[] = [];
-    for (const proc of await processTree(process.pid)) if (await isEngine(proc.pid)) engines.push(proc.pid);
+    for (let tries = 0; !engines.length && tries < 40; tries++) {
+      await sleep(100);
+      for (const proc of await processTree(process.pid)) if (await isEngine(proc.pid)) engines.push(proc.pid);
+    }
     expect(engines).toHaveLength(1);
     await expect(outcome).rejects.toThrow('Timed out');
     await sleep(200);

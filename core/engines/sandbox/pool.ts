@@ -10,14 +10,16 @@
  * A process that crashed or was killed is replaced; one that has grown is recycled.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { realpath } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PluginError, type Logger, type PluginInput, type RunResult } from '../../contract/index.js';
 import type { FormatId } from '../../../schema/index.js';
-import { EngineError } from '../process.js';
+import type { OfficeConverter } from '../libreoffice.js';
 import { killTree, treeRssBytes } from '../process-tree.js';
-import { SANDBOX_ENV, fromChildSchema, type FromChild, type RunMessage, type SandboxSettings, type SerializedError } from './protocol.js';
+import { SANDBOX_ENV, deserializeError, fromChildSchema, serializeError, type FromChild, type OfficeResultMessage, type RunMessage, type SandboxSettings } from './protocol.js';
 
 export interface SandboxPoolOptions {
   /** The module exporting a plugin (the standard families and PLUGINS= modules). */
@@ -25,6 +27,11 @@ export interface SandboxPoolOptions {
   /** Modules a process imports once started, before it is asked to (first runs do not wait). */
   preload?: readonly string[];
   enginePaths?: Record<string, string>;
+  /**
+   * The service's warm LibreOffice pool: runs' conversions are sent here over IPC (office-convert),
+   * under the run's deadline, abort and memory cap. Without it, runs start cold soffice themselves.
+   */
+  office?: OfficeConverter;
   /** Processes at most, so runs at once; a run waits for a free process. */
   size: number;
   /** V8 heap cap of a sandbox process (the largest memory cap of any plugin). */
@@ -79,15 +86,14 @@ const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).
 
 type Outcome = { ok: true; result: RunResult } | { ok: false; error: Error };
 
-function deserializeError(error: SerializedError): Error {
-  if (error.name === 'PluginError') return new PluginError(error.message);
-  if (error.name === 'EngineError' && error.reason && error.command) {
-    return new EngineError(error.message, error.reason, error.command, error.exitCode ?? null, error.stderrTail ?? '');
-  }
-  const err = new Error(error.message);
-  err.name = error.name;
-  if (error.stack) err.stack = error.stack;
-  return err;
+type OfficeRequest = Extract<FromChild, { type: 'office-convert' }>;
+
+/** `file` (resolved through symlinks) when it is `dir` or lies inside it; the child asking is not trusted. */
+async function inside(dir: string, file: string): Promise<string> {
+  const [root, real] = await Promise.all([realpath(dir), realpath(file)]);
+  const relative = path.relative(root, real);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) throw new Error('office-convert: the path is outside the run\'s work directory');
+  return real;
 }
 
 function memoryError(memoryMb: number): PluginError {
@@ -106,7 +112,7 @@ class SandboxProcess {
   private onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
   private static nextRunId = 0;
 
-  constructor(settings: SandboxSettings, heapMb: number, startTimeoutMs: number, private readonly log: Logger) {
+  constructor(settings: SandboxSettings, heapMb: number, startTimeoutMs: number, private readonly log: Logger, private readonly office?: OfficeConverter) {
     this.child = fork(CHILD_ENTRY, [], {
       execArgv: ['--import', TSX_LOADER, `--max-old-space-size=${heapMb}`],
       env: { ...process.env, [SANDBOX_ENV]: JSON.stringify(settings) },
@@ -170,6 +176,10 @@ class SandboxProcess {
     const runId = ++SandboxProcess.nextRunId;
     this.runs++;
     this.modules.add(module);
+    const deadline = Date.now() + run.timeoutMs;
+    // Stops the run's LibreOffice conversions in the server's pool: at a limit, an interruption, or the run's end.
+    const officeStop = new AbortController();
+    let officeQueue = Promise.resolve();
     return new Promise<Outcome>((resolve) => {
       let failure: Error | undefined;
       let settled = false;
@@ -177,6 +187,7 @@ class SandboxProcess {
       const finish = (outcome: Outcome) => {
         if (settled) return;
         settled = true;
+        officeStop.abort();
         clearTimeout(deadlineTimer);
         clearTimeout(killTimer);
         clearInterval(memoryWatch);
@@ -190,6 +201,7 @@ class SandboxProcess {
       const stop = (error: Error, cooperative: boolean) => {
         if (failure || settled) return;
         failure = error;
+        officeStop.abort();
         if (!cooperative) return void this.kill();
         if (this.child.connected) this.child.send({ type: 'abort', runId, message: error.message });
         killTimer = setTimeout(() => void this.kill(), options.killGraceMs);
@@ -224,6 +236,10 @@ class SandboxProcess {
             return finish({ ok: true, result: message.result as RunResult });
           case 'error':
             return finish({ ok: false, error: deserializeError(message.error) });
+          case 'office-convert':
+            // One conversion at a time per run: a run cannot take every listener.
+            officeQueue = officeQueue.then(() => this.convertOffice(message, run, deadline, officeStop.signal)).catch((err: Error) => hooks.log.warn('office-convert could not be answered', { error: err.message }));
+            return;
         }
       };
       // Killed here at a limit: `failure` says why. Otherwise the process died under the run.
@@ -232,10 +248,32 @@ class SandboxProcess {
       if (this.exited || !this.child.connected) return finish({ ok: false, error: this.crashError(this.child.exitCode, this.child.signalCode, run.memoryMb) });
       const message: RunMessage = {
         type: 'run', runId, pluginId: run.pluginId, module, inputs: run.inputs, options: run.options, target: run.target, workDir: run.workDir,
-        deadline: Date.now() + run.timeoutMs,
+        deadline,
       };
       this.child.send(message);
     });
+  }
+
+  /** A run's LibreOffice conversion in the service's pool, answered to the run with office-result. */
+  private async convertOffice(request: OfficeRequest, run: SandboxRun, deadline: number, signal: AbortSignal): Promise<void> {
+    let outcome: OfficeResultMessage['outcome'];
+    try {
+      const result = this.office && !signal.aborted
+        ? await this.office(
+            {
+              input: await inside(run.workDir, request.input),
+              convertTo: request.convertTo,
+              outDir: await inside(run.workDir, request.outDir),
+              ...(request.inputFilter ? { inputFilter: request.inputFilter } : {}),
+            },
+            { signal, timeoutMs: Math.max(0, Math.min(request.timeoutMs, deadline - Date.now())), memoryMb: run.memoryMb },
+          )
+        : undefined;
+      outcome = result ? { kind: 'done', lastStderrLine: result.lastStderrLine, ...(result.output ? { output: result.output } : {}) } : { kind: 'cold' };
+    } catch (err) {
+      outcome = { kind: 'error', error: serializeError(err) };
+    }
+    if (this.child.connected) this.child.send({ type: 'office-result', requestId: request.requestId, outcome } satisfies OfficeResultMessage);
   }
 
   /** Why the process died under a run, in words a client may see (the stderr tail is logged). */
@@ -275,7 +313,7 @@ export class SandboxPool {
   private recycled = 0;
 
   constructor(private readonly options: SandboxPoolOptions) {
-    this.settings = { preload: [...(options.preload ?? [])], enginePaths: options.enginePaths ?? {} };
+    this.settings = { preload: [...(options.preload ?? [])], enginePaths: options.enginePaths ?? {}, officePool: options.office !== undefined };
     this.limits = { memoryPollMs: options.memoryPollMs ?? 200, killGraceMs: options.killGraceMs ?? 1_000 };
   }
 
@@ -310,7 +348,7 @@ export class SandboxPool {
   }
 
   private async spawn(): Promise<SandboxProcess> {
-    const sandbox = new SandboxProcess(this.settings, this.options.heapMb, this.options.startTimeoutMs ?? 60_000, this.options.log);
+    const sandbox = new SandboxProcess(this.settings, this.options.heapMb, this.options.startTimeoutMs ?? 60_000, this.options.log, this.options.office);
     this.all.add(sandbox);
     sandbox.child.once('exit', () => {
       this.all.delete(sandbox);

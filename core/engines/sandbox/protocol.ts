@@ -3,8 +3,9 @@
  * sends is parsed with zod: a plugin runs untrusted input, so its process is not trusted either.
  */
 import { z } from 'zod';
-import type { PluginInput } from '../../contract/index.js';
+import { PluginError, type PluginInput } from '../../contract/index.js';
 import type { FormatId } from '../../../schema/index.js';
+import { EngineError } from '../process.js';
 
 export interface RunMessage {
   type: 'run';
@@ -26,7 +27,18 @@ export interface AbortMessage {
   message: string;
 }
 
-export type ToChild = RunMessage | AbortMessage;
+/** The server's answer to an office-convert request. */
+export interface OfficeResultMessage {
+  type: 'office-result';
+  requestId: number;
+  outcome:
+    | { kind: 'done'; output?: string; lastStderrLine: string }
+    /** No warm listener for it (pool disabled or fallen back): the run converts with a cold soffice itself. */
+    | { kind: 'cold' }
+    | { kind: 'error'; error: SerializedError };
+}
+
+export type ToChild = RunMessage | AbortMessage | OfficeResultMessage;
 
 /** An error as it crosses the process boundary; EngineError fields are kept so messages stay precise. */
 export const serializedErrorSchema = z.object({
@@ -40,6 +52,25 @@ export const serializedErrorSchema = z.object({
 });
 export type SerializedError = z.infer<typeof serializedErrorSchema>;
 
+export function serializeError(err: unknown): SerializedError {
+  if (err instanceof EngineError) {
+    return { name: err.name, message: err.message, stack: err.stack, reason: err.reason, command: err.command, exitCode: err.exitCode, stderrTail: err.stderrTail };
+  }
+  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
+  return { name: 'Error', message: String(err) };
+}
+
+export function deserializeError(error: SerializedError): Error {
+  if (error.name === 'PluginError') return new PluginError(error.message);
+  if (error.name === 'EngineError' && error.reason && error.command) {
+    return new EngineError(error.message, error.reason, error.command, error.exitCode ?? null, error.stderrTail ?? '');
+  }
+  const err = new Error(error.message);
+  err.name = error.name;
+  if (error.stack) err.stack = error.stack;
+  return err;
+}
+
 const runId = z.number().int();
 export const fromChildSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
@@ -51,6 +82,12 @@ export const fromChildSchema = z.discriminatedUnion('type', [
     result: z.union([z.object({ path: z.string(), format: z.string() }), z.object({ row: z.record(z.string(), z.unknown()) })]),
   }),
   z.object({ type: z.literal('error'), runId, error: serializedErrorSchema }),
+  /** A LibreOffice conversion for the server's warm pool; the server checks the paths lie in the run's work dir. */
+  z.object({
+    type: z.literal('office-convert'), runId, requestId: z.number().int(),
+    input: z.string(), convertTo: z.string(), inputFilter: z.string().optional(), outDir: z.string(),
+    timeoutMs: z.number().min(0),
+  }),
 ]);
 export type FromChild = z.infer<typeof fromChildSchema>;
 
@@ -61,5 +98,7 @@ export const sandboxSettingsSchema = z.object({
   preload: z.array(z.string()).default([]),
   /** Engine path overrides, as configured in the server. */
   enginePaths: z.record(z.string(), z.string()).default({}),
+  /** LibreOffice conversions go to the server's warm pool (office-convert) instead of a cold soffice here. */
+  officePool: z.boolean().default(false),
 });
 export type SandboxSettings = z.infer<typeof sandboxSettingsSchema>;

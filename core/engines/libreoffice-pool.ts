@@ -1,0 +1,614 @@
+/**
+ * A warm LibreOffice pool: up to N soffice listeners (`--accept=pipe,...`), each with its own
+ * profile (two soffice on one profile silently write nothing) and its own long-lived UNO bridge
+ * (uno-bridge.py under Debian's /usr/bin/python3, JSON lines over stdin/stdout), so a one-page
+ * conversion costs tens of milliseconds instead of a cold soffice's second. One pool per service
+ * process; sandbox processes reach it over IPC (sandbox/protocol.ts: office-convert).
+ *
+ * Supervised like Gotenberg's: listeners start warm (or on first demand), idle ones are pinged,
+ * a listener is recycled after `maxConversions` or past `maxRssMb`, and one that crashed, hung
+ * past a conversion's deadline or was interrupted is killed with its process group and replaced.
+ * A conversion whose listener died under it is retried once on a fresh listener. When listeners
+ * keep failing to start (no python3-uno, a broken soffice), a circuit breaker sends conversions
+ * back to cold soffice in the calling process and tries a listener again later.
+ *
+ * Memory: listeners live outside a run's process tree, so the run's memory cap is applied here to
+ * what its conversion adds to the listener (the listener is killed past it), and the pool keeps
+ * each idle listener under `maxRssMb` by recycling it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PluginError, type Logger } from '../contract/index.js';
+import { SOFFICE, convertToParts, expectedOutput, filterParts, type LibreOfficeResult, type OfficeConversion, type OfficeConverter } from './libreoffice.js';
+import { resolveCommand } from './paths.js';
+import { EngineError, commandExists } from './process.js';
+import { processTree, treeRssBytes } from './process-tree.js';
+
+/** Debian's interpreter: the only one with python3-uno (a `python3` on PATH may be another). */
+export const UNO_PYTHON = '/usr/bin/python3';
+const BRIDGE_SCRIPT = fileURLToPath(new URL('./uno-bridge.py', import.meta.url));
+const MB = 1_000_000;
+const STDERR_TAIL = 4 * 1024;
+/** Nice value of listeners: as low as sandbox runs, so HTTP answers first under load. */
+const LISTENER_PRIORITY = 10;
+const KILL_WAIT_MS = 5_000;
+/** What a client reads when LibreOffice cannot read the file: the words a cold soffice prints. */
+const LOAD_FAILED = 'Error: source file could not be loaded';
+const STORE_FAILED = 'Error: the converted file could not be written';
+
+export interface LibreOfficePoolOptions {
+  /** Listeners at most; 0 disables the pool (every conversion starts a cold soffice). */
+  size: number;
+  /** A listener is replaced after this many conversions... */
+  maxConversions?: number;
+  /** ...or when it holds more than this much resident memory after a conversion. */
+  maxRssMb?: number;
+  log: Logger;
+  /** The interpreter that has python3-uno. */
+  pythonPath?: string;
+  /** Where the pool's private directory (listener profiles) is made; removed on close. */
+  tmpDir?: string;
+  /** How long a listener may take to start and accept its bridge. */
+  startTimeoutMs?: number;
+  /** Listener starts failing in a row before conversions fall back to cold soffice... */
+  failuresBeforeFallback?: number;
+  /** ...and how long the pool stays cold before it tries a listener again. */
+  retryAfterMs?: number;
+  /** How often idle listeners are pinged and measured... */
+  healthCheckMs?: number;
+  /** ...and how long a ping may take before the listener counts as hung. */
+  pingTimeoutMs?: number;
+  /** How often a converting listener's memory is sampled (when the conversion has a cap). */
+  memoryPollMs?: number;
+}
+
+/** stopped: not started yet (listeners start on demand until warmed); down: failed to start, retried later. */
+export type ListenerState = 'stopped' | 'starting' | 'idle' | 'busy' | 'down';
+
+export interface OfficePoolStatus {
+  /** pool: listeners in use; cold: fallen back to cold soffice (see fallbackReason); disabled: OFFICE_POOL_SIZE=0. */
+  mode: 'pool' | 'cold' | 'disabled';
+  size: number;
+  listeners: Array<{ state: ListenerState; pid?: number; conversions: number; rssMb: number }>;
+  /** Since start: conversions done in listeners, listeners replaced after a crash, hang or abort, recycled, conversions retried, sent cold. */
+  conversions: number;
+  restarts: number;
+  recycled: number;
+  retried: number;
+  coldFallbacks: number;
+  fallbackReason?: string;
+}
+
+interface BridgeAnswer {
+  id?: number;
+  ready?: boolean;
+  ok?: boolean;
+  stage?: 'load' | 'store' | 'bridge';
+  error?: string;
+}
+
+/** The listener or its bridge exited (or could not start): the conversion may be retried elsewhere. */
+class ListenerDied extends Error {}
+
+function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // the group is gone already
+  }
+}
+
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+/** One soffice listener and its UNO bridge, each in a process group of its own. */
+class Listener {
+  conversions = 0;
+  rssMb = 0;
+  private readonly answers = new Map<number, { resolve(answer: BridgeAnswer): void; reject(err: Error): void }>();
+  private nextId = 0;
+  private death: Error | undefined;
+  private stopping = false;
+  private stderrTail = '';
+  private onReady?: () => void;
+
+  private constructor(
+    readonly soffice: ChildProcess,
+    readonly bridge: ChildProcess,
+    private readonly onDeath: (err: Error) => void,
+  ) {}
+
+  static async start(options: { profileDir: string; pipeName: string; python: string; startTimeoutMs: number; signal: AbortSignal; onDeath(err: Error): void }): Promise<Listener> {
+    await mkdir(options.profileDir, { recursive: true });
+    // HOME too: nothing is written to the service user's home.
+    const env = { ...process.env, HOME: options.profileDir };
+    const connect = `pipe,name=${options.pipeName}`;
+    const soffice = spawn(
+      resolveCommand(SOFFICE.command),
+      [`-env:UserInstallation=${pathToFileURL(options.profileDir).href}`, '--headless', '--invisible', '--nocrashreport', '--nodefault', '--nologo', '--nofirststartwizard', '--norestore', '--nolockcheck', `--accept=${connect};urp;StarOffice.ComponentContext`],
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env },
+    );
+    if (!soffice.pid) {
+      const error = await new Promise<Error>((resolve) => soffice.once('error', resolve));
+      throw new ListenerDied((error as NodeJS.ErrnoException).code === 'ENOENT' ? 'soffice is not installed' : `soffice could not start: ${error.message}`);
+    }
+    const bridge = spawn(options.python, ['-u', BRIDGE_SCRIPT, connect, String(options.startTimeoutMs / 1000), String(soffice.pid)], {
+      detached: true, stdio: ['pipe', 'pipe', 'pipe'], env,
+    });
+    const listener = new Listener(soffice, bridge, options.onDeath);
+    try {
+      await listener.ready(options.startTimeoutMs, options.signal);
+    } catch (err) {
+      await listener.kill();
+      throw err;
+    }
+    await listener.deprioritize();
+    return listener;
+  }
+
+  private ready(timeoutMs: number, signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => fail(new ListenerDied(`the listener did not start within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+      const onAbort = () => fail(new ListenerDied('the office pool is closed'));
+      signal.addEventListener('abort', onAbort, { once: true });
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.onReady = undefined;
+      };
+      const fail = (err: Error) => {
+        done();
+        reject(err);
+      };
+      this.onReady = () => {
+        done();
+        resolve();
+      };
+      this.wire((err) => fail(err));
+    });
+  }
+
+  /** Listen to both processes: answers from the bridge, and the death of either. */
+  private wire(onStartFailure: (err: Error) => void): void {
+    const tail = (chunk: string) => (this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL));
+    this.soffice.stderr!.setEncoding('utf8').on('data', tail);
+    this.bridge.stderr!.setEncoding('utf8').on('data', tail);
+    this.bridge.stdin!.on('error', () => undefined); // it died: its exit says so
+    createInterface({ input: this.bridge.stdout! }).on('line', (line) => {
+      let answer: BridgeAnswer;
+      try {
+        answer = JSON.parse(line) as BridgeAnswer;
+      } catch {
+        return;
+      }
+      if (answer.ready) return this.onReady?.();
+      const waiting = answer.id === undefined ? undefined : this.answers.get(answer.id);
+      if (!waiting) return;
+      this.answers.delete(answer.id!);
+      waiting.resolve(answer);
+    });
+    const died = (what: string) => (code: number | null, signal: NodeJS.Signals | null) => {
+      const detail = this.stderrTail.trim().split('\n').filter((l) => !/javaldx/.test(l)).slice(-2).join(' | ');
+      this.die(new ListenerDied(`${what} exited (${signal ?? `code ${code}`})${detail ? `: ${detail}` : ''}`), onStartFailure);
+    };
+    this.soffice.on('exit', died('soffice'));
+    this.bridge.on('exit', died('the UNO bridge'));
+    this.soffice.on('error', (err) => this.die(new ListenerDied(`soffice: ${err.message}`), onStartFailure));
+    this.bridge.on('error', (err) => this.die(new ListenerDied((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'the python with python3-uno is not installed' : `the UNO bridge: ${err.message}`), onStartFailure));
+  }
+
+  private die(err: Error, onStartFailure: (err: Error) => void): void {
+    if (this.death) return;
+    this.death = err;
+    // One half without the other is useless: take both down.
+    killGroup(this.soffice.pid);
+    killGroup(this.bridge.pid);
+    for (const waiting of this.answers.values()) waiting.reject(err);
+    this.answers.clear();
+    if (this.onReady) onStartFailure(err);
+    else if (!this.stopping) this.onDeath(err);
+  }
+
+  get alive(): boolean {
+    return !this.death;
+  }
+
+  get pid(): number | undefined {
+    return this.soffice.pid;
+  }
+
+  /** Send one request; settles with the bridge's answer, or rejects with ListenerDied. */
+  request(message: Record<string, unknown>): Promise<BridgeAnswer> {
+    if (this.death) return Promise.reject(this.death);
+    const id = ++this.nextId;
+    return new Promise<BridgeAnswer>((resolve, reject) => {
+      this.answers.set(id, { resolve, reject });
+      this.bridge.stdin!.write(`${JSON.stringify({ ...message, id })}\n`);
+    });
+  }
+
+  async rssBytes(): Promise<number> {
+    const bytes = this.soffice.pid ? await treeRssBytes(this.soffice.pid) : 0;
+    this.rssMb = Math.round(bytes / MB);
+    return bytes;
+  }
+
+  /** Kill both process groups and wait for both processes to be gone. */
+  async kill(): Promise<void> {
+    this.stopping = true;
+    const gone = [this.soffice, this.bridge].map((child) =>
+      exited(child) || !child.pid
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            // A process stuck in the kernel may outlive SIGKILL for a while: do not wait forever.
+            const timer = setTimeout(resolve, KILL_WAIT_MS);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+          }),
+    );
+    killGroup(this.soffice.pid);
+    killGroup(this.bridge.pid);
+    await Promise.all(gone);
+  }
+
+  /** Listeners yield the CPU like sandbox runs and are the OOM killer's choice before the server. */
+  private async deprioritize(): Promise<void> {
+    const pids = [...(this.soffice.pid ? await processTree(this.soffice.pid) : []).map((p) => p.pid), ...(this.bridge.pid ? [this.bridge.pid] : [])];
+    for (const pid of pids) {
+      try {
+        os.setPriority(pid, LISTENER_PRIORITY);
+      } catch {
+        // not permitted here: listeners share the CPU evenly
+      }
+      await writeFile(`/proc/${pid}/oom_score_adj`, '1000').catch(() => undefined);
+    }
+  }
+}
+
+interface Slot {
+  index: number;
+  state: ListenerState;
+  listener?: Listener;
+  generation: number;
+  retryTimer?: NodeJS.Timeout;
+}
+
+function timeoutError(timeoutMs: number): EngineError {
+  return new EngineError(`soffice timed out after ${Math.round(timeoutMs / 1000)} s`, 'timeout', SOFFICE.command, null, '');
+}
+
+function abortError(): EngineError {
+  return new EngineError('soffice was aborted', 'aborted', SOFFICE.command, null, '');
+}
+
+export class LibreOfficePool {
+  private readonly slots: Slot[];
+  private readonly waiters: Array<{ resolve(slot: Slot | undefined): void; reject(err: Error): void }> = [];
+  private readonly closing = new AbortController();
+  private readonly settings: Required<Omit<LibreOfficePoolOptions, 'log' | 'tmpDir' | 'size'>>;
+  private root: Promise<string> | undefined;
+  private failuresInARow = 0;
+  private fallback: { reason: string; timer?: NodeJS.Timeout } | undefined;
+  private healthTimer: NodeJS.Timeout | undefined;
+  private readonly counters = { conversions: 0, restarts: 0, recycled: 0, retried: 0, coldFallbacks: 0 };
+
+  constructor(private readonly options: LibreOfficePoolOptions) {
+    this.slots = Array.from({ length: options.size }, (_, index) => ({ index, state: 'stopped' as ListenerState, generation: 0 }));
+    this.settings = {
+      maxConversions: options.maxConversions ?? 200,
+      maxRssMb: options.maxRssMb ?? 1_000,
+      pythonPath: options.pythonPath ?? UNO_PYTHON,
+      startTimeoutMs: options.startTimeoutMs ?? 60_000,
+      failuresBeforeFallback: options.failuresBeforeFallback ?? 3,
+      retryAfterMs: options.retryAfterMs ?? 60_000,
+      healthCheckMs: options.healthCheckMs ?? 30_000,
+      pingTimeoutMs: options.pingTimeoutMs ?? 10_000,
+      memoryPollMs: options.memoryPollMs ?? 250,
+    };
+  }
+
+  /** Start every listener now (rather than on first demand); settles when each start has. */
+  async warm(): Promise<void> {
+    if (!this.slots.length || this.closing.signal.aborted) return;
+    if (!(await commandExists(SOFFICE.command))) return this.fallBack('soffice is not installed');
+    await Promise.all(this.slots.filter((slot) => slot.state === 'stopped' || slot.state === 'down').map((slot) => this.start(slot)));
+  }
+
+  /** The pool as an OfficeConverter: undefined means "convert cold yourself" (disabled or fallen back). */
+  readonly convert: OfficeConverter = async (conversion, { signal, timeoutMs, memoryMb }) => {
+    if (!this.slots.length) return undefined;
+    const deadline = Date.now() + timeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      const slot = await this.acquire(deadline, timeoutMs, signal);
+      if (!slot) {
+        this.counters.coldFallbacks++;
+        return undefined;
+      }
+      try {
+        return await this.convertOn(slot, conversion, { deadline, timeoutMs, signal, memoryMb });
+      } catch (err) {
+        if (!(err instanceof ListenerDied)) throw err;
+        if (attempt > 1) {
+          throw new EngineError(`soffice crashed twice: ${err.message}`, 'exit', SOFFICE.command, null, 'Error: LibreOffice crashed while converting this file');
+        }
+        this.counters.retried++;
+        this.options.log.warn('office pool: a listener died under a conversion; retrying once on a fresh listener', { error: err.message });
+      }
+    }
+  };
+
+  status(): OfficePoolStatus {
+    return {
+      mode: !this.slots.length ? 'disabled' : this.fallback ? 'cold' : 'pool',
+      size: this.slots.length,
+      listeners: this.slots.map((slot) => ({
+        state: slot.state,
+        ...(slot.listener?.pid ? { pid: slot.listener.pid } : {}),
+        conversions: slot.listener?.conversions ?? 0,
+        rssMb: slot.listener?.rssMb ?? 0,
+      })),
+      ...this.counters,
+      ...(this.fallback ? { fallbackReason: this.fallback.reason } : {}),
+    };
+  }
+
+  /** Stop every listener and its bridge (with their process groups) and remove the profiles. */
+  async close(): Promise<void> {
+    this.closing.abort();
+    clearInterval(this.healthTimer);
+    clearTimeout(this.fallback?.timer);
+    for (const waiter of this.waiters.splice(0)) waiter.reject(abortError());
+    for (const slot of this.slots) clearTimeout(slot.retryTimer);
+    // Starts in progress see the abort and kill what they started.
+    await Promise.all(this.slots.map((slot) => slot.listener?.kill()));
+    if (this.root) await rm(await this.root, { recursive: true, force: true });
+  }
+
+  private get closed(): boolean {
+    return this.closing.signal.aborted;
+  }
+
+  private rootDir(): Promise<string> {
+    this.root ??= mkdtemp(path.join(this.options.tmpDir ?? os.tmpdir(), 'transmute-office-'));
+    return this.root;
+  }
+
+  /** A listener for one conversion; undefined when it should run cold (fallen back, or none can start). */
+  private acquire(deadline: number, timeoutMs: number, signal?: AbortSignal): Promise<Slot | undefined> {
+    if (this.closed) return Promise.reject(abortError());
+    if (signal?.aborted) return Promise.reject(abortError());
+    if (this.fallback) return Promise.resolve(undefined);
+    const idle = this.slots.find((slot) => slot.state === 'idle');
+    if (idle) {
+      idle.state = 'busy';
+      return Promise.resolve(idle);
+    }
+    const stopped = this.slots.find((slot) => slot.state === 'stopped');
+    if (stopped) void this.start(stopped);
+    if (!this.slots.some((slot) => slot.state === 'starting' || slot.state === 'busy')) return Promise.resolve(undefined);
+    return new Promise<Slot | undefined>((resolve, reject) => {
+      const settle = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+      };
+      const waiter = {
+        resolve: (slot: Slot | undefined) => {
+          settle();
+          resolve(slot);
+        },
+        reject: (err: Error) => {
+          settle();
+          reject(err);
+        },
+      };
+      const timer = setTimeout(() => waiter.reject(timeoutError(timeoutMs)), Math.max(0, deadline - Date.now()));
+      const onAbort = () => waiter.reject(abortError());
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** A slot is free: to the first waiting conversion, or idle. */
+  private handOut(slot: Slot): void {
+    const waiter = this.waiters.shift();
+    slot.state = waiter ? 'busy' : 'idle';
+    waiter?.resolve(slot);
+  }
+
+  private async convertOn(
+    slot: Slot, conversion: OfficeConversion, limits: { deadline: number; timeoutMs: number; signal?: AbortSignal; memoryMb?: number },
+  ): Promise<LibreOfficeResult> {
+    const listener = slot.listener!;
+    const { extension, filter, filterOptions } = convertToParts(conversion.convertTo);
+    const inputFilter = conversion.inputFilter ? filterParts(conversion.inputFilter) : undefined;
+    // A path of its own: two writes to one path fail in LibreOffice. Renamed to soffice's name once written.
+    const scratch = path.join(conversion.outDir, `.office-${randomUUID()}.${extension}`);
+    const baseline = limits.memoryMb ? await listener.rssBytes() : 0;
+    let failure: Error | undefined;
+    const stop = (error: Error) => {
+      if (failure) return;
+      failure = error;
+      void listener.kill();
+    };
+    const timer = setTimeout(() => stop(timeoutError(limits.timeoutMs)), Math.max(0, limits.deadline - Date.now()));
+    const onAbort = () => stop(abortError());
+    limits.signal?.addEventListener('abort', onAbort, { once: true });
+    if (limits.signal?.aborted) onAbort();
+    let sampling = false;
+    const memoryWatch = limits.memoryMb
+      ? setInterval(() => {
+          if (sampling) return;
+          sampling = true;
+          void listener.rssBytes().then((rss) => {
+            sampling = false;
+            if (rss - baseline > limits.memoryMb! * MB) {
+              this.options.log.warn('office pool: a conversion went over its memory cap: listener killed', { rssMb: Math.round(rss / MB), baselineMb: Math.round(baseline / MB), capMb: limits.memoryMb });
+              stop(new PluginError(`The job exceeded the memory limit of ${limits.memoryMb} MB`));
+            }
+          });
+        }, this.settings.memoryPollMs)
+      : undefined;
+    let answer: BridgeAnswer;
+    try {
+      answer = await listener.request({
+        op: 'convert', input: conversion.input, output: scratch,
+        inputFilter: inputFilter?.name ?? '', inputFilterOptions: inputFilter?.options ?? '', exportFilter: filter, exportFilterOptions: filterOptions,
+      });
+      if (answer.stage === 'bridge') throw new ListenerDied(`the UNO bridge lost its listener: ${answer.error ?? ''}`);
+    } catch (err) {
+      this.replace(slot, failure ? `the conversion stopped: ${failure.message}` : `the listener died: ${(err as Error).message}`);
+      await rm(scratch, { force: true });
+      throw failure ?? err;
+    } finally {
+      clearTimeout(timer);
+      clearInterval(memoryWatch);
+      limits.signal?.removeEventListener('abort', onAbort);
+    }
+    listener.conversions++;
+    this.counters.conversions++;
+    void this.release(slot);
+    if (!answer.ok) {
+      this.options.log.debug('office pool: LibreOffice could not convert the file', { stage: answer.stage, error: answer.error });
+      await rm(scratch, { force: true });
+      return { output: undefined, lastStderrLine: answer.stage === 'load' ? LOAD_FAILED : STORE_FAILED };
+    }
+    const output = expectedOutput(conversion);
+    await rename(scratch, output);
+    return { output, lastStderrLine: '' };
+  }
+
+  /** After a conversion or a health check: back to work, or recycled when it has done enough or grown too large. */
+  private async release(slot: Slot): Promise<void> {
+    const listener = slot.listener!;
+    const rss = await listener.rssBytes();
+    if (this.closed || slot.listener !== listener) return;
+    if (!listener.alive) return this.replace(slot, 'the listener died');
+    if (listener.conversions >= this.settings.maxConversions) return this.replace(slot, `recycled after ${listener.conversions} conversions`, true);
+    if (rss > this.settings.maxRssMb * MB) return this.replace(slot, `recycled at ${Math.round(rss / MB)} MB`, true);
+    this.handOut(slot);
+  }
+
+  /** Kill a slot's listener (with its process groups) and start a fresh one. */
+  private replace(slot: Slot, reason: string, recycle = false): void {
+    const old = slot.listener;
+    slot.listener = undefined;
+    // Fallen back to cold: the listener goes, and the breaker's probe starts the next one.
+    slot.state = this.fallback ? 'down' : 'starting';
+    this.counters[recycle ? 'recycled' : 'restarts']++;
+    this.options.log[recycle ? 'info' : 'warn']('office pool: replacing a listener', { listener: slot.index, reason });
+    void (async () => {
+      await old?.kill();
+      if (!this.closed && slot.state === 'starting') await this.start(slot);
+    })();
+  }
+
+  private async start(slot: Slot): Promise<void> {
+    slot.state = 'starting';
+    clearTimeout(slot.retryTimer);
+    const generation = ++slot.generation;
+    this.healthTimer ??= setInterval(() => void this.checkIdle(), this.settings.healthCheckMs).unref();
+    let profileDir: string | undefined;
+    let listener: Listener | undefined;
+    try {
+      profileDir = path.join(await this.rootDir(), `listener-${slot.index}`);
+      listener = await Listener.start({
+        profileDir,
+        pipeName: `transmute-office-${process.pid}-${slot.index}-${generation}-${randomUUID().slice(0, 8)}`,
+        python: this.settings.pythonPath,
+        startTimeoutMs: this.settings.startTimeoutMs,
+        signal: this.closing.signal,
+        onDeath: (err) => this.onIdleDeath(slot, listener, err),
+      });
+      if (this.closed) return void (await listener.kill());
+      if (!listener.alive) throw new ListenerDied('the listener died as it started');
+      slot.listener = listener;
+      await listener.rssBytes();
+      this.failuresInARow = 0;
+      if (this.fallback) this.recover();
+      this.handOut(slot);
+    } catch (err) {
+      if (this.closed) return;
+      const message = (err as Error).message;
+      slot.state = 'down';
+      this.failuresInARow++;
+      this.options.log.warn('office pool: a listener did not start', { listener: slot.index, error: message, failuresInARow: this.failuresInARow });
+      // A profile left half-written by a failed start is not reused.
+      if (profileDir) await rm(profileDir, { recursive: true, force: true });
+      if (this.failuresInARow >= this.settings.failuresBeforeFallback) this.fallBack(`LibreOffice listeners failed to start ${this.failuresInARow} times in a row (${message})`);
+      else if (!this.fallback) slot.retryTimer = setTimeout(() => void this.start(slot), Math.min(30_000, 1_000 * 2 ** (this.failuresInARow - 1))).unref();
+      // Nothing left to wait for: conversions waiting for a listener run cold.
+      if (!this.slots.some((s) => s.state === 'starting' || s.state === 'busy' || s.state === 'idle')) {
+        for (const waiter of this.waiters.splice(0)) waiter.resolve(undefined);
+      }
+    }
+  }
+
+  /** Declared before start() resolves: the listener's death while idle (or between conversions). */
+  private onIdleDeath(slot: Slot, listener: Listener | undefined, err: Error): void {
+    // Busy: the conversion in progress sees the death itself and replaces the listener.
+    if (this.closed || !listener || slot.listener !== listener || slot.state !== 'idle') return;
+    this.replace(slot, `the listener died while idle: ${err.message}`);
+  }
+
+  /** The circuit breaker opens: conversions run cold soffice until a listener starts again. */
+  private fallBack(reason: string): void {
+    if (!this.fallback) this.options.log.error('office pool: falling back to cold soffice', { reason, retryInMs: this.settings.retryAfterMs });
+    clearTimeout(this.fallback?.timer);
+    const timer = setTimeout(() => this.probe(), this.settings.retryAfterMs).unref();
+    this.fallback = { reason, timer };
+    for (const waiter of this.waiters.splice(0)) waiter.resolve(undefined);
+    for (const slot of this.slots) {
+      clearTimeout(slot.retryTimer);
+      if (slot.listener) {
+        const old = slot.listener;
+        slot.listener = undefined;
+        void old.kill();
+      }
+      if (slot.state !== 'starting') slot.state = 'down';
+    }
+  }
+
+  /** Half-open: one listener tries to start; if it does, the pool is back (recover). */
+  private probe(): void {
+    if (this.closed || !this.fallback) return;
+    const slot = this.slots.find((s) => s.state === 'down' || s.state === 'stopped');
+    if (slot) void this.start(slot);
+  }
+
+  private recover(): void {
+    this.options.log.info('office pool: a listener started again; leaving the cold fallback', { was: this.fallback?.reason });
+    clearTimeout(this.fallback?.timer);
+    this.fallback = undefined;
+    for (const slot of this.slots) if (slot.state === 'down') void this.start(slot);
+  }
+
+  /** Ping and measure idle listeners: one that does not answer is replaced, one that has grown is recycled. */
+  private async checkIdle(): Promise<void> {
+    for (const slot of this.slots) {
+      const listener = slot.listener;
+      if (slot.state !== 'idle' || !listener || this.closed) continue;
+      slot.state = 'busy';
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          listener.request({ op: 'ping' }),
+          new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer to a ping within ${this.settings.pingTimeoutMs} ms`)), this.settings.pingTimeoutMs))),
+        ]);
+        await this.release(slot);
+      } catch (err) {
+        if (slot.listener === listener && !this.closed) this.replace(slot, `health check: ${(err as Error).message}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  }
+}
