@@ -2,6 +2,7 @@
  * The HTTP host: Fastify with the REST surface, health endpoints and one error handler that
  * maps service errors to the spec's statuses and hides the details of anything unexpected.
  */
+import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger as Pino } from 'pino';
 import { HTTP_STATUS, ServiceError } from '../../core/services/index.js';
@@ -67,11 +68,14 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable, sandbox: runtime.sandbox.status(), office: runtime.office.status() });
   });
 
+  // Browser sessions (auth.ts, session-cookies.ts): cookies parsed before the authentication hook.
+  await app.register(fastifyCookie);
+  const cookies = { publicUrl: runtime.config.publicUrl };
   // The three surfaces share one authentication path: the hook of this scope (auth.ts).
   await app.register(async (surfaces) => {
-    surfaces.addHook('onRequest', authenticateRequests(services));
+    surfaces.addHook('onRequest', authenticateRequests(services, cookies));
     await surfaces.register(restRoutes, { services });
-    await surfaces.register(graphqlRoutes, { services, tmpDir: requestTempDir(runtime.config.dataDir) });
+    await surfaces.register(graphqlRoutes, { services, tmpDir: requestTempDir(runtime.config.dataDir), cookies });
     await surfaces.register(trpcRoutes, { services });
   });
   await app.register(openapiRoutes, { services, publicUrl: runtime.config.publicUrl });

@@ -5,6 +5,13 @@
  * (RateLimitService) and sends the rate headers. The principal is put on the request; the
  * surfaces read it from there (REST routes, GraphQL and tRPC context) and never parse a header.
  *
+ * Without an Authorization header, the browser session cookie (`transmute_session`, set by the
+ * GraphQL signIn/signUp mutations, see session-cookies.ts) stands in for the key: the principal
+ * acts for the session's account, counted per account. A request it authenticates with any
+ * method but GET/HEAD/OPTIONS must carry `X-CSRF-Token` equal to the `transmute_csrf` cookie and
+ * to the session's own CSRF token (double submit, bound to the session), or it is refused 403.
+ * A stale session cookie is cleared and the request goes on as one without credentials.
+ *
  * Routes say how a failure is answered, in their route config:
  * - `auth: 'required'` (the default): the hook answers it, as REST `{error}` with the status.
  * - `auth: 'in-band'` (GraphQL, tRPC): the failure is kept on the request and the surface raises it
@@ -14,6 +21,7 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { ServiceError, type Principal, type Services } from '../../core/services/index.js';
 import type { RateState } from '../../core/services/rate-limits.js';
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, clearSessionCookies, renewSessionCookies, type CookiePolicy } from './session-cookies.js';
 
 export type AuthMode = 'required' | 'in-band' | 'public';
 
@@ -26,8 +34,13 @@ declare module 'fastify' {
     principal?: Principal;
     /** Why there is no principal (an `in-band` route raises it itself). */
     authFailure?: ServiceError;
+    /** The request came with no credentials at all (no key, no live session): GraphQL may still answer it (sign-in, `me`). */
+    anonymous?: boolean;
   }
 }
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const CSRF_FAILURE = 'Missing or wrong CSRF token';
 
 /** The key of an `Authorization: Bearer <key>` header (RFC 6750 §2.1: the scheme is case-insensitive). */
 export function bearerKey(authorization: string | undefined): string {
@@ -49,13 +62,37 @@ export function setRateHeaders(reply: FastifyReply, rate: RateState): void {
     .header('RateLimit-Reset', rate.resetSeconds);
 }
 
+/** The principal of the request's session cookie (null without a live one), refusing an unsafe method without the CSRF token. */
+async function sessionPrincipal(services: Services, request: FastifyRequest, reply: FastifyReply, cookies: CookiePolicy): Promise<Principal | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token) return null;
+  const authenticated = await services.sessions.authenticate(token);
+  if (!authenticated) {
+    clearSessionCookies(request, reply, cookies);
+    return null;
+  }
+  const { principal, renewedUntil } = authenticated;
+  if (!SAFE_METHODS.has(request.method)) {
+    const sent = request.headers[CSRF_HEADER];
+    const header = Array.isArray(sent) ? undefined : sent;
+    if (!header || header !== request.cookies[CSRF_COOKIE] || !services.sessions.checkCsrf(principal.session!, header)) {
+      throw new ServiceError('FORBIDDEN', CSRF_FAILURE);
+    }
+  }
+  if (renewedUntil) renewSessionCookies(request, reply, cookies, token, renewedUntil);
+  return principal;
+}
+
 /** The hook: authenticate, count, and leave the principal (or the failure) on the request. */
-export function authenticateRequests(services: Services): onRequestAsyncHookHandler {
+export function authenticateRequests(services: Services, cookies: CookiePolicy): onRequestAsyncHookHandler {
   return async function authenticate(request, reply) {
     const mode = request.routeOptions.config.auth ?? 'required';
     if (mode === 'public') return;
     try {
-      const principal = await services.accounts.authenticateKey(bearerKey(request.headers.authorization));
+      const session = request.headers.authorization === undefined ? await sessionPrincipal(services, request, reply, cookies) : null;
+      if (!session && request.headers.authorization === undefined) request.anonymous = true;
+      const principal = session ?? (await services.accounts.authenticateKey(bearerKey(request.headers.authorization)));
+      request.anonymous = false;
       request.log = request.log.child({ accountId: principal.account.id });
       setRateHeaders(reply, await services.rateLimits.hit(principal));
       request.principal = principal;

@@ -48,6 +48,13 @@ const envSchema = z.object({
   OFFICE_POOL_MAX_RSS_MB: z.coerce.number().int().min(200).default(1000),
   /** 1: a process running workers starts its listeners at start-up; 0: on its first office conversion. */
   OFFICE_POOL_WARM: z.enum(['0', '1', 'false', 'true', '']).default('1'),
+  /**
+   * Where mail goes (e-mail verification): smtp://user:pass@host:587 (STARTTLS when offered) or
+   * smtps://user:pass@host:465. Unset: each message is written to DATA_DIR/outbox/*.eml instead.
+   */
+  SMTP_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
+  /** The From header of mail; default "Transmute <no-reply@<PUBLIC_URL host>>". */
+  MAIL_FROM: z.preprocess((value) => (value === '' ? undefined : value), z.string().max(320).optional()),
 }).refine((env) => !env.MONGODB_URL || env.TOKEN_SECRET, {
   path: ['TOKEN_SECRET'],
   message: 'required when MONGODB_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
@@ -79,10 +86,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new Error(`Invalid configuration: ${paths.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const dataDir = path.resolve(c.DATA_DIR);
+  const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
   return {
     port: c.PORT,
     host: c.HOST,
-    publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     dataDir,
     mongodbUrl: c.MONGODB_URL,
     workers: c.WORKERS,
@@ -101,6 +109,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxRssMb: c.OFFICE_POOL_MAX_RSS_MB,
       warm: c.OFFICE_POOL_WARM !== '0' && c.OFFICE_POOL_WARM !== 'false',
     },
+    /** Unset: mail is written to DATA_DIR/outbox. */
+    smtpUrl: c.SMTP_URL,
+    mailFrom: c.MAIL_FROM ?? `Transmute <no-reply@${new URL(publicUrl).hostname}>`,
     /** Engine path overrides, command -> path (only those set); handed to core/engines at start-up. */
     enginePaths: Object.fromEntries(
       Object.entries(ENGINE_PATH_VARIABLES).flatMap(([command, variable]) => (paths.data[variable] ? [[command, paths.data[variable]]] : [])),

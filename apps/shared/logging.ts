@@ -3,15 +3,15 @@ import { pino, type Logger as Pino } from 'pino';
 import type { Logger } from '../../core/contract/index.js';
 import type { Config } from './config.js';
 
-/** Download tokens are credentials: never let one reach a log line. */
+/** Download tokens and e-mail verification links (`/verify?token=`) are credentials: never let one reach a log line. */
 export function redactUrl(url: string): string {
-  return url.replace(/(\/api\/download\/)[^/?#]+/, '$1[token]');
+  return url.replace(/(\/api\/download\/)[^/?#]+/, '$1[token]').replace(/([?&]token=)[^&#]*/gi, '$1[token]');
 }
 
 export function createPino(config: Pick<Config, 'logLevel'>): Pino {
   return pino({
     level: config.logLevel,
-    redact: ['req.headers.authorization', 'headers.authorization'],
+    redact: ['req.headers.authorization', 'headers.authorization', 'req.headers.cookie', 'headers.cookie', 'req.headers["x-csrf-token"]', 'headers["x-csrf-token"]'],
     serializers: {
       req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
     },

@@ -20,6 +20,7 @@ import { createMongoQueueBackend, mongoDispatchChannel } from '../../core/queue/
 import { SqliteBackend } from '../../core/queue/sqlite-backend/index.js';
 import { Registry } from '../../core/registry/index.js';
 import { createServices, type Services } from '../../core/services/index.js';
+import { createMailTransport } from '../../core/services/mail-transport.js';
 import type { Clock } from '../../core/services/clock.js';
 import { MongoStore } from '../../core/store/mongo/index.js';
 import { SqliteStore, openSqliteDatabase } from '../../core/store/sqlite/index.js';
@@ -103,8 +104,9 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     heapMb: Math.max(...registry.plugins.map((p) => p.limits.memoryMb ?? DEFAULT_MEMORY_MB), DEFAULT_MEMORY_MB),
     log,
   });
+  const mail = createMailTransport({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom, log });
   const services = createServices({
-    store, blobs, registry, queue, webhookQueue: queue, executor: sandbox, log, ...(clock ? { clock } : {}),
+    store, blobs, registry, queue, webhookQueue: queue, executor: sandbox, mail, log, ...(clock ? { clock } : {}),
     config: { publicUrl: config.publicUrl, workRoot: path.join(config.dataDir, 'work'), retentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
       tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)), webhooksAllowPrivate: config.webhooksAllowPrivate },
   });
@@ -130,6 +132,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
       await queue.stop(config.shutdownGraceMs);
       await sandbox.close();
       await office.close();
+      await mail.close();
       await store.close();
     },
   };

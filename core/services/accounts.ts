@@ -1,25 +1,34 @@
 /** Accounts and API keys: creation, authentication, listing, revocation. */
 import { randomUUID } from 'node:crypto';
 import { ENTERPRISE_DEFAULTS, PLANS, apiKeySchema, type PlanId } from '../../schema/index.js';
-import type { Account, ApiKeyRecord, Store } from '../store/types.js';
+import type { Account, ApiKeyRecord, SessionRecord, Store } from '../store/types.js';
 import type { Clock } from './clock.js';
 import { ServiceError } from './errors.js';
 import { newApiKey, sha256 } from './secrets.js';
 
-/** Who is calling: resolved from the API key on every request. */
+/** Who is calling: resolved from the API key, or the browser session, on every request. */
 export interface Principal {
   account: Account;
+  /** The API key the request came with; '' for a browser session. */
   keyId: string;
+  /** The browser session the request came with (sessions.ts), instead of a key. */
+  session?: SessionRecord;
 }
 
+/** What a key list shows: never the hash. */
+export type ApiKeySummary = Pick<ApiKeyRecord, 'id' | 'prefix' | 'createdAt' | 'revokedAt'> & { name: string | null; lastUsedAt: Date | null };
+
 const KEY_PREFIX_SHOWN = 12;
+export const KEY_NAME_MAX_LENGTH = 100;
+/** A key's last use is written at most this often: one write a minute, not one a request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 export class AccountService {
   constructor(private readonly store: Store, private readonly clock: Clock) {}
 
-  async createAccount(input: { plan: PlanId; email?: string | null; emailVerified?: boolean; overageEnabled?: boolean }): Promise<Account> {
+  async createAccount(input: { id?: string; plan: PlanId; email?: string | null; emailVerified?: boolean; overageEnabled?: boolean }): Promise<Account> {
     const account: Account = {
-      id: `acc_${randomUUID()}`,
+      id: input.id ?? `acc_${randomUUID()}`,
       plan: input.plan,
       email: input.email ?? null,
       emailVerified: input.emailVerified ?? true,
@@ -32,26 +41,40 @@ export class AccountService {
     return account;
   }
 
-  /** Mint a key; the full key is returned here and never again. */
-  async createKey(accountId: string): Promise<{ key: string; record: ApiKeyRecord }> {
+  /** Mint a key; the full key is returned here and never again. 403 while the e-mail is unverified (spec). */
+  async createKey(accountId: string, name?: string | null): Promise<{ key: string; record: ApiKeyRecord }> {
     const account = await this.store.accounts.get(accountId);
     if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
-    if (!account.emailVerified) throw new ServiceError('FORBIDDEN', 'Verify the account e-mail address before generating an API key');
+    if (!account.emailVerified) throw new ServiceError('FORBIDDEN', 'Verify your e-mail address before generating an API key');
+    const label = name?.trim() || null;
+    if (label && [...label].length > KEY_NAME_MAX_LENGTH) throw new ServiceError('BAD_REQUEST', `A key name is at most ${KEY_NAME_MAX_LENGTH} characters`);
     const key = newApiKey();
     const record: ApiKeyRecord = {
       id: `key_${randomUUID()}`, accountId, hash: sha256(key), prefix: key.slice(0, KEY_PREFIX_SHOWN), createdAt: this.clock.now(), revokedAt: null,
+      name: label, lastUsedAt: null,
     };
     await this.store.keys.create(record);
     return { key, record };
   }
 
-  async listKeys(accountId: string): Promise<Array<Pick<ApiKeyRecord, 'prefix' | 'createdAt' | 'revokedAt'>>> {
+  /** Every key of the account, revoked ones too, oldest first. */
+  async listKeys(accountId: string): Promise<ApiKeySummary[]> {
     const keys = await this.store.keys.listByAccount(accountId);
-    return keys.map(({ prefix, createdAt, revokedAt }) => ({ prefix, createdAt, revokedAt }));
+    return keys.map(summarizeKey);
+  }
+
+  /** The account's keys still in force, newest first (the account panel's list). */
+  async listActiveKeys(accountId: string): Promise<ApiKeySummary[]> {
+    return (await this.listKeys(accountId)).filter((k) => !k.revokedAt).reverse();
   }
 
   async revokeKey(key: string): Promise<boolean> {
     return this.store.keys.revokeByHash(sha256(key), this.clock.now());
+  }
+
+  /** Revoke one of the account's own keys; another account's key (or none) is 404, never 403. */
+  async revokeKeyById(accountId: string, keyId: string): Promise<void> {
+    if (!(await this.store.keys.revokeById(accountId, keyId, this.clock.now()))) throw new ServiceError('NOT_FOUND', 'API key not found');
   }
 
   async getAccount(accountId: string): Promise<Account | null> {
@@ -72,13 +95,32 @@ export class AccountService {
     const record = await this.store.keys.findActiveByHash(sha256(key));
     const account = record && (await this.store.accounts.get(record.accountId));
     if (!record || !account) throw new ServiceError('UNAUTHENTICATED', 'Invalid API key');
+    const now = this.clock.now();
+    if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      await this.store.keys.markUsed(record.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS));
+    }
     return { account, keyId: record.id };
+  }
+
+  /** Pay-as-you-go on or off, where the plan offers it (every plan but Enterprise). */
+  async setOverage(accountId: string, enabled: boolean): Promise<Account> {
+    const account = await this.store.accounts.get(accountId);
+    if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
+    if (!PLANS[account.plan].overageAvailable) {
+      throw new ServiceError('FORBIDDEN', `Pay-as-you-go is not available on the ${PLANS[account.plan].label} plan`, { code: 'plan_required' });
+    }
+    await this.store.accounts.update(accountId, { overageEnabled: enabled });
+    return { ...account, overageEnabled: enabled };
   }
 
   /** Effective limits of an account: the plan's, or the account's own on Enterprise. */
   limitsOf(account: Account) {
     return accountLimits(account);
   }
+}
+
+function summarizeKey(k: ApiKeyRecord): ApiKeySummary {
+  return { id: k.id, prefix: k.prefix, createdAt: k.createdAt, revokedAt: k.revokedAt, name: k.name ?? null, lastUsedAt: k.lastUsedAt ?? null };
 }
 
 /** Effective limits of an account: the plan's, or the account's own on Enterprise. */

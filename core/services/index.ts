@@ -14,10 +14,12 @@ import { ExtractionService } from './extractions.js';
 import { InProcessJobs } from './in-process-jobs.js';
 import { SecretVault } from './job-policy.js';
 import { JobService } from './jobs.js';
+import { MailService, type MailTransport } from './mail.js';
 import type { JobQueue, WebhookQueue } from '../queue/types.js';
 import { RateLimitService } from './rate-limits.js';
 import { RetentionService } from './retention.js';
 import { JobRunner, type PluginExecutor } from './runner.js';
+import { SessionService } from './sessions.js';
 import { UploadService } from './uploads.js';
 import { WebhookService } from './webhooks.js';
 
@@ -47,6 +49,8 @@ export interface ServiceDeps {
   webhookQueue?: WebhookQueue;
   /** Where plugin runs execute: the sandbox pool (never the thread serving HTTP). */
   executor: PluginExecutor;
+  /** Where mail goes (SMTP or the outbox, mail-transport.ts); without it no mail can be sent (sign-up still works). */
+  mail?: MailTransport;
   log: Logger;
   clock?: Clock;
   config: ServicesConfig;
@@ -54,7 +58,7 @@ export interface ServiceDeps {
 
 export type Services = ReturnType<typeof createServices>;
 
-export function createServices({ store, blobs, registry, queue, webhookQueue, executor, log, clock = systemClock, config }: ServiceDeps) {
+export function createServices({ store, blobs, registry, queue, webhookQueue, executor, mail, log, clock = systemClock, config }: ServiceDeps) {
   const vault = new SecretVault();
   const accounts = new AccountService(store, clock);
   const credits = new CreditService(store, accounts, clock);
@@ -82,6 +86,8 @@ export function createServices({ store, blobs, registry, queue, webhookQueue, ex
   const batches = new BatchService(store, blobs, jobs, clock, config.publicUrl, webhooks);
   const extractions = new ExtractionService(store, registry, capabilities, uploads, credits, queue, clock, webhooks);
   Object.assign(late, { jobs, batches, extractions });
+  const rateLimits = new RateLimitService(store, accounts, clock);
+  const sessions = new SessionService(store, accounts, rateLimits, mail ? new MailService(mail, config.publicUrl) : undefined, clock, log);
   return {
     registry,
     clock,
@@ -93,7 +99,8 @@ export function createServices({ store, blobs, registry, queue, webhookQueue, ex
     capabilities,
     extractions,
     webhooks,
-    rateLimits: new RateLimitService(store, accounts, clock),
+    rateLimits,
+    sessions,
     downloads: new DownloadService(store, blobs, jobs, clock, links),
     retention: new RetentionService(store, blobs, clock, log, config.retentionMs),
     runner,

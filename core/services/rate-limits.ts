@@ -1,6 +1,9 @@
 /**
  * Per-key requests-per-minute, counted in the store so every API instance shares the count.
  * Fixed one-minute windows: simple, exact across instances, and what "requests per minute" says.
+ * Browser sessions count per account: however many tabs or sessions, the web app gets the plan's
+ * rate once, beside each key's own. Sign-in, sign-up and mail attempts are counted the same way
+ * under their own keys (`attempt`).
  */
 import type { Store } from '../store/types.js';
 import type { Principal, AccountService } from './accounts.js';
@@ -28,7 +31,7 @@ export class RateLimitService {
     const now = this.clock.now().getTime();
     const windowStart = now - (now % WINDOW_MS);
     const limit = this.accounts.limitsOf(principal.account).requestsPerMinute;
-    const count = await this.store.rates.hit(principal.keyId, windowStart);
+    const count = await this.store.rates.hit(principal.session ? `session:${principal.account.id}` : principal.keyId, windowStart);
     const state: RateState = {
       limit, remaining: Math.max(0, limit - count), resetSeconds: Math.ceil((windowStart + WINDOW_MS - now) / 1000), windowSeconds: WINDOW_MS / 1000,
     };
@@ -43,5 +46,19 @@ export class RateLimitService {
       });
     }
     return state;
+  }
+
+  /**
+   * Count one attempt at something abusable (sign-in per e-mail and per address, sign-up, mail)
+   * under `key`; RATE_LIMITED past `perMinute` in the current minute.
+   */
+  async attempt(key: string, perMinute: number, message: string): Promise<void> {
+    const now = this.clock.now().getTime();
+    const windowStart = now - (now % WINDOW_MS);
+    const count = await this.store.rates.hit(key, windowStart);
+    if (count > perMinute) {
+      const retryAfterSeconds = Math.ceil((windowStart + WINDOW_MS - now) / 1000);
+      throw new ServiceError('RATE_LIMITED', `${message}; try again in ${retryAfterSeconds} s`, { retryAfterSeconds });
+    }
   }
 }

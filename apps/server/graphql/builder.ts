@@ -4,13 +4,24 @@
  * root fields to a builder, and schema.ts assembles them.
  */
 import SchemaBuilder from '@pothos/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import type { Principal, Services } from '../../../core/services/index.js';
+import type { CookiePolicy } from '../session-cookies.js';
 import { addJsonScalar } from './json.js';
 
 export interface GraphQLContext {
   services: Services;
+  /**
+   * The caller (API key or browser session). Reading it on a request without credentials raises
+   * UNAUTHENTICATED with HTTP 401, as before sessions: only the fields that allow anonymous
+   * callers (me, signUp, signIn, verifyEmail, formats...) read `viewer` instead.
+   */
   principal: Principal;
+  /** The caller, or null on a request without credentials. */
+  viewer: Principal | null;
+  /** The HTTP exchange, for the fields that set or clear the session cookies. */
+  http: { request: FastifyRequest; reply: FastifyReply; cookies: CookiePolicy };
   /** Aborted when the client goes away (ends subscriptions). */
   signal: AbortSignal;
 }

@@ -1,5 +1,5 @@
 /** Credits: the caller's balance (GET /api/v1/credits). */
-import type { Credits } from '../../../schema/index.js';
+import { PLANS, type Credits } from '../../../schema/index.js';
 import type { Builder } from './builder.js';
 
 export function addCredits(builder: Builder) {
@@ -14,10 +14,15 @@ export function addCredits(builder: Builder) {
       overageEnabled: t.exposeBoolean('overageEnabled', { description: 'Pay-as-you-go on or off.' }),
       overageRatePer1000: t.exposeFloat('overageRatePer1000', { description: 'EUR per 1,000 credits past the allowance.' }),
       overageCredits: t.exposeInt('overageCredits', { description: 'Credits metered past the allowance.' }),
+      overageAvailable: t.boolean({
+        description: 'Whether the plan offers pay-as-you-go (every plan but Enterprise): setOverage.',
+        resolve: (_credits, _args, { principal }) => PLANS[principal.account.plan].overageAvailable,
+      }),
     }),
   });
 
   builder.queryField('credits', (t) =>
     t.field({ type: CreditsRef, nullable: true, resolve: (_root, _args, { services, principal }) => services.credits.balance(principal.account) }),
   );
+  return CreditsRef;
 }

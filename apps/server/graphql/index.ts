@@ -1,16 +1,32 @@
 /** The GraphQL surface at /graphql: graphql-yoga on Fastify, over the same services as REST. */
 import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import { createYoga } from 'graphql-yoga';
-import { HTTP_STATUS, type Services } from '../../../core/services/index.js';
-import { principalOf } from '../auth.js';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import { HTTP_STATUS, ServiceError, type Services } from '../../../core/services/index.js';
+import type { CookiePolicy } from '../session-cookies.js';
+import { useSignInForgeryGuard } from './account.js';
 import type { GraphQLContext } from './builder.js';
-import { maskError } from './errors.js';
+import { maskError, requestError } from './errors.js';
 import { buildGraphQLSchema } from './schema.js';
 import { multipartFailure, useUploads, type ServerContext } from './uploads.js';
 
+/**
+ * On a request without credentials, `principal` is a getter that raises the request's
+ * authentication failure (401): set once the context is built (the context factory's result is
+ * copied property by property, which would run a getter there).
+ */
+function usePrincipalGuard(): Plugin<GraphQLContext & ServerContext> {
+  return {
+    onContextBuilding: () => ({ context }) => {
+      if (context.viewer) return;
+      const failure = context.req.authFailure ?? new ServiceError('UNAUTHENTICATED', 'Missing API key: send Authorization: Bearer <API_KEY>');
+      Object.defineProperty(context, 'principal', { configurable: true, enumerable: false, get: () => { throw requestError(failure); } });
+    },
+  };
+}
+
 /** `tmpDir`: where multipart files wait for their resolvers (apps/shared/temp-dir.ts). */
-export async function graphqlRoutes(app: FastifyInstance, { services, tmpDir }: { services: Services; tmpDir: string }) {
+export async function graphqlRoutes(app: FastifyInstance, { services, tmpDir, cookies }: { services: Services; tmpDir: string; cookies: CookiePolicy }) {
   await mkdir(tmpDir, { recursive: true });
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema: buildGraphQLSchema(services.capabilities),
@@ -29,9 +45,15 @@ export async function graphqlRoutes(app: FastifyInstance, { services, tmpDir }: 
       warn: (...args) => app.log.warn({ detail: args }, 'graphql warning'),
       error: (error) => app.log.error({ err: error }, 'graphql error'),
     },
+    // A browser's credentialed requests from other origins get no CORS grant (the session cookie is
+    // for this origin's web app); API-key callers, which send no cookies, are answered as before.
+    cors: { credentials: false },
     // The transport's hook (../auth.ts) authenticated the request; a failure is raised in GraphQL's terms.
-    plugins: [useUploads(services, tmpDir)],
-    context: ({ request, req }) => ({ services, principal: principalOf(req), signal: request.signal }),
+    plugins: [useSignInForgeryGuard(), useUploads(services, tmpDir), usePrincipalGuard()],
+    context: ({ request, req, reply }) => ({
+      services, viewer: req.principal ?? null, signal: request.signal, http: { request: req, reply, cookies },
+      ...(req.principal ? { principal: req.principal } : {}),
+    }) as GraphQLContext,
   });
 
   app.route({

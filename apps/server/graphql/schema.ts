@@ -4,6 +4,7 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import type { Registry } from '../../../core/registry/index.js';
 import { CapabilityService } from '../../../core/services/capabilities.js';
+import { addAccount } from './account.js';
 import { addBatch } from './batch.js';
 import { createBuilder } from './builder.js';
 import { addCredits } from './credits.js';
@@ -20,7 +21,7 @@ export function buildGraphQLSchema(capabilities: CapabilityService): GraphQLSche
   const optionInputs = addOptionInputs(builder, capabilities);
   addJob(builder);
   addExtraction(builder, addBatch(builder), capabilities, optionInputs);
-  addCredits(builder);
+  addAccount(builder, addCredits(builder));
   addHistory(builder);
   addSignedUrl(builder);
   addWebhooks(builder);

@@ -182,13 +182,16 @@ export function useUploads(services: Services, tmpDir: string): Plugin<object, S
   return {
     onRequestParse({ request, serverContext, setRequestParser }) {
       const { req, reply } = serverContext;
+      const multipart = request.headers.get('content-type')?.toLowerCase().startsWith('multipart/form-data') ?? false;
+      // A request without any credentials may still sign in or ask `me` (JSON only: files need a key).
+      if (req.anonymous && !multipart) return;
       let principal: Principal;
       try {
         principal = principalOf(req);
       } catch (error) {
         throw error instanceof ServiceError ? requestError(error) : error;
       }
-      if (!request.headers.get('content-type')?.toLowerCase().startsWith('multipart/form-data')) return;
+      if (!multipart) return;
       const limits = { maxFileBytes: services.uploads.maxFileBytes(principal), maxFiles: maxFilesPerRequest(services, principal), tmpDir };
       setRequestParser(async () => {
         try {
