@@ -84,16 +84,20 @@ export const uploadsRow: BenchRow = {
         await sampler;
         if (res.status !== 200) throw new Error(`convert answered ${res.status}: ${JSON.stringify(body)}`);
         // Let the job finish (it converts the one-second clip) so its disk work stays out of the next measurement.
+        let jobStatus = 'unfinished after 300 s';
         for (const deadline = Date.now() + 300_000; Date.now() < deadline; await sleep(250)) {
           const { body: job } = await getJson(`${server.url}/api/v1/jobs/${body.jobId}`, server.key);
-          if (job.status === 'done' || job.status === 'failed') break;
+          if (job.status === 'done' || job.status === 'failed') {
+            jobStatus = job.status === 'done' ? 'done' : `failed (${job.error})`;
+            break;
+          }
         }
-        return { mbPerSecond: size / MB / seconds, peakMb: peak / MB };
+        return { mbPerSecond: size / MB / seconds, peakMb: peak / MB, jobStatus };
       };
 
       await diskCopy(); // warm the page cache for both sides
       const disk: number[] = [];
-      const uploads: Array<{ mbPerSecond: number; peakMb: number }> = [];
+      const uploads: Array<{ mbPerSecond: number; peakMb: number; jobStatus: string }> = [];
       for (let i = 0; i < runs; i++) {
         disk.push(await diskCopy());
         uploads.push(await upload());
@@ -108,6 +112,7 @@ export const uploadsRow: BenchRow = {
           row: 'uploads', metric: `upload speed, ${label} to accepted`, unit: 'MB/s', value: speed, over: `${runs} uploads`,
           baseline: { label: 'plain disk copy', value: diskMedian }, ratio: ratioOf(speed.median, diskMedian),
           target: { text: '≥ 200 MB/s', met: speed.median >= 200 },
+          note: `the accepted jobs afterwards: ${uploads.map((u) => u.jobStatus).join(', ')}`,
         },
         {
           row: 'uploads', metric: `peak server RSS during a ${label} upload`, unit: 'MB', value: rss, over: `${runs} uploads`,
