@@ -1,6 +1,7 @@
 /**
  * office-convert: office documents, spreadsheets and presentations through LibreOffice headless
- * (one cold soffice per run, in a private profile), and DOCX/ODT -> EPUB through pandoc.
+ * (the service's warm listener pool, or a cold soffice per run in a private profile when the pool
+ * is off or has fallen back), and DOCX/ODT -> EPUB through pandoc.
  */
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -77,7 +78,7 @@ export function officeSupports(from: FormatId, to: FormatId): boolean {
 }
 
 /**
- * 20 s (a cold soffice start is ~3 s, a normal document a few more) plus 10 s per MB, at most
+ * 20 s (a cold soffice start is ~3 s on a loaded machine, a normal document a few more) plus 10 s per MB, at most
  * 30 minutes. Short for small files on purpose: a 1 KB file built to stall LibreOffice (an RTF
  * declaring a 2 GB \bin block, a text of 100k form feeds = 100k pages) spins until killed, so
  * its verdict comes from this deadline.
@@ -144,7 +145,7 @@ export const officeConvertPlugin = definePlugin({
   // What it links: exceljs (MIT); LibreOffice and pandoc are declared by their engines.
   licenses: ['MIT'],
   engines: [SOFFICE, PANDOC],
-  // A cold soffice start is ~2.5 s of mostly one core: two at once fill two cores.
+  // A conversion keeps about one core busy (in a warm listener or a cold soffice): two at once fill two cores.
   limits: { timeoutMs: officeTimeoutMs, concurrency: 2 },
   async run(inputs, _options, ctx) {
     ctx.signal.throwIfAborted();

@@ -9,7 +9,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError, isFileResult } from '../../core/contract/index.js';
 import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing.js';
-import { libreOfficeConvert, telling } from '../../core/engines/libreoffice.js';
+import { LibreOfficePool } from '../../core/engines/libreoffice-pool.js';
+import { libreOfficeConvert, telling, useOfficeConverter } from '../../core/engines/libreoffice.js';
 import { runProcess } from '../../core/engines/process.js';
 import type { FormatId } from '../../schema/index.js';
 import { officeConvertPlugin, officeSupports, officeTimeoutMs } from './index.js';
@@ -104,7 +105,8 @@ describe('office-convert routes', () => {
   });
 });
 
-describe('office-convert content', () => {
+/** What every LibreOffice route must keep, run with a cold soffice per run and again through the warm pool. */
+function contentTests() {
   it('docx -> pdf keeps the text on one page', async () => {
     const pdf = await convert(file('report.docx'), 'docx', 'pdf');
     const content = await text(pdf);
@@ -188,6 +190,29 @@ describe('office-convert content', () => {
       (err: unknown) => err,
     );
     expect(error).toBeInstanceOf(PluginError);
+  });
+}
+
+describe('office-convert content, cold soffice per run', contentTests);
+
+describe('office-convert content, through a warm LibreOffice pool', () => {
+  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+  let pool: LibreOfficePool;
+  beforeAll(async () => {
+    pool = new LibreOfficePool({ size: 1, log: quiet });
+    await pool.warm();
+    useOfficeConverter(pool.convert);
+  }, 120_000);
+  afterAll(async () => {
+    useOfficeConverter(undefined);
+    await pool.close();
+  });
+
+  contentTests();
+
+  it('ran every LibreOffice conversion above in the warm listener', () => {
+    // docx->pdf, docx->odt, odt->txt, docx->doc, doc->docx, xlsx->ods, ods->xlsx, xlsx->xls, xls->csv, pptx->pdf, the damaged docx.
+    expect(pool.status()).toMatchObject({ mode: 'pool', conversions: 11, coldFallbacks: 0, restarts: 0 });
   });
 });
 
