@@ -14,8 +14,10 @@ import { startServer, type TestServer } from './helpers.js';
 import { HAVE_CHROMIUM, launchBrowser, screenshot, startMailServer, verificationLink, type MailServer } from './web/harness.js';
 
 const PASSWORD = 'correct horse battery';
+/** For expect.poll: pages answer within seconds, more on a loaded CI machine. */
+const SLOW = { timeout: 20_000, interval: 100 };
 
-describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', () => {
+describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () => {
   let mail: MailServer;
   let server: TestServer;
   let browser: Browser;
@@ -49,7 +51,7 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.waitForURL('**/account**');
-    await expect.poll(() => page.locator('h1').textContent()).toBe('Your account');
+    await expect.poll(() => page.locator('h1').textContent(), SLOW).toBe('Your account');
     return email;
   }
 
@@ -58,29 +60,29 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', () => {
     await page.goto('/signup');
     await screenshot(page, 'sign-up');
     const email = await signUp(page);
-    await expect.poll(() => page.locator('#verify-notice').isVisible()).toBe(true);
+    await expect.poll(() => page.locator('#verify-notice').isVisible(), SLOW).toBe(true);
     await screenshot(page, 'account-unverified');
 
     const link = verificationLink(await mail.waitFor(email));
     expect(link.startsWith(`${server.url}/verify?token=`)).toBe(true);
     await page.goto(link);
-    await expect.poll(() => page.getByText('Your e-mail address is verified').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Your e-mail address is verified').isVisible(), SLOW).toBe(true);
     await screenshot(page, 'verified');
 
     await page.getByRole('link', { name: 'Go to your account' }).click();
-    await expect.poll(() => page.locator('.badge.ok').textContent()).toBe('verified');
+    await expect.poll(() => page.locator('.badge.ok').textContent(), SLOW).toBe('verified');
     await page.getByLabel('Name (optional)').fill('browser test');
     await page.getByRole('button', { name: 'Generate key' }).click();
     const keyField = page.locator('#new-key-value');
-    await expect.poll(() => keyField.inputValue()).toMatch(/^ck_live_/);
+    await expect.poll(() => keyField.inputValue(), SLOW).toMatch(/^ck_live_/);
     const key = await keyField.inputValue();
-    await expect.poll(() => page.locator('table').first().textContent()).toContain('browser test');
+    await expect.poll(() => page.locator('table').first().textContent(), SLOW).toContain('browser test');
     await screenshot(page, 'account');
 
     // The key works with a plain REST request, as curl would send it.
     const credits = await fetch(`${server.url}/api/v1/credits`, { headers: { authorization: `Bearer ${key}` } });
     expect(credits.status).toBe(200);
-    expect(await credits.json()).toMatchObject({ plan: 'free', creditsIncluded: 250 });
+    expect(await credits.json()).toMatchObject({ plan: 'Free', creditsIncluded: 250 });
   });
 
   it('refuses key generation while the e-mail is unverified, in plain words', async () => {
@@ -88,7 +90,7 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', () => {
     await signUp(page);
     await page.getByRole('button', { name: 'Generate key' }).click();
     const error = page.locator('#key-error');
-    await expect.poll(() => error.isVisible()).toBe(true);
+    await expect.poll(() => error.isVisible(), SLOW).toBe(true);
     expect(await error.textContent()).toMatch(/verif/i);
     expect(await page.locator('#new-key-value').count()).toBe(0);
   });
@@ -100,6 +102,13 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', () => {
     await page.waitForURL('**/convert');
     const png = await sharp({ create: { width: 321, height: 123, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
     await page.locator('#files').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: png });
+    // Options are checked against the op's JSON Schema before anything is uploaded.
+    await page.locator('#action').selectOption('tool:resize');
+    await page.locator('#opt-resize-width').fill('0');
+    await page.locator('form.convert button[type=submit]').click();
+    await expect.poll(() => page.locator('.field-error').first().textContent(), SLOW).toBe('Enter a value from 1 to 10000.');
+    expect(await page.locator('.task').count()).toBe(0);
+
     await page.locator('#action').selectOption('convert:webp');
     await screenshot(page, 'convert-options');
     await page.getByRole('button', { name: 'Convert to WEBP' }).click();
@@ -136,7 +145,7 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', () => {
 
     const first = await run();
     expect(await first.getAttribute('class')).toMatch(/\bdone\b/);
-    await expect.poll(() => first.locator('.markdown h1').textContent()).toContain('Quarterly notes');
+    await expect.poll(() => first.locator('.markdown h1').textContent(), SLOW).toContain('Quarterly notes');
     await screenshot(page, 'extraction');
 
     await page.getByRole('button', { name: 'Clear' }).click();

@@ -116,8 +116,8 @@ const Accepted = graphql(`
 `);
 
 export const PdfToMarkdown = graphql(`
-  mutation PdfToMarkdown($files: [Upload!]!, $keepRunning: Boolean, $pageBreaks: Boolean) {
-    pdfToMarkdown(files: $files, keepRunning: $keepRunning, pageBreaks: $pageBreaks) { ...Accepted }
+  mutation PdfToMarkdown($files: [Upload!]!, $keepRunning: Boolean, $pageBreaks: Boolean, $lang: String) {
+    pdfToMarkdown(files: $files, keepRunning: $keepRunning, pageBreaks: $pageBreaks, lang: $lang) { ...Accepted }
   }
 `, [Accepted]);
 

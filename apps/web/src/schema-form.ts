@@ -68,8 +68,12 @@ export function fieldKind(schema: JsonSchema): FieldKind {
   return { kind: 'json' };
 }
 
-/** Field names in words: `keepRunning` -> "Keep running", `years_exp` -> "Years exp". */
+/** Short field names people would not guess. */
+const LABELS: Record<string, string> = { lang: 'Language', years_exp: 'Years of experience', linkedin: 'LinkedIn' };
+
+/** Field names in words: `keepRunning` -> "Keep running", `wholeWord` -> "Whole word". */
 export function labelOf(name: string): string {
+  if (LABELS[name]) return LABELS[name];
   const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -27,26 +27,40 @@ export function ExtractionResult({ tool, row }: { tool: string; row: Row }) {
   if (row.status === 'failed') return <p class="error" role="alert">{row.error ?? 'This file could not be processed.'}</p>;
   if (row.status !== 'completed') return <p class="hint">{row.status === 'queued' ? 'Waiting…' : 'Working…'}</p>;
   const data = asFields(row.data);
-  if (tool === 'pdf-to-markdown') return <MarkdownResult data={data} />;
+  if (tool === 'pdf-to-markdown') return <MarkdownResult data={data} filename={row.filename} />;
   if (tool === 'file-search') return <SearchResult data={data} />;
   if (tool === 'parse-cv') return <CvResult data={data} />;
   if (tool === 'transcribe') return <TranscriptResult data={data} />;
   return <FieldsTable data={data} />;
 }
 
-function MarkdownResult({ data }: { data: Fields }) {
+const plural = (count: unknown, word: string) => `${text(count)} ${word}${Number(count) === 1 ? '' : 's'}`;
+const PAGE_MARKER = /^<!-- page (\d+) -->[ \t]*$/m;
+
+/** The Markdown as HTML, its `<!-- page N -->` markers (escaped as raw HTML otherwise) shown as dividers. */
+function renderMarkdown(markdown: string): string {
+  const parts = markdown.split(PAGE_MARKER);
+  const render = (chunk: string) => micromark(chunk, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
+  let html = render(parts[0] ?? '');
+  for (let index = 1; index < parts.length; index += 2) {
+    html += `<p class="page-marker">Page ${Number(parts[index])}</p>${render(parts[index + 1] ?? '')}`;
+  }
+  return html;
+}
+
+function MarkdownResult({ data, filename }: { data: Fields; filename: string }) {
   const [source, setSource] = useState(false);
   const markdown = text(data.markdown);
-  const html = useMemo(() => micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] }), [markdown]);
+  const html = useMemo(() => renderMarkdown(markdown), [markdown]);
   const stats = asFields(data.stats);
   return (
     <div class="extraction">
       <p class="hint">
-        {text(data.pages)} pages · {text(stats.headings)} headings · {text(stats.tables)} tables · {text(stats.words)} words
+        {plural(data.pages, 'page')} · {plural(stats.headings, 'heading')} · {plural(stats.tables, 'table')} · {plural(stats.words, 'word')}
       </p>
       <div class="row">
         <button type="button" aria-pressed={source} onClick={() => setSource(!source)}>{source ? 'Show preview' : 'Show Markdown source'}</button>
-        <a class="button" download="document.md" href={`data:text/markdown;charset=utf-8,${encodeURIComponent(markdown)}`}>Download .md</a>
+        <a class="button" download={filename.replace(/\.pdf$/i, '') + '.md'} href={`data:text/markdown;charset=utf-8,${encodeURIComponent(markdown)}`}>Download .md</a>
       </div>
       {source ? <pre class="source">{markdown}</pre> : <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />}
     </div>

@@ -99,6 +99,8 @@ interface Task {
   downloadLabel?: string;
   error?: string;
   note?: string;
+  /** The credits the job cost and what is left, from the answer to the upload. */
+  charge?: string;
   extraction?: { tool: string; rows: Row[]; totalHits?: number | null };
 }
 
@@ -212,7 +214,7 @@ export function ConvertPage() {
     try {
       const job = await send(key);
       if (!job) throw new ApiError('The server did not accept the files.');
-      update(key, { phase: 'queued', percent: 0 });
+      update(key, { phase: 'queued', percent: 0, charge: chargeText(job) });
       await follow(key, job.jobId);
     } catch (error) {
       update(key, { phase: 'failed', error: errorText(error) });
@@ -230,7 +232,7 @@ export function ConvertPage() {
           const to = chosen.kind === 'convert' ? chosen.to! : formatOf(file);
           const { convert } = await upload(Convert, { file, to, op: chosen.op ?? null, options }, [{ path: 'file', file }], uploadProgress(key));
           if (!convert) throw new ApiError('The server did not accept the file.');
-          update(key, { phase: 'queued', percent: 0 });
+          update(key, { phase: 'queued', percent: 0, charge: chargeText(convert) });
           await follow(key, convert.jobId);
         } catch (error) {
           update(key, { phase: 'failed', error: errorText(error) });
@@ -274,7 +276,7 @@ export function ConvertPage() {
     try {
       const none = [] as File[];
       let accepted;
-      if (tool === 'pdf-to-markdown') accepted = (await upload(PdfToMarkdown, { files: none, keepRunning: options.keepRunning as boolean | undefined, pageBreaks: options.pageBreaks as boolean | undefined }, parts, progress)).pdfToMarkdown;
+      if (tool === 'pdf-to-markdown') accepted = (await upload(PdfToMarkdown, { files: none, keepRunning: options.keepRunning as boolean | undefined, pageBreaks: options.pageBreaks as boolean | undefined, lang: options.lang as string | undefined }, parts, progress)).pdfToMarkdown;
       else if (tool === 'file-search') accepted = (await upload(FileSearch, { files: none, query: String(options.query ?? ''), wholeWord: options.wholeWord as boolean | undefined, caseSensitive: options.caseSensitive as boolean | undefined }, parts, progress)).fileSearch;
       else if (tool === 'parse-cv') accepted = (await upload(ParseCv, { files: none }, parts, progress)).parseCv;
       else accepted = (await upload(Transcribe, { files: none, lang: (options.lang as 'en' | undefined) ?? null }, parts, progress)).transcribe;
@@ -312,7 +314,7 @@ export function ConvertPage() {
   return (
     <section>
       <h1>Convert files</h1>
-      <form onSubmit={run} class="convert">
+      <form onSubmit={run} class="convert" noValidate>
         <div
           class={dragging ? 'drop active' : 'drop'}
           onDragOver={(event) => {
@@ -373,7 +375,7 @@ export function ConvertPage() {
                           {members.map((candidate) => (
                             <option key={candidate.id} value={candidate.id}>
                               {candidate.label}
-                              {(PLAN_RANK[candidate.plan] ?? 0) > (PLAN_RANK[plan] ?? 0) ? ` (${candidate.plan} plan)` : ''}
+                              {(PLAN_RANK[candidate.plan] ?? 0) > (PLAN_RANK[plan] ?? 0) ? ` (${planName(candidate.plan)} plan)` : ''}
                             </option>
                           ))}
                         </optgroup>
@@ -383,8 +385,8 @@ export function ConvertPage() {
                   {needsHigherPlan ? (
                     <p class="hint">
                       {action.kind === 'extract'
-                        ? `This tool is part of the ${action.plan} plan. On your plan you have one free try with one file.`
-                        : `This needs the ${action.plan} plan or higher.`}
+                        ? `This tool is part of the ${planName(action.plan)} plan. On your plan you have one free try of it, with one file.`
+                        : `This needs the ${planName(action.plan)} plan or higher.`}
                     </p>
                   ) : null}
                 </div>
@@ -420,6 +422,12 @@ export function ConvertPage() {
     </section>
   );
 }
+
+const planName = (plan: string) => plan.charAt(0).toUpperCase() + plan.slice(1);
+
+/** What the server said a job cost, as it said it. */
+const chargeText = (job: Job) =>
+  job.creditCost == null ? undefined : `Charged ${job.creditCost} credit${job.creditCost === 1 ? '' : 's'}${job.creditsRemaining == null ? '' : `; ${job.creditsRemaining} left this month`}.`;
 
 const groups: [Action['kind'], string][] = [
   ['convert', 'Convert'],
@@ -458,6 +466,7 @@ function TaskView({ task }: { task: Task }) {
       </progress>
       {task.error ? <p class="error" role="alert">{task.error}</p> : null}
       {task.note ? <p class="hint">{task.note}</p> : null}
+      {task.charge ? <p class="hint charge">{task.charge}</p> : null}
       {task.downloadUrl ? (
         <a class="button primary download" href={task.downloadUrl} download>
           {task.downloadLabel ?? 'Download'}
