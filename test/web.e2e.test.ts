@@ -6,8 +6,10 @@
  * while the e-mail is unverified. Each page is screenshotted to .tmp/screenshots/.
  */
 import { readFile } from 'node:fs/promises';
+import type { PlanId } from '../schema/index.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { unzipSync } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './helpers.js';
@@ -154,7 +156,74 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     expect(await second.locator('[role=alert]').textContent()).toMatch(/free try of pdf-to-markdown has been used/i);
     await screenshot(page, 'extraction-trial-used');
   });
+
+  it('on Business: merges PDFs, converts several images into one ZIP, highlights search hits and mints a signed URL', async () => {
+    const page = await newPage();
+    await signUp(page);
+    // An operator's upgrade, as the admin CLI would make it.
+    const plan: PlanId = 'business';
+    await server.server.runtime.services.accounts.updateAccount(await accountIdOf(page), { plan });
+    await page.goto('/convert');
+    const task = page.locator('.task').first();
+    const finished = () => expect.poll(() => task.getAttribute('class'), { timeout: 60_000 }).toMatch(/\b(done|failed)\b/);
+
+    const pdf = await samplePdf();
+    await page.locator('#files').setInputFiles([
+      { name: 'a.pdf', mimeType: 'application/pdf', buffer: pdf },
+      { name: 'b.pdf', mimeType: 'application/pdf', buffer: pdf },
+    ]);
+    await page.locator('#action').selectOption('merge');
+    await page.getByRole('button', { name: 'Merge 2 PDFs' }).click();
+    await finished();
+    expect(await task.getAttribute('class'), await task.textContent() ?? '').toMatch(/\bdone\b/);
+    const merged = await PDFDocument.load(await downloadOf(page, task.getByRole('link', { name: 'Download' })));
+    expect(merged.getPageCount()).toBe(2);
+
+    await page.getByRole('button', { name: 'Clear' }).click();
+    const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#c33' } }).png().toBuffer();
+    await page.locator('#files').setInputFiles([
+      { name: 'one.png', mimeType: 'image/png', buffer: png },
+      { name: 'two.png', mimeType: 'image/png', buffer: png },
+    ]);
+    await page.locator('#action').selectOption('convert:jpg');
+    await page.getByLabel('All in one ZIP (batch, Pro and up)').check();
+    await page.locator('form.convert button[type=submit]').click();
+    await finished();
+    expect(await task.getAttribute('class'), await task.textContent() ?? '').toMatch(/\bdone\b/);
+    const zip = unzipSync(new Uint8Array(await downloadOf(page, task.getByRole('link', { name: 'Download ZIP' }))));
+    expect(Object.keys(zip).sort()).toEqual(['one.jpg', 'two.jpg']);
+
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.locator('#files').setInputFiles({ name: 'memo.txt', mimeType: 'text/plain', buffer: Buffer.from('The invoice is due on Friday.\nPay the invoice soon.\n') });
+    await page.locator('#action').selectOption('extract:file-search');
+    await page.getByLabel(/^Query/).fill('invoice');
+    await page.getByRole('button', { name: /^Run / }).click();
+    await finished();
+    await expect.poll(() => task.locator('mark').allTextContents(), SLOW).toEqual(['invoice', 'invoice']);
+    await screenshot(page, 'file-search');
+
+    await page.goto('/account');
+    const history = page.locator('#history-title').locator('..');
+    await expect.poll(() => history.locator('tbody tr').count(), SLOW).toBeGreaterThanOrEqual(3);
+    await history.getByRole('button', { name: /Make a signed URL/ }).last().click();
+    await expect.poll(() => history.getByRole('link', { name: 'Signed link' }).count(), SLOW).toBe(1);
+    await screenshot(page, 'account-business');
+  });
 });
+
+/** The account id of the page's session, from its own GraphQL `me`. */
+async function accountIdOf(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const csrf = document.cookie.split('; ').find((part) => part.startsWith('transmute_csrf='))?.slice('transmute_csrf='.length) ?? '';
+    const response = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf) }, body: JSON.stringify({ query: '{ me { id } }' }) });
+    return ((await response.json()) as { data: { me: { id: string } } }).data.me.id;
+  });
+}
+
+async function downloadOf(page: Page, link: ReturnType<Page['locator']>): Promise<Buffer> {
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  return readFile((await download.path())!);
+}
 
 async function samplePdf(): Promise<Buffer> {
   const doc = await PDFDocument.create();
