@@ -2,17 +2,19 @@
  * The warm LibreOffice pool through HTTP: /readyz shows it, a DOCX -> PDF job runs in the warm
  * listener (the same pid before and after, its conversion counted), a listener killed in the middle
  * of a job is replaced and the job still completes, two files of the same name converted at once
- * keep their own contents, and with OFFICE_POOL_SIZE=0 (the benchmark's cold baseline) conversions
+ * keep their own contents, a legacy .doc CV is read by parse-cv through the same pool, and with OFFICE_POOL_SIZE=0 (the benchmark's cold baseline) conversions
  * still work with a cold soffice per file.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OfficePoolStatus } from '../core/engines/libreoffice-pool.js';
 import { runProcess } from '../core/engines/process.js';
+import { FULL_CV_ROW, CvFixtures } from '../plugins/cv/fixtures.js';
+import { cvPlugins } from '../plugins/cv/index.js';
 import { officePlugins } from '../plugins/office/index.js';
-import { convertAndDownload, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
+import { authHeaders, convertAndDownload, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
 
 let dir: string;
 const docx = { memo: '', long: '', walrus: '', heron: '' };
@@ -30,11 +32,12 @@ async function office(server: TestServer): Promise<OfficePoolStatus> {
   return (await getJson(`${server.url}/readyz`, undefined)).body.office as OfficePoolStatus;
 }
 
-async function until(condition: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+/** /readyz is polled often (a listener is busy for a second at most); authenticated routes gently. */
+async function until(condition: () => Promise<boolean>, timeoutMs = 60_000, everyMs = 25): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -58,7 +61,7 @@ describe('office pool over HTTP', () => {
   let key: string;
 
   beforeAll(async () => {
-    server = await startServer({ plugins: officePlugins, env: { OFFICE_POOL_SIZE: '1', OFFICE_POOL_WARM: '1' } });
+    server = await startServer({ plugins: [...officePlugins, ...cvPlugins], env: { OFFICE_POOL_SIZE: '1', OFFICE_POOL_WARM: '1' } });
     key = await server.createKey('pro');
     await until(async () => (await office(server)).listeners[0]?.state === 'idle');
   }, 120_000);
@@ -113,6 +116,25 @@ describe('office pool over HTTP', () => {
     expect((await pdf(walrus!.outputPath)).text).toContain('The walrus signed the lease.');
     expect((await pdf(heron!.outputPath)).text).toContain('The heron kept the minutes.');
   }, 60_000);
+
+  it('parse-cv reads a legacy .doc through the pool', async () => {
+    const cvs = new CvFixtures();
+    try {
+      await cvs.make();
+      const before = await office(server);
+      const form = new FormData();
+      form.append('files', new Blob([new Uint8Array(await readFile(cvs.get('full-doc').path))]), 'jane.doc');
+      const res = await fetch(`${server.url}/api/parse-cv`, { method: 'POST', body: form, headers: authHeaders(key) });
+      expect(res.status).toBe(200);
+      const { statusUrl } = (await res.json()) as { statusUrl: string };
+      let poll: { done: boolean; rows: Array<Record<string, unknown>> } = { done: false, rows: [] };
+      await until(async () => (poll = (await getJson(`${server.url}${statusUrl}`, key)).body).done, 60_000, 250);
+      expect(poll.rows[0]).toMatchObject({ filename: 'jane.doc', status: 'completed', name: FULL_CV_ROW.name, email: FULL_CV_ROW.email });
+      expect((await office(server)).conversions).toBe(before.conversions + 1);
+    } finally {
+      await cvs.cleanup();
+    }
+  }, 120_000);
 });
 
 describe('office pool disabled (OFFICE_POOL_SIZE=0)', () => {
