@@ -60,7 +60,7 @@ export function addBatch(builder: Builder) {
         }
         const uploads = await stageUploads(services, principal, files, maxFiles);
         const { statusUrl: _statusUrl, ...accepted } = await services.batches.accept(principal, {
-          uploads, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: true, webhookUrl: webhookUrl ?? undefined,
+          uploads, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: !principal.session, webhookUrl: webhookUrl ?? undefined,
         });
         return accepted;
       },

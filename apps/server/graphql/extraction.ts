@@ -37,7 +37,7 @@ async function submit(
 ): Promise<BatchAccepted> {
   const maxFiles = services.extractions.admit(principal, tool);
   const uploads = await stageUploads(services, principal, files, maxFiles, () => services.extractions.tooManyFiles(principal, tool));
-  const { statusUrl: _statusUrl, ...accepted } = await services.extractions.accept(principal, tool, { uploads, fields: sent(fields), fieldsAreStrings: false, viaApi: true, webhookUrl });
+  const { statusUrl: _statusUrl, ...accepted } = await services.extractions.accept(principal, tool, { uploads, fields: sent(fields), fieldsAreStrings: false, viaApi: !principal.session, webhookUrl });
   return accepted;
 }
 

@@ -59,7 +59,7 @@ export function addJob(builder: Builder) {
         const fields = optionsObject(options);
         const upload = await stageUpload(services, principal, file);
         const { statusUrl: _statusUrl, ...accepted } = await services.jobs.accept(principal, {
-          upload, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: true, webhookUrl: webhookUrl ?? undefined,
+          upload, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: !principal.session, webhookUrl: webhookUrl ?? undefined,
         });
         return accepted;
       },
@@ -75,7 +75,7 @@ export function addJob(builder: Builder) {
       resolve: async (_root, { files, webhookUrl }, { services, principal }) => {
         const maxFiles = services.jobs.admitMerge(principal);
         const uploads = await stageUploads(services, principal, files, maxFiles);
-        const { statusUrl: _statusUrl, ...accepted } = await services.jobs.acceptMerge(principal, uploads, true, webhookUrl ?? undefined);
+        const { statusUrl: _statusUrl, ...accepted } = await services.jobs.acceptMerge(principal, uploads, !principal.session, webhookUrl ?? undefined);
         return accepted;
       },
     }),
