@@ -1,9 +1,10 @@
 /**
  * Per-key requests-per-minute, counted in the store so every API instance shares the count.
  * Fixed one-minute windows: simple, exact across instances, and what "requests per minute" says.
- * Browser sessions count per account: however many tabs or sessions, the web app gets the plan's
- * rate once, beside each key's own. Sign-in, sign-up and mail attempts are counted the same way
- * under their own keys (`attempt`).
+ * Browser sessions count per account: however many tabs or sessions, the web app gets one budget,
+ * beside each key's own: the plan's rate, but at least SESSION_MIN_PER_MINUTE, since a page asks
+ * several small queries per screen where an API client makes one call per file. Sign-in, sign-up
+ * and mail attempts are counted the same way under their own keys (`attempt`).
  */
 import type { Store } from '../store/types.js';
 import type { Principal, AccountService } from './accounts.js';
@@ -20,6 +21,8 @@ export interface RateState {
 }
 
 const WINDOW_MS = 60_000;
+/** The least a browser session may send per minute, whatever the plan (see above). */
+export const SESSION_MIN_PER_MINUTE = 120;
 
 export class RateLimitService {
   private lastPrune = 0;
@@ -30,7 +33,8 @@ export class RateLimitService {
   async hit(principal: Principal): Promise<RateState> {
     const now = this.clock.now().getTime();
     const windowStart = now - (now % WINDOW_MS);
-    const limit = this.accounts.limitsOf(principal.account).requestsPerMinute;
+    const planLimit = this.accounts.limitsOf(principal.account).requestsPerMinute;
+    const limit = principal.session ? Math.max(planLimit, SESSION_MIN_PER_MINUTE) : planLimit;
     const count = await this.store.rates.hit(principal.session ? `session:${principal.account.id}` : principal.keyId, windowStart);
     const state: RateState = {
       limit, remaining: Math.max(0, limit - count), resetSeconds: Math.ceil((windowStart + WINDOW_MS - now) / 1000), windowSeconds: WINDOW_MS / 1000,
