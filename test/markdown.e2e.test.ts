@@ -15,6 +15,7 @@ import { authHeaders, getJson, startServer, type TestServer } from './helpers.js
 
 const FRENCH = ['Le château près de la forêt', 'Élève déçu à côté du garçon', 'Où est la fenêtre ? Très bientôt.'];
 const GERMAN = ['Die Größe der Brücke über dem Fluss', 'Fünf Bäume stehen an der Straße', 'Schöne Grüße aus München'];
+const JAPANESE = ['東京都の会議室で打ち合わせ', '来週の予定を確認しました', '資料は明日送ります'];
 
 type Row = { filename: string; status: string; pages: number; markdown: string; stats: Record<string, number> };
 
@@ -46,12 +47,14 @@ describe('pdf-to-markdown: scans in the language given', () => {
   let dir: string;
   let french: { name: string; data: Buffer };
   let german: { name: string; data: Buffer };
+  let japanese: { name: string; data: Buffer };
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'markdown-e2e-'));
     server = await startServer({ plugins: [markdownPlugin] });
     french = { name: 'lettre.pdf', data: await readFile(await scannedPdf(path.join(dir, 'fr.pdf'), [FRENCH])) };
     german = { name: 'brief.pdf', data: await readFile(await scannedPdf(path.join(dir, 'de.pdf'), [GERMAN])) };
+    japanese = { name: 'memo.pdf', data: await readFile(await scannedPdf(path.join(dir, 'ja.pdf'), [JAPANESE], 'IPAGothic')) };
   });
   afterAll(async () => {
     await server?.close();
@@ -69,6 +72,15 @@ describe('pdf-to-markdown: scans in the language given', () => {
     // English data has no ç and reads â, ê as other letters: the same scan loses its words.
     expect(inEnglish.stats.ocr_pages).toBe(1);
     for (const word of ['château', 'garçon', 'déçu']) expect(inEnglish.markdown).not.toContain(word);
+  }, 180_000);
+
+  it('REST: lang=jpn reads Japanese, its words and lines joined without spaces', async () => {
+    const key = await server.createKey('pro');
+    const res = await submit(server.url, key, japanese, { lang: 'jpn', pageBreaks: 'false' });
+    expect(res.status).toBe(200);
+    const row = await restRow(server.url, key, res.body.statusUrl);
+    expect(row).toMatchObject({ filename: 'memo.pdf', status: 'completed', stats: { ocr_pages: 1 } });
+    expect(row.markdown).toBe(`${JAPANESE.join('')}\n`);
   }, 180_000);
 
   it('GraphQL and tRPC take lang too (deu), and refuse a language that is not offered', async () => {

@@ -93,8 +93,9 @@ function segmentRuns(runs: readonly TextRun[], size: number, startsCell: (run: T
     if (!segment || gap > SEGMENT_GAP * Math.max(size, run.size) || startsCell(run)) {
       segments.push({ text, x0: run.x0, x1: run.x1 });
     } else {
-      const needsSpace = gap > WORD_GAP * run.size && !segment.text.endsWith(' ') && !text.startsWith(' ');
-      segment.text += (needsSpace ? ' ' : '') + text;
+      // Japanese and Chinese words meet without a space, whatever the gap.
+      if (joinsUnspaced(segment.text.trimEnd(), text.trimStart())) segment.text = segment.text.trimEnd() + text.trimStart();
+      else segment.text += (gap > WORD_GAP * run.size && !segment.text.endsWith(' ') && !text.startsWith(' ') ? ' ' : '') + text;
       segment.x1 = Math.max(segment.x1, run.x1);
     }
     previous = run;
@@ -123,10 +124,21 @@ function dominantSize(runs: readonly TextRun[]): number {
   return [...weights].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
 }
 
+/** Chinese and Japanese characters and their punctuation: written without spaces between words. */
+const UNSPACED = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u303f\\uff00-\\uffef]';
+const UNSPACED_END = new RegExp(`${UNSPACED}$`, 'u');
+const UNSPACED_START = new RegExp(`^${UNSPACED}`, 'u');
+
+/** Text meeting across a line break or between OCR words with no space: Japanese, Chinese. */
+export function joinsUnspaced(before: string, after: string): boolean {
+  return UNSPACED_END.test(before) && UNSPACED_START.test(after);
+}
+
 /** Joins two lines of running text, undoing end-of-line hyphenation. */
 export function joinText(before: string, after: string): string {
   if (before === '') return after;
   if (after === '') return before;
   if (/\p{Ll}-$/u.test(before) && /^\p{Ll}/u.test(after)) return before.slice(0, -1) + after;
+  if (joinsUnspaced(before, after)) return before + after;
   return `${before} ${after}`;
 }

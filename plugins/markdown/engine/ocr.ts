@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recognizeLayout } from '../../../core/engines/tesseract.js';
+import { joinsUnspaced } from './lines.js';
 import type { ScanImage, TextRun } from './types.js';
 
 /** Words tesseract is less sure of than this (0-100) are noise: specks, rules read as "|". */
@@ -138,12 +139,18 @@ function toRuns(lines: readonly OcrLine[], image: ScanImage): TextRun[] {
   const sizes = quantise(kept.map((line) => Math.round(line.xSize * pointsPerPixel * 10) / 10));
   return kept.flatMap((line) => {
     const size = sizes.get(Math.round(line.xSize * pointsPerPixel * 10) / 10)!;
-    return line.words.map((word): TextRun => {
+    const runs: TextRun[] = [];
+    for (const word of line.words) {
       const baselinePx = line.bbox[3] + line.slope * ((word.bbox[0] + word.bbox[2]) / 2 - line.bbox[0]) + line.offset;
-      const [x0, baseline] = toPage(word.bbox[0], baselinePx);
-      const [x1] = toPage(word.bbox[2], baselinePx);
-      // Each OCR word is a word: the leading space keeps words apart however tight the boxes.
-      return { text: ` ${word.text}`, x0: Math.min(x0, x1), x1: Math.max(x0, x1), baseline, size, bold: false };
-    });
+      const [left, baseline] = toPage(word.bbox[0], baselinePx);
+      const [right] = toPage(word.bbox[2], baselinePx);
+      const [x0, x1] = [Math.min(left, right), Math.max(left, right)];
+      const previous = runs[runs.length - 1];
+      // Japanese and Chinese words run on in one run, in tesseract's order (their boxes may
+      // overlap); any other OCR word is a word: the leading space keeps words apart however tight the boxes.
+      if (previous && joinsUnspaced(previous.text, word.text)) Object.assign(previous, { text: previous.text + word.text, x1: Math.max(previous.x1, x1) });
+      else runs.push({ text: ` ${word.text}`, x0, x1, baseline, size, bold: false });
+    }
+    return runs;
   });
 }
