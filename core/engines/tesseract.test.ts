@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import { EngineError } from './process.js';
-import { TESSERACT, recognizeText } from './tesseract.js';
+import { TESSERACT, TESSERACT_ALL_LANGUAGES, ocrLanguageOption, recognizeText } from './tesseract.js';
 import { PHOTO_TEXT, rejectionOf, useEngineTestFiles } from './test-files.js';
 
 const files = useEngineTestFiles();
@@ -11,6 +11,17 @@ const files = useEngineTestFiles();
 describe('tesseract', () => {
   it('requires the program and its English data', () => {
     expect(TESSERACT).toEqual({ command: 'tesseract', debian: ['tesseract-ocr', 'tesseract-ocr-eng'], license: 'Apache-2.0' });
+  });
+
+  it('offers every OCR language, with its data, to tools that take lang', () => {
+    expect(TESSERACT_ALL_LANGUAGES.debian).toEqual(['tesseract-ocr', 'tesseract-ocr-eng', 'tesseract-ocr-fra', 'tesseract-ocr-deu', 'tesseract-ocr-jpn']);
+    expect(ocrLanguageOption.parse(undefined)).toBe('eng');
+    expect(ocrLanguageOption.parse(' deu+eng+fra ')).toBe('deu+eng+fra');
+    const problem = (lang: string) => ocrLanguageOption.safeParse(lang).error?.issues[0]?.message;
+    expect(problem('spa')).toBe("must be eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra); 'spa' is not one of them");
+    expect(problem('eng+fra+deu+jpn')).toBe('must be eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra): at most 3 languages');
+    expect(problem('fra+fra')).toBe('lists fra twice');
+    expect(problem('eng,fra')).toMatch(/'eng,fra' is not one of them/);
   });
 
   it('reads printed text', async () => {
