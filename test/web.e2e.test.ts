@@ -85,6 +85,17 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     const credits = await fetch(`${server.url}/api/v1/credits`, { headers: { authorization: `Bearer ${key}` } });
     expect(credits.status).toBe(200);
     expect(await credits.json()).toMatchObject({ plan: 'Free', creditsIncluded: 250 });
+
+    // Signing out ends the session; signing in again starts one.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/signin');
+    await page.goto('/account');
+    await page.waitForURL('**/signin');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await screenshot(page, 'sign-in');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/convert');
   });
 
   it('refuses key generation while the e-mail is unverified, in plain words', async () => {
@@ -113,11 +124,17 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
 
     await page.locator('#action').selectOption('convert:webp');
     await screenshot(page, 'convert-options');
+    const requests: { method: string; url: string; body: string }[] = [];
+    page.on('request', (request) => requests.push({ method: request.method(), url: request.url(), body: request.postData() ?? '' }));
     await page.getByRole('button', { name: 'Convert to WEBP' }).click();
 
     const task = page.locator('.task').first();
     await expect.poll(() => task.getAttribute('class'), { timeout: 60_000 }).toMatch(/\bdone\b/);
     expect(await task.locator('progress').evaluate((bar: HTMLProgressElement) => bar.value)).toBe(100);
+    // Progress came live over the jobUpdated subscription (server-sent events), not by polling.
+    const live = requests.filter((r) => r.method === 'GET' && new URL(r.url).searchParams.get('query')?.includes('jobUpdated'));
+    expect(live).toHaveLength(1);
+    expect(requests.filter((r) => r.body.includes('query Job('))).toEqual([]);
     await screenshot(page, 'convert');
 
     const [download] = await Promise.all([page.waitForEvent('download'), task.getByRole('link', { name: 'Download' }).click()]);

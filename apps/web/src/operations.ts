@@ -101,6 +101,10 @@ export const BatchConvert = graphql(`
   }
 `);
 
+export const JobQuery = graphql(`
+  query Job($id: ID!) { job(id: $id) { ...JobFields } }
+`, [JobFields]);
+
 export const BatchQuery = graphql(`
   query Batch($id: ID!) { batch(id: $id) { total completed done downloadUrl } }
 `);

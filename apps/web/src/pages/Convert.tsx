@@ -18,6 +18,7 @@ import {
   Convert,
   ExtractionQuery,
   FileSearch,
+  JobQuery,
   FormatsQuery,
   JobUpdated,
   MergePdf,
@@ -174,10 +175,27 @@ export function ConvertPage() {
         else if (job.status === 'failed') update(key, { phase: 'failed', error: job.error ?? 'The conversion failed.' });
         else update(key, { phase: job.status === 'active' ? 'running' : 'queued', percent: job.progress ?? 0 });
       };
+      let finished = false;
       const close = subscribe(JobUpdated, { id: jobId }, {
-        next: ({ jobUpdated }) => jobUpdated && show(jobUpdated),
-        error: (error) => {
-          update(key, { phase: 'failed', error: error.message });
+        next: ({ jobUpdated }) => {
+          if (!jobUpdated) return;
+          finished = jobUpdated.status === 'done' || jobUpdated.status === 'failed';
+          show(jobUpdated);
+        },
+        // The live stream broke (a proxy cutting it, a restart): poll the job instead.
+        error: async (error) => {
+          for (let delay = 1000; !finished; delay = Math.min(5000, delay * 1.5)) {
+            await sleep(delay);
+            try {
+              const { job } = await request(JobQuery, { id: jobId });
+              if (!job) break;
+              finished = job.status === 'done' || job.status === 'failed';
+              show(job);
+            } catch (failure) {
+              update(key, { phase: 'failed', error: failure instanceof ApiError ? failure.message : error.message });
+              break;
+            }
+          }
           resolve();
         },
         complete: resolve,
