@@ -38,22 +38,24 @@ export async function convertTimed(url: string, key: string, file: { name: strin
  * `clients` loops converting for `seconds`; returns every completed conversion's latency and
  * completion time (ms since the start). Conversions still running at the end are awaited but not counted.
  */
-export async function closedLoop(clients: number, seconds: number, convert: () => Promise<ConvertTiming>): Promise<{ latencies: number[]; completedAt: number[]; elapsedMs: number }> {
+export async function closedLoop(clients: number, seconds: number, convert: () => Promise<ConvertTiming>): Promise<{ latencies: number[]; acceptances: number[]; completedAt: number[]; elapsedMs: number }> {
   const latencies: number[] = [];
+  const acceptances: number[] = [];
   const completedAt: number[] = [];
   const started = performance.now();
   const deadline = started + seconds * 1000;
   await Promise.all(Array.from({ length: clients }, async () => {
     while (performance.now() < deadline) {
-      const { totalMs } = await convert();
+      const { totalMs, acceptMs } = await convert();
       const at = performance.now() - started;
       if (at <= seconds * 1000) {
         latencies.push(totalMs);
+        acceptances.push(acceptMs);
         completedAt.push(at);
       }
     }
   }));
-  return { latencies, completedAt, elapsedMs: seconds * 1000 };
+  return { latencies, acceptances, completedAt, elapsedMs: seconds * 1000 };
 }
 
 /** Conversions per second in consecutive windows of `windowMs`, for the spread of a throughput. */
