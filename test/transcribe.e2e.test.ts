@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import { EXPECTED_TEXT, SpeechFixtures, wordErrorRate } from '../plugins/transcribe/fixtures.js';
 import { TRANSCRIBE_CREDIT_WEIGHT } from '../plugins/transcribe/index.js';
+import { expectTimedSegments } from '../plugins/transcribe/test-transcript.js';
 import { authHeaders, getJson, startServer, type TestServer } from './helpers.js';
 
 async function submit(url: string, key: string, files: Array<{ name: string; data: Buffer }>, fields: Record<string, string> = {}) {
@@ -28,18 +29,6 @@ async function waitForRows(url: string, key: string, statusUrl: string) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('transcription did not finish');
-}
-
-function expectSegments(row: any) {
-  expect(row.segments.length).toBeGreaterThan(0);
-  let previousEnd = 0;
-  for (const segment of row.segments) {
-    expect(Object.keys(segment).sort()).toEqual(['end', 'start', 'text']);
-    expect(segment.start).toBeGreaterThanOrEqual(previousEnd);
-    expect(segment.start).toBeLessThan(segment.end);
-    expect(segment.end).toBeLessThanOrEqual(row.duration);
-    previousEnd = segment.end;
-  }
 }
 
 describe('POST /api/transcribe', () => {
@@ -76,13 +65,13 @@ describe('POST /api/transcribe', () => {
     expect(talk.duration).toBeLessThan(10);
     expect(wordErrorRate(EXPECTED_TEXT['two-sentences-mp3'], talk.text)).toBeLessThanOrEqual(0.25);
     for (const word of ['fox', 'lazy', 'dog', 'weather', 'sunny']) expect(talk.text).toContain(word);
-    expectSegments(talk);
+    expectTimedSegments(talk);
     expect(talk.segments).toHaveLength(2);
 
     const clip = byName['clip.mp4'];
     expect(clip).toMatchObject({ status: 'completed', language: 'en' });
     expect(wordErrorRate(EXPECTED_TEXT['speech-mp4'], clip.text)).toBeLessThanOrEqual(0.25);
-    expectSegments(clip);
+    expectTimedSegments(clip);
 
     expect(byName['silent.mp4']).toEqual({ filename: 'silent.mp4', status: 'failed', error: 'The MP4 file has no audio track, so there is nothing to transcribe' });
   }, 120_000);
@@ -126,7 +115,7 @@ describe('POST /api/transcribe', () => {
     const gqlRow = extraction.rows[0];
     expect(gqlRow).toMatchObject({ filename: 'talk.mp3', status: 'completed', error: null, data: { language: 'en' } });
     expect(wordErrorRate(EXPECTED_TEXT['two-sentences-mp3'], gqlRow.data.text)).toBeLessThanOrEqual(0.25);
-    expectSegments(gqlRow.data);
+    expectTimedSegments(gqlRow.data);
 
     const trpc = createTransmuteClient(server.url, key);
     const trpcForm = new FormData();
@@ -141,7 +130,7 @@ describe('POST /api/transcribe', () => {
     const trpcRow = poll.rows[0] as any;
     expect(trpcRow).toMatchObject({ filename: 'clip.mp4', status: 'completed', language: 'en' });
     expect(wordErrorRate(EXPECTED_TEXT['speech-mp4'], trpcRow.text)).toBeLessThanOrEqual(0.25);
-    expectSegments(trpcRow);
+    expectTimedSegments(trpcRow);
   }, 120_000);
 
   it('still refuses Pro keys', async () => {

@@ -2,9 +2,11 @@
  * The transcription audio pipeline: any audio or video input -> ffprobe (duration, the audio
  * stream) -> ffmpeg -> 16 kHz mono 16-bit PCM WAV in the work dir, the format both speech
  * engines read. ffmpeg streams the conversion, so memory stays flat whatever the length; the
- * WAV on disk is 32 kB per second (230 MB for the 2-hour maximum).
+ * WAV on disk is 32 kB per second (230 MB for the 2-hour maximum). Engines that hold their
+ * input in memory (whisper.cpp) get it in chunks cut at pauses (planChunks, readChunk).
  */
-import { stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PluginError, type PluginInput, type RunContext } from '../../core/contract/index.js';
 import { ffmpegFailure, probe, runFfmpeg, type MediaProbe } from '../../core/engines/ffmpeg.js';
@@ -97,4 +99,129 @@ export async function prepareAudio(input: PluginInput, ctx: RunContext, progress
     if (durationSec > MAX_DURATION_SEC) throw new PluginError(`The recording is longer than ${MAX_DURATION_SEC / 3600} hours; transcription takes up to ${MAX_DURATION_SEC / 3600} hours per file`);
   }
   return { wavPath, durationSec };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chunks: long recordings are recognised piece by piece, cut where it is quietest
+
+/** Where the samples lie in a WAV file ffmpeg wrote (its header may carry a LIST chunk). */
+export interface PcmLayout {
+  dataOffset: number;
+  dataBytes: number;
+}
+
+export async function pcmLayout(wavPath: string): Promise<PcmLayout> {
+  const file = await open(wavPath, 'r');
+  try {
+    const { size } = await file.stat();
+    const head = Buffer.alloc(12);
+    await file.read(head, 0, 12, 0);
+    if (head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE') throw new Error('not a RIFF WAVE file');
+    const chunk = Buffer.alloc(8);
+    for (let offset = 12; offset + 8 <= size; ) {
+      await file.read(chunk, 0, 8, offset);
+      const id = chunk.toString('latin1', 0, 4);
+      const length = chunk.readUInt32LE(4);
+      if (id === 'data') return { dataOffset: offset + 8, dataBytes: Math.min(length, size - offset - 8) };
+      offset += 8 + length + (length % 2);
+    }
+    throw new Error('WAV file without a data chunk');
+  } finally {
+    await file.close();
+  }
+}
+
+export interface AudioChunk {
+  /** Seconds from the start of the recording. */
+  start: number;
+  end: number;
+  /** No frame reaches the speech floor: nothing to recognise (whisper invents text on silence). */
+  silent: boolean;
+}
+
+export interface ChunkPlanOptions {
+  /** Longest chunk; whisper reads 30-second windows. */
+  maxSeconds: number;
+  /** A cut is never placed earlier than this into a chunk. */
+  minSeconds: number;
+}
+
+const FRAME_SAMPLES = 320; // 20 ms
+const FRAME_SECONDS = FRAME_SAMPLES / SAMPLE_RATE;
+/** A cut is placed in the quietest 0.3 s of the search range (a pause between words). */
+const PAUSE_FRAMES = 15;
+/** Frames quieter than this are silence (dBFS): room noise, not speech. */
+const SPEECH_FLOOR_DB = -50;
+
+/**
+ * Plan the chunks of a 16 kHz mono PCM WAV: read it once as a stream (memory: one 20 ms energy
+ * value per frame, 180 kB an hour), then cut each chunk at the quietest 0.3 s between `minSeconds`
+ * and `maxSeconds` from its start, so a cut falls in a pause, not mid-word.
+ */
+export async function planChunks(wavPath: string, layout: PcmLayout, { maxSeconds, minSeconds }: ChunkPlanOptions, signal?: AbortSignal): Promise<AudioChunk[]> {
+  const frameCount = Math.ceil(layout.dataBytes / 2 / FRAME_SAMPLES);
+  const energy = new Float32Array(frameCount); // dBFS per frame
+  let frame = 0;
+  let sum = 0;
+  let inFrame = 0;
+  let carry: Buffer | undefined;
+  const stream = createReadStream(wavPath, { start: layout.dataOffset, end: layout.dataOffset + layout.dataBytes - 1, highWaterMark: 1 << 20, ...(signal ? { signal } : {}) });
+  for await (const raw of stream as AsyncIterable<Buffer>) {
+    const data: Buffer = carry ? Buffer.concat([carry, raw]) : raw;
+    const whole = data.length - (data.length % 2);
+    carry = whole < data.length ? data.subarray(whole) : undefined;
+    for (let i = 0; i < whole; i += 2) {
+      const sample = data.readInt16LE(i) / 32768;
+      sum += sample * sample;
+      if (++inFrame === FRAME_SAMPLES) {
+        energy[frame++] = 10 * Math.log10(sum / FRAME_SAMPLES + 1e-10);
+        sum = 0;
+        inFrame = 0;
+      }
+    }
+  }
+  if (inFrame > 0) energy[frame++] = 10 * Math.log10(sum / inFrame + 1e-10);
+
+  const totalSeconds = layout.dataBytes / 2 / SAMPLE_RATE;
+  const chunks: AudioChunk[] = [];
+  let startFrame = 0;
+  while (startFrame < frame) {
+    let endFrame = frame;
+    if ((frame - startFrame) * FRAME_SECONDS > maxSeconds) {
+      // The quietest run of PAUSE_FRAMES frames in [start + min, start + max]; the latest wins ties.
+      const from = startFrame + Math.floor(minSeconds / FRAME_SECONDS);
+      const to = startFrame + Math.floor(maxSeconds / FRAME_SECONDS) - PAUSE_FRAMES;
+      let best = to;
+      let bestLevel = Infinity;
+      let level = 0;
+      for (let i = from; i < from + PAUSE_FRAMES; i++) level += energy[i]!;
+      for (let i = from; i <= to; i++) {
+        if (level <= bestLevel) {
+          bestLevel = level;
+          best = i;
+        }
+        level += energy[i + PAUSE_FRAMES]! - energy[i]!;
+      }
+      endFrame = best + Math.floor(PAUSE_FRAMES / 2);
+    }
+    let loudest = -Infinity;
+    for (let i = startFrame; i < endFrame; i++) loudest = Math.max(loudest, energy[i]!);
+    chunks.push({ start: startFrame * FRAME_SECONDS, end: Math.min(endFrame * FRAME_SECONDS, totalSeconds), silent: loudest < SPEECH_FLOOR_DB });
+    startFrame = endFrame;
+  }
+  return chunks;
+}
+
+/** The PCM samples of `chunk` (16-bit little-endian), read from disk: one chunk in memory at a time. */
+export async function readChunk(wavPath: string, layout: PcmLayout, chunk: Pick<AudioChunk, 'start' | 'end'>): Promise<Buffer> {
+  const first = Math.round(chunk.start * SAMPLE_RATE) * 2;
+  const last = Math.min(Math.round(chunk.end * SAMPLE_RATE) * 2, layout.dataBytes);
+  const buffer = Buffer.alloc(Math.max(0, last - first));
+  const file = await open(wavPath, 'r');
+  try {
+    await file.read(buffer, 0, buffer.length, layout.dataOffset + first);
+  } finally {
+    await file.close();
+  }
+  return buffer;
 }

@@ -2,13 +2,14 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PluginError, isFileResult } from '../../core/contract/index.js';
+import { PluginError } from '../../core/contract/index.js';
 import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing.js';
 import { probe } from '../../core/engines/ffmpeg.js';
 import { EngineError } from '../../core/engines/process.js';
 import { PocketsphinxOutputParser, pocketsphinxFailure, type Utterance } from '../../core/engines/pocketsphinx.js';
 import { EXPECTED_TEXT, PAUSE_SECONDS, SENTENCES, SpeechFixtures, wordErrorRate } from './fixtures.js';
-import { TRANSCRIBE_CREDIT_WEIGHT, transcribePlugin, type TranscriptRow } from './index.js';
+import { TRANSCRIBE_CREDIT_WEIGHT, transcribePlugin } from './index.js';
+import { expectTranscriptRow, rowOf } from './test-transcript.js';
 import { toSegments } from './transcribe.js';
 
 const fixtures = new SpeechFixtures();
@@ -18,24 +19,6 @@ afterAll(() => fixtures.cleanup());
 /** pocketsphinx on flite's voice: about 22% WER measured on longer text; these sentences come out nearly exact. */
 const MAX_WER = 0.25;
 
-const rowOf = (run: TestRun): TranscriptRow => {
-  if (isFileResult(run.result)) throw new Error('expected a row');
-  return run.result.row as unknown as TranscriptRow;
-};
-
-function expectWellFormed(row: TranscriptRow) {
-  expect(Object.keys(row).sort()).toEqual(['duration', 'language', 'segments', 'text']);
-  expect(row.segments.length).toBeGreaterThan(0);
-  let previousEnd = 0;
-  for (const segment of row.segments) {
-    expect(segment.start).toBeGreaterThanOrEqual(previousEnd);
-    expect(segment.start).toBeLessThan(segment.end);
-    expect(segment.end).toBeLessThanOrEqual(row.duration);
-    expect(segment.text.trim()).not.toBe('');
-    previousEnd = segment.end;
-  }
-  expect(row.text).toBe(row.segments.map((s) => s.text).join(' '));
-}
 
 /** The duration ffprobe gives the fixture's audio stream: the row's must be the media's own. */
 async function mediaDuration(file: string): Promise<number> {
@@ -45,7 +28,7 @@ async function mediaDuration(file: string): Promise<number> {
 
 async function expectTwoSentences(run: TestRun) {
   const row = rowOf(run);
-  expectWellFormed(row);
+  expectTranscriptRow(row);
   expect(row.language).toBe('en');
   expect(row.duration).toBeCloseTo(await mediaDuration(fixtures.file('two-sentences-mp3')), 1);
   expect(row.duration).toBeGreaterThan(5);
@@ -67,7 +50,7 @@ pluginConformanceSuite(transcribePlugin, [
     files: [fixtures.get('speech-mp4')],
     async check(run) {
       const row = rowOf(run);
-      expectWellFormed(row);
+      expectTranscriptRow(row);
       expect(row).toMatchObject({ language: 'en' });
       expect(row.duration).toBeCloseTo(await mediaDuration(fixtures.file('speech-mp4')), 1);
       expect(row.duration).toBeGreaterThan(2);

@@ -2,16 +2,20 @@
  * transcribe: speech to text for audio and video files. One row per file:
  * { language, duration, text, segments: [{ start, end, text }] }, times in seconds.
  *
- * Engine: pocketsphinx (Debian's English model), the embedded default. Other languages need
- * whisper.cpp with a model the operator supplies (WHISPER_MODEL): not wired yet, so they are
- * refused per file with a message that says so, never transcribed with the English model.
+ * Two engines, chosen per file:
+ * - whisper.cpp when the operator configured a model (WHISPER_MODEL): every language, or
+ *   auto-detection, with segment timestamps. The PCM is fed to it in chunks of at most 30 s cut
+ *   at pauses, so a 2-hour file never sits in memory;
+ * - pocketsphinx otherwise (Debian's English model, the embedded default): English only. Other
+ *   languages are refused per file, never transcribed with the English model.
  */
 import { z } from 'zod';
 import { PluginError, definePlugin, scaledTimeout, singleInput, type RunContext } from '../../core/contract/index.js';
 import { FFMPEG, FFPROBE } from '../../core/engines/ffmpeg.js';
 import { POCKETSPHINX, POCKETSPHINX_LANGUAGE, recognizeSpeech, type Utterance } from '../../core/engines/pocketsphinx.js';
+import { WHISPER_LICENSE, transcribePcm, whisperModelIsMultilingual, whisperModelPath } from '../../core/engines/whisper.js';
 import type { FormatId } from '../../schema/index.js';
-import { prepareAudio } from './audio.js';
+import { pcmLayout, planChunks, prepareAudio, readChunk, type PreparedAudio } from './audio.js';
 
 /** The spec's languages. */
 export const TRANSCRIBE_LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt', 'ja'] as const;
@@ -29,7 +33,7 @@ const LANGUAGE_NAMES: Record<TranscribeLanguage, string> = {
 export const TRANSCRIBE_CREDIT_WEIGHT = 3;
 
 export const transcribeOptions = z.object({
-  lang: z.enum(TRANSCRIBE_LANGUAGES).optional().describe('Spoken language. Omitted: English with the embedded engine (pocketsphinx); other languages need a whisper model (WHISPER_MODEL) and are refused per file without one.'),
+  lang: z.enum(TRANSCRIBE_LANGUAGES).optional().describe('Spoken language. Omitted: detected by whisper when the server has a whisper model (WHISPER_MODEL), else English with the embedded engine (pocketsphinx); without a whisper model, other languages are refused per file.'),
 });
 
 const AUDIO_INPUTS = ['mp3', 'wav', 'ogg', 'flac', 'aac', 'm4a', 'opus', 'aiff', 'wma', 'amr', 'm4b', 'mp2', 'ac3'] as const satisfies readonly FormatId[];
@@ -42,7 +46,8 @@ export interface Segment {
   text: string;
 }
 export interface TranscriptRow {
-  language: TranscribeLanguage;
+  /** ISO 639-1: the language asked for, or the one whisper detected (any it knows), or "en". */
+  language: string;
   /** Seconds, from the media. */
   duration: number;
   text: string;
@@ -73,18 +78,56 @@ export function toSegments(utterances: readonly Utterance[], durationSec: number
   return segments;
 }
 
-async function transcribeFile(input: Parameters<typeof prepareAudio>[0], lang: TranscribeLanguage | undefined, ctx: RunContext): Promise<TranscriptRow> {
-  const language = lang ?? POCKETSPHINX_LANGUAGE;
-  if (language !== POCKETSPHINX_LANGUAGE) {
-    throw new PluginError(`${LANGUAGE_NAMES[language]} needs the whisper model; set WHISPER_MODEL (only English is transcribed without it)`);
-  }
-  const audio = await prepareAudio(input, ctx, (pct) => ctx.progress(Math.floor((pct * CONVERT_SHARE) / 100)));
+/** whisper chunks: at most one 30 s window each, cut at a pause at least 10 s in. */
+const CHUNK_MAX_SECONDS = 30;
+const CHUNK_MIN_SECONDS = 10;
+
+async function withPocketsphinx(audio: PreparedAudio, ctx: RunContext): Promise<TranscriptRow> {
   const utterances = await recognizeSpeech(audio.wavPath, ctx, {
     onUtterance: (u) => ctx.progress(Math.min(99, CONVERT_SHARE + Math.floor(((100 - CONVERT_SHARE) * u.end) / Math.max(audio.durationSec, 0.01)))),
   });
   ctx.signal.throwIfAborted();
   const segments = toSegments(utterances, audio.durationSec);
   return { language: POCKETSPHINX_LANGUAGE, duration: round2(audio.durationSec), text: segments.map((s) => s.text).join(' '), segments };
+}
+
+/**
+ * whisper, chunk by chunk: the language is detected on the first chunk with sound (unless
+ * given) and kept for the rest; segment times are shifted by the chunk's start.
+ */
+async function withWhisper(audio: PreparedAudio, modelPath: string, lang: TranscribeLanguage | undefined, ctx: RunContext): Promise<TranscriptRow> {
+  const layout = await pcmLayout(audio.wavPath);
+  const chunks = await planChunks(audio.wavPath, layout, { maxSeconds: CHUNK_MAX_SECONDS, minSeconds: CHUNK_MIN_SECONDS }, ctx.signal);
+  let language: string | undefined = lang;
+  const utterances: Utterance[] = [];
+  for (const chunk of chunks) {
+    ctx.signal.throwIfAborted();
+    if (!chunk.silent) {
+      const pcm = await readChunk(audio.wavPath, layout, chunk);
+      const result = await transcribePcm(pcm, { modelPath, language: language ?? 'auto', signal: ctx.signal });
+      language ??= result.language;
+      for (const segment of result.segments) utterances.push({ start: chunk.start + segment.start, end: chunk.start + segment.end, text: segment.text, words: [] });
+    }
+    ctx.progress(Math.min(99, CONVERT_SHARE + Math.floor(((100 - CONVERT_SHARE) * chunk.end) / Math.max(audio.durationSec, 0.01))));
+  }
+  const segments = toSegments(utterances, audio.durationSec);
+  // All silence: nothing was detected, so the row says what was asked for (or English).
+  return { language: language ?? 'en', duration: round2(audio.durationSec), text: segments.map((s) => s.text).join(' '), segments };
+}
+
+async function transcribeFile(input: Parameters<typeof prepareAudio>[0], lang: TranscribeLanguage | undefined, ctx: RunContext): Promise<TranscriptRow> {
+  const modelPath = whisperModelPath();
+  // Refusals come before any decoding: a language no configured engine speaks.
+  if (!modelPath && lang !== undefined && lang !== POCKETSPHINX_LANGUAGE) {
+    throw new PluginError(`${LANGUAGE_NAMES[lang]} needs the whisper model; set WHISPER_MODEL (only English is transcribed without it)`);
+  }
+  // An English-only model (base.en...) cannot detect a language: it transcribes English.
+  const englishOnly = modelPath !== undefined && !whisperModelIsMultilingual(modelPath);
+  if (englishOnly && lang !== undefined && lang !== 'en') {
+    throw new PluginError(`${LANGUAGE_NAMES[lang]} needs a multilingual whisper model; the server's (WHISPER_MODEL) is English only`);
+  }
+  const audio = await prepareAudio(input, ctx, (pct) => ctx.progress(Math.floor((pct * CONVERT_SHARE) / 100)));
+  return modelPath ? withWhisper(audio, modelPath, englishOnly ? 'en' : lang, ctx) : withPocketsphinx(audio, ctx);
 }
 
 export const transcribePlugin = definePlugin({
@@ -95,8 +138,8 @@ export const transcribePlugin = definePlugin({
   inputs: TRANSCRIBE_INPUTS,
   options: transcribeOptions,
   plan: 'business',
-  // It links nothing beyond Node: ffmpeg and pocketsphinx are run as programs and declare their own licences.
-  licenses: [],
+  // whisper.cpp is linked (a Node addon); ffmpeg and pocketsphinx run as programs and declare their own licences.
+  licenses: [WHISPER_LICENSE],
   creditWeight: TRANSCRIBE_CREDIT_WEIGHT,
   // The spec's limits: 10 files per request (each up to 2 hours and 2 GB, checked in the run).
   extraction: { maxFiles: 10 },
@@ -106,7 +149,10 @@ export const transcribePlugin = definePlugin({
     // does not give the length (a 2-hour 16 kb/s Opus file is 14 MB), so the ceiling is wide:
     // 15 minutes plus 3 minutes per MB, at most 6 hours.
     timeoutMs: scaledTimeout({ baseMs: 15 * 60_000, perMbMs: 180_000, maxMs: 6 * 3600_000 }),
-    // Recognition takes a whole core.
+    // whisper with ggml-base: its 148 MB of weights, about 250 MB of compute buffers and one
+    // 30 s chunk; small (466 MB) fits too, medium and large do not.
+    memoryMb: 2048,
+    // Recognition takes the cores it is given.
     concurrency: 1,
   },
   async run(inputs, options, ctx) {
