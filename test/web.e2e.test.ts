@@ -70,6 +70,10 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await page.goto(link);
     await expect.poll(() => page.getByText('Your e-mail address is verified').isVisible(), SLOW).toBe(true);
     await screenshot(page, 'verified');
+    // The link is single-use: opened again (here in another browser), it is refused in plain words.
+    const other = await newPage();
+    await other.goto(link);
+    await expect.poll(() => other.locator('.notice.error').isVisible(), SLOW).toBe(true);
 
     await page.getByRole('link', { name: 'Go to your account' }).click();
     await expect.poll(() => page.locator('.badge.ok').textContent(), SLOW).toBe('verified');

@@ -46,6 +46,8 @@ interface Action {
   to?: string;
   op?: string;
   tool?: string;
+  /** A tool op's output format when it is not the input's (blur-faces: png, split-pdf: zip). */
+  output?: string;
   schema: JsonSchema;
   plan: string;
 }
@@ -79,7 +81,7 @@ function actionsFor(files: File[], formats: Formats): Action[] {
   for (const [op, plugins] of byOp) {
     if (!kinds.every((kind) => plugins.some((plugin) => plugin.inputs.includes(kind)))) continue;
     const plugin = plugins.find((candidate) => candidate.inputs.includes(kinds[0]!))!;
-    actions.push({ id: `tool:${op}`, label: plugin.title, kind: 'tool', op, schema: plugin.options as JsonSchema, plan: plugin.plan });
+    actions.push({ id: `tool:${op}`, label: plugin.title, kind: 'tool', op, output: plugin.outputs[0], schema: plugin.options as JsonSchema, plan: plugin.plan });
   }
 
   for (const operation of ops) {
@@ -120,8 +122,9 @@ export function ConvertPage() {
   const [loadError, setLoadError] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const [actionId, setActionId] = useState('');
-  const [draft, setDraft] = useState<Draft>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // Per action, so what was typed survives switching back and forth, and no effect has to reset it.
+  const [drafts, setDrafts] = useState<Record<string, Draft>>({});
+  const [checked, setChecked] = useState<{ actionId: string; errors: Record<string, string> }>({ actionId: '', errors: {} });
   const [asZip, setAsZip] = useState(false);
   const [tasks, setTasks] = useState<Task[]>([]);
   const [running, setRunning] = useState(false);
@@ -141,16 +144,11 @@ export function ConvertPage() {
   }, []);
 
   const actions = useMemo(() => (formats ? actionsFor(files, formats) : []), [files, formats]);
-  const action = actions.find((candidate) => candidate.id === actionId);
-  useEffect(() => {
-    // A new set of files keeps the chosen action when it still applies.
-    const next = actions.find((candidate) => candidate.id === actionId) ?? actions[0];
-    setActionId(next?.id ?? '');
-  }, [actions]);
-  useEffect(() => {
-    setDraft(action ? initialDraft(action.schema) : {});
-    setErrors({});
-  }, [action?.id]);
+  // A new set of files keeps the chosen action when it still applies, else takes the first.
+  const action = actions.find((candidate) => candidate.id === actionId) ?? actions[0];
+  const draft = action ? (drafts[action.id] ?? initialDraft(action.schema)) : {};
+  const setDraft = (next: Draft) => action && setDrafts((all) => ({ ...all, [action.id]: next }));
+  const errors = action && checked.actionId === action.id ? checked.errors : {};
 
   const addFiles = (list: FileList | null) => {
     if (!list?.length) return;
@@ -209,15 +207,16 @@ export function ConvertPage() {
     event.preventDefault();
     if (!action || running) return;
     const built = buildOptions(action.schema, draft);
-    setErrors(built.errors);
+    setChecked({ actionId: action.id, errors: built.errors });
     if (Object.keys(built.errors).length) {
-      document.querySelector<HTMLElement>('[aria-invalid="true"], .field-error')?.scrollIntoView({ block: 'center' });
+      // After the messages render: take the keyboard to the first field to fix.
+      setTimeout(() => document.querySelector<HTMLElement>('[aria-invalid="true"], .field-error')?.focus());
       return;
     }
     const options = Object.keys(built.value).length ? built.value : null;
     setRunning(true);
     try {
-      if (action.kind === 'merge') await runOne({ label: `${files.length} PDFs merged` }, (key) => upload(MergePdf, { files: [] as File[] }, files.map((file, i) => ({ path: `files.${i}`, file })), uploadProgress(key)).then((r) => r.mergePdf));
+      if (action.kind === 'merge') await runOne({ label: `${files.length} PDFs merged`, downloadLabel: 'Download merged.pdf' }, (key) => upload(MergePdf, { files: [] as File[] }, files.map((file, i) => ({ path: `files.${i}`, file })), uploadProgress(key)).then((r) => r.mergePdf));
       else if (action.kind === 'extract') await runExtraction(action, built.value);
       else if (files.length > 1 && asZip) await runBatch(action, options);
       else await runEach(action, options);
@@ -226,9 +225,9 @@ export function ConvertPage() {
     }
   };
 
-  const runOne = async (task: { label: string }, send: (key: number) => Promise<Job | null | undefined>) => {
+  const runOne = async (task: { label: string; downloadLabel: string }, send: (key: number) => Promise<Job | null | undefined>) => {
     const key = Date.now();
-    setTasks([{ key, label: task.label, phase: 'uploading', percent: 0 }]);
+    setTasks([{ key, ...task, phase: 'uploading', percent: 0 }]);
     try {
       const job = await send(key);
       if (!job) throw new ApiError('The server did not accept the files.');
@@ -248,6 +247,8 @@ export function ConvertPage() {
         const { file, key } = next;
         try {
           const to = chosen.kind === 'convert' ? chosen.to! : formatOf(file);
+          const output = chosen.kind === 'convert' ? to : chosen.output ?? to;
+          update(key, { downloadLabel: `Download ${file.name.replace(/\.[^.]+$/, '')}.${output}` });
           const { convert } = await upload(Convert, { file, to, op: chosen.op ?? null, options }, [{ path: 'file', file }], uploadProgress(key));
           if (!convert) throw new ApiError('The server did not accept the file.');
           update(key, { phase: 'queued', percent: 0, charge: chargeText(convert) });
@@ -385,7 +386,7 @@ export function ConvertPage() {
               <>
                 <div class="field">
                   <label for="action">What to do</label>
-                  <select id="action" value={actionId} onChange={(event) => setActionId(event.currentTarget.value)} disabled={running}>
+                  <select id="action" value={action?.id ?? ''} onChange={(event) => setActionId(event.currentTarget.value)} disabled={running}>
                     {groups.map(([kind, title]) => {
                       const members = actions.filter((candidate) => candidate.kind === kind);
                       return members.length ? (

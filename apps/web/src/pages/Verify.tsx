@@ -7,7 +7,7 @@ import { onLinkClick } from '../router.ts';
 import { useSession } from '../session.ts';
 
 export function VerifyPage() {
-  const { me, setMe } = useSession();
+  const { me, refresh } = useSession();
   const [state, setState] = useState<{ status: 'working' | 'done' | 'failed'; message?: string }>({ status: 'working' });
   const sent = useRef(false);
 
@@ -18,15 +18,16 @@ export function VerifyPage() {
     const token = new URLSearchParams(location.search).get('token');
     if (!token) return setState({ status: 'failed', message: 'This link has no token. Open the link from the e-mail exactly as it was sent.' });
     request(VerifyEmail, { token }).then(
-      ({ verifyEmail }) => {
-        setMe(verifyEmail);
+      async () => {
         // The token has done its job: keep it out of the address bar and the history.
         history.replaceState(null, '', '/verify');
+        // The link may be opened in another browser than the one signed in: ask who this is.
+        await refresh();
         setState({ status: 'done' });
       },
       (error) => setState({ status: 'failed', message: errorText(error) }),
     );
-  }, [setMe]);
+  }, [refresh]);
 
   return (
     <section class="narrow">
@@ -35,7 +36,7 @@ export function VerifyPage() {
       {state.status === 'done' ? (
         <div class="notice success" role="status">
           <p>Your e-mail address is verified. You can now generate API keys.</p>
-          <p><a href="/account" onClick={onLinkClick}>Go to your account</a></p>
+          <p>{me ? <a href="/account" onClick={onLinkClick}>Go to your account</a> : <a href="/signin" onClick={onLinkClick}>Sign in to continue</a>}</p>
         </div>
       ) : null}
       {state.status === 'failed' ? (
