@@ -452,6 +452,48 @@ async function graphqlConvertWithSession(browser: Browser, file: { name: string;
   return { status: res.status, body: await res.json(), cookies: [] };
 }
 
+/** The admin CLI with `input` on its stdin; its one JSON line parsed. */
+async function adminWithInput(dataDir: string, input: string, ...args: string[]): Promise<{ code: number | null; result: any }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/cli/main.ts'), ...args], {
+    cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stdin.end(input);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const lines = out.trim().split('\n');
+  return { code, result: JSON.parse(lines[lines.length - 1]!) };
+}
+
+describe('admin CLI for accounts', () => {
+  it('finds, verifies and upgrades an account, sets its password from stdin, and manages its keys', { timeout: 180_000 }, async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-cli-accounts-'));
+    const run = (...args: string[]) => adminWithInput(dataDir, '', ...args);
+    try {
+      // An account made by the CLI gets a web login from its e-mail address.
+      const created = await run('create-key', '--plan', 'free', '--email', 'Ops@Example.com');
+      const accountId = created.result.accountId;
+      const set = await adminWithInput(dataDir, 'a long enough password\n', 'set-password', '--account', accountId);
+      expect(set).toEqual({ code: 0, result: { accountId, email: 'Ops@Example.com', passwordSet: true } });
+      expect((await run('find-account', '--email', 'ops@example.com')).result).toMatchObject({ accountId, emailVerified: true, plan: 'free' });
+
+      expect((await run('verify-email', '--account', accountId)).result).toEqual({ accountId, email: 'Ops@Example.com', emailVerified: true });
+      expect((await run('set-plan', '--account', accountId, '--plan', 'business')).result).toEqual({ accountId, plan: 'business' });
+
+      const added = await run('add-key', '--account', accountId, '--name', 'backup');
+      expect(added.result).toEqual({ accountId, keyId: expect.stringMatching(/^key_/), key: expect.stringMatching(/^ck_live_/) });
+      const listed = await run('list-keys', '--account', accountId);
+      expect(listed.result.keys).toEqual([
+        { id: expect.stringMatching(/^key_/), prefix: created.result.key.slice(0, 12), createdAt: expect.any(String) },
+        { id: added.result.keyId, prefix: added.result.key.slice(0, 12), name: 'backup', createdAt: expect.any(String) },
+      ]);
+      expect((await run('revoke-key', '--account', accountId, '--id', added.result.keyId)).result).toEqual({ revoked: true });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the outbox (no SMTP_URL)', () => {
   it('writes each message to DATA_DIR/outbox and logs its path without the token', { timeout: 90_000 }, async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-outbox-'));

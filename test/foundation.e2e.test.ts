@@ -170,7 +170,7 @@ describe('admin CLI', () => {
     expect(created.result).toEqual({ accountId: expect.stringMatching(/^acc_/), key: expect.stringMatching(/^ck_live_[A-Za-z0-9_-]{43}$/), plan: 'business' });
 
     const listed = await admin(dataDir, 'list-keys', '--account', created.result.accountId);
-    expect(listed.result.keys).toEqual([{ prefix: created.result.key.slice(0, 12), createdAt: expect.any(String) }]);
+    expect(listed.result.keys).toEqual([{ id: expect.stringMatching(/^key_/), prefix: created.result.key.slice(0, 12), createdAt: expect.any(String) }]);
     expect(JSON.stringify(listed.result)).not.toContain(created.result.key);
 
     const usage = await admin(dataDir, 'set-usage', '--account', created.result.accountId, '--used', '100');

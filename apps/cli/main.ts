@@ -12,10 +12,34 @@ import { loadConfig } from '../shared/config.js';
 import { createRuntime, type Runtime } from '../shared/runtime.js';
 
 const USAGE = `usage: npm run admin -- <command>
-  create-key --plan <free|pro|business|enterprise> [--email E] [--overage]
-  set-usage --account ID --used N
+  create-key --plan <free|pro|business|enterprise> [--email E] [--overage]   a new account with one key
+  add-key --account ID [--name N]                 another key for an account (its e-mail must be verified)
   list-keys --account ID
-  revoke-key --key K`;
+  revoke-key --key K | --account ID --id KEY_ID
+  find-account --email E                          the account that signs in with E
+  verify-email --account ID                       mark the address verified without the link
+  set-password --account ID                       reads the new password from stdin; ends the account's sessions
+  set-plan --account ID --plan <free|pro|business|enterprise>
+  set-usage --account ID --used N`;
+
+const accountId = z.string().min(1);
+
+async function existingAccount(rt: Runtime, id: string) {
+  const account = await rt.services.accounts.getAccount(id);
+  if (!account) throw new ServiceError('NOT_FOUND', `No account ${id}`);
+  return account;
+}
+
+/** One line from stdin (the password is never an argument: arguments show in `ps` and shell history). */
+async function readSecretLine(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('New password: ');
+  let input = '';
+  for await (const chunk of process.stdin) {
+    input += String(chunk);
+    if (input.includes('\n')) break;
+  }
+  return input.split(/\r?\n/)[0] ?? '';
+}
 
 const commands = {
   'create-key': {
@@ -27,31 +51,74 @@ const commands = {
     },
   },
   'set-usage': {
-    options: z.object({ account: z.string().min(1), used: z.coerce.number().int().min(0) }),
+    options: z.object({ account: accountId, used: z.coerce.number().int().min(0) }),
     async run(rt: Runtime, o: { account: string; used: number }) {
-      if (!(await rt.services.accounts.getAccount(o.account))) throw new ServiceError('NOT_FOUND', `No account ${o.account}`);
+      await existingAccount(rt, o.account);
       await rt.services.credits.setUsed(o.account, o.used);
       const account = (await rt.services.accounts.getAccount(o.account))!;
       const balance = await rt.services.credits.balance(account);
       return { accountId: o.account, creditsUsed: balance.creditsUsed, creditsRemaining: balance.creditsRemaining };
     },
   },
+  'add-key': {
+    options: z.object({ account: accountId, name: z.string().optional() }),
+    async run(rt: Runtime, o: { account: string; name?: string }) {
+      const { key, record } = await rt.services.accounts.createKey(o.account, o.name ?? null);
+      return { accountId: o.account, keyId: record.id, key };
+    },
+  },
   'list-keys': {
-    options: z.object({ account: z.string().min(1) }),
+    options: z.object({ account: accountId }),
     async run(rt: Runtime, o: { account: string }) {
-      if (!(await rt.services.accounts.getAccount(o.account))) throw new ServiceError('NOT_FOUND', `No account ${o.account}`);
+      await existingAccount(rt, o.account);
       const keys = await rt.services.accounts.listKeys(o.account);
       return {
         accountId: o.account,
-        keys: keys.map((k) => ({ prefix: k.prefix, createdAt: k.createdAt.toISOString(), ...(k.revokedAt ? { revokedAt: k.revokedAt.toISOString() } : {}) })),
+        keys: keys.map((k) => ({
+          id: k.id, prefix: k.prefix, ...(k.name ? { name: k.name } : {}), createdAt: k.createdAt.toISOString(),
+          ...(k.lastUsedAt ? { lastUsedAt: k.lastUsedAt.toISOString() } : {}), ...(k.revokedAt ? { revokedAt: k.revokedAt.toISOString() } : {}),
+        })),
       };
     },
   },
   'revoke-key': {
-    options: z.object({ key: z.string().min(1) }),
-    async run(rt: Runtime, o: { key: string }) {
-      if (!(await rt.services.accounts.revokeKey(o.key))) throw new ServiceError('NOT_FOUND', 'No active key matches');
+    options: z.union([z.object({ key: z.string().min(1) }).strict(), z.object({ account: accountId, id: z.string().min(1) }).strict()]),
+    async run(rt: Runtime, o: { key: string } | { account: string; id: string }) {
+      if ('key' in o) {
+        if (!(await rt.services.accounts.revokeKey(o.key))) throw new ServiceError('NOT_FOUND', 'No active key matches');
+      } else {
+        await rt.services.accounts.revokeKeyById(o.account, o.id);
+      }
       return { revoked: true };
+    },
+  },
+  'find-account': {
+    options: z.object({ email: z.string().min(1) }),
+    async run(rt: Runtime, o: { email: string }) {
+      const account = await rt.services.sessions.findAccountByEmail(o.email);
+      if (!account) throw new ServiceError('NOT_FOUND', 'No account signs in with this e-mail address');
+      return { accountId: account.id, email: account.email, emailVerified: account.emailVerified, plan: account.plan, createdAt: account.createdAt.toISOString() };
+    },
+  },
+  'verify-email': {
+    options: z.object({ account: accountId }),
+    async run(rt: Runtime, o: { account: string }) {
+      const account = await rt.services.accounts.markEmailVerified(o.account);
+      return { accountId: account.id, email: account.email, emailVerified: true };
+    },
+  },
+  'set-password': {
+    options: z.object({ account: accountId }),
+    async run(rt: Runtime, o: { account: string }) {
+      const account = await rt.services.sessions.setPassword(o.account, await readSecretLine());
+      return { accountId: account.id, email: account.email, passwordSet: true };
+    },
+  },
+  'set-plan': {
+    options: z.object({ account: accountId, plan: planIdSchema }),
+    async run(rt: Runtime, o: { account: string; plan: z.infer<typeof planIdSchema> }) {
+      const account = await rt.services.accounts.setPlan(o.account, o.plan);
+      return { accountId: account.id, plan: account.plan };
     },
   },
 } as const;
@@ -65,7 +132,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const { values } = parseArgs({
     args: rest,
-    options: { plan: { type: 'string' }, email: { type: 'string' }, overage: { type: 'boolean' }, account: { type: 'string' }, used: { type: 'string' }, key: { type: 'string' } },
+    options: {
+      plan: { type: 'string' }, email: { type: 'string' }, overage: { type: 'boolean' }, account: { type: 'string' }, used: { type: 'string' }, key: { type: 'string' },
+      id: { type: 'string' }, name: { type: 'string' },
+    },
     strict: true,
   });
   const parsed = command.options.safeParse(values);

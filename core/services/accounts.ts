@@ -102,6 +102,27 @@ export class AccountService {
     return { account, keyId: record.id };
   }
 
+  /** Operators: move an account to another plan (Enterprise starts from its default allowance and rate). */
+  async setPlan(accountId: string, plan: PlanId): Promise<Account> {
+    const account = await this.store.accounts.get(accountId);
+    if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
+    const custom = plan === 'enterprise'
+      ? { creditsIncluded: account.creditsIncluded ?? ENTERPRISE_DEFAULTS.creditsIncluded, requestsPerMinute: account.requestsPerMinute ?? ENTERPRISE_DEFAULTS.requestsPerMinute }
+      : { creditsIncluded: null, requestsPerMinute: null };
+    await this.store.accounts.update(accountId, { plan, ...custom });
+    return { ...account, plan, ...custom };
+  }
+
+  /** Operators: mark the account's address verified without the link (pending links are dropped). */
+  async markEmailVerified(accountId: string): Promise<Account> {
+    const account = await this.store.accounts.get(accountId);
+    if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
+    if (!account.email) throw new ServiceError('BAD_REQUEST', 'This account has no e-mail address');
+    await this.store.accounts.update(accountId, { emailVerified: true });
+    await this.store.emailTokens.deleteByAccount(accountId);
+    return { ...account, emailVerified: true };
+  }
+
   /** Pay-as-you-go on or off, where the plan offers it (every plan but Enterprise). */
   async setOverage(accountId: string, enabled: boolean): Promise<Account> {
     const account = await this.store.accounts.get(accountId);

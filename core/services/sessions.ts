@@ -191,6 +191,12 @@ export class SessionService {
     return account;
   }
 
+  /** The account that signs in with this address (operators: admin CLI), or null. */
+  async findAccountByEmail(email: string): Promise<Account | null> {
+    const login = await this.store.logins.findByEmail(normalizeEmail(email));
+    return login && (await this.store.accounts.get(login.accountId));
+  }
+
   /** Forget sessions and links past their expiry (the retention sweep). */
   async purgeExpired(): Promise<void> {
     const now = this.clock.now();
