@@ -3,7 +3,7 @@
  * measurement stands against a baseline measured in the same run, with its target and
  * MET / MISSED.
  *
- *   npm run bench                        # every row, full durations (about 12 minutes); writes bench/RESULTS.md
+ *   npm run bench                        # every row, full durations (about 13 minutes); writes bench/RESULTS.md
  *   npm run bench -- --quick             # short durations for development; writes .tmp/bench/RESULTS-quick.md
  *   npm run bench -- --only office,polling
  *   npm run bench -- --out path.md

@@ -68,7 +68,7 @@ export const isolationRow: BenchRow = {
   title: 'isolation: health and job-status latency while heavy plugin runs are active',
   minutes: { full: 0.7, quick: 0.5 },
   async run({ quick, progress }) {
-    const requests = quick ? 100 : 300;
+    const requests = quick ? 100 : 200;
     const rounds = quick ? 1 : 3;
     const { idle, loaded, heavyAtEnd } = await measureIsolation({ requests, rounds });
     progress(`heavy runs at the end of the loaded rounds: ${heavyAtEnd.join(', ')}`);

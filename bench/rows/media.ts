@@ -81,9 +81,9 @@ export async function measureMedia(rounds: number, progress: (message: string) =
 export const mediaRow: BenchRow = {
   id: 'media',
   title: 'media: 10 s 720p MOV -> MP4 through the service vs ffmpeg directly',
-  minutes: { full: 1.5, quick: 0.5 },
+  minutes: { full: 1, quick: 0.5 },
   async run({ quick, progress }) {
-    const rounds = quick ? 1 : 4;
+    const rounds = quick ? 1 : 3;
     const { times } = await measureMedia(rounds, progress);
     const service = spread(times.service.map((ms) => ms / 1000));
     const direct = spread(times.direct.map((ms) => ms / 1000));
