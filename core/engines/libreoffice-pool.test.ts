@@ -3,7 +3,10 @@
  * conversions, a listener killed mid-conversion, a hanging document, a hung idle listener,
  * recycling, the damaged-file message, the memory cap, and the fallback to cold soffice.
  */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -118,12 +121,20 @@ describe('LibreOffice pool', () => {
     expect(status.listeners.every((l) => l.rssMb > 0)).toBe(true);
   }, 120_000);
 
-  it('starts a listener on first demand when not warmed', async () => {
+  it('starts a listener on first demand when not warmed, removing profiles a killed process left behind', async () => {
+    // A pool's directory whose process is gone (a server killed with SIGKILL), and one whose process lives.
+    const gone = spawn('true');
+    await once(gone, 'exit');
+    const orphaned = path.join(dir, `transmute-office-${gone.pid}-x1`);
+    const living = path.join(dir, `transmute-office-${process.ppid}-x2`);
+    await Promise.all([orphaned, living].map((d) => mkdir(path.join(d, 'listener-0'), { recursive: true })));
     const office = pool();
     expect(office.status().listeners).toEqual([{ state: 'stopped', conversions: 0, rssMb: 0 }]);
     const result = await office.convert(await conversion(sources.memo), { timeoutMs: 60_000 });
     expect(await pdfText(result!.output!)).toContain('Pool Memo');
     expect(office.status().listeners[0]).toMatchObject({ state: 'idle', conversions: 1 });
+    expect(existsSync(orphaned)).toBe(false);
+    expect(existsSync(living)).toBe(true);
   }, 120_000);
 
   it('retries a conversion once on a fresh listener when its listener is killed under it; the next one runs', async () => {

@@ -18,7 +18,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -94,6 +94,23 @@ interface BridgeAnswer {
 
 /** The listener or its bridge exited (or could not start): the conversion may be retried elsewhere. */
 class ListenerDied extends Error {}
+
+const ROOT_PREFIX = 'transmute-office-';
+
+/** Profiles of pools whose process is gone (killed with SIGKILL, so close() never ran): hundreds of KB each. */
+async function removeOrphanedProfiles(tmpDir: string): Promise<void> {
+  const entries = await readdir(tmpDir).catch(() => [] as string[]);
+  for (const entry of entries) {
+    const owner = Number(new RegExp(`^${ROOT_PREFIX}(\\d+)-`).exec(entry)?.[1]);
+    if (!owner || owner === process.pid) continue;
+    try {
+      process.kill(owner, 0);
+    } catch (err) {
+      // ESRCH: no such process (EPERM means it exists under another user: leave it).
+      if ((err as NodeJS.ErrnoException).code === 'ESRCH') await rm(path.join(tmpDir, entry), { recursive: true, force: true });
+    }
+  }
+}
 
 function killGroup(pid: number | undefined): void {
   if (!pid) return;
@@ -376,7 +393,11 @@ export class LibreOfficePool {
   }
 
   private rootDir(): Promise<string> {
-    this.root ??= mkdtemp(path.join(this.options.tmpDir ?? os.tmpdir(), 'transmute-office-'));
+    this.root ??= (async () => {
+      const tmpDir = this.options.tmpDir ?? os.tmpdir();
+      await removeOrphanedProfiles(tmpDir);
+      return mkdtemp(path.join(tmpDir, `${ROOT_PREFIX}${process.pid}-`));
+    })();
     return this.root;
   }
 
