@@ -39,7 +39,10 @@ describe('web app served under /', () => {
       expect(response.status, route).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
-      expect(await response.text()).toContain('<div id="app">');
+      const html = await response.text();
+      expect(html).toContain('<div id="app">');
+      // Everything comes from this server: no CDN at run time.
+      expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
     }
   });
 

@@ -61,6 +61,7 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     const page = await newPage();
     await page.goto('/signup');
     await screenshot(page, 'sign-up');
+    expect(await unlabelled(page)).toEqual([]);
     const email = await signUp(page);
     await expect.poll(() => page.locator('#verify-notice').isVisible(), SLOW).toBe(true);
     await screenshot(page, 'account-unverified');
@@ -84,6 +85,7 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     const key = await keyField.inputValue();
     await expect.poll(() => page.locator('table').first().textContent(), SLOW).toContain('browser test');
     await screenshot(page, 'account');
+    expect(await unlabelled(page)).toEqual([]);
 
     // The key works with a plain REST request, as curl would send it.
     const credits = await fetch(`${server.url}/api/v1/credits`, { headers: { authorization: `Bearer ${key}` } });
@@ -102,13 +104,21 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await page.waitForURL('**/convert');
   });
 
-  it('refuses key generation while the e-mail is unverified, in plain words', async () => {
+  it('refuses key generation while the e-mail is unverified, in plain words (all by keyboard)', async () => {
     const page = await newPage();
-    await signUp(page);
-    await page.getByRole('button', { name: 'Generate key' }).click();
+    await page.goto('/signup');
+    await tabTo(page, '#email');
+    await page.keyboard.type(`keys-${Date.now()}@example.test`);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/account**');
+    await tabTo(page, 'button.primary[type=submit]');
+    await page.keyboard.press('Enter');
     const error = page.locator('#key-error');
     await expect.poll(() => error.isVisible(), SLOW).toBe(true);
     expect(await error.textContent()).toMatch(/verif/i);
+    await screenshot(page, 'account-key-refused');
     expect(await page.locator('#new-key-value').count()).toBe(0);
   });
 
@@ -128,6 +138,7 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
 
     await page.locator('#action').selectOption('convert:webp');
     await screenshot(page, 'convert-options');
+    expect(await unlabelled(page)).toEqual([]);
     const requests: { method: string; url: string; body: string }[] = [];
     page.on('request', (request) => requests.push({ method: request.method(), url: request.url(), body: request.postData() ?? '' }));
     await page.getByRole('button', { name: 'Convert to WEBP' }).click();
@@ -222,6 +233,7 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await finished();
     await expect.poll(() => task.locator('mark').allTextContents(), SLOW).toEqual(['invoice', 'invoice']);
     await screenshot(page, 'file-search');
+    expect(await unlabelled(page)).toEqual([]);
 
     await page.goto('/account');
     const history = page.locator('#history-title').locator('..');
@@ -231,6 +243,24 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await screenshot(page, 'account-business');
   });
 });
+
+/** Presses Tab until `selector` has the focus (the page is usable without a mouse). */
+async function tabTo(page: Page, selector: string): Promise<void> {
+  for (let presses = 0; presses < 25; presses++) {
+    if (await page.evaluate((wanted) => document.activeElement?.matches(wanted) ?? false, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+/** Form controls with no accessible name (a label, aria-label or aria-labelledby). */
+function unlabelled(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLInputElement>('input, select, textarea')]
+      .filter((control) => control.type !== 'hidden' && !control.labels?.length && !control.getAttribute('aria-label') && !control.getAttribute('aria-labelledby'))
+      .map((control) => control.outerHTML),
+  );
+}
 
 /** The account id of the page's session, from its own GraphQL `me`. */
 async function accountIdOf(page: Page): Promise<string> {
