@@ -3,9 +3,15 @@ import { pino, type Logger as Pino } from 'pino';
 import type { Logger } from '../../core/contract/index.js';
 import type { Config } from './config.js';
 
-/** Download tokens and e-mail verification links (`/verify?token=`) are credentials: never let one reach a log line. */
+/**
+ * Download tokens and e-mail verification links (`/verify?token=`) are credentials: never let one
+ * reach a log line. Nor a GraphQL operation sent over GET, whose arguments may hold a password.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/(\/api\/download\/)[^/?#]+/, '$1[token]').replace(/([?&]token=)[^&#]*/gi, '$1[token]');
+  return url
+    .replace(/(\/api\/download\/)[^/?#]+/, '$1[token]')
+    .replace(/([?&]token=)[^&#]*/gi, '$1[token]')
+    .replace(/^(\/graphql\/?)\?.*$/, '$1?[operation]');
 }
 
 export function createPino(config: Pick<Config, 'logLevel'>): Pino {

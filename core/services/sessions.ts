@@ -12,7 +12,7 @@
  * Sessions slide: 30 days from the last use (written at most once a day). Links expire after 24 h
  * and work once; sending a new one forgets the older ones.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from '../contract/index.js';
 import type { Account, SessionRecord, Store } from '../store/types.js';
@@ -140,7 +140,8 @@ export class SessionService {
 
   /** Whether `csrfToken` (the request's X-CSRF-Token header) is the session's own. */
   checkCsrf(session: SessionRecord, csrfToken: string | undefined): boolean {
-    return typeof csrfToken === 'string' && csrfToken.length > 0 && csrfToken.length <= 64 && sha256(csrfToken) === session.csrfHash;
+    if (typeof csrfToken !== 'string' || csrfToken.length === 0 || csrfToken.length > 64) return false;
+    return timingSafeEqual(Buffer.from(sha256(csrfToken)), Buffer.from(session.csrfHash));
   }
 
   /** Send a fresh verification link (older ones stop working). False when the mail could not be handed over (logged). */
