@@ -114,7 +114,10 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await page.keyboard.press('Enter');
     await page.waitForURL('**/account**');
     await tabTo(page, 'button.primary[type=submit]');
+    const answer = page.waitForResponse((response) => response.url().endsWith('/graphql') && (response.request().postData() ?? '').includes('createApiKey'));
     await page.keyboard.press('Enter');
+    const refusal = await (await answer).json();
+    expect(refusal.errors[0].extensions.code).toBe('FORBIDDEN');
     const error = page.locator('#key-error');
     await expect.poll(() => error.isVisible(), SLOW).toBe(true);
     expect(await error.textContent()).toMatch(/verif/i);
