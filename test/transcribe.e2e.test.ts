@@ -12,24 +12,7 @@ import { EXPECTED_TEXT, SpeechFixtures, wordErrorRate } from '../plugins/transcr
 import { TRANSCRIBE_CREDIT_WEIGHT } from '../plugins/transcribe/index.js';
 import { expectTimedSegments } from '../plugins/transcribe/test-transcript.js';
 import { authHeaders, getJson, startServer, type TestServer } from './helpers.js';
-
-async function submit(url: string, key: string, files: Array<{ name: string; data: Buffer }>, fields: Record<string, string> = {}) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  for (const f of files) form.append('files', new Blob([new Uint8Array(f.data)]), f.name);
-  const res = await fetch(`${url}/api/transcribe`, { method: 'POST', body: form, headers: authHeaders(key) });
-  return { status: res.status, body: (await res.json()) as any };
-}
-
-async function waitForRows(url: string, key: string, statusUrl: string) {
-  for (let i = 0; i < 600; i++) {
-    const { status, body } = await getJson(`${url}${statusUrl}`, key);
-    if (status !== 200) throw new Error(`poll answered ${status}: ${JSON.stringify(body)}`);
-    if (body.done) return body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('transcription did not finish');
-}
+import { submitTranscription, waitForTranscription } from './transcribe-http.js';
 
 describe('POST /api/transcribe', () => {
   let server: TestServer;
@@ -50,12 +33,12 @@ describe('POST /api/transcribe', () => {
 
   it('transcribes English audio and video for a Business key, one row per file, charged at the transcription weight', async () => {
     const key = await server.createKey('business');
-    const res = await submit(server.url, key, [{ name: 'talk.mp3', data: mp3 }, { name: 'clip.mp4', data: mp4 }, { name: 'silent.mp4', data: silent }]);
+    const res = await submitTranscription(server.url, key, [{ name: 'talk.mp3', data: mp3 }, { name: 'clip.mp4', data: mp4 }, { name: 'silent.mp4', data: silent }]);
     expect(res).toEqual({ status: 200, body: { batchId: expect.any(String), total: 3, errors: [], statusUrl: `/api/transcribe/${res.body.batchId}` } });
     // Audio class 3 and video class 10 (files under 100 MB), times the weight.
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe((3 + 10 + 10) * TRANSCRIBE_CREDIT_WEIGHT);
 
-    const poll = await waitForRows(server.url, key, res.body.statusUrl);
+    const poll = await waitForTranscription(server.url, key, res.body.statusUrl);
     expect(poll).toMatchObject({ done: true, total: 3, completed: 2, failed: 1 });
     const byName = Object.fromEntries(poll.rows.map((row: any) => [row.filename, row]));
 
@@ -78,15 +61,15 @@ describe('POST /api/transcribe', () => {
 
   it('refuses a language that needs whisper per file, and a language outside the list up front', async () => {
     const key = await server.createKey('business');
-    const res = await submit(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'fr' });
+    const res = await submitTranscription(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'fr' });
     expect(res.status).toBe(200);
-    const poll = await waitForRows(server.url, key, res.body.statusUrl);
+    const poll = await waitForTranscription(server.url, key, res.body.statusUrl);
     expect(poll.rows).toEqual([{ filename: 'talk.mp3', status: 'failed', error: 'French needs the whisper model; set WHISPER_MODEL (only English is transcribed without it)' }]);
 
-    const en = await submit(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'en' });
-    expect((await waitForRows(server.url, key, en.body.statusUrl)).rows[0]).toMatchObject({ status: 'completed', language: 'en' });
+    const en = await submitTranscription(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'en' });
+    expect((await waitForTranscription(server.url, key, en.body.statusUrl)).rows[0]).toMatchObject({ status: 'completed', language: 'en' });
 
-    const bad = await submit(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'klingon' });
+    const bad = await submitTranscription(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'klingon' });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/lang/);
   }, 120_000);
@@ -133,9 +116,14 @@ describe('POST /api/transcribe', () => {
     expectTimedSegments(trpcRow);
   }, 120_000);
 
+  it('says on /readyz that pocketsphinx transcribes English only', async () => {
+    const { body } = await getJson(`${server.url}/readyz`, undefined);
+    expect(body.transcription).toEqual({ engine: 'pocketsphinx', model: 'en-us (Debian pocketsphinx-en-us)', languages: ['en'], whisper: 'not configured (set WHISPER_MODEL)' });
+  });
+
   it('still refuses Pro keys', async () => {
     const pro = await server.createKey('pro');
-    expect(await submit(server.url, pro, [{ name: 'talk.mp3', data: mp3 }])).toEqual({
+    expect(await submitTranscription(server.url, pro, [{ name: 'talk.mp3', data: mp3 }])).toEqual({
       status: 403, body: { error: 'Transcription requires the Business plan or higher', code: 'plan_required' },
     });
   });

@@ -5,6 +5,7 @@
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger as Pino } from 'pino';
+import { transcriptionStatus } from '../../core/engines/whisper.js';
 import { HTTP_STATUS, ServiceError } from '../../core/services/index.js';
 import { redactUrl } from '../shared/logging.js';
 import { authenticateRequests } from './auth.js';
@@ -65,7 +66,7 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     const ready = checks.store === 'ok' && checks.queue === 'ok' && unavailable.length === 0;
     // The sandbox and office pools' states are informative: processes start on demand, so none is
     // not an outage, and an office pool fallen back to cold soffice still converts (office.mode).
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable, sandbox: runtime.sandbox.status(), office: runtime.office.status() });
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable, sandbox: runtime.sandbox.status(), office: runtime.office.status(), transcription: transcriptionStatus(runtime.config.whisper) });
   });
 
   // Browser sessions (auth.ts, session-cookies.ts): cookies parsed before the authentication hook.

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { licensePolicySchema } from '../../core/contract/licenses.js';
 import { ENGINE_PATH_VARIABLES } from '../../core/engines/catalog.js';
+import { WHISPER_ADDON, identifyWhisperModel, whisperAddonInstalled, whisperEnginePaths, type WhisperModelInfo } from '../../core/engines/whisper.js';
 import { MIN_TOKEN_SECRET_BYTES } from '../../core/services/download-links.js';
 
 const envSchema = z.object({
@@ -27,6 +28,13 @@ const envSchema = z.object({
   /** Which plugins may load by the licences of what they link and run: any, no-strong-copyleft (no GPL/AGPL), permissive. */
   PLUGIN_LICENSES: licensePolicySchema.default('any'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * A whisper.cpp ggml model file: transcription then uses whisper for every language. Checked at
+   * start-up: its sha256 must be a known model's (core/engines/whisper.ts) or WHISPER_MODEL_SHA256.
+   */
+  WHISPER_MODEL: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
+  /** Vouches for a WHISPER_MODEL file the known list does not have (quantised, fine-tuned): its sha256. */
+  WHISPER_MODEL_SHA256: z.preprocess((value) => (value === '' ? undefined : value), z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be a sha256 in hex (64 characters)').optional()),
   /**
    * Derives the 15-minute download links; never stored in the database. Unset in embedded mode:
    * generated into DATA_DIR/secret-key. Required in distributed mode (every machine needs it).
@@ -73,6 +81,22 @@ const enginePathsSchema = z.object(
   ),
 );
 
+/** WHISPER_MODEL identified (hashed) once, here, so a wrong or unknown file stops start-up with the reason. */
+function whisperModel(file: string | undefined, pinnedSha256: string | undefined): WhisperModelInfo | undefined {
+  if (!file) {
+    if (pinnedSha256) throw new Error('Invalid configuration: WHISPER_MODEL_SHA256 is set but WHISPER_MODEL is not');
+    return undefined;
+  }
+  if (!whisperAddonInstalled()) {
+    throw new Error(`Invalid configuration: WHISPER_MODEL is set, but whisper.cpp's addon (${WHISPER_ADDON}) is not installed for this platform`);
+  }
+  try {
+    return identifyWhisperModel(path.resolve(file), pinnedSha256);
+  } catch (err) {
+    throw new Error(`Invalid configuration: WHISPER_MODEL: ${(err as Error).message}`);
+  }
+}
+
 export type Config = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -86,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new Error(`Invalid configuration: ${paths.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const dataDir = path.resolve(c.DATA_DIR);
+  const whisper = whisperModel(c.WHISPER_MODEL, c.WHISPER_MODEL_SHA256);
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
   return {
     port: c.PORT,
@@ -113,9 +138,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM ?? `Transmute <no-reply@${new URL(publicUrl).hostname}>`,
     /** Engine path overrides, command -> path (only those set); handed to core/engines at start-up. */
-    enginePaths: Object.fromEntries(
-      Object.entries(ENGINE_PATH_VARIABLES).flatMap(([command, variable]) => (paths.data[variable] ? [[command, paths.data[variable]]] : [])),
-    ) as Record<string, string>,
+    enginePaths: {
+      ...Object.fromEntries(
+        Object.entries(ENGINE_PATH_VARIABLES).flatMap(([command, variable]) => (paths.data[variable] ? [[command, paths.data[variable]]] : [])),
+      ),
+      // The whisper model reaches sandbox processes with the engine paths.
+      ...whisperEnginePaths(whisper?.path),
+    } as Record<string, string>,
+    /** The whisper.cpp model checked at start-up (WHISPER_MODEL); undefined = pocketsphinx, English only. */
+    whisper,
     /** Spec: uploads and outputs are deleted within 1 hour. The purge runs every minute, so files fall due a minute early. */
     retentionMs: 59 * 60_000,
     maxAttempts: 3,

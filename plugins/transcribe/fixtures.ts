@@ -90,3 +90,39 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
   }
   return ref.length === 0 ? (hyp.length === 0 ? 0 : 1) : previous[hyp.length]! / ref.length;
 }
+
+/** A PCM WAV header (mono) for `dataBytes` of samples. */
+export function wavHeader({ sampleRate, bitsPerSample, dataBytes }: { sampleRate: number; bitsPerSample: 8 | 16; dataBytes: number }): Buffer {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + dataBytes, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE((sampleRate * bitsPerSample) / 8, 28);
+  header.writeUInt16LE(bitsPerSample / 8, 32);
+  header.writeUInt16LE(bitsPerSample, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(dataBytes, 40);
+  return header;
+}
+
+/**
+ * The long-recording fixture: seven stretches of 9.4 s of speech-like sound (syllable-rate bursts
+ * of a 220 Hz tone with a harmonic), each followed by 0.6 s of silence; 70 s, 16 kHz mono.
+ */
+export const BURSTS = { stretch: 9.4, gap: 0.6, period: 10, seconds: 70 } as const;
+
+export async function writeToneBurstsWav(file: string): Promise<void> {
+  const count = Math.round(BURSTS.seconds * 16_000);
+  const data = Buffer.alloc(count * 2);
+  for (let i = 0; i < count; i++) {
+    const t = i / 16_000;
+    if (t % BURSTS.period >= BURSTS.stretch) continue;
+    const envelope = 0.5 + 0.5 * Math.sin(2 * Math.PI * 4 * t);
+    data.writeInt16LE(Math.round(32767 * 0.3 * envelope * (Math.sin(2 * Math.PI * 220 * t) + 0.5 * Math.sin(2 * Math.PI * 440 * t))), 2 * i);
+  }
+  await writeFile(file, Buffer.concat([wavHeader({ sampleRate: 16_000, bitsPerSample: 16, dataBytes: data.length }), data]));
+}

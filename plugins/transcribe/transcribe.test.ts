@@ -7,7 +7,7 @@ import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/cont
 import { probe } from '../../core/engines/ffmpeg.js';
 import { EngineError } from '../../core/engines/process.js';
 import { PocketsphinxOutputParser, pocketsphinxFailure, type Utterance } from '../../core/engines/pocketsphinx.js';
-import { EXPECTED_TEXT, PAUSE_SECONDS, SENTENCES, SpeechFixtures, wordErrorRate } from './fixtures.js';
+import { EXPECTED_TEXT, PAUSE_SECONDS, SENTENCES, SpeechFixtures, wavHeader, wordErrorRate } from './fixtures.js';
 import { TRANSCRIBE_CREDIT_WEIGHT, transcribePlugin } from './index.js';
 import { expectTranscriptRow, rowOf } from './test-transcript.js';
 import { toSegments } from './transcribe.js';
@@ -89,20 +89,7 @@ describe('transcribe', () => {
     // 2 h 0 min 5 s of 8-bit 8 kHz silence: 58 MB, written fast, its length in the WAV header.
     const file = path.join(fixtures.dir, 'long.wav');
     const seconds = 7205;
-    const header = Buffer.alloc(44);
-    header.write('RIFF', 0, 'latin1');
-    header.writeUInt32LE(36 + seconds * 8000, 4);
-    header.write('WAVEfmt ', 8, 'latin1');
-    header.writeUInt32LE(16, 16);
-    header.writeUInt16LE(1, 20); // PCM
-    header.writeUInt16LE(1, 22); // mono
-    header.writeUInt32LE(8000, 24);
-    header.writeUInt32LE(8000, 28);
-    header.writeUInt16LE(1, 32);
-    header.writeUInt16LE(8, 34);
-    header.write('data', 36, 'latin1');
-    header.writeUInt32LE(seconds * 8000, 40);
-    await writeFile(file, Buffer.concat([header, Buffer.alloc(seconds * 8000, 0x80)]));
+    await writeFile(file, Buffer.concat([wavHeader({ sampleRate: 8000, bitsPerSample: 8, dataBytes: seconds * 8000 }), Buffer.alloc(seconds * 8000, 0x80)]));
     const started = Date.now();
     await expect(runPlugin(transcribePlugin, [{ path: file, format: 'wav' }])).rejects.toThrow(
       new PluginError('The recording is 2 h 00 min long; transcription takes up to 2 hours per file'),

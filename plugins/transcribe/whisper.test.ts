@@ -12,7 +12,7 @@ import { runPlugin } from '../../core/contract/testing.js';
 import { KNOWN_WHISPER_MODELS, configureWhisperModel, identifyWhisperModel, transcriptionStatus, whisperModelIsMultilingual } from '../../core/engines/whisper.js';
 import { runProcess } from '../../core/engines/process.js';
 import { pcmLayout, planChunks, readChunk } from './audio.js';
-import { SpeechFixtures } from './fixtures.js';
+import { BURSTS, SpeechFixtures, writeToneBurstsWav } from './fixtures.js';
 import { transcribePlugin } from './index.js';
 import { expectTranscriptRow, rowOf } from './test-transcript.js';
 import { writeTestWhisperModel } from './test-whisper-model.js';
@@ -20,46 +20,14 @@ import { writeTestWhisperModel } from './test-whisper-model.js';
 const fixtures = new SpeechFixtures();
 let modelPath: string;
 let modelSha256: string;
-/** 70 s: seven 9.4 s stretches of tone bursts, each followed by 0.6 s of silence. */
 let longWav: string;
-const STRETCH = 9.4;
-const GAP = 0.6;
-
-/** A WAV of `seconds` at 16 kHz mono whose samples come from `sample(t)`. */
-async function writeWav(file: string, seconds: number, sample: (t: number) => number): Promise<void> {
-  const count = Math.round(seconds * 16_000);
-  const data = Buffer.alloc(count * 2);
-  for (let i = 0; i < count; i++) data.writeInt16LE(Math.round(32767 * Math.max(-1, Math.min(1, sample(i / 16_000)))), 2 * i);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(16_000, 24);
-  header.writeUInt32LE(32_000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(data.length, 40);
-  await writeFile(file, Buffer.concat([header, data]));
-}
-
-/** Speech-like: syllable-rate bursts of a 220 Hz tone with harmonics, silent in the gaps. */
-const bursts = (t: number) => {
-  const inStretch = t % (STRETCH + GAP) < STRETCH;
-  if (!inStretch) return 0;
-  const envelope = 0.5 + 0.5 * Math.sin(2 * Math.PI * 4 * t);
-  return 0.3 * envelope * (Math.sin(2 * Math.PI * 220 * t) + 0.5 * Math.sin(2 * Math.PI * 440 * t));
-};
 
 beforeAll(async () => {
   await fixtures.make();
   modelPath = path.join(fixtures.dir, 'ggml-random.bin');
   modelSha256 = await writeTestWhisperModel(modelPath);
   longWav = path.join(fixtures.dir, 'long-bursts.wav');
-  await writeWav(longWav, 7 * (STRETCH + GAP), bursts);
+  await writeToneBurstsWav(longWav);
   configureWhisperModel(modelPath);
 }, 120_000);
 afterAll(async () => {
@@ -93,7 +61,7 @@ describe('whisper model start-up check', () => {
 describe('chunks', () => {
   it('are cut in pauses, cover the whole recording, and are read back sample-exact', async () => {
     const layout = await pcmLayout(longWav);
-    expect(layout).toEqual({ dataOffset: 44, dataBytes: Math.round(7 * (STRETCH + GAP) * 16_000) * 2 });
+    expect(layout).toEqual({ dataOffset: 44, dataBytes: Math.round(BURSTS.seconds * 16_000) * 2 });
     const chunks = await planChunks(longWav, layout, { maxSeconds: 30, minSeconds: 10 });
     expect(chunks.length).toBeGreaterThanOrEqual(3);
     expect(chunks[0]!.start).toBe(0);
@@ -102,7 +70,7 @@ describe('chunks', () => {
       expect(chunk.end - chunk.start).toBeLessThanOrEqual(30);
       if (i > 0) expect(chunk.start).toBe(chunks[i - 1]!.end);
       // Every cut lies inside a gap: never in a burst.
-      if (i < chunks.length - 1) expect(chunk.end % (STRETCH + GAP)).toBeGreaterThanOrEqual(STRETCH - 0.05);
+      if (i < chunks.length - 1) expect(chunk.end % BURSTS.period).toBeGreaterThanOrEqual(BURSTS.period - BURSTS.gap - 0.05);
       expect(chunk.silent).toBe(false);
     }
     const pcm = await readChunk(longWav, layout, chunks[1]!);
