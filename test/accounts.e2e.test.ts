@@ -266,6 +266,12 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     expect(await rest.json()).toEqual({ error: 'Missing or wrong CSRF token' });
     // Reading needs the cookie only.
     expect((await browser.graphqlGet('{ me { emailVerified } }')).body.data!.me.emailVerified).toBe(true);
+    // A jar that lost its CSRF cookie can never mutate again: refused, and its session cookie cleared so it can sign in afresh.
+    const broken = await fetch(`${server.url}/graphql`, {
+      method: 'POST', headers: { cookie: `transmute_session=${other.jar.get('transmute_session')}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { signOut }' }),
+    });
+    expect(broken.status).toBe(403);
+    expect(broken.headers.getSetCookie().map((c) => c.split('=')[0])).toEqual(['transmute_session', 'transmute_csrf']);
     // A mutation cannot come over GET.
     const overGet = await browser.graphqlGet('mutation { signOut }');
     expect(overGet.status).toBe(405);

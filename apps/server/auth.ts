@@ -76,6 +76,9 @@ async function sessionPrincipal(services: Services, request: FastifyRequest, rep
     const sent = request.headers[CSRF_HEADER];
     const header = Array.isArray(sent) ? undefined : sent;
     if (!header || header !== request.cookies[CSRF_COOKIE] || !services.sessions.checkCsrf(principal.session!, header)) {
+      // A jar holding the session without its CSRF cookie can never send a mutation again (the
+      // page cannot rewrite an HttpOnly cookie): it is cleared so the next sign-in starts afresh.
+      if (!request.cookies[CSRF_COOKIE]) clearSessionCookies(request, reply, cookies);
       throw new ServiceError('FORBIDDEN', CSRF_FAILURE);
     }
   }
