@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { standardPlugins } from '../plugins/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, SLOW_TEXT_PLUGIN, TestClock, freePort, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
 
@@ -159,7 +160,8 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    server = await startServer({ plugins: [], clock, env: { SMTP_URL: smtp.url, PLUGINS: SLOW_TEXT_PLUGIN, MAIL_FROM: 'Transmute Test <no-reply@example.com>' } });
+    // File search (an extraction tool with a free try) beside the test-only slow text plugin.
+    server = await startServer({ plugins: standardPlugins.filter((p) => p.id === 'file-search'), clock, env: { SMTP_URL: smtp.url, PLUGINS: SLOW_TEXT_PLUGIN, MAIL_FROM: 'Transmute Test <no-reply@example.com>' } });
   });
   afterAll(async () => {
     await server?.close();
@@ -420,6 +422,26 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
       method: 'POST', headers: { authorization: `Bearer ${bobKey.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ me { email } }' }),
     });
     expect((await me.json()).data.me.email).toMatch(/@example\.com$/);
+  });
+
+  it('draws the free extraction try from one pool for the web app and the API', async () => {
+    const { browser } = await verifiedBrowser();
+    const { key } = (await browser.createApiKey()).body.data!.createApiKey;
+    const form = new FormData();
+    form.append('operations', JSON.stringify({ query: 'mutation ($files: [Upload!]!) { fileSearch(files: $files, query: "needle") { batchId total } }', variables: { files: [null] } }));
+    form.append('map', JSON.stringify({ 0: ['variables.files.0'] }));
+    form.append('0', new Blob(['hay hay needle hay']), 'notes.txt');
+    const res = await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: { cookie: browser.cookieHeader, 'x-csrf-token': browser.csrf! } });
+    const tried = await res.json();
+    expect(tried.errors).toBeUndefined();
+    expect(tried.data.fileSearch.total).toBe(1);
+
+    const again = new FormData();
+    again.append('query', 'needle');
+    again.append('files', new Blob(['needle']), 'more.txt');
+    const viaKey = await fetch(`${server.url}/api/file-search`, { method: 'POST', body: again, headers: { authorization: `Bearer ${key}` } });
+    expect(viaKey.status).toBe(403);
+    expect(await viaKey.json()).toMatchObject({ code: 'trial_used' });
   });
 
   it('switches overage where the plan allows it', async () => {
