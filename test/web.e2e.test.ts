@@ -131,7 +131,12 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await page.getByRole('link', { name: 'Convert' }).click();
     await page.waitForURL('**/convert');
     const png = await sharp({ create: { width: 321, height: 123, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
-    await page.locator('#files').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: png });
+    // Dropped on the drop zone, as a person drags it from their desktop.
+    await page.evaluate((bytes) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(bytes)], 'photo.png', { type: 'image/png' }));
+      document.querySelector('.drop')!.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, [...png]);
     // Options are checked against the op's JSON Schema before anything is uploaded.
     await page.locator('#action').selectOption('tool:resize');
     await page.locator('#opt-resize-width').fill('0');

@@ -151,10 +151,22 @@ export function ConvertPage() {
   const errors = action && checked.actionId === action.id ? checked.errors : {};
 
   const addFiles = (list: FileList | null) => {
-    if (!list?.length) return;
-    setFiles((current) => [...current, ...Array.from(list)]);
+    if (!list?.length || running) return;
+    const added = Array.from(list);
+    // Files dropped after a finished run start a new set; before one, they join the set.
+    setFiles((current) => (tasks.length ? added : [...current, ...added]));
     setTasks([]);
   };
+  useEffect(() => {
+    // A file dropped beside the zone must not make the browser leave the page to open it.
+    const keep = (event: DragEvent) => event.preventDefault();
+    addEventListener('dragover', keep);
+    addEventListener('drop', keep);
+    return () => {
+      removeEventListener('dragover', keep);
+      removeEventListener('drop', keep);
+    };
+  }, []);
   const move = (index: number, by: number) =>
     setFiles((current) => {
       const next = [...current];
@@ -350,7 +362,11 @@ export function ConvertPage() {
           <p class="drop-title">Drop files here</p>
           <p class="hint">or</p>
           <label for="files" class="button">Choose files</label>
-          <input id="files" ref={input} class="file-input" type="file" multiple onChange={(event) => addFiles(event.currentTarget.files)} />
+          <input id="files" ref={input} class="file-input" type="file" multiple onChange={(event) => {
+              addFiles(event.currentTarget.files);
+              // Lets the same file be chosen again later.
+              event.currentTarget.value = '';
+            }} />
         </div>
 
         {files.length ? (
