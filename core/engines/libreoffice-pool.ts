@@ -341,6 +341,9 @@ export class LibreOfficePool {
   /** The pool as an OfficeConverter: undefined means "convert cold yourself" (disabled or fallen back). */
   readonly convert: OfficeConverter = async (conversion, { signal, timeoutMs, memoryMb }) => {
     if (!this.slots.length) return undefined;
+    // The output is named with it: an extension, never a path.
+    const { extension } = convertToParts(conversion.convertTo);
+    if (!/^[a-z0-9]+$/i.test(extension)) throw new Error(`not an output extension: ${JSON.stringify(extension)}`);
     const deadline = Date.now() + timeoutMs;
     for (let attempt = 1; ; attempt++) {
       const slot = await this.acquire(deadline, timeoutMs, signal);
@@ -484,9 +487,12 @@ export class LibreOfficePool {
         op: 'convert', input: conversion.input, output: scratch,
         inputFilter: inputFilter?.name ?? '', inputFilterOptions: inputFilter?.options ?? '', exportFilter: filter, exportFilterOptions: filterOptions,
       });
+      // Stopped (deadline, abort, memory) as the answer came: the listener is being killed all the same.
+      if (failure) throw failure;
       if (answer.stage === 'bridge') throw new ListenerDied(`the UNO bridge lost its listener: ${answer.error ?? ''}`);
     } catch (err) {
-      this.replace(slot, failure ? `the conversion stopped: ${failure.message}` : `the listener died: ${(err as Error).message}`);
+      // (Unless the breaker or close() took the listener already.)
+      if (slot.listener === listener) this.replace(slot, failure ? `the conversion stopped: ${failure.message}` : `the listener died: ${(err as Error).message}`);
       await rm(scratch, { force: true });
       throw failure ?? err;
     } finally {
@@ -509,7 +515,9 @@ export class LibreOfficePool {
 
   /** After a conversion or a health check: back to work, or recycled when it has done enough or grown too large. */
   private async release(slot: Slot): Promise<void> {
-    const listener = slot.listener!;
+    const listener = slot.listener;
+    // Gone meanwhile: the pool fell back to cold soffice, or is closing.
+    if (!listener) return;
     const rss = await listener.rssBytes();
     if (this.closed || slot.listener !== listener) return;
     if (!listener.alive) return this.replace(slot, 'the listener died');

@@ -85,7 +85,7 @@ export const fromChildSchema = z.discriminatedUnion('type', [
   /** A LibreOffice conversion for the server's warm pool; the server checks the paths lie in the run's work dir. */
   z.object({
     type: z.literal('office-convert'), runId, requestId: z.number().int(),
-    input: z.string(), convertTo: z.string(), inputFilter: z.string().optional(), outDir: z.string(),
+    input: z.string(), convertTo: z.string().regex(/^[a-z0-9]+(?::|$)/i, 'starts with an output extension'), inputFilter: z.string().optional(), outDir: z.string(),
     timeoutMs: z.number().min(0),
   }),
 ]);
