@@ -36,7 +36,10 @@ fi
 # the GraphQL schema changed since the last build. Its GraphQL types are generated from the schema first.
 web_hash=$( { find apps/web -type f -not -path 'apps/web/dist/*' -not -name graphql-env.d.ts | LC_ALL=C sort | xargs sha256sum; sha256sum package-lock.json schema/schema.graphql; } | sha256sum | cut -d' ' -f1)
 web_stamp=apps/web/dist/.build-hash
-if [ ! -f "$web_stamp" ] || [ "$(cat "$web_stamp")" != "$web_hash" ]; then
+if [ ! -x node_modules/.bin/vite ]; then
+  # An install without dev dependencies (npm ci --omit=dev) cannot build it; the API still runs.
+  echo "setup: the web app is not built (its build tools are dev dependencies: run npm install)" >&2
+elif [ ! -f "$web_stamp" ] || [ "$(cat "$web_stamp")" != "$web_hash" ]; then
   echo "setup: building the web app"
   node_modules/.bin/gql-tada generate-output --tsconfig apps/web/tsconfig.json >/dev/null
   node_modules/.bin/vite build apps/web --logLevel error
