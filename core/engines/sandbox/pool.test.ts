@@ -3,8 +3,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PluginError, type Logger, type PluginInput } from '../../contract/index.js';
+import { LibreOfficePool } from '../libreoffice-pool.js';
+import { runProcess } from '../process.js';
 import { processTree } from '../process-tree.js';
 import { SandboxPool, type SandboxHooks, type SandboxRun } from './pool.js';
 
@@ -104,4 +106,73 @@ describe('SandboxPool', () => {
     await expect(pool.run(run('nope'), hooks())).rejects.toThrow(/'nope' is not exported by/);
     await expect(pool.run(run('unknown'), hooks())).rejects.toThrow(/no module is known for plugin 'unknown'/);
   });
+});
+
+describe('SandboxPool with the service office pool', () => {
+  // Runs ask the server's warm LibreOffice pool over IPC (office-convert / office-result).
+  let dir: string;
+  let input: PluginInput;
+  const sandboxes: SandboxPool[] = [];
+  const offices: LibreOfficePool[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-sandbox-office-'));
+    input = { path: '', format: 'txt', filename: 'in.txt', bytes: 23 };
+  });
+  afterAll(async () => {
+    await Promise.all(sandboxes.map((s) => s.close()));
+    await Promise.all(offices.map((o) => o.close()));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  function pools(officeOptions: Partial<ConstructorParameters<typeof LibreOfficePool>[0]> = {}) {
+    const office = new LibreOfficePool({ size: 1, log, tmpDir: dir, ...officeOptions });
+    const sandbox = new SandboxPool({ moduleOf: () => FIXTURES, size: 1, heapMb: 512, log, killGraceMs: 300, office: office.convert });
+    offices.push(office);
+    sandboxes.push(sandbox);
+    return { office, sandbox };
+  }
+  const officeRun = (workDir: string, over: Partial<SandboxRun> = {}): SandboxRun => ({
+    pluginId: 'sandbox-office', inputs: [{ ...input, path: path.join(workDir, 'in.txt') }], options: {}, target: 'md', workDir, timeoutMs: 60_000, memoryMb: 1024, ...over,
+  });
+  const hooks = (): SandboxHooks => ({ progress() {}, report() {}, log });
+  /** A run's work dir, holding its input (as the runner's do). */
+  const runDir = async () => {
+    const workDir = await mkdtemp(path.join(dir, 'run-'));
+    await writeFile(path.join(workDir, 'in.txt'), 'hello from the sandbox\n');
+    return workDir;
+  };
+
+  it('converts in the warm listener, refuses paths outside the run, and stops a conversion at the run deadline', async () => {
+    const { office, sandbox } = pools();
+    await office.warm();
+    const workDir = await runDir();
+    const result = (await sandbox.run(officeRun(workDir), hooks())) as { path: string };
+    expect(result.path).toBe(path.join(workDir, 'out', 'in.pdf'));
+    expect((await runProcess('pdftotext', [result.path, '-'], { timeoutMs: 10_000 })).stdout).toContain('hello from the sandbox');
+    expect(office.status()).toMatchObject({ conversions: 1, coldFallbacks: 0 });
+
+    // The child is not trusted: a file outside its run's work dir is not converted for it.
+    await expect(sandbox.run(officeRun(await runDir(), { options: { source: '/etc/hostname' } }), hooks())).rejects.toThrow(/outside the run's work directory/);
+    expect(office.status().conversions).toBe(1);
+
+    // The run's deadline reaches the listener: killed and replaced.
+    const pid = office.status().listeners[0]!.pid;
+    const hangDir = await runDir();
+    // 100k pages of nothing: LibreOffice lays them out until it is killed.
+    await writeFile(path.join(hangDir, 'hang.txt'), '\f'.repeat(100_000));
+    await expect(sandbox.run(officeRun(hangDir, { options: { source: path.join(hangDir, 'hang.txt') }, timeoutMs: 2_000 }), hooks())).rejects.toThrow('Timed out after 2 s');
+    expect(office.status().restarts).toBe(1);
+    await vi.waitUntil(() => office.status().listeners[0]!.state === 'idle', { timeout: 60_000, interval: 50 });
+    expect(office.status().listeners[0]!.pid).not.toBe(pid);
+  }, 180_000);
+
+  it('a pool fallen back to cold soffice answers "cold": the run converts with a soffice of its own', async () => {
+    const { office, sandbox } = pools({ pythonPath: path.join(dir, 'no-such-python'), failuresBeforeFallback: 1 });
+    await office.warm();
+    expect(office.status().mode).toBe('cold');
+    const result = (await sandbox.run(officeRun(await runDir()), hooks())) as { path: string };
+    expect((await runProcess('pdftotext', [result.path, '-'], { timeoutMs: 10_000 })).stdout).toContain('hello from the sandbox');
+    expect(office.status()).toMatchObject({ conversions: 0, coldFallbacks: 1 });
+  }, 180_000);
 });
