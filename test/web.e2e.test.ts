@@ -84,13 +84,20 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await expect.poll(() => keyField.inputValue(), SLOW).toMatch(/^ck_live_/);
     const key = await keyField.inputValue();
     await expect.poll(() => page.locator('table').first().textContent(), SLOW).toContain('browser test');
+    // The overage toggle, where the plan offers it (every plan but Enterprise).
+    await page.getByLabel(/Continue past the allowance/).check();
+    await expect.poll(() => page.locator('#credits-title').locator('..').textContent(), SLOW).toContain('Overage is on');
     await screenshot(page, 'account');
     expect(await unlabelled(page)).toEqual([]);
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await screenshot(page, 'account-375px');
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // The key works with a plain REST request, as curl would send it.
     const credits = await fetch(`${server.url}/api/v1/credits`, { headers: { authorization: `Bearer ${key}` } });
     expect(credits.status).toBe(200);
-    expect(await credits.json()).toMatchObject({ plan: 'Free', creditsIncluded: 250 });
+    expect(await credits.json()).toMatchObject({ plan: 'Free', creditsIncluded: 250, overageEnabled: true });
 
     // Signing out ends the session; signing in again starts one.
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, request } from './client.ts';
 import { errorText } from './format.ts';
 import { MeQuery, SignOut } from './operations.ts';
@@ -47,8 +47,12 @@ function App() {
     if (!signedIn && (page === '/convert' || page === '/account')) navigate('/signin', { replace: true });
     else if (path === '/') navigate(page, { replace: true });
   }, [loaded, signedIn, page, path]);
+  const firstPage = useRef(true);
   useEffect(() => {
     document.title = `${TITLES[page] ?? 'Transmute'} · Transmute`;
+    // After an in-app navigation, keyboard and screen-reader users start at the new content.
+    if (firstPage.current) firstPage.current = false;
+    else document.getElementById('main')?.focus();
   }, [page]);
 
   const signOut = async () => {
