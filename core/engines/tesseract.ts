@@ -1,7 +1,8 @@
 /**
  * tesseract: text recognition (OCR) of one image. Every family that reads images for text calls
- * recognizeText, so they share one Debian requirement (the program and its English data) and
- * one translation of tesseract's failures.
+ * recognizeText (or recognizeLayout), so they share one Debian requirement (the program and its
+ * English data; every offered language's data for tools that take `lang`), one `lang` option
+ * with one rule and wording, and one translation of tesseract's failures.
  */
 import { z } from 'zod';
 import { PluginError, type EngineRequirement } from '../contract/index.js';

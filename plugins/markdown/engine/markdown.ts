@@ -29,7 +29,9 @@ export function renderMarkdown(blocks: readonly Block[], pages: number, pageBrea
         if (lines.length) out.push(lines.join('\n'));
         lines = [];
       };
-      for (const [item, { marker, indent }] of zip(block.items, listMarkers(block.items))) {
+      const markers = listMarkers(block.items);
+      block.items.forEach((item, n) => {
+        const { marker, indent } = markers[n]!;
         textParts(item.parts).forEach((part, i) => {
           const continued = i > 0;
           if (pageBreaks && part.page > page) {
@@ -38,16 +40,12 @@ export function renderMarkdown(blocks: readonly Block[], pages: number, pageBrea
           }
           lines.push(continued ? `${indent}${escapeParagraph(part.text)}` : `${marker} ${part.text}`);
         });
-      }
+      });
       cut();
     }
   }
   reachPage(pages);
   return out.length ? `${out.join('\n\n')}\n` : '';
-}
-
-function zip<A, B>(a: readonly A[], b: readonly B[]): [A, B][] {
-  return a.map((value, i) => [value, b[i]!]);
 }
 
 function joinParts(parts: readonly TextPart[]): TextPart {
