@@ -121,6 +121,21 @@ describe('transcribe with whisper (WHISPER_MODEL set)', () => {
     expect(new Set(run.progress.filter((pct) => pct > 15 && pct < 100)).size).toBeGreaterThanOrEqual(2);
   }, 180_000);
 
+  it('stops when the run is aborted (its deadline), not at the end of the recording', async () => {
+    const controller = new AbortController();
+    const progress: number[] = [];
+    const run = runPlugin(transcribePlugin, [{ path: longWav, format: 'wav' }], { lang: 'en' }, {
+      signal: controller.signal,
+      onProgress: (pct) => {
+        progress.push(pct);
+        // The first chunk is done: the deadline passes.
+        if (pct > 15) controller.abort(new PluginError('Timed out after 1 s'));
+      },
+    });
+    await expect(run).rejects.toThrow('Timed out after 1 s');
+    expect(Math.max(...progress)).toBeLessThan(60);
+  }, 120_000);
+
   it('still fails a video without audio cleanly', async () => {
     await expect(runPlugin(transcribePlugin, [fixtures.get('silent-mp4')])).rejects.toThrow(new PluginError('The MP4 file has no audio track, so there is nothing to transcribe'));
   });
