@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { unzipSync } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './helpers.js';
+import { startServer, submitConvert, type TestServer } from './helpers.js';
 import { HAVE_CHROMIUM, launchBrowser, screenshot, startMailServer, verificationLink, type MailServer } from './web/harness.js';
 
 const PASSWORD = 'correct horse battery';
@@ -204,12 +204,13 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await screenshot(page, 'extraction-trial-used');
   });
 
-  it('on Business: merges PDFs, converts several images into one ZIP, highlights search hits and mints a signed URL', async () => {
+  it('on Business: merges PDFs, converts several images into one ZIP, highlights search hits, pages through the history and mints a signed URL', async () => {
     const page = await newPage();
     await signUp(page);
-    // An operator's upgrade, as the admin CLI would make it.
+    // An operator's upgrade (and a verified address, for the key below), as the admin CLI would make them.
     const plan: PlanId = 'business';
-    await server.server.runtime.services.accounts.updateAccount(await accountIdOf(page), { plan });
+    const accountId = await accountIdOf(page);
+    await server.server.runtime.services.accounts.updateAccount(accountId, { plan, emailVerified: true });
     await page.goto('/convert');
     const task = page.locator('.task').first();
     const finished = () => expect.poll(() => task.getAttribute('class'), { timeout: 60_000 }).toMatch(/\b(done|failed)\b/);
@@ -250,9 +251,16 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await screenshot(page, 'file-search');
     expect(await unlabelled(page)).toEqual([]);
 
+    // More history than one page holds: 4 jobs from the page and 8 over REST with a key of the account.
+    const { key } = await server.server.runtime.services.accounts.createKey(accountId);
+    for (let i = 0; i < 8; i++) expect((await submitConvert(server.url, key, { name: `api-${i}.png`, data: png }, { to: 'webp' })).status).toBe(200);
     await page.goto('/account');
     const history = page.locator('#history-title').locator('..');
-    await expect.poll(() => history.locator('tbody tr').count(), SLOW).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => history.locator('.pager').textContent(), SLOW).toContain('1–10 of 12');
+    await history.getByRole('button', { name: 'Older' }).click();
+    await expect.poll(() => history.locator('.pager').textContent(), SLOW).toContain('11–12 of 12');
+    expect(await history.locator('tbody td:nth-child(3)').allTextContents()).toEqual(['web', 'web']);
+    expect(await history.getByRole('button', { name: 'Older' }).isDisabled()).toBe(true);
     await history.getByRole('button', { name: /Make a signed URL/ }).last().click();
     await expect.poll(() => history.getByRole('link', { name: 'Signed link' }).count(), SLOW).toBe(1);
     await screenshot(page, 'account-business');
