@@ -204,7 +204,7 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await screenshot(page, 'extraction-trial-used');
   });
 
-  it('on Business: merges PDFs, converts several images into one ZIP, highlights search hits, pages through the history and mints a signed URL', async () => {
+  it('on Business: merges PDFs, converts several images into one ZIP, highlights search hits, marks doubtful CV fields, pages through the history and mints a signed URL', async () => {
     const page = await newPage();
     await signUp(page);
     // An operator's upgrade (and a verified address, for the key below), as the admin CLI would make them.
@@ -251,15 +251,28 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await screenshot(page, 'file-search');
     expect(await unlabelled(page)).toEqual([]);
 
-    // More history than one page holds: 4 jobs from the page and 8 over REST with a key of the account.
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.locator('#files').setInputFiles({ name: 'cv.pdf', mimeType: 'application/pdf', buffer: await sampleCv() });
+    await page.locator('#action').selectOption('extract:parse-cv');
+    await page.getByRole('button', { name: /^Run / }).click();
+    await finished();
+    const cv = task.locator('table.cv');
+    await expect.poll(() => cv.textContent(), SLOW).toContain('jane.doe@example.com');
+    // Values below 0.8 confidence are marked for review (here years of experience, inferred from dates; LinkedIn, absent).
+    const lowConfidence = await cv.locator('tr.low-confidence th').allTextContents();
+    expect(lowConfidence).toContain('Years of experience');
+    expect(await cv.locator('tr', { hasText: 'Email' }).getAttribute('class')).toBeNull();
+    await screenshot(page, 'parse-cv');
+
+    // More history than one page holds: 5 jobs from the page and 8 over REST with a key of the account.
     const { key } = await server.server.runtime.services.accounts.createKey(accountId);
     for (let i = 0; i < 8; i++) expect((await submitConvert(server.url, key, { name: `api-${i}.png`, data: png }, { to: 'webp' })).status).toBe(200);
     await page.goto('/account');
     const history = page.locator('#history-title').locator('..');
-    await expect.poll(() => history.locator('.pager').textContent(), SLOW).toContain('1–10 of 12');
+    await expect.poll(() => history.locator('.pager').textContent(), SLOW).toContain('1–10 of 13');
     await history.getByRole('button', { name: 'Older' }).click();
-    await expect.poll(() => history.locator('.pager').textContent(), SLOW).toContain('11–12 of 12');
-    expect(await history.locator('tbody td:nth-child(3)').allTextContents()).toEqual(['web', 'web']);
+    await expect.poll(() => history.locator('.pager').textContent(), SLOW).toContain('11–13 of 13');
+    expect(await history.locator('tbody td:nth-child(3)').allTextContents()).toEqual(['web', 'web', 'web']);
     expect(await history.getByRole('button', { name: 'Older' }).isDisabled()).toBe(true);
     await history.getByRole('button', { name: /Make a signed URL/ }).last().click();
     await expect.poll(() => history.getByRole('link', { name: 'Signed link' }).count(), SLOW).toBe(1);
@@ -297,6 +310,26 @@ async function accountIdOf(page: Page): Promise<string> {
 async function downloadOf(page: Page, link: ReturnType<Page['locator']>): Promise<Buffer> {
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
   return readFile((await download.path())!);
+}
+
+/** A one-page CV with a text layer. */
+async function sampleCv(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([595, 842]);
+  const lines: [string, number, typeof bold][] = [
+    ['Jane Doe', 22, bold],
+    ['Senior Software Engineer', 13, regular],
+    ['jane.doe@example.com  |  +44 20 7946 0000  |  London, UK', 11, regular],
+    ['Experience', 15, bold],
+    ['Senior Software Engineer, Acme Ltd (2018 - present)', 11, regular],
+    ['Software Engineer, Initech (2012 - 2018)', 11, regular],
+    ['Skills', 15, bold],
+    ['TypeScript, Go, PostgreSQL, Kubernetes', 11, regular],
+  ];
+  lines.forEach(([text, size, font], index) => page.drawText(text, { x: 60, y: 770 - index * 28, size, font }));
+  return Buffer.from(await doc.save());
 }
 
 async function samplePdf(): Promise<Buffer> {
