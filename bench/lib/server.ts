@@ -3,10 +3,12 @@
  * it) with its own DATA_DIR under .tmp/, product defaults except what a row sets, and an
  * Enterprise key whose limits do not throttle the measurement (set with `admin set-limits`).
  */
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../apps/shared/config.js';
-import { ROOT, admin, spawnServer, type ChildServer } from '../../test/helpers.js';
+import { ROOT, admin, freePort, spawnServer, type ChildServer } from '../../test/helpers.js';
 
 /** Far above what any row sends: 200 pollers make well over 3,000 requests a minute. */
 const BENCH_RPM = 100_000_000;
@@ -78,4 +80,18 @@ export async function rssBytes(pid: number): Promise<number> {
   const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
   if (!kb) throw new Error(`no VmRSS for process ${pid}`);
   return Number(kb) * 1024;
+}
+
+/** The baseline server (bench/fixtures/trivial-server.ts) in its own process, once it answers. */
+export async function startTrivialServer(): Promise<{ url: string; stop(): void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/fixtures/trivial-server.ts'), String(port)], { stdio: 'inherit' });
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the trivial server exited with ${child.exitCode}`);
+    if (await fetch(`${url}/trivial`).then((r) => r.ok, () => false)) break;
+    if (attempt > 300) throw new Error('the trivial server did not start in 30 s');
+    await sleep(100);
+  }
+  return { url, stop: () => void child.kill('SIGTERM') };
 }

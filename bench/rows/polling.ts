@@ -6,15 +6,12 @@
  * notes add what each side serves when the 200 poll back to back (saturation).
  * Target: p99 at most 20 ms.
  */
-import { spawn } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
-import { ROOT, freePort } from '../../test/helpers.js';
 import { convertTimed } from '../lib/client.js';
 import { ratioOf, type BenchRow } from '../lib/results.js';
-import { startBenchServer } from '../lib/server.js';
+import { startBenchServer, startTrivialServer } from '../lib/server.js';
 import { percentile, spread } from '../lib/stats.js';
 
 const POLLERS = 200;
@@ -64,22 +61,15 @@ export const pollingRow: BenchRow = {
     const seconds = quick ? 3 : 10;
     const saturationSeconds = quick ? 1 : 3;
     const server = await startBenchServer('polling');
-    const port = await freePort();
-    const trivial = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/fixtures/trivial-server.ts'), String(port)], { stdio: 'inherit' });
+    const trivial = await startTrivialServer().catch(async (err) => {
+      await server.stop();
+      throw err;
+    });
     try {
       const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 0, g: 0, b: 0 } } }).png().toBuffer();
       const { jobId } = await convertTimed(server.url, server.key, { name: 'tiny.png', data: png }, { to: 'webp' });
       const jobUrl = `${server.url}/api/v1/jobs/${jobId}`;
-      const trivialUrl = `http://127.0.0.1:${port}/trivial`;
-      for (let i = 0; ; i++) {
-        try {
-          await poll(trivialUrl, {}, 1, 0.01, 0);
-          break;
-        } catch (err) {
-          if (i > 100) throw err;
-          await sleep(100);
-        }
-      }
+      const trivialUrl = `${trivial.url}/trivial`;
       const auth = { authorization: `Bearer ${server.key}` };
       await poll(jobUrl, auth, POLLERS, 1, 0); // warm both
       await poll(trivialUrl, {}, POLLERS, 1, 0);
@@ -109,7 +99,7 @@ export const pollingRow: BenchRow = {
         note: `p50 ${spread(p50s.service).median.toFixed(1)} ms vs ${spread(p50s.baseline).median.toFixed(1)} ms; polled back to back by the same ${POLLERS} (saturation): ${saturated.service.toFixed(0)} vs ${saturated.baseline.toFixed(0)} requests/s, one client process, keep-alive`,
       }];
     } finally {
-      trivial.kill('SIGTERM');
+      trivial.stop();
       await server.stop();
     }
   },
