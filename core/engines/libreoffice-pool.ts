@@ -187,6 +187,7 @@ class Listener {
         resolve();
       };
       this.wire((err) => fail(err));
+      if (signal.aborted) onAbort();
     });
   }
 
@@ -314,6 +315,8 @@ export class LibreOfficePool {
   private failuresInARow = 0;
   private fallback: { reason: string; timer?: NodeJS.Timeout } | undefined;
   private healthTimer: NodeJS.Timeout | undefined;
+  /** Listener starts and kills under way: close() waits for them, so nothing outlives it. */
+  private readonly inFlight = new Set<Promise<void>>();
   private readonly counters = { conversions: 0, restarts: 0, recycled: 0, retried: 0, coldFallbacks: 0 };
 
   constructor(private readonly options: LibreOfficePoolOptions) {
@@ -386,8 +389,8 @@ export class LibreOfficePool {
     clearTimeout(this.fallback?.timer);
     for (const waiter of this.waiters.splice(0)) waiter.reject(abortError());
     for (const slot of this.slots) clearTimeout(slot.retryTimer);
-    // Starts in progress see the abort and kill what they started.
-    await Promise.all(this.slots.map((slot) => slot.listener?.kill()));
+    // Starts under way see the abort and kill what they started.
+    await Promise.all([...this.slots.map((slot) => slot.listener?.kill()), ...this.inFlight]);
     if (this.root) await rm(await this.root, { recursive: true, force: true });
   }
 
@@ -534,14 +537,26 @@ export class LibreOfficePool {
     slot.state = this.fallback ? 'down' : 'starting';
     this.counters[recycle ? 'recycled' : 'restarts']++;
     this.options.log[recycle ? 'info' : 'warn']('office pool: replacing a listener', { listener: slot.index, reason });
-    void (async () => {
-      await old?.kill();
-      if (!this.closed && slot.state === 'starting') await this.start(slot);
-    })();
+    this.track(
+      (async () => {
+        await old?.kill();
+        if (!this.closed && slot.state === 'starting') await this.start(slot);
+      })(),
+    );
   }
 
-  private async start(slot: Slot): Promise<void> {
+  private track(work: Promise<void>): Promise<void> {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+    return work;
+  }
+
+  private start(slot: Slot): Promise<void> {
     slot.state = 'starting';
+    return this.track(this.startListener(slot));
+  }
+
+  private async startListener(slot: Slot): Promise<void> {
     clearTimeout(slot.retryTimer);
     const generation = ++slot.generation;
     this.healthTimer ??= setInterval(() => void this.checkIdle(), this.settings.healthCheckMs).unref();
@@ -600,7 +615,7 @@ export class LibreOfficePool {
       if (slot.listener) {
         const old = slot.listener;
         slot.listener = undefined;
-        void old.kill();
+        void this.track(old.kill());
       }
       if (slot.state !== 'starting') slot.state = 'down';
     }
