@@ -197,7 +197,7 @@ function KeysPanel({ keys, onChange }: { keys: ApiKey[]; onChange(keys: ApiKey[]
         <p class="hint">No keys yet.</p>
       ) : (
         <div class="table-wrap">
-          <table>
+          <table class="stack">
             <caption class="sr-only">Your API keys</caption>
             <thead>
               <tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="sr-only">Actions</span></th></tr>
@@ -205,10 +205,10 @@ function KeysPanel({ keys, onChange }: { keys: ApiKey[]; onChange(keys: ApiKey[]
             <tbody>
               {keys.map((key) => (
                 <tr key={key.id}>
-                  <td>{key.name ?? '—'}</td>
-                  <td class="mono">{key.prefix}…</td>
-                  <td>{formatDate(key.createdAt)}</td>
-                  <td>{key.lastUsedAt ? formatDate(key.lastUsedAt) : 'never'}</td>
+                  <td data-label="Name">{key.name ?? '—'}</td>
+                  <td data-label="Key" class="mono">{key.prefix}…</td>
+                  <td data-label="Created">{formatDate(key.createdAt)}</td>
+                  <td data-label="Last used">{key.lastUsedAt ? formatDate(key.lastUsedAt) : 'never'}</td>
                   <td class="actions">
                     {confirming === key.id ? (
                       <>
@@ -271,7 +271,7 @@ function HistoryPanel({ first, signedUrls }: { first: History; signedUrls: boole
       ) : (
         <>
           <div class="table-wrap">
-            <table>
+            <table class="stack">
               <caption class="sr-only">Conversions, newest first</caption>
               <thead>
                 <tr><th scope="col">When</th><th scope="col">Conversion</th><th scope="col">From</th><th scope="col">Job</th>{signedUrls ? <th scope="col">Signed URL</th> : null}</tr>
@@ -279,12 +279,12 @@ function HistoryPanel({ first, signedUrls }: { first: History; signedUrls: boole
               <tbody>
                 {page.history.map((record) => (
                   <tr key={record.jobId}>
-                    <td>{formatDate(record.time)}</td>
-                    <td>{record.conv}</td>
-                    <td>{record.viaApi ? 'API' : 'web'}</td>
-                    <td class="mono small">{record.jobId}</td>
+                    <td data-label="When">{formatDate(record.time)}</td>
+                    <td data-label="Conversion">{record.conv}</td>
+                    <td data-label="From">{record.viaApi ? 'API' : 'web'}</td>
+                    <td data-label="Job" class="mono small">{record.jobId}</td>
                     {signedUrls ? (
-                      <td>
+                      <td data-label="Signed URL">
                         {minted[record.jobId]?.url ? (
                           <span>
                             <a href={minted[record.jobId]!.url}>Signed link</a> <span class="hint">until {formatDate(minted[record.jobId]!.expiresAt)}</span>
