@@ -21,7 +21,7 @@ describe('web app build', () => {
     await run(bin('gql-tada'), ['generate-output', '--tsconfig', 'apps/web/tsconfig.json'], { cwd: ROOT });
     const result = await run(bin('tsc'), ['--noEmit', '-p', 'apps/web'], { cwd: ROOT }).catch((error: { stdout: string }) => error);
     expect('stdout' in result ? result.stdout : '', 'apps/web type errors').toBe('');
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('web app served under /', () => {
