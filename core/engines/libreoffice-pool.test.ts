@@ -180,9 +180,9 @@ describe('LibreOffice pool', () => {
   }, 240_000);
 
   it('replaces an idle listener that stops answering its health check', async () => {
-    const { office, firstPid: hungPid } = await warmPool({ healthCheckMs: 300, pingTimeoutMs: 1_000 });
+    const { office, firstPid: hungPid } = await warmPool({ healthCheckMs: 300, pingTimeoutMs: 3_000 });
     process.kill(-hungPid, 'SIGSTOP');
-    await until(() => office.status().restarts === 1 && office.status().listeners[0]!.state === 'idle');
+    await until(() => office.status().restarts >= 1 && office.status().listeners[0]!.state === 'idle');
     expect(office.status().listeners[0]!.pid).not.toBe(hungPid);
     await convertsMemo(office);
   }, 240_000);
