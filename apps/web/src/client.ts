@@ -168,12 +168,15 @@ export function subscribe<Result, Variables>(
     finish();
     handlers.complete();
   });
-  // EventSource reconnects by itself after a dropped connection; a stream that keeps failing
-  // before it opens (the server refusing it) is reported once and closed.
+  // EventSource reconnects by itself after a dropped connection. A stream the server refused
+  // (closed), or one that failed to come back three times running, is reported once and closed,
+  // so the caller can fall back to asking.
+  let failures = 0;
+  source.addEventListener('open', () => (failures = 0));
   source.addEventListener('error', () => {
-    if (finished || source.readyState !== EventSource.CLOSED) return;
+    if (finished || (source.readyState !== EventSource.CLOSED && ++failures < 3)) return;
     finish();
-    handlers.error(new ApiError('Live progress was interrupted. Reload the page to see the result.'));
+    handlers.error(new ApiError('Live progress was interrupted.'));
   });
   return finish;
 }
