@@ -57,7 +57,7 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     return email;
   }
 
-  it('signs up, verifies through the mailed link, generates a key and uses it over REST', async () => {
+  it('signs up, verifies through the mailed link, generates a key, uses it over REST and revokes it', async () => {
     const page = await newPage();
     await page.goto('/signup');
     await screenshot(page, 'sign-up');
@@ -98,6 +98,15 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     const credits = await fetch(`${server.url}/api/v1/credits`, { headers: { authorization: `Bearer ${key}` } });
     expect(credits.status).toBe(200);
     expect(await credits.json()).toMatchObject({ plan: 'Free', creditsIncluded: 250, overageEnabled: true });
+    // The panel shows the key as used once the server counted it.
+    await page.reload();
+    await expect.poll(() => page.locator('td[data-label="Last used"]').first().textContent(), SLOW).not.toBe('never');
+
+    // Revoked in the panel (two steps), the key stops working at once.
+    await page.getByRole('button', { name: /^Revoke key ck_live_/ }).click();
+    await page.getByRole('button', { name: 'Confirm revoke' }).click();
+    await expect.poll(() => page.getByText('No keys yet.').isVisible(), SLOW).toBe(true);
+    expect((await fetch(`${server.url}/api/v1/credits`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
 
     // Signing out ends the session; signing in again starts one.
     await page.getByRole('button', { name: 'Sign out' }).click();
