@@ -287,7 +287,9 @@ function HistoryPanel({ first, signedUrls }: { first: History; signedUrls: boole
                       <td data-label="Signed URL">
                         {minted[record.jobId]?.url ? (
                           <span>
-                            <a href={minted[record.jobId]!.url}>Signed link</a> <span class="hint">until {formatDate(minted[record.jobId]!.expiresAt)}</span>
+                            <a href={minted[record.jobId]!.url}>Signed link</a>{' '}
+                            <button type="button" class="small" aria-label={`Copy the signed URL of job ${record.jobId}`} onClick={() => copyText(minted[record.jobId]!.url!)}>Copy</button>{' '}
+                            <span class="hint">until {formatDate(minted[record.jobId]!.expiresAt)}</span>
                           </span>
                         ) : (
                           <button type="button" aria-label={`Make a signed URL for job ${record.jobId}`} onClick={() => mint(record.jobId)}>Make URL</button>
