@@ -50,10 +50,17 @@ export const officeRow: BenchRow = {
     const windowMs = quick ? 2_000 : 5_000;
     const docx = { name: 'memo.docx', data: await onePageDocx() };
     const modes = [
-      { label: 'pool', env: {} as Record<string, string> },
+      // Empty = unset (one listener per core), whatever the calling shell has.
+      { label: 'pool', env: { OFFICE_POOL_SIZE: '' } as Record<string, string> },
       { label: 'cold', env: { OFFICE_POOL_SIZE: '0' } },
     ] as const;
     const servers = new Map<string, BenchServer>();
+    /** What /readyz says of the office pool: the pool row is only the pool's if it says `pool`. */
+    const officeState = async (server: BenchServer) => {
+      const office = ((await (await fetch(`${server.url}/readyz`)).json()) as { office?: { mode?: string; size?: number; fallbackReason?: string } }).office;
+      return office ? `${office.mode}${office.size !== undefined ? ` (${office.size} listeners)` : ''}${office.fallbackReason ? `: ${office.fallbackReason}` : ''}` : 'not reported';
+    };
+    const states: string[] = [];
     try {
       for (const mode of modes) {
         progress(`starting the ${mode.label} server`);
@@ -61,6 +68,9 @@ export const officeRow: BenchRow = {
         servers.set(mode.label, server);
         // First conversions load LibreOffice and the sandbox's plugin module: not part of the steady state.
         for (let i = 0; i < 3; i++) await convertTimed(server.url, server.key, docx, { to: 'pdf' });
+        const state = await officeState(server);
+        progress(`${mode.label} server ready; /readyz office: ${state}`);
+        if (mode.label === 'pool' && !state.startsWith('pool')) progress(`WARNING: the pool server is not on its pool: its numbers are not the pool's`);
       }
       const results = new Map<string, { latencies: number[]; acceptances: number[]; rates: number[]; overall: number }>();
       for (const clients of LEVELS) {
@@ -73,6 +83,7 @@ export const officeRow: BenchRow = {
           progress(`  ${run.latencies.length} conversions, ${overall.toFixed(2)}/s, p50 ${percentile(run.latencies, 50).toFixed(0)} ms, p99 ${percentile(run.latencies, 99).toFixed(0)} ms`);
         }
       }
+      for (const mode of modes) states.push(`${mode.label} server at the end: ${await officeState(servers.get(mode.label)!)}`);
       const pool = (clients: number) => results.get(`pool:${clients}`)!;
       const cold = (clients: number) => results.get(`cold:${clients}`)!;
       const measurements: Measurement[] = [];
@@ -81,7 +92,7 @@ export const officeRow: BenchRow = {
         row: 'office', metric: 'end-to-end latency, 1 client (pool)', unit: 'ms', value: p50Pool, over: `${p50Pool.n} conversions`,
         baseline: { label: 'cold soffice', value: spread(cold(1).latencies).median }, ratio: ratioOf(p50Pool.median, spread(cold(1).latencies).median),
         target: { text: 'p50 ≤ 150 ms', met: p50Pool.median <= 150 },
-        note: `of which upload to accepted: p50 ${percentile(pool(1).acceptances, 50).toFixed(0)} ms; the rest is queue, conversion, polling (every ${POLL_MS} ms) and download`,
+        note: `of which upload to accepted: p50 ${percentile(pool(1).acceptances, 50).toFixed(0)} ms; the rest is queue, conversion, polling (every ${POLL_MS} ms) and download. /readyz office: ${states.join('; ')}`,
       });
       for (const clients of LEVELS) {
         const speedUp = ratioOf(pool(clients).overall, cold(clients).overall);
