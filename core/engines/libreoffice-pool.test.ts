@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
@@ -98,8 +98,9 @@ afterEach(async () => {
   useOfficeConverter(undefined);
   const pids = pools.flatMap((p) => p.status().listeners.flatMap((l) => (l.pid ? [l.pid] : [])));
   await Promise.all(pools.splice(0).map((p) => p.close()));
-  // close() leaves no listener behind.
+  // close() leaves no listener behind, nor the pipe sockets of the listeners it killed.
   expect(pids.filter(alive)).toEqual([]);
+  expect((await readdir('/tmp')).filter((name) => name.includes(`_transmute-office-${process.pid}-`))).toEqual([]);
 });
 
 describe('LibreOffice pool', () => {
@@ -128,12 +129,15 @@ describe('LibreOffice pool', () => {
     const orphaned = path.join(dir, `transmute-office-${gone.pid}-x1`);
     const living = path.join(dir, `transmute-office-${process.ppid}-x2`);
     await Promise.all([orphaned, living].map((d) => mkdir(path.join(d, 'listener-0'), { recursive: true })));
+    const orphanedSocket = `/tmp/OSL_PIPE_0_transmute-office-${gone.pid}-0-1-x3`;
+    await writeFile(orphanedSocket, '');
     const office = pool();
     expect(office.status().listeners).toEqual([{ state: 'stopped', conversions: 0, rssMb: 0 }]);
     const result = await office.convert(await conversion(sources.memo), { timeoutMs: 60_000 });
     expect(await pdfText(result!.output!)).toContain('Pool Memo');
     expect(office.status().listeners[0]).toMatchObject({ state: 'idle', conversions: 1 });
     expect(existsSync(orphaned)).toBe(false);
+    expect(existsSync(orphanedSocket)).toBe(false);
     expect(existsSync(living)).toBe(true);
   }, 120_000);
 

@@ -96,18 +96,29 @@ interface BridgeAnswer {
 class ListenerDied extends Error {}
 
 const ROOT_PREFIX = 'transmute-office-';
+/** Where LibreOffice makes a pipe's socket (`OSL_PIPE_<uid>_<name>`); a killed soffice leaves it. */
+const PIPE_DIR = '/tmp';
+const pipeSocket = (pipeName: string) => path.join(PIPE_DIR, `OSL_PIPE_${process.getuid?.() ?? 0}_${pipeName}`);
 
-/** Profiles of pools whose process is gone (killed with SIGKILL, so close() never ran): hundreds of KB each. */
-async function removeOrphanedProfiles(tmpDir: string): Promise<void> {
-  const entries = await readdir(tmpDir).catch(() => [] as string[]);
-  for (const entry of entries) {
-    const owner = Number(new RegExp(`^${ROOT_PREFIX}(\\d+)-`).exec(entry)?.[1]);
-    if (!owner || owner === process.pid) continue;
-    try {
-      process.kill(owner, 0);
-    } catch (err) {
-      // ESRCH: no such process (EPERM means it exists under another user: leave it).
-      if ((err as NodeJS.ErrnoException).code === 'ESRCH') await rm(path.join(tmpDir, entry), { recursive: true, force: true });
+/**
+ * What pools of processes that are gone left behind (killed with SIGKILL, close() never ran):
+ * profile directories (hundreds of KB each) and pipe sockets. Both names carry the owner's pid.
+ */
+async function removeOrphans(tmpDir: string): Promise<void> {
+  const owned = [
+    { dir: tmpDir, pattern: new RegExp(`^${ROOT_PREFIX}(\\d+)-`) },
+    { dir: PIPE_DIR, pattern: new RegExp(`^OSL_PIPE_\\d+_${ROOT_PREFIX}(\\d+)-`) },
+  ];
+  for (const { dir, pattern } of owned) {
+    for (const entry of await readdir(dir).catch(() => [] as string[])) {
+      const owner = Number(pattern.exec(entry)?.[1]);
+      if (!owner || owner === process.pid) continue;
+      try {
+        process.kill(owner, 0);
+      } catch (err) {
+        // ESRCH: no such process (EPERM means it exists under another user: leave it).
+        if ((err as NodeJS.ErrnoException).code === 'ESRCH') await rm(path.join(dir, entry), { recursive: true, force: true });
+      }
     }
   }
 }
@@ -137,6 +148,7 @@ class Listener {
   private constructor(
     readonly soffice: ChildProcess,
     readonly bridge: ChildProcess,
+    private readonly pipeName: string,
     private readonly onDeath: (err: Error) => void,
   ) {}
 
@@ -157,7 +169,7 @@ class Listener {
     const bridge = spawn(options.python, ['-u', BRIDGE_SCRIPT, connect, String(options.startTimeoutMs / 1000), String(soffice.pid)], {
       detached: true, stdio: ['pipe', 'pipe', 'pipe'], env,
     });
-    const listener = new Listener(soffice, bridge, options.onDeath);
+    const listener = new Listener(soffice, bridge, options.pipeName, options.onDeath);
     try {
       await listener.ready(options.startTimeoutMs, options.signal);
     } catch (err) {
@@ -274,6 +286,7 @@ class Listener {
     killGroup(this.soffice.pid);
     killGroup(this.bridge.pid);
     await Promise.all(gone);
+    await rm(pipeSocket(this.pipeName), { force: true });
   }
 
   /** Listeners yield the CPU like sandbox runs and are the OOM killer's choice before the server. */
@@ -401,7 +414,7 @@ export class LibreOfficePool {
   private rootDir(): Promise<string> {
     this.root ??= (async () => {
       const tmpDir = this.options.tmpDir ?? os.tmpdir();
-      await removeOrphanedProfiles(tmpDir);
+      await removeOrphans(tmpDir);
       return mkdtemp(path.join(tmpDir, `${ROOT_PREFIX}${process.pid}-`));
     })();
     return this.root;
