@@ -637,8 +637,13 @@ export class LibreOfficePool {
   /** Half-open: one listener tries to start; if it does, the pool is back (recover). */
   private probe(): void {
     if (this.closed || !this.fallback) return;
-    const slot = this.slots.find((s) => s.state === 'down' || s.state === 'stopped');
-    if (slot) void this.start(slot);
+    void commandExists(SOFFICE.command).then((installed) => {
+      if (this.closed || !this.fallback) return;
+      // Still missing: wait for the next probe, without a failed start in the log every minute.
+      if (!installed) return this.fallBack('soffice is not installed');
+      const slot = this.slots.find((s) => s.state === 'down' || s.state === 'stopped');
+      if (slot) void this.start(slot);
+    });
   }
 
   private recover(): void {
