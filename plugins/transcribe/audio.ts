@@ -150,6 +150,8 @@ const FRAME_SAMPLES = 320; // 20 ms
 const FRAME_SECONDS = FRAME_SAMPLES / SAMPLE_RATE;
 /** A cut is placed in the quietest 0.3 s of the search range (a pause between words). */
 const PAUSE_FRAMES = 15;
+/** A cut may move later than the quietest pause to one at most this much louder. */
+const CUT_TOLERANCE_DB = 3;
 /** Frames quieter than this are silence (dBFS): room noise, not speech. */
 const SPEECH_FLOOR_DB = -50;
 
@@ -188,20 +190,20 @@ export async function planChunks(wavPath: string, layout: PcmLayout, { maxSecond
   while (startFrame < frame) {
     let endFrame = frame;
     if ((frame - startFrame) * FRAME_SECONDS > maxSeconds) {
-      // The quietest run of PAUSE_FRAMES frames in [start + min, start + max]; the latest wins ties.
+      // The run of PAUSE_FRAMES frames in [start + min, start + max] that is quietest, or the
+      // latest one within 3 dB of it: long chunks mean fewer 30 s windows for whisper to encode.
       const from = startFrame + Math.floor(minSeconds / FRAME_SECONDS);
       const to = startFrame + Math.floor(maxSeconds / FRAME_SECONDS) - PAUSE_FRAMES;
-      let best = to;
-      let bestLevel = Infinity;
+      const levels = new Float64Array(Math.max(0, to - from + 1));
       let level = 0;
       for (let i = from; i < from + PAUSE_FRAMES; i++) level += energy[i]!;
       for (let i = from; i <= to; i++) {
-        if (level <= bestLevel) {
-          bestLevel = level;
-          best = i;
-        }
+        levels[i - from] = level / PAUSE_FRAMES;
         level += energy[i + PAUSE_FRAMES]! - energy[i]!;
       }
+      const quietest = levels.reduce((min, value) => Math.min(min, value), Infinity);
+      let best = to;
+      while (best > from && levels[best - from]! > quietest + CUT_TOLERANCE_DB) best--;
       endFrame = best + Math.floor(PAUSE_FRAMES / 2);
     }
     let loudest = -Infinity;

@@ -4,7 +4,7 @@
  * around it is real: ffmpeg's PCM, chunks cut at pauses, language detection or the language
  * asked for, segment times shifted to absolute positions, the row's shape.
  */
-import { writeFile } from 'node:fs/promises';
+import { open, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError } from '../../core/contract/index.js';
@@ -12,7 +12,7 @@ import { runPlugin } from '../../core/contract/testing.js';
 import { KNOWN_WHISPER_MODELS, configureWhisperModel, identifyWhisperModel, transcriptionStatus, whisperModelIsMultilingual } from '../../core/engines/whisper.js';
 import { runProcess } from '../../core/engines/process.js';
 import { pcmLayout, planChunks, readChunk } from './audio.js';
-import { BURSTS, SpeechFixtures, writeToneBurstsWav } from './fixtures.js';
+import { BURSTS, SpeechFixtures, wavHeader, writeToneBurstsWav } from './fixtures.js';
 import { transcribePlugin } from './index.js';
 import { expectTranscriptRow, rowOf } from './test-transcript.js';
 import { writeTestWhisperModel } from './test-whisper-model.js';
@@ -76,6 +76,28 @@ describe('chunks', () => {
     const pcm = await readChunk(longWav, layout, chunks[1]!);
     expect(pcm.length).toBe((Math.round(chunks[1]!.end * 16_000) - Math.round(chunks[1]!.start * 16_000)) * 2);
   });
+
+  it('plans a 2-hour recording in flat memory', async () => {
+    // 2 h of 16 kHz PCM is 230 MB on disk (460 MB as whisper's floats): the plan must not hold it.
+    const file = path.join(fixtures.dir, 'two-hours.wav');
+    const dataBytes = 2 * 3600 * 32_000;
+    const handle = await open(file, 'w');
+    await handle.write(wavHeader({ sampleRate: 16_000, bitsPerSample: 16, dataBytes }));
+    await handle.truncate(44 + dataBytes);
+    await handle.close();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+    const layout = await pcmLayout(file);
+    const chunks = await planChunks(file, layout, { maxSeconds: 30, minSeconds: 10 });
+    clearInterval(sampler);
+    await rm(file);
+    // Cuts in the middle of a 0.3 s pause: chunks of 29.84 s at most.
+    expect(chunks.length).toBe(Math.ceil(7200 / 29.84));
+    expect(chunks.every((chunk) => chunk.silent)).toBe(true);
+    expect(chunks.at(-1)!.end).toBe(7200);
+    expect(peak - before).toBeLessThan(150_000_000);
+  }, 120_000);
 
   it('marks silence as silent, and finds the data after a LIST chunk', async () => {
     const silent = path.join(fixtures.dir, 'silence.wav');
