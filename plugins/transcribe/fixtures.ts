@@ -5,7 +5,7 @@
  * all), plus a word error rate for checking transcripts by content.
  */
 import { mkdtempSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runProcess } from '../../core/engines/process.js';
@@ -125,4 +125,18 @@ export async function writeToneBurstsWav(file: string): Promise<void> {
     data.writeInt16LE(Math.round(32767 * 0.3 * envelope * (Math.sin(2 * Math.PI * 220 * t) + 0.5 * Math.sin(2 * Math.PI * 440 * t))), 2 * i);
   }
   await writeFile(file, Buffer.concat([wavHeader({ sampleRate: 16_000, bitsPerSample: 16, dataBytes: data.length }), data]));
+}
+
+/**
+ * Real read speech with its transcripts: five LibriVox clips (Sense and Sensibility, public domain
+ * recordings; 24.7 s, 16 kHz mono WAV) in Debian's pocketsphinx-testdata (in setup's TEST_PACKAGES).
+ */
+export const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';
+
+/** The clips of a pocketsphinx-testdata librivox folder: `transcription` has "<s> words </s> (file-id)" per line. */
+export async function libriVoxClips(dir = LIBRIVOX_DIR): Promise<Array<{ file: string; name: string; reference: string }>> {
+  return (await readFile(path.join(dir, 'transcription'), 'utf8')).split('\n').flatMap((line) => {
+    const match = /^<s> (.*) <\/s> \((.*)\)$/.exec(line.trim());
+    return match ? [{ file: path.join(dir, `${match[2]}.wav`), name: `${match[2]}.wav`, reference: match[1]! }] : [];
+  });
 }
