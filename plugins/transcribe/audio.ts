@@ -79,9 +79,14 @@ export async function prepareAudio(input: PluginInput, ctx: RunContext, progress
       input: input.path,
       output: wavPath,
       // The first audio stream only, downmixed and resampled for the recognisers; `-t` stops a
-      // file whose header lied about its length at the 2-hour limit.
+      // file whose header lied about its length at the 2-hour limit. No metadata and bitexact:
+      // a plain 44-byte header, since pocketsphinx reads whatever follows byte 44 as samples (a
+      // LIST chunk there skewed its noise estimate and cost words).
       configure: (command) =>
-        command.outputOptions('-map', `0:${audio.index}`, '-vn', '-sn', '-dn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-t', String(MAX_DURATION_SEC + 1), '-f', 'wav'),
+        command.outputOptions(
+          '-map', `0:${audio.index}`, '-vn', '-sn', '-dn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-t', String(MAX_DURATION_SEC + 1),
+          '-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact', '-f', 'wav',
+        ),
       signal: ctx.signal,
       timeoutMs,
       ...(duration ? { durationSec: duration } : {}),

@@ -1,5 +1,5 @@
 /** transcribe end to end on speech made at test time: flite -> ffmpeg containers -> the plugin (ffmpeg + pocketsphinx). */
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError } from '../../core/contract/index.js';
@@ -11,6 +11,7 @@ import { EXPECTED_TEXT, PAUSE_SECONDS, SENTENCES, SpeechFixtures, wavHeader, wor
 import { TRANSCRIBE_CREDIT_WEIGHT, transcribePlugin } from './index.js';
 import { expectTranscriptRow, rowOf } from './test-transcript.js';
 import { toSegments } from './transcribe.js';
+import { pcmLayout, prepareAudio } from './audio.js';
 
 const fixtures = new SpeechFixtures();
 beforeAll(() => fixtures.make(), 60_000);
@@ -102,6 +103,17 @@ describe('transcribe', () => {
     const input = { ...fixtures.get('two-sentences-mp3'), filename: 'huge.mp3', bytes: 2_000_000_001 };
     const ctx = { target: 'mp3', workDir: fixtures.dir, signal: new AbortController().signal, progress() {}, log: console, report() {}, remainingMs: () => 60_000 } as const;
     await expect(transcribePlugin.run([input], {}, ctx as never)).rejects.toThrow(new PluginError('The file is 2.01 GB; transcription takes files up to 2 GB'));
+  });
+
+  it('hands the engines a WAV whose samples start at byte 44 (pocketsphinx assumes it)', async () => {
+    const workDir = await mkdtemp(path.join(fixtures.dir, 'work-'));
+    const input = { ...fixtures.get('two-sentences-mp3'), filename: 'talk.mp3', bytes: (await stat(fixtures.file('two-sentences-mp3'))).size };
+    const ctx = { target: 'mp3', workDir, signal: new AbortController().signal, progress() {}, log: console, report() {}, remainingMs: () => 60_000 } as const;
+    const audio = await prepareAudio(input, ctx as never, () => {});
+    const layout = await pcmLayout(audio.wavPath);
+    expect(layout.dataOffset).toBe(44);
+    // MP3 decoders drop the encoder delay: the PCM may be a few hundredths shorter than the header says.
+    expect(Math.abs(layout.dataBytes / 32_000 - audio.durationSec)).toBeLessThan(0.2);
   });
 
   it('fails an unreadable file cleanly', async () => {
