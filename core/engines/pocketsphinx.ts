@@ -36,6 +36,18 @@ export interface Utterance {
   words: RecognizedWord[];
 }
 
+/**
+ * Decoder settings, chosen by word error rate (bench/transcribe.ts; JFK / LibriVox / flite):
+ * `-lw 3` lowers the language model's weight in the first pass from 6.5, so the en-us model's
+ * news-text statistics no longer outvote what was said: JFK 63.6% -> 31.8%, LibriVox 36.6% ->
+ * 33.8%, flite voices unchanged. 2, 4 and 5 are no better on both real sets.
+ * Tried and left out: `-remove_noise no` (LibriVox 29.6% but JFK, with its crowd, 36.4%), wider
+ * beams (no change), -bestpath no, -fwdflat no, -wip, other -vad_threshold values, raising
+ * -fwdflatlw/-bestpathlw, and loudness normalisation or high-pass/denoise filters in ffmpeg (all
+ * worse). Tuned on these few clips (92 words of real speech): expect a few points more elsewhere.
+ */
+export const POCKETSPHINX_DECODER_OPTIONS: readonly string[] = ['-lw', '3'];
+
 const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?(?:e-?\d+)?)$/;
 /** `<s>`, `</s>`, `<sil>`, `[NOISE]`, `++UH++`: not words. */
 const FILLER = /^(?:<.*>|\[.*\]|\+\+.*\+\+)$/;
@@ -124,7 +136,7 @@ export async function recognizeSpeech(wavPath: string, ctx: EngineContext, { onU
       POCKETSPHINX.command,
       // The decoder logs its configuration and per-utterance statistics to stderr (kilobytes; the
       // tail is bounded) and its errors there too: keep it, the translator reads the errors.
-      ['-infile', wavPath, '-time', 'yes'],
+      ['-infile', wavPath, '-time', 'yes', ...POCKETSPHINX_DECODER_OPTIONS],
       runOptions(ctx, { captureStdout: false, onStdoutLine: (line) => parser.push(line) }),
     );
   } catch (err) {
