@@ -211,6 +211,8 @@ export interface WhisperOptions {
   language: string;
   signal: AbortSignal;
   threads?: number;
+  /** How long the call may go without using CPU before it counts as lost (default STALL_MS). */
+  stallMs?: number;
 }
 
 /**
@@ -232,7 +234,7 @@ const NON_SPEECH = /^\s*\[(?:BLANK_AUDIO|SILENCE|MUSIC|NOISE)\]\s*$/i;
  * cannot be interrupted inside a window, so the native thread finishes its window in the
  * background (seconds) and the sandbox's deadline kill covers the rest.
  */
-export async function transcribePcm(pcm: Buffer, { modelPath, language, signal, threads }: WhisperOptions): Promise<WhisperResult> {
+export async function transcribePcm(pcm: Buffer, { modelPath, language, signal, threads, stallMs = STALL_MS }: WhisperOptions): Promise<WhisperResult> {
   signal.throwIfAborted();
   const seconds = pcm.length / 2 / 16_000;
   const context = contextFor(modelPath);
@@ -248,8 +250,8 @@ export async function transcribePcm(pcm: Buffer, { modelPath, language, signal, 
       const used = process.cpuUsage(cpuMark);
       cpuMark = process.cpuUsage();
       if (used.user + used.system > STALL_CPU_MICROS) quietSince = Date.now();
-      else if (Date.now() - quietSince >= STALL_MS) finish(() => reject(new Error('whisper.cpp stopped without a result (the model may be damaged)')));
-    }, STALL_CHECK_MS);
+      else if (Date.now() - quietSince >= stallMs) finish(() => reject(new Error('whisper.cpp stopped without a result (the model may be damaged)')));
+    }, Math.min(STALL_CHECK_MS, stallMs / 3));
     const onAbort = () => {
       void run.stop();
       finish(() => reject(signal.reason));

@@ -59,8 +59,11 @@ function randomStream(seed: number): (count: number) => Float64Array {
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'be', 'da', 'fu', 'go', 'hi', 'ja', 'pe', 'zu'];
 
-/** Writes the model to `file`; returns its sha256 (hex), as WHISPER_MODEL_SHA256 would pin it. */
-export async function writeTestWhisperModel(file: string, seed = 14): Promise<string> {
+/**
+ * Writes the model to `file`; returns its sha256 (hex), as WHISPER_MODEL_SHA256 would pin it.
+ * A `damaged` model loads but makes whisper.cpp fail on every transcription.
+ */
+export async function writeTestWhisperModel(file: string, { seed = 14, damaged = false }: { seed?: number; damaged?: boolean } = {}): Promise<string> {
   const h = TEST_MODEL_HPARAMS;
   const random = randomStream(seed);
   const out = createWriteStream(file);
@@ -89,7 +92,8 @@ export async function writeTestWhisperModel(file: string, seed = 14): Promise<st
   // up " " by name (GPT-2's token 220), so it must exist.
   const vocabulary: Buffer[] = [ints(TEXT_TOKENS)];
   for (let i = 0; i < TEXT_TOKENS; i++) {
-    const word = Buffer.from(i === SPACE_TOKEN ? ' ' : ` ${SYLLABLES[i % 16]}${SYLLABLES[(i >> 4) % 16]}${SYLLABLES[(i >> 8) % 16]}`, 'latin1');
+    // `damaged`: no " ", so whisper.cpp throws while decoding (a model that loads but fails).
+    const word = Buffer.from(i === SPACE_TOKEN && !damaged ? ' ' : ` ${SYLLABLES[i % 16]}${SYLLABLES[(i >> 4) % 16]}${SYLLABLES[(i >> 8) % 16]}`, 'latin1');
     vocabulary.push(ints(word.length), word);
   }
   await write(Buffer.concat(vocabulary));

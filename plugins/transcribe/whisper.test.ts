@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError } from '../../core/contract/index.js';
 import { runPlugin } from '../../core/contract/testing.js';
-import { KNOWN_WHISPER_MODELS, configureWhisperModel, identifyWhisperModel, transcriptionStatus, whisperModelIsMultilingual } from '../../core/engines/whisper.js';
+import { KNOWN_WHISPER_MODELS, configureWhisperModel, identifyWhisperModel, transcribePcm, transcriptionStatus, whisperModelIsMultilingual } from '../../core/engines/whisper.js';
 import { runProcess } from '../../core/engines/process.js';
 import { pcmLayout, planChunks, readChunk } from './audio.js';
 import { BURSTS, SpeechFixtures, wavHeader, writeToneBurstsWav } from './fixtures.js';
@@ -156,6 +156,19 @@ describe('transcribe with whisper (WHISPER_MODEL set)', () => {
     });
     await expect(run).rejects.toThrow('Timed out after 1 s');
     expect(Math.max(...progress)).toBeLessThan(60);
+  }, 120_000);
+
+  it('gives up on a model that makes whisper.cpp fail, instead of waiting forever', async () => {
+    // The addon never settles when whisper.cpp fails: the call must notice it stopped working.
+    const damaged = path.join(fixtures.dir, 'ggml-damaged.bin');
+    await writeTestWhisperModel(damaged, { damaged: true });
+    const pcm = await readChunk(longWav, await pcmLayout(longWav), { start: 0, end: 5 });
+    await expect(transcribePcm(pcm, { modelPath: damaged, language: 'en', signal: new AbortController().signal, stallMs: 3_000 })).rejects.toThrow(
+      'whisper.cpp stopped without a result',
+    );
+    // The good model still works afterwards in the same process.
+    const result = await transcribePcm(pcm, { modelPath, language: 'en', signal: new AbortController().signal });
+    expect(result.language).toBe('en');
   }, 120_000);
 
   it('still fails a video without audio cleanly', async () => {
