@@ -7,7 +7,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 
 const STANDARD_FONTS = join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts/');
@@ -96,6 +95,8 @@ export function linesOf(items: readonly Item[]): string[] {
 
 /** The PDF's text in reading order by position, pages ended by form feeds; undefined when pdf.js cannot read it. */
 export async function positionedText(pdf: string, signal: AbortSignal, maxPages = 10): Promise<string | undefined> {
+  // Imported here: pdfjs adds about 200 MB to a process, which the server (reading manifests) never needs.
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const task = getDocument({
     data: new Uint8Array(await readFile(pdf)),
     standardFontDataUrl: STANDARD_FONTS,

@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { AnnotationMode, getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { PluginError } from '../../../core/contract/index.js';
 import type { PageContent, Rule, ScanImage, TextRun } from './types.js';
@@ -19,8 +19,14 @@ const MAX_RULE_THICKNESS = 3;
 const AXIS_TOLERANCE = 0.5;
 const BOLD_FONT_NAME = /bold|black|heavy|demi/i;
 
-const STROKE_OPS: ReadonlySet<number> = new Set([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-const FILL_OPS: ReadonlySet<number> = new Set([OPS.fill, OPS.eoFill]);
+type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+type Ops = Pdfjs['OPS'];
+let pdfjsModule: Promise<Pdfjs> | undefined;
+/** pdfjs adds about 200 MB to a process once imported: loaded on the first document, not with the plugin's manifest. */
+const loadPdfjs = (): Promise<Pdfjs> => (pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+
+const strokeOps = (OPS: Ops): ReadonlySet<number> => new Set([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+const fillOps = (OPS: Ops): ReadonlySet<number> => new Set([OPS.fill, OPS.eoFill]);
 
 // pdfjs path data opcodes (DrawOPS) and how many coordinates follow each.
 const PATH_MOVE = 0;
@@ -69,6 +75,7 @@ export class Deadline {
 }
 
 export async function openDocument(data: Uint8Array, deadline: Deadline): Promise<PDFDocumentProxy> {
+  const { getDocument } = await loadPdfjs();
   const task = getDocument({
     data: data.slice(), // pdfjs may transfer the buffer; keep the caller's intact
     standardFontDataUrl: STANDARD_FONTS,
@@ -99,6 +106,7 @@ export function asPluginError(error: unknown): PluginError {
 }
 
 export async function readPage(document: PDFDocumentProxy, number: number, deadline: Deadline): Promise<PageContent> {
+  const { AnnotationMode, OPS } = await loadPdfjs();
   const page = await deadline.race(document.getPage(number));
   try {
     const viewport = page.getViewport({ scale: 1 });
@@ -111,7 +119,7 @@ export async function readPage(document: PDFDocumentProxy, number: number, deadl
       if (!('str' in item) || item.str.trim() === '') continue;
       runs.push(toRun(item, toPage, fontIsBold(page, item.fontName)));
     }
-    const { rules, images } = walkOperators(operators.fnArray, operators.argsArray, toPage);
+    const { rules, images } = walkOperators(operators.fnArray, operators.argsArray, toPage, OPS);
     const content: PageContent = { number, width: viewport.width, height: viewport.height, runs, rules };
     // No text layer: the page's largest image, if it covers most of the page, is a scan to OCR.
     if (runs.length === 0) content.scan = await largestImage(page, images, viewport.width * viewport.height, deadline);
@@ -174,7 +182,9 @@ const RGBA_32BPP = 3;
  * Walks the operator list tracking the transform stack, keeping straight axis-aligned strokes
  * and thin filled boxes (rules), and the images drawn with their transforms.
  */
-function walkOperators(fnArray: number[], argsArray: unknown[][], toPage: Matrix): { rules: Rule[]; images: PlacedImage[] } {
+function walkOperators(fnArray: number[], argsArray: unknown[][], toPage: Matrix, OPS: Ops): { rules: Rule[]; images: PlacedImage[] } {
+  const STROKE_OPS = strokeOps(OPS);
+  const FILL_OPS = fillOps(OPS);
   const rules: Rule[] = [];
   const images: PlacedImage[] = [];
   const stack: Matrix[] = [];
