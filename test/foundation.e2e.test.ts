@@ -180,6 +180,29 @@ describe('admin CLI', () => {
     expect((await admin(dataDir, 'revoke-key', '--key', created.result.key)).code).toBe(1);
     expect((await admin(dataDir, 'create-key', '--plan', 'gold')).result.error).toMatch(/plan/);
   });
+
+  it('sets an Enterprise account\'s own credits and rate, which the server then applies', async () => {
+    const enterprise = await admin(dataDir, 'create-key', '--plan', 'enterprise');
+    const accountId = enterprise.result.accountId;
+    expect((await admin(dataDir, 'set-limits', '--account', accountId, '--credits', '5000', '--rpm', '7000')).result)
+      .toEqual({ accountId, plan: 'enterprise', creditsIncluded: 5000, requestsPerMinute: 7000 });
+    // A limit left out keeps its value.
+    expect((await admin(dataDir, 'set-limits', '--account', accountId, '--rpm', '6000')).result).toMatchObject({ creditsIncluded: 5000, requestsPerMinute: 6000 });
+    expect((await admin(dataDir, 'set-limits', '--account', accountId)).result.error).toMatch(/--credits, --rpm or both/);
+    const pro = await admin(dataDir, 'create-key', '--plan', 'pro');
+    const refused = await admin(dataDir, 'set-limits', '--account', pro.result.accountId, '--rpm', '9000');
+    expect(refused.code).toBe(1);
+    expect(refused.result.error).toMatch(/Custom limits are for Enterprise accounts/);
+
+    const server = await startServer({ dataDir });
+    try {
+      const res = await fetch(`${server.url}/api/v1/credits`, { headers: { authorization: `Bearer ${enterprise.result.key}` } });
+      expect(res.headers.get('ratelimit-limit')).toBe('6000');
+      expect(await res.json()).toMatchObject({ creditsIncluded: 5000 });
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('durability', () => {

@@ -20,7 +20,8 @@ const USAGE = `usage: npm run admin -- <command>
   verify-email --account ID                       mark the address verified without the link
   set-password --account ID                       reads the new password from stdin; ends the account's sessions
   set-plan --account ID --plan <free|pro|business|enterprise>
-  set-usage --account ID --used N`;
+  set-usage --account ID --used N
+  set-limits --account ID [--credits N] [--rpm N]  an Enterprise account's monthly credits and requests per minute`;
 
 const accountId = z.string().min(1);
 
@@ -121,6 +122,18 @@ const commands = {
       return { accountId: account.id, plan: account.plan };
     },
   },
+  'set-limits': {
+    options: z.object({ account: accountId, credits: z.coerce.number().int().min(0).optional(), rpm: z.coerce.number().int().min(1).optional() })
+      .refine((o) => o.credits !== undefined || o.rpm !== undefined, { message: 'give --credits, --rpm or both', path: ['credits'] }),
+    async run(rt: Runtime, o: { account: string; credits?: number; rpm?: number }) {
+      const account = await rt.services.accounts.setLimits(o.account, {
+        ...(o.credits !== undefined ? { creditsIncluded: o.credits } : {}),
+        ...(o.rpm !== undefined ? { requestsPerMinute: o.rpm } : {}),
+      });
+      const limits = rt.services.accounts.limitsOf(account);
+      return { accountId: account.id, plan: account.plan, creditsIncluded: limits.creditsIncluded, requestsPerMinute: limits.requestsPerMinute };
+    },
+  },
 } as const;
 
 async function main(argv: string[]): Promise<number> {
@@ -134,7 +147,7 @@ async function main(argv: string[]): Promise<number> {
     args: rest,
     options: {
       plan: { type: 'string' }, email: { type: 'string' }, overage: { type: 'boolean' }, account: { type: 'string' }, used: { type: 'string' }, key: { type: 'string' },
-      id: { type: 'string' }, name: { type: 'string' },
+      id: { type: 'string' }, name: { type: 'string' }, credits: { type: 'string' }, rpm: { type: 'string' },
     },
     strict: true,
   });

@@ -32,22 +32,8 @@ export async function benchKey(dataDir: string): Promise<string> {
   const created = await admin(dataDir, 'create-key', '--plan', 'enterprise');
   if (created.code !== 0) throw new Error(`admin create-key failed: ${JSON.stringify(created.result)}`);
   const limits = await admin(dataDir, 'set-limits', '--account', created.result.accountId, '--credits', String(BENCH_CREDITS), '--rpm', String(BENCH_RPM));
-  if (limits.code === 0) return created.result.key;
-  // Until `admin set-limits` (issue 15, item 4) is in this build: the same update through the service it calls.
-  if (!String(limits.result.error).startsWith('Unknown command')) throw new Error(`admin set-limits failed: ${JSON.stringify(limits.result)}`);
-  await setLimitsThroughService(dataDir, created.result.accountId);
+  if (limits.code !== 0) throw new Error(`admin set-limits failed: ${JSON.stringify(limits.result)}`);
   return created.result.key;
-}
-
-async function setLimitsThroughService(dataDir: string, accountId: string): Promise<void> {
-  const { createRuntime } = await import('../../apps/shared/runtime.js');
-  const silent = { debug() {}, info() {}, warn() {}, error() {} };
-  const runtime = await createRuntime({ config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), log: silent, plugins: [] });
-  try {
-    await runtime.services.accounts.updateAccount(accountId, { creditsIncluded: BENCH_CREDITS, requestsPerMinute: BENCH_RPM });
-  } finally {
-    await runtime.close();
-  }
 }
 
 export async function startBenchServer(name: string, env: Record<string, string> = {}): Promise<BenchServer> {

@@ -134,6 +134,24 @@ export class AccountService {
     return { ...account, overageEnabled: enabled };
   }
 
+  /**
+   * An Enterprise account's own monthly credits and requests per minute (the spec: custom on
+   * Enterprise); a limit left out keeps its current value. Other plans have the plan's limits.
+   */
+  async setLimits(accountId: string, limits: { creditsIncluded?: number; requestsPerMinute?: number }): Promise<Account> {
+    const account = await this.store.accounts.get(accountId);
+    if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
+    if (account.plan !== 'enterprise') {
+      throw new ServiceError('BAD_REQUEST', `Custom limits are for Enterprise accounts; this one is on ${PLANS[account.plan].label} (set-plan --plan enterprise first)`);
+    }
+    const patch = {
+      ...(limits.creditsIncluded !== undefined ? { creditsIncluded: limits.creditsIncluded } : {}),
+      ...(limits.requestsPerMinute !== undefined ? { requestsPerMinute: limits.requestsPerMinute } : {}),
+    };
+    await this.store.accounts.update(accountId, patch);
+    return { ...account, ...patch };
+  }
+
   /** Effective limits of an account: the plan's, or the account's own on Enterprise. */
   limitsOf(account: Account) {
     return accountLimits(account);
