@@ -161,7 +161,7 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
   beforeAll(async () => {
     smtp = await startSmtpServer();
     // File search (an extraction tool with a free try) beside the test-only slow text plugin.
-    server = await startServer({ plugins: standardPlugins.filter((p) => p.id === 'file-search'), clock, env: { SMTP_URL: smtp.url, PLUGINS: SLOW_TEXT_PLUGIN, MAIL_FROM: 'Transmute Test <no-reply@example.com>' } });
+    server = await startServer({ plugins: standardPlugins.filter((p) => p.id === 'file-search'), clock, env: { SMTP_URL: smtp.url, PLUGINS: SLOW_TEXT_PLUGIN, TRUST_PROXY: 'true' /* the HTTPS case below arrives as a proxy's X-Forwarded-Proto */, MAIL_FROM: 'Transmute Test <no-reply@example.com>' } });
   });
   afterAll(async () => {
     await server?.close();

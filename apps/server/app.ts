@@ -26,7 +26,7 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     loggerInstance: log as FastifyBaseLogger,
     // Uploads stream to disk; JSON bodies are small.
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: runtime.config.trustProxy,
   });
 
   // Multipart bodies are left unread here: the routes read them (multipart.ts) once the caller

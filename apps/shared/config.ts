@@ -48,6 +48,13 @@ const envSchema = z.object({
    * and self-hosted intranets only. Cloud metadata addresses are refused whatever this says.
    */
   WEBHOOKS_ALLOW_PRIVATE: z.enum(['0', '1', 'false', 'true', '']).default('0'),
+  /**
+   * Which proxies' X-Forwarded-For/-Proto to believe (client address for sign-in limits, https for
+   * Secure cookies): unset = none, `true` = every hop, or a comma-separated list of proxy
+   * addresses/CIDRs. Trusting without a proxy that overwrites the
+   * headers would let any client choose its address.
+   */
+  TRUST_PROXY: z.string().default(''),
   /** Warm LibreOffice listeners per process (default: the number of cores); 0 = none, every office conversion starts a cold soffice. */
   OFFICE_POOL_SIZE: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(64).optional()),
   /** A listener is recycled after this many conversions... */
@@ -128,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     extraPlugins: c.PLUGINS.split(',').map((s) => s.trim()).filter(Boolean),
     licensePolicy: c.PLUGIN_LICENSES,
     webhooksAllowPrivate: c.WEBHOOKS_ALLOW_PRIVATE === '1' || c.WEBHOOKS_ALLOW_PRIVATE === 'true',
+    trustProxy: trustProxySetting(c.TRUST_PROXY),
     officePool: {
       size: c.OFFICE_POOL_SIZE ?? os.availableParallelism(),
       maxConversions: c.OFFICE_POOL_MAX_CONVERSIONS,
@@ -151,4 +159,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     retentionMs: 59 * 60_000,
     maxAttempts: 3,
   };
+}
+
+/** TRUST_PROXY as Fastify's `trustProxy`: false, true, or the proxies' addresses. */
+export function trustProxySetting(value: string): boolean | string {
+  const trimmed = value.trim();
+  if (trimmed === '' || trimmed === '0' || trimmed === 'false') return false;
+  if (trimmed === 'true') return true;
+  return trimmed;
 }
