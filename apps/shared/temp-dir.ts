@@ -7,6 +7,7 @@
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isProcessAlive } from '../../core/engines/process-tree.js';
 
 /** A file no request has written for this long is abandoned (well inside the 1-hour retention). */
 const ABANDONED_MS = 30 * 60_000;
@@ -16,16 +17,6 @@ export function requestTempDir(dataDir: string): string {
   return path.join(dataDir, 'tmp', String(process.pid));
 }
 
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Remove what dead processes left and what live ones abandoned; returns how many entries went. */
 export async function sweepRequestTemp(dataDir: string, now = Date.now()): Promise<number> {
   const root = path.join(dataDir, 'tmp');
@@ -33,7 +24,7 @@ export async function sweepRequestTemp(dataDir: string, now = Date.now()): Promi
   for (const entry of await readdir(root, { withFileTypes: true }).catch(() => [])) {
     const full = path.join(root, entry.name);
     const pid = Number(entry.name);
-    if (!entry.isDirectory() || !Number.isInteger(pid) || !isAlive(pid)) {
+    if (!entry.isDirectory() || !Number.isInteger(pid) || !isProcessAlive(pid)) {
       await rm(full, { recursive: true, force: true });
       removed++;
       continue;

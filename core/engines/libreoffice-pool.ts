@@ -27,7 +27,7 @@ import { PluginError, type Logger } from '../contract/index.js';
 import { SOFFICE, convertToParts, expectedOutput, filterParts, type LibreOfficeResult, type OfficeConversion, type OfficeConverter } from './libreoffice.js';
 import { resolveCommand } from './paths.js';
 import { EngineError, commandExists } from './process.js';
-import { processTree, treeRssBytes } from './process-tree.js';
+import { isProcessAlive, killGroup, processTree, treeRssBytes } from './process-tree.js';
 
 /** Debian's interpreter: the only one with python3-uno (a `python3` on PATH may be another). */
 export const UNO_PYTHON = '/usr/bin/python3';
@@ -112,23 +112,8 @@ async function removeOrphans(tmpDir: string): Promise<void> {
   for (const { dir, pattern } of owned) {
     for (const entry of await readdir(dir).catch(() => [] as string[])) {
       const owner = Number(pattern.exec(entry)?.[1]);
-      if (!owner || owner === process.pid) continue;
-      try {
-        process.kill(owner, 0);
-      } catch (err) {
-        // ESRCH: no such process (EPERM means it exists under another user: leave it).
-        if ((err as NodeJS.ErrnoException).code === 'ESRCH') await rm(path.join(dir, entry), { recursive: true, force: true });
-      }
+      if (owner && !isProcessAlive(owner)) await rm(path.join(dir, entry), { recursive: true, force: true });
     }
-  }
-}
-
-function killGroup(pid: number | undefined): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // the group is gone already
   }
 }
 

@@ -82,6 +82,22 @@ export async function treeRssBytes(root: number): Promise<number> {
   return (await processTree(root)).reduce((sum, p) => sum + p.rssBytes, 0);
 }
 
+/** SIGKILL a process group (an engine leads its own); nothing if it is gone already. */
+export function killGroup(pid: number | undefined): void {
+  if (pid) kill(-pid);
+}
+
+/** Whether `pid` is a live process (EPERM: it exists under another user). */
+export function isProcessAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 function kill(target: number) {
   try {
     process.kill(target, 'SIGKILL');

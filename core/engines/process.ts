@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { access, constants, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveCommand } from './paths.js';
+import { killGroup } from './process-tree.js';
 
 export interface RunOptions {
   signal?: AbortSignal;
@@ -59,15 +60,6 @@ function lineSplitter(onLine: (line: string) => void) {
       pending = '';
     },
   };
-}
-
-function killGroup(pid: number | undefined) {
-  if (!pid) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // the group is already gone
-  }
 }
 
 /**
