@@ -50,3 +50,21 @@ it('deletes uploads no unfinished job holds once older than the retention, and n
   expect(await blobs.exists('uploads/streaming-now')).toBe(true);
   expect(await blobs.exists('uploads/held-by-a-waiting-job')).toBe(true);
 });
+
+it('forgets browser sessions and e-mail links past their expiry, and keeps live ones', async () => {
+  const now = new Date();
+  const account = { id: 'acc', plan: 'free', email: 'a@example.com', emailVerified: false, overageEnabled: false, creditsIncluded: null, requestsPerMinute: null, createdAt: now } as const;
+  await store.accounts.create(account);
+  const at = (ms: number) => new Date(now.getTime() + ms);
+  await store.sessions.create({ hash: 'expired', accountId: account.id, csrfHash: 'c1', createdAt: at(-2 * HOUR), expiresAt: at(-HOUR) });
+  await store.sessions.create({ hash: 'live', accountId: account.id, csrfHash: 'c2', createdAt: now, expiresAt: at(HOUR) });
+  await store.emailTokens.create({ hash: 'old-link', accountId: account.id, email: account.email, createdAt: at(-2 * HOUR), expiresAt: at(-HOUR) });
+  await store.emailTokens.create({ hash: 'new-link', accountId: account.id, email: account.email, createdAt: now, expiresAt: at(HOUR) });
+  const retention = new RetentionService(store, blobs, systemClock, silent, HOUR);
+  await retention.purge();
+  const far = at(-3 * HOUR); // a lookup time before every expiry: only a deleted row is missing
+  expect(await store.sessions.findActive('expired', far)).toBeNull();
+  expect(await store.sessions.findActive('live', far)).not.toBeNull();
+  expect(await store.emailTokens.consume('old-link', far)).toBeNull();
+  expect(await store.emailTokens.consume('new-link', far)).not.toBeNull();
+});

@@ -1,6 +1,6 @@
 /**
  * Retention: deletes uploads and outputs when they fall due (never before), keeps outputs held
- * by an unexpired signed URL, and forgets expired links. Idempotent and crash-safe: every step
+ * by an unexpired signed URL, and forgets expired links, sessions and e-mail links. Idempotent and crash-safe: every step
  * deletes the blob first and clears the record after, so a crash in between repeats the delete.
  */
 import { DOWNLOAD_LINK_SECONDS, EXTRACTION_RESULT_SECONDS } from '../../schema/index.js';
@@ -39,6 +39,9 @@ export class RetentionService {
     await this.store.jobs.clearExpiredDownloadTokens(new Date(now.getTime() - DOWNLOAD_LINK_SECONDS * 1000));
     await this.store.jobs.clearResultsBefore(new Date(now.getTime() - EXTRACTION_RESULT_SECONDS * 1000));
     await this.store.tokens.deleteExpired(new Date(now.getTime() - SIGNED_TOKEN_GRACE_MS));
+    // Expired browser sessions and e-mail links are inert (every lookup checks the expiry): forgotten here.
+    await this.store.sessions.deleteExpired(now);
+    await this.store.emailTokens.deleteExpired(now);
     const orphans = await this.sweepOrphanUploads();
     if (inputsDue.length || outputsDue.length || orphans) this.log.info('purged expired files', { inputs: inputsDue.length, outputs: outputsDue.length, orphans });
     return { inputs: inputsDue.length, outputs: outputsDue.length };

@@ -68,8 +68,6 @@ export interface Credentials {
 }
 
 export class SessionService {
-  private lastPurge = 0;
-
   constructor(
     private readonly store: Store,
     private readonly accounts: AccountService,
@@ -198,24 +196,12 @@ export class SessionService {
     return login && (await this.store.accounts.get(login.accountId));
   }
 
-  /** Forget sessions and links past their expiry (the retention sweep). */
-  async purgeExpired(): Promise<void> {
-    const now = this.clock.now();
-    await this.store.sessions.deleteExpired(now);
-    await this.store.emailTokens.deleteExpired(now);
-  }
-
   private async startSession(account: Account): Promise<SessionGrant> {
     const token = randomToken();
     const csrfToken = randomToken();
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
     await this.store.sessions.create({ hash: sha256(token), accountId: account.id, csrfHash: sha256(csrfToken), createdAt: now, expiresAt });
-    // Expired rows are inert (every lookup checks the expiry); they are swept now and then.
-    if (now.getTime() - this.lastPurge > HOUR_MS) {
-      this.lastPurge = now.getTime();
-      await this.purgeExpired();
-    }
     return { account, token, csrfToken, expiresAt };
   }
 
