@@ -32,6 +32,8 @@ export const parseCvPlugin = definePlugin({
   limits: { timeoutMs: 120_000, concurrency: 2 },
   async run(inputs, _options, ctx) {
     const { text, ocr } = await cvText(singleInput(inputs), ctx);
+    // pdf.js may still hand over the last page after an abort destroyed its document.
+    ctx.signal.throwIfAborted();
     const row = parseCv(text, { now: currentMonth(), ocr });
     ctx.progress(100);
     return { row: { ...row } };
