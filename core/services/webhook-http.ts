@@ -2,144 +2,28 @@
  * Where webhooks may go, and the one POST that takes them there.
  *
  * A URL is checked when it is registered (or given as a per-request override) and again before
- * every attempt: its host is resolved, every address it resolves to must be public, and the
- * connection is made to the address that was checked (the request's `lookup` answers with it),
- * so a DNS answer that changes between the check and the connect (rebinding) cannot reach an
- * internal service. Refused: loopback, private, shared (CGNAT), link-local, unique-local,
- * multicast, reserved and documentation ranges, IPv4 embedded in IPv6 (mapped, compatible,
- * NAT64) when the embedded address is refused. `allowPrivate` (WEBHOOKS_ALLOW_PRIVATE=1, for
- * tests and intranets) admits them and plain http; cloud metadata addresses are refused always.
+ * every attempt, by the outbound address policy (core/engines/outbound.ts): public addresses only,
+ * and the connection goes to the address checked. `allowPrivate` (WEBHOOKS_ALLOW_PRIVATE=1, for
+ * tests and intranets) admits private ones and plain http; cloud metadata addresses never.
  * No redirect is followed, at most 64 kB of the answer is read, and an attempt ends after 10 s.
  */
-import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
-
-export interface DestinationPolicy {
-  /** WEBHOOKS_ALLOW_PRIVATE=1: private and loopback addresses and plain http are allowed (never metadata). */
-  allowPrivate: boolean;
-}
+import {
+  DestinationRefused, parseDestinationUrl, pinnedLookup, resolveDestination, type Destination, type DestinationPolicy,
+} from '../engines/outbound.js';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const MAX_RESPONSE_BYTES = 64 * 1024;
-const MAX_URL_LENGTH = 2048;
-
-/** A URL or address webhooks may not go to; the message is safe to show the client. */
-export class DestinationRefused extends Error {
-  override name = 'DestinationRefused';
-}
-
-const METADATA = new net.BlockList();
-// AWS/GCP/Azure/OpenStack, AWS ECS task metadata, Alibaba Cloud, AWS IMDS over IPv6.
-for (const address of ['169.254.169.254', '169.254.170.2', '100.100.100.200']) METADATA.addAddress(address, 'ipv4');
-METADATA.addAddress('fd00:ec2::254', 'ipv6');
-
-const NON_PUBLIC = new net.BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
-  ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
-
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d), -compatible (::a.b.c.d) or NAT64 (64:ff9b::/96) IPv6 address. */
-function embeddedIpv4(address: string): string | null {
-  const groups = expandIpv6(address);
-  if (!groups) return null;
-  const v4 = () => `${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`;
-  const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
-  if (zeros(0, 5) && (groups[5] === 0xffff || (groups[5] === 0 && (groups[6] !== 0 || groups[7]! > 1)))) return v4();
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return v4();
-  return null;
-}
-
-function expandIpv6(address: string): number[] | null {
-  let text = address.toLowerCase();
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const parts = dotted[1]!.split('.').map(Number);
-    text = `${text.slice(0, dotted.index)}${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`;
-  }
-  const [head, tail] = text.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const missing = 8 - left.length - right.length;
-  if (text.includes('::') ? missing < 0 : missing !== 0) return null;
-  return [...left, ...Array<string>(text.includes('::') ? missing : 0).fill('0'), ...right].map((g) => parseInt(g, 16));
-}
-
-export type AddressClass = 'public' | 'private' | 'metadata';
-
-/** Whether an IP address is public, non-public (loopback, private, link-local...) or a cloud metadata address. */
-export function classifyAddress(address: string): AddressClass {
-  const family = net.isIP(address);
-  if (family === 0) return 'private';
-  if (family === 6) {
-    const inner = embeddedIpv4(address);
-    if (inner) return classifyAddress(inner);
-    if (METADATA.check(address, 'ipv6')) return 'metadata';
-    return NON_PUBLIC.check(address, 'ipv6') ? 'private' : 'public';
-  }
-  if (METADATA.check(address, 'ipv4')) return 'metadata';
-  return NON_PUBLIC.check(address, 'ipv4') ? 'private' : 'public';
-}
-
-function checkAddress(address: string, policy: DestinationPolicy, host: string): void {
-  const kind = classifyAddress(address);
-  if (kind === 'metadata') throw new DestinationRefused(`Webhook URL refused: ${host} is a cloud metadata address`);
-  if (kind === 'private' && !policy.allowPrivate) {
-    throw new DestinationRefused(`Webhook URL refused: ${host} resolves to a loopback, private, link-local or reserved address`);
-  }
-}
+const LABEL = 'Webhook URL';
 
 /** Syntax and scheme: https (http too with allowPrivate), no credentials, at most 2048 characters. */
-export function parseWebhookUrl(raw: string, policy: DestinationPolicy): URL {
-  if (typeof raw !== 'string' || raw.length > MAX_URL_LENGTH) throw new DestinationRefused(`Webhook URL must be a URL of at most ${MAX_URL_LENGTH} characters`);
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new DestinationRefused('Webhook URL is not a valid URL');
-  }
-  if (url.protocol !== 'https:' && !(policy.allowPrivate && url.protocol === 'http:')) {
-    throw new DestinationRefused('Webhook URL must use https');
-  }
-  if (url.username || url.password) throw new DestinationRefused('Webhook URL must not carry a user name or password');
-  url.hash = '';
-  return url;
-}
-
-const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
-
-/**
- * Every address the URL's host resolves to, checked; the first is the one to connect to. An IP
- * literal is checked as it is.
- */
-export async function resolveDestination(url: URL, policy: DestinationPolicy): Promise<{ address: string; family: 4 | 6 }> {
-  const host = hostOf(url);
-  const literal = net.isIP(host);
-  if (literal) {
-    checkAddress(host, policy, host);
-    return { address: host, family: literal as 4 | 6 };
-  }
-  let answers: Array<{ address: string; family: number }>;
-  try {
-    answers = await lookup(host, { all: true, verbatim: true });
-  } catch {
-    throw new DestinationRefused(`Webhook URL refused: ${host} could not be resolved`);
-  }
-  if (!answers.length) throw new DestinationRefused(`Webhook URL refused: ${host} could not be resolved`);
-  for (const { address } of answers) checkAddress(address, policy, host);
-  return { address: answers[0]!.address, family: answers[0]!.family === 6 ? 6 : 4 };
-}
+export const parseWebhookUrl = (raw: string, policy: DestinationPolicy): URL => parseDestinationUrl(raw, policy, LABEL);
 
 /** Checks a URL for registration or override: syntax, scheme and what it resolves to now. Returns it normalised. */
 export async function checkWebhookUrl(raw: string, policy: DestinationPolicy): Promise<string> {
   const url = parseWebhookUrl(raw, policy);
-  await resolveDestination(url, policy);
+  await resolveDestination(url, policy, LABEL);
   return url.toString();
 }
 
@@ -167,10 +51,10 @@ export async function postWebhook(
   const started = performance.now();
   const done = (statusCode: number | null, error: string | null): AttemptResult => ({ statusCode, latencyMs: Math.round(performance.now() - started), error });
   let url: URL;
-  let destination: { address: string; family: 4 | 6 };
+  let destination: Destination;
   try {
     url = parseWebhookUrl(rawUrl, policy);
-    destination = await resolveDestination(url, policy);
+    destination = await resolveDestination(url, policy, LABEL);
   } catch (err) {
     return done(null, err instanceof DestinationRefused ? err.message : 'The webhook URL could not be resolved');
   }
@@ -187,10 +71,7 @@ export async function postWebhook(
       method: 'POST',
       agent: agents[url.protocol as 'http:' | 'https:'],
       // The connection goes to the address checked above, whatever DNS answers now.
-      lookup: (_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-        if (options?.all) callback(null, [{ address: destination.address, family: destination.family }]);
-        else callback(null, destination.address, destination.family);
-      },
+      lookup: pinnedLookup(destination),
       headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Transmute-Webhooks/1' },
     } as http.RequestOptions, (response) => {
       const statusCode = response.statusCode ?? 0;

@@ -37,7 +37,8 @@ import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import { ServiceError, badRequest, notFound } from './errors.js';
 import { requireFeature } from './plan-gates.js';
-import { DestinationRefused, checkWebhookUrl, postWebhook, type AttemptResult, type DestinationPolicy } from './webhook-http.js';
+import { DestinationRefused, type DestinationPolicy } from '../engines/outbound.js';
+import { checkWebhookUrl, postWebhook, type AttemptResult } from './webhook-http.js';
 
 /** After each failed attempt, the wait before the next (jittered ±10%): about 24 h in all. */
 export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 8 * 3600_000, 8 * 3600_000];
