@@ -93,6 +93,7 @@ const table = {
   txt: f('document', 'text/plain', [], 3, { text: true }),
   epub: f('document', 'application/epub+zip', ['epub', 'zip'], 3),
   md: f('document', 'text/markdown', [], 3, { text: true }),
+  html: f('document', 'text/html', [], 3, { text: true }),
   // data and subtitles
   csv: f('data', 'text/csv', [], 3, { text: true }),
   json: f('data', 'application/json', [], 3, { text: true }),
@@ -116,7 +117,7 @@ export function isFormatId(value: string): value is FormatId {
 }
 
 /** Extension aliases seen on uploaded file names. */
-const EXTENSION_ALIASES: Record<string, FormatId> = { tif: 'tiff', jpe: 'jpg', aif: 'aiff', mpg: 'mpeg', oga: 'ogg', htm: 'txt' };
+const EXTENSION_ALIASES: Record<string, FormatId> = { tif: 'tiff', jpe: 'jpg', aif: 'aiff', mpg: 'mpeg', oga: 'ogg', htm: 'html' };
 const BUILTIN = new Set<string>([...FORMAT_IDS, ...Object.keys(EXTENSION_ALIASES)]);
 
 /** Whether a name is a built-in format id or a built-in extension alias. */

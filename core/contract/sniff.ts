@@ -11,6 +11,7 @@ export type TextVerdict = { ok: true } | { ok: false; found: string };
 /** What the head must open with, per format that has an opening, and how a miss is described. */
 const OPENINGS: Partial<Record<FormatId, { test: (text: string) => boolean; otherwise: string }>> = {
   json: { test: (text) => /^\s*[[{"]/.test(text), otherwise: 'text that is not JSON' },
+  html: { test: (text) => /<[a-z!?]/i.test(text), otherwise: 'text without any HTML tag' },
   vtt: { test: (text) => /^WEBVTT/.test(text), otherwise: 'text without the WEBVTT header' },
   srt: { test: (text) => /^\s*\d+\s*\r?\n\s*\d{1,2}:\d{2}:\d{2}[,.]\d{3}\s*-->/.test(text), otherwise: 'text that is not SubRip (no numbered cue)' },
 };

@@ -119,3 +119,19 @@ export async function killTree(root: number, { keepRoot = false } = {}): Promise
   }
   if (!keepRoot) kill(root);
 }
+
+/**
+ * Proportional memory of `root` and its descendants (shared pages divided among their sharers),
+ * for multi-process engines like Chromium whose processes share most pages: their RSS sum counts
+ * the same memory several times. Falls back to RSS where smaps_rollup is unreadable.
+ */
+export async function treePssBytes(root: number): Promise<number> {
+  const sizes = await Promise.all(
+    (await processTree(root)).map(async (proc) => {
+      const text = await readFile(`/proc/${proc.pid}/smaps_rollup`, 'utf8').catch(() => undefined);
+      const kb = text ? /^Pss:\s+(\d+) kB/m.exec(text)?.[1] : undefined;
+      return kb ? Number(kb) * 1024 : proc.rssBytes;
+    }),
+  );
+  return sizes.reduce((sum, bytes) => sum + bytes, 0);
+}

@@ -1,0 +1,324 @@
+/**
+ * Debian's Chromium, driven with playwright-core (never a downloaded browser), kept warm by the
+ * supervisor: one browser per process that renders (a sandbox process runs one job at a time, so
+ * one browser serves it), a fresh browser context per page, recycled after `maxPages` pages or
+ * past `maxRssMb`, killed with its process group when it hangs or a run is interrupted.
+ *
+ * Why per sandbox process and not per server (as LibreOffice): the browser is then inside the
+ * run's process tree, so the run's deadline, memory cap and kill apply to it without an IPC
+ * protocol, and request routing (the offline rule, outbound checks) runs next to the plugin that
+ * knows the document's assets. Cost: one browser (~150-250 MB) per sandbox process that has
+ * rendered a page, given back when the sandbox is recycled or the browser idles (see IDLE_CLOSE_MS).
+ *
+ * Network: Chromium itself can reach nothing. Every request of a page is intercepted with
+ * Playwright routing and answered from Node (`PageSource.fetch`: the ZIP's assets, or a fetch made
+ * by the caller under the outbound address policy with a pinned connection), or refused. What
+ * routing does not see (WebSockets, WebRTC, a request slipping past) goes to a proxy at a closed
+ * loopback port, loopback included (`<-loopback>`), so it fails instead of leaving the machine.
+ */
+import { access, constants, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page, type Route } from 'playwright-core';
+import { PluginError, type EngineRequirement } from '../contract/index.js';
+import type { EngineContext } from './common.js';
+import { resolveCommand } from './paths.js';
+import { killGroup, treePssBytes } from './process-tree.js';
+import { Supervisor, type SupervisedInstance } from './supervisor.js';
+
+export const CHROMIUM: EngineRequirement = {
+  command: 'chromium',
+  // Fonts: a Debian chromium without any font renders tofu.
+  debian: ['chromium', 'fonts-dejavu-core'],
+  license: 'BSD-3-Clause',
+};
+
+/** A loopback port nothing listens on (the discard port): the dead end for traffic routing did not answer. */
+const DEAD_PROXY = 'http://127.0.0.1:9';
+/** A browser left idle this long is closed, to give its memory back; the next page starts one. */
+const IDLE_CLOSE_MS = 5 * 60_000;
+
+/** The executable on PATH (Playwright wants a path, not a name). */
+async function findExecutable(command: string): Promise<string> {
+  const name = resolveCommand(command);
+  const candidates = name.includes('/') ? [name] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, name));
+  for (const candidate of candidates) {
+    try {
+      await access(candidate, constants.X_OK);
+      if ((await stat(candidate)).isFile()) return candidate;
+    } catch {
+      // next
+    }
+  }
+  throw new PluginError('Chromium is not installed on this server');
+}
+
+export interface ChromiumCommand {
+  executablePath: string;
+  args: string[];
+}
+
+/**
+ * The one place Chromium's command line is built, so a confinement wrapper (bubblewrap, no
+ * network) can be put around it later by returning the wrapper as `executablePath` with
+ * Chromium's path first among `args`. Playwright adds --remote-debugging-pipe and a fresh
+ * --user-data-dir (a temporary profile it removes on close) itself.
+ */
+export async function chromiumCommand(): Promise<ChromiumCommand> {
+  return {
+    executablePath: await findExecutable(CHROMIUM.command),
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-default-apps', '--disable-extensions', '--mute-audio',
+      '--disable-dev-shm-usage', '--font-render-hinting=none',
+      `--proxy-server=${DEAD_PROXY}`, '--proxy-bypass-list=<-loopback>',
+      '--force-webrtc-ip-handling-policy=disable_non_proxied_udp', '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+    ],
+  };
+}
+
+/** One warm browser: Playwright's server for it (its process and profile) and our connection to it. */
+class ChromiumBrowser implements SupervisedInstance {
+  readonly exited: Promise<void>;
+  private constructor(private readonly server: BrowserServer, readonly browser: Browser) {
+    const child = server.process();
+    this.exited = new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+  }
+
+  static async start(signal: AbortSignal): Promise<ChromiumBrowser> {
+    const command = await chromiumCommand();
+    const server = await chromium.launchServer({
+      executablePath: command.executablePath,
+      args: command.args,
+      headless: true,
+      chromiumSandbox: false,
+      // The host process decides when to stop: Playwright must not kill the browser on our signals.
+      handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+      timeout: 30_000,
+    });
+    try {
+      signal.throwIfAborted();
+      const browser = await chromium.connect(server.wsEndpoint(), { timeout: 30_000 });
+      return new ChromiumBrowser(server, browser);
+    } catch (err) {
+      killGroup(server.process().pid);
+      await server.kill().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.server.process().pid;
+  }
+
+  async ping(): Promise<void> {
+    const context = await this.browser.newContext();
+    await context.close();
+  }
+
+  async kill(): Promise<void> {
+    // Playwright starts Chromium in a process group of its own: renderers and helpers die with it.
+    killGroup(this.pid);
+    await this.server.kill().catch(() => undefined);
+    await this.exited;
+  }
+}
+
+export interface ChromiumPoolSettings {
+  /** Browsers per process (a sandbox process renders one page at a time: 1). */
+  size: number;
+  /** A browser is replaced after this many pages... */
+  maxPages: number;
+  /** ...or past this much memory (proportional set size of the browser, renderers and helpers). */
+  maxRssMb: number;
+}
+
+const DEFAULT_SETTINGS: ChromiumPoolSettings = { size: 1, maxPages: 100, maxRssMb: 600 };
+let settings = DEFAULT_SETTINGS;
+let pool: Supervisor<ChromiumBrowser> | undefined;
+let idleTimer: NodeJS.Timeout | undefined;
+
+/** Set before the first page (a process's start-up); later calls apply once the current pool is closed. */
+export function configureChromiumPool(overrides: Partial<ChromiumPoolSettings>): void {
+  settings = { ...settings, ...overrides };
+}
+
+function chromiumPool(): Supervisor<ChromiumBrowser> {
+  pool ??= new Supervisor<ChromiumBrowser>({
+    name: 'chromium',
+    size: settings.size,
+    start: (_slot, signal) => ChromiumBrowser.start(signal),
+    maxUses: settings.maxPages,
+    maxRssMb: settings.maxRssMb,
+    // PSS: Chromium's processes share most of their pages, and an RSS sum counts them in each.
+    rssBytes: (instance) => (instance.pid ? treePssBytes(instance.pid) : Promise.resolve(0)),
+    healthCheckMs: 30_000,
+    pingTimeoutMs: 10_000,
+    log: { debug() {}, info() {}, warn: (msg, data) => console.warn(msg, data ?? ''), error: (msg, data) => console.error(msg, data ?? '') },
+  });
+  return pool;
+}
+
+/** Start the process's browser now, so the first page does not wait for it. */
+export async function warmChromium(): Promise<void> {
+  await chromiumPool().use(async () => undefined);
+}
+
+/** The process's pool, for status and tests. */
+export function chromiumPoolStatus() {
+  return pool?.status();
+}
+
+/** Stop this process's browsers (tests, shutdown). */
+export async function closeChromiumPool(): Promise<void> {
+  clearTimeout(idleTimer);
+  const current = pool;
+  pool = undefined;
+  await current?.close();
+}
+
+/** What a page may load: answered from Node, or refused (undefined). data: URLs never reach it. */
+export interface PageSource {
+  /** The document's address (for a ZIP, a made-up origin its assets are served under). */
+  url: string;
+  fetch(request: { url: string; method: string; headers: Record<string, string>; isNavigation: boolean }): Promise<FetchedResource | undefined>;
+}
+
+export interface FetchedResource {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** When the page counts as ready: an event, a CSS selector to appear, or a delay in ms (at most 10 s). */
+export type WaitFor = { kind: 'load' } | { kind: 'networkidle' } | { kind: 'selector'; selector: string } | { kind: 'delay'; ms: number };
+
+export interface PageOptions {
+  waitFor: WaitFor;
+  /** CSS px; images and URL rendering. */
+  viewport?: { width: number; height: number };
+  /** Tells about refused requests (for logs). */
+  onBlocked?(url: string): void;
+}
+
+export interface PdfRenderOptions extends PageOptions {
+  format: 'A4' | 'Letter' | 'Legal' | 'A3' | 'A5';
+  landscape: boolean;
+  /** mm */
+  margin: { top: number; right: number; bottom: number; left: number };
+  scale: number;
+  printBackground: boolean;
+  headerHtml?: string;
+  footerHtml?: string;
+}
+
+export interface ImageRenderOptions extends PageOptions {
+  type: 'png' | 'jpeg';
+  fullPage: boolean;
+}
+
+/** Open the document in a fresh context of a warm browser, wait as asked, and hand the page to `work`. */
+async function withPage<R>(source: PageSource, options: PageOptions, ctx: EngineContext, work: (page: Page, timeoutMs: number) => Promise<R>): Promise<R> {
+  ctx.signal.throwIfAborted();
+  clearTimeout(idleTimer);
+  const lease = await chromiumPool().acquire(ctx.signal);
+  let broken: string | undefined;
+  let context: BrowserContext | undefined;
+  const onAbort = () => void context?.close().catch(() => undefined);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    context = await lease.instance.browser.newContext({
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+      ...(options.viewport ? { viewport: options.viewport } : {}),
+    });
+    await context.route('**/*', (route) => answer(route, source, options));
+    const page = await context.newPage();
+    const timeoutMs = () => Math.max(1_000, ctx.remainingMs() - 2_000);
+    page.setDefaultTimeout(timeoutMs());
+    const waitUntil = options.waitFor.kind === 'networkidle' ? 'networkidle' : 'load';
+    const response = await page.goto(source.url, { waitUntil, timeout: timeoutMs() });
+    if (response && response.status() >= 400) throw new PluginError(`The page answered HTTP ${response.status()}`);
+    if (options.waitFor.kind === 'selector') await page.waitForSelector(options.waitFor.selector, { state: 'attached', timeout: timeoutMs() });
+    if (options.waitFor.kind === 'delay') await page.waitForTimeout(options.waitFor.ms);
+    return await work(page, timeoutMs());
+  } catch (err) {
+    // A page that hung or was interrupted may have left the browser busy: it is not reused.
+    if (ctx.signal.aborted) broken = 'the run was interrupted';
+    else if (isTimeout(err)) broken = 'a page timed out';
+    ctx.signal.throwIfAborted();
+    throw translate(err);
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+    await context?.close().catch(() => undefined);
+    await lease.release(broken ? { broken } : {});
+    idleTimer = setTimeout(() => void closeChromiumPool(), IDLE_CLOSE_MS).unref();
+  }
+}
+
+const isTimeout = (err: unknown) => err instanceof PluginError ? /in time/.test(err.message) : /Timeout \d+ms exceeded/.test((err as Error)?.message ?? '');
+
+/** Playwright's errors carry call logs and internals: the client reads one plain sentence. */
+function translate(err: unknown): unknown {
+  if (err instanceof PluginError) return err;
+  const message = (err as Error).message ?? String(err);
+  if (/Timeout \d+ms exceeded/.test(message)) {
+    return new PluginError(/waitForSelector|waiting for locator/.test(message) ? 'The page never showed the element named by waitFor' : 'The page did not finish loading in time', { cause: err });
+  }
+  if (/net::ERR_/.test(message)) return new PluginError(`The page could not be loaded (${/net::(ERR_[A-Z_]+)/.exec(message)?.[1]})`, { cause: err });
+  return err;
+}
+
+async function answer(route: Route, source: PageSource, options: PageOptions): Promise<void> {
+  const request = route.request();
+  let resource: FetchedResource | undefined;
+  try {
+    resource = await source.fetch({ url: request.url(), method: request.method(), headers: request.headers(), isNavigation: request.isNavigationRequest() });
+  } catch {
+    resource = undefined;
+  }
+  if (!resource) {
+    options.onBlocked?.(request.url());
+    return route.abort('blockedbyclient').catch(() => undefined);
+  }
+  await route.fulfill({ status: resource.status, headers: resource.headers, body: resource.body }).catch(() => undefined);
+}
+
+/** Print the page to `output` (PDF). Header and footer templates may use the classes pageNumber, totalPages, date, title, url. */
+export async function renderPdf(source: PageSource, output: string, options: PdfRenderOptions, ctx: EngineContext): Promise<void> {
+  await withPage(source, options, ctx, async (page, timeoutMs) => {
+    const mm = (value: number) => `${value}mm`;
+    const headerFooter = options.headerHtml !== undefined || options.footerHtml !== undefined;
+    await withTimeout(
+      page.pdf({
+        path: output,
+        format: options.format,
+        landscape: options.landscape,
+        scale: options.scale,
+        printBackground: options.printBackground,
+        margin: { top: mm(options.margin.top), right: mm(options.margin.right), bottom: mm(options.margin.bottom), left: mm(options.margin.left) },
+        displayHeaderFooter: headerFooter,
+        // An empty template hides Chromium's default (date and title) on the side not given.
+        ...(headerFooter ? { headerTemplate: options.headerHtml ?? '<span></span>', footerTemplate: options.footerHtml ?? '<span></span>' } : {}),
+      }),
+      timeoutMs,
+    );
+  });
+}
+
+/** A screenshot of the page to `output` (PNG or JPEG). */
+export async function renderImage(source: PageSource, output: string, options: ImageRenderOptions, ctx: EngineContext): Promise<void> {
+  await withPage(source, options, ctx, async (page, timeoutMs) => {
+    await page.screenshot({ path: output, type: options.type, fullPage: options.fullPage, timeout: timeoutMs, ...(options.type === 'jpeg' ? { quality: 90 } : {}) });
+  });
+}
+
+function withTimeout<R>(work: Promise<R>, timeoutMs: number): Promise<R> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new PluginError('The page could not be printed in time')), timeoutMs))),
+  ]).finally(() => clearTimeout(timer));
+}

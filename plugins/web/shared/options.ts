@@ -1,0 +1,69 @@
+/** Page options shared by the web plugins: paper, margins, header and footer, and when the page is ready. */
+import { z } from 'zod';
+import type { PdfRenderOptions, WaitFor } from '../../../core/engines/chromium.js';
+
+/** Longest a `waitFor` delay may be. */
+export const MAX_WAIT_MS = 10_000;
+const MAX_TEMPLATE = 20_000;
+
+const millimetres = z.number().min(0, 'must be 0 or more').max(100, 'must be at most 100 mm');
+
+/** `load`, `networkidle`, a delay (`1500`, `1500ms`, `2s`, at most 10 s), or else a CSS selector to wait for. */
+export function parseWaitFor(raw: string): WaitFor | { error: string } {
+  const text = raw.trim();
+  if (text === 'load' || text === 'networkidle') return { kind: text };
+  const delay = /^(\d+(?:\.\d+)?)\s*(ms|s)?$/.exec(text);
+  if (delay) {
+    const ms = Math.round(Number(delay[1]) * (delay[2] === 's' ? 1000 : 1));
+    return ms <= MAX_WAIT_MS ? { kind: 'delay', ms } : { error: `a delay of at most ${MAX_WAIT_MS / 1000} s` };
+  }
+  if (!text) return { error: 'load, networkidle, a CSS selector or a delay such as 2s' };
+  return { kind: 'selector', selector: text };
+}
+
+const waitForField = z
+  .string()
+  .max(500)
+  .default('load')
+  .superRefine((text, ctx) => {
+    const parsed = parseWaitFor(text);
+    if ('error' in parsed) ctx.addIssue({ code: 'custom', message: `must be ${parsed.error}` });
+  })
+  .describe('When the page is ready: load (default), networkidle, a CSS selector to wait for, or a delay such as 2s (at most 10 s).');
+
+export const pdfPageOptions = z.object({
+  paper: z.enum(['A4', 'Letter', 'Legal', 'A3', 'A5']).default('A4').describe('Paper size: A4 (default), Letter, Legal, A3 or A5.'),
+  landscape: z.boolean().default(false).describe('Landscape orientation.'),
+  margin: z
+    .strictObject({ top: millimetres, right: millimetres, bottom: millimetres, left: millimetres })
+    .default({ top: 10, right: 10, bottom: 10, left: 10 })
+    .describe('Margins in mm as JSON: {"top":10,"right":10,"bottom":10,"left":10} (default 10 each).'),
+  scale: z.number().min(0.1, 'must be at least 0.1').max(2, 'must be at most 2').default(1).describe('Rendering scale, 0.1 to 2 (default 1).'),
+  printBackground: z.boolean().default(true).describe('Print background colours and images (default true).'),
+  headerHtml: z
+    .string()
+    .max(MAX_TEMPLATE)
+    .optional()
+    .describe('HTML of the header on every page; elements with class pageNumber, totalPages, date or title are filled in. Styles must be inline.'),
+  footerHtml: z
+    .string()
+    .max(MAX_TEMPLATE)
+    .optional()
+    .describe('HTML of the footer on every page, e.g. <span class="pageNumber"></span> / <span class="totalPages"></span>.'),
+  waitFor: waitForField,
+});
+export type PdfPageOptions = z.output<typeof pdfPageOptions>;
+
+/** The wire options as the renderer takes them. */
+export function pdfRenderOptions(options: PdfPageOptions): PdfRenderOptions {
+  return {
+    format: options.paper,
+    landscape: options.landscape,
+    margin: options.margin,
+    scale: options.scale,
+    printBackground: options.printBackground,
+    ...(options.headerHtml !== undefined ? { headerHtml: options.headerHtml } : {}),
+    ...(options.footerHtml !== undefined ? { footerHtml: options.footerHtml } : {}),
+    waitFor: parseWaitFor(options.waitFor) as WaitFor,
+  };
+}

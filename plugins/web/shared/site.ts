@@ -1,0 +1,89 @@
+/**
+ * The document a web plugin renders, served to the page from Node under a made-up origin: one
+ * HTML file, or a ZIP's `index.html` with the ZIP's other files as its assets. Nothing else is
+ * answered (the offline rule): a request for another host, or for a path the document does not
+ * hold, is refused, so an upload can never make the server fetch anything.
+ */
+import { createWriteStream } from 'node:fs';
+import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import yauzl from 'yauzl';
+import { PluginError, type PluginInput, type RunContext } from '../../../core/contract/index.js';
+import type { FetchedResource, PageSource } from '../../../core/engines/chromium.js';
+import { assertZipWithinLimits } from '../../../core/engines/zip.js';
+
+/** Reserved TLD: never a real host. The page sees its assets on this origin. */
+export const DOCUMENT_ORIGIN = 'https://document.invalid';
+const MAX_INFLATED_BYTES = 500_000_000;
+const MAX_ENTRIES = 5_000;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.avif': 'image/avif', '.ico': 'image/x-icon', '.bmp': 'image/bmp',
+  '.woff': 'font/woff', '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.otf': 'font/otf', '.txt': 'text/plain; charset=utf-8', '.xml': 'application/xml',
+};
+
+export function contentTypeOf(file: string): string {
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** A page source serving `root`'s files under DOCUMENT_ORIGIN, starting at `entry` (relative to root). */
+export function folderSource(root: string, entry: string, onBlocked?: (url: string) => void): PageSource {
+  return {
+    url: `${DOCUMENT_ORIGIN}/${entry.split('/').map(encodeURIComponent).join('/')}`,
+    async fetch(request): Promise<FetchedResource | undefined> {
+      const url = new URL(request.url);
+      if (url.origin !== DOCUMENT_ORIGIN || request.method !== 'GET') return void onBlocked?.(request.url);
+      let relative: string;
+      try {
+        relative = decodeURIComponent(url.pathname);
+      } catch {
+        return undefined;
+      }
+      const file = path.resolve(root, `.${relative}`);
+      if (file !== root && !file.startsWith(`${root}${path.sep}`)) return undefined;
+      const info = await stat(file).catch(() => undefined);
+      if (!info?.isFile()) return { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not in the document') };
+      return { status: 200, headers: { 'content-type': contentTypeOf(file) }, body: await readFile(file) };
+    },
+  };
+}
+
+/** Unpack a ZIP into `root` (checked first against bombs; entries outside `root` refused). */
+async function unpack(zipPath: string, root: string, signal: AbortSignal): Promise<string[]> {
+  await assertZipWithinLimits(zipPath, { maxInflatedBytes: MAX_INFLATED_BYTES, maxEntries: MAX_ENTRIES, label: 'ZIP', signal });
+  const zip = await yauzl.openPromise(zipPath, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false });
+  const files: string[] = [];
+  try {
+    for await (const entry of zip.eachEntry()) {
+      signal.throwIfAborted();
+      const name = entry.fileName.replace(/\\/g, '/');
+      if (name.endsWith('/') || name.startsWith('__MACOSX/')) continue;
+      const target = path.resolve(root, name);
+      if (!target.startsWith(`${root}${path.sep}`)) throw new PluginError(`The ZIP holds a file outside its own folder: ${JSON.stringify(name.slice(0, 100))}`);
+      await mkdir(path.dirname(target), { recursive: true });
+      await pipeline(await zip.openReadStreamPromise(entry), createWriteStream(target), { signal });
+      files.push(name);
+    }
+  } finally {
+    zip.close();
+  }
+  return files;
+}
+
+/** The page to render for an `html` or `zip` input. */
+export async function documentSource(input: PluginInput, ctx: RunContext, onBlocked?: (url: string) => void): Promise<PageSource> {
+  const root = path.join(ctx.workDir, 'site');
+  await mkdir(root, { recursive: true });
+  if (input.format !== 'zip') {
+    await copyFile(input.path, path.join(root, 'index.html'));
+    return folderSource(root, 'index.html', onBlocked);
+  }
+  const files = await unpack(input.path, root, ctx.signal);
+  // index.html at the top, or inside the one folder the ZIP was made from.
+  const entry = files.find((f) => f.toLowerCase() === 'index.html') ?? files.filter((f) => /^[^/]+\/index\.html$/i.test(f)).sort()[0];
+  if (!entry) throw new PluginError('The ZIP holds no index.html (at its top, or in its one top folder)');
+  return folderSource(root, entry, onBlocked);
+}
