@@ -11,15 +11,16 @@ import { officePlugins } from './office/index.js';
 import { pdfPlugins } from './pdf/index.js';
 import { redactPlugins } from './redact/index.js';
 import { searchPlugins } from './search/index.js';
+import { thumbnailPlugins } from './thumbnail/index.js';
 import { transcribePlugins } from './transcribe/index.js';
 import { webPlugins } from './web/index.js';
 
-export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins, ...pdfPlugins, pdfToMarkdown, pdfToDocxPlugin, ...searchPlugins, ...cvPlugins, ...dataPlugins, ...officePlugins, ...ocrPlugins, ...redactPlugins, ...transcribePlugins, ...webPlugins];
+export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins, ...pdfPlugins, pdfToMarkdown, pdfToDocxPlugin, ...searchPlugins, ...cvPlugins, ...dataPlugins, ...officePlugins, ...ocrPlugins, ...redactPlugins, ...transcribePlugins, ...webPlugins, ...thumbnailPlugins];
 
 /**
  * The same distribution as module paths: sandbox processes import only the family of the plugin
  * they run, so a process running images never loads LibreOffice's or pdfjs's code.
  */
-export const standardPluginModules: string[] = ['cv', 'data', 'image', 'markdown', 'media', 'ocr', 'office', 'pdf', 'redact', 'search', 'transcribe', 'web'].map((family) =>
+export const standardPluginModules: string[] = ['cv', 'data', 'image', 'markdown', 'media', 'ocr', 'office', 'pdf', 'redact', 'search', 'thumbnail', 'transcribe', 'web'].map((family) =>
   fileURLToPath(new URL(`./${family}/index.ts`, import.meta.url)),
 );

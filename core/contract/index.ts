@@ -145,8 +145,9 @@ export interface PluginDefinition<O extends OptionsSchema = OptionsSchema> {
   inputs: readonly FormatId[];
   /**
    * convert: the `to` values offered for the inputs.
-   * tool: omitted for an in-place op (output format = input format), or the one fixed output
-   * format (e.g. blur-faces -> png, split-pdf -> zip).
+   * tool: omitted for an in-place op (output format = input format), the one fixed output
+   * format (e.g. blur-faces -> png, split-pdf -> zip), or several, of which `to` picks one
+   * (thumbnail -> png, webp or jpg).
    */
   outputs?: readonly FormatId[];
   /** convert only: narrows inputs x outputs (e.g. legacy containers cannot become gif). */
@@ -206,5 +207,6 @@ export function isSecretField(schema: z.ZodType): boolean {
 /** The output format a plugin produces for a given input and requested `to`. */
 export function outputFormatOf(plugin: Plugin, input: FormatId, to: FormatId): FormatId {
   if (plugin.kind === 'convert') return to;
+  if (plugin.outputs && plugin.outputs.length > 1) return plugin.outputs.includes(to) ? to : plugin.outputs[0]!;
   return plugin.outputs?.[0] ?? input;
 }

@@ -66,7 +66,7 @@ export function manifestProblems(plugin: Plugin): string[] {
     if (!isFormatId(format) && !declared.has(format)) say(`unknown format '${String(format)}': ${HOW_TO_DECLARE}`);
   }
   if (plugin.kind === 'convert' && !plugin.outputs?.length) say('a convert plugin must list its outputs');
-  if (plugin.kind === 'tool' && plugin.outputs && plugin.outputs.length !== 1) say('a tool has one fixed output format or none (in place)');
+  if (plugin.kind === 'tool' && plugin.outputs && plugin.outputs.length === 0) say('a tool has one fixed output format, several (`to` picks one) or none (in place)');
   if (!planIdSchema.safeParse(plugin.plan).success) say(`unknown plan '${String(plugin.plan)}'`);
   if (typeof plugin.run !== 'function') say('run must be a function');
   extractionProblems(plugin).forEach(say);

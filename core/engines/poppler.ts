@@ -61,14 +61,21 @@ export interface RenderOptions {
   gray?: boolean;
   /** Render pages 1 to `lastPage` only. */
   lastPage?: number;
+  /** Start at this page (with lastPage: one page, `firstPage` = `lastPage`). */
+  firstPage?: number;
+  /** Scale each page so its longer side is this many pixels (instead of `dpi`). */
+  scaleTo?: number;
 }
 
 /**
  * Pages as PNG files `<prefix>-<page>.png` (the page number zero-padded to the page count's
  * width, so name order is page order).
  */
-export async function renderPages(pdf: string, prefix: string, ctx: EngineContext, { dpi, gray = false, lastPage }: RenderOptions): Promise<void> {
-  const args = ['-r', String(dpi), ...(gray ? ['-gray'] : []), '-png', ...(lastPage ? ['-l', String(lastPage)] : []), pdf, prefix];
+export async function renderPages(pdf: string, prefix: string, ctx: EngineContext, { dpi, gray = false, lastPage, firstPage, scaleTo }: RenderOptions): Promise<void> {
+  const args = [
+    '-r', String(dpi), ...(scaleTo ? ['-scale-to', String(scaleTo)] : []), ...(gray ? ['-gray'] : []), '-png',
+    ...(firstPage ? ['-f', String(firstPage)] : []), ...(lastPage ? ['-l', String(lastPage)] : []), pdf, prefix,
+  ];
   await poppler(PDFTOPPM.command, args, ctx);
 }
 

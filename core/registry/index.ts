@@ -95,6 +95,12 @@ export class Registry {
         const known = [...this.tools.values()].some((p) => p.op === op);
         return { ok: false, error: known ? `Op '${op}' does not accept ${from} files` : `Unknown op '${op}'` };
       }
+      // An op with several outputs (thumbnail): `to` picks one, whatever the input.
+      if (plugin.outputs && plugin.outputs.length > 1) {
+        const output = to === 'jpeg' ? 'jpg' : to;
+        if (!plugin.outputs.includes(output as FormatId)) return { ok: false, error: `With op '${op}', 'to' must be one of ${plugin.outputs.join(', ')}` };
+        return this.usable(plugin, output as FormatId);
+      }
       if (to !== from && !(from === 'jpeg' && to === 'jpg')) return { ok: false, error: `With op '${op}', 'to' must equal the input format (${from})` };
       return this.usable(plugin, plugin.outputs?.[0] ?? from);
     }
