@@ -144,7 +144,8 @@ export interface PluginDefinition<O extends OptionsSchema = OptionsSchema> {
   op?: string;
   inputs: readonly FormatId[];
   /**
-   * convert: the `to` values offered for the inputs.
+   * convert: the `to` values offered for the inputs (a format to itself only when the plugin takes
+   * one input format and offers that one output: pdf-to-pdfa).
    * tool: omitted for an in-place op (output format = input format), the one fixed output
    * format (e.g. blur-faces -> png, split-pdf -> zip), or several, of which `to` picks one
    * (thumbnail -> png, webp or jpg).

@@ -2,6 +2,7 @@
  * Ghostscript (AGPL): re-renders a PDF through its pdfwrite device, e.g. to downsample and
  * re-encode images. Always with -dSAFER (no file access beyond its arguments).
  */
+import { writeFile } from 'node:fs/promises';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { engineDetail, isExitFailure, runOptions, withDetail, type EngineContext } from './common.js';
 import { runProcess } from './process.js';
@@ -31,6 +32,58 @@ export async function pdfWrite(input: string, output: string, ctx: EngineContext
     // '%' in an output name is a page-number template to ghostscript.
     `-sOutputFile=${output.replaceAll('%', '%%')}`,
     input,
+  ];
+  try {
+    await runProcess(GHOSTSCRIPT.command, args, runOptions(ctx));
+  } catch (err) {
+    throw ghostscriptFailure(err, ctx.signal, summary);
+  }
+}
+
+/** The sRGB profile Debian's Ghostscript ships: the PDF/A output intent. */
+export const SRGB_PROFILE = '/usr/share/color/icc/ghostscript/srgb.icc';
+
+/**
+ * The OutputIntent pdfwrite embeds (Ghostscript's PDFA_def.ps, reduced to RGB): the ICC profile
+ * as a stream, an OutputIntent of subtype GTS_PDFA1 pointing at it, set on the catalog.
+ */
+function pdfaDefinition(iccProfile: string): string {
+  const ps = (text: string) => `(${text.replace(/[\\()]/g, (c) => `\\${c}`)})`;
+  return [
+    '%!',
+    `/ICCProfile ${ps(iccProfile)} def`,
+    '[/_objdef {icc_PDFA} /type /stream /OBJ pdfmark',
+    '[{icc_PDFA} << /N 3 >> /PUT pdfmark',
+    '[{icc_PDFA} ICCProfile (r) file /PUT pdfmark',
+    '[/_objdef {OutputIntent_PDFA} /type /dict /OBJ pdfmark',
+    '[{OutputIntent_PDFA} << /Type /OutputIntent /S /GTS_PDFA1 /DestOutputProfile {icc_PDFA} /OutputConditionIdentifier (sRGB) /Info (sRGB IEC61966-2.1) >> /PUT pdfmark',
+    '[{Catalog} << /OutputIntents [ {OutputIntent_PDFA} ] >> /PUT pdfmark',
+    '',
+  ].join('\n');
+}
+
+export interface PdfaOptions {
+  /** PDF/A part: 1, 2 or 3 (conformance b). */
+  part: number;
+  /** A scratch file for the PostScript that declares the output intent. */
+  definitionFile: string;
+  summary: string;
+}
+
+/**
+ * Rewrite a PDF as PDF/A-<part>b: fonts embedded (missing ones substituted and embedded), colours
+ * converted to RGB under an sRGB OutputIntent, XMP with pdfaid written, transparency flattened
+ * for part 1. What PDF/A cannot hold is dropped (PDFACompatibilityPolicy=1): document info
+ * strings XMP cannot represent, JavaScript and other actions.
+ */
+export async function pdfToPdfa(input: string, output: string, ctx: EngineContext, { part, definitionFile, summary }: PdfaOptions): Promise<void> {
+  await writeFile(definitionFile, pdfaDefinition(SRGB_PROFILE));
+  const args = [
+    '-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', `--permit-file-read=${SRGB_PROFILE}`,
+    '-sDEVICE=pdfwrite', `-dPDFA=${part}`, '-dPDFACompatibilityPolicy=1', '-sColorConversionStrategy=RGB', '-sProcessColorModel=DeviceRGB',
+    '-dEmbedAllFonts=true', '-dSubsetFonts=true', '-dAutoRotatePages=/None',
+    `-sOutputFile=${output.replaceAll('%', '%%')}`,
+    definitionFile, input,
   ];
   try {
     await runProcess(GHOSTSCRIPT.command, args, runOptions(ctx));

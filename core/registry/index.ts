@@ -53,7 +53,9 @@ export class Registry {
       if (plugin.kind === 'convert') {
         for (const from of plugin.inputs) {
           for (const to of plugin.outputs ?? []) {
-            if (from !== to && (plugin.supports?.(from, to) ?? true)) claim(this.conversions, pairKey(from, to), plugin, `conversion ${from} -> ${to}`);
+            // A format to itself only from a plugin made for that alone (pdf-to-pdfa: a PDF to PDF/A).
+            const rewrite = from === to && plugin.inputs.length === 1 && plugin.outputs?.length === 1;
+            if ((from !== to || rewrite) && (plugin.supports?.(from, to) ?? true)) claim(this.conversions, pairKey(from, to), plugin, `conversion ${from} -> ${to}`);
           }
         }
       } else if (plugin.kind === 'tool') {

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { PluginError, definePlugin, scaledTimeout, singleInput, type Plugin, type PluginInput, type RunContext } from '../../core/contract/index.js';
 import { SOFFICE, convertDocument } from '../../core/engines/libreoffice.js';
 import { PANDOC, pandocConvert } from '../../core/engines/pandoc.js';
+import { libreOfficePdfaOptions, pdfaOption, type PdfaLevel } from '../../core/engines/pdfa.js';
 import type { FormatId } from '../../schema/index.js';
 import { repairOfficePlugin } from './repair.js';
 
@@ -87,9 +88,10 @@ export const officeTimeoutMs = scaledTimeout({ baseMs: 20_000, perMbMs: 10_000, 
 
 const KIND_NAMES: Record<Family, string> = { writer: 'document', calc: 'spreadsheet', impress: 'presentation' };
 
-async function viaLibreOffice(input: PluginInput, from: OfficeInput, to: FormatId, ctx: RunContext): Promise<string> {
+async function viaLibreOffice(input: PluginInput, from: OfficeInput, to: FormatId, ctx: RunContext, pdfa?: PdfaLevel): Promise<string> {
   const { family, filter } = INPUTS[from];
-  const convertTo = OUTPUTS[family][to]!;
+  // PDF/A: LibreOffice's own PDF/A export (fonts embedded, sRGB OutputIntent, XMP pdfaid).
+  const convertTo = `${OUTPUTS[family][to]!}${pdfa ? `:${libreOfficePdfaOptions(pdfa)}` : ''}`;
   // A fixed name: soffice names its output after the input, and client names can be anything.
   const inDir = path.join(ctx.workDir, 'in');
   await mkdir(inDir, { recursive: true });
@@ -140,20 +142,21 @@ export const officeConvertPlugin = definePlugin({
   inputs: Object.keys(INPUTS) as OfficeInput[],
   outputs: ['pdf', 'docx', 'odt', 'rtf', 'txt', 'epub', 'xlsx', 'ods', 'csv', 'pptx', 'odp'],
   supports: officeSupports,
-  options: z.object({}),
+  options: z.object({ pdfa: pdfaOption.optional() }),
   plan: 'free',
   // What it links: exceljs (MIT); LibreOffice and pandoc are declared by their engines.
   licenses: ['MIT'],
   engines: [SOFFICE, PANDOC],
   // A conversion keeps about one core busy (in a warm listener or a cold soffice): two at once fill two cores.
   limits: { timeoutMs: officeTimeoutMs, concurrency: 2 },
-  async run(inputs, _options, ctx) {
+  async run(inputs, options, ctx) {
     ctx.signal.throwIfAborted();
     const input = singleInput(inputs);
     const from = input.format;
     const to = ctx.target;
     if (!officeSupports(from, to)) throw new PluginError(`office-convert cannot convert ${from} to ${to}`);
-    const output = to === 'epub' ? await viaPandoc(input, from, ctx) : await viaLibreOffice(input, from as OfficeInput, to, ctx);
+    if (options.pdfa && to !== 'pdf') throw new PluginError(`pdfa applies to to=pdf only, not to=${to}`);
+    const output = to === 'epub' ? await viaPandoc(input, from, ctx) : await viaLibreOffice(input, from as OfficeInput, to, ctx, options.pdfa);
     ctx.progress(100);
     return { path: output, format: to };
   },

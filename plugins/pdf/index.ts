@@ -5,6 +5,7 @@ import { compressPdfPlugin } from './compress.js';
 import { extractImagesPlugin } from './images.js';
 import { mergePdfPlugin } from './merge.js';
 import { deletePagesPlugin, extractPagesPlugin } from './pages.js';
+import { pdfToPdfaPlugin } from './pdfa.js';
 import { protectPdfPlugin, unlockPdfPlugin } from './password.js';
 import { repairPdfPlugin } from './repair.js';
 import { rotatePdfPlugin } from './rotate.js';
@@ -26,4 +27,5 @@ export const pdfPlugins: Plugin[] = [
   pdfCleanMetadataPlugin,
   mergePdfPlugin,
   removeWatermarkPlugin,
+  pdfToPdfaPlugin,
 ];
