@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../test/helpers.js';
 import { missedLines, tableLines, type BenchRow, type Measurement } from './lib/results.js';
+import { chromiumRow } from './rows/chromium.js';
 import { imageRow } from './rows/image.js';
 import { isolationRow } from './rows/isolation.js';
 import { markdownRow } from './rows/markdown.js';
@@ -23,7 +24,7 @@ import { officeRow } from './rows/office.js';
 import { pollingRow } from './rows/polling.js';
 import { uploadsRow } from './rows/uploads.js';
 
-const ROWS: readonly BenchRow[] = [officeRow, imageRow, mediaRow, uploadsRow, pollingRow, markdownRow, isolationRow];
+const ROWS: readonly BenchRow[] = [officeRow, imageRow, mediaRow, uploadsRow, pollingRow, markdownRow, isolationRow, chromiumRow];
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' } }, strict: true });
 const quick = values.quick!;

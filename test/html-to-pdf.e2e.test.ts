@@ -3,45 +3,21 @@
  * with a local image and a web font, a Markdown file with a table and code, and a page that tries
  * to reach the network (a local beacon server must see no connection at all).
  */
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
-import yazl from 'yazl';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runProcess } from '../core/engines/process.js';
 import { webPlugins } from '../plugins/web/index.js';
-import { ROOT, convertAndDownload, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
-
-const WEB_FONT = path.join(ROOT, 'node_modules/pdfjs-dist/standard_fonts/LiberationSans-Bold.ttf');
-
-async function zipOf(files: Record<string, Buffer | string>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, data] of Object.entries(files)) zip.addBuffer(Buffer.from(data), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
+import { invoiceZip, zipOf } from '../plugins/web/invoice.fixture.js';
+import { convertAndDownload, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
 
 const pdftotext = async (file: string) => (await runProcess('pdftotext', ['-layout', file, '-'], { timeoutMs: 20_000 })).stdout;
 const pdfinfo = async (file: string) => (await runProcess('pdfinfo', [file], { timeoutMs: 20_000 })).stdout;
 const pdffonts = async (file: string) => (await runProcess('pdffonts', [file], { timeoutMs: 20_000 })).stdout;
 const pdfimages = async (file: string) => (await runProcess('pdfimages', ['-list', file], { timeoutMs: 20_000 })).stdout;
-
-export const INVOICE_HTML = `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="style.css"></head>
-<body><img id="logo" src="images/logo.png" width="120" height="40"><h1>INVOICE 2026-0042</h1>
-<table><tr><th>Item</th><th>Amount</th></tr><tr><td>Octopus grooming</td><td>1,250.00 EUR</td></tr></table>
-<p class="total">Total due: 1,250.00 EUR</p></body></html>`;
-export const INVOICE_CSS = `@font-face { font-family: InvoiceFace; src: url(fonts/face.ttf) format("truetype"); }
-h1, .total { font-family: InvoiceFace, serif; } table { border-collapse: collapse; } td, th { border: 1px solid #999; padding: 4px; }`;
-
-export async function invoiceZip(): Promise<Buffer> {
-  const logo = await sharp({ create: { width: 120, height: 40, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
-  return zipOf({ 'index.html': INVOICE_HTML, 'style.css': INVOICE_CSS, 'images/logo.png': logo, 'fonts/face.ttf': await readFile(WEB_FONT) });
-}
 
 describe('HTML and Markdown to PDF over HTTP', () => {
   let server: TestServer;

@@ -113,6 +113,35 @@ class ChromiumBrowser implements SupervisedInstance {
     return this.server.process().pid;
   }
 
+  /**
+   * A context and page opened ahead for the next document (never used by a previous one): a new
+   * page costs a renderer process, the largest part of a warm render, so it is made between
+   * documents instead of on the next one's clock.
+   */
+  private spare: Promise<{ context: BrowserContext; page: Page }> | undefined;
+
+  private async openContext(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await this.browser.newContext({ serviceWorkers: 'block', acceptDownloads: false });
+    try {
+      return { context, page: await context.newPage() };
+    } catch (err) {
+      await context.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** A fresh context with one blank page: the spare if there is one, else a new one. */
+  async freshPage(): Promise<{ context: BrowserContext; page: Page }> {
+    const spare = await this.spare?.catch(() => undefined);
+    this.spare = undefined;
+    return spare ?? this.openContext();
+  }
+
+  prepareSpare(): void {
+    this.spare ??= this.openContext();
+    this.spare.catch(() => (this.spare = undefined));
+  }
+
   async ping(): Promise<void> {
     const context = await this.browser.newContext();
     await context.close();
@@ -229,13 +258,12 @@ async function withPage<R>(source: PageSource, options: PageOptions, ctx: Engine
   const onAbort = () => void context?.close().catch(() => undefined);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {
-    context = await lease.instance.browser.newContext({
-      serviceWorkers: 'block',
-      acceptDownloads: false,
-      ...(options.viewport ? { viewport: options.viewport } : {}),
-    });
+    const fresh = await lease.instance.freshPage();
+    context = fresh.context;
+    const page = fresh.page;
+    // Before the first request: nothing is loaded without passing through answer().
     await context.route('**/*', (route) => answer(route, source, options));
-    const page = await context.newPage();
+    if (options.viewport) await page.setViewportSize(options.viewport);
     const timeoutMs = () => Math.max(1_000, ctx.remainingMs() - 2_000);
     page.setDefaultTimeout(timeoutMs());
     const waitUntil = options.waitFor.kind === 'networkidle' ? 'networkidle' : 'load';
@@ -253,6 +281,7 @@ async function withPage<R>(source: PageSource, options: PageOptions, ctx: Engine
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
     await context?.close().catch(() => undefined);
+    if (!broken) lease.instance.prepareSpare();
     await lease.release(broken ? { broken } : {});
     idleTimer = setTimeout(() => void closeChromiumPool(), IDLE_CLOSE_MS).unref();
   }

@@ -1,0 +1,89 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PluginError } from '../contract/index.js';
+import { chromiumPoolStatus, closeChromiumPool, configureChromiumPool, renderImage, renderPdf, type PageSource, type PdfRenderOptions } from './chromium.js';
+import { runProcess } from './process.js';
+import { isProcessAlive } from './process-tree.js';
+
+const ORIGIN = 'https://doc.invalid';
+const PDF: PdfRenderOptions = { waitFor: { kind: 'load' }, format: 'A4', landscape: false, margin: { top: 10, right: 10, bottom: 10, left: 10 }, scale: 1, printBackground: true };
+
+function htmlSource(html: string, seen: string[] = []): PageSource {
+  return {
+    url: `${ORIGIN}/index.html`,
+    fetch: async (request) => {
+      seen.push(request.url);
+      return request.url === `${ORIGIN}/index.html` ? { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from(html) } : undefined;
+    },
+  };
+}
+
+const context = (ms = 30_000, signal = new AbortController().signal) => {
+  const deadline = Date.now() + ms;
+  return { signal, remainingMs: () => deadline - Date.now() };
+};
+
+describe('the Chromium pool', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'chromium-test-'));
+  });
+  beforeEach(async () => {
+    await closeChromiumPool();
+    configureChromiumPool({ size: 1, maxPages: 100, maxRssMb: 2_000 });
+  });
+  afterAll(async () => {
+    await closeChromiumPool();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('prints a page, answering its requests from Node and refusing the rest', async () => {
+    const seen: string[] = [];
+    const blocked: string[] = [];
+    const output = path.join(dir, 'page.pdf');
+    await renderPdf(htmlSource('<h1>Routed page</h1><img src="https://elsewhere.example/x.png">', seen), output, { ...PDF, onBlocked: (url) => blocked.push(url) }, context());
+    expect((await runProcess('pdftotext', [output, '-'], { timeoutMs: 10_000 })).stdout).toContain('Routed page');
+    expect(seen).toEqual([`${ORIGIN}/index.html`, 'https://elsewhere.example/x.png']);
+    expect(blocked).toEqual(['https://elsewhere.example/x.png']);
+  }, 60_000);
+
+  it('takes a screenshot at the asked viewport', async () => {
+    const output = path.join(dir, 'shot.png');
+    await renderImage(htmlSource('<body style="margin:0;background:#00f">blue</body>'), output, { waitFor: { kind: 'load' }, type: 'png', fullPage: false, viewport: { width: 320, height: 200 } }, context());
+    const { default: sharp } = await import('sharp');
+    expect(await sharp(output).metadata()).toMatchObject({ width: 320, height: 200 });
+  }, 60_000);
+
+  it('keeps one browser warm and recycles it after maxPages', async () => {
+    configureChromiumPool({ maxPages: 2 });
+    const pids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await renderPdf(htmlSource(`<p>page ${i}</p>`), path.join(dir, `r${i}.pdf`), PDF, context());
+      pids.push(chromiumPoolStatus()!.instances[0]!.pid ?? -1);
+    }
+    // Pages 1 and 2 on one browser; it is recycled after the second, the third starts a new one.
+    expect(chromiumPoolStatus()).toMatchObject({ leases: 3, recycled: 1 });
+    expect(pids[2]).not.toBe(pids[0]);
+    expect(isProcessAlive(pids[0]!)).toBe(false);
+  }, 90_000);
+
+  it('an interrupted page fails, and its browser is killed and replaced', async () => {
+    await renderPdf(htmlSource('<p>warm</p>'), path.join(dir, 'warm.pdf'), PDF, context());
+    const before = chromiumPoolStatus()!.instances[0]!.pid!;
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new Error('stopped')), 1_500);
+    const waiting = renderPdf(htmlSource('<p>never ready</p>'), path.join(dir, 'never.pdf'), { ...PDF, waitFor: { kind: 'selector', selector: '#never' } }, context(30_000, stop.signal));
+    await expect(waiting).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(chromiumPoolStatus()!.restarts).toBe(1);
+    expect(isProcessAlive(before)).toBe(false);
+  }, 90_000);
+
+  it('a selector that never appears fails within the deadline with a plain reason', async () => {
+    const failure = await renderPdf(htmlSource('<p>no such element</p>'), path.join(dir, 'late.pdf'), { ...PDF, waitFor: { kind: 'selector', selector: '#late' } }, context(5_000)).catch((err: Error) => err);
+    expect(failure).toBeInstanceOf(PluginError);
+    expect((failure as Error).message).toBe('The page never showed the element named by waitFor');
+  }, 60_000);
+});
