@@ -94,6 +94,8 @@ const table = {
   epub: f('document', 'application/epub+zip', ['epub', 'zip'], 3),
   md: f('document', 'text/markdown', [], 3, { text: true }),
   html: f('document', 'text/html', [], 3, { text: true }),
+  // A web address to render (Windows' Internet Shortcut file, or a text file holding one URL).
+  url: f('document', 'application/internet-shortcut', [], 3, { text: true }),
   // data and subtitles
   csv: f('data', 'text/csv', [], 3, { text: true }),
   json: f('data', 'application/json', [], 3, { text: true }),

@@ -49,6 +49,11 @@ const envSchema = z.object({
    */
   WEBHOOKS_ALLOW_PRIVATE: z.enum(['0', '1', 'false', 'true', '']).default('0'),
   /**
+   * Requests made for a client (web pages rendered from a URL, and their subresources) may go to
+   * loopback and private addresses, over plain http too. Metadata addresses stay refused.
+   */
+  IMPORT_ALLOW_PRIVATE: z.enum(['0', '1', 'false', 'true', '']).default('0'),
+  /**
    * Which proxies' X-Forwarded-For/-Proto to believe (client address for sign-in limits, https for
    * Secure cookies): unset = none, `true` = every hop, or a comma-separated list of proxy
    * addresses/CIDRs. Trusting without a proxy that overwrites the
@@ -135,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     extraPlugins: c.PLUGINS.split(',').map((s) => s.trim()).filter(Boolean),
     licensePolicy: c.PLUGIN_LICENSES,
     webhooksAllowPrivate: c.WEBHOOKS_ALLOW_PRIVATE === '1' || c.WEBHOOKS_ALLOW_PRIVATE === 'true',
+    importAllowPrivate: c.IMPORT_ALLOW_PRIVATE === '1' || c.IMPORT_ALLOW_PRIVATE === 'true',
     trustProxy: trustProxySetting(c.TRUST_PROXY),
     officePool: {
       size: c.OFFICE_POOL_SIZE ?? os.availableParallelism(),

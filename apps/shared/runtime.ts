@@ -98,6 +98,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     moduleOf: (pluginId) => modules.get(pluginId),
     preload: [...new Set(registry.plugins.map((p) => modules.get(p.id)).filter((m): m is string => m !== undefined))],
     enginePaths: enginePaths(),
+    outbound: { allowPrivate: config.importAllowPrivate },
     ...(config.officePool.size > 0 ? { office: office.convert } : {}),
     // One slot beyond the queue's: jobs carrying a password run in the process that accepted them.
     size: config.workers + 1,

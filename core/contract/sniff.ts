@@ -12,6 +12,7 @@ export type TextVerdict = { ok: true } | { ok: false; found: string };
 const OPENINGS: Partial<Record<FormatId, { test: (text: string) => boolean; otherwise: string }>> = {
   json: { test: (text) => /^\s*[[{"]/.test(text), otherwise: 'text that is not JSON' },
   html: { test: (text) => /<[a-z!?]/i.test(text), otherwise: 'text without any HTML tag' },
+  url: { test: (text) => /^\s*(\[InternetShortcut\]|https?:\/\/\S+\s*$)/i.test(text), otherwise: 'text that is not a URL or an [InternetShortcut] file' },
   vtt: { test: (text) => /^WEBVTT/.test(text), otherwise: 'text without the WEBVTT header' },
   srt: { test: (text) => /^\s*\d+\s*\r?\n\s*\d{1,2}:\d{2}:\d{2}[,.]\d{3}\s*-->/.test(text), otherwise: 'text that is not SubRip (no numbered cue)' },
 };

@@ -18,7 +18,8 @@
  */
 import { access, constants, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page, type Route } from 'playwright-core';
+// Types only here: playwright-core is loaded on the first page, in the process that renders (never the server's).
+import type { Browser, BrowserContext, BrowserServer, Page, Route } from 'playwright-core';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import type { EngineContext } from './common.js';
 import { resolveCommand } from './paths.js';
@@ -89,6 +90,7 @@ class ChromiumBrowser implements SupervisedInstance {
 
   static async start(signal: AbortSignal): Promise<ChromiumBrowser> {
     const command = await chromiumCommand();
+    const { chromium } = await import('playwright-core');
     const server = await chromium.launchServer({
       executablePath: command.executablePath,
       args: command.args,

@@ -142,3 +142,17 @@ export function pinnedLookup(destination: Destination): LookupFunction {
     else callback(null, destination.address, destination.family);
   }) as LookupFunction;
 }
+
+let processPolicy: DestinationPolicy = { allowPrivate: false };
+
+/**
+ * This process's policy for requests made on a client's behalf by runs (URL rendering): set at
+ * start-up from IMPORT_ALLOW_PRIVATE (server) or the sandbox settings (sandbox processes).
+ */
+export function configureOutboundPolicy(policy: DestinationPolicy): void {
+  processPolicy = { allowPrivate: policy.allowPrivate };
+}
+
+export function outboundPolicy(): DestinationPolicy {
+  return processPolicy;
+}

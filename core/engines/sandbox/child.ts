@@ -9,6 +9,7 @@ import { exportedPlugins } from '../../contract/modules.js';
 import { registerDeclaredFormats } from '../../contract/validate.js';
 import { useOfficeConverter, type OfficeConverter } from '../libreoffice.js';
 import { EngineError } from '../process.js';
+import { configureOutboundPolicy } from '../outbound.js';
 import { configureEnginePaths } from '../paths.js';
 import { killTree } from '../process-tree.js';
 import { SANDBOX_ENV, deserializeError, sandboxSettingsSchema, serializeError, type FromChild, type OfficeResultMessage, type ToChild } from './protocol.js';
@@ -29,6 +30,7 @@ try {
 const settings = sandboxSettingsSchema.parse(JSON.parse(process.env[SANDBOX_ENV] ?? '{}'));
 // The same binaries as the server (<COMMAND>_PATH overrides).
 configureEnginePaths(settings.enginePaths);
+configureOutboundPolicy(settings.outbound);
 const modules = new Map<string, Promise<Plugin[]>>();
 function load(module: string): Promise<Plugin[]> {
   if (!modules.has(module)) {

@@ -18,6 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PluginError, type Logger, type PluginInput, type RunResult } from '../../contract/index.js';
 import type { FormatId } from '../../../schema/index.js';
 import type { OfficeConverter } from '../libreoffice.js';
+import type { DestinationPolicy } from '../outbound.js';
 import { killTree, treeRssBytes } from '../process-tree.js';
 import { SANDBOX_ENV, deserializeError, fromChildSchema, serializeError, type FromChild, type OfficeResultMessage, type RunMessage, type SandboxSettings } from './protocol.js';
 
@@ -27,6 +28,8 @@ export interface SandboxPoolOptions {
   /** Modules a process imports once started, before it is asked to (first runs do not wait). */
   preload?: readonly string[];
   enginePaths?: Record<string, string>;
+  /** Where runs may connect for a client (URL rendering). Default: public addresses only. */
+  outbound?: DestinationPolicy;
   /**
    * The service's warm LibreOffice pool: runs' conversions are sent here over IPC (office-convert),
    * under the run's deadline, abort and memory cap. Without it, runs start cold soffice themselves.
@@ -313,7 +316,10 @@ export class SandboxPool {
   private recycled = 0;
 
   constructor(private readonly options: SandboxPoolOptions) {
-    this.settings = { preload: [...(options.preload ?? [])], enginePaths: options.enginePaths ?? {}, officePool: options.office !== undefined };
+    this.settings = {
+      preload: [...(options.preload ?? [])], enginePaths: options.enginePaths ?? {}, officePool: options.office !== undefined,
+      outbound: options.outbound ?? { allowPrivate: false },
+    };
     this.limits = { memoryPollMs: options.memoryPollMs ?? 200, killGraceMs: options.killGraceMs ?? 1_000 };
   }
 

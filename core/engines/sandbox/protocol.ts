@@ -100,5 +100,7 @@ export const sandboxSettingsSchema = z.object({
   enginePaths: z.record(z.string(), z.string()).default({}),
   /** LibreOffice conversions go to the server's warm pool (office-convert) instead of a cold soffice here. */
   officePool: z.boolean().default(false),
+  /** Where runs may connect for a client (URL rendering): IMPORT_ALLOW_PRIVATE. */
+  outbound: z.object({ allowPrivate: z.boolean() }).default({ allowPrivate: false }),
 });
 export type SandboxSettings = z.infer<typeof sandboxSettingsSchema>;
