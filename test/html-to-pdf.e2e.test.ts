@@ -69,7 +69,10 @@ describe('HTML and Markdown to PDF over HTTP', () => {
   it('a single HTML file becomes an A4 PDF (the default paper)', async () => {
     const { outputPath } = await convertAndDownload(server.url, key, { name: 'note.html', data: '<!doctype html><h1>Plain note</h1><p>Printed on A4.</p>' }, { to: 'pdf' }, 120_000);
     expect(await pdftotext(outputPath)).toContain('Printed on A4.');
-    expect(await pdfinfo(outputPath)).toMatch(/Page size:\s+595\.\d+ x 842\.\d+ pts \(A4\)/);
+    const info = await pdfinfo(outputPath);
+    expect(info).toMatch(/Page size:\s+595\.\d+ x 842\.\d+ pts \(A4\)/);
+    // No <title>: the file's name, not the made-up address the page was served under.
+    expect(info).toMatch(/Title:\s+note\n/);
   }, 150_000);
 
   it('a Markdown file with a table and code becomes a PDF with both', async () => {

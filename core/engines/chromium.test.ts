@@ -81,6 +81,19 @@ describe('the Chromium pool', () => {
     expect(isProcessAlive(before)).toBe(false);
   }, 90_000);
 
+  it('a page whose script never ends fails within the deadline, and its browser is replaced', async () => {
+    await renderPdf(htmlSource('<p>warm</p>'), path.join(dir, 'warm2.pdf'), PDF, context());
+    const before = chromiumPoolStatus()!.instances[0]!.pid!;
+    const failure = await renderPdf(htmlSource('<p>spinning</p><script>for (;;) {}</script>'), path.join(dir, 'spin.pdf'), PDF, context(6_000)).catch((err: Error) => err);
+    expect(failure).toBeInstanceOf(PluginError);
+    expect((failure as Error).message).toBe('The page did not finish loading in time');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(isProcessAlive(before)).toBe(false);
+    // The next document gets a working browser.
+    await renderPdf(htmlSource('<p>after the hang</p>'), path.join(dir, 'after.pdf'), PDF, context());
+    expect((await runProcess('pdftotext', [path.join(dir, 'after.pdf'), '-'], { timeoutMs: 10_000 })).stdout).toContain('after the hang');
+  }, 90_000);
+
   it('a selector that never appears fails within the deadline with a plain reason', async () => {
     const failure = await renderPdf(htmlSource('<p>no such element</p>'), path.join(dir, 'late.pdf'), { ...PDF, waitFor: { kind: 'selector', selector: '#late' } }, context(5_000)).catch((err: Error) => err);
     expect(failure).toBeInstanceOf(PluginError);

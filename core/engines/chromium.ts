@@ -232,6 +232,8 @@ export interface PageOptions {
   viewport?: { width: number; height: number };
   /** Tells about refused requests (for logs). */
   onBlocked?(url: string): void;
+  /** The document title when the page has none (else Chromium puts the page's address in the PDF's metadata). */
+  fallbackTitle?: string;
 }
 
 export interface PdfRenderOptions extends PageOptions {
@@ -273,6 +275,7 @@ async function withPage<R>(source: PageSource, options: PageOptions, ctx: Engine
     if (response && response.status() >= 400) throw new PluginError(`The page answered HTTP ${response.status()}`);
     if (options.waitFor.kind === 'selector') await page.waitForSelector(options.waitFor.selector, { state: 'attached', timeout: timeoutMs() });
     if (options.waitFor.kind === 'delay') await page.waitForTimeout(options.waitFor.ms);
+    if (options.fallbackTitle) await page.evaluate((title) => void (document.title ||= title), options.fallbackTitle);
     return await work(page, timeoutMs());
   } catch (err) {
     // A page that hung or was interrupted may have left the browser busy: it is not reused.

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
 import { pdfRenderOptions, type PdfPageOptions } from '../shared/options.js';
 import { blockedCounter, printToPdf } from '../shared/render.js';
@@ -8,5 +9,6 @@ export async function htmlToPdf(inputs: readonly PluginInput[], options: PdfPage
   const input = singleInput(inputs);
   const onBlocked = blockedCounter(ctx);
   const source = await documentSource(input, ctx, onBlocked);
-  return { path: await printToPdf(source, 'document', { ...pdfRenderOptions(options), onBlocked }, ctx), format: 'pdf' };
+  const fallbackTitle = path.parse(input.filename).name;
+  return { path: await printToPdf(source, 'document', { ...pdfRenderOptions(options), onBlocked, fallbackTitle }, ctx), format: 'pdf' };
 }
