@@ -79,3 +79,21 @@ describe('registry routing', () => {
     expect(registry.resolve({ from: 'txt', to: 'txt', op: 'whisper' })).toEqual({ ok: false, error: "Unknown op 'whisper'" });
   });
 });
+
+describe('registry routing: an op with several outputs, a format to itself', () => {
+  it('lets `to` pick one of an op\'s outputs whatever the input, and names them otherwise', () => {
+    const registry = new Registry([plugin({ id: 'snap', kind: 'tool', op: 'snap', inputs: ['pdf', 'mp4'], outputs: ['png', 'webp', 'jpg'] })]);
+    expect(registry.resolve({ from: 'pdf', to: 'webp', op: 'snap' })).toMatchObject({ ok: true, output: 'webp' });
+    expect(registry.resolve({ from: 'mp4', to: 'jpeg', op: 'snap' })).toMatchObject({ ok: true, output: 'jpg' });
+    expect(registry.resolve({ from: 'pdf', to: 'pdf', op: 'snap' })).toEqual({ ok: false, error: "With op 'snap', 'to' must be one of png, webp, jpg" });
+  });
+
+  it('routes a format to itself only to a plugin made for that alone', () => {
+    const rewrite = plugin({ id: 'rewrite', inputs: ['pdf'], outputs: ['pdf'] });
+    const broad = plugin({ id: 'broad', inputs: ['txt', 'md'], outputs: ['txt', 'md'] });
+    const registry = new Registry([rewrite, broad]);
+    expect(registry.resolve({ from: 'pdf', to: 'pdf' })).toMatchObject({ ok: true, plugin: rewrite });
+    expect(registry.resolve({ from: 'txt', to: 'txt' })).toEqual({ ok: false, error: 'Unsupported conversion: txt -> txt' });
+    expect(registry.resolve({ from: 'txt', to: 'md' })).toMatchObject({ ok: true, plugin: broad });
+  });
+});
