@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -27,8 +27,12 @@ const context = (ms = 30_000, signal = new AbortController().signal) => {
 
 describe('the Chromium pool', () => {
   let dir: string;
+  /** A profile left by a browser whose owner died (a pid no process has). */
+  const orphan = path.join(os.tmpdir(), 'playwright_chromiumdev_profile-transmute-test-orphan');
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'chromium-test-'));
+    await mkdir(orphan, { recursive: true });
+    await writeFile(path.join(orphan, 'transmute-owner'), '4194303');
   });
   beforeEach(async () => {
     await closeChromiumPool();
@@ -47,6 +51,13 @@ describe('the Chromium pool', () => {
     expect((await runProcess('pdftotext', [output, '-'], { timeoutMs: 10_000 })).stdout).toContain('Routed page');
     expect(seen).toEqual([`${ORIGIN}/index.html`, 'https://elsewhere.example/x.png']);
     expect(blocked).toEqual(['https://elsewhere.example/x.png']);
+    // The first start swept the dead owner's profile and marked its own.
+    await expect(stat(orphan)).rejects.toThrow();
+    const owned = [];
+    for (const entry of (await readdir(os.tmpdir())).filter((e) => e.startsWith('playwright_chromiumdev_profile-'))) {
+      if ((await readFile(path.join(os.tmpdir(), entry, 'transmute-owner'), 'utf8').catch(() => '')) === String(process.pid)) owned.push(entry);
+    }
+    expect(owned).toHaveLength(1);
   }, 60_000);
 
   it('takes a screenshot at the asked viewport', async () => {

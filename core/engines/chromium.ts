@@ -16,14 +16,15 @@
  * routing does not see (WebSockets, WebRTC, a request slipping past) goes to a proxy at a closed
  * loopback port, loopback included (`<-loopback>`), so it fails instead of leaving the machine.
  */
-import { access, constants, stat } from 'node:fs/promises';
+import { access, constants, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 // Types only here: playwright-core is loaded on the first page, in the process that renders (never the server's).
 import type { Browser, BrowserContext, BrowserServer, Page, Route } from 'playwright-core';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import type { EngineContext } from './common.js';
 import { resolveCommand } from './paths.js';
-import { killGroup, treePssBytes } from './process-tree.js';
+import { isProcessAlive, killGroup, treePssBytes } from './process-tree.js';
 import { Supervisor, type SupervisedInstance } from './supervisor.js';
 
 export const CHROMIUM: EngineRequirement = {
@@ -77,6 +78,33 @@ export async function chromiumCommand(): Promise<ChromiumCommand> {
   };
 }
 
+/** Marks a profile Playwright made for one of our browsers, with the pid of the process that owns it. */
+const OWNER_FILE = 'transmute-owner';
+const PROFILE_PREFIX = 'playwright_chromiumdev_profile-';
+let orphansSwept = false;
+
+/**
+ * Profiles of browsers whose owner died without closing them (a sandbox process killed at a
+ * deadline): Playwright removes a profile on close only. Ours carry OWNER_FILE; others are left alone.
+ */
+async function removeOrphanProfiles(): Promise<void> {
+  if (orphansSwept) return;
+  orphansSwept = true;
+  for (const entry of await readdir(os.tmpdir()).catch(() => [] as string[])) {
+    if (!entry.startsWith(PROFILE_PREFIX)) continue;
+    const dir = path.join(os.tmpdir(), entry);
+    const owner = Number(await readFile(path.join(dir, OWNER_FILE), 'utf8').catch(() => ''));
+    if (owner && !isProcessAlive(owner)) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The profile Playwright gave the browser (from its command line), marked as this process's. */
+async function markProfile(pid: number | undefined): Promise<void> {
+  const cmdline = pid ? await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '') : '';
+  const dir = /--user-data-dir=([^\0]+)/.exec(cmdline)?.[1];
+  if (dir && path.basename(dir).startsWith(PROFILE_PREFIX)) await writeFile(path.join(dir, OWNER_FILE), String(process.pid)).catch(() => undefined);
+}
+
 /** One warm browser: Playwright's server for it (its process and profile) and our connection to it. */
 class ChromiumBrowser implements SupervisedInstance {
   readonly exited: Promise<void>;
@@ -90,6 +118,7 @@ class ChromiumBrowser implements SupervisedInstance {
 
   static async start(signal: AbortSignal): Promise<ChromiumBrowser> {
     const command = await chromiumCommand();
+    await removeOrphanProfiles();
     const { chromium } = await import('playwright-core');
     const server = await chromium.launchServer({
       executablePath: command.executablePath,
@@ -101,6 +130,7 @@ class ChromiumBrowser implements SupervisedInstance {
       timeout: 30_000,
     });
     try {
+      await markProfile(server.process().pid);
       signal.throwIfAborted();
       const browser = await chromium.connect(server.wsEndpoint(), { timeout: 30_000 });
       return new ChromiumBrowser(server, browser);
@@ -190,11 +220,6 @@ function chromiumPool(): Supervisor<ChromiumBrowser> {
     log: { debug() {}, info() {}, warn: (msg, data) => console.warn(msg, data ?? ''), error: (msg, data) => console.error(msg, data ?? '') },
   });
   return pool;
-}
-
-/** Start the process's browser now, so the first page does not wait for it. */
-export async function warmChromium(): Promise<void> {
-  await chromiumPool().use(async () => undefined);
 }
 
 /** The process's pool, for status and tests. */
