@@ -28,6 +28,7 @@ import type { Store } from '../../core/store/types.js';
 import { standardPluginModules, standardPlugins } from '../../plugins/index.js';
 import type { Config } from './config.js';
 import { dataDirSecret } from './secret-key.js';
+import { setMetricSources } from '../../core/telemetry/metrics.js';
 
 export interface Runtime {
   config: Config;
@@ -111,6 +112,8 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
       tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)), webhooksAllowPrivate: config.webhooksAllowPrivate },
   });
   await queue.agenda.ready;
+  // Gauges read the pools and the store's queue at scrape time (core/telemetry/metrics.ts).
+  setMetricSources({ sandbox: () => sandbox.status(), office: () => office.status(), queue: () => store.jobs.waitingByPlugin() }, registry.plugins.map((p) => p.id));
   return {
     config,
     services,
@@ -128,6 +131,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
       }
     },
     async close() {
+      setMetricSources({});
       await services.inProcessJobs.stop(config.shutdownGraceMs);
       await queue.stop(config.shutdownGraceMs);
       await sandbox.close();

@@ -19,6 +19,8 @@ import { PluginError, type Logger, type PluginInput, type RunResult } from '../.
 import type { FormatId } from '../../../schema/index.js';
 import type { OfficeConverter } from '../libreoffice.js';
 import { killTree, treeRssBytes } from '../process-tree.js';
+import { recordSandboxKill, type SandboxKillReason } from '../../telemetry/metrics.js';
+import { traceCarrier, withSpan } from '../../telemetry/tracing.js';
 import { SANDBOX_ENV, deserializeError, fromChildSchema, serializeError, type FromChild, type OfficeResultMessage, type RunMessage, type SandboxSettings } from './protocol.js';
 
 export interface SandboxPoolOptions {
@@ -198,15 +200,19 @@ class SandboxProcess {
         resolve(failure ? { ok: false, error: failure } : outcome);
       };
       /** Ask the run to stop, then kill it if it has not (cooperative), or kill it now. */
-      const stop = (error: Error, cooperative: boolean) => {
+      const stop = (error: Error, cooperative: boolean, reason?: SandboxKillReason) => {
         if (failure || settled) return;
         failure = error;
         officeStop.abort();
-        if (!cooperative) return void this.kill();
+        const kill = () => {
+          if (reason) recordSandboxKill(reason);
+          void this.kill();
+        };
+        if (!cooperative) return kill();
         if (this.child.connected) this.child.send({ type: 'abort', runId, message: error.message });
-        killTimer = setTimeout(() => void this.kill(), options.killGraceMs);
+        killTimer = setTimeout(kill, options.killGraceMs);
       };
-      const deadlineTimer = setTimeout(() => stop(new PluginError(`Timed out after ${Math.round(run.timeoutMs / 1000)} s`), true), run.timeoutMs);
+      const deadlineTimer = setTimeout(() => stop(new PluginError(`Timed out after ${Math.round(run.timeoutMs / 1000)} s`), true, 'deadline'), run.timeoutMs);
       let sampling = false;
       const memoryWatch = setInterval(() => {
         if (sampling) return;
@@ -215,7 +221,7 @@ class SandboxProcess {
           .then((rss) => {
             if (rss - baselineBytes > run.memoryMb * MB) {
               hooks.log.warn('run over its memory cap: killed', { rssMb: Math.round(rss / MB), baselineMb: Math.round(baselineBytes / MB), capMb: run.memoryMb });
-              stop(memoryError(run.memoryMb), false);
+              stop(memoryError(run.memoryMb), false, 'memory');
             }
           })
           .finally(() => (sampling = false));
@@ -243,12 +249,15 @@ class SandboxProcess {
         }
       };
       // Killed here at a limit: `failure` says why. Otherwise the process died under the run.
-      this.onExit = (code, signal) => finish({ ok: false, error: failure ?? this.crashError(code, signal, run.memoryMb) });
+      this.onExit = (code, signal) => {
+        if (!failure) recordSandboxKill('crash');
+        finish({ ok: false, error: failure ?? this.crashError(code, signal, run.memoryMb) });
+      };
 
       if (this.exited || !this.child.connected) return finish({ ok: false, error: this.crashError(this.child.exitCode, this.child.signalCode, run.memoryMb) });
       const message: RunMessage = {
         type: 'run', runId, pluginId: run.pluginId, module, inputs: run.inputs, options: run.options, target: run.target, workDir: run.workDir,
-        deadline,
+        deadline, trace: traceCarrier(),
       };
       this.child.send(message);
     });
@@ -328,11 +337,13 @@ export class SandboxPool {
   async run(run: SandboxRun, hooks: SandboxHooks): Promise<RunResult> {
     const module = this.options.moduleOf(run.pluginId);
     if (!module) throw new Error(`no module is known for plugin '${run.pluginId}': load it with PLUGINS=`);
-    const sandbox = await this.acquire(module);
-    const outcome = await sandbox.execute(run, module, hooks, await sandbox.rssBytes(), this.limits);
-    await this.release(sandbox, run.memoryMb);
-    if (!outcome.ok) throw outcome.error;
-    return outcome.result;
+    return withSpan('sandbox.run', { 'transmute.plugin': run.pluginId, 'transmute.timeout_ms': run.timeoutMs, 'transmute.memory_mb': run.memoryMb }, async () => {
+      const sandbox = await this.acquire(module);
+      const outcome = await sandbox.execute(run, module, hooks, await sandbox.rssBytes(), this.limits);
+      await this.release(sandbox, run.memoryMb);
+      if (!outcome.ok) throw outcome.error;
+      return outcome.result;
+    });
   }
 
   status(): SandboxStatus {
