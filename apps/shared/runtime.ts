@@ -113,7 +113,11 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   });
   await queue.agenda.ready;
   // Gauges read the pools and the store's queue at scrape time (core/telemetry/metrics.ts).
-  setMetricSources({ sandbox: () => sandbox.status(), office: () => office.status(), queue: () => store.jobs.waitingByPlugin() }, registry.plugins.map((p) => p.id));
+  const answers = (probe: () => Promise<void>) => probe().then(() => true, () => false);
+  setMetricSources({
+    sandbox: () => sandbox.status(), office: () => office.status(), queue: () => store.jobs.waitingByPlugin(),
+    readiness: async () => ({ store: await answers(() => store.ping()), queue: await answers(() => queue.ping()), engines: services.capabilities.unavailable().length === 0 }),
+  }, registry.plugins.map((p) => p.id));
   return {
     config,
     services,

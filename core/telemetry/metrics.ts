@@ -71,7 +71,12 @@ export interface MetricSources {
   office?(): { listeners: ReadonlyArray<{ state: string }>; conversions: number; restarts: number; recycled: number; coldFallbacks: number };
   /** Jobs waiting to start, by plugin, with the oldest one's acceptance time. */
   queue?(): Promise<ReadonlyArray<{ pluginId: string; count: number; oldestAt: Date }>>;
+  /** The checks of /readyz: the store and the queue answer, every plugin's engines are installed. */
+  readiness?(): Promise<Record<ReadinessCheck, boolean>>;
 }
+
+export const READINESS_CHECKS = ['store', 'queue', 'engines'] as const;
+export type ReadinessCheck = (typeof READINESS_CHECKS)[number];
 
 let sources: MetricSources = {};
 let knownPlugins: readonly string[] = [];
@@ -113,6 +118,13 @@ new Gauge({
     this.set({ state: 'idle' }, status ? status.processes - status.busy : 0);
     this.set({ state: 'busy' }, status?.busy ?? 0);
     this.set({ state: 'waiting' }, status?.waiting ?? 0);
+  },
+});
+new Gauge({
+  name: 'transmute_ready', help: 'The checks of /readyz: 1 passing, 0 failing (store, queue, engines)', labelNames: ['check'], registers,
+  async collect() {
+    const checks = await sources.readiness?.();
+    for (const check of READINESS_CHECKS) this.set({ check }, checks?.[check] === false ? 0 : 1);
   },
 });
 const LISTENER_STATES = ['stopped', 'starting', 'idle', 'busy', 'down'];
