@@ -22,14 +22,24 @@ export const activeSpan = (): Span | undefined => trace.getActiveSpan();
 /** Whether traces are exported from this process (the SDK was started). */
 export const tracingEnabled = (): boolean => started !== undefined;
 
+/** Whether the environment asks for traces: an OTLP endpoint is set and the SDK is not disabled. */
+export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true';
+}
+
 /**
  * Start exporting traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (the standard OTEL_* variables
- * apply: OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER...). Metrics stay on
- * /metrics (Prometheus) and logs on stdout, so only traces are exported.
+ * apply: OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER...). OTLP over HTTP,
+ * JSON unless OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL says http/protobuf. Metrics stay on /metrics
+ * (Prometheus) and logs on stdout, so only traces are exported.
  */
 export async function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  if (started || !env.OTEL_EXPORTER_OTLP_ENDPOINT) return;
-  const [{ NodeSDK }, { OTLPTraceExporter }] = await Promise.all([import('@opentelemetry/sdk-node'), import('@opentelemetry/exporter-trace-otlp-http')]);
+  if (started || !tracingRequested(env)) return;
+  const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL;
+  const [{ NodeSDK }, { OTLPTraceExporter }] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    protocol === 'http/protobuf' ? import('@opentelemetry/exporter-trace-otlp-proto') : import('@opentelemetry/exporter-trace-otlp-http'),
+  ]);
   const exporter = new OTLPTraceExporter();
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME ?? serviceName,
