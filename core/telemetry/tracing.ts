@@ -9,11 +9,13 @@
  * process) each engine call. Attributes are ids, plugin ids, formats and sizes: never file
  * names, keys or passwords.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 
 export { SpanKind, type Span };
 
 const tracer = trace.getTracer('transmute');
+/** What recording code gets while tracing is off: a span that records nothing. */
+const NOT_RECORDING = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 let started: { flush(): Promise<void>; shutdown(): Promise<void> } | undefined;
 
 /** The span of the work in progress, if any (to add what is learnt on the way: an output's size). */
@@ -66,6 +68,7 @@ export async function stopTracing(): Promise<void> {
 
 /** Run `fn` in a new span (child of the active one); the span ends when `fn` settles, with its error recorded. */
 export async function withSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, options: { kind?: SpanKind } = {}): Promise<T> {
+  if (!started) return fn(NOT_RECORDING);
   return tracer.startActiveSpan(name, { attributes, ...(options.kind !== undefined ? { kind: options.kind } : {}) }, async (span) => {
     try {
       return await fn(span);
@@ -80,11 +83,13 @@ export async function withSpan<T>(name: string, attributes: Attributes, fn: (spa
 
 /** A span that already happened (e.g. a job's queue wait, from acceptance to start). */
 export function recordSpan(name: string, attributes: Attributes, startTime: Date, endTime: Date): void {
+  if (!started) return;
   tracer.startSpan(name, { attributes, startTime }).end(endTime);
 }
 
 /** A span ended by the caller (an engine process, an HTTP request). */
 export function startSpan(name: string, attributes: Attributes, options: { kind?: SpanKind; parent?: Context } = {}): Span {
+  if (!started) return NOT_RECORDING;
   return tracer.startSpan(name, { attributes, ...(options.kind !== undefined ? { kind: options.kind } : {}) }, options.parent ?? context.active());
 }
 
