@@ -190,6 +190,11 @@ describe('the dashboard and the alert rules', () => {
     expect(result.output).toMatch(/SUCCESS: \d+ rules found/);
   });
 
+  it('the alerts fire as their unit tests expect (promtool test rules)', () => {
+    const result = promtool(['test', 'rules', path.join(ROOT, 'docs/observability/alerts.test.yml')]);
+    expect(result.status, result.output).toBe(0);
+  });
+
   it('the Grafana dashboard is a valid dashboard whose queries use only metrics the server exports', async () => {
     const target = z.object({ expr: z.string().min(1), refId: z.string(), legendFormat: z.string().optional(), datasource: z.unknown().optional() });
     const panel = z.object({
