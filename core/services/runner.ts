@@ -131,7 +131,9 @@ export class JobRunner implements JobRunnerPort {
       const run: SandboxRun = {
         pluginId: plugin.id, inputs, options, target: job.outputFormat, workDir, timeoutMs, memoryMb: plugin.limits.memoryMb ?? DEFAULT_MEMORY_MB,
       };
-      const result = checkResult(await this.executor.run(run, hooks), plugin, workDir);
+      // The span is active while the pool runs it: the run message carries it into the sandbox process.
+      const sandboxed = withSpan('sandbox.run', { 'transmute.plugin': plugin.id, 'transmute.timeout_ms': timeoutMs, 'transmute.memory_mb': run.memoryMb }, () => this.executor.run(run, hooks));
+      const result = checkResult(await sandboxed, plugin, workDir);
       if (job.kind === 'extract') {
         if (isFileResult(result)) throw new Error(`plugin ${plugin.id} returned a file for an extraction job`);
         const finished = await this.store.jobs.completeWithResult(job.id, { result: result.row, at: this.clock.now() });

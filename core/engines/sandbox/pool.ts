@@ -20,7 +20,7 @@ import type { FormatId } from '../../../schema/index.js';
 import type { OfficeConverter } from '../libreoffice.js';
 import { killTree, treeRssBytes } from '../process-tree.js';
 import { recordSandboxKill, type SandboxKillReason } from '../../telemetry/metrics.js';
-import { traceCarrier, withSpan } from '../../telemetry/tracing.js';
+import { traceCarrier } from '../../telemetry/tracing.js';
 import { SANDBOX_ENV, deserializeError, fromChildSchema, serializeError, type FromChild, type OfficeResultMessage, type RunMessage, type SandboxSettings } from './protocol.js';
 
 export interface SandboxPoolOptions {
@@ -337,13 +337,11 @@ export class SandboxPool {
   async run(run: SandboxRun, hooks: SandboxHooks): Promise<RunResult> {
     const module = this.options.moduleOf(run.pluginId);
     if (!module) throw new Error(`no module is known for plugin '${run.pluginId}': load it with PLUGINS=`);
-    return withSpan('sandbox.run', { 'transmute.plugin': run.pluginId, 'transmute.timeout_ms': run.timeoutMs, 'transmute.memory_mb': run.memoryMb }, async () => {
-      const sandbox = await this.acquire(module);
-      const outcome = await sandbox.execute(run, module, hooks, await sandbox.rssBytes(), this.limits);
-      await this.release(sandbox, run.memoryMb);
-      if (!outcome.ok) throw outcome.error;
-      return outcome.result;
-    });
+    const sandbox = await this.acquire(module);
+    const outcome = await sandbox.execute(run, module, hooks, await sandbox.rssBytes(), this.limits);
+    await this.release(sandbox, run.memoryMb);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.result;
   }
 
   status(): SandboxStatus {
