@@ -12,7 +12,9 @@ import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, admin, freePort, spawnServer, submitConvert, waitForJob, type ChildServer } from './helpers.js';
+import { officePlugins } from '../plugins/office/index.js';
+import { docxText } from './fixtures/hostile.js';
+import { ROOT, admin, convertAndDownload, freePort, spawnServer, startServer, submitConvert, waitForJob, type ChildServer } from './helpers.js';
 
 const HOSTILE = path.join(ROOT, 'test/fixtures/plugins/hostile.ts');
 const TOKEN = 'test-metrics-token-0123456789abcdef';
@@ -220,5 +222,28 @@ describe('the dashboard and the alert rules', () => {
     const used = new Set([...exprs.matchAll(/\btransmute_[a-z_]+/g)].map((m) => m[0].replace(/_(bucket|sum|count)$/, '')));
     expect(used.size).toBeGreaterThan(8);
     for (const name of used) expect(source, name).toContain(`'${name}'`);
+  });
+});
+
+describe('office pool metrics, and METRICS_PORT on the API server', () => {
+  it('counts warm conversions and listeners; /metrics moves to METRICS_PORT', { timeout: 180_000 }, async () => {
+    const server = await startServer({ plugins: officePlugins, env: { OFFICE_POOL_SIZE: '1', METRICS_PORT: '0' } });
+    try {
+      const metricsUrl = server.server.metricsUrl!;
+      expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      // With METRICS_PORT and no token, PORT no longer serves /metrics.
+      expect((await scrape(server.url)).status).toBe(404);
+      const key = await server.createKey('pro');
+      const { data } = await convertAndDownload(server.url, key, { name: 'memo.docx', data: docxText(['Observed by Prometheus']) }, { to: 'pdf' });
+      expect(data.subarray(0, 5).toString()).toBe('%PDF-');
+      const { status, text } = await scrape(metricsUrl);
+      expect(status).toBe(200);
+      expect(text).toMatch(/^transmute_office_conversions_total 1$/m);
+      expect(text).toMatch(/^transmute_office_listeners\{state="idle"\} 1$/m);
+      expect(text).toMatch(/^transmute_office_restarts_total 0$/m);
+      expect(text).toMatch(/^transmute_jobs_finished_total\{plugin="office-convert",status="done"\} 1$/m);
+    } finally {
+      await server.close();
+    }
   });
 });
