@@ -5,6 +5,7 @@
  *   schema/          zod and node builtins only
  *   core/contract/   schema and npm libraries (the plugin SDK: third parties depend on it)
  *   core/engines/    core/contract, schema and npm libraries
+ *   core/telemetry/  npm libraries only (metrics and tracing: every layer above may record)
  *   core/registry/, core/store/, core/blobs/, core/queue/
  *                    never core/services, apps or plugins
  *   core/services/   core/*, schema: never apps or plugins
@@ -73,6 +74,8 @@ module.exports = {
     },
     layer('engines-import-contract-and-schema-only', '^core/engines/', '^(core/(registry|services|store|queue|blobs)|apps|plugins)/',
       'core/engines/ wraps external programs for plugins: core/contract, schema and npm libraries.'),
+    layer('telemetry-imports-npm-only', '^core/telemetry/', '^(schema|core/(?!telemetry/)|apps|plugins)',
+      'core/telemetry/ (Prometheus metrics, OpenTelemetry tracing) imports npm libraries only: the layers record into it, and what it reads is handed to it.'),
     layer('infrastructure-below-services', '^core/(registry|store|blobs|queue)/', '^(core/services|apps|plugins)/',
       'core/registry, store, blobs and queue are below the services: never core/services, apps or plugins.'),
     layer('services-never-apps-or-plugins', '^core/services/', '^(apps|plugins)/',

@@ -50,6 +50,7 @@ describe('layers', () => {
         'core/contract/testing.ts -> core/store/index.ts (conformance-kit-exception)',
         'core/engines/index.ts -> core/queue/index.ts (engines-import-contract-and-schema-only)',
         'core/queue/index.ts -> core/services/leaf.ts (infrastructure-below-services)',
+        'core/telemetry/index.ts -> core/services/leaf.ts (telemetry-imports-npm-only)',
         'core/registry/index.ts -> node_modules/vitest/dist/index.js (production-imports-no-tests)',
         'core/services/cycle-a.ts -> core/services/cycle-b.ts (no-cycles) [cycle: core/services/cycle-a.ts -> core/services/cycle-b.ts -> core/services/cycle-a.ts]',
         'core/services/service.ts -> core/store/contract.ts (production-imports-no-tests)',

@@ -10,6 +10,7 @@ import { HTTP_STATUS, ServiceError } from '../../core/services/index.js';
 import { redactUrl } from '../shared/logging.js';
 import { authenticateRequests } from './auth.js';
 import { graphqlRoutes } from './graphql/index.js';
+import { observeRequests } from './observability.js';
 import { openapiRoutes } from './openapi.js';
 import { restRoutes } from './rest/routes.js';
 import type { Runtime } from '../shared/runtime.js';
@@ -29,6 +30,7 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     trustProxy: runtime.config.trustProxy,
   });
 
+  observeRequests(app, runtime.config);
   // Multipart bodies are left unread here: the routes read them (multipart.ts) once the caller
   // and the operation's limits are known.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));

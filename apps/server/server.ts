@@ -7,11 +7,14 @@ import { createPino, toLogger } from '../shared/logging.js';
 import type { Config } from '../shared/config.js';
 import { createRuntime, type Runtime } from '../shared/runtime.js';
 import { startTempSweeper } from '../shared/temp-dir.js';
+import { startMetricsServer } from '../shared/metrics-endpoint.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   runtime: Runtime;
   url: string;
+  /** The METRICS_PORT listener's base URL, when METRICS_PORT is set. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -21,6 +24,7 @@ export async function startServer(config: Config, options: { clock?: Clock; plug
   const app = await buildApp(runtime, pinoLogger);
   await runtime.startWorkers();
   const address = await app.listen({ port: config.port, host: config.host });
+  const metricsServer = await startMetricsServer(config.metrics, config.host);
   // Request temp files a killed process left behind go now; abandoned ones as they age.
   const stopSweeper = startTempSweeper(config.dataDir, (err) => pinoLogger.warn({ err }, 'temp sweep failed'));
   let closed = false;
@@ -28,10 +32,12 @@ export async function startServer(config: Config, options: { clock?: Clock; plug
     app,
     runtime,
     url: address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1'),
+    ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     async close() {
       if (closed) return;
       closed = true;
       stopSweeper();
+      await metricsServer?.close();
       await app.close();
       await runtime.close();
     },

@@ -75,6 +75,10 @@ const envSchema = z.object({
   SMTP_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
   /** The From header of mail; default "Transmute <no-reply@<PUBLIC_URL host>>". */
   MAIL_FROM: z.preprocess((value) => (value === '' ? undefined : value), z.string().max(320).optional()),
+  /** Bearer token GET /metrics requires (on PORT and METRICS_PORT). Unset: /metrics is open on METRICS_PORT, or to loopback only. */
+  METRICS_TOKEN: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(16, 'must be at least 16 characters (e.g. openssl rand -hex 32)').optional()),
+  /** A port of its own for GET /metrics (the worker's only HTTP); unset: the API serves it on PORT only. */
+  METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).optional()),
 }).refine((env) => !env.MONGODB_URL || env.TOKEN_SECRET, {
   path: ['TOKEN_SECRET'],
   message: 'required when MONGODB_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
@@ -148,6 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxRssMb: c.OFFICE_POOL_MAX_RSS_MB,
       warm: c.OFFICE_POOL_WARM !== '0' && c.OFFICE_POOL_WARM !== 'false',
     },
+    /** GET /metrics: who may read it (apps/shared/metrics-endpoint.ts). */
+    metrics: { token: c.METRICS_TOKEN, port: c.METRICS_PORT },
     /** Unset: mail is written to DATA_DIR/outbox. */
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM ?? `Transmute <no-reply@${new URL(publicUrl).hostname}>`,

@@ -28,6 +28,7 @@ import type { Store } from '../../core/store/types.js';
 import { standardPluginModules, standardPlugins } from '../../plugins/index.js';
 import type { Config } from './config.js';
 import { dataDirSecret } from './secret-key.js';
+import { setMetricSources } from '../../core/telemetry/metrics.js';
 
 export interface Runtime {
   config: Config;
@@ -112,6 +113,12 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
       tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)), webhooksAllowPrivate: config.webhooksAllowPrivate },
   });
   await queue.agenda.ready;
+  // Gauges read the pools and the store's queue at scrape time (core/telemetry/metrics.ts).
+  const answers = (probe: () => Promise<void>) => probe().then(() => true, () => false);
+  setMetricSources({
+    sandbox: () => sandbox.status(), office: () => office.status(), queue: () => store.jobs.waitingByPlugin(),
+    readiness: async () => ({ store: await answers(() => store.ping()), queue: await answers(() => queue.ping()), engines: services.capabilities.unavailable().length === 0 }),
+  }, registry.plugins.map((p) => p.id));
   return {
     config,
     services,
@@ -129,6 +136,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
       }
     },
     async close() {
+      setMetricSources({});
       await services.inProcessJobs.stop(config.shutdownGraceMs);
       await queue.stop(config.shutdownGraceMs);
       await sandbox.close();

@@ -8,6 +8,7 @@ import { access, constants, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveCommand } from './paths.js';
 import { killGroup } from './process-tree.js';
+import { failSpan, startSpan } from '../telemetry/tracing.js';
 
 export interface RunOptions {
   signal?: AbortSignal;
@@ -68,6 +69,27 @@ function lineSplitter(onLine: (line: string) => void) {
  * while messages keep the name (a server path means nothing to a client).
  */
 export function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunOutput> {
+  // The program's name only: arguments hold file paths.
+  const span = startSpan(`engine ${command}`, { 'process.executable.name': command, 'transmute.timeout_ms': options.timeoutMs });
+  return spawnAndWait(command, args, options).then(
+    (output) => {
+      span.setAttribute('process.exit.code', 0);
+      span.end();
+      return output;
+    },
+    (err: unknown) => {
+      if (err instanceof EngineError) {
+        span.setAttribute('transmute.engine.failure', err.reason);
+        if (err.exitCode !== null) span.setAttribute('process.exit.code', err.exitCode);
+      }
+      failSpan(span, err);
+      span.end();
+      throw err;
+    },
+  );
+}
+
+function spawnAndWait(command: string, args: readonly string[], options: RunOptions): Promise<RunOutput> {
   const { signal, timeoutMs } = options;
   return new Promise<RunOutput>((resolve, reject) => {
     if (signal?.aborted) {

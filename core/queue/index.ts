@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agenda, InMemoryNotificationChannel, backoffStrategies, type AgendaBackend, type Job, type NotificationChannel } from 'agenda';
 import type { Logger } from '../contract/index.js';
 import type { Store } from '../store/types.js';
+import { traceCarrier, withRemoteParent } from '../telemetry/tracing.js';
 import type { JobQueue, JobRunnerPort, QueuedJob, RetentionPort, WebhookDeliveryPort, WebhookQueue } from './types.js';
 
 /** Entries queued before per-plugin names existed; still run. */
@@ -99,7 +100,8 @@ export class Queue implements JobQueue, WebhookQueue {
   async enqueue({ id, pluginId }: QueuedJob): Promise<void> {
     // Unique on the job id: enqueueing twice (recovery after a crash) never runs a job twice.
     try {
-      await this.agenda.create(runJobName(pluginId), { jobId: id }).unique({ 'data.jobId': id }, { insertOnly: true }).save();
+      // The accepting request's trace context rides along (traceparent), so the run joins its trace.
+      await this.agenda.create(runJobName(pluginId), { jobId: id, ...traceCarrier() }).unique({ 'data.jobId': id }, { insertOnly: true }).save();
     } catch (err) {
       // MongoDB: another process inserted the same entry at the same moment (its unique index said no). It is queued.
       if ((err as { code?: unknown }).code !== DUPLICATE_KEY) throw err;
@@ -129,7 +131,7 @@ export class Queue implements JobQueue, WebhookQueue {
       // Renew the lock even while a plugin reports no progress (one long engine call).
       const renew = setInterval(() => void job.touch().catch(() => undefined), Math.max(250, lockLifetimeMs / 3));
       try {
-        await runner.run(job.attrs.data.jobId, { signal: controller.signal, heartbeat: () => void job.touch().catch(() => undefined) });
+        await withRemoteParent(job.attrs.data, () => runner.run(job.attrs.data.jobId, { signal: controller.signal, heartbeat: () => void job.touch().catch(() => undefined) }));
       } finally {
         clearInterval(renew);
       }

@@ -3,6 +3,7 @@ import { OVERAGE_RATE_PER_1000, type Credits } from '../../schema/index.js';
 import type { Account, JobRecord, Store } from '../store/types.js';
 import type { AccountService } from './accounts.js';
 import { billingPeriod, nextResetDate, type Clock } from './clock.js';
+import { recordRefund } from '../telemetry/metrics.js';
 import { ServiceError } from './errors.js';
 
 export interface Charge {
@@ -30,7 +31,9 @@ export class CreditService {
 
   /** Give a failed job's credits back, once. */
   async refund(job: JobRecord): Promise<void> {
-    if (await this.store.jobs.markRefunded(job.id)) await this.store.usage.refund(job.accountId, job.creditPeriod, job.creditCost);
+    if (!(await this.store.jobs.markRefunded(job.id))) return;
+    await this.store.usage.refund(job.accountId, job.creditPeriod, job.creditCost);
+    recordRefund(job.creditCost);
   }
 
   async balance(account: Account): Promise<Credits> {

@@ -14,6 +14,7 @@ import type { Plugin } from '../contract/index.js';
 import { parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
 import type { Account, BatchRecord, JobRecord, Store } from '../store/types.js';
+import { recordJobAccepted } from '../telemetry/metrics.js';
 import type { Principal } from './accounts.js';
 import type { CapabilityService, ExtractionToolInfo } from './capabilities.js';
 import type { Clock } from './clock.js';
@@ -92,11 +93,13 @@ export class ExtractionService {
       const batchId = randomUUID();
       const errors: BatchRecord['errors'] = [];
       const jobIds: string[] = [];
+      /** Credits each accepted file was charged (for the metrics once the batch is queued). */
+      const costs = new Map<string, number>();
       for (const [index, upload] of uploads.entries()) {
         try {
           // Ids that sort in the order the files were sent, so rows keep that order.
           const jobId = `${batchId}-${String(index).padStart(3, '0')}`;
-          jobIds.push(await this.acceptFile(principal, plugin, jobId, batchId, upload, parsed.value, trial, request.viaApi));
+          jobIds.push(await this.acceptFile(principal, plugin, jobId, batchId, upload, parsed.value, trial, request.viaApi, costs));
         } catch (err) {
           if (!(err instanceof ServiceError)) throw err;
           await this.uploads.discard(upload);
@@ -110,6 +113,7 @@ export class ExtractionService {
       await this.store.batches.create({ id: batchId, accountId: principal.account.id, tool, total: jobIds.length, errors, createdAt: this.clock.now() });
       if (webhookUrl) await this.webhooks?.record(batchId, principal.account.id, webhookUrl);
       for (const jobId of jobIds) await this.queue.enqueue({ id: jobId, pluginId: plugin.id });
+      for (const jobId of jobIds) recordJobAccepted(plugin.id, principal.account.plan, costs.get(jobId) ?? 0);
       return { batchId, total: jobIds.length, errors, statusUrl: `/api/${tool}/${batchId}` };
     } catch (err) {
       if (trialClaimed) await this.store.trials.release(principal.account.id, tool);
@@ -120,11 +124,13 @@ export class ExtractionService {
 
   private async acceptFile(
     principal: Principal, plugin: Plugin, jobId: string, batchId: string, upload: StagedUpload, options: Record<string, unknown>, trial: boolean, viaApi: boolean,
+    costs: Map<string, number>,
   ): Promise<string> {
     const format = await this.uploads.identify(upload);
     if (!plugin.inputs.includes(format)) throw badRequest(`${plugin.title} does not read .${format} files`);
     const cost = trial ? 0 : creditCost({ format, bytes: upload.bytes }, plugin.creditWeight);
     const charge = trial ? { period: '' } : await this.credits.charge(principal.account, cost);
+    costs.set(jobId, cost);
     const now = this.clock.now();
     const job = await this.store.jobs.create({
       id: jobId, accountId: principal.account.id, batchId, kind: 'extract', pluginId: plugin.id, op: plugin.op ?? plugin.id,

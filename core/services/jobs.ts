@@ -7,6 +7,7 @@ import { parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
 import type { JobQueue, LocalJobs } from '../queue/types.js';
 import type { JobRecord, Store } from '../store/types.js';
+import { recordJobAccepted } from '../telemetry/metrics.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
@@ -164,6 +165,7 @@ export class JobService {
     if (Object.keys(secret).length) {
       this.vault.put(job.id, secret);
       this.localJobs.start(job.id);
+      recordJobAccepted(job.pluginId, principal.account.plan, spec.cost);
       return this.accepted(job.id, spec.cost, charge.creditsRemaining);
     }
     try {
@@ -174,6 +176,7 @@ export class JobService {
       await this.credits.refund(job);
       throw err;
     }
+    recordJobAccepted(job.pluginId, principal.account.plan, spec.cost);
     return this.accepted(job.id, spec.cost, charge.creditsRemaining);
   }
 

@@ -14,6 +14,8 @@ import type { SandboxHooks, SandboxRun } from '../engines/sandbox/pool.js';
 import type { JobRunnerPort, RunSignals } from '../queue/types.js';
 import type { Registry } from '../registry/index.js';
 import type { JobRecord, Store } from '../store/types.js';
+import { recordJobFinished, recordJobWait } from '../telemetry/metrics.js';
+import { activeSpan, recordSpan, withSpan } from '../telemetry/tracing.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
@@ -75,8 +77,13 @@ export class JobRunner implements JobRunnerPort {
 
   /** `heartbeat` is called while the job makes progress (the queue renews its lock). */
   async run(jobId: string, { signal, heartbeat }: RunSignals = {}): Promise<void> {
-    const job = await this.store.jobs.start(jobId, this.clock.now());
+    const startedAt = this.clock.now();
+    const job = await this.store.jobs.start(jobId, startedAt);
     if (!job) return; // finished already (or never existed): nothing to do
+    if (job.attempts === 1) {
+      recordJobWait(job.pluginId, (startedAt.getTime() - job.createdAt.getTime()) / 1000);
+      recordSpan('job.queue_wait', { 'transmute.job.id': job.id, 'transmute.plugin': job.pluginId }, job.createdAt, startedAt);
+    }
     const log = childLogger(this.log, { jobId, accountId: job.accountId, plugin: job.pluginId });
     const plugin = this.registry.plugin(job.pluginId);
     if (!plugin) return this.fail(job, `The ${job.pluginId} plugin is no longer installed on this server`, log);
@@ -88,7 +95,7 @@ export class JobRunner implements JobRunnerPort {
     if (secretFieldsOf(plugin).length && !secrets) {
       return this.fail(job, 'The password was not kept across a server restart (it is never stored); submit the job again', log);
     }
-    await this.execute(job, plugin, { ...job.options, ...secrets }, log, signal, heartbeat);
+    await withSpan('job.run', jobAttributes(job), () => this.execute(job, plugin, { ...job.options, ...secrets }, log, signal, heartbeat));
   }
 
   private async execute(job: JobRecord, plugin: Plugin, options: Record<string, unknown>, log: Logger, signal?: AbortSignal, heartbeat?: () => void) {
@@ -124,11 +131,14 @@ export class JobRunner implements JobRunnerPort {
       const run: SandboxRun = {
         pluginId: plugin.id, inputs, options, target: job.outputFormat, workDir, timeoutMs, memoryMb: plugin.limits.memoryMb ?? DEFAULT_MEMORY_MB,
       };
-      const result = checkResult(await this.executor.run(run, hooks), plugin, workDir);
+      // The span is active while the pool runs it: the run message carries it into the sandbox process.
+      const sandboxed = withSpan('sandbox.run', { 'transmute.plugin': plugin.id, 'transmute.timeout_ms': timeoutMs, 'transmute.memory_mb': run.memoryMb }, () => this.executor.run(run, hooks));
+      const result = checkResult(await sandboxed, plugin, workDir);
       if (job.kind === 'extract') {
         if (isFileResult(result)) throw new Error(`plugin ${plugin.id} returned a file for an extraction job`);
         const finished = await this.store.jobs.completeWithResult(job.id, { result: result.row, at: this.clock.now() });
         log.info('job done', { ms: Date.now() - started });
+        if (finished) recordJobFinished(job.pluginId, 'done', (Date.now() - started) / 1000);
         if (finished) await this.events?.jobFinished(job.id);
         await this.deleteInputs(job);
         return;
@@ -145,6 +155,8 @@ export class JobRunner implements JobRunnerPort {
       });
       if (!completed) await this.blobs.delete(blobKey);
       log.info('job done', { ms: Date.now() - started, bytes });
+      activeSpan()?.setAttribute('transmute.output.bytes', bytes);
+      if (completed) recordJobFinished(job.pluginId, 'done', (Date.now() - started) / 1000);
       if (completed) await this.events?.jobFinished(job.id);
       await this.deleteInputs(job);
     } catch (err) {
@@ -153,16 +165,18 @@ export class JobRunner implements JobRunnerPort {
         log.warn('job interrupted by shutdown; it will run again');
         return;
       }
-      await this.fail(job, publicMessage(err, plugin), log, err);
+      await this.fail(job, publicMessage(err, plugin), log, err, (Date.now() - started) / 1000);
     } finally {
       await rm(workDir, { recursive: true, force: true });
     }
   }
 
-  private async fail(job: JobRecord, message: string, log: Logger, cause?: unknown) {
+  private async fail(job: JobRecord, message: string, log: Logger, cause?: unknown, runSeconds?: number) {
     if (cause && !(cause instanceof PluginError)) log.error('job failed', { error: String((cause as Error)?.stack ?? cause) });
     else log.info('job failed', { error: message });
+    activeSpan()?.setAttribute('transmute.job.status', 'failed');
     if (await this.store.jobs.fail(job.id, message, this.clock.now())) {
+      recordJobFinished(job.pluginId, 'failed', runSeconds);
       // A failed free try is given back (spec: side effects); charged jobs are refunded.
       if (isTrialJob(job)) await this.store.trials.release(job.accountId, job.op ?? job.pluginId);
       else await this.credits.refund(job);
@@ -197,6 +211,15 @@ function publicMessage(err: unknown, plugin: Plugin): string {
     return `${plugin.title} failed: the file could not be processed`;
   }
   return `${plugin.title} failed: internal error`;
+}
+
+/** What a job's spans say of it: ids, plugin, formats and sizes; never file names or options (they may hold secrets). */
+function jobAttributes(job: JobRecord): Record<string, string | number> {
+  return {
+    'transmute.job.id': job.id, 'transmute.job.kind': job.kind, 'transmute.plugin': job.pluginId, 'transmute.job.attempt': job.attempts,
+    'transmute.input.format': job.inputFormat, 'transmute.output.format': job.outputFormat,
+    'transmute.input.files': job.inputs.length, 'transmute.input.bytes': job.inputs.reduce((sum, f) => sum + f.bytes, 0),
+  };
 }
 
 function childLogger(log: Logger, fields: Record<string, unknown>): Logger {

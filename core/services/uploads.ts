@@ -11,6 +11,7 @@ import { BlobTooLargeError, type BlobStore } from '../blobs/types.js';
 import { accountLimits, type Principal } from './accounts.js';
 import { ServiceError, badRequest } from './errors.js';
 import { checkContent } from '../contract/sniff.js';
+import { recordUploadBytes } from '../telemetry/metrics.js';
 
 /** An upload already in the blob store, not yet validated against an operation. */
 export interface StagedUpload {
@@ -139,6 +140,7 @@ export class UploadService {
     });
     try {
       const { bytes } = await this.blobs.write(blobKey, headTap, { maxBytes });
+      recordUploadBytes(bytes);
       return { blobKey, filename: safeFilename(file.filename), bytes, head: Buffer.concat(chunks) };
     } catch (err) {
       await this.blobs.delete(blobKey);

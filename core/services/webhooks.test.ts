@@ -13,11 +13,18 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Logger } from '../contract/index.js';
 import { signWebhook, verifyWebhook } from '../contract/webhooks.js';
 import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
+import { metricsRegistry } from '../telemetry/metrics.js';
 import type { Account } from '../store/types.js';
 import { postWebhook } from './webhook-http.js';
 import { DISABLE_AFTER_MS, WebhookService } from './webhooks.js';
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** transmute_webhook_deliveries_total by result, now. */
+async function deliveryCounts(): Promise<Record<string, number>> {
+  const metric = await metricsRegistry.getSingleMetric('transmute_webhook_deliveries_total')!.get();
+  return Object.fromEntries(metric.values.map((v) => [String(v.labels.result), v.value]));
+}
 
 describe('verifyWebhook', () => {
   const secret = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
@@ -100,6 +107,7 @@ describe('WebhookService', () => {
 
   it('backs off with jitter, fails the delivery after the last retry, and disables an endpoint failing for 5 days', async () => {
     answer = () => ({ status: 503 });
+    const counted = await deliveryCounts();
     const webhooks = service(true, [1_000, 2_000]);
     const { endpoint } = await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/down` });
     const id = await delivery(endpoint.id, endpoint.url);
@@ -123,6 +131,10 @@ describe('WebhookService', () => {
     expect(await webhooks.deliver(late)).toBeNull();
     expect(await store.webhookDeliveries.get(late)).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/disabled/) });
     expect(await webhooks.update({ account, keyId: 'k' }, endpoint.id, { enabled: true })).toMatchObject({ enabled: true, failingSince: null, disabledReason: null });
+    // Metrics: three retried attempts, one failed after its last retry, one given up (endpoint disabled).
+    const now = await deliveryCounts();
+    expect({ retrying: now.retrying! - counted.retrying!, failed: now.failed! - counted.failed!, abandoned: now.abandoned! - counted.abandoned!, delivered: now.delivered! - counted.delivered! })
+      .toEqual({ retrying: 3, failed: 1, abandoned: 1, delivered: 0 });
   });
 
   it('emits one delivery per event and target, however often a job is reported finished', async () => {

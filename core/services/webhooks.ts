@@ -32,6 +32,7 @@ import {
 import type { Logger } from '../contract/index.js';
 import { WEBHOOK_SECRET_PREFIX, signWebhook } from '../contract/webhooks.js';
 import type { WebhookDeliveryPort, WebhookQueue } from '../queue/types.js';
+import { recordWebhookDelivery } from '../telemetry/metrics.js';
 import type { Account, SealedSecrets, Store, WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
@@ -305,6 +306,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     if (result.error === null) {
       await this.store.webhookDeliveries.finish(delivery.id, { status: 'delivered', statusCode: result.statusCode, error: null, at });
       if (endpoint?.failingSince) await this.store.webhookEndpoints.update(endpoint.id, { failingSince: null });
+      recordWebhookDelivery('delivered');
       return null;
     }
     if (endpoint) await this.noteFailure(endpoint, at);
@@ -312,15 +314,18 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     if (delay === undefined) {
       await this.store.webhookDeliveries.finish(delivery.id, { status: 'failed', statusCode: result.statusCode, error: result.error, at });
       this.log.warn('webhook delivery failed after its last retry', { deliveryId: delivery.id, endpointId: delivery.endpointId, error: result.error });
+      recordWebhookDelivery('failed');
       return null;
     }
     const nextAttemptAt = new Date(at.getTime() + Math.round(delay * (0.9 + Math.random() * 0.2)));
     await this.store.webhookDeliveries.retryLater(delivery.id, { statusCode: result.statusCode, error: result.error, nextAttemptAt });
+    recordWebhookDelivery('retrying');
     return nextAttemptAt;
   }
 
   private async giveUp(delivery: WebhookDeliveryRecord, error: string): Promise<null> {
     await this.store.webhookDeliveries.finish(delivery.id, { status: 'failed', statusCode: null, error, at: this.clock.now() });
+    recordWebhookDelivery('abandoned');
     return null;
   }
 

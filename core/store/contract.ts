@@ -480,6 +480,19 @@ export function storeContractSuite(name: string, createStorage: () => Promise<St
         expect(ids(await store.jobs.listUnfinished())).toEqual([waiting.id, active.id]);
       });
 
+      it('counts waiting jobs by plugin with the oldest one\'s acceptance time (queue metrics)', async () => {
+        expect(await store.jobs.waitingByPlugin()).toEqual([]);
+        await newJob(accountId, { pluginId: 'image-convert', createdAt: at(3000) });
+        await newJob(accountId, { pluginId: 'image-convert', createdAt: at(1000) });
+        await newJob(accountId, { pluginId: 'data-convert', createdAt: at(2000) });
+        const started = await newJob(accountId, { pluginId: 'data-convert', createdAt: at(500) });
+        await store.jobs.start(started.id, at());
+        expect(await store.jobs.waitingByPlugin()).toEqual([
+          { pluginId: 'data-convert', count: 1, oldestAt: at(2000) },
+          { pluginId: 'image-convert', count: 2, oldestAt: at(1000) },
+        ]);
+      });
+
       it('lists jobs whose inputs are due and still present, until they are cleared', async () => {
         const now = at();
         const due = await newJob(accountId, { inputsExpireAt: at(-MINUTE) });

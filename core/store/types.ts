@@ -221,6 +221,8 @@ export interface JobRepo {
   listByBatch(batchId: string): Promise<JobRecord[]>;
   /** Jobs still waiting or active (for recovery after a restart). */
   listUnfinished(): Promise<JobRecord[]>;
+  /** Jobs waiting to start, counted by plugin, with the oldest one's acceptance time (queue metrics). */
+  waitingByPlugin(): Promise<Array<{ pluginId: string; count: number; oldestAt: Date }>>;
   /** Jobs that finished (done or failed) at or after `since`, oldest first: what webhook recovery needs of them. */
   listFinishedSince(since: Date): Promise<Array<Pick<JobRecord, 'id' | 'accountId' | 'batchId' | 'kind' | 'status'> & { completedAt: Date }>>;
   /** Jobs whose uploads are due for deletion and still present. */

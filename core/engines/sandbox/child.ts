@@ -12,6 +12,7 @@ import { EngineError } from '../process.js';
 import { configureOutboundPolicy } from '../outbound.js';
 import { configureEnginePaths } from '../paths.js';
 import { killTree } from '../process-tree.js';
+import { flushTraces, startTracing, withRemoteParent } from '../../telemetry/tracing.js';
 import { SANDBOX_ENV, deserializeError, sandboxSettingsSchema, serializeError, type FromChild, type OfficeResultMessage, type ToChild } from './protocol.js';
 
 function send(message: FromChild): void {
@@ -26,6 +27,9 @@ try {
 } catch {
   // not Linux, or /proc is read-only: the server's watchdog still applies the cap
 }
+
+// Engine calls are traced from here when the server traces (the variable is inherited).
+await startTracing('transmute-sandbox');
 
 const settings = sandboxSettingsSchema.parse(JSON.parse(process.env[SANDBOX_ENV] ?? '{}'));
 // The same binaries as the server (<COMMAND>_PATH overrides).
@@ -92,13 +96,15 @@ async function run(message: Extract<ToChild, { type: 'run' }>): Promise<void> {
       log: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
       remainingMs: () => Math.max(0, message.deadline - Date.now()),
     };
-    const result: RunResult = await plugin.run(message.inputs, message.options as never, ctx);
+    const result: RunResult = await withRemoteParent(message.trace, () => plugin.run(message.inputs, message.options as never, ctx));
     send({ type: 'result', runId, result });
   } catch (err) {
     send({ type: 'error', runId, error: serializeError(err) });
   } finally {
     current = undefined;
     preloadWhenIdle();
+    // This process may be killed or recycled at any time: its spans leave after each run.
+    void flushTraces();
   }
 }
 

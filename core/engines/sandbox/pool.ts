@@ -20,6 +20,8 @@ import type { FormatId } from '../../../schema/index.js';
 import type { OfficeConverter } from '../libreoffice.js';
 import type { DestinationPolicy } from '../outbound.js';
 import { killTree, treeRssBytes } from '../process-tree.js';
+import { recordSandboxKill, type SandboxKillReason } from '../../telemetry/metrics.js';
+import { traceCarrier } from '../../telemetry/tracing.js';
 import { SANDBOX_ENV, deserializeError, fromChildSchema, serializeError, type FromChild, type OfficeResultMessage, type RunMessage, type SandboxSettings } from './protocol.js';
 
 export interface SandboxPoolOptions {
@@ -201,15 +203,19 @@ class SandboxProcess {
         resolve(failure ? { ok: false, error: failure } : outcome);
       };
       /** Ask the run to stop, then kill it if it has not (cooperative), or kill it now. */
-      const stop = (error: Error, cooperative: boolean) => {
+      const stop = (error: Error, cooperative: boolean, reason?: SandboxKillReason) => {
         if (failure || settled) return;
         failure = error;
         officeStop.abort();
-        if (!cooperative) return void this.kill();
+        const kill = () => {
+          if (reason) recordSandboxKill(reason);
+          void this.kill();
+        };
+        if (!cooperative) return kill();
         if (this.child.connected) this.child.send({ type: 'abort', runId, message: error.message });
-        killTimer = setTimeout(() => void this.kill(), options.killGraceMs);
+        killTimer = setTimeout(kill, options.killGraceMs);
       };
-      const deadlineTimer = setTimeout(() => stop(new PluginError(`Timed out after ${Math.round(run.timeoutMs / 1000)} s`), true), run.timeoutMs);
+      const deadlineTimer = setTimeout(() => stop(new PluginError(`Timed out after ${Math.round(run.timeoutMs / 1000)} s`), true, 'deadline'), run.timeoutMs);
       let sampling = false;
       const memoryWatch = setInterval(() => {
         if (sampling) return;
@@ -218,7 +224,7 @@ class SandboxProcess {
           .then((rss) => {
             if (rss - baselineBytes > run.memoryMb * MB) {
               hooks.log.warn('run over its memory cap: killed', { rssMb: Math.round(rss / MB), baselineMb: Math.round(baselineBytes / MB), capMb: run.memoryMb });
-              stop(memoryError(run.memoryMb), false);
+              stop(memoryError(run.memoryMb), false, 'memory');
             }
           })
           .finally(() => (sampling = false));
@@ -246,12 +252,15 @@ class SandboxProcess {
         }
       };
       // Killed here at a limit: `failure` says why. Otherwise the process died under the run.
-      this.onExit = (code, signal) => finish({ ok: false, error: failure ?? this.crashError(code, signal, run.memoryMb) });
+      this.onExit = (code, signal) => {
+        if (!failure) recordSandboxKill('crash');
+        finish({ ok: false, error: failure ?? this.crashError(code, signal, run.memoryMb) });
+      };
 
       if (this.exited || !this.child.connected) return finish({ ok: false, error: this.crashError(this.child.exitCode, this.child.signalCode, run.memoryMb) });
       const message: RunMessage = {
         type: 'run', runId, pluginId: run.pluginId, module, inputs: run.inputs, options: run.options, target: run.target, workDir: run.workDir,
-        deadline,
+        deadline, trace: traceCarrier(),
       };
       this.child.send(message);
     });

@@ -19,6 +19,8 @@ export interface RunMessage {
   workDir: string;
   /** Epoch ms: the run's deadline, for ctx.remainingMs() (the server enforces it). */
   deadline: number;
+  /** W3C trace context of the server's sandbox.run span (when tracing is on): engine spans join the job's trace. */
+  trace?: Record<string, string>;
 }
 
 export interface AbortMessage {

@@ -356,6 +356,14 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
     async listUnfinished() {
       return list({ status: { $in: UNFINISHED } });
     },
+    async waitingByPlugin() {
+      const groups = await jobs.aggregate<{ _id: string; count: number; oldestAt: Date }>([
+        { $match: { status: 'waiting' } },
+        { $group: { _id: '$pluginId', count: { $sum: 1 }, oldestAt: { $min: '$createdAt' } } },
+        { $sort: { _id: 1 } },
+      ]).toArray();
+      return groups.map((g) => ({ pluginId: g._id, count: g.count, oldestAt: g.oldestAt }));
+    },
     async listFinishedSince(since) {
       const docs = await jobs.find({ completedAt: { $gte: since }, status: { $in: ['done', 'failed'] } }, { projection: { _id: 1, accountId: 1, batchId: 1, kind: 1, status: 1, completedAt: 1 } })
         .sort({ completedAt: 1, _id: 1 }).toArray();

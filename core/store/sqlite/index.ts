@@ -324,6 +324,7 @@ function jobRepo(db: Database.Database): JobRepo {
   const page = db.prepare('SELECT * FROM jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?');
   const byBatch = db.prepare('SELECT * FROM jobs WHERE batch_id = ? ORDER BY created_at, id');
   const unfinished = db.prepare(`SELECT * FROM jobs WHERE status IN ('waiting', 'active') ORDER BY created_at`);
+  const waitingByPlugin = db.prepare(`SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY plugin_id ORDER BY plugin_id`);
   const finishedSince = db.prepare(`SELECT id, account_id, batch_id, kind, status, completed_at FROM jobs WHERE completed_at IS NOT NULL AND completed_at >= ? AND status IN ('done', 'failed')
     ORDER BY completed_at, id`);
   const inputsDue = db.prepare(`SELECT * FROM jobs WHERE inputs_expire_at <= ? AND inputs != '[]'`);
@@ -374,6 +375,9 @@ function jobRepo(db: Database.Database): JobRepo {
     },
     async listUnfinished() {
       return (unfinished.all() as Row[]).map(jobFromRow);
+    },
+    async waitingByPlugin() {
+      return (waitingByPlugin.all() as Row[]).map((r) => ({ pluginId: String(r.plugin_id), count: Number(r.n), oldestAt: new Date(Number(r.oldest)) }));
     },
     async listFinishedSince(since) {
       return (finishedSince.all(ms(since)) as Row[]).map((r) => ({
