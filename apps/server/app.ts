@@ -26,6 +26,9 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     loggerInstance: log as FastifyBaseLogger,
     // Uploads stream to disk; JSON bodies are small.
     bodyLimit: 1024 * 1024,
+    // A tRPC batch names its procedures in one path parameter (`/trpc/a.b,c.d,...`): long enough for
+    // the batch limit (trpc/index.ts), which answers past it with a 400 naming the limit.
+    routerOptions: { maxParamLength: 2048 },
     trustProxy: runtime.config.trustProxy,
   });
 
