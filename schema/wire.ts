@@ -38,7 +38,8 @@ export const creditsSchema = z.object({
   creditsRemaining: z.number().int(),
   resetDate: z.string(),
   overageEnabled: z.boolean(),
-  overageRatePer1000: z.number(),
+  /** Absent where the plan has no pay-as-you-go (Enterprise). */
+  overageRatePer1000: z.number().optional(),
   overageCredits: z.number().int(),
 });
 export type Credits = z.infer<typeof creditsSchema>;
