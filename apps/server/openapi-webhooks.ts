@@ -135,6 +135,8 @@ export function webhookEvents(): Record<string, object> {
   };
   return Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, {
     post: {
+      // job.done → onJobDone
+      operationId: `on${type.split('.').map((word) => word[0]!.toUpperCase() + word.slice(1)).join('')}`,
       summary: `${type} event`,
       description: 'Any 2xx within 10 s acknowledges it; otherwise it is retried with back-off and jitter (about 5 s, 5 min, 30 min, 2 h, 5 h, 8 h, 8 h), then marked failed. Redirects are not followed.',
       tags: TAG, ...BEYOND,
