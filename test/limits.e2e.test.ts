@@ -34,6 +34,38 @@ const aliases = (n: number, selection: string) => `{ ${Array.from({ length: n },
 /** The query of issue 30: 3,000 aliases of the formats listing (about 180 KB). */
 const STALLING_QUERY = aliases(3000, 'formats { conversions { from to } operations { op } }');
 
+/** /healthz latencies (p99, ms) while 20 clients send `query` in a loop for 3 s. */
+async function healthzUnderFlood(query: string): Promise<{ p99: number; statuses: number[]; sent: number }> {
+  let running = true;
+  const statuses = new Set<number>();
+  let sent = 0;
+  // Serialised once: the clients share this process with the server, and should cost it little.
+  const body = JSON.stringify({ query });
+  const headers = { ...authHeaders(key), 'content-type': 'application/json' };
+  const clients = Array.from({ length: 20 }, async () => {
+    while (running) {
+      const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers, body });
+      await res.arrayBuffer();
+      statuses.add(res.status);
+      sent += 1;
+    }
+  });
+  const latencies: number[] = [];
+  const until = Date.now() + 3000;
+  while (Date.now() < until) {
+    const started = performance.now();
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+    await res.text();
+    latencies.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  running = false;
+  await Promise.all(clients);
+  latencies.sort((a, b) => a - b);
+  return { p99: latencies[Math.floor(latencies.length * 0.99)]!, statuses: [...statuses], sent };
+}
+
 describe('GraphQL limits', () => {
   it('refuses the 3,000-alias query at once, with 400 BAD_USER_INPUT naming the token limit', async () => {
     expect(STALLING_QUERY.length).toBeGreaterThan(150_000);
@@ -86,35 +118,17 @@ describe('GraphQL limits', () => {
     expect(again.headers.get('retry-after')).toBeTruthy();
   });
 
-  it('keeps /healthz responsive while 20 clients send the stalling query in a loop', async () => {
-    let running = true;
-    const clients = Array.from({ length: 20 }, async () => {
-      let sent = 0;
-      while (running) {
-        const { status } = await graphql(STALLING_QUERY);
-        expect(status).toBe(400);
-        sent += 1;
-      }
-      return sent;
-    });
-    const latencies: number[] = [];
-    const until = Date.now() + 4000;
-    while (Date.now() < until) {
-      const started = performance.now();
-      const res = await fetch(`${server.url}/healthz`);
-      expect(res.status).toBe(200);
-      await res.text();
-      latencies.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    running = false;
-    const sent = await Promise.all(clients);
-    expect(sent.reduce((a, b) => a + b, 0)).toBeGreaterThan(20);
-    latencies.sort((a, b) => a - b);
-    const p99 = latencies[Math.floor(latencies.length * 0.99)]!;
-    // The issue's target is 50 ms; asserted generously, as timings on this shared machine are noisy.
-    expect(p99).toBeLessThan(1000);
-  }, 30_000);
+  it('keeps /healthz as responsive while 20 clients send the stalling query in a loop as under ordinary traffic', async () => {
+    // Before the limits, each such request blocked the event loop for 4.7 s. Timings on this shared
+    // machine swing with its load, so the bound is relative: /healthz under the stalling query is
+    // compared with /healthz under 20 clients sending a trivial query, measured in the same run.
+    const ordinary = await healthzUnderFlood('{ __typename }');
+    const stalling = await healthzUnderFlood(STALLING_QUERY);
+    expect(ordinary.statuses).toEqual([200]);
+    expect(stalling.statuses).toEqual([400]);
+    expect(stalling.sent).toBeGreaterThan(20);
+    expect(stalling.p99).toBeLessThan(3 * ordinary.p99 + 250);
+  }, 60_000);
 
   it('serves formats from the cached listing on every surface', async () => {
     const rest = await fetch(`${server.url}/api/v1/formats`, { headers: authHeaders(key) });
