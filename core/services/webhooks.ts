@@ -349,7 +349,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
       if (!account) throw notFound('Account not found');
       if (delivery.type === 'batch.done') return { ...subject, ...(await this.sources.batch(account, delivery.subjectId) as object) };
       const tool = (await this.store.batches.get(delivery.subjectId))?.tool ?? '';
-      subject = { ...subject, tool };
+      if (tool) subject = { ...subject, tool };
       return { ...subject, ...(await this.sources.extraction(account, tool, delivery.subjectId) as object) };
     } catch (err) {
       if (err instanceof ServiceError) return { ...subject, error: err.message };
