@@ -1,5 +1,6 @@
 /** Wire shapes of webhooks (beyond the spec): endpoints, secrets, the attempt log, the events. */
 import { z } from 'zod';
+import { dateTimeString, uriString } from './wire.js';
 
 export const WEBHOOK_EVENT_TYPES = ['job.done', 'job.failed', 'batch.done', 'extraction.done'] as const;
 export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
@@ -11,7 +12,7 @@ export const MAX_WEBHOOK_ENDPOINTS = 20;
 export const WEBHOOK_LOG_SIZE = 100;
 
 export const webhookEndpointCreateSchema = z.strictObject({
-  url: z.string().min(1).max(2048),
+  url: uriString().min(1).max(2048),
   /** The events to send; omitted or null = all of them. */
   events: z.array(webhookEventTypeSchema).min(1).nullable().optional(),
   description: z.string().max(200).nullable().optional(),
@@ -19,7 +20,7 @@ export const webhookEndpointCreateSchema = z.strictObject({
 export type WebhookEndpointCreate = z.infer<typeof webhookEndpointCreateSchema>;
 
 export const webhookEndpointUpdateSchema = z.strictObject({
-  url: z.string().min(1).max(2048).optional(),
+  url: uriString().min(1).max(2048).optional(),
   events: z.array(webhookEventTypeSchema).min(1).nullable().optional(),
   description: z.string().max(200).nullable().optional(),
   /** false disables the endpoint; true enables it again (also after the service disabled it). */
@@ -29,19 +30,19 @@ export type WebhookEndpointUpdate = z.infer<typeof webhookEndpointUpdateSchema>;
 
 export const webhookEndpointSchema = z.object({
   id: z.string(),
-  url: z.string(),
+  url: uriString(),
   description: z.string().nullable(),
   events: z.array(webhookEventTypeSchema).nullable().describe('The events sent; null = all'),
   enabled: z.boolean(),
   /** Why it is disabled: by its owner, or after failing for 5 days. */
   disabledReason: z.string().nullable(),
-  disabledAt: z.string().nullable(),
+  disabledAt: dateTimeString().nullable(),
   /** Since when every attempt has failed; null while it is healthy. */
-  failingSince: z.string().nullable(),
+  failingSince: dateTimeString().nullable(),
   /** While a rotated secret still signs (24 h after the rotation). */
-  previousSecretExpiresAt: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  previousSecretExpiresAt: dateTimeString().nullable(),
+  createdAt: dateTimeString(),
+  updatedAt: dateTimeString(),
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
@@ -54,7 +55,7 @@ export type WebhookEndpointCreated = z.infer<typeof webhookEndpointCreatedSchema
 export const webhookAttemptSchema = z.object({
   webhookId: z.string(),
   type: z.string(),
-  at: z.string(),
+  at: dateTimeString(),
   statusCode: z.number().int().nullable(),
   latencyMs: z.number().int(),
   error: z.string().nullable(),

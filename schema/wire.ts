@@ -3,6 +3,14 @@ import { planIdSchema } from './plans.js';
 
 /** Shapes of the HTTP contract (shared/spec/API.md), shared by every surface. */
 
+/**
+ * Strings with a JSON Schema `format` (documentation only: the values are made by the server).
+ * `uri-reference` for the relative paths (`statusUrl`, a batch's `downloadUrl`).
+ */
+export const dateTimeString = () => z.string().meta({ format: 'date-time' });
+export const uriString = () => z.string().meta({ format: 'uri' });
+export const uriReferenceString = () => z.string().meta({ format: 'uri-reference' });
+
 export const errorBodySchema = z.object({ error: z.string(), code: z.string().optional() });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
@@ -14,7 +22,7 @@ export const acceptedJobSchema = z.object({
   status: z.literal('queued'),
   creditCost: z.number().int(),
   creditsRemaining: z.number().int(),
-  statusUrl: z.string(),
+  statusUrl: uriReferenceString(),
 });
 export type AcceptedJob = z.infer<typeof acceptedJobSchema>;
 
@@ -24,7 +32,7 @@ export type ToolReport = z.infer<typeof toolReportSchema>;
 export const jobStatusSchema = z.object({
   status: jobStateSchema,
   progress: z.number().int().min(0).max(100).optional(),
-  downloadUrl: z.string().optional(),
+  downloadUrl: uriString().optional(),
   expiresIn: z.number().int().optional(),
   toolReport: toolReportSchema.optional(),
   error: z.string().optional(),
@@ -36,14 +44,15 @@ export const creditsSchema = z.object({
   creditsIncluded: z.number().int(),
   creditsUsed: z.number().int(),
   creditsRemaining: z.number().int(),
-  resetDate: z.string(),
+  resetDate: dateTimeString(),
   overageEnabled: z.boolean(),
-  overageRatePer1000: z.number(),
+  /** Absent where the plan has no pay-as-you-go (Enterprise). */
+  overageRatePer1000: z.number().optional(),
   overageCredits: z.number().int(),
 });
 export type Credits = z.infer<typeof creditsSchema>;
 
-export const historyRecordSchema = z.object({ time: z.string(), conv: z.string(), jobId: z.string(), viaApi: z.boolean() });
+export const historyRecordSchema = z.object({ time: dateTimeString(), conv: z.string(), jobId: z.string(), viaApi: z.boolean() });
 export const historySchema = z.object({
   total: z.number().int(),
   limit: z.number().int(),
@@ -62,21 +71,21 @@ export const signedUrlRequestSchema = z.object({
   expirySeconds: z.number().int().min(60).optional(),
   reusable: z.boolean().default(true),
 });
-export const signedUrlSchema = z.object({ url: z.string(), expiresIn: z.number().int(), expiresAt: z.string(), reusable: z.boolean() });
+export const signedUrlSchema = z.object({ url: uriString(), expiresIn: z.number().int(), expiresAt: dateTimeString(), reusable: z.boolean() });
 export type SignedUrl = z.infer<typeof signedUrlSchema>;
 
 export const fileRejectionSchema = z.object({ filename: z.string(), error: z.string() });
 export const batchAcceptedSchema = z.object({
   batchId: z.string(),
   total: z.number().int(),
-  statusUrl: z.string(),
+  statusUrl: uriReferenceString(),
   errors: z.array(fileRejectionSchema),
 });
 export const batchStatusSchema = z.object({
   total: z.number().int(),
   completed: z.number().int(),
   done: z.boolean(),
-  downloadUrl: z.string().nullable(),
+  downloadUrl: uriReferenceString().nullable(),
 });
 
 /** The capability index (GET /api/v1/formats, tRPC formats.list), as the registry reports it. */

@@ -126,9 +126,10 @@ describe('webhooks', () => {
     const payload = verifyWebhook<{ type: string; timestamp: string; data: any }>(secret, event!.headers as Record<string, string>, event!.body);
     expect(payload.type).toBe('job.done');
     expect(new Date(payload.timestamp).getTime()).toBeGreaterThan(0);
-    // `data` is the poll's answer.
+    // `data` is the poll's answer, led by the job's id.
     const poll = await getJson(`${server.url}/api/v1/jobs/${jobId}`, key);
-    expect(payload.data).toEqual(poll.body);
+    expect(payload.data).toEqual({ jobId, ...poll.body });
+    expect(Object.keys(payload.data)[0]).toBe('jobId');
     expect(payload.data.downloadUrl).toMatch(/\/api\/download\//);
     expect(event!.headers['webhook-id']).toMatch(/^msg_/);
     // Tampering, another secret, or an old timestamp fail.
@@ -152,20 +153,21 @@ describe('webhooks', () => {
     const [event] = await receiver.waitFor('/failed', 1, 30_000);
     const payload = verifyWebhook<{ type: string; data: any }>(secret, event!.headers as Record<string, string>, event!.body);
     expect(payload.type).toBe('job.failed');
-    expect(payload.data).toEqual((await getJson(`${server.url}/api/v1/jobs/${res.body.jobId}`, key)).body);
-    expect(payload.data).toMatchObject({ status: 'failed', error: expect.any(String) });
+    expect(payload.data).toEqual({ jobId: res.body.jobId, ...(await getJson(`${server.url}/api/v1/jobs/${res.body.jobId}`, key)).body });
+    expect(payload.data).toMatchObject({ jobId: res.body.jobId, status: 'failed', error: expect.any(String) });
     await api(`${server.url}/api/v1/webhooks/${id}`, key, 'DELETE');
   }, 60_000);
 
   it('retries after a 500 with the same webhook-id, and logs both attempts', async () => {
     const { id, secret } = await register('/flaky');
     receiver.plan('/flaky', 500);
-    await convert();
+    const jobId = await convert();
     const [first, second] = await receiver.waitFor('/flaky', 2, 20_000);
     expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(4_000);
     expect(first!.body).toBe(second!.body);
-    for (const attempt of [first!, second!]) expect(verifyWebhook(secret, attempt.headers as Record<string, string>, attempt.body)).toMatchObject({ type: 'job.done' });
+    // Every attempt names its job.
+    for (const attempt of [first!, second!]) expect(verifyWebhook(secret, attempt.headers as Record<string, string>, attempt.body)).toMatchObject({ type: 'job.done', data: { jobId } });
     const log = await api(`${server.url}/api/v1/webhooks/${id}/attempts`, key, 'GET');
     expect(log.body.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([200, 500]);
     expect(log.body.attempts[1].error).toBe('HTTP 500');
@@ -197,7 +199,7 @@ describe('webhooks', () => {
     const { body: { secret } } = await api(`${server.url}/api/v1/webhooks/default-secret`, key, 'POST');
     const jobId = await convert({ webhookUrl: `${receiver.url}/override` });
     const [event] = await receiver.waitFor('/override', 1);
-    expect(verifyWebhook(secret, event!.headers as Record<string, string>, event!.body)).toMatchObject({ type: 'job.done', data: { status: 'done' } });
+    expect(verifyWebhook(secret, event!.headers as Record<string, string>, event!.body)).toMatchObject({ type: 'job.done', data: { jobId, status: 'done' } });
     expect((await getJson(`${server.url}/api/v1/jobs/${jobId}`, key)).body.status).toBe('done');
 
     const form = new FormData();
@@ -210,7 +212,7 @@ describe('webhooks', () => {
     const [batchEvent] = await receiver.waitFor('/batch', 1);
     const payload = verifyWebhook<{ type: string; data: unknown }>(secret, batchEvent!.headers as Record<string, string>, batchEvent!.body);
     expect(payload.type).toBe('batch.done');
-    expect(payload.data).toEqual((await getJson(`${server.url}/api/batch/${batchId}`, key)).body);
+    expect(payload.data).toEqual({ batchId, ...(await getJson(`${server.url}/api/batch/${batchId}`, key)).body });
     // The override gets the batch's event only, once.
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.on('/batch')).toHaveLength(1);
@@ -229,9 +231,9 @@ describe('webhooks', () => {
     const [override] = await receiver.waitFor('/extraction-override', 1);
     const payload = verifyWebhook<{ type: string; data: any }>(secret, event!.headers as Record<string, string>, event!.body);
     expect(payload.type).toBe('extraction.done');
-    expect(payload.data).toMatchObject({ done: true, total: 1, completed: 1, totalHits: 2 });
-    expect(payload.data).toEqual((await getJson(`${server.url}/api/file-search/${batchId}`, key)).body);
-    expect(verifyWebhook(fallback, override!.headers as Record<string, string>, override!.body)).toMatchObject({ type: 'extraction.done' });
+    expect(payload.data).toMatchObject({ batchId, tool: 'file-search', done: true, total: 1, completed: 1, totalHits: 2 });
+    expect(payload.data).toEqual({ batchId, tool: 'file-search', ...(await getJson(`${server.url}/api/file-search/${batchId}`, key)).body });
+    expect(verifyWebhook(fallback, override!.headers as Record<string, string>, override!.body)).toMatchObject({ type: 'extraction.done', data: { batchId, tool: 'file-search' } });
     // An extraction's rows are not jobs: no job.done for them.
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.on('/extraction')).toHaveLength(1);

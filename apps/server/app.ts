@@ -8,9 +8,10 @@ import type { Logger as Pino } from 'pino';
 import { transcriptionStatus } from '../../core/engines/whisper.js';
 import { HTTP_STATUS, ServiceError } from '../../core/services/index.js';
 import { redactUrl } from '../shared/logging.js';
-import { authenticateRequests } from './auth.js';
+import { authenticateRequests, bearerChallenge } from './auth.js';
 import { graphqlRoutes } from './graphql/index.js';
 import { observeRequests } from './observability.js';
+import { trackRoutes } from './method-not-allowed.js';
 import { openapiRoutes } from './openapi.js';
 import { restRoutes } from './rest/routes.js';
 import type { Runtime } from '../shared/runtime.js';
@@ -27,6 +28,9 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     loggerInstance: log as FastifyBaseLogger,
     // Uploads stream to disk; JSON bodies are small.
     bodyLimit: 1024 * 1024,
+    // A tRPC batch names its procedures in one path parameter (`/trpc/a.b,c.d,...`): long enough for
+    // the batch limit (trpc/index.ts), which answers past it with a 400 naming the limit.
+    routerOptions: { maxParamLength: 2048 },
     trustProxy: runtime.config.trustProxy,
   });
 
@@ -49,6 +53,7 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
     if (error instanceof ServiceError) {
       if (error.detail.retryAfterSeconds !== undefined) reply.header('Retry-After', error.detail.retryAfterSeconds);
+      if (error.code === 'UNAUTHENTICATED') reply.header('WWW-Authenticate', bearerChallenge(request));
       return reply.status(HTTP_STATUS[error.code]).send({ error: error.message, ...(error.detail.code ? { code: error.detail.code } : {}) });
     }
     const status = error.statusCode ?? 500;
@@ -58,7 +63,8 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: 'Internal server error; try again' });
   });
-  app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: `No route ${request.method} ${redactUrl(request.url)}` }));
+  const methodNotAllowed = trackRoutes(app);
+  app.setNotFoundHandler((request, reply) => methodNotAllowed(request, reply) ?? reply.status(404).send({ error: `No route ${request.method} ${redactUrl(request.url)}` }));
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {

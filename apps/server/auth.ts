@@ -50,6 +50,14 @@ export function bearerKey(authorization: string | undefined): string {
 }
 
 /**
+ * The `WWW-Authenticate` challenge of a 401 (RFC 6750 §3): `Bearer realm="transmute"`, with
+ * `error="invalid_token"` when a key was sent but is not valid.
+ */
+export function bearerChallenge(request: FastifyRequest): string {
+  return request.headers.authorization === undefined ? 'Bearer realm="transmute"' : 'Bearer realm="transmute", error="invalid_token"';
+}
+
+/**
  * Rate headers: the current IETF draft's (draft-ietf-httpapi-ratelimit-headers-11) `RateLimit-Policy`
  * and `RateLimit`, and the earlier drafts' three `RateLimit-*` fields that existing clients read.
  */

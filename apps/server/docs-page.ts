@@ -89,7 +89,7 @@ main{max-width:60rem;padding:1rem 2rem 4rem;min-width:0}
 .op{border:1px solid #ddd;border-radius:8px;padding:.2rem 1rem 1rem;margin:1rem 0}
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-top:1px solid #e5e5e5;padding:.35rem .5rem;text-align:left;vertical-align:top}
 code{background:#f0f0f3;padding:0 .25rem;border-radius:3px;font-size:.92em}
-.method{font:bold 11px monospace;padding:.15rem .4rem;border-radius:4px;color:#fff}.get{background:#2f7d32}.post{background:#1f5fbf}
+.method{font:bold 11px monospace;padding:.15rem .4rem;border-radius:4px;color:#fff}.get{background:#2f7d32}.post{background:#1f5fbf}.patch{background:#8a5a00}.delete{background:#b3261e}
 .tag{font-size:11px;font-weight:normal;border:1px solid #bbb;border-radius:10px;padding:0 .5rem;margin-left:.5rem}.muted{color:#777}
 </style></head>
 <body><nav><strong>${escapeHtml(document.info.title)} ${escapeHtml(document.info.version)}</strong><ul>${toc}</ul><a href="/api/openapi.json">openapi.json</a></nav>

@@ -45,8 +45,18 @@ export function webhookSchemas(toJson: (schema: z.ZodType, io?: 'input' | 'outpu
         type: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
         timestamp: { type: 'string', format: 'date-time', description: 'When the event happened (the same on every retry).' },
         data: {
-          description: 'What the poll endpoint answers at the time of the attempt: JobStatus (job.*), BatchStatus (batch.done), ExtractionPoll (extraction.done); `{error}` once the poll would answer 404 (extraction results live 1 hour).',
-          oneOf: [ref('JobStatus'), ref('BatchStatus'), ref('ExtractionPoll'), ref('Error')],
+          description: 'The subject (`jobId` for job.*, `batchId` for batch.done, `batchId` and `tool` for extraction.done, on every attempt), then what the poll endpoint answers at the time of the attempt: JobStatus (job.*), BatchStatus (batch.done), ExtractionPoll (extraction.done); `{error}` once the poll would answer 404 (extraction results live 1 hour).',
+          allOf: [
+            {
+              type: 'object',
+              properties: {
+                jobId: { type: 'string', description: 'The job (job.done, job.failed).' },
+                batchId: { type: 'string', description: 'The batch (batch.done, extraction.done).' },
+                tool: { type: 'string', description: 'The extraction tool (extraction.done).' },
+              },
+            },
+            { oneOf: [ref('JobStatus'), ref('BatchStatus'), ref('ExtractionPoll'), ref('Error')] },
+          ],
         },
       },
     },
@@ -125,6 +135,8 @@ export function webhookEvents(): Record<string, object> {
   };
   return Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, {
     post: {
+      // job.done → onJobDone
+      operationId: `on${type.split('.').map((word) => word[0]!.toUpperCase() + word.slice(1)).join('')}`,
       summary: `${type} event`,
       description: 'Any 2xx within 10 s acknowledges it; otherwise it is retried with back-off and jitter (about 5 s, 5 min, 30 min, 2 h, 5 h, 8 h, 8 h), then marked failed. Redirects are not followed.',
       tags: TAG, ...BEYOND,

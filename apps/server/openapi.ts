@@ -12,12 +12,16 @@ import {
 import type { Registry } from '../../core/registry/index.js';
 import type { CapabilityService } from '../../core/services/capabilities.js';
 import type { Services } from '../../core/services/index.js';
+import { MERGE_OP } from '../../core/services/jobs.js';
 import { renderDocsPage } from './docs-page.js';
+import { camelCase } from './graphql/option-inputs.js';
 import type { JsonSchema } from './json-schema.js';
 import { WEBHOOK_URL_FIELD, webhookEvents, webhookPaths, webhookSchemas } from './openapi-webhooks.js';
 
 
 export interface Operation {
+  /** Stable camelCase name (OPERATION_IDS): what generated clients call the method. */
+  operationId?: string;
   summary: string;
   description?: string;
   tags: string[];
@@ -29,7 +33,8 @@ export interface Operation {
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; identifier?: string; url?: string }; contact: { name: string; url: string } };
+  tags: Array<{ name: string; description: string }>;
   servers: Array<{ url: string }>;
   security: Array<Record<string, string[]>>;
   paths: Record<string, Partial<Record<'get' | 'post' | 'patch' | 'delete', Operation>>>;
@@ -81,18 +86,91 @@ const ERROR_RESPONSES: Record<string, string> = {
   '410': 'The file behind a signed URL has been deleted.',
   '413': "File over the plan's size limit.",
   '429': 'Per-minute rate limit exceeded; retry after Retry-After seconds.',
+  '500': 'Unexpected server error; the details are logged, not sent. Try again.',
 };
+
+/** The operations by tag, in the order the document and /docs list them. */
+const TAGS: OpenApiDocument['tags'] = [
+  { name: 'Jobs', description: 'Convert a file, run a tool op or merge PDFs, then poll the job until done or failed.' },
+  { name: 'Batches', description: 'Convert many files with one `to` (Pro and up) and download them as one ZIP.' },
+  { name: 'Extraction', description: 'Tools that answer JSON rows, one per file: submit, then poll the batch.' },
+  { name: 'Downloads', description: 'Outputs by their download links (the token is the credential), and long-lived signed URLs.' },
+  { name: 'Account', description: "The key's credit balance and conversion history." },
+  { name: 'Capabilities', description: 'What this server converts and runs, from its plugin registry.' },
+  { name: 'Webhooks', description: 'Beyond the spec: signed push notifications of finished jobs, batches and extractions.' },
+  { name: 'Health', description: 'Liveness and readiness probes.' },
+  { name: 'Reference', description: 'This document, as JSON and as a page.' },
+];
+
+/**
+ * The operationId of every fixed operation, by `method path`; extraction tools name theirs
+ * after the tool (`parseCv`, `getParseCvResults`). Names follow the GraphQL fields where one exists.
+ */
+const OPERATION_IDS: Record<string, string> = {
+  'post /api/v1/convert': 'convert',
+  'post /api/pdf/merge': 'mergePdf',
+  'post /api/batch/convert': 'batchConvert',
+  'get /api/batch/{id}': 'getBatch',
+  'get /api/batch/{id}/download': 'downloadBatch',
+  'get /api/v1/jobs/{jobId}': 'getJob',
+  'get /api/download/{token}': 'download',
+  'post /api/v1/signed-url': 'createSignedUrl',
+  'get /api/v1/credits': 'getCredits',
+  'get /api/v1/history': 'getHistory',
+  'get /api/v1/formats': 'getFormats',
+  'get /api/v1/webhooks': 'listWebhookEndpoints',
+  'post /api/v1/webhooks': 'createWebhookEndpoint',
+  'post /api/v1/webhooks/default-secret': 'rotateDefaultWebhookSecret',
+  'get /api/v1/webhooks/{id}': 'getWebhookEndpoint',
+  'patch /api/v1/webhooks/{id}': 'updateWebhookEndpoint',
+  'delete /api/v1/webhooks/{id}': 'deleteWebhookEndpoint',
+  'post /api/v1/webhooks/{id}/rotate-secret': 'rotateWebhookSecret',
+  'post /api/v1/webhooks/{id}/test': 'sendTestWebhook',
+  'get /api/v1/webhooks/{id}/attempts': 'listWebhookAttempts',
+  'get /healthz': 'getHealth',
+  'get /readyz': 'getReadiness',
+  'get /api/openapi.json': 'getOpenApiDocument',
+  'get /docs': 'getDocsPage',
+};
+
+/**
+ * What every operation shares, set once over the finished paths: its operationId (a path
+ * without one is a programming error: the build fails) and the 500 every route may answer.
+ */
+function finishOperations(paths: OpenApiDocument['paths']): OpenApiDocument['paths'] {
+  for (const [path, methods] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(methods) as Array<[string, Operation]>) {
+      const operationId = operation.operationId ?? OPERATION_IDS[`${method} ${path}`];
+      if (!operationId) throw new Error(`OpenAPI: no operationId for ${method.toUpperCase()} ${path} (add it to OPERATION_IDS)`);
+      operation.operationId = operationId;
+      operation.responses['500'] ??= { $ref: '#/components/responses/500' };
+    }
+  }
+  return paths;
+}
 
 /** Sent on every authenticated answer: the IETF draft's fields (httpapi-ratelimit-headers-11), then the legacy three. */
 const RATE_HEADERS = ['RateLimit-Policy', 'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const headerRefs = (...names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 const json = (schemaName: string, description: string) => ({
   description,
   content: { 'application/json': { schema: ref(schemaName) } },
-  headers: Object.fromEntries(RATE_HEADERS.map((name) => [name, { $ref: `#/components/headers/${name}` }])),
+  headers: headerRefs(...RATE_HEADERS),
 });
+/** Error answers sent before the request was counted (a 401) or without a key (410: downloads) carry no rate headers. */
+const UNCOUNTED_ERRORS = new Set(['401', '410']);
 const errors = (...statuses: string[]) => Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/${status}` }]));
 const PUBLIC: Array<Record<string, string[]>> = [];
+
+/**
+ * An option field's schema in standard keywords: a field the plugin marks `secret` (a password:
+ * never stored or logged) becomes `format: password` and `writeOnly`, which clients understand.
+ */
+function standardKeywords(schema: JsonSchema): JsonSchema {
+  const { secret, ...rest } = schema;
+  return secret === true ? { ...rest, format: 'password', writeOnly: true } : rest;
+}
 
 /**
  * The convert form: `file`, `to` and `op`, then every option field some operation takes, named
@@ -114,7 +192,7 @@ function convertForm(registry: Registry): JsonSchema {
   }
   const optionFields = Object.fromEntries(
     [...fields].sort(([a], [b]) => a.localeCompare(b)).map(([name, { schema, usedBy, defaults }]) => {
-      const { default: defaultValue, description, ...shape } = schema;
+      const { default: defaultValue, description, ...shape } = standardKeywords(schema);
       const about = `${description ? `${description} ` : ''}Applies to: ${usedBy.join(', ')}.`;
       const sameDefault = defaults.size === 1 && defaultValue !== undefined ? { default: defaultValue } : {};
       const wire: JsonSchema = shape.type === 'object' || shape.type === 'array'
@@ -129,7 +207,8 @@ function convertForm(registry: Registry): JsonSchema {
     properties: {
       file: { type: 'string', contentMediaType: 'application/octet-stream', description: "The file to convert; its name's extension declares its format (checked against its content)." },
       to: { type: 'string', enum: [...targets].sort(), description: 'Output format, lower-case extension. For an in-place op, the input format.' },
-      op: { type: 'string', enum: registry.opNames(), description: 'Tool operation; omit for a plain conversion.' },
+      // merge-pdf is served by POST /api/pdf/merge only, never as a convert op.
+      op: { type: 'string', enum: registry.opNames().filter((op) => op !== MERGE_OP), description: 'Tool operation; omit for a plain conversion.' },
       ...optionFields,
       webhookUrl: WEBHOOK_URL_FIELD,
     },
@@ -145,7 +224,7 @@ function extractionPaths(capabilities: CapabilityService): OpenApiDocument['path
   for (const { tool, title, pluginId, inputs, maxFiles, plan: lowest, freeTrial, summary, options: optionsSchema } of capabilities.extractionTools()) {
     const options = optionsSchema as JsonSchema;
     const fields = Object.fromEntries(
-      Object.entries(options.properties ?? {}).map(([name, schema]) => [
+      Object.entries(options.properties ?? {}).map(([name, field]) => [name, standardKeywords(field)] as const).map(([name, schema]) => [
         name,
         schema.type === 'object' || schema.type === 'array' ? { type: 'string', contentMediaType: 'application/json', contentSchema: schema, ...(schema.description ? { description: schema.description } : {}) } : schema,
       ]),
@@ -154,6 +233,7 @@ function extractionPaths(capabilities: CapabilityService): OpenApiDocument['path
     const totals = Object.entries(summary).map(([name, { sum }]) => ` The poll answer's \`${name}\` sums the rows' \`${sum}\`.`).join('');
     paths[`/api/${tool}`] = {
       post: {
+        operationId: camelCase(tool),
         summary: `${title} (${plan} and up${freeTrial ? '; one free try on Free' : ''})`,
         description:
           `Up to ${maxFiles} files, one result row per file, charged per file. Files that cannot be taken are listed in \`errors\`. ` +
@@ -190,6 +270,7 @@ function extractionPaths(capabilities: CapabilityService): OpenApiDocument['path
     };
     paths[`/api/${tool}/{id}`] = {
       get: {
+        operationId: `get${camelCase(tool).replace(/^./, (c) => c.toUpperCase())}Results`,
         summary: `${title} results`,
         description: `One row per file: \`filename\`, \`status\`, and when completed the tool's fields (when failed, \`error\`). Kept for ${EXTRACTION_RESULT_SECONDS / 3600} hour.`,
         tags: ['Extraction'],
@@ -222,10 +303,13 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
         'Converts files and runs tool operations asynchronously: send a file, poll the job, download the result. ' +
         'Every endpoint except downloads and health needs `Authorization: Bearer <API_KEY>`. ' +
         'The same capabilities are offered over GraphQL (/graphql) and tRPC (/trpc).',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Transmute' },
+      contact: { name: 'Transmute on this server', url: publicUrl },
     },
+    tags: TAGS,
     servers: [{ url: publicUrl }],
     security: [{ bearerAuth: [] }],
-    paths: {
+    paths: finishOperations({
       '/api/v1/convert': {
         post: {
           summary: 'Convert a file or run a tool op',
@@ -280,7 +364,11 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
           tags: ['Batches'],
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
-            '200': { description: 'A ZIP of the converted files.', content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } } },
+            '200': {
+              description: 'A ZIP of the converted files.',
+              content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } },
+              headers: headerRefs('Content-Disposition', ...RATE_HEADERS),
+            },
             ...errors('401', '403', '404', '429'),
           },
         },
@@ -303,7 +391,11 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
           security: PUBLIC,
           parameters: [{ name: 'token', in: 'path', required: true, description: 'From a downloadUrl or signed URL.', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' } }],
           responses: {
-            '200': { description: 'The file, with a Content-Disposition file name.', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+            '200': {
+              description: 'The file, with a Content-Disposition file name.',
+              content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+              headers: headerRefs('Content-Disposition'),
+            },
             ...errors('400', '404', '410'),
           },
         },
@@ -358,7 +450,7 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
       '/docs': {
         get: { summary: 'This document as a page', tags: ['Reference'], security: PUBLIC, responses: { '200': { description: 'HTML.', content: { 'text/html': { schema: { type: 'string' } } } } } },
       },
-    },
+    }),
     webhooks: webhookEvents(),
     components: {
       schemas: {
@@ -382,7 +474,7 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
           {
             description,
             content: { 'application/json': { schema: ref('Error') } },
-            ...(status === '429' ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
+            ...(UNCOUNTED_ERRORS.has(status) ? {} : { headers: headerRefs(...RATE_HEADERS, ...(status === '429' ? ['Retry-After'] : [])) }),
           },
         ]),
       ),
@@ -393,6 +485,7 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
         'RateLimit-Remaining': { description: 'Requests left in this minute.', schema: { type: 'integer' } },
         'RateLimit-Reset': { description: 'Seconds until the minute resets.', schema: { type: 'integer' } },
         'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+        'Content-Disposition': { description: '`attachment; filename="<ASCII name>"; filename*=UTF-8\'\'<percent-encoded name>` (RFC 6266).', schema: { type: 'string' } },
       },
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: ck_live_ followed by 43 characters.' } },
     },

@@ -21,22 +21,48 @@ export interface UnavailablePlugin {
   missing: string[];
 }
 
+/** The formats listing as built once, with its JSON text, and the engine check it was built from. */
+interface CachedFormats {
+  missing: string;
+  formats: Formats;
+  json: string;
+}
+
 export class CapabilityService {
   // The plugins are fixed once the registry is built; which engines are missing is not (checkEngines).
   private readonly tools: ReadonlyMap<string, ExtractionToolInfo>;
+  private cached: CachedFormats | undefined;
 
   constructor(private readonly registry: Registry) {
     this.tools = new Map(extractionTools(registry).map((info) => [info.tool, info]));
   }
 
-  /** Every conversion (available plugins) and every operation with its option schema and availability. */
+  /**
+   * Every conversion (available plugins) and every operation with its option schema and availability.
+   * Built once (each operation's JSON Schema is costly to derive) and rebuilt only when the engine
+   * check changed what is missing; callers share the value and must not change it.
+   */
   formats(): Formats {
-    return { conversions: this.registry.conversionTable(), operations: this.registry.operations() };
+    return this.cachedFormats().formats;
+  }
+
+  /** The formats listing as JSON text, serialised once (REST GET /api/v1/formats). */
+  formatsJson(): string {
+    return this.cachedFormats().json;
+  }
+
+  private cachedFormats(): CachedFormats {
+    const missing = this.registry.plugins.map((plugin) => this.registry.missingEngines(plugin).join(',')).join(';');
+    if (this.cached?.missing !== missing) {
+      const formats = { conversions: this.registry.conversionTable(), operations: this.registry.operations() };
+      this.cached = { missing, formats, json: JSON.stringify(formats) };
+    }
+    return this.cached;
   }
 
   /** Plugins an engine is missing for. */
   unavailable(): UnavailablePlugin[] {
-    return this.registry.operations().filter((o) => !o.available).map((o) => ({ plugin: o.pluginId, missing: o.missingEngines }));
+    return this.formats().operations.filter((o) => !o.available).map((o) => ({ plugin: o.pluginId, missing: o.missingEngines }));
   }
 
   /** The extraction endpoints: one per extract plugin, and the spec's tools without one. */

@@ -47,7 +47,8 @@ export class CreditService {
       creditsRemaining: Math.max(0, creditsIncluded - used),
       resetDate: nextResetDate(now).toISOString(),
       overageEnabled: account.overageEnabled && plan.overageAvailable,
-      overageRatePer1000: OVERAGE_RATE_PER_1000,
+      // No rate where the plan has no pay-as-you-go (Enterprise): there is nothing it would apply to.
+      ...(plan.overageAvailable ? { overageRatePer1000: OVERAGE_RATE_PER_1000 } : {}),
       overageCredits: Math.max(0, used - creditsIncluded),
     };
   }

@@ -47,6 +47,7 @@ export class DownloadService {
     requireFeature(principal.account, 'signed-urls');
     const limits = PLANS[principal.account.plan].signedUrl!;
     const job = await this.jobs.getOwned(principal, request.jobId);
+    if (job.status === 'failed') throw badRequest('The job failed and has no output: there is nothing to sign');
     if (job.status !== 'done') throw badRequest('The job has not finished: wait for status done');
     if (!job.output || !(await this.blobs.exists(job.output.blobKey))) {
       throw notFound('The output has already been deleted: signed URLs must be minted within an hour of completion');

@@ -31,11 +31,22 @@ export class RateLimitService {
 
   /** Count one request; throws RATE_LIMITED (with the state) past the plan's limit. */
   async hit(principal: Principal): Promise<RateState> {
+    return this.charge(principal, 1);
+  }
+
+  /**
+   * Count `weight` requests at once: a request doing the work of several (a GraphQL operation
+   * with several root fields, a tRPC batch) counts as that many. Throws RATE_LIMITED past the limit.
+   */
+  async charge(principal: Principal, weight: number): Promise<RateState> {
     const now = this.clock.now().getTime();
     const windowStart = now - (now % WINDOW_MS);
     const planLimit = this.accounts.limitsOf(principal.account).requestsPerMinute;
     const limit = principal.session ? Math.max(planLimit, SESSION_MIN_PER_MINUTE) : planLimit;
-    const count = await this.store.rates.hit(principal.session ? `session:${principal.account.id}` : principal.keyId, windowStart);
+    const key = principal.session ? `session:${principal.account.id}` : principal.keyId;
+    // The store counts one at a time; a weight is bounded by the request limits (at most a few dozen).
+    const counts = await Promise.all(Array.from({ length: Math.max(1, Math.floor(weight)) }, () => this.store.rates.hit(key, windowStart)));
+    const count = Math.max(...counts);
     const state: RateState = {
       limit, remaining: Math.max(0, limit - count), resetSeconds: Math.ceil((windowStart + WINDOW_MS - now) / 1000), windowSeconds: WINDOW_MS / 1000,
     };

@@ -144,7 +144,8 @@ export class JobRunner implements JobRunnerPort {
         return;
       }
       if (!isFileResult(result)) throw new Error(`plugin ${plugin.id} returned JSON for a file job`);
-      const filename = outputFilename(job.inputs[0]!.filename, result.format);
+      // A merge's output is no more the first input than the second: it downloads as merged.pdf.
+      const filename = job.kind === 'merge' ? `merged.${result.format}` : outputFilename(job.inputs[0]!.filename, result.format);
       const blobKey = `outputs/${job.id}`;
       const { bytes } = await this.blobs.putFile(blobKey, result.path);
       const at = this.clock.now();

@@ -341,17 +341,24 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     }
   }
 
-  /** The poll answer now; the poll's refusal as `{error}` once it is gone (extraction results live 1 hour). */
+  /**
+   * The poll answer now, led by what the event is about (`jobId`; `batchId`, and `tool` for an
+   * extraction), so a receiver with several jobs in flight can match it; the poll's refusal as
+   * `{error}` once it is gone (extraction results live 1 hour). Built again on every attempt.
+   */
   private async dataOf(delivery: WebhookDeliveryRecord): Promise<unknown> {
+    const isJob = delivery.type === 'job.done' || delivery.type === 'job.failed';
+    let subject: Record<string, string> = isJob ? { jobId: delivery.subjectId } : { batchId: delivery.subjectId };
     try {
-      if (delivery.type === 'job.done' || delivery.type === 'job.failed') return await this.sources.job(delivery.subjectId);
+      if (isJob) return { ...subject, ...(await this.sources.job(delivery.subjectId) as object) };
       const account = await this.store.accounts.get(delivery.accountId);
       if (!account) throw notFound('Account not found');
-      if (delivery.type === 'batch.done') return await this.sources.batch(account, delivery.subjectId);
-      const batch = await this.store.batches.get(delivery.subjectId);
-      return await this.sources.extraction(account, batch?.tool ?? '', delivery.subjectId);
+      if (delivery.type === 'batch.done') return { ...subject, ...(await this.sources.batch(account, delivery.subjectId) as object) };
+      const tool = (await this.store.batches.get(delivery.subjectId))?.tool ?? '';
+      if (tool) subject = { ...subject, tool };
+      return { ...subject, ...(await this.sources.extraction(account, tool, delivery.subjectId) as object) };
     } catch (err) {
-      if (err instanceof ServiceError) return { error: err.message };
+      if (err instanceof ServiceError) return { ...subject, error: err.message };
       throw err;
     }
   }

@@ -12,7 +12,7 @@ export function addCredits(builder: Builder) {
       creditsRemaining: t.exposeInt('creditsRemaining'),
       resetDate: t.exposeString('resetDate', { description: 'Next reset (date-time): the 1st of the next month, UTC.' }),
       overageEnabled: t.exposeBoolean('overageEnabled', { description: 'Pay-as-you-go on or off.' }),
-      overageRatePer1000: t.exposeFloat('overageRatePer1000', { description: 'EUR per 1,000 credits past the allowance.' }),
+      overageRatePer1000: t.exposeFloat('overageRatePer1000', { nullable: true, description: 'EUR per 1,000 credits past the allowance; null where the plan has no pay-as-you-go (Enterprise).' }),
       overageCredits: t.exposeInt('overageCredits', { description: 'Credits metered past the allowance.' }),
       overageAvailable: t.boolean({
         description: 'Whether the plan offers pay-as-you-go (every plan but Enterprise): setOverage.',

@@ -1,5 +1,6 @@
 /** Formats: what this server converts and which ops it runs (services.capabilities, as REST and tRPC). */
 import type { OperationInfo } from '../../../core/registry/index.js';
+import type { Formats } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
 
 interface Conversion {
@@ -7,7 +8,26 @@ interface Conversion {
   to: string[];
 }
 
+interface FormatsListing {
+  conversions: Conversion[];
+  operations: OperationInfo[];
+}
+
+/** The listing in GraphQL's shape, built again only when the service's cached value changed. */
+function formatsListing(): (formats: Formats) => FormatsListing {
+  let source: Formats | undefined;
+  let listing: FormatsListing | undefined;
+  return (formats) => {
+    if (formats !== source || !listing) {
+      source = formats;
+      listing = { conversions: Object.entries(formats.conversions).map(([from, to]) => ({ from, to })), operations: formats.operations };
+    }
+    return listing;
+  };
+}
+
 export function addFormats(builder: Builder, optionTypeNames: ReadonlyMap<string, string>) {
+  const listingOf = formatsListing();
   const ConversionRef = builder.objectRef<Conversion>('Conversion').implement({
     description: 'The `to` values one input format converts to.',
     fields: (t) => ({ from: t.exposeString('from'), to: t.exposeStringList('to') }),
@@ -35,7 +55,7 @@ export function addFormats(builder: Builder, optionTypeNames: ReadonlyMap<string
     }),
   });
 
-  const FormatsRef = builder.objectRef<{ conversions: Conversion[]; operations: OperationInfo[] }>('Formats').implement({
+  const FormatsRef = builder.objectRef<FormatsListing>('Formats').implement({
     fields: (t) => ({
       conversions: t.field({ type: [ConversionRef], resolve: (formats) => formats.conversions }),
       operations: t.field({ type: [OperationRef], resolve: (formats) => formats.operations }),
@@ -47,10 +67,7 @@ export function addFormats(builder: Builder, optionTypeNames: ReadonlyMap<string
       type: FormatsRef,
       nullable: true,
       description: 'Conversions and operations of this server (same data as GET /api/v1/formats).',
-      resolve: (_root, _args, { services }) => {
-        const { conversions, operations } = services.capabilities.formats();
-        return { conversions: Object.entries(conversions).map(([from, to]) => ({ from, to })), operations };
-      },
+      resolve: (_root, _args, { services }) => listingOf(services.capabilities.formats()),
     }),
   );
 }

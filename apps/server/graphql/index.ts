@@ -7,6 +7,7 @@ import type { CookiePolicy } from '../session-cookies.js';
 import { useSignInForgeryGuard } from './account.js';
 import type { GraphQLContext } from './builder.js';
 import { maskError, requestError } from './errors.js';
+import { useRequestLimits } from './limits.js';
 import { buildGraphQLSchema } from './schema.js';
 import { multipartFailure, useUploads, type ServerContext } from './uploads.js';
 
@@ -49,7 +50,8 @@ export async function graphqlRoutes(app: FastifyInstance, { services, tmpDir, co
     // for this origin's web app); API-key callers, which send no cookies, are answered as before.
     cors: { credentials: false },
     // The transport's hook (../auth.ts) authenticated the request; a failure is raised in GraphQL's terms.
-    plugins: [useSignInForgeryGuard(), useUploads(services, tmpDir), usePrincipalGuard()],
+    // Bounded requests (limits.ts): tokens, aliases, depth, directives and cost, and the rate weight.
+    plugins: [useRequestLimits(), useSignInForgeryGuard(), useUploads(services, tmpDir), usePrincipalGuard()],
     context: ({ request, req, reply }) => ({
       services, viewer: req.principal ?? null, signal: request.signal, http: { request: req, reply, cookies },
       ...(req.principal ? { principal: req.principal } : {}),

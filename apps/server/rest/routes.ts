@@ -103,8 +103,8 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
     return services.jobs.history(principalOf(request), parsed.data.limit, parsed.data.offset);
   });
 
-  // Beyond the spec: the capability index, straight from the registry.
-  app.get('/api/v1/formats', async () => services.capabilities.formats());
+  // Beyond the spec: the capability index, straight from the registry (serialised once).
+  app.get('/api/v1/formats', async (_request, reply) => reply.type('application/json; charset=utf-8').send(services.capabilities.formatsJson()));
 
   // Beyond the spec: webhook endpoints.
   await app.register(webhookRoutes, { services });

@@ -12,14 +12,40 @@
 import type { IncomingMessage } from 'node:http';
 import { incomingMessageToRequest } from '@trpc/server/adapters/node-http';
 import { resolveResponse } from '@trpc/server/http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TRPCError } from '@trpc/server';
 import { ServiceError, type Services } from '../../../core/services/index.js';
-import { principalOf } from '../auth.js';
+import { principalOf, setRateHeaders } from '../auth.js';
 import { isMultipart, stageMultipart } from '../multipart.js';
 import { createTrpcContext } from './context.js';
 import { appRouterFor, formFileLimit } from './router.js';
 import { toTRPCError } from './trpc.js';
 import { discardUntaken, toFormData } from './uploads.js';
+
+/** The most procedures one batched request may call (README "Request limits"). */
+export const TRPC_MAX_BATCH = 20;
+
+/**
+ * A batch's bound and weight: past TRPC_MAX_BATCH procedures it is refused (400) before any runs;
+ * otherwise it counts against the rate limit as one request per procedure (the hook counted one).
+ */
+async function admitBatch(request: FastifyRequest<{ Params: { path: string } }>, reply: FastifyReply, services: Services): Promise<TRPCError | null> {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (query?.batch !== '1') return null;
+  const size = request.params.path.split(',').length;
+  if (size > TRPC_MAX_BATCH) {
+    return new TRPCError({ code: 'BAD_REQUEST', message: `Batch of ${size} procedures refused: the limit is ${TRPC_MAX_BATCH} per request (maxBatchSize)` });
+  }
+  if (!request.principal || size < 2) return null;
+  try {
+    setRateHeaders(reply, await services.rateLimits.charge(request.principal, size - 1));
+    return null;
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    if (error.detail.rate) setRateHeaders(reply, error.detail.rate);
+    return toTRPCError(error);
+  }
+}
 
 export async function trpcRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const appRouter = appRouterFor(services);
@@ -29,6 +55,7 @@ export async function trpcRoutes(app: FastifyInstance, { services }: { services:
 
   app.all<{ Params: { path: string } }>('/trpc/:path', { config: { auth: 'in-band' } }, async (request, reply) => {
     const context = createTrpcContext(services, request.principal ?? request.authFailure);
+    const refused = await admitBatch(request, reply, services);
     const incoming = request.raw as IncomingMessage & { body?: unknown };
     if (typeof request.body === 'string') incoming.body = request.body;
     const multipart = isMultipart(request);
@@ -56,7 +83,7 @@ export async function trpcRoutes(app: FastifyInstance, { services }: { services:
         router: appRouter,
         req: fetchRequest,
         path: request.params.path,
-        error: null,
+        error: refused,
         createContext: async () => context,
         onError: ({ error, path }) => {
           if (error.code === 'INTERNAL_SERVER_ERROR') request.log.error({ err: error.cause ?? error, path }, 'trpc error');
