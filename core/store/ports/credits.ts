@@ -1,6 +1,5 @@
 /** Credits: usage per period, free trials and request-rate windows: the records and repository ports of this aggregate. */
 
-
 export interface UsageRecord {
   accountId: string;
   period: string;

@@ -1,6 +1,5 @@
 /** Download links and signed URLs (stored as token hashes): the records and repository ports of this aggregate. */
 
-
 export interface DownloadTokenRecord {
   /** SHA-256 of the token, hex: a leaked database does not leak working links. */
   hash: string;

@@ -1,50 +1,12 @@
 /** Accounts, API keys, logins, sessions and e-mail links in SQLite. */
 import type Database from 'better-sqlite3';
-import type { Account, ApiKeyRecord, LoginRecord, SessionRecord, EmailTokenRecord, AccountRepo, KeyRepo, LoginRepo, SessionRepo, EmailTokenRepo, AccountsStore } from '../types.js';
-import { type Row, toDate, ms } from './rows.js';
-
-function accountFromRow(r: Row): Account {
-  return {
-    id: String(r.id),
-    plan: r.plan as Account['plan'],
-    email: (r.email as string | null) ?? null,
-    emailVerified: r.email_verified === 1,
-    overageEnabled: r.overage_enabled === 1,
-    creditsIncluded: (r.credits_included as number | null) ?? null,
-    requestsPerMinute: (r.requests_per_minute as number | null) ?? null,
-    createdAt: toDate(r.created_at)!,
-  };
-}
-
-function keyFromRow(r: Row): ApiKeyRecord {
-  return {
-    id: String(r.id), accountId: String(r.account_id), hash: String(r.hash), prefix: String(r.prefix),
-    createdAt: toDate(r.created_at)!, revokedAt: toDate(r.revoked_at), name: (r.name as string | null) ?? null, lastUsedAt: toDate(r.last_used_at),
-  };
-}
-
-function loginFromRow(r: Row): LoginRecord {
-  return {
-    email: String(r.email), accountId: String(r.account_id), passwordHash: String(r.password_hash), createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!,
-  };
-}
-
-function sessionFromRow(r: Row): SessionRecord {
-  return { hash: String(r.hash), accountId: String(r.account_id), csrfHash: String(r.csrf_hash), createdAt: toDate(r.created_at)!, expiresAt: toDate(r.expires_at)! };
-}
-
-function emailTokenFromRow(r: Row): EmailTokenRecord {
-  return { hash: String(r.hash), accountId: String(r.account_id), email: String(r.email), createdAt: toDate(r.created_at)!, expiresAt: toDate(r.expires_at)! };
-}
+import type { AccountRepo, KeyRepo, LoginRepo, SessionRepo, EmailTokenRepo, AccountsStore } from '../types.js';
+import { ACCOUNT_COLUMNS, type Row, ms, patchEntries, accountFromRow, keyFromRow, loginFromRow, sessionFromRow, emailTokenFromRow } from '../sql/rows.js';
 
 function accountRepo(db: Database.Database): AccountRepo {
   const insert = db.prepare(`INSERT INTO accounts (id, plan, email, email_verified, overage_enabled, credits_included, requests_per_minute, created_at)
     VALUES (@id, @plan, @email, @emailVerified, @overageEnabled, @creditsIncluded, @requestsPerMinute, @createdAt)`);
   const byId = db.prepare('SELECT * FROM accounts WHERE id = ?');
-  const columns: Record<string, string> = {
-    plan: 'plan', email: 'email', emailVerified: 'email_verified', overageEnabled: 'overage_enabled',
-    creditsIncluded: 'credits_included', requestsPerMinute: 'requests_per_minute',
-  };
   return {
     async create(a) {
       insert.run({ ...a, emailVerified: a.emailVerified ? 1 : 0, overageEnabled: a.overageEnabled ? 1 : 0, createdAt: ms(a.createdAt) });
@@ -54,10 +16,10 @@ function accountRepo(db: Database.Database): AccountRepo {
       return row ? accountFromRow(row) : null;
     },
     async update(id, patch) {
-      const entries = Object.entries(patch).filter(([k, v]) => v !== undefined && columns[k]);
+      const entries = patchEntries(patch, ACCOUNT_COLUMNS);
       if (!entries.length) return;
       const values = entries.map(([, v]) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
-      db.prepare(`UPDATE accounts SET ${entries.map(([k]) => `${columns[k]} = ?`).join(', ')} WHERE id = ?`).run(...values, id);
+      db.prepare(`UPDATE accounts SET ${entries.map(([k]) => `${ACCOUNT_COLUMNS[k]} = ?`).join(', ')} WHERE id = ?`).run(...values, id);
     },
   };
 }

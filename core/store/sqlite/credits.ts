@@ -1,7 +1,7 @@
 /** Credits: usage per period, free trials and request-rate windows in SQLite. */
 import type Database from 'better-sqlite3';
 import type { UsageRecord, ChargeResult, TrialRepo, UsageRepo, RateRepo, CreditsStore } from '../types.js';
-import { type Row, ms } from './rows.js';
+import { type Row, ms } from '../sql/rows.js';
 
 function trialRepo(db: Database.Database): TrialRepo {
   const claim = db.prepare('INSERT INTO trials (account_id, tool, claimed_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');

@@ -1,40 +1,8 @@
 /** Jobs, batches and extraction results in SQLite. */
 import type Database from 'better-sqlite3';
-import type { ToolReport } from '../../../schema/index.js';
-import type { StoredFile, JobRecord, NewJob, JobRepo, BatchRepo, JobsStore } from '../types.js';
-import { type Row, toDate, ms, json } from './rows.js';
 
-function jobFromRow(r: Row): JobRecord {
-  return {
-    id: String(r.id),
-    accountId: String(r.account_id),
-    batchId: (r.batch_id as string | null) ?? null,
-    kind: r.kind as JobRecord['kind'],
-    pluginId: String(r.plugin_id),
-    op: (r.op as string | null) ?? null,
-    inputFormat: r.input_format as JobRecord['inputFormat'],
-    outputFormat: r.output_format as JobRecord['outputFormat'],
-    options: json(r.options),
-    inputs: json(r.inputs),
-    status: r.status as JobRecord['status'],
-    progress: Number(r.progress),
-    error: (r.error as string | null) ?? null,
-    toolReport: r.tool_report ? json<ToolReport>(r.tool_report) : null,
-    output: r.output ? json<StoredFile>(r.output) : null,
-    result: r.result ? json<Record<string, unknown>>(r.result) : null,
-    downloadTokenHash: (r.download_token_hash as string | null) ?? null,
-    creditCost: Number(r.credit_cost),
-    creditPeriod: String(r.credit_period),
-    refunded: r.refunded === 1,
-    viaApi: r.via_api === 1,
-    attempts: Number(r.attempts),
-    createdAt: toDate(r.created_at)!,
-    startedAt: toDate(r.started_at),
-    completedAt: toDate(r.completed_at),
-    inputsExpireAt: toDate(r.inputs_expire_at)!,
-    outputExpiresAt: toDate(r.output_expires_at),
-  };
-}
+import type { NewJob, JobRepo, BatchRepo, JobsStore } from '../types.js';
+import { type Row, ms, jobFromRow, finishedJobFromRow, batchFromRow } from '../sql/rows.js';
 
 function jobRepo(db: Database.Database): JobRepo {
   const insert = db.prepare(`INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options, inputs, status, progress,
@@ -107,10 +75,7 @@ function jobRepo(db: Database.Database): JobRepo {
       return (unfinished.all() as Row[]).map(jobFromRow);
     },
     async listFinishedSince(since) {
-      return (finishedSince.all(ms(since)) as Row[]).map((r) => ({
-        id: String(r.id), accountId: String(r.account_id), batchId: (r.batch_id as string | null) ?? null, kind: r.kind as JobRecord['kind'],
-        status: r.status as JobRecord['status'], completedAt: toDate(r.completed_at)!,
-      }));
+      return (finishedSince.all(ms(since)) as Row[]).map(finishedJobFromRow);
     },
     async listInputsDue(now) {
       return (inputsDue.all(ms(now)) as Row[]).map(jobFromRow);
@@ -142,7 +107,7 @@ function batchRepo(db: Database.Database): BatchRepo {
     },
     async get(id) {
       const r = byId.get(id) as Row | undefined;
-      return r ? { id: String(r.id), accountId: String(r.account_id), tool: (r.tool as string | null) ?? null, total: Number(r.total), errors: json(r.errors), createdAt: toDate(r.created_at)! } : null;
+      return r ? batchFromRow(r) : null;
     },
   };
 }

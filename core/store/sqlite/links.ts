@@ -1,14 +1,7 @@
 /** Download links and signed URLs (stored as token hashes) in SQLite. */
 import type Database from 'better-sqlite3';
-import type { DownloadTokenRecord, TokenRepo, LinksStore } from '../types.js';
-import { type Row, toDate, ms } from './rows.js';
-
-function tokenFromRow(r: Row): DownloadTokenRecord {
-  return {
-    hash: String(r.hash), jobId: String(r.job_id), kind: r.kind as DownloadTokenRecord['kind'], reusable: r.reusable === 1,
-    expiresAt: toDate(r.expires_at)!, consumedAt: toDate(r.consumed_at), createdAt: toDate(r.created_at)!,
-  };
-}
+import type { TokenRepo, LinksStore } from '../types.js';
+import { type Row, ms, tokenFromRow } from '../sql/rows.js';
 
 function tokenRepo(db: Database.Database): TokenRepo {
   const insert = db.prepare('INSERT INTO download_tokens (hash, job_id, kind, reusable, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)');

@@ -1,18 +1,8 @@
 /** Webhooks: endpoints, account secrets, deliveries, attempt logs and override targets in SQLite. */
 import type Database from 'better-sqlite3';
-import type { WebhookEndpointRecord, WebhookDeliveryRecord, WebhookAttemptRecord, WebhookEndpointRepo, WebhookAccountSecretRepo, WebhookDeliveryRepo, WebhookAttemptRepo, WebhookTargetRepo, WebhooksStore } from '../types.js';
+import type { WebhookEndpointRepo, WebhookAccountSecretRepo, WebhookDeliveryRepo, WebhookAttemptRepo, WebhookTargetRepo, WebhooksStore } from '../types.js';
 import { deliveryTarget } from '../types.js';
-import { type Row, toDate, ms, json } from './rows.js';
-
-function endpointFromRow(r: Row): WebhookEndpointRecord {
-  return {
-    id: String(r.id), accountId: String(r.account_id), url: String(r.url), description: (r.description as string | null) ?? null,
-    events: r.events ? json<WebhookEndpointRecord['events']>(r.events) : null, secret: String(r.secret),
-    previousSecret: (r.previous_secret as string | null) ?? null, previousExpiresAt: toDate(r.previous_expires_at),
-    disabledAt: toDate(r.disabled_at), disabledReason: (r.disabled_reason as string | null) ?? null, failingSince: toDate(r.failing_since),
-    createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!,
-  };
-}
+import { ENDPOINT_COLUMNS, type Row, patchEntries, ms, endpointFromRow, deliveryFromRow, webhookSecretFromRow, attemptFromRow, webhookTargetFromRow } from '../sql/rows.js';
 
 function webhookEndpointRepo(db: Database.Database): WebhookEndpointRepo {
   const insert = db.prepare(`INSERT INTO webhook_endpoints (id, account_id, url, description, events, secret, previous_secret, previous_expires_at,
@@ -22,10 +12,6 @@ function webhookEndpointRepo(db: Database.Database): WebhookEndpointRepo {
   const byAccount = db.prepare('SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY created_at, id');
   const remove = db.prepare('DELETE FROM webhook_endpoints WHERE id = ?');
   const removeAttempts = db.prepare('DELETE FROM webhook_attempts WHERE endpoint_id = ?');
-  const columns: Record<string, string> = {
-    url: 'url', description: 'description', events: 'events', secret: 'secret', previousSecret: 'previous_secret', previousExpiresAt: 'previous_expires_at',
-    disabledAt: 'disabled_at', disabledReason: 'disabled_reason', failingSince: 'failing_since', updatedAt: 'updated_at',
-  };
   const value = (v: unknown) => (v instanceof Date ? v.getTime() : Array.isArray(v) ? JSON.stringify(v) : v);
   return {
     async create(e) {
@@ -42,9 +28,9 @@ function webhookEndpointRepo(db: Database.Database): WebhookEndpointRepo {
       return (byAccount.all(accountId) as Row[]).map(endpointFromRow);
     },
     async update(id, patch) {
-      const entries = Object.entries(patch).filter(([k, v]) => v !== undefined && columns[k]);
+      const entries = patchEntries(patch, ENDPOINT_COLUMNS);
       if (!entries.length) return;
-      db.prepare(`UPDATE webhook_endpoints SET ${entries.map(([k]) => `${columns[k]} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => value(v)), id);
+      db.prepare(`UPDATE webhook_endpoints SET ${entries.map(([k]) => `${ENDPOINT_COLUMNS[k]} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => value(v)), id);
     },
     async delete(id) {
       return db.transaction(() => {
@@ -63,24 +49,11 @@ function webhookSecretRepo(db: Database.Database): WebhookAccountSecretRepo {
   return {
     async get(accountId) {
       const r = byId.get(accountId) as Row | undefined;
-      return r
-        ? { accountId: String(r.account_id), secret: String(r.secret), previousSecret: (r.previous_secret as string | null) ?? null,
-          previousExpiresAt: toDate(r.previous_expires_at), createdAt: toDate(r.created_at)! }
-        : null;
+      return r ? webhookSecretFromRow(r) : null;
     },
     async put(r) {
       put.run(r.accountId, r.secret, r.previousSecret, ms(r.previousExpiresAt), ms(r.createdAt));
     },
-  };
-}
-
-function deliveryFromRow(r: Row): WebhookDeliveryRecord {
-  return {
-    id: String(r.id), accountId: String(r.account_id), eventKey: String(r.event_key), type: r.type as WebhookDeliveryRecord['type'],
-    subjectId: String(r.subject_id), endpointId: (r.endpoint_id as string | null) ?? null, url: String(r.url),
-    status: r.status as WebhookDeliveryRecord['status'], attempts: Number(r.attempts), nextAttemptAt: toDate(r.next_attempt_at),
-    lastStatusCode: (r.last_status_code as number | null) ?? null, lastError: (r.last_error as string | null) ?? null,
-    createdAt: toDate(r.created_at)!, completedAt: toDate(r.completed_at),
   };
 }
 
@@ -129,10 +102,7 @@ function webhookAttemptRepo(db: Database.Database): WebhookAttemptRepo {
       })();
     },
     async listByEndpoint(endpointId, limit) {
-      return (list.all(endpointId, limit) as Row[]).map((r): WebhookAttemptRecord => ({
-        deliveryId: String(r.delivery_id), endpointId: (r.endpoint_id as string | null) ?? null, type: r.type as WebhookAttemptRecord['type'],
-        at: toDate(r.at)!, statusCode: (r.status_code as number | null) ?? null, latencyMs: Number(r.latency_ms), error: (r.error as string | null) ?? null,
-      }));
+      return (list.all(endpointId, limit) as Row[]).map(attemptFromRow);
     },
   };
 }
@@ -147,7 +117,7 @@ function webhookTargetRepo(db: Database.Database): WebhookTargetRepo {
     },
     async get(subjectId) {
       const r = byId.get(subjectId) as Row | undefined;
-      return r ? { subjectId: String(r.subject_id), accountId: String(r.account_id), url: String(r.url), createdAt: toDate(r.created_at)! } : null;
+      return r ? webhookTargetFromRow(r) : null;
     },
   };
 }
