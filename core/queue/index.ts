@@ -28,7 +28,8 @@ const WEBHOOK_LOCK_MS = 30_000;
 /** After interrupting running jobs at the end of the grace period, how long they get to hand their job back. */
 const HAND_BACK_MS = 5_000;
 const SETTLE_POLL_MS = 25;
-const DUPLICATE_KEY = 11000;
+/** Another process inserted the same entry at the same moment: MongoDB's duplicate key, PostgreSQL's unique_violation. */
+const isDuplicateEntry = (err: unknown) => [11000, '23505'].includes((err as { code?: number | string }).code as number | string);
 const REFILL_DELAY_MS = 10;
 
 export interface QueueOptions {
@@ -83,6 +84,8 @@ export class Queue implements JobQueue, WebhookQueue {
    * (`processEveryMs`) in any case.
    */
   private readonly notifications: NotificationChannel;
+  /** This process publishes on `dispatch` without running workers (see signalOnly). */
+  private signalling = false;
 
   constructor(private readonly options: QueueOptions) {
     this.notifications = options.dispatch ?? new InMemoryNotificationChannel();
@@ -101,8 +104,8 @@ export class Queue implements JobQueue, WebhookQueue {
     try {
       await this.agenda.create(runJobName(pluginId), { jobId: id }).unique({ 'data.jobId': id }, { insertOnly: true }).save();
     } catch (err) {
-      // MongoDB: another process inserted the same entry at the same moment (its unique index said no). It is queued.
-      if ((err as { code?: unknown }).code !== DUPLICATE_KEY) throw err;
+      // Another process inserted the same entry at the same moment (its unique index said no). It is queued.
+      if (!isDuplicateEntry(err)) throw err;
     }
   }
 
@@ -111,8 +114,19 @@ export class Queue implements JobQueue, WebhookQueue {
     try {
       await this.agenda.create(DELIVER_WEBHOOK, { deliveryId }).unique({ 'data.deliveryId': deliveryId }, { insertOnly: true }).schedule(at).save();
     } catch (err) {
-      if ((err as { code?: unknown }).code !== DUPLICATE_KEY) throw err;
+      if (!isDuplicateEntry(err)) throw err;
     }
+  }
+
+  /**
+   * For a process that accepts jobs but runs none (WORKERS=0) on a backend whose dispatch is
+   * published by the saving process (PostgreSQL NOTIFY): connect the channel, which Agenda would
+   * otherwise connect only when workers start, so workers elsewhere hear of this process's jobs.
+   */
+  async signalOnly(): Promise<void> {
+    if (!this.options.dispatch || this.signalling) return;
+    await this.options.dispatch.connect();
+    this.signalling = true;
   }
 
   /** A round trip to the queue's backend, for /readyz. */
@@ -246,6 +260,12 @@ export class Queue implements JobQueue, WebhookQueue {
     await this.maintenance?.stop(false);
     await this.deliveries?.stop(false);
     await this.agenda.stop();
+    if (this.signalling) {
+      // Never started, so Agenda's stop released nothing: close what signalOnly and saves opened.
+      this.signalling = false;
+      await this.options.dispatch?.disconnect();
+      if (this.options.backend.ownsConnection) await this.options.backend.disconnect();
+    }
     if (await this.allSettled(graceMs)) return;
     this.running.forEach((controller) => controller.abort());
     if (!(await this.allSettled(HAND_BACK_MS))) {

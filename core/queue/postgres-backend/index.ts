@@ -1,0 +1,73 @@
+/**
+ * Agenda on PostgreSQL (the scale-out mode), through @agendajs/postgres-backend, and its
+ * cross-process dispatch: LISTEN/NOTIFY tells every worker at once about an entry saved by any
+ * process, so a job accepted on one machine starts on another without waiting for a poll.
+ * Polling (QUEUE_POLL_MS) stays as the safety net while the listening connection is down.
+ */
+import { PostgresBackend, PostgresNotificationChannel, getCreateIndexesSQL, getCreateTableSQL, getUpdateTimestampTriggerSQL } from '@agendajs/postgres-backend';
+import pg from 'pg';
+import type { Logger } from '../../contract/index.js';
+
+export const QUEUE_TABLE = 'agenda_jobs';
+export const QUEUE_CHANNEL = 'transmute_agenda_jobs';
+/** Any constant, not the store's: the lock processes take to create the queue's table. */
+const SCHEMA_LOCK = 0x71756575; // 'queu'
+
+/**
+ * The queue's table and indexes, made once under an advisory lock (processes starting together
+ * would otherwise race on CREATE ... IF NOT EXISTS). Adds the one index Agenda does not make: a
+ * conversion job has at most one queue entry (whatever its plugin's entry name), so workers that
+ * queue unfinished jobs again at the same moment cannot queue one twice: Agenda's unique save
+ * reads, then inserts. Only conversion entries carry `data.jobId`.
+ */
+export async function prepareQueueSchema(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
+    await client.query(getCreateTableSQL(QUEUE_TABLE));
+    for (const sql of getCreateIndexesSQL(QUEUE_TABLE)) await client.query(sql);
+    await client.query(getUpdateTimestampTriggerSQL(QUEUE_TABLE));
+    await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${QUEUE_TABLE}_one_entry_per_job ON ${QUEUE_TABLE} ((data->>'jobId')) WHERE data ? 'jobId'`);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The backend on `url`, with its own pool (the conversion queue's stop closes it). */
+export async function createPostgresQueueBackend(url: string, options: { poolSize?: number } = {}): Promise<PostgresBackend> {
+  await prepareQueueSchema(url);
+  return queueBackendOn(url, options);
+}
+
+/** A backend on a database whose queue schema is prepared (prepareQueueSchema). */
+export function queueBackendOn(url: string, options: { poolSize?: number } = {}): PostgresBackend {
+  // Notifications are the dispatch channel's (postgresDispatchChannel), shared by no other Agenda.
+  return new PostgresBackend({
+    poolConfig: { connectionString: url, max: options.poolSize ?? 5, connectionTimeoutMillis: 10_000 },
+    tableName: QUEUE_TABLE,
+    ensureSchema: false,
+    disableNotifications: true,
+  });
+}
+
+/**
+ * LISTEN/NOTIFY on its own connection. A broken connection (PostgreSQL restarting) reconnects by
+ * itself with back-off while the workers keep polling: never fatal.
+ */
+export function postgresDispatchChannel(url: string, log: Logger): PostgresNotificationChannel {
+  const channel = new PostgresNotificationChannel({
+    connectionString: url,
+    channelName: QUEUE_CHANNEL,
+    reconnect: { enabled: true, initialDelayMs: 250, maxDelayMs: 5_000, maxAttempts: Number.MAX_SAFE_INTEGER },
+  });
+  // An EventEmitter error without a listener would crash the process.
+  channel.on('error', (err: Error) => log.warn('queue LISTEN connection failed: dispatch falls back to polling until it reconnects', { error: err.message }));
+  log.info('queue dispatch across processes: PostgreSQL LISTEN/NOTIFY');
+  return channel;
+}
