@@ -86,6 +86,7 @@ export class Queue implements JobQueue, WebhookQueue {
   private readonly notifications: NotificationChannel;
   /** This process publishes on `dispatch` without running workers (see signalOnly). */
   private signalling = false;
+  private workersStarted = false;
 
   constructor(private readonly options: QueueOptions) {
     this.notifications = options.dispatch ?? new InMemoryNotificationChannel();
@@ -136,6 +137,7 @@ export class Queue implements JobQueue, WebhookQueue {
 
   /** Start processing in this process (embedded server with workers, or apps/worker). */
   async startWorkers({ runner, retention, store, concurrency, plugins, webhooks }: WorkerDeps): Promise<void> {
+    this.workersStarted = true;
     const { log, lockLifetimeMs, retry = { delayMs: 2_000, maxDelayMs: 60_000, maxRetries: 8 } } = this.options;
     const handler = async (job: Job<{ jobId: string }>) => {
       const controller = new AbortController();
@@ -260,10 +262,10 @@ export class Queue implements JobQueue, WebhookQueue {
     await this.maintenance?.stop(false);
     await this.deliveries?.stop(false);
     await this.agenda.stop();
-    if (this.signalling) {
-      // Never started, so Agenda's stop released nothing: close what signalOnly and saves opened.
+    if (!this.workersStarted) {
+      // Agenda never started, so its stop released nothing: close what signalOnly and saves opened.
+      if (this.signalling) await this.options.dispatch?.disconnect();
       this.signalling = false;
-      await this.options.dispatch?.disconnect();
       if (this.options.backend.ownsConnection) await this.options.backend.disconnect();
     }
     if (await this.allSettled(graceMs)) return;

@@ -45,15 +45,49 @@ export async function createPostgresQueueBackend(url: string, options: { poolSiz
   return queueBackendOn(url, options);
 }
 
+/**
+ * A pool that survives the server going away: an idle connection PostgreSQL drops (a restart, a
+ * failover) is an 'error' event, which without a listener would crash the process. The pool
+ * discards that connection and the next query opens another.
+ */
+function resilientPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** The backend on its own resilient pool, which it closes when Agenda disconnects it. */
+class QueueBackend extends PostgresBackend {
+  constructor(private readonly ownedPool: pg.Pool) {
+    // Notifications are the dispatch channel's (postgresDispatchChannel), shared by no other Agenda.
+    super({ pool: ownedPool, tableName: QUEUE_TABLE, ensureSchema: false, disableNotifications: true });
+  }
+
+  override get ownsConnection(): boolean {
+    return true;
+  }
+
+  override async disconnect(): Promise<void> {
+    await super.disconnect();
+    if (!this.ownedPool.ended) await this.ownedPool.end();
+  }
+}
+
 /** A backend on a database whose queue schema is prepared (prepareQueueSchema). */
 export function queueBackendOn(url: string, options: { poolSize?: number } = {}): PostgresBackend {
-  // Notifications are the dispatch channel's (postgresDispatchChannel), shared by no other Agenda.
-  return new PostgresBackend({
-    poolConfig: { connectionString: url, max: options.poolSize ?? 5, connectionTimeoutMillis: 10_000 },
-    tableName: QUEUE_TABLE,
-    ensureSchema: false,
-    disableNotifications: true,
-  });
+  return new QueueBackend(resilientPool(url, options.poolSize ?? 5));
+}
+
+/** LISTEN/NOTIFY on a resilient pool of its own, closed when Agenda disconnects the channel. */
+class DispatchChannel extends PostgresNotificationChannel {
+  constructor(private readonly ownedPool: pg.Pool) {
+    super({ pool: ownedPool, channelName: QUEUE_CHANNEL, reconnect: { enabled: true, initialDelayMs: 250, maxDelayMs: 5_000, maxAttempts: Number.MAX_SAFE_INTEGER } });
+  }
+
+  override async disconnect(): Promise<void> {
+    await super.disconnect();
+    if (!this.ownedPool.ended) await this.ownedPool.end();
+  }
 }
 
 /**
@@ -61,11 +95,7 @@ export function queueBackendOn(url: string, options: { poolSize?: number } = {})
  * itself with back-off while the workers keep polling: never fatal.
  */
 export function postgresDispatchChannel(url: string, log: Logger): PostgresNotificationChannel {
-  const channel = new PostgresNotificationChannel({
-    connectionString: url,
-    channelName: QUEUE_CHANNEL,
-    reconnect: { enabled: true, initialDelayMs: 250, maxDelayMs: 5_000, maxAttempts: Number.MAX_SAFE_INTEGER },
-  });
+  const channel = new DispatchChannel(resilientPool(url, 2));
   // An EventEmitter error without a listener would crash the process.
   channel.on('error', (err: Error) => log.warn('queue LISTEN connection failed: dispatch falls back to polling until it reconnects', { error: err.message }));
   log.info('queue dispatch across processes: PostgreSQL LISTEN/NOTIFY');
