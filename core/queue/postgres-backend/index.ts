@@ -96,8 +96,19 @@ class DispatchChannel extends PostgresNotificationChannel {
  */
 export function postgresDispatchChannel(url: string, log: Logger): PostgresNotificationChannel {
   const channel = new DispatchChannel(resilientPool(url, 2));
-  // An EventEmitter error without a listener would crash the process.
-  channel.on('error', (err: Error) => log.warn('queue LISTEN connection failed: dispatch falls back to polling until it reconnects', { error: err.message }));
+  // An EventEmitter error without a listener would crash the process. One warning per outage,
+  // not one per reconnection attempt.
+  let down = false;
+  channel.on('error', (err: Error) => {
+    if (down) return;
+    down = true;
+    log.warn('queue LISTEN connection failed: dispatch falls back to polling until it reconnects', { error: err.message });
+  });
+  channel.on('stateChange', (state: string) => {
+    if (state !== 'connected' || !down) return;
+    down = false;
+    log.info('queue LISTEN connection restored');
+  });
   log.info('queue dispatch across processes: PostgreSQL LISTEN/NOTIFY');
   return channel;
 }
