@@ -57,8 +57,9 @@ export interface PostgresTestServer {
 
 export async function startPostgres(): Promise<PostgresTestServer> {
   const bin = binDir();
-  const root = await mkdtemp(path.join(os.tmpdir(), 'transmute-pg-'));
   const asRoot = process.getuid?.() === 0;
+  // As root, /tmp rather than TMPDIR: the postgres user must be able to reach the folder.
+  const root = await mkdtemp(path.join(asRoot ? '/tmp' : os.tmpdir(), 'transmute-pg-'));
   if (asRoot) {
     const { stdout } = await run('id', ['-u', 'postgres']);
     const { stdout: gid } = await run('id', ['-g', 'postgres']);

@@ -70,18 +70,21 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
         const account = await newAccount();
         const delivery = makeDelivery(account.id);
         const other = await openAnother();
+        const rivals = [delivery, { ...delivery, id: `msg_${randomUUID()}` }, { ...delivery, id: `msg_${randomUUID()}` }];
         const results = await Promise.all([
-          store.webhookDeliveries.create(delivery),
-          other.webhookDeliveries.create({ ...delivery, id: `msg_${randomUUID()}` }),
-          store.webhookDeliveries.create({ ...delivery, id: `msg_${randomUUID()}` }),
+          store.webhookDeliveries.create(rivals[0]!),
+          other.webhookDeliveries.create(rivals[1]!),
+          store.webhookDeliveries.create(rivals[2]!),
         ]);
         expect(results.filter(Boolean)).toHaveLength(1);
+        // Whichever insert won (concurrent stores promise no order) is the one record.
+        const winner = rivals[results.indexOf(true)]!;
         // Another target of the same event, and an override URL of it, are their own records.
         expect(await store.webhookDeliveries.create({ ...delivery, id: `msg_${randomUUID()}`, endpointId: 'whe_2' })).toBe(true);
         expect(await store.webhookDeliveries.create({ ...delivery, id: `msg_${randomUUID()}`, endpointId: null })).toBe(true);
         expect(await store.webhookDeliveries.create({ ...delivery, id: `msg_${randomUUID()}`, endpointId: null })).toBe(false);
-        expect(await store.webhookDeliveries.get(delivery.id)).toEqual({
-          ...delivery, status: 'pending', attempts: 0, lastStatusCode: null, lastError: null, completedAt: null,
+        expect(await store.webhookDeliveries.get(winner.id)).toEqual({
+          ...winner, status: 'pending', attempts: 0, lastStatusCode: null, lastError: null, completedAt: null,
         });
         expect(await store.webhookDeliveries.get('msg_missing')).toBeNull();
       });
