@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import type { Plugin } from '../core/contract/index.js';
 import type { Clock } from '../core/services/clock.js';
 import type { JobStatus, PlanId } from '../schema/index.js';
@@ -198,9 +199,14 @@ export async function spawnServer(env: Record<string, string>): Promise<ChildSer
 
 /** Run the admin CLI; returns its one JSON line parsed. */
 export async function admin(dataDir: string, ...args: string[]): Promise<any> {
+  return adminWith({ DATA_DIR: dataDir }, ...args);
+}
+
+/** Run the admin CLI with `env` (POSTGRES_URL, S3_*...); returns its one JSON line parsed. */
+export async function adminWith(env: Record<string, string>, ...args: string[]): Promise<any> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/cli/main.ts'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -222,4 +228,55 @@ export class TestClock implements Clock {
   advance(ms: number) {
     this.current = new Date(this.current.getTime() + ms);
   }
+}
+
+// Worker processes (`npm run worker`), for the multi-process tests.
+
+export interface LogLine {
+  msg?: string;
+  jobId?: string;
+  pid?: number;
+}
+
+export interface ChildWorker {
+  process: ChildProcess;
+  logs: LogLine[];
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+/** Starts `npm run worker` in a child process and waits until it takes jobs. */
+export async function spawnWorker(env: Record<string, string>): Promise<ChildWorker> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/worker/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', QUEUE_POLL_MS: '50', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const logs: LogLine[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    if (line.startsWith('{')) logs.push(JSON.parse(line) as LogLine);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await waitUntil(() => {
+    if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode} while starting`);
+    return logs.some((l) => l.msg === 'worker running');
+  }, 60_000, 'the worker to start');
+  return { process: child, logs, exited };
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(15_000).then(() => child.kill('SIGKILL'))]);
 }

@@ -3,63 +3,13 @@
  * an API-only server (WORKERS=0) plus `apps/worker` processes. Every job runs to completion
  * exactly once though a worker is killed mid-job, and SIGTERM never loses a job.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteStore, openSqliteDatabase } from '../core/store/sqlite/index.js';
-import { ROOT, admin, download, getJson, spawnServer, submitConvert, waitForJob, type ChildServer } from './helpers.js';
-
-interface LogLine {
-  msg?: string;
-  jobId?: string;
-  pid?: number;
-}
-
-interface ChildWorker {
-  process: ChildProcess;
-  logs: LogLine[];
-  /** Resolves with the exit code once the process has exited. */
-  exited: Promise<number | null>;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
-/** Starts `npm run worker` in a child process and waits until it takes jobs. */
-async function spawnWorker(env: Record<string, string>): Promise<ChildWorker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/worker/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', QUEUE_POLL_MS: '50', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const logs: LogLine[] = [];
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    if (line.startsWith('{')) logs.push(JSON.parse(line) as LogLine);
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await waitUntil(() => {
-    if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode} while starting`);
-    return logs.some((l) => l.msg === 'worker running');
-  }, 60_000, 'the worker to start');
-  return { process: child, logs, exited };
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(15_000).then(() => child.kill('SIGKILL'))]);
-}
+import { admin, download, getJson, sleep, spawnServer, spawnWorker, stopProcess, submitConvert, waitForJob, waitUntil, type ChildServer, type ChildWorker } from './helpers.js';
 
 const expectedOutput = (text: string) => `# Converted\n\n${text.toUpperCase()}\n`;
 

@@ -18,6 +18,24 @@ const envSchema = z.object({
     (value) => (value === '' ? undefined : value), // empty = unset, as compose files pass it
     z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
   ),
+  /**
+   * Set to scale out on PostgreSQL: state and Agenda in PostgreSQL (LISTEN/NOTIFY dispatch), blobs
+   * in the S3 bucket (S3_BUCKET, required). docs/SCALE-OUT.md.
+   */
+  POSTGRES_URL: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  ),
+  /** S3-compatible object storage for blobs (required with POSTGRES_URL; with MONGODB_URL, used instead of GridFS). */
+  S3_BUCKET: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(3).max(63).optional()),
+  /** Unset for AWS; the URL of MinIO, Ceph, R2... otherwise. */
+  S3_ENDPOINT: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
+  S3_REGION: z.preprocess((value) => (value === '' ? undefined : value), z.string().default('us-east-1')),
+  /** Unset (both): the AWS SDK's default chain (environment, instance or task role). */
+  S3_ACCESS_KEY_ID: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
+  /** 1: the bucket in the path (http://host/bucket/key), as MinIO and most self-hosted stores want. */
+  S3_FORCE_PATH_STYLE: z.enum(['0', '1', 'false', 'true', '']).default(''),
   /** Conversion jobs this process runs at once; 0 = API only (workers run elsewhere). */
   WORKERS: z.coerce.number().int().min(0).max(64).default(2),
   QUEUE_POLL_MS: z.coerce.number().int().min(10).default(500),
@@ -82,6 +100,18 @@ const envSchema = z.object({
 }).refine((env) => !env.MONGODB_URL || env.TOKEN_SECRET, {
   path: ['TOKEN_SECRET'],
   message: 'required when MONGODB_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
+}).refine((env) => !env.POSTGRES_URL || env.TOKEN_SECRET, {
+  path: ['TOKEN_SECRET'],
+  message: 'required when POSTGRES_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
+}).refine((env) => !(env.POSTGRES_URL && env.MONGODB_URL), {
+  path: ['POSTGRES_URL'],
+  message: 'set POSTGRES_URL or MONGODB_URL, not both',
+}).refine((env) => !env.POSTGRES_URL || env.S3_BUCKET, {
+  path: ['S3_BUCKET'],
+  message: 'required when POSTGRES_URL is set: processes on other machines share files through the bucket',
+}).refine((env) => !env.S3_ACCESS_KEY_ID === !env.S3_SECRET_ACCESS_KEY, {
+  path: ['S3_SECRET_ACCESS_KEY'],
+  message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither, for the SDK default chain)',
 });
 
 /**
@@ -134,6 +164,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     publicUrl,
     dataDir,
     mongodbUrl: c.MONGODB_URL,
+    postgresUrl: c.POSTGRES_URL,
+    /** Blobs in this bucket when set (PostgreSQL mode; MongoDB mode instead of GridFS). */
+    s3: c.S3_BUCKET
+      ? {
+        bucket: c.S3_BUCKET,
+        region: c.S3_REGION,
+        forcePathStyle: c.S3_FORCE_PATH_STYLE === '1' || c.S3_FORCE_PATH_STYLE === 'true',
+        ...(c.S3_ENDPOINT ? { endpoint: c.S3_ENDPOINT } : {}),
+        ...(c.S3_ACCESS_KEY_ID && c.S3_SECRET_ACCESS_KEY ? { credentials: { accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: c.S3_SECRET_ACCESS_KEY } } : {}),
+      }
+      : undefined,
     workers: c.WORKERS,
     queuePollMs: c.QUEUE_POLL_MS,
     queueLockMs: c.QUEUE_LOCK_MS,

@@ -1,7 +1,8 @@
 /**
  * Builds the runtime every app shares (server, worker, CLI): store, blobs, registry, queue and
- * services. Embedded mode (the default) uses SQLite + local disk; with MONGODB_URL set,
- * distributed mode swaps in MongoDB + GridFS. Nothing above the adapters changes.
+ * services. Embedded mode (the default) uses SQLite + local disk; with POSTGRES_URL set, the
+ * scale-out mode swaps in PostgreSQL + S3 (docs/SCALE-OUT.md); with MONGODB_URL, MongoDB + GridFS
+ * (or S3 when S3_BUCKET is set). Nothing above the adapters changes.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,15 +15,18 @@ import { configureEnginePaths, enginePaths } from '../../core/engines/paths.js';
 import { SandboxPool } from '../../core/engines/sandbox/pool.js';
 import { GridFsBlobStore } from '../../core/blobs/gridfs.js';
 import { LocalBlobStore } from '../../core/blobs/local.js';
+import { S3BlobStore } from '../../core/blobs/s3.js';
 import type { BlobStore } from '../../core/blobs/types.js';
 import { Queue } from '../../core/queue/index.js';
 import { createMongoQueueBackend, mongoDispatchChannel } from '../../core/queue/mongo-backend/index.js';
+import { createPostgresQueueBackend, postgresDispatchChannel } from '../../core/queue/postgres-backend/index.js';
 import { SqliteBackend } from '../../core/queue/sqlite-backend/index.js';
 import { Registry } from '../../core/registry/index.js';
 import { createServices, type Services } from '../../core/services/index.js';
 import { createMailTransport } from '../../core/services/mail-transport.js';
 import type { Clock } from '../../core/services/clock.js';
 import { MongoStore } from '../../core/store/mongo/index.js';
+import { PostgresStore } from '../../core/store/postgres/index.js';
 import { SqliteStore, openSqliteDatabase } from '../../core/store/sqlite/index.js';
 import type { Store } from '../../core/store/types.js';
 import { standardPluginModules, standardPlugins } from '../../plugins/index.js';
@@ -58,6 +62,10 @@ interface Adapters {
   queueBackend: AgendaBackend;
   /** Signals jobs saved by other processes (MongoDB with change streams); otherwise workers poll for them. */
   queueDispatch?: NotificationChannel;
+  /** The saving process publishes on queueDispatch (PostgreSQL NOTIFY): API-only processes connect it too. */
+  publishesDispatch?: boolean;
+  /** Closes what the store does not (an S3 client). */
+  closeBlobs?: () => void;
 }
 
 /** One SQLite file under DATA_DIR, shared by the store and the queue (and by every process on this machine); blobs on local disk. */
@@ -67,11 +75,31 @@ async function embeddedAdapters(dataDir: string): Promise<Adapters> {
   return { store: new SqliteStore(db), blobs: new LocalBlobStore(path.join(dataDir, 'blobs')), queueBackend: new SqliteBackend({ database: db }) };
 }
 
-/** MongoDB for state and the queue, GridFS for blobs, all on the store's one client (closed with the store). */
-async function distributedAdapters(url: string, log: Logger): Promise<Adapters> {
+/** MongoDB for state and the queue, GridFS (or the S3 bucket) for blobs, all on the store's one client (closed with the store). */
+async function distributedAdapters(url: string, s3: Config['s3'], log: Logger): Promise<Adapters> {
   const store = await MongoStore.connect(url);
   const queueDispatch = await mongoDispatchChannel(store.db, log);
-  return { store, blobs: new GridFsBlobStore(store.db), queueBackend: await createMongoQueueBackend(store.db), ...(queueDispatch ? { queueDispatch } : {}) };
+  const blobs = s3 ? new S3BlobStore(s3) : new GridFsBlobStore(store.db);
+  return {
+    store, blobs, queueBackend: await createMongoQueueBackend(store.db), ...(queueDispatch ? { queueDispatch } : {}),
+    ...(blobs instanceof S3BlobStore ? { closeBlobs: () => blobs.close() } : {}),
+  };
+}
+
+/** PostgreSQL for state (migrated at start) and the queue (LISTEN/NOTIFY dispatch), blobs in the S3 bucket. */
+async function postgresAdapters(url: string, s3: NonNullable<Config['s3']>, log: Logger): Promise<Adapters> {
+  const store = await PostgresStore.connect(url);
+  const blobs = new S3BlobStore(s3);
+  return {
+    store, blobs, queueBackend: await createPostgresQueueBackend(url), queueDispatch: postgresDispatchChannel(url, log), publishesDispatch: true,
+    closeBlobs: () => blobs.close(),
+  };
+}
+
+function adaptersFor(config: Config, log: Logger): Promise<Adapters> {
+  if (config.postgresUrl && config.s3) return postgresAdapters(config.postgresUrl, config.s3, log);
+  if (config.mongodbUrl) return distributedAdapters(config.mongodbUrl, config.s3, log);
+  return embeddedAdapters(config.dataDir);
 }
 
 export async function createRuntime({ config, log, clock, plugins = standardPlugins }: RuntimeOptions): Promise<Runtime> {
@@ -83,7 +111,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   const registry = new Registry(admitted);
   configureEnginePaths(config.enginePaths);
   await registry.checkEngines();
-  const { store, blobs, queueBackend, queueDispatch } = config.mongodbUrl ? await distributedAdapters(config.mongodbUrl, log) : await embeddedAdapters(config.dataDir);
+  const { store, blobs, queueBackend, queueDispatch, publishesDispatch, closeBlobs } = await adaptersFor(config, log);
   const queue = new Queue({
     backend: queueBackend,
     ...(queueDispatch ? { dispatch: queueDispatch } : {}),
@@ -119,6 +147,8 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     sandbox: () => sandbox.status(), office: () => office.status(), queue: () => store.jobs.waitingByPlugin(),
     readiness: async () => ({ store: await answers(() => store.ping()), queue: await answers(() => queue.ping()), engines: services.capabilities.unavailable().length === 0 }),
   }, registry.plugins.map((p) => p.id));
+  // An API-only process still tells workers elsewhere about the jobs it accepts.
+  if (publishesDispatch && config.workers === 0) await queue.signalOnly();
   return {
     config,
     services,
@@ -142,6 +172,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
       await sandbox.close();
       await office.close();
       await mail.close();
+      closeBlobs?.();
       await store.close();
     },
   };

@@ -1,13 +1,10 @@
 /** Blobs in MongoDB GridFS (distributed mode): every API instance and worker sees the same files. */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GridFSBucket, type Collection, type Db, type ObjectId } from 'mongodb';
-import { BlobTooLargeError, type BlobStore } from './types.js';
-
-const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9/_.-]*$/;
+import { assertSafeKey, byteCounter, copyToDir } from './common.js';
+import type { BlobStore } from './types.js';
 
 /**
  * The blob key is the GridFS file id, so a key names at most one file and a delete also finds
@@ -15,8 +12,7 @@ const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9/_.-]*$/;
  * only say ObjectId.
  */
 function fileId(key: string): ObjectId {
-  if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`invalid blob key '${key}'`);
-  return key as unknown as ObjectId;
+  return assertSafeKey(key) as unknown as ObjectId;
 }
 
 export class GridFsBlobStore implements BlobStore {
@@ -34,23 +30,15 @@ export class GridFsBlobStore implements BlobStore {
     const id = fileId(key);
     // A key is written again when a job is retried after a crash: start from nothing.
     await this.delete(key);
-    let bytes = 0;
-    const limit = options.maxBytes ?? Infinity;
     // Stops the upload at the first chunk past the limit, without reading the rest.
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        bytes += chunk.length;
-        if (bytes > limit) done(new BlobTooLargeError(limit));
-        else done(null, chunk);
-      },
-    });
+    const counter = byteCounter(options.maxBytes);
     try {
-      await pipeline(source, counter, this.bucket.openUploadStreamWithId(id, key));
+      await pipeline(source, counter.stream, this.bucket.openUploadStreamWithId(id, key));
     } catch (err) {
       await this.delete(key);
       throw err;
     }
-    return { bytes };
+    return { bytes: counter.bytes() };
   }
 
   async putFile(key: string, filePath: string): Promise<{ bytes: number }> {
@@ -62,10 +50,7 @@ export class GridFsBlobStore implements BlobStore {
   }
 
   async localPath(key: string, dir: string): Promise<string> {
-    const target = path.join(dir, key.replaceAll('/', '_'));
-    await mkdir(dir, { recursive: true });
-    await pipeline(this.read(key), createWriteStream(target));
-    return target;
+    return copyToDir(this.read(key), key, dir);
   }
 
   async exists(key: string): Promise<boolean> {

@@ -2,39 +2,29 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobTooLargeError, type BlobStore } from './types.js';
-
-const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9/_.-]*$/;
+import { assertSafeKey, byteCounter } from './common.js';
+import type { BlobStore } from './types.js';
 
 export class LocalBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
   private pathOf(key: string): string {
-    if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`invalid blob key '${key}'`);
-    return path.join(this.root, key);
+    return path.join(this.root, assertSafeKey(key));
   }
 
   async write(key: string, source: Readable, options: { maxBytes?: number } = {}): Promise<{ bytes: number }> {
     const target = this.pathOf(key);
     await mkdir(path.dirname(target), { recursive: true });
-    let bytes = 0;
-    const limit = options.maxBytes ?? Infinity;
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        bytes += chunk.length;
-        if (bytes > limit) done(new BlobTooLargeError(limit));
-        else done(null, chunk);
-      },
-    });
+    const counter = byteCounter(options.maxBytes);
     try {
-      await pipeline(source, counter, createWriteStream(target));
+      await pipeline(source, counter.stream, createWriteStream(target));
     } catch (err) {
       await rm(target, { force: true });
       throw err;
     }
-    return { bytes };
+    return { bytes: counter.bytes() };
   }
 
   async putFile(key: string, filePath: string): Promise<{ bytes: number }> {

@@ -29,7 +29,8 @@ const WEBHOOK_LOCK_MS = 30_000;
 /** After interrupting running jobs at the end of the grace period, how long they get to hand their job back. */
 const HAND_BACK_MS = 5_000;
 const SETTLE_POLL_MS = 25;
-const DUPLICATE_KEY = 11000;
+/** Another process inserted the same entry at the same moment: MongoDB's duplicate key, PostgreSQL's unique_violation. */
+const isDuplicateEntry = (err: unknown) => [11000, '23505'].includes((err as { code?: number | string }).code as number | string);
 const REFILL_DELAY_MS = 10;
 
 export interface QueueOptions {
@@ -84,6 +85,9 @@ export class Queue implements JobQueue, WebhookQueue {
    * (`processEveryMs`) in any case.
    */
   private readonly notifications: NotificationChannel;
+  /** This process publishes on `dispatch` without running workers (see signalOnly). */
+  private signalling = false;
+  private workersStarted = false;
 
   constructor(private readonly options: QueueOptions) {
     this.notifications = options.dispatch ?? new InMemoryNotificationChannel();
@@ -103,8 +107,8 @@ export class Queue implements JobQueue, WebhookQueue {
       // The accepting request's trace context rides along (traceparent), so the run joins its trace.
       await this.agenda.create(runJobName(pluginId), { jobId: id, ...traceCarrier() }).unique({ 'data.jobId': id }, { insertOnly: true }).save();
     } catch (err) {
-      // MongoDB: another process inserted the same entry at the same moment (its unique index said no). It is queued.
-      if ((err as { code?: unknown }).code !== DUPLICATE_KEY) throw err;
+      // Another process inserted the same entry at the same moment (its unique index said no). It is queued.
+      if (!isDuplicateEntry(err)) throw err;
     }
   }
 
@@ -113,8 +117,19 @@ export class Queue implements JobQueue, WebhookQueue {
     try {
       await this.agenda.create(DELIVER_WEBHOOK, { deliveryId }).unique({ 'data.deliveryId': deliveryId }, { insertOnly: true }).schedule(at).save();
     } catch (err) {
-      if ((err as { code?: unknown }).code !== DUPLICATE_KEY) throw err;
+      if (!isDuplicateEntry(err)) throw err;
     }
+  }
+
+  /**
+   * For a process that accepts jobs but runs none (WORKERS=0) on a backend whose dispatch is
+   * published by the saving process (PostgreSQL NOTIFY): connect the channel, which Agenda would
+   * otherwise connect only when workers start, so workers elsewhere hear of this process's jobs.
+   */
+  async signalOnly(): Promise<void> {
+    if (!this.options.dispatch || this.signalling) return;
+    await this.options.dispatch.connect();
+    this.signalling = true;
   }
 
   /** A round trip to the queue's backend, for /readyz. */
@@ -124,6 +139,7 @@ export class Queue implements JobQueue, WebhookQueue {
 
   /** Start processing in this process (embedded server with workers, or apps/worker). */
   async startWorkers({ runner, retention, store, concurrency, plugins, webhooks }: WorkerDeps): Promise<void> {
+    this.workersStarted = true;
     const { log, lockLifetimeMs, retry = { delayMs: 2_000, maxDelayMs: 60_000, maxRetries: 8 } } = this.options;
     const handler = async (job: Job<{ jobId: string }>) => {
       const controller = new AbortController();
@@ -248,6 +264,12 @@ export class Queue implements JobQueue, WebhookQueue {
     await this.maintenance?.stop(false);
     await this.deliveries?.stop(false);
     await this.agenda.stop();
+    if (!this.workersStarted) {
+      // Agenda never started, so its stop released nothing: close what signalOnly and saves opened.
+      if (this.signalling) await this.options.dispatch?.disconnect();
+      this.signalling = false;
+      if (this.options.backend.ownsConnection) await this.options.backend.disconnect();
+    }
     if (await this.allSettled(graceMs)) return;
     this.running.forEach((controller) => controller.abort());
     if (!(await this.allSettled(HAND_BACK_MS))) {

@@ -1,0 +1,114 @@
+/**
+ * Agenda on PostgreSQL (the scale-out mode), through @agendajs/postgres-backend, and its
+ * cross-process dispatch: LISTEN/NOTIFY tells every worker at once about an entry saved by any
+ * process, so a job accepted on one machine starts on another without waiting for a poll.
+ * Polling (QUEUE_POLL_MS) stays as the safety net while the listening connection is down.
+ */
+import { PostgresBackend, PostgresNotificationChannel, getCreateIndexesSQL, getCreateTableSQL, getUpdateTimestampTriggerSQL } from '@agendajs/postgres-backend';
+import pg from 'pg';
+import type { Logger } from '../../contract/index.js';
+
+export const QUEUE_TABLE = 'agenda_jobs';
+export const QUEUE_CHANNEL = 'transmute_agenda_jobs';
+/** Any constant, not the store's: the lock processes take to create the queue's table. */
+const SCHEMA_LOCK = 0x71756575; // 'queu'
+
+/**
+ * The queue's table and indexes, made once under an advisory lock (processes starting together
+ * would otherwise race on CREATE ... IF NOT EXISTS). Adds the one index Agenda does not make: a
+ * conversion job has at most one queue entry (whatever its plugin's entry name), so workers that
+ * queue unfinished jobs again at the same moment cannot queue one twice: Agenda's unique save
+ * reads, then inserts. Only conversion entries carry `data.jobId`.
+ */
+export async function prepareQueueSchema(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
+    await client.query(getCreateTableSQL(QUEUE_TABLE));
+    for (const sql of getCreateIndexesSQL(QUEUE_TABLE)) await client.query(sql);
+    await client.query(getUpdateTimestampTriggerSQL(QUEUE_TABLE));
+    await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${QUEUE_TABLE}_one_entry_per_job ON ${QUEUE_TABLE} ((data->>'jobId')) WHERE data ? 'jobId'`);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The backend on `url`, with its own pool (the conversion queue's stop closes it). */
+export async function createPostgresQueueBackend(url: string, options: { poolSize?: number } = {}): Promise<PostgresBackend> {
+  await prepareQueueSchema(url);
+  return queueBackendOn(url, options);
+}
+
+/**
+ * A pool that survives the server going away: an idle connection PostgreSQL drops (a restart, a
+ * failover) is an 'error' event, which without a listener would crash the process. The pool
+ * discards that connection and the next query opens another.
+ */
+function resilientPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** The backend on its own resilient pool, which it closes when Agenda disconnects it. */
+class QueueBackend extends PostgresBackend {
+  constructor(private readonly ownedPool: pg.Pool) {
+    // Notifications are the dispatch channel's (postgresDispatchChannel), shared by no other Agenda.
+    super({ pool: ownedPool, tableName: QUEUE_TABLE, ensureSchema: false, disableNotifications: true });
+  }
+
+  override get ownsConnection(): boolean {
+    return true;
+  }
+
+  override async disconnect(): Promise<void> {
+    await super.disconnect();
+    if (!this.ownedPool.ended) await this.ownedPool.end();
+  }
+}
+
+/** A backend on a database whose queue schema is prepared (prepareQueueSchema). */
+export function queueBackendOn(url: string, options: { poolSize?: number } = {}): PostgresBackend {
+  return new QueueBackend(resilientPool(url, options.poolSize ?? 5));
+}
+
+/** LISTEN/NOTIFY on a resilient pool of its own, closed when Agenda disconnects the channel. */
+class DispatchChannel extends PostgresNotificationChannel {
+  constructor(private readonly ownedPool: pg.Pool) {
+    super({ pool: ownedPool, channelName: QUEUE_CHANNEL, reconnect: { enabled: true, initialDelayMs: 250, maxDelayMs: 5_000, maxAttempts: Number.MAX_SAFE_INTEGER } });
+  }
+
+  override async disconnect(): Promise<void> {
+    await super.disconnect();
+    if (!this.ownedPool.ended) await this.ownedPool.end();
+  }
+}
+
+/**
+ * LISTEN/NOTIFY on its own connection. A broken connection (PostgreSQL restarting) reconnects by
+ * itself with back-off while the workers keep polling: never fatal.
+ */
+export function postgresDispatchChannel(url: string, log: Logger): PostgresNotificationChannel {
+  const channel = new DispatchChannel(resilientPool(url, 2));
+  // An EventEmitter error without a listener would crash the process. One warning per outage,
+  // not one per reconnection attempt.
+  let down = false;
+  channel.on('error', (err: Error) => {
+    if (down) return;
+    down = true;
+    log.warn('queue LISTEN connection failed: dispatch falls back to polling until it reconnects', { error: err.message });
+  });
+  channel.on('stateChange', (state: string) => {
+    if (state !== 'connected' || !down) return;
+    down = false;
+    log.info('queue LISTEN connection restored');
+  });
+  log.info('queue dispatch across processes: PostgreSQL LISTEN/NOTIFY');
+  return channel;
+}

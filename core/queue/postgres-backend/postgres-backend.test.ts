@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type PostgresTestServer } from '../../../test/servers/postgres.js';
+import type { Logger } from '../../contract/index.js';
+import { PostgresStore } from '../../store/postgres/index.js';
+import { DISPATCH_POLL_MS as POLL_MS } from '../dispatch.fixture.js';
+import { Queue } from '../index.js';
+import { backendConformanceSuite } from '../sqlite-backend/conformance.js';
+import { createPostgresQueueBackend, postgresDispatchChannel, prepareQueueSchema, queueBackendOn } from './index.js';
+
+const workerEntry = fileURLToPath(new URL('./postgres-worker.fixture.ts', import.meta.url));
+
+/**
+ * Where @agendajs/postgres-backend, used as published, differs from the suite (written against the
+ * SQLite backend). Transmute relies on none of these: its entries are unique on `data.jobId` /
+ * `data.deliveryId` strings (plus a unique index, see prepareQueueSchema), repeat with string
+ * intervals ('1 minute', cron), are queried by `data` only, and are never disabled or debounced.
+ */
+const AS_PUBLISHED: Record<string, string> = {
+  'inserts a job, assigns an id and round-trips every field': 'a numeric repeatInterval comes back as a string',
+  'repeats a job scheduled with every(), keeping a single row': 'a numeric repeatInterval comes back as a string',
+  'matches values type-exactly': 'unique data values are compared as text (1 matches "1")',
+  'with trailing debounce, pushes nextRunAt back on each save, capped by maxWait': 'debounce timing differs',
+  'filters by name, names, id and ids': 'an id that is not a UUID is an error, not "no match"',
+  'searches names case-insensitively, with LIKE wildcards taken literally': 'LIKE wildcards in a search are wildcards',
+  'filters by computed state, with disabled jobs reported as paused': 'states are computed differently',
+  'getJobsOverview counts each name’s jobs per state': 'states are computed differently',
+  'disables and enables, counting only jobs that changed': 'counts jobs already in the requested state',
+};
+
+let server: PostgresTestServer;
+beforeAll(async () => {
+  server = await startPostgres();
+}, 120_000);
+afterAll(() => server?.stop(), 60_000);
+
+describe('PostgresBackend (Agenda)', () => {
+  // One schema per run of the suite; every backend opens its own pool, as worker processes would.
+  backendConformanceSuite('PostgresBackend', async () => {
+    const url = await server.createSchema();
+    await prepareQueueSchema(url);
+    return {
+      openBackend: () => queueBackendOn(url),
+      spawnWorker: (options) => spawn(process.execPath, ['--import', 'tsx', workerEntry, url, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] }),
+      destroy: () => server.dropSchema(url),
+    };
+  }, { deviations: AS_PUBLISHED });
+});
+
+describe('PostgreSQL dispatch across processes', () => {
+  it('a job accepted where no worker runs starts at once on a worker elsewhere (LISTEN/NOTIFY), long before the poll', { timeout: 60_000 }, async () => {
+    const url = await server.createSchema();
+    const store = await PostgresStore.connect(url, { poolSize: 2 });
+    const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const queueOn = async () =>
+      new Queue({ backend: await createPostgresQueueBackend(url), dispatch: postgresDispatchChannel(url, log), processEveryMs: POLL_MS, lockLifetimeMs: 10_000, log });
+    const api = await queueOn();
+    const worker = await queueOn();
+    const started = new Map<string, number>();
+    try {
+      await api.agenda.ready;
+      await api.signalOnly();
+      await worker.startWorkers({
+        runner: { run: async (jobId) => void started.set(jobId, Date.now()), triage: async () => 'queue' },
+        retention: { purge: async () => undefined }, store, concurrency: 2, plugins: [{ id: 'p', concurrency: 2 }],
+      });
+      await sleep(300); // past the start-up scan
+      const waits: number[] = [];
+      for (const id of ['one', 'two', 'three']) {
+        const accepted = Date.now();
+        await api.enqueue({ id, pluginId: 'p' });
+        for (let i = 0; i < 200 && !started.has(id); i++) await sleep(10);
+        waits.push(started.get(id)! - accepted);
+      }
+      // Each far inside the 5 s poll: signalled, not found by a poll.
+      expect(Math.max(...waits)).toBeLessThan(1_500);
+    } finally {
+      await api.stop(1_000);
+      await worker.stop(1_000);
+      await store.close();
+      await server.dropSchema(url);
+    }
+  });
+});

@@ -1,0 +1,73 @@
+/** Credits: usage per period, free trials and request-rate windows in MongoDB. */
+import { MongoServerError, type Collection, type Db } from 'mongodb';
+import type { ChargeResult, TrialRepo, UsageRepo, RateRepo, CreditsStore } from '../types.js';
+import { DUPLICATE_KEY, retryOnDuplicateKey } from './documents.js';
+import { COLLECTIONS, type RateDoc, type TrialDoc, type UsageDoc } from './schema.js';
+
+function trialRepo(trials: Collection<TrialDoc>): TrialRepo {
+  return {
+    async claim(accountId, tool, at) {
+      // The unique (accountId, tool) index decides between concurrent claims: one insert wins.
+      try {
+        await trials.insertOne({ accountId, tool, claimedAt: at });
+        return true;
+      } catch (err) {
+        if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;
+        throw err;
+      }
+    },
+    async release(accountId, tool) {
+      await trials.deleteOne({ accountId, tool });
+    },
+  };
+}
+
+function usageRepo(usage: Collection<UsageDoc>): UsageRepo {
+  const usedIn = async (accountId: string, period: string) => (await usage.findOne({ accountId, period }))?.used ?? 0;
+  return {
+    async get(accountId, period) {
+      return { accountId, period, used: await usedIn(accountId, period) };
+    },
+    async charge(accountId, period, cost, limit): Promise<ChargeResult> {
+      // The zero row first (a no-op when it exists), so the charge below never has to upsert.
+      await retryOnDuplicateKey(() => usage.updateOne({ accountId, period }, { $setOnInsert: { used: 0 } }, { upsert: true }));
+      // The allowance check and the increment are one conditional write: concurrent charges cannot both pass.
+      const withinLimit = limit === null ? {} : { $expr: { $lte: [{ $add: ['$used', cost] }, limit] } };
+      const charged = await usage.findOneAndUpdate({ accountId, period, ...withinLimit }, { $inc: { used: cost } }, { returnDocument: 'after' });
+      return charged ? { ok: true, used: charged.used } : { ok: false, used: await usedIn(accountId, period) };
+    },
+    async refund(accountId, period, cost) {
+      await usage.updateOne({ accountId, period }, [{ $set: { used: { $max: [0, { $subtract: ['$used', cost] }] } } }]);
+    },
+    async set(accountId, period, used) {
+      await retryOnDuplicateKey(() => usage.updateOne({ accountId, period }, { $set: { used } }, { upsert: true }));
+    },
+  };
+}
+
+function rateRepo(rates: Collection<RateDoc>): RateRepo {
+  return {
+    async hit(key, windowStart) {
+      const doc = await retryOnDuplicateKey(() =>
+        rates.findOneAndUpdate(
+          { key, windowStart },
+          { $inc: { count: 1 }, $setOnInsert: { createdAt: new Date() } },
+          { upsert: true, returnDocument: 'after' },
+        ),
+      );
+      if (!doc) throw new Error('rate window upsert returned no document');
+      return doc.count;
+    },
+    async deleteBefore(windowStart) {
+      await rates.deleteMany({ windowStart: { $lt: windowStart } });
+    },
+  };
+}
+
+export function mongoCredits(db: Db): CreditsStore {
+  return {
+    usage: usageRepo(db.collection<UsageDoc>(COLLECTIONS.usage)),
+    trials: trialRepo(db.collection<TrialDoc>(COLLECTIONS.trials)),
+    rates: rateRepo(db.collection<RateDoc>(COLLECTIONS.rates)),
+  };
+}

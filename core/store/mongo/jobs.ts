@@ -1,0 +1,150 @@
+/** Jobs, batches and extraction results in MongoDB. */
+import { type Collection, type Filter, type Db } from 'mongodb';
+import type { JobRecord, BatchRecord, NewJob, JobRepo, BatchRepo, JobsStore } from '../types.js';
+import { asJson } from './documents.js';
+import { COLLECTIONS, type BatchDoc, type JobDoc } from './schema.js';
+
+const UNFINISHED: JobRecord['status'][] = ['waiting', 'active'];
+
+function jobFromDoc({ _id, ...doc }: JobDoc): JobRecord {
+  return {
+    id: _id, accountId: doc.accountId, batchId: doc.batchId, kind: doc.kind, pluginId: doc.pluginId, op: doc.op, inputFormat: doc.inputFormat,
+    outputFormat: doc.outputFormat, options: doc.options, inputs: doc.inputs, status: doc.status, progress: doc.progress,
+    error: doc.error, toolReport: doc.toolReport, output: doc.output, result: doc.result ?? null, downloadTokenHash: doc.downloadTokenHash ?? null, creditCost: doc.creditCost,
+    creditPeriod: doc.creditPeriod, refunded: doc.refunded, viaApi: doc.viaApi, attempts: doc.attempts, createdAt: doc.createdAt,
+    startedAt: doc.startedAt, completedAt: doc.completedAt, inputsExpireAt: doc.inputsExpireAt, outputExpiresAt: doc.outputExpiresAt,
+  };
+}
+
+function batchFromDoc({ _id, ...doc }: BatchDoc): BatchRecord {
+  return { id: _id, accountId: doc.accountId, tool: doc.tool ?? null, total: doc.total, errors: doc.errors, createdAt: doc.createdAt };
+}
+
+function jobRepo(jobs: Collection<JobDoc>): JobRepo {
+  /** Oldest first, as the SQLite adapter lists them. */
+  const list = async (filter: Filter<JobDoc>) => (await jobs.find(filter).sort({ createdAt: 1, _id: 1 }).toArray()).map(jobFromDoc);
+  return {
+    async create(job: NewJob) {
+      const doc: JobDoc = {
+        _id: job.id, accountId: job.accountId, batchId: job.batchId ?? null, kind: job.kind, pluginId: job.pluginId, op: job.op, inputFormat: job.inputFormat,
+        outputFormat: job.outputFormat, options: asJson(job.options), inputs: asJson(job.inputs), status: 'waiting', progress: 0,
+        error: null, toolReport: null, output: null, result: null, downloadTokenHash: null, creditCost: job.creditCost, creditPeriod: job.creditPeriod,
+        refunded: false, viaApi: job.viaApi, attempts: 0, createdAt: job.createdAt, startedAt: null, completedAt: null,
+        inputsExpireAt: job.inputsExpireAt, outputExpiresAt: null,
+      };
+      await jobs.insertOne(doc);
+      return jobFromDoc(doc);
+    },
+    async get(id) {
+      const doc = await jobs.findOne({ _id: id });
+      return doc ? jobFromDoc(doc) : null;
+    },
+    async start(id, at) {
+      // A pipeline update, so the first start time survives a restart after a crash.
+      const doc = await jobs.findOneAndUpdate(
+        { _id: id, status: { $in: UNFINISHED } },
+        [{ $set: { status: 'active', attempts: { $add: ['$attempts', 1] }, startedAt: { $ifNull: ['$startedAt', at] } } }],
+        { returnDocument: 'after' },
+      );
+      return doc ? jobFromDoc(doc) : null;
+    },
+    async setProgress(id, progress) {
+      await jobs.updateOne({ _id: id, status: 'active' }, { $set: { progress } });
+    },
+    async complete(id, r) {
+      const result = await jobs.updateOne(
+        { _id: id, status: 'active' },
+        {
+          $set: {
+            status: 'done', progress: 100, output: asJson(r.output), downloadTokenHash: r.downloadTokenHash ?? null,
+            toolReport: r.toolReport ? asJson(r.toolReport) : null, completedAt: r.at, outputExpiresAt: r.outputExpiresAt,
+          },
+        },
+      );
+      return result.modifiedCount > 0;
+    },
+    async completeWithResult(id, r) {
+      const result = await jobs.updateOne(
+        { _id: id, status: 'active' },
+        { $set: { status: 'done', progress: 100, result: asJson(r.result), completedAt: r.at } },
+      );
+      return result.modifiedCount > 0;
+    },
+    async fail(id, error, at) {
+      const result = await jobs.updateOne({ _id: id, status: { $in: UNFINISHED } }, { $set: { status: 'failed', error, completedAt: at } });
+      return result.modifiedCount > 0;
+    },
+    async markRefunded(id) {
+      return (await jobs.updateOne({ _id: id, refunded: false }, { $set: { refunded: true } })).modifiedCount > 0;
+    },
+    async listByAccount(accountId, limit, offset) {
+      const [total, page] = await Promise.all([
+        jobs.countDocuments({ accountId }),
+        // limit(0) means "no limit" to MongoDB, not an empty page.
+        limit > 0 ? jobs.find({ accountId }).sort({ createdAt: -1, _id: -1 }).skip(offset).limit(limit).toArray() : [],
+      ]);
+      return { total, jobs: page.map(jobFromDoc) };
+    },
+    async listByBatch(batchId) {
+      return list({ batchId });
+    },
+    async listUnfinished() {
+      return list({ status: { $in: UNFINISHED } });
+    },
+    async waitingByPlugin() {
+      const groups = await jobs.aggregate<{ _id: string; count: number; oldestAt: Date }>([
+        { $match: { status: 'waiting' } },
+        { $group: { _id: '$pluginId', count: { $sum: 1 }, oldestAt: { $min: '$createdAt' } } },
+        { $sort: { _id: 1 } },
+      ]).toArray();
+      return groups.map((g) => ({ pluginId: g._id, count: g.count, oldestAt: g.oldestAt }));
+    },
+    async listFinishedSince(since) {
+      const docs = await jobs.find({ completedAt: { $gte: since }, status: { $in: ['done', 'failed'] } }, { projection: { _id: 1, accountId: 1, batchId: 1, kind: 1, status: 1, completedAt: 1 } })
+        .sort({ completedAt: 1, _id: 1 }).toArray();
+      return docs.map((d) => ({ id: d._id, accountId: d.accountId, batchId: d.batchId, kind: d.kind, status: d.status, completedAt: d.completedAt! }));
+    },
+    async listInputsDue(now) {
+      return list({ inputsExpireAt: { $lte: now }, 'inputs.0': { $exists: true } });
+    },
+    async clearInputs(id) {
+      await jobs.updateOne({ _id: id }, { $set: { inputs: [] } });
+    },
+    async clearResultsBefore(before) {
+      // Strictly before, as the SQLite adapter; `$type: 'object'` is the results_due index's filter.
+      await jobs.updateMany({ result: { $type: 'object' }, createdAt: { $lt: before } }, { $set: { result: null } });
+    },
+    async clearExpiredDownloadTokens(before) {
+      await jobs.updateMany({ downloadTokenHash: { $type: 'string' }, completedAt: { $lte: before } }, { $set: { downloadTokenHash: null } });
+    },
+    async listOutputsDue(now) {
+      return list({ output: { $ne: null }, outputExpiresAt: { $lte: now } });
+    },
+    async clearOutput(id) {
+      await jobs.updateOne({ _id: id }, { $set: { output: null, downloadTokenHash: null } });
+    },
+    async extendOutput(id, until) {
+      // $max treats a missing or null expiry as earlier than any date.
+      await jobs.updateOne({ _id: id }, { $max: { outputExpiresAt: until } });
+    },
+  };
+}
+
+function batchRepo(batches: Collection<BatchDoc>): BatchRepo {
+  return {
+    async create(b) {
+      await batches.insertOne({ _id: b.id, accountId: b.accountId, tool: b.tool, total: b.total, errors: asJson(b.errors), createdAt: b.createdAt });
+    },
+    async get(id) {
+      const doc = await batches.findOne({ _id: id });
+      return doc ? batchFromDoc(doc) : null;
+    },
+  };
+}
+
+export function mongoJobs(db: Db): JobsStore {
+  return {
+    jobs: jobRepo(db.collection<JobDoc>(COLLECTIONS.jobs)),
+    batches: batchRepo(db.collection<BatchDoc>(COLLECTIONS.batches)),
+  };
+}

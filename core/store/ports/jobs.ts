@@ -1,0 +1,120 @@
+/** Jobs, batches and extraction results: the records and repository ports of this aggregate. */
+import type { FormatId, JobState, ToolReport } from '../../../schema/index.js';
+
+export interface StoredFile {
+  blobKey: string;
+  filename: string;
+  format: FormatId;
+  bytes: number;
+}
+
+export interface JobRecord {
+  id: string;
+  accountId: string;
+  /** The batch this job belongs to (batch conversion), or null. */
+  batchId: string | null;
+  kind: 'convert' | 'tool' | 'merge' | 'extract';
+  pluginId: string;
+  op: string | null;
+  inputFormat: FormatId;
+  outputFormat: FormatId;
+  /** Options as validated, without secret fields. */
+  options: Record<string, unknown>;
+  inputs: StoredFile[];
+  status: JobState;
+  progress: number;
+  error: string | null;
+  toolReport: ToolReport | null;
+  output: StoredFile | null;
+  /** Extraction jobs: the JSON row the tool produced (cleared when results expire). */
+  result: Record<string, unknown> | null;
+  /**
+   * SHA-256 of the 15-minute download token, hex. The token itself is never stored: polls derive
+   * it again under the server secret (core/services/download-links.ts). Cleared when it expires.
+   */
+  downloadTokenHash: string | null;
+  creditCost: number;
+  /** Billing period ('YYYY-MM') the cost was charged to, for refunds. */
+  creditPeriod: string;
+  refunded: boolean;
+  viaApi: boolean;
+  attempts: number;
+  createdAt: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+  /** When the uploads must be gone (acceptance + retention). */
+  inputsExpireAt: Date;
+  /** When the output must be gone, unless a signed URL holds it longer. */
+  outputExpiresAt: Date | null;
+}
+
+export interface BatchRecord {
+  id: string;
+  accountId: string;
+  /** The extraction tool (parse-cv, file-search...), or null for a batch conversion. */
+  tool: string | null;
+  /** Files accepted into the batch (one job each). */
+  total: number;
+  /** Per-file rejections at acceptance. */
+  errors: Array<{ filename: string; error: string }>;
+  createdAt: Date;
+}
+
+export type NewJob = Omit<JobRecord, 'batchId' | 'status' | 'progress' | 'error' | 'toolReport' | 'output' | 'result' | 'downloadTokenHash' | 'refunded' | 'attempts' | 'startedAt' | 'completedAt' | 'outputExpiresAt'> & { batchId?: string | null };
+
+export interface JobCompletion {
+  output: StoredFile;
+  /** SHA-256 of the job's 15-minute download token (DownloadLinks.complete supplies it). */
+  downloadTokenHash?: string | null;
+  toolReport: ToolReport | null;
+  at: Date;
+  outputExpiresAt: Date;
+}
+
+export interface JobRepo {
+  create(job: NewJob): Promise<JobRecord>;
+  get(id: string): Promise<JobRecord | null>;
+  /** Move waiting -> active (counts an attempt); null when the job is not waiting/active any more. */
+  start(id: string, at: Date): Promise<JobRecord | null>;
+  setProgress(id: string, progress: number): Promise<void>;
+  /** Finish an active job; false when it was not active (already finished elsewhere). */
+  complete(id: string, result: JobCompletion): Promise<boolean>;
+  /** Finish an active extraction job with its JSON row; false when it was not active. */
+  completeWithResult(id: string, result: { result: Record<string, unknown>; at: Date }): Promise<boolean>;
+  fail(id: string, error: string, at: Date): Promise<boolean>;
+  /** Mark the charge refunded once; false when it already was. */
+  markRefunded(id: string): Promise<boolean>;
+  /** Newest first. */
+  listByAccount(accountId: string, limit: number, offset: number): Promise<{ total: number; jobs: JobRecord[] }>;
+  /** The jobs of one batch, oldest first. */
+  listByBatch(batchId: string): Promise<JobRecord[]>;
+  /** Jobs still waiting or active (for recovery after a restart). */
+  listUnfinished(): Promise<JobRecord[]>;
+  /** Jobs waiting to start, counted by plugin, with the oldest one's acceptance time (queue metrics). */
+  waitingByPlugin(): Promise<Array<{ pluginId: string; count: number; oldestAt: Date }>>;
+  /** Jobs that finished (done or failed) at or after `since`, oldest first: what webhook recovery needs of them. */
+  listFinishedSince(since: Date): Promise<Array<Pick<JobRecord, 'id' | 'accountId' | 'batchId' | 'kind' | 'status'> & { completedAt: Date }>>;
+  /** Jobs whose uploads are due for deletion and still present. */
+  listInputsDue(now: Date): Promise<JobRecord[]>;
+  clearInputs(id: string): Promise<void>;
+  /** Forget extraction results of jobs accepted before `before`. */
+  clearResultsBefore(before: Date): Promise<void>;
+  /** Forget the download-token hashes of links that expired at or before `before` (job rows keep the rest). */
+  clearExpiredDownloadTokens(before: Date): Promise<void>;
+  /** Jobs whose output is due (after holdUntil from signed URLs) and still present. */
+  listOutputsDue(now: Date): Promise<JobRecord[]>;
+  /** Removes the output and its download-token hash. */
+  clearOutput(id: string): Promise<void>;
+  extendOutput(id: string, until: Date): Promise<void>;
+}
+
+export interface BatchRepo {
+  create(batch: BatchRecord): Promise<void>;
+  get(id: string): Promise<BatchRecord | null>;
+}
+
+/** What every adapter provides for this aggregate. */
+export interface JobsStore {
+  readonly jobs: JobRepo;
+  readonly batches: BatchRepo;
+}

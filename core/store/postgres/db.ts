@@ -1,0 +1,40 @@
+/** Query helpers shared by the PostgreSQL repositories. */
+import type pg from 'pg';
+import type { Row } from '../sql/rows.js';
+
+/** A pool, or one client inside a transaction. */
+export type Queryable = Pick<pg.Pool, 'query'>;
+
+export async function all(db: Queryable, text: string, values: unknown[] = []): Promise<Row[]> {
+  return (await db.query(text, values)).rows as Row[];
+}
+
+export async function first(db: Queryable, text: string, values: unknown[] = []): Promise<Row | undefined> {
+  return (await db.query(text, values)).rows[0] as Row | undefined;
+}
+
+/** How many rows the statement changed. */
+export async function changed(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
+  return (await db.query(text, values)).rowCount ?? 0;
+}
+
+/** Runs `work` in one transaction on one client of the pool. */
+export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** `SET a = $1, b = $2` for an update patch, its values after the first `offset` placeholders. */
+export function setClause(entries: Array<[string, unknown]>, columns: Record<string, string>, offset = 0): string {
+  return entries.map(([k], i) => `${columns[k]} = $${offset + i + 1}`).join(', ');
+}

@@ -1,0 +1,73 @@
+/**
+ * A real S3-compatible server for tests: s3rver (npm) in a child process, on a random port of
+ * 127.0.0.1, storing under a temporary folder that stop() removes. A child process keeps its
+ * memory out of the test's own (the flat-memory upload test measures ours).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3BlobStoreOptions } from '../../core/blobs/s3.js';
+
+/** s3rver's fixed credentials. */
+export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+export interface S3TestServer {
+  endpoint: string;
+  /** Options for an S3BlobStore on `bucket` of this server. */
+  options(bucket: string): S3BlobStoreOptions;
+  /** Creates a bucket with a unique name and returns the name. */
+  newBucket(): Promise<string>;
+  /** The environment a Transmute process needs to use `bucket`. */
+  env(bucket: string): Record<string, string>;
+  stop(): Promise<void>;
+}
+
+const CHILD = `
+const S3rver = require('s3rver');
+const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: process.argv[1] });
+server.run().then((address) => console.log(JSON.stringify({ port: address.port })), (err) => { console.error(err); process.exit(1); });
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+`;
+
+export async function startS3Server(): Promise<S3TestServer> {
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'transmute-s3rver-'));
+  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD, directory], { stdio: ['ignore', 'pipe', 'inherit'], cwd: process.cwd() });
+  const port = await new Promise<number>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}`)));
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  const options = (bucket: string): S3BlobStoreOptions => ({ bucket, endpoint, region: 'us-east-1', credentials: S3RVER_CREDENTIALS, forcePathStyle: true });
+  return {
+    endpoint,
+    options,
+    async newBucket() {
+      const bucket = `t-${randomUUID().slice(0, 13)}`;
+      const client = new S3Client({ endpoint, region: 'us-east-1', credentials: S3RVER_CREDENTIALS, forcePathStyle: true });
+      try {
+        await client.send(new CreateBucketCommand({ Bucket: bucket }));
+      } finally {
+        client.destroy();
+      }
+      return bucket;
+    },
+    env: (bucket) => ({
+      S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey, S3_FORCE_PATH_STYLE: 'true',
+    }),
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
