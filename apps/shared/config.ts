@@ -70,6 +70,12 @@ const envSchema = z.object({
   SMTP_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
   /** The From header of mail; default "Transmute <no-reply@<PUBLIC_URL host>>". */
   MAIL_FROM: z.preprocess((value) => (value === '' ? undefined : value), z.string().max(320).optional()),
+  /**
+   * Engines (LibreOffice, ffmpeg, ImageMagick, Ghostscript...) run in bubblewrap jails: no network,
+   * only the job's files (core/engines/confine.ts). `off` runs them bare: the only way to start
+   * where the kernel refuses namespaces; a client's document can then reach the server's files and network.
+   */
+  ENGINE_SANDBOX: z.enum(['on', 'off', '1', '0', 'true', 'false', '']).default('on'),
 }).refine((env) => !env.MONGODB_URL || env.TOKEN_SECRET, {
   path: ['TOKEN_SECRET'],
   message: 'required when MONGODB_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
@@ -142,6 +148,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxRssMb: c.OFFICE_POOL_MAX_RSS_MB,
       warm: c.OFFICE_POOL_WARM !== '0' && c.OFFICE_POOL_WARM !== 'false',
     },
+    /** Engines run confined (ENGINE_SANDBOX, default on). */
+    engineSandbox: !['off', '0', 'false'].includes(c.ENGINE_SANDBOX),
     /** Unset: mail is written to DATA_DIR/outbox. */
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM ?? `Transmute <no-reply@${new URL(publicUrl).hostname}>`,

@@ -9,6 +9,7 @@ import type { AgendaBackend, NotificationChannel } from 'agenda';
 import { DEFAULT_MEMORY_MB, type Logger, type Plugin } from '../../core/contract/index.js';
 import { admittedBy, pluginLicenses } from '../../core/contract/licenses.js';
 import { loadPluginModules, pluginModules } from '../../core/contract/modules.js';
+import { configureConfinement, probeConfinement, type ConfinementStatus } from '../../core/engines/confine.js';
 import { LibreOfficePool } from '../../core/engines/libreoffice-pool.js';
 import { configureEnginePaths, enginePaths } from '../../core/engines/paths.js';
 import { SandboxPool } from '../../core/engines/sandbox/pool.js';
@@ -39,6 +40,8 @@ export interface Runtime {
   office: LibreOfficePool;
   /** The store adapter, for health checks and operator tools (surfaces go through the services). */
   store: Store;
+  /** Whether engines run confined and a jail can still be made (re-checked at most once a minute; /readyz). */
+  confinement(): Promise<ConfinementStatus>;
   /** Start running jobs in this process (config.workers at once). */
   startWorkers(): Promise<void>;
   close(): Promise<void>;
@@ -73,6 +76,31 @@ async function distributedAdapters(url: string, log: Logger): Promise<Adapters> 
   return { store, blobs: new GridFsBlobStore(store.db), queueBackend: await createMongoQueueBackend(store.db), ...(queueDispatch ? { queueDispatch } : {}) };
 }
 
+const CONFINEMENT_RECHECK_MS = 60_000;
+
+/**
+ * Engines are confined unless ENGINE_SANDBOX=off; a process that cannot make jails refuses to
+ * start rather than run clients' documents with the server's files and network in reach.
+ */
+async function engineConfinement(enabled: boolean): Promise<() => Promise<ConfinementStatus>> {
+  configureConfinement(enabled);
+  if (!enabled) return async () => ({ mode: 'off' });
+  const first = await probeConfinement();
+  if (!first.ok) {
+    throw new Error(`Engines cannot run confined: ${first.reason}. Install bubblewrap and allow user namespaces (README, "Security model"), or set ENGINE_SANDBOX=off to run them unconfined`);
+  }
+  let last: { at: number; status: Promise<ConfinementStatus> } = { at: Date.now(), status: Promise.resolve({ mode: 'bwrap', working: true }) };
+  return () => {
+    if (Date.now() - last.at > CONFINEMENT_RECHECK_MS) {
+      last = {
+        at: Date.now(),
+        status: probeConfinement().then((probe) => (probe.ok ? { mode: 'bwrap', working: true } : { mode: 'bwrap', working: false, reason: probe.reason })),
+      };
+    }
+    return last.status;
+  };
+}
+
 export async function createRuntime({ config, log, clock, plugins = standardPlugins }: RuntimeOptions): Promise<Runtime> {
   const offered = [...plugins, ...(await loadPluginModules(config.extraPlugins))];
   const admitted = offered.filter((plugin) => admittedBy(config.licensePolicy, plugin));
@@ -81,6 +109,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   }
   const registry = new Registry(admitted);
   configureEnginePaths(config.enginePaths);
+  const confinement = await engineConfinement(config.engineSandbox);
   await registry.checkEngines();
   const { store, blobs, queueBackend, queueDispatch } = config.mongodbUrl ? await distributedAdapters(config.mongodbUrl, log) : await embeddedAdapters(config.dataDir);
   const queue = new Queue({
@@ -118,6 +147,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     sandbox,
     office,
     store,
+    confinement,
     async startWorkers() {
       if (config.workers > 0) {
         sandbox.warm(config.workers);

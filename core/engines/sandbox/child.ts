@@ -10,6 +10,7 @@ import { registerDeclaredFormats } from '../../contract/validate.js';
 import { useOfficeConverter, type OfficeConverter } from '../libreoffice.js';
 import { EngineError } from '../process.js';
 import { configureEnginePaths } from '../paths.js';
+import { configureConfinement, withEngineScope } from '../confine.js';
 import { killTree } from '../process-tree.js';
 import { SANDBOX_ENV, deserializeError, sandboxSettingsSchema, serializeError, type FromChild, type OfficeResultMessage, type ToChild } from './protocol.js';
 
@@ -29,6 +30,7 @@ try {
 const settings = sandboxSettingsSchema.parse(JSON.parse(process.env[SANDBOX_ENV] ?? '{}'));
 // The same binaries as the server (<COMMAND>_PATH overrides).
 configureEnginePaths(settings.enginePaths);
+configureConfinement(settings.confine);
 const modules = new Map<string, Promise<Plugin[]>>();
 function load(module: string): Promise<Plugin[]> {
   if (!modules.has(module)) {
@@ -90,7 +92,9 @@ async function run(message: Extract<ToChild, { type: 'run' }>): Promise<void> {
       log: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
       remainingMs: () => Math.max(0, message.deadline - Date.now()),
     };
-    const result: RunResult = await plugin.run(message.inputs, message.options as never, ctx);
+    // Engines this run starts see its work folder and its inputs (blobs may live elsewhere), nothing else.
+    const scope = { writable: [message.workDir], readable: message.inputs.map((input) => input.path) };
+    const result: RunResult = await withEngineScope(scope, () => plugin.run(message.inputs, message.options as never, ctx));
     send({ type: 'result', runId, result });
   } catch (err) {
     send({ type: 'error', runId, error: serializeError(err) });

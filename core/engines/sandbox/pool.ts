@@ -18,6 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PluginError, type Logger, type PluginInput, type RunResult } from '../../contract/index.js';
 import type { FormatId } from '../../../schema/index.js';
 import type { OfficeConverter } from '../libreoffice.js';
+import { confinementEnabled } from '../confine.js';
 import { killTree, treeRssBytes } from '../process-tree.js';
 import { SANDBOX_ENV, deserializeError, fromChildSchema, serializeError, type FromChild, type OfficeResultMessage, type RunMessage, type SandboxSettings } from './protocol.js';
 
@@ -313,7 +314,7 @@ export class SandboxPool {
   private recycled = 0;
 
   constructor(private readonly options: SandboxPoolOptions) {
-    this.settings = { preload: [...(options.preload ?? [])], enginePaths: options.enginePaths ?? {}, officePool: options.office !== undefined };
+    this.settings = { preload: [...(options.preload ?? [])], enginePaths: options.enginePaths ?? {}, officePool: options.office !== undefined, confine: confinementEnabled() };
     this.limits = { memoryPollMs: options.memoryPollMs ?? 200, killGraceMs: options.killGraceMs ?? 1_000 };
   }
 

@@ -100,5 +100,7 @@ export const sandboxSettingsSchema = z.object({
   enginePaths: z.record(z.string(), z.string()).default({}),
   /** LibreOffice conversions go to the server's warm pool (office-convert) instead of a cold soffice here. */
   officePool: z.boolean().default(false),
+  /** Engines run confined (confine.ts), as in the server. */
+  confine: z.boolean().default(false),
 });
 export type SandboxSettings = z.infer<typeof sandboxSettingsSchema>;
