@@ -144,6 +144,9 @@ export function confined(executable: string, args: readonly string[], jail: Jail
   for (const file of jail.readable ?? []) if (existsSync(file)) binds.push('--ro-bind', file, file);
   for (const dir of jail.writable) binds.push('--bind', dir, dir);
   const cwd = jail.cwd ?? jail.writable[0] ?? '/tmp';
+  const env = jailEnvironment(jail.env);
+  // Set by bwrap itself: spawners that cannot pass an environment (fluent-ffmpeg) are covered too.
+  const setenv = Object.entries(env).flatMap(([key, value]) => ['--setenv', key, value ?? '']);
   return {
     file: BWRAP,
     args: [
@@ -156,9 +159,10 @@ export function confined(executable: string, args: readonly string[], jail: Jail
       ...binds,
       ...executableBinds(executable),
       '--chdir', cwd,
+      '--clearenv', ...setenv,
       '--', executable, ...args,
     ],
-    env: jailEnvironment(jail.env),
+    env,
   };
 }
 
@@ -176,9 +180,12 @@ export function jailedIfEnabled(executable: string, args: readonly string[], jai
 }
 
 /** The spawn for one runProcess call: the current engine scope's folders (none outside a scope). */
-export function engineSpawn(executable: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
+export function engineSpawn(
+  executable: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; readable?: readonly string[] },
+): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
   const scope = currentEngineScope() ?? { writable: [] };
-  return jailedIfEnabled(executable, args, { ...scope, ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.env ? { env: options.env } : {}) });
+  const readable = [...(scope.readable ?? []), ...(options.readable ?? [])];
+  return jailedIfEnabled(executable, args, { writable: scope.writable, readable, ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.env ? { env: options.env } : {}) });
 }
 
 /** Whether a jail can be made here: runs `true` in one. Resolves with the reason when it cannot. */

@@ -22,6 +22,8 @@ export interface RunOptions {
   captureStdout?: boolean;
   /** Bytes written to stdin, then closed. */
   stdin?: string | Buffer;
+  /** Files or folders the program reads besides the run's (its own configuration): seen read-only in its jail. */
+  readable?: readonly string[];
 }
 
 export interface RunOutput {
@@ -74,6 +76,11 @@ export function runProcess(command: string, args: readonly string[], options: Ru
   return new Promise<RunOutput>((resolve, reject) => {
     if (signal?.aborted) {
       reject(new EngineError(`${command} was not started: aborted`, 'aborted', command, null, ''));
+      return;
+    }
+    // Ghostscript without -dSAFER lets a PostScript or PDF input read and write any file it can reach.
+    if (command === 'gs' && !args.includes('-dSAFER')) {
+      reject(new EngineError('gs was not started: it runs with -dSAFER only', 'exit', command, null, ''));
       return;
     }
     // In a jail (confine.ts) when confinement is on: no network, only the run's folders.
