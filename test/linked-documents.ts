@@ -31,8 +31,11 @@ function odt(body: string): Buffer {
 <manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">
  <manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>
  <manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>
+ <manifest:file-entry manifest:full-path="styles.xml" manifest:media-type="text/xml"/>
 </manifest:manifest>`;
-  return zip({ 'META-INF/manifest.xml': manifest, 'content.xml': content }, { name: 'mimetype', data: 'application/vnd.oasis.opendocument.text' });
+  const styles = `<?xml version="1.0" encoding="UTF-8"?>
+<office:document-styles ${ODF_NS} office:version="1.2"><office:styles/></office:document-styles>`;
+  return zip({ 'META-INF/manifest.xml': manifest, 'content.xml': content, 'styles.xml': styles }, { name: 'mimetype', data: 'application/vnd.oasis.opendocument.text' });
 }
 
 /** An ODT showing an image linked (not embedded) from `href`: a file:// URL or http://. */
@@ -104,4 +107,42 @@ export function svgWithExternalRefs(hrefs: readonly string[]): string {
   const imports = hrefs.map((href) => `@import url("${escape(href)}");`).join('');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="100" viewBox="0 0 120 100"><style>${imports} rect { fill: #3a6; }</style><rect x="0" y="0" width="120" height="100"/>${refs}</svg>`;
+}
+
+/**
+ * A one-page PDF whose actions all point outside: an OpenAction JavaScript that submits a form
+ * and imports data from `url`, a Launch of `localFile`, a link (URI) and a remote go-to (GoToR)
+ * to both, and an embedded-file reference by path. Written with a correct cross-reference table.
+ */
+export function pdfWithExternalActions(url: string, localFile: string): Buffer {
+  const literal = (text: string) => `(${text.replace(/[()\\]/g, (c) => `\\${c}`)})`;
+  const js = `app.launchURL(${JSON.stringify(url)}); this.submitForm(${JSON.stringify(url)}); this.importDataObject("x", ${JSON.stringify(localFile)});`;
+  const stream = 'BT /F1 18 Tf 72 720 Td (Hostile actions inside) Tj ET';
+  const objects = [
+    `<< /Type /Catalog /Pages 2 0 R /OpenAction 5 0 R /Names << /JavaScript << /Names [(init) 5 0 R] >> >> /AA << /WC 6 0 R >> >>`,
+    `<< /Type /Pages /Kids [3 0 R] /Count 1 >>`,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> /Annots [7 0 R 8 0 R 9 0 R] /AA << /O 6 0 R >> >>`,
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    `<< /Type /Action /S /JavaScript /JS ${literal(js)} /Next 10 0 R >>`,
+    `<< /Type /Action /S /Launch /F << /Type /Filespec /F ${literal(localFile)} /UF ${literal(localFile)} >> /Win << /F ${literal(localFile)} >> /NewWindow true >>`,
+    `<< /Type /Annot /Subtype /Link /Rect [72 600 300 620] /Border [0 0 0] /A << /S /URI /URI ${literal(url)} >> >>`,
+    `<< /Type /Annot /Subtype /Link /Rect [72 560 300 580] /Border [0 0 0] /A << /S /GoToR /F << /Type /Filespec /F ${literal(localFile)} >> /D [0 /Fit] >> >>`,
+    `<< /Type /Annot /Subtype /Link /Rect [72 520 300 540] /Border [0 0 0] /A 6 0 R >>`,
+    `<< /Type /Action /S /SubmitForm /F << /FS /URL /F ${literal(url)} >> /Flags 4 >>`,
+  ];
+  let body = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(Buffer.byteLength(body, 'latin1'));
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(body, 'latin1');
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+/** An HLS playlist (what ffmpeg probes it as, whatever the file is called) whose segment is `target`. */
+export function hlsPlaylist(target: string): string {
+  return `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10.0,\n${target}\n#EXT-X-ENDLIST\n`;
 }
