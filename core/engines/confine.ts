@@ -28,6 +28,8 @@ import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 export const BWRAP = 'bwrap';
+/** The Debian package with bwrap: a requirement of the service itself, not of one plugin (scripts/engines.ts). */
+export const CONFINEMENT_DEBIAN_PACKAGE = 'bubblewrap';
 
 /** Folders (or files) one engine call may see besides the system. */
 export interface EngineScope {
