@@ -9,7 +9,7 @@ import type { AgendaBackend, NotificationChannel } from 'agenda';
 import { DEFAULT_MEMORY_MB, type Logger, type Plugin } from '../../core/contract/index.js';
 import { admittedBy, pluginLicenses } from '../../core/contract/licenses.js';
 import { loadPluginModules, pluginModules } from '../../core/contract/modules.js';
-import { configureConfinement, probeConfinement, type ConfinementStatus } from '../../core/engines/confine.js';
+import { probeConfinement, type ConfinementStatus } from '../../core/engines/confine.js';
 import { LibreOfficePool } from '../../core/engines/libreoffice-pool.js';
 import { configureEnginePaths, enginePaths } from '../../core/engines/paths.js';
 import { SandboxPool } from '../../core/engines/sandbox/pool.js';
@@ -83,7 +83,6 @@ const CONFINEMENT_RECHECK_MS = 60_000;
  * start rather than run clients' documents with the server's files and network in reach.
  */
 async function engineConfinement(enabled: boolean): Promise<() => Promise<ConfinementStatus>> {
-  configureConfinement(enabled);
   if (!enabled) return async () => ({ mode: 'off' });
   const first = await probeConfinement();
   if (!first.ok) {
@@ -122,7 +121,8 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   // Runs execute in sandbox processes that import the plugin's own module: a standard family or
   // a PLUGINS= module (a plugin given here as an object must come from one of those).
   const modules = await pluginModules([...standardPluginModules, ...config.extraPlugins.map((m) => (m.startsWith('.') ? path.resolve(m) : m))]);
-  const office = new LibreOfficePool({ ...config.officePool, log });
+  // Engines run in the pools' processes, which take the setting explicitly: this process runs none.
+  const office = new LibreOfficePool({ ...config.officePool, confine: config.engineSandbox, log });
   const sandbox = new SandboxPool({
     moduleOf: (pluginId) => modules.get(pluginId),
     preload: [...new Set(registry.plugins.map((p) => modules.get(p.id)).filter((m): m is string => m !== undefined))],
@@ -130,6 +130,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     ...(config.officePool.size > 0 ? { office: office.convert } : {}),
     // One slot beyond the queue's: jobs carrying a password run in the process that accepted them.
     size: config.workers + 1,
+    confine: config.engineSandbox,
     heapMb: Math.max(...registry.plugins.map((p) => p.limits.memoryMb ?? DEFAULT_MEMORY_MB), DEFAULT_MEMORY_MB),
     log,
   });

@@ -13,11 +13,12 @@
  *   since the jail's pid 1 dies and the kernel kills the rest of its pid namespace.
  *
  * API (for runProcess, the office pool and later pools such as Chromium's):
- * - configureConfinement(true|false) once at start-up (config ENGINE_SANDBOX; sandbox processes
- *   get it in their settings). Off by default in this module, so unit tests of an engine module
- *   run the bare program unless they turn it on;
- * - confined(executable, args, jail) -> { file, args, env }: what to spawn instead (jailedIfEnabled:
- *   the same, or the bare program when confinement is off);
+ * - configureConfinement(true|false): whether runProcess calls of this process are jailed. Sandbox
+ *   processes set it from their settings (config ENGINE_SANDBOX); the server process leaves it off
+ *   (it runs no engine itself: its pools take `confine` explicitly), and so do unit tests of an
+ *   engine module unless they turn it on;
+ * - confined(executable, args, jail) -> { file, args, env }: what to spawn instead (jailedIf(on, ...):
+ *   the same, or the bare program when `on` is false);
  * - withEngineScope({ writable, readable }, fn): the folders runProcess calls made within `fn`
  *   (async included) may use; calls outside any scope get neither, only a private /tmp;
  * - probeConfinement(): whether the kernel lets bwrap make its namespaces (start-up and /readyz).
@@ -176,9 +177,9 @@ export function jailedCommandMissing(stderr: string): boolean {
   return JAILED_COMMAND_MISSING.test(stderr);
 }
 
-/** What to spawn for `executable args`: in `jail` when confinement is on, else the program itself with `jail.env`. */
-export function jailedIfEnabled(executable: string, args: readonly string[], jail: Jail): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
-  return enabled ? confined(executable, args, jail) : { file: executable, args: [...args], env: jail.env ?? process.env };
+/** What to spawn for `executable args`: in `jail` when `on`, else the program itself with `jail.env`. */
+export function jailedIf(on: boolean, executable: string, args: readonly string[], jail: Jail): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
+  return on ? confined(executable, args, jail) : { file: executable, args: [...args], env: jail.env ?? process.env };
 }
 
 /** The spawn for one runProcess call: the current engine scope's folders (none outside a scope). */
@@ -187,7 +188,7 @@ export function engineSpawn(
 ): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
   const scope = currentEngineScope() ?? { writable: [] };
   const readable = [...(scope.readable ?? []), ...(options.readable ?? [])];
-  return jailedIfEnabled(executable, args, { writable: scope.writable, readable, ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.env ? { env: options.env } : {}) });
+  return jailedIf(enabled, executable, args, { writable: scope.writable, readable, ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.env ? { env: options.env } : {}) });
 }
 
 /** Whether a jail can be made here: runs `true` in one. Resolves with the reason when it cannot. */

@@ -30,7 +30,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PluginError, type Logger } from '../contract/index.js';
-import { confinementEnabled, jailedCommandMissing, jailedIfEnabled } from './confine.js';
+import { confinementEnabled, jailedCommandMissing, jailedIf } from './confine.js';
 import { SOFFICE, convertToParts, expectedOutput, filterParts, prepareOfficeProfile, type LibreOfficeResult, type OfficeConversion, type OfficeConverter } from './libreoffice.js';
 import { resolveCommand } from './paths.js';
 import { EngineError, commandExists } from './process.js';
@@ -72,6 +72,8 @@ export interface LibreOfficePoolOptions {
   pingTimeoutMs?: number;
   /** How often a converting listener's memory is sampled (when the conversion has a cap). */
   memoryPollMs?: number;
+  /** Listeners run in jails (confine.ts); default: as this process's runProcess calls (configureConfinement). */
+  confine?: boolean;
 }
 
 /** stopped: not started yet (listeners start on demand until warmed); down: failed to start, retried later. */
@@ -159,19 +161,19 @@ class Listener {
     readonly bridge: ChildProcess,
     private readonly pipeName: string,
     readonly folders: ListenerFolders,
+    private readonly jailed: boolean,
     private readonly onDeath: (err: Error) => void,
   ) {}
 
-  static async start(options: { folders: ListenerFolders; pipeName: string; python: string; startTimeoutMs: number; signal: AbortSignal; onDeath(err: Error): void }): Promise<Listener> {
-    const { folders } = options;
-    const jailed = confinementEnabled();
+  static async start(options: { folders: ListenerFolders; jailed: boolean; pipeName: string; python: string; startTimeoutMs: number; signal: AbortSignal; onDeath(err: Error): void }): Promise<Listener> {
+    const { folders, jailed } = options;
     await Promise.all([prepareOfficeProfile(folders.profile), mkdir(folders.work, { recursive: true }), mkdir(folders.tmp, { recursive: true })]);
     // HOME too: nothing is written to the service user's home.
     const env = { ...process.env, HOME: folders.profile };
     const connect = `pipe,name=${options.pipeName}`;
     const sofficeArgs = [`-env:UserInstallation=${pathToFileURL(folders.profile).href}`, '--headless', '--invisible', '--nocrashreport', '--nodefault', '--nologo', '--nofirststartwizard', '--norestore', '--nolockcheck', `--accept=${connect};urp;StarOffice.ComponentContext`];
     // Jailed, each sees the listener's tmp folder as /tmp: the pipe socket is where both look for it.
-    const sofficeSpawn = jailedIfEnabled(resolveCommand(SOFFICE.command), sofficeArgs, { writable: [folders.dir], tmpDir: folders.tmp, cwd: folders.work, env });
+    const sofficeSpawn = jailedIf(jailed, resolveCommand(SOFFICE.command), sofficeArgs, { writable: [folders.dir], tmpDir: folders.tmp, cwd: folders.work, env });
     const soffice = spawn(sofficeSpawn.file, sofficeSpawn.args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: sofficeSpawn.env });
     if (!soffice.pid) {
       const error = await new Promise<Error>((resolve) => soffice.once('error', resolve));
@@ -180,9 +182,9 @@ class Listener {
     // A jailed bridge cannot see soffice's process group (another pid namespace): 0 = none to kill;
     // the listener's jail dies with the server by itself (bwrap --die-with-parent).
     const bridgeArgs = ['-u', BRIDGE_SCRIPT, connect, String(options.startTimeoutMs / 1000), String(jailed ? 0 : soffice.pid)];
-    const bridgeSpawn = jailedIfEnabled(options.python, bridgeArgs, { writable: [], readable: [BRIDGE_SCRIPT], tmpDir: folders.tmp, cwd: '/tmp', env });
+    const bridgeSpawn = jailedIf(jailed, options.python, bridgeArgs, { writable: [], readable: [BRIDGE_SCRIPT], tmpDir: folders.tmp, cwd: '/tmp', env });
     const bridge = spawn(bridgeSpawn.file, bridgeSpawn.args, { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: bridgeSpawn.env });
-    const listener = new Listener(soffice, bridge, options.pipeName, folders, options.onDeath);
+    const listener = new Listener(soffice, bridge, options.pipeName, folders, jailed, options.onDeath);
     try {
       await listener.ready(options.startTimeoutMs, options.signal);
     } catch (err) {
@@ -304,7 +306,7 @@ class Listener {
     killGroup(this.soffice.pid);
     killGroup(this.bridge.pid);
     await Promise.all(gone);
-    await rm(pipeSocket(confinementEnabled() ? this.folders.tmp : PIPE_DIR, this.pipeName), { force: true });
+    await rm(pipeSocket(this.jailed ? this.folders.tmp : PIPE_DIR, this.pipeName), { force: true });
   }
 
   /** Listeners yield the CPU like sandbox runs and are the OOM killer's choice before the server. */
@@ -341,7 +343,7 @@ export class LibreOfficePool {
   private readonly slots: Slot[];
   private readonly waiters: Array<{ resolve(slot: Slot | undefined): void; reject(err: Error): void }> = [];
   private readonly closing = new AbortController();
-  private readonly settings: Required<Omit<LibreOfficePoolOptions, 'log' | 'tmpDir' | 'size'>>;
+  private readonly settings: Required<Omit<LibreOfficePoolOptions, 'log' | 'tmpDir' | 'size' | 'confine'>>;
   private root: Promise<string> | undefined;
   private failuresInARow = 0;
   private fallback: { reason: string; timer?: NodeJS.Timeout } | undefined;
@@ -613,6 +615,7 @@ export class LibreOfficePool {
       folders = listenerFolders(path.join(await this.rootDir(), `listener-${slot.index}`));
       listener = await Listener.start({
         folders,
+        jailed: this.options.confine ?? confinementEnabled(),
         pipeName: `transmute-office-${process.pid}-${slot.index}-${generation}-${randomUUID().slice(0, 8)}`,
         python: this.settings.pythonPath,
         startTimeoutMs: this.settings.startTimeoutMs,

@@ -35,6 +35,8 @@ export interface SandboxPoolOptions {
   office?: OfficeConverter;
   /** Processes at most, so runs at once; a run waits for a free process. */
   size: number;
+  /** Engines the runs start are jailed (confine.ts); default: as this process's runProcess calls (configureConfinement). */
+  confine?: boolean;
   /** V8 heap cap of a sandbox process (the largest memory cap of any plugin). */
   heapMb: number;
   log: Logger;
@@ -314,7 +316,7 @@ export class SandboxPool {
   private recycled = 0;
 
   constructor(private readonly options: SandboxPoolOptions) {
-    this.settings = { preload: [...(options.preload ?? [])], enginePaths: options.enginePaths ?? {}, officePool: options.office !== undefined, confine: confinementEnabled() };
+    this.settings = { preload: [...(options.preload ?? [])], enginePaths: options.enginePaths ?? {}, officePool: options.office !== undefined, confine: options.confine ?? confinementEnabled() };
     this.limits = { memoryPollMs: options.memoryPollMs ?? 200, killGraceMs: options.killGraceMs ?? 1_000 };
   }
 
