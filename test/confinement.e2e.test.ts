@@ -244,3 +244,22 @@ describe.skipIf(!confinable)('engines confined (issue 30)', () => {
     expect(beaconHits).toEqual([]);
   });
 });
+
+describe('when jails cannot be made', () => {
+  it('the server refuses to start and says why; ENGINE_SANDBOX=off starts it unconfined, and /readyz says so', { timeout: 120_000 }, async () => {
+    const savedPath = process.env.PATH;
+    // No bwrap to be found: as on a machine without bubblewrap.
+    process.env.PATH = '/nonexistent';
+    try {
+      await expect(startServer()).rejects.toThrow(/Engines cannot run confined: bwrap is not installed .*ENGINE_SANDBOX=off/);
+    } finally {
+      process.env.PATH = savedPath;
+    }
+    const bare = await startServer({ env: { ENGINE_SANDBOX: 'off' } });
+    try {
+      expect((await getJson(`${bare.url}/readyz`, undefined)).body.confinement).toEqual({ mode: 'off' });
+    } finally {
+      await bare.close();
+    }
+  });
+});
