@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
@@ -127,6 +127,23 @@ describe('LibreOffice pool', () => {
     expect(status.conversions).toBe(2);
     expect(status.listeners.map((l) => l.conversions)).toEqual([1, 1]);
     expect(status.listeners.every((l) => l.rssMb > 0)).toBe(true);
+  }, 120_000);
+
+  it('runs each listener jailed: no network of the host, and no view of the runs\' folders', async (context) => {
+    if (!(await probeConfinement()).ok) return context.skip();
+    const { office, firstPid } = await warmPool();
+    const memo = await conversion(sources.memo);
+    // The host's view of the listener's own: /proc/<pid>/root and /proc/<pid>/ns.
+    const processes = await processTree(firstPid);
+    const comms = await Promise.all(processes.map(async (p) => ({ pid: p.pid, comm: (await readFile(`/proc/${p.pid}/comm`, 'utf8').catch(() => '')).trim() })));
+    const soffice = comms.find((p) => p.comm.startsWith('soffice'))!;
+    expect(soffice).toBeDefined();
+    expect(await readlink(`/proc/${soffice.pid}/ns/net`)).not.toBe(await readlink('/proc/self/ns/net'));
+    expect(existsSync(`/proc/${soffice.pid}/root${memo.input}`)).toBe(false);
+    expect(existsSync(`/proc/${soffice.pid}/root/usr/lib/libreoffice`)).toBe(true);
+    // Files still go through: the run's input in, its PDF out.
+    const result = await office.convert(memo, { timeoutMs: 60_000 });
+    expect(await pdfText(result!.output!)).toContain('The walrus signed the lease.');
   }, 120_000);
 
   it('starts a listener on first demand when not warmed, removing profiles a killed process left behind', async () => {
