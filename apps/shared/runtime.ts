@@ -82,8 +82,10 @@ const CONFINEMENT_RECHECK_MS = 60_000;
  * Engines are confined unless ENGINE_SANDBOX=off; a process that cannot make jails refuses to
  * start rather than run clients' documents with the server's files and network in reach.
  */
-async function engineConfinement(enabled: boolean): Promise<() => Promise<ConfinementStatus>> {
+async function engineConfinement(enabled: boolean, runsEngines: boolean): Promise<() => Promise<ConfinementStatus>> {
   if (!enabled) return async () => ({ mode: 'off' });
+  // No plugin, no engine (the admin CLI): nothing to confine, nothing to refuse.
+  if (!runsEngines) return async () => ({ mode: 'bwrap' });
   const first = await probeConfinement();
   if (!first.ok) {
     throw new Error(`Engines cannot run confined: ${first.reason}. Install bubblewrap and allow user namespaces (README, "Security model"), or set ENGINE_SANDBOX=off to run them unconfined`);
@@ -108,7 +110,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   }
   const registry = new Registry(admitted);
   configureEnginePaths(config.enginePaths);
-  const confinement = await engineConfinement(config.engineSandbox);
+  const confinement = await engineConfinement(config.engineSandbox, admitted.length > 0);
   await registry.checkEngines();
   const { store, blobs, queueBackend, queueDispatch } = config.mongodbUrl ? await distributedAdapters(config.mongodbUrl, log) : await embeddedAdapters(config.dataDir);
   const queue = new Queue({
