@@ -26,6 +26,7 @@
 import { spawn } from 'node:child_process';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const BWRAP = 'bwrap';
@@ -76,6 +77,11 @@ export function withEngineScope<T>(scope: EngineScope, fn: () => T): T {
 
 export function currentEngineScope(): EngineScope | undefined {
   return scopes.getStore();
+}
+
+/** Where to put a scratch file an engine of this call must read: the run's folder when in one (a jail sees it), else the system's temp folder. */
+export function engineScratchRoot(): string {
+  return currentEngineScope()?.writable[0] ?? os.tmpdir();
 }
 
 /** System folders bound read-only (or recreated as the symlinks they are on merged-/usr systems). */
