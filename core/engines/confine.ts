@@ -20,7 +20,8 @@
  * - confined(executable, args, jail) -> { file, args, env }: what to spawn instead (jailedIf(on, ...):
  *   the same, or the bare program when `on` is false);
  * - withEngineScope({ writable, readable }, fn): the folders runProcess calls made within `fn`
- *   (async included) may use; calls outside any scope get neither, only a private /tmp;
+ *   (async included) may use; calls outside any scope get neither, only a private /tmp.
+ *   engineScratchRoot(): where code without a RunContext puts files for an engine (the scope's folder);
  * - probeConfinement(): whether the kernel lets bwrap make its namespaces (start-up and /readyz).
  */
 import { spawn } from 'node:child_process';
