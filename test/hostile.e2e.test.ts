@@ -34,7 +34,7 @@ import { SqliteStore, openSqliteDatabase } from '../core/store/sqlite/index.js';
 import { standardPlugins } from '../plugins/index.js';
 import { ROOT, freePort } from './helpers.js';
 import { makeOriginals, type Originals, type TestFile } from './fixtures/hostile.js';
-import { hostileCases, warmUpCases, type HostileCase, type Outcome, type Submission } from './fixtures/hostile-cases.js';
+import { BEACON, hostileCases, warmUpCases, type HostileCase, type Outcome, type Submission } from './fixtures/hostile-cases.js';
 
 const HEALTHZ_LIMIT_MS = 1000;
 /** A job may overrun its plugin's timeout by this much (the kill, the failure write, the poll). */
@@ -61,6 +61,8 @@ interface Server {
 let server: Server;
 let originals: Originals;
 let probe: ChildProcess;
+let beacon: http.Server;
+const beaconHits: string[] = [];
 /** One /healthz probe: when it ended, how long it took, and the server's CPU use and the load meanwhile. */
 const probeSamples: Array<{ at: number; ms: number; ok: boolean; cpu: number; load: string }> = [];
 const rss: Record<string, number> = {};
@@ -529,6 +531,13 @@ function rawRequest(port: number, head: string, body: Buffer, { waitMs = 10_000 
 
 describe('hostile inputs', () => {
   beforeAll(async () => {
+    // Whatever a case links to, no engine may reach it (issue 30): some cases point here.
+    beacon = http.createServer((request, response) => {
+      beaconHits.push(`${request.method} ${request.url}`);
+      response.end();
+    });
+    await new Promise<void>((resolve) => beacon.listen(0, '127.0.0.1', resolve));
+    BEACON.url = `http://127.0.0.1:${(beacon.address() as { port: number }).port}`;
     originals = await makeOriginals();
     // Every input is built before the clock starts: generation must not compete with the server.
     for (const c of selected) c.files(originals);
@@ -550,6 +559,7 @@ describe('hostile inputs', () => {
   }, 300_000);
 
   afterAll(async () => {
+    beacon?.close();
     probe?.kill();
     server?.db.close();
     if (server?.child.exitCode === null) {
@@ -584,6 +594,10 @@ describe('hostile inputs', () => {
   });
 
   describe('afterwards', () => {
+    it('let no engine reach the beacon', () => {
+      expect(beaconHits).toEqual([]);
+    });
+
     it('kept the server up and /healthz under 1 s the whole time', async () => {
       expect(server.child.exitCode, `the server died: ${await logTail(server.logFile)}`).toBeNull();
       const answered = probeSamples.filter((s) => s.ok);

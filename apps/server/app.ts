@@ -71,10 +71,12 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     const check = (probe: () => Promise<void>) => probe().then(() => 'ok', (err: Error) => `error: ${err.message}`);
     const checks = { store: await check(() => runtime.store.ping()), queue: await check(() => runtime.queue.ping()) };
     const unavailable = services.capabilities.unavailable();
-    const ready = checks.store === 'ok' && checks.queue === 'ok' && unavailable.length === 0;
+    // Engines that can no longer be confined would run clients' documents bare: not ready.
+    const confinement = await runtime.confinement();
+    const ready = checks.store === 'ok' && checks.queue === 'ok' && unavailable.length === 0 && confinement.working !== false;
     // The sandbox and office pools' states are informative: processes start on demand, so none is
     // not an outage, and an office pool fallen back to cold soffice still converts (office.mode).
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable, sandbox: runtime.sandbox.status(), office: runtime.office.status(), transcription: transcriptionStatus(runtime.config.whisper) });
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable, confinement, sandbox: runtime.sandbox.status(), office: runtime.office.status(), transcription: transcriptionStatus(runtime.config.whisper) });
   });
 
   // Browser sessions (auth.ts, session-cookies.ts): cookies parsed before the authentication hook.

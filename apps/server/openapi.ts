@@ -57,6 +57,11 @@ const readinessSchema = z.object({
   status: z.enum(['ready', 'not ready']),
   checks: z.record(z.string(), z.string()).describe('store and queue: ok, or the error.'),
   unavailable: z.array(z.object({ plugin: z.string(), missing: z.array(z.string()) })).describe('Plugins whose engines are missing.'),
+  confinement: z.object({
+    mode: z.enum(['bwrap', 'off']).describe('bwrap: engines run in jails without network, seeing only their job\'s files; off: ENGINE_SANDBOX=off.'),
+    working: z.boolean().optional().describe('mode bwrap: whether a jail could be made at the last check (re-checked at most once a minute); false makes the server not ready.'),
+    reason: z.string().optional(),
+  }).describe('How engines (LibreOffice, ffmpeg, ImageMagick, Ghostscript...) are confined (README, "Security model").'),
   sandbox: z.object({
     size: z.number().int(), processes: z.number().int(), busy: z.number().int(), waiting: z.number().int(), killed: z.number().int(), recycled: z.number().int(),
   }).describe('The pool of processes plugin runs execute in (informative: they start on demand).'),

@@ -97,6 +97,12 @@ const envSchema = z.object({
   METRICS_TOKEN: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(16, 'must be at least 16 characters (e.g. openssl rand -hex 32)').optional()),
   /** A port of its own for GET /metrics (the worker's only HTTP); unset: the API serves it on PORT only. */
   METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).optional()),
+  /**
+   * Engines (LibreOffice, ffmpeg, ImageMagick, Ghostscript...) run in bubblewrap jails: no network,
+   * only the job's files (core/engines/confine.ts). `off` runs them bare: the only way to start
+   * where the kernel refuses namespaces; a client's document can then reach the server's files and network.
+   */
+  ENGINE_SANDBOX: z.enum(['on', 'off', '1', '0', 'true', 'false', '']).default('on'),
 }).refine((env) => !env.MONGODB_URL || env.TOKEN_SECRET, {
   path: ['TOKEN_SECRET'],
   message: 'required when MONGODB_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
@@ -195,6 +201,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     /** GET /metrics: who may read it (apps/shared/metrics-endpoint.ts). */
     metrics: { token: c.METRICS_TOKEN, port: c.METRICS_PORT },
+    /** Engines run confined (ENGINE_SANDBOX, default on). */
+    engineSandbox: !['off', '0', 'false'].includes(c.ENGINE_SANDBOX),
     /** Unset: mail is written to DATA_DIR/outbox. */
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM ?? `Transmute <no-reply@${new URL(publicUrl).hostname}>`,

@@ -10,6 +10,7 @@ import type { AgendaBackend, NotificationChannel } from 'agenda';
 import { DEFAULT_MEMORY_MB, type Logger, type Plugin } from '../../core/contract/index.js';
 import { admittedBy, pluginLicenses } from '../../core/contract/licenses.js';
 import { loadPluginModules, pluginModules } from '../../core/contract/modules.js';
+import { probeConfinement, type ConfinementStatus } from '../../core/engines/confine.js';
 import { LibreOfficePool } from '../../core/engines/libreoffice-pool.js';
 import { configureEnginePaths, enginePaths } from '../../core/engines/paths.js';
 import { SandboxPool } from '../../core/engines/sandbox/pool.js';
@@ -44,6 +45,8 @@ export interface Runtime {
   office: LibreOfficePool;
   /** The store adapter, for health checks and operator tools (surfaces go through the services). */
   store: Store;
+  /** Whether engines run confined and a jail can still be made (re-checked at most once a minute; /readyz). */
+  confinement(): Promise<ConfinementStatus>;
   /** Start running jobs in this process (config.workers at once). */
   startWorkers(): Promise<void>;
   close(): Promise<void>;
@@ -102,6 +105,32 @@ function adaptersFor(config: Config, log: Logger): Promise<Adapters> {
   return embeddedAdapters(config.dataDir);
 }
 
+const CONFINEMENT_RECHECK_MS = 60_000;
+
+/**
+ * Engines are confined unless ENGINE_SANDBOX=off; a process that cannot make jails refuses to
+ * start rather than run clients' documents with the server's files and network in reach.
+ */
+async function engineConfinement(enabled: boolean, runsEngines: boolean): Promise<() => Promise<ConfinementStatus>> {
+  if (!enabled) return async () => ({ mode: 'off' });
+  // No plugin, no engine (the admin CLI): nothing to confine, nothing to refuse.
+  if (!runsEngines) return async () => ({ mode: 'bwrap' });
+  const first = await probeConfinement();
+  if (!first.ok) {
+    throw new Error(`Engines cannot run confined: ${first.reason}. Install bubblewrap and allow user namespaces (README, "Security model"), or set ENGINE_SANDBOX=off to run them unconfined`);
+  }
+  let last: { at: number; status: Promise<ConfinementStatus> } = { at: Date.now(), status: Promise.resolve({ mode: 'bwrap', working: true }) };
+  return () => {
+    if (Date.now() - last.at > CONFINEMENT_RECHECK_MS) {
+      last = {
+        at: Date.now(),
+        status: probeConfinement().then((probe) => (probe.ok ? { mode: 'bwrap', working: true } : { mode: 'bwrap', working: false, reason: probe.reason })),
+      };
+    }
+    return last.status;
+  };
+}
+
 export async function createRuntime({ config, log, clock, plugins = standardPlugins }: RuntimeOptions): Promise<Runtime> {
   const offered = [...plugins, ...(await loadPluginModules(config.extraPlugins))];
   const admitted = offered.filter((plugin) => admittedBy(config.licensePolicy, plugin));
@@ -110,6 +139,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   }
   const registry = new Registry(admitted);
   configureEnginePaths(config.enginePaths);
+  const confinement = await engineConfinement(config.engineSandbox, admitted.length > 0);
   await registry.checkEngines();
   const { store, blobs, queueBackend, queueDispatch, publishesDispatch, closeBlobs } = await adaptersFor(config, log);
   const queue = new Queue({
@@ -122,7 +152,8 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   // Runs execute in sandbox processes that import the plugin's own module: a standard family or
   // a PLUGINS= module (a plugin given here as an object must come from one of those).
   const modules = await pluginModules([...standardPluginModules, ...config.extraPlugins.map((m) => (m.startsWith('.') ? path.resolve(m) : m))]);
-  const office = new LibreOfficePool({ ...config.officePool, log });
+  // Engines run in the pools' processes, which take the setting explicitly: this process runs none.
+  const office = new LibreOfficePool({ ...config.officePool, confine: config.engineSandbox, log });
   const sandbox = new SandboxPool({
     moduleOf: (pluginId) => modules.get(pluginId),
     preload: [...new Set(registry.plugins.map((p) => modules.get(p.id)).filter((m): m is string => m !== undefined))],
@@ -131,6 +162,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     ...(config.officePool.size > 0 ? { office: office.convert } : {}),
     // One slot beyond the queue's: jobs carrying a password run in the process that accepted them.
     size: config.workers + 1,
+    confine: config.engineSandbox,
     heapMb: Math.max(...registry.plugins.map((p) => p.limits.memoryMb ?? DEFAULT_MEMORY_MB), DEFAULT_MEMORY_MB),
     log,
   });
@@ -156,6 +188,7 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     sandbox,
     office,
     store,
+    confinement,
     async startWorkers() {
       if (config.workers > 0) {
         sandbox.warm(config.workers);

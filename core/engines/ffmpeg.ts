@@ -3,7 +3,7 @@
  *
  * ffmpeg commands are built with fluent-ffmpeg (the project's choice) and run here with a
  * timeout and an AbortSignal. ffmpeg does not fork, so SIGKILL on its one process is a complete
- * kill. Progress is ffmpeg's `time=` position over the media duration, parsed from stderr lines
+ * kill (confined, that process is bwrap: its jail dies with it). Progress is ffmpeg's `time=` position over the media duration, parsed from stderr lines
  * ourselves: fluent-ffmpeg's own 'progress' event starts an extra ffprobe with no timeout.
  * ffprobe itself runs through runProcess with JSON output, because fluent-ffmpeg's ffprobe()
  * has no abort or timeout and parses the fragile text format.
@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { withDetail } from './common.js';
 import { resolveCommand } from './paths.js';
+import { engineSpawn } from './confine.js';
 import { EngineError, commandExists, runProcess } from './process.js';
 
 export type FfmpegCommand = ffmpeg.FfmpegCommand;
@@ -23,6 +24,41 @@ export const FFMPEG: EngineRequirement = { command: 'ffmpeg', debian: 'ffmpeg', 
 export const FFPROBE: EngineRequirement = { command: 'ffprobe', debian: 'ffmpeg', license: 'GPL-2.0-or-later' };
 
 const STDERR_TAIL_LINES = 100;
+/**
+ * The input may open local files and pipes only: an HLS or concat playlist hidden in an uploaded
+ * "video" cannot make ffmpeg fetch URLs (nested opens inherit the list). Other files it names are
+ * outside the jail anyway.
+ */
+const PROTOCOL_WHITELIST = ['-protocol_whitelist', 'file,pipe'];
+
+/** fluent-ffmpeg's internals (not typed) that confineRun wraps. */
+interface FluentInternals {
+  _getArguments(): string[];
+  _spawnFfmpeg(args: string[], ...rest: unknown[]): unknown;
+  _getFfmpegPath(callback: (err: Error | null, path: string) => void): void;
+}
+
+/**
+ * When engines are confined (confine.ts), the command's one ffmpeg run is spawned as bwrap with
+ * the jail's arguments first. Only that run: fluent-ffmpeg's capability queries (`ffmpeg
+ * -encoders`, `-formats`, cached per process, no input) go to ffmpeg itself, and the ffmpeg path
+ * stays the real one (fluent-ffmpeg keeps one per process).
+ */
+function confineRun(command: FfmpegCommand): FfmpegCommand {
+  const jailed = engineSpawn(resolveCommand(FFMPEG.command), [], {});
+  if (!jailed.args.length) return command;
+  const internals = command as unknown as FluentInternals;
+  const buildArguments = internals._getArguments.bind(command);
+  const spawnFfmpeg = internals._spawnFfmpeg.bind(command);
+  let runArguments: string[] | undefined;
+  internals._getArguments = () => (runArguments = buildArguments());
+  internals._spawnFfmpeg = (args, ...rest) => {
+    if (args !== runArguments) return spawnFfmpeg(args, ...rest);
+    internals._getFfmpegPath = (callback) => callback(null, jailed.file);
+    return spawnFfmpeg([...jailed.args, ...args], ...rest);
+  };
+  return command;
+}
 
 // ---------------------------------------------------------------------------------------------
 // ffprobe
@@ -102,7 +138,7 @@ export interface ProbeOptions {
 
 /** Read a media file's container, streams and chapters; EngineError when ffprobe cannot read it. */
 export async function probe(filePath: string, { signal, timeoutMs }: ProbeOptions): Promise<MediaProbe> {
-  const args = ['-v', 'level+error', '-print_format', 'json', '-show_format', '-show_streams', '-show_chapters', filePath];
+  const args = ['-v', 'level+error', ...PROTOCOL_WHITELIST, '-print_format', 'json', '-show_format', '-show_streams', '-show_chapters', filePath];
   let stdout: string;
   try {
     ({ stdout } = await runProcess(FFPROBE.command, args, { signal, timeoutMs }));
@@ -187,8 +223,8 @@ function runCommand(job: FfmpegJob): Promise<FfmpegOutput> {
       .setFfmpegPath(resolveCommand(FFMPEG.command))
       .setFfprobePath(resolveCommand(FFPROBE.command))
       .input(job.input)
-      .inputOptions('-nostdin', '-hide_banner', '-loglevel', 'level+info');
-    const command = job.configure(base).output(job.output);
+      .inputOptions('-nostdin', '-hide_banner', '-loglevel', 'level+info', ...PROTOCOL_WHITELIST);
+    const command = confineRun(job.configure(base).output(job.output));
 
     const stop = (reason: 'timeout' | 'aborted', message: string) => {
       if (failure || settled) return;

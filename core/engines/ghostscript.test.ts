@@ -2,6 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import { GHOSTSCRIPT, pdfWrite } from './ghostscript.js';
+import { runProcess } from './process.js';
 import { openPdf } from './qpdf.js';
 import { rejectionOf, useEngineTestFiles } from './test-files.js';
 
@@ -17,6 +18,10 @@ describe('ghostscript', () => {
     const output = path.join(ctx.workDir, 'out %d.pdf');
     await pdfWrite(files().pdf, output, ctx, { settings: '/ebook', summary: 'The PDF could not be compressed' });
     expect(await openPdf(output, ctx)).toBe(2);
+  });
+
+  it('gs never starts without -dSAFER, whoever calls it', async () => {
+    await expect(runProcess('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-sDEVICE=nullpage', files().pdf], { timeoutMs: 30_000 })).rejects.toThrow(/-dSAFER/);
   });
 
   it('a file that is no PDF is a PluginError after the summary, without server paths', async () => {

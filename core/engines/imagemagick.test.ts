@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import { bmpVariants, toRgba } from './bmp.fixture.js';
-import { IMAGEMAGICK, bmpDimensions, decodeToRaw, parsePam } from './imagemagick.js';
+import { IMAGEMAGICK, bmpDimensions, decodeToRaw, magickOptions, parsePam } from './imagemagick.js';
+import { EngineError, runProcess } from './process.js';
 import { rejectionOf, useEngineTestFiles } from './test-files.js';
 
 const files = useEngineTestFiles();
@@ -43,6 +44,17 @@ describe('ImageMagick', () => {
   it('a PNG is never handed to another coder: read as BMP it fails', async () => {
     const error = await rejectionOf(decodeToRaw(files().photo, 'bmp', await files().ctx(), SUMMARY));
     expect(error).toBeInstanceOf(PluginError);
+  });
+
+  it('runs under our policy: no TEXT, MSL, URL or @-file reads, no coder but BMP in and PAM out', async () => {
+    const secret = path.join(files().dir, 'secret.txt');
+    await writeFile(secret, 'server secret');
+    const out = path.join(files().dir, 'policy-out.pam');
+    for (const input of [`TEXT:${secret}`, `MSL:${secret}`, 'URL:http://127.0.0.1:9/x.png', `@${secret}`, files().photo]) {
+      const error = await rejectionOf(runProcess(IMAGEMAGICK.command, [input, `PAM:${out}`], { ...magickOptions(), timeoutMs: 30_000 }));
+      expect((error as EngineError).stderrTail).toMatch(/not allowed by the security policy|unable to open image .URL:/);
+    }
+    await expect(readdir(files().dir)).resolves.not.toContain('policy-out.pam');
   });
 
   it('reads sizes from BMP headers and refuses what is not one', () => {

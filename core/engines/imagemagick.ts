@@ -11,9 +11,15 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PluginError, type EngineRequirement, type RunContext } from '../contract/index.js';
 import { engineDetail, isExitFailure, runOptions, withDetail } from './common.js';
 import { runProcess } from './process.js';
+
+/** Our policy.xml: every coder refused but BMP in and PAM out; no URL, MSL, TEXT or @-file reads. */
+export const IMAGEMAGICK_POLICY_DIR = fileURLToPath(new URL('./imagemagick-policy/', import.meta.url));
+/** Every ImageMagick run reads our policy (on top of the system's, which can only refuse more). */
+export const magickOptions = () => ({ env: { ...process.env, MAGICK_CONFIGURE_PATH: IMAGEMAGICK_POLICY_DIR }, readable: [IMAGEMAGICK_POLICY_DIR] });
 
 export const IMAGEMAGICK: EngineRequirement = { command: 'convert', debian: 'imagemagick', license: 'ImageMagick' };
 
@@ -63,7 +69,7 @@ export async function decodeToRaw(file: string, format: MagickInput, ctx: ImageM
   ctx.signal.throwIfAborted();
   const output = path.join(ctx.workDir, `decoded-${randomUUID()}.pam`);
   try {
-    await runProcess(IMAGEMAGICK.command, [`${CODER[format]}:${file}[0]`, '-depth', '8', `PAM:${output}`], runOptions(ctx, { captureStdout: false })).catch(
+    await runProcess(IMAGEMAGICK.command, [`${CODER[format]}:${file}[0]`, '-depth', '8', `PAM:${output}`], runOptions(ctx, { ...magickOptions(), captureStdout: false })).catch(
       (err: unknown) => {
         throw imageMagickFailure(err, ctx.signal, summary);
       },

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,8 +13,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError, type Logger } from '../contract/index.js';
 import { LibreOfficePool, type LibreOfficePoolOptions } from './libreoffice-pool.js';
 import { convertDocument, useOfficeConverter, type OfficeConversion } from './libreoffice.js';
+import { configureConfinement, probeConfinement, withEngineScope } from './confine.js';
 import { configureEnginePaths, enginePaths } from './paths.js';
 import { EngineError, runProcess } from './process.js';
+import { processTree } from './process-tree.js';
 import { rejectionOf } from './test-files.js';
 
 const quiet: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -29,7 +31,7 @@ const sources = { memo: '', long: '', broken: '', hang: '' };
 async function pandocDocx(name: string, markdown: string): Promise<string> {
   await writeFile(path.join(dir, `${name}.md`), markdown);
   const docx = path.join(dir, `${name}.docx`);
-  await runProcess('pandoc', [path.join(dir, `${name}.md`), '-o', docx], { timeoutMs: 60_000 });
+  await withEngineScope({ writable: [dir] }, () => runProcess('pandoc', [path.join(dir, `${name}.md`), '-o', docx], { timeoutMs: 60_000 }));
   return docx;
 }
 
@@ -42,8 +44,13 @@ beforeAll(async () => {
   // 100k pages of nothing: LibreOffice lays them out until it is killed.
   sources.hang = path.join(dir, 'hang.txt');
   await writeFile(sources.hang, '\f'.repeat(100_000));
+  // Listeners run jailed, as in the service, wherever jails can be made.
+  configureConfinement((await probeConfinement()).ok);
 }, 120_000);
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  configureConfinement(false);
+  await rm(dir, { recursive: true, force: true });
+});
 
 /** `source` copied to a run directory of its own, as `name` (soffice names the output after it). */
 async function conversion(source: string, name = 'input.docx', inputFilter = DOCX): Promise<OfficeConversion> {
@@ -54,7 +61,7 @@ async function conversion(source: string, name = 'input.docx', inputFilter = DOC
 }
 
 async function pdfText(file: string): Promise<string> {
-  return (await runProcess('pdftotext', ['-enc', 'UTF-8', file, '-'], { timeoutMs: 30_000 })).stdout;
+  return (await withEngineScope({ writable: [dir] }, () => runProcess('pdftotext', ['-enc', 'UTF-8', file, '-'], { timeoutMs: 30_000 }))).stdout;
 }
 
 const pools: LibreOfficePool[] = [];
@@ -122,6 +129,23 @@ describe('LibreOffice pool', () => {
     expect(status.listeners.every((l) => l.rssMb > 0)).toBe(true);
   }, 120_000);
 
+  it('runs each listener jailed: no network of the host, and no view of the runs\' folders', async (context) => {
+    if (!(await probeConfinement()).ok) return context.skip();
+    const { office, firstPid } = await warmPool();
+    const memo = await conversion(sources.memo);
+    // The host's view of the listener's own: /proc/<pid>/root and /proc/<pid>/ns.
+    const processes = await processTree(firstPid);
+    const comms = await Promise.all(processes.map(async (p) => ({ pid: p.pid, comm: (await readFile(`/proc/${p.pid}/comm`, 'utf8').catch(() => '')).trim() })));
+    const soffice = comms.find((p) => p.comm.startsWith('soffice'))!;
+    expect(soffice).toBeDefined();
+    expect(await readlink(`/proc/${soffice.pid}/ns/net`)).not.toBe(await readlink('/proc/self/ns/net'));
+    expect(existsSync(`/proc/${soffice.pid}/root${memo.input}`)).toBe(false);
+    expect(existsSync(`/proc/${soffice.pid}/root/usr/lib/libreoffice`)).toBe(true);
+    // Files still go through: the run's input in, its PDF out.
+    const result = await office.convert(memo, { timeoutMs: 60_000 });
+    expect(await pdfText(result!.output!)).toContain('The walrus signed the lease.');
+  }, 120_000);
+
   it('starts a listener on first demand when not warmed, removing profiles a killed process left behind', async () => {
     // A pool's directory whose process is gone (a server killed with SIGKILL), and one whose process lives.
     const gone = spawn('true');
@@ -185,7 +209,8 @@ describe('LibreOffice pool', () => {
 
   it('replaces an idle listener that stops answering its health check', async () => {
     const { office, firstPid: hungPid } = await warmPool({ healthCheckMs: 300, pingTimeoutMs: 3_000 });
-    process.kill(-hungPid, 'SIGSTOP');
+    // Every process of the listener: a jailed soffice leads a session of its own, inside bwrap's.
+    for (const proc of await processTree(hungPid)) process.kill(proc.pid, 'SIGSTOP');
     await until(() => office.status().restarts >= 1 && office.status().listeners[0]!.state === 'idle');
     expect(office.status().listeners[0]!.pid).not.toBe(hungPid);
     await convertsMemo(office);
@@ -238,10 +263,11 @@ describe('LibreOffice pool', () => {
       expect(status.listeners.map((l) => l.state)).toEqual(['down', 'down']);
       useOfficeConverter(office.convert);
       const memo = await conversion(sources.memo);
-      const output = await convertDocument(
+      // A cold soffice sees the run's folder, as in a sandbox process.
+      const output = await withEngineScope({ writable: [dir] }, () => convertDocument(
         { ...memo, profileDir: path.join(dir, `cold-profile-${runs}`), summary: 'Could not convert', inputLabel: 'DOCX' },
         { signal: new AbortController().signal, remainingMs: () => 60_000 },
-      );
+      ));
       expect(await pdfText(output)).toContain('The walrus signed the lease.');
       expect(office.status().coldFallbacks).toBe(1);
     }, 120_000);

@@ -12,19 +12,26 @@
  * keep failing to start (no python3-uno, a broken soffice), a circuit breaker sends conversions
  * back to cold soffice in the calling process and tries a listener again later.
  *
+ * Confinement (confine.ts): each listener lives in its own jail, seeing only its own folder
+ * (profile, work, tmp), and its bridge in another that sees only that tmp, where soffice makes its
+ * pipe socket. A conversion copies its input into the listener's work folder and moves the output
+ * back into the run's folder: a listener never sees a job's folder, so one document cannot reach
+ * another's.
+ *
  * Memory: listeners live outside a run's process tree, so the run's memory cap is applied here to
  * what its conversion adds to the listener (the listener is killed past it), and the pool keeps
  * each idle listener under `maxRssMb` by recycling it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PluginError, type Logger } from '../contract/index.js';
-import { SOFFICE, convertToParts, expectedOutput, filterParts, type LibreOfficeResult, type OfficeConversion, type OfficeConverter } from './libreoffice.js';
+import { confinementEnabled, jailedCommandMissing, jailedIf } from './confine.js';
+import { SOFFICE, convertToParts, expectedOutput, filterParts, prepareOfficeProfile, type LibreOfficeResult, type OfficeConversion, type OfficeConverter } from './libreoffice.js';
 import { resolveCommand } from './paths.js';
 import { EngineError, commandExists } from './process.js';
 import { isProcessAlive, killGroup, processTree, treeRssBytes } from './process-tree.js';
@@ -65,6 +72,8 @@ export interface LibreOfficePoolOptions {
   pingTimeoutMs?: number;
   /** How often a converting listener's memory is sampled (when the conversion has a cap). */
   memoryPollMs?: number;
+  /** Listeners run in jails (confine.ts); default: as this process's runProcess calls (configureConfinement). */
+  confine?: boolean;
 }
 
 /** stopped: not started yet (listeners start on demand until warmed); down: failed to start, retried later. */
@@ -98,7 +107,24 @@ class ListenerDied extends Error {}
 const ROOT_PREFIX = 'transmute-office-';
 /** Where LibreOffice makes a pipe's socket (`OSL_PIPE_<uid>_<name>`); a killed soffice leaves it. */
 const PIPE_DIR = '/tmp';
-const pipeSocket = (pipeName: string) => path.join(PIPE_DIR, `OSL_PIPE_${process.getuid?.() ?? 0}_${pipeName}`);
+const pipeSocket = (pipeDir: string, pipeName: string) => path.join(pipeDir, `OSL_PIPE_${process.getuid?.() ?? 0}_${pipeName}`);
+
+/** A listener's folder: its profile, the files of the conversion in progress, and its /tmp (the pipe socket) when jailed. */
+function listenerFolders(dir: string) {
+  return { dir, profile: path.join(dir, 'profile'), work: path.join(dir, 'work'), tmp: path.join(dir, 'tmp') };
+}
+type ListenerFolders = ReturnType<typeof listenerFolders>;
+
+/** Move a finished file out of a listener's folder (which may sit on another device). */
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    await copyFile(from, to);
+    await rm(from, { force: true });
+  }
+}
 
 /**
  * What pools of processes that are gone left behind (killed with SIGKILL, close() never ran):
@@ -134,27 +160,31 @@ class Listener {
     readonly soffice: ChildProcess,
     readonly bridge: ChildProcess,
     private readonly pipeName: string,
+    readonly folders: ListenerFolders,
+    private readonly jailed: boolean,
     private readonly onDeath: (err: Error) => void,
   ) {}
 
-  static async start(options: { profileDir: string; pipeName: string; python: string; startTimeoutMs: number; signal: AbortSignal; onDeath(err: Error): void }): Promise<Listener> {
-    await mkdir(options.profileDir, { recursive: true });
+  static async start(options: { folders: ListenerFolders; jailed: boolean; pipeName: string; python: string; startTimeoutMs: number; signal: AbortSignal; onDeath(err: Error): void }): Promise<Listener> {
+    const { folders, jailed } = options;
+    await Promise.all([prepareOfficeProfile(folders.profile), mkdir(folders.work, { recursive: true }), mkdir(folders.tmp, { recursive: true })]);
     // HOME too: nothing is written to the service user's home.
-    const env = { ...process.env, HOME: options.profileDir };
+    const env = { ...process.env, HOME: folders.profile };
     const connect = `pipe,name=${options.pipeName}`;
-    const soffice = spawn(
-      resolveCommand(SOFFICE.command),
-      [`-env:UserInstallation=${pathToFileURL(options.profileDir).href}`, '--headless', '--invisible', '--nocrashreport', '--nodefault', '--nologo', '--nofirststartwizard', '--norestore', '--nolockcheck', `--accept=${connect};urp;StarOffice.ComponentContext`],
-      { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env },
-    );
+    const sofficeArgs = [`-env:UserInstallation=${pathToFileURL(folders.profile).href}`, '--headless', '--invisible', '--nocrashreport', '--nodefault', '--nologo', '--nofirststartwizard', '--norestore', '--nolockcheck', `--accept=${connect};urp;StarOffice.ComponentContext`];
+    // Jailed, each sees the listener's tmp folder as /tmp: the pipe socket is where both look for it.
+    const sofficeSpawn = jailedIf(jailed, resolveCommand(SOFFICE.command), sofficeArgs, { writable: [folders.dir], tmpDir: folders.tmp, cwd: folders.work, env });
+    const soffice = spawn(sofficeSpawn.file, sofficeSpawn.args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: sofficeSpawn.env });
     if (!soffice.pid) {
       const error = await new Promise<Error>((resolve) => soffice.once('error', resolve));
-      throw new ListenerDied((error as NodeJS.ErrnoException).code === 'ENOENT' ? 'soffice is not installed' : `soffice could not start: ${error.message}`);
+      throw new ListenerDied((error as NodeJS.ErrnoException).code === 'ENOENT' ? `${sofficeSpawn.file} is not installed` : `soffice could not start: ${error.message}`);
     }
-    const bridge = spawn(options.python, ['-u', BRIDGE_SCRIPT, connect, String(options.startTimeoutMs / 1000), String(soffice.pid)], {
-      detached: true, stdio: ['pipe', 'pipe', 'pipe'], env,
-    });
-    const listener = new Listener(soffice, bridge, options.pipeName, options.onDeath);
+    // A jailed bridge cannot see soffice's process group (another pid namespace): 0 = none to kill;
+    // the listener's jail dies with the server by itself (bwrap --die-with-parent).
+    const bridgeArgs = ['-u', BRIDGE_SCRIPT, connect, String(options.startTimeoutMs / 1000), String(jailed ? 0 : soffice.pid)];
+    const bridgeSpawn = jailedIf(jailed, options.python, bridgeArgs, { writable: [], readable: [BRIDGE_SCRIPT], tmpDir: folders.tmp, cwd: '/tmp', env });
+    const bridge = spawn(bridgeSpawn.file, bridgeSpawn.args, { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: bridgeSpawn.env });
+    const listener = new Listener(soffice, bridge, options.pipeName, folders, jailed, options.onDeath);
     try {
       await listener.ready(options.startTimeoutMs, options.signal);
     } catch (err) {
@@ -208,6 +238,11 @@ class Listener {
       waiting.resolve(answer);
     });
     const died = (what: string) => (code: number | null, signal: NodeJS.Signals | null) => {
+      // In a jail, a missing program is bwrap's failure to run it (spawn's ENOENT otherwise).
+      if (jailedCommandMissing(this.stderrTail)) {
+        const missing = what === 'soffice' ? 'soffice is not installed' : 'the python with python3-uno is not installed';
+        return this.die(new ListenerDied(missing), onStartFailure);
+      }
       const detail = this.stderrTail.trim().split('\n').filter((l) => !/javaldx/.test(l)).slice(-2).join(' | ');
       this.die(new ListenerDied(`${what} exited (${signal ?? `code ${code}`})${detail ? `: ${detail}` : ''}`), onStartFailure);
     };
@@ -271,7 +306,7 @@ class Listener {
     killGroup(this.soffice.pid);
     killGroup(this.bridge.pid);
     await Promise.all(gone);
-    await rm(pipeSocket(this.pipeName), { force: true });
+    await rm(pipeSocket(this.jailed ? this.folders.tmp : PIPE_DIR, this.pipeName), { force: true });
   }
 
   /** Listeners yield the CPU like sandbox runs and are the OOM killer's choice before the server. */
@@ -308,7 +343,7 @@ export class LibreOfficePool {
   private readonly slots: Slot[];
   private readonly waiters: Array<{ resolve(slot: Slot | undefined): void; reject(err: Error): void }> = [];
   private readonly closing = new AbortController();
-  private readonly settings: Required<Omit<LibreOfficePoolOptions, 'log' | 'tmpDir' | 'size'>>;
+  private readonly settings: Required<Omit<LibreOfficePoolOptions, 'log' | 'tmpDir' | 'size' | 'confine'>>;
   private root: Promise<string> | undefined;
   private failuresInARow = 0;
   private fallback: { reason: string; timer?: NodeJS.Timeout } | undefined;
@@ -455,8 +490,23 @@ export class LibreOfficePool {
     const listener = slot.listener!;
     const { extension, filter, filterOptions } = convertToParts(conversion.convertTo);
     const inputFilter = conversion.inputFilter ? filterParts(conversion.inputFilter) : undefined;
-    // A path of its own: two writes to one path fail in LibreOffice. Renamed to soffice's name once written.
-    const scratch = path.join(conversion.outDir, `.office-${randomUUID()}.${extension}`);
+    // The listener sees only its own folder: the input is copied in (its name kept: soffice
+    // detects by extension), and the output moved out under soffice's name once written.
+    const folder = path.join(listener.folders.work, randomUUID());
+    await mkdir(folder);
+    try {
+      const input = path.join(folder, path.basename(conversion.input));
+      await copyFile(conversion.input, input);
+      return await this.convertIn(slot, listener, { ...conversion, input }, path.join(folder, `out.${extension}`), limits, { filter, filterOptions, inputFilter });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  private async convertIn(
+    slot: Slot, listener: Listener, conversion: OfficeConversion, scratch: string, limits: { deadline: number; timeoutMs: number; signal?: AbortSignal; memoryMb?: number },
+    { filter, filterOptions, inputFilter }: { filter: string; filterOptions: string; inputFilter: { name: string; options: string } | undefined },
+  ): Promise<LibreOfficeResult> {
     const baseline = limits.memoryMb ? await listener.rssBytes() : 0;
     let failure: Error | undefined;
     const stop = (error: Error) => {
@@ -510,7 +560,8 @@ export class LibreOfficePool {
       return { output: undefined, lastStderrLine: answer.stage === 'load' ? LOAD_FAILED : STORE_FAILED };
     }
     const output = expectedOutput(conversion);
-    await rename(scratch, output);
+    await mkdir(conversion.outDir, { recursive: true });
+    await moveFile(scratch, output);
     return { output, lastStderrLine: '' };
   }
 
@@ -558,12 +609,13 @@ export class LibreOfficePool {
     clearTimeout(slot.retryTimer);
     const generation = ++slot.generation;
     this.healthTimer ??= setInterval(() => void this.checkIdle(), this.settings.healthCheckMs).unref();
-    let profileDir: string | undefined;
+    let folders: ListenerFolders | undefined;
     let listener: Listener | undefined;
     try {
-      profileDir = path.join(await this.rootDir(), `listener-${slot.index}`);
+      folders = listenerFolders(path.join(await this.rootDir(), `listener-${slot.index}`));
       listener = await Listener.start({
-        profileDir,
+        folders,
+        jailed: this.options.confine ?? confinementEnabled(),
         pipeName: `transmute-office-${process.pid}-${slot.index}-${generation}-${randomUUID().slice(0, 8)}`,
         python: this.settings.pythonPath,
         startTimeoutMs: this.settings.startTimeoutMs,
@@ -584,7 +636,7 @@ export class LibreOfficePool {
       this.failuresInARow++;
       this.options.log.warn('office pool: a listener did not start', { listener: slot.index, error: message, failuresInARow: this.failuresInARow });
       // A profile left half-written by a failed start is not reused.
-      if (profileDir) await rm(profileDir, { recursive: true, force: true });
+      if (folders) await rm(folders.dir, { recursive: true, force: true });
       if (this.failuresInARow >= this.settings.failuresBeforeFallback) this.fallBack(`LibreOffice listeners failed to start ${this.failuresInARow} times in a row (${message})`);
       else if (!this.fallback) slot.retryTimer = setTimeout(() => void this.start(slot), Math.min(30_000, 1_000 * 2 ** (this.failuresInARow - 1))).unref();
       // Nothing left to wait for: conversions waiting for a listener run cold.

@@ -5,7 +5,7 @@
  * profile directory (`-env:UserInstallation`): two instances sharing one profile silently produce
  * no file. HOME points at the run's directory too, so nothing is written to the service user's home.
  */
-import { mkdir, readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
@@ -19,6 +19,39 @@ export const SOFFICE: EngineRequirement = {
   debian: ['libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui', 'python3-uno'],
   license: 'MPL-2.0',
 };
+
+/**
+ * Profile settings every soffice starts with (cold or listener), so a document cannot pull in
+ * what it only links to, confinement or not (issue 30): BlockUntrustedRefererLinks stops linked
+ * graphics, sections, OLE links and templates of untrusted documents (every upload is one: no
+ * trusted locations) from loading, by path or URL; Writer and Calc never update links; macros
+ * never run.
+ */
+const PROFILE_SETTINGS: ReadonlyArray<[path: string, name: string, value: string]> = [
+  ['/org.openoffice.Office.Common/Security/Scripting', 'BlockUntrustedRefererLinks', 'true'],
+  ['/org.openoffice.Office.Common/Security/Scripting', 'DisableMacrosExecution', 'true'],
+  ['/org.openoffice.Office.Common/Security/Scripting', 'MacroSecurityLevel', '3'],
+  // Writer: com.sun.star.document.LinkUpdateModes NEVER; Calc: ScLkUpdMode LM_NEVER.
+  ['/org.openoffice.Office.Writer/Content/Update', 'Link', '0'],
+  ['/org.openoffice.Office.Calc/Content/Update', 'Link', '1'],
+  // Calc formulas are not recalculated on load (WEBSERVICE(), external references): cached values are shown.
+  ['/org.openoffice.Office.Calc/Formula/Load', 'OOXMLRecalcMode', '1'],
+  ['/org.openoffice.Office.Calc/Formula/Load', 'ODFRecalcMode', '1'],
+];
+
+/** Write the profile's settings (PROFILE_SETTINGS) before soffice first starts on `profileDir`. */
+export async function prepareOfficeProfile(profileDir: string): Promise<void> {
+  const items = PROFILE_SETTINGS.map(([at, name, value]) => `<item oor:path="${at}"><prop oor:name="${name}" oor:op="fuse"><value>${value}</value></prop></item>`);
+  await mkdir(path.join(profileDir, 'user'), { recursive: true });
+  await writeFile(
+    path.join(profileDir, 'user', 'registrymodifications.xcu'),
+    `<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n${items.join('\n')}\n</oor:items>\n`,
+    // A profile in use keeps the settings it has (soffice rewrites this file with them).
+    { flag: 'wx' },
+  ).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
+}
 
 /** One conversion, wherever it runs. */
 export interface OfficeConversion {
@@ -105,7 +138,7 @@ export async function libreOfficeConvert(options: LibreOfficeConvertOptions): Pr
 /** One cold soffice for one file: ~1 s of start-up before the conversion itself. */
 export async function coldConvert(options: LibreOfficeConvertOptions): Promise<LibreOfficeResult> {
   await mkdir(options.outDir, { recursive: true });
-  await mkdir(options.profileDir, { recursive: true });
+  await prepareOfficeProfile(options.profileDir);
   const args = [
     `-env:UserInstallation=${pathToFileURL(options.profileDir).href}`,
     '--headless',

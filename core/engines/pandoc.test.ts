@@ -19,6 +19,15 @@ describe('pandoc', () => {
     expect(await readFile(output, 'utf8')).toContain('this is plain text');
   });
 
+  it('writes HTML under --sandbox, and DOCX and EPUB where this pandoc cannot sandbox their writers', async () => {
+    const ctx = await files().ctx();
+    for (const to of ['html5', 'docx', 'epub3']) {
+      const output = path.join(ctx.workDir, `out.${to}`);
+      await pandocConvert({ input: files().notPdf, from: 'markdown', to, output, workDir: ctx.workDir, summary: 'x' }, ctx);
+      expect((await readFile(output)).length).toBeGreaterThan(0);
+    }
+  });
+
   it('a file that is no DOCX is a PluginError after the summary, in pandoc`s words', async () => {
     const ctx = await files().ctx();
     const summary = 'Could not convert this DOCX to EPUB (the file may be damaged)';

@@ -1,11 +1,12 @@
 /**
  * The one place that spawns external programs. Every run has a timeout and an AbortSignal,
  * runs in its own process group and is killed with its children, and keeps a bounded tail of
- * stderr for error messages.
+ * stderr for error messages. When confinement is on, it runs in a jail (confine.ts).
  */
 import { spawn } from 'node:child_process';
 import { access, constants, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { BWRAP, engineSpawn, jailedCommandMissing } from './confine.js';
 import { resolveCommand } from './paths.js';
 import { killGroup } from './process-tree.js';
 import { failSpan, startSpan } from '../telemetry/tracing.js';
@@ -22,6 +23,8 @@ export interface RunOptions {
   captureStdout?: boolean;
   /** Bytes written to stdin, then closed. */
   stdin?: string | Buffer;
+  /** Files or folders the program reads besides the run's (its own configuration): seen read-only in its jail. */
+  readable?: readonly string[];
 }
 
 export interface RunOutput {
@@ -45,6 +48,7 @@ export class EngineError extends Error {
 }
 
 const STDERR_TAIL_BYTES = 8 * 1024;
+
 const STDOUT_LIMIT_BYTES = 64 * 1024 * 1024;
 
 function lineSplitter(onLine: (line: string) => void) {
@@ -96,9 +100,16 @@ function spawnAndWait(command: string, args: readonly string[], options: RunOpti
       reject(new EngineError(`${command} was not started: aborted`, 'aborted', command, null, ''));
       return;
     }
-    const child = spawn(resolveCommand(command), args, {
+    // Ghostscript without -dSAFER lets a PostScript or PDF input read and write any file it can reach.
+    if (command === 'gs' && !args.includes('-dSAFER')) {
+      reject(new EngineError('gs was not started: it runs with -dSAFER only', 'exit', command, null, ''));
+      return;
+    }
+    // In a jail (confine.ts) when confinement is on: no network, only the run's folders.
+    const spawned = engineSpawn(resolveCommand(command), args, options);
+    const child = spawn(spawned.file, spawned.args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: spawned.env,
       // Own process group, so the whole tree can be killed (soffice, gs and ocrmypdf fork).
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -159,7 +170,9 @@ function spawnAndWait(command: string, args: readonly string[], options: RunOpti
       outLines?.flush();
       finish(() => {
         if (failure) reject(new EngineError(failure.message, failure.reason, command, code, stderrTail));
-        else if (code !== 0) {
+        else if (code !== 0 && spawned.file === BWRAP && jailedCommandMissing(stderrTail)) {
+          reject(new EngineError(`${command} is not installed`, 'missing', command, null, ''));
+        } else if (code !== 0) {
           const lastLine = stderrTail.trim().split('\n').pop() ?? '';
           reject(new EngineError(`${command} exited with code ${code}${lastLine ? `: ${lastLine}` : ''}`, 'exit', command, code, stderrTail));
         } else resolve({ stdout, stderr: stderrTail });

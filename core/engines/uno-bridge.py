@@ -2,7 +2,7 @@
 A long-lived UNO client for one LibreOffice listener (core/engines/libreoffice-pool.ts starts
 one per listener, with Debian's /usr/bin/python3, the interpreter that has python3-uno).
 
-    /usr/bin/python3 uno-bridge.py <connect string> <start timeout in seconds> <soffice process group>
+    /usr/bin/python3 uno-bridge.py <connect string> <start timeout in seconds> <soffice process group, or 0>
 
 It connects to the listener (retrying while soffice starts), prints {"ready": true}, then reads
 one JSON request per line on stdin and answers one JSON line on stdout, in order:
@@ -124,7 +124,9 @@ def read_requests(requests, listener_group):
         if line.strip():
             requests.put(json.loads(line))
     try:
-        os.killpg(listener_group, signal.SIGKILL)
+        # 0: the listener runs in a jail of its own, which dies with the server by itself.
+        if listener_group > 0:
+            os.killpg(listener_group, signal.SIGKILL)
     finally:
         os._exit(0)
 

@@ -11,6 +11,7 @@ import { useOfficeConverter, type OfficeConverter } from '../libreoffice.js';
 import { EngineError } from '../process.js';
 import { configureOutboundPolicy } from '../outbound.js';
 import { configureEnginePaths } from '../paths.js';
+import { configureConfinement, withEngineScope } from '../confine.js';
 import { killTree } from '../process-tree.js';
 import { flushTraces, startTracing, withRemoteParent } from '../../telemetry/tracing.js';
 import { SANDBOX_ENV, deserializeError, sandboxSettingsSchema, serializeError, type FromChild, type OfficeResultMessage, type ToChild } from './protocol.js';
@@ -35,6 +36,7 @@ const settings = sandboxSettingsSchema.parse(JSON.parse(process.env[SANDBOX_ENV]
 // The same binaries as the server (<COMMAND>_PATH overrides).
 configureEnginePaths(settings.enginePaths);
 configureOutboundPolicy(settings.outbound);
+configureConfinement(settings.confine);
 const modules = new Map<string, Promise<Plugin[]>>();
 function load(module: string): Promise<Plugin[]> {
   if (!modules.has(module)) {
@@ -96,7 +98,9 @@ async function run(message: Extract<ToChild, { type: 'run' }>): Promise<void> {
       log: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
       remainingMs: () => Math.max(0, message.deadline - Date.now()),
     };
-    const result: RunResult = await withRemoteParent(message.trace, () => plugin.run(message.inputs, message.options as never, ctx));
+    // Engines this run starts see its work folder and its inputs (blobs may live elsewhere), nothing else.
+    const scope = { writable: [message.workDir], readable: message.inputs.map((input) => input.path) };
+    const result: RunResult = await withEngineScope(scope, () => withRemoteParent(message.trace, () => plugin.run(message.inputs, message.options as never, ctx)));
     send({ type: 'result', runId, result });
   } catch (err) {
     send({ type: 'error', runId, error: serializeError(err) });

@@ -6,6 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PluginError, type Logger, type PluginInput } from '../../contract/index.js';
 import { LibreOfficePool } from '../libreoffice-pool.js';
+import { createServer } from 'node:net';
+import { probeConfinement } from '../confine.js';
 import { runProcess } from '../process.js';
 import { processTree } from '../process-tree.js';
 import { SandboxPool, type SandboxHooks, type SandboxRun } from './pool.js';
@@ -51,6 +53,29 @@ describe('SandboxPool', () => {
   it('runs engines through the same path overrides as the server', async () => {
     const result = await pool.run(run('sandbox-which'), hooks());
     expect(await readFile((result as { path: string }).path, 'utf8')).toBe('resolved\n');
+  });
+
+  it('runs engines jailed when confined: the run\'s folder and inputs only, no network', async (context) => {
+    if (!(await probeConfinement()).ok) return context.skip();
+    const beacon = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => beacon.listen(0, '127.0.0.1', resolve));
+    const port = (beacon.address() as { port: number }).port;
+    const confinedPool = new SandboxPool({ moduleOf: () => FIXTURES, size: 1, heapMb: 512, log, confine: true });
+    try {
+      const workDir = await mkdtemp(path.join(dir, 'work-'));
+      const other = await mkdtemp(path.join(dir, 'other-job-'));
+      await writeFile(path.join(other, 'secret.txt'), 'secret');
+      const script = [
+        `cat ${input.path}; echo`,
+        `cat ${path.join(other, 'secret.txt')} 2>/dev/null || echo hidden`,
+        `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && echo connected || echo offline`,
+      ].join('; ');
+      const result = await confinedPool.run(run('sandbox-look', { workDir, options: { script: `bash -c '${script}'` } }), hooks());
+      expect(await readFile((result as { path: string }).path, 'utf8')).toBe('hello\nhidden\noffline\n');
+    } finally {
+      await confinedPool.close();
+      beacon.close();
+    }
   });
 
   it('keeps a PluginError message as it is', async () => {

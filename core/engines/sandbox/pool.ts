@@ -19,6 +19,7 @@ import { PluginError, type Logger, type PluginInput, type RunResult } from '../.
 import type { FormatId } from '../../../schema/index.js';
 import type { OfficeConverter } from '../libreoffice.js';
 import type { DestinationPolicy } from '../outbound.js';
+import { confinementEnabled } from '../confine.js';
 import { killTree, treeRssBytes } from '../process-tree.js';
 import { recordSandboxKill, type SandboxKillReason } from '../../telemetry/metrics.js';
 import { traceCarrier } from '../../telemetry/tracing.js';
@@ -39,6 +40,8 @@ export interface SandboxPoolOptions {
   office?: OfficeConverter;
   /** Processes at most, so runs at once; a run waits for a free process. */
   size: number;
+  /** Engines the runs start are jailed (confine.ts); default: as this process's runProcess calls (configureConfinement). */
+  confine?: boolean;
   /** V8 heap cap of a sandbox process (the largest memory cap of any plugin). */
   heapMb: number;
   log: Logger;
@@ -327,7 +330,7 @@ export class SandboxPool {
   constructor(private readonly options: SandboxPoolOptions) {
     this.settings = {
       preload: [...(options.preload ?? [])], enginePaths: options.enginePaths ?? {}, officePool: options.office !== undefined,
-      outbound: options.outbound ?? { allowPrivate: false },
+      outbound: options.outbound ?? { allowPrivate: false }, confine: options.confine ?? confinementEnabled(),
     };
     this.limits = { memoryPollMs: options.memoryPollMs ?? 200, killGraceMs: options.killGraceMs ?? 1_000 };
   }

@@ -104,5 +104,7 @@ export const sandboxSettingsSchema = z.object({
   officePool: z.boolean().default(false),
   /** Where runs may connect for a client (URL rendering): IMPORT_ALLOW_PRIVATE. */
   outbound: z.object({ allowPrivate: z.boolean() }).default({ allowPrivate: false }),
+  /** Engines run confined (confine.ts), as in the server. */
+  confine: z.boolean().default(false),
 });
 export type SandboxSettings = z.infer<typeof sandboxSettingsSchema>;

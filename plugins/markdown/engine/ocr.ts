@@ -6,8 +6,8 @@
  * words every time.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { engineScratchRoot } from '../../../core/engines/confine.js';
 import { recognizeLayout } from '../../../core/engines/tesseract.js';
 import { joinsUnspaced } from './lines.js';
 import type { ScanImage, TextRun } from './types.js';
@@ -37,7 +37,8 @@ function pgm(image: ScanImage): Buffer {
 }
 
 export async function ocrPage(image: ScanImage, ctx: OcrContext): Promise<TextRun[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'pdf-md-ocr-'));
+  // In the run's folder: tesseract runs jailed and sees nothing else.
+  const dir = await mkdtemp(join(engineScratchRoot(), 'pdf-md-ocr-'));
   try {
     const file = join(dir, 'page.pgm');
     await writeFile(file, pgm(image));
