@@ -3,6 +3,7 @@
  * weight, normalised list items, and paragraphs joined across line breaks.
  */
 import { joinText, roundSize } from './lines.js';
+import type { OutlineHeading } from './outline.js';
 import { continuesTable, type Table } from './tables.js';
 import type { Block, Line, TextPart } from './types.js';
 
@@ -19,7 +20,7 @@ const LIST_CONTINUATION = 1.6;
 /** Markers closer than this (points) in x are at the same nesting level. */
 const INDENT_TOLERANCE = 3;
 const SENTENCE_END = /[.!?:]["'”’)]?$/;
-/** A footnote's text at the page foot (see attachMarks): each starts a paragraph of its own. */
+/** A footnote's text at the page foot (see attachScripts): each starts a paragraph of its own. */
 const FOOTNOTE = /^\[\^[^\]]+\]:/;
 
 const BULLET = /^[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7\uf076\uf0d8\uf0fc]\s+(\S.*)$/u;
@@ -32,6 +33,8 @@ export interface DocumentStyle {
   headingLevels: Map<string, number>;
   /** Rounded font size -> usual distance between baselines of consecutive lines. */
   lineSteps: Map<number, number>;
+  /** Headings the document's outline names (outline.ts): when present, the only headings. */
+  outline?: Map<Line, OutlineHeading>;
 }
 
 function styleKey(line: Line): string {
@@ -198,8 +201,16 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
   for (let i = 0; i < lines.length; ) {
     const placed = lines[i]!;
     const { page, line } = placed;
+    const named = style.outline?.get(line);
+    if (named) {
+      list = paragraph = undefined;
+      const titleLines = lines.slice(i, i + named.lines).map((l) => l.line);
+      blocks.push({ kind: 'heading', page, level: named.level, text: titleLines.reduce((text, l) => joinText(text, l.text), '') });
+      i += titleLines.length;
+      continue;
+    }
     const group = styleGroup(lines, i);
-    const level = style.headingLevels.get(styleKey(line));
+    const level = style.outline ? undefined : style.headingLevels.get(styleKey(line));
     if (level !== undefined && isHeading(group, style.bodySize)) {
       list = paragraph = undefined;
       blocks.push({ kind: 'heading', page, level, text: group.reduce((text, l) => joinText(text, l.text), '') });
