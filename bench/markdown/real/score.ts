@@ -67,8 +67,14 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
     const match = HEADING.exec(line);
     return match ? [headingKey(match[2]!)] : [];
   });
-  const running = new Set(truth.runningKeys);
-  const runningLeaks = lines.filter((line) => line.trim() && !PAGE_MARKER.test(line.trim()) && running.has(runningKey(plainText(line)))).length;
+  // A key leaks at most as often as the file carries it (a lone number elsewhere is content).
+  const leaked = new Map<string, number>();
+  for (const line of lines) {
+    if (!line.trim() || PAGE_MARKER.test(line.trim())) continue;
+    const key = runningKey(plainText(line));
+    if (truth.runningKeys[key]) leaked.set(key, Math.min(truth.runningKeys[key], (leaked.get(key) ?? 0) + 1));
+  }
+  const runningLeaks = [...leaked.values()].reduce((a, b) => a + b, 0);
   const expectedWords = tokens(truth.pageTexts.join('\n'));
   const pages = outputPages(markdown);
   let orderFound = 0;

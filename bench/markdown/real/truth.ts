@@ -26,13 +26,14 @@ export interface RealTruth {
   hasTables: boolean;
   /** pdftotext text of each page (reading order as poppler sees it). */
   pageTexts: string[];
-  /** Running-line keys (runningKey) and how many lines in all carry them. */
-  runningKeys: string[];
+  /** Running-line keys (runningKey) with how many lines carry each. */
+  runningKeys: Record<string, number>;
   runningLines: number;
   twoColumnPages: number[];
 }
 
-const TRUTH_VERSION = 1;
+const TRUTH_VERSION = 2;
+const ROMAN = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
 
 export function runningKey(text: string): string {
   return text.toLowerCase().replace(/\d+/g, '#').replace(/[\s·•|—–-]+/g, ' ').trim();
@@ -80,7 +81,7 @@ async function outlineOf(file: string): Promise<{ outline: OutlineEntry[]; tagge
   }
 }
 
-function findRunning(layoutPages: string[]): { keys: string[]; lines: number } {
+function findRunning(layoutPages: string[]): { keys: Record<string, number>; lines: number } {
   const ends = layoutPages.map((page) => {
     const lines = page.split('\n').map((l) => l.trim()).filter(Boolean);
     return [...new Set([lines[0], lines[lines.length - 1]].filter((l): l is string => !!l))];
@@ -88,10 +89,13 @@ function findRunning(layoutPages: string[]): { keys: string[]; lines: number } {
   const pagesWith = new Map<string, number>();
   for (const lines of ends) for (const key of new Set(lines.map(runningKey))) pagesWith.set(key, (pagesWith.get(key) ?? 0) + 1);
   const needed = Math.max(2, Math.ceil(0.25 * layoutPages.length));
-  const running = (key: string) => /^[#ivxlc]+$/.test(key) || ((pagesWith.get(key) ?? 0) >= needed && /\p{L}/u.test(key));
-  const keys = [...pagesWith.keys()].filter(running).sort();
-  const lines = ends.reduce((n, l) => n + l.filter((line) => running(runningKey(line))).length, 0);
-  return { keys, lines };
+  const running = (key: string) => key === '#' || ROMAN.test(key) || ((pagesWith.get(key) ?? 0) >= needed && /\p{L}/u.test(key));
+  const keys: Record<string, number> = {};
+  for (const line of ends.flat()) {
+    const key = runningKey(line);
+    if (running(key)) keys[key] = (keys[key] ?? 0) + 1;
+  }
+  return { keys, lines: Object.values(keys).reduce((a, b) => a + b, 0) };
 }
 
 /** A page is two-column when most of its long lines leave the same mid-page strip blank, with text on both sides. */
