@@ -153,11 +153,11 @@ async function main(): Promise<void> {
 
   const scores = (run: Run) => new Map(corpus.map((pdf) => [pdf.id, scoreReal(run.outputs.get(pdf.id) ?? '', truths.get(pdf.id)!)]));
   const oursScores = scores(ours);
-  console.log('\nper file (ours): heading F1, headings out/outline, leaks/running, false tables, word recall');
+  console.log('\nper file (ours): heading F1, headings out/outline, leaks/running, false tables, word recall, 2-col order');
   for (const pdf of corpus) {
     const s = oursScores.get(pdf.id)!;
     console.log(
-      `${pdf.half === 'tune' ? 'T' : 'H'} ${pdf.id.replace(/^.*\//, '').padEnd(32)} ${s.headings ? fixed(f1(s.headings), 2) : ' -  '} ${s.headings ? `${s.headings.predicted}/${s.headings.expected}` : '-'} ${s.runningLeaks}/${s.runningLines} ${s.falseTables ?? '-'} ${fixed(ratio(s.words))}`,
+      `${pdf.half === 'tune' ? 'T' : 'H'} ${pdf.id.replace(/^.*\//, '').padEnd(32)} ${s.headings ? fixed(f1(s.headings), 2) : ' -  '} ${s.headings ? `${s.headings.predicted}/${s.headings.expected}` : '-'} ${s.runningLeaks}/${s.runningLines} ${s.falseTables ?? '-'} ${fixed(ratio(s.words))} ${s.order.total ? fixed(ratio(s.order)) : '-'}`,
     );
   }
   const header = ['half / engine', 'heading F1', 'headings', 'running leaks', 'false tables', 'word recall', '2-col order', 'pages/s', 'determ'];

@@ -4,7 +4,7 @@
  * on two-column pages (share of the page's word pairs, in pdftotext's order, found in the output).
  */
 import { normaliseText, parseTables, plainText } from '../score.js';
-import { runningKey, type RealTruth } from './truth.js';
+import { folioKey, runningKey, type RealTruth } from './truth.js';
 
 export interface RealScore {
   headings?: { truePositives: number; predicted: number; expected: number };
@@ -71,11 +71,14 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
   const leaked = new Map<string, number>();
   for (const line of lines) {
     if (!line.trim() || PAGE_MARKER.test(line.trim())) continue;
-    const key = runningKey(plainText(line));
+    const text = plainText(line);
+    const key = folioKey(text) ?? runningKey(text);
     if (truth.runningKeys[key]) leaked.set(key, Math.min(truth.runningKeys[key], (leaked.get(key) ?? 0) + 1));
   }
   const runningLeaks = [...leaked.values()].reduce((a, b) => a + b, 0);
-  const expectedWords = tokens(truth.pageTexts.join('\n'));
+  // Running lines are meant to go: the words expected are the body's.
+  const isRunning = (line: string) => !!truth.runningKeys[folioKey(line) ?? runningKey(line.trim())];
+  const expectedWords = tokens(truth.pageTexts.map((page) => page.split('\n').filter((line) => !isRunning(line)).join('\n')).join('\n'));
   const pages = outputPages(markdown);
   let orderFound = 0;
   let orderTotal = 0;

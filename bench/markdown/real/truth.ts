@@ -32,7 +32,7 @@ export interface RealTruth {
   twoColumnPages: number[];
 }
 
-const TRUTH_VERSION = 2;
+const TRUTH_VERSION = 3;
 const ROMAN = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
 
 export function runningKey(text: string): string {
@@ -81,20 +81,49 @@ async function outlineOf(file: string): Promise<{ outline: OutlineEntry[]; tagge
   }
 }
 
+/** "17" or "xii" -> its value. */
+function folioValue(text: string): number | undefined {
+  if (/^\d{1,4}$/.test(text)) return Number(text);
+  if (!ROMAN.test(text)) return undefined;
+  const digits = [...text].map((c) => ({ i: 1, v: 5, x: 10, l: 50, c: 100 })[c]!);
+  return -digits.reduce((n, v, i) => n + (v < (digits[i + 1] ?? 0) ? -v : v), 0); // roman folios kept apart from arabic
+}
+
+/** Key of a lone page number as the scorer looks it up: `folio:17`, `folio:-12` (xii). */
+export function folioKey(text: string): string | undefined {
+  const value = folioValue(text.trim().toLowerCase().replace(/^(?:page\s*|[-–—(|]\s*)|\s*[-–—)|]$/g, ''));
+  return value === undefined ? undefined : `folio:${value}`;
+}
+
+/**
+ * Repeated lines at the ends of pages (digits normalised) on a quarter of the pages, and lone
+ * page numbers whose difference from the page index holds on a quarter of the pages (line
+ * numbers of a code listing at a page top are not folios).
+ */
 function findRunning(layoutPages: string[]): { keys: Record<string, number>; lines: number } {
   const ends = layoutPages.map((page) => {
     const lines = page.split('\n').map((l) => l.trim()).filter(Boolean);
     return [...new Set([lines[0], lines[lines.length - 1]].filter((l): l is string => !!l))];
   });
+  const needed = Math.max(2, Math.ceil(0.25 * layoutPages.length));
   const pagesWith = new Map<string, number>();
   for (const lines of ends) for (const key of new Set(lines.map(runningKey))) pagesWith.set(key, (pagesWith.get(key) ?? 0) + 1);
-  const needed = Math.max(2, Math.ceil(0.25 * layoutPages.length));
-  const running = (key: string) => key === '#' || ROMAN.test(key) || ((pagesWith.get(key) ?? 0) >= needed && /\p{L}/u.test(key));
+  const offsets = new Map<string, number>();
+  ends.forEach((lines, index) => {
+    for (const line of lines) {
+      const folio = folioKey(line);
+      if (folio) offsets.set(`${Number(folio.slice(6)) < 0 ? 'r' : 'a'}${Math.abs(Number(folio.slice(6))) - index}`, (offsets.get(`${Number(folio.slice(6)) < 0 ? 'r' : 'a'}${Math.abs(Number(folio.slice(6))) - index}`) ?? 0) + 1);
+    }
+  });
   const keys: Record<string, number> = {};
-  for (const line of ends.flat()) {
-    const key = runningKey(line);
-    if (running(key)) keys[key] = (keys[key] ?? 0) + 1;
-  }
+  ends.forEach((lines, index) => {
+    for (const line of lines) {
+      const folio = folioKey(line);
+      const value = folio ? Number(folio.slice(6)) : 0;
+      const key = folio ? ((offsets.get(`${value < 0 ? 'r' : 'a'}${Math.abs(value) - index}`) ?? 0) >= needed ? folio : undefined) : (pagesWith.get(runningKey(line)) ?? 0) >= needed && /\p{L}/u.test(line) ? runningKey(line) : undefined;
+      if (key) keys[key] = (keys[key] ?? 0) + 1;
+    }
+  });
   return { keys, lines: Object.values(keys).reduce((a, b) => a + b, 0) };
 }
 
