@@ -32,7 +32,7 @@ export interface RealTruth {
   twoColumnPages: number[];
 }
 
-const TRUTH_VERSION = 3;
+const TRUTH_VERSION = 4;
 const ROMAN = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
 
 export function runningKey(text: string): string {
@@ -127,14 +127,14 @@ function findRunning(layoutPages: string[]): { keys: Record<string, number>; lin
   return { keys, lines: Object.values(keys).reduce((a, b) => a + b, 0) };
 }
 
-/** A page is two-column when most of its long lines leave the same mid-page strip blank, with text on both sides. */
+/** A page is two-column when most of its long lines leave the same mid-page strip blank, with prose (not table cells) on both sides. */
 function isTwoColumn(layoutPage: string): boolean {
   const lines = layoutPage.split('\n').filter((l) => l.trim().length >= 30);
   if (lines.length < 10) return false;
   const width = Math.max(...lines.map((l) => l.length));
   let best = 0;
   for (let x = Math.floor(0.35 * width); x <= Math.ceil(0.65 * width); x++) {
-    const count = lines.filter((l) => l.slice(x - 1, x + 2).trim() === '' && l.slice(0, x).trim() && l.slice(x).trim()).length;
+    const count = lines.filter((l) => l.slice(x - 1, x + 2).trim() === '' && l.slice(0, x).trim().length >= 20 && l.slice(x).trim().length >= 20).length;
     best = Math.max(best, count);
   }
   return best >= 0.5 * lines.length;

@@ -22,7 +22,7 @@ export function compareRuns(a: TextRun, b: TextRun): number {
 }
 
 /** A footnote mark: a few digits or a dagger, set smaller than the text beside it and raised. */
-const MARK_TEXT = /^(?:\d{1,3}|[*†‡§¶])$/;
+const MARK_TEXT = /^(?:\d{1,3}|[*∗†‡§¶])$/;
 /** A script is set at most this share of the text's size. */
 const SCRIPT_SIZE = 0.85;
 /** Raised by this share of the text's size (superscript, footnote mark)... */
@@ -87,14 +87,30 @@ function attachScripts(runs: readonly TextRun[]): TextRun[] {
       opening.set(run, after);
     }
   }
+  // Notes set "2 Text of the note" on one baseline in small print, low on the page.
+  const body = dominantSize(runs);
+  const low = Math.max(...runs.map((r) => r.baseline)) - 0.35 * (Math.max(...runs.map((r) => r.baseline)) - Math.min(...runs.map((r) => r.baseline)));
+  for (const run of runs) {
+    const text = run.text.trim();
+    if (!MARK_TEXT.test(text) || run.size >= SCRIPT_SIZE * body || run.baseline < low || notes.has(text)) continue;
+    const line = near(run).filter((r) => Math.abs(r.baseline - run.baseline) < 0.3 * run.size);
+    const first = line.every((r) => r === run || r.x0 > run.x1 - 0.5);
+    const followed = line.find((r) => r !== run && r.x0 - run.x1 <= run.size && /\p{L}/u.test(r.text));
+    if (first && followed) {
+      notes.add(text);
+      opening.set(run, followed);
+    }
+  }
   return runs.map((run) => {
-    if (!isCandidate(run)) return run;
     const text = run.text.trim();
     const note = opening.get(run);
     if (note) return { ...run, text: `[^${text}]: `, baseline: note.baseline, size: note.size, bold: note.bold };
+    if (!isCandidate(run) || !/[^\s\u200b-\u200f\u2060\ufeff]/u.test(text)) return run;
     let shift: Shift;
     const before = near(run).find((r) => r !== run && r.size > run.size && Math.abs(run.x0 - r.x1) <= SCRIPT_GAP * r.size && r.x0 < run.x0 && (shift = shiftBeside(run, r)) !== undefined);
     if (!before || !shift) return run;
+    // Kerned back into the letter before it (the A of LaTeX, the E of TeX): part of a logo, not a script.
+    if (run.x0 < before.x1 - 0.1 * before.size) return { ...run, baseline: before.baseline, size: before.size, bold: before.bold };
     const marked = shift === 'raised' && MARK_TEXT.test(text) && notes.has(text) ? `[^${text}]` : shift === 'raised' ? `<sup>${text}</sup>` : `<sub>${text}</sub>`;
     return { ...run, text: marked, x0: Math.min(run.x0, before.x1), baseline: before.baseline, size: before.size, bold: before.bold };
   });

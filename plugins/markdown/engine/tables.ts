@@ -332,7 +332,9 @@ function isProse(rows: readonly string[][]): boolean {
  */
 export function isFalseTable(rows: readonly string[][]): boolean {
   const filled = rows.map((row) => row.filter((cell) => cell.trim() !== ''));
-  if (filled.filter((cells) => cells.some((cell) => LEADERS.test(cell))).length >= 0.3 * rows.length) return true;
+  // Judged on the rows with two cells or more: text after a contents listing can hang on as one-cell rows.
+  const fullRows = filled.filter((cells) => cells.length >= 2).length;
+  if (filled.filter((cells) => cells.some((cell) => LEADERS.test(cell))).length >= 0.3 * fullRows) return true;
   const pages: number[] = [];
   const contents = filled.filter((cells) => {
     const last = cells[cells.length - 1] ?? '';
@@ -341,7 +343,7 @@ export function isFalseTable(rows: readonly string[][]): boolean {
     return SECTION_NUMBER.test(cells[0]!) || cells.length === 2;
   });
   const ascending = pages.every((page, i) => i === 0 || page >= pages[i - 1]!);
-  if (contents.length >= 3 && contents.length >= 0.6 * rows.length && ascending) return true;
+  if (contents.length >= 2 && contents.length >= 0.6 * fullRows && ascending) return true;
   const numberedTitles = filled.filter((cells) => cells.length === 2 && SECTION_NUMBER.test(`${cells[0]} `) && /^\S+$/.test(cells[0]!) && /\p{L}{2}/u.test(cells[1]!));
   if (numberedTitles.length >= 0.8 * rows.length) return true;
   const cells = filled.flat();
