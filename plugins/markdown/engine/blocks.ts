@@ -230,7 +230,11 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
     if (named) {
       list = paragraph = undefined;
       const titleLines = lines.slice(i, i + named.lines).map((l) => l.line);
-      blocks.push({ kind: 'heading', page, level: named.level, text: titleLines.reduce((text, l) => joinText(text, l.text), '') });
+      if (named.runIn !== undefined) {
+        blocks.push({ kind: 'heading', page, level: named.level, text: unspaceLetters(line.text.slice(0, named.runIn).replace(/[.:]$/, '')) });
+        paragraph = { block: { kind: 'paragraph', page, parts: [{ page, text: line.text.slice(named.runIn).replace(/^\s*[.:—–]?\s*/, '') }] }, last: placed };
+        blocks.push(paragraph.block);
+      } else blocks.push({ kind: 'heading', page, level: named.level, text: unspaceLetters(titleLines.reduce((text, l) => joinText(text, l.text), '')) });
       i += titleLines.length;
       continue;
     }
@@ -281,6 +285,11 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
     blocks.push(paragraph.block);
   }
   return blocks;
+}
+
+/** Letter-spaced display type ("F U N D A M E N T A L S") read as the word it spells. */
+function unspaceLetters(text: string): string {
+  return text.replace(/(?<![\p{L}\p{N}])\p{L}(?: \p{L}){3,}(?![\p{L}\p{N}])/gu, (letters) => letters.replaceAll(' ', ''));
 }
 
 /** The line reads on from the open paragraph's last words (they stop mid-sentence on the line just above). */

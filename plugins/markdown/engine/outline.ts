@@ -11,6 +11,25 @@ export interface OutlineHeading {
   level: number;
   /** How many consecutive lines (this one first) make up the title. */
   lines: number;
+  /** A run-in title ("4.1. Priority Trees. We define…"): the title is this many characters of the line, the rest is body text. */
+  runIn?: number;
+}
+
+const MAX_RUN_IN_WORDS = 15;
+
+/** Characters of `text` that are the title `key` followed by a run-in stop, if it starts so. */
+function runInLength(text: string, key: string): number | undefined {
+  const words = [...text.matchAll(/\S+/g)].slice(0, MAX_RUN_IN_WORDS);
+  for (const word of words) {
+    const end = word.index! + word[0].length;
+    const prefix = titleKey(text.slice(0, end));
+    if (prefix.length > key.length) return undefined;
+    if (prefix !== key) continue;
+    // A run-in title ends with a full stop, colon or dash before the body text.
+    const stops = /[.:]$/.test(word[0]) || /^\s*[.:—–]/.test(text.slice(end));
+    return stops && text.slice(end).replace(/^\s*[.:—–]/, '').trim() !== '' ? end : undefined;
+  }
+  return undefined;
 }
 
 /** A wrapped title spans at most this many lines. */
@@ -65,7 +84,13 @@ export function outlineHeadings(pages: readonly PageLines[], outline: readonly O
         if (!span || lines.slice(index, index + span).some((l) => taken.has(l))) return;
         if (!best || lines[index]!.size > lines[best.index]!.size) best = { index, span };
       });
-      if (!best) continue;
+      if (!best) {
+        const index = lines.findIndex((line) => !taken.has(line) && runInLength(line.text, key) !== undefined);
+        if (index < 0) continue;
+        headings.set(lines[index]!, { level: Math.min(entry.depth + 1, 6), lines: 1, runIn: runInLength(lines[index]!.text, key) });
+        taken.add(lines[index]!);
+        break;
+      }
       const first = lines[best.index]!;
       headings.set(first, { level: Math.min(entry.depth + 1, 6), lines: best.span });
       for (const line of lines.slice(best.index, best.index + best.span)) taken.add(line);
