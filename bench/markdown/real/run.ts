@@ -6,10 +6,11 @@
  *
  * --out writes each file's Markdown (ours and the anchor's) for reading.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pdfToMarkdown } from '../../../plugins/markdown/engine/index.js';
 import { f1 } from '../score.js';
@@ -78,6 +79,22 @@ async function runAnchor(corpus: readonly RealPdf[]): Promise<Run | string> {
   }
 }
 
+const CLI = join(dirname(fileURLToPath(import.meta.url)), '../../../scripts/pdf-to-markdown.mjs');
+
+/** Median wall time of the CLI (as `npm run pdf-to-markdown` starts it, node included) on the smallest PDF, 5 runs after one that builds it. */
+function cliSeconds(corpus: readonly RealPdf[]): { file: RealPdf; seconds: number } | undefined {
+  const file = [...corpus].sort((a, b) => a.pages - b.pages || (a.id < b.id ? -1 : 1))[0];
+  if (!file) return undefined;
+  const once = () => {
+    const started = performance.now();
+    spawnSync(process.execPath, [CLI, file.file], { stdio: 'ignore' });
+    return (performance.now() - started) / 1000;
+  };
+  once();
+  const times = Array.from({ length: 5 }, once).sort((a, b) => a - b);
+  return { file, seconds: times[2]! };
+}
+
 interface Totals {
   heading: { truePositives: number; predicted: number; expected: number };
   leaks: number;
@@ -140,6 +157,7 @@ async function main(): Promise<void> {
   console.log(`real corpus: ${corpus.length} PDFs, ${pages('all')} pages (tune ${pages('tune')}, held out ${pages('heldout')}); ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)}`);
 
   const ours = await runOurs(corpus);
+  const cli = cliSeconds(corpus);
   const anchor = values['no-anchor'] ? 'not asked for' : await runAnchor(corpus);
   if (typeof anchor === 'string') console.log(`ANCHOR NOT RUN: ${anchor}`);
   if (values.out) {
@@ -174,6 +192,7 @@ async function main(): Promise<void> {
   }
   console.log(`\nours: ${ours.note}${typeof anchor === 'string' ? '' : `; anchor: ${anchor.note}`}. Targets: heading F1 >= 0.85, leaks <= 2%, no false table, word recall >= 0.98, 2-col order >= 0.98`);
   printTable(header, rows);
+  if (cli) console.log(`\nCLI end to end (node start, compiled entry, ${cli.file.pages} pages, ${cli.file.id.replace(/^.*\//, '')}): ${fixed(cli.seconds, 2)} s median of 5 (target < 1 s)`);
 }
 
 await main();
