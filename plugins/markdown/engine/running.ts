@@ -21,6 +21,8 @@ const LINES_PER_END = 2;
 const MIN_SIDE_SHARE = 0.5;
 /** Or on this share of all pages (a header that some pages of either side carry). */
 const MIN_PAGE_SHARE = 0.3;
+/** A line at a page edge repeated on this many pages is running, whatever the document's length. */
+const MIN_PAGES_ANY = 3;
 /** A folio numbering (offset from the page index) must hold on this share of pages, and on two. */
 const MIN_FOLIO_SHARE = 0.25;
 
@@ -83,7 +85,8 @@ export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
   const repeated = (key: string, index: number) => {
     const side = counts[index % 2]!.get(key) ?? 0;
     const both = side + (counts[1 - (index % 2)]!.get(key) ?? 0);
-    return both >= 2 && (both >= MIN_PAGE_SHARE * pages.length || (side >= 2 && side >= MIN_SIDE_SHARE * sidePages[index % 2]!));
+    // A chapter's running title repeats over that chapter's pages only: three pages are enough.
+    return both >= MIN_PAGES_ANY || (both >= 2 && (both >= MIN_PAGE_SHARE * pages.length || (side >= 2 && side >= MIN_SIDE_SHARE * sidePages[index % 2]!)));
   };
 
   const folios = ends.map((lines, index) => lines.map((line) => ({ line, folio: folioOf(line, pages[index]!.height, bodySize) })));
