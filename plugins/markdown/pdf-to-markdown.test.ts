@@ -10,7 +10,8 @@ import plugin, { pdfToMarkdown } from './index.js';
 
 const CORPUS = fileURLToPath(new URL('../../bench/markdown/corpus/files/', import.meta.url));
 const LAYOUTS = fileURLToPath(new URL('../../bench/markdown/layouts/files/', import.meta.url));
-const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+// The CLI as `npm run pdf-to-markdown` starts it: compiled (scripts/pdf-to-markdown.mjs).
+const CLI = fileURLToPath(new URL('../../scripts/pdf-to-markdown.mjs', import.meta.url));
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const ENCRYPTED = fileURLToPath(new URL('./fixtures/encrypted.pdf', import.meta.url));
 
@@ -225,7 +226,7 @@ describe('plugin manifest', () => {
 });
 
 describe('CLI', () => {
-  const cli = (...args: string[]) => run('npx', ['tsx', CLI, ...args], { cwd: REPO });
+  const cli = (...args: string[]) => run(process.execPath, [CLI, ...args], { cwd: REPO });
 
   it('prints Markdown, or the row object with --json', async () => {
     const file = join(CORPUS, 'ps-single-page.pdf');

@@ -3,7 +3,8 @@
  * weight, normalised list items, and paragraphs joined across line breaks.
  */
 import { joinText, roundSize } from './lines.js';
-import { continuesTable, type Table } from './tables.js';
+import type { OutlineHeading } from './outline.js';
+import { continuesTable, LEADERS, type Table } from './tables.js';
 import type { Block, Line, TextPart } from './types.js';
 
 /** Lines larger than body by this many points are headings. */
@@ -19,8 +20,12 @@ const LIST_CONTINUATION = 1.6;
 /** Markers closer than this (points) in x are at the same nesting level. */
 const INDENT_TOLERANCE = 3;
 const SENTENCE_END = /[.!?:]["'”’)]?$/;
-/** A footnote's text at the page foot (see attachMarks): each starts a paragraph of its own. */
+/** A footnote's text at the page foot (see attachScripts): each starts a paragraph of its own. */
 const FOOTNOTE = /^\[\^[^\]]+\]:/;
+
+/** A section number in front of a title: "2", "2.1", "A.3", "IV." (a lone digit or letter needs nothing after it but a title). */
+const SECTION_TITLE = /^(\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.(?:\d{1,2}\.?){0,3}|[A-Z](?:\.\d{1,2}){1,3}|[IVXLC]{1,6}\.)\s+(\S.*)$/u;
+const MAX_NUMBERED_HEADING_WORDS = 12;
 
 const BULLET = /^[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7\uf076\uf0d8\uf0fc]\s+(\S.*)$/u;
 const NUMBERED = /^(?:\((\d{1,3}|[a-z]|[ivx]{1,5})\)|(\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(\S.*)$/i;
@@ -32,6 +37,8 @@ export interface DocumentStyle {
   headingLevels: Map<string, number>;
   /** Rounded font size -> usual distance between baselines of consecutive lines. */
   lineSteps: Map<number, number>;
+  /** Headings the document's outline names (outline.ts): when present, the only headings. */
+  outline?: Map<Line, OutlineHeading>;
 }
 
 function styleKey(line: Line): string {
@@ -91,6 +98,27 @@ function isHeading(group: readonly Line[], bodySize: number): boolean {
   if (first.size >= bodySize + HEADING_SIZE_STEP) return group.length <= MAX_HEADING_LINES && wordCount(text) <= MAX_HEADING_WORDS;
   const bodySized = Math.abs(first.size - bodySize) < HEADING_SIZE_STEP;
   return bodySized && first.bold && group.length <= MAX_BOLD_HEADING_LINES && wordCount(text) <= MAX_BOLD_HEADING_WORDS && !/[.,;]$/.test(text);
+}
+
+/**
+ * A numbered title set apart from the body by weight, capitals or size ("1 INTRODUCTION",
+ * "IV. RESULTS", "2.1 **Scope**"), short and not a sentence: a heading at the depth its number
+ * shows, never a list item, and never renumbered.
+ */
+function numberedHeadingLevel(group: readonly Line[], bodySize: number): number | undefined {
+  if (group.length !== 1) return undefined;
+  const line = group[0]!;
+  const match = SECTION_TITLE.exec(line.text);
+  if (!match) return undefined;
+  const [, number, title] = match as unknown as [string, string, string];
+  if (wordCount(title) > MAX_NUMBERED_HEADING_WORDS || /[.,;:]$/.test(title) || !/^\p{Lu}/u.test(title)) return undefined;
+  const letters = title.replace(/[^\p{L}]/gu, '');
+  const capitals = letters.length >= 3 && letters === letters.toUpperCase();
+  const titleRuns = line.runs.filter((r) => r.x0 >= line.x0 + 0.5 && r.text.trim() !== number);
+  const bold = line.bold || (titleRuns.length > 0 && titleRuns.every((r) => r.bold));
+  if (!(bold || capitals || line.size >= bodySize + HEADING_SIZE_STEP)) return undefined;
+  const depth = /^[IVXLC]+\.$/.test(number) || /^[A-Z]\.?$/.test(number) ? 1 : number.replace(/\.$/, '').split('.').length;
+  return Math.min(depth + 1, 6);
 }
 
 /** Body size, heading levels and line spacing, measured over the whole document. */
@@ -198,8 +226,27 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
   for (let i = 0; i < lines.length; ) {
     const placed = lines[i]!;
     const { page, line } = placed;
+    const named = style.outline?.get(line);
+    if (named) {
+      list = paragraph = undefined;
+      const titleLines = lines.slice(i, i + named.lines).map((l) => l.line);
+      if (named.runIn !== undefined) {
+        blocks.push({ kind: 'heading', page, level: named.level, text: unspaceLetters(line.text.slice(0, named.runIn).replace(/[.:]$/, '')) });
+        paragraph = { block: { kind: 'paragraph', page, parts: [{ page, text: line.text.slice(named.runIn).replace(/^\s*[.:—–]?\s*/, '') }] }, last: placed };
+        blocks.push(paragraph.block);
+      } else blocks.push({ kind: 'heading', page, level: named.level, text: unspaceLetters(titleLines.reduce((text, l) => joinText(text, l.text), '')) });
+      i += titleLines.length;
+      continue;
+    }
     const group = styleGroup(lines, i);
-    const level = style.headingLevels.get(styleKey(line));
+    const numbered = style.outline ? undefined : numberedHeadingLevel([line], style.bodySize);
+    if (numbered !== undefined && !continuesOpenText(list, paragraph, placed)) {
+      list = paragraph = undefined;
+      blocks.push({ kind: 'heading', page, level: numbered, text: line.text });
+      i++;
+      continue;
+    }
+    const level = style.outline ? undefined : style.headingLevels.get(styleKey(line));
     if (level !== undefined && isHeading(group, style.bodySize)) {
       list = paragraph = undefined;
       blocks.push({ kind: 'heading', page, level, text: group.reduce((text, l) => joinText(text, l.text), '') });
@@ -240,6 +287,20 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
   return blocks;
 }
 
+/** Letter-spaced display type ("F U N D A M E N T A L S") read as the word it spells. */
+function unspaceLetters(text: string): string {
+  return text.replace(/(?<![\p{L}\p{N}])\p{L}(?: \p{L}){3,}(?![\p{L}\p{N}])/gu, (letters) => letters.replaceAll(' ', ''));
+}
+
+/** The line reads on from the open paragraph's last words (they stop mid-sentence on the line just above). */
+function continuesOpenText(list: OpenList | undefined, paragraph: OpenParagraph | undefined, next: PlacedLine): boolean {
+  const open = paragraph ?? list;
+  if (!open || open.last.page !== next.page || next.columnBreak) return false;
+  const parts = paragraph ? paragraph.block.parts : list!.block.items[list!.block.items.length - 1]!.parts;
+  const gap = next.line.baseline - open.last.line.baseline;
+  return !SENTENCE_END.test(parts[parts.length - 1]!.text) && gap > 0 && gap <= 1.3 * next.line.size && Math.abs(next.line.size - open.last.line.size) < 0.5 && !next.line.bold;
+}
+
 /** A line joined to text that may run over pages: each page's share stays a part of its own. */
 function appendText(parts: TextPart[], page: number, text: string): void {
   const last = parts[parts.length - 1]!;
@@ -265,9 +326,15 @@ function continuesListItem(list: OpenList, next: PlacedLine, style: DocumentStyl
   return next.line.x0 > markerX + INDENT_TOLERANCE && followsClosely(list.last, next, LIST_CONTINUATION, style);
 }
 
+/** A line of a table of contents: leader dots, or a title and a page number apart. Each stays a line of its own. */
+function isContentsLine(line: Line): boolean {
+  const last = line.segments[line.segments.length - 1]!.text;
+  return (LEADERS.test(line.text) && /\d\s*$/.test(line.text)) || (line.segments.length === 2 && /^\d{1,4}$/.test(last) && /^\d+(?:\.\d+)*\.?\s+\p{L}/u.test(line.segments[0]!.text));
+}
+
 function continuesParagraph(paragraph: OpenParagraph, next: PlacedLine, style: DocumentStyle): boolean {
   const text = paragraph.block.parts[paragraph.block.parts.length - 1]!.text;
-  if (FOOTNOTE.test(next.line.text)) return false;
+  if (FOOTNOTE.test(next.line.text) || isContentsLine(next.line) || isContentsLine(paragraph.last.line)) return false;
   // A paragraph only runs on to the next page or column mid-sentence.
   if ((next.page !== paragraph.last.page || next.columnBreak) && SENTENCE_END.test(text)) return false;
   return followsClosely(paragraph.last, next, PARAGRAPH_BREAK, style);

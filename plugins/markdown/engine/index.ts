@@ -8,10 +8,11 @@ import { readingOrder } from './columns.js';
 import { buildLines } from './lines.js';
 import { renderMarkdown } from './markdown.js';
 import { ocrPage } from './ocr.js';
-import { asPluginError, Deadline, openDocument, readPage } from './pdf.js';
+import { outlineHeadings } from './outline.js';
+import { asPluginError, Deadline, openDocument, readOutline, readPage } from './pdf.js';
 import { findRunningLines } from './running.js';
 import { extractBorderlessTables, extractRuledTables, type Table } from './tables.js';
-import type { Block, Line, PageContent } from './types.js';
+import type { Block, Line, OutlineEntry, PageContent } from './types.js';
 
 export interface MarkdownStats {
   headings: number;
@@ -46,7 +47,7 @@ async function convertDocument(pdf: Uint8Array, options: EngineOptions): Promise
   const { keepRunning, pageBreaks, lang } = markdownOptions.parse(options);
   const deadline = new Deadline(options.timeoutMs ?? DEFAULT_TIME_BUDGET_MS, options.signal);
   try {
-    const contents = await readAllPages(pdf, deadline);
+    const { pages: contents, outline } = await readAllPages(pdf, deadline);
     let ocrPages = 0;
     for (const page of contents) {
       if (!page.scan) continue;
@@ -54,7 +55,7 @@ async function convertDocument(pdf: Uint8Array, options: EngineOptions): Promise
       page.scan = undefined;
       ocrPages++;
     }
-    return { ...convert(contents.map(ruledLayout), keepRunning, pageBreaks), ocrPages };
+    return { ...convert(contents.map(ruledLayout), outline, keepRunning, pageBreaks), ocrPages };
   } catch (error) {
     throw asPluginError(error);
   } finally {
@@ -62,12 +63,12 @@ async function convertDocument(pdf: Uint8Array, options: EngineOptions): Promise
   }
 }
 
-async function readAllPages(pdf: Uint8Array, deadline: Deadline): Promise<PageContent[]> {
+async function readAllPages(pdf: Uint8Array, deadline: Deadline): Promise<{ pages: PageContent[]; outline: OutlineEntry[] }> {
   const document = await openDocument(pdf, deadline);
   try {
     const pages: PageContent[] = [];
     for (let number = 1; number <= document.numPages; number++) pages.push(await readPage(document, number, deadline));
-    return pages;
+    return { pages, outline: await readOutline(document, deadline) };
   } finally {
     await document.destroy();
   }
@@ -79,7 +80,7 @@ function ruledLayout(page: PageContent): PageLayout {
   return { number: page.number, height: page.height, lines: buildLines(rest), tables };
 }
 
-function convert(layouts: PageLayout[], keepRunning: boolean, pageBreaks: boolean): Omit<MarkdownResult, 'stats'> & { stats: Omit<MarkdownStats, 'ocr_pages'> } {
+function convert(layouts: PageLayout[], outline: readonly OutlineEntry[], keepRunning: boolean, pageBreaks: boolean): Omit<MarkdownResult, 'stats'> & { stats: Omit<MarkdownStats, 'ocr_pages'> } {
   let runningLinesStripped = 0;
   if (!keepRunning) {
     const running = findRunningLines(layouts);
@@ -102,7 +103,9 @@ function convert(layouts: PageLayout[], keepRunning: boolean, pageBreaks: boolea
     }
     return { page: layout.number, items };
   });
-  const style = analyseStyle(pages.map((p) => p.items.flatMap((item) => ('line' in item ? [item.line] : []))));
+  const pageLines = pages.map((p) => p.items.flatMap((item) => ('line' in item ? [item.line] : [])));
+  const style = analyseStyle(pageLines);
+  style.outline = outlineHeadings(pages.map((p, i) => ({ page: p.page, lines: pageLines[i]! })), outline);
   const blocks = documentBlocks(pages, style);
   return {
     pages: layouts.length,

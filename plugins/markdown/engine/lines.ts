@@ -22,37 +22,102 @@ export function compareRuns(a: TextRun, b: TextRun): number {
 }
 
 /** A footnote mark: a few digits or a dagger, set smaller than the text beside it and raised. */
-const MARK_TEXT = /^(?:\d{1,3}|[*†‡])$/;
-const MARK_SIZE = 0.85;
-const MARK_RAISE = [0.15, 0.7] as const;
-/** How far (in ems of the text) a mark may sit from the word it belongs to. */
-const MARK_GAP = 0.3;
+const MARK_TEXT = /^(?:\d{1,3}|[*∗†‡§¶])$/;
+/** A script is set at most this share of the text's size. */
+const SCRIPT_SIZE = 0.85;
+/** Raised by this share of the text's size (superscript, footnote mark)... */
+const RAISE = [0.15, 0.7] as const;
+/** ...or lowered by this share (subscript). */
+const LOWER = [0.08, 0.5] as const;
+/** How far (in ems of the text) a script may sit from the text it belongs to. */
+const SCRIPT_GAP = 0.3;
+/** A script is short: an exponent, an index, a mark, not a line of small print. */
+const MAX_SCRIPT_CHARS = 12;
 
-function raisedBeside(mark: TextRun, text: TextRun): boolean {
-  const raise = text.baseline - mark.baseline;
-  return mark.size < MARK_SIZE * text.size && raise >= MARK_RAISE[0] * text.size && raise <= MARK_RAISE[1] * text.size;
+type Shift = 'raised' | 'lowered' | undefined;
+
+function shiftBeside(script: TextRun, text: TextRun): Shift {
+  if (script.size >= SCRIPT_SIZE * text.size) return undefined;
+  const raise = text.baseline - script.baseline;
+  if (raise >= RAISE[0] * text.size && raise <= RAISE[1] * text.size) return 'raised';
+  if (-raise >= LOWER[0] * text.size && -raise <= LOWER[1] * text.size) return 'lowered';
+  return undefined;
+}
+
+/** Runs grouped by baseline band, so neighbours are found without scanning the page. */
+function baselineIndex(runs: readonly TextRun[]): (run: TextRun) => TextRun[] {
+  const band = 6;
+  const buckets = new Map<number, TextRun[]>();
+  for (const run of runs) {
+    const key = Math.floor(run.baseline / band);
+    buckets.set(key, [...(buckets.get(key) ?? []), run]);
+  }
+  return (run) => {
+    const reach = Math.ceil(run.size / band) + 1;
+    const key = Math.floor(run.baseline / band);
+    const near: TextRun[] = [];
+    for (let k = key - reach; k <= key + reach; k++) near.push(...(buckets.get(k) ?? []));
+    return near;
+  };
 }
 
 /**
- * Footnote marks as Markdown footnotes: a raised small number right after a word becomes
- * `[^n]` on the word's baseline; one that opens a line of smaller text (the note at the page
- * foot) becomes `[^n]: `. Without this the raised digits would be lines of their own.
+ * Scripts stay inline with the text they belong to. A raised mark that opens a line of smaller
+ * text is a footnote (`[^n]: ` at the page foot); the same mark raised after a word is its
+ * reference (`word[^n]`), but only when that note exists on the page. Any other small raised or
+ * lowered run right after text is a superscript or subscript: `mc<sup>2</sup>`, `H<sub>2</sub>O`.
+ * Without this they would become lines of their own, or footnotes pointing nowhere.
  */
-function attachMarks(runs: readonly TextRun[]): TextRun[] {
+function attachScripts(runs: readonly TextRun[]): TextRun[] {
+  if (runs.length < 2) return [...runs];
+  const largest = Math.max(...runs.map((r) => r.size));
+  const isCandidate = (run: TextRun) => run.size < SCRIPT_SIZE * largest && run.text.trim().length <= MAX_SCRIPT_CHARS;
+  if (!runs.some(isCandidate)) return [...runs];
+  const near = baselineIndex(runs);
+  const notes = new Set<string>();
+  const opening = new Map<TextRun, TextRun>();
+  for (const run of runs) {
+    const text = run.text.trim();
+    if (!isCandidate(run) || !MARK_TEXT.test(text)) continue;
+    const neighbours = near(run);
+    const after = neighbours.find((r) => r !== run && shiftBeside(run, r) === 'raised' && Math.abs(r.x0 - run.x1) <= SCRIPT_GAP * r.size);
+    const opensLine = after && !neighbours.some((r) => r !== run && Math.abs(r.baseline - after.baseline) < 0.4 * after.size && r.x1 <= run.x0 + 0.5);
+    if (after && opensLine) {
+      notes.add(text);
+      opening.set(run, after);
+    }
+  }
+  // Notes set "2 Text of the note" on one baseline in small print, low on the page.
+  const body = dominantSize(runs);
+  const low = Math.max(...runs.map((r) => r.baseline)) - 0.35 * (Math.max(...runs.map((r) => r.baseline)) - Math.min(...runs.map((r) => r.baseline)));
+  for (const run of runs) {
+    const text = run.text.trim();
+    if (!MARK_TEXT.test(text) || run.size >= SCRIPT_SIZE * body || run.baseline < low || notes.has(text)) continue;
+    const line = near(run).filter((r) => Math.abs(r.baseline - run.baseline) < 0.3 * run.size);
+    const first = line.every((r) => r === run || r.x0 > run.x1 - 0.5);
+    const followed = line.find((r) => r !== run && r.x0 - run.x1 <= run.size && /\p{L}/u.test(r.text));
+    if (first && followed) {
+      notes.add(text);
+      opening.set(run, followed);
+    }
+  }
   return runs.map((run) => {
     const text = run.text.trim();
-    if (!MARK_TEXT.test(text)) return run;
-    const before = runs.find((r) => r !== run && raisedBeside(run, r) && Math.abs(run.x0 - r.x1) <= MARK_GAP * r.size);
-    if (before) return { ...run, text: `[^${text}]`, baseline: before.baseline, size: before.size, bold: before.bold };
-    const after = runs.find((r) => r !== run && raisedBeside(run, r) && Math.abs(r.x0 - run.x1) <= MARK_GAP * r.size);
-    const opensLine = after && !runs.some((r) => r !== run && Math.abs(r.baseline - after.baseline) < 0.4 * after.size && r.x1 <= run.x0 + 0.5);
-    if (after && opensLine) return { ...run, text: `[^${text}]: `, baseline: after.baseline, size: after.size, bold: after.bold };
-    return run;
+    const note = opening.get(run);
+    if (note) return { ...run, text: `[^${text}]: `, baseline: note.baseline, size: note.size, bold: note.bold };
+    if (!isCandidate(run) || !/[^\s\u200b-\u200f\u2060\ufeff]/u.test(text)) return run;
+    let shift: Shift;
+    const before = near(run).find((r) => r !== run && r.size > run.size && Math.abs(run.x0 - r.x1) <= SCRIPT_GAP * r.size && r.x0 < run.x0 && (shift = shiftBeside(run, r)) !== undefined);
+    if (!before || !shift) return run;
+    // Kerned back into the letter before it (the A of LaTeX, the E of TeX): part of a logo, not a script.
+    if (run.x0 < before.x1 - 0.1 * before.size) return { ...run, baseline: before.baseline, size: before.size, bold: before.bold };
+    const marked = shift === 'raised' && MARK_TEXT.test(text) && notes.has(text) ? `[^${text}]` : shift === 'raised' ? `<sup>${text}</sup>` : `<sub>${text}</sub>`;
+    return { ...run, text: marked, x0: Math.min(run.x0, before.x1), baseline: before.baseline, size: before.size, bold: before.bold };
   });
 }
 
 export function buildLines(input: readonly TextRun[]): Line[] {
-  const runs = attachMarks(input);
+  const runs = attachScripts(input);
   const sorted = [...runs].sort(compareRuns);
   const groups: TextRun[][] = [];
   for (const run of sorted) {

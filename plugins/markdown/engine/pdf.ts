@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { PluginError } from '../../../core/contract/index.js';
-import type { PageContent, Rule, ScanImage, TextRun } from './types.js';
+import type { OutlineEntry, PageContent, Rule, ScanImage, TextRun } from './types.js';
 
 type Matrix = [number, number, number, number, number, number];
 
@@ -94,6 +94,46 @@ export async function openDocument(data: Uint8Array, deadline: Deadline): Promis
     await task.destroy();
     throw asPluginError(error);
   }
+}
+
+/** Bookmarks past this many are not read (a heading signal, not worth unbounded work). */
+const MAX_OUTLINE_ENTRIES = 5000;
+
+/**
+ * The document's outline (bookmarks) with each entry's destination page, depth first. Entries
+ * whose destination cannot be resolved are left out; a broken outline is no outline.
+ */
+export async function readOutline(document: PDFDocumentProxy, deadline: Deadline): Promise<OutlineEntry[]> {
+  const entries: OutlineEntry[] = [];
+  type Item = Awaited<ReturnType<PDFDocumentProxy['getOutline']>>[number];
+  const visit = async (items: readonly Item[] | null | undefined, depth: number): Promise<void> => {
+    for (const item of items ?? []) {
+      if (entries.length >= MAX_OUTLINE_ENTRIES) return;
+      const page = await destinationPage(document, item.dest, deadline);
+      const title = item.title.replace(/\s+/g, ' ').trim();
+      if (page !== undefined && title) entries.push({ title, depth, page });
+      await visit(item.items, depth + 1);
+    }
+  };
+  try {
+    await visit(await deadline.race(document.getOutline()), 0);
+  } catch (error) {
+    if (deadline.signal.aborted) throw error;
+    return [];
+  }
+  return entries;
+}
+
+async function destinationPage(document: PDFDocumentProxy, dest: string | unknown[] | null, deadline: Deadline): Promise<number | undefined> {
+  try {
+    const explicit = typeof dest === 'string' ? await deadline.race(document.getDestination(dest)) : dest;
+    const ref = Array.isArray(explicit) ? explicit[0] : undefined;
+    if (typeof ref === 'number') return ref + 1;
+    if (ref && typeof ref === 'object') return (await deadline.race(document.getPageIndex(ref as { num: number; gen: number }))) + 1;
+  } catch (error) {
+    if (deadline.signal.aborted) throw error;
+  }
+  return undefined;
 }
 
 export function asPluginError(error: unknown): PluginError {

@@ -1,18 +1,35 @@
 /**
- * Running headers and footers: lines in the top or bottom margin band that repeat across pages
- * once digits are normalised ("Page 3 of 7" = "Page 4 of 7"), plus lone page numbers anywhere.
+ * Running headers and footers. Two signals, both read at the ends of each page:
+ * - repetition: lines near the top or bottom edge that repeat across pages once digits are
+ *   normalised ("Page 3 of 7" = "Page 4 of 7", "12 · Journal of X" = "14 · Journal of X"),
+ *   counted apart on odd and even pages so recto/verso headers repeat on their own side;
+ * - folios: page numbers, recognised by following the page index (the number minus the page's
+ *   index is the same on several pages), alone on a line ("3", "- 3 -", "Page 3", "iv") or at
+ *   either end of a header or footer line whose title changes from page to page
+ *   ("2.1 Section name        17").
  */
 import { roundSize } from './lines.js';
 import type { Line } from './types.js';
 
-/** Share of the page height, at top and bottom, where running lines live. */
-const MARGIN_BAND = 0.12;
+/** Share of the page height, at top and bottom, where repeated running lines live. */
+const MARGIN_BAND = 0.2;
+/** A folio that shares its line with other text must sit this close to the page's edge. */
+const FOLIO_BAND = 0.15;
 /** How many lines from each end of a page are considered. */
 const LINES_PER_END = 2;
-/** A repeated line must appear on at least this share of pages (and on two of them). */
-const MIN_PAGE_SHARE = 0.5;
+/** A repeated line must appear on at least this share of the pages of its side (odd or even), and on two pages. */
+const MIN_SIDE_SHARE = 0.5;
+/** Or on this share of all pages (a header that some pages of either side carry). */
+const MIN_PAGE_SHARE = 0.3;
+/** A line at a page edge repeated on this many pages is running, whatever the document's length. */
+const MIN_PAGES_ANY = 3;
+/** A folio numbering (offset from the page index) must hold on this share of pages, and on two. */
+const MIN_FOLIO_SHARE = 0.25;
 
 const PAGE_NUMBER = /^(?:page\s*)?[-–—(|]?\s*#+\s*[-–—)|]?(?:\s*(?:of|\/)\s*#+)?$/i;
+const LONE_FOLIO = /^(?:page\s*|p\.\s*)?[-–—(|]?\s*([0-9]{1,4}|[ivxlc]{1,7})\s*[-–—)|]?(?:\s*(?:of|\/)\s*\d+)?$/i;
+const ROMAN = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/i;
+const ROMAN_VALUE: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
 
 export interface PageLines {
   height: number;
@@ -23,24 +40,73 @@ export function runningKey(text: string): string {
   return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
 }
 
-function marginLines({ height, lines }: PageLines): Line[] {
-  const top = lines.slice(0, LINES_PER_END).filter((l) => l.baseline < height * MARGIN_BAND);
-  const bottom = lines.slice(-LINES_PER_END).filter((l) => l.baseline > height * (1 - MARGIN_BAND));
-  return [...new Set([...top, ...bottom])];
+function endLines({ lines }: PageLines): Line[] {
+  return [...new Set([...lines.slice(0, LINES_PER_END), ...lines.slice(-LINES_PER_END)])];
+}
+
+function nearEdge(line: Line, height: number, band: number): boolean {
+  return line.baseline < height * band || line.baseline > height * (1 - band);
+}
+
+/** "17" -> 17 (arabic), "xii" -> 12 (roman); anything else undefined. */
+function folioValue(text: string): { kind: 'arabic' | 'roman'; value: number } | undefined {
+  if (/^\d{1,4}$/.test(text)) return { kind: 'arabic', value: Number(text) };
+  if (!ROMAN.test(text)) return undefined;
+  const digits = [...text.toLowerCase()].map((c) => ROMAN_VALUE[c]!);
+  return { kind: 'roman', value: digits.reduce((n, v, i) => n + (v < (digits[i + 1] ?? 0) ? -v : v), 0) };
+}
+
+/** The page number a line shows, if it is a lone folio or a header/footer starting or ending with one. */
+function folioOf(line: Line, height: number, bodySize: number): { kind: 'arabic' | 'roman'; value: number } | undefined {
+  const lone = LONE_FOLIO.exec(line.text.trim());
+  if (lone) return folioValue(lone[1]!);
+  if (line.segments.length < 2 || !nearEdge(line, height, FOLIO_BAND) || line.size > bodySize + 0.5) return undefined;
+  return folioValue(line.segments[0]!.text) ?? folioValue(line.segments[line.segments.length - 1]!.text);
+}
+
+function bodySizeOf(pages: readonly PageLines[]): number {
+  const chars = new Map<number, number>();
+  for (const line of pages.flatMap((p) => p.lines)) chars.set(roundSize(line.size), (chars.get(roundSize(line.size)) ?? 0) + line.text.length);
+  return [...chars].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 10;
 }
 
 /** The running lines of each page, to be dropped (lines must be in reading order). */
 export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
-  const candidates = pages.map(marginLines);
-  const pagesWithKey = new Map<string, number>();
+  const ends = pages.map(endLines);
+  const bodySize = bodySizeOf(pages);
+
   // The size is part of the key: a title that repeats the running header's words is not running.
   const keyOf = (line: Line) => `${runningKey(line.text)}|${roundSize(line.size)}`;
-  for (const lines of candidates) {
-    for (const key of new Set(lines.map(keyOf))) pagesWithKey.set(key, (pagesWithKey.get(key) ?? 0) + 1);
-  }
-  const repeated = (key: string) => {
-    const count = pagesWithKey.get(key) ?? 0;
-    return count >= 2 && count >= MIN_PAGE_SHARE * pages.length;
+  const counts = [new Map<string, number>(), new Map<string, number>()];
+  ends.forEach((lines, index) => {
+    for (const key of new Set(lines.filter((l) => nearEdge(l, pages[index]!.height, MARGIN_BAND)).map(keyOf))) counts[index % 2]!.set(key, (counts[index % 2]!.get(key) ?? 0) + 1);
+  });
+  const sidePages = [Math.ceil(pages.length / 2), Math.floor(pages.length / 2)];
+  const repeated = (key: string, index: number) => {
+    const side = counts[index % 2]!.get(key) ?? 0;
+    const both = side + (counts[1 - (index % 2)]!.get(key) ?? 0);
+    // A chapter's running title repeats over that chapter's pages only: three pages are enough.
+    return both >= MIN_PAGES_ANY || (both >= 2 && (both >= MIN_PAGE_SHARE * pages.length || (side >= 2 && side >= MIN_SIDE_SHARE * sidePages[index % 2]!)));
   };
-  return candidates.map((lines) => new Set(lines.filter((l) => repeated(keyOf(l)) || PAGE_NUMBER.test(runningKey(l.text)))));
+
+  const folios = ends.map((lines, index) => lines.map((line) => ({ line, folio: folioOf(line, pages[index]!.height, bodySize) })));
+  const offsetKey = (folio: { kind: string; value: number }, index: number) => `${folio.kind}:${folio.value - index}`;
+  const offsetPages = new Map<string, Set<number>>();
+  folios.forEach((found, index) => {
+    for (const { folio } of found) if (folio) offsetPages.set(offsetKey(folio, index), (offsetPages.get(offsetKey(folio, index)) ?? new Set()).add(index));
+  });
+  const folioHolds = (key: string) => {
+    const count = offsetPages.get(key)?.size ?? 0;
+    return count >= 2 && count >= MIN_FOLIO_SHARE * pages.length;
+  };
+
+  return ends.map((lines, index) =>
+    new Set(
+      lines.filter((line) => {
+        if (nearEdge(line, pages[index]!.height, MARGIN_BAND) && (repeated(keyOf(line), index) || PAGE_NUMBER.test(runningKey(line.text)))) return true;
+        const folio = folios[index]!.find((f) => f.line === line)?.folio;
+        return folio !== undefined && folioHolds(offsetKey(folio, index));
+      }),
+    ),
+  );
 }

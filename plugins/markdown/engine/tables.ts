@@ -22,6 +22,14 @@ const MIN_ALIGNED_LINES = 3;
 const ALIGNED_SHARE = 0.6;
 /** Average words per cell from which every column reading like prose means it is not a table. */
 const PROSE_WORDS_PER_CELL = 5;
+/** Leader dots or rules running to a page number: a contents line, not a table row. */
+export const LEADERS = /(?:\.\s?){4,}|…{2,}|(?:·\s?){4,}|_{4,}/;
+const PAGE_REFERENCE = /^(?:\d{1,4}|[ivxlc]{1,6})$/i;
+const SECTION_NUMBER = /^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)*\.?|[IVXLC]+\.?)(?:\s|$)/;
+/** Mathematical operators, arrows, logic, Greek and the mathematical alphabets: formulas and proof trees. */
+const MATH = /[=+−±×÷→←↔⇒⇐⇔⊢⊨∀∃∧∨¬⊥⊤∈∉⊂⊃⊆⊇∪∩∑∏∫√∞≤≥≠≈≡Γ∆ΔΘΛΞΠΣΦΨΩαβγδεζηθικλμνξπρστυφχψω\u{1D400}-\u{1D7FF}]|<su[bp]>/u;
+/** Share of a table's filled cells that may be formulas before it is read as mathematics, not a table. */
+const MAX_MATH_SHARE = 0.5;
 const LIST_MARKER_ONLY = /^(?:[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
 
 export interface Table {
@@ -195,7 +203,7 @@ function horizontalRuleTable(runs: TextRun[], region: RuledRegion): Table | unde
     bands.set(band, [...(bands.get(band) ?? []), line]);
   }
   const rows = [...bands.keys()].sort((a, b) => a - b).flatMap((band) => rowsFromLines(bands.get(band)!, columns));
-  if (rows.length < 2) return undefined;
+  if (rows.length < 2 || isFalseTable(rows)) return undefined;
   return { rows, top: region.rows[0]!, bottom: region.rows[region.rows.length - 1]!, left: region.left, right: region.right, columns: columns.map((c) => c.start) };
 }
 
@@ -317,12 +325,37 @@ function isProse(rows: readonly string[][]): boolean {
   });
 }
 
+/**
+ * Aligned text that is not a table: a table of contents (leader dots, or titles with a page number
+ * after them in order), numbered headings split at the gap after their number, formulas and proof
+ * trees (mostly mathematics).
+ */
+export function isFalseTable(rows: readonly string[][]): boolean {
+  const filled = rows.map((row) => row.filter((cell) => cell.trim() !== ''));
+  // Judged on the rows with two cells or more: text after a contents listing can hang on as one-cell rows.
+  const fullRows = filled.filter((cells) => cells.length >= 2).length;
+  if (filled.filter((cells) => cells.some((cell) => LEADERS.test(cell))).length >= 0.3 * fullRows) return true;
+  const pages: number[] = [];
+  const contents = filled.filter((cells) => {
+    const last = cells[cells.length - 1] ?? '';
+    if (cells.length < 2 || cells.length > 3 || !PAGE_REFERENCE.test(last) || !/\p{L}{2}/u.test(cells.slice(0, -1).join(' '))) return false;
+    if (/^\d+$/.test(last)) pages.push(Number(last));
+    return SECTION_NUMBER.test(cells[0]!) || cells.length === 2;
+  });
+  const ascending = pages.every((page, i) => i === 0 || page >= pages[i - 1]!);
+  if (contents.length >= 2 && contents.length >= 0.6 * fullRows && ascending) return true;
+  const numberedTitles = filled.filter((cells) => cells.length === 2 && SECTION_NUMBER.test(`${cells[0]} `) && /^\S+$/.test(cells[0]!) && /\p{L}{2}/u.test(cells[1]!));
+  if (numberedTitles.length >= 0.8 * rows.length) return true;
+  const cells = filled.flat();
+  return cells.filter((cell) => MATH.test(cell)).length >= MAX_MATH_SHARE * cells.length;
+}
+
 function tableFromBlock(block: readonly Line[]): Table | undefined {
   const columns = alignedColumns(block);
   if (columns.length < 2) return undefined;
   const rows = rowsFromLines(block, columns);
   const fullRows = rows.filter((row) => row.filter(Boolean).length >= 2);
-  if (fullRows.length < 2 || isProse(rows)) return undefined;
+  if (fullRows.length < 2 || isProse(rows) || isFalseTable(rows)) return undefined;
   const last = block[block.length - 1]!;
   return {
     rows,

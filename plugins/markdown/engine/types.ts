@@ -57,6 +57,13 @@ export interface ScanImage {
   transform: [number, number, number, number, number, number];
 }
 
+/** One bookmark of the document's outline: its title, nesting depth (0 = top) and destination page. */
+export interface OutlineEntry {
+  title: string;
+  depth: number;
+  page: number;
+}
+
 /** Text that may run across a page break keeps each page's share apart, for page markers. */
 export interface TextPart {
   page: number;

@@ -1,0 +1,98 @@
+/**
+ * Scores Markdown (ours or the anchor's) against what a real PDF carries (truth.ts): outline
+ * heading F1, running-line leaks, tables in files that have none, word recall, and reading order
+ * on two-column pages (share of the page's word pairs, in pdftotext's order, found in the output).
+ */
+import { normaliseText, parseTables, plainText } from '../score.js';
+import { folioKey, runningKey, type RealTruth } from './truth.js';
+
+export interface RealScore {
+  headings?: { truePositives: number; predicted: number; expected: number };
+  runningLeaks: number;
+  runningLines: number;
+  falseTables?: number;
+  words: { found: number; total: number };
+  order: { found: number; total: number };
+}
+
+const PAGE_MARKER = /^<!-- page (\d+) -->$/;
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*$/;
+/** Section numbers in front of a title ("2.1", "A.3", "IV.") are compared without: outlines keep or drop them. */
+const SECTION_NUMBER = /^(?:(?:chapter|section|part|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.?|[IVXLC]+\.?)\s+(?=\S)/i;
+
+export function headingKey(text: string): string {
+  const plain = normaliseText(text).replace(SECTION_NUMBER, '');
+  return plain.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+function tokens(text: string): string[] {
+  return text
+    .replace(/(\p{Ll})-\s*\n\s*(\p{Ll})/gu, '$1$2')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+function multisetFound(expected: readonly string[], found: readonly string[]): number {
+  const left = new Map<string, number>();
+  for (const key of found) left.set(key, (left.get(key) ?? 0) + 1);
+  let hits = 0;
+  for (const key of expected) {
+    const n = left.get(key) ?? 0;
+    if (n > 0) {
+      hits++;
+      left.set(key, n - 1);
+    }
+  }
+  return hits;
+}
+
+const pairs = (words: readonly string[]) => words.slice(1).map((w, i) => `${words[i]} ${w}`);
+
+/** The output's text of each page, by its page markers. */
+function outputPages(markdown: string): Map<number, string> {
+  const pages = new Map<number, string[]>();
+  let page = 1;
+  for (const line of markdown.split('\n')) {
+    const marker = PAGE_MARKER.exec(line.trim());
+    if (marker) page = Number(marker[1]);
+    else pages.set(page, [...(pages.get(page) ?? []), line]);
+  }
+  return new Map([...pages].map(([n, lines]) => [n, plainText(lines.join('\n'))]));
+}
+
+export function scoreReal(markdown: string, truth: RealTruth): RealScore {
+  const lines = markdown.split('\n');
+  const outline = truth.outline.map((e) => headingKey(e.title)).filter(Boolean);
+  const produced = lines.flatMap((line) => {
+    const match = HEADING.exec(line);
+    return match ? [headingKey(match[2]!)] : [];
+  });
+  // A key leaks at most as often as the file carries it (a lone number elsewhere is content).
+  const leaked = new Map<string, number>();
+  for (const line of lines) {
+    if (!line.trim() || PAGE_MARKER.test(line.trim())) continue;
+    const text = plainText(line);
+    const key = folioKey(text) ?? runningKey(text);
+    if (truth.runningKeys[key]) leaked.set(key, Math.min(truth.runningKeys[key], (leaked.get(key) ?? 0) + 1));
+  }
+  const runningLeaks = [...leaked.values()].reduce((a, b) => a + b, 0);
+  // Running lines are meant to go: the words expected are the body's.
+  const isRunning = (line: string) => !!truth.runningKeys[folioKey(line) ?? runningKey(line.trim())];
+  const expectedWords = tokens(truth.pageTexts.map((page) => page.split('\n').filter((line) => !isRunning(line)).join('\n')).join('\n'));
+  const pages = outputPages(markdown);
+  let orderFound = 0;
+  let orderTotal = 0;
+  for (const page of truth.twoColumnPages) {
+    const expected = pairs(tokens(truth.pageTexts[page - 1] ?? ''));
+    orderTotal += expected.length;
+    orderFound += multisetFound(expected, pairs(tokens(pages.get(page) ?? '')));
+  }
+  return {
+    headings: outline.length ? { truePositives: multisetFound(produced, outline), predicted: produced.length, expected: outline.length } : undefined,
+    runningLeaks,
+    runningLines: truth.runningLines,
+    falseTables: truth.hasTables ? undefined : parseTables(markdown).length,
+    words: { found: multisetFound(expectedWords, tokens(plainText(markdown))), total: expectedWords.length },
+    order: { found: orderFound, total: orderTotal },
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * Truth that the real PDFs carry themselves (nothing here is written by the team):
+ * - headings: the outline (bookmarks), titles with their destination page (pdfjs);
+ * - tables: a tagged file's /Table structure elements; an untagged file counts as having tables
+ *   when its text has a "Table N" / "Tab. N" caption, and as having none otherwise;
+ * - text: pdftotext's words, page by page, for word recall and reading order;
+ * - running lines: the first and last lines of each page (pdftotext -layout) that repeat across
+ *   pages once digits are normalised, plus lone page numbers;
+ * - two-column pages: pdftotext -layout lines with a blank gutter at the same place mid-page.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { RealPdf } from './corpus.js';
+
+export interface OutlineEntry {
+  title: string;
+  depth: number;
+  page?: number;
+}
+
+export interface RealTruth {
+  outline: OutlineEntry[];
+  tagged: boolean;
+  hasTables: boolean;
+  /** pdftotext text of each page (reading order as poppler sees it). */
+  pageTexts: string[];
+  /** Running-line keys (runningKey) with how many lines carry each. */
+  runningKeys: Record<string, number>;
+  runningLines: number;
+  twoColumnPages: number[];
+}
+
+const TRUTH_VERSION = 4;
+const ROMAN = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
+
+export function runningKey(text: string): string {
+  return text.toLowerCase().replace(/\d+/g, '#').replace(/[\s·•|—–-]+/g, ' ').trim();
+}
+
+function pdftotext(file: string, layout: boolean): string[] {
+  const out = execFileSync('pdftotext', [...(layout ? ['-layout'] : []), '-enc', 'UTF-8', file, '-'], { encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
+  const pages = out.split('\f');
+  if (pages[pages.length - 1]!.trim() === '') pages.pop();
+  return pages;
+}
+
+async function outlineOf(file: string): Promise<{ outline: OutlineEntry[]; tagged: boolean; structTables: boolean }> {
+  const document = await getDocument({ data: new Uint8Array(readFileSync(file)), verbosity: 0, isEvalSupported: false, stopAtErrors: false }).promise;
+  try {
+    const outline: OutlineEntry[] = [];
+    const visit = async (items: Awaited<ReturnType<typeof document.getOutline>> | null, depth: number) => {
+      for (const item of items ?? []) {
+        let page: number | undefined;
+        try {
+          const dest = typeof item.dest === 'string' ? await document.getDestination(item.dest) : item.dest;
+          if (Array.isArray(dest) && dest[0]) page = (await document.getPageIndex(dest[0] as never)) + 1;
+        } catch {
+          page = undefined;
+        }
+        if (item.title.trim()) outline.push({ title: item.title.trim(), depth, page });
+        await visit(item.items, depth + 1);
+      }
+    };
+    await visit(await document.getOutline(), 0);
+    let tagged = false;
+    let structTables = false;
+    const hasTable = (node: unknown): boolean => {
+      const n = node as { role?: string; children?: unknown[] } | null;
+      return !!n && (n.role === 'Table' || (n.children ?? []).some(hasTable));
+    };
+    for (let p = 1; p <= document.numPages; p++) {
+      const tree = await (await document.getPage(p)).getStructTree().catch(() => null);
+      if (tree) tagged = true;
+      if (tree && hasTable(tree)) structTables = true;
+    }
+    return { outline, tagged, structTables };
+  } finally {
+    await document.destroy();
+  }
+}
+
+/** "17" or "xii" -> its value. */
+function folioValue(text: string): number | undefined {
+  if (/^\d{1,4}$/.test(text)) return Number(text);
+  if (!ROMAN.test(text)) return undefined;
+  const digits = [...text].map((c) => ({ i: 1, v: 5, x: 10, l: 50, c: 100 })[c]!);
+  return -digits.reduce((n, v, i) => n + (v < (digits[i + 1] ?? 0) ? -v : v), 0); // roman folios kept apart from arabic
+}
+
+/** Key of a lone page number as the scorer looks it up: `folio:17`, `folio:-12` (xii). */
+export function folioKey(text: string): string | undefined {
+  const value = folioValue(text.trim().toLowerCase().replace(/^(?:page\s*|[-–—(|]\s*)|\s*[-–—)|]$/g, ''));
+  return value === undefined ? undefined : `folio:${value}`;
+}
+
+/**
+ * Repeated lines at the ends of pages (digits normalised) on a quarter of the pages, and lone
+ * page numbers whose difference from the page index holds on a quarter of the pages (line
+ * numbers of a code listing at a page top are not folios).
+ */
+function findRunning(layoutPages: string[]): { keys: Record<string, number>; lines: number } {
+  const ends = layoutPages.map((page) => {
+    const lines = page.split('\n').map((l) => l.trim()).filter(Boolean);
+    return [...new Set([lines[0], lines[lines.length - 1]].filter((l): l is string => !!l))];
+  });
+  const needed = Math.max(2, Math.ceil(0.25 * layoutPages.length));
+  const pagesWith = new Map<string, number>();
+  for (const lines of ends) for (const key of new Set(lines.map(runningKey))) pagesWith.set(key, (pagesWith.get(key) ?? 0) + 1);
+  const offsets = new Map<string, number>();
+  ends.forEach((lines, index) => {
+    for (const line of lines) {
+      const folio = folioKey(line);
+      if (folio) offsets.set(`${Number(folio.slice(6)) < 0 ? 'r' : 'a'}${Math.abs(Number(folio.slice(6))) - index}`, (offsets.get(`${Number(folio.slice(6)) < 0 ? 'r' : 'a'}${Math.abs(Number(folio.slice(6))) - index}`) ?? 0) + 1);
+    }
+  });
+  const keys: Record<string, number> = {};
+  ends.forEach((lines, index) => {
+    for (const line of lines) {
+      const folio = folioKey(line);
+      const value = folio ? Number(folio.slice(6)) : 0;
+      const key = folio ? ((offsets.get(`${value < 0 ? 'r' : 'a'}${Math.abs(value) - index}`) ?? 0) >= needed ? folio : undefined) : (pagesWith.get(runningKey(line)) ?? 0) >= needed && /\p{L}/u.test(line) ? runningKey(line) : undefined;
+      if (key) keys[key] = (keys[key] ?? 0) + 1;
+    }
+  });
+  return { keys, lines: Object.values(keys).reduce((a, b) => a + b, 0) };
+}
+
+/** A page is two-column when most of its long lines leave the same mid-page strip blank, with prose (not table cells) on both sides. */
+function isTwoColumn(layoutPage: string): boolean {
+  const lines = layoutPage.split('\n').filter((l) => l.trim().length >= 30);
+  if (lines.length < 10) return false;
+  const width = Math.max(...lines.map((l) => l.length));
+  let best = 0;
+  for (let x = Math.floor(0.35 * width); x <= Math.ceil(0.65 * width); x++) {
+    const count = lines.filter((l) => l.slice(x - 1, x + 2).trim() === '' && l.slice(0, x).trim().length >= 20 && l.slice(x).trim().length >= 20).length;
+    best = Math.max(best, count);
+  }
+  return best >= 0.5 * lines.length;
+}
+
+export async function truthOf(pdf: RealPdf, cacheDir: string): Promise<RealTruth> {
+  const path = join(cacheDir, 'truth', `${pdf.sha256}.json`);
+  if (existsSync(path)) {
+    const cached = JSON.parse(readFileSync(path, 'utf8')) as RealTruth & { version: number };
+    if (cached.version === TRUTH_VERSION) return cached;
+  }
+  const { outline, tagged, structTables } = await outlineOf(pdf.file);
+  const pageTexts = pdftotext(pdf.file, false);
+  const layoutPages = pdftotext(pdf.file, true);
+  const running = findRunning(layoutPages);
+  const caption = /\b(?:table|tab\.|tabelle|tableau|tabla|tabella)\s*[0-9IVX]/i.test(pageTexts.join('\n'));
+  const truth: RealTruth = {
+    outline,
+    tagged,
+    hasTables: tagged ? structTables || caption : caption,
+    pageTexts,
+    runningKeys: running.keys,
+    runningLines: running.lines,
+    twoColumnPages: layoutPages.flatMap((page, i) => (isTwoColumn(page) ? [i + 1] : [])),
+  };
+  mkdirSync(join(cacheDir, 'truth'), { recursive: true });
+  writeFileSync(path, JSON.stringify({ version: TRUTH_VERSION, ...truth }));
+  return truth;
+}

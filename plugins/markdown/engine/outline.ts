@@ -1,0 +1,101 @@
+/**
+ * Headings from the document's outline (bookmarks). When a PDF carries one, its titles and
+ * destination pages are the strongest heading signal: each entry is matched to the line (or up
+ * to three consecutive lines, a wrapped title) on its page whose words are the title's, section
+ * numbers aside, and that line becomes a heading at the entry's depth, keeping its own text (and
+ * so its own numbering). Lines the outline does not name are then never headings.
+ */
+import type { Line, OutlineEntry } from './types.js';
+
+export interface OutlineHeading {
+  level: number;
+  /** How many consecutive lines (this one first) make up the title. */
+  lines: number;
+  /** A run-in title ("4.1. Priority Trees. We define…"): the title is this many characters of the line, the rest is body text. */
+  runIn?: number;
+}
+
+const MAX_RUN_IN_WORDS = 15;
+
+/** Characters of `text` that are the title `key` followed by a run-in stop, if it starts so. */
+function runInLength(text: string, key: string): number | undefined {
+  const words = [...text.matchAll(/\S+/g)].slice(0, MAX_RUN_IN_WORDS);
+  for (const word of words) {
+    const end = word.index! + word[0].length;
+    const prefix = titleKey(text.slice(0, end));
+    if (prefix.length > key.length) return undefined;
+    if (prefix !== key) continue;
+    // A run-in title ends with a full stop, colon or dash before the body text.
+    const stops = /[.:]$/.test(word[0]) || /^\s*[.:—–]/.test(text.slice(end));
+    return stops && text.slice(end).replace(/^\s*[.:—–]/, '').trim() !== '' ? end : undefined;
+  }
+  return undefined;
+}
+
+/** A wrapped title spans at most this many lines. */
+const MAX_TITLE_LINES = 3;
+/** The outline is trusted once this many of its entries are found in the text (or all of them). */
+const MIN_MATCHED = 3;
+/** "2.1", "A.3", "IV.", "Chapter 2", "§ 4" in front of a title: outlines keep or drop them. */
+const SECTION_NUMBER = /^(?:(?:chapter|section|part|appendix|chapitre|kapitel|capitolo|cap[ií]tulo)\s+)?(?:§\s*)?(?:\d+(?:[.-]\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.|[IVXLC]+\.?)(?:\s+|$)/i;
+
+export function titleKey(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(/\[\^[^\]]*\]|<su[pb]>.*?<\/su[pb]>/g, '')
+    .trim()
+    .replace(SECTION_NUMBER, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+export interface PageLines {
+  page: number;
+  lines: readonly Line[];
+}
+
+/** Outline headings by line, or undefined when the outline is absent or does not match the text. */
+export function outlineHeadings(pages: readonly PageLines[], outline: readonly OutlineEntry[]): Map<Line, OutlineHeading> | undefined {
+  if (!outline.length) return undefined;
+  const byPage = new Map(pages.map((p) => [p.page, p.lines]));
+  const keys = new Map<readonly Line[], string[][]>();
+  const keysOf = (lines: readonly Line[]) => {
+    let cached = keys.get(lines);
+    if (!cached) {
+      // keys[i][n - 1]: the key of lines i .. i + n - 1 joined.
+      cached = lines.map((_, i) => Array.from({ length: Math.min(MAX_TITLE_LINES, lines.length - i) }, (_, n) => titleKey(lines.slice(i, i + n + 1).map((l) => l.text).join(' '))));
+      keys.set(lines, cached);
+    }
+    return cached;
+  };
+  const taken = new Set<Line>();
+  const headings = new Map<Line, OutlineHeading>();
+  for (const entry of outline) {
+    const key = titleKey(entry.title);
+    if (!key) continue;
+    // The destination may sit at the foot of the page before the title, or name the page before.
+    for (const page of [entry.page, entry.page + 1, entry.page - 1]) {
+      const lines = byPage.get(page);
+      if (!lines) continue;
+      const lineKeys = keysOf(lines);
+      let best: { index: number; span: number } | undefined;
+      lineKeys.forEach((spans, index) => {
+        const span = spans.findIndex((k) => k === key) + 1;
+        if (!span || lines.slice(index, index + span).some((l) => taken.has(l))) return;
+        if (!best || lines[index]!.size > lines[best.index]!.size) best = { index, span };
+      });
+      if (!best) {
+        const index = lines.findIndex((line) => !taken.has(line) && runInLength(line.text, key) !== undefined);
+        if (index < 0) continue;
+        headings.set(lines[index]!, { level: Math.min(entry.depth + 1, 6), lines: 1, runIn: runInLength(lines[index]!.text, key) });
+        taken.add(lines[index]!);
+        break;
+      }
+      const first = lines[best.index]!;
+      headings.set(first, { level: Math.min(entry.depth + 1, 6), lines: best.span });
+      for (const line of lines.slice(best.index, best.index + best.span)) taken.add(line);
+      break;
+    }
+  }
+  return headings.size >= Math.min(MIN_MATCHED, outline.length) ? headings : undefined;
+}
