@@ -1,11 +1,14 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import { chromiumPoolStatus, closeChromiumPool, configureChromiumPool, renderImage, renderPdf, type PageSource, type PdfRenderOptions } from './chromium.js';
+import { configureConfinement, probeConfinement, withEngineScope } from './confine.js';
 import { runProcess } from './process.js';
-import { isProcessAlive } from './process-tree.js';
+import { isProcessAlive, processTree } from './process-tree.js';
 
 const ORIGIN = 'https://doc.invalid';
 const PDF: PdfRenderOptions = { waitFor: { kind: 'load' }, format: 'A4', landscape: false, margin: { top: 10, right: 10, bottom: 10, left: 10 }, scale: 1, printBackground: true };
@@ -110,4 +113,73 @@ describe('the Chromium pool', () => {
     expect(failure).toBeInstanceOf(PluginError);
     expect((failure as Error).message).toBe('The page never showed the element named by waitFor');
   }, 60_000);
+});
+
+describe('Chromium in a jail', async () => {
+  const jailable = (await probeConfinement()).ok;
+  let dir: string;
+  beforeAll(async () => {
+    configureConfinement(jailable);
+    await closeChromiumPool();
+    configureChromiumPool({ size: 1, maxPages: 100, maxRssMb: 2_000 });
+    // A stand-in for DATA_DIR: a folder of the service the browser must not see.
+    dir = await mkdtemp(path.join(process.cwd(), '.chromium-jail-test-'));
+    await writeFile(path.join(dir, 'secret.txt'), 'SECRET-OF-THE-SERVICE');
+  });
+  afterAll(async () => {
+    await closeChromiumPool();
+    configureConfinement(false);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** pdftotext is jailed too here: it sees the test's folder as a run's. */
+  const pdfText = async (file: string) => (await withEngineScope({ writable: [dir] }, () => runProcess('pdftotext', [file, '-'], { timeoutMs: 10_000 }))).stdout;
+  /**
+   * Not a zombie: the jail's own pid 1 is reparented to the host's init when its bwrap dies, and
+   * stays a zombie (dead, holding nothing) until that init reaps it.
+   */
+  const isRunning = async (pid: number) => {
+    const state = /\) (\S)/.exec(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''))?.[1];
+    return state !== undefined && state !== 'Z';
+  };
+  /** The browser's processes (the jail's bwrap and everything under it). */
+  const browserTree = async () => (await processTree(chromiumPoolStatus()!.instances[0]!.pid!)).map((p) => p.pid);
+
+  it.skipIf(!jailable)('renders, in its own network namespace, without a view of the service\'s folders', async () => {
+    const output = path.join(dir, 'jailed.pdf');
+    const secret = pathToFileURL(path.join(dir, 'secret.txt')).href;
+    const page = `<h1>Jailed page</h1><iframe src="${secret}"></iframe><iframe src="file:///etc/hostname"></iframe>
+      <pre id="out"></pre><script>fetch(${JSON.stringify(secret)}).then((r) => r.text()).then((t) => (document.getElementById('out').textContent = t), () => {})</script>`;
+    // The PDF itself goes to a folder the jail cannot see: Playwright writes it from Node.
+    await renderPdf(htmlSource(page), output, PDF, context());
+    const text = await pdfText(output);
+    expect(text).toContain('Jailed page');
+    expect(text).not.toContain('SECRET-OF-THE-SERVICE');
+
+    const pids = await browserTree();
+    const chromiumPids = [];
+    for (const pid of pids) if ((await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim().startsWith('chrom')) chromiumPids.push(pid);
+    expect(chromiumPids.length).toBeGreaterThan(1);
+    const ownNet = await readlink('/proc/self/ns/net');
+    for (const pid of chromiumPids) {
+      expect(await readlink(`/proc/${pid}/ns/net`)).not.toBe(ownNet);
+      // The browser's filesystem: the system and fonts, not the service's folders.
+      expect(existsSync(`/proc/${pid}/root/usr/share/fonts`)).toBe(true);
+      expect(existsSync(`/proc/${pid}/root${dir}`)).toBe(false);
+    }
+  }, 60_000);
+
+  it.skipIf(!jailable)('a hung page\'s browser is killed with its whole jail', async () => {
+    await renderPdf(htmlSource('<p>warm</p>'), path.join(dir, 'warm.pdf'), PDF, context());
+    const before = await browserTree();
+    expect(before.length).toBeGreaterThan(2);
+    const failure = await renderPdf(htmlSource('<p>spinning</p><script>for (;;) {}</script>'), path.join(dir, 'spin.pdf'), PDF, context(6_000)).catch((err: Error) => err);
+    expect(failure).toBeInstanceOf(PluginError);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const running = [];
+    for (const pid of before) if (await isRunning(pid)) running.push(pid);
+    expect(running).toEqual([]);
+    await renderPdf(htmlSource('<p>after the hang</p>'), path.join(dir, 'after.pdf'), PDF, context());
+    expect(await pdfText(path.join(dir, 'after.pdf'))).toContain('after the hang');
+  }, 90_000);
 });

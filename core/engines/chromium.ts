@@ -16,13 +16,15 @@
  * routing does not see (WebSockets, WebRTC, a request slipping past) goes to a proxy at a closed
  * loopback port, loopback included (`<-loopback>`), so it fails instead of leaving the machine.
  */
-import { access, constants, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { access, chmod, constants, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 // Types only here: playwright-core is loaded on the first page, in the process that renders (never the server's).
 import type { Browser, BrowserContext, BrowserServer, Page, Route } from 'playwright-core';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import type { EngineContext } from './common.js';
+import { confined, confinementEnabled } from './confine.js';
 import { resolveCommand } from './paths.js';
 import { isProcessAlive, killGroup, treePssBytes } from './process-tree.js';
 import { Supervisor, type SupervisedInstance } from './supervisor.js';
@@ -60,14 +62,15 @@ export interface ChromiumCommand {
 }
 
 /**
- * The one place Chromium's command line is built, so a confinement wrapper (bubblewrap, no
- * network) can be put around it later by returning the wrapper as `executablePath` with
- * Chromium's path first among `args`. Playwright adds --remote-debugging-pipe and a fresh
- * --user-data-dir (a temporary profile it removes on close) itself.
+ * The one place Chromium's command line is built. When this process's engines are confined
+ * (configureConfinement), `executablePath` is a wrapper script that execs Chromium in a bubblewrap
+ * jail (jailedChromium). Playwright adds --remote-debugging-pipe and a fresh --user-data-dir (a
+ * temporary profile it removes on close) itself, after these arguments.
  */
 export async function chromiumCommand(): Promise<ChromiumCommand> {
+  const chromium = await findExecutable(CHROMIUM.command);
   return {
-    executablePath: await findExecutable(CHROMIUM.command),
+    executablePath: confinementEnabled() ? await jailedChromium(chromium) : chromium,
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-default-apps', '--disable-extensions', '--mute-audio',
@@ -76,6 +79,49 @@ export async function chromiumCommand(): Promise<ChromiumCommand> {
       '--force-webrtc-ip-handling-policy=disable_non_proxied_udp', '--webrtc-ip-handling-policy=disable_non_proxied_udp',
     ],
   };
+}
+
+/** Stands for the profile folder in the jail's arguments; the wrapper puts the real one (from Playwright's --user-data-dir) in its place. */
+const PROFILE_PLACEHOLDER = '/transmute-chromium-profile';
+/** What Debian's /usr/bin/chromium launcher reads besides the system. */
+const CHROMIUM_CONFIG = ['/etc/chromium.d', '/etc/chromium'];
+let wrapper: { chromium: string; file: Promise<string> } | undefined;
+
+const shellQuote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
+
+/**
+ * A wrapper script (written once per process, in a private folder of the system's temp folder)
+ * that execs `bwrap ... chromium "$@"`: no network namespace access (Playwright talks to the
+ * browser over its pipe, inherited file descriptors), the system and fonts read-only, a private
+ * /tmp, and only the profile Playwright made writable. The wrapper execs, so the pid Playwright
+ * sees is bwrap's, in the process group it kills; --die-with-parent takes the jail with it.
+ */
+function jailedChromium(chromium: string): Promise<string> {
+  if (wrapper?.chromium === chromium) return wrapper.file;
+  const jail = confined(chromium, [], { writable: [PROFILE_PLACEHOLDER], readable: CHROMIUM_CONFIG, cwd: '/tmp' });
+  const bwrap = [jail.file, ...jail.args].map((arg) => (arg === PROFILE_PLACEHOLDER ? '"$profile"' : shellQuote(arg))).join(' ');
+  const script = [
+    '#!/bin/sh',
+    '# Chromium in a bubblewrap jail (core/engines/chromium.ts, jailedChromium).',
+    'profile=/nonexistent',
+    'for arg in "$@"; do',
+    '  case "$arg" in --user-data-dir=*) profile="${arg#--user-data-dir=}" ;; esac',
+    'done',
+    `exec ${bwrap} "$@"`,
+    '',
+  ].join('\n');
+  const file = (async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-chromium-jail-'));
+    // Removed with the process (sync: 'exit' handlers cannot wait).
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const target = path.join(dir, 'chromium');
+    await writeFile(target, script, { mode: 0o700 });
+    await chmod(target, 0o700);
+    return target;
+  })();
+  wrapper = { chromium, file };
+  file.catch(() => (wrapper = undefined));
+  return file;
 }
 
 /** Marks a profile Playwright made for one of our browsers, with the pid of the process that owns it. */
