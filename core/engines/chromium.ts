@@ -16,8 +16,8 @@
  * routing does not see (WebSockets, WebRTC, a request slipping past) goes to a proxy at a closed
  * loopback port, loopback included (`<-loopback>`), so it fails instead of leaving the machine.
  */
-import { rmSync } from 'node:fs';
-import { access, chmod, constants, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { access, chmod, constants, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 // Types only here: playwright-core is loaded on the first page, in the process that renders (never the server's).
@@ -90,7 +90,7 @@ let wrapper: { chromium: string; file: Promise<string> } | undefined;
 const shellQuote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
 /**
- * A wrapper script (written once per process, in a private folder of the system's temp folder)
+ * A wrapper script (in a private folder of the system's temp folder named after its content)
  * that execs `bwrap ... chromium "$@"`: no network namespace access (Playwright talks to the
  * browser over its pipe, inherited file descriptors), the system and fonts read-only, a private
  * /tmp, and only the profile Playwright made writable. The wrapper execs, so the pid Playwright
@@ -110,18 +110,34 @@ function jailedChromium(chromium: string): Promise<string> {
     `exec ${bwrap} "$@"`,
     '',
   ].join('\n');
-  const file = (async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-chromium-jail-'));
-    // Removed with the process (sync: 'exit' handlers cannot wait).
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const target = path.join(dir, 'chromium');
-    await writeFile(target, script, { mode: 0o700 });
-    await chmod(target, 0o700);
-    return target;
-  })();
+  const file = writeWrapper(script);
   wrapper = { chromium, file };
   file.catch(() => (wrapper = undefined));
   return file;
+}
+
+/**
+ * Writes `script` once per content and user, shared by every process (a sandbox process killed
+ * at a deadline leaves nothing behind): a folder only this user can write, the script renamed into
+ * place whole. A folder of that name someone else made, or that others can write to, is refused.
+ */
+async function writeWrapper(script: string): Promise<string> {
+  const digest = createHash('sha256').update(script).digest('hex').slice(0, 16);
+  const dir = path.join(os.tmpdir(), `transmute-chromium-jail-${process.getuid?.() ?? 0}-${digest}`);
+  await mkdir(dir, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
+  const folder = await lstat(dir);
+  if (!folder.isDirectory() || folder.uid !== (process.getuid?.() ?? folder.uid) || (folder.mode & 0o022) !== 0) {
+    throw new PluginError('Chromium could not be started in its jail (unsafe wrapper folder)');
+  }
+  const target = path.join(dir, 'chromium');
+  if ((await readFile(target, 'utf8').catch(() => undefined)) === script) return target;
+  const partial = `${target}.${process.pid}`;
+  await writeFile(partial, script, { mode: 0o700 });
+  await chmod(partial, 0o700);
+  await rename(partial, target);
+  return target;
 }
 
 /** Marks a profile Playwright made for one of our browsers, with the pid of the process that owns it. */
