@@ -10,6 +10,9 @@
  * knows the document's assets. Cost: one browser (~150-250 MB) per sandbox process that has
  * rendered a page, given back when the sandbox is recycled or the browser idles (see IDLE_CLOSE_MS).
  *
+ * Confinement: when engines are confined, Chromium runs in a bubblewrap jail (jailedChromium):
+ * no network namespace access, no view of DATA_DIR or job folders.
+ *
  * Network: Chromium itself can reach nothing. Every request of a page is intercepted with
  * Playwright routing and answered from Node (`PageSource.fetch`: the ZIP's assets, or a fetch made
  * by the caller under the outbound address policy with a pinned connection), or refused. What
