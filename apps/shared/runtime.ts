@@ -108,7 +108,8 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   const services = createServices({
     store, blobs, registry, queue, webhookQueue: queue, executor: sandbox, mail, log, ...(clock ? { clock } : {}),
     config: { publicUrl: config.publicUrl, workRoot: path.join(config.dataDir, 'work'), retentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
-      tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)), webhooksAllowPrivate: config.webhooksAllowPrivate },
+      tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)), webhooksAllowPrivate: config.webhooksAllowPrivate,
+      importAllowPrivate: config.importAllowPrivate, importTimeoutMs: config.importTimeoutMs },
   });
   await queue.agenda.ready;
   return {

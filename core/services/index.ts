@@ -21,6 +21,7 @@ import { RetentionService } from './retention.js';
 import { JobRunner, type PluginExecutor } from './runner.js';
 import { SessionService } from './sessions.js';
 import { UploadService } from './uploads.js';
+import { UrlImporter } from './url-import.js';
 import { WebhookService } from './webhooks.js';
 
 export interface ServicesConfig {
@@ -36,6 +37,10 @@ export interface ServicesConfig {
   tokenSecret: string;
   /** WEBHOOKS_ALLOW_PRIVATE=1: webhooks may go to private and loopback addresses, over http too (never to metadata addresses). */
   webhooksAllowPrivate?: boolean;
+  /** IMPORT_ALLOW_PRIVATE=1: URL imports may fetch from private and loopback addresses, over http too (never metadata addresses). */
+  importAllowPrivate?: boolean;
+  /** The deadline of one URL import. */
+  importTimeoutMs?: number;
   /** Tests: the webhook back-off schedule. */
   webhookRetryDelaysMs?: readonly number[];
 }
@@ -62,7 +67,9 @@ export function createServices({ store, blobs, registry, queue, webhookQueue, ex
   const vault = new SecretVault();
   const accounts = new AccountService(store, clock);
   const credits = new CreditService(store, accounts, clock);
-  const uploads = new UploadService(blobs);
+  const uploads = new UploadService(blobs, new UrlImporter({
+    allowPrivate: config.importAllowPrivate ?? false, ...(config.importTimeoutMs ? { timeoutMs: config.importTimeoutMs } : {}),
+  }));
   const capabilities = new CapabilityService(registry);
   const links = new DownloadLinks(store, config.tokenSecret, config.publicUrl, clock);
   // Webhooks read the poll answers of jobs, batches and extractions, which are built after it.

@@ -11,6 +11,7 @@ import { BlobTooLargeError, type BlobStore } from '../blobs/types.js';
 import { accountLimits, type Principal } from './accounts.js';
 import { ServiceError, badRequest } from './errors.js';
 import { checkContent } from '../contract/sniff.js';
+import type { UrlImporter } from './url-import.js';
 
 /** An upload already in the blob store, not yet validated against an operation. */
 export interface StagedUpload {
@@ -59,6 +60,11 @@ export interface FormRules {
   maxFiles: number;
   /** The operation's own refusal of one file too many (default: a 400 naming the limit). */
   tooMany?: () => ServiceError;
+  /**
+   * The text field that may carry URLs to import instead of files (`url` on convert, `urls`,
+   * repeated, on the multi-file operations); each counts as one file. Omitted: no imports.
+   */
+  urlField?: string;
 }
 
 /** A form whose files are in staging: files in the order sent, text fields by name. */
@@ -70,7 +76,7 @@ export interface StagedForm {
 }
 
 export class UploadService {
-  constructor(private readonly blobs: BlobStore) {}
+  constructor(private readonly blobs: BlobStore, private readonly importer?: UrlImporter) {}
 
   /** The caller's limit on one file: the one place a surface learns it (e.g. to bound its parser). */
   maxFileBytes(principal: Principal): number {
@@ -86,10 +92,17 @@ export class UploadService {
   async stageForm(principal: Principal, parts: AsyncIterable<FormPart>, rules: FormRules): Promise<StagedForm> {
     const maxBytes = this.maxFileBytes(principal);
     const form: StagedForm = { files: [], fileFields: [], fields: {} };
+    const urls: string[] = [];
+    const tooMany = () => rules.tooMany?.() ?? badRequest(rules.maxFiles === 1 ? `Send exactly one '${rules.fileField ?? 'file'}'${rules.urlField ? ` or '${rules.urlField}'` : ''}` : `At most ${rules.maxFiles} files per request`);
     try {
       for await (const part of parts) {
         // Names that every object already answers to (constructor, __proto__, toString...) are never a field.
         if (part.field in Object.prototype) throw badRequest(`Field name '${part.field}' is not allowed`);
+        if (part.type === 'field' && rules.urlField !== undefined && part.field === rules.urlField) {
+          if (form.files.length + urls.length >= rules.maxFiles) throw tooMany();
+          urls.push(part.value);
+          continue;
+        }
         if (part.type === 'field') {
           if (Object.hasOwn(form.fields, part.field)) throw badRequest(`Field '${part.field}' is sent twice`);
           form.fields[part.field] = part.value;
@@ -98,11 +111,18 @@ export class UploadService {
         if (rules.fileField !== undefined && part.field !== rules.fileField) {
           throw badRequest(`Unexpected file field '${part.field}': send the file as '${rules.fileField}'`);
         }
-        if (form.files.length >= rules.maxFiles) {
-          throw rules.tooMany?.() ?? badRequest(rules.maxFiles === 1 ? `Send exactly one '${rules.fileField ?? part.field}'` : `At most ${rules.maxFiles} files per request`);
-        }
+        if (form.files.length + urls.length >= rules.maxFiles) throw tooMany();
         form.files.push(await this.stage({ filename: part.filename, stream: part.stream }, maxBytes));
         form.fileFields.push(part.field);
+      }
+      if (urls.length) {
+        // Every URL is checked before any is fetched: a malformed or refused one costs no download.
+        if (!this.importer) throw badRequest('Importing from a URL is not available on this server');
+        for (const url of urls) this.importer.parse(url);
+        for (const url of urls) {
+          form.files.push(await this.import(url, maxBytes));
+          form.fileFields.push(rules.urlField!);
+        }
       }
     } catch (error) {
       await this.discard(...form.files);
@@ -150,6 +170,13 @@ export class UploadService {
       // A blob store that failed on its own (disk full) leaves the source unread: release it.
       if (!file.stream.destroyed && !file.stream.readableEnded) file.stream.destroy();
     }
+  }
+
+  /** Fetch one URL into staging under `maxBytes` (the outbound fetcher's checks: url-import.ts). */
+  async import(url: string, maxBytes: number): Promise<StagedUpload> {
+    if (!this.importer) throw badRequest('Importing from a URL is not available on this server');
+    const file = await this.importer.open(url, maxBytes, () => fileTooLarge(maxBytes));
+    return this.stage(file, maxBytes);
   }
 
   async discard(...uploads: StagedUpload[]): Promise<void> {

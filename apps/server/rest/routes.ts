@@ -15,7 +15,9 @@ import { webhookRoutes } from './webhooks.js';
  */
 async function readForm(services: Services, request: FastifyRequest, rules: FormRules & { fileField: string }): Promise<StagedForm> {
   const form = await stageMultipart(request, services.uploads, principalOf(request), rules);
-  if (form.files.length === 0) throw badRequest(`Missing '${rules.fileField}': attach the file to convert`);
+  if (form.files.length === 0) {
+    throw badRequest(`Missing '${rules.fileField}': attach the file to convert${rules.urlField ? ` (or give its URL as '${rules.urlField}')` : ''}`);
+  }
   return form;
 }
 
@@ -27,7 +29,7 @@ function contentDisposition(filename: string): string {
 export async function restRoutes(app: FastifyInstance, { services }: { services: Services }) {
   app.post('/api/v1/convert', async (request) => {
     const principal = principalOf(request);
-    const form = await readForm(services, request, { fileField: 'file', maxFiles: 1 });
+    const form = await readForm(services, request, { fileField: 'file', urlField: 'url', maxFiles: 1 });
     const { to, op, webhookUrl, ...fields } = form.fields;
     return services.jobs.accept(principal, { upload: form.files[0]!, to, op, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
   });
@@ -35,7 +37,7 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
   app.post('/api/pdf/merge', async (request) => {
     const principal = principalOf(request);
     const maxFiles = services.jobs.admitMerge(principal);
-    const form = await readForm(services, request, { fileField: 'files', maxFiles });
+    const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles });
     const { webhookUrl, ...rest } = form.fields;
     if (Object.keys(rest).length) {
       await services.uploads.discard(...form.files);
@@ -47,7 +49,7 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
   app.post('/api/batch/convert', async (request) => {
     const principal = principalOf(request);
     const maxFiles = services.batches.admit(principal);
-    const form = await readForm(services, request, { fileField: 'files', maxFiles });
+    const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles });
     const { to, op, webhookUrl, ...fields } = form.fields;
     return services.batches.accept(principal, { uploads: form.files, to, op, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
   });
@@ -66,7 +68,7 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
     app.post(`/api/${tool}`, async (request) => {
       const principal = principalOf(request);
       const maxFiles = services.extractions.admit(principal, tool);
-      const form = await readForm(services, request, { fileField: 'files', maxFiles, tooMany: () => services.extractions.tooManyFiles(principal, tool) });
+      const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles, tooMany: () => services.extractions.tooManyFiles(principal, tool) });
       const { webhookUrl, ...fields } = form.fields;
       return services.extractions.accept(principal, tool, { uploads: form.files, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
     });
