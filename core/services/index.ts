@@ -89,7 +89,7 @@ export function createServices({ store, blobs, registry, queue, webhookQueue, ex
     workRoot: config.workRoot, outputRetentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
   }, webhooks);
   const inProcessJobs = new InProcessJobs(runner, log);
-  const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config, links, webhooks);
+  const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config, links, webhooks, runner);
   const batches = new BatchService(store, blobs, jobs, clock, config.publicUrl, webhooks);
   const extractions = new ExtractionService(store, registry, capabilities, uploads, credits, queue, clock, webhooks);
   Object.assign(late, { jobs, batches, extractions });

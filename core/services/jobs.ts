@@ -11,11 +11,12 @@ import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
-import { badRequest, notFound } from './errors.js';
+import { badRequest, conflict, notFound } from './errors.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
 import { parseOp, parseTarget } from './targets.js';
 import { splitSecrets, type SecretVault } from './job-policy.js';
-import type { RequestWebhooks } from './webhooks.js';
+import type { JobEvents, RequestWebhooks } from './webhooks.js';
+import { isTrialJob } from './job-policy.js';
 import type { StagedUpload, UploadService } from './uploads.js';
 
 export interface ConvertRequest {
@@ -33,6 +34,13 @@ export interface ConvertRequest {
 
 /** The op of the PDF merge plugin, served by POST /api/pdf/merge only. */
 export const MERGE_OP = 'merge-pdf';
+
+/** The error of a cancelled job (the spec's four states stay: a cancelled job is `failed`). */
+export const CANCELLED = 'Cancelled';
+
+export interface RunCanceller {
+  cancel(jobId: string): void;
+}
 
 export interface JobServiceConfig {
   publicUrl: string;
@@ -52,7 +60,9 @@ export class JobService {
     private readonly clock: Clock,
     private readonly config: JobServiceConfig,
     private readonly links: DownloadLinks,
-    private readonly webhooks?: RequestWebhooks,
+    private readonly webhooks?: RequestWebhooks & Partial<JobEvents>,
+    /** Stops a run of this process at once (other processes' runners notice within a second). */
+    private readonly runs?: RunCanceller,
   ) {}
 
   /** Validate, charge and queue one conversion or tool op. The staged upload is consumed. */
@@ -186,6 +196,30 @@ export class JobService {
     const job = await this.store.jobs.get(jobId);
     if (!job || job.accountId !== principal.account.id) throw notFound('Job not found');
     return job;
+  }
+
+  /**
+   * DELETE /api/v1/jobs/{id}: a waiting or active job ends `failed` with "Cancelled" and its
+   * credits back (a free try is given back); an active run is stopped in its sandbox with its
+   * engines. Idempotent: a cancelled job answers the same again. A job that finished otherwise
+   * is a 409; another holder's job is a 404.
+   */
+  async cancel(principal: Principal, jobId: string): Promise<JobStatus> {
+    const job = await this.getOwned(principal, jobId);
+    if (job.status === 'failed' && job.error === CANCELLED) return this.present(job);
+    if (job.status === 'done' || job.status === 'failed') throw conflict(`Job already finished (${job.status}): there is nothing to cancel`);
+    if (await this.store.jobs.fail(job.id, CANCELLED, this.clock.now())) {
+      if (isTrialJob(job)) await this.store.trials.release(job.accountId, job.op ?? job.pluginId);
+      else await this.credits.refund(job);
+      this.runs?.cancel(job.id);
+      // A waiting job never runs now: its uploads go here (an active run's runner deletes them when it stops).
+      if (job.status === 'waiting') {
+        await Promise.all(job.inputs.map((file) => this.uploads.discardKey(file.blobKey)));
+        if (job.kind !== 'extract') await this.store.jobs.clearInputs(job.id);
+      }
+      await this.webhooks?.jobFinished?.(job.id);
+    }
+    return this.present((await this.store.jobs.get(job.id)) ?? job);
   }
 
   async status(principal: Principal, jobId: string): Promise<JobStatus> {

@@ -29,6 +29,8 @@ export interface RunnerConfig {
 }
 
 const PROGRESS_WRITE_INTERVAL_MS = 500;
+/** How often a run checks whether its job was cancelled (by a request another process served). */
+const CANCEL_CHECK_MS = 1000;
 /** Past its plugin's timeout plus this, an in-process job cannot still be running anywhere. */
 const ABANDONED_MARGIN_MS = 60_000;
 
@@ -43,6 +45,9 @@ export interface PluginExecutor {
 }
 
 export class JobRunner implements JobRunnerPort {
+  /** This process's runs, by job id: a cancel stops them at once. */
+  private readonly running = new Map<string, AbortController>();
+
   constructor(
     private readonly store: Store,
     private readonly blobs: BlobStore,
@@ -73,6 +78,14 @@ export class JobRunner implements JobRunnerPort {
     return 'leave';
   }
 
+  /**
+   * Stop this process's run of a job that was just cancelled (failed in the store). Runs in other
+   * processes see the job failed within CANCEL_CHECK_MS and stop too.
+   */
+  cancel(jobId: string): void {
+    this.running.get(jobId)?.abort();
+  }
+
   /** `heartbeat` is called while the job makes progress (the queue renews its lock). */
   async run(jobId: string, { signal, heartbeat }: RunSignals = {}): Promise<void> {
     const job = await this.store.jobs.start(jobId, this.clock.now());
@@ -98,6 +111,13 @@ export class JobRunner implements JobRunnerPort {
     await rm(workDir, { recursive: true, force: true });
     await mkdir(workDir, { recursive: true });
     const started = Date.now();
+    // Cancelled (DELETE /api/v1/jobs/{id}): the run is stopped like at shutdown, then killed with its engines.
+    const cancelled = new AbortController();
+    this.running.set(job.id, cancelled);
+    const cancelWatch = setInterval(() => {
+      void this.store.jobs.get(job.id).then((now) => now?.status === 'failed' && cancelled.abort(), () => undefined);
+    }, CANCEL_CHECK_MS);
+    const runSignal = signal ? AbortSignal.any([signal, cancelled.signal]) : cancelled.signal;
     try {
       const inputs: PluginInput[] = await Promise.all(
         job.inputs.map(async (file) => ({ path: await this.blobs.localPath(file.blobKey, workDir), format: file.format, filename: file.filename, bytes: file.bytes })),
@@ -108,7 +128,7 @@ export class JobRunner implements JobRunnerPort {
       let lastWrite = 0;
       let lastPercent = 0;
       const hooks: SandboxHooks = {
-        signal,
+        signal: runSignal,
         log,
         progress: (pct) => {
           const percent = Math.max(0, Math.min(99, Math.floor(pct)));
@@ -148,6 +168,12 @@ export class JobRunner implements JobRunnerPort {
       if (completed) await this.events?.jobFinished(job.id);
       await this.deleteInputs(job);
     } catch (err) {
+      if (cancelled.signal.aborted) {
+        // The job is failed and refunded already (JobService.cancel); its uploads go.
+        log.info('job cancelled');
+        await this.deleteInputs(job);
+        return;
+      }
       if (signal?.aborted) {
         // Shutdown: leave the job for the queue to run again after restart.
         log.warn('job interrupted by shutdown; it will run again');
@@ -155,6 +181,8 @@ export class JobRunner implements JobRunnerPort {
       }
       await this.fail(job, publicMessage(err, plugin), log, err);
     } finally {
+      clearInterval(cancelWatch);
+      this.running.delete(job.id);
       await rm(workDir, { recursive: true, force: true });
     }
   }

@@ -183,6 +183,11 @@ export class UploadService {
     await Promise.all(uploads.map((u) => this.blobs.delete(u.blobKey)));
   }
 
+  /** An accepted job's input that will never be read (the job was cancelled before it ran). */
+  async discardKey(blobKey: string): Promise<void> {
+    await this.blobs.delete(blobKey);
+  }
+
   /**
    * The upload's format: declared by its file name, confirmed by its content. Never trusts the
    * name alone: PNG bytes named .jpg are refused.

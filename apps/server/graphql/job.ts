@@ -66,6 +66,16 @@ export function addJob(builder: Builder) {
     }),
   );
 
+  builder.mutationField('cancelJob', (t) =>
+    t.field({
+      type: Job,
+      nullable: true,
+      description: 'Cancel a waiting or active job (as DELETE /api/v1/jobs/{id}): it ends failed "Cancelled" with its credits back. Idempotent; CONFLICT for a job that finished otherwise.',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: async (_root, { id }, { services, principal }) => ({ jobId: String(id), ...(await services.jobs.cancel(principal, String(id))) }),
+    }),
+  );
+
   builder.mutationField('mergePdf', (t) =>
     t.field({
       type: Job,

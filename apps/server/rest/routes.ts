@@ -58,6 +58,11 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
     services.batches.status(principalOf(request), request.params.id),
   );
 
+  // Beyond the spec (issue 27): cancel a batch's unfinished jobs.
+  app.delete<{ Params: { id: string } }>('/api/batch/:id', async (request) =>
+    services.batches.cancel(principalOf(request), request.params.id),
+  );
+
   app.get<{ Params: { id: string } }>('/api/batch/:id/download', async (request, reply) => {
     const { stream, filename } = await services.batches.zip(principalOf(request), request.params.id);
     return reply.header('Content-Type', 'application/zip').header('Content-Disposition', contentDisposition(filename)).send(stream);
@@ -79,6 +84,11 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
 
   app.get<{ Params: { jobId: string } }>('/api/v1/jobs/:jobId', async (request) =>
     services.jobs.status(principalOf(request), request.params.jobId),
+  );
+
+  // Beyond the spec (issue 27): cancel a waiting or active job.
+  app.delete<{ Params: { jobId: string } }>('/api/v1/jobs/:jobId', async (request) =>
+    services.jobs.cancel(principalOf(request), request.params.jobId),
   );
 
   app.get<{ Params: { token: string } }>('/api/download/:token', { config: { auth: 'public' } }, async (request, reply) => {

@@ -135,6 +135,8 @@ export function createAppRouter(extractionTools: readonly string[]) {
       get: authedProcedure.input(jobInput).query(({ ctx, input }) => ctx.services.jobs.status(ctx.principal, input.jobId)),
       /** The job now, then every change; ends after done or failed. */
       watch: authedProcedure.input(jobInput).subscription(({ ctx, input, signal }) => ctx.services.jobs.watch(ctx.principal, input.jobId, signal)),
+      /** As DELETE /api/v1/jobs/{id}. */
+      cancel: authedProcedure.input(jobInput).mutation(({ ctx, input }) => ctx.services.jobs.cancel(ctx.principal, input.jobId)),
     }),
     history: router({
       list: authedProcedure.input(historyQuerySchema.prefault({})).query(({ ctx, input }) => ctx.services.jobs.history(ctx.principal, input.limit, input.offset)),
@@ -169,6 +171,8 @@ export function createAppRouter(extractionTools: readonly string[]) {
         return ctx.services.batches.accept(ctx.principal, { uploads, to, op, fields, fieldsAreStrings: options === undefined, viaApi: true, webhookUrl });
       }),
       get: authedProcedure.input(z.object({ batchId: z.string().min(1) })).query(({ ctx, input }) => ctx.services.batches.status(ctx.principal, input.batchId)),
+      /** As DELETE /api/batch/{id}. */
+      cancel: authedProcedure.input(z.object({ batchId: z.string().min(1) })).mutation(({ ctx, input }) => ctx.services.batches.cancel(ctx.principal, input.batchId)),
     }),
     /**
      * The extraction tools, one FormData procedure each (same rules as POST /api/<tool>): `files`
