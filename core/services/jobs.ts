@@ -17,6 +17,7 @@ import { parseOp, parseTarget } from './targets.js';
 import { splitSecrets, type SecretVault } from './job-policy.js';
 import type { JobEvents, RequestWebhooks } from './webhooks.js';
 import { isTrialJob } from './job-policy.js';
+import { checkWork } from './work-limits.js';
 import type { StagedUpload, UploadService } from './uploads.js';
 
 export interface ConvertRequest {
@@ -149,6 +150,8 @@ export class JobService {
     plugin: Plugin; kind: JobRecord['kind']; op: string | null; inputFormat: FormatId; output: FormatId; options: Record<string, unknown>;
     files: Array<{ upload: StagedUpload; format: FormatId }>; cost: number; viaApi: boolean; batchId?: string | null; webhookUrl?: string | undefined;
   }): Promise<AcceptedJob> {
+    const measured = await this.uploads.measureWork(spec.plugin, spec.files);
+    checkWork(spec.plugin, spec.op ? `op '${spec.op}'` : spec.plugin.title, measured, spec.files.length > 1 ? 'this job' : spec.files[0]!.upload.filename);
     const { stored, secret } = splitSecrets(spec.plugin, spec.options);
     const charge = await this.credits.charge(principal.account, spec.cost);
     const now = this.clock.now();

@@ -19,6 +19,7 @@ import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
 import { isTrialJob, secretFieldsOf, type SecretVault } from './job-policy.js';
 import { outputFilename } from './uploads.js';
+import { measureWork, runTimeoutMs } from './work-limits.js';
 
 export interface RunnerConfig {
   workRoot: string;
@@ -123,7 +124,7 @@ export class JobRunner implements JobRunnerPort {
         job.inputs.map(async (file) => ({ path: await this.blobs.localPath(file.blobKey, workDir), format: file.format, filename: file.filename, bytes: file.bytes })),
       );
       if (!inputs.length) throw new PluginError('The uploaded file is no longer available');
-      const timeoutMs = typeof plugin.limits.timeoutMs === 'function' ? plugin.limits.timeoutMs(inputs) : plugin.limits.timeoutMs;
+      const timeoutMs = runTimeoutMs(plugin, inputs, await measureWork(plugin, inputs, workDir, runSignal));
       let toolReport: JobRecord['toolReport'] = null;
       let lastWrite = 0;
       let lastPercent = 0;

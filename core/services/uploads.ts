@@ -3,6 +3,8 @@
  * kept for magic-byte sniffing; the declared type (file name) is then checked against content.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { Transform, pipeline, type Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
@@ -12,6 +14,8 @@ import { accountLimits, type Principal } from './accounts.js';
 import { ServiceError, badRequest } from './errors.js';
 import { checkContent } from '../contract/sniff.js';
 import type { UrlImporter } from './url-import.js';
+import type { Plugin } from '../contract/index.js';
+import { measureWork } from './work-limits.js';
 
 /** An upload already in the blob store, not yet validated against an operation. */
 export interface StagedUpload {
@@ -181,6 +185,23 @@ export class UploadService {
 
   async discard(...uploads: StagedUpload[]): Promise<void> {
     await Promise.all(uploads.map((u) => this.blobs.delete(u.blobKey)));
+  }
+
+  /**
+   * The work the plugin declares (pages, seconds, megapixels) in these staged files, measured on
+   * a local copy when the blob store has no local file; undefined when it declares none.
+   */
+  async measureWork(plugin: Plugin, files: ReadonlyArray<{ upload: StagedUpload; format: FormatId }>): Promise<number | undefined> {
+    if (!plugin.limits.work) return undefined;
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-measure-'));
+    try {
+      const inputs = await Promise.all(files.map(async ({ upload, format }) => ({
+        path: await this.blobs.localPath(upload.blobKey, dir), format, filename: upload.filename, bytes: upload.bytes,
+      })));
+      return await measureWork(plugin, inputs, dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   /** An accepted job's input that will never be read (the job was cancelled before it ran). */
