@@ -4,3 +4,4 @@ export * from './credits.js';
 export * from './wire.js';
 export * from './units.js';
 export * from './webhooks.js';
+export * from './pipelines.js';

@@ -14,6 +14,7 @@ import { ExtractionService } from './extractions.js';
 import { InProcessJobs } from './in-process-jobs.js';
 import { SecretVault } from './job-policy.js';
 import { JobService } from './jobs.js';
+import { PipelineService } from './pipelines.js';
 import { MailService, type MailTransport } from './mail.js';
 import type { JobQueue, WebhookQueue } from '../queue/types.js';
 import { RateLimitService } from './rate-limits.js';
@@ -90,6 +91,7 @@ export function createServices({ store, blobs, registry, queue, webhookQueue, ex
   }, webhooks);
   const inProcessJobs = new InProcessJobs(runner, log);
   const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config, links, webhooks, runner);
+  const pipelines = new PipelineService(registry, uploads, jobs);
   const batches = new BatchService(store, blobs, jobs, clock, config.publicUrl, webhooks);
   const extractions = new ExtractionService(store, registry, capabilities, uploads, credits, queue, clock, webhooks);
   Object.assign(late, { jobs, batches, extractions });
@@ -102,6 +104,7 @@ export function createServices({ store, blobs, registry, queue, webhookQueue, ex
     credits,
     uploads,
     jobs,
+    pipelines,
     batches,
     capabilities,
     extractions,

@@ -1,12 +1,14 @@
 /** Jobs: acceptance (every rule of POST /convert), status, history. */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DOWNLOAD_LINK_SECONDS, creditCost, type AcceptedJob, type FormatId, type History, type JobStatus } from '../../schema/index.js';
+import {
+  DOWNLOAD_LINK_SECONDS, creditCost, type AcceptedJob, type FormatId, type History, type JobStatus, type PipelineStepStatus,
+} from '../../schema/index.js';
 import type { Plugin } from '../contract/index.js';
 import { parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
 import type { JobQueue, LocalJobs } from '../queue/types.js';
-import type { JobRecord, Store } from '../store/types.js';
+import type { JobRecord, PipelineRecord, Store } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
@@ -145,10 +147,14 @@ export class JobService {
     return parsed.value;
   }
 
-  /** Charge, record and enqueue a validated job. A job that cannot be queued is failed and refunded. */
-  private async queue(principal: Principal, spec: {
+  /**
+   * Charge, record and enqueue a validated job (every acceptance ends here; pipelines too, with
+   * their steps). A job that cannot be queued is failed and refunded.
+   */
+  async queue(principal: Principal, spec: {
     plugin: Plugin; kind: JobRecord['kind']; op: string | null; inputFormat: FormatId; output: FormatId; options: Record<string, unknown>;
     files: Array<{ upload: StagedUpload; format: FormatId }>; cost: number; viaApi: boolean; batchId?: string | null; webhookUrl?: string | undefined;
+    pipeline?: PipelineRecord;
   }): Promise<AcceptedJob> {
     const measured = await this.uploads.measureWork(spec.plugin, spec.files);
     checkWork(spec.plugin, spec.op ? `op '${spec.op}'` : spec.plugin.title, measured, spec.files.length > 1 ? 'this job' : spec.files[0]!.upload.filename);
@@ -171,6 +177,7 @@ export class JobService {
       viaApi: spec.viaApi,
       createdAt: now,
       inputsExpireAt: new Date(now.getTime() + this.config.retentionMs),
+      ...(spec.pipeline ? { pipeline: spec.pipeline } : {}),
     });
     // Recorded before the job can run, so its event finds it.
     if (spec.webhookUrl) await this.webhooks?.record(job.id, principal.account.id, spec.webhookUrl);
@@ -255,12 +262,13 @@ export class JobService {
 
   /** The wire view of a job (shared by every surface). */
   present(job: JobRecord): JobStatus {
+    const steps = job.pipeline ? { steps: presentSteps(job, job.pipeline) } : {};
     switch (job.status) {
       case 'waiting':
       case 'active':
-        return { status: job.status, progress: job.progress };
+        return { status: job.status, progress: job.progress, ...steps };
       case 'failed':
-        return { status: 'failed', error: job.error ?? 'Conversion failed' };
+        return { status: 'failed', error: job.error ?? 'Conversion failed', ...steps };
       case 'done': {
         // The link lives 900 s from completion; once it has expired the job no longer offers one.
         const downloadUrl = this.links.jobUrl(job);
@@ -268,6 +276,8 @@ export class JobService {
           status: 'done',
           ...(downloadUrl ? { downloadUrl, expiresIn: DOWNLOAD_LINK_SECONDS } : {}),
           ...(job.toolReport ? { toolReport: job.toolReport } : {}),
+          ...steps,
+          ...(job.pipeline && job.result ? { result: job.result } : {}),
         };
       }
     }
@@ -283,6 +293,18 @@ export class JobService {
       history: jobs.map((job) => ({ time: job.createdAt.toISOString(), conv: conversionLabel(job), jobId: job.id, viaApi: job.viaApi })),
     };
   }
+}
+
+/** Each step as the client named it, with its state; the active step's progress from the job's (the steps share it evenly). */
+function presentSteps(job: JobRecord, pipeline: PipelineRecord): PipelineStepStatus[] {
+  const count = pipeline.steps.length;
+  return pipeline.steps.map((step, index) => ({
+    index,
+    ...(step.extract ? { extract: step.extract } : { ...(step.to ? { to: step.to } : {}), ...(step.op ? { op: step.op } : {}) }),
+    // A step still marked active in a job that has finished was stopped with it.
+    status: step.status === 'active' && job.status === 'failed' ? 'failed' : step.status,
+    progress: step.status === 'done' ? 100 : step.status === 'active' ? Math.max(0, Math.min(99, Math.round(job.progress * count - index * 100))) : 0,
+  }));
 }
 
 function conversionLabel(job: JobRecord): string {

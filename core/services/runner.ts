@@ -4,22 +4,22 @@
  * deadline and memory cap, stores the output, mints the 15-minute download token, and refunds on
  * failure. Safe to call again for the same job after a crash: it starts over from the inputs.
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isFormatId } from '../../schema/index.js';
+import { isFormatId, type FormatId } from '../../schema/index.js';
 import { DEFAULT_MEMORY_MB, PluginError, isFileResult, type Logger, type Plugin, type PluginInput, type RunResult } from '../contract/index.js';
 import type { BlobStore } from '../blobs/types.js';
 import { EngineError } from '../engines/process.js';
 import type { SandboxHooks, SandboxRun } from '../engines/sandbox/pool.js';
 import type { JobRunnerPort, RunSignals } from '../queue/types.js';
 import type { Registry } from '../registry/index.js';
-import type { JobRecord, Store } from '../store/types.js';
+import type { JobRecord, PipelineRecord, PipelineStepRecord, Store } from '../store/types.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
 import { isTrialJob, secretFieldsOf, type SecretVault } from './job-policy.js';
 import { outputFilename } from './uploads.js';
-import { measureWork, runTimeoutMs } from './work-limits.js';
+import { checkWork, measureWork, runTimeoutMs } from './work-limits.js';
 
 export interface RunnerConfig {
   workRoot: string;
@@ -124,7 +124,6 @@ export class JobRunner implements JobRunnerPort {
         job.inputs.map(async (file) => ({ path: await this.blobs.localPath(file.blobKey, workDir), format: file.format, filename: file.filename, bytes: file.bytes })),
       );
       if (!inputs.length) throw new PluginError('The uploaded file is no longer available');
-      const timeoutMs = runTimeoutMs(plugin, inputs, await measureWork(plugin, inputs, workDir, runSignal));
       let toolReport: JobRecord['toolReport'] = null;
       let lastWrite = 0;
       let lastPercent = 0;
@@ -142,11 +141,10 @@ export class JobRunner implements JobRunnerPort {
         },
         report: (detected) => (toolReport = { op: job.op ?? plugin.op ?? plugin.id, detected }),
       };
-      const run: SandboxRun = {
-        pluginId: plugin.id, inputs, options, target: job.outputFormat, workDir, timeoutMs, memoryMb: plugin.limits.memoryMb ?? DEFAULT_MEMORY_MB,
-      };
-      const result = checkResult(await this.executor.run(run, hooks), plugin, workDir);
-      if (job.kind === 'extract') {
+      const result = job.pipeline
+        ? await this.runPipeline(job, job.pipeline, inputs, workDir, hooks)
+        : await this.runStep(plugin, inputs, options, job.outputFormat, workDir, hooks);
+      if (job.kind === 'extract' || (job.pipeline && !isFileResult(result))) {
         if (isFileResult(result)) throw new Error(`plugin ${plugin.id} returned a file for an extraction job`);
         const finished = await this.store.jobs.completeWithResult(job.id, { result: result.row, at: this.clock.now() });
         log.info('job done', { ms: Date.now() - started });
@@ -188,6 +186,57 @@ export class JobRunner implements JobRunnerPort {
     }
   }
 
+  /** One plugin run in the sandbox, its deadline from the work measured in its inputs. */
+  private async runStep(plugin: Plugin, inputs: PluginInput[], options: Record<string, unknown>, target: FormatId, workDir: string, hooks: SandboxHooks): Promise<RunResult> {
+    const timeoutMs = runTimeoutMs(plugin, inputs, await measureWork(plugin, inputs, workDir, hooks.signal));
+    const run: SandboxRun = { pluginId: plugin.id, inputs, options, target, workDir, timeoutMs, memoryMb: plugin.limits.memoryMb ?? DEFAULT_MEMORY_MB };
+    return checkResult(await this.executor.run(run, hooks), plugin, workDir);
+  }
+
+  /**
+   * A pipeline's steps in order, each in its own sandbox run and work dir under the job's, each
+   * taking the previous output (intermediates never leave the work dir, removed when the job
+   * ends). The steps' states are written as they change; a step's failure names the step. The
+   * job's progress is the steps' together. Returns the last step's result.
+   */
+  private async runPipeline(job: JobRecord, pipeline: PipelineRecord, inputs: PluginInput[], workDir: string, hooks: SandboxHooks): Promise<RunResult> {
+    const save = () => this.store.jobs.setPipeline(job.id, pipeline).catch(() => undefined);
+    const count = pipeline.steps.length;
+    let current = inputs;
+    let result: RunResult | undefined;
+    for (const [index, step] of pipeline.steps.entries()) {
+      const plugin = this.registry.plugin(step.pluginId);
+      if (!plugin) throw new PluginError(`steps[${index}]: the ${step.pluginId} plugin is no longer installed on this server`);
+      if (result && !isFileResult(result)) throw new Error(`pipeline step ${index - 1} returned JSON before the last step`);
+      if (result) {
+        const previous = current[0]!;
+        current = [{ path: result.path, format: result.format, filename: outputFilename(previous.filename, result.format), bytes: (await stat(result.path)).size }];
+      }
+      step.status = 'active';
+      await save();
+      const stepDir = path.join(workDir, `step-${index}`);
+      await mkdir(stepDir, { recursive: true });
+      try {
+        // Intermediate outputs are measured like uploads: a step may not grow past its plugin's maximum.
+        checkWorkForRun(plugin, await measureWork(plugin, current, stepDir, hooks.signal), index);
+        result = await this.runStep(plugin, current, step.options, step.outputFormat, stepDir, {
+          ...hooks,
+          progress: (pct) => hooks.progress((index * 100 + Math.max(0, Math.min(100, pct))) / count),
+        });
+      } catch (err) {
+        step.status = 'failed';
+        await save();
+        if (hooks.signal?.aborted) throw err;
+        throw new PluginError(`steps[${index}] (${describeStep(step)}): ${publicMessage(err, plugin)}`);
+      }
+      step.status = 'done';
+      step.progress = 100;
+      await save();
+      hooks.progress(((index + 1) * 100) / count);
+    }
+    return result!;
+  }
+
   private async fail(job: JobRecord, message: string, log: Logger, cause?: unknown) {
     if (cause && !(cause instanceof PluginError)) log.error('job failed', { error: String((cause as Error)?.stack ?? cause) });
     else log.info('job failed', { error: message });
@@ -215,6 +264,21 @@ function checkResult(result: RunResult, plugin: Plugin, workDir: string): RunRes
     throw new Error(`plugin ${plugin.id} returned ${result.path} (${result.format}), outside its work dir or in an unknown format`);
   }
   return { path: resolved, format: result.format };
+}
+
+/** A step as the client named it: `to pdf`, `op compress-pdf`, `extract pdf-to-markdown`. */
+export function describeStep(step: Pick<PipelineStepRecord, 'to' | 'op' | 'extract'>): string {
+  if (step.extract) return `extract ${step.extract}`;
+  return step.op ? `op ${step.op}` : `to ${step.to}`;
+}
+
+/** A run-time work check (an intermediate file past the next step's maximum) fails the step. */
+function checkWorkForRun(plugin: Plugin, measured: number | undefined, index: number): void {
+  try {
+    checkWork(plugin, plugin.op ? `op '${plugin.op}'` : plugin.title, measured, index === 0 ? 'the input' : `the output of step ${index - 1}`);
+  } catch (err) {
+    throw new PluginError((err as Error).message);
+  }
 }
 
 /** What the client may see: plugin messages as they are; engine and internal errors summarised. */

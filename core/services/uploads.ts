@@ -176,6 +176,11 @@ export class UploadService {
     }
   }
 
+  /** Fetch one URL into staging under the caller's plan limit (pipelines' input.url). */
+  async importOne(principal: Principal, url: string): Promise<StagedUpload> {
+    return this.import(url, this.maxFileBytes(principal));
+  }
+
   /** Fetch one URL into staging under `maxBytes` (the outbound fetcher's checks: url-import.ts). */
   async import(url: string, maxBytes: number): Promise<StagedUpload> {
     if (!this.importer) throw badRequest('Importing from a URL is not available on this server');

@@ -6,7 +6,7 @@ import { badRequest } from '../../../core/services/errors.js';
 import type { Services } from '../../../core/services/index.js';
 import type { FormRules, StagedForm } from '../../../core/services/uploads.js';
 import { principalOf } from '../auth.js';
-import { stageMultipart } from '../multipart.js';
+import { isMultipart, stageMultipart } from '../multipart.js';
 import { webhookRoutes } from './webhooks.js';
 
 /**
@@ -32,6 +32,28 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
     const form = await readForm(services, request, { fileField: 'file', urlField: 'url', maxFiles: 1 });
     const { to, op, webhookUrl, ...fields } = form.fields;
     return services.jobs.accept(principal, { upload: form.files[0]!, to, op, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
+  });
+
+  // Beyond the spec (issue 27): a chain of steps in one job, on an uploaded file or a URL.
+  app.post('/api/v1/pipelines', async (request) => {
+    const principal = principalOf(request);
+    if (isMultipart(request)) {
+      const form = await readForm(services, request, { fileField: 'file', maxFiles: 1 });
+      const { pipeline, ...rest } = form.fields;
+      try {
+        if (Object.keys(rest).length) throw badRequest(`Unexpected field '${Object.keys(rest)[0]}': a pipeline takes 'file' and 'pipeline' (its JSON)`);
+        const parsed = services.pipelines.parse(pipeline ?? '{}');
+        if (parsed.input) throw badRequest("Send either 'file' or input.url, not both");
+        return await services.pipelines.accept(principal, parsed, form.files[0]!, true);
+      } catch (err) {
+        await services.uploads.discard(...form.files);
+        throw err;
+      }
+    }
+    const parsed = services.pipelines.parse(request.body);
+    if (!parsed.input) throw badRequest("Missing input: give input.url (JSON), or send the file as 'file' with the pipeline in a 'pipeline' field (multipart)");
+    const upload = await services.uploads.importOne(principal, parsed.input.url);
+    return services.pipelines.accept(principal, parsed, upload, true);
   });
 
   app.post('/api/pdf/merge', async (request) => {

@@ -5,12 +5,13 @@
 import Database from 'better-sqlite3';
 import type { ToolReport } from '../../../schema/index.js';
 import type {
+  PipelineRecord,
   Account, AccountRepo, ApiKeyRecord, BatchRepo, ChargeResult, DownloadTokenRecord, EmailTokenRecord, EmailTokenRepo, JobRecord, JobRepo, KeyRepo,
   LoginRecord, LoginRepo, NewJob, RateRepo, SessionRecord, SessionRepo, Store, StoredFile, TokenRepo, TrialRepo, UsageRecord, UsageRepo, WebhookAccountSecretRepo, WebhookAttemptRecord, WebhookAttemptRepo,
   WebhookDeliveryRecord, WebhookDeliveryRepo, WebhookEndpointRecord, WebhookEndpointRepo, WebhookTargetRepo,
 } from '../types.js';
 import { deliveryTarget } from '../types.js';
-import { ACCOUNTS_IN_THE_BROWSER, HASHED_DOWNLOAD_TOKENS, JOBS_FINISHED_INDEX, SCHEMA, WEBHOOKS } from './schema.js';
+import { ACCOUNTS_IN_THE_BROWSER, HASHED_DOWNLOAD_TOKENS, JOBS_FINISHED_INDEX, PIPELINE_JOBS, SCHEMA, WEBHOOKS } from './schema.js';
 
 type Row = Record<string, unknown>;
 
@@ -81,6 +82,7 @@ function jobFromRow(r: Row): JobRecord {
     completedAt: toDate(r.completed_at),
     inputsExpireAt: toDate(r.inputs_expire_at)!,
     outputExpiresAt: toDate(r.output_expires_at),
+    ...(r.pipeline ? { pipeline: json<PipelineRecord>(r.pipeline) } : {}),
   };
 }
 
@@ -106,7 +108,7 @@ export function openSqliteDatabase(path: string): Database.Database {
  * Schema versions, applied in order and recorded in `PRAGMA user_version`. Append a step for
  * every change (ALTER TABLE ... ADD COLUMN, new index); never edit a step that has shipped.
  */
-const MIGRATIONS: readonly string[] = [SCHEMA, HASHED_DOWNLOAD_TOKENS, WEBHOOKS, JOBS_FINISHED_INDEX, ACCOUNTS_IN_THE_BROWSER];
+const MIGRATIONS: readonly string[] = [SCHEMA, HASHED_DOWNLOAD_TOKENS, WEBHOOKS, JOBS_FINISHED_INDEX, ACCOUNTS_IN_THE_BROWSER, PIPELINE_JOBS];
 /** Steps that blank what an older version stored in clear: a file they upgraded is rebuilt. */
 const SCRUBBING_STEPS: readonly number[] = [1];
 
@@ -307,9 +309,10 @@ function emailTokenRepo(db: Database.Database): EmailTokenRepo {
 
 function jobRepo(db: Database.Database): JobRepo {
   const insert = db.prepare(`INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options, inputs, status, progress,
-      credit_cost, credit_period, via_api, created_at, inputs_expire_at)
+      credit_cost, credit_period, via_api, created_at, inputs_expire_at, pipeline)
     VALUES (@id, @accountId, @batchId, @kind, @pluginId, @op, @inputFormat, @outputFormat, @options, @inputs, 'waiting', 0,
-      @creditCost, @creditPeriod, @viaApi, @createdAt, @inputsExpireAt)`);
+      @creditCost, @creditPeriod, @viaApi, @createdAt, @inputsExpireAt, @pipeline)`);
+  const setPipeline = db.prepare(`UPDATE jobs SET pipeline = ? WHERE id = ? AND status IN ('waiting', 'active')`);
   const byId = db.prepare('SELECT * FROM jobs WHERE id = ?');
   const start = db.prepare(`UPDATE jobs SET status = 'active', attempts = attempts + 1, started_at = COALESCE(started_at, ?)
     WHERE id = ? AND status IN ('waiting', 'active') RETURNING *`);
@@ -337,7 +340,7 @@ function jobRepo(db: Database.Database): JobRepo {
     async create(job: NewJob) {
       insert.run({
         ...job, batchId: job.batchId ?? null, options: JSON.stringify(job.options), inputs: JSON.stringify(job.inputs), viaApi: job.viaApi ? 1 : 0,
-        createdAt: ms(job.createdAt), inputsExpireAt: ms(job.inputsExpireAt),
+        createdAt: ms(job.createdAt), inputsExpireAt: ms(job.inputsExpireAt), pipeline: job.pipeline ? JSON.stringify(job.pipeline) : null,
       });
       return jobFromRow(byId.get(job.id) as Row);
     },
@@ -349,6 +352,9 @@ function jobRepo(db: Database.Database): JobRepo {
     },
     async setProgress(id, pct) {
       progress.run(pct, id);
+    },
+    async setPipeline(id, pipeline) {
+      setPipeline.run(JSON.stringify(pipeline), id);
     },
     async complete(id, r) {
       return complete.run(JSON.stringify(r.output), r.downloadTokenHash ?? null, r.toolReport ? JSON.stringify(r.toolReport) : null, ms(r.at), ms(r.outputExpiresAt), id).changes > 0;

@@ -225,3 +225,8 @@ CREATE TABLE email_tokens (
 CREATE INDEX email_tokens_account ON email_tokens (account_id);
 CREATE INDEX email_tokens_expiry ON email_tokens (expires_at);
 `;
+
+/** Version 6: pipeline jobs (issue 27) carry their steps as JSON. */
+export const PIPELINE_JOBS = `
+ALTER TABLE jobs ADD COLUMN pipeline TEXT;
+`;
