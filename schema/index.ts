@@ -5,3 +5,4 @@ export * from './wire.js';
 export * from './units.js';
 export * from './webhooks.js';
 export * from './pipelines.js';
+export * from './exports.js';

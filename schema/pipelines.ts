@@ -20,6 +20,7 @@ export const pipelineRequestSchema = z.strictObject({
   /** JSON requests: where the input comes from. Multipart requests send the file as `file` instead. */
   input: z.strictObject({ url: z.string().min(1) }).optional(),
   steps: z.array(pipelineStepSchema).min(1).max(MAX_PIPELINE_STEPS, `at most ${MAX_PIPELINE_STEPS} steps`),
-  webhookUrl: z.string().optional(),
+  /** Where the final output goes besides the download link: { type: 's3', ... } (checked by the export service). */
+  export: z.unknown().optional(),
 });
 export type PipelineRequest = z.infer<typeof pipelineRequestSchema>;

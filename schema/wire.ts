@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportStatusSchema } from './exports.js';
 import { planIdSchema } from './plans.js';
 
 /** Shapes of the HTTP contract (shared/spec/API.md), shared by every surface. */
@@ -43,6 +44,8 @@ export const jobStatusSchema = z.object({
   steps: z.array(pipelineStepStatusSchema).optional(),
   /** Pipelines ending in an extraction step: the tool's JSON row. */
   result: z.record(z.string(), z.unknown()).optional(),
+  /** Jobs sent with `export` (issue 27): the upload's state. */
+  export: exportStatusSchema.optional(),
 });
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 

@@ -131,6 +131,8 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     async close() {
       await services.inProcessJobs.stop(config.shutdownGraceMs);
       await queue.stop(config.shutdownGraceMs);
+      // Exports under way finish; those of jobs still unfinished fail (their credentials go with this process).
+      await services.exports.stop();
       await sandbox.close();
       await office.close();
       await mail.close();

@@ -25,3 +25,13 @@ export const badRequest = (message: string) => new ServiceError('BAD_REQUEST', m
 export const notFound = (message: string) => new ServiceError('NOT_FOUND', message);
 export const forbidden = (message: string, code?: string) => new ServiceError('FORBIDDEN', message, code ? { code } : {});
 export const conflict = (message: string) => new ServiceError('CONFLICT', message);
+
+/** A value that may arrive as JSON text (a multipart field) or parsed already (a JSON body): parsed, or a 400 with `hint`. */
+export function jsonValue(raw: unknown, hint: string): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw badRequest(hint);
+  }
+}

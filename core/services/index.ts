@@ -15,6 +15,7 @@ import { InProcessJobs } from './in-process-jobs.js';
 import { SecretVault } from './job-policy.js';
 import { JobService } from './jobs.js';
 import { PipelineService } from './pipelines.js';
+import { ExportService } from './exports.js';
 import { MailService, type MailTransport } from './mail.js';
 import type { JobQueue, WebhookQueue } from '../queue/types.js';
 import { RateLimitService } from './rate-limits.js';
@@ -38,7 +39,7 @@ export interface ServicesConfig {
   tokenSecret: string;
   /** WEBHOOKS_ALLOW_PRIVATE=1: webhooks may go to private and loopback addresses, over http too (never to metadata addresses). */
   webhooksAllowPrivate?: boolean;
-  /** IMPORT_ALLOW_PRIVATE=1: URL imports may fetch from private and loopback addresses, over http too (never metadata addresses). */
+  /** IMPORT_ALLOW_PRIVATE=1: URL imports (and S3 export endpoints) may reach from private and loopback addresses, over http too (never metadata addresses). */
   importAllowPrivate?: boolean;
   /** The deadline of one URL import. */
   importTimeoutMs?: number;
@@ -92,6 +93,7 @@ export function createServices({ store, blobs, registry, queue, webhookQueue, ex
   const inProcessJobs = new InProcessJobs(runner, log);
   const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config, links, webhooks, runner);
   const pipelines = new PipelineService(registry, uploads, jobs);
+  const exports = new ExportService(store, blobs, log, { allowPrivate: config.importAllowPrivate ?? false });
   const batches = new BatchService(store, blobs, jobs, clock, config.publicUrl, webhooks);
   const extractions = new ExtractionService(store, registry, capabilities, uploads, credits, queue, clock, webhooks);
   Object.assign(late, { jobs, batches, extractions });
@@ -105,6 +107,7 @@ export function createServices({ store, blobs, registry, queue, webhookQueue, ex
     uploads,
     jobs,
     pipelines,
+    exports,
     batches,
     capabilities,
     extractions,

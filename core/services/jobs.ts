@@ -2,13 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  DOWNLOAD_LINK_SECONDS, creditCost, type AcceptedJob, type FormatId, type History, type JobStatus, type PipelineStepStatus,
+  DOWNLOAD_LINK_SECONDS, creditCost, type AcceptedJob, type FormatId, type History, type JobStatus, type PipelineStepStatus, type ExportStatus,
 } from '../../schema/index.js';
 import type { Plugin } from '../contract/index.js';
 import { parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
 import type { JobQueue, LocalJobs } from '../queue/types.js';
-import type { JobRecord, PipelineRecord, Store } from '../store/types.js';
+import type { ExportRecord, JobRecord, PipelineRecord, Store } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
@@ -262,7 +262,10 @@ export class JobService {
 
   /** The wire view of a job (shared by every surface). */
   present(job: JobRecord): JobStatus {
-    const steps = job.pipeline ? { steps: presentSteps(job, job.pipeline) } : {};
+    const steps = {
+      ...(job.pipeline ? { steps: presentSteps(job, job.pipeline) } : {}),
+      ...(job.export ? { export: presentExport(job.export) } : {}),
+    };
     switch (job.status) {
       case 'waiting':
       case 'active':
@@ -305,6 +308,11 @@ function presentSteps(job: JobRecord, pipeline: PipelineRecord): PipelineStepSta
     status: step.status === 'active' && job.status === 'failed' ? 'failed' : step.status,
     progress: step.status === 'done' ? 100 : step.status === 'active' ? Math.max(0, Math.min(99, Math.round(job.progress * count - index * 100))) : 0,
   }));
+}
+
+/** An export's state without the bucket and key (the client sent them). */
+function presentExport({ status, location, etag, error }: ExportRecord): ExportStatus {
+  return { status, ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(error ? { error } : {}) };
 }
 
 function conversionLabel(job: JobRecord): string {

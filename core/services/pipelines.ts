@@ -15,7 +15,7 @@ import { describeIssue, parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
 import type { PipelineStepRecord } from '../store/types.js';
 import type { Principal } from './accounts.js';
-import { ServiceError, badRequest } from './errors.js';
+import { ServiceError, badRequest, jsonValue } from './errors.js';
 import { secretFieldsOf } from './job-policy.js';
 import type { JobService } from './jobs.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
@@ -41,14 +41,7 @@ export class PipelineService {
 
   /** The request as JSON (the body, or the multipart `pipeline` field); 400 naming the first problem. */
   parse(body: unknown): PipelineRequest {
-    let value = body;
-    if (typeof body === 'string') {
-      try {
-        value = JSON.parse(body);
-      } catch {
-        throw badRequest("'pipeline' must be a JSON object: {\"steps\": [...]}");
-      }
-    }
+    const value = jsonValue(body, "'pipeline' must be a JSON object: {\"steps\": [...]}");
     const parsed = pipelineRequestSchema.safeParse(value ?? {});
     if (!parsed.success) throw badRequest(`Invalid pipeline: ${describeIssue(parsed.error as z.ZodError)}`);
     return parsed.data;

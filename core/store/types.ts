@@ -112,6 +112,18 @@ export interface JobRecord {
   outputExpiresAt: Date | null;
   /** Pipelines (issue 27): the steps one job runs in order; absent on single-step jobs. */
   pipeline?: PipelineRecord | null;
+  /** An export of the output (issue 27): where to and how it went; never the credentials. */
+  export?: ExportRecord | null;
+}
+
+export interface ExportRecord {
+  type: 's3';
+  bucket: string;
+  key: string;
+  status: 'pending' | 'uploading' | 'done' | 'failed';
+  location?: string;
+  etag?: string;
+  error?: string;
 }
 
 /** One step of a pipeline job, as validated at submit, and where it stands. */
@@ -234,6 +246,8 @@ export interface JobRepo {
   setProgress(id: string, progress: number): Promise<void>;
   /** A pipeline job's steps as they stand now (waiting or active jobs only). */
   setPipeline(id: string, pipeline: PipelineRecord): Promise<void>;
+  /** A job's export state (any job status: the upload follows completion). */
+  setExport(id: string, state: ExportRecord): Promise<void>;
   /** Finish an active job; false when it was not active (already finished elsewhere). */
   complete(id: string, result: JobCompletion): Promise<boolean>;
   /** Finish an active extraction job with its JSON row; false when it was not active. */

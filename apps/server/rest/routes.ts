@@ -1,10 +1,11 @@
 /** The REST surface of shared/spec/API.md: thin routes over the services. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { historyQuerySchema, signedUrlRequestSchema } from '../../../schema/index.js';
+import { historyQuerySchema, signedUrlRequestSchema, type AcceptedJob } from '../../../schema/index.js';
 import { describeIssue } from '../../../core/contract/options.js';
 import { badRequest } from '../../../core/services/errors.js';
 import type { Services } from '../../../core/services/index.js';
-import type { FormRules, StagedForm } from '../../../core/services/uploads.js';
+import type { FormRules, StagedForm, StagedUpload } from '../../../core/services/uploads.js';
+import type { ExportTarget } from '../../../core/services/exports.js';
 import { principalOf } from '../auth.js';
 import { isMultipart, stageMultipart } from '../multipart.js';
 import { webhookRoutes } from './webhooks.js';
@@ -21,6 +22,17 @@ async function readForm(services: Services, request: FastifyRequest, rules: Form
   return form;
 }
 
+/** The `export` field checked before the job is accepted (400 first, nothing charged); the staged files go on a refusal. */
+async function checkExport(services: Services, raw: string | undefined, staged: StagedUpload[]): Promise<ExportTarget | undefined> {
+  if (raw === undefined) return undefined;
+  try {
+    return await services.exports.check(raw);
+  } catch (err) {
+    await services.uploads.discard(...staged);
+    throw err;
+  }
+}
+
 function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
@@ -30,13 +42,18 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
   app.post('/api/v1/convert', async (request) => {
     const principal = principalOf(request);
     const form = await readForm(services, request, { fileField: 'file', urlField: 'url', maxFiles: 1 });
-    const { to, op, webhookUrl, ...fields } = form.fields;
-    return services.jobs.accept(principal, { upload: form.files[0]!, to, op, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
+    const { to, op, webhookUrl, export: exportField, ...fields } = form.fields;
+    const target = await checkExport(services, exportField, form.files);
+    const accepted = await services.jobs.accept(principal, { upload: form.files[0]!, to, op, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
+    if (target) await services.exports.start(accepted.jobId, target);
+    return accepted;
   });
 
   // Beyond the spec (issue 27): a chain of steps in one job, on an uploaded file or a URL.
   app.post('/api/v1/pipelines', async (request) => {
     const principal = principalOf(request);
+    let target: ExportTarget | undefined;
+    let accepted: AcceptedJob;
     if (isMultipart(request)) {
       const form = await readForm(services, request, { fileField: 'file', maxFiles: 1 });
       const { pipeline, ...rest } = form.fields;
@@ -44,16 +61,21 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
         if (Object.keys(rest).length) throw badRequest(`Unexpected field '${Object.keys(rest)[0]}': a pipeline takes 'file' and 'pipeline' (its JSON)`);
         const parsed = services.pipelines.parse(pipeline ?? '{}');
         if (parsed.input) throw badRequest("Send either 'file' or input.url, not both");
-        return await services.pipelines.accept(principal, parsed, form.files[0]!, true);
+        target = parsed.export === undefined ? undefined : await services.exports.check(parsed.export);
+        accepted = await services.pipelines.accept(principal, parsed, form.files[0]!, true);
       } catch (err) {
         await services.uploads.discard(...form.files);
         throw err;
       }
+    } else {
+      const parsed = services.pipelines.parse(request.body);
+      if (!parsed.input) throw badRequest("Missing input: give input.url (JSON), or send the file as 'file' with the pipeline in a 'pipeline' field (multipart)");
+      target = parsed.export === undefined ? undefined : await services.exports.check(parsed.export);
+      const upload = await services.uploads.importOne(principal, parsed.input.url);
+      accepted = await services.pipelines.accept(principal, parsed, upload, true);
     }
-    const parsed = services.pipelines.parse(request.body);
-    if (!parsed.input) throw badRequest("Missing input: give input.url (JSON), or send the file as 'file' with the pipeline in a 'pipeline' field (multipart)");
-    const upload = await services.uploads.importOne(principal, parsed.input.url);
-    return services.pipelines.accept(principal, parsed, upload, true);
+    if (target) await services.exports.start(accepted.jobId, target);
+    return accepted;
   });
 
   app.post('/api/pdf/merge', async (request) => {

@@ -71,6 +71,7 @@ function jobFromDoc({ _id, ...doc }: JobDoc): JobRecord {
     creditPeriod: doc.creditPeriod, refunded: doc.refunded, viaApi: doc.viaApi, attempts: doc.attempts, createdAt: doc.createdAt,
     startedAt: doc.startedAt, completedAt: doc.completedAt, inputsExpireAt: doc.inputsExpireAt, outputExpiresAt: doc.outputExpiresAt,
     ...(doc.pipeline ? { pipeline: doc.pipeline } : {}),
+    ...(doc.export ? { export: doc.export } : {}),
   };
 }
 
@@ -319,6 +320,9 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
     },
     async setPipeline(id, pipeline) {
       await jobs.updateOne({ _id: id, status: { $in: UNFINISHED } }, { $set: { pipeline: asJson(pipeline) } });
+    },
+    async setExport(id, state) {
+      await jobs.updateOne({ _id: id }, { $set: { export: asJson(state) } });
     },
     async complete(id, r) {
       const result = await jobs.updateOne(

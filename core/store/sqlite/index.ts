@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import type { ToolReport } from '../../../schema/index.js';
 import type {
-  PipelineRecord,
+  ExportRecord, PipelineRecord,
   Account, AccountRepo, ApiKeyRecord, BatchRepo, ChargeResult, DownloadTokenRecord, EmailTokenRecord, EmailTokenRepo, JobRecord, JobRepo, KeyRepo,
   LoginRecord, LoginRepo, NewJob, RateRepo, SessionRecord, SessionRepo, Store, StoredFile, TokenRepo, TrialRepo, UsageRecord, UsageRepo, WebhookAccountSecretRepo, WebhookAttemptRecord, WebhookAttemptRepo,
   WebhookDeliveryRecord, WebhookDeliveryRepo, WebhookEndpointRecord, WebhookEndpointRepo, WebhookTargetRepo,
@@ -83,6 +83,7 @@ function jobFromRow(r: Row): JobRecord {
     inputsExpireAt: toDate(r.inputs_expire_at)!,
     outputExpiresAt: toDate(r.output_expires_at),
     ...(r.pipeline ? { pipeline: json<PipelineRecord>(r.pipeline) } : {}),
+    ...(r.export_state ? { export: json<ExportRecord>(r.export_state) } : {}),
   };
 }
 
@@ -313,6 +314,7 @@ function jobRepo(db: Database.Database): JobRepo {
     VALUES (@id, @accountId, @batchId, @kind, @pluginId, @op, @inputFormat, @outputFormat, @options, @inputs, 'waiting', 0,
       @creditCost, @creditPeriod, @viaApi, @createdAt, @inputsExpireAt, @pipeline)`);
   const setPipeline = db.prepare(`UPDATE jobs SET pipeline = ? WHERE id = ? AND status IN ('waiting', 'active')`);
+  const setExport = db.prepare('UPDATE jobs SET export_state = ? WHERE id = ?');
   const byId = db.prepare('SELECT * FROM jobs WHERE id = ?');
   const start = db.prepare(`UPDATE jobs SET status = 'active', attempts = attempts + 1, started_at = COALESCE(started_at, ?)
     WHERE id = ? AND status IN ('waiting', 'active') RETURNING *`);
@@ -355,6 +357,9 @@ function jobRepo(db: Database.Database): JobRepo {
     },
     async setPipeline(id, pipeline) {
       setPipeline.run(JSON.stringify(pipeline), id);
+    },
+    async setExport(id, state) {
+      setExport.run(JSON.stringify(state), id);
     },
     async complete(id, r) {
       return complete.run(JSON.stringify(r.output), r.downloadTokenHash ?? null, r.toolReport ? JSON.stringify(r.toolReport) : null, ms(r.at), ms(r.outputExpiresAt), id).changes > 0;
