@@ -107,6 +107,20 @@ describe('cancel', () => {
     expect(((await res.json()) as any).errors[0].extensions.code).toBe('CONFLICT');
   });
 
+  it('answers the usual accepted job at N seconds under Prefer: wait=N when the job is still running', async () => {
+    const key = await server.createKey('pro');
+    const form = new FormData();
+    form.append('to', 'webm');
+    form.append('file', new Blob([new Uint8Array(await readFile(video))]), 'long.mp4');
+    const started = Date.now();
+    const res = await fetch(`${server.url}/api/v1/convert`, { method: 'POST', body: form, headers: { ...authHeaders(key), prefer: 'wait=1' } });
+    const body = (await res.json()) as any;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(res.headers.get('preference-applied')).toBe('wait=1');
+    expect(body).toEqual({ jobId: expect.any(String), status: 'queued', creditCost: expect.any(Number), creditsRemaining: expect.any(Number), statusUrl: `/api/v1/jobs/${body.jobId}` });
+    expect((await cancel(`${server.url}/api/v1/jobs/${body.jobId}`, key)).status).toBe(200);
+  }, 60_000);
+
   it('cancels over GraphQL and tRPC too', async () => {
     const key = await server.createKey('pro');
     const [viaGraphql, viaTrpc] = await Promise.all([submitConvert(server.url, key, video, { to: 'webm' }), submitConvert(server.url, key, video, { to: 'webm' })]);

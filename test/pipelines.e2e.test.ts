@@ -99,6 +99,28 @@ describe('pipelines', () => {
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 32, 24]);
   });
 
+  it("answers with the final status under Prefer: wait=N when the job finishes in time (convert and pipelines)", async () => {
+    const key = await server.createKey('pro');
+    const form = new FormData();
+    form.append('to', 'webp');
+    form.append('file', new Blob([new Uint8Array(png)]), 'blue.png');
+    const res = await fetch(`${server.url}/api/v1/convert`, { method: 'POST', body: form, headers: { ...authHeaders(key), prefer: 'wait=30' } });
+    const body = (await res.json()) as any;
+    expect(res.headers.get('preference-applied')).toBe('wait=30');
+    expect(body).toMatchObject({ jobId: expect.any(String), status: 'done', creditCost: 1, statusUrl: `/api/v1/jobs/${body.jobId}`, downloadUrl: expect.any(String) });
+    expect((await sharp((await download(body.downloadUrl)).data).metadata()).format).toBe('webp');
+
+    const pipeline = await fetch(`${server.url}/api/v1/pipelines`, {
+      method: 'POST', headers: { 'content-type': 'application/json', prefer: 'respond-async, wait=600', ...authHeaders(key) },
+      body: JSON.stringify({ input: { url: `${base}/files/report.docx` }, steps: [{ to: 'pdf' }, { extract: 'pdf-to-markdown' }] }),
+    });
+    const answer = (await pipeline.json()) as any;
+    // N is at most 60.
+    expect(pipeline.headers.get('preference-applied')).toBe('wait=60');
+    expect(answer.status, JSON.stringify(answer)).toBe('done');
+    expect(String(answer.result.markdown)).toMatch(/twelve percent/);
+  }, 120_000);
+
   it('refuses at submit a chain that cannot run, naming the step, and charges nothing', async () => {
     const key = await server.createKey('pro');
     const url = `${base}/files/report.docx`;

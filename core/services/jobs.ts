@@ -260,6 +260,17 @@ export class JobService {
     }
   }
 
+  /**
+   * `Prefer: wait=N` (RFC 7240): the job's final status if it finishes within `ms`, else
+   * undefined (the caller answers as usual).
+   */
+  async waitFor(principal: Principal, jobId: string, ms: number): Promise<JobStatus | undefined> {
+    for await (const status of this.watch(principal, jobId, AbortSignal.timeout(ms))) {
+      if (status.status === 'done' || status.status === 'failed') return status;
+    }
+    return undefined;
+  }
+
   /** The wire view of a job (shared by every surface). */
   present(job: JobRecord): JobStatus {
     const steps = {

@@ -1,5 +1,5 @@
 /** The REST surface of shared/spec/API.md: thin routes over the services. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { historyQuerySchema, signedUrlRequestSchema, type AcceptedJob } from '../../../schema/index.js';
 import { describeIssue } from '../../../core/contract/options.js';
 import { badRequest } from '../../../core/services/errors.js';
@@ -33,24 +33,46 @@ async function checkExport(services: Services, raw: string | undefined, staged: 
   }
 }
 
+/** The longest `Prefer: wait=N` honoured, in seconds (issue 27). */
+export const MAX_PREFER_WAIT_S = 60;
+
+/** N of an RFC 7240 `Prefer: wait=N` header (at most 60), or undefined. */
+export function preferredWait(header: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(header) ? header.join(',') : header;
+  const match = text ? /(?:^|[\s,;])wait\s*=\s*"?(\d{1,6})"?/i.exec(text) : null;
+  return match ? Math.min(MAX_PREFER_WAIT_S, Number(match[1])) : undefined;
+}
+
+/**
+ * The accepted answer, or with `Prefer: wait=N` the accepted fields plus the final status when
+ * the job finishes within N seconds (`Preference-Applied: wait=N` either way: the server waited).
+ */
+async function acceptedOrFinished(services: Services, request: FastifyRequest, reply: FastifyReply, accepted: AcceptedJob) {
+  const wait = preferredWait(request.headers.prefer);
+  if (wait === undefined) return accepted;
+  reply.header('Preference-Applied', `wait=${wait}`);
+  const final = wait > 0 ? await services.jobs.waitFor(principalOf(request), accepted.jobId, wait * 1000) : undefined;
+  return final ? { ...accepted, ...final } : accepted;
+}
+
 function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
 export async function restRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.post('/api/v1/convert', async (request) => {
+  app.post('/api/v1/convert', async (request, reply) => {
     const principal = principalOf(request);
     const form = await readForm(services, request, { fileField: 'file', urlField: 'url', maxFiles: 1 });
     const { to, op, webhookUrl, export: exportField, ...fields } = form.fields;
     const target = await checkExport(services, exportField, form.files);
     const accepted = await services.jobs.accept(principal, { upload: form.files[0]!, to, op, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
     if (target) await services.exports.start(accepted.jobId, target);
-    return accepted;
+    return acceptedOrFinished(services, request, reply, accepted);
   });
 
   // Beyond the spec (issue 27): a chain of steps in one job, on an uploaded file or a URL.
-  app.post('/api/v1/pipelines', async (request) => {
+  app.post('/api/v1/pipelines', async (request, reply) => {
     const principal = principalOf(request);
     let target: ExportTarget | undefined;
     let accepted: AcceptedJob;
@@ -75,7 +97,7 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
       accepted = await services.pipelines.accept(principal, parsed, upload, true);
     }
     if (target) await services.exports.start(accepted.jobId, target);
-    return accepted;
+    return acceptedOrFinished(services, request, reply, accepted);
   });
 
   app.post('/api/pdf/merge', async (request) => {
