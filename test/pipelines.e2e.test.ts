@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import { runProcess } from '../core/engines/process.js';
 import { imagePlugins } from '../plugins/image/index.js';
 import pdfToMarkdownPlugin from '../plugins/markdown/index.js';
@@ -98,6 +99,30 @@ describe('pipelines', () => {
     const meta = await sharp(got.data).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 32, 24]);
   });
+
+  it('runs the same pipeline over GraphQL (createPipeline) and tRPC (pipelines.create)', async () => {
+    const key = await server.createKey('pro');
+    const pipeline = { input: { url: `${base}/files/report.docx` }, steps: [{ to: 'pdf' }, { extract: 'pdf-to-markdown' }] };
+    const res = await fetch(`${server.url}/graphql`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({ query: 'mutation($p: JSON!) { createPipeline(pipeline: $p) { jobId status creditCost } }', variables: { p: pipeline } }),
+    });
+    const created = ((await res.json()) as any).data.createPipeline;
+    expect(created).toMatchObject({ status: 'queued', creditCost: 20 });
+    const viaTrpc = await createTransmuteClient(server.url, key).pipelines.create.mutate(pipeline);
+    for (const jobId of [created.jobId, viaTrpc.jobId]) {
+      const job = (await waitForJob(server.url, key, jobId, 120_000)) as any;
+      expect(job.status, job.error).toBe('done');
+      expect(String(job.result.markdown)).toMatch(/Quarterly report/);
+    }
+    const polled = await fetch(`${server.url}/graphql`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({ query: 'query($id: ID!) { job(id: $id) { status steps result } }', variables: { id: created.jobId } }),
+    });
+    const job = ((await polled.json()) as any).data.job;
+    expect(job.steps.map((s: any) => s.status)).toEqual(['done', 'done']);
+    expect(String(job.result.markdown)).toMatch(/twelve percent/);
+  }, 180_000);
 
   it("answers with the final status under Prefer: wait=N when the job finishes in time (convert and pipelines)", async () => {
     const key = await server.createKey('pro');

@@ -92,8 +92,8 @@ export function createServices({ store, blobs, registry, queue, webhookQueue, ex
   }, webhooks);
   const inProcessJobs = new InProcessJobs(runner, log);
   const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config, links, webhooks, runner);
-  const pipelines = new PipelineService(registry, uploads, jobs);
   const exports = new ExportService(store, blobs, log, { allowPrivate: config.importAllowPrivate ?? false });
+  const pipelines = new PipelineService(registry, uploads, jobs, exports);
   const batches = new BatchService(store, blobs, jobs, clock, config.publicUrl, webhooks);
   const extractions = new ExtractionService(store, registry, capabilities, uploads, credits, queue, clock, webhooks);
   Object.assign(late, { jobs, batches, extractions });

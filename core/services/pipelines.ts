@@ -17,6 +17,7 @@ import type { PipelineStepRecord } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import { ServiceError, badRequest, jsonValue } from './errors.js';
 import { secretFieldsOf } from './job-policy.js';
+import type { ExportService } from './exports.js';
 import type { JobService } from './jobs.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
 import { parseOp, parseTarget } from './targets.js';
@@ -37,7 +38,29 @@ export class PipelineService {
     private readonly registry: Registry,
     private readonly uploads: UploadService,
     private readonly jobs: JobService,
+    private readonly exports: ExportService,
   ) {}
+
+  /**
+   * Every surface's pipeline submit: the input is the uploaded file, or `input.url` fetched now;
+   * the export (if any) is checked before anything is charged and starts once the job is accepted.
+   */
+  async submit(principal: Principal, request: PipelineRequest, upload: StagedUpload | undefined, viaApi: boolean): Promise<AcceptedJob> {
+    try {
+      if (upload && request.input) throw badRequest("Send either a file or input.url, not both");
+      if (!upload && !request.input) {
+        throw badRequest("Missing input: give input.url (JSON), or send the file as 'file' with the pipeline in a 'pipeline' field (multipart)");
+      }
+      const target = request.export === undefined ? undefined : await this.exports.check(request.export);
+      const staged = upload ?? (await this.uploads.importOne(principal, request.input!.url));
+      const accepted = await this.accept(principal, request, staged, viaApi);
+      if (target) await this.exports.start(accepted.jobId, target);
+      return accepted;
+    } catch (err) {
+      if (upload) await this.uploads.discard(upload);
+      throw err;
+    }
+  }
 
   /** The request as JSON (the body, or the multipart `pipeline` field); 400 naming the first problem. */
   parse(body: unknown): PipelineRequest {

@@ -4,11 +4,12 @@ import type { Builder } from './builder.js';
 import { optionsObject } from './json.js';
 import { stageUpload, stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
+import { addPipeline } from './pipeline.js';
 
 /** `queued` is the answer to convert; the others are the states the status endpoint reports. */
 const JOB_STATES = ['queued', 'waiting', 'active', 'done', 'failed'] as const;
 
-type JobView = { jobId: string } & (Omit<AcceptedJob, 'statusUrl'> | JobStatus);
+export type JobView = { jobId: string } & (Omit<AcceptedJob, 'statusUrl'> | JobStatus);
 
 export function addJob(builder: Builder) {
   const JobState = builder.enumType('JobState', { values: JOB_STATES });
@@ -30,6 +31,12 @@ export function addJob(builder: Builder) {
       expiresIn: t.int({ nullable: true, description: 'When done: lifetime of downloadUrl in seconds (900).', resolve: (job) => ('expiresIn' in job ? job.expiresIn : null) }),
       toolReport: t.field({ type: ToolReportRef, nullable: true, resolve: (job) => ('toolReport' in job ? job.toolReport : null) }),
       error: t.string({ nullable: true, description: 'When failed: why.', resolve: (job) => ('error' in job ? job.error : null) }),
+      steps: t.field({
+        type: 'JSON', nullable: true, description: 'Pipelines: each step as [{index, to|op|extract, status, progress}].',
+        resolve: (job) => ('steps' in job ? job.steps : null),
+      }),
+      result: t.field({ type: 'JSON', nullable: true, description: "Pipelines ending in an extraction step, when done: the tool's row.", resolve: (job) => ('result' in job ? job.result : null) }),
+      export: t.field({ type: 'JSON', nullable: true, description: 'Jobs sent with an export: {status, location, etag, error}.', resolve: (job) => ('export' in job ? job.export : null) }),
     }),
   });
 
@@ -65,6 +72,8 @@ export function addJob(builder: Builder) {
       },
     }),
   );
+
+  addPipeline(builder, Job);
 
   builder.mutationField('cancelJob', (t) =>
     t.field({

@@ -1,6 +1,6 @@
 /** The REST surface of shared/spec/API.md: thin routes over the services. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { historyQuerySchema, signedUrlRequestSchema, type AcceptedJob } from '../../../schema/index.js';
+import { historyQuerySchema, signedUrlRequestSchema, type AcceptedJob, type PipelineRequest } from '../../../schema/index.js';
 import { describeIssue } from '../../../core/contract/options.js';
 import { badRequest } from '../../../core/services/errors.js';
 import type { Services } from '../../../core/services/index.js';
@@ -74,29 +74,22 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
   // Beyond the spec (issue 27): a chain of steps in one job, on an uploaded file or a URL.
   app.post('/api/v1/pipelines', async (request, reply) => {
     const principal = principalOf(request);
-    let target: ExportTarget | undefined;
     let accepted: AcceptedJob;
     if (isMultipart(request)) {
       const form = await readForm(services, request, { fileField: 'file', maxFiles: 1 });
       const { pipeline, ...rest } = form.fields;
+      let parsed: PipelineRequest;
       try {
         if (Object.keys(rest).length) throw badRequest(`Unexpected field '${Object.keys(rest)[0]}': a pipeline takes 'file' and 'pipeline' (its JSON)`);
-        const parsed = services.pipelines.parse(pipeline ?? '{}');
-        if (parsed.input) throw badRequest("Send either 'file' or input.url, not both");
-        target = parsed.export === undefined ? undefined : await services.exports.check(parsed.export);
-        accepted = await services.pipelines.accept(principal, parsed, form.files[0]!, true);
+        parsed = services.pipelines.parse(pipeline ?? '{}');
       } catch (err) {
         await services.uploads.discard(...form.files);
         throw err;
       }
+      accepted = await services.pipelines.submit(principal, parsed, form.files[0], true);
     } else {
-      const parsed = services.pipelines.parse(request.body);
-      if (!parsed.input) throw badRequest("Missing input: give input.url (JSON), or send the file as 'file' with the pipeline in a 'pipeline' field (multipart)");
-      target = parsed.export === undefined ? undefined : await services.exports.check(parsed.export);
-      const upload = await services.uploads.importOne(principal, parsed.input.url);
-      accepted = await services.pipelines.accept(principal, parsed, upload, true);
+      accepted = await services.pipelines.submit(principal, services.pipelines.parse(request.body), undefined, true);
     }
-    if (target) await services.exports.start(accepted.jobId, target);
     return acceptedOrFinished(services, request, reply, accepted);
   });
 

@@ -31,7 +31,14 @@ const FORM_FILE_LIMITS: Record<string, (services: Services, principal: Principal
   convert: () => ({ maxFiles: 1 }),
   merge: (services, principal) => ({ maxFiles: services.jobs.admitMerge(principal) }),
   'batch.convert': (services, principal) => ({ maxFiles: services.batches.admit(principal) }),
+  'pipelines.create': () => ({ maxFiles: 1 }),
 };
+
+/** The pipeline form: the input as `file`, the pipeline ({steps, export?}) as one JSON string in `pipeline`. */
+const pipelineFormSchema = z.strictObject(
+  { file: z.instanceof(File, { error: "'file' must be a file" }), pipeline: z.string({ error: "Missing 'pipeline': the pipeline as one JSON string" }) },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unexpected field '${issue.keys[0]}': a pipeline form takes 'file' and 'pipeline'` : undefined) },
+);
 
 function extractionFileLimit(services: Services, principal: Principal, tool: string): FormFileLimit {
   return { maxFiles: services.extractions.admit(principal, tool), tooMany: () => services.extractions.tooManyFiles(principal, tool) };
@@ -185,6 +192,20 @@ export function createAppRouter(extractionTools: readonly string[]) {
       get: authedProcedure
         .input(z.object({ tool: z.string().min(1), batchId: z.string().min(1) }))
         .query(({ ctx, input }) => ctx.services.extractions.poll(ctx.principal, input.tool, input.batchId)),
+    }),
+    /**
+     * As POST /api/v1/pipelines: a JSON object {input: {url}, steps, export?}, or FormData with
+     * `file` and `pipeline` (the same object as one JSON string, without input). Poll with jobs.get.
+     */
+    pipelines: router({
+      create: authedProcedure.input(z.union([z.instanceof(FormData), z.record(z.string(), z.unknown())])).mutation(async ({ ctx, input }) => {
+        if (!(input instanceof FormData)) return ctx.services.pipelines.submit(ctx.principal, ctx.services.pipelines.parse(input), undefined, true);
+        const limit = formFileLimit('pipelines.create', ctx.services, ctx.principal);
+        const { file, pipeline } = parseForm(pipelineFormSchema, input);
+        const request = ctx.services.pipelines.parse(pipeline);
+        const [upload] = await stageFiles(ctx.services, ctx.principal, [file], limit);
+        return ctx.services.pipelines.submit(ctx.principal, request, upload, true);
+      }),
     }),
     signedUrl: router({
       create: authedProcedure.input(signedUrlRequestSchema).mutation(({ ctx, input }) => ctx.services.downloads.createSignedUrl(ctx.principal, input)),
