@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import { imagePlugins } from '../plugins/image/index.js';
 import { pdfPlugins } from '../plugins/pdf/index.js';
 import { pageCount, pageTexts, PdfFixtures } from '../plugins/pdf/shared/fixtures.js';
@@ -100,6 +101,23 @@ describe('URL import', () => {
       expect(got.headers.get('content-disposition')).toContain(name);
       const meta = await sharp(got.data).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['webp', 40, 30]);
+    }
+  });
+
+  it('converts from a URL over GraphQL (convert url) and tRPC (convert form with url)', async () => {
+    const key = await server.createKey('pro');
+    const res = await fetch(`${server.url}/graphql`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({ query: 'mutation($url: String!) { convert(url: $url, to: "webp") { jobId status } }', variables: { url: `${base}/photo.png` } }),
+    });
+    const viaGraphql = ((await res.json()) as any).data.convert;
+    const form = new FormData();
+    form.append('to', 'webp');
+    form.append('url', `${base}/photo.png`);
+    const viaTrpc = await createTransmuteClient(server.url, key).convert.mutate(form);
+    for (const jobId of [viaGraphql.jobId, viaTrpc.jobId]) {
+      const job = await waitForJob(server.url, key, jobId);
+      expect((await sharp((await download(job.downloadUrl!)).data).metadata()).format).toBe('webp');
     }
   });
 

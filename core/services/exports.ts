@@ -16,8 +16,6 @@
 import http from 'node:http';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { FORMATS, s3ExportSchema, type S3Export } from '../../schema/index.js';
 import type { Logger } from '../contract/index.js';
 import { describeIssue } from '../contract/options.js';
@@ -120,6 +118,8 @@ export class ExportService {
     const { spec, endpoint } = target;
     // Checked again now: the address the upload connects to is the one this check returns.
     const destination = await resolveDestination(endpoint, this.policy, LABEL);
+    // Loaded on the first export: the SDK is large, and most processes (the CLI, workers) never export.
+    const [{ S3Client }, { Upload }] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
     const agentOptions = { keepAlive: true, lookup: pinnedLookup(destination) };
     const client = new S3Client({
       region: spec.region,

@@ -1,5 +1,6 @@
 /** Job: the accepted job and its status, with `job`, `convert`, `mergePdf` and `jobUpdated`. */
 import type { AcceptedJob, JobStatus, ToolReport } from '../../../schema/index.js';
+import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
 import { optionsObject } from './json.js';
 import { stageUpload, stageUploads } from './uploads.js';
@@ -56,15 +57,17 @@ export function addJob(builder: Builder) {
       nullable: true,
       description: 'Convert one file, or run one tool op on it (same rules as POST /api/v1/convert). See `formats` for ops and their options.',
       args: {
-        file: t.arg({ type: 'Upload', required: true }),
+        file: t.arg({ type: 'Upload', description: 'The file (or give `url`).' }),
+        url: t.arg.string({ description: 'Instead of `file`: an https URL the server fetches the file from (as `url` on POST /api/v1/convert).' }),
         to: t.arg.string({ required: true, description: 'Output format (lower-case extension); for an in-place op, the input format.' }),
         op: t.arg.string({ description: 'Tool op; omit for a plain conversion.' }),
         options: t.arg({ type: 'JSON', description: "The op's options as one object, e.g. {\"quality\": 60}; shapes: `formats.operations.options` and the *Options input types." }),
         webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
       },
-      resolve: async (_root, { file, to, op, options, webhookUrl }, { services, principal }) => {
+      resolve: async (_root, { file, url, to, op, options, webhookUrl }, { services, principal }) => {
         const fields = optionsObject(options);
-        const upload = await stageUpload(services, principal, file);
+        if (!file === !url) throw badRequest("Send exactly one of 'file' and 'url'");
+        const upload = file ? await stageUpload(services, principal, file) : await services.uploads.importOne(principal, url!);
         const { statusUrl: _statusUrl, ...accepted } = await services.jobs.accept(principal, {
           upload, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: !principal.session, webhookUrl: webhookUrl ?? undefined,
         });

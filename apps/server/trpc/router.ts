@@ -64,7 +64,8 @@ export function formFileLimit(path: string, services: Services, principal: Princ
 /** The convert form: the file, `to`, `op`, and the op's options as one JSON object string. */
 const convertFormSchema = z.strictObject(
   {
-    file: z.instanceof(File, { error: "Missing 'file': attach the file to convert" }),
+    file: z.instanceof(File, { error: "Missing 'file': attach the file to convert" }).optional(),
+    url: z.string().optional(),
     to: z.string().optional(),
     op: z.string().optional(),
     options: z.string().optional(),
@@ -155,9 +156,11 @@ export function createAppRouter(extractionTools: readonly string[]) {
     convert: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
       const parsed = convertFormSchema.safeParse(Object.fromEntries(input.entries()));
       if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
-      const { file, to, op, options, webhookUrl } = parsed.data;
+      const { file, url, to, op, options, webhookUrl } = parsed.data;
       const fields = parseOptionsField(options);
-      const upload = await stageFile(ctx.services, ctx.principal, file);
+      if (!file && url === undefined) throw badRequest("Missing 'file': attach the file to convert (or give its URL as 'url')");
+      if (file && url !== undefined) throw badRequest("Send exactly one of 'file' and 'url'");
+      const upload = file ? await stageFile(ctx.services, ctx.principal, file) : await ctx.services.uploads.importOne(ctx.principal, url!);
       return ctx.services.jobs.accept(ctx.principal, { upload, to, op, fields, fieldsAreStrings: false, viaApi: true, webhookUrl });
     }),
     /** Same rules as POST /api/pdf/merge. */
