@@ -76,11 +76,12 @@ describe('cancel', () => {
     const stranger = await server.createKey('pro');
     expect((await cancel(`${server.url}/api/v1/jobs/${running.body.jobId}`, stranger)).status).toBe(404);
 
+    // The waiting one first: once the running one stops, the worker would take it.
+    expect((await cancel(`${server.url}/api/v1/jobs/${waiting.body.jobId}`, key)).body).toEqual({ status: 'failed', error: 'Cancelled' });
     const cancelled = await cancel(`${server.url}/api/v1/jobs/${running.body.jobId}`, key);
     expect(cancelled).toEqual({ status: 200, body: { status: 'failed', error: 'Cancelled' } });
     expect(await waitUntil(() => processesMentioning(workDir), (found) => found.length === 0, 10_000)).toEqual([]);
     expect(await cancel(`${server.url}/api/v1/jobs/${running.body.jobId}`, key)).toEqual({ status: 200, body: { status: 'failed', error: 'Cancelled' } });
-    expect((await cancel(`${server.url}/api/v1/jobs/${waiting.body.jobId}`, key)).body).toEqual({ status: 'failed', error: 'Cancelled' });
 
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
     // The waiting one never starts; both stay failed "Cancelled".
