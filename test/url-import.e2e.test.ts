@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import { imagePlugins } from '../plugins/image/index.js';
+import pdfToMarkdownPlugin from '../plugins/markdown/index.js';
 import { pdfPlugins } from '../plugins/pdf/index.js';
 import { pageCount, pageTexts, PdfFixtures } from '../plugins/pdf/shared/fixtures.js';
 import { authHeaders, download, getJson, startServer, waitForJob, type TestServer } from './helpers.js';
@@ -80,7 +81,7 @@ describe('URL import', () => {
     await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
     [server, strict] = await Promise.all([
-      startServer({ plugins: [...imagePlugins, ...pdfPlugins], env: { IMPORT_ALLOW_PRIVATE: '1' } }),
+      startServer({ plugins: [...imagePlugins, ...pdfPlugins, pdfToMarkdownPlugin], env: { IMPORT_ALLOW_PRIVATE: '1' } }),
       startServer({ plugins: imagePlugins }),
     ]);
   }, 60_000);
@@ -133,6 +134,23 @@ describe('URL import', () => {
     expect(await pageCount(out)).toBe(11);
     expect((await pageTexts(out))[3]).toContain('Page 1');
   });
+
+  it('takes urls on an extraction submit (pdf-to-markdown)', async () => {
+    const key = await server.createKey('pro');
+    const answer = await post(`${server.url}/api/pdf-to-markdown`, key, [['urls', `${base}/three.pdf`]]);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    for (let i = 0; i < 150; i++) {
+      const { body } = await getJson(`${server.url}/api/pdf-to-markdown/${answer.body.batchId}`, key);
+      const row = body.rows?.[0];
+      if (row && (row.status === 'completed' || row.status === 'failed')) {
+        expect(row.status, JSON.stringify(row)).toBe('completed');
+        expect(JSON.stringify(row)).toMatch(/Page 1/);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error('the extraction did not finish');
+  }, 60_000);
 
   it('takes urls beside files on a batch', async () => {
     const key = await server.createKey('pro');
