@@ -4,3 +4,5 @@ export * from './credits.js';
 export * from './wire.js';
 export * from './units.js';
 export * from './webhooks.js';
+export * from './pipelines.js';
+export * from './exports.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportStatusSchema } from './exports.js';
 import { planIdSchema } from './plans.js';
 
 /** Shapes of the HTTP contract (shared/spec/API.md), shared by every surface. */
@@ -29,6 +30,17 @@ export type AcceptedJob = z.infer<typeof acceptedJobSchema>;
 export const toolReportSchema = z.object({ op: z.string(), detected: z.number().int() });
 export type ToolReport = z.infer<typeof toolReportSchema>;
 
+/** A pipeline step in the job status (issue 27): what it does, where it stands. */
+export const pipelineStepStatusSchema = z.object({
+  index: z.number().int(),
+  to: z.string().optional(),
+  op: z.string().optional(),
+  extract: z.string().optional(),
+  status: jobStateSchema,
+  progress: z.number().int().min(0).max(100),
+});
+export type PipelineStepStatus = z.infer<typeof pipelineStepStatusSchema>;
+
 export const jobStatusSchema = z.object({
   status: jobStateSchema,
   progress: z.number().int().min(0).max(100).optional(),
@@ -36,6 +48,12 @@ export const jobStatusSchema = z.object({
   expiresIn: z.number().int().optional(),
   toolReport: toolReportSchema.optional(),
   error: z.string().optional(),
+  /** Pipelines only (issue 27): each step's state. */
+  steps: z.array(pipelineStepStatusSchema).optional(),
+  /** Pipelines ending in an extraction step: the tool's JSON row. */
+  result: z.record(z.string(), z.unknown()).optional(),
+  /** Jobs sent with `export` (issue 27): the upload's state. */
+  export: exportStatusSchema.optional(),
 });
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 

@@ -1,6 +1,7 @@
 /**
  * op=ocr through HTTP: a generated scan uploaded to POST /api/v1/convert comes back searchable;
- * `lang` is validated at submit time (400), and a Free key gets the plan gate.
+ * `lang` is validated at submit time (400), and a Free key gets the plan gate. A 5,000-page PDF
+ * of a few kilobytes is refused at submit with the page limit named (issue 27: bounded work).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -8,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneLine, pdfText, scannedPdf } from '../plugins/ocr/fixtures.js';
 import { ocrPlugins } from '../plugins/ocr/index.js';
-import { convertAndDownload, startServer, submitConvert, type TestServer } from './helpers.js';
+import { pdfSharedPages } from './fixtures/hostile.js';
+import { convertAndDownload, getJson, startServer, submitConvert, type TestServer } from './helpers.js';
 
 describe('ocr over HTTP', () => {
   let server: TestServer;
@@ -50,5 +52,16 @@ describe('ocr over HTTP', () => {
     const { status, body } = await submitConvert(server.url, await server.createKey('free'), scan, { to: 'pdf', op: 'ocr' });
     expect(status).toBe(403);
     expect(body.code).toBe('plan_required');
+  });
+
+  it('refuses a 5,000-page PDF of a few kilobytes at submit, naming the page limit, and charges nothing', async () => {
+    const key = await server.createKey('pro');
+    const pages = pdfSharedPages(5000);
+    expect(pages.length).toBeLessThan(50_000);
+    const { status, body } = await submitConvert(server.url, key, { name: 'pages.pdf', data: pages }, { to: 'pdf', op: 'ocr' });
+    expect(status).toBe(400);
+    expect(body.error).toBe("op 'ocr' takes at most 250 pages per job; pages.pdf has 5,000 pages: split it first (op split-pdf)");
+    expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
+    expect((await getJson(`${server.url}/api/v1/history`, key)).body.total).toBe(0);
   });
 });

@@ -17,6 +17,7 @@ import { renderDocsPage } from './docs-page.js';
 import { camelCase } from './graphql/option-inputs.js';
 import type { JsonSchema } from './json-schema.js';
 import { WEBHOOK_URL_FIELD, webhookEvents, webhookPaths, webhookSchemas } from './openapi-webhooks.js';
+import { EXPORT_FIELD, PREFER_WAIT, URL_FIELD, cancelBatchOperation, cancelJobOperation, pipelinePaths, pipelineSchemas } from './openapi-pipelines.js';
 
 
 export interface Operation {
@@ -26,7 +27,7 @@ export interface Operation {
   description?: string;
   tags: string[];
   security?: Array<Record<string, string[]>>;
-  parameters?: Array<{ name: string; in: 'path' | 'query'; required: boolean; description?: string; schema: JsonSchema }>;
+  parameters?: Array<{ name: string; in: 'path' | 'query' | 'header'; required: boolean; description?: string; schema: JsonSchema }>;
   requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema; encoding?: Record<string, { contentType: string }> }> };
   responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }>; headers?: Record<string, { $ref: string }> } | { $ref: string }>;
 }
@@ -88,6 +89,7 @@ const ERROR_RESPONSES: Record<string, string> = {
   '402': 'Monthly credits exhausted and overage not enabled: "Insufficient API credits".',
   '403': 'Not allowed on this plan (paid-only op, Business-and-up feature): `code` is `plan_required`.',
   '404': 'Not found, expired, or not owned by the key.',
+  '409': 'Conflict: the job already finished (cancel).',
   '410': 'The file behind a signed URL has been deleted.',
   '413': "File over the plan's size limit.",
   '429': 'Per-minute rate limit exceeded; retry after Retry-After seconds.',
@@ -216,6 +218,8 @@ function convertForm(registry: Registry): JsonSchema {
       op: { type: 'string', enum: registry.opNames().filter((op) => op !== MERGE_OP), description: 'Tool operation; omit for a plain conversion.' },
       ...optionFields,
       webhookUrl: WEBHOOK_URL_FIELD,
+      url: URL_FIELD,
+      export: EXPORT_FIELD,
     },
   };
 }
@@ -324,9 +328,11 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
             required: true,
             content: { 'multipart/form-data': { schema: form, encoding: Object.fromEntries(jsonFields.map((name) => [name, { contentType: 'application/json' }])) } },
           },
+          parameters: [PREFER_WAIT],
           responses: { '200': json('AcceptedJob', 'Accepted.'), ...errors('400', '401', '402', '403', '413', '429') },
         },
       },
+      ...(pipelinePaths(json, errors) as OpenApiDocument['paths']),
       '/api/pdf/merge': {
         post: {
           summary: 'Merge PDFs (Pro and up)',
@@ -362,6 +368,7 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           responses: { '200': json('BatchStatus', 'The batch.'), ...errors('401', '403', '404', '429') },
         },
+        delete: cancelBatchOperation(json, errors) as Operation,
       },
       '/api/batch/{id}/download': {
         get: {
@@ -387,6 +394,7 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
           parameters: [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string' } }],
           responses: { '200': json('JobStatus', 'The job.'), ...errors('401', '404', '429') },
         },
+        delete: cancelJobOperation(json, errors) as Operation,
       },
       '/api/download/{token}': {
         get: {
@@ -472,6 +480,7 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
         Readiness: jsonSchema(readinessSchema),
         Error: jsonSchema(errorBodySchema),
         ...webhookSchemas(jsonSchema),
+        ...pipelineSchemas(jsonSchema),
       },
       responses: Object.fromEntries(
         Object.entries(ERROR_RESPONSES).map(([status, description]) => [

@@ -67,10 +67,13 @@ const envSchema = z.object({
    */
   WEBHOOKS_ALLOW_PRIVATE: z.enum(['0', '1', 'false', 'true', '']).default('0'),
   /**
-   * Requests made for a client (web pages rendered from a URL, and their subresources) may go to
-   * loopback and private addresses, over plain http too. Metadata addresses stay refused.
+   * Requests made for a client — URL imports (`url`/`urls` instead of files), web pages rendered from
+   * a URL and their subresources, S3 export endpoints — may go to loopback, private and link-local
+   * addresses, over plain http too: for tests and intranets only. Metadata addresses never.
    */
   IMPORT_ALLOW_PRIVATE: z.enum(['0', '1', 'false', 'true', '']).default('0'),
+  /** The deadline of one URL import (headers and body), in seconds. */
+  IMPORT_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(300),
   /**
    * Which proxies' X-Forwarded-For/-Proto to believe (client address for sign-in limits, https for
    * Secure cookies): unset = none, `true` = every hop, or a comma-separated list of proxy
@@ -192,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     licensePolicy: c.PLUGIN_LICENSES,
     webhooksAllowPrivate: c.WEBHOOKS_ALLOW_PRIVATE === '1' || c.WEBHOOKS_ALLOW_PRIVATE === 'true',
     importAllowPrivate: c.IMPORT_ALLOW_PRIVATE === '1' || c.IMPORT_ALLOW_PRIVATE === 'true',
+    importTimeoutMs: c.IMPORT_TIMEOUT_S * 1000,
     trustProxy: trustProxySetting(c.TRUST_PROXY),
     officePool: {
       size: c.OFFICE_POOL_SIZE ?? os.availableParallelism(),

@@ -170,7 +170,8 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   const services = createServices({
     store, blobs, registry, queue, webhookQueue: queue, executor: sandbox, mail, log, ...(clock ? { clock } : {}),
     config: { publicUrl: config.publicUrl, workRoot: path.join(config.dataDir, 'work'), retentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
-      tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)), webhooksAllowPrivate: config.webhooksAllowPrivate },
+      tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)), webhooksAllowPrivate: config.webhooksAllowPrivate,
+      importAllowPrivate: config.importAllowPrivate, importTimeoutMs: config.importTimeoutMs },
   });
   await queue.agenda.ready;
   // Gauges read the pools and the store's queue at scrape time (core/telemetry/metrics.ts).
@@ -202,6 +203,8 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
       setMetricSources({});
       await services.inProcessJobs.stop(config.shutdownGraceMs);
       await queue.stop(config.shutdownGraceMs);
+      // Exports under way finish; those of jobs still unfinished fail (their credentials go with this process).
+      await services.exports.stop();
       await sandbox.close();
       await office.close();
       await mail.close();

@@ -70,9 +70,33 @@ export type RunResult = FileResult | JsonResult;
 /** A run's memory cap when its manifest names none: what the run and its engines add to the idle sandbox process. */
 export const DEFAULT_MEMORY_MB = 1024;
 
+/** What a plugin's work grows with: page count, media duration or decoded pixels rather than bytes. */
+export type WorkUnit = 'pages' | 'seconds' | 'megapixels';
+
+/**
+ * A plugin's declared measure of work and its maximum per job (issue 27: bounded work). The
+ * service measures each input at acceptance, refuses a job past `max` with a 400 naming the
+ * limit, and hands the measured total to `limits.timeoutMs` so the deadline follows the work.
+ */
+export interface WorkMeasure {
+  unit: WorkUnit;
+  /** The most one job may carry, all its inputs together. */
+  max: number;
+  /**
+   * The amount in one input, read cheaply (an engine's count or a header), never by doing the
+   * work; undefined when it cannot tell (the run then judges the file as before).
+   */
+  measure(input: PluginInput, ctx: { signal: AbortSignal; timeoutMs: number; workDir: string }): Promise<number | undefined>;
+}
+
 export interface PluginLimits {
-  /** Hard wall-clock limit for one run; may scale with the input (e.g. media duration unknown, size known). */
-  timeoutMs: number | ((inputs: readonly PluginInput[]) => number);
+  /**
+   * Hard wall-clock limit for one run; may scale with the input (size known), and with the work
+   * `work.measure` found (`measured`: all inputs together; undefined when it could not tell).
+   */
+  timeoutMs: number | ((inputs: readonly PluginInput[], measured?: number) => number);
+  /** The measure this plugin's work grows with and its per-job maximum (checked at acceptance). */
+  work?: WorkMeasure;
   /** Runs of this plugin at once in one worker process. */
   concurrency: number;
   /**

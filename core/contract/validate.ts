@@ -88,6 +88,7 @@ export function manifestProblems(plugin: Plugin): string[] {
   else {
     if (typeof limits.timeoutMs === 'number' && !(limits.timeoutMs > 0)) say('limits.timeoutMs must be positive');
     if (!Number.isInteger(limits.concurrency) || limits.concurrency < 1) say('limits.concurrency must be a positive integer');
+    if (limits.work && !(limits.work.max > 0 && typeof limits.work.measure === 'function')) say('limits.work needs a positive max and a measure function');
     if (limits.inputs && !(limits.inputs.min >= 1 && limits.inputs.max >= limits.inputs.min)) say('limits.inputs must satisfy 1 <= min <= max');
   }
   if (!Array.isArray(plugin.licenses) || plugin.licenses.some((l) => typeof l !== 'string' || !l.trim())) {

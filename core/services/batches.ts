@@ -107,6 +107,16 @@ export class BatchService {
     return { total: batch.total, completed, done, downloadUrl: done ? `${this.publicUrl}/api/batch/${batchId}/download` : null };
   }
 
+  /**
+   * DELETE /api/batch/{id}: every unfinished job of the batch is cancelled (failed "Cancelled",
+   * refunded); finished ones keep their outputs. Idempotent; answers the batch's status.
+   */
+  async cancel(principal: Principal, batchId: string): Promise<BatchStatus> {
+    const { jobs } = await this.owned(principal, batchId);
+    for (const job of jobs) if (job.status === 'waiting' || job.status === 'active') await this.jobs.cancel(principal, job.id);
+    return this.status(principal, batchId);
+  }
+
   /** The outputs as one ZIP, streamed from the blob store (never assembled in memory or on disk). */
   async zip(principal: Principal, batchId: string): Promise<{ stream: Readable; filename: string }> {
     const { batch, jobs } = await this.owned(principal, batchId);

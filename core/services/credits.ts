@@ -1,5 +1,6 @@
 /** Credits: atomic charge at acceptance, refunds, balance, monthly periods. */
 import { OVERAGE_RATE_PER_1000, type Credits } from '../../schema/index.js';
+import { refundableCost } from './job-policy.js';
 import type { Account, JobRecord, Store } from '../store/types.js';
 import type { AccountService } from './accounts.js';
 import { billingPeriod, nextResetDate, type Clock } from './clock.js';
@@ -29,11 +30,13 @@ export class CreditService {
     return { period, cost, creditsRemaining: Math.max(0, included - result.used) };
   }
 
-  /** Give a failed job's credits back, once. */
+  /** Give a failed job's credits back, once (a pipeline's: those of the steps that did not finish). */
   async refund(job: JobRecord): Promise<void> {
-    if (!(await this.store.jobs.markRefunded(job.id))) return;
-    await this.store.usage.refund(job.accountId, job.creditPeriod, job.creditCost);
-    recordRefund(job.creditCost);
+    const amount = refundableCost(job);
+    if (amount > 0 && (await this.store.jobs.markRefunded(job.id))) {
+      await this.store.usage.refund(job.accountId, job.creditPeriod, amount);
+      recordRefund(amount);
+    }
   }
 
   async balance(account: Account): Promise<Credits> {

@@ -3,10 +3,10 @@
  * GraphQL extensions.code, TRPCError code). The message is safe to show the client.
  */
 export type ServiceErrorCode =
-  | 'BAD_REQUEST' | 'UNAUTHENTICATED' | 'PAYMENT_REQUIRED' | 'FORBIDDEN' | 'NOT_FOUND' | 'GONE' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED';
+  | 'BAD_REQUEST' | 'UNAUTHENTICATED' | 'PAYMENT_REQUIRED' | 'FORBIDDEN' | 'NOT_FOUND' | 'GONE' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'CONFLICT';
 
 export const HTTP_STATUS: Record<ServiceErrorCode, number> = {
-  BAD_REQUEST: 400, UNAUTHENTICATED: 401, PAYMENT_REQUIRED: 402, FORBIDDEN: 403, NOT_FOUND: 404, GONE: 410, PAYLOAD_TOO_LARGE: 413, RATE_LIMITED: 429,
+  BAD_REQUEST: 400, UNAUTHENTICATED: 401, PAYMENT_REQUIRED: 402, FORBIDDEN: 403, NOT_FOUND: 404, GONE: 410, PAYLOAD_TOO_LARGE: 413, RATE_LIMITED: 429, CONFLICT: 409,
 };
 
 export class ServiceError extends Error {
@@ -24,3 +24,14 @@ export class ServiceError extends Error {
 export const badRequest = (message: string) => new ServiceError('BAD_REQUEST', message);
 export const notFound = (message: string) => new ServiceError('NOT_FOUND', message);
 export const forbidden = (message: string, code?: string) => new ServiceError('FORBIDDEN', message, code ? { code } : {});
+export const conflict = (message: string) => new ServiceError('CONFLICT', message);
+
+/** A value that may arrive as JSON text (a multipart field) or parsed already (a JSON body): parsed, or a 400 with `hint`. */
+export function jsonValue(raw: unknown, hint: string): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw badRequest(hint);
+  }
+}

@@ -14,6 +14,8 @@ import { ExtractionService } from './extractions.js';
 import { InProcessJobs } from './in-process-jobs.js';
 import { SecretVault } from './job-policy.js';
 import { JobService } from './jobs.js';
+import { PipelineService } from './pipelines.js';
+import { ExportService } from './exports.js';
 import { MailService, type MailTransport } from './mail.js';
 import type { JobQueue, WebhookQueue } from '../queue/types.js';
 import { RateLimitService } from './rate-limits.js';
@@ -21,6 +23,7 @@ import { RetentionService } from './retention.js';
 import { JobRunner, type PluginExecutor } from './runner.js';
 import { SessionService } from './sessions.js';
 import { UploadService } from './uploads.js';
+import { UrlImporter } from './url-import.js';
 import { WebhookService } from './webhooks.js';
 
 export interface ServicesConfig {
@@ -36,6 +39,10 @@ export interface ServicesConfig {
   tokenSecret: string;
   /** WEBHOOKS_ALLOW_PRIVATE=1: webhooks may go to private and loopback addresses, over http too (never to metadata addresses). */
   webhooksAllowPrivate?: boolean;
+  /** IMPORT_ALLOW_PRIVATE=1: URL imports (and S3 export endpoints) may reach from private and loopback addresses, over http too (never metadata addresses). */
+  importAllowPrivate?: boolean;
+  /** The deadline of one URL import. */
+  importTimeoutMs?: number;
   /** Tests: the webhook back-off schedule. */
   webhookRetryDelaysMs?: readonly number[];
 }
@@ -62,7 +69,9 @@ export function createServices({ store, blobs, registry, queue, webhookQueue, ex
   const vault = new SecretVault();
   const accounts = new AccountService(store, clock);
   const credits = new CreditService(store, accounts, clock);
-  const uploads = new UploadService(blobs);
+  const uploads = new UploadService(blobs, new UrlImporter({
+    allowPrivate: config.importAllowPrivate ?? false, ...(config.importTimeoutMs ? { timeoutMs: config.importTimeoutMs } : {}),
+  }));
   const capabilities = new CapabilityService(registry);
   const links = new DownloadLinks(store, config.tokenSecret, config.publicUrl, clock);
   // Webhooks read the poll answers of jobs, batches and extractions, which are built after it.
@@ -82,7 +91,9 @@ export function createServices({ store, blobs, registry, queue, webhookQueue, ex
     workRoot: config.workRoot, outputRetentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
   }, webhooks);
   const inProcessJobs = new InProcessJobs(runner, log);
-  const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config, links, webhooks);
+  const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config, links, webhooks, runner);
+  const exports = new ExportService(store, blobs, log, { allowPrivate: config.importAllowPrivate ?? false });
+  const pipelines = new PipelineService(registry, uploads, jobs, exports);
   const batches = new BatchService(store, blobs, jobs, clock, config.publicUrl, webhooks);
   const extractions = new ExtractionService(store, registry, capabilities, uploads, credits, queue, clock, webhooks);
   Object.assign(late, { jobs, batches, extractions });
@@ -95,6 +106,8 @@ export function createServices({ store, blobs, registry, queue, webhookQueue, ex
     credits,
     uploads,
     jobs,
+    pipelines,
+    exports,
     batches,
     capabilities,
     extractions,

@@ -40,3 +40,12 @@ export class SecretVault {
 export function isTrialJob(job: JobRecord): boolean {
   return job.kind === 'extract' && job.creditCost === 0;
 }
+
+/**
+ * What a failed or cancelled job gives back: all it cost, or for a pipeline the credits of the
+ * steps that did not finish (the steps that ran keep theirs).
+ */
+export function refundableCost(job: JobRecord): number {
+  if (!job.pipeline) return job.creditCost;
+  return job.pipeline.steps.filter((step) => step.status !== 'done').reduce((sum, step) => sum + step.creditCost, 0);
+}

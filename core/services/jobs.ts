@@ -1,22 +1,26 @@
 /** Jobs: acceptance (every rule of POST /convert), status, history. */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DOWNLOAD_LINK_SECONDS, creditCost, type AcceptedJob, type FormatId, type History, type JobStatus } from '../../schema/index.js';
+import {
+  DOWNLOAD_LINK_SECONDS, creditCost, type AcceptedJob, type FormatId, type History, type JobStatus, type PipelineStepStatus, type ExportStatus,
+} from '../../schema/index.js';
 import type { Plugin } from '../contract/index.js';
 import { parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
 import type { JobQueue, LocalJobs } from '../queue/types.js';
-import type { JobRecord, Store } from '../store/types.js';
+import type { ExportRecord, JobRecord, PipelineRecord, Store } from '../store/types.js';
 import { recordJobAccepted } from '../telemetry/metrics.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
-import { badRequest, notFound } from './errors.js';
+import { badRequest, conflict, notFound } from './errors.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
 import { parseOp, parseTarget } from './targets.js';
 import { splitSecrets, type SecretVault } from './job-policy.js';
-import type { RequestWebhooks } from './webhooks.js';
+import type { JobEvents, RequestWebhooks } from './webhooks.js';
+import { isTrialJob } from './job-policy.js';
+import { checkWork } from './work-limits.js';
 import type { StagedUpload, UploadService } from './uploads.js';
 
 export interface ConvertRequest {
@@ -34,6 +38,13 @@ export interface ConvertRequest {
 
 /** The op of the PDF merge plugin, served by POST /api/pdf/merge only. */
 export const MERGE_OP = 'merge-pdf';
+
+/** The error of a cancelled job (the spec's four states stay: a cancelled job is `failed`). */
+export const CANCELLED = 'Cancelled';
+
+export interface RunCanceller {
+  cancel(jobId: string): void;
+}
 
 export interface JobServiceConfig {
   publicUrl: string;
@@ -53,7 +64,9 @@ export class JobService {
     private readonly clock: Clock,
     private readonly config: JobServiceConfig,
     private readonly links: DownloadLinks,
-    private readonly webhooks?: RequestWebhooks,
+    private readonly webhooks?: RequestWebhooks & Partial<JobEvents>,
+    /** Stops a run of this process at once (other processes' runners notice within a second). */
+    private readonly runs?: RunCanceller,
   ) {}
 
   /** Validate, charge and queue one conversion or tool op. The staged upload is consumed. */
@@ -135,11 +148,17 @@ export class JobService {
     return parsed.value;
   }
 
-  /** Charge, record and enqueue a validated job. A job that cannot be queued is failed and refunded. */
-  private async queue(principal: Principal, spec: {
+  /**
+   * Charge, record and enqueue a validated job (every acceptance ends here; pipelines too, with
+   * their steps). A job that cannot be queued is failed and refunded.
+   */
+  async queue(principal: Principal, spec: {
     plugin: Plugin; kind: JobRecord['kind']; op: string | null; inputFormat: FormatId; output: FormatId; options: Record<string, unknown>;
     files: Array<{ upload: StagedUpload; format: FormatId }>; cost: number; viaApi: boolean; batchId?: string | null; webhookUrl?: string | undefined;
+    pipeline?: PipelineRecord;
   }): Promise<AcceptedJob> {
+    const measured = await this.uploads.measureWork(spec.plugin, spec.files);
+    checkWork(spec.plugin, spec.op ? `op '${spec.op}'` : spec.plugin.title, measured, spec.files.length > 1 ? 'this job' : spec.files[0]!.upload.filename);
     const { stored, secret } = splitSecrets(spec.plugin, spec.options);
     const charge = await this.credits.charge(principal.account, spec.cost);
     const now = this.clock.now();
@@ -159,6 +178,7 @@ export class JobService {
       viaApi: spec.viaApi,
       createdAt: now,
       inputsExpireAt: new Date(now.getTime() + this.config.retentionMs),
+      ...(spec.pipeline ? { pipeline: spec.pipeline } : {}),
     });
     // Recorded before the job can run, so its event finds it.
     if (spec.webhookUrl) await this.webhooks?.record(job.id, principal.account.id, spec.webhookUrl);
@@ -191,6 +211,30 @@ export class JobService {
     return job;
   }
 
+  /**
+   * DELETE /api/v1/jobs/{id}: a waiting or active job ends `failed` with "Cancelled" and its
+   * credits back (a free try is given back); an active run is stopped in its sandbox with its
+   * engines. Idempotent: a cancelled job answers the same again. A job that finished otherwise
+   * is a 409; another holder's job is a 404.
+   */
+  async cancel(principal: Principal, jobId: string): Promise<JobStatus> {
+    const job = await this.getOwned(principal, jobId);
+    if (job.status === 'failed' && job.error === CANCELLED) return this.present(job);
+    if (job.status === 'done' || job.status === 'failed') throw conflict(`Job already finished (${job.status}): there is nothing to cancel`);
+    if (await this.store.jobs.fail(job.id, CANCELLED, this.clock.now())) {
+      if (isTrialJob(job)) await this.store.trials.release(job.accountId, job.op ?? job.pluginId);
+      else await this.credits.refund(job);
+      this.runs?.cancel(job.id);
+      // A waiting job never runs now: its uploads go here (an active run's runner deletes them when it stops).
+      if (job.status === 'waiting') {
+        await Promise.all(job.inputs.map((file) => this.uploads.discardKey(file.blobKey)));
+        if (job.kind !== 'extract') await this.store.jobs.clearInputs(job.id);
+      }
+      await this.webhooks?.jobFinished?.(job.id);
+    }
+    return this.present((await this.store.jobs.get(job.id)) ?? job);
+  }
+
   async status(principal: Principal, jobId: string): Promise<JobStatus> {
     return this.present(await this.getOwned(principal, jobId));
   }
@@ -219,14 +263,29 @@ export class JobService {
     }
   }
 
+  /**
+   * `Prefer: wait=N` (RFC 7240): the job's final status if it finishes within `ms`, else
+   * undefined (the caller answers as usual).
+   */
+  async waitFor(principal: Principal, jobId: string, ms: number): Promise<JobStatus | undefined> {
+    for await (const status of this.watch(principal, jobId, AbortSignal.timeout(ms))) {
+      if (status.status === 'done' || status.status === 'failed') return status;
+    }
+    return undefined;
+  }
+
   /** The wire view of a job (shared by every surface). */
   present(job: JobRecord): JobStatus {
+    const steps = {
+      ...(job.pipeline ? { steps: presentSteps(job, job.pipeline) } : {}),
+      ...(job.export ? { export: presentExport(job.export) } : {}),
+    };
     switch (job.status) {
       case 'waiting':
       case 'active':
-        return { status: job.status, progress: job.progress };
+        return { status: job.status, progress: job.progress, ...steps };
       case 'failed':
-        return { status: 'failed', error: job.error ?? 'Conversion failed' };
+        return { status: 'failed', error: job.error ?? 'Conversion failed', ...steps };
       case 'done': {
         // The link lives 900 s from completion; once it has expired the job no longer offers one.
         const downloadUrl = this.links.jobUrl(job);
@@ -234,6 +293,8 @@ export class JobService {
           status: 'done',
           ...(downloadUrl ? { downloadUrl, expiresIn: DOWNLOAD_LINK_SECONDS } : {}),
           ...(job.toolReport ? { toolReport: job.toolReport } : {}),
+          ...steps,
+          ...(job.pipeline && job.result ? { result: job.result } : {}),
         };
       }
     }
@@ -249,6 +310,23 @@ export class JobService {
       history: jobs.map((job) => ({ time: job.createdAt.toISOString(), conv: conversionLabel(job), jobId: job.id, viaApi: job.viaApi })),
     };
   }
+}
+
+/** Each step as the client named it, with its state; the active step's progress from the job's (the steps share it evenly). */
+function presentSteps(job: JobRecord, pipeline: PipelineRecord): PipelineStepStatus[] {
+  const count = pipeline.steps.length;
+  return pipeline.steps.map((step, index) => ({
+    index,
+    ...(step.extract ? { extract: step.extract } : { ...(step.to ? { to: step.to } : {}), ...(step.op ? { op: step.op } : {}) }),
+    // A step still marked active in a job that has finished was stopped with it.
+    status: step.status === 'active' && job.status === 'failed' ? 'failed' : step.status,
+    progress: step.status === 'done' ? 100 : step.status === 'active' ? Math.max(0, Math.min(99, Math.round(job.progress * count - index * 100))) : 0,
+  }));
+}
+
+/** An export's state without the bucket and key (the client sent them). */
+function presentExport({ status, location, etag, error }: ExportRecord): ExportStatus {
+  return { status, ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(error ? { error } : {}) };
 }
 
 function conversionLabel(job: JobRecord): string {

@@ -4,16 +4,16 @@
  * deadline and memory cap, stores the output, mints the 15-minute download token, and refunds on
  * failure. Safe to call again for the same job after a crash: it starts over from the inputs.
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isFormatId } from '../../schema/index.js';
+import { isFormatId, type FormatId } from '../../schema/index.js';
 import { DEFAULT_MEMORY_MB, PluginError, isFileResult, type Logger, type Plugin, type PluginInput, type RunResult } from '../contract/index.js';
 import type { BlobStore } from '../blobs/types.js';
 import { EngineError } from '../engines/process.js';
 import type { SandboxHooks, SandboxRun } from '../engines/sandbox/pool.js';
 import type { JobRunnerPort, RunSignals } from '../queue/types.js';
 import type { Registry } from '../registry/index.js';
-import type { JobRecord, Store } from '../store/types.js';
+import type { JobRecord, PipelineRecord, PipelineStepRecord, Store } from '../store/types.js';
 import { recordJobFinished, recordJobWait } from '../telemetry/metrics.js';
 import { activeSpan, recordSpan, withSpan } from '../telemetry/tracing.js';
 import type { Clock } from './clock.js';
@@ -21,6 +21,7 @@ import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
 import { isTrialJob, secretFieldsOf, type SecretVault } from './job-policy.js';
 import { outputFilename } from './uploads.js';
+import { checkWork, measureWork, runTimeoutMs } from './work-limits.js';
 
 export interface RunnerConfig {
   workRoot: string;
@@ -31,6 +32,8 @@ export interface RunnerConfig {
 }
 
 const PROGRESS_WRITE_INTERVAL_MS = 500;
+/** How often a run checks whether its job was cancelled (by a request another process served). */
+const CANCEL_CHECK_MS = 1000;
 /** Past its plugin's timeout plus this, an in-process job cannot still be running anywhere. */
 const ABANDONED_MARGIN_MS = 60_000;
 
@@ -45,6 +48,9 @@ export interface PluginExecutor {
 }
 
 export class JobRunner implements JobRunnerPort {
+  /** This process's runs, by job id: a cancel stops them at once. */
+  private readonly running = new Map<string, AbortController>();
+
   constructor(
     private readonly store: Store,
     private readonly blobs: BlobStore,
@@ -73,6 +79,14 @@ export class JobRunner implements JobRunnerPort {
       await this.fail(job, 'The job was interrupted, and its password is never stored; submit the job again', this.log);
     }
     return 'leave';
+  }
+
+  /**
+   * Stop this process's run of a job that was just cancelled (failed in the store). Runs in other
+   * processes see the job failed within CANCEL_CHECK_MS and stop too.
+   */
+  cancel(jobId: string): void {
+    this.running.get(jobId)?.abort();
   }
 
   /** `heartbeat` is called while the job makes progress (the queue renews its lock). */
@@ -105,17 +119,23 @@ export class JobRunner implements JobRunnerPort {
     await rm(workDir, { recursive: true, force: true });
     await mkdir(workDir, { recursive: true });
     const started = Date.now();
+    // Cancelled (DELETE /api/v1/jobs/{id}): the run is stopped like at shutdown, then killed with its engines.
+    const cancelled = new AbortController();
+    this.running.set(job.id, cancelled);
+    const cancelWatch = setInterval(() => {
+      void this.store.jobs.get(job.id).then((now) => now?.status === 'failed' && cancelled.abort(), () => undefined);
+    }, CANCEL_CHECK_MS);
+    const runSignal = signal ? AbortSignal.any([signal, cancelled.signal]) : cancelled.signal;
     try {
       const inputs: PluginInput[] = await Promise.all(
         job.inputs.map(async (file) => ({ path: await this.blobs.localPath(file.blobKey, workDir), format: file.format, filename: file.filename, bytes: file.bytes })),
       );
       if (!inputs.length) throw new PluginError('The uploaded file is no longer available');
-      const timeoutMs = typeof plugin.limits.timeoutMs === 'function' ? plugin.limits.timeoutMs(inputs) : plugin.limits.timeoutMs;
       let toolReport: JobRecord['toolReport'] = null;
       let lastWrite = 0;
       let lastPercent = 0;
       const hooks: SandboxHooks = {
-        signal,
+        signal: runSignal,
         log,
         progress: (pct) => {
           const percent = Math.max(0, Math.min(99, Math.floor(pct)));
@@ -128,13 +148,10 @@ export class JobRunner implements JobRunnerPort {
         },
         report: (detected) => (toolReport = { op: job.op ?? plugin.op ?? plugin.id, detected }),
       };
-      const run: SandboxRun = {
-        pluginId: plugin.id, inputs, options, target: job.outputFormat, workDir, timeoutMs, memoryMb: plugin.limits.memoryMb ?? DEFAULT_MEMORY_MB,
-      };
-      // The span is active while the pool runs it: the run message carries it into the sandbox process.
-      const sandboxed = withSpan('sandbox.run', { 'transmute.plugin': plugin.id, 'transmute.timeout_ms': timeoutMs, 'transmute.memory_mb': run.memoryMb }, () => this.executor.run(run, hooks));
-      const result = checkResult(await sandboxed, plugin, workDir);
-      if (job.kind === 'extract') {
+      const result = job.pipeline
+        ? await this.runPipeline(job, job.pipeline, inputs, workDir, hooks)
+        : await this.runStep(plugin, inputs, options, job.outputFormat, workDir, hooks);
+      if (job.kind === 'extract' || (job.pipeline && !isFileResult(result))) {
         if (isFileResult(result)) throw new Error(`plugin ${plugin.id} returned a file for an extraction job`);
         const finished = await this.store.jobs.completeWithResult(job.id, { result: result.row, at: this.clock.now() });
         log.info('job done', { ms: Date.now() - started });
@@ -161,6 +178,12 @@ export class JobRunner implements JobRunnerPort {
       if (completed) await this.events?.jobFinished(job.id);
       await this.deleteInputs(job);
     } catch (err) {
+      if (cancelled.signal.aborted) {
+        // The job is failed and refunded already (JobService.cancel); its uploads go.
+        log.info('job cancelled');
+        await this.deleteInputs(job);
+        return;
+      }
       if (signal?.aborted) {
         // Shutdown: leave the job for the queue to run again after restart.
         log.warn('job interrupted by shutdown; it will run again');
@@ -168,8 +191,63 @@ export class JobRunner implements JobRunnerPort {
       }
       await this.fail(job, publicMessage(err, plugin), log, err, (Date.now() - started) / 1000);
     } finally {
+      clearInterval(cancelWatch);
+      this.running.delete(job.id);
       await rm(workDir, { recursive: true, force: true });
     }
+  }
+
+  /** One plugin run in the sandbox, its deadline from the work measured in its inputs. */
+  private async runStep(plugin: Plugin, inputs: PluginInput[], options: Record<string, unknown>, target: FormatId, workDir: string, hooks: SandboxHooks): Promise<RunResult> {
+    const timeoutMs = runTimeoutMs(plugin, inputs, await measureWork(plugin, inputs, workDir, hooks.signal));
+    const run: SandboxRun = { pluginId: plugin.id, inputs, options, target, workDir, timeoutMs, memoryMb: plugin.limits.memoryMb ?? DEFAULT_MEMORY_MB };
+    // The span is active while the pool runs it: the run message carries it into the sandbox process.
+    const sandboxed = withSpan('sandbox.run', { 'transmute.plugin': plugin.id, 'transmute.timeout_ms': timeoutMs, 'transmute.memory_mb': run.memoryMb }, () => this.executor.run(run, hooks));
+    return checkResult(await sandboxed, plugin, workDir);
+  }
+
+  /**
+   * A pipeline's steps in order, each in its own sandbox run and work dir under the job's, each
+   * taking the previous output (intermediates never leave the work dir, removed when the job
+   * ends). The steps' states are written as they change; a step's failure names the step. The
+   * job's progress is the steps' together. Returns the last step's result.
+   */
+  private async runPipeline(job: JobRecord, pipeline: PipelineRecord, inputs: PluginInput[], workDir: string, hooks: SandboxHooks): Promise<RunResult> {
+    const save = () => this.store.jobs.setPipeline(job.id, pipeline).catch(() => undefined);
+    const count = pipeline.steps.length;
+    let current = inputs;
+    let result: RunResult | undefined;
+    for (const [index, step] of pipeline.steps.entries()) {
+      const plugin = this.registry.plugin(step.pluginId);
+      if (!plugin) throw new PluginError(`steps[${index}]: the ${step.pluginId} plugin is no longer installed on this server`);
+      if (result && !isFileResult(result)) throw new Error(`pipeline step ${index - 1} returned JSON before the last step`);
+      if (result) {
+        const previous = current[0]!;
+        current = [{ path: result.path, format: result.format, filename: outputFilename(previous.filename, result.format), bytes: (await stat(result.path)).size }];
+      }
+      step.status = 'active';
+      await save();
+      const stepDir = path.join(workDir, `step-${index}`);
+      await mkdir(stepDir, { recursive: true });
+      try {
+        // Intermediate outputs are measured like uploads: a step may not grow past its plugin's maximum.
+        checkWorkForRun(plugin, await measureWork(plugin, current, stepDir, hooks.signal), index);
+        result = await this.runStep(plugin, current, step.options, step.outputFormat, stepDir, {
+          ...hooks,
+          progress: (pct) => hooks.progress((index * 100 + Math.max(0, Math.min(100, pct))) / count),
+        });
+      } catch (err) {
+        step.status = 'failed';
+        await save();
+        if (hooks.signal?.aborted) throw err;
+        throw new PluginError(`steps[${index}] (${describeStep(step)}): ${publicMessage(err, plugin)}`);
+      }
+      step.status = 'done';
+      step.progress = 100;
+      await save();
+      hooks.progress(((index + 1) * 100) / count);
+    }
+    return result!;
   }
 
   private async fail(job: JobRecord, message: string, log: Logger, cause?: unknown, runSeconds?: number) {
@@ -201,6 +279,21 @@ function checkResult(result: RunResult, plugin: Plugin, workDir: string): RunRes
     throw new Error(`plugin ${plugin.id} returned ${result.path} (${result.format}), outside its work dir or in an unknown format`);
   }
   return { path: resolved, format: result.format };
+}
+
+/** A step as the client named it: `to pdf`, `op compress-pdf`, `extract pdf-to-markdown`. */
+export function describeStep(step: Pick<PipelineStepRecord, 'to' | 'op' | 'extract'>): string {
+  if (step.extract) return `extract ${step.extract}`;
+  return step.op ? `op ${step.op}` : `to ${step.to}`;
+}
+
+/** A run-time work check (an intermediate file past the next step's maximum) fails the step. */
+function checkWorkForRun(plugin: Plugin, measured: number | undefined, index: number): void {
+  try {
+    checkWork(plugin, plugin.op ? `op '${plugin.op}'` : plugin.title, measured, index === 0 ? 'the input' : `the output of step ${index - 1}`);
+  } catch (err) {
+    throw new PluginError((err as Error).message);
+  }
 }
 
 /** What the client may see: plugin messages as they are; engine and internal errors summarised. */

@@ -3,6 +3,8 @@
  * kept for magic-byte sniffing; the declared type (file name) is then checked against content.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { Transform, pipeline, type Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
@@ -12,6 +14,9 @@ import { accountLimits, type Principal } from './accounts.js';
 import { ServiceError, badRequest } from './errors.js';
 import { checkContent } from '../contract/sniff.js';
 import { recordUploadBytes } from '../telemetry/metrics.js';
+import type { UrlImporter } from './url-import.js';
+import type { Plugin } from '../contract/index.js';
+import { measureWork } from './work-limits.js';
 
 /** An upload already in the blob store, not yet validated against an operation. */
 export interface StagedUpload {
@@ -60,6 +65,11 @@ export interface FormRules {
   maxFiles: number;
   /** The operation's own refusal of one file too many (default: a 400 naming the limit). */
   tooMany?: () => ServiceError;
+  /**
+   * The text field that may carry URLs to import instead of files (`url` on convert, `urls`,
+   * repeated, on the multi-file operations); each counts as one file. Omitted: no imports.
+   */
+  urlField?: string;
 }
 
 /** A form whose files are in staging: files in the order sent, text fields by name. */
@@ -71,7 +81,7 @@ export interface StagedForm {
 }
 
 export class UploadService {
-  constructor(private readonly blobs: BlobStore) {}
+  constructor(private readonly blobs: BlobStore, private readonly importer?: UrlImporter) {}
 
   /** The caller's limit on one file: the one place a surface learns it (e.g. to bound its parser). */
   maxFileBytes(principal: Principal): number {
@@ -87,10 +97,17 @@ export class UploadService {
   async stageForm(principal: Principal, parts: AsyncIterable<FormPart>, rules: FormRules): Promise<StagedForm> {
     const maxBytes = this.maxFileBytes(principal);
     const form: StagedForm = { files: [], fileFields: [], fields: {} };
+    const urls: string[] = [];
+    const tooMany = () => rules.tooMany?.() ?? badRequest(rules.maxFiles === 1 ? `Send exactly one '${rules.fileField ?? 'file'}'${rules.urlField ? ` or '${rules.urlField}'` : ''}` : `At most ${rules.maxFiles} files per request`);
     try {
       for await (const part of parts) {
         // Names that every object already answers to (constructor, __proto__, toString...) are never a field.
         if (part.field in Object.prototype) throw badRequest(`Field name '${part.field}' is not allowed`);
+        if (part.type === 'field' && rules.urlField !== undefined && part.field === rules.urlField) {
+          if (form.files.length + urls.length >= rules.maxFiles) throw tooMany();
+          urls.push(part.value);
+          continue;
+        }
         if (part.type === 'field') {
           if (Object.hasOwn(form.fields, part.field)) throw badRequest(`Field '${part.field}' is sent twice`);
           form.fields[part.field] = part.value;
@@ -99,11 +116,18 @@ export class UploadService {
         if (rules.fileField !== undefined && part.field !== rules.fileField) {
           throw badRequest(`Unexpected file field '${part.field}': send the file as '${rules.fileField}'`);
         }
-        if (form.files.length >= rules.maxFiles) {
-          throw rules.tooMany?.() ?? badRequest(rules.maxFiles === 1 ? `Send exactly one '${rules.fileField ?? part.field}'` : `At most ${rules.maxFiles} files per request`);
-        }
+        if (form.files.length + urls.length >= rules.maxFiles) throw tooMany();
         form.files.push(await this.stage({ filename: part.filename, stream: part.stream }, maxBytes));
         form.fileFields.push(part.field);
+      }
+      if (urls.length) {
+        // Every URL is checked before any is fetched: a malformed or refused one costs no download.
+        if (!this.importer) throw badRequest('Importing from a URL is not available on this server');
+        for (const url of urls) this.importer.parse(url);
+        for (const url of urls) {
+          form.files.push(await this.import(url, maxBytes));
+          form.fileFields.push(rules.urlField!);
+        }
       }
     } catch (error) {
       await this.discard(...form.files);
@@ -154,8 +178,42 @@ export class UploadService {
     }
   }
 
+  /** Fetch one URL into staging under the caller's plan limit (pipelines' input.url). */
+  async importOne(principal: Principal, url: string): Promise<StagedUpload> {
+    return this.import(url, this.maxFileBytes(principal));
+  }
+
+  /** Fetch one URL into staging under `maxBytes` (the outbound fetcher's checks: url-import.ts). */
+  async import(url: string, maxBytes: number): Promise<StagedUpload> {
+    if (!this.importer) throw badRequest('Importing from a URL is not available on this server');
+    const file = await this.importer.open(url, maxBytes, () => fileTooLarge(maxBytes));
+    return this.stage(file, maxBytes);
+  }
+
   async discard(...uploads: StagedUpload[]): Promise<void> {
     await Promise.all(uploads.map((u) => this.blobs.delete(u.blobKey)));
+  }
+
+  /**
+   * The work the plugin declares (pages, seconds, megapixels) in these staged files, measured on
+   * a local copy when the blob store has no local file; undefined when it declares none.
+   */
+  async measureWork(plugin: Plugin, files: ReadonlyArray<{ upload: StagedUpload; format: FormatId }>): Promise<number | undefined> {
+    if (!plugin.limits.work) return undefined;
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-measure-'));
+    try {
+      const inputs = await Promise.all(files.map(async ({ upload, format }) => ({
+        path: await this.blobs.localPath(upload.blobKey, dir), format, filename: upload.filename, bytes: upload.bytes,
+      })));
+      return await measureWork(plugin, inputs, dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** An accepted job's input that will never be read (the job was cancelled before it ran). */
+  async discardKey(blobKey: string): Promise<void> {
+    await this.blobs.delete(blobKey);
   }
 
   /**

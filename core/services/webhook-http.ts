@@ -100,8 +100,8 @@ export async function postWebhook(
   });
 }
 
-/** A client-safe summary of a connection failure. */
-function connectionError(err: NodeJS.ErrnoException): string {
+/** A client-safe summary of a connection failure (webhooks and URL imports). */
+export function connectionError(err: NodeJS.ErrnoException): string {
   switch (err.code) {
     case 'ECONNREFUSED':
       return 'Connection refused';

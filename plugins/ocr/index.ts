@@ -4,7 +4,7 @@ import { GHOSTSCRIPT } from '../../core/engines/ghostscript.js';
 import { OCRMYPDF } from '../../core/engines/ocrmypdf.js';
 import { QPDF } from '../../core/engines/qpdf.js';
 import { TESSERACT } from '../../core/engines/tesseract.js';
-import { ocrTimeoutMs } from './limits.js';
+import { ocrTimeoutMs, ocrWork } from './limits.js';
 import { ocrOptions } from './options.js';
 import { runOcr } from './run.js';
 
@@ -20,7 +20,7 @@ export const ocrPlugin = definePlugin({
   licenses: [],
   // ocrmypdf drives tesseract and rasterises pages with ghostscript; qpdf opens the input first.
   engines: [QPDF, OCRMYPDF, TESSERACT, GHOSTSCRIPT],
-  limits: { timeoutMs: ocrTimeoutMs, concurrency: 2 },
+  limits: { timeoutMs: ocrTimeoutMs, work: ocrWork, concurrency: 2 },
   run: runOcr,
 });
 

@@ -6,7 +6,8 @@
  * stream, the size decides (a scanned page weighs 100 KB or more).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { PluginInput } from '../../core/contract/index.js';
+import type { PluginInput, WorkMeasure } from '../../core/contract/index.js';
+import { openPdf } from '../../core/engines/qpdf.js';
 
 const BASE_MS = 60_000;
 const PER_PAGE_MS = 30_000;
@@ -45,8 +46,22 @@ export function estimatePages(input: Pick<PluginInput, 'path' | 'bytes'>): numbe
   return Math.max(1, Math.min(MAX_PAGES, counted || guessed));
 }
 
-/** limits.timeoutMs of the ocr op. */
-export function ocrTimeoutMs(inputs: readonly PluginInput[]): number {
-  const pages = inputs.reduce((sum, input) => sum + estimatePages(input), 0);
+/**
+ * Pages one ocr job may carry (issue 27: a 5,000-page PDF of a few kilobytes costs 10 credits
+ * like any small PDF): at about 5 s a page, 250 pages are some 20 minutes of a core, and the
+ * deadline at most 60 s + 250 x 30 s.
+ */
+export const MAX_OCR_PAGES = 250;
+
+/** limits.timeoutMs of the ocr op: the page count qpdf measured, else the cheap estimate. */
+export function ocrTimeoutMs(inputs: readonly PluginInput[], measuredPages?: number): number {
+  const pages = measuredPages ?? inputs.reduce((sum, input) => sum + estimatePages(input), 0);
   return Math.min(MAX_MS, BASE_MS + pages * PER_PAGE_MS);
 }
+
+/** limits.work of the ocr op: pages, counted by qpdf (an encrypted or unreadable file is left to the run). */
+export const ocrWork: WorkMeasure = {
+  unit: 'pages',
+  max: MAX_OCR_PAGES,
+  measure: (input, { signal, timeoutMs, workDir }) => openPdf(input.path, { signal, workDir, remainingMs: () => timeoutMs }),
+};

@@ -77,5 +77,15 @@ export function addBatch(builder: Builder) {
     }),
   );
 
+  builder.mutationField('cancelBatch', (t) =>
+    t.field({
+      type: BatchStatusRef,
+      nullable: true,
+      description: "Cancel a batch's unfinished jobs (as DELETE /api/batch/{id}); finished ones keep their outputs.",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_root, { id }, { services, principal }) => services.batches.cancel(principal, String(id)),
+    }),
+  );
+
   return BatchAcceptedRef;
 }

@@ -19,6 +19,7 @@ const GRAPHQL_CODES: Record<ServiceErrorCode, string> = {
   GONE: 'GONE',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   RATE_LIMITED: 'RATE_LIMITED',
+  CONFLICT: 'CONFLICT',
 };
 
 function extensionsOf(error: ServiceError) {

@@ -1,14 +1,16 @@
 /** Job: the accepted job and its status, with `job`, `convert`, `mergePdf` and `jobUpdated`. */
 import type { AcceptedJob, JobStatus, ToolReport } from '../../../schema/index.js';
+import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
 import { optionsObject } from './json.js';
 import { stageUpload, stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
+import { addPipeline } from './pipeline.js';
 
 /** `queued` is the answer to convert; the others are the states the status endpoint reports. */
 const JOB_STATES = ['queued', 'waiting', 'active', 'done', 'failed'] as const;
 
-type JobView = { jobId: string } & (Omit<AcceptedJob, 'statusUrl'> | JobStatus);
+export type JobView = { jobId: string } & (Omit<AcceptedJob, 'statusUrl'> | JobStatus);
 
 export function addJob(builder: Builder) {
   const JobState = builder.enumType('JobState', { values: JOB_STATES });
@@ -30,6 +32,12 @@ export function addJob(builder: Builder) {
       expiresIn: t.int({ nullable: true, description: 'When done: lifetime of downloadUrl in seconds (900).', resolve: (job) => ('expiresIn' in job ? job.expiresIn : null) }),
       toolReport: t.field({ type: ToolReportRef, nullable: true, resolve: (job) => ('toolReport' in job ? job.toolReport : null) }),
       error: t.string({ nullable: true, description: 'When failed: why.', resolve: (job) => ('error' in job ? job.error : null) }),
+      steps: t.field({
+        type: 'JSON', nullable: true, description: 'Pipelines: each step as [{index, to|op|extract, status, progress}].',
+        resolve: (job) => ('steps' in job ? job.steps : null),
+      }),
+      result: t.field({ type: 'JSON', nullable: true, description: "Pipelines ending in an extraction step, when done: the tool's row.", resolve: (job) => ('result' in job ? job.result : null) }),
+      export: t.field({ type: 'JSON', nullable: true, description: 'Jobs sent with an export: {status, location, etag, error}.', resolve: (job) => ('export' in job ? job.export : null) }),
     }),
   });
 
@@ -49,20 +57,34 @@ export function addJob(builder: Builder) {
       nullable: true,
       description: 'Convert one file, or run one tool op on it (same rules as POST /api/v1/convert). See `formats` for ops and their options.',
       args: {
-        file: t.arg({ type: 'Upload', required: true }),
+        file: t.arg({ type: 'Upload', description: 'The file (or give `url`).' }),
+        url: t.arg.string({ description: 'Instead of `file`: an https URL the server fetches the file from (as `url` on POST /api/v1/convert).' }),
         to: t.arg.string({ required: true, description: 'Output format (lower-case extension); for an in-place op, the input format.' }),
         op: t.arg.string({ description: 'Tool op; omit for a plain conversion.' }),
         options: t.arg({ type: 'JSON', description: "The op's options as one object, e.g. {\"quality\": 60}; shapes: `formats.operations.options` and the *Options input types." }),
         webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
       },
-      resolve: async (_root, { file, to, op, options, webhookUrl }, { services, principal }) => {
+      resolve: async (_root, { file, url, to, op, options, webhookUrl }, { services, principal }) => {
         const fields = optionsObject(options);
-        const upload = await stageUpload(services, principal, file);
+        if (!file === !url) throw badRequest("Send exactly one of 'file' and 'url'");
+        const upload = file ? await stageUpload(services, principal, file) : await services.uploads.importOne(principal, url!);
         const { statusUrl: _statusUrl, ...accepted } = await services.jobs.accept(principal, {
           upload, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: !principal.session, webhookUrl: webhookUrl ?? undefined,
         });
         return accepted;
       },
+    }),
+  );
+
+  addPipeline(builder, Job);
+
+  builder.mutationField('cancelJob', (t) =>
+    t.field({
+      type: Job,
+      nullable: true,
+      description: 'Cancel a waiting or active job (as DELETE /api/v1/jobs/{id}): it ends failed "Cancelled" with its credits back. Idempotent; CONFLICT for a job that finished otherwise.',
+      args: { id: t.arg.id({ required: true }) },
+      resolve: async (_root, { id }, { services, principal }) => ({ jobId: String(id), ...(await services.jobs.cancel(principal, String(id))) }),
     }),
   );
 

@@ -31,7 +31,14 @@ const FORM_FILE_LIMITS: Record<string, (services: Services, principal: Principal
   convert: () => ({ maxFiles: 1 }),
   merge: (services, principal) => ({ maxFiles: services.jobs.admitMerge(principal) }),
   'batch.convert': (services, principal) => ({ maxFiles: services.batches.admit(principal) }),
+  'pipelines.create': () => ({ maxFiles: 1 }),
 };
+
+/** The pipeline form: the input as `file`, the pipeline ({steps, export?}) as one JSON string in `pipeline`. */
+const pipelineFormSchema = z.strictObject(
+  { file: z.instanceof(File, { error: "'file' must be a file" }), pipeline: z.string({ error: "Missing 'pipeline': the pipeline as one JSON string" }) },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unexpected field '${issue.keys[0]}': a pipeline form takes 'file' and 'pipeline'` : undefined) },
+);
 
 function extractionFileLimit(services: Services, principal: Principal, tool: string): FormFileLimit {
   return { maxFiles: services.extractions.admit(principal, tool), tooMany: () => services.extractions.tooManyFiles(principal, tool) };
@@ -57,7 +64,8 @@ export function formFileLimit(path: string, services: Services, principal: Princ
 /** The convert form: the file, `to`, `op`, and the op's options as one JSON object string. */
 const convertFormSchema = z.strictObject(
   {
-    file: z.instanceof(File, { error: "Missing 'file': attach the file to convert" }),
+    file: z.instanceof(File, { error: "Missing 'file': attach the file to convert" }).optional(),
+    url: z.string().optional(),
     to: z.string().optional(),
     op: z.string().optional(),
     options: z.string().optional(),
@@ -135,6 +143,8 @@ export function createAppRouter(extractionTools: readonly string[]) {
       get: authedProcedure.input(jobInput).query(({ ctx, input }) => ctx.services.jobs.status(ctx.principal, input.jobId)),
       /** The job now, then every change; ends after done or failed. */
       watch: authedProcedure.input(jobInput).subscription(({ ctx, input, signal }) => ctx.services.jobs.watch(ctx.principal, input.jobId, signal)),
+      /** As DELETE /api/v1/jobs/{id}. */
+      cancel: authedProcedure.input(jobInput).mutation(({ ctx, input }) => ctx.services.jobs.cancel(ctx.principal, input.jobId)),
     }),
     history: router({
       list: authedProcedure.input(historyQuerySchema.prefault({})).query(({ ctx, input }) => ctx.services.jobs.history(ctx.principal, input.limit, input.offset)),
@@ -146,9 +156,11 @@ export function createAppRouter(extractionTools: readonly string[]) {
     convert: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
       const parsed = convertFormSchema.safeParse(Object.fromEntries(input.entries()));
       if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
-      const { file, to, op, options, webhookUrl } = parsed.data;
+      const { file, url, to, op, options, webhookUrl } = parsed.data;
       const fields = parseOptionsField(options);
-      const upload = await stageFile(ctx.services, ctx.principal, file);
+      if (!file && url === undefined) throw badRequest("Missing 'file': attach the file to convert (or give its URL as 'url')");
+      if (file && url !== undefined) throw badRequest("Send exactly one of 'file' and 'url'");
+      const upload = file ? await stageFile(ctx.services, ctx.principal, file) : await ctx.services.uploads.importOne(ctx.principal, url!);
       return ctx.services.jobs.accept(ctx.principal, { upload, to, op, fields, fieldsAreStrings: false, viaApi: true, webhookUrl });
     }),
     /** Same rules as POST /api/pdf/merge. */
@@ -169,6 +181,8 @@ export function createAppRouter(extractionTools: readonly string[]) {
         return ctx.services.batches.accept(ctx.principal, { uploads, to, op, fields, fieldsAreStrings: options === undefined, viaApi: true, webhookUrl });
       }),
       get: authedProcedure.input(z.object({ batchId: z.string().min(1) })).query(({ ctx, input }) => ctx.services.batches.status(ctx.principal, input.batchId)),
+      /** As DELETE /api/batch/{id}. */
+      cancel: authedProcedure.input(z.object({ batchId: z.string().min(1) })).mutation(({ ctx, input }) => ctx.services.batches.cancel(ctx.principal, input.batchId)),
     }),
     /**
      * The extraction tools, one FormData procedure each (same rules as POST /api/<tool>): `files`
@@ -181,6 +195,20 @@ export function createAppRouter(extractionTools: readonly string[]) {
       get: authedProcedure
         .input(z.object({ tool: z.string().min(1), batchId: z.string().min(1) }))
         .query(({ ctx, input }) => ctx.services.extractions.poll(ctx.principal, input.tool, input.batchId)),
+    }),
+    /**
+     * As POST /api/v1/pipelines: a JSON object {input: {url}, steps, export?}, or FormData with
+     * `file` and `pipeline` (the same object as one JSON string, without input). Poll with jobs.get.
+     */
+    pipelines: router({
+      create: authedProcedure.input(z.union([z.instanceof(FormData), z.record(z.string(), z.unknown())])).mutation(async ({ ctx, input }) => {
+        if (!(input instanceof FormData)) return ctx.services.pipelines.submit(ctx.principal, ctx.services.pipelines.parse(input), undefined, true);
+        const limit = formFileLimit('pipelines.create', ctx.services, ctx.principal);
+        const { file, pipeline } = parseForm(pipelineFormSchema, input);
+        const request = ctx.services.pipelines.parse(pipeline);
+        const [upload] = await stageFiles(ctx.services, ctx.principal, [file], limit);
+        return ctx.services.pipelines.submit(ctx.principal, request, upload, true);
+      }),
     }),
     signedUrl: router({
       create: authedProcedure.input(signedUrlRequestSchema).mutation(({ ctx, input }) => ctx.services.downloads.createSignedUrl(ctx.principal, input)),

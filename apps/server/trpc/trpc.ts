@@ -16,6 +16,7 @@ const TRPC_CODES: Record<ServiceErrorCode, TRPC_ERROR_CODE_KEY> = {
   GONE: 'NOT_FOUND',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   RATE_LIMITED: 'TOO_MANY_REQUESTS',
+  CONFLICT: 'CONFLICT',
 };
 
 export function toTRPCError(error: ServiceError): TRPCError {

@@ -146,3 +146,10 @@ export const ExtractionQuery = graphql(`
     extraction(tool: $tool, id: $id) { done total completed failed totalHits rows { filename status error data } }
   }
 `);
+
+/** Stop a waiting or running job: it ends failed "Cancelled" and its credits come back. */
+export const CancelJob = graphql(`
+  mutation CancelJob($id: ID!) {
+    cancelJob(id: $id) { jobId status error }
+  }
+`);

@@ -209,6 +209,26 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         ]);
       });
 
+      it('keeps a pipeline\'s steps and an export\'s state (issue 27)', async () => {
+        const step = {
+          to: 'pdf', pluginId: 'office-convert', kind: 'convert' as const, options: {}, inputFormat: 'docx' as const, outputFormat: 'pdf' as const,
+          creditCost: 5, status: 'waiting' as const, progress: 0,
+        };
+        const job = await newJob(accountId, { pipeline: { steps: [step, { ...step, to: undefined, op: 'compress-pdf', pluginId: 'compress-pdf', kind: 'tool', inputFormat: 'pdf' }] } });
+        expect(job.pipeline?.steps).toHaveLength(2);
+        const plain = await newJob(accountId);
+        expect(plain.pipeline ?? null).toBeNull();
+        expect(plain.export ?? null).toBeNull();
+        await store.jobs.setPipeline(job.id, { steps: [{ ...step, status: 'done', progress: 100 }] });
+        expect((await store.jobs.get(job.id))!.pipeline).toEqual({ steps: [{ ...step, status: 'done', progress: 100 }] });
+        await store.jobs.fail(job.id, 'x', at());
+        // A finished job's steps stay as they were; its export state may still change.
+        await store.jobs.setPipeline(job.id, { steps: [] });
+        expect((await store.jobs.get(job.id))!.pipeline?.steps).toHaveLength(1);
+        await store.jobs.setExport(job.id, { type: 's3', bucket: 'b', key: 'out/x.pdf', status: 'done', location: 'http://s3/b/out/x.pdf', etag: '"e"' });
+        expect((await store.jobs.get(job.id))!.export).toEqual({ type: 's3', bucket: 'b', key: 'out/x.pdf', status: 'done', location: 'http://s3/b/out/x.pdf', etag: '"e"' });
+      });
+
       it('lists jobs whose inputs are due and still present, until they are cleared', async () => {
         const now = at();
         const due = await newJob(accountId, { inputsExpireAt: at(-MINUTE) });

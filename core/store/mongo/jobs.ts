@@ -13,6 +13,8 @@ function jobFromDoc({ _id, ...doc }: JobDoc): JobRecord {
     error: doc.error, toolReport: doc.toolReport, output: doc.output, result: doc.result ?? null, downloadTokenHash: doc.downloadTokenHash ?? null, creditCost: doc.creditCost,
     creditPeriod: doc.creditPeriod, refunded: doc.refunded, viaApi: doc.viaApi, attempts: doc.attempts, createdAt: doc.createdAt,
     startedAt: doc.startedAt, completedAt: doc.completedAt, inputsExpireAt: doc.inputsExpireAt, outputExpiresAt: doc.outputExpiresAt,
+    ...(doc.pipeline ? { pipeline: doc.pipeline } : {}),
+    ...(doc.export ? { export: doc.export } : {}),
   };
 }
 
@@ -30,7 +32,7 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
         outputFormat: job.outputFormat, options: asJson(job.options), inputs: asJson(job.inputs), status: 'waiting', progress: 0,
         error: null, toolReport: null, output: null, result: null, downloadTokenHash: null, creditCost: job.creditCost, creditPeriod: job.creditPeriod,
         refunded: false, viaApi: job.viaApi, attempts: 0, createdAt: job.createdAt, startedAt: null, completedAt: null,
-        inputsExpireAt: job.inputsExpireAt, outputExpiresAt: null,
+        inputsExpireAt: job.inputsExpireAt, outputExpiresAt: null, ...(job.pipeline ? { pipeline: asJson(job.pipeline) } : {}),
       };
       await jobs.insertOne(doc);
       return jobFromDoc(doc);
@@ -50,6 +52,12 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
     },
     async setProgress(id, progress) {
       await jobs.updateOne({ _id: id, status: 'active' }, { $set: { progress } });
+    },
+    async setPipeline(id, pipeline) {
+      await jobs.updateOne({ _id: id, status: { $in: UNFINISHED } }, { $set: { pipeline: asJson(pipeline) } });
+    },
+    async setExport(id, state) {
+      await jobs.updateOne({ _id: id }, { $set: { export: asJson(state) } });
     },
     async complete(id, r) {
       const result = await jobs.updateOne(

@@ -46,6 +46,42 @@ export interface JobRecord {
   inputsExpireAt: Date;
   /** When the output must be gone, unless a signed URL holds it longer. */
   outputExpiresAt: Date | null;
+  /** Pipelines (issue 27): the steps one job runs in order; absent on single-step jobs. */
+  pipeline?: PipelineRecord | null;
+  /** An export of the output (issue 27): where to and how it went; never the credentials. */
+  export?: ExportRecord | null;
+}
+
+export interface ExportRecord {
+  type: 's3';
+  bucket: string;
+  key: string;
+  status: 'pending' | 'uploading' | 'done' | 'failed';
+  location?: string;
+  etag?: string;
+  error?: string;
+}
+
+/** One step of a pipeline job, as validated at submit, and where it stands. */
+export interface PipelineStepRecord {
+  /** What the client asked for (`to`, `op`, or `extract`), echoed in the status. */
+  to?: string;
+  op?: string;
+  extract?: string;
+  pluginId: string;
+  kind: 'convert' | 'tool' | 'extract';
+  /** Options as validated (pipelines take no secret options). */
+  options: Record<string, unknown>;
+  inputFormat: FormatId;
+  outputFormat: FormatId;
+  /** Charged at acceptance; given back when this step does not finish. */
+  creditCost: number;
+  status: JobState;
+  progress: number;
+}
+
+export interface PipelineRecord {
+  steps: PipelineStepRecord[];
 }
 
 export interface BatchRecord {
@@ -77,6 +113,10 @@ export interface JobRepo {
   /** Move waiting -> active (counts an attempt); null when the job is not waiting/active any more. */
   start(id: string, at: Date): Promise<JobRecord | null>;
   setProgress(id: string, progress: number): Promise<void>;
+  /** A pipeline job's steps as they stand now (waiting or active jobs only). */
+  setPipeline(id: string, pipeline: PipelineRecord): Promise<void>;
+  /** A job's export state (any job status: the upload follows completion). */
+  setExport(id: string, state: ExportRecord): Promise<void>;
   /** Finish an active job; false when it was not active (already finished elsewhere). */
   complete(id: string, result: JobCompletion): Promise<boolean>;
   /** Finish an active extraction job with its JSON row; false when it was not active. */

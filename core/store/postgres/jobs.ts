@@ -12,11 +12,12 @@ function jobRepo(pool: pg.Pool): JobRepo {
       const row = await first(
         pool,
         `INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options, inputs, status, progress,
-            credit_cost, credit_period, via_api, created_at, inputs_expire_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'waiting', 0, $11, $12, $13, $14, $15) RETURNING *`,
+            credit_cost, credit_period, via_api, created_at, inputs_expire_at, pipeline)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'waiting', 0, $11, $12, $13, $14, $15, $16) RETURNING *`,
         [
           job.id, job.accountId, job.batchId ?? null, job.kind, job.pluginId, job.op, job.inputFormat, job.outputFormat, JSON.stringify(job.options),
           JSON.stringify(job.inputs), job.creditCost, job.creditPeriod, job.viaApi, job.createdAt, job.inputsExpireAt,
+          job.pipeline ? JSON.stringify(job.pipeline) : null,
         ],
       );
       return jobFromRow(row!);
@@ -36,6 +37,12 @@ function jobRepo(pool: pg.Pool): JobRepo {
     },
     async setProgress(id, pct) {
       await pool.query(`UPDATE jobs SET progress = $1 WHERE id = $2 AND status = 'active'`, [pct, id]);
+    },
+    async setPipeline(id, pipeline) {
+      await pool.query(`UPDATE jobs SET pipeline = $1 WHERE id = $2 AND status IN ('waiting', 'active')`, [JSON.stringify(pipeline), id]);
+    },
+    async setExport(id, state) {
+      await pool.query('UPDATE jobs SET export_state = $1 WHERE id = $2', [JSON.stringify(state), id]);
     },
     async complete(id, r) {
       const count = await changed(

@@ -206,4 +206,9 @@ CREATE TABLE webhook_targets (
   created_at TIMESTAMPTZ NOT NULL
 );
 `,
+  // 2 (issue 27): pipeline jobs carry their steps, and exported jobs their export's state.
+  `
+ALTER TABLE jobs ADD COLUMN pipeline JSON;
+ALTER TABLE jobs ADD COLUMN export_state JSON;
+`,
 ];

@@ -3,7 +3,7 @@
  * column names. Times arrive as epoch milliseconds (SQLite) or Date (PostgreSQL), flags as 0/1
  * or booleans, JSON columns as text.
  */
-import type { Account, ApiKeyRecord, BatchRecord, DownloadTokenRecord, EmailTokenRecord, JobRecord, LoginRecord, SessionRecord, StoredFile, WebhookAccountSecretRecord, WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../types.js';
+import type { Account, ApiKeyRecord, ExportRecord, PipelineRecord, BatchRecord, DownloadTokenRecord, EmailTokenRecord, JobRecord, LoginRecord, SessionRecord, StoredFile, WebhookAccountSecretRecord, WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../types.js';
 import type { ToolReport } from '../../../schema/index.js';
 
 export type Row = Record<string, unknown>;
@@ -76,6 +76,8 @@ export function jobFromRow(r: Row): JobRecord {
     completedAt: toDate(r.completed_at),
     inputsExpireAt: toDate(r.inputs_expire_at)!,
     outputExpiresAt: toDate(r.output_expires_at),
+    ...(r.pipeline ? { pipeline: json<PipelineRecord>(r.pipeline) } : {}),
+    ...(r.export_state ? { export: json<ExportRecord>(r.export_state) } : {}),
   };
 }
 

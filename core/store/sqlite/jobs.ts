@@ -6,9 +6,11 @@ import { type Row, ms, jobFromRow, finishedJobFromRow, batchFromRow } from '../s
 
 function jobRepo(db: Database.Database): JobRepo {
   const insert = db.prepare(`INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options, inputs, status, progress,
-      credit_cost, credit_period, via_api, created_at, inputs_expire_at)
+      credit_cost, credit_period, via_api, created_at, inputs_expire_at, pipeline)
     VALUES (@id, @accountId, @batchId, @kind, @pluginId, @op, @inputFormat, @outputFormat, @options, @inputs, 'waiting', 0,
-      @creditCost, @creditPeriod, @viaApi, @createdAt, @inputsExpireAt)`);
+      @creditCost, @creditPeriod, @viaApi, @createdAt, @inputsExpireAt, @pipeline)`);
+  const setPipeline = db.prepare(`UPDATE jobs SET pipeline = ? WHERE id = ? AND status IN ('waiting', 'active')`);
+  const setExport = db.prepare('UPDATE jobs SET export_state = ? WHERE id = ?');
   const waitingByPlugin = db.prepare(`SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY plugin_id ORDER BY plugin_id`);
   const byId = db.prepare('SELECT * FROM jobs WHERE id = ?');
   const start = db.prepare(`UPDATE jobs SET status = 'active', attempts = attempts + 1, started_at = COALESCE(started_at, ?)
@@ -37,7 +39,7 @@ function jobRepo(db: Database.Database): JobRepo {
     async create(job: NewJob) {
       insert.run({
         ...job, batchId: job.batchId ?? null, options: JSON.stringify(job.options), inputs: JSON.stringify(job.inputs), viaApi: job.viaApi ? 1 : 0,
-        createdAt: ms(job.createdAt), inputsExpireAt: ms(job.inputsExpireAt),
+        createdAt: ms(job.createdAt), inputsExpireAt: ms(job.inputsExpireAt), pipeline: job.pipeline ? JSON.stringify(job.pipeline) : null,
       });
       return jobFromRow(byId.get(job.id) as Row);
     },
@@ -49,6 +51,12 @@ function jobRepo(db: Database.Database): JobRepo {
     },
     async setProgress(id, pct) {
       progress.run(pct, id);
+    },
+    async setPipeline(id, pipeline) {
+      setPipeline.run(JSON.stringify(pipeline), id);
+    },
+    async setExport(id, state) {
+      setExport.run(JSON.stringify(state), id);
     },
     async complete(id, r) {
       return complete.run(JSON.stringify(r.output), r.downloadTokenHash ?? null, r.toolReport ? JSON.stringify(r.toolReport) : null, ms(r.at), ms(r.outputExpiresAt), id).changes > 0;

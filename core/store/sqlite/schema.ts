@@ -225,3 +225,9 @@ CREATE TABLE email_tokens (
 CREATE INDEX email_tokens_account ON email_tokens (account_id);
 CREATE INDEX email_tokens_expiry ON email_tokens (expires_at);
 `;
+
+/** Version 6 (issue 27): pipeline jobs carry their steps, and exported jobs their export's state, as JSON. */
+export const PIPELINE_JOBS = `
+ALTER TABLE jobs ADD COLUMN pipeline TEXT;
+ALTER TABLE jobs ADD COLUMN export_state TEXT;
+`;

@@ -5,7 +5,7 @@
  */
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
-import { PluginError, scaledTimeout, type PluginInput, type PluginLimits, type RunContext } from '../../../core/contract/index.js';
+import { PluginError, scaledTimeout, type PluginInput, type PluginLimits, type RunContext, type WorkMeasure } from '../../../core/contract/index.js';
 import { FFMPEG, FFPROBE, ffmpegFailure, probe, runFfmpeg, type MediaProbe, type MediaStream } from '../../../core/engines/ffmpeg.js';
 import { FORMATS, type FormatId } from '../../../schema/index.js';
 import type { Configure } from './encoders.js';
@@ -47,9 +47,22 @@ export function mainVideoStream(media: MediaProbe): MediaStream | undefined {
 export function mediaLimits(secondsPerMegabyte: number, concurrency: number): PluginLimits {
   return {
     timeoutMs: scaledTimeout({ baseMs: DEADLINE_BASE_MS, perMbMs: secondsPerMegabyte * 1000, maxMs: 6 * 3600_000 }),
+    work: mediaWork,
     concurrency,
   };
 }
+
+/**
+ * Media one job may carry (issue 27: bounded work), all inputs together: 4 hours, measured by
+ * ffprobe at acceptance. The run's own deadline follows the duration it probes (MediaRun).
+ */
+export const MAX_MEDIA_SECONDS = 4 * 3600;
+
+const mediaWork: WorkMeasure = {
+  unit: 'seconds',
+  max: MAX_MEDIA_SECONDS,
+  measure: async (input, { signal, timeoutMs }) => (await probe(input.path, { signal, timeoutMs: Math.min(timeoutMs, PROBE_TIMEOUT_MS) })).durationSec,
+};
 
 /** `-map` arguments selecting the streams that pass `keep`, in their original order. */
 export function mapStreams(media: MediaProbe, keep: (stream: MediaStream) => boolean): string[] {

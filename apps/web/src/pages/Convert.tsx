@@ -13,6 +13,7 @@ import { OptionsForm } from '../components/OptionsForm.tsx';
 import { errorText, formatBytes } from '../format.ts';
 import type { ResultOf } from '../graphql.ts';
 import {
+  CancelJob,
   BatchConvert,
   BatchQuery,
   Convert,
@@ -105,6 +106,8 @@ interface Task {
   /** The credits the job cost and what is left, from the answer to the upload. */
   charge?: string;
   extraction?: { tool: string; rows: Row[]; totalHits?: number | null };
+  /** The job behind it, once accepted (the cancel button needs it). */
+  jobId?: string;
 }
 
 const PHASE_TEXT: Record<Task['phase'], string> = {
@@ -180,6 +183,7 @@ export function ConvertPage() {
   /** Follows one job over the subscription until it is done or failed. */
   const follow = (key: number, jobId: string) =>
     new Promise<void>((resolve) => {
+      update(key, { jobId });
       const show = (job: Job) => {
         if (job.status === 'done') update(key, { phase: 'done', percent: 100, downloadUrl: job.downloadUrl ?? undefined, note: reportText(job) });
         else if (job.status === 'failed') update(key, { phase: 'failed', error: job.error ?? 'The conversion failed.' });
@@ -212,6 +216,17 @@ export function ConvertPage() {
       });
       closers.current.push(close);
     });
+
+  /** The cancel button: the job ends failed "Cancelled" (the live stream then shows it). */
+  const cancel = async (task: Task) => {
+    if (!task.jobId) return;
+    try {
+      const { cancelJob } = await request(CancelJob, { id: task.jobId });
+      if (cancelJob?.status === 'failed') update(task.key, { phase: 'failed', error: cancelJob.error ?? 'Cancelled' });
+    } catch (error) {
+      update(task.key, { note: errorText(error) });
+    }
+  };
 
   const uploadProgress = (key: number) => (sent: number) => update(key, { phase: 'uploading', percent: Math.round(sent * 100) });
 
@@ -448,7 +463,7 @@ export function ConvertPage() {
           <h2 id="results-title">Results</h2>
           <ul class="tasks">
             {tasks.map((task) => (
-              <TaskView key={task.key} task={task} />
+              <TaskView key={task.key} task={task} onCancel={cancel} />
             ))}
           </ul>
           <p class="hint">Downloads stay available for 15 minutes; files are deleted within the hour. <a href="/account" onClick={onLinkClick}>Credits and history</a></p>
@@ -484,7 +499,7 @@ function reportText(job: Job): string | undefined {
   return detected === 0 ? 'Nothing was found, so the output is unchanged.' : `Found and handled: ${detected}.`;
 }
 
-function TaskView({ task }: { task: Task }) {
+function TaskView({ task, onCancel }: { task: Task; onCancel: (task: Task) => void }) {
   const id = `task-${task.key}`;
   const percent = task.phase === 'done' ? 100 : task.percent;
   return (
@@ -499,6 +514,11 @@ function TaskView({ task }: { task: Task }) {
       <progress class="bar" max={100} value={task.phase === 'failed' ? 0 : percent} aria-label={`Progress of ${task.label}`}>
         {percent}%
       </progress>
+      {task.jobId && (task.phase === 'queued' || task.phase === 'running') ? (
+        <button type="button" class="button cancel" onClick={() => onCancel(task)} aria-label={`Cancel ${task.label}`}>
+          Cancel
+        </button>
+      ) : null}
       {task.error ? <p class="error" role="alert">{task.error}</p> : null}
       {task.note ? <p class="hint">{task.note}</p> : null}
       {task.charge ? <p class="hint charge">{task.charge}</p> : null}

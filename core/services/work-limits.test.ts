@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { definePlugin, type PluginInput } from '../contract/index.js';
+import { checkWork, describeAmount, measureWork, runTimeoutMs } from './work-limits.js';
+
+const input = (bytes: number): PluginInput => ({ path: `/tmp/${bytes}`, format: 'mp3', filename: 'a.mp3', bytes });
+
+const plugin = definePlugin({
+  id: 'test-work', kind: 'tool', op: 'test-work', title: 'Test', inputs: ['mp3'], options: z.object({}), plan: 'free', licenses: [], engines: [],
+  limits: {
+    concurrency: 1,
+    timeoutMs: (_inputs, measured) => 1000 + (measured ?? 0) * 10,
+    work: { unit: 'seconds', max: 3600, measure: async (file) => (file.bytes < 0 ? undefined : file.bytes / 100) },
+  },
+  run: async () => ({ row: {} }),
+});
+
+describe('bounded work per job', () => {
+  it('measures all inputs together, and leaves a file it cannot measure to the run', async () => {
+    expect(await measureWork(plugin, [input(1000), input(2000)], '/tmp')).toBe(30);
+    expect(await measureWork(plugin, [input(1000), input(-1)], '/tmp')).toBeUndefined();
+  });
+
+  it('refuses past the maximum with a message naming the limit', () => {
+    expect(() => checkWork(plugin, "op 'test-work'", 3600, 'a.mp3')).not.toThrow();
+    expect(() => checkWork(plugin, "op 'test-work'", undefined, 'a.mp3')).not.toThrow();
+    expect(() => checkWork(plugin, "op 'test-work'", 7300, 'a.mp3')).toThrow("op 'test-work' takes at most 1 hour of media per job; a.mp3 has 2.03 hours of media: cut it first (op trim-media)");
+  });
+
+  it('hands the measure to the deadline', () => {
+    expect(runTimeoutMs(plugin, [input(1)], 60)).toBe(1600);
+    expect(describeAmount(5000, 'pages')).toBe('5,000 pages');
+    expect(describeAmount(90, 'seconds')).toBe('90 seconds of media');
+  });
+});

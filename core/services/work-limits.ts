@@ -1,0 +1,51 @@
+/**
+ * Bounded work per job (issue 27): a plugin declares what its work grows with (pages, seconds of
+ * media, megapixels) and the most one job may carry (`limits.work`). Acceptance measures the
+ * inputs and refuses a job past the maximum with a 400 that names the limit; the runner measures
+ * again (the worker may be another machine) and hands the amount to the plugin's deadline.
+ */
+import type { Plugin, PluginInput } from '../contract/index.js';
+import { badRequest } from './errors.js';
+
+/** How long one measure may take: an engine's page count or a media probe, never the work itself. */
+const MEASURE_TIMEOUT_MS = 30_000;
+
+/** The declared measure of all inputs together; undefined when the plugin declares none or an input cannot be measured. */
+export async function measureWork(plugin: Plugin, inputs: readonly PluginInput[], workDir: string, signal?: AbortSignal): Promise<number | undefined> {
+  const work = plugin.limits.work;
+  if (!work) return undefined;
+  let total = 0;
+  for (const input of inputs) {
+    const amount = await work
+      .measure(input, { signal: signal ?? AbortSignal.timeout(MEASURE_TIMEOUT_MS), timeoutMs: MEASURE_TIMEOUT_MS, workDir })
+      .catch(() => undefined);
+    // A file the measure cannot read is judged by the run, as before (with its own messages).
+    if (amount === undefined || !Number.isFinite(amount)) return undefined;
+    total += amount;
+  }
+  return total;
+}
+
+/** 400 naming the limit when `measured` is past the plugin's maximum. */
+export function checkWork(plugin: Plugin, operation: string, measured: number | undefined, what: string): void {
+  const work = plugin.limits.work;
+  if (!work || measured === undefined || measured <= work.max) return;
+  throw badRequest(
+    `${operation} takes at most ${describeAmount(work.max, work.unit)} per job; ${what} has ${describeAmount(measured, work.unit)}` +
+      (work.unit === 'pages' ? ': split it first (op split-pdf)' : work.unit === 'seconds' ? ': cut it first (op trim-media)' : ': scale it down first'),
+  );
+}
+
+export function describeAmount(amount: number, unit: string): string {
+  if (unit === 'seconds') {
+    const hours = amount / 3600;
+    return hours >= 1 ? `${Number(hours.toFixed(2))} hour${hours === 1 ? '' : 's'} of media` : `${Math.round(amount)} seconds of media`;
+  }
+  return `${Number(amount.toFixed(unit === 'megapixels' ? 1 : 0)).toLocaleString('en-US')} ${unit}`;
+}
+
+/** The run's deadline: the manifest's, given the measured work. */
+export function runTimeoutMs(plugin: Plugin, inputs: readonly PluginInput[], measured: number | undefined): number {
+  const { timeoutMs } = plugin.limits;
+  return typeof timeoutMs === 'function' ? timeoutMs(inputs, measured) : timeoutMs;
+}

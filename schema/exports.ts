@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/**
+ * Export to S3-compatible storage (issue 27): the output (a batch's ZIP) is uploaded there when
+ * the job is done. The credentials serve that upload alone: never stored, logged or echoed.
+ */
+export const s3ExportSchema = z.strictObject({
+  type: z.literal('s3'),
+  bucket: z.string().min(3).max(63),
+  key: z.string().min(1).max(1024),
+  region: z.string().min(1).max(64),
+  /** An S3-compatible service (MinIO, R2, ...); default AWS. Checked like import URLs. */
+  endpoint: z.string().min(1).max(2048).optional(),
+  accessKeyId: z.string().min(1).max(256),
+  secretAccessKey: z.string().min(1).max(256),
+  sessionToken: z.string().min(1).max(4096).optional(),
+  forcePathStyle: z.boolean().optional(),
+});
+export type S3Export = z.infer<typeof s3ExportSchema>;
+
+export const exportStateSchema = z.enum(['pending', 'uploading', 'done', 'failed']);
+
+/** The export in the job status. */
+export const exportStatusSchema = z.object({
+  status: exportStateSchema,
+  /** Where the object landed (when done). */
+  location: z.string().optional(),
+  etag: z.string().optional(),
+  /** When failed: the S3 error's code and message. */
+  error: z.string().optional(),
+});
+export type ExportStatus = z.infer<typeof exportStatusSchema>;
