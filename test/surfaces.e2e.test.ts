@@ -32,7 +32,7 @@ async function graphql(url: string, key: string | undefined, query: string, vari
   return { status: res.status, body: await res.json() };
 }
 
-const CONVERT = `mutation Convert($file: Upload!, $to: String!, $op: String, $options: JSON) {
+const CONVERT = `mutation Convert($file: Upload!, $to: String!, $op: String, $options: ConvertOptions) {
   convert(file: $file, to: $to, op: $op, options: $options) { jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error }
 }`;
 const JOB_FIELDS = 'jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error';
@@ -180,19 +180,20 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
   describe('parity', () => {
     const cases = [
-      { name: 'slow text to Markdown (test plugin)', file: () => text, to: 'md', options: { steps: 2 } },
+      { name: 'slow text to Markdown (test plugin)', file: () => text, to: 'md', plugin: 'testSlowText', options: { steps: 2 } },
       {
         name: 'PNG to WEBP (sharp)',
         file: async () => ({ name: 'red.png', data: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03030' } }).png().toBuffer() }),
         to: 'webp',
+        plugin: 'imageConvert',
         options: { quality: 60 },
       },
     ];
-    for (const { name, file: makeFile, to, options } of cases) {
+    for (const { name, file: makeFile, to, plugin, options } of cases) {
       it(`${name}: same job fields and same output on all three`, async () => {
         const file = await makeFile();
         const rest = await submitConvert(server.url, key, file, { to, ...Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)])) });
-        const gql = await graphqlConvert(server.url, key, file, { to, options });
+        const gql = await graphqlConvert(server.url, key, file, { to, options: { [plugin]: options } });
         const viaTrpc = await trpc.convert.mutate(convertForm(file, { to, options: JSON.stringify(options) }));
 
         expect(rest.status).toBe(200);
@@ -289,7 +290,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
   describe('subscriptions', () => {
     it('GraphQL jobUpdated over SSE: the current state, every change, then complete after done', async () => {
-      const accepted = await graphqlConvert(server.url, key, text, { to: 'md', options: { steps: 8 } });
+      const accepted = await graphqlConvert(server.url, key, text, { to: 'md', options: { testSlowText: { steps: 8 } } });
       const jobId = accepted.body.data!.convert.jobId;
       const sse = await graphqlSubscribe(server.url, key, `subscription Watch($id: ID!) { jobUpdated(id: $id) { jobId status progress downloadUrl expiresIn } }`, { id: jobId });
       expect(sse.contentType).toMatch(/text\/event-stream/);
@@ -325,10 +326,17 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
   describe('rules on every surface', () => {
     it('validates options with the plugin schema (GraphQL BAD_USER_INPUT, tRPC BAD_REQUEST)', async () => {
-      const gql = await graphqlConvert(server.url, key, text, { to: 'md', options: { steps: 1000 } });
+      const gql = await graphqlConvert(server.url, key, text, { to: 'md', options: { testSlowText: { steps: 1000 } } });
       expect(gql.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/Invalid steps/), extensions: { code: 'BAD_USER_INPUT' } });
-      const unknown = await graphqlConvert(server.url, key, text, { to: 'md', options: { colour: 'red' } });
-      expect(unknown.body.errors?.[0]?.message).toMatch(/Field 'colour' does not apply/);
+      // The options are typed: a field no plugin takes, or two plugins at once, never reach a resolver.
+      const unknown = await graphqlConvert(server.url, key, text, { to: 'md', options: { testSlowText: { colour: 'red' } } });
+      expect(unknown.body.errors?.[0]?.message).toMatch(/"colour" is not defined by type "TestSlowTextOptions"/);
+      const two = await graphqlConvert(server.url, key, text, { to: 'md', options: { testSlowText: { steps: 1 }, imageConvert: { quality: 50 } } });
+      expect(two.body.errors?.[0]?.message).toMatch(/Exactly one key must be specified for OneOf type "ConvertOptions"/);
+      const otherPlugin = await graphqlConvert(server.url, key, text, { to: 'md', options: { imageConvert: { quality: 50 } } });
+      expect(otherPlugin.body.errors?.[0]).toMatchObject({
+        message: 'The options are for image-convert, but txt -> md is run by test-slow-text', extensions: { code: 'BAD_USER_INPUT' },
+      });
       expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', options: '{"steps":"many"}' })))).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
       expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', options: '[1]' })))).toMatchObject({ code: 'BAD_REQUEST', message: 'options must be a JSON object string' });
       expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', steps: '2' })))).toMatchObject({ message: expect.stringMatching(/Unexpected field 'steps'/) });
@@ -590,7 +598,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
   describe('one registry, every surface', () => {
     it('lists the test plugin on GraphQL, tRPC, REST and OpenAPI', async () => {
-      const gql = await graphql(server.url, key, '{ formats { conversions { from to } operations { pluginId kind title inputs outputs plan available options optionsType } } }');
+      const gql = await graphql(server.url, key, '{ formats { conversions { from to } operations { pluginId kind title inputs outputs plan available options optionsType optionsField } } }');
       const rest = await getJson(`${server.url}/api/v1/formats`, key);
       const viaTrpc = await trpc.formats.list.query();
 
@@ -602,7 +610,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const gqlOp = gql.body.data!.formats.operations.find((o: { pluginId: string }) => o.pluginId === 'test-slow-text');
       expect(gqlOp).toEqual({
         pluginId: 'test-slow-text', kind: 'convert', title: restOp.title, inputs: ['txt'], outputs: ['md'], plan: 'free', available: true,
-        options: restOp.options, optionsType: 'TestSlowTextOptions',
+        options: restOp.options, optionsType: 'TestSlowTextOptions', optionsField: 'testSlowText',
       });
       expect(gql.body.data!.formats.conversions).toContainEqual({ from: 'txt', to: rest.body.conversions.txt });
 

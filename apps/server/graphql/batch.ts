@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { batchAcceptedSchema, batchStatusSchema } from '../../../schema/index.js';
 import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
-import { optionsObject } from './json.js';
+import { decodeConvertOptions, type OptionInputs } from './option-inputs.js';
 import { stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 
@@ -11,7 +11,7 @@ export type BatchAccepted = Omit<z.infer<typeof batchAcceptedSchema>, 'statusUrl
 type BatchStatus = z.infer<typeof batchStatusSchema>;
 type FileRejection = BatchAccepted['errors'][number];
 
-export function addBatch(builder: Builder) {
+export function addBatch(builder: Builder, optionInputs: OptionInputs) {
   const FileRejectionRef = builder.objectRef<FileRejection>('FileRejection').implement({
     description: 'A file of a batch that was not accepted; the others still run.',
     fields: (t) => ({ filename: t.exposeString('filename'), error: t.exposeString('error') }),
@@ -45,22 +45,22 @@ export function addBatch(builder: Builder) {
         to: t.arg.string({ required: true, description: 'Output format for every file (lower-case extension).' }),
         op: t.arg.string({ description: 'Tool op for every file; omit for a plain conversion.' }),
         options: t.arg({
-          type: 'JSON',
-          description: "The op's options for every file as one object, as convert takes them, e.g. {\"angle\": 90} with op: \"rotate-pdf\"; shapes: `formats.operations.options` and the *Options input types.",
+          type: 'ConvertOptions' as never,
+          description: 'The options for every file, as convert takes them, e.g. {rotatePdf: {angle: 90}} with op: "rotate-pdf".',
         }),
         quality: t.arg.int({ description: 'Output quality where the conversion or op takes one (or `quality` in options).' }),
         webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
       },
       resolve: async (_root, { files, to, op, options, quality, webhookUrl }, { services, principal }) => {
         const maxFiles = services.batches.admit(principal);
-        const fields = optionsObject(options);
+        const { fields, optionsFor } = decodeConvertOptions(options as Record<string, unknown> | null | undefined, optionInputs.convertFields);
         if (quality != null) {
           if (fields.quality !== undefined) throw badRequest('quality is given twice: in options and as an argument');
           fields.quality = quality;
         }
         const uploads = await stageUploads(services, principal, files, maxFiles);
         const { statusUrl: _statusUrl, ...accepted } = await services.batches.accept(principal, {
-          uploads, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: !principal.session, webhookUrl: webhookUrl ?? undefined,
+          uploads, to, op: op ?? undefined, fields, fieldsAreStrings: false, optionsFor, viaApi: !principal.session, webhookUrl: webhookUrl ?? undefined,
         });
         return accepted;
       },

@@ -2,6 +2,7 @@
 import type { OperationInfo } from '../../../core/registry/index.js';
 import type { Formats } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
+import type { OptionInputs } from './option-inputs.js';
 
 interface Conversion {
   from: string;
@@ -26,7 +27,7 @@ function formatsListing(): (formats: Formats) => FormatsListing {
   };
 }
 
-export function addFormats(builder: Builder, optionTypeNames: ReadonlyMap<string, string>) {
+export function addFormats(builder: Builder, { names: optionTypeNames, convertFields }: OptionInputs) {
   const listingOf = formatsListing();
   const ConversionRef = builder.objectRef<Conversion>('Conversion').implement({
     description: 'The `to` values one input format converts to.',
@@ -51,6 +52,11 @@ export function addFormats(builder: Builder, optionTypeNames: ReadonlyMap<string
         nullable: true,
         description: 'Name of the GraphQL input type describing `options`; null when the operation takes none.',
         resolve: (operation) => optionTypeNames.get(operation.pluginId) ?? null,
+      }),
+      optionsField: t.string({
+        nullable: true,
+        description: 'The field of `ConvertOptions` (convert, batchConvert) that carries this plugin\'s options; null for an extraction tool or an operation without options.',
+        resolve: (operation) => convertFields.get(operation.pluginId) ?? null,
       }),
     }),
   });

@@ -1,7 +1,7 @@
 /** Job: the accepted job and its status, with `job`, `convert`, `mergePdf` and `jobUpdated`. */
 import type { AcceptedJob, JobStatus, ToolReport } from '../../../schema/index.js';
 import type { Builder } from './builder.js';
-import { optionsObject } from './json.js';
+import { decodeConvertOptions, type OptionInputs } from './option-inputs.js';
 import { stageUpload, stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 
@@ -10,7 +10,7 @@ const JOB_STATES = ['queued', 'waiting', 'active', 'done', 'failed'] as const;
 
 type JobView = { jobId: string } & (Omit<AcceptedJob, 'statusUrl'> | JobStatus);
 
-export function addJob(builder: Builder) {
+export function addJob(builder: Builder, optionInputs: OptionInputs) {
   const JobState = builder.enumType('JobState', { values: JOB_STATES });
 
   const ToolReportRef = builder.objectRef<ToolReport>('ToolReport').implement({
@@ -52,14 +52,17 @@ export function addJob(builder: Builder) {
         file: t.arg({ type: 'Upload', required: true }),
         to: t.arg.string({ required: true, description: 'Output format (lower-case extension); for an in-place op, the input format.' }),
         op: t.arg.string({ description: 'Tool op; omit for a plain conversion.' }),
-        options: t.arg({ type: 'JSON', description: "The op's options as one object, e.g. {\"quality\": 60}; shapes: `formats.operations.options` and the *Options input types." }),
+        options: t.arg({
+          type: 'ConvertOptions' as never,
+          description: 'The options, under the field of the plugin that runs the conversion or op, e.g. {imageCompress: {quality: 60}} with op: "compress".',
+        }),
         webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
       },
       resolve: async (_root, { file, to, op, options, webhookUrl }, { services, principal }) => {
-        const fields = optionsObject(options);
+        const { fields, optionsFor } = decodeConvertOptions(options as Record<string, unknown> | null | undefined, optionInputs.convertFields);
         const upload = await stageUpload(services, principal, file);
         const { statusUrl: _statusUrl, ...accepted } = await services.jobs.accept(principal, {
-          upload, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: !principal.session, webhookUrl: webhookUrl ?? undefined,
+          upload, to, op: op ?? undefined, fields, fieldsAreStrings: false, optionsFor, viaApi: !principal.session, webhookUrl: webhookUrl ?? undefined,
         });
         return accepted;
       },

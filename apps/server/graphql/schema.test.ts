@@ -18,4 +18,20 @@ describe('GraphQL schema', () => {
     expect(sdl).toContain('enum ImageResizeOptionsResizeFit {');
     expect(sdl).toMatch(/input ImageCompressOptions \{\s+"""[^"]+"""\s+quality: Int = 75/);
   });
+
+  it('takes convert and batch options as one typed plugin field (@oneOf), never JSON', () => {
+    const sdl = printGraphQLSchema(new Registry(standardPlugins));
+    expect(sdl).toContain('input ConvertOptions @oneOf {');
+    expect(sdl).toMatch(/imageResize: ImageResizeOptions\n/);
+    expect(sdl).toMatch(/rotatePdf: RotatePdfOptions\n/);
+    // Extraction tools take their options as mutation arguments, not through ConvertOptions.
+    expect(sdl).not.toMatch(/pdfToMarkdown: PdfToMarkdownOptions/);
+    expect(sdl).toMatch(/convert\([^)]*options: ConvertOptions/);
+    expect(sdl).toMatch(/batchConvert\([^)]*options: ConvertOptions/);
+    // Whole degrees only; a discriminated union becomes one input with an enum discriminator.
+    expect(sdl).toMatch(/input RotatePdfOptions \{\s+"""[^"]+"""\s+angle: Int!/);
+    expect(sdl).toMatch(/input SplitPdfOptionsSplit \{\s+mode: SplitPdfOptionsSplitMode!\s+ranges: String\s+\}/);
+    const inputs = sdl.match(/^input [\s\S]*?^\}/gm) ?? [];
+    expect(inputs.filter((input) => /: \[?JSON/.test(input))).toEqual([]);
+  });
 });
