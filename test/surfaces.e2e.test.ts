@@ -12,7 +12,7 @@ import { TRPCError } from '@trpc/server';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SPEC_EXTRACTION_TOOLS, formatsSchema, type JobStatus } from '../schema/index.js';
+import { SPEC_EXTRACTION_TOOLS, fileSearchRowSchema, formatsSchema, pdfToMarkdownRowSchema, type JobStatus } from '../schema/index.js';
 import { createTransmuteClient, type TransmuteClient } from '../apps/server/trpc/client.js';
 import { createTrpcContext } from '../apps/server/trpc/context.js';
 import { createCaller } from '../apps/server/trpc/router.js';
@@ -483,7 +483,14 @@ describe('REST, GraphQL and tRPC over the same services', () => {
     }`;
     const TRANSCRIBE = 'mutation T($files: [Upload!]!) { transcribe(files: $files) { batchId } }';
     const EXTRACTION = `query Extraction($tool: String!, $id: ID!) {
-      extraction(tool: $tool, id: $id) { done total completed failed totalHits rows { filename status error data } }
+      extraction(tool: $tool, id: $id) {
+        done total completed failed totalHits
+        rows {
+          __typename filename status error data
+          ... on PdfToMarkdownRow { pages markdown stats { headings tables words runningLinesStripped } }
+          ... on FileSearchRow { kind count truncated matches { location snippet offset length } }
+        }
+      }
     }`;
     let report: TestFile;
     let memo: TestFile;
@@ -527,6 +534,13 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       // GraphQL's data is the REST row without filename and status.
       const { filename: _f, status: _s, ...restData } = trpcDone.rows[1]!;
       expect(second.data).toEqual(restData);
+
+      // Typed rows: the spec's fields on GraphQL's PdfToMarkdownRow, and the REST rows are exactly the declared row schema.
+      expect(first).toMatchObject({
+        __typename: 'PdfToMarkdownRow', pages: 1, markdown: first.data.markdown,
+        stats: { headings: first.data.stats.headings, tables: first.data.stats.tables, words: first.data.stats.words, runningLinesStripped: first.data.stats.running_lines_stripped },
+      });
+      for (const row of trpcDone.rows) expect(pdfToMarkdownRowSchema.parse(row)).toEqual(row);
     });
 
     it('passes each tool its own arguments (fileSearch: query, wholeWord; totalHits over the files)', async () => {
@@ -538,6 +552,10 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       expect(gqlDone.totalHits).toBe(3);
       expect(trpcDone.totalHits).toBe(3);
       expect(gqlDone.rows.map((r: { data: { count: number } }) => r.data.count)).toEqual([2, 1]);
+      expect(gqlDone.rows.map((r: { __typename: string; count: number; truncated: boolean; kind: string }) => [r.__typename, r.count, r.truncated, r.kind]))
+        .toEqual(gqlDone.rows.map((r: { data: { count: number; kind: string } }) => ['FileSearchRow', r.data.count, false, r.data.kind]));
+      expect(gqlDone.rows[0].matches).toEqual(gqlDone.rows[0].data.matches);
+      for (const row of trpcDone.rows) expect(fileSearchRowSchema.parse(row)).toEqual(row);
 
       const missing = await graphqlFiles(server.url, key, 'mutation S($files: [Upload!]!) { fileSearch(files: $files, query: "") { batchId } }', files);
       expect(missing.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
