@@ -14,23 +14,27 @@ type FileRejection = BatchAccepted['errors'][number];
 export function addBatch(builder: Builder, optionInputs: OptionInputs) {
   const FileRejectionRef = builder.objectRef<FileRejection>('FileRejection').implement({
     description: 'A file of a batch that was not accepted; the others still run.',
-    fields: (t) => ({ filename: t.exposeString('filename'), error: t.exposeString('error') }),
+    fields: (t) => ({
+      filename: t.exposeString('filename', { description: 'The file as uploaded.' }),
+      error: t.exposeString('error', { description: 'Why it was not accepted.' }),
+    }),
   });
 
   const BatchAcceptedRef = builder.objectRef<BatchAccepted>('BatchAccepted').implement({
     description: 'The answer to batchConvert (follow it with `batch(id)`) and to the extraction mutations (follow them with `extraction(tool, id)`).',
     fields: (t) => ({
-      batchId: t.exposeID('batchId'),
+      batchId: t.exposeID('batchId', { description: 'The batch, to poll.' }),
       total: t.exposeInt('total', { description: 'Files accepted (one job each, each charged).' }),
-      errors: t.field({ type: [FileRejectionRef], resolve: (batch) => batch.errors }),
+      errors: t.field({ type: [FileRejectionRef], description: 'The files not accepted (not charged).', resolve: (batch) => batch.errors }),
     }),
   });
 
   const BatchStatusRef = builder.objectRef<BatchStatus>('BatchStatus').implement({
+    description: 'A batch now: poll until done, then download the ZIP.',
     fields: (t) => ({
-      total: t.exposeInt('total'),
+      total: t.exposeInt('total', { description: 'Files in the batch.' }),
       completed: t.exposeInt('completed', { description: 'Jobs done or failed.' }),
-      done: t.exposeBoolean('done'),
+      done: t.exposeBoolean('done', { description: 'Every job done or failed.' }),
       downloadUrl: t.exposeString('downloadUrl', { nullable: true, description: 'When done: the ZIP of the outputs (GET it with the API key).' }),
     }),
   });
@@ -41,7 +45,7 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
       nullable: true,
       description: "Convert many files to one format (Pro and up; same rules as POST /api/batch/convert): at most the plan's batch size, charged per file.",
       args: {
-        files: t.arg({ type: ['Upload'], required: true }),
+        files: t.arg({ type: ['Upload'], required: true, description: 'The files, one job each.' }),
         to: t.arg.string({ required: true, description: 'Output format for every file (lower-case extension).' }),
         op: t.arg.string({ description: 'Tool op for every file; omit for a plain conversion.' }),
         options: t.arg({
@@ -72,7 +76,7 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
       type: BatchStatusRef,
       nullable: true,
       description: "A batch of the caller (NOT_FOUND when unknown, FORBIDDEN for another key holder's batch, as REST).",
-      args: { id: t.arg.id({ required: true }) },
+      args: { id: t.arg.id({ required: true, description: 'batchId of the batchConvert answer.' }) },
       resolve: (_root, { id }, { services, principal }) => services.batches.status(principal, String(id)),
     }),
   );

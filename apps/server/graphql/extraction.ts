@@ -64,7 +64,7 @@ export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typ
         description: 'One per accepted file, in the order sent; typed by tool (`... on PdfToMarkdownRow { markdown }`).',
         resolve: ({ tool, poll }) => poll.rows.map((row) => ({ tool, row })),
       }),
-      totalHits: t.int({ nullable: true, description: 'file-search only: the hits over every file.', resolve: ({ poll }) => poll.totalHits ?? null }),
+      totalHits: t.int({ nullable: true, description: 'File-search only: the hits over every file.', resolve: ({ poll }) => poll.totalHits ?? null }),
       summary: t.field({
         type: 'JSON',
         nullable: true,
@@ -97,7 +97,7 @@ export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typ
         nullable: true,
         description: mutationDescription(info),
         args: {
-          files: t.arg({ type: ['Upload'], required: true }),
+          files: t.arg({ type: ['Upload'], required: true, description: 'The files to read, one row each.' }),
           ...Object.fromEntries(fields.map((field) => [field.field, t.arg(inputValue(field))])),
           webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
         },

@@ -55,7 +55,12 @@ function graphqlType(builder: Builder, schema: JsonSchema, name: string): AnyTyp
     case 'string': {
       const values = schema.enum;
       const enumerable = values?.length && values.every((v) => typeof v === 'string' && GRAPHQL_NAME.test(v));
-      return (enumerable ? builder.enumType(name, { values: values as string[] }) : 'String') as AnyType;
+      if (!enumerable) return 'String' as AnyType;
+      // JSON Schema describes the field, not each value: the field's description explains them.
+      return builder.enumType(name, {
+        description: schema.description ?? `The values of \`${name}\`.`,
+        values: Object.fromEntries((values as string[]).map((value) => [value, { description: `\`${value}\` (see the field's description).` }])),
+      }) as AnyType;
     }
     case 'object':
       return schema.properties && Object.keys(schema.properties).length ? (inputType(builder, schema, name) as AnyType) : 'JSON';
@@ -85,7 +90,8 @@ export function optionFields(builder: Builder, schema: JsonSchema, name: string)
     field,
     type: graphqlType(builder, fieldSchema, `${name}${pascalCase(field)}`),
     required: required.has(field),
-    description: fieldSchema.description,
+    // A nested field without a description of its own (margin.top) is described by where it is.
+    description: fieldSchema.description ?? `\`${field}\` of ${name}.`,
     defaultValue: fieldSchema.default,
   }));
 }
