@@ -688,7 +688,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       expect(formOf('/api/batch/convert')).toMatchObject({ required: ['files', 'to'], properties: { files: { type: 'array' }, quality: { type: 'integer' } } });
       expect(body.paths['/api/batch/{id}'].get.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchStatus' } } } });
       expect(formOf('/api/file-search')).toMatchObject({ required: ['files', 'query'], properties: { files: { type: 'array', maxItems: 50 }, wholeWord: { type: 'boolean' } } });
-      expect(body.paths['/api/pdf-to-markdown/{id}'].get.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractionPoll' } } } });
+      expect(body.paths['/api/pdf-to-markdown/{id}'].get.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/PdfToMarkdownPoll' } } } });
       expect(body.components.schemas.ExtractionPoll.properties.rows.items.properties.status.enum).toEqual(['queued', 'processing', 'completed', 'failed']);
     });
 
