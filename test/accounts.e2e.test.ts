@@ -473,7 +473,7 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
 /** The convert mutation by the multipart request spec, sent with the session cookie and CSRF header. */
 async function graphqlConvertWithSession(browser: Browser, file: { name: string; data: string }): Promise<Answer> {
   const form = new FormData();
-  form.append('operations', JSON.stringify({ query: 'mutation ($file: Upload!, $options: JSON) { convert(file: $file, to: "md", options: $options) { jobId } }', variables: { file: null, options: { steps: 1 } } }));
+  form.append('operations', JSON.stringify({ query: 'mutation ($file: Upload!, $options: ConvertOptions) { convert(file: $file, to: "md", options: $options) { jobId } }', variables: { file: null, options: { testSlowText: { steps: 1 } } } }));
   form.append('map', JSON.stringify({ 0: ['variables.file'] }));
   form.append('0', new Blob([file.data]), file.name);
   const res = await fetch(`${browser.url}/graphql`, { method: 'POST', body: form, headers: { cookie: browser.cookieHeader, 'x-csrf-token': browser.csrf! } });

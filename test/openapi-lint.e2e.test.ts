@@ -76,6 +76,25 @@ describe('OpenAPI document', () => {
     expect(schemas.AcceptedJob.properties.statusUrl).toMatchObject({ format: 'uri-reference' });
   });
 
+  it('types the rows of each spec extraction tool with every field, and rotate-pdf angle as an integer enum', () => {
+    const schemas = document.components.schemas;
+    const rowFields = (name: string) => Object.keys(schemas[name].properties.rows.items.properties).sort();
+    const base = ['error', 'filename', 'status'];
+    expect(rowFields('ParseCvPoll')).toEqual([...base, 'confidence', 'email', 'employer', 'linkedin', 'location', 'name', 'phone', 'skills', 'title', 'years_exp'].sort());
+    expect(rowFields('TranscribePoll')).toEqual([...base, 'duration', 'language', 'segments', 'text'].sort());
+    expect(rowFields('FileSearchPoll')).toEqual([...base, 'count', 'kind', 'matches', 'truncated'].sort());
+    expect(rowFields('PdfToMarkdownPoll')).toEqual([...base, 'markdown', 'pages', 'stats'].sort());
+    expect(schemas.PdfToMarkdownPoll.properties.rows.items.properties.stats.required).toEqual(['headings', 'tables', 'words', 'running_lines_stripped']);
+    expect(schemas.FileSearchPoll.properties.rows.items.properties.matches.items.required).toEqual(['location', 'snippet', 'offset', 'length']);
+    for (const tool of ['parse-cv', 'transcribe', 'file-search', 'pdf-to-markdown']) {
+      const poll = document.paths[`/api/${tool}/{id}`].get.responses['200'].content['application/json'].schema.$ref as string;
+      expect(poll).toMatch(/^#\/components\/schemas\/[A-Za-z]+Poll$/);
+      expect(poll).not.toBe('#/components/schemas/ExtractionPoll');
+    }
+    const form = document.paths['/api/v1/convert'].post.requestBody.content['multipart/form-data'].schema.properties;
+    expect(form.angle).toMatchObject({ type: 'integer', enum: [90, 180, 270] });
+  });
+
   it('declares Content-Disposition on downloads and the rate headers on the answers that carry them', async () => {
     expect(document.paths['/api/download/{token}'].get.responses['200'].headers).toHaveProperty('Content-Disposition');
     expect(document.paths['/api/batch/{id}/download'].get.responses['200'].headers).toHaveProperty('Content-Disposition');

@@ -199,7 +199,7 @@ describe('the registry drives every surface', () => {
   });
 
   describe('batch options on GraphQL and tRPC, as REST', () => {
-    const BATCH = `mutation Batch($files: [Upload!]!, $to: String!, $op: String, $options: JSON) {
+    const BATCH = `mutation Batch($files: [Upload!]!, $to: String!, $op: String, $options: ConvertOptions) {
       batchConvert(files: $files, to: $to, op: $op, options: $options) { batchId total errors { filename error } }
     }`;
     let pdfs: Upload[];
@@ -231,7 +231,7 @@ describe('the registry drives every surface', () => {
     }
 
     it('rotate-pdf: options.angle reaches every page, over GraphQL and tRPC', async () => {
-      const gql = await graphql(server.url, key, BATCH, { to: 'pdf', op: 'rotate-pdf', options: { angle: 90 } }, pdfs);
+      const gql = await graphql(server.url, key, BATCH, { to: 'pdf', op: 'rotate-pdf', options: { rotatePdf: { angle: 90 } } }, pdfs);
       expect(gql.errors).toBeUndefined();
       expect(gql.data!.batchConvert).toEqual({ batchId: expect.any(String), total: 2, errors: [] });
       const viaTrpc = await trpc.batch.convert.mutate(form(pdfs, { to: 'pdf', op: 'rotate-pdf', options: '{"angle":270}' }));
@@ -245,11 +245,11 @@ describe('the registry drives every surface', () => {
       const rest = await fetch(`${server.url}/api/batch/convert`, { method: 'POST', body: form(pdfs, { to: 'pdf', op: 'rotate-pdf', angle: '45' }), headers: authHeaders(key) });
       const restError = ((await rest.json()) as { error: string }).error;
       expect(rest.status).toBe(400);
-      const gql = await graphql(server.url, key, BATCH, { to: 'pdf', op: 'rotate-pdf', options: { angle: 45 } }, pdfs);
+      const gql = await graphql(server.url, key, BATCH, { to: 'pdf', op: 'rotate-pdf', options: { rotatePdf: { angle: 45 } } }, pdfs);
       expect(gql.errors?.[0]).toMatchObject({ message: restError, extensions: { code: 'BAD_USER_INPUT' } });
       expect(await trpcError(trpc.batch.convert.mutate(form(pdfs, { to: 'pdf', op: 'rotate-pdf', options: '{"angle":45}' })))).toMatchObject({ code: 'BAD_REQUEST', message: restError });
 
-      const twice = await graphql(server.url, key, 'mutation($files: [Upload!]!) { batchConvert(files: $files, to: "webp", quality: 60, options: {quality: 50}) { batchId } }', {}, pdfs);
+      const twice = await graphql(server.url, key, 'mutation($files: [Upload!]!) { batchConvert(files: $files, to: "webp", quality: 60, options: {imageConvert: {quality: 50}}) { batchId } }', {}, pdfs);
       expect(twice.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
       expect(await trpcError(trpc.batch.convert.mutate(form(pdfs, { to: 'webp', quality: '60', options: '{}' })))).toMatchObject({ code: 'BAD_REQUEST' });
     });

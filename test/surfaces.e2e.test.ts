@@ -12,7 +12,7 @@ import { TRPCError } from '@trpc/server';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SPEC_EXTRACTION_TOOLS, formatsSchema, type JobStatus } from '../schema/index.js';
+import { SPEC_EXTRACTION_TOOLS, fileSearchRowSchema, formatsSchema, pdfToMarkdownRowSchema, type JobStatus } from '../schema/index.js';
 import { createTransmuteClient, type TransmuteClient } from '../apps/server/trpc/client.js';
 import { createTrpcContext } from '../apps/server/trpc/context.js';
 import { createCaller } from '../apps/server/trpc/router.js';
@@ -32,7 +32,7 @@ async function graphql(url: string, key: string | undefined, query: string, vari
   return { status: res.status, body: await res.json() };
 }
 
-const CONVERT = `mutation Convert($file: Upload!, $to: String!, $op: String, $options: JSON) {
+const CONVERT = `mutation Convert($file: Upload!, $to: String!, $op: String, $options: ConvertOptions) {
   convert(file: $file, to: $to, op: $op, options: $options) { jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error }
 }`;
 const JOB_FIELDS = 'jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error';
@@ -180,19 +180,20 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
   describe('parity', () => {
     const cases = [
-      { name: 'slow text to Markdown (test plugin)', file: () => text, to: 'md', options: { steps: 2 } },
+      { name: 'slow text to Markdown (test plugin)', file: () => text, to: 'md', plugin: 'testSlowText', options: { steps: 2 } },
       {
         name: 'PNG to WEBP (sharp)',
         file: async () => ({ name: 'red.png', data: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03030' } }).png().toBuffer() }),
         to: 'webp',
+        plugin: 'imageConvert',
         options: { quality: 60 },
       },
     ];
-    for (const { name, file: makeFile, to, options } of cases) {
+    for (const { name, file: makeFile, to, plugin, options } of cases) {
       it(`${name}: same job fields and same output on all three`, async () => {
         const file = await makeFile();
         const rest = await submitConvert(server.url, key, file, { to, ...Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)])) });
-        const gql = await graphqlConvert(server.url, key, file, { to, options });
+        const gql = await graphqlConvert(server.url, key, file, { to, options: { [plugin]: options } });
         const viaTrpc = await trpc.convert.mutate(convertForm(file, { to, options: JSON.stringify(options) }));
 
         expect(rest.status).toBe(200);
@@ -289,7 +290,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
   describe('subscriptions', () => {
     it('GraphQL jobUpdated over SSE: the current state, every change, then complete after done', async () => {
-      const accepted = await graphqlConvert(server.url, key, text, { to: 'md', options: { steps: 8 } });
+      const accepted = await graphqlConvert(server.url, key, text, { to: 'md', options: { testSlowText: { steps: 8 } } });
       const jobId = accepted.body.data!.convert.jobId;
       const sse = await graphqlSubscribe(server.url, key, `subscription Watch($id: ID!) { jobUpdated(id: $id) { jobId status progress downloadUrl expiresIn } }`, { id: jobId });
       expect(sse.contentType).toMatch(/text\/event-stream/);
@@ -325,10 +326,17 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
   describe('rules on every surface', () => {
     it('validates options with the plugin schema (GraphQL BAD_USER_INPUT, tRPC BAD_REQUEST)', async () => {
-      const gql = await graphqlConvert(server.url, key, text, { to: 'md', options: { steps: 1000 } });
+      const gql = await graphqlConvert(server.url, key, text, { to: 'md', options: { testSlowText: { steps: 1000 } } });
       expect(gql.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/Invalid steps/), extensions: { code: 'BAD_USER_INPUT' } });
-      const unknown = await graphqlConvert(server.url, key, text, { to: 'md', options: { colour: 'red' } });
-      expect(unknown.body.errors?.[0]?.message).toMatch(/Field 'colour' does not apply/);
+      // The options are typed: a field no plugin takes, or two plugins at once, never reach a resolver.
+      const unknown = await graphqlConvert(server.url, key, text, { to: 'md', options: { testSlowText: { colour: 'red' } } });
+      expect(unknown.body.errors?.[0]?.message).toMatch(/"colour" is not defined by type "TestSlowTextOptions"/);
+      const two = await graphqlConvert(server.url, key, text, { to: 'md', options: { testSlowText: { steps: 1 }, imageConvert: { quality: 50 } } });
+      expect(two.body.errors?.[0]?.message).toMatch(/Exactly one key must be specified for OneOf type "ConvertOptions"/);
+      const otherPlugin = await graphqlConvert(server.url, key, text, { to: 'md', options: { imageConvert: { quality: 50 } } });
+      expect(otherPlugin.body.errors?.[0]).toMatchObject({
+        message: 'The options are for image-convert, but txt -> md is run by test-slow-text', extensions: { code: 'BAD_USER_INPUT' },
+      });
       expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', options: '{"steps":"many"}' })))).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
       expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', options: '[1]' })))).toMatchObject({ code: 'BAD_REQUEST', message: 'options must be a JSON object string' });
       expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', steps: '2' })))).toMatchObject({ message: expect.stringMatching(/Unexpected field 'steps'/) });
@@ -475,7 +483,14 @@ describe('REST, GraphQL and tRPC over the same services', () => {
     }`;
     const TRANSCRIBE = 'mutation T($files: [Upload!]!) { transcribe(files: $files) { batchId } }';
     const EXTRACTION = `query Extraction($tool: String!, $id: ID!) {
-      extraction(tool: $tool, id: $id) { done total completed failed totalHits rows { filename status error data } }
+      extraction(tool: $tool, id: $id) {
+        done total completed failed totalHits
+        rows {
+          __typename filename status error data
+          ... on PdfToMarkdownRow { pages markdown stats { headings tables words runningLinesStripped } }
+          ... on FileSearchRow { kind count truncated matches { location snippet offset length } }
+        }
+      }
     }`;
     let report: TestFile;
     let memo: TestFile;
@@ -519,6 +534,13 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       // GraphQL's data is the REST row without filename and status.
       const { filename: _f, status: _s, ...restData } = trpcDone.rows[1]!;
       expect(second.data).toEqual(restData);
+
+      // Typed rows: the spec's fields on GraphQL's PdfToMarkdownRow, and the REST rows are exactly the declared row schema.
+      expect(first).toMatchObject({
+        __typename: 'PdfToMarkdownRow', pages: 1, markdown: first.data.markdown,
+        stats: { headings: first.data.stats.headings, tables: first.data.stats.tables, words: first.data.stats.words, runningLinesStripped: first.data.stats.running_lines_stripped },
+      });
+      for (const row of trpcDone.rows) expect(pdfToMarkdownRowSchema.parse(row)).toEqual(row);
     });
 
     it('passes each tool its own arguments (fileSearch: query, wholeWord; totalHits over the files)', async () => {
@@ -530,6 +552,10 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       expect(gqlDone.totalHits).toBe(3);
       expect(trpcDone.totalHits).toBe(3);
       expect(gqlDone.rows.map((r: { data: { count: number } }) => r.data.count)).toEqual([2, 1]);
+      expect(gqlDone.rows.map((r: { __typename: string; count: number; truncated: boolean; kind: string }) => [r.__typename, r.count, r.truncated, r.kind]))
+        .toEqual(gqlDone.rows.map((r: { data: { count: number; kind: string } }) => ['FileSearchRow', r.data.count, false, r.data.kind]));
+      expect(gqlDone.rows[0].matches).toEqual(gqlDone.rows[0].data.matches);
+      for (const row of trpcDone.rows) expect(fileSearchRowSchema.parse(row)).toEqual(row);
 
       const missing = await graphqlFiles(server.url, key, 'mutation S($files: [Upload!]!) { fileSearch(files: $files, query: "") { batchId } }', files);
       expect(missing.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
@@ -590,7 +616,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
   describe('one registry, every surface', () => {
     it('lists the test plugin on GraphQL, tRPC, REST and OpenAPI', async () => {
-      const gql = await graphql(server.url, key, '{ formats { conversions { from to } operations { pluginId kind title inputs outputs plan available options optionsType } } }');
+      const gql = await graphql(server.url, key, '{ formats { conversions { from to } operations { pluginId kind title inputs outputs plan available options optionsType optionsField } } }');
       const rest = await getJson(`${server.url}/api/v1/formats`, key);
       const viaTrpc = await trpc.formats.list.query();
 
@@ -602,7 +628,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const gqlOp = gql.body.data!.formats.operations.find((o: { pluginId: string }) => o.pluginId === 'test-slow-text');
       expect(gqlOp).toEqual({
         pluginId: 'test-slow-text', kind: 'convert', title: restOp.title, inputs: ['txt'], outputs: ['md'], plan: 'free', available: true,
-        options: restOp.options, optionsType: 'TestSlowTextOptions',
+        options: restOp.options, optionsType: 'TestSlowTextOptions', optionsField: 'testSlowText',
       });
       expect(gql.body.data!.formats.conversions).toContainEqual({ from: 'txt', to: rest.body.conversions.txt });
 
@@ -662,7 +688,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       expect(formOf('/api/batch/convert')).toMatchObject({ required: ['files', 'to'], properties: { files: { type: 'array' }, quality: { type: 'integer' } } });
       expect(body.paths['/api/batch/{id}'].get.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchStatus' } } } });
       expect(formOf('/api/file-search')).toMatchObject({ required: ['files', 'query'], properties: { files: { type: 'array', maxItems: 50 }, wholeWord: { type: 'boolean' } } });
-      expect(body.paths['/api/pdf-to-markdown/{id}'].get.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractionPoll' } } } });
+      expect(body.paths['/api/pdf-to-markdown/{id}'].get.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/PdfToMarkdownPoll' } } } });
       expect(body.components.schemas.ExtractionPoll.properties.rows.items.properties.status.enum).toEqual(['queued', 'processing', 'completed', 'failed']);
     });
 

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
-  EXTRACTION_RESULT_SECONDS, PLANS, acceptedJobSchema, batchAcceptedSchema, batchStatusSchema, creditsSchema, errorBodySchema, extractionPollSchema,
+  EXTRACTION_RESULT_SECONDS, PLANS, acceptedJobSchema, batchAcceptedSchema, batchStatusSchema, creditsSchema, errorBodySchema, extractionPollSchema, extractionPollSchemaOf, extractionRowSchemas,
   formatsSchema, historyQuerySchema, historySchema, jobStatusSchema, signedUrlRequestSchema, signedUrlSchema,
 } from '../../schema/index.js';
 import type { Registry } from '../../core/registry/index.js';
@@ -228,6 +228,11 @@ function convertForm(registry: Registry): JsonSchema {
  * One submit and one poll path per extraction tool (the REST routes are made from the same
  * list: capabilities.extractionTools). The form's fields beside `files` are the plugin's options.
  */
+/** The poll schema of a tool: its own (`ParseCvPoll`...) when the spec describes its rows. */
+function pollSchemaName(tool: string): string {
+  return Object.hasOwn(extractionRowSchemas, tool) ? `${camelCase(tool).replace(/^./, (c) => c.toUpperCase())}Poll` : 'ExtractionPoll';
+}
+
 function extractionPaths(capabilities: CapabilityService): OpenApiDocument['paths'] {
   const paths: OpenApiDocument['paths'] = {};
   for (const { tool, title, pluginId, inputs, maxFiles, plan: lowest, freeTrial, summary, options: optionsSchema } of capabilities.extractionTools()) {
@@ -284,7 +289,7 @@ function extractionPaths(capabilities: CapabilityService): OpenApiDocument['path
         description: `One row per file: \`filename\`, \`status\`, and when completed the tool's fields (when failed, \`error\`). Kept for ${EXTRACTION_RESULT_SECONDS / 3600} hour.`,
         tags: ['Extraction'],
         parameters: [{ name: 'id', in: 'path', required: true, description: 'batchId of the submit answer.', schema: { type: 'string' } }],
-        responses: { '200': json('ExtractionPoll', 'The rows so far.'), ...errors('401', '403', '404', '429') },
+        responses: { '200': json(pollSchemaName(tool), 'The rows so far.'), ...errors('401', '403', '404', '429') },
       },
     };
   }
@@ -474,6 +479,7 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
         BatchAccepted: jsonSchema(batchAcceptedSchema),
         BatchStatus: jsonSchema(batchStatusSchema),
         ExtractionPoll: jsonSchema(extractionPollSchema),
+        ...Object.fromEntries(Object.keys(extractionRowSchemas).map((tool) => [pollSchemaName(tool), jsonSchema(extractionPollSchemaOf(tool))])),
         Credits: jsonSchema(creditsSchema),
         History: jsonSchema(historySchema),
         Formats: jsonSchema(formatsSchema),

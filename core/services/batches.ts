@@ -27,6 +27,8 @@ export interface BatchRequest {
   op: string | undefined;
   fields: Record<string, unknown>;
   fieldsAreStrings: boolean;
+  /** See ConvertRequest.optionsFor. */
+  optionsFor?: string | undefined;
   viaApi: boolean;
   /** Beyond the spec: where to push the batch.done event. */
   webhookUrl?: string | undefined;

@@ -30,6 +30,8 @@ export interface ConvertRequest {
   /** Per-op fields as sent (strings from multipart, values from GraphQL/tRPC). */
   fields: Record<string, unknown>;
   fieldsAreStrings: boolean;
+  /** The plugin the fields were written for (GraphQL's ConvertOptions): refused when another plugin runs the job. */
+  optionsFor?: string | undefined;
   viaApi: boolean;
   batchId?: string;
   /** Beyond the spec: where to push this job's event (signed with the account's default secret). */
@@ -80,6 +82,9 @@ export class JobService {
       if (!resolution.ok) throw badRequest(resolution.error);
       const { plugin, output } = resolution;
       if ((plugin.limits.inputs?.min ?? 1) > 1) throw badRequest(`${plugin.title} takes several files: use its own endpoint`);
+      if (request.optionsFor !== undefined && request.optionsFor !== plugin.id) {
+        throw badRequest(`The options are for ${request.optionsFor}, but ${op ? `op '${op}'` : `${inputFormat} -> ${to}`} is run by ${plugin.id}`);
+      }
       if (op) requireFeature(principal.account, 'tool-ops');
       requirePlan(principal.account, plugin.plan, op ? `Op '${op}'` : plugin.title);
       const options = this.parse(plugin, request.fields, request.fieldsAreStrings, op ? `op '${op}'` : `${inputFormat} -> ${to}`);

@@ -46,8 +46,8 @@ export function addAccount(builder: Builder, CreditsRef: ObjectRef<PothosSchemaT
   const MeRef = builder.objectRef<Account>('Me').implement({
     description: 'The signed-in account (or the account of the API key sent).',
     fields: (t) => ({
-      id: t.exposeID('id'),
-      email: t.exposeString('email', { nullable: true }),
+      id: t.exposeID('id', { description: 'The account id.' }),
+      email: t.exposeString('email', { nullable: true, description: 'The e-mail address signed up with; null for an account made by an operator.' }),
       emailVerified: t.exposeBoolean('emailVerified', { description: 'API keys can be generated once true.' }),
       plan: t.string({ description: 'The plan\'s name, e.g. "Free" (as `credits.plan`).', resolve: (a) => PLANS[a.plan].label }),
       planId: t.string({ description: 'The plan\'s id: free, pro, business or enterprise.', resolve: (a) => a.plan }),
@@ -57,25 +57,26 @@ export function addAccount(builder: Builder, CreditsRef: ObjectRef<PothosSchemaT
         description: 'Whether the plan offers signed URLs (createSignedUrl): Business and up.',
         resolve: (a) => planAtLeast(a.plan, FEATURE_MIN_PLAN['signed-urls']),
       }),
-      createdAt: t.string({ description: 'Date-time.', resolve: (a) => a.createdAt.toISOString() }),
+      createdAt: t.field({ type: 'DateTime', description: 'When the account was created.', resolve: (a) => a.createdAt }),
     }),
   });
 
   const ApiKeyRef = builder.objectRef<ApiKeySummary>('ApiKey').implement({
     description: 'An API key as listed: never the key itself, which is shown once, at generation.',
     fields: (t) => ({
-      id: t.exposeID('id'),
+      id: t.exposeID('id', { description: 'The key id (revokeApiKey).' }),
       prefix: t.exposeString('prefix', { description: 'The first characters of the key, e.g. "ck_live_AbCd".' }),
-      name: t.exposeString('name', { nullable: true }),
-      createdAt: t.string({ description: 'Date-time.', resolve: (k) => k.createdAt.toISOString() }),
-      lastUsedAt: t.string({ nullable: true, description: 'Date-time of the last request with it (to the minute); null when never used.', resolve: (k) => iso(k.lastUsedAt) }),
+      name: t.exposeString('name', { nullable: true, description: 'The name given at generation.' }),
+      createdAt: t.field({ type: 'DateTime', description: 'When the key was generated.', resolve: (k) => k.createdAt }),
+      lastUsedAt: t.field({ type: 'DateTime', nullable: true, description: 'The last request with it (to the minute); null when never used.', resolve: (k) => k.lastUsedAt ?? null }),
     }),
   });
 
   const CreatedApiKeyRef = builder.objectRef<{ key: string; apiKey: ApiKeySummary }>('CreatedApiKey').implement({
+    description: 'A key just generated: the key itself, shown this once, and its listing.',
     fields: (t) => ({
       key: t.exposeString('key', { description: 'The full key. Shown this once: only its digest is kept.' }),
-      apiKey: t.field({ type: ApiKeyRef, resolve: (created) => created.apiKey }),
+      apiKey: t.field({ type: ApiKeyRef, description: 'The key as apiKeys lists it.', resolve: (created) => created.apiKey }),
     }),
   });
 
@@ -110,14 +111,14 @@ export function addAccount(builder: Builder, CreditsRef: ObjectRef<PothosSchemaT
     signUp: t.field({
       type: MeRef,
       description: 'Creates a Free account (e-mail unverified), signs it in (sets the session cookies) and sends the verification mail. A taken address: BAD_USER_INPUT.',
-      args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true, description: '10 to 256 characters.' }) },
+      args: { email: t.arg.string({ required: true, description: 'The e-mail address to sign in with.' }), password: t.arg.string({ required: true, description: '10 to 256 characters.' }) },
       resolve: async (_root, { email, password }, ctx) =>
         signedIn(ctx, await ctx.services.sessions.signUp({ email, password, ip: ctx.http.request.ip })),
     }),
     signIn: t.field({
       type: MeRef,
       description: 'Signs in (sets the session cookies). A wrong address or password: UNAUTHENTICATED "Wrong e-mail or password".',
-      args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+      args: { email: t.arg.string({ required: true, description: 'The address signed up with.' }), password: t.arg.string({ required: true, description: 'The account password (never stored or logged).' }) },
       resolve: async (_root, { email, password }, ctx) =>
         signedIn(ctx, await ctx.services.sessions.signIn({ email, password, ip: ctx.http.request.ip })),
     }),
@@ -134,7 +135,7 @@ export function addAccount(builder: Builder, CreditsRef: ObjectRef<PothosSchemaT
     verifyEmail: t.field({
       type: MeRef,
       description: 'Verifies the address with the token of the mailed link (works signed in or not). Unknown, used or expired: BAD_USER_INPUT.',
-      args: { token: t.arg.string({ required: true }) },
+      args: { token: t.arg.string({ required: true, description: 'The token of the verification link.' }) },
       resolve: (_root, { token }, { services }) => services.sessions.verifyEmail(token),
     }),
     resendVerificationEmail: t.boolean({
@@ -153,7 +154,7 @@ export function addAccount(builder: Builder, CreditsRef: ObjectRef<PothosSchemaT
     }),
     revokeApiKey: t.boolean({
       description: 'Revokes one of the account\'s keys at once. Unknown or another account\'s: NOT_FOUND.',
-      args: { id: t.arg.id({ required: true }) },
+      args: { id: t.arg.id({ required: true, description: 'The key id (ApiKey.id).' }) },
       resolve: async (_root, { id }, { services, principal }) => {
         await services.accounts.revokeKeyById(principal.account.id, String(id));
         return true;
@@ -162,7 +163,7 @@ export function addAccount(builder: Builder, CreditsRef: ObjectRef<PothosSchemaT
     setOverage: t.field({
       type: CreditsRef,
       description: 'Pay-as-you-go on or off; FORBIDDEN (reason plan_required) where the plan does not offer it (Enterprise).',
-      args: { enabled: t.arg.boolean({ required: true }) },
+      args: { enabled: t.arg.boolean({ required: true, description: 'Pay-as-you-go on (true) or off.' }) },
       resolve: async (_root, { enabled }, { services, principal }) => services.credits.balance(await services.accounts.setOverage(principal.account.id, enabled)),
     }),
   }));

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { batchAcceptedSchema, batchStatusSchema } from '../../../schema/index.js';
 import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
-import { optionsObject } from './json.js';
+import { decodeConvertOptions, type OptionInputs } from './option-inputs.js';
 import { stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 
@@ -11,26 +11,30 @@ export type BatchAccepted = Omit<z.infer<typeof batchAcceptedSchema>, 'statusUrl
 type BatchStatus = z.infer<typeof batchStatusSchema>;
 type FileRejection = BatchAccepted['errors'][number];
 
-export function addBatch(builder: Builder) {
+export function addBatch(builder: Builder, optionInputs: OptionInputs) {
   const FileRejectionRef = builder.objectRef<FileRejection>('FileRejection').implement({
     description: 'A file of a batch that was not accepted; the others still run.',
-    fields: (t) => ({ filename: t.exposeString('filename'), error: t.exposeString('error') }),
+    fields: (t) => ({
+      filename: t.exposeString('filename', { description: 'The file as uploaded.' }),
+      error: t.exposeString('error', { description: 'Why it was not accepted.' }),
+    }),
   });
 
   const BatchAcceptedRef = builder.objectRef<BatchAccepted>('BatchAccepted').implement({
     description: 'The answer to batchConvert (follow it with `batch(id)`) and to the extraction mutations (follow them with `extraction(tool, id)`).',
     fields: (t) => ({
-      batchId: t.exposeID('batchId'),
+      batchId: t.exposeID('batchId', { description: 'The batch, to poll.' }),
       total: t.exposeInt('total', { description: 'Files accepted (one job each, each charged).' }),
-      errors: t.field({ type: [FileRejectionRef], resolve: (batch) => batch.errors }),
+      errors: t.field({ type: [FileRejectionRef], description: 'The files not accepted (not charged).', resolve: (batch) => batch.errors }),
     }),
   });
 
   const BatchStatusRef = builder.objectRef<BatchStatus>('BatchStatus').implement({
+    description: 'A batch now: poll until done, then download the ZIP.',
     fields: (t) => ({
-      total: t.exposeInt('total'),
+      total: t.exposeInt('total', { description: 'Files in the batch.' }),
       completed: t.exposeInt('completed', { description: 'Jobs done or failed.' }),
-      done: t.exposeBoolean('done'),
+      done: t.exposeBoolean('done', { description: 'Every job done or failed.' }),
       downloadUrl: t.exposeString('downloadUrl', { nullable: true, description: 'When done: the ZIP of the outputs (GET it with the API key).' }),
     }),
   });
@@ -41,26 +45,26 @@ export function addBatch(builder: Builder) {
       nullable: true,
       description: "Convert many files to one format (Pro and up; same rules as POST /api/batch/convert): at most the plan's batch size, charged per file.",
       args: {
-        files: t.arg({ type: ['Upload'], required: true }),
+        files: t.arg({ type: ['Upload'], required: true, description: 'The files, one job each.' }),
         to: t.arg.string({ required: true, description: 'Output format for every file (lower-case extension).' }),
         op: t.arg.string({ description: 'Tool op for every file; omit for a plain conversion.' }),
         options: t.arg({
-          type: 'JSON',
-          description: "The op's options for every file as one object, as convert takes them, e.g. {\"angle\": 90} with op: \"rotate-pdf\"; shapes: `formats.operations.options` and the *Options input types.",
+          type: 'ConvertOptions' as never,
+          description: 'The options for every file, as convert takes them, e.g. {rotatePdf: {angle: 90}} with op: "rotate-pdf".',
         }),
         quality: t.arg.int({ description: 'Output quality where the conversion or op takes one (or `quality` in options).' }),
         webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
       },
       resolve: async (_root, { files, to, op, options, quality, webhookUrl }, { services, principal }) => {
         const maxFiles = services.batches.admit(principal);
-        const fields = optionsObject(options);
+        const { fields, optionsFor } = decodeConvertOptions(options as Record<string, unknown> | null | undefined, optionInputs.convertFields);
         if (quality != null) {
           if (fields.quality !== undefined) throw badRequest('quality is given twice: in options and as an argument');
           fields.quality = quality;
         }
         const uploads = await stageUploads(services, principal, files, maxFiles);
         const { statusUrl: _statusUrl, ...accepted } = await services.batches.accept(principal, {
-          uploads, to, op: op ?? undefined, fields, fieldsAreStrings: false, viaApi: !principal.session, webhookUrl: webhookUrl ?? undefined,
+          uploads, to, op: op ?? undefined, fields, fieldsAreStrings: false, optionsFor, viaApi: !principal.session, webhookUrl: webhookUrl ?? undefined,
         });
         return accepted;
       },
@@ -72,7 +76,7 @@ export function addBatch(builder: Builder) {
       type: BatchStatusRef,
       nullable: true,
       description: "A batch of the caller (NOT_FOUND when unknown, FORBIDDEN for another key holder's batch, as REST).",
-      args: { id: t.arg.id({ required: true }) },
+      args: { id: t.arg.id({ required: true, description: 'batchId of the batchConvert answer.' }) },
       resolve: (_root, { id }, { services, principal }) => services.batches.status(principal, String(id)),
     }),
   );

@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
 import type { Principal, Services } from '../../../core/services/index.js';
 import type { CookiePolicy } from '../session-cookies.js';
-import { addJsonScalar } from './json.js';
+import { addDateTimeScalar, addJsonScalar } from './json.js';
 
 export interface GraphQLContext {
   services: Services;
@@ -33,6 +33,7 @@ export interface SchemaTypes {
   Scalars: {
     JSON: { Input: unknown; Output: unknown };
     Upload: { Input: Promise<FileUpload>; Output: never };
+    DateTime: { Input: Date; Output: Date | string };
   };
 }
 
@@ -44,8 +45,9 @@ export function createBuilder(): Builder {
     description: 'A file sent by the GraphQL multipart request spec (https://github.com/jaydenseric/graphql-multipart-request-spec).',
   });
   addJsonScalar(builder);
-  builder.queryType({});
-  builder.mutationType({});
-  builder.subscriptionType({});
+  addDateTimeScalar(builder);
+  builder.queryType({ description: 'Reads: jobs, batches, extraction results, the account and what this server converts.' });
+  builder.mutationType({ description: 'Conversions, tools, extractions, and changes to the account, its keys and webhooks.' });
+  builder.subscriptionType({ description: 'Live updates over Server-Sent Events or WebSocket.' });
   return builder;
 }

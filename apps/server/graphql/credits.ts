@@ -6,11 +6,11 @@ export function addCredits(builder: Builder) {
   const CreditsRef = builder.objectRef<Credits>('Credits').implement({
     description: 'Credit balance of this month.',
     fields: (t) => ({
-      plan: t.exposeString('plan'),
+      plan: t.exposeString('plan', { description: 'The plan\'s name, e.g. "Pro".' }),
       creditsIncluded: t.exposeInt('creditsIncluded', { description: 'Monthly allowance.' }),
-      creditsUsed: t.exposeInt('creditsUsed'),
-      creditsRemaining: t.exposeInt('creditsRemaining'),
-      resetDate: t.exposeString('resetDate', { description: 'Next reset (date-time): the 1st of the next month, UTC.' }),
+      creditsUsed: t.exposeInt('creditsUsed', { description: 'Used this month.' }),
+      creditsRemaining: t.exposeInt('creditsRemaining', { description: 'Left this month.' }),
+      resetDate: t.expose('resetDate', { type: 'DateTime', description: 'Next reset: the 1st of the next month, UTC.' }),
       overageEnabled: t.exposeBoolean('overageEnabled', { description: 'Pay-as-you-go on or off.' }),
       overageRatePer1000: t.exposeFloat('overageRatePer1000', { nullable: true, description: 'EUR per 1,000 credits past the allowance; null where the plan has no pay-as-you-go (Enterprise).' }),
       overageCredits: t.exposeInt('overageCredits', { description: 'Credits metered past the allowance.' }),
@@ -22,7 +22,7 @@ export function addCredits(builder: Builder) {
   });
 
   builder.queryField('credits', (t) =>
-    t.field({ type: CreditsRef, nullable: true, resolve: (_root, _args, { services, principal }) => services.credits.balance(principal.account) }),
+    t.field({ type: CreditsRef, nullable: true, description: 'The caller\'s credit balance (same as GET /api/v1/credits).', resolve: (_root, _args, { services, principal }) => services.credits.balance(principal.account) }),
   );
   return CreditsRef;
 }

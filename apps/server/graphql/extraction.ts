@@ -13,19 +13,18 @@ import type { BatchAccepted, addBatch } from './batch.js';
 import type { Builder, GraphQLContext } from './builder.js';
 import type { JsonSchema } from '../json-schema.js';
 import { camelCase, inputValue, optionFields, optionsTypeName, type OptionInputs } from './option-inputs.js';
+import { addRowTypes } from './extraction-rows.js';
 import { stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 
 type ExtractionRow = ExtractionPoll['rows'][number];
-
-const ROW_STATES = ['queued', 'processing', 'completed', 'failed'] as const;
+/** A poll with the tool it was asked for: the tool decides the rows' types. */
+interface ToolPoll {
+  tool: string;
+  poll: ExtractionPoll;
+}
 
 const TRIAL = 'Free plan: one free call with one file per tool (a second call is FORBIDDEN with `extensions.reason` "trial_used", several files "trial_single_file").';
-
-/** The tool's own fields of a row: everything but filename and status. */
-function rowData({ filename: _filename, status: _status, ...data }: ExtractionRow): Record<string, unknown> {
-  return data;
-}
 
 /** Arguments the client sent; the plugin's defaults apply to the others. */
 function sent(args: Record<string, unknown>): Record<string, unknown> {
@@ -51,43 +50,26 @@ function mutationDescription(info: ExtractionToolInfo): string {
 
 export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typeof addBatch>, capabilities: CapabilityService, optionInputs: OptionInputs) {
   const tools = capabilities.extractionTools();
-  const RowState = builder.enumType('ExtractionRowStatus', { values: ROW_STATES });
+  const RowRef = addRowTypes(builder);
 
-  const RowRef = builder.objectRef<ExtractionRow>('ExtractionRow').implement({
-    description: 'One file of an extraction: its state, and when completed the fields the tool extracted.',
-    fields: (t) => ({
-      filename: t.string({ resolve: (row) => row.filename }),
-      status: t.field({ type: RowState, resolve: (row) => row.status }),
-      error: t.string({
-        nullable: true,
-        description: 'When failed: why. (A completed file-search row may carry one too: the file could not be searched.)',
-        resolve: (row) => (typeof row.error === 'string' ? row.error : null),
-      }),
-      data: t.field({
-        type: 'JSON',
-        nullable: true,
-        description:
-          "When completed: the tool's fields for this file as one object, i.e. the REST row without filename and status " +
-          '(pdf-to-markdown: markdown, pages, stats; file-search: kind, count, truncated, error, matches; parse-cv: the parsed CV). Null otherwise.',
-        resolve: (row) => (row.status === 'completed' ? rowData(row) : null),
-      }),
-    }),
-  });
-
-  const PollRef = builder.objectRef<ExtractionPoll>('ExtractionPoll').implement({
+  const PollRef = builder.objectRef<ToolPoll>('ExtractionPoll').implement({
     description: 'An extraction batch now: poll until done (results are kept for 1 hour).',
     fields: (t) => ({
-      done: t.boolean({ description: 'Every file completed or failed.', resolve: (poll) => poll.done }),
-      total: t.int({ resolve: (poll) => poll.total }),
-      completed: t.int({ resolve: (poll) => poll.completed }),
-      failed: t.int({ resolve: (poll) => poll.failed }),
-      rows: t.field({ type: [RowRef], description: 'One per accepted file, in the order sent.', resolve: (poll) => poll.rows }),
-      totalHits: t.int({ nullable: true, description: 'file-search only: the hits over every file.', resolve: (poll) => poll.totalHits ?? null }),
+      done: t.boolean({ description: 'Every file completed or failed.', resolve: ({ poll }) => poll.done }),
+      total: t.int({ description: 'Files accepted.', resolve: ({ poll }) => poll.total }),
+      completed: t.int({ description: 'Files completed.', resolve: ({ poll }) => poll.completed }),
+      failed: t.int({ description: 'Files failed.', resolve: ({ poll }) => poll.failed }),
+      rows: t.field({
+        type: [RowRef],
+        description: 'One per accepted file, in the order sent; typed by tool (`... on PdfToMarkdownRow { markdown }`).',
+        resolve: ({ tool, poll }) => poll.rows.map((row) => ({ tool, row })),
+      }),
+      totalHits: t.int({ nullable: true, description: 'File-search only: the hits over every file.', resolve: ({ poll }) => poll.totalHits ?? null }),
       summary: t.field({
         type: 'JSON',
         nullable: true,
         description: "The totals the tool declares over its rows, as one object (file-search: totalHits); null when it declares none.",
-        resolve: ({ done: _done, total: _total, completed: _completed, failed: _failed, rows: _rows, ...totals }) => (Object.keys(totals).length ? totals : null),
+        resolve: ({ poll: { done: _done, total: _total, completed: _completed, failed: _failed, rows: _rows, ...totals } }) => (Object.keys(totals).length ? totals : null),
       }),
     }),
   });
@@ -102,7 +84,7 @@ export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typ
         tool: t.arg.string({ required: true, description: `The tool the batch was sent to: ${tools.map((info) => info.tool).join(', ')}.` }),
         id: t.arg.id({ required: true, description: 'batchId of the mutation answer.' }),
       },
-      resolve: (_root, { tool, id }, { services, principal }) => services.extractions.poll(principal, tool, String(id)),
+      resolve: async (_root, { tool, id }, { services, principal }) => ({ tool, poll: await services.extractions.poll(principal, tool, String(id)) }),
     }),
   );
 
@@ -115,7 +97,7 @@ export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typ
         nullable: true,
         description: mutationDescription(info),
         args: {
-          files: t.arg({ type: ['Upload'], required: true }),
+          files: t.arg({ type: ['Upload'], required: true, description: 'The files to read, one row each.' }),
           ...Object.fromEntries(fields.map((field) => [field.field, t.arg(inputValue(field))])),
           webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
         },

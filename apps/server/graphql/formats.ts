@@ -2,6 +2,7 @@
 import type { OperationInfo } from '../../../core/registry/index.js';
 import type { Formats } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
+import type { OptionInputs } from './option-inputs.js';
 
 interface Conversion {
   from: string;
@@ -26,25 +27,28 @@ function formatsListing(): (formats: Formats) => FormatsListing {
   };
 }
 
-export function addFormats(builder: Builder, optionTypeNames: ReadonlyMap<string, string>) {
+export function addFormats(builder: Builder, { names: optionTypeNames, convertFields }: OptionInputs) {
   const listingOf = formatsListing();
   const ConversionRef = builder.objectRef<Conversion>('Conversion').implement({
     description: 'The `to` values one input format converts to.',
-    fields: (t) => ({ from: t.exposeString('from'), to: t.exposeStringList('to') }),
+    fields: (t) => ({
+      from: t.exposeString('from', { description: 'The input format (lower-case extension).' }),
+      to: t.exposeStringList('to', { description: 'The formats it converts to.' }),
+    }),
   });
 
   const OperationRef = builder.objectRef<OperationInfo>('Operation').implement({
     description: 'One plugin: a conversion family, a tool op or an extraction tool.',
     fields: (t) => ({
-      pluginId: t.exposeString('pluginId'),
-      kind: t.exposeString('kind', { description: 'convert, tool or extract.' }),
+      pluginId: t.exposeString('pluginId', { description: 'The plugin id.' }),
+      kind: t.exposeString('kind', { description: 'One of convert, tool or extract.' }),
       op: t.exposeString('op', { nullable: true, description: 'The `op` value of a tool.' }),
-      title: t.exposeString('title'),
-      inputs: t.exposeStringList('inputs'),
+      title: t.exposeString('title', { description: 'What it does, for people.' }),
+      inputs: t.exposeStringList('inputs', { description: 'The input formats it reads.' }),
       outputs: t.exposeStringList('outputs', { description: 'Empty for an in-place op (output = input format).' }),
       plan: t.exposeString('plan', { description: 'Lowest plan allowed.' }),
       available: t.exposeBoolean('available', { description: 'False when an engine it needs is not installed.' }),
-      missingEngines: t.exposeStringList('missingEngines'),
+      missingEngines: t.exposeStringList('missingEngines', { description: 'The engines it needs that are not installed.' }),
       licenses: t.exposeStringList('licenses', { description: 'SPDX licences of the libraries it links and the engines it runs.' }),
       options: t.field({ type: 'JSON', description: 'JSON Schema of `options`.', resolve: (operation) => operation.options }),
       optionsType: t.string({
@@ -52,13 +56,19 @@ export function addFormats(builder: Builder, optionTypeNames: ReadonlyMap<string
         description: 'Name of the GraphQL input type describing `options`; null when the operation takes none.',
         resolve: (operation) => optionTypeNames.get(operation.pluginId) ?? null,
       }),
+      optionsField: t.string({
+        nullable: true,
+        description: 'The field of `ConvertOptions` (convert, batchConvert) that carries this plugin\'s options; null for an extraction tool or an operation without options.',
+        resolve: (operation) => convertFields.get(operation.pluginId) ?? null,
+      }),
     }),
   });
 
   const FormatsRef = builder.objectRef<FormatsListing>('Formats').implement({
+    description: 'What this server converts and runs.',
     fields: (t) => ({
-      conversions: t.field({ type: [ConversionRef], resolve: (formats) => formats.conversions }),
-      operations: t.field({ type: [OperationRef], resolve: (formats) => formats.operations }),
+      conversions: t.field({ type: [ConversionRef], description: 'Per input format, the formats it converts to.', resolve: (formats) => formats.conversions }),
+      operations: t.field({ type: [OperationRef], description: 'Every plugin, available or not.', resolve: (formats) => formats.operations }),
     }),
   });
 

@@ -8,21 +8,23 @@ type HistoryRecord = History['history'][number];
 
 export function addHistory(builder: Builder) {
   const HistoryRecordRef = builder.objectRef<HistoryRecord>('HistoryRecord').implement({
+    description: 'One conversion or tool job of the caller.',
     fields: (t) => ({
-      time: t.exposeString('time', { description: 'Date-time of acceptance.' }),
+      time: t.expose('time', { type: 'DateTime', description: 'When the job was accepted.' }),
       conv: t.exposeString('conv', { description: 'The conversion, e.g. "PNG to WEBP" or "compress (JPG)".' }),
-      jobId: t.exposeString('jobId'),
-      viaApi: t.exposeBoolean('viaApi'),
+      jobId: t.exposeString('jobId', { description: 'The job (`job(id)` while it is kept).' }),
+      viaApi: t.exposeBoolean('viaApi', { description: 'Sent with an API key (false: from the web app).' }),
     }),
   });
 
   const HistoryRef = builder.objectRef<History>('History').implement({
+    description: 'A page of the caller\'s history, newest first.',
     fields: (t) => ({
-      total: t.exposeInt('total'),
-      limit: t.exposeInt('limit'),
-      offset: t.exposeInt('offset'),
-      hasMore: t.exposeBoolean('hasMore'),
-      history: t.field({ type: [HistoryRecordRef], resolve: (page) => page.history }),
+      total: t.exposeInt('total', { description: 'Jobs in the whole history.' }),
+      limit: t.exposeInt('limit', { description: 'The page size asked for.' }),
+      offset: t.exposeInt('offset', { description: 'Jobs skipped before this page.' }),
+      hasMore: t.exposeBoolean('hasMore', { description: 'More pages follow.' }),
+      history: t.field({ type: [HistoryRecordRef], description: 'The jobs of this page.', resolve: (page) => page.history }),
     }),
   });
 
@@ -30,6 +32,7 @@ export function addHistory(builder: Builder) {
     t.field({
       type: HistoryRef,
       nullable: true,
+      description: 'The caller\'s conversions, newest first (same as GET /api/v1/history).',
       args: { limit: t.arg.int({ description: '1 to 100, default 50.' }), offset: t.arg.int({ description: 'Default 0.' }) },
       resolve: (_root, args, { services, principal }) => {
         const parsed = historyQuerySchema.safeParse({ limit: args.limit ?? undefined, offset: args.offset ?? undefined });

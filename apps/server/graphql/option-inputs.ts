@@ -1,11 +1,12 @@
 /**
  * Typed input types for plugin options, generated from the registry: each plugin's zod options
  * schema (as JSON Schema, which the registry already derives) becomes `<PluginId>Options`.
- * `convert` and `batchConvert` take `options: JSON` (validated by the plugin's zod schema in the
- * services); these types document the shapes and give client code generators something to type
- * against. The extraction mutations take the same fields as arguments (optionArgs).
- * Shapes GraphQL cannot express become JSON.
+ * `convert` and `batchConvert` take them through the `@oneOf` input `ConvertOptions`, one field per
+ * conversion or tool plugin (its id in camelCase); the services still validate the values with the
+ * plugin's zod schema. The extraction mutations take the same fields as arguments (optionArgs).
+ * A union of object shapes (split-pdf's `split`) becomes one input with every variant's fields.
  */
+import { badRequest } from '../../../core/services/errors.js';
 import type { CapabilityService } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
 import type { JsonSchema } from '../json-schema.js';
@@ -22,18 +23,44 @@ export const camelCase = (id: string) => pascalCase(id).replace(/^./, (c) => c.t
 // Pothos types field configs from literal arguments; generated ones are checked at run time by GraphQL.
 type AnyType = never;
 
+/** The variants of a union of object shapes (zod's discriminated union), merged into one object. */
+function mergedVariants(schema: JsonSchema): JsonSchema | undefined {
+  const variants = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
+  if (!variants?.length || !variants.every((variant) => variant.type === 'object' && variant.properties)) return undefined;
+  const properties: Record<string, JsonSchema> = {};
+  for (const variant of variants) {
+    for (const [field, fieldSchema] of Object.entries(variant.properties!)) {
+      const values = [...((properties[field]?.enum as unknown[]) ?? []), ...('const' in fieldSchema ? [fieldSchema.const] : (fieldSchema.enum ?? []))];
+      properties[field] = values.length ? { ...fieldSchema, const: undefined, enum: [...new Set(values)] } : fieldSchema;
+    }
+  }
+  // A field is required only when every variant requires it; the plugin's schema checks the rest.
+  const required = Object.keys(properties).filter((field) => variants.every((variant) => variant.required?.includes(field)));
+  return { type: 'object', properties, required, ...(schema.description ? { description: schema.description } : {}) };
+}
+
+const isInteger = (value: unknown) => Number.isInteger(value);
+
 function graphqlType(builder: Builder, schema: JsonSchema, name: string): AnyType | 'JSON' {
+  const merged = mergedVariants(schema);
+  if (merged) return inputType(builder, merged, name) as AnyType;
   switch (schema.type) {
     case 'integer':
       return 'Int' as AnyType;
     case 'number':
-      return 'Float' as AnyType;
+      // A number limited to whole values (rotate-pdf's angle: 90, 180 or 270) is an Int.
+      return (schema.enum?.length && schema.enum.every(isInteger) ? 'Int' : 'Float') as AnyType;
     case 'boolean':
       return 'Boolean' as AnyType;
     case 'string': {
       const values = schema.enum;
       const enumerable = values?.length && values.every((v) => typeof v === 'string' && GRAPHQL_NAME.test(v));
-      return (enumerable ? builder.enumType(name, { values: values as string[] }) : 'String') as AnyType;
+      if (!enumerable) return 'String' as AnyType;
+      // JSON Schema describes the field, not each value: the field's description explains them.
+      return builder.enumType(name, {
+        description: schema.description ?? `The values of \`${name}\`.`,
+        values: Object.fromEntries((values as string[]).map((value) => [value, { description: `\`${value}\` (see the field's description).` }])),
+      }) as AnyType;
     }
     case 'object':
       return schema.properties && Object.keys(schema.properties).length ? (inputType(builder, schema, name) as AnyType) : 'JSON';
@@ -63,7 +90,8 @@ export function optionFields(builder: Builder, schema: JsonSchema, name: string)
     field,
     type: graphqlType(builder, fieldSchema, `${name}${pascalCase(field)}`),
     required: required.has(field),
-    description: fieldSchema.description,
+    // A nested field without a description of its own (margin.top) is described by where it is.
+    description: fieldSchema.description ?? `\`${field}\` of ${name}.`,
     defaultValue: fieldSchema.default,
   }));
 }
@@ -83,6 +111,8 @@ function inputType(builder: Builder, schema: JsonSchema, name: string, descripti
 export interface OptionInputs {
   /** Plugin id -> the name of its `<PluginId>Options` input type (plugins that have options). */
   names: ReadonlyMap<string, string>;
+  /** Plugin id -> its field of `ConvertOptions` (conversion and tool plugins that have options). */
+  convertFields: ReadonlyMap<string, string>;
   /** Plugin id -> the fields of that type. */
   fields: ReadonlyMap<string, OptionField[]>;
 }
@@ -90,6 +120,7 @@ export interface OptionInputs {
 /** Adds one input type per plugin that has options. */
 export function addOptionInputs(builder: Builder, capabilities: CapabilityService): OptionInputs {
   const names = new Map<string, string>();
+  const convertFields = new Map<string, string>();
   const fieldsOf = new Map<string, OptionField[]>();
   for (const operation of capabilities.formats().operations) {
     const schema = operation.options as JsonSchema;
@@ -102,8 +133,39 @@ export function addOptionInputs(builder: Builder, capabilities: CapabilityServic
     inputType(builder, schema, name, `Options of ${operation.title} (${usage}).`, fields);
     names.set(operation.pluginId, name);
     fieldsOf.set(operation.pluginId, fields);
+    if (operation.kind !== 'extract') convertFields.set(operation.pluginId, camelCase(operation.pluginId));
   }
-  return { names, fields: fieldsOf };
+  builder.inputType('ConvertOptions', {
+    isOneOf: true,
+    description:
+      'The options of one conversion or tool op (convert, batchConvert): exactly one field, the plugin that runs it ' +
+      '(`formats.operations.optionsField`), e.g. {imageResize: {resize: {width: 200}}} with op: "resize".',
+    fields: (t) =>
+      Object.fromEntries(
+        [...convertFields].map(([pluginId, field]) => [field, t.field({ type: names.get(pluginId) as AnyType, description: `Options of the ${pluginId} plugin.` })]),
+      ),
+  });
+  return { names, convertFields, fields: fieldsOf };
+}
+
+/** The plugin and fields a `ConvertOptions` value selects (none when the argument is left out). */
+export function decodeConvertOptions(
+  value: Record<string, unknown> | null | undefined, convertFields: ReadonlyMap<string, string>,
+): { fields: Record<string, unknown>; optionsFor?: string } {
+  const chosen = Object.entries(value ?? {}).filter(([, fields]) => fields != null);
+  if (chosen.length === 0) return { fields: {} };
+  // GraphQL already refuses more than one field (@oneOf); a field of no plugin cannot be sent either.
+  const [field, fields] = chosen[0]!;
+  const pluginId = [...convertFields].find(([, name]) => name === field)?.[0];
+  if (!pluginId || chosen.length > 1) throw badRequest('options takes exactly one plugin field');
+  return { fields: withoutNulls(fields) as Record<string, unknown>, optionsFor: pluginId };
+}
+
+/** An input value without the fields sent as null: the plugin's defaults apply to them, as to fields left out. */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field != null).map(([key, field]) => [key, withoutNulls(field)]));
 }
 
 /** Options types of tools with no plugin (the spec's fields of a tool not installed) are named after the tool. */

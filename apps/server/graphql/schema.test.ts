@@ -18,4 +18,29 @@ describe('GraphQL schema', () => {
     expect(sdl).toContain('enum ImageResizeOptionsResizeFit {');
     expect(sdl).toMatch(/input ImageCompressOptions \{\s+"""[^"]+"""\s+quality: Int = 75/);
   });
+
+  it('types every date as DateTime', () => {
+    const sdl = printGraphQLSchema(new Registry(standardPlugins));
+    expect(sdl).toContain('scalar DateTime');
+    for (const field of ['createdAt: DateTime!', 'lastUsedAt: DateTime', 'resetDate: DateTime!', 'expiresAt: DateTime!', 'time: DateTime!', 'at: DateTime!', 'updatedAt: DateTime!']) {
+      expect(sdl).toContain(field);
+    }
+    expect(sdl.match(/^\s+\w*(At|Date|Since): String/gm)).toBeNull();
+  });
+
+  it('takes convert and batch options as one typed plugin field (@oneOf), never JSON', () => {
+    const sdl = printGraphQLSchema(new Registry(standardPlugins));
+    expect(sdl).toContain('input ConvertOptions @oneOf {');
+    expect(sdl).toMatch(/imageResize: ImageResizeOptions\n/);
+    expect(sdl).toMatch(/rotatePdf: RotatePdfOptions\n/);
+    // Extraction tools take their options as mutation arguments, not through ConvertOptions.
+    expect(sdl).not.toMatch(/pdfToMarkdown: PdfToMarkdownOptions/);
+    expect(sdl).toMatch(/convert\([^)]*options: ConvertOptions/);
+    expect(sdl).toMatch(/batchConvert\([^)]*options: ConvertOptions/);
+    // Whole degrees only; a discriminated union becomes one input with an enum discriminator.
+    expect(sdl).toMatch(/input RotatePdfOptions \{\s+"""[^"]+"""\s+angle: Int!/);
+    expect(sdl).toMatch(/input SplitPdfOptionsSplit \{[^}]*mode: SplitPdfOptionsSplitMode![^}]*ranges: String\n\}/);
+    const inputs = sdl.match(/^input [\s\S]*?^\}/gm) ?? [];
+    expect(inputs.filter((input) => /: \[?JSON/.test(input))).toEqual([]);
+  });
 });

@@ -19,13 +19,13 @@ import { addWebhooks } from './webhooks.js';
 export function buildGraphQLSchema(capabilities: CapabilityService): GraphQLSchema {
   const builder = createBuilder();
   const optionInputs = addOptionInputs(builder, capabilities);
-  addJob(builder);
-  addExtraction(builder, addBatch(builder), capabilities, optionInputs);
+  addJob(builder, optionInputs);
+  addExtraction(builder, addBatch(builder, optionInputs), capabilities, optionInputs);
   addAccount(builder, addCredits(builder));
   addHistory(builder);
   addSignedUrl(builder);
   addWebhooks(builder);
-  addFormats(builder, optionInputs.names);
+  addFormats(builder, optionInputs);
   return builder.toSchema();
 }
 

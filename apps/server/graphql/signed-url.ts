@@ -6,11 +6,12 @@ import type { Builder } from './builder.js';
 
 export function addSignedUrl(builder: Builder) {
   const SignedUrlRef = builder.objectRef<SignedUrl>('SignedUrl').implement({
+    description: 'A download link for a job\'s output that works without the API key until it expires.',
     fields: (t) => ({
-      url: t.exposeString('url'),
+      url: t.exposeString('url', { description: 'The link.' }),
       expiresIn: t.exposeInt('expiresIn', { description: 'Seconds.' }),
-      expiresAt: t.exposeString('expiresAt', { description: 'Date-time.' }),
-      reusable: t.exposeBoolean('reusable'),
+      expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When the link stops working.' }),
+      reusable: t.exposeBoolean('reusable', { description: 'False: the link works once.' }),
     }),
   });
 
@@ -20,7 +21,7 @@ export function addSignedUrl(builder: Builder) {
       nullable: true,
       description: 'Keeps the output of a done job until the URL expires.',
       args: {
-        jobId: t.arg.id({ required: true }),
+        jobId: t.arg.id({ required: true, description: 'A done job of the caller.' }),
         expirySeconds: t.arg.int({ description: 'At least 60; capped by the plan.' }),
         reusable: t.arg.boolean({ description: 'Default true.' }),
       },

@@ -73,7 +73,7 @@ export const FormatsQuery = graphql(`
   query Formats {
     formats {
       conversions { from to }
-      operations { kind op pluginId title inputs outputs options plan available }
+      operations { kind op pluginId title inputs outputs options optionsField plan available }
     }
     credits { plan creditsRemaining creditsIncluded }
   }
@@ -84,7 +84,7 @@ const JobFields = graphql(`
 `);
 
 export const Convert = graphql(`
-  mutation Convert($file: Upload!, $to: String!, $op: String, $options: JSON) {
+  mutation Convert($file: Upload!, $to: String!, $op: String, $options: ConvertOptions) {
     convert(file: $file, to: $to, op: $op, options: $options) { ...JobFields }
   }
 `, [JobFields]);
@@ -96,7 +96,7 @@ export const MergePdf = graphql(`
 `, [JobFields]);
 
 export const BatchConvert = graphql(`
-  mutation BatchConvert($files: [Upload!]!, $to: String!, $op: String, $options: JSON) {
+  mutation BatchConvert($files: [Upload!]!, $to: String!, $op: String, $options: ConvertOptions) {
     batchConvert(files: $files, to: $to, op: $op, options: $options) { batchId total errors { filename error } }
   }
 `);

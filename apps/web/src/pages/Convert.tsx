@@ -11,7 +11,7 @@ import { ApiError, request, subscribe, upload } from '../client.ts';
 import { ExtractionResult, type Row } from '../components/ExtractionResult.tsx';
 import { OptionsForm } from '../components/OptionsForm.tsx';
 import { errorText, formatBytes } from '../format.ts';
-import type { ResultOf } from '../graphql.ts';
+import type { ResultOf, VariablesOf } from '../graphql.ts';
 import {
   CancelJob,
   BatchConvert,
@@ -33,6 +33,7 @@ import { buildOptions, initialDraft, type Draft, type JsonSchema } from '../sche
 type Formats = NonNullable<ResultOf<typeof FormatsQuery>['formats']>;
 type Operation = Formats['operations'][number];
 type Job = NonNullable<ResultOf<typeof JobUpdated>['jobUpdated']>;
+type ConvertOptions = NonNullable<VariablesOf<typeof Convert>['options']>;
 
 const PLAN_RANK: Record<string, number> = { free: 0, pro: 1, business: 2, enterprise: 3 };
 /** The extraction tools this page has a mutation for (the spec's four). */
@@ -50,6 +51,8 @@ interface Action {
   /** A tool op's output format when it is not the input's (blur-faces: png, split-pdf: zip). */
   output?: string;
   schema: JsonSchema;
+  /** The field of ConvertOptions that carries the options (convert and tool actions that take any). */
+  optionsField?: string | null;
   plan: string;
 }
 
@@ -69,7 +72,7 @@ function actionsFor(files: File[], formats: Formats): Action[] {
     .reduce((common, next) => common.filter((to) => next.includes(to)));
   for (const to of targets) {
     const plugin = ops.find((operation) => operation.kind === 'convert' && operation.inputs.includes(kinds[0]!) && operation.outputs.includes(to));
-    actions.push({ id: `convert:${to}`, label: `Convert to ${to.toUpperCase()}`, kind: 'convert', to, schema: (plugin?.options as JsonSchema) ?? EMPTY_SCHEMA, plan: plugin?.plan ?? 'free' });
+    actions.push({ id: `convert:${to}`, label: `Convert to ${to.toUpperCase()}`, kind: 'convert', to, schema: (plugin?.options as JsonSchema) ?? EMPTY_SCHEMA, optionsField: plugin?.optionsField, plan: plugin?.plan ?? 'free' });
   }
 
   if (files.length >= 2 && kinds.every((kind) => kind === 'pdf')) {
@@ -82,7 +85,7 @@ function actionsFor(files: File[], formats: Formats): Action[] {
   for (const [op, plugins] of byOp) {
     if (!kinds.every((kind) => plugins.some((plugin) => plugin.inputs.includes(kind)))) continue;
     const plugin = plugins.find((candidate) => candidate.inputs.includes(kinds[0]!))!;
-    actions.push({ id: `tool:${op}`, label: plugin.title, kind: 'tool', op, output: plugin.outputs[0], schema: plugin.options as JsonSchema, plan: plugin.plan });
+    actions.push({ id: `tool:${op}`, label: plugin.title, kind: 'tool', op, output: plugin.outputs[0], schema: plugin.options as JsonSchema, optionsField: plugin.optionsField, plan: plugin.plan });
   }
 
   for (const operation of ops) {
@@ -240,7 +243,8 @@ export function ConvertPage() {
       setTimeout(() => document.querySelector<HTMLElement>('[aria-invalid="true"], .field-error')?.focus());
       return;
     }
-    const options = Object.keys(built.value).length ? built.value : null;
+    // The form is drawn from the plugin's JSON Schema, so its value is typed by that schema, not by TypeScript.
+    const options = Object.keys(built.value).length && action.optionsField ? ({ [action.optionsField]: built.value } as ConvertOptions) : null;
     setRunning(true);
     try {
       if (action.kind === 'merge') await runOne({ label: `${files.length} PDFs merged`, downloadLabel: 'Download merged.pdf' }, (key) => upload(MergePdf, { files: [] as File[] }, files.map((file, i) => ({ path: `files.${i}`, file })), uploadProgress(key)).then((r) => r.mergePdf));
@@ -265,7 +269,7 @@ export function ConvertPage() {
     }
   };
 
-  const runEach = async (chosen: Action, options: Record<string, unknown> | null) => {
+  const runEach = async (chosen: Action, options: ConvertOptions | null) => {
     const base = Date.now();
     const queue = files.map((file, index) => ({ file, key: base + index }));
     setTasks(queue.map(({ file, key }) => ({ key, label: file.name, phase: 'pending', percent: 0 })));
@@ -288,7 +292,7 @@ export function ConvertPage() {
     await Promise.all(Array.from({ length: Math.min(CONCURRENT_FILES, files.length) }, worker));
   };
 
-  const runBatch = async (chosen: Action, options: Record<string, unknown> | null) => {
+  const runBatch = async (chosen: Action, options: ConvertOptions | null) => {
     const key = Date.now();
     setTasks([{ key, label: `${files.length} files as one ZIP`, phase: 'uploading', percent: 0 }]);
     try {
