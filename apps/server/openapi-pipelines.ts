@@ -38,7 +38,7 @@ type Json = (schemaName: string, description: string) => object;
 type Errors = (...statuses: string[]) => object;
 
 export function pipelineSchemas(toJson: (schema: z.ZodType, io?: 'input' | 'output') => JsonSchema): Record<string, JsonSchema> {
-  return { PipelineRequest: { ...toJson(pipelineRequestSchema, 'input'), properties: { ...toJson(pipelineRequestSchema, 'input').properties, export: toJson(s3ExportSchema, 'input') } }, S3Export: toJson(s3ExportSchema, 'input') };
+  return { PipelineRequest: { ...toJson(pipelineRequestSchema, 'input'), properties: { ...toJson(pipelineRequestSchema, 'input').properties, export: { $ref: '#/components/schemas/S3Export' } } }, S3Export: toJson(s3ExportSchema, 'input') };
 }
 
 export function pipelinePaths(json: Json, errors: Errors) {

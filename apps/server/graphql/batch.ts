@@ -86,7 +86,7 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
       type: BatchStatusRef,
       nullable: true,
       description: "Cancel a batch's unfinished jobs (as DELETE /api/batch/{id}); finished ones keep their outputs.",
-      args: { id: t.arg.id({ required: true }) },
+      args: { id: t.arg.id({ required: true, description: 'batchId of the batchConvert answer.' }) },
       resolve: (_root, { id }, { services, principal }) => services.batches.cancel(principal, String(id)),
     }),
   );

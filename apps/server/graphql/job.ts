@@ -69,8 +69,8 @@ export function addJob(builder: Builder, optionInputs: OptionInputs) {
       nullable: true,
       description: 'Convert one file, or run one tool op on it (same rules as POST /api/v1/convert). See `formats` for ops and their options.',
       args: {
-        file: t.arg({ type: 'Upload', description: 'The file (or give `url`).' }),
-        url: t.arg.string({ description: 'Instead of `file`: an https URL the server fetches the file from (as `url` on POST /api/v1/convert).' }),
+        file: t.arg({ type: 'Upload', description: 'The file; or give `url` instead.' }),
+        url: t.arg.string({ description: 'Instead of `file`: an https URL the server fetches the file from, as `url` on POST /api/v1/convert.' }),
         to: t.arg.string({ required: true, description: 'Output format (lower-case extension); for an in-place op, the input format.' }),
         op: t.arg.string({ description: 'Tool op; omit for a plain conversion.' }),
         options: t.arg({
@@ -98,7 +98,7 @@ export function addJob(builder: Builder, optionInputs: OptionInputs) {
       type: Job,
       nullable: true,
       description: 'Cancel a waiting or active job (as DELETE /api/v1/jobs/{id}): it ends failed "Cancelled" with its credits back. Idempotent; CONFLICT for a job that finished otherwise.',
-      args: { id: t.arg.id({ required: true }) },
+      args: { id: t.arg.id({ required: true, description: 'jobId of the convert or createPipeline answer.' }) },
       resolve: async (_root, { id }, { services, principal }) => ({ jobId: String(id), ...(await services.jobs.cancel(principal, String(id))) }),
     }),
   );

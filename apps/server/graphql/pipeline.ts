@@ -13,7 +13,7 @@ export function addPipeline(builder: Builder, Job: ObjectRef<PothosSchemaTypes.E
         'Run several steps in one job, each on the previous output (same rules as POST /api/v1/pipelines): `pipeline` is {input?: {url}, steps: [{to|op|extract, ...options}], export?}; send the input as `file` or input.url. Poll it with `job`: steps, then downloadUrl or result.',
       args: {
         file: t.arg({ type: 'Upload', description: 'The input file (or give pipeline.input.url).' }),
-        pipeline: t.arg({ type: 'JSON', required: true }),
+        pipeline: t.arg({ type: 'JSON', required: true, description: 'The pipeline as on POST /api/v1/pipelines: {input?: {url}, steps: [...], export?}; with `file`, without input.' }),
       },
       resolve: async (_root, { file, pipeline }, { services, principal }) => {
         const request = services.pipelines.parse(pipeline);
