@@ -1,5 +1,6 @@
 /** Contact details: email, LinkedIn, phone (patterns) and location (shape near the top). */
 import { JOB_WORDS, notFound, type Finding } from './finding.js';
+import { isCityName } from './places.js';
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
 const LINKEDIN = /(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/([A-Za-z0-9_%-]+)/i;
@@ -112,6 +113,19 @@ const isKnownRegion = (region: string) => COUNTRIES.has(region.toLowerCase()) ||
 export function isKnownPlace(text: string): boolean {
   const place = CITY_COUNTRY.exec(text.trim());
   return /^remote$/i.test(text.trim()) || (!!place && isKnownRegion(place[2]!) && !JOB_WORDS.test(text));
+}
+
+/**
+ * Whether `text` names only a place: a known place, a city of the gazetteer ("Zaragoza", "Köln"),
+ * a country or US state, or "City, Region" made of those. Only asked where the layout puts a
+ * place (after an employer), so a company named like a town elsewhere is safe.
+ */
+export function isPlaceName(text: string): boolean {
+  const trimmed = text.trim();
+  if (!trimmed || /\d/.test(trimmed) || JOB_WORDS.test(trimmed)) return false;
+  if (isKnownPlace(trimmed) || isKnownRegion(trimmed)) return true;
+  const parts = trimmed.split(/\s*,\s*/);
+  return parts.length <= 3 && isCityName(parts[0]!, CITIES) && parts.slice(1).every((part) => isKnownRegion(part) || isCityName(part, CITIES));
 }
 
 /** "Location: Berlin" (sure), "Berlin, Germany" (likely), "Springfield, Shelbyville" (a guess). */
