@@ -263,7 +263,8 @@ function truthOf(p: Person, file: string): CvTruth {
     phone: p.phone,
     title: current.title,
     employer: current.employer,
-    location: location(p.home),
+    // As written, without the street (the row's documented form): the postcode where the template writes one.
+    location: p.template === 'us' || p.template === 'twopage' ? location(p.home) : `${p.home.postcode} ${location(p.home)}`,
     linkedin: p.linkedin,
     skills: p.skills,
     experience: p.jobs.filter((j) => !j.intern).map((j) => ({ start: j.start, ...(j.end ? { end: j.end } : {}) })),
