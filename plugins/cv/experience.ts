@@ -13,13 +13,38 @@ export { dateRanges, mergedMonths } from './dates.js';
 const CAREER_BREAK =
   /career break|sabbatical|parental leave|maternity leave|paternity leave|elternzeit|auszeit|mutterschutz|ann[ée]e sabbatique|cong[ée] (?:parental|maternit[ée]|sabbatique)|excedencia|a[ñn]o sab[áa]tico|ouderschapsverlof|zwangerschapsverlof|anno sabbatico|congedo (?:parentale|di maternit[àa])|licen[çc]a (?:parental|de maternidade)|ano sab[áa]tico/i;
 
-/** The date ranges of job entries: a range on a career-break entry (its line or the line before) is left out. */
+// Internships and student jobs: training, not experience. A recruiter counts the years a person
+// was employed after (or beside) their studies, so these ranges are left out whatever their length.
+const INTERNSHIP =
+  /(?<!\p{L})(?:intern|internship|summer intern|working student|praktikum|praktikant(?:in)?|werkstudent(?:in)?|stagiaire|stage|alternant(?:e)?|alternance|becari[oa]|beca|pr[áa]cticas|stagiair(?:e)?|afstudeerstage|afstudeerstagiair|stage|tirocinio|tirocinante|stagista|est[áa]gio|estagi[áa]ri[oa])(?!\p{L})/iu;
+const ENTRY_BULLET = /^[•▪●■◦*–-]\s*/;
+const MAX_ENTRY_HEADING_WORDS = 10;
+
+/**
+ * The heading lines of the entry a dated line belongs to: the line itself without its dates, the
+ * undated lines just above it (back to the previous entry's dates or bullets) and the undated
+ * line just below it (layouts that put the dates first). Bullets and prose are not headings.
+ */
+function entryHeading(lines: readonly string[], index: number): string[] {
+  const isHeading = (line: string | undefined): line is string =>
+    line !== undefined && !ENTRY_BULLET.test(line) && !hasDateRange(line) && line.split(/\s+/).length <= MAX_ENTRY_HEADING_WORDS;
+  const heading = [withoutDateRanges(lines[index]!)];
+  for (let above = index - 1; above >= Math.max(0, index - 2) && isHeading(lines[above]); above--) heading.push(lines[above]!);
+  if (isHeading(lines[index + 1])) heading.push(lines[index + 1]!);
+  return heading.filter(Boolean);
+}
+
+/**
+ * The date ranges of job entries: an entry that is a career break or an internship is left out
+ * (its dated line, the heading lines around it).
+ */
 export function jobRanges(lines: readonly string[], now: ReferenceMonth): MonthRange[] {
   return lines.flatMap((line, index) => {
     const ranges = dateRanges(line, now);
     if (!ranges.length) return [];
-    const entryHeading = withoutDateRanges(line) || (lines[index - 1] ?? '');
-    return CAREER_BREAK.test(entryHeading) || CAREER_BREAK.test(line) ? [] : ranges;
+    const entryText = withoutDateRanges(line) || (lines[index - 1] ?? '');
+    if (CAREER_BREAK.test(entryText) || CAREER_BREAK.test(line)) return [];
+    return entryHeading(lines, index).some((heading) => INTERNSHIP.test(heading)) ? [] : ranges;
   });
 }
 

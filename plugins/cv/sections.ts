@@ -100,20 +100,26 @@ register('other', [
 ]);
 
 /** Document titles that head a CV but are neither a section nor the person's name. */
-const DOCUMENT_TITLES = new Set(['curriculum vitae', 'resume', 'résumé', 'cv', 'lebenslauf', 'curriculum', 'currículum', 'currículo']);
+const DOCUMENT_TITLES = new Set(['curriculum vitae', 'resume', 'cv', 'lebenslauf', 'curriculum', 'curriculo'].map(headingKey));
 
 const LABELLED = /^([\p{L} &/'’-]{2,45}?)\s*(?::\s*(.*))?$/u;
+
+/** A list after a heading on its own line: "Skills  SQL, Python, Excel" (a label column beside its values). */
+const LIST_AFTER_HEADING = /^(\p{L}[\p{L} &/'’-]{1,40}?)\s+(\S[^,;•]*(?:[,;•][^,;•]+){2,})$/u;
+const LIST_KINDS = new Set<SectionKind>(['skills', 'languages']);
 
 /** The section a heading line opens, or undefined for an ordinary line. */
 export function headingOf(line: string): { kind: SectionKind; inline: string } | undefined {
   const match = LABELLED.exec(line);
-  if (!match) return undefined;
-  const kind = HEADINGS[headingKey(match[1]!)];
-  return kind ? { kind, inline: (match[2] ?? '').trim() } : undefined;
+  const kind = match ? HEADINGS[headingKey(match[1]!)] : undefined;
+  if (kind) return { kind, inline: (match![2] ?? '').trim() };
+  const list = LIST_AFTER_HEADING.exec(line);
+  const listKind = list ? HEADINGS[headingKey(list[1]!)] : undefined;
+  return listKind && LIST_KINDS.has(listKind) ? { kind: listKind, inline: list![2]!.trim() } : undefined;
 }
 
 export function isDocumentTitle(line: string): boolean {
-  return DOCUMENT_TITLES.has(line.toLowerCase().replace(/[:.]$/, '').trim());
+  return DOCUMENT_TITLES.has(headingKey(line.replace(/[:.]$/, '')));
 }
 
 export function splitLines(text: string): string[] {
