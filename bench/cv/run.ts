@@ -3,7 +3,7 @@
  * on every CV of bench/cv/corpus and prints field scores by format, language and layout, the
  * confidence calibration and the targets.
  *
- *   npx tsx bench/cv/run.ts [--corpus first|second] [--half tuning|held-out] [--only <id part>] [--verbose] [--json <file>]
+ *   npx tsx bench/cv/run.ts [--corpus first|second] [--half tuning|held-out] [--only <id part>] [--jobs 2] [--verbose] [--json <file>]
  *
  * `--corpus second` scores bench/cv/second (an independent generator). Halves, fixed before any
  * result was seen, on both corpora: a CV whose number (the two digits after the language) is odd
@@ -85,10 +85,11 @@ async function main(): Promise<void> {
     .filter((t) => !only || t.id.includes(only))
     .filter((t) => !half || halfOf(t.id) === half);
   const results: Result[] = [];
-  // Two at a time: OCR and LibreOffice runs are single-threaded engines.
+  // Two at a time by default: OCR and LibreOffice runs are single-threaded engines.
   const queue = [...truths];
+  const jobs = Number(option('--jobs') ?? 2);
   await Promise.all(
-    [0, 1].map(async () => {
+    Array.from({ length: jobs }, async () => {
       for (let truth = queue.shift(); truth; truth = queue.shift()) results.push(await parseOne(truth, now, second ? SECOND_FILES_DIR : FILES_DIR));
     }),
   );
