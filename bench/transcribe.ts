@@ -23,7 +23,7 @@
  * Engines: pocketsphinx (always) and whisper.cpp when WHISPER_MODEL names a model (with
  * WHISPER_MODEL_SHA256 for one the known list does not have).
  *
- *   npx tsx bench/transcribe.ts [--half tuning|held-out] [--only <source name part>]
+ *   npx tsx bench/transcribe.ts [--half tuning|held-out] [--only <source name part>[,<part>...]]
  *   WHISPER_MODEL=/models/ggml-base.bin npx tsx bench/transcribe.ts
  */
 import { existsSync } from 'node:fs';
@@ -225,7 +225,7 @@ try {
   }
   const half = option('--half');
   const only = option('--only');
-  const chosen = sources.filter((s) => (!half || s.half === half) && (!only || s.name.includes(only)));
+  const chosen = sources.filter((s) => (!half || s.half === half) && (!only || only.split(',').some((part) => s.name.includes(part))));
 
   console.log(`\n${pad('engine', 18)}${pad('source', 34)}${pad('half', 10)}${pad('WER', 8)}${pad('audio s', 9)}decode s`);
   for (const engine of engines) {

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 # Tools the tests use to make fixtures and inspect outputs (exiftool, pdfinfo, qpdf, gs, heif-enc, unzip,
 # flite for synthetic speech, pocketsphinx-testdata for real read speech with transcripts), beyond the
 # plugins' engines; chromium (with a font) drives the web app's tests.
-TEST_PACKAGES="libimage-exiftool-perl poppler-utils qpdf ghostscript libheif-examples unzip flite pocketsphinx-testdata chromium fonts-dejavu-core"
+TEST_PACKAGES="libimage-exiftool-perl poppler-utils qpdf ghostscript libheif-examples unzip flite pocketsphinx-testdata chromium fonts-dejavu-core espeak-ng sox"
 
 node_ok=$(node -e 'const [a,b]=process.versions.node.split(".").map(Number); console.log(a>20||(a===20&&b>=19)?1:0)')
 if [ "$node_ok" != 1 ]; then
