@@ -17,7 +17,8 @@ import { submitTranscription, waitForTranscription } from './transcribe-http.js'
 
 /** The target for pocketsphinx on real speech; it measures 33.8% on these clips (plugins/transcribe/README.md). */
 const REAL_SPEECH_MAX_WER = 0.35;
-const NOISY_SPEECH_MAX_WER = 0.6;
+/** LibriVox with pink noise at 20 dB SNR: 39% measured over HTTP (80% before the denoiser). */
+const NOISY_SPEECH_MAX_WER = 0.45;
 
 describe('POST /api/transcribe', () => {
   let server: TestServer;
@@ -108,7 +109,6 @@ describe('POST /api/transcribe', () => {
       words += referenceWords;
     }
     // Without the denoiser pocketsphinx lost about 80% of the words at this noise level.
-    console.log('noisy LibriVox WER', errors / words);
     expect(errors / words).toBeLessThanOrEqual(NOISY_SPEECH_MAX_WER);
   }, 240_000);
 
