@@ -41,13 +41,17 @@ export interface Utterance {
  * `-lw 3` lowers the language model's weight in the first pass from 6.5, so the en-us model's
  * news-text statistics no longer outvote what was said: JFK 63.6% -> 31.8%, LibriVox 36.6% ->
  * 33.8%, flite voices unchanged. 2, 4 and 5 are no better on both real sets.
- * `-dither yes` adds half a bit of noise: synthetic voices (espeak-ng, flite) end their words in
- * digital silence, whose log spectrum skews the noise and mean estimates (espeak-ng 73% -> 68%
- * on the tuning half). `-seed 1` keeps that noise, and so the transcript, the same on every run.
- * Tried and left out (issue 25, tuning halves): `-remove_noise no` (LibriVox better, JFK with its
- * crowd and espeak-ng worse), wider -beam/-pbeam/-wbeam (no change), -bestpath no, -fwdflat no,
- * -wip, other -vad_threshold values, raising -fwdflatlw/-bestpathlw; the dictionary/LM pair is
- * Debian's only English one (cmudict-en-us + en-us.lm.bin; en-us-phone.lm.bin gives phones).
+ * `-dither yes` adds half a bit of noise: synthetic voices (espeak-ng, flite) pause in digital
+ * silence, whose log spectrum skews the noise and mean estimates. espeak-ng at 175 wpm: 73.4% ->
+ * 72.2% on the tuning half, 80.0% -> 73.8% held out (68.4% with another seed: a small gain, of
+ * the order of the seed's own spread). `-seed 1` keeps the noise, and so the transcript, the
+ * same on every run.
+ * Tried and left out on JFK / LibriVox / flite: `-remove_noise no` (LibriVox 29.6% but JFK, with
+ * its crowd, 36.4%), wider beams (no change), -bestpath no, -fwdflat no, -wip, other
+ * -vad_threshold values, raising -fwdflatlw/-bestpathlw. On espeak-ng (issue 25, tuning half):
+ * `-remove_noise no` (78.5%), EBU R128 loudness normalisation (74.7%), the denoiser (79.7%).
+ * The dictionary/LM pair is Debian's only English one (cmudict-en-us + en-us.lm.bin;
+ * en-us-phone.lm.bin decodes phones, not words).
  */
 export const POCKETSPHINX_DECODER_OPTIONS: readonly string[] = ['-lw', '3', '-dither', 'yes', '-seed', '1'];
 
