@@ -3,7 +3,11 @@
  * on every CV of bench/cv/corpus and prints field scores by format, language and layout, the
  * confidence calibration and the targets.
  *
- *   npx tsx bench/cv/run.ts [--only <id part>] [--verbose] [--json <file>]
+ *   npx tsx bench/cv/run.ts [--corpus first|second] [--half tuning|held-out] [--only <id part>] [--jobs 2] [--verbose] [--json <file>]
+ *
+ * `--corpus second` scores bench/cv/second (an independent generator). Halves, fixed before any
+ * result was seen, on both corpora: a CV whose number (the two digits after the language) is odd
+ * is held out, an even one is the tuning half.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +16,7 @@ import { isFileResult } from '../../core/contract/index.js';
 import { runPlugin } from '../../core/contract/testing.js';
 import { parseCvPlugin } from '../../plugins/cv/index.js';
 import { FILES_DIR, TRUTH_FILE } from './corpus/generate.js';
+import { SECOND_FILES_DIR, SECOND_TRUTH_FILE } from './second/generate.js';
 import { yearsOn, type CvTruth, type Month } from './corpus/model.js';
 import { FIELDS, scoreRow, type Field, type FieldScore, type Row } from './score.js';
 
@@ -32,11 +37,11 @@ export function currentMonth(): Month {
   return { year: today.getUTCFullYear(), month: today.getUTCMonth() + 1 };
 }
 
-async function parseOne(truth: CvTruth, now: Month): Promise<Result> {
+async function parseOne(truth: CvTruth, now: Month, filesDir: string): Promise<Result> {
   const started = Date.now();
   const format = truth.format === 'scan' ? 'pdf' : truth.format;
   try {
-    const run = await runPlugin(parseCvPlugin, [{ path: join(FILES_DIR, truth.file), format }]);
+    const run = await runPlugin(parseCvPlugin, [{ path: join(filesDir, truth.file), format }]);
     rmSync(run.workDir, { recursive: true, force: true });
     if (isFileResult(run.result)) throw new Error('expected a row');
     const row = run.result.row as unknown as Row;
@@ -47,6 +52,9 @@ async function parseOne(truth: CvTruth, now: Month): Promise<Result> {
     return { truth, row: null, error: String(err), scores: scoreRow(row, truth, now), ms: Date.now() - started };
   }
 }
+
+/** The fixed split: the CV's number (`de-07-...`) odd = held out. */
+export const halfOf = (id: string) => (Number(/^[a-z]+-(\d+)/.exec(id)?.[1] ?? 0) % 2 === 1 ? 'held-out' : 'tuning');
 
 const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN);
 const fmt = (value: number) => (Number.isNaN(value) ? '  -  ' : value.toFixed(2));
@@ -71,13 +79,18 @@ function groupBy(results: Result[], key: (r: Result) => string): Map<string, Res
 async function main(): Promise<void> {
   const now = currentMonth();
   const only = option('--only');
-  const truths = (JSON.parse(readFileSync(TRUTH_FILE, 'utf8')) as CvTruth[]).filter((t) => !only || t.id.includes(only));
+  const second = option('--corpus') === 'second';
+  const half = option('--half');
+  const truths = (JSON.parse(readFileSync(second ? SECOND_TRUTH_FILE : TRUTH_FILE, 'utf8')) as CvTruth[])
+    .filter((t) => !only || t.id.includes(only))
+    .filter((t) => !half || halfOf(t.id) === half);
   const results: Result[] = [];
-  // Two at a time: OCR and LibreOffice runs are single-threaded engines.
+  // Two at a time by default: OCR and LibreOffice runs are single-threaded engines.
   const queue = [...truths];
+  const jobs = Number(option('--jobs') ?? 2);
   await Promise.all(
-    [0, 1].map(async () => {
-      for (let truth = queue.shift(); truth; truth = queue.shift()) results.push(await parseOne(truth, now));
+    Array.from({ length: jobs }, async () => {
+      for (let truth = queue.shift(); truth; truth = queue.shift()) results.push(await parseOne(truth, now, second ? SECOND_FILES_DIR : FILES_DIR));
     }),
   );
   results.sort((a, b) => a.truth.id.localeCompare(b.truth.id));
@@ -95,6 +108,7 @@ async function main(): Promise<void> {
   }
 
   const all = results.flatMap((r) => r.scores);
+  console.log(table('half', groupBy(results, (r) => halfOf(r.truth.id))), '\n');
   console.log(`\nparse-cv on ${results.length} CVs (reference month ${now.year}-${String(now.month).padStart(2, '0')})\n`);
   console.log(table('format', groupBy(results, (r) => r.truth.format)), '\n');
   console.log(table('language', groupBy(results, (r) => r.truth.lang)), '\n');

@@ -1,5 +1,6 @@
 /** Contact details: email, LinkedIn, phone (patterns) and location (shape near the top). */
 import { JOB_WORDS, notFound, type Finding } from './finding.js';
+import { isCityName } from './places.js';
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
 const LINKEDIN = /(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/([A-Za-z0-9_%-]+)/i;
@@ -106,6 +107,24 @@ const CITIES = new Set(
   ].map((city) => city.toLowerCase()),
 );
 
+// "46023 ", "3511 AX ", "4000-447 ", "D-50672 ", "M3 2BA " before a city.
+const LEADING_POSTCODE = /^(?:[A-Z]{1,2}-)?(?:\d{4,5}(?:-\d{3})?(?:\s?[A-Z]{2}(?=\s))?|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s+(?=\p{Lu})/u;
+// A postal-address label with or without its colon, as a Europass label column writes it ("Dirección Calle ...").
+const ADDRESS_LABEL = /^(?:address|home address|adresse|anschrift|direcci[oó]n|adres|indirizzo|morada|endere[çc]o)\s*:?\s+(.*\d.*)$/iu;
+
+/**
+ * The place in a postal address, as written without the street: from the postcode to the end
+ * ("Calle Mayor 3, 50003 Zaragoza, España" -> "50003 Zaragoza, España"); without a postcode,
+ * the parts with no house number.
+ */
+export function placeOfAddress(address: string): string {
+  const parts = address.split(/\s*,\s*/);
+  const postcoded = parts.findIndex((part) => LEADING_POSTCODE.test(part));
+  if (postcoded >= 0) return parts.slice(postcoded).join(', ');
+  const words = parts.filter((part) => !/\d/.test(part));
+  return words.length ? words.join(', ') : address;
+}
+
 const isKnownRegion = (region: string) => COUNTRIES.has(region.toLowerCase()) || US_STATE.test(region);
 
 /** "Berlin, Germany", "Austin, TX" or "Remote": a place, not a company or a title. */
@@ -114,20 +133,39 @@ export function isKnownPlace(text: string): boolean {
   return /^remote$/i.test(text.trim()) || (!!place && isKnownRegion(place[2]!) && !JOB_WORDS.test(text));
 }
 
+/**
+ * Whether `text` names only a place: a known place, a city of the gazetteer ("Zaragoza", "Köln"),
+ * a country or US state, or "City, Region" made of those. Only asked where the layout puts a
+ * place (after an employer), so a company named like a town elsewhere is safe.
+ */
+export function isPlaceName(text: string): boolean {
+  const trimmed = text.trim();
+  if (!trimmed || /\d/.test(trimmed) || JOB_WORDS.test(trimmed)) return false;
+  if (isKnownPlace(trimmed) || isKnownRegion(trimmed)) return true;
+  const parts = trimmed.split(/\s*,\s*/);
+  return parts.length <= 3 && isCityName(parts[0]!, CITIES) && parts.slice(1).every((part) => isKnownRegion(part) || isCityName(part, CITIES));
+}
+
 /** "Location: Berlin" (sure), "Berlin, Germany" (likely), "Springfield, Shelbyville" (a guess). */
 export function findLocation(header: readonly string[]): Finding<string | null> {
   let guess: Finding<string | null> = notFound(null);
   const better = (value: string, confidence: number) => {
     if (confidence > guess.confidence) guess = { value, confidence };
   };
-  for (const raw of header.flatMap((line) => line.split(/\s+[|•·]\s+/))) {
-    const labelled = LOCATION_LABEL.exec(raw.trim());
-    if (labelled) return { value: labelled[1]!.trim(), confidence: 0.9 };
-    const piece = raw.trim();
+  const pieces = header.flatMap((line) => line.split(/\s+[|•·]\s+/)).map((piece) => piece.trim());
+  for (const [index, raw] of pieces.entries()) {
+    const labelled = LOCATION_LABEL.exec(raw) ?? ADDRESS_LABEL.exec(raw);
+    if (labelled) return { value: placeOfAddress(labelled[1]!.trim()), confidence: 0.9 };
+    // "50672 Köln, Deutschland" is read as "Köln, Deutschland" and given as written.
+    const piece = raw.replace(LEADING_POSTCODE, '');
     if (JOB_WORDS.test(piece) || /@|\d{5,}.*\d{3,}/.test(piece)) continue;
     const place = CITY_COUNTRY.exec(piece);
-    if (place && isKnownRegion(place[2]!)) return { value: piece, confidence: 0.85 };
-    if (POSTCODE_CITY.test(piece) || CITY_CODE.test(piece)) better(piece, 0.85);
+    if (place && isKnownRegion(place[2]!)) return { value: raw, confidence: 0.85 };
+    if (piece !== raw && !/\d/.test(piece)) {
+      // An address block: "46023 Valencia" with the country on the next line.
+      const next = pieces[index + 1];
+      better(next && isKnownRegion(next) ? `${raw}, ${next}` : raw, 0.85);
+    } else if (POSTCODE_CITY.test(piece) || CITY_CODE.test(piece)) better(piece, 0.85);
     else if (CITIES.has(piece.toLowerCase())) better(piece, 0.8);
     else if (place) better(piece, 0.6);
   }

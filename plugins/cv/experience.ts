@@ -2,7 +2,7 @@
  * Experience: years of experience from an explicit statement or from the date ranges of the
  * jobs listed, and the current title and employer from the first job entry.
  */
-import { isKnownPlace } from './contact.js';
+import { isKnownPlace, isPlaceName } from './contact.js';
 import { dateRanges, hasDateRange, mergedMonths, withoutDateRanges, type MonthRange, type ReferenceMonth } from './dates.js';
 import { JOB_WORDS, notFound, type Finding } from './finding.js';
 
@@ -13,13 +13,38 @@ export { dateRanges, mergedMonths } from './dates.js';
 const CAREER_BREAK =
   /career break|sabbatical|parental leave|maternity leave|paternity leave|elternzeit|auszeit|mutterschutz|ann[ée]e sabbatique|cong[ée] (?:parental|maternit[ée]|sabbatique)|excedencia|a[ñn]o sab[áa]tico|ouderschapsverlof|zwangerschapsverlof|anno sabbatico|congedo (?:parentale|di maternit[àa])|licen[çc]a (?:parental|de maternidade)|ano sab[áa]tico/i;
 
-/** The date ranges of job entries: a range on a career-break entry (its line or the line before) is left out. */
+// Internships and student jobs: training, not experience. A recruiter counts the years a person
+// was employed after (or beside) their studies, so these ranges are left out whatever their length.
+const INTERNSHIP =
+  /(?<!\p{L})(?:intern|internship|summer intern|working student|praktikum|praktikant(?:in)?|werkstudent(?:in)?|stagiaire|stage|alternant(?:e)?|alternance|becari[oa]|beca|pr[áa]cticas|stagiair(?:e)?|afstudeerstage|afstudeerstagiair|stage|tirocinio|tirocinante|stagista|est[áa]gio|estagi[áa]ri[oa])(?!\p{L})/iu;
+const ENTRY_BULLET = /^[•▪●■◦*–-]\s*/;
+const MAX_ENTRY_HEADING_WORDS = 10;
+
+/**
+ * The heading lines of the entry a dated line belongs to: the line itself without its dates, the
+ * undated lines just above it (back to the previous entry's dates or bullets) and the undated
+ * line just below it (layouts that put the dates first). Bullets and prose are not headings.
+ */
+function entryHeading(lines: readonly string[], index: number): string[] {
+  const isHeading = (line: string | undefined): line is string =>
+    line !== undefined && !ENTRY_BULLET.test(line) && !hasDateRange(line) && line.split(/\s+/).length <= MAX_ENTRY_HEADING_WORDS;
+  const heading = [withoutDateRanges(lines[index]!)];
+  for (let above = index - 1; above >= Math.max(0, index - 2) && isHeading(lines[above]); above--) heading.push(lines[above]!);
+  if (isHeading(lines[index + 1])) heading.push(lines[index + 1]!);
+  return heading.filter(Boolean);
+}
+
+/**
+ * The date ranges of job entries: an entry that is a career break or an internship is left out
+ * (its dated line, the heading lines around it).
+ */
 export function jobRanges(lines: readonly string[], now: ReferenceMonth): MonthRange[] {
   return lines.flatMap((line, index) => {
     const ranges = dateRanges(line, now);
     if (!ranges.length) return [];
-    const entryHeading = withoutDateRanges(line) || (lines[index - 1] ?? '');
-    return CAREER_BREAK.test(entryHeading) || CAREER_BREAK.test(line) ? [] : ranges;
+    const entryText = withoutDateRanges(line) || (lines[index - 1] ?? '');
+    if (CAREER_BREAK.test(entryText) || CAREER_BREAK.test(line)) return [];
+    return entryHeading(lines, index).some((heading) => INTERNSHIP.test(heading)) ? [] : ranges;
   });
 }
 
@@ -44,7 +69,6 @@ const COMPANY_SUFFIX =
   /(?:^|[\s,])(?:gmbh|ag|se|kg|inc|ltd|llc|llp|plc|corp|corporation|company|co|sa|s\.a|sas|sarl|s\.l|sl|bv|b\.v|nv|n\.v|oy|ab|srl|s\.r\.l|spa|s\.p\.a|lda|ltda|pty|limited|group|groupe|grupo|gruppo|labs|technologies|solutions|systems|bank|banco|banca|banque|university|universität|université|universidad|universidade|università)\.?$/i;
 // "Title at Employer" in the seven languages; the specific words first, the short ones ("en", "na") last.
 const AT_EMPLOYER = [/^(.+?)\s+(?:at|@|chez|bei|bij|presso|für|pour|para)\s+(.+)$/i, /^(.+?)\s+(?:en|na|no|em|in)\s+(.+)$/i];
-const DASH_OR_PIPE = /\s+[—–-]\s+|\s*\|\s*/;
 
 export interface Role {
   title: Finding<string | null>;
@@ -54,11 +78,36 @@ export interface Role {
 /** Dates, empty brackets and dangling separators removed: "Engineer, Acme (2018 – present)" -> "Engineer, Acme". */
 const withoutDates = withoutDateRanges;
 
-/** "Acme GmbH, Berlin" or "Acme Corp — San Francisco, CA" -> the company; "Acme, Inc." stays. */
-function employerName(text: string): string {
-  const company = text.split(DASH_OR_PIPE).find((part) => !isKnownPlace(part)) ?? text;
+// Separators between an entry's parts, strongest first. A spaced hyphen also joins double-barrelled company names ("Homenick - Balistreri").
+const STRONG_SEPARATOR = /(\s+[—–]\s+|\s*\|\s*)/;
+const HYPHEN_SEPARATOR = /(\s+-\s+)/;
+
+/** Parts of `text` cut at `separator`, the separators kept at odd indexes. */
+const cut = (text: string, separator: RegExp) => text.split(separator);
+
+/**
+ * The employer without the place written with it: "Acme GmbH, Berlin", "Acme Corp — San
+ * Francisco, CA", "Acme S.A. (Zaragoza)" -> the company. Hyphenated and multi-word names and legal
+ * forms stay whole ("Homenick - Balistreri LLC", "Acme, Inc."); only a part that is a place
+ * (gazetteer, countries, US states) is dropped.
+ */
+export function employerName(text: string): string {
+  let company = text.trim().replace(/\s*\(([^()]+)\)$/, (whole, inner: string) => (isPlaceName(inner) ? '' : whole));
+  for (const separator of [STRONG_SEPARATOR, HYPHEN_SEPARATOR]) {
+    const parts = cut(company, separator);
+    while (parts.length > 2 && isPlaceName(parts.at(-1)!)) parts.splice(-2);
+    while (parts.length > 2 && isPlaceName(parts[0]!)) parts.splice(0, 2);
+    // Two strong-separated parts, neither a known place: the first is the company ("Acme — Springfield").
+    if (separator === STRONG_SEPARATOR && parts.length > 2) parts.splice(1);
+    company = parts.join('');
+  }
+  // "Acme GmbH, Köln, Deutschland": trailing places go; a legal form after a comma stays.
+  const pieces = company.split(/\s*,\s*/);
+  while (pieces.length > 1 && isPlaceName(pieces.at(-1)!)) pieces.pop();
+  company = pieces.join(', ');
   const comma = company.lastIndexOf(',');
   if (comma < 0 || COMPANY_SUFFIX.test(company.slice(comma + 1).trim())) return company;
+  // One more comma part that is not a legal form: an unknown town ("Acme GmbH, Kleinstadt").
   return company.slice(0, comma).trim();
 }
 
@@ -67,22 +116,31 @@ const role = (title: string, employer: string | null | undefined, rawConfidence:
   return { title: { value: title, confidence }, employer: employer ? { value: employerName(employer), confidence } : notFound(null) };
 };
 
-/** Title and employer from one line, "Title at Employer" or "Title — Employer" (either order). */
+/**
+ * Title and employer from one line, "Title at Employer" or "Title — Employer" (either order). The
+ * line is cut at one separator, strongest first (dash or pipe, comma, spaced hyphen), where
+ * exactly one side holds a job word and the other is not a place.
+ */
 function roleOnLine(line: string, confidence: number): Role | undefined {
   for (const pattern of AT_EMPLOYER) {
     const at = pattern.exec(line);
-    if (at && JOB_WORDS.test(at[1]!) && !JOB_WORDS.test(at[2]!)) return role(at[1]!, at[2]!, confidence);
+    if (at && JOB_WORDS.test(at[1]!) && !JOB_WORDS.test(at[2]!) && !isPlaceName(employerName(at[2]!))) return role(at[1]!, at[2]!, confidence);
   }
-  for (const separator of [DASH_OR_PIPE, /,\s+/]) {
-    const parts = line.split(separator);
-    if (parts.length < 2) continue;
-    const [first, ...rest] = parts as [string, ...string[]];
-    const second = rest.join(', ');
-    const firstIsTitle = JOB_WORDS.test(first);
-    const secondIsTitle = JOB_WORDS.test(second);
-    if (firstIsTitle && !secondIsTitle) return role(first, second, separator === DASH_OR_PIPE ? confidence : confidence - 0.05);
-    if (secondIsTitle && !firstIsTitle) return role(second, first, confidence - 0.05);
-    if (COMPANY_SUFFIX.test(second)) return role(first, second, confidence - 0.1);
+  const separators: Array<[RegExp, number]> = [[STRONG_SEPARATOR, 0], [/(,\s+)/, 0.05], [HYPHEN_SEPARATOR, 0.05]];
+  for (const [separator, penalty] of separators) {
+    const parts = cut(line, separator);
+    for (let at = 1; at < parts.length; at += 2) {
+      const first = parts.slice(0, at).join('').trim();
+      const second = parts.slice(at + 1).join('').trim();
+      const firstIsTitle = JOB_WORDS.test(first);
+      const secondIsTitle = JOB_WORDS.test(second);
+      if (firstIsTitle && !secondIsTitle && !isPlaceName(employerName(second))) return role(first, second, confidence - penalty);
+      if (secondIsTitle && !firstIsTitle && !isPlaceName(employerName(first))) return role(second, first, confidence - 0.05);
+    }
+  }
+  for (const separator of [STRONG_SEPARATOR, /(,\s+)/]) {
+    const parts = cut(line, separator);
+    if (parts.length >= 3 && COMPANY_SUFFIX.test(employerName(parts.slice(2).join('')))) return role(parts[0]!, parts.slice(2).join(''), confidence - 0.1);
   }
   return undefined;
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { findLocation, findPhone, isPlausiblePhone } from './contact.js';
 import { paragraphs } from './docx.js';
-import { dateRanges, findCurrentRole, findRoleInHeader, findYearsOfExperience, jobRanges, mergedMonths } from './experience.js';
+import { dateRanges, employerName, findCurrentRole, findRoleInHeader, findYearsOfExperience, jobRanges, mergedMonths } from './experience.js';
 import { findName, looksLikeName, parseCv } from './parse.js';
 import { readDocument, splitLines } from './sections.js';
 import { dictionarySkills, findSkills, splitSkills } from './skills.js';
@@ -198,5 +198,52 @@ describe('parseCv', () => {
     expect(scanned.email).toBe(Math.round(typed.email * 90) / 100);
     expect(scanned.name).toBeLessThan(typed.name);
     expect(scanned.phone).toBe(0);
+  });
+});
+
+describe('employer and place', () => {
+  it('drops the place written with the employer and keeps hyphenated, multi-word and suffixed names whole', () => {
+    expect(employerName('Homenick - Balistreri LLC, Seattle, WA')).toBe('Homenick - Balistreri LLC');
+    expect(employerName('Editorial Alhambra S.A. — Bilbao')).toBe('Editorial Alhambra S.A.');
+    expect(employerName('Weber - Stahlbau SE (Nürnberg)')).toBe('Weber - Stahlbau SE');
+    expect(employerName('Van Dijk - Hermans Installatietechniek V.O.F. (Antwerpen)')).toBe('Van Dijk - Hermans Installatietechniek V.O.F.');
+    expect(employerName('Zaragoza — Construcciones Ebro S.L.')).toBe('Construcciones Ebro S.L.');
+    expect(employerName('Kessler & Boyd, Inc.')).toBe('Kessler & Boyd, Inc.');
+    expect(employerName('Énergies Littoral GIE, Liège, Belgique')).toBe('Énergies Littoral GIE');
+  });
+
+  it('never takes a city for the employer', () => {
+    const role = (lines: string[]) => findCurrentRole(lines);
+    expect(role(['Netwerkbeheerder, Van Dijk - Hermans Installatietechniek V.O.F. (Antwerpen)'])).toMatchObject({
+      title: { value: 'Netwerkbeheerder' },
+      employer: { value: 'Van Dijk - Hermans Installatietechniek V.O.F.' },
+    });
+    expect(role(['Data Analyst - Köln', 'Rheinwerk Systemtechnik GmbH'])).not.toMatchObject({ employer: { value: 'Köln' } });
+    expect(role(['Homenick - Balistreri LLC, Seattle, WA   03/2021 – Present', 'Account Executive', '• Grew the client base'])).toMatchObject({
+      title: { value: 'Account Executive' },
+      employer: { value: 'Homenick - Balistreri LLC' },
+    });
+  });
+});
+
+describe('years of experience', () => {
+  it('leaves out internships and student jobs, wherever the entry puts its dates', () => {
+    const lines = ['Software Developer', 'Acme GmbH (Köln)', '01/2020 – 12/2022', '• Built things', 'Praktikant', 'Acme GmbH (Köln)', '03/2018 – 02/2019'];
+    expect(mergedMonths(jobRanges(lines, JUNE_2025))).toBe(36);
+    expect(mergedMonths(jobRanges(['2016-03 – 2016-08', 'Becaria de marketing', 'Vidal - Ferrer S.A.'], JUNE_2025))).toBe(0);
+  });
+});
+
+describe('label columns and addresses', () => {
+  it('reads a Europass label column: name and address labels without colons, a skills list beside its heading', () => {
+    const text = 'Currículum vitae · Europass\nDatos personales\nNombre Diego García\nDirección Avenida del Puerto 102, 46023 Valencia, España\nTrayectoria profesional\nIngeniero de software\nGrupo Alimentario Sur S.A. — Sevilla\n01.2021 – 01.2024\nHabilidades Negociación, AutoCAD, Excel avanzado, SAP';
+    const row = parseCv(text, { now: JUNE_2025, ocr: false });
+    expect(row).toMatchObject({ name: 'Diego García', location: '46023 Valencia, España', title: 'Ingeniero de software', employer: 'Grupo Alimentario Sur S.A.' });
+    expect(row.skills).toEqual(expect.arrayContaining(['Negociación', 'AutoCAD', 'Excel avanzado', 'SAP']));
+  });
+
+  it('takes the place of an address block or a postcode line, not the street', () => {
+    expect(findLocation(['Sergio Serrano', 'Avenida del Puerto 102', '46023 Valencia', 'España']).value).toBe('46023 Valencia, España');
+    expect(findLocation(['Lena Engel', '50672 Köln, Deutschland | +49 170 1234567']).value).toBe('50672 Köln, Deutschland');
   });
 });

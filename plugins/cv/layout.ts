@@ -64,9 +64,34 @@ function splitColumns(items: readonly Item[], pageWidth: number): Item[][] {
   // A column is a few words wide: a label column ("Phone", "Email") beside values is not a sidebar.
   const lineCount = (column: Item[]) => new Set(column.map((i) => Math.round(i.y))).size;
   if (lineCount(left) < MIN_ITEMS_PER_COLUMN || lineCount(right) < MIN_ITEMS_PER_COLUMN) return [[...items]];
+  if (isLabelColumn(left)) return [[...items]];
   const largest = (column: Item[]) => Math.max(...column.map((i) => i.size));
   const columns = largest(right) > largest(left) * 1.2 ? [right, left] : [left, right];
   return best.crossing.length ? [best.crossing, ...columns] : columns;
+}
+
+// A label column is set flush right against its values: its lines end within this distance of one another.
+const LABEL_EDGE_TOLERANCE = 3;
+const LABEL_LINE_SHARE = 0.8;
+
+/**
+ * A Europass-style label column ("Phone", "Work experience", an entry's dates) set flush right
+ * against the values it labels: read row by row with them, not as a sidebar. A sidebar is set
+ * flush left.
+ */
+function isLabelColumn(left: readonly Item[]): boolean {
+  const lines = new Map<number, { start: number; end: number }>();
+  for (const item of left) {
+    const y = Math.round(item.y);
+    const line = lines.get(y);
+    lines.set(y, { start: Math.min(line?.start ?? Infinity, item.x), end: Math.max(line?.end ?? -Infinity, item.x + item.w) });
+  }
+  const spans = [...lines.values()];
+  const rightEdge = Math.max(...spans.map((l) => l.end));
+  const leftEdge = Math.min(...spans.map((l) => l.start));
+  const flushRight = spans.filter((l) => rightEdge - l.end <= LABEL_EDGE_TOLERANCE).length;
+  const flushLeft = spans.filter((l) => l.start - leftEdge <= LABEL_EDGE_TOLERANCE).length;
+  return flushRight >= LABEL_LINE_SHARE * spans.length && flushLeft < LABEL_LINE_SHARE * spans.length;
 }
 
 /** Items grouped into lines by baseline, left to right; wide gaps kept as three spaces. */

@@ -35,7 +35,8 @@ const OCR_CONFIDENCE_FACTOR = 0.9;
 const NAME_SEARCH_LINES = 8;
 const NAME_PARTICLES = new Set(['van', 'von', 'der', 'den', 'de', 'del', 'della', 'da', 'di', 'du', 'la', 'le', 'bin', 'ibn', 'al', 'y']);
 const NAME_WORD = /^\p{Lu}[\p{L}'’.-]*$/u;
-const NAME_LABEL = /^(?:full\s+)?name\s*:\s*/i;
+// "Name:", and a label column's "Nombre Diego García" (no colon): name, nom, nombre, naam, nome.
+const NAME_LABEL = /^(?:full\s+name|name|nom|nombre|naam|nome|nom complet|nombre completo|nome completo|vollständiger name)(?:\s*:\s*|\s+(?=\p{Lu}))/iu;
 
 /** Whether `line` is shaped like a person's name: 2-4 capitalised words, nothing else. */
 export function looksLikeName(line: string): boolean {

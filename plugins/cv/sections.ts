@@ -45,6 +45,11 @@ register('experience', [
   'werkervaring', 'professionele ervaring', 'loopbaan', 'ervaring', 'arbeidsverleden',
   'esperienza professionale', 'esperienze professionali', 'esperienze lavorative', 'esperienza lavorativa', 'esperienze', 'esperienza',
   'experiência profissional', 'experiências profissionais', 'experiência', 'percurso profissional', 'experiência de trabalho',
+  // Academic CVs list posts held: appointments, positions.
+  'appointments', 'academic appointments', 'positions', 'positions held', 'professional appointments', 'employment record',
+  'berufliche stationen', 'anstellungen', 'berufliche tätigkeiten', 'postes occupés', 'emplois occupés', 'fonctions occupées',
+  'historial profesional', 'puestos', 'puestos desempeñados', 'cargos', 'cargos desempenhados', 'histórico profissional',
+  'functies', 'werkgevers', 'incarichi', 'impieghi', 'percorso lavorativo', 'posizioni ricoperte',
 ]);
 register('education', [
   'education', 'academic background', 'qualifications', 'education and training',
@@ -53,7 +58,8 @@ register('education', [
   'formación', 'formación académica', 'educación', 'estudios',
   'opleiding', 'opleidingen', 'onderwijs',
   'istruzione', 'formazione', 'istruzione e formazione', 'titoli di studio',
-  'formação académica', 'formação acadêmica', 'formação', 'educação', 'habilitações literárias',
+  'formação académica', 'formação acadêmica', 'formação', 'educação', 'habilitações literárias', 'habilitações',
+  'studie', 'studies', 'ausbildung und studium', 'academic qualifications',
 ]);
 register('skills', [
   'skills', 'technical skills', 'core skills', 'key skills', 'skills & tools', 'skills and tools', 'technologies', 'tech stack',
@@ -64,6 +70,7 @@ register('skills', [
   'vaardigheden', 'competenties', 'kennis en vaardigheden', 'kennis',
   'competenze', 'competenze tecniche', 'capacità', 'capacità e competenze',
   'competências', 'competências técnicas', 'habilidades técnicas', 'conhecimentos',
+  'technical proficiencies', 'proficiencies', 'aptidões', 'competenze chiave',
 ]);
 register('languages', [
   'languages', 'language skills', 'sprachen', 'sprachkenntnisse', 'langues', 'compétences linguistiques', 'idiomas', 'talen',
@@ -74,11 +81,15 @@ register('summary', [
   'profil', 'über mich', 'kurzprofil', 'zusammenfassung', 'à propos', 'à propos de moi', 'profil professionnel',
   'perfil', 'sobre mí', 'perfil profesional', 'resumen', 'profiel', 'over mij', 'persoonlijk profiel', 'profilo',
   'profilo personale', 'profilo professionale', 'chi sono', 'sobre mim', 'resumo profissional', 'resumo', 'perfil profissional',
+  // A functional CV opens with its qualifications in brief.
+  'summary of qualifications', 'qualifications summary', 'qualifikationen im überblick', 'synthèse des compétences',
+  'resumen de competencias', 'kwalificaties', 'sintesi delle competenze', 'sintesi', 'resumo de competências', 'samenvatting',
 ]);
 register('contact', [
   'contact', 'contact details', 'contact information', 'personal details', 'personal information',
   'kontakt', 'kontaktdaten', 'persönliche daten', 'coordonnées', 'contacto', 'datos personales', 'datos de contacto',
   'contactgegevens', 'personalia', 'persoonlijke gegevens', 'contatti', 'dati personali', 'contactos', 'dados pessoais', 'contato',
+  'persönliche angaben', 'informations personnelles', 'informazioni personali', 'información personal', 'informações pessoais',
 ]);
 register('other', [
   'projects', 'certifications', 'certificates', 'interests', 'hobbies', 'references', 'publications', 'awards',
@@ -89,20 +100,26 @@ register('other', [
 ]);
 
 /** Document titles that head a CV but are neither a section nor the person's name. */
-const DOCUMENT_TITLES = new Set(['curriculum vitae', 'resume', 'résumé', 'cv', 'lebenslauf', 'curriculum', 'currículum', 'currículo']);
+const DOCUMENT_TITLES = new Set(['curriculum vitae', 'resume', 'cv', 'lebenslauf', 'curriculum', 'curriculo'].map(headingKey));
 
 const LABELLED = /^([\p{L} &/'’-]{2,45}?)\s*(?::\s*(.*))?$/u;
+
+/** A list after a heading on its own line: "Skills  SQL, Python, Excel" (a label column beside its values). */
+const LIST_AFTER_HEADING = /^(\p{L}[\p{L} &/'’-]{1,40}?)\s+(\S[^,;•]*(?:[,;•][^,;•]+){2,})$/u;
+const LIST_KINDS = new Set<SectionKind>(['skills', 'languages']);
 
 /** The section a heading line opens, or undefined for an ordinary line. */
 export function headingOf(line: string): { kind: SectionKind; inline: string } | undefined {
   const match = LABELLED.exec(line);
-  if (!match) return undefined;
-  const kind = HEADINGS[headingKey(match[1]!)];
-  return kind ? { kind, inline: (match[2] ?? '').trim() } : undefined;
+  const kind = match ? HEADINGS[headingKey(match[1]!)] : undefined;
+  if (kind) return { kind, inline: (match![2] ?? '').trim() };
+  const list = LIST_AFTER_HEADING.exec(line);
+  const listKind = list ? HEADINGS[headingKey(list[1]!)] : undefined;
+  return listKind && LIST_KINDS.has(listKind) ? { kind: listKind, inline: list![2]!.trim() } : undefined;
 }
 
 export function isDocumentTitle(line: string): boolean {
-  return DOCUMENT_TITLES.has(line.toLowerCase().replace(/[:.]$/, '').trim());
+  return DOCUMENT_TITLES.has(headingKey(line.replace(/[:.]$/, '')));
 }
 
 export function splitLines(text: string): string[] {

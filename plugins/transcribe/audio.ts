@@ -160,12 +160,8 @@ const CUT_TOLERANCE_DB = 3;
 /** Frames quieter than this are silence (dBFS): room noise, not speech. */
 const SPEECH_FLOOR_DB = -50;
 
-/**
- * Plan the chunks of a 16 kHz mono PCM WAV: read it once as a stream (memory: one 20 ms energy
- * value per frame, 180 kB an hour), then cut each chunk at the quietest 0.3 s between `minSeconds`
- * and `maxSeconds` from its start, so a cut falls in a pause, not mid-word.
- */
-export async function planChunks(wavPath: string, layout: PcmLayout, { maxSeconds, minSeconds }: ChunkPlanOptions, signal?: AbortSignal): Promise<AudioChunk[]> {
+/** The level of every 20 ms frame (dBFS), read once as a stream: 180 kB an hour in memory. */
+export async function frameEnergies(wavPath: string, layout: PcmLayout, signal?: AbortSignal): Promise<Float32Array> {
   const frameCount = Math.ceil(layout.dataBytes / 2 / FRAME_SAMPLES);
   const energy = new Float32Array(frameCount); // dBFS per frame
   let frame = 0;
@@ -189,6 +185,53 @@ export async function planChunks(wavPath: string, layout: PcmLayout, { maxSecond
   }
   if (inFrame > 0) energy[frame++] = 10 * Math.log10(sum / inFrame + 1e-10);
 
+  return energy.subarray(0, frame);
+}
+
+/** The 10th percentile of the frame levels: the floor the recording never goes below for long. */
+export function noiseFloorDb(energy: Float32Array): number {
+  if (!energy.length) return -100;
+  const sorted = Float32Array.from(energy).sort();
+  return sorted[Math.floor(sorted.length * 0.1)]!;
+}
+
+/** Above this floor (dBFS) a recording carries steady noise (room, tape, crowd); synthetic speech sits at digital silence (-100). */
+export const NOISY_FLOOR_DB = -70;
+
+/**
+ * The WAV through ffmpeg `filters` (16 kHz mono PCM again, same length, so times are kept) when
+ * its noise floor is above NOISY_FLOOR_DB; else the WAV itself. Real recordings here sit at -47
+ * to -30 dBFS, espeak-ng and flite at -100.
+ */
+export async function cleanedForRecognition(audio: PreparedAudio, filters: readonly string[], ctx: RunContext): Promise<PreparedAudio> {
+  if (!filters.length) return audio;
+  const floor = noiseFloorDb(await frameEnergies(audio.wavPath, await pcmLayout(audio.wavPath), ctx.signal));
+  if (floor <= NOISY_FLOOR_DB) return audio;
+  const wavPath = path.join(ctx.workDir, 'speech-16k-denoised.wav');
+  const timeoutMs = Math.min(ctx.remainingMs(), CONVERT_BASE_MS + CONVERT_MS_PER_SECOND * audio.durationSec);
+  try {
+    await runFfmpeg({
+      input: audio.wavPath,
+      output: wavPath,
+      configure: (command) =>
+        command.outputOptions('-af', filters.join(','), '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact', '-f', 'wav'),
+      signal: ctx.signal,
+      timeoutMs,
+    });
+  } catch (err) {
+    throw ffmpegFailure(err, ctx.signal, { label: 'WAV', paths: [audio.wavPath, wavPath], timeoutMs });
+  }
+  return { wavPath, durationSec: audio.durationSec };
+}
+
+/**
+ * Plan the chunks of a 16 kHz mono PCM WAV: read it once as a stream (memory: one 20 ms energy
+ * value per frame, 180 kB an hour), then cut each chunk at the quietest 0.3 s between `minSeconds`
+ * and `maxSeconds` from its start, so a cut falls in a pause, not mid-word.
+ */
+export async function planChunks(wavPath: string, layout: PcmLayout, { maxSeconds, minSeconds }: ChunkPlanOptions, signal?: AbortSignal): Promise<AudioChunk[]> {
+  const energy = await frameEnergies(wavPath, layout, signal);
+  const frame = energy.length;
   const totalSeconds = layout.dataBytes / 2 / SAMPLE_RATE;
   const chunks: AudioChunk[] = [];
   let startFrame = 0;

@@ -140,3 +140,36 @@ export async function libriVoxClips(dir = LIBRIVOX_DIR): Promise<Array<{ file: s
     return match ? [{ file: path.join(dir, `${match[2]}.wav`), name: `${match[2]}.wav`, reference: match[1]! }] : [];
   });
 }
+
+/**
+ * `clip` (16 kHz mono 16-bit WAV with a 44-byte header, as the LibriVox clips are) mixed with
+ * pink noise at `snrDb` (signal and noise RMS over the whole clip). The noise is Paul Kellet's
+ * filtered white noise from a fixed-seed generator: the same file on every run.
+ */
+export async function withPinkNoise(clip: string, snrDb: number, out: string): Promise<void> {
+  const wav = await readFile(clip);
+  const samples = new Int16Array(wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - ((wav.length - 44) % 2)));
+  let seed = 0x9e3779b9;
+  const white = () => {
+    seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return (seed / 2 ** 32) * 2 - 1;
+  };
+  const b = [0, 0, 0, 0, 0, 0, 0];
+  const noise = new Float64Array(samples.length);
+  for (let i = 0; i < noise.length; i++) {
+    const w = white();
+    b[0] = 0.99886 * b[0]! + w * 0.0555179;
+    b[1] = 0.99332 * b[1]! + w * 0.0750759;
+    b[2] = 0.969 * b[2]! + w * 0.153852;
+    b[3] = 0.8665 * b[3]! + w * 0.3104856;
+    b[4] = 0.55 * b[4]! + w * 0.5329522;
+    b[5] = -0.7616 * b[5]! - w * 0.016898;
+    noise[i] = b[0]! + b[1]! + b[2]! + b[3]! + b[4]! + b[5]! + b[6]! + w * 0.5362;
+    b[6] = w * 0.115926;
+  }
+  const rms = (values: ArrayLike<number>) => Math.sqrt(Array.from(values).reduce((sum, v) => sum + v * v, 0) / Math.max(1, values.length));
+  const gain = rms(samples) / rms(noise) / 10 ** (snrDb / 20);
+  const mixed = Buffer.alloc(samples.length * 2);
+  for (let i = 0; i < samples.length; i++) mixed.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(samples[i]! + gain * noise[i]!))), 2 * i);
+  await writeFile(out, Buffer.concat([wavHeader({ sampleRate: 16_000, bitsPerSample: 16, dataBytes: mixed.length }), mixed]));
+}

@@ -7,11 +7,11 @@ import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/cont
 import { probe } from '../../core/engines/ffmpeg.js';
 import { EngineError } from '../../core/engines/process.js';
 import { PocketsphinxOutputParser, pocketsphinxFailure, type Utterance } from '../../core/engines/pocketsphinx.js';
-import { EXPECTED_TEXT, PAUSE_SECONDS, SENTENCES, SpeechFixtures, wavHeader, wordErrorRate } from './fixtures.js';
+import { EXPECTED_TEXT, LIBRIVOX_DIR, PAUSE_SECONDS, SENTENCES, SpeechFixtures, libriVoxClips, wavHeader, withPinkNoise, wordErrorRate } from './fixtures.js';
 import { TRANSCRIBE_CREDIT_WEIGHT, transcribePlugin } from './index.js';
 import { expectTranscriptRow, rowOf } from './test-transcript.js';
 import { toSegments } from './transcribe.js';
-import { pcmLayout, prepareAudio } from './audio.js';
+import { NOISY_FLOOR_DB, cleanedForRecognition, frameEnergies, noiseFloorDb, pcmLayout, prepareAudio } from './audio.js';
 
 const fixtures = new SpeechFixtures();
 beforeAll(() => fixtures.make(), 60_000);
@@ -114,6 +114,27 @@ describe('transcribe', () => {
     expect(layout.dataOffset).toBe(44);
     // MP3 decoders drop the encoder delay: the PCM may be a few hundredths shorter than the header says.
     expect(Math.abs(layout.dataBytes / 32_000 - audio.durationSec)).toBeLessThan(0.2);
+  });
+
+  it('denoises recordings with a noise floor for pocketsphinx, and leaves synthetic speech (digital silence) alone', async () => {
+    const workDir = await mkdtemp(path.join(fixtures.dir, 'work-'));
+    const ctx = { target: 'json', workDir, signal: new AbortController().signal, progress() {}, log: console, report() {}, remainingMs: () => 60_000 } as const;
+    const floorOf = async (wav: string) => noiseFloorDb(await frameEnergies(wav, await pcmLayout(wav)));
+    const input = { ...fixtures.get('two-sentences-mp3'), filename: 'talk.mp3', bytes: (await stat(fixtures.file('two-sentences-mp3'))).size };
+    const synthetic = await prepareAudio(input, ctx as never, () => {});
+    expect(await floorOf(synthetic.wavPath)).toBeLessThanOrEqual(NOISY_FLOOR_DB);
+    expect(await cleanedForRecognition(synthetic, ['afftdn=nf=-25'], ctx as never)).toBe(synthetic);
+
+    const [clip] = await libriVoxClips(LIBRIVOX_DIR);
+    const noisyPath = path.join(workDir, 'noisy.wav');
+    await withPinkNoise(clip!.file, 20, noisyPath);
+    const noisy = { wavPath: noisyPath, durationSec: ((await stat(noisyPath)).size - 44) / 32_000 };
+    expect(await floorOf(noisyPath)).toBeGreaterThan(NOISY_FLOOR_DB);
+    const cleaned = await cleanedForRecognition(noisy, ['afftdn=nf=-25'], ctx as never);
+    expect(cleaned.wavPath).not.toBe(noisyPath);
+    // Same length (times are kept), lower floor.
+    expect((await stat(cleaned.wavPath)).size).toBe((await stat(noisyPath)).size);
+    expect(await floorOf(cleaned.wavPath)).toBeLessThan(await floorOf(noisyPath));
   });
 
   it('fails an unreadable file cleanly', async () => {

@@ -12,10 +12,10 @@
 import { z } from 'zod';
 import { PluginError, definePlugin, scaledTimeout, singleInput, type RunContext } from '../../core/contract/index.js';
 import { FFMPEG, FFPROBE } from '../../core/engines/ffmpeg.js';
-import { POCKETSPHINX, POCKETSPHINX_LANGUAGE, recognizeSpeech, type Utterance } from '../../core/engines/pocketsphinx.js';
+import { POCKETSPHINX, POCKETSPHINX_AUDIO_FILTERS, POCKETSPHINX_LANGUAGE, recognizeSpeech, type Utterance } from '../../core/engines/pocketsphinx.js';
 import { WHISPER_LICENSE, transcribePcm, whisperModelIsMultilingual, whisperModelPath } from '../../core/engines/whisper.js';
 import type { FormatId } from '../../schema/index.js';
-import { pcmLayout, planChunks, prepareAudio, readChunk, type PreparedAudio } from './audio.js';
+import { cleanedForRecognition, pcmLayout, planChunks, prepareAudio, readChunk, type PreparedAudio } from './audio.js';
 
 /** The spec's languages. */
 export const TRANSCRIBE_LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt', 'ja'] as const;
@@ -83,7 +83,9 @@ const CHUNK_MAX_SECONDS = 30;
 const CHUNK_MIN_SECONDS = 10;
 
 async function withPocketsphinx(audio: PreparedAudio, ctx: RunContext): Promise<TranscriptRow> {
-  const utterances = await recognizeSpeech(audio.wavPath, ctx, {
+  // A recording with a noise floor is denoised first; whisper, trained on noisy audio, reads the plain conversion.
+  const cleaned = await cleanedForRecognition(audio, POCKETSPHINX_AUDIO_FILTERS, ctx);
+  const utterances = await recognizeSpeech(cleaned.wavPath, ctx, {
     onUtterance: (u) => ctx.progress(Math.min(99, CONVERT_SHARE + Math.floor(((100 - CONVERT_SHARE) * u.end) / Math.max(audio.durationSec, 0.01)))),
   });
   ctx.signal.throwIfAborted();
