@@ -238,8 +238,12 @@ export const extractionRowSchemas = {
   'pdf-to-markdown': pdfToMarkdownRowSchema,
 } as const;
 
+/** A poll whose rows are `row` (one of extractionRowSchemas). */
+export const typedExtractionPollSchema = <Row extends z.ZodType>(row: Row) =>
+  extractionPollFields.extend({ rows: z.array(row) }).catchall(z.number().describe('A total the tool declares over its rows.'));
+
 /** The poll of one tool, with its rows typed when the spec describes them. */
 export function extractionPollSchemaOf(tool: string) {
   const row = (extractionRowSchemas as Record<string, z.ZodType>)[tool];
-  return row ? extractionPollFields.extend({ rows: z.array(row) }).catchall(z.number().describe('A total the tool declares over its rows.')) : extractionPollSchema;
+  return row ? typedExtractionPollSchema(row) : extractionPollSchema;
 }

@@ -6,7 +6,10 @@
  */
 import { z } from 'zod';
 import {
-  WEBHOOK_LOG_SIZE, historyQuerySchema, signedUrlRequestSchema, webhookEndpointCreateSchema, webhookEndpointUpdateSchema, type SpecExtractionTool,
+  WEBHOOK_LOG_SIZE, acceptedJobSchema, batchAcceptedSchema, batchStatusSchema, creditsSchema, extractionPollSchema, extractionRowSchemas, formatsSchema,
+  historyQuerySchema, historySchema, isSpecExtractionTool, jobStatusSchema, signedUrlRequestSchema, signedUrlSchema, typedExtractionPollSchema,
+  webhookAttemptSchema, webhookEndpointCreateSchema, webhookEndpointCreatedSchema, webhookEndpointSchema, webhookEndpointUpdateSchema, webhookSecretSchema,
+  webhookTestResultSchema, type SpecExtractionTool,
 } from '../../../schema/index.js';
 import { badRequest, type ServiceError } from '../../../core/services/errors.js';
 import type { Principal, Services } from '../../../core/services/index.js';
@@ -15,6 +18,7 @@ import { authedProcedure, createCallerFactory, router } from './trpc.js';
 import { stageFile, stageFiles } from './uploads.js';
 
 const jobInput = z.object({ jobId: z.string().min(1) });
+const batchInput = z.object({ batchId: z.string().min(1) });
 const endpointInput = z.object({ id: z.string().min(1) });
 
 /** How many files a form may carry, and the service's own refusal of one more (if it has one). */
@@ -125,7 +129,7 @@ function parseOptionsField(raw: string | undefined): Record<string, unknown> {
 }
 
 function extractionProcedure(tool: string) {
-  return authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
+  return authedProcedure.input(z.instanceof(FormData)).output(batchAcceptedSchema).mutation(async ({ ctx, input }) => {
     const limit = extractionFileLimit(ctx.services, ctx.principal, tool);
     const { files, webhookUrl, ...fields } = parseForm(extractionFormSchema, input);
     const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
@@ -133,27 +137,63 @@ function extractionProcedure(tool: string) {
   });
 }
 
+type SpecRowSchemas = typeof extractionRowSchemas;
+
+/**
+ * A tool's poll (as GET /api/<tool>/{batchId}, operationId get<Tool>Results) with its rows typed
+ * by `poll`: the service's rows are checked against the tool's row schema on the way out.
+ */
+function extractionResultsProcedure<Poll extends z.ZodType>(tool: string, poll: Poll) {
+  return authedProcedure
+    .input(batchInput)
+    .output(poll)
+    // The service's poll types its rows loosely; `poll` checks them on the way out.
+    .query(async ({ ctx, input }) => (await ctx.services.extractions.poll(ctx.principal, tool, input.batchId)) as never);
+}
+
+type PollOf<Row> = Row extends z.ZodType ? ReturnType<typeof typedExtractionPollSchema<Row>> : never;
+type ResultsProcedure<Poll> = Poll extends z.ZodType ? ReturnType<typeof extractionResultsProcedure<Poll>> : never;
+type ExtractionResultsProcedures = {
+  [T in SpecExtractionTool as `${CamelCase<T>}Results`]: ResultsProcedure<PollOf<SpecRowSchemas[T]>>;
+};
+
+/** Every tool's submit at `extraction.<tool>` and poll at `extraction.<tool>Results` (typed rows for the spec's tools). */
+function extractionProcedures(extractionTools: readonly string[]) {
+  const procedures: Record<string, unknown> = {};
+  for (const tool of extractionTools) {
+    const name = camelCase(tool);
+    if (name === 'get' || Object.hasOwn(procedures, name) || Object.hasOwn(procedures, `${name}Results`)) throw new Error(`tRPC: extraction tool '${tool}' clashes with another procedure`);
+    procedures[name] = extractionProcedure(tool);
+    procedures[`${name}Results`] = extractionResultsProcedure(tool, isSpecExtractionTool(tool) ? typedExtractionPollSchema(extractionRowSchemas[tool]) : extractionPollSchema);
+  }
+  // Typed with the spec's tools; every tool of the registry is served the same way.
+  return procedures as Record<CamelCase<SpecExtractionTool>, ReturnType<typeof extractionProcedure>> & ExtractionResultsProcedures;
+}
+
+const webhookRotatedSchema = z.object({ secret: z.string(), endpoint: webhookEndpointSchema });
+
 /** The router for these extraction tools (the registry's: see appRouterFor). */
 export function createAppRouter(extractionTools: readonly string[]) {
   return router({
     credits: router({
-      get: authedProcedure.query(({ ctx }) => ctx.services.credits.balance(ctx.principal.account)),
+      get: authedProcedure.output(creditsSchema).query(({ ctx }) => ctx.services.credits.balance(ctx.principal.account)),
     }),
     jobs: router({
-      get: authedProcedure.input(jobInput).query(({ ctx, input }) => ctx.services.jobs.status(ctx.principal, input.jobId)),
+      get: authedProcedure.input(jobInput).output(jobStatusSchema).query(({ ctx, input }) => ctx.services.jobs.status(ctx.principal, input.jobId)),
       /** The job now, then every change; ends after done or failed. */
       watch: authedProcedure.input(jobInput).subscription(({ ctx, input, signal }) => ctx.services.jobs.watch(ctx.principal, input.jobId, signal)),
       /** As DELETE /api/v1/jobs/{id}. */
-      cancel: authedProcedure.input(jobInput).mutation(({ ctx, input }) => ctx.services.jobs.cancel(ctx.principal, input.jobId)),
+      cancel: authedProcedure.input(jobInput).output(jobStatusSchema).mutation(({ ctx, input }) => ctx.services.jobs.cancel(ctx.principal, input.jobId)),
     }),
     history: router({
-      list: authedProcedure.input(historyQuerySchema.prefault({})).query(({ ctx, input }) => ctx.services.jobs.history(ctx.principal, input.limit, input.offset)),
+      list: authedProcedure.input(historyQuerySchema.prefault({})).output(historySchema).query(({ ctx, input }) => ctx.services.jobs.history(ctx.principal, input.limit, input.offset)),
     }),
     formats: router({
-      list: authedProcedure.query(({ ctx }) => ctx.services.capabilities.formats()),
+      // An operation's `options` is typed unknown by the registry; formatsSchema checks it is a JSON Schema object.
+      list: authedProcedure.output(formatsSchema).query(({ ctx }) => ctx.services.capabilities.formats() as z.input<typeof formatsSchema>),
     }),
     /** Same rules as POST /api/v1/convert. */
-    convert: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
+    convert: authedProcedure.input(z.instanceof(FormData)).output(acceptedJobSchema).mutation(async ({ ctx, input }) => {
       const parsed = convertFormSchema.safeParse(Object.fromEntries(input.entries()));
       if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
       const { file, url, to, op, options, webhookUrl } = parsed.data;
@@ -164,7 +204,7 @@ export function createAppRouter(extractionTools: readonly string[]) {
       return ctx.services.jobs.accept(ctx.principal, { upload, to, op, fields, fieldsAreStrings: false, viaApi: true, webhookUrl });
     }),
     /** Same rules as POST /api/pdf/merge. */
-    merge: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
+    merge: authedProcedure.input(z.instanceof(FormData)).output(acceptedJobSchema).mutation(async ({ ctx, input }) => {
       const limit = formFileLimit('merge', ctx.services, ctx.principal);
       const { files, webhookUrl } = parseForm(mergeFormSchema, input);
       const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
@@ -172,7 +212,7 @@ export function createAppRouter(extractionTools: readonly string[]) {
     }),
     batch: router({
       /** Same rules as POST /api/batch/convert; `options` is read like convert's, `quality` like the REST form field. */
-      convert: authedProcedure.input(z.instanceof(FormData)).mutation(async ({ ctx, input }) => {
+      convert: authedProcedure.input(z.instanceof(FormData)).output(batchAcceptedSchema).mutation(async ({ ctx, input }) => {
         const limit = formFileLimit('batch.convert', ctx.services, ctx.principal);
         const { files, to, op, options, quality, webhookUrl } = parseForm(batchFormSchema, input);
         if (options !== undefined && quality !== undefined) throw badRequest("Send quality inside 'options' (one JSON object of the op's options)");
@@ -180,28 +220,29 @@ export function createAppRouter(extractionTools: readonly string[]) {
         const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
         return ctx.services.batches.accept(ctx.principal, { uploads, to, op, fields, fieldsAreStrings: options === undefined, viaApi: true, webhookUrl });
       }),
-      get: authedProcedure.input(z.object({ batchId: z.string().min(1) })).query(({ ctx, input }) => ctx.services.batches.status(ctx.principal, input.batchId)),
+      get: authedProcedure.input(batchInput).output(batchStatusSchema).query(({ ctx, input }) => ctx.services.batches.status(ctx.principal, input.batchId)),
       /** As DELETE /api/batch/{id}. */
-      cancel: authedProcedure.input(z.object({ batchId: z.string().min(1) })).mutation(({ ctx, input }) => ctx.services.batches.cancel(ctx.principal, input.batchId)),
+      cancel: authedProcedure.input(batchInput).output(batchStatusSchema).mutation(({ ctx, input }) => ctx.services.batches.cancel(ctx.principal, input.batchId)),
     }),
     /**
      * The extraction tools, one FormData procedure each (same rules as POST /api/<tool>): `files`
      * repeated, and the tool's fields as text (e.g. `query`, `wholeWord` for fileSearch). Then
-     * `extraction.get({ tool, batchId })` until done.
+     * `extraction.<tool>Results({ batchId })` (rows typed by the tool's row schema) or
+     * `extraction.get({ tool, batchId })` (rows untyped) until done.
      */
     extraction: router({
-      // Typed with the spec's tools; every tool of the registry is served the same way.
-      ...(Object.fromEntries(extractionTools.map((tool) => [camelCase(tool), extractionProcedure(tool)])) as Record<CamelCase<SpecExtractionTool>, ReturnType<typeof extractionProcedure>>),
+      ...extractionProcedures(extractionTools),
       get: authedProcedure
-        .input(z.object({ tool: z.string().min(1), batchId: z.string().min(1) }))
-        .query(({ ctx, input }) => ctx.services.extractions.poll(ctx.principal, input.tool, input.batchId)),
+        .input(batchInput.extend({ tool: z.string().min(1) }))
+        .output(extractionPollSchema)
+        .query(async ({ ctx, input }) => (await ctx.services.extractions.poll(ctx.principal, input.tool, input.batchId)) as z.input<typeof extractionPollSchema>),
     }),
     /**
      * As POST /api/v1/pipelines: a JSON object {input: {url}, steps, export?}, or FormData with
      * `file` and `pipeline` (the same object as one JSON string, without input). Poll with jobs.get.
      */
     pipelines: router({
-      create: authedProcedure.input(z.union([z.instanceof(FormData), z.record(z.string(), z.unknown())])).mutation(async ({ ctx, input }) => {
+      create: authedProcedure.input(z.union([z.instanceof(FormData), z.record(z.string(), z.unknown())])).output(acceptedJobSchema).mutation(async ({ ctx, input }) => {
         if (!(input instanceof FormData)) return ctx.services.pipelines.submit(ctx.principal, ctx.services.pipelines.parse(input), undefined, true);
         const limit = formFileLimit('pipelines.create', ctx.services, ctx.principal);
         const { file, pipeline } = parseForm(pipelineFormSchema, input);
@@ -211,26 +252,28 @@ export function createAppRouter(extractionTools: readonly string[]) {
       }),
     }),
     signedUrl: router({
-      create: authedProcedure.input(signedUrlRequestSchema).mutation(({ ctx, input }) => ctx.services.downloads.createSignedUrl(ctx.principal, input)),
+      create: authedProcedure.input(signedUrlRequestSchema).output(signedUrlSchema).mutation(({ ctx, input }) => ctx.services.downloads.createSignedUrl(ctx.principal, input)),
     }),
     /** Beyond the spec (Pro and up): webhook endpoints, as REST /api/v1/webhooks. Secrets are in the answers of create, rotateSecret and rotateDefaultSecret only. */
     webhooks: router({
-      list: authedProcedure.query(({ ctx }) => ctx.services.webhooks.list(ctx.principal)),
-      get: authedProcedure.input(endpointInput).query(({ ctx, input }) => ctx.services.webhooks.get(ctx.principal, input.id)),
-      create: authedProcedure.input(webhookEndpointCreateSchema).mutation(({ ctx, input }) => ctx.services.webhooks.create(ctx.principal, input)),
+      list: authedProcedure.output(z.array(webhookEndpointSchema)).query(({ ctx }) => ctx.services.webhooks.list(ctx.principal)),
+      get: authedProcedure.input(endpointInput).output(webhookEndpointSchema).query(({ ctx, input }) => ctx.services.webhooks.get(ctx.principal, input.id)),
+      create: authedProcedure.input(webhookEndpointCreateSchema).output(webhookEndpointCreatedSchema).mutation(({ ctx, input }) => ctx.services.webhooks.create(ctx.principal, input)),
       update: authedProcedure
         .input(endpointInput.extend({ patch: webhookEndpointUpdateSchema }))
+        .output(webhookEndpointSchema)
         .mutation(({ ctx, input }) => ctx.services.webhooks.update(ctx.principal, input.id, input.patch)),
-      delete: authedProcedure.input(endpointInput).mutation(async ({ ctx, input }) => {
+      delete: authedProcedure.input(endpointInput).output(z.object({ deleted: z.literal(true) })).mutation(async ({ ctx, input }) => {
         await ctx.services.webhooks.remove(ctx.principal, input.id);
         return { deleted: true };
       }),
-      rotateSecret: authedProcedure.input(endpointInput).mutation(({ ctx, input }) => ctx.services.webhooks.rotate(ctx.principal, input.id)),
-      sendTest: authedProcedure.input(endpointInput).mutation(({ ctx, input }) => ctx.services.webhooks.sendTest(ctx.principal, input.id)),
+      rotateSecret: authedProcedure.input(endpointInput).output(webhookRotatedSchema).mutation(({ ctx, input }) => ctx.services.webhooks.rotate(ctx.principal, input.id)),
+      sendTest: authedProcedure.input(endpointInput).output(webhookTestResultSchema).mutation(({ ctx, input }) => ctx.services.webhooks.sendTest(ctx.principal, input.id)),
       attempts: authedProcedure
         .input(endpointInput.extend({ limit: z.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE) }))
+        .output(z.array(webhookAttemptSchema))
         .query(({ ctx, input }) => ctx.services.webhooks.attempts(ctx.principal, input.id, input.limit)),
-      rotateDefaultSecret: authedProcedure.mutation(({ ctx }) => ctx.services.webhooks.rotateDefaultSecret(ctx.principal)),
+      rotateDefaultSecret: authedProcedure.output(webhookSecretSchema).mutation(({ ctx }) => ctx.services.webhooks.rotateDefaultSecret(ctx.principal)),
     }),
   });
 }
