@@ -12,7 +12,8 @@ export const MAX_EXTRACTION_FILES = 500;
 
 /**
  * Tool names the surfaces already use: REST paths under /api (`/api/<tool>/{id}`), GraphQL
- * mutations (the tool's name in camelCase) and tRPC's `extraction.get`.
+ * mutations (the tool's name in camelCase) and tRPC's `extraction.get`. A name ending in
+ * `-results` is refused too: tRPC serves each tool's poll at `extraction.<tool>Results`.
  */
 const TAKEN_NAMES = new Set(['v1', 'batch', 'download', 'pdf', 'convert', 'merge-pdf', 'batch-convert', 'create-signed-url', 'get']);
 
@@ -36,6 +37,7 @@ export function extractionProblems(plugin: Plugin): string[] {
   }
   const tool = plugin.op ?? '';
   if (TAKEN_NAMES.has(tool)) problems.push(`op '${tool}' is taken by another endpoint`);
+  if (tool.endsWith('-results')) problems.push(`op '${tool}' ends in -results, which names the tRPC polls (extraction.<tool>Results)`);
   if (isSpecExtractionTool(tool)) {
     // The spec fixes the limits of its four tools: a plugin serving one keeps them.
     const spec = SPEC_EXTRACTION_TOOLS[tool];

@@ -26,6 +26,7 @@ describe('extraction endpoints', () => {
   it('refuses names the surfaces already use, and a spec tool with other limits than the spec', () => {
     refused([extractor({ id: 'a', op: 'batch' })], /op 'batch' is taken by another endpoint/);
     refused([extractor({ id: 'a', op: 'get' })], /op 'get' is taken/);
+    refused([extractor({ id: 'a', op: 'count-results' })], /op 'count-results' ends in -results/);
     refused([extractor({ id: 'a', op: 'pdf-to-markdown', extraction: { maxFiles: 30 } })], /the spec sets pdf-to-markdown to 25 files per request/);
     refused([extractor({ id: 'a', op: 'transcribe', extraction: { maxFiles: 10 } })], /the spec sets the lowest plan of transcribe to business/);
     refused([extractor({ id: 'a', op: 'parse-cv', extraction: { maxFiles: 50, freeTrial: false } })], /the spec gives a free try of parse-cv/);
