@@ -5,6 +5,7 @@
  * typed client sees the wire types: `expectTypeOf` and `@ts-expect-error` lines are checked by tsc
  * (`npm run typecheck`).
  */
+import { readFile } from 'node:fs/promises';
 import type { inferRouterOutputs } from '@trpc/server';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
@@ -16,6 +17,7 @@ import type {
 } from '../schema/index.js';
 import { createTransmuteClient, type TransmuteClient } from '../apps/server/trpc/client.js';
 import type { AppRouter } from '../apps/server/trpc/router.js';
+import { SpeechFixtures } from '../plugins/transcribe/fixtures.js';
 import { SLOW_TEXT_PLUGIN, authHeaders, getJson, startServer, type TestServer } from './helpers.js';
 
 type Outputs = inferRouterOutputs<AppRouter>;
@@ -175,6 +177,22 @@ describe('tRPC outputs are the REST answers', () => {
     const [jane] = cvPoll.rows;
     expect([jane?.name, jane?.email, jane?.skills?.includes('TypeScript')]).toEqual(['Jane Doe', 'jane.doe@example.com', true]);
     expect(jane?.confidence?.email).toBeGreaterThan(0.5);
+  });
+
+  it('transcribe: segments and language on the typed poll, as REST', { timeout: 240_000 }, async () => {
+    const fixtures = new SpeechFixtures();
+    try {
+      await fixtures.make();
+      const accepted = await trpc.extraction.transcribe.mutate(form({ lang: 'en' }, [['files', 'speech.mp3', await readFile(fixtures.file('two-sentences-mp3'))]]));
+      const poll = await until(() => trpc.extraction.transcribeResults.query({ batchId: accepted.batchId }), (p) => p.done);
+      expect(poll).toEqual(await rest(accepted.statusUrl));
+      const [row] = poll.rows;
+      expect(row, JSON.stringify(row)).toMatchObject({ status: 'completed', language: 'en' });
+      expect(row?.segments?.length).toBeGreaterThan(0);
+      expect(row?.segments?.every((segment) => segment.end >= segment.start && typeof segment.text === 'string')).toBe(true);
+    } finally {
+      await fixtures.cleanup();
+    }
   });
 
   it('webhook endpoints: get, list and attempts', async () => {
