@@ -45,7 +45,7 @@ describe('401 challenge', () => {
 describe('405 for a wrong method', () => {
   it.each([
     ['GET', '/api/v1/convert', 'POST'],
-    ['DELETE', '/api/v1/jobs/job_123', 'GET, HEAD'],
+    ['PUT', '/api/v1/jobs/job_123', 'DELETE, GET, HEAD'],
     ['POST', '/api/v1/credits', 'GET, HEAD'],
     ['PUT', '/api/pdf/merge', 'POST'],
   ])('%s %s is a 405 with Allow: %s', async (method, url, allow) => {

@@ -91,6 +91,7 @@ describe('pdf-to-markdown: scans in the language given', () => {
     form.append('map', JSON.stringify({ 0: ['variables.files.0'] }));
     form.append('0', new Blob([new Uint8Array(german.data)]), german.name);
     const gql = (await (await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: authHeaders(key) })).json()) as any;
+    expect(gql.errors, JSON.stringify(gql.errors)).toBeUndefined();
     expect(gql.data.pdfToMarkdown).toMatchObject({ total: 1, errors: [] });
     const viaGraphql = await restRow(server.url, key, `/api/pdf-to-markdown/${gql.data.pdfToMarkdown.batchId}`);
     expect(viaGraphql.markdown).toBe('<!-- page 1 -->\n\nDie Größe der Brücke über dem Fluss Fünf Bäume stehen an der Straße Schöne Grüße aus München\n');

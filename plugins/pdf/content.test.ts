@@ -151,6 +151,7 @@ describe('every op but unlock-pdf', () => {
     'extract-pages': { pages: '1' },
     'delete-pages': { pages: '1' },
     'protect-pdf': { password: 'x' },
+    'pdf-to-pdfa': { pdfa: '2b' },
   };
   const ops = pdfPlugins.filter((plugin) => plugin.id !== 'unlock-pdf');
   const filesFor = (id: string, file: string) => (id === 'pdf-merge' ? [fixtures.get('two'), { path: file, format: 'pdf' as const }] : [{ path: file, format: 'pdf' as const }]);

@@ -141,9 +141,12 @@ export function addOptionInputs(builder: Builder, capabilities: CapabilityServic
       'The options of one conversion or tool op (convert, batchConvert): exactly one field, the plugin that runs it ' +
       '(`formats.operations.optionsField`), e.g. {imageResize: {resize: {width: 200}}} with op: "resize".',
     fields: (t) =>
-      Object.fromEntries(
-        [...convertFields].map(([pluginId, field]) => [field, t.field({ type: names.get(pluginId) as AnyType, description: `Options of the ${pluginId} plugin.` })]),
-      ),
+      convertFields.size
+        ? Object.fromEntries(
+            [...convertFields].map(([pluginId, field]) => [field, t.field({ type: names.get(pluginId) as AnyType, description: `Options of the ${pluginId} plugin.` })]),
+          )
+        : // An input type needs a field: a registry where no conversion or op takes options (a partial install) gets one that is always refused.
+          { none: t.boolean({ description: 'No installed conversion or tool op takes options: leave `options` out.' }) },
   });
   return { names, convertFields, fields: fieldsOf };
 }

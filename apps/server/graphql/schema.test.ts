@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { buildSchema, validateSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { Registry } from '../../../core/registry/index.js';
 import { standardPlugins } from '../../../plugins/index.js';
+import pdfToMarkdownPlugin from '../../../plugins/markdown/index.js';
 import { printGraphQLSchema } from './schema.js';
 
 describe('GraphQL schema', () => {
@@ -42,5 +44,11 @@ describe('GraphQL schema', () => {
     expect(sdl).toMatch(/input SplitPdfOptionsSplit \{[^}]*mode: SplitPdfOptionsSplitMode![^}]*ranges: String\n\}/);
     const inputs = sdl.match(/^input [\s\S]*?^\}/gm) ?? [];
     expect(inputs.filter((input) => /: \[?JSON/.test(input))).toEqual([]);
+  });
+
+  it('stays valid when no installed conversion or op takes options (a partial install)', () => {
+    const sdl = printGraphQLSchema(new Registry([pdfToMarkdownPlugin]));
+    expect(validateSchema(buildSchema(sdl))).toEqual([]);
+    expect(sdl).toContain('none: Boolean');
   });
 });
