@@ -5,7 +5,7 @@
  * the export with the S3 error and keep the download link; refused endpoints are a 400 at
  * submit; the credentials are nowhere in the data dir. A 200 MB output goes up in flat memory
  * (the server in a child process, its peak RSS read from /proc). A batch's ZIP lands once every
- * job has finished (REST and GraphQL), with the outputs the batch download gives.
+ * job has finished (REST, GraphQL and tRPC), with the outputs the batch download gives.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -196,6 +196,20 @@ describe('S3 export', () => {
       body: JSON.stringify({ query: `{ batch(id: "${answer.data.batchConvert.batchId}") { done export } }` }),
     });
     expect(((await graphql.json()) as any).data.batch).toEqual({ done: true, export: status.export });
+  });
+
+  it('exports a batch sent over tRPC (export as a JSON string field, as REST)', async () => {
+    const key = await server.createKey('pro');
+    const form = new FormData();
+    form.append('to', 'jpg');
+    form.append('export', exportTo('trpc/batch.zip'));
+    form.append('files', new Blob([new Uint8Array(png)]), 'photo.png');
+    const res = await fetch(`${server.url}/trpc/batch.convert`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const answer = (await res.json()) as any;
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    const status = await waitForBatchExport(server.url, key, answer.result.data.batchId);
+    expect(status.export.status).toBe('done');
+    expect(Object.keys(zipEntries(await fetchObject('trpc/batch.zip')))).toEqual(['photo.jpg']);
   });
 
   it('refuses a batch with a refused export endpoint at submit, charging nothing', async () => {
