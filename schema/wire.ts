@@ -104,6 +104,8 @@ export const batchStatusSchema = z.object({
   completed: z.number().int(),
   done: z.boolean(),
   downloadUrl: uriReferenceString().nullable(),
+  /** Batches sent with `export` (issue 27): the upload of the ZIP. */
+  export: exportStatusSchema.optional(),
 });
 
 /** The capability index (GET /api/v1/formats, tRPC formats.list), as the registry reports it. */

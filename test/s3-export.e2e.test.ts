@@ -4,7 +4,8 @@
  * status carries {status, location, etag}; a pipeline's final output too; bad credentials fail
  * the export with the S3 error and keep the download link; refused endpoints are a 400 at
  * submit; the credentials are nowhere in the data dir. A 200 MB output goes up in flat memory
- * (the server in a child process, its peak RSS read from /proc).
+ * (the server in a child process, its peak RSS read from /proc). A batch's ZIP lands once every
+ * job has finished (REST, GraphQL and tRPC), with the outputs the batch download gives.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagePlugins } from '../plugins/image/index.js';
 import { mediaPlugins } from '../plugins/media/index.js';
@@ -40,6 +42,27 @@ async function waitForExport(url: string, key: string, jobId: string): Promise<a
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error('export did not finish');
+}
+
+async function waitForBatchExport(url: string, key: string, batchId: string): Promise<any> {
+  for (let i = 0; i < 600; i++) {
+    const { body } = await getJson(`${url}/api/batch/${batchId}`, key);
+    if (body.export && (body.export.status === 'done' || body.export.status === 'failed')) return body;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('batch export did not finish');
+}
+
+/** The batch's ZIP, as its download gives it (with the API key). */
+async function downloadBatch(downloadUrl: string, key: string): Promise<Buffer> {
+  const res = await fetch(downloadUrl, { headers: authHeaders(key) });
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** A ZIP's entries by name. */
+function zipEntries(zip: Buffer): Record<string, Buffer> {
+  return Object.fromEntries(Object.entries(unzipSync(new Uint8Array(zip))).map(([name, data]) => [name, Buffer.from(data)]));
 }
 
 describe('S3 export', () => {
@@ -128,6 +151,76 @@ describe('S3 export', () => {
     const job = await waitForExport(server.url, key, submitted.body.jobId);
     expect(JSON.stringify(job)).not.toContain(marker);
     for (const file of await listFiles(server.dataDir)) expect((await readFile(file)).includes(marker), file).toBe(false);
+  });
+
+  it("uploads a batch's ZIP once every job has finished, and says how it went in the batch status", async () => {
+    const key = await server.createKey('pro');
+    const red = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#d02020' } }).png().toBuffer();
+    const form = new FormData();
+    form.append('to', 'webp');
+    form.append('export', exportTo('batches/all.zip'));
+    form.append('files', new Blob([new Uint8Array(png)]), 'green.png');
+    form.append('files', new Blob([new Uint8Array(red)]), 'red.png');
+    const res = await fetch(`${server.url}/api/batch/convert`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const accepted = (await res.json()) as any;
+    expect(res.status, JSON.stringify(accepted)).toBe(200);
+    const status = await waitForBatchExport(server.url, key, accepted.batchId);
+    expect(status).toMatchObject({ total: 2, completed: 2, done: true, export: { status: 'done', etag: expect.any(String) } });
+    expect(status.export.location).toContain('batches/all.zip');
+    expect(JSON.stringify(status)).not.toContain(SECRET);
+    const entries = zipEntries(await fetchObject('batches/all.zip'));
+    expect(Object.keys(entries).sort()).toEqual(['green.webp', 'red.webp']);
+    expect(await sharp(entries['red.webp']!).metadata()).toMatchObject({ format: 'webp', width: 30, height: 20 });
+    const downloaded = zipEntries(await downloadBatch(status.downloadUrl, key));
+    expect(entries['green.webp']!.equals(downloaded['green.webp']!)).toBe(true);
+  });
+
+  it('exports a batch sent over GraphQL, and fails the export with the S3 error when the bucket is missing', async () => {
+    const key = await server.createKey('pro');
+    const operations = {
+      query: 'mutation ($files: [Upload!]!, $export: JSON) { batchConvert(files: $files, to: "webp", export: $export) { batchId total } }',
+      variables: { files: [null], export: { ...JSON.parse(exportTo('x.zip')), bucket: 'no-such-bucket' } },
+    };
+    const form = new FormData();
+    form.append('operations', JSON.stringify(operations));
+    form.append('map', JSON.stringify({ 0: ['variables.files.0'] }));
+    form.append('0', new Blob([new Uint8Array(png)]), 'photo.png');
+    const res = await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: { ...authHeaders(key), 'graphql-preflight': '1' } });
+    const answer = (await res.json()) as any;
+    expect(answer.errors, JSON.stringify(answer)).toBeUndefined();
+    const status = await waitForBatchExport(server.url, key, answer.data.batchConvert.batchId);
+    expect(status.export).toEqual({ status: 'failed', error: expect.stringMatching(/^NoSuchBucket: /) });
+    expect(zipEntries(await downloadBatch(status.downloadUrl, key))).toHaveProperty(['photo.webp']);
+    const graphql = await fetch(`${server.url}/graphql`, {
+      method: 'POST', headers: { ...authHeaders(key), 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ batch(id: "${answer.data.batchConvert.batchId}") { done export } }` }),
+    });
+    expect(((await graphql.json()) as any).data.batch).toEqual({ done: true, export: status.export });
+  });
+
+  it('exports a batch sent over tRPC (export as a JSON string field, as REST)', async () => {
+    const key = await server.createKey('pro');
+    const form = new FormData();
+    form.append('to', 'jpg');
+    form.append('export', exportTo('trpc/batch.zip'));
+    form.append('files', new Blob([new Uint8Array(png)]), 'photo.png');
+    const res = await fetch(`${server.url}/trpc/batch.convert`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const answer = (await res.json()) as any;
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    const status = await waitForBatchExport(server.url, key, answer.result.data.batchId);
+    expect(status.export.status).toBe('done');
+    expect(Object.keys(zipEntries(await fetchObject('trpc/batch.zip')))).toEqual(['photo.jpg']);
+  });
+
+  it('refuses a batch with a refused export endpoint at submit, charging nothing', async () => {
+    const key = await server.createKey('pro');
+    const form = new FormData();
+    form.append('to', 'webp');
+    form.append('export', exportTo('x.zip', { endpoint: 'http://169.254.169.254' }));
+    form.append('files', new Blob([new Uint8Array(png)]), 'photo.png');
+    const res = await fetch(`${server.url}/api/batch/convert`, { method: 'POST', body: form, headers: authHeaders(key) });
+    expect([res.status, ((await res.json()) as any).error]).toEqual([400, expect.stringMatching(/cloud metadata address/)]);
+    expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
   });
 
   it('uploads a 200 MB output in flat memory', async () => {

@@ -3,9 +3,12 @@
  * with a real SMTP server for its mail: sign up, verify through the mailed link, make a key and
  * use it over REST; convert a PNG to WEBP with live progress and check the downloaded bytes; a
  * Free account's second extraction try refused with the trial message; key generation refused
- * while the e-mail is unverified. Each page is screenshotted to .tmp/screenshots/.
+ * while the e-mail is unverified; a PNG fetched from a URL and chained PNG → JPG → WEBP in one
+ * pipeline job. Each page is screenshotted to .tmp/screenshots/.
  */
 import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { PlanId } from '../schema/index.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -27,7 +30,8 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
 
   beforeAll(async () => {
     mail = await startMailServer();
-    server = await startServer({ env: { SMTP_URL: mail.url } });
+    // Private addresses allowed: the URL import case fetches from a server on 127.0.0.1.
+    server = await startServer({ env: { SMTP_URL: mail.url, IMPORT_ALLOW_PRIVATE: '1' } });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -185,6 +189,34 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await page.setViewportSize({ width: 375, height: 800 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await screenshot(page, 'convert-375px');
+  });
+
+  it('converts a file fetched from a URL through a "then…" chain in one pipeline job', async () => {
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03060' } }).png().toBuffer();
+    const files = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(png));
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await newPage();
+      await signUp(page);
+      await page.goto('/convert');
+      await page.getByLabel('Or convert a file from a URL').fill(`http://127.0.0.1:${(files.address() as AddressInfo).port}/pics/sample.png`);
+      await page.locator('#action').selectOption('convert:jpg');
+      await page.locator('#next-step').selectOption('convert:webp');
+      expect(await page.locator('.chain .steps li').count()).toBe(1);
+      expect(await unlabelled(page)).toEqual([]);
+      await screenshot(page, 'convert-url-chain');
+      const sent = page.waitForRequest((request) => (request.postData() ?? '').includes('createPipeline'));
+      await page.getByRole('button', { name: 'Convert to JPG, then 1 more step' }).click();
+      // The first step carries its options form (JPG's quality); the later ones their defaults.
+      expect(JSON.parse((await sent).postData()!).variables.pipeline).toEqual({ input: { url: expect.stringContaining('/pics/sample.png') }, steps: [expect.objectContaining({ to: 'jpg' }), { to: 'webp' }] });
+
+      const task = page.locator('.task').first();
+      await expect.poll(() => task.getAttribute('class'), { timeout: 60_000 }).toMatch(/\bdone\b/);
+      const [download] = await Promise.all([page.waitForEvent('download'), task.getByRole('link', { name: 'Download sample.webp' }).click()]);
+      expect(await sharp(await readFile((await download.path())!)).metadata()).toMatchObject({ format: 'webp', width: 64, height: 48 });
+    } finally {
+      await new Promise((resolve) => files.close(resolve));
+    }
   });
 
   it("refuses a Free account's second extraction try with the trial message", async () => {

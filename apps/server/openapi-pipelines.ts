@@ -22,6 +22,12 @@ export const EXPORT_FIELD: JsonSchema = {
   description: 'Also upload the output to S3-compatible storage: {"type":"s3","bucket","key","region","endpoint"?,"accessKeyId","secretAccessKey","sessionToken"?,"forcePathStyle"?}. The credentials serve this job only and are never stored. The job status then carries export {status, location, etag, error}.',
 };
 
+/** The same field on a batch: the ZIP goes up once every job has finished. */
+export const BATCH_EXPORT_FIELD: JsonSchema = {
+  ...EXPORT_FIELD,
+  description: "Also upload the batch's ZIP to S3-compatible storage once every job has finished (same object as convert's `export`). The credentials serve this batch only and are never stored. The batch status then carries export {status, location, etag, error}.",
+};
+
 /** `Prefer: wait=N` on convert and pipelines. */
 export const PREFER_WAIT = {
   name: 'Prefer', in: 'header' as const, required: false, schema: { type: 'string', example: 'wait=10' }, ...BEYOND,

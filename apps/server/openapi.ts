@@ -17,7 +17,7 @@ import { renderDocsPage } from './docs-page.js';
 import { camelCase } from './graphql/option-inputs.js';
 import type { JsonSchema } from './json-schema.js';
 import { WEBHOOK_URL_FIELD, webhookEvents, webhookPaths, webhookSchemas } from './openapi-webhooks.js';
-import { EXPORT_FIELD, PREFER_WAIT, URL_FIELD, cancelBatchOperation, cancelJobOperation, pipelinePaths, pipelineSchemas } from './openapi-pipelines.js';
+import { BATCH_EXPORT_FIELD, EXPORT_FIELD, PREFER_WAIT, URL_FIELD, cancelBatchOperation, cancelJobOperation, pipelinePaths, pipelineSchemas } from './openapi-pipelines.js';
 
 
 export interface Operation {
@@ -307,6 +307,7 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
     properties: {
       files: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'The files to convert: repeat the field once per file.' },
       ...Object.fromEntries(Object.entries(form.properties!).filter(([name]) => name !== 'file')),
+      export: BATCH_EXPORT_FIELD,
     },
   };
   const jsonFields = Object.entries(form.properties!).filter(([, schema]) => schema.contentMediaType === 'application/json').map(([name]) => name);

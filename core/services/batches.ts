@@ -12,6 +12,7 @@ import type { BatchRecord, JobRecord, Store } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import { ServiceError, badRequest, forbidden, notFound } from './errors.js';
+import { presentExport, type ExportService, type ExportTarget } from './exports.js';
 import type { JobService } from './jobs.js';
 import { requireFeature } from './plan-gates.js';
 import { parseOp, parseTarget } from './targets.js';
@@ -32,6 +33,8 @@ export interface BatchRequest {
   viaApi: boolean;
   /** Beyond the spec: where to push the batch.done event. */
   webhookUrl?: string | undefined;
+  /** Beyond the spec (issue 27): the S3 export of the ZIP, as sent (a JSON string or an object); checked here. */
+  export?: unknown;
 }
 
 export class BatchService {
@@ -42,6 +45,7 @@ export class BatchService {
     private readonly clock: Clock,
     private readonly publicUrl: string,
     private readonly webhooks?: RequestWebhooks & JobEvents,
+    private readonly exports?: ExportService,
   ) {}
 
   /** Checked before any upload is read: 403 below Pro; returns how many files the plan allows. */
@@ -52,8 +56,9 @@ export class BatchService {
 
   /** Accept each file on its own: a bad file is listed in `errors`, the others still run. */
   async accept(principal: Principal, request: BatchRequest): Promise<BatchAccepted> {
-    const { uploads, webhookUrl: requestedUrl, ...common } = request;
+    const { uploads, webhookUrl: requestedUrl, export: requestedExport, ...common } = request;
     let webhookUrl: string | undefined;
+    let exportTarget: ExportTarget | undefined;
     try {
       const max = this.admit(principal);
       if (uploads.length > max) throw badRequest(`At most ${max} files per batch on the ${PLANS[principal.account.plan].label} plan`);
@@ -63,6 +68,10 @@ export class BatchService {
       if (requestedUrl !== undefined) {
         if (!this.webhooks) throw badRequest('webhookUrl is not available on this server');
         webhookUrl = await this.webhooks.check(principal, requestedUrl);
+      }
+      if (requestedExport !== undefined) {
+        if (!this.exports) throw badRequest('export is not available on this server');
+        exportTarget = await this.exports.check(requestedExport);
       }
     } catch (err) {
       await Promise.all(uploads.map((u) => this.blobs.delete(u.blobKey)));
@@ -89,6 +98,7 @@ export class BatchService {
       throw allCredits ? refusals[0]! : badRequest(`No file could be accepted: ${errors.map((e) => `${e.filename}: ${e.error}`).join('; ')}`);
     }
     await this.store.batches.create({ id: batchId, accountId: principal.account.id, tool: null, total, errors, createdAt: this.clock.now() });
+    if (exportTarget) await this.exports?.startBatch(batchId, exportTarget, () => this.zipOf(batchId));
     // Its jobs may all have finished already: their batch was not recorded yet when they did.
     await this.webhooks?.batchRecorded(batchId);
     return { batchId, total, errors, statusUrl: `/api/batch/${batchId}` };
@@ -106,7 +116,10 @@ export class BatchService {
     const { batch, jobs } = await this.owned(principal, batchId);
     const completed = jobs.filter((j) => j.status === 'done' || j.status === 'failed').length;
     const done = completed === batch.total;
-    return { total: batch.total, completed, done, downloadUrl: done ? `${this.publicUrl}/api/batch/${batchId}/download` : null };
+    return {
+      total: batch.total, completed, done, downloadUrl: done ? `${this.publicUrl}/api/batch/${batchId}/download` : null,
+      ...(batch.export ? { export: presentExport(batch.export) } : {}),
+    };
   }
 
   /**
@@ -121,7 +134,15 @@ export class BatchService {
 
   /** The outputs as one ZIP, streamed from the blob store (never assembled in memory or on disk). */
   async zip(principal: Principal, batchId: string): Promise<{ stream: Readable; filename: string }> {
-    const { batch, jobs } = await this.owned(principal, batchId);
+    await this.owned(principal, batchId);
+    return { stream: await this.zipOf(batchId), filename: `batch-${batchId.slice(0, 8)}.zip` };
+  }
+
+  /** The ZIP of a batch's outputs (its download, its export); 404 until every job has finished or when none left an output. */
+  private async zipOf(batchId: string): Promise<Readable> {
+    const batch = await this.store.batches.get(batchId);
+    if (!batch) throw notFound('Batch not found');
+    const jobs = await this.store.jobs.listByBatch(batchId);
     if (jobs.some((j) => j.status === 'waiting' || j.status === 'active') || jobs.length < batch.total) throw notFound('Batch is not ready yet');
     const outputs = [];
     for (const job of jobs) if (job.output && (await this.blobs.exists(job.output.blobKey))) outputs.push(job.output);
@@ -130,7 +151,7 @@ export class BatchService {
     const used = new Set<string>();
     for (const output of outputs) zip.addReadStream(this.blobs.read(output.blobKey), uniqueName(output.filename, used));
     zip.end();
-    return { stream: zip.outputStream as Readable, filename: `batch-${batchId.slice(0, 8)}.zip` };
+    return zip.outputStream as Readable;
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * Export to S3-compatible storage (issue 27): `export: {type: "s3", ...}` on convert and
- * pipelines. When the job is done, its output streams from the blob store to the bucket as a
+ * Export to S3-compatible storage (issue 27): `export: {type: "s3", ...}` on convert, pipelines
+ * and batches (the batch's ZIP, once every job of it has finished). When the job is done, its output streams from the blob store to the bucket as a
  * multipart upload (@aws-sdk/lib-storage: a few parts in memory at a time, up to 5 GB).
  *
  * The credentials are used for that job alone, like PDF passwords (job-policy.ts): they stay in
@@ -15,13 +15,14 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FORMATS, s3ExportSchema, type S3Export } from '../../schema/index.js';
+import { FORMATS, s3ExportSchema, type ExportStatus, type S3Export } from '../../schema/index.js';
 import type { Logger } from '../contract/index.js';
 import { describeIssue } from '../contract/options.js';
 import type { BlobStore } from '../blobs/types.js';
 import { DestinationRefused, parseDestinationUrl, pinnedLookup, resolveDestination, type DestinationPolicy } from '../engines/outbound.js';
-import type { ExportRecord, JobRecord, Store } from '../store/types.js';
+import type { ExportRecord, Store } from '../store/types.js';
 import { badRequest, jsonValue } from './errors.js';
 
 const LABEL = 'Export endpoint';
@@ -38,6 +39,15 @@ const REQUEST_TIMEOUT_MS = 120_000;
 export interface ExportTarget {
   spec: S3Export;
   endpoint: URL;
+}
+
+/** What an export follows (a job, or a batch): where its state goes, and its output once finished. */
+interface ExportSubject {
+  /** Log label, e.g. { jobId }. */
+  ids: Record<string, string>;
+  save(state: ExportRecord): Promise<void>;
+  /** null while it runs; then the body to upload, or why there is none. */
+  outcome(): Promise<null | { why: string } | { body: () => Readable; contentType: string }>;
 }
 
 export class ExportService {
@@ -70,10 +80,46 @@ export class ExportService {
 
   /** Record the export as pending, then upload the job's output when it is done (in this process, in the background). */
   async start(jobId: string, target: ExportTarget): Promise<void> {
+    await this.begin(target, {
+      ids: { jobId },
+      save: (state) => this.store.jobs.setExport(jobId, state),
+      outcome: async () => {
+        const job = await this.store.jobs.get(jobId);
+        if (job && (job.status === 'waiting' || job.status === 'active')) return null;
+        if (!job || job.status !== 'done') return { why: 'the job did not finish' };
+        const output = job.output;
+        if (!output) return { why: 'the job has no file output' };
+        return { body: () => this.blobs.read(output.blobKey), contentType: FORMATS[output.format]?.mime ?? 'application/octet-stream' };
+      },
+    });
+  }
+
+  /**
+   * A batch's ZIP, uploaded once every job of it has finished (done or failed). `zip` builds it
+   * then; it refuses (throws) when no job left an output.
+   */
+  async startBatch(batchId: string, target: ExportTarget, zip: () => Promise<Readable>): Promise<void> {
+    await this.begin(target, {
+      ids: { batchId },
+      save: (state) => this.store.batches.setExport(batchId, state),
+      outcome: async () => {
+        const [batch, jobs] = await Promise.all([this.store.batches.get(batchId), this.store.jobs.listByBatch(batchId)]);
+        if (!batch) return { why: 'the batch is gone' };
+        if (jobs.length < batch.total || jobs.some((j) => j.status === 'waiting' || j.status === 'active')) return null;
+        if (!jobs.some((j) => j.status === 'done')) return { why: 'no job of the batch finished' };
+        // Built now, before the upload starts, so that a refusal is the export's error, not the S3 client's.
+        const body = await zip().catch((err: Error) => err);
+        if (body instanceof Error) return { why: body.message };
+        return { body: () => body, contentType: 'application/zip' };
+      },
+    });
+  }
+
+  private async begin(target: ExportTarget, subject: ExportSubject): Promise<void> {
     const state: ExportRecord = { type: 's3', bucket: target.spec.bucket, key: target.spec.key, status: 'pending' };
-    await this.store.jobs.setExport(jobId, state);
-    const run = this.follow(jobId, target, state)
-      .catch((err: Error) => this.log.error('export crashed', { jobId, error: err.message }))
+    await subject.save(state);
+    const run = this.follow(subject, target, state)
+      .catch((err: Error) => this.log.error('export crashed', { ...subject.ids, error: err.message }))
       .finally(() => this.running.delete(run));
     this.running.add(run);
   }
@@ -84,37 +130,33 @@ export class ExportService {
     await Promise.all(this.running);
   }
 
-  private async follow(jobId: string, target: ExportTarget, state: ExportRecord): Promise<void> {
-    let job: JobRecord | null = null;
+  private async follow(subject: ExportSubject, target: ExportTarget, state: ExportRecord): Promise<void> {
+    let outcome: Awaited<ReturnType<ExportSubject['outcome']>> = null;
     while (!this.stopped) {
-      job = await this.store.jobs.get(jobId);
-      if (!job || job.status === 'done' || job.status === 'failed') break;
+      outcome = await subject.outcome();
+      if (outcome) break;
       await sleep(WATCH_POLL_MS);
     }
-    if (!job || job.status !== 'done') {
-      const why = !job || job.status === 'failed' ? 'the job did not finish' : 'the server stopped before the job finished; credentials are never stored';
-      await this.store.jobs.setExport(jobId, { ...state, status: 'failed', error: `Not exported: ${why}` });
+    if (!outcome || 'why' in outcome) {
+      const why = outcome ? outcome.why : `the server stopped before the ${'batchId' in subject.ids ? 'batch' : 'job'} finished; credentials are never stored`;
+      await subject.save({ ...state, status: 'failed', error: `Not exported: ${why}` });
       return;
     }
-    if (!job.output) {
-      await this.store.jobs.setExport(jobId, { ...state, status: 'failed', error: 'Not exported: the job has no file output' });
-      return;
-    }
-    await this.store.jobs.setExport(jobId, { ...state, status: 'uploading' });
+    await subject.save({ ...state, status: 'uploading' });
     try {
-      const { location, etag } = await this.upload(target, job.output.blobKey, FORMATS[job.output.format]?.mime ?? 'application/octet-stream');
-      await this.store.jobs.setExport(jobId, { ...state, status: 'done', ...(location ? { location } : {}), ...(etag ? { etag } : {}) });
-      this.log.info('export done', { jobId, bucket: state.bucket });
+      const { location, etag } = await this.upload(target, outcome.body(), outcome.contentType);
+      await subject.save({ ...state, status: 'done', ...(location ? { location } : {}), ...(etag ? { etag } : {}) });
+      this.log.info('export done', { ...subject.ids, bucket: state.bucket });
     } catch (err) {
       const error = s3Error(err);
       // The bucket and the S3 error only: never the request, which carries the credentials.
-      this.log.warn('export failed', { jobId, bucket: state.bucket, error });
-      await this.store.jobs.setExport(jobId, { ...state, status: 'failed', error });
+      this.log.warn('export failed', { ...subject.ids, bucket: state.bucket, error });
+      await subject.save({ ...state, status: 'failed', error });
     }
   }
 
   /** Stream one blob to the bucket as a multipart upload, connecting to the endpoint's checked address. */
-  private async upload(target: ExportTarget, blobKey: string, contentType: string): Promise<{ location?: string; etag?: string }> {
+  private async upload(target: ExportTarget, body: Readable, contentType: string): Promise<{ location?: string; etag?: string }> {
     const { spec, endpoint } = target;
     // Checked again now: the address the upload connects to is the one this check returns.
     const destination = await resolveDestination(endpoint, this.policy, LABEL);
@@ -136,7 +178,7 @@ export class ExportService {
     try {
       const upload = new Upload({
         client,
-        params: { Bucket: spec.bucket, Key: spec.key, Body: this.blobs.read(blobKey), ContentType: contentType },
+        params: { Bucket: spec.bucket, Key: spec.key, Body: body, ContentType: contentType },
         partSize: PART_BYTES,
         queueSize: PARTS_IN_FLIGHT,
         leavePartsOnError: false,
@@ -147,6 +189,11 @@ export class ExportService {
       client.destroy();
     }
   }
+}
+
+/** The export as a status shows it: its state, never the target's fields or credentials. */
+export function presentExport({ status, location, etag, error }: ExportRecord): ExportStatus {
+  return { status, ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(error ? { error } : {}) };
 }
 
 /** "Code: message" of an S3 error (or of the connection that failed), safe to show the client. */

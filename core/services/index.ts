@@ -94,7 +94,7 @@ export function createServices({ store, blobs, registry, queue, webhookQueue, ex
   const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config, links, webhooks, runner);
   const exports = new ExportService(store, blobs, log, { allowPrivate: config.importAllowPrivate ?? false });
   const pipelines = new PipelineService(registry, uploads, jobs, exports);
-  const batches = new BatchService(store, blobs, jobs, clock, config.publicUrl, webhooks);
+  const batches = new BatchService(store, blobs, jobs, clock, config.publicUrl, webhooks, exports);
   const extractions = new ExtractionService(store, registry, capabilities, uploads, credits, queue, clock, webhooks);
   Object.assign(late, { jobs, batches, extractions });
   const rateLimits = new RateLimitService(store, accounts, clock);

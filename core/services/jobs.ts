@@ -15,6 +15,7 @@ import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
 import { badRequest, conflict, notFound } from './errors.js';
+import { presentExport } from './exports.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
 import { parseOp, parseTarget } from './targets.js';
 import { splitSecrets, type SecretVault } from './job-policy.js';
@@ -327,11 +328,6 @@ function presentSteps(job: JobRecord, pipeline: PipelineRecord): PipelineStepSta
     status: step.status === 'active' && job.status === 'failed' ? 'failed' : step.status,
     progress: step.status === 'done' ? 100 : step.status === 'active' ? Math.max(0, Math.min(99, Math.round(job.progress * count - index * 100))) : 0,
   }));
-}
-
-/** An export's state without the bucket and key (the client sent them). */
-function presentExport({ status, location, etag, error }: ExportRecord): ExportStatus {
-  return { status, ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(error ? { error } : {}) };
 }
 
 function conversionLabel(job: JobRecord): string {

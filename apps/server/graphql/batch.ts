@@ -36,6 +36,7 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
       completed: t.exposeInt('completed', { description: 'Jobs done or failed.' }),
       done: t.exposeBoolean('done', { description: 'Every job done or failed.' }),
       downloadUrl: t.exposeString('downloadUrl', { nullable: true, description: 'When done: the ZIP of the outputs (GET it with the API key).' }),
+      export: t.field({ type: 'JSON', nullable: true, description: 'Batches sent with an export: the upload of the ZIP, {status, location, etag, error}.', resolve: (batch) => batch.export ?? null }),
     }),
   });
 
@@ -54,8 +55,12 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
         }),
         quality: t.arg.int({ description: 'Output quality where the conversion or op takes one (or `quality` in options).' }),
         webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
+        export: t.arg({
+          type: 'JSON',
+          description: 'Upload the ZIP to S3-compatible storage once every job has finished: {type: "s3", bucket, key, region, endpoint?, accessKeyId, secretAccessKey, sessionToken?, forcePathStyle?}; the credentials are never stored.',
+        }),
       },
-      resolve: async (_root, { files, to, op, options, quality, webhookUrl }, { services, principal }) => {
+      resolve: async (_root, { files, to, op, options, quality, webhookUrl, export: exportArg }, { services, principal }) => {
         const maxFiles = services.batches.admit(principal);
         const { fields, optionsFor } = decodeConvertOptions(options as Record<string, unknown> | null | undefined, optionInputs.convertFields);
         if (quality != null) {
@@ -65,6 +70,7 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
         const uploads = await stageUploads(services, principal, files, maxFiles);
         const { statusUrl: _statusUrl, ...accepted } = await services.batches.accept(principal, {
           uploads, to, op: op ?? undefined, fields, fieldsAreStrings: false, optionsFor, viaApi: !principal.session, webhookUrl: webhookUrl ?? undefined,
+          ...(exportArg != null ? { export: exportArg } : {}),
         });
         return accepted;
       },

@@ -109,8 +109,8 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
     const principal = principalOf(request);
     const maxFiles = services.batches.admit(principal);
     const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles });
-    const { to, op, webhookUrl, ...fields } = form.fields;
-    return services.batches.accept(principal, { uploads: form.files, to, op, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
+    const { to, op, webhookUrl, export: exportField, ...fields } = form.fields;
+    return services.batches.accept(principal, { uploads: form.files, to, op, fields, fieldsAreStrings: true, viaApi: true, webhookUrl, export: exportField });
   });
 
   app.get<{ Params: { id: string } }>('/api/batch/:id', async (request) =>

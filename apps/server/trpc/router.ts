@@ -90,14 +90,15 @@ const mergeFormSchema = z.strictObject({ files: filesField, webhookUrl: z.string
 
 /**
  * The batch form: the files as repeated `files`, one `to` and `op` for all, and the op's options
- * as one JSON object string in `options` (as convert), or `quality` alone as text (as REST).
+ * as one JSON object string in `options` (as convert), or `quality` alone as text (as REST);
+ * `export` the S3 export of the ZIP as a JSON string (as REST).
  */
 const batchFormSchema = z.strictObject(
   {
     files: filesField, to: z.string().optional(), op: z.string().optional(), options: z.string().optional(), quality: z.string().optional(),
-    webhookUrl: z.string().optional(),
+    webhookUrl: z.string().optional(), export: z.string().optional(),
   },
-  { error: unexpectedField("a batch takes 'files', 'to', 'op', 'options', 'quality' and 'webhookUrl'") },
+  { error: unexpectedField("a batch takes 'files', 'to', 'op', 'options', 'quality', 'webhookUrl' and 'export'") },
 );
 
 /** An extraction form: the files as repeated `files`, and the tool's own fields as text (as REST). */
@@ -214,11 +215,11 @@ export function createAppRouter(extractionTools: readonly string[]) {
       /** Same rules as POST /api/batch/convert; `options` is read like convert's, `quality` like the REST form field. */
       convert: authedProcedure.input(z.instanceof(FormData)).output(batchAcceptedSchema).mutation(async ({ ctx, input }) => {
         const limit = formFileLimit('batch.convert', ctx.services, ctx.principal);
-        const { files, to, op, options, quality, webhookUrl } = parseForm(batchFormSchema, input);
+        const { files, to, op, options, quality, webhookUrl, export: exportField } = parseForm(batchFormSchema, input);
         if (options !== undefined && quality !== undefined) throw badRequest("Send quality inside 'options' (one JSON object of the op's options)");
         const fields = options !== undefined ? parseOptionsField(options) : quality === undefined ? {} : { quality };
         const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-        return ctx.services.batches.accept(ctx.principal, { uploads, to, op, fields, fieldsAreStrings: options === undefined, viaApi: true, webhookUrl });
+        return ctx.services.batches.accept(ctx.principal, { uploads, to, op, fields, fieldsAreStrings: options === undefined, viaApi: true, webhookUrl, export: exportField });
       }),
       get: authedProcedure.input(batchInput).output(batchStatusSchema).query(({ ctx, input }) => ctx.services.batches.status(ctx.principal, input.batchId)),
       /** As DELETE /api/batch/{id}. */

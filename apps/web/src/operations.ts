@@ -89,6 +89,20 @@ export const Convert = graphql(`
   }
 `, [JobFields]);
 
+/** The convert page's URL source: the server fetches the file (https). */
+export const ConvertUrl = graphql(`
+  mutation ConvertUrl($url: String!, $to: String!, $op: String, $options: ConvertOptions) {
+    convert(url: $url, to: $to, op: $op, options: $options) { ...JobFields }
+  }
+`, [JobFields]);
+
+/** The convert page's "then…" chain: one job runs every step on the previous output. */
+export const CreatePipeline = graphql(`
+  mutation CreatePipeline($file: Upload, $pipeline: JSON!) {
+    createPipeline(file: $file, pipeline: $pipeline) { ...JobFields }
+  }
+`, [JobFields]);
+
 export const MergePdf = graphql(`
   mutation MergePdf($files: [Upload!]!) {
     mergePdf(files: $files) { ...JobFields }

@@ -289,6 +289,17 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         await store.batches.create(batch);
         expect(await store.batches.get(batch.id)).toEqual(batch);
       });
+
+      it("keeps a batch's export state and replaces it as the upload goes", async () => {
+        const account = await newAccount();
+        const batch: BatchRecord = { id: `batch_${randomUUID()}`, accountId: account.id, tool: null, total: 2, errors: [], createdAt: at() };
+        await store.batches.create(batch);
+        expect((await store.batches.get(batch.id))!.export ?? null).toBeNull();
+        await store.batches.setExport(batch.id, { type: 's3', bucket: 'b', key: 'out/all.zip', status: 'pending' });
+        expect((await store.batches.get(batch.id))!.export).toEqual({ type: 's3', bucket: 'b', key: 'out/all.zip', status: 'pending' });
+        await store.batches.setExport(batch.id, { type: 's3', bucket: 'b', key: 'out/all.zip', status: 'failed', error: 'NoSuchBucket: gone' });
+        expect((await store.batches.get(batch.id))!.export).toEqual({ type: 's3', bucket: 'b', key: 'out/all.zip', status: 'failed', error: 'NoSuchBucket: gone' });
+      });
     });
   });
 }

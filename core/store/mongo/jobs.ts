@@ -19,7 +19,7 @@ function jobFromDoc({ _id, ...doc }: JobDoc): JobRecord {
 }
 
 function batchFromDoc({ _id, ...doc }: BatchDoc): BatchRecord {
-  return { id: _id, accountId: doc.accountId, tool: doc.tool ?? null, total: doc.total, errors: doc.errors, createdAt: doc.createdAt };
+  return { id: _id, accountId: doc.accountId, tool: doc.tool ?? null, total: doc.total, errors: doc.errors, createdAt: doc.createdAt, ...(doc.export ? { export: doc.export } : {}) };
 }
 
 function jobRepo(jobs: Collection<JobDoc>): JobRepo {
@@ -146,6 +146,9 @@ function batchRepo(batches: Collection<BatchDoc>): BatchRepo {
     async get(id) {
       const doc = await batches.findOne({ _id: id });
       return doc ? batchFromDoc(doc) : null;
+    },
+    async setExport(id, state) {
+      await batches.updateOne({ _id: id }, { $set: { export: asJson(state) } });
     },
   };
 }

@@ -94,6 +94,8 @@ export interface BatchRecord {
   /** Per-file rejections at acceptance. */
   errors: Array<{ filename: string; error: string }>;
   createdAt: Date;
+  /** An export of the batch's ZIP (issue 27): where to and how it went; never the credentials. */
+  export?: ExportRecord | null;
 }
 
 export type NewJob = Omit<JobRecord, 'batchId' | 'status' | 'progress' | 'error' | 'toolReport' | 'output' | 'result' | 'downloadTokenHash' | 'refunded' | 'attempts' | 'startedAt' | 'completedAt' | 'outputExpiresAt'> & { batchId?: string | null };
@@ -151,6 +153,8 @@ export interface JobRepo {
 export interface BatchRepo {
   create(batch: BatchRecord): Promise<void>;
   get(id: string): Promise<BatchRecord | null>;
+  /** The export state of the batch's ZIP. */
+  setExport(id: string, state: ExportRecord): Promise<void>;
 }
 
 /** What every adapter provides for this aggregate. */

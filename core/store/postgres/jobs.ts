@@ -125,6 +125,9 @@ function batchRepo(pool: pg.Pool): BatchRepo {
       const row = await first(pool, 'SELECT * FROM batches WHERE id = $1', [id]);
       return row ? batchFromRow(row) : null;
     },
+    async setExport(id, state) {
+      await pool.query('UPDATE batches SET export_state = $1 WHERE id = $2', [JSON.stringify(state), id]);
+    },
   };
 }
 

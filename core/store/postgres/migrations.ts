@@ -211,4 +211,8 @@ CREATE TABLE webhook_targets (
 ALTER TABLE jobs ADD COLUMN pipeline JSON;
 ALTER TABLE jobs ADD COLUMN export_state JSON;
 `,
+  // 3 (issue 27): a batch exported to S3 carries its export's state.
+  `
+ALTER TABLE batches ADD COLUMN export_state JSON;
+`,
 ];

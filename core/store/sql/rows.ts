@@ -89,7 +89,10 @@ export function finishedJobFromRow(r: Row): Pick<JobRecord, 'id' | 'accountId' |
 }
 
 export function batchFromRow(r: Row): BatchRecord {
-  return { id: String(r.id), accountId: String(r.account_id), tool: (r.tool as string | null) ?? null, total: Number(r.total), errors: json(r.errors), createdAt: toDate(r.created_at)! };
+  return {
+    id: String(r.id), accountId: String(r.account_id), tool: (r.tool as string | null) ?? null, total: Number(r.total), errors: json(r.errors), createdAt: toDate(r.created_at)!,
+    ...(r.export_state ? { export: json<ExportRecord>(r.export_state) } : {}),
+  };
 }
 
 export function tokenFromRow(r: Row): DownloadTokenRecord {

@@ -113,6 +113,7 @@ function jobRepo(db: Database.Database): JobRepo {
 function batchRepo(db: Database.Database): BatchRepo {
   const insert = db.prepare('INSERT INTO batches (id, account_id, tool, total, errors, created_at) VALUES (?, ?, ?, ?, ?, ?)');
   const byId = db.prepare('SELECT * FROM batches WHERE id = ?');
+  const setExport = db.prepare('UPDATE batches SET export_state = ? WHERE id = ?');
   return {
     async create(b) {
       insert.run(b.id, b.accountId, b.tool, b.total, JSON.stringify(b.errors), ms(b.createdAt));
@@ -120,6 +121,9 @@ function batchRepo(db: Database.Database): BatchRepo {
     async get(id) {
       const r = byId.get(id) as Row | undefined;
       return r ? batchFromRow(r) : null;
+    },
+    async setExport(id, state) {
+      setExport.run(JSON.stringify(state), id);
     },
   };
 }

@@ -231,3 +231,8 @@ export const PIPELINE_JOBS = `
 ALTER TABLE jobs ADD COLUMN pipeline TEXT;
 ALTER TABLE jobs ADD COLUMN export_state TEXT;
 `;
+
+/** Version 7 (issue 27): a batch exported to S3 carries its export's state, as JSON. */
+export const BATCH_EXPORTS = `
+ALTER TABLE batches ADD COLUMN export_state TEXT;
+`;

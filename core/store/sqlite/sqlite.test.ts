@@ -48,7 +48,7 @@ describe('SqliteStore migration to hashed download tokens (schema version 2)', (
       store.db.close();
       // Opening again applies nothing.
       const again = openSqliteDatabase(file);
-      expect(again.pragma('user_version', { simple: true })).toBe(6);
+      expect(again.pragma('user_version', { simple: true })).toBe(7);
       again.close();
     } finally {
       await rm(directory, { recursive: true, force: true });

@@ -4,7 +4,9 @@
  * checked before upload), then watch each file upload and run: upload progress from the
  * XMLHttpRequest, job progress live over the `jobUpdated` subscription. Several files convert one
  * by one with a download each, or together as one batch ZIP; PDFs merge; extraction tools show
- * their rows as tables.
+ * their rows as tables. Instead of files, one https URL the server fetches (`convert(url:)`); after
+ * a conversion or tool, a "then…" chain of further steps runs as one pipeline job
+ * (`createPipeline`), each step on the previous output with its default options.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, request, subscribe, upload } from '../client.ts';
@@ -17,6 +19,8 @@ import {
   BatchConvert,
   BatchQuery,
   Convert,
+  ConvertUrl,
+  CreatePipeline,
   ExtractionQuery,
   FileSearch,
   JobQuery,
@@ -50,6 +54,8 @@ interface Action {
   tool?: string;
   /** A tool op's output format when it is not the input's (blur-faces: png, split-pdf: zip). */
   output?: string;
+  /** A tool op's output formats (it keeps its input's format when it can). */
+  outputs?: string[];
   schema: JsonSchema;
   /** The field of ConvertOptions that carries the options (convert and tool actions that take any). */
   optionsField?: string | null;
@@ -57,12 +63,42 @@ interface Action {
 }
 
 /** The input format of a file, from its name, as the server first reads it. */
-const formatOf = (file: File) => /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
+const formatOf = (name: string) => /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
+/** At most 10 steps in a pipeline: the first action and 9 more. */
+const MAX_CHAIN = 9;
+
+/** The file name at the end of a URL's path ('' when it has none, or is no URL). */
+function nameFromUrl(text: string): string {
+  try {
+    const last = new URL(text.trim()).pathname.split('/').pop() ?? '';
+    return decodeURIComponent(last);
+  } catch {
+    return '';
+  }
+}
+
+/** What a step makes of a file of format `from`. */
+function outputOf(action: Action, from: string): string {
+  if (action.kind === 'convert') return action.to!;
+  return action.outputs?.includes(from) ? from : (action.output ?? from);
+}
+
+/** A step as a pipeline takes it: `to` or `op`, then its options. */
+function pipelineStep(action: Action, options: Record<string, unknown>): Record<string, unknown> {
+  return action.kind === 'convert' ? { to: action.to, ...options } : { op: action.op, ...options };
+}
+
+/** One thing to convert: a file to upload, or a URL the server fetches. */
+interface Source {
+  name: string;
+  file?: File;
+  url?: string;
+}
 const EMPTY_SCHEMA: JsonSchema = { type: 'object', properties: {} };
 
 /** What can be done with all of these files at once. */
-function actionsFor(files: File[], formats: Formats): Action[] {
-  const kinds = [...new Set(files.map(formatOf))];
+function actionsFor(names: string[], formats: Formats): Action[] {
+  const kinds = [...new Set(names.map(formatOf))];
   if (kinds.length === 0 || kinds.includes('')) return [];
   const ops = formats.operations.filter((operation) => operation.available);
   const actions: Action[] = [];
@@ -75,7 +111,7 @@ function actionsFor(files: File[], formats: Formats): Action[] {
     actions.push({ id: `convert:${to}`, label: `Convert to ${to.toUpperCase()}`, kind: 'convert', to, schema: (plugin?.options as JsonSchema) ?? EMPTY_SCHEMA, optionsField: plugin?.optionsField, plan: plugin?.plan ?? 'free' });
   }
 
-  if (files.length >= 2 && kinds.every((kind) => kind === 'pdf')) {
+  if (names.length >= 2 && kinds.every((kind) => kind === 'pdf')) {
     const merge = ops.find((operation) => operation.op === 'merge-pdf');
     if (merge) actions.push({ id: 'merge', label: 'Merge into one PDF', kind: 'merge', schema: EMPTY_SCHEMA, plan: merge.plan });
   }
@@ -85,7 +121,7 @@ function actionsFor(files: File[], formats: Formats): Action[] {
   for (const [op, plugins] of byOp) {
     if (!kinds.every((kind) => plugins.some((plugin) => plugin.inputs.includes(kind)))) continue;
     const plugin = plugins.find((candidate) => candidate.inputs.includes(kinds[0]!))!;
-    actions.push({ id: `tool:${op}`, label: plugin.title, kind: 'tool', op, output: plugin.outputs[0], schema: plugin.options as JsonSchema, optionsField: plugin.optionsField, plan: plugin.plan });
+    actions.push({ id: `tool:${op}`, label: plugin.title, kind: 'tool', op, output: plugin.outputs[0], outputs: plugin.outputs, schema: plugin.options as JsonSchema, optionsField: plugin.optionsField, plan: plugin.plan });
   }
 
   for (const operation of ops) {
@@ -99,7 +135,7 @@ function actionsFor(files: File[], formats: Formats): Action[] {
 interface Task {
   key: number;
   label: string;
-  phase: 'pending' | 'uploading' | 'queued' | 'running' | 'done' | 'failed';
+  phase: 'pending' | 'uploading' | 'fetching' | 'queued' | 'running' | 'done' | 'failed';
   /** 0-100 of the current phase. */
   percent: number;
   downloadUrl?: string;
@@ -116,6 +152,7 @@ interface Task {
 const PHASE_TEXT: Record<Task['phase'], string> = {
   pending: 'Waiting to upload',
   uploading: 'Uploading',
+  fetching: 'Fetching from the URL',
   queued: 'Queued',
   running: 'Working',
   done: 'Done',
@@ -127,6 +164,9 @@ export function ConvertPage() {
   const [plan, setPlan] = useState('free');
   const [loadError, setLoadError] = useState('');
   const [files, setFiles] = useState<File[]>([]);
+  const [url, setUrl] = useState('');
+  /** The "then…" steps after the chosen action, as action ids. */
+  const [chain, setChain] = useState<string[]>([]);
   const [actionId, setActionId] = useState('');
   // Per action, so what was typed survives switching back and forth, and no effect has to reset it.
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
@@ -149,18 +189,39 @@ export function ConvertPage() {
     return () => closers.current.forEach((close) => close());
   }, []);
 
-  const actions = useMemo(() => (formats ? actionsFor(files, formats) : []), [files, formats]);
+  // Files win over a URL; a URL source takes one-file actions only (no merge, extraction or batch).
+  const sources: Source[] = files.length ? files.map((file) => ({ name: file.name, file })) : url.trim() ? [{ name: nameFromUrl(url), url: url.trim() }] : [];
+  const names = sources.map((source) => source.name);
+  const actions = useMemo(
+    () => (formats ? actionsFor(names, formats).filter((candidate) => files.length > 0 || candidate.kind === 'convert' || candidate.kind === 'tool') : []),
+    [names.join('\n'), files.length, formats],
+  );
   // A new set of files keeps the chosen action when it still applies, else takes the first.
   const action = actions.find((candidate) => candidate.id === actionId) ?? actions[0];
   const draft = action ? (drafts[action.id] ?? initialDraft(action.schema)) : {};
   const setDraft = (next: Draft) => action && setDrafts((all) => ({ ...all, [action.id]: next }));
   const errors = action && checked.actionId === action.id ? checked.errors : {};
+  // The chain follows the first source's format; the steps that no longer connect are dropped.
+  const chainable = Boolean(formats && action && (action.kind === 'convert' || action.kind === 'tool') && !(files.length > 1 && asZip));
+  const chainSteps: Action[] = [];
+  let chainFormat = action && names[0] ? outputOf(action, formatOf(names[0])) : '';
+  const stepChoices = (from: string) => (formats ? actionsFor([`file.${from}`], formats).filter((candidate) => candidate.kind === 'convert' || candidate.kind === 'tool') : []);
+  if (chainable) {
+    for (const id of chain) {
+      const next = stepChoices(chainFormat).find((candidate) => candidate.id === id);
+      if (!next) break;
+      chainSteps.push(next);
+      chainFormat = outputOf(next, chainFormat);
+    }
+  }
+  const nextChoices = chainable && chainSteps.length < MAX_CHAIN ? stepChoices(chainFormat) : [];
 
   const addFiles = (list: FileList | null) => {
     if (!list?.length || running) return;
     const added = Array.from(list);
     // Files dropped after a finished run start a new set; before one, they join the set.
     setFiles((current) => (tasks.length ? added : [...current, ...added]));
+    setUrl('');
     setTasks([]);
   };
   useEffect(() => {
@@ -250,7 +311,7 @@ export function ConvertPage() {
       if (action.kind === 'merge') await runOne({ label: `${files.length} PDFs merged`, downloadLabel: 'Download merged.pdf' }, (key) => upload(MergePdf, { files: [] as File[] }, files.map((file, i) => ({ path: `files.${i}`, file })), uploadProgress(key)).then((r) => r.mergePdf));
       else if (action.kind === 'extract') await runExtraction(action, built.value);
       else if (files.length > 1 && asZip) await runBatch(action, options);
-      else await runEach(action, options);
+      else await runEach(action, options, chainSteps.length ? [pipelineStep(action, built.value), ...chainSteps.map((step) => pipelineStep(step, {}))] : null);
     } finally {
       setRunning(false);
     }
@@ -269,18 +330,31 @@ export function ConvertPage() {
     }
   };
 
-  const runEach = async (chosen: Action, options: ConvertOptions | null) => {
+  /** One job per source: a conversion, or a pipeline of `steps` when a chain follows the action. */
+  const runEach = async (chosen: Action, options: ConvertOptions | null, steps: Record<string, unknown>[] | null) => {
     const base = Date.now();
-    const queue = files.map((file, index) => ({ file, key: base + index }));
-    setTasks(queue.map(({ file, key }) => ({ key, label: file.name, phase: 'pending', percent: 0 })));
+    const queue = sources.map((source, index) => ({ source, key: base + index }));
+    setTasks(queue.map(({ source, key }) => ({ key, label: source.url ?? source.name, phase: 'pending', percent: 0 })));
+    const send = (source: Source, key: number) => {
+      const { file, url: from } = source;
+      const to = chosen.kind === 'convert' ? chosen.to! : formatOf(source.name);
+      if (!file) update(key, { phase: 'fetching' });
+      if (steps) {
+        return file
+          ? upload(CreatePipeline, { file, pipeline: { steps } }, [{ path: 'file', file }], uploadProgress(key)).then((answer) => answer.createPipeline)
+          : request(CreatePipeline, { pipeline: { input: { url: from }, steps } }).then((answer) => answer.createPipeline);
+      }
+      return file
+        ? upload(Convert, { file, to, op: chosen.op ?? null, options }, [{ path: 'file', file }], uploadProgress(key)).then((answer) => answer.convert)
+        : request(ConvertUrl, { url: from!, to, op: chosen.op ?? null, options }).then((answer) => answer.convert);
+    };
     const worker = async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
-        const { file, key } = next;
+        const { source, key } = next;
         try {
-          const to = chosen.kind === 'convert' ? chosen.to! : formatOf(file);
-          const output = chosen.kind === 'convert' ? to : chosen.output ?? to;
-          update(key, { downloadLabel: `Download ${file.name.replace(/\.[^.]+$/, '')}.${output}` });
-          const { convert } = await upload(Convert, { file, to, op: chosen.op ?? null, options }, [{ path: 'file', file }], uploadProgress(key));
+          const output = steps ? chainFormat : outputOf(chosen, formatOf(source.name));
+          update(key, { downloadLabel: `Download ${source.name.replace(/\.[^.]+$/, '') || 'file'}.${output}` });
+          const convert = await send(source, key);
           if (!convert) throw new ApiError('The server did not accept the file.');
           update(key, { phase: 'queued', percent: 0, charge: chargeText(convert) });
           await follow(key, convert.jobId);
@@ -289,14 +363,14 @@ export function ConvertPage() {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENT_FILES, files.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(CONCURRENT_FILES, sources.length) }, worker));
   };
 
   const runBatch = async (chosen: Action, options: ConvertOptions | null) => {
     const key = Date.now();
     setTasks([{ key, label: `${files.length} files as one ZIP`, phase: 'uploading', percent: 0 }]);
     try {
-      const to = chosen.kind === 'convert' ? chosen.to! : formatOf(files[0]!);
+      const to = chosen.kind === 'convert' ? chosen.to! : formatOf(files[0]!.name);
       const { batchConvert } = await upload(BatchConvert, { files: [] as File[], to, op: chosen.op ?? null, options }, files.map((file, i) => ({ path: `files.${i}`, file })), uploadProgress(key));
       if (!batchConvert) throw new ApiError('The server did not accept the files.');
       const rejected = batchConvert.errors.map((rejection) => `${rejection.filename}: ${rejection.error}`).join('; ');
@@ -354,6 +428,8 @@ export function ConvertPage() {
     closers.current.forEach((close) => close());
     closers.current = [];
     setFiles([]);
+    setUrl('');
+    setChain([]);
     setTasks([]);
     if (input.current) input.current.value = '';
   };
@@ -387,10 +463,33 @@ export function ConvertPage() {
               event.currentTarget.value = '';
             }} />
         </div>
+        {files.length ? null : (
+          <div class="field url-source">
+            <label for="source-url">Or convert a file from a URL</label>
+            <input
+              id="source-url"
+              type="url"
+              inputMode="url"
+              placeholder="https://example.com/report.docx"
+              value={url}
+              disabled={running}
+              onInput={(event) => {
+                setUrl(event.currentTarget.value);
+                setTasks([]);
+              }}
+            />
+            <p class="hint">The server fetches it (https only); its name must end with the file's extension.</p>
+          </div>
+        )}
 
-        {files.length ? (
+        {sources.length ? (
           <div class="card">
-            <h2>Files</h2>
+            <h2>{files.length ? 'Files' : 'From a URL'}</h2>
+            {files.length ? null : (
+              <p class="files">
+                <span class="name">{names[0] || url.trim()}</span>
+              </p>
+            )}
             <ol class="files">
               {files.map((file, index) => (
                 <li key={`${file.name}-${index}`}>
@@ -411,11 +510,13 @@ export function ConvertPage() {
               <p aria-live="polite">Loading formats…</p>
             ) : actions.length === 0 ? (
               <p class="error" role="alert">
-                {files.some((file) => formatOf(file) === '')
-                  ? 'A file has no extension, so its format is unknown. Rename it with its extension (e.g. photo.png).'
-                  : files.length > 1
-                    ? 'There is nothing these files can all be converted to together. Convert them in separate groups.'
-                    : `Files of type .${formatOf(files[0]!)} are not supported.`}
+                {!files.length && formatOf(names[0] ?? '') === ''
+                  ? 'Give the URL of a file whose name ends with its extension (e.g. https://example.com/report.docx).'
+                  : names.some((name) => formatOf(name) === '')
+                    ? 'A file has no extension, so its format is unknown. Rename it with its extension (e.g. photo.png).'
+                    : files.length > 1
+                      ? 'There is nothing these files can all be converted to together. Convert them in separate groups.'
+                      : `Files of type .${formatOf(names[0]!)} are not supported.`}
               </p>
             ) : (
               <>
@@ -445,6 +546,41 @@ export function ConvertPage() {
                   ) : null}
                 </div>
                 {action ? <OptionsForm schema={action.schema} draft={draft} errors={errors} onChange={setDraft} idPrefix="opt" /> : null}
+                {chainable ? (
+                  <fieldset class="field group chain">
+                    <legend>Then…</legend>
+                    {chainSteps.length ? (
+                      <ol class="steps">
+                        {chainSteps.map((step, index) => (
+                          <li key={`${step.id}-${index}`}>
+                            <span class="name">{step.label}</span>{' '}
+                            <button type="button" aria-label={`Remove step ${index + 2} and the ones after it`} disabled={running} onClick={() => setChain(chainSteps.slice(0, index).map((kept) => kept.id))}>Remove</button>
+                          </li>
+                        ))}
+                      </ol>
+                    ) : (
+                      <p class="hint">Chain more steps into one job: each works on the previous output, with its default options.</p>
+                    )}
+                    {nextChoices.length ? (
+                      <select
+                        id="next-step"
+                        aria-label="Add a step"
+                        value=""
+                        disabled={running}
+                        onChange={(event) => {
+                          const id = event.currentTarget.value;
+                          if (id) setChain([...chainSteps.map((step) => step.id), id]);
+                          event.currentTarget.value = '';
+                        }}
+                      >
+                        <option value="">Add a step…</option>
+                        {nextChoices.map((choice) => (
+                          <option key={choice.id} value={choice.id}>{choice.label}</option>
+                        ))}
+                      </select>
+                    ) : null}
+                  </fieldset>
+                ) : null}
                 {files.length > 1 && (action?.kind === 'convert' || action?.kind === 'tool') ? (
                   <fieldset class="field group">
                     <legend>Results</legend>
@@ -453,7 +589,7 @@ export function ConvertPage() {
                   </fieldset>
                 ) : null}
                 <div class="row">
-                  <button type="submit" class="primary" disabled={running || !action}>{running ? 'Working…' : actionButton(action, files.length)}</button>
+                  <button type="submit" class="primary" disabled={running || !action}>{running ? 'Working…' : actionButton(action, sources.length, chainSteps.length)}</button>
                   <button type="button" onClick={reset} disabled={running}>Clear</button>
                 </div>
               </>
@@ -490,8 +626,9 @@ const groups: [Action['kind'], string][] = [
   ['extract', 'Extract (results shown here)'],
 ];
 
-function actionButton(action: Action | undefined, count: number): string {
+function actionButton(action: Action | undefined, count: number, more = 0): string {
   if (!action) return 'Start';
+  if (more) return `${action.label}, then ${more} more step${more === 1 ? '' : 's'}${count > 1 ? ` (${count} files)` : ''}`;
   if (action.kind === 'merge') return `Merge ${count} PDFs`;
   if (action.kind === 'extract') return `Run ${action.label}`;
   return count > 1 ? `${action.label} (${count} files)` : action.label;
