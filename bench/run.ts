@@ -24,20 +24,43 @@ import { officeRow } from './rows/office.js';
 import { pollingRow } from './rows/polling.js';
 import { uploadsRow } from './rows/uploads.js';
 
-const ROWS: readonly BenchRow[] = [officeRow, imageRow, mediaRow, uploadsRow, pollingRow, markdownRow, isolationRow, chromiumRow];
+const ROWS: readonly BenchRow[] = [
+  officeRow,
+  imageRow,
+  mediaRow,
+  uploadsRow,
+  pollingRow,
+  markdownRow,
+  isolationRow,
+  chromiumRow,
+];
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' } }, strict: true });
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' } },
+  strict: true,
+});
 const quick = values.quick!;
-const wanted = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+const wanted = values.only
+  ?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const unknown = wanted?.filter((id) => !ROWS.some((r) => r.id === id)) ?? [];
 if (unknown.length) {
   console.error(`unknown row(s): ${unknown.join(', ')}; rows: ${ROWS.map((r) => r.id).join(', ')}`);
   process.exit(2);
 }
 const rows = ROWS.filter((r) => !wanted || wanted.includes(r.id));
-const out = values.out ? path.resolve(values.out) : quick ? path.join(ROOT, '.tmp/bench/RESULTS-quick.md') : path.join(ROOT, 'bench/RESULTS.md');
+const out = values.out
+  ? path.resolve(values.out)
+  : quick
+    ? path.join(ROOT, '.tmp/bench/RESULTS-quick.md')
+    : path.join(ROOT, 'bench/RESULTS.md');
 
-const loadText = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadText = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const commit = (() => {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
@@ -62,7 +85,9 @@ const errors: string[] = [];
 const durations: string[] = [];
 for (const [i, row] of rows.entries()) {
   const began = performance.now();
-  console.log(`[${i + 1}/${rows.length}] ${row.title} (about ${row.minutes[quick ? 'quick' : 'full']} min; load ${loadText()})`);
+  console.log(
+    `[${i + 1}/${rows.length}] ${row.title} (about ${row.minutes[quick ? 'quick' : 'full']} min; load ${loadText()})`,
+  );
   try {
     measurements.push(...(await row.run({ quick, progress: (message) => console.log(`  ${row.id}: ${message}`) })));
   } catch (err) {
@@ -87,7 +112,9 @@ const report = [
   '',
   ...table,
   '',
-  ...(missed.length || errors.length ? ['## Missed or not run', '', ...[...missed, ...errors].map((l) => `- ${l}`), ''] : ['All targets met.', '']),
+  ...(missed.length || errors.length
+    ? ['## Missed or not run', '', ...[...missed, ...errors].map((l) => `- ${l}`), '']
+    : ['All targets met.', '']),
   ...(notes.length ? ['## Notes', '', ...notes, ''] : []),
 ].join('\n');
 await mkdir(path.dirname(out), { recursive: true });

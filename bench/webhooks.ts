@@ -34,12 +34,37 @@ const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-webhooks-'));
 const db = openSqliteDatabase(path.join(dir, 'transmute.db'));
 const store = new SqliteStore(db);
-const queue = new Queue({ backend: new SqliteBackend({ database: db }), processEveryMs: 50, lockLifetimeMs: 60_000, log: silent });
-const sources = { job: async () => ({ status: 'done', downloadUrl: 'http://localhost/api/download/x', expiresIn: 900 }), batch: async () => ({}), extraction: async () => ({}) };
-const webhooks = new WebhookService(store, { now: () => new Date() }, silent, { tokenSecret: 'b'.repeat(32), allowPrivate: true }, sources, queue);
+const queue = new Queue({
+  backend: new SqliteBackend({ database: db }),
+  processEveryMs: 50,
+  lockLifetimeMs: 60_000,
+  log: silent,
+});
+const sources = {
+  job: async () => ({ status: 'done', downloadUrl: 'http://localhost/api/download/x', expiresIn: 900 }),
+  batch: async () => ({}),
+  extraction: async () => ({}),
+};
+const webhooks = new WebhookService(
+  store,
+  { now: () => new Date() },
+  silent,
+  { tokenSecret: 'b'.repeat(32), allowPrivate: true },
+  sources,
+  queue,
+);
 
 try {
-  const account = { id: `acc_${randomUUID()}`, plan: 'business' as const, email: null, emailVerified: true, overageEnabled: false, creditsIncluded: null, requestsPerMinute: null, createdAt: new Date() };
+  const account = {
+    id: `acc_${randomUUID()}`,
+    plan: 'business' as const,
+    email: null,
+    emailVerified: true,
+    overageEnabled: false,
+    creditsIncluded: null,
+    requestsPerMinute: null,
+    createdAt: new Date(),
+  };
   await store.accounts.create(account);
   const principal = { account, keyId: 'bench' };
   const { endpoint } = await webhooks.create(principal, { url });
@@ -49,7 +74,17 @@ try {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
       const id = `msg_${randomUUID()}`;
-      await store.webhookDeliveries.create({ id, accountId: account.id, eventKey: `job.done:${id}`, type: 'job.done', subjectId: id, endpointId: endpoint.id, url, nextAttemptAt: new Date(), createdAt: new Date() });
+      await store.webhookDeliveries.create({
+        id,
+        accountId: account.id,
+        eventKey: `job.done:${id}`,
+        type: 'job.done',
+        subjectId: id,
+        endpointId: endpoint.id,
+        url,
+        nextAttemptAt: new Date(),
+        createdAt: new Date(),
+      });
       ids.push(id);
     }
     return ids;
@@ -57,15 +92,21 @@ try {
 
   // 1. Plain fetch, one at a time.
   let started = performance.now();
-  for (let i = 0; i < total; i++) await (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).arrayBuffer();
+  for (let i = 0; i < total; i++)
+    await (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).arrayBuffer();
   const fetchSequential = total / ((performance.now() - started) / 1000);
 
   // 2. Plain fetch, 16 in flight (what one worker runs at once).
   started = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next++ < total) await (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).arrayBuffer();
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next++ < total)
+        await (
+          await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+        ).arrayBuffer();
+    }),
+  );
   const fetchParallel = total / ((performance.now() - started) / 1000);
 
   // 3. WebhookService.deliver in a loop: no queue.
@@ -79,7 +120,12 @@ try {
   for (const id of queued) await queue.enqueueDelivery(id);
   started = performance.now();
   await queue.startWorkers({
-    runner: { run: async () => undefined, triage: async () => 'leave' }, retention: { purge: async () => undefined }, store, concurrency: 1, plugins: [], webhooks,
+    runner: { run: async () => undefined, triage: async () => 'leave' },
+    retention: { purge: async () => undefined },
+    store,
+    concurrency: 1,
+    plugins: [],
+    webhooks,
   });
   for (;;) {
     const pending = await store.webhookDeliveries.listPending();
@@ -87,12 +133,22 @@ try {
     await sleep(20);
   }
   const worker = total / ((performance.now() - started) / 1000);
-  const delivered = (await Promise.all(queued.map((id) => store.webhookDeliveries.get(id)))).filter((d) => d?.status === 'delivered').length;
+  const delivered = (await Promise.all(queued.map((id) => store.webhookDeliveries.get(id)))).filter(
+    (d) => d?.status === 'delivered',
+  ).length;
 
-  console.log(`webhooks bench: ${total} deliveries per row, local receiver answering 204; ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `webhooks bench: ${total} deliveries per row, local receiver answering 204; ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log('| path | deliveries/s | vs sequential fetch | vs 16 fetches in flight |');
   console.log('|---|---|---|---|');
-  const row = (name: string, rate: number) => console.log(`| ${name} | ${rate.toFixed(0)} | ${(rate / fetchSequential).toFixed(2)} | ${(rate / fetchParallel).toFixed(2)} |`);
+  const row = (name: string, rate: number) =>
+    console.log(
+      `| ${name} | ${rate.toFixed(0)} | ${(rate / fetchSequential).toFixed(2)} | ${(rate / fetchParallel).toFixed(2)} |`,
+    );
   row('plain fetch, sequential', fetchSequential);
   row('plain fetch, 16 in flight', fetchParallel);
   row('WebhookService.deliver, sequential (no queue)', serviceSequential);

@@ -7,17 +7,19 @@ const seen = new Set<string>(); // keep these in your database: webhook-id is th
 
 createServer((req, res) => {
   const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
-    try {
-      const event = verifyWebhook(secret, req.headers, Buffer.concat(chunks)); // throws unless signed, and recent
-      const id = String(req.headers['webhook-id']);
-      if (!seen.has(id)) {
-        seen.add(id);
-        console.log(event.type, event.data); // e.g. job.done { status: 'done', downloadUrl, expiresIn: 900 }
+  req
+    .on('data', (chunk: Buffer) => chunks.push(chunk))
+    .on('end', () => {
+      try {
+        const event = verifyWebhook(secret, req.headers, Buffer.concat(chunks)); // throws unless signed, and recent
+        const id = String(req.headers['webhook-id']);
+        if (!seen.has(id)) {
+          seen.add(id);
+          console.log(event.type, event.data); // e.g. job.done { status: 'done', downloadUrl, expiresIn: 900 }
+        }
+        res.writeHead(204).end();
+      } catch {
+        res.writeHead(400).end();
       }
-      res.writeHead(204).end();
-    } catch {
-      res.writeHead(400).end();
-    }
-  });
+    });
 }).listen(8080);

@@ -15,12 +15,39 @@ import { thumbnailPlugins } from './thumbnail/index.js';
 import { transcribePlugins } from './transcribe/index.js';
 import { webPlugins } from './web/index.js';
 
-export const standardPlugins: Plugin[] = [...imagePlugins, ...mediaPlugins, ...pdfPlugins, pdfToMarkdown, pdfToDocxPlugin, ...searchPlugins, ...cvPlugins, ...dataPlugins, ...officePlugins, ...ocrPlugins, ...redactPlugins, ...transcribePlugins, ...webPlugins, ...thumbnailPlugins];
+export const standardPlugins: Plugin[] = [
+  ...imagePlugins,
+  ...mediaPlugins,
+  ...pdfPlugins,
+  pdfToMarkdown,
+  pdfToDocxPlugin,
+  ...searchPlugins,
+  ...cvPlugins,
+  ...dataPlugins,
+  ...officePlugins,
+  ...ocrPlugins,
+  ...redactPlugins,
+  ...transcribePlugins,
+  ...webPlugins,
+  ...thumbnailPlugins,
+];
 
 /**
  * The same distribution as module paths: sandbox processes import only the family of the plugin
  * they run, so a process running images never loads LibreOffice's or pdfjs's code.
  */
-export const standardPluginModules: string[] = ['cv', 'data', 'image', 'markdown', 'media', 'ocr', 'office', 'pdf', 'redact', 'search', 'thumbnail', 'transcribe', 'web'].map((family) =>
-  fileURLToPath(new URL(`./${family}/index.ts`, import.meta.url)),
-);
+export const standardPluginModules: string[] = [
+  'cv',
+  'data',
+  'image',
+  'markdown',
+  'media',
+  'ocr',
+  'office',
+  'pdf',
+  'redact',
+  'search',
+  'thumbnail',
+  'transcribe',
+  'web',
+].map((family) => fileURLToPath(new URL(`./${family}/index.ts`, import.meta.url)));

@@ -5,7 +5,16 @@ import { z } from 'zod';
  * and in file names. `sniff` lists what magic-byte detection (file-type) may report for a
  * genuine file of this format; `text` formats have no magic bytes and are checked as text.
  */
-export type FormatCategory = 'image' | 'audio' | 'video' | 'document' | 'office' | 'pdf' | 'data' | 'subtitle' | 'archive';
+export type FormatCategory =
+  | 'image'
+  | 'audio'
+  | 'video'
+  | 'document'
+  | 'office'
+  | 'pdf'
+  | 'data'
+  | 'subtitle'
+  | 'archive';
 
 export interface FormatInfo {
   category: FormatCategory;
@@ -24,8 +33,13 @@ export interface FormatInfo {
   detect?: (head: Buffer) => boolean;
 }
 
-const f = (category: FormatCategory, mime: string, sniff: string[], creditBase: 1 | 3 | 10, extra: Partial<FormatInfo> = {}): FormatInfo =>
-  ({ category, mime, extension: '', sniff, creditBase, ...extra });
+const f = (
+  category: FormatCategory,
+  mime: string,
+  sniff: string[],
+  creditBase: 1 | 3 | 10,
+  extra: Partial<FormatInfo> = {},
+): FormatInfo => ({ category, mime, extension: '', sniff, creditBase, ...extra });
 
 // ISO base media files are told apart by brand only, and real files are often mislabelled
 // between these containers; accept any of the family for any of its members.
@@ -119,7 +133,14 @@ export function isFormatId(value: string): value is FormatId {
 }
 
 /** Extension aliases seen on uploaded file names. */
-const EXTENSION_ALIASES: Record<string, FormatId> = { tif: 'tiff', jpe: 'jpg', aif: 'aiff', mpg: 'mpeg', oga: 'ogg', htm: 'html' };
+const EXTENSION_ALIASES: Record<string, FormatId> = {
+  tif: 'tiff',
+  jpe: 'jpg',
+  aif: 'aiff',
+  mpg: 'mpeg',
+  oga: 'ogg',
+  htm: 'html',
+};
 const BUILTIN = new Set<string>([...FORMAT_IDS, ...Object.keys(EXTENSION_ALIASES)]);
 
 /** Whether a name is a built-in format id or a built-in extension alias. */
@@ -129,7 +150,15 @@ export function isBuiltinFormat(name: string): boolean {
 
 /** A declared format's credit class when it names none: the spec's table by category. */
 export const CATEGORY_CREDIT_BASE: Record<FormatCategory, 1 | 3 | 10> = {
-  image: 1, audio: 3, video: 10, document: 3, office: 10, pdf: 10, data: 3, subtitle: 3, archive: 3,
+  image: 1,
+  audio: 3,
+  video: 10,
+  document: 3,
+  office: 10,
+  pdf: 10,
+  data: 3,
+  subtitle: 3,
+  archive: 3,
 };
 
 /** Names (id and extension) of plugin-declared formats -> the plugin that declared them. */

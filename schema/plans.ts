@@ -22,15 +22,45 @@ export interface Plan {
 
 /** The spec's plan table as data. Sizes are decimal (1 MB = 10^6 bytes, 1 GB = 10^9 bytes). */
 export const PLANS: Record<PlanId, Plan> = {
-  free: { id: 'free', label: 'Free', creditsIncluded: 250, requestsPerMinute: 30, maxFileBytes: 25 * MB, signedUrl: null, overageAvailable: true, maxBatchFiles: 0 },
-  pro: { id: 'pro', label: 'Pro', creditsIncluded: 3_000, requestsPerMinute: 120, maxFileBytes: 500 * MB, signedUrl: null, overageAvailable: true, maxBatchFiles: 50 },
+  free: {
+    id: 'free',
+    label: 'Free',
+    creditsIncluded: 250,
+    requestsPerMinute: 30,
+    maxFileBytes: 25 * MB,
+    signedUrl: null,
+    overageAvailable: true,
+    maxBatchFiles: 0,
+  },
+  pro: {
+    id: 'pro',
+    label: 'Pro',
+    creditsIncluded: 3_000,
+    requestsPerMinute: 120,
+    maxFileBytes: 500 * MB,
+    signedUrl: null,
+    overageAvailable: true,
+    maxBatchFiles: 50,
+  },
   business: {
-    id: 'business', label: 'Business', creditsIncluded: 25_000, requestsPerMinute: 750, maxFileBytes: 5 * GB,
-    signedUrl: { defaultSeconds: 24 * 3600, maxSeconds: 604_800 }, overageAvailable: true, maxBatchFiles: 200,
+    id: 'business',
+    label: 'Business',
+    creditsIncluded: 25_000,
+    requestsPerMinute: 750,
+    maxFileBytes: 5 * GB,
+    signedUrl: { defaultSeconds: 24 * 3600, maxSeconds: 604_800 },
+    overageAvailable: true,
+    maxBatchFiles: 200,
   },
   enterprise: {
-    id: 'enterprise', label: 'Enterprise', creditsIncluded: null, requestsPerMinute: null, maxFileBytes: 5 * GB,
-    signedUrl: { defaultSeconds: 7 * 24 * 3600, maxSeconds: 2_592_000 }, overageAvailable: false, maxBatchFiles: 500,
+    id: 'enterprise',
+    label: 'Enterprise',
+    creditsIncluded: null,
+    requestsPerMinute: null,
+    maxFileBytes: 5 * GB,
+    signedUrl: { defaultSeconds: 7 * 24 * 3600, maxSeconds: 2_592_000 },
+    overageAvailable: false,
+    maxBatchFiles: 500,
   },
 };
 
@@ -61,12 +91,24 @@ export type Feature = keyof typeof FEATURE_MIN_PLAN;
 export const SPEC_EXTRACTION_TOOLS = {
   'parse-cv': { maxFiles: 50, feature: 'extraction' },
   transcribe: {
-    maxFiles: 10, feature: 'transcribe', title: 'Transcription',
-    fields: z.object({ lang: z.string().optional().describe('Spoken language (e.g. "en"), for engines that take one; validated by the installed transcription plugin.') }),
+    maxFiles: 10,
+    feature: 'transcribe',
+    title: 'Transcription',
+    fields: z.object({
+      lang: z
+        .string()
+        .optional()
+        .describe(
+          'Spoken language (e.g. "en"), for engines that take one; validated by the installed transcription plugin.',
+        ),
+    }),
   },
   'file-search': { maxFiles: 50, feature: 'extraction' },
   'pdf-to-markdown': { maxFiles: 25, feature: 'extraction' },
-} as const satisfies Record<string, { maxFiles: number; feature: Feature; title?: string; fields?: z.ZodObject<z.ZodRawShape> }>;
+} as const satisfies Record<
+  string,
+  { maxFiles: number; feature: Feature; title?: string; fields?: z.ZodObject<z.ZodRawShape> }
+>;
 export type SpecExtractionTool = keyof typeof SPEC_EXTRACTION_TOOLS;
 
 export function isSpecExtractionTool(tool: string): tool is SpecExtractionTool {

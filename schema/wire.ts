@@ -70,7 +70,12 @@ export const creditsSchema = z.object({
 });
 export type Credits = z.infer<typeof creditsSchema>;
 
-export const historyRecordSchema = z.object({ time: dateTimeString(), conv: z.string(), jobId: z.string(), viaApi: z.boolean() });
+export const historyRecordSchema = z.object({
+  time: dateTimeString(),
+  conv: z.string(),
+  jobId: z.string(),
+  viaApi: z.boolean(),
+});
 export const historySchema = z.object({
   total: z.number().int(),
   limit: z.number().int(),
@@ -89,7 +94,12 @@ export const signedUrlRequestSchema = z.object({
   expirySeconds: z.number().int().min(60).optional(),
   reusable: z.boolean().default(true),
 });
-export const signedUrlSchema = z.object({ url: uriString(), expiresIn: z.number().int(), expiresAt: dateTimeString(), reusable: z.boolean() });
+export const signedUrlSchema = z.object({
+  url: uriString(),
+  expiresIn: z.number().int(),
+  expiresAt: dateTimeString(),
+  reusable: z.boolean(),
+});
 export type SignedUrl = z.infer<typeof signedUrlSchema>;
 
 export const fileRejectionSchema = z.object({ filename: z.string(), error: z.string() });
@@ -123,7 +133,9 @@ export const operationInfoSchema = z.object({
   licenses: z.array(z.string()).describe('SPDX licences of the libraries it links and the engines it runs.'),
 });
 export const formatsSchema = z.object({
-  conversions: z.record(z.string(), z.array(z.string())).describe('For each input format, the `to` values it converts to.'),
+  conversions: z
+    .record(z.string(), z.array(z.string()))
+    .describe('For each input format, the `to` values it converts to.'),
   operations: z.array(operationInfoSchema),
 });
 export type Formats = z.infer<typeof formatsSchema>;
@@ -147,7 +159,9 @@ export const DOWNLOAD_LINK_SECONDS = 900;
 
 /** Extraction poll rows: `completed` rows carry the tool's fields; `failed` rows carry `error`. */
 export const extractionRowStatusSchema = z.enum(['queued', 'processing', 'completed', 'failed']);
-export const extractionRowSchema = z.object({ filename: z.string(), status: extractionRowStatusSchema }).catchall(z.unknown());
+export const extractionRowSchema = z
+  .object({ filename: z.string(), status: extractionRowStatusSchema })
+  .catchall(z.unknown());
 const extractionPollFields = z.object({
   done: z.boolean(),
   total: z.number().int(),
@@ -158,7 +172,9 @@ const extractionPollFields = z.object({
   totalHits: z.number().int().optional().describe('file-search: the hits over every file.'),
 });
 /** Plus the totals a tool's manifest declares over its rows (extraction.summary), such as file-search's totalHits. */
-export const extractionPollSchema = extractionPollFields.catchall(z.number().describe('A total the tool declares over its rows.'));
+export const extractionPollSchema = extractionPollFields.catchall(
+  z.number().describe('A total the tool declares over its rows.'),
+);
 export type ExtractionPoll = z.infer<typeof extractionPollFields> & { [total: string]: unknown };
 
 /**
@@ -170,67 +186,86 @@ const rowBase = { filename: z.string(), status: extractionRowStatusSchema };
 const failedRowError = z.string().optional().describe('When failed: why.');
 const whenCompleted = <T extends z.ZodRawShape>(shape: T) => z.object(shape).partial().shape;
 
-export const parseCvRowSchema = z.object({
-  ...rowBase,
-  error: failedRowError,
-  ...whenCompleted({
-    name: z.string().nullable(),
-    email: z.string().nullable(),
-    phone: z.string().nullable(),
-    title: z.string().nullable().describe('Current job title.'),
-    employer: z.string().nullable().describe('Current employer.'),
-    location: z.string().nullable(),
-    linkedin: z.string().nullable().describe('LinkedIn profile URL.'),
-    skills: z.array(z.string()),
-    years_exp: z.number().nullable().describe('Years of experience.'),
-    confidence: z.record(z.string(), z.number().min(0).max(1)).describe('Per field, 0 to 1; below 0.8 deserves human review.'),
-  }),
-}).describe('A parse-cv row: the CV fields found (null when not found) and how sure each is.');
+export const parseCvRowSchema = z
+  .object({
+    ...rowBase,
+    error: failedRowError,
+    ...whenCompleted({
+      name: z.string().nullable(),
+      email: z.string().nullable(),
+      phone: z.string().nullable(),
+      title: z.string().nullable().describe('Current job title.'),
+      employer: z.string().nullable().describe('Current employer.'),
+      location: z.string().nullable(),
+      linkedin: z.string().nullable().describe('LinkedIn profile URL.'),
+      skills: z.array(z.string()),
+      years_exp: z.number().nullable().describe('Years of experience.'),
+      confidence: z
+        .record(z.string(), z.number().min(0).max(1))
+        .describe('Per field, 0 to 1; below 0.8 deserves human review.'),
+    }),
+  })
+  .describe('A parse-cv row: the CV fields found (null when not found) and how sure each is.');
 
 export const transcriptSegmentSchema = z.object({
   start: z.number().describe('Seconds from the start.'),
   end: z.number().describe('Seconds from the start.'),
   text: z.string(),
 });
-export const transcribeRowSchema = z.object({
-  ...rowBase,
-  error: failedRowError,
-  ...whenCompleted({
-    language: z.string().describe('ISO 639-1 code of the language transcribed.'),
-    duration: z.number().describe('Seconds.'),
-    text: z.string(),
-    segments: z.array(transcriptSegmentSchema),
-  }),
-}).describe('A transcribe row: the transcript and its timed segments.');
+export const transcribeRowSchema = z
+  .object({
+    ...rowBase,
+    error: failedRowError,
+    ...whenCompleted({
+      language: z.string().describe('ISO 639-1 code of the language transcribed.'),
+      duration: z.number().describe('Seconds.'),
+      text: z.string(),
+      segments: z.array(transcriptSegmentSchema),
+    }),
+  })
+  .describe('A transcribe row: the transcript and its timed segments.');
 
 export const fileSearchMatchSchema = z.object({
   location: z.string().describe('Where in the file (page, sheet and cell, line...).'),
   snippet: z.string().describe('Plain text around the hit.'),
   offset: z.number().int().describe('Where the hit starts in the snippet.'),
-  length: z.number().int().describe('The hit\'s length in the snippet.'),
+  length: z.number().int().describe("The hit's length in the snippet."),
 });
-export const fileSearchRowSchema = z.object({
-  ...rowBase,
-  ...whenCompleted({
-    kind: z.string().describe('What the file was read as (pdf, docx, image...).'),
-    count: z.number().int().describe('Hits in this file.'),
-    truncated: z.boolean().describe('More hits than `matches` lists.'),
-    matches: z.array(fileSearchMatchSchema),
-  }),
-  error: z.string().nullable().optional().describe('Why the file could not be searched (then count is 0: not searched, not "no match"), or why the row failed; null when searched.'),
-}).describe('A file-search row: the hits in one file.');
+export const fileSearchRowSchema = z
+  .object({
+    ...rowBase,
+    ...whenCompleted({
+      kind: z.string().describe('What the file was read as (pdf, docx, image...).'),
+      count: z.number().int().describe('Hits in this file.'),
+      truncated: z.boolean().describe('More hits than `matches` lists.'),
+      matches: z.array(fileSearchMatchSchema),
+    }),
+    error: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'Why the file could not be searched (then count is 0: not searched, not "no match"), or why the row failed; null when searched.',
+      ),
+  })
+  .describe('A file-search row: the hits in one file.');
 
-export const markdownStatsSchema = z.object({
-  headings: z.number().int(),
-  tables: z.number().int(),
-  words: z.number().int(),
-  running_lines_stripped: z.number().int().describe('Running header and footer lines removed.'),
-}).catchall(z.number().int()).describe('Counts over the Markdown.');
-export const pdfToMarkdownRowSchema = z.object({
-  ...rowBase,
-  error: failedRowError,
-  ...whenCompleted({ pages: z.number().int(), markdown: z.string(), stats: markdownStatsSchema }),
-}).describe('A pdf-to-markdown row: the Markdown of one PDF.');
+export const markdownStatsSchema = z
+  .object({
+    headings: z.number().int(),
+    tables: z.number().int(),
+    words: z.number().int(),
+    running_lines_stripped: z.number().int().describe('Running header and footer lines removed.'),
+  })
+  .catchall(z.number().int())
+  .describe('Counts over the Markdown.');
+export const pdfToMarkdownRowSchema = z
+  .object({
+    ...rowBase,
+    error: failedRowError,
+    ...whenCompleted({ pages: z.number().int(), markdown: z.string(), stats: markdownStatsSchema }),
+  })
+  .describe('A pdf-to-markdown row: the Markdown of one PDF.');
 
 /** The typed rows by tool name. */
 export const extractionRowSchemas = {
@@ -242,7 +277,9 @@ export const extractionRowSchemas = {
 
 /** A poll whose rows are `row` (one of extractionRowSchemas). */
 export const typedExtractionPollSchema = <Row extends z.ZodType>(row: Row) =>
-  extractionPollFields.extend({ rows: z.array(row) }).catchall(z.number().describe('A total the tool declares over its rows.'));
+  extractionPollFields
+    .extend({ rows: z.array(row) })
+    .catchall(z.number().describe('A total the tool declares over its rows.'));
 
 /** The poll of one tool, with its rows typed when the spec describes them. */
 export function extractionPollSchemaOf(tool: string) {

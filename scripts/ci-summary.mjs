@@ -13,7 +13,9 @@ try {
 }
 const passed = report.numPassedTests ?? 0;
 // Files that failed to load count as failures too.
-const failed = (report.numFailedTests ?? 0) + (report.testResults ?? []).filter((r) => r.status === 'failed' && !(r.assertionResults ?? []).length).length;
+const failed =
+  (report.numFailedTests ?? 0) +
+  (report.testResults ?? []).filter((r) => r.status === 'failed' && !(r.assertionResults ?? []).length).length;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

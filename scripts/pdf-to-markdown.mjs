@@ -16,7 +16,9 @@ const inputsFile = `${out}.inputs.json`;
 function stale() {
   if (!existsSync(out) || !existsSync(inputsFile)) return true;
   const built = statSync(out).mtimeMs;
-  return JSON.parse(readFileSync(inputsFile, 'utf8')).some((input) => !existsSync(join(root, input)) || statSync(join(root, input)).mtimeMs > built);
+  return JSON.parse(readFileSync(inputsFile, 'utf8')).some(
+    (input) => !existsSync(join(root, input)) || statSync(join(root, input)).mtimeMs > built,
+  );
 }
 
 if (stale()) {

@@ -12,7 +12,17 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { standardPlugins } from '../plugins/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, SLOW_TEXT_PLUGIN, TestClock, freePort, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
+import {
+  ROOT,
+  SLOW_TEXT_PLUGIN,
+  TestClock,
+  freePort,
+  getJson,
+  startServer,
+  submitConvert,
+  waitForJob,
+  type TestServer,
+} from './helpers.js';
 
 interface ReceivedMail {
   from: string;
@@ -67,7 +77,9 @@ async function startSmtpServer() {
 
 /** Quoted-printable soft breaks and escapes undone, so a long link reads whole. */
 function decodeQuotedPrintable(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 function verificationToken(mail: ReceivedMail, publicUrl: string): string {
@@ -80,7 +92,10 @@ function verificationToken(mail: ReceivedMail, publicUrl: string): string {
 
 interface Answer {
   status: number;
-  body: { data?: Record<string, any> | null; errors?: Array<{ message: string; extensions?: { code?: string; reason?: string } }> };
+  body: {
+    data?: Record<string, any> | null;
+    errors?: Array<{ message: string; extensions?: { code?: string; reason?: string } }>;
+  };
   cookies: string[];
 }
 
@@ -109,7 +124,11 @@ class Browser {
     return set;
   }
 
-  async graphql(query: string, variables: Record<string, unknown> = {}, options: { csrf?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async graphql(
+    query: string,
+    variables: Record<string, unknown> = {},
+    options: { csrf?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const csrf = options.csrf === undefined ? this.csrf : options.csrf;
     const res = await fetch(`${this.url}/graphql`, {
       method: 'POST',
@@ -127,25 +146,38 @@ class Browser {
 
   /** A query over GET, as the browser may send it: the cookie alone. */
   async graphqlGet(query: string): Promise<Answer> {
-    const res = await fetch(`${this.url}/graphql?query=${encodeURIComponent(query)}`, { headers: this.jar.size ? { cookie: this.cookieHeader } : {} });
+    const res = await fetch(`${this.url}/graphql?query=${encodeURIComponent(query)}`, {
+      headers: this.jar.size ? { cookie: this.cookieHeader } : {},
+    });
     const cookies = this.keep(res);
     return { status: res.status, body: await res.json(), cookies };
   }
 
   signUp(email: string, password = 'correct horse battery staple') {
-    return this.graphql('mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { id email emailVerified plan planId } }', { email, password });
+    return this.graphql(
+      'mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { id email emailVerified plan planId } }',
+      { email, password },
+    );
   }
 
   signIn(email: string, password = 'correct horse battery staple') {
-    return this.graphql('mutation ($email: String!, $password: String!) { signIn(email: $email, password: $password) { id email emailVerified } }', { email, password });
+    return this.graphql(
+      'mutation ($email: String!, $password: String!) { signIn(email: $email, password: $password) { id email emailVerified } }',
+      { email, password },
+    );
   }
 
   verify(token: string) {
-    return this.graphql('mutation ($token: String!) { verifyEmail(token: $token) { id email emailVerified } }', { token });
+    return this.graphql('mutation ($token: String!) { verifyEmail(token: $token) { id email emailVerified } }', {
+      token,
+    });
   }
 
   createApiKey(name?: string) {
-    return this.graphql('mutation ($name: String) { createApiKey(name: $name) { key apiKey { id prefix name createdAt lastUsedAt } } }', { name });
+    return this.graphql(
+      'mutation ($name: String) { createApiKey(name: $name) { key apiKey { id prefix name createdAt lastUsedAt } } }',
+      { name },
+    );
   }
 }
 
@@ -161,7 +193,16 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
   beforeAll(async () => {
     smtp = await startSmtpServer();
     // File search (an extraction tool with a free try) beside the test-only slow text plugin.
-    server = await startServer({ plugins: standardPlugins.filter((p) => p.id === 'file-search'), clock, env: { SMTP_URL: smtp.url, PLUGINS: SLOW_TEXT_PLUGIN, TRUST_PROXY: 'true' /* the HTTPS case below arrives as a proxy's X-Forwarded-Proto */, MAIL_FROM: 'Transmute Test <no-reply@example.com>' } });
+    server = await startServer({
+      plugins: standardPlugins.filter((p) => p.id === 'file-search'),
+      clock,
+      env: {
+        SMTP_URL: smtp.url,
+        PLUGINS: SLOW_TEXT_PLUGIN,
+        TRUST_PROXY: 'true' /* the HTTPS case below arrives as a proxy's X-Forwarded-Proto */,
+        MAIL_FROM: 'Transmute Test <no-reply@example.com>',
+      },
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -187,7 +228,13 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     const before = smtp.received.length;
     const up = await browser.signUp(email.toUpperCase());
     expect(up.status).toBe(200);
-    expect(up.body.data!.signUp).toEqual({ id: expect.stringMatching(/^acc_/), email, emailVerified: false, plan: 'Free', planId: 'free' });
+    expect(up.body.data!.signUp).toEqual({
+      id: expect.stringMatching(/^acc_/),
+      email,
+      emailVerified: false,
+      plan: 'Free',
+      planId: 'free',
+    });
     const session = up.cookies.find((c) => c.startsWith('transmute_session='))!;
     expect(session).toMatch(/; HttpOnly/);
     expect(session).toMatch(/; SameSite=Lax/);
@@ -198,10 +245,19 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
 
     // Signed in at once, unverified: key generation is refused with 403.
     const me = await browser.graphqlGet(ME);
-    expect(me.body.data!.me).toMatchObject({ email, emailVerified: false, plan: 'Free', overageAvailable: true, signedUrlsAvailable: false });
+    expect(me.body.data!.me).toMatchObject({
+      email,
+      emailVerified: false,
+      plan: 'Free',
+      overageAvailable: true,
+      signedUrlsAvailable: false,
+    });
     const refused = await browser.createApiKey();
     expect(refused.status).toBe(403);
-    expect(refused.body.errors![0]).toMatchObject({ message: 'Verify your e-mail address before generating an API key', extensions: { code: 'FORBIDDEN' } });
+    expect(refused.body.errors![0]).toMatchObject({
+      message: 'Verify your e-mail address before generating an API key',
+      extensions: { code: 'FORBIDDEN' },
+    });
 
     // The mail went through the SMTP server, from MAIL_FROM, with a link on PUBLIC_URL.
     const mail = await smtp.mailTo(email, before);
@@ -215,19 +271,30 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     expect(verified.body.data!.verifyEmail).toEqual({ id: up.body.data!.signUp.id, email, emailVerified: true });
     expect(elsewhere.jar.size).toBe(0);
     const again = await browser.verify(token);
-    expect(again.body.errors![0]).toMatchObject({ message: 'This link is invalid or has expired', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(again.body.errors![0]).toMatchObject({
+      message: 'This link is invalid or has expired',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
 
     const created = await browser.createApiKey('laptop');
     expect(created.body.errors).toBeUndefined();
     const { key, apiKey } = created.body.data!.createApiKey;
     expect(key).toMatch(/^ck_live_[A-Za-z0-9_-]{43}$/);
-    expect(apiKey).toEqual({ id: expect.stringMatching(/^key_/), prefix: key.slice(0, 12), name: 'laptop', createdAt: expect.any(String), lastUsedAt: null });
+    expect(apiKey).toEqual({
+      id: expect.stringMatching(/^key_/),
+      prefix: key.slice(0, 12),
+      name: 'laptop',
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+    });
 
     // The key works like any other, on REST, for the same account and pool.
     const credits = await getJson(`${server.url}/api/v1/credits`, key);
     expect(credits.status).toBe(200);
     expect(credits.body).toMatchObject({ plan: 'Free', creditsIncluded: 250, creditsUsed: 0 });
-    const listed = await browser.graphqlGet('{ apiKeys { id prefix name createdAt lastUsedAt } credits { plan creditsUsed overageAvailable } }');
+    const listed = await browser.graphqlGet(
+      '{ apiKeys { id prefix name createdAt lastUsedAt } credits { plan creditsUsed overageAvailable } }',
+    );
     expect(listed.body.data!.apiKeys).toEqual([{ ...apiKey, lastUsedAt: expect.any(String) }]);
     expect(JSON.stringify(listed.body)).not.toContain(key);
 
@@ -238,16 +305,28 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     const jobId = accepted.body.data!.convert.jobId;
     expect((await waitForJob(server.url, key, jobId)).status).toBe('done');
     clock.advance(1000); // history is newest first
-    const viaKey = await submitConvert(server.url, key, { name: 'b.txt', data: 'from the API' }, { to: 'md', steps: '1' });
+    const viaKey = await submitConvert(
+      server.url,
+      key,
+      { name: 'b.txt', data: 'from the API' },
+      { to: 'md', steps: '1' },
+    );
     expect(viaKey.status).toBe(200);
     const history = await getJson(`${server.url}/api/v1/history`, key);
-    expect(history.body.history.map((h: { jobId: string; viaApi: boolean }) => [h.jobId, h.viaApi])).toEqual([[viaKey.body.jobId, true], [jobId, false]]);
+    expect(history.body.history.map((h: { jobId: string; viaApi: boolean }) => [h.jobId, h.viaApi])).toEqual([
+      [viaKey.body.jobId, true],
+      [jobId, false],
+    ]);
     const pool = await browser.graphqlGet('{ credits { creditsUsed } }');
-    expect(pool.body.data!.credits.creditsUsed).toBe((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed);
+    expect(pool.body.data!.credits.creditsUsed).toBe(
+      (await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed,
+    );
     expect(pool.body.data!.credits.creditsUsed).toBeGreaterThan(0);
 
     // Revoked from the panel: the key stops working at once.
-    expect((await browser.graphql('mutation ($id: ID!) { revokeApiKey(id: $id) }', { id: apiKey.id })).body.data).toEqual({ revokeApiKey: true });
+    expect(
+      (await browser.graphql('mutation ($id: ID!) { revokeApiKey(id: $id) }', { id: apiKey.id })).body.data,
+    ).toEqual({ revokeApiKey: true });
     expect((await getJson(`${server.url}/api/v1/credits`, key)).status).toBe(401);
     expect((await browser.graphqlGet('{ apiKeys { id } }')).body.data!.apiKeys).toEqual([]);
   });
@@ -257,20 +336,32 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     for (const csrf of [null, 'A'.repeat(43)]) {
       const refused = await browser.graphql('mutation { createApiKey { key } }', {}, { csrf });
       expect(refused.status).toBe(403);
-      expect(refused.body.errors![0]).toMatchObject({ message: 'Missing or wrong CSRF token', extensions: { code: 'FORBIDDEN' } });
+      expect(refused.body.errors![0]).toMatchObject({
+        message: 'Missing or wrong CSRF token',
+        extensions: { code: 'FORBIDDEN' },
+      });
     }
     // Another session's CSRF token does not fit this one.
     const { browser: other } = await verifiedBrowser();
     expect((await browser.graphql('mutation { createApiKey { key } }', {}, { csrf: other.csrf! })).status).toBe(403);
     // REST refuses the same way.
-    const rest = await fetch(`${server.url}/api/v1/signed-url`, { method: 'POST', headers: { cookie: browser.cookieHeader, 'content-type': 'application/json' }, body: '{"jobId":"x"}' });
+    const rest = await fetch(`${server.url}/api/v1/signed-url`, {
+      method: 'POST',
+      headers: { cookie: browser.cookieHeader, 'content-type': 'application/json' },
+      body: '{"jobId":"x"}',
+    });
     expect(rest.status).toBe(403);
     expect(await rest.json()).toEqual({ error: 'Missing or wrong CSRF token' });
     // Reading needs the cookie only.
     expect((await browser.graphqlGet('{ me { emailVerified } }')).body.data!.me.emailVerified).toBe(true);
     // A jar that lost its CSRF cookie can never mutate again: refused, and its session cookie cleared so it can sign in afresh.
     const broken = await fetch(`${server.url}/graphql`, {
-      method: 'POST', headers: { cookie: `transmute_session=${other.jar.get('transmute_session')}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { signOut }' }),
+      method: 'POST',
+      headers: {
+        cookie: `transmute_session=${other.jar.get('transmute_session')}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ query: 'mutation { signOut }' }),
     });
     expect(broken.status).toBe(403);
     expect(broken.headers.getSetCookie().map((c) => c.split('=')[0])).toEqual(['transmute_session', 'transmute_csrf']);
@@ -293,13 +384,22 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
       ['text/plain', JSON.stringify({ query: signIn }), 403],
       [undefined, multipart, 401], // multipart needs a key
     ] as const) {
-      const res = await fetch(`${server.url}/graphql`, { method: 'POST', ...(type ? { headers: { 'content-type': type } } : {}), body });
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        ...(type ? { headers: { 'content-type': type } } : {}),
+        body,
+      });
       expect(res.status, type).toBe(status);
       expect(res.headers.getSetCookie(), type).toEqual([]);
     }
     // Other origins get no credentialed CORS grant.
     const preflight = await fetch(`${server.url}/graphql`, {
-      method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-csrf-token' },
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-csrf-token',
+      },
     });
     expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
   });
@@ -313,7 +413,10 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     const unknown = await stranger.signIn(newAddress(), 'not the password at all');
     const malformed = await stranger.signIn('not an address', 'x');
     for (const answer of [wrong, unknown, malformed]) {
-      expect(answer.body.errors![0]).toMatchObject({ message: 'Wrong e-mail or password', extensions: { code: 'UNAUTHENTICATED' } });
+      expect(answer.body.errors![0]).toMatchObject({
+        message: 'Wrong e-mail or password',
+        extensions: { code: 'UNAUTHENTICATED' },
+      });
       expect(answer.cookies).toEqual([]);
     }
     const right = await stranger.signIn(` ${email.toUpperCase()} `);
@@ -331,11 +434,17 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
 
   it('refuses bad sign-up input in plain words, and a taken address', async () => {
     const browser = new Browser(server.url);
-    expect((await browser.signUp('nobody', 'long enough password')).body.errors![0]).toMatchObject({ message: 'Enter a valid e-mail address', extensions: { code: 'BAD_USER_INPUT' } });
-    expect((await browser.signUp(newAddress(), 'short')).body.errors![0]).toMatchObject({
-      message: 'The password must be at least 10 characters long', extensions: { code: 'BAD_USER_INPUT' },
+    expect((await browser.signUp('nobody', 'long enough password')).body.errors![0]).toMatchObject({
+      message: 'Enter a valid e-mail address',
+      extensions: { code: 'BAD_USER_INPUT' },
     });
-    expect((await browser.signUp(newAddress(), 'x'.repeat(257))).body.errors![0]!.message).toBe('The password must be at most 256 characters long');
+    expect((await browser.signUp(newAddress(), 'short')).body.errors![0]).toMatchObject({
+      message: 'The password must be at least 10 characters long',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    expect((await browser.signUp(newAddress(), 'x'.repeat(257))).body.errors![0]!.message).toBe(
+      'The password must be at most 256 characters long',
+    );
     const email = newAddress();
     expect((await browser.signUp(email)).body.errors).toBeUndefined();
     const taken = await new Browser(server.url).signUp(email.toUpperCase());
@@ -354,7 +463,9 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     // The copied cookie: no session, so the request has no credentials.
     const replay = async (query: string) => {
       const res = await fetch(`${server.url}/graphql`, {
-        method: 'POST', headers: { cookie: stolen, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ query }),
+        method: 'POST',
+        headers: { cookie: stolen, 'x-csrf-token': csrf, 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
       });
       return { status: res.status, body: await res.json(), cookies: res.headers.getSetCookie() };
     };
@@ -378,7 +489,9 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     const first = verificationToken(await smtp.mailTo(email, before), server.url);
 
     before = smtp.received.length;
-    expect((await browser.graphql('mutation { resendVerificationEmail }')).body.data).toEqual({ resendVerificationEmail: true });
+    expect((await browser.graphql('mutation { resendVerificationEmail }')).body.data).toEqual({
+      resendVerificationEmail: true,
+    });
     const second = verificationToken(await smtp.mailTo(email, before), server.url);
     expect(second).not.toBe(first);
     expect((await browser.verify(first)).body.errors![0]!.message).toBe('This link is invalid or has expired');
@@ -386,7 +499,10 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     clock.advance(24 * 3600_000 + 1000);
     expect((await browser.verify(second)).body.errors![0]!.message).toBe('This link is invalid or has expired');
     for (const junk of ['', 'x', 'A'.repeat(43), 'A'.repeat(10_000)]) {
-      expect((await browser.verify(junk)).body.errors![0]).toMatchObject({ message: 'This link is invalid or has expired', extensions: { code: 'BAD_USER_INPUT' } });
+      expect((await browser.verify(junk)).body.errors![0]).toMatchObject({
+        message: 'This link is invalid or has expired',
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
     }
     expect((await browser.graphqlGet('{ me { emailVerified } }')).body.data!.me.emailVerified).toBe(false);
 
@@ -395,14 +511,21 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     await browser.graphql('mutation { resendVerificationEmail }');
     const third = verificationToken(await smtp.mailTo(email, before), server.url);
     expect((await browser.verify(third)).body.data!.verifyEmail.emailVerified).toBe(true);
-    expect((await browser.graphql('mutation { resendVerificationEmail }')).body.errors![0]!.message).toBe('Your e-mail address is verified already');
+    expect((await browser.graphql('mutation { resendVerificationEmail }')).body.errors![0]!.message).toBe(
+      'Your e-mail address is verified already',
+    );
   });
 
   it("never shows one account's keys or jobs to another", async () => {
     const { browser: alice } = await verifiedBrowser();
     const { browser: bob } = await verifiedBrowser();
     const bobKey = (await bob.createApiKey('bob')).body.data!.createApiKey;
-    const bobJob = await submitConvert(server.url, bobKey.key, { name: 'b.txt', data: 'bob' }, { to: 'md', steps: '1' });
+    const bobJob = await submitConvert(
+      server.url,
+      bobKey.key,
+      { name: 'b.txt', data: 'bob' },
+      { to: 'md', steps: '1' },
+    );
     expect(bobJob.status).toBe(200);
 
     expect((await alice.graphqlGet('{ apiKeys { id } }')).body.data!.apiKeys).toEqual([]);
@@ -415,11 +538,15 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     expect(job.body.errors![0]).toMatchObject({ extensions: { code: 'NOT_FOUND' } });
     expect((await alice.graphqlGet('{ history { total } }')).body.data!.history.total).toBe(0);
     // REST with Alice's cookie: Bob's job is not found either.
-    const rest = await fetch(`${server.url}/api/v1/jobs/${bobJob.body.jobId}`, { headers: { cookie: alice.cookieHeader } });
+    const rest = await fetch(`${server.url}/api/v1/jobs/${bobJob.body.jobId}`, {
+      headers: { cookie: alice.cookieHeader },
+    });
     expect(rest.status).toBe(404);
     // With Bob's key, `me` is Bob.
     const me = await fetch(`${server.url}/graphql`, {
-      method: 'POST', headers: { authorization: `Bearer ${bobKey.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ me { email } }' }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${bobKey.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ me { email } }' }),
     });
     expect((await me.json()).data.me.email).toMatch(/@example\.com$/);
   });
@@ -428,10 +555,20 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     const { browser } = await verifiedBrowser();
     const { key } = (await browser.createApiKey()).body.data!.createApiKey;
     const form = new FormData();
-    form.append('operations', JSON.stringify({ query: 'mutation ($files: [Upload!]!) { fileSearch(files: $files, query: "needle") { batchId total } }', variables: { files: [null] } }));
+    form.append(
+      'operations',
+      JSON.stringify({
+        query: 'mutation ($files: [Upload!]!) { fileSearch(files: $files, query: "needle") { batchId total } }',
+        variables: { files: [null] },
+      }),
+    );
     form.append('map', JSON.stringify({ 0: ['variables.files.0'] }));
     form.append('0', new Blob(['hay hay needle hay']), 'notes.txt');
-    const res = await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: { cookie: browser.cookieHeader, 'x-csrf-token': browser.csrf! } });
+    const res = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      body: form,
+      headers: { cookie: browser.cookieHeader, 'x-csrf-token': browser.csrf! },
+    });
     const tried = await res.json();
     expect(tried.errors).toBeUndefined();
     expect(tried.data.fileSearch.total).toBe(1);
@@ -439,14 +576,20 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     const again = new FormData();
     again.append('query', 'needle');
     again.append('files', new Blob(['needle']), 'more.txt');
-    const viaKey = await fetch(`${server.url}/api/file-search`, { method: 'POST', body: again, headers: { authorization: `Bearer ${key}` } });
+    const viaKey = await fetch(`${server.url}/api/file-search`, {
+      method: 'POST',
+      body: again,
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(viaKey.status).toBe(403);
     expect(await viaKey.json()).toMatchObject({ code: 'trial_used' });
   });
 
   it('switches overage where the plan allows it', async () => {
     const { browser } = await verifiedBrowser();
-    const on = await browser.graphql('mutation { setOverage(enabled: true) { overageEnabled overageAvailable creditsIncluded } }');
+    const on = await browser.graphql(
+      'mutation { setOverage(enabled: true) { overageEnabled overageAvailable creditsIncluded } }',
+    );
     expect(on.body.data!.setOverage).toEqual({ overageEnabled: true, overageAvailable: true, creditsIncluded: 250 });
     expect((await browser.graphqlGet(ME)).body.data!.me.overageEnabled).toBe(true);
 
@@ -454,7 +597,9 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     const enterprise = await server.server.runtime.services.accounts.createAccount({ plan: 'enterprise' });
     const { key } = await server.server.runtime.services.accounts.createKey(enterprise.id);
     const res = await fetch(`${server.url}/graphql`, {
-      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { setOverage(enabled: true) { overageEnabled } }' }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation { setOverage(enabled: true) { overageEnabled } }' }),
     });
     const body = await res.json();
     expect(body.errors[0]).toMatchObject({ extensions: { code: 'FORBIDDEN', reason: 'plan_required' } });
@@ -463,7 +608,9 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
   it('marks the cookies Secure when the service is reached over HTTPS', async () => {
     const browser = new Browser(server.url);
     const up = await browser.graphql(
-      'mutation ($email: String!) { signUp(email: $email, password: "correct horse battery staple") { id } }', { email: newAddress() }, { headers: { 'x-forwarded-proto': 'https' } },
+      'mutation ($email: String!) { signUp(email: $email, password: "correct horse battery staple") { id } }',
+      { email: newAddress() },
+      { headers: { 'x-forwarded-proto': 'https' } },
     );
     expect(up.cookies).toHaveLength(2);
     for (const cookie of up.cookies) expect(cookie).toMatch(/; Secure/);
@@ -473,17 +620,34 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
 /** The convert mutation by the multipart request spec, sent with the session cookie and CSRF header. */
 async function graphqlConvertWithSession(browser: Browser, file: { name: string; data: string }): Promise<Answer> {
   const form = new FormData();
-  form.append('operations', JSON.stringify({ query: 'mutation ($file: Upload!, $options: ConvertOptions) { convert(file: $file, to: "md", options: $options) { jobId } }', variables: { file: null, options: { testSlowText: { steps: 1 } } } }));
+  form.append(
+    'operations',
+    JSON.stringify({
+      query:
+        'mutation ($file: Upload!, $options: ConvertOptions) { convert(file: $file, to: "md", options: $options) { jobId } }',
+      variables: { file: null, options: { testSlowText: { steps: 1 } } },
+    }),
+  );
   form.append('map', JSON.stringify({ 0: ['variables.file'] }));
   form.append('0', new Blob([file.data]), file.name);
-  const res = await fetch(`${browser.url}/graphql`, { method: 'POST', body: form, headers: { cookie: browser.cookieHeader, 'x-csrf-token': browser.csrf! } });
+  const res = await fetch(`${browser.url}/graphql`, {
+    method: 'POST',
+    body: form,
+    headers: { cookie: browser.cookieHeader, 'x-csrf-token': browser.csrf! },
+  });
   return { status: res.status, body: await res.json(), cookies: [] };
 }
 
 /** The admin CLI with `input` on its stdin; its one JSON line parsed. */
-async function adminWithInput(dataDir: string, input: string, ...args: string[]): Promise<{ code: number | null; result: any }> {
+async function adminWithInput(
+  dataDir: string,
+  input: string,
+  ...args: string[]
+): Promise<{ code: number | null; result: any }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/cli/main.ts'), ...args], {
-    cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'inherit'],
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
@@ -494,7 +658,9 @@ async function adminWithInput(dataDir: string, input: string, ...args: string[])
 }
 
 describe('admin CLI for accounts', () => {
-  it('finds, verifies and upgrades an account, sets its password from stdin, and manages its keys', { timeout: 180_000 }, async () => {
+  it('finds, verifies and upgrades an account, sets its password from stdin, and manages its keys', {
+    timeout: 180_000,
+  }, async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-cli-accounts-'));
     const run = (...args: string[]) => adminWithInput(dataDir, '', ...args);
     try {
@@ -503,19 +669,41 @@ describe('admin CLI for accounts', () => {
       const accountId = created.result.accountId;
       const set = await adminWithInput(dataDir, 'a long enough password\n', 'set-password', '--account', accountId);
       expect(set).toEqual({ code: 0, result: { accountId, email: 'Ops@Example.com', passwordSet: true } });
-      expect((await run('find-account', '--email', 'ops@example.com')).result).toMatchObject({ accountId, emailVerified: true, plan: 'free' });
+      expect((await run('find-account', '--email', 'ops@example.com')).result).toMatchObject({
+        accountId,
+        emailVerified: true,
+        plan: 'free',
+      });
 
-      expect((await run('verify-email', '--account', accountId)).result).toEqual({ accountId, email: 'Ops@Example.com', emailVerified: true });
-      expect((await run('set-plan', '--account', accountId, '--plan', 'business')).result).toEqual({ accountId, plan: 'business' });
+      expect((await run('verify-email', '--account', accountId)).result).toEqual({
+        accountId,
+        email: 'Ops@Example.com',
+        emailVerified: true,
+      });
+      expect((await run('set-plan', '--account', accountId, '--plan', 'business')).result).toEqual({
+        accountId,
+        plan: 'business',
+      });
 
       const added = await run('add-key', '--account', accountId, '--name', 'backup');
-      expect(added.result).toEqual({ accountId, keyId: expect.stringMatching(/^key_/), key: expect.stringMatching(/^ck_live_/) });
+      expect(added.result).toEqual({
+        accountId,
+        keyId: expect.stringMatching(/^key_/),
+        key: expect.stringMatching(/^ck_live_/),
+      });
       const listed = await run('list-keys', '--account', accountId);
       expect(listed.result.keys).toEqual([
         { id: expect.stringMatching(/^key_/), prefix: created.result.key.slice(0, 12), createdAt: expect.any(String) },
-        { id: added.result.keyId, prefix: added.result.key.slice(0, 12), name: 'backup', createdAt: expect.any(String) },
+        {
+          id: added.result.keyId,
+          prefix: added.result.key.slice(0, 12),
+          name: 'backup',
+          createdAt: expect.any(String),
+        },
       ]);
-      expect((await run('revoke-key', '--account', accountId, '--id', added.result.keyId)).result).toEqual({ revoked: true });
+      expect((await run('revoke-key', '--account', accountId, '--id', added.result.keyId)).result).toEqual({
+        revoked: true,
+      });
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
@@ -529,7 +717,17 @@ describe('the outbox (no SMTP_URL)', () => {
     const url = `http://127.0.0.1:${port}`;
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/main.ts')], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'info', WORKERS: '0', SMTP_URL: '', PLUGINS: '' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: url,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        WORKERS: '0',
+        SMTP_URL: '',
+        PLUGINS: '',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let log = '';
@@ -537,7 +735,13 @@ describe('the outbox (no SMTP_URL)', () => {
     try {
       for (let started = Date.now(); ; ) {
         if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-        if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+        if (
+          await fetch(`${url}/healthz`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          break;
         if (Date.now() - started > 60_000) throw new Error('server did not start');
         await new Promise((r) => setTimeout(r, 200));
       }

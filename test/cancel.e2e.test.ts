@@ -50,7 +50,25 @@ describe('cancel', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'cancel-test-'));
     video = path.join(dir, 'long.mp4');
     // Two minutes of 640x360: seconds of x264 here, far longer as VP9.
-    await runProcess('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-t', '120', '-c:v', 'libx264', '-preset', 'ultrafast', video], { timeoutMs: 60_000 });
+    await runProcess(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=640x360:rate=25',
+        '-t',
+        '120',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        video,
+      ],
+      { timeoutMs: 60_000 },
+    );
     server = await startServer({ plugins: [...mediaPlugins, ...imagePlugins], env: { WORKERS: '1' } });
   }, 90_000);
   afterAll(async () => {
@@ -67,8 +85,14 @@ describe('cancel', () => {
     expect(charged).toBe(running.body.creditCost + waiting.body.creditCost);
 
     const workDir = path.join(server.dataDir, 'work', running.body.jobId);
-    const engines = await waitUntil(() => processesMentioning(workDir), (found) => found.some((p) => p.includes('ffmpeg')));
-    expect(engines.some((p) => p.includes('ffmpeg')), 'ffmpeg runs the job').toBe(true);
+    const engines = await waitUntil(
+      () => processesMentioning(workDir),
+      (found) => found.some((p) => p.includes('ffmpeg')),
+    );
+    expect(
+      engines.some((p) => p.includes('ffmpeg')),
+      'ffmpeg runs the job',
+    ).toBe(true);
     expect((await getJson(`${server.url}${running.body.statusUrl}`, key)).body.status).toBe('active');
     expect((await getJson(`${server.url}${waiting.body.statusUrl}`, key)).body.status).toBe('waiting');
 
@@ -77,24 +101,41 @@ describe('cancel', () => {
     expect((await cancel(`${server.url}/api/v1/jobs/${running.body.jobId}`, stranger)).status).toBe(404);
 
     // The waiting one first: once the running one stops, the worker would take it.
-    expect((await cancel(`${server.url}/api/v1/jobs/${waiting.body.jobId}`, key)).body).toEqual({ status: 'failed', error: 'Cancelled' });
+    expect((await cancel(`${server.url}/api/v1/jobs/${waiting.body.jobId}`, key)).body).toEqual({
+      status: 'failed',
+      error: 'Cancelled',
+    });
     const cancelled = await cancel(`${server.url}/api/v1/jobs/${running.body.jobId}`, key);
     expect(cancelled).toEqual({ status: 200, body: { status: 'failed', error: 'Cancelled' } });
-    expect(await waitUntil(() => processesMentioning(workDir), (found) => found.length === 0, 10_000)).toEqual([]);
-    expect(await cancel(`${server.url}/api/v1/jobs/${running.body.jobId}`, key)).toEqual({ status: 200, body: { status: 'failed', error: 'Cancelled' } });
+    expect(
+      await waitUntil(
+        () => processesMentioning(workDir),
+        (found) => found.length === 0,
+        10_000,
+      ),
+    ).toEqual([]);
+    expect(await cancel(`${server.url}/api/v1/jobs/${running.body.jobId}`, key)).toEqual({
+      status: 200,
+      body: { status: 'failed', error: 'Cancelled' },
+    });
 
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
     // The waiting one never starts; both stay failed "Cancelled".
     await new Promise((r) => setTimeout(r, 1500));
     for (const id of [running.body.jobId, waiting.body.jobId]) {
-      expect((await getJson(`${server.url}/api/v1/jobs/${id}`, key)).body).toEqual({ status: 'failed', error: 'Cancelled' });
+      expect((await getJson(`${server.url}/api/v1/jobs/${id}`, key)).body).toEqual({
+        status: 'failed',
+        error: 'Cancelled',
+      });
     }
     expect(await processesMentioning(path.join(server.dataDir, 'work', waiting.body.jobId))).toEqual([]);
   }, 120_000);
 
   it('answers 409 for a finished job and 404 for an unknown one', async () => {
     const key = await server.createKey('pro');
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const submitted = await submitConvert(server.url, key, { name: 'a.png', data: png }, { to: 'webp' });
     expect((await waitForJob(server.url, key, submitted.body.jobId)).status).toBe('done');
     const finished = await cancel(`${server.url}/api/v1/jobs/${submitted.body.jobId}`, key);
@@ -102,8 +143,12 @@ describe('cancel', () => {
     expect(finished.body.error).toMatch(/already finished/);
     expect((await cancel(`${server.url}/api/v1/jobs/00000000-0000-4000-8000-000000000000`, key)).status).toBe(404);
     const res = await fetch(`${server.url}/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) },
-      body: JSON.stringify({ query: 'mutation($id: ID!) { cancelJob(id: $id) { status error } }', variables: { id: submitted.body.jobId } }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({
+        query: 'mutation($id: ID!) { cancelJob(id: $id) { status error } }',
+        variables: { id: submitted.body.jobId },
+      }),
     });
     expect(((await res.json()) as any).errors[0].extensions.code).toBe('CONFLICT');
   });
@@ -114,23 +159,47 @@ describe('cancel', () => {
     form.append('to', 'webm');
     form.append('file', new Blob([new Uint8Array(await readFile(video))]), 'long.mp4');
     const started = Date.now();
-    const res = await fetch(`${server.url}/api/v1/convert`, { method: 'POST', body: form, headers: { ...authHeaders(key), prefer: 'wait=1' } });
+    const res = await fetch(`${server.url}/api/v1/convert`, {
+      method: 'POST',
+      body: form,
+      headers: { ...authHeaders(key), prefer: 'wait=1' },
+    });
     const body = (await res.json()) as any;
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(res.headers.get('preference-applied')).toBe('wait=1');
-    expect(body).toEqual({ jobId: expect.any(String), status: 'queued', creditCost: expect.any(Number), creditsRemaining: expect.any(Number), statusUrl: `/api/v1/jobs/${body.jobId}` });
+    expect(body).toEqual({
+      jobId: expect.any(String),
+      status: 'queued',
+      creditCost: expect.any(Number),
+      creditsRemaining: expect.any(Number),
+      statusUrl: `/api/v1/jobs/${body.jobId}`,
+    });
     expect((await cancel(`${server.url}/api/v1/jobs/${body.jobId}`, key)).status).toBe(200);
   }, 60_000);
 
   it('cancels over GraphQL and tRPC too', async () => {
     const key = await server.createKey('pro');
-    const [viaGraphql, viaTrpc] = await Promise.all([submitConvert(server.url, key, video, { to: 'webm' }), submitConvert(server.url, key, video, { to: 'webm' })]);
+    const [viaGraphql, viaTrpc] = await Promise.all([
+      submitConvert(server.url, key, video, { to: 'webm' }),
+      submitConvert(server.url, key, video, { to: 'webm' }),
+    ]);
     const res = await fetch(`${server.url}/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) },
-      body: JSON.stringify({ query: 'mutation($id: ID!) { cancelJob(id: $id) { jobId status error } }', variables: { id: viaGraphql.body.jobId } }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({
+        query: 'mutation($id: ID!) { cancelJob(id: $id) { jobId status error } }',
+        variables: { id: viaGraphql.body.jobId },
+      }),
     });
-    expect(((await res.json()) as any).data.cancelJob).toEqual({ jobId: viaGraphql.body.jobId, status: 'failed', error: 'Cancelled' });
-    expect(await createTransmuteClient(server.url, key).jobs.cancel.mutate({ jobId: viaTrpc.body.jobId })).toEqual({ status: 'failed', error: 'Cancelled' });
+    expect(((await res.json()) as any).data.cancelJob).toEqual({
+      jobId: viaGraphql.body.jobId,
+      status: 'failed',
+      error: 'Cancelled',
+    });
+    expect(await createTransmuteClient(server.url, key).jobs.cancel.mutate({ jobId: viaTrpc.body.jobId })).toEqual({
+      status: 'failed',
+      error: 'Cancelled',
+    });
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
   }, 60_000);
 
@@ -141,7 +210,11 @@ describe('cancel', () => {
     const blob = new Blob([new Uint8Array(await readFile(video))]);
     form.append('files', blob, 'one.mp4');
     form.append('files', blob, 'two.mp4');
-    const res = await fetch(`${server.url}/api/batch/convert`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const res = await fetch(`${server.url}/api/batch/convert`, {
+      method: 'POST',
+      body: form,
+      headers: authHeaders(key),
+    });
     const accepted = (await res.json()) as any;
     expect(res.status).toBe(200);
     const answer = await cancel(`${server.url}/api/batch/${accepted.batchId}`, key);

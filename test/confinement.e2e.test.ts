@@ -24,7 +24,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeConfinement } from '../core/engines/confine.js';
 import { download, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
 import {
-  docxWithAltChunkAndSubDocument, docxWithLinkedImage, hlsPlaylist, odtWithLinkedImage, odtWithLinkedSection, pdfWithExternalActions, svgWithExternalRefs, xlsxWithExternalLink,
+  docxWithAltChunkAndSubDocument,
+  docxWithLinkedImage,
+  hlsPlaylist,
+  odtWithLinkedImage,
+  odtWithLinkedSection,
+  pdfWithExternalActions,
+  svgWithExternalRefs,
+  xlsxWithExternalLink,
 } from './linked-documents.js';
 
 const run = promisify(execFile);
@@ -53,13 +60,20 @@ beforeAll(async () => {
   server = await startServer();
   key = await server.createKey('business');
   outside = await mkdtemp(path.join(os.tmpdir(), 'confinement-secrets-'));
-  const jpeg = await sharp({ create: { width: 48, height: 48, channels: 3, background: { r: 200, g: 30, b: 90 } } }).jpeg().toBuffer();
+  const jpeg = await sharp({ create: { width: 48, height: 48, channels: 3, background: { r: 200, g: 30, b: 90 } } })
+    .jpeg()
+    .toBuffer();
   local.jpeg = path.join(outside, 'secret.jpg');
   local.text = path.join(outside, 'secret.txt');
   local.dataJpeg = path.join(server.dataDir, 'blobs', 'another-tenant.jpg');
   local.dataText = path.join(server.dataDir, 'blobs', 'another-tenant.txt');
   await mkdir(path.dirname(local.dataJpeg), { recursive: true });
-  await Promise.all([writeFile(local.jpeg, jpeg), writeFile(local.text, `${MARKER}\n`), writeFile(local.dataJpeg, jpeg), writeFile(local.dataText, `${MARKER}\n`)]);
+  await Promise.all([
+    writeFile(local.jpeg, jpeg),
+    writeFile(local.text, `${MARKER}\n`),
+    writeFile(local.dataJpeg, jpeg),
+    writeFile(local.dataText, `${MARKER}\n`),
+  ]);
   leakable = [
     { name: 'the local JPEG', bytes: jpeg },
     { name: 'the LibreOffice gallery image', bytes: await readFile(GALLERY_IMAGE) },
@@ -77,19 +91,27 @@ const fileUrl = (file: string) => `file://${file}`;
 /** What a case's output may not hold: no local file's bytes (whole or as an image of a PDF), no marker text. */
 async function expectNoLocalBytes(output: Buffer, filename: string, password?: string): Promise<void> {
   const containers = [output];
-  if (output.subarray(0, 2).toString('latin1') === 'PK') containers.push(...Object.values(unzipSync(new Uint8Array(output))).map((entry) => Buffer.from(entry)));
+  if (output.subarray(0, 2).toString('latin1') === 'PK')
+    containers.push(...Object.values(unzipSync(new Uint8Array(output))).map((entry) => Buffer.from(entry)));
   for (const bytes of containers) {
     expect(bytes.includes(MARKER), `${filename} holds the marker text of a local file`).toBe(false);
-    for (const { name, bytes: secret } of leakable) expect(bytes.includes(secret), `${filename} holds ${name}`).toBe(false);
+    for (const { name, bytes: secret } of leakable)
+      expect(bytes.includes(secret), `${filename} holds ${name}`).toBe(false);
   }
   if (output.subarray(0, 5).toString('latin1') !== '%PDF-') return;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'confinement-images-'));
   try {
     await writeFile(path.join(dir, 'out.pdf'), output);
-    await run('pdfimages', ['-all', ...(password ? ['-upw', password] : []), path.join(dir, 'out.pdf'), path.join(dir, 'img')]);
+    await run('pdfimages', [
+      '-all',
+      ...(password ? ['-upw', password] : []),
+      path.join(dir, 'out.pdf'),
+      path.join(dir, 'img'),
+    ]);
     for (const image of (await readdir(dir)).filter((name) => name.startsWith('img'))) {
       const bytes = await readFile(path.join(dir, image));
-      for (const { name, bytes: secret } of leakable) expect(bytes.equals(secret), `${filename}: image ${image} is ${name}`).toBe(false);
+      for (const { name, bytes: secret } of leakable)
+        expect(bytes.equals(secret), `${filename}: image ${image} is ${name}`).toBe(false);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -150,7 +172,7 @@ describe.skipIf(!confinable)('engines confined (issue 30)', () => {
   describe('ODT and DOCX with a linked image, by absolute path and by URL', () => {
     const targets = () => [
       { label: 'a local file outside DATA_DIR', href: fileUrl(local.jpeg) },
-      { label: 'another tenant\'s file in DATA_DIR', href: fileUrl(local.dataJpeg) },
+      { label: "another tenant's file in DATA_DIR", href: fileUrl(local.dataJpeg) },
       { label: 'a system file every jail sees', href: fileUrl(GALLERY_IMAGE) },
       { label: 'the beacon', href: `${beaconUrl}/linked.jpg` },
     ];
@@ -188,7 +210,10 @@ describe.skipIf(!confinable)('engines confined (issue 30)', () => {
   });
 
   it('a DOCX altChunk and subdocument pointing outside pull in nothing', { timeout: 300_000 }, async () => {
-    for (const [chunk, sub] of [[fileUrl(local.text), fileUrl(local.dataText)], [`${beaconUrl}/chunk.html`, `${beaconUrl}/sub.docx`]]) {
+    for (const [chunk, sub] of [
+      [fileUrl(local.text), fileUrl(local.dataText)],
+      [`${beaconUrl}/chunk.html`, `${beaconUrl}/sub.docx`],
+    ]) {
       for (const to of ['pdf', 'odt', 'txt']) {
         const outcome = await convert('chunks.docx', docxWithAltChunkAndSubDocument(chunk!, sub!), { to });
         expect(outcome.kind, outcome.detail).toBe('done');
@@ -198,9 +223,15 @@ describe.skipIf(!confinable)('engines confined (issue 30)', () => {
 
   // Refused at upload today (the content is no MP4 or MP3); ffmpeg's protocol whitelist and the
   // jail are the layers behind that (core/engines/ffmpeg.ts, and a unit test there).
-  it('a "video" that is an HLS playlist pointing at the beacon or a local file fails cleanly', { timeout: 300_000 }, async () => {
+  it('a "video" that is an HLS playlist pointing at the beacon or a local file fails cleanly', {
+    timeout: 300_000,
+  }, async () => {
     for (const target of [`${beaconUrl}/segment.ts`, local.jpeg, fileUrl(local.dataJpeg)]) {
-      for (const [name, to] of [['clip.mp4', 'webm'], ['clip.mp4', 'mp3'], ['song.mp3', 'wav']] as const) {
+      for (const [name, to] of [
+        ['clip.mp4', 'webm'],
+        ['clip.mp4', 'mp3'],
+        ['song.mp3', 'wav'],
+      ] as const) {
         const outcome = await convert(name, hlsPlaylist(target), { to });
         expect(outcome.kind, `${name} -> ${to}`).not.toBe('done');
       }
@@ -208,14 +239,22 @@ describe.skipIf(!confinable)('engines confined (issue 30)', () => {
   });
 
   it('an SVG with external hrefs renders without them', { timeout: 300_000 }, async () => {
-    const svg = svgWithExternalRefs([fileUrl(local.jpeg), fileUrl(local.dataJpeg), fileUrl(GALLERY_IMAGE), `${beaconUrl}/image.png`, `${beaconUrl}/style.css`]);
+    const svg = svgWithExternalRefs([
+      fileUrl(local.jpeg),
+      fileUrl(local.dataJpeg),
+      fileUrl(GALLERY_IMAGE),
+      `${beaconUrl}/image.png`,
+      `${beaconUrl}/style.css`,
+    ]);
     for (const to of ['png', 'pdf', 'webp']) {
       const outcome = await convert('linked.svg', svg, { to });
       expect(outcome.kind, outcome.detail).toBe('done');
     }
   });
 
-  it('a PDF whose links, JavaScript and launch actions point outside goes through every PDF tool', { timeout: 600_000 }, async () => {
+  it('a PDF whose links, JavaScript and launch actions point outside goes through every PDF tool', {
+    timeout: 600_000,
+  }, async () => {
     const pdf = pdfWithExternalActions(`${beaconUrl}/action`, local.text);
     const tools: Array<Record<string, string>> = [
       { to: 'pdf', op: 'rotate-pdf', angle: '90' },
@@ -237,7 +276,10 @@ describe.skipIf(!confinable)('engines confined (issue 30)', () => {
     const outcomes = [];
     for (const fields of tools) outcomes.push({ fields, outcome: await convert('actions.pdf', pdf, fields) });
     // Most tools take this valid PDF: a confinement that broke them would show here.
-    expect(outcomes.filter(({ outcome }) => outcome.kind === 'done').length, JSON.stringify(outcomes.map((o) => [o.fields, o.outcome.kind, o.outcome.detail]))).toBeGreaterThanOrEqual(10);
+    expect(
+      outcomes.filter(({ outcome }) => outcome.kind === 'done').length,
+      JSON.stringify(outcomes.map((o) => [o.fields, o.outcome.kind, o.outcome.detail])),
+    ).toBeGreaterThanOrEqual(10);
   });
 
   it('the beacon heard nothing from the whole suite', () => {
@@ -246,12 +288,16 @@ describe.skipIf(!confinable)('engines confined (issue 30)', () => {
 });
 
 describe('when jails cannot be made', () => {
-  it('the server refuses to start and says why; ENGINE_SANDBOX=off starts it unconfined, and /readyz says so', { timeout: 120_000 }, async () => {
+  it('the server refuses to start and says why; ENGINE_SANDBOX=off starts it unconfined, and /readyz says so', {
+    timeout: 120_000,
+  }, async () => {
     const savedPath = process.env.PATH;
     // No bwrap to be found: as on a machine without bubblewrap.
     process.env.PATH = '/nonexistent';
     try {
-      await expect(startServer()).rejects.toThrow(/Engines cannot run confined: bwrap is not installed .*ENGINE_SANDBOX=off/);
+      await expect(startServer()).rejects.toThrow(
+        /Engines cannot run confined: bwrap is not installed .*ENGINE_SANDBOX=off/,
+      );
     } finally {
       process.env.PATH = savedPath;
     }

@@ -7,7 +7,16 @@
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, authHeaders, download, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
+import {
+  ROOT,
+  authHeaders,
+  download,
+  getJson,
+  startServer,
+  submitConvert,
+  waitForJob,
+  type TestServer,
+} from './helpers.js';
 
 let server: TestServer;
 
@@ -52,7 +61,9 @@ describe('405 for a wrong method', () => {
     const res = await fetch(`${server.url}${url}`, { method });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe(allow);
-    expect(((await res.json()) as { error: string }).error).toBe(`Method ${method} is not allowed on ${url}; allowed: ${allow}`);
+    expect(((await res.json()) as { error: string }).error).toBe(
+      `Method ${method} is not allowed on ${url}; allowed: ${allow}`,
+    );
   });
 
   it('a path nothing serves stays a 404', async () => {
@@ -84,15 +95,24 @@ describe('signed URL of a failed job', () => {
   it('says the job failed and has no output', async () => {
     const key = await server.createKey('business');
     // The test op spins until its 2 s deadline: the job fails "Timed out after 2 s".
-    const submitted = await submitConvert(server.url, key, { name: 'notes.txt', data: 'hello' }, { to: 'txt', op: 'test-spin' });
+    const submitted = await submitConvert(
+      server.url,
+      key,
+      { name: 'notes.txt', data: 'hello' },
+      { to: 'txt', op: 'test-spin' },
+    );
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     const job = await waitForJob(server.url, key, submitted.body.jobId, 30_000);
     expect(job.status).toBe('failed');
     const res = await fetch(`${server.url}/api/v1/signed-url`, {
-      method: 'POST', headers: { ...authHeaders(key), 'content-type': 'application/json' }, body: JSON.stringify({ jobId: submitted.body.jobId }),
+      method: 'POST',
+      headers: { ...authHeaders(key), 'content-type': 'application/json' },
+      body: JSON.stringify({ jobId: submitted.body.jobId }),
     });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: string }).error).toBe('The job failed and has no output: there is nothing to sign');
+    expect(((await res.json()) as { error: string }).error).toBe(
+      'The job failed and has no output: there is nothing to sign',
+    );
   }, 60_000);
 });
 
@@ -106,10 +126,15 @@ describe('Enterprise credits', () => {
     expect(body).not.toHaveProperty('overageRatePer1000');
 
     const graphql = await fetch(`${server.url}/graphql`, {
-      method: 'POST', headers: { ...authHeaders(enterprise), 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { ...authHeaders(enterprise), 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ credits { overageEnabled overageRatePer1000 overageAvailable } }' }),
     });
-    expect(((await graphql.json()) as any).data.credits).toEqual({ overageEnabled: false, overageRatePer1000: null, overageAvailable: false });
+    expect(((await graphql.json()) as any).data.credits).toEqual({
+      overageEnabled: false,
+      overageRatePer1000: null,
+      overageAvailable: false,
+    });
 
     const pro = await getJson(`${server.url}/api/v1/credits`, await server.createKey('pro', { overageEnabled: true }));
     expect(pro.body).toMatchObject({ overageEnabled: true, overageRatePer1000: 5 });

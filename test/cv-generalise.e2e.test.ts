@@ -12,7 +12,8 @@ import { authHeaders, getJson, startServer, type TestServer } from './helpers.js
 
 async function parse(server: TestServer, key: string, files: string[]) {
   const form = new FormData();
-  for (const file of files) form.append('files', new Blob([new Uint8Array(readFileSync(join(SECOND_FILES_DIR, file)))]), file);
+  for (const file of files)
+    form.append('files', new Blob([new Uint8Array(readFileSync(join(SECOND_FILES_DIR, file)))]), file);
   const res = await fetch(`${server.url}/api/parse-cv`, { method: 'POST', body: form, headers: authHeaders(key) });
   expect(res.status).toBe(200);
   const { statusUrl } = (await res.json()) as { statusUrl: string };
@@ -44,8 +45,18 @@ describe('parse-cv on an independent generator', () => {
       years_exp: 4.3,
     });
     expect(rows[0]!.skills).toEqual(expect.arrayContaining(['Negociación', 'AutoCAD', 'Excel avanzado']));
-    expect(rows[1]).toMatchObject({ name: 'Naomi Fairbairn', title: 'Senior Data Analyst', employer: 'Homenick - Balistreri Ltd', location: 'Leeds, United Kingdom' });
-    expect(rows[2]).toMatchObject({ name: 'Lukas Ziegler', title: 'Vertriebsleiter', employer: 'Weber - Stahlbau', location: 'Bremen, Deutschland' });
+    expect(rows[1]).toMatchObject({
+      name: 'Naomi Fairbairn',
+      title: 'Senior Data Analyst',
+      employer: 'Homenick - Balistreri Ltd',
+      location: 'Leeds, United Kingdom',
+    });
+    expect(rows[2]).toMatchObject({
+      name: 'Lukas Ziegler',
+      title: 'Vertriebsleiter',
+      employer: 'Weber - Stahlbau',
+      location: 'Bremen, Deutschland',
+    });
     for (const row of rows) expect((row.confidence as Record<string, number>).employer).toBeGreaterThan(0);
   });
 });

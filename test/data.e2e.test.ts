@@ -7,8 +7,12 @@ import { dataPlugins } from '../plugins/data/index.js';
 import { parseVtt } from '../plugins/data/subtitles.js';
 import { convertAndDownload, startServer, submitConvert, type TestServer } from './helpers.js';
 
-const CSV = Buffer.from('name;city;note\r\nJosé;Zürich;"line one\nline two"\r\nRenée;"Köln; Mitte";"say ""hi"""\r\n', 'latin1');
-const SRT = '1\r\n00:00:01,000 --> 00:00:02,500\r\nHello & welcome\r\n\r\n2\r\n00:01:02,030 --> 00:01:04,000\r\nSecond cue\r\ntwo lines\r\n';
+const CSV = Buffer.from(
+  'name;city;note\r\nJosé;Zürich;"line one\nline two"\r\nRenée;"Köln; Mitte";"say ""hi"""\r\n',
+  'latin1',
+);
+const SRT =
+  '1\r\n00:00:01,000 --> 00:00:02,500\r\nHello & welcome\r\n\r\n2\r\n00:01:02,030 --> 00:01:04,000\r\nSecond cue\r\ntwo lines\r\n';
 
 describe('data and subtitles over HTTP', () => {
   let server: TestServer;
@@ -22,7 +26,12 @@ describe('data and subtitles over HTTP', () => {
   afterAll(() => server.close());
 
   it('converts a Latin-1 semicolon CSV to JSON for a Free key', async () => {
-    const { data, filename } = await convertAndDownload(server.url, freeKey, { name: 'people.csv', data: CSV }, { to: 'json' });
+    const { data, filename } = await convertAndDownload(
+      server.url,
+      freeKey,
+      { name: 'people.csv', data: CSV },
+      { to: 'json' },
+    );
     expect(filename).toBe('people.json');
     expect(JSON.parse(data.toString('utf8'))).toEqual([
       { name: 'José', city: 'Zürich', note: 'line one\nline two' },
@@ -31,7 +40,12 @@ describe('data and subtitles over HTTP', () => {
   });
 
   it('converts SRT to VTT for a Free key', async () => {
-    const { data, filename } = await convertAndDownload(server.url, freeKey, { name: 'talk.srt', data: SRT }, { to: 'vtt' });
+    const { data, filename } = await convertAndDownload(
+      server.url,
+      freeKey,
+      { name: 'talk.srt', data: SRT },
+      { to: 'vtt' },
+    );
     expect(filename).toBe('talk.vtt');
     const text = data.toString('utf8');
     expect(text.startsWith('WEBVTT\n')).toBe(true);
@@ -42,12 +56,24 @@ describe('data and subtitles over HTTP', () => {
   });
 
   it('repairs a CSV for a Pro key', async () => {
-    const { data } = await convertAndDownload(server.url, proKey, { name: 'people.csv', data: CSV }, { to: 'csv', op: 'repair-csv' });
-    expect(data.toString('utf8')).toBe('name,city,note\r\nJosé,Zürich,"line one\nline two"\r\nRenée,Köln; Mitte,"say ""hi"""\r\n');
+    const { data } = await convertAndDownload(
+      server.url,
+      proKey,
+      { name: 'people.csv', data: CSV },
+      { to: 'csv', op: 'repair-csv' },
+    );
+    expect(data.toString('utf8')).toBe(
+      'name,city,note\r\nJosé,Zürich,"line one\nline two"\r\nRenée,Köln; Mitte,"say ""hi"""\r\n',
+    );
   });
 
   it('refuses repair-csv to a Free key with 403', async () => {
-    const res = await submitConvert(server.url, freeKey, { name: 'people.csv', data: CSV }, { to: 'csv', op: 'repair-csv' });
+    const res = await submitConvert(
+      server.url,
+      freeKey,
+      { name: 'people.csv', data: CSV },
+      { to: 'csv', op: 'repair-csv' },
+    );
     expect(res.status).toBe(403);
     expect(res.body.error).toMatch(/Pro/);
   });

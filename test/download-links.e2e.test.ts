@@ -29,9 +29,13 @@ describe('download links in the database', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('serve a working link that no file in the data dir contains, then expire it after 15 minutes', { timeout: 120_000 }, async () => {
+  it('serve a working link that no file in the data dir contains, then expire it after 15 minutes', {
+    timeout: 120_000,
+  }, async () => {
     const key = await server.createKey('pro');
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } })
+      .png()
+      .toBuffer();
     const accepted = await submitConvert(server.url, key, { name: 'green.png', data: png }, { to: 'webp' });
     expect(accepted.status).toBe(200);
     const jobId: string = accepted.body.jobId;
@@ -43,7 +47,9 @@ describe('download links in the database', () => {
     // A leaked data dir: the database, its WAL, blobs. The job is there; its token is not.
     const files = await allFiles(dataDir);
     expect(files.map((f) => path.basename(f))).toEqual(expect.arrayContaining(['transmute.db', 'secret-key']));
-    const database = Buffer.concat(await Promise.all(files.filter((f) => path.basename(f).startsWith('transmute.db')).map((f) => readFile(f))));
+    const database = Buffer.concat(
+      await Promise.all(files.filter((f) => path.basename(f).startsWith('transmute.db')).map((f) => readFile(f))),
+    );
     expect(database.includes(jobId), 'the search reads the job rows').toBe(true);
     for (const file of files) expect((await readFile(file)).includes(token), `token found in ${file}`).toBe(false);
     expect((await stat(path.join(dataDir, 'secret-key'))).mode & 0o777).toBe(0o600);

@@ -26,7 +26,14 @@ describe('examples/plugin loaded with PLUGINS=', () => {
     expect(rest.body.conversions.csv).toContain('tsv');
     expect(rest.body.conversions.tsv).toEqual(['csv']);
     const op = rest.body.operations.find((o: { pluginId: string }) => o.pluginId === 'example-tsv');
-    expect(op).toMatchObject({ kind: 'convert', title: 'CSV <-> TSV', inputs: ['csv', 'tsv'], outputs: ['tsv', 'csv'], plan: 'free', available: true });
+    expect(op).toMatchObject({
+      kind: 'convert',
+      title: 'CSV <-> TSV',
+      inputs: ['csv', 'tsv'],
+      outputs: ['tsv', 'csv'],
+      plan: 'free',
+      available: true,
+    });
     expect(op.options.properties.trimSpaces).toMatchObject({ type: 'boolean', default: false });
 
     const openapi = await getJson(`${server.url}/api/openapi.json`, undefined);
@@ -37,31 +44,55 @@ describe('examples/plugin loaded with PLUGINS=', () => {
     const gql = await fetch(`${server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...authHeaders(key) },
-      body: JSON.stringify({ query: '{ formats { conversions { from to } operations { pluginId inputs outputs optionsType } } }' }),
+      body: JSON.stringify({
+        query: '{ formats { conversions { from to } operations { pluginId inputs outputs optionsType } } }',
+      }),
     }).then((res) => res.json());
     expect(gql.data.formats.conversions).toContainEqual({ from: 'tsv', to: ['csv'] });
-    expect(gql.data.formats.operations).toContainEqual({ pluginId: 'example-tsv', inputs: ['csv', 'tsv'], outputs: ['tsv', 'csv'], optionsType: 'ExampleTsvOptions' });
+    expect(gql.data.formats.operations).toContainEqual({
+      pluginId: 'example-tsv',
+      inputs: ['csv', 'tsv'],
+      outputs: ['tsv', 'csv'],
+      optionsType: 'ExampleTsvOptions',
+    });
 
     const trpc = await createTransmuteClient(server.url, key).formats.list.query();
     expect(trpc).toEqual(rest.body);
   });
 
   it('converts CSV to TSV over HTTP', async () => {
-    const { data, filename, job } = await convertAndDownload(server.url, key, { name: 'cities.csv', data: CSV }, { to: 'tsv' });
+    const { data, filename, job } = await convertAndDownload(
+      server.url,
+      key,
+      { name: 'cities.csv', data: CSV },
+      { to: 'tsv' },
+    );
     expect(filename).toBe('cities.tsv');
     expect(job.status).toBe('done');
-    expect(data.toString('utf8')).toBe('city\tpopulation\tnote\nZürich\t421878\tlake, mountains\nKöln\t1084831\tsay "Alaaf"\n');
+    expect(data.toString('utf8')).toBe(
+      'city\tpopulation\tnote\nZürich\t421878\tlake, mountains\nKöln\t1084831\tsay "Alaaf"\n',
+    );
   });
 
   it('converts an uploaded .tsv to CSV, with an option sent as a string', async () => {
     const padded = TSV.replace('Bern', '  Bern ');
-    const { data, filename } = await convertAndDownload(server.url, key, { name: 'cities.tsv', data: padded }, { to: 'csv', trimSpaces: 'true' });
+    const { data, filename } = await convertAndDownload(
+      server.url,
+      key,
+      { name: 'cities.tsv', data: padded },
+      { to: 'csv', trimSpaces: 'true' },
+    );
     expect(filename).toBe('cities.csv');
     expect(data.toString('utf8')).toBe('city,population\r\nBern,134591\r\nGenève,203856\r\n');
   });
 
   it("refuses a .tsv whose content the plugin's sniffer rejects", async () => {
-    const res = await submitConvert(server.url, key, { name: 'cities.tsv', data: 'no tabs here, just words\n' }, { to: 'csv' });
+    const res = await submitConvert(
+      server.url,
+      key,
+      { name: 'cities.tsv', data: 'no tabs here, just words\n' },
+      { to: 'csv' },
+    );
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/named \.tsv but contains data the tsv sniffer refuses/);
   });

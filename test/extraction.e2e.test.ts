@@ -14,7 +14,13 @@ async function pdfWith(heading: string, body: string): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
-async function submit(url: string, tool: string, key: string, files: Array<{ name: string; data: Buffer }>, fields: Record<string, string> = {}) {
+async function submit(
+  url: string,
+  tool: string,
+  key: string,
+  files: Array<{ name: string; data: Buffer }>,
+  fields: Record<string, string> = {},
+) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   for (const f of files) form.append('files', new Blob([new Uint8Array(f.data)]), f.name);
@@ -48,11 +54,15 @@ describe('extraction tools', () => {
   it('returns one row per file, charged per file, with rejected files listed', async () => {
     const key = await server.createKey('pro');
     const res = await submit(server.url, 'pdf-to-markdown', key, [
-      { name: 'report.pdf', data: report }, { name: 'notes.txt', data: Buffer.from('plain text') }, { name: 'memo.pdf', data: memo },
+      { name: 'report.pdf', data: report },
+      { name: 'notes.txt', data: Buffer.from('plain text') },
+      { name: 'memo.pdf', data: memo },
     ]);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      batchId: expect.any(String), total: 2, statusUrl: `/api/pdf-to-markdown/${res.body.batchId}`,
+      batchId: expect.any(String),
+      total: 2,
+      statusUrl: `/api/pdf-to-markdown/${res.body.batchId}`,
       errors: [{ filename: 'notes.txt', error: 'PDF to Markdown does not read .txt files' }],
     });
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(20);
@@ -62,7 +72,9 @@ describe('extraction tools', () => {
     expect(poll.totalHits).toBeUndefined();
     const [first, second] = poll.rows;
     expect(first).toMatchObject({ filename: 'report.pdf', status: 'completed', pages: 1 });
-    expect(first.markdown).toBe('<!-- page 1 -->\n\n# Quarterly Report\n\nRevenue grew in every region this quarter.\n');
+    expect(first.markdown).toBe(
+      '<!-- page 1 -->\n\n# Quarterly Report\n\nRevenue grew in every region this quarter.\n',
+    );
     expect(first.stats).toEqual({ headings: 1, tables: 0, words: 9, running_lines_stripped: 0, ocr_pages: 0 });
     expect(second).toMatchObject({ filename: 'memo.pdf', status: 'completed' });
     expect(second.markdown).toContain('# Team Memo');
@@ -70,17 +82,31 @@ describe('extraction tools', () => {
 
   it('searches files literally and sums the hits', async () => {
     const key = await server.createKey('pro');
-    const res = await submit(server.url, 'file-search', key, [
-      { name: 'notes.txt', data: Buffer.from('Invoice 42 is paid.\nSee invoice 43; INVOICE 44 is late.\n') },
-      { name: 'locked.pdf', data: Buffer.from('%PDF-1.7\n%garbage') },
-      { name: 'report.pdf', data: report },
-    ], { query: 'invoice', wholeWord: 'true' });
+    const res = await submit(
+      server.url,
+      'file-search',
+      key,
+      [
+        { name: 'notes.txt', data: Buffer.from('Invoice 42 is paid.\nSee invoice 43; INVOICE 44 is late.\n') },
+        { name: 'locked.pdf', data: Buffer.from('%PDF-1.7\n%garbage') },
+        { name: 'report.pdf', data: report },
+      ],
+      { query: 'invoice', wholeWord: 'true' },
+    );
     expect(res.status).toBe(200);
     const poll = await waitForRows(server.url, key, res.body.statusUrl);
     expect(poll).toMatchObject({ done: true, total: 3, completed: 3, failed: 0, totalHits: 3 });
     const [notes, locked, other] = poll.rows;
-    expect(notes).toMatchObject({ filename: 'notes.txt', status: 'completed', kind: 'text', count: 3, truncated: false, error: null });
-    for (const match of notes.matches) expect(match.snippet.substr(match.offset, match.length).toLowerCase()).toBe('invoice');
+    expect(notes).toMatchObject({
+      filename: 'notes.txt',
+      status: 'completed',
+      kind: 'text',
+      count: 3,
+      truncated: false,
+      error: null,
+    });
+    for (const match of notes.matches)
+      expect(match.snippet.substr(match.offset, match.length).toLowerCase()).toBe('invoice');
     expect(notes.matches[1].location).toBe('line 2');
     // Count 0 with an error: the file was not searched (spec).
     expect(locked).toMatchObject({ filename: 'locked.pdf', status: 'completed', count: 0, error: expect.any(String) });
@@ -96,16 +122,30 @@ describe('extraction tools', () => {
     const page = doc.addPage([595, 842]);
     const font = await doc.embedFont(StandardFonts.Helvetica);
     const lines = [
-      'Jane Doe', 'jane.doe@example.com | +44 20 7946 0958 | London, United Kingdom', 'linkedin.com/in/janedoe', '',
-      'Experience', 'Senior Engineer at Acme Ltd', '2015 - 2020', '', 'Skills', 'TypeScript, Docker, PostgreSQL',
+      'Jane Doe',
+      'jane.doe@example.com | +44 20 7946 0958 | London, United Kingdom',
+      'linkedin.com/in/janedoe',
+      '',
+      'Experience',
+      'Senior Engineer at Acme Ltd',
+      '2015 - 2020',
+      '',
+      'Skills',
+      'TypeScript, Docker, PostgreSQL',
     ];
     lines.forEach((line, i) => page.drawText(line, { font, size: i === 0 ? 20 : 11, x: 72, y: 770 - i * 18 }));
     const res = await submit(server.url, 'parse-cv', key, [{ name: 'jane.pdf', data: Buffer.from(await doc.save()) }]);
     expect(res.status).toBe(200);
     const [row] = (await waitForRows(server.url, key, res.body.statusUrl)).rows;
     expect(row).toMatchObject({
-      filename: 'jane.pdf', status: 'completed', name: 'Jane Doe', email: 'jane.doe@example.com', linkedin: 'https://www.linkedin.com/in/janedoe',
-      title: 'Senior Engineer', employer: 'Acme Ltd', years_exp: 5,
+      filename: 'jane.pdf',
+      status: 'completed',
+      name: 'Jane Doe',
+      email: 'jane.doe@example.com',
+      linkedin: 'https://www.linkedin.com/in/janedoe',
+      title: 'Senior Engineer',
+      employer: 'Acme Ltd',
+      years_exp: 5,
     });
     expect(row.phone.replace(/\D/g, '')).toBe('442079460958');
     expect(row.skills).toEqual(expect.arrayContaining(['TypeScript', 'Docker', 'PostgreSQL']));
@@ -115,18 +155,28 @@ describe('extraction tools', () => {
 
   it('applies the tool options and refuses bad ones', async () => {
     const key = await server.createKey('pro');
-    const res = await submit(server.url, 'pdf-to-markdown', key, [{ name: 'report.pdf', data: report }], { pageBreaks: 'false' });
+    const res = await submit(server.url, 'pdf-to-markdown', key, [{ name: 'report.pdf', data: report }], {
+      pageBreaks: 'false',
+    });
     const poll = await waitForRows(server.url, key, res.body.statusUrl);
     expect(poll.rows[0].markdown).not.toContain('<!-- page');
-    const bad = await submit(server.url, 'pdf-to-markdown', key, [{ name: 'report.pdf', data: report }], { pageBreaks: 'maybe' });
+    const bad = await submit(server.url, 'pdf-to-markdown', key, [{ name: 'report.pdf', data: report }], {
+      pageBreaks: 'maybe',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('pageBreaks must be true or false');
-    expect((await submit(server.url, 'pdf-to-markdown', key, [{ name: 'report.pdf', data: report }], { colour: 'red' })).status).toBe(400);
+    expect(
+      (await submit(server.url, 'pdf-to-markdown', key, [{ name: 'report.pdf', data: report }], { colour: 'red' }))
+        .status,
+    ).toBe(400);
   });
 
   it('gives a Free key one single-file try per tool, free of charge', async () => {
     const key = await server.createKey('free');
-    const several = await submit(server.url, 'pdf-to-markdown', key, [{ name: 'a.pdf', data: report }, { name: 'b.pdf', data: memo }]);
+    const several = await submit(server.url, 'pdf-to-markdown', key, [
+      { name: 'a.pdf', data: report },
+      { name: 'b.pdf', data: memo },
+    ]);
     expect(several).toEqual({ status: 403, body: { error: expect.any(String), code: 'trial_single_file' } });
 
     const trial = await submit(server.url, 'pdf-to-markdown', key, [{ name: 'a.pdf', data: report }]);
@@ -177,6 +227,9 @@ describe('extraction tools', () => {
   it('gates transcription at Business (test/transcribe.e2e.test.ts runs it)', async () => {
     const pro = await server.createKey('pro');
     const gated = await submit(server.url, 'transcribe', pro, [{ name: 'a.mp3', data: Buffer.from('ID3') }]);
-    expect(gated).toEqual({ status: 403, body: { error: 'Transcription requires the Business plan or higher', code: 'plan_required' } });
+    expect(gated).toEqual({
+      status: 403,
+      body: { error: 'Transcription requires the Business plan or higher', code: 'plan_required' },
+    });
   });
 });

@@ -7,7 +7,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  SLOW_TEXT_PLUGIN, TestClock, admin, convertAndDownload, download, getJson, spawnServer, startServer, submitConvert, waitForJob, type TestServer,
+  SLOW_TEXT_PLUGIN,
+  TestClock,
+  admin,
+  convertAndDownload,
+  download,
+  getJson,
+  spawnServer,
+  startServer,
+  submitConvert,
+  waitForJob,
+  type TestServer,
 } from './helpers.js';
 
 const text = { name: 'notes.txt', data: 'hello transmute' };
@@ -30,7 +40,7 @@ describe('foundation over HTTP', () => {
       expect(res.body.error).toMatch(/API key/);
     });
     it('refuses an unknown or malformed key with 401', async () => {
-      for (const bad of ['ck_live_' + 'A'.repeat(43), 'nope', 'ck_live_short']) {
+      for (const bad of [`ck_live_${'A'.repeat(43)}`, 'nope', 'ck_live_short']) {
         const res = await getJson(`${server.url}/api/v1/credits`, bad);
         expect(res.status).toBe(401);
         expect(typeof res.body.error).toBe('string');
@@ -49,9 +59,19 @@ describe('foundation over HTTP', () => {
       ['unsupported input format', { name: 'x.xyz', data: 'abc' }, { to: 'pdf' }, /Unsupported format: xyz/],
       ['unknown op', text, { to: 'txt', op: 'shred' }, /Unknown op 'shred'/],
       ['unknown field', text, { to: 'md', colour: 'red' }, /Field 'colour' does not apply/],
-      ['invalid option value', text, { to: 'md', steps: 'many' }, /Invalid steps: must be a whole number in decimal digits/],
+      [
+        'invalid option value',
+        text,
+        { to: 'md', steps: 'many' },
+        /Invalid steps: must be a whole number in decimal digits/,
+      ],
       ['out-of-range option', text, { to: 'md', steps: '1000' }, /Invalid steps/],
-      ['content not matching its name', { name: 'photo.png', data: 'just text' }, { to: 'webp' }, /does not match its declared type/],
+      [
+        'content not matching its name',
+        { name: 'photo.png', data: 'just text' },
+        { to: 'webp' },
+        /does not match its declared type/,
+      ],
       ['empty file', { name: 'empty.txt', data: '' }, { to: 'md' }, /empty/],
     ];
     for (const [name, file, fields, message] of cases) {
@@ -63,7 +83,9 @@ describe('foundation over HTTP', () => {
     }
     it('400 for a body that is not multipart', async () => {
       const res = await fetch(`${server.url}/api/v1/convert`, {
-        method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"to":"md"}',
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: '{"to":"md"}',
       });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: string }).error).toMatch(/multipart/);
@@ -71,7 +93,11 @@ describe('foundation over HTTP', () => {
     it('400 for a request without a file', async () => {
       const form = new FormData();
       form.append('to', 'md');
-      const res = await fetch(`${server.url}/api/v1/convert`, { method: 'POST', body: form, headers: { authorization: `Bearer ${key}` } });
+      const res = await fetch(`${server.url}/api/v1/convert`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: string }).error).toMatch(/Missing 'file'/);
     });
@@ -82,7 +108,11 @@ describe('foundation over HTTP', () => {
       const accepted = await submitConvert(server.url, key, text, { to: 'md', steps: '10' });
       expect(accepted.status).toBe(200);
       expect(accepted.body).toEqual({
-        jobId: expect.any(String), status: 'queued', creditCost: 3, creditsRemaining: expect.any(Number), statusUrl: `/api/v1/jobs/${accepted.body.jobId}`,
+        jobId: expect.any(String),
+        status: 'queued',
+        creditCost: 3,
+        creditsRemaining: expect.any(Number),
+        statusUrl: `/api/v1/jobs/${accepted.body.jobId}`,
       });
       const first = await getJson(`${server.url}${accepted.body.statusUrl}`, key);
       expect(['waiting', 'active']).toContain(first.body.status);
@@ -96,7 +126,11 @@ describe('foundation over HTTP', () => {
         if (job.status === 'done' || job.status === 'failed') break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      expect(job).toEqual({ status: 'done', downloadUrl: expect.stringMatching(new RegExp(`^${server.url}/api/download/[A-Za-z0-9_-]{43}$`)), expiresIn: 900 });
+      expect(job).toEqual({
+        status: 'done',
+        downloadUrl: expect.stringMatching(new RegExp(`^${server.url}/api/download/[A-Za-z0-9_-]{43}$`)),
+        expiresIn: 900,
+      });
       expect([...seen].some((p) => p > 0 && p < 100)).toBe(true);
 
       const got = await download(job.downloadUrl);
@@ -135,7 +169,12 @@ describe('foundation over HTTP', () => {
     });
 
     it('names outputs safely', async () => {
-      const { filename } = await convertAndDownload(server.url, key, { name: '../../etc/pa|ss wd.txt', data: 'x' }, { to: 'md', steps: '1' });
+      const { filename } = await convertAndDownload(
+        server.url,
+        key,
+        { name: '../../etc/pa|ss wd.txt', data: 'x' },
+        { to: 'md', steps: '1' },
+      );
       expect(filename).toBe('pa_ss wd.md');
     });
   });
@@ -167,10 +206,16 @@ describe('admin CLI', () => {
   it('creates, lists and revokes keys, and sets usage', async () => {
     const created = await admin(dataDir, 'create-key', '--plan', 'business', '--email', 'ops@example.com');
     expect(created.code).toBe(0);
-    expect(created.result).toEqual({ accountId: expect.stringMatching(/^acc_/), key: expect.stringMatching(/^ck_live_[A-Za-z0-9_-]{43}$/), plan: 'business' });
+    expect(created.result).toEqual({
+      accountId: expect.stringMatching(/^acc_/),
+      key: expect.stringMatching(/^ck_live_[A-Za-z0-9_-]{43}$/),
+      plan: 'business',
+    });
 
     const listed = await admin(dataDir, 'list-keys', '--account', created.result.accountId);
-    expect(listed.result.keys).toEqual([{ id: expect.stringMatching(/^key_/), prefix: created.result.key.slice(0, 12), createdAt: expect.any(String) }]);
+    expect(listed.result.keys).toEqual([
+      { id: expect.stringMatching(/^key_/), prefix: created.result.key.slice(0, 12), createdAt: expect.any(String) },
+    ]);
     expect(JSON.stringify(listed.result)).not.toContain(created.result.key);
 
     const usage = await admin(dataDir, 'set-usage', '--account', created.result.accountId, '--used', '100');
@@ -181,14 +226,20 @@ describe('admin CLI', () => {
     expect((await admin(dataDir, 'create-key', '--plan', 'gold')).result.error).toMatch(/plan/);
   });
 
-  it('sets an Enterprise account\'s own credits and rate, which the server then applies', async () => {
+  it("sets an Enterprise account's own credits and rate, which the server then applies", async () => {
     const enterprise = await admin(dataDir, 'create-key', '--plan', 'enterprise');
     const accountId = enterprise.result.accountId;
-    expect((await admin(dataDir, 'set-limits', '--account', accountId, '--credits', '5000', '--rpm', '7000')).result)
-      .toEqual({ accountId, plan: 'enterprise', creditsIncluded: 5000, requestsPerMinute: 7000 });
+    expect(
+      (await admin(dataDir, 'set-limits', '--account', accountId, '--credits', '5000', '--rpm', '7000')).result,
+    ).toEqual({ accountId, plan: 'enterprise', creditsIncluded: 5000, requestsPerMinute: 7000 });
     // A limit left out keeps its value.
-    expect((await admin(dataDir, 'set-limits', '--account', accountId, '--rpm', '6000')).result).toMatchObject({ creditsIncluded: 5000, requestsPerMinute: 6000 });
-    expect((await admin(dataDir, 'set-limits', '--account', accountId)).result.error).toMatch(/--credits, --rpm or both/);
+    expect((await admin(dataDir, 'set-limits', '--account', accountId, '--rpm', '6000')).result).toMatchObject({
+      creditsIncluded: 5000,
+      requestsPerMinute: 6000,
+    });
+    expect((await admin(dataDir, 'set-limits', '--account', accountId)).result.error).toMatch(
+      /--credits, --rpm or both/,
+    );
     const pro = await admin(dataDir, 'create-key', '--plan', 'pro');
     const refused = await admin(dataDir, 'set-limits', '--account', pro.result.accountId, '--rpm', '9000');
     expect(refused.code).toBe(1);
@@ -196,7 +247,9 @@ describe('admin CLI', () => {
 
     const server = await startServer({ dataDir });
     try {
-      const res = await fetch(`${server.url}/api/v1/credits`, { headers: { authorization: `Bearer ${enterprise.result.key}` } });
+      const res = await fetch(`${server.url}/api/v1/credits`, {
+        headers: { authorization: `Bearer ${enterprise.result.key}` },
+      });
       expect(res.headers.get('ratelimit-limit')).toBe('6000');
       expect(await res.json()).toMatchObject({ creditsIncluded: 5000 });
     } finally {
@@ -212,7 +265,12 @@ describe('durability', () => {
     try {
       const { result } = await admin(dataDir, 'create-key', '--plan', 'pro');
       let server = await spawnServer(env);
-      const accepted = await submitConvert(server.url, result.key, { name: 'survivor.txt', data: 'still here' }, { to: 'md', steps: '40' });
+      const accepted = await submitConvert(
+        server.url,
+        result.key,
+        { name: 'survivor.txt', data: 'still here' },
+        { to: 'md', steps: '40' },
+      );
       expect(accepted.status).toBe(200);
       for (;;) {
         const { body } = await getJson(`${server.url}/api/v1/jobs/${accepted.body.jobId}`, result.key);

@@ -29,9 +29,14 @@ const RULES = [
 ];
 
 async function lint(file: string): Promise<string[]> {
-  const result = await run(path.join(ROOT, 'node_modules/.bin/graphql-schema-linter'), ['--format', 'json', '--rules', RULES.join(','), file], {
-    cwd: path.dirname(file), maxBuffer: 16 * 1024 * 1024,
-  }).catch((error: { stdout: string }) => error);
+  const result = await run(
+    path.join(ROOT, 'node_modules/.bin/graphql-schema-linter'),
+    ['--format', 'json', '--rules', RULES.join(','), file],
+    {
+      cwd: path.dirname(file),
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  ).catch((error: { stdout: string }) => error);
   const report = JSON.parse(result.stdout) as { errors: Array<{ message: string; rule: string }> };
   return report.errors.map((error) => `${error.rule}: ${error.message}`);
 }

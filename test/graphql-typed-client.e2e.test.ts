@@ -12,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { introspection } from '../apps/web/src/graphql-env.js';
 import { authHeaders, download, startServer, waitForJob, type TestServer } from './helpers.js';
 
-const graphql = initGraphQLTada<{ introspection: introspection; scalars: { JSON: unknown; Upload: null; DateTime: string } }>();
+const graphql = initGraphQLTada<{
+  introspection: introspection;
+  scalars: { JSON: unknown; Upload: null; DateTime: string };
+}>();
 
 const Resize = graphql(`
   mutation Resize($file: Upload!, $options: ConvertOptions) {
@@ -20,15 +23,27 @@ const Resize = graphql(`
   }
 `);
 
-const variables: VariablesOf<typeof Resize> = { file: null, options: { imageResize: { resize: { width: 40, height: 30, fit: 'fill' } } } };
+const variables: VariablesOf<typeof Resize> = {
+  file: null,
+  options: { imageResize: { resize: { width: 40, height: 30, fit: 'fill' } } },
+};
 
 // The types bite: a width as a string, an unknown fit, and a field no options type has.
-// @ts-expect-error width is an Int
-export const widthAsText: VariablesOf<typeof Resize> = { file: null, options: { imageResize: { resize: { width: '40' } } } };
-// @ts-expect-error fit is one of inside, cover, contain, fill
-export const unknownFit: VariablesOf<typeof Resize> = { file: null, options: { imageResize: { resize: { width: 40, fit: 'stretch' } } } };
+const widthAsText: VariablesOf<typeof Resize> = {
+  file: null,
+  // @ts-expect-error width is an Int
+  options: { imageResize: { resize: { width: '40' } } },
+};
+const unknownFit: VariablesOf<typeof Resize> = {
+  file: null,
+  // @ts-expect-error fit is one of inside, cover, contain, fill
+  options: { imageResize: { resize: { width: 40, fit: 'stretch' } } },
+};
 // @ts-expect-error ConvertOptions has no field `resize` (the plugin's field is imageResize)
-export const notAPlugin: VariablesOf<typeof Resize> = { file: null, options: { resize: { width: 40 } } };
+const notAPlugin: VariablesOf<typeof Resize> = { file: null, options: { resize: { width: 40 } } };
+
+// Checked by tsc only: referenced so no linter calls them unused.
+void [widthAsText, unknownFit, notAPlugin];
 
 let server: TestServer;
 let key: string;
@@ -41,7 +56,9 @@ afterAll(() => server?.close());
 
 describe('GraphQL operation typed by gql.tada', () => {
   it('sends typed resize options: the PNG comes back 40 x 30', async () => {
-    const png = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#2060c0' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#2060c0' } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append('operations', JSON.stringify({ query: print(Resize), variables }));
     form.append('map', JSON.stringify({ 0: ['variables.file'] }));

@@ -43,15 +43,28 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'transmute-test-')));
   const port = String(await freePort());
   const config = loadConfig({
-    PORT: port, HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUEUE_POLL_MS: '50', QUEUE_LOCK_MS: '5000', SHUTDOWN_GRACE_MS: '2000',
+    PORT: port,
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    QUEUE_POLL_MS: '50',
+    QUEUE_LOCK_MS: '5000',
+    SHUTDOWN_GRACE_MS: '2000',
     // Many test servers run at once and most convert no office file: listeners start on first use.
     OFFICE_POOL_WARM: '0',
     ...options.env,
   });
-  const server = await startRunningServer(config, { ...(options.clock ? { clock: options.clock } : {}), ...(options.plugins ? { plugins: options.plugins } : {}) });
+  const server = await startRunningServer(config, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.plugins ? { plugins: options.plugins } : {}),
+  });
   const url = server.url;
   const createAccount = async (plan: PlanId = 'pro', opts: { overageEnabled?: boolean } = {}) => {
-    const account = await server.runtime.services.accounts.createAccount({ plan, overageEnabled: opts.overageEnabled ?? false });
+    const account = await server.runtime.services.accounts.createAccount({
+      plan,
+      overageEnabled: opts.overageEnabled ?? false,
+    });
     const { key } = await server.runtime.services.accounts.createKey(account.id);
     return { key, accountId: account.id };
   };
@@ -72,7 +85,10 @@ export type FileSource = string | { name: string; data: Buffer | string };
 
 async function toBlob(file: FileSource): Promise<{ blob: Blob; name: string }> {
   if (typeof file === 'string') return { blob: await openAsBlob(file), name: path.basename(file) };
-  return { blob: new Blob([new Uint8Array(typeof file.data === "string" ? Buffer.from(file.data) : file.data)]), name: file.name };
+  return {
+    blob: new Blob([new Uint8Array(typeof file.data === 'string' ? Buffer.from(file.data) : file.data)]),
+    name: file.name,
+  };
 }
 
 export function authHeaders(key: string | undefined): Record<string, string> {
@@ -94,7 +110,10 @@ export async function submitConvert(
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
-export async function getJson(url: string, key: string | undefined): Promise<{ status: number; body: any; headers: Headers }> {
+export async function getJson(
+  url: string,
+  key: string | undefined,
+): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(url, { headers: authHeaders(key) });
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
@@ -132,7 +151,8 @@ export async function convertAndDownload(
   timeoutMs = 60_000,
 ): Promise<{ job: JobStatus; data: Buffer; outputPath: string; filename: string }> {
   const submitted = await submitConvert(url, key, file, fields);
-  if (submitted.status !== 200) throw new Error(`convert answered ${submitted.status}: ${JSON.stringify(submitted.body)}`);
+  if (submitted.status !== 200)
+    throw new Error(`convert answered ${submitted.status}: ${JSON.stringify(submitted.body)}`);
   const job = await waitForJob(url, key, submitted.body.jobId, timeoutMs);
   if (job.status !== 'done') throw new Error(`job failed: ${job.error}`);
   const got = await download(job.downloadUrl!);
@@ -170,7 +190,16 @@ export async function spawnServer(env: Record<string, string>): Promise<ChildSer
   const port = env.PORT ?? String(await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', QUEUE_POLL_MS: '50', PUBLIC_URL: `http://127.0.0.1:${port}`, OFFICE_POOL_WARM: '0', ...env, PORT: port },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      QUEUE_POLL_MS: '50',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      OFFICE_POOL_WARM: '0',
+      ...env,
+      PORT: port,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -247,7 +276,11 @@ export interface ChildWorker {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
@@ -267,10 +300,14 @@ export async function spawnWorker(env: Record<string, string>): Promise<ChildWor
     if (line.startsWith('{')) logs.push(JSON.parse(line) as LogLine);
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await waitUntil(() => {
-    if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode} while starting`);
-    return logs.some((l) => l.msg === 'worker running');
-  }, 60_000, 'the worker to start');
+  await waitUntil(
+    () => {
+      if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode} while starting`);
+      return logs.some((l) => l.msg === 'worker running');
+    },
+    60_000,
+    'the worker to start',
+  );
   return { process: child, logs, exited };
 }
 

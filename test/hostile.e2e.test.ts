@@ -34,7 +34,14 @@ import { SqliteStore, openSqliteDatabase } from '../core/store/sqlite/index.js';
 import { standardPlugins } from '../plugins/index.js';
 import { ROOT, freePort } from './helpers.js';
 import { makeOriginals, type Originals, type TestFile } from './fixtures/hostile.js';
-import { BEACON, hostileCases, warmUpCases, type HostileCase, type Outcome, type Submission } from './fixtures/hostile-cases.js';
+import {
+  BEACON,
+  hostileCases,
+  warmUpCases,
+  type HostileCase,
+  type Outcome,
+  type Submission,
+} from './fixtures/hostile-cases.js';
 
 const HEALTHZ_LIMIT_MS = 1000;
 /** A job may overrun its plugin's timeout by this much (the kill, the failure write, the poll). */
@@ -75,7 +82,9 @@ const caseOfJob = new Map<string, string>();
 const failedJobs = new Set<string>();
 const cases = hostileCases();
 // The slow ones first, so that the many quick ones overlap them instead of waiting at the end.
-const selected = cases.filter((c) => !ONLY || c.name.includes(ONLY)).sort((a, b) => Number(Boolean(b.slow)) - Number(Boolean(a.slow)));
+const selected = cases
+  .filter((c) => !ONLY || c.name.includes(ONLY))
+  .sort((a, b) => Number(Boolean(b.slow)) - Number(Boolean(a.slow)));
 
 // ------------------------------------------------------------------------------------------------
 // The server, the probe, memory
@@ -90,8 +99,15 @@ async function startChildServer(): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/main.ts')], {
     cwd: ROOT,
     env: {
-      ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'info',
-      QUEUE_POLL_MS: '50', WORKERS: String(SERVER_WORKERS), SHUTDOWN_GRACE_MS: '2000',
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'info',
+      QUEUE_POLL_MS: '50',
+      WORKERS: String(SERVER_WORKERS),
+      SHUTDOWN_GRACE_MS: '2000',
     },
     stdio: ['ignore', log, log],
   });
@@ -99,7 +115,13 @@ async function startChildServer(): Promise<Server> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${await logTail(logFile)}`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error('server did not start in 60 s');
     await sleep(100);
   }
@@ -108,7 +130,8 @@ async function startChildServer(): Promise<Server> {
   const db = openSqliteDatabase(path.join(dataDir, 'transmute.db'));
   const accounts = new AccountService(new SqliteStore(db), systemClock);
   const keys: string[] = [];
-  for (let i = 0; i < KEYS; i++) keys.push((await accounts.createKey((await accounts.createAccount({ plan: 'business' })).id)).key);
+  for (let i = 0; i < KEYS; i++)
+    keys.push((await accounts.createKey((await accounts.createAccount({ plan: 'business' })).id)).key);
   return { url, dataDir, child, logFile, keys, db };
 }
 
@@ -145,7 +168,9 @@ function startProbe(url: string, pid: number): ChildProcess {
       setTimeout(tick, 200);
     };
     tick();`;
-  const child = spawn(process.execPath, ['-e', source, `${url}/healthz`, String(pid)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', source, `${url}/healthz`, String(pid)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let buffer = '';
   child.stdout!.on('data', (chunk: Buffer) => {
     buffer += chunk.toString();
@@ -172,7 +197,8 @@ async function treeRss(root: number): Promise<{ total: number; processes: number
     parents.set(Number(entry), ppid);
   }
   const inTree = (pid: number): boolean => {
-    for (let p: number | undefined = pid, hops = 0; p && hops < 64; p = parents.get(p), hops++) if (p === root) return true;
+    for (let p: number | undefined = pid, hops = 0; p && hops < 64; p = parents.get(p), hops++)
+      if (p === root) return true;
     return false;
   };
   let total = 0;
@@ -193,17 +219,28 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // ------------------------------------------------------------------------------------------------
 
 const REST_PATHS = {
-  convert: '/api/v1/convert', merge: '/api/pdf/merge', batch: '/api/batch/convert',
-  'parse-cv': '/api/parse-cv', 'file-search': '/api/file-search', 'pdf-to-markdown': '/api/pdf-to-markdown',
+  convert: '/api/v1/convert',
+  merge: '/api/pdf/merge',
+  batch: '/api/batch/convert',
+  'parse-cv': '/api/parse-cv',
+  'file-search': '/api/file-search',
+  'pdf-to-markdown': '/api/pdf-to-markdown',
 } as const;
 
 /** A multipart body written byte for byte (file names exactly as given: CR, LF, NUL and all). */
-export function multipartBody(parts: Array<{ name: string; filename?: string; data: Buffer | string }>, boundary: string): Buffer {
+export function multipartBody(
+  parts: Array<{ name: string; filename?: string; data: Buffer | string }>,
+  boundary: string,
+): Buffer {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
     const type = part.filename !== undefined ? '\r\nContent-Type: application/octet-stream' : '';
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`, 'utf8'), Buffer.from(part.data), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`, 'utf8'),
+      Buffer.from(part.data),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(chunks);
@@ -247,7 +284,15 @@ class CaseClient {
   private readonly agent = new http.Agent({ keepAlive: true });
   constructor(readonly key: string) {}
 
-  async send(method: string, url: string, { body, headers = {}, auth = true }: { body?: FormData | Buffer; headers?: Record<string, string>; auth?: boolean } = {}): Promise<Answer> {
+  async send(
+    method: string,
+    url: string,
+    {
+      body,
+      headers = {},
+      auth = true,
+    }: { body?: FormData | Buffer; headers?: Record<string, string>; auth?: boolean } = {},
+  ): Promise<Answer> {
     const all: Record<string, string> = { ...headers, ...(auth ? { authorization: `Bearer ${this.key}` } : {}) };
     let bytes: Buffer | undefined;
     if (body instanceof FormData) {
@@ -293,39 +338,95 @@ async function submit(c: HostileCase, files: TestFile[], client: CaseClient): Pr
     if (s.single) variables.file = null;
     else variables.files = files.map(() => null);
     form.append('operations', s.operations ?? JSON.stringify({ query: s.query, variables }));
-    form.append('map', s.map ?? JSON.stringify(Object.fromEntries(files.map((_, i) => [i, [s.single ? 'variables.file' : `variables.files.${i}`]]))));
+    form.append(
+      'map',
+      s.map ??
+        JSON.stringify(
+          Object.fromEntries(files.map((_, i) => [i, [s.single ? 'variables.file' : `variables.files.${i}`]])),
+        ),
+    );
     files.forEach((file, i) => form.append(String(i), new Blob([new Uint8Array(file.data)]), file.name));
     const res = await client.send('POST', '/graphql', { body: form, headers: { 'graphql-require-preflight': '1' } });
     const body = res.json;
-    const result = body?.data ? Object.values(body.data)[0] as any : null;
+    const result = body?.data ? (Object.values(body.data)[0] as any) : null;
     const first = body?.errors?.[0];
-    const internal = res.status >= 500 || first?.extensions?.code === 'INTERNAL_SERVER_ERROR' || first?.message === 'Unexpected error.';
-    if (!result) return { status: res.status === 200 ? 400 : res.status, body, error: first?.message ?? body.raw, internal, rejected: 0 };
-    return { status: res.status, body, internal, jobId: result.jobId, batchId: result.batchId, rejected: result.errors?.length ?? 0, tool: s.tool };
+    const internal =
+      res.status >= 500 ||
+      first?.extensions?.code === 'INTERNAL_SERVER_ERROR' ||
+      first?.message === 'Unexpected error.';
+    if (!result)
+      return {
+        status: res.status === 200 ? 400 : res.status,
+        body,
+        error: first?.message ?? body.raw,
+        internal,
+        rejected: 0,
+      };
+    return {
+      status: res.status,
+      body,
+      internal,
+      jobId: result.jobId,
+      batchId: result.batchId,
+      rejected: result.errors?.length ?? 0,
+      tool: s.tool,
+    };
   }
   if (s.via === 'trpc') {
-    const res = await client.send('POST', `/trpc/${s.procedure}`, { body: formOf(files, s.fileField ?? 'files', s.fields ?? []) });
+    const res = await client.send('POST', `/trpc/${s.procedure}`, {
+      body: formOf(files, s.fileField ?? 'files', s.fields ?? []),
+    });
     const body = res.json;
-    if (body.error) return { status: res.status, body, error: body.error.message, internal: res.status >= 500 || body.error.data?.code === 'INTERNAL_SERVER_ERROR', rejected: 0 };
+    if (body.error)
+      return {
+        status: res.status,
+        body,
+        error: body.error.message,
+        internal: res.status >= 500 || body.error.data?.code === 'INTERNAL_SERVER_ERROR',
+        rejected: 0,
+      };
     const result = body.result?.data;
-    return { status: res.status, body, internal: false, jobId: result?.jobId, batchId: result?.batchId, rejected: result?.errors?.length ?? 0, tool: s.tool };
+    return {
+      status: res.status,
+      body,
+      internal: false,
+      jobId: result?.jobId,
+      batchId: result?.batchId,
+      rejected: result?.errors?.length ?? 0,
+      tool: s.tool,
+    };
   }
   const endpoint = REST_PATHS[s.via];
   const fileField = s.via === 'convert' ? 'file' : 'files';
   let res: Answer;
   if (s.raw) {
     const boundary = `----hostile${createHash('sha1').update(c.name).digest('hex').slice(0, 16)}`;
-    const parts = [...(s.fields ?? []).map(([name, data]) => ({ name, data })), ...files.map((f, i) => ({ name: s.fileFields?.[i] ?? fileField, filename: f.name, data: f.data }))];
-    res = await client.send('POST', endpoint, { body: multipartBody(parts, boundary), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    const parts = [
+      ...(s.fields ?? []).map(([name, data]) => ({ name, data })),
+      ...files.map((f, i) => ({ name: s.fileFields?.[i] ?? fileField, filename: f.name, data: f.data })),
+    ];
+    res = await client.send('POST', endpoint, {
+      body: multipartBody(parts, boundary),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
   } else {
     const form = formOf([], fileField, s.fields ?? []);
     files.forEach((f, i) => form.append(s.fileFields?.[i] ?? fileField, new Blob([new Uint8Array(f.data)]), f.name));
     res = await client.send('POST', endpoint, { body: form });
   }
   const body = res.json;
-  if (res.status >= 400) return { status: res.status, body, error: body?.error, internal: res.status >= 500, rejected: 0 };
+  if (res.status >= 400)
+    return { status: res.status, body, error: body?.error, internal: res.status >= 500, rejected: 0 };
   const tool = s.via === 'parse-cv' || s.via === 'file-search' || s.via === 'pdf-to-markdown' ? s.via : undefined;
-  return { status: res.status, body, internal: false, jobId: body.jobId, batchId: body.batchId, rejected: body.errors?.length ?? 0, ...(tool ? { tool } : {}) };
+  return {
+    status: res.status,
+    body,
+    internal: false,
+    jobId: body.jobId,
+    batchId: body.batchId,
+    rejected: body.errors?.length ?? 0,
+    ...(tool ? { tool } : {}),
+  };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -345,8 +446,12 @@ interface JobRow {
 
 function jobRows(submitted: Submitted): JobRow[] {
   const columns = 'id, plugin_id, status, error, inputs, started_at, completed_at, attempts';
-  if (submitted.jobId) return server.db.prepare(`SELECT ${columns} FROM jobs WHERE id = ?`).all(submitted.jobId) as JobRow[];
-  if (submitted.batchId) return server.db.prepare(`SELECT ${columns} FROM jobs WHERE batch_id = ? ORDER BY created_at, id`).all(submitted.batchId) as JobRow[];
+  if (submitted.jobId)
+    return server.db.prepare(`SELECT ${columns} FROM jobs WHERE id = ?`).all(submitted.jobId) as JobRow[];
+  if (submitted.batchId)
+    return server.db
+      .prepare(`SELECT ${columns} FROM jobs WHERE batch_id = ? ORDER BY created_at, id`)
+      .all(submitted.batchId) as JobRow[];
   return [];
 }
 
@@ -359,27 +464,36 @@ function timeoutOf(pluginId: string, files: TestFile[]): number {
 
 /** Wait until every job of the submission has ended (status in the store), or the deadline. */
 async function waitForJobs(ids: string[], deadline: number): Promise<JobRow[]> {
-  const query = server.db.prepare(`SELECT id, plugin_id, status, error, inputs, started_at, completed_at, attempts FROM jobs WHERE id IN (${ids.map(() => '?').join(',')})`);
+  const query = server.db.prepare(
+    `SELECT id, plugin_id, status, error, inputs, started_at, completed_at, attempts FROM jobs WHERE id IN (${ids.map(() => '?').join(',')})`,
+  );
   for (let delay = 50; ; delay = Math.min(500, delay * 1.5)) {
     const rows = query.all(...ids) as JobRow[];
     if (rows.every((r) => r.status === 'done' || r.status === 'failed')) return rows;
     if (Date.now() > deadline) {
-      const stuck = rows.filter((r) => r.status !== 'done' && r.status !== 'failed').map((r) => `${r.id} ${r.status} (${r.plugin_id})`);
+      const stuck = rows
+        .filter((r) => r.status !== 'done' && r.status !== 'failed')
+        .map((r) => `${r.id} ${r.status} (${r.plugin_id})`);
       throw new Error(`jobs still running past their plugin's timeout: ${stuck.join(', ')}`);
     }
     await sleep(delay);
   }
 }
 
-
 async function exists(file: string): Promise<boolean> {
-  return stat(file).then(() => true, () => false);
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** None of the job's files may remain: its work dir, its input blobs, and its output if it failed. */
 async function assertCleanedUp(job: JobRow, blobKeys: string[]) {
   const leftovers = async () => {
-    const paths = [path.join(server.dataDir, 'work', job.id), ...blobKeys.map((k) => path.join(server.dataDir, 'blobs', k))];
+    const paths = [
+      path.join(server.dataDir, 'work', job.id),
+      ...blobKeys.map((k) => path.join(server.dataDir, 'blobs', k)),
+    ];
     if (job.status === 'failed') paths.push(path.join(server.dataDir, 'blobs', 'outputs', job.id));
     const left: string[] = [];
     for (const p of paths) if (await exists(p)) left.push(path.relative(server.dataDir, p));
@@ -405,7 +519,13 @@ function assertCleanError(message: unknown, where: string) {
 }
 
 function classify(expected: HostileCase['expect']): string[] {
-  return (Array.isArray(expected) ? expected : [expected]).map((e) => e.split(',').map((s) => s.trim()).sort().join(','));
+  return (Array.isArray(expected) ? expected : [expected]).map((e) =>
+    e
+      .split(',')
+      .map((s) => s.trim())
+      .sort()
+      .join(','),
+  );
 }
 
 async function runCase(c: HostileCase, client: CaseClient) {
@@ -427,27 +547,38 @@ async function runCase(c: HostileCase, client: CaseClient) {
     expect(submitted.status, context).toBeGreaterThanOrEqual(400);
     assertCleanError(submitted.error, context);
     if (c.submit.via !== 'graphql' && c.submit.via !== 'trpc') {
-      expect(Object.keys(submitted.body).filter((k) => k !== 'error' && k !== 'code'), `error body is {error} (${context})`).toEqual([]);
+      expect(
+        Object.keys(submitted.body).filter((k) => k !== 'error' && k !== 'code'),
+        `error body is {error} (${context})`,
+      ).toEqual([]);
     }
     if (c.status !== undefined) expect(submitted.status, context).toBe(c.status);
     if (c.error) expect(submitted.error, context).toMatch(c.error);
     outcomes.push('rejected');
   } else {
     for (let i = 0; i < submitted.rejected; i++) outcomes.push('rejected');
-    for (const e of submitted.body?.errors ?? (Object.values(submitted.body?.data ?? {})[0] as any)?.errors ?? []) assertCleanError(e.error, context);
+    for (const e of submitted.body?.errors ?? (Object.values(submitted.body?.data ?? {})[0] as any)?.errors ?? [])
+      assertCleanError(e.error, context);
     // Blob keys straight away: once a convert job ends, its row forgets them.
     const rows = jobRows(submitted);
-    const blobKeys = new Map(rows.map((r) => [r.id, (JSON.parse(r.inputs) as Array<{ blobKey: string }>).map((i) => i.blobKey)]));
+    const blobKeys = new Map(
+      rows.map((r) => [r.id, (JSON.parse(r.inputs) as Array<{ blobKey: string }>).map((i) => i.blobKey)]),
+    );
     const ids = rows.map((r) => r.id);
     for (const id of ids) caseOfJob.set(id, c.name);
     expect(ids.length, `accepted but no job in the store (${context})`).toBeGreaterThan(0);
-    const timeoutMs = Math.max(...rows.map((r) => timeoutOf(r.plugin_id, c.submit.via === 'merge' ? files : [files[0]!])));
+    const timeoutMs = Math.max(
+      ...rows.map((r) => timeoutOf(r.plugin_id, c.submit.via === 'merge' ? files : [files[0]!])),
+    );
     // Queueing behind other cases is allowed for; running past the plugin's timeout is not.
     const ended = await waitForJobs(ids, Date.now() + timeoutMs + TIMEOUT_SLACK_MS + 180_000);
     for (const job of ended) {
       const where = `${c.name}: job ${job.id} (${job.plugin_id})`;
       if (job.started_at && job.completed_at) {
-        expect(job.completed_at - job.started_at, `${where} ran past its timeout of ${timeoutMs} ms`).toBeLessThanOrEqual(timeoutMs + TIMEOUT_SLACK_MS);
+        expect(
+          job.completed_at - job.started_at,
+          `${where} ran past its timeout of ${timeoutMs} ms`,
+        ).toBeLessThanOrEqual(timeoutMs + TIMEOUT_SLACK_MS);
       }
       said.push(`${job.plugin_id} ${job.status}${job.error ? `: ${job.error}` : ''}`);
       if (job.status === 'failed') {
@@ -604,21 +735,33 @@ describe('hostile inputs', () => {
       const worst = Math.max(...probeSamples.map((s) => (s.ok ? s.ms : Infinity)));
       const sorted = answered.map((s) => s.ms).sort((a, b) => a - b);
       const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? NaN;
-      console.log(`[hostile] /healthz: ${probeSamples.length} probes, p50 ${sorted[Math.floor(sorted.length / 2)]} ms, p99 ${p99} ms, worst ${worst} ms`);
-      const slow = probeSamples.filter((p) => !p.ok || p.ms >= HEALTHZ_LIMIT_MS).map((p) => {
-        const sent = p.at - p.ms;
-        const running = caseTimes.filter((t) => t.start <= p.at && t.end >= sent).map((t) => t.name);
-        return `${p.ok ? `${p.ms} ms` : 'no answer'} at +${Math.round((sent - probeSamples[0]!.at) / 1000)} s (server CPU ${p.cpu}%, load ${p.load}), while: ${running.join(' | ')}`;
-      });
+      console.log(
+        `[hostile] /healthz: ${probeSamples.length} probes, p50 ${sorted[Math.floor(sorted.length / 2)]} ms, p99 ${p99} ms, worst ${worst} ms`,
+      );
+      const slow = probeSamples
+        .filter((p) => !p.ok || p.ms >= HEALTHZ_LIMIT_MS)
+        .map((p) => {
+          const sent = p.at - p.ms;
+          const running = caseTimes.filter((t) => t.start <= p.at && t.end >= sent).map((t) => t.name);
+          return `${p.ok ? `${p.ms} ms` : 'no answer'} at +${Math.round((sent - probeSamples[0]!.at) / 1000)} s (server CPU ${p.cpu}%, load ${p.load}), while: ${running.join(' | ')}`;
+        });
       if (slow.length) console.log(`[hostile] slow /healthz answers:\n${slow.slice(0, 20).join('\n')}`);
       expect(probeSamples.length).toBeGreaterThan(2);
       expect(worst, `worst /healthz latency (failed probes count as infinite)`).toBeLessThan(HEALTHZ_LIMIT_MS);
     });
 
     it('reports the longest runs', () => {
-      const rows = server.db.prepare('SELECT id, plugin_id, completed_at - started_at AS ms, status, error FROM jobs WHERE started_at IS NOT NULL ORDER BY ms DESC LIMIT 15').all() as Array<{ id: string; plugin_id: string; ms: number; status: string; error: string | null }>;
-      const total = (server.db.prepare('SELECT SUM(completed_at - started_at) AS ms, COUNT(*) AS n FROM jobs WHERE started_at IS NOT NULL').get() as { ms: number; n: number });
-      console.log(`[hostile] ${total.n} jobs ran for ${Math.round(total.ms / 1000)} s in all; the longest:\n${rows.map((r) => `${Math.round(r.ms / 1000)} s ${caseOfJob.get(r.id) ?? '?'} (${r.plugin_id}) ${r.status}${r.error ? `: ${r.error.slice(0, 100)}` : ''}`).join('\n')}`);
+      const rows = server.db
+        .prepare(
+          'SELECT id, plugin_id, completed_at - started_at AS ms, status, error FROM jobs WHERE started_at IS NOT NULL ORDER BY ms DESC LIMIT 15',
+        )
+        .all() as Array<{ id: string; plugin_id: string; ms: number; status: string; error: string | null }>;
+      const total = server.db
+        .prepare('SELECT SUM(completed_at - started_at) AS ms, COUNT(*) AS n FROM jobs WHERE started_at IS NOT NULL')
+        .get() as { ms: number; n: number };
+      console.log(
+        `[hostile] ${total.n} jobs ran for ${Math.round(total.ms / 1000)} s in all; the longest:\n${rows.map((r) => `${Math.round(r.ms / 1000)} s ${caseOfJob.get(r.id) ?? '?'} (${r.plugin_id}) ${r.status}${r.error ? `: ${r.error.slice(0, 100)}` : ''}`).join('\n')}`,
+      );
     });
 
     it('left no file behind in DATA_DIR', async () => {
@@ -635,18 +778,33 @@ describe('hostile inputs', () => {
         [uploads, work, spool, tmp] = await leftovers();
       }
       const owners = async (file: string) => {
-        const hash = createHash('sha256').update(await readFile(file)).digest('hex');
+        const hash = createHash('sha256')
+          .update(await readFile(file))
+          .digest('hex');
         return `${path.relative(server.dataDir, file)} (${[...(inputOwners.get(hash) ?? ['unknown input'])].join(' | ')})`;
       };
       expect(await Promise.all(uploads.map(owners)), 'uploads left in blobs/uploads').toEqual([]);
-      expect(work.map((f) => path.relative(server.dataDir, f)), 'files left in work dirs').toEqual([]);
-      expect([...spool, ...tmp].map((f) => path.relative(server.dataDir, f)), 'upload temp files left (GraphQL, tRPC)').toEqual([]);
+      expect(
+        work.map((f) => path.relative(server.dataDir, f)),
+        'files left in work dirs',
+      ).toEqual([]);
+      expect(
+        [...spool, ...tmp].map((f) => path.relative(server.dataDir, f)),
+        'upload temp files left (GraphQL, tRPC)',
+      ).toEqual([]);
       const outputs = (await list('blobs/outputs')).map((f) => path.basename(f));
-      expect(outputs.filter((id) => !doneJobs.has(id)), 'outputs of jobs that did not succeed').toEqual([]);
-      const failedInStore = (server.db.prepare("SELECT id FROM jobs WHERE status = 'failed'").all() as Array<{ id: string }>).map((r) => r.id);
+      expect(
+        outputs.filter((id) => !doneJobs.has(id)),
+        'outputs of jobs that did not succeed',
+      ).toEqual([]);
+      const failedInStore = (
+        server.db.prepare("SELECT id FROM jobs WHERE status = 'failed'").all() as Array<{ id: string }>
+      ).map((r) => r.id);
       expect(outputs.filter((id) => failedInStore.includes(id))).toEqual([]);
       // Nothing may still be running once the cases are over.
-      expect(server.db.prepare("SELECT id, plugin_id, status FROM jobs WHERE status NOT IN ('done', 'failed')").all()).toEqual([]);
+      expect(
+        server.db.prepare("SELECT id, plugin_id, status FROM jobs WHERE status NOT IN ('done', 'failed')").all(),
+      ).toEqual([]);
     });
 
     it('gave its memory back (RSS within 1.5x of idle)', { timeout: 120_000 }, async () => {
@@ -678,8 +836,21 @@ describe('hostile inputs', () => {
     it('answers the next request on the same connection after a 400 given mid-body', { timeout: 30_000 }, async () => {
       // A duplicate field is refused as soon as it is read, long before the 300 kB file has arrived.
       const boundary = '----hostilekeepalive';
-      const first = multipartBody([{ name: 'to', data: 'webp' }, { name: 'to', data: 'png' }, { name: 'file', filename: 'a.png', data: Buffer.alloc(300_000, 7) }], boundary);
-      const second = multipartBody([{ name: 'to', data: 'webp' }, { name: 'file', filename: 'b.png', data: originals.png }], boundary);
+      const first = multipartBody(
+        [
+          { name: 'to', data: 'webp' },
+          { name: 'to', data: 'png' },
+          { name: 'file', filename: 'a.png', data: Buffer.alloc(300_000, 7) },
+        ],
+        boundary,
+      );
+      const second = multipartBody(
+        [
+          { name: 'to', data: 'webp' },
+          { name: 'file', filename: 'b.png', data: originals.png },
+        ],
+        boundary,
+      );
       const head = (length: number) =>
         `POST /api/v1/convert HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.keys[1]}\r\n` +
         `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n`;
@@ -701,12 +872,17 @@ describe('hostile inputs', () => {
         socket.write(second);
         const next = Date.now() + 10_000;
         while ((received.match(/HTTP\/1\.1 \d+/g) ?? []).length < 2 && Date.now() < next) await sleep(50);
-        expect(received.match(/HTTP\/1\.1 \d+/g), 'the second request on the kept-alive connection was never answered').toEqual(['HTTP/1.1 400', 'HTTP/1.1 200']);
+        expect(
+          received.match(/HTTP\/1\.1 \d+/g),
+          'the second request on the kept-alive connection was never answered',
+        ).toEqual(['HTTP/1.1 400', 'HTTP/1.1 200']);
         // Its job holds an upload until it ends: let it end, so later cases find DATA_DIR clean.
         const jobId = /"jobId":"([^"]+)"/.exec(received)?.[1];
         expect(jobId).toBeDefined();
         for (let i = 0; i < 100; i++) {
-          const status = await fetch(`${server.url}/api/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${server.keys[1]}` } }).then((r) => r.json() as Promise<{ status: string }>);
+          const status = await fetch(`${server.url}/api/v1/jobs/${jobId}`, {
+            headers: { authorization: `Bearer ${server.keys[1]}` },
+          }).then((r) => r.json() as Promise<{ status: string }>);
           if (status.status === 'done' || status.status === 'failed') break;
           await sleep(200);
         }
@@ -720,17 +896,32 @@ describe('hostile inputs', () => {
   describe('multipart bodies cut short (raw sockets)', () => {
     const cuts = [
       { name: 'mid-file', cut: (body: Buffer) => body.subarray(0, body.length - 600) },
-      { name: 'mid-header', cut: (body: Buffer) => body.subarray(0, body.indexOf('Content-Type: application/octet-stream') + 12) },
+      {
+        name: 'mid-header',
+        cut: (body: Buffer) => body.subarray(0, body.indexOf('Content-Type: application/octet-stream') + 12),
+      },
       { name: 'no closing boundary', cut: (body: Buffer) => body.subarray(0, body.lastIndexOf('--')) },
       { name: 'no boundary at all', cut: () => Buffer.from('just some bytes, no parts') },
     ];
-    for (const { name, cut, declareFull } of [...cuts.map((c) => ({ ...c, declareFull: false })), { ...cuts[0]!, name: 'mid-file, connection closed before the declared length', declareFull: true }]) {
-      it(`${name}: a clean 400 (or a closed socket), the server stays up, no partial blob`, { timeout: 60_000 }, async () => {
+    for (const { name, cut, declareFull } of [
+      ...cuts.map((c) => ({ ...c, declareFull: false })),
+      { ...cuts[0]!, name: 'mid-file, connection closed before the declared length', declareFull: true },
+    ]) {
+      it(`${name}: a clean 400 (or a closed socket), the server stays up, no partial blob`, {
+        timeout: 60_000,
+      }, async () => {
         const boundary = '----hostilecut';
-        const body = multipartBody([{ name: 'to', data: 'webp' }, { name: 'file', filename: 'cut.png', data: Buffer.alloc(4000, 7) }], boundary);
+        const body = multipartBody(
+          [
+            { name: 'to', data: 'webp' },
+            { name: 'file', filename: 'cut.png', data: Buffer.alloc(4000, 7) },
+          ],
+          boundary,
+        );
         const sent = cut(body);
         const port = Number(new URL(server.url).port);
-        const head = `POST /api/v1/convert HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.keys[0]}\r\n` +
+        const head =
+          `POST /api/v1/convert HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.keys[0]}\r\n` +
           `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${declareFull ? body.length : sent.length}\r\nConnection: close\r\n\r\n`;
         const uploadsLeft = () => readdir(path.join(server.dataDir, 'blobs', 'uploads')).catch(() => [] as string[]);
         // Uploads of jobs other cases started may still be held: only this request's count.

@@ -14,10 +14,12 @@ import { webPlugins } from '../plugins/web/index.js';
 import { invoiceZip, zipOf } from '../plugins/web/invoice.fixture.js';
 import { convertAndDownload, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
 
-const pdftotext = async (file: string) => (await runProcess('pdftotext', ['-layout', file, '-'], { timeoutMs: 20_000 })).stdout;
+const pdftotext = async (file: string) =>
+  (await runProcess('pdftotext', ['-layout', file, '-'], { timeoutMs: 20_000 })).stdout;
 const pdfinfo = async (file: string) => (await runProcess('pdfinfo', [file], { timeoutMs: 20_000 })).stdout;
 const pdffonts = async (file: string) => (await runProcess('pdffonts', [file], { timeoutMs: 20_000 })).stdout;
-const pdfimages = async (file: string) => (await runProcess('pdfimages', ['-list', file], { timeoutMs: 20_000 })).stdout;
+const pdfimages = async (file: string) =>
+  (await runProcess('pdfimages', ['-list', file], { timeoutMs: 20_000 })).stdout;
 
 describe('HTML and Markdown to PDF over HTTP', () => {
   let server: TestServer;
@@ -50,10 +52,19 @@ describe('HTML and Markdown to PDF over HTTP', () => {
   });
 
   it('an invoice ZIP with a local image and a web font becomes a Letter PDF with its text, image, font and footer', async () => {
-    const { outputPath } = await convertAndDownload(server.url, key, { name: 'invoice.zip', data: await invoiceZip() }, {
-      to: 'pdf', paper: 'Letter', margin: JSON.stringify({ top: 15, right: 12, bottom: 20, left: 12 }),
-      footerHtml: '<div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
-    }, 120_000);
+    const { outputPath } = await convertAndDownload(
+      server.url,
+      key,
+      { name: 'invoice.zip', data: await invoiceZip() },
+      {
+        to: 'pdf',
+        paper: 'Letter',
+        margin: JSON.stringify({ top: 15, right: 12, bottom: 20, left: 12 }),
+        footerHtml:
+          '<div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
+      },
+      120_000,
+    );
     const text = await pdftotext(outputPath);
     expect(text).toContain('INVOICE 2026-0042');
     expect(text).toMatch(/Octopus grooming\s+1,250\.00 EUR/);
@@ -67,7 +78,13 @@ describe('HTML and Markdown to PDF over HTTP', () => {
   }, 150_000);
 
   it('a single HTML file becomes an A4 PDF (the default paper)', async () => {
-    const { outputPath } = await convertAndDownload(server.url, key, { name: 'note.html', data: '<!doctype html><h1>Plain note</h1><p>Printed on A4.</p>' }, { to: 'pdf' }, 120_000);
+    const { outputPath } = await convertAndDownload(
+      server.url,
+      key,
+      { name: 'note.html', data: '<!doctype html><h1>Plain note</h1><p>Printed on A4.</p>' },
+      { to: 'pdf' },
+      120_000,
+    );
     expect(await pdftotext(outputPath)).toContain('Printed on A4.');
     const info = await pdfinfo(outputPath);
     expect(info).toMatch(/Page size:\s+595\.\d+ x 842\.\d+ pts \(A4\)/);
@@ -77,10 +94,27 @@ describe('HTML and Markdown to PDF over HTTP', () => {
 
   it('a Markdown file with a table and code becomes a PDF with both', async () => {
     const markdown = [
-      '# Release notes', '', '| Planet | Moons |', '| --- | ---: |', '| Mars | 2 |', '| Jupiter | 95 |', '',
-      '```js', 'const answer = compute(42);', '```', '', 'Inline `code` and **bold** text.', '',
+      '# Release notes',
+      '',
+      '| Planet | Moons |',
+      '| --- | ---: |',
+      '| Mars | 2 |',
+      '| Jupiter | 95 |',
+      '',
+      '```js',
+      'const answer = compute(42);',
+      '```',
+      '',
+      'Inline `code` and **bold** text.',
+      '',
     ].join('\n');
-    const { outputPath } = await convertAndDownload(server.url, key, { name: 'notes.md', data: markdown }, { to: 'pdf', landscape: 'true' }, 120_000);
+    const { outputPath } = await convertAndDownload(
+      server.url,
+      key,
+      { name: 'notes.md', data: markdown },
+      { to: 'pdf', landscape: 'true' },
+      120_000,
+    );
     const text = await pdftotext(outputPath);
     expect(text).toContain('Release notes');
     expect(text).toMatch(/Planet\s+Moons/);
@@ -103,7 +137,13 @@ try { new WebSocket('${beaconUrl.replace('http', 'ws')}/socket'); } catch {}
 try { new EventSource('${beaconUrl}/events'); } catch {}
 document.body.insertAdjacentHTML('beforeend', '<p id="js">JavaScript ran</p>');
 </script></body></html>`;
-    const { outputPath } = await convertAndDownload(server.url, key, { name: 'hostile.html', data: hostile }, { to: 'pdf', waitFor: '500ms' }, 120_000);
+    const { outputPath } = await convertAndDownload(
+      server.url,
+      key,
+      { name: 'hostile.html', data: hostile },
+      { to: 'pdf', waitFor: '500ms' },
+      120_000,
+    );
     const text = await pdftotext(outputPath);
     expect(text).toContain('Still printed');
     expect(text).toContain('JavaScript ran');
@@ -111,14 +151,24 @@ document.body.insertAdjacentHTML('beforeend', '<p id="js">JavaScript ran</p>');
   }, 150_000);
 
   it('a ZIP without index.html fails with a clear reason', async () => {
-    const submitted = await submitConvert(server.url, key, { name: 'site.zip', data: await zipOf({ 'readme.txt': 'no page here' }) }, { to: 'pdf' });
+    const submitted = await submitConvert(
+      server.url,
+      key,
+      { name: 'site.zip', data: await zipOf({ 'readme.txt': 'no page here' }) },
+      { to: 'pdf' },
+    );
     expect(submitted.status).toBe(200);
     const job = await waitForJob(server.url, key, submitted.body.jobId, 60_000);
     expect(job).toMatchObject({ status: 'failed', error: expect.stringContaining('index.html') });
   }, 90_000);
 
   it('refuses a waitFor delay past 10 s before any credit is spent', async () => {
-    const submitted = await submitConvert(server.url, key, { name: 'note.html', data: '<p>x</p>' }, { to: 'pdf', waitFor: '30s' });
+    const submitted = await submitConvert(
+      server.url,
+      key,
+      { name: 'note.html', data: '<p>x</p>' },
+      { to: 'pdf', waitFor: '30s' },
+    );
     expect(submitted.status).toBe(400);
     expect(JSON.stringify(submitted.body)).toContain('10 s');
   });

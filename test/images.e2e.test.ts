@@ -10,11 +10,16 @@ import { convertAndDownload, startServer, submitConvert, waitForJob, type TestSe
 
 /** RGBA of one pixel, decoded from bytes. */
 async function pixelAt(data: Buffer, x: number, y: number): Promise<number[]> {
-  const { data: pixels, info } = await sharp(data).ensureAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const { data: pixels, info } = await sharp(data)
+    .ensureAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const i = (y * info.width + x) * info.channels;
   return [...pixels.subarray(i, i + 4)];
 }
-const near = (actual: number[], expected: number[], tolerance = 12) => expected.every((v, i) => Math.abs(actual[i]! - v) <= tolerance);
+const near = (actual: number[], expected: number[], tolerance = 12) =>
+  expected.every((v, i) => Math.abs(actual[i]! - v) <= tolerance);
 
 describe('images over HTTP', () => {
   let server: TestServer;
@@ -27,17 +32,38 @@ describe('images over HTTP', () => {
   beforeAll(async () => {
     server = await startServer({ plugins: imagePlugins });
     [proKey, freeKey] = await Promise.all([server.createKey('pro'), server.createKey('free')]);
-    redPng = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    redPng = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
     // Noise gives the encoder detail to trade, like a photo.
-    photoJpg = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    photoJpg = await sharp({
+      create: {
+        width: 320,
+        height: 240,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    })
       .jpeg({ quality: 95 })
       .toBuffer();
-    exifJpg = await sharp(redPng).jpeg().withExif({ IFD0: { Make: 'Acme', Artist: 'Jane Secret' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 24/1' } }).toBuffer();
+    exifJpg = await sharp(redPng)
+      .jpeg()
+      .withExif({
+        IFD0: { Make: 'Acme', Artist: 'Jane Secret' },
+        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 24/1' },
+      })
+      .toBuffer();
   });
   afterAll(() => server.close());
 
   it('converts PNG to WEBP for a Free key', async () => {
-    const { data, filename } = await convertAndDownload(server.url, freeKey, { name: 'red.png', data: redPng }, { to: 'webp' });
+    const { data, filename } = await convertAndDownload(
+      server.url,
+      freeKey,
+      { name: 'red.png', data: redPng },
+      { to: 'webp' },
+    );
     expect(filename).toBe('red.webp');
     const meta = await sharp(data).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 64, 48]);
@@ -73,7 +99,12 @@ describe('images over HTTP', () => {
   });
 
   it('refuses a tool op to a Free key with 403', async () => {
-    const res = await submitConvert(server.url, freeKey, { name: 'red.png', data: redPng }, { to: 'png', op: 'grayscale' });
+    const res = await submitConvert(
+      server.url,
+      freeKey,
+      { name: 'red.png', data: redPng },
+      { to: 'png', op: 'grayscale' },
+    );
     expect(res.status).toBe(403);
     expect(res.body.error).toMatch(/Pro/);
   });
@@ -90,18 +121,29 @@ describe('images over HTTP', () => {
     expect(badJson.status).toBe(400);
     expect(badJson.body).toEqual({ error: 'resize must be a JSON string' });
 
-    const noSize = await submitConvert(server.url, proKey, file, { to: 'png', op: 'resize', resize: '{"fit":"cover"}' });
+    const noSize = await submitConvert(server.url, proKey, file, {
+      to: 'png',
+      op: 'resize',
+      resize: '{"fit":"cover"}',
+    });
     expect(noSize.status).toBe(400);
     expect(noSize.body.error).toBe('Invalid resize: width or height is required');
 
-    const badQuality = await submitConvert(server.url, proKey, file, { to: 'png', op: 'resize', resize: '{"width":10}', quality: '5' });
+    const badQuality = await submitConvert(server.url, proKey, file, {
+      to: 'png',
+      op: 'resize',
+      resize: '{"width":10}',
+      quality: '5',
+    });
     expect(badQuality.status).toBe(400);
     expect(badQuality.body.error).toBe('Invalid quality: must be an integer from 10 to 95');
   });
 
   it('fails a decompression bomb with the plugin message', async () => {
     // A valid PNG header declaring 20000 x 20000 pixels over a 1-pixel body.
-    const bomb = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    const bomb = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
     bomb.writeUInt32BE(20_000, 16);
     bomb.writeUInt32BE(20_000, 20);
     bomb.writeUInt32BE(crc32(bomb.subarray(12, 29)), 29); // IHDR's CRC covers its type and data

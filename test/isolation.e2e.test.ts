@@ -39,9 +39,11 @@ describe('isolated runs', () => {
   });
   afterAll(() => server?.close());
 
-  it('keeps /healthz under 1 s while runs spin, hog memory and chew a 150,000-column CSV; each ends with a clear error and a refund', { timeout: 180_000 }, async () => {
+  it('keeps /healthz under 1 s while runs spin, hog memory and chew a 150,000-column CSV; each ends with a clear error and a refund', {
+    timeout: 180_000,
+  }, async () => {
     const stop = probeHealth(server.url);
-    const wide = Array.from({ length: 150_000 }, (_, i) => `c${i}`).join(',') + '\n';
+    const wide = `${Array.from({ length: 150_000 }, (_, i) => `c${i}`).join(',')}\n`;
     const submitted = await Promise.all([
       submitConvert(server.url, key, { name: 'spin.txt', data: 'x' }, { to: 'txt', op: 'test-spin' }),
       submitConvert(server.url, key, { name: 'hog.txt', data: 'x' }, { to: 'txt', op: 'test-hog' }),
@@ -56,7 +58,9 @@ describe('isolated runs', () => {
     expect((await getJson(`${server.url}/api/v1/jobs/${submitted[0]!.body.jobId}`, key)).status).toBe(200);
     expect(performance.now() - pollStarted).toBeLessThan(1_000);
 
-    const [spin, hog, xlsx, json] = await Promise.all(submitted.map((s) => waitForJob(server.url, key, s.body.jobId, 150_000)));
+    const [spin, hog, xlsx, json] = await Promise.all(
+      submitted.map((s) => waitForJob(server.url, key, s.body.jobId, 150_000)),
+    );
     const worst = await stop();
     expect(spin).toEqual({ status: 'failed', error: 'Timed out after 2 s' });
     expect(hog).toEqual({ status: 'failed', error: 'The job exceeded the memory limit of 500 MB' });
@@ -64,7 +68,9 @@ describe('isolated runs', () => {
     expect(worst).toBeLessThan(1_000);
 
     // Failed jobs are refunded: only the ones that succeeded are still charged.
-    const kept = submitted.filter((_, i) => [spin, hog, xlsx, json][i]!.status === 'done').reduce((sum, s) => sum + s.body.creditCost, 0);
+    const kept = submitted
+      .filter((_, i) => [spin, hog, xlsx, json][i]!.status === 'done')
+      .reduce((sum, s) => sum + s.body.creditCost, 0);
     const { body: credits } = await getJson(`${server.url}/api/v1/credits`, key);
     expect(credits.creditsUsed).toBe(kept);
     expect(kept).toBeLessThan(charged);

@@ -17,9 +17,16 @@ it('runs without GPL and AGPL plugins, listing licences per operation', async ()
   expect(ids).not.toContain('video-convert');
   expect(ids).not.toContain('compress-pdf');
   for (const op of body.operations) expect(op.licenses.join(' ')).not.toMatch(/(^|\s)A?GPL-/);
-  expect(body.operations.find((o: { pluginId: string }) => o.pluginId === 'image-convert').licenses).toContain('LGPL-3.0-or-later');
+  expect(body.operations.find((o: { pluginId: string }) => o.pluginId === 'image-convert').licenses).toContain(
+    'LGPL-3.0-or-later',
+  );
 
-  const mp3 = await submitConvert(server.url, key, { name: 'a.wav', data: Buffer.from('RIFF\0\0\0\0WAVEfmt ') }, { to: 'mp3' });
+  const mp3 = await submitConvert(
+    server.url,
+    key,
+    { name: 'a.wav', data: Buffer.from('RIFF\0\0\0\0WAVEfmt ') },
+    { to: 'mp3' },
+  );
   expect(mp3.status).toBe(400);
   expect(mp3.body.error).toMatch(/Unsupported conversion/);
 });

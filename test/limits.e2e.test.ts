@@ -32,7 +32,8 @@ async function graphql(query: string, apiKey = key) {
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
-const aliases = (n: number, selection: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${selection}`).join(' ')} }`;
+const aliases = (n: number, selection: string) =>
+  `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${selection}`).join(' ')} }`;
 /** The query of issue 30: 3,000 aliases of the formats listing (about 180 KB). */
 const STALLING_QUERY = aliases(3000, 'formats { conversions { from to } operations { op } }');
 
@@ -78,7 +79,11 @@ describe('GraphQL limits', () => {
     expect(body.data).toBeUndefined();
     expect(body.errors).toHaveLength(1);
     expect(body.errors[0].message).toMatch(/Token limit of 2000 exceeded/);
-    expect(body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'MAX_TOKENS', limit: GRAPHQL_LIMITS.tokens });
+    expect(body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      reason: 'MAX_TOKENS',
+      limit: GRAPHQL_LIMITS.tokens,
+    });
     // It used to take 4.7 s; refused while lexing, it takes milliseconds (asserted generously: this
     // shared machine's load multiplies every timing).
     expect(elapsed).toBeLessThan(2000);
@@ -87,7 +92,9 @@ describe('GraphQL limits', () => {
   it('refuses more aliases than the limit, under the token limit', async () => {
     const { status, body } = await graphql(aliases(GRAPHQL_LIMITS.aliases + 1, 'me { id }'));
     expect(status).toBe(400);
-    expect(body.errors[0].message).toMatch(new RegExp(`Aliases limit of ${GRAPHQL_LIMITS.aliases} exceeded, found ${GRAPHQL_LIMITS.aliases + 1}`));
+    expect(body.errors[0].message).toMatch(
+      new RegExp(`Aliases limit of ${GRAPHQL_LIMITS.aliases} exceeded, found ${GRAPHQL_LIMITS.aliases + 1}`),
+    );
     expect(body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'MAX_ALIASES' });
   });
 
@@ -146,7 +153,8 @@ describe('GraphQL limits', () => {
 });
 
 describe('tRPC batch limit', () => {
-  const batch = (n: number) => `${server.url}/trpc/${Array.from({ length: n }, () => 'credits.get').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify({}))}`;
+  const batch = (n: number) =>
+    `${server.url}/trpc/${Array.from({ length: n }, () => 'credits.get').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify({}))}`;
 
   it('serves a batch within the limit and counts each procedure against the rate limit', async () => {
     const pro = await server.createKey('pro');

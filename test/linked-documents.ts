@@ -35,20 +35,28 @@ function odt(body: string): Buffer {
 </manifest:manifest>`;
   const styles = `<?xml version="1.0" encoding="UTF-8"?>
 <office:document-styles ${ODF_NS} office:version="1.2"><office:styles/></office:document-styles>`;
-  return zip({ 'META-INF/manifest.xml': manifest, 'content.xml': content, 'styles.xml': styles }, { name: 'mimetype', data: 'application/vnd.oasis.opendocument.text' });
+  return zip(
+    { 'META-INF/manifest.xml': manifest, 'content.xml': content, 'styles.xml': styles },
+    { name: 'mimetype', data: 'application/vnd.oasis.opendocument.text' },
+  );
 }
 
 /** An ODT showing an image linked (not embedded) from `href`: a file:// URL or http://. */
 export function odtWithLinkedImage(href: string): Buffer {
-  return odt(`<text:p>Linked image below.</text:p><text:p><draw:frame draw:name="img" text:anchor-type="as-char" svg:width="4cm" svg:height="4cm"><draw:image xlink:href="${escape(href)}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame></text:p>`);
+  return odt(
+    `<text:p>Linked image below.</text:p><text:p><draw:frame draw:name="img" text:anchor-type="as-char" svg:width="4cm" svg:height="4cm"><draw:image xlink:href="${escape(href)}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame></text:p>`,
+  );
 }
 
 /** An ODT whose section is linked to `href` (its text would be pulled in on update). */
 export function odtWithLinkedSection(href: string): Buffer {
-  return odt(`<text:p>Linked section below.</text:p><text:section text:name="Linked"><text:section-source xlink:href="${escape(href)}" xlink:type="simple" text:filter-name="Text"/><text:p>placeholder</text:p></text:section>`);
+  return odt(
+    `<text:p>Linked section below.</text:p><text:section text:name="Linked"><text:section-source xlink:href="${escape(href)}" xlink:type="simple" text:filter-name="Text"/><text:p>placeholder</text:p></text:section>`,
+  );
 }
 
-const W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+const W_NS =
+  'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 function docx(body: string, relationships: string): Buffer {
@@ -67,7 +75,10 @@ function docx(body: string, relationships: string): Buffer {
 /** A DOCX whose picture is an external relationship (`TargetMode="External"`) to `href`. */
 export function docxWithLinkedImage(href: string): Buffer {
   const drawing = `<w:p><w:r><w:t>Linked image below.</w:t></w:r></w:p><w:p><w:r><w:drawing><wp:inline><wp:extent cx="1440000" cy="1440000"/><wp:docPr id="1" name="Picture 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="1" name="linked"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:link="rIdImage"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1440000" cy="1440000"/></a:xfrm><a:prstGeom prst="rect"/></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
-  return docx(drawing, `<Relationship Id="rIdImage" Type="${REL}/image" Target="${escape(href)}" TargetMode="External"/>`);
+  return docx(
+    drawing,
+    `<Relationship Id="rIdImage" Type="${REL}/image" Target="${escape(href)}" TargetMode="External"/>`,
+  );
 }
 
 /** A DOCX with an altChunk (a document imported in place) and a subdocument, both pointing at `href`. */
@@ -80,7 +91,8 @@ export function docxWithAltChunkAndSubDocument(altChunkHref: string, subDocument
 
 /** An XLSX whose A1 is a formula on another workbook at `href` (an external link), with a cached value. */
 export function xlsxWithExternalLink(href: string): Buffer {
-  const ns = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+  const ns =
+    'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
   return zip({
     '[Content_Types].xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/externalLinks/externalLink1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.externalLink+xml"/></Types>`,
@@ -102,7 +114,10 @@ export function xlsxWithExternalLink(href: string): Buffer {
 /** An SVG pulling images, a use target and a stylesheet from `hrefs` (file:// and http:// alike). */
 export function svgWithExternalRefs(hrefs: readonly string[]): string {
   const refs = hrefs
-    .map((href, i) => `<image x="${i * 10}" y="0" width="40" height="40" href="${escape(href)}"/><image x="${i * 10}" y="50" width="40" height="40" xlink:href="${escape(href)}"/><use href="${escape(href)}#shape"/>`)
+    .map(
+      (href, i) =>
+        `<image x="${i * 10}" y="0" width="40" height="40" href="${escape(href)}"/><image x="${i * 10}" y="50" width="40" height="40" xlink:href="${escape(href)}"/><use href="${escape(href)}#shape"/>`,
+    )
     .join('');
   const imports = hrefs.map((href) => `@import url("${escape(href)}");`).join('');
   return `<?xml version="1.0" encoding="UTF-8"?>

@@ -19,7 +19,12 @@ const JAPANESE = ['東京都の会議室で打ち合わせ', '来週の予定を
 
 type Row = { filename: string; status: string; pages: number; markdown: string; stats: Record<string, number> };
 
-async function submit(url: string, key: string, file: { name: string; data: Buffer }, fields: Record<string, string> = {}) {
+async function submit(
+  url: string,
+  key: string,
+  file: { name: string; data: Buffer },
+  fields: Record<string, string> = {},
+) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append('files', new Blob([new Uint8Array(file.data)]), file.name);
@@ -37,7 +42,10 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 }
 
 async function restRow(url: string, key: string, statusUrl: string): Promise<Row> {
-  const poll = await until(async () => (await getJson(`${url}${statusUrl}`, key)).body, (body) => body.done === true);
+  const poll = await until(
+    async () => (await getJson(`${url}${statusUrl}`, key)).body,
+    (body) => body.done === true,
+  );
   expect(poll).toMatchObject({ done: true, completed: 1, failed: 0 });
   return poll.rows[0] as Row;
 }
@@ -54,7 +62,10 @@ describe('pdf-to-markdown: scans in the language given', () => {
     server = await startServer({ plugins: [markdownPlugin] });
     french = { name: 'lettre.pdf', data: await readFile(await scannedPdf(path.join(dir, 'fr.pdf'), [FRENCH])) };
     german = { name: 'brief.pdf', data: await readFile(await scannedPdf(path.join(dir, 'de.pdf'), [GERMAN])) };
-    japanese = { name: 'memo.pdf', data: await readFile(await scannedPdf(path.join(dir, 'ja.pdf'), [JAPANESE], 'IPAGothic')) };
+    japanese = {
+      name: 'memo.pdf',
+      data: await readFile(await scannedPdf(path.join(dir, 'ja.pdf'), [JAPANESE], 'IPAGothic')),
+    };
   });
   afterAll(async () => {
     await server?.close();
@@ -63,12 +74,33 @@ describe('pdf-to-markdown: scans in the language given', () => {
 
   it('REST: lang=fra reads the accents that the default (eng) loses', async () => {
     const key = await server.createKey('pro');
-    const [fra, eng] = await Promise.all([submit(server.url, key, french, { lang: 'fra' }), submit(server.url, key, french)]);
+    const [fra, eng] = await Promise.all([
+      submit(server.url, key, french, { lang: 'fra' }),
+      submit(server.url, key, french),
+    ]);
     expect([fra.status, eng.status]).toEqual([200, 200]);
-    const [inFrench, inEnglish] = await Promise.all([restRow(server.url, key, fra.body.statusUrl), restRow(server.url, key, eng.body.statusUrl)]);
+    const [inFrench, inEnglish] = await Promise.all([
+      restRow(server.url, key, fra.body.statusUrl),
+      restRow(server.url, key, eng.body.statusUrl),
+    ]);
     expect(inFrench).toMatchObject({ filename: 'lettre.pdf', status: 'completed', pages: 1, stats: { ocr_pages: 1 } });
-    for (const word of ['château', 'près', 'forêt', 'Élève', 'déçu', 'côté', 'garçon', 'Où', 'fenêtre', 'Très', 'bientôt']) expect(inFrench.markdown).toContain(word);
-    expect(inFrench.markdown).toBe('<!-- page 1 -->\n\nLe château près de la forêt Élève déçu à côté du garçon Où est la fenêtre ? Très bientôt.\n');
+    for (const word of [
+      'château',
+      'près',
+      'forêt',
+      'Élève',
+      'déçu',
+      'côté',
+      'garçon',
+      'Où',
+      'fenêtre',
+      'Très',
+      'bientôt',
+    ])
+      expect(inFrench.markdown).toContain(word);
+    expect(inFrench.markdown).toBe(
+      '<!-- page 1 -->\n\nLe château près de la forêt Élève déçu à côté du garçon Où est la fenêtre ? Très bientôt.\n',
+    );
     // English data has no ç and reads â, ê as other letters: the same scan loses its words.
     expect(inEnglish.stats.ocr_pages).toBe(1);
     for (const word of ['château', 'garçon', 'déçu']) expect(inEnglish.markdown).not.toContain(word);
@@ -85,16 +117,21 @@ describe('pdf-to-markdown: scans in the language given', () => {
 
   it('GraphQL and tRPC take lang too (deu), and refuse a language that is not offered', async () => {
     const key = await server.createKey('pro');
-    const query = 'mutation M($files: [Upload!]!, $lang: String) { pdfToMarkdown(files: $files, lang: $lang) { batchId total errors { filename error } } }';
+    const query =
+      'mutation M($files: [Upload!]!, $lang: String) { pdfToMarkdown(files: $files, lang: $lang) { batchId total errors { filename error } } }';
     const form = new FormData();
     form.append('operations', JSON.stringify({ query, variables: { files: [null], lang: 'deu' } }));
     form.append('map', JSON.stringify({ 0: ['variables.files.0'] }));
     form.append('0', new Blob([new Uint8Array(german.data)]), german.name);
-    const gql = (await (await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: authHeaders(key) })).json()) as any;
+    const gql = (await (
+      await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: authHeaders(key) })
+    ).json()) as any;
     expect(gql.errors, JSON.stringify(gql.errors)).toBeUndefined();
     expect(gql.data.pdfToMarkdown).toMatchObject({ total: 1, errors: [] });
     const viaGraphql = await restRow(server.url, key, `/api/pdf-to-markdown/${gql.data.pdfToMarkdown.batchId}`);
-    expect(viaGraphql.markdown).toBe('<!-- page 1 -->\n\nDie Größe der Brücke über dem Fluss Fünf Bäume stehen an der Straße Schöne Grüße aus München\n');
+    expect(viaGraphql.markdown).toBe(
+      '<!-- page 1 -->\n\nDie Größe der Brücke über dem Fluss Fünf Bäume stehen an der Straße Schöne Grüße aus München\n',
+    );
 
     const trpc = createTransmuteClient(server.url, key);
     const trpcForm = new FormData();
@@ -103,7 +140,8 @@ describe('pdf-to-markdown: scans in the language given', () => {
     trpcForm.append('files', new Blob([new Uint8Array(german.data)]), german.name);
     const accepted = await trpc.extraction.pdfToMarkdown.mutate(trpcForm);
     const viaTrpc = await restRow(server.url, key, accepted.statusUrl);
-    for (const word of ['Größe', 'Brücke', 'über', 'Fünf', 'Bäume', 'Straße', 'Schöne', 'Grüße', 'München']) expect(viaTrpc.markdown).toContain(word);
+    for (const word of ['Größe', 'Brücke', 'über', 'Fünf', 'Bäume', 'Straße', 'Schöne', 'Grüße', 'München'])
+      expect(viaTrpc.markdown).toContain(word);
 
     for (const lang of ['spa', 'eng+fra+deu+jpn', 'fra+fra']) {
       const refused = await submit(server.url, key, german, { lang });

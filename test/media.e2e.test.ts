@@ -5,7 +5,15 @@
 import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaPlugins } from '../plugins/media/index.js';
-import { allTagValues, FIXTURE_MARKER, FIXTURE_SECONDS, FixtureSet, integratedLoudness, probeFile, type FixtureName } from '../plugins/media/shared/fixtures.js';
+import {
+  allTagValues,
+  FIXTURE_MARKER,
+  FIXTURE_SECONDS,
+  FixtureSet,
+  integratedLoudness,
+  probeFile,
+  type FixtureName,
+} from '../plugins/media/shared/fixtures.js';
 import { AUDIO_TARGETS, VIDEO_TARGETS } from '../plugins/media/shared/formats.js';
 import { FORMATS } from '../schema/index.js';
 import { convertAndDownload, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
@@ -13,10 +21,23 @@ import { convertAndDownload, startServer, submitConvert, waitForJob, type TestSe
 const fixtures = new FixtureSet(['wav', 'mp3', 'mp4', 'mkv', 'webm', 'quiet-wav', 'truncated-mp4']);
 
 const AUDIO_CODEC: Record<(typeof AUDIO_TARGETS)[number], string> = {
-  mp3: 'mp3', wav: 'pcm_s16le', ogg: 'vorbis', aac: 'aac', flac: 'flac', m4a: 'aac', opus: 'opus', aiff: 'pcm_s16be',
+  mp3: 'mp3',
+  wav: 'pcm_s16le',
+  ogg: 'vorbis',
+  aac: 'aac',
+  flac: 'flac',
+  m4a: 'aac',
+  opus: 'opus',
+  aiff: 'pcm_s16be',
 };
 const VIDEO_CODEC: Record<(typeof VIDEO_TARGETS)[number], string> = {
-  mp4: 'h264', mov: 'h264', avi: 'mpeg4', webm: 'vp9', gif: 'gif', prores: 'prores', dnxhr: 'dnxhd',
+  mp4: 'h264',
+  mov: 'h264',
+  avi: 'mpeg4',
+  webm: 'vp9',
+  gif: 'gif',
+  prores: 'prores',
+  dnxhr: 'dnxhd',
 };
 
 describe('media over HTTP', () => {
@@ -37,11 +58,18 @@ describe('media over HTTP', () => {
    * gets its own Pro account: the harness polls every 100 ms, and one key's rate limit is 120/min.
    */
   async function convert(name: FixtureName, fields: Record<string, string>, extension: string) {
-    const result = await convertAndDownload(server.url, await server.createKey('pro'), fixtures.get(name).path, fields, 120_000);
+    const result = await convertAndDownload(
+      server.url,
+      await server.createKey('pro'),
+      fixtures.get(name).path,
+      fields,
+      120_000,
+    );
     expect(result.filename.endsWith(`.${extension}`)).toBe(true);
     return { ...result, media: await probeFile(result.outputPath) };
   }
-  const codecsOf = (media: Awaited<ReturnType<typeof probeFile>>, type: string) => media.streams.filter((s) => s.type === type).map((s) => s.codec);
+  const codecsOf = (media: Awaited<ReturnType<typeof probeFile>>, type: string) =>
+    media.streams.filter((s) => s.type === type).map((s) => s.codec);
 
   it('converts audio to every audio format', async () => {
     await Promise.all(
@@ -103,10 +131,18 @@ describe('media over HTTP', () => {
   });
 
   it('validates tool options before accepting the job', async () => {
-    const backwards = await submitConvert(server.url, key, fixtures.get('mp3').path, { to: 'mp3', op: 'trim-media', trim: '{"start":2,"end":1}' });
+    const backwards = await submitConvert(server.url, key, fixtures.get('mp3').path, {
+      to: 'mp3',
+      op: 'trim-media',
+      trim: '{"start":2,"end":1}',
+    });
     expect(backwards.status).toBe(400);
     expect(backwards.body.error).toMatch(/end must be after start/);
-    const quality = await submitConvert(server.url, key, fixtures.get('mp4').path, { to: 'mp4', op: 'compress-video', quality: '5' });
+    const quality = await submitConvert(server.url, key, fixtures.get('mp4').path, {
+      to: 'mp4',
+      op: 'compress-video',
+      quality: '5',
+    });
     expect(quality.status).toBe(400);
     expect(quality.body.error).toMatch(/quality must be between 10 and 95/);
   });

@@ -24,7 +24,8 @@ function samples(text: string): Sample[] {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? \S+$/.exec(line);
     if (!match) throw new Error(`not a sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const [, name, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[name!] = JSON.parse(`"${value}"`);
+    for (const [, name, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[name!] = JSON.parse(`"${value}"`);
     out.push({ name: match[1]!, labels });
   }
   return out;
@@ -64,7 +65,8 @@ describe('metric labels', () => {
       fetch(`${server.url}/api/v1/${marker}`, { method: 'PROPFIND', headers }),
       fetch(`${server.url}/api/v1/${marker}`, { method: 'PURGE', headers }),
       fetch(`${server.url}/graphql`, {
-        method: 'POST', headers: { ...headers, 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
         body: JSON.stringify({ operationName: marker, query: `query ${marker} { formats { id } }` }),
       }),
       fetch(`${server.url}/trpc/${marker}?input=${marker}`, { headers }),
@@ -76,8 +78,22 @@ describe('metric labels', () => {
     }
     const refused = await submitConvert(server.url, key, { name: `${marker}.csv`, data: 'a,b\n1,2\n' }, { to: marker });
     expect(refused.status).toBe(400);
-    expect((await submitConvert(server.url, key, { name: `${marker}.csv`, data: 'a,b\n1,2\n' }, { to: 'json', [marker]: marker })).status).toBe(400);
-    const accepted = await submitConvert(server.url, key, { name: `${marker}.csv`, data: `${marker},b\n1,2\n` }, { to: 'json' });
+    expect(
+      (
+        await submitConvert(
+          server.url,
+          key,
+          { name: `${marker}.csv`, data: 'a,b\n1,2\n' },
+          { to: 'json', [marker]: marker },
+        )
+      ).status,
+    ).toBe(400);
+    const accepted = await submitConvert(
+      server.url,
+      key,
+      { name: `${marker}.csv`, data: `${marker},b\n1,2\n` },
+      { to: 'json' },
+    );
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     expect(await waitForJob(server.url, key, accepted.body.jobId)).toMatchObject({ status: 'done' });
 
@@ -88,11 +104,22 @@ describe('metric labels', () => {
     const all = samples(text);
     const ours = all.filter((s) => s.name.startsWith('transmute_'));
     expect(ours.some((s) => s.name === 'transmute_http_requests_total' && s.labels.route === 'unmatched')).toBe(true);
-    expect(ours.some((s) => s.name === 'transmute_jobs_accepted_total' && s.labels.plugin === 'data-convert' && s.labels.plan === undefined)).toBe(true);
+    expect(
+      ours.some(
+        (s) =>
+          s.name === 'transmute_jobs_accepted_total' &&
+          s.labels.plugin === 'data-convert' &&
+          s.labels.plan === undefined,
+      ),
+    ).toBe(true);
     for (const sample of ours) {
       for (const [label, value] of Object.entries(sample.labels)) {
         if (label === 'route') {
-          const registered = value === 'unmatched' || ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'].some((method) => server.server.app.hasRoute({ method, url: value }));
+          const registered =
+            value === 'unmatched' ||
+            ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'].some((method) =>
+              server.server.app.hasRoute({ method, url: value }),
+            );
           expect(registered, `${sample.name} route="${value}" is not a route template`).toBe(true);
         } else {
           expect(ALLOWED[label], `${sample.name}: label ${label} is not known to be bounded`).toBeDefined();

@@ -14,7 +14,17 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { officePlugins } from '../plugins/office/index.js';
 import { docxText } from './fixtures/hostile.js';
-import { ROOT, admin, convertAndDownload, freePort, spawnServer, startServer, submitConvert, waitForJob, type ChildServer } from './helpers.js';
+import {
+  ROOT,
+  admin,
+  convertAndDownload,
+  freePort,
+  spawnServer,
+  startServer,
+  submitConvert,
+  waitForJob,
+  type ChildServer,
+} from './helpers.js';
 
 const HOSTILE = path.join(ROOT, 'test/fixtures/plugins/hostile.ts');
 const TOKEN = 'test-metrics-token-0123456789abcdef';
@@ -71,23 +81,38 @@ describe('Prometheus scrapes the API and a worker', () => {
   async function expectEventually(promql: string, expected: number | ((value: number) => boolean)): Promise<void> {
     const ok = typeof expected === 'number' ? (v: number) => v === expected : expected;
     let last = NaN;
-    await waitFor(`${promql} to be ${expected}`, async () => {
-      last = await query(promql);
-      return ok(last) ? true : undefined;
-    }, 30_000).catch(() => undefined);
+    await waitFor(
+      `${promql} to be ${expected}`,
+      async () => {
+        last = await query(promql);
+        return ok(last) ? true : undefined;
+      },
+      30_000,
+    ).catch(() => undefined);
     expect(last, promql).toSatisfy(ok);
   }
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-metrics-'));
-    const common = { DATA_DIR: dataDir, PLUGINS: HOSTILE, QUEUE_POLL_MS: '50', METRICS_TOKEN: TOKEN, LOG_LEVEL: 'warn', OFFICE_POOL_WARM: '0' };
+    const common = {
+      DATA_DIR: dataDir,
+      PLUGINS: HOSTILE,
+      QUEUE_POLL_MS: '50',
+      METRICS_TOKEN: TOKEN,
+      LOG_LEVEL: 'warn',
+      OFFICE_POOL_WARM: '0',
+    };
     api = await spawnServer({ ...common, WORKERS: '0' });
     const workerMetricsPort = await freePort();
     worker = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/worker/main.ts')], {
-      cwd: ROOT, env: { ...process.env, ...common, WORKERS: '2', HOST: '127.0.0.1', METRICS_PORT: String(workerMetricsPort) }, stdio: ['ignore', 'inherit', 'inherit'],
+      cwd: ROOT,
+      env: { ...process.env, ...common, WORKERS: '2', HOST: '127.0.0.1', METRICS_PORT: String(workerMetricsPort) },
+      stdio: ['ignore', 'inherit', 'inherit'],
     });
     workerMetricsUrl = `http://127.0.0.1:${workerMetricsPort}`;
-    await waitFor('the worker\'s /metrics', async () => ((await scrape(workerMetricsUrl, TOKEN)).status === 200 ? true : undefined));
+    await waitFor("the worker's /metrics", async () =>
+      (await scrape(workerMetricsUrl, TOKEN)).status === 200 ? true : undefined,
+    );
 
     const promDir = await mkdtemp(path.join(dataDir, 'prometheus-'));
     const promPort = await freePort();
@@ -100,11 +125,21 @@ describe('Prometheus scrapes the API and a worker', () => {
       credentials: ${TOKEN}
     static_configs:
       - targets: ['${new URL(url).host}']`;
-    await writeFile(path.join(promDir, 'prometheus.yml'), `global:\n  scrape_interval: 1s\nscrape_configs:${target('transmute-api', api.url)}${target('transmute-worker', workerMetricsUrl)}\n`);
+    await writeFile(
+      path.join(promDir, 'prometheus.yml'),
+      `global:\n  scrape_interval: 1s\nscrape_configs:${target('transmute-api', api.url)}${target('transmute-worker', workerMetricsUrl)}\n`,
+    );
     // Our own instance: a random port and a temporary storage dir (the Debian service is not used).
-    prometheus = spawn('prometheus', [
-      `--config.file=${path.join(promDir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(promDir, 'data')}`, `--web.listen-address=127.0.0.1:${promPort}`, '--log.level=warn',
-    ], { stdio: ['ignore', 'ignore', 'inherit'] });
+    prometheus = spawn(
+      'prometheus',
+      [
+        `--config.file=${path.join(promDir, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${path.join(promDir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${promPort}`,
+        '--log.level=warn',
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
     await waitFor('prometheus', async () => ((await fetch(`${prometheusUrl}/-/ready`)).ok ? true : undefined));
     key = (await admin(dataDir, 'create-key', '--plan', 'business')).result.key;
     await expectEventually('up{job=~"transmute-.*"}', 2);
@@ -117,7 +152,9 @@ describe('Prometheus scrapes the API and a worker', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('counts accepted, finished, failed and killed jobs, the queue, the sandbox, uploads and credits', { timeout: 180_000 }, async () => {
+  it('counts accepted, finished, failed and killed jobs, the queue, the sandbox, uploads and credits', {
+    timeout: 180_000,
+  }, async () => {
     const blankPdf = Buffer.from(await (await PDFDocument.create()).addPage([100, 100]).doc.save());
     const submitted = await Promise.all([
       submitConvert(api.url, key, { name: 'a.csv', data: 'a,b\n1,2\n' }, { to: 'json' }),
@@ -135,21 +172,39 @@ describe('Prometheus scrapes the API and a worker', () => {
     await expectEventually('transmute_jobs_accepted_total{job="transmute-api",plugin="data-convert"}', 2);
     await expectEventually('transmute_jobs_accepted_total{job="transmute-api",plugin="pdf-to-text"}', 1);
     await expectEventually('transmute_jobs_accepted_total{job="transmute-api",plugin="test-spin"}', 1);
-    await expectEventually('transmute_http_requests_total{job="transmute-api",route="/api/v1/convert",method="POST",status="200"}', 4);
-    await expectEventually('transmute_http_request_duration_seconds_count{job="transmute-api",route="/api/v1/convert",method="POST"}', 4);
+    await expectEventually(
+      'transmute_http_requests_total{job="transmute-api",route="/api/v1/convert",method="POST",status="200"}',
+      4,
+    );
+    await expectEventually(
+      'transmute_http_request_duration_seconds_count{job="transmute-api",route="/api/v1/convert",method="POST"}',
+      4,
+    );
     await expectEventually('transmute_credits_charged_total{job="transmute-api",plan="business"}', charged);
     await expectEventually('transmute_upload_bytes_total{job="transmute-api"}', (v) => v >= blankPdf.length + 16);
-    await expectEventually('transmute_jobs_finished_total{job="transmute-worker",plugin="data-convert",status="done"}', 2);
+    await expectEventually(
+      'transmute_jobs_finished_total{job="transmute-worker",plugin="data-convert",status="done"}',
+      2,
+    );
     await expectEventually('transmute_jobs_finished_total{job="transmute-worker",status="failed"}', 2);
-    await expectEventually('transmute_jobs_finished_total{job="transmute-worker",plugin="test-spin",status="failed"}', 1);
+    await expectEventually(
+      'transmute_jobs_finished_total{job="transmute-worker",plugin="test-spin",status="failed"}',
+      1,
+    );
     await expectEventually('transmute_job_duration_seconds_count{job="transmute-worker",plugin="data-convert"}', 2);
     await expectEventually('transmute_job_wait_seconds_count{job="transmute-worker"}', 4);
     await expectEventually('transmute_sandbox_kills_total{job="transmute-worker",reason="deadline"}', 1);
     await expectEventually('transmute_sandbox_kills_total{job="transmute-worker",reason=~"memory|crash"}', 0);
     // The spin's duration is its 2 s deadline and the 1 s grace before the kill.
-    await expectEventually('transmute_job_duration_seconds_sum{job="transmute-worker",plugin="test-spin"}', (v) => v >= 2);
+    await expectEventually(
+      'transmute_job_duration_seconds_sum{job="transmute-worker",plugin="test-spin"}',
+      (v) => v >= 2,
+    );
     // Refunds of the two failures (API: none; the worker refunded them).
-    await expectEventually('transmute_credits_refunded_total{job="transmute-worker"}', submitted[2]!.body.creditCost + submitted[3]!.body.creditCost);
+    await expectEventually(
+      'transmute_credits_refunded_total{job="transmute-worker"}',
+      submitted[2]!.body.creditCost + submitted[3]!.body.creditCost,
+    );
     // Nothing waits now; every process sees the same queue.
     await expectEventually('sum by (job) (transmute_queue_depth)', 0);
     await expectEventually('transmute_queue_oldest_waiting_seconds', 0);
@@ -175,9 +230,13 @@ describe('Prometheus scrapes the API and a worker', () => {
     expect(await res.json()).toEqual({ error: expect.stringContaining('METRICS_TOKEN') });
   });
 
-  it('shows the queue while jobs wait, and its oldest job\'s age', { timeout: 120_000 }, async () => {
+  it("shows the queue while jobs wait, and its oldest job's age", { timeout: 120_000 }, async () => {
     // Two spins take both worker slots (test-spin runs two at a time); the third waits its turn.
-    const spins = await Promise.all([1, 2, 3].map((i) => submitConvert(api.url, key, { name: `spin${i}.txt`, data: 'x' }, { to: 'txt', op: 'test-spin' })));
+    const spins = await Promise.all(
+      [1, 2, 3].map((i) =>
+        submitConvert(api.url, key, { name: `spin${i}.txt`, data: 'x' }, { to: 'txt', op: 'test-spin' }),
+      ),
+    );
     await expectEventually('max(transmute_queue_depth{plugin="test-spin"})', (v) => v >= 1);
     await expectEventually('max(transmute_queue_oldest_waiting_seconds)', (v) => v > 0);
     await Promise.all(spins.map((s) => waitForJob(api.url, key, s.body.jobId, 60_000)));
@@ -198,28 +257,64 @@ describe('the dashboard and the alert rules', () => {
   });
 
   it('the Grafana dashboard is a valid dashboard whose queries use only metrics the server exports', async () => {
-    const target = z.object({ expr: z.string().min(1), refId: z.string(), legendFormat: z.string().optional(), datasource: z.unknown().optional() });
-    const panel = z.object({
-      id: z.number().int(), title: z.string().min(1), type: z.enum(['timeseries', 'stat', 'gauge', 'row']),
-      gridPos: z.object({ x: z.number().int().min(0).max(23), y: z.number().int().min(0), w: z.number().int().min(1).max(24), h: z.number().int().min(1) }),
-      targets: z.array(target).optional(), datasource: z.unknown().optional(), fieldConfig: z.unknown().optional(), options: z.unknown().optional(),
-    }).strict();
-    const dashboard = z.object({
-      title: z.string().min(1), uid: z.string().regex(/^[a-zA-Z0-9_-]{1,40}$/), schemaVersion: z.number().int().min(36), version: z.number().int(),
-      editable: z.boolean(), time: z.object({ from: z.string(), to: z.string() }), refresh: z.string(), tags: z.array(z.string()),
-      panels: z.array(panel).min(7),
-      templating: z.object({ list: z.array(z.object({ name: z.string(), type: z.enum(['datasource', 'query', 'interval', 'custom']) }).passthrough()) }),
-      annotations: z.unknown().optional(), __inputs: z.unknown().optional(), __requires: z.unknown().optional(),
-    }).strict();
-    const parsed = dashboard.parse(JSON.parse(await readFile(path.join(ROOT, 'docs/observability/grafana-dashboard.json'), 'utf8')));
+    const target = z.object({
+      expr: z.string().min(1),
+      refId: z.string(),
+      legendFormat: z.string().optional(),
+      datasource: z.unknown().optional(),
+    });
+    const panel = z
+      .object({
+        id: z.number().int(),
+        title: z.string().min(1),
+        type: z.enum(['timeseries', 'stat', 'gauge', 'row']),
+        gridPos: z.object({
+          x: z.number().int().min(0).max(23),
+          y: z.number().int().min(0),
+          w: z.number().int().min(1).max(24),
+          h: z.number().int().min(1),
+        }),
+        targets: z.array(target).optional(),
+        datasource: z.unknown().optional(),
+        fieldConfig: z.unknown().optional(),
+        options: z.unknown().optional(),
+      })
+      .strict();
+    const dashboard = z
+      .object({
+        title: z.string().min(1),
+        uid: z.string().regex(/^[a-zA-Z0-9_-]{1,40}$/),
+        schemaVersion: z.number().int().min(36),
+        version: z.number().int(),
+        editable: z.boolean(),
+        time: z.object({ from: z.string(), to: z.string() }),
+        refresh: z.string(),
+        tags: z.array(z.string()),
+        panels: z.array(panel).min(7),
+        templating: z.object({
+          list: z.array(
+            z.object({ name: z.string(), type: z.enum(['datasource', 'query', 'interval', 'custom']) }).passthrough(),
+          ),
+        }),
+        annotations: z.unknown().optional(),
+        __inputs: z.unknown().optional(),
+        __requires: z.unknown().optional(),
+      })
+      .strict();
+    const parsed = dashboard.parse(
+      JSON.parse(await readFile(path.join(ROOT, 'docs/observability/grafana-dashboard.json'), 'utf8')),
+    );
     expect(new Set(parsed.panels.map((p) => p.id)).size).toBe(parsed.panels.length);
     const titles = parsed.panels.map((p) => p.title.toLowerCase()).join(' | ');
-    for (const topic of ['request rate', 'error', 'p95', 'queue depth', 'job duration', 'sandbox kills', 'office']) expect(titles).toContain(topic);
+    for (const topic of ['request rate', 'error', 'p95', 'queue depth', 'job duration', 'sandbox kills', 'office'])
+      expect(titles).toContain(topic);
     // Every metric a panel or an alert queries is one the server exports (names checked against the source).
     const source = await readFile(path.join(ROOT, 'core/telemetry/metrics.ts'), 'utf8');
     const alerts = await readFile(path.join(ROOT, 'docs/observability/alerts.yml'), 'utf8');
     const exprs = [...parsed.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr)), alerts].join('\n');
-    const used = new Set([...exprs.matchAll(/\btransmute_[a-z_]+/g)].map((m) => m[0].replace(/_(bucket|sum|count)$/, '')));
+    const used = new Set(
+      [...exprs.matchAll(/\btransmute_[a-z_]+/g)].map((m) => m[0].replace(/_(bucket|sum|count)$/, '')),
+    );
     expect(used.size).toBeGreaterThan(8);
     for (const name of used) expect(source, name).toContain(`'${name}'`);
   });
@@ -234,7 +329,12 @@ describe('office pool metrics, and METRICS_PORT on the API server', () => {
       // With METRICS_PORT and no token, PORT no longer serves /metrics.
       expect((await scrape(server.url)).status).toBe(404);
       const key = await server.createKey('pro');
-      const { data } = await convertAndDownload(server.url, key, { name: 'memo.docx', data: docxText(['Observed by Prometheus']) }, { to: 'pdf' });
+      const { data } = await convertAndDownload(
+        server.url,
+        key,
+        { name: 'memo.docx', data: docxText(['Observed by Prometheus']) },
+        { to: 'pdf' },
+      );
       expect(data.subarray(0, 5).toString()).toBe('%PDF-');
       const { status, text } = await scrape(metricsUrl);
       expect(status).toBe(200);

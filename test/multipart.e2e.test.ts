@@ -25,7 +25,11 @@ const field = (name: string, value: string): Part => ({ name, data: value });
 const file = (name: string, filename: string, data: Buffer | string): Part => ({ name, filename, data });
 
 function partHead(part: Part): string {
-  const disposition = ['form-data', ...(part.name === undefined ? [] : [`name="${part.name}"`]), ...(part.filename === undefined ? [] : [`filename="${part.filename}"`])].join('; ');
+  const disposition = [
+    'form-data',
+    ...(part.name === undefined ? [] : [`name="${part.name}"`]),
+    ...(part.filename === undefined ? [] : [`filename="${part.filename}"`]),
+  ].join('; ');
   return `--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${part.filename === undefined ? '' : 'Content-Type: application/octet-stream\r\n'}\r\n`;
 }
 
@@ -62,8 +66,20 @@ interface RawAnswer {
  */
 function rawRequest(
   url: string,
-  { path: target, key, body, declaredLength = body.length, boundary = BOUNDARY, then = 'answer' }: {
-    path: string; key: string; body: Buffer; declaredLength?: number; boundary?: string; then?: 'answer' | 'close' | 'half-close';
+  {
+    path: target,
+    key,
+    body,
+    declaredLength = body.length,
+    boundary = BOUNDARY,
+    then = 'answer',
+  }: {
+    path: string;
+    key: string;
+    body: Buffer;
+    declaredLength?: number;
+    boundary?: string;
+    then?: 'answer' | 'close' | 'half-close';
   },
 ): Promise<RawAnswer> {
   const { hostname, port } = new URL(url);
@@ -100,7 +116,9 @@ function parseAnswer(raw: Buffer): RawAnswer {
   if (end < 0) return {};
   const head = raw.subarray(0, end).toString('latin1');
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
-  const content = /\r\ntransfer-encoding: *chunked/i.test(head) ? dechunk(raw.subarray(end + 4)) : framed(raw.subarray(end + 4), head);
+  const content = /\r\ntransfer-encoding: *chunked/i.test(head)
+    ? dechunk(raw.subarray(end + 4))
+    : framed(raw.subarray(end + 4), head);
   if (content === undefined) return { status };
   try {
     return { status, body: JSON.parse(content.toString('utf8')) };
@@ -132,7 +150,11 @@ async function leftovers(dataDir: string): Promise<string[]> {
   const found: string[] = [];
   for (const dir of ['blobs/uploads', 'tmp', 'spool']) {
     const entries = await readdir(path.join(dataDir, dir), { recursive: true, withFileTypes: true }).catch(() => []);
-    found.push(...entries.filter((entry) => !entry.isDirectory()).map((entry) => path.relative(dataDir, path.join(entry.parentPath, entry.name))));
+    found.push(
+      ...entries
+        .filter((entry) => !entry.isDirectory())
+        .map((entry) => path.relative(dataDir, path.join(entry.parentPath, entry.name))),
+    );
   }
   return found;
 }
@@ -166,10 +188,16 @@ interface Endpoint {
   refused(answer: RawAnswer): boolean;
 }
 
-const restRefusal = (answer: RawAnswer) => answer.status === 400 && typeof answer.body?.error === 'string' && answer.body.error.length > 0;
-const trpcRefusal = (answer: RawAnswer) => answer.status === 400 && answer.body?.error?.data?.code === 'BAD_REQUEST' && typeof answer.body.error.message === 'string';
+const restRefusal = (answer: RawAnswer) =>
+  answer.status === 400 && typeof answer.body?.error === 'string' && answer.body.error.length > 0;
+const trpcRefusal = (answer: RawAnswer) =>
+  answer.status === 400 &&
+  answer.body?.error?.data?.code === 'BAD_REQUEST' &&
+  typeof answer.body.error.message === 'string';
 const graphqlRefusal = (answer: RawAnswer) =>
-  answer.status === 400 && answer.body?.errors?.[0]?.extensions?.code === 'BAD_USER_INPUT' && typeof answer.body.errors[0].message === 'string';
+  answer.status === 400 &&
+  answer.body?.errors?.[0]?.extensions?.code === 'BAD_USER_INPUT' &&
+  typeof answer.body.errors[0].message === 'string';
 
 const pad = (data: Buffer | string, padded: boolean) => (padded ? Buffer.concat([Buffer.from(data), FILLER]) : data);
 
@@ -198,7 +226,12 @@ describe('truncated and malformed multipart bodies', () => {
       'REST merge': {
         path: '/api/pdf/merge',
         parts: (padded) => [file('files', 'two.pdf', pad(two, padded)), file('files', 'three.pdf', three)],
-        duplicated: () => [file('files', 'two.pdf', two), file('files', 'three.pdf', three), field('order', 'a'), field('order', 'b')],
+        duplicated: () => [
+          file('files', 'two.pdf', two),
+          file('files', 'three.pdf', three),
+          field('order', 'a'),
+          field('order', 'b'),
+        ],
         refused: restRefusal,
       },
       'REST batch': {
@@ -234,18 +267,27 @@ describe('truncated and malformed multipart bodies', () => {
     // GraphQL reads the files into temporary files while the mutation runs: they go with the answer.
     const merge = 'mutation ($files: [Upload!]!) { mergePdf(files: $files) { jobId } }';
     const graphql = await rawRequest(server.url, {
-      path: '/graphql', key: free,
+      path: '/graphql',
+      key: free,
       body: multipartBody([
         field('operations', JSON.stringify({ query: merge, variables: { files: [null, null] } })),
         field('map', JSON.stringify({ 0: ['variables.files.0'], 1: ['variables.files.1'] })),
-        file('0', 'a.pdf', files[0]!.data), file('1', 'b.pdf', files[1]!.data),
+        file('0', 'a.pdf', files[0]!.data),
+        file('1', 'b.pdf', files[1]!.data),
       ]).body,
     });
     expect(graphql.body?.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect(await settledLeftovers(server.dataDir)).toEqual([]);
   });
 
-  const ENDPOINTS = ['REST convert', 'REST merge', 'REST batch', 'REST pdf-to-markdown', 'tRPC convert', 'GraphQL convert'];
+  const ENDPOINTS = [
+    'REST convert',
+    'REST merge',
+    'REST batch',
+    'REST pdf-to-markdown',
+    'tRPC convert',
+    'GraphQL convert',
+  ];
 
   /** Send, then check: the server answers /healthz, the answer (if any) is the surface's 400, nothing is left. */
   async function expectRefused(name: string, request: Parameters<typeof rawRequest>[1], answerExpected: boolean) {
@@ -263,24 +305,51 @@ describe('truncated and malformed multipart bodies', () => {
         const answer = await rawRequest(server.url, { path: endpoints[name]!.path, key, body });
         expect(answer.status, JSON.stringify(answer.body)).toBe(200);
         const failures = answer.body?.errors ?? answer.body?.error;
-        expect(failures === undefined || (Array.isArray(failures) && failures.length === 0), JSON.stringify(answer.body)).toBe(true);
+        expect(
+          failures === undefined || (Array.isArray(failures) && failures.length === 0),
+          JSON.stringify(answer.body),
+        ).toBe(true);
         // Its jobs ran and took their uploads with them: the cases below start from nothing.
         expect(await settledLeftovers(server.dataDir, 60_000)).toEqual([]);
       });
 
       it('cut mid-file, then the connection drops', async () => {
         const { body, fileData } = multipartBody(endpoints[name]!.parts(true));
-        await expectRefused(name, { path: endpoints[name]!.path, key, body: body.subarray(0, fileData + 256 * 1024), declaredLength: body.length, then: 'close' }, false);
+        await expectRefused(
+          name,
+          {
+            path: endpoints[name]!.path,
+            key,
+            body: body.subarray(0, fileData + 256 * 1024),
+            declaredLength: body.length,
+            then: 'close',
+          },
+          false,
+        );
       });
 
       it('cut mid-file, then the client half-closes and waits', async () => {
         const { body, fileData } = multipartBody(endpoints[name]!.parts(true));
-        await expectRefused(name, { path: endpoints[name]!.path, key, body: body.subarray(0, fileData + 256 * 1024), declaredLength: body.length, then: 'half-close' }, false);
+        await expectRefused(
+          name,
+          {
+            path: endpoints[name]!.path,
+            key,
+            body: body.subarray(0, fileData + 256 * 1024),
+            declaredLength: body.length,
+            then: 'half-close',
+          },
+          false,
+        );
       });
 
       it('cut mid-file where the body ends (Content-Length says so)', async () => {
         const { body, fileData } = multipartBody(endpoints[name]!.parts(true));
-        await expectRefused(name, { path: endpoints[name]!.path, key, body: body.subarray(0, fileData + 256 * 1024) }, true);
+        await expectRefused(
+          name,
+          { path: endpoints[name]!.path, key, body: body.subarray(0, fileData + 256 * 1024) },
+          true,
+        );
       });
 
       it('cut in the middle of a part header', async () => {
@@ -299,7 +368,9 @@ describe('truncated and malformed multipart bodies', () => {
       });
 
       it('a part with no name', async () => {
-        const parts = endpoints[name]!.parts(false).map((part) => (part.filename === undefined ? part : { filename: part.filename, data: part.data }));
+        const parts = endpoints[name]!.parts(false).map((part) =>
+          part.filename === undefined ? part : { filename: part.filename, data: part.data },
+        );
         await expectRefused(name, { path: endpoints[name]!.path, key, body: multipartBody(parts).body }, true);
       });
 
@@ -309,7 +380,11 @@ describe('truncated and malformed multipart bodies', () => {
       });
 
       it('a field or file sent twice where one is taken', async () => {
-        await expectRefused(name, { path: endpoints[name]!.path, key, body: multipartBody(endpoints[name]!.duplicated()).body }, true);
+        await expectRefused(
+          name,
+          { path: endpoints[name]!.path, key, body: multipartBody(endpoints[name]!.duplicated()).body },
+          true,
+        );
       });
     });
   }

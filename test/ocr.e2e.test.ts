@@ -31,7 +31,13 @@ describe('ocr over HTTP', () => {
 
   it('returns the scan with a searchable text layer', async () => {
     const key = await server.createKey('pro');
-    const { job, outputPath, filename } = await convertAndDownload(server.url, key, scan, { to: 'pdf', op: 'ocr', lang: 'eng+fra' }, 120_000);
+    const { job, outputPath, filename } = await convertAndDownload(
+      server.url,
+      key,
+      scan,
+      { to: 'pdf', op: 'ocr', lang: 'eng+fra' },
+      120_000,
+    );
     expect(job.status).toBe('done');
     expect(filename).toBe('scan.pdf');
     const text = oneLine(await pdfText(outputPath));
@@ -49,7 +55,10 @@ describe('ocr over HTTP', () => {
   });
 
   it('is a paid op: a Free key gets 403', async () => {
-    const { status, body } = await submitConvert(server.url, await server.createKey('free'), scan, { to: 'pdf', op: 'ocr' });
+    const { status, body } = await submitConvert(server.url, await server.createKey('free'), scan, {
+      to: 'pdf',
+      op: 'ocr',
+    });
     expect(status).toBe(403);
     expect(body.code).toBe('plan_required');
   });
@@ -58,9 +67,16 @@ describe('ocr over HTTP', () => {
     const key = await server.createKey('pro');
     const pages = pdfSharedPages(5000);
     expect(pages.length).toBeLessThan(50_000);
-    const { status, body } = await submitConvert(server.url, key, { name: 'pages.pdf', data: pages }, { to: 'pdf', op: 'ocr' });
+    const { status, body } = await submitConvert(
+      server.url,
+      key,
+      { name: 'pages.pdf', data: pages },
+      { to: 'pdf', op: 'ocr' },
+    );
     expect(status).toBe(400);
-    expect(body.error).toBe("op 'ocr' takes at most 250 pages per job; pages.pdf has 5,000 pages: split it first (op split-pdf)");
+    expect(body.error).toBe(
+      "op 'ocr' takes at most 250 pages per job; pages.pdf has 5,000 pages: split it first (op split-pdf)",
+    );
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
     expect((await getJson(`${server.url}/api/v1/history`, key)).body.total).toBe(0);
   });

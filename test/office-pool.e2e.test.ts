@@ -14,7 +14,15 @@ import { runProcess } from '../core/engines/process.js';
 import { FULL_CV_ROW, CvFixtures } from '../plugins/cv/fixtures.js';
 import { cvPlugins } from '../plugins/cv/index.js';
 import { officePlugins } from '../plugins/office/index.js';
-import { authHeaders, convertAndDownload, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
+import {
+  authHeaders,
+  convertAndDownload,
+  getJson,
+  startServer,
+  submitConvert,
+  waitForJob,
+  type TestServer,
+} from './helpers.js';
 
 let dir: string;
 const docx = { memo: '', long: '', walrus: '', heron: '' };
@@ -50,7 +58,13 @@ async function pdf(file: string): Promise<{ pages: number; text: string }> {
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'office-pool-e2e-'));
   docx.memo = await makeDocx('memo', '# Quarterly Memo\n\nThe otter audited the ledger.\n');
-  docx.long = await makeDocx('long', Array.from({ length: 5_000 }, (_, i) => `Paragraph ${i} of a long report, with words enough to fill a line or two on its page.\n`).join('\n'));
+  docx.long = await makeDocx(
+    'long',
+    Array.from(
+      { length: 5_000 },
+      (_, i) => `Paragraph ${i} of a long report, with words enough to fill a line or two on its page.\n`,
+    ).join('\n'),
+  );
   docx.walrus = await makeDocx('walrus', '# Walrus\n\nThe walrus signed the lease.\n');
   docx.heron = await makeDocx('heron', '# Heron\n\nThe heron kept the minutes.\n');
 }, 120_000);
@@ -61,7 +75,10 @@ describe('office pool over HTTP', () => {
   let key: string;
 
   beforeAll(async () => {
-    server = await startServer({ plugins: [...officePlugins, ...cvPlugins], env: { OFFICE_POOL_SIZE: '1', OFFICE_POOL_WARM: '1' } });
+    server = await startServer({
+      plugins: [...officePlugins, ...cvPlugins],
+      env: { OFFICE_POOL_SIZE: '1', OFFICE_POOL_WARM: '1' },
+    });
     key = await server.createKey('pro');
     await until(async () => (await office(server)).listeners[0]?.state === 'idle');
   }, 120_000);
@@ -111,7 +128,9 @@ describe('office pool over HTTP', () => {
   }, 180_000);
 
   it('two files of the same name converted at once keep their own contents', async () => {
-    const [walrus, heron] = await Promise.all([docx.walrus, docx.heron].map((file) => convertAndDownload(server.url, key, file, { to: 'pdf' })));
+    const [walrus, heron] = await Promise.all(
+      [docx.walrus, docx.heron].map((file) => convertAndDownload(server.url, key, file, { to: 'pdf' })),
+    );
     expect(walrus!.filename).toBe(heron!.filename);
     expect((await pdf(walrus!.outputPath)).text).toContain('The walrus signed the lease.');
     expect((await pdf(heron!.outputPath)).text).toContain('The heron kept the minutes.');
@@ -129,7 +148,12 @@ describe('office pool over HTTP', () => {
       const { statusUrl } = (await res.json()) as { statusUrl: string };
       let poll: { done: boolean; rows: Array<Record<string, unknown>> } = { done: false, rows: [] };
       await until(async () => (poll = (await getJson(`${server.url}${statusUrl}`, key)).body).done, 60_000, 250);
-      expect(poll.rows[0]).toMatchObject({ filename: 'jane.doc', status: 'completed', name: FULL_CV_ROW.name, email: FULL_CV_ROW.email });
+      expect(poll.rows[0]).toMatchObject({
+        filename: 'jane.doc',
+        status: 'completed',
+        name: FULL_CV_ROW.name,
+        email: FULL_CV_ROW.email,
+      });
       expect((await office(server)).conversions).toBe(before.conversions + 1);
     } finally {
       await cvs.cleanup();

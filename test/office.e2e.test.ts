@@ -31,7 +31,10 @@ describe('office conversions over HTTP', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'office-e2e-'));
     await writeFile(path.join(dir, 'memo.md'), '# Board Memo\n\nThe octopus approved the budget.\n');
     await runProcess('pandoc', [path.join(dir, 'memo.md'), '-o', path.join(dir, 'memo.docx')], { timeoutMs: 20_000 });
-    await writeFile(path.join(dir, 'broken.docx'), Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(4000, 0x5a)]));
+    await writeFile(
+      path.join(dir, 'broken.docx'),
+      Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(4000, 0x5a)]),
+    );
     server = await startServer({ plugins: officePlugins });
   }, 60_000);
   afterAll(async () => {

@@ -87,27 +87,64 @@ describe('a client generated from /api/openapi.json (openapi-typescript + openap
     const document = await (await fetch(`${server.url}/api/openapi.json`)).json();
     await writeFile(path.join(dir, 'api.ts'), astToString(await openapiTS(document)));
     await writeFile(path.join(dir, 'client.ts'), CLIENT);
-    await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], strict: true, noUncheckedIndexedAccess: true, skipLibCheck: true, noEmit: true, types: [] },
-      files: ['client.ts'],
-    }));
-    const checked = await run(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', dir], { cwd: dir }).catch((error: { stdout: string }) => error);
+    await writeFile(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2023',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023', 'DOM'],
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          skipLibCheck: true,
+          noEmit: true,
+          types: [],
+        },
+        files: ['client.ts'],
+      }),
+    );
+    const checked = await run(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', dir], { cwd: dir }).catch(
+      (error: { stdout: string }) => error,
+    );
     expect(checked.stdout).toBe('');
 
-    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03030' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03030' } })
+      .png()
+      .toBuffer();
     const doc = await PDFDocument.create();
     const page = doc.addPage([400, 300]);
-    page.drawText('Quarterly Report', { x: 40, y: 240, size: 24, font: await doc.embedFont(StandardFonts.HelveticaBold) });
-    page.drawText('Revenue grew in every region.', { x: 40, y: 200, size: 12, font: await doc.embedFont(StandardFonts.Helvetica) });
+    page.drawText('Quarterly Report', {
+      x: 40,
+      y: 240,
+      size: 24,
+      font: await doc.embedFont(StandardFonts.HelveticaBold),
+    });
+    page.drawText('Revenue grew in every region.', {
+      x: 40,
+      y: 200,
+      size: 12,
+      font: await doc.embedFont(StandardFonts.Helvetica),
+    });
     const pdf = Buffer.from(await doc.save());
 
     const { convertAndExtract } = (await import(pathToFileURL(path.join(dir, 'client.ts')).href)) as {
-      convertAndExtract: (baseUrl: string, key: string, png: Blob, pdf: Blob) => Promise<{
+      convertAndExtract: (
+        baseUrl: string,
+        key: string,
+        png: Blob,
+        pdf: Blob,
+      ) => Promise<{
         downloadUrl: string;
         row: { filename: string; status: string; markdown?: string; pages?: number; words?: number; stripped?: number };
       }>;
     };
-    const result = await convertAndExtract(server.url, key, new Blob([new Uint8Array(png)]), new Blob([new Uint8Array(pdf)]));
+    const result = await convertAndExtract(
+      server.url,
+      key,
+      new Blob([new Uint8Array(png)]),
+      new Blob([new Uint8Array(pdf)]),
+    );
 
     const webp = Buffer.from(await (await fetch(result.downloadUrl)).arrayBuffer());
     expect(await sharp(webp).metadata()).toMatchObject({ format: 'webp', width: 64, height: 48 });

@@ -30,7 +30,9 @@ afterAll(async () => {
 });
 
 const operations = () =>
-  Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([url, methods]) => Object.entries(methods).map(([method, operation]) => ({ url, method, operation })));
+  Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([url, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ url, method, operation })),
+  );
 
 describe('OpenAPI document', () => {
   it('passes redocly lint (recommended rules) with 0 errors', async () => {
@@ -38,10 +40,17 @@ describe('OpenAPI document', () => {
     await writeFile(file, JSON.stringify(document));
     // Offline: no telemetry, no update check; run where no redocly.yaml is found (the built-in recommended set).
     const result = await run(path.join(ROOT, 'node_modules/.bin/redocly'), ['lint', file, '--format=json'], {
-      cwd: dir, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, maxBuffer: 32 * 1024 * 1024,
+      cwd: dir,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      maxBuffer: 32 * 1024 * 1024,
     }).catch((error: { stdout: string; stderr: string }) => error);
-    const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ severity: string; message: string; ruleId: string; location: Array<{ pointer: string }> }> };
-    const errors = report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
+    const report = JSON.parse(result.stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: Array<{ severity: string; message: string; ruleId: string; location: Array<{ pointer: string }> }>;
+    };
+    const errors = report.problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
     expect(errors).toEqual([]);
     expect(report.totals.errors).toBe(0);
     // The only warnings left: health and reference routes answer no 4xx.
@@ -55,7 +64,9 @@ describe('OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(document.paths['/api/v1/convert'].post.operationId).toBe('convert');
     expect(document.paths['/api/parse-cv/{id}'].get.operationId).toBe('getParseCvResults');
-    const tags = new Map((document.tags as Array<{ name: string; description: string }>).map((tag) => [tag.name, tag.description]));
+    const tags = new Map(
+      (document.tags as Array<{ name: string; description: string }>).map((tag) => [tag.name, tag.description]),
+    );
     for (const { operation } of operations()) {
       expect(tags.get(operation.tags[0]), operation.operationId).toBeTruthy();
       expect(operation.responses['500'], operation.operationId).toEqual({ $ref: '#/components/responses/500' });
@@ -81,14 +92,39 @@ describe('OpenAPI document', () => {
     const schemas = document.components.schemas;
     const rowFields = (name: string) => Object.keys(schemas[name].properties.rows.items.properties).sort();
     const base = ['error', 'filename', 'status'];
-    expect(rowFields('ParseCvPoll')).toEqual([...base, 'confidence', 'email', 'employer', 'linkedin', 'location', 'name', 'phone', 'skills', 'title', 'years_exp'].sort());
+    expect(rowFields('ParseCvPoll')).toEqual(
+      [
+        ...base,
+        'confidence',
+        'email',
+        'employer',
+        'linkedin',
+        'location',
+        'name',
+        'phone',
+        'skills',
+        'title',
+        'years_exp',
+      ].sort(),
+    );
     expect(rowFields('TranscribePoll')).toEqual([...base, 'duration', 'language', 'segments', 'text'].sort());
     expect(rowFields('FileSearchPoll')).toEqual([...base, 'count', 'kind', 'matches', 'truncated'].sort());
     expect(rowFields('PdfToMarkdownPoll')).toEqual([...base, 'markdown', 'pages', 'stats'].sort());
-    expect(schemas.PdfToMarkdownPoll.properties.rows.items.properties.stats.required).toEqual(['headings', 'tables', 'words', 'running_lines_stripped']);
-    expect(schemas.FileSearchPoll.properties.rows.items.properties.matches.items.required).toEqual(['location', 'snippet', 'offset', 'length']);
+    expect(schemas.PdfToMarkdownPoll.properties.rows.items.properties.stats.required).toEqual([
+      'headings',
+      'tables',
+      'words',
+      'running_lines_stripped',
+    ]);
+    expect(schemas.FileSearchPoll.properties.rows.items.properties.matches.items.required).toEqual([
+      'location',
+      'snippet',
+      'offset',
+      'length',
+    ]);
     for (const tool of ['parse-cv', 'transcribe', 'file-search', 'pdf-to-markdown']) {
-      const poll = document.paths[`/api/${tool}/{id}`].get.responses['200'].content['application/json'].schema.$ref as string;
+      const poll = document.paths[`/api/${tool}/{id}`].get.responses['200'].content['application/json'].schema
+        .$ref as string;
       expect(poll).toMatch(/^#\/components\/schemas\/[A-Za-z]+Poll$/);
       expect(poll).not.toBe('#/components/schemas/ExtractionPoll');
     }
@@ -98,9 +134,12 @@ describe('OpenAPI document', () => {
 
   it('declares Content-Disposition on downloads and the rate headers on the answers that carry them', async () => {
     expect(document.paths['/api/download/{token}'].get.responses['200'].headers).toHaveProperty('Content-Disposition');
-    expect(document.paths['/api/batch/{id}/download'].get.responses['200'].headers).toHaveProperty('Content-Disposition');
+    expect(document.paths['/api/batch/{id}/download'].get.responses['200'].headers).toHaveProperty(
+      'Content-Disposition',
+    );
     const responses = document.components.responses;
-    for (const status of ['400', '402', '403', '404', '413', '429', '500']) expect(Object.keys(responses[status].headers ?? {}), status).toContain('RateLimit-Remaining');
+    for (const status of ['400', '402', '403', '404', '413', '429', '500'])
+      expect(Object.keys(responses[status].headers ?? {}), status).toContain('RateLimit-Remaining');
     expect(responses['401'].headers).toBeUndefined();
     expect(responses['429'].headers).toHaveProperty('Retry-After');
 
@@ -113,7 +152,8 @@ describe('OpenAPI document', () => {
 
   it('/docs draws every method badge in its own colour', async () => {
     const page = await (await fetch(`${server.url}/docs`)).text();
-    for (const method of ['get', 'post', 'patch', 'delete']) expect(page).toMatch(new RegExp(`\\.${method}\\{background:#[0-9a-f]{6}\\}`));
+    for (const method of ['get', 'post', 'patch', 'delete'])
+      expect(page).toMatch(new RegExp(`\\.${method}\\{background:#[0-9a-f]{6}\\}`));
     expect(page).toContain('<span class="method patch">PATCH</span>');
   });
 });

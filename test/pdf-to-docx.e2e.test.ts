@@ -30,7 +30,9 @@ describe('PDF to DOCX over HTTP', () => {
     const { outputPath, filename } = await convertAndDownload(server.url, key, pdf, { to: 'docx' });
     expect(path.extname(filename)).toBe('.docx');
     const { paragraphs, tables } = await readDocx(outputPath);
-    expect(paragraphs.filter((p) => /^Heading\d$/.test(p.style)).map((p) => p.text)).toEqual(HEADINGS.map((h) => h.text));
+    expect(paragraphs.filter((p) => /^Heading\d$/.test(p.style)).map((p) => p.text)).toEqual(
+      HEADINGS.map((h) => h.text),
+    );
     for (const text of PARAGRAPHS) expect(paragraphs.map((p) => p.text)).toContain(text);
     expect(tables).toEqual([TABLE]);
   });

@@ -10,9 +10,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../core/engines/process.js';
 import { pdfPlugins } from '../plugins/pdf/index.js';
 import {
-  FIXTURE_AUTHOR, FIXTURE_PASSWORD, JPEG_SIZE, PNG_SIZE, PdfFixtures, objectsJson, pageCount, pageRotations, pageTexts, pdfInfo, unzip,
+  FIXTURE_AUTHOR,
+  FIXTURE_PASSWORD,
+  JPEG_SIZE,
+  PNG_SIZE,
+  PdfFixtures,
+  objectsJson,
+  pageCount,
+  pageRotations,
+  pageTexts,
+  pdfInfo,
+  unzip,
 } from '../plugins/pdf/shared/fixtures.js';
-import { authHeaders, convertAndDownload, download, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
+import {
+  authHeaders,
+  convertAndDownload,
+  download,
+  getJson,
+  startServer,
+  submitConvert,
+  waitForJob,
+  type TestServer,
+} from './helpers.js';
 
 const pages = (...numbers: number[]) => numbers.map((n) => `Page ${n}`);
 
@@ -37,19 +56,20 @@ describe('PDF tools over HTTP', () => {
   };
 
   it('runs every PDF op', async () => {
-    const [rotated, split, extracted, deleted, protectedPdf, unlocked, compressed, text, images, repaired, cleaned] = await Promise.all([
-      run('eight', { op: 'rotate-pdf', angle: '270' }),
-      run('eight', { op: 'split-pdf', split: '{"mode":"ranges","ranges":"1-3,4,5-8"}' }),
-      run('eight', { op: 'extract-pages', pages: '2, 6-7' }),
-      run('eight', { op: 'delete-pages', pages: '1-6' }),
-      run('three', { op: 'protect-pdf', password: 'http secret' }),
-      run('encrypted', { op: 'unlock-pdf', password: FIXTURE_PASSWORD }),
-      run('photo', { op: 'compress-pdf' }),
-      run('eight', { op: 'pdf-to-text' }),
-      run('images', { op: 'extract-images' }),
-      run('scripted', { op: 'repair-pdf' }),
-      run('eight', { op: 'clean-metadata' }),
-    ]);
+    const [rotated, split, extracted, deleted, protectedPdf, unlocked, compressed, text, images, repaired, cleaned] =
+      await Promise.all([
+        run('eight', { op: 'rotate-pdf', angle: '270' }),
+        run('eight', { op: 'split-pdf', split: '{"mode":"ranges","ranges":"1-3,4,5-8"}' }),
+        run('eight', { op: 'extract-pages', pages: '2, 6-7' }),
+        run('eight', { op: 'delete-pages', pages: '1-6' }),
+        run('three', { op: 'protect-pdf', password: 'http secret' }),
+        run('encrypted', { op: 'unlock-pdf', password: FIXTURE_PASSWORD }),
+        run('photo', { op: 'compress-pdf' }),
+        run('eight', { op: 'pdf-to-text' }),
+        run('images', { op: 'extract-images' }),
+        run('scripted', { op: 'repair-pdf' }),
+        run('eight', { op: 'clean-metadata' }),
+      ]);
 
     expect(await pageRotations(rotated)).toEqual(Array(8).fill(270));
 
@@ -62,17 +82,31 @@ describe('PDF tools over HTTP', () => {
     expect(await pageTexts(deleted)).toEqual(pages(7, 8));
 
     await expect(pageCount(protectedPdf)).rejects.toThrow(/invalid password/);
-    expect((await runProcess('qpdf', ['--password=http secret', '--show-encryption', protectedPdf], { timeoutMs: 10_000 })).stdout).toMatch(/^R = 6$/m);
+    expect(
+      (await runProcess('qpdf', ['--password=http secret', '--show-encryption', protectedPdf], { timeoutMs: 10_000 }))
+        .stdout,
+    ).toMatch(/^R = 6$/m);
 
     expect(await pageTexts(unlocked)).toEqual(pages(1, 2));
 
     expect((await readFile(compressed)).length).toBeLessThan((await readFile(fixtures.get('photo').path)).length);
 
     expect(path.extname(text)).toBe('.txt');
-    expect((await readFile(text, 'utf8')).split('\f').map((p) => p.trim()).filter(Boolean)).toEqual(pages(1, 2, 3, 4, 5, 6, 7, 8));
+    expect(
+      (await readFile(text, 'utf8'))
+        .split('\f')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    ).toEqual(pages(1, 2, 3, 4, 5, 6, 7, 8));
 
     const extractedImages = await unzip(images, `${images}.d`);
-    const dimensions = await Promise.all(extractedImages.map(async (i) => sharp(i.path).metadata().then((m) => ({ width: m.width, height: m.height }))));
+    const dimensions = await Promise.all(
+      extractedImages.map(async (i) =>
+        sharp(i.path)
+          .metadata()
+          .then((m) => ({ width: m.width, height: m.height })),
+      ),
+    );
     expect(dimensions).toEqual(expect.arrayContaining([PNG_SIZE, JPEG_SIZE]));
     expect(dimensions).toHaveLength(2);
 
@@ -87,7 +121,8 @@ describe('PDF tools over HTTP', () => {
   it('merges PDFs in the order sent on POST /api/pdf/merge', async () => {
     const key = await server.createKey('pro');
     const form = new FormData();
-    for (const name of ['two', 'three'] as const) form.append('files', new Blob([await readFile(fixtures.get(name).path)]), `${name}.pdf`);
+    for (const name of ['two', 'three'] as const)
+      form.append('files', new Blob([await readFile(fixtures.get(name).path)]), `${name}.pdf`);
     const res = await fetch(`${server.url}/api/pdf/merge`, { method: 'POST', body: form, headers: authHeaders(key) });
     expect(res.status).toBe(200);
     const job = await waitForJob(server.url, key, ((await res.json()) as { jobId: string }).jobId);
@@ -99,28 +134,51 @@ describe('PDF tools over HTTP', () => {
   });
 
   it('refuses a PDF op to a Free key with 403', async () => {
-    const res = await submitConvert(server.url, freeKey, fixtures.get('eight').path, { to: 'pdf', op: 'rotate-pdf', angle: '90' });
+    const res = await submitConvert(server.url, freeKey, fixtures.get('eight').path, {
+      to: 'pdf',
+      op: 'rotate-pdf',
+      angle: '90',
+    });
     expect(res.status).toBe(403);
     expect(typeof res.body.error).toBe('string');
   });
 
   it('refuses missing and invalid fields with 400', async () => {
     const key = await server.createKey('pro');
-    const submit = (fields: Record<string, string>) => submitConvert(server.url, key, fixtures.get('eight').path, { to: 'pdf', ...fields });
+    const submit = (fields: Record<string, string>) =>
+      submitConvert(server.url, key, fixtures.get('eight').path, { to: 'pdf', ...fields });
 
-    expect(await submit({ op: 'rotate-pdf' })).toMatchObject({ status: 400, body: { error: 'Invalid angle: is required (90, 180 or 270)' } });
-    expect(await submit({ op: 'rotate-pdf', angle: '45' })).toMatchObject({ status: 400, body: { error: 'Invalid angle: must be 90, 180 or 270' } });
-    expect(await submit({ op: 'split-pdf', split: '{mode: pages' })).toMatchObject({ status: 400, body: { error: 'split must be a JSON string' } });
-    expect(await submit({ op: 'split-pdf', split: '{"mode":"ranges","ranges":"1-3,x"}' })).toMatchObject({ status: 400 });
+    expect(await submit({ op: 'rotate-pdf' })).toMatchObject({
+      status: 400,
+      body: { error: 'Invalid angle: is required (90, 180 or 270)' },
+    });
+    expect(await submit({ op: 'rotate-pdf', angle: '45' })).toMatchObject({
+      status: 400,
+      body: { error: 'Invalid angle: must be 90, 180 or 270' },
+    });
+    expect(await submit({ op: 'split-pdf', split: '{mode: pages' })).toMatchObject({
+      status: 400,
+      body: { error: 'split must be a JSON string' },
+    });
+    expect(await submit({ op: 'split-pdf', split: '{"mode":"ranges","ranges":"1-3,x"}' })).toMatchObject({
+      status: 400,
+    });
     expect(await submit({ op: 'extract-pages' })).toMatchObject({ status: 400 });
-    expect(await submit({ op: 'protect-pdf', password: 'x'.repeat(129) })).toMatchObject({ status: 400, body: { error: 'Invalid password: must be 1 to 128 characters' } });
+    expect(await submit({ op: 'protect-pdf', password: 'x'.repeat(129) })).toMatchObject({
+      status: 400,
+      body: { error: 'Invalid password: must be 1 to 128 characters' },
+    });
   });
 
   it('fails a wrong unlock password with "Wrong password" and refunds the credits', async () => {
     const key = await server.createKey('pro');
     const credits = async () => (await getJson(`${server.url}/api/v1/credits`, key)).body.creditsRemaining as number;
     const before = await credits();
-    const accepted = await submitConvert(server.url, key, fixtures.get('encrypted').path, { to: 'pdf', op: 'unlock-pdf', password: 'not it' });
+    const accepted = await submitConvert(server.url, key, fixtures.get('encrypted').path, {
+      to: 'pdf',
+      op: 'unlock-pdf',
+      password: 'not it',
+    });
     expect(accepted.status).toBe(200);
     expect(await credits()).toBe(before - accepted.body.creditCost);
     const job = await waitForJob(server.url, key, accepted.body.jobId);

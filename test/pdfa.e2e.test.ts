@@ -14,7 +14,8 @@ import { officePlugins } from '../plugins/office/index.js';
 import { pdfPlugins } from '../plugins/pdf/index.js';
 import { convertAndDownload, startServer, submitConvert, type TestServer } from './helpers.js';
 
-const run = async (command: string, ...args: string[]) => (await runProcess(command, args, { timeoutMs: 30_000 })).stdout;
+const run = async (command: string, ...args: string[]) =>
+  (await runProcess(command, args, { timeoutMs: 30_000 })).stdout;
 
 /** The PDF/A markers of `file` at `part` (conformance B), and its text. */
 async function expectPdfa(file: string, part: number, text: string): Promise<void> {
@@ -24,7 +25,10 @@ async function expectPdfa(file: string, part: number, text: string): Promise<voi
   const info = await run('pdfinfo', file);
   expect(info).toMatch(/Encrypted:\s+no/);
   expect(info).toMatch(/JavaScript:\s+no/);
-  const fonts = (await run('pdffonts', file)).split('\n').slice(2).filter((line) => line.trim());
+  const fonts = (await run('pdffonts', file))
+    .split('\n')
+    .slice(2)
+    .filter((line) => line.trim());
   expect(fonts.length).toBeGreaterThan(0);
   // Columns: name type encoding emb sub uni object ID; "emb" is the 4th from the end.
   for (const line of fonts) expect(line.trim().split(/\s+/).at(-5), line).toBe('yes');
@@ -44,8 +48,13 @@ describe('PDF/A over HTTP', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'pdfa-e2e-'));
-    await writeFile(path.join(dir, 'charter.md'), '# Archive Charter\n\nThe octopus keeps every record for thirty years.\n');
-    await runProcess('pandoc', [path.join(dir, 'charter.md'), '-o', path.join(dir, 'charter.docx')], { timeoutMs: 30_000 });
+    await writeFile(
+      path.join(dir, 'charter.md'),
+      '# Archive Charter\n\nThe octopus keeps every record for thirty years.\n',
+    );
+    await runProcess('pandoc', [path.join(dir, 'charter.md'), '-o', path.join(dir, 'charter.docx')], {
+      timeoutMs: 30_000,
+    });
     // Helvetica as pdf-lib writes it is not embedded, and the document carries JavaScript: both forbidden in PDF/A.
     const pdf = await PDFDocument.create();
     const helvetica = await pdf.embedFont(StandardFonts.Helvetica);
@@ -64,22 +73,44 @@ describe('PDF/A over HTTP', () => {
   });
 
   it('a DOCX becomes PDF/A-2b (LibreOffice)', async () => {
-    const { outputPath } = await convertAndDownload(server.url, key, path.join(dir, 'charter.docx'), { to: 'pdf', pdfa: '2b' }, 120_000);
+    const { outputPath } = await convertAndDownload(
+      server.url,
+      key,
+      path.join(dir, 'charter.docx'),
+      { to: 'pdf', pdfa: '2b' },
+      120_000,
+    );
     await expectPdfa(outputPath, 2, 'The octopus keeps every record for thirty years.');
   }, 150_000);
 
   it('a PDF with an unembedded font and JavaScript becomes PDF/A-2b (Ghostscript)', async () => {
-    const { outputPath } = await convertAndDownload(server.url, key, path.join(dir, 'ledger.pdf'), { to: 'pdf', pdfa: '2b' }, 120_000);
+    const { outputPath } = await convertAndDownload(
+      server.url,
+      key,
+      path.join(dir, 'ledger.pdf'),
+      { to: 'pdf', pdfa: '2b' },
+      120_000,
+    );
     await expectPdfa(outputPath, 2, 'Ledger of the octopus');
   }, 150_000);
 
   it.each([
     ['1b', 1],
     ['3b', 3],
-  ] as const)('a PDF becomes PDF/A-%s', async (level, part) => {
-    const { outputPath } = await convertAndDownload(server.url, key, path.join(dir, 'ledger.pdf'), { to: 'pdf', pdfa: level }, 120_000);
-    await expectPdfa(outputPath, part, 'Ledger of the octopus');
-  }, 150_000);
+  ] as const)(
+    'a PDF becomes PDF/A-%s',
+    async (level, part) => {
+      const { outputPath } = await convertAndDownload(
+        server.url,
+        key,
+        path.join(dir, 'ledger.pdf'),
+        { to: 'pdf', pdfa: level },
+        120_000,
+      );
+      await expectPdfa(outputPath, part, 'Ledger of the octopus');
+    },
+    150_000,
+  );
 
   it('to=pdf from a PDF needs a pdfa level, and refuses an unknown one', async () => {
     const missing = await submitConvert(server.url, key, path.join(dir, 'ledger.pdf'), { to: 'pdf' });

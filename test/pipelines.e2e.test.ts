@@ -21,7 +21,11 @@ import { pdfPlugins } from '../plugins/pdf/index.js';
 import { authHeaders, download, getJson, startServer, waitForJob, type TestServer } from './helpers.js';
 
 async function postJson(url: string, key: string, body: unknown) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...authHeaders(key) },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -35,17 +39,27 @@ describe('pipelines', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'pipelines-e2e-'));
-    await writeFile(path.join(dir, 'report.md'), '# Quarterly report\n\nRevenue grew by **twelve percent** in the third quarter.\n\n## Outlook\n\nThe pipeline keeps every word.\n');
-    await runProcess('pandoc', [path.join(dir, 'report.md'), '-o', path.join(dir, 'report.docx')], { timeoutMs: 20_000 });
+    await writeFile(
+      path.join(dir, 'report.md'),
+      '# Quarterly report\n\nRevenue grew by **twelve percent** in the third quarter.\n\n## Outlook\n\nThe pipeline keeps every word.\n',
+    );
+    await runProcess('pandoc', [path.join(dir, 'report.md'), '-o', path.join(dir, 'report.docx')], {
+      timeoutMs: 20_000,
+    });
     docx = await readFile(path.join(dir, 'report.docx'));
-    png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2050c0' } }).png().toBuffer();
+    png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2050c0' } })
+      .png()
+      .toBuffer();
     origin = http.createServer((req, res) => {
       if (req.url === '/files/report.docx') return res.writeHead(200, { 'content-length': docx.length }).end(docx);
       res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
-    server = await startServer({ plugins: [...officePlugins, ...pdfPlugins, pdfToMarkdownPlugin, ...imagePlugins], env: { IMPORT_ALLOW_PRIVATE: '1' } });
+    server = await startServer({
+      plugins: [...officePlugins, ...pdfPlugins, pdfToMarkdownPlugin, ...imagePlugins],
+      env: { IMPORT_ALLOW_PRIVATE: '1' },
+    });
   }, 90_000);
   afterAll(async () => {
     await server?.close();
@@ -85,9 +99,16 @@ describe('pipelines', () => {
   it('takes a multipart upload and ends with a download of the last file', async () => {
     const key = await server.createKey('pro');
     const form = new FormData();
-    form.append('pipeline', JSON.stringify({ steps: [{ to: 'webp', quality: 80 }, { op: 'resize', resize: { width: 32 } }, { to: 'png' }] }));
+    form.append(
+      'pipeline',
+      JSON.stringify({ steps: [{ to: 'webp', quality: 80 }, { op: 'resize', resize: { width: 32 } }, { to: 'png' }] }),
+    );
     form.append('file', new Blob([new Uint8Array(png)]), 'blue.png');
-    const res = await fetch(`${server.url}/api/v1/pipelines`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const res = await fetch(`${server.url}/api/v1/pipelines`, {
+      method: 'POST',
+      body: form,
+      headers: authHeaders(key),
+    });
     const accepted = (await res.json()) as any;
     expect(res.status, JSON.stringify(accepted)).toBe(200);
     expect(accepted.creditCost).toBe(3);
@@ -102,10 +123,17 @@ describe('pipelines', () => {
 
   it('runs the same pipeline over GraphQL (createPipeline) and tRPC (pipelines.create)', async () => {
     const key = await server.createKey('pro');
-    const pipeline = { input: { url: `${base}/files/report.docx` }, steps: [{ to: 'pdf' }, { extract: 'pdf-to-markdown' }] };
+    const pipeline = {
+      input: { url: `${base}/files/report.docx` },
+      steps: [{ to: 'pdf' }, { extract: 'pdf-to-markdown' }],
+    };
     const res = await fetch(`${server.url}/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) },
-      body: JSON.stringify({ query: 'mutation($p: JSON!) { createPipeline(pipeline: $p) { jobId status creditCost } }', variables: { p: pipeline } }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({
+        query: 'mutation($p: JSON!) { createPipeline(pipeline: $p) { jobId status creditCost } }',
+        variables: { p: pipeline },
+      }),
     });
     const created = ((await res.json()) as any).data.createPipeline;
     expect(created).toMatchObject({ status: 'queued', creditCost: 20 });
@@ -116,28 +144,46 @@ describe('pipelines', () => {
       expect(String(job.result.markdown)).toMatch(/Quarterly report/);
     }
     const polled = await fetch(`${server.url}/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) },
-      body: JSON.stringify({ query: 'query($id: ID!) { job(id: $id) { status steps result } }', variables: { id: created.jobId } }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({
+        query: 'query($id: ID!) { job(id: $id) { status steps result } }',
+        variables: { id: created.jobId },
+      }),
     });
     const job = ((await polled.json()) as any).data.job;
     expect(job.steps.map((s: any) => s.status)).toEqual(['done', 'done']);
     expect(String(job.result.markdown)).toMatch(/twelve percent/);
   }, 180_000);
 
-  it("answers with the final status under Prefer: wait=N when the job finishes in time (convert and pipelines)", async () => {
+  it('answers with the final status under Prefer: wait=N when the job finishes in time (convert and pipelines)', async () => {
     const key = await server.createKey('pro');
     const form = new FormData();
     form.append('to', 'webp');
     form.append('file', new Blob([new Uint8Array(png)]), 'blue.png');
-    const res = await fetch(`${server.url}/api/v1/convert`, { method: 'POST', body: form, headers: { ...authHeaders(key), prefer: 'wait=30' } });
+    const res = await fetch(`${server.url}/api/v1/convert`, {
+      method: 'POST',
+      body: form,
+      headers: { ...authHeaders(key), prefer: 'wait=30' },
+    });
     const body = (await res.json()) as any;
     expect(res.headers.get('preference-applied')).toBe('wait=30');
-    expect(body).toMatchObject({ jobId: expect.any(String), status: 'done', creditCost: 1, statusUrl: `/api/v1/jobs/${body.jobId}`, downloadUrl: expect.any(String) });
+    expect(body).toMatchObject({
+      jobId: expect.any(String),
+      status: 'done',
+      creditCost: 1,
+      statusUrl: `/api/v1/jobs/${body.jobId}`,
+      downloadUrl: expect.any(String),
+    });
     expect((await sharp((await download(body.downloadUrl)).data).metadata()).format).toBe('webp');
 
     const pipeline = await fetch(`${server.url}/api/v1/pipelines`, {
-      method: 'POST', headers: { 'content-type': 'application/json', prefer: 'respond-async, wait=600', ...authHeaders(key) },
-      body: JSON.stringify({ input: { url: `${base}/files/report.docx` }, steps: [{ to: 'pdf' }, { extract: 'pdf-to-markdown' }] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', prefer: 'respond-async, wait=600', ...authHeaders(key) },
+      body: JSON.stringify({
+        input: { url: `${base}/files/report.docx` },
+        steps: [{ to: 'pdf' }, { extract: 'pdf-to-markdown' }],
+      }),
     });
     const answer = (await pipeline.json()) as any;
     // N is at most 60.
@@ -151,12 +197,21 @@ describe('pipelines', () => {
     const url = `${base}/files/report.docx`;
     const cases: Array<[unknown[], RegExp]> = [
       [[{ op: 'compress-pdf' }], /^steps\[0\]: compress-pdf takes PDF, the input gives DOCX$/],
-      [[{ to: 'pdf' }, { to: 'docx' }, { op: 'compress-pdf' }], /^steps\[1\]: Unsupported conversion: pdf -> docx|^steps\[2\]: compress-pdf takes PDF, step 1 gives DOCX$/],
+      [
+        [{ to: 'pdf' }, { to: 'docx' }, { op: 'compress-pdf' }],
+        /^steps\[1\]: Unsupported conversion: pdf -> docx|^steps\[2\]: compress-pdf takes PDF, step 1 gives DOCX$/,
+      ],
       [[{ to: 'txt' }, { op: 'compress-pdf' }], /^steps\[1\]: compress-pdf takes PDF, step 0 gives TXT$/],
       [[{ to: 'pdf' }, { op: 'rotate-pdf', angle: 45 }], /^steps\[1\]: Invalid angle/],
-      [[{ to: 'pdf' }, { op: 'compress-pdf', quality: 60 }], /^steps\[1\]: Field 'quality' does not apply to op 'compress-pdf'$/],
+      [
+        [{ to: 'pdf' }, { op: 'compress-pdf', quality: 60 }],
+        /^steps\[1\]: Field 'quality' does not apply to op 'compress-pdf'$/,
+      ],
       [[{ to: 'pdf' }, { op: 'no-such-op' }], /^steps\[1\]: Unknown op 'no-such-op'$/],
-      [[{ to: 'pdf' }, { extract: 'pdf-to-markdown' }, { to: 'pdf' }], /^steps\[1\]: an extraction step \(pdf-to-markdown\) must be the last step/],
+      [
+        [{ to: 'pdf' }, { extract: 'pdf-to-markdown' }, { to: 'pdf' }],
+        /^steps\[1\]: an extraction step \(pdf-to-markdown\) must be the last step/,
+      ],
       [[{ to: 'pdf' }, { op: 'protect-pdf', password: 'x' }], /^steps\[1\]: .* takes a password/],
       [[{ to: 'pdf', extract: 'pdf-to-markdown' }], /^Invalid pipeline: .*'to' or 'op'/],
       [Array.from({ length: 11 }, () => ({ to: 'pdf' })), /^Invalid pipeline: .*at most 10 steps/],
@@ -167,10 +222,19 @@ describe('pipelines', () => {
     }
     const noInput = await postJson(`${server.url}/api/v1/pipelines`, key, { steps: [{ to: 'pdf' }] });
     expect([noInput.status, noInput.body.error]).toEqual([400, expect.stringMatching(/Missing input/)]);
-    const refused = await postJson(`${server.url}/api/v1/pipelines`, key, { input: { url: 'http://169.254.169.254/a.docx' }, steps: [{ to: 'pdf' }] });
+    const refused = await postJson(`${server.url}/api/v1/pipelines`, key, {
+      input: { url: 'http://169.254.169.254/a.docx' },
+      steps: [{ to: 'pdf' }],
+    });
     expect([refused.status, refused.body.error]).toEqual([400, expect.stringMatching(/cloud metadata address/)]);
-    const free = await postJson(`${server.url}/api/v1/pipelines`, await server.createKey('free'), { input: { url }, steps: [{ to: 'pdf' }, { op: 'compress-pdf' }] });
-    expect([free.status, free.body.error]).toEqual([403, expect.stringMatching(/^steps\[1\]: Tool operations require/)]);
+    const free = await postJson(`${server.url}/api/v1/pipelines`, await server.createKey('free'), {
+      input: { url },
+      steps: [{ to: 'pdf' }, { op: 'compress-pdf' }],
+    });
+    expect([free.status, free.body.error]).toEqual([
+      403,
+      expect.stringMatching(/^steps\[1\]: Tool operations require/),
+    ]);
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
   });
 

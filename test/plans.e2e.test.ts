@@ -7,7 +7,17 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SLOW_TEXT_PLUGIN, TestClock, authHeaders, download, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
+import {
+  SLOW_TEXT_PLUGIN,
+  TestClock,
+  authHeaders,
+  download,
+  getJson,
+  startServer,
+  submitConvert,
+  waitForJob,
+  type TestServer,
+} from './helpers.js';
 
 const text = (data = 'plan rules') => ({ name: 'doc.txt', data });
 let png: Buffer;
@@ -18,7 +28,9 @@ async function credits(server: TestServer, key: string) {
 
 async function signedUrl(server: TestServer, key: string, body: Record<string, unknown>) {
   const res = await fetch(`${server.url}/api/v1/signed-url`, {
-    method: 'POST', headers: { ...authHeaders(key), 'content-type': 'application/json' }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { ...authHeaders(key), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };
 }
@@ -36,7 +48,9 @@ describe('plans, credits and privacy rules', () => {
   const clock = new TestClock(new Date('2026-11-22T10:00:00Z'));
 
   beforeAll(async () => {
-    png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
     server = await startServer({ env: { PLUGINS: SLOW_TEXT_PLUGIN }, clock });
   });
   afterAll(() => server.close());
@@ -45,8 +59,14 @@ describe('plans, credits and privacy rules', () => {
     it('reports the balance exactly as the spec', async () => {
       const key = await server.createKey('pro');
       expect(await credits(server, key)).toEqual({
-        plan: 'Pro', creditsIncluded: 3000, creditsUsed: 0, creditsRemaining: 3000, resetDate: '2026-12-01T00:00:00.000Z',
-        overageEnabled: false, overageRatePer1000: 5, overageCredits: 0,
+        plan: 'Pro',
+        creditsIncluded: 3000,
+        creditsUsed: 0,
+        creditsRemaining: 3000,
+        resetDate: '2026-12-01T00:00:00.000Z',
+        overageEnabled: false,
+        overageRatePer1000: 5,
+        overageCredits: 0,
       });
     });
 
@@ -63,7 +83,11 @@ describe('plans, credits and privacy rules', () => {
     it('never overspends under concurrent requests at the edge of the allowance', async () => {
       const { key, accountId } = await server.createAccount('free');
       await server.server.runtime.services.credits.setUsed(accountId, 245);
-      const results = await Promise.all(Array.from({ length: 12 }, () => submitConvert(server.url, key, { name: 'red.png', data: png }, { to: 'webp' })));
+      const results = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          submitConvert(server.url, key, { name: 'red.png', data: png }, { to: 'webp' }),
+        ),
+      );
       const accepted = results.filter((r) => r.status === 200);
       const refused = results.filter((r) => r.status === 402);
       expect(accepted).toHaveLength(5);
@@ -93,7 +117,12 @@ describe('plans, credits and privacy rules', () => {
       const res = await submitConvert(server.url, key, text(), { to: 'md', steps: '1' });
       expect(res.status).toBe(200);
       expect(res.body.creditsRemaining).toBe(0);
-      expect(await credits(server, key)).toMatchObject({ overageEnabled: true, creditsUsed: 252, creditsRemaining: 0, overageCredits: 2 });
+      expect(await credits(server, key)).toMatchObject({
+        overageEnabled: true,
+        creditsUsed: 252,
+        creditsRemaining: 0,
+        overageCredits: 2,
+      });
       await waitForJob(server.url, key, res.body.jobId);
     });
 
@@ -104,7 +133,11 @@ describe('plans, credits and privacy rules', () => {
         await server.server.runtime.services.credits.setUsed(accountId, 250);
         expect((await submitConvert(server.url, key, text(), { to: 'md' })).status).toBe(402);
         clock.set('2026-12-01T00:00:01Z');
-        expect(await credits(server, key)).toMatchObject({ creditsUsed: 0, creditsRemaining: 250, resetDate: '2027-01-01T00:00:00.000Z' });
+        expect(await credits(server, key)).toMatchObject({
+          creditsUsed: 0,
+          creditsRemaining: 250,
+          resetDate: '2027-01-01T00:00:00.000Z',
+        });
         const res = await submitConvert(server.url, key, text(), { to: 'md', steps: '1' });
         expect(res.status).toBe(200);
         await waitForJob(server.url, key, res.body.jobId);
@@ -199,8 +232,10 @@ describe('plans, credits and privacy rules', () => {
       const minted = await signedUrl(server, key, { jobId });
       expect(minted.status).toBe(200);
       expect(minted.body).toEqual({
-        url: expect.stringMatching(new RegExp(`^${server.url}/api/download/[A-Za-z0-9_-]{43}$`)), expiresIn: 86_400,
-        expiresAt: new Date(clock.now().getTime() + 86_400_000).toISOString(), reusable: true,
+        url: expect.stringMatching(new RegExp(`^${server.url}/api/download/[A-Za-z0-9_-]{43}$`)),
+        expiresIn: 86_400,
+        expiresAt: new Date(clock.now().getTime() + 86_400_000).toISOString(),
+        reusable: true,
       });
       expect((await signedUrl(server, key, { jobId, expirySeconds: 10 * 86_400 })).body.expiresIn).toBe(604_800);
       expect((await signedUrl(server, key, { jobId, expirySeconds: 59 })).status).toBe(400);
@@ -210,7 +245,9 @@ describe('plans, credits and privacy rules', () => {
       const enterprise = await server.createKey('enterprise');
       const own = await finishedJob(server, enterprise);
       expect((await signedUrl(server, enterprise, { jobId: own.jobId })).body.expiresIn).toBe(7 * 86_400);
-      expect((await signedUrl(server, enterprise, { jobId: own.jobId, expirySeconds: 40 * 86_400 })).body.expiresIn).toBe(2_592_000);
+      expect(
+        (await signedUrl(server, enterprise, { jobId: own.jobId, expirySeconds: 40 * 86_400 })).body.expiresIn,
+      ).toBe(2_592_000);
     });
 
     it('a single-use URL is consumed by its first download', async () => {
@@ -281,7 +318,11 @@ describe('plans, credits and privacy rules', () => {
       const form = new FormData();
       form.append('files', new Blob([new Uint8Array(png)]), 'a.pdf');
       form.append('files', new Blob([new Uint8Array(png)]), 'b.pdf');
-      const merge = await fetch(`${server.url}/api/pdf/merge`, { method: 'POST', body: form, headers: authHeaders(free) });
+      const merge = await fetch(`${server.url}/api/pdf/merge`, {
+        method: 'POST',
+        body: form,
+        headers: authHeaders(free),
+      });
       expect(merge.status).toBe(403);
       expect(((await merge.json()) as { error: string }).error).toBe('PDF merge requires the Pro plan or higher');
       expect((await credits(server, free)).creditsUsed).toBe(0);

@@ -9,7 +9,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { ROOT, TestClock, admin, download, freePort, getJson, spawnServer, startServer, submitConvert, waitForJob } from './helpers.js';
+import {
+  ROOT,
+  TestClock,
+  admin,
+  download,
+  freePort,
+  getJson,
+  spawnServer,
+  startServer,
+  submitConvert,
+  waitForJob,
+} from './helpers.js';
 
 async function allFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -18,17 +29,26 @@ async function allFiles(dir: string): Promise<string[]> {
 
 async function onePagePdf(): Promise<Buffer> {
   const doc = await PDFDocument.create();
-  doc.addPage([200, 200]).drawText('secret page', { font: await doc.embedFont(StandardFonts.Helvetica), x: 20, y: 100 });
+  doc
+    .addPage([200, 200])
+    .drawText('secret page', { font: await doc.embedFont(StandardFonts.Helvetica), x: 20, y: 100 });
   return Buffer.from(await doc.save());
 }
 
 describe('privacy of passwords', () => {
-  it('runs password jobs in the accepting process, even an API-only one (WORKERS=0)', { timeout: 120_000 }, async () => {
+  it('runs password jobs in the accepting process, even an API-only one (WORKERS=0)', {
+    timeout: 120_000,
+  }, async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-api-only-'));
     const { result } = await admin(dataDir, 'create-key', '--plan', 'pro');
     const server = await spawnServer({ DATA_DIR: dataDir, WORKERS: '0' });
     try {
-      const accepted = await submitConvert(server.url, result.key, { name: 'a.pdf', data: await onePagePdf() }, { to: 'pdf', op: 'protect-pdf', password: 'correct horse' });
+      const accepted = await submitConvert(
+        server.url,
+        result.key,
+        { name: 'a.pdf', data: await onePagePdf() },
+        { to: 'pdf', op: 'protect-pdf', password: 'correct horse' },
+      );
       expect(accepted.status).toBe(200);
       expect((await waitForJob(server.url, result.key, accepted.body.jobId)).status).toBe('done');
     } finally {
@@ -47,7 +67,15 @@ describe('privacy of passwords', () => {
     const url = `http://127.0.0.1:${port}`;
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/main.ts')], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'trace', QUEUE_POLL_MS: '50' },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: url,
+        LOG_LEVEL: 'trace',
+        QUEUE_POLL_MS: '50',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let logs = '';
@@ -55,17 +83,33 @@ describe('privacy of passwords', () => {
     child.stderr.on('data', (c) => (logs += c));
     try {
       for (let i = 0; i < 300; i++) {
-        if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+        if (
+          await fetch(`${url}/healthz`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      const accepted = await submitConvert(url, result.key, { name: 'private.pdf', data: pdf }, { to: 'pdf', op: 'protect-pdf', password });
+      const accepted = await submitConvert(
+        url,
+        result.key,
+        { name: 'private.pdf', data: pdf },
+        { to: 'pdf', op: 'protect-pdf', password },
+      );
       expect(accepted.status).toBe(200);
       const job = await waitForJob(url, result.key, accepted.body.jobId);
       expect(job.status).toBe('done');
       const protectedPdf = await download(job.downloadUrl!);
       expect(protectedPdf.data.subarray(0, 5).toString()).toBe('%PDF-');
       // A wrong password fails cleanly and is not echoed back either.
-      const wrong = await submitConvert(url, result.key, { name: 'locked.pdf', data: protectedPdf.data }, { to: 'pdf', op: 'unlock-pdf', password: `${password}-nope` });
+      const wrong = await submitConvert(
+        url,
+        result.key,
+        { name: 'locked.pdf', data: protectedPdf.data },
+        { to: 'pdf', op: 'unlock-pdf', password: `${password}-nope` },
+      );
       const failed = await waitForJob(url, result.key, wrong.body.jobId);
       expect(failed).toEqual({ status: 'failed', error: 'Wrong password' });
     } finally {
@@ -97,9 +141,20 @@ describe('recovery of password jobs', () => {
       const account = (await store.accounts.get(accountId))!;
       await credits.charge(account, 10);
       const job = await store.jobs.create({
-        id: 'orphan-protect-job', accountId, kind: 'tool', pluginId: 'protect-pdf', op: 'protect-pdf', inputFormat: 'pdf', outputFormat: 'pdf',
-        options: {}, inputs: [], creditCost: 10, creditPeriod: clock.now().toISOString().slice(0, 7), viaApi: true,
-        createdAt: clock.now(), inputsExpireAt: new Date(clock.now().getTime() + 3600_000),
+        id: 'orphan-protect-job',
+        accountId,
+        kind: 'tool',
+        pluginId: 'protect-pdf',
+        op: 'protect-pdf',
+        inputFormat: 'pdf',
+        outputFormat: 'pdf',
+        options: {},
+        inputs: [],
+        creditCost: 10,
+        creditPeriod: clock.now().toISOString().slice(0, 7),
+        viaApi: true,
+        createdAt: clock.now(),
+        inputsExpireAt: new Date(clock.now().getTime() + 3600_000),
       });
       expect(await runner.triage(job)).toBe('leave');
       expect((await store.jobs.get(job.id))!.status).toBe('waiting');
@@ -107,7 +162,10 @@ describe('recovery of password jobs', () => {
       clock.advance(60 * 60_000);
       expect(await runner.triage(job)).toBe('leave');
       const status = await getJson(`${server.url}/api/v1/jobs/${job.id}`, key);
-      expect(status.body).toEqual({ status: 'failed', error: 'The job was interrupted, and its password is never stored; submit the job again' });
+      expect(status.body).toEqual({
+        status: 'failed',
+        error: 'The job was interrupted, and its password is never stored; submit the job again',
+      });
       expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
     } finally {
       await server.close();

@@ -9,7 +9,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_PATTERNS, KEPT, SECRETS, extractedText, libreOfficeFixture, pdfLibFixture, residue } from '../plugins/redact/fixtures.js';
+import {
+  ALL_PATTERNS,
+  KEPT,
+  SECRETS,
+  extractedText,
+  libreOfficeFixture,
+  pdfLibFixture,
+  residue,
+} from '../plugins/redact/fixtures.js';
 import { runProcess } from '../core/engines/process.js';
 import { scannedPdf } from '../plugins/ocr/fixtures.js';
 import { ocrPlugins } from '../plugins/ocr/index.js';
@@ -39,7 +47,11 @@ describe('redact over HTTP', () => {
     const key = await server.createKey('pro');
     const [first, second] = await Promise.all([
       convertAndDownload(server.url, key, pdfLib, { to: 'pdf', op: 'redact', redact: JSON.stringify(ALL_PATTERNS) }),
-      convertAndDownload(server.url, key, libreOffice, { to: 'pdf', op: 'redact', redact: JSON.stringify(ALL_PATTERNS) }),
+      convertAndDownload(server.url, key, libreOffice, {
+        to: 'pdf',
+        op: 'redact',
+        redact: JSON.stringify(ALL_PATTERNS),
+      }),
     ]);
     expect(first.job.toolReport).toEqual({ op: 'redact', detected: 15 });
     expect(second.job.toolReport?.detected).toBeGreaterThanOrEqual(7);
@@ -51,7 +63,11 @@ describe('redact over HTTP', () => {
 
   it('no match: detected 0 and the file back byte for byte', async () => {
     const key = await server.createKey('pro');
-    const { job, data } = await convertAndDownload(server.url, key, pdfLib, { to: 'pdf', op: 'redact', redact: '{"terms":["absent phrase"]}' });
+    const { job, data } = await convertAndDownload(server.url, key, pdfLib, {
+      to: 'pdf',
+      op: 'redact',
+      redact: '{"terms":["absent phrase"]}',
+    });
     expect(job.toolReport).toEqual({ op: 'redact', detected: 0 });
     expect(data.equals(await readFile(pdfLib))).toBe(true);
   }, 60_000);
@@ -62,14 +78,21 @@ describe('redact over HTTP', () => {
     const ocred = await convertAndDownload(server.url, key, scan, { to: 'pdf', op: 'ocr' }, 120_000);
     const searchable = path.join(dir, 'searchable.pdf');
     await writeFile(searchable, ocred.data);
-    const { job, outputPath } = await convertAndDownload(server.url, key, searchable, { to: 'pdf', op: 'redact', redact: '{"patterns":["email"]}' });
+    const { job, outputPath } = await convertAndDownload(server.url, key, searchable, {
+      to: 'pdf',
+      op: 'redact',
+      redact: '{"patterns":["email"]}',
+    });
     expect(job.toolReport).toEqual({ op: 'redact', detected: 1 });
     expect(await residue(outputPath, [SECRETS.email])).toEqual([]);
     expect(await extractedText(outputPath)).toContain('This line stays');
     // The picture itself: render the page and read it again.
     const png = path.join(dir, 'rendered');
     await runProcess('pdftoppm', ['-r', '300', '-png', '-singlefile', outputPath, png], { timeoutMs: 60_000 });
-    const { stdout } = await runProcess('tesseract', [`${png}.png`, 'stdout', '-l', 'eng'], { timeoutMs: 60_000, env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
+    const { stdout } = await runProcess('tesseract', [`${png}.png`, 'stdout', '-l', 'eng'], {
+      timeoutMs: 60_000,
+      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+    });
     expect(stdout).toContain('This line stays');
     expect(stdout).toContain('Write to');
     expect(stdout.toLowerCase()).not.toMatch(/jane|example|doe@/);
@@ -77,7 +100,12 @@ describe('redact over HTTP', () => {
 
   it('refuses a missing or empty spec before any credit is spent', async () => {
     const key = await server.createKey('pro');
-    const specs: Array<Record<string, string>> = [{}, { redact: '{}' }, { redact: '{"patterns":["passport"]}' }, { redact: 'email' }];
+    const specs: Array<Record<string, string>> = [
+      {},
+      { redact: '{}' },
+      { redact: '{"patterns":["passport"]}' },
+      { redact: 'email' },
+    ];
     for (const fields of specs) {
       const { status, body } = await submitConvert(server.url, key, pdfLib, { to: 'pdf', op: 'redact', ...fields });
       expect(status, JSON.stringify(fields)).toBe(400);

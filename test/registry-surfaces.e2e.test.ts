@@ -19,22 +19,37 @@ const WORD_COUNT = path.join(ROOT, 'test/fixtures/plugins/word-count.ts');
 const MISSING_ENGINE = path.join(ROOT, 'test/fixtures/plugins/missing-engine.ts');
 
 type Upload = { name: string; data: Buffer | string };
-type GraphQLBody = { data?: Record<string, any> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+type GraphQLBody = {
+  data?: Record<string, any> | null;
+  errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+};
 
 const text = (name: string, data: string): Upload => ({ name, data });
 const blob = ({ data }: Upload) => new Blob([typeof data === 'string' ? data : new Uint8Array(data)]);
 
 /** A GraphQL operation; with `files`, as a multipart request whose `$files` variable lists them. */
-async function graphql(url: string, key: string, query: string, variables: Record<string, unknown> = {}, files?: Upload[]): Promise<GraphQLBody> {
+async function graphql(
+  url: string,
+  key: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  files?: Upload[],
+): Promise<GraphQLBody> {
   if (!files) {
-    const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) }, body: JSON.stringify({ query, variables }) });
+    const res = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({ query, variables }),
+    });
     return (await res.json()) as GraphQLBody;
   }
   const body = new FormData();
   body.append('operations', JSON.stringify({ query, variables: { ...variables, files: files.map(() => null) } }));
   body.append('map', JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [`variables.files.${i}`]]))));
   files.forEach((file, i) => body.append(String(i), blob(file), file.name));
-  return (await (await fetch(`${url}/graphql`, { method: 'POST', body, headers: authHeaders(key) })).json()) as GraphQLBody;
+  return (await (
+    await fetch(`${url}/graphql`, { method: 'POST', body, headers: authHeaders(key) })
+  ).json()) as GraphQLBody;
 }
 
 /** Repeated `files` plus text fields: the REST and tRPC form. */
@@ -65,8 +80,11 @@ async function trpcError(call: Promise<unknown>): Promise<{ message: string; cod
 }
 
 /** The procedure of a tool the typed client does not know (AppRouter names the spec's tools): served all the same. */
-type ExtractionProcedure = { mutate(form: FormData): Promise<{ batchId: string; total: number; errors: unknown[]; statusUrl: string }> };
-const procedureOf = (client: TransmuteClient, name: string) => (client.extraction as unknown as Record<string, ExtractionProcedure>)[name]!;
+type ExtractionProcedure = {
+  mutate(form: FormData): Promise<{ batchId: string; total: number; errors: unknown[]; statusUrl: string }>;
+};
+const procedureOf = (client: TransmuteClient, name: string) =>
+  (client.extraction as unknown as Record<string, ExtractionProcedure>)[name]!;
 
 describe('the registry drives every surface', () => {
   let server: TestServer;
@@ -91,16 +109,29 @@ describe('the registry drives every surface', () => {
     }`;
 
     it('REST: POST /api/word-count and GET /api/word-count/{id}, options decoded from the form, rows and the declared total', async () => {
-      const res = await fetch(`${server.url}/api/word-count`, { method: 'POST', body: form([poem, note, text('table.csv', 'a,b\n1,2\n')], { minLength: '4' }), headers: authHeaders(key) });
+      const res = await fetch(`${server.url}/api/word-count`, {
+        method: 'POST',
+        body: form([poem, note, text('table.csv', 'a,b\n1,2\n')], { minLength: '4' }),
+        headers: authHeaders(key),
+      });
       const accepted = (await res.json()) as { batchId: string; statusUrl: string };
       expect(res.status).toBe(200);
       expect(accepted).toEqual({
-        batchId: expect.any(String), total: 2, statusUrl: `/api/word-count/${accepted.batchId}`,
+        batchId: expect.any(String),
+        total: 2,
+        statusUrl: `/api/word-count/${accepted.batchId}`,
         errors: [{ filename: 'table.csv', error: 'Word count (test) does not read .csv files' }],
       });
-      const done = await until(async () => (await getJson(`${server.url}${accepted.statusUrl}`, key)).body, (poll) => poll.done);
+      const done = await until(
+        async () => (await getJson(`${server.url}${accepted.statusUrl}`, key)).body,
+        (poll) => poll.done,
+      );
       expect(done).toEqual({
-        done: true, total: 2, completed: 2, failed: 0, totalWords: 9,
+        done: true,
+        total: 2,
+        completed: 2,
+        failed: 0,
+        totalWords: 9,
         rows: [
           { filename: 'poem.txt', status: 'completed', words: 5, count: 5, longest: 'quick' },
           { filename: 'note.txt', status: 'completed', words: 4, count: 4, longest: 'punctuation' },
@@ -108,7 +139,11 @@ describe('the registry drives every surface', () => {
       });
       // Charged per file, as the spec's tools (a text file is 3 credits).
       expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(6);
-      const bad = await fetch(`${server.url}/api/word-count`, { method: 'POST', body: form([poem], { minLength: 'four' }), headers: authHeaders(key) });
+      const bad = await fetch(`${server.url}/api/word-count`, {
+        method: 'POST',
+        body: form([poem], { minLength: 'four' }),
+        headers: authHeaders(key),
+      });
       expect(bad.status).toBe(400);
     });
 
@@ -116,50 +151,117 @@ describe('the registry drives every surface', () => {
       const accepted = await graphql(server.url, key, WORD_COUNT_MUTATION, { minLength: 5, unit: 'letters' }, [poem]);
       expect(accepted.errors).toBeUndefined();
       expect(accepted.data!.wordCount).toEqual({ batchId: expect.any(String), total: 1, errors: [] });
-      const done = await until(async () => (await graphql(server.url, key, EXTRACTION, { id: accepted.data!.wordCount.batchId })).data!.extraction, (poll) => poll.done);
+      const done = await until(
+        async () =>
+          (await graphql(server.url, key, EXTRACTION, { id: accepted.data!.wordCount.batchId })).data!.extraction,
+        (poll) => poll.done,
+      );
       expect(done).toEqual({
-        done: true, total: 1, completed: 1, failed: 0, totalHits: null, summary: { totalWords: 3 },
-        rows: [{ filename: 'poem.txt', status: 'completed', error: null, data: { words: 3, count: 15, longest: 'quick' } }],
+        done: true,
+        total: 1,
+        completed: 1,
+        failed: 0,
+        totalHits: null,
+        summary: { totalWords: 3 },
+        rows: [
+          { filename: 'poem.txt', status: 'completed', error: null, data: { words: 3, count: 15, longest: 'quick' } },
+        ],
       });
 
       // The arguments are the fields of the generated TestWordCountOptions, defaults included.
-      const introspect = (name: string) => graphql(server.url, key, `{ __type(name: "${name}") { inputFields { name defaultValue type { name } } } }`);
-      const mutations = await graphql(server.url, key, '{ __schema { mutationType { fields { name args { name defaultValue type { name kind ofType { name } } } } } } }');
-      const wordCount = mutations.data!.__schema.mutationType.fields.find((f: { name: string }) => f.name === 'wordCount');
+      const introspect = (name: string) =>
+        graphql(server.url, key, `{ __type(name: "${name}") { inputFields { name defaultValue type { name } } } }`);
+      const mutations = await graphql(
+        server.url,
+        key,
+        '{ __schema { mutationType { fields { name args { name defaultValue type { name kind ofType { name } } } } } } }',
+      );
+      const wordCount = mutations.data!.__schema.mutationType.fields.find(
+        (f: { name: string }) => f.name === 'wordCount',
+      );
       const { inputFields } = (await introspect('TestWordCountOptions')).data!.__type;
       expect(inputFields).toEqual([
         { name: 'minLength', defaultValue: '1', type: { name: 'Int' } },
         { name: 'unit', defaultValue: 'words', type: { name: 'TestWordCountOptionsUnit' } },
       ]);
-      expect(wordCount.args.map((a: { name: string; defaultValue: string | null; type: { name: string | null } }) => [a.name, a.defaultValue, a.type.name])).toEqual([
-        ['files', null, null], ['minLength', '1', 'Int'], ['unit', 'words', 'TestWordCountOptionsUnit'], ['webhookUrl', null, 'String'],
+      expect(
+        wordCount.args.map((a: { name: string; defaultValue: string | null; type: { name: string | null } }) => [
+          a.name,
+          a.defaultValue,
+          a.type.name,
+        ]),
+      ).toEqual([
+        ['files', null, null],
+        ['minLength', '1', 'Int'],
+        ['unit', 'words', 'TestWordCountOptionsUnit'],
+        ['webhookUrl', null, 'String'],
       ]);
       const bad = await graphql(server.url, key, WORD_COUNT_MUTATION, { minLength: 0 }, [poem]);
-      expect(bad.errors?.[0]).toMatchObject({ message: expect.stringMatching(/minLength/), extensions: { code: 'BAD_USER_INPUT' } });
+      expect(bad.errors?.[0]).toMatchObject({
+        message: expect.stringMatching(/minLength/),
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
     });
 
     it('tRPC: extraction.wordCount and extraction.get, the REST rows', async () => {
       const accepted = await procedureOf(trpc, 'wordCount').mutate(form([note, poem], { minLength: '5' }));
-      expect(accepted).toEqual({ batchId: expect.any(String), total: 2, errors: [], statusUrl: `/api/word-count/${accepted.batchId}` });
-      const done = await until(() => trpc.extraction.get.query({ tool: 'word-count', batchId: accepted.batchId }), (poll) => poll.done);
-      expect(done).toMatchObject({ total: 2, completed: 2, totalWords: 5, rows: [{ filename: 'note.txt', words: 2 }, { filename: 'poem.txt', words: 3 }] });
+      expect(accepted).toEqual({
+        batchId: expect.any(String),
+        total: 2,
+        errors: [],
+        statusUrl: `/api/word-count/${accepted.batchId}`,
+      });
+      const done = await until(
+        () => trpc.extraction.get.query({ tool: 'word-count', batchId: accepted.batchId }),
+        (poll) => poll.done,
+      );
+      expect(done).toMatchObject({
+        total: 2,
+        completed: 2,
+        totalWords: 5,
+        rows: [
+          { filename: 'note.txt', words: 2 },
+          { filename: 'poem.txt', words: 3 },
+        ],
+      });
       expect(done).toEqual((await getJson(`${server.url}${accepted.statusUrl}`, key)).body);
     });
 
     it('applies its declared rules on every surface: at most 3 files, Pro and up, no free try', async () => {
       const four = [poem, note, poem, note];
-      const rest = await fetch(`${server.url}/api/word-count`, { method: 'POST', body: form(four), headers: authHeaders(key) });
-      expect({ status: rest.status, body: await rest.json() }).toEqual({ status: 400, body: { error: 'At most 3 files per word-count request' } });
-      expect((await graphql(server.url, key, WORD_COUNT_MUTATION, {}, four)).errors?.[0]).toMatchObject({ message: 'At most 3 files per word-count request', extensions: { code: 'BAD_USER_INPUT' } });
-      expect(await trpcError(procedureOf(trpc, 'wordCount').mutate(form(four)))).toMatchObject({ code: 'BAD_REQUEST', message: 'At most 3 files per word-count request' });
+      const rest = await fetch(`${server.url}/api/word-count`, {
+        method: 'POST',
+        body: form(four),
+        headers: authHeaders(key),
+      });
+      expect({ status: rest.status, body: await rest.json() }).toEqual({
+        status: 400,
+        body: { error: 'At most 3 files per word-count request' },
+      });
+      expect((await graphql(server.url, key, WORD_COUNT_MUTATION, {}, four)).errors?.[0]).toMatchObject({
+        message: 'At most 3 files per word-count request',
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
+      expect(await trpcError(procedureOf(trpc, 'wordCount').mutate(form(four)))).toMatchObject({
+        code: 'BAD_REQUEST',
+        message: 'At most 3 files per word-count request',
+      });
 
       // No free try: a Free key is refused at the plan gate (the spec's tools would give it one file).
       const freeKey = await server.createKey('free');
-      const refused = await fetch(`${server.url}/api/word-count`, { method: 'POST', body: form([poem]), headers: authHeaders(freeKey) });
+      const refused = await fetch(`${server.url}/api/word-count`, {
+        method: 'POST',
+        body: form([poem]),
+        headers: authHeaders(freeKey),
+      });
       expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject({ error: 'Word count (test) requires the Pro plan or higher' });
-      expect((await graphql(server.url, freeKey, WORD_COUNT_MUTATION, {}, [poem])).errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
-      expect(await trpcError(procedureOf(createTransmuteClient(server.url, freeKey), 'wordCount').mutate(form([poem])))).toMatchObject({ code: 'FORBIDDEN' });
+      expect(
+        (await graphql(server.url, freeKey, WORD_COUNT_MUTATION, {}, [poem])).errors?.[0]?.extensions,
+      ).toMatchObject({ code: 'FORBIDDEN' });
+      expect(
+        await trpcError(procedureOf(createTransmuteClient(server.url, freeKey), 'wordCount').mutate(form([poem]))),
+      ).toMatchObject({ code: 'FORBIDDEN' });
       expect((await getJson(`${server.url}/api/v1/credits`, freeKey)).body.creditsUsed).toBe(0);
     });
 
@@ -170,9 +272,15 @@ describe('the registry drives every surface', () => {
       expect(submit.description).toMatch(/Up to 3 files.*Reads: txt\..*totalWords/);
       expect(submit.requestBody.content['multipart/form-data'].schema).toMatchObject({
         required: ['files'],
-        properties: { files: { type: 'array', maxItems: 3 }, minLength: { type: 'integer', minimum: 1, default: 1 }, unit: { enum: ['words', 'letters'] } },
+        properties: {
+          files: { type: 'array', maxItems: 3 },
+          minLength: { type: 'integer', minimum: 1, default: 1 },
+          unit: { enum: ['words', 'letters'] },
+        },
       });
-      expect(body.paths['/api/word-count/{id}'].get.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractionPoll' } } } });
+      expect(body.paths['/api/word-count/{id}'].get.responses['200']).toMatchObject({
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractionPoll' } } },
+      });
       expect(server.server.app.hasRoute({ method: 'POST', url: '/api/word-count' })).toBe(true);
       // The spec's tools sit beside it, documented from their own plugin (transcribe's is standard now;
       // a spec tool without a plugin is covered in core/registry/extraction.test.ts).
@@ -185,13 +293,41 @@ describe('the registry drives every surface', () => {
     it('gives the same formats on REST, GraphQL and tRPC, and the same unavailable plugins to /readyz', async () => {
       const rest = (await getJson(`${server.url}/api/v1/formats`, key)).body;
       expect(await trpc.formats.list.query()).toEqual(rest);
-      const gql = (await graphql(server.url, key, '{ formats { conversions { from to } operations { pluginId kind op available missingEngines } } }')).data!.formats;
+      const gql = (
+        await graphql(
+          server.url,
+          key,
+          '{ formats { conversions { from to } operations { pluginId kind op available missingEngines } } }',
+        )
+      ).data!.formats;
       expect(gql.conversions).toEqual(Object.entries(rest.conversions).map(([from, to]) => ({ from, to })));
-      expect(gql.operations).toEqual(rest.operations.map(({ pluginId, kind, op, available, missingEngines }: Record<string, unknown>) => ({ pluginId, kind, op: op ?? null, available, missingEngines })));
-      expect(rest.operations.find((o: { pluginId: string }) => o.pluginId === 'test-word-count')).toMatchObject({ kind: 'extract', op: 'word-count', inputs: ['txt'], plan: 'pro', available: true });
+      expect(gql.operations).toEqual(
+        rest.operations.map(({ pluginId, kind, op, available, missingEngines }: Record<string, unknown>) => ({
+          pluginId,
+          kind,
+          op: op ?? null,
+          available,
+          missingEngines,
+        })),
+      );
+      expect(rest.operations.find((o: { pluginId: string }) => o.pluginId === 'test-word-count')).toMatchObject({
+        kind: 'extract',
+        op: 'word-count',
+        inputs: ['txt'],
+        plan: 'pro',
+        available: true,
+      });
 
-      const unavailable = rest.operations.filter((o: { available: boolean }) => !o.available).map((o: { pluginId: string; missingEngines: string[] }) => ({ plugin: o.pluginId, missing: o.missingEngines }));
-      expect(unavailable).toContainEqual({ plugin: 'test-missing-engine', missing: ['transmute-test-no-such-engine (Debian transmute-test-no-such-package)'] });
+      const unavailable = rest.operations
+        .filter((o: { available: boolean }) => !o.available)
+        .map((o: { pluginId: string; missingEngines: string[] }) => ({
+          plugin: o.pluginId,
+          missing: o.missingEngines,
+        }));
+      expect(unavailable).toContainEqual({
+        plugin: 'test-missing-engine',
+        missing: ['transmute-test-no-such-engine (Debian transmute-test-no-such-package)'],
+      });
       const ready = await getJson(`${server.url}/readyz`, undefined);
       expect(ready.status).toBe(503);
       expect(ready.body.unavailable).toEqual(unavailable);
@@ -207,17 +343,22 @@ describe('the registry drives every surface', () => {
 
     beforeAll(async () => {
       dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-batch-options-'));
-      pdfs = await Promise.all(['a.pdf', 'b.pdf'].map(async (name, i) => {
-        const doc = await PDFDocument.create();
-        for (let page = 0; page <= i; page++) doc.addPage([200, 300]);
-        return { name, data: Buffer.from(await doc.save()) };
-      }));
+      pdfs = await Promise.all(
+        ['a.pdf', 'b.pdf'].map(async (name, i) => {
+          const doc = await PDFDocument.create();
+          for (let page = 0; page <= i; page++) doc.addPage([200, 300]);
+          return { name, data: Buffer.from(await doc.save()) };
+        }),
+      );
     });
     afterAll(() => rm(dir, { recursive: true, force: true }));
 
     /** Each PDF of a finished batch's ZIP: its name, page count and the rotation of its pages (pdfinfo). */
     async function rotations(batchId: string): Promise<Array<[string, number, number[]]>> {
-      const status = await until(async () => (await getJson(`${server.url}/api/batch/${batchId}`, key)).body, (b) => b.done);
+      const status = await until(
+        async () => (await getJson(`${server.url}/api/batch/${batchId}`, key)).body,
+        (b) => b.done,
+      );
       const res = await fetch(status.downloadUrl, { headers: authHeaders(key) });
       const zip = path.join(dir, `${batchId}.zip`);
       await writeFile(zip, Buffer.from(await res.arrayBuffer()));
@@ -226,32 +367,72 @@ describe('the registry drives every surface', () => {
         const file = path.join(dir, `${batchId}-${name}`);
         execFileSync('sh', ['-c', 'unzip -p "$1" "$2" > "$3"', 'sh', zip, name, file]);
         const info = execFileSync('pdfinfo', ['-f', '1', '-l', '100', file], { encoding: 'utf8' });
-        return [name, Number(/^Pages:\s+(\d+)/m.exec(info)![1]), [...info.matchAll(/^Page\s+\d+ rot:\s+(\d+)/gm)].map((m) => Number(m[1]))];
+        return [
+          name,
+          Number(/^Pages:\s+(\d+)/m.exec(info)![1]),
+          [...info.matchAll(/^Page\s+\d+ rot:\s+(\d+)/gm)].map((m) => Number(m[1])),
+        ];
       });
     }
 
     it('rotate-pdf: options.angle reaches every page, over GraphQL and tRPC', async () => {
-      const gql = await graphql(server.url, key, BATCH, { to: 'pdf', op: 'rotate-pdf', options: { rotatePdf: { angle: 90 } } }, pdfs);
+      const gql = await graphql(
+        server.url,
+        key,
+        BATCH,
+        { to: 'pdf', op: 'rotate-pdf', options: { rotatePdf: { angle: 90 } } },
+        pdfs,
+      );
       expect(gql.errors).toBeUndefined();
       expect(gql.data!.batchConvert).toEqual({ batchId: expect.any(String), total: 2, errors: [] });
-      const viaTrpc = await trpc.batch.convert.mutate(form(pdfs, { to: 'pdf', op: 'rotate-pdf', options: '{"angle":270}' }));
+      const viaTrpc = await trpc.batch.convert.mutate(
+        form(pdfs, { to: 'pdf', op: 'rotate-pdf', options: '{"angle":270}' }),
+      );
       expect(viaTrpc).toMatchObject({ total: 2, errors: [] });
 
-      expect(await rotations(gql.data!.batchConvert.batchId)).toEqual([['a.pdf', 1, [90]], ['b.pdf', 2, [90, 90]]]);
-      expect(await rotations(viaTrpc.batchId)).toEqual([['a.pdf', 1, [270]], ['b.pdf', 2, [270, 270]]]);
+      expect(await rotations(gql.data!.batchConvert.batchId)).toEqual([
+        ['a.pdf', 1, [90]],
+        ['b.pdf', 2, [90, 90]],
+      ]);
+      expect(await rotations(viaTrpc.batchId)).toEqual([
+        ['a.pdf', 1, [270]],
+        ['b.pdf', 2, [270, 270]],
+      ]);
     });
 
     it('refuses a missing or bad option like REST, and quality given twice', async () => {
-      const rest = await fetch(`${server.url}/api/batch/convert`, { method: 'POST', body: form(pdfs, { to: 'pdf', op: 'rotate-pdf', angle: '45' }), headers: authHeaders(key) });
+      const rest = await fetch(`${server.url}/api/batch/convert`, {
+        method: 'POST',
+        body: form(pdfs, { to: 'pdf', op: 'rotate-pdf', angle: '45' }),
+        headers: authHeaders(key),
+      });
       const restError = ((await rest.json()) as { error: string }).error;
       expect(rest.status).toBe(400);
-      const gql = await graphql(server.url, key, BATCH, { to: 'pdf', op: 'rotate-pdf', options: { rotatePdf: { angle: 45 } } }, pdfs);
+      const gql = await graphql(
+        server.url,
+        key,
+        BATCH,
+        { to: 'pdf', op: 'rotate-pdf', options: { rotatePdf: { angle: 45 } } },
+        pdfs,
+      );
       expect(gql.errors?.[0]).toMatchObject({ message: restError, extensions: { code: 'BAD_USER_INPUT' } });
-      expect(await trpcError(trpc.batch.convert.mutate(form(pdfs, { to: 'pdf', op: 'rotate-pdf', options: '{"angle":45}' })))).toMatchObject({ code: 'BAD_REQUEST', message: restError });
+      expect(
+        await trpcError(
+          trpc.batch.convert.mutate(form(pdfs, { to: 'pdf', op: 'rotate-pdf', options: '{"angle":45}' })),
+        ),
+      ).toMatchObject({ code: 'BAD_REQUEST', message: restError });
 
-      const twice = await graphql(server.url, key, 'mutation($files: [Upload!]!) { batchConvert(files: $files, to: "webp", quality: 60, options: {imageConvert: {quality: 50}}) { batchId } }', {}, pdfs);
+      const twice = await graphql(
+        server.url,
+        key,
+        'mutation($files: [Upload!]!) { batchConvert(files: $files, to: "webp", quality: 60, options: {imageConvert: {quality: 50}}) { batchId } }',
+        {},
+        pdfs,
+      );
       expect(twice.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
-      expect(await trpcError(trpc.batch.convert.mutate(form(pdfs, { to: 'webp', quality: '60', options: '{}' })))).toMatchObject({ code: 'BAD_REQUEST' });
+      expect(
+        await trpcError(trpc.batch.convert.mutate(form(pdfs, { to: 'webp', quality: '60', options: '{}' }))),
+      ).toMatchObject({ code: 'BAD_REQUEST' });
     });
   });
 });

@@ -8,7 +8,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfPlugins } from '../plugins/pdf/index.js';
-import { KEPT_TEXT, WATERMARK_ELEMENTS, WATERMARK_MARKERS, pdfText, plainPdf, qdfText, rawText, watermarkedPdf } from '../plugins/pdf/shared/watermark.fixture.js';
+import {
+  KEPT_TEXT,
+  WATERMARK_ELEMENTS,
+  WATERMARK_MARKERS,
+  pdfText,
+  plainPdf,
+  qdfText,
+  rawText,
+  watermarkedPdf,
+} from '../plugins/pdf/shared/watermark.fixture.js';
 import { convertAndDownload, startServer, type TestServer } from './helpers.js';
 
 describe('remove-watermark over HTTP', () => {
@@ -17,7 +26,11 @@ describe('remove-watermark over HTTP', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'watermark-e2e-'));
-    [server] = await Promise.all([startServer({ plugins: pdfPlugins }), watermarkedPdf(path.join(dir, 'marked.pdf')), plainPdf(path.join(dir, 'plain.pdf'))]);
+    [server] = await Promise.all([
+      startServer({ plugins: pdfPlugins }),
+      watermarkedPdf(path.join(dir, 'marked.pdf')),
+      plainPdf(path.join(dir, 'plain.pdf')),
+    ]);
   }, 60_000);
   afterAll(async () => {
     await server.close();
@@ -26,7 +39,10 @@ describe('remove-watermark over HTTP', () => {
 
   it('removes the watermarks and reports how many', async () => {
     const key = await server.createKey('pro');
-    const { job, outputPath } = await convertAndDownload(server.url, key, path.join(dir, 'marked.pdf'), { to: 'pdf', op: 'remove-watermark' });
+    const { job, outputPath } = await convertAndDownload(server.url, key, path.join(dir, 'marked.pdf'), {
+      to: 'pdf',
+      op: 'remove-watermark',
+    });
     expect(job.toolReport).toEqual({ op: 'remove-watermark', detected: WATERMARK_ELEMENTS });
     const [text, qdf, raw] = await Promise.all([pdfText(outputPath), qdfText(outputPath, dir), rawText(outputPath)]);
     for (const marker of WATERMARK_MARKERS) expect([text, qdf, raw].some((s) => s.includes(marker))).toBe(false);
@@ -35,7 +51,10 @@ describe('remove-watermark over HTTP', () => {
 
   it('reports 0 and returns the file unchanged when there is no watermark', async () => {
     const key = await server.createKey('pro');
-    const { job, data } = await convertAndDownload(server.url, key, path.join(dir, 'plain.pdf'), { to: 'pdf', op: 'remove-watermark' });
+    const { job, data } = await convertAndDownload(server.url, key, path.join(dir, 'plain.pdf'), {
+      to: 'pdf',
+      op: 'remove-watermark',
+    });
     expect(job.toolReport).toEqual({ op: 'remove-watermark', detected: 0 });
     expect(data.equals(await readFile(path.join(dir, 'plain.pdf')))).toBe(true);
   });

@@ -30,7 +30,13 @@ describe('repair-office over HTTP', () => {
 
   it('repairs a DOCX', async () => {
     const key = await server.createKey('pro');
-    const { outputPath, filename } = await convertAndDownload(server.url, key, broken, { to: 'docx', op: 'repair-office' }, 120_000);
+    const { outputPath, filename } = await convertAndDownload(
+      server.url,
+      key,
+      broken,
+      { to: 'docx', op: 'repair-office' },
+      120_000,
+    );
     expect(path.extname(filename)).toBe('.docx');
     const text = await libreOfficeText(outputPath, 'docx', dir);
     for (const paragraph of DOC_PARAGRAPHS) expect(text).toContain(paragraph);

@@ -20,16 +20,31 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagePlugins } from '../plugins/image/index.js';
 import { mediaPlugins } from '../plugins/media/index.js';
-import { admin, authHeaders, download, freePort, getJson, spawnServer, startServer, waitForJob, type TestServer } from './helpers.js';
+import {
+  admin,
+  authHeaders,
+  download,
+  freePort,
+  getJson,
+  spawnServer,
+  startServer,
+  type TestServer,
+} from './helpers.js';
 
 const S3rver = createRequire(import.meta.url)('s3rver');
 const BUCKET = 'exports';
 const SECRET = 'S3RVER';
 
-async function submit(url: string, key: string, fields: Record<string, string>, file: { name: string; data: Buffer } | { name: string; path: string }) {
+async function submit(
+  url: string,
+  key: string,
+  fields: Record<string, string>,
+  file: { name: string; data: Buffer } | { name: string; path: string },
+) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  const blob = 'data' in file ? new Blob([new Uint8Array(file.data)]) : await (await import('node:fs')).openAsBlob(file.path);
+  const blob =
+    'data' in file ? new Blob([new Uint8Array(file.data)]) : await (await import('node:fs')).openAsBlob(file.path);
   form.append('file', blob, file.name);
   const res = await fetch(url, { method: 'POST', body: form, headers: authHeaders(key) });
   return { status: res.status, body: (await res.json()) as any };
@@ -38,7 +53,8 @@ async function submit(url: string, key: string, fields: Record<string, string>, 
 async function waitForExport(url: string, key: string, jobId: string): Promise<any> {
   for (let i = 0; i < 600; i++) {
     const { body } = await getJson(`${url}/api/v1/jobs/${jobId}`, key);
-    if (body.status === 'failed' || (body.export && (body.export.status === 'done' || body.export.status === 'failed'))) return body;
+    if (body.status === 'failed' || (body.export && (body.export.status === 'done' || body.export.status === 'failed')))
+      return body;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error('export did not finish');
@@ -62,7 +78,9 @@ async function downloadBatch(downloadUrl: string, key: string): Promise<Buffer> 
 
 /** A ZIP's entries by name. */
 function zipEntries(zip: Buffer): Record<string, Buffer> {
-  return Object.fromEntries(Object.entries(unzipSync(new Uint8Array(zip))).map(([name, data]) => [name, Buffer.from(data)]));
+  return Object.fromEntries(
+    Object.entries(unzipSync(new Uint8Array(zip))).map(([name, data]) => [name, Buffer.from(data)]),
+  );
 }
 
 describe('S3 export', () => {
@@ -73,17 +91,43 @@ describe('S3 export', () => {
   let server: TestServer;
   let png: Buffer;
   const exportTo = (key: string, extra: Record<string, unknown> = {}) =>
-    JSON.stringify({ type: 's3', bucket: BUCKET, key, region: 'us-east-1', endpoint, accessKeyId: 'S3RVER', secretAccessKey: SECRET, forcePathStyle: true, ...extra });
-  const fetchObject = async (key: string) => Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body!.transformToByteArray());
+    JSON.stringify({
+      type: 's3',
+      bucket: BUCKET,
+      key,
+      region: 'us-east-1',
+      endpoint,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: SECRET,
+      forcePathStyle: true,
+      ...extra,
+    });
+  const fetchObject = async (key: string) =>
+    Buffer.from(
+      await (await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body!.transformToByteArray(),
+    );
 
   beforeAll(async () => {
     s3Dir = await mkdtemp(path.join(os.tmpdir(), 's3rver-'));
     const port = await freePort();
-    s3 = new S3rver({ address: '127.0.0.1', port, silent: true, directory: s3Dir, configureBuckets: [{ name: BUCKET }] });
+    s3 = new S3rver({
+      address: '127.0.0.1',
+      port,
+      silent: true,
+      directory: s3Dir,
+      configureBuckets: [{ name: BUCKET }],
+    });
     await s3.run();
     endpoint = `http://127.0.0.1:${port}`;
-    client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: SECRET } });
-    png = await sharp({ create: { width: 50, height: 40, channels: 3, background: '#10a040' } }).png().toBuffer();
+    client = new S3Client({
+      region: 'us-east-1',
+      endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: SECRET },
+    });
+    png = await sharp({ create: { width: 50, height: 40, channels: 3, background: '#10a040' } })
+      .png()
+      .toBuffer();
     server = await startServer({ plugins: [...imagePlugins, ...mediaPlugins], env: { IMPORT_ALLOW_PRIVATE: '1' } });
   }, 60_000);
   afterAll(async () => {
@@ -95,7 +139,12 @@ describe('S3 export', () => {
 
   it('uploads a conversion to the bucket: the same bytes as the download, with location and ETag', async () => {
     const key = await server.createKey('pro');
-    const submitted = await submit(`${server.url}/api/v1/convert`, key, { to: 'webp', export: exportTo('out/photo.webp') }, { name: 'photo.png', data: png });
+    const submitted = await submit(
+      `${server.url}/api/v1/convert`,
+      key,
+      { to: 'webp', export: exportTo('out/photo.webp') },
+      { name: 'photo.png', data: png },
+    );
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     const job = await waitForExport(server.url, key, submitted.body.jobId);
     expect(job.status).toBe('done');
@@ -109,9 +158,19 @@ describe('S3 export', () => {
   it('exports the last output of a pipeline', async () => {
     const key = await server.createKey('pro');
     const form = new FormData();
-    form.append('pipeline', JSON.stringify({ steps: [{ to: 'jpg' }, { op: 'resize', resize: { width: 25 } }], export: JSON.parse(exportTo('pipelines/small.jpg')) }));
+    form.append(
+      'pipeline',
+      JSON.stringify({
+        steps: [{ to: 'jpg' }, { op: 'resize', resize: { width: 25 } }],
+        export: JSON.parse(exportTo('pipelines/small.jpg')),
+      }),
+    );
     form.append('file', new Blob([new Uint8Array(png)]), 'photo.png');
-    const res = await fetch(`${server.url}/api/v1/pipelines`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const res = await fetch(`${server.url}/api/v1/pipelines`, {
+      method: 'POST',
+      body: form,
+      headers: authHeaders(key),
+    });
     const accepted = (await res.json()) as any;
     expect(res.status, JSON.stringify(accepted)).toBe(200);
     const job = await waitForExport(server.url, key, accepted.jobId);
@@ -122,7 +181,15 @@ describe('S3 export', () => {
 
   it('fails the export with the S3 error and keeps the download link when the credentials are wrong', async () => {
     const key = await server.createKey('pro');
-    const submitted = await submit(`${server.url}/api/v1/convert`, key, { to: 'webp', export: exportTo('out/denied.webp', { accessKeyId: 'NOBODY', secretAccessKey: 'wrong-secret-value' }) }, { name: 'photo.png', data: png });
+    const submitted = await submit(
+      `${server.url}/api/v1/convert`,
+      key,
+      {
+        to: 'webp',
+        export: exportTo('out/denied.webp', { accessKeyId: 'NOBODY', secretAccessKey: 'wrong-secret-value' }),
+      },
+      { name: 'photo.png', data: png },
+    );
     const job = await waitForExport(server.url, key, submitted.body.jobId);
     expect(job.status).toBe('done');
     expect(job.export).toEqual({ status: 'failed', error: expect.stringMatching(/^InvalidAccessKeyId: /) });
@@ -138,7 +205,12 @@ describe('S3 export', () => {
       [exportTo('x.webp', { secretAccessKey: undefined }), /Invalid export secretAccessKey/],
     ];
     for (const [field, message] of cases) {
-      const answer = await submit(`${server.url}/api/v1/convert`, key, { to: 'webp', export: field }, { name: 'photo.png', data: png });
+      const answer = await submit(
+        `${server.url}/api/v1/convert`,
+        key,
+        { to: 'webp', export: field },
+        { name: 'photo.png', data: png },
+      );
       expect([answer.status, answer.body.error]).toEqual([400, expect.stringMatching(message)]);
     }
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
@@ -147,25 +219,42 @@ describe('S3 export', () => {
   it('keeps the credentials out of the data dir', async () => {
     const marker = `secret-${randomBytes(12).toString('hex')}`;
     const key = await server.createKey('pro');
-    const submitted = await submit(`${server.url}/api/v1/convert`, key, { to: 'webp', export: exportTo('out/marker.webp', { secretAccessKey: marker }) }, { name: 'photo.png', data: png });
+    const submitted = await submit(
+      `${server.url}/api/v1/convert`,
+      key,
+      { to: 'webp', export: exportTo('out/marker.webp', { secretAccessKey: marker }) },
+      { name: 'photo.png', data: png },
+    );
     const job = await waitForExport(server.url, key, submitted.body.jobId);
     expect(JSON.stringify(job)).not.toContain(marker);
-    for (const file of await listFiles(server.dataDir)) expect((await readFile(file)).includes(marker), file).toBe(false);
+    for (const file of await listFiles(server.dataDir))
+      expect((await readFile(file)).includes(marker), file).toBe(false);
   });
 
   it("uploads a batch's ZIP once every job has finished, and says how it went in the batch status", async () => {
     const key = await server.createKey('pro');
-    const red = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#d02020' } }).png().toBuffer();
+    const red = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#d02020' } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append('to', 'webp');
     form.append('export', exportTo('batches/all.zip'));
     form.append('files', new Blob([new Uint8Array(png)]), 'green.png');
     form.append('files', new Blob([new Uint8Array(red)]), 'red.png');
-    const res = await fetch(`${server.url}/api/batch/convert`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const res = await fetch(`${server.url}/api/batch/convert`, {
+      method: 'POST',
+      body: form,
+      headers: authHeaders(key),
+    });
     const accepted = (await res.json()) as any;
     expect(res.status, JSON.stringify(accepted)).toBe(200);
     const status = await waitForBatchExport(server.url, key, accepted.batchId);
-    expect(status).toMatchObject({ total: 2, completed: 2, done: true, export: { status: 'done', etag: expect.any(String) } });
+    expect(status).toMatchObject({
+      total: 2,
+      completed: 2,
+      done: true,
+      export: { status: 'done', etag: expect.any(String) },
+    });
     expect(status.export.location).toContain('batches/all.zip');
     expect(JSON.stringify(status)).not.toContain(SECRET);
     const entries = zipEntries(await fetchObject('batches/all.zip'));
@@ -178,21 +267,27 @@ describe('S3 export', () => {
   it('exports a batch sent over GraphQL, and fails the export with the S3 error when the bucket is missing', async () => {
     const key = await server.createKey('pro');
     const operations = {
-      query: 'mutation ($files: [Upload!]!, $export: JSON) { batchConvert(files: $files, to: "webp", export: $export) { batchId total } }',
+      query:
+        'mutation ($files: [Upload!]!, $export: JSON) { batchConvert(files: $files, to: "webp", export: $export) { batchId total } }',
       variables: { files: [null], export: { ...JSON.parse(exportTo('x.zip')), bucket: 'no-such-bucket' } },
     };
     const form = new FormData();
     form.append('operations', JSON.stringify(operations));
     form.append('map', JSON.stringify({ 0: ['variables.files.0'] }));
     form.append('0', new Blob([new Uint8Array(png)]), 'photo.png');
-    const res = await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: { ...authHeaders(key), 'graphql-preflight': '1' } });
+    const res = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      body: form,
+      headers: { ...authHeaders(key), 'graphql-preflight': '1' },
+    });
     const answer = (await res.json()) as any;
     expect(answer.errors, JSON.stringify(answer)).toBeUndefined();
     const status = await waitForBatchExport(server.url, key, answer.data.batchConvert.batchId);
     expect(status.export).toEqual({ status: 'failed', error: expect.stringMatching(/^NoSuchBucket: /) });
     expect(zipEntries(await downloadBatch(status.downloadUrl, key))).toHaveProperty(['photo.webp']);
     const graphql = await fetch(`${server.url}/graphql`, {
-      method: 'POST', headers: { ...authHeaders(key), 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { ...authHeaders(key), 'content-type': 'application/json' },
       body: JSON.stringify({ query: `{ batch(id: "${answer.data.batchConvert.batchId}") { done export } }` }),
     });
     expect(((await graphql.json()) as any).data.batch).toEqual({ done: true, export: status.export });
@@ -204,7 +299,11 @@ describe('S3 export', () => {
     form.append('to', 'jpg');
     form.append('export', exportTo('trpc/batch.zip'));
     form.append('files', new Blob([new Uint8Array(png)]), 'photo.png');
-    const res = await fetch(`${server.url}/trpc/batch.convert`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const res = await fetch(`${server.url}/trpc/batch.convert`, {
+      method: 'POST',
+      body: form,
+      headers: authHeaders(key),
+    });
     const answer = (await res.json()) as any;
     expect(res.status, JSON.stringify(answer)).toBe(200);
     const status = await waitForBatchExport(server.url, key, answer.result.data.batchId);
@@ -218,8 +317,15 @@ describe('S3 export', () => {
     form.append('to', 'webp');
     form.append('export', exportTo('x.zip', { endpoint: 'http://169.254.169.254' }));
     form.append('files', new Blob([new Uint8Array(png)]), 'photo.png');
-    const res = await fetch(`${server.url}/api/batch/convert`, { method: 'POST', body: form, headers: authHeaders(key) });
-    expect([res.status, ((await res.json()) as any).error]).toEqual([400, expect.stringMatching(/cloud metadata address/)]);
+    const res = await fetch(`${server.url}/api/batch/convert`, {
+      method: 'POST',
+      body: form,
+      headers: authHeaders(key),
+    });
+    expect([res.status, ((await res.json()) as any).error]).toEqual([
+      400,
+      expect.stringMatching(/cloud metadata address/),
+    ]);
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
   });
 
@@ -234,15 +340,26 @@ describe('S3 export', () => {
       const key: string = result.key ?? result.apiKey;
       expect(key).toBeTruthy();
       const pid = child.process.pid!;
-      const memory = async (field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(await readFile(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+      const memory = async (field: 'VmHWM' | 'VmRSS') =>
+        Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(await readFile(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
       // A small export first, so what loads on first use is not counted; then the peak is reset.
       const small = path.join(dir, 'short.wav');
       await writeWav(small, 1_000_000);
-      const warm = await submit(`${child.url}/api/v1/convert`, key, { to: 'wav', op: 'clean-metadata', export: exportTo('big/short.wav') }, { name: 'short.wav', path: small });
+      const warm = await submit(
+        `${child.url}/api/v1/convert`,
+        key,
+        { to: 'wav', op: 'clean-metadata', export: exportTo('big/short.wav') },
+        { name: 'short.wav', path: small },
+      );
       expect((await waitForExport(child.url, key, warm.body.jobId)).export?.status).toBe('done');
       await writeFile(`/proc/${pid}/clear_refs`, '5');
       const before = await memory('VmRSS');
-      const submitted = await submit(`${child.url}/api/v1/convert`, key, { to: 'wav', op: 'clean-metadata', export: exportTo('big/long.wav') }, { name: 'long.wav', path: wav });
+      const submitted = await submit(
+        `${child.url}/api/v1/convert`,
+        key,
+        { to: 'wav', op: 'clean-metadata', export: exportTo('big/long.wav') },
+        { name: 'long.wav', path: wav },
+      );
       expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
       for (;;) {
         const { body } = await getJson(`${child.url}/api/v1/jobs/${submitted.body.jobId}`, key);

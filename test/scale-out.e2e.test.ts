@@ -14,7 +14,19 @@ import { PostgresStore } from '../core/store/postgres/index.js';
 import { SqliteStore, openSqliteDatabase } from '../core/store/sqlite/index.js';
 import type { JobRecord, Store } from '../core/store/types.js';
 import {
-  TestClock, adminWith, download, getJson, sleep, spawnServer, spawnWorker, stopProcess, submitConvert, waitForJob, waitUntil, type ChildServer, type ChildWorker,
+  TestClock,
+  adminWith,
+  download,
+  getJson,
+  sleep,
+  spawnServer,
+  spawnWorker,
+  stopProcess,
+  submitConvert,
+  waitForJob,
+  waitUntil,
+  type ChildServer,
+  type ChildWorker,
 } from './helpers.js';
 import { startPostgres, type PostgresTestServer } from './servers/postgres.js';
 import { startS3Server, type S3TestServer } from './servers/s3.js';
@@ -27,7 +39,12 @@ const PLUGINS = './test/fixtures/plugins/slow-text.ts';
 async function dispatchDelaysMs(api: ChildServer, key: string, store: Store, count: number): Promise<number[]> {
   const delays: number[] = [];
   for (let i = 0; i < count; i++) {
-    const accepted = await submitConvert(api.url, key, { name: 'd.txt', data: `dispatch ${i}` }, { to: 'md', steps: '1' });
+    const accepted = await submitConvert(
+      api.url,
+      key,
+      { name: 'd.txt', data: `dispatch ${i}` },
+      { to: 'md', steps: '1' },
+    );
     expect(accepted.status).toBe(200);
     const job = await waitForJob(api.url, key, accepted.body.jobId as string);
     expect(job.status).toBe('done');
@@ -61,7 +78,12 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
   const readyz = async (api: ChildServer) => (await fetch(`${api.url}/readyz`).catch(() => undefined))?.status;
 
   async function submit(api: ChildServer, text: string, steps: number): Promise<string> {
-    const accepted = await submitConvert(api.url, key, { name: 'note.txt', data: text }, { to: 'md', steps: String(steps) });
+    const accepted = await submitConvert(
+      api.url,
+      key,
+      { name: 'note.txt', data: text },
+      { to: 'md', steps: String(steps) },
+    );
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     return accepted.body.jobId as string;
   }
@@ -72,7 +94,8 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     for (const [i, jobId] of jobIds.entries()) {
       const job = await waitForJob(apis[i % 2]!.url, key, jobId, 120_000);
       const record = (await store.jobs.get(jobId))!;
-      if (job.status === 'done') expect((await download(job.downloadUrl!)).data.toString()).toBe(expectedOutput(texts[i]!));
+      if (job.status === 'done')
+        expect((await download(job.downloadUrl!)).data.toString()).toBe(expectedOutput(texts[i]!));
       else expect(record.refunded, `${jobId} failed without a refund: ${job.error}`).toBe(true);
       records.push(record);
     }
@@ -84,19 +107,30 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     url = await postgres.createDatabase();
     bucket = await s3.newBucket();
     env = {
-      POSTGRES_URL: url, ...s3.env(bucket), MONGODB_URL: '', TOKEN_SECRET: 'scale-out-test-secret-0123456789abcdef0123456789', PLUGINS,
-      QUEUE_POLL_MS: '500', QUEUE_LOCK_MS: '2000', SHUTDOWN_GRACE_MS: '20000',
+      POSTGRES_URL: url,
+      ...s3.env(bucket),
+      MONGODB_URL: '',
+      TOKEN_SECRET: 'scale-out-test-secret-0123456789abcdef0123456789',
+      PLUGINS,
+      QUEUE_POLL_MS: '500',
+      QUEUE_LOCK_MS: '2000',
+      SHUTDOWN_GRACE_MS: '20000',
     };
     const created = await adminWith({ ...env, DATA_DIR: await newDataDir() }, 'create-key', '--plan', 'enterprise');
     expect(created.code).toBe(0);
     ({ key, accountId } = created.result as { key: string; accountId: string });
     store = await PostgresStore.connect(url, { poolSize: 4 });
-    apis = await Promise.all([0, 1].map(async () => spawnServer({ ...env, DATA_DIR: await newDataDir(), WORKERS: '0' })));
+    apis = await Promise.all(
+      [0, 1].map(async () => spawnServer({ ...env, DATA_DIR: await newDataDir(), WORKERS: '0' })),
+    );
     workers = await Promise.all([startWorker(), startWorker()]);
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all([...(apis ?? []).map((a) => stopProcess(a.process)), ...(workers ?? []).map((w) => stopProcess(w.process))]);
+    await Promise.all([
+      ...(apis ?? []).map((a) => stopProcess(a.process)),
+      ...(workers ?? []).map((w) => stopProcess(w.process)),
+    ]);
     await store?.close();
     await Promise.all([postgres?.stop(), s3?.stop()]);
     await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
@@ -120,10 +154,14 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     for (let i = 0; i < texts.length; i += 20) {
       jobIds.push(...(await Promise.all(texts.slice(i, i + 20).map((text, j) => submit(apis[(i + j) % 2]!, text, 1)))));
     }
-    await waitUntil(async () => {
-      const jobs = await Promise.all(jobIds.map((id) => store.jobs.get(id)));
-      return jobs.every((job) => job && (job.status === 'done' || job.status === 'failed'));
-    }, 240_000, 'every job to finish');
+    await waitUntil(
+      async () => {
+        const jobs = await Promise.all(jobIds.map((id) => store.jobs.get(id)));
+        return jobs.every((job) => job && (job.status === 'done' || job.status === 'failed'));
+      },
+      240_000,
+      'every job to finish',
+    );
     const records = await Promise.all(jobIds.map(async (id) => (await store.jobs.get(id))!));
     expect(records.filter((r) => r.status !== 'done').map((r) => r.error)).toEqual([]);
     // Each started once: `attempts` counts the starts of a job (JobRepo.start).
@@ -141,10 +179,14 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     const texts = ['kilo', 'lima', 'mike', 'november'];
     const jobIds: string[] = [];
     for (const [i, text] of texts.entries()) jobIds.push(await submit(apis[i % 2]!, text, 30));
-    await waitUntil(async () => {
-      const jobs = await Promise.all(jobIds.map((id) => store.jobs.get(id)));
-      return jobs.filter((j) => j?.status === 'active' && j.progress > 0).length === 2;
-    }, 60_000, 'both workers to be mid-job');
+    await waitUntil(
+      async () => {
+        const jobs = await Promise.all(jobIds.map((id) => store.jobs.get(id)));
+        return jobs.filter((j) => j?.status === 'active' && j.progress > 0).length === 2;
+      },
+      60_000,
+      'both workers to be mid-job',
+    );
     workers[0]!.process.kill('SIGKILL');
     await workers[0]!.exited;
     const records = await expectFinishedOnce(jobIds, texts);
@@ -154,7 +196,9 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     workers[0] = await startWorker();
   });
 
-  it('PostgreSQL restarts mid-run: /readyz answers 503 meanwhile, recovers by itself, and no accepted job is lost', { timeout: 300_000 }, async () => {
+  it('PostgreSQL restarts mid-run: /readyz answers 503 meanwhile, recovers by itself, and no accepted job is lost', {
+    timeout: 300_000,
+  }, async () => {
     const texts = ['oscar', 'papa', 'quebec', 'romeo'];
     const jobIds: string[] = [];
     for (const [i, text] of texts.entries()) jobIds.push(await submit(apis[i % 2]!, text, 20));
@@ -165,7 +209,11 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     expect(downStatuses).toEqual([503, 503]);
     await sleep(2_000);
     await postgres.startServer();
-    await waitUntil(async () => (await Promise.all(apis.map(readyz))).every((status) => status === 200), 60_000, 'both APIs to be ready again');
+    await waitUntil(
+      async () => (await Promise.all(apis.map(readyz))).every((status) => status === 200),
+      60_000,
+      'both APIs to be ready again',
+    );
 
     await expectFinishedOnce(jobIds, texts);
     // Accepting works again on both.
@@ -196,11 +244,20 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     }
   });
 
-  it('dispatch across processes (accepted on API 1 → active on a worker): PostgreSQL NOTIFY against the embedded mode\'s poll', { timeout: 180_000 }, async () => {
+  it("dispatch across processes (accepted on API 1 → active on a worker): PostgreSQL NOTIFY against the embedded mode's poll", {
+    timeout: 180_000,
+  }, async () => {
     const scaleOut = await dispatchDelaysMs(apis[0]!, key, store, 15);
     // The embedded mode on the same path: an API-only server and a worker process sharing DATA_DIR's SQLite file.
     const dataDir = await newDataDir();
-    const embeddedEnv = { DATA_DIR: dataDir, PLUGINS, MONGODB_URL: '', POSTGRES_URL: '', S3_BUCKET: '', QUEUE_POLL_MS: '500' };
+    const embeddedEnv = {
+      DATA_DIR: dataDir,
+      PLUGINS,
+      MONGODB_URL: '',
+      POSTGRES_URL: '',
+      S3_BUCKET: '',
+      QUEUE_POLL_MS: '500',
+    };
     const embeddedKey = (await adminWith(embeddedEnv, 'create-key', '--plan', 'enterprise')).result.key as string;
     const api = await spawnServer({ ...embeddedEnv, WORKERS: '0' });
     const worker = await spawnWorker({ ...embeddedEnv, WORKERS: '1' });
@@ -208,7 +265,9 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     try {
       const embedded = await dispatchDelaysMs(api, embeddedKey, embeddedStore, 15);
       // Reported, not asserted (timings on shared CI machines are not behaviour): docs/SCALE-OUT.md quotes a run.
-      console.info(`dispatch accepted→active, median of 15 (QUEUE_POLL_MS=500): PostgreSQL+S3 ${median(scaleOut)} ms, embedded ${median(embedded)} ms`);
+      console.info(
+        `dispatch accepted→active, median of 15 (QUEUE_POLL_MS=500): PostgreSQL+S3 ${median(scaleOut)} ms, embedded ${median(embedded)} ms`,
+      );
       expect(scaleOut).toHaveLength(15);
       expect(embedded).toHaveLength(15);
     } finally {

@@ -12,18 +12,39 @@ import { TRPCError } from '@trpc/server';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SPEC_EXTRACTION_TOOLS, fileSearchRowSchema, formatsSchema, pdfToMarkdownRowSchema, type JobStatus } from '../schema/index.js';
+import {
+  SPEC_EXTRACTION_TOOLS,
+  fileSearchRowSchema,
+  formatsSchema,
+  pdfToMarkdownRowSchema,
+  type JobStatus,
+} from '../schema/index.js';
 import { createTransmuteClient, type TransmuteClient } from '../apps/server/trpc/client.js';
 import { createTrpcContext } from '../apps/server/trpc/context.js';
 import { createCaller } from '../apps/server/trpc/router.js';
-import { ROOT, SLOW_TEXT_PLUGIN, authHeaders, download, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
+import {
+  ROOT,
+  SLOW_TEXT_PLUGIN,
+  authHeaders,
+  download,
+  getJson,
+  startServer,
+  submitConvert,
+  waitForJob,
+  type TestServer,
+} from './helpers.js';
 
 interface GraphQLAnswer {
   status: number;
   body: { data?: Record<string, any> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> };
 }
 
-async function graphql(url: string, key: string | undefined, query: string, variables: Record<string, unknown> = {}): Promise<GraphQLAnswer> {
+async function graphql(
+  url: string,
+  key: string | undefined,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<GraphQLAnswer> {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...authHeaders(key) },
@@ -35,7 +56,8 @@ async function graphql(url: string, key: string | undefined, query: string, vari
 const CONVERT = `mutation Convert($file: Upload!, $to: String!, $op: String, $options: ConvertOptions) {
   convert(file: $file, to: $to, op: $op, options: $options) { jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error }
 }`;
-const JOB_FIELDS = 'jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error';
+const JOB_FIELDS =
+  'jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error';
 
 type TestFile = { name: string; data: Buffer | string };
 
@@ -45,7 +67,13 @@ const blobOf = (file: TestFile) => new Blob([typeof file.data === 'string' ? fil
  * An operation by the GraphQL multipart request spec: `uploads` maps variable paths
  * (e.g. "file", "files.0") to files.
  */
-async function graphqlMultipart(url: string, key: string | undefined, query: string, variables: Record<string, unknown>, uploads: Array<[path: string, file: TestFile]>): Promise<GraphQLAnswer> {
+async function graphqlMultipart(
+  url: string,
+  key: string | undefined,
+  query: string,
+  variables: Record<string, unknown>,
+  uploads: Array<[path: string, file: TestFile]>,
+): Promise<GraphQLAnswer> {
   const form = new FormData();
   form.append('operations', JSON.stringify({ query, variables }));
   form.append('map', JSON.stringify(Object.fromEntries(uploads.map(([path], i) => [i, [`variables.${path}`]]))));
@@ -55,16 +83,34 @@ async function graphqlMultipart(url: string, key: string | undefined, query: str
 }
 
 /** A convert mutation with its one file. */
-function graphqlConvert(url: string, key: string | undefined, file: TestFile, variables: { to: string; op?: string; options?: Record<string, unknown> }): Promise<GraphQLAnswer> {
+function graphqlConvert(
+  url: string,
+  key: string | undefined,
+  file: TestFile,
+  variables: { to: string; op?: string; options?: Record<string, unknown> },
+): Promise<GraphQLAnswer> {
   return graphqlMultipart(url, key, CONVERT, { ...variables, file: null }, [['file', file]]);
 }
 
 /** A mutation taking `files: [Upload!]!`, with those files. */
-function graphqlFiles(url: string, key: string | undefined, query: string, files: TestFile[], variables: Record<string, unknown> = {}): Promise<GraphQLAnswer> {
-  return graphqlMultipart(url, key, query, { ...variables, files: files.map(() => null) }, files.map((file, i) => [`files.${i}`, file]));
+function graphqlFiles(
+  url: string,
+  key: string | undefined,
+  query: string,
+  files: TestFile[],
+  variables: Record<string, unknown> = {},
+): Promise<GraphQLAnswer> {
+  return graphqlMultipart(
+    url,
+    key,
+    query,
+    { ...variables, files: files.map(() => null) },
+    files.map((file, i) => [`files.${i}`, file]),
+  );
 }
 
-const MERGE_PDF = 'mutation Merge($files: [Upload!]!) { mergePdf(files: $files) { jobId status creditCost creditsRemaining } }';
+const MERGE_PDF =
+  'mutation Merge($files: [Upload!]!) { mergePdf(files: $files) { jobId status creditCost creditsRemaining } }';
 const BATCH_CONVERT = `mutation Batch($files: [Upload!]!, $to: String!, $op: String, $quality: Int) {
   batchConvert(files: $files, to: $to, op: $op, quality: $quality) { batchId total errors { filename error } }
 }`;
@@ -87,10 +133,13 @@ async function graphqlSubscribe(url: string, key: string, query: string, variabl
     body: JSON.stringify({ query, variables }),
   });
   const text = await res.text();
-  const events = text.split('\n\n').map((block) => ({
-    event: /^event: (.*)$/m.exec(block)?.[1],
-    data: /^data: (.*)$/m.exec(block)?.[1],
-  })).filter((e) => e.event);
+  const events = text
+    .split('\n\n')
+    .map((block) => ({
+      event: /^event: (.*)$/m.exec(block)?.[1],
+      data: /^data: (.*)$/m.exec(block)?.[1],
+    }))
+    .filter((e) => e.event);
   return { status: res.status, contentType: res.headers.get('content-type'), events };
 }
 
@@ -125,7 +174,10 @@ async function pdfWith(name: string, heading: string, body: string): Promise<Tes
 }
 
 const png = async (name: string, background: string): Promise<TestFile> => ({
-  name, data: await sharp({ create: { width: 40, height: 30, channels: 3, background } }).png().toBuffer(),
+  name,
+  data: await sharp({ create: { width: 40, height: 30, channels: 3, background } })
+    .png()
+    .toBuffer(),
 });
 
 /** Past the Free plan's 25 MB: answered FORBIDDEN rather than PAYLOAD_TOO_LARGE only if it is never read. */
@@ -154,11 +206,19 @@ async function zipEntries(downloadUrl: string, key: string): Promise<Map<string,
   }
 }
 
-async function trpcFailure(call: Promise<unknown>): Promise<{ code: string | undefined; httpStatus: number | undefined; message: string; reason?: string }> {
+async function trpcFailure(
+  call: Promise<unknown>,
+): Promise<{ code: string | undefined; httpStatus: number | undefined; message: string; reason?: string }> {
   try {
     await call;
   } catch (error) {
-    if (error instanceof TRPCClientError) return { code: error.data?.code, httpStatus: error.data?.httpStatus, message: error.message, ...(error.data?.reason ? { reason: error.data.reason } : {}) };
+    if (error instanceof TRPCClientError)
+      return {
+        code: error.data?.code,
+        httpStatus: error.data?.httpStatus,
+        message: error.message,
+        ...(error.data?.reason ? { reason: error.data.reason } : {}),
+      };
     if (error instanceof TRPCError) return { code: error.code, httpStatus: undefined, message: error.message };
     throw error;
   }
@@ -180,10 +240,21 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
   describe('parity', () => {
     const cases = [
-      { name: 'slow text to Markdown (test plugin)', file: () => text, to: 'md', plugin: 'testSlowText', options: { steps: 2 } },
+      {
+        name: 'slow text to Markdown (test plugin)',
+        file: () => text,
+        to: 'md',
+        plugin: 'testSlowText',
+        options: { steps: 2 },
+      },
       {
         name: 'PNG to WEBP (sharp)',
-        file: async () => ({ name: 'red.png', data: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03030' } }).png().toBuffer() }),
+        file: async () => ({
+          name: 'red.png',
+          data: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03030' } })
+            .png()
+            .toBuffer(),
+        }),
         to: 'webp',
         plugin: 'imageConvert',
         options: { quality: 60 },
@@ -192,32 +263,69 @@ describe('REST, GraphQL and tRPC over the same services', () => {
     for (const { name, file: makeFile, to, plugin, options } of cases) {
       it(`${name}: same job fields and same output on all three`, async () => {
         const file = await makeFile();
-        const rest = await submitConvert(server.url, key, file, { to, ...Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)])) });
+        const rest = await submitConvert(server.url, key, file, {
+          to,
+          ...Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)])),
+        });
         const gql = await graphqlConvert(server.url, key, file, { to, options: { [plugin]: options } });
         const viaTrpc = await trpc.convert.mutate(convertForm(file, { to, options: JSON.stringify(options) }));
 
         expect(rest.status).toBe(200);
         const restAccepted = rest.body;
         const gqlAccepted = gql.body.data!.convert;
-        expect(restAccepted).toEqual({ jobId: expect.any(String), status: 'queued', creditCost: expect.any(Number), creditsRemaining: expect.any(Number), statusUrl: `/api/v1/jobs/${restAccepted.jobId}` });
-        expect(viaTrpc).toEqual({ ...restAccepted, jobId: viaTrpc.jobId, statusUrl: `/api/v1/jobs/${viaTrpc.jobId}`, creditsRemaining: restAccepted.creditsRemaining - 2 * restAccepted.creditCost });
+        expect(restAccepted).toEqual({
+          jobId: expect.any(String),
+          status: 'queued',
+          creditCost: expect.any(Number),
+          creditsRemaining: expect.any(Number),
+          statusUrl: `/api/v1/jobs/${restAccepted.jobId}`,
+        });
+        expect(viaTrpc).toEqual({
+          ...restAccepted,
+          jobId: viaTrpc.jobId,
+          statusUrl: `/api/v1/jobs/${viaTrpc.jobId}`,
+          creditsRemaining: restAccepted.creditsRemaining - 2 * restAccepted.creditCost,
+        });
         expect(gqlAccepted).toEqual({
-          jobId: gqlAccepted.jobId, status: 'queued', creditCost: restAccepted.creditCost, creditsRemaining: restAccepted.creditsRemaining - restAccepted.creditCost,
-          progress: null, downloadUrl: null, expiresIn: null, toolReport: null, error: null,
+          jobId: gqlAccepted.jobId,
+          status: 'queued',
+          creditCost: restAccepted.creditCost,
+          creditsRemaining: restAccepted.creditsRemaining - restAccepted.creditCost,
+          progress: null,
+          downloadUrl: null,
+          expiresIn: null,
+          toolReport: null,
+          error: null,
         });
 
         const restDone = await waitForJob(server.url, key, restAccepted.jobId);
         const gqlDone = await graphqlWaitForJob(server.url, key, gqlAccepted.jobId);
         let trpcDone: JobStatus;
         do trpcDone = await trpc.jobs.get.query({ jobId: viaTrpc.jobId });
-        while (trpcDone.status !== 'done' && trpcDone.status !== 'failed' && (await new Promise((r) => setTimeout(r, 100)), true));
+        while (
+          trpcDone.status !== 'done' &&
+          trpcDone.status !== 'failed' &&
+          (await new Promise((r) => setTimeout(r, 100)), true)
+        );
 
         const link = expect.stringMatching(new RegExp(`^${server.url}/api/download/[A-Za-z0-9_-]{43}$`));
         expect(restDone).toEqual({ status: 'done', downloadUrl: link, expiresIn: 900 });
         expect(trpcDone).toEqual({ status: 'done', downloadUrl: link, expiresIn: 900 });
-        expect(gqlDone).toEqual({ jobId: gqlAccepted.jobId, status: 'done', downloadUrl: link, expiresIn: 900, progress: null, creditCost: null, creditsRemaining: null, toolReport: null, error: null });
+        expect(gqlDone).toEqual({
+          jobId: gqlAccepted.jobId,
+          status: 'done',
+          downloadUrl: link,
+          expiresIn: 900,
+          progress: null,
+          creditCost: null,
+          creditsRemaining: null,
+          toolReport: null,
+          error: null,
+        });
 
-        const outputs = await Promise.all([restDone.downloadUrl!, gqlDone.downloadUrl as string, trpcDone.downloadUrl!].map(download));
+        const outputs = await Promise.all(
+          [restDone.downloadUrl!, gqlDone.downloadUrl as string, trpcDone.downloadUrl!].map(download),
+        );
         expect(outputs.map((o) => o.status)).toEqual([200, 200, 200]);
         expect(outputs[1]!.data.equals(outputs[0]!.data)).toBe(true);
         expect(outputs[2]!.data.equals(outputs[0]!.data)).toBe(true);
@@ -228,14 +336,22 @@ describe('REST, GraphQL and tRPC over the same services', () => {
         const history = await trpc.history.list.query({ limit: 3 });
         expect(history.history.map((h) => h.jobId)).toEqual([viaTrpc.jobId, gqlAccepted.jobId, restAccepted.jobId]);
         expect(history.history.every((h) => h.viaApi)).toBe(true);
-        const gqlHistory = await graphql(server.url, key, '{ history(limit: 3) { total limit offset hasMore history { time conv jobId viaApi } } }');
+        const gqlHistory = await graphql(
+          server.url,
+          key,
+          '{ history(limit: 3) { total limit offset hasMore history { time conv jobId viaApi } } }',
+        );
         expect(gqlHistory.body.data!.history).toEqual(history);
       });
     }
 
     it('answers credits the same way everywhere', async () => {
       const rest = await getJson(`${server.url}/api/v1/credits`, key);
-      const gql = await graphql(server.url, key, '{ credits { plan creditsIncluded creditsUsed creditsRemaining resetDate overageEnabled overageRatePer1000 overageCredits } }');
+      const gql = await graphql(
+        server.url,
+        key,
+        '{ credits { plan creditsIncluded creditsUsed creditsRemaining resetDate overageEnabled overageRatePer1000 overageCredits } }',
+      );
       expect(gql.body.data!.credits).toEqual(rest.body);
       expect(await trpc.credits.get.query()).toEqual(rest.body);
     });
@@ -252,9 +368,12 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       expect(upload.status).toBe(401);
       expect(upload.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
 
-      const anonymous = createTransmuteClient(server.url, 'ck_live_' + 'A'.repeat(43));
+      const anonymous = createTransmuteClient(server.url, `ck_live_${'A'.repeat(43)}`);
       expect(await trpcFailure(anonymous.credits.get.query())).toMatchObject({ code: 'UNAUTHORIZED', httpStatus: 401 });
-      expect(await trpcFailure(anonymous.convert.mutate(convertForm(text, { to: 'md' })))).toMatchObject({ code: 'UNAUTHORIZED', httpStatus: 401 });
+      expect(await trpcFailure(anonymous.convert.mutate(convertForm(text, { to: 'md' })))).toMatchObject({
+        code: 'UNAUTHORIZED',
+        httpStatus: 401,
+      });
       const bare = await fetch(`${server.url}/trpc/credits.get`);
       expect(bare.status).toBe(401);
     });
@@ -267,20 +386,30 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const gql = await graphql(server.url, otherKey, `{ job(id: "${accepted.jobId}") { status } }`);
       expect(gql.body.data!.job).toBeNull();
       expect(gql.body.errors?.[0]).toMatchObject({ message: 'Job not found', extensions: { code: 'NOT_FOUND' } });
-      expect(await trpcFailure(createTransmuteClient(server.url, otherKey).jobs.get.query({ jobId: accepted.jobId }))).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404 });
+      expect(
+        await trpcFailure(createTransmuteClient(server.url, otherKey).jobs.get.query({ jobId: accepted.jobId })),
+      ).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404 });
 
-      const stolen = await graphqlSubscribe(server.url, otherKey, `subscription { jobUpdated(id: "${accepted.jobId}") { status } }`, {});
+      const stolen = await graphqlSubscribe(
+        server.url,
+        otherKey,
+        `subscription { jobUpdated(id: "${accepted.jobId}") { status } }`,
+        {},
+      );
       expect(stolen.events.some((e) => e.data?.includes('NOT_FOUND'))).toBe(true);
       expect(stolen.events.some((e) => e.data?.includes('"status"'))).toBe(false);
       // tRPC: the refusal comes on the stream (the first read), mapped like a start error.
       const stolenWatch = await new Promise<unknown>((resolve) => {
-        const subscription = createTransmuteClient(server.url, otherKey).jobs.watch.subscribe({ jobId: accepted.jobId }, {
-          onData: (status) => resolve(status),
-          onError: (error) => {
-            subscription.unsubscribe();
-            resolve(error);
+        const subscription = createTransmuteClient(server.url, otherKey).jobs.watch.subscribe(
+          { jobId: accepted.jobId },
+          {
+            onData: (status) => resolve(status),
+            onError: (error) => {
+              subscription.unsubscribe();
+              resolve(error);
+            },
           },
-        });
+        );
       });
       expect(stolenWatch).toBeInstanceOf(TRPCClientError);
       expect(stolenWatch).toMatchObject({ message: 'Job not found', data: { code: 'NOT_FOUND', httpStatus: 404 } });
@@ -290,14 +419,28 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
   describe('subscriptions', () => {
     it('GraphQL jobUpdated over SSE: the current state, every change, then complete after done', async () => {
-      const accepted = await graphqlConvert(server.url, key, text, { to: 'md', options: { testSlowText: { steps: 8 } } });
+      const accepted = await graphqlConvert(server.url, key, text, {
+        to: 'md',
+        options: { testSlowText: { steps: 8 } },
+      });
       const jobId = accepted.body.data!.convert.jobId;
-      const sse = await graphqlSubscribe(server.url, key, `subscription Watch($id: ID!) { jobUpdated(id: $id) { jobId status progress downloadUrl expiresIn } }`, { id: jobId });
+      const sse = await graphqlSubscribe(
+        server.url,
+        key,
+        `subscription Watch($id: ID!) { jobUpdated(id: $id) { jobId status progress downloadUrl expiresIn } }`,
+        { id: jobId },
+      );
       expect(sse.contentType).toMatch(/text\/event-stream/);
       expect(sse.events.at(-1)?.event).toBe('complete');
       const states = sse.events.filter((e) => e.event === 'next').map((e) => JSON.parse(e.data!).data.jobUpdated);
       expect(['waiting', 'active']).toContain(states[0].status);
-      expect(states.at(-1)).toEqual({ jobId, status: 'done', progress: null, downloadUrl: expect.stringContaining('/api/download/'), expiresIn: 900 });
+      expect(states.at(-1)).toEqual({
+        jobId,
+        status: 'done',
+        progress: null,
+        downloadUrl: expect.stringContaining('/api/download/'),
+        expiresIn: 900,
+      });
       expect(states.some((s) => s.status === 'active' && s.progress > 0 && s.progress < 100)).toBe(true);
       // Every event is a change.
       const snapshots = states.map((s) => JSON.stringify(s));
@@ -308,16 +451,19 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const accepted = await trpc.convert.mutate(convertForm(text, { to: 'md', options: '{"steps":5}' }));
       const states = await new Promise<JobStatus[]>((resolve, reject) => {
         const seen: JobStatus[] = [];
-        const subscription = trpc.jobs.watch.subscribe({ jobId: accepted.jobId }, {
-          onData(status) {
-            seen.push(status);
-            if (status.status === 'done' || status.status === 'failed') {
-              subscription.unsubscribe();
-              resolve(seen);
-            }
+        const subscription = trpc.jobs.watch.subscribe(
+          { jobId: accepted.jobId },
+          {
+            onData(status) {
+              seen.push(status);
+              if (status.status === 'done' || status.status === 'failed') {
+                subscription.unsubscribe();
+                resolve(seen);
+              }
+            },
+            onError: reject,
           },
-          onError: reject,
-        });
+        );
       });
       expect(['waiting', 'active']).toContain(states[0]!.status);
       expect(states.at(-1)).toEqual({ status: 'done', downloadUrl: expect.any(String), expiresIn: 900 });
@@ -327,20 +473,45 @@ describe('REST, GraphQL and tRPC over the same services', () => {
   describe('rules on every surface', () => {
     it('validates options with the plugin schema (GraphQL BAD_USER_INPUT, tRPC BAD_REQUEST)', async () => {
       const gql = await graphqlConvert(server.url, key, text, { to: 'md', options: { testSlowText: { steps: 1000 } } });
-      expect(gql.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/Invalid steps/), extensions: { code: 'BAD_USER_INPUT' } });
-      // The options are typed: a field no plugin takes, or two plugins at once, never reach a resolver.
-      const unknown = await graphqlConvert(server.url, key, text, { to: 'md', options: { testSlowText: { colour: 'red' } } });
-      expect(unknown.body.errors?.[0]?.message).toMatch(/"colour" is not defined by type "TestSlowTextOptions"/);
-      const two = await graphqlConvert(server.url, key, text, { to: 'md', options: { testSlowText: { steps: 1 }, imageConvert: { quality: 50 } } });
-      expect(two.body.errors?.[0]?.message).toMatch(/Exactly one key must be specified for OneOf type "ConvertOptions"/);
-      const otherPlugin = await graphqlConvert(server.url, key, text, { to: 'md', options: { imageConvert: { quality: 50 } } });
-      expect(otherPlugin.body.errors?.[0]).toMatchObject({
-        message: 'The options are for image-convert, but txt -> md is run by test-slow-text', extensions: { code: 'BAD_USER_INPUT' },
+      expect(gql.body.errors?.[0]).toMatchObject({
+        message: expect.stringMatching(/Invalid steps/),
+        extensions: { code: 'BAD_USER_INPUT' },
       });
-      expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', options: '{"steps":"many"}' })))).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
-      expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', options: '[1]' })))).toMatchObject({ code: 'BAD_REQUEST', message: 'options must be a JSON object string' });
-      expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', steps: '2' })))).toMatchObject({ message: expect.stringMatching(/Unexpected field 'steps'/) });
-      expect(await trpcFailure(trpc.convert.mutate(convertForm(text, {})))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/Missing 'to'/) });
+      // The options are typed: a field no plugin takes, or two plugins at once, never reach a resolver.
+      const unknown = await graphqlConvert(server.url, key, text, {
+        to: 'md',
+        options: { testSlowText: { colour: 'red' } },
+      });
+      expect(unknown.body.errors?.[0]?.message).toMatch(/"colour" is not defined by type "TestSlowTextOptions"/);
+      const two = await graphqlConvert(server.url, key, text, {
+        to: 'md',
+        options: { testSlowText: { steps: 1 }, imageConvert: { quality: 50 } },
+      });
+      expect(two.body.errors?.[0]?.message).toMatch(
+        /Exactly one key must be specified for OneOf type "ConvertOptions"/,
+      );
+      const otherPlugin = await graphqlConvert(server.url, key, text, {
+        to: 'md',
+        options: { imageConvert: { quality: 50 } },
+      });
+      expect(otherPlugin.body.errors?.[0]).toMatchObject({
+        message: 'The options are for image-convert, but txt -> md is run by test-slow-text',
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
+      expect(
+        await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', options: '{"steps":"many"}' }))),
+      ).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
+      expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', options: '[1]' })))).toMatchObject({
+        code: 'BAD_REQUEST',
+        message: 'options must be a JSON object string',
+      });
+      expect(await trpcFailure(trpc.convert.mutate(convertForm(text, { to: 'md', steps: '2' })))).toMatchObject({
+        message: expect.stringMatching(/Unexpected field 'steps'/),
+      });
+      expect(await trpcFailure(trpc.convert.mutate(convertForm(text, {})))).toMatchObject({
+        code: 'BAD_REQUEST',
+        message: expect.stringMatching(/Missing 'to'/),
+      });
     });
 
     it("refuses files over the plan's limit while streaming (413 / PAYLOAD_TOO_LARGE)", async () => {
@@ -348,7 +519,9 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const big = { name: 'big.txt', data: Buffer.alloc(25_000_001 + 1024, 'a') };
       const gql = await graphqlConvert(server.url, freeKey, big, { to: 'md' });
       expect(gql.body.errors?.[0]?.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
-      expect(await trpcFailure(createTransmuteClient(server.url, freeKey).convert.mutate(convertForm(big, { to: 'md' })))).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 });
+      expect(
+        await trpcFailure(createTransmuteClient(server.url, freeKey).convert.mutate(convertForm(big, { to: 'md' }))),
+      ).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 });
       const credits = await getJson(`${server.url}/api/v1/credits`, freeKey);
       expect(credits.body.creditsUsed).toBe(0);
     });
@@ -357,34 +530,58 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const accepted = await trpc.convert.mutate(convertForm(text, { to: 'md', options: '{"steps":1}' }));
       await waitForJob(server.url, key, accepted.jobId);
       const rest = await fetch(`${server.url}/api/v1/signed-url`, {
-        method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) }, body: JSON.stringify({ jobId: accepted.jobId }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...authHeaders(key) },
+        body: JSON.stringify({ jobId: accepted.jobId }),
       });
       expect(rest.status).toBe(403);
       expect(await rest.json()).toMatchObject({ code: 'plan_required' });
       const gql = await graphql(server.url, key, `mutation { createSignedUrl(jobId: "${accepted.jobId}") { url } }`);
       expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', reason: 'plan_required' });
-      expect(await trpcFailure(trpc.signedUrl.create.mutate({ jobId: accepted.jobId, reusable: true }))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403, reason: 'plan_required' });
+      expect(await trpcFailure(trpc.signedUrl.create.mutate({ jobId: accepted.jobId, reusable: true }))).toMatchObject({
+        code: 'FORBIDDEN',
+        httpStatus: 403,
+        reason: 'plan_required',
+      });
 
       const businessKey = await server.createKey('business');
       const business = createTransmuteClient(server.url, businessKey);
       const job = await business.convert.mutate(convertForm(text, { to: 'md', options: '{"steps":1}' }));
       await waitForJob(server.url, businessKey, job.jobId);
-      const viaGraphql = await graphql(server.url, businessKey, `mutation { createSignedUrl(jobId: "${job.jobId}", expirySeconds: 3600) { url expiresIn expiresAt reusable } }`);
+      const viaGraphql = await graphql(
+        server.url,
+        businessKey,
+        `mutation { createSignedUrl(jobId: "${job.jobId}", expirySeconds: 3600) { url expiresIn expiresAt reusable } }`,
+      );
       expect(viaGraphql.body.data!.createSignedUrl).toMatchObject({ expiresIn: 3600, reusable: true });
-      const viaTrpc = await business.signedUrl.create.mutate({ jobId: job.jobId, expirySeconds: 3600, reusable: false });
+      const viaTrpc = await business.signedUrl.create.mutate({
+        jobId: job.jobId,
+        expirySeconds: 3600,
+        reusable: false,
+      });
       expect(viaTrpc).toMatchObject({ expiresIn: 3600, reusable: false });
       expect((await download(viaGraphql.body.data!.createSignedUrl.url)).data.toString()).toContain('HELLO SURFACES');
-      expect(await trpcFailure(business.signedUrl.create.mutate({ jobId: job.jobId, expirySeconds: 5, reusable: true }))).toMatchObject({ code: 'BAD_REQUEST' });
+      expect(
+        await trpcFailure(business.signedUrl.create.mutate({ jobId: job.jobId, expirySeconds: 5, reusable: true })),
+      ).toMatchObject({ code: 'BAD_REQUEST' });
     });
 
     it('counts GraphQL requests against the rate limit (429 / RATE_LIMITED)', async () => {
       const freeKey = await server.createKey('free');
-      for (let i = 0; i < 30; i++) expect((await graphql(server.url, freeKey, '{ credits { plan } }')).status).toBe(200);
-      const limited = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(freeKey) }, body: JSON.stringify({ query: '{ credits { plan } }' }) });
+      for (let i = 0; i < 30; i++)
+        expect((await graphql(server.url, freeKey, '{ credits { plan } }')).status).toBe(200);
+      const limited = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...authHeaders(freeKey) },
+        body: JSON.stringify({ query: '{ credits { plan } }' }),
+      });
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await limited.json()).errors[0].extensions.code).toBe('RATE_LIMITED');
-      expect(await trpcFailure(createTransmuteClient(server.url, freeKey).credits.get.query())).toMatchObject({ code: 'TOO_MANY_REQUESTS', httpStatus: 429 });
+      expect(await trpcFailure(createTransmuteClient(server.url, freeKey).credits.get.query())).toMatchObject({
+        code: 'TOO_MANY_REQUESTS',
+        httpStatus: 429,
+      });
     });
   });
 
@@ -394,11 +591,24 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const gql = await graphqlFiles(server.url, key, MERGE_PDF, files);
       const viaTrpc = await trpc.merge.mutate(filesForm(files));
       const form = filesForm(files);
-      const rest = await fetch(`${server.url}/api/pdf/merge`, { method: 'POST', body: form, headers: authHeaders(key) }).then((r) => r.json());
+      const rest = await fetch(`${server.url}/api/pdf/merge`, {
+        method: 'POST',
+        body: form,
+        headers: authHeaders(key),
+      }).then((r) => r.json());
 
       const merged = gql.body.data!.mergePdf;
-      expect(merged).toEqual({ jobId: expect.any(String), status: 'queued', creditCost: rest.creditCost, creditsRemaining: expect.any(Number) });
-      expect(viaTrpc).toMatchObject({ status: 'queued', creditCost: rest.creditCost, statusUrl: `/api/v1/jobs/${viaTrpc.jobId}` });
+      expect(merged).toEqual({
+        jobId: expect.any(String),
+        status: 'queued',
+        creditCost: rest.creditCost,
+        creditsRemaining: expect.any(Number),
+      });
+      expect(viaTrpc).toMatchObject({
+        status: 'queued',
+        creditCost: rest.creditCost,
+        statusUrl: `/api/v1/jobs/${viaTrpc.jobId}`,
+      });
       for (const jobId of [merged.jobId, viaTrpc.jobId]) {
         const done = await waitForJob(server.url, key, jobId);
         expect(done.status, JSON.stringify(done)).toBe('done');
@@ -412,13 +622,29 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const gql = await graphqlFiles(server.url, key, BATCH_CONVERT, files, { to: 'webp', quality: 60 });
       const viaTrpc = await trpc.batch.convert.mutate(filesForm(files, { to: 'webp', quality: '60' }));
       expect(gql.body.data!.batchConvert).toEqual({ batchId: expect.any(String), total: 2, errors: [] });
-      expect(viaTrpc).toEqual({ batchId: expect.any(String), total: 2, errors: [], statusUrl: `/api/batch/${viaTrpc.batchId}` });
+      expect(viaTrpc).toEqual({
+        batchId: expect.any(String),
+        total: 2,
+        errors: [],
+        statusUrl: `/api/batch/${viaTrpc.batchId}`,
+      });
 
       const BATCH = 'query Batch($id: ID!) { batch(id: $id) { total completed done downloadUrl } }';
       const gqlId = gql.body.data!.batchConvert.batchId;
-      const gqlDone = await poll(async () => (await graphql(server.url, key, BATCH, { id: gqlId })).body.data!.batch, (b) => b.done);
-      const trpcDone = await poll(() => trpc.batch.get.query({ batchId: viaTrpc.batchId }), (b) => b.done);
-      expect(gqlDone).toEqual({ total: 2, completed: 2, done: true, downloadUrl: `${server.url}/api/batch/${gqlId}/download` });
+      const gqlDone = await poll(
+        async () => (await graphql(server.url, key, BATCH, { id: gqlId })).body.data!.batch,
+        (b) => b.done,
+      );
+      const trpcDone = await poll(
+        () => trpc.batch.get.query({ batchId: viaTrpc.batchId }),
+        (b) => b.done,
+      );
+      expect(gqlDone).toEqual({
+        total: 2,
+        completed: 2,
+        done: true,
+        downloadUrl: `${server.url}/api/batch/${gqlId}/download`,
+      });
       expect(trpcDone).toEqual((await getJson(`${server.url}/api/batch/${viaTrpc.batchId}`, key)).body);
 
       // `quality` reached the encoder: red.webp is the single conversion at quality 60, byte for byte.
@@ -436,13 +662,22 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       // Files over the Free size limit: reading them would answer PAYLOAD_TOO_LARGE.
       const files = [overFreeLimit('big.pdf'), await pdfWithPages('small.pdf', 1)];
       const merge = await graphqlFiles(server.url, freeKey, MERGE_PDF, files);
-      expect(merge.body.errors?.[0]).toMatchObject({ message: 'PDF merge requires the Pro plan or higher', extensions: { code: 'FORBIDDEN', reason: 'plan_required' } });
+      expect(merge.body.errors?.[0]).toMatchObject({
+        message: 'PDF merge requires the Pro plan or higher',
+        extensions: { code: 'FORBIDDEN', reason: 'plan_required' },
+      });
       const batch = await graphqlFiles(server.url, freeKey, BATCH_CONVERT, files, { to: 'webp' });
       expect(batch.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
 
       const free = createTransmuteClient(server.url, freeKey);
-      expect(await trpcFailure(free.merge.mutate(filesForm(files)))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
-      expect(await trpcFailure(free.batch.convert.mutate(filesForm(files, { to: 'webp' })))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+      expect(await trpcFailure(free.merge.mutate(filesForm(files)))).toMatchObject({
+        code: 'FORBIDDEN',
+        httpStatus: 403,
+      });
+      expect(await trpcFailure(free.batch.convert.mutate(filesForm(files, { to: 'webp' })))).toMatchObject({
+        code: 'FORBIDDEN',
+        httpStatus: 403,
+      });
       expect((await getJson(`${server.url}/api/v1/credits`, freeKey)).body.creditsUsed).toBe(0);
     });
 
@@ -452,25 +687,51 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       // Business it is the 200 of a batch, and mergePdf applies its own 50.
       for (const holder of [key, await server.createKey('business')]) {
         const merge = await graphqlFiles(server.url, holder, MERGE_PDF, tooMany);
-        expect(merge.body.errors?.[0]).toMatchObject({ message: 'At most 50 files per request', extensions: { code: 'BAD_USER_INPUT' } });
+        expect(merge.body.errors?.[0]).toMatchObject({
+          message: 'At most 50 files per request',
+          extensions: { code: 'BAD_USER_INPUT' },
+        });
       }
-      expect(await trpcFailure(trpc.merge.mutate(filesForm(tooMany)))).toMatchObject({ code: 'BAD_REQUEST', message: 'At most 50 files per request' });
-      expect(await trpcFailure(trpc.batch.convert.mutate(filesForm(tooMany, { to: 'webp' })))).toMatchObject({ code: 'BAD_REQUEST', message: 'At most 50 files per request' });
-      expect(await trpcFailure(trpc.merge.mutate(filesForm(tooMany.slice(0, 2), { to: 'pdf' })))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/Unexpected field 'to'/) });
+      expect(await trpcFailure(trpc.merge.mutate(filesForm(tooMany)))).toMatchObject({
+        code: 'BAD_REQUEST',
+        message: 'At most 50 files per request',
+      });
+      expect(await trpcFailure(trpc.batch.convert.mutate(filesForm(tooMany, { to: 'webp' })))).toMatchObject({
+        code: 'BAD_REQUEST',
+        message: 'At most 50 files per request',
+      });
+      expect(await trpcFailure(trpc.merge.mutate(filesForm(tooMany.slice(0, 2), { to: 'pdf' })))).toMatchObject({
+        code: 'BAD_REQUEST',
+        message: expect.stringMatching(/Unexpected field 'to'/),
+      });
     });
 
     it("shows a batch only to its key holder (FORBIDDEN for another, as REST's 403; NOT_FOUND when unknown)", async () => {
       const accepted = await trpc.batch.convert.mutate(filesForm([await png('green.png', '#30c030')], { to: 'webp' }));
       const otherKey = await server.createKey('pro');
       expect((await getJson(`${server.url}/api/batch/${accepted.batchId}`, otherKey)).status).toBe(403);
-      const gql = await graphql(server.url, otherKey, 'query Batch($id: ID!) { batch(id: $id) { total } }', { id: accepted.batchId });
+      const gql = await graphql(server.url, otherKey, 'query Batch($id: ID!) { batch(id: $id) { total } }', {
+        id: accepted.batchId,
+      });
       expect(gql.body.data!.batch).toBeNull();
       expect(gql.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       const other = createTransmuteClient(server.url, otherKey);
-      expect(await trpcFailure(other.batch.get.query({ batchId: accepted.batchId }))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
-      expect(await trpcFailure(other.batch.get.query({ batchId: 'no-such-batch' }))).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404 });
-      expect((await graphql(server.url, otherKey, '{ batch(id: "no-such-batch") { total } }')).body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-      await poll(() => trpc.batch.get.query({ batchId: accepted.batchId }), (b) => b.done);
+      expect(await trpcFailure(other.batch.get.query({ batchId: accepted.batchId }))).toMatchObject({
+        code: 'FORBIDDEN',
+        httpStatus: 403,
+      });
+      expect(await trpcFailure(other.batch.get.query({ batchId: 'no-such-batch' }))).toMatchObject({
+        code: 'NOT_FOUND',
+        httpStatus: 404,
+      });
+      expect(
+        (await graphql(server.url, otherKey, '{ batch(id: "no-such-batch") { total } }')).body.errors?.[0]?.extensions
+          ?.code,
+      ).toBe('NOT_FOUND');
+      await poll(
+        () => trpc.batch.get.query({ batchId: accepted.batchId }),
+        (b) => b.done,
+      );
     });
   });
 
@@ -518,49 +779,111 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const viaTrpc = await trpc.extraction.pdfToMarkdown.mutate(filesForm(files, { pageBreaks: 'false' }));
       const rejected = [{ filename: 'notes.txt', error: 'PDF to Markdown does not read .txt files' }];
       expect(gql.body.data!.pdfToMarkdown).toEqual({ batchId: expect.any(String), total: 2, errors: rejected });
-      expect(viaTrpc).toEqual({ batchId: expect.any(String), total: 2, errors: rejected, statusUrl: `/api/pdf-to-markdown/${viaTrpc.batchId}` });
+      expect(viaTrpc).toEqual({
+        batchId: expect.any(String),
+        total: 2,
+        errors: rejected,
+        statusUrl: `/api/pdf-to-markdown/${viaTrpc.batchId}`,
+      });
 
       const gqlId = gql.body.data!.pdfToMarkdown.batchId;
-      const gqlDone = await poll(() => gqlExtraction(key, 'pdf-to-markdown', gqlId), (p) => p.done);
+      const gqlDone = await poll(
+        () => gqlExtraction(key, 'pdf-to-markdown', gqlId),
+        (p) => p.done,
+      );
       expect(gqlDone).toMatchObject({ done: true, total: 2, completed: 2, failed: 0, totalHits: null });
-      expect(gqlDone.rows.map((r: { filename: string; status: string; error: unknown }) => [r.filename, r.status, r.error])).toEqual([['report.pdf', 'completed', null], ['memo.pdf', 'completed', null]]);
+      expect(
+        gqlDone.rows.map((r: { filename: string; status: string; error: unknown }) => [r.filename, r.status, r.error]),
+      ).toEqual([
+        ['report.pdf', 'completed', null],
+        ['memo.pdf', 'completed', null],
+      ]);
       const [first, second] = gqlDone.rows;
-      expect(first.data).toMatchObject({ pages: 1, markdown: '# Quarterly Report\n\nRevenue grew in every region this quarter.\n' });
+      expect(first.data).toMatchObject({
+        pages: 1,
+        markdown: '# Quarterly Report\n\nRevenue grew in every region this quarter.\n',
+      });
       expect(second.data.markdown).toContain('# Team Memo');
 
-      const trpcDone = await poll(() => trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: viaTrpc.batchId }), (p) => p.done);
+      const trpcDone = await poll(
+        () => trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: viaTrpc.batchId }),
+        (p) => p.done,
+      );
       expect(trpcDone).toEqual((await getJson(`${server.url}${viaTrpc.statusUrl}`, key)).body);
-      expect(trpcDone.rows[0]).toMatchObject({ filename: 'report.pdf', status: 'completed', markdown: first.data.markdown });
+      expect(trpcDone.rows[0]).toMatchObject({
+        filename: 'report.pdf',
+        status: 'completed',
+        markdown: first.data.markdown,
+      });
       // GraphQL's data is the REST row without filename and status.
       const { filename: _f, status: _s, ...restData } = trpcDone.rows[1]!;
       expect(second.data).toEqual(restData);
 
       // Typed rows: the spec's fields on GraphQL's PdfToMarkdownRow, and the REST rows are exactly the declared row schema.
       expect(first).toMatchObject({
-        __typename: 'PdfToMarkdownRow', pages: 1, markdown: first.data.markdown,
-        stats: { headings: first.data.stats.headings, tables: first.data.stats.tables, words: first.data.stats.words, runningLinesStripped: first.data.stats.running_lines_stripped },
+        __typename: 'PdfToMarkdownRow',
+        pages: 1,
+        markdown: first.data.markdown,
+        stats: {
+          headings: first.data.stats.headings,
+          tables: first.data.stats.tables,
+          words: first.data.stats.words,
+          runningLinesStripped: first.data.stats.running_lines_stripped,
+        },
       });
       for (const row of trpcDone.rows) expect(pdfToMarkdownRowSchema.parse(row)).toEqual(row);
     });
 
     it('passes each tool its own arguments (fileSearch: query, wholeWord; totalHits over the files)', async () => {
-      const files = [{ name: 'a.txt', data: 'hello world\nhello again\nhelloween' }, { name: 'b.txt', data: 'Hello there' }];
+      const files = [
+        { name: 'a.txt', data: 'hello world\nhello again\nhelloween' },
+        { name: 'b.txt', data: 'Hello there' },
+      ];
       const gql = await graphqlFiles(server.url, key, FILE_SEARCH, files, { query: 'hello', wholeWord: true });
       const viaTrpc = await trpc.extraction.fileSearch.mutate(filesForm(files, { query: 'hello', wholeWord: 'true' }));
-      const gqlDone = await poll(() => gqlExtraction(key, 'file-search', gql.body.data!.fileSearch.batchId), (p) => p.done);
-      const trpcDone = await poll(() => trpc.extraction.get.query({ tool: 'file-search', batchId: viaTrpc.batchId }), (p) => p.done);
+      const gqlDone = await poll(
+        () => gqlExtraction(key, 'file-search', gql.body.data!.fileSearch.batchId),
+        (p) => p.done,
+      );
+      const trpcDone = await poll(
+        () => trpc.extraction.get.query({ tool: 'file-search', batchId: viaTrpc.batchId }),
+        (p) => p.done,
+      );
       expect(gqlDone.totalHits).toBe(3);
       expect(trpcDone.totalHits).toBe(3);
       expect(gqlDone.rows.map((r: { data: { count: number } }) => r.data.count)).toEqual([2, 1]);
-      expect(gqlDone.rows.map((r: { __typename: string; count: number; truncated: boolean; kind: string }) => [r.__typename, r.count, r.truncated, r.kind]))
-        .toEqual(gqlDone.rows.map((r: { data: { count: number; kind: string } }) => ['FileSearchRow', r.data.count, false, r.data.kind]));
+      expect(
+        gqlDone.rows.map((r: { __typename: string; count: number; truncated: boolean; kind: string }) => [
+          r.__typename,
+          r.count,
+          r.truncated,
+          r.kind,
+        ]),
+      ).toEqual(
+        gqlDone.rows.map((r: { data: { count: number; kind: string } }) => [
+          'FileSearchRow',
+          r.data.count,
+          false,
+          r.data.kind,
+        ]),
+      );
       expect(gqlDone.rows[0].matches).toEqual(gqlDone.rows[0].data.matches);
       for (const row of trpcDone.rows) expect(fileSearchRowSchema.parse(row)).toEqual(row);
 
-      const missing = await graphqlFiles(server.url, key, 'mutation S($files: [Upload!]!) { fileSearch(files: $files, query: "") { batchId } }', files);
+      const missing = await graphqlFiles(
+        server.url,
+        key,
+        'mutation S($files: [Upload!]!) { fileSearch(files: $files, query: "") { batchId } }',
+        files,
+      );
       expect(missing.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-      expect(await trpcFailure(trpc.extraction.fileSearch.mutate(filesForm(files)))).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
-      expect(await trpcFailure(trpc.extraction.pdfToMarkdown.mutate(filesForm([report], { pageBreaks: 'maybe' })))).toMatchObject({ code: 'BAD_REQUEST', message: 'pageBreaks must be true or false' });
+      expect(await trpcFailure(trpc.extraction.fileSearch.mutate(filesForm(files)))).toMatchObject({
+        code: 'BAD_REQUEST',
+        httpStatus: 400,
+      });
+      expect(
+        await trpcFailure(trpc.extraction.pdfToMarkdown.mutate(filesForm([report], { pageBreaks: 'maybe' }))),
+      ).toMatchObject({ code: 'BAD_REQUEST', message: 'pageBreaks must be true or false' });
     });
 
     it('gives a Free key one single-file try per tool: FORBIDDEN with reason trial_single_file, then trial_used, on both', async () => {
@@ -570,53 +893,103 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       // (GraphQL knows it before reading any file; tRPC's form parser refuses the second file part before reading it).
       const big = overFreeLimit('big.pdf');
       const several = await graphqlFiles(server.url, freeKey, PDF_TO_MARKDOWN, [big, report]);
-      expect(several.body.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN', reason: 'trial_single_file' } });
-      expect(await trpcFailure(free.extraction.pdfToMarkdown.mutate(filesForm([report, big])))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403, reason: 'trial_single_file' });
+      expect(several.body.errors?.[0]).toMatchObject({
+        extensions: { code: 'FORBIDDEN', reason: 'trial_single_file' },
+      });
+      expect(await trpcFailure(free.extraction.pdfToMarkdown.mutate(filesForm([report, big])))).toMatchObject({
+        code: 'FORBIDDEN',
+        httpStatus: 403,
+        reason: 'trial_single_file',
+      });
 
       const trial = await graphqlFiles(server.url, freeKey, PDF_TO_MARKDOWN, [report]);
       expect(trial.body.data!.pdfToMarkdown).toMatchObject({ total: 1, errors: [] });
-      const done = await poll(() => gqlExtraction(freeKey, 'pdf-to-markdown', trial.body.data!.pdfToMarkdown.batchId), (p) => p.done);
+      const done = await poll(
+        () => gqlExtraction(freeKey, 'pdf-to-markdown', trial.body.data!.pdfToMarkdown.batchId),
+        (p) => p.done,
+      );
       expect(done.rows[0].data.markdown).toContain('# Quarterly Report');
 
       const again = await graphqlFiles(server.url, freeKey, PDF_TO_MARKDOWN, [report]);
       expect(again.body.data!.pdfToMarkdown).toBeNull();
-      expect(again.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/free try/), extensions: { code: 'FORBIDDEN', reason: 'trial_used' } });
-      expect(await trpcFailure(free.extraction.pdfToMarkdown.mutate(filesForm([report])))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403, reason: 'trial_used' });
+      expect(again.body.errors?.[0]).toMatchObject({
+        message: expect.stringMatching(/free try/),
+        extensions: { code: 'FORBIDDEN', reason: 'trial_used' },
+      });
+      expect(await trpcFailure(free.extraction.pdfToMarkdown.mutate(filesForm([report])))).toMatchObject({
+        code: 'FORBIDDEN',
+        httpStatus: 403,
+        reason: 'trial_used',
+      });
 
       // Another tool's try is still there, through tRPC this time; then spent there too.
-      const search = await free.extraction.fileSearch.mutate(filesForm([{ name: 'a.txt', data: 'free text' }], { query: 'free' }));
+      const search = await free.extraction.fileSearch.mutate(
+        filesForm([{ name: 'a.txt', data: 'free text' }], { query: 'free' }),
+      );
       expect(search).toMatchObject({ total: 1, errors: [] });
-      expect(await trpcFailure(free.extraction.fileSearch.mutate(filesForm([{ name: 'a.txt', data: 'free text' }], { query: 'free' })))).toMatchObject({ code: 'FORBIDDEN', reason: 'trial_used' });
+      expect(
+        await trpcFailure(
+          free.extraction.fileSearch.mutate(filesForm([{ name: 'a.txt', data: 'free text' }], { query: 'free' })),
+        ),
+      ).toMatchObject({ code: 'FORBIDDEN', reason: 'trial_used' });
       expect((await getJson(`${server.url}/api/v1/credits`, freeKey)).body.creditsUsed).toBe(0);
     });
 
     it('gates each tool by plan (transcribe: Business and up) like REST', async () => {
       const audio = { name: 'a.mp3', data: Buffer.from('ID3') };
       const gql = await graphqlFiles(server.url, key, TRANSCRIBE, [audio]);
-      expect(gql.body.errors?.[0]).toMatchObject({ message: 'Transcription requires the Business plan or higher', extensions: { code: 'FORBIDDEN', reason: 'plan_required' } });
-      expect(await trpcFailure(trpc.extraction.transcribe.mutate(filesForm([audio])))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403, reason: 'plan_required' });
+      expect(gql.body.errors?.[0]).toMatchObject({
+        message: 'Transcription requires the Business plan or higher',
+        extensions: { code: 'FORBIDDEN', reason: 'plan_required' },
+      });
+      expect(await trpcFailure(trpc.extraction.transcribe.mutate(filesForm([audio])))).toMatchObject({
+        code: 'FORBIDDEN',
+        httpStatus: 403,
+        reason: 'plan_required',
+      });
     });
 
     it("shows results only to their key holder (FORBIDDEN for another; NOT_FOUND when unknown or another tool's)", async () => {
       const accepted = await trpc.extraction.pdfToMarkdown.mutate(filesForm([memo]));
-      await poll(() => trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: accepted.batchId }), (p) => p.done);
+      await poll(
+        () => trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: accepted.batchId }),
+        (p) => p.done,
+      );
       const otherKey = await server.createKey('pro');
       const other = createTransmuteClient(server.url, otherKey);
       const stolen = await graphql(server.url, otherKey, EXTRACTION, { tool: 'pdf-to-markdown', id: accepted.batchId });
       expect(stolen.body.data!.extraction).toBeNull();
       expect(stolen.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-      expect(await trpcFailure(other.extraction.get.query({ tool: 'pdf-to-markdown', batchId: accepted.batchId }))).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+      expect(
+        await trpcFailure(other.extraction.get.query({ tool: 'pdf-to-markdown', batchId: accepted.batchId })),
+      ).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
 
-      expect((await graphql(server.url, key, EXTRACTION, { tool: 'parse-cv', id: accepted.batchId })).body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-      expect(await trpcFailure(trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: 'no-such-batch' }))).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404 });
-      expect((await graphql(server.url, key, EXTRACTION, { tool: 'ocr', id: accepted.batchId })).body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/Unknown extraction tool 'ocr'/), extensions: { code: 'BAD_USER_INPUT' } });
-      expect(await trpcFailure(trpc.extraction.get.query({ tool: 'ocr' as 'parse-cv', batchId: accepted.batchId }))).toMatchObject({ code: 'BAD_REQUEST' });
+      expect(
+        (await graphql(server.url, key, EXTRACTION, { tool: 'parse-cv', id: accepted.batchId })).body.errors?.[0]
+          ?.extensions?.code,
+      ).toBe('NOT_FOUND');
+      expect(
+        await trpcFailure(trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: 'no-such-batch' })),
+      ).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404 });
+      expect(
+        (await graphql(server.url, key, EXTRACTION, { tool: 'ocr', id: accepted.batchId })).body.errors?.[0],
+      ).toMatchObject({
+        message: expect.stringMatching(/Unknown extraction tool 'ocr'/),
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
+      expect(
+        await trpcFailure(trpc.extraction.get.query({ tool: 'ocr' as 'parse-cv', batchId: accepted.batchId })),
+      ).toMatchObject({ code: 'BAD_REQUEST' });
     });
   });
 
   describe('one registry, every surface', () => {
     it('lists the test plugin on GraphQL, tRPC, REST and OpenAPI', async () => {
-      const gql = await graphql(server.url, key, '{ formats { conversions { from to } operations { pluginId kind title inputs outputs plan available options optionsType optionsField } } }');
+      const gql = await graphql(
+        server.url,
+        key,
+        '{ formats { conversions { from to } operations { pluginId kind title inputs outputs plan available options optionsType optionsField } } }',
+      );
       const rest = await getJson(`${server.url}/api/v1/formats`, key);
       const viaTrpc = await trpc.formats.list.query();
 
@@ -625,22 +998,49 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       expect(viaTrpc).toEqual(rest.body);
       // The wire schema OpenAPI is generated from describes what is served, field for field.
       expect(formatsSchema.parse(rest.body)).toEqual(rest.body);
-      const gqlOp = gql.body.data!.formats.operations.find((o: { pluginId: string }) => o.pluginId === 'test-slow-text');
+      const gqlOp = gql.body.data!.formats.operations.find(
+        (o: { pluginId: string }) => o.pluginId === 'test-slow-text',
+      );
       expect(gqlOp).toEqual({
-        pluginId: 'test-slow-text', kind: 'convert', title: restOp.title, inputs: ['txt'], outputs: ['md'], plan: 'free', available: true,
-        options: restOp.options, optionsType: 'TestSlowTextOptions', optionsField: 'testSlowText',
+        pluginId: 'test-slow-text',
+        kind: 'convert',
+        title: restOp.title,
+        inputs: ['txt'],
+        outputs: ['md'],
+        plan: 'free',
+        available: true,
+        options: restOp.options,
+        optionsType: 'TestSlowTextOptions',
+        optionsField: 'testSlowText',
       });
       expect(gql.body.data!.formats.conversions).toContainEqual({ from: 'txt', to: rest.body.conversions.txt });
 
-      const introspection = await graphql(server.url, key, '{ __type(name: "TestSlowTextOptions") { inputFields { name defaultValue type { name } } } }');
-      expect(introspection.body.data!.__type.inputFields).toEqual([{ name: 'steps', defaultValue: '20', type: { name: 'Int' } }]);
+      const introspection = await graphql(
+        server.url,
+        key,
+        '{ __type(name: "TestSlowTextOptions") { inputFields { name defaultValue type { name } } } }',
+      );
+      expect(introspection.body.data!.__type.inputFields).toEqual([
+        { name: 'steps', defaultValue: '20', type: { name: 'Int' } },
+      ]);
 
       const openapi = await getJson(`${server.url}/api/openapi.json`, undefined);
       const form = openapi.body.paths['/api/v1/convert'].post.requestBody.content['multipart/form-data'].schema;
-      expect(form.properties.steps).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, description: expect.stringContaining('Slow text to Markdown (test)') });
+      expect(form.properties.steps).toMatchObject({
+        type: 'integer',
+        minimum: 1,
+        maximum: 100,
+        description: expect.stringContaining('Slow text to Markdown (test)'),
+      });
       expect(form.properties.to.enum).toContain('md');
-      expect(form.properties.resize).toMatchObject({ type: 'string', contentMediaType: 'application/json', contentSchema: { type: 'object' } });
-      expect(openapi.body.paths['/api/v1/convert'].post.requestBody.content['multipart/form-data'].encoding.resize).toEqual({ contentType: 'application/json' });
+      expect(form.properties.resize).toMatchObject({
+        type: 'string',
+        contentMediaType: 'application/json',
+        contentSchema: { type: 'object' },
+      });
+      expect(
+        openapi.body.paths['/api/v1/convert'].post.requestBody.content['multipart/form-data'].encoding.resize,
+      ).toEqual({ contentType: 'application/json' });
     });
   });
 
@@ -659,10 +1059,12 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       ['GET', '/api/batch/:id/download', '/api/batch/{id}/download'],
       ['GET', '/healthz', '/healthz'],
       ['GET', '/readyz', '/readyz'],
-      ...Object.keys(SPEC_EXTRACTION_TOOLS).flatMap((tool): Array<['GET' | 'POST', string, string]> => [
-        ['POST', `/api/${tool}`, `/api/${tool}`],
-        ['GET', `/api/${tool}/:id`, `/api/${tool}/{id}`],
-      ]),
+      ...Object.keys(SPEC_EXTRACTION_TOOLS).flatMap(
+        (tool): Array<['GET' | 'POST', string, string]> => [
+          ['POST', `/api/${tool}`, `/api/${tool}`],
+          ['GET', `/api/${tool}/:id`, `/api/${tool}/{id}`],
+        ],
+      ),
     ];
 
     it('documents exactly the REST paths the server serves', async () => {
@@ -672,11 +1074,15 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const app = server.server.app;
       for (const [path, methods] of Object.entries<Record<string, unknown>>(body.paths)) {
         for (const method of Object.keys(methods)) {
-          expect(app.hasRoute({ method: method.toUpperCase() as 'GET', url: path.replace(/\{(\w+)\}/g, ':$1') }), `${method} ${path} is served`).toBe(true);
+          expect(
+            app.hasRoute({ method: method.toUpperCase() as 'GET', url: path.replace(/\{(\w+)\}/g, ':$1') }),
+            `${method} ${path} is served`,
+          ).toBe(true);
         }
       }
       for (const [method, url, documented] of SPEC_ROUTES) {
-        if (app.hasRoute({ method, url })) expect(body.paths[documented]?.[method.toLowerCase()], `${method} ${url} is documented`).toBeDefined();
+        if (app.hasRoute({ method, url }))
+          expect(body.paths[documented]?.[method.toLowerCase()], `${method} ${url} is documented`).toBeDefined();
       }
       const refs = [...JSON.stringify(body).matchAll(/"\$ref":"#\/components\/(\w+)\/([\w-]+)"/g)];
       for (const [, kind, name] of refs) expect(body.components[kind!][name!], `${kind}/${name}`).toBeDefined();
@@ -684,12 +1090,30 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       expect(body.components.schemas.Error.required).toEqual(['error']);
       expect(body.paths['/api/v1/convert'].post.responses['413']).toEqual({ $ref: '#/components/responses/413' });
       const formOf = (route: string) => body.paths[route].post.requestBody.content['multipart/form-data'].schema;
-      expect(formOf('/api/pdf/merge')).toMatchObject({ required: ['files'], properties: { files: { type: 'array', minItems: 2 } } });
-      expect(formOf('/api/batch/convert')).toMatchObject({ required: ['files', 'to'], properties: { files: { type: 'array' }, quality: { type: 'integer' } } });
-      expect(body.paths['/api/batch/{id}'].get.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchStatus' } } } });
-      expect(formOf('/api/file-search')).toMatchObject({ required: ['files', 'query'], properties: { files: { type: 'array', maxItems: 50 }, wholeWord: { type: 'boolean' } } });
-      expect(body.paths['/api/pdf-to-markdown/{id}'].get.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/PdfToMarkdownPoll' } } } });
-      expect(body.components.schemas.ExtractionPoll.properties.rows.items.properties.status.enum).toEqual(['queued', 'processing', 'completed', 'failed']);
+      expect(formOf('/api/pdf/merge')).toMatchObject({
+        required: ['files'],
+        properties: { files: { type: 'array', minItems: 2 } },
+      });
+      expect(formOf('/api/batch/convert')).toMatchObject({
+        required: ['files', 'to'],
+        properties: { files: { type: 'array' }, quality: { type: 'integer' } },
+      });
+      expect(body.paths['/api/batch/{id}'].get.responses['200']).toMatchObject({
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchStatus' } } },
+      });
+      expect(formOf('/api/file-search')).toMatchObject({
+        required: ['files', 'query'],
+        properties: { files: { type: 'array', maxItems: 50 }, wholeWord: { type: 'boolean' } },
+      });
+      expect(body.paths['/api/pdf-to-markdown/{id}'].get.responses['200']).toMatchObject({
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/PdfToMarkdownPoll' } } },
+      });
+      expect(body.components.schemas.ExtractionPoll.properties.rows.items.properties.status.enum).toEqual([
+        'queued',
+        'processing',
+        'completed',
+        'failed',
+      ]);
     });
 
     it('serves a self-contained reference page', async () => {
@@ -705,7 +1129,12 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
   describe('tRPC in process', () => {
     it('runs the router through createCaller', async () => {
-      const caller = createCaller(createTrpcContext(server.server.runtime.services, await server.server.runtime.services.accounts.authenticateKey(key)));
+      const caller = createCaller(
+        createTrpcContext(
+          server.server.runtime.services,
+          await server.server.runtime.services.accounts.authenticateKey(key),
+        ),
+      );
       expect((await caller.credits.get()).plan).toBe('Pro');
       expect((await caller.formats.list()).operations.some((o) => o.pluginId === 'test-slow-text')).toBe(true);
       const form = new FormData();
@@ -730,9 +1159,15 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       try {
         const input = path.join(dir, 'example.txt');
         await import('node:fs/promises').then((fs) => fs.writeFile(input, 'from a script'));
-        const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'examples/convert.ts'), input, 'md', '--options', '{"steps":2}'], {
-          cwd: ROOT, env: { ...process.env, TRANSMUTE_URL: server.url, TRANSMUTE_API_KEY: key }, stdio: ['ignore', 'pipe', 'pipe'],
-        });
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', path.join(ROOT, 'examples/convert.ts'), input, 'md', '--options', '{"steps":2}'],
+          {
+            cwd: ROOT,
+            env: { ...process.env, TRANSMUTE_URL: server.url, TRANSMUTE_API_KEY: key },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
         let out = '';
         child.stdout.on('data', (chunk) => (out += chunk));
         child.stderr.on('data', (chunk) => (out += chunk));

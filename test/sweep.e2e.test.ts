@@ -23,7 +23,10 @@ it('a restart empties the request temp files of a server killed mid-upload', { t
     const { result } = await admin(dataDir, 'create-key', '--plan', 'pro');
     let server = await spawnServer({ DATA_DIR: dataDir });
     const boundary = 'sweep-boundary';
-    const operations = JSON.stringify({ query: 'mutation($file: Upload!) { convert(file: $file, to: "webp") { jobId } }', variables: { file: null } });
+    const operations = JSON.stringify({
+      query: 'mutation($file: Upload!) { convert(file: $file, to: "webp") { jobId } }',
+      variables: { file: null },
+    });
     const head = [
       `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n`,
       `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.file"]}\r\n`,

@@ -14,10 +14,14 @@ const ENCODINGS: readonly Encoding[] = ['utf-8', 'utf-8 bom', 'utf-16le', 'utf-1
 
 function encode(text: string, encoding: Encoding): Buffer {
   switch (encoding) {
-    case 'utf-8': return Buffer.from(text, 'utf8');
-    case 'utf-8 bom': return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
-    case 'utf-16le': return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
-    case 'utf-16be': return Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
+    case 'utf-8':
+      return Buffer.from(text, 'utf8');
+    case 'utf-8 bom':
+      return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
+    case 'utf-16le':
+      return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    case 'utf-16be':
+      return Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
   }
 }
 
@@ -26,9 +30,18 @@ const CSV_ROWS = [
   { name: 'José', city: 'Zürich', note: 'line one\nline two' },
   { name: 'Renée', city: 'Köln', note: '東京 😀' },
 ];
-const JSON_TEXT = JSON.stringify([{ title: 'Größe', tags: 'a,b' }, { title: 'naïve "quote"', tags: 'ß' }], null, 2);
-const SRT = '1\r\n00:00:01,000 --> 00:00:02,500\r\nGrüß Gott\r\n\r\n2\r\n00:01:02,030 --> 00:01:04,000\r\nSecond cue\r\ntwo lines\r\n';
-const VTT = 'WEBVTT\n\nintro\n00:00:01.000 --> 00:00:02.500 align:start\nBonjour à tous\n\n00:01:02.030 --> 00:01:04.000\n<v Anna>Second cue</v>\n';
+const JSON_TEXT = JSON.stringify(
+  [
+    { title: 'Größe', tags: 'a,b' },
+    { title: 'naïve "quote"', tags: 'ß' },
+  ],
+  null,
+  2,
+);
+const SRT =
+  '1\r\n00:00:01,000 --> 00:00:02,500\r\nGrüß Gott\r\n\r\n2\r\n00:01:02,030 --> 00:01:04,000\r\nSecond cue\r\ntwo lines\r\n';
+const VTT =
+  'WEBVTT\n\nintro\n00:00:01.000 --> 00:00:02.500 align:start\nBonjour à tous\n\n00:01:02.030 --> 00:01:04.000\n<v Anna>Second cue</v>\n';
 const TXT = 'Transmute text upload\nZürich Köln naïve\n';
 /** The XML declaration names the encoding actually used, as an editor saving UTF-16 would. */
 const svg = (encoding: Encoding) =>
@@ -52,18 +65,33 @@ describe('text formats over HTTP', () => {
 
   describe.each(ENCODINGS)('in %s', (encoding) => {
     it('csv -> json: the rows', async () => {
-      const { data, filename } = await convertAndDownload(server.url, key, { name: 'people.csv', data: encode(CSV, encoding) }, { to: 'json' });
+      const { data, filename } = await convertAndDownload(
+        server.url,
+        key,
+        { name: 'people.csv', data: encode(CSV, encoding) },
+        { to: 'json' },
+      );
       expect(filename).toBe('people.json');
       expect(JSON.parse(data.toString('utf8'))).toEqual(CSV_ROWS);
     });
 
     it('json -> csv: a header and one record per object', async () => {
-      const { data } = await convertAndDownload(server.url, key, { name: 'items.json', data: encode(JSON_TEXT, encoding) }, { to: 'csv' });
+      const { data } = await convertAndDownload(
+        server.url,
+        key,
+        { name: 'items.json', data: encode(JSON_TEXT, encoding) },
+        { to: 'csv' },
+      );
       expect(data.toString('utf8').replace(/^\uFEFF/, '')).toBe('title,tags\r\nGröße,"a,b"\r\n"naïve ""quote""",ß\r\n');
     });
 
     it('srt -> vtt: cue text and times', async () => {
-      const { data, filename } = await convertAndDownload(server.url, key, { name: 'talk.srt', data: encode(SRT, encoding) }, { to: 'vtt' });
+      const { data, filename } = await convertAndDownload(
+        server.url,
+        key,
+        { name: 'talk.srt', data: encode(SRT, encoding) },
+        { to: 'vtt' },
+      );
       expect(filename).toBe('talk.vtt');
       const text = data.toString('utf8');
       expect(text.startsWith('WEBVTT')).toBe(true);
@@ -75,7 +103,12 @@ describe('text formats over HTTP', () => {
     });
 
     it('vtt -> srt: cue text and times (the upload file-type calls vtt is accepted)', async () => {
-      const { data, filename } = await convertAndDownload(server.url, key, { name: 'subs.vtt', data: encode(VTT, encoding) }, { to: 'srt' });
+      const { data, filename } = await convertAndDownload(
+        server.url,
+        key,
+        { name: 'subs.vtt', data: encode(VTT, encoding) },
+        { to: 'srt' },
+      );
       expect(filename).toBe('subs.srt');
       const text = data.toString('utf8');
       expect(text).toMatch(/^1\r?\n00:00:01,000 --> 00:00:02,500\r?\nBonjour à tous\r?\n/);
@@ -87,7 +120,12 @@ describe('text formats over HTTP', () => {
     });
 
     it('svg -> png: the declared size and colour', async () => {
-      const { data } = await convertAndDownload(server.url, key, { name: 'badge.svg', data: encode(svg(encoding), encoding) }, { to: 'png' });
+      const { data } = await convertAndDownload(
+        server.url,
+        key,
+        { name: 'badge.svg', data: encode(svg(encoding), encoding) },
+        { to: 'png' },
+      );
       const image = sharp(data);
       expect(await image.metadata()).toMatchObject({ format: 'png', width: 48, height: 20 });
       const { data: pixels } = await image.raw().toBuffer({ resolveWithObject: true });
@@ -96,13 +134,22 @@ describe('text formats over HTTP', () => {
   });
 
   // LibreOffice runs are slower: plain UTF-8 and both UTF-16 byte orders.
-  it.each(['utf-8', 'utf-16le', 'utf-16be'] as const)('txt -> pdf in %s: the text, read back with pdftotext', async (encoding) => {
-    const { outputPath, filename } = await convertAndDownload(server.url, key, { name: 'notes.txt', data: encode(TXT, encoding) }, { to: 'pdf' }, 120_000);
-    expect(filename).toBe('notes.pdf');
-    const text = pdfText(outputPath);
-    expect(text).toContain('Transmute text upload');
-    expect(text).toContain('Zürich Köln naïve');
-  });
+  it.each(['utf-8', 'utf-16le', 'utf-16be'] as const)(
+    'txt -> pdf in %s: the text, read back with pdftotext',
+    async (encoding) => {
+      const { outputPath, filename } = await convertAndDownload(
+        server.url,
+        key,
+        { name: 'notes.txt', data: encode(TXT, encoding) },
+        { to: 'pdf' },
+        120_000,
+      );
+      expect(filename).toBe('notes.pdf');
+      const text = pdfText(outputPath);
+      expect(text).toContain('Transmute text upload');
+      expect(text).toContain('Zürich Köln naïve');
+    },
+  );
 
   it('searches UTF-16 text with file-search', async () => {
     const form = new FormData();
@@ -126,12 +173,26 @@ describe('text formats over HTTP', () => {
   });
 
   it('still refuses binary content under a text name, and text without the format opening', async () => {
-    const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
     expect(await submitConvert(server.url, key, { name: 'data.csv', data: png }, { to: 'json' })).toMatchObject({
-      status: 400, body: { error: 'Content does not match its declared type: data.csv is named .csv but contains png data' },
+      status: 400,
+      body: { error: 'Content does not match its declared type: data.csv is named .csv but contains png data' },
     });
-    expect(await submitConvert(server.url, key, { name: 'subs.vtt', data: encode('1\n00:00:01.000 --> 00:00:02.000\nHi\n', 'utf-16le') }, { to: 'srt' })).toMatchObject({
-      status: 400, body: { error: 'Content does not match its declared type: subs.vtt is named .vtt but contains text without the WEBVTT header' },
+    expect(
+      await submitConvert(
+        server.url,
+        key,
+        { name: 'subs.vtt', data: encode('1\n00:00:01.000 --> 00:00:02.000\nHi\n', 'utf-16le') },
+        { to: 'srt' },
+      ),
+    ).toMatchObject({
+      status: 400,
+      body: {
+        error:
+          'Content does not match its declared type: subs.vtt is named .vtt but contains text without the WEBVTT header',
+      },
     });
   });
 });

@@ -24,10 +24,26 @@ describe('op=thumbnail over HTTP', () => {
     pdf.addPage([595, 842]).drawText('First page', { x: 50, y: 780, size: 30 });
     pdf.addPage([595, 842]).drawRectangle({ x: 0, y: 0, width: 595, height: 842, color: rgb(1, 0, 0) });
     await writeFile(path.join(dir, 'two-pages.pdf'), await pdf.save());
-    await runProcess('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=10', '-pix_fmt', 'yuv420p', path.join(dir, 'clip.mp4')], { timeoutMs: 60_000 });
+    await runProcess(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=duration=2:size=320x240:rate=10',
+        '-pix_fmt',
+        'yuv420p',
+        path.join(dir, 'clip.mp4'),
+      ],
+      { timeoutMs: 60_000 },
+    );
     await writeFile(path.join(dir, 'memo.md'), '# Quarterly Memo\n\nThe octopus approved the budget.\n');
     await runProcess('pandoc', [path.join(dir, 'memo.md'), '-o', path.join(dir, 'memo.docx')], { timeoutMs: 30_000 });
-    await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 20, g: 120, b: 220 } } }).jpeg().toFile(path.join(dir, 'photo.jpg'));
+    await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 20, g: 120, b: 220 } } })
+      .jpeg()
+      .toFile(path.join(dir, 'photo.jpg'));
     server = await startServer({ plugins: thumbnailPlugins });
   }, 120_000);
   beforeEach(async () => {
@@ -39,16 +55,31 @@ describe('op=thumbnail over HTTP', () => {
   });
 
   it('a PDF page (page 2) becomes a PNG 200 px wide, in the page proportions', async () => {
-    const { data, filename } = await convertAndDownload(server.url, key, path.join(dir, 'two-pages.pdf'), { op: 'thumbnail', to: 'png', width: '200', page: '2' }, 90_000);
+    const { data, filename } = await convertAndDownload(
+      server.url,
+      key,
+      path.join(dir, 'two-pages.pdf'),
+      { op: 'thumbnail', to: 'png', width: '200', page: '2' },
+      90_000,
+    );
     expect(filename).toMatch(/\.png$/);
     const { width, height, format } = await sharp(data).metadata();
     expect({ width, height, format }).toEqual({ width: 200, height: 283, format: 'png' });
-    const { data: pixel } = await sharp(data).extract({ left: 100, top: 140, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+    const { data: pixel } = await sharp(data)
+      .extract({ left: 100, top: 140, width: 1, height: 1 })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect([...pixel.subarray(0, 3)]).toEqual([255, 0, 0]);
   }, 120_000);
 
   it('a video becomes a WEBP frame 160 px wide', async () => {
-    const { data } = await convertAndDownload(server.url, key, path.join(dir, 'clip.mp4'), { op: 'thumbnail', to: 'webp', width: '160' }, 90_000);
+    const { data } = await convertAndDownload(
+      server.url,
+      key,
+      path.join(dir, 'clip.mp4'),
+      { op: 'thumbnail', to: 'webp', width: '160' },
+      90_000,
+    );
     const { width, height, format } = await sharp(data).metadata();
     expect({ width, height, format }).toEqual({ width: 160, height: 120, format: 'webp' });
     // testsrc is colourful: not a blank frame.
@@ -57,7 +88,13 @@ describe('op=thumbnail over HTTP', () => {
   }, 120_000);
 
   it('a DOCX becomes a JPG of its first page 300 px wide, with its text drawn', async () => {
-    const { data } = await convertAndDownload(server.url, key, path.join(dir, 'memo.docx'), { op: 'thumbnail', to: 'jpg', width: '300' }, 120_000);
+    const { data } = await convertAndDownload(
+      server.url,
+      key,
+      path.join(dir, 'memo.docx'),
+      { op: 'thumbnail', to: 'jpg', width: '300' },
+      120_000,
+    );
     const { width, height, format } = await sharp(data).metadata();
     expect(width).toBe(300);
     expect(format).toBe('jpeg');
@@ -68,9 +105,21 @@ describe('op=thumbnail over HTTP', () => {
   }, 150_000);
 
   it('a JPG becomes a thumbnail 100 px wide, and a 100x100 PNG with fit=cover', async () => {
-    const small = await convertAndDownload(server.url, key, path.join(dir, 'photo.jpg'), { op: 'thumbnail', to: 'jpg', width: '100' }, 60_000);
+    const small = await convertAndDownload(
+      server.url,
+      key,
+      path.join(dir, 'photo.jpg'),
+      { op: 'thumbnail', to: 'jpg', width: '100' },
+      60_000,
+    );
     expect(await sharp(small.data).metadata()).toMatchObject({ width: 100, height: 75, format: 'jpeg' });
-    const square = await convertAndDownload(server.url, await server.createKey('pro'), path.join(dir, 'photo.jpg'), { op: 'thumbnail', to: 'png', width: '100', height: '100', fit: 'cover' }, 60_000);
+    const square = await convertAndDownload(
+      server.url,
+      await server.createKey('pro'),
+      path.join(dir, 'photo.jpg'),
+      { op: 'thumbnail', to: 'png', width: '100', height: '100', fit: 'cover' },
+      60_000,
+    );
     expect(await sharp(square.data).metadata()).toMatchObject({ width: 100, height: 100, format: 'png' });
   }, 120_000);
 
@@ -78,8 +127,14 @@ describe('op=thumbnail over HTTP', () => {
     const refused = await submitConvert(server.url, key, path.join(dir, 'photo.jpg'), { op: 'thumbnail', to: 'gif' });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toContain('png, webp, jpg');
-    await expect(convertAndDownload(server.url, key, { name: 'two.pdf', data: await readFile(path.join(dir, 'two-pages.pdf')) }, { op: 'thumbnail', to: 'png', page: '9' }, 60_000)).rejects.toThrow(
-      'The PDF has no page 9',
-    );
+    await expect(
+      convertAndDownload(
+        server.url,
+        key,
+        { name: 'two.pdf', data: await readFile(path.join(dir, 'two-pages.pdf')) },
+        { op: 'thumbnail', to: 'png', page: '9' },
+        60_000,
+      ),
+    ).rejects.toThrow('The PDF has no page 9');
   }, 90_000);
 });

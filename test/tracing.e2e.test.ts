@@ -30,8 +30,12 @@ function decode(body: any): ReceivedSpan[] {
     for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
       for (const span of scopeSpans.spans ?? []) {
         spans.push({
-          traceId: span.traceId, spanId: span.spanId, ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}), name: span.name,
-          service: String(resource['service.name']), attributes: attributesOf(span.attributes),
+          traceId: span.traceId,
+          spanId: span.spanId,
+          ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}),
+          name: span.name,
+          service: String(resource['service.name']),
+          attributes: attributesOf(span.attributes),
         });
       }
     }
@@ -39,7 +43,9 @@ function decode(body: any): ReceivedSpan[] {
   return spans;
 }
 
-function attributesOf(list: Array<{ key: string; value: Record<string, unknown> }> | undefined): Record<string, unknown> {
+function attributesOf(
+  list: Array<{ key: string; value: Record<string, unknown> }> | undefined,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const { key, value } of list ?? []) {
     const [kind, raw] = Object.entries(value)[0] ?? [];
@@ -77,7 +83,11 @@ describe('OpenTelemetry traces', () => {
     const { port } = receiver.address() as AddressInfo;
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-tracing-'));
     server = await spawnServer({
-      DATA_DIR: dataDir, WORKERS: '1', OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_BSP_SCHEDULE_DELAY: '100', LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      WORKERS: '1',
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      LOG_LEVEL: 'warn',
     });
     key = (await admin(dataDir, 'create-key', '--plan', 'pro')).result.key;
   }, 120_000);
@@ -87,14 +97,23 @@ describe('OpenTelemetry traces', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('links one job from the request through the queue and the sandbox to the engine call, with no file name or key', { timeout: 120_000 }, async () => {
+  it('links one job from the request through the queue and the sandbox to the engine call, with no file name or key', {
+    timeout: 120_000,
+  }, async () => {
     const filename = 'quarterly-secret-report.pdf';
-    const submitted = await submitConvert(server.url, key, { name: filename, data: await pdfWithText('Observable text') }, { to: 'pdf', op: 'pdf-to-text' });
+    const submitted = await submitConvert(
+      server.url,
+      key,
+      { name: filename, data: await pdfWithText('Observable text') },
+      { to: 'pdf', op: 'pdf-to-text' },
+    );
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     const { jobId } = submitted.body;
     const job = await waitForJob(server.url, key, jobId);
     expect(job).toMatchObject({ status: 'done' });
-    expect((await download((job as { downloadUrl: string }).downloadUrl)).data.toString('utf8')).toContain('Observable text');
+    expect((await download((job as { downloadUrl: string }).downloadUrl)).data.toString('utf8')).toContain(
+      'Observable text',
+    );
 
     // Spans leave in batches (every 100 ms here): wait for the engine's, exported by the sandbox process.
     const deadline = Date.now() + 30_000;
@@ -102,7 +121,8 @@ describe('OpenTelemetry traces', () => {
       const run = received.find((s) => s.name === 'job.run' && s.attributes['transmute.job.id'] === jobId);
       return run ? received.filter((s) => s.traceId === run.traceId) : [];
     };
-    while (!ofJob().some((s) => s.name === 'engine pdftotext') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while (!ofJob().some((s) => s.name === 'engine pdftotext') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
     const spans = ofJob();
     const byName = (name: string) => spans.find((s) => s.name === name);
 
@@ -119,7 +139,12 @@ describe('OpenTelemetry traces', () => {
     expect(engine!.service).toBe('transmute-sandbox');
     expect(request!.service).toBe('transmute-api');
     expect(engine!.attributes).toMatchObject({ 'process.executable.name': 'pdftotext', 'process.exit.code': 0 });
-    expect(run!.attributes).toMatchObject({ 'transmute.job.id': jobId, 'transmute.plugin': 'pdf-to-text', 'transmute.input.format': 'pdf', 'transmute.output.format': 'txt' });
+    expect(run!.attributes).toMatchObject({
+      'transmute.job.id': jobId,
+      'transmute.plugin': 'pdf-to-text',
+      'transmute.input.format': 'pdf',
+      'transmute.output.format': 'txt',
+    });
     expect(run!.attributes['transmute.input.bytes']).toBeGreaterThan(0);
     expect(run!.attributes['transmute.output.bytes']).toBeGreaterThan(0);
 

@@ -1,7 +1,12 @@
 /** What the transcription e2e tests share: submitting files to POST /api/transcribe and polling its rows. */
 import { authHeaders, getJson } from './helpers.js';
 
-export async function submitTranscription(url: string, key: string, files: Array<{ name: string; data: Buffer }>, fields: Record<string, string> = {}) {
+export async function submitTranscription(
+  url: string,
+  key: string,
+  files: Array<{ name: string; data: Buffer }>,
+  fields: Record<string, string> = {},
+) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   for (const f of files) form.append('files', new Blob([new Uint8Array(f.data)]), f.name);

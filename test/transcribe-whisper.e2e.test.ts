@@ -21,7 +21,8 @@ async function childMaps(): Promise<string[]> {
     try {
       // The parent pid is the 2nd field after the command, which is in parentheses.
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) maps.push(await readFile(`/proc/${pid}/maps`, 'utf8'));
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid)
+        maps.push(await readFile(`/proc/${pid}/maps`, 'utf8'));
     } catch {
       // gone meanwhile
     }
@@ -46,7 +47,10 @@ describe('POST /api/transcribe with WHISPER_MODEL', () => {
     const longFile = path.join(fixtures.dir, 'bursts.wav');
     await writeToneBurstsWav(longFile);
     [mp3, mp4, silent, long] = await Promise.all([
-      readFile(fixtures.file('two-sentences-mp3')), readFile(fixtures.file('speech-mp4')), readFile(fixtures.file('silent-mp4')), readFile(longFile),
+      readFile(fixtures.file('two-sentences-mp3')),
+      readFile(fixtures.file('speech-mp4')),
+      readFile(fixtures.file('silent-mp4')),
+      readFile(longFile),
     ]);
     server = await startServer({ env: { WHISPER_MODEL: modelPath, WHISPER_MODEL_SHA256: sha256 } });
   }, 120_000);
@@ -59,17 +63,30 @@ describe('POST /api/transcribe with WHISPER_MODEL', () => {
     await expect(startServer({ env: { WHISPER_MODEL: modelPath } })).rejects.toThrow(
       `Invalid configuration: WHISPER_MODEL: ggml-random.bin (sha256 ${sha256}) is not one of the known whisper.cpp models`,
     );
-    await expect(startServer({ env: { WHISPER_MODEL: path.join(fixtures.dir, 'none.bin') } })).rejects.toThrow('Invalid configuration: WHISPER_MODEL: no model file at');
+    await expect(startServer({ env: { WHISPER_MODEL: path.join(fixtures.dir, 'none.bin') } })).rejects.toThrow(
+      'Invalid configuration: WHISPER_MODEL: no model file at',
+    );
   });
 
   it('names the loaded model on /readyz', async () => {
     const { body } = await getJson(`${server.url}/readyz`, undefined);
-    expect(body.transcription).toEqual({ engine: 'whisper.cpp', model: 'unlisted (1 layers)', sha256, listed: false, languages: 'any (en, fr, de, es, it, nl, pt, ja or detected)' });
+    expect(body.transcription).toEqual({
+      engine: 'whisper.cpp',
+      model: 'unlisted (1 layers)',
+      sha256,
+      listed: false,
+      languages: 'any (en, fr, de, es, it, nl, pt, ja or detected)',
+    });
   });
 
   it('transcribes audio, video and a long recording in chunks, in the language asked for or detected', async () => {
     const key = await server.createKey('business');
-    const files = [{ name: 'talk.mp3', data: mp3 }, { name: 'clip.mp4', data: mp4 }, { name: 'long.wav', data: long }, { name: 'silent.mp4', data: silent }];
+    const files = [
+      { name: 'talk.mp3', data: mp3 },
+      { name: 'clip.mp4', data: mp4 },
+      { name: 'long.wav', data: long },
+      { name: 'silent.mp4', data: silent },
+    ];
     const auto = await submitTranscription(server.url, key, files);
     expect(auto).toMatchObject({ status: 200, body: { total: 4, errors: [] } });
     const french = await submitTranscription(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'fr' });
@@ -88,7 +105,11 @@ describe('POST /api/transcribe with WHISPER_MODEL', () => {
     // 70 s in three chunks or more: the later chunks' segments carry absolute times.
     expect(byName['long.wav'].duration).toBeCloseTo(BURSTS.seconds, 1);
     expect(byName['long.wav'].segments.at(-1).end).toBeGreaterThan(40);
-    expect(byName['silent.mp4']).toEqual({ filename: 'silent.mp4', status: 'failed', error: 'The MP4 file has no audio track, so there is nothing to transcribe' });
+    expect(byName['silent.mp4']).toEqual({
+      filename: 'silent.mp4',
+      status: 'failed',
+      error: 'The MP4 file has no audio track, so there is nothing to transcribe',
+    });
 
     const frenchRows = (await waitForTranscription(server.url, key, french.body.statusUrl)).rows;
     expect(frenchRows).toHaveLength(1);

@@ -9,7 +9,13 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
-import { EXPECTED_TEXT, SpeechFixtures, libriVoxClips, withPinkNoise, wordErrorRate } from '../plugins/transcribe/fixtures.js';
+import {
+  EXPECTED_TEXT,
+  SpeechFixtures,
+  libriVoxClips,
+  withPinkNoise,
+  wordErrorRate,
+} from '../plugins/transcribe/fixtures.js';
 import { TRANSCRIBE_CREDIT_WEIGHT } from '../plugins/transcribe/index.js';
 import { expectTimedSegments } from '../plugins/transcribe/test-transcript.js';
 import { authHeaders, getJson, startServer, type TestServer } from './helpers.js';
@@ -29,7 +35,11 @@ describe('POST /api/transcribe', () => {
 
   beforeAll(async () => {
     await fixtures.make();
-    [mp3, mp4, silent] = await Promise.all([readFile(fixtures.file('two-sentences-mp3')), readFile(fixtures.file('speech-mp4')), readFile(fixtures.file('silent-mp4'))]);
+    [mp3, mp4, silent] = await Promise.all([
+      readFile(fixtures.file('two-sentences-mp3')),
+      readFile(fixtures.file('speech-mp4')),
+      readFile(fixtures.file('silent-mp4')),
+    ]);
     server = await startServer();
   }, 120_000);
   afterAll(async () => {
@@ -39,10 +49,19 @@ describe('POST /api/transcribe', () => {
 
   it('transcribes English audio and video for a Business key, one row per file, charged at the transcription weight', async () => {
     const key = await server.createKey('business');
-    const res = await submitTranscription(server.url, key, [{ name: 'talk.mp3', data: mp3 }, { name: 'clip.mp4', data: mp4 }, { name: 'silent.mp4', data: silent }]);
-    expect(res).toEqual({ status: 200, body: { batchId: expect.any(String), total: 3, errors: [], statusUrl: `/api/transcribe/${res.body.batchId}` } });
+    const res = await submitTranscription(server.url, key, [
+      { name: 'talk.mp3', data: mp3 },
+      { name: 'clip.mp4', data: mp4 },
+      { name: 'silent.mp4', data: silent },
+    ]);
+    expect(res).toEqual({
+      status: 200,
+      body: { batchId: expect.any(String), total: 3, errors: [], statusUrl: `/api/transcribe/${res.body.batchId}` },
+    });
     // Audio class 3 and video class 10 (files under 100 MB), times the weight.
-    expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe((3 + 10 + 10) * TRANSCRIBE_CREDIT_WEIGHT);
+    expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(
+      (3 + 10 + 10) * TRANSCRIBE_CREDIT_WEIGHT,
+    );
 
     const poll = await waitForTranscription(server.url, key, res.body.statusUrl);
     expect(poll).toMatchObject({ done: true, total: 3, completed: 2, failed: 1 });
@@ -62,13 +81,22 @@ describe('POST /api/transcribe', () => {
     expect(wordErrorRate(EXPECTED_TEXT['speech-mp4'], clip.text)).toBeLessThanOrEqual(0.25);
     expectTimedSegments(clip);
 
-    expect(byName['silent.mp4']).toEqual({ filename: 'silent.mp4', status: 'failed', error: 'The MP4 file has no audio track, so there is nothing to transcribe' });
+    expect(byName['silent.mp4']).toEqual({
+      filename: 'silent.mp4',
+      status: 'failed',
+      error: 'The MP4 file has no audio track, so there is nothing to transcribe',
+    });
   }, 120_000);
 
   it('transcribes real read speech (LibriVox) within a word error rate bound, with durations from the media', async () => {
     const key = await server.createKey('business');
     const clips = await libriVoxClips();
-    const res = await submitTranscription(server.url, key, await Promise.all(clips.map(async (clip) => ({ name: clip.name, data: await readFile(clip.file) }))), { lang: 'en' });
+    const res = await submitTranscription(
+      server.url,
+      key,
+      await Promise.all(clips.map(async (clip) => ({ name: clip.name, data: await readFile(clip.file) }))),
+      { lang: 'en' },
+    );
     expect(res).toMatchObject({ status: 200, body: { total: clips.length, errors: [] } });
     const poll = await waitForTranscription(server.url, key, res.body.statusUrl);
     expect(poll).toMatchObject({ done: true, completed: clips.length, failed: 0 });
@@ -117,10 +145,19 @@ describe('POST /api/transcribe', () => {
     const res = await submitTranscription(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'fr' });
     expect(res.status).toBe(200);
     const poll = await waitForTranscription(server.url, key, res.body.statusUrl);
-    expect(poll.rows).toEqual([{ filename: 'talk.mp3', status: 'failed', error: 'French needs the whisper model; set WHISPER_MODEL (only English is transcribed without it)' }]);
+    expect(poll.rows).toEqual([
+      {
+        filename: 'talk.mp3',
+        status: 'failed',
+        error: 'French needs the whisper model; set WHISPER_MODEL (only English is transcribed without it)',
+      },
+    ]);
 
     const en = await submitTranscription(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'en' });
-    expect((await waitForTranscription(server.url, key, en.body.statusUrl)).rows[0]).toMatchObject({ status: 'completed', language: 'en' });
+    expect((await waitForTranscription(server.url, key, en.body.statusUrl)).rows[0]).toMatchObject({
+      status: 'completed',
+      language: 'en',
+    });
 
     const bad = await submitTranscription(server.url, key, [{ name: 'talk.mp3', data: mp3 }], { lang: 'klingon' });
     expect(bad.status).toBe(400);
@@ -130,20 +167,29 @@ describe('POST /api/transcribe', () => {
   it('transcribes on GraphQL (transcribe + extraction) and tRPC (extraction.transcribe + extraction.get) like REST', async () => {
     const key = await server.createKey('business');
     const form = new FormData();
-    form.append('operations', JSON.stringify({
-      query: 'mutation T($files: [Upload!]!, $lang: TranscribeOptionsLang) { transcribe(files: $files, lang: $lang) { batchId total errors { filename error } } }',
-      variables: { files: [null], lang: 'en' },
-    }));
+    form.append(
+      'operations',
+      JSON.stringify({
+        query:
+          'mutation T($files: [Upload!]!, $lang: TranscribeOptionsLang) { transcribe(files: $files, lang: $lang) { batchId total errors { filename error } } }',
+        variables: { files: [null], lang: 'en' },
+      }),
+    );
     form.append('map', JSON.stringify({ 0: ['variables.files.0'] }));
     form.append('0', new Blob([new Uint8Array(mp3)]), 'talk.mp3');
-    const gql = (await (await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: authHeaders(key) })).json()) as any;
+    const gql = (await (
+      await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: authHeaders(key) })
+    ).json()) as any;
     expect(gql.data.transcribe).toEqual({ batchId: expect.any(String), total: 1, errors: [] });
-    const query = 'query E($tool: String!, $id: ID!) { extraction(tool: $tool, id: $id) { done completed failed rows { filename status error data } } }';
+    const query =
+      'query E($tool: String!, $id: ID!) { extraction(tool: $tool, id: $id) { done completed failed rows { filename status error data } } }';
     let extraction: any;
     for (let i = 0; i < 600 && !extraction?.done; i++) {
       if (i) await new Promise((r) => setTimeout(r, 100));
       const res = await fetch(`${server.url}/graphql`, {
-        method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) }, body: JSON.stringify({ query, variables: { tool: 'transcribe', id: gql.data.transcribe.batchId } }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...authHeaders(key) },
+        body: JSON.stringify({ query, variables: { tool: 'transcribe', id: gql.data.transcribe.batchId } }),
       });
       extraction = ((await res.json()) as any).data.extraction;
     }
@@ -171,13 +217,19 @@ describe('POST /api/transcribe', () => {
 
   it('says on /readyz that pocketsphinx transcribes English only', async () => {
     const { body } = await getJson(`${server.url}/readyz`, undefined);
-    expect(body.transcription).toEqual({ engine: 'pocketsphinx', model: 'en-us (Debian pocketsphinx-en-us)', languages: ['en'], whisper: 'not configured (set WHISPER_MODEL)' });
+    expect(body.transcription).toEqual({
+      engine: 'pocketsphinx',
+      model: 'en-us (Debian pocketsphinx-en-us)',
+      languages: ['en'],
+      whisper: 'not configured (set WHISPER_MODEL)',
+    });
   });
 
   it('still refuses Pro keys', async () => {
     const pro = await server.createKey('pro');
     expect(await submitTranscription(server.url, pro, [{ name: 'talk.mp3', data: mp3 }])).toEqual({
-      status: 403, body: { error: 'Transcription requires the Business plan or higher', code: 'plan_required' },
+      status: 403,
+      body: { error: 'Transcription requires the Business plan or higher', code: 'plan_required' },
     });
   });
 });

@@ -15,7 +15,11 @@ type Surface = 'REST' | 'GraphQL' | 'tRPC';
 function call(url: string, surface: Surface, key: string | undefined): Promise<Response> {
   if (surface === 'REST') return fetch(`${url}/api/v1/credits`, { headers: authHeaders(key) });
   if (surface === 'GraphQL') {
-    return fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) }, body: JSON.stringify({ query: '{ credits { plan } }' }) });
+    return fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({ query: '{ credits { plan } }' }),
+    });
   }
   return fetch(`${url}/trpc/credits.get`, { headers: authHeaders(key) });
 }
@@ -84,15 +88,19 @@ describe('one transport layer for REST, GraphQL and tRPC', () => {
       expect(rate.policy).toEqual({ q: 30, w: 60 });
       expect(rate.current).toEqual({ r: 0, t: retryAfter });
       expect(rate.legacy).toEqual({ limit: 30, remaining: 0, reset: retryAfter });
-      expect(await errorCode(surface, limited)).toBe({ REST: '429', GraphQL: 'RATE_LIMITED', tRPC: 'TOO_MANY_REQUESTS' }[surface]);
+      expect(await errorCode(surface, limited)).toBe(
+        { REST: '429', GraphQL: 'RATE_LIMITED', tRPC: 'TOO_MANY_REQUESTS' }[surface],
+      );
     });
 
     it(`${surface}: a missing or unknown key is refused in the surface's format, with no rate headers`, async () => {
-      for (const key of [undefined, 'ck_live_' + 'A'.repeat(43)]) {
+      for (const key of [undefined, `ck_live_${'A'.repeat(43)}`]) {
         const res = await call(server.url, surface, key);
         expect(res.status).toBe(401);
         expect(res.headers.get('ratelimit')).toBeNull();
-        expect(await errorCode(surface, res)).toBe({ REST: '401', GraphQL: 'UNAUTHENTICATED', tRPC: 'UNAUTHORIZED' }[surface]);
+        expect(await errorCode(surface, res)).toBe(
+          { REST: '401', GraphQL: 'UNAUTHENTICATED', tRPC: 'UNAUTHORIZED' }[surface],
+        );
       }
     });
   }
@@ -112,11 +120,19 @@ describe('one transport layer for REST, GraphQL and tRPC', () => {
     }
   });
 
-  it('documents both drafts\' rate headers in the OpenAPI document', async () => {
+  it("documents both drafts' rate headers in the OpenAPI document", async () => {
     const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as any;
     const credits = doc.paths['/api/v1/credits'].get.responses['200'];
-    expect(Object.keys(credits.headers)).toEqual(['RateLimit-Policy', 'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
-    expect(Object.keys(doc.components.headers)).toEqual(expect.arrayContaining(['RateLimit-Policy', 'RateLimit', 'Retry-After']));
+    expect(Object.keys(credits.headers)).toEqual([
+      'RateLimit-Policy',
+      'RateLimit',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+    ]);
+    expect(Object.keys(doc.components.headers)).toEqual(
+      expect.arrayContaining(['RateLimit-Policy', 'RateLimit', 'Retry-After']),
+    );
   });
 
   it('refuses an upload without a key before reading it, on every surface', async () => {

@@ -12,8 +12,20 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type {
-  AcceptedJob, Credits, ExtractionPoll, Formats, History, JobStatus, SignedUrl, WebhookEndpoint, batchAcceptedSchema, batchStatusSchema,
-  fileSearchRowSchema, parseCvRowSchema, pdfToMarkdownRowSchema, transcribeRowSchema,
+  AcceptedJob,
+  Credits,
+  ExtractionPoll,
+  Formats,
+  History,
+  JobStatus,
+  SignedUrl,
+  WebhookEndpoint,
+  batchAcceptedSchema,
+  batchStatusSchema,
+  fileSearchRowSchema,
+  parseCvRowSchema,
+  pdfToMarkdownRowSchema,
+  transcribeRowSchema,
 } from '../schema/index.js';
 import { createTransmuteClient, type TransmuteClient } from '../apps/server/trpc/client.js';
 import type { AppRouter } from '../apps/server/trpc/router.js';
@@ -39,14 +51,24 @@ expectTypeOf<Outputs['extraction']['pdfToMarkdown']>().toEqualTypeOf<z.output<ty
 expectTypeOf<Outputs['webhooks']['get']>().toEqualTypeOf<WebhookEndpoint>();
 expectTypeOf<Outputs['webhooks']['list']>().toEqualTypeOf<WebhookEndpoint[]>();
 // Each spec tool's poll has its own row type.
-expectTypeOf<Outputs['extraction']['pdfToMarkdownResults']['rows'][number]>().toEqualTypeOf<z.output<typeof pdfToMarkdownRowSchema>>();
-expectTypeOf<Outputs['extraction']['fileSearchResults']['rows'][number]>().toEqualTypeOf<z.output<typeof fileSearchRowSchema>>();
-expectTypeOf<Outputs['extraction']['parseCvResults']['rows'][number]>().toEqualTypeOf<z.output<typeof parseCvRowSchema>>();
-expectTypeOf<Outputs['extraction']['transcribeResults']['rows'][number]>().toEqualTypeOf<z.output<typeof transcribeRowSchema>>();
+expectTypeOf<Outputs['extraction']['pdfToMarkdownResults']['rows'][number]>().toEqualTypeOf<
+  z.output<typeof pdfToMarkdownRowSchema>
+>();
+expectTypeOf<Outputs['extraction']['fileSearchResults']['rows'][number]>().toEqualTypeOf<
+  z.output<typeof fileSearchRowSchema>
+>();
+expectTypeOf<Outputs['extraction']['parseCvResults']['rows'][number]>().toEqualTypeOf<
+  z.output<typeof parseCvRowSchema>
+>();
+expectTypeOf<Outputs['extraction']['transcribeResults']['rows'][number]>().toEqualTypeOf<
+  z.output<typeof transcribeRowSchema>
+>();
 expectTypeOf<Outputs['extraction']['get']['done']>().toEqualTypeOf<ExtractionPoll['done']>();
 
 /** How a TypeScript client reads typed rows: no casts, and a field of another tool is an error. */
-function markdownOf(poll: Outputs['extraction']['pdfToMarkdownResults']): Array<{ markdown: string | undefined; words: number | undefined }> {
+function markdownOf(
+  poll: Outputs['extraction']['pdfToMarkdownResults'],
+): Array<{ markdown: string | undefined; words: number | undefined }> {
   // @ts-expect-error `segments` is a transcribe field, not a pdf-to-markdown one
   void poll.rows[0]?.segments;
   return poll.rows.map((row) => ({ markdown: row.markdown, words: row.stats?.words }));
@@ -54,7 +76,10 @@ function markdownOf(poll: Outputs['extraction']['pdfToMarkdownResults']): Array<
 
 const blob = (data: Buffer | string) => new Blob([typeof data === 'string' ? data : new Uint8Array(data)]);
 
-function form(fields: Record<string, string>, files: Array<[field: string, name: string, data: Buffer | string]>): FormData {
+function form(
+  fields: Record<string, string>,
+  files: Array<[field: string, name: string, data: Buffer | string]>,
+): FormData {
   const body = new FormData();
   for (const [name, value] of Object.entries(fields)) body.append(name, value);
   for (const [field, name, data] of files) body.append(field, blob(data), name);
@@ -78,7 +103,8 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 }
 
 /** Each read of a finished job mints a fresh download link: the tokens differ, nothing else may. */
-const sameLink = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/\/api\/download\/[A-Za-z0-9_-]{43}/g, '/api/download/TOKEN'));
+const sameLink = (value: unknown) =>
+  JSON.parse(JSON.stringify(value).replace(/\/api\/download\/[A-Za-z0-9_-]{43}/g, '/api/download/TOKEN'));
 
 describe('tRPC outputs are the REST answers', () => {
   let server: TestServer;
@@ -97,19 +123,50 @@ describe('tRPC outputs are the REST answers', () => {
   });
   afterAll(() => server.close());
 
-  it('jobs (done, failed, merged, pipeline with steps and result), signed URLs, cancel, credits, history, formats', { timeout: 120_000 }, async () => {
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#2060c0' } }).png().toBuffer();
-    const converted = await trpc.convert.mutate(form({ to: 'webp', options: JSON.stringify({ quality: 60 }) }, [['file', 'blue.png', png]]));
-    const broken = await trpc.convert.mutate(form({ to: 'webp' }, [['file', 'broken.png', png.subarray(0, 60)]]));
-    const merged = await trpc.merge.mutate(form({}, [['files', 'a.pdf', await pdfWith(['One'])], ['files', 'b.pdf', await pdfWith(['Two'])]]));
-    const pipeline = await trpc.pipelines.create.mutate(
-      form({ pipeline: JSON.stringify({ steps: [{ op: 'rotate-pdf', angle: 90 }, { extract: 'pdf-to-markdown', pageBreaks: 'false' }] }) }, [['file', 'memo.pdf', await pdfWith(['Team Memo', 'Closed on Friday.'])]]),
+  it('jobs (done, failed, merged, pipeline with steps and result), signed URLs, cancel, credits, history, formats', {
+    timeout: 120_000,
+  }, async () => {
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#2060c0' } })
+      .png()
+      .toBuffer();
+    const converted = await trpc.convert.mutate(
+      form({ to: 'webp', options: JSON.stringify({ quality: 60 }) }, [['file', 'blue.png', png]]),
     );
-    for (const accepted of [converted, broken, merged, pipeline]) expect(accepted).toEqual({ jobId: accepted.jobId, status: 'queued', creditCost: accepted.creditCost, creditsRemaining: accepted.creditsRemaining, statusUrl: `/api/v1/jobs/${accepted.jobId}` });
+    const broken = await trpc.convert.mutate(form({ to: 'webp' }, [['file', 'broken.png', png.subarray(0, 60)]]));
+    const merged = await trpc.merge.mutate(
+      form({}, [
+        ['files', 'a.pdf', await pdfWith(['One'])],
+        ['files', 'b.pdf', await pdfWith(['Two'])],
+      ]),
+    );
+    const pipeline = await trpc.pipelines.create.mutate(
+      form(
+        {
+          pipeline: JSON.stringify({
+            steps: [
+              { op: 'rotate-pdf', angle: 90 },
+              { extract: 'pdf-to-markdown', pageBreaks: 'false' },
+            ],
+          }),
+        },
+        [['file', 'memo.pdf', await pdfWith(['Team Memo', 'Closed on Friday.'])]],
+      ),
+    );
+    for (const accepted of [converted, broken, merged, pipeline])
+      expect(accepted).toEqual({
+        jobId: accepted.jobId,
+        status: 'queued',
+        creditCost: accepted.creditCost,
+        creditsRemaining: accepted.creditsRemaining,
+        statusUrl: `/api/v1/jobs/${accepted.jobId}`,
+      });
 
     const finished: JobStatus[] = [];
     for (const { jobId } of [converted, broken, merged, pipeline]) {
-      const viaTrpc = await until(() => trpc.jobs.get.query({ jobId }), (job) => job.status === 'done' || job.status === 'failed');
+      const viaTrpc = await until(
+        () => trpc.jobs.get.query({ jobId }),
+        (job) => job.status === 'done' || job.status === 'failed',
+      );
       expect(sameLink(viaTrpc)).toEqual(sameLink(await rest(`/api/v1/jobs/${jobId}`)));
       finished.push(viaTrpc);
     }
@@ -118,52 +175,122 @@ describe('tRPC outputs are the REST answers', () => {
     expect(failed).toMatchObject({ status: 'failed', error: expect.any(String) });
     expect(mergedDone!.status).toBe('done');
     // The pipeline's steps and its extraction result survive the output schema.
-    expect(pipelineDone, JSON.stringify(pipelineDone)).toMatchObject({ status: 'done', steps: [{ index: 0, status: 'done' }, { index: 1, extract: 'pdf-to-markdown', status: 'done' }] });
+    expect(pipelineDone, JSON.stringify(pipelineDone)).toMatchObject({
+      status: 'done',
+      steps: [
+        { index: 0, status: 'done' },
+        { index: 1, extract: 'pdf-to-markdown', status: 'done' },
+      ],
+    });
     expect(pipelineDone!.result).toMatchObject({ markdown: expect.stringContaining('Team Memo') });
 
     // Signed URLs: same fields (the tokens differ).
     const signed = await trpc.signedUrl.create.mutate({ jobId: converted.jobId, expirySeconds: 600 });
-    const signedRest = await fetch(`${server.url}/api/v1/signed-url`, { method: 'POST', headers: { ...authHeaders(key), 'content-type': 'application/json' }, body: JSON.stringify({ jobId: converted.jobId, expirySeconds: 600 }) });
+    const signedRest = await fetch(`${server.url}/api/v1/signed-url`, {
+      method: 'POST',
+      headers: { ...authHeaders(key), 'content-type': 'application/json' },
+      body: JSON.stringify({ jobId: converted.jobId, expirySeconds: 600 }),
+    });
     const restSigned = await signedRest.json();
     expect(Object.keys(signed).sort()).toEqual(Object.keys(restSigned).sort());
     expect({ ...signed, url: 'URL', expiresAt: 'AT' }).toEqual({ ...restSigned, url: 'URL', expiresAt: 'AT' });
 
     // Cancel (a slow job, so it is still running); cancelling it again answers the same status on REST.
-    const slow = await trpc.convert.mutate(form({ to: 'md', options: JSON.stringify({ steps: 100 }) }, [['file', 'notes.txt', 'slow text']]));
+    const slow = await trpc.convert.mutate(
+      form({ to: 'md', options: JSON.stringify({ steps: 100 }) }, [['file', 'notes.txt', 'slow text']]),
+    );
     const cancelled = await trpc.jobs.cancel.mutate({ jobId: slow.jobId });
     expect(cancelled).toMatchObject({ status: 'failed', error: expect.any(String) });
-    const again = await fetch(`${server.url}/api/v1/jobs/${slow.jobId}`, { method: 'DELETE', headers: authHeaders(key) });
+    const again = await fetch(`${server.url}/api/v1/jobs/${slow.jobId}`, {
+      method: 'DELETE',
+      headers: authHeaders(key),
+    });
     expect(cancelled).toEqual(await again.json());
 
     expect(await trpc.credits.get.query()).toEqual(await rest('/api/v1/credits'));
-    expect(await trpc.history.list.query({ limit: 5, offset: 1 })).toEqual(await rest('/api/v1/history?limit=5&offset=1'));
+    expect(await trpc.history.list.query({ limit: 5, offset: 1 })).toEqual(
+      await rest('/api/v1/history?limit=5&offset=1'),
+    );
     expect(await trpc.formats.list.query()).toEqual(await rest('/api/v1/formats'));
   });
 
   it('batches: accepted, status and cancel', { timeout: 60_000 }, async () => {
-    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#30a030' } }).png().toBuffer();
-    const accepted = await trpc.batch.convert.mutate(form({ to: 'webp' }, [['files', 'a.png', png], ['files', 'b.png', png], ['files', 'c.txt', 'text']]));
-    expect(accepted).toEqual({ batchId: accepted.batchId, total: 2, statusUrl: `/api/batch/${accepted.batchId}`, errors: [{ filename: 'c.txt', error: expect.any(String) }] });
-    const status = await until(() => trpc.batch.get.query({ batchId: accepted.batchId }), (batch) => batch.done);
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#30a030' } })
+      .png()
+      .toBuffer();
+    const accepted = await trpc.batch.convert.mutate(
+      form({ to: 'webp' }, [
+        ['files', 'a.png', png],
+        ['files', 'b.png', png],
+        ['files', 'c.txt', 'text'],
+      ]),
+    );
+    expect(accepted).toEqual({
+      batchId: accepted.batchId,
+      total: 2,
+      statusUrl: `/api/batch/${accepted.batchId}`,
+      errors: [{ filename: 'c.txt', error: expect.any(String) }],
+    });
+    const status = await until(
+      () => trpc.batch.get.query({ batchId: accepted.batchId }),
+      (batch) => batch.done,
+    );
     expect(status).toEqual(await rest(`/api/batch/${accepted.batchId}`));
     expect(status).toEqual({ total: 2, completed: 2, done: true, downloadUrl: expect.any(String) });
     const cancelled = await trpc.batch.cancel.mutate({ batchId: accepted.batchId });
-    const restCancelled = await fetch(`${server.url}/api/batch/${accepted.batchId}`, { method: 'DELETE', headers: authHeaders(key) });
+    const restCancelled = await fetch(`${server.url}/api/batch/${accepted.batchId}`, {
+      method: 'DELETE',
+      headers: authHeaders(key),
+    });
     expect(cancelled).toEqual(await restCancelled.json());
   });
 
-  it('extractions: every typed row field of pdf-to-markdown, file-search and parse-cv, on the typed and the generic poll', { timeout: 120_000 }, async () => {
-    const markdown = await trpc.extraction.pdfToMarkdown.mutate(form({ pageBreaks: 'false' }, [['files', 'report.pdf', await pdfWith(['Quarterly Report', 'Revenue grew.'])]]));
-    const search = await trpc.extraction.fileSearch.mutate(form({ query: 'hello' }, [['files', 'a.txt', 'hello world\nhello again'], ['files', 'b.txt', 'nothing here']]));
-    const cv = await trpc.extraction.parseCv.mutate(form({}, [['files', 'jane.pdf', await pdfWith([
-      'Jane Doe', 'jane.doe@example.com | +44 20 7946 0958 | London, United Kingdom', 'linkedin.com/in/janedoe', '',
-      'Experience', 'Senior Engineer at Acme Ltd', '2015 - 2020', '', 'Skills', 'TypeScript, Docker, PostgreSQL',
-    ])]]));
+  it('extractions: every typed row field of pdf-to-markdown, file-search and parse-cv, on the typed and the generic poll', {
+    timeout: 120_000,
+  }, async () => {
+    const markdown = await trpc.extraction.pdfToMarkdown.mutate(
+      form({ pageBreaks: 'false' }, [['files', 'report.pdf', await pdfWith(['Quarterly Report', 'Revenue grew.'])]]),
+    );
+    const search = await trpc.extraction.fileSearch.mutate(
+      form({ query: 'hello' }, [
+        ['files', 'a.txt', 'hello world\nhello again'],
+        ['files', 'b.txt', 'nothing here'],
+      ]),
+    );
+    const cv = await trpc.extraction.parseCv.mutate(
+      form({}, [
+        [
+          'files',
+          'jane.pdf',
+          await pdfWith([
+            'Jane Doe',
+            'jane.doe@example.com | +44 20 7946 0958 | London, United Kingdom',
+            'linkedin.com/in/janedoe',
+            '',
+            'Experience',
+            'Senior Engineer at Acme Ltd',
+            '2015 - 2020',
+            '',
+            'Skills',
+            'TypeScript, Docker, PostgreSQL',
+          ]),
+        ],
+      ]),
+    );
     expect(markdown.statusUrl).toBe(`/api/pdf-to-markdown/${markdown.batchId}`);
 
-    const markdownPoll = await until(() => trpc.extraction.pdfToMarkdownResults.query({ batchId: markdown.batchId }), (poll) => poll.done);
-    const searchPoll = await until(() => trpc.extraction.fileSearchResults.query({ batchId: search.batchId }), (poll) => poll.done);
-    const cvPoll = await until(() => trpc.extraction.parseCvResults.query({ batchId: cv.batchId }), (poll) => poll.done);
+    const markdownPoll = await until(
+      () => trpc.extraction.pdfToMarkdownResults.query({ batchId: markdown.batchId }),
+      (poll) => poll.done,
+    );
+    const searchPoll = await until(
+      () => trpc.extraction.fileSearchResults.query({ batchId: search.batchId }),
+      (poll) => poll.done,
+    );
+    const cvPoll = await until(
+      () => trpc.extraction.parseCvResults.query({ batchId: cv.batchId }),
+      (poll) => poll.done,
+    );
     expect(markdownPoll).toEqual(await rest(markdown.statusUrl));
     expect(searchPoll).toEqual(await rest(search.statusUrl));
     expect(cvPoll).toEqual(await rest(cv.statusUrl));
@@ -171,11 +298,20 @@ describe('tRPC outputs are the REST answers', () => {
     expect(await trpc.extraction.get.query({ tool: 'file-search', batchId: search.batchId })).toEqual(searchPoll);
 
     // Typed access, no casts: the rows carry their tool's fields.
-    expect(markdownOf(markdownPoll)).toEqual([{ markdown: expect.stringContaining('Quarterly Report'), words: expect.any(Number) }]);
+    expect(markdownOf(markdownPoll)).toEqual([
+      { markdown: expect.stringContaining('Quarterly Report'), words: expect.any(Number) },
+    ]);
     expect(searchPoll.totalHits).toBe(2);
-    expect(searchPoll.rows.map((row) => [row.count, row.matches?.length, row.error])).toEqual([[2, 2, null], [0, 0, null]]);
+    expect(searchPoll.rows.map((row) => [row.count, row.matches?.length, row.error])).toEqual([
+      [2, 2, null],
+      [0, 0, null],
+    ]);
     const [jane] = cvPoll.rows;
-    expect([jane?.name, jane?.email, jane?.skills?.includes('TypeScript')]).toEqual(['Jane Doe', 'jane.doe@example.com', true]);
+    expect([jane?.name, jane?.email, jane?.skills?.includes('TypeScript')]).toEqual([
+      'Jane Doe',
+      'jane.doe@example.com',
+      true,
+    ]);
     expect(jane?.confidence?.email).toBeGreaterThan(0.5);
   });
 
@@ -183,24 +319,39 @@ describe('tRPC outputs are the REST answers', () => {
     const fixtures = new SpeechFixtures();
     try {
       await fixtures.make();
-      const accepted = await trpc.extraction.transcribe.mutate(form({ lang: 'en' }, [['files', 'speech.mp3', await readFile(fixtures.file('two-sentences-mp3'))]]));
-      const poll = await until(() => trpc.extraction.transcribeResults.query({ batchId: accepted.batchId }), (p) => p.done);
+      const accepted = await trpc.extraction.transcribe.mutate(
+        form({ lang: 'en' }, [['files', 'speech.mp3', await readFile(fixtures.file('two-sentences-mp3'))]]),
+      );
+      const poll = await until(
+        () => trpc.extraction.transcribeResults.query({ batchId: accepted.batchId }),
+        (p) => p.done,
+      );
       expect(poll).toEqual(await rest(accepted.statusUrl));
       const [row] = poll.rows;
       expect(row, JSON.stringify(row)).toMatchObject({ status: 'completed', language: 'en' });
       expect(row?.segments?.length).toBeGreaterThan(0);
-      expect(row?.segments?.every((segment) => segment.end >= segment.start && typeof segment.text === 'string')).toBe(true);
+      expect(row?.segments?.every((segment) => segment.end >= segment.start && typeof segment.text === 'string')).toBe(
+        true,
+      );
     } finally {
       await fixtures.cleanup();
     }
   });
 
   it('webhook endpoints: get, list and attempts', async () => {
-    const created = await trpc.webhooks.create.mutate({ url: 'http://127.0.0.1:9/hook', events: ['job.done'], description: 'parity' });
+    const created = await trpc.webhooks.create.mutate({
+      url: 'http://127.0.0.1:9/hook',
+      events: ['job.done'],
+      description: 'parity',
+    });
     expect(created.secret).toMatch(/^whsec_/);
-    expect(await trpc.webhooks.get.query({ id: created.endpoint.id })).toEqual(await rest(`/api/v1/webhooks/${created.endpoint.id}`));
+    expect(await trpc.webhooks.get.query({ id: created.endpoint.id })).toEqual(
+      await rest(`/api/v1/webhooks/${created.endpoint.id}`),
+    );
     expect({ endpoints: await trpc.webhooks.list.query() }).toEqual(await rest('/api/v1/webhooks'));
-    expect({ attempts: await trpc.webhooks.attempts.query({ id: created.endpoint.id }) }).toEqual(await rest(`/api/v1/webhooks/${created.endpoint.id}/attempts`));
+    expect({ attempts: await trpc.webhooks.attempts.query({ id: created.endpoint.id }) }).toEqual(
+      await rest(`/api/v1/webhooks/${created.endpoint.id}/attempts`),
+    );
     expect(await trpc.webhooks.delete.mutate({ id: created.endpoint.id })).toEqual({ deleted: true });
   });
 });

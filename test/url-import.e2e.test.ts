@@ -35,7 +35,9 @@ describe('URL import', () => {
   const hits: string[] = [];
 
   beforeAll(async () => {
-    png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c03020' } }).png().toBuffer();
+    png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c03020' } })
+      .png()
+      .toBuffer();
     await fixtures.make();
     pdfs = await Promise.all([readFile(fixtures.get('three').path), readFile(fixtures.get('eight').path)]);
     origin = http.createServer((req, res) => {
@@ -81,7 +83,10 @@ describe('URL import', () => {
     await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
     [server, strict] = await Promise.all([
-      startServer({ plugins: [...imagePlugins, ...pdfPlugins, pdfToMarkdownPlugin], env: { IMPORT_ALLOW_PRIVATE: '1' } }),
+      startServer({
+        plugins: [...imagePlugins, ...pdfPlugins, pdfToMarkdownPlugin],
+        env: { IMPORT_ALLOW_PRIVATE: '1' },
+      }),
       startServer({ plugins: imagePlugins }),
     ]);
   }, 60_000);
@@ -92,8 +97,15 @@ describe('URL import', () => {
 
   it('converts a file fetched from a URL (name from the path, then from Content-Disposition, through a redirect)', async () => {
     const key = await server.createKey('pro');
-    for (const [path, name] of [['/photo.png', 'photo.webp'], ['/download', 'from-header.webp'], ['/moved', 'photo.webp']] as const) {
-      const submitted = await post(`${server.url}/api/v1/convert`, key, [['to', 'webp'], ['url', `${base}${path}`]]);
+    for (const [path, name] of [
+      ['/photo.png', 'photo.webp'],
+      ['/download', 'from-header.webp'],
+      ['/moved', 'photo.webp'],
+    ] as const) {
+      const submitted = await post(`${server.url}/api/v1/convert`, key, [
+        ['to', 'webp'],
+        ['url', `${base}${path}`],
+      ]);
       expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
       expect(submitted.body.creditCost).toBeGreaterThan(0);
       const job = await waitForJob(server.url, key, submitted.body.jobId);
@@ -108,8 +120,12 @@ describe('URL import', () => {
   it('converts from a URL over GraphQL (convert url) and tRPC (convert form with url)', async () => {
     const key = await server.createKey('pro');
     const res = await fetch(`${server.url}/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...authHeaders(key) },
-      body: JSON.stringify({ query: 'mutation($url: String!) { convert(url: $url, to: "webp") { jobId status } }', variables: { url: `${base}/photo.png` } }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({
+        query: 'mutation($url: String!) { convert(url: $url, to: "webp") { jobId status } }',
+        variables: { url: `${base}/photo.png` },
+      }),
     });
     const viaGraphql = ((await res.json()) as any).data.convert;
     const form = new FormData();
@@ -124,7 +140,10 @@ describe('URL import', () => {
 
   it('merges PDFs fetched from repeated urls, in the order given', async () => {
     const key = await server.createKey('pro');
-    const submitted = await post(`${server.url}/api/pdf/merge`, key, [['urls', `${base}/three.pdf`], ['urls', `${base}/eight.pdf`]]);
+    const submitted = await post(`${server.url}/api/pdf/merge`, key, [
+      ['urls', `${base}/three.pdf`],
+      ['urls', `${base}/eight.pdf`],
+    ]);
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     const job = await waitForJob(server.url, key, submitted.body.jobId);
     expect(job.status).toBe('done');
@@ -158,7 +177,11 @@ describe('URL import', () => {
     form.append('to', 'webp');
     form.append('files', new Blob([new Uint8Array(png)]), 'uploaded.png');
     form.append('urls', `${base}/photo.png`);
-    const res = await fetch(`${server.url}/api/batch/convert`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const res = await fetch(`${server.url}/api/batch/convert`, {
+      method: 'POST',
+      body: form,
+      headers: authHeaders(key),
+    });
     const body = (await res.json()) as any;
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect([body.total, body.errors]).toEqual([2, []]);
@@ -173,10 +196,16 @@ describe('URL import', () => {
 
   it('refuses 127.0.0.1 without IMPORT_ALLOW_PRIVATE=1, and plain http', async () => {
     const key = await strict.createKey('pro');
-    const local = await post(`${strict.url}/api/v1/convert`, key, [['to', 'webp'], ['url', `${base}/photo.png`]]);
+    const local = await post(`${strict.url}/api/v1/convert`, key, [
+      ['to', 'webp'],
+      ['url', `${base}/photo.png`],
+    ]);
     expect(local.status).toBe(400);
     expect(local.body.error).toMatch(/Import URL must use https/);
-    const tls = await post(`${strict.url}/api/v1/convert`, key, [['to', 'webp'], ['url', 'https://127.0.0.1:1/photo.png']]);
+    const tls = await post(`${strict.url}/api/v1/convert`, key, [
+      ['to', 'webp'],
+      ['url', 'https://127.0.0.1:1/photo.png'],
+    ]);
     expect(tls.status).toBe(400);
     expect(tls.body.error).toMatch(/127\.0\.0\.1 resolves to a loopback, private, link-local or reserved address/);
     expect((await getJson(`${strict.url}/api/v1/history`, key)).body.total).toBe(0);
@@ -184,14 +213,23 @@ describe('URL import', () => {
 
   it('refuses cloud metadata addresses whatever IMPORT_ALLOW_PRIVATE says, also behind a redirect', async () => {
     const key = await server.createKey('pro');
-    const direct = await post(`${server.url}/api/v1/convert`, key, [['to', 'webp'], ['url', 'http://169.254.169.254/latest/meta-data/x.png']]);
+    const direct = await post(`${server.url}/api/v1/convert`, key, [
+      ['to', 'webp'],
+      ['url', 'http://169.254.169.254/latest/meta-data/x.png'],
+    ]);
     expect(direct.status).toBe(400);
     expect(direct.body.error).toMatch(/169\.254\.169\.254 is a cloud metadata address/);
-    const redirected = await post(`${server.url}/api/v1/convert`, key, [['to', 'webp'], ['url', `${base}/to-metadata`]]);
+    const redirected = await post(`${server.url}/api/v1/convert`, key, [
+      ['to', 'webp'],
+      ['url', `${base}/to-metadata`],
+    ]);
     expect(redirected.status).toBe(400);
     expect(redirected.body.error).toMatch(/cloud metadata address/);
     const strictKey = await strict.createKey('pro');
-    const strictDirect = await post(`${strict.url}/api/v1/convert`, strictKey, [['to', 'webp'], ['url', 'https://169.254.169.254/x.png']]);
+    const strictDirect = await post(`${strict.url}/api/v1/convert`, strictKey, [
+      ['to', 'webp'],
+      ['url', 'https://169.254.169.254/x.png'],
+    ]);
     expect(strictDirect.body.error).toMatch(/cloud metadata address/);
   });
 
@@ -208,11 +246,18 @@ describe('URL import', () => {
       ['http://127.0.0.1:1/closed.png', 400, /Connection refused/],
     ];
     for (const [url, status, message] of cases) {
-      const answer = await post(`${server.url}/api/v1/convert`, key, [['to', 'webp'], ['url', url]]);
+      const answer = await post(`${server.url}/api/v1/convert`, key, [
+        ['to', 'webp'],
+        ['url', url],
+      ]);
       expect([url, answer.status, answer.body.error]).toEqual([url, status, expect.stringMatching(message)]);
     }
     // Two URLs where convert takes one; a file and a URL.
-    const two = await post(`${server.url}/api/v1/convert`, key, [['to', 'webp'], ['url', `${base}/photo.png`], ['url', `${base}/photo.png`]]);
+    const two = await post(`${server.url}/api/v1/convert`, key, [
+      ['to', 'webp'],
+      ['url', `${base}/photo.png`],
+      ['url', `${base}/photo.png`],
+    ]);
     expect(two.status).toBe(400);
     expect(two.body.error).toMatch(/Send exactly one 'file' or 'url'/);
     // Nothing was charged for any of them.

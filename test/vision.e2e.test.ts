@@ -33,15 +33,31 @@ describe('vision ops over HTTP', () => {
     await runProcess('convert', [DEBIAN_PHOTOS.astronaut, '-resize', '256x256', `BMP3:${bmp}`], { timeoutMs: 30_000 });
     astronautBmp = await readFile(bmp);
     await makeComposite(`${stdout.trim()}/composite.png`);
-    await runProcess('convert', [`${stdout.trim()}/composite.png`, `BMP3:${stdout.trim()}/composite.bmp`], { timeoutMs: 30_000 });
+    await runProcess('convert', [`${stdout.trim()}/composite.png`, `BMP3:${stdout.trim()}/composite.bmp`], {
+      timeoutMs: 30_000,
+    });
     compositeBmp = await readFile(`${stdout.trim()}/composite.bmp`);
   }, 600_000);
   afterAll(() => server?.close());
 
-  it('blur-faces: a JPG and a BMP come back as PNG with their one face mosaicked, toolReport detected 1', { timeout: 120_000 }, async () => {
+  it('blur-faces: a JPG and a BMP come back as PNG with their one face mosaicked, toolReport detected 1', {
+    timeout: 120_000,
+  }, async () => {
     const [messi, astronaut] = await Promise.all([
-      convertAndDownload(server.url, key, { name: 'messi5.jpg', data: await readFile(DEBIAN_PHOTOS.messi) }, { to: 'jpg', op: 'blur-faces' }, 90_000),
-      convertAndDownload(server.url, key, { name: 'astronaut.bmp', data: astronautBmp }, { to: 'bmp', op: 'blur-faces' }, 90_000),
+      convertAndDownload(
+        server.url,
+        key,
+        { name: 'messi5.jpg', data: await readFile(DEBIAN_PHOTOS.messi) },
+        { to: 'jpg', op: 'blur-faces' },
+        90_000,
+      ),
+      convertAndDownload(
+        server.url,
+        key,
+        { name: 'astronaut.bmp', data: astronautBmp },
+        { to: 'bmp', op: 'blur-faces' },
+        90_000,
+      ),
     ]);
     for (const [result, size] of [
       [messi, [548, 342]],
@@ -55,8 +71,16 @@ describe('vision ops over HTTP', () => {
     }
   });
 
-  it('remove-bg: a BMP composite comes back as a PNG whose background is transparent and subject opaque', { timeout: 300_000 }, async () => {
-    const result = await convertAndDownload(server.url, key, { name: 'composite.bmp', data: compositeBmp }, { to: 'bmp', op: 'remove-bg' }, 280_000);
+  it('remove-bg: a BMP composite comes back as a PNG whose background is transparent and subject opaque', {
+    timeout: 300_000,
+  }, async () => {
+    const result = await convertAndDownload(
+      server.url,
+      key,
+      { name: 'composite.bmp', data: compositeBmp },
+      { to: 'bmp', op: 'remove-bg' },
+      280_000,
+    );
     expect(result.filename).toMatch(/\.png$/);
     const scores = await matteScores(result.data);
     expect(scores.background).toBeGreaterThanOrEqual(0.95);

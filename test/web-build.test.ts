@@ -19,7 +19,9 @@ const bin = (name: string) => path.join(ROOT, 'node_modules/.bin', name);
 describe('web app build', () => {
   it('typechecks against the current GraphQL schema', async () => {
     await run(bin('gql-tada'), ['generate-output', '--tsconfig', 'apps/web/tsconfig.json'], { cwd: ROOT });
-    const result = await run(bin('tsc'), ['--noEmit', '-p', 'apps/web'], { cwd: ROOT }).catch((error: { stdout: string }) => error);
+    const result = await run(bin('tsc'), ['--noEmit', '-p', 'apps/web'], { cwd: ROOT }).catch(
+      (error: { stdout: string }) => error,
+    );
     expect('stdout' in result ? result.stdout : '', 'apps/web type errors').toBe('');
   }, 240_000);
 });
@@ -28,7 +30,8 @@ describe('web app served under /', () => {
   let server: TestServer;
   beforeAll(async () => {
     // npm test's set-up builds it (scripts/setup.sh); say so when it is missing.
-    if (!existsSync(path.join(WEB_DIST, 'index.html'))) throw new Error('apps/web/dist is missing: run `npm run setup` to build the web app');
+    if (!existsSync(path.join(WEB_DIST, 'index.html')))
+      throw new Error('apps/web/dist is missing: run `npm run setup` to build the web app');
     server = await startServer();
   });
   afterAll(() => server?.close());
@@ -62,7 +65,11 @@ describe('web app served under /', () => {
     expect(missing.headers.get('content-type')).toMatch(/json/);
     expect((await fetch(`${server.url}/api/v1/credits`)).status).toBe(401);
     expect((await fetch(`${server.url}/docs`)).headers.get('content-type')).toMatch(/^text\/html/);
-    const graphql = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    const graphql = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
     expect(graphql.headers.get('content-type')).toMatch(/json/);
     // An unknown page is not the app: the API's JSON 404.
     expect((await fetch(`${server.url}/no-such-page`)).status).toBe(404);

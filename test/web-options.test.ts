@@ -21,7 +21,8 @@ describe('option forms from the published JSON Schemas', () => {
       }
       const built = buildOptions(schema, initialDraft(schema));
       // Required fields without a default (a password, pages) are reported, never guessed.
-      for (const path of Object.keys(built.errors)) expect(built.errors[path], `${plugin.id}: ${path}`).toBe('Required.');
+      for (const path of Object.keys(built.errors))
+        expect(built.errors[path], `${plugin.id}: ${path}`).toBe('Required.');
       if (Object.keys(built.errors).length > 0) continue;
       // What JSON Schema cannot say (resize: "at least one of width and height") is a refinement
       // the server checks and explains; everything else the form already got right.
@@ -33,8 +34,12 @@ describe('option forms from the published JSON Schemas', () => {
   it('resize: numbers within their bounds, the fit from its enum', () => {
     const schema = schemaOf('image-resize');
     const draft = initialDraft(schema);
-    expect(buildOptions(schema, { ...draft, resize: { width: '0', height: '', fit: 'cover' } }).errors).toEqual({ 'resize.width': 'Enter a value from 1 to 10000.' });
-    expect(buildOptions(schema, { ...draft, resize: { width: '12.5', height: '', fit: 'cover' } }).errors).toEqual({ 'resize.width': 'Enter a whole number.' });
+    expect(buildOptions(schema, { ...draft, resize: { width: '0', height: '', fit: 'cover' } }).errors).toEqual({
+      'resize.width': 'Enter a value from 1 to 10000.',
+    });
+    expect(buildOptions(schema, { ...draft, resize: { width: '12.5', height: '', fit: 'cover' } }).errors).toEqual({
+      'resize.width': 'Enter a whole number.',
+    });
     const built = buildOptions(schema, { ...draft, resize: { width: '640', height: '', fit: 'cover' } });
     expect(built).toEqual({ value: { quality: 80, resize: { width: 640, fit: 'cover' } }, errors: {} });
     expect(pluginOf('image-resize').options.safeParse(built.value).success).toBe(true);
@@ -45,7 +50,9 @@ describe('option forms from the published JSON Schemas', () => {
     const field = fieldKind(schema.properties!.split!);
     expect(field).toMatchObject({ kind: 'variant', discriminator: 'mode' });
     expect(buildOptions(schema, initialDraft(schema)).value).toEqual({ split: { mode: 'pages' } });
-    expect(buildOptions(schema, { split: { mode: 'ranges', ranges: '' } }).errors).toEqual({ 'split.ranges': 'Required.' });
+    expect(buildOptions(schema, { split: { mode: 'ranges', ranges: '' } }).errors).toEqual({
+      'split.ranges': 'Required.',
+    });
     const built = buildOptions(schema, { split: { mode: 'ranges', ranges: '1-3,4' } });
     expect(built.value).toEqual({ split: { mode: 'ranges', ranges: '1-3,4' } });
     expect(pluginOf('split-pdf').options.safeParse(built.value).success).toBe(true);
@@ -63,6 +70,8 @@ describe('option forms from the published JSON Schemas', () => {
   it('passwords are masked fields with their length checked', () => {
     const schema = schemaOf('protect-pdf');
     expect(fieldKind(schema.properties!.password!)).toEqual({ kind: 'text', secret: true });
-    expect(buildOptions(schema, { password: 'x'.repeat(129) }).errors).toEqual({ password: 'Enter at most 128 characters.' });
+    expect(buildOptions(schema, { password: 'x'.repeat(129) }).errors).toEqual({
+      password: 'Enter at most 128 characters.',
+    });
   });
 });

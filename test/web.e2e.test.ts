@@ -16,7 +16,14 @@ import { unzipSync } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, submitConvert, type TestServer } from './helpers.js';
-import { HAVE_CHROMIUM, launchBrowser, screenshot, startMailServer, verificationLink, type MailServer } from './web/harness.js';
+import {
+  HAVE_CHROMIUM,
+  launchBrowser,
+  screenshot,
+  startMailServer,
+  verificationLink,
+  type MailServer,
+} from './web/harness.js';
 
 const PASSWORD = 'correct horse battery';
 /** For expect.poll: pages answer within seconds, more on a loaded CI machine. */
@@ -90,7 +97,9 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await expect.poll(() => page.locator('table').first().textContent(), SLOW).toContain('browser test');
     // The overage toggle, where the plan offers it (every plan but Enterprise).
     await page.getByLabel(/Continue past the allowance/).check();
-    await expect.poll(() => page.locator('#credits-title').locator('..').textContent(), SLOW).toContain('Overage is on');
+    await expect
+      .poll(() => page.locator('#credits-title').locator('..').textContent(), SLOW)
+      .toContain('Overage is on');
     await screenshot(page, 'account');
     expect(await unlabelled(page)).toEqual([]);
     await page.setViewportSize({ width: 375, height: 800 });
@@ -110,7 +119,9 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await page.getByRole('button', { name: /^Revoke key ck_live_/ }).click();
     await page.getByRole('button', { name: 'Confirm revoke' }).click();
     await expect.poll(() => page.getByText('No keys yet.').isVisible(), SLOW).toBe(true);
-    expect((await fetch(`${server.url}/api/v1/credits`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+    expect((await fetch(`${server.url}/api/v1/credits`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(
+      401,
+    );
 
     // Signing out ends the session; signing in again starts one.
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -134,7 +145,10 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await page.keyboard.press('Enter');
     await page.waitForURL('**/account**');
     await tabTo(page, 'button.primary[type=submit]');
-    const answer = page.waitForResponse((response) => response.url().endsWith('/graphql') && (response.request().postData() ?? '').includes('createApiKey'));
+    const answer = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/graphql') && (response.request().postData() ?? '').includes('createApiKey'),
+    );
     await page.keyboard.press('Enter');
     const refusal = await (await answer).json();
     expect(refusal.errors[0].extensions.code).toBe('FORBIDDEN');
@@ -150,37 +164,53 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await signUp(page);
     await page.getByRole('link', { name: 'Convert' }).click();
     await page.waitForURL('**/convert');
-    const png = await sharp({ create: { width: 321, height: 123, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 321, height: 123, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+      .png()
+      .toBuffer();
     // Dropped on the drop zone, as a person drags it from their desktop.
-    await page.evaluate((bytes) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([new Uint8Array(bytes)], 'photo.png', { type: 'image/png' }));
-      document.querySelector('.drop')!.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }, [...png]);
+    await page.evaluate(
+      (bytes) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([new Uint8Array(bytes)], 'photo.png', { type: 'image/png' }));
+        document
+          .querySelector('.drop')!
+          .dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      },
+      [...png],
+    );
     // Options are checked against the op's JSON Schema before anything is uploaded.
     await page.locator('#action').selectOption('tool:resize');
     await page.locator('#opt-resize-width').fill('0');
     await page.locator('form.convert button[type=submit]').click();
-    await expect.poll(() => page.locator('.field-error').first().textContent(), SLOW).toBe('Enter a value from 1 to 10000.');
+    await expect
+      .poll(() => page.locator('.field-error').first().textContent(), SLOW)
+      .toBe('Enter a value from 1 to 10000.');
     expect(await page.locator('.task').count()).toBe(0);
 
     await page.locator('#action').selectOption('convert:webp');
     await screenshot(page, 'convert-options');
     expect(await unlabelled(page)).toEqual([]);
     const requests: { method: string; url: string; body: string }[] = [];
-    page.on('request', (request) => requests.push({ method: request.method(), url: request.url(), body: request.postData() ?? '' }));
+    page.on('request', (request) =>
+      requests.push({ method: request.method(), url: request.url(), body: request.postData() ?? '' }),
+    );
     await page.getByRole('button', { name: 'Convert to WEBP' }).click();
 
     const task = page.locator('.task').first();
     await expect.poll(() => task.getAttribute('class'), { timeout: 60_000 }).toMatch(/\bdone\b/);
     expect(await task.locator('progress').evaluate((bar: HTMLProgressElement) => bar.value)).toBe(100);
     // Progress came live over the jobUpdated subscription (server-sent events), not by polling.
-    const live = requests.filter((r) => r.method === 'GET' && new URL(r.url).searchParams.get('query')?.includes('jobUpdated'));
+    const live = requests.filter(
+      (r) => r.method === 'GET' && new URL(r.url).searchParams.get('query')?.includes('jobUpdated'),
+    );
     expect(live).toHaveLength(1);
     expect(requests.filter((r) => r.body.includes('query Job('))).toEqual([]);
     await screenshot(page, 'convert');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), task.getByRole('link', { name: 'Download' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      task.getByRole('link', { name: 'Download' }).click(),
+    ]);
     const bytes = await readFile((await download.path())!);
     const meta = await sharp(bytes).metadata();
     expect(meta).toMatchObject({ format: 'webp', width: 321, height: 123 });
@@ -192,14 +222,20 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
   });
 
   it('converts a file fetched from a URL through a "then…" chain in one pipeline job', async () => {
-    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03060' } }).png().toBuffer();
-    const files = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(png));
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03060' } })
+      .png()
+      .toBuffer();
+    const files = http.createServer((_request, response) =>
+      response.writeHead(200, { 'content-type': 'image/png' }).end(png),
+    );
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
     try {
       const page = await newPage();
       await signUp(page);
       await page.goto('/convert');
-      await page.getByLabel('Or convert a file from a URL').fill(`http://127.0.0.1:${(files.address() as AddressInfo).port}/pics/sample.png`);
+      await page
+        .getByLabel('Or convert a file from a URL')
+        .fill(`http://127.0.0.1:${(files.address() as AddressInfo).port}/pics/sample.png`);
       await page.locator('#action').selectOption('convert:jpg');
       await page.locator('#next-step').selectOption('convert:webp');
       expect(await page.locator('.chain .steps li').count()).toBe(1);
@@ -208,12 +244,22 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
       const sent = page.waitForRequest((request) => (request.postData() ?? '').includes('createPipeline'));
       await page.getByRole('button', { name: 'Convert to JPG, then 1 more step' }).click();
       // The first step carries its options form (JPG's quality); the later ones their defaults.
-      expect(JSON.parse((await sent).postData()!).variables.pipeline).toEqual({ input: { url: expect.stringContaining('/pics/sample.png') }, steps: [expect.objectContaining({ to: 'jpg' }), { to: 'webp' }] });
+      expect(JSON.parse((await sent).postData()!).variables.pipeline).toEqual({
+        input: { url: expect.stringContaining('/pics/sample.png') },
+        steps: [expect.objectContaining({ to: 'jpg' }), { to: 'webp' }],
+      });
 
       const task = page.locator('.task').first();
       await expect.poll(() => task.getAttribute('class'), { timeout: 60_000 }).toMatch(/\bdone\b/);
-      const [download] = await Promise.all([page.waitForEvent('download'), task.getByRole('link', { name: 'Download sample.webp' }).click()]);
-      expect(await sharp(await readFile((await download.path())!)).metadata()).toMatchObject({ format: 'webp', width: 64, height: 48 });
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        task.getByRole('link', { name: 'Download sample.webp' }).click(),
+      ]);
+      expect(await sharp(await readFile((await download.path())!)).metadata()).toMatchObject({
+        format: 'webp',
+        width: 64,
+        height: 48,
+      });
     } finally {
       await new Promise((resolve) => files.close(resolve));
     }
@@ -254,7 +300,8 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await server.server.runtime.services.accounts.updateAccount(accountId, { plan, emailVerified: true });
     await page.goto('/convert');
     const task = page.locator('.task').first();
-    const finished = () => expect.poll(() => task.getAttribute('class'), { timeout: 60_000 }).toMatch(/\b(done|failed)\b/);
+    const finished = () =>
+      expect.poll(() => task.getAttribute('class'), { timeout: 60_000 }).toMatch(/\b(done|failed)\b/);
 
     const pdf = await samplePdf();
     await page.locator('#files').setInputFiles([
@@ -264,12 +311,14 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await page.locator('#action').selectOption('merge');
     await page.getByRole('button', { name: 'Merge 2 PDFs' }).click();
     await finished();
-    expect(await task.getAttribute('class'), await task.textContent() ?? '').toMatch(/\bdone\b/);
+    expect(await task.getAttribute('class'), (await task.textContent()) ?? '').toMatch(/\bdone\b/);
     const merged = await PDFDocument.load(await downloadOf(page, task.getByRole('link', { name: 'Download' })));
     expect(merged.getPageCount()).toBe(2);
 
     await page.getByRole('button', { name: 'Clear' }).click();
-    const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#c33' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#c33' } })
+      .png()
+      .toBuffer();
     await page.locator('#files').setInputFiles([
       { name: 'one.png', mimeType: 'image/png', buffer: png },
       { name: 'two.png', mimeType: 'image/png', buffer: png },
@@ -278,12 +327,16 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await page.getByLabel('All in one ZIP (batch, Pro and up)').check();
     await page.locator('form.convert button[type=submit]').click();
     await finished();
-    expect(await task.getAttribute('class'), await task.textContent() ?? '').toMatch(/\bdone\b/);
+    expect(await task.getAttribute('class'), (await task.textContent()) ?? '').toMatch(/\bdone\b/);
     const zip = unzipSync(new Uint8Array(await downloadOf(page, task.getByRole('link', { name: 'Download ZIP' }))));
     expect(Object.keys(zip).sort()).toEqual(['one.jpg', 'two.jpg']);
 
     await page.getByRole('button', { name: 'Clear' }).click();
-    await page.locator('#files').setInputFiles({ name: 'memo.txt', mimeType: 'text/plain', buffer: Buffer.from('The invoice is due on Friday.\nPay the invoice soon.\n') });
+    await page.locator('#files').setInputFiles({
+      name: 'memo.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('The invoice is due on Friday.\nPay the invoice soon.\n'),
+    });
     await page.locator('#action').selectOption('extract:file-search');
     await page.getByLabel(/^Query/).fill('invoice');
     await page.getByRole('button', { name: /^Run / }).click();
@@ -293,7 +346,9 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     expect(await unlabelled(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Clear' }).click();
-    await page.locator('#files').setInputFiles({ name: 'cv.pdf', mimeType: 'application/pdf', buffer: await sampleCv() });
+    await page
+      .locator('#files')
+      .setInputFiles({ name: 'cv.pdf', mimeType: 'application/pdf', buffer: await sampleCv() });
     await page.locator('#action').selectOption('extract:parse-cv');
     await page.getByRole('button', { name: /^Run / }).click();
     await finished();
@@ -307,7 +362,10 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
 
     // More history than one page holds: 5 jobs from the page and 8 over REST with a key of the account.
     const { key } = await server.server.runtime.services.accounts.createKey(accountId);
-    for (let i = 0; i < 8; i++) expect((await submitConvert(server.url, key, { name: `api-${i}.png`, data: png }, { to: 'webp' })).status).toBe(200);
+    for (let i = 0; i < 8; i++)
+      expect((await submitConvert(server.url, key, { name: `api-${i}.png`, data: png }, { to: 'webp' })).status).toBe(
+        200,
+      );
     await page.goto('/account');
     const history = page.locator('#history-title').locator('..');
     await expect.poll(() => history.locator('.pager').textContent(), SLOW).toContain('1–10 of 13');
@@ -315,7 +373,10 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await expect.poll(() => history.locator('.pager').textContent(), SLOW).toContain('11–13 of 13');
     expect(await history.locator('tbody td:nth-child(3)').allTextContents()).toEqual(['web', 'web', 'web']);
     expect(await history.getByRole('button', { name: 'Older' }).isDisabled()).toBe(true);
-    await history.getByRole('button', { name: /Make a signed URL/ }).last().click();
+    await history
+      .getByRole('button', { name: /Make a signed URL/ })
+      .last()
+      .click();
     await expect.poll(() => history.getByRole('link', { name: 'Signed link' }).count(), SLOW).toBe(1);
     await screenshot(page, 'account-business');
   });
@@ -334,7 +395,13 @@ async function tabTo(page: Page, selector: string): Promise<void> {
 function unlabelled(page: Page): Promise<string[]> {
   return page.evaluate(() =>
     [...document.querySelectorAll<HTMLInputElement>('input, select, textarea')]
-      .filter((control) => control.type !== 'hidden' && !control.labels?.length && !control.getAttribute('aria-label') && !control.getAttribute('aria-labelledby'))
+      .filter(
+        (control) =>
+          control.type !== 'hidden' &&
+          !control.labels?.length &&
+          !control.getAttribute('aria-label') &&
+          !control.getAttribute('aria-labelledby'),
+      )
       .map((control) => control.outerHTML),
   );
 }
@@ -342,8 +409,16 @@ function unlabelled(page: Page): Promise<string[]> {
 /** The account id of the page's session, from its own GraphQL `me`. */
 async function accountIdOf(page: Page): Promise<string> {
   return page.evaluate(async () => {
-    const csrf = document.cookie.split('; ').find((part) => part.startsWith('transmute_csrf='))?.slice('transmute_csrf='.length) ?? '';
-    const response = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf) }, body: JSON.stringify({ query: '{ me { id } }' }) });
+    const csrf =
+      document.cookie
+        .split('; ')
+        .find((part) => part.startsWith('transmute_csrf='))
+        ?.slice('transmute_csrf='.length) ?? '';
+    const response = await fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf) },
+      body: JSON.stringify({ query: '{ me { id } }' }),
+    });
     return ((await response.json()) as { data: { me: { id: string } } }).data.me.id;
   });
 }
@@ -379,7 +454,12 @@ async function samplePdf(): Promise<Buffer> {
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([595, 842]);
   page.drawText('Quarterly notes', { x: 60, y: 760, size: 26, font: bold });
-  page.drawText('Revenue grew in every region this quarter, led by the north.', { x: 60, y: 720, size: 12, font: regular });
+  page.drawText('Revenue grew in every region this quarter, led by the north.', {
+    x: 60,
+    y: 720,
+    size: 12,
+    font: regular,
+  });
   page.drawText('The team shipped the new web app and its account panel.', { x: 60, y: 700, size: 12, font: regular });
   return Buffer.from(await doc.save());
 }

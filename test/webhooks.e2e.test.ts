@@ -11,7 +11,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook, WebhookVerificationError } from '../core/contract/webhooks.js';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
-import { ROOT, SLOW_TEXT_PLUGIN, authHeaders, getJson, startServer, submitConvert, type TestServer } from './helpers.js';
+import {
+  ROOT,
+  SLOW_TEXT_PLUGIN,
+  authHeaders,
+  getJson,
+  startServer,
+  submitConvert,
+  type TestServer,
+} from './helpers.js';
 
 interface Received {
   path: string;
@@ -33,7 +41,12 @@ class Receiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const pathName = req.url ?? '/';
-        this.received.push({ path: pathName, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        this.received.push({
+          path: pathName,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        });
         const status = this.plans.get(pathName)?.shift() ?? 200;
         res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'nope');
       });
@@ -54,7 +67,8 @@ class Receiver {
   async waitFor(pathName: string, count: number, timeoutMs = 20_000): Promise<Received[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.on(pathName).length < count) {
-      if (Date.now() > deadline) throw new Error(`${pathName}: ${this.on(pathName).length} of ${count} requests after ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`${pathName}: ${this.on(pathName).length} of ${count} requests after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 25));
     }
     return this.on(pathName);
@@ -69,7 +83,11 @@ const json = (key: string) => ({ ...authHeaders(key), 'content-type': 'applicati
 const text = { name: 'notes.txt', data: 'hello webhooks' };
 
 async function api(url: string, key: string, method: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, { method, headers: body === undefined ? authHeaders(key) : json(key), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? authHeaders(key) : json(key),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return { status: res.status, body: res.status === 204 ? null : await res.json() };
 }
 
@@ -78,11 +96,24 @@ describe('webhooks', () => {
   let dataDir: string;
   let server: TestServer;
   let key: string;
-  const start = () => startServer({ dataDir, env: { PLUGINS: `${SLOW_TEXT_PLUGIN},${path.join(ROOT, 'test/fixtures/plugins/hostile.ts')}`, WEBHOOKS_ALLOW_PRIVATE: '1' } });
+  const start = () =>
+    startServer({
+      dataDir,
+      env: {
+        PLUGINS: `${SLOW_TEXT_PLUGIN},${path.join(ROOT, 'test/fixtures/plugins/hostile.ts')}`,
+        WEBHOOKS_ALLOW_PRIVATE: '1',
+      },
+    });
 
   /** Registers an endpoint for `path` on the receiver; returns its id and secret. */
-  async function register(pathName: string, extra: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
-    const res = await api(`${server.url}/api/v1/webhooks`, key, 'POST', { url: `${receiver.url}${pathName}`, ...extra });
+  async function register(
+    pathName: string,
+    extra: Record<string, unknown> = {},
+  ): Promise<{ id: string; secret: string }> {
+    const res = await api(`${server.url}/api/v1/webhooks`, key, 'POST', {
+      url: `${receiver.url}${pathName}`,
+      ...extra,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return { id: res.body.endpoint.id, secret: res.body.secret };
   }
@@ -118,12 +149,24 @@ describe('webhooks', () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(Buffer.from(secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
     const listed = await api(`${server.url}/api/v1/webhooks`, key, 'GET');
-    expect(listed.body.endpoints).toEqual([expect.objectContaining({ id, url: `${receiver.url}/done`, events: ['job.done'], enabled: true, description: 'CI receiver' })]);
+    expect(listed.body.endpoints).toEqual([
+      expect.objectContaining({
+        id,
+        url: `${receiver.url}/done`,
+        events: ['job.done'],
+        enabled: true,
+        description: 'CI receiver',
+      }),
+    ]);
     expect(JSON.stringify(listed.body)).not.toContain(secret.slice(6));
 
     const jobId = await convert();
     const [event] = await receiver.waitFor('/done', 1);
-    const payload = verifyWebhook<{ type: string; timestamp: string; data: any }>(secret, event!.headers as Record<string, string>, event!.body);
+    const payload = verifyWebhook<{ type: string; timestamp: string; data: any }>(
+      secret,
+      event!.headers as Record<string, string>,
+      event!.body,
+    );
     expect(payload.type).toBe('job.done');
     expect(new Date(payload.timestamp).getTime()).toBeGreaterThan(0);
     // `data` is the poll's answer, led by the job's id.
@@ -133,15 +176,32 @@ describe('webhooks', () => {
     expect(payload.data.downloadUrl).toMatch(/\/api\/download\//);
     expect(event!.headers['webhook-id']).toMatch(/^msg_/);
     // Tampering, another secret, or an old timestamp fail.
-    expect(() => verifyWebhook(secret, event!.headers as Record<string, string>, event!.body.replace('done', 'dOne'))).toThrow(WebhookVerificationError);
-    expect(() => verifyWebhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, event!.headers as Record<string, string>, event!.body)).toThrow(WebhookVerificationError);
-    expect(() => verifyWebhook(secret, event!.headers as Record<string, string>, event!.body, { now: Date.now() + 600_000 })).toThrow(/tolerance/);
+    expect(() =>
+      verifyWebhook(secret, event!.headers as Record<string, string>, event!.body.replace('done', 'dOne')),
+    ).toThrow(WebhookVerificationError);
+    expect(() =>
+      verifyWebhook(
+        `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+        event!.headers as Record<string, string>,
+        event!.body,
+      ),
+    ).toThrow(WebhookVerificationError);
+    expect(() =>
+      verifyWebhook(secret, event!.headers as Record<string, string>, event!.body, { now: Date.now() + 600_000 }),
+    ).toThrow(/tolerance/);
 
     // Exactly one: nothing else arrives.
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.on('/done')).toHaveLength(1);
     const log = await api(`${server.url}/api/v1/webhooks/${id}/attempts`, key, 'GET');
-    expect(log.body.attempts).toEqual([expect.objectContaining({ webhookId: event!.headers['webhook-id'], type: 'job.done', statusCode: 200, error: null })]);
+    expect(log.body.attempts).toEqual([
+      expect.objectContaining({
+        webhookId: event!.headers['webhook-id'],
+        type: 'job.done',
+        statusCode: 200,
+        error: null,
+      }),
+    ]);
     await api(`${server.url}/api/v1/webhooks/${id}`, key, 'DELETE');
   }, 60_000);
 
@@ -151,9 +211,16 @@ describe('webhooks', () => {
     const res = await submitConvert(server.url, key, text, { to: 'txt', op: 'test-spin' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [event] = await receiver.waitFor('/failed', 1, 30_000);
-    const payload = verifyWebhook<{ type: string; data: any }>(secret, event!.headers as Record<string, string>, event!.body);
+    const payload = verifyWebhook<{ type: string; data: any }>(
+      secret,
+      event!.headers as Record<string, string>,
+      event!.body,
+    );
     expect(payload.type).toBe('job.failed');
-    expect(payload.data).toEqual({ jobId: res.body.jobId, ...(await getJson(`${server.url}/api/v1/jobs/${res.body.jobId}`, key)).body });
+    expect(payload.data).toEqual({
+      jobId: res.body.jobId,
+      ...(await getJson(`${server.url}/api/v1/jobs/${res.body.jobId}`, key)).body,
+    });
     expect(payload.data).toMatchObject({ jobId: res.body.jobId, status: 'failed', error: expect.any(String) });
     await api(`${server.url}/api/v1/webhooks/${id}`, key, 'DELETE');
   }, 60_000);
@@ -167,7 +234,11 @@ describe('webhooks', () => {
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(4_000);
     expect(first!.body).toBe(second!.body);
     // Every attempt names its job.
-    for (const attempt of [first!, second!]) expect(verifyWebhook(secret, attempt.headers as Record<string, string>, attempt.body)).toMatchObject({ type: 'job.done', data: { jobId } });
+    for (const attempt of [first!, second!])
+      expect(verifyWebhook(secret, attempt.headers as Record<string, string>, attempt.body)).toMatchObject({
+        type: 'job.done',
+        data: { jobId },
+      });
     const log = await api(`${server.url}/api/v1/webhooks/${id}/attempts`, key, 'GET');
     expect(log.body.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([200, 500]);
     expect(log.body.attempts[1].error).toBe('HTTP 500');
@@ -187,19 +258,33 @@ describe('webhooks', () => {
     expect(test.body).toMatchObject({ delivered: true, attempt: { type: 'webhook.test', statusCode: 200 } });
     const [event] = await receiver.waitFor('/rotate', 1);
     expect(String(event!.headers['webhook-signature']).split(' ')).toHaveLength(2);
-    expect(verifyWebhook(fresh, event!.headers as Record<string, string>, event!.body)).toMatchObject({ type: 'webhook.test', data: { endpointId: id } });
-    expect(verifyWebhook(old, event!.headers as Record<string, string>, event!.body)).toMatchObject({ type: 'webhook.test' });
+    expect(verifyWebhook(fresh, event!.headers as Record<string, string>, event!.body)).toMatchObject({
+      type: 'webhook.test',
+      data: { endpointId: id },
+    });
+    expect(verifyWebhook(old, event!.headers as Record<string, string>, event!.body)).toMatchObject({
+      type: 'webhook.test',
+    });
     await api(`${server.url}/api/v1/webhooks/${id}`, key, 'DELETE');
   }, 30_000);
 
   it('per-request webhookUrl: needs the default secret, then job and batch events go there signed with it', async () => {
-    const refused = await submitConvert(server.url, key, text, { to: 'md', steps: '1', webhookUrl: `${receiver.url}/override` });
+    const refused = await submitConvert(server.url, key, text, {
+      to: 'md',
+      steps: '1',
+      webhookUrl: `${receiver.url}/override`,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatch(/default webhook secret/);
-    const { body: { secret } } = await api(`${server.url}/api/v1/webhooks/default-secret`, key, 'POST');
+    const {
+      body: { secret },
+    } = await api(`${server.url}/api/v1/webhooks/default-secret`, key, 'POST');
     const jobId = await convert({ webhookUrl: `${receiver.url}/override` });
     const [event] = await receiver.waitFor('/override', 1);
-    expect(verifyWebhook(secret, event!.headers as Record<string, string>, event!.body)).toMatchObject({ type: 'job.done', data: { jobId, status: 'done' } });
+    expect(verifyWebhook(secret, event!.headers as Record<string, string>, event!.body)).toMatchObject({
+      type: 'job.done',
+      data: { jobId, status: 'done' },
+    });
     expect((await getJson(`${server.url}/api/v1/jobs/${jobId}`, key)).body.status).toBe('done');
 
     const form = new FormData();
@@ -207,10 +292,18 @@ describe('webhooks', () => {
     form.append('to', 'md');
     form.append('steps', '1');
     form.append('webhookUrl', `${receiver.url}/batch`);
-    const batch = await fetch(`${server.url}/api/batch/convert`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const batch = await fetch(`${server.url}/api/batch/convert`, {
+      method: 'POST',
+      body: form,
+      headers: authHeaders(key),
+    });
     const { batchId } = (await batch.json()) as { batchId: string };
     const [batchEvent] = await receiver.waitFor('/batch', 1);
-    const payload = verifyWebhook<{ type: string; data: unknown }>(secret, batchEvent!.headers as Record<string, string>, batchEvent!.body);
+    const payload = verifyWebhook<{ type: string; data: unknown }>(
+      secret,
+      batchEvent!.headers as Record<string, string>,
+      batchEvent!.body,
+    );
     expect(payload.type).toBe('batch.done');
     expect(payload.data).toEqual({ batchId, ...(await getJson(`${server.url}/api/batch/${batchId}`, key)).body });
     // The override gets the batch's event only, once.
@@ -220,7 +313,9 @@ describe('webhooks', () => {
 
   it('extraction.done carries the poll answer, to registered endpoints and to a per-request webhookUrl', async () => {
     const { id, secret } = await register('/extraction', { events: ['extraction.done'] });
-    const { body: { secret: fallback } } = await api(`${server.url}/api/v1/webhooks/default-secret`, key, 'POST');
+    const {
+      body: { secret: fallback },
+    } = await api(`${server.url}/api/v1/webhooks/default-secret`, key, 'POST');
     const form = new FormData();
     form.append('files', new Blob(['Invoice 42 is paid. INVOICE 43 is late.']), 'notes.txt');
     form.append('query', 'invoice');
@@ -229,11 +324,29 @@ describe('webhooks', () => {
     const { batchId } = (await res.json()) as { batchId: string };
     const [event] = await receiver.waitFor('/extraction', 1);
     const [override] = await receiver.waitFor('/extraction-override', 1);
-    const payload = verifyWebhook<{ type: string; data: any }>(secret, event!.headers as Record<string, string>, event!.body);
+    const payload = verifyWebhook<{ type: string; data: any }>(
+      secret,
+      event!.headers as Record<string, string>,
+      event!.body,
+    );
     expect(payload.type).toBe('extraction.done');
-    expect(payload.data).toMatchObject({ batchId, tool: 'file-search', done: true, total: 1, completed: 1, totalHits: 2 });
-    expect(payload.data).toEqual({ batchId, tool: 'file-search', ...(await getJson(`${server.url}/api/file-search/${batchId}`, key)).body });
-    expect(verifyWebhook(fallback, override!.headers as Record<string, string>, override!.body)).toMatchObject({ type: 'extraction.done', data: { batchId, tool: 'file-search' } });
+    expect(payload.data).toMatchObject({
+      batchId,
+      tool: 'file-search',
+      done: true,
+      total: 1,
+      completed: 1,
+      totalHits: 2,
+    });
+    expect(payload.data).toEqual({
+      batchId,
+      tool: 'file-search',
+      ...(await getJson(`${server.url}/api/file-search/${batchId}`, key)).body,
+    });
+    expect(verifyWebhook(fallback, override!.headers as Record<string, string>, override!.body)).toMatchObject({
+      type: 'extraction.done',
+      data: { batchId, tool: 'file-search' },
+    });
     // An extraction's rows are not jobs: no job.done for them.
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.on('/extraction')).toHaveLength(1);
@@ -242,14 +355,30 @@ describe('webhooks', () => {
 
   it('GraphQL and tRPC manage the same endpoints; OpenAPI documents them as beyond the spec', async () => {
     const gql = async (query: string, variables: Record<string, unknown> = {}) =>
-      (await (await fetch(`${server.url}/graphql`, { method: 'POST', headers: json(key), body: JSON.stringify({ query, variables }) })).json()) as any;
-    const created = await gql('mutation($url: String!) { createWebhookEndpoint(url: $url, events: [JOB_FAILED, BATCH_DONE]) { secret endpoint { id events enabled } } }', { url: `${receiver.url}/gql` });
+      (await (
+        await fetch(`${server.url}/graphql`, {
+          method: 'POST',
+          headers: json(key),
+          body: JSON.stringify({ query, variables }),
+        })
+      ).json()) as any;
+    const created = await gql(
+      'mutation($url: String!) { createWebhookEndpoint(url: $url, events: [JOB_FAILED, BATCH_DONE]) { secret endpoint { id events enabled } } }',
+      { url: `${receiver.url}/gql` },
+    );
     expect(created.errors).toBeUndefined();
     const { secret, endpoint } = created.data.createWebhookEndpoint;
     expect(secret).toMatch(/^whsec_/);
     expect(endpoint).toMatchObject({ events: ['JOB_FAILED', 'BATCH_DONE'], enabled: true });
-    const updated = await gql('mutation($id: ID!) { updateWebhookEndpoint(id: $id, enabled: false, events: null) { enabled events disabledReason } }', { id: endpoint.id });
-    expect(updated.data.updateWebhookEndpoint).toEqual({ enabled: false, events: null, disabledReason: 'Disabled by its owner' });
+    const updated = await gql(
+      'mutation($id: ID!) { updateWebhookEndpoint(id: $id, enabled: false, events: null) { enabled events disabledReason } }',
+      { id: endpoint.id },
+    );
+    expect(updated.data.updateWebhookEndpoint).toEqual({
+      enabled: false,
+      events: null,
+      disabledReason: 'Disabled by its owner',
+    });
     const refused = await gql('mutation { createWebhookEndpoint(url: "http://169.254.169.254/") { secret } }');
     expect(refused.errors[0].extensions.code).toBe('BAD_USER_INPUT');
 
@@ -259,19 +388,34 @@ describe('webhooks', () => {
     const test = await trpc.webhooks.sendTest.mutate({ id: endpoint.id });
     expect(test.delivered).toBe(true);
     const [event] = await receiver.waitFor('/gql', 1);
-    expect(verifyWebhook(secret, event!.headers as Record<string, string>, event!.body)).toMatchObject({ type: 'webhook.test' });
-    expect((await trpc.webhooks.attempts.query({ id: endpoint.id }))[0]).toMatchObject({ type: 'webhook.test', statusCode: 200 });
+    expect(verifyWebhook(secret, event!.headers as Record<string, string>, event!.body)).toMatchObject({
+      type: 'webhook.test',
+    });
+    expect((await trpc.webhooks.attempts.query({ id: endpoint.id }))[0]).toMatchObject({
+      type: 'webhook.test',
+      statusCode: 200,
+    });
     expect(await trpc.webhooks.delete.mutate({ id: endpoint.id })).toEqual({ deleted: true });
     expect((await api(`${server.url}/api/v1/webhooks/${endpoint.id}`, key, 'GET')).status).toBe(404);
 
     const openapi = (await getJson(`${server.url}/api/openapi.json`, undefined)).body;
     expect(openapi.paths['/api/v1/webhooks'].post['x-beyond-spec']).toBe(true);
-    expect(openapi.paths['/api/v1/convert'].post.requestBody.content['multipart/form-data'].schema.properties.webhookUrl['x-beyond-spec']).toBe(true);
+    expect(
+      openapi.paths['/api/v1/convert'].post.requestBody.content['multipart/form-data'].schema.properties.webhookUrl[
+        'x-beyond-spec'
+      ],
+    ).toBe(true);
     expect(Object.keys(openapi.webhooks)).toEqual(['job.done', 'job.failed', 'batch.done', 'extraction.done']);
   }, 30_000);
 
   it('refuses metadata addresses whatever the setting, and bad URLs', async () => {
-    for (const url of ['http://169.254.169.254/latest', 'http://[fd00:ec2::254]/', 'http://[::ffff:169.254.169.254]/', 'ftp://example.com/', 'http://user:pw@127.0.0.1/']) {
+    for (const url of [
+      'http://169.254.169.254/latest',
+      'http://[fd00:ec2::254]/',
+      'http://[::ffff:169.254.169.254]/',
+      'ftp://example.com/',
+      'http://user:pw@127.0.0.1/',
+    ]) {
       const res = await api(`${server.url}/api/v1/webhooks`, key, 'POST', { url });
       expect(res.status, url).toBe(400);
     }
@@ -282,8 +426,18 @@ describe('webhooks', () => {
     try {
       const strictKey = await strict.createKey('business');
       for (const url of [
-        'https://127.0.0.1/', 'https://localhost/', 'https://10.1.2.3/', 'https://192.168.1.1/', 'https://172.16.0.1/', 'https://169.254.1.1/',
-        'https://[::1]/', 'https://[fe80::1]/', 'https://[fc00::1]/', 'https://[::ffff:10.0.0.1]/', 'https://0.0.0.0/', 'https://2130706433/',
+        'https://127.0.0.1/',
+        'https://localhost/',
+        'https://10.1.2.3/',
+        'https://192.168.1.1/',
+        'https://172.16.0.1/',
+        'https://169.254.1.1/',
+        'https://[::1]/',
+        'https://[fe80::1]/',
+        'https://[fc00::1]/',
+        'https://[::ffff:10.0.0.1]/',
+        'https://0.0.0.0/',
+        'https://2130706433/',
         'http://93.184.215.14/',
       ]) {
         const res = await api(`${strict.url}/api/v1/webhooks`, strictKey, 'POST', { url });
@@ -307,7 +461,9 @@ describe('webhooks', () => {
     server = await start();
     const [, second] = await receiver.waitFor('/restart', 2, 30_000);
     expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
-    expect(verifyWebhook(secret, second!.headers as Record<string, string>, second!.body)).toMatchObject({ type: 'job.done' });
+    expect(verifyWebhook(secret, second!.headers as Record<string, string>, second!.body)).toMatchObject({
+      type: 'job.done',
+    });
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.on('/restart')).toHaveLength(2);
   }, 90_000);

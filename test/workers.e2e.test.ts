@@ -9,7 +9,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteStore, openSqliteDatabase } from '../core/store/sqlite/index.js';
-import { admin, download, getJson, sleep, spawnServer, spawnWorker, stopProcess, submitConvert, waitForJob, waitUntil, type ChildServer, type ChildWorker } from './helpers.js';
+import {
+  admin,
+  download,
+  getJson,
+  spawnServer,
+  spawnWorker,
+  stopProcess,
+  submitConvert,
+  waitForJob,
+  waitUntil,
+  type ChildServer,
+  type ChildWorker,
+} from './helpers.js';
 
 const expectedOutput = (text: string) => `# Converted\n\n${text.toUpperCase()}\n`;
 
@@ -27,7 +39,12 @@ describe('workers in their own processes', () => {
   }
 
   async function submit(text: string, steps: number): Promise<string> {
-    const accepted = await submitConvert(server.url, key, { name: 'note.txt', data: text }, { to: 'md', steps: String(steps) });
+    const accepted = await submitConvert(
+      server.url,
+      key,
+      { name: 'note.txt', data: text },
+      { to: 'md', steps: String(steps) },
+    );
     expect(accepted.status).toBe(200);
     return accepted.body.jobId as string;
   }
@@ -55,7 +72,13 @@ describe('workers in their own processes', () => {
   beforeEach(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-workers-'));
     // MONGODB_URL empty: these processes run embedded even where a MongoDB is configured.
-    env = { DATA_DIR: dataDir, PLUGINS: './test/fixtures/plugins/slow-text.ts', MONGODB_URL: '', QUEUE_LOCK_MS: '2000', SHUTDOWN_GRACE_MS: '20000' };
+    env = {
+      DATA_DIR: dataDir,
+      PLUGINS: './test/fixtures/plugins/slow-text.ts',
+      MONGODB_URL: '',
+      QUEUE_LOCK_MS: '2000',
+      SHUTDOWN_GRACE_MS: '20000',
+    };
     // Enterprise: its rate limit leaves room for polling several jobs closely.
     key = (await admin(dataDir, 'create-key', '--plan', 'enterprise')).result.key;
     server = await spawnServer({ ...env, WORKERS: '0' });
@@ -75,10 +98,14 @@ describe('workers in their own processes', () => {
     for (const text of texts) jobIds.push(await submit(text, 30));
 
     // One job at a time per worker: two jobs under way means each worker holds one.
-    await waitUntil(async () => {
-      const statuses = await Promise.all(jobIds.map(statusOf));
-      return statuses.filter((s) => s.status === 'active' && (s.progress ?? 0) > 0).length === 2;
-    }, 30_000, 'both workers to be mid-job');
+    await waitUntil(
+      async () => {
+        const statuses = await Promise.all(jobIds.map(statusOf));
+        return statuses.filter((s) => s.status === 'active' && (s.progress ?? 0) > 0).length === 2;
+      },
+      30_000,
+      'both workers to be mid-job',
+    );
     workers[0]!.process.kill('SIGKILL');
     await workers[0]!.exited;
 
@@ -103,7 +130,9 @@ describe('workers in their own processes', () => {
     await expectDoneWith(jobId, 'finish me', 1000);
   });
 
-  it('SIGTERM past the grace period hands the job back at once; another worker finishes it', { timeout: 180_000 }, async () => {
+  it('SIGTERM past the grace period hands the job back at once; another worker finishes it', {
+    timeout: 180_000,
+  }, async () => {
     // A lock far longer than the test: only the hand-back, not lock expiry, can free the job.
     const slowLock = { QUEUE_LOCK_MS: '600000' };
     const worker = await startWorker({ ...slowLock, SHUTDOWN_GRACE_MS: '300' });
@@ -120,7 +149,9 @@ describe('workers in their own processes', () => {
     expect(await attemptsOf([jobId])).toEqual([2]);
   });
 
-  it('a server with its own workers, stopped by SIGTERM mid-job, exits 0 and finishes the job after a restart', { timeout: 180_000 }, async () => {
+  it('a server with its own workers, stopped by SIGTERM mid-job, exits 0 and finishes the job after a restart', {
+    timeout: 180_000,
+  }, async () => {
     await server.kill('SIGTERM');
     const embedded = { ...env, WORKERS: '1', SHUTDOWN_GRACE_MS: '300' };
     server = await spawnServer(embedded);

@@ -46,7 +46,11 @@ const commands = {
   'create-key': {
     options: z.object({ plan: planIdSchema, email: z.email().optional(), overage: z.boolean().default(false) }),
     async run(rt: Runtime, o: { plan: z.infer<typeof planIdSchema>; email?: string; overage: boolean }) {
-      const account = await rt.services.accounts.createAccount({ plan: o.plan, email: o.email ?? null, overageEnabled: o.overage });
+      const account = await rt.services.accounts.createAccount({
+        plan: o.plan,
+        email: o.email ?? null,
+        overageEnabled: o.overage,
+      });
       const { key } = await rt.services.accounts.createKey(account.id);
       return { accountId: account.id, key, plan: account.plan };
     },
@@ -76,17 +80,25 @@ const commands = {
       return {
         accountId: o.account,
         keys: keys.map((k) => ({
-          id: k.id, prefix: k.prefix, ...(k.name ? { name: k.name } : {}), createdAt: k.createdAt.toISOString(),
-          ...(k.lastUsedAt ? { lastUsedAt: k.lastUsedAt.toISOString() } : {}), ...(k.revokedAt ? { revokedAt: k.revokedAt.toISOString() } : {}),
+          id: k.id,
+          prefix: k.prefix,
+          ...(k.name ? { name: k.name } : {}),
+          createdAt: k.createdAt.toISOString(),
+          ...(k.lastUsedAt ? { lastUsedAt: k.lastUsedAt.toISOString() } : {}),
+          ...(k.revokedAt ? { revokedAt: k.revokedAt.toISOString() } : {}),
         })),
       };
     },
   },
   'revoke-key': {
-    options: z.union([z.object({ key: z.string().min(1) }).strict(), z.object({ account: accountId, id: z.string().min(1) }).strict()]),
+    options: z.union([
+      z.object({ key: z.string().min(1) }).strict(),
+      z.object({ account: accountId, id: z.string().min(1) }).strict(),
+    ]),
     async run(rt: Runtime, o: { key: string } | { account: string; id: string }) {
       if ('key' in o) {
-        if (!(await rt.services.accounts.revokeKey(o.key))) throw new ServiceError('NOT_FOUND', 'No active key matches');
+        if (!(await rt.services.accounts.revokeKey(o.key)))
+          throw new ServiceError('NOT_FOUND', 'No active key matches');
       } else {
         await rt.services.accounts.revokeKeyById(o.account, o.id);
       }
@@ -98,7 +110,13 @@ const commands = {
     async run(rt: Runtime, o: { email: string }) {
       const account = await rt.services.sessions.findAccountByEmail(o.email);
       if (!account) throw new ServiceError('NOT_FOUND', 'No account signs in with this e-mail address');
-      return { accountId: account.id, email: account.email, emailVerified: account.emailVerified, plan: account.plan, createdAt: account.createdAt.toISOString() };
+      return {
+        accountId: account.id,
+        email: account.email,
+        emailVerified: account.emailVerified,
+        plan: account.plan,
+        createdAt: account.createdAt.toISOString(),
+      };
     },
   },
   'verify-email': {
@@ -123,15 +141,28 @@ const commands = {
     },
   },
   'set-limits': {
-    options: z.object({ account: accountId, credits: z.coerce.number().int().min(0).optional(), rpm: z.coerce.number().int().min(1).optional() })
-      .refine((o) => o.credits !== undefined || o.rpm !== undefined, { message: 'give --credits, --rpm or both', path: ['credits'] }),
+    options: z
+      .object({
+        account: accountId,
+        credits: z.coerce.number().int().min(0).optional(),
+        rpm: z.coerce.number().int().min(1).optional(),
+      })
+      .refine((o) => o.credits !== undefined || o.rpm !== undefined, {
+        message: 'give --credits, --rpm or both',
+        path: ['credits'],
+      }),
     async run(rt: Runtime, o: { account: string; credits?: number; rpm?: number }) {
       const account = await rt.services.accounts.setLimits(o.account, {
         ...(o.credits !== undefined ? { creditsIncluded: o.credits } : {}),
         ...(o.rpm !== undefined ? { requestsPerMinute: o.rpm } : {}),
       });
       const limits = rt.services.accounts.limitsOf(account);
-      return { accountId: account.id, plan: account.plan, creditsIncluded: limits.creditsIncluded, requestsPerMinute: limits.requestsPerMinute };
+      return {
+        accountId: account.id,
+        plan: account.plan,
+        creditsIncluded: limits.creditsIncluded,
+        requestsPerMinute: limits.requestsPerMinute,
+      };
     },
   },
 } as const;
@@ -146,8 +177,16 @@ async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: rest,
     options: {
-      plan: { type: 'string' }, email: { type: 'string' }, overage: { type: 'boolean' }, account: { type: 'string' }, used: { type: 'string' }, key: { type: 'string' },
-      id: { type: 'string' }, name: { type: 'string' }, credits: { type: 'string' }, rpm: { type: 'string' },
+      plan: { type: 'string' },
+      email: { type: 'string' },
+      overage: { type: 'boolean' },
+      account: { type: 'string' },
+      used: { type: 'string' },
+      key: { type: 'string' },
+      id: { type: 'string' },
+      name: { type: 'string' },
+      credits: { type: 'string' },
+      rpm: { type: 'string' },
     },
     strict: true,
   });

@@ -54,7 +54,9 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     if (error instanceof ServiceError) {
       if (error.detail.retryAfterSeconds !== undefined) reply.header('Retry-After', error.detail.retryAfterSeconds);
       if (error.code === 'UNAUTHENTICATED') reply.header('WWW-Authenticate', bearerChallenge(request));
-      return reply.status(HTTP_STATUS[error.code]).send({ error: error.message, ...(error.detail.code ? { code: error.detail.code } : {}) });
+      return reply
+        .status(HTTP_STATUS[error.code])
+        .send({ error: error.message, ...(error.detail.code ? { code: error.detail.code } : {}) });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -64,19 +66,36 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     return reply.status(500).send({ error: 'Internal server error; try again' });
   });
   const methodNotAllowed = trackRoutes(app);
-  app.setNotFoundHandler((request, reply) => methodNotAllowed(request, reply) ?? reply.status(404).send({ error: `No route ${request.method} ${redactUrl(request.url)}` }));
+  app.setNotFoundHandler(
+    (request, reply) =>
+      methodNotAllowed(request, reply) ??
+      reply.status(404).send({ error: `No route ${request.method} ${redactUrl(request.url)}` }),
+  );
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
-    const check = (probe: () => Promise<void>) => probe().then(() => 'ok', (err: Error) => `error: ${err.message}`);
+    const check = (probe: () => Promise<void>) =>
+      probe().then(
+        () => 'ok',
+        (err: Error) => `error: ${err.message}`,
+      );
     const checks = { store: await check(() => runtime.store.ping()), queue: await check(() => runtime.queue.ping()) };
     const unavailable = services.capabilities.unavailable();
     // Engines that can no longer be confined would run clients' documents bare: not ready.
     const confinement = await runtime.confinement();
-    const ready = checks.store === 'ok' && checks.queue === 'ok' && unavailable.length === 0 && confinement.working !== false;
+    const ready =
+      checks.store === 'ok' && checks.queue === 'ok' && unavailable.length === 0 && confinement.working !== false;
     // The sandbox and office pools' states are informative: processes start on demand, so none is
     // not an outage, and an office pool fallen back to cold soffice still converts (office.mode).
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, unavailable, confinement, sandbox: runtime.sandbox.status(), office: runtime.office.status(), transcription: transcriptionStatus(runtime.config.whisper) });
+    return reply.status(ready ? 200 : 503).send({
+      status: ready ? 'ready' : 'not ready',
+      checks,
+      unavailable,
+      confinement,
+      sandbox: runtime.sandbox.status(),
+      office: runtime.office.status(),
+      transcription: transcriptionStatus(runtime.config.whisper),
+    });
   });
 
   // Browser sessions (auth.ts, session-cookies.ts): cookies parsed before the authentication hook.

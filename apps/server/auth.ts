@@ -21,7 +21,14 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { ServiceError, type Principal, type Services } from '../../core/services/index.js';
 import type { RateState } from '../../core/services/rate-limits.js';
-import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, clearSessionCookies, renewSessionCookies, type CookiePolicy } from './session-cookies.js';
+import {
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  SESSION_COOKIE,
+  clearSessionCookies,
+  renewSessionCookies,
+  type CookiePolicy,
+} from './session-cookies.js';
 
 export type AuthMode = 'required' | 'in-band' | 'public';
 
@@ -54,7 +61,9 @@ export function bearerKey(authorization: string | undefined): string {
  * `error="invalid_token"` when a key was sent but is not valid.
  */
 export function bearerChallenge(request: FastifyRequest): string {
-  return request.headers.authorization === undefined ? 'Bearer realm="transmute"' : 'Bearer realm="transmute", error="invalid_token"';
+  return request.headers.authorization === undefined
+    ? 'Bearer realm="transmute"'
+    : 'Bearer realm="transmute", error="invalid_token"';
 }
 
 /**
@@ -71,7 +80,12 @@ export function setRateHeaders(reply: FastifyReply, rate: RateState): void {
 }
 
 /** The principal of the request's session cookie (null without a live one), refusing an unsafe method without the CSRF token. */
-async function sessionPrincipal(services: Services, request: FastifyRequest, reply: FastifyReply, cookies: CookiePolicy): Promise<Principal | null> {
+async function sessionPrincipal(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cookies: CookiePolicy,
+): Promise<Principal | null> {
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return null;
   const authenticated = await services.sessions.authenticate(token);
@@ -83,7 +97,11 @@ async function sessionPrincipal(services: Services, request: FastifyRequest, rep
   if (!SAFE_METHODS.has(request.method)) {
     const sent = request.headers[CSRF_HEADER];
     const header = Array.isArray(sent) ? undefined : sent;
-    if (!header || header !== request.cookies[CSRF_COOKIE] || !services.sessions.checkCsrf(principal.session!, header)) {
+    if (
+      !header ||
+      header !== request.cookies[CSRF_COOKIE] ||
+      !services.sessions.checkCsrf(principal.session!, header)
+    ) {
       // A jar holding the session without its CSRF cookie can never send a mutation again (the
       // page cannot rewrite an HttpOnly cookie): it is cleared so the next sign-in starts afresh.
       if (!request.cookies[CSRF_COOKIE]) clearSessionCookies(request, reply, cookies);
@@ -100,7 +118,8 @@ export function authenticateRequests(services: Services, cookies: CookiePolicy):
     const mode = request.routeOptions.config.auth ?? 'required';
     if (mode === 'public') return;
     try {
-      const session = request.headers.authorization === undefined ? await sessionPrincipal(services, request, reply, cookies) : null;
+      const session =
+        request.headers.authorization === undefined ? await sessionPrincipal(services, request, reply, cookies) : null;
       if (!session && request.headers.authorization === undefined) request.anonymous = true;
       const principal = session ?? (await services.accounts.authenticateKey(bearerKey(request.headers.authorization)));
       request.anonymous = false;

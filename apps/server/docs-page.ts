@@ -12,12 +12,15 @@ const anchor = (name: string) => `schema-${name}`;
 
 function typeOf(schema: JsonSchema): string {
   if (schema.$ref) return `<a href="#${anchor(refName(schema.$ref))}">${escapeHtml(refName(schema.$ref))}</a>`;
-  if (schema.contentMediaType === 'application/json') return `JSON string: ${schema.contentSchema ? typeOf(schema.contentSchema) : 'any'}`;
+  if (schema.contentMediaType === 'application/json')
+    return `JSON string: ${schema.contentSchema ? typeOf(schema.contentSchema) : 'any'}`;
   if (schema.contentMediaType) return 'binary';
   if (schema.enum) return `one of ${schema.enum.map((v) => `<code>${escapeHtml(String(v))}</code>`).join(', ')}`;
   if (schema.type === 'array') return `array of ${schema.items ? typeOf(schema.items) : 'any'}`;
   if (schema.type === 'object' && schema.properties) {
-    const fields = Object.entries(schema.properties).map(([name, field]) => `${escapeHtml(name)}${schema.required?.includes(name) ? '' : '?'}: ${typeOf(field)}`);
+    const fields = Object.entries(schema.properties).map(
+      ([name, field]) => `${escapeHtml(name)}${schema.required?.includes(name) ? '' : '?'}: ${typeOf(field)}`,
+    );
     return `{ ${fields.join(', ')} }`;
   }
   const anyOf = schema.anyOf as JsonSchema[] | undefined;
@@ -45,19 +48,28 @@ function fieldTable(schema: JsonSchema): string {
 
 function renderOperation(method: string, path: string, operation: Operation, document: OpenApiDocument): string {
   const id = `${method}-${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
-  const auth = operation.security?.length === 0 ? '<span class="tag">no key</span>' : '<span class="tag">Bearer key</span>';
+  const auth =
+    operation.security?.length === 0 ? '<span class="tag">no key</span>' : '<span class="tag">Bearer key</span>';
   const parameters = operation.parameters?.length
     ? `<h4>Parameters</h4><table><tr><th>Name</th><th>In</th><th>Type</th><th>Required</th><th>Description</th></tr>${operation.parameters
-        .map((p) => `<tr><td><code>${p.name}</code></td><td>${p.in}</td><td>${typeOf(p.schema)}</td><td>${p.required ? 'yes' : 'no'}</td><td>${prose(p.description)} <span class="muted">${constraints(p.schema)}</span></td></tr>`)
+        .map(
+          (p) =>
+            `<tr><td><code>${p.name}</code></td><td>${p.in}</td><td>${typeOf(p.schema)}</td><td>${p.required ? 'yes' : 'no'}</td><td>${prose(p.description)} <span class="muted">${constraints(p.schema)}</span></td></tr>`,
+        )
         .join('')}</table>`
     : '';
   const body = Object.entries(operation.requestBody?.content ?? {})
-    .map(([type, { schema }]) => `<h4>Request body <code>${type}</code></h4>${schema.$ref ? `<p>${typeOf(schema)}</p>` : fieldTable(schema)}`)
+    .map(
+      ([type, { schema }]) =>
+        `<h4>Request body <code>${type}</code></h4>${schema.$ref ? `<p>${typeOf(schema)}</p>` : fieldTable(schema)}`,
+    )
     .join('');
   const responses = Object.entries(operation.responses)
     .map(([status, response]) => {
       const resolved = '$ref' in response ? document.components.responses[refName(response.$ref)]! : response;
-      const types = Object.entries(resolved.content ?? {}).map(([type, { schema }]) => `<code>${type}</code> ${typeOf(schema)}`).join('; ');
+      const types = Object.entries(resolved.content ?? {})
+        .map(([type, { schema }]) => `<code>${type}</code> ${typeOf(schema)}`)
+        .join('; ');
       return `<tr><td><code>${status}</code></td><td>${prose(resolved.description)}</td><td>${types}</td></tr>`;
     })
     .join('');
@@ -71,12 +83,26 @@ export function renderDocsPage(document: OpenApiDocument): string {
     Object.entries(methods).map(([method, operation]) => ({ path, method, operation: operation as Operation })),
   );
   const tags = [...new Set(operations.flatMap((o) => o.operation.tags))];
-  const toc = operations.map((o) => `<li><a href="#${o.method}-${o.path.replace(/[^A-Za-z0-9]+/g, '-')}"><span class="method ${o.method}">${o.method.toUpperCase()}</span> ${escapeHtml(o.path)}</a></li>`).join('');
+  const toc = operations
+    .map(
+      (o) =>
+        `<li><a href="#${o.method}-${o.path.replace(/[^A-Za-z0-9]+/g, '-')}"><span class="method ${o.method}">${o.method.toUpperCase()}</span> ${escapeHtml(o.path)}</a></li>`,
+    )
+    .join('');
   const sections = tags
-    .map((tag) => `<h2>${escapeHtml(tag)}</h2>${operations.filter((o) => o.operation.tags[0] === tag).map((o) => renderOperation(o.method, o.path, o.operation, document)).join('')}`)
+    .map(
+      (tag) =>
+        `<h2>${escapeHtml(tag)}</h2>${operations
+          .filter((o) => o.operation.tags[0] === tag)
+          .map((o) => renderOperation(o.method, o.path, o.operation, document))
+          .join('')}`,
+    )
     .join('');
   const schemas = Object.entries(document.components.schemas)
-    .map(([name, schema]) => `<section class="op" id="${anchor(name)}"><h3>${escapeHtml(name)}</h3>${schema.description ? `<p>${prose(schema.description)}</p>` : ''}${fieldTable(schema)}</section>`)
+    .map(
+      ([name, schema]) =>
+        `<section class="op" id="${anchor(name)}"><h3>${escapeHtml(name)}</h3>${schema.description ? `<p>${prose(schema.description)}</p>` : ''}${fieldTable(schema)}</section>`,
+    )
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -15,7 +15,9 @@ interface KnownPath {
 
 /** `/api/batch/:id/download` → a regular expression matching its concrete paths. */
 function patternOf(url: string): RegExp {
-  const escaped = url.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  const escaped = url
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   return new RegExp(`^${escaped.join('/')}/?$`);
 }
 
@@ -23,7 +25,9 @@ function patternOf(url: string): RegExp {
  * Records every route registered after it (call before the routes); returns the answer for a
  * request no route took: 405 with `Allow` when its path has routes, else null (a 404).
  */
-export function trackRoutes(app: FastifyInstance): (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null {
+export function trackRoutes(
+  app: FastifyInstance,
+): (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null {
   const paths = new Map<string, KnownPath>();
   app.addHook('onRoute', (route) => {
     if (route.url.includes('*')) return;
@@ -34,9 +38,13 @@ export function trackRoutes(app: FastifyInstance): (request: FastifyRequest, rep
   return (request, reply) => {
     const path = request.url.split('?')[0]!;
     const allowed = new Set<string>();
-    for (const known of paths.values()) if (known.pattern.test(path)) for (const method of known.methods) allowed.add(method);
+    for (const known of paths.values())
+      if (known.pattern.test(path)) for (const method of known.methods) allowed.add(method);
     if (!allowed.size || allowed.has(request.method)) return null;
     const allow = [...allowed].sort().join(', ');
-    return reply.status(405).header('Allow', allow).send({ error: `Method ${request.method} is not allowed on ${redactUrl(path)}; allowed: ${allow}` });
+    return reply
+      .status(405)
+      .header('Allow', allow)
+      .send({ error: `Method ${request.method} is not allowed on ${redactUrl(path)}; allowed: ${allow}` });
   };
 }

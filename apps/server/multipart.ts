@@ -19,7 +19,13 @@ import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/bus
 import type { FastifyRequest } from 'fastify';
 import { badRequest, type ServiceError } from '../../core/services/errors.js';
 import type { Principal } from '../../core/services/index.js';
-import { fileTooLarge, type FormPart, type FormRules, type StagedForm, type UploadService } from '../../core/services/uploads.js';
+import {
+  fileTooLarge,
+  type FormPart,
+  type FormRules,
+  type StagedForm,
+  type UploadService,
+} from '../../core/services/uploads.js';
 
 /** A text field's value (form fields are short: options, `to`, GraphQL's operations and map). */
 export const MAX_FIELD_BYTES = 64 * 1024;
@@ -39,7 +45,8 @@ export interface MultipartLimits {
 
 const noop = () => {};
 
-export const isMultipart = (request: FastifyRequest) => /^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '');
+export const isMultipart = (request: FastifyRequest) =>
+  /^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '');
 
 const malformed = (reason: string) => badRequest(`Malformed multipart body: ${reason}`);
 
@@ -158,7 +165,12 @@ async function* readParts(raw: IncomingMessage, limits: MultipartLimits): AsyncG
  * REST and tRPC: read a multipart request and stage its files under the caller's plan, with one
  * UploadService call. The body must be multipart; the rules are the operation's.
  */
-export async function stageMultipart(request: FastifyRequest, uploads: UploadService, principal: Principal, rules: FormRules): Promise<StagedForm> {
+export async function stageMultipart(
+  request: FastifyRequest,
+  uploads: UploadService,
+  principal: Principal,
+  rules: FormRules,
+): Promise<StagedForm> {
   if (!isMultipart(request)) throw badRequest('Send the request as multipart/form-data');
   const parts = multipartParts(request, { maxFileBytes: uploads.maxFileBytes(principal), maxFiles: rules.maxFiles });
   return uploads.stageForm(principal, parts, rules);

@@ -5,7 +5,14 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { recordHttpRequest } from '../../core/telemetry/metrics.js';
-import { SpanKind, contextFrom, startSpan, tracingEnabled, withActiveSpan, type Span } from '../../core/telemetry/tracing.js';
+import {
+  SpanKind,
+  contextFrom,
+  startSpan,
+  tracingEnabled,
+  withActiveSpan,
+  type Span,
+} from '../../core/telemetry/tracing.js';
 import type { Config } from '../shared/config.js';
 import { METRICS_CONTENT_TYPE, metricsAccess, renderMetrics } from '../shared/metrics-endpoint.js';
 
@@ -27,7 +34,11 @@ export function observeRequests(app: FastifyInstance, config: Config): void {
     app.addHook('onRequest', (request, _reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
       const parent = contextFrom(request.headers as Record<string, unknown>);
-      const span = startSpan(`${request.method} ${route}`, { 'http.request.method': request.method, 'http.route': route }, { kind: SpanKind.SERVER, parent });
+      const span = startSpan(
+        `${request.method} ${route}`,
+        { 'http.request.method': request.method, 'http.route': route },
+        { kind: SpanKind.SERVER, parent },
+      );
       requestSpans.set(request, { span, parent });
       withActiveSpan(span, parent, done);
     });
@@ -39,7 +50,11 @@ export function observeRequests(app: FastifyInstance, config: Config): void {
   }
 
   app.get('/metrics', { logLevel: 'warn' }, async (request, reply) => {
-    const decision = metricsAccess(config.metrics, { headers: request.headers, remoteAddress: request.socket.remoteAddress }, false);
+    const decision = metricsAccess(
+      config.metrics,
+      { headers: request.headers, remoteAddress: request.socket.remoteAddress },
+      false,
+    );
     if (!decision.ok) {
       if (decision.status === 401) reply.header('WWW-Authenticate', 'Bearer');
       return reply.status(decision.status).send({ error: decision.error });

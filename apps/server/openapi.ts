@@ -6,8 +6,22 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
-  EXTRACTION_RESULT_SECONDS, PLANS, acceptedJobSchema, batchAcceptedSchema, batchStatusSchema, creditsSchema, errorBodySchema, extractionPollSchema, extractionPollSchemaOf, extractionRowSchemas,
-  formatsSchema, historyQuerySchema, historySchema, jobStatusSchema, signedUrlRequestSchema, signedUrlSchema,
+  EXTRACTION_RESULT_SECONDS,
+  PLANS,
+  acceptedJobSchema,
+  batchAcceptedSchema,
+  batchStatusSchema,
+  creditsSchema,
+  errorBodySchema,
+  extractionPollSchema,
+  extractionPollSchemaOf,
+  extractionRowSchemas,
+  formatsSchema,
+  historyQuerySchema,
+  historySchema,
+  jobStatusSchema,
+  signedUrlRequestSchema,
+  signedUrlSchema,
 } from '../../schema/index.js';
 import type { Registry } from '../../core/registry/index.js';
 import type { CapabilityService } from '../../core/services/capabilities.js';
@@ -17,8 +31,16 @@ import { renderDocsPage } from './docs-page.js';
 import { camelCase } from './graphql/option-inputs.js';
 import type { JsonSchema } from './json-schema.js';
 import { WEBHOOK_URL_FIELD, webhookEvents, webhookPaths, webhookSchemas } from './openapi-webhooks.js';
-import { BATCH_EXPORT_FIELD, EXPORT_FIELD, PREFER_WAIT, URL_FIELD, cancelBatchOperation, cancelJobOperation, pipelinePaths, pipelineSchemas } from './openapi-pipelines.js';
-
+import {
+  BATCH_EXPORT_FIELD,
+  EXPORT_FIELD,
+  PREFER_WAIT,
+  URL_FIELD,
+  cancelBatchOperation,
+  cancelJobOperation,
+  pipelinePaths,
+  pipelineSchemas,
+} from './openapi-pipelines.js';
 
 export interface Operation {
   /** Stable camelCase name (OPERATION_IDS): what generated clients call the method. */
@@ -27,14 +49,37 @@ export interface Operation {
   description?: string;
   tags: string[];
   security?: Array<Record<string, string[]>>;
-  parameters?: Array<{ name: string; in: 'path' | 'query' | 'header'; required: boolean; description?: string; schema: JsonSchema }>;
-  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema; encoding?: Record<string, { contentType: string }> }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }>; headers?: Record<string, { $ref: string }> } | { $ref: string }>;
+  parameters?: Array<{
+    name: string;
+    in: 'path' | 'query' | 'header';
+    required: boolean;
+    description?: string;
+    schema: JsonSchema;
+  }>;
+  requestBody?: {
+    required: boolean;
+    content: Record<string, { schema: JsonSchema; encoding?: Record<string, { contentType: string }> }>;
+  };
+  responses: Record<
+    string,
+    | {
+        description: string;
+        content?: Record<string, { schema: JsonSchema }>;
+        headers?: Record<string, { $ref: string }>;
+      }
+    | { $ref: string }
+  >;
 }
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string; license: { name: string; identifier?: string; url?: string }; contact: { name: string; url: string } };
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    license: { name: string; identifier?: string; url?: string };
+    contact: { name: string; url: string };
+  };
   tags: Array<{ name: string; description: string }>;
   servers: Array<{ url: string }>;
   security: Array<Record<string, string[]>>;
@@ -43,7 +88,14 @@ export interface OpenApiDocument {
   webhooks?: Record<string, object>;
   components: {
     schemas: Record<string, JsonSchema>;
-    responses: Record<string, { description: string; content: Record<string, { schema: JsonSchema }>; headers?: Record<string, { $ref: string }> }>;
+    responses: Record<
+      string,
+      {
+        description: string;
+        content: Record<string, { schema: JsonSchema }>;
+        headers?: Record<string, { $ref: string }>;
+      }
+    >;
     headers: Record<string, { description: string; schema: JsonSchema }>;
     securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;
   };
@@ -57,30 +109,74 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonS
 const readinessSchema = z.object({
   status: z.enum(['ready', 'not ready']),
   checks: z.record(z.string(), z.string()).describe('store and queue: ok, or the error.'),
-  unavailable: z.array(z.object({ plugin: z.string(), missing: z.array(z.string()) })).describe('Plugins whose engines are missing.'),
-  confinement: z.object({
-    mode: z.enum(['bwrap', 'off']).describe('bwrap: engines run in jails without network, seeing only their job\'s files; off: ENGINE_SANDBOX=off.'),
-    working: z.boolean().optional().describe('mode bwrap: whether a jail could be made at the last check (re-checked at most once a minute); false makes the server not ready.'),
-    reason: z.string().optional(),
-  }).describe('How engines (LibreOffice, ffmpeg, ImageMagick, Ghostscript...) are confined (README, "Security model").'),
-  sandbox: z.object({
-    size: z.number().int(), processes: z.number().int(), busy: z.number().int(), waiting: z.number().int(), killed: z.number().int(), recycled: z.number().int(),
-  }).describe('The pool of processes plugin runs execute in (informative: they start on demand).'),
-  office: z.object({
-    mode: z.enum(['pool', 'cold', 'disabled']).describe('pool: warm LibreOffice listeners; cold: fallen back to a cold soffice per file (fallbackReason); disabled: OFFICE_POOL_SIZE=0.'),
-    size: z.number().int(),
-    listeners: z.array(z.object({ state: z.string(), pid: z.number().int().optional(), conversions: z.number().int(), rssMb: z.number() })),
-    conversions: z.number().int(), restarts: z.number().int(), recycled: z.number().int(), retried: z.number().int(), coldFallbacks: z.number().int(),
-    fallbackReason: z.string().optional(),
-  }).describe('The warm LibreOffice pool (informative: a cold fallback still converts).'),
-  transcription: z.object({
-    engine: z.enum(['pocketsphinx', 'whisper.cpp']),
-    model: z.string(),
-    sha256: z.string().optional(),
-    listed: z.boolean().optional().describe('Whether the model is among the known official ones (else WHISPER_MODEL_SHA256 vouched for it).'),
-    languages: z.union([z.array(z.string()), z.string()]),
-    whisper: z.string().optional(),
-  }).describe('The speech engine in use and its model.'),
+  unavailable: z
+    .array(z.object({ plugin: z.string(), missing: z.array(z.string()) }))
+    .describe('Plugins whose engines are missing.'),
+  confinement: z
+    .object({
+      mode: z
+        .enum(['bwrap', 'off'])
+        .describe(
+          "bwrap: engines run in jails without network, seeing only their job's files; off: ENGINE_SANDBOX=off.",
+        ),
+      working: z
+        .boolean()
+        .optional()
+        .describe(
+          'mode bwrap: whether a jail could be made at the last check (re-checked at most once a minute); false makes the server not ready.',
+        ),
+      reason: z.string().optional(),
+    })
+    .describe(
+      'How engines (LibreOffice, ffmpeg, ImageMagick, Ghostscript...) are confined (README, "Security model").',
+    ),
+  sandbox: z
+    .object({
+      size: z.number().int(),
+      processes: z.number().int(),
+      busy: z.number().int(),
+      waiting: z.number().int(),
+      killed: z.number().int(),
+      recycled: z.number().int(),
+    })
+    .describe('The pool of processes plugin runs execute in (informative: they start on demand).'),
+  office: z
+    .object({
+      mode: z
+        .enum(['pool', 'cold', 'disabled'])
+        .describe(
+          'pool: warm LibreOffice listeners; cold: fallen back to a cold soffice per file (fallbackReason); disabled: OFFICE_POOL_SIZE=0.',
+        ),
+      size: z.number().int(),
+      listeners: z.array(
+        z.object({
+          state: z.string(),
+          pid: z.number().int().optional(),
+          conversions: z.number().int(),
+          rssMb: z.number(),
+        }),
+      ),
+      conversions: z.number().int(),
+      restarts: z.number().int(),
+      recycled: z.number().int(),
+      retried: z.number().int(),
+      coldFallbacks: z.number().int(),
+      fallbackReason: z.string().optional(),
+    })
+    .describe('The warm LibreOffice pool (informative: a cold fallback still converts).'),
+  transcription: z
+    .object({
+      engine: z.enum(['pocketsphinx', 'whisper.cpp']),
+      model: z.string(),
+      sha256: z.string().optional(),
+      listed: z
+        .boolean()
+        .optional()
+        .describe('Whether the model is among the known official ones (else WHISPER_MODEL_SHA256 vouched for it).'),
+      languages: z.union([z.array(z.string()), z.string()]),
+      whisper: z.string().optional(),
+    })
+    .describe('The speech engine in use and its model.'),
 });
 
 const ERROR_RESPONSES: Record<string, string> = {
@@ -101,10 +197,16 @@ const TAGS: OpenApiDocument['tags'] = [
   { name: 'Jobs', description: 'Convert a file, run a tool op or merge PDFs, then poll the job until done or failed.' },
   { name: 'Batches', description: 'Convert many files with one `to` (Pro and up) and download them as one ZIP.' },
   { name: 'Extraction', description: 'Tools that answer JSON rows, one per file: submit, then poll the batch.' },
-  { name: 'Downloads', description: 'Outputs by their download links (the token is the credential), and long-lived signed URLs.' },
+  {
+    name: 'Downloads',
+    description: 'Outputs by their download links (the token is the credential), and long-lived signed URLs.',
+  },
   { name: 'Account', description: "The key's credit balance and conversion history." },
   { name: 'Capabilities', description: 'What this server converts and runs, from its plugin registry.' },
-  { name: 'Webhooks', description: 'Beyond the spec: signed push notifications of finished jobs, batches and extractions.' },
+  {
+    name: 'Webhooks',
+    description: 'Beyond the spec: signed push notifications of finished jobs, batches and extractions.',
+  },
   { name: 'Health', description: 'Liveness and readiness probes.' },
   { name: 'Reference', description: 'This document, as JSON and as a page.' },
 ];
@@ -151,7 +253,8 @@ function finishOperations(paths: OpenApiDocument['paths']): OpenApiDocument['pat
   for (const [path, methods] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(methods) as Array<[string, Operation]>) {
       const operationId = operation.operationId ?? OPERATION_IDS[`${method} ${path}`];
-      if (!operationId) throw new Error(`OpenAPI: no operationId for ${method.toUpperCase()} ${path} (add it to OPERATION_IDS)`);
+      if (!operationId)
+        throw new Error(`OpenAPI: no operationId for ${method.toUpperCase()} ${path} (add it to OPERATION_IDS)`);
       operation.operationId = operationId;
       operation.responses['500'] ??= { $ref: '#/components/responses/500' };
     }
@@ -160,9 +263,16 @@ function finishOperations(paths: OpenApiDocument['paths']): OpenApiDocument['pat
 }
 
 /** Sent on every authenticated answer: the IETF draft's fields (httpapi-ratelimit-headers-11), then the legacy three. */
-const RATE_HEADERS = ['RateLimit-Policy', 'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
+const RATE_HEADERS = [
+  'RateLimit-Policy',
+  'RateLimit',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+] as const;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const headerRefs = (...names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+const headerRefs = (...names: string[]) =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 const json = (schemaName: string, description: string) => ({
   description,
   content: { 'application/json': { schema: ref(schemaName) } },
@@ -170,7 +280,8 @@ const json = (schemaName: string, description: string) => ({
 });
 /** Error answers sent before the request was counted (a 401) or without a key (410: downloads) carry no rate headers. */
 const UNCOUNTED_ERRORS = new Set(['401', '410']);
-const errors = (...statuses: string[]) => Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/${status}` }]));
+const errors = (...statuses: string[]) =>
+  Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/${status}` }]));
 const PUBLIC: Array<Record<string, string[]>> = [];
 
 /**
@@ -189,7 +300,8 @@ function standardKeywords(schema: JsonSchema): JsonSchema {
 function convertForm(registry: Registry): JsonSchema {
   const operations = registry.operations().filter((operation) => operation.kind !== 'extract');
   const targets = new Set(Object.values(registry.conversionTable()).flat());
-  for (const operation of operations) if (operation.kind === 'tool') operation.inputs.forEach((format) => targets.add(format));
+  for (const operation of operations)
+    if (operation.kind === 'tool') operation.inputs.forEach((format) => targets.add(format));
 
   const fields = new Map<string, { schema: JsonSchema; usedBy: string[]; defaults: Set<string> }>();
   for (const operation of operations) {
@@ -201,24 +313,39 @@ function convertForm(registry: Registry): JsonSchema {
     }
   }
   const optionFields = Object.fromEntries(
-    [...fields].sort(([a], [b]) => a.localeCompare(b)).map(([name, { schema, usedBy, defaults }]) => {
-      const { default: defaultValue, description, ...shape } = standardKeywords(schema);
-      const about = `${description ? `${description} ` : ''}Applies to: ${usedBy.join(', ')}.`;
-      const sameDefault = defaults.size === 1 && defaultValue !== undefined ? { default: defaultValue } : {};
-      const wire: JsonSchema = shape.type === 'object' || shape.type === 'array'
-        ? { type: 'string', contentMediaType: 'application/json', contentSchema: shape, description: about }
-        : { ...shape, ...sameDefault, description: about };
-      return [name, wire];
-    }),
+    [...fields]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, { schema, usedBy, defaults }]) => {
+        const { default: defaultValue, description, ...shape } = standardKeywords(schema);
+        const about = `${description ? `${description} ` : ''}Applies to: ${usedBy.join(', ')}.`;
+        const sameDefault = defaults.size === 1 && defaultValue !== undefined ? { default: defaultValue } : {};
+        const wire: JsonSchema =
+          shape.type === 'object' || shape.type === 'array'
+            ? { type: 'string', contentMediaType: 'application/json', contentSchema: shape, description: about }
+            : { ...shape, ...sameDefault, description: about };
+        return [name, wire];
+      }),
   );
   return {
     type: 'object',
     required: ['file', 'to'],
     properties: {
-      file: { type: 'string', contentMediaType: 'application/octet-stream', description: "The file to convert; its name's extension declares its format (checked against its content)." },
-      to: { type: 'string', enum: [...targets].sort(), description: 'Output format, lower-case extension. For an in-place op, the input format.' },
+      file: {
+        type: 'string',
+        contentMediaType: 'application/octet-stream',
+        description: "The file to convert; its name's extension declares its format (checked against its content).",
+      },
+      to: {
+        type: 'string',
+        enum: [...targets].sort(),
+        description: 'Output format, lower-case extension. For an in-place op, the input format.',
+      },
       // merge-pdf is served by POST /api/pdf/merge only, never as a convert op.
-      op: { type: 'string', enum: registry.opNames().filter((op) => op !== MERGE_OP), description: 'Tool operation; omit for a plain conversion.' },
+      op: {
+        type: 'string',
+        enum: registry.opNames().filter((op) => op !== MERGE_OP),
+        description: 'Tool operation; omit for a plain conversion.',
+      },
       ...optionFields,
       webhookUrl: WEBHOOK_URL_FIELD,
       url: URL_FIELD,
@@ -233,28 +360,53 @@ function convertForm(registry: Registry): JsonSchema {
  */
 /** The poll schema of a tool: its own (`ParseCvPoll`...) when the spec describes its rows. */
 function pollSchemaName(tool: string): string {
-  return Object.hasOwn(extractionRowSchemas, tool) ? `${camelCase(tool).replace(/^./, (c) => c.toUpperCase())}Poll` : 'ExtractionPoll';
+  return Object.hasOwn(extractionRowSchemas, tool)
+    ? `${camelCase(tool).replace(/^./, (c) => c.toUpperCase())}Poll`
+    : 'ExtractionPoll';
 }
 
 function extractionPaths(capabilities: CapabilityService): OpenApiDocument['paths'] {
   const paths: OpenApiDocument['paths'] = {};
-  for (const { tool, title, pluginId, inputs, maxFiles, plan: lowest, freeTrial, summary, options: optionsSchema } of capabilities.extractionTools()) {
+  for (const {
+    tool,
+    title,
+    pluginId,
+    inputs,
+    maxFiles,
+    plan: lowest,
+    freeTrial,
+    summary,
+    options: optionsSchema,
+  } of capabilities.extractionTools()) {
     const options = optionsSchema as JsonSchema;
     const fields = Object.fromEntries(
-      Object.entries(options.properties ?? {}).map(([name, field]) => [name, standardKeywords(field)] as const).map(([name, schema]) => [
-        name,
-        schema.type === 'object' || schema.type === 'array' ? { type: 'string', contentMediaType: 'application/json', contentSchema: schema, ...(schema.description ? { description: schema.description } : {}) } : schema,
-      ]),
+      Object.entries(options.properties ?? {})
+        .map(([name, field]) => [name, standardKeywords(field)] as const)
+        .map(([name, schema]) => [
+          name,
+          schema.type === 'object' || schema.type === 'array'
+            ? {
+                type: 'string',
+                contentMediaType: 'application/json',
+                contentSchema: schema,
+                ...(schema.description ? { description: schema.description } : {}),
+              }
+            : schema,
+        ]),
     );
     const plan = PLANS[lowest].label;
-    const totals = Object.entries(summary).map(([name, { sum }]) => ` The poll answer's \`${name}\` sums the rows' \`${sum}\`.`).join('');
+    const totals = Object.entries(summary)
+      .map(([name, { sum }]) => ` The poll answer's \`${name}\` sums the rows' \`${sum}\`.`)
+      .join('');
     paths[`/api/${tool}`] = {
       post: {
         operationId: camelCase(tool),
         summary: `${title} (${plan} and up${freeTrial ? '; one free try on Free' : ''})`,
         description:
           `Up to ${maxFiles} files, one result row per file, charged per file. Files that cannot be taken are listed in \`errors\`. ` +
-          (freeTrial ? 'A Free key gets one free call with one file per tool; it is given back if that job fails. ' : '') +
+          (freeTrial
+            ? 'A Free key gets one free call with one file per tool; it is given back if that job fails. '
+            : '') +
           (pluginId ? `Reads: ${inputs.join(', ')}. ` : 'Answers 400 when the tool is not installed on this server. ') +
           `Poll statusUrl (\`/api/${tool}/{id}\`).${totals}`,
         tags: ['Extraction'],
@@ -266,7 +418,13 @@ function extractionPaths(capabilities: CapabilityService): OpenApiDocument['path
                 type: 'object',
                 required: ['files', ...(options.required ?? [])],
                 properties: {
-                  files: { type: 'array', minItems: 1, maxItems: maxFiles, items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'The files: repeat the field once per file.' },
+                  files: {
+                    type: 'array',
+                    minItems: 1,
+                    maxItems: maxFiles,
+                    items: { type: 'string', contentMediaType: 'application/octet-stream' },
+                    description: 'The files: repeat the field once per file.',
+                  },
                   ...fields,
                   webhookUrl: WEBHOOK_URL_FIELD,
                 },
@@ -291,7 +449,15 @@ function extractionPaths(capabilities: CapabilityService): OpenApiDocument['path
         summary: `${title} results`,
         description: `One row per file: \`filename\`, \`status\`, and when completed the tool's fields (when failed, \`error\`). Kept for ${EXTRACTION_RESULT_SECONDS / 3600} hour.`,
         tags: ['Extraction'],
-        parameters: [{ name: 'id', in: 'path', required: true, description: 'batchId of the submit answer.', schema: { type: 'string' } }],
+        parameters: [
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            description: 'batchId of the submit answer.',
+            schema: { type: 'string' },
+          },
+        ],
         responses: { '200': json(pollSchemaName(tool), 'The rows so far.'), ...errors('401', '403', '404', '429') },
       },
     };
@@ -299,18 +465,28 @@ function extractionPaths(capabilities: CapabilityService): OpenApiDocument['path
   return paths;
 }
 
-export function buildOpenApiDocument(registry: Registry, capabilities: CapabilityService, publicUrl: string): OpenApiDocument {
+export function buildOpenApiDocument(
+  registry: Registry,
+  capabilities: CapabilityService,
+  publicUrl: string,
+): OpenApiDocument {
   const form = convertForm(registry);
   const batchForm: JsonSchema = {
     ...form,
     required: ['files', 'to'],
     properties: {
-      files: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'The files to convert: repeat the field once per file.' },
+      files: {
+        type: 'array',
+        items: { type: 'string', contentMediaType: 'application/octet-stream' },
+        description: 'The files to convert: repeat the field once per file.',
+      },
       ...Object.fromEntries(Object.entries(form.properties!).filter(([name]) => name !== 'file')),
       export: BATCH_EXPORT_FIELD,
     },
   };
-  const jsonFields = Object.entries(form.properties!).filter(([, schema]) => schema.contentMediaType === 'application/json').map(([name]) => name);
+  const jsonFields = Object.entries(form.properties!)
+    .filter(([, schema]) => schema.contentMediaType === 'application/json')
+    .map(([name]) => name);
   const historyQuery = jsonSchema(historyQuerySchema, 'input');
   return {
     openapi: '3.1.0',
@@ -331,11 +507,17 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
       '/api/v1/convert': {
         post: {
           summary: 'Convert a file or run a tool op',
-          description: 'Credits are charged at acceptance and refunded if the job fails to start. Poll statusUrl until done or failed.',
+          description:
+            'Credits are charged at acceptance and refunded if the job fails to start. Poll statusUrl until done or failed.',
           tags: ['Jobs'],
           requestBody: {
             required: true,
-            content: { 'multipart/form-data': { schema: form, encoding: Object.fromEntries(jsonFields.map((name) => [name, { contentType: 'application/json' }])) } },
+            content: {
+              'multipart/form-data': {
+                schema: form,
+                encoding: Object.fromEntries(jsonFields.map((name) => [name, { contentType: 'application/json' }])),
+              },
+            },
           },
           parameters: [PREFER_WAIT],
           responses: { '200': json('AcceptedJob', 'Accepted.'), ...errors('400', '401', '402', '403', '413', '429') },
@@ -345,13 +527,26 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
       '/api/pdf/merge': {
         post: {
           summary: 'Merge PDFs (Pro and up)',
-          description: 'The PDFs are merged in the order sent; the cost is by total input size. Poll /api/v1/jobs/{jobId}.',
+          description:
+            'The PDFs are merged in the order sent; the cost is by total input size. Poll /api/v1/jobs/{jobId}.',
           tags: ['Jobs'],
           requestBody: {
             required: true,
             content: {
               'multipart/form-data': {
-                schema: { type: 'object', required: ['files'], properties: { files: { type: 'array', minItems: 2, items: { type: 'string', contentMediaType: 'application/pdf' }, description: 'Two or more PDFs: repeat the field once per file.' }, webhookUrl: WEBHOOK_URL_FIELD } },
+                schema: {
+                  type: 'object',
+                  required: ['files'],
+                  properties: {
+                    files: {
+                      type: 'array',
+                      minItems: 2,
+                      items: { type: 'string', contentMediaType: 'application/pdf' },
+                      description: 'Two or more PDFs: repeat the field once per file.',
+                    },
+                    webhookUrl: WEBHOOK_URL_FIELD,
+                  },
+                },
               },
             },
           },
@@ -361,11 +556,17 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
       '/api/batch/convert': {
         post: {
           summary: 'Convert many files into one ZIP (Pro and up)',
-          description: 'One `to` (and optionally one `op` with its fields) for every file; credits are charged per file. Files that cannot be taken are listed in `errors`.',
+          description:
+            'One `to` (and optionally one `op` with its fields) for every file; credits are charged per file. Files that cannot be taken are listed in `errors`.',
           tags: ['Batches'],
           requestBody: {
             required: true,
-            content: { 'multipart/form-data': { schema: batchForm, encoding: Object.fromEntries(jsonFields.map((name) => [name, { contentType: 'application/json' }])) } },
+            content: {
+              'multipart/form-data': {
+                schema: batchForm,
+                encoding: Object.fromEntries(jsonFields.map((name) => [name, { contentType: 'application/json' }])),
+              },
+            },
           },
           responses: { '200': json('BatchAccepted', 'Accepted.'), ...errors('400', '401', '402', '403', '413', '429') },
         },
@@ -408,14 +609,27 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
       '/api/download/{token}': {
         get: {
           summary: 'Download an output',
-          description: 'No key: the token is the credential. Download links live 15 minutes from completion; signed URLs until they expire.',
+          description:
+            'No key: the token is the credential. Download links live 15 minutes from completion; signed URLs until they expire.',
           tags: ['Downloads'],
           security: PUBLIC,
-          parameters: [{ name: 'token', in: 'path', required: true, description: 'From a downloadUrl or signed URL.', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' } }],
+          parameters: [
+            {
+              name: 'token',
+              in: 'path',
+              required: true,
+              description: 'From a downloadUrl or signed URL.',
+              schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
+            },
+          ],
           responses: {
             '200': {
               description: 'The file, with a Content-Disposition file name.',
-              content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+              content: {
+                'application/octet-stream': {
+                  schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+                },
+              },
               headers: headerRefs('Content-Disposition'),
             },
             ...errors('400', '404', '410'),
@@ -432,27 +646,54 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
         },
       },
       '/api/v1/credits': {
-        get: { summary: 'Credit balance', tags: ['Account'], responses: { '200': json('Credits', 'This month.'), ...errors('401', '429') } },
+        get: {
+          summary: 'Credit balance',
+          tags: ['Account'],
+          responses: { '200': json('Credits', 'This month.'), ...errors('401', '429') },
+        },
       },
       '/api/v1/history': {
         get: {
           summary: 'Conversion history, newest first',
           tags: ['Account'],
-          parameters: (['limit', 'offset'] as const).map((name) => ({ name, in: 'query' as const, required: false, schema: historyQuery.properties![name]! })),
+          parameters: (['limit', 'offset'] as const).map((name) => ({
+            name,
+            in: 'query' as const,
+            required: false,
+            schema: historyQuery.properties![name]!,
+          })),
           responses: { '200': json('History', 'One page.'), ...errors('400', '401', '429') },
         },
       },
       '/api/v1/formats': {
         get: {
           summary: 'Conversions and operations of this server',
-          description: 'Straight from the plugin registry, with the JSON Schema of each operation\'s option fields.',
+          description: "Straight from the plugin registry, with the JSON Schema of each operation's option fields.",
           tags: ['Capabilities'],
           responses: { '200': json('Formats', 'The capability index.'), ...errors('401', '429') },
         },
       },
       ...(webhookPaths(json, errors) as OpenApiDocument['paths']),
       '/healthz': {
-        get: { summary: 'Liveness', tags: ['Health'], security: PUBLIC, responses: { '200': { description: 'Up.', content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] } }, required: ['status'] } } } } } },
+        get: {
+          summary: 'Liveness',
+          tags: ['Health'],
+          security: PUBLIC,
+          responses: {
+            '200': {
+              description: 'Up.',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: { status: { type: 'string', enum: ['ok'] } },
+                    required: ['status'],
+                  },
+                },
+              },
+            },
+          },
+        },
       },
       '/readyz': {
         get: {
@@ -462,15 +703,30 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
           security: PUBLIC,
           responses: {
             '200': { description: 'Ready.', content: { 'application/json': { schema: ref('Readiness') } } },
-            '503': { description: 'Not ready: see checks and unavailable.', content: { 'application/json': { schema: ref('Readiness') } } },
+            '503': {
+              description: 'Not ready: see checks and unavailable.',
+              content: { 'application/json': { schema: ref('Readiness') } },
+            },
           },
         },
       },
       '/api/openapi.json': {
-        get: { summary: 'This document', tags: ['Reference'], security: PUBLIC, responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } } } },
+        get: {
+          summary: 'This document',
+          tags: ['Reference'],
+          security: PUBLIC,
+          responses: {
+            '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } },
+          },
+        },
       },
       '/docs': {
-        get: { summary: 'This document as a page', tags: ['Reference'], security: PUBLIC, responses: { '200': { description: 'HTML.', content: { 'text/html': { schema: { type: 'string' } } } } } },
+        get: {
+          summary: 'This document as a page',
+          tags: ['Reference'],
+          security: PUBLIC,
+          responses: { '200': { description: 'HTML.', content: { 'text/html': { schema: { type: 'string' } } } } },
+        },
       },
     }),
     webhooks: webhookEvents(),
@@ -483,7 +739,12 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
         BatchAccepted: jsonSchema(batchAcceptedSchema),
         BatchStatus: jsonSchema(batchStatusSchema),
         ExtractionPoll: jsonSchema(extractionPollSchema),
-        ...Object.fromEntries(Object.keys(extractionRowSchemas).map((tool) => [pollSchemaName(tool), jsonSchema(extractionPollSchemaOf(tool))])),
+        ...Object.fromEntries(
+          Object.keys(extractionRowSchemas).map((tool) => [
+            pollSchemaName(tool),
+            jsonSchema(extractionPollSchemaOf(tool)),
+          ]),
+        ),
         Credits: jsonSchema(creditsSchema),
         History: jsonSchema(historySchema),
         Formats: jsonSchema(formatsSchema),
@@ -498,25 +759,41 @@ export function buildOpenApiDocument(registry: Registry, capabilities: Capabilit
           {
             description,
             content: { 'application/json': { schema: ref('Error') } },
-            ...(UNCOUNTED_ERRORS.has(status) ? {} : { headers: headerRefs(...RATE_HEADERS, ...(status === '429' ? ['Retry-After'] : [])) }),
+            ...(UNCOUNTED_ERRORS.has(status)
+              ? {}
+              : { headers: headerRefs(...RATE_HEADERS, ...(status === '429' ? ['Retry-After'] : [])) }),
           },
         ]),
       ),
       headers: {
-        'RateLimit-Policy': { description: 'The quota (draft-ietf-httpapi-ratelimit-headers-11): `"default";q=<requests>;w=60`.', schema: { type: 'string' } },
-        RateLimit: { description: 'What is left of it (same draft): `"default";r=<remaining>;t=<seconds to reset>`.', schema: { type: 'string' } },
+        'RateLimit-Policy': {
+          description: 'The quota (draft-ietf-httpapi-ratelimit-headers-11): `"default";q=<requests>;w=60`.',
+          schema: { type: 'string' },
+        },
+        RateLimit: {
+          description: 'What is left of it (same draft): `"default";r=<remaining>;t=<seconds to reset>`.',
+          schema: { type: 'string' },
+        },
         'RateLimit-Limit': { description: "Requests per minute of the key's plan.", schema: { type: 'integer' } },
         'RateLimit-Remaining': { description: 'Requests left in this minute.', schema: { type: 'integer' } },
         'RateLimit-Reset': { description: 'Seconds until the minute resets.', schema: { type: 'integer' } },
         'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
-        'Content-Disposition': { description: '`attachment; filename="<ASCII name>"; filename*=UTF-8\'\'<percent-encoded name>` (RFC 6266).', schema: { type: 'string' } },
+        'Content-Disposition': {
+          description: '`attachment; filename="<ASCII name>"; filename*=UTF-8\'\'<percent-encoded name>` (RFC 6266).',
+          schema: { type: 'string' },
+        },
       },
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: ck_live_ followed by 43 characters.' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: ck_live_ followed by 43 characters.' },
+      },
     },
   };
 }
 
-export async function openapiRoutes(app: FastifyInstance, { services, publicUrl }: { services: Services; publicUrl: string }) {
+export async function openapiRoutes(
+  app: FastifyInstance,
+  { services, publicUrl }: { services: Services; publicUrl: string },
+) {
   // The registry is fixed once the server runs: build both once.
   const document = buildOpenApiDocument(services.registry, services.capabilities, publicUrl);
   const page = renderDocsPage(document);

@@ -18,7 +18,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, options: { clock?: Clock; plugins?: readonly Plugin[] } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: { clock?: Clock; plugins?: readonly Plugin[] } = {},
+): Promise<RunningServer> {
   const pinoLogger = createPino(config);
   const runtime = await createRuntime({ config, log: toLogger(pinoLogger), ...options });
   const app = await buildApp(runtime, pinoLogger);

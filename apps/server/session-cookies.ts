@@ -26,17 +26,35 @@ function attributes(request: FastifyRequest, policy: CookiePolicy, expires: Date
   return { path: '/', sameSite: 'lax' as const, secure, expires };
 }
 
-function setBoth(request: FastifyRequest, reply: FastifyReply, policy: CookiePolicy, token: string, csrfToken: string, expires: Date): void {
+function setBoth(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  policy: CookiePolicy,
+  token: string,
+  csrfToken: string,
+  expires: Date,
+): void {
   reply.setCookie(SESSION_COOKIE, token, { ...attributes(request, policy, expires), httpOnly: true });
   reply.setCookie(CSRF_COOKIE, csrfToken, { ...attributes(request, policy, expires), httpOnly: false });
 }
 
-export function startSessionCookies(request: FastifyRequest, reply: FastifyReply, policy: CookiePolicy, grant: SessionGrant): void {
+export function startSessionCookies(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  policy: CookiePolicy,
+  grant: SessionGrant,
+): void {
   setBoth(request, reply, policy, grant.token, grant.csrfToken, grant.expiresAt);
 }
 
 /** The session slid forward: so do its cookies (same values). */
-export function renewSessionCookies(request: FastifyRequest, reply: FastifyReply, policy: CookiePolicy, token: string, expires: Date): void {
+export function renewSessionCookies(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  policy: CookiePolicy,
+  token: string,
+  expires: Date,
+): void {
   const csrfToken = request.cookies[CSRF_COOKIE];
   if (csrfToken) setBoth(request, reply, policy, token, csrfToken, expires);
 }

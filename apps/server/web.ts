@@ -36,14 +36,24 @@ export async function webRoutes(app: FastifyInstance, { distDir = WEB_DIST }: { 
   const assets = path.join(distDir, 'assets');
   if (existsSync(assets)) {
     // File names carry a content hash: cached for good.
-    await app.register(fastifyStatic, { root: assets, prefix: '/assets/', index: false, immutable: true, maxAge: '365d', wildcard: true });
+    await app.register(fastifyStatic, {
+      root: assets,
+      prefix: '/assets/',
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+      wildcard: true,
+    });
   }
   const index = path.join(distDir, 'index.html');
   for (const url of CLIENT_ROUTES) {
     app.get(url, async (_request, reply) => {
       // Read per request: a rebuild while the server runs is served at once.
       const html = await readFile(index, 'utf8').catch(() => undefined);
-      reply.header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'same-origin');
+      reply
+        .header('Cache-Control', 'no-cache')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Referrer-Policy', 'same-origin');
       if (html === undefined) return reply.status(503).type('text/html; charset=utf-8').send(NOT_BUILT);
       return reply.header('Content-Security-Policy', CSP).type('text/html; charset=utf-8').send(html);
     });

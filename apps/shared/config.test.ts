@@ -9,7 +9,7 @@ describe('TRUST_PROXY', () => {
     expect(trustProxySetting('0')).toBe(false);
   });
 
-  it('takes every hop or the proxies\' addresses', () => {
+  it("takes every hop or the proxies' addresses", () => {
     expect(trustProxySetting('true')).toBe(true);
     expect(trustProxySetting(' 10.0.0.0/8,127.0.0.1 ')).toBe('10.0.0.0/8,127.0.0.1');
   });
@@ -19,21 +19,43 @@ describe('scale-out settings', () => {
   const secret = { TOKEN_SECRET: 'x'.repeat(44) };
 
   it('PostgreSQL mode needs a bucket and the shared token secret, and excludes MongoDB', () => {
-    expect(() => loadConfig({ POSTGRES_URL: 'postgres://db/transmute', ...secret })).toThrow(/S3_BUCKET: required when POSTGRES_URL is set/);
-    expect(() => loadConfig({ POSTGRES_URL: 'postgres://db/transmute', S3_BUCKET: 'files' })).toThrow(/TOKEN_SECRET: required when POSTGRES_URL is set/);
-    expect(() => loadConfig({ POSTGRES_URL: 'postgres://db/t', MONGODB_URL: 'mongodb://db/t', S3_BUCKET: 'files', ...secret })).toThrow(/not both/);
+    expect(() => loadConfig({ POSTGRES_URL: 'postgres://db/transmute', ...secret })).toThrow(
+      /S3_BUCKET: required when POSTGRES_URL is set/,
+    );
+    expect(() => loadConfig({ POSTGRES_URL: 'postgres://db/transmute', S3_BUCKET: 'files' })).toThrow(
+      /TOKEN_SECRET: required when POSTGRES_URL is set/,
+    );
+    expect(() =>
+      loadConfig({ POSTGRES_URL: 'postgres://db/t', MONGODB_URL: 'mongodb://db/t', S3_BUCKET: 'files', ...secret }),
+    ).toThrow(/not both/);
     expect(() => loadConfig({ POSTGRES_URL: 'mysql://db/t', S3_BUCKET: 'files', ...secret })).toThrow(/postgres:\/\//);
     expect(() => loadConfig({ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'id' })).toThrow(/go together/);
   });
 
   it('reads the bucket settings, empty meaning unset', () => {
     const config = loadConfig({
-      POSTGRES_URL: 'postgresql://u:p@db:5432/transmute', S3_BUCKET: 'files', S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'id',
-      S3_SECRET_ACCESS_KEY: 'secret', S3_FORCE_PATH_STYLE: '1', MONGODB_URL: '', ...secret,
+      POSTGRES_URL: 'postgresql://u:p@db:5432/transmute',
+      S3_BUCKET: 'files',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: '1',
+      MONGODB_URL: '',
+      ...secret,
     });
     expect(config.postgresUrl).toBe('postgresql://u:p@db:5432/transmute');
-    expect(config.s3).toEqual({ bucket: 'files', region: 'us-east-1', endpoint: 'http://minio:9000', forcePathStyle: true, credentials: { accessKeyId: 'id', secretAccessKey: 'secret' } });
+    expect(config.s3).toEqual({
+      bucket: 'files',
+      region: 'us-east-1',
+      endpoint: 'http://minio:9000',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
     expect(loadConfig({ S3_BUCKET: '', POSTGRES_URL: '' }).s3).toBeUndefined();
-    expect(loadConfig({ S3_BUCKET: 'files' }).s3).toEqual({ bucket: 'files', region: 'us-east-1', forcePathStyle: false });
+    expect(loadConfig({ S3_BUCKET: 'files' }).s3).toEqual({
+      bucket: 'files',
+      region: 'us-east-1',
+      forcePathStyle: false,
+    });
   });
 });

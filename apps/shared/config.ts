@@ -4,124 +4,168 @@ import path from 'node:path';
 import { z } from 'zod';
 import { licensePolicySchema } from '../../core/contract/licenses.js';
 import { ENGINE_PATH_VARIABLES } from '../../core/engines/catalog.js';
-import { WHISPER_ADDON, identifyWhisperModel, whisperAddonInstalled, whisperEnginePaths, type WhisperModelInfo } from '../../core/engines/whisper.js';
+import {
+  WHISPER_ADDON,
+  identifyWhisperModel,
+  whisperAddonInstalled,
+  whisperEnginePaths,
+  type WhisperModelInfo,
+} from '../../core/engines/whisper.js';
 import { MIN_TOKEN_SECRET_BYTES } from '../../core/services/download-links.js';
 
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
-  /** Base of absolute links (downloadUrl, signed URLs). Default http://localhost:PORT. */
-  PUBLIC_URL: z.url().optional(),
-  DATA_DIR: z.string().default('data'),
-  /** Set to run distributed: state in MongoDB, blobs in GridFS, Agenda on MongoDB. The path names the database. */
-  MONGODB_URL: z.preprocess(
-    (value) => (value === '' ? undefined : value), // empty = unset, as compose files pass it
-    z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
-  ),
-  /**
-   * Set to scale out on PostgreSQL: state and Agenda in PostgreSQL (LISTEN/NOTIFY dispatch), blobs
-   * in the S3 bucket (S3_BUCKET, required). docs/SCALE-OUT.md.
-   */
-  POSTGRES_URL: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
-  ),
-  /** S3-compatible object storage for blobs (required with POSTGRES_URL; with MONGODB_URL, used instead of GridFS). */
-  S3_BUCKET: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(3).max(63).optional()),
-  /** Unset for AWS; the URL of MinIO, Ceph, R2... otherwise. */
-  S3_ENDPOINT: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
-  S3_REGION: z.preprocess((value) => (value === '' ? undefined : value), z.string().default('us-east-1')),
-  /** Unset (both): the AWS SDK's default chain (environment, instance or task role). */
-  S3_ACCESS_KEY_ID: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
-  S3_SECRET_ACCESS_KEY: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
-  /** 1: the bucket in the path (http://host/bucket/key), as MinIO and most self-hosted stores want. */
-  S3_FORCE_PATH_STYLE: z.enum(['0', '1', 'false', 'true', '']).default(''),
-  /** Conversion jobs this process runs at once; 0 = API only (workers run elsewhere). */
-  WORKERS: z.coerce.number().int().min(0).max(64).default(2),
-  QUEUE_POLL_MS: z.coerce.number().int().min(10).default(500),
-  QUEUE_LOCK_MS: z.coerce.number().int().min(1000).default(60_000),
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
-  /** Extra plugin modules (comma-separated paths or package names) loaded after the standard distribution. */
-  PLUGINS: z.string().default(''),
-  /** Which plugins may load by the licences of what they link and run: any, no-strong-copyleft (no GPL/AGPL), permissive. */
-  PLUGIN_LICENSES: licensePolicySchema.default('any'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /**
-   * A whisper.cpp ggml model file: transcription then uses whisper for every language. Checked at
-   * start-up: its sha256 must be a known model's (core/engines/whisper.ts) or WHISPER_MODEL_SHA256.
-   */
-  WHISPER_MODEL: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
-  /** Vouches for a WHISPER_MODEL file the known list does not have (quantised, fine-tuned): its sha256. */
-  WHISPER_MODEL_SHA256: z.preprocess((value) => (value === '' ? undefined : value), z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be a sha256 in hex (64 characters)').optional()),
-  /**
-   * Derives the 15-minute download links; never stored in the database. Unset in embedded mode:
-   * generated into DATA_DIR/secret-key. Required in distributed mode (every machine needs it).
-   */
-  TOKEN_SECRET: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z.string().refine((value) => Buffer.byteLength(value) >= MIN_TOKEN_SECRET_BYTES, `must be at least ${MIN_TOKEN_SECRET_BYTES} bytes (e.g. openssl rand -base64 32)`).optional(),
-  ),
-  /**
-   * Webhooks may go to loopback, private and link-local addresses, and over plain http: for tests
-   * and self-hosted intranets only. Cloud metadata addresses are refused whatever this says.
-   */
-  WEBHOOKS_ALLOW_PRIVATE: z.enum(['0', '1', 'false', 'true', '']).default('0'),
-  /**
-   * Requests made for a client — URL imports (`url`/`urls` instead of files), web pages rendered from
-   * a URL and their subresources, S3 export endpoints — may go to loopback, private and link-local
-   * addresses, over plain http too: for tests and intranets only. Metadata addresses never.
-   */
-  IMPORT_ALLOW_PRIVATE: z.enum(['0', '1', 'false', 'true', '']).default('0'),
-  /** The deadline of one URL import (headers and body), in seconds. */
-  IMPORT_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(300),
-  /**
-   * Which proxies' X-Forwarded-For/-Proto to believe (client address for sign-in limits, https for
-   * Secure cookies): unset = none, `true` = every hop, or a comma-separated list of proxy
-   * addresses/CIDRs. Trusting without a proxy that overwrites the
-   * headers would let any client choose its address.
-   */
-  TRUST_PROXY: z.string().default(''),
-  /** Warm LibreOffice listeners per process (default: the number of cores); 0 = none, every office conversion starts a cold soffice. */
-  OFFICE_POOL_SIZE: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(64).optional()),
-  /** A listener is recycled after this many conversions... */
-  OFFICE_POOL_MAX_CONVERSIONS: z.coerce.number().int().min(1).default(200),
-  /** ...or when its resident memory passes this (LibreOffice grows with use). */
-  OFFICE_POOL_MAX_RSS_MB: z.coerce.number().int().min(200).default(1000),
-  /** 1: a process running workers starts its listeners at start-up; 0: on its first office conversion. */
-  OFFICE_POOL_WARM: z.enum(['0', '1', 'false', 'true', '']).default('1'),
-  /**
-   * Where mail goes (e-mail verification): smtp://user:pass@host:587 (STARTTLS when offered) or
-   * smtps://user:pass@host:465. Unset: each message is written to DATA_DIR/outbox/*.eml instead.
-   */
-  SMTP_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
-  /** The From header of mail; default "Transmute <no-reply@<PUBLIC_URL host>>". */
-  MAIL_FROM: z.preprocess((value) => (value === '' ? undefined : value), z.string().max(320).optional()),
-  /** Bearer token GET /metrics requires (on PORT and METRICS_PORT). Unset: /metrics is open on METRICS_PORT, or to loopback only. */
-  METRICS_TOKEN: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(16, 'must be at least 16 characters (e.g. openssl rand -hex 32)').optional()),
-  /** A port of its own for GET /metrics (the worker's only HTTP); unset: the API serves it on PORT only. */
-  METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).optional()),
-  /**
-   * Engines (LibreOffice, ffmpeg, ImageMagick, Ghostscript...) run in bubblewrap jails: no network,
-   * only the job's files (core/engines/confine.ts). `off` runs them bare: the only way to start
-   * where the kernel refuses namespaces; a client's document can then reach the server's files and network.
-   */
-  ENGINE_SANDBOX: z.enum(['on', 'off', '1', '0', 'true', 'false', '']).default('on'),
-}).refine((env) => !env.MONGODB_URL || env.TOKEN_SECRET, {
-  path: ['TOKEN_SECRET'],
-  message: 'required when MONGODB_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
-}).refine((env) => !env.POSTGRES_URL || env.TOKEN_SECRET, {
-  path: ['TOKEN_SECRET'],
-  message: 'required when POSTGRES_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
-}).refine((env) => !(env.POSTGRES_URL && env.MONGODB_URL), {
-  path: ['POSTGRES_URL'],
-  message: 'set POSTGRES_URL or MONGODB_URL, not both',
-}).refine((env) => !env.POSTGRES_URL || env.S3_BUCKET, {
-  path: ['S3_BUCKET'],
-  message: 'required when POSTGRES_URL is set: processes on other machines share files through the bucket',
-}).refine((env) => !env.S3_ACCESS_KEY_ID === !env.S3_SECRET_ACCESS_KEY, {
-  path: ['S3_SECRET_ACCESS_KEY'],
-  message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither, for the SDK default chain)',
-});
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    /** Base of absolute links (downloadUrl, signed URLs). Default http://localhost:PORT. */
+    PUBLIC_URL: z.url().optional(),
+    DATA_DIR: z.string().default('data'),
+    /** Set to run distributed: state in MongoDB, blobs in GridFS, Agenda on MongoDB. The path names the database. */
+    MONGODB_URL: z.preprocess(
+      (value) => (value === '' ? undefined : value), // empty = unset, as compose files pass it
+      z
+        .string()
+        .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+        .optional(),
+    ),
+    /**
+     * Set to scale out on PostgreSQL: state and Agenda in PostgreSQL (LISTEN/NOTIFY dispatch), blobs
+     * in the S3 bucket (S3_BUCKET, required). docs/SCALE-OUT.md.
+     */
+    POSTGRES_URL: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+        .optional(),
+    ),
+    /** S3-compatible object storage for blobs (required with POSTGRES_URL; with MONGODB_URL, used instead of GridFS). */
+    S3_BUCKET: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(3).max(63).optional()),
+    /** Unset for AWS; the URL of MinIO, Ceph, R2... otherwise. */
+    S3_ENDPOINT: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
+    S3_REGION: z.preprocess((value) => (value === '' ? undefined : value), z.string().default('us-east-1')),
+    /** Unset (both): the AWS SDK's default chain (environment, instance or task role). */
+    S3_ACCESS_KEY_ID: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
+    S3_SECRET_ACCESS_KEY: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
+    /** 1: the bucket in the path (http://host/bucket/key), as MinIO and most self-hosted stores want. */
+    S3_FORCE_PATH_STYLE: z.enum(['0', '1', 'false', 'true', '']).default(''),
+    /** Conversion jobs this process runs at once; 0 = API only (workers run elsewhere). */
+    WORKERS: z.coerce.number().int().min(0).max(64).default(2),
+    QUEUE_POLL_MS: z.coerce.number().int().min(10).default(500),
+    QUEUE_LOCK_MS: z.coerce.number().int().min(1000).default(60_000),
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
+    /** Extra plugin modules (comma-separated paths or package names) loaded after the standard distribution. */
+    PLUGINS: z.string().default(''),
+    /** Which plugins may load by the licences of what they link and run: any, no-strong-copyleft (no GPL/AGPL), permissive. */
+    PLUGIN_LICENSES: licensePolicySchema.default('any'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * A whisper.cpp ggml model file: transcription then uses whisper for every language. Checked at
+     * start-up: its sha256 must be a known model's (core/engines/whisper.ts) or WHISPER_MODEL_SHA256.
+     */
+    WHISPER_MODEL: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
+    /** Vouches for a WHISPER_MODEL file the known list does not have (quantised, fine-tuned): its sha256. */
+    WHISPER_MODEL_SHA256: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .regex(/^[0-9a-fA-F]{64}$/, 'must be a sha256 in hex (64 characters)')
+        .optional(),
+    ),
+    /**
+     * Derives the 15-minute download links; never stored in the database. Unset in embedded mode:
+     * generated into DATA_DIR/secret-key. Required in distributed mode (every machine needs it).
+     */
+    TOKEN_SECRET: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .refine(
+          (value) => Buffer.byteLength(value) >= MIN_TOKEN_SECRET_BYTES,
+          `must be at least ${MIN_TOKEN_SECRET_BYTES} bytes (e.g. openssl rand -base64 32)`,
+        )
+        .optional(),
+    ),
+    /**
+     * Webhooks may go to loopback, private and link-local addresses, and over plain http: for tests
+     * and self-hosted intranets only. Cloud metadata addresses are refused whatever this says.
+     */
+    WEBHOOKS_ALLOW_PRIVATE: z.enum(['0', '1', 'false', 'true', '']).default('0'),
+    /**
+     * Requests made for a client — URL imports (`url`/`urls` instead of files), web pages rendered from
+     * a URL and their subresources, S3 export endpoints — may go to loopback, private and link-local
+     * addresses, over plain http too: for tests and intranets only. Metadata addresses never.
+     */
+    IMPORT_ALLOW_PRIVATE: z.enum(['0', '1', 'false', 'true', '']).default('0'),
+    /** The deadline of one URL import (headers and body), in seconds. */
+    IMPORT_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(300),
+    /**
+     * Which proxies' X-Forwarded-For/-Proto to believe (client address for sign-in limits, https for
+     * Secure cookies): unset = none, `true` = every hop, or a comma-separated list of proxy
+     * addresses/CIDRs. Trusting without a proxy that overwrites the
+     * headers would let any client choose its address.
+     */
+    TRUST_PROXY: z.string().default(''),
+    /** Warm LibreOffice listeners per process (default: the number of cores); 0 = none, every office conversion starts a cold soffice. */
+    OFFICE_POOL_SIZE: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.coerce.number().int().min(0).max(64).optional(),
+    ),
+    /** A listener is recycled after this many conversions... */
+    OFFICE_POOL_MAX_CONVERSIONS: z.coerce.number().int().min(1).default(200),
+    /** ...or when its resident memory passes this (LibreOffice grows with use). */
+    OFFICE_POOL_MAX_RSS_MB: z.coerce.number().int().min(200).default(1000),
+    /** 1: a process running workers starts its listeners at start-up; 0: on its first office conversion. */
+    OFFICE_POOL_WARM: z.enum(['0', '1', 'false', 'true', '']).default('1'),
+    /**
+     * Where mail goes (e-mail verification): smtp://user:pass@host:587 (STARTTLS when offered) or
+     * smtps://user:pass@host:465. Unset: each message is written to DATA_DIR/outbox/*.eml instead.
+     */
+    SMTP_URL: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    ),
+    /** The From header of mail; default "Transmute <no-reply@<PUBLIC_URL host>>". */
+    MAIL_FROM: z.preprocess((value) => (value === '' ? undefined : value), z.string().max(320).optional()),
+    /** Bearer token GET /metrics requires (on PORT and METRICS_PORT). Unset: /metrics is open on METRICS_PORT, or to loopback only. */
+    METRICS_TOKEN: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.string().min(16, 'must be at least 16 characters (e.g. openssl rand -hex 32)').optional(),
+    ),
+    /** A port of its own for GET /metrics (the worker's only HTTP); unset: the API serves it on PORT only. */
+    METRICS_PORT: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.coerce.number().int().min(0).max(65535).optional(),
+    ),
+    /**
+     * Engines (LibreOffice, ffmpeg, ImageMagick, Ghostscript...) run in bubblewrap jails: no network,
+     * only the job's files (core/engines/confine.ts). `off` runs them bare: the only way to start
+     * where the kernel refuses namespaces; a client's document can then reach the server's files and network.
+     */
+    ENGINE_SANDBOX: z.enum(['on', 'off', '1', '0', 'true', 'false', '']).default('on'),
+  })
+  .refine((env) => !env.MONGODB_URL || env.TOKEN_SECRET, {
+    path: ['TOKEN_SECRET'],
+    message:
+      'required when MONGODB_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
+  })
+  .refine((env) => !env.POSTGRES_URL || env.TOKEN_SECRET, {
+    path: ['TOKEN_SECRET'],
+    message:
+      'required when POSTGRES_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
+  })
+  .refine((env) => !(env.POSTGRES_URL && env.MONGODB_URL), {
+    path: ['POSTGRES_URL'],
+    message: 'set POSTGRES_URL or MONGODB_URL, not both',
+  })
+  .refine((env) => !env.POSTGRES_URL || env.S3_BUCKET, {
+    path: ['S3_BUCKET'],
+    message: 'required when POSTGRES_URL is set: processes on other machines share files through the bucket',
+  })
+  .refine((env) => !env.S3_ACCESS_KEY_ID === !env.S3_SECRET_ACCESS_KEY, {
+    path: ['S3_SECRET_ACCESS_KEY'],
+    message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither, for the SDK default chain)',
+  });
 
 /**
  * `<COMMAND>_PATH` of every standard engine (core/engines/catalog.ts: PDFTOTEXT_PATH, GS_PATH,
@@ -131,7 +175,13 @@ const enginePathsSchema = z.object(
   Object.fromEntries(
     Object.values(ENGINE_PATH_VARIABLES).map((variable) => [
       variable,
-      z.preprocess((value) => (value === '' ? undefined : value), z.string().refine((value) => !value.includes('\0'), 'must be a path').optional()),
+      z.preprocess(
+        (value) => (value === '' ? undefined : value),
+        z
+          .string()
+          .refine((value) => !value.includes('\0'), 'must be a path')
+          .optional(),
+      ),
     ]),
   ),
 );
@@ -143,7 +193,9 @@ function whisperModel(file: string | undefined, pinnedSha256: string | undefined
     return undefined;
   }
   if (!whisperAddonInstalled()) {
-    throw new Error(`Invalid configuration: WHISPER_MODEL is set, but whisper.cpp's addon (${WHISPER_ADDON}) is not installed for this platform`);
+    throw new Error(
+      `Invalid configuration: WHISPER_MODEL is set, but whisper.cpp's addon (${WHISPER_ADDON}) is not installed for this platform`,
+    );
   }
   try {
     return identifyWhisperModel(path.resolve(file), pinnedSha256);
@@ -157,12 +209,16 @@ export type Config = ReturnType<typeof loadConfig>;
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new Error(
+      `Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   const c = parsed.data;
   const paths = enginePathsSchema.safeParse(env);
   if (!paths.success) {
-    throw new Error(`Invalid configuration: ${paths.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new Error(
+      `Invalid configuration: ${paths.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   const dataDir = path.resolve(c.DATA_DIR);
   const whisper = whisperModel(c.WHISPER_MODEL, c.WHISPER_MODEL_SHA256);
@@ -177,12 +233,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** Blobs in this bucket when set (PostgreSQL mode; MongoDB mode instead of GridFS). */
     s3: c.S3_BUCKET
       ? {
-        bucket: c.S3_BUCKET,
-        region: c.S3_REGION,
-        forcePathStyle: c.S3_FORCE_PATH_STYLE === '1' || c.S3_FORCE_PATH_STYLE === 'true',
-        ...(c.S3_ENDPOINT ? { endpoint: c.S3_ENDPOINT } : {}),
-        ...(c.S3_ACCESS_KEY_ID && c.S3_SECRET_ACCESS_KEY ? { credentials: { accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: c.S3_SECRET_ACCESS_KEY } } : {}),
-      }
+          bucket: c.S3_BUCKET,
+          region: c.S3_REGION,
+          forcePathStyle: c.S3_FORCE_PATH_STYLE === '1' || c.S3_FORCE_PATH_STYLE === 'true',
+          ...(c.S3_ENDPOINT ? { endpoint: c.S3_ENDPOINT } : {}),
+          ...(c.S3_ACCESS_KEY_ID && c.S3_SECRET_ACCESS_KEY
+            ? { credentials: { accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: c.S3_SECRET_ACCESS_KEY } }
+            : {}),
+        }
       : undefined,
     workers: c.WORKERS,
     queuePollMs: c.QUEUE_POLL_MS,
@@ -191,7 +249,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     logLevel: c.LOG_LEVEL,
     /** Unset in embedded mode only: the runtime then uses DATA_DIR/secret-key (apps/shared/secret-key.ts). */
     tokenSecret: c.TOKEN_SECRET,
-    extraPlugins: c.PLUGINS.split(',').map((s) => s.trim()).filter(Boolean),
+    extraPlugins: c.PLUGINS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     licensePolicy: c.PLUGIN_LICENSES,
     webhooksAllowPrivate: c.WEBHOOKS_ALLOW_PRIVATE === '1' || c.WEBHOOKS_ALLOW_PRIVATE === 'true',
     importAllowPrivate: c.IMPORT_ALLOW_PRIVATE === '1' || c.IMPORT_ALLOW_PRIVATE === 'true',
@@ -213,7 +273,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** Engine path overrides, command -> path (only those set); handed to core/engines at start-up. */
     enginePaths: {
       ...Object.fromEntries(
-        Object.entries(ENGINE_PATH_VARIABLES).flatMap(([command, variable]) => (paths.data[variable] ? [[command, paths.data[variable]]] : [])),
+        Object.entries(ENGINE_PATH_VARIABLES).flatMap(([command, variable]) =>
+          paths.data[variable] ? [[command, paths.data[variable]]] : [],
+        ),
       ),
       // The whisper model reaches sandbox processes with the engine paths.
       ...whisperEnginePaths(whisper?.path),

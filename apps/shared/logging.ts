@@ -17,9 +17,20 @@ export function redactUrl(url: string): string {
 export function createPino(config: Pick<Config, 'logLevel'>): Pino {
   return pino({
     level: config.logLevel,
-    redact: ['req.headers.authorization', 'headers.authorization', 'req.headers.cookie', 'headers.cookie', 'req.headers["x-csrf-token"]', 'headers["x-csrf-token"]'],
+    redact: [
+      'req.headers.authorization',
+      'headers.authorization',
+      'req.headers.cookie',
+      'headers.cookie',
+      'req.headers["x-csrf-token"]',
+      'headers["x-csrf-token"]',
+    ],
     serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+      req: (req: { method: string; url: string; id: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        id: req.id,
+      }),
     },
   });
 }

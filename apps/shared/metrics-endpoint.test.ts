@@ -9,11 +9,23 @@ const remote = { headers: {}, remoteAddress: '203.0.113.7' };
 describe('metricsAccess', () => {
   it('with METRICS_TOKEN: the bearer token, from anywhere, on either port', () => {
     const settings = { token: TOKEN, port: undefined };
-    expect(metricsAccess(settings, { headers: { authorization: `Bearer ${TOKEN}` }, remoteAddress: '203.0.113.7' }, false)).toEqual({ ok: true });
-    expect(metricsAccess({ token: TOKEN, port: 9464 }, { headers: { authorization: `bearer ${TOKEN}` }, remoteAddress: '203.0.113.7' }, true)).toEqual({ ok: true });
+    expect(
+      metricsAccess(settings, { headers: { authorization: `Bearer ${TOKEN}` }, remoteAddress: '203.0.113.7' }, false),
+    ).toEqual({ ok: true });
+    expect(
+      metricsAccess(
+        { token: TOKEN, port: 9464 },
+        { headers: { authorization: `bearer ${TOKEN}` }, remoteAddress: '203.0.113.7' },
+        true,
+      ),
+    ).toEqual({ ok: true });
     expect(metricsAccess(settings, local, false)).toMatchObject({ ok: false, status: 401 });
-    expect(metricsAccess(settings, { headers: { authorization: `Bearer ${TOKEN}x` }, remoteAddress: '127.0.0.1' }, false)).toMatchObject({ ok: false, status: 401 });
-    expect(metricsAccess(settings, { headers: { authorization: TOKEN }, remoteAddress: '127.0.0.1' }, false)).toMatchObject({ ok: false, status: 401 });
+    expect(
+      metricsAccess(settings, { headers: { authorization: `Bearer ${TOKEN}x` }, remoteAddress: '127.0.0.1' }, false),
+    ).toMatchObject({ ok: false, status: 401 });
+    expect(
+      metricsAccess(settings, { headers: { authorization: TOKEN }, remoteAddress: '127.0.0.1' }, false),
+    ).toMatchObject({ ok: false, status: 401 });
   });
 
   it('with METRICS_PORT only: open there, not on PORT', () => {
@@ -24,11 +36,14 @@ describe('metricsAccess', () => {
 
   it('with neither: loopback clients only, never through a proxy', () => {
     const settings = { token: undefined, port: undefined };
-    for (const remoteAddress of ['127.0.0.1', '127.3.4.5', '::1', '::ffff:127.0.0.1']) expect(metricsAccess(settings, { headers: {}, remoteAddress }, false)).toEqual({ ok: true });
+    for (const remoteAddress of ['127.0.0.1', '127.3.4.5', '::1', '::ffff:127.0.0.1'])
+      expect(metricsAccess(settings, { headers: {}, remoteAddress }, false)).toEqual({ ok: true });
     for (const remoteAddress of ['203.0.113.7', '10.0.0.2', '::ffff:10.0.0.2', 'fe80::1', undefined]) {
       expect(metricsAccess(settings, { headers: {}, remoteAddress }, false)).toMatchObject({ ok: false, status: 403 });
     }
-    expect(metricsAccess(settings, { headers: { 'x-forwarded-for': '127.0.0.1' }, remoteAddress: '127.0.0.1' }, false)).toMatchObject({ ok: false, status: 403 });
+    expect(
+      metricsAccess(settings, { headers: { 'x-forwarded-for': '127.0.0.1' }, remoteAddress: '127.0.0.1' }, false),
+    ).toMatchObject({ ok: false, status: 403 });
   });
 
   it('reads METRICS_TOKEN and METRICS_PORT from the environment, refusing a short token', () => {

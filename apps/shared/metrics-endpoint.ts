@@ -31,7 +31,11 @@ function isLoopback(address: string | undefined): boolean {
 }
 
 /** Whether this request may read /metrics; `onMetricsPort`: it came to METRICS_PORT rather than PORT. */
-export function metricsAccess(settings: Config['metrics'], request: MetricsRequest, onMetricsPort: boolean): MetricsDecision {
+export function metricsAccess(
+  settings: Config['metrics'],
+  request: MetricsRequest,
+  onMetricsPort: boolean,
+): MetricsDecision {
   if (settings.token) {
     const match = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '');
     // Compared as digests: constant time whatever the lengths.
@@ -42,7 +46,11 @@ export function metricsAccess(settings: Config['metrics'], request: MetricsReque
     return onMetricsPort ? { ok: true } : { ok: false, status: 404, error: 'Metrics are served on METRICS_PORT' };
   }
   if (!isLoopback(request.remoteAddress) || FORWARDING_HEADERS.some((h) => request.headers[h] !== undefined)) {
-    return { ok: false, status: 403, error: 'Metrics are served to loopback clients only; set METRICS_TOKEN or METRICS_PORT to scrape from elsewhere' };
+    return {
+      ok: false,
+      status: 403,
+      error: 'Metrics are served to loopback clients only; set METRICS_TOKEN or METRICS_PORT to scrape from elsewhere',
+    };
   }
   return { ok: true };
 }
@@ -55,9 +63,16 @@ export interface MetricsServer {
 }
 
 /** The METRICS_PORT listener: GET /metrics only. */
-export async function startMetricsServer(settings: Config['metrics'], host: string): Promise<MetricsServer | undefined> {
+export async function startMetricsServer(
+  settings: Config['metrics'],
+  host: string,
+): Promise<MetricsServer | undefined> {
   if (settings.port === undefined) return undefined;
-  const json = (status: number, body: unknown) => ({ status, type: 'application/json; charset=utf-8', body: JSON.stringify(body) });
+  const json = (status: number, body: unknown) => ({
+    status,
+    type: 'application/json; charset=utf-8',
+    body: JSON.stringify(body),
+  });
   const server: Server = createServer((req, res) => {
     const pathname = (req.url ?? '/').split('?')[0];
     const answer = async () => {
@@ -85,9 +100,10 @@ export async function startMetricsServer(settings: Config['metrics'], host: stri
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -75,7 +75,11 @@ interface Adapters {
 async function embeddedAdapters(dataDir: string): Promise<Adapters> {
   await mkdir(dataDir, { recursive: true });
   const db = openSqliteDatabase(path.join(dataDir, 'transmute.db'));
-  return { store: new SqliteStore(db), blobs: new LocalBlobStore(path.join(dataDir, 'blobs')), queueBackend: new SqliteBackend({ database: db }) };
+  return {
+    store: new SqliteStore(db),
+    blobs: new LocalBlobStore(path.join(dataDir, 'blobs')),
+    queueBackend: new SqliteBackend({ database: db }),
+  };
 }
 
 /** MongoDB for state and the queue, GridFS (or the S3 bucket) for blobs, all on the store's one client (closed with the store). */
@@ -84,7 +88,10 @@ async function distributedAdapters(url: string, s3: Config['s3'], log: Logger): 
   const queueDispatch = await mongoDispatchChannel(store.db, log);
   const blobs = s3 ? new S3BlobStore(s3) : new GridFsBlobStore(store.db);
   return {
-    store, blobs, queueBackend: await createMongoQueueBackend(store.db), ...(queueDispatch ? { queueDispatch } : {}),
+    store,
+    blobs,
+    queueBackend: await createMongoQueueBackend(store.db),
+    ...(queueDispatch ? { queueDispatch } : {}),
     ...(blobs instanceof S3BlobStore ? { closeBlobs: () => blobs.close() } : {}),
   };
 }
@@ -94,7 +101,11 @@ async function postgresAdapters(url: string, s3: NonNullable<Config['s3']>, log:
   const store = await PostgresStore.connect(url);
   const blobs = new S3BlobStore(s3);
   return {
-    store, blobs, queueBackend: await createPostgresQueueBackend(url), queueDispatch: postgresDispatchChannel(url, log), publishesDispatch: true,
+    store,
+    blobs,
+    queueBackend: await createPostgresQueueBackend(url),
+    queueDispatch: postgresDispatchChannel(url, log),
+    publishesDispatch: true,
     closeBlobs: () => blobs.close(),
   };
 }
@@ -117,25 +128,41 @@ async function engineConfinement(enabled: boolean, runsEngines: boolean): Promis
   if (!runsEngines) return async () => ({ mode: 'bwrap' });
   const first = await probeConfinement();
   if (!first.ok) {
-    throw new Error(`Engines cannot run confined: ${first.reason}. Install bubblewrap and allow user namespaces (README, "Security model"), or set ENGINE_SANDBOX=off to run them unconfined`);
+    throw new Error(
+      `Engines cannot run confined: ${first.reason}. Install bubblewrap and allow user namespaces (README, "Security model"), or set ENGINE_SANDBOX=off to run them unconfined`,
+    );
   }
-  let last: { at: number; status: Promise<ConfinementStatus> } = { at: Date.now(), status: Promise.resolve({ mode: 'bwrap', working: true }) };
+  let last: { at: number; status: Promise<ConfinementStatus> } = {
+    at: Date.now(),
+    status: Promise.resolve({ mode: 'bwrap', working: true }),
+  };
   return () => {
     if (Date.now() - last.at > CONFINEMENT_RECHECK_MS) {
       last = {
         at: Date.now(),
-        status: probeConfinement().then((probe) => (probe.ok ? { mode: 'bwrap', working: true } : { mode: 'bwrap', working: false, reason: probe.reason })),
+        status: probeConfinement().then((probe) =>
+          probe.ok ? { mode: 'bwrap', working: true } : { mode: 'bwrap', working: false, reason: probe.reason },
+        ),
       };
     }
     return last.status;
   };
 }
 
-export async function createRuntime({ config, log, clock, plugins = standardPlugins }: RuntimeOptions): Promise<Runtime> {
+export async function createRuntime({
+  config,
+  log,
+  clock,
+  plugins = standardPlugins,
+}: RuntimeOptions): Promise<Runtime> {
   const offered = [...plugins, ...(await loadPluginModules(config.extraPlugins))];
   const admitted = offered.filter((plugin) => admittedBy(config.licensePolicy, plugin));
   for (const plugin of offered.filter((p) => !admitted.includes(p))) {
-    log.info('plugin left out by PLUGIN_LICENSES', { plugin: plugin.id, policy: config.licensePolicy, licenses: pluginLicenses(plugin) });
+    log.info('plugin left out by PLUGIN_LICENSES', {
+      plugin: plugin.id,
+      policy: config.licensePolicy,
+      licenses: pluginLicenses(plugin),
+    });
   }
   const registry = new Registry(admitted);
   configureEnginePaths(config.enginePaths);
@@ -151,7 +178,10 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
   });
   // Runs execute in sandbox processes that import the plugin's own module: a standard family or
   // a PLUGINS= module (a plugin given here as an object must come from one of those).
-  const modules = await pluginModules([...standardPluginModules, ...config.extraPlugins.map((m) => (m.startsWith('.') ? path.resolve(m) : m))]);
+  const modules = await pluginModules([
+    ...standardPluginModules,
+    ...config.extraPlugins.map((m) => (m.startsWith('.') ? path.resolve(m) : m)),
+  ]);
   // Engines run in the pools' processes, which take the setting explicitly: this process runs none.
   const office = new LibreOfficePool({ ...config.officePool, confine: config.engineSandbox, log });
   const sandbox = new SandboxPool({
@@ -166,20 +196,53 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
     heapMb: Math.max(...registry.plugins.map((p) => p.limits.memoryMb ?? DEFAULT_MEMORY_MB), DEFAULT_MEMORY_MB),
     log,
   });
-  const mail = createMailTransport({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.mailFrom, log });
+  const mail = createMailTransport({
+    smtpUrl: config.smtpUrl,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    from: config.mailFrom,
+    log,
+  });
   const services = createServices({
-    store, blobs, registry, queue, webhookQueue: queue, executor: sandbox, mail, log, ...(clock ? { clock } : {}),
-    config: { publicUrl: config.publicUrl, workRoot: path.join(config.dataDir, 'work'), retentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
-      tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)), webhooksAllowPrivate: config.webhooksAllowPrivate,
-      importAllowPrivate: config.importAllowPrivate, importTimeoutMs: config.importTimeoutMs },
+    store,
+    blobs,
+    registry,
+    queue,
+    webhookQueue: queue,
+    executor: sandbox,
+    mail,
+    log,
+    ...(clock ? { clock } : {}),
+    config: {
+      publicUrl: config.publicUrl,
+      workRoot: path.join(config.dataDir, 'work'),
+      retentionMs: config.retentionMs,
+      maxAttempts: config.maxAttempts,
+      tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)),
+      webhooksAllowPrivate: config.webhooksAllowPrivate,
+      importAllowPrivate: config.importAllowPrivate,
+      importTimeoutMs: config.importTimeoutMs,
+    },
   });
   await queue.agenda.ready;
   // Gauges read the pools and the store's queue at scrape time (core/telemetry/metrics.ts).
-  const answers = (probe: () => Promise<void>) => probe().then(() => true, () => false);
-  setMetricSources({
-    sandbox: () => sandbox.status(), office: () => office.status(), queue: () => store.jobs.waitingByPlugin(),
-    readiness: async () => ({ store: await answers(() => store.ping()), queue: await answers(() => queue.ping()), engines: services.capabilities.unavailable().length === 0 }),
-  }, registry.plugins.map((p) => p.id));
+  const answers = (probe: () => Promise<void>) =>
+    probe().then(
+      () => true,
+      () => false,
+    );
+  setMetricSources(
+    {
+      sandbox: () => sandbox.status(),
+      office: () => office.status(),
+      queue: () => store.jobs.waitingByPlugin(),
+      readiness: async () => ({
+        store: await answers(() => store.ping()),
+        queue: await answers(() => queue.ping()),
+        engines: services.capabilities.unavailable().length === 0,
+      }),
+    },
+    registry.plugins.map((p) => p.id),
+  );
   // An API-only process still tells workers elsewhere about the jobs it accepts.
   if (publishesDispatch && config.workers === 0) await queue.signalOnly();
   return {
@@ -196,7 +259,14 @@ export async function createRuntime({ config, log, clock, plugins = standardPlug
         // Otherwise listeners start on a process's first office conversion.
         if (config.officePool.warm) void office.warm();
         const plugins = registry.plugins.map((p) => ({ id: p.id, concurrency: p.limits.concurrency }));
-        await queue.startWorkers({ runner: services.runner, retention: services.retention, store, concurrency: config.workers, plugins, webhooks: services.webhooks });
+        await queue.startWorkers({
+          runner: services.runner,
+          retention: services.retention,
+          store,
+          concurrency: config.workers,
+          plugins,
+          webhooks: services.webhooks,
+        });
       }
     },
     async close() {

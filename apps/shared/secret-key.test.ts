@@ -15,8 +15,12 @@ describe('TOKEN_SECRET', () => {
   });
 
   it('is required in distributed mode, with a start-up error that says why', () => {
-    expect(() => loadConfig({ MONGODB_URL: 'mongodb://db/transmute' })).toThrow(/TOKEN_SECRET: required when MONGODB_URL is set/);
-    expect(loadConfig({ MONGODB_URL: 'mongodb://db/transmute', TOKEN_SECRET: 's'.repeat(44) }).tokenSecret).toBe('s'.repeat(44));
+    expect(() => loadConfig({ MONGODB_URL: 'mongodb://db/transmute' })).toThrow(
+      /TOKEN_SECRET: required when MONGODB_URL is set/,
+    );
+    expect(loadConfig({ MONGODB_URL: 'mongodb://db/transmute', TOKEN_SECRET: 's'.repeat(44) }).tokenSecret).toBe(
+      's'.repeat(44),
+    );
   });
 });
 

@@ -9,5 +9,7 @@ export default defineConfig({
   build: { outDir: 'dist', emptyOutDir: true, assetsDir: 'assets', sourcemap: false },
   logLevel: 'warn',
   // `npx vite apps/web` beside `npm start`: the app's requests go to the server on :3000.
-  server: { proxy: Object.fromEntries(['/graphql', '/api', '/docs'].map((prefix) => [prefix, 'http://localhost:3000'])) },
+  server: {
+    proxy: Object.fromEntries(['/graphql', '/api', '/docs'].map((prefix) => [prefix, 'http://localhost:3000'])),
+  },
 });

@@ -21,8 +21,16 @@ const runtime = await createRuntime({ config, log: toLogger(log) });
 await runtime.startWorkers();
 // The worker's only HTTP: GET /metrics on METRICS_PORT (host: HOST).
 const metricsServer = await startMetricsServer(config.metrics, config.host);
-log.info({ mode: config.mongodbUrl ? 'distributed' : 'embedded', workers: config.workers, metrics: metricsServer?.url ?? 'off (METRICS_PORT unset)' }, 'worker running');
-for (const unavailable of runtime.services.capabilities.unavailable()) log.warn(unavailable, 'plugin unavailable: engine missing');
+log.info(
+  {
+    mode: config.mongodbUrl ? 'distributed' : 'embedded',
+    workers: config.workers,
+    metrics: metricsServer?.url ?? 'off (METRICS_PORT unset)',
+  },
+  'worker running',
+);
+for (const unavailable of runtime.services.capabilities.unavailable())
+  log.warn(unavailable, 'plugin unavailable: engine missing');
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -30,12 +38,15 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) process.exit(1);
     stopping = true;
     log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing running jobs');
-    Promise.resolve(metricsServer?.close()).then(() => runtime.close()).then(stopTracing).then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    Promise.resolve(metricsServer?.close())
+      .then(() => runtime.close())
+      .then(stopTracing)
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   });
 }

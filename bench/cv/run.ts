@@ -47,7 +47,17 @@ async function parseOne(truth: CvTruth, now: Month, filesDir: string): Promise<R
     const row = run.result.row as unknown as Row;
     return { truth, row, scores: scoreRow(row, truth, now), ms: Date.now() - started };
   } catch (err) {
-    const empty = { name: null, email: null, phone: null, title: null, employer: null, location: null, linkedin: null, skills: [], years_exp: null };
+    const empty = {
+      name: null,
+      email: null,
+      phone: null,
+      title: null,
+      employer: null,
+      location: null,
+      linkedin: null,
+      skills: [],
+      years_exp: null,
+    };
     const row = { ...empty, confidence: Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number> };
     return { truth, row: null, error: String(err), scores: scoreRow(row, truth, now), ms: Date.now() - started };
   }
@@ -90,7 +100,8 @@ async function main(): Promise<void> {
   const jobs = Number(option('--jobs') ?? 2);
   await Promise.all(
     Array.from({ length: jobs }, async () => {
-      for (let truth = queue.shift(); truth; truth = queue.shift()) results.push(await parseOne(truth, now, second ? SECOND_FILES_DIR : FILES_DIR));
+      for (let truth = queue.shift(); truth; truth = queue.shift())
+        results.push(await parseOne(truth, now, second ? SECOND_FILES_DIR : FILES_DIR));
     }),
   );
   results.sort((a, b) => a.truth.id.localeCompare(b.truth.id));
@@ -101,18 +112,49 @@ async function main(): Promise<void> {
       if (!wrong.length && !result.error) continue;
       console.log(`\n${result.truth.id}${result.error ? `  ERROR ${result.error}` : ''}`);
       for (const s of wrong) {
-        const truthValue = s.field === 'years_exp' ? yearsOn(result.truth.experience, now) : (result.truth as unknown as Record<string, unknown>)[s.field];
-        console.log(`  ${s.field.padEnd(9)} ${s.score.toFixed(2)} c=${s.confidence}  got ${JSON.stringify(result.row?.[s.field])}  want ${JSON.stringify(truthValue)}`);
+        const truthValue =
+          s.field === 'years_exp'
+            ? yearsOn(result.truth.experience, now)
+            : (result.truth as unknown as Record<string, unknown>)[s.field];
+        console.log(
+          `  ${s.field.padEnd(9)} ${s.score.toFixed(2)} c=${s.confidence}  got ${JSON.stringify(result.row?.[s.field])}  want ${JSON.stringify(truthValue)}`,
+        );
       }
     }
   }
 
   const all = results.flatMap((r) => r.scores);
-  console.log(table('half', groupBy(results, (r) => halfOf(r.truth.id))), '\n');
-  console.log(`\nparse-cv on ${results.length} CVs (reference month ${now.year}-${String(now.month).padStart(2, '0')})\n`);
-  console.log(table('format', groupBy(results, (r) => r.truth.format)), '\n');
-  console.log(table('language', groupBy(results, (r) => r.truth.lang)), '\n');
-  console.log(table('layout', groupBy(results, (r) => r.truth.layout)), '\n');
+  console.log(
+    table(
+      'half',
+      groupBy(results, (r) => halfOf(r.truth.id)),
+    ),
+    '\n',
+  );
+  console.log(
+    `\nparse-cv on ${results.length} CVs (reference month ${now.year}-${String(now.month).padStart(2, '0')})\n`,
+  );
+  console.log(
+    table(
+      'format',
+      groupBy(results, (r) => r.truth.format),
+    ),
+    '\n',
+  );
+  console.log(
+    table(
+      'language',
+      groupBy(results, (r) => r.truth.lang),
+    ),
+    '\n',
+  );
+  console.log(
+    table(
+      'layout',
+      groupBy(results, (r) => r.truth.layout),
+    ),
+    '\n',
+  );
   console.log(table('all', new Map([['all', results]])), '\n');
 
   const sure = all.filter((s) => s.found && s.confidence >= 0.8);
@@ -131,17 +173,30 @@ async function main(): Promise<void> {
   const targets: Array<[string, number, number]> = [
     ['overall', mean(all.map((s) => s.score)), 0.9],
     ...(['email', 'phone', 'linkedin'] as const).map((f): [string, number, number] => [f, fieldMean(f), 0.98]),
-    ...(['title', 'employer', 'location', 'years_exp'] as const).map((f): [string, number, number] => [f, fieldMean(f), 0.85]),
+    ...(['title', 'employer', 'location', 'years_exp'] as const).map((f): [string, number, number] => [
+      f,
+      fieldMean(f),
+      0.85,
+    ]),
     ['scans', scanMean, 0.8],
     ['confidence >= 0.8 right', precision(sure), 0.95],
   ];
   console.log('\n| target | value | goal | met |\n|---|---|---|---|');
-  for (const [name, value, goal] of targets) console.log(`| ${name} | ${fmt(value)} | ${goal.toFixed(2)} | ${value >= goal ? 'yes' : '**no**'} |`);
+  for (const [name, value, goal] of targets)
+    console.log(`| ${name} | ${fmt(value)} | ${goal.toFixed(2)} | ${value >= goal ? 'yes' : '**no**'} |`);
   const errors = results.filter((r) => r.error);
   if (errors.length) console.log(`\n${errors.length} runs failed: ${errors.map((r) => r.truth.id).join(', ')}`);
   console.log(`\nmean time per CV: ${Math.round(mean(results.map((r) => r.ms)))} ms`);
   const out = option('--json');
-  if (out) writeFileSync(out, JSON.stringify(results.map(({ truth, row, scores }) => ({ id: truth.id, row, scores })), null, 1));
+  if (out)
+    writeFileSync(
+      out,
+      JSON.stringify(
+        results.map(({ truth, row, scores }) => ({ id: truth.id, row, scores })),
+        null,
+        1,
+      ),
+    );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]!).href) await main();

@@ -12,10 +12,17 @@ export interface ConvertTiming {
 }
 
 /** One conversion through the API; throws on any failure so a row never counts a broken run as fast. */
-export async function convertTimed(url: string, key: string, file: { name: string; data: Buffer }, fields: Record<string, string>, timeoutMs = 120_000): Promise<ConvertTiming> {
+export async function convertTimed(
+  url: string,
+  key: string,
+  file: { name: string; data: Buffer },
+  fields: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<ConvertTiming> {
   const started = performance.now();
   const submitted = await submitConvert(url, key, file, fields);
-  if (submitted.status !== 200) throw new Error(`convert answered ${submitted.status}: ${JSON.stringify(submitted.body)}`);
+  if (submitted.status !== 200)
+    throw new Error(`convert answered ${submitted.status}: ${JSON.stringify(submitted.body)}`);
   const acceptMs = performance.now() - started;
   const jobUrl = `${url}/api/v1/jobs/${submitted.body.jobId}`;
   for (;;) {
@@ -38,23 +45,29 @@ export async function convertTimed(url: string, key: string, file: { name: strin
  * `clients` loops converting for `seconds`; returns every completed conversion's latency and
  * completion time (ms since the start). Conversions still running at the end are awaited but not counted.
  */
-export async function closedLoop(clients: number, seconds: number, convert: () => Promise<ConvertTiming>): Promise<{ latencies: number[]; acceptances: number[]; completedAt: number[]; elapsedMs: number }> {
+export async function closedLoop(
+  clients: number,
+  seconds: number,
+  convert: () => Promise<ConvertTiming>,
+): Promise<{ latencies: number[]; acceptances: number[]; completedAt: number[]; elapsedMs: number }> {
   const latencies: number[] = [];
   const acceptances: number[] = [];
   const completedAt: number[] = [];
   const started = performance.now();
   const deadline = started + seconds * 1000;
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (performance.now() < deadline) {
-      const { totalMs, acceptMs } = await convert();
-      const at = performance.now() - started;
-      if (at <= seconds * 1000) {
-        latencies.push(totalMs);
-        acceptances.push(acceptMs);
-        completedAt.push(at);
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < deadline) {
+        const { totalMs, acceptMs } = await convert();
+        const at = performance.now() - started;
+        if (at <= seconds * 1000) {
+          latencies.push(totalMs);
+          acceptances.push(acceptMs);
+          completedAt.push(at);
+        }
       }
-    }
-  }));
+    }),
+  );
   return { latencies, acceptances, completedAt, elapsedMs: seconds * 1000 };
 }
 

@@ -2,7 +2,7 @@
  * What a row reports, and the RESULTS.md table: each measurement against a baseline measured in
  * the same run, with its target and MET / MISSED spelled out.
  */
-import { spread } from './stats.js';
+import type { spread } from './stats.js';
 
 export interface Measurement {
   row: string;
@@ -53,15 +53,27 @@ export function tableLines(measurements: readonly Measurement[]): string[] {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
   const lines = [`| ${HEADER.join(' | ')} |`, `|${HEADER.map(() => '---').join('|')}|`];
   for (const m of measurements) {
-    lines.push(`| ${[
-      m.row, m.metric, formatNumber(m.value.median, m.unit), `${formatNumber(m.value.min)} / ${formatNumber(m.value.max)}`, m.over,
-      m.baseline ? `${m.baseline.label}: ${formatNumber(m.baseline.value, m.unit)}` : '—',
-      m.ratio === undefined ? '—' : `${formatNumber(m.ratio)}×`, m.target?.text ?? '—', verdict(m),
-    ].map(cell).join(' | ')} |`);
+    lines.push(
+      `| ${[
+        m.row,
+        m.metric,
+        formatNumber(m.value.median, m.unit),
+        `${formatNumber(m.value.min)} / ${formatNumber(m.value.max)}`,
+        m.over,
+        m.baseline ? `${m.baseline.label}: ${formatNumber(m.baseline.value, m.unit)}` : '—',
+        m.ratio === undefined ? '—' : `${formatNumber(m.ratio)}×`,
+        m.target?.text ?? '—',
+        verdict(m),
+      ]
+        .map(cell)
+        .join(' | ')} |`,
+    );
   }
   return lines;
 }
 
 export function missedLines(measurements: readonly Measurement[]): string[] {
-  return measurements.filter((m) => m.target && !m.target.met).map((m) => `MISSED: ${m.row} — ${m.metric}: ${formatNumber(m.value.median, m.unit)} against ${m.target!.text}`);
+  return measurements
+    .filter((m) => m.target && !m.target.met)
+    .map((m) => `MISSED: ${m.row} — ${m.metric}: ${formatNumber(m.value.median, m.unit)} against ${m.target!.text}`);
 }

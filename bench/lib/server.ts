@@ -31,7 +31,16 @@ export async function benchDataDir(name: string): Promise<string> {
 export async function benchKey(dataDir: string): Promise<string> {
   const created = await admin(dataDir, 'create-key', '--plan', 'enterprise');
   if (created.code !== 0) throw new Error(`admin create-key failed: ${JSON.stringify(created.result)}`);
-  const limits = await admin(dataDir, 'set-limits', '--account', created.result.accountId, '--credits', String(BENCH_CREDITS), '--rpm', String(BENCH_RPM));
+  const limits = await admin(
+    dataDir,
+    'set-limits',
+    '--account',
+    created.result.accountId,
+    '--credits',
+    String(BENCH_CREDITS),
+    '--rpm',
+    String(BENCH_RPM),
+  );
   if (limits.code !== 0) throw new Error(`admin set-limits failed: ${JSON.stringify(limits.result)}`);
   return created.result.key;
 }
@@ -43,7 +52,12 @@ export async function startBenchServer(name: string, env: Record<string, string>
   const defaults = loadConfig({ DATA_DIR: dataDir });
   let server: ChildServer;
   try {
-    server = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', QUEUE_POLL_MS: String(defaults.queuePollMs), ...env });
+    server = await spawnServer({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      QUEUE_POLL_MS: String(defaults.queuePollMs),
+      ...env,
+    });
   } catch (err) {
     await rm(dataDir, { recursive: true, force: true });
     throw err;
@@ -71,11 +85,21 @@ export async function rssBytes(pid: number): Promise<number> {
 /** The baseline server (bench/fixtures/trivial-server.ts) in its own process, once it answers. */
 export async function startTrivialServer(): Promise<{ url: string; stop(): void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/fixtures/trivial-server.ts'), String(port)], { stdio: 'inherit' });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'bench/fixtures/trivial-server.ts'), String(port)],
+    { stdio: 'inherit' },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`the trivial server exited with ${child.exitCode}`);
-    if (await fetch(`${url}/trivial`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/trivial`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (attempt > 300) throw new Error('the trivial server did not start in 30 s');
     await sleep(100);
   }

@@ -101,7 +101,9 @@ async function runOurs(corpus: readonly CorpusFile[]): Promise<EngineRun> {
     deterministic.set(file.name, first === second);
   }
   const speed = await parallelThroughput(corpus.filter((f) => !isScan(f)));
-  const scans = scanPages ? `; scans (OCR): ${fixed(scanSeconds / scanPages, 2)} s/page over ${scanPages} pages, one process` : '';
+  const scans = scanPages
+    ? `; scans (OCR): ${fixed(scanSeconds / scanPages, 2)} s/page over ${scanPages} pages, one process`
+    : '';
   return {
     label: 'ours',
     outputs,
@@ -113,7 +115,10 @@ async function runOurs(corpus: readonly CorpusFile[]): Promise<EngineRun> {
 
 /** Pages per second with one engine process per core (throughput.ts). */
 async function parallelThroughput(corpus: readonly CorpusFile[]): Promise<{ wall: number; cpuBound: number }> {
-  return measureThroughput(corpus.map((f) => f.pdf), { passes: SPEED_PASSES, workers: WORKERS });
+  return measureThroughput(
+    corpus.map((f) => f.pdf),
+    { passes: SPEED_PASSES, workers: WORKERS },
+  );
 }
 
 /** The anchor converts the whole corpus in one JVM per invocation; run twice for determinism. */
@@ -142,7 +147,13 @@ async function runAnchor(corpus: readonly CorpusFile[]): Promise<EngineRun | str
         }),
       );
       const started = performance.now();
-      await convert(inputs, { outputDir, format: 'markdown', quiet: true, imageOutput: 'off', markdownPageSeparator: '<!-- page %page-number% -->' });
+      await convert(inputs, {
+        outputDir,
+        format: 'markdown',
+        quiet: true,
+        imageOutput: 'off',
+        markdownPageSeparator: '<!-- page %page-number% -->',
+      });
       const seconds = (performance.now() - started) / 1000;
       const outputs = new Map(corpus.map((f) => [f.name, readFileSync(join(outputDir, `${f.name}.md`), 'utf8')]));
       return { outputs, seconds };
@@ -155,19 +166,34 @@ async function runAnchor(corpus: readonly CorpusFile[]): Promise<EngineRun | str
     const repeated = await batch(1 + ANCHOR_EXTRA_COPIES);
     // Speed on the same files as ours (the anchor has no OCR: scans cost it nothing).
     const pages = corpus.reduce((n, f) => n + f.meta.pages, 0);
-    const deterministic = new Map(corpus.map((f) => [f.name, first.outputs.get(f.name) === repeated.outputs.get(f.name)]));
+    const deterministic = new Map(
+      corpus.map((f) => [f.name, first.outputs.get(f.name) === repeated.outputs.get(f.name)]),
+    );
     // A small corpus can finish the larger batch no slower than the cold one (JIT, disk cache): then warm speed is not measurable, and the cold rate stands.
     const extra = repeated.seconds - first.seconds;
     const warm = extra > 0.05 ? (ANCHOR_EXTRA_COPIES * pages) / extra : pages / first.seconds;
     const cold = pages / first.seconds;
-    return { label: 'anchor', outputs: first.outputs, deterministic, pagesPerSecond: warm, speedNote: `warm JVM: ${ANCHOR_EXTRA_COPIES} extra corpus copies in one batch; ${fixed(cold, 1)} pages/s for one cold batch incl. JVM start` };
+    return {
+      label: 'anchor',
+      outputs: first.outputs,
+      deterministic,
+      pagesPerSecond: warm,
+      speedNote: `warm JVM: ${ANCHOR_EXTRA_COPIES} extra corpus copies in one batch; ${fixed(cold, 1)} pages/s for one cold batch incl. JVM start`,
+    };
   } catch (error) {
     return `@opendataloader/pdf failed: ${(error as Error).message.split('\n')[0]}`;
   }
 }
 
 function sumCounts(counts: readonly Counts[]): Counts {
-  return counts.reduce((a, b) => ({ truePositives: a.truePositives + b.truePositives, predicted: a.predicted + b.predicted, expected: a.expected + b.expected }), { truePositives: 0, predicted: 0, expected: 0 });
+  return counts.reduce(
+    (a, b) => ({
+      truePositives: a.truePositives + b.truePositives,
+      predicted: a.predicted + b.predicted,
+      expected: a.expected + b.expected,
+    }),
+    { truePositives: 0, predicted: 0, expected: 0 },
+  );
 }
 
 function ratio(part: { correct: number; total: number }): number {
@@ -177,7 +203,11 @@ function ratio(part: { correct: number; total: number }): number {
 function summarise(run: EngineRun, scores: Map<string, DocumentScore>): Summary {
   const all = [...scores.values()];
   const sum = (pick: (s: DocumentScore) => { correct: number; total: number }) =>
-    ratio(all.map(pick).reduce((a, b) => ({ correct: a.correct + b.correct, total: a.total + b.total }), { correct: 0, total: 0 }));
+    ratio(
+      all
+        .map(pick)
+        .reduce((a, b) => ({ correct: a.correct + b.correct, total: a.total + b.total }), { correct: 0, total: 0 }),
+    );
   return {
     headingF1: f1(sumCounts(all.map((s) => s.headings))),
     listF1: f1(sumCounts(all.map((s) => s.listItems))),
@@ -194,7 +224,8 @@ const fixed = (v: number, digits = 3) => v.toFixed(digits);
 
 function printTable(title: string, header: string[], rows: string[][]): void {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
   console.log(`\n${title}`);
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -205,11 +236,33 @@ function printScores(run: EngineRun, corpus: readonly CorpusFile[]): Summary {
   const scores = new Map(corpus.map((f) => [f.name, scoreDocument(run.outputs.get(f.name) ?? '', f.truth, f.meta)]));
   const rows = corpus.map((f) => {
     const s = scores.get(f.name)!;
-    return [f.name, fixed(f1(s.headings)), fixed(f1(s.listItems)), s.tableCells.total ? fixed(ratio(s.tableCells)) : '-', fixed(s.textSimilarity, 4), String(s.runningLeaks), `${s.pageMarkers.correct}/${s.pageMarkers.total}`, run.deterministic.get(f.name) ? 'yes' : 'NO'];
+    return [
+      f.name,
+      fixed(f1(s.headings)),
+      fixed(f1(s.listItems)),
+      s.tableCells.total ? fixed(ratio(s.tableCells)) : '-',
+      fixed(s.textSimilarity, 4),
+      String(s.runningLeaks),
+      `${s.pageMarkers.correct}/${s.pageMarkers.total}`,
+      run.deterministic.get(f.name) ? 'yes' : 'NO',
+    ];
   });
   const summary = summarise(run, scores);
-  rows.push(['ALL', fixed(summary.headingF1), fixed(summary.listF1), fixed(summary.tableCells), fixed(summary.textSimilarity, 4), String(summary.runningLeaks), fixed(summary.pageMarkers), `${fixed(summary.deterministic * 100, 0)}%`]);
-  printTable(`${run.label}: ${fixed(run.pagesPerSecond, 1)} pages/s (${run.speedNote})`, ['document', 'headF1', 'listF1', 'cells', 'textSim', 'leaks', 'pages', 'determ'], rows);
+  rows.push([
+    'ALL',
+    fixed(summary.headingF1),
+    fixed(summary.listF1),
+    fixed(summary.tableCells),
+    fixed(summary.textSimilarity, 4),
+    String(summary.runningLeaks),
+    fixed(summary.pageMarkers),
+    `${fixed(summary.deterministic * 100, 0)}%`,
+  ]);
+  printTable(
+    `${run.label}: ${fixed(run.pagesPerSecond, 1)} pages/s (${run.speedNote})`,
+    ['document', 'headF1', 'listF1', 'cells', 'textSim', 'leaks', 'pages', 'determ'],
+    rows,
+  );
   return summary;
 }
 
@@ -217,7 +270,9 @@ async function benchCorpus(title: string, dir: string, targets: Targets): Promis
   const corpus = loadCorpus(dir);
   const pages = corpus.reduce((n, f) => n + f.meta.pages, 0);
   const scans = corpus.filter(isScan);
-  console.log(`\n=== ${title} corpus: ${corpus.length} documents, ${pages} pages${scans.length ? ` (${scans.length} scans)` : ''} (${dir}); ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} (speed is shared with whatever else runs)`);
+  console.log(
+    `\n=== ${title} corpus: ${corpus.length} documents, ${pages} pages${scans.length ? ` (${scans.length} scans)` : ''} (${dir}); ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} (speed is shared with whatever else runs)`,
+  );
   const ours = printScores(await runOurs(corpus), corpus);
   const anchorRun = await runAnchor(corpus);
   const anchor = typeof anchorRun === 'string' ? undefined : printScores(anchorRun, corpus);
@@ -230,8 +285,22 @@ async function benchCorpus(title: string, dir: string, targets: Targets): Promis
     keys.map((key) => {
       const digits = key === 'pagesPerSecond' ? 1 : key === 'textSimilarity' ? 4 : 3;
       const anchorValue = anchor?.[key];
-      const ratioText = anchorValue === undefined ? 'n/a' : anchorValue === 0 ? (ours[key] === 0 ? '=' : 'inf') : fixed(ours[key] / anchorValue, 2);
-      return [targets[key].label, targets[key].goal, fixed(ours[key], digits), targets[key].pass(ours[key]) ? 'PASS' : 'FAIL', anchorValue === undefined ? 'n/a' : fixed(anchorValue, digits), ratioText];
+      const ratioText =
+        anchorValue === undefined
+          ? 'n/a'
+          : anchorValue === 0
+            ? ours[key] === 0
+              ? '='
+              : 'inf'
+            : fixed(ours[key] / anchorValue, 2);
+      return [
+        targets[key].label,
+        targets[key].goal,
+        fixed(ours[key], digits),
+        targets[key].pass(ours[key]) ? 'PASS' : 'FAIL',
+        anchorValue === undefined ? 'n/a' : fixed(anchorValue, digits),
+        ratioText,
+      ];
     }),
   );
 }

@@ -95,13 +95,20 @@ function listKeys(markdown: string): string[] {
     }
     while (indents.length && indents[indents.length - 1]! > indent) indents.pop();
     if (!indents.length || indents[indents.length - 1]! < indent) indents.push(indent);
-    open = { depth: indents.length - 1, marker: match[1]!, text: normaliseText(match[2]!), textIndent: indent + match[1]!.length + 1 };
+    open = {
+      depth: indents.length - 1,
+      marker: match[1]!,
+      text: normaliseText(match[2]!),
+      textIndent: indent + match[1]!.length + 1,
+    };
     items.push(open);
   }
   return items.map(({ depth, marker, text }) => {
     // The number is the marker's, or that of a source marker left in the text ("- 7. item", "- b) item").
     const remnant = /^\(?(\d{1,3}|[a-z])[.)]\s/i.exec(text)?.[1];
-    const number = /^\d+/.exec(marker)?.[0] ?? (remnant ? String(/\d/.test(remnant) ? Number(remnant) : remnant.toLowerCase().charCodeAt(0) - 96) : '-');
+    const number =
+      /^\d+/.exec(marker)?.[0] ??
+      (remnant ? String(/\d/.test(remnant) ? Number(remnant) : remnant.toLowerCase().charCodeAt(0) - 96) : '-');
     return `${depth}|${number}|${text.replace(MARKER_REMNANT, '')}`;
   });
 }

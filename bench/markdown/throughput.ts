@@ -6,9 +6,14 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export async function parallelThroughput(pdfs: readonly string[], { passes, workers }: { passes: number; workers: number }): Promise<{ wall: number; cpuBound: number; pages: number; seconds: number }> {
+export async function parallelThroughput(
+  pdfs: readonly string[],
+  { passes, workers }: { passes: number; workers: number },
+): Promise<{ wall: number; cpuBound: number; pages: number; seconds: number }> {
   const workerPath = fileURLToPath(new URL('./speed-worker.ts', import.meta.url));
-  const children = Array.from({ length: workers }, () => fork(workerPath, [String(passes), ...pdfs], { execArgv: ['--import', 'tsx'] }));
+  const children = Array.from({ length: workers }, () =>
+    fork(workerPath, [String(passes), ...pdfs], { execArgv: ['--import', 'tsx'] }),
+  );
   const nextMessage = (child: ChildProcess) =>
     new Promise<unknown>((resolve, reject) => {
       child.once('message', resolve);

@@ -29,7 +29,20 @@ async function coldPrint(page: string, scratch: string): Promise<ConvertTiming> 
   try {
     // At the sandbox runs' priority (nice 10, which the warm browser inherits): on a busy machine a
     // baseline at nice 0 would take CPU from the pool it is compared with.
-    await runProcess('nice', ['-n', '10', executablePath, ...args, `--user-data-dir=${profile}`, '--no-pdf-header-footer', `--print-to-pdf=${output}`, page], { timeoutMs: 60_000 });
+    await runProcess(
+      'nice',
+      [
+        '-n',
+        '10',
+        executablePath,
+        ...args,
+        `--user-data-dir=${profile}`,
+        '--no-pdf-header-footer',
+        `--print-to-pdf=${output}`,
+        page,
+      ],
+      { timeoutMs: 60_000 },
+    );
   } finally {
     await rm(profile, { recursive: true, force: true });
   }
@@ -61,11 +74,16 @@ export const chromiumRow: BenchRow = {
       for (const clients of LEVELS) {
         for (const mode of ['warm', 'cold'] as const) {
           progress(`${mode}, ${clients} client${clients > 1 ? 's' : ''}, ${seconds} s`);
-          const convert = mode === 'warm' ? () => convertTimed(server.url, server.key, zip, { to: 'pdf' }) : () => coldPrint(page, scratch);
+          const convert =
+            mode === 'warm'
+              ? () => convertTimed(server.url, server.key, zip, { to: 'pdf' })
+              : () => coldPrint(page, scratch);
           const run = await closedLoop(clients, seconds, convert);
           const overall = run.latencies.length / (run.elapsedMs / 1000);
           results.set(`${mode}:${clients}`, { latencies: run.latencies, overall });
-          progress(`  ${run.latencies.length} documents, ${overall.toFixed(2)}/s, p50 ${percentile(run.latencies, 50).toFixed(0)} ms`);
+          progress(
+            `  ${run.latencies.length} documents, ${overall.toFixed(2)}/s, p50 ${percentile(run.latencies, 50).toFixed(0)} ms`,
+          );
         }
       }
       const warm = (c: number) => results.get(`warm:${c}`)!;
@@ -73,18 +91,31 @@ export const chromiumRow: BenchRow = {
       const measurements: Measurement[] = [];
       const p50 = spread(warm(1).latencies);
       measurements.push({
-        row: 'chromium', metric: 'end-to-end latency, 1 client (warm pool)', unit: 'ms', value: p50, over: `${p50.n} documents`,
-        baseline: { label: 'cold chromium --print-to-pdf', value: spread(cold(1).latencies).median }, ratio: ratioOf(p50.median, spread(cold(1).latencies).median),
+        row: 'chromium',
+        metric: 'end-to-end latency, 1 client (warm pool)',
+        unit: 'ms',
+        value: p50,
+        over: `${p50.n} documents`,
+        baseline: { label: 'cold chromium --print-to-pdf', value: spread(cold(1).latencies).median },
+        ratio: ratioOf(p50.median, spread(cold(1).latencies).median),
         target: { text: 'p50 ≤ 250 ms', met: p50.median <= 250 },
         note: `p99 ${percentile(warm(1).latencies, 99).toFixed(0)} ms; upload, queue, render, polling and download included`,
       });
       for (const clients of LEVELS) {
         const speedUp = ratioOf(warm(clients).overall, cold(clients).overall);
         measurements.push({
-          row: 'chromium', metric: `throughput, ${clients} client${clients > 1 ? 's' : ''} (warm pool)`, unit: 'docs/s',
-          value: { median: warm(clients).overall, min: warm(clients).overall, max: warm(clients).overall, n: warm(clients).latencies.length },
+          row: 'chromium',
+          metric: `throughput, ${clients} client${clients > 1 ? 's' : ''} (warm pool)`,
+          unit: 'docs/s',
+          value: {
+            median: warm(clients).overall,
+            min: warm(clients).overall,
+            max: warm(clients).overall,
+            n: warm(clients).latencies.length,
+          },
           over: `${seconds} s`,
-          baseline: { label: 'cold chromium --print-to-pdf', value: cold(clients).overall }, ratio: speedUp,
+          baseline: { label: 'cold chromium --print-to-pdf', value: cold(clients).overall },
+          ratio: speedUp,
           ...(clients === 4 ? { target: { text: '≥ 10× cold', met: speedUp >= 10 } } : {}),
           note: `p50 ${percentile(warm(clients).latencies, 50).toFixed(0)} ms vs ${percentile(cold(clients).latencies, 50).toFixed(0)} ms cold`,
         });

@@ -15,7 +15,9 @@ export const imageRow: BenchRow = {
   minutes: { full: 0.7, quick: 0.3 },
   async run({ quick, progress }) {
     const samples = quick ? 30 : 300;
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 80, b: 40 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+      .png()
+      .toBuffer();
     const server = await startBenchServer('image');
     try {
       const viaApi = () => convertTimed(server.url, server.key, { name: 'tiny.png', data: png }, { to: 'webp' });
@@ -38,13 +40,22 @@ export const imageRow: BenchRow = {
       const e2e = spread(api);
       const baseline = spread(direct).median;
       const added = e2e.median - baseline;
-      progress(`p50 ${e2e.median.toFixed(1)} ms over HTTP, ${baseline.toFixed(1)} ms in-process: ${added.toFixed(1)} ms added`);
-      return [{
-        row: 'image', metric: 'end-to-end latency, tiny PNG -> WEBP', unit: 'ms', value: e2e, over: `${e2e.n} conversions`,
-        baseline: { label: 'sharp in-process', value: baseline }, ratio: ratioOf(e2e.median, baseline),
-        target: { text: '≤ 30 ms added at p50', met: added <= 30 },
-        note: `${added.toFixed(1)} ms added at p50, of which upload to accepted ${median(accepted).toFixed(1)} ms; the rest is queue, sandbox run, polling (every ${POLL_MS} ms: ${POLL_MS / 2} ms on average) and download`,
-      }];
+      progress(
+        `p50 ${e2e.median.toFixed(1)} ms over HTTP, ${baseline.toFixed(1)} ms in-process: ${added.toFixed(1)} ms added`,
+      );
+      return [
+        {
+          row: 'image',
+          metric: 'end-to-end latency, tiny PNG -> WEBP',
+          unit: 'ms',
+          value: e2e,
+          over: `${e2e.n} conversions`,
+          baseline: { label: 'sharp in-process', value: baseline },
+          ratio: ratioOf(e2e.median, baseline),
+          target: { text: '≤ 30 ms added at p50', met: added <= 30 },
+          note: `${added.toFixed(1)} ms added at p50, of which upload to accepted ${median(accepted).toFixed(1)} ms; the rest is queue, sandbox run, polling (every ${POLL_MS} ms: ${POLL_MS / 2} ms on average) and download`,
+        },
+      ];
     } finally {
       await server.stop();
     }

@@ -24,8 +24,17 @@ export interface IsolationResult {
   heavyAtEnd: string[];
 }
 
-export async function measureIsolation({ requests, rounds }: { requests: number; rounds: number }): Promise<IsolationResult> {
-  const server = await startBenchServer('isolation', { WORKERS: '2', PLUGINS: path.join(ROOT, 'bench/fixtures/load-plugins.ts') });
+export async function measureIsolation({
+  requests,
+  rounds,
+}: {
+  requests: number;
+  rounds: number;
+}): Promise<IsolationResult> {
+  const server = await startBenchServer('isolation', {
+    WORKERS: '2',
+    PLUGINS: path.join(ROOT, 'bench/fixtures/load-plugins.ts'),
+  });
   const key = server.key;
   const latencies = async (url: string, withKey: boolean) => {
     const times: number[] = [];
@@ -52,8 +61,15 @@ export async function measureIsolation({ requests, rounds }: { requests: number;
     const jobUrl = `${server.url}/api/v1/jobs/${done.body.jobId}`;
     const idle = await measureRounds(jobUrl);
 
-    const heavy = await Promise.all(['bench-cpu', 'bench-memory'].map((op) => submitConvert(server.url, key, { name: 'a.txt', data: 'x' }, { to: 'txt', op })));
-    const states = () => Promise.all(heavy.map(async (h) => (await getJson(`${server.url}/api/v1/jobs/${h.body.jobId}`, key)).body.status as string));
+    const heavy = await Promise.all(
+      ['bench-cpu', 'bench-memory'].map((op) =>
+        submitConvert(server.url, key, { name: 'a.txt', data: 'x' }, { to: 'txt', op }),
+      ),
+    );
+    const states = () =>
+      Promise.all(
+        heavy.map(async (h) => (await getJson(`${server.url}/api/v1/jobs/${h.body.jobId}`, key)).body.status as string),
+      );
     while (!(await states()).every((s) => s === 'active')) await sleep(100);
     await sleep(1_500); // both runs at full weight
     const loaded = await measureRounds(jobUrl);
@@ -78,12 +94,20 @@ export const isolationRow: BenchRow = {
       const value = spread(p99s(loadedSets));
       const base = spread(p99s(idleSets)).median;
       return {
-        row: 'isolation', metric: `p99 latency of ${endpoint} under heavy runs`, unit: 'ms', value, over: `${rounds} rounds of ${requests} sequential requests`,
-        baseline: { label: 'same server idle', value: base }, ratio: ratioOf(value.median, base),
+        row: 'isolation',
+        metric: `p99 latency of ${endpoint} under heavy runs`,
+        unit: 'ms',
+        value,
+        over: `${rounds} rounds of ${requests} sequential requests`,
+        baseline: { label: 'same server idle', value: base },
+        ratio: ratioOf(value.median, base),
         target: { text: 'p99 ≤ 50 ms', met: value.median <= 50 },
         note: `p50 ${spread(p50s(loadedSets)).median.toFixed(2)} ms under load vs ${spread(p50s(idleSets)).median.toFixed(2)} ms idle; heavy runs still active at the end: ${heavyAtEnd.join(', ')}`,
       };
     };
-    return [measurement('GET /healthz', idle.health, loaded.health), measurement('GET /api/v1/jobs/{id}', idle.job, loaded.job)];
+    return [
+      measurement('GET /healthz', idle.health, loaded.health),
+      measurement('GET /api/v1/jobs/{id}', idle.job, loaded.job),
+    ];
   },
 };

@@ -17,22 +17,31 @@ function textPdfs(): Array<{ pdf: string; pages: number }> {
   return readdirSync(CORPUS_DIR)
     .filter((f) => f.endsWith('.pdf'))
     .sort()
-    .map((f) => ({ pdf: path.join(CORPUS_DIR, f), meta: JSON.parse(readFileSync(path.join(CORPUS_DIR, f.replace(/\.pdf$/, '.json')), 'utf8')) as TruthMeta }))
+    .map((f) => ({
+      pdf: path.join(CORPUS_DIR, f),
+      meta: JSON.parse(readFileSync(path.join(CORPUS_DIR, f.replace(/\.pdf$/, '.json')), 'utf8')) as TruthMeta,
+    }))
     .filter(({ meta }) => meta.route !== 'scan')
     .map(({ pdf, meta }) => ({ pdf, pages: meta.pages }));
 }
 
 /** pdftotext over the corpus `passes` times in `lanes` parallel lanes; pages per second. */
-async function pdftotextRate(files: ReadonlyArray<{ pdf: string; pages: number }>, passes: number, lanes: number): Promise<number> {
+async function pdftotextRate(
+  files: ReadonlyArray<{ pdf: string; pages: number }>,
+  passes: number,
+  lanes: number,
+): Promise<number> {
   const queue = Array.from({ length: passes }, () => files).flat();
   let pages = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: lanes }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      await runProcess('pdftotext', ['-layout', next.pdf, '-'], { timeoutMs: 60_000 });
-      pages += next.pages;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        await runProcess('pdftotext', ['-layout', next.pdf, '-'], { timeoutMs: 60_000 });
+        pages += next.pages;
+      }
+    }),
+  );
   return pages / ((performance.now() - started) / 1000);
 }
 
@@ -49,20 +58,32 @@ export const markdownRow: BenchRow = {
     const cpuBound: number[] = [];
     const baseline: number[] = [];
     for (let round = 0; round < rounds; round++) {
-      const run = await parallelThroughput(files.map((f) => f.pdf), { passes, workers });
+      const run = await parallelThroughput(
+        files.map((f) => f.pdf),
+        { passes, workers },
+      );
       ours.push(run.wall);
       cpuBound.push(run.cpuBound);
       baseline.push(await pdftotextRate(files, passes, workers));
-      progress(`round ${round + 1}/${rounds}: ${run.wall.toFixed(1)} pages/s (CPU-bound ${run.cpuBound.toFixed(1)}), pdftotext ${baseline.at(-1)!.toFixed(1)} pages/s`);
+      progress(
+        `round ${round + 1}/${rounds}: ${run.wall.toFixed(1)} pages/s (CPU-bound ${run.cpuBound.toFixed(1)}), pdftotext ${baseline.at(-1)!.toFixed(1)} pages/s`,
+      );
     }
     const value = spread(ours);
     const base = spread(baseline).median;
     const pages = files.reduce((n, f) => n + f.pages, 0);
-    return [{
-      row: 'pdf-to-markdown', metric: `pages/s in-process, ${workers} processes`, unit: 'pages/s', value, over: `${rounds} rounds of ${passes} passes over ${pages} pages`,
-      baseline: { label: 'pdftotext', value: base }, ratio: ratioOf(value.median, base),
-      target: { text: '≥ 50 pages/s', met: value.median >= 50 },
-      note: `CPU-bound rate ${spread(cpuBound).median.toFixed(1)} pages/s (pages per CPU-second × processes: what the machine's other load does not distort); corpus ${files.length} text PDFs`,
-    }];
+    return [
+      {
+        row: 'pdf-to-markdown',
+        metric: `pages/s in-process, ${workers} processes`,
+        unit: 'pages/s',
+        value,
+        over: `${rounds} rounds of ${passes} passes over ${pages} pages`,
+        baseline: { label: 'pdftotext', value: base },
+        ratio: ratioOf(value.median, base),
+        target: { text: '≥ 50 pages/s', met: value.median >= 50 },
+        note: `CPU-bound rate ${spread(cpuBound).median.toFixed(1)} pages/s (pages per CPU-second × processes: what the machine's other load does not distort); corpus ${files.length} text PDFs`,
+      },
+    ];
   },
 };

@@ -26,22 +26,62 @@ export interface MediaTimes {
   serviceCpuMs: number[];
 }
 
-const ffmpeg = (args: string[]) => runProcess('ffmpeg', ['-nostdin', '-hide_banner', '-v', 'error', '-y', ...args], { timeoutMs: 600_000 });
+const ffmpeg = (args: string[]) =>
+  runProcess('ffmpeg', ['-nostdin', '-hide_banner', '-v', 'error', '-y', ...args], { timeoutMs: 600_000 });
 
-export async function measureMedia(rounds: number, progress: (message: string) => void = () => undefined): Promise<MediaTimes> {
+export async function measureMedia(
+  rounds: number,
+  progress: (message: string) => void = () => undefined,
+): Promise<MediaTimes> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-media-'));
   const clip = path.join(dir, 'clip.mov');
   // 10 s of 720p30 test pattern with a stereo tone, H.264 + AAC in MOV.
   await ffmpeg([
-    '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=10',
-    '-f', 'lavfi', '-i', 'sine=frequency=440:duration=10',
-    '-ac', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', clip,
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=30:duration=10',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=10',
+    '-ac',
+    '2',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    clip,
   ]);
   // What video-convert runs for mp4 (shared/encoders.ts VIDEO_ENCODERS.mp4), as one direct command.
   const directArgs = (output: string) => [
-    '-i', clip, '-map', '0:0', '-map', '0:1',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2', '-movflags', '+faststart',
-    '-c:a', 'aac', '-b:a', '160k', output,
+    '-i',
+    clip,
+    '-map',
+    '0:0',
+    '-map',
+    '0:1',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '23',
+    '-pix_fmt',
+    'yuv420p',
+    '-vf',
+    'scale=trunc(iw/2)*2:trunc(ih/2)*2',
+    '-movflags',
+    '+faststart',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '160k',
+    output,
   ];
   const server = await startServer({ plugins: mediaPlugins });
   const timed = async (fn: () => Promise<unknown>) => {
@@ -52,7 +92,12 @@ export async function measureMedia(rounds: number, progress: (message: string) =
   const serviceCpuMs: number[] = [];
   const runners: Record<Side, () => Promise<number>> = {
     direct: () => timed(() => ffmpeg(directArgs(path.join(dir, 'direct.mp4')))),
-    plugin: () => timed(() => runPlugin(videoConvertPlugin, [{ path: clip, format: 'mov' }], {}, { target: 'mp4' }).then((run) => rm(run.workDir, { recursive: true }))),
+    plugin: () =>
+      timed(() =>
+        runPlugin(videoConvertPlugin, [{ path: clip, format: 'mov' }], {}, { target: 'mp4' }).then((run) =>
+          rm(run.workDir, { recursive: true }),
+        ),
+      ),
     service: async () => {
       // A Business key per run: the client polls every 100 ms, and a Pro key may make only 120 requests a minute.
       const key = await server.createKey('business');
@@ -69,7 +114,9 @@ export async function measureMedia(rounds: number, progress: (message: string) =
     for (let round = 0; round < rounds; round++) {
       const order = SIDES.map((_, i) => SIDES[(i + round) % SIDES.length]!);
       for (const side of order) times[side].push(await runners[side]());
-      progress(`round ${round + 1}/${rounds}: ${SIDES.map((s) => `${s} ${(times[s].at(-1)! / 1000).toFixed(2)} s`).join(', ')}`);
+      progress(
+        `round ${round + 1}/${rounds}: ${SIDES.map((s) => `${s} ${(times[s].at(-1)! / 1000).toFixed(2)} s`).join(', ')}`,
+      );
     }
     return { warmup, times, serviceCpuMs: serviceCpuMs.slice(1) };
   } finally {
@@ -89,11 +136,18 @@ export const mediaRow: BenchRow = {
     const direct = spread(times.direct.map((ms) => ms / 1000));
     const plugin = spread(times.plugin.map((ms) => ms / 1000));
     const ratio = ratioOf(service.median, direct.median);
-    return [{
-      row: 'media', metric: '10 s 720p MOV -> MP4 through the service', unit: 's', value: service, over: `${rounds} rounds`,
-      baseline: { label: 'ffmpeg directly', value: direct.median }, ratio,
-      target: { text: 'ratio ≤ 1.10', met: ratio <= 1.1 },
-      note: `plugin alone ${plugin.median.toFixed(2)} s; ratio of minimums (the least disturbed runs) ${ratioOf(service.min, direct.min).toFixed(3)}`,
-    }];
+    return [
+      {
+        row: 'media',
+        metric: '10 s 720p MOV -> MP4 through the service',
+        unit: 's',
+        value: service,
+        over: `${rounds} rounds`,
+        baseline: { label: 'ffmpeg directly', value: direct.median },
+        ratio,
+        target: { text: 'ratio ≤ 1.10', met: ratio <= 1.1 },
+        note: `plugin alone ${plugin.median.toFixed(2)} s; ratio of minimums (the least disturbed runs) ${ratioOf(service.min, direct.min).toFixed(3)}`,
+      },
+    ];
   },
 };

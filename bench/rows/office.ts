@@ -57,8 +57,14 @@ export const officeRow: BenchRow = {
     const servers = new Map<string, BenchServer>();
     /** What /readyz says of the office pool: the pool row is only the pool's if it says `pool`. */
     const officeState = async (server: BenchServer) => {
-      const office = ((await (await fetch(`${server.url}/readyz`)).json()) as { office?: { mode?: string; size?: number; fallbackReason?: string } }).office;
-      return office ? `${office.mode}${office.size !== undefined ? ` (${office.size} listeners)` : ''}${office.fallbackReason ? `: ${office.fallbackReason}` : ''}` : 'not reported';
+      const office = (
+        (await (await fetch(`${server.url}/readyz`)).json()) as {
+          office?: { mode?: string; size?: number; fallbackReason?: string };
+        }
+      ).office;
+      return office
+        ? `${office.mode}${office.size !== undefined ? ` (${office.size} listeners)` : ''}${office.fallbackReason ? `: ${office.fallbackReason}` : ''}`
+        : 'not reported';
     };
     const states: string[] = [];
     try {
@@ -70,27 +76,46 @@ export const officeRow: BenchRow = {
         for (let i = 0; i < 3; i++) await convertTimed(server.url, server.key, docx, { to: 'pdf' });
         const state = await officeState(server);
         progress(`${mode.label} server ready; /readyz office: ${state}`);
-        if (mode.label === 'pool' && !state.startsWith('pool')) progress(`WARNING: the pool server is not on its pool: its numbers are not the pool's`);
+        if (mode.label === 'pool' && !state.startsWith('pool'))
+          progress(`WARNING: the pool server is not on its pool: its numbers are not the pool's`);
       }
-      const results = new Map<string, { latencies: number[]; acceptances: number[]; rates: number[]; overall: number }>();
+      const results = new Map<
+        string,
+        { latencies: number[]; acceptances: number[]; rates: number[]; overall: number }
+      >();
       for (const clients of LEVELS) {
         for (const mode of modes) {
           const server = servers.get(mode.label)!;
           progress(`${mode.label}, ${clients} client${clients > 1 ? 's' : ''}, ${seconds} s`);
-          const run = await closedLoop(clients, seconds, () => convertTimed(server.url, server.key, docx, { to: 'pdf' }));
+          const run = await closedLoop(clients, seconds, () =>
+            convertTimed(server.url, server.key, docx, { to: 'pdf' }),
+          );
           const overall = run.latencies.length / (run.elapsedMs / 1000);
-          results.set(`${mode.label}:${clients}`, { latencies: run.latencies, acceptances: run.acceptances, rates: windowRates(run.completedAt, run.elapsedMs, windowMs), overall });
-          progress(`  ${run.latencies.length} conversions, ${overall.toFixed(2)}/s, p50 ${percentile(run.latencies, 50).toFixed(0)} ms, p99 ${percentile(run.latencies, 99).toFixed(0)} ms`);
+          results.set(`${mode.label}:${clients}`, {
+            latencies: run.latencies,
+            acceptances: run.acceptances,
+            rates: windowRates(run.completedAt, run.elapsedMs, windowMs),
+            overall,
+          });
+          progress(
+            `  ${run.latencies.length} conversions, ${overall.toFixed(2)}/s, p50 ${percentile(run.latencies, 50).toFixed(0)} ms, p99 ${percentile(run.latencies, 99).toFixed(0)} ms`,
+          );
         }
       }
-      for (const mode of modes) states.push(`${mode.label} server at the end: ${await officeState(servers.get(mode.label)!)}`);
+      for (const mode of modes)
+        states.push(`${mode.label} server at the end: ${await officeState(servers.get(mode.label)!)}`);
       const pool = (clients: number) => results.get(`pool:${clients}`)!;
       const cold = (clients: number) => results.get(`cold:${clients}`)!;
       const measurements: Measurement[] = [];
       const p50Pool = spread(pool(1).latencies);
       measurements.push({
-        row: 'office', metric: 'end-to-end latency, 1 client (pool)', unit: 'ms', value: p50Pool, over: `${p50Pool.n} conversions`,
-        baseline: { label: 'cold soffice', value: spread(cold(1).latencies).median }, ratio: ratioOf(p50Pool.median, spread(cold(1).latencies).median),
+        row: 'office',
+        metric: 'end-to-end latency, 1 client (pool)',
+        unit: 'ms',
+        value: p50Pool,
+        over: `${p50Pool.n} conversions`,
+        baseline: { label: 'cold soffice', value: spread(cold(1).latencies).median },
+        ratio: ratioOf(p50Pool.median, spread(cold(1).latencies).median),
         target: { text: 'p50 ≤ 150 ms', met: p50Pool.median <= 150 },
         note: `of which upload to accepted: p50 ${percentile(pool(1).acceptances, 50).toFixed(0)} ms; the rest is queue, conversion, polling (every ${POLL_MS} ms) and download. /readyz office: ${states.join('; ')}`,
       });
@@ -98,12 +123,22 @@ export const officeRow: BenchRow = {
         const speedUp = ratioOf(pool(clients).overall, cold(clients).overall);
         const atFour = clients === 4;
         measurements.push({
-          row: 'office', metric: `throughput, ${clients} client${clients > 1 ? 's' : ''} (pool)`, unit: 'conv/s',
+          row: 'office',
+          metric: `throughput, ${clients} client${clients > 1 ? 's' : ''} (pool)`,
+          unit: 'conv/s',
           // Headline: conversions over the whole level; min/max: its windows, to show how steady it was.
-          value: { median: pool(clients).overall, min: Math.min(...pool(clients).rates), max: Math.max(...pool(clients).rates), n: pool(clients).latencies.length },
+          value: {
+            median: pool(clients).overall,
+            min: Math.min(...pool(clients).rates),
+            max: Math.max(...pool(clients).rates),
+            n: pool(clients).latencies.length,
+          },
           over: `${seconds} s (min/max: ${windowMs / 1000} s windows)`,
-          baseline: { label: 'cold soffice', value: cold(clients).overall }, ratio: speedUp,
-          ...(atFour ? { target: { text: '≥ 15 conv/s and ≥ 10× cold', met: pool(4).overall >= 15 && speedUp >= 10 } } : {}),
+          baseline: { label: 'cold soffice', value: cold(clients).overall },
+          ratio: speedUp,
+          ...(atFour
+            ? { target: { text: '≥ 15 conv/s and ≥ 10× cold', met: pool(4).overall >= 15 && speedUp >= 10 } }
+            : {}),
           note: `${pool(clients).latencies.length} vs ${cold(clients).latencies.length} conversions; p50 ${percentile(pool(clients).latencies, 50).toFixed(0)} ms vs ${percentile(cold(clients).latencies, 50).toFixed(0)} ms, p99 ${percentile(pool(clients).latencies, 99).toFixed(0)} ms vs ${percentile(cold(clients).latencies, 99).toFixed(0)} ms`,
         });
       }

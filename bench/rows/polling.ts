@@ -23,7 +23,13 @@ const POLL_INTERVAL_MS = 1_000;
  * schedule from a random offset, so a slow answer does not thin the load), or back to back when
  * `intervalMs` is 0. Every latency in ms.
  */
-async function poll(url: string, headers: Record<string, string>, pollers: number, seconds: number, intervalMs: number): Promise<number[]> {
+async function poll(
+  url: string,
+  headers: Record<string, string>,
+  pollers: number,
+  seconds: number,
+  intervalMs: number,
+): Promise<number[]> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: pollers });
   const latencies: number[] = [];
   const begin = performance.now();
@@ -33,19 +39,25 @@ async function poll(url: string, headers: Record<string, string>, pollers: numbe
       const started = performance.now();
       const req = http.get(url, { agent, headers }, (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${url} answered ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(performance.now() - started)
+            : reject(new Error(`${url} answered ${res.statusCode}`)),
+        );
       });
       req.on('error', reject);
     });
   try {
-    await Promise.all(Array.from({ length: pollers }, async () => {
-      for (let next = begin + Math.random() * intervalMs; next < deadline; next += intervalMs) {
-        const wait = next - performance.now();
-        if (wait > 0) await sleep(wait);
-        latencies.push(await once());
-        if (intervalMs === 0) next = performance.now();
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: pollers }, async () => {
+        for (let next = begin + Math.random() * intervalMs; next < deadline; next += intervalMs) {
+          const wait = next - performance.now();
+          if (wait > 0) await sleep(wait);
+          latencies.push(await once());
+          if (intervalMs === 0) next = performance.now();
+        }
+      }),
+    );
   } finally {
     agent.destroy();
   }
@@ -66,7 +78,9 @@ export const pollingRow: BenchRow = {
       throw err;
     });
     try {
-      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 0, g: 0, b: 0 } } }).png().toBuffer();
+      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 0, g: 0, b: 0 } } })
+        .png()
+        .toBuffer();
       const { jobId } = await convertTimed(server.url, server.key, { name: 'tiny.png', data: png }, { to: 'webp' });
       const jobUrl = `${server.url}/api/v1/jobs/${jobId}`;
       const trivialUrl = `${trivial.url}/trivial`;
@@ -83,21 +97,32 @@ export const pollingRow: BenchRow = {
         baseline.push(percentile(b, 99));
         p50s.service.push(percentile(s, 50));
         p50s.baseline.push(percentile(b, 50));
-        progress(`round ${round + 1}/${rounds} (${(s.length / seconds).toFixed(0)} req/s offered): jobs p50 ${percentile(s, 50).toFixed(1)} / p99 ${percentile(s, 99).toFixed(1)} ms; trivial p50 ${percentile(b, 50).toFixed(1)} / p99 ${percentile(b, 99).toFixed(1)} ms`);
+        progress(
+          `round ${round + 1}/${rounds} (${(s.length / seconds).toFixed(0)} req/s offered): jobs p50 ${percentile(s, 50).toFixed(1)} / p99 ${percentile(s, 99).toFixed(1)} ms; trivial p50 ${percentile(b, 50).toFixed(1)} / p99 ${percentile(b, 99).toFixed(1)} ms`,
+        );
       }
       const saturated = {
         service: (await poll(jobUrl, auth, POLLERS, saturationSeconds, 0)).length / saturationSeconds,
         baseline: (await poll(trivialUrl, {}, POLLERS, saturationSeconds, 0)).length / saturationSeconds,
       };
-      progress(`back to back: jobs ${saturated.service.toFixed(0)} req/s, trivial ${saturated.baseline.toFixed(0)} req/s`);
+      progress(
+        `back to back: jobs ${saturated.service.toFixed(0)} req/s, trivial ${saturated.baseline.toFixed(0)} req/s`,
+      );
       const value = spread(service);
       const base = spread(baseline).median;
-      return [{
-        row: 'polling', metric: `p99 latency, ${POLLERS} pollers (1/s each) on GET /api/v1/jobs/{id}`, unit: 'ms', value, over: `${rounds} rounds of ${seconds} s`,
-        baseline: { label: 'trivial Fastify route', value: base }, ratio: ratioOf(value.median, base),
-        target: { text: 'p99 ≤ 20 ms', met: value.median <= 20 },
-        note: `p50 ${spread(p50s.service).median.toFixed(1)} ms vs ${spread(p50s.baseline).median.toFixed(1)} ms; polled back to back by the same ${POLLERS} (saturation): ${saturated.service.toFixed(0)} vs ${saturated.baseline.toFixed(0)} requests/s, one client process, keep-alive`,
-      }];
+      return [
+        {
+          row: 'polling',
+          metric: `p99 latency, ${POLLERS} pollers (1/s each) on GET /api/v1/jobs/{id}`,
+          unit: 'ms',
+          value,
+          over: `${rounds} rounds of ${seconds} s`,
+          baseline: { label: 'trivial Fastify route', value: base },
+          ratio: ratioOf(value.median, base),
+          target: { text: 'p99 ≤ 20 ms', met: value.median <= 20 },
+          note: `p50 ${spread(p50s.service).median.toFixed(1)} ms vs ${spread(p50s.baseline).median.toFixed(1)} ms; polled back to back by the same ${POLLERS} (saturation): ${saturated.service.toFixed(0)} vs ${saturated.baseline.toFixed(0)} requests/s, one client process, keep-alive`,
+        },
+      ];
     } finally {
       trivial.stop();
       await server.stop();

@@ -25,7 +25,27 @@ const CHUNK = 8 * 2 ** 20;
 /** A one-second MP4 followed by zeros up to `bytes`. */
 async function paddedVideo(file: string, bytes: number): Promise<void> {
   const clip = `${file}.clip.mp4`;
-  await runProcess('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=10:duration=1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', clip], { timeoutMs: 60_000 });
+  await runProcess(
+    'ffmpeg',
+    [
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x240:rate=10:duration=1',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      clip,
+    ],
+    { timeoutMs: 60_000 },
+  );
   const head = await readFile(clip);
   await rm(clip);
   const handle = await open(file, 'w');
@@ -72,20 +92,30 @@ export const uploadsRow: BenchRow = {
        */
       const post = async (url: string, headers: Record<string, string>) => {
         const boundary = `bench${randomUUID().replace(/-/g, '')}`;
-        const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="to"\r\n\r\nwebm\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+        const head = Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="to"\r\n\r\nwebm\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+        );
         const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
         const started = performance.now();
         const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-          const req = http.request(url, {
-            method: 'POST',
-            headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + size + tail.length) },
-          }, (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (chunk: string) => (text += chunk));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-            res.on('error', reject);
-          });
+          const req = http.request(
+            url,
+            {
+              method: 'POST',
+              headers: {
+                ...headers,
+                'content-type': `multipart/form-data; boundary=${boundary}`,
+                'content-length': String(head.length + size + tail.length),
+              },
+            },
+            (res) => {
+              let text = '';
+              res.setEncoding('utf8');
+              res.on('data', (chunk: string) => (text += chunk));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+              res.on('error', reject);
+            },
+          );
           req.on('error', reject);
           req.write(head);
           const file = createReadStream(source, { highWaterMark: 1 << 20 });
@@ -105,7 +135,9 @@ export const uploadsRow: BenchRow = {
             await sleep(50);
           }
         })();
-        const { seconds, jobId } = await post(`${server.url}/api/v1/convert`, authHeaders(server.key)).finally(() => (sampling = false));
+        const { seconds, jobId } = await post(`${server.url}/api/v1/convert`, authHeaders(server.key)).finally(
+          () => (sampling = false),
+        );
         await sampler;
         // Let the job finish (it converts the one-second clip) so its disk work stays out of the next measurement.
         let jobStatus = 'unfinished after 300 s';
@@ -125,11 +157,15 @@ export const uploadsRow: BenchRow = {
       for (let i = 0; i < runs; i++) {
         disk.push(await diskCopy());
         uploads.push(await upload());
-        progress(`run ${i + 1}/${runs}: upload ${uploads.at(-1)!.mbPerSecond.toFixed(0)} MB/s, peak server RSS ${uploads.at(-1)!.peakMb.toFixed(0)} MB; disk copy ${disk.at(-1)!.toFixed(0)} MB/s`);
+        progress(
+          `run ${i + 1}/${runs}: upload ${uploads.at(-1)!.mbPerSecond.toFixed(0)} MB/s, peak server RSS ${uploads.at(-1)!.peakMb.toFixed(0)} MB; disk copy ${disk.at(-1)!.toFixed(0)} MB/s`,
+        );
       }
       // What this client can send at all, to a route that discards the body: the ceiling of the measurement.
       const sink = await startTrivialServer();
-      const sinkMbPerSecond = await post(`${sink.url}/sink`, {}).then(({ seconds }) => size / MB / seconds).finally(() => sink.stop());
+      const sinkMbPerSecond = await post(`${sink.url}/sink`, {})
+        .then(({ seconds }) => size / MB / seconds)
+        .finally(() => sink.stop());
       progress(`the same upload to a Fastify route that discards it: ${sinkMbPerSecond.toFixed(0)} MB/s`);
       const speed = spread(uploads.map((u) => u.mbPerSecond));
       const rss = spread(uploads.map((u) => u.peakMb));
@@ -137,19 +173,34 @@ export const uploadsRow: BenchRow = {
       const label = `${(size / 2 ** 20).toFixed(0)} MiB`;
       return [
         {
-          row: 'uploads', metric: `upload speed, ${label} to accepted`, unit: 'MB/s', value: speed, over: `${runs} uploads`,
-          baseline: { label: 'plain disk copy', value: diskMedian }, ratio: ratioOf(speed.median, diskMedian),
+          row: 'uploads',
+          metric: `upload speed, ${label} to accepted`,
+          unit: 'MB/s',
+          value: speed,
+          over: `${runs} uploads`,
+          baseline: { label: 'plain disk copy', value: diskMedian },
+          ratio: ratioOf(speed.median, diskMedian),
           target: { text: '≥ 200 MB/s', met: speed.median >= 200 },
           note: `the same client to a Fastify route that discards the body: ${sinkMbPerSecond.toFixed(0)} MB/s (the client's own ceiling); the accepted jobs afterwards: ${uploads.map((u) => u.jobStatus).join(', ')}`,
         },
         {
-          row: 'uploads', metric: `peak server RSS during a ${label} upload`, unit: 'MB', value: rss, over: `${runs} uploads`,
-          baseline: { label: 'server idle', value: idleRss / MB }, ratio: ratioOf(rss.median, idleRss / MB),
-          target: { text: '≤ 150 MB', met: rss.max <= 150 }, note: 'the server process alone (its sandbox processes do not take part in uploads); MB = 10^6 bytes; met on the highest peak',
+          row: 'uploads',
+          metric: `peak server RSS during a ${label} upload`,
+          unit: 'MB',
+          value: rss,
+          over: `${runs} uploads`,
+          baseline: { label: 'server idle', value: idleRss / MB },
+          ratio: ratioOf(rss.median, idleRss / MB),
+          target: { text: '≤ 150 MB', met: rss.max <= 150 },
+          note: 'the server process alone (its sandbox processes do not take part in uploads); MB = 10^6 bytes; met on the highest peak',
         },
         {
           // What streaming is about: the upload must not grow the process by anything like its size.
-          row: 'uploads', metric: `server RSS added by a ${label} upload`, unit: 'MB', value: spread(uploads.map((u) => u.peakMb - idleRss / MB)), over: `${runs} uploads`,
+          row: 'uploads',
+          metric: `server RSS added by a ${label} upload`,
+          unit: 'MB',
+          value: spread(uploads.map((u) => u.peakMb - idleRss / MB)),
+          over: `${runs} uploads`,
           note: `peak minus the idle server's ${(idleRss / MB).toFixed(0)} MB`,
         },
       ];

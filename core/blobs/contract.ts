@@ -50,7 +50,9 @@ export function blobStoreContractSuite(name: string, createStorage: () => Promis
 
     it('streams a blob in and out unchanged, across many chunks', async () => {
       const data = randomBytes(700 * 1024 + 123);
-      expect(await blobs.write('uploads/big', Readable.from([data.subarray(0, 1000), data.subarray(1000)]))).toEqual({ bytes: data.length });
+      expect(await blobs.write('uploads/big', Readable.from([data.subarray(0, 1000), data.subarray(1000)]))).toEqual({
+        bytes: data.length,
+      });
       expect(await blobs.exists('uploads/big')).toBe(true);
       expect((await buffer(blobs.read('uploads/big'))).equals(data)).toBe(true);
     });
@@ -62,7 +64,9 @@ export function blobStoreContractSuite(name: string, createStorage: () => Promis
     });
 
     it('accepts a blob of exactly maxBytes', async () => {
-      expect(await blobs.write('uploads/edge', Readable.from([Buffer.alloc(1000, 1)]), { maxBytes: 1000 })).toEqual({ bytes: 1000 });
+      expect(await blobs.write('uploads/edge', Readable.from([Buffer.alloc(1000, 1)]), { maxBytes: 1000 })).toEqual({
+        bytes: 1000,
+      });
     });
 
     it('stops reading past maxBytes, rejects, and leaves no partial blob', async () => {

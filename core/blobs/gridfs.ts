@@ -67,12 +67,21 @@ export class GridFsBlobStore implements BlobStore {
 
   async listStale(prefix: string, before: Date): Promise<string[]> {
     const under = { $regex: `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/` };
-    const complete = await this.files.find({ _id: under, uploadDate: { $lt: before } }, { projection: { _id: 1 } }).toArray();
+    const complete = await this.files
+      .find({ _id: under, uploadDate: { $lt: before } }, { projection: { _id: 1 } })
+      .toArray();
     // An upload that died half-way left chunks and no files document; a chunk's ObjectId dates it.
     const partial = await this.chunks
-      .aggregate<{ _id: string; last: ObjectId }>([{ $match: { files_id: under } }, { $group: { _id: '$files_id', last: { $max: '$_id' } } }])
+      .aggregate<{ _id: string; last: ObjectId }>([
+        { $match: { files_id: under } },
+        { $group: { _id: '$files_id', last: { $max: '$_id' } } },
+      ])
       .toArray();
-    const withFile = new Set((await this.files.find({ _id: { $in: partial.map((p) => p._id) } }, { projection: { _id: 1 } }).toArray()).map((f) => f._id));
+    const withFile = new Set(
+      (await this.files.find({ _id: { $in: partial.map((p) => p._id) } }, { projection: { _id: 1 } }).toArray()).map(
+        (f) => f._id,
+      ),
+    );
     const orphans = partial.filter((p) => !withFile.has(p._id) && p.last.getTimestamp() < before).map((p) => p._id);
     return [...complete.map((f) => f._id), ...orphans];
   }

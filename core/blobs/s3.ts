@@ -7,7 +7,13 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import {
-  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException, type S3ClientConfig,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  S3ServiceException,
+  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertSafeKey, byteCounter, copyToDir } from './common.js';
@@ -33,7 +39,8 @@ export interface S3BlobStoreOptions {
 const MiB = 1024 * 1024;
 
 const isNotFound = (err: unknown) =>
-  err instanceof S3ServiceException && (err.name === 'NotFound' || err.name === 'NoSuchKey' || err.$metadata.httpStatusCode === 404);
+  err instanceof S3ServiceException &&
+  (err.name === 'NotFound' || err.name === 'NoSuchKey' || err.$metadata.httpStatusCode === 404);
 
 export class S3BlobStore implements BlobStore {
   readonly client: S3Client;
@@ -129,7 +136,11 @@ export class S3BlobStore implements BlobStore {
     let token: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${assertSafeKey(prefix)}/`, ContinuationToken: token }),
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: `${assertSafeKey(prefix)}/`,
+          ContinuationToken: token,
+        }),
       );
       for (const object of page.Contents ?? []) {
         if (object.Key && object.LastModified && object.LastModified < before) stale.push(object.Key);

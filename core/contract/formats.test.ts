@@ -42,7 +42,13 @@ afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force:
 describe('plugin-declared formats', () => {
   it('validates a declaration with the manifest', () => {
     expect(manifestProblems(plugin('a', [ndjson]))).toEqual([]);
-    const bad = { id: 'ND-JSON', category: 'stuff', mime: 'json', creditBase: 2, sniff: 'yes' } as unknown as FormatDeclaration;
+    const bad = {
+      id: 'ND-JSON',
+      category: 'stuff',
+      mime: 'json',
+      creditBase: 2,
+      sniff: 'yes',
+    } as unknown as FormatDeclaration;
     expect(manifestProblems(plugin('a', [bad], { outputs: ['json'] }))).toEqual([
       "plugin 'a': format id 'ND-JSON' must be 1-16 lower-case letters or digits",
       "plugin 'a': format 'ND-JSON': unknown category 'stuff'",
@@ -60,8 +66,13 @@ describe('plugin-declared formats', () => {
 
   it('refuses built-in ids and extensions, and a format two plugins declare', () => {
     const png = { ...ndjson, id: 'png' };
-    expect(() => new Registry([plugin('a', [png], { outputs: ['png'] })])).toThrow(/format 'png' is built in: use it without declaring it/);
-    expect(() => new Registry([plugin('a', [{ ...ndjson, id: 'jsonl', extension: 'tif' }], { outputs: ['jsonl' as never] })])).toThrow(/format 'tif' is built in/);
+    expect(() => new Registry([plugin('a', [png], { outputs: ['png'] })])).toThrow(
+      /format 'png' is built in: use it without declaring it/,
+    );
+    expect(
+      () =>
+        new Registry([plugin('a', [{ ...ndjson, id: 'jsonl', extension: 'tif' }], { outputs: ['jsonl' as never] })]),
+    ).toThrow(/format 'tif' is built in/);
     expect(() => new Registry([plugin('a', [ndjson]), plugin('b', [ndjson], { inputs: ['csv'] })])).toThrow(
       /plugin 'b': format 'ndjson' is already declared by plugin 'a'/,
     );
@@ -77,8 +88,15 @@ describe('plugin-declared formats', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'formats-test-'));
     dirs.push(dir);
     const uploads = new UploadService(new LocalBlobStore(dir));
-    const staged = (filename: string, text: string) => ({ blobKey: 'k', filename, bytes: text.length, head: Buffer.from(text) });
+    const staged = (filename: string, text: string) => ({
+      blobKey: 'k',
+      filename,
+      bytes: text.length,
+      head: Buffer.from(text),
+    });
     await expect(uploads.identify(staged('a.ndjson', '{"a":1}\n{"a":2}\n'))).resolves.toBe('ndjson');
-    await expect(uploads.identify(staged('a.ndjson', 'a,b\n1,2\n'))).rejects.toThrow(/named \.ndjson but contains data the ndjson sniffer refuses/);
+    await expect(uploads.identify(staged('a.ndjson', 'a,b\n1,2\n'))).rejects.toThrow(
+      /named \.ndjson but contains data the ndjson sniffer refuses/,
+    );
   });
 });

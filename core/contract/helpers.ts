@@ -33,6 +33,10 @@ export interface ScaledTimeout {
 const DEFAULT_MAX_TIMEOUT_MS = 6 * 3600_000;
 
 /** A `limits.timeoutMs` function: `baseMs + perMbMs` per MB of input, at most `maxMs`. */
-export function scaledTimeout({ baseMs, perMbMs, maxMs = DEFAULT_MAX_TIMEOUT_MS }: ScaledTimeout): (inputs: readonly PluginInput[]) => number {
+export function scaledTimeout({
+  baseMs,
+  perMbMs,
+  maxMs = DEFAULT_MAX_TIMEOUT_MS,
+}: ScaledTimeout): (inputs: readonly PluginInput[]) => number {
   return (inputs) => Math.min(maxMs, baseMs + Math.ceil((totalBytes(inputs) / MB) * perMbMs));
 }

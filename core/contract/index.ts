@@ -2,7 +2,7 @@
  * The plugin SDK: everything a converter, tool or extractor author depends on.
  * Imports schema only (plus zod), so third-party plugins stay decoupled from the service.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { FormatCategory, FormatId, PlanId, ToolReport } from '../../schema/index.js';
 
 export { scaledTimeout, singleInput, totalBytes, type ScaledTimeout } from './helpers.js';
@@ -86,7 +86,10 @@ export interface WorkMeasure {
    * The amount in one input, read cheaply (an engine's count or a header), never by doing the
    * work; undefined when it cannot tell (the run then judges the file as before).
    */
-  measure(input: PluginInput, ctx: { signal: AbortSignal; timeoutMs: number; workDir: string }): Promise<number | undefined>;
+  measure(
+    input: PluginInput,
+    ctx: { signal: AbortSignal; timeoutMs: number; workDir: string },
+  ): Promise<number | undefined>;
 }
 
 export interface PluginLimits {

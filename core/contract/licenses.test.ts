@@ -21,9 +21,12 @@ describe('licences', () => {
   });
 
   it('lets an operator leave out copyleft plugins', () => {
-    const admitted = (policy: 'any' | 'no-strong-copyleft' | 'permissive') => standardPlugins.filter((p) => admittedBy(policy, p)).map((p) => p.id);
+    const admitted = (policy: 'any' | 'no-strong-copyleft' | 'permissive') =>
+      standardPlugins.filter((p) => admittedBy(policy, p)).map((p) => p.id);
     expect(admitted('any')).toHaveLength(standardPlugins.length);
-    expect(admitted('no-strong-copyleft')).toEqual(expect.arrayContaining(['image-convert', 'pdf-to-markdown', 'data-convert']));
+    expect(admitted('no-strong-copyleft')).toEqual(
+      expect.arrayContaining(['image-convert', 'pdf-to-markdown', 'data-convert']),
+    );
     expect(admitted('no-strong-copyleft')).not.toContain('video-convert');
     expect(admitted('no-strong-copyleft')).not.toContain('compress-pdf');
     expect(admitted('permissive')).toEqual(expect.arrayContaining(['pdf-to-markdown', 'data-convert']));

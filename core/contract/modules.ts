@@ -10,7 +10,9 @@ import type { Plugin } from './index.js';
 
 /** A specifier as `import()` takes it: relative paths resolve against the working directory. */
 export function moduleUrl(specifier: string): string {
-  return specifier.startsWith('.') || specifier.startsWith('/') ? pathToFileURL(path.resolve(specifier)).href : specifier;
+  return specifier.startsWith('.') || specifier.startsWith('/')
+    ? pathToFileURL(path.resolve(specifier)).href
+    : specifier;
 }
 
 export async function loadPluginModules(specifiers: readonly string[]): Promise<Plugin[]> {
@@ -25,20 +27,27 @@ export async function loadPluginModules(specifiers: readonly string[]): Promise<
 }
 
 function isPlugin(value: unknown): value is Plugin {
-  return typeof value === 'object' && value !== null && typeof (value as Plugin).id === 'string' && typeof (value as Plugin).run === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Plugin).id === 'string' &&
+    typeof (value as Plugin).run === 'function'
+  );
 }
 
 /** Every plugin a module exports, under any name, alone or in arrays. */
 export async function exportedPlugins(specifier: string): Promise<Plugin[]> {
   const mod = (await import(moduleUrl(specifier))) as Record<string, unknown>;
   const found = new Map<string, Plugin>();
-  for (const value of Object.values(mod)) for (const item of Array.isArray(value) ? value : [value]) if (isPlugin(item)) found.set(item.id, item);
+  for (const value of Object.values(mod))
+    for (const item of Array.isArray(value) ? value : [value]) if (isPlugin(item)) found.set(item.id, item);
   return [...found.values()];
 }
 
 /** Which module exports each plugin id (the first module that does). */
 export async function pluginModules(specifiers: readonly string[]): Promise<Map<string, string>> {
   const byId = new Map<string, string>();
-  for (const specifier of specifiers) for (const plugin of await exportedPlugins(specifier)) if (!byId.has(plugin.id)) byId.set(plugin.id, specifier);
+  for (const specifier of specifiers)
+    for (const plugin of await exportedPlugins(specifier)) if (!byId.has(plugin.id)) byId.set(plugin.id, specifier);
   return byId;
 }

@@ -3,7 +3,7 @@
  * fields such as `resize`), GraphQL and tRPC send values. Decoding is driven by the plugin's own
  * zod schema, so a new plugin's options work on every surface without touching them.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { OptionsSchema } from './index.js';
 
 export type OptionsResult<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -11,7 +11,10 @@ export type OptionsResult<T> = { ok: true; value: T } | { ok: false; error: stri
 /** The zod type under optional/default/nullable wrappers. */
 export function baseType(schema: z.ZodType): z.ZodType {
   let current = schema as z.ZodType & { def: { type: string; innerType?: z.ZodType } };
-  while (['optional', 'default', 'prefault', 'nullable', 'readonly', 'catch'].includes(current.def.type) && current.def.innerType) {
+  while (
+    ['optional', 'default', 'prefault', 'nullable', 'readonly', 'catch'].includes(current.def.type) &&
+    current.def.innerType
+  ) {
     current = current.def.innerType as typeof current;
   }
   return current;
@@ -40,11 +43,15 @@ function decodeString(field: string, raw: string, kind: ReturnType<typeof wireKi
   switch (kind) {
     case 'integer': {
       const text = raw.trim();
-      return DECIMAL_INTEGER.test(text) ? { ok: true, value: Number(text) } : { ok: false, error: `Invalid ${field}: must be a whole number in decimal digits` };
+      return DECIMAL_INTEGER.test(text)
+        ? { ok: true, value: Number(text) }
+        : { ok: false, error: `Invalid ${field}: must be a whole number in decimal digits` };
     }
     case 'number': {
       const text = raw.trim();
-      return DECIMAL_NUMBER.test(text) ? { ok: true, value: Number(text) } : { ok: false, error: `Invalid ${field}: must be a number in decimal digits` };
+      return DECIMAL_NUMBER.test(text)
+        ? { ok: true, value: Number(text) }
+        : { ok: false, error: `Invalid ${field}: must be a number in decimal digits` };
     }
     case 'boolean':
       if (raw === 'true' || raw === 'false') return { ok: true, value: raw === 'true' };

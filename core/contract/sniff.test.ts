@@ -52,15 +52,26 @@ describe('checkText', () => {
   });
 
   it('refuses broken UTF-16 after a BOM: a lone surrogate or a NUL', async () => {
-    const lone = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a', 'utf16le'), Buffer.from([0x00, 0xd8]), Buffer.from('bc', 'utf16le')]);
+    const lone = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('a', 'utf16le'),
+      Buffer.from([0x00, 0xd8]),
+      Buffer.from('bc', 'utf16le'),
+    ]);
     expect(await check('csv', lone)).toEqual({ ok: false, found: 'binary data' });
     expect(await check('csv', utf16le('a\0b'))).toEqual({ ok: false, found: 'binary data' });
   });
 
   it("requires each format's opening, in any encoding", async () => {
     expect(await check('json', utf16le('hello'))).toEqual({ ok: false, found: 'text that is not JSON' });
-    expect(await check('vtt', utf16be('1\n00:00:01.000 --> 00:00:02.000\nHi\n'))).toEqual({ ok: false, found: 'text without the WEBVTT header' });
-    expect(await check('srt', Buffer.from('WEBVTT\n\nHi\n'))).toEqual({ ok: false, found: 'text that is not SubRip (no numbered cue)' });
+    expect(await check('vtt', utf16be('1\n00:00:01.000 --> 00:00:02.000\nHi\n'))).toEqual({
+      ok: false,
+      found: 'text without the WEBVTT header',
+    });
+    expect(await check('srt', Buffer.from('WEBVTT\n\nHi\n'))).toEqual({
+      ok: false,
+      found: 'text that is not SubRip (no numbered cue)',
+    });
     expect(await check('svg', utf16le('<html></html>'))).toEqual({ ok: false, found: 'no <svg> element' });
   });
 

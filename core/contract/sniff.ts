@@ -12,9 +12,15 @@ export type TextVerdict = { ok: true } | { ok: false; found: string };
 const OPENINGS: Partial<Record<FormatId, { test: (text: string) => boolean; otherwise: string }>> = {
   json: { test: (text) => /^\s*[[{"]/.test(text), otherwise: 'text that is not JSON' },
   html: { test: (text) => /<[a-z!?]/i.test(text), otherwise: 'text without any HTML tag' },
-  url: { test: (text) => /^\s*(\[InternetShortcut\]|https?:\/\/\S+\s*$)/i.test(text), otherwise: 'text that is not a URL or an [InternetShortcut] file' },
+  url: {
+    test: (text) => /^\s*(\[InternetShortcut\]|https?:\/\/\S+\s*$)/i.test(text),
+    otherwise: 'text that is not a URL or an [InternetShortcut] file',
+  },
   vtt: { test: (text) => /^WEBVTT/.test(text), otherwise: 'text without the WEBVTT header' },
-  srt: { test: (text) => /^\s*\d+\s*\r?\n\s*\d{1,2}:\d{2}:\d{2}[,.]\d{3}\s*-->/.test(text), otherwise: 'text that is not SubRip (no numbered cue)' },
+  srt: {
+    test: (text) => /^\s*\d+\s*\r?\n\s*\d{1,2}:\d{2}:\d{2}[,.]\d{3}\s*-->/.test(text),
+    otherwise: 'text that is not SubRip (no numbered cue)',
+  },
 };
 
 /**
@@ -42,7 +48,9 @@ export function checkText(format: FormatId, head: Buffer, detected: string | und
   const utf16 = bom !== undefined && bom.encoding !== 'utf-8';
   if (format === 'svg') {
     // SVG is checked by its root element only (as before): XML of any encoding a BOM announces.
-    return /<svg[\s>]/i.test(bom ? decodeUnicode(head) : head.toString('utf8')) ? { ok: true } : { ok: false, found: 'no <svg> element' };
+    return /<svg[\s>]/i.test(bom ? decodeUnicode(head) : head.toString('utf8'))
+      ? { ok: true }
+      : { ok: false, found: 'no <svg> element' };
   }
   if (detected && !utf16 && !isTextDetection(detected)) return { ok: false, found: `${detected} data` };
   const text = headText(head);

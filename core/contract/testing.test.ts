@@ -11,7 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { standardPlugins } from '../../plugins/index.js';
 import { definePlugin, type Plugin, type PluginInput, type RunContext } from './index.js';
-import { abortProblem, collisionProblems, outputFormatProblem, pluginConformanceSuite, wireProblems, type ConformanceSample } from './testing.js';
+import {
+  abortProblem,
+  collisionProblems,
+  outputFormatProblem,
+  pluginConformanceSuite,
+  wireProblems,
+  type ConformanceSample,
+} from './testing.js';
 
 let dir: string;
 let sample: ConformanceSample;
@@ -47,7 +54,9 @@ const converter = (id: string, body: (ctx: RunContext) => Promise<void>, overrid
 describe('mid-run abort', () => {
   it('fails a plugin that ignores abort and keeps running', async () => {
     const stubborn = converter('stubborn', () => sleep(1_500));
-    expect(await abortProblem(stubborn, sample, { afterMs: 20, graceMs: 300 })).toMatch(/still running 300 ms after its signal was aborted/);
+    expect(await abortProblem(stubborn, sample, { afterMs: 20, graceMs: 300 })).toMatch(
+      /still running 300 ms after its signal was aborted/,
+    );
   });
 
   it('fails a plugin that completes after the abort instead of rejecting', async () => {
@@ -86,7 +95,9 @@ describe('sniffed output format', () => {
   it('judges text formats as uploads are judged', async () => {
     const file = path.join(dir, 'fake.json');
     await writeFile(file, 'plain words');
-    expect(await outputFormatProblem({ path: file, format: 'json' })).toBe('output declared as json contains text that is not JSON');
+    expect(await outputFormatProblem({ path: file, format: 'json' })).toBe(
+      'output declared as json contains text that is not JSON',
+    );
     await writeFile(file, '{"ok":true}');
     expect(await outputFormatProblem({ path: file, format: 'json' })).toBeUndefined();
   });
@@ -104,7 +115,9 @@ describe('wire-string decoding', () => {
   });
 
   it('fails a wire example that does not validate', () => {
-    const bounded = converter('bounded', async () => {}, { options: z.object({ level: z.number().int().min(1).max(9).default(5) }) });
+    const bounded = converter('bounded', async () => {}, {
+      options: z.object({ level: z.number().int().min(1).max(9).default(5) }),
+    });
     expect(wireProblems(bounded, [{ ...sample, options: { level: 3 } }], [{ level: '7' }])).toEqual([]);
     expect(wireProblems(bounded, [], [{ level: '12' }])).toEqual([
       'wire options {"level":"12"} are refused: Invalid level: Too big: expected number to be <=9',
@@ -116,30 +129,56 @@ describe('collisions with the standard plugins', () => {
   it('reports a taken id, conversion pair and op', async () => {
     const sameId = converter('image-convert', async () => {});
     const samePair = converter('my-webp', async () => {}, { inputs: ['png'], outputs: ['webp'] });
-    const sameOp = converter('my-compress', async () => {}, { kind: 'tool', op: 'compress', inputs: ['png'], outputs: undefined });
-    expect(await collisionProblems(sameId)).toEqual(["plugin 'image-convert': id is already provided by 'image-convert'"]);
-    expect(await collisionProblems(samePair)).toEqual(["plugin 'my-webp': conversion png -> webp is already provided by 'image-convert'"]);
-    expect(await collisionProblems(sameOp)).toEqual(["plugin 'my-compress': op 'compress' on png is already provided by 'image-compress'"]);
+    const sameOp = converter('my-compress', async () => {}, {
+      kind: 'tool',
+      op: 'compress',
+      inputs: ['png'],
+      outputs: undefined,
+    });
+    expect(await collisionProblems(sameId)).toEqual([
+      "plugin 'image-convert': id is already provided by 'image-convert'",
+    ]);
+    expect(await collisionProblems(samePair)).toEqual([
+      "plugin 'my-webp': conversion png -> webp is already provided by 'image-convert'",
+    ]);
+    expect(await collisionProblems(sameOp)).toEqual([
+      "plugin 'my-compress': op 'compress' on png is already provided by 'image-compress'",
+    ]);
     expect(await collisionProblems(converter('fresh', async () => {}))).toEqual([]);
   });
 });
 
 describe('the standard plugins', () => {
-  it.each(standardPlugins.map((p) => [p.id, p] as const))('%s collides with no other and decodes its defaults from strings', async (_id, plugin) => {
-    expect(await collisionProblems(plugin)).toEqual([]);
-    expect(wireProblems(plugin, [])).toEqual([]);
-  });
+  it.each(standardPlugins.map((p) => [p.id, p] as const))(
+    '%s collides with no other and decodes its defaults from strings',
+    async (_id, plugin) => {
+      expect(await collisionProblems(plugin)).toEqual([]);
+      expect(wireProblems(plugin, [])).toEqual([]);
+    },
+  );
 });
 
 // The whole suite, as an author runs it, on a small plugin that does everything right.
 pluginConformanceSuite(
-  converter('polite-md', async (ctx) => {
-    ctx.progress(10);
-    await sleep(200, undefined, { signal: ctx.signal });
-  }, { options: z.object({ heading: z.boolean().default(true), level: z.number().int().min(1).max(6).default(1) }) }),
+  converter(
+    'polite-md',
+    async (ctx) => {
+      ctx.progress(10);
+      await sleep(200, undefined, { signal: ctx.signal });
+    },
+    { options: z.object({ heading: z.boolean().default(true), level: z.number().int().min(1).max(6).default(1) }) },
+  ),
   [
-    { name: 'defaults', files: [{ path: path.join(os.tmpdir(), 'kit-polite.txt'), format: 'txt' }], expectFormat: 'md' },
-    { name: 'level 2', files: [{ path: path.join(os.tmpdir(), 'kit-polite.txt'), format: 'txt' }], options: { heading: false, level: 2 } },
+    {
+      name: 'defaults',
+      files: [{ path: path.join(os.tmpdir(), 'kit-polite.txt'), format: 'txt' }],
+      expectFormat: 'md',
+    },
+    {
+      name: 'level 2',
+      files: [{ path: path.join(os.tmpdir(), 'kit-polite.txt'), format: 'txt' }],
+      options: { heading: false, level: 2 },
+    },
   ],
   { wireOptions: [{ heading: 'false', level: '3' }] },
 );

@@ -20,7 +20,14 @@ import { z } from 'zod';
 import { isFormatId, type FormatId, type ToolReport } from '../../schema/index.js';
 import { Registry, RegistryError } from '../registry/index.js';
 import { checkContent } from './sniff.js';
-import { isFileResult, type FileResult, type Plugin, type PluginInput, type RunContext, type RunResult } from './index.js';
+import {
+  isFileResult,
+  type FileResult,
+  type Plugin,
+  type PluginInput,
+  type RunContext,
+  type RunResult,
+} from './index.js';
 import { parseOptions } from './options.js';
 import { manifestProblems, registerDeclaredFormats } from './validate.js';
 
@@ -55,9 +62,15 @@ export async function runPlugin(
   if (!parsed.ok) throw new Error(parsed.error);
   const dir = workDir ?? (await mkdtemp(path.join(os.tmpdir(), `plugin-${plugin.id}-`)));
   const inputs: PluginInput[] = await Promise.all(
-    files.map(async (f) => ({ path: f.path, format: f.format, filename: path.basename(f.path), bytes: (await stat(f.path)).size })),
+    files.map(async (f) => ({
+      path: f.path,
+      format: f.format,
+      filename: path.basename(f.path),
+      bytes: (await stat(f.path)).size,
+    })),
   );
-  const timeoutMs = typeof plugin.limits.timeoutMs === 'function' ? plugin.limits.timeoutMs(inputs) : plugin.limits.timeoutMs;
+  const timeoutMs =
+    typeof plugin.limits.timeoutMs === 'function' ? plugin.limits.timeoutMs(inputs) : plugin.limits.timeoutMs;
   const deadline = Date.now() + timeoutMs;
   const progress: number[] = [];
   let toolReport: TestRun['toolReport'];
@@ -111,7 +124,11 @@ export interface ConformanceOptions {
 
 /** A sample option value as REST multipart carries it: a string (objects and arrays as JSON). */
 export function toWireString(value: unknown): string {
-  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+  return typeof value === 'string'
+    ? value
+    : typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : JSON.stringify(value);
 }
 
 /**
@@ -120,7 +137,11 @@ export function toWireString(value: unknown): string {
  * every field's default survives the trip, so a field REST cannot express is found even when no
  * sample uses it.
  */
-export function wireProblems(plugin: Plugin, samples: readonly ConformanceSample[], wireOptions: ReadonlyArray<Record<string, string>> = []): string[] {
+export function wireProblems(
+  plugin: Plugin,
+  samples: readonly ConformanceSample[],
+  wireOptions: ReadonlyArray<Record<string, string>> = [],
+): string[] {
   const problems: string[] = [];
   const decode = (schema: Plugin['options'], raw: Record<string, unknown>, fromStrings: boolean) =>
     parseOptions(schema, raw, { fromStrings, operation: plugin.id });
@@ -129,8 +150,14 @@ export function wireProblems(plugin: Plugin, samples: readonly ConformanceSample
     const strings = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, toWireString(value)]));
     const expected = decode(plugin.options, values, false);
     const got = decode(plugin.options, strings, true);
-    if (!got.ok) problems.push(`sample '${sample.name}': options sent as strings ${JSON.stringify(strings)} are refused: ${got.error}`);
-    else if (expected.ok && !isDeepStrictEqual(got.value, expected.value)) problems.push(`sample '${sample.name}': options sent as strings decode to ${JSON.stringify(got.value)}, not ${JSON.stringify(expected.value)}`);
+    if (!got.ok)
+      problems.push(
+        `sample '${sample.name}': options sent as strings ${JSON.stringify(strings)} are refused: ${got.error}`,
+      );
+    else if (expected.ok && !isDeepStrictEqual(got.value, expected.value))
+      problems.push(
+        `sample '${sample.name}': options sent as strings decode to ${JSON.stringify(got.value)}, not ${JSON.stringify(expected.value)}`,
+      );
   }
   for (const raw of wireOptions) {
     const got = decode(plugin.options, raw, true);
@@ -141,7 +168,10 @@ export function wireProblems(plugin: Plugin, samples: readonly ConformanceSample
     if (!byDefault.success || byDefault.data === undefined) continue;
     const single = z.object({ [field]: schema });
     const got = decode(single, { [field]: toWireString(byDefault.data) }, true);
-    if (!got.ok) problems.push(`option '${field}': its default ${JSON.stringify(byDefault.data)} cannot be sent as a string (${got.error})`);
+    if (!got.ok)
+      problems.push(
+        `option '${field}': its default ${JSON.stringify(byDefault.data)} cannot be sent as a string (${got.error})`,
+      );
   }
   return problems;
 }
@@ -162,13 +192,18 @@ export async function outputFormatProblem(result: FileResult): Promise<string | 
 
 /** Collisions with `against` (default: the standard distribution), as the registry reports them at start-up. */
 export async function collisionProblems(plugin: Plugin, against?: readonly Plugin[]): Promise<string[]> {
-  const others = (against ?? (await import('../../plugins/index.js')).standardPlugins).filter((other) => other !== plugin);
+  const others = (against ?? (await import('../../plugins/index.js')).standardPlugins).filter(
+    (other) => other !== plugin,
+  );
   try {
     new Registry([...others, plugin]);
     return [];
   } catch (err) {
     if (!(err instanceof RegistryError)) throw err;
-    return err.message.split('\n').slice(1).map((line) => line.trim());
+    return err.message
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim());
   }
 }
 
@@ -208,14 +243,22 @@ export async function abortProblem(
   });
   const outcome = await Promise.race([settled, late]);
   clearTimeout(timer);
-  if (outcome === 'late') return `still running ${graceMs} ms after its signal was aborted: pass ctx.signal to every engine and check it between steps`;
-  if ('error' in outcome) return abortedAt === undefined ? `failed before it could be aborted: ${(outcome.error as Error)?.message ?? String(outcome.error)}` : undefined;
+  if (outcome === 'late')
+    return `still running ${graceMs} ms after its signal was aborted: pass ctx.signal to every engine and check it between steps`;
+  if ('error' in outcome)
+    return abortedAt === undefined
+      ? `failed before it could be aborted: ${(outcome.error as Error)?.message ?? String(outcome.error)}`
+      : undefined;
   if (abortedAt === undefined) return undefined; // finished before it could be aborted
   return 'completed after its signal was aborted instead of rejecting: call ctx.signal.throwIfAborted() before returning';
 }
 
 /** Shared checks every plugin must pass; call it inside a test file. */
-export function pluginConformanceSuite(plugin: Plugin, samples: readonly ConformanceSample[], options: ConformanceOptions = {}): void {
+export function pluginConformanceSuite(
+  plugin: Plugin,
+  samples: readonly ConformanceSample[],
+  options: ConformanceOptions = {},
+): void {
   registerDeclaredFormats([plugin]);
   describe(`plugin ${plugin.id} conformance`, () => {
     it('has a valid manifest', () => {
@@ -232,7 +275,12 @@ export function pluginConformanceSuite(plugin: Plugin, samples: readonly Conform
 
     for (const sample of samples) {
       it(`runs: ${sample.name}`, async () => {
-        const run = await runPlugin(plugin, sample.files, sample.options, sample.target ? { target: sample.target } : {});
+        const run = await runPlugin(
+          plugin,
+          sample.files,
+          sample.options,
+          sample.target ? { target: sample.target } : {},
+        );
         try {
           if (isFileResult(run.result)) {
             expect(run.result.path.startsWith(run.workDir)).toBe(true);
@@ -254,7 +302,12 @@ export function pluginConformanceSuite(plugin: Plugin, samples: readonly Conform
         const controller = new AbortController();
         controller.abort();
         const started = Date.now();
-        await expect(runPlugin(plugin, first.files, first.options, { signal: controller.signal, ...(first.target ? { target: first.target } : {}) })).rejects.toThrow();
+        await expect(
+          runPlugin(plugin, first.files, first.options, {
+            signal: controller.signal,
+            ...(first.target ? { target: first.target } : {}),
+          }),
+        ).rejects.toThrow();
         expect(Date.now() - started).toBeLessThan(5_000);
       });
 

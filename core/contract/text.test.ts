@@ -32,7 +32,8 @@ describe('text decoding', () => {
     for (const [name, bytes] of Object.entries(ENCODINGS)) {
       expect(decodeUnicode(bytes), name).toBe(TEXT);
       expect(toUtf8(bytes).toString('utf8'), name).toBe(TEXT);
-      for (const size of [1, 2, 3, 5, 1024]) expect(await collect(decodeTextChunks(inChunks(bytes, size))), `${name} / ${size}`).toBe(TEXT);
+      for (const size of [1, 2, 3, 5, 1024])
+        expect(await collect(decodeTextChunks(inChunks(bytes, size))), `${name} / ${size}`).toBe(TEXT);
     }
   });
 

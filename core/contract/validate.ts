@@ -18,10 +18,13 @@ function formatDeclarationProblems(format: FormatDeclaration): string[] {
   const id = String(format?.id);
   const problems: string[] = [];
   if (!FORMAT_NAME.test(id)) problems.push(`format id '${id}' must be 1-16 lower-case letters or digits`);
-  if (format.extension !== undefined && !FORMAT_NAME.test(format.extension)) problems.push(`format '${id}': extension must be 1-16 lower-case letters or digits`);
-  if (!Object.hasOwn(CATEGORY_CREDIT_BASE, format.category)) problems.push(`format '${id}': unknown category '${String(format.category)}'`);
+  if (format.extension !== undefined && !FORMAT_NAME.test(format.extension))
+    problems.push(`format '${id}': extension must be 1-16 lower-case letters or digits`);
+  if (!Object.hasOwn(CATEGORY_CREDIT_BASE, format.category))
+    problems.push(`format '${id}': unknown category '${String(format.category)}'`);
   if (!MIME.test(String(format.mime))) problems.push(`format '${id}': mime must be a media type such as text/plain`);
-  if (format.creditBase !== undefined && ![1, 3, 10].includes(format.creditBase)) problems.push(`format '${id}': creditBase must be 1, 3 or 10`);
+  if (format.creditBase !== undefined && ![1, 3, 10].includes(format.creditBase))
+    problems.push(`format '${id}': creditBase must be 1, 3 or 10`);
   if (typeof format.sniff !== 'function') problems.push(`format '${id}': sniff(head) must be a function`);
   for (const name of new Set([id, format.extension ?? id])) {
     if (isBuiltinFormat(name)) problems.push(`format '${name}' is built in: use it without declaring it`);
@@ -40,7 +43,19 @@ export function registerDeclaredFormats(plugins: readonly Plugin[]): string[] {
     for (const format of plugin.formats ?? []) {
       if (formatDeclarationProblems(format).length) continue; // reported by manifestProblems
       const { id, category, mime, extension, text, creditBase, sniff } = format;
-      const problem = registerFormat(id, { category, mime, extension: extension ?? id, sniff: [], creditBase: creditBase ?? CATEGORY_CREDIT_BASE[category], detect: sniff, ...(text ? { text } : {}) }, plugin.id);
+      const problem = registerFormat(
+        id,
+        {
+          category,
+          mime,
+          extension: extension ?? id,
+          sniff: [],
+          creditBase: creditBase ?? CATEGORY_CREDIT_BASE[category],
+          detect: sniff,
+          ...(text ? { text } : {}),
+        },
+        plugin.id,
+      );
       if (problem) problems.push(`plugin '${plugin.id}': ${problem}`);
     }
   }
@@ -54,19 +69,23 @@ export function manifestProblems(plugin: Plugin): string[] {
   const say = (msg: string) => problems.push(`plugin '${id}': ${msg}`);
 
   if (!KEBAB.test(id)) say('id must be kebab-case');
-  if (!['convert', 'tool', 'extract'].includes(plugin.kind)) say(`kind must be convert, tool or extract (got '${String(plugin.kind)}')`);
+  if (!['convert', 'tool', 'extract'].includes(plugin.kind))
+    say(`kind must be convert, tool or extract (got '${String(plugin.kind)}')`);
   if (!plugin.title) say('title is required');
   if (plugin.kind === 'convert' && plugin.op !== undefined) say('a convert plugin has no op');
   if (plugin.kind !== 'convert' && (!plugin.op || !KEBAB.test(plugin.op))) say('op is required and must be kebab-case');
   if (!Array.isArray(plugin.inputs) || plugin.inputs.length === 0) say('inputs must list at least one format');
-  if (plugin.formats !== undefined && !Array.isArray(plugin.formats)) say('formats must be an array of format declarations');
-  for (const format of Array.isArray(plugin.formats) ? plugin.formats : []) formatDeclarationProblems(format).forEach(say);
+  if (plugin.formats !== undefined && !Array.isArray(plugin.formats))
+    say('formats must be an array of format declarations');
+  for (const format of Array.isArray(plugin.formats) ? plugin.formats : [])
+    formatDeclarationProblems(format).forEach(say);
   const declared = new Set((Array.isArray(plugin.formats) ? plugin.formats : []).map((f) => f?.id));
   for (const format of [...(plugin.inputs ?? []), ...(plugin.outputs ?? [])]) {
     if (!isFormatId(format) && !declared.has(format)) say(`unknown format '${String(format)}': ${HOW_TO_DECLARE}`);
   }
   if (plugin.kind === 'convert' && !plugin.outputs?.length) say('a convert plugin must list its outputs');
-  if (plugin.kind === 'tool' && plugin.outputs && plugin.outputs.length === 0) say('a tool has one fixed output format, several (`to` picks one) or none (in place)');
+  if (plugin.kind === 'tool' && plugin.outputs && plugin.outputs.length === 0)
+    say('a tool has one fixed output format, several (`to` picks one) or none (in place)');
   if (!planIdSchema.safeParse(plugin.plan).success) say(`unknown plan '${String(plugin.plan)}'`);
   if (typeof plugin.run !== 'function') say('run must be a function');
   extractionProblems(plugin).forEach(say);
@@ -74,7 +93,8 @@ export function manifestProblems(plugin: Plugin): string[] {
   if (!(plugin.options instanceof z.ZodObject)) say('options must be a zod object');
   else {
     for (const field of Object.keys(plugin.options.shape)) {
-      if (!FIELD.test(field) || ['file', 'files', 'to', 'op'].includes(field)) say(`option name '${field}' is not allowed`);
+      if (!FIELD.test(field) || ['file', 'files', 'to', 'op'].includes(field))
+        say(`option name '${field}' is not allowed`);
     }
     try {
       z.toJSONSchema(plugin.options, { io: 'input' });
@@ -87,9 +107,12 @@ export function manifestProblems(plugin: Plugin): string[] {
   if (!limits) say('limits are required');
   else {
     if (typeof limits.timeoutMs === 'number' && !(limits.timeoutMs > 0)) say('limits.timeoutMs must be positive');
-    if (!Number.isInteger(limits.concurrency) || limits.concurrency < 1) say('limits.concurrency must be a positive integer');
-    if (limits.work && !(limits.work.max > 0 && typeof limits.work.measure === 'function')) say('limits.work needs a positive max and a measure function');
-    if (limits.inputs && !(limits.inputs.min >= 1 && limits.inputs.max >= limits.inputs.min)) say('limits.inputs must satisfy 1 <= min <= max');
+    if (!Number.isInteger(limits.concurrency) || limits.concurrency < 1)
+      say('limits.concurrency must be a positive integer');
+    if (limits.work && !(limits.work.max > 0 && typeof limits.work.measure === 'function'))
+      say('limits.work needs a positive max and a measure function');
+    if (limits.inputs && !(limits.inputs.min >= 1 && limits.inputs.max >= limits.inputs.min))
+      say('limits.inputs must satisfy 1 <= min <= max');
   }
   if (!Array.isArray(plugin.licenses) || plugin.licenses.some((l) => typeof l !== 'string' || !l.trim())) {
     say('licenses must list the SPDX licences of the libraries it links (empty when it links none)');
@@ -99,8 +122,10 @@ export function manifestProblems(plugin: Plugin): string[] {
     if (!engine.command || !debianPackages(engine).length || debianPackages(engine).some((pkg) => !pkg)) {
       say('each engine needs a command and its Debian package(s)');
     }
-    if (typeof engine.license !== 'string' || !engine.license.trim()) say(`engine '${engine.command}' needs its SPDX licence`);
-    if (commands.has(engine.command)) say(`engine '${engine.command}' is listed twice: list it once with all its packages`);
+    if (typeof engine.license !== 'string' || !engine.license.trim())
+      say(`engine '${engine.command}' needs its SPDX licence`);
+    if (commands.has(engine.command))
+      say(`engine '${engine.command}' is listed twice: list it once with all its packages`);
     commands.add(engine.command);
   }
   if (plugin.creditWeight !== undefined && !(plugin.creditWeight >= 1)) say('creditWeight must be at least 1');

@@ -54,17 +54,22 @@ export interface VerifyOptions {
  * received: re-serialised JSON does not verify.
  */
 export function verifyWebhook<T = { type: string; timestamp: string; data: unknown }>(
-  secret: string, headers: HeaderBag, body: string | Buffer, options: VerifyOptions = {},
+  secret: string,
+  headers: HeaderBag,
+  body: string | Buffer,
+  options: VerifyOptions = {},
 ): T {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (!id || !timestamp || !signatures) throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature');
+  if (!id || !timestamp || !signatures)
+    throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature');
   if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('Invalid webhook-timestamp');
   const seconds = Number(timestamp);
   const now = Math.floor((options.now ?? Date.now()) / 1000);
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  if (Math.abs(now - seconds) > tolerance) throw new WebhookVerificationError('The webhook-timestamp is outside the tolerance');
+  if (Math.abs(now - seconds) > tolerance)
+    throw new WebhookVerificationError('The webhook-timestamp is outside the tolerance');
   const text = typeof body === 'string' ? body : body.toString('utf8');
   const expected = Buffer.from(signWebhook(secret, id, seconds, text).slice(3), 'base64');
   let valid = false;

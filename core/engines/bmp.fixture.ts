@@ -31,7 +31,23 @@ function header(fileSize: number, dataOffset: number): Buffer {
 }
 
 /** BITMAPINFOHEADER (40 bytes), or a v5 header (124 bytes) with channel masks. */
-function infoHeader({ width, height, bpp, compression, colours, dataSize, v5 }: { width: number; height: number; bpp: number; compression: number; colours: number; dataSize: number; v5?: number[] }): Buffer {
+function infoHeader({
+  width,
+  height,
+  bpp,
+  compression,
+  colours,
+  dataSize,
+  v5,
+}: {
+  width: number;
+  height: number;
+  bpp: number;
+  compression: number;
+  colours: number;
+  dataSize: number;
+  v5?: number[];
+}): Buffer {
   const size = v5 ? 124 : 40;
   const info = Buffer.alloc(size);
   info.writeUInt32LE(size, 0);
@@ -80,7 +96,10 @@ function rgbaOf(width: number, height: number, pixel: (x: number, y: number) => 
 
 /** A palette of `count` distinct colours. */
 function makePalette(count: number): Rgba[] {
-  return Array.from({ length: count }, (_, i) => [(i * 97 + 13) % 256, (i * 53 + 101) % 256, (i * 29 + 200) % 256, 255] as Rgba);
+  return Array.from(
+    { length: count },
+    (_, i) => [(i * 97 + 13) % 256, (i * 53 + 101) % 256, (i * 29 + 200) % 256, 255] as Rgba,
+  );
 }
 
 function paletted(name: string, bpp: 1 | 4 | 8): BmpVariant {
@@ -96,8 +115,21 @@ function paletted(name: string, bpp: 1 | 4 | 8): BmpVariant {
     }
     return bytes;
   });
-  const info = infoHeader({ width: WIDTH, height: HEIGHT, bpp, compression: 0, colours: palette.length, dataSize: data.length });
-  return { name, bytes: assemble(info, paletteBytes(palette), data), width: WIDTH, height: HEIGHT, rgba: rgbaOf(WIDTH, HEIGHT, (x, y) => palette[index(x, y)]!) };
+  const info = infoHeader({
+    width: WIDTH,
+    height: HEIGHT,
+    bpp,
+    compression: 0,
+    colours: palette.length,
+    dataSize: data.length,
+  });
+  return {
+    name,
+    bytes: assemble(info, paletteBytes(palette), data),
+    width: WIDTH,
+    height: HEIGHT,
+    rgba: rgbaOf(WIDTH, HEIGHT, (x, y) => palette[index(x, y)]!),
+  };
 }
 
 /** RLE8: runs of one index and absolute (literal) runs, an end-of-line per row and end-of-bitmap. */
@@ -114,12 +146,29 @@ function rle8(): BmpVariant {
   }
   data.push(0, 1); // end of bitmap
   const bytes = Buffer.from(data);
-  const info = infoHeader({ width: WIDTH, height: HEIGHT, bpp: 8, compression: 1, colours: 256, dataSize: bytes.length });
-  return { name: 'RLE8', bytes: assemble(info, paletteBytes(palette), bytes), width: WIDTH, height: HEIGHT, rgba: rgbaOf(WIDTH, HEIGHT, (x, y) => palette[index(x, y)]!) };
+  const info = infoHeader({
+    width: WIDTH,
+    height: HEIGHT,
+    bpp: 8,
+    compression: 1,
+    colours: 256,
+    dataSize: bytes.length,
+  });
+  return {
+    name: 'RLE8',
+    bytes: assemble(info, paletteBytes(palette), bytes),
+    width: WIDTH,
+    height: HEIGHT,
+    rgba: rgbaOf(WIDTH, HEIGHT, (x, y) => palette[index(x, y)]!),
+  };
 }
 
 function bitfields565(): BmpVariant {
-  const sample = (x: number, y: number): [number, number, number] => [(x * 5 + y) % 32, (x * 3 + y * 9) % 64, (x + y * 4) % 32];
+  const sample = (x: number, y: number): [number, number, number] => [
+    (x * 5 + y) % 32,
+    (x * 3 + y * 9) % 64,
+    (x + y * 4) % 32,
+  ];
   const data = packRows(HEIGHT, (y) =>
     Array.from({ length: WIDTH }, (_, x) => {
       const [r, g, b] = sample(x, y);
@@ -142,12 +191,34 @@ function bitfields565(): BmpVariant {
   };
 }
 
-const truePixel = (x: number, y: number): Rgba => [(x * 19 + y * 7) % 256, (x * 11 + y * 31 + 40) % 256, (x * y * 5 + 90) % 256, 255];
+const truePixel = (x: number, y: number): Rgba => [
+  (x * 19 + y * 7) % 256,
+  (x * 11 + y * 31 + 40) % 256,
+  (x * y * 5 + 90) % 256,
+  255,
+];
 
 function truecolour24(topDown: boolean): BmpVariant {
-  const data = packRows(HEIGHT, (y) => Array.from({ length: WIDTH }, (_, x) => truePixel(x, y)).flatMap(([r, g, b]) => [b, g, r]), topDown);
-  const info = infoHeader({ width: WIDTH, height: topDown ? -HEIGHT : HEIGHT, bpp: 24, compression: 0, colours: 0, dataSize: data.length });
-  return { name: topDown ? '24-bit top-down' : '24-bit', bytes: assemble(info, Buffer.alloc(0), data), width: WIDTH, height: HEIGHT, rgba: rgbaOf(WIDTH, HEIGHT, truePixel) };
+  const data = packRows(
+    HEIGHT,
+    (y) => Array.from({ length: WIDTH }, (_, x) => truePixel(x, y)).flatMap(([r, g, b]) => [b, g, r]),
+    topDown,
+  );
+  const info = infoHeader({
+    width: WIDTH,
+    height: topDown ? -HEIGHT : HEIGHT,
+    bpp: 24,
+    compression: 0,
+    colours: 0,
+    dataSize: data.length,
+  });
+  return {
+    name: topDown ? '24-bit top-down' : '24-bit',
+    bytes: assemble(info, Buffer.alloc(0), data),
+    width: WIDTH,
+    height: HEIGHT,
+    rgba: rgbaOf(WIDTH, HEIGHT, truePixel),
+  };
 }
 
 function bgra32(): BmpVariant {
@@ -156,14 +227,39 @@ function bgra32(): BmpVariant {
     const [r, g, b] = truePixel(x, y);
     return [r, g, b, x === 0 ? 0 : x === 1 ? 255 : (x * 37 + y * 13) % 256];
   };
-  const data = packRows(HEIGHT, (y) => Array.from({ length: WIDTH }, (_, x) => pixel(x, y)).flatMap(([r, g, b, a]) => [b, g, r, a]));
-  const info = infoHeader({ width: WIDTH, height: HEIGHT, bpp: 32, compression: 3, colours: 0, dataSize: data.length, v5: [0x00ff0000, 0x0000ff00, 0x000000ff, 0xff000000] });
-  return { name: '32-bit BGRA (v5 header)', bytes: assemble(info, Buffer.alloc(0), data), width: WIDTH, height: HEIGHT, rgba: rgbaOf(WIDTH, HEIGHT, pixel) };
+  const data = packRows(HEIGHT, (y) =>
+    Array.from({ length: WIDTH }, (_, x) => pixel(x, y)).flatMap(([r, g, b, a]) => [b, g, r, a]),
+  );
+  const info = infoHeader({
+    width: WIDTH,
+    height: HEIGHT,
+    bpp: 32,
+    compression: 3,
+    colours: 0,
+    dataSize: data.length,
+    v5: [0x00ff0000, 0x0000ff00, 0x000000ff, 0xff000000],
+  });
+  return {
+    name: '32-bit BGRA (v5 header)',
+    bytes: assemble(info, Buffer.alloc(0), data),
+    width: WIDTH,
+    height: HEIGHT,
+    rgba: rgbaOf(WIDTH, HEIGHT, pixel),
+  };
 }
 
 /** The 8 variants. */
 export function bmpVariants(): BmpVariant[] {
-  return [paletted('1-bit palette', 1), paletted('4-bit palette', 4), paletted('8-bit palette', 8), rle8(), bitfields565(), truecolour24(false), truecolour24(true), bgra32()];
+  return [
+    paletted('1-bit palette', 1),
+    paletted('4-bit palette', 4),
+    paletted('8-bit palette', 8),
+    rle8(),
+    bitfields565(),
+    truecolour24(false),
+    truecolour24(true),
+    bgra32(),
+  ];
 }
 
 /** Any decoded raw image (1-4 channels) as RGBA, for comparing with a variant's `rgba`. */

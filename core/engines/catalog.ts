@@ -16,7 +16,22 @@ import { PDFIMAGES, PDFTOPPM, PDFTOTEXT } from './poppler.js';
 import { QPDF } from './qpdf.js';
 import { TESSERACT } from './tesseract.js';
 
-export const STANDARD_ENGINES: readonly EngineRequirement[] = [PDFTOTEXT, PDFTOPPM, PDFIMAGES, QPDF, GHOSTSCRIPT, TESSERACT, SOFFICE, PANDOC, FFMPEG, FFPROBE, IMAGEMAGICK, OCRMYPDF, POCKETSPHINX, CHROMIUM];
+export const STANDARD_ENGINES: readonly EngineRequirement[] = [
+  PDFTOTEXT,
+  PDFTOPPM,
+  PDFIMAGES,
+  QPDF,
+  GHOSTSCRIPT,
+  TESSERACT,
+  SOFFICE,
+  PANDOC,
+  FFMPEG,
+  FFPROBE,
+  IMAGEMAGICK,
+  OCRMYPDF,
+  POCKETSPHINX,
+  CHROMIUM,
+];
 
 /** command -> environment variable, e.g. pdftotext -> PDFTOTEXT_PATH, gs -> GS_PATH. */
 export const ENGINE_PATH_VARIABLES: Readonly<Record<string, string>> = Object.freeze(

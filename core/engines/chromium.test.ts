@@ -5,20 +5,37 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
-import { chromiumPoolStatus, closeChromiumPool, configureChromiumPool, renderImage, renderPdf, type PageSource, type PdfRenderOptions } from './chromium.js';
+import {
+  chromiumPoolStatus,
+  closeChromiumPool,
+  configureChromiumPool,
+  renderImage,
+  renderPdf,
+  type PageSource,
+  type PdfRenderOptions,
+} from './chromium.js';
 import { configureConfinement, probeConfinement, withEngineScope } from './confine.js';
 import { runProcess } from './process.js';
 import { isProcessAlive, processTree } from './process-tree.js';
 
 const ORIGIN = 'https://doc.invalid';
-const PDF: PdfRenderOptions = { waitFor: { kind: 'load' }, format: 'A4', landscape: false, margin: { top: 10, right: 10, bottom: 10, left: 10 }, scale: 1, printBackground: true };
+const PDF: PdfRenderOptions = {
+  waitFor: { kind: 'load' },
+  format: 'A4',
+  landscape: false,
+  margin: { top: 10, right: 10, bottom: 10, left: 10 },
+  scale: 1,
+  printBackground: true,
+};
 
 function htmlSource(html: string, seen: string[] = []): PageSource {
   return {
     url: `${ORIGIN}/index.html`,
     fetch: async (request) => {
       seen.push(request.url);
-      return request.url === `${ORIGIN}/index.html` ? { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from(html) } : undefined;
+      return request.url === `${ORIGIN}/index.html`
+        ? { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from(html) }
+        : undefined;
     },
   };
 }
@@ -50,7 +67,12 @@ describe('the Chromium pool', () => {
     const seen: string[] = [];
     const blocked: string[] = [];
     const output = path.join(dir, 'page.pdf');
-    await renderPdf(htmlSource('<h1>Routed page</h1><img src="https://elsewhere.example/x.png">', seen), output, { ...PDF, onBlocked: (url) => blocked.push(url) }, context());
+    await renderPdf(
+      htmlSource('<h1>Routed page</h1><img src="https://elsewhere.example/x.png">', seen),
+      output,
+      { ...PDF, onBlocked: (url) => blocked.push(url) },
+      context(),
+    );
     expect((await runProcess('pdftotext', [output, '-'], { timeoutMs: 10_000 })).stdout).toContain('Routed page');
     expect(seen).toEqual([`${ORIGIN}/index.html`, 'https://elsewhere.example/x.png']);
     expect(blocked).toEqual(['https://elsewhere.example/x.png']);
@@ -58,14 +80,23 @@ describe('the Chromium pool', () => {
     await expect(stat(orphan)).rejects.toThrow();
     const owned = [];
     for (const entry of (await readdir(os.tmpdir())).filter((e) => e.startsWith('playwright_chromiumdev_profile-'))) {
-      if ((await readFile(path.join(os.tmpdir(), entry, 'transmute-owner'), 'utf8').catch(() => '')) === String(process.pid)) owned.push(entry);
+      if (
+        (await readFile(path.join(os.tmpdir(), entry, 'transmute-owner'), 'utf8').catch(() => '')) ===
+        String(process.pid)
+      )
+        owned.push(entry);
     }
     expect(owned).toHaveLength(1);
   }, 60_000);
 
   it('takes a screenshot at the asked viewport', async () => {
     const output = path.join(dir, 'shot.png');
-    await renderImage(htmlSource('<body style="margin:0;background:#00f">blue</body>'), output, { waitFor: { kind: 'load' }, type: 'png', fullPage: false, viewport: { width: 320, height: 200 } }, context());
+    await renderImage(
+      htmlSource('<body style="margin:0;background:#00f">blue</body>'),
+      output,
+      { waitFor: { kind: 'load' }, type: 'png', fullPage: false, viewport: { width: 320, height: 200 } },
+      context(),
+    );
     const { default: sharp } = await import('sharp');
     expect(await sharp(output).metadata()).toMatchObject({ width: 320, height: 200 });
   }, 60_000);
@@ -88,7 +119,12 @@ describe('the Chromium pool', () => {
     const before = chromiumPoolStatus()!.instances[0]!.pid!;
     const stop = new AbortController();
     setTimeout(() => stop.abort(new Error('stopped')), 1_500);
-    const waiting = renderPdf(htmlSource('<p>never ready</p>'), path.join(dir, 'never.pdf'), { ...PDF, waitFor: { kind: 'selector', selector: '#never' } }, context(30_000, stop.signal));
+    const waiting = renderPdf(
+      htmlSource('<p>never ready</p>'),
+      path.join(dir, 'never.pdf'),
+      { ...PDF, waitFor: { kind: 'selector', selector: '#never' } },
+      context(30_000, stop.signal),
+    );
     await expect(waiting).rejects.toThrow();
     await new Promise((r) => setTimeout(r, 500));
     expect(chromiumPoolStatus()!.restarts).toBe(1);
@@ -98,18 +134,30 @@ describe('the Chromium pool', () => {
   it('a page whose script never ends fails within the deadline, and its browser is replaced', async () => {
     await renderPdf(htmlSource('<p>warm</p>'), path.join(dir, 'warm2.pdf'), PDF, context());
     const before = chromiumPoolStatus()!.instances[0]!.pid!;
-    const failure = await renderPdf(htmlSource('<p>spinning</p><script>for (;;) {}</script>'), path.join(dir, 'spin.pdf'), PDF, context(6_000)).catch((err: Error) => err);
+    const failure = await renderPdf(
+      htmlSource('<p>spinning</p><script>for (;;) {}</script>'),
+      path.join(dir, 'spin.pdf'),
+      PDF,
+      context(6_000),
+    ).catch((err: Error) => err);
     expect(failure).toBeInstanceOf(PluginError);
     expect((failure as Error).message).toBe('The page did not finish loading in time');
     await new Promise((r) => setTimeout(r, 500));
     expect(isProcessAlive(before)).toBe(false);
     // The next document gets a working browser.
     await renderPdf(htmlSource('<p>after the hang</p>'), path.join(dir, 'after.pdf'), PDF, context());
-    expect((await runProcess('pdftotext', [path.join(dir, 'after.pdf'), '-'], { timeoutMs: 10_000 })).stdout).toContain('after the hang');
+    expect((await runProcess('pdftotext', [path.join(dir, 'after.pdf'), '-'], { timeoutMs: 10_000 })).stdout).toContain(
+      'after the hang',
+    );
   }, 90_000);
 
   it('a selector that never appears fails within the deadline with a plain reason', async () => {
-    const failure = await renderPdf(htmlSource('<p>no such element</p>'), path.join(dir, 'late.pdf'), { ...PDF, waitFor: { kind: 'selector', selector: '#late' } }, context(5_000)).catch((err: Error) => err);
+    const failure = await renderPdf(
+      htmlSource('<p>no such element</p>'),
+      path.join(dir, 'late.pdf'),
+      { ...PDF, waitFor: { kind: 'selector', selector: '#late' } },
+      context(5_000),
+    ).catch((err: Error) => err);
     expect(failure).toBeInstanceOf(PluginError);
     expect((failure as Error).message).toBe('The page never showed the element named by waitFor');
   }, 60_000);
@@ -133,7 +181,9 @@ describe('Chromium in a jail', async () => {
   });
 
   /** pdftotext is jailed too here: it sees the test's folder as a run's. */
-  const pdfText = async (file: string) => (await withEngineScope({ writable: [dir] }, () => runProcess('pdftotext', [file, '-'], { timeoutMs: 10_000 }))).stdout;
+  const pdfText = async (file: string) =>
+    (await withEngineScope({ writable: [dir] }, () => runProcess('pdftotext', [file, '-'], { timeoutMs: 10_000 })))
+      .stdout;
   /**
    * Not a zombie: the jail's own pid 1 is reparented to the host's init when its bwrap dies, and
    * stays a zombie (dead, holding nothing) until that init reaps it.
@@ -145,41 +195,56 @@ describe('Chromium in a jail', async () => {
   /** The browser's processes (the jail's bwrap and everything under it). */
   const browserTree = async () => (await processTree(chromiumPoolStatus()!.instances[0]!.pid!)).map((p) => p.pid);
 
-  it.skipIf(!jailable)('renders, in its own network namespace, without a view of the service\'s folders', async () => {
-    const output = path.join(dir, 'jailed.pdf');
-    const secret = pathToFileURL(path.join(dir, 'secret.txt')).href;
-    const page = `<h1>Jailed page</h1><iframe src="${secret}"></iframe><iframe src="file:///etc/hostname"></iframe>
+  it.skipIf(!jailable)(
+    "renders, in its own network namespace, without a view of the service's folders",
+    async () => {
+      const output = path.join(dir, 'jailed.pdf');
+      const secret = pathToFileURL(path.join(dir, 'secret.txt')).href;
+      const page = `<h1>Jailed page</h1><iframe src="${secret}"></iframe><iframe src="file:///etc/hostname"></iframe>
       <pre id="out"></pre><script>fetch(${JSON.stringify(secret)}).then((r) => r.text()).then((t) => (document.getElementById('out').textContent = t), () => {})</script>`;
-    // The PDF itself goes to a folder the jail cannot see: Playwright writes it from Node.
-    await renderPdf(htmlSource(page), output, PDF, context());
-    const text = await pdfText(output);
-    expect(text).toContain('Jailed page');
-    expect(text).not.toContain('SECRET-OF-THE-SERVICE');
+      // The PDF itself goes to a folder the jail cannot see: Playwright writes it from Node.
+      await renderPdf(htmlSource(page), output, PDF, context());
+      const text = await pdfText(output);
+      expect(text).toContain('Jailed page');
+      expect(text).not.toContain('SECRET-OF-THE-SERVICE');
 
-    const pids = await browserTree();
-    const chromiumPids = [];
-    for (const pid of pids) if ((await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim().startsWith('chrom')) chromiumPids.push(pid);
-    expect(chromiumPids.length).toBeGreaterThan(1);
-    const ownNet = await readlink('/proc/self/ns/net');
-    for (const pid of chromiumPids) {
-      expect(await readlink(`/proc/${pid}/ns/net`)).not.toBe(ownNet);
-      // The browser's filesystem: the system and fonts, not the service's folders.
-      expect(existsSync(`/proc/${pid}/root/usr/share/fonts`)).toBe(true);
-      expect(existsSync(`/proc/${pid}/root${dir}`)).toBe(false);
-    }
-  }, 60_000);
+      const pids = await browserTree();
+      const chromiumPids = [];
+      for (const pid of pids)
+        if ((await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim().startsWith('chrom'))
+          chromiumPids.push(pid);
+      expect(chromiumPids.length).toBeGreaterThan(1);
+      const ownNet = await readlink('/proc/self/ns/net');
+      for (const pid of chromiumPids) {
+        expect(await readlink(`/proc/${pid}/ns/net`)).not.toBe(ownNet);
+        // The browser's filesystem: the system and fonts, not the service's folders.
+        expect(existsSync(`/proc/${pid}/root/usr/share/fonts`)).toBe(true);
+        expect(existsSync(`/proc/${pid}/root${dir}`)).toBe(false);
+      }
+    },
+    60_000,
+  );
 
-  it.skipIf(!jailable)('a hung page\'s browser is killed with its whole jail', async () => {
-    await renderPdf(htmlSource('<p>warm</p>'), path.join(dir, 'warm.pdf'), PDF, context());
-    const before = await browserTree();
-    expect(before.length).toBeGreaterThan(2);
-    const failure = await renderPdf(htmlSource('<p>spinning</p><script>for (;;) {}</script>'), path.join(dir, 'spin.pdf'), PDF, context(6_000)).catch((err: Error) => err);
-    expect(failure).toBeInstanceOf(PluginError);
-    await new Promise((r) => setTimeout(r, 1_000));
-    const running = [];
-    for (const pid of before) if (await isRunning(pid)) running.push(pid);
-    expect(running).toEqual([]);
-    await renderPdf(htmlSource('<p>after the hang</p>'), path.join(dir, 'after.pdf'), PDF, context());
-    expect(await pdfText(path.join(dir, 'after.pdf'))).toContain('after the hang');
-  }, 90_000);
+  it.skipIf(!jailable)(
+    "a hung page's browser is killed with its whole jail",
+    async () => {
+      await renderPdf(htmlSource('<p>warm</p>'), path.join(dir, 'warm.pdf'), PDF, context());
+      const before = await browserTree();
+      expect(before.length).toBeGreaterThan(2);
+      const failure = await renderPdf(
+        htmlSource('<p>spinning</p><script>for (;;) {}</script>'),
+        path.join(dir, 'spin.pdf'),
+        PDF,
+        context(6_000),
+      ).catch((err: Error) => err);
+      expect(failure).toBeInstanceOf(PluginError);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const running = [];
+      for (const pid of before) if (await isRunning(pid)) running.push(pid);
+      expect(running).toEqual([]);
+      await renderPdf(htmlSource('<p>after the hang</p>'), path.join(dir, 'after.pdf'), PDF, context());
+      expect(await pdfText(path.join(dir, 'after.pdf'))).toContain('after the hang');
+    },
+    90_000,
+  );
 });

@@ -20,7 +20,19 @@
  * loopback port, loopback included (`<-loopback>`), so it fails instead of leaving the machine.
  */
 import { createHash } from 'node:crypto';
-import { access, chmod, constants, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  access,
+  chmod,
+  constants,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 // Types only here: playwright-core is loaded on the first page, in the process that renders (never the server's).
@@ -47,7 +59,12 @@ const IDLE_CLOSE_MS = 5 * 60_000;
 /** The executable on PATH (Playwright wants a path, not a name). */
 async function findExecutable(command: string): Promise<string> {
   const name = resolveCommand(command);
-  const candidates = name.includes('/') ? [name] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, name));
+  const candidates = name.includes('/')
+    ? [name]
+    : (process.env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, name));
   for (const candidate of candidates) {
     try {
       await access(candidate, constants.X_OK);
@@ -75,11 +92,23 @@ export async function chromiumCommand(): Promise<ChromiumCommand> {
   return {
     executablePath: confinementEnabled() ? await jailedChromium(chromium) : chromium,
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-default-apps', '--disable-extensions', '--mute-audio',
-      '--disable-dev-shm-usage', '--font-render-hinting=none',
-      `--proxy-server=${DEAD_PROXY}`, '--proxy-bypass-list=<-loopback>',
-      '--force-webrtc-ip-handling-policy=disable_non_proxied_udp', '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-default-apps',
+      '--disable-extensions',
+      '--mute-audio',
+      '--disable-dev-shm-usage',
+      '--font-render-hinting=none',
+      `--proxy-server=${DEAD_PROXY}`,
+      '--proxy-bypass-list=<-loopback>',
+      '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+      '--webrtc-ip-handling-policy=disable_non_proxied_udp',
     ],
   };
 }
@@ -102,7 +131,9 @@ const shellQuote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 function jailedChromium(chromium: string): Promise<string> {
   if (wrapper?.chromium === chromium) return wrapper.file;
   const jail = confined(chromium, [], { writable: [PROFILE_PLACEHOLDER], readable: CHROMIUM_CONFIG, cwd: '/tmp' });
-  const bwrap = [jail.file, ...jail.args].map((arg) => (arg === PROFILE_PLACEHOLDER ? '"$profile"' : shellQuote(arg))).join(' ');
+  const bwrap = [jail.file, ...jail.args]
+    .map((arg) => (arg === PROFILE_PLACEHOLDER ? '"$profile"' : shellQuote(arg)))
+    .join(' ');
   const script = [
     '#!/bin/sh',
     '# Chromium in a bubblewrap jail (core/engines/chromium.ts, jailedChromium).',
@@ -167,13 +198,17 @@ async function removeOrphanProfiles(): Promise<void> {
 async function markProfile(pid: number | undefined): Promise<void> {
   const cmdline = pid ? await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '') : '';
   const dir = /--user-data-dir=([^\0]+)/.exec(cmdline)?.[1];
-  if (dir && path.basename(dir).startsWith(PROFILE_PREFIX)) await writeFile(path.join(dir, OWNER_FILE), String(process.pid)).catch(() => undefined);
+  if (dir && path.basename(dir).startsWith(PROFILE_PREFIX))
+    await writeFile(path.join(dir, OWNER_FILE), String(process.pid)).catch(() => undefined);
 }
 
 /** One warm browser: Playwright's server for it (its process and profile) and our connection to it. */
 class ChromiumBrowser implements SupervisedInstance {
   readonly exited: Promise<void>;
-  private constructor(private readonly server: BrowserServer, readonly browser: Browser) {
+  private constructor(
+    private readonly server: BrowserServer,
+    readonly browser: Browser,
+  ) {
     const child = server.process();
     this.exited = new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) resolve();
@@ -191,7 +226,9 @@ class ChromiumBrowser implements SupervisedInstance {
       headless: true,
       chromiumSandbox: false,
       // The host process decides when to stop: Playwright must not kill the browser on our signals.
-      handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
       timeout: 30_000,
     });
     try {
@@ -282,7 +319,12 @@ function chromiumPool(): Supervisor<ChromiumBrowser> {
     rssBytes: (instance) => (instance.pid ? treePssBytes(instance.pid) : Promise.resolve(0)),
     healthCheckMs: 30_000,
     pingTimeoutMs: 10_000,
-    log: { debug() {}, info() {}, warn: (msg, data) => console.warn(msg, data ?? ''), error: (msg, data) => console.error(msg, data ?? '') },
+    log: {
+      debug() {},
+      info() {},
+      warn: (msg, data) => console.warn(msg, data ?? ''),
+      error: (msg, data) => console.error(msg, data ?? ''),
+    },
   });
   return pool;
 }
@@ -304,7 +346,12 @@ export async function closeChromiumPool(): Promise<void> {
 export interface PageSource {
   /** The document's address (for a ZIP, a made-up origin its assets are served under). */
   url: string;
-  fetch(request: { url: string; method: string; headers: Record<string, string>; isNavigation: boolean }): Promise<FetchedResource | undefined>;
+  fetch(request: {
+    url: string;
+    method: string;
+    headers: Record<string, string>;
+    isNavigation: boolean;
+  }): Promise<FetchedResource | undefined>;
 }
 
 export interface FetchedResource {
@@ -314,7 +361,11 @@ export interface FetchedResource {
 }
 
 /** When the page counts as ready: an event, a CSS selector to appear, or a delay in ms (at most 10 s). */
-export type WaitFor = { kind: 'load' } | { kind: 'networkidle' } | { kind: 'selector'; selector: string } | { kind: 'delay'; ms: number };
+export type WaitFor =
+  | { kind: 'load' }
+  | { kind: 'networkidle' }
+  | { kind: 'selector'; selector: string }
+  | { kind: 'delay'; ms: number };
 
 export interface PageOptions {
   waitFor: WaitFor;
@@ -343,7 +394,12 @@ export interface ImageRenderOptions extends PageOptions {
 }
 
 /** Open the document in a fresh context of a warm browser, wait as asked, and hand the page to `work`. */
-async function withPage<R>(source: PageSource, options: PageOptions, ctx: EngineContext, work: (page: Page, timeoutMs: number) => Promise<R>): Promise<R> {
+async function withPage<R>(
+  source: PageSource,
+  options: PageOptions,
+  ctx: EngineContext,
+  work: (page: Page, timeoutMs: number) => Promise<R>,
+): Promise<R> {
   ctx.signal.throwIfAborted();
   clearTimeout(idleTimer);
   const lease = await chromiumPool().acquire(ctx.signal);
@@ -363,7 +419,8 @@ async function withPage<R>(source: PageSource, options: PageOptions, ctx: Engine
     const waitUntil = options.waitFor.kind === 'networkidle' ? 'networkidle' : 'load';
     const response = await page.goto(source.url, { waitUntil, timeout: timeoutMs() });
     if (response && response.status() >= 400) throw new PluginError(`The page answered HTTP ${response.status()}`);
-    if (options.waitFor.kind === 'selector') await page.waitForSelector(options.waitFor.selector, { state: 'attached', timeout: timeoutMs() });
+    if (options.waitFor.kind === 'selector')
+      await page.waitForSelector(options.waitFor.selector, { state: 'attached', timeout: timeoutMs() });
     if (options.waitFor.kind === 'delay') await page.waitForTimeout(options.waitFor.ms);
     if (options.fallbackTitle) await page.evaluate((title) => void (document.title ||= title), options.fallbackTitle);
     return await work(page, timeoutMs());
@@ -382,16 +439,25 @@ async function withPage<R>(source: PageSource, options: PageOptions, ctx: Engine
   }
 }
 
-const isTimeout = (err: unknown) => err instanceof PluginError ? /in time/.test(err.message) : /Timeout \d+ms exceeded/.test((err as Error)?.message ?? '');
+const isTimeout = (err: unknown) =>
+  err instanceof PluginError
+    ? /in time/.test(err.message)
+    : /Timeout \d+ms exceeded/.test((err as Error)?.message ?? '');
 
 /** Playwright's errors carry call logs and internals: the client reads one plain sentence. */
 function translate(err: unknown): unknown {
   if (err instanceof PluginError) return err;
   const message = (err as Error).message ?? String(err);
   if (/Timeout \d+ms exceeded/.test(message)) {
-    return new PluginError(/waitForSelector|waiting for locator/.test(message) ? 'The page never showed the element named by waitFor' : 'The page did not finish loading in time', { cause: err });
+    return new PluginError(
+      /waitForSelector|waiting for locator/.test(message)
+        ? 'The page never showed the element named by waitFor'
+        : 'The page did not finish loading in time',
+      { cause: err },
+    );
   }
-  if (/net::ERR_/.test(message)) return new PluginError(`The page could not be loaded (${/net::(ERR_[A-Z_]+)/.exec(message)?.[1]})`, { cause: err });
+  if (/net::ERR_/.test(message))
+    return new PluginError(`The page could not be loaded (${/net::(ERR_[A-Z_]+)/.exec(message)?.[1]})`, { cause: err });
   return err;
 }
 
@@ -399,7 +465,12 @@ async function answer(route: Route, source: PageSource, options: PageOptions): P
   const request = route.request();
   let resource: FetchedResource | undefined;
   try {
-    resource = await source.fetch({ url: request.url(), method: request.method(), headers: request.headers(), isNavigation: request.isNavigationRequest() });
+    resource = await source.fetch({
+      url: request.url(),
+      method: request.method(),
+      headers: request.headers(),
+      isNavigation: request.isNavigationRequest(),
+    });
   } catch {
     resource = undefined;
   }
@@ -407,11 +478,18 @@ async function answer(route: Route, source: PageSource, options: PageOptions): P
     options.onBlocked?.(request.url());
     return route.abort('blockedbyclient').catch(() => undefined);
   }
-  await route.fulfill({ status: resource.status, headers: resource.headers, body: resource.body }).catch(() => undefined);
+  await route
+    .fulfill({ status: resource.status, headers: resource.headers, body: resource.body })
+    .catch(() => undefined);
 }
 
 /** Print the page to `output` (PDF). Header and footer templates may use the classes pageNumber, totalPages, date, title, url. */
-export async function renderPdf(source: PageSource, output: string, options: PdfRenderOptions, ctx: EngineContext): Promise<void> {
+export async function renderPdf(
+  source: PageSource,
+  output: string,
+  options: PdfRenderOptions,
+  ctx: EngineContext,
+): Promise<void> {
   await withPage(source, options, ctx, async (page, timeoutMs) => {
     const mm = (value: number) => `${value}mm`;
     const headerFooter = options.headerHtml !== undefined || options.footerHtml !== undefined;
@@ -422,10 +500,20 @@ export async function renderPdf(source: PageSource, output: string, options: Pdf
         landscape: options.landscape,
         scale: options.scale,
         printBackground: options.printBackground,
-        margin: { top: mm(options.margin.top), right: mm(options.margin.right), bottom: mm(options.margin.bottom), left: mm(options.margin.left) },
+        margin: {
+          top: mm(options.margin.top),
+          right: mm(options.margin.right),
+          bottom: mm(options.margin.bottom),
+          left: mm(options.margin.left),
+        },
         displayHeaderFooter: headerFooter,
         // An empty template hides Chromium's default (date and title) on the side not given.
-        ...(headerFooter ? { headerTemplate: options.headerHtml ?? '<span></span>', footerTemplate: options.footerHtml ?? '<span></span>' } : {}),
+        ...(headerFooter
+          ? {
+              headerTemplate: options.headerHtml ?? '<span></span>',
+              footerTemplate: options.footerHtml ?? '<span></span>',
+            }
+          : {}),
       }),
       timeoutMs,
     );
@@ -433,9 +521,20 @@ export async function renderPdf(source: PageSource, output: string, options: Pdf
 }
 
 /** A screenshot of the page to `output` (PNG or JPEG). */
-export async function renderImage(source: PageSource, output: string, options: ImageRenderOptions, ctx: EngineContext): Promise<void> {
+export async function renderImage(
+  source: PageSource,
+  output: string,
+  options: ImageRenderOptions,
+  ctx: EngineContext,
+): Promise<void> {
   await withPage(source, options, ctx, async (page, timeoutMs) => {
-    await page.screenshot({ path: output, type: options.type, fullPage: options.fullPage, timeout: timeoutMs, ...(options.type === 'jpeg' ? { quality: 90 } : {}) });
+    await page.screenshot({
+      path: output,
+      type: options.type,
+      fullPage: options.fullPage,
+      timeout: timeoutMs,
+      ...(options.type === 'jpeg' ? { quality: 90 } : {}),
+    });
   });
 }
 
@@ -443,6 +542,9 @@ function withTimeout<R>(work: Promise<R>, timeoutMs: number): Promise<R> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     work,
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new PluginError('The page could not be printed in time')), timeoutMs))),
+    new Promise<never>(
+      (_, reject) =>
+        (timer = setTimeout(() => reject(new PluginError('The page could not be printed in time')), timeoutMs)),
+    ),
   ]).finally(() => clearTimeout(timer));
 }

@@ -46,7 +46,9 @@ describe.skipIf(!available)('confined engines (bwrap)', () => {
     const work = await mkdtemp(path.join(root, 'work-'));
     // Unconfined, the same command reaches the server: the test would see it.
     const attempt = `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`;
-    await expect(withEngineScope({ writable: [work] }, () => runProcess('bash', ['-c', attempt], { timeoutMs: 10_000 }))).rejects.toThrow(EngineError);
+    await expect(
+      withEngineScope({ writable: [work] }, () => runProcess('bash', ['-c', attempt], { timeoutMs: 10_000 })),
+    ).rejects.toThrow(EngineError);
     expect(connections).toBe(0);
     configureConfinement(false);
     try {
@@ -65,7 +67,8 @@ describe.skipIf(!available)('confined engines (bwrap)', () => {
     await writeFile(path.join(inputs, 'input.txt'), 'the input');
     await writeFile(path.join(inputs, 'neighbour.txt'), 'not this one');
     const scope = { writable: [work], readable: [path.join(inputs, 'input.txt')] };
-    const run = (script: string) => withEngineScope(scope, () => runProcess('sh', ['-c', script], { timeoutMs: 10_000 }));
+    const run = (script: string) =>
+      withEngineScope(scope, () => runProcess('sh', ['-c', script], { timeoutMs: 10_000 }));
 
     expect((await run(`cat ${path.join(inputs, 'input.txt')}`)).stdout).toBe('the input');
     await run(`echo written > ${path.join(work, 'out.txt')}`);
@@ -73,7 +76,8 @@ describe.skipIf(!available)('confined engines (bwrap)', () => {
     await expect(run(`echo x > ${path.join(inputs, 'input.txt')}`)).rejects.toThrow(/Read-only|Permission/);
     await expect(run(`cat ${path.join(other, 'secret.txt')}`)).rejects.toThrow(/No such file/);
     await expect(run(`cat ${path.join(inputs, 'neighbour.txt')}`)).rejects.toThrow(/No such file/);
-    for (const secret of ['/etc/shadow', '/etc/passwd', '/root', '/home']) await expect(run(`ls ${secret}`)).rejects.toThrow(/No such file/);
+    for (const secret of ['/etc/shadow', '/etc/passwd', '/root', '/home'])
+      await expect(run(`ls ${secret}`)).rejects.toThrow(/No such file/);
     // The system is there, read-only.
     expect((await run('ls /usr/bin/sh && touch /usr/x 2>/dev/null || echo read-only')).stdout).toContain('read-only');
   });
@@ -83,14 +87,21 @@ describe.skipIf(!available)('confined engines (bwrap)', () => {
     try {
       const env = jailEnvironment({ ...process.env, OMP_THREAD_LIMIT: '1', HOME: '/work/profile' });
       expect(env.TRANSMUTE_TEST_SECRET).toBeUndefined();
-      expect(env).toMatchObject({ OMP_THREAD_LIMIT: '1', HOME: '/work/profile', TMPDIR: '/tmp', PATH: process.env.PATH });
+      expect(env).toMatchObject({
+        OMP_THREAD_LIMIT: '1',
+        HOME: '/work/profile',
+        TMPDIR: '/tmp',
+        PATH: process.env.PATH,
+      });
     } finally {
       delete process.env.TRANSMUTE_TEST_SECRET;
     }
   });
 
   it('reports a missing program as missing', async () => {
-    await expect(runProcess('no-such-engine-here', [], { timeoutMs: 10_000 })).rejects.toMatchObject({ reason: 'missing' });
+    await expect(runProcess('no-such-engine-here', [], { timeoutMs: 10_000 })).rejects.toMatchObject({
+      reason: 'missing',
+    });
   });
 
   it('takes the whole jail down at a timeout: no orphan survives', async () => {

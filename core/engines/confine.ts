@@ -92,8 +92,24 @@ const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx
  * types, paper size, alternatives links. Not passwd/shadow, ssh, ssl keys, hosts or resolv.conf.
  */
 const ETC_ENTRIES = [
-  'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'alternatives', 'fonts', 'ImageMagick-6', 'ImageMagick-7', 'libreoffice', 'ghostscript',
-  'libpaper.d', 'papersize', 'localtime', 'timezone', 'mime.types', 'magic', 'magic.mime', 'gtk-3.0', 'xdg',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'alternatives',
+  'fonts',
+  'ImageMagick-6',
+  'ImageMagick-7',
+  'libreoffice',
+  'ghostscript',
+  'libpaper.d',
+  'papersize',
+  'localtime',
+  'timezone',
+  'mime.types',
+  'magic',
+  'magic.mime',
+  'gtk-3.0',
+  'xdg',
 ];
 /** Caches engines are faster with, not secrets (fontconfig would rescan every font at each start). */
 const CACHE_DIRS = ['/var/cache/fontconfig'];
@@ -126,8 +142,10 @@ let systemArgs: string[] | undefined;
  */
 export function jailEnvironment(wanted: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { HOME: '/tmp', TMPDIR: '/tmp' };
-  for (const [key, value] of Object.entries(process.env)) if (KEPT_ENV.test(key) && value !== undefined) env[key] = value;
-  for (const [key, value] of Object.entries(wanted ?? {})) if (value !== undefined && (KEPT_ENV.test(key) || process.env[key] !== value)) env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (KEPT_ENV.test(key) && value !== undefined) env[key] = value;
+  for (const [key, value] of Object.entries(wanted ?? {}))
+    if (value !== undefined && (KEPT_ENV.test(key) || process.env[key] !== value)) env[key] = value;
   return env;
 }
 
@@ -148,7 +166,11 @@ function executableBinds(executable: string): string[] {
  * What to spawn to run `executable args` in `jail`: bwrap and its arguments, with the reduced
  * environment. Spawn it `detached` (own process group) and kill the group: the jail goes with it.
  */
-export function confined(executable: string, args: readonly string[], jail: Jail): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
+export function confined(
+  executable: string,
+  args: readonly string[],
+  jail: Jail,
+): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
   systemArgs ??= systemBinds();
   const binds: string[] = [];
   for (const file of jail.readable ?? []) if (existsSync(file)) binds.push('--ro-bind', file, file);
@@ -160,17 +182,31 @@ export function confined(executable: string, args: readonly string[], jail: Jail
   return {
     file: BWRAP,
     args: [
-      '--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
-      '--die-with-parent', '--new-session', '--hostname', 'engine',
+      '--unshare-net',
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--unshare-cgroup-try',
+      '--die-with-parent',
+      '--new-session',
+      '--hostname',
+      'engine',
       ...systemArgs,
-      '--proc', '/proc', '--dev', '/dev',
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
       ...(jail.tmpDir ? ['--bind', jail.tmpDir, '/tmp'] : ['--tmpfs', '/tmp']),
       // After /tmp: a work folder under the host's /tmp shows through the private one.
       ...binds,
       ...executableBinds(executable),
-      '--chdir', cwd,
-      '--clearenv', ...setenv,
-      '--', executable, ...args,
+      '--chdir',
+      cwd,
+      '--clearenv',
+      ...setenv,
+      '--',
+      executable,
+      ...args,
     ],
     env,
   };
@@ -185,17 +221,29 @@ export function jailedCommandMissing(stderr: string): boolean {
 }
 
 /** What to spawn for `executable args`: in `jail` when `on`, else the program itself with `jail.env`. */
-export function jailedIf(on: boolean, executable: string, args: readonly string[], jail: Jail): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
+export function jailedIf(
+  on: boolean,
+  executable: string,
+  args: readonly string[],
+  jail: Jail,
+): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
   return on ? confined(executable, args, jail) : { file: executable, args: [...args], env: jail.env ?? process.env };
 }
 
 /** The spawn for one runProcess call: the current engine scope's folders (none outside a scope). */
 export function engineSpawn(
-  executable: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; readable?: readonly string[] },
+  executable: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; readable?: readonly string[] },
 ): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
   const scope = currentEngineScope() ?? { writable: [] };
   const readable = [...(scope.readable ?? []), ...(options.readable ?? [])];
-  return jailedIf(enabled, executable, args, { writable: scope.writable, readable, ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.env ? { env: options.env } : {}) });
+  return jailedIf(enabled, executable, args, {
+    writable: scope.writable,
+    readable,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
 }
 
 /** Whether a jail can be made here: runs `true` in one. Resolves with the reason when it cannot. */
@@ -208,12 +256,19 @@ export function probeConfinement(timeoutMs = 10_000): Promise<{ ok: true } | { o
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2_000)));
     child.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      resolve({ ok: false, reason: err.code === 'ENOENT' ? 'bwrap is not installed (Debian package bubblewrap)' : err.message });
+      resolve({
+        ok: false,
+        reason: err.code === 'ENOENT' ? 'bwrap is not installed (Debian package bubblewrap)' : err.message,
+      });
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve({ ok: true });
-      else resolve({ ok: false, reason: `bwrap could not make a jail (${signal ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').pop()}` : ''}` });
+      else
+        resolve({
+          ok: false,
+          reason: `bwrap could not make a jail (${signal ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
+        });
     });
   });
 }

@@ -5,7 +5,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import { configureConfinement, probeConfinement, withEngineScope } from './confine.js';
-import { FFMPEG, FFPROBE, describeFfmpegError, ffmpegFailure, parseTimePosition, probe, runFfmpeg, type FfmpegCommand, type FfmpegJob } from './ffmpeg.js';
+import {
+  FFMPEG,
+  FFPROBE,
+  describeFfmpegError,
+  ffmpegFailure,
+  parseTimePosition,
+  probe,
+  runFfmpeg,
+  type FfmpegCommand,
+  type FfmpegJob,
+} from './ffmpeg.js';
 import { configureEnginePaths } from './paths.js';
 import { EngineError } from './process.js';
 
@@ -23,7 +33,8 @@ function toneJob(output: string, seconds: number, extra: Partial<FfmpegJob> & { 
   return {
     input: `sine=frequency=440:duration=${seconds}`,
     output,
-    configure: (command) => command.inputOptions(realtime ? ['-re', '-f', 'lavfi'] : ['-f', 'lavfi']).audioCodec('pcm_s16le'),
+    configure: (command) =>
+      command.inputOptions(realtime ? ['-re', '-f', 'lavfi'] : ['-f', 'lavfi']).audioCodec('pcm_s16le'),
     signal: new AbortController().signal,
     timeoutMs: 30_000,
     ...rest,
@@ -58,11 +69,16 @@ describe('describeFfmpegError', () => {
       '[error] /tmp/job-1/in.mp4: Invalid data found when processing input',
       '[fatal] Conversion failed!',
     ].join('\n');
-    expect(describeFfmpegError(stderr, ['/tmp/job-1/in.mp4'])).toBe('moov atom not found; Invalid data found when processing input');
+    expect(describeFfmpegError(stderr, ['/tmp/job-1/in.mp4'])).toBe(
+      'moov atom not found; Invalid data found when processing input',
+    );
   });
   it('continuation lines keep their message level; info is never shown', () => {
-    const stderr = "[info] Stream #0:0: Audio\n[fatal] Stream map '0:a:5' matches no streams.\nTo ignore this, add a trailing '?' to the map.";
-    expect(describeFfmpegError(stderr, [])).toBe("Stream map '0:a:5' matches no streams.; To ignore this, add a trailing '?' to the map.");
+    const stderr =
+      "[info] Stream #0:0: Audio\n[fatal] Stream map '0:a:5' matches no streams.\nTo ignore this, add a trailing '?' to the map.";
+    expect(describeFfmpegError(stderr, [])).toBe(
+      "Stream map '0:a:5' matches no streams.; To ignore this, add a trailing '?' to the map.",
+    );
     expect(describeFfmpegError('[info] all good\n[warning] odd but fine', [])).toBe('');
   });
 });
@@ -90,7 +106,13 @@ describe('probe', () => {
 describe('runFfmpeg', () => {
   it('reports progress from ffmpeg position over the duration, ending at 100', async () => {
     const progress: number[] = [];
-    await runFfmpeg(toneJob(path.join(dir, 'progress.wav'), 1.5, { realtime: true, durationSec: 1.5, onProgress: (p) => progress.push(p) }));
+    await runFfmpeg(
+      toneJob(path.join(dir, 'progress.wav'), 1.5, {
+        realtime: true,
+        durationSec: 1.5,
+        onProgress: (p) => progress.push(p),
+      }),
+    );
     expect(progress.length).toBeGreaterThan(2);
     expect(progress.some((p) => p > 0 && p < 100)).toBe(true);
     expect(progress.every((p, i) => p >= 0 && p <= 100 && (i === 0 || p >= progress[i - 1]!))).toBe(true);
@@ -109,7 +131,9 @@ describe('runFfmpeg', () => {
   it('kills ffmpeg aborted before it has even started', async () => {
     const controller = new AbortController();
     const started = Date.now();
-    const run = runFfmpeg(toneJob(path.join(dir, 'aborted-early.wav'), 60, { realtime: true, signal: controller.signal }));
+    const run = runFfmpeg(
+      toneJob(path.join(dir, 'aborted-early.wav'), 60, { realtime: true, signal: controller.signal }),
+    );
     controller.abort();
     expect((await rejection(run)).reason).toBe('aborted');
     expect(Date.now() - started).toBeLessThan(3_000);
@@ -117,7 +141,9 @@ describe('runFfmpeg', () => {
 
   it('kills ffmpeg at the timeout', async () => {
     const started = Date.now();
-    const error = await rejection(runFfmpeg(toneJob(path.join(dir, 'slow.wav'), 60, { realtime: true, timeoutMs: 500 })));
+    const error = await rejection(
+      runFfmpeg(toneJob(path.join(dir, 'slow.wav'), 60, { realtime: true, timeoutMs: 500 })),
+    );
     expect(error.reason).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(3_000);
   });
@@ -146,16 +172,23 @@ describe('ffmpegFailure', () => {
     const err = await rejection(probe(file, { timeoutMs: 10_000 }));
     const error = ffmpegFailure(err, live(), { label: 'MP4', paths: [file] });
     expect(error).toBeInstanceOf(PluginError);
-    expect((error as Error).message).toMatch(/^The MP4 file could not be read; it may be truncated, corrupt or not really MP4 \(.+\)$/);
+    expect((error as Error).message).toMatch(
+      /^The MP4 file could not be read; it may be truncated, corrupt or not really MP4 \(.+\)$/,
+    );
     expect((error as Error).message).not.toContain(dir);
   });
 
   it('a command ffmpeg could not complete, in its words; a run past its deadline', async () => {
     const output = path.join(dir, 'out.unknownext');
-    const failed = ffmpegFailure(await rejection(runFfmpeg(toneJob(output, 1))), live(), { label: 'WAV', paths: [output] });
+    const failed = ffmpegFailure(await rejection(runFfmpeg(toneJob(output, 1))), live(), {
+      label: 'WAV',
+      paths: [output],
+    });
     expect(failed).toBeInstanceOf(PluginError);
     expect((failed as Error).message).toMatch(/^Could not process the WAV file \(.*output format.*\)$/i);
-    const slow = await rejection(runFfmpeg(toneJob(path.join(dir, 'slow2.wav'), 60, { realtime: true, timeoutMs: 400 })));
+    const slow = await rejection(
+      runFfmpeg(toneJob(path.join(dir, 'slow2.wav'), 60, { realtime: true, timeoutMs: 400 })),
+    );
     expect((ffmpegFailure(slow, live(), { label: 'WAV', paths: [], timeoutMs: 400 }) as Error).message).toBe(
       'Processing the WAV file took longer than the 0 s allowed for its length and was stopped',
     );
@@ -197,7 +230,13 @@ describe('what a file may make ffmpeg open', () => {
         configureConfinement(jailed);
         await withEngineScope({ writable: [dir] }, async () => {
           await expect(probe(playlist, { timeoutMs: 30_000 })).rejects.toThrow(EngineError);
-          const job = { input: playlist, output: path.join(dir, `from-playlist-${jailed}.wav`), configure: (c: FfmpegCommand) => c.audioCodec('pcm_s16le'), signal: new AbortController().signal, timeoutMs: 30_000 };
+          const job = {
+            input: playlist,
+            output: path.join(dir, `from-playlist-${jailed}.wav`),
+            configure: (c: FfmpegCommand) => c.audioCodec('pcm_s16le'),
+            signal: new AbortController().signal,
+            timeoutMs: 30_000,
+          };
           await expect(runFfmpeg(job)).rejects.toThrow(EngineError);
         });
       }
@@ -214,7 +253,9 @@ describe('what a file may make ffmpeg open', () => {
     try {
       const output = path.join(dir, 'jailed.wav');
       await withEngineScope({ writable: [dir] }, () => runFfmpeg(toneJob(output, 1)));
-      expect((await withEngineScope({ writable: [dir] }, () => probe(output, { timeoutMs: 30_000 }))).durationSec).toBeCloseTo(1, 1);
+      expect(
+        (await withEngineScope({ writable: [dir] }, () => probe(output, { timeoutMs: 30_000 }))).durationSec,
+      ).toBeCloseTo(1, 1);
     } finally {
       configureConfinement(false);
     }

@@ -138,14 +138,30 @@ export interface ProbeOptions {
 
 /** Read a media file's container, streams and chapters; EngineError when ffprobe cannot read it. */
 export async function probe(filePath: string, { signal, timeoutMs }: ProbeOptions): Promise<MediaProbe> {
-  const args = ['-v', 'level+error', ...PROTOCOL_WHITELIST, '-print_format', 'json', '-show_format', '-show_streams', '-show_chapters', filePath];
+  const args = [
+    '-v',
+    'level+error',
+    ...PROTOCOL_WHITELIST,
+    '-print_format',
+    'json',
+    '-show_format',
+    '-show_streams',
+    '-show_chapters',
+    filePath,
+  ];
   let stdout: string;
   try {
     ({ stdout } = await runProcess(FFPROBE.command, args, { signal, timeoutMs }));
   } catch (err) {
     if (err instanceof EngineError && err.reason === 'exit') {
       const detail = describeFfmpegError(err.stderrTail, [filePath]);
-      throw new EngineError(`ffprobe could not read the file${detail ? `: ${detail}` : ''}`, 'exit', 'ffprobe', err.exitCode, err.stderrTail);
+      throw new EngineError(
+        `ffprobe could not read the file${detail ? `: ${detail}` : ''}`,
+        'exit',
+        'ffprobe',
+        err.exitCode,
+        err.stderrTail,
+      );
     }
     throw err;
   }
@@ -199,7 +215,8 @@ export interface FfmpegOutput {
 /** Run one ffmpeg command to completion; EngineError on failure, timeout or abort. */
 export async function runFfmpeg(job: FfmpegJob): Promise<FfmpegOutput> {
   // fluent-ffmpeg never settles when ffmpeg cannot be spawned (its own error handler throws): look first.
-  if (!job.signal.aborted && !(await commandExists(FFMPEG.command))) throw new EngineError('ffmpeg is not installed', 'missing', 'ffmpeg', null, '');
+  if (!job.signal.aborted && !(await commandExists(FFMPEG.command)))
+    throw new EngineError('ffmpeg is not installed', 'missing', 'ffmpeg', null, '');
   return runCommand(job);
 }
 
@@ -232,7 +249,10 @@ function runCommand(job: FfmpegJob): Promise<FfmpegOutput> {
       // Before 'start' there is no process yet: the 'start' handler kills it the moment it exists.
       if (running) command.kill('SIGKILL');
     };
-    const timer = setTimeout(() => stop('timeout', `ffmpeg timed out after ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
+    const timer = setTimeout(
+      () => stop('timeout', `ffmpeg timed out after ${Math.round(timeoutMs / 1000)} s`),
+      timeoutMs,
+    );
     const onAbort = () => stop('aborted', 'ffmpeg was aborted');
     signal.addEventListener('abort', onAbort, { once: true });
 
@@ -291,10 +311,12 @@ export function parseTimePosition(line: string): number | undefined {
 }
 
 // Lines that say only that something failed, not what.
-const GENERIC_LINE = /^(Conversion failed!|Exiting normally|Error opening output files?|Error while (filtering|processing)|Error initializing output stream|Nothing was written into output file)/i;
+const GENERIC_LINE =
+  /^(Conversion failed!|Exiting normally|Error opening output files?|Error while (filtering|processing)|Error initializing output stream|Nothing was written into output file)/i;
 // With `-loglevel level+...` every message starts with its level, after the component's tag;
 // continuation lines of a message have neither and keep the level of the line before.
-const LOG_LINE = /^(?:\[[^\]]* @ 0x[0-9a-f]+\]\s*)?(?:\[(panic|fatal|error|warning|info|verbose|debug|trace)\]\s*)?(.*)$/;
+const LOG_LINE =
+  /^(?:\[[^\]]* @ 0x[0-9a-f]+\]\s*)?(?:\[(panic|fatal|error|warning|info|verbose|debug|trace)\]\s*)?(.*)$/;
 const SERIOUS_LEVELS: ReadonlySet<string> = new Set(['panic', 'fatal', 'error']);
 
 /**
@@ -330,16 +352,26 @@ export interface MediaFailureContext {
  * media's length allows. Aborts (the runner reports them), ffprobe timeouts and a missing
  * engine pass through.
  */
-export function ffmpegFailure(err: unknown, signal: AbortSignal, { label, paths, timeoutMs }: MediaFailureContext): unknown {
+export function ffmpegFailure(
+  err: unknown,
+  signal: AbortSignal,
+  { label, paths, timeoutMs }: MediaFailureContext,
+): unknown {
   if (signal.aborted || !(err instanceof EngineError)) return err;
   const detail = () => describeFfmpegError(err.stderrTail, paths);
   if (err.command === FFPROBE.command) {
     if (err.reason !== 'exit') return err;
-    return new PluginError(withDetail(`The ${label} file could not be read; it may be truncated, corrupt or not really ${label}`, detail()), { cause: err });
+    return new PluginError(
+      withDetail(`The ${label} file could not be read; it may be truncated, corrupt or not really ${label}`, detail()),
+      { cause: err },
+    );
   }
   if (err.reason === 'timeout') {
     const allowed = timeoutMs === undefined ? '' : ` the ${Math.round(timeoutMs / 1000)} s`;
-    return new PluginError(`Processing the ${label} file took longer than${allowed} allowed for its length and was stopped`, { cause: err });
+    return new PluginError(
+      `Processing the ${label} file took longer than${allowed} allowed for its length and was stopped`,
+      { cause: err },
+    );
   }
   if (err.reason !== 'exit') return err;
   return new PluginError(withDetail(`Could not process the ${label} file`, detail()), { cause: err });

@@ -21,12 +21,19 @@ describe('ghostscript', () => {
   });
 
   it('gs never starts without -dSAFER, whoever calls it', async () => {
-    await expect(runProcess('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-sDEVICE=nullpage', files().pdf], { timeoutMs: 30_000 })).rejects.toThrow(/-dSAFER/);
+    await expect(
+      runProcess('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-sDEVICE=nullpage', files().pdf], { timeoutMs: 30_000 }),
+    ).rejects.toThrow(/-dSAFER/);
   });
 
   it('a file that is no PDF is a PluginError after the summary, without server paths', async () => {
     const ctx = await files().ctx();
-    const error = await rejectionOf(pdfWrite(files().notPdf, path.join(ctx.workDir, 'out.pdf'), ctx, { settings: '/ebook', summary: 'The PDF could not be compressed' }));
+    const error = await rejectionOf(
+      pdfWrite(files().notPdf, path.join(ctx.workDir, 'out.pdf'), ctx, {
+        settings: '/ebook',
+        summary: 'The PDF could not be compressed',
+      }),
+    );
     expect(error).toBeInstanceOf(PluginError);
     expect(error.message).toMatch(/^The PDF could not be compressed( \(.+\))?$/);
     expect(error.message).not.toContain(files().dir);

@@ -23,10 +23,19 @@ export interface PdfWriteOptions {
 }
 
 /** Rewrite `input` as `output` through pdfwrite with a settings profile; pages keep their orientation. */
-export async function pdfWrite(input: string, output: string, ctx: EngineContext, { settings, summary }: PdfWriteOptions): Promise<void> {
+export async function pdfWrite(
+  input: string,
+  output: string,
+  ctx: EngineContext,
+  { settings, summary }: PdfWriteOptions,
+): Promise<void> {
   const args = [
-    '-q', '-dNOPAUSE', '-dBATCH', '-dSAFER',
-    '-sDEVICE=pdfwrite', `-dPDFSETTINGS=${settings}`,
+    '-q',
+    '-dNOPAUSE',
+    '-dBATCH',
+    '-dSAFER',
+    '-sDEVICE=pdfwrite',
+    `-dPDFSETTINGS=${settings}`,
     // pdfwrite otherwise turns pages to follow their text direction.
     '-dAutoRotatePages=/None',
     // '%' in an output name is a page-number template to ghostscript.
@@ -76,14 +85,30 @@ export interface PdfaOptions {
  * for part 1. What PDF/A cannot hold is dropped (PDFACompatibilityPolicy=1): document info
  * strings XMP cannot represent, JavaScript and other actions.
  */
-export async function pdfToPdfa(input: string, output: string, ctx: EngineContext, { part, definitionFile, summary }: PdfaOptions): Promise<void> {
+export async function pdfToPdfa(
+  input: string,
+  output: string,
+  ctx: EngineContext,
+  { part, definitionFile, summary }: PdfaOptions,
+): Promise<void> {
   await writeFile(definitionFile, pdfaDefinition(SRGB_PROFILE));
   const args = [
-    '-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', `--permit-file-read=${SRGB_PROFILE}`,
-    '-sDEVICE=pdfwrite', `-dPDFA=${part}`, '-dPDFACompatibilityPolicy=1', '-sColorConversionStrategy=RGB', '-sProcessColorModel=DeviceRGB',
-    '-dEmbedAllFonts=true', '-dSubsetFonts=true', '-dAutoRotatePages=/None',
+    '-q',
+    '-dNOPAUSE',
+    '-dBATCH',
+    '-dSAFER',
+    `--permit-file-read=${SRGB_PROFILE}`,
+    '-sDEVICE=pdfwrite',
+    `-dPDFA=${part}`,
+    '-dPDFACompatibilityPolicy=1',
+    '-sColorConversionStrategy=RGB',
+    '-sProcessColorModel=DeviceRGB',
+    '-dEmbedAllFonts=true',
+    '-dSubsetFonts=true',
+    '-dAutoRotatePages=/None',
     `-sOutputFile=${output.replaceAll('%', '%%')}`,
-    definitionFile, input,
+    definitionFile,
+    input,
   ];
   try {
     await runProcess(GHOSTSCRIPT.command, args, runOptions(ctx));

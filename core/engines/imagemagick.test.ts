@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import { bmpVariants, toRgba } from './bmp.fixture.js';
 import { IMAGEMAGICK, bmpDimensions, decodeToRaw, magickOptions, parsePam } from './imagemagick.js';
-import { EngineError, runProcess } from './process.js';
+import { type EngineError, runProcess } from './process.js';
 import { rejectionOf, useEngineTestFiles } from './test-files.js';
 
 const files = useEngineTestFiles();
@@ -50,9 +50,19 @@ describe('ImageMagick', () => {
     const secret = path.join(files().dir, 'secret.txt');
     await writeFile(secret, 'server secret');
     const out = path.join(files().dir, 'policy-out.pam');
-    for (const input of [`TEXT:${secret}`, `MSL:${secret}`, 'URL:http://127.0.0.1:9/x.png', `@${secret}`, files().photo]) {
-      const error = await rejectionOf(runProcess(IMAGEMAGICK.command, [input, `PAM:${out}`], { ...magickOptions(), timeoutMs: 30_000 }));
-      expect((error as EngineError).stderrTail).toMatch(/not allowed by the security policy|unable to open image .URL:/);
+    for (const input of [
+      `TEXT:${secret}`,
+      `MSL:${secret}`,
+      'URL:http://127.0.0.1:9/x.png',
+      `@${secret}`,
+      files().photo,
+    ]) {
+      const error = await rejectionOf(
+        runProcess(IMAGEMAGICK.command, [input, `PAM:${out}`], { ...magickOptions(), timeoutMs: 30_000 }),
+      );
+      expect((error as EngineError).stderrTail).toMatch(
+        /not allowed by the security policy|unable to open image .URL:/,
+      );
     }
     await expect(readdir(files().dir)).resolves.not.toContain('policy-out.pam');
   });
@@ -64,8 +74,13 @@ describe('ImageMagick', () => {
   });
 
   it('parses only 8-bit PAM whose pixel data has the declared size', () => {
-    const pam = (header: string, bytes: number) => Buffer.concat([Buffer.from(`P7\n${header}\nENDHDR\n`), Buffer.alloc(bytes)]);
-    expect(parsePam(pam('WIDTH 2\nHEIGHT 1\nDEPTH 3\nMAXVAL 255\nTUPLTYPE RGB', 6), SUMMARY)).toMatchObject({ width: 2, height: 1, channels: 3 });
+    const pam = (header: string, bytes: number) =>
+      Buffer.concat([Buffer.from(`P7\n${header}\nENDHDR\n`), Buffer.alloc(bytes)]);
+    expect(parsePam(pam('WIDTH 2\nHEIGHT 1\nDEPTH 3\nMAXVAL 255\nTUPLTYPE RGB', 6), SUMMARY)).toMatchObject({
+      width: 2,
+      height: 1,
+      channels: 3,
+    });
     expect(() => parsePam(pam('WIDTH 2\nHEIGHT 1\nDEPTH 3\nMAXVAL 255\nTUPLTYPE RGB', 5), SUMMARY)).toThrow(SUMMARY);
     expect(() => parsePam(pam('WIDTH 2\nHEIGHT 1\nDEPTH 3\nMAXVAL 65535\nTUPLTYPE RGB', 12), SUMMARY)).toThrow(SUMMARY);
   });

@@ -19,7 +19,10 @@ import { runProcess } from './process.js';
 /** Our policy.xml: every coder refused but BMP in and PAM out; no URL, MSL, TEXT or @-file reads. */
 export const IMAGEMAGICK_POLICY_DIR = fileURLToPath(new URL('./imagemagick-policy/', import.meta.url));
 /** Every ImageMagick run reads our policy (on top of the system's, which can only refuse more). */
-export const magickOptions = () => ({ env: { ...process.env, MAGICK_CONFIGURE_PATH: IMAGEMAGICK_POLICY_DIR }, readable: [IMAGEMAGICK_POLICY_DIR] });
+export const magickOptions = () => ({
+  env: { ...process.env, MAGICK_CONFIGURE_PATH: IMAGEMAGICK_POLICY_DIR },
+  readable: [IMAGEMAGICK_POLICY_DIR],
+});
 
 export const IMAGEMAGICK: EngineRequirement = { command: 'convert', debian: 'imagemagick', license: 'ImageMagick' };
 
@@ -43,7 +46,10 @@ export function bmpDimensions(head: Buffer): { width: number; height: number } |
   if (head.length < 26 || head.toString('latin1', 0, 2) !== 'BM') return null;
   const headerSize = head.readUInt32LE(14);
   // BITMAPCOREHEADER (OS/2 1.x) has 16-bit sizes; every later header 32-bit signed ones (negative height: top-down).
-  const [width, height] = headerSize === 12 ? [head.readUInt16LE(18), head.readUInt16LE(20)] : [head.readInt32LE(18), Math.abs(head.readInt32LE(22))];
+  const [width, height] =
+    headerSize === 12
+      ? [head.readUInt16LE(18), head.readUInt16LE(20)]
+      : [head.readInt32LE(18), Math.abs(head.readInt32LE(22))];
   if (headerSize < 12 || width <= 0 || height <= 0) return null;
   return { width, height };
 }
@@ -65,15 +71,22 @@ export function imageMagickFailure(err: unknown, signal: AbortSignal, summary: s
  * Decode the first image of `file` (read as `format` whatever its content) to raw 8-bit pixels.
  * A file ImageMagick cannot read becomes a PluginError starting with `summary`.
  */
-export async function decodeToRaw(file: string, format: MagickInput, ctx: ImageMagickContext, summary: string): Promise<RawImage> {
+export async function decodeToRaw(
+  file: string,
+  format: MagickInput,
+  ctx: ImageMagickContext,
+  summary: string,
+): Promise<RawImage> {
   ctx.signal.throwIfAborted();
   const output = path.join(ctx.workDir, `decoded-${randomUUID()}.pam`);
   try {
-    await runProcess(IMAGEMAGICK.command, [`${CODER[format]}:${file}[0]`, '-depth', '8', `PAM:${output}`], runOptions(ctx, { ...magickOptions(), captureStdout: false })).catch(
-      (err: unknown) => {
-        throw imageMagickFailure(err, ctx.signal, summary);
-      },
-    );
+    await runProcess(
+      IMAGEMAGICK.command,
+      [`${CODER[format]}:${file}[0]`, '-depth', '8', `PAM:${output}`],
+      runOptions(ctx, { ...magickOptions(), captureStdout: false }),
+    ).catch((err: unknown) => {
+      throw imageMagickFailure(err, ctx.signal, summary);
+    });
     return parsePam(await readFile(output), summary);
   } finally {
     await rm(output, { force: true });
@@ -93,7 +106,12 @@ export function parsePam(bytes: Buffer, summary: string): RawImage {
   const height = Number(fields.get('HEIGHT'));
   const channels = Number(fields.get('DEPTH'));
   const pixels = bytes.subarray(end + 'ENDHDR\n'.length);
-  if (fields.get('MAXVAL') !== '255' || !(channels >= 1 && channels <= 4) || !(width > 0 && height > 0) || pixels.length !== width * height * channels) {
+  if (
+    fields.get('MAXVAL') !== '255' ||
+    !(channels >= 1 && channels <= 4) ||
+    !(width > 0 && height > 0) ||
+    pixels.length !== width * height * channels
+  ) {
     throw new PluginError(summary);
   }
   return { width, height, channels: channels as RawImage['channels'], pixels };

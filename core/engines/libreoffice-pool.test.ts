@@ -31,14 +31,22 @@ const sources = { memo: '', long: '', broken: '', hang: '' };
 async function pandocDocx(name: string, markdown: string): Promise<string> {
   await writeFile(path.join(dir, `${name}.md`), markdown);
   const docx = path.join(dir, `${name}.docx`);
-  await withEngineScope({ writable: [dir] }, () => runProcess('pandoc', [path.join(dir, `${name}.md`), '-o', docx], { timeoutMs: 60_000 }));
+  await withEngineScope({ writable: [dir] }, () =>
+    runProcess('pandoc', [path.join(dir, `${name}.md`), '-o', docx], { timeoutMs: 60_000 }),
+  );
   return docx;
 }
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'office-pool-'));
   sources.memo = await pandocDocx('memo', '# Pool Memo\n\nThe walrus signed the lease.\n');
-  sources.long = await pandocDocx('long', Array.from({ length: 10_000 }, (_, i) => `Paragraph ${i} of a long document, with words enough to fill a line or two on its page.\n`).join('\n'));
+  sources.long = await pandocDocx(
+    'long',
+    Array.from(
+      { length: 10_000 },
+      (_, i) => `Paragraph ${i} of a long document, with words enough to fill a line or two on its page.\n`,
+    ).join('\n'),
+  );
   sources.broken = path.join(dir, 'broken.docx');
   await writeFile(sources.broken, Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(4000, 0x5a)]));
   // 100k pages of nothing: LibreOffice lays them out until it is killed.
@@ -61,7 +69,11 @@ async function conversion(source: string, name = 'input.docx', inputFilter = DOC
 }
 
 async function pdfText(file: string): Promise<string> {
-  return (await withEngineScope({ writable: [dir] }, () => runProcess('pdftotext', ['-enc', 'UTF-8', file, '-'], { timeoutMs: 30_000 }))).stdout;
+  return (
+    await withEngineScope({ writable: [dir] }, () =>
+      runProcess('pdftotext', ['-enc', 'UTF-8', file, '-'], { timeoutMs: 30_000 }),
+    )
+  ).stdout;
 }
 
 const pools: LibreOfficePool[] = [];
@@ -72,7 +84,9 @@ function pool(options: Partial<LibreOfficePoolOptions> = {}): LibreOfficePool {
 }
 
 /** A pool whose one listener is warm, and that listener's pid. */
-async function warmPool(options: Partial<LibreOfficePoolOptions> = {}): Promise<{ office: LibreOfficePool; firstPid: number }> {
+async function warmPool(
+  options: Partial<LibreOfficePoolOptions> = {},
+): Promise<{ office: LibreOfficePool; firstPid: number }> {
   const office = pool(options);
   await office.warm();
   return { office, firstPid: office.status().listeners[0]!.pid! };
@@ -129,13 +143,18 @@ describe('LibreOffice pool', () => {
     expect(status.listeners.every((l) => l.rssMb > 0)).toBe(true);
   }, 120_000);
 
-  it('runs each listener jailed: no network of the host, and no view of the runs\' folders', async (context) => {
+  it("runs each listener jailed: no network of the host, and no view of the runs' folders", async (context) => {
     if (!(await probeConfinement()).ok) return context.skip();
     const { office, firstPid } = await warmPool();
     const memo = await conversion(sources.memo);
     // The host's view of the listener's own: /proc/<pid>/root and /proc/<pid>/ns.
     const processes = await processTree(firstPid);
-    const comms = await Promise.all(processes.map(async (p) => ({ pid: p.pid, comm: (await readFile(`/proc/${p.pid}/comm`, 'utf8').catch(() => '')).trim() })));
+    const comms = await Promise.all(
+      processes.map(async (p) => ({
+        pid: p.pid,
+        comm: (await readFile(`/proc/${p.pid}/comm`, 'utf8').catch(() => '')).trim(),
+      })),
+    );
     const soffice = comms.find((p) => p.comm.startsWith('soffice'))!;
     expect(soffice).toBeDefined();
     expect(await readlink(`/proc/${soffice.pid}/ns/net`)).not.toBe(await readlink('/proc/self/ns/net'));
@@ -184,7 +203,17 @@ describe('LibreOffice pool', () => {
     useOfficeConverter(office.convert);
     const hang = await conversion(sources.hang, 'input.txt', 'Text (encoded):UTF8');
     const ctx = { signal: new AbortController().signal, remainingMs: () => 2_000 };
-    const error = await rejectionOf(convertDocument({ ...hang, profileDir: path.join(dir, 'unused-profile'), summary: 'Could not convert this document to PDF', inputLabel: 'TXT' }, ctx));
+    const error = await rejectionOf(
+      convertDocument(
+        {
+          ...hang,
+          profileDir: path.join(dir, 'unused-profile'),
+          summary: 'Could not convert this document to PDF',
+          inputLabel: 'TXT',
+        },
+        ctx,
+      ),
+    );
     expect(error).toBeInstanceOf(PluginError);
     expect(error.message).toBe('Could not convert this document to PDF: the conversion took too long');
     expect(office.status().restarts).toBe(1);
@@ -197,7 +226,10 @@ describe('LibreOffice pool', () => {
   it('an aborted run stops its conversion: the listener is killed and replaced', async () => {
     const { office, firstPid } = await warmPool();
     const controller = new AbortController();
-    const converting = office.convert(await conversion(sources.hang, 'input.txt', 'Text (encoded):UTF8'), { timeoutMs: 60_000, signal: controller.signal });
+    const converting = office.convert(await conversion(sources.hang, 'input.txt', 'Text (encoded):UTF8'), {
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    });
     await until(() => office.status().listeners[0]!.state === 'busy');
     controller.abort();
     const error = await rejectionOf(converting);
@@ -232,10 +264,19 @@ describe('LibreOffice pool', () => {
     const office = pool();
     useOfficeConverter(office.convert);
     const broken = await conversion(sources.broken);
-    const job = { ...broken, profileDir: path.join(dir, 'unused-profile'), summary: 'Could not convert this document to PDF', inputLabel: 'DOCX' };
-    const error = await rejectionOf(convertDocument(job, { signal: new AbortController().signal, remainingMs: () => 60_000 }));
+    const job = {
+      ...broken,
+      profileDir: path.join(dir, 'unused-profile'),
+      summary: 'Could not convert this document to PDF',
+      inputLabel: 'DOCX',
+    };
+    const error = await rejectionOf(
+      convertDocument(job, { signal: new AbortController().signal, remainingMs: () => 60_000 }),
+    );
     expect(error).toBeInstanceOf(PluginError);
-    expect(error.message).toBe('Could not convert this document to PDF: the file may be damaged or is not a DOCX file (Error: source file could not be loaded)');
+    expect(error.message).toBe(
+      'Could not convert this document to PDF: the file may be damaged or is not a DOCX file (Error: source file could not be loaded)',
+    );
     expect(office.status()).toMatchObject({ conversions: 1, coldFallbacks: 0 });
     // It really was forced through the DOCX filter: no output, not a PDF of the bytes as text.
     expect(await readFile(path.join(broken.outDir, 'input.pdf')).catch(() => undefined)).toBeUndefined();
@@ -244,7 +285,9 @@ describe('LibreOffice pool', () => {
   it('kills a listener whose conversion goes over the run memory cap', async () => {
     const office = pool();
     await office.warm();
-    const error = await rejectionOf(office.convert(await conversion(sources.long), { timeoutMs: 120_000, memoryMb: 1 }));
+    const error = await rejectionOf(
+      office.convert(await conversion(sources.long), { timeoutMs: 120_000, memoryMb: 1 }),
+    );
     expect(error).toBeInstanceOf(PluginError);
     expect(error.message).toBe('The job exceeded the memory limit of 1 MB');
     expect(office.status().restarts).toBe(1);
@@ -259,15 +302,24 @@ describe('LibreOffice pool', () => {
       await office.warm();
       const status = office.status();
       expect(status.mode).toBe('cold');
-      expect(status.fallbackReason).toMatch(/failed to start 2 times in a row \(the python with python3-uno is not installed\)/);
+      expect(status.fallbackReason).toMatch(
+        /failed to start 2 times in a row \(the python with python3-uno is not installed\)/,
+      );
       expect(status.listeners.map((l) => l.state)).toEqual(['down', 'down']);
       useOfficeConverter(office.convert);
       const memo = await conversion(sources.memo);
       // A cold soffice sees the run's folder, as in a sandbox process.
-      const output = await withEngineScope({ writable: [dir] }, () => convertDocument(
-        { ...memo, profileDir: path.join(dir, `cold-profile-${runs}`), summary: 'Could not convert', inputLabel: 'DOCX' },
-        { signal: new AbortController().signal, remainingMs: () => 60_000 },
-      ));
+      const output = await withEngineScope({ writable: [dir] }, () =>
+        convertDocument(
+          {
+            ...memo,
+            profileDir: path.join(dir, `cold-profile-${runs}`),
+            summary: 'Could not convert',
+            inputLabel: 'DOCX',
+          },
+          { signal: new AbortController().signal, remainingMs: () => 60_000 },
+        ),
+      );
       expect(await pdfText(output)).toContain('The walrus signed the lease.');
       expect(office.status().coldFallbacks).toBe(1);
     }, 120_000);
@@ -276,7 +328,10 @@ describe('LibreOffice pool', () => {
       configureEnginePaths({ ...paths, soffice: '/bin/false' });
       const office = pool({ failuresBeforeFallback: 1, retryAfterMs: 300 });
       await office.warm();
-      expect(office.status()).toMatchObject({ mode: 'cold', fallbackReason: expect.stringMatching(/soffice exited \(code 1\)/) });
+      expect(office.status()).toMatchObject({
+        mode: 'cold',
+        fallbackReason: expect.stringMatching(/soffice exited \(code 1\)/),
+      });
       // The soffice is back: the breaker's next probe starts a listener and the pool is in use again.
       configureEnginePaths(paths);
       await until(() => office.status().mode === 'pool' && office.status().listeners[0]!.state === 'idle');

@@ -31,7 +31,16 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PluginError, type Logger } from '../contract/index.js';
 import { confinementEnabled, jailedCommandMissing, jailedIf } from './confine.js';
-import { SOFFICE, convertToParts, expectedOutput, filterParts, prepareOfficeProfile, type LibreOfficeResult, type OfficeConversion, type OfficeConverter } from './libreoffice.js';
+import {
+  SOFFICE,
+  convertToParts,
+  expectedOutput,
+  filterParts,
+  prepareOfficeProfile,
+  type LibreOfficeResult,
+  type OfficeConversion,
+  type OfficeConverter,
+} from './libreoffice.js';
 import { resolveCommand } from './paths.js';
 import { EngineError, commandExists } from './process.js';
 import { isProcessAlive, killGroup, processTree, treeRssBytes } from './process-tree.js';
@@ -107,7 +116,8 @@ class ListenerDied extends Error {}
 const ROOT_PREFIX = 'transmute-office-';
 /** Where LibreOffice makes a pipe's socket (`OSL_PIPE_<uid>_<name>`); a killed soffice leaves it. */
 const PIPE_DIR = '/tmp';
-const pipeSocket = (pipeDir: string, pipeName: string) => path.join(pipeDir, `OSL_PIPE_${process.getuid?.() ?? 0}_${pipeName}`);
+const pipeSocket = (pipeDir: string, pipeName: string) =>
+  path.join(pipeDir, `OSL_PIPE_${process.getuid?.() ?? 0}_${pipeName}`);
 
 /** A listener's folder: its profile, the files of the conversion in progress, and its /tmp (the pipe socket) when jailed. */
 function listenerFolders(dir: string) {
@@ -165,25 +175,77 @@ class Listener {
     private readonly onDeath: (err: Error) => void,
   ) {}
 
-  static async start(options: { folders: ListenerFolders; jailed: boolean; pipeName: string; python: string; startTimeoutMs: number; signal: AbortSignal; onDeath(err: Error): void }): Promise<Listener> {
+  static async start(options: {
+    folders: ListenerFolders;
+    jailed: boolean;
+    pipeName: string;
+    python: string;
+    startTimeoutMs: number;
+    signal: AbortSignal;
+    onDeath(err: Error): void;
+  }): Promise<Listener> {
     const { folders, jailed } = options;
-    await Promise.all([prepareOfficeProfile(folders.profile), mkdir(folders.work, { recursive: true }), mkdir(folders.tmp, { recursive: true })]);
+    await Promise.all([
+      prepareOfficeProfile(folders.profile),
+      mkdir(folders.work, { recursive: true }),
+      mkdir(folders.tmp, { recursive: true }),
+    ]);
     // HOME too: nothing is written to the service user's home.
     const env = { ...process.env, HOME: folders.profile };
     const connect = `pipe,name=${options.pipeName}`;
-    const sofficeArgs = [`-env:UserInstallation=${pathToFileURL(folders.profile).href}`, '--headless', '--invisible', '--nocrashreport', '--nodefault', '--nologo', '--nofirststartwizard', '--norestore', '--nolockcheck', `--accept=${connect};urp;StarOffice.ComponentContext`];
+    const sofficeArgs = [
+      `-env:UserInstallation=${pathToFileURL(folders.profile).href}`,
+      '--headless',
+      '--invisible',
+      '--nocrashreport',
+      '--nodefault',
+      '--nologo',
+      '--nofirststartwizard',
+      '--norestore',
+      '--nolockcheck',
+      `--accept=${connect};urp;StarOffice.ComponentContext`,
+    ];
     // Jailed, each sees the listener's tmp folder as /tmp: the pipe socket is where both look for it.
-    const sofficeSpawn = jailedIf(jailed, resolveCommand(SOFFICE.command), sofficeArgs, { writable: [folders.dir], tmpDir: folders.tmp, cwd: folders.work, env });
-    const soffice = spawn(sofficeSpawn.file, sofficeSpawn.args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: sofficeSpawn.env });
+    const sofficeSpawn = jailedIf(jailed, resolveCommand(SOFFICE.command), sofficeArgs, {
+      writable: [folders.dir],
+      tmpDir: folders.tmp,
+      cwd: folders.work,
+      env,
+    });
+    const soffice = spawn(sofficeSpawn.file, sofficeSpawn.args, {
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: sofficeSpawn.env,
+    });
     if (!soffice.pid) {
       const error = await new Promise<Error>((resolve) => soffice.once('error', resolve));
-      throw new ListenerDied((error as NodeJS.ErrnoException).code === 'ENOENT' ? `${sofficeSpawn.file} is not installed` : `soffice could not start: ${error.message}`);
+      throw new ListenerDied(
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? `${sofficeSpawn.file} is not installed`
+          : `soffice could not start: ${error.message}`,
+      );
     }
     // A jailed bridge cannot see soffice's process group (another pid namespace): 0 = none to kill;
     // the listener's jail dies with the server by itself (bwrap --die-with-parent).
-    const bridgeArgs = ['-u', BRIDGE_SCRIPT, connect, String(options.startTimeoutMs / 1000), String(jailed ? 0 : soffice.pid)];
-    const bridgeSpawn = jailedIf(jailed, options.python, bridgeArgs, { writable: [], readable: [BRIDGE_SCRIPT], tmpDir: folders.tmp, cwd: '/tmp', env });
-    const bridge = spawn(bridgeSpawn.file, bridgeSpawn.args, { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: bridgeSpawn.env });
+    const bridgeArgs = [
+      '-u',
+      BRIDGE_SCRIPT,
+      connect,
+      String(options.startTimeoutMs / 1000),
+      String(jailed ? 0 : soffice.pid),
+    ];
+    const bridgeSpawn = jailedIf(jailed, options.python, bridgeArgs, {
+      writable: [],
+      readable: [BRIDGE_SCRIPT],
+      tmpDir: folders.tmp,
+      cwd: '/tmp',
+      env,
+    });
+    const bridge = spawn(bridgeSpawn.file, bridgeSpawn.args, {
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: bridgeSpawn.env,
+    });
     const listener = new Listener(soffice, bridge, options.pipeName, folders, jailed, options.onDeath);
     try {
       await listener.ready(options.startTimeoutMs, options.signal);
@@ -197,7 +259,10 @@ class Listener {
 
   private ready(timeoutMs: number, signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => fail(new ListenerDied(`the listener did not start within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+      const timer = setTimeout(
+        () => fail(new ListenerDied(`the listener did not start within ${Math.round(timeoutMs / 1000)} s`)),
+        timeoutMs,
+      );
       const onAbort = () => fail(new ListenerDied('the office pool is closed'));
       signal.addEventListener('abort', onAbort, { once: true });
       const done = () => {
@@ -240,16 +305,34 @@ class Listener {
     const died = (what: string) => (code: number | null, signal: NodeJS.Signals | null) => {
       // In a jail, a missing program is bwrap's failure to run it (spawn's ENOENT otherwise).
       if (jailedCommandMissing(this.stderrTail)) {
-        const missing = what === 'soffice' ? 'soffice is not installed' : 'the python with python3-uno is not installed';
+        const missing =
+          what === 'soffice' ? 'soffice is not installed' : 'the python with python3-uno is not installed';
         return this.die(new ListenerDied(missing), onStartFailure);
       }
-      const detail = this.stderrTail.trim().split('\n').filter((l) => !/javaldx/.test(l)).slice(-2).join(' | ');
-      this.die(new ListenerDied(`${what} exited (${signal ?? `code ${code}`})${detail ? `: ${detail}` : ''}`), onStartFailure);
+      const detail = this.stderrTail
+        .trim()
+        .split('\n')
+        .filter((l) => !/javaldx/.test(l))
+        .slice(-2)
+        .join(' | ');
+      this.die(
+        new ListenerDied(`${what} exited (${signal ?? `code ${code}`})${detail ? `: ${detail}` : ''}`),
+        onStartFailure,
+      );
     };
     this.soffice.on('exit', died('soffice'));
     this.bridge.on('exit', died('the UNO bridge'));
     this.soffice.on('error', (err) => this.die(new ListenerDied(`soffice: ${err.message}`), onStartFailure));
-    this.bridge.on('error', (err) => this.die(new ListenerDied((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'the python with python3-uno is not installed' : `the UNO bridge: ${err.message}`), onStartFailure));
+    this.bridge.on('error', (err) =>
+      this.die(
+        new ListenerDied(
+          (err as NodeJS.ErrnoException).code === 'ENOENT'
+            ? 'the python with python3-uno is not installed'
+            : `the UNO bridge: ${err.message}`,
+        ),
+        onStartFailure,
+      ),
+    );
   }
 
   private die(err: Error, onStartFailure: (err: Error) => void): void {
@@ -311,7 +394,10 @@ class Listener {
 
   /** Listeners yield the CPU like sandbox runs and are the OOM killer's choice before the server. */
   private async deprioritize(): Promise<void> {
-    const pids = [...(this.soffice.pid ? await processTree(this.soffice.pid) : []).map((p) => p.pid), ...(this.bridge.pid ? [this.bridge.pid] : [])];
+    const pids = [
+      ...(this.soffice.pid ? await processTree(this.soffice.pid) : []).map((p) => p.pid),
+      ...(this.bridge.pid ? [this.bridge.pid] : []),
+    ];
     for (const pid of pids) {
       try {
         os.setPriority(pid, LISTENER_PRIORITY);
@@ -332,7 +418,13 @@ interface Slot {
 }
 
 function timeoutError(timeoutMs: number): EngineError {
-  return new EngineError(`soffice timed out after ${Math.round(timeoutMs / 1000)} s`, 'timeout', SOFFICE.command, null, '');
+  return new EngineError(
+    `soffice timed out after ${Math.round(timeoutMs / 1000)} s`,
+    'timeout',
+    SOFFICE.command,
+    null,
+    '',
+  );
 }
 
 function abortError(): EngineError {
@@ -353,7 +445,11 @@ export class LibreOfficePool {
   private readonly counters = { conversions: 0, restarts: 0, recycled: 0, retried: 0, coldFallbacks: 0 };
 
   constructor(private readonly options: LibreOfficePoolOptions) {
-    this.slots = Array.from({ length: options.size }, (_, index) => ({ index, state: 'stopped' as ListenerState, generation: 0 }));
+    this.slots = Array.from({ length: options.size }, (_, index) => ({
+      index,
+      state: 'stopped' as ListenerState,
+      generation: 0,
+    }));
     this.settings = {
       maxConversions: options.maxConversions ?? 200,
       maxRssMb: options.maxRssMb ?? 1_000,
@@ -371,7 +467,9 @@ export class LibreOfficePool {
   async warm(): Promise<void> {
     if (!this.slots.length || this.closing.signal.aborted) return;
     if (!(await commandExists(SOFFICE.command))) return this.fallBack('soffice is not installed');
-    await Promise.all(this.slots.filter((slot) => slot.state === 'stopped' || slot.state === 'down').map((slot) => this.start(slot)));
+    await Promise.all(
+      this.slots.filter((slot) => slot.state === 'stopped' || slot.state === 'down').map((slot) => this.start(slot)),
+    );
   }
 
   /** The pool as an OfficeConverter: undefined means "convert cold yourself" (disabled or fallen back). */
@@ -392,10 +490,18 @@ export class LibreOfficePool {
       } catch (err) {
         if (!(err instanceof ListenerDied)) throw err;
         if (attempt > 1) {
-          throw new EngineError(`soffice crashed twice: ${err.message}`, 'exit', SOFFICE.command, null, 'Error: LibreOffice crashed while converting this file');
+          throw new EngineError(
+            `soffice crashed twice: ${err.message}`,
+            'exit',
+            SOFFICE.command,
+            null,
+            'Error: LibreOffice crashed while converting this file',
+          );
         }
         this.counters.retried++;
-        this.options.log.warn('office pool: a listener died under a conversion; retrying once on a fresh listener', { error: err.message });
+        this.options.log.warn('office pool: a listener died under a conversion; retrying once on a fresh listener', {
+          error: err.message,
+        });
       }
     }
   };
@@ -452,7 +558,8 @@ export class LibreOfficePool {
     }
     const stopped = this.slots.find((slot) => slot.state === 'stopped');
     if (stopped) void this.start(stopped);
-    if (!this.slots.some((slot) => slot.state === 'starting' || slot.state === 'busy')) return Promise.resolve(undefined);
+    if (!this.slots.some((slot) => slot.state === 'starting' || slot.state === 'busy'))
+      return Promise.resolve(undefined);
     return new Promise<Slot | undefined>((resolve, reject) => {
       const settle = () => {
         clearTimeout(timer);
@@ -485,7 +592,9 @@ export class LibreOfficePool {
   }
 
   private async convertOn(
-    slot: Slot, conversion: OfficeConversion, limits: { deadline: number; timeoutMs: number; signal?: AbortSignal; memoryMb?: number },
+    slot: Slot,
+    conversion: OfficeConversion,
+    limits: { deadline: number; timeoutMs: number; signal?: AbortSignal; memoryMb?: number },
   ): Promise<LibreOfficeResult> {
     const listener = slot.listener!;
     const { extension, filter, filterOptions } = convertToParts(conversion.convertTo);
@@ -497,15 +606,30 @@ export class LibreOfficePool {
     try {
       const input = path.join(folder, path.basename(conversion.input));
       await copyFile(conversion.input, input);
-      return await this.convertIn(slot, listener, { ...conversion, input }, path.join(folder, `out.${extension}`), limits, { filter, filterOptions, inputFilter });
+      return await this.convertIn(
+        slot,
+        listener,
+        { ...conversion, input },
+        path.join(folder, `out.${extension}`),
+        limits,
+        { filter, filterOptions, inputFilter },
+      );
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
   }
 
   private async convertIn(
-    slot: Slot, listener: Listener, conversion: OfficeConversion, scratch: string, limits: { deadline: number; timeoutMs: number; signal?: AbortSignal; memoryMb?: number },
-    { filter, filterOptions, inputFilter }: { filter: string; filterOptions: string; inputFilter: { name: string; options: string } | undefined },
+    slot: Slot,
+    listener: Listener,
+    conversion: OfficeConversion,
+    scratch: string,
+    limits: { deadline: number; timeoutMs: number; signal?: AbortSignal; memoryMb?: number },
+    {
+      filter,
+      filterOptions,
+      inputFilter,
+    }: { filter: string; filterOptions: string; inputFilter: { name: string; options: string } | undefined },
   ): Promise<LibreOfficeResult> {
     const baseline = limits.memoryMb ? await listener.rssBytes() : 0;
     let failure: Error | undefined;
@@ -526,7 +650,11 @@ export class LibreOfficePool {
           void listener.rssBytes().then((rss) => {
             sampling = false;
             if (rss - baseline > limits.memoryMb! * MB) {
-              this.options.log.warn('office pool: a conversion went over its memory cap: listener killed', { rssMb: Math.round(rss / MB), baselineMb: Math.round(baseline / MB), capMb: limits.memoryMb });
+              this.options.log.warn('office pool: a conversion went over its memory cap: listener killed', {
+                rssMb: Math.round(rss / MB),
+                baselineMb: Math.round(baseline / MB),
+                capMb: limits.memoryMb,
+              });
               stop(new PluginError(`The job exceeded the memory limit of ${limits.memoryMb} MB`));
             }
           });
@@ -535,15 +663,24 @@ export class LibreOfficePool {
     let answer: BridgeAnswer;
     try {
       answer = await listener.request({
-        op: 'convert', input: conversion.input, output: scratch,
-        inputFilter: inputFilter?.name ?? '', inputFilterOptions: inputFilter?.options ?? '', exportFilter: filter, exportFilterOptions: filterOptions,
+        op: 'convert',
+        input: conversion.input,
+        output: scratch,
+        inputFilter: inputFilter?.name ?? '',
+        inputFilterOptions: inputFilter?.options ?? '',
+        exportFilter: filter,
+        exportFilterOptions: filterOptions,
       });
       // Stopped (deadline, abort, memory) as the answer came: the listener is being killed all the same.
       if (failure) throw failure;
       if (answer.stage === 'bridge') throw new ListenerDied(`the UNO bridge lost its listener: ${answer.error ?? ''}`);
     } catch (err) {
       // (Unless the breaker or close() took the listener already.)
-      if (slot.listener === listener) this.replace(slot, failure ? `the conversion stopped: ${failure.message}` : `the listener died: ${(err as Error).message}`);
+      if (slot.listener === listener)
+        this.replace(
+          slot,
+          failure ? `the conversion stopped: ${failure.message}` : `the listener died: ${(err as Error).message}`,
+        );
       await rm(scratch, { force: true });
       throw failure ?? err;
     } finally {
@@ -555,7 +692,10 @@ export class LibreOfficePool {
     this.counters.conversions++;
     void this.release(slot);
     if (!answer.ok) {
-      this.options.log.debug('office pool: LibreOffice could not convert the file', { stage: answer.stage, error: answer.error });
+      this.options.log.debug('office pool: LibreOffice could not convert the file', {
+        stage: answer.stage,
+        error: answer.error,
+      });
       await rm(scratch, { force: true });
       return { output: undefined, lastStderrLine: answer.stage === 'load' ? LOAD_FAILED : STORE_FAILED };
     }
@@ -573,7 +713,8 @@ export class LibreOfficePool {
     const rss = await listener.rssBytes();
     if (this.closed || slot.listener !== listener) return;
     if (!listener.alive) return this.replace(slot, 'the listener died');
-    if (listener.conversions >= this.settings.maxConversions) return this.replace(slot, `recycled after ${listener.conversions} conversions`, true);
+    if (listener.conversions >= this.settings.maxConversions)
+      return this.replace(slot, `recycled after ${listener.conversions} conversions`, true);
     if (rss > this.settings.maxRssMb * MB) return this.replace(slot, `recycled at ${Math.round(rss / MB)} MB`, true);
     this.handOut(slot);
   }
@@ -634,11 +775,20 @@ export class LibreOfficePool {
       const message = (err as Error).message;
       slot.state = 'down';
       this.failuresInARow++;
-      this.options.log.warn('office pool: a listener did not start', { listener: slot.index, error: message, failuresInARow: this.failuresInARow });
+      this.options.log.warn('office pool: a listener did not start', {
+        listener: slot.index,
+        error: message,
+        failuresInARow: this.failuresInARow,
+      });
       // A profile left half-written by a failed start is not reused.
       if (folders) await rm(folders.dir, { recursive: true, force: true });
-      if (this.failuresInARow >= this.settings.failuresBeforeFallback) this.fallBack(`LibreOffice listeners failed to start ${this.failuresInARow} times in a row (${message})`);
-      else if (!this.fallback) slot.retryTimer = setTimeout(() => void this.start(slot), Math.min(30_000, 1_000 * 2 ** (this.failuresInARow - 1))).unref();
+      if (this.failuresInARow >= this.settings.failuresBeforeFallback)
+        this.fallBack(`LibreOffice listeners failed to start ${this.failuresInARow} times in a row (${message})`);
+      else if (!this.fallback)
+        slot.retryTimer = setTimeout(
+          () => void this.start(slot),
+          Math.min(30_000, 1_000 * 2 ** (this.failuresInARow - 1)),
+        ).unref();
       // Nothing left to wait for: conversions waiting for a listener run cold.
       if (!this.slots.some((s) => s.state === 'starting' || s.state === 'busy' || s.state === 'idle')) {
         for (const waiter of this.waiters.splice(0)) waiter.resolve(undefined);
@@ -655,7 +805,11 @@ export class LibreOfficePool {
 
   /** The circuit breaker opens: conversions run cold soffice until a listener starts again. */
   private fallBack(reason: string): void {
-    if (!this.fallback) this.options.log.error('office pool: falling back to cold soffice', { reason, retryInMs: this.settings.retryAfterMs });
+    if (!this.fallback)
+      this.options.log.error('office pool: falling back to cold soffice', {
+        reason,
+        retryInMs: this.settings.retryAfterMs,
+      });
     clearTimeout(this.fallback?.timer);
     const timer = setTimeout(() => this.probe(), this.settings.retryAfterMs).unref();
     this.fallback = { reason, timer };
@@ -684,7 +838,9 @@ export class LibreOfficePool {
   }
 
   private recover(): void {
-    this.options.log.info('office pool: a listener started again; leaving the cold fallback', { was: this.fallback?.reason });
+    this.options.log.info('office pool: a listener started again; leaving the cold fallback', {
+      was: this.fallback?.reason,
+    });
     clearTimeout(this.fallback?.timer);
     this.fallback = undefined;
     for (const slot of this.slots) if (slot.state === 'down') void this.start(slot);
@@ -700,7 +856,13 @@ export class LibreOfficePool {
       try {
         await Promise.race([
           listener.request({ op: 'ping' }),
-          new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer to a ping within ${this.settings.pingTimeoutMs} ms`)), this.settings.pingTimeoutMs))),
+          new Promise(
+            (_, reject) =>
+              (timer = setTimeout(
+                () => reject(new Error(`no answer to a ping within ${this.settings.pingTimeoutMs} ms`)),
+                this.settings.pingTimeoutMs,
+              )),
+          ),
         ]);
         await this.release(slot);
       } catch (err) {

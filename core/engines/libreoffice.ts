@@ -41,7 +41,10 @@ const PROFILE_SETTINGS: ReadonlyArray<[path: string, name: string, value: string
 
 /** Write the profile's settings (PROFILE_SETTINGS) before soffice first starts on `profileDir`. */
 export async function prepareOfficeProfile(profileDir: string): Promise<void> {
-  const items = PROFILE_SETTINGS.map(([at, name, value]) => `<item oor:path="${at}"><prop oor:name="${name}" oor:op="fuse"><value>${value}</value></prop></item>`);
+  const items = PROFILE_SETTINGS.map(
+    ([at, name, value]) =>
+      `<item oor:path="${at}"><prop oor:name="${name}" oor:op="fuse"><value>${value}</value></prop></item>`,
+  );
   await mkdir(path.join(profileDir, 'user'), { recursive: true });
   await writeFile(
     path.join(profileDir, 'user', 'registrymodifications.xcu'),
@@ -103,7 +106,10 @@ export function convertToParts(convertTo: string): { extension: string; filter: 
 
 /** The file a conversion writes: soffice names it after the input. */
 export function expectedOutput(conversion: OfficeConversion): string {
-  return path.join(conversion.outDir, `${path.parse(conversion.input).name}.${convertToParts(conversion.convertTo).extension}`);
+  return path.join(
+    conversion.outDir,
+    `${path.parse(conversion.input).name}.${convertToParts(conversion.convertTo).extension}`,
+  );
 }
 
 /**
@@ -111,7 +117,10 @@ export function expectedOutput(conversion: OfficeConversion): string {
  * calling process instead (no pool, or the pool has fallen back to cold soffice); throws
  * EngineError on timeout, abort or a listener that died twice under it.
  */
-export type OfficeConverter = (conversion: OfficeConversion, limits: { signal?: AbortSignal; timeoutMs: number; memoryMb?: number }) => Promise<LibreOfficeResult | undefined>;
+export type OfficeConverter = (
+  conversion: OfficeConversion,
+  limits: { signal?: AbortSignal; timeoutMs: number; memoryMb?: number },
+) => Promise<LibreOfficeResult | undefined>;
 
 let officeConverter: OfficeConverter | undefined;
 
@@ -129,7 +138,10 @@ export async function libreOfficeConvert(options: LibreOfficeConvertOptions): Pr
   await mkdir(options.outDir, { recursive: true });
   if (officeConverter && convertToParts(options.convertTo).filter) {
     const { input, convertTo, inputFilter, outDir, signal, timeoutMs } = options;
-    const pooled = await officeConverter({ input, convertTo, outDir, ...(inputFilter ? { inputFilter } : {}) }, { timeoutMs, ...(signal ? { signal } : {}) });
+    const pooled = await officeConverter(
+      { input, convertTo, outDir, ...(inputFilter ? { inputFilter } : {}) },
+      { timeoutMs, ...(signal ? { signal } : {}) },
+    );
     if (pooled) return pooled;
   }
   return coldConvert(options);
@@ -195,7 +207,12 @@ export async function convertDocument(job: ConvertDocumentJob, ctx: EngineContex
   }
   ctx.signal.throwIfAborted();
   if (!result.output || (await stat(result.output)).size === 0) {
-    throw new PluginError(withDetail(`${summary}: the file may be damaged or is not a ${inputLabel} file`, result.lastStderrLine || 'LibreOffice wrote no file'));
+    throw new PluginError(
+      withDetail(
+        `${summary}: the file may be damaged or is not a ${inputLabel} file`,
+        result.lastStderrLine || 'LibreOffice wrote no file',
+      ),
+    );
   }
   return result.output;
 }

@@ -13,7 +13,15 @@ describe('ocrmypdf', () => {
   it('requires ocrmypdf, tesseract with the four languages and a Japanese font; MPL-2.0', () => {
     expect(OCRMYPDF).toEqual({
       command: 'ocrmypdf',
-      debian: ['ocrmypdf', 'tesseract-ocr', 'tesseract-ocr-eng', 'tesseract-ocr-fra', 'tesseract-ocr-deu', 'tesseract-ocr-jpn', 'fonts-ipafont-gothic'],
+      debian: [
+        'ocrmypdf',
+        'tesseract-ocr',
+        'tesseract-ocr-eng',
+        'tesseract-ocr-fra',
+        'tesseract-ocr-deu',
+        'tesseract-ocr-jpn',
+        'fonts-ipafont-gothic',
+      ],
       license: 'MPL-2.0',
     });
   });
@@ -24,21 +32,32 @@ describe('ocrmypdf', () => {
     const pages: number[] = [];
     await ocrPdf(files().pdf, output, ctx, { languages: 'eng', onPage: (page) => pages.push(page) });
     const { stdout } = await runProcess('pdftotext', [output, '-'], { timeoutMs: 10_000 });
-    expect(stdout.split('\f').map((page) => page.trim()).filter(Boolean)).toEqual(PAGE_TEXTS);
+    expect(
+      stdout
+        .split('\f')
+        .map((page) => page.trim())
+        .filter(Boolean),
+    ).toEqual(PAGE_TEXTS);
     expect((await readFile(output)).subarray(0, 5).toString()).toBe('%PDF-');
   }, 60_000);
 
   it('an encrypted PDF and a file that is not a PDF are PluginErrors without server paths', async () => {
-    const encrypted = await rejectionOf(ocrPdf(files().encryptedPdf, path.join(files().dir, 'e.pdf'), await files().ctx(), { languages: 'eng' }));
+    const encrypted = await rejectionOf(
+      ocrPdf(files().encryptedPdf, path.join(files().dir, 'e.pdf'), await files().ctx(), { languages: 'eng' }),
+    );
     expect(encrypted).toEqual(new PluginError(ENCRYPTED_PDF_MESSAGE));
-    const notPdf = await rejectionOf(ocrPdf(files().notPdf, path.join(files().dir, 'n.pdf'), await files().ctx(), { languages: 'eng' }));
+    const notPdf = await rejectionOf(
+      ocrPdf(files().notPdf, path.join(files().dir, 'n.pdf'), await files().ctx(), { languages: 'eng' }),
+    );
     expect(notPdf).toBeInstanceOf(PluginError);
     expect(notPdf.message.startsWith(UNREADABLE_PDF_MESSAGE)).toBe(true);
     expect(notPdf.message).not.toContain(files().dir);
   }, 60_000);
 
   it('missing language data is a broken install: the EngineError passes through', async () => {
-    const error = await rejectionOf(ocrPdf(files().pdf, path.join(files().dir, 'x.pdf'), await files().ctx(), { languages: 'xyz' }));
+    const error = await rejectionOf(
+      ocrPdf(files().pdf, path.join(files().dir, 'x.pdf'), await files().ctx(), { languages: 'xyz' }),
+    );
     expect(error).toBeInstanceOf(EngineError);
   }, 60_000);
 

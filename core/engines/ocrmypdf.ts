@@ -23,7 +23,12 @@ export type OcrLanguage = (typeof OCR_LANGUAGES)[number];
  */
 export const OCRMYPDF: EngineRequirement = {
   command: 'ocrmypdf',
-  debian: ['ocrmypdf', 'tesseract-ocr', ...OCR_LANGUAGES.map((lang) => `tesseract-ocr-${lang}`), 'fonts-ipafont-gothic'],
+  debian: [
+    'ocrmypdf',
+    'tesseract-ocr',
+    ...OCR_LANGUAGES.map((lang) => `tesseract-ocr-${lang}`),
+    'fonts-ipafont-gothic',
+  ],
   license: 'MPL-2.0',
 };
 
@@ -40,7 +45,8 @@ export function ocrmypdfFailure(err: unknown, signal: AbortSignal): unknown {
   if (!isExitFailure(err, signal)) return err;
   if (err.exitCode === 3 || /language data|Missing dependency/i.test(err.stderrTail)) return err;
   if (err.exitCode === EXIT_ENCRYPTED) return new PluginError(ENCRYPTED_PDF_MESSAGE, { cause: err });
-  if (err.exitCode === EXIT_BAD_INPUT) return new PluginError(withDetail(UNREADABLE_PDF_MESSAGE, engineDetail(err.stderrTail)), { cause: err });
+  if (err.exitCode === EXIT_BAD_INPUT)
+    return new PluginError(withDetail(UNREADABLE_PDF_MESSAGE, engineDetail(err.stderrTail)), { cause: err });
   return new PluginError(withDetail('The PDF could not be OCRed', engineDetail(err.stderrTail)), { cause: err });
 }
 
@@ -52,13 +58,31 @@ export interface OcrOptions {
 }
 
 /** OCR `input` into `output` (both PDFs): pages without text get an invisible text layer. */
-export async function ocrPdf(input: string, output: string, ctx: EngineContext, { languages, onPage }: OcrOptions): Promise<void> {
+export async function ocrPdf(
+  input: string,
+  output: string,
+  ctx: EngineContext,
+  { languages, onPage }: OcrOptions,
+): Promise<void> {
   if (!/^[a-z]{3}(?:\+[a-z]{3})*$/.test(languages)) throw new Error(`invalid OCR languages: ${languages}`);
   let lastPage = 0;
   try {
     await runProcess(
       OCRMYPDF.command,
-      ['--skip-text', '--output-type', 'pdf', '--optimize', '0', '--jobs', '1', '--language', languages, '--', input, output],
+      [
+        '--skip-text',
+        '--output-type',
+        'pdf',
+        '--optimize',
+        '0',
+        '--jobs',
+        '1',
+        '--language',
+        languages,
+        '--',
+        input,
+        output,
+      ],
       runOptions(ctx, {
         env: { ...process.env, OMP_THREAD_LIMIT: '1' },
         captureStdout: false,

@@ -5,7 +5,13 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { DestinationRefused, parseDestinationUrl, pinnedLookup, resolveDestination, type DestinationPolicy } from './outbound.js';
+import {
+  DestinationRefused,
+  parseDestinationUrl,
+  pinnedLookup,
+  resolveDestination,
+  type DestinationPolicy,
+} from './outbound.js';
 
 export interface CheckedRequest {
   url: string;
@@ -27,8 +33,27 @@ export interface CheckedResponse {
 }
 
 /** Not forwarded either way: hop-by-hop, or describing an encoding we undo or a length that changes. */
-const DROPPED_REQUEST = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'accept-encoding', 'te', 'trailer']);
-const DROPPED_RESPONSE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-encoding', 'content-length', 'trailer', 'upgrade', 'alt-svc']);
+const DROPPED_REQUEST = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'accept-encoding',
+  'te',
+  'trailer',
+]);
+const DROPPED_RESPONSE = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-encoding',
+  'content-length',
+  'trailer',
+  'upgrade',
+  'alt-svc',
+]);
 
 export class ResponseTooLarge extends Error {}
 
@@ -36,7 +61,11 @@ export async function fetchChecked(request: CheckedRequest): Promise<CheckedResp
   const url = parseDestinationUrl(request.url, request.policy, request.label);
   const destination = await resolveDestination(url, request.policy, request.label);
   request.signal.throwIfAborted();
-  const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !DROPPED_REQUEST.has(name.toLowerCase()) && !name.startsWith(':')));
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).filter(
+      ([name]) => !DROPPED_REQUEST.has(name.toLowerCase()) && !name.startsWith(':'),
+    ),
+  );
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<CheckedResponse>((resolve, reject) => {
     const req = client.request(url, {
@@ -47,14 +76,21 @@ export async function fetchChecked(request: CheckedRequest): Promise<CheckedResp
       signal: request.signal,
       timeout: request.timeoutMs,
     });
-    req.on('timeout', () => req.destroy(new DestinationRefused(`${request.label} did not answer within ${Math.round(request.timeoutMs / 1000)} s`)));
+    req.on('timeout', () =>
+      req.destroy(
+        new DestinationRefused(`${request.label} did not answer within ${Math.round(request.timeoutMs / 1000)} s`),
+      ),
+    );
     req.on('error', reject);
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > request.maxBytes) return res.destroy(new ResponseTooLarge(`${request.label}: the response is larger than ${request.maxBytes} bytes`));
+        if (size > request.maxBytes)
+          return res.destroy(
+            new ResponseTooLarge(`${request.label}: the response is larger than ${request.maxBytes} bytes`),
+          );
         chunks.push(chunk);
       });
       res.on('error', reject);

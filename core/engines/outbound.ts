@@ -32,13 +32,36 @@ METADATA.addAddress('fd00:ec2::254', 'ipv6');
 
 const NON_PUBLIC = new net.BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
-  ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
   ['240.0.0.0', 4],
-] as const) NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
+] as const)
+  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 
 /** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d), -compatible (::a.b.c.d) or NAT64 (64:ff9b::/96) IPv6 address. */
 function embeddedIpv4(address: string): string | null {
@@ -82,10 +105,10 @@ export function classifyAddress(address: string): AddressClass {
   return NON_PUBLIC.check(address, 'ipv4') ? 'private' : 'public';
 }
 
-
 /** Syntax and scheme: https (http too with allowPrivate), no credentials, at most 2048 characters. `label` starts messages ("Webhook URL"). */
 export function parseDestinationUrl(raw: string, policy: DestinationPolicy, label: string): URL {
-  if (typeof raw !== 'string' || raw.length > MAX_URL_LENGTH) throw new DestinationRefused(`${label} must be a URL of at most ${MAX_URL_LENGTH} characters`);
+  if (typeof raw !== 'string' || raw.length > MAX_URL_LENGTH)
+    throw new DestinationRefused(`${label} must be a URL of at most ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -104,7 +127,9 @@ function checkAddress(address: string, policy: DestinationPolicy, host: string, 
   const kind = classifyAddress(address);
   if (kind === 'metadata') throw new DestinationRefused(`${label} refused: ${host} is a cloud metadata address`);
   if (kind === 'private' && !policy.allowPrivate) {
-    throw new DestinationRefused(`${label} refused: ${host} resolves to a loopback, private, link-local or reserved address`);
+    throw new DestinationRefused(
+      `${label} refused: ${host} resolves to a loopback, private, link-local or reserved address`,
+    );
   }
 }
 

@@ -15,7 +15,10 @@ describe('pandoc', () => {
   it('converts in the work dir', async () => {
     const ctx = await files().ctx();
     const output = path.join(ctx.workDir, 'out.html');
-    await pandocConvert({ input: files().notPdf, from: 'markdown', to: 'html', output, workDir: ctx.workDir, summary: 'x' }, ctx);
+    await pandocConvert(
+      { input: files().notPdf, from: 'markdown', to: 'html', output, workDir: ctx.workDir, summary: 'x' },
+      ctx,
+    );
     expect(await readFile(output, 'utf8')).toContain('this is plain text');
   });
 
@@ -23,7 +26,10 @@ describe('pandoc', () => {
     const ctx = await files().ctx();
     for (const to of ['html5', 'docx', 'epub3']) {
       const output = path.join(ctx.workDir, `out.${to}`);
-      await pandocConvert({ input: files().notPdf, from: 'markdown', to, output, workDir: ctx.workDir, summary: 'x' }, ctx);
+      await pandocConvert(
+        { input: files().notPdf, from: 'markdown', to, output, workDir: ctx.workDir, summary: 'x' },
+        ctx,
+      );
       expect((await readFile(output)).length).toBeGreaterThan(0);
     }
   });
@@ -32,7 +38,17 @@ describe('pandoc', () => {
     const ctx = await files().ctx();
     const summary = 'Could not convert this DOCX to EPUB (the file may be damaged)';
     const error = await rejectionOf(
-      pandocConvert({ input: files().notPdf, from: 'docx', to: 'epub3', output: path.join(ctx.workDir, 'out.epub'), workDir: ctx.workDir, summary }, ctx),
+      pandocConvert(
+        {
+          input: files().notPdf,
+          from: 'docx',
+          to: 'epub3',
+          output: path.join(ctx.workDir, 'out.epub'),
+          workDir: ctx.workDir,
+          summary,
+        },
+        ctx,
+      ),
     );
     expect(error).toBeInstanceOf(PluginError);
     expect(error.message.startsWith(summary)).toBe(true);

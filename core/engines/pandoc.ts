@@ -55,8 +55,14 @@ const sandboxable = new Map<string, Promise<boolean>>();
 function sandboxWorks(to: string, workDir: string, ctx: EngineContext): Promise<boolean> {
   if (!sandboxable.has(to)) {
     const probe = path.join(workDir, `pandoc-sandbox-probe-${randomUUID()}`);
-    const works = runProcess(PANDOC.command, ['--sandbox', '-f', 'markdown', '-t', to, '-o', probe], { ...runOptions(ctx, { cwd: workDir, env: { ...process.env, HOME: workDir } }), stdin: '' })
-      .then(() => true, () => false)
+    const works = runProcess(PANDOC.command, ['--sandbox', '-f', 'markdown', '-t', to, '-o', probe], {
+      ...runOptions(ctx, { cwd: workDir, env: { ...process.env, HOME: workDir } }),
+      stdin: '',
+    })
+      .then(
+        () => true,
+        () => false,
+      )
       .finally(() => rm(probe, { force: true }));
     sandboxable.set(to, works);
   }
@@ -66,9 +72,24 @@ function sandboxWorks(to: string, workDir: string, ctx: EngineContext): Promise<
 export async function pandocConvert(job: PandocJob, ctx: EngineContext): Promise<void> {
   // --sandbox: readers and writers read no file but those named here (no linked images or includes, no URLs).
   const sandbox = (await sandboxWorks(job.to, job.workDir, ctx)) ? ['--sandbox'] : [];
-  const args = [...sandbox, `--lua-filter=${NO_EXTERNAL_FILTER}`, '-f', job.from, '-t', job.to, ...(job.metadataFile ? [`--metadata-file=${job.metadataFile}`] : []), '-o', job.output, job.input];
+  const args = [
+    ...sandbox,
+    `--lua-filter=${NO_EXTERNAL_FILTER}`,
+    '-f',
+    job.from,
+    '-t',
+    job.to,
+    ...(job.metadataFile ? [`--metadata-file=${job.metadataFile}`] : []),
+    '-o',
+    job.output,
+    job.input,
+  ];
   try {
-    await runProcess(PANDOC.command, args, runOptions(ctx, { cwd: job.workDir, env: { ...process.env, HOME: job.workDir }, readable: [NO_EXTERNAL_FILTER] }));
+    await runProcess(
+      PANDOC.command,
+      args,
+      runOptions(ctx, { cwd: job.workDir, env: { ...process.env, HOME: job.workDir }, readable: [NO_EXTERNAL_FILTER] }),
+    );
   } catch (err) {
     throw pandocFailure(err, ctx.signal, job.summary);
   }

@@ -46,7 +46,12 @@ describe('engine path overrides', () => {
   it('name one variable per command', () => {
     expect(pathVariable('pdftotext')).toBe('PDFTOTEXT_PATH');
     expect(pathVariable('gs')).toBe('GS_PATH');
-    expect(ENGINE_PATH_VARIABLES).toMatchObject({ soffice: 'SOFFICE_PATH', ffprobe: 'FFPROBE_PATH', tesseract: 'TESSERACT_PATH', qpdf: 'QPDF_PATH' });
+    expect(ENGINE_PATH_VARIABLES).toMatchObject({
+      soffice: 'SOFFICE_PATH',
+      ffprobe: 'FFPROBE_PATH',
+      tesseract: 'TESSERACT_PATH',
+      qpdf: 'QPDF_PATH',
+    });
     expect(Object.keys(ENGINE_PATH_VARIABLES).sort()).toEqual(STANDARD_ENGINES.map((engine) => engine.command).sort());
   });
 
@@ -65,7 +70,10 @@ describe('engine path overrides', () => {
     expect(await commandExists('pdftotext')).toBe(false);
     const registry = await checked();
     expect(registry.missingEngines(needsPdftotext)).toEqual(['pdftotext (Debian poppler-utils)']);
-    expect(registry.resolve({ from: 'pdf', to: 'txt' })).toMatchObject({ ok: false, error: expect.stringMatching(/not available on this server: missing pdftotext/) });
+    expect(registry.resolve({ from: 'pdf', to: 'txt' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/not available on this server: missing pdftotext/),
+    });
     const error = await runProcess('pdftotext', ['-v'], { timeoutMs: 5_000 }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(EngineError);
     expect(error).toMatchObject({ reason: 'missing', command: 'pdftotext' });

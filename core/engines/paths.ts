@@ -15,7 +15,9 @@ export function pathVariable(command: string): string {
 
 /** Replace the overrides (command -> path); unset or empty entries mean "look it up on PATH". */
 export function configureEnginePaths(paths: Readonly<Record<string, string | undefined>>): void {
-  overrides = Object.freeze(Object.fromEntries(Object.entries(paths).filter((entry): entry is [string, string] => Boolean(entry[1]))));
+  overrides = Object.freeze(
+    Object.fromEntries(Object.entries(paths).filter((entry): entry is [string, string] => Boolean(entry[1]))),
+  );
 }
 
 /** The overrides in force, as plain data (command -> path): what a child process is configured with. */

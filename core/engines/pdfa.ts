@@ -12,7 +12,9 @@ export type PdfaLevel = (typeof PDFA_LEVELS)[number];
 
 export const pdfaOption = z
   .enum(PDFA_LEVELS, { error: `must be one of ${PDFA_LEVELS.join(', ')}` })
-  .describe('PDF/A conformance of the output PDF: 1b, 2b or 3b (archival; fonts embedded, no encryption or JavaScript).');
+  .describe(
+    'PDF/A conformance of the output PDF: 1b, 2b or 3b (archival; fonts embedded, no encryption or JavaScript).',
+  );
 
 /** The part number: 1b -> 1. */
 export const pdfaPart = (level: PdfaLevel): number => Number(level[0]);

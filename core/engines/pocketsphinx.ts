@@ -15,7 +15,11 @@ import { engineDetail, isExitFailure, runOptions, withDetail, type EngineContext
 import { runProcess } from './process.js';
 
 /** Without its English model (pocketsphinx-en-us) the program recognises nothing. */
-export const POCKETSPHINX: EngineRequirement = { command: 'pocketsphinx_continuous', debian: ['pocketsphinx', 'pocketsphinx-en-us'], license: 'BSD-2-Clause' };
+export const POCKETSPHINX: EngineRequirement = {
+  command: 'pocketsphinx_continuous',
+  debian: ['pocketsphinx', 'pocketsphinx-en-us'],
+  license: 'BSD-2-Clause',
+};
 
 /** The only language the Debian model set has. */
 export const POCKETSPHINX_LANGUAGE = 'en';
@@ -105,7 +109,12 @@ export class PocketsphinxOutputParser {
     }
     this.open = true;
     if (FILLER.test(token)) return;
-    this.words.push({ word: token.replace(ALTERNATIVE, ''), start: Number(start), end: Number(end), confidence: Number(confidence) });
+    this.words.push({
+      word: token.replace(ALTERNATIVE, ''),
+      start: Number(start),
+      end: Number(end),
+      confidence: Number(confidence),
+    });
   }
 
   finish(): void {
@@ -118,7 +127,12 @@ export class PocketsphinxOutputParser {
     if (!this.open) return;
     this.open = false;
     if (words.length === 0) return;
-    this.onUtterance({ start: words[0]!.start, end: words.at(-1)!.end, text: words.map((w) => w.word).join(' '), words });
+    this.onUtterance({
+      start: words[0]!.start,
+      end: words.at(-1)!.end,
+      text: words.map((w) => w.word).join(' '),
+      words,
+    });
   }
 }
 
@@ -148,7 +162,11 @@ export function pocketsphinxDetail(stderr: string): string {
  * English speech in a 16 kHz mono PCM WAV file, as utterances with absolute times. `onUtterance`
  * is called as each one is recognised (for progress); the full list is returned at the end.
  */
-export async function recognizeSpeech(wavPath: string, ctx: EngineContext, { onUtterance }: { onUtterance?: (utterance: Utterance) => void } = {}): Promise<Utterance[]> {
+export async function recognizeSpeech(
+  wavPath: string,
+  ctx: EngineContext,
+  { onUtterance }: { onUtterance?: (utterance: Utterance) => void } = {},
+): Promise<Utterance[]> {
   ctx.signal.throwIfAborted();
   const utterances: Utterance[] = [];
   const parser = new PocketsphinxOutputParser((utterance) => {

@@ -2,7 +2,16 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
-import { PDFIMAGES, PDFTOPPM, PDFTOTEXT, extractImages, pdfText, pdfTextToFile, popplerFailure, renderPages } from './poppler.js';
+import {
+  PDFIMAGES,
+  PDFTOPPM,
+  PDFTOTEXT,
+  extractImages,
+  pdfText,
+  pdfTextToFile,
+  popplerFailure,
+  renderPages,
+} from './poppler.js';
 import { EngineError } from './process.js';
 import { ENCRYPTED_PDF_MESSAGE } from './qpdf.js';
 import { PAGE_TEXTS, rejectionOf, useEngineTestFiles } from './test-files.js';
@@ -19,7 +28,12 @@ describe('poppler requirements', () => {
 describe('pdftotext', () => {
   it('reads the text layer, every page ended by a form feed', async () => {
     const text = await pdfText(files().pdf, await files().ctx());
-    expect(text.split('\f').slice(0, -1).map((page) => page.trim())).toEqual(PAGE_TEXTS);
+    expect(
+      text
+        .split('\f')
+        .slice(0, -1)
+        .map((page) => page.trim()),
+    ).toEqual(PAGE_TEXTS);
   });
 
   it('writes the text to a file', async () => {
@@ -75,8 +89,16 @@ describe('pdftoppm and pdfimages', () => {
 describe('popplerFailure', () => {
   const signal = new AbortController().signal;
   it('says when the permissions forbid copying', () => {
-    const denied = new EngineError('pdftotext exited with code 3', 'exit', 'pdftotext', 3, 'Permission Error: copying of text from this document is not allowed.');
-    expect((popplerFailure(denied, signal) as Error).message).toBe("The PDF's permissions do not allow copying its text");
+    const denied = new EngineError(
+      'pdftotext exited with code 3',
+      'exit',
+      'pdftotext',
+      3,
+      'Permission Error: copying of text from this document is not allowed.',
+    );
+    expect((popplerFailure(denied, signal) as Error).message).toBe(
+      "The PDF's permissions do not allow copying its text",
+    );
   });
 
   it('leaves timeouts and missing programs to the runner', () => {

@@ -32,7 +32,12 @@ export function popplerFailure(err: unknown, signal: AbortSignal, summary: strin
   return new PluginError(withDetail(summary, engineDetail(err.stderrTail)), { cause: err });
 }
 
-async function poppler(command: string, args: readonly string[], ctx: EngineContext, summary?: string): Promise<string> {
+async function poppler(
+  command: string,
+  args: readonly string[],
+  ctx: EngineContext,
+  summary?: string,
+): Promise<string> {
   try {
     return (await runProcess(command, args, runOptions(ctx))).stdout;
   } catch (err) {
@@ -47,7 +52,11 @@ const textArgs = (layout: boolean) => [...(layout ? ['-layout'] : []), '-enc', '
  * (columns side by side); without it text comes in reading order. Held in memory: for a text
  * of any size, use pdfTextToFile.
  */
-export function pdfText(pdf: string, ctx: EngineContext, { layout = false }: { layout?: boolean } = {}): Promise<string> {
+export function pdfText(
+  pdf: string,
+  ctx: EngineContext,
+  { layout = false }: { layout?: boolean } = {},
+): Promise<string> {
   return poppler(PDFTOTEXT.command, [...textArgs(layout), pdf, '-'], ctx);
 }
 
@@ -71,10 +80,22 @@ export interface RenderOptions {
  * Pages as PNG files `<prefix>-<page>.png` (the page number zero-padded to the page count's
  * width, so name order is page order).
  */
-export async function renderPages(pdf: string, prefix: string, ctx: EngineContext, { dpi, gray = false, lastPage, firstPage, scaleTo }: RenderOptions): Promise<void> {
+export async function renderPages(
+  pdf: string,
+  prefix: string,
+  ctx: EngineContext,
+  { dpi, gray = false, lastPage, firstPage, scaleTo }: RenderOptions,
+): Promise<void> {
   const args = [
-    '-r', String(dpi), ...(scaleTo ? ['-scale-to', String(scaleTo)] : []), ...(gray ? ['-gray'] : []), '-png',
-    ...(firstPage ? ['-f', String(firstPage)] : []), ...(lastPage ? ['-l', String(lastPage)] : []), pdf, prefix,
+    '-r',
+    String(dpi),
+    ...(scaleTo ? ['-scale-to', String(scaleTo)] : []),
+    ...(gray ? ['-gray'] : []),
+    '-png',
+    ...(firstPage ? ['-f', String(firstPage)] : []),
+    ...(lastPage ? ['-l', String(lastPage)] : []),
+    pdf,
+    prefix,
   ];
   await poppler(PDFTOPPM.command, args, ctx);
 }

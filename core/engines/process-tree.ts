@@ -29,10 +29,12 @@ function parseStat(pid: number, text: string): ProcStat | undefined {
 async function allProcesses(): Promise<ProcStat[]> {
   const entries = await readdir('/proc').catch(() => [] as string[]);
   const stats = await Promise.all(
-    entries.filter((name) => /^\d+$/.test(name)).map(async (name) => {
-      const text = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => undefined);
-      return text === undefined ? undefined : parseStat(Number(name), text);
-    }),
+    entries
+      .filter((name) => /^\d+$/.test(name))
+      .map(async (name) => {
+        const text = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => undefined);
+        return text === undefined ? undefined : parseStat(Number(name), text);
+      }),
   );
   return stats.filter((s): s is ProcStat => s !== undefined);
 }
@@ -45,7 +47,9 @@ async function statOf(pid: number): Promise<ProcStat | undefined> {
 /** Direct children from /proc/<pid>/task/<tid>/children; undefined where the kernel lacks that file. */
 async function childrenOf(pid: number): Promise<number[] | undefined> {
   const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
-  const lists = await Promise.all(tasks.map((tid) => readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => undefined)));
+  const lists = await Promise.all(
+    tasks.map((tid) => readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => undefined)),
+  );
   if (tasks.length && lists.every((l) => l === undefined)) return undefined;
   return lists.flatMap((l) => (l ?? '').split(' ').filter(Boolean).map(Number));
 }

@@ -74,7 +74,10 @@ function lineSplitter(onLine: (line: string) => void) {
  */
 export function runProcess(command: string, args: readonly string[], options: RunOptions): Promise<RunOutput> {
   // The program's name only: arguments hold file paths.
-  const span = startSpan(`engine ${command}`, { 'process.executable.name': command, 'transmute.timeout_ms': options.timeoutMs });
+  const span = startSpan(`engine ${command}`, {
+    'process.executable.name': command,
+    'transmute.timeout_ms': options.timeoutMs,
+  });
   return spawnAndWait(command, args, options).then(
     (output) => {
       span.setAttribute('process.exit.code', 0);
@@ -142,7 +145,10 @@ function spawnAndWait(command: string, args: readonly string[], options: RunOpti
       failure = { reason, message };
       killGroup(child.pid);
     };
-    const timer = setTimeout(() => stop('timeout', `${command} timed out after ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
+    const timer = setTimeout(
+      () => stop('timeout', `${command} timed out after ${Math.round(timeoutMs / 1000)} s`),
+      timeoutMs,
+    );
     const onAbort = () => stop('aborted', `${command} was aborted`);
     signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -174,7 +180,15 @@ function spawnAndWait(command: string, args: readonly string[], options: RunOpti
           reject(new EngineError(`${command} is not installed`, 'missing', command, null, ''));
         } else if (code !== 0) {
           const lastLine = stderrTail.trim().split('\n').pop() ?? '';
-          reject(new EngineError(`${command} exited with code ${code}${lastLine ? `: ${lastLine}` : ''}`, 'exit', command, code, stderrTail));
+          reject(
+            new EngineError(
+              `${command} exited with code ${code}${lastLine ? `: ${lastLine}` : ''}`,
+              'exit',
+              command,
+              code,
+              stderrTail,
+            ),
+          );
         } else resolve({ stdout, stderr: stderrTail });
       });
     });
@@ -192,7 +206,10 @@ export async function commandExists(command: string): Promise<boolean> {
   const executable = resolveCommand(command);
   const candidates = executable.includes('/')
     ? [executable]
-    : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, executable));
+    : (process.env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, executable));
   for (const candidate of candidates) {
     try {
       await access(candidate, constants.X_OK);

@@ -3,7 +3,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import { EngineError } from './process.js';
-import { ENCRYPTED_PDF_MESSAGE, QPDF, UNREADABLE_PDF_MESSAGE, isEncrypted, openPdf, qpdfFailure, runQpdf } from './qpdf.js';
+import {
+  ENCRYPTED_PDF_MESSAGE,
+  QPDF,
+  UNREADABLE_PDF_MESSAGE,
+  isEncrypted,
+  openPdf,
+  qpdfFailure,
+  runQpdf,
+} from './qpdf.js';
 import { PASSWORD, rejectionOf, useEngineTestFiles } from './test-files.js';
 
 const files = useEngineTestFiles();
@@ -28,7 +36,9 @@ describe('qpdf', () => {
 
   it('an encrypted PDF: unlock first without a password, "Wrong password" with a wrong one, pages with the right one', async () => {
     expect((await rejectionOf(openPdf(files().encryptedPdf, await files().ctx()))).message).toBe(ENCRYPTED_PDF_MESSAGE);
-    expect((await rejectionOf(openPdf(files().encryptedPdf, await files().ctx(), { password: 'nope' }))).message).toBe('Wrong password');
+    expect((await rejectionOf(openPdf(files().encryptedPdf, await files().ctx(), { password: 'nope' }))).message).toBe(
+      'Wrong password',
+    );
     expect(await openPdf(files().encryptedPdf, await files().ctx(), { password: PASSWORD })).toBe(2);
     expect(await isEncrypted(files().encryptedPdf, await files().ctx())).toBe(true);
     expect(await isEncrypted(files().pdf, await files().ctx())).toBe(false);
@@ -36,7 +46,13 @@ describe('qpdf', () => {
 
   it('a failed job names what failed, in qpdf`s words', async () => {
     const ctx = await files().ctx();
-    const error = await rejectionOf(runQpdf({ inputFile: files().notPdf, outputFile: path.join(ctx.workDir, 'out.pdf') }, ctx, 'The PDF could not be rotated'));
+    const error = await rejectionOf(
+      runQpdf(
+        { inputFile: files().notPdf, outputFile: path.join(ctx.workDir, 'out.pdf') },
+        ctx,
+        'The PDF could not be rotated',
+      ),
+    );
     expect(error).toBeInstanceOf(PluginError);
     expect(error.message).toMatch(/^The PDF could not be rotated \(.+\)$/);
   });

@@ -32,9 +32,15 @@ export type QpdfContext = Pick<RunContext, 'signal' | 'remainingMs' | 'workDir'>
  * qpdf failures as client messages: a PDF that needs a password (or got the wrong one), else
  * `summary` with qpdf's own words. Aborts, timeouts and a missing qpdf pass through.
  */
-export function qpdfFailure(err: unknown, signal: AbortSignal, summary: string, { passwordGiven = false } = {}): unknown {
+export function qpdfFailure(
+  err: unknown,
+  signal: AbortSignal,
+  summary: string,
+  { passwordGiven = false } = {},
+): unknown {
   if (!isExitFailure(err, signal)) return err;
-  if (/invalid password/.test(err.stderrTail)) return new PluginError(passwordGiven ? 'Wrong password' : ENCRYPTED_PDF_MESSAGE, { cause: err });
+  if (/invalid password/.test(err.stderrTail))
+    return new PluginError(passwordGiven ? 'Wrong password' : ENCRYPTED_PDF_MESSAGE, { cause: err });
   return new PluginError(withDetail(summary, engineDetail(err.stderrTail)), { cause: err });
 }
 
@@ -51,7 +57,11 @@ async function qpdf(job: QpdfJob, ctx: QpdfContext): Promise<RunOutput> {
 }
 
 /** Run qpdf; a failure becomes a PluginError starting with `summary`. */
-export async function runQpdf(job: QpdfJob, ctx: QpdfContext, summary = 'The PDF could not be processed'): Promise<RunOutput> {
+export async function runQpdf(
+  job: QpdfJob,
+  ctx: QpdfContext,
+  summary = 'The PDF could not be processed',
+): Promise<RunOutput> {
   try {
     return await qpdf(job, ctx);
   } catch (err) {
@@ -65,8 +75,16 @@ export async function runQpdf(job: QpdfJob, ctx: QpdfContext, summary = 'The PDF
  * it can of a damaged file (a broken cross-reference table is rebuilt), so only a file it cannot
  * read at all is refused.
  */
-export async function openPdf(file: string, ctx: QpdfContext, { password }: { password?: string } = {}): Promise<number> {
-  const { stdout } = await runQpdf({ inputFile: file, showNpages: '', ...(password === undefined ? {} : { password }) }, ctx, UNREADABLE_PDF_MESSAGE);
+export async function openPdf(
+  file: string,
+  ctx: QpdfContext,
+  { password }: { password?: string } = {},
+): Promise<number> {
+  const { stdout } = await runQpdf(
+    { inputFile: file, showNpages: '', ...(password === undefined ? {} : { password }) },
+    ctx,
+    UNREADABLE_PDF_MESSAGE,
+  );
   const pages = Number(stdout.trim());
   if (!Number.isInteger(pages) || pages < 1) throw new PluginError('The PDF has no pages');
   return pages;

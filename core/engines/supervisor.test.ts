@@ -32,7 +32,14 @@ let supervisor: Supervisor<Fake> | undefined;
 
 function make(options: Partial<ConstructorParameters<typeof Supervisor<Fake>>[0]> = {}) {
   Fake.started = [];
-  supervisor = new Supervisor<Fake>({ name: 'fake', size: 1, start: async (slot) => new Fake(slot), log: silent, rssBytes: async (i) => i.rss, ...options });
+  supervisor = new Supervisor<Fake>({
+    name: 'fake',
+    size: 1,
+    start: async (slot) => new Fake(slot),
+    log: silent,
+    rssBytes: async (i) => i.rss,
+    ...options,
+  });
   return supervisor;
 }
 
@@ -126,7 +133,9 @@ describe('Supervisor', () => {
 
   it('rejects the caller whose start failed, and starts again on the next call', async () => {
     let attempts = 0;
-    const pool = make({ start: async (slot) => (++attempts === 1 ? Promise.reject(new Error('no binary')) : new Fake(slot)) });
+    const pool = make({
+      start: async (slot) => (++attempts === 1 ? Promise.reject(new Error('no binary')) : new Fake(slot)),
+    });
     await expect(pool.acquire()).rejects.toThrow('no binary');
     const lease = await pool.acquire();
     await lease.release();

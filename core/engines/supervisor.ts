@@ -94,7 +94,11 @@ export class Supervisor<T extends SupervisedInstance> {
 
   constructor(private readonly options: SupervisorOptions<T>) {
     if (options.size < 1) throw new Error('a supervisor needs at least one slot');
-    this.slots = Array.from({ length: options.size }, (_, index) => ({ index, state: 'stopped' as SlotState, uses: 0 }));
+    this.slots = Array.from({ length: options.size }, (_, index) => ({
+      index,
+      state: 'stopped' as SlotState,
+      uses: 0,
+    }));
     if (options.warm) for (const slot of this.slots) void this.startInBackground(slot);
   }
 
@@ -125,7 +129,11 @@ export class Supervisor<T extends SupervisedInstance> {
   status(): SupervisorStatus {
     return {
       size: this.slots.length,
-      instances: this.slots.map((slot) => ({ state: slot.state, ...(slot.instance?.pid ? { pid: slot.instance.pid } : {}), uses: slot.uses })),
+      instances: this.slots.map((slot) => ({
+        state: slot.state,
+        ...(slot.instance?.pid ? { pid: slot.instance.pid } : {}),
+        uses: slot.uses,
+      })),
       ...this.counters,
     };
   }
@@ -228,11 +236,15 @@ export class Supervisor<T extends SupervisedInstance> {
     slot.state = 'stopped';
     slot.uses = 0;
     this.counters[recycle ? 'recycled' : 'restarts']++;
-    this.options.log[recycle ? 'info' : 'warn'](`${this.options.name} pool: replacing an instance`, { slot: slot.index, reason });
+    this.options.log[recycle ? 'info' : 'warn'](`${this.options.name} pool: replacing an instance`, {
+      slot: slot.index,
+      reason,
+    });
     this.track(
       (async () => {
         await old?.kill();
-        if (!this.closed && slot.state === 'stopped' && (this.options.warm || this.waiters.length)) await this.startInBackground(slot);
+        if (!this.closed && slot.state === 'stopped' && (this.options.warm || this.waiters.length))
+          await this.startInBackground(slot);
       })(),
     );
   }
@@ -258,7 +270,8 @@ export class Supervisor<T extends SupervisedInstance> {
     } catch {
       // Logged by startOn. Waiters keep waiting for another slot; when none can serve them, they fail.
       if (this.waiters.length && !this.slots.some((s) => s.state !== 'stopped')) {
-        for (const waiter of this.waiters.splice(0)) waiter.reject(new Error(`the ${this.options.name} process could not start`));
+        for (const waiter of this.waiters.splice(0))
+          waiter.reject(new Error(`the ${this.options.name} process could not start`));
       }
     }
   }
@@ -273,7 +286,10 @@ export class Supervisor<T extends SupervisedInstance> {
       slot.state = 'stopped';
       if (!this.closed) {
         this.counters.startFailures++;
-        this.options.log.warn(`${this.options.name} pool: an instance did not start`, { slot: slot.index, error: (err as Error).message });
+        this.options.log.warn(`${this.options.name} pool: an instance did not start`, {
+          slot: slot.index,
+          error: (err as Error).message,
+        });
       }
       throw err;
     }
@@ -286,9 +302,11 @@ export class Supervisor<T extends SupervisedInstance> {
     void instance.exited.then(() => {
       this.dead.add(instance);
       // Busy: its user sees the failure and releases it broken (or the next check finds it gone).
-      if (slot.instance === instance && slot.state === 'idle' && !this.closed) this.replace(slot, 'died while idle', false);
+      if (slot.instance === instance && slot.state === 'idle' && !this.closed)
+        this.replace(slot, 'died while idle', false);
     });
-    if (this.options.healthCheckMs) this.healthTimer ??= setInterval(() => void this.checkIdle(), this.options.healthCheckMs).unref();
+    if (this.options.healthCheckMs)
+      this.healthTimer ??= setInterval(() => void this.checkIdle(), this.options.healthCheckMs).unref();
   }
 
   /** Ping and measure idle instances: one that does not answer is replaced, one that has grown is recycled. */
@@ -303,7 +321,10 @@ export class Supervisor<T extends SupervisedInstance> {
         if (instance.ping) {
           await Promise.race([
             instance.ping(),
-            new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer to a ping within ${timeoutMs} ms`)), timeoutMs))),
+            new Promise(
+              (_, reject) =>
+                (timer = setTimeout(() => reject(new Error(`no answer to a ping within ${timeoutMs} ms`)), timeoutMs)),
+            ),
           ]);
         }
         if (slot.instance !== instance || this.closed) continue;
@@ -313,7 +334,8 @@ export class Supervisor<T extends SupervisedInstance> {
         }
         if (slot.instance === instance) this.handOut(slot);
       } catch (err) {
-        if (slot.instance === instance && !this.closed) this.replace(slot, `health check: ${(err as Error).message}`, false);
+        if (slot.instance === instance && !this.closed)
+          this.replace(slot, `health check: ${(err as Error).message}`, false);
       } finally {
         clearTimeout(timer);
       }

@@ -10,16 +10,30 @@ const files = useEngineTestFiles();
 
 describe('tesseract', () => {
   it('requires the program and its English data', () => {
-    expect(TESSERACT).toEqual({ command: 'tesseract', debian: ['tesseract-ocr', 'tesseract-ocr-eng'], license: 'Apache-2.0' });
+    expect(TESSERACT).toEqual({
+      command: 'tesseract',
+      debian: ['tesseract-ocr', 'tesseract-ocr-eng'],
+      license: 'Apache-2.0',
+    });
   });
 
   it('offers every OCR language, with its data, to tools that take lang', () => {
-    expect(TESSERACT_ALL_LANGUAGES.debian).toEqual(['tesseract-ocr', 'tesseract-ocr-eng', 'tesseract-ocr-fra', 'tesseract-ocr-deu', 'tesseract-ocr-jpn']);
+    expect(TESSERACT_ALL_LANGUAGES.debian).toEqual([
+      'tesseract-ocr',
+      'tesseract-ocr-eng',
+      'tesseract-ocr-fra',
+      'tesseract-ocr-deu',
+      'tesseract-ocr-jpn',
+    ]);
     expect(ocrLanguageOption.parse(undefined)).toBe('eng');
     expect(ocrLanguageOption.parse(' deu+eng+fra ')).toBe('deu+eng+fra');
     const problem = (lang: string) => ocrLanguageOption.safeParse(lang).error?.issues[0]?.message;
-    expect(problem('spa')).toBe("must be eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra); 'spa' is not one of them");
-    expect(problem('eng+fra+deu+jpn')).toBe('must be eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra): at most 3 languages');
+    expect(problem('spa')).toBe(
+      "must be eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra); 'spa' is not one of them",
+    );
+    expect(problem('eng+fra+deu+jpn')).toBe(
+      'must be eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra): at most 3 languages',
+    );
     expect(problem('fra+fra')).toBe('lists fra twice');
     expect(problem('eng,fra')).toMatch(/'eng,fra' is not one of them/);
   });

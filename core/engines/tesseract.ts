@@ -11,7 +11,11 @@ import { OCR_LANGUAGES } from './ocrmypdf.js';
 import { runProcess } from './process.js';
 
 /** Without its English data tesseract cannot recognise anything. */
-export const TESSERACT: EngineRequirement = { command: 'tesseract', debian: ['tesseract-ocr', 'tesseract-ocr-eng'], license: 'Apache-2.0' };
+export const TESSERACT: EngineRequirement = {
+  command: 'tesseract',
+  debian: ['tesseract-ocr', 'tesseract-ocr-eng'],
+  license: 'Apache-2.0',
+};
 
 /** tesseract with the data of every language OCR is offered in, for plugins that take `lang`. */
 export const TESSERACT_ALL_LANGUAGES: EngineRequirement = {
@@ -27,7 +31,8 @@ export function ocrLanguageProblem(lang: string): string | undefined {
   const parts = lang.split('+');
   if (parts.length > MAX_LANGUAGES) return `must be ${LANG_RULE}: at most ${MAX_LANGUAGES} languages`;
   for (const part of parts) {
-    if (!(OCR_LANGUAGES as readonly string[]).includes(part)) return `must be ${LANG_RULE}; '${part}' is not one of them`;
+    if (!(OCR_LANGUAGES as readonly string[]).includes(part))
+      return `must be ${LANG_RULE}; '${part}' is not one of them`;
   }
   const repeated = parts.find((part, i) => parts.indexOf(part) !== i);
   if (repeated) return `lists ${repeated} twice`;
@@ -60,7 +65,11 @@ export function tesseractFailure(err: unknown, signal: AbortSignal): unknown {
 }
 
 /** The recognised text of one image (PNG, JPEG, TIFF, WebP...), lines as tesseract reads them. */
-export async function recognizeText(image: string, ctx: EngineContext, { language = 'eng' }: { language?: string } = {}): Promise<string> {
+export async function recognizeText(
+  image: string,
+  ctx: EngineContext,
+  { language = 'eng' }: { language?: string } = {},
+): Promise<string> {
   try {
     const { stdout } = await runProcess(
       TESSERACT.command,
@@ -79,7 +88,11 @@ export async function recognizeText(image: string, ctx: EngineContext, { languag
  * baseline and x_size; words with bbox and confidence), for callers that rebuild layout.
  * `dpi` is the image's resolution when the image file does not say it.
  */
-export async function recognizeLayout(image: string, ctx: EngineContext, { language = 'eng', dpi }: { language?: string; dpi?: number } = {}): Promise<string> {
+export async function recognizeLayout(
+  image: string,
+  ctx: EngineContext,
+  { language = 'eng', dpi }: { language?: string; dpi?: number } = {},
+): Promise<string> {
   try {
     const { stdout } = await runProcess(
       TESSERACT.command,

@@ -37,7 +37,9 @@ export async function makeEngineTestFiles(): Promise<EngineTestFiles> {
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (const text of PAGE_TEXTS) doc.addPage([400, 300]).drawText(text, { x: 30, y: 200, size: 20, font });
   await writeFile(at('text.pdf'), await doc.save());
-  await runProcess('qpdf', ['--encrypt', PASSWORD, PASSWORD, '256', '--', at('text.pdf'), at('encrypted.pdf')], { timeoutMs: 15_000 });
+  await runProcess('qpdf', ['--encrypt', PASSWORD, PASSWORD, '256', '--', at('text.pdf'), at('encrypted.pdf')], {
+    timeoutMs: 15_000,
+  });
   const bytes = await readFile(at('text.pdf'));
   await writeFile(at('truncated.pdf'), bytes.subarray(0, Math.floor(bytes.length / 3)));
   await writeFile(at('not.pdf'), 'this is plain text, not a PDF\n'.repeat(20));

@@ -47,8 +47,16 @@ export const KNOWN_WHISPER_MODELS: readonly KnownWhisperModel[] = [
   { name: 'small', sha256: '1be3a9b2063867b937e64e2ec7483364a79917e157fa98c5d94b5c1fffea987b', bytes: 487_601_967 },
   { name: 'small.en', sha256: 'c6138d6d58ecc8322097e0f987c32f1be8bb0a18532a3f88f734d1bbf9c41e5d', bytes: 487_614_201 },
   { name: 'medium', sha256: '6c14d5adee5f86394037b4e4e8b59f1673b6cee10e3cf0b11bbdbee79c156208', bytes: 1_533_763_059 },
-  { name: 'large-v2', sha256: '9a423fe4d40c82774b6af34115b8b935f34152246eb19e80e376071d3f999487', bytes: 3_094_623_691 },
-  { name: 'large-v3', sha256: '64d182b440b98d5203c4f9bd541544d84c605196c4f7b845dfa11fb23594d1e2', bytes: 3_095_033_483 },
+  {
+    name: 'large-v2',
+    sha256: '9a423fe4d40c82774b6af34115b8b935f34152246eb19e80e376071d3f999487',
+    bytes: 3_094_623_691,
+  },
+  {
+    name: 'large-v3',
+    sha256: '64d182b440b98d5203c4f9bd541544d84c605196c4f7b845dfa11fb23594d1e2',
+    bytes: 3_095_033_483,
+  },
 ];
 
 /** What start-up found in the configured model file; /readyz shows it. */
@@ -106,15 +114,18 @@ export function identifyWhisperModel(file: string, pinnedSha256?: string): Whisp
   const sha256 = hash.digest('hex');
   const known = KNOWN_WHISPER_MODELS.find((model) => model.sha256 === sha256);
   const pinned = pinnedSha256?.trim().toLowerCase();
-  if (pinned && pinned !== sha256) throw new Error(`the sha256 of ${file} is ${sha256}, but WHISPER_MODEL_SHA256 is ${pinned}`);
+  if (pinned && pinned !== sha256)
+    throw new Error(`the sha256 of ${file} is ${sha256}, but WHISPER_MODEL_SHA256 is ${pinned}`);
   if (!known && !pinned) {
     throw new Error(
-      `${path.basename(file)} (sha256 ${sha256}) is not one of the known whisper.cpp models (${KNOWN_WHISPER_MODELS.map((m) => m.name).join(', ')}); `
-      + `if you trust the file, set WHISPER_MODEL_SHA256=${sha256}`,
+      `${path.basename(file)} (sha256 ${sha256}) is not one of the known whisper.cpp models (${KNOWN_WHISPER_MODELS.map((m) => m.name).join(', ')}); ` +
+        `if you trust the file, set WHISPER_MODEL_SHA256=${sha256}`,
     );
   }
   const multilingual = nVocab >= MULTILINGUAL_VOCAB;
-  const name = known?.name ?? `unlisted (${SIZE_CLASSES[nAudioLayer] ?? `${nAudioLayer} layers`}${multilingual ? '' : ', English only'})`;
+  const name =
+    known?.name ??
+    `unlisted (${SIZE_CLASSES[nAudioLayer] ?? `${nAudioLayer} layers`}${multilingual ? '' : ', English only'})`;
   return { path: file, name, sha256, bytes, multilingual, listed: Boolean(known) };
 }
 
@@ -162,7 +173,12 @@ export function whisperModelIsMultilingual(modelPath: string): boolean {
 /** The part of the addon this module uses (its own typings live in @fugood/whisper.node). */
 interface NativeTranscription {
   stop(): Promise<void>;
-  promise: Promise<{ language?: string; result: string; segments: Array<{ text: string; t0: number; t1: number }>; isAborted: boolean }>;
+  promise: Promise<{
+    language?: string;
+    result: string;
+    segments: Array<{ text: string; t0: number; t1: number }>;
+    isAborted: boolean;
+  }>;
 }
 interface NativeWhisperContext {
   transcribeData(pcm16: ArrayBuffer, options: Record<string, unknown>): NativeTranscription;
@@ -184,7 +200,9 @@ function contextFor(modelPath: string): NativeWhisperContext {
   try {
     addon = createRequire(import.meta.url)(WHISPER_ADDON) as WhisperAddon;
   } catch (err) {
-    throw new Error(`whisper.cpp's addon ${WHISPER_ADDON} could not be loaded: ${(err as Error).message}`, { cause: err });
+    throw new Error(`whisper.cpp's addon ${WHISPER_ADDON} could not be loaded: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   // Synchronous (the model is read into memory): fine here, this is a sandbox process.
   const context = new addon.WhisperContext({ filePath: modelPath, useGpu: false });
@@ -234,7 +252,10 @@ const NON_SPEECH = /^\s*\[(?:BLANK_AUDIO|SILENCE|MUSIC|NOISE)\]\s*$/i;
  * cannot be interrupted inside a window, so the native thread finishes its window in the
  * background (seconds) and the sandbox's deadline kill covers the rest.
  */
-export async function transcribePcm(pcm: Buffer, { modelPath, language, signal, threads, stallMs = STALL_MS }: WhisperOptions): Promise<WhisperResult> {
+export async function transcribePcm(
+  pcm: Buffer,
+  { modelPath, language, signal, threads, stallMs = STALL_MS }: WhisperOptions,
+): Promise<WhisperResult> {
   signal.throwIfAborted();
   const seconds = pcm.length / 2 / 16_000;
   const context = contextFor(modelPath);
@@ -246,12 +267,16 @@ export async function transcribePcm(pcm: Buffer, { modelPath, language, signal, 
   const result = await new Promise<Awaited<NativeTranscription['promise']>>((resolve, reject) => {
     let cpuMark = process.cpuUsage();
     let quietSince = Date.now();
-    const watch = setInterval(() => {
-      const used = process.cpuUsage(cpuMark);
-      cpuMark = process.cpuUsage();
-      if (used.user + used.system > STALL_CPU_MICROS) quietSince = Date.now();
-      else if (Date.now() - quietSince >= stallMs) finish(() => reject(new Error('whisper.cpp stopped without a result (the model may be damaged)')));
-    }, Math.min(STALL_CHECK_MS, stallMs / 3));
+    const watch = setInterval(
+      () => {
+        const used = process.cpuUsage(cpuMark);
+        cpuMark = process.cpuUsage();
+        if (used.user + used.system > STALL_CPU_MICROS) quietSince = Date.now();
+        else if (Date.now() - quietSince >= stallMs)
+          finish(() => reject(new Error('whisper.cpp stopped without a result (the model may be damaged)')));
+      },
+      Math.min(STALL_CHECK_MS, stallMs / 3),
+    );
     const onAbort = () => {
       void run.stop();
       finish(() => reject(signal.reason));
@@ -265,7 +290,10 @@ export async function transcribePcm(pcm: Buffer, { modelPath, language, signal, 
       settle();
     }
     signal.addEventListener('abort', onAbort, { once: true });
-    run.promise.then((value) => finish(() => resolve(value)), (err: unknown) => finish(() => reject(err)));
+    run.promise.then(
+      (value) => finish(() => resolve(value)),
+      (err: unknown) => finish(() => reject(err)),
+    );
   });
   const segments: WhisperSegment[] = [];
   for (const segment of result.segments) {
@@ -281,7 +309,13 @@ export async function transcribePcm(pcm: Buffer, { modelPath, language, signal, 
 
 /** /readyz's `transcription`: which engine transcribes, with which model, in which languages. */
 export function transcriptionStatus(model: WhisperModelInfo | undefined) {
-  if (!model) return { engine: 'pocketsphinx', model: 'en-us (Debian pocketsphinx-en-us)', languages: ['en'], whisper: 'not configured (set WHISPER_MODEL)' };
+  if (!model)
+    return {
+      engine: 'pocketsphinx',
+      model: 'en-us (Debian pocketsphinx-en-us)',
+      languages: ['en'],
+      whisper: 'not configured (set WHISPER_MODEL)',
+    };
   return {
     engine: 'whisper.cpp',
     model: model.name,

@@ -7,7 +7,12 @@ import { PluginError } from '../contract/index.js';
 import { docxText, xlsxManyEntries, xlsxRowBomb, zip } from '../../test/fixtures/hostile.js';
 import { assertZipWithinLimits } from './zip.js';
 
-const limits = { maxInflatedBytes: 10_000_000, maxEntries: 100, label: 'spreadsheet', signal: new AbortController().signal };
+const limits = {
+  maxInflatedBytes: 10_000_000,
+  maxEntries: 100,
+  label: 'spreadsheet',
+  signal: new AbortController().signal,
+};
 
 describe('assertZipWithinLimits', () => {
   let dir: string;
@@ -30,18 +35,26 @@ describe('assertZipWithinLimits', () => {
     const started = Date.now();
     const error = await assertZipWithinLimits(bomb, limits).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PluginError);
-    expect((error as Error).message).toBe('The spreadsheet is too large once decompressed: over 10 MB (it may be a decompression bomb)');
+    expect((error as Error).message).toBe(
+      'The spreadsheet is too large once decompressed: over 10 MB (it may be a decompression bomb)',
+    );
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('refuses a member that inflates past its declared size', async () => {
-    const error = await assertZipWithinLimits(await at('liar.xlsx', xlsxRowBomb(1_000_000_000, 1000)), limits).catch((e: unknown) => e);
+    const error = await assertZipWithinLimits(await at('liar.xlsx', xlsxRowBomb(1_000_000_000, 1000)), limits).catch(
+      (e: unknown) => e,
+    );
     expect((error as Error).message).toMatch(/decompresses to more than its declared size/);
   });
 
   it('refuses too many members, and what is not a ZIP', async () => {
-    await expect(assertZipWithinLimits(await at('many.xlsx', xlsxManyEntries(200)), limits)).rejects.toThrow('The spreadsheet holds 205 parts (limit 100)');
-    await expect(assertZipWithinLimits(await at('no.xlsx', Buffer.from('not a zip')), { ...limits, unreadable: 'nope' })).rejects.toThrow(/^nope$/);
+    await expect(assertZipWithinLimits(await at('many.xlsx', xlsxManyEntries(200)), limits)).rejects.toThrow(
+      'The spreadsheet holds 205 parts (limit 100)',
+    );
+    await expect(
+      assertZipWithinLimits(await at('no.xlsx', Buffer.from('not a zip')), { ...limits, unreadable: 'nope' }),
+    ).rejects.toThrow(/^nope$/);
     await expect(assertZipWithinLimits(await at('empty.zip', zip([])), limits)).resolves.toBeUndefined();
   });
 });

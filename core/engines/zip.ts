@@ -27,20 +27,32 @@ export interface ZipLimits {
  * Throws PluginError when the archive is not a readable ZIP, holds more than `maxEntries`
  * members, or would inflate past `maxInflatedBytes` (declared or actual).
  */
-export async function assertZipWithinLimits(file: string, { maxInflatedBytes, maxEntries, label, signal, unreadable }: ZipLimits): Promise<void> {
+export async function assertZipWithinLimits(
+  file: string,
+  { maxInflatedBytes, maxEntries, label, signal, unreadable }: ZipLimits,
+): Promise<void> {
   signal.throwIfAborted();
   const damaged = unreadable ?? `The ${label} could not be read: it is damaged or not a ZIP-based file`;
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false });
+    zip = await yauzl.openPromise(file, {
+      lazyEntries: true,
+      autoClose: false,
+      validateEntrySizes: true,
+      strictFileNames: false,
+    });
   } catch (err) {
     throw new PluginError(damaged, { cause: err });
   }
   const tooLarge = () =>
-    new PluginError(`The ${label} is too large once decompressed: over ${megabytes(maxInflatedBytes)} MB (it may be a decompression bomb)`);
+    new PluginError(
+      `The ${label} is too large once decompressed: over ${megabytes(maxInflatedBytes)} MB (it may be a decompression bomb)`,
+    );
   try {
     if (zip.entryCount > maxEntries) {
-      throw new PluginError(`The ${label} holds ${zip.entryCount.toLocaleString('en-US')} parts (limit ${maxEntries.toLocaleString('en-US')})`);
+      throw new PluginError(
+        `The ${label} holds ${zip.entryCount.toLocaleString('en-US')} parts (limit ${maxEntries.toLocaleString('en-US')})`,
+      );
     }
     const entries: yauzl.Entry[] = [];
     let declared = 0;
@@ -62,7 +74,10 @@ export async function assertZipWithinLimits(file: string, { maxInflatedBytes, ma
   } catch (err) {
     if (err instanceof PluginError || signal.aborted) throw err;
     if (/too many bytes/i.test((err as Error).message)) {
-      throw new PluginError(`The ${label} is damaged: a part decompresses to more than its declared size (it may be a decompression bomb)`, { cause: err });
+      throw new PluginError(
+        `The ${label} is damaged: a part decompresses to more than its declared size (it may be a decompression bomb)`,
+        { cause: err },
+      );
     }
     throw new PluginError(damaged, { cause: err });
   } finally {

@@ -20,11 +20,16 @@ afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
 
-it('a worker claims no more jobs of a plugin than it runs at once; the other worker takes the rest', { timeout: 30_000 }, async () => {
+it('a worker claims no more jobs of a plugin than it runs at once; the other worker takes the rest', {
+  timeout: 30_000,
+}, async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-claim-'));
   const db = openSqliteDatabase(path.join(dir, 'transmute.db'));
   const store = new SqliteStore(db);
-  cleanup.push(() => rm(dir, { recursive: true, force: true }), () => store.close());
+  cleanup.push(
+    () => rm(dir, { recursive: true, force: true }),
+    () => store.close(),
+  );
 
   const running = new Map<string, string>();
   let together = 0;
@@ -39,7 +44,12 @@ it('a worker claims no more jobs of a plugin than it runs at once; the other wor
   });
   const claimedBy = new Map<string, string>();
   const queues = ['a', 'b'].map((worker) => {
-    const queue = new Queue({ backend: new SqliteBackend({ database: db }), processEveryMs: 50, lockLifetimeMs: 10_000, log: silent });
+    const queue = new Queue({
+      backend: new SqliteBackend({ database: db }),
+      processEveryMs: 50,
+      lockLifetimeMs: 10_000,
+      log: silent,
+    });
     queue.agenda.on('start', (job) => claimedBy.set(String((job.attrs.data as { jobId: string }).jobId), worker));
     cleanup.push(() => queue.stop(1_000));
     return { worker, queue };
@@ -50,7 +60,11 @@ it('a worker claims no more jobs of a plugin than it runs at once; the other wor
   await first.enqueue({ id: 'job-2', pluginId: 'one-at-a-time' });
   for (const { worker, queue } of queues) {
     await queue.startWorkers({
-      runner: runnerFor(worker), retention: { purge: async () => undefined }, store, concurrency: 2, plugins: [{ id: 'one-at-a-time', concurrency: 1 }],
+      runner: runnerFor(worker),
+      retention: { purge: async () => undefined },
+      store,
+      concurrency: 2,
+      plugins: [{ id: 'one-at-a-time', concurrency: 1 }],
     });
   }
   for (let i = 0; i < 100 && claimedBy.size < 2; i++) await sleep(50);

@@ -15,12 +15,19 @@ import { Queue } from './index.js';
 
 export const DISPATCH_POLL_MS = 5_000;
 
-export async function measureDispatch(options: { log: Logger; dispatch?: NotificationChannel; afterStart?: () => void }): Promise<{ firstWaitMs: number; secondWaitMs: number }> {
+export async function measureDispatch(options: {
+  log: Logger;
+  dispatch?: NotificationChannel;
+  afterStart?: () => void;
+}): Promise<{ firstWaitMs: number; secondWaitMs: number }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-dispatch-'));
   const db = openSqliteDatabase(path.join(dir, 'transmute.db'));
   const store = new SqliteStore(db);
   const queue = new Queue({
-    backend: new SqliteBackend({ database: db }), processEveryMs: DISPATCH_POLL_MS, lockLifetimeMs: 10_000, log: options.log,
+    backend: new SqliteBackend({ database: db }),
+    processEveryMs: DISPATCH_POLL_MS,
+    lockLifetimeMs: 10_000,
+    log: options.log,
     ...(options.dispatch ? { dispatch: options.dispatch } : {}),
   });
   const started = new Map<string, number>();
@@ -35,7 +42,10 @@ export async function measureDispatch(options: { log: Logger; dispatch?: Notific
         },
         triage: async () => 'queue',
       },
-      retention: { purge: async () => undefined }, store, concurrency: 2, plugins: [{ id: 'single', concurrency: 1 }],
+      retention: { purge: async () => undefined },
+      store,
+      concurrency: 2,
+      plugins: [{ id: 'single', concurrency: 1 }],
     });
     options.afterStart?.();
     await sleep(200); // past the start-up scan
@@ -43,7 +53,10 @@ export async function measureDispatch(options: { log: Logger; dispatch?: Notific
     await queue.enqueue({ id: 'first', pluginId: 'single' });
     await queue.enqueue({ id: 'second', pluginId: 'single' });
     for (let i = 0; i < 100 && !finished.has('second'); i++) await sleep(50);
-    return { firstWaitMs: started.get('first')! - accepted, secondWaitMs: started.get('second')! - finished.get('first')! };
+    return {
+      firstWaitMs: started.get('first')! - accepted,
+      secondWaitMs: started.get('second')! - finished.get('first')!,
+    };
   } finally {
     await queue.stop(1_000);
     await store.close();

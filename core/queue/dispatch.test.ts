@@ -9,7 +9,9 @@ import { measureDispatch } from './dispatch.fixture.js';
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-it('starts a local job at once, and the next one as soon as its plugin is free, whatever the poll interval', { timeout: 30_000 }, async () => {
+it('starts a local job at once, and the next one as soon as its plugin is free, whatever the poll interval', {
+  timeout: 30_000,
+}, async () => {
   const { firstWaitMs, secondWaitMs } = await measureDispatch({ log: silent });
   expect(firstWaitMs).toBeLessThan(1_000);
   expect(secondWaitMs).toBeLessThan(1_000);

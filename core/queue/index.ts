@@ -8,7 +8,14 @@
  * here stays unlocked for another worker instead of waiting here while that worker idles.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agenda, InMemoryNotificationChannel, backoffStrategies, type AgendaBackend, type Job, type NotificationChannel } from 'agenda';
+import {
+  Agenda,
+  InMemoryNotificationChannel,
+  backoffStrategies,
+  type AgendaBackend,
+  type Job,
+  type NotificationChannel,
+} from 'agenda';
 import type { Logger } from '../contract/index.js';
 import type { Store } from '../store/types.js';
 import { traceCarrier, withRemoteParent } from '../telemetry/tracing.js';
@@ -30,7 +37,8 @@ const WEBHOOK_LOCK_MS = 30_000;
 const HAND_BACK_MS = 5_000;
 const SETTLE_POLL_MS = 25;
 /** Another process inserted the same entry at the same moment: MongoDB's duplicate key, PostgreSQL's unique_violation. */
-const isDuplicateEntry = (err: unknown) => [11000, '23505'].includes((err as { code?: number | string }).code as number | string);
+const isDuplicateEntry = (err: unknown) =>
+  [11000, '23505'].includes((err as { code?: number | string }).code as number | string);
 const REFILL_DELAY_MS = 10;
 
 export interface QueueOptions {
@@ -105,7 +113,10 @@ export class Queue implements JobQueue, WebhookQueue {
     // Unique on the job id: enqueueing twice (recovery after a crash) never runs a job twice.
     try {
       // The accepting request's trace context rides along (traceparent), so the run joins its trace.
-      await this.agenda.create(runJobName(pluginId), { jobId: id, ...traceCarrier() }).unique({ 'data.jobId': id }, { insertOnly: true }).save();
+      await this.agenda
+        .create(runJobName(pluginId), { jobId: id, ...traceCarrier() })
+        .unique({ 'data.jobId': id }, { insertOnly: true })
+        .save();
     } catch (err) {
       // Another process inserted the same entry at the same moment (its unique index said no). It is queued.
       if (!isDuplicateEntry(err)) throw err;
@@ -115,7 +126,11 @@ export class Queue implements JobQueue, WebhookQueue {
   /** Unique on the delivery id; due at `at` (now when omitted). */
   async enqueueDelivery(deliveryId: string, at: Date = new Date()): Promise<void> {
     try {
-      await this.agenda.create(DELIVER_WEBHOOK, { deliveryId }).unique({ 'data.deliveryId': deliveryId }, { insertOnly: true }).schedule(at).save();
+      await this.agenda
+        .create(DELIVER_WEBHOOK, { deliveryId })
+        .unique({ 'data.deliveryId': deliveryId }, { insertOnly: true })
+        .schedule(at)
+        .save();
     } catch (err) {
       if (!isDuplicateEntry(err)) throw err;
     }
@@ -147,7 +162,12 @@ export class Queue implements JobQueue, WebhookQueue {
       // Renew the lock even while a plugin reports no progress (one long engine call).
       const renew = setInterval(() => void job.touch().catch(() => undefined), Math.max(250, lockLifetimeMs / 3));
       try {
-        await withRemoteParent(job.attrs.data, () => runner.run(job.attrs.data.jobId, { signal: controller.signal, heartbeat: () => void job.touch().catch(() => undefined) }));
+        await withRemoteParent(job.attrs.data, () =>
+          runner.run(job.attrs.data.jobId, {
+            signal: controller.signal,
+            heartbeat: () => void job.touch().catch(() => undefined),
+          }),
+        );
       } finally {
         clearInterval(renew);
       }
@@ -157,10 +177,19 @@ export class Queue implements JobQueue, WebhookQueue {
     };
     // The runner turns every plugin failure into a failed job itself, so the handler throws only
     // when the store or blobs are unreachable: retry those with back-off.
-    const backoff = backoffStrategies.exponential({ delay: retry.delayMs, maxDelay: retry.maxDelayMs, maxRetries: retry.maxRetries });
+    const backoff = backoffStrategies.exponential({
+      delay: retry.delayMs,
+      maxDelay: retry.maxDelayMs,
+      maxRetries: retry.maxRetries,
+    });
     for (const plugin of plugins) {
       const slots = Math.max(1, Math.min(plugin.concurrency, concurrency));
-      this.agenda.define(runJobName(plugin.id), handler, { concurrency: slots, lockLimit: slots, lockLifetime: lockLifetimeMs, backoff });
+      this.agenda.define(runJobName(plugin.id), handler, {
+        concurrency: slots,
+        lockLimit: slots,
+        lockLifetime: lockLifetimeMs,
+        backoff,
+      });
     }
     this.agenda.define(RUN_JOB, handler, { concurrency: 1, lockLimit: 1, lockLifetime: lockLifetimeMs, backoff });
     // Agenda has saved the job's outcome (or handed it back) when it emits complete.
@@ -169,7 +198,15 @@ export class Queue implements JobQueue, WebhookQueue {
       // A slot of this plugin is free: claim its next waiting job now rather than at the next poll
       // (a moment later: Agenda releases the finished job's lock just after this event).
       setTimeout(() => {
-        void this.notifications.publish({ jobId: job.attrs._id!, jobName: job.attrs.name, nextRunAt: new Date(), priority: 0, timestamp: new Date() }).catch(() => undefined);
+        void this.notifications
+          .publish({
+            jobId: job.attrs._id!,
+            jobName: job.attrs.name,
+            nextRunAt: new Date(),
+            priority: 0,
+            timestamp: new Date(),
+          })
+          .catch(() => undefined);
       }, REFILL_DELAY_MS);
     });
     // Never more locked than this process runs at once: what it cannot start, others may.
@@ -177,7 +214,11 @@ export class Queue implements JobQueue, WebhookQueue {
     this.agenda.maxConcurrency(concurrency);
     await this.agenda.start();
 
-    const maintenance = new Agenda({ backend: this.options.backend, processEvery: Math.max(this.options.processEveryMs, 1_000), removeOnComplete: true });
+    const maintenance = new Agenda({
+      backend: this.options.backend,
+      processEvery: Math.max(this.options.processEveryMs, 1_000),
+      removeOnComplete: true,
+    });
     maintenance.on('error', (err: Error) => log.error('queue error', { error: err.message }));
     maintenance.define(PURGE_EXPIRED, async () => {
       await retention.purge();
@@ -202,13 +243,24 @@ export class Queue implements JobQueue, WebhookQueue {
    * the delivery's next attempt (the same entry, so the webhook-id and the one record hold); a
    * handler that throws (store unreachable) is retried with back-off, then left to the reconciler.
    */
-  private async startDeliveries(webhooks: WebhookDeliveryPort, backoff: ReturnType<typeof backoffStrategies.exponential>): Promise<void> {
-    const deliveries = new Agenda({ backend: this.options.backend, processEvery: this.options.processEveryMs, removeOnComplete: true });
+  private async startDeliveries(
+    webhooks: WebhookDeliveryPort,
+    backoff: ReturnType<typeof backoffStrategies.exponential>,
+  ): Promise<void> {
+    const deliveries = new Agenda({
+      backend: this.options.backend,
+      processEvery: this.options.processEveryMs,
+      removeOnComplete: true,
+    });
     deliveries.on('error', (err: Error) => this.options.log.error('queue error', { error: err.message }));
-    deliveries.define(DELIVER_WEBHOOK, async (job: Job<{ deliveryId: string }>) => {
-      const next = await webhooks.deliver(job.attrs.data.deliveryId);
-      if (next) job.attrs.nextRunAt = next;
-    }, { concurrency: WEBHOOK_CONCURRENCY, lockLimit: WEBHOOK_CONCURRENCY, lockLifetime: WEBHOOK_LOCK_MS, backoff });
+    deliveries.define(
+      DELIVER_WEBHOOK,
+      async (job: Job<{ deliveryId: string }>) => {
+        const next = await webhooks.deliver(job.attrs.data.deliveryId);
+        if (next) job.attrs.nextRunAt = next;
+      },
+      { concurrency: WEBHOOK_CONCURRENCY, lockLimit: WEBHOOK_CONCURRENCY, lockLifetime: WEBHOOK_LOCK_MS, backoff },
+    );
     deliveries.maxConcurrency(WEBHOOK_CONCURRENCY);
     await deliveries.start();
     this.deliveries = deliveries;
@@ -223,7 +275,10 @@ export class Queue implements JobQueue, WebhookQueue {
       const { jobs: entries } = await this.agenda.queryJobs({ data: { deliveryId: id } });
       if (entries.some((e) => e.nextRunAt || (e.lockedAt && new Date(e.lockedAt).getTime() > lockDeadline))) continue;
       if (entries.length) await this.agenda.cancel({ data: { deliveryId: id } });
-      await this.enqueueDelivery(id, nextAttemptAt && nextAttemptAt.getTime() > Date.now() ? nextAttemptAt : new Date());
+      await this.enqueueDelivery(
+        id,
+        nextAttemptAt && nextAttemptAt.getTime() > Date.now() ? nextAttemptAt : new Date(),
+      );
       requeued++;
     }
     return requeued;
@@ -273,7 +328,9 @@ export class Queue implements JobQueue, WebhookQueue {
     if (await this.allSettled(graceMs)) return;
     this.running.forEach((controller) => controller.abort());
     if (!(await this.allSettled(HAND_BACK_MS))) {
-      this.options.log.warn('jobs still running at exit; they run again once their lock expires', { jobs: this.running.size });
+      this.options.log.warn('jobs still running at exit; they run again once their lock expires', {
+        jobs: this.running.size,
+      });
     }
   }
 

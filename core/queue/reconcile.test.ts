@@ -49,21 +49,39 @@ describe('queue reconciler', () => {
     // The store as the runner sees it: starting a job fails while it is "down".
     const jobs = new Proxy(store.jobs, {
       get(target, key, receiver) {
-        if (key === 'start' && storeDown) return async () => Promise.reject(new Error('SQLITE_BUSY: store unreachable (test)'));
+        if (key === 'start' && storeDown)
+          return async () => Promise.reject(new Error('SQLITE_BUSY: store unreachable (test)'));
         const value = Reflect.get(target, key, receiver);
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const flaky = new Proxy(store, { get: (target, key, receiver) => (key === 'jobs' ? jobs : Reflect.get(target, key, receiver)) }) as Store;
+    const flaky = new Proxy(store, {
+      get: (target, key, receiver) => (key === 'jobs' ? jobs : Reflect.get(target, key, receiver)),
+    }) as Store;
     const plugins = await loadPluginModules([SLOW_TEXT]);
     sandbox = new SandboxPool({ moduleOf: () => SLOW_TEXT, size: 1, heapMb: 512, log: silent });
     queue = new Queue({
-      backend: new SqliteBackend({ database: db }), processEveryMs: 50, lockLifetimeMs: 2_000, log: silent,
-      retry: { delayMs: 50, maxDelayMs: 100, maxRetries: 2 }, maintenanceEvery: '1 second',
+      backend: new SqliteBackend({ database: db }),
+      processEveryMs: 50,
+      lockLifetimeMs: 2_000,
+      log: silent,
+      retry: { delayMs: 50, maxDelayMs: 100, maxRetries: 2 },
+      maintenanceEvery: '1 second',
     });
     services = createServices({
-      store: flaky, blobs: new LocalBlobStore(path.join(dir, 'blobs')), registry: new Registry(plugins), queue, executor: sandbox, log: silent,
-      config: { publicUrl: 'http://transmute.test', workRoot: path.join(dir, 'work'), retentionMs: 3_600_000, maxAttempts: 3, tokenSecret: 's'.repeat(32) },
+      store: flaky,
+      blobs: new LocalBlobStore(path.join(dir, 'blobs')),
+      registry: new Registry(plugins),
+      queue,
+      executor: sandbox,
+      log: silent,
+      config: {
+        publicUrl: 'http://transmute.test',
+        workRoot: path.join(dir, 'work'),
+        retentionMs: 3_600_000,
+        maxAttempts: 3,
+        tokenSecret: 's'.repeat(32),
+      },
     });
     await queue.agenda.ready;
   });
@@ -75,34 +93,65 @@ describe('queue reconciler', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('queues again a job whose entry was given up while the store was down, and it finishes', { timeout: 60_000 }, async () => {
+  it('queues again a job whose entry was given up while the store was down, and it finishes', {
+    timeout: 60_000,
+  }, async () => {
     const account = await services.accounts.createAccount({ plan: 'pro' });
     const principal = { account, keyId: 'test' };
-    const upload = await services.uploads.stage({ filename: 'note.txt', stream: Readable.from([Buffer.from('kept safe')]) }, 1_000_000);
+    const upload = await services.uploads.stage(
+      { filename: 'note.txt', stream: Readable.from([Buffer.from('kept safe')]) },
+      1_000_000,
+    );
     storeDown = true;
-    const { jobId } = await services.jobs.accept(principal, { upload, to: 'md', op: undefined, fields: { steps: 1 }, fieldsAreStrings: false, viaApi: true });
+    const { jobId } = await services.jobs.accept(principal, {
+      upload,
+      to: 'md',
+      op: undefined,
+      fields: { steps: 1 },
+      fieldsAreStrings: false,
+      viaApi: true,
+    });
     await queue.startWorkers({
-      runner: services.runner, retention: services.retention, store, concurrency: 1, plugins: [{ id: 'test-slow-text', concurrency: 1 }],
+      runner: services.runner,
+      retention: services.retention,
+      store,
+      concurrency: 1,
+      plugins: [{ id: 'test-slow-text', concurrency: 1 }],
     });
 
     // Past its last retry, Agenda gives the entry up: failed, nothing due, not locked.
-    const entry = await until(async () => {
-      const [found] = (await queue.agenda.queryJobs({ data: { jobId } })).jobs;
-      return found && found.failedAt && !found.nextRunAt && !found.lockedAt ? found : undefined;
-    }, 20_000, 'the entry to be given up');
+    const entry = await until(
+      async () => {
+        const [found] = (await queue.agenda.queryJobs({ data: { jobId } })).jobs;
+        return found?.failedAt && !found.nextRunAt && !found.lockedAt ? found : undefined;
+      },
+      20_000,
+      'the entry to be given up',
+    );
     expect(entry.failCount).toBeGreaterThanOrEqual(3);
     expect((await store.jobs.get(jobId))?.status).toBe('waiting');
 
     storeDown = false;
-    const done = await until(async () => {
-      const job = await store.jobs.get(jobId);
-      return job?.status === 'done' ? job : undefined;
-    }, 20_000, 'the job to finish');
+    const done = await until(
+      async () => {
+        const job = await store.jobs.get(jobId);
+        return job?.status === 'done' ? job : undefined;
+      },
+      20_000,
+      'the job to finish',
+    );
     expect(done.attempts).toBe(1);
-    expect(await services.jobs.status(principal, jobId)).toMatchObject({ status: 'done', downloadUrl: expect.stringContaining('/api/download/') });
+    expect(await services.jobs.status(principal, jobId)).toMatchObject({
+      status: 'done',
+      downloadUrl: expect.stringContaining('/api/download/'),
+    });
     // One entry per job, ever: the given-up one was replaced, and the finished one removed
     // (Agenda removes the finished entry a moment after the job is done in the store.)
-    await until(async () => ((await queue.agenda.queryJobs({ data: { jobId } })).jobs.length === 0 ? true : undefined), 5_000, 'the entry to be removed');
+    await until(
+      async () => ((await queue.agenda.queryJobs({ data: { jobId } })).jobs.length === 0 ? true : undefined),
+      5_000,
+      'the entry to be removed',
+    );
   });
 
   it('leaves live entries alone', async () => {

@@ -4,7 +4,13 @@
  * Every surface makes its routes, mutations and procedures from this list.
  */
 import { z } from 'zod';
-import { FEATURE_MIN_PLAN, SPEC_EXTRACTION_TOOLS, type Feature, type FormatId, type PlanId } from '../../schema/index.js';
+import {
+  FEATURE_MIN_PLAN,
+  SPEC_EXTRACTION_TOOLS,
+  type Feature,
+  type FormatId,
+  type PlanId,
+} from '../../schema/index.js';
 import type { Plugin } from '../contract/index.js';
 import type { Registry } from './index.js';
 
@@ -33,8 +39,16 @@ function fromPlugin(plugin: Plugin): ExtractionToolInfo {
   const spec = (SPEC_EXTRACTION_TOOLS as Record<string, { feature: Feature }>)[tool];
   const endpoint = plugin.extraction!;
   return {
-    tool, title: plugin.title, pluginId: plugin.id, inputs: [...plugin.inputs], maxFiles: endpoint.maxFiles, plan: plugin.plan, feature: spec?.feature ?? null,
-    freeTrial: endpoint.freeTrial ?? true, summary: { ...endpoint.summary }, options: z.toJSONSchema(plugin.options, { io: 'input' }),
+    tool,
+    title: plugin.title,
+    pluginId: plugin.id,
+    inputs: [...plugin.inputs],
+    maxFiles: endpoint.maxFiles,
+    plan: plugin.plan,
+    feature: spec?.feature ?? null,
+    freeTrial: endpoint.freeTrial ?? true,
+    summary: { ...endpoint.summary },
+    options: z.toJSONSchema(plugin.options, { io: 'input' }),
   };
 }
 
@@ -46,8 +60,16 @@ export function extractionTools(registry: Registry): ExtractionToolInfo[] {
     if (plugin) return fromPlugin(plugin);
     const fields = 'fields' in limits ? limits.fields : z.object({});
     return {
-      tool, title: 'title' in limits ? limits.title : tool, pluginId: null, inputs: [], maxFiles: limits.maxFiles, plan: FEATURE_MIN_PLAN[limits.feature], feature: limits.feature,
-      freeTrial: true, summary: {}, options: z.toJSONSchema(fields, { io: 'input' }),
+      tool,
+      title: 'title' in limits ? limits.title : tool,
+      pluginId: null,
+      inputs: [],
+      maxFiles: limits.maxFiles,
+      plan: FEATURE_MIN_PLAN[limits.feature],
+      feature: limits.feature,
+      freeTrial: true,
+      summary: {},
+      options: z.toJSONSchema(fields, { io: 'input' }),
     };
   });
   const others = plugins.filter((plugin) => !Object.hasOwn(SPEC_EXTRACTION_TOOLS, plugin.op!)).map(fromPlugin);

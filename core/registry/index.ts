@@ -55,11 +55,13 @@ export class Registry {
           for (const to of plugin.outputs ?? []) {
             // A format to itself only from a plugin made for that alone (pdf-to-pdfa: a PDF to PDF/A).
             const rewrite = from === to && plugin.inputs.length === 1 && plugin.outputs?.length === 1;
-            if ((from !== to || rewrite) && (plugin.supports?.(from, to) ?? true)) claim(this.conversions, pairKey(from, to), plugin, `conversion ${from} -> ${to}`);
+            if ((from !== to || rewrite) && (plugin.supports?.(from, to) ?? true))
+              claim(this.conversions, pairKey(from, to), plugin, `conversion ${from} -> ${to}`);
           }
         }
       } else if (plugin.kind === 'tool') {
-        for (const input of plugin.inputs) claim(this.tools, opKey(plugin.op!, input), plugin, `op '${plugin.op}' on ${input}`);
+        for (const input of plugin.inputs)
+          claim(this.tools, opKey(plugin.op!, input), plugin, `op '${plugin.op}' on ${input}`);
       } else claim(this.extractors, plugin.op!, plugin, `extraction tool '${plugin.op}'`);
     }
     if (problems.length) throw new RegistryError(`Invalid plugins:\n  ${problems.join('\n  ')}`);
@@ -70,7 +72,12 @@ export class Registry {
     const present = new Map<string, boolean>();
     for (const engine of this.engines()) present.set(engine.command, await commandExists(engine.command));
     this.missing = new Map(
-      this.plugins.map((p) => [p.id, p.engines.filter((e) => !present.get(e.command)).map((e) => `${e.command} (Debian ${debianPackages(e).join(', ')})`)]),
+      this.plugins.map((p) => [
+        p.id,
+        p.engines
+          .filter((e) => !present.get(e.command))
+          .map((e) => `${e.command} (Debian ${debianPackages(e).join(', ')})`),
+      ]),
     );
   }
 
@@ -100,10 +107,12 @@ export class Registry {
       // An op with several outputs (thumbnail): `to` picks one, whatever the input.
       if (plugin.outputs && plugin.outputs.length > 1) {
         const output = to === 'jpeg' ? 'jpg' : to;
-        if (!plugin.outputs.includes(output as FormatId)) return { ok: false, error: `With op '${op}', 'to' must be one of ${plugin.outputs.join(', ')}` };
+        if (!plugin.outputs.includes(output as FormatId))
+          return { ok: false, error: `With op '${op}', 'to' must be one of ${plugin.outputs.join(', ')}` };
         return this.usable(plugin, output as FormatId);
       }
-      if (to !== from && !(from === 'jpeg' && to === 'jpg')) return { ok: false, error: `With op '${op}', 'to' must equal the input format (${from})` };
+      if (to !== from && !(from === 'jpeg' && to === 'jpg'))
+        return { ok: false, error: `With op '${op}', 'to' must equal the input format (${from})` };
       return this.usable(plugin, plugin.outputs?.[0] ?? from);
     }
     const plugin = this.conversions.get(pairKey(from, to as FormatId));
@@ -113,12 +122,15 @@ export class Registry {
 
   extractor(tool: string): Resolution {
     const plugin = this.extractors.get(tool);
-    return plugin ? this.usable(plugin, 'json') : { ok: false, error: `The ${tool} tool is not installed on this server` };
+    return plugin
+      ? this.usable(plugin, 'json')
+      : { ok: false, error: `The ${tool} tool is not installed on this server` };
   }
 
   private usable(plugin: Plugin, output: FormatId): Resolution {
     const missing = this.missingEngines(plugin);
-    if (missing.length) return { ok: false, error: `${plugin.title} is not available on this server: missing ${missing.join(', ')}` };
+    if (missing.length)
+      return { ok: false, error: `${plugin.title} is not available on this server: missing ${missing.join(', ')}` };
     return { ok: true, plugin, output };
   }
 
@@ -133,7 +145,10 @@ export class Registry {
         ...(plugin.op ? { op: plugin.op } : {}),
         title: plugin.title,
         inputs: [...plugin.inputs],
-        outputs: plugin.kind === 'convert' ? [...new Set(pairs.map(([key]) => key.split('>')[1] as FormatId))] : [...(plugin.outputs ?? [])],
+        outputs:
+          plugin.kind === 'convert'
+            ? [...new Set(pairs.map(([key]) => key.split('>')[1] as FormatId))]
+            : [...(plugin.outputs ?? [])],
         plan: plugin.plan,
         options: z.toJSONSchema(plugin.options, { io: 'input' }),
         available: missing.length === 0,
@@ -162,6 +177,8 @@ export class Registry {
 
   /** Formats the registry can read, for format listings. */
   knownInputFormats(): FormatId[] {
-    return [...new Set(this.plugins.flatMap((p) => p.inputs))].sort((a, b) => FORMATS[a].category.localeCompare(FORMATS[b].category) || a.localeCompare(b));
+    return [...new Set(this.plugins.flatMap((p) => p.inputs))].sort(
+      (a, b) => FORMATS[a].category.localeCompare(FORMATS[b].category) || a.localeCompare(b),
+    );
   }
 }

@@ -16,7 +16,8 @@ const base = {
   limits: { timeoutMs: 1000, concurrency: 1 },
   run: async () => ({ row: {} }),
 };
-const plugin = (overrides: Partial<Plugin> & { id: string }): Plugin => definePlugin({ ...base, ...overrides } as never);
+const plugin = (overrides: Partial<Plugin> & { id: string }): Plugin =>
+  definePlugin({ ...base, ...overrides } as never);
 
 describe('registry start-up checks', () => {
   const refused = (plugins: Plugin[], message: RegExp) => expect(() => new Registry(plugins)).toThrow(message);
@@ -25,12 +26,17 @@ describe('registry start-up checks', () => {
     refused([plugin({ id: 'a' }), plugin({ id: 'a', inputs: ['csv'] })], /plugin 'a': id is already provided by 'a'/);
     refused([plugin({ id: 'a' }), plugin({ id: 'b' })], /plugin 'b': conversion txt -> md is already provided by 'a'/);
     const tool = { kind: 'tool' as const, op: 'shout', outputs: undefined };
-    refused([plugin({ id: 'a', ...tool }), plugin({ id: 'b', ...tool })], /plugin 'b': op 'shout' on txt is already provided by 'a'/);
+    refused(
+      [plugin({ id: 'a', ...tool }), plugin({ id: 'b', ...tool })],
+      /plugin 'b': op 'shout' on txt is already provided by 'a'/,
+    );
   });
 
   it('allows one op on different inputs from different plugins', () => {
     const tool = { kind: 'tool' as const, op: 'shout', outputs: undefined };
-    expect(() => new Registry([plugin({ id: 'a', ...tool }), plugin({ id: 'b', ...tool, inputs: ['csv'] })])).not.toThrow();
+    expect(
+      () => new Registry([plugin({ id: 'a', ...tool }), plugin({ id: 'b', ...tool, inputs: ['csv'] })]),
+    ).not.toThrow();
   });
 
   it('refuses unknown formats, plans and kinds', () => {
@@ -48,13 +54,22 @@ describe('registry start-up checks', () => {
 
   it('refuses an engine listed twice, and reports every package of a missing one', async () => {
     const engine = { command: 'transmute-no-such-program', debian: 'pkg-a', license: 'MIT' };
-    refused([plugin({ id: 'a', engines: [engine, { ...engine, debian: 'pkg-b' }] })], /engine 'transmute-no-such-program' is listed twice/);
+    refused(
+      [plugin({ id: 'a', engines: [engine, { ...engine, debian: 'pkg-b' }] })],
+      /engine 'transmute-no-such-program' is listed twice/,
+    );
 
-    const registry = new Registry([plugin({ id: 'a', engines: [{ command: 'transmute-no-such-program', debian: ['pkg-a', 'pkg-b'], license: 'MIT' }] })]);
+    const registry = new Registry([
+      plugin({
+        id: 'a',
+        engines: [{ command: 'transmute-no-such-program', debian: ['pkg-a', 'pkg-b'], license: 'MIT' }],
+      }),
+    ]);
     await registry.checkEngines();
     expect(registry.missingEngines(registry.plugin('a')!)).toEqual(['transmute-no-such-program (Debian pkg-a, pkg-b)']);
     expect(registry.resolve({ from: 'txt', to: 'md' })).toEqual({
-      ok: false, error: 'Test is not available on this server: missing transmute-no-such-program (Debian pkg-a, pkg-b)',
+      ok: false,
+      error: 'Test is not available on this server: missing transmute-no-such-program (Debian pkg-a, pkg-b)',
     });
     expect(registry.conversionTable()).toEqual({});
   });
@@ -62,30 +77,52 @@ describe('registry start-up checks', () => {
 
 describe('registry routing', () => {
   const registry = new Registry([
-    plugin({ id: 'convert', inputs: ['txt', 'csv'], outputs: ['md', 'json'], supports: (from, to) => !(from === 'txt' && to === 'json') }),
+    plugin({
+      id: 'convert',
+      inputs: ['txt', 'csv'],
+      outputs: ['md', 'json'],
+      supports: (from, to) => !(from === 'txt' && to === 'json'),
+    }),
     plugin({ id: 'shout', kind: 'tool', op: 'shout', inputs: ['txt'], outputs: undefined }),
   ]);
 
   it('resolves pairs the plugin supports, and explains the rest', () => {
     expect(registry.resolve({ from: 'csv', to: 'json' })).toMatchObject({ ok: true, output: 'json' });
-    expect(registry.resolve({ from: 'txt', to: 'json' })).toEqual({ ok: false, error: 'Unsupported conversion: txt -> json' });
+    expect(registry.resolve({ from: 'txt', to: 'json' })).toEqual({
+      ok: false,
+      error: 'Unsupported conversion: txt -> json',
+    });
     expect(registry.conversionTable()).toEqual({ csv: ['json', 'md'], txt: ['md'] });
   });
 
   it('resolves ops in place, and explains the rest', () => {
     expect(registry.resolve({ from: 'txt', to: 'txt', op: 'shout' })).toMatchObject({ ok: true, output: 'txt' });
-    expect(registry.resolve({ from: 'txt', to: 'md', op: 'shout' })).toEqual({ ok: false, error: "With op 'shout', 'to' must equal the input format (txt)" });
-    expect(registry.resolve({ from: 'csv', to: 'csv', op: 'shout' })).toEqual({ ok: false, error: "Op 'shout' does not accept csv files" });
-    expect(registry.resolve({ from: 'txt', to: 'txt', op: 'whisper' })).toEqual({ ok: false, error: "Unknown op 'whisper'" });
+    expect(registry.resolve({ from: 'txt', to: 'md', op: 'shout' })).toEqual({
+      ok: false,
+      error: "With op 'shout', 'to' must equal the input format (txt)",
+    });
+    expect(registry.resolve({ from: 'csv', to: 'csv', op: 'shout' })).toEqual({
+      ok: false,
+      error: "Op 'shout' does not accept csv files",
+    });
+    expect(registry.resolve({ from: 'txt', to: 'txt', op: 'whisper' })).toEqual({
+      ok: false,
+      error: "Unknown op 'whisper'",
+    });
   });
 });
 
 describe('registry routing: an op with several outputs, a format to itself', () => {
-  it('lets `to` pick one of an op\'s outputs whatever the input, and names them otherwise', () => {
-    const registry = new Registry([plugin({ id: 'snap', kind: 'tool', op: 'snap', inputs: ['pdf', 'mp4'], outputs: ['png', 'webp', 'jpg'] })]);
+  it("lets `to` pick one of an op's outputs whatever the input, and names them otherwise", () => {
+    const registry = new Registry([
+      plugin({ id: 'snap', kind: 'tool', op: 'snap', inputs: ['pdf', 'mp4'], outputs: ['png', 'webp', 'jpg'] }),
+    ]);
     expect(registry.resolve({ from: 'pdf', to: 'webp', op: 'snap' })).toMatchObject({ ok: true, output: 'webp' });
     expect(registry.resolve({ from: 'mp4', to: 'jpeg', op: 'snap' })).toMatchObject({ ok: true, output: 'jpg' });
-    expect(registry.resolve({ from: 'pdf', to: 'pdf', op: 'snap' })).toEqual({ ok: false, error: "With op 'snap', 'to' must be one of png, webp, jpg" });
+    expect(registry.resolve({ from: 'pdf', to: 'pdf', op: 'snap' })).toEqual({
+      ok: false,
+      error: "With op 'snap', 'to' must be one of png, webp, jpg",
+    });
   });
 
   it('routes a format to itself only to a plugin made for that alone', () => {
@@ -93,7 +130,10 @@ describe('registry routing: an op with several outputs, a format to itself', () 
     const broad = plugin({ id: 'broad', inputs: ['txt', 'md'], outputs: ['txt', 'md'] });
     const registry = new Registry([rewrite, broad]);
     expect(registry.resolve({ from: 'pdf', to: 'pdf' })).toMatchObject({ ok: true, plugin: rewrite });
-    expect(registry.resolve({ from: 'txt', to: 'txt' })).toEqual({ ok: false, error: 'Unsupported conversion: txt -> txt' });
+    expect(registry.resolve({ from: 'txt', to: 'txt' })).toEqual({
+      ok: false,
+      error: 'Unsupported conversion: txt -> txt',
+    });
     expect(registry.resolve({ from: 'txt', to: 'md' })).toMatchObject({ ok: true, plugin: broad });
   });
 });

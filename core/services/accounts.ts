@@ -16,7 +16,10 @@ export interface Principal {
 }
 
 /** What a key list shows: never the hash. */
-export type ApiKeySummary = Pick<ApiKeyRecord, 'id' | 'prefix' | 'createdAt' | 'revokedAt'> & { name: string | null; lastUsedAt: Date | null };
+export type ApiKeySummary = Pick<ApiKeyRecord, 'id' | 'prefix' | 'createdAt' | 'revokedAt'> & {
+  name: string | null;
+  lastUsedAt: Date | null;
+};
 
 const KEY_PREFIX_SHOWN = 12;
 export const KEY_NAME_MAX_LENGTH = 100;
@@ -24,9 +27,18 @@ export const KEY_NAME_MAX_LENGTH = 100;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export class AccountService {
-  constructor(private readonly store: Store, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
 
-  async createAccount(input: { id?: string; plan: PlanId; email?: string | null; emailVerified?: boolean; overageEnabled?: boolean }): Promise<Account> {
+  async createAccount(input: {
+    id?: string;
+    plan: PlanId;
+    email?: string | null;
+    emailVerified?: boolean;
+    overageEnabled?: boolean;
+  }): Promise<Account> {
     const account: Account = {
       id: input.id ?? `acc_${randomUUID()}`,
       plan: input.plan,
@@ -45,13 +57,21 @@ export class AccountService {
   async createKey(accountId: string, name?: string | null): Promise<{ key: string; record: ApiKeyRecord }> {
     const account = await this.store.accounts.get(accountId);
     if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
-    if (!account.emailVerified) throw new ServiceError('FORBIDDEN', 'Verify your e-mail address before generating an API key');
+    if (!account.emailVerified)
+      throw new ServiceError('FORBIDDEN', 'Verify your e-mail address before generating an API key');
     const label = name?.trim() || null;
-    if (label && [...label].length > KEY_NAME_MAX_LENGTH) throw new ServiceError('BAD_REQUEST', `A key name is at most ${KEY_NAME_MAX_LENGTH} characters`);
+    if (label && [...label].length > KEY_NAME_MAX_LENGTH)
+      throw new ServiceError('BAD_REQUEST', `A key name is at most ${KEY_NAME_MAX_LENGTH} characters`);
     const key = newApiKey();
     const record: ApiKeyRecord = {
-      id: `key_${randomUUID()}`, accountId, hash: sha256(key), prefix: key.slice(0, KEY_PREFIX_SHOWN), createdAt: this.clock.now(), revokedAt: null,
-      name: label, lastUsedAt: null,
+      id: `key_${randomUUID()}`,
+      accountId,
+      hash: sha256(key),
+      prefix: key.slice(0, KEY_PREFIX_SHOWN),
+      createdAt: this.clock.now(),
+      revokedAt: null,
+      name: label,
+      lastUsedAt: null,
     };
     await this.store.keys.create(record);
     return { key, record };
@@ -74,7 +94,8 @@ export class AccountService {
 
   /** Revoke one of the account's own keys; another account's key (or none) is 404, never 403. */
   async revokeKeyById(accountId: string, keyId: string): Promise<void> {
-    if (!(await this.store.keys.revokeById(accountId, keyId, this.clock.now()))) throw new ServiceError('NOT_FOUND', 'API key not found');
+    if (!(await this.store.keys.revokeById(accountId, keyId, this.clock.now())))
+      throw new ServiceError('NOT_FOUND', 'API key not found');
   }
 
   async getAccount(accountId: string): Promise<Account | null> {
@@ -106,9 +127,13 @@ export class AccountService {
   async setPlan(accountId: string, plan: PlanId): Promise<Account> {
     const account = await this.store.accounts.get(accountId);
     if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
-    const custom = plan === 'enterprise'
-      ? { creditsIncluded: account.creditsIncluded ?? ENTERPRISE_DEFAULTS.creditsIncluded, requestsPerMinute: account.requestsPerMinute ?? ENTERPRISE_DEFAULTS.requestsPerMinute }
-      : { creditsIncluded: null, requestsPerMinute: null };
+    const custom =
+      plan === 'enterprise'
+        ? {
+            creditsIncluded: account.creditsIncluded ?? ENTERPRISE_DEFAULTS.creditsIncluded,
+            requestsPerMinute: account.requestsPerMinute ?? ENTERPRISE_DEFAULTS.requestsPerMinute,
+          }
+        : { creditsIncluded: null, requestsPerMinute: null };
     await this.store.accounts.update(accountId, { plan, ...custom });
     return { ...account, plan, ...custom };
   }
@@ -128,7 +153,9 @@ export class AccountService {
     const account = await this.store.accounts.get(accountId);
     if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
     if (!PLANS[account.plan].overageAvailable) {
-      throw new ServiceError('FORBIDDEN', `Pay-as-you-go is not available on the ${PLANS[account.plan].label} plan`, { code: 'plan_required' });
+      throw new ServiceError('FORBIDDEN', `Pay-as-you-go is not available on the ${PLANS[account.plan].label} plan`, {
+        code: 'plan_required',
+      });
     }
     await this.store.accounts.update(accountId, { overageEnabled: enabled });
     return { ...account, overageEnabled: enabled };
@@ -138,11 +165,17 @@ export class AccountService {
    * An Enterprise account's own monthly credits and requests per minute (the spec: custom on
    * Enterprise); a limit left out keeps its current value. Other plans have the plan's limits.
    */
-  async setLimits(accountId: string, limits: { creditsIncluded?: number; requestsPerMinute?: number }): Promise<Account> {
+  async setLimits(
+    accountId: string,
+    limits: { creditsIncluded?: number; requestsPerMinute?: number },
+  ): Promise<Account> {
     const account = await this.store.accounts.get(accountId);
     if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
     if (account.plan !== 'enterprise') {
-      throw new ServiceError('BAD_REQUEST', `Custom limits are for Enterprise accounts; this one is on ${PLANS[account.plan].label} (set-plan --plan enterprise first)`);
+      throw new ServiceError(
+        'BAD_REQUEST',
+        `Custom limits are for Enterprise accounts; this one is on ${PLANS[account.plan].label} (set-plan --plan enterprise first)`,
+      );
     }
     const patch = {
       ...(limits.creditsIncluded !== undefined ? { creditsIncluded: limits.creditsIncluded } : {}),
@@ -159,7 +192,14 @@ export class AccountService {
 }
 
 function summarizeKey(k: ApiKeyRecord): ApiKeySummary {
-  return { id: k.id, prefix: k.prefix, createdAt: k.createdAt, revokedAt: k.revokedAt, name: k.name ?? null, lastUsedAt: k.lastUsedAt ?? null };
+  return {
+    id: k.id,
+    prefix: k.prefix,
+    createdAt: k.createdAt,
+    revokedAt: k.revokedAt,
+    name: k.name ?? null,
+    lastUsedAt: k.lastUsedAt ?? null,
+  };
 }
 
 /** Effective limits of an account: the plan's, or the account's own on Enterprise. */

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
-import { PLANS, batchAcceptedSchema, type batchStatusSchema } from '../../schema/index.js';
+import { PLANS, type batchAcceptedSchema, type batchStatusSchema } from '../../schema/index.js';
 import type { z } from 'zod';
 import type { BlobStore } from '../blobs/types.js';
 import type { BatchRecord, JobRecord, Store } from '../store/types.js';
@@ -61,7 +61,8 @@ export class BatchService {
     let exportTarget: ExportTarget | undefined;
     try {
       const max = this.admit(principal);
-      if (uploads.length > max) throw badRequest(`At most ${max} files per batch on the ${PLANS[principal.account.plan].label} plan`);
+      if (uploads.length > max)
+        throw badRequest(`At most ${max} files per batch on the ${PLANS[principal.account.plan].label} plan`);
       // Checked once for the whole batch: a malformed field is the request's fault, not a file's.
       parseTarget(request.to);
       parseOp(request.op);
@@ -95,9 +96,18 @@ export class BatchService {
     if (total === 0) {
       // Nothing to run: answer like a single conversion would (402 when credits were the reason).
       const allCredits = refusals.every((r) => r.code === 'PAYMENT_REQUIRED');
-      throw allCredits ? refusals[0]! : badRequest(`No file could be accepted: ${errors.map((e) => `${e.filename}: ${e.error}`).join('; ')}`);
+      throw allCredits
+        ? refusals[0]!
+        : badRequest(`No file could be accepted: ${errors.map((e) => `${e.filename}: ${e.error}`).join('; ')}`);
     }
-    await this.store.batches.create({ id: batchId, accountId: principal.account.id, tool: null, total, errors, createdAt: this.clock.now() });
+    await this.store.batches.create({
+      id: batchId,
+      accountId: principal.account.id,
+      tool: null,
+      total,
+      errors,
+      createdAt: this.clock.now(),
+    });
     if (exportTarget) await this.exports?.startBatch(batchId, exportTarget, () => this.zipOf(batchId));
     // Its jobs may all have finished already: their batch was not recorded yet when they did.
     await this.webhooks?.batchRecorded(batchId);
@@ -117,7 +127,10 @@ export class BatchService {
     const completed = jobs.filter((j) => j.status === 'done' || j.status === 'failed').length;
     const done = completed === batch.total;
     return {
-      total: batch.total, completed, done, downloadUrl: done ? `${this.publicUrl}/api/batch/${batchId}/download` : null,
+      total: batch.total,
+      completed,
+      done,
+      downloadUrl: done ? `${this.publicUrl}/api/batch/${batchId}/download` : null,
       ...(batch.export ? { export: presentExport(batch.export) } : {}),
     };
   }
@@ -128,7 +141,8 @@ export class BatchService {
    */
   async cancel(principal: Principal, batchId: string): Promise<BatchStatus> {
     const { jobs } = await this.owned(principal, batchId);
-    for (const job of jobs) if (job.status === 'waiting' || job.status === 'active') await this.jobs.cancel(principal, job.id);
+    for (const job of jobs)
+      if (job.status === 'waiting' || job.status === 'active') await this.jobs.cancel(principal, job.id);
     return this.status(principal, batchId);
   }
 
@@ -143,7 +157,8 @@ export class BatchService {
     const batch = await this.store.batches.get(batchId);
     if (!batch) throw notFound('Batch not found');
     const jobs = await this.store.jobs.listByBatch(batchId);
-    if (jobs.some((j) => j.status === 'waiting' || j.status === 'active') || jobs.length < batch.total) throw notFound('Batch is not ready yet');
+    if (jobs.some((j) => j.status === 'waiting' || j.status === 'active') || jobs.length < batch.total)
+      throw notFound('Batch is not ready yet');
     const outputs = [];
     for (const job of jobs) if (job.output && (await this.blobs.exists(job.output.blobKey))) outputs.push(job.output);
     if (!outputs.length) throw notFound('The batch has no outputs (they failed or have been deleted)');

@@ -62,7 +62,9 @@ export class CapabilityService {
 
   /** Plugins an engine is missing for. */
   unavailable(): UnavailablePlugin[] {
-    return this.formats().operations.filter((o) => !o.available).map((o) => ({ plugin: o.pluginId, missing: o.missingEngines }));
+    return this.formats()
+      .operations.filter((o) => !o.available)
+      .map((o) => ({ plugin: o.pluginId, missing: o.missingEngines }));
   }
 
   /** The extraction endpoints: one per extract plugin, and the spec's tools without one. */

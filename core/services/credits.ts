@@ -18,7 +18,11 @@ export interface Charge {
  * new period: it needs no write at midnight and is right even if the process was down then.
  */
 export class CreditService {
-  constructor(private readonly store: Store, private readonly accounts: AccountService, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: Store,
+    private readonly accounts: AccountService,
+    private readonly clock: Clock,
+  ) {}
 
   /** Charge `cost` now, or 402 when the allowance is used and overage is off. */
   async charge(account: Account, cost: number): Promise<Charge> {

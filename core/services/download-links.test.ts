@@ -21,17 +21,40 @@ describe('DownloadLinks', () => {
   let links: DownloadLinks;
 
   async function activeJob(): Promise<JobRecord> {
-    const account = { id: `acc_${randomUUID()}`, plan: 'pro' as const, email: null, emailVerified: false, overageEnabled: false, creditsIncluded: null, requestsPerMinute: null, createdAt: T0 };
+    const account = {
+      id: `acc_${randomUUID()}`,
+      plan: 'pro' as const,
+      email: null,
+      emailVerified: false,
+      overageEnabled: false,
+      creditsIncluded: null,
+      requestsPerMinute: null,
+      createdAt: T0,
+    };
     await store.accounts.create(account);
     const job = await store.jobs.create({
-      id: randomUUID(), accountId: account.id, kind: 'convert', pluginId: 'p', op: null, inputFormat: 'png', outputFormat: 'webp', options: {},
-      inputs: [], creditCost: 1, creditPeriod: '2030-01', viaApi: true, createdAt: T0, inputsExpireAt: new Date(T0.getTime() + 3_600_000),
+      id: randomUUID(),
+      accountId: account.id,
+      kind: 'convert',
+      pluginId: 'p',
+      op: null,
+      inputFormat: 'png',
+      outputFormat: 'webp',
+      options: {},
+      inputs: [],
+      creditCost: 1,
+      creditPeriod: '2030-01',
+      viaApi: true,
+      createdAt: T0,
+      inputsExpireAt: new Date(T0.getTime() + 3_600_000),
     });
     return (await store.jobs.start(job.id, T0))!;
   }
 
   const completion = (at = T0) => ({
-    output: { blobKey: `outputs/${randomUUID()}`, filename: 'x.webp', format: 'webp' as const, bytes: 3 }, toolReport: null, at,
+    output: { blobKey: `outputs/${randomUUID()}`, filename: 'x.webp', format: 'webp' as const, bytes: 3 },
+    toolReport: null,
+    at,
     outputExpiresAt: new Date(at.getTime() + 3_600_000),
   });
 
@@ -60,7 +83,11 @@ describe('DownloadLinks', () => {
     expect(done.downloadTokenHash).toBe(sha256(token));
     expect(JSON.stringify(done)).not.toContain(token);
     expect(await store.tokens.get(sha256(token))).toMatchObject({
-      jobId: job.id, kind: 'download', reusable: true, expiresAt: new Date(T0.getTime() + 900_000), consumedAt: null,
+      jobId: job.id,
+      kind: 'download',
+      reusable: true,
+      expiresAt: new Date(T0.getTime() + 900_000),
+      consumedAt: null,
     });
     expect(links.jobUrl(done)).toBe(`http://transmute.test/api/download/${token}`);
 

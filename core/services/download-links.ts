@@ -33,7 +33,8 @@ export class DownloadLinks {
     private readonly publicUrl: string,
     private readonly clock: Clock,
   ) {
-    if (Buffer.byteLength(secret) < MIN_TOKEN_SECRET_BYTES) throw new Error(`The token secret must be at least ${MIN_TOKEN_SECRET_BYTES} bytes`);
+    if (Buffer.byteLength(secret) < MIN_TOKEN_SECRET_BYTES)
+      throw new Error(`The token secret must be at least ${MIN_TOKEN_SECRET_BYTES} bytes`);
   }
 
   /**
@@ -44,8 +45,13 @@ export class DownloadLinks {
   async complete(jobId: string, completion: FileCompletion): Promise<boolean> {
     const tokenHash = sha256(this.derive(jobId, completion.at));
     await this.store.tokens.create({
-      hash: tokenHash, jobId, kind: 'download', reusable: true, createdAt: completion.at,
-      expiresAt: new Date(completion.at.getTime() + DOWNLOAD_LINK_SECONDS * 1000), consumedAt: null,
+      hash: tokenHash,
+      jobId,
+      kind: 'download',
+      reusable: true,
+      createdAt: completion.at,
+      expiresAt: new Date(completion.at.getTime() + DOWNLOAD_LINK_SECONDS * 1000),
+      consumedAt: null,
     });
     const { output, toolReport, at, outputExpiresAt } = completion;
     return this.store.jobs.complete(jobId, { output, toolReport, at, outputExpiresAt, downloadTokenHash: tokenHash });
@@ -72,6 +78,8 @@ export class DownloadLinks {
   }
 
   private derive(jobId: string, completedAt: Date): string {
-    return createHmac('sha256', this.secret).update(JSON.stringify(['transmute/download-link/v1', jobId, completedAt.getTime()])).digest('base64url');
+    return createHmac('sha256', this.secret)
+      .update(JSON.stringify(['transmute/download-link/v1', jobId, completedAt.getTime()]))
+      .digest('base64url');
   }
 }

@@ -35,15 +35,20 @@ export class DownloadService {
     const job = await this.store.jobs.get(record.jobId);
     const output = job?.output;
     const present = output ? await this.blobs.exists(output.blobKey) : false;
-    if (record.kind === 'signed' && !present) throw new ServiceError('GONE', 'The file behind this signed URL has been deleted');
+    if (record.kind === 'signed' && !present)
+      throw new ServiceError('GONE', 'The file behind this signed URL has been deleted');
     if (this.clock.now() >= record.expiresAt) throw notFound('Download link expired');
     if (!output || !present) throw notFound('Download link expired');
-    if (!record.reusable && !(await this.store.tokens.consume(hash, this.clock.now()))) throw notFound('Download link already used');
+    if (!record.reusable && !(await this.store.tokens.consume(hash, this.clock.now())))
+      throw notFound('Download link already used');
     return { stream: this.blobs.read(output.blobKey), filename: output.filename, bytes: output.bytes };
   }
 
   /** POST /api/v1/signed-url: a long-lived link that keeps the output until it expires. */
-  async createSignedUrl(principal: Principal, request: { jobId: string; expirySeconds?: number; reusable: boolean }): Promise<SignedUrl> {
+  async createSignedUrl(
+    principal: Principal,
+    request: { jobId: string; expirySeconds?: number; reusable: boolean },
+  ): Promise<SignedUrl> {
     requireFeature(principal.account, 'signed-urls');
     const limits = PLANS[principal.account.plan].signedUrl!;
     const job = await this.jobs.getOwned(principal, request.jobId);
@@ -56,7 +61,15 @@ export class DownloadService {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + expiresIn * 1000);
     const token = randomToken();
-    await this.store.tokens.create({ hash: sha256(token), jobId: job.id, kind: 'signed', reusable: request.reusable, expiresAt, consumedAt: null, createdAt: now });
+    await this.store.tokens.create({
+      hash: sha256(token),
+      jobId: job.id,
+      kind: 'signed',
+      reusable: request.reusable,
+      expiresAt,
+      consumedAt: null,
+      createdAt: now,
+    });
     await this.store.jobs.extendOutput(job.id, expiresAt);
     return { url: this.links.url(token), expiresIn, expiresAt: expiresAt.toISOString(), reusable: request.reusable };
   }

@@ -3,10 +3,26 @@
  * GraphQL extensions.code, TRPCError code). The message is safe to show the client.
  */
 export type ServiceErrorCode =
-  | 'BAD_REQUEST' | 'UNAUTHENTICATED' | 'PAYMENT_REQUIRED' | 'FORBIDDEN' | 'NOT_FOUND' | 'GONE' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'CONFLICT';
+  | 'BAD_REQUEST'
+  | 'UNAUTHENTICATED'
+  | 'PAYMENT_REQUIRED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'GONE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMITED'
+  | 'CONFLICT';
 
 export const HTTP_STATUS: Record<ServiceErrorCode, number> = {
-  BAD_REQUEST: 400, UNAUTHENTICATED: 401, PAYMENT_REQUIRED: 402, FORBIDDEN: 403, NOT_FOUND: 404, GONE: 410, PAYLOAD_TOO_LARGE: 413, RATE_LIMITED: 429, CONFLICT: 409,
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  PAYMENT_REQUIRED: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  GONE: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  CONFLICT: 409,
 };
 
 export class ServiceError extends Error {
@@ -15,7 +31,11 @@ export class ServiceError extends Error {
     readonly code: ServiceErrorCode,
     message: string,
     /** Extra machine-readable detail, e.g. { code: 'trial_used' } or { retryAfterSeconds: 12 }. */
-    readonly detail: { code?: string; retryAfterSeconds?: number; rate?: { limit: number; remaining: number; resetSeconds: number; windowSeconds: number } } = {},
+    readonly detail: {
+      code?: string;
+      retryAfterSeconds?: number;
+      rate?: { limit: number; remaining: number; resetSeconds: number; windowSeconds: number };
+    } = {},
   ) {
     super(message);
   }
@@ -23,7 +43,8 @@ export class ServiceError extends Error {
 
 export const badRequest = (message: string) => new ServiceError('BAD_REQUEST', message);
 export const notFound = (message: string) => new ServiceError('NOT_FOUND', message);
-export const forbidden = (message: string, code?: string) => new ServiceError('FORBIDDEN', message, code ? { code } : {});
+export const forbidden = (message: string, code?: string) =>
+  new ServiceError('FORBIDDEN', message, code ? { code } : {});
 export const conflict = (message: string) => new ServiceError('CONFLICT', message);
 
 /** A value that may arrive as JSON text (a multipart field) or parsed already (a JSON body): parsed, or a 400 with `hint`. */

@@ -21,7 +21,13 @@ import { FORMATS, s3ExportSchema, type ExportStatus, type S3Export } from '../..
 import type { Logger } from '../contract/index.js';
 import { describeIssue } from '../contract/options.js';
 import type { BlobStore } from '../blobs/types.js';
-import { DestinationRefused, parseDestinationUrl, pinnedLookup, resolveDestination, type DestinationPolicy } from '../engines/outbound.js';
+import {
+  DestinationRefused,
+  parseDestinationUrl,
+  pinnedLookup,
+  resolveDestination,
+  type DestinationPolicy,
+} from '../engines/outbound.js';
 import type { ExportRecord, Store } from '../store/types.js';
 import { badRequest, jsonValue } from './errors.js';
 
@@ -64,7 +70,7 @@ export class ExportService {
 
   /** 400 before anything is charged when the export cannot be used (shape, endpoint). */
   async check(raw: unknown): Promise<ExportTarget> {
-    const value = jsonValue(raw, "'export' must be a JSON object: {\"type\": \"s3\", \"bucket\": ..., \"key\": ...}");
+    const value = jsonValue(raw, '\'export\' must be a JSON object: {"type": "s3", "bucket": ..., "key": ...}');
     const parsed = s3ExportSchema.safeParse(value);
     if (!parsed.success) throw badRequest(`Invalid export ${describeIssue(parsed.error)}`);
     const spec = parsed.data;
@@ -86,10 +92,13 @@ export class ExportService {
       outcome: async () => {
         const job = await this.store.jobs.get(jobId);
         if (job && (job.status === 'waiting' || job.status === 'active')) return null;
-        if (!job || job.status !== 'done') return { why: 'the job did not finish' };
+        if (job?.status !== 'done') return { why: 'the job did not finish' };
         const output = job.output;
         if (!output) return { why: 'the job has no file output' };
-        return { body: () => this.blobs.read(output.blobKey), contentType: FORMATS[output.format]?.mime ?? 'application/octet-stream' };
+        return {
+          body: () => this.blobs.read(output.blobKey),
+          contentType: FORMATS[output.format]?.mime ?? 'application/octet-stream',
+        };
       },
     });
   }
@@ -103,7 +112,10 @@ export class ExportService {
       ids: { batchId },
       save: (state) => this.store.batches.setExport(batchId, state),
       outcome: async () => {
-        const [batch, jobs] = await Promise.all([this.store.batches.get(batchId), this.store.jobs.listByBatch(batchId)]);
+        const [batch, jobs] = await Promise.all([
+          this.store.batches.get(batchId),
+          this.store.jobs.listByBatch(batchId),
+        ]);
         if (!batch) return { why: 'the batch is gone' };
         if (jobs.length < batch.total || jobs.some((j) => j.status === 'waiting' || j.status === 'active')) return null;
         if (!jobs.some((j) => j.status === 'done')) return { why: 'no job of the batch finished' };
@@ -138,7 +150,9 @@ export class ExportService {
       await sleep(WATCH_POLL_MS);
     }
     if (!outcome || 'why' in outcome) {
-      const why = outcome ? outcome.why : `the server stopped before the ${'batchId' in subject.ids ? 'batch' : 'job'} finished; credentials are never stored`;
+      const why = outcome
+        ? outcome.why
+        : `the server stopped before the ${'batchId' in subject.ids ? 'batch' : 'job'} finished; credentials are never stored`;
       await subject.save({ ...state, status: 'failed', error: `Not exported: ${why}` });
       return;
     }
@@ -156,18 +170,29 @@ export class ExportService {
   }
 
   /** Stream one blob to the bucket as a multipart upload, connecting to the endpoint's checked address. */
-  private async upload(target: ExportTarget, body: Readable, contentType: string): Promise<{ location?: string; etag?: string }> {
+  private async upload(
+    target: ExportTarget,
+    body: Readable,
+    contentType: string,
+  ): Promise<{ location?: string; etag?: string }> {
     const { spec, endpoint } = target;
     // Checked again now: the address the upload connects to is the one this check returns.
     const destination = await resolveDestination(endpoint, this.policy, LABEL);
     // Loaded on the first export: the SDK is large, and most processes (the CLI, workers) never export.
-    const [{ S3Client }, { Upload }] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
+    const [{ S3Client }, { Upload }] = await Promise.all([
+      import('@aws-sdk/client-s3'),
+      import('@aws-sdk/lib-storage'),
+    ]);
     const agentOptions = { keepAlive: true, lookup: pinnedLookup(destination) };
     const client = new S3Client({
       region: spec.region,
       ...(spec.endpoint ? { endpoint: spec.endpoint } : {}),
       forcePathStyle: spec.forcePathStyle ?? Boolean(spec.endpoint),
-      credentials: { accessKeyId: spec.accessKeyId, secretAccessKey: spec.secretAccessKey, ...(spec.sessionToken ? { sessionToken: spec.sessionToken } : {}) },
+      credentials: {
+        accessKeyId: spec.accessKeyId,
+        secretAccessKey: spec.secretAccessKey,
+        ...(spec.sessionToken ? { sessionToken: spec.sessionToken } : {}),
+      },
       requestHandler: {
         httpAgent: new http.Agent(agentOptions as http.AgentOptions),
         httpsAgent: new https.Agent(agentOptions as https.AgentOptions),
@@ -184,7 +209,10 @@ export class ExportService {
         leavePartsOnError: false,
       });
       const result = await upload.done();
-      return { ...(result.Location ? { location: result.Location } : {}), ...(result.ETag ? { etag: result.ETag } : {}) };
+      return {
+        ...(result.Location ? { location: result.Location } : {}),
+        ...(result.ETag ? { etag: result.ETag } : {}),
+      };
     } finally {
       client.destroy();
     }

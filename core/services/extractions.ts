@@ -7,7 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  EXTRACTION_RESULT_SECONDS, PLANS, creditCost, isPaidPlan, planAtLeast, type batchAcceptedSchema, type ExtractionPoll, type PlanId,
+  EXTRACTION_RESULT_SECONDS,
+  PLANS,
+  creditCost,
+  isPaidPlan,
+  planAtLeast,
+  type batchAcceptedSchema,
+  type ExtractionPoll,
+  type PlanId,
 } from '../../schema/index.js';
 import type { z } from 'zod';
 import type { Plugin } from '../contract/index.js';
@@ -78,7 +85,10 @@ export class ExtractionService {
       const info = this.tool(tool);
       const trial = isTrial(principal.account, info);
       if (uploads.length > max) throw this.tooManyFiles(principal, tool);
-      const parsed = parseOptions(plugin.options, request.fields, { fromStrings: request.fieldsAreStrings, operation: tool });
+      const parsed = parseOptions(plugin.options, request.fields, {
+        fromStrings: request.fieldsAreStrings,
+        operation: tool,
+      });
       if (!parsed.ok) throw badRequest(parsed.error);
       let webhookUrl: string | undefined;
       if (request.webhookUrl !== undefined) {
@@ -99,7 +109,19 @@ export class ExtractionService {
         try {
           // Ids that sort in the order the files were sent, so rows keep that order.
           const jobId = `${batchId}-${String(index).padStart(3, '0')}`;
-          jobIds.push(await this.acceptFile(principal, plugin, jobId, batchId, upload, parsed.value, trial, request.viaApi, costs));
+          jobIds.push(
+            await this.acceptFile(
+              principal,
+              plugin,
+              jobId,
+              batchId,
+              upload,
+              parsed.value,
+              trial,
+              request.viaApi,
+              costs,
+            ),
+          );
         } catch (err) {
           if (!(err instanceof ServiceError)) throw err;
           await this.uploads.discard(upload);
@@ -108,9 +130,18 @@ export class ExtractionService {
       }
       if (!jobIds.length) {
         const reason = errors.map((e) => `${e.filename}: ${e.error}`).join('; ');
-        throw errors.every((e) => e.error === 'Insufficient API credits') ? new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits') : badRequest(`No file could be accepted: ${reason}`);
+        throw errors.every((e) => e.error === 'Insufficient API credits')
+          ? new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits')
+          : badRequest(`No file could be accepted: ${reason}`);
       }
-      await this.store.batches.create({ id: batchId, accountId: principal.account.id, tool, total: jobIds.length, errors, createdAt: this.clock.now() });
+      await this.store.batches.create({
+        id: batchId,
+        accountId: principal.account.id,
+        tool,
+        total: jobIds.length,
+        errors,
+        createdAt: this.clock.now(),
+      });
       if (webhookUrl) await this.webhooks?.record(batchId, principal.account.id, webhookUrl);
       for (const jobId of jobIds) await this.queue.enqueue({ id: jobId, pluginId: plugin.id });
       for (const jobId of jobIds) recordJobAccepted(plugin.id, principal.account.plan, costs.get(jobId) ?? 0);
@@ -123,7 +154,14 @@ export class ExtractionService {
   }
 
   private async acceptFile(
-    principal: Principal, plugin: Plugin, jobId: string, batchId: string, upload: StagedUpload, options: Record<string, unknown>, trial: boolean, viaApi: boolean,
+    principal: Principal,
+    plugin: Plugin,
+    jobId: string,
+    batchId: string,
+    upload: StagedUpload,
+    options: Record<string, unknown>,
+    trial: boolean,
+    viaApi: boolean,
     costs: Map<string, number>,
   ): Promise<string> {
     const format = await this.uploads.identify(upload);
@@ -133,11 +171,22 @@ export class ExtractionService {
     costs.set(jobId, cost);
     const now = this.clock.now();
     const job = await this.store.jobs.create({
-      id: jobId, accountId: principal.account.id, batchId, kind: 'extract', pluginId: plugin.id, op: plugin.op ?? plugin.id,
-      inputFormat: format, outputFormat: 'json', options, creditCost: cost, creditPeriod: charge.period, viaApi,
+      id: jobId,
+      accountId: principal.account.id,
+      batchId,
+      kind: 'extract',
+      pluginId: plugin.id,
+      op: plugin.op ?? plugin.id,
+      inputFormat: format,
+      outputFormat: 'json',
+      options,
+      creditCost: cost,
+      creditPeriod: charge.period,
+      viaApi,
       inputs: [{ blobKey: upload.blobKey, filename: upload.filename, format, bytes: upload.bytes }],
       // The rows show file names until the results expire; the uploads themselves go when the job ends.
-      createdAt: now, inputsExpireAt: new Date(now.getTime() + EXTRACTION_RESULT_SECONDS * 1000),
+      createdAt: now,
+      inputsExpireAt: new Date(now.getTime() + EXTRACTION_RESULT_SECONDS * 1000),
     });
     return job.id;
   }
@@ -146,7 +195,8 @@ export class ExtractionService {
   async poll(principal: Principal, tool: string, batchId: string): Promise<ExtractionPoll> {
     const { summary } = this.tool(tool);
     const batch = await this.store.batches.get(batchId);
-    if (!batch || batch.tool !== tool || this.expired(batch)) throw notFound('Results not found or expired (they are kept for 1 hour)');
+    if (!batch || batch.tool !== tool || this.expired(batch))
+      throw notFound('Results not found or expired (they are kept for 1 hour)');
     if (batch.accountId !== principal.account.id) throw forbidden('This batch belongs to another account');
     const jobs = await this.store.jobs.listByBatch(batchId);
     const rows = jobs.map(toRow);
@@ -159,7 +209,12 @@ export class ExtractionService {
       failed,
       rows,
       // The tool's declared totals (file-search: totalHits, the sum of the rows' count).
-      ...Object.fromEntries(Object.entries(summary).map(([name, { sum }]) => [name, rows.reduce((total, row) => total + (typeof row[sum] === 'number' ? row[sum] : 0), 0)])),
+      ...Object.fromEntries(
+        Object.entries(summary).map(([name, { sum }]) => [
+          name,
+          rows.reduce((total, row) => total + (typeof row[sum] === 'number' ? row[sum] : 0), 0),
+        ]),
+      ),
     };
   }
 
@@ -170,7 +225,13 @@ export class ExtractionService {
   /** The tool's endpoint (400 for an unknown tool). */
   private tool(tool: string): ExtractionToolInfo {
     const info = this.capabilities.extractionTool(tool);
-    if (!info) throw badRequest(`Unknown extraction tool '${tool}': use one of ${this.capabilities.extractionTools().map((t) => t.tool).join(', ')}`);
+    if (!info)
+      throw badRequest(
+        `Unknown extraction tool '${tool}': use one of ${this.capabilities
+          .extractionTools()
+          .map((t) => t.tool)
+          .join(', ')}`,
+      );
     return info;
   }
 

@@ -11,7 +11,10 @@ import type { JobRunnerPort, LocalJobs } from '../queue/types.js';
 export class InProcessJobs implements LocalJobs {
   private readonly running = new Map<string, { done: Promise<void>; controller: AbortController }>();
 
-  constructor(private readonly runner: JobRunnerPort, private readonly log: Logger) {}
+  constructor(
+    private readonly runner: JobRunnerPort,
+    private readonly log: Logger,
+  ) {}
 
   start(jobId: string): void {
     const controller = new AbortController();

@@ -65,40 +65,97 @@ export interface ServiceDeps {
 
 export type Services = ReturnType<typeof createServices>;
 
-export function createServices({ store, blobs, registry, queue, webhookQueue, executor, mail, log, clock = systemClock, config }: ServiceDeps) {
+export function createServices({
+  store,
+  blobs,
+  registry,
+  queue,
+  webhookQueue,
+  executor,
+  mail,
+  log,
+  clock = systemClock,
+  config,
+}: ServiceDeps) {
   const vault = new SecretVault();
   const accounts = new AccountService(store, clock);
   const credits = new CreditService(store, accounts, clock);
-  const uploads = new UploadService(blobs, new UrlImporter({
-    allowPrivate: config.importAllowPrivate ?? false, ...(config.importTimeoutMs ? { timeoutMs: config.importTimeoutMs } : {}),
-  }));
+  const uploads = new UploadService(
+    blobs,
+    new UrlImporter({
+      allowPrivate: config.importAllowPrivate ?? false,
+      ...(config.importTimeoutMs ? { timeoutMs: config.importTimeoutMs } : {}),
+    }),
+  );
   const capabilities = new CapabilityService(registry);
   const links = new DownloadLinks(store, config.tokenSecret, config.publicUrl, clock);
   // Webhooks read the poll answers of jobs, batches and extractions, which are built after it.
   const late: { jobs?: JobService; batches?: BatchService; extractions?: ExtractionService } = {};
-  const webhooks = new WebhookService(store, clock, log, {
-    tokenSecret: config.tokenSecret, allowPrivate: config.webhooksAllowPrivate ?? false,
-    ...(config.webhookRetryDelaysMs ? { retryDelaysMs: config.webhookRetryDelaysMs } : {}),
-  }, {
-    job: async (jobId) => {
-      const job = await store.jobs.get(jobId);
-      return job ? late.jobs!.present(job) : { error: 'Job not found' };
+  const webhooks = new WebhookService(
+    store,
+    clock,
+    log,
+    {
+      tokenSecret: config.tokenSecret,
+      allowPrivate: config.webhooksAllowPrivate ?? false,
+      ...(config.webhookRetryDelaysMs ? { retryDelaysMs: config.webhookRetryDelaysMs } : {}),
     },
-    batch: (account, batchId) => late.batches!.status({ account, keyId: '' }, batchId),
-    extraction: (account, tool, batchId) => late.extractions!.poll({ account, keyId: '' }, tool, batchId),
-  }, webhookQueue);
-  const runner = new JobRunner(store, blobs, registry, credits, vault, clock, log, links, executor, {
-    workRoot: config.workRoot, outputRetentionMs: config.retentionMs, maxAttempts: config.maxAttempts,
-  }, webhooks);
+    {
+      job: async (jobId) => {
+        const job = await store.jobs.get(jobId);
+        return job ? late.jobs!.present(job) : { error: 'Job not found' };
+      },
+      batch: (account, batchId) => late.batches!.status({ account, keyId: '' }, batchId),
+      extraction: (account, tool, batchId) => late.extractions!.poll({ account, keyId: '' }, tool, batchId),
+    },
+    webhookQueue,
+  );
+  const runner = new JobRunner(
+    store,
+    blobs,
+    registry,
+    credits,
+    vault,
+    clock,
+    log,
+    links,
+    executor,
+    {
+      workRoot: config.workRoot,
+      outputRetentionMs: config.retentionMs,
+      maxAttempts: config.maxAttempts,
+    },
+    webhooks,
+  );
   const inProcessJobs = new InProcessJobs(runner, log);
-  const jobs = new JobService(store, registry, uploads, credits, queue, inProcessJobs, vault, clock, config, links, webhooks, runner);
+  const jobs = new JobService(
+    store,
+    registry,
+    uploads,
+    credits,
+    queue,
+    inProcessJobs,
+    vault,
+    clock,
+    config,
+    links,
+    webhooks,
+    runner,
+  );
   const exports = new ExportService(store, blobs, log, { allowPrivate: config.importAllowPrivate ?? false });
   const pipelines = new PipelineService(registry, uploads, jobs, exports);
   const batches = new BatchService(store, blobs, jobs, clock, config.publicUrl, webhooks, exports);
   const extractions = new ExtractionService(store, registry, capabilities, uploads, credits, queue, clock, webhooks);
   Object.assign(late, { jobs, batches, extractions });
   const rateLimits = new RateLimitService(store, accounts, clock);
-  const sessions = new SessionService(store, accounts, rateLimits, mail ? new MailService(mail, config.publicUrl) : undefined, clock, log);
+  const sessions = new SessionService(
+    store,
+    accounts,
+    rateLimits,
+    mail ? new MailService(mail, config.publicUrl) : undefined,
+    clock,
+    log,
+  );
   return {
     registry,
     clock,

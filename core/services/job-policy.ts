@@ -7,7 +7,9 @@ import { isSecretField, type Plugin } from '../contract/index.js';
 import type { JobRecord } from '../store/types.js';
 
 export function secretFieldsOf(plugin: Plugin): string[] {
-  return Object.entries(plugin.options.shape).filter(([, s]) => isSecretField(s as z.ZodType)).map(([k]) => k);
+  return Object.entries(plugin.options.shape)
+    .filter(([, s]) => isSecretField(s as z.ZodType))
+    .map(([k]) => k);
 }
 
 /** Options split into what may be stored and what must stay in memory. */

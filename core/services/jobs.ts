@@ -2,13 +2,19 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  DOWNLOAD_LINK_SECONDS, creditCost, type AcceptedJob, type FormatId, type History, type JobStatus, type PipelineStepStatus, type ExportStatus,
+  DOWNLOAD_LINK_SECONDS,
+  creditCost,
+  type AcceptedJob,
+  type FormatId,
+  type History,
+  type JobStatus,
+  type PipelineStepStatus,
 } from '../../schema/index.js';
 import type { Plugin } from '../contract/index.js';
 import { parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
 import type { JobQueue, LocalJobs } from '../queue/types.js';
-import type { ExportRecord, JobRecord, PipelineRecord, Store } from '../store/types.js';
+import type { JobRecord, PipelineRecord, Store } from '../store/types.js';
 import { recordJobAccepted } from '../telemetry/metrics.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
@@ -82,17 +88,34 @@ export class JobService {
       const resolution = this.registry.resolve({ from: inputFormat, to: to === 'jpeg' ? 'jpg' : to, op });
       if (!resolution.ok) throw badRequest(resolution.error);
       const { plugin, output } = resolution;
-      if ((plugin.limits.inputs?.min ?? 1) > 1) throw badRequest(`${plugin.title} takes several files: use its own endpoint`);
+      if ((plugin.limits.inputs?.min ?? 1) > 1)
+        throw badRequest(`${plugin.title} takes several files: use its own endpoint`);
       if (request.optionsFor !== undefined && request.optionsFor !== plugin.id) {
-        throw badRequest(`The options are for ${request.optionsFor}, but ${op ? `op '${op}'` : `${inputFormat} -> ${to}`} is run by ${plugin.id}`);
+        throw badRequest(
+          `The options are for ${request.optionsFor}, but ${op ? `op '${op}'` : `${inputFormat} -> ${to}`} is run by ${plugin.id}`,
+        );
       }
       if (op) requireFeature(principal.account, 'tool-ops');
       requirePlan(principal.account, plugin.plan, op ? `Op '${op}'` : plugin.title);
-      const options = this.parse(plugin, request.fields, request.fieldsAreStrings, op ? `op '${op}'` : `${inputFormat} -> ${to}`);
+      const options = this.parse(
+        plugin,
+        request.fields,
+        request.fieldsAreStrings,
+        op ? `op '${op}'` : `${inputFormat} -> ${to}`,
+      );
       const webhookUrl = await this.checkWebhook(principal, request.webhookUrl);
       return await this.queue(principal, {
-        plugin, kind: op ? 'tool' : 'convert', op: op ?? null, inputFormat, output, options, files: [{ upload, format: inputFormat }],
-        cost: creditCost({ format: inputFormat, bytes: upload.bytes }, plugin.creditWeight), viaApi: request.viaApi, batchId: request.batchId ?? null, webhookUrl,
+        plugin,
+        kind: op ? 'tool' : 'convert',
+        op: op ?? null,
+        inputFormat,
+        output,
+        options,
+        files: [{ upload, format: inputFormat }],
+        cost: creditCost({ format: inputFormat, bytes: upload.bytes }, plugin.creditWeight),
+        viaApi: request.viaApi,
+        batchId: request.batchId ?? null,
+        webhookUrl,
       });
     } catch (err) {
       await this.uploads.discard(upload);
@@ -119,7 +142,12 @@ export class JobService {
   }
 
   /** POST /api/pdf/merge: two or more PDFs merged in the order sent, charged by total size. */
-  async acceptMerge(principal: Principal, uploads: StagedUpload[], viaApi: boolean, webhookUrl?: string): Promise<AcceptedJob> {
+  async acceptMerge(
+    principal: Principal,
+    uploads: StagedUpload[],
+    viaApi: boolean,
+    webhookUrl?: string,
+  ): Promise<AcceptedJob> {
     try {
       const plugin = this.mergePlugin(principal);
       const { min, max } = plugin.limits.inputs ?? { min: 2, max: 2 };
@@ -131,8 +159,15 @@ export class JobService {
       const bytes = uploads.reduce((sum, u) => sum + u.bytes, 0);
       const checkedUrl = await this.checkWebhook(principal, webhookUrl);
       return await this.queue(principal, {
-        plugin, kind: 'merge', op: MERGE_OP, inputFormat: 'pdf', output: 'pdf', options: this.parse(plugin, {}, false, 'merge'),
-        files: uploads.map((upload) => ({ upload, format: 'pdf' as const })), cost: creditCost({ format: 'pdf', bytes }, plugin.creditWeight), viaApi,
+        plugin,
+        kind: 'merge',
+        op: MERGE_OP,
+        inputFormat: 'pdf',
+        output: 'pdf',
+        options: this.parse(plugin, {}, false, 'merge'),
+        files: uploads.map((upload) => ({ upload, format: 'pdf' as const })),
+        cost: creditCost({ format: 'pdf', bytes }, plugin.creditWeight),
+        viaApi,
         webhookUrl: checkedUrl,
       });
     } catch (err) {
@@ -158,13 +193,30 @@ export class JobService {
    * Charge, record and enqueue a validated job (every acceptance ends here; pipelines too, with
    * their steps). A job that cannot be queued is failed and refunded.
    */
-  async queue(principal: Principal, spec: {
-    plugin: Plugin; kind: JobRecord['kind']; op: string | null; inputFormat: FormatId; output: FormatId; options: Record<string, unknown>;
-    files: Array<{ upload: StagedUpload; format: FormatId }>; cost: number; viaApi: boolean; batchId?: string | null; webhookUrl?: string | undefined;
-    pipeline?: PipelineRecord;
-  }): Promise<AcceptedJob> {
+  async queue(
+    principal: Principal,
+    spec: {
+      plugin: Plugin;
+      kind: JobRecord['kind'];
+      op: string | null;
+      inputFormat: FormatId;
+      output: FormatId;
+      options: Record<string, unknown>;
+      files: Array<{ upload: StagedUpload; format: FormatId }>;
+      cost: number;
+      viaApi: boolean;
+      batchId?: string | null;
+      webhookUrl?: string | undefined;
+      pipeline?: PipelineRecord;
+    },
+  ): Promise<AcceptedJob> {
     const measured = await this.uploads.measureWork(spec.plugin, spec.files);
-    checkWork(spec.plugin, spec.op ? `op '${spec.op}'` : spec.plugin.title, measured, spec.files.length > 1 ? 'this job' : spec.files[0]!.upload.filename);
+    checkWork(
+      spec.plugin,
+      spec.op ? `op '${spec.op}'` : spec.plugin.title,
+      measured,
+      spec.files.length > 1 ? 'this job' : spec.files[0]!.upload.filename,
+    );
     const { stored, secret } = splitSecrets(spec.plugin, spec.options);
     const charge = await this.credits.charge(principal.account, spec.cost);
     const now = this.clock.now();
@@ -178,7 +230,12 @@ export class JobService {
       inputFormat: spec.inputFormat,
       outputFormat: spec.output,
       options: stored,
-      inputs: spec.files.map(({ upload, format }) => ({ blobKey: upload.blobKey, filename: upload.filename, format, bytes: upload.bytes })),
+      inputs: spec.files.map(({ upload, format }) => ({
+        blobKey: upload.blobKey,
+        filename: upload.filename,
+        format,
+        bytes: upload.bytes,
+      })),
       creditCost: spec.cost,
       creditPeriod: charge.period,
       viaApi: spec.viaApi,
@@ -226,7 +283,8 @@ export class JobService {
   async cancel(principal: Principal, jobId: string): Promise<JobStatus> {
     const job = await this.getOwned(principal, jobId);
     if (job.status === 'failed' && job.error === CANCELLED) return this.present(job);
-    if (job.status === 'done' || job.status === 'failed') throw conflict(`Job already finished (${job.status}): there is nothing to cancel`);
+    if (job.status === 'done' || job.status === 'failed')
+      throw conflict(`Job already finished (${job.status}): there is nothing to cancel`);
     if (await this.store.jobs.fail(job.id, CANCELLED, this.clock.now())) {
       if (isTrialJob(job)) await this.store.trials.release(job.accountId, job.op ?? job.pluginId);
       else await this.credits.refund(job);
@@ -313,7 +371,12 @@ export class JobService {
       limit,
       offset,
       hasMore: offset + jobs.length < total,
-      history: jobs.map((job) => ({ time: job.createdAt.toISOString(), conv: conversionLabel(job), jobId: job.id, viaApi: job.viaApi })),
+      history: jobs.map((job) => ({
+        time: job.createdAt.toISOString(),
+        conv: conversionLabel(job),
+        jobId: job.id,
+        viaApi: job.viaApi,
+      })),
     };
   }
 }
@@ -323,10 +386,17 @@ function presentSteps(job: JobRecord, pipeline: PipelineRecord): PipelineStepSta
   const count = pipeline.steps.length;
   return pipeline.steps.map((step, index) => ({
     index,
-    ...(step.extract ? { extract: step.extract } : { ...(step.to ? { to: step.to } : {}), ...(step.op ? { op: step.op } : {}) }),
+    ...(step.extract
+      ? { extract: step.extract }
+      : { ...(step.to ? { to: step.to } : {}), ...(step.op ? { op: step.op } : {}) }),
     // A step still marked active in a job that has finished was stopped with it.
     status: step.status === 'active' && job.status === 'failed' ? 'failed' : step.status,
-    progress: step.status === 'done' ? 100 : step.status === 'active' ? Math.max(0, Math.min(99, Math.round(job.progress * count - index * 100))) : 0,
+    progress:
+      step.status === 'done'
+        ? 100
+        : step.status === 'active'
+          ? Math.max(0, Math.min(99, Math.round(job.progress * count - index * 100)))
+          : 0,
   }));
 }
 
@@ -334,4 +404,3 @@ function conversionLabel(job: JobRecord): string {
   const from = job.inputFormat.toUpperCase();
   return job.op ? `${job.op} (${from})` : `${from} to ${job.outputFormat.toUpperCase()}`;
 }
-

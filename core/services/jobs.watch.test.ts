@@ -16,7 +16,8 @@ import { ServiceError, createServices, type Services } from './index.js';
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const TOKEN_SECRET = 'watch-test-secret-of-at-least-32-bytes';
 
-const within = <T>(promise: Promise<T>, ms: number) => Promise.race([promise, new Promise<'pending'>((resolve) => setTimeout(resolve, ms, 'pending'))]);
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<'pending'>((resolve) => setTimeout(resolve, ms, 'pending'))]);
 
 describe('JobService.watch', () => {
   let dir: string;
@@ -29,17 +30,39 @@ describe('JobService.watch', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-watch-'));
     store = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
     services = createServices({
-      store, blobs: new LocalBlobStore(path.join(dir, 'blobs')), registry: new Registry([]), queue: { enqueue: async () => {} }, log: silent,
+      store,
+      blobs: new LocalBlobStore(path.join(dir, 'blobs')),
+      registry: new Registry([]),
+      queue: { enqueue: async () => {} },
+      log: silent,
       // This test runs no job: nothing reaches an executor.
       executor: { run: () => Promise.reject(new Error('no runs in this test')) },
-      config: { publicUrl: 'http://transmute.test', workRoot: path.join(dir, 'work'), retentionMs: 3_600_000, maxAttempts: 1, tokenSecret: TOKEN_SECRET },
+      config: {
+        publicUrl: 'http://transmute.test',
+        workRoot: path.join(dir, 'work'),
+        retentionMs: 3_600_000,
+        maxAttempts: 1,
+        tokenSecret: TOKEN_SECRET,
+      },
     });
     const account = await services.accounts.createAccount({ plan: 'pro' });
     owner = { account, keyId: 'test-key' };
     const now = new Date();
     const job = await store.jobs.create({
-      id: randomUUID(), accountId: account.id, kind: 'convert', pluginId: 'test', op: null, inputFormat: 'txt', outputFormat: 'md', options: {},
-      inputs: [], creditCost: 1, creditPeriod: '2025-01', viaApi: true, createdAt: now, inputsExpireAt: new Date(now.getTime() + 3_600_000),
+      id: randomUUID(),
+      accountId: account.id,
+      kind: 'convert',
+      pluginId: 'test',
+      op: null,
+      inputFormat: 'txt',
+      outputFormat: 'md',
+      options: {},
+      inputs: [],
+      creditCost: 1,
+      creditPeriod: '2025-01',
+      viaApi: true,
+      createdAt: now,
+      inputsExpireAt: new Date(now.getTime() + 3_600_000),
     });
     jobId = job.id;
   });
@@ -62,7 +85,12 @@ describe('JobService.watch', () => {
 
     const output = { blobKey: 'outputs/x', filename: 'x.md', format: 'md' as const, bytes: 3 };
     const links = new DownloadLinks(store, TOKEN_SECRET, 'http://transmute.test', systemClock);
-    await links.complete(jobId, { output, toolReport: null, at: new Date(), outputExpiresAt: new Date(Date.now() + 60_000) });
+    await links.complete(jobId, {
+      output,
+      toolReport: null,
+      at: new Date(),
+      outputExpiresAt: new Date(Date.now() + 60_000),
+    });
     const downloadUrl = expect.stringMatching(/^http:\/\/transmute\.test\/api\/download\/[A-Za-z0-9_-]{43}$/);
     expect((await updates.next()).value).toEqual({ status: 'done', downloadUrl, expiresIn: 900 });
     expect(await updates.next()).toEqual({ done: true, value: undefined });
@@ -78,8 +106,14 @@ describe('JobService.watch', () => {
 
   it("fails with NOT_FOUND for an unknown job or another holder's job, before any event", async () => {
     const stranger: Principal = { account: await services.accounts.createAccount({ plan: 'pro' }), keyId: 'other-key' };
-    for (const [principal, id] of [[stranger, jobId], [owner, 'no-such-job']] as const) {
-      const error = await services.jobs.watch(principal, id, new AbortController().signal).next().catch((e: unknown) => e);
+    for (const [principal, id] of [
+      [stranger, jobId],
+      [owner, 'no-such-job'],
+    ] as const) {
+      const error = await services.jobs
+        .watch(principal, id, new AbortController().signal)
+        .next()
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ServiceError);
       expect(error).toMatchObject({ code: 'NOT_FOUND', message: 'Job not found' });
     }

@@ -34,7 +34,9 @@ function smtpTransport(smtpUrl: string, from: string, log: Logger): MailTranspor
     host: url.hostname,
     port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
     secure: url.protocol === 'smtps:',
-    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+    ...(url.username
+      ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
+      : {}),
     ...SMTP_TIMEOUTS,
   });
   const server = `${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`;
@@ -57,7 +59,10 @@ function outboxTransport(outboxDir: string, from: string, log: Logger): MailTran
       const info = await builder.sendMail({ from, ...message });
       await mkdir(outboxDir, { recursive: true });
       // Sortable by time; the random part keeps two messages of one millisecond apart.
-      const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
+      const file = path.join(
+        outboxDir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`,
+      );
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
       log.info(`mail written to ${file}`, { messageId: info.messageId });
       return { messageId: info.messageId, path: file };

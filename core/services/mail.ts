@@ -25,7 +25,11 @@ export interface MailTransport {
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export class MailService {
-  constructor(private readonly transport: MailTransport, private readonly publicUrl: string, private readonly productName = 'Transmute') {}
+  constructor(
+    private readonly transport: MailTransport,
+    private readonly publicUrl: string,
+    private readonly productName = 'Transmute',
+  ) {}
 
   /** The link the web app's /verify page answers (it calls the verifyEmail mutation with the token). */
   verificationLink(token: string): string {
@@ -44,7 +48,7 @@ export class MailService {
         link,
         '',
         `The link works once and expires in ${validHours} hours. Once verified, you can generate API keys in your account panel.`,
-        "If you did not sign up, ignore this message: nothing happens without the link.",
+        'If you did not sign up, ignore this message: nothing happens without the link.',
       ].join('\n'),
       html: [
         `<p>Welcome to ${escapeHtml(this.productName)}.</p>`,

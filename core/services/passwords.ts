@@ -15,8 +15,10 @@ const ARGON2ID = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 /** 400 unless the password may be set (length counted in characters, as people count them). */
 export function checkNewPassword(password: string): void {
   const length = [...password].length;
-  if (length < PASSWORD_MIN_LENGTH) throw badRequest(`The password must be at least ${PASSWORD_MIN_LENGTH} characters long`);
-  if (length > PASSWORD_MAX_LENGTH) throw badRequest(`The password must be at most ${PASSWORD_MAX_LENGTH} characters long`);
+  if (length < PASSWORD_MIN_LENGTH)
+    throw badRequest(`The password must be at least ${PASSWORD_MIN_LENGTH} characters long`);
+  if (length > PASSWORD_MAX_LENGTH)
+    throw badRequest(`The password must be at most ${PASSWORD_MAX_LENGTH} characters long`);
 }
 
 /** argon2id (the package's default algorithm) with the parameters above. */

@@ -9,7 +9,16 @@
  * did not finish are refunded (job-policy.ts: refundableCost).
  */
 import type { z } from 'zod';
-import { FORMATS, MAX_PIPELINE_STEPS, creditCost, pipelineRequestSchema, type AcceptedJob, type FormatId, type PipelineRequest, type PipelineStep } from '../../schema/index.js';
+import {
+  FORMATS,
+  MAX_PIPELINE_STEPS,
+  creditCost,
+  pipelineRequestSchema,
+  type AcceptedJob,
+  type FormatId,
+  type PipelineRequest,
+  type PipelineStep,
+} from '../../schema/index.js';
 import type { Plugin } from '../contract/index.js';
 import { describeIssue, parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
@@ -30,7 +39,7 @@ const upper = (format: FormatId) => FORMATS[format].extension.toUpperCase();
 
 function listFormats(formats: readonly FormatId[]): string {
   const names = [...new Set(formats.map(upper))];
-  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0] ?? 'nothing';
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'nothing');
 }
 
 export class PipelineService {
@@ -45,11 +54,18 @@ export class PipelineService {
    * Every surface's pipeline submit: the input is the uploaded file, or `input.url` fetched now;
    * the export (if any) is checked before anything is charged and starts once the job is accepted.
    */
-  async submit(principal: Principal, request: PipelineRequest, upload: StagedUpload | undefined, viaApi: boolean): Promise<AcceptedJob> {
+  async submit(
+    principal: Principal,
+    request: PipelineRequest,
+    upload: StagedUpload | undefined,
+    viaApi: boolean,
+  ): Promise<AcceptedJob> {
     try {
-      if (upload && request.input) throw badRequest("Send either a file or input.url, not both");
+      if (upload && request.input) throw badRequest('Send either a file or input.url, not both');
       if (!upload && !request.input) {
-        throw badRequest("Missing input: give input.url (JSON), or send the file as 'file' with the pipeline in a 'pipeline' field (multipart)");
+        throw badRequest(
+          "Missing input: give input.url (JSON), or send the file as 'file' with the pipeline in a 'pipeline' field (multipart)",
+        );
       }
       const target = request.export === undefined ? undefined : await this.exports.check(request.export);
       const staged = upload ?? (await this.uploads.importOne(principal, request.input!.url));
@@ -64,22 +80,35 @@ export class PipelineService {
 
   /** The request as JSON (the body, or the multipart `pipeline` field); 400 naming the first problem. */
   parse(body: unknown): PipelineRequest {
-    const value = jsonValue(body, "'pipeline' must be a JSON object: {\"steps\": [...]}");
+    const value = jsonValue(body, '\'pipeline\' must be a JSON object: {"steps": [...]}');
     const parsed = pipelineRequestSchema.safeParse(value ?? {});
     if (!parsed.success) throw badRequest(`Invalid pipeline: ${describeIssue(parsed.error as z.ZodError)}`);
     return parsed.data;
   }
 
   /** Validate the chain on the staged input, charge every step, and queue the job. The upload is consumed. */
-  async accept(principal: Principal, request: PipelineRequest, upload: StagedUpload, viaApi: boolean): Promise<AcceptedJob> {
+  async accept(
+    principal: Principal,
+    request: PipelineRequest,
+    upload: StagedUpload,
+    viaApi: boolean,
+  ): Promise<AcceptedJob> {
     try {
-      if (request.steps.length > MAX_PIPELINE_STEPS) throw badRequest(`A pipeline has at most ${MAX_PIPELINE_STEPS} steps`);
+      if (request.steps.length > MAX_PIPELINE_STEPS)
+        throw badRequest(`A pipeline has at most ${MAX_PIPELINE_STEPS} steps`);
       const inputFormat = await this.uploads.identify(upload);
       const planned = this.plan(principal, inputFormat, upload.bytes, request.steps);
       const last = planned.at(-1)!.record;
       return await this.jobs.queue(principal, {
-        plugin: planned[0]!.plugin, kind: 'convert', op: PIPELINE_OP, inputFormat, output: last.outputFormat, options: {},
-        files: [{ upload, format: inputFormat }], cost: planned.reduce((sum, step) => sum + step.record.creditCost, 0), viaApi,
+        plugin: planned[0]!.plugin,
+        kind: 'convert',
+        op: PIPELINE_OP,
+        inputFormat,
+        output: last.outputFormat,
+        options: {},
+        files: [{ upload, format: inputFormat }],
+        cost: planned.reduce((sum, step) => sum + step.record.creditCost, 0),
+        viaApi,
         pipeline: { steps: planned.map((step) => step.record) },
       });
     } catch (err) {
@@ -89,7 +118,12 @@ export class PipelineService {
   }
 
   /** Every step resolved and checked in order; the first that cannot run is a 400 (or 403) naming it. */
-  private plan(principal: Principal, inputFormat: FormatId, bytes: number, steps: readonly PipelineStep[]): Array<{ plugin: Plugin; record: PipelineStepRecord }> {
+  private plan(
+    principal: Principal,
+    inputFormat: FormatId,
+    bytes: number,
+    steps: readonly PipelineStep[],
+  ): Array<{ plugin: Plugin; record: PipelineStepRecord }> {
     let format = inputFormat;
     return steps.map((step, index) => {
       const source = index === 0 ? 'the input' : `step ${index - 1}`;
@@ -98,13 +132,21 @@ export class PipelineService {
         format = planned.record.outputFormat;
         return planned;
       } catch (err) {
-        if (err instanceof ServiceError) throw new ServiceError(err.code, `steps[${index}]: ${err.message}`, err.detail);
+        if (err instanceof ServiceError)
+          throw new ServiceError(err.code, `steps[${index}]: ${err.message}`, err.detail);
         throw err;
       }
     });
   }
 
-  private planStep(principal: Principal, step: PipelineStep, format: FormatId, isLast: boolean, source: string, bytes: number): { plugin: Plugin; record: PipelineStepRecord } {
+  private planStep(
+    principal: Principal,
+    step: PipelineStep,
+    format: FormatId,
+    isLast: boolean,
+    source: string,
+    bytes: number,
+  ): { plugin: Plugin; record: PipelineStepRecord } {
     const { to, op, extract, ...fields } = step;
     let plugin: Plugin;
     let output: FormatId;
@@ -114,7 +156,8 @@ export class PipelineService {
       const resolution = this.registry.extractor(extract);
       if (!resolution.ok) throw badRequest(resolution.error);
       plugin = resolution.plugin;
-      if (!plugin.inputs.includes(format)) throw badRequest(`${extract} takes ${listFormats(plugin.inputs)}, ${source} gives ${upper(format)}`);
+      if (!plugin.inputs.includes(format))
+        throw badRequest(`${extract} takes ${listFormats(plugin.inputs)}, ${source} gives ${upper(format)}`);
       requireFeature(principal.account, 'extraction');
       requirePlan(principal.account, plugin.plan, extract);
       output = 'json';
@@ -126,26 +169,37 @@ export class PipelineService {
       if (!resolution.ok) {
         const takers = opName ? this.registry.plugins.filter((p) => p.op === opName) : [];
         if (takers.length && !takers.some((p) => p.inputs.includes(format))) {
-          throw badRequest(`${opName} takes ${listFormats(takers.flatMap((p) => p.inputs))}, ${source} gives ${upper(format)}`);
+          throw badRequest(
+            `${opName} takes ${listFormats(takers.flatMap((p) => p.inputs))}, ${source} gives ${upper(format)}`,
+          );
         }
         throw badRequest(resolution.error);
       }
       ({ plugin, output } = resolution);
-      if ((plugin.limits.inputs?.min ?? 1) > 1) throw badRequest(`${plugin.title} takes several files: it cannot be a pipeline step`);
+      if ((plugin.limits.inputs?.min ?? 1) > 1)
+        throw badRequest(`${plugin.title} takes several files: it cannot be a pipeline step`);
       if (opName) requireFeature(principal.account, 'tool-ops');
       requirePlan(principal.account, plugin.plan, opName ? `Op '${opName}'` : plugin.title);
       label = { ...(to !== undefined ? { to } : {}), ...(opName ? { op: opName } : {}) };
     }
     // A password lives in one process's memory only (job-policy.ts); a pipeline's steps carry none.
-    if (secretFieldsOf(plugin).length) throw badRequest(`${plugin.title} takes a password, which a pipeline cannot carry: run it on its own`);
+    if (secretFieldsOf(plugin).length)
+      throw badRequest(`${plugin.title} takes a password, which a pipeline cannot carry: run it on its own`);
     const operation = extract ?? (op ? `op '${op}'` : `${format} -> ${to}`);
     const parsed = parseOptions(plugin.options, fields, { fromStrings: true, operation });
     if (!parsed.ok) throw badRequest(parsed.error);
     return {
       plugin,
       record: {
-        ...label, pluginId: plugin.id, kind: extract !== undefined ? 'extract' : op ? 'tool' : 'convert', options: parsed.value,
-        inputFormat: format, outputFormat: output, creditCost: creditCost({ format, bytes }, plugin.creditWeight), status: 'waiting', progress: 0,
+        ...label,
+        pluginId: plugin.id,
+        kind: extract !== undefined ? 'extract' : op ? 'tool' : 'convert',
+        options: parsed.value,
+        inputFormat: format,
+        outputFormat: output,
+        creditCost: creditCost({ format, bytes }, plugin.creditWeight),
+        status: 'waiting',
+        progress: 0,
       },
     };
   }

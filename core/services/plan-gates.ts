@@ -27,6 +27,9 @@ export const PLAN_REQUIRED = 'plan_required';
 /** 403 unless the account's plan is at least `minimum` (a plugin's own lowest plan). */
 export function requirePlan(account: Account, minimum: PlanId, what: string): void {
   if (!planAtLeast(account.plan, minimum)) {
-    throw forbidden(`${what} require${/s$/.test(what) ? '' : 's'} the ${PLANS[minimum].label} plan or higher`, PLAN_REQUIRED);
+    throw forbidden(
+      `${what} require${/s$/.test(what) ? '' : 's'} the ${PLANS[minimum].label} plan or higher`,
+      PLAN_REQUIRED,
+    );
   }
 }

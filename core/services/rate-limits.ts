@@ -27,7 +27,11 @@ export const SESSION_MIN_PER_MINUTE = 120;
 export class RateLimitService {
   private lastPrune = 0;
 
-  constructor(private readonly store: Store, private readonly accounts: AccountService, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: Store,
+    private readonly accounts: AccountService,
+    private readonly clock: Clock,
+  ) {}
 
   /** Count one request; throws RATE_LIMITED (with the state) past the plan's limit. */
   async hit(principal: Principal): Promise<RateState> {
@@ -45,20 +49,29 @@ export class RateLimitService {
     const limit = principal.session ? Math.max(planLimit, SESSION_MIN_PER_MINUTE) : planLimit;
     const key = principal.session ? `session:${principal.account.id}` : principal.keyId;
     // The store counts one at a time; a weight is bounded by the request limits (at most a few dozen).
-    const counts = await Promise.all(Array.from({ length: Math.max(1, Math.floor(weight)) }, () => this.store.rates.hit(key, windowStart)));
+    const counts = await Promise.all(
+      Array.from({ length: Math.max(1, Math.floor(weight)) }, () => this.store.rates.hit(key, windowStart)),
+    );
     const count = Math.max(...counts);
     const state: RateState = {
-      limit, remaining: Math.max(0, limit - count), resetSeconds: Math.ceil((windowStart + WINDOW_MS - now) / 1000), windowSeconds: WINDOW_MS / 1000,
+      limit,
+      remaining: Math.max(0, limit - count),
+      resetSeconds: Math.ceil((windowStart + WINDOW_MS - now) / 1000),
+      windowSeconds: WINDOW_MS / 1000,
     };
     if (windowStart - this.lastPrune >= 10 * WINDOW_MS) {
       this.lastPrune = windowStart;
       await this.store.rates.deleteBefore(windowStart - WINDOW_MS);
     }
     if (count > limit) {
-      throw new ServiceError('RATE_LIMITED', `Rate limit of ${limit} requests per minute exceeded; retry after ${state.resetSeconds} s`, {
-        retryAfterSeconds: state.resetSeconds,
-        rate: state,
-      });
+      throw new ServiceError(
+        'RATE_LIMITED',
+        `Rate limit of ${limit} requests per minute exceeded; retry after ${state.resetSeconds} s`,
+        {
+          retryAfterSeconds: state.resetSeconds,
+          rate: state,
+        },
+      );
     }
     return state;
   }

@@ -38,12 +38,32 @@ it('deletes uploads no unfinished job holds once older than the retention, and n
   await upload('uploads/streaming-now', 0);
   await upload('uploads/held-by-a-waiting-job', 2 * HOUR);
   const now = new Date();
-  const account = { id: 'acc', plan: 'pro', email: null, emailVerified: true, overageEnabled: false, creditsIncluded: null, requestsPerMinute: null, createdAt: now } as const;
+  const account = {
+    id: 'acc',
+    plan: 'pro',
+    email: null,
+    emailVerified: true,
+    overageEnabled: false,
+    creditsIncluded: null,
+    requestsPerMinute: null,
+    createdAt: now,
+  } as const;
   await store.accounts.create(account);
   await store.jobs.create({
-    id: randomUUID(), accountId: account.id, kind: 'convert', pluginId: 'p', op: null, inputFormat: 'txt', outputFormat: 'md', options: {},
+    id: randomUUID(),
+    accountId: account.id,
+    kind: 'convert',
+    pluginId: 'p',
+    op: null,
+    inputFormat: 'txt',
+    outputFormat: 'md',
+    options: {},
     inputs: [{ blobKey: 'uploads/held-by-a-waiting-job', filename: 'a.txt', format: 'txt', bytes: 4 }],
-    creditCost: 1, creditPeriod: '2026-11', viaApi: true, createdAt: now, inputsExpireAt: new Date(now.getTime() + HOUR),
+    creditCost: 1,
+    creditPeriod: '2026-11',
+    viaApi: true,
+    createdAt: now,
+    inputsExpireAt: new Date(now.getTime() + HOUR),
   });
   await new RetentionService(store, blobs, systemClock, silent, 59 * 60_000).purge();
   expect(await blobs.exists('uploads/crashed-mid-request')).toBe(false);
@@ -53,13 +73,46 @@ it('deletes uploads no unfinished job holds once older than the retention, and n
 
 it('forgets browser sessions and e-mail links past their expiry, and keeps live ones', async () => {
   const now = new Date();
-  const account = { id: 'acc', plan: 'free', email: 'a@example.com', emailVerified: false, overageEnabled: false, creditsIncluded: null, requestsPerMinute: null, createdAt: now } as const;
+  const account = {
+    id: 'acc',
+    plan: 'free',
+    email: 'a@example.com',
+    emailVerified: false,
+    overageEnabled: false,
+    creditsIncluded: null,
+    requestsPerMinute: null,
+    createdAt: now,
+  } as const;
   await store.accounts.create(account);
   const at = (ms: number) => new Date(now.getTime() + ms);
-  await store.sessions.create({ hash: 'expired', accountId: account.id, csrfHash: 'c1', createdAt: at(-2 * HOUR), expiresAt: at(-HOUR) });
-  await store.sessions.create({ hash: 'live', accountId: account.id, csrfHash: 'c2', createdAt: now, expiresAt: at(HOUR) });
-  await store.emailTokens.create({ hash: 'old-link', accountId: account.id, email: account.email, createdAt: at(-2 * HOUR), expiresAt: at(-HOUR) });
-  await store.emailTokens.create({ hash: 'new-link', accountId: account.id, email: account.email, createdAt: now, expiresAt: at(HOUR) });
+  await store.sessions.create({
+    hash: 'expired',
+    accountId: account.id,
+    csrfHash: 'c1',
+    createdAt: at(-2 * HOUR),
+    expiresAt: at(-HOUR),
+  });
+  await store.sessions.create({
+    hash: 'live',
+    accountId: account.id,
+    csrfHash: 'c2',
+    createdAt: now,
+    expiresAt: at(HOUR),
+  });
+  await store.emailTokens.create({
+    hash: 'old-link',
+    accountId: account.id,
+    email: account.email,
+    createdAt: at(-2 * HOUR),
+    expiresAt: at(-HOUR),
+  });
+  await store.emailTokens.create({
+    hash: 'new-link',
+    accountId: account.id,
+    email: account.email,
+    createdAt: now,
+    expiresAt: at(HOUR),
+  });
   const retention = new RetentionService(store, blobs, systemClock, silent, HOUR);
   await retention.purge();
   const far = at(-3 * HOUR); // a lookup time before every expiry: only a deleted row is missing

@@ -43,7 +43,8 @@ export class RetentionService {
     await this.store.sessions.deleteExpired(now);
     await this.store.emailTokens.deleteExpired(now);
     const orphans = await this.sweepOrphanUploads();
-    if (inputsDue.length || outputsDue.length || orphans) this.log.info('purged expired files', { inputs: inputsDue.length, outputs: outputsDue.length, orphans });
+    if (inputsDue.length || outputsDue.length || orphans)
+      this.log.info('purged expired files', { inputs: inputsDue.length, outputs: outputsDue.length, orphans });
     return { inputs: inputsDue.length, outputs: outputsDue.length };
   }
 

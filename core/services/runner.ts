@@ -7,7 +7,15 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isFormatId, type FormatId } from '../../schema/index.js';
-import { DEFAULT_MEMORY_MB, PluginError, isFileResult, type Logger, type Plugin, type PluginInput, type RunResult } from '../contract/index.js';
+import {
+  DEFAULT_MEMORY_MB,
+  PluginError,
+  isFileResult,
+  type Logger,
+  type Plugin,
+  type PluginInput,
+  type RunResult,
+} from '../contract/index.js';
 import type { BlobStore } from '../blobs/types.js';
 import { EngineError } from '../engines/process.js';
 import type { SandboxHooks, SandboxRun } from '../engines/sandbox/pool.js';
@@ -74,7 +82,10 @@ export class JobRunner implements JobRunnerPort {
     const plugin = this.registry.plugin(job.pluginId);
     if (!plugin || !secretFieldsOf(plugin).length) return 'queue';
     const { timeoutMs: limit } = plugin.limits;
-    const timeoutMs = typeof limit === 'number' ? limit : limit(job.inputs.map((f) => ({ path: '', format: f.format, filename: f.filename, bytes: f.bytes })));
+    const timeoutMs =
+      typeof limit === 'number'
+        ? limit
+        : limit(job.inputs.map((f) => ({ path: '', format: f.format, filename: f.filename, bytes: f.bytes })));
     if (this.clock.now().getTime() - job.createdAt.getTime() > timeoutMs + ABANDONED_MARGIN_MS) {
       await this.fail(job, 'The job was interrupted, and its password is never stored; submit the job again', this.log);
     }
@@ -96,7 +107,12 @@ export class JobRunner implements JobRunnerPort {
     if (!job) return; // finished already (or never existed): nothing to do
     if (job.attempts === 1) {
       recordJobWait(job.pluginId, (startedAt.getTime() - job.createdAt.getTime()) / 1000);
-      recordSpan('job.queue_wait', { 'transmute.job.id': job.id, 'transmute.plugin': job.pluginId }, job.createdAt, startedAt);
+      recordSpan(
+        'job.queue_wait',
+        { 'transmute.job.id': job.id, 'transmute.plugin': job.pluginId },
+        job.createdAt,
+        startedAt,
+      );
     }
     const log = childLogger(this.log, { jobId, accountId: job.accountId, plugin: job.pluginId });
     const plugin = this.registry.plugin(job.pluginId);
@@ -107,12 +123,25 @@ export class JobRunner implements JobRunnerPort {
     log.debug('job started', { attempt: job.attempts });
     const secrets = this.vault.take(job.id);
     if (secretFieldsOf(plugin).length && !secrets) {
-      return this.fail(job, 'The password was not kept across a server restart (it is never stored); submit the job again', log);
+      return this.fail(
+        job,
+        'The password was not kept across a server restart (it is never stored); submit the job again',
+        log,
+      );
     }
-    await withSpan('job.run', jobAttributes(job), () => this.execute(job, plugin, { ...job.options, ...secrets }, log, signal, heartbeat));
+    await withSpan('job.run', jobAttributes(job), () =>
+      this.execute(job, plugin, { ...job.options, ...secrets }, log, signal, heartbeat),
+    );
   }
 
-  private async execute(job: JobRecord, plugin: Plugin, options: Record<string, unknown>, log: Logger, signal?: AbortSignal, heartbeat?: () => void) {
+  private async execute(
+    job: JobRecord,
+    plugin: Plugin,
+    options: Record<string, unknown>,
+    log: Logger,
+    signal?: AbortSignal,
+    heartbeat?: () => void,
+  ) {
     // Shutdown began before this job started: leave it queued.
     if (signal?.aborted) return;
     const workDir = path.join(this.config.workRoot, job.id);
@@ -123,12 +152,20 @@ export class JobRunner implements JobRunnerPort {
     const cancelled = new AbortController();
     this.running.set(job.id, cancelled);
     const cancelWatch = setInterval(() => {
-      void this.store.jobs.get(job.id).then((now) => now?.status === 'failed' && cancelled.abort(), () => undefined);
+      void this.store.jobs.get(job.id).then(
+        (now) => now?.status === 'failed' && cancelled.abort(),
+        () => undefined,
+      );
     }, CANCEL_CHECK_MS);
     const runSignal = signal ? AbortSignal.any([signal, cancelled.signal]) : cancelled.signal;
     try {
       const inputs: PluginInput[] = await Promise.all(
-        job.inputs.map(async (file) => ({ path: await this.blobs.localPath(file.blobKey, workDir), format: file.format, filename: file.filename, bytes: file.bytes })),
+        job.inputs.map(async (file) => ({
+          path: await this.blobs.localPath(file.blobKey, workDir),
+          format: file.format,
+          filename: file.filename,
+          bytes: file.bytes,
+        })),
       );
       if (!inputs.length) throw new PluginError('The uploaded file is no longer available');
       let toolReport: JobRecord['toolReport'] = null;
@@ -162,13 +199,16 @@ export class JobRunner implements JobRunnerPort {
       }
       if (!isFileResult(result)) throw new Error(`plugin ${plugin.id} returned JSON for a file job`);
       // A merge's output is no more the first input than the second: it downloads as merged.pdf.
-      const filename = job.kind === 'merge' ? `merged.${result.format}` : outputFilename(job.inputs[0]!.filename, result.format);
+      const filename =
+        job.kind === 'merge' ? `merged.${result.format}` : outputFilename(job.inputs[0]!.filename, result.format);
       const blobKey = `outputs/${job.id}`;
       const { bytes } = await this.blobs.putFile(blobKey, result.path);
       const at = this.clock.now();
       // Mints the 15-minute link (stored as its hash only) and finishes the job: download-links.ts.
       const completed = await this.links.complete(job.id, {
-        output: { blobKey, filename, format: result.format, bytes }, toolReport, at,
+        output: { blobKey, filename, format: result.format, bytes },
+        toolReport,
+        at,
         outputExpiresAt: new Date(at.getTime() + this.config.outputRetentionMs),
       });
       if (!completed) await this.blobs.delete(blobKey);
@@ -198,11 +238,30 @@ export class JobRunner implements JobRunnerPort {
   }
 
   /** One plugin run in the sandbox, its deadline from the work measured in its inputs. */
-  private async runStep(plugin: Plugin, inputs: PluginInput[], options: Record<string, unknown>, target: FormatId, workDir: string, hooks: SandboxHooks): Promise<RunResult> {
+  private async runStep(
+    plugin: Plugin,
+    inputs: PluginInput[],
+    options: Record<string, unknown>,
+    target: FormatId,
+    workDir: string,
+    hooks: SandboxHooks,
+  ): Promise<RunResult> {
     const timeoutMs = runTimeoutMs(plugin, inputs, await measureWork(plugin, inputs, workDir, hooks.signal));
-    const run: SandboxRun = { pluginId: plugin.id, inputs, options, target, workDir, timeoutMs, memoryMb: plugin.limits.memoryMb ?? DEFAULT_MEMORY_MB };
+    const run: SandboxRun = {
+      pluginId: plugin.id,
+      inputs,
+      options,
+      target,
+      workDir,
+      timeoutMs,
+      memoryMb: plugin.limits.memoryMb ?? DEFAULT_MEMORY_MB,
+    };
     // The span is active while the pool runs it: the run message carries it into the sandbox process.
-    const sandboxed = withSpan('sandbox.run', { 'transmute.plugin': plugin.id, 'transmute.timeout_ms': timeoutMs, 'transmute.memory_mb': run.memoryMb }, () => this.executor.run(run, hooks));
+    const sandboxed = withSpan(
+      'sandbox.run',
+      { 'transmute.plugin': plugin.id, 'transmute.timeout_ms': timeoutMs, 'transmute.memory_mb': run.memoryMb },
+      () => this.executor.run(run, hooks),
+    );
     return checkResult(await sandboxed, plugin, workDir);
   }
 
@@ -212,18 +271,33 @@ export class JobRunner implements JobRunnerPort {
    * ends). The steps' states are written as they change; a step's failure names the step. The
    * job's progress is the steps' together. Returns the last step's result.
    */
-  private async runPipeline(job: JobRecord, pipeline: PipelineRecord, inputs: PluginInput[], workDir: string, hooks: SandboxHooks): Promise<RunResult> {
+  private async runPipeline(
+    job: JobRecord,
+    pipeline: PipelineRecord,
+    inputs: PluginInput[],
+    workDir: string,
+    hooks: SandboxHooks,
+  ): Promise<RunResult> {
     const save = () => this.store.jobs.setPipeline(job.id, pipeline).catch(() => undefined);
     const count = pipeline.steps.length;
     let current = inputs;
     let result: RunResult | undefined;
     for (const [index, step] of pipeline.steps.entries()) {
       const plugin = this.registry.plugin(step.pluginId);
-      if (!plugin) throw new PluginError(`steps[${index}]: the ${step.pluginId} plugin is no longer installed on this server`);
-      if (result && !isFileResult(result)) throw new Error(`pipeline step ${index - 1} returned JSON before the last step`);
+      if (!plugin)
+        throw new PluginError(`steps[${index}]: the ${step.pluginId} plugin is no longer installed on this server`);
+      if (result && !isFileResult(result))
+        throw new Error(`pipeline step ${index - 1} returned JSON before the last step`);
       if (result) {
         const previous = current[0]!;
-        current = [{ path: result.path, format: result.format, filename: outputFilename(previous.filename, result.format), bytes: (await stat(result.path)).size }];
+        current = [
+          {
+            path: result.path,
+            format: result.format,
+            filename: outputFilename(previous.filename, result.format),
+            bytes: (await stat(result.path)).size,
+          },
+        ];
       }
       step.status = 'active';
       await save();
@@ -251,7 +325,8 @@ export class JobRunner implements JobRunnerPort {
   }
 
   private async fail(job: JobRecord, message: string, log: Logger, cause?: unknown, runSeconds?: number) {
-    if (cause && !(cause instanceof PluginError)) log.error('job failed', { error: String((cause as Error)?.stack ?? cause) });
+    if (cause && !(cause instanceof PluginError))
+      log.error('job failed', { error: String((cause as Error)?.stack ?? cause) });
     else log.info('job failed', { error: message });
     activeSpan()?.setAttribute('transmute.job.status', 'failed');
     if (await this.store.jobs.fail(job.id, message, this.clock.now())) {
@@ -276,7 +351,9 @@ function checkResult(result: RunResult, plugin: Plugin, workDir: string): RunRes
   if (!isFileResult(result)) return result;
   const resolved = path.resolve(result.path);
   if (!resolved.startsWith(workDir + path.sep) || !isFormatId(result.format)) {
-    throw new Error(`plugin ${plugin.id} returned ${result.path} (${result.format}), outside its work dir or in an unknown format`);
+    throw new Error(
+      `plugin ${plugin.id} returned ${result.path} (${result.format}), outside its work dir or in an unknown format`,
+    );
   }
   return { path: resolved, format: result.format };
 }
@@ -290,7 +367,12 @@ export function describeStep(step: Pick<PipelineStepRecord, 'to' | 'op' | 'extra
 /** A run-time work check (an intermediate file past the next step's maximum) fails the step. */
 function checkWorkForRun(plugin: Plugin, measured: number | undefined, index: number): void {
   try {
-    checkWork(plugin, plugin.op ? `op '${plugin.op}'` : plugin.title, measured, index === 0 ? 'the input' : `the output of step ${index - 1}`);
+    checkWork(
+      plugin,
+      plugin.op ? `op '${plugin.op}'` : plugin.title,
+      measured,
+      index === 0 ? 'the input' : `the output of step ${index - 1}`,
+    );
   } catch (err) {
     throw new PluginError((err as Error).message);
   }
@@ -310,9 +392,14 @@ function publicMessage(err: unknown, plugin: Plugin): string {
 /** What a job's spans say of it: ids, plugin, formats and sizes; never file names or options (they may hold secrets). */
 function jobAttributes(job: JobRecord): Record<string, string | number> {
   return {
-    'transmute.job.id': job.id, 'transmute.job.kind': job.kind, 'transmute.plugin': job.pluginId, 'transmute.job.attempt': job.attempts,
-    'transmute.input.format': job.inputFormat, 'transmute.output.format': job.outputFormat,
-    'transmute.input.files': job.inputs.length, 'transmute.input.bytes': job.inputs.reduce((sum, f) => sum + f.bytes, 0),
+    'transmute.job.id': job.id,
+    'transmute.job.kind': job.kind,
+    'transmute.plugin': job.pluginId,
+    'transmute.job.attempt': job.attempts,
+    'transmute.input.format': job.inputFormat,
+    'transmute.output.format': job.outputFormat,
+    'transmute.input.files': job.inputs.length,
+    'transmute.input.bytes': job.inputs.reduce((sum, f) => sum + f.bytes, 0),
   };
 }
 

@@ -34,7 +34,10 @@ class MovingClock implements Clock {
 }
 
 async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(() => undefined, (err: unknown) => err);
+  const error = await promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   if (!(error instanceof ServiceError)) throw new Error(`expected a ServiceError, got ${String(error)}`);
   return error;
 }
@@ -78,7 +81,14 @@ describe('SessionService', () => {
       async close() {},
     };
     accounts = new AccountService(store, clock);
-    sessions = new SessionService(store, accounts, new RateLimitService(store, accounts, clock), new MailService(transport, 'https://files.example'), clock, quiet);
+    sessions = new SessionService(
+      store,
+      accounts,
+      new RateLimitService(store, accounts, clock),
+      new MailService(transport, 'https://files.example'),
+      clock,
+      quiet,
+    );
   });
 
   afterEach(async () => {
@@ -111,9 +121,12 @@ describe('SessionService', () => {
   it('stores no credential in clear: not the tokens, not the password', async () => {
     const grant = await signUp();
     const dump = JSON.stringify([
-      store.db.prepare('SELECT * FROM sessions').all(), store.db.prepare('SELECT * FROM email_tokens').all(), store.db.prepare('SELECT * FROM logins').all(),
+      store.db.prepare('SELECT * FROM sessions').all(),
+      store.db.prepare('SELECT * FROM email_tokens').all(),
+      store.db.prepare('SELECT * FROM logins').all(),
     ]);
-    for (const secret of [grant.token, grant.csrfToken, linkToken(sent[0]!), PASSWORD]) expect(dump).not.toContain(secret);
+    for (const secret of [grant.token, grant.csrfToken, linkToken(sent[0]!), PASSWORD])
+      expect(dump).not.toContain(secret);
     expect(dump).toContain(sha256(grant.token));
   });
 
@@ -128,7 +141,12 @@ describe('SessionService', () => {
     const { account } = await signUp();
     const grant = await sessions.signIn({ email: ' ada@EXAMPLE.com', password: PASSWORD, ip: '192.0.2.9' });
     expect(grant.account.id).toBe(account.id);
-    for (const [email, password] of [['ada@example.com', 'wrong password!'], ['nobody@example.com', PASSWORD], ['not an address', PASSWORD], ['ada@example.com', 'x'.repeat(5000)]]) {
+    for (const [email, password] of [
+      ['ada@example.com', 'wrong password!'],
+      ['nobody@example.com', PASSWORD],
+      ['not an address', PASSWORD],
+      ['ada@example.com', 'x'.repeat(5000)],
+    ]) {
       const refused = await failure(sessions.signIn({ email: email!, password: password!, ip: '192.0.2.10' }));
       expect(refused).toMatchObject({ code: 'UNAUTHENTICATED', message: WRONG_CREDENTIALS });
     }
@@ -136,7 +154,8 @@ describe('SessionService', () => {
 
   it('limits sign-in attempts per address and per client, a minute at a time', async () => {
     await signUp();
-    for (let i = 0; i < 5; i++) await failure(sessions.signIn({ email: 'ada@example.com', password: `wrong ${i}`, ip: `192.0.2.${i}` }));
+    for (let i = 0; i < 5; i++)
+      await failure(sessions.signIn({ email: 'ada@example.com', password: `wrong ${i}`, ip: `192.0.2.${i}` }));
     const limited = await failure(sessions.signIn({ email: 'ada@example.com', password: PASSWORD, ip: '192.0.2.99' }));
     expect(limited.code).toBe('RATE_LIMITED');
     expect(limited.detail.retryAfterSeconds).toBeGreaterThan(0);
@@ -180,7 +199,9 @@ describe('SessionService', () => {
 
     const late = await signUp('late@example.com', '192.0.2.2');
     clock.advance(24 * HOUR);
-    expect((await failure(sessions.verifyEmail(linkToken(sent[2]!)))).message).toBe('This link is invalid or has expired');
+    expect((await failure(sessions.verifyEmail(linkToken(sent[2]!)))).message).toBe(
+      'This link is invalid or has expired',
+    );
     expect((await store.accounts.get(late.account.id))!.emailVerified).toBe(false);
   });
 
@@ -204,9 +225,12 @@ describe('SessionService', () => {
     expect((await failure(sessions.setPassword('acc_missing', PASSWORD))).code).toBe('NOT_FOUND');
   });
 
-  it('refuses key generation until the address is verified, and revokes only the account\'s own keys', async () => {
+  it("refuses key generation until the address is verified, and revokes only the account's own keys", async () => {
     const { account } = await signUp();
-    expect(await failure(accounts.createKey(account.id))).toMatchObject({ code: 'FORBIDDEN', message: 'Verify your e-mail address before generating an API key' });
+    expect(await failure(accounts.createKey(account.id))).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'Verify your e-mail address before generating an API key',
+    });
     await sessions.verifyEmail(linkToken(sent[0]!));
     const { record } = await accounts.createKey(account.id, '  build server  ');
     expect(record.name).toBe('build server');

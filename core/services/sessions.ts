@@ -86,18 +86,32 @@ export class SessionService {
   async signUp({ email, password, ip }: Credentials): Promise<SessionGrant> {
     const address = normalizeEmail(email);
     checkNewPassword(password);
-    await this.rateLimits.attempt(`sign-up:ip:${ip}`, ATTEMPT_LIMITS.signUpPerAddress, 'Too many sign-ups from this address');
-    if (await this.store.logins.findByEmail(address)) throw badRequest('An account with this e-mail address exists already: sign in instead');
+    await this.rateLimits.attempt(
+      `sign-up:ip:${ip}`,
+      ATTEMPT_LIMITS.signUpPerAddress,
+      'Too many sign-ups from this address',
+    );
+    if (await this.store.logins.findByEmail(address))
+      throw badRequest('An account with this e-mail address exists already: sign in instead');
     const passwordHash = await hashPassword(password);
     const accountId = `acc_${randomUUID()}`;
     const now = this.clock.now();
     // The login claims the address in one insert; the account follows (a race for one address has one winner).
-    if (!(await this.store.logins.create({ email: address, accountId, passwordHash, createdAt: now, updatedAt: now }))) {
+    if (
+      !(await this.store.logins.create({ email: address, accountId, passwordHash, createdAt: now, updatedAt: now }))
+    ) {
       throw badRequest('An account with this e-mail address exists already: sign in instead');
     }
-    const account = await this.accounts.createAccount({ id: accountId, plan: 'free', email: address, emailVerified: false });
+    const account = await this.accounts.createAccount({
+      id: accountId,
+      plan: 'free',
+      email: address,
+      emailVerified: false,
+    });
     this.log.info('account signed up', { accountId });
-    await this.sendVerification(account).catch((err: Error) => this.log.error('verification mail not sent', { accountId, error: err.message }));
+    await this.sendVerification(account).catch((err: Error) =>
+      this.log.error('verification mail not sent', { accountId, error: err.message }),
+    );
     return this.startSession(account);
   }
 
@@ -105,7 +119,12 @@ export class SessionService {
     // An address that is not even one is no account: the same answer, after the same limits.
     const address = emailSchema.safeParse(email).success ? email.trim().toLowerCase() : null;
     await this.rateLimits.attempt(`sign-in:ip:${ip}`, ATTEMPT_LIMITS.signInPerAddress, 'Too many sign-in attempts');
-    if (address) await this.rateLimits.attempt(`sign-in:email:${sha256(address)}`, ATTEMPT_LIMITS.signInPerEmail, 'Too many sign-in attempts');
+    if (address)
+      await this.rateLimits.attempt(
+        `sign-in:email:${sha256(address)}`,
+        ATTEMPT_LIMITS.signInPerEmail,
+        'Too many sign-in attempts',
+      );
     const login = address ? await this.store.logins.findByEmail(address) : null;
     const matches = await verifyPassword(login?.passwordHash ?? (await decoyPasswordHash()), password);
     const account = login && matches ? await this.store.accounts.get(login.accountId) : null;
@@ -146,7 +165,11 @@ export class SessionService {
   async resendVerification(account: Account): Promise<boolean> {
     if (account.emailVerified) throw badRequest('Your e-mail address is verified already');
     if (!account.email) throw badRequest('This account has no e-mail address');
-    await this.rateLimits.attempt(`verification-mail:${account.id}`, ATTEMPT_LIMITS.verificationMailsPerAccount, 'A verification mail was sent a moment ago');
+    await this.rateLimits.attempt(
+      `verification-mail:${account.id}`,
+      ATTEMPT_LIMITS.verificationMailsPerAccount,
+      'A verification mail was sent a moment ago',
+    );
     try {
       await this.sendVerification(account);
       return true;
@@ -182,7 +205,15 @@ export class SessionService {
     if (!(await this.store.logins.setPasswordHash(account.id, passwordHash, now))) {
       if (!account.email) throw badRequest('This account has no e-mail address to sign in with');
       const email = normalizeEmail(account.email);
-      if (!(await this.store.logins.create({ email, accountId: account.id, passwordHash, createdAt: now, updatedAt: now }))) {
+      if (
+        !(await this.store.logins.create({
+          email,
+          accountId: account.id,
+          passwordHash,
+          createdAt: now,
+          updatedAt: now,
+        }))
+      ) {
         throw badRequest('Another account signs in with this e-mail address');
       }
     }
@@ -201,7 +232,13 @@ export class SessionService {
     const csrfToken = randomToken();
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-    await this.store.sessions.create({ hash: sha256(token), accountId: account.id, csrfHash: sha256(csrfToken), createdAt: now, expiresAt });
+    await this.store.sessions.create({
+      hash: sha256(token),
+      accountId: account.id,
+      csrfHash: sha256(csrfToken),
+      createdAt: now,
+      expiresAt,
+    });
     return { account, token, csrfToken, expiresAt };
   }
 
@@ -211,7 +248,11 @@ export class SessionService {
     const now = this.clock.now();
     await this.store.emailTokens.deleteByAccount(account.id);
     await this.store.emailTokens.create({
-      hash: sha256(token), accountId: account.id, email: account.email!, createdAt: now, expiresAt: new Date(now.getTime() + VERIFICATION_LIFETIME_HOURS * HOUR_MS),
+      hash: sha256(token),
+      accountId: account.id,
+      email: account.email!,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + VERIFICATION_LIFETIME_HOURS * HOUR_MS),
     });
     await this.mail.sendVerification(account.email!, token, VERIFICATION_LIFETIME_HOURS);
   }

@@ -22,10 +22,25 @@ describe('to and op', () => {
   });
 
   it('refuses any other case with a 400 naming the field and the expected value', () => {
-    expect(refusal(() => parseTarget('PDF'))).toEqual({ code: 'BAD_REQUEST', message: "Invalid 'to': formats are lower-case extensions, e.g. to=pdf" });
-    expect(refusal(() => parseTarget('Jpg'))).toEqual({ code: 'BAD_REQUEST', message: "Invalid 'to': formats are lower-case extensions, e.g. to=jpg" });
-    expect(refusal(() => parseTarget(`X${'y'.repeat(100)}`))).toEqual({ code: 'BAD_REQUEST', message: "Invalid 'to': formats are lower-case extensions, e.g. to=pdf" });
-    expect(refusal(() => parseOp('Rotate-PDF'))).toEqual({ code: 'BAD_REQUEST', message: "Invalid 'op': ops are lower-case names, e.g. op=rotate-pdf" });
-    expect(refusal(() => parseTarget(undefined))).toEqual({ code: 'BAD_REQUEST', message: "Missing 'to': the output format, e.g. to=webp" });
+    expect(refusal(() => parseTarget('PDF'))).toEqual({
+      code: 'BAD_REQUEST',
+      message: "Invalid 'to': formats are lower-case extensions, e.g. to=pdf",
+    });
+    expect(refusal(() => parseTarget('Jpg'))).toEqual({
+      code: 'BAD_REQUEST',
+      message: "Invalid 'to': formats are lower-case extensions, e.g. to=jpg",
+    });
+    expect(refusal(() => parseTarget(`X${'y'.repeat(100)}`))).toEqual({
+      code: 'BAD_REQUEST',
+      message: "Invalid 'to': formats are lower-case extensions, e.g. to=pdf",
+    });
+    expect(refusal(() => parseOp('Rotate-PDF'))).toEqual({
+      code: 'BAD_REQUEST',
+      message: "Invalid 'op': ops are lower-case names, e.g. op=rotate-pdf",
+    });
+    expect(refusal(() => parseTarget(undefined))).toEqual({
+      code: 'BAD_REQUEST',
+      message: "Missing 'to': the output format, e.g. to=webp",
+    });
   });
 });

@@ -11,13 +11,15 @@ const example = (value: string, fallback: string) => (/^[a-z0-9-]{1,40}$/.test(v
 export function parseTarget(raw: string | undefined): string {
   const to = raw?.trim();
   if (!to) throw badRequest("Missing 'to': the output format, e.g. to=webp");
-  if (to !== to.toLowerCase()) throw badRequest(`Invalid 'to': formats are lower-case extensions, e.g. to=${example(to.toLowerCase(), 'pdf')}`);
+  if (to !== to.toLowerCase())
+    throw badRequest(`Invalid 'to': formats are lower-case extensions, e.g. to=${example(to.toLowerCase(), 'pdf')}`);
   return to;
 }
 
 /** The requested tool op, if any: lower-case. */
 export function parseOp(raw: string | undefined): string | undefined {
   const op = raw?.trim() || undefined;
-  if (op !== undefined && op !== op.toLowerCase()) throw badRequest(`Invalid 'op': ops are lower-case names, e.g. op=${example(op.toLowerCase(), 'compress')}`);
+  if (op !== undefined && op !== op.toLowerCase())
+    throw badRequest(`Invalid 'op': ops are lower-case names, e.g. op=${example(op.toLowerCase(), 'compress')}`);
   return op;
 }

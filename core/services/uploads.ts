@@ -32,7 +32,11 @@ const MB = 1_000_000;
 /** A client file name reduced to a safe base name (no paths, no control or shell characters). */
 export function safeFilename(name: string): string {
   const base = path.basename(name.replace(/\\/g, '/')).normalize('NFC');
-  const cleaned = base.replace(/[^\p{L}\p{N}._ -]+/gu, '_').replace(/^[.\s]+/, '').slice(-120).trim();
+  const cleaned = base
+    .replace(/[^\p{L}\p{N}._ -]+/gu, '_')
+    .replace(/^[.\s]+/, '')
+    .slice(-120)
+    .trim();
   return cleaned || 'file';
 }
 
@@ -81,7 +85,10 @@ export interface StagedForm {
 }
 
 export class UploadService {
-  constructor(private readonly blobs: BlobStore, private readonly importer?: UrlImporter) {}
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly importer?: UrlImporter,
+  ) {}
 
   /** The caller's limit on one file: the one place a surface learns it (e.g. to bound its parser). */
   maxFileBytes(principal: Principal): number {
@@ -98,7 +105,13 @@ export class UploadService {
     const maxBytes = this.maxFileBytes(principal);
     const form: StagedForm = { files: [], fileFields: [], fields: {} };
     const urls: string[] = [];
-    const tooMany = () => rules.tooMany?.() ?? badRequest(rules.maxFiles === 1 ? `Send exactly one '${rules.fileField ?? 'file'}'${rules.urlField ? ` or '${rules.urlField}'` : ''}` : `At most ${rules.maxFiles} files per request`);
+    const tooMany = () =>
+      rules.tooMany?.() ??
+      badRequest(
+        rules.maxFiles === 1
+          ? `Send exactly one '${rules.fileField ?? 'file'}'${rules.urlField ? ` or '${rules.urlField}'` : ''}`
+          : `At most ${rules.maxFiles} files per request`,
+      );
     try {
       for await (const part of parts) {
         // Names that every object already answers to (constructor, __proto__, toString...) are never a field.
@@ -198,13 +211,21 @@ export class UploadService {
    * The work the plugin declares (pages, seconds, megapixels) in these staged files, measured on
    * a local copy when the blob store has no local file; undefined when it declares none.
    */
-  async measureWork(plugin: Plugin, files: ReadonlyArray<{ upload: StagedUpload; format: FormatId }>): Promise<number | undefined> {
+  async measureWork(
+    plugin: Plugin,
+    files: ReadonlyArray<{ upload: StagedUpload; format: FormatId }>,
+  ): Promise<number | undefined> {
     if (!plugin.limits.work) return undefined;
     const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-measure-'));
     try {
-      const inputs = await Promise.all(files.map(async ({ upload, format }) => ({
-        path: await this.blobs.localPath(upload.blobKey, dir), format, filename: upload.filename, bytes: upload.bytes,
-      })));
+      const inputs = await Promise.all(
+        files.map(async ({ upload, format }) => ({
+          path: await this.blobs.localPath(upload.blobKey, dir),
+          format,
+          filename: upload.filename,
+          bytes: upload.bytes,
+        })),
+      );
       return await measureWork(plugin, inputs, dir);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -232,7 +253,9 @@ export class UploadService {
     }
     const verdict = checkContent(declared, upload.head, detected?.ext);
     if (!verdict.ok) {
-      throw badRequest(`Content does not match its declared type: ${upload.filename} is named .${declared} but contains ${verdict.found}`);
+      throw badRequest(
+        `Content does not match its declared type: ${upload.filename} is named .${declared} but contains ${verdict.found}`,
+      );
     }
     return declared;
   }

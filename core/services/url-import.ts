@@ -16,8 +16,14 @@ import https from 'node:https';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { parse as parseContentDisposition } from 'content-disposition';
-import { DestinationRefused, parseDestinationUrl, pinnedLookup, resolveDestination, type DestinationPolicy } from '../engines/outbound.js';
-import { ServiceError, badRequest } from './errors.js';
+import {
+  DestinationRefused,
+  parseDestinationUrl,
+  pinnedLookup,
+  resolveDestination,
+  type DestinationPolicy,
+} from '../engines/outbound.js';
+import { type ServiceError, badRequest } from './errors.js';
 import { connectionError } from './webhook-http.js';
 
 export const MAX_IMPORT_REDIRECTS = 5;
@@ -64,7 +70,8 @@ export class UrlImporter {
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400 && response.headers.location) {
         response.resume();
-        if (redirects >= MAX_IMPORT_REDIRECTS) throw badRequest(`${LABEL} failed: more than ${MAX_IMPORT_REDIRECTS} redirects`);
+        if (redirects >= MAX_IMPORT_REDIRECTS)
+          throw badRequest(`${LABEL} failed: more than ${MAX_IMPORT_REDIRECTS} redirects`);
         let next: string;
         try {
           next = new URL(response.headers.location, url).toString();
@@ -106,12 +113,16 @@ export class UrlImporter {
     if (deadline.aborted) throw timedOut();
     const client = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
-      const request = client.get(url, {
-        // The connection goes to the address checked above, whatever DNS answers now.
-        lookup: pinnedLookup(destination),
-        headers: { 'user-agent': 'Transmute-Import/1', accept: '*/*' },
-        signal: deadline,
-      } as http.RequestOptions, resolve);
+      const request = client.get(
+        url,
+        {
+          // The connection goes to the address checked above, whatever DNS answers now.
+          lookup: pinnedLookup(destination),
+          headers: { 'user-agent': 'Transmute-Import/1', accept: '*/*' },
+          signal: deadline,
+        } as http.RequestOptions,
+        resolve,
+      );
       request.once('error', (err: NodeJS.ErrnoException) => {
         reject(deadline.aborted ? timedOut() : badRequest(`${LABEL} failed: ${connectionError(err)} (${url.host})`));
       });

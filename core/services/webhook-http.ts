@@ -10,7 +10,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import {
-  DestinationRefused, parseDestinationUrl, pinnedLookup, resolveDestination, type Destination, type DestinationPolicy,
+  DestinationRefused,
+  parseDestinationUrl,
+  pinnedLookup,
+  resolveDestination,
+  type Destination,
+  type DestinationPolicy,
 } from '../engines/outbound.js';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -46,10 +51,18 @@ const agents = {
  * 64 kB and discarded. Never throws.
  */
 export async function postWebhook(
-  rawUrl: string, headers: Record<string, string>, body: string, policy: DestinationPolicy, timeoutMs = WEBHOOK_TIMEOUT_MS,
+  rawUrl: string,
+  headers: Record<string, string>,
+  body: string,
+  policy: DestinationPolicy,
+  timeoutMs = WEBHOOK_TIMEOUT_MS,
 ): Promise<AttemptResult> {
   const started = performance.now();
-  const done = (statusCode: number | null, error: string | null): AttemptResult => ({ statusCode, latencyMs: Math.round(performance.now() - started), error });
+  const done = (statusCode: number | null, error: string | null): AttemptResult => ({
+    statusCode,
+    latencyMs: Math.round(performance.now() - started),
+    error,
+  });
   let url: URL;
   let destination: Destination;
   try {
@@ -67,30 +80,42 @@ export async function postWebhook(
       clearTimeout(timer);
       resolve(done(statusCode, error));
     };
-    const request = client.request(url, {
-      method: 'POST',
-      agent: agents[url.protocol as 'http:' | 'https:'],
-      // The connection goes to the address checked above, whatever DNS answers now.
-      lookup: pinnedLookup(destination),
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Transmute-Webhooks/1' },
-    } as http.RequestOptions, (response) => {
-      const statusCode = response.statusCode ?? 0;
-      let read = 0;
-      response.on('data', (chunk: Buffer) => {
-        read += chunk.length;
-        // Enough: the status is the answer; a receiver streaming more is cut off.
-        if (read > MAX_RESPONSE_BYTES) {
-          finish(statusCode, statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`);
-          response.destroy();
-        }
-      });
-      response.on('error', () => finish(statusCode, statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`));
-      response.on('end', () => {
-        if (statusCode >= 200 && statusCode < 300) finish(statusCode, null);
-        else if (statusCode >= 300 && statusCode < 400) finish(statusCode, `HTTP ${statusCode} (redirects are not followed)`);
-        else finish(statusCode, `HTTP ${statusCode}`);
-      });
-    });
+    const request = client.request(
+      url,
+      {
+        method: 'POST',
+        agent: agents[url.protocol as 'http:' | 'https:'],
+        // The connection goes to the address checked above, whatever DNS answers now.
+        lookup: pinnedLookup(destination),
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': 'Transmute-Webhooks/1',
+        },
+      } as http.RequestOptions,
+      (response) => {
+        const statusCode = response.statusCode ?? 0;
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          // Enough: the status is the answer; a receiver streaming more is cut off.
+          if (read > MAX_RESPONSE_BYTES) {
+            finish(statusCode, statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`);
+            response.destroy();
+          }
+        });
+        response.on('error', () =>
+          finish(statusCode, statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`),
+        );
+        response.on('end', () => {
+          if (statusCode >= 200 && statusCode < 300) finish(statusCode, null);
+          else if (statusCode >= 300 && statusCode < 400)
+            finish(statusCode, `HTTP ${statusCode} (redirects are not followed)`);
+          else finish(statusCode, `HTTP ${statusCode}`);
+        });
+      },
+    );
     const timer = setTimeout(() => {
       finish(null, `Timed out after ${Math.round(timeoutMs / 1000)} s`);
       request.destroy();
@@ -113,6 +138,8 @@ export function connectionError(err: NodeJS.ErrnoException): string {
     case 'ENETUNREACH':
       return 'Host unreachable';
     default:
-      return err.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(err.message) ? 'TLS handshake failed' : 'Connection failed';
+      return err.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(err.message)
+        ? 'TLS handshake failed'
+        : 'Connection failed';
   }
 }

@@ -32,12 +32,20 @@ describe('verifyWebhook', () => {
   const ts = Math.floor(now / 1000);
   const body = '{"type":"job.done","timestamp":"x","data":{}}';
   it('accepts any one matching v1 signature within the tolerance, and nothing else', () => {
-    const headers = { 'Webhook-Id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': `v1,AAAA ${signWebhook(secret, 'msg_1', ts, body)}` };
+    const headers = {
+      'Webhook-Id': 'msg_1',
+      'webhook-timestamp': String(ts),
+      'webhook-signature': `v1,AAAA ${signWebhook(secret, 'msg_1', ts, body)}`,
+    };
     expect(verifyWebhook(secret, headers, Buffer.from(body), { now })).toMatchObject({ type: 'job.done' });
-    expect(verifyWebhook(secret, new Headers(headers), body, { now: now + 299_000 })).toMatchObject({ type: 'job.done' });
+    expect(verifyWebhook(secret, new Headers(headers), body, { now: now + 299_000 })).toMatchObject({
+      type: 'job.done',
+    });
     expect(() => verifyWebhook(secret, headers, body, { now: now + 301_000 })).toThrow(/tolerance/);
     expect(() => verifyWebhook(secret, { ...headers, 'Webhook-Id': 'msg_2' }, body, { now })).toThrow(/No matching/);
-    expect(() => verifyWebhook(secret, { ...headers, 'webhook-signature': 'v2,abc' }, body, { now })).toThrow(/No matching/);
+    expect(() => verifyWebhook(secret, { ...headers, 'webhook-signature': 'v2,abc' }, body, { now })).toThrow(
+      /No matching/,
+    );
     expect(() => verifyWebhook(secret, { 'webhook-id': 'msg_1' }, body, { now })).toThrow(/Missing/);
   });
 });
@@ -52,10 +60,20 @@ describe('WebhookService', () => {
   let nowMs: number;
   const clock = { now: () => new Date(nowMs) };
   let account: Account;
-  const sources = { job: async (id: string) => ({ status: 'done', id }), batch: async () => ({}), extraction: async () => ({}) };
+  const sources = {
+    job: async (id: string) => ({ status: 'done', id }),
+    batch: async () => ({}),
+    extraction: async () => ({}),
+  };
 
   const service = (allowPrivate: boolean, retryDelaysMs?: number[]) =>
-    new WebhookService(store, clock, silent, { tokenSecret: 'x'.repeat(32), allowPrivate, ...(retryDelaysMs ? { retryDelaysMs } : {}) }, sources);
+    new WebhookService(
+      store,
+      clock,
+      silent,
+      { tokenSecret: 'x'.repeat(32), allowPrivate, ...(retryDelaysMs ? { retryDelaysMs } : {}) },
+      sources,
+    );
 
   beforeAll(async () => {
     receiver = createServer((req, res) => {
@@ -77,7 +95,16 @@ describe('WebhookService', () => {
     hits = [];
     answer = () => ({ status: 204 });
     nowMs = Date.now();
-    account = { id: `acc_${randomUUID()}`, plan: 'pro', email: null, emailVerified: true, overageEnabled: false, creditsIncluded: null, requestsPerMinute: null, createdAt: new Date() };
+    account = {
+      id: `acc_${randomUUID()}`,
+      plan: 'pro',
+      email: null,
+      emailVerified: true,
+      overageEnabled: false,
+      creditsIncluded: null,
+      requestsPerMinute: null,
+      createdAt: new Date(),
+    };
     await store.accounts.create(account);
   });
   afterEach(async () => {
@@ -87,7 +114,17 @@ describe('WebhookService', () => {
 
   async function delivery(endpointId: string, url: string) {
     const id = `msg_${randomUUID()}`;
-    await store.webhookDeliveries.create({ id, accountId: account.id, eventKey: `job.done:${id}`, type: 'job.done', subjectId: 'job_1', endpointId, url, nextAttemptAt: clock.now(), createdAt: clock.now() });
+    await store.webhookDeliveries.create({
+      id,
+      accountId: account.id,
+      eventKey: `job.done:${id}`,
+      type: 'job.done',
+      subjectId: 'job_1',
+      endpointId,
+      url,
+      nextAttemptAt: clock.now(),
+      createdAt: clock.now(),
+    });
     return id;
   }
 
@@ -101,8 +138,15 @@ describe('WebhookService', () => {
     const next = await strict.deliver(id);
     expect(next).toBeInstanceOf(Date);
     expect(hits).toEqual([]);
-    expect(await store.webhookDeliveries.get(id)).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringMatching(/loopback, private/) });
-    expect((await strict.attempts({ account, keyId: 'k' }, endpoint.id))[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/refused/) });
+    expect(await store.webhookDeliveries.get(id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastError: expect.stringMatching(/loopback, private/),
+    });
+    expect((await strict.attempts({ account, keyId: 'k' }, endpoint.id))[0]).toMatchObject({
+      statusCode: null,
+      error: expect.stringMatching(/refused/),
+    });
   });
 
   it('backs off with jitter, fails the delivery after the last retry, and disables an endpoint failing for 5 days', async () => {
@@ -120,7 +164,10 @@ describe('WebhookService', () => {
     expect(await webhooks.deliver(id)).toBeNull();
     expect(await store.webhookDeliveries.get(id)).toMatchObject({ status: 'failed', attempts: 3, lastStatusCode: 503 });
     expect(hits).toHaveLength(3);
-    expect(await webhooks.get({ account, keyId: 'k' }, endpoint.id)).toMatchObject({ enabled: true, failingSince: new Date(nowMs).toISOString() });
+    expect(await webhooks.get({ account, keyId: 'k' }, endpoint.id)).toMatchObject({
+      enabled: true,
+      failingSince: new Date(nowMs).toISOString(),
+    });
 
     nowMs += DISABLE_AFTER_MS;
     const late = await delivery(endpoint.id, endpoint.url);
@@ -129,12 +176,23 @@ describe('WebhookService', () => {
     expect(disabled).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/failed for 5 days/) });
     // Pending deliveries of a disabled endpoint are given up; enabling it again clears the failure.
     expect(await webhooks.deliver(late)).toBeNull();
-    expect(await store.webhookDeliveries.get(late)).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/disabled/) });
-    expect(await webhooks.update({ account, keyId: 'k' }, endpoint.id, { enabled: true })).toMatchObject({ enabled: true, failingSince: null, disabledReason: null });
+    expect(await store.webhookDeliveries.get(late)).toMatchObject({
+      status: 'failed',
+      lastError: expect.stringMatching(/disabled/),
+    });
+    expect(await webhooks.update({ account, keyId: 'k' }, endpoint.id, { enabled: true })).toMatchObject({
+      enabled: true,
+      failingSince: null,
+      disabledReason: null,
+    });
     // Metrics: three retried attempts, one failed after its last retry, one given up (endpoint disabled).
     const now = await deliveryCounts();
-    expect({ retrying: now.retrying! - counted.retrying!, failed: now.failed! - counted.failed!, abandoned: now.abandoned! - counted.abandoned!, delivered: now.delivered! - counted.delivered! })
-      .toEqual({ retrying: 3, failed: 1, abandoned: 1, delivered: 0 });
+    expect({
+      retrying: now.retrying! - counted.retrying!,
+      failed: now.failed! - counted.failed!,
+      abandoned: now.abandoned! - counted.abandoned!,
+      delivered: now.delivered! - counted.delivered!,
+    }).toEqual({ retrying: 3, failed: 1, abandoned: 1, delivered: 0 });
   });
 
   it('emits one delivery per event and target, however often a job is reported finished', async () => {
@@ -142,8 +200,20 @@ describe('WebhookService', () => {
     await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/a`, events: ['job.done'] });
     await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/b`, events: ['job.failed'] });
     const job = await store.jobs.create({
-      id: `job_${randomUUID()}`, accountId: account.id, kind: 'convert', pluginId: 'p', op: null, inputFormat: 'txt', outputFormat: 'md', options: {}, inputs: [],
-      creditCost: 1, creditPeriod: '2030-01', viaApi: true, createdAt: clock.now(), inputsExpireAt: clock.now(),
+      id: `job_${randomUUID()}`,
+      accountId: account.id,
+      kind: 'convert',
+      pluginId: 'p',
+      op: null,
+      inputFormat: 'txt',
+      outputFormat: 'md',
+      options: {},
+      inputs: [],
+      creditCost: 1,
+      creditPeriod: '2030-01',
+      viaApi: true,
+      createdAt: clock.now(),
+      inputsExpireAt: clock.now(),
     });
     await store.jobs.start(job.id, clock.now());
     await store.jobs.completeWithResult(job.id, { result: {}, at: clock.now() });
@@ -159,8 +229,20 @@ describe('WebhookService', () => {
     const webhooks = service(true);
     const finish = async () => {
       const job = await store.jobs.create({
-        id: `job_${randomUUID()}`, accountId: account.id, kind: 'convert', pluginId: 'p', op: null, inputFormat: 'txt', outputFormat: 'md', options: {}, inputs: [],
-        creditCost: 1, creditPeriod: '2030-01', viaApi: true, createdAt: clock.now(), inputsExpireAt: clock.now(),
+        id: `job_${randomUUID()}`,
+        accountId: account.id,
+        kind: 'convert',
+        pluginId: 'p',
+        op: null,
+        inputFormat: 'txt',
+        outputFormat: 'md',
+        options: {},
+        inputs: [],
+        creditCost: 1,
+        creditPeriod: '2030-01',
+        viaApi: true,
+        createdAt: clock.now(),
+        inputsExpireAt: clock.now(),
       });
       await store.jobs.start(job.id, clock.now());
       await store.jobs.fail(job.id, 'boom', clock.now());
@@ -188,7 +270,13 @@ describe('WebhookService', () => {
       for (const value of [secret, fallback, secret.slice(6)]) expect(bytes.includes(value), name).toBe(false);
     }
     // Another server secret cannot read them.
-    const other = new WebhookService(store, clock, silent, { tokenSecret: 'y'.repeat(32), allowPrivate: true }, sources);
+    const other = new WebhookService(
+      store,
+      clock,
+      silent,
+      { tokenSecret: 'y'.repeat(32), allowPrivate: true },
+      sources,
+    );
     const { endpoint } = (await webhooks.list({ account, keyId: 'k' })).map((e) => ({ endpoint: e }))[0]!;
     await expect(other.sendTest({ account, keyId: 'k' }, endpoint.id)).rejects.toThrow(/TOKEN_SECRET\) changed/);
   });
@@ -196,25 +284,39 @@ describe('WebhookService', () => {
   it('follows no redirect, reads at most 64 kB of an answer, and gives up after the timeout', async () => {
     const policy = { allowPrivate: true };
     answer = (url) =>
-      url === '/redirect' ? { status: 302, headers: { location: `http://127.0.0.1:${port}/elsewhere` } }
-        : url === '/huge' ? { status: 200, body: 'x'.repeat(5_000_000) }
+      url === '/redirect'
+        ? { status: 302, headers: { location: `http://127.0.0.1:${port}/elsewhere` } }
+        : url === '/huge'
+          ? { status: 200, body: 'x'.repeat(5_000_000) }
           : { status: 204 };
     const redirected = await postWebhook(`http://127.0.0.1:${port}/redirect`, {}, '{}', policy);
     expect(redirected).toMatchObject({ statusCode: 302, error: 'HTTP 302 (redirects are not followed)' });
     expect(hits).toEqual(['/redirect']);
-    expect(await postWebhook(`http://127.0.0.1:${port}/huge`, {}, '{}', policy)).toMatchObject({ statusCode: 200, error: null });
+    expect(await postWebhook(`http://127.0.0.1:${port}/huge`, {}, '{}', policy)).toMatchObject({
+      statusCode: 200,
+      error: null,
+    });
 
     const silentServer = createServer(() => undefined);
     await new Promise<void>((resolve) => silentServer.listen(0, '127.0.0.1', resolve));
     try {
       const started = Date.now();
-      const slow = await postWebhook(`http://127.0.0.1:${(silentServer.address() as AddressInfo).port}/`, {}, '{}', policy, 300);
+      const slow = await postWebhook(
+        `http://127.0.0.1:${(silentServer.address() as AddressInfo).port}/`,
+        {},
+        '{}',
+        policy,
+        300,
+      );
       expect(slow).toMatchObject({ statusCode: null, error: 'Timed out after 0 s' });
       expect(Date.now() - started).toBeLessThan(2_000);
     } finally {
       silentServer.closeAllConnections();
       silentServer.close();
     }
-    expect(await postWebhook('http://169.254.169.254/latest/meta-data', {}, '{}', policy)).toMatchObject({ statusCode: null, error: expect.stringMatching(/metadata/) });
+    expect(await postWebhook('http://169.254.169.254/latest/meta-data', {}, '{}', policy)).toMatchObject({
+      statusCode: null,
+      error: expect.stringMatching(/metadata/),
+    });
   });
 });

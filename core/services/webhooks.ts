@@ -26,14 +26,30 @@
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import {
-  FEATURE_MIN_PLAN, MAX_WEBHOOK_ENDPOINTS, WEBHOOK_LOG_SIZE, planAtLeast, type WebhookAttempt, type WebhookEndpoint, type WebhookEndpointCreate, type WebhookEndpointCreated,
-  type WebhookEndpointUpdate, type WebhookEventType, type WebhookTestResult,
+  FEATURE_MIN_PLAN,
+  MAX_WEBHOOK_ENDPOINTS,
+  WEBHOOK_LOG_SIZE,
+  planAtLeast,
+  type WebhookAttempt,
+  type WebhookEndpoint,
+  type WebhookEndpointCreate,
+  type WebhookEndpointCreated,
+  type WebhookEndpointUpdate,
+  type WebhookEventType,
+  type WebhookTestResult,
 } from '../../schema/index.js';
 import type { Logger } from '../contract/index.js';
 import { WEBHOOK_SECRET_PREFIX, signWebhook } from '../contract/webhooks.js';
 import type { WebhookDeliveryPort, WebhookQueue } from '../queue/types.js';
 import { recordWebhookDelivery } from '../telemetry/metrics.js';
-import type { Account, SealedSecrets, Store, WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store/types.js';
+import type {
+  Account,
+  SealedSecrets,
+  Store,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+} from '../store/types.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import { ServiceError, badRequest, notFound } from './errors.js';
@@ -100,14 +116,25 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
   async create(principal: Principal, input: WebhookEndpointCreate): Promise<WebhookEndpointCreated> {
     requireFeature(principal.account, 'webhooks');
     const existing = await this.store.webhookEndpoints.listByAccount(principal.account.id);
-    if (existing.length >= MAX_WEBHOOK_ENDPOINTS) throw badRequest(`At most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per account`);
+    if (existing.length >= MAX_WEBHOOK_ENDPOINTS)
+      throw badRequest(`At most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per account`);
     const url = await this.checkUrl(input.url);
     const secret = newSecret();
     const now = this.clock.now();
     const record: WebhookEndpointRecord = {
-      id: `whe_${randomUUID()}`, accountId: principal.account.id, url, description: input.description ?? null, events: uniqueEvents(input.events),
-      secret: this.seal(secret), previousSecret: null, previousExpiresAt: null, disabledAt: null, disabledReason: null, failingSince: null,
-      createdAt: now, updatedAt: now,
+      id: `whe_${randomUUID()}`,
+      accountId: principal.account.id,
+      url,
+      description: input.description ?? null,
+      events: uniqueEvents(input.events),
+      secret: this.seal(secret),
+      previousSecret: null,
+      previousExpiresAt: null,
+      disabledAt: null,
+      disabledReason: null,
+      failingSince: null,
+      createdAt: now,
+      updatedAt: now,
     };
     await this.store.webhookEndpoints.create(record);
     return { endpoint: this.view(record), secret };
@@ -129,8 +156,10 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     if (patch.url !== undefined) changes.url = await this.checkUrl(patch.url);
     if (patch.events !== undefined) changes.events = uniqueEvents(patch.events);
     if (patch.description !== undefined) changes.description = patch.description;
-    if (patch.enabled === false && !endpoint.disabledAt) Object.assign(changes, { disabledAt: now, disabledReason: 'Disabled by its owner' });
-    if (patch.enabled === true && endpoint.disabledAt) Object.assign(changes, { disabledAt: null, disabledReason: null, failingSince: null });
+    if (patch.enabled === false && !endpoint.disabledAt)
+      Object.assign(changes, { disabledAt: now, disabledReason: 'Disabled by its owner' });
+    if (patch.enabled === true && endpoint.disabledAt)
+      Object.assign(changes, { disabledAt: null, disabledReason: null, failingSince: null });
     await this.store.webhookEndpoints.update(id, changes);
     return this.view({ ...endpoint, ...changes });
   }
@@ -152,16 +181,28 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
   /** The endpoint's last attempts, newest first (at most 100). */
   async attempts(principal: Principal, id: string, limit = WEBHOOK_LOG_SIZE): Promise<WebhookAttempt[]> {
     await this.owned(principal, id);
-    return (await this.store.webhookAttempts.listByEndpoint(id, Math.max(1, Math.min(limit, WEBHOOK_LOG_SIZE)))).map(attemptView);
+    return (await this.store.webhookAttempts.listByEndpoint(id, Math.max(1, Math.min(limit, WEBHOOK_LOG_SIZE)))).map(
+      attemptView,
+    );
   }
 
   /** Sends a `webhook.test` event now (not queued, not retried) and answers how it went; logged like any attempt. */
   async sendTest(principal: Principal, id: string): Promise<WebhookTestResult> {
     const endpoint = await this.owned(principal, id);
     const webhookId = `msg_${randomUUID()}`;
-    const body = JSON.stringify({ type: 'webhook.test', timestamp: this.clock.now().toISOString(), data: { endpointId: endpoint.id } });
+    const body = JSON.stringify({
+      type: 'webhook.test',
+      timestamp: this.clock.now().toISOString(),
+      data: { endpointId: endpoint.id },
+    });
     const result = await this.post(endpoint.url, webhookId, body, this.secretsOf(endpoint));
-    const attempt: WebhookAttemptRecord = { deliveryId: webhookId, endpointId: endpoint.id, type: 'webhook.test', at: this.clock.now(), ...result };
+    const attempt: WebhookAttemptRecord = {
+      deliveryId: webhookId,
+      endpointId: endpoint.id,
+      type: 'webhook.test',
+      at: this.clock.now(),
+      ...result,
+    };
     await this.store.webhookAttempts.add(attempt, WEBHOOK_LOG_SIZE);
     return { delivered: result.error === null, attempt: attemptView(attempt) };
   }
@@ -171,7 +212,9 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     requireFeature(principal.account, 'webhooks');
     const secret = newSecret();
     const current = await this.store.webhookSecrets.get(principal.account.id);
-    const sealed = current ? this.rotated(current, secret) : { secret: this.seal(secret), previousSecret: null, previousExpiresAt: null };
+    const sealed = current
+      ? this.rotated(current, secret)
+      : { secret: this.seal(secret), previousSecret: null, previousExpiresAt: null };
     await this.store.webhookSecrets.put({ accountId: principal.account.id, ...sealed, createdAt: this.clock.now() });
     return { secret };
   }
@@ -182,7 +225,9 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     requireFeature(principal.account, 'webhooks');
     const checked = await this.checkUrl(url, 'webhookUrl');
     if (!(await this.store.webhookSecrets.get(principal.account.id))) {
-      throw badRequest('webhookUrl needs the account default webhook secret: create it first (POST /api/v1/webhooks/default-secret)');
+      throw badRequest(
+        'webhookUrl needs the account default webhook secret: create it first (POST /api/v1/webhooks/default-secret)',
+      );
     }
     return checked;
   }
@@ -199,7 +244,13 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
       const job = await this.store.jobs.get(jobId);
       if (!job || (job.status !== 'done' && job.status !== 'failed')) return;
       // Extraction rows are read through their tool's poll, not as jobs.
-      if (job.kind !== 'extract') await this.emit(job.accountId, job.status === 'done' ? 'job.done' : 'job.failed', job.id, job.completedAt ?? this.clock.now());
+      if (job.kind !== 'extract')
+        await this.emit(
+          job.accountId,
+          job.status === 'done' ? 'job.done' : 'job.failed',
+          job.id,
+          job.completedAt ?? this.clock.now(),
+        );
       if (job.batchId) await this.batchRecorded(job.batchId);
     } catch (err) {
       this.log.error('webhook event not recorded', { jobId, error: String((err as Error)?.message ?? err) });
@@ -230,9 +281,14 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     const listening = new Map<string, boolean>();
     const batches = new Map<string, string>();
     for (const job of finished) {
-      if (!listening.has(job.accountId)) listening.set(job.accountId, (await this.store.webhookEndpoints.listByAccount(job.accountId)).some((e) => !e.disabledAt));
+      if (!listening.has(job.accountId))
+        listening.set(
+          job.accountId,
+          (await this.store.webhookEndpoints.listByAccount(job.accountId)).some((e) => !e.disabledAt),
+        );
       if (job.batchId) batches.set(job.batchId, job.accountId);
-      if (job.kind === 'extract' || (!listening.get(job.accountId) && !(await this.store.webhookTargets.get(job.id)))) continue;
+      if (job.kind === 'extract' || (!listening.get(job.accountId) && !(await this.store.webhookTargets.get(job.id))))
+        continue;
       await this.emit(job.accountId, job.status === 'done' ? 'job.done' : 'job.failed', job.id, job.completedAt);
     }
     for (const [batchId, accountId] of batches) {
@@ -247,7 +303,9 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
   private async emit(accountId: string, type: WebhookEventType, subjectId: string, at: Date): Promise<void> {
     const account = await this.store.accounts.get(accountId);
     if (!account || !planAtLeast(account.plan, FEATURE_MIN_PLAN.webhooks)) return;
-    const targets: Array<{ endpointId: string | null; url: string }> = (await this.store.webhookEndpoints.listByAccount(accountId))
+    const targets: Array<{ endpointId: string | null; url: string }> = (
+      await this.store.webhookEndpoints.listByAccount(accountId)
+    )
       .filter((e) => !e.disabledAt && (!e.events || e.events.includes(type)) && e.createdAt <= at)
       .map((e) => ({ endpointId: e.id, url: e.url }));
     const override = await this.store.webhookTargets.get(subjectId);
@@ -256,7 +314,14 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     for (const target of targets) {
       const id = `msg_${randomUUID()}`;
       const created = await this.store.webhookDeliveries.create({
-        id, accountId, eventKey: `${type}:${subjectId}`, type, subjectId, ...target, nextAttemptAt: now, createdAt: now,
+        id,
+        accountId,
+        eventKey: `${type}:${subjectId}`,
+        type,
+        subjectId,
+        ...target,
+        nextAttemptAt: now,
+        createdAt: now,
       });
       // A crash before this line leaves the delivery pending without an entry: the reconciler queues it.
       if (created) await this.queue?.enqueueDelivery(id, now);
@@ -278,13 +343,14 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
   /** One attempt of a pending delivery; the next attempt's time, or null when it is finished. */
   async deliver(deliveryId: string): Promise<Date | null> {
     const delivery = await this.store.webhookDeliveries.get(deliveryId);
-    if (!delivery || delivery.status !== 'pending') return null;
+    if (delivery?.status !== 'pending') return null;
     const endpoint = delivery.endpointId ? await this.store.webhookEndpoints.get(delivery.endpointId) : null;
     let sealed: SealedSecrets;
     let url = delivery.url;
     if (delivery.endpointId) {
       if (!endpoint) return this.giveUp(delivery, 'The endpoint was deleted');
-      if (endpoint.disabledAt) return this.giveUp(delivery, `The endpoint is disabled: ${endpoint.disabledReason ?? 'disabled'}`);
+      if (endpoint.disabledAt)
+        return this.giveUp(delivery, `The endpoint is disabled: ${endpoint.disabledReason ?? 'disabled'}`);
       sealed = endpoint;
       url = endpoint.url;
     } else {
@@ -299,12 +365,24 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
       if (err instanceof ServiceError) return this.giveUp(delivery, err.message);
       throw err;
     }
-    const body = JSON.stringify({ type: delivery.type, timestamp: delivery.createdAt.toISOString(), data: await this.dataOf(delivery) });
+    const body = JSON.stringify({
+      type: delivery.type,
+      timestamp: delivery.createdAt.toISOString(),
+      data: await this.dataOf(delivery),
+    });
     const result = await this.post(url, delivery.id, body, secrets);
     const at = this.clock.now();
-    await this.store.webhookAttempts.add({ deliveryId: delivery.id, endpointId: delivery.endpointId, type: delivery.type, at, ...result }, WEBHOOK_LOG_SIZE);
+    await this.store.webhookAttempts.add(
+      { deliveryId: delivery.id, endpointId: delivery.endpointId, type: delivery.type, at, ...result },
+      WEBHOOK_LOG_SIZE,
+    );
     if (result.error === null) {
-      await this.store.webhookDeliveries.finish(delivery.id, { status: 'delivered', statusCode: result.statusCode, error: null, at });
+      await this.store.webhookDeliveries.finish(delivery.id, {
+        status: 'delivered',
+        statusCode: result.statusCode,
+        error: null,
+        at,
+      });
       if (endpoint?.failingSince) await this.store.webhookEndpoints.update(endpoint.id, { failingSince: null });
       recordWebhookDelivery('delivered');
       return null;
@@ -312,19 +390,37 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     if (endpoint) await this.noteFailure(endpoint, at);
     const delay = this.delays[delivery.attempts];
     if (delay === undefined) {
-      await this.store.webhookDeliveries.finish(delivery.id, { status: 'failed', statusCode: result.statusCode, error: result.error, at });
-      this.log.warn('webhook delivery failed after its last retry', { deliveryId: delivery.id, endpointId: delivery.endpointId, error: result.error });
+      await this.store.webhookDeliveries.finish(delivery.id, {
+        status: 'failed',
+        statusCode: result.statusCode,
+        error: result.error,
+        at,
+      });
+      this.log.warn('webhook delivery failed after its last retry', {
+        deliveryId: delivery.id,
+        endpointId: delivery.endpointId,
+        error: result.error,
+      });
       recordWebhookDelivery('failed');
       return null;
     }
     const nextAttemptAt = new Date(at.getTime() + Math.round(delay * (0.9 + Math.random() * 0.2)));
-    await this.store.webhookDeliveries.retryLater(delivery.id, { statusCode: result.statusCode, error: result.error, nextAttemptAt });
+    await this.store.webhookDeliveries.retryLater(delivery.id, {
+      statusCode: result.statusCode,
+      error: result.error,
+      nextAttemptAt,
+    });
     recordWebhookDelivery('retrying');
     return nextAttemptAt;
   }
 
   private async giveUp(delivery: WebhookDeliveryRecord, error: string): Promise<null> {
-    await this.store.webhookDeliveries.finish(delivery.id, { status: 'failed', statusCode: null, error, at: this.clock.now() });
+    await this.store.webhookDeliveries.finish(delivery.id, {
+      status: 'failed',
+      statusCode: null,
+      error,
+      at: this.clock.now(),
+    });
     recordWebhookDelivery('abandoned');
     return null;
   }
@@ -335,9 +431,13 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
       await this.store.webhookEndpoints.update(endpoint.id, { failingSince: at });
     } else if (at.getTime() - endpoint.failingSince.getTime() >= DISABLE_AFTER_MS) {
       await this.store.webhookEndpoints.update(endpoint.id, {
-        disabledAt: at, disabledReason: `Every delivery failed for 5 days (since ${endpoint.failingSince.toISOString()})`,
+        disabledAt: at,
+        disabledReason: `Every delivery failed for 5 days (since ${endpoint.failingSince.toISOString()})`,
       });
-      this.log.warn('webhook endpoint disabled after failing for 5 days', { endpointId: endpoint.id, accountId: endpoint.accountId });
+      this.log.warn('webhook endpoint disabled after failing for 5 days', {
+        endpointId: endpoint.id,
+        accountId: endpoint.accountId,
+      });
     }
   }
 
@@ -350,13 +450,14 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     const isJob = delivery.type === 'job.done' || delivery.type === 'job.failed';
     let subject: Record<string, string> = isJob ? { jobId: delivery.subjectId } : { batchId: delivery.subjectId };
     try {
-      if (isJob) return { ...subject, ...(await this.sources.job(delivery.subjectId) as object) };
+      if (isJob) return { ...subject, ...((await this.sources.job(delivery.subjectId)) as object) };
       const account = await this.store.accounts.get(delivery.accountId);
       if (!account) throw notFound('Account not found');
-      if (delivery.type === 'batch.done') return { ...subject, ...(await this.sources.batch(account, delivery.subjectId) as object) };
+      if (delivery.type === 'batch.done')
+        return { ...subject, ...((await this.sources.batch(account, delivery.subjectId)) as object) };
       const tool = (await this.store.batches.get(delivery.subjectId))?.tool ?? '';
       if (tool) subject = { ...subject, tool };
-      return { ...subject, ...(await this.sources.extraction(account, tool, delivery.subjectId) as object) };
+      return { ...subject, ...((await this.sources.extraction(account, tool, delivery.subjectId)) as object) };
     } catch (err) {
       if (err instanceof ServiceError) return { ...subject, error: err.message };
       throw err;
@@ -366,7 +467,12 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
   private async post(url: string, webhookId: string, body: string, secrets: string[]): Promise<AttemptResult> {
     const timestamp = Math.floor(this.clock.now().getTime() / 1000);
     const signature = secrets.map((secret) => signWebhook(secret, webhookId, timestamp, body)).join(' ');
-    return postWebhook(url, { 'webhook-id': webhookId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature }, body, this.config);
+    return postWebhook(
+      url,
+      { 'webhook-id': webhookId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature },
+      body,
+      this.config,
+    );
   }
 
   // ---- helpers --------------------------------------------------------------------------------
@@ -382,7 +488,8 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     try {
       return await checkWebhookUrl(url, this.config);
     } catch (err) {
-      if (err instanceof DestinationRefused) throw badRequest(field === 'url' ? err.message : err.message.replace(/^Webhook URL/, field));
+      if (err instanceof DestinationRefused)
+        throw badRequest(field === 'url' ? err.message : err.message.replace(/^Webhook URL/, field));
       throw err;
     }
   }
@@ -390,12 +497,17 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
   /** The secrets that sign now: the current one, and the previous one for 24 h after a rotation. */
   private secretsOf(sealed: SealedSecrets): string[] {
     const secrets = [this.unseal(sealed.secret)];
-    if (sealed.previousSecret && sealed.previousExpiresAt && sealed.previousExpiresAt > this.clock.now()) secrets.push(this.unseal(sealed.previousSecret));
+    if (sealed.previousSecret && sealed.previousExpiresAt && sealed.previousExpiresAt > this.clock.now())
+      secrets.push(this.unseal(sealed.previousSecret));
     return secrets;
   }
 
   private rotated(current: SealedSecrets, secret: string): SealedSecrets {
-    return { secret: this.seal(secret), previousSecret: current.secret, previousExpiresAt: new Date(this.clock.now().getTime() + PREVIOUS_SECRET_MS) };
+    return {
+      secret: this.seal(secret),
+      previousSecret: current.secret,
+      previousExpiresAt: new Date(this.clock.now().getTime() + PREVIOUS_SECRET_MS),
+    };
   }
 
   /** AES-256-GCM: `v1.` + base64url(iv | tag | ciphertext). */
@@ -413,17 +525,28 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     try {
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
     } catch {
-      throw new ServiceError('BAD_REQUEST', 'The webhook secret cannot be read: the server secret (TOKEN_SECRET) changed since it was made; rotate the secret');
+      throw new ServiceError(
+        'BAD_REQUEST',
+        'The webhook secret cannot be read: the server secret (TOKEN_SECRET) changed since it was made; rotate the secret',
+      );
     }
   }
 
   private view(e: WebhookEndpointRecord): WebhookEndpoint {
     const iso = (d: Date | null) => (d ? d.toISOString() : null);
     return {
-      id: e.id, url: e.url, description: e.description, events: e.events, enabled: !e.disabledAt, disabledReason: e.disabledReason,
-      disabledAt: iso(e.disabledAt), failingSince: iso(e.failingSince),
-      previousSecretExpiresAt: e.previousExpiresAt && e.previousExpiresAt > this.clock.now() ? e.previousExpiresAt.toISOString() : null,
-      createdAt: e.createdAt.toISOString(), updatedAt: e.updatedAt.toISOString(),
+      id: e.id,
+      url: e.url,
+      description: e.description,
+      events: e.events,
+      enabled: !e.disabledAt,
+      disabledReason: e.disabledReason,
+      disabledAt: iso(e.disabledAt),
+      failingSince: iso(e.failingSince),
+      previousSecretExpiresAt:
+        e.previousExpiresAt && e.previousExpiresAt > this.clock.now() ? e.previousExpiresAt.toISOString() : null,
+      createdAt: e.createdAt.toISOString(),
+      updatedAt: e.updatedAt.toISOString(),
     };
   }
 }
@@ -438,5 +561,12 @@ function uniqueEvents(events: WebhookEventType[] | null | undefined): WebhookEve
 }
 
 function attemptView(a: WebhookAttemptRecord): WebhookAttempt {
-  return { webhookId: a.deliveryId, type: a.type, at: a.at.toISOString(), statusCode: a.statusCode, latencyMs: a.latencyMs, error: a.error };
+  return {
+    webhookId: a.deliveryId,
+    type: a.type,
+    at: a.at.toISOString(),
+    statusCode: a.statusCode,
+    latencyMs: a.latencyMs,
+    error: a.error,
+  };
 }

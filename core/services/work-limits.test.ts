@@ -6,7 +6,15 @@ import { checkWork, describeAmount, measureWork, runTimeoutMs } from './work-lim
 const input = (bytes: number): PluginInput => ({ path: `/tmp/${bytes}`, format: 'mp3', filename: 'a.mp3', bytes });
 
 const plugin = definePlugin({
-  id: 'test-work', kind: 'tool', op: 'test-work', title: 'Test', inputs: ['mp3'], options: z.object({}), plan: 'free', licenses: [], engines: [],
+  id: 'test-work',
+  kind: 'tool',
+  op: 'test-work',
+  title: 'Test',
+  inputs: ['mp3'],
+  options: z.object({}),
+  plan: 'free',
+  licenses: [],
+  engines: [],
   limits: {
     concurrency: 1,
     timeoutMs: (_inputs, measured) => 1000 + (measured ?? 0) * 10,
@@ -24,7 +32,9 @@ describe('bounded work per job', () => {
   it('refuses past the maximum with a message naming the limit', () => {
     expect(() => checkWork(plugin, "op 'test-work'", 3600, 'a.mp3')).not.toThrow();
     expect(() => checkWork(plugin, "op 'test-work'", undefined, 'a.mp3')).not.toThrow();
-    expect(() => checkWork(plugin, "op 'test-work'", 7300, 'a.mp3')).toThrow("op 'test-work' takes at most 1 hour of media per job; a.mp3 has 2.03 hours of media: cut it first (op trim-media)");
+    expect(() => checkWork(plugin, "op 'test-work'", 7300, 'a.mp3')).toThrow(
+      "op 'test-work' takes at most 1 hour of media per job; a.mp3 has 2.03 hours of media: cut it first (op trim-media)",
+    );
   });
 
   it('hands the measure to the deadline', () => {

@@ -11,13 +11,22 @@ import { badRequest } from './errors.js';
 const MEASURE_TIMEOUT_MS = 30_000;
 
 /** The declared measure of all inputs together; undefined when the plugin declares none or an input cannot be measured. */
-export async function measureWork(plugin: Plugin, inputs: readonly PluginInput[], workDir: string, signal?: AbortSignal): Promise<number | undefined> {
+export async function measureWork(
+  plugin: Plugin,
+  inputs: readonly PluginInput[],
+  workDir: string,
+  signal?: AbortSignal,
+): Promise<number | undefined> {
   const work = plugin.limits.work;
   if (!work) return undefined;
   let total = 0;
   for (const input of inputs) {
     const amount = await work
-      .measure(input, { signal: signal ?? AbortSignal.timeout(MEASURE_TIMEOUT_MS), timeoutMs: MEASURE_TIMEOUT_MS, workDir })
+      .measure(input, {
+        signal: signal ?? AbortSignal.timeout(MEASURE_TIMEOUT_MS),
+        timeoutMs: MEASURE_TIMEOUT_MS,
+        workDir,
+      })
       .catch(() => undefined);
     // A file the measure cannot read is judged by the run, as before (with its own messages).
     if (amount === undefined || !Number.isFinite(amount)) return undefined;
@@ -32,14 +41,20 @@ export function checkWork(plugin: Plugin, operation: string, measured: number | 
   if (!work || measured === undefined || measured <= work.max) return;
   throw badRequest(
     `${operation} takes at most ${describeAmount(work.max, work.unit)} per job; ${what} has ${describeAmount(measured, work.unit)}` +
-      (work.unit === 'pages' ? ': split it first (op split-pdf)' : work.unit === 'seconds' ? ': cut it first (op trim-media)' : ': scale it down first'),
+      (work.unit === 'pages'
+        ? ': split it first (op split-pdf)'
+        : work.unit === 'seconds'
+          ? ': cut it first (op trim-media)'
+          : ': scale it down first'),
   );
 }
 
 export function describeAmount(amount: number, unit: string): string {
   if (unit === 'seconds') {
     const hours = amount / 3600;
-    return hours >= 1 ? `${Number(hours.toFixed(2))} hour${hours === 1 ? '' : 's'} of media` : `${Math.round(amount)} seconds of media`;
+    return hours >= 1
+      ? `${Number(hours.toFixed(2))} hour${hours === 1 ? '' : 's'} of media`
+      : `${Math.round(amount)} seconds of media`;
   }
   return `${Number(amount.toFixed(unit === 'megapixels' ? 1 : 0)).toLocaleString('en-US')} ${unit}`;
 }

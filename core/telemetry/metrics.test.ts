@@ -5,7 +5,8 @@ import { recordHttpRequest, renderMetrics } from './metrics.js';
 describe('the exposition', () => {
   it('leaves out the gauges promtool rejects, and passes promtool check metrics', async () => {
     const text = await renderMetrics();
-    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) expect(text).not.toContain(`${name} `);
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+      expect(text).not.toContain(`${name} `);
     expect(text).toContain('# TYPE nodejs_active_handles gauge');
     const lint = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
     expect(lint.status, `${lint.stdout}${lint.stderr}`).toBe(0);

@@ -9,7 +9,18 @@
  * process) each engine call. Attributes are ids, plugin ids, formats and sizes: never file
  * names, keys or passwords.
  */
-import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import {
+  INVALID_SPAN_CONTEXT,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  context,
+  propagation,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 
 export { SpanKind, type Span };
 
@@ -26,7 +37,10 @@ export const tracingEnabled = (): boolean => started !== undefined;
 
 /** Whether the environment asks for traces: an OTLP endpoint is set and the SDK is not disabled. */
 export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true';
+  return (
+    Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) &&
+    env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true'
+  );
 }
 
 /**
@@ -40,7 +54,9 @@ export async function startTracing(serviceName: string, env: NodeJS.ProcessEnv =
   const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL;
   const [{ NodeSDK }, { OTLPTraceExporter }] = await Promise.all([
     import('@opentelemetry/sdk-node'),
-    protocol === 'http/protobuf' ? import('@opentelemetry/exporter-trace-otlp-proto') : import('@opentelemetry/exporter-trace-otlp-http'),
+    protocol === 'http/protobuf'
+      ? import('@opentelemetry/exporter-trace-otlp-proto')
+      : import('@opentelemetry/exporter-trace-otlp-http'),
   ]);
   const exporter = new OTLPTraceExporter();
   const sdk = new NodeSDK({
@@ -67,18 +83,27 @@ export async function stopTracing(): Promise<void> {
 }
 
 /** Run `fn` in a new span (child of the active one); the span ends when `fn` settles, with its error recorded. */
-export async function withSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, options: { kind?: SpanKind } = {}): Promise<T> {
+export async function withSpan<T>(
+  name: string,
+  attributes: Attributes,
+  fn: (span: Span) => Promise<T>,
+  options: { kind?: SpanKind } = {},
+): Promise<T> {
   if (!started) return fn(NOT_RECORDING);
-  return tracer.startActiveSpan(name, { attributes, ...(options.kind !== undefined ? { kind: options.kind } : {}) }, async (span) => {
-    try {
-      return await fn(span);
-    } catch (err) {
-      failSpan(span, err);
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(
+    name,
+    { attributes, ...(options.kind !== undefined ? { kind: options.kind } : {}) },
+    async (span) => {
+      try {
+        return await fn(span);
+      } catch (err) {
+        failSpan(span, err);
+        throw err;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 /** A span that already happened (e.g. a job's queue wait, from acceptance to start). */
@@ -88,9 +113,17 @@ export function recordSpan(name: string, attributes: Attributes, startTime: Date
 }
 
 /** A span ended by the caller (an engine process, an HTTP request). */
-export function startSpan(name: string, attributes: Attributes, options: { kind?: SpanKind; parent?: Context } = {}): Span {
+export function startSpan(
+  name: string,
+  attributes: Attributes,
+  options: { kind?: SpanKind; parent?: Context } = {},
+): Span {
   if (!started) return NOT_RECORDING;
-  return tracer.startSpan(name, { attributes, ...(options.kind !== undefined ? { kind: options.kind } : {}) }, options.parent ?? context.active());
+  return tracer.startSpan(
+    name,
+    { attributes, ...(options.kind !== undefined ? { kind: options.kind } : {}) },
+    options.parent ?? context.active(),
+  );
 }
 
 export function failSpan(span: Span, err: unknown): void {

@@ -31,7 +31,9 @@ pluginConformanceSuite(
       target: 'csv',
       expectFormat: 'csv',
       check: async (run) => {
-        expect(await outputOf(run)).toBe('name,city,note\r\nAlan Turing,Wilmslow,path C:\\temp\r\nKatherine Johnson,Hampton,"said ""go"""\r\n');
+        expect(await outputOf(run)).toBe(
+          'name,city,note\r\nAlan Turing,Wilmslow,path C:\\temp\r\nKatherine Johnson,Hampton,"said ""go"""\r\n',
+        );
       },
     },
     {
@@ -39,7 +41,8 @@ pluginConformanceSuite(
       files: [csvFile],
       target: 'tsv' as never,
       options: { trimSpaces: true },
-      check: async (run) => expect((await outputOf(run)).split('\n')[2]).toBe('Grace "Amazing" Hopper\tNew York\tline one\\nline two'),
+      check: async (run) =>
+        expect((await outputOf(run)).split('\n')[2]).toBe('Grace "Amazing" Hopper\tNew York\tline one\\nline two'),
     },
   ],
   { wireOptions: [{ trimSpaces: 'true' }, { trimSpaces: 'false' }] },
@@ -47,7 +50,12 @@ pluginConformanceSuite(
 
 it('round-trips: csv -> tsv -> csv keeps every field', async () => {
   const there = await runPlugin(plugin, [csvFile], {}, { target: 'tsv' as never });
-  const back = await runPlugin(plugin, [{ path: (there.result as { path: string }).path, format: 'tsv' as never }], {}, { target: 'csv' });
+  const back = await runPlugin(
+    plugin,
+    [{ path: (there.result as { path: string }).path, format: 'tsv' as never }],
+    {},
+    { target: 'csv' },
+  );
   expect(await outputOf(back)).toBe(
     'name,city,note\r\nAda Lovelace,London,"wrote the first program, 1843"\r\n"Grace ""Amazing"" Hopper",  New York  ,"line one\nline two"\r\n',
   );

@@ -27,7 +27,11 @@ const fromTsvField = (field: string) => field.replace(/\\([\\tnr])/g, (_, c: str
 const toCsvField = (field: string) => (/[",\r\n]/.test(field) ? `"${field.replaceAll('"', '""')}"` : field);
 
 function readRows(text: string, format: string): string[][] {
-  if (format === 'tsv') return text.split(/\r?\n/).filter((line) => line !== '').map((line) => line.split('\t').map(fromTsvField));
+  if (format === 'tsv')
+    return text
+      .split(/\r?\n/)
+      .filter((line) => line !== '')
+      .map((line) => line.split('\t').map(fromTsvField));
   try {
     return parse(text, { relax_column_count: true, skip_empty_lines: true }) as string[][];
   } catch (err) {
@@ -55,7 +59,9 @@ export default definePlugin({
     ctx.progress(50);
     ctx.signal.throwIfAborted();
     const csv = ctx.target === 'csv';
-    const body = rows.map((row) => row.map(csv ? toCsvField : toTsvField).join(csv ? ',' : '\t')).join(csv ? '\r\n' : '\n');
+    const body = rows
+      .map((row) => row.map(csv ? toCsvField : toTsvField).join(csv ? ',' : '\t'))
+      .join(csv ? '\r\n' : '\n');
     const output = path.join(ctx.workDir, `table.${ctx.target}`);
     await writeFile(output, `${body}${csv ? '\r\n' : '\n'}`, { signal: ctx.signal });
     ctx.progress(100);

@@ -20,7 +20,8 @@ export function findEmail(text: string): Finding<string | null> {
   const match = EMAIL.exec(text);
   if (!match) return notFound(null);
   const tail = EMAIL_TAIL.exec(nextLineAfter(text, match.index + match[0].length) ?? '');
-  const joined = tail && !/\.(?:com|org|net|de|fr|es|nl|it|pt|be|at|ch|uk|io|eu)$/i.test(match[0]) ? match[0] + tail[1] : match[0];
+  const joined =
+    tail && !/\.(?:com|org|net|de|fr|es|nl|it|pt|be|at|ch|uk|io|eu)$/i.test(match[0]) ? match[0] + tail[1] : match[0];
   return { value: joined.toLowerCase(), confidence: joined === match[0] ? 0.98 : 0.9 };
 }
 
@@ -28,7 +29,9 @@ export function findEmail(text: string): Finding<string | null> {
 export function findLinkedin(text: string): Finding<string | null> {
   const match = LINKEDIN.exec(text);
   if (!match) return notFound(null);
-  const tail = match[1]!.endsWith('-') ? HANDLE_TAIL.exec(nextLineAfter(text, match.index + match[0].length) ?? '') : null;
+  const tail = match[1]!.endsWith('-')
+    ? HANDLE_TAIL.exec(nextLineAfter(text, match.index + match[0].length) ?? '')
+    : null;
   const handle = tail ? match[1]! + tail[1] : match[1]!;
   return { value: `https://www.linkedin.com/in/${handle}`, confidence: tail ? 0.9 : 0.97 };
 }
@@ -71,16 +74,107 @@ export function findPhone(lines: readonly string[]): Finding<string | null> {
 
 const COUNTRIES = new Set(
   [
-    'Argentina', 'Australia', 'Austria', 'Belgium', 'Brazil', 'Bulgaria', 'Canada', 'Chile', 'China', 'Colombia', 'Croatia',
-    'Czech Republic', 'Czechia', 'Denmark', 'Egypt', 'England', 'Estonia', 'Finland', 'France', 'Germany', 'Greece', 'Hungary',
-    'India', 'Indonesia', 'Ireland', 'Israel', 'Italy', 'Japan', 'Kenya', 'Latvia', 'Lithuania', 'Luxembourg', 'Malaysia',
-    'Mexico', 'Morocco', 'Netherlands', 'The Netherlands', 'New Zealand', 'Nigeria', 'Norway', 'Pakistan', 'Peru',
-    'Philippines', 'Poland', 'Portugal', 'Romania', 'Scotland', 'Serbia', 'Singapore', 'Slovakia', 'Slovenia', 'South Africa',
-    'South Korea', 'Spain', 'Sweden', 'Switzerland', 'Taiwan', 'Thailand', 'Turkey', 'Ukraine', 'United Arab Emirates',
-    'United Kingdom', 'United States', 'USA', 'UK', 'UAE', 'Vietnam', 'Wales', 'Deutschland', 'Österreich', 'Schweiz',
-    'España', 'Espanya', 'Nederland', 'België', 'Belgique', 'Italia', 'Brasil', 'Suisse', 'Svizzera', 'Frankrijk', 'Duitsland',
-    'Spanje', 'Allemagne', 'Espagne', 'Italie', 'Royaume-Uni', 'Alemania', 'Francia', 'Reino Unido', 'Italien', 'Spanien',
-    'Frankreich', 'Niederlande', 'Belgien', 'Luxemburg', 'Irlanda', 'Portogallo', 'Germania', 'Paesi Bassi', 'Países Bajos',
+    'Argentina',
+    'Australia',
+    'Austria',
+    'Belgium',
+    'Brazil',
+    'Bulgaria',
+    'Canada',
+    'Chile',
+    'China',
+    'Colombia',
+    'Croatia',
+    'Czech Republic',
+    'Czechia',
+    'Denmark',
+    'Egypt',
+    'England',
+    'Estonia',
+    'Finland',
+    'France',
+    'Germany',
+    'Greece',
+    'Hungary',
+    'India',
+    'Indonesia',
+    'Ireland',
+    'Israel',
+    'Italy',
+    'Japan',
+    'Kenya',
+    'Latvia',
+    'Lithuania',
+    'Luxembourg',
+    'Malaysia',
+    'Mexico',
+    'Morocco',
+    'Netherlands',
+    'The Netherlands',
+    'New Zealand',
+    'Nigeria',
+    'Norway',
+    'Pakistan',
+    'Peru',
+    'Philippines',
+    'Poland',
+    'Portugal',
+    'Romania',
+    'Scotland',
+    'Serbia',
+    'Singapore',
+    'Slovakia',
+    'Slovenia',
+    'South Africa',
+    'South Korea',
+    'Spain',
+    'Sweden',
+    'Switzerland',
+    'Taiwan',
+    'Thailand',
+    'Turkey',
+    'Ukraine',
+    'United Arab Emirates',
+    'United Kingdom',
+    'United States',
+    'USA',
+    'UK',
+    'UAE',
+    'Vietnam',
+    'Wales',
+    'Deutschland',
+    'Österreich',
+    'Schweiz',
+    'España',
+    'Espanya',
+    'Nederland',
+    'België',
+    'Belgique',
+    'Italia',
+    'Brasil',
+    'Suisse',
+    'Svizzera',
+    'Frankrijk',
+    'Duitsland',
+    'Spanje',
+    'Allemagne',
+    'Espagne',
+    'Italie',
+    'Royaume-Uni',
+    'Alemania',
+    'Francia',
+    'Reino Unido',
+    'Italien',
+    'Spanien',
+    'Frankreich',
+    'Niederlande',
+    'Belgien',
+    'Luxemburg',
+    'Irlanda',
+    'Portogallo',
+    'Germania',
+    'Paesi Bassi',
+    'Países Bajos',
   ].map((country) => country.toLowerCase()),
 );
 const US_STATE =
@@ -91,26 +185,106 @@ const CITY_COUNTRY = new RegExp(String.raw`^(${PLACE_WORDS}),\s*(${PLACE_WORDS}|
 const LOCATION_LABEL =
   /^(?:location|address|based in|city|residence|wohnort|adresse|anschrift|domicile|ville|direcci[oó]n|ubicaci[oó]n|residencia|localidad|woonplaats|adres|indirizzo|residenza|citt[àa]|morada|localiza[çc][ãa]o|endere[çc]o|cidade)\s*:\s*(.+)$/iu;
 // "75011 Paris", "1012 AB Amsterdam", "1000-001 Lisboa", "20121 Milano": a postcode and a city.
-const POSTCODE_CITY = new RegExp(String.raw`^(?:[A-Z]{1,2}-)?\d{4,5}(?:-\d{3})?(?:\s?[A-Z]{2})?\s+${PLACE_WORDS}$`, 'u');
+const POSTCODE_CITY = new RegExp(
+  String.raw`^(?:[A-Z]{1,2}-)?\d{4,5}(?:-\d{3})?(?:\s?[A-Z]{2})?\s+${PLACE_WORDS}$`,
+  'u',
+);
 // "Torino (TO)", "São Paulo - SP": a city and its province or state code.
 const CITY_CODE = new RegExp(String.raw`^${PLACE_WORDS}\s*(?:\([A-Z]{2}\)|-\s*[A-Z]{2})$`, 'u');
 /** Cities written alone in a contact block ("Berlin", "Bologna"); a short list of large European and American ones. */
 const CITIES = new Set(
   [
-    'Amsterdam', 'Antwerpen', 'Athens', 'Barcelona', 'Berlin', 'Bilbao', 'Bologna', 'Bordeaux', 'Braga', 'Bremen', 'Brussels', 'Bruxelles',
-    'Brussel', 'Budapest', 'Coimbra', 'Copenhagen', 'Dortmund', 'Dresden', 'Dublin', 'Düsseldorf', 'Edinburgh', 'Eindhoven', 'Essen',
-    'Faro', 'Firenze', 'Frankfurt', 'Genova', 'Gent', 'Genève', 'Granada', 'Graz', 'Groningen', 'Hamburg', 'Hannover', 'Köln', 'Leipzig',
-    'Lille', 'Lisboa', 'Lisbon', 'London', 'Lyon', 'Madrid', 'Málaga', 'Manchester', 'Marseille', 'Milano', 'Milan', 'Montpellier',
-    'München', 'Munich', 'Nantes', 'Napoli', 'Nice', 'Nürnberg', 'Paris', 'Porto', 'Prague', 'Roma', 'Rome', 'Rotterdam', 'Salzburg',
-    'Sevilla', 'Strasbourg', 'Stuttgart', 'Toulouse', 'Torino', 'Utrecht', 'Valencia', 'Venezia', 'Vienna', 'Wien', 'Zaragoza', 'Zürich',
-    'Den Haag', 'São Paulo', 'Rio de Janeiro', 'Buenos Aires', 'Ciudad de México', 'New York', 'Toronto', 'Montréal', 'Bruges',
+    'Amsterdam',
+    'Antwerpen',
+    'Athens',
+    'Barcelona',
+    'Berlin',
+    'Bilbao',
+    'Bologna',
+    'Bordeaux',
+    'Braga',
+    'Bremen',
+    'Brussels',
+    'Bruxelles',
+    'Brussel',
+    'Budapest',
+    'Coimbra',
+    'Copenhagen',
+    'Dortmund',
+    'Dresden',
+    'Dublin',
+    'Düsseldorf',
+    'Edinburgh',
+    'Eindhoven',
+    'Essen',
+    'Faro',
+    'Firenze',
+    'Frankfurt',
+    'Genova',
+    'Gent',
+    'Genève',
+    'Granada',
+    'Graz',
+    'Groningen',
+    'Hamburg',
+    'Hannover',
+    'Köln',
+    'Leipzig',
+    'Lille',
+    'Lisboa',
+    'Lisbon',
+    'London',
+    'Lyon',
+    'Madrid',
+    'Málaga',
+    'Manchester',
+    'Marseille',
+    'Milano',
+    'Milan',
+    'Montpellier',
+    'München',
+    'Munich',
+    'Nantes',
+    'Napoli',
+    'Nice',
+    'Nürnberg',
+    'Paris',
+    'Porto',
+    'Prague',
+    'Roma',
+    'Rome',
+    'Rotterdam',
+    'Salzburg',
+    'Sevilla',
+    'Strasbourg',
+    'Stuttgart',
+    'Toulouse',
+    'Torino',
+    'Utrecht',
+    'Valencia',
+    'Venezia',
+    'Vienna',
+    'Wien',
+    'Zaragoza',
+    'Zürich',
+    'Den Haag',
+    'São Paulo',
+    'Rio de Janeiro',
+    'Buenos Aires',
+    'Ciudad de México',
+    'New York',
+    'Toronto',
+    'Montréal',
+    'Bruges',
   ].map((city) => city.toLowerCase()),
 );
 
 // "46023 ", "3511 AX ", "4000-447 ", "D-50672 ", "M3 2BA " before a city.
-const LEADING_POSTCODE = /^(?:[A-Z]{1,2}-)?(?:\d{4,5}(?:-\d{3})?(?:\s?[A-Z]{2}(?=\s))?|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s+(?=\p{Lu})/u;
+const LEADING_POSTCODE =
+  /^(?:[A-Z]{1,2}-)?(?:\d{4,5}(?:-\d{3})?(?:\s?[A-Z]{2}(?=\s))?|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})\s+(?=\p{Lu})/u;
 // A postal-address label with or without its colon, as a Europass label column writes it ("Dirección Calle ...").
-const ADDRESS_LABEL = /^(?:address|home address|adresse|anschrift|direcci[oó]n|adres|indirizzo|morada|endere[çc]o)\s*:?\s+(.*\d.*)$/iu;
+const ADDRESS_LABEL =
+  /^(?:address|home address|adresse|anschrift|direcci[oó]n|adres|indirizzo|morada|endere[çc]o)\s*:?\s+(.*\d.*)$/iu;
 
 /**
  * The place in a postal address, as written without the street: from the postcode to the end
@@ -143,7 +317,11 @@ export function isPlaceName(text: string): boolean {
   if (!trimmed || /\d/.test(trimmed) || JOB_WORDS.test(trimmed)) return false;
   if (isKnownPlace(trimmed) || isKnownRegion(trimmed)) return true;
   const parts = trimmed.split(/\s*,\s*/);
-  return parts.length <= 3 && isCityName(parts[0]!, CITIES) && parts.slice(1).every((part) => isKnownRegion(part) || isCityName(part, CITIES));
+  return (
+    parts.length <= 3 &&
+    isCityName(parts[0]!, CITIES) &&
+    parts.slice(1).every((part) => isKnownRegion(part) || isCityName(part, CITIES))
+  );
 }
 
 /** "Location: Berlin" (sure), "Berlin, Germany" (likely), "Springfield, Shelbyville" (a guess). */

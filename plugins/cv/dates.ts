@@ -28,7 +28,20 @@ const fold = (text: string) =>
 // Each month's names and abbreviations across the seven languages.
 const MONTH_WORDS: string[][] = [
   ['january', 'jan', 'januar', 'jänner', 'janvier', 'janv', 'enero', 'ene', 'januari', 'gennaio', 'gen', 'janeiro'],
-  ['february', 'feb', 'februar', 'février', 'févr', 'fév', 'fevr', 'febrero', 'februari', 'febbraio', 'fevereiro', 'fev'],
+  [
+    'february',
+    'feb',
+    'februar',
+    'février',
+    'févr',
+    'fév',
+    'fevr',
+    'febrero',
+    'februari',
+    'febbraio',
+    'fevereiro',
+    'fev',
+  ],
   ['march', 'mar', 'märz', 'mrz', 'mars', 'marzo', 'maart', 'mrt', 'março', 'marco'],
   ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile'],
   ['may', 'mai', 'mayo', 'mei', 'maggio', 'mag', 'maio'],
@@ -56,10 +69,44 @@ const YEAR = String.raw`(?:19|20)\d{2}`;
 const POINT = String.raw`(?:(?:${MONTH_NAME})\s*(?:de\s+)?|\d{1,2}\s*[/.]\s*)?${YEAR}(?:-(?:0[1-9]|1[0-2])(?!\d))?`;
 
 const PRESENT_WORDS = [
-  'present', 'current', 'currently', 'now', 'today', 'ongoing', 'date', 'heute', 'dato', 'jetzt', 'laufend', 'gegenwärtig',
-  "aujourd'hui", 'aujourd’hui', 'à ce jour', 'ce jour', 'présent', 'en cours', 'actuel', 'maintenant', 'actualidad', 'presente',
-  'actualmente', 'hoy', 'la fecha', 'heden', 'nu', 'huidig', 'oggi', 'ad oggi', 'in corso', 'attuale', 'atual', 'atualmente',
-  'o momento', 'momento', 'hoje', 'actual',
+  'present',
+  'current',
+  'currently',
+  'now',
+  'today',
+  'ongoing',
+  'date',
+  'heute',
+  'dato',
+  'jetzt',
+  'laufend',
+  'gegenwärtig',
+  "aujourd'hui",
+  'aujourd’hui',
+  'à ce jour',
+  'ce jour',
+  'présent',
+  'en cours',
+  'actuel',
+  'maintenant',
+  'actualidad',
+  'presente',
+  'actualmente',
+  'hoy',
+  'la fecha',
+  'heden',
+  'nu',
+  'huidig',
+  'oggi',
+  'ad oggi',
+  'in corso',
+  'attuale',
+  'atual',
+  'atualmente',
+  'o momento',
+  'momento',
+  'hoje',
+  'actual',
 ];
 const OPEN_END = String.raw`(?:${alternation(PRESENT_WORDS)})(?![\p{L}])`;
 const SINCE = String.raw`(?:since|from|seit|ab|depuis|desde|sinds|vanaf|dal|dall'|da)`;
@@ -69,14 +116,23 @@ const DATE_RANGE = new RegExp(
   String.raw`(?<![\d/.\p{L}])(?:(?:${SINCE})\s+)?(${POINT})\s*${TO}\s*(${POINT}|${OPEN_END})(?![\d/])|(?<![\p{L}])${SINCE}\s+(${POINT})(?![\d/]|\s*${TO}\s*\d)`,
   'giu',
 );
-const POINT_PARTS = new RegExp(String.raw`^(?:(${MONTH_NAME})\s*(?:de\s+)?|(\d{1,2})\s*[/.]\s*)?(${YEAR})(?:-(\d{2}))?$`, 'iu');
+const POINT_PARTS = new RegExp(
+  String.raw`^(?:(${MONTH_NAME})\s*(?:de\s+)?|(\d{1,2})\s*[/.]\s*)?(${YEAR})(?:-(\d{2}))?$`,
+  'iu',
+);
 
 /** A range's start or end as a month index; `end` makes a month inclusive. */
 function monthIndex(written: string, edge: 'start' | 'end'): number | undefined {
   const parts = POINT_PARTS.exec(written.trim());
   if (!parts) return undefined;
   const year = Number(parts[3]);
-  const month = parts[1] ? MONTH_NUMBER.get(fold(parts[1])) : parts[2] ? Number(parts[2]) : parts[4] ? Number(parts[4]) : undefined;
+  const month = parts[1]
+    ? MONTH_NUMBER.get(fold(parts[1]))
+    : parts[2]
+      ? Number(parts[2])
+      : parts[4]
+        ? Number(parts[4])
+        : undefined;
   if (month === undefined) return year * 12; // a bare year starts in January; as an end, "2015 - 2020" is 5 years
   if (month < 1 || month > 12) return undefined;
   return year * 12 + month - 1 + (edge === 'end' ? 1 : 0);
@@ -104,7 +160,8 @@ export function writtenRanges(text: string, now: ReferenceMonth): WrittenRange[]
   return ranges;
 }
 
-export const dateRanges = (text: string, now: ReferenceMonth): MonthRange[] => writtenRanges(text, now).map(({ start, end }) => ({ start, end }));
+export const dateRanges = (text: string, now: ReferenceMonth): MonthRange[] =>
+  writtenRanges(text, now).map(({ start, end }) => ({ start, end }));
 
 /** `line` without its date ranges (and brackets or separators left dangling). */
 export function withoutDateRanges(line: string): string {

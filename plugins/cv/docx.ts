@@ -8,7 +8,10 @@ const MAX_PART_BYTES = 50 * MB;
 const PART = /^word\/(document|header\d*)\.xml$/;
 
 const unreadable = (cause?: unknown) =>
-  new PluginError('Could not read this DOCX: the file is damaged or is not a Word document', cause ? { cause } : undefined);
+  new PluginError(
+    'Could not read this DOCX: the file is damaged or is not a Word document',
+    cause ? { cause } : undefined,
+  );
 
 export function docxText(bytes: Uint8Array): string {
   let parts: Record<string, Uint8Array>;
@@ -70,7 +73,8 @@ export function paragraphRuns(xml: string): Paragraph[] {
     } else if (tag === 'w:tab' && selfClosing && !inTabStops) current.text += '\t';
     else if ((tag === 'w:br' || tag === 'w:cr') && selfClosing) current.text += '\n';
     else if (tag === 'w:noBreakHyphen') current.text += '-';
-    else if (tag === 'w:sz' && selfClosing) current.size = Math.max(current.size, Number(SIZE.exec(attributes ?? '')?.[1] ?? 0));
+    else if (tag === 'w:sz' && selfClosing)
+      current.size = Math.max(current.size, Number(SIZE.exec(attributes ?? '')?.[1] ?? 0));
     else if (tag === 'w:p' && opening) open.push({ text: '', size: 0 });
     else if (tag === 'w:p' && (closing || selfClosing)) {
       if (selfClosing) lines.push({ text: '', size: 0 });

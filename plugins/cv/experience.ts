@@ -3,7 +3,14 @@
  * jobs listed, and the current title and employer from the first job entry.
  */
 import { isKnownPlace, isPlaceName } from './contact.js';
-import { dateRanges, hasDateRange, mergedMonths, withoutDateRanges, type MonthRange, type ReferenceMonth } from './dates.js';
+import {
+  dateRanges,
+  hasDateRange,
+  mergedMonths,
+  withoutDateRanges,
+  type MonthRange,
+  type ReferenceMonth,
+} from './dates.js';
 import { JOB_WORDS, notFound, type Finding } from './finding.js';
 
 export type { MonthRange, ReferenceMonth } from './dates.js';
@@ -27,9 +34,13 @@ const MAX_ENTRY_HEADING_WORDS = 10;
  */
 function entryHeading(lines: readonly string[], index: number): string[] {
   const isHeading = (line: string | undefined): line is string =>
-    line !== undefined && !ENTRY_BULLET.test(line) && !hasDateRange(line) && line.split(/\s+/).length <= MAX_ENTRY_HEADING_WORDS;
+    line !== undefined &&
+    !ENTRY_BULLET.test(line) &&
+    !hasDateRange(line) &&
+    line.split(/\s+/).length <= MAX_ENTRY_HEADING_WORDS;
   const heading = [withoutDateRanges(lines[index]!)];
-  for (let above = index - 1; above >= Math.max(0, index - 2) && isHeading(lines[above]); above--) heading.push(lines[above]!);
+  for (let above = index - 1; above >= Math.max(0, index - 2) && isHeading(lines[above]); above--)
+    heading.push(lines[above]!);
   if (isHeading(lines[index + 1])) heading.push(lines[index + 1]!);
   return heading.filter(Boolean);
 }
@@ -48,7 +59,8 @@ export function jobRanges(lines: readonly string[], now: ReferenceMonth): MonthR
   });
 }
 
-const STATED_YEARS = /(\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)(?:\s+of)?\s+(?:professional\s+|industry\s+|work\s+|relevant\s+|hands-on\s+)?experience/gi;
+const STATED_YEARS =
+  /(\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)(?:\s+of)?\s+(?:professional\s+|industry\s+|work\s+|relevant\s+|hands-on\s+)?experience/gi;
 const MAX_CAREER_YEARS = 60;
 
 /**
@@ -56,11 +68,18 @@ const MAX_CAREER_YEARS = 60;
  * ranges merged. `scope` is the experience section when there is one (surer), else the whole
  * text without its education section.
  */
-export function findYearsOfExperience(scope: { text: string; isExperienceSection: boolean }, fullText: string, now: ReferenceMonth): Finding<number | null> {
+export function findYearsOfExperience(
+  scope: { text: string; isExperienceSection: boolean },
+  fullText: string,
+  now: ReferenceMonth,
+): Finding<number | null> {
   const months = mergedMonths(jobRanges(scope.text.split('\n'), now));
-  const stated = [...fullText.matchAll(STATED_YEARS)].map((match) => Number(match[1])).filter((years) => years > 0 && years <= MAX_CAREER_YEARS);
+  const stated = [...fullText.matchAll(STATED_YEARS)]
+    .map((match) => Number(match[1]))
+    .filter((years) => years > 0 && years <= MAX_CAREER_YEARS);
   // A stated figure when the CV lists no dated jobs (or no experience section to read them from).
-  if (stated.length && (months === 0 || !scope.isExperienceSection)) return { value: Math.max(...stated), confidence: 0.9 };
+  if (stated.length && (months === 0 || !scope.isExperienceSection))
+    return { value: Math.max(...stated), confidence: 0.9 };
   if (months === 0 || months > MAX_CAREER_YEARS * 12) return notFound(null);
   return { value: Math.round((months / 12) * 10) / 10, confidence: scope.isExperienceSection ? 0.75 : 0.6 };
 }
@@ -68,7 +87,10 @@ export function findYearsOfExperience(scope: { text: string; isExperienceSection
 const COMPANY_SUFFIX =
   /(?:^|[\s,])(?:gmbh|ag|se|kg|inc|ltd|llc|llp|plc|corp|corporation|company|co|sa|s\.a|sas|sarl|s\.l|sl|bv|b\.v|nv|n\.v|oy|ab|srl|s\.r\.l|spa|s\.p\.a|lda|ltda|pty|limited|group|groupe|grupo|gruppo|labs|technologies|solutions|systems|bank|banco|banca|banque|university|universität|université|universidad|universidade|università)\.?$/i;
 // "Title at Employer" in the seven languages; the specific words first, the short ones ("en", "na") last.
-const AT_EMPLOYER = [/^(.+?)\s+(?:at|@|chez|bei|bij|presso|für|pour|para)\s+(.+)$/i, /^(.+?)\s+(?:en|na|no|em|in)\s+(.+)$/i];
+const AT_EMPLOYER = [
+  /^(.+?)\s+(?:at|@|chez|bei|bij|presso|für|pour|para)\s+(.+)$/i,
+  /^(.+?)\s+(?:en|na|no|em|in)\s+(.+)$/i,
+];
 
 export interface Role {
   title: Finding<string | null>;
@@ -113,7 +135,10 @@ export function employerName(text: string): string {
 
 const role = (title: string, employer: string | null | undefined, rawConfidence: number): Role => {
   const confidence = Math.round(rawConfidence * 100) / 100;
-  return { title: { value: title, confidence }, employer: employer ? { value: employerName(employer), confidence } : notFound(null) };
+  return {
+    title: { value: title, confidence },
+    employer: employer ? { value: employerName(employer), confidence } : notFound(null),
+  };
 };
 
 /**
@@ -124,23 +149,34 @@ const role = (title: string, employer: string | null | undefined, rawConfidence:
 function roleOnLine(line: string, confidence: number): Role | undefined {
   for (const pattern of AT_EMPLOYER) {
     const at = pattern.exec(line);
-    if (at && JOB_WORDS.test(at[1]!) && !JOB_WORDS.test(at[2]!) && !isPlaceName(employerName(at[2]!))) return role(at[1]!, at[2]!, confidence);
+    if (at && JOB_WORDS.test(at[1]!) && !JOB_WORDS.test(at[2]!) && !isPlaceName(employerName(at[2]!)))
+      return role(at[1]!, at[2]!, confidence);
   }
-  const separators: Array<[RegExp, number]> = [[STRONG_SEPARATOR, 0], [/(,\s+)/, 0.05], [HYPHEN_SEPARATOR, 0.05]];
+  const separators: Array<[RegExp, number]> = [
+    [STRONG_SEPARATOR, 0],
+    [/(,\s+)/, 0.05],
+    [HYPHEN_SEPARATOR, 0.05],
+  ];
   for (const [separator, penalty] of separators) {
     const parts = cut(line, separator);
     for (let at = 1; at < parts.length; at += 2) {
       const first = parts.slice(0, at).join('').trim();
-      const second = parts.slice(at + 1).join('').trim();
+      const second = parts
+        .slice(at + 1)
+        .join('')
+        .trim();
       const firstIsTitle = JOB_WORDS.test(first);
       const secondIsTitle = JOB_WORDS.test(second);
-      if (firstIsTitle && !secondIsTitle && !isPlaceName(employerName(second))) return role(first, second, confidence - penalty);
-      if (secondIsTitle && !firstIsTitle && !isPlaceName(employerName(first))) return role(second, first, confidence - 0.05);
+      if (firstIsTitle && !secondIsTitle && !isPlaceName(employerName(second)))
+        return role(first, second, confidence - penalty);
+      if (secondIsTitle && !firstIsTitle && !isPlaceName(employerName(first)))
+        return role(second, first, confidence - 0.05);
     }
   }
   for (const separator of [STRONG_SEPARATOR, /(,\s+)/]) {
     const parts = cut(line, separator);
-    if (parts.length >= 3 && COMPANY_SUFFIX.test(employerName(parts.slice(2).join('')))) return role(parts[0]!, parts.slice(2).join(''), confidence - 0.1);
+    if (parts.length >= 3 && COMPANY_SUFFIX.test(employerName(parts.slice(2).join(''))))
+      return role(parts[0]!, parts.slice(2).join(''), confidence - 0.1);
   }
   return undefined;
 }

@@ -79,9 +79,22 @@ export const SCANNED_CV_ROW = {
 };
 
 /** Only a name-like line near the top, a free-text email-less note and no dates. */
-export const SPARSE_CV = ['Resume', 'Alex Morgan', 'I enjoy working with people and solving problems.', 'References available on request.'];
+export const SPARSE_CV = [
+  'Resume',
+  'Alex Morgan',
+  'I enjoy working with people and solving problems.',
+  'References available on request.',
+];
 
-type FixtureName = 'full-pdf' | 'full-docx' | 'full-doc' | 'scanned-pdf' | 'sparse-pdf' | 'encrypted-pdf' | 'damaged-pdf' | 'damaged-docx';
+type FixtureName =
+  | 'full-pdf'
+  | 'full-docx'
+  | 'full-doc'
+  | 'scanned-pdf'
+  | 'sparse-pdf'
+  | 'encrypted-pdf'
+  | 'damaged-pdf'
+  | 'damaged-docx';
 
 const FORMATS: Record<FixtureName, FormatId> = {
   'full-pdf': 'pdf',
@@ -110,7 +123,10 @@ async function scannedPdf(lines: readonly string[]): Promise<Uint8Array> {
   const lineHeight = 70;
   const height = 200 + lines.length * lineHeight;
   const texts = lines
-    .map((line, index) => `<text x="100" y="${150 + index * lineHeight}" font-family="DejaVu Sans" font-size="44">${escapeXml(line)}</text>`)
+    .map(
+      (line, index) =>
+        `<text x="100" y="${150 + index * lineHeight}" font-family="DejaVu Sans" font-size="44">${escapeXml(line)}</text>`,
+    )
     .join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${texts}</svg>`;
   const png = await sharp(Buffer.from(svg)).png().toBuffer();
@@ -129,7 +145,8 @@ function paragraphXml(line: string): string {
 /** A minimal DOCX: content types, package relationships and the document part. */
 async function docx(lines: readonly string[], output: string): Promise<void> {
   const zip = new ZipFile();
-  const add = (name: string, xml: string) => zip.addBuffer(Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n${xml}`), name);
+  const add = (name: string, xml: string) =>
+    zip.addBuffer(Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n${xml}`), name);
   add(
     '[Content_Types].xml',
     '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
@@ -162,9 +179,21 @@ export class CvFixtures {
     await docx(FULL_CV, this.get('full-docx').path);
     await writeFile(this.get('scanned-pdf').path, await scannedPdf(SCANNED_CV));
     await writeFile(this.get('sparse-pdf').path, await textPdf(SPARSE_CV));
-    await runProcess('qpdf', ['--encrypt', 'user-secret', 'owner-secret', '256', '--', this.get('full-pdf').path, this.get('encrypted-pdf').path], {
-      timeoutMs: 10_000,
-    });
+    await runProcess(
+      'qpdf',
+      [
+        '--encrypt',
+        'user-secret',
+        'owner-secret',
+        '256',
+        '--',
+        this.get('full-pdf').path,
+        this.get('encrypted-pdf').path,
+      ],
+      {
+        timeoutMs: 10_000,
+      },
+    );
     await writeFile(this.get('damaged-pdf').path, '%PDF-1.7\nthis is not really a PDF\n');
     await writeFile(this.get('damaged-docx').path, 'PK\u0003\u0004 truncated zip');
     await this.legacyDoc();
@@ -181,10 +210,14 @@ export class CvFixtures {
     const source = path.join(scratch, 'cv.docx');
     await copyFile(this.get('full-docx').path, source);
     const profile = pathToFileURL(path.join(scratch, 'profile')).href;
-    await runProcess('soffice', [`-env:UserInstallation=${profile}`, '--headless', '--convert-to', 'doc:MS Word 97', '--outdir', scratch, source], {
-      timeoutMs: 60_000,
-      env: { ...process.env, HOME: scratch },
-    });
+    await runProcess(
+      'soffice',
+      [`-env:UserInstallation=${profile}`, '--headless', '--convert-to', 'doc:MS Word 97', '--outdir', scratch, source],
+      {
+        timeoutMs: 60_000,
+        env: { ...process.env, HOME: scratch },
+      },
+    );
     await copyFile(path.join(scratch, 'cv.doc'), this.get('full-doc').path);
   }
 }

@@ -9,7 +9,10 @@ import { dirname, join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 
-const STANDARD_FONTS = join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts/');
+const STANDARD_FONTS = join(
+  dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')),
+  'standard_fonts/',
+);
 
 export interface Item {
   str: string;
@@ -44,7 +47,11 @@ function splitColumns(items: readonly Item[], pageWidth: number): Item[][] {
     if (best.crossing.length === 0) {
       // Centre the cut in the empty band.
       let end = x;
-      while (end + step <= pageWidth * (1 - MIN_COLUMN_SHARE) && !items.some((item) => item.x < end + step && item.x + item.w > end + step)) end += step;
+      while (
+        end + step <= pageWidth * (1 - MIN_COLUMN_SHARE) &&
+        !items.some((item) => item.x < end + step && item.x + item.w > end + step)
+      )
+        end += step;
       best = { x: (x + end) / 2, crossing: [] };
       break;
     }
@@ -84,7 +91,10 @@ function isLabelColumn(left: readonly Item[]): boolean {
   for (const item of left) {
     const y = Math.round(item.y);
     const line = lines.get(y);
-    lines.set(y, { start: Math.min(line?.start ?? Infinity, item.x), end: Math.max(line?.end ?? -Infinity, item.x + item.w) });
+    lines.set(y, {
+      start: Math.min(line?.start ?? Infinity, item.x),
+      end: Math.max(line?.end ?? -Infinity, item.x + item.w),
+    });
   }
   const spans = [...lines.values()];
   const rightEdge = Math.max(...spans.map((l) => l.end));
@@ -147,7 +157,13 @@ export async function positionedText(pdf: string, signal: AbortSignal, maxPages 
         const [a, b, c, d, e, f] = item.transform as number[];
         // Upright text only; rotated margin notes keep pdftotext's order.
         if (Math.abs(b!) > 0.01 || Math.abs(c!) > 0.01) continue;
-        items.push({ str: item.str, x: e!, w: item.width, y: viewport.height - f!, size: Math.hypot(c!, d!) || item.height });
+        items.push({
+          str: item.str,
+          x: e!,
+          w: item.width,
+          y: viewport.height - f!,
+          size: Math.hypot(c!, d!) || item.height,
+        });
       }
       pages.push(pageText(items, viewport.width));
       page.cleanup();

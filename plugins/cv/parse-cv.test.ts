@@ -28,7 +28,11 @@ function expectFullCv(row: CvRow) {
 pluginConformanceSuite(parseCvPlugin, [
   { name: 'text PDF', files: [fixtures.get('full-pdf')], check: (run) => expectFullCv(rowOf(run)) },
   { name: 'DOCX', files: [fixtures.get('full-docx')], check: (run) => expectFullCv(rowOf(run)) },
-  { name: 'legacy DOC through LibreOffice', files: [fixtures.get('full-doc')], check: (run) => expectFullCv(rowOf(run)) },
+  {
+    name: 'legacy DOC through LibreOffice',
+    files: [fixtures.get('full-doc')],
+    check: (run) => expectFullCv(rowOf(run)),
+  },
   {
     name: 'scanned PDF through OCR',
     files: [fixtures.get('scanned-pdf')],
@@ -38,7 +42,8 @@ pluginConformanceSuite(parseCvPlugin, [
       expect(confidence.email).toBeGreaterThanOrEqual(0.8);
       expect(confidence.phone).toBeGreaterThanOrEqual(0.8);
       // OCR lowers every confidence, so heuristic fields are marked for review.
-      for (const field of ['name', 'title', 'employer', 'location', 'years_exp'] as const) expect(confidence[field]).toBeLessThan(0.8);
+      for (const field of ['name', 'title', 'employer', 'location', 'years_exp'] as const)
+        expect(confidence[field]).toBeLessThan(0.8);
       expect(confidence.linkedin).toBe(0);
       expect(run.progress.some((pct) => pct > 10 && pct < 100)).toBe(true);
     },
@@ -75,7 +80,9 @@ describe('parse-cv', () => {
   });
 
   it('asks for a password-protected PDF to be unlocked first', async () => {
-    await expect(runPlugin(parseCvPlugin, [fixtures.get('encrypted-pdf')])).rejects.toThrow('The PDF is password-protected: unlock it first (op unlock-pdf)');
+    await expect(runPlugin(parseCvPlugin, [fixtures.get('encrypted-pdf')])).rejects.toThrow(
+      'The PDF is password-protected: unlock it first (op unlock-pdf)',
+    );
   });
 
   it('refuses a damaged DOCX with a clear message', async () => {

@@ -8,7 +8,17 @@ import { JOB_WORDS, notFound, type Finding } from './finding.js';
 import { isDocumentTitle, readDocument, sectionOf, type CvDocument } from './sections.js';
 import { findSkills } from './skills.js';
 
-export const CV_FIELDS = ['name', 'email', 'phone', 'title', 'employer', 'location', 'linkedin', 'skills', 'years_exp'] as const;
+export const CV_FIELDS = [
+  'name',
+  'email',
+  'phone',
+  'title',
+  'employer',
+  'location',
+  'linkedin',
+  'skills',
+  'years_exp',
+] as const;
 export type CvField = (typeof CV_FIELDS)[number];
 
 export interface CvRow {
@@ -33,10 +43,28 @@ export interface ParseOptions {
 
 const OCR_CONFIDENCE_FACTOR = 0.9;
 const NAME_SEARCH_LINES = 8;
-const NAME_PARTICLES = new Set(['van', 'von', 'der', 'den', 'de', 'del', 'della', 'da', 'di', 'du', 'la', 'le', 'bin', 'ibn', 'al', 'y']);
+const NAME_PARTICLES = new Set([
+  'van',
+  'von',
+  'der',
+  'den',
+  'de',
+  'del',
+  'della',
+  'da',
+  'di',
+  'du',
+  'la',
+  'le',
+  'bin',
+  'ibn',
+  'al',
+  'y',
+]);
 const NAME_WORD = /^\p{Lu}[\p{L}'’.-]*$/u;
 // "Name:", and a label column's "Nombre Diego García" (no colon): name, nom, nombre, naam, nome.
-const NAME_LABEL = /^(?:full\s+name|name|nom|nombre|naam|nome|nom complet|nombre completo|nome completo|vollständiger name)(?:\s*:\s*|\s+(?=\p{Lu}))/iu;
+const NAME_LABEL =
+  /^(?:full\s+name|name|nom|nombre|naam|nome|nom complet|nombre completo|nome completo|vollständiger name)(?:\s*:\s*|\s+(?=\p{Lu}))/iu;
 
 /** Whether `line` is shaped like a person's name: 2-4 capitalised words, nothing else. */
 export function looksLikeName(line: string): boolean {
@@ -47,7 +75,8 @@ export function looksLikeName(line: string): boolean {
   return capitalised >= 2 && capitalised <= 4 && capitalised + particles === words.length;
 }
 
-const isUpperWord = (word: string) => /\p{Lu}/u.test(word) && word === word.toLocaleUpperCase('und') && /\p{L}{2}/u.test(word);
+const isUpperWord = (word: string) =>
+  /\p{Lu}/u.test(word) && word === word.toLocaleUpperCase('und') && /\p{L}{2}/u.test(word);
 const capitalise = (word: string) =>
   word
     .toLocaleLowerCase('und')
@@ -61,10 +90,13 @@ export function normalName(name: string): string {
   const words = name.split(/\s+/);
   const upper = words.map(isUpperWord);
   const allUpper = upper.every(Boolean);
-  const cased = words.map((word, index) => (!upper[index] ? word : NAME_PARTICLES.has(word.toLowerCase()) && !allUpper ? word.toLowerCase() : capitalise(word)));
+  const cased = words.map((word, index) =>
+    !upper[index] ? word : NAME_PARTICLES.has(word.toLowerCase()) && !allUpper ? word.toLowerCase() : capitalise(word),
+  );
   // Surname first in capitals: the leading upper-case words move to the end.
   const leading = upper.findIndex((isUpper) => !isUpper);
-  if (!allUpper && leading > 0 && upper.slice(leading).every((isUpper) => !isUpper)) return [...cased.slice(leading), ...cased.slice(0, leading)].join(' ');
+  if (!allUpper && leading > 0 && upper.slice(leading).every((isUpper) => !isUpper))
+    return [...cased.slice(leading), ...cased.slice(0, leading)].join(' ');
   return cased.join(' ');
 }
 
@@ -83,7 +115,8 @@ export function findName(header: readonly string[]): Finding<string | null> {
     const labelled = NAME_LABEL.test(line);
     let name = line.replace(NAME_LABEL, '').trim();
     const next = candidates[index + 1];
-    if (!name.includes(' ') && next && /^\p{Lu}[\p{L}'’-]+$/u.test(next) && looksLikeName(`${name} ${next}`)) name = `${name} ${next}`;
+    if (!name.includes(' ') && next && /^\p{Lu}[\p{L}'’-]+$/u.test(next) && looksLikeName(`${name} ${next}`))
+      name = `${name} ${next}`;
     if (looksLikeName(name)) {
       const confidence = labelled ? 0.9 : position === 0 ? 0.85 : position <= 2 ? 0.75 : 0.6;
       return { value: normalName(name), confidence };
@@ -98,7 +131,8 @@ function experienceScope(doc: CvDocument): { text: string; isExperienceSection: 
   const experience = sectionOf(doc, 'experience');
   if (experience) return { text: experience.lines.join('\n'), isExperienceSection: true };
   const education = sectionOf(doc, 'education');
-  const inEducation = (index: number) => !!education && index >= education.heading && index <= education.heading + education.lines.length;
+  const inEducation = (index: number) =>
+    !!education && index >= education.heading && index <= education.heading + education.lines.length;
   return { text: doc.lines.filter((_, index) => !inEducation(index)).join('\n'), isExperienceSection: false };
 }
 

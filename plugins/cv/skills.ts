@@ -16,7 +16,9 @@ export function splitSkills(lines: readonly string[]): string[] {
     .map((line) => line.replace(LEADING_BULLET, '').replace(GROUP_LABEL, ''))
     .flatMap((line) => line.split(ITEM_SEPARATOR))
     .map((item) => item.replace(LEADING_BULLET, '').replace(/\.$/, '').trim())
-    .filter((item) => /\p{L}/u.test(item) && item.length <= MAX_ITEM_LENGTH && item.split(/\s+/).length <= MAX_ITEM_WORDS);
+    .filter(
+      (item) => /\p{L}/u.test(item) && item.length <= MAX_ITEM_LENGTH && item.split(/\s+/).length <= MAX_ITEM_WORDS,
+    );
   return dedupe(items);
 }
 
@@ -25,27 +27,78 @@ export function splitSkills(lines: readonly string[]): string[] {
  * that are also ordinary words (case-sensitive, so "excel at" is not Excel).
  */
 const DICTIONARY: ReadonlyArray<{ name: string; caseSensitive?: boolean; aliases?: string[] }> = [
-  { name: 'JavaScript' }, { name: 'TypeScript' }, { name: 'Python' }, { name: 'Java' }, { name: 'C++' }, { name: 'C#' },
-  { name: 'Golang' }, { name: 'Rust', caseSensitive: true }, { name: 'Ruby' }, { name: 'PHP' }, { name: 'Kotlin' },
-  { name: 'Swift', caseSensitive: true }, { name: 'Scala' }, { name: 'SQL', caseSensitive: true },
-  { name: 'PostgreSQL', aliases: ['Postgres'] }, { name: 'MySQL' }, { name: 'MongoDB' }, { name: 'Redis' },
-  { name: 'Elasticsearch' }, { name: 'GraphQL' }, { name: 'REST', caseSensitive: true }, { name: 'React', aliases: ['React.js', 'ReactJS'] },
-  { name: 'Angular' }, { name: 'Vue.js', aliases: ['Vue', 'VueJS'] }, { name: 'Node.js', aliases: ['NodeJS'] },
-  { name: 'Django' }, { name: 'Flask' }, { name: 'Spring Boot' }, { name: '.NET' }, { name: 'HTML', caseSensitive: true },
-  { name: 'CSS', caseSensitive: true }, { name: 'Docker' }, { name: 'Kubernetes', aliases: ['K8s'] }, { name: 'Terraform' },
-  { name: 'Ansible' }, { name: 'AWS', caseSensitive: true }, { name: 'Azure' }, { name: 'GCP', caseSensitive: true },
-  { name: 'Linux' }, { name: 'Git', caseSensitive: true }, { name: 'CI/CD' }, { name: 'Jenkins' }, { name: 'Kafka' },
-  { name: 'RabbitMQ' }, { name: 'Apache Spark' }, { name: 'Pandas' }, { name: 'NumPy' }, { name: 'TensorFlow' },
-  { name: 'PyTorch' }, { name: 'Machine Learning' }, { name: 'Excel', caseSensitive: true }, { name: 'Power BI' },
-  { name: 'Tableau' }, { name: 'Figma' }, { name: 'Photoshop' }, { name: 'Agile', caseSensitive: true },
-  { name: 'Scrum', caseSensitive: true }, { name: 'Jira' }, { name: 'SAP', caseSensitive: true }, { name: 'Salesforce' },
-  { name: 'Microservices' }, { name: 'Bash' }, { name: 'MATLAB' },
+  { name: 'JavaScript' },
+  { name: 'TypeScript' },
+  { name: 'Python' },
+  { name: 'Java' },
+  { name: 'C++' },
+  { name: 'C#' },
+  { name: 'Golang' },
+  { name: 'Rust', caseSensitive: true },
+  { name: 'Ruby' },
+  { name: 'PHP' },
+  { name: 'Kotlin' },
+  { name: 'Swift', caseSensitive: true },
+  { name: 'Scala' },
+  { name: 'SQL', caseSensitive: true },
+  { name: 'PostgreSQL', aliases: ['Postgres'] },
+  { name: 'MySQL' },
+  { name: 'MongoDB' },
+  { name: 'Redis' },
+  { name: 'Elasticsearch' },
+  { name: 'GraphQL' },
+  { name: 'REST', caseSensitive: true },
+  { name: 'React', aliases: ['React.js', 'ReactJS'] },
+  { name: 'Angular' },
+  { name: 'Vue.js', aliases: ['Vue', 'VueJS'] },
+  { name: 'Node.js', aliases: ['NodeJS'] },
+  { name: 'Django' },
+  { name: 'Flask' },
+  { name: 'Spring Boot' },
+  { name: '.NET' },
+  { name: 'HTML', caseSensitive: true },
+  { name: 'CSS', caseSensitive: true },
+  { name: 'Docker' },
+  { name: 'Kubernetes', aliases: ['K8s'] },
+  { name: 'Terraform' },
+  { name: 'Ansible' },
+  { name: 'AWS', caseSensitive: true },
+  { name: 'Azure' },
+  { name: 'GCP', caseSensitive: true },
+  { name: 'Linux' },
+  { name: 'Git', caseSensitive: true },
+  { name: 'CI/CD' },
+  { name: 'Jenkins' },
+  { name: 'Kafka' },
+  { name: 'RabbitMQ' },
+  { name: 'Apache Spark' },
+  { name: 'Pandas' },
+  { name: 'NumPy' },
+  { name: 'TensorFlow' },
+  { name: 'PyTorch' },
+  { name: 'Machine Learning' },
+  { name: 'Excel', caseSensitive: true },
+  { name: 'Power BI' },
+  { name: 'Tableau' },
+  { name: 'Figma' },
+  { name: 'Photoshop' },
+  { name: 'Agile', caseSensitive: true },
+  { name: 'Scrum', caseSensitive: true },
+  { name: 'Jira' },
+  { name: 'SAP', caseSensitive: true },
+  { name: 'Salesforce' },
+  { name: 'Microservices' },
+  { name: 'Bash' },
+  { name: 'MATLAB' },
 ];
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Not inside a longer token, an email address or a URL ("jane@react.dev" is not React).
 const wordPattern = (term: string, caseSensitive: boolean) =>
-  new RegExp(String.raw`(?<![\p{L}\p{N}+#.@/])${escapeRegExp(term)}(?![\p{L}\p{N}+#]|\.\p{L})`, caseSensitive ? 'u' : 'iu');
+  new RegExp(
+    String.raw`(?<![\p{L}\p{N}+#.@/])${escapeRegExp(term)}(?![\p{L}\p{N}+#]|\.\p{L})`,
+    caseSensitive ? 'u' : 'iu',
+  );
 
 const DICTIONARY_PATTERNS = DICTIONARY.map((skill) => ({
   name: skill.name,

@@ -84,7 +84,9 @@ export async function cvText(input: PluginInput, ctx: RunContext): Promise<CvTex
       ? await pdfText(input.path, ctx)
       : { text: await readDocx(input.format === 'doc' ? await docToDocx(input.path, ctx) : input.path), ocr: false };
   if (letterCount(extracted.text) === 0) {
-    throw new PluginError(extracted.ocr ? 'No readable text found in this CV, even with OCR' : 'No text found in this CV');
+    throw new PluginError(
+      extracted.ocr ? 'No readable text found in this CV, even with OCR' : 'No text found in this CV',
+    );
   }
   return extracted;
 }

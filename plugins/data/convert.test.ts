@@ -38,7 +38,12 @@ pluginConformanceSuite(dataConvertPlugin, [
     files: [{ path: files.csv, format: 'csv' }],
     target: 'xlsx',
     expectFormat: 'xlsx',
-    check: async (run) => expect(await sheetValues(run)).toEqual([['name', 'age', 'city'], ['Ada', 36, 'London'], ['Linus', 54, 'Portland, OR']]),
+    check: async (run) =>
+      expect(await sheetValues(run)).toEqual([
+        ['name', 'age', 'city'],
+        ['Ada', 36, 'London'],
+        ['Linus', 54, 'Portland, OR'],
+      ]),
   },
   {
     name: 'json -> csv',
@@ -79,7 +84,12 @@ pluginConformanceSuite(dataConvertPlugin, [
     name: 'xlsx -> csv',
     files: [{ path: files.xlsx, format: 'xlsx' }],
     target: 'csv',
-    check: async (run) => expect(await csv(run)).toEqual([['name', 'age', 'born', 'total'], ['Ada', '36', '1815-12-10', '72'], ['Linus', '54', '', 'rich text']]),
+    check: async (run) =>
+      expect(await csv(run)).toEqual([
+        ['name', 'age', 'born', 'total'],
+        ['Ada', '36', '1815-12-10', '72'],
+        ['Linus', '54', '', 'rich text'],
+      ]),
   },
 ]);
 
@@ -119,8 +129,12 @@ describe('data-convert', () => {
   });
 
   it('refuses JSON that is not an array of objects', async () => {
-    await expect(run('obj.json', '{"a":1}', 'json', 'csv')).rejects.toThrow('JSON must be an array of objects (one per row); got an object');
-    await expect(run('arr.json', '[{"a":1},[1,2]]', 'json', 'csv')).rejects.toThrow('JSON must be an array of objects (one per row); item 2 is an array');
+    await expect(run('obj.json', '{"a":1}', 'json', 'csv')).rejects.toThrow(
+      'JSON must be an array of objects (one per row); got an object',
+    );
+    await expect(run('arr.json', '[{"a":1},[1,2]]', 'json', 'csv')).rejects.toThrow(
+      'JSON must be an array of objects (one per row); item 2 is an array',
+    );
     await expect(run('bad.json', '[{"a":1}', 'json', 'csv')).rejects.toThrow(/^Invalid JSON/);
   });
 
@@ -132,6 +146,8 @@ describe('data-convert', () => {
   });
 
   it('refuses a damaged xlsx with a clear message', async () => {
-    await expect(run('broken.xlsx', 'not a zip', 'xlsx', 'csv')).rejects.toThrow('Could not read the spreadsheet: it is damaged or not an XLSX workbook');
+    await expect(run('broken.xlsx', 'not a zip', 'xlsx', 'csv')).rejects.toThrow(
+      'Could not read the spreadsheet: it is damaged or not an XLSX workbook',
+    );
   });
 });

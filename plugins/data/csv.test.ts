@@ -42,6 +42,8 @@ describe('parseCsv and stringifyCsv', () => {
     expect(() => parseCsv('a,b\n"open,2\n')).toThrow(/Could not read the CSV: .*quote/i);
   });
   it('refuses more than MAX_ROWS rows', () => {
-    expect(() => parseCsv('h\n' + '1\n'.repeat(MAX_ROWS + 1), ',')).toThrow(/Too many rows: the limit is 1,000,000 rows/);
+    expect(() => parseCsv(`h\n${'1\n'.repeat(MAX_ROWS + 1)}`, ',')).toThrow(
+      /Too many rows: the limit is 1,000,000 rows/,
+    );
   }, 60_000);
 });

@@ -23,18 +23,24 @@ export type Delimiter = ',' | ';' | '\t';
 const DELIMITERS: readonly Delimiter[] = [',', ';', '\t'];
 
 /** Read a text input within MAX_TEXT_BYTES and decode it (see decodeText). */
-export async function readTextInput(input: PluginInput, signal: AbortSignal): Promise<{ text: string; encoding: string }> {
+export async function readTextInput(
+  input: PluginInput,
+  signal: AbortSignal,
+): Promise<{ text: string; encoding: string }> {
   signal.throwIfAborted();
   const { size } = await stat(input.path);
-  if (size > MAX_TEXT_BYTES) throw new PluginError(`File is too large: ${megabytes(size)} MB (limit ${megabytes(MAX_TEXT_BYTES)} MB)`);
+  if (size > MAX_TEXT_BYTES)
+    throw new PluginError(`File is too large: ${megabytes(size)} MB (limit ${megabytes(MAX_TEXT_BYTES)} MB)`);
   const bytes = await readFile(input.path, { signal });
   return decodeText(bytes);
 }
 
 /** UTF-8 (BOM stripped); UTF-16 when it starts with its BOM; otherwise Windows-1252 (a superset of Latin-1's printable range). */
 export function decodeText(bytes: Uint8Array): { text: string; encoding: string } {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe)
+    return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff)
+    return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
   const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
   try {
     return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body), encoding: 'utf-8' };
@@ -63,7 +69,8 @@ export function detectDelimiter(text: string): Delimiter {
   const end = Math.min(text.length, 256 * 1024);
   for (let i = 0; i < end && records < 50; i++) {
     const ch = text[i]!;
-    if (ch === '"') inQuotes = !inQuotes; // a doubled quote toggles twice: no change
+    if (ch === '"')
+      inQuotes = !inQuotes; // a doubled quote toggles twice: no change
     else if (!inQuotes && (ch === '\n' || ch === '\r')) {
       if (ch === '\r' && text[i + 1] === '\n') i++;
       records++;
@@ -106,7 +113,8 @@ export function parseCsv(text: string, delimiter: Delimiter = detectDelimiter(te
   } catch (err) {
     throw new PluginError(`Could not read the CSV: ${(err as Error).message}`, { cause: err });
   }
-  if (records.length > MAX_ROWS + 1) throw new PluginError(`Too many rows: the limit is ${MAX_ROWS.toLocaleString('en-US')} rows`);
+  if (records.length > MAX_ROWS + 1)
+    throw new PluginError(`Too many rows: the limit is ${MAX_ROWS.toLocaleString('en-US')} rows`);
   return records;
 }
 

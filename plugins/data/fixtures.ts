@@ -35,13 +35,22 @@ export const SAMPLE_VTT = [
 ].join('\n');
 
 /** Latin-1, semicolon-delimited, with a quoted newline, a quoted delimiter and doubled quotes. */
-export const LATIN1_CSV = Buffer.from('name;city;note\r\nJosé;Zürich;"line one\nline two"\r\nRenée;"Köln; Mitte";"say ""hi"""\r\n', 'latin1');
+export const LATIN1_CSV = Buffer.from(
+  'name;city;note\r\nJosé;Zürich;"line one\nline two"\r\nRenée;"Köln; Mitte";"say ""hi"""\r\n',
+  'latin1',
+);
 
 export async function writeFixtures(): Promise<Record<'csv' | 'json' | 'xlsx' | 'latin1' | 'srt' | 'vtt', string>> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'data-fixtures-'));
   const file = (name: string) => path.join(dir, name);
   await writeFile(file('people.csv'), '\uFEFFname,age,city\nAda,36,London\nLinus,"54","Portland, OR"\n');
-  await writeFile(file('people.json'), JSON.stringify([{ name: 'Ada', age: 36, tags: ['math'] }, { name: 'Linus', city: 'Portland, OR', active: true }]));
+  await writeFile(
+    file('people.json'),
+    JSON.stringify([
+      { name: 'Ada', age: 36, tags: ['math'] },
+      { name: 'Linus', city: 'Portland, OR', active: true },
+    ]),
+  );
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('First');
   sheet.addRow(['name', 'age', 'born', 'total']);
@@ -52,5 +61,12 @@ export async function writeFixtures(): Promise<Record<'csv' | 'json' | 'xlsx' | 
   await writeFile(file('latin1.csv'), LATIN1_CSV);
   await writeFile(file('talk.srt'), SAMPLE_SRT);
   await writeFile(file('talk.vtt'), SAMPLE_VTT);
-  return { csv: file('people.csv'), json: file('people.json'), xlsx: file('people.xlsx'), latin1: file('latin1.csv'), srt: file('talk.srt'), vtt: file('talk.vtt') };
+  return {
+    csv: file('people.csv'),
+    json: file('people.json'),
+    xlsx: file('people.xlsx'),
+    latin1: file('latin1.csv'),
+    srt: file('talk.srt'),
+    vtt: file('talk.vtt'),
+  };
 }

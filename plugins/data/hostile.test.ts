@@ -26,7 +26,10 @@ async function convert(name: string, data: Buffer | string, format: FormatId, ta
 describe('data-convert on hostile tables', () => {
   it('de-duplicates 150,000 equal column names in linear time', () => {
     const started = Date.now();
-    const header = uniqueHeader(Array.from({ length: 150_000 }, () => 'a'), 150_000);
+    const header = uniqueHeader(
+      Array.from({ length: 150_000 }, () => 'a'),
+      150_000,
+    );
     expect(Date.now() - started).toBeLessThan(2000);
     expect(header.slice(0, 3)).toEqual(['a', 'a_2', 'a_3']);
     expect(new Set(header).size).toBe(150_000);
@@ -35,11 +38,15 @@ describe('data-convert on hostile tables', () => {
 
   it('keeps __proto__ and constructor columns in JSON', async () => {
     const run = await convert('proto.csv', '__proto__,constructor,toString\n1,2,3\n', 'csv', 'json');
-    expect(JSON.parse(await readFile((run.result as FileResult).path, 'utf8'))).toEqual([JSON.parse('{"__proto__":"1","constructor":"2","toString":"3"}')]);
+    expect(JSON.parse(await readFile((run.result as FileResult).path, 'utf8'))).toEqual([
+      JSON.parse('{"__proto__":"1","constructor":"2","toString":"3"}'),
+    ]);
   });
 
   it('refuses more columns than XLSX holds, and writes them all to JSON', async () => {
-    await expect(convert('wide.csv', csvWide(150_000), 'csv', 'xlsx')).rejects.toThrow("Too many columns for XLSX: 150,000 (Excel's limit is 16,384)");
+    await expect(convert('wide.csv', csvWide(150_000), 'csv', 'xlsx')).rejects.toThrow(
+      "Too many columns for XLSX: 150,000 (Excel's limit is 16,384)",
+    );
     const run = await convert('wide2.csv', csvWide(20_000, 1), 'csv', 'json');
     expect(Object.keys(JSON.parse(await readFile((run.result as FileResult).path, 'utf8'))[0])).toHaveLength(20_000);
   });

@@ -31,13 +31,20 @@ pluginConformanceSuite(repairCsvPlugin, [
     name: 'pads short rows and drops blank lines',
     files: [{ path: files.csv, format: 'csv' }],
     check: async (run) => {
-      expect(await readFile((run.result as FileResult).path, 'utf8')).toBe('name,age,city\r\nAda,36,London\r\nLinus,54,"Portland, OR"\r\n');
+      expect(await readFile((run.result as FileResult).path, 'utf8')).toBe(
+        'name,age,city\r\nAda,36,London\r\nLinus,54,"Portland, OR"\r\n',
+      );
     },
   },
 ]);
 
 describe('repair-csv manifest', () => {
   it('is a Pro tool on CSV', () => {
-    expect([repairCsvPlugin.kind, repairCsvPlugin.op, repairCsvPlugin.plan, repairCsvPlugin.inputs]).toEqual(['tool', 'repair-csv', 'pro', ['csv']]);
+    expect([repairCsvPlugin.kind, repairCsvPlugin.op, repairCsvPlugin.plan, repairCsvPlugin.inputs]).toEqual([
+      'tool',
+      'repair-csv',
+      'pro',
+      ['csv'],
+    ]);
   });
 });

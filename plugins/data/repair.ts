@@ -29,7 +29,9 @@ export const repairCsvPlugin = definePlugin({
     ctx.progress(50);
     ctx.signal.throwIfAborted();
     const width = rows.reduce((max, row) => Math.max(max, row.length), 0);
-    const padded = rows.map((row) => (row.length < width ? [...row, ...Array<string>(width - row.length).fill('')] : row));
+    const padded = rows.map((row) =>
+      row.length < width ? [...row, ...Array<string>(width - row.length).fill('')] : row,
+    );
     ctx.log.debug('repair-csv', { encoding, rows: rows.length, width });
     const output = path.join(ctx.workDir, 'output.csv');
     await writeFile(output, stringifyCsv(padded), { signal: ctx.signal });

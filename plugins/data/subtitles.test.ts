@@ -31,8 +31,13 @@ pluginConformanceSuite(subtitleConvertPlugin, [
     expectFormat: 'srt',
     check: async (run) => {
       const text = await readFile((run.result as FileResult).path, 'utf8');
-      expect(text).toBe('1\n00:00:01,000 --> 00:00:02,500\nHi & <b>bye</b> later\n\n2\n00:00:03,000 --> 00:00:04,000\na < b\n');
-      expect(parseSrt(text).map((c) => [c.start, c.end])).toEqual([[1000, 2500], [3000, 4000]]);
+      expect(text).toBe(
+        '1\n00:00:01,000 --> 00:00:02,500\nHi & <b>bye</b> later\n\n2\n00:00:03,000 --> 00:00:04,000\na < b\n',
+      );
+      expect(parseSrt(text).map((c) => [c.start, c.end])).toEqual([
+        [1000, 2500],
+        [3000, 4000],
+      ]);
     },
   },
 ]);

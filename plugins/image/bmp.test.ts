@@ -40,7 +40,11 @@ describe('BMP input', () => {
   for (const variant of variants) {
     it(`${variant.name} -> png is the reference decode, pixel for pixel`, async () => {
       const { result } = await runPlugin(imageConvertPlugin, [bmp(variant.name)], {}, { target: 'png' });
-      expect(await describeImage(outputOf(result))).toMatchObject({ format: 'png', width: variant.width, height: variant.height });
+      expect(await describeImage(outputOf(result))).toMatchObject({
+        format: 'png',
+        width: variant.width,
+        height: variant.height,
+      });
       expect((await rgbaOf(outputOf(result))).equals(variant.rgba)).toBe(true);
     });
   }
@@ -49,14 +53,23 @@ describe('BMP input', () => {
     const variant = variants.find((v) => v.name === '24-bit')!;
     for (const target of ['jpg', 'webp'] as const) {
       const { result } = await runPlugin(imageConvertPlugin, [bmp(variant.name)], { quality: 95 }, { target });
-      expect(await describeImage(outputOf(result))).toMatchObject({ format: target === 'jpg' ? 'jpeg' : 'webp', width: 13, height: 7 });
+      expect(await describeImage(outputOf(result))).toMatchObject({
+        format: target === 'jpg' ? 'jpeg' : 'webp',
+        width: 13,
+        height: 7,
+      });
       const got = await rgbaOf(outputOf(result));
       expect(near([...got.subarray(0, 4)], [...variant.rgba.subarray(0, 4)], 40)).toBe(true);
     }
   });
 
   it('32-bit alpha survives into webp', async () => {
-    const { result } = await runPlugin(imageConvertPlugin, [bmp('32-bit BGRA (v5 header)')], { quality: 90 }, { target: 'webp' });
+    const { result } = await runPlugin(
+      imageConvertPlugin,
+      [bmp('32-bit BGRA (v5 header)')],
+      { quality: 90 },
+      { target: 'webp' },
+    );
     const { data, info } = await sharp(outputOf(result)).raw().toBuffer({ resolveWithObject: true });
     expect(info.channels).toBe(4);
     expect(data[3]).toBe(0); // x = 0 is fully transparent

@@ -19,6 +19,10 @@ export const compressPlugin = definePlugin({
     const input = singleInput(inputs);
     const to = input.format;
     // A compress that grows the file helps no one: an already small input comes back as it was.
-    return processImageNoLarger(input, ctx, { to, animated: keepsAnimation(to, to), encode: { quality, smallest: true } });
+    return processImageNoLarger(input, ctx, {
+      to,
+      animated: keepsAnimation(to, to),
+      encode: { quality, smallest: true },
+    });
   },
 });

@@ -30,7 +30,12 @@ pluginConformanceSuite(imageConvertPlugin, [
     expectFormat: 'webp',
     files: [files.animatedGif],
     check: async ({ result }) => {
-      expect(await describeImage(outputOf(result))).toMatchObject({ width: 40, height: 30, frames: 3, delay: [100, 100, 100] });
+      expect(await describeImage(outputOf(result))).toMatchObject({
+        width: 40,
+        height: 30,
+        frames: 3,
+        delay: [100, 100, 100],
+      });
     },
   },
   {
@@ -119,7 +124,8 @@ pluginConformanceSuite(imageConvertPlugin, [
     target: 'tiff',
     expectFormat: 'tiff',
     files: [files.redWebp],
-    check: async ({ result }) => expect(await describeImage(outputOf(result))).toMatchObject({ format: 'tiff', width: 64, height: 48 }),
+    check: async ({ result }) =>
+      expect(await describeImage(outputOf(result))).toMatchObject({ format: 'tiff', width: 64, height: 48 }),
   },
 ]);
 
@@ -132,14 +138,23 @@ describe('image conversion', () => {
   });
 
   it('quality trades size: jpg at 10 is much smaller than at 95', async () => {
-    const sizeAt = async (quality: number) => (await stat(outputOf((await runPlugin(imageConvertPlugin, [files.photoPng], { quality }, { target: 'jpg' })).result))).size;
+    const sizeAt = async (quality: number) =>
+      (
+        await stat(
+          outputOf((await runPlugin(imageConvertPlugin, [files.photoPng], { quality }, { target: 'jpg' })).result),
+        )
+      ).size;
     const [low, high] = await Promise.all([sizeAt(10), sizeAt(95)]);
     expect(low * 3).toBeLessThan(high);
   });
 
   it('refuses quality outside 10-95', async () => {
-    await expect(runPlugin(imageConvertPlugin, [files.redPng], { quality: 5 }, { target: 'webp' })).rejects.toThrow('Invalid quality: must be an integer from 10 to 95');
-    await expect(runPlugin(imageConvertPlugin, [files.redPng], { quality: 96 }, { target: 'webp' })).rejects.toThrow(/quality/);
+    await expect(runPlugin(imageConvertPlugin, [files.redPng], { quality: 5 }, { target: 'webp' })).rejects.toThrow(
+      'Invalid quality: must be an integer from 10 to 95',
+    );
+    await expect(runPlugin(imageConvertPlugin, [files.redPng], { quality: 96 }, { target: 'webp' })).rejects.toThrow(
+      /quality/,
+    );
   });
 
   it('refuses content that is not the declared format', async () => {
@@ -149,8 +164,12 @@ describe('image conversion', () => {
   });
 
   it('refuses corrupt and truncated files with a clear message', async () => {
-    await expect(runPlugin(imageConvertPlugin, [files.garbagePng], {}, { target: 'png' })).rejects.toThrow('The file is not a readable PNG image');
-    await expect(runPlugin(imageConvertPlugin, [files.truncatedJpg], {}, { target: 'png' })).rejects.toThrow(/damaged or truncated/);
+    await expect(runPlugin(imageConvertPlugin, [files.garbagePng], {}, { target: 'png' })).rejects.toThrow(
+      'The file is not a readable PNG image',
+    );
+    await expect(runPlugin(imageConvertPlugin, [files.truncatedJpg], {}, { target: 'png' })).rejects.toThrow(
+      /damaged or truncated/,
+    );
   });
 
   it('refuses a decompression bomb from its header', async () => {
@@ -160,7 +179,8 @@ describe('image conversion', () => {
   });
 
   it('renders SVG in UTF-16 LE/BE and UTF-8 with a BOM, whatever its XML declaration says', async () => {
-    const svg = '<?xml version="1.0" encoding="UTF-16"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="100%" height="100%" fill="#0000ff"/></svg>\n';
+    const svg =
+      '<?xml version="1.0" encoding="UTF-16"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="100%" height="100%" fill="#0000ff"/></svg>\n';
     const encodings = {
       le: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(svg, 'utf16le')]),
       be: Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(svg, 'utf16le').swap16()]),

@@ -10,7 +10,13 @@ import { IMAGE_LIMITS, MAGICK_FORMATS, RASTER_FORMATS, keepsAnimation, processIm
 import { convertOptions } from './options.js';
 
 /** Every format the family reads. */
-export const IMAGE_INPUTS = [...RASTER_FORMATS, 'svg', 'heic', 'heif', ...MAGICK_FORMATS] as const satisfies readonly FormatId[];
+export const IMAGE_INPUTS = [
+  ...RASTER_FORMATS,
+  'svg',
+  'heic',
+  'heif',
+  ...MAGICK_FORMATS,
+] as const satisfies readonly FormatId[];
 /** The engines a plugin taking IMAGE_INPUTS needs: ImageMagick decodes BMP. */
 export const IMAGE_INPUT_ENGINES = [IMAGEMAGICK];
 
@@ -28,6 +34,10 @@ export const imageConvertPlugin = definePlugin({
   limits: IMAGE_LIMITS,
   run(inputs, { quality }, ctx) {
     const input = singleInput(inputs);
-    return processImage(input, ctx, { to: ctx.target, animated: keepsAnimation(input.format, ctx.target), encode: { quality } });
+    return processImage(input, ctx, {
+      to: ctx.target,
+      animated: keepsAnimation(input.format, ctx.target),
+      encode: { quality },
+    });
   },
 });

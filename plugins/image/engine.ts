@@ -7,7 +7,14 @@ import { copyFile, open, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
-import { PluginError, scaledTimeout, type FileResult, type PluginInput, type PluginLimits, type RunContext } from '../../core/contract/index.js';
+import {
+  PluginError,
+  scaledTimeout,
+  type FileResult,
+  type PluginInput,
+  type PluginLimits,
+  type RunContext,
+} from '../../core/contract/index.js';
 import { byteOrderMark, toUtf8 } from '../../core/contract/text.js';
 import { bmpDimensions, decodeToRaw } from '../../core/engines/imagemagick.js';
 import { FORMATS, type FormatId } from '../../schema/index.js';
@@ -32,7 +39,15 @@ export const IMAGE_LIMITS: PluginLimits = {
 };
 
 /** Raster formats sharp reads and writes, with animation where the format has it. */
-export const RASTER_FORMATS = ['png', 'jpg', 'jpeg', 'webp', 'avif', 'gif', 'tiff'] as const satisfies readonly FormatId[];
+export const RASTER_FORMATS = [
+  'png',
+  'jpg',
+  'jpeg',
+  'webp',
+  'avif',
+  'gif',
+  'tiff',
+] as const satisfies readonly FormatId[];
 const ANIMATED_FORMATS: ReadonlySet<FormatId> = new Set(['gif', 'webp']);
 /** Read through libheif in WASM (see heif.ts); sharp's own libheif decodes only AVIF. */
 const HEIF_FORMATS: ReadonlySet<FormatId> = new Set(['heic', 'heif']);
@@ -45,7 +60,14 @@ export function hasAlphaChannel(format: FormatId): boolean {
 
 /** What sharp's metadata reports for a genuine file of each format we read. */
 const SHARP_FORMAT: Partial<Record<FormatId, string>> = {
-  png: 'png', jpg: 'jpeg', jpeg: 'jpeg', webp: 'webp', avif: 'heif', gif: 'gif', tiff: 'tiff', svg: 'svg',
+  png: 'png',
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  webp: 'webp',
+  avif: 'heif',
+  gif: 'gif',
+  tiff: 'tiff',
+  svg: 'svg',
 };
 
 export interface EncodeSettings {
@@ -93,10 +115,14 @@ export async function openImage(
       throw new PluginError(`The file is not a readable ${label(input.format)} image`, { cause });
     });
   if (header.format !== SHARP_FORMAT[input.format]) {
-    throw new PluginError(`The file is not a ${label(input.format)} image (its content is ${header.format.toUpperCase()})`);
+    throw new PluginError(
+      `The file is not a ${label(input.format)} image (its content is ${header.format.toUpperCase()})`,
+    );
   }
   if (header.width * header.height > MAX_INPUT_PIXELS) throw tooLarge(header.width * header.height);
-  const image = sharp(source, { ...options, limitInputPixels: MAX_INPUT_PIXELS }).timeout({ seconds: timeoutSeconds(ctx) });
+  const image = sharp(source, { ...options, limitInputPixels: MAX_INPUT_PIXELS }).timeout({
+    seconds: timeoutSeconds(ctx),
+  });
   return { image, header };
 }
 
@@ -112,20 +138,27 @@ function svgAsUtf8(bytes: Buffer): Buffer {
 
 /** HEIC/HEIF are decoded outside sharp, then handed to it as raw pixels (first image only). */
 async function openHeif(input: PluginInput, ctx: RunContext): Promise<{ image: Sharp; header: Metadata }> {
-  const decoded = await decodeHeif(await readFile(input.path), { signal: ctx.signal, maxPixels: MAX_INPUT_PIXELS, timeoutMs: ctx.remainingMs() }).catch(
-    (cause: unknown) => {
-      if (ctx.signal.aborted) throw cause;
-      if (cause instanceof Error && cause.message.startsWith('timeout')) rethrowAsPluginError(cause);
-      throw new PluginError(`The file is not a readable ${label(input.format)} image`, { cause });
-    },
-  );
+  const decoded = await decodeHeif(await readFile(input.path), {
+    signal: ctx.signal,
+    maxPixels: MAX_INPUT_PIXELS,
+    timeoutMs: ctx.remainingMs(),
+  }).catch((cause: unknown) => {
+    if (ctx.signal.aborted) throw cause;
+    if (cause instanceof Error && cause.message.startsWith('timeout')) rethrowAsPluginError(cause);
+    throw new PluginError(`The file is not a readable ${label(input.format)} image`, { cause });
+  });
   if (decoded.kind === 'too-large') throw tooLarge(decoded.pixels);
   const { width, height } = decoded;
   // The decoder always gives RGBA; an alpha channel that is all opaque would only cost bytes.
   const pixels = decoded.opaque
-    ? await sharp(decoded.rgba, { raw: { width, height, channels: 4 } }).removeAlpha().raw().toBuffer()
+    ? await sharp(decoded.rgba, { raw: { width, height, channels: 4 } })
+        .removeAlpha()
+        .raw()
+        .toBuffer()
     : decoded.rgba;
-  const image = sharp(pixels, { raw: { width, height, channels: decoded.opaque ? 3 : 4 } }).timeout({ seconds: timeoutSeconds(ctx) });
+  const image = sharp(pixels, { raw: { width, height, channels: decoded.opaque ? 3 : 4 } }).timeout({
+    seconds: timeoutSeconds(ctx),
+  });
   return { image, header: await image.metadata() };
 }
 
@@ -143,7 +176,9 @@ async function openBmp(input: PluginInput, ctx: RunContext): Promise<{ image: Sh
   if (!size) throw new PluginError(unreadable);
   if (size.width * size.height > MAX_INPUT_PIXELS) throw tooLarge(size.width * size.height);
   const { width, height, channels, pixels } = await decodeToRaw(input.path, 'bmp', ctx, unreadable);
-  const image = sharp(pixels, { raw: { width, height, channels }, limitInputPixels: MAX_INPUT_PIXELS }).timeout({ seconds: timeoutSeconds(ctx) });
+  const image = sharp(pixels, { raw: { width, height, channels }, limitInputPixels: MAX_INPUT_PIXELS }).timeout({
+    seconds: timeoutSeconds(ctx),
+  });
   return { image, header: await image.metadata() };
 }
 
@@ -181,7 +216,9 @@ export function encode(image: Sharp, format: FormatId, { quality, smallest = fal
       // JPEG has no alpha: transparent areas become white rather than black.
       return image.flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: true });
     case 'png':
-      return smallest ? image.png({ palette: true, quality, compressionLevel: 9, effort: 10 }) : image.png({ compressionLevel: 9 });
+      return smallest
+        ? image.png({ palette: true, quality, compressionLevel: 9, effort: 10 })
+        : image.png({ compressionLevel: 9 });
     case 'webp':
       return image.webp({ quality, effort: smallest ? 6 : 4 });
     case 'avif':
@@ -223,6 +260,7 @@ export function rethrowAsPluginError(cause: unknown): never {
   if (cause instanceof PluginError) throw cause;
   const message = cause instanceof Error ? cause.message : String(cause);
   if (message.startsWith('timeout')) throw new PluginError('Image processing took too long and was stopped', { cause });
-  if (message.includes('pixel limit')) throw new PluginError(`Image is too large (limit ${MAX_INPUT_MEGAPIXELS} megapixels)`, { cause });
+  if (message.includes('pixel limit'))
+    throw new PluginError(`Image is too large (limit ${MAX_INPUT_MEGAPIXELS} megapixels)`, { cause });
   throw new PluginError('The image could not be processed: the file is damaged or truncated', { cause });
 }

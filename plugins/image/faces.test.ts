@@ -41,7 +41,9 @@ pluginConformanceSuite(blurFacesPlugin, [
 ]);
 
 describe('blur-faces', () => {
-  it('LFW: at least 95 of 100 faces found in a grid, 0 of 100 non-faces, 0 after the mosaic', { timeout: 120_000 }, async () => {
+  it('LFW: at least 95 of 100 faces found in a grid, 0 of 100 non-faces, 0 after the mosaic', {
+    timeout: 120_000,
+  }, async () => {
     const images = await lfwSubset();
     const faces = lfwGrid(images.slice(0, 100));
     const found = await detectFaces(faces);
@@ -49,8 +51,15 @@ describe('blur-faces', () => {
     expect(found.length).toBe(cellsOf(found, faces.cell).size); // one box per face
     expect(await detectFaces(lfwGrid(images.slice(100)))).toEqual([]);
 
-    await sharp(faces.rgb, { raw: { width: faces.width, height: faces.height, channels: 3 } }).png().toFile(path.join(dir, 'lfw.png'));
-    const run = await runPlugin(blurFacesPlugin, [{ path: path.join(dir, 'lfw.png'), format: 'png' }], {}, { target: 'png' });
+    await sharp(faces.rgb, { raw: { width: faces.width, height: faces.height, channels: 3 } })
+      .png()
+      .toFile(path.join(dir, 'lfw.png'));
+    const run = await runPlugin(
+      blurFacesPlugin,
+      [{ path: path.join(dir, 'lfw.png'), format: 'png' }],
+      {},
+      { target: 'png' },
+    );
     expect(run.toolReport!.detected).toBeGreaterThanOrEqual(95);
     expect(await findFaces(await decode(outputOf(run.result)))).toEqual([]);
   });
@@ -59,7 +68,9 @@ describe('blur-faces', () => {
     ['astronaut', () => DEBIAN_PHOTOS.astronaut, 'png'],
     ['messi5', () => DEBIAN_PHOTOS.messi, 'jpg'],
   ] as const) {
-    it(`${name}: 1 face, mosaicked so none is found again; pixels away from it unchanged`, { timeout: 60_000 }, async () => {
+    it(`${name}: 1 face, mosaicked so none is found again; pixels away from it unchanged`, {
+      timeout: 60_000,
+    }, async () => {
       const before = await decode(file());
       const faces = await findFaces(before);
       expect(faces).toHaveLength(1);
@@ -71,14 +82,30 @@ describe('blur-faces', () => {
       expect(await findFaces(after)).toEqual([]);
       // The face's centre changed; the corners (far from the face) did not.
       const [face] = faces;
-      const at = (img: typeof before, x: number, y: number) => [...img.data.subarray((Math.round(y) * img.width + Math.round(x)) * img.channels, (Math.round(y) * img.width + Math.round(x)) * img.channels + 3)];
-      expect(at(after, face!.x + face!.width * 0.3, face!.y + face!.height * 0.4)).not.toEqual(at(before, face!.x + face!.width * 0.3, face!.y + face!.height * 0.4));
-      for (const [x, y] of [[0, 0], [before.width - 1, before.height - 1]] as const) expect(at(after, x, y)).toEqual(at(before, x, y));
+      const at = (img: typeof before, x: number, y: number) => [
+        ...img.data.subarray(
+          (Math.round(y) * img.width + Math.round(x)) * img.channels,
+          (Math.round(y) * img.width + Math.round(x)) * img.channels + 3,
+        ),
+      ];
+      expect(at(after, face!.x + face!.width * 0.3, face!.y + face!.height * 0.4)).not.toEqual(
+        at(before, face!.x + face!.width * 0.3, face!.y + face!.height * 0.4),
+      );
+      for (const [x, y] of [
+        [0, 0],
+        [before.width - 1, before.height - 1],
+      ] as const)
+        expect(at(after, x, y)).toEqual(at(before, x, y));
     });
   }
 
   it('coffee (no face): detected 0 and the image unchanged, re-encoded as PNG', { timeout: 60_000 }, async () => {
-    const run = await runPlugin(blurFacesPlugin, [{ path: DEBIAN_PHOTOS.coffee, format: 'png' }], {}, { target: 'png' });
+    const run = await runPlugin(
+      blurFacesPlugin,
+      [{ path: DEBIAN_PHOTOS.coffee, format: 'png' }],
+      {},
+      { target: 'png' },
+    );
     expect(run.toolReport).toEqual({ detected: 0 });
     expect((await decode(outputOf(run.result))).data.equals((await decode(DEBIAN_PHOTOS.coffee)).data)).toBe(true);
   });
@@ -86,7 +113,12 @@ describe('blur-faces', () => {
   it('an aborted run rejects promptly', { timeout: 30_000 }, async () => {
     const controller = new AbortController();
     const started = Date.now();
-    const run = runPlugin(blurFacesPlugin, [{ path: DEBIAN_PHOTOS.astronaut, format: 'png' }], {}, { target: 'png', signal: controller.signal });
+    const run = runPlugin(
+      blurFacesPlugin,
+      [{ path: DEBIAN_PHOTOS.astronaut, format: 'png' }],
+      {},
+      { target: 'png', signal: controller.signal },
+    );
     setTimeout(() => controller.abort(new Error('stop')), 300);
     await expect(run).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(3_000);

@@ -8,7 +8,13 @@
  * the mosaic on the full-size pixels. The detector is loaded on first use (not when the image
  * family is imported) and stays loaded in the sandbox process for later runs.
  */
-import { definePlugin, singleInput, type FileResult, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import {
+  definePlugin,
+  singleInput,
+  type FileResult,
+  type PluginInput,
+  type RunContext,
+} from '../../core/contract/index.js';
 import sharp from 'sharp';
 import { IMAGE_INPUTS, IMAGE_INPUT_ENGINES } from './convert.js';
 import { IMAGE_LIMITS, openImage, rethrowAsPluginError, writePngOutput } from './engine.js';
@@ -35,7 +41,9 @@ export async function findFaces(pixels: Pixels, signal?: AbortSignal): Promise<F
   const scale = Math.min(1, DETECT_MAX_SIDE / Math.max(pixels.width, pixels.height));
   const width = Math.max(1, Math.round(pixels.width * scale));
   const height = Math.max(1, Math.round(pixels.height * scale));
-  const rgb = await sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: pixels.channels as 1 | 2 | 3 | 4 } })
+  const rgb = await sharp(pixels.data, {
+    raw: { width: pixels.width, height: pixels.height, channels: pixels.channels as 1 | 2 | 3 | 4 },
+  })
     .removeAlpha()
     .toColourspace('srgb')
     .resize(width, height, { kernel: 'cubic', fit: 'fill' })
@@ -61,9 +69,14 @@ export function mosaic(pixels: Pixels, boxes: readonly FaceBox[]): void {
         const ex = Math.min(x1, bx + block);
         const ey = Math.min(y1, by + block);
         const sums = new Array<number>(colourChannels).fill(0);
-        for (let y = by; y < ey; y++) for (let x = bx; x < ex; x++) for (let c = 0; c < colourChannels; c++) sums[c]! += data[(y * width + x) * channels + c]!;
+        for (let y = by; y < ey; y++)
+          for (let x = bx; x < ex; x++)
+            for (let c = 0; c < colourChannels; c++) sums[c]! += data[(y * width + x) * channels + c]!;
         const count = (ex - bx) * (ey - by);
-        for (let y = by; y < ey; y++) for (let x = bx; x < ex; x++) for (let c = 0; c < colourChannels; c++) data[(y * width + x) * channels + c] = Math.round(sums[c]! / count);
+        for (let y = by; y < ey; y++)
+          for (let x = bx; x < ex; x++)
+            for (let c = 0; c < colourChannels; c++)
+              data[(y * width + x) * channels + c] = Math.round(sums[c]! / count);
       }
     }
   }
@@ -78,7 +91,10 @@ async function blurFaces(input: PluginInput, ctx: RunContext): Promise<FileResul
   ctx.signal.throwIfAborted();
   ctx.progress(80);
   mosaic(pixels, faces);
-  const result = await writePngOutput(sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }), ctx);
+  const result = await writePngOutput(
+    sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }),
+    ctx,
+  );
   ctx.report({ detected: faces.length });
   return result;
 }

@@ -29,7 +29,12 @@ function filterPlugin(op: string, title: string, apply: (image: Sharp) => Sharp)
     run(inputs, _options, ctx) {
       const input = singleInput(inputs);
       const to = input.format;
-      return processImage(input, ctx, { to, animated: keepsAnimation(to, to), encode: { quality: PRESERVING_QUALITY }, edit: apply });
+      return processImage(input, ctx, {
+        to,
+        animated: keepsAnimation(to, to),
+        encode: { quality: PRESERVING_QUALITY },
+        edit: apply,
+      });
     },
   });
 }

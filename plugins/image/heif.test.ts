@@ -48,6 +48,8 @@ describe.skipIf(!canMakeHeic)('HEIC input', () => {
 describe('HEIC refusals', () => {
   it('refuses a file that is not HEIC', async () => {
     const notHeic = { path: files.redPng.path, format: 'heic' as const };
-    await expect(runPlugin(imageConvertPlugin, [notHeic], {}, { target: 'jpg' })).rejects.toThrow('The file is not a readable HEIC image');
+    await expect(runPlugin(imageConvertPlugin, [notHeic], {}, { target: 'jpg' })).rejects.toThrow(
+      'The file is not a readable HEIC image',
+    );
   });
 });

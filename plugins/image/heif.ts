@@ -38,7 +38,10 @@ type WorkerMessage =
   | { kind: 'error'; message: string };
 
 /** Decode a HEIC/HEIF file to RGBA; rejects on bad input, abort or timeout. */
-export function decodeHeif(file: Buffer, { signal, maxPixels, timeoutMs }: { signal: AbortSignal; maxPixels: number; timeoutMs: number }): Promise<HeifDecoding> {
+export function decodeHeif(
+  file: Buffer,
+  { signal, maxPixels, timeoutMs }: { signal: AbortSignal; maxPixels: number; timeoutMs: number },
+): Promise<HeifDecoding> {
   signal.throwIfAborted();
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { heicDecodePath, file, maxPixels } });
   return new Promise<HeifDecoding>((resolve, reject) => {
@@ -59,7 +62,11 @@ export function decodeHeif(file: Buffer, { signal, maxPixels, timeoutMs }: { sig
       settle();
       if (message.kind === 'error') reject(new Error(message.message));
       else if (message.kind === 'too-large') resolve(message);
-      else resolve({ ...message, rgba: Buffer.from(message.rgba.buffer, message.rgba.byteOffset, message.rgba.byteLength) });
+      else
+        resolve({
+          ...message,
+          rgba: Buffer.from(message.rgba.buffer, message.rgba.byteOffset, message.rgba.byteLength),
+        });
     });
     worker.once('error', stop);
     // A worker killed from outside (out of memory) ends without a message.

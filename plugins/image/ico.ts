@@ -4,7 +4,13 @@
  * every browser reads.
  */
 import { writeFile } from 'node:fs/promises';
-import { definePlugin, singleInput, type FileResult, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import {
+  definePlugin,
+  singleInput,
+  type FileResult,
+  type PluginInput,
+  type RunContext,
+} from '../../core/contract/index.js';
 import { IMAGE_INPUTS, IMAGE_INPUT_ENGINES } from './convert.js';
 import { IMAGE_LIMITS, openImage, outputPath, rethrowAsPluginError } from './engine.js';
 import { noOptions } from './options.js';

@@ -31,9 +31,7 @@ const resizeField = z
   .strictObject({
     width: dimension.optional(),
     height: dimension.optional(),
-    fit: z
-      .enum(FIT_MODES, { error: `must be one of ${FIT_MODES.join(', ')}` })
-      .default(DEFAULT_FIT),
+    fit: z.enum(FIT_MODES, { error: `must be one of ${FIT_MODES.join(', ')}` }).default(DEFAULT_FIT),
   })
   .refine((box) => box.width !== undefined || box.height !== undefined, { error: 'width or height is required' })
   .describe(

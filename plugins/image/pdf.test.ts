@@ -52,11 +52,14 @@ pluginConformanceSuite(imageToPdfPlugin, [
 
 describe('image to pdf', () => {
   it('embeds photos as JPEG at the requested quality', async () => {
-    const sizeAt = async (quality: number) => (await readFile(outputOf((await runPlugin(imageToPdfPlugin, [files.photoJpg], { quality })).result))).length;
+    const sizeAt = async (quality: number) =>
+      (await readFile(outputOf((await runPlugin(imageToPdfPlugin, [files.photoJpg], { quality })).result))).length;
     expect((await sizeAt(10)) * 3).toBeLessThan(await sizeAt(95));
   });
 
   it('refuses a corrupt image', async () => {
-    await expect(runPlugin(imageToPdfPlugin, [files.garbagePng])).rejects.toThrow('The file is not a readable PNG image');
+    await expect(runPlugin(imageToPdfPlugin, [files.garbagePng])).rejects.toThrow(
+      'The file is not a readable PNG image',
+    );
   });
 });

@@ -1,7 +1,13 @@
 /** Any image to a one-page PDF at the image's pixel size (1 px = 1 pt); animations give their first frame. */
 import { writeFile } from 'node:fs/promises';
 import { PDFDocument } from 'pdf-lib';
-import { definePlugin, singleInput, type FileResult, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import {
+  definePlugin,
+  singleInput,
+  type FileResult,
+  type PluginInput,
+  type RunContext,
+} from '../../core/contract/index.js';
 import type { FormatId } from '../../schema/index.js';
 import { IMAGE_LIMITS, encode, openImage, outputPath, rethrowAsPluginError } from './engine.js';
 import { IMAGE_INPUTS, IMAGE_INPUT_ENGINES } from './convert.js';

@@ -106,20 +106,34 @@ export function imageFixtures() {
       photo.clone().webp({ quality: 95 }).toFile(files.photoWebp.path),
     ]);
 
-    const quarterBlue = solid(40, 20, RED).composite([{ input: { create: { width: 10, height: 20, channels: 3, background: 'blue' } }, left: 0, top: 0 }]);
+    const quarterBlue = solid(40, 20, RED).composite([
+      { input: { create: { width: 10, height: 20, channels: 3, background: 'blue' } }, left: 0, top: 0 },
+    ]);
     const exifPng = await solid(40, 20, RED).png().withExif(EXIF).withXmp(XMP_PACKET).toBuffer();
     await Promise.all([
       // withMetadata keeps the orientation tag and adds an ICC profile.
-      quarterBlue.jpeg().withMetadata({ orientation: 6 }).withExifMerge(EXIF).withXmp(XMP_PACKET).toFile(files.exifJpg.path),
-      writeFile(files.exifPng.path, withPngChunk(exifPng, 'tEXt', Buffer.from('Comment\0taken at home, 12 Secret Street'))),
+      quarterBlue
+        .jpeg()
+        .withMetadata({ orientation: 6 })
+        .withExifMerge(EXIF)
+        .withXmp(XMP_PACKET)
+        .toFile(files.exifJpg.path),
+      writeFile(
+        files.exifPng.path,
+        withPngChunk(exifPng, 'tEXt', Buffer.from('Comment\0taken at home, 12 Secret Street')),
+      ),
       solid(40, 20, RED).webp().withExif(EXIF).withXmp(XMP_PACKET).toFile(files.exifWebp.path),
     ]);
 
     const frames = await Promise.all(FRAME_COLOURS.map((colour) => solid(40, 30, colour).png().toBuffer()));
     const animation = () => sharp(frames, { join: { animated: true } });
     await Promise.all([
-      animation().gif({ delay: [100, 100, 100], loop: 0 }).toFile(files.animatedGif.path),
-      animation().webp({ delay: [100, 100, 100], loop: 0 }).toFile(files.animatedWebp.path),
+      animation()
+        .gif({ delay: [100, 100, 100], loop: 0 })
+        .toFile(files.animatedGif.path),
+      animation()
+        .webp({ delay: [100, 100, 100], loop: 0 })
+        .toFile(files.animatedWebp.path),
     ]);
 
     const tinyPng = await solid(1, 1, RED).png().toBuffer();
@@ -130,7 +144,8 @@ export function imageFixtures() {
       writeFile(files.truncatedJpg.path, photoJpg.subarray(0, Math.floor(photoJpg.length / 2))),
       writeFile(files.pngNamedJpg.path, tinyPng),
     ]);
-    if (canMakeHeic) await runProcess('heif-enc', ['-q', '90', '-o', files.redHeic.path, files.redPng.path], { timeoutMs: 30_000 });
+    if (canMakeHeic)
+      await runProcess('heif-enc', ['-q', '90', '-o', files.redHeic.path, files.redPng.path], { timeoutMs: 30_000 });
   }
 
   const cleanup = () => rm(dir, { recursive: true, force: true });
@@ -179,7 +194,11 @@ function withPngSize(png: Buffer, width: number, height: number): Buffer {
 
 /** RGBA of one pixel of the (first frame of the) image. */
 export async function pixelAt(file: string, x: number, y: number): Promise<[number, number, number, number]> {
-  const { data, info } = await sharp(file).ensureAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(file)
+    .ensureAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const i = (y * info.width + x) * info.channels;
   return [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
 }
@@ -198,5 +217,11 @@ export function outputOf(result: RunResult): string {
 /** Format, frame size, frame count and timing, as decoded. */
 export async function describeImage(file: string) {
   const meta = await sharp(file, { animated: true }).metadata();
-  return { format: meta.format, width: meta.width, height: meta.pageHeight ?? meta.height, frames: meta.pages ?? 1, delay: meta.delay };
+  return {
+    format: meta.format,
+    width: meta.width,
+    height: meta.pageHeight ?? meta.height,
+    frames: meta.pages ?? 1,
+    delay: meta.delay,
+  };
 }

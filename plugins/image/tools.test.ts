@@ -20,17 +20,38 @@ const filter = (op: string): Plugin => filterPlugins.find((p) => p.op === op)!;
 const sizeOf = async (file: string) => (await stat(file)).size;
 
 /** A check that the output is smaller than the sample's input. */
-const shrinks = (input: Sample) => async ({ result }: TestRun) => {
-  expect(await sizeOf(outputOf(result))).toBeLessThan(await sizeOf(input.path));
-};
-const hasSize = (width: number, height: number, frames = 1) => async ({ result }: TestRun) => {
-  expect(await describeImage(outputOf(result))).toMatchObject({ width, height, frames });
-};
+const shrinks =
+  (input: Sample) =>
+  async ({ result }: TestRun) => {
+    expect(await sizeOf(outputOf(result))).toBeLessThan(await sizeOf(input.path));
+  };
+const hasSize =
+  (width: number, height: number, frames = 1) =>
+  async ({ result }: TestRun) => {
+    expect(await describeImage(outputOf(result))).toMatchObject({ width, height, frames });
+  };
 
 pluginConformanceSuite(compressPlugin, [
-  { name: 'jpg at quality 30 is smaller', files: [files.photoJpg], options: { quality: 30 }, expectFormat: 'jpg', check: shrinks(files.photoJpg) },
-  { name: 'png by palette quantisation (default quality) is smaller', files: [files.photoPng], expectFormat: 'png', check: shrinks(files.photoPng) },
-  { name: 'webp at quality 30 is smaller', files: [files.photoWebp], options: { quality: 30 }, expectFormat: 'webp', check: shrinks(files.photoWebp) },
+  {
+    name: 'jpg at quality 30 is smaller',
+    files: [files.photoJpg],
+    options: { quality: 30 },
+    expectFormat: 'jpg',
+    check: shrinks(files.photoJpg),
+  },
+  {
+    name: 'png by palette quantisation (default quality) is smaller',
+    files: [files.photoPng],
+    expectFormat: 'png',
+    check: shrinks(files.photoPng),
+  },
+  {
+    name: 'webp at quality 30 is smaller',
+    files: [files.photoWebp],
+    options: { quality: 30 },
+    expectFormat: 'webp',
+    check: shrinks(files.photoWebp),
+  },
   {
     name: 'animated webp keeps its frames',
     files: [files.animatedWebp],
@@ -41,16 +62,44 @@ pluginConformanceSuite(compressPlugin, [
     name: 'never returns a larger file',
     files: [files.redJpg],
     options: { quality: 95 },
-    check: async ({ result }) => expect(await sizeOf(outputOf(result))).toBeLessThanOrEqual(await sizeOf(files.redJpg.path)),
+    check: async ({ result }) =>
+      expect(await sizeOf(outputOf(result))).toBeLessThanOrEqual(await sizeOf(files.redJpg.path)),
   },
 ]);
 
 pluginConformanceSuite(resizePlugin, [
-  { name: 'cover gives the exact box', files: [files.redPng], options: { resize: { width: 32, height: 32, fit: 'cover' } }, expectFormat: 'png', check: hasSize(32, 32) },
-  { name: 'inside fits within the box, keeping the ratio', files: [files.redPng], options: { resize: { width: 32, height: 32, fit: 'inside' } }, check: hasSize(32, 24) },
-  { name: 'inside is the default fit', files: [files.redPng], options: { resize: { width: 32, height: 32 } }, check: hasSize(32, 24) },
-  { name: 'fill stretches to the exact box', files: [files.redPng], options: { resize: { width: 100, height: 20, fit: 'fill' } }, check: hasSize(100, 20) },
-  { name: 'width alone keeps the ratio', files: [files.redJpg], options: { resize: { width: 32 } }, expectFormat: 'jpg', check: hasSize(32, 24) },
+  {
+    name: 'cover gives the exact box',
+    files: [files.redPng],
+    options: { resize: { width: 32, height: 32, fit: 'cover' } },
+    expectFormat: 'png',
+    check: hasSize(32, 32),
+  },
+  {
+    name: 'inside fits within the box, keeping the ratio',
+    files: [files.redPng],
+    options: { resize: { width: 32, height: 32, fit: 'inside' } },
+    check: hasSize(32, 24),
+  },
+  {
+    name: 'inside is the default fit',
+    files: [files.redPng],
+    options: { resize: { width: 32, height: 32 } },
+    check: hasSize(32, 24),
+  },
+  {
+    name: 'fill stretches to the exact box',
+    files: [files.redPng],
+    options: { resize: { width: 100, height: 20, fit: 'fill' } },
+    check: hasSize(100, 20),
+  },
+  {
+    name: 'width alone keeps the ratio',
+    files: [files.redJpg],
+    options: { resize: { width: 32 } },
+    expectFormat: 'jpg',
+    check: hasSize(32, 24),
+  },
   {
     name: 'contain pads a png with transparency',
     files: [files.redPng],
@@ -71,20 +120,35 @@ pluginConformanceSuite(resizePlugin, [
       expect(near(await pixelAt(outputOf(run.result), 16, 16), [255, 0, 0, 255], 30)).toBe(true);
     },
   },
-  { name: 'animated gif keeps every frame', files: [files.animatedGif], options: { resize: { width: 20, height: 20, fit: 'cover' } }, check: hasSize(20, 20, 3) },
+  {
+    name: 'animated gif keeps every frame',
+    files: [files.animatedGif],
+    options: { resize: { width: 20, height: 20, fit: 'cover' } },
+    check: hasSize(20, 20, 3),
+  },
   { name: 'tiff', files: [files.redTiff], options: { resize: { height: 24 } }, check: hasSize(32, 24) },
   { name: 'avif', files: [files.redAvif], options: { resize: { height: 24 } }, check: hasSize(32, 24) },
 ]);
 
 /** Every sampled pixel has r = g = b. */
 async function isGray(file: string): Promise<boolean> {
-  const { data, info } = await sharp(file).toColourspace('srgb').removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  for (let i = 0; i < data.length; i += info.channels * 97) if (data[i] !== data[i + 1] || data[i] !== data[i + 2]) return false;
+  const { data, info } = await sharp(file)
+    .toColourspace('srgb')
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  for (let i = 0; i < data.length; i += info.channels * 97)
+    if (data[i] !== data[i + 1] || data[i] !== data[i + 2]) return false;
   return true;
 }
 
 pluginConformanceSuite(filter('grayscale'), [
-  { name: 'png photo has r = g = b', files: [files.photoPng], expectFormat: 'png', check: async ({ result }) => expect(await isGray(outputOf(result))).toBe(true) },
+  {
+    name: 'png photo has r = g = b',
+    files: [files.photoPng],
+    expectFormat: 'png',
+    check: async ({ result }) => expect(await isGray(outputOf(result))).toBe(true),
+  },
   { name: 'jpg stays jpg', files: [files.photoJpg], expectFormat: 'jpg' },
   { name: 'animated gif keeps every frame', files: [files.animatedGif], check: hasSize(40, 30, 3) },
   { name: 'webp, tiff and avif are accepted', files: [files.redWebp] },
@@ -101,7 +165,11 @@ pluginConformanceSuite(filter('sepia'), [
 ]);
 
 pluginConformanceSuite(filter('invert'), [
-  { name: 'red becomes cyan', files: [files.redPng], check: async ({ result }) => expect(await pixelAt(outputOf(result), 5, 5)).toEqual([0, 255, 255, 255]) },
+  {
+    name: 'red becomes cyan',
+    files: [files.redPng],
+    check: async ({ result }) => expect(await pixelAt(outputOf(result), 5, 5)).toEqual([0, 255, 255, 255]),
+  },
   {
     name: 'transparency is kept',
     files: [files.transparentPng],
@@ -124,7 +192,11 @@ const metadataGone = async ({ result }: TestRun) => {
   const out = outputOf(result);
   const meta = await sharp(out).metadata();
   expect({ exif: meta.exif, xmp: meta.xmp, iptc: meta.iptc, icc: meta.icc, comments: meta.comments }).toEqual({
-    exif: undefined, xmp: undefined, iptc: undefined, icc: undefined, comments: undefined,
+    exif: undefined,
+    xmp: undefined,
+    iptc: undefined,
+    icc: undefined,
+    comments: undefined,
   });
   if (hasExiftool) {
     const dump = await exiftoolDump(out);
@@ -146,7 +218,12 @@ pluginConformanceSuite(cleanMetadataPlugin, [
       expect(near(await pixelAt(out, 10, 30), [255, 0, 0, 255], 40)).toBe(true);
     },
   },
-  { name: 'png: EXIF, GPS, XMP and text chunks gone', files: [files.exifPng], expectFormat: 'png', check: metadataGone },
+  {
+    name: 'png: EXIF, GPS, XMP and text chunks gone',
+    files: [files.exifPng],
+    expectFormat: 'png',
+    check: metadataGone,
+  },
   { name: 'webp: EXIF, GPS and XMP gone', files: [files.exifWebp], expectFormat: 'webp', check: metadataGone },
   { name: 'animated gif keeps every frame', files: [files.animatedGif], check: hasSize(40, 30, 3) },
 ]);
@@ -169,48 +246,83 @@ describe('image tools', () => {
   });
 
   it('refuse a decompression bomb', async () => {
-    await expect(runPlugin(resizePlugin, [files.bombPng], { resize: { width: 10 } })).rejects.toThrow('Image is too large: 400 megapixels (limit 100)');
+    await expect(runPlugin(resizePlugin, [files.bombPng], { resize: { width: 10 } })).rejects.toThrow(
+      'Image is too large: 400 megapixels (limit 100)',
+    );
   });
 
   it('refuse corrupt and mislabelled files', async () => {
     await expect(runPlugin(compressPlugin, [files.garbagePng])).rejects.toThrow('The file is not a readable PNG image');
     await expect(runPlugin(filter('invert'), [files.truncatedJpg])).rejects.toThrow(/damaged or truncated/);
-    await expect(runPlugin(cleanMetadataPlugin, [files.pngNamedJpg])).rejects.toThrow('The file is not a JPG image (its content is PNG)');
+    await expect(runPlugin(cleanMetadataPlugin, [files.pngNamedJpg])).rejects.toThrow(
+      'The file is not a JPG image (its content is PNG)',
+    );
   });
 });
 
 describe('tool options from the wire', () => {
-  const parse = (plugin: Plugin, raw: Record<string, string>) => parseOptions(plugin.options, raw, { fromStrings: true, operation: plugin.op! });
+  const parse = (plugin: Plugin, raw: Record<string, string>) =>
+    parseOptions(plugin.options, raw, { fromStrings: true, operation: plugin.op! });
 
   it('compress: quality 10-95, default 75', () => {
     expect(parse(compressPlugin, {})).toEqual({ ok: true, value: { quality: 75 } });
     expect(parse(compressPlugin, { quality: '10' })).toEqual({ ok: true, value: { quality: 10 } });
-    expect(parse(compressPlugin, { quality: '9' })).toEqual({ ok: false, error: 'Invalid quality: must be an integer from 10 to 95' });
-    expect(parse(compressPlugin, { quality: '50.5' })).toEqual({ ok: false, error: 'Invalid quality: must be a whole number in decimal digits' });
-    expect(parse(compressPlugin, { quality: 'high' })).toEqual({ ok: false, error: 'Invalid quality: must be a whole number in decimal digits' });
-    expect(parse(compressPlugin, { quality: '0x32' })).toEqual({ ok: false, error: 'Invalid quality: must be a whole number in decimal digits' });
+    expect(parse(compressPlugin, { quality: '9' })).toEqual({
+      ok: false,
+      error: 'Invalid quality: must be an integer from 10 to 95',
+    });
+    expect(parse(compressPlugin, { quality: '50.5' })).toEqual({
+      ok: false,
+      error: 'Invalid quality: must be a whole number in decimal digits',
+    });
+    expect(parse(compressPlugin, { quality: 'high' })).toEqual({
+      ok: false,
+      error: 'Invalid quality: must be a whole number in decimal digits',
+    });
+    expect(parse(compressPlugin, { quality: '0x32' })).toEqual({
+      ok: false,
+      error: 'Invalid quality: must be a whole number in decimal digits',
+    });
   });
 
   it('resize: a JSON box with width and/or height 1-10000 and a fit', () => {
-    expect(parse(resizePlugin, { resize: '{"width":300}' })).toEqual({ ok: true, value: { resize: { width: 300, fit: 'inside' }, quality: 80 } });
+    expect(parse(resizePlugin, { resize: '{"width":300}' })).toEqual({
+      ok: true,
+      value: { resize: { width: 300, fit: 'inside' }, quality: 80 },
+    });
     expect(parse(resizePlugin, { resize: '{"width":300,"height":200,"fit":"cover"}', quality: '60' })).toEqual({
       ok: true,
       value: { resize: { width: 300, height: 200, fit: 'cover' }, quality: 60 },
     });
     expect(parse(resizePlugin, {})).toMatchObject({ ok: false, error: expect.stringMatching(/^Invalid resize/) });
     expect(parse(resizePlugin, { resize: 'width=300' })).toEqual({ ok: false, error: 'resize must be a JSON string' });
-    expect(parse(resizePlugin, { resize: '{"fit":"cover"}' })).toEqual({ ok: false, error: 'Invalid resize: width or height is required' });
-    expect(parse(resizePlugin, { resize: '{"width":0}' })).toEqual({ ok: false, error: 'Invalid resize.width: must be an integer from 1 to 10000' });
-    expect(parse(resizePlugin, { resize: '{"height":10001}' })).toEqual({ ok: false, error: 'Invalid resize.height: must be an integer from 1 to 10000' });
+    expect(parse(resizePlugin, { resize: '{"fit":"cover"}' })).toEqual({
+      ok: false,
+      error: 'Invalid resize: width or height is required',
+    });
+    expect(parse(resizePlugin, { resize: '{"width":0}' })).toEqual({
+      ok: false,
+      error: 'Invalid resize.width: must be an integer from 1 to 10000',
+    });
+    expect(parse(resizePlugin, { resize: '{"height":10001}' })).toEqual({
+      ok: false,
+      error: 'Invalid resize.height: must be an integer from 1 to 10000',
+    });
     expect(parse(resizePlugin, { resize: '{"width":10,"fit":"stretch"}' })).toEqual({
       ok: false,
       error: 'Invalid resize.fit: must be one of cover, contain, inside, fill',
     });
-    expect(parse(resizePlugin, { resize: '{"width":10,"widht":20}' })).toMatchObject({ ok: false, error: expect.stringContaining('widht') });
+    expect(parse(resizePlugin, { resize: '{"width":10,"widht":20}' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('widht'),
+    });
   });
 
   it('filters and clean-metadata take no options', () => {
-    expect(parse(filter('sepia'), { quality: '50' })).toEqual({ ok: false, error: "Field 'quality' does not apply to sepia" });
+    expect(parse(filter('sepia'), { quality: '50' })).toEqual({
+      ok: false,
+      error: "Field 'quality' does not apply to sepia",
+    });
     expect(parse(cleanMetadataPlugin, {})).toEqual({ ok: true, value: {} });
   });
 });

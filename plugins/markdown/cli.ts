@@ -24,7 +24,11 @@ async function main(): Promise<void> {
   const langProblem = ocrLanguageProblem(values.lang);
   if (langProblem) throw new Error(`--lang ${langProblem}`);
   const pdf = new Uint8Array(await readFile(positionals[0]!));
-  const result = await pdfToMarkdown(pdf, { keepRunning: values['keep-running'], pageBreaks: !values['no-page-breaks'], lang: values.lang });
+  const result = await pdfToMarkdown(pdf, {
+    keepRunning: values['keep-running'],
+    pageBreaks: !values['no-page-breaks'],
+    lang: values.lang,
+  });
   process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : result.markdown);
 }
 

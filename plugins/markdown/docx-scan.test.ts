@@ -26,8 +26,13 @@ it('OCRs a scanned PDF first', async () => {
   const run = await runPlugin(pdfToDocxPlugin, [{ path: scan, format: 'pdf' }], {});
   if (!isFileResult(run.result)) throw new Error('expected a file');
   const { paragraphs, tables } = await readDocx(run.result.path);
-  expect(paragraphs.filter((p) => /^Heading\d$/.test(p.style)).map((p) => ({ level: Number(p.style.slice(-1)), text: p.text }))).toEqual(HEADINGS);
-  for (const text of [PARAGRAPHS[0]!, PARAGRAPHS[2]!]) expect(paragraphs.filter((p) => p.text === text)).toHaveLength(1);
+  expect(
+    paragraphs
+      .filter((p) => /^Heading\d$/.test(p.style))
+      .map((p) => ({ level: Number(p.style.slice(-1)), text: p.text })),
+  ).toEqual(HEADINGS);
+  for (const text of [PARAGRAPHS[0]!, PARAGRAPHS[2]!])
+    expect(paragraphs.filter((p) => p.text === text)).toHaveLength(1);
   expect(tables).toContainEqual(TABLE);
   const everything = [...paragraphs.map((p) => p.text), ...tables.flat(2)].join(' ');
   for (const word of PARAGRAPHS[1]!.split(' ')) expect(everything).toContain(word);

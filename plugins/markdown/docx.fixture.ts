@@ -33,7 +33,9 @@ const MARKDOWN = [
   `## ${HEADINGS[1]!.text}`,
   PARAGRAPHS[1],
   LIST_ITEMS.map((item) => `- ${item}`).join('\n'),
-  [`| ${TABLE[0]!.join(' | ')} |`, '|---|---|---|', ...TABLE.slice(1).map((row) => `| ${row.join(' | ')} |`)].join('\n'),
+  [`| ${TABLE[0]!.join(' | ')} |`, '|---|---|---|', ...TABLE.slice(1).map((row) => `| ${row.join(' | ')} |`)].join(
+    '\n',
+  ),
   `## ${HEADINGS[2]!.text}`,
   PARAGRAPHS[2],
 ].join('\n\n');
@@ -43,7 +45,10 @@ export async function reportPdf(dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'report.md'), MARKDOWN);
   const docx = path.join(dir, 'report.docx');
-  await runProcess('pandoc', ['-f', 'markdown', '-t', 'docx', '-o', docx, path.join(dir, 'report.md')], { timeoutMs: 30_000, cwd: dir });
+  await runProcess('pandoc', ['-f', 'markdown', '-t', 'docx', '-o', docx, path.join(dir, 'report.md')], {
+    timeoutMs: 30_000,
+    cwd: dir,
+  });
   const { output } = await libreOfficeConvert({
     input: docx,
     convertTo: 'pdf:writer_pdf_Export',
@@ -61,15 +66,26 @@ export interface DocxContent {
   tables: string[][][];
 }
 
-const decodeXml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
-const textOf = (xml: string) => [...xml.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((m) => decodeXml(m[1]!)).join('');
+const decodeXml = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+const textOf = (xml: string) =>
+  [...xml.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((m) => decodeXml(m[1]!)).join('');
 
 export async function readDocx(file: string): Promise<DocxContent> {
   const entries = unzipSync(new Uint8Array(await readFile(file)));
   const xml = Buffer.from(entries['word/document.xml']!).toString('utf8');
   const tables: string[][][] = [];
   const withoutTables = xml.replace(/<w:tbl>[\s\S]*?<\/w:tbl>/g, (table) => {
-    tables.push([...table.matchAll(/<w:tr[ >][\s\S]*?<\/w:tr>/g)].map((row) => [...row[0].matchAll(/<w:tc>[\s\S]*?<\/w:tc>/g)].map((cell) => textOf(cell[0]))));
+    tables.push(
+      [...table.matchAll(/<w:tr[ >][\s\S]*?<\/w:tr>/g)].map((row) =>
+        [...row[0].matchAll(/<w:tc>[\s\S]*?<\/w:tc>/g)].map((cell) => textOf(cell[0])),
+      ),
+    );
     return '';
   });
   const paragraphs = [...withoutTables.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map((p) => ({
@@ -84,7 +100,9 @@ export async function readDocx(file: string): Promise<DocxContent> {
 export async function scannedReportPdf(dir: string, pdf: string): Promise<string> {
   const { PDFDocument } = await import('pdf-lib');
   const prefix = path.join(dir, 'scan');
-  await runProcess('pdftoppm', ['-r', '200', '-gray', '-png', '-f', '1', '-l', '1', '-singlefile', pdf, prefix], { timeoutMs: 30_000 });
+  await runProcess('pdftoppm', ['-r', '200', '-gray', '-png', '-f', '1', '-l', '1', '-singlefile', pdf, prefix], {
+    timeoutMs: 30_000,
+  });
   const doc = await PDFDocument.create();
   const png = await doc.embedPng(await readFile(`${prefix}.png`));
   const page = doc.addPage([png.width * 0.36, png.height * 0.36]);

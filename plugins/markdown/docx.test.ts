@@ -10,7 +10,16 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { isFileResult } from '../../core/contract/index.js';
 import { pluginConformanceSuite } from '../../core/contract/testing.js';
 import { pdfToDocxPlugin } from './docx.js';
-import { HEADINGS, LIST_ITEMS, LITERAL_TEXT, PARAGRAPHS, TABLE, literalPdf, readDocx, reportPdf } from './docx.fixture.js';
+import {
+  HEADINGS,
+  LIST_ITEMS,
+  LITERAL_TEXT,
+  PARAGRAPHS,
+  TABLE,
+  literalPdf,
+  readDocx,
+  reportPdf,
+} from './docx.fixture.js';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'pdf-to-docx-'));
 const report = { path: path.join(dir, 'report.pdf'), format: 'pdf' as const };

@@ -29,7 +29,9 @@ export const PANDOC_MARKDOWN_READER = 'gfm-raw_html-emoji';
  * those characters gets a backslash; the engine's own escapes and footnote marks ([^1]) stay.
  */
 export function literalMarkdown(markdown: string): string {
-  return markdown.replace(/\\[\s\S]|\[\^[^\]\s]+\]|[*_`~<>&[\]]/g, (match) => (match.length > 1 ? match : `\\${match}`));
+  return markdown.replace(/\\[\s\S]|\[\^[^\]\s]+\]|[*_`~<>&[\]]/g, (match) =>
+    match.length > 1 ? match : `\\${match}`,
+  );
 }
 
 export const pdfToDocxPlugin = definePlugin({
@@ -52,9 +54,15 @@ export const pdfToDocxPlugin = definePlugin({
     ctx.progress(5);
     // Leave pandoc a few seconds of the run's time.
     const budget = Math.max(1_000, ctx.remainingMs() - 10_000);
-    const { markdown, stats } = await pdfToMarkdown(pdf, { keepRunning: false, pageBreaks: false, signal: ctx.signal, timeoutMs: budget });
+    const { markdown, stats } = await pdfToMarkdown(pdf, {
+      keepRunning: false,
+      pageBreaks: false,
+      signal: ctx.signal,
+      timeoutMs: budget,
+    });
     ctx.signal.throwIfAborted();
-    if (stats.words === 0) throw new PluginError('The PDF has no text to put in a DOCX (no text layer, and OCR found no words)');
+    if (stats.words === 0)
+      throw new PluginError('The PDF has no text to put in a DOCX (no text layer, and OCR found no words)');
     ctx.progress(80);
     const dir = path.join(ctx.workDir, 'pdf-to-docx');
     await mkdir(dir, { recursive: true });
@@ -62,7 +70,14 @@ export const pdfToDocxPlugin = definePlugin({
     const output = path.join(dir, 'output.docx');
     await writeFile(source, literalMarkdown(markdown));
     await pandocConvert(
-      { input: source, from: PANDOC_MARKDOWN_READER, to: 'docx', output, workDir: dir, summary: 'Could not write the DOCX' },
+      {
+        input: source,
+        from: PANDOC_MARKDOWN_READER,
+        to: 'docx',
+        output,
+        workDir: dir,
+        summary: 'Could not write the DOCX',
+      },
       ctx,
     );
     ctx.signal.throwIfAborted();

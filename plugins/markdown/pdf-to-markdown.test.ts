@@ -64,7 +64,10 @@ describe('pdfToMarkdown on the ground-truth corpus', () => {
   });
 
   it('is deterministic on a shuffled, one-show-per-word PDF', async () => {
-    const [first, second] = await Promise.all([pdfToMarkdown(pdf('ps-shuffled-words')), pdfToMarkdown(pdf('ps-shuffled-words'))]);
+    const [first, second] = await Promise.all([
+      pdfToMarkdown(pdf('ps-shuffled-words')),
+      pdfToMarkdown(pdf('ps-shuffled-words')),
+    ]);
     expect(second.markdown).toBe(first.markdown);
     expect(first.markdown.startsWith('<!-- page 1 -->\n\n# Network Migration Plan\n\n')).toBe(true);
   });
@@ -97,8 +100,12 @@ Across warehouse monitoring schedule every laboratory every services. Experiment
     expect(stats.tables).toBe(1);
     expect(markdown.match(/^\| Date \| Reference \| Account \| Amount \|$/gm)).toHaveLength(1);
     // The last row of page 1 runs straight on into the first row of page 2.
-    expect(markdown).toContain('| 2024-11-15 | INV-1286 | Inventory Services | 8,458.00 |\n| 2024-12-22 | INV-1299 | Were Faster | 8,837.00 |');
-    expect(markdown.replace('<!-- page 1 -->\n\n', '').replace('\n\n<!-- page 2 -->', '')).toBe(layoutTruth('table-continued'));
+    expect(markdown).toContain(
+      '| 2024-11-15 | INV-1286 | Inventory Services | 8,458.00 |\n| 2024-12-22 | INV-1299 | Were Faster | 8,837.00 |',
+    );
+    expect(markdown.replace('<!-- page 1 -->\n\n', '').replace('\n\n<!-- page 2 -->', '')).toBe(
+      layoutTruth('table-continued'),
+    );
   });
 
   it('keeps the grid of merged cells: text in the top-left cell of the span, covered cells empty', async () => {
@@ -136,19 +143,26 @@ Timeline between shipment have calibration to experiment migration with operatin
   it('continues a list item over a page break below the page marker, inside the item', async () => {
     const { markdown } = await pdfToMarkdown(layout('list-page-break'));
     // The marker sits where page 2 starts, indented into item 10 so the item (and the list) go on.
-    expect(markdown).toContain(`9. calibration each can partners should team and in security during and priorities analysis regions discussed can remained every and following calibration have and services report committee services has was should samples each on temperature
+    expect(
+      markdown,
+    ).toContain(`9. calibration each can partners should team and in security during and priorities analysis regions discussed can remained every and following calibration have and services report committee services has was should samples each on temperature
 10. than report temperature procedure priorities have indicate analysis should deployment summer
 
     <!-- page 2 -->
 
     inventory during have capacity during management instrument indicate schedule variation proposal proposal observation deployment experiment of partners should members this customers will procedure
 11. winter winter experiment analysis deployment was management deployment team security inventory approved stable observation in have experiment may timeline discussed members samples was indicate were from on were capacity while calibration review the a`);
-    expect(markdown.replace('<!-- page 1 -->\n\n', '').replace('\n\n    <!-- page 2 -->\n\n    ', ' ')).toBe(layoutTruth('list-page-break'));
+    expect(markdown.replace('<!-- page 1 -->\n\n', '').replace('\n\n    <!-- page 2 -->\n\n    ', ' ')).toBe(
+      layoutTruth('list-page-break'),
+    );
   });
 
-  it.each(['lists-numbers', 'list-page-break', 'footnotes', 'merged-html', 'table-continued-plain', 'tc-bands'])('reproduces %s exactly without page breaks', async (name) => {
-    expect((await pdfToMarkdown(layout(name), { pageBreaks: false })).markdown).toBe(layoutTruth(name));
-  });
+  it.each(['lists-numbers', 'list-page-break', 'footnotes', 'merged-html', 'table-continued-plain', 'tc-bands'])(
+    'reproduces %s exactly without page breaks',
+    async (name) => {
+      expect((await pdfToMarkdown(layout(name), { pageBreaks: false })).markdown).toBe(layoutTruth(name));
+    },
+  );
 });
 
 describe('running headers and footers', () => {
@@ -203,7 +217,13 @@ describe('bad input', () => {
 
 describe('plugin manifest', () => {
   it('declares the extractor and returns one row', async () => {
-    expect(plugin).toMatchObject({ id: 'pdf-to-markdown', kind: 'extract', op: 'pdf-to-markdown', inputs: ['pdf'], plan: 'pro' });
+    expect(plugin).toMatchObject({
+      id: 'pdf-to-markdown',
+      kind: 'extract',
+      op: 'pdf-to-markdown',
+      inputs: ['pdf'],
+      plan: 'pro',
+    });
     expect(plugin.options.parse({})).toEqual({ keepRunning: false, pageBreaks: true, lang: 'eng' });
     const work = mkdtempSync(join(tmpdir(), 'md-plugin-'));
     try {
@@ -216,7 +236,12 @@ describe('plugin manifest', () => {
         report: () => undefined,
         remainingMs: () => 60_000,
       };
-      const input = { path: join(CORPUS, 'ps-single-page.pdf'), format: 'pdf' as const, filename: 'memo.pdf', bytes: 1 };
+      const input = {
+        path: join(CORPUS, 'ps-single-page.pdf'),
+        format: 'pdf' as const,
+        filename: 'memo.pdf',
+        bytes: 1,
+      };
       const result = await plugin.run([input], { keepRunning: false, pageBreaks: false, lang: 'eng' }, ctx);
       expect(result).toEqual({ row: await pdfToMarkdown(pdf('ps-single-page'), { pageBreaks: false }) });
     } finally {
@@ -235,7 +260,13 @@ describe('CLI', () => {
     const row = JSON.parse(json.stdout) as { pages: number; markdown: string; stats: Record<string, number> };
     expect(row.pages).toBe(1);
     expect(row.markdown).toContain('<!-- page 1 -->');
-    expect(Object.keys(row.stats).sort()).toEqual(['headings', 'ocr_pages', 'running_lines_stripped', 'tables', 'words']);
+    expect(Object.keys(row.stats).sort()).toEqual([
+      'headings',
+      'ocr_pages',
+      'running_lines_stripped',
+      'tables',
+      'words',
+    ]);
   });
 
   it('exits non-zero with a one-line message for bad input or a language not offered', async () => {
@@ -244,12 +275,20 @@ describe('CLI', () => {
         () => undefined,
         (error: { code: number; stderr: string }) => error,
       );
-    const [failure, badLang] = await Promise.all([failed(cli(ENCRYPTED)), failed(cli(join(CORPUS, 'ps-single-page.pdf'), '--lang', 'spa'))]);
-    expect(failure?.code).not.toBe(0);
-    expect(failure?.stderr.trim().split('\n').filter((l) => l.startsWith('pdf-to-markdown:'))).toEqual([
-      'pdf-to-markdown: This PDF is encrypted and needs a password; remove the password and try again.',
+    const [failure, badLang] = await Promise.all([
+      failed(cli(ENCRYPTED)),
+      failed(cli(join(CORPUS, 'ps-single-page.pdf'), '--lang', 'spa')),
     ]);
+    expect(failure?.code).not.toBe(0);
+    expect(
+      failure?.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('pdf-to-markdown:')),
+    ).toEqual(['pdf-to-markdown: This PDF is encrypted and needs a password; remove the password and try again.']);
     expect(badLang?.code).not.toBe(0);
-    expect(badLang?.stderr).toContain("pdf-to-markdown: --lang must be eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra); 'spa' is not one of them");
+    expect(badLang?.stderr).toContain(
+      "pdf-to-markdown: --lang must be eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra); 'spa' is not one of them",
+    );
   });
 });

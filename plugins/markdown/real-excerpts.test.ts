@@ -14,7 +14,9 @@ describe('real excerpts', () => {
     const { markdown, stats } = await pdfToMarkdown(fixture('geradwp-fr-p1-3.pdf'));
     const lines = markdown.split('\n');
     const headings = lines.filter((l) => l.startsWith('#'));
-    expect(headings).toEqual(expect.arrayContaining(['# 1 Installation de la classe', '## 1.1 Prérequis', '## 1.2 Installation']));
+    expect(headings).toEqual(
+      expect.arrayContaining(['# 1 Installation de la classe', '## 1.1 Prérequis', '## 1.2 Installation']),
+    );
     // Contents lines are not headings, not list items and not a table.
     expect(headings.some((h) => /\. \. \./.test(h))).toBe(false);
     expect(lines.some((l) => l.startsWith('|'))).toBe(false);
@@ -41,7 +43,10 @@ describe('real excerpts', () => {
   });
 
   it('is deterministic on real input', async () => {
-    const [a, b] = [await pdfToMarkdown(fixture('geradwp-fr-p1-3.pdf')), await pdfToMarkdown(fixture('geradwp-fr-p1-3.pdf'))];
+    const [a, b] = [
+      await pdfToMarkdown(fixture('geradwp-fr-p1-3.pdf')),
+      await pdfToMarkdown(fixture('geradwp-fr-p1-3.pdf')),
+    ];
     expect(a.markdown).toBe(b.markdown);
   });
 });

@@ -43,22 +43,45 @@ describe('media family registration', () => {
   });
 });
 
-const fixtures = new FixtureSet(['truncated-mp4', 'random-mp3', 'empty-wav', 'video-only-mp4', 'no-streams-mp4', 'huge-frame-avi', 'silent-wav']);
+const fixtures = new FixtureSet([
+  'truncated-mp4',
+  'random-mp3',
+  'empty-wav',
+  'video-only-mp4',
+  'no-streams-mp4',
+  'huge-frame-avi',
+  'silent-wav',
+]);
 beforeAll(() => fixtures.make());
 afterAll(() => fixtures.cleanup());
 
 describe('bad input fails fast with a useful message', () => {
   // The fourth value is the `to` of a conversion.
   const cases: Array<[FixtureName, Plugin, RegExp, FormatId?]> = [
-    ['truncated-mp4', videoConvertPlugin, /^The MP4 file could not be read; it may be truncated, corrupt or not really MP4 \(moov atom not found; Invalid data found when processing input\)$/, 'webm'],
+    [
+      'truncated-mp4',
+      videoConvertPlugin,
+      /^The MP4 file could not be read; it may be truncated, corrupt or not really MP4 \(moov atom not found; Invalid data found when processing input\)$/,
+      'webm',
+    ],
     ['truncated-mp4', trimMediaPlugin, /^The MP4 file could not be read/],
     ['truncated-mp4', mediaCleanMetadataPlugin, /^The MP4 file could not be read/],
-    ['random-mp3', audioConvertPlugin, /^The MP3 file could not be read; it may be truncated, corrupt or not really MP3/, 'wav'],
+    [
+      'random-mp3',
+      audioConvertPlugin,
+      /^The MP3 file could not be read; it may be truncated, corrupt or not really MP3/,
+      'wav',
+    ],
     ['random-mp3', normalizeAudioPlugin, /^The MP3 file could not be read/],
     ['empty-wav', audioConvertPlugin, /^The WAV file is empty \(0 bytes\)$/, 'mp3'],
     ['empty-wav', normalizeAudioPlugin, /^The WAV file is empty/],
     ['video-only-mp4', audioConvertPlugin, /^The MP4 file has no audio track$/, 'mp3'],
-    ['no-streams-mp4', videoConvertPlugin, /^The MP4 file contains no audio or video; it may be empty or truncated$/, 'mov'],
+    [
+      'no-streams-mp4',
+      videoConvertPlugin,
+      /^The MP4 file contains no audio or video; it may be empty or truncated$/,
+      'mov',
+    ],
     ['huge-frame-avi', videoConvertPlugin, /^The video is 9000x2 pixels; frames up to 8192x8192 are supported$/, 'mp4'],
     ['silent-wav', normalizeAudioPlugin, /^The audio is silent, so there is no loudness to normalise$/],
   ];

@@ -19,7 +19,10 @@ export async function scanImage(lines: readonly string[], font = 'DejaVu Sans'):
   const height = 300 + lines.length * 200;
   const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}"><rect width="100%" height="100%" fill="white"/>${lines
-    .map((line, i) => `<text x="150" y="${250 + i * 200}" font-family="${font}" font-size="90" fill="black">${escape(line)}</text>`)
+    .map(
+      (line, i) =>
+        `<text x="150" y="${250 + i * 200}" font-family="${font}" font-size="90" fill="black">${escape(line)}</text>`,
+    )
     .join('')}</svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
@@ -33,7 +36,12 @@ async function addScanPage(doc: PDFDocument, png: Buffer, jpeg = false): Promise
 }
 
 /** A PDF of one scanned page per entry of `pages`; `jpeg` stores the scans as JPEG, as most scanners do. */
-export async function scannedPdf(file: string, pages: ReadonlyArray<readonly string[]>, font?: string, { jpeg = false } = {}): Promise<string> {
+export async function scannedPdf(
+  file: string,
+  pages: ReadonlyArray<readonly string[]>,
+  font?: string,
+  { jpeg = false } = {},
+): Promise<string> {
   const doc = await PDFDocument.create();
   for (const lines of pages) await addScanPage(doc, await scanImage(lines, font), jpeg);
   await writeFile(file, await doc.save());
@@ -80,7 +88,14 @@ export async function imageStreams(file: string): Promise<string[]> {
   try {
     await runProcess('pdfimages', ['-all', file, path.join(dir, 'img')], { timeoutMs: 30_000 });
     const names = (await readdir(dir)).sort();
-    return await Promise.all(names.map(async (name) => `${path.extname(name)} ${createHash('sha256').update(await readFile(path.join(dir, name))).digest('hex')}`));
+    return await Promise.all(
+      names.map(
+        async (name) =>
+          `${path.extname(name)} ${createHash('sha256')
+            .update(await readFile(path.join(dir, name)))
+            .digest('hex')}`,
+      ),
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -92,7 +107,13 @@ export async function imagePixels(file: string): Promise<string[]> {
   try {
     await runProcess('pdfimages', ['-png', file, path.join(dir, 'img')], { timeoutMs: 30_000 });
     const names = (await readdir(dir)).sort();
-    return await Promise.all(names.map(async (name) => createHash('sha256').update(await sharp(path.join(dir, name)).raw().toBuffer()).digest('hex')));
+    return await Promise.all(
+      names.map(async (name) =>
+        createHash('sha256')
+          .update(await sharp(path.join(dir, name)).raw().toBuffer())
+          .digest('hex'),
+      ),
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -23,12 +23,22 @@ function countsIn(file: string, size: number): number {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
-    const windows = size <= 2 * WINDOW_BYTES ? [[0, size]] : [[0, WINDOW_BYTES], [size - WINDOW_BYTES, WINDOW_BYTES]];
+    const windows =
+      size <= 2 * WINDOW_BYTES
+        ? [[0, size]]
+        : [
+            [0, WINDOW_BYTES],
+            [size - WINDOW_BYTES, WINDOW_BYTES],
+          ];
     let highest = 0;
     for (const [position, length] of windows) {
       const buffer = Buffer.alloc(length!);
       const read = readSync(fd, buffer, 0, length!, position!);
-      for (const match of buffer.subarray(0, read).toString('latin1').matchAll(/\/Count\s+(\d{1,6})\b/g)) highest = Math.max(highest, Number(match[1]));
+      for (const match of buffer
+        .subarray(0, read)
+        .toString('latin1')
+        .matchAll(/\/Count\s+(\d{1,6})\b/g))
+        highest = Math.max(highest, Number(match[1]));
     }
     return highest;
   } catch {
@@ -41,7 +51,10 @@ function countsIn(file: string, size: number): number {
 /** Pages of the input as far as a cheap look can tell (at least 1). */
 export function estimatePages(input: Pick<PluginInput, 'path' | 'bytes'>): number {
   // A declared /Count is believed only as far as the file's size allows (a hostile file may claim a billion).
-  const counted = Math.min(input.path ? countsIn(input.path, input.bytes) : 0, Math.ceil(input.bytes / MIN_BYTES_PER_PAGE));
+  const counted = Math.min(
+    input.path ? countsIn(input.path, input.bytes) : 0,
+    Math.ceil(input.bytes / MIN_BYTES_PER_PAGE),
+  );
   const guessed = Math.ceil(input.bytes / BYTES_PER_PAGE_GUESS);
   return Math.max(1, Math.min(MAX_PAGES, counted || guessed));
 }
@@ -63,5 +76,6 @@ export function ocrTimeoutMs(inputs: readonly PluginInput[], measuredPages?: num
 export const ocrWork: WorkMeasure = {
   unit: 'pages',
   max: MAX_OCR_PAGES,
-  measure: (input, { signal, timeoutMs, workDir }) => openPdf(input.path, { signal, workDir, remainingMs: () => timeoutMs }),
+  measure: (input, { signal, timeoutMs, workDir }) =>
+    openPdf(input.path, { signal, workDir, remainingMs: () => timeoutMs }),
 };

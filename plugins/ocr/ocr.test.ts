@@ -11,7 +11,16 @@ import { isFileResult, PluginError } from '../../core/contract/index.js';
 import { parseOptions } from '../../core/contract/options.js';
 import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing.js';
 import { OCRMYPDF } from '../../core/engines/ocrmypdf.js';
-import { imageList, imagePixels, imageStreams, mixedPdf, oneLine, pdfText, scannedPdf, withoutSpaces } from './fixtures.js';
+import {
+  imageList,
+  imagePixels,
+  imageStreams,
+  mixedPdf,
+  oneLine,
+  pdfText,
+  scannedPdf,
+  withoutSpaces,
+} from './fixtures.js';
 import { ocrPlugin } from './index.js';
 import { estimatePages, ocrTimeoutMs } from './limits.js';
 
@@ -124,7 +133,10 @@ describe('ocr', () => {
   it('validates lang as the spec says', () => {
     const parse = (lang: string) => parseOptions(ocrPlugin.options, { lang }, { fromStrings: true, operation: 'ocr' });
     expect(parse('eng+fra+deu')).toMatchObject({ ok: true, value: { lang: 'eng+fra+deu' } });
-    expect(parseOptions(ocrPlugin.options, {}, { fromStrings: true, operation: 'ocr' })).toMatchObject({ ok: true, value: { lang: 'eng' } });
+    expect(parseOptions(ocrPlugin.options, {}, { fromStrings: true, operation: 'ocr' })).toMatchObject({
+      ok: true,
+      value: { lang: 'eng' },
+    });
     for (const bad of ['en', 'ENG', 'spa', 'eng+fra+deu+jpn', 'eng+eng', 'eng+', '+eng', 'eng fra', 'eng,fra', '']) {
       const parsed = parse(bad);
       expect(parsed.ok, bad).toBe(false);
@@ -135,8 +147,12 @@ describe('ocr', () => {
   it('refuses an encrypted PDF with the PDF tools message', async () => {
     const { runProcess } = await import('../../core/engines/process.js');
     const locked = file('locked.pdf');
-    await runProcess('qpdf', ['--encrypt', 'pw', 'pw', '256', '--', file('eng.pdf').path, locked.path], { timeoutMs: 15_000 });
-    await expect(runPlugin(ocrPlugin, [locked], {})).rejects.toThrow(new PluginError('The PDF is password-protected: unlock it first (op unlock-pdf)'));
+    await runProcess('qpdf', ['--encrypt', 'pw', 'pw', '256', '--', file('eng.pdf').path, locked.path], {
+      timeoutMs: 15_000,
+    });
+    await expect(runPlugin(ocrPlugin, [locked], {})).rejects.toThrow(
+      new PluginError('The PDF is password-protected: unlock it first (op unlock-pdf)'),
+    );
   });
 
   it('gives each page time: the deadline grows with the page count', async () => {
@@ -156,7 +172,16 @@ describe('ocr', () => {
   });
 
   it('declares ocrmypdf with every language and the Japanese font', () => {
-    expect(OCRMYPDF.debian).toEqual(expect.arrayContaining(['ocrmypdf', 'tesseract-ocr-eng', 'tesseract-ocr-fra', 'tesseract-ocr-deu', 'tesseract-ocr-jpn', 'fonts-ipafont-gothic']));
+    expect(OCRMYPDF.debian).toEqual(
+      expect.arrayContaining([
+        'ocrmypdf',
+        'tesseract-ocr-eng',
+        'tesseract-ocr-fra',
+        'tesseract-ocr-deu',
+        'tesseract-ocr-jpn',
+        'fonts-ipafont-gothic',
+      ]),
+    );
     expect(OCRMYPDF.license).toBe('MPL-2.0');
   });
 });

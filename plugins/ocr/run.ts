@@ -8,7 +8,11 @@ import { singleInput, type FileResult, type PluginInput, type RunContext } from 
 import { ocrPdf } from '../../core/engines/ocrmypdf.js';
 import { openPdf } from '../../core/engines/qpdf.js';
 
-export async function runOcr(inputs: readonly PluginInput[], { lang }: { lang: string }, ctx: RunContext): Promise<FileResult> {
+export async function runOcr(
+  inputs: readonly PluginInput[],
+  { lang }: { lang: string },
+  ctx: RunContext,
+): Promise<FileResult> {
   ctx.signal.throwIfAborted();
   const input = singleInput(inputs);
   // qpdf first: an encrypted or unreadable PDF gets the same message as from every PDF op.

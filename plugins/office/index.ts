@@ -6,7 +6,15 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { PluginError, definePlugin, scaledTimeout, singleInput, type Plugin, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import {
+  PluginError,
+  definePlugin,
+  scaledTimeout,
+  singleInput,
+  type Plugin,
+  type PluginInput,
+  type RunContext,
+} from '../../core/contract/index.js';
 import { SOFFICE, convertDocument } from '../../core/engines/libreoffice.js';
 import { PANDOC, pandocConvert } from '../../core/engines/pandoc.js';
 import { libreOfficePdfaOptions, pdfaOption, type PdfaLevel } from '../../core/engines/pdfa.js';
@@ -88,7 +96,13 @@ export const officeTimeoutMs = scaledTimeout({ baseMs: 20_000, perMbMs: 10_000, 
 
 const KIND_NAMES: Record<Family, string> = { writer: 'document', calc: 'spreadsheet', impress: 'presentation' };
 
-async function viaLibreOffice(input: PluginInput, from: OfficeInput, to: FormatId, ctx: RunContext, pdfa?: PdfaLevel): Promise<string> {
+async function viaLibreOffice(
+  input: PluginInput,
+  from: OfficeInput,
+  to: FormatId,
+  ctx: RunContext,
+  pdfa?: PdfaLevel,
+): Promise<string> {
   const { family, filter } = INPUTS[from];
   // PDF/A: LibreOffice's own PDF/A export (fonts embedded, sRGB OutputIntent, XMP pdfaid).
   const convertTo = `${OUTPUTS[family][to]!}${pdfa ? `:${libreOfficePdfaOptions(pdfa)}` : ''}`;
@@ -156,7 +170,10 @@ export const officeConvertPlugin = definePlugin({
     const to = ctx.target;
     if (!officeSupports(from, to)) throw new PluginError(`office-convert cannot convert ${from} to ${to}`);
     if (options.pdfa && to !== 'pdf') throw new PluginError(`pdfa applies to to=pdf only, not to=${to}`);
-    const output = to === 'epub' ? await viaPandoc(input, from, ctx) : await viaLibreOffice(input, from as OfficeInput, to, ctx, options.pdfa);
+    const output =
+      to === 'epub'
+        ? await viaPandoc(input, from, ctx)
+        : await viaLibreOffice(input, from as OfficeInput, to, ctx, options.pdfa);
     ctx.progress(100);
     return { path: output, format: to };
   },

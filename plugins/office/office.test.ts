@@ -35,7 +35,8 @@ async function convert(input: string, from: FormatId, target: FormatId): Promise
   return run.result.path;
 }
 
-const text = async (pdf: string) => (await runProcess('pdftotext', ['-enc', 'UTF-8', pdf, '-'], { timeoutMs: 10_000 })).stdout;
+const text = async (pdf: string) =>
+  (await runProcess('pdftotext', ['-enc', 'UTF-8', pdf, '-'], { timeoutMs: 10_000 })).stdout;
 const pages = async (pdf: string) =>
   Number(/Pages:\s+(\d+)/.exec((await runProcess('pdfinfo', [pdf], { timeoutMs: 10_000 })).stdout)?.[1]);
 
@@ -98,10 +99,14 @@ describe('office-convert routes', () => {
   });
 
   it('picks the telling stderr line', () => {
-    expect(telling('Warning: failed to launch javaldx - java may not function correctly\nError: source file could not be loaded')).toBe(
+    expect(
+      telling(
+        'Warning: failed to launch javaldx - java may not function correctly\nError: source file could not be loaded',
+      ),
+    ).toBe('Error: source file could not be loaded');
+    expect(telling('Error: source file could not be loadedWarning: failed to launch javaldx')).toBe(
       'Error: source file could not be loaded',
     );
-    expect(telling('Error: source file could not be loadedWarning: failed to launch javaldx')).toBe('Error: source file could not be loaded');
   });
 });
 
@@ -177,18 +182,24 @@ function contentTests() {
   });
 
   it('a damaged docx is a PluginError quoting LibreOffice', async () => {
-    const error = await runPlugin(officeConvertPlugin, [{ path: file('broken.docx'), format: 'docx' }], {}, { target: 'pdf', workDir: await workDir() }).catch(
-      (err: unknown) => err,
-    );
+    const error = await runPlugin(
+      officeConvertPlugin,
+      [{ path: file('broken.docx'), format: 'docx' }],
+      {},
+      { target: 'pdf', workDir: await workDir() },
+    ).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(PluginError);
     expect((error as Error).message).toMatch(/Could not convert this document to PDF.*damaged/);
     expect((error as Error).message).toContain('source file could not be loaded');
   });
 
   it('a damaged docx -> epub is a PluginError', async () => {
-    const error = await runPlugin(officeConvertPlugin, [{ path: file('broken.docx'), format: 'docx' }], {}, { target: 'epub', workDir: await workDir() }).catch(
-      (err: unknown) => err,
-    );
+    const error = await runPlugin(
+      officeConvertPlugin,
+      [{ path: file('broken.docx'), format: 'docx' }],
+      {},
+      { target: 'epub', workDir: await workDir() },
+    ).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(PluginError);
   });
 }
@@ -235,28 +246,39 @@ describe('office-convert on small files built to stall LibreOffice', () => {
     [
       'an RTF of 1 KB declaring a 2 GB \\bin block',
       'rtf',
-      Buffer.from(`{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Times;}}\\f0 Hello {\\pict\\wmetafile8\\picw100\\pich100\\bin2000000000 ${'A'.repeat(800)}}}`),
+      Buffer.from(
+        `{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Times;}}\\f0 Hello {\\pict\\wmetafile8\\picw100\\pich100\\bin2000000000 ${'A'.repeat(800)}}}`,
+      ),
     ],
     ['a text of 100,000 form feeds', 'txt', Buffer.alloc(100_000, 0x0c)],
   ];
 
-  it.concurrent.each(hostile)('%s fails as a PluginError within its deadline, LibreOffice killed', async (_name, format, bytes) => {
-    const input = path.join(await mkdtemp(path.join(dir, 'hostile-')), `hostile.${format}`);
-    await writeFile(input, bytes);
-    const deadline = officeTimeoutMs([{ path: input, format, filename: `hostile.${format}`, bytes: bytes.length }]);
-    expect(deadline).toBeLessThanOrEqual(21_000);
-    const runDir = await workDir();
-    const started = Date.now();
-    // A signal that never fires: the engine's own deadline must end the run (the runner's abort
-    // would report the timeout itself).
-    const error = await runPlugin(officeConvertPlugin, [{ path: input, format }], {}, { target: 'pdf', workDir: runDir, signal: new AbortController().signal }).catch(
-      (err: unknown) => err,
-    );
-    const elapsed = Date.now() - started;
-    expect(error).toBeInstanceOf(PluginError);
-    expect((error as Error).message).toMatch(/^Could not convert this document to PDF: the conversion took too long$/);
-    expect(elapsed).toBeGreaterThanOrEqual(deadline - 1_000);
-    expect(elapsed).toBeLessThan(deadline + 5_000);
-    expect(await processesUsing(runDir)).toEqual([]);
-  }, 40_000);
+  it.concurrent.each(hostile)(
+    '%s fails as a PluginError within its deadline, LibreOffice killed',
+    async (_name, format, bytes) => {
+      const input = path.join(await mkdtemp(path.join(dir, 'hostile-')), `hostile.${format}`);
+      await writeFile(input, bytes);
+      const deadline = officeTimeoutMs([{ path: input, format, filename: `hostile.${format}`, bytes: bytes.length }]);
+      expect(deadline).toBeLessThanOrEqual(21_000);
+      const runDir = await workDir();
+      const started = Date.now();
+      // A signal that never fires: the engine's own deadline must end the run (the runner's abort
+      // would report the timeout itself).
+      const error = await runPlugin(
+        officeConvertPlugin,
+        [{ path: input, format }],
+        {},
+        { target: 'pdf', workDir: runDir, signal: new AbortController().signal },
+      ).catch((err: unknown) => err);
+      const elapsed = Date.now() - started;
+      expect(error).toBeInstanceOf(PluginError);
+      expect((error as Error).message).toMatch(
+        /^Could not convert this document to PDF: the conversion took too long$/,
+      );
+      expect(elapsed).toBeGreaterThanOrEqual(deadline - 1_000);
+      expect(elapsed).toBeLessThan(deadline + 5_000);
+      expect(await processesUsing(runDir)).toEqual([]);
+    },
+    40_000,
+  );
 });

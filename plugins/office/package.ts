@@ -41,18 +41,31 @@ function centralDirectory(bytes: Buffer): Map<number, CentralEntry> {
     const nameLength = bytes.readUInt16LE(at + 28);
     const extraLength = bytes.readUInt16LE(at + 30);
     const commentLength = bytes.readUInt16LE(at + 32);
-    entries.set(bytes.readUInt32LE(at + 42), { compressedSize: bytes.readUInt32LE(at + 20), method: bytes.readUInt16LE(at + 10) });
+    entries.set(bytes.readUInt32LE(at + 42), {
+      compressedSize: bytes.readUInt32LE(at + 20),
+      method: bytes.readUInt16LE(at + 10),
+    });
     at += 46 + nameLength + extraLength + commentLength;
   }
   return entries;
 }
 
 function plausibleName(name: string): boolean {
-  return name.length > 0 && name.length < 512 && !/[\x00-\x1f\\]/.test(name) && !name.startsWith('/') && !name.split('/').includes('..');
+  return (
+    name.length > 0 &&
+    name.length < 512 &&
+    !/[\x00-\x1f\\]/.test(name) &&
+    !name.startsWith('/') &&
+    !name.split('/').includes('..')
+  );
 }
 
 /** Every part found, in file order; the first copy of a name wins. Throws when nothing at all is found. */
-export function salvageParts(bytes: Buffer, { maxParts, maxInflatedBytes }: SalvageLimits, signal: AbortSignal): SalvagedPart[] {
+export function salvageParts(
+  bytes: Buffer,
+  { maxParts, maxInflatedBytes }: SalvageLimits,
+  signal: AbortSignal,
+): SalvagedPart[] {
   const central = centralDirectory(bytes);
   const parts: SalvagedPart[] = [];
   const seen = new Set<string>();
@@ -70,7 +83,8 @@ export function salvageParts(bytes: Buffer, { maxParts, maxInflatedBytes }: Salv
     const name = bytes.subarray(at + 30, at + 30 + nameLength).toString(flags & 0x800 ? 'utf8' : 'latin1');
     if (!plausibleName(name) || name.endsWith('/') || seen.has(name)) continue;
     let size = bytes.readUInt32LE(at + 18);
-    if (flags & 0x8 || size === 0) size = central.get(at)?.compressedSize ?? (method === 8 ? bytes.length - dataStart : size);
+    if (flags & 0x8 || size === 0)
+      size = central.get(at)?.compressedSize ?? (method === 8 ? bytes.length - dataStart : size);
     const raw = bytes.subarray(dataStart, Math.min(bytes.length, dataStart + size));
     let data: Buffer;
     let partial = dataStart + size > bytes.length;
@@ -81,7 +95,9 @@ export function salvageParts(bytes: Buffer, { maxParts, maxInflatedBytes }: Salv
         data = inflateRawSync(raw, { maxOutputLength: Math.max(1, room) });
       } catch (err) {
         if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-          throw new PluginError('The file is too large once decompressed (it may be a decompression bomb)', { cause: err });
+          throw new PluginError('The file is too large once decompressed (it may be a decompression bomb)', {
+            cause: err,
+          });
         }
         // Truncated or damaged deflate data: keep what inflates before the damage.
         try {
@@ -93,12 +109,15 @@ export function salvageParts(bytes: Buffer, { maxParts, maxInflatedBytes }: Salv
       }
     }
     inflated += data.length;
-    if (inflated > maxInflatedBytes) throw new PluginError('The file is too large once decompressed (it may be a decompression bomb)');
+    if (inflated > maxInflatedBytes)
+      throw new PluginError('The file is too large once decompressed (it may be a decompression bomb)');
     seen.add(name);
     parts.push({ name, data, partial });
-    if (parts.length > maxParts) throw new PluginError(`The file holds more than ${maxParts} parts; it is not a document that can be repaired`);
+    if (parts.length > maxParts)
+      throw new PluginError(`The file holds more than ${maxParts} parts; it is not a document that can be repaired`);
   }
-  if (!parts.length) throw new PluginError('Nothing could be recovered: the file holds no readable part of an Office document');
+  if (!parts.length)
+    throw new PluginError('Nothing could be recovered: the file holds no readable part of an Office document');
   return parts;
 }
 
@@ -113,7 +132,8 @@ export function checkXml(xml: string): { ok: true } | { ok: false; completed?: s
   let roots = 0;
   let lastTagEnd = 0;
   // What a tag-level scan meets: markup (comment, CDATA, PI, DOCTYPE, tag) or text.
-  const token = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE|<(\/?)([\p{L}_][\p{L}\p{N}_.:-]*)((?:\s+[\p{L}_][\p{L}\p{N}_.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>|<|[^<]+/guy;
+  const token =
+    /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE|<(\/?)([\p{L}_][\p{L}\p{N}_.:-]*)((?:\s+[\p{L}_][\p{L}\p{N}_.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>|<|[^<]+/guy;
   const badText = /&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/;
   for (let match = token.exec(xml); match; match = token.exec(xml)) {
     const [whole, closing, name, attributes, selfClosing] = match;
@@ -141,10 +161,21 @@ export function checkXml(xml: string): { ok: true } | { ok: false; completed?: s
 }
 
 /** XML that ends inside an element (or a tag): complete it when the rest was well formed. */
-function truncatedOrBad(xml: string, stack: string[], lastTagEnd: number, stoppedAt: number): { ok: false; completed?: string } {
+function truncatedOrBad(
+  xml: string,
+  stack: string[],
+  lastTagEnd: number,
+  stoppedAt: number,
+): { ok: false; completed?: string } {
   // A "<" that starts no valid tag is damage unless it is the beginning of a tag cut off at the end.
   if (stoppedAt < xml.length && xml.indexOf('>', stoppedAt) >= 0) return { ok: false };
   if (!stack.length) return { ok: false };
   const kept = xml.slice(0, lastTagEnd) + xml.slice(lastTagEnd, stoppedAt).replace(/&[^;]*$/, '');
-  return { ok: false, completed: `${kept}${[...stack].reverse().map((name) => `</${name}>`).join('')}` };
+  return {
+    ok: false,
+    completed: `${kept}${[...stack]
+      .reverse()
+      .map((name) => `</${name}>`)
+      .join('')}`,
+  };
 }

@@ -11,7 +11,11 @@ import { libreOfficeConvert } from '../../core/engines/libreoffice.js';
 import { runProcess } from '../../core/engines/process.js';
 
 /** 40 numbered paragraphs: enough deflated XML to cut word/document.xml in its middle. */
-export const DOC_PARAGRAPHS = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1} of the ledger: the quartermaster counted ${(i + 1) * 37} barrels of salted herring in hold ${(i % 4) + 1}.`);
+export const DOC_PARAGRAPHS = Array.from(
+  { length: 40 },
+  (_, i) =>
+    `Paragraph ${i + 1} of the ledger: the quartermaster counted ${(i + 1) * 37} barrels of salted herring in hold ${(i % 4) + 1}.`,
+);
 export const SHEET_CELLS = [
   ['Harbour', 'Ships'],
   ['Rotterdam', '4217'],
@@ -22,13 +26,22 @@ export const SLIDE_TITLES = ['Tides of the Northern Sea', 'Lighthouse Keepers'];
 export async function makeDocx(file: string): Promise<void> {
   const md = `${file}.md`;
   await writeFile(md, `# Ship Ledger\n\n${DOC_PARAGRAPHS.join('\n\n')}\n`);
-  await runProcess('pandoc', ['-f', 'markdown', '-t', 'docx', '-o', file, md], { timeoutMs: 30_000, cwd: path.dirname(file) });
+  await runProcess('pandoc', ['-f', 'markdown', '-t', 'docx', '-o', file, md], {
+    timeoutMs: 30_000,
+    cwd: path.dirname(file),
+  });
 }
 
 export async function makePptx(file: string): Promise<void> {
   const md = `${file}.md`;
-  await writeFile(md, SLIDE_TITLES.map((title, i) => `# ${title}\n\n- Point ${i + 1} about ${title.toLowerCase()}\n`).join('\n'));
-  await runProcess('pandoc', ['-f', 'markdown', '-t', 'pptx', '-o', file, md], { timeoutMs: 30_000, cwd: path.dirname(file) });
+  await writeFile(
+    md,
+    SLIDE_TITLES.map((title, i) => `# ${title}\n\n- Point ${i + 1} about ${title.toLowerCase()}\n`).join('\n'),
+  );
+  await runProcess('pandoc', ['-f', 'markdown', '-t', 'pptx', '-o', file, md], {
+    timeoutMs: 30_000,
+    cwd: path.dirname(file),
+  });
 }
 
 export async function makeXlsx(file: string): Promise<void> {
@@ -55,7 +68,13 @@ export function zipEntries(bytes: Buffer): { entries: ZipEntryInfo[]; centralSta
     const nameLength = bytes.readUInt16LE(at + 28);
     const localOffset = bytes.readUInt32LE(at + 42);
     const dataStart = localOffset + 30 + bytes.readUInt16LE(localOffset + 26) + bytes.readUInt16LE(localOffset + 28);
-    entries.push({ name: bytes.subarray(at + 46, at + 46 + nameLength).toString('utf8'), localOffset, dataStart, compressedSize: bytes.readUInt32LE(at + 20), centralOffset: at });
+    entries.push({
+      name: bytes.subarray(at + 46, at + 46 + nameLength).toString('utf8'),
+      localOffset,
+      dataStart,
+      compressedSize: bytes.readUInt32LE(at + 20),
+      centralOffset: at,
+    });
     at += 46 + nameLength + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
   }
   return { entries, centralStart, end };
@@ -103,7 +122,14 @@ export async function libreOfficeText(file: string, kind: 'docx' | 'xlsx' | 'ppt
     xlsx: ['Calc MS Excel 2007 XML', 'csv:Text - txt - csv (StarCalc):44,34,76,1'],
     pptx: ['Impress MS PowerPoint 2007 XML', 'pdf:impress_pdf_Export'],
   }[kind];
-  const { output } = await libreOfficeConvert({ input: file, convertTo: convertTo!, inputFilter: filter!, outDir, profileDir: path.join(dir, 'lo-read-profile'), timeoutMs: 60_000 });
+  const { output } = await libreOfficeConvert({
+    input: file,
+    convertTo: convertTo!,
+    inputFilter: filter!,
+    outDir,
+    profileDir: path.join(dir, 'lo-read-profile'),
+    timeoutMs: 60_000,
+  });
   if (!output) throw new Error(`LibreOffice could not open ${path.basename(file)}`);
   if (kind !== 'pptx') return (await readFile(output, 'utf8')).replace(/^\uFEFF/, '');
   return (await runProcess('pdftotext', ['-enc', 'UTF-8', output, '-'], { timeoutMs: 15_000 })).stdout;

@@ -13,7 +13,17 @@ import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/cont
 import type { FormatId } from '../../schema/index.js';
 import { checkXml } from './package.js';
 import {
-  DOC_PARAGRAPHS, SHEET_CELLS, SLIDE_TITLES, damage, libreOfficeText, makeDocx, makePptx, makeXlsx, strFromU8, strToU8, unzipSync,
+  DOC_PARAGRAPHS,
+  SHEET_CELLS,
+  SLIDE_TITLES,
+  damage,
+  libreOfficeText,
+  makeDocx,
+  makePptx,
+  makeXlsx,
+  strFromU8,
+  strToU8,
+  unzipSync,
 } from './repair.fixture.js';
 import { repairOfficePlugin } from './repair.js';
 
@@ -22,8 +32,14 @@ const file = (name: string, format: FormatId) => ({ path: path.join(dir, name), 
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 beforeAll(async () => {
-  await Promise.all([makeDocx(path.join(dir, 'good.docx')), makeXlsx(path.join(dir, 'good.xlsx')), makePptx(path.join(dir, 'good.pptx'))]);
-  const [docx, xlsx, pptx] = await Promise.all(['good.docx', 'good.xlsx', 'good.pptx'].map((name) => readFile(path.join(dir, name))));
+  await Promise.all([
+    makeDocx(path.join(dir, 'good.docx')),
+    makeXlsx(path.join(dir, 'good.xlsx')),
+    makePptx(path.join(dir, 'good.pptx')),
+  ]);
+  const [docx, xlsx, pptx] = await Promise.all(
+    ['good.docx', 'good.xlsx', 'good.pptx'].map((name) => readFile(path.join(dir, name))),
+  );
   const write = (name: string, bytes: Buffer) => writeFile(path.join(dir, name), bytes);
   await Promise.all([
     write('central.docx', damage.centralDirectory(docx!)),
@@ -34,11 +50,18 @@ beforeAll(async () => {
       'parts.docx',
       damage.parts(docx!, (parts) => {
         parts['docProps/app.xml'] = strToU8('<Properties><Pages>1</Words></Properties>');
-        parts['word/footnotes.xml'] = strToU8('<w:footnotes xmlns:w="x"><w:footnote>&broken;</w:footnote></w:footnotes>');
-        parts['[Content_Types].xml'] = strToU8(strFromU8(parts['[Content_Types].xml']!).replace(/<Override PartName="\/word\/document\.xml"[^>]*>/, ''));
+        parts['word/footnotes.xml'] = strToU8(
+          '<w:footnotes xmlns:w="x"><w:footnote>&broken;</w:footnote></w:footnotes>',
+        );
+        parts['[Content_Types].xml'] = strToU8(
+          strFromU8(parts['[Content_Types].xml']!).replace(/<Override PartName="\/word\/document\.xml"[^>]*>/, ''),
+        );
         const rels = 'word/_rels/document.xml.rels';
         parts[rels] = strToU8(
-          strFromU8(parts[rels]!).replace('</Relationships>', '<Relationship Id="rIdGone" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/missing.png"/></Relationships>'),
+          strFromU8(parts[rels]!).replace(
+            '</Relationships>',
+            '<Relationship Id="rIdGone" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/missing.png"/></Relationships>',
+          ),
         );
       }),
     ),
@@ -50,19 +73,28 @@ beforeAll(async () => {
           parts['word/_rels/main.xml.rels'] = parts['word/_rels/document.xml.rels']!;
           delete parts['word/document.xml'];
           delete parts['word/_rels/document.xml.rels'];
-          for (const name of ['_rels/.rels', '[Content_Types].xml']) parts[name] = strToU8(strFromU8(parts[name]!).replace('word/document.xml', 'word/main.xml'));
+          for (const name of ['_rels/.rels', '[Content_Types].xml'])
+            parts[name] = strToU8(strFromU8(parts[name]!).replace('word/document.xml', 'word/main.xml'));
         }),
       ),
     ),
-    write('garbage-main.docx', damage.parts(docx!, (parts) => void (parts['word/document.xml'] = strToU8('this is not xml at all')))),
+    write(
+      'garbage-main.docx',
+      damage.parts(docx!, (parts) => void (parts['word/document.xml'] = strToU8('this is not xml at all'))),
+    ),
     write('cut-tail.xlsx', damage.truncateIn(xlsx!, 'xl/workbook.xml', 0.5)),
-    write('lost-rels.xlsx', damage.crcs(damage.parts(xlsx!, (parts) => void delete parts['xl/_rels/workbook.xml.rels']))),
+    write(
+      'lost-rels.xlsx',
+      damage.crcs(damage.parts(xlsx!, (parts) => void delete parts['xl/_rels/workbook.xml.rels'])),
+    ),
     write('central.pptx', damage.centralDirectory(pptx!)),
   ]);
 }, 60_000);
 
 /** The first sheet as LibreOffice writes it to CSV (text quoted, numbers not). */
-const FIRST_SHEET = new RegExp(SHEET_CELLS.map((row) => row.map((cell) => (/^\d+$/.test(cell) ? cell : `"${cell}"`)).join(',')).join('\n'));
+const FIRST_SHEET = new RegExp(
+  SHEET_CELLS.map((row) => row.map((cell) => (/^\d+$/.test(cell) ? cell : `"${cell}"`)).join(',')).join('\n'),
+);
 
 const outputOf = (run: TestRun) => {
   if (!isFileResult(run.result)) throw new Error('expected a file');
@@ -76,7 +108,12 @@ const everyParagraph = async (run: TestRun) => {
 };
 
 pluginConformanceSuite(repairOfficePlugin, [
-  { name: 'DOCX with a broken central directory', files: [file('central.docx', 'docx')], expectFormat: 'docx', check: everyParagraph },
+  {
+    name: 'DOCX with a broken central directory',
+    files: [file('central.docx', 'docx')],
+    expectFormat: 'docx',
+    check: everyParagraph,
+  },
   {
     name: 'DOCX cut in the middle of word/document.xml: the paragraphs before the cut survive',
     files: [file('cut-main.docx', 'docx')],
@@ -90,7 +127,12 @@ pluginConformanceSuite(repairOfficePlugin, [
       expect(text).toContain('Ship Ledger');
     },
   },
-  { name: 'DOCX with a truncated tail (central directory and last parts lost)', files: [file('cut-tail.docx', 'docx')], expectFormat: 'docx', check: everyParagraph },
+  {
+    name: 'DOCX with a truncated tail (central directory and last parts lost)',
+    files: [file('cut-tail.docx', 'docx')],
+    expectFormat: 'docx',
+    check: everyParagraph,
+  },
   { name: 'DOCX with wrong CRCs', files: [file('crc.docx', 'docx')], expectFormat: 'docx', check: everyParagraph },
   {
     name: 'DOCX with parts that do not parse, a content type and a relationship gone wrong',
@@ -101,12 +143,15 @@ pluginConformanceSuite(repairOfficePlugin, [
       const parts = await partsOf(run);
       expect(Object.keys(parts)).not.toContain('docProps/app.xml');
       expect(Object.keys(parts)).not.toContain('word/footnotes.xml');
-      expect(strFromU8(parts['[Content_Types].xml']!)).toContain('<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>');
+      expect(strFromU8(parts['[Content_Types].xml']!)).toContain(
+        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>',
+      );
       const rels = strFromU8(parts['word/_rels/document.xml.rels']!);
       expect(rels).not.toContain('missing.png');
       expect(rels).not.toContain('footnotes.xml');
       expect(strFromU8(parts['_rels/.rels']!)).not.toContain('app.xml');
-      for (const [name, data] of Object.entries(parts)) if (/\.(xml|rels)$/.test(name)) expect(checkXml(strFromU8(data)), name).toEqual({ ok: true });
+      for (const [name, data] of Object.entries(parts))
+        if (/\.(xml|rels)$/.test(name)) expect(checkXml(strFromU8(data)), name).toEqual({ ok: true });
     },
   },
   {
@@ -116,7 +161,9 @@ pluginConformanceSuite(repairOfficePlugin, [
     async check(run) {
       await everyParagraph(run);
       const parts = await partsOf(run);
-      expect(strFromU8(parts['[Content_Types].xml']!)).toContain('<Override PartName="/word/main.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>');
+      expect(strFromU8(parts['[Content_Types].xml']!)).toContain(
+        '<Override PartName="/word/main.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>',
+      );
       expect(strFromU8(parts['word/_rels/main.xml.rels']!)).toContain('styles.xml');
     },
   },
@@ -126,7 +173,9 @@ pluginConformanceSuite(repairOfficePlugin, [
     expectFormat: 'xlsx',
     async check(run) {
       expect(await libreOfficeText(outputOf(run), 'xlsx', run.workDir)).toMatch(FIRST_SHEET);
-      expect(strFromU8((await partsOf(run))['xl/workbook.xml']!)).toMatch(/<sheet name="Ports" sheetId="1" r:id="rIdSheet1"\/><sheet name="Second"/);
+      expect(strFromU8((await partsOf(run))['xl/workbook.xml']!)).toMatch(
+        /<sheet name="Ports" sheetId="1" r:id="rIdSheet1"\/><sheet name="Second"/,
+      );
     },
   },
   {
@@ -153,7 +202,9 @@ pluginConformanceSuite(repairOfficePlugin, [
 
 describe('repair-office refusals', () => {
   it('fails with a clear message when the main part is unreadable and LibreOffice cannot open the file either', async () => {
-    await expect(runPlugin(repairOfficePlugin, [file('garbage-main.docx', 'docx')])).rejects.toThrow(/^The DOCX could not be repaired/);
+    await expect(runPlugin(repairOfficePlugin, [file('garbage-main.docx', 'docx')])).rejects.toThrow(
+      /^The DOCX could not be repaired/,
+    );
   }, 60_000);
 });
 
@@ -165,7 +216,10 @@ describe('checkXml', () => {
     expect(checkXml('<a>&nope;</a>')).toEqual({ ok: false });
     expect(checkXml('<a/><b/>')).toEqual({ ok: false });
     expect(checkXml('<!DOCTYPE a><a/>')).toEqual({ ok: false });
-    expect(checkXml('<a><b>kept text</b><b>half')).toEqual({ ok: false, completed: '<a><b>kept text</b><b>half</b></a>' });
+    expect(checkXml('<a><b>kept text</b><b>half')).toEqual({
+      ok: false,
+      completed: '<a><b>kept text</b><b>half</b></a>',
+    });
     expect(checkXml('<a><b>kept</b><w:r attr="x')).toEqual({ ok: false, completed: '<a><b>kept</b></a>' });
   });
 });

@@ -161,8 +161,18 @@ interface Relationship {
   external: boolean;
 }
 
-const attr = (tag: string, name: string) => new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)')`).exec(tag)?.slice(2).find((v) => v !== undefined);
-const decodeAttr = (s: string) => s.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const attr = (tag: string, name: string) =>
+  new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)')`)
+    .exec(tag)
+    ?.slice(2)
+    .find((v) => v !== undefined);
+const decodeAttr = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 function parseRelationships(xml: string): Relationship[] {
   return [...xml.matchAll(/<(?:\w+:)?Relationship\s[^>]*>/g)].flatMap(([tag]) => {
@@ -170,19 +180,30 @@ function parseRelationships(xml: string): Relationship[] {
     const type = attr(tag, 'Type');
     const target = attr(tag, 'Target');
     if (!id || !type || target === undefined) return [];
-    return [{ id: decodeAttr(id), type: decodeAttr(type), target: decodeAttr(target), external: attr(tag, 'TargetMode') === 'External' }];
+    return [
+      {
+        id: decodeAttr(id),
+        type: decodeAttr(type),
+        target: decodeAttr(target),
+        external: attr(tag, 'TargetMode') === 'External',
+      },
+    ];
   });
 }
 
 function relationshipsXml(relationships: readonly Relationship[]): string {
   const items = relationships.map(
-    (r) => `<Relationship Id="${escapeAttr(r.id)}" Type="${escapeAttr(r.type)}" Target="${escapeAttr(r.target)}"${r.external ? ' TargetMode="External"' : ''}/>`,
+    (r) =>
+      `<Relationship Id="${escapeAttr(r.id)}" Type="${escapeAttr(r.type)}" Target="${escapeAttr(r.target)}"${r.external ? ' TargetMode="External"' : ''}/>`,
   );
   return `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${items.join('')}</Relationships>`;
 }
 
 /** The rels part of `part` ("word/document.xml" -> "word/_rels/document.xml.rels"; "" -> "_rels/.rels"). */
-const relsOf = (part: string) => (part ? `${path.posix.dirname(part) === '.' ? '' : `${path.posix.dirname(part)}/`}_rels/${path.posix.basename(part)}.rels` : '_rels/.rels');
+const relsOf = (part: string) =>
+  part
+    ? `${path.posix.dirname(part) === '.' ? '' : `${path.posix.dirname(part)}/`}_rels/${path.posix.basename(part)}.rels`
+    : '_rels/.rels';
 /** The part a rels part describes ("" for the package). */
 function sourceOf(rels: string): string {
   const match = /^(?:(.*)\/)?_rels\/(.*)\.rels$/.exec(rels);
@@ -196,7 +217,10 @@ function resolveTarget(source: string, target: string): string {
 }
 
 /** A consistent package from what was salvaged; throws when its main part is missing. */
-export function rebuildPackage(kind: Kind, salvaged: readonly SalvagedPart[]): { files: Map<string, Uint8Array>; report: RepairReport } {
+export function rebuildPackage(
+  kind: Kind,
+  salvaged: readonly SalvagedPart[],
+): { files: Map<string, Uint8Array>; report: RepairReport } {
   const info = KINDS[kind];
   const report: RepairReport = { recovered: salvaged.length, dropped: [], completed: [], relationshipsRemoved: 0 };
   const parts = new Map<string, Buffer>();
@@ -222,21 +246,36 @@ export function rebuildPackage(kind: Kind, salvaged: readonly SalvagedPart[]): {
     else parts.set(part.name, Buffer.from(xml, 'utf8'));
   }
   // The main part is where the package relationships say it is (any name), else the usual name.
-  const declared = parseRelationships(parts.get('_rels/.rels')?.toString('utf8') ?? '').find((r) => r.type === NS.officeDocument && !r.external);
+  const declared = parseRelationships(parts.get('_rels/.rels')?.toString('utf8') ?? '').find(
+    (r) => r.type === NS.officeDocument && !r.external,
+  );
   const declaredMain = declared && resolveTarget('', declared.target);
   const main = declaredMain && parts.has(declaredMain) ? declaredMain : info.main;
   if (kind === 'xlsx' && !parts.has(main) && synthesiseWorkbook(parts)) report.completed.push(main);
-  if (!parts.has(main)) throw new PluginError(`The ${info.label} could not be repaired: its main part (${main}) is missing or unreadable`);
+  if (!parts.has(main))
+    throw new PluginError(`The ${info.label} could not be repaired: its main part (${main}) is missing or unreadable`);
 
   // Relationships: targets that exist, or recreated when the rels part itself was lost.
   const relsParts = new Map<string, Relationship[]>();
-  for (const [name, data] of parts) if (name.endsWith('.rels')) relsParts.set(name, parseRelationships(data.toString('utf8')));
+  for (const [name, data] of parts)
+    if (name.endsWith('.rels')) relsParts.set(name, parseRelationships(data.toString('utf8')));
   const packageRels = relsParts.get('_rels/.rels') ?? [];
   if (!packageRels.some((r) => r.type === NS.officeDocument && resolveTarget('', r.target) === main)) {
-    packageRels.splice(0, packageRels.length, ...packageRels.filter((r) => r.type !== NS.officeDocument), { id: 'rIdMain', type: NS.officeDocument, target: main, external: false });
+    packageRels.splice(0, packageRels.length, ...packageRels.filter((r) => r.type !== NS.officeDocument), {
+      id: 'rIdMain',
+      type: NS.officeDocument,
+      target: main,
+      external: false,
+    });
   }
   const ensure = (rels: Relationship[], type: string, target: string, source: string) => {
-    if (parts.has(target) && !rels.some((r) => resolveTarget(source, r.target) === target)) rels.push({ id: `rIdRepair${rels.length + 1}`, type, target: path.posix.relative(source ? path.posix.dirname(source) : '', target), external: false });
+    if (parts.has(target) && !rels.some((r) => resolveTarget(source, r.target) === target))
+      rels.push({
+        id: `rIdRepair${rels.length + 1}`,
+        type,
+        target: path.posix.relative(source ? path.posix.dirname(source) : '', target),
+        external: false,
+      });
   };
   ensure(packageRels, NS.core, 'docProps/core.xml', '');
   ensure(packageRels, NS.extended, 'docProps/app.xml', '');
@@ -248,10 +287,18 @@ export function rebuildPackage(kind: Kind, salvaged: readonly SalvagedPart[]): {
     // goes to the n-th sheet or slide part.
     const listed = listedIds(kind, parts.get(main)!.toString('utf8'));
     const listType = kind === 'xlsx' ? 'worksheet' : 'slide';
-    const sheetsOrSlides = [...parts.keys()].filter((name) => info.related.some(([pattern, type]) => type === listType && pattern.test(name))).sort(byNumber);
+    const sheetsOrSlides = [...parts.keys()]
+      .filter((name) => info.related.some(([pattern, type]) => type === listType && pattern.test(name)))
+      .sort(byNumber);
     sheetsOrSlides.forEach((name, i) => {
       const id = listed[i];
-      if (id) rels.push({ id, type: `${NS.rel}/${listType}`, target: path.posix.relative(path.posix.dirname(main), name), external: false });
+      if (id)
+        rels.push({
+          id,
+          type: `${NS.rel}/${listType}`,
+          target: path.posix.relative(path.posix.dirname(main), name),
+          external: false,
+        });
     });
     for (const name of [...parts.keys()].sort(byNumber)) {
       const related = info.related.find(([pattern]) => pattern.test(name));
@@ -289,12 +336,21 @@ function synthesiseWorkbook(parts: Map<string, Buffer>): boolean {
   const sheets = [...parts.keys()].filter((name) => /^xl\/worksheets\/sheet\d+\.xml$/.test(name)).sort(byNumber);
   if (!sheets.length) return false;
   const app = parts.get('docProps/app.xml')?.toString('utf8') ?? '';
-  const titles = [.../<(?:\w+:)?TitlesOfParts>([\s\S]*?)<\/(?:\w+:)?TitlesOfParts>/.exec(app)?.[1]?.matchAll(/<vt:lpstr>([^<]*)<\/vt:lpstr>/g) ?? []].map((m) => m[1]!);
+  const titles = [
+    ...(/<(?:\w+:)?TitlesOfParts>([\s\S]*?)<\/(?:\w+:)?TitlesOfParts>/
+      .exec(app)?.[1]
+      ?.matchAll(/<vt:lpstr>([^<]*)<\/vt:lpstr>/g) ?? []),
+  ].map((m) => m[1]!);
   const names = titles.length === sheets.length ? titles : sheets.map((_, i) => `Sheet${i + 1}`);
-  const items = names.map((name, i) => `<sheet name="${escapeAttr(decodeAttr(name))}" sheetId="${i + 1}" r:id="rIdSheet${i + 1}"/>`);
+  const items = names.map(
+    (name, i) => `<sheet name="${escapeAttr(decodeAttr(name))}" sheetId="${i + 1}" r:id="rIdSheet${i + 1}"/>`,
+  );
   parts.set(
     'xl/workbook.xml',
-    Buffer.from(`${XML_HEAD}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${NS.rel}"><sheets>${items.join('')}</sheets></workbook>`, 'utf8'),
+    Buffer.from(
+      `${XML_HEAD}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${NS.rel}"><sheets>${items.join('')}</sheets></workbook>`,
+      'utf8',
+    ),
   );
   parts.delete('xl/_rels/workbook.xml.rels');
   return true;
@@ -303,7 +359,8 @@ function synthesiseWorkbook(parts: Map<string, Buffer>): boolean {
 const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
 
 const LIST_ELEMENT: Partial<Record<Kind, string>> = { xlsx: 'sheet', pptx: 'sldId' };
-const listPattern = (element: string) => new RegExp(`<(?:\\w+:)?${element}\\s[^>]*?(?:/>|>[\\s\\S]*?</(?:\\w+:)?${element}>)`, 'g');
+const listPattern = (element: string) =>
+  new RegExp(`<(?:\\w+:)?${element}\\s[^>]*?(?:/>|>[\\s\\S]*?</(?:\\w+:)?${element}>)`, 'g');
 const relationshipIdOf = (tag: string) => /\sr:id\s*=\s*"([^"]*)"/.exec(tag)?.[1];
 
 /** The relationship ids of the sheets (xlsx) or slides (pptx) the main part lists, in order. */
@@ -327,14 +384,19 @@ function pruneLists(kind: Kind, main: string, parts: Map<string, Buffer>, mainRe
 
 function contentTypesXml(kind: Kind, main: string, original: string | undefined, names: readonly string[]): string {
   const known = new Map<string, string>();
-  for (const [, ext, type] of (original ?? '').matchAll(/<Default\s+Extension="([^"]+)"\s+ContentType="([^"]+)"/g)) known.set(`.${ext!.toLowerCase()}`, type!);
+  for (const [, ext, type] of (original ?? '').matchAll(/<Default\s+Extension="([^"]+)"\s+ContentType="([^"]+)"/g))
+    known.set(`.${ext!.toLowerCase()}`, type!);
   const overrides = new Map<string, string>();
-  for (const [, part, type] of (original ?? '').matchAll(/<Override\s+PartName="\/?([^"]+)"\s+ContentType="([^"]+)"/g)) overrides.set(decodeAttr(part!), type!);
+  for (const [, part, type] of (original ?? '').matchAll(/<Override\s+PartName="\/?([^"]+)"\s+ContentType="([^"]+)"/g))
+    overrides.set(decodeAttr(part!), type!);
   // The first pattern of a kind is its main part's: it applies to the main part whatever its name.
   const mainType = KINDS[kind].types[0]![1];
   const patterns: Array<[(name: string) => boolean, string]> = [
     [(name) => name === main, mainType],
-    ...[...KINDS[kind].types.slice(1), ...COMMON_TYPES].map(([pattern, type]): [(name: string) => boolean, string] => [(name) => pattern.test(name), type]),
+    ...[...KINDS[kind].types.slice(1), ...COMMON_TYPES].map(([pattern, type]): [(name: string) => boolean, string] => [
+      (name) => pattern.test(name),
+      type,
+    ]),
   ];
   const defaults = new Map<string, string>([
     ['rels', DEFAULT_TYPES.rels!],
@@ -345,13 +407,16 @@ function contentTypesXml(kind: Kind, main: string, original: string | undefined,
     const ext = path.posix.extname(name).slice(1).toLowerCase();
     const byPattern = patterns.find(([matches]) => matches(name))?.[1];
     const type = byPattern ?? overrides.get(name);
-    if (type && ext !== 'rels') items.push(`<Override PartName="/${escapeAttr(name)}" ContentType="${escapeAttr(type)}"/>`);
+    if (type && ext !== 'rels')
+      items.push(`<Override PartName="/${escapeAttr(name)}" ContentType="${escapeAttr(type)}"/>`);
     else if (!defaults.has(ext)) {
       const byExtension = known.get(`.${ext}`) ?? DEFAULT_TYPES[ext];
       if (byExtension) defaults.set(ext, byExtension);
     }
   }
-  const defaultItems = [...defaults].map(([ext, type]) => `<Default Extension="${escapeAttr(ext)}" ContentType="${escapeAttr(type)}"/>`);
+  const defaultItems = [...defaults].map(
+    ([ext, type]) => `<Default Extension="${escapeAttr(ext)}" ContentType="${escapeAttr(type)}"/>`,
+  );
   return `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">${defaultItems.join('')}${items.join('')}</Types>`;
 }
 
@@ -375,7 +440,10 @@ async function libreOfficeOpens(file: string, kind: Kind, ctx: RunContext, name:
     return output;
   } catch (err) {
     ctx.signal.throwIfAborted();
-    ctx.log.info('repair-office: LibreOffice could not open the file', { attempt: name, error: (err as Error).message });
+    ctx.log.info('repair-office: LibreOffice could not open the file', {
+      attempt: name,
+      error: (err as Error).message,
+    });
     return undefined;
   }
 }
@@ -409,7 +477,11 @@ export const repairOfficePlugin = definePlugin({
     try {
       const salvaged = salvageParts(await readFile(input.path), REPAIR_LIMITS, ctx.signal);
       const { files, report } = rebuildPackage(kind, salvaged);
-      ctx.log.info('repair-office rebuilt the package', { ...report, dropped: report.dropped.length, completed: report.completed.length });
+      ctx.log.info('repair-office rebuilt the package', {
+        ...report,
+        dropped: report.dropped.length,
+        completed: report.completed.length,
+      });
       rebuilt = path.join(dir, `rebuilt.${kind}`);
       await writeFile(rebuilt, zipSync(Object.fromEntries(files), { level: 6 }));
     } catch (err) {
@@ -423,7 +495,8 @@ export const repairOfficePlugin = definePlugin({
       ctx.progress(60);
       // Last resort: LibreOffice's own reading of the original, written anew.
       const roundTrip = await libreOfficeOpens(input.path, kind, ctx, 'original');
-      if (!roundTrip) throw new PluginError(`The ${KINDS[kind].label} could not be repaired: too little of it could be read`);
+      if (!roundTrip)
+        throw new PluginError(`The ${KINDS[kind].label} could not be repaired: too little of it could be read`);
       await copyFile(roundTrip, output);
     }
     ctx.signal.throwIfAborted();

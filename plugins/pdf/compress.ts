@@ -35,7 +35,8 @@ export const compressPdfPlugin = definePlugin({
       ctx.progress(80);
       // ghostscript reports some broken content only as warnings: make sure no page went missing.
       const compressedPages = await openPdf(compressed, ctx);
-      if (compressedPages !== pages) throw new PluginError(`The PDF could not be compressed: ${pages} pages in, ${compressedPages} out`);
+      if (compressedPages !== pages)
+        throw new PluginError(`The PDF could not be compressed: ${pages} pages in, ${compressedPages} out`);
       if ((await stat(compressed)).size < input.bytes) await rename(compressed, output);
       else await copyFile(input.path, output);
     }),

@@ -15,7 +15,16 @@ import { extractImagesPlugin } from './images.js';
 import { pdfPlugins } from './index.js';
 import { repairPdfPlugin } from './repair.js';
 import {
-  FIXTURE_AUTHOR, FIXTURE_TITLE, JPEG_SIZE, PNG_SIZE, PdfFixtures, objectsJson, pageCount, pageTexts, pdfInfo, unzip,
+  FIXTURE_AUTHOR,
+  FIXTURE_TITLE,
+  JPEG_SIZE,
+  PNG_SIZE,
+  PdfFixtures,
+  objectsJson,
+  pageCount,
+  pageTexts,
+  pdfInfo,
+  unzip,
 } from './shared/fixtures.js';
 import { pdfToTextPlugin } from './text.js';
 
@@ -59,7 +68,12 @@ pluginConformanceSuite(pdfToTextPlugin, [
     expectFormat: 'txt',
     async check(run) {
       const text = await readFile(outputOf(run), 'utf8');
-      expect(text.split('\f').map((page) => page.trim()).filter(Boolean)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `Page ${n}`));
+      expect(
+        text
+          .split('\f')
+          .map((page) => page.trim())
+          .filter(Boolean),
+      ).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `Page ${n}`));
     },
   },
 ]);
@@ -73,10 +87,12 @@ pluginConformanceSuite(extractImagesPlugin, [
       const entries = await unzip(outputOf(run), path.join(run.workDir, 'unzipped'));
       expect(entries.map((e) => e.name).sort()).toEqual(['images-p1-1.png', 'images-p1-2.jpg']);
       const sizes = Object.fromEntries(
-        await Promise.all(entries.map(async (e) => {
-          const meta = await sharp(e.path).metadata();
-          return [meta.format, { width: meta.width, height: meta.height }] as const;
-        })),
+        await Promise.all(
+          entries.map(async (e) => {
+            const meta = await sharp(e.path).metadata();
+            return [meta.format, { width: meta.width, height: meta.height }] as const;
+          }),
+        ),
       );
       expect(sizes).toEqual({ png: PNG_SIZE, jpeg: JPEG_SIZE });
     },
@@ -123,9 +139,18 @@ pluginConformanceSuite(pdfCleanMetadataPlugin, [
     expectFormat: 'pdf',
     async check(run) {
       const output = outputOf(run);
-      expect(await pdfInfo(fixtures.get('eight').path)).toMatchObject({ Title: FIXTURE_TITLE, Author: FIXTURE_AUTHOR, 'Metadata Stream': 'yes' });
+      expect(await pdfInfo(fixtures.get('eight').path)).toMatchObject({
+        Title: FIXTURE_TITLE,
+        Author: FIXTURE_AUTHOR,
+        'Metadata Stream': 'yes',
+      });
       const info = await pdfInfo(output);
-      expect([info.Title, info.Author, info.Producer, info.Creator]).toEqual([undefined, undefined, undefined, undefined]);
+      expect([info.Title, info.Author, info.Producer, info.Creator]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
       expect(info['Metadata Stream']).toBe('no');
       const bytes = await readFile(output);
       for (const secret of [FIXTURE_AUTHOR, FIXTURE_TITLE, 'xmpmeta']) expect(bytes.includes(secret)).toBe(false);
@@ -136,11 +161,15 @@ pluginConformanceSuite(pdfCleanMetadataPlugin, [
 
 describe('content ops refuse what they cannot do', () => {
   it('a PDF without embedded images', async () => {
-    await expect(runPlugin(extractImagesPlugin, [fixtures.get('eight')])).rejects.toThrow('The PDF has no embedded images');
+    await expect(runPlugin(extractImagesPlugin, [fixtures.get('eight')])).rejects.toThrow(
+      'The PDF has no embedded images',
+    );
   });
 
   it('text from a scan', async () => {
-    await expect(runPlugin(pdfToTextPlugin, [fixtures.get('scan')])).rejects.toThrow('The PDF has no text layer (it may be scanned): run op ocr on it first');
+    await expect(runPlugin(pdfToTextPlugin, [fixtures.get('scan')])).rejects.toThrow(
+      'The PDF has no text layer (it may be scanned): run op ocr on it first',
+    );
   });
 });
 
@@ -154,15 +183,23 @@ describe('every op but unlock-pdf', () => {
     'pdf-to-pdfa': { pdfa: '2b' },
   };
   const ops = pdfPlugins.filter((plugin) => plugin.id !== 'unlock-pdf');
-  const filesFor = (id: string, file: string) => (id === 'pdf-merge' ? [fixtures.get('two'), { path: file, format: 'pdf' as const }] : [{ path: file, format: 'pdf' as const }]);
+  const filesFor = (id: string, file: string) =>
+    id === 'pdf-merge'
+      ? [fixtures.get('two'), { path: file, format: 'pdf' as const }]
+      : [{ path: file, format: 'pdf' as const }];
 
-  it.each(ops.map((plugin) => [plugin.id, plugin] as const))('%s refuses an encrypted PDF and a file that is not one', async (id, plugin) => {
-    const prefix = id === 'pdf-merge' ? /^File 2 \(\w+\.pdf\): / : /^/;
-    await expect(runPlugin(plugin, filesFor(id, fixtures.get('encrypted').path), optionsFor[id])).rejects.toThrow(
-      new RegExp(`${prefix.source}The PDF is password-protected: unlock it first \\(op unlock-pdf\\)$`),
-    );
-    await expect(runPlugin(plugin, filesFor(id, fixtures.get('garbage').path), optionsFor[id])).rejects.toThrow(
-      new RegExp(`${prefix.source}The file is not a readable PDF; it may be damaged or truncated \\(unable to find trailer dictionary while recovering damaged file\\)$`),
-    );
-  });
+  it.each(ops.map((plugin) => [plugin.id, plugin] as const))(
+    '%s refuses an encrypted PDF and a file that is not one',
+    async (id, plugin) => {
+      const prefix = id === 'pdf-merge' ? /^File 2 \(\w+\.pdf\): / : /^/;
+      await expect(runPlugin(plugin, filesFor(id, fixtures.get('encrypted').path), optionsFor[id])).rejects.toThrow(
+        new RegExp(`${prefix.source}The PDF is password-protected: unlock it first \\(op unlock-pdf\\)$`),
+      );
+      await expect(runPlugin(plugin, filesFor(id, fixtures.get('garbage').path), optionsFor[id])).rejects.toThrow(
+        new RegExp(
+          `${prefix.source}The file is not a readable PDF; it may be damaged or truncated \\(unable to find trailer dictionary while recovering damaged file\\)$`,
+        ),
+      );
+    },
+  );
 });

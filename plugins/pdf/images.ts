@@ -49,12 +49,18 @@ export const extractImagesPlugin = definePlugin({
     const entries: ZipEntry[] = [];
     for (const image of extracted) {
       const file = path.join(dir, image.name);
-      const digest = createHash('sha256').update(await readFile(file)).digest('hex');
+      const digest = createHash('sha256')
+        .update(await readFile(file))
+        .digest('hex');
       if (seen.has(digest)) continue;
       seen.add(digest);
       const index = (perPage.get(image.page) ?? 0) + 1;
       perPage.set(image.page, index);
-      entries.push({ path: file, name: `${stemOf(input)}-p${image.page}-${index}.${image.extension}`, compress: false });
+      entries.push({
+        path: file,
+        name: `${stemOf(input)}-p${image.page}-${index}.${image.extension}`,
+        compress: false,
+      });
     }
     if (!entries.length) throw new PluginError('The PDF has no embedded images');
 

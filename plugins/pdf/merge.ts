@@ -22,18 +22,25 @@ export const mergePdfPlugin = definePlugin({
   limits: pdfLimits(1, { min: MIN_FILES, max: MAX_FILES }),
   async run(inputs, _options, ctx) {
     ctx.signal.throwIfAborted();
-    if (inputs.length < MIN_FILES || inputs.length > MAX_FILES) throw new PluginError(`Merging takes ${MIN_FILES} to ${MAX_FILES} PDFs (got ${inputs.length})`);
+    if (inputs.length < MIN_FILES || inputs.length > MAX_FILES)
+      throw new PluginError(`Merging takes ${MIN_FILES} to ${MAX_FILES} PDFs (got ${inputs.length})`);
     for (const [i, input] of inputs.entries()) {
       // Name the file at fault: the client sent several.
       await openPdf(input.path, ctx).catch((err: unknown) => {
-        throw err instanceof PluginError ? new PluginError(`File ${i + 1} (${input.filename}): ${err.message}`, { cause: err }) : err;
+        throw err instanceof PluginError
+          ? new PluginError(`File ${i + 1} (${input.filename}): ${err.message}`, { cause: err })
+          : err;
       });
       ctx.progress(Math.floor((50 * (i + 1)) / inputs.length));
     }
     const output = path.join(await outputDir(ctx), 'merged.pdf');
     // An empty document as the base: the result takes no document-level parts (metadata,
     // outlines, forms) from any one input.
-    await runQpdf({ empty: '', outputFile: output, pages: inputs.map((input) => ({ file: input.path, range: '1-z' })) }, ctx, 'The PDFs could not be merged');
+    await runQpdf(
+      { empty: '', outputFile: output, pages: inputs.map((input) => ({ file: input.path, range: '1-z' })) },
+      ctx,
+      'The PDFs could not be merged',
+    );
     ctx.progress(100);
     return { path: output, format: 'pdf' };
   },

@@ -6,7 +6,8 @@ import { formatRange, parsePageRanges } from './shared/page-ranges.js';
 const MAX_PAGE_LIST_LENGTH = 2000;
 
 /** Error for a field: "is required (<rule>)" when missing, "must be <rule>" when wrong. */
-const requiredAs = (rule: string) => (issue: { input: unknown }) => (issue.input === undefined ? `is required (${rule})` : `must be ${rule}`);
+const requiredAs = (rule: string) => (issue: { input: unknown }) =>
+  issue.input === undefined ? `is required (${rule})` : `must be ${rule}`;
 
 const ANGLES = [90, 180, 270];
 const ANGLE_RULE = '90, 180 or 270';
@@ -43,10 +44,19 @@ export const rotateOptions = z.object({
 
 export const splitOptions = z.object({
   split: z
-    .discriminatedUnion('mode', [z.strictObject({ mode: z.literal('pages') }), z.strictObject({ mode: z.literal('ranges'), ranges: splitRangesField })], {
-      error: requiredAs(SPLIT_RULE),
-    })
-    .describe('{"mode":"pages"} for one PDF per page, or {"mode":"ranges","ranges":"1-3,4,5-8"} for one PDF per range.'),
+    .discriminatedUnion(
+      'mode',
+      [
+        z.strictObject({ mode: z.literal('pages') }),
+        z.strictObject({ mode: z.literal('ranges'), ranges: splitRangesField }),
+      ],
+      {
+        error: requiredAs(SPLIT_RULE),
+      },
+    )
+    .describe(
+      '{"mode":"pages"} for one PDF per page, or {"mode":"ranges","ranges":"1-3,4,5-8"} for one PDF per range.',
+    ),
 });
 
 export const extractPagesOptions = z.object({
@@ -65,5 +75,7 @@ const passwordField = (description: string) =>
     .max(128, `must be ${PASSWORD_RULE}`)
     .meta({ description, secret: true });
 
-export const protectOptions = z.object({ password: passwordField('Password needed to open the PDF, 1-128 characters.') });
+export const protectOptions = z.object({
+  password: passwordField('Password needed to open the PDF, 1-128 characters.'),
+});
 export const unlockOptions = z.object({ password: passwordField("The PDF's current password.") });

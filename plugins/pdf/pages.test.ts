@@ -85,7 +85,12 @@ pluginConformanceSuite(mergePdfPlugin, [
     files: [fixtures.get('three'), eight, fixtures.get('two')],
     expectFormat: 'pdf',
     async check(run) {
-      expect(await pageTexts(outputOf(run))).toEqual([...['B Page 1', 'B Page 2', 'B Page 3'], ...pageLabels(1, 2, 3, 4, 5, 6, 7, 8), 'C Page 1', 'C Page 2']);
+      expect(await pageTexts(outputOf(run))).toEqual([
+        ...['B Page 1', 'B Page 2', 'B Page 3'],
+        ...pageLabels(1, 2, 3, 4, 5, 6, 7, 8),
+        'C Page 1',
+        'C Page 2',
+      ]);
     },
   },
 ]);
@@ -95,19 +100,31 @@ describe('page operations refuse what they cannot do', () => {
     await expect(runPlugin(splitPdfPlugin, [eight], { split: { mode: 'ranges', ranges: '1-3,9' } })).rejects.toThrow(
       'page 9 does not exist: the PDF has 8 pages',
     );
-    await expect(runPlugin(extractPagesPlugin, [eight], { pages: '7-12' })).rejects.toThrow('page 12 does not exist: the PDF has 8 pages');
+    await expect(runPlugin(extractPagesPlugin, [eight], { pages: '7-12' })).rejects.toThrow(
+      'page 12 does not exist: the PDF has 8 pages',
+    );
   });
 
   it('deleting every page', async () => {
-    await expect(runPlugin(deletePagesPlugin, [eight], { pages: '1-8' })).rejects.toThrow('Deleting pages 1-8 would remove every page of the PDF');
+    await expect(runPlugin(deletePagesPlugin, [eight], { pages: '1-8' })).rejects.toThrow(
+      'Deleting pages 1-8 would remove every page of the PDF',
+    );
   });
 
   it('bad options before running', async () => {
-    await expect(runPlugin(rotatePdfPlugin, [eight], { angle: 45 })).rejects.toThrow('Invalid angle: must be 90, 180 or 270');
-    await expect(runPlugin(rotatePdfPlugin, [eight], {})).rejects.toThrow('Invalid angle: is required (90, 180 or 270)');
-    await expect(runPlugin(splitPdfPlugin, [eight], { split: { mode: 'ranges', ranges: '1-2,1-2' } })).rejects.toThrow('range 1-2 is listed twice');
+    await expect(runPlugin(rotatePdfPlugin, [eight], { angle: 45 })).rejects.toThrow(
+      'Invalid angle: must be 90, 180 or 270',
+    );
+    await expect(runPlugin(rotatePdfPlugin, [eight], {})).rejects.toThrow(
+      'Invalid angle: is required (90, 180 or 270)',
+    );
+    await expect(runPlugin(splitPdfPlugin, [eight], { split: { mode: 'ranges', ranges: '1-2,1-2' } })).rejects.toThrow(
+      'range 1-2 is listed twice',
+    );
     await expect(runPlugin(splitPdfPlugin, [eight], { split: { mode: 'chapters' } })).rejects.toThrow(/Invalid split/);
-    await expect(runPlugin(deletePagesPlugin, [eight], { pages: '3-1' })).rejects.toThrow('Invalid pages: range 3-1 runs backwards; write 1-3');
+    await expect(runPlugin(deletePagesPlugin, [eight], { pages: '3-1' })).rejects.toThrow(
+      'Invalid pages: range 3-1 runs backwards; write 1-3',
+    );
   });
 
   it('merging one file, or an encrypted one, naming it', async () => {

@@ -28,7 +28,11 @@ const outputOf = (run: TestRun) => {
   return run.result.path;
 };
 const qpdf = (...args: string[]) => runProcess('qpdf', args, { timeoutMs: 15_000 });
-const isEncrypted = (file: string) => qpdf('--is-encrypted', file).then(() => true, () => false);
+const isEncrypted = (file: string) =>
+  qpdf('--is-encrypted', file).then(
+    () => true,
+    () => false,
+  );
 
 pluginConformanceSuite(protectPdfPlugin, [
   {
@@ -62,11 +66,15 @@ pluginConformanceSuite(unlockPdfPlugin, [
 
 describe('passwords', () => {
   it('a wrong password fails with "Wrong password"', async () => {
-    await expect(runPlugin(unlockPdfPlugin, [fixtures.get('encrypted')], { password: 'open sesame!' })).rejects.toThrow(/^Wrong password$/);
+    await expect(runPlugin(unlockPdfPlugin, [fixtures.get('encrypted')], { password: 'open sesame!' })).rejects.toThrow(
+      /^Wrong password$/,
+    );
   });
 
   it('unlocking a PDF that has no password, or protecting one that has, is refused', async () => {
-    await expect(runPlugin(unlockPdfPlugin, [fixtures.get('eight')], { password: 'x' })).rejects.toThrow('The PDF is not password-protected');
+    await expect(runPlugin(unlockPdfPlugin, [fixtures.get('eight')], { password: 'x' })).rejects.toThrow(
+      'The PDF is not password-protected',
+    );
     await expect(runPlugin(protectPdfPlugin, [fixtures.get('encrypted')], { password: 'x' })).rejects.toThrow(
       'The PDF is password-protected: unlock it first (op unlock-pdf)',
     );
@@ -103,19 +111,23 @@ describe('passwords', () => {
     let running = true;
     const watcher = (async () => {
       while (running) {
-        snapshots.push(await new Promise<string>((resolve) => {
-          let out = '';
-          const ps = spawn('ps', ['-eo', 'args']);
-          ps.stdout.on('data', (chunk) => (out += chunk));
-          ps.on('close', () => resolve(out));
-        }));
+        snapshots.push(
+          await new Promise<string>((resolve) => {
+            let out = '';
+            const ps = spawn('ps', ['-eo', 'args']);
+            ps.stdout.on('data', (chunk) => (out += chunk));
+            ps.on('close', () => resolve(out));
+          }),
+        );
       }
     })();
     try {
       const locked = await protectPdfPlugin.run([input], { password }, ctx);
       if (!isFileResult(locked)) throw new Error('expected a file');
       await unlockPdfPlugin.run([{ ...input, path: locked.path }], { password }, ctx);
-      await expect(unlockPdfPlugin.run([{ ...input, path: locked.path }], { password: `${password}x` }, ctx)).rejects.toThrow('Wrong password');
+      await expect(
+        unlockPdfPlugin.run([{ ...input, path: locked.path }], { password: `${password}x` }, ctx),
+      ).rejects.toThrow('Wrong password');
     } finally {
       running = false;
       await watcher;

@@ -24,7 +24,14 @@ export const protectPdfPlugin = definePlugin({
     transformPdf(inputs, ctx, ({ input, output }) =>
       // AES-256 (R=6). One password for both roles: whoever opens the file may also change it,
       // which is what a client protecting their own document expects.
-      runQpdf({ inputFile: input.path, outputFile: output, encrypt: { userPassword: password, ownerPassword: password, '256bit': {} } }, ctx),
+      runQpdf(
+        {
+          inputFile: input.path,
+          outputFile: output,
+          encrypt: { userPassword: password, ownerPassword: password, '256bit': {} },
+        },
+        ctx,
+      ),
     ),
 });
 

@@ -28,10 +28,13 @@ export const pdfToPdfaPlugin = definePlugin({
   run: (inputs, options, ctx) =>
     transformPdf(inputs, ctx, async ({ pages, input, output }) => {
       await pdfToPdfa(input.path, output, ctx, {
-        part: pdfaPart(options.pdfa), definitionFile: path.join(ctx.workDir, 'pdfa-def.ps'), summary: `The PDF could not be made PDF/A-${options.pdfa}`,
+        part: pdfaPart(options.pdfa),
+        definitionFile: path.join(ctx.workDir, 'pdfa-def.ps'),
+        summary: `The PDF could not be made PDF/A-${options.pdfa}`,
       });
       ctx.progress(90);
       const written = await openPdf(output, ctx);
-      if (written !== pages) throw new PluginError(`The PDF could not be made PDF/A: ${pages} pages in, ${written} out`);
+      if (written !== pages)
+        throw new PluginError(`The PDF could not be made PDF/A: ${pages} pages in, ${written} out`);
     }),
 });

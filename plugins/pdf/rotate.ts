@@ -19,5 +19,7 @@ export const rotatePdfPlugin = definePlugin({
   limits: pdfLimits(1),
   run: (inputs, { angle }, ctx) =>
     // qpdf's "+N" adds N degrees clockwise to each page's /Rotate; content is not re-rendered.
-    transformPdf(inputs, ctx, ({ input, output }) => runQpdf({ inputFile: input.path, outputFile: output, rotate: `+${angle}` }, ctx)),
+    transformPdf(inputs, ctx, ({ input, output }) =>
+      runQpdf({ inputFile: input.path, outputFile: output, rotate: `+${angle}` }, ctx),
+    ),
 });

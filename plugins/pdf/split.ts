@@ -14,13 +14,21 @@ import { writeZip, type ZipEntry } from './shared/zip.js';
 /** One file per page in a single qpdf run (`--split-pages` numbers its files part-1.pdf, part-01.pdf...). */
 async function splitEveryPage(input: PluginInput, dir: string, ctx: RunContext): Promise<ZipEntry[]> {
   await runQpdf({ inputFile: input.path, outputFile: path.join(dir, 'part.pdf'), splitPages: '' }, ctx);
-  const parts = (await readdir(dir)).map((name) => ({ name, page: Number(/^part-(\d+)\.pdf$/.exec(name)?.[1]) })).filter((part) => part.page > 0);
+  const parts = (await readdir(dir))
+    .map((name) => ({ name, page: Number(/^part-(\d+)\.pdf$/.exec(name)?.[1]) }))
+    .filter((part) => part.page > 0);
   return parts
     .sort((a, b) => a.page - b.page)
     .map((part) => ({ path: path.join(dir, part.name), name: `${stemOf(input)}-p${part.page}.pdf`, compress: true }));
 }
 
-async function splitRanges(input: PluginInput, pageCount: number, ranges: string, dir: string, ctx: RunContext): Promise<ZipEntry[]> {
+async function splitRanges(
+  input: PluginInput,
+  pageCount: number,
+  ranges: string,
+  dir: string,
+  ctx: RunContext,
+): Promise<ZipEntry[]> {
   const parsed = pageRangesOf(ranges);
   assertPagesExist(parsed, pageCount);
   const entries: ZipEntry[] = [];
@@ -52,7 +60,10 @@ export const splitPdfPlugin = definePlugin({
     const pageCount = await openPdf(input.path, ctx);
     ctx.progress(10);
     const dir = await outputDir(ctx);
-    const entries = split.mode === 'pages' ? await splitEveryPage(input, dir, ctx) : await splitRanges(input, pageCount, split.ranges, dir, ctx);
+    const entries =
+      split.mode === 'pages'
+        ? await splitEveryPage(input, dir, ctx)
+        : await splitRanges(input, pageCount, split.ranges, dir, ctx);
     const output = path.join(await outputDir(ctx), 'split.zip');
     await writeZip(entries, output, ctx.signal);
     ctx.progress(100);

@@ -12,7 +12,17 @@ import { pluginConformanceSuite, type TestRun } from '../../core/contract/testin
 import { runProcess } from '../../core/engines/process.js';
 import { cutRanges, parseContent } from './shared/content-stream.js';
 import {
-  KEPT_FIELD, KEPT_LINK, KEPT_TEXT, WATERMARK_ELEMENTS, WATERMARK_MARKERS, pdfText, plainPdf, qdfText, rawText, structure, watermarkedPdf,
+  KEPT_FIELD,
+  KEPT_LINK,
+  KEPT_TEXT,
+  WATERMARK_ELEMENTS,
+  WATERMARK_MARKERS,
+  pdfText,
+  plainPdf,
+  qdfText,
+  rawText,
+  structure,
+  watermarkedPdf,
 } from './shared/watermark.fixture.js';
 import { removeWatermarkPlugin } from './watermark.js';
 
@@ -23,7 +33,11 @@ const restricted = { path: path.join(dir, 'restricted.pdf'), format: 'pdf' as co
 beforeAll(async () => {
   await Promise.all([watermarkedPdf(watermarked.path), plainPdf(plain.path)]);
   // Owner restrictions only: opens without a password, but pdf-lib cannot read it as it is.
-  await runProcess('qpdf', ['--encrypt', '', 'owner secret', '256', '--print=none', '--', watermarked.path, restricted.path], { timeoutMs: 15_000 });
+  await runProcess(
+    'qpdf',
+    ['--encrypt', '', 'owner secret', '256', '--print=none', '--', watermarked.path, restricted.path],
+    { timeoutMs: 15_000 },
+  );
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -37,7 +51,8 @@ describe('the fixture', () => {
     const raw = await rawText(watermarked.path);
     for (const marker of WATERMARK_MARKERS) expect(raw).toContain(marker);
     const text = await pdfText(watermarked.path);
-    for (const marker of ['WMARTIFACT', 'WMLAYER', 'WMXOBJECT', 'WMPIECEINFO', 'WMINFORM']) expect(text).toContain(marker);
+    for (const marker of ['WMARTIFACT', 'WMLAYER', 'WMXOBJECT', 'WMPIECEINFO', 'WMINFORM'])
+      expect(text).toContain(marker);
   });
 });
 
@@ -90,12 +105,19 @@ pluginConformanceSuite(removeWatermarkPlugin, [
 
 describe('content-stream tokenizer', () => {
   it('skips strings, dictionaries and inline images when finding operators', () => {
-    const content = Buffer.from('BT (a \\) EMC ( nested ) Tj) Tj ET /Artifact <</Subtype /Watermark /A [1 (x)]>> BDC BI /W 1 /H 1 ID \x00EMC\xff EI EMC 1 0 0 rg');
+    const content = Buffer.from(
+      'BT (a \\) EMC ( nested ) Tj) Tj ET /Artifact <</Subtype /Watermark /A [1 (x)]>> BDC BI /W 1 /H 1 ID \x00EMC\xff EI EMC 1 0 0 rg',
+    );
     const ops = parseContent(content);
     expect(ops.map((op) => op.operator)).toEqual(['BT', 'Tj', 'ET', 'BDC', 'BI', 'EI', 'EMC', 'rg']);
-    expect(ops[3]!.operands).toEqual(['/Artifact', { '/Subtype': '/Watermark', '/A': [1, { string: Uint8Array.from([0x78]) }] }]);
+    expect(ops[3]!.operands).toEqual([
+      '/Artifact',
+      { '/Subtype': '/Watermark', '/A': [1, { string: Uint8Array.from([0x78]) }] },
+    ]);
     const bdc = ops[3]!;
     const emc = ops[6]!;
-    expect(Buffer.from(cutRanges(content, [{ start: bdc.start, end: emc.end }])).toString('latin1')).toBe('BT (a \\) EMC ( nested ) Tj) Tj ET \n 1 0 0 rg');
+    expect(Buffer.from(cutRanges(content, [{ start: bdc.start, end: emc.end }])).toString('latin1')).toBe(
+      'BT (a \\) EMC ( nested ) Tj) Tj ET \n 1 0 0 rg',
+    );
   });
 });

@@ -25,7 +25,17 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import {
-  PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFStream, PDFString, decodePDFRawStream, type PDFObject,
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+  PDFString,
+  decodePDFRawStream,
+  type PDFObject,
 } from 'pdf-lib';
 import { PluginError, definePlugin, type RunContext } from '../../core/contract/index.js';
 import { QPDF, isEncrypted, runQpdf } from '../../core/engines/qpdf.js';
@@ -116,7 +126,11 @@ class WatermarkRemover {
   }
 
   /** Whether a BDC's properties (inline dictionary or a name in /Resources /Properties) mark a watermark. */
-  private isWatermarkSection(tag: ContentValue | undefined, properties: ContentValue | undefined, resources: PDFDict | undefined): boolean {
+  private isWatermarkSection(
+    tag: ContentValue | undefined,
+    properties: ContentValue | undefined,
+    resources: PDFDict | undefined,
+  ): boolean {
     if (properties && typeof properties === 'object' && !Array.isArray(properties) && !('string' in properties)) {
       const dict = properties as ContentDict;
       return tag === '/Artifact' && dict['/Subtype'] === '/Watermark';
@@ -145,7 +159,8 @@ class WatermarkRemover {
       else if (op.operator === 'BDC') {
         const watermark = !inside && this.isWatermarkSection(op.operands[0], op.operands[1], resources);
         const properties = op.operands[1];
-        if (watermark && typeof properties === 'string') this.dropLater(resources?.lookupMaybe(N('Properties'), PDFDict), properties.slice(1));
+        if (watermark && typeof properties === 'string')
+          this.dropLater(resources?.lookupMaybe(N('Properties'), PDFDict), properties.slice(1));
         open.push(watermark ? op.start : undefined);
       } else if (op.operator === 'EMC') {
         const start = open.pop();
@@ -172,7 +187,8 @@ class WatermarkRemover {
           this.detected++;
         } else {
           mark(this.keptDraws, xobjects, key);
-          if (ref instanceof PDFRef && text(xobject.dict.lookup(N('Subtype'))) === 'Form') this.cleanForm(ref, xobject, resources);
+          if (ref instanceof PDFRef && text(xobject.dict.lookup(N('Subtype'))) === 'Form')
+            this.cleanForm(ref, xobject, resources);
         }
       }
     }
@@ -230,7 +246,8 @@ class WatermarkRemover {
     // Content: the page's streams joined (a section may open in one stream and close in the next).
     const contents = node.get(N('Contents'));
     const resolved = contents === undefined ? undefined : this.doc.context.lookup(contents);
-    const streams = resolved instanceof PDFArray ? resolved.asArray().map((item) => this.doc.context.lookup(item)) : [resolved];
+    const streams =
+      resolved instanceof PDFArray ? resolved.asArray().map((item) => this.doc.context.lookup(item)) : [resolved];
     const parts = streams.map((stream) => (stream instanceof PDFStream ? decode(stream) : undefined));
     if (!parts.length || parts.some((part) => part === undefined)) return;
     const joined = joinLines(parts as Uint8Array[]);
@@ -243,7 +260,9 @@ class WatermarkRemover {
     if (!this.layerDicts.size) return;
     const properties = this.doc.catalog.lookupMaybe(N('OCProperties'), PDFDict);
     if (!properties) return;
-    const isLayer = (item: PDFObject) => (item instanceof PDFRef && this.layerRefs.has(item.toString())) || (item instanceof PDFDict && this.layerDicts.has(item));
+    const isLayer = (item: PDFObject) =>
+      (item instanceof PDFRef && this.layerRefs.has(item.toString())) ||
+      (item instanceof PDFDict && this.layerDicts.has(item));
     const prune = (value: PDFObject | undefined): void => {
       const target = value instanceof PDFRef ? this.doc.context.lookup(value) : value;
       if (target instanceof PDFArray) {
@@ -308,7 +327,11 @@ async function removeWatermarks(inputPath: string, output: string, ctx: RunConte
   await writeFile(edited, await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
   ctx.signal.throwIfAborted();
   // qpdf writes only the objects reachable from the trailer: what was cut is gone from the bytes.
-  await runQpdf({ inputFile: edited, outputFile: output, objectStreams: 'generate' }, ctx, 'The PDF could not be written');
+  await runQpdf(
+    { inputFile: edited, outputFile: output, objectStreams: 'generate' },
+    ctx,
+    'The PDF could not be written',
+  );
   return remover.detected;
 }
 

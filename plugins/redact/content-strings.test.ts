@@ -26,6 +26,9 @@ describe('strings inside content streams', () => {
     expect(data).toContain(`/Alt ${encodeTextString('')}`);
     expect(data).toContain(`/E${encodeTextString('Project ()')}`);
     expect(data).toContain('/Lang (en)');
-    expect(scrubContentStrings('/Span <</ActualText (nothing)>> BDC', matcher)).toEqual({ data: '/Span <</ActualText (nothing)>> BDC', removed: 0 });
+    expect(scrubContentStrings('/Span <</ActualText (nothing)>> BDC', matcher)).toEqual({
+      data: '/Span <</ActualText (nothing)>> BDC',
+      removed: 0,
+    });
   });
 });

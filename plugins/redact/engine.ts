@@ -150,7 +150,13 @@ function redactPageText(mupdf: MupdfModule, page: Mupdf.PDFPage, matcher: Matche
     page.createAnnotation('Redact').setQuadPoints(onImage ? imageBox(characters, start, end) : textBox(covered));
     regions++;
   }
-  if (regions) page.applyRedactions(true, mupdf.PDFPage.REDACT_IMAGE_PIXELS, mupdf.PDFPage.REDACT_LINE_ART_NONE, mupdf.PDFPage.REDACT_TEXT_REMOVE);
+  if (regions)
+    page.applyRedactions(
+      true,
+      mupdf.PDFPage.REDACT_IMAGE_PIXELS,
+      mupdf.PDFPage.REDACT_LINE_ART_NONE,
+      mupdf.PDFPage.REDACT_TEXT_REMOVE,
+    );
   return regions;
 }
 
@@ -169,7 +175,8 @@ const PDF_DATE = /^D:\d{4}(\d{2}){0,5}(Z|[+-]\d{2}'?(\d{2}'?)?)?$/;
  */
 function scrubStrings(doc: Mupdf.PDFDocument, container: Mupdf.PDFObject, matcher: Matcher): number {
   let removed = 0;
-  const isSignature = container.isDictionary() && container.get('Type').isName() && container.get('Type').asName() === 'Sig';
+  const isSignature =
+    container.isDictionary() && container.get('Type').isName() && container.get('Type').asName() === 'Sig';
   const entries: Array<[string | number, Mupdf.PDFObject]> = [];
   container.forEach((value, key) => entries.push([key, value]));
   for (const [key, value] of entries) {
@@ -208,7 +215,12 @@ function contentStreams(page: Mupdf.PDFPage): number[] {
 const isXmp = (object: Mupdf.PDFObject) => nameOf(object, 'Type') === 'Metadata' || nameOf(object, 'Subtype') === 'XML';
 
 /** Passes 2 and 3 over every object; returns the regions removed and the numbers of the objects changed. */
-function scrubObjects(doc: Mupdf.PDFDocument, matcher: Matcher, signal: AbortSignal, pageContents: ReadonlySet<number>): { removed: number; changed: Set<number> } {
+function scrubObjects(
+  doc: Mupdf.PDFDocument,
+  matcher: Matcher,
+  signal: AbortSignal,
+  pageContents: ReadonlySet<number>,
+): { removed: number; changed: Set<number> } {
   let removed = 0;
   const changed = new Set<number>();
   const count = doc.countObjects();
@@ -236,7 +248,10 @@ function scrubObjects(doc: Mupdf.PDFDocument, matcher: Matcher, signal: AbortSig
       }
     }
     if (reference.isStream() && (pageContents.has(num) || nameOf(object, 'Subtype') === 'Form')) {
-      const scrubbed = scrubContentStrings(Buffer.from(reference.readStream().asUint8Array()).toString('latin1'), matcher);
+      const scrubbed = scrubContentStrings(
+        Buffer.from(reference.readStream().asUint8Array()).toString('latin1'),
+        matcher,
+      );
       if (scrubbed.removed) {
         reference.writeStream(Buffer.from(scrubbed.data, 'latin1'));
         here += scrubbed.removed;
@@ -282,7 +297,11 @@ function cleanAnnotations(page: Mupdf.PDFPage, matcher: Matcher, changed: Readon
 }
 
 /** Redact `input` (an unencrypted PDF) with `matcher`. */
-export async function redactPdf(input: Uint8Array, matcher: Matcher, { signal, progress }: RedactProgress): Promise<Redaction> {
+export async function redactPdf(
+  input: Uint8Array,
+  matcher: Matcher,
+  { signal, progress }: RedactProgress,
+): Promise<Redaction> {
   const mupdf = await loadMupdf();
   signal.throwIfAborted();
   const doc = new mupdf.PDFDocument(input);

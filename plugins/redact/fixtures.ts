@@ -55,24 +55,43 @@ export async function pdfLibFixture(file: string): Promise<string> {
   const raw = `BT ${key.toString()} 14 Tf 50 480 Td (Budget of Project Fal) Tj (con in 2025) Tj ET\nBT ${key.toString()} 14 Tf 50 450 Td [(Code name: Pro) -30 (ject F) 15 (al) -20 (con.)] TJ ET\n`;
   page.node.addContentStream(doc.context.register(doc.context.stream(raw)));
   // A picture away from every match: it must come out unchanged.
-  const png = await doc.embedPng(await sharp({ create: { width: 40, height: 30, channels: 3, background: '#2080c0' } }).png().toBuffer());
+  const png = await doc.embedPng(
+    await sharp({ create: { width: 40, height: 30, channels: 3, background: '#2080c0' } })
+      .png()
+      .toBuffer(),
+  );
   page.drawImage(png, { x: 400, y: 80, width: 80, height: 60 });
 
   doc.setTitle(`Report for ${SECRETS.email}`);
   doc.setAuthor(`${SECRETS.term} team`);
   doc.setSubject(`Call ${SECRETS.phone}`);
   doc.setKeywords([SECRETS.ssn, 'quarterly']);
-  doc.catalog.set(PDFName.of('Metadata'), doc.context.register(doc.context.stream(XMP(`${SECRETS.email} via XMP`), { Type: 'Metadata', Subtype: 'XML' })));
+  doc.catalog.set(
+    PDFName.of('Metadata'),
+    doc.context.register(doc.context.stream(XMP(`${SECRETS.email} via XMP`), { Type: 'Metadata', Subtype: 'XML' })),
+  );
 
   // A bookmark titled with the term.
   const outlines = doc.context.nextRef();
-  const item = doc.context.register(doc.context.obj({ Title: PDFHexString.fromText(`Chapter on ${SECRETS.term}`), Parent: outlines, Dest: [page.ref, 'Fit'] }));
+  const item = doc.context.register(
+    doc.context.obj({
+      Title: PDFHexString.fromText(`Chapter on ${SECRETS.term}`),
+      Parent: outlines,
+      Dest: [page.ref, 'Fit'],
+    }),
+  );
   doc.context.assign(outlines, doc.context.obj({ Type: 'Outlines', First: item, Last: item, Count: 1 }));
   doc.catalog.set(PDFName.of('Outlines'), outlines);
 
   // A note whose text holds the e-mail address.
   const note = doc.context.register(
-    doc.context.obj({ Type: 'Annot', Subtype: 'Text', Rect: [500, 700, 520, 720], Contents: PDFString.of(`Ask ${SECRETS.email}`), T: PDFString.of('Reviewer') }),
+    doc.context.obj({
+      Type: 'Annot',
+      Subtype: 'Text',
+      Rect: [500, 700, 520, 720],
+      Contents: PDFString.of(`Ask ${SECRETS.email}`),
+      T: PDFString.of('Reviewer'),
+    }),
   );
   page.node.set(PDFName.of('Annots'), doc.context.obj([note]));
 
@@ -100,7 +119,12 @@ export async function structuresFixture(file: string): Promise<string> {
   const key = page.node.newFontDictionary('Fx', font.ref);
   const resources = { Font: { [key.asString().slice(1)]: font.ref } };
   const form = doc.context.register(
-    doc.context.stream(`BT ${key} 12 Tf 10 10 Td (In a form: ${SECRETS.email}) Tj ET`, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 300, 40], Resources: resources }),
+    doc.context.stream(`BT ${key} 12 Tf 10 10 Td (In a form: ${SECRETS.email}) Tj ET`, {
+      Type: 'XObject',
+      Subtype: 'Form',
+      BBox: [0, 0, 300, 40],
+      Resources: resources,
+    }),
   );
   page.node.setXObject(PDFName.of('Fm1'), form);
   const raw = [
@@ -110,10 +134,22 @@ export async function structuresFixture(file: string): Promise<string> {
   ].join('\n');
   page.node.addContentStream(doc.context.register(doc.context.stream(raw)));
   const appearance = doc.context.register(
-    doc.context.stream(`BT ${key} 10 Tf 2 5 Td (Note ${SECRETS.email}) Tj ET`, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 200, 20], Resources: resources }),
+    doc.context.stream(`BT ${key} 10 Tf 2 5 Td (Note ${SECRETS.email}) Tj ET`, {
+      Type: 'XObject',
+      Subtype: 'Form',
+      BBox: [0, 0, 200, 20],
+      Resources: resources,
+    }),
   );
   const note = doc.context.register(
-    doc.context.obj({ Type: 'Annot', Subtype: 'FreeText', Rect: [150, 20, 350, 40], Contents: PDFString.of(`Note ${SECRETS.email}`), DA: PDFString.of('/Helv 10 Tf 0 g'), AP: { N: appearance } }),
+    doc.context.obj({
+      Type: 'Annot',
+      Subtype: 'FreeText',
+      Rect: [150, 20, 350, 40],
+      Contents: PDFString.of(`Note ${SECRETS.email}`),
+      DA: PDFString.of('/Helv 10 Tf 0 g'),
+      AP: { N: appearance },
+    }),
   );
   page.node.set(PDFName.of('Annots'), doc.context.obj([note]));
   await writeFile(file, await doc.save({ useObjectStreams: false }));
@@ -142,12 +178,30 @@ export async function libreOfficeFixture(file: string): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'redact-lo-'));
   try {
     const html = path.join(dir, 'source.html');
-    const body = ['Customer record', ...LINES.slice(0, 5), `Budget of <b>Project</b> <i>Falcon</i> in 2025.`, KEPT].map((line) => `<p>${line}</p>`).join('\n');
-    await writeFile(html, `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Report for ${SECRETS.email}</title></head><body>${body}</body></html>`);
-    await runProcess('soffice', [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--norestore', '--convert-to', 'pdf:writer_web_pdf_Export', '--outdir', dir, html], {
-      timeoutMs: 120_000,
-      env: { ...process.env, HOME: dir },
-    });
+    const body = ['Customer record', ...LINES.slice(0, 5), `Budget of <b>Project</b> <i>Falcon</i> in 2025.`, KEPT]
+      .map((line) => `<p>${line}</p>`)
+      .join('\n');
+    await writeFile(
+      html,
+      `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Report for ${SECRETS.email}</title></head><body>${body}</body></html>`,
+    );
+    await runProcess(
+      'soffice',
+      [
+        `-env:UserInstallation=file://${dir}/profile`,
+        '--headless',
+        '--norestore',
+        '--convert-to',
+        'pdf:writer_web_pdf_Export',
+        '--outdir',
+        dir,
+        html,
+      ],
+      {
+        timeoutMs: 120_000,
+        env: { ...process.env, HOME: dir },
+      },
+    );
     await writeFile(file, await readFile(path.join(dir, 'source.pdf')));
     return file;
   } finally {
@@ -166,7 +220,9 @@ export async function ghostscriptFixture(file: string): Promise<string> {
       ps,
       `%!PS\n[ /Title (Report for ${SECRETS.email}) /Author (${SECRETS.term}) /DOCINFO pdfmark\n/Times-Roman findfont 14 scalefont setfont\n${shows}\n72 540 moveto (Budget of Project Fal) show (con in 2025) show\nshowpage\n`,
     );
-    await runProcess('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', `-sOutputFile=${file}`, ps], { timeoutMs: 60_000 });
+    await runProcess('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', `-sOutputFile=${file}`, ps], {
+      timeoutMs: 60_000,
+    });
     return file;
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -175,7 +231,10 @@ export async function ghostscriptFixture(file: string): Promise<string> {
 
 /** The text pdftotext reads, white space collapsed. */
 export async function extractedText(file: string): Promise<string> {
-  return (await runProcess('pdftotext', ['-enc', 'UTF-8', file, '-'], { timeoutMs: 30_000 })).stdout.replace(/\s+/g, ' ');
+  return (await runProcess('pdftotext', ['-enc', 'UTF-8', file, '-'], { timeoutMs: 30_000 })).stdout.replace(
+    /\s+/g,
+    ' ',
+  );
 }
 
 /** Literal and hex strings of PDF syntax, decoded (PDFDocEncoding/Latin-1 and UTF-16BE). */
@@ -186,9 +245,13 @@ function decodedStrings(syntax: string): string[] {
     out.push(bytes.toString('latin1'), utf16be(bytes));
   }
   for (const literal of syntax.matchAll(/\((?:[^()\\]|\\.)*\)/gs)) {
-    const text = literal[0].slice(1, -1).replace(/\\([nrtbf()\\]|[0-7]{1,3})/g, (_, esc: string) =>
-      /^[0-7]+$/.test(esc) ? String.fromCharCode(parseInt(esc, 8)) : ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' } as Record<string, string>)[esc] ?? esc,
-    );
+    const text = literal[0]
+      .slice(1, -1)
+      .replace(/\\([nrtbf()\\]|[0-7]{1,3})/g, (_, esc: string) =>
+        /^[0-7]+$/.test(esc)
+          ? String.fromCharCode(parseInt(esc, 8))
+          : (({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' } as Record<string, string>)[esc] ?? esc),
+      );
     out.push(text, utf16be(Buffer.from(text, 'latin1')));
   }
   return out;
@@ -201,7 +264,9 @@ function utf16be(bytes: Buffer): string {
 
 /** How a secret may be written: as is, and without its spaces and separators. */
 function forms(secret: string): string[] {
-  return [...new Set([secret, secret.replace(/\s+/g, ''), secret.replace(/[\s().+-]/g, '')])].map((form) => form.toLowerCase());
+  return [...new Set([secret, secret.replace(/\s+/g, ''), secret.replace(/[\s().+-]/g, '')])].map((form) =>
+    form.toLowerCase(),
+  );
 }
 
 /**
@@ -212,9 +277,11 @@ export async function residue(file: string, secrets: readonly string[]): Promise
   const dir = await mkdtemp(path.join(os.tmpdir(), 'redact-check-'));
   try {
     const qdf = path.join(dir, 'qdf.pdf');
-    await runProcess('qpdf', ['--qdf', '--object-streams=disable', file, qdf], { timeoutMs: 30_000 }).catch((err: { reason?: string; exitCode?: number }) => {
-      if (err.exitCode !== 3) throw err; // 3: warnings only
-    });
+    await runProcess('qpdf', ['--qdf', '--object-streams=disable', file, qdf], { timeoutMs: 30_000 }).catch(
+      (err: { reason?: string; exitCode?: number }) => {
+        if (err.exitCode !== 3) throw err; // 3: warnings only
+      },
+    );
     const qdfSyntax = (await readFile(qdf)).toString('latin1');
     const raw = (await readFile(file)).toString('latin1');
     const text = await extractedText(file);
@@ -235,4 +302,3 @@ export async function residue(file: string, secrets: readonly string[]): Promise
     await rm(dir, { recursive: true, force: true });
   }
 }
-

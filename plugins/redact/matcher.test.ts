@@ -7,7 +7,10 @@ const found = (spec: Partial<RedactSpec>, text: string) =>
 
 describe('redact matcher', () => {
   it('e-mail addresses', () => {
-    expect(found({ patterns: ['email'] }, 'Write to jane.doe+work@mail.example.co.uk, or j_o@x.io.')).toEqual(['jane.doe+work@mail.example.co.uk', 'j_o@x.io']);
+    expect(found({ patterns: ['email'] }, 'Write to jane.doe+work@mail.example.co.uk, or j_o@x.io.')).toEqual([
+      'jane.doe+work@mail.example.co.uk',
+      'j_o@x.io',
+    ]);
     expect(found({ patterns: ['email'] }, 'not an address: a@b, @example.com')).toEqual([]);
   });
 
@@ -18,37 +21,58 @@ describe('redact matcher', () => {
       'or 0612345678. Not: 2024, 1 000 000, 12.05.2024, 2024-01-15, order 4711, 3.14159, invoice 12345678.',
     ].join(' ');
     expect(found({ patterns: ['phone'] }, text)).toEqual([
-      '+1 (555) 123-4567', '+44 20 7946 0958', '+33 1 23 45 67 89', '+49 30 1234567',
-      '01 23 45 67 89', '030 1234567', '(555) 123-4567', '555.123.4567', '555-123-4567', '0612345678',
+      '+1 (555) 123-4567',
+      '+44 20 7946 0958',
+      '+33 1 23 45 67 89',
+      '+49 30 1234567',
+      '01 23 45 67 89',
+      '030 1234567',
+      '(555) 123-4567',
+      '555.123.4567',
+      '555-123-4567',
+      '0612345678',
     ]);
   });
 
   it('social security numbers, valid areas only', () => {
-    expect(found({ patterns: ['ssn'] }, 'SSN 123-45-6789, 078 05 1120; not 000-12-3456, 666-12-3456, 900-12-3456, 123-00-4567, 123-45-0000, 123-45 6789')).toEqual(['123-45-6789', '078 05 1120']);
+    expect(
+      found(
+        { patterns: ['ssn'] },
+        'SSN 123-45-6789, 078 05 1120; not 000-12-3456, 666-12-3456, 900-12-3456, 123-00-4567, 123-45-0000, 123-45 6789',
+      ),
+    ).toEqual(['123-45-6789', '078 05 1120']);
   });
 
   it('credit cards that pass the Luhn check', () => {
     expect(luhnValid('4111111111111111')).toBe(true);
     expect(luhnValid('4111111111111112')).toBe(false);
-    expect(found({ patterns: ['credit-card'] }, 'Visa 4111 1111 1111 1111, MC 5500-0000-0000-0004, Amex 378282246310005; not 4111 1111 1111 1112')).toEqual([
-      '4111 1111 1111 1111', '5500-0000-0000-0004', '378282246310005',
-    ]);
+    expect(
+      found(
+        { patterns: ['credit-card'] },
+        'Visa 4111 1111 1111 1111, MC 5500-0000-0000-0004, Amex 378282246310005; not 4111 1111 1111 1112',
+      ),
+    ).toEqual(['4111 1111 1111 1111', '5500-0000-0000-0004', '378282246310005']);
   });
 
   it('IBANs that pass the mod-97 check, grouped or not, followed by words', () => {
     expect(ibanValid('DE89370400440532013000')).toBe(true);
     expect(ibanValid('DE89370400440532013001')).toBe(false);
-    expect(found({ patterns: ['iban'] }, 'Pay DE89 3704 0044 0532 0130 00 and GB82WEST12345698765432 today; not DE89 3704 0044 0532 0130 01 here')).toEqual([
-      'DE89 3704 0044 0532 0130 00', 'GB82WEST12345698765432',
+    expect(
+      found(
+        { patterns: ['iban'] },
+        'Pay DE89 3704 0044 0532 0130 00 and GB82WEST12345698765432 today; not DE89 3704 0044 0532 0130 01 here',
+      ),
+    ).toEqual(['DE89 3704 0044 0532 0130 00', 'GB82WEST12345698765432']);
+    expect(found({ patterns: ['iban'] }, 'fr14 2004 1010 0505 0001 3m02 606')).toEqual([
+      'fr14 2004 1010 0505 0001 3m02 606',
     ]);
-    expect(found({ patterns: ['iban'] }, 'fr14 2004 1010 0505 0001 3m02 606')).toEqual(['fr14 2004 1010 0505 0001 3m02 606']);
   });
 
   it('terms: case-insensitive whole words, spaces optional between letters', () => {
     const spec = { terms: ['Project Falcon', 'Ann'] };
-    expect(found(spec, 'PROJECT FALCON, project\nfalcon, ProjectFalcon, P r o j e c t Falcon; Annual report by Ann.')).toEqual([
-      'PROJECT FALCON', 'project\nfalcon', 'ProjectFalcon', 'P r o j e c t Falcon', 'Ann',
-    ]);
+    expect(
+      found(spec, 'PROJECT FALCON, project\nfalcon, ProjectFalcon, P r o j e c t Falcon; Annual report by Ann.'),
+    ).toEqual(['PROJECT FALCON', 'project\nfalcon', 'ProjectFalcon', 'P r o j e c t Falcon', 'Ann']);
     expect(termRegex('a.b (c)').test('A.B (C)')).toBe(true);
     expect(found({ terms: ['東京'] }, '東京都の天気')).toEqual(['東京']);
   });

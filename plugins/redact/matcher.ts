@@ -51,10 +51,12 @@ export function ibanValid(compact: string): boolean {
   return remainder === 1;
 }
 
-const EMAIL = /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/iu;
+const EMAIL =
+  /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/iu;
 
 /** Digit groups separated by a space, dot or dash, optionally a +country code and an (area) code. */
-const PHONE = /(?<![\p{L}\p{N}+])(?:\+\d{1,3}[ \u00a0.-]?)?(?:\(\d{1,5}\)[ \u00a0.-]?)?\d{1,15}(?:[ \u00a0.-]\d{1,8}){0,6}(?![\p{L}\p{N}])/u;
+const PHONE =
+  /(?<![\p{L}\p{N}+])(?:\+\d{1,3}[ \u00a0.-]?)?(?:\(\d{1,5}\)[ \u00a0.-]?)?\d{1,15}(?:[ \u00a0.-]\d{1,8}){0,6}(?![\p{L}\p{N}])/u;
 const NANP = /^\(?\d{3}\)?[ \u00a0.-]?\d{3}[ \u00a0.-]\d{4}$/;
 const DATE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/;
 
@@ -67,7 +69,12 @@ function phones(text: string): Range[] {
     // International (+33 ...), an area code in parentheses, a national trunk prefix (01 23 45 67 89, 030 1234567)
     // or the North American 555-123-4567 shape; a bare number (a year, an amount, an order number) is not a phone.
     const separated = /[ \u00a0.-]/.test(value);
-    if (value.startsWith('+') || value.startsWith('(') || NANP.test(value) || (value.startsWith('0') && (separated || digits >= 10))) {
+    if (
+      value.startsWith('+') ||
+      value.startsWith('(') ||
+      NANP.test(value) ||
+      (value.startsWith('0') && (separated || digits >= 10))
+    ) {
       found.push({ start: match.index, end: match.index + value.length });
     }
   }
@@ -92,7 +99,8 @@ function cards(text: string): Range[] {
   const found: Range[] = [];
   for (const match of regexMatches(text, CARD)) {
     const digits = digitsOf(match[0]);
-    if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) found.push({ start: match.index, end: match.index + match[0].length });
+    if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits))
+      found.push({ start: match.index, end: match.index + match[0].length });
   }
   return found;
 }
@@ -106,7 +114,11 @@ function ibans(text: string): Range[] {
   for (let match = regex.exec(text); match; match = regex.exec(text)) {
     const raw = match[0];
     const ends = [raw.length, ...[...raw.matchAll(/ /g)].map((space) => space.index)].sort((a, b) => b - a);
-    const end = ends.find((candidate) => ibanValid(raw.slice(0, candidate).replace(/ /g, '').toUpperCase()) && !/[\p{L}\p{N}]/u.test(text[match!.index + candidate] ?? ''));
+    const end = ends.find(
+      (candidate) =>
+        ibanValid(raw.slice(0, candidate).replace(/ /g, '').toUpperCase()) &&
+        !/[\p{L}\p{N}]/u.test(text[match!.index + candidate] ?? ''),
+    );
     if (end === undefined) {
       regex.lastIndex = match.index + 1;
       continue;

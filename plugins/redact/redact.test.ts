@@ -16,7 +16,19 @@ import { isFileResult } from '../../core/contract/index.js';
 import { parseOptions } from '../../core/contract/options.js';
 import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing.js';
 import { runProcess } from '../../core/engines/process.js';
-import { ALL_PATTERNS, KEPT, SECRETS, STRUCTURES_KEPT, extractedText, ghostscriptFixture, libreOfficeFixture, pdfLibFixture, residue, structuresFixture, turnedFixture } from './fixtures.js';
+import {
+  ALL_PATTERNS,
+  KEPT,
+  SECRETS,
+  STRUCTURES_KEPT,
+  extractedText,
+  ghostscriptFixture,
+  libreOfficeFixture,
+  pdfLibFixture,
+  residue,
+  structuresFixture,
+  turnedFixture,
+} from './fixtures.js';
 import { redactPlugin } from './index.js';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'redact-test-'));
@@ -26,12 +38,22 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const SECRET_LIST = Object.values(SECRETS);
 
 beforeAll(async () => {
-  await Promise.all([pdfLibFixture(file('pdflib.pdf').path), ghostscriptFixture(file('gs.pdf').path), libreOfficeFixture(file('lo.pdf').path), structuresFixture(file('structures.pdf').path), turnedFixture(file('turned.pdf').path)]);
+  await Promise.all([
+    pdfLibFixture(file('pdflib.pdf').path),
+    ghostscriptFixture(file('gs.pdf').path),
+    libreOfficeFixture(file('lo.pdf').path),
+    structuresFixture(file('structures.pdf').path),
+    turnedFixture(file('turned.pdf').path),
+  ]);
   // A picture with an e-mail address written over it.
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([400, 200]);
-  const jpg = await doc.embedJpg(await sharp({ create: { width: 200, height: 100, channels: 3, background: '#e0e0a0' } }).jpeg().toBuffer());
+  const jpg = await doc.embedJpg(
+    await sharp({ create: { width: 200, height: 100, channels: 3, background: '#e0e0a0' } })
+      .jpeg()
+      .toBuffer(),
+  );
   page.drawImage(jpg, { x: 0, y: 0, width: 400, height: 200 });
   page.drawText(`Mail ${SECRETS.email} now`, { x: 20, y: 100, size: 16, font });
   const { writeFile } = await import('node:fs/promises');
@@ -54,9 +76,27 @@ const cleanly = (minimumDetected: number) => async (run: TestRun) => {
 pluginConformanceSuite(
   redactPlugin,
   [
-    { name: 'pdf-lib, standard 14 fonts, metadata, bookmark, note and field', files: [file('pdflib.pdf')], options: { redact: ALL_PATTERNS }, expectFormat: 'pdf', check: cleanly(15) },
-    { name: 'LibreOffice, subset TrueType', files: [file('lo.pdf')], options: { redact: ALL_PATTERNS }, expectFormat: 'pdf', check: cleanly(7) },
-    { name: 'ghostscript, Type 1', files: [file('gs.pdf')], options: { redact: ALL_PATTERNS }, expectFormat: 'pdf', check: cleanly(8) },
+    {
+      name: 'pdf-lib, standard 14 fonts, metadata, bookmark, note and field',
+      files: [file('pdflib.pdf')],
+      options: { redact: ALL_PATTERNS },
+      expectFormat: 'pdf',
+      check: cleanly(15),
+    },
+    {
+      name: 'LibreOffice, subset TrueType',
+      files: [file('lo.pdf')],
+      options: { redact: ALL_PATTERNS },
+      expectFormat: 'pdf',
+      check: cleanly(7),
+    },
+    {
+      name: 'ghostscript, Type 1',
+      files: [file('gs.pdf')],
+      options: { redact: ALL_PATTERNS },
+      expectFormat: 'pdf',
+      check: cleanly(8),
+    },
   ],
   { wireOptions: [{ redact: '{"patterns":["email","iban"]}' }, { redact: '{"terms":["Project Falcon"]}' }] },
 );
@@ -118,7 +158,9 @@ describe('redact', () => {
   });
 
   it('no match: detected 0 and the input byte for byte', async () => {
-    const run = await runPlugin(redactPlugin, [file('gs.pdf')], { redact: { patterns: [], terms: ['nowhere in this file'] } });
+    const run = await runPlugin(redactPlugin, [file('gs.pdf')], {
+      redact: { patterns: [], terms: ['nowhere in this file'] },
+    });
     expect(run.toolReport).toEqual({ detected: 0 });
     expect(await readFile(outputOf(run))).toEqual(await readFile(file('gs.pdf').path));
     await rm(run.workDir, { recursive: true, force: true });
@@ -127,12 +169,19 @@ describe('redact', () => {
   it('images: one away from every match keeps its bytes; one under a match is cleared there, stored losslessly', async () => {
     const imagesOf = async (pdf: string, into: string) => {
       await runProcess('pdfimages', ['-all', pdf, path.join(into, 'img')], { timeoutMs: 30_000 });
-      return Promise.all((await readdir(into)).filter((n) => n.startsWith('img')).sort().map(async (n) => ({ name: n, bytes: await readFile(path.join(into, n)) })));
+      return Promise.all(
+        (await readdir(into))
+          .filter((n) => n.startsWith('img'))
+          .sort()
+          .map(async (n) => ({ name: n, bytes: await readFile(path.join(into, n)) })),
+      );
     };
     const away = await runPlugin(redactPlugin, [file('pdflib.pdf')], { redact: ALL_PATTERNS });
     const before = await imagesOf(file('pdflib.pdf').path, await mkdtemp(path.join(dir, 'before-')));
     const after = await imagesOf(outputOf(away), await mkdtemp(path.join(dir, 'after-')));
-    expect(after.map((i) => createHash('sha256').update(i.bytes).digest('hex'))).toEqual(before.map((i) => createHash('sha256').update(i.bytes).digest('hex')));
+    expect(after.map((i) => createHash('sha256').update(i.bytes).digest('hex'))).toEqual(
+      before.map((i) => createHash('sha256').update(i.bytes).digest('hex')),
+    );
 
     const under = await runPlugin(redactPlugin, [file('over-image.pdf')], { redact: { patterns: ['email'] } });
     expect(under.toolReport).toEqual({ detected: 1 });
@@ -147,10 +196,30 @@ describe('redact', () => {
   });
 
   it('validates redact as the spec says', () => {
-    const parse = (redact: string | undefined) => parseOptions(redactPlugin.options, redact === undefined ? {} : { redact }, { fromStrings: true, operation: 'redact' });
-    expect(parse('{"patterns":["email","phone","ssn","credit-card","iban"],"terms":["A b"]}')).toMatchObject({ ok: true });
-    expect(parse('{"terms":["  Falcon  "]}')).toMatchObject({ ok: true, value: { redact: { patterns: [], terms: ['Falcon'] } } });
-    for (const bad of [undefined, '{}', '{"patterns":[],"terms":[]}', '{"patterns":["passport"]}', '{"patterns":"email"}', '{"terms":[""]}', '{"terms":[1]}', '{"colour":"red","terms":["x"]}', 'not json', '{"patterns":["email","email"]}']) {
+    const parse = (redact: string | undefined) =>
+      parseOptions(redactPlugin.options, redact === undefined ? {} : { redact }, {
+        fromStrings: true,
+        operation: 'redact',
+      });
+    expect(parse('{"patterns":["email","phone","ssn","credit-card","iban"],"terms":["A b"]}')).toMatchObject({
+      ok: true,
+    });
+    expect(parse('{"terms":["  Falcon  "]}')).toMatchObject({
+      ok: true,
+      value: { redact: { patterns: [], terms: ['Falcon'] } },
+    });
+    for (const bad of [
+      undefined,
+      '{}',
+      '{"patterns":[],"terms":[]}',
+      '{"patterns":["passport"]}',
+      '{"patterns":"email"}',
+      '{"terms":[""]}',
+      '{"terms":[1]}',
+      '{"colour":"red","terms":["x"]}',
+      'not json',
+      '{"patterns":["email","email"]}',
+    ]) {
       const parsed = parse(bad);
       expect(parsed.ok, String(bad)).toBe(false);
       if (!parsed.ok) expect(parsed.error).toMatch(/redact/);

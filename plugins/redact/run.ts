@@ -7,14 +7,21 @@ import { redactPdf } from './engine.js';
 import { createMatcher } from './matcher.js';
 import type { RedactSpec } from './options.js';
 
-export async function runRedact(inputs: readonly PluginInput[], { redact }: { redact: RedactSpec }, ctx: RunContext): Promise<FileResult> {
+export async function runRedact(
+  inputs: readonly PluginInput[],
+  { redact }: { redact: RedactSpec },
+  ctx: RunContext,
+): Promise<FileResult> {
   ctx.signal.throwIfAborted();
   const input = singleInput(inputs);
   // qpdf first: an encrypted or unreadable PDF gets the same message as from every PDF op.
   await openPdf(input.path, ctx);
   ctx.progress(5);
   const output = path.join(await mkdtemp(path.join(ctx.workDir, 'redact-')), 'output.pdf');
-  const { detected, output: redacted } = await redactPdf(await readFile(input.path), createMatcher(redact), { signal: ctx.signal, progress: ctx.progress });
+  const { detected, output: redacted } = await redactPdf(await readFile(input.path), createMatcher(redact), {
+    signal: ctx.signal,
+    progress: ctx.progress,
+  });
   ctx.signal.throwIfAborted();
   // Nothing matched: the input byte for byte (the spec's "output unchanged").
   if (redacted) await writeFile(output, redacted);

@@ -89,11 +89,23 @@ describe('matching', () => {
 
 describe('options', () => {
   it('decodes the wire strings of the REST endpoint and requires a query', () => {
-    const parsed = parseOptions(fileSearchPlugin.options, { query: 'x', wholeWord: 'true', caseSensitive: 'false' }, { fromStrings: true, operation: 'file-search' });
+    const parsed = parseOptions(
+      fileSearchPlugin.options,
+      { query: 'x', wholeWord: 'true', caseSensitive: 'false' },
+      { fromStrings: true, operation: 'file-search' },
+    );
     expect(parsed).toEqual({ ok: true, value: { query: 'x', wholeWord: true, caseSensitive: false } });
     expect(parseOptions(fileSearchPlugin.options, {}, { fromStrings: true, operation: 'file-search' }).ok).toBe(false);
-    expect(parseOptions(fileSearchPlugin.options, { query: '' }, { fromStrings: true, operation: 'file-search' }).ok).toBe(false);
-    expect(parseOptions(fileSearchPlugin.options, { query: 'x'.repeat(1001) }, { fromStrings: true, operation: 'file-search' }).ok).toBe(false);
+    expect(
+      parseOptions(fileSearchPlugin.options, { query: '' }, { fromStrings: true, operation: 'file-search' }).ok,
+    ).toBe(false);
+    expect(
+      parseOptions(
+        fileSearchPlugin.options,
+        { query: 'x'.repeat(1001) },
+        { fromStrings: true, operation: 'file-search' },
+      ).ok,
+    ).toBe(false);
   });
 });
 
@@ -142,7 +154,13 @@ describe('text files', () => {
   });
 
   it('reports no match as count 0 without an error', async () => {
-    expect(await search(files.notes, { query: 'zebra' })).toEqual({ kind: 'text', count: 0, truncated: false, error: null, matches: [] });
+    expect(await search(files.notes, { query: 'zebra' })).toEqual({
+      kind: 'text',
+      count: 0,
+      truncated: false,
+      error: null,
+      matches: [],
+    });
   });
 
   it('reads UTF-16 LE and BE text and UTF-8 with a BOM', async () => {
@@ -156,8 +174,14 @@ describe('text files', () => {
       await writeFile(file, bytes);
       const row = await search({ path: file, format: 'txt' }, { query: 'ärger' });
       expect(row, name).toMatchObject({ kind: 'text', count: 2, error: null });
-      expect(row.matches.map((m) => m.location), name).toEqual(['line 3', 'line 3']);
-      expect((await search({ path: file, format: 'txt' }, { query: 'The cat', caseSensitive: true })).matches[0], name).toMatchObject({ location: 'line 1', offset: 0 });
+      expect(
+        row.matches.map((m) => m.location),
+        name,
+      ).toEqual(['line 3', 'line 3']);
+      expect(
+        (await search({ path: file, format: 'txt' }, { query: 'The cat', caseSensitive: true })).matches[0],
+        name,
+      ).toMatchObject({ location: 'line 1', offset: 0 });
     }
   });
 });
@@ -242,7 +266,16 @@ describe('office documents', () => {
 
 describe('spreadsheet addresses', () => {
   it('names columns as spreadsheets do', () => {
-    expect([0, 25, 26, 51, 52, 701, 702, 16383].map(columnName)).toEqual(['A', 'Z', 'AA', 'AZ', 'BA', 'ZZ', 'AAA', 'XFD']);
+    expect([0, 25, 26, 51, 52, 701, 702, 16383].map(columnName)).toEqual([
+      'A',
+      'Z',
+      'AA',
+      'AZ',
+      'BA',
+      'ZZ',
+      'AAA',
+      'XFD',
+    ]);
   });
 });
 
@@ -257,7 +290,9 @@ describe('images', () => {
     const previous = process.env.TESSDATA_PREFIX;
     process.env.TESSDATA_PREFIX = files.dir;
     try {
-      await expect(runPlugin(fileSearchPlugin, [files.photo], { query: 'invoice' })).rejects.toThrow(/tesseract exited/);
+      await expect(runPlugin(fileSearchPlugin, [files.photo], { query: 'invoice' })).rejects.toThrow(
+        /tesseract exited/,
+      );
     } finally {
       if (previous === undefined) delete process.env.TESSDATA_PREFIX;
       else process.env.TESSDATA_PREFIX = previous;

@@ -87,7 +87,9 @@ export async function makeFixtures() {
   await writeFile(at('people.csv'), 'id,name,city\n1,Alice,Berlin\n2,Bob,Zürich\n3,Carol,berlin\n');
   await writeFile(at('many.txt'), Array.from({ length: 150 }, (_, i) => `row ${i} needle`).join('\n'));
   await writePdf(at('three.pdf'));
-  await runProcess('qpdf', ['--encrypt', 'u', 'o', '256', '--', at('three.pdf'), at('locked.pdf')], { timeoutMs: 30_000 });
+  await runProcess('qpdf', ['--encrypt', 'u', 'o', '256', '--', at('three.pdf'), at('locked.pdf')], {
+    timeoutMs: 30_000,
+  });
   await writeFile(at('garbage.pdf'), '%PDF-1.7\nthis is not really a pdf\n');
   await writeDocx(
     at('letter.docx'),

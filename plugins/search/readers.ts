@@ -60,7 +60,10 @@ export const readPdfPages: Reader = async (input, collector, ctx) => {
     pages.forEach(searchPage);
   }
   if (/\S/.test(pending)) searchPage(pending);
-  if (!hasText) throw new PluginError('The PDF has no text layer (it may be scanned): run op ocr on it first, then search the result');
+  if (!hasText)
+    throw new PluginError(
+      'The PDF has no text layer (it may be scanned): run op ocr on it first, then search the result',
+    );
 };
 
 /** Let timers, and so the abort signal, run during a long synchronous walk over a document. */
@@ -80,7 +83,8 @@ async function* withBreaks<T>(items: Iterable<T>, signal: AbortSignal): AsyncGen
 function documentReader(member: string, dialect: BodyDialect, label: string): Reader {
   return async (input, collector, ctx) => {
     const xml = await readZipMember(input.path, member, ctx.signal, label);
-    if (xml === undefined) throw new PluginError(`The file could not be read: it is not a valid ${label} (no ${member})`);
+    if (xml === undefined)
+      throw new PluginError(`The file could not be read: it is not a valid ${label} (no ${member})`);
     let paragraphNumber = 0;
     for await (const text of withBreaks(paragraphTexts(xml, dialect), ctx.signal)) {
       if (!/\S/.test(text)) continue;
@@ -111,8 +115,15 @@ function cellText(cell: ExcelJS.Cell): string {
 /** Every cell of every sheet ("Sheet1!B4"); a merged range is searched once, at its top-left cell. */
 export const readXlsx: Reader = async (input, collector, ctx) => {
   // ExcelJS inflates every part into memory: refuse a decompression bomb before it does.
-  const unreadable = 'The file could not be read: it is not a valid Excel workbook (damaged, password-protected or not XLSX)';
-  await assertZipWithinLimits(input.path, { maxInflatedBytes: MAX_XLSX_INFLATED_BYTES, maxEntries: 10_000, label: 'workbook', signal: ctx.signal, unreadable });
+  const unreadable =
+    'The file could not be read: it is not a valid Excel workbook (damaged, password-protected or not XLSX)';
+  await assertZipWithinLimits(input.path, {
+    maxInflatedBytes: MAX_XLSX_INFLATED_BYTES,
+    maxEntries: 10_000,
+    label: 'workbook',
+    signal: ctx.signal,
+    unreadable,
+  });
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.readFile(input.path);
@@ -120,7 +131,8 @@ export const readXlsx: Reader = async (input, collector, ctx) => {
     throw new PluginError(unreadable, { cause: err });
   }
   // exceljs reads any ZIP (a DOCX, say) as a workbook without sheets; a real workbook has one.
-  if (workbook.worksheets.length === 0) throw new PluginError('The file could not be read: it is not a valid Excel workbook (no worksheets)');
+  if (workbook.worksheets.length === 0)
+    throw new PluginError('The file could not be read: it is not a valid Excel workbook (no worksheets)');
   for (const sheet of workbook.worksheets) {
     ctx.signal.throwIfAborted();
     const sheetName = sheetReference(sheet.name);
@@ -135,7 +147,8 @@ export const readXlsx: Reader = async (input, collector, ctx) => {
 /** Every non-empty cell of every sheet ("Sheet1!B4"). */
 export const readOds: Reader = async (input, collector, ctx) => {
   const xml = await readZipMember(input.path, 'content.xml', ctx.signal, 'OpenDocument spreadsheet');
-  if (xml === undefined) throw new PluginError('The file could not be read: it is not a valid OpenDocument spreadsheet (no content.xml)');
+  if (xml === undefined)
+    throw new PluginError('The file could not be read: it is not a valid OpenDocument spreadsheet (no content.xml)');
   for await (const cell of withBreaks(spreadsheetCells(xml), ctx.signal)) {
     collector.search(`${sheetReference(cell.sheet)}!${cell.address}`, cell.text);
   }

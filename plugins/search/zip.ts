@@ -10,13 +10,20 @@ import { MB } from '../../schema/index.js';
 export const MAX_MEMBER_BYTES = 256 * MB;
 
 /** The UTF-8 text of one member, or undefined when the archive has no such member. */
-export async function readZipMember(file: string, member: string, signal: AbortSignal, label: string): Promise<string | undefined> {
+export async function readZipMember(
+  file: string,
+  member: string,
+  signal: AbortSignal,
+  label: string,
+): Promise<string | undefined> {
   let zip: yauzl.ZipFile;
   try {
     // validateEntrySizes (the default) makes the stream fail if a member inflates past its declared size.
     zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false });
   } catch (err) {
-    throw new PluginError(`The file could not be read: it is not a valid ${label} (damaged or not a ZIP archive)`, { cause: err });
+    throw new PluginError(`The file could not be read: it is not a valid ${label} (damaged or not a ZIP archive)`, {
+      cause: err,
+    });
   }
   try {
     for await (const entry of zip.eachEntry()) {

@@ -6,34 +6,76 @@
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { PluginError, singleInput, type FileResult, type PluginInput, type RunContext } from '../../core/contract/index.js';
+import {
+  PluginError,
+  singleInput,
+  type FileResult,
+  type PluginInput,
+  type RunContext,
+} from '../../core/contract/index.js';
 import type { FormatId } from '../../schema/index.js';
 import { ffmpegFailure, probe, runFfmpeg } from '../../core/engines/ffmpeg.js';
 import { convertDocument } from '../../core/engines/libreoffice.js';
 import { renderPages } from '../../core/engines/poppler.js';
 import { DEFAULT_WIDTH, type ThumbnailOptions } from './options.js';
 
-export const IMAGE_INPUTS = ['jpg', 'jpeg', 'png', 'webp', 'gif', 'tiff', 'avif', 'svg'] as const satisfies readonly FormatId[];
-export const VIDEO_INPUTS = ['mp4', 'mov', 'webm', 'mkv', 'avi', 'm4v', 'wmv', 'flv', 'mpeg', 'ts', 'ogv', '3gp'] as const satisfies readonly FormatId[];
+export const IMAGE_INPUTS = [
+  'jpg',
+  'jpeg',
+  'png',
+  'webp',
+  'gif',
+  'tiff',
+  'avif',
+  'svg',
+] as const satisfies readonly FormatId[];
+export const VIDEO_INPUTS = [
+  'mp4',
+  'mov',
+  'webm',
+  'mkv',
+  'avi',
+  'm4v',
+  'wmv',
+  'flv',
+  'mpeg',
+  'ts',
+  'ogv',
+  '3gp',
+] as const satisfies readonly FormatId[];
 /** Office inputs and the PDF export filter of their LibreOffice module. */
 export const OFFICE_EXPORT: Partial<Record<FormatId, string>> = {
-  docx: 'writer_pdf_Export', doc: 'writer_pdf_Export', odt: 'writer_pdf_Export', rtf: 'writer_pdf_Export',
-  xlsx: 'calc_pdf_Export', xls: 'calc_pdf_Export', ods: 'calc_pdf_Export',
-  pptx: 'impress_pdf_Export', ppt: 'impress_pdf_Export', odp: 'impress_pdf_Export',
+  docx: 'writer_pdf_Export',
+  doc: 'writer_pdf_Export',
+  odt: 'writer_pdf_Export',
+  rtf: 'writer_pdf_Export',
+  xlsx: 'calc_pdf_Export',
+  xls: 'calc_pdf_Export',
+  ods: 'calc_pdf_Export',
+  pptx: 'impress_pdf_Export',
+  ppt: 'impress_pdf_Export',
+  odp: 'impress_pdf_Export',
 };
 export const OFFICE_INPUTS = Object.keys(OFFICE_EXPORT) as FormatId[];
 export const THUMBNAIL_OUTPUTS = ['png', 'webp', 'jpg'] as const satisfies readonly FormatId[];
 
-const isOneOf = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
+const isOneOf = <T extends string>(list: readonly T[], value: string): value is T =>
+  (list as readonly string[]).includes(value);
 
 /** Render one PDF page to a PNG big enough for the box (twice its longer side, for a sharp downscale). */
 async function pdfPage(pdf: string, page: number, box: number, ctx: RunContext): Promise<string> {
   const dir = path.join(ctx.workDir, 'page');
   await mkdir(dir, { recursive: true });
   try {
-    await renderPages(pdf, path.join(dir, 'page'), ctx, { dpi: 72, firstPage: page, lastPage: page, scaleTo: Math.min(8192, box * 2) });
+    await renderPages(pdf, path.join(dir, 'page'), ctx, {
+      dpi: 72,
+      firstPage: page,
+      lastPage: page,
+      scaleTo: Math.min(8192, box * 2),
+    });
   } catch (err) {
-    if (err instanceof PluginError && /Wrong page range/i.test(err.message)) throw new PluginError(`The PDF has no page ${page}`, { cause: err });
+    if (err instanceof PluginError && /Wrong page range/i.test(err.message))
+      throw new PluginError(`The PDF has no page ${page}`, { cause: err });
     throw err;
   }
   const [file] = (await readdir(dir)).filter((f) => f.endsWith('.png'));
@@ -46,14 +88,20 @@ async function videoFrame(input: string, time: number | undefined, ctx: RunConte
   const output = path.join(ctx.workDir, 'frame.png');
   try {
     const media = await probe(input, { signal: ctx.signal, timeoutMs: Math.min(30_000, ctx.remainingMs()) });
-    if (!media.streams.some((s) => s.type === 'video' && !s.attachedPicture)) throw new PluginError('The file has no video to take a frame from');
+    if (!media.streams.some((s) => s.type === 'video' && !s.attachedPicture))
+      throw new PluginError('The file has no video to take a frame from');
     const duration = media.durationSec ?? 0;
     const at = time ?? duration * 0.1;
-    if (duration && at > duration) throw new PluginError(`time ${at} s is past the end of the video (${duration.toFixed(2)} s)`);
+    if (duration && at > duration)
+      throw new PluginError(`time ${at} s is past the end of the video (${duration.toFixed(2)} s)`);
     await runFfmpeg({
       // -ss before the input: a fast seek to the keyframe, then decoded up to the moment.
-      input, output, signal: ctx.signal, timeoutMs: ctx.remainingMs(),
-      configure: (command) => command.inputOptions('-ss', String(at)).outputOptions('-map', '0:V:0', '-frames:v', '1', '-an', '-sn'),
+      input,
+      output,
+      signal: ctx.signal,
+      timeoutMs: ctx.remainingMs(),
+      configure: (command) =>
+        command.inputOptions('-ss', String(at)).outputOptions('-map', '0:V:0', '-frames:v', '1', '-an', '-sn'),
     });
   } catch (err) {
     throw ffmpegFailure(err, ctx.signal, { label: 'video', paths: [input, output], timeoutMs: ctx.remainingMs() });
@@ -69,15 +117,23 @@ async function officeFirstPage(input: PluginInput, box: number, ctx: RunContext)
   await copyFile(input.path, source);
   const pdf = await convertDocument(
     {
-      input: source, convertTo: `pdf:${OFFICE_EXPORT[input.format]}`, outDir: path.join(ctx.workDir, 'out'), profileDir: path.join(ctx.workDir, 'lo-profile'),
-      summary: 'Could not render this document', inputLabel: input.format.toUpperCase(),
+      input: source,
+      convertTo: `pdf:${OFFICE_EXPORT[input.format]}`,
+      outDir: path.join(ctx.workDir, 'out'),
+      profileDir: path.join(ctx.workDir, 'lo-profile'),
+      summary: 'Could not render this document',
+      inputLabel: input.format.toUpperCase(),
     },
     ctx,
   );
   return pdfPage(pdf, 1, box, ctx);
 }
 
-export async function thumbnail(inputs: readonly PluginInput[], options: ThumbnailOptions, ctx: RunContext): Promise<FileResult> {
+export async function thumbnail(
+  inputs: readonly PluginInput[],
+  options: ThumbnailOptions,
+  ctx: RunContext,
+): Promise<FileResult> {
   const input = singleInput(inputs);
   const target = ctx.target === 'jpeg' ? 'jpg' : ctx.target;
   if (!isOneOf(THUMBNAIL_OUTPUTS, target)) throw new PluginError(`A thumbnail is png, webp or jpg, not ${ctx.target}`);
@@ -94,8 +150,15 @@ export async function thumbnail(inputs: readonly PluginInput[], options: Thumbna
   const output = path.join(ctx.workDir, `thumbnail.${target}`);
   // Flattened on white: PDF pages and JPG have no transparency to keep.
   let image = sharp(picture, { limitInputPixels: 268_402_689, animated: false }).rotate();
-  image = image.resize({ ...(width ? { width } : {}), ...(height ? { height } : {}), fit: options.fit, withoutEnlargement: false, background: '#ffffff' });
-  if (target === 'jpg') image = image.flatten({ background: '#ffffff' }).jpeg({ quality: options.quality, mozjpeg: true });
+  image = image.resize({
+    ...(width ? { width } : {}),
+    ...(height ? { height } : {}),
+    fit: options.fit,
+    withoutEnlargement: false,
+    background: '#ffffff',
+  });
+  if (target === 'jpg')
+    image = image.flatten({ background: '#ffffff' }).jpeg({ quality: options.quality, mozjpeg: true });
   else if (target === 'webp') image = image.webp({ quality: options.quality });
   else image = image.png();
   try {

@@ -36,7 +36,11 @@ function formatDuration(seconds: number): string {
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   const s = Math.round(seconds % 60);
-  return h > 0 ? `${h} h ${String(m).padStart(2, '0')} min` : m > 0 ? `${m} min ${String(s).padStart(2, '0')} s` : `${s} s`;
+  return h > 0
+    ? `${h} h ${String(m).padStart(2, '0')} min`
+    : m > 0
+      ? `${m} min ${String(s).padStart(2, '0')} s`
+      : `${s} s`;
 }
 
 /** The duration to report: the audio stream's own when known, else the container's. */
@@ -50,13 +54,19 @@ export function audioDuration(media: MediaProbe): number | undefined {
  * file, a file over 2 GB, one ffprobe cannot read, one with no audio stream, and media longer
  * than 2 hours. `progress` receives the conversion's 0-100.
  */
-export async function prepareAudio(input: PluginInput, ctx: RunContext, progress: (percent: number) => void): Promise<PreparedAudio> {
+export async function prepareAudio(
+  input: PluginInput,
+  ctx: RunContext,
+  progress: (percent: number) => void,
+): Promise<PreparedAudio> {
   ctx.signal.throwIfAborted();
   const label = labelOf(input);
   if (input.bytes === 0) throw new PluginError(`The ${label} file is empty (0 bytes)`);
   if (input.bytes > MAX_FILE_BYTES) {
     // Rounded up, so a file just over the limit never reads "2.00 GB".
-    throw new PluginError(`The file is ${(Math.ceil((input.bytes / GB) * 100) / 100).toFixed(2)} GB; transcription takes files up to ${MAX_FILE_BYTES / GB} GB`);
+    throw new PluginError(
+      `The file is ${(Math.ceil((input.bytes / GB) * 100) / 100).toFixed(2)} GB; transcription takes files up to ${MAX_FILE_BYTES / GB} GB`,
+    );
   }
   let media: MediaProbe;
   try {
@@ -68,12 +78,17 @@ export async function prepareAudio(input: PluginInput, ctx: RunContext, progress
   if (!audio) throw new PluginError(`The ${label} file has no audio track, so there is nothing to transcribe`);
   const duration = audioDuration(media);
   if (duration !== undefined && duration > MAX_DURATION_SEC) {
-    throw new PluginError(`The recording is ${formatDuration(duration)} long; transcription takes up to ${MAX_DURATION_SEC / 3600} hours per file`);
+    throw new PluginError(
+      `The recording is ${formatDuration(duration)} long; transcription takes up to ${MAX_DURATION_SEC / 3600} hours per file`,
+    );
   }
   if (duration === 0) throw new PluginError(`The ${label} file's audio is empty (0 seconds)`);
 
   const wavPath = path.join(ctx.workDir, 'speech-16k.wav');
-  const timeoutMs = Math.min(ctx.remainingMs(), CONVERT_BASE_MS + CONVERT_MS_PER_SECOND * (duration ?? MAX_DURATION_SEC));
+  const timeoutMs = Math.min(
+    ctx.remainingMs(),
+    CONVERT_BASE_MS + CONVERT_MS_PER_SECOND * (duration ?? MAX_DURATION_SEC),
+  );
   try {
     const { stderr } = await runFfmpeg({
       input: input.path,
@@ -84,15 +99,35 @@ export async function prepareAudio(input: PluginInput, ctx: RunContext, progress
       // LIST chunk there skewed its noise estimate and cost words).
       configure: (command) =>
         command.outputOptions(
-          '-map', `0:${audio.index}`, '-vn', '-sn', '-dn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-t', String(MAX_DURATION_SEC + 1),
-          '-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact', '-f', 'wav',
+          '-map',
+          `0:${audio.index}`,
+          '-vn',
+          '-sn',
+          '-dn',
+          '-ac',
+          '1',
+          '-ar',
+          String(SAMPLE_RATE),
+          '-c:a',
+          'pcm_s16le',
+          '-t',
+          String(MAX_DURATION_SEC + 1),
+          '-map_metadata',
+          '-1',
+          '-fflags',
+          '+bitexact',
+          '-flags:a',
+          '+bitexact',
+          '-f',
+          'wav',
         ),
       signal: ctx.signal,
       timeoutMs,
       ...(duration ? { durationSec: duration } : {}),
       onProgress: progress,
     });
-    if (/Output file is empty, nothing was encoded/.test(stderr)) throw new PluginError(`The ${label} file contains no decodable audio`);
+    if (/Output file is empty, nothing was encoded/.test(stderr))
+      throw new PluginError(`The ${label} file contains no decodable audio`);
   } catch (err) {
     throw ffmpegFailure(err, ctx.signal, { label, paths: [input.path, wavPath], timeoutMs });
   }
@@ -101,7 +136,10 @@ export async function prepareAudio(input: PluginInput, ctx: RunContext, progress
   if (durationSec === undefined) {
     const { size } = await stat(wavPath);
     durationSec = Math.max(0, size - 44) / (SAMPLE_RATE * 2);
-    if (durationSec > MAX_DURATION_SEC) throw new PluginError(`The recording is longer than ${MAX_DURATION_SEC / 3600} hours; transcription takes up to ${MAX_DURATION_SEC / 3600} hours per file`);
+    if (durationSec > MAX_DURATION_SEC)
+      throw new PluginError(
+        `The recording is longer than ${MAX_DURATION_SEC / 3600} hours; transcription takes up to ${MAX_DURATION_SEC / 3600} hours per file`,
+      );
   }
   return { wavPath, durationSec };
 }
@@ -121,7 +159,8 @@ export async function pcmLayout(wavPath: string): Promise<PcmLayout> {
     const { size } = await file.stat();
     const head = Buffer.alloc(12);
     await file.read(head, 0, 12, 0);
-    if (head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE') throw new Error('not a RIFF WAVE file');
+    if (head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE')
+      throw new Error('not a RIFF WAVE file');
     const chunk = Buffer.alloc(8);
     for (let offset = 12; offset + 8 <= size; ) {
       await file.read(chunk, 0, 8, offset);
@@ -168,7 +207,12 @@ export async function frameEnergies(wavPath: string, layout: PcmLayout, signal?:
   let sum = 0;
   let inFrame = 0;
   let carry: Buffer | undefined;
-  const stream = createReadStream(wavPath, { start: layout.dataOffset, end: layout.dataOffset + layout.dataBytes - 1, highWaterMark: 1 << 20, ...(signal ? { signal } : {}) });
+  const stream = createReadStream(wavPath, {
+    start: layout.dataOffset,
+    end: layout.dataOffset + layout.dataBytes - 1,
+    highWaterMark: 1 << 20,
+    ...(signal ? { signal } : {}),
+  });
   for await (const raw of stream as AsyncIterable<Buffer>) {
     const data: Buffer = carry ? Buffer.concat([carry, raw]) : raw;
     const whole = data.length - (data.length % 2);
@@ -203,7 +247,11 @@ export const NOISY_FLOOR_DB = -70;
  * its noise floor is above NOISY_FLOOR_DB; else the WAV itself. Real recordings here sit at -47
  * to -30 dBFS, espeak-ng and flite at -100.
  */
-export async function cleanedForRecognition(audio: PreparedAudio, filters: readonly string[], ctx: RunContext): Promise<PreparedAudio> {
+export async function cleanedForRecognition(
+  audio: PreparedAudio,
+  filters: readonly string[],
+  ctx: RunContext,
+): Promise<PreparedAudio> {
   if (!filters.length) return audio;
   const floor = noiseFloorDb(await frameEnergies(audio.wavPath, await pcmLayout(audio.wavPath), ctx.signal));
   if (floor <= NOISY_FLOOR_DB) return audio;
@@ -214,7 +262,24 @@ export async function cleanedForRecognition(audio: PreparedAudio, filters: reado
       input: audio.wavPath,
       output: wavPath,
       configure: (command) =>
-        command.outputOptions('-af', filters.join(','), '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact', '-f', 'wav'),
+        command.outputOptions(
+          '-af',
+          filters.join(','),
+          '-ac',
+          '1',
+          '-ar',
+          String(SAMPLE_RATE),
+          '-c:a',
+          'pcm_s16le',
+          '-map_metadata',
+          '-1',
+          '-fflags',
+          '+bitexact',
+          '-flags:a',
+          '+bitexact',
+          '-f',
+          'wav',
+        ),
       signal: ctx.signal,
       timeoutMs,
     });
@@ -229,7 +294,12 @@ export async function cleanedForRecognition(audio: PreparedAudio, filters: reado
  * value per frame, 180 kB an hour), then cut each chunk at the quietest 0.3 s between `minSeconds`
  * and `maxSeconds` from its start, so a cut falls in a pause, not mid-word.
  */
-export async function planChunks(wavPath: string, layout: PcmLayout, { maxSeconds, minSeconds }: ChunkPlanOptions, signal?: AbortSignal): Promise<AudioChunk[]> {
+export async function planChunks(
+  wavPath: string,
+  layout: PcmLayout,
+  { maxSeconds, minSeconds }: ChunkPlanOptions,
+  signal?: AbortSignal,
+): Promise<AudioChunk[]> {
   const energy = await frameEnergies(wavPath, layout, signal);
   const frame = energy.length;
   const totalSeconds = layout.dataBytes / 2 / SAMPLE_RATE;
@@ -256,14 +326,22 @@ export async function planChunks(wavPath: string, layout: PcmLayout, { maxSecond
     }
     let loudest = -Infinity;
     for (let i = startFrame; i < endFrame; i++) loudest = Math.max(loudest, energy[i]!);
-    chunks.push({ start: startFrame * FRAME_SECONDS, end: Math.min(endFrame * FRAME_SECONDS, totalSeconds), silent: loudest < SPEECH_FLOOR_DB });
+    chunks.push({
+      start: startFrame * FRAME_SECONDS,
+      end: Math.min(endFrame * FRAME_SECONDS, totalSeconds),
+      silent: loudest < SPEECH_FLOOR_DB,
+    });
     startFrame = endFrame;
   }
   return chunks;
 }
 
 /** The PCM samples of `chunk` (16-bit little-endian), read from disk: one chunk in memory at a time. */
-export async function readChunk(wavPath: string, layout: PcmLayout, chunk: Pick<AudioChunk, 'start' | 'end'>): Promise<Buffer> {
+export async function readChunk(
+  wavPath: string,
+  layout: PcmLayout,
+  chunk: Pick<AudioChunk, 'start' | 'end'>,
+): Promise<Buffer> {
   const first = Math.round(chunk.start * SAMPLE_RATE) * 2;
   const last = Math.min(Math.round(chunk.end * SAMPLE_RATE) * 2, layout.dataBytes);
   const buffer = Buffer.alloc(Math.max(0, last - first));

@@ -26,7 +26,12 @@ export const EXPECTED_TEXT: Record<'two-sentences-mp3' | 'speech-mp4', string> =
   'speech-mp4': SENTENCES.call,
 };
 
-const FORMATS: Record<SpeechFixtureName, FormatId> = { 'two-sentences-mp3': 'mp3', 'speech-mp4': 'mp4', 'silent-mp4': 'mp4', 'corrupt-mp3': 'mp3' };
+const FORMATS: Record<SpeechFixtureName, FormatId> = {
+  'two-sentences-mp3': 'mp3',
+  'speech-mp4': 'mp4',
+  'silent-mp4': 'mp4',
+  'corrupt-mp3': 'mp3',
+};
 const TIMEOUT_MS = 60_000;
 
 async function run(command: string, args: string[]): Promise<void> {
@@ -51,21 +56,80 @@ export class SpeechFixtures {
   }
 
   async make(): Promise<void> {
-    const [fox, weather, call] = await Promise.all([this.say(SENTENCES.fox, 'fox'), this.say(SENTENCES.weather, 'weather'), this.say(SENTENCES.call, 'call')]);
+    const [fox, weather, call] = await Promise.all([
+      this.say(SENTENCES.fox, 'fox'),
+      this.say(SENTENCES.weather, 'weather'),
+      this.say(SENTENCES.call, 'call'),
+    ]);
     const quiet = ['-hide_banner', '-loglevel', 'error', '-y'];
     await Promise.all([
       // 44.1 kHz stereo MP3, so the pipeline really resamples and downmixes.
       run('ffmpeg', [
-        ...quiet, '-i', fox, '-f', 'lavfi', '-t', String(PAUSE_SECONDS), '-i', 'anullsrc=r=16000:cl=mono', '-i', weather,
-        '-filter_complex', '[0:a][1:a][2:a]concat=n=3:v=0:a=1[a]', '-map', '[a]', '-ar', '44100', '-ac', '2', '-c:a', 'libmp3lame', this.file('two-sentences-mp3'),
+        ...quiet,
+        '-i',
+        fox,
+        '-f',
+        'lavfi',
+        '-t',
+        String(PAUSE_SECONDS),
+        '-i',
+        'anullsrc=r=16000:cl=mono',
+        '-i',
+        weather,
+        '-filter_complex',
+        '[0:a][1:a][2:a]concat=n=3:v=0:a=1[a]',
+        '-map',
+        '[a]',
+        '-ar',
+        '44100',
+        '-ac',
+        '2',
+        '-c:a',
+        'libmp3lame',
+        this.file('two-sentences-mp3'),
       ]),
       run('ffmpeg', [
-        ...quiet, '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=24', '-i', call, '-shortest',
-        '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '48000', '-ac', '2', this.file('speech-mp4'),
+        ...quiet,
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=320x240:rate=24',
+        '-i',
+        call,
+        '-shortest',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        '-ar',
+        '48000',
+        '-ac',
+        '2',
+        this.file('speech-mp4'),
       ]),
-      run('ffmpeg', [...quiet, '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=24:duration=2', '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', this.file('silent-mp4')]),
+      run('ffmpeg', [
+        ...quiet,
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=320x240:rate=24:duration=2',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-pix_fmt',
+        'yuv420p',
+        this.file('silent-mp4'),
+      ]),
       // An MP3 frame header followed by garbage: identified as MP3, unreadable as audio.
-      writeFile(this.file('corrupt-mp3'), Buffer.concat([Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x00', 'latin1'), Buffer.alloc(2048, 0x5a)])),
+      writeFile(
+        this.file('corrupt-mp3'),
+        Buffer.concat([Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x00', 'latin1'), Buffer.alloc(2048, 0x5a)]),
+      ),
     ]);
   }
 
@@ -74,7 +138,12 @@ export class SpeechFixtures {
   }
 }
 
-const words = (text: string) => text.toLowerCase().replace(/[^a-z0-9' ]+/g, ' ').split(/\s+/).filter(Boolean);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9' ]+/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
 
 /** Word error rate of `hypothesis` against `reference`: word-level edit distance over the reference's length. */
 export function wordErrorRate(reference: string, hypothesis: string): number {
@@ -84,7 +153,11 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
   for (let i = 1; i <= ref.length; i++) {
     const current = [i];
     for (let j = 1; j <= hyp.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ref[i - 1] === hyp[j - 1] ? 0 : 1));
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (ref[i - 1] === hyp[j - 1] ? 0 : 1),
+      );
     }
     previous = current;
   }
@@ -92,7 +165,15 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
 }
 
 /** A PCM WAV header (mono) for `dataBytes` of samples. */
-export function wavHeader({ sampleRate, bitsPerSample, dataBytes }: { sampleRate: number; bitsPerSample: 8 | 16; dataBytes: number }): Buffer {
+export function wavHeader({
+  sampleRate,
+  bitsPerSample,
+  dataBytes,
+}: {
+  sampleRate: number;
+  bitsPerSample: 8 | 16;
+  dataBytes: number;
+}): Buffer {
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'latin1');
   header.writeUInt32LE(36 + dataBytes, 4);
@@ -122,9 +203,15 @@ export async function writeToneBurstsWav(file: string): Promise<void> {
     const t = i / 16_000;
     if (t % BURSTS.period >= BURSTS.stretch) continue;
     const envelope = 0.5 + 0.5 * Math.sin(2 * Math.PI * 4 * t);
-    data.writeInt16LE(Math.round(32767 * 0.3 * envelope * (Math.sin(2 * Math.PI * 220 * t) + 0.5 * Math.sin(2 * Math.PI * 440 * t))), 2 * i);
+    data.writeInt16LE(
+      Math.round(32767 * 0.3 * envelope * (Math.sin(2 * Math.PI * 220 * t) + 0.5 * Math.sin(2 * Math.PI * 440 * t))),
+      2 * i,
+    );
   }
-  await writeFile(file, Buffer.concat([wavHeader({ sampleRate: 16_000, bitsPerSample: 16, dataBytes: data.length }), data]));
+  await writeFile(
+    file,
+    Buffer.concat([wavHeader({ sampleRate: 16_000, bitsPerSample: 16, dataBytes: data.length }), data]),
+  );
 }
 
 /**
@@ -134,7 +221,9 @@ export async function writeToneBurstsWav(file: string): Promise<void> {
 export const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';
 
 /** The clips of a pocketsphinx-testdata librivox folder: `transcription` has "<s> words </s> (file-id)" per line. */
-export async function libriVoxClips(dir = LIBRIVOX_DIR): Promise<Array<{ file: string; name: string; reference: string }>> {
+export async function libriVoxClips(
+  dir = LIBRIVOX_DIR,
+): Promise<Array<{ file: string; name: string; reference: string }>> {
   return (await readFile(path.join(dir, 'transcription'), 'utf8')).split('\n').flatMap((line) => {
     const match = /^<s> (.*) <\/s> \((.*)\)$/.exec(line.trim());
     return match ? [{ file: path.join(dir, `${match[2]}.wav`), name: `${match[2]}.wav`, reference: match[1]! }] : [];
@@ -148,7 +237,9 @@ export async function libriVoxClips(dir = LIBRIVOX_DIR): Promise<Array<{ file: s
  */
 export async function withPinkNoise(clip: string, snrDb: number, out: string): Promise<void> {
   const wav = await readFile(clip);
-  const samples = new Int16Array(wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - ((wav.length - 44) % 2)));
+  const samples = new Int16Array(
+    wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - ((wav.length - 44) % 2)),
+  );
   let seed = 0x9e3779b9;
   const white = () => {
     seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
@@ -167,9 +258,14 @@ export async function withPinkNoise(clip: string, snrDb: number, out: string): P
     noise[i] = b[0]! + b[1]! + b[2]! + b[3]! + b[4]! + b[5]! + b[6]! + w * 0.5362;
     b[6] = w * 0.115926;
   }
-  const rms = (values: ArrayLike<number>) => Math.sqrt(Array.from(values).reduce((sum, v) => sum + v * v, 0) / Math.max(1, values.length));
+  const rms = (values: ArrayLike<number>) =>
+    Math.sqrt(Array.from(values).reduce((sum, v) => sum + v * v, 0) / Math.max(1, values.length));
   const gain = rms(samples) / rms(noise) / 10 ** (snrDb / 20);
   const mixed = Buffer.alloc(samples.length * 2);
-  for (let i = 0; i < samples.length; i++) mixed.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(samples[i]! + gain * noise[i]!))), 2 * i);
-  await writeFile(out, Buffer.concat([wavHeader({ sampleRate: 16_000, bitsPerSample: 16, dataBytes: mixed.length }), mixed]));
+  for (let i = 0; i < samples.length; i++)
+    mixed.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(samples[i]! + gain * noise[i]!))), 2 * i);
+  await writeFile(
+    out,
+    Buffer.concat([wavHeader({ sampleRate: 16_000, bitsPerSample: 16, dataBytes: mixed.length }), mixed]),
+  );
 }

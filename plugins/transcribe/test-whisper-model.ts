@@ -63,7 +63,10 @@ const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'be', 'da', '
  * Writes the model to `file`; returns its sha256 (hex), as WHISPER_MODEL_SHA256 would pin it.
  * A `damaged` model loads but makes whisper.cpp fail on every transcription.
  */
-export async function writeTestWhisperModel(file: string, { seed = 14, damaged = false }: { seed?: number; damaged?: boolean } = {}): Promise<string> {
+export async function writeTestWhisperModel(
+  file: string,
+  { seed = 14, damaged = false }: { seed?: number; damaged?: boolean } = {},
+): Promise<string> {
   const h = TEST_MODEL_HPARAMS;
   const random = randomStream(seed);
   const out = createWriteStream(file);
@@ -84,7 +87,21 @@ export async function writeTestWhisperModel(file: string, { seed = 14, damaged =
   const magic = Buffer.alloc(4);
   magic.writeUInt32LE(GGML_MAGIC);
   await write(magic);
-  await write(ints(h.n_vocab, h.n_audio_ctx, h.n_audio_state, h.n_audio_head, h.n_audio_layer, h.n_text_ctx, h.n_text_state, h.n_text_head, h.n_text_layer, h.n_mels, h.ftype));
+  await write(
+    ints(
+      h.n_vocab,
+      h.n_audio_ctx,
+      h.n_audio_state,
+      h.n_audio_head,
+      h.n_audio_layer,
+      h.n_text_ctx,
+      h.n_text_state,
+      h.n_text_head,
+      h.n_text_layer,
+      h.n_mels,
+      h.ftype,
+    ),
+  );
   // Mel filters: small positive weights, so the spectrogram is finite.
   await write(ints(h.n_mels, N_FFT));
   await write(floats(random(h.n_mels * N_FFT).map((x) => x * 0.01)));
@@ -93,7 +110,12 @@ export async function writeTestWhisperModel(file: string, { seed = 14, damaged =
   const vocabulary: Buffer[] = [ints(TEXT_TOKENS)];
   for (let i = 0; i < TEXT_TOKENS; i++) {
     // `damaged`: no " ", so whisper.cpp throws while decoding (a model that loads but fails).
-    const word = Buffer.from(i === SPACE_TOKEN && !damaged ? ' ' : ` ${SYLLABLES[i % 16]}${SYLLABLES[(i >> 4) % 16]}${SYLLABLES[(i >> 8) % 16]}`, 'latin1');
+    const word = Buffer.from(
+      i === SPACE_TOKEN && !damaged
+        ? ' '
+        : ` ${SYLLABLES[i % 16]}${SYLLABLES[(i >> 4) % 16]}${SYLLABLES[(i >> 8) % 16]}`,
+      'latin1',
+    );
     vocabulary.push(ints(word.length), word);
   }
   await write(Buffer.concat(vocabulary));
@@ -102,7 +124,13 @@ export async function writeTestWhisperModel(file: string, { seed = 14, damaged =
     const count = ne.reduce((a, b) => a * b, 1);
     const nameBytes = Buffer.from(name, 'latin1');
     await write(Buffer.concat([ints(ne.length, nameBytes.length, F32), ints(...ne), nameBytes]));
-    await write(floats(init === 'random' ? random(count).map((x) => (x - 0.5) * 0.1) : new Float64Array(count).fill(init === 'ones' ? 1 : 0)));
+    await write(
+      floats(
+        init === 'random'
+          ? random(count).map((x) => (x - 0.5) * 0.1)
+          : new Float64Array(count).fill(init === 'ones' ? 1 : 0),
+      ),
+    );
   };
   const s = h.n_audio_state;
   const attention = async (prefix: string) => {
@@ -147,5 +175,7 @@ export async function writeTestWhisperModel(file: string, { seed = 14, damaged =
 
   out.end();
   await once(out, 'finish');
-  return createHash('sha256').update(await readFile(file)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 }

@@ -12,8 +12,19 @@
 import { z } from 'zod';
 import { PluginError, definePlugin, scaledTimeout, singleInput, type RunContext } from '../../core/contract/index.js';
 import { FFMPEG, FFPROBE } from '../../core/engines/ffmpeg.js';
-import { POCKETSPHINX, POCKETSPHINX_AUDIO_FILTERS, POCKETSPHINX_LANGUAGE, recognizeSpeech, type Utterance } from '../../core/engines/pocketsphinx.js';
-import { WHISPER_LICENSE, transcribePcm, whisperModelIsMultilingual, whisperModelPath } from '../../core/engines/whisper.js';
+import {
+  POCKETSPHINX,
+  POCKETSPHINX_AUDIO_FILTERS,
+  POCKETSPHINX_LANGUAGE,
+  recognizeSpeech,
+  type Utterance,
+} from '../../core/engines/pocketsphinx.js';
+import {
+  WHISPER_LICENSE,
+  transcribePcm,
+  whisperModelIsMultilingual,
+  whisperModelPath,
+} from '../../core/engines/whisper.js';
 import type { FormatId } from '../../schema/index.js';
 import { cleanedForRecognition, pcmLayout, planChunks, prepareAudio, readChunk, type PreparedAudio } from './audio.js';
 
@@ -21,7 +32,14 @@ import { cleanedForRecognition, pcmLayout, planChunks, prepareAudio, readChunk, 
 export const TRANSCRIBE_LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt', 'ja'] as const;
 export type TranscribeLanguage = (typeof TRANSCRIBE_LANGUAGES)[number];
 const LANGUAGE_NAMES: Record<TranscribeLanguage, string> = {
-  en: 'English', fr: 'French', de: 'German', es: 'Spanish', it: 'Italian', nl: 'Dutch', pt: 'Portuguese', ja: 'Japanese',
+  en: 'English',
+  fr: 'French',
+  de: 'German',
+  es: 'Spanish',
+  it: 'Italian',
+  nl: 'Dutch',
+  pt: 'Portuguese',
+  ja: 'Japanese',
 };
 
 /**
@@ -33,11 +51,46 @@ const LANGUAGE_NAMES: Record<TranscribeLanguage, string> = {
 export const TRANSCRIBE_CREDIT_WEIGHT = 3;
 
 export const transcribeOptions = z.object({
-  lang: z.enum(TRANSCRIBE_LANGUAGES).optional().describe('Spoken language. Omitted: detected by whisper when the server has a whisper model (WHISPER_MODEL), else English with the embedded engine (pocketsphinx); without a whisper model, other languages are refused per file.'),
+  lang: z
+    .enum(TRANSCRIBE_LANGUAGES)
+    .optional()
+    .describe(
+      'Spoken language. Omitted: detected by whisper when the server has a whisper model (WHISPER_MODEL), else English with the embedded engine (pocketsphinx); without a whisper model, other languages are refused per file.',
+    ),
 });
 
-const AUDIO_INPUTS = ['mp3', 'wav', 'ogg', 'flac', 'aac', 'm4a', 'opus', 'aiff', 'wma', 'amr', 'm4b', 'mp2', 'ac3'] as const satisfies readonly FormatId[];
-const VIDEO_INPUTS = ['mp4', 'mov', 'avi', 'webm', 'mkv', 'wmv', 'flv', 'm4v', '3gp', 'mpeg', 'ts', 'mts', 'm2ts', 'vob', 'ogv'] as const satisfies readonly FormatId[];
+const AUDIO_INPUTS = [
+  'mp3',
+  'wav',
+  'ogg',
+  'flac',
+  'aac',
+  'm4a',
+  'opus',
+  'aiff',
+  'wma',
+  'amr',
+  'm4b',
+  'mp2',
+  'ac3',
+] as const satisfies readonly FormatId[];
+const VIDEO_INPUTS = [
+  'mp4',
+  'mov',
+  'avi',
+  'webm',
+  'mkv',
+  'wmv',
+  'flv',
+  'm4v',
+  '3gp',
+  'mpeg',
+  'ts',
+  'mts',
+  'm2ts',
+  'vob',
+  'ogv',
+] as const satisfies readonly FormatId[];
 export const TRANSCRIBE_INPUTS: readonly FormatId[] = [...AUDIO_INPUTS, ...VIDEO_INPUTS];
 
 export interface Segment {
@@ -86,20 +139,38 @@ async function withPocketsphinx(audio: PreparedAudio, ctx: RunContext): Promise<
   // A recording with a noise floor is denoised first; whisper, trained on noisy audio, reads the plain conversion.
   const cleaned = await cleanedForRecognition(audio, POCKETSPHINX_AUDIO_FILTERS, ctx);
   const utterances = await recognizeSpeech(cleaned.wavPath, ctx, {
-    onUtterance: (u) => ctx.progress(Math.min(99, CONVERT_SHARE + Math.floor(((100 - CONVERT_SHARE) * u.end) / Math.max(audio.durationSec, 0.01)))),
+    onUtterance: (u) =>
+      ctx.progress(
+        Math.min(99, CONVERT_SHARE + Math.floor(((100 - CONVERT_SHARE) * u.end) / Math.max(audio.durationSec, 0.01))),
+      ),
   });
   ctx.signal.throwIfAborted();
   const segments = toSegments(utterances, audio.durationSec);
-  return { language: POCKETSPHINX_LANGUAGE, duration: round2(audio.durationSec), text: segments.map((s) => s.text).join(' '), segments };
+  return {
+    language: POCKETSPHINX_LANGUAGE,
+    duration: round2(audio.durationSec),
+    text: segments.map((s) => s.text).join(' '),
+    segments,
+  };
 }
 
 /**
  * whisper, chunk by chunk: the language is detected on the first chunk with sound (unless
  * given) and kept for the rest; segment times are shifted by the chunk's start.
  */
-async function withWhisper(audio: PreparedAudio, modelPath: string, lang: TranscribeLanguage | undefined, ctx: RunContext): Promise<TranscriptRow> {
+async function withWhisper(
+  audio: PreparedAudio,
+  modelPath: string,
+  lang: TranscribeLanguage | undefined,
+  ctx: RunContext,
+): Promise<TranscriptRow> {
   const layout = await pcmLayout(audio.wavPath);
-  const chunks = await planChunks(audio.wavPath, layout, { maxSeconds: CHUNK_MAX_SECONDS, minSeconds: CHUNK_MIN_SECONDS }, ctx.signal);
+  const chunks = await planChunks(
+    audio.wavPath,
+    layout,
+    { maxSeconds: CHUNK_MAX_SECONDS, minSeconds: CHUNK_MIN_SECONDS },
+    ctx.signal,
+  );
   let language: string | undefined = lang;
   const utterances: Utterance[] = [];
   for (const chunk of chunks) {
@@ -108,25 +179,46 @@ async function withWhisper(audio: PreparedAudio, modelPath: string, lang: Transc
       const pcm = await readChunk(audio.wavPath, layout, chunk);
       const result = await transcribePcm(pcm, { modelPath, language: language ?? 'auto', signal: ctx.signal });
       language ??= result.language;
-      for (const segment of result.segments) utterances.push({ start: chunk.start + segment.start, end: chunk.start + segment.end, text: segment.text, words: [] });
+      for (const segment of result.segments)
+        utterances.push({
+          start: chunk.start + segment.start,
+          end: chunk.start + segment.end,
+          text: segment.text,
+          words: [],
+        });
     }
-    ctx.progress(Math.min(99, CONVERT_SHARE + Math.floor(((100 - CONVERT_SHARE) * chunk.end) / Math.max(audio.durationSec, 0.01))));
+    ctx.progress(
+      Math.min(99, CONVERT_SHARE + Math.floor(((100 - CONVERT_SHARE) * chunk.end) / Math.max(audio.durationSec, 0.01))),
+    );
   }
   const segments = toSegments(utterances, audio.durationSec);
   // All silence: nothing was detected, so the row says what was asked for (or English).
-  return { language: language ?? 'en', duration: round2(audio.durationSec), text: segments.map((s) => s.text).join(' '), segments };
+  return {
+    language: language ?? 'en',
+    duration: round2(audio.durationSec),
+    text: segments.map((s) => s.text).join(' '),
+    segments,
+  };
 }
 
-async function transcribeFile(input: Parameters<typeof prepareAudio>[0], lang: TranscribeLanguage | undefined, ctx: RunContext): Promise<TranscriptRow> {
+async function transcribeFile(
+  input: Parameters<typeof prepareAudio>[0],
+  lang: TranscribeLanguage | undefined,
+  ctx: RunContext,
+): Promise<TranscriptRow> {
   const modelPath = whisperModelPath();
   // Refusals come before any decoding: a language no configured engine speaks.
   if (!modelPath && lang !== undefined && lang !== POCKETSPHINX_LANGUAGE) {
-    throw new PluginError(`${LANGUAGE_NAMES[lang]} needs the whisper model; set WHISPER_MODEL (only English is transcribed without it)`);
+    throw new PluginError(
+      `${LANGUAGE_NAMES[lang]} needs the whisper model; set WHISPER_MODEL (only English is transcribed without it)`,
+    );
   }
   // An English-only model (base.en...) cannot detect a language: it transcribes English.
   const englishOnly = modelPath !== undefined && !whisperModelIsMultilingual(modelPath);
   if (englishOnly && lang !== undefined && lang !== 'en') {
-    throw new PluginError(`${LANGUAGE_NAMES[lang]} needs a multilingual whisper model; the server's (WHISPER_MODEL) is English only`);
+    throw new PluginError(
+      `${LANGUAGE_NAMES[lang]} needs a multilingual whisper model; the server's (WHISPER_MODEL) is English only`,
+    );
   }
   const audio = await prepareAudio(input, ctx, (pct) => ctx.progress(Math.floor((pct * CONVERT_SHARE) / 100)));
   return modelPath ? withWhisper(audio, modelPath, englishOnly ? 'en' : lang, ctx) : withPocketsphinx(audio, ctx);

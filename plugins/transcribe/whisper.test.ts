@@ -9,7 +9,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError } from '../../core/contract/index.js';
 import { runPlugin } from '../../core/contract/testing.js';
-import { KNOWN_WHISPER_MODELS, configureWhisperModel, identifyWhisperModel, transcribePcm, transcriptionStatus, whisperModelIsMultilingual } from '../../core/engines/whisper.js';
+import {
+  KNOWN_WHISPER_MODELS,
+  configureWhisperModel,
+  identifyWhisperModel,
+  transcribePcm,
+  transcriptionStatus,
+  whisperModelIsMultilingual,
+} from '../../core/engines/whisper.js';
 import { runProcess } from '../../core/engines/process.js';
 import { pcmLayout, planChunks, readChunk } from './audio.js';
 import { BURSTS, SpeechFixtures, wavHeader, writeToneBurstsWav } from './fixtures.js';
@@ -35,17 +42,33 @@ afterAll(async () => {
   await fixtures.cleanup();
 });
 
-
 describe('whisper model start-up check', () => {
   it('knows the official models by sha256, and refuses an unlisted file unless its hash is pinned', () => {
-    expect(KNOWN_WHISPER_MODELS.map((m) => m.name)).toEqual(expect.arrayContaining(['tiny', 'tiny.en', 'base', 'base.en', 'small', 'small.en', 'medium', 'large-v3']));
+    expect(KNOWN_WHISPER_MODELS.map((m) => m.name)).toEqual(
+      expect.arrayContaining(['tiny', 'tiny.en', 'base', 'base.en', 'small', 'small.en', 'medium', 'large-v3']),
+    );
     for (const model of KNOWN_WHISPER_MODELS) expect(model.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(() => identifyWhisperModel(modelPath)).toThrow(`(sha256 ${modelSha256}) is not one of the known whisper.cpp models`);
+    expect(() => identifyWhisperModel(modelPath)).toThrow(
+      `(sha256 ${modelSha256}) is not one of the known whisper.cpp models`,
+    );
     expect(() => identifyWhisperModel(modelPath)).toThrow(`set WHISPER_MODEL_SHA256=${modelSha256}`);
-    expect(() => identifyWhisperModel(modelPath, 'a'.repeat(64))).toThrow(`but WHISPER_MODEL_SHA256 is ${'a'.repeat(64)}`);
+    expect(() => identifyWhisperModel(modelPath, 'a'.repeat(64))).toThrow(
+      `but WHISPER_MODEL_SHA256 is ${'a'.repeat(64)}`,
+    );
     const info = identifyWhisperModel(modelPath, modelSha256.toUpperCase());
-    expect(info).toEqual({ path: modelPath, name: 'unlisted (1 layers)', sha256: modelSha256, bytes: expect.any(Number), multilingual: true, listed: false });
-    expect(transcriptionStatus(info)).toMatchObject({ engine: 'whisper.cpp', model: 'unlisted (1 layers)', sha256: modelSha256 });
+    expect(info).toEqual({
+      path: modelPath,
+      name: 'unlisted (1 layers)',
+      sha256: modelSha256,
+      bytes: expect.any(Number),
+      multilingual: true,
+      listed: false,
+    });
+    expect(transcriptionStatus(info)).toMatchObject({
+      engine: 'whisper.cpp',
+      model: 'unlisted (1 layers)',
+      sha256: modelSha256,
+    });
     expect(transcriptionStatus(undefined)).toMatchObject({ engine: 'pocketsphinx', languages: ['en'] });
     expect(whisperModelIsMultilingual(modelPath)).toBe(true);
   });
@@ -70,7 +93,8 @@ describe('chunks', () => {
       expect(chunk.end - chunk.start).toBeLessThanOrEqual(30);
       if (i > 0) expect(chunk.start).toBe(chunks[i - 1]!.end);
       // Every cut lies inside a gap: never in a burst.
-      if (i < chunks.length - 1) expect(chunk.end % BURSTS.period).toBeGreaterThanOrEqual(BURSTS.period - BURSTS.gap - 0.05);
+      if (i < chunks.length - 1)
+        expect(chunk.end % BURSTS.period).toBeGreaterThanOrEqual(BURSTS.period - BURSTS.gap - 0.05);
       expect(chunk.silent).toBe(false);
     }
     const pcm = await readChunk(longWav, layout, chunks[1]!);
@@ -102,11 +126,31 @@ describe('chunks', () => {
   it('marks silence as silent, and finds the data after a LIST chunk', async () => {
     const silent = path.join(fixtures.dir, 'silence.wav');
     // ffmpeg writes a LIST chunk (encoder name) before the samples.
-    await runProcess('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '3', '-c:a', 'pcm_s16le', silent], { timeoutMs: 30_000 });
+    await runProcess(
+      'ffmpeg',
+      [
+        '-nostdin',
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'anullsrc=r=16000:cl=mono',
+        '-t',
+        '3',
+        '-c:a',
+        'pcm_s16le',
+        silent,
+      ],
+      { timeoutMs: 30_000 },
+    );
     const layout = await pcmLayout(silent);
     expect(layout.dataOffset).toBeGreaterThan(44);
     expect(layout.dataBytes).toBe(3 * 32_000);
-    expect(await planChunks(silent, layout, { maxSeconds: 30, minSeconds: 10 })).toEqual([{ start: 0, end: 3, silent: true }]);
+    expect(await planChunks(silent, layout, { maxSeconds: 30, minSeconds: 10 })).toEqual([
+      { start: 0, end: 3, silent: true },
+    ]);
   });
 });
 
@@ -146,14 +190,19 @@ describe('transcribe with whisper (WHISPER_MODEL set)', () => {
   it('stops when the run is aborted (its deadline), not at the end of the recording', async () => {
     const controller = new AbortController();
     const progress: number[] = [];
-    const run = runPlugin(transcribePlugin, [{ path: longWav, format: 'wav' }], { lang: 'en' }, {
-      signal: controller.signal,
-      onProgress: (pct) => {
-        progress.push(pct);
-        // The first chunk is done: the deadline passes.
-        if (pct > 15) controller.abort(new PluginError('Timed out after 1 s'));
+    const run = runPlugin(
+      transcribePlugin,
+      [{ path: longWav, format: 'wav' }],
+      { lang: 'en' },
+      {
+        signal: controller.signal,
+        onProgress: (pct) => {
+          progress.push(pct);
+          // The first chunk is done: the deadline passes.
+          if (pct > 15) controller.abort(new PluginError('Timed out after 1 s'));
+        },
       },
-    });
+    );
     await expect(run).rejects.toThrow('Timed out after 1 s');
     expect(Math.max(...progress)).toBeLessThan(60);
   }, 120_000);
@@ -163,15 +212,17 @@ describe('transcribe with whisper (WHISPER_MODEL set)', () => {
     const damaged = path.join(fixtures.dir, 'ggml-damaged.bin');
     await writeTestWhisperModel(damaged, { damaged: true });
     const pcm = await readChunk(longWav, await pcmLayout(longWav), { start: 0, end: 5 });
-    await expect(transcribePcm(pcm, { modelPath: damaged, language: 'en', signal: new AbortController().signal, stallMs: 3_000 })).rejects.toThrow(
-      'whisper.cpp stopped without a result',
-    );
+    await expect(
+      transcribePcm(pcm, { modelPath: damaged, language: 'en', signal: new AbortController().signal, stallMs: 3_000 }),
+    ).rejects.toThrow('whisper.cpp stopped without a result');
     // The good model still works afterwards in the same process.
     const result = await transcribePcm(pcm, { modelPath, language: 'en', signal: new AbortController().signal });
     expect(result.language).toBe('en');
   }, 120_000);
 
   it('still fails a video without audio cleanly', async () => {
-    await expect(runPlugin(transcribePlugin, [fixtures.get('silent-mp4')])).rejects.toThrow(new PluginError('The MP4 file has no audio track, so there is nothing to transcribe'));
+    await expect(runPlugin(transcribePlugin, [fixtures.get('silent-mp4')])).rejects.toThrow(
+      new PluginError('The MP4 file has no audio track, so there is nothing to transcribe'),
+    );
   });
 });

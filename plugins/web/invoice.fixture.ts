@@ -4,7 +4,10 @@ import path from 'node:path';
 import sharp from 'sharp';
 import yazl from 'yazl';
 
-const WEB_FONT = path.resolve(import.meta.dirname, '../../node_modules/pdfjs-dist/standard_fonts/LiberationSans-Bold.ttf');
+const WEB_FONT = path.resolve(
+  import.meta.dirname,
+  '../../node_modules/pdfjs-dist/standard_fonts/LiberationSans-Bold.ttf',
+);
 
 export const INVOICE_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>Invoice 2026-0042</title><link rel="stylesheet" href="style.css"></head>
 <body><img id="logo" src="images/logo.png" width="120" height="40"><h1>INVOICE 2026-0042</h1>
@@ -15,8 +18,15 @@ h1, .total { font-family: InvoiceFace, serif; } table { border-collapse: collaps
 
 /** The invoice's files by path: index.html, style.css, images/logo.png, fonts/face.ttf. */
 export async function invoiceFiles(): Promise<Record<string, Buffer>> {
-  const logo = await sharp({ create: { width: 120, height: 40, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
-  return { 'index.html': Buffer.from(INVOICE_HTML), 'style.css': Buffer.from(INVOICE_CSS), 'images/logo.png': logo, 'fonts/face.ttf': await readFile(WEB_FONT) };
+  const logo = await sharp({ create: { width: 120, height: 40, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+    .png()
+    .toBuffer();
+  return {
+    'index.html': Buffer.from(INVOICE_HTML),
+    'style.css': Buffer.from(INVOICE_CSS),
+    'images/logo.png': logo,
+    'fonts/face.ttf': await readFile(WEB_FONT),
+  };
 }
 
 export async function zipOf(files: Record<string, Buffer | string>): Promise<Buffer> {

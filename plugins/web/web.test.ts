@@ -18,10 +18,16 @@ beforeAll(async () => {
   await writeFile(file('page.html'), '<!doctype html><h1>Conformance page</h1>');
   await writeFile(file('notes.md'), '# Notes\n\n| a | b |\n|---|---|\n| 1 | 2 |\n');
   await writeFile(file('invoice.zip'), await invoiceZip());
-  await writeFile(file('nested.zip'), await zipOf({ 'site/index.html': '<p>Nested site page</p>', 'site/a.css': 'p{}' }));
+  await writeFile(
+    file('nested.zip'),
+    await zipOf({ 'site/index.html': '<p>Nested site page</p>', 'site/a.css': 'p{}' }),
+  );
   // yazl refuses '../' names: write a same-length name and patch it in both headers.
   const escaping = await zipOf({ 'index.html': '<p>x</p>', 'QQ/outside.txt': 'escaped' });
-  await writeFile(file('escape.zip'), Buffer.from(escaping.toString('latin1').replaceAll('QQ/outside.txt', '../outside.txt'), 'latin1'));
+  await writeFile(
+    file('escape.zip'),
+    Buffer.from(escaping.toString('latin1').replaceAll('QQ/outside.txt', '../outside.txt'), 'latin1'),
+  );
 });
 afterAll(async () => {
   await closeChromiumPool();
@@ -33,12 +39,37 @@ const pdfText = async (pdf: string) => (await runProcess('pdftotext', [pdf, '-']
 pluginConformanceSuite(
   htmlToPdfPlugin,
   [
-    { name: 'html', files: [{ path: file('page.html'), format: 'html' }], expectFormat: 'pdf', check: async (run) => expect(await pdfText((run.result as { path: string }).path)).toContain('Conformance page') },
-    { name: 'zip', files: [{ path: file('invoice.zip'), format: 'zip' }], options: { paper: 'A5', margin: { top: 5, right: 5, bottom: 5, left: 5 } }, expectFormat: 'pdf' },
+    {
+      name: 'html',
+      files: [{ path: file('page.html'), format: 'html' }],
+      expectFormat: 'pdf',
+      check: async (run) => expect(await pdfText((run.result as { path: string }).path)).toContain('Conformance page'),
+    },
+    {
+      name: 'zip',
+      files: [{ path: file('invoice.zip'), format: 'zip' }],
+      options: { paper: 'A5', margin: { top: 5, right: 5, bottom: 5, left: 5 } },
+      expectFormat: 'pdf',
+    },
   ],
-  { wireOptions: [{ paper: 'Letter', landscape: 'true', scale: '0.8', waitFor: 'networkidle', footerHtml: '<span class="pageNumber"></span>' }], abortGraceMs: 5_000 },
+  {
+    wireOptions: [
+      {
+        paper: 'Letter',
+        landscape: 'true',
+        scale: '0.8',
+        waitFor: 'networkidle',
+        footerHtml: '<span class="pageNumber"></span>',
+      },
+    ],
+    abortGraceMs: 5_000,
+  },
 );
-pluginConformanceSuite(mdToPdfPlugin, [{ name: 'md', files: [{ path: file('notes.md'), format: 'md' }], expectFormat: 'pdf' }], { abortGraceMs: 5_000 });
+pluginConformanceSuite(
+  mdToPdfPlugin,
+  [{ name: 'md', files: [{ path: file('notes.md'), format: 'md' }], expectFormat: 'pdf' }],
+  { abortGraceMs: 5_000 },
+);
 
 describe('web plugins', () => {
   it('reads waitFor as an event, a delay of at most 10 s, or a selector', () => {
@@ -60,7 +91,7 @@ describe('web plugins', () => {
     expect(html).toContain('<title>T&#60;1&#62;</title>');
   });
 
-  it('finds index.html in the ZIP\'s one top folder', async () => {
+  it("finds index.html in the ZIP's one top folder", async () => {
     const run = await runPlugin(htmlToPdfPlugin, [{ path: file('nested.zip'), format: 'zip' }]);
     if (!isFileResult(run.result)) throw new Error('expected a file');
     expect(await pdfText(run.result.path)).toContain('Nested site page');
@@ -68,6 +99,8 @@ describe('web plugins', () => {
 
   // yauzl refuses such names as it reads the directory (a damaged ZIP); unpack() checks again.
   it('refuses a ZIP entry that would land outside its folder', async () => {
-    await expect(runPlugin(htmlToPdfPlugin, [{ path: file('escape.zip'), format: 'zip' }])).rejects.toThrow(/damaged|outside its own folder/);
+    await expect(runPlugin(htmlToPdfPlugin, [{ path: file('escape.zip'), format: 'zip' }])).rejects.toThrow(
+      /damaged|outside its own folder/,
+    );
   });
 });

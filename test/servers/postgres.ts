@@ -23,7 +23,9 @@ function binDir(): string {
     const dir = `/usr/lib/postgresql/${version}/bin`;
     if (existsSync(path.join(dir, 'initdb'))) return dir;
   }
-  throw new Error('PostgreSQL server binaries not found: run `scripts/setup.sh --test` (Debian package postgresql) or set PG_BIN');
+  throw new Error(
+    'PostgreSQL server binaries not found: run `scripts/setup.sh --test` (Debian package postgresql) or set PG_BIN',
+  );
 }
 
 async function freePort(): Promise<number> {
@@ -67,7 +69,11 @@ export async function startPostgres(): Promise<PostgresTestServer> {
   }
   await chmod(root, 0o700);
   const exec = (program: string, args: string[], timeout = 60_000) =>
-    run(asRoot ? 'runuser' : path.join(bin, program), asRoot ? ['-u', 'postgres', '--', path.join(bin, program), ...args] : args, { timeout });
+    run(
+      asRoot ? 'runuser' : path.join(bin, program),
+      asRoot ? ['-u', 'postgres', '--', path.join(bin, program), ...args] : args,
+      { timeout },
+    );
   const data = path.join(root, 'data');
   const port = await freePort();
   await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);

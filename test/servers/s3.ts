@@ -35,20 +35,34 @@ process.on('SIGTERM', () => server.close(() => process.exit(0)));
 
 export async function startS3Server(): Promise<S3TestServer> {
   const directory = await mkdtemp(path.join(os.tmpdir(), 'transmute-s3rver-'));
-  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD, directory], { stdio: ['ignore', 'pipe', 'inherit'], cwd: process.cwd() });
+  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD, directory], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: process.cwd(),
+  });
   const port = await new Promise<number>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}`)));
   });
   const endpoint = `http://127.0.0.1:${port}`;
-  const options = (bucket: string): S3BlobStoreOptions => ({ bucket, endpoint, region: 'us-east-1', credentials: S3RVER_CREDENTIALS, forcePathStyle: true });
+  const options = (bucket: string): S3BlobStoreOptions => ({
+    bucket,
+    endpoint,
+    region: 'us-east-1',
+    credentials: S3RVER_CREDENTIALS,
+    forcePathStyle: true,
+  });
   return {
     endpoint,
     options,
     async newBucket() {
       const bucket = `t-${randomUUID().slice(0, 13)}`;
-      const client = new S3Client({ endpoint, region: 'us-east-1', credentials: S3RVER_CREDENTIALS, forcePathStyle: true });
+      const client = new S3Client({
+        endpoint,
+        region: 'us-east-1',
+        credentials: S3RVER_CREDENTIALS,
+        forcePathStyle: true,
+      });
       try {
         await client.send(new CreateBucketCommand({ Bucket: bucket }));
       } finally {
@@ -57,8 +71,12 @@ export async function startS3Server(): Promise<S3TestServer> {
       return bucket;
     },
     env: (bucket) => ({
-      S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-      S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey, S3_FORCE_PATH_STYLE: 'true',
+      S3_ENDPOINT: endpoint,
+      S3_BUCKET: bucket,
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
     }),
     async stop() {
       if (child.exitCode === null) {

@@ -12,7 +12,10 @@ import { ROOT, freePort } from '../helpers.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) console.warn(`web tests skipped: no Chromium at ${CHROMIUM} (npm test's set-up installs Debian's chromium; or set CHROMIUM_PATH)`);
+if (!HAVE_CHROMIUM)
+  console.warn(
+    `web tests skipped: no Chromium at ${CHROMIUM} (npm test's set-up installs Debian's chromium; or set CHROMIUM_PATH)`,
+  );
 
 export const SCREENSHOTS = path.join(ROOT, '.tmp/screenshots');
 
@@ -63,7 +66,11 @@ export async function startMailServer(): Promise<MailServer> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()), raw, text: decodeQuotedPrintable(raw) });
+        mails.push({
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
+          raw,
+          text: decodeQuotedPrintable(raw),
+        });
         for (const wake of waiting) wake();
         callback();
       });
@@ -85,7 +92,11 @@ export async function startMailServer(): Promise<MailServer> {
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`no mail to ${address} within ${timeoutMs} ms (received: ${mails.map((m) => m.to.join(',')).join('; ') || 'none'})`));
+          reject(
+            new Error(
+              `no mail to ${address} within ${timeoutMs} ms (received: ${mails.map((m) => m.to.join(',')).join('; ') || 'none'})`,
+            ),
+          );
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);

@@ -24,10 +24,21 @@ import type { ServerContext } from './uploads.js';
 export function useSignInForgeryGuard(): Plugin<object, ServerContext> {
   return {
     onRequestParse({ request, serverContext }) {
-      if (!serverContext.req.anonymous || request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+      if (
+        !serverContext.req.anonymous ||
+        request.method === 'GET' ||
+        request.method === 'HEAD' ||
+        request.method === 'OPTIONS'
+      )
+        return;
       const type = request.headers.get('content-type')?.toLowerCase() ?? '';
       if (type.startsWith('multipart/form-data')) return; // refused with 401 by the upload reader: files need a key
-      if (type.startsWith('application/json') || type.startsWith('application/graphql-response+json') || request.headers.has(CSRF_HEADER)) return;
+      if (
+        type.startsWith('application/json') ||
+        type.startsWith('application/graphql-response+json') ||
+        request.headers.has(CSRF_HEADER)
+      )
+        return;
       throw requestError(new ServiceError('FORBIDDEN', CSRF_FAILURE));
     },
   };
@@ -42,22 +53,41 @@ function withStatus<T>(run: () => Promise<T>): Promise<T> {
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-export function addAccount(builder: Builder, CreditsRef: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, Credits>) {
+export function addAccount(
+  builder: Builder,
+  CreditsRef: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, Credits>,
+) {
   const MeRef = builder.objectRef<Account>('Me').implement({
     description: 'The signed-in account (or the account of the API key sent).',
     fields: (t) => ({
       id: t.exposeID('id', { description: 'The account id.' }),
-      email: t.exposeString('email', { nullable: true, description: 'The e-mail address signed up with; null for an account made by an operator.' }),
+      email: t.exposeString('email', {
+        nullable: true,
+        description: 'The e-mail address signed up with; null for an account made by an operator.',
+      }),
       emailVerified: t.exposeBoolean('emailVerified', { description: 'API keys can be generated once true.' }),
-      plan: t.string({ description: 'The plan\'s name, e.g. "Free" (as `credits.plan`).', resolve: (a) => PLANS[a.plan].label }),
-      planId: t.string({ description: 'The plan\'s id: free, pro, business or enterprise.', resolve: (a) => a.plan }),
-      overageAvailable: t.boolean({ description: 'Whether the plan offers pay-as-you-go (setOverage).', resolve: (a) => PLANS[a.plan].overageAvailable }),
-      overageEnabled: t.boolean({ description: 'Pay-as-you-go on or off.', resolve: (a) => a.overageEnabled && PLANS[a.plan].overageAvailable }),
+      plan: t.string({
+        description: 'The plan\'s name, e.g. "Free" (as `credits.plan`).',
+        resolve: (a) => PLANS[a.plan].label,
+      }),
+      planId: t.string({ description: "The plan's id: free, pro, business or enterprise.", resolve: (a) => a.plan }),
+      overageAvailable: t.boolean({
+        description: 'Whether the plan offers pay-as-you-go (setOverage).',
+        resolve: (a) => PLANS[a.plan].overageAvailable,
+      }),
+      overageEnabled: t.boolean({
+        description: 'Pay-as-you-go on or off.',
+        resolve: (a) => a.overageEnabled && PLANS[a.plan].overageAvailable,
+      }),
       signedUrlsAvailable: t.boolean({
         description: 'Whether the plan offers signed URLs (createSignedUrl): Business and up.',
         resolve: (a) => planAtLeast(a.plan, FEATURE_MIN_PLAN['signed-urls']),
       }),
-      createdAt: t.field({ type: 'DateTime', description: 'When the account was created.', resolve: (a) => a.createdAt }),
+      createdAt: t.field({
+        type: 'DateTime',
+        description: 'When the account was created.',
+        resolve: (a) => a.createdAt,
+      }),
     }),
   });
 
@@ -68,7 +98,12 @@ export function addAccount(builder: Builder, CreditsRef: ObjectRef<PothosSchemaT
       prefix: t.exposeString('prefix', { description: 'The first characters of the key, e.g. "ck_live_AbCd".' }),
       name: t.exposeString('name', { nullable: true, description: 'The name given at generation.' }),
       createdAt: t.field({ type: 'DateTime', description: 'When the key was generated.', resolve: (k) => k.createdAt }),
-      lastUsedAt: t.field({ type: 'DateTime', nullable: true, description: 'The last request with it (to the minute); null when never used.', resolve: (k) => k.lastUsedAt ?? null }),
+      lastUsedAt: t.field({
+        type: 'DateTime',
+        nullable: true,
+        description: 'The last request with it (to the minute); null when never used.',
+        resolve: (k) => k.lastUsedAt ?? null,
+      }),
     }),
   });
 
@@ -76,7 +111,11 @@ export function addAccount(builder: Builder, CreditsRef: ObjectRef<PothosSchemaT
     description: 'A key just generated: the key itself, shown this once, and its listing.',
     fields: (t) => ({
       key: t.exposeString('key', { description: 'The full key. Shown this once: only its digest is kept.' }),
-      apiKey: t.field({ type: ApiKeyRef, description: 'The key as apiKeys lists it.', resolve: (created) => created.apiKey }),
+      apiKey: t.field({
+        type: ApiKeyRef,
+        description: 'The key as apiKeys lists it.',
+        resolve: (created) => created.apiKey,
+      }),
     }),
   });
 
@@ -97,12 +136,12 @@ export function addAccount(builder: Builder, CreditsRef: ObjectRef<PothosSchemaT
     me: t.field({
       type: MeRef,
       nullable: true,
-      description: 'The signed-in account, or the API key\'s; null without credentials (no error).',
+      description: "The signed-in account, or the API key's; null without credentials (no error).",
       resolve: (_root, _args, ctx) => (ctx.viewer ? currentAccount(ctx, ctx.viewer) : null),
     }),
     apiKeys: t.field({
       type: [ApiKeyRef],
-      description: 'The account\'s API keys in force, newest first.',
+      description: "The account's API keys in force, newest first.",
       resolve: (_root, _args, { services, principal }) => services.accounts.listActiveKeys(principal.account.id),
     }),
   }));
@@ -110,20 +149,29 @@ export function addAccount(builder: Builder, CreditsRef: ObjectRef<PothosSchemaT
   builder.mutationFields((t) => ({
     signUp: t.field({
       type: MeRef,
-      description: 'Creates a Free account (e-mail unverified), signs it in (sets the session cookies) and sends the verification mail. A taken address: BAD_USER_INPUT.',
-      args: { email: t.arg.string({ required: true, description: 'The e-mail address to sign in with.' }), password: t.arg.string({ required: true, description: '10 to 256 characters.' }) },
+      description:
+        'Creates a Free account (e-mail unverified), signs it in (sets the session cookies) and sends the verification mail. A taken address: BAD_USER_INPUT.',
+      args: {
+        email: t.arg.string({ required: true, description: 'The e-mail address to sign in with.' }),
+        password: t.arg.string({ required: true, description: '10 to 256 characters.' }),
+      },
       resolve: async (_root, { email, password }, ctx) =>
         signedIn(ctx, await ctx.services.sessions.signUp({ email, password, ip: ctx.http.request.ip })),
     }),
     signIn: t.field({
       type: MeRef,
-      description: 'Signs in (sets the session cookies). A wrong address or password: UNAUTHENTICATED "Wrong e-mail or password".',
-      args: { email: t.arg.string({ required: true, description: 'The address signed up with.' }), password: t.arg.string({ required: true, description: 'The account password (never stored or logged).' }) },
+      description:
+        'Signs in (sets the session cookies). A wrong address or password: UNAUTHENTICATED "Wrong e-mail or password".',
+      args: {
+        email: t.arg.string({ required: true, description: 'The address signed up with.' }),
+        password: t.arg.string({ required: true, description: 'The account password (never stored or logged).' }),
+      },
       resolve: async (_root, { email, password }, ctx) =>
         signedIn(ctx, await ctx.services.sessions.signIn({ email, password, ip: ctx.http.request.ip })),
     }),
     signOut: t.boolean({
-      description: 'Ends the browser session server-side and clears its cookies; false when the request had no session.',
+      description:
+        'Ends the browser session server-side and clears its cookies; false when the request had no session.',
       resolve: async (_root, _args, ctx) => {
         const token = ctx.http.request.cookies[SESSION_COOKIE];
         clearSessionCookies(ctx.http.request, ctx.http.reply, ctx.http.cookies);
@@ -134,26 +182,40 @@ export function addAccount(builder: Builder, CreditsRef: ObjectRef<PothosSchemaT
     }),
     verifyEmail: t.field({
       type: MeRef,
-      description: 'Verifies the address with the token of the mailed link (works signed in or not). Unknown, used or expired: BAD_USER_INPUT.',
+      description:
+        'Verifies the address with the token of the mailed link (works signed in or not). Unknown, used or expired: BAD_USER_INPUT.',
       args: { token: t.arg.string({ required: true, description: 'The token of the verification link.' }) },
       resolve: (_root, { token }, { services }) => services.sessions.verifyEmail(token),
     }),
     resendVerificationEmail: t.boolean({
-      description: 'Sends a new verification link (older links stop working). False when the mail could not be handed to the mail server; try again later.',
-      resolve: async (_root, _args, ctx) => ctx.services.sessions.resendVerification(await currentAccount(ctx, ctx.principal)),
+      description:
+        'Sends a new verification link (older links stop working). False when the mail could not be handed to the mail server; try again later.',
+      resolve: async (_root, _args, ctx) =>
+        ctx.services.sessions.resendVerification(await currentAccount(ctx, ctx.principal)),
     }),
     createApiKey: t.field({
       type: CreatedApiKeyRef,
-      description: 'Generates a key; the full key is in the answer only. FORBIDDEN (HTTP 403) while the e-mail address is unverified.',
+      description:
+        'Generates a key; the full key is in the answer only. FORBIDDEN (HTTP 403) while the e-mail address is unverified.',
       args: { name: t.arg.string({ description: 'A label, up to 100 characters.' }) },
       resolve: (_root, { name }, { services, principal }) =>
         withStatus(async () => {
           const { key, record } = await services.accounts.createKey(principal.account.id, name ?? null);
-          return { key, apiKey: { id: record.id, prefix: record.prefix, createdAt: record.createdAt, revokedAt: null, name: record.name ?? null, lastUsedAt: null } };
+          return {
+            key,
+            apiKey: {
+              id: record.id,
+              prefix: record.prefix,
+              createdAt: record.createdAt,
+              revokedAt: null,
+              name: record.name ?? null,
+              lastUsedAt: null,
+            },
+          };
         }),
     }),
     revokeApiKey: t.boolean({
-      description: 'Revokes one of the account\'s keys at once. Unknown or another account\'s: NOT_FOUND.',
+      description: "Revokes one of the account's keys at once. Unknown or another account's: NOT_FOUND.",
       args: { id: t.arg.id({ required: true, description: 'The key id (ApiKey.id).' }) },
       resolve: async (_root, { id }, { services, principal }) => {
         await services.accounts.revokeKeyById(principal.account.id, String(id));
@@ -162,9 +224,11 @@ export function addAccount(builder: Builder, CreditsRef: ObjectRef<PothosSchemaT
     }),
     setOverage: t.field({
       type: CreditsRef,
-      description: 'Pay-as-you-go on or off; FORBIDDEN (reason plan_required) where the plan does not offer it (Enterprise).',
+      description:
+        'Pay-as-you-go on or off; FORBIDDEN (reason plan_required) where the plan does not offer it (Enterprise).',
       args: { enabled: t.arg.boolean({ required: true, description: 'Pay-as-you-go on (true) or off.' }) },
-      resolve: async (_root, { enabled }, { services, principal }) => services.credits.balance(await services.accounts.setOverage(principal.account.id, enabled)),
+      resolve: async (_root, { enabled }, { services, principal }) =>
+        services.credits.balance(await services.accounts.setOverage(principal.account.id, enabled)),
     }),
   }));
 }

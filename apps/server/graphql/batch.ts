@@ -21,11 +21,16 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
   });
 
   const BatchAcceptedRef = builder.objectRef<BatchAccepted>('BatchAccepted').implement({
-    description: 'The answer to batchConvert (follow it with `batch(id)`) and to the extraction mutations (follow them with `extraction(tool, id)`).',
+    description:
+      'The answer to batchConvert (follow it with `batch(id)`) and to the extraction mutations (follow them with `extraction(tool, id)`).',
     fields: (t) => ({
       batchId: t.exposeID('batchId', { description: 'The batch, to poll.' }),
       total: t.exposeInt('total', { description: 'Files accepted (one job each, each charged).' }),
-      errors: t.field({ type: [FileRejectionRef], description: 'The files not accepted (not charged).', resolve: (batch) => batch.errors }),
+      errors: t.field({
+        type: [FileRejectionRef],
+        description: 'The files not accepted (not charged).',
+        resolve: (batch) => batch.errors,
+      }),
     }),
   });
 
@@ -35,8 +40,16 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
       total: t.exposeInt('total', { description: 'Files in the batch.' }),
       completed: t.exposeInt('completed', { description: 'Jobs done or failed.' }),
       done: t.exposeBoolean('done', { description: 'Every job done or failed.' }),
-      downloadUrl: t.exposeString('downloadUrl', { nullable: true, description: 'When done: the ZIP of the outputs (GET it with the API key).' }),
-      export: t.field({ type: 'JSON', nullable: true, description: 'Batches sent with an export: the upload of the ZIP, {status, location, etag, error}.', resolve: (batch) => batch.export ?? null }),
+      downloadUrl: t.exposeString('downloadUrl', {
+        nullable: true,
+        description: 'When done: the ZIP of the outputs (GET it with the API key).',
+      }),
+      export: t.field({
+        type: 'JSON',
+        nullable: true,
+        description: 'Batches sent with an export: the upload of the ZIP, {status, location, etag, error}.',
+        resolve: (batch) => batch.export ?? null,
+      }),
     }),
   });
 
@@ -44,32 +57,51 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
     t.field({
       type: BatchAcceptedRef,
       nullable: true,
-      description: "Convert many files to one format (Pro and up; same rules as POST /api/batch/convert): at most the plan's batch size, charged per file.",
+      description:
+        "Convert many files to one format (Pro and up; same rules as POST /api/batch/convert): at most the plan's batch size, charged per file.",
       args: {
         files: t.arg({ type: ['Upload'], required: true, description: 'The files, one job each.' }),
         to: t.arg.string({ required: true, description: 'Output format for every file (lower-case extension).' }),
         op: t.arg.string({ description: 'Tool op for every file; omit for a plain conversion.' }),
         options: t.arg({
           type: 'ConvertOptions' as never,
-          description: 'The options for every file, as convert takes them, e.g. {rotatePdf: {angle: 90}} with op: "rotate-pdf".',
+          description:
+            'The options for every file, as convert takes them, e.g. {rotatePdf: {angle: 90}} with op: "rotate-pdf".',
         }),
-        quality: t.arg.int({ description: 'Output quality where the conversion or op takes one (or `quality` in options).' }),
+        quality: t.arg.int({
+          description: 'Output quality where the conversion or op takes one (or `quality` in options).',
+        }),
         webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
         export: t.arg({
           type: 'JSON',
-          description: 'Upload the ZIP to S3-compatible storage once every job has finished: {type: "s3", bucket, key, region, endpoint?, accessKeyId, secretAccessKey, sessionToken?, forcePathStyle?}; the credentials are never stored.',
+          description:
+            'Upload the ZIP to S3-compatible storage once every job has finished: {type: "s3", bucket, key, region, endpoint?, accessKeyId, secretAccessKey, sessionToken?, forcePathStyle?}; the credentials are never stored.',
         }),
       },
-      resolve: async (_root, { files, to, op, options, quality, webhookUrl, export: exportArg }, { services, principal }) => {
+      resolve: async (
+        _root,
+        { files, to, op, options, quality, webhookUrl, export: exportArg },
+        { services, principal },
+      ) => {
         const maxFiles = services.batches.admit(principal);
-        const { fields, optionsFor } = decodeConvertOptions(options as Record<string, unknown> | null | undefined, optionInputs.convertFields);
+        const { fields, optionsFor } = decodeConvertOptions(
+          options as Record<string, unknown> | null | undefined,
+          optionInputs.convertFields,
+        );
         if (quality != null) {
           if (fields.quality !== undefined) throw badRequest('quality is given twice: in options and as an argument');
           fields.quality = quality;
         }
         const uploads = await stageUploads(services, principal, files, maxFiles);
         const { statusUrl: _statusUrl, ...accepted } = await services.batches.accept(principal, {
-          uploads, to, op: op ?? undefined, fields, fieldsAreStrings: false, optionsFor, viaApi: !principal.session, webhookUrl: webhookUrl ?? undefined,
+          uploads,
+          to,
+          op: op ?? undefined,
+          fields,
+          fieldsAreStrings: false,
+          optionsFor,
+          viaApi: !principal.session,
+          webhookUrl: webhookUrl ?? undefined,
           ...(exportArg != null ? { export: exportArg } : {}),
         });
         return accepted;

@@ -42,12 +42,17 @@ export type Builder = PothosSchemaTypes.SchemaBuilder<PothosSchemaTypes.ExtendDe
 export function createBuilder(): Builder {
   const builder = new SchemaBuilder<SchemaTypes>({ defaultFieldNullability: false });
   builder.addScalarType('Upload', GraphQLUpload, {
-    description: 'A file sent by the GraphQL multipart request spec (https://github.com/jaydenseric/graphql-multipart-request-spec).',
+    description:
+      'A file sent by the GraphQL multipart request spec (https://github.com/jaydenseric/graphql-multipart-request-spec).',
   });
   addJsonScalar(builder);
   addDateTimeScalar(builder);
-  builder.queryType({ description: 'Reads: jobs, batches, extraction results, the account and what this server converts.' });
-  builder.mutationType({ description: 'Conversions, tools, extractions, and changes to the account, its keys and webhooks.' });
+  builder.queryType({
+    description: 'Reads: jobs, batches, extraction results, the account and what this server converts.',
+  });
+  builder.mutationType({
+    description: 'Conversions, tools, extractions, and changes to the account, its keys and webhooks.',
+  });
   builder.subscriptionType({ description: 'Live updates over Server-Sent Events or WebSocket.' });
   return builder;
 }

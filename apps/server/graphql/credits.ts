@@ -10,9 +10,15 @@ export function addCredits(builder: Builder) {
       creditsIncluded: t.exposeInt('creditsIncluded', { description: 'Monthly allowance.' }),
       creditsUsed: t.exposeInt('creditsUsed', { description: 'Used this month.' }),
       creditsRemaining: t.exposeInt('creditsRemaining', { description: 'Left this month.' }),
-      resetDate: t.expose('resetDate', { type: 'DateTime', description: 'Next reset: the 1st of the next month, UTC.' }),
+      resetDate: t.expose('resetDate', {
+        type: 'DateTime',
+        description: 'Next reset: the 1st of the next month, UTC.',
+      }),
       overageEnabled: t.exposeBoolean('overageEnabled', { description: 'Pay-as-you-go on or off.' }),
-      overageRatePer1000: t.exposeFloat('overageRatePer1000', { nullable: true, description: 'EUR per 1,000 credits past the allowance; null where the plan has no pay-as-you-go (Enterprise).' }),
+      overageRatePer1000: t.exposeFloat('overageRatePer1000', {
+        nullable: true,
+        description: 'EUR per 1,000 credits past the allowance; null where the plan has no pay-as-you-go (Enterprise).',
+      }),
       overageCredits: t.exposeInt('overageCredits', { description: 'Credits metered past the allowance.' }),
       overageAvailable: t.boolean({
         description: 'Whether the plan offers pay-as-you-go (every plan but Enterprise): setOverage.',
@@ -22,7 +28,12 @@ export function addCredits(builder: Builder) {
   });
 
   builder.queryField('credits', (t) =>
-    t.field({ type: CreditsRef, nullable: true, description: 'The caller\'s credit balance (same as GET /api/v1/credits).', resolve: (_root, _args, { services, principal }) => services.credits.balance(principal.account) }),
+    t.field({
+      type: CreditsRef,
+      nullable: true,
+      description: "The caller's credit balance (same as GET /api/v1/credits).",
+      resolve: (_root, _args, { services, principal }) => services.credits.balance(principal.account),
+    }),
   );
   return CreditsRef;
 }

@@ -4,9 +4,17 @@ import { maskError, requestError } from './errors.js';
 
 describe('GraphQL error mapping', () => {
   it('gives service errors their code and keeps their message', () => {
-    const masked = maskError(new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits'), 'Unexpected error.', false);
+    const masked = maskError(
+      new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits'),
+      'Unexpected error.',
+      false,
+    );
     expect(masked).toMatchObject({ message: 'Insufficient API credits', extensions: { code: 'PAYMENT_REQUIRED' } });
-    const gated = maskError(new ServiceError('FORBIDDEN', 'Trial used', { code: 'trial_used' }), 'Unexpected error.', false);
+    const gated = maskError(
+      new ServiceError('FORBIDDEN', 'Trial used', { code: 'trial_used' }),
+      'Unexpected error.',
+      false,
+    );
     expect(gated).toMatchObject({ extensions: { code: 'FORBIDDEN', reason: 'trial_used' } });
   });
 
@@ -18,6 +26,10 @@ describe('GraphQL error mapping', () => {
 
   it('answers request-level failures with the REST status', () => {
     const limited = requestError(new ServiceError('RATE_LIMITED', 'Slow down', { retryAfterSeconds: 12 }));
-    expect(limited.extensions).toEqual({ code: 'RATE_LIMITED', retryAfterSeconds: 12, http: { status: 429, headers: { 'Retry-After': '12' } } });
+    expect(limited.extensions).toEqual({
+      code: 'RATE_LIMITED',
+      retryAfterSeconds: 12,
+      http: { status: 429, headers: { 'Retry-After': '12' } },
+    });
   });
 });

@@ -36,12 +36,17 @@ export function requestError(error: ServiceError): GraphQLError {
   return createGraphQLError(error.message, {
     extensions: {
       ...extensionsOf(error),
-      http: { status: HTTP_STATUS[error.code], ...(retryAfter !== undefined ? { headers: { 'Retry-After': String(retryAfter) } } : {}) },
+      http: {
+        status: HTTP_STATUS[error.code],
+        ...(retryAfter !== undefined ? { headers: { 'Retry-After': String(retryAfter) } } : {}),
+      },
     },
   });
 }
 
-type MaskError = NonNullable<NonNullable<Exclude<YogaServerOptions<object, object>['maskedErrors'], boolean | undefined>>['maskError']>;
+type MaskError = NonNullable<
+  NonNullable<Exclude<YogaServerOptions<object, object>['maskedErrors'], boolean | undefined>>['maskError']
+>;
 
 /** A resolver's ServiceError keeps its message and gains its code; anything else goes to Yoga's masking. */
 export const maskError: MaskError = (error, message, isDev) => {

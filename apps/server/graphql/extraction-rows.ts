@@ -7,7 +7,13 @@
  */
 import type { z } from 'zod';
 import type {
-  ExtractionPoll, fileSearchMatchSchema, fileSearchRowSchema, markdownStatsSchema, parseCvRowSchema, pdfToMarkdownRowSchema, transcribeRowSchema,
+  ExtractionPoll,
+  fileSearchMatchSchema,
+  fileSearchRowSchema,
+  markdownStatsSchema,
+  parseCvRowSchema,
+  pdfToMarkdownRowSchema,
+  transcribeRowSchema,
   transcriptSegmentSchema,
 } from '../../../schema/index.js';
 import type { Builder } from './builder.js';
@@ -42,7 +48,8 @@ function rowData({ filename: _filename, status: _status, ...data }: ExtractionRo
 
 /** The row's fields as the tool's row schema types them, once completed (null before). */
 function completed<S extends z.ZodType>(_schema: S) {
-  return ({ row }: ToolRow): Partial<z.infer<S>> | null => (row.status === 'completed' ? (row as unknown as Partial<z.infer<S>>) : null);
+  return ({ row }: ToolRow): Partial<z.infer<S>> | null =>
+    row.status === 'completed' ? (row as unknown as Partial<z.infer<S>>) : null;
 }
 const cvFields = completed({} as typeof parseCvRowSchema);
 const transcriptFields = completed({} as typeof transcribeRowSchema);
@@ -52,23 +59,28 @@ const markdownFields = completed({} as typeof pdfToMarkdownRowSchema);
 export function addRowTypes(builder: Builder) {
   const RowState = builder.enumType('ExtractionRowStatus', {
     description: 'Where one file of an extraction is.',
-    values: Object.fromEntries(Object.entries(ROW_STATES).map(([state, description]) => [state, { description }])) as Record<keyof typeof ROW_STATES, { description: string }>,
+    values: Object.fromEntries(
+      Object.entries(ROW_STATES).map(([state, description]) => [state, { description }]),
+    ) as Record<keyof typeof ROW_STATES, { description: string }>,
   });
   const RowRef = builder.interfaceRef<ToolRow>('ExtractionRow').implement({
-    description: 'One file of an extraction: its state, and when completed the fields the tool extracted (typed by tool).',
+    description:
+      'One file of an extraction: its state, and when completed the fields the tool extracted (typed by tool).',
     resolveType: ({ tool }) => ROW_TYPES[tool] ?? GENERIC_ROW,
     fields: (t) => ({
       filename: t.string({ description: 'The file as uploaded.', resolve: ({ row }) => row.filename }),
       status: t.field({ type: RowState, description: 'Where the file is.', resolve: ({ row }) => row.status }),
       error: t.string({
         nullable: true,
-        description: 'When failed: why. (A completed file-search row may carry one too: the file could not be searched.)',
+        description:
+          'When failed: why. (A completed file-search row may carry one too: the file could not be searched.)',
         resolve: ({ row }) => (typeof row.error === 'string' ? row.error : null),
       }),
       data: t.field({
         type: 'JSON',
         nullable: true,
-        description: "When completed: the tool's fields for this file as one object, i.e. the REST row without filename and status. Null otherwise.",
+        description:
+          "When completed: the tool's fields for this file as one object, i.e. the REST row without filename and status. Null otherwise.",
         resolve: ({ row }) => (row.status === 'completed' ? rowData(row) : null),
       }),
     }),
@@ -76,7 +88,7 @@ export function addRowTypes(builder: Builder) {
   const interfaces = [RowRef];
 
   builder.objectRef<ToolRow>(GENERIC_ROW).implement({
-    description: "A row of a tool without a type of its own (a third-party extract plugin): its fields are in `data`.",
+    description: 'A row of a tool without a type of its own (a third-party extract plugin): its fields are in `data`.',
     interfaces,
     fields: () => ({}),
   });
@@ -84,7 +96,8 @@ export function addRowTypes(builder: Builder) {
   const Confidence = builder.objectRef<Record<string, number>>('ParseCvConfidence').implement({
     description: 'How sure parse-cv is of each field, 0 to 1; below 0.8 deserves human review.',
     fields: (t) => {
-      const score = (field: string, description: string) => t.float({ nullable: true, description, resolve: (confidence) => confidence[field] ?? null });
+      const score = (field: string, description: string) =>
+        t.float({ nullable: true, description, resolve: (confidence) => confidence[field] ?? null });
       return {
         name: score('name', 'Of `name`.'),
         email: score('email', 'Of `email`.'),
@@ -100,11 +113,14 @@ export function addRowTypes(builder: Builder) {
   });
 
   builder.objectRef<ToolRow>('ParseCvRow').implement({
-    description: 'A parse-cv row: the CV fields found (null when not found, or before the row is completed) and how sure each is.',
+    description:
+      'A parse-cv row: the CV fields found (null when not found, or before the row is completed) and how sure each is.',
     interfaces,
     fields: (t) => {
-      const text = (field: 'name' | 'email' | 'phone' | 'title' | 'employer' | 'location' | 'linkedin', description: string) =>
-        t.string({ nullable: true, description, resolve: (row) => cvFields(row)?.[field] ?? null });
+      const text = (
+        field: 'name' | 'email' | 'phone' | 'title' | 'employer' | 'location' | 'linkedin',
+        description: string,
+      ) => t.string({ nullable: true, description, resolve: (row) => cvFields(row)?.[field] ?? null });
       return {
         name: text('name', "The candidate's name."),
         email: text('email', 'Email address.'),
@@ -113,9 +129,22 @@ export function addRowTypes(builder: Builder) {
         employer: text('employer', 'Current employer.'),
         location: text('location', 'Where the candidate is.'),
         linkedin: text('linkedin', 'LinkedIn profile URL.'),
-        skills: t.stringList({ nullable: true, description: 'Skills listed.', resolve: (row) => cvFields(row)?.skills ?? null }),
-        yearsExp: t.float({ nullable: true, description: 'Years of experience (REST: years_exp).', resolve: (row) => cvFields(row)?.years_exp ?? null }),
-        confidence: t.field({ type: Confidence, nullable: true, description: 'How sure each field is.', resolve: (row) => cvFields(row)?.confidence ?? null }),
+        skills: t.stringList({
+          nullable: true,
+          description: 'Skills listed.',
+          resolve: (row) => cvFields(row)?.skills ?? null,
+        }),
+        yearsExp: t.float({
+          nullable: true,
+          description: 'Years of experience (REST: years_exp).',
+          resolve: (row) => cvFields(row)?.years_exp ?? null,
+        }),
+        confidence: t.field({
+          type: Confidence,
+          nullable: true,
+          description: 'How sure each field is.',
+          resolve: (row) => cvFields(row)?.confidence ?? null,
+        }),
       };
     },
   });
@@ -133,10 +162,27 @@ export function addRowTypes(builder: Builder) {
     description: 'A transcribe row: the transcript and its timed segments (null before the row is completed).',
     interfaces,
     fields: (t) => ({
-      language: t.string({ nullable: true, description: 'ISO 639-1 code of the language transcribed.', resolve: (row) => transcriptFields(row)?.language ?? null }),
-      duration: t.float({ nullable: true, description: 'Seconds of media.', resolve: (row) => transcriptFields(row)?.duration ?? null }),
-      text: t.string({ nullable: true, description: 'The whole transcript.', resolve: (row) => transcriptFields(row)?.text ?? null }),
-      segments: t.field({ type: [Segment], nullable: true, description: 'The transcript in timed pieces.', resolve: (row) => transcriptFields(row)?.segments ?? null }),
+      language: t.string({
+        nullable: true,
+        description: 'ISO 639-1 code of the language transcribed.',
+        resolve: (row) => transcriptFields(row)?.language ?? null,
+      }),
+      duration: t.float({
+        nullable: true,
+        description: 'Seconds of media.',
+        resolve: (row) => transcriptFields(row)?.duration ?? null,
+      }),
+      text: t.string({
+        nullable: true,
+        description: 'The whole transcript.',
+        resolve: (row) => transcriptFields(row)?.text ?? null,
+      }),
+      segments: t.field({
+        type: [Segment],
+        nullable: true,
+        description: 'The transcript in timed pieces.',
+        resolve: (row) => transcriptFields(row)?.segments ?? null,
+      }),
     }),
   });
 
@@ -151,13 +197,31 @@ export function addRowTypes(builder: Builder) {
   });
 
   builder.objectRef<ToolRow>('FileSearchRow').implement({
-    description: 'A file-search row: the hits in one file (null before the row is completed). A non-null `error` with count 0 means the file was not searched.',
+    description:
+      'A file-search row: the hits in one file (null before the row is completed). A non-null `error` with count 0 means the file was not searched.',
     interfaces,
     fields: (t) => ({
-      kind: t.string({ nullable: true, description: 'What the file was read as (pdf, docx, image...).', resolve: (row) => searchFields(row)?.kind ?? null }),
-      count: t.int({ nullable: true, description: 'Hits in this file.', resolve: (row) => searchFields(row)?.count ?? null }),
-      truncated: t.boolean({ nullable: true, description: 'More hits than `matches` lists.', resolve: (row) => searchFields(row)?.truncated ?? null }),
-      matches: t.field({ type: [Match], nullable: true, description: 'The hits listed.', resolve: (row) => searchFields(row)?.matches ?? null }),
+      kind: t.string({
+        nullable: true,
+        description: 'What the file was read as (pdf, docx, image...).',
+        resolve: (row) => searchFields(row)?.kind ?? null,
+      }),
+      count: t.int({
+        nullable: true,
+        description: 'Hits in this file.',
+        resolve: (row) => searchFields(row)?.count ?? null,
+      }),
+      truncated: t.boolean({
+        nullable: true,
+        description: 'More hits than `matches` lists.',
+        resolve: (row) => searchFields(row)?.truncated ?? null,
+      }),
+      matches: t.field({
+        type: [Match],
+        nullable: true,
+        description: 'The hits listed.',
+        resolve: (row) => searchFields(row)?.matches ?? null,
+      }),
     }),
   });
 
@@ -167,8 +231,15 @@ export function addRowTypes(builder: Builder) {
       headings: t.exposeInt('headings', { description: 'Headings written.' }),
       tables: t.exposeInt('tables', { description: 'Tables written.' }),
       words: t.exposeInt('words', { description: 'Words written.' }),
-      runningLinesStripped: t.int({ description: 'Running header and footer lines removed (REST: running_lines_stripped).', resolve: (stats) => stats.running_lines_stripped }),
-      ocrPages: t.int({ nullable: true, description: 'Pages without a text layer, read by OCR (REST: ocr_pages).', resolve: (stats) => stats.ocr_pages ?? null }),
+      runningLinesStripped: t.int({
+        description: 'Running header and footer lines removed (REST: running_lines_stripped).',
+        resolve: (stats) => stats.running_lines_stripped,
+      }),
+      ocrPages: t.int({
+        nullable: true,
+        description: 'Pages without a text layer, read by OCR (REST: ocr_pages).',
+        resolve: (stats) => stats.ocr_pages ?? null,
+      }),
     }),
   });
 
@@ -176,9 +247,22 @@ export function addRowTypes(builder: Builder) {
     description: 'A pdf-to-markdown row: the Markdown of one PDF (null before the row is completed).',
     interfaces,
     fields: (t) => ({
-      pages: t.int({ nullable: true, description: 'Pages read.', resolve: (row) => markdownFields(row)?.pages ?? null }),
-      markdown: t.string({ nullable: true, description: 'The Markdown of the PDF.', resolve: (row) => markdownFields(row)?.markdown ?? null }),
-      stats: t.field({ type: Stats, nullable: true, description: 'Counts over the Markdown.', resolve: (row) => markdownFields(row)?.stats ?? null }),
+      pages: t.int({
+        nullable: true,
+        description: 'Pages read.',
+        resolve: (row) => markdownFields(row)?.pages ?? null,
+      }),
+      markdown: t.string({
+        nullable: true,
+        description: 'The Markdown of the PDF.',
+        resolve: (row) => markdownFields(row)?.markdown ?? null,
+      }),
+      stats: t.field({
+        type: Stats,
+        nullable: true,
+        description: 'Counts over the Markdown.',
+        resolve: (row) => markdownFields(row)?.stats ?? null,
+      }),
     }),
   });
 

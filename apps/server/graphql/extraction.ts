@@ -24,7 +24,8 @@ interface ToolPoll {
   poll: ExtractionPoll;
 }
 
-const TRIAL = 'Free plan: one free call with one file per tool (a second call is FORBIDDEN with `extensions.reason` "trial_used", several files "trial_single_file").';
+const TRIAL =
+  'Free plan: one free call with one file per tool (a second call is FORBIDDEN with `extensions.reason` "trial_used", several files "trial_single_file").';
 
 /** Arguments the client sent; the plugin's defaults apply to the others. */
 function sent(args: Record<string, unknown>): Record<string, unknown> {
@@ -32,11 +33,23 @@ function sent(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 async function submit(
-  { services, principal }: GraphQLContext, tool: string, files: Array<Promise<FileUpload>>, fields: Record<string, unknown>, webhookUrl: string | undefined,
+  { services, principal }: GraphQLContext,
+  tool: string,
+  files: Array<Promise<FileUpload>>,
+  fields: Record<string, unknown>,
+  webhookUrl: string | undefined,
 ): Promise<BatchAccepted> {
   const maxFiles = services.extractions.admit(principal, tool);
-  const uploads = await stageUploads(services, principal, files, maxFiles, () => services.extractions.tooManyFiles(principal, tool));
-  const { statusUrl: _statusUrl, ...accepted } = await services.extractions.accept(principal, tool, { uploads, fields: sent(fields), fieldsAreStrings: false, viaApi: !principal.session, webhookUrl });
+  const uploads = await stageUploads(services, principal, files, maxFiles, () =>
+    services.extractions.tooManyFiles(principal, tool),
+  );
+  const { statusUrl: _statusUrl, ...accepted } = await services.extractions.accept(principal, tool, {
+    uploads,
+    fields: sent(fields),
+    fieldsAreStrings: false,
+    viaApi: !principal.session,
+    webhookUrl,
+  });
   return accepted;
 }
 
@@ -48,7 +61,12 @@ function mutationDescription(info: ExtractionToolInfo): string {
   return `${info.title} (${where}): ${files}.${info.freeTrial ? ` ${TRIAL}` : ''} Follow with \`extraction(tool: "${info.tool}", id)\`${totals.map((total) => `; ${total}`).join('')}.`;
 }
 
-export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typeof addBatch>, capabilities: CapabilityService, optionInputs: OptionInputs) {
+export function addExtraction(
+  builder: Builder,
+  BatchAcceptedRef: ReturnType<typeof addBatch>,
+  capabilities: CapabilityService,
+  optionInputs: OptionInputs,
+) {
   const tools = capabilities.extractionTools();
   const RowRef = addRowTypes(builder);
 
@@ -61,15 +79,23 @@ export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typ
       failed: t.int({ description: 'Files failed.', resolve: ({ poll }) => poll.failed }),
       rows: t.field({
         type: [RowRef],
-        description: 'One per accepted file, in the order sent; typed by tool (`... on PdfToMarkdownRow { markdown }`).',
+        description:
+          'One per accepted file, in the order sent; typed by tool (`... on PdfToMarkdownRow { markdown }`).',
         resolve: ({ tool, poll }) => poll.rows.map((row) => ({ tool, row })),
       }),
-      totalHits: t.int({ nullable: true, description: 'File-search only: the hits over every file.', resolve: ({ poll }) => poll.totalHits ?? null }),
+      totalHits: t.int({
+        nullable: true,
+        description: 'File-search only: the hits over every file.',
+        resolve: ({ poll }) => poll.totalHits ?? null,
+      }),
       summary: t.field({
         type: 'JSON',
         nullable: true,
-        description: "The totals the tool declares over its rows, as one object (file-search: totalHits); null when it declares none.",
-        resolve: ({ poll: { done: _done, total: _total, completed: _completed, failed: _failed, rows: _rows, ...totals } }) => (Object.keys(totals).length ? totals : null),
+        description:
+          'The totals the tool declares over its rows, as one object (file-search: totalHits); null when it declares none.',
+        resolve: ({
+          poll: { done: _done, total: _total, completed: _completed, failed: _failed, rows: _rows, ...totals },
+        }) => (Object.keys(totals).length ? totals : null),
       }),
     }),
   });
@@ -78,19 +104,26 @@ export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typ
     t.field({
       type: PollRef,
       nullable: true,
-      description:
-        `An extraction batch of the caller (same as GET /api/<tool>/{id}): NOT_FOUND when unknown or older than an hour, FORBIDDEN for another key holder's batch.`,
+      description: `An extraction batch of the caller (same as GET /api/<tool>/{id}): NOT_FOUND when unknown or older than an hour, FORBIDDEN for another key holder's batch.`,
       args: {
-        tool: t.arg.string({ required: true, description: `The tool the batch was sent to: ${tools.map((info) => info.tool).join(', ')}.` }),
+        tool: t.arg.string({
+          required: true,
+          description: `The tool the batch was sent to: ${tools.map((info) => info.tool).join(', ')}.`,
+        }),
         id: t.arg.id({ required: true, description: 'batchId of the mutation answer.' }),
       },
-      resolve: async (_root, { tool, id }, { services, principal }) => ({ tool, poll: await services.extractions.poll(principal, tool, String(id)) }),
+      resolve: async (_root, { tool, id }, { services, principal }) => ({
+        tool,
+        poll: await services.extractions.poll(principal, tool, String(id)),
+      }),
     }),
   );
 
   // One mutation per tool; its arguments beside `files` are the fields of the plugin's options type.
   for (const info of tools) {
-    const fields = info.pluginId ? (optionInputs.fields.get(info.pluginId) ?? []) : optionFields(builder, info.options as JsonSchema, optionsTypeName(info.tool));
+    const fields = info.pluginId
+      ? (optionInputs.fields.get(info.pluginId) ?? [])
+      : optionFields(builder, info.options as JsonSchema, optionsTypeName(info.tool));
     builder.mutationField(camelCase(info.tool), (t) =>
       t.field({
         type: BatchAcceptedRef,
@@ -101,7 +134,8 @@ export function addExtraction(builder: Builder, BatchAcceptedRef: ReturnType<typ
           ...Object.fromEntries(fields.map((field) => [field.field, t.arg(inputValue(field))])),
           webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
         },
-        resolve: (_root, { files, webhookUrl, ...fields }, context) => submit(context, info.tool, files, fields, (webhookUrl as string | null | undefined) ?? undefined),
+        resolve: (_root, { files, webhookUrl, ...fields }, context) =>
+          submit(context, info.tool, files, fields, (webhookUrl as string | null | undefined) ?? undefined),
       }),
     );
   }

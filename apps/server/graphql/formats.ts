@@ -21,7 +21,10 @@ function formatsListing(): (formats: Formats) => FormatsListing {
   return (formats) => {
     if (formats !== source || !listing) {
       source = formats;
-      listing = { conversions: Object.entries(formats.conversions).map(([from, to]) => ({ from, to })), operations: formats.operations };
+      listing = {
+        conversions: Object.entries(formats.conversions).map(([from, to]) => ({ from, to })),
+        operations: formats.operations,
+      };
     }
     return listing;
   };
@@ -48,9 +51,17 @@ export function addFormats(builder: Builder, { names: optionTypeNames, convertFi
       outputs: t.exposeStringList('outputs', { description: 'Empty for an in-place op (output = input format).' }),
       plan: t.exposeString('plan', { description: 'Lowest plan allowed.' }),
       available: t.exposeBoolean('available', { description: 'False when an engine it needs is not installed.' }),
-      missingEngines: t.exposeStringList('missingEngines', { description: 'The engines it needs that are not installed.' }),
-      licenses: t.exposeStringList('licenses', { description: 'SPDX licences of the libraries it links and the engines it runs.' }),
-      options: t.field({ type: 'JSON', description: 'JSON Schema of `options`.', resolve: (operation) => operation.options }),
+      missingEngines: t.exposeStringList('missingEngines', {
+        description: 'The engines it needs that are not installed.',
+      }),
+      licenses: t.exposeStringList('licenses', {
+        description: 'SPDX licences of the libraries it links and the engines it runs.',
+      }),
+      options: t.field({
+        type: 'JSON',
+        description: 'JSON Schema of `options`.',
+        resolve: (operation) => operation.options,
+      }),
       optionsType: t.string({
         nullable: true,
         description: 'Name of the GraphQL input type describing `options`; null when the operation takes none.',
@@ -58,7 +69,8 @@ export function addFormats(builder: Builder, { names: optionTypeNames, convertFi
       }),
       optionsField: t.string({
         nullable: true,
-        description: 'The field of `ConvertOptions` (convert, batchConvert) that carries this plugin\'s options; null for an extraction tool or an operation without options.',
+        description:
+          "The field of `ConvertOptions` (convert, batchConvert) that carries this plugin's options; null for an extraction tool or an operation without options.",
         resolve: (operation) => convertFields.get(operation.pluginId) ?? null,
       }),
     }),
@@ -67,8 +79,16 @@ export function addFormats(builder: Builder, { names: optionTypeNames, convertFi
   const FormatsRef = builder.objectRef<FormatsListing>('Formats').implement({
     description: 'What this server converts and runs.',
     fields: (t) => ({
-      conversions: t.field({ type: [ConversionRef], description: 'Per input format, the formats it converts to.', resolve: (formats) => formats.conversions }),
-      operations: t.field({ type: [OperationRef], description: 'Every plugin, available or not.', resolve: (formats) => formats.operations }),
+      conversions: t.field({
+        type: [ConversionRef],
+        description: 'Per input format, the formats it converts to.',
+        resolve: (formats) => formats.conversions,
+      }),
+      operations: t.field({
+        type: [OperationRef],
+        description: 'Every plugin, available or not.',
+        resolve: (formats) => formats.operations,
+      }),
     }),
   });
 

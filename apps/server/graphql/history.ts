@@ -18,13 +18,17 @@ export function addHistory(builder: Builder) {
   });
 
   const HistoryRef = builder.objectRef<History>('History').implement({
-    description: 'A page of the caller\'s history, newest first.',
+    description: "A page of the caller's history, newest first.",
     fields: (t) => ({
       total: t.exposeInt('total', { description: 'Jobs in the whole history.' }),
       limit: t.exposeInt('limit', { description: 'The page size asked for.' }),
       offset: t.exposeInt('offset', { description: 'Jobs skipped before this page.' }),
       hasMore: t.exposeBoolean('hasMore', { description: 'More pages follow.' }),
-      history: t.field({ type: [HistoryRecordRef], description: 'The jobs of this page.', resolve: (page) => page.history }),
+      history: t.field({
+        type: [HistoryRecordRef],
+        description: 'The jobs of this page.',
+        resolve: (page) => page.history,
+      }),
     }),
   });
 
@@ -32,10 +36,16 @@ export function addHistory(builder: Builder) {
     t.field({
       type: HistoryRef,
       nullable: true,
-      description: 'The caller\'s conversions, newest first (same as GET /api/v1/history).',
-      args: { limit: t.arg.int({ description: '1 to 100, default 50.' }), offset: t.arg.int({ description: 'Default 0.' }) },
+      description: "The caller's conversions, newest first (same as GET /api/v1/history).",
+      args: {
+        limit: t.arg.int({ description: '1 to 100, default 50.' }),
+        offset: t.arg.int({ description: 'Default 0.' }),
+      },
       resolve: (_root, args, { services, principal }) => {
-        const parsed = historyQuerySchema.safeParse({ limit: args.limit ?? undefined, offset: args.offset ?? undefined });
+        const parsed = historyQuerySchema.safeParse({
+          limit: args.limit ?? undefined,
+          offset: args.offset ?? undefined,
+        });
         if (!parsed.success) throw badRequest(`Invalid ${describeIssue(parsed.error)}`);
         return services.jobs.history(principal, parsed.data.limit, parsed.data.offset);
       },

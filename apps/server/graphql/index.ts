@@ -18,16 +18,29 @@ import { multipartFailure, useUploads, type ServerContext } from './uploads.js';
  */
 function usePrincipalGuard(): Plugin<GraphQLContext & ServerContext> {
   return {
-    onContextBuilding: () => ({ context }) => {
-      if (context.viewer) return;
-      const failure = context.req.authFailure ?? new ServiceError('UNAUTHENTICATED', 'Missing API key: send Authorization: Bearer <API_KEY>');
-      Object.defineProperty(context, 'principal', { configurable: true, enumerable: false, get: () => { throw requestError(failure); } });
-    },
+    onContextBuilding:
+      () =>
+      ({ context }) => {
+        if (context.viewer) return;
+        const failure =
+          context.req.authFailure ??
+          new ServiceError('UNAUTHENTICATED', 'Missing API key: send Authorization: Bearer <API_KEY>');
+        Object.defineProperty(context, 'principal', {
+          configurable: true,
+          enumerable: false,
+          get: () => {
+            throw requestError(failure);
+          },
+        });
+      },
   };
 }
 
 /** `tmpDir`: where multipart files wait for their resolvers (apps/shared/temp-dir.ts). */
-export async function graphqlRoutes(app: FastifyInstance, { services, tmpDir, cookies }: { services: Services; tmpDir: string; cookies: CookiePolicy }) {
+export async function graphqlRoutes(
+  app: FastifyInstance,
+  { services, tmpDir, cookies }: { services: Services; tmpDir: string; cookies: CookiePolicy },
+) {
   await mkdir(tmpDir, { recursive: true });
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema: buildGraphQLSchema(services.capabilities),
@@ -52,10 +65,14 @@ export async function graphqlRoutes(app: FastifyInstance, { services, tmpDir, co
     // The transport's hook (../auth.ts) authenticated the request; a failure is raised in GraphQL's terms.
     // Bounded requests (limits.ts): tokens, aliases, depth, directives and cost, and the rate weight.
     plugins: [useRequestLimits(), useSignInForgeryGuard(), useUploads(services, tmpDir), usePrincipalGuard()],
-    context: ({ request, req, reply }) => ({
-      services, viewer: req.principal ?? null, signal: request.signal, http: { request: req, reply, cookies },
-      ...(req.principal ? { principal: req.principal } : {}),
-    }) as GraphQLContext,
+    context: ({ request, req, reply }) =>
+      ({
+        services,
+        viewer: req.principal ?? null,
+        signal: request.signal,
+        http: { request: req, reply, cookies },
+        ...(req.principal ? { principal: req.principal } : {}),
+      }) as GraphQLContext,
   });
 
   app.route({

@@ -31,7 +31,9 @@ describe('GraphQL request limits', () => {
 
   it('count the tokens of a document up to the limit only', () => {
     expect(() => checkTokens(`{ ${'me { id } '.repeat(GRAPHQL_LIMITS.tokens / 5)} }`)).not.toThrow();
-    expect(() => checkTokens(`{ ${'me { id } '.repeat(GRAPHQL_LIMITS.tokens)} }`)).toThrow(/Token limit of 2000 exceeded/);
+    expect(() => checkTokens(`{ ${'me { id } '.repeat(GRAPHQL_LIMITS.tokens)} }`)).toThrow(
+      /Token limit of 2000 exceeded/,
+    );
     // A lexical error is the parser's to report.
     expect(() => checkTokens('{ me { id } "unterminated')).not.toThrow();
   });
@@ -40,7 +42,11 @@ describe('GraphQL request limits', () => {
     expect(rateWeight(parse('{ me { id } }'))).toBe(1);
     expect(rateWeight(parse('{ __typename }'))).toBe(1);
     expect(rateWeight(parse('{ a: credits { plan } b: credits { plan } me { id } }'))).toBe(3);
-    expect(rateWeight(parse('query Q { ...F ... on Query { me { id } } } fragment F on Query { a: me { id } b: me { id } }'))).toBe(3);
+    expect(
+      rateWeight(
+        parse('query Q { ...F ... on Query { me { id } } } fragment F on Query { a: me { id } b: me { id } }'),
+      ),
+    ).toBe(3);
     expect(rateWeight(parse('query A { me { id } } query B { a: me { id } b: me { id } }'), 'B')).toBe(2);
   });
 });

@@ -13,7 +13,14 @@ import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { Lexer, Source, TokenKind } from 'graphql';
-import type { DocumentNode, FragmentDefinitionNode, GraphQLError, OperationDefinitionNode, SelectionSetNode, ValidationRule } from 'graphql';
+import type {
+  DocumentNode,
+  FragmentDefinitionNode,
+  GraphQLError,
+  OperationDefinitionNode,
+  SelectionSetNode,
+  ValidationRule,
+} from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { ServiceError } from '../../../core/services/index.js';
 import { setRateHeaders } from '../auth.js';
@@ -39,7 +46,12 @@ type LimitName = keyof typeof GRAPHQL_LIMITS;
 function refusal(limit: LimitName, error: GraphQLError | string): GraphQLError {
   const detail = (typeof error === 'string' ? error : error.message).replace(/^Syntax Error:\s*/, '');
   return createGraphQLError(`Query refused: ${detail}`, {
-    extensions: { code: 'BAD_USER_INPUT', reason: `MAX_${limit.toUpperCase()}`, limit: GRAPHQL_LIMITS[limit], http: { status: 400 } },
+    extensions: {
+      code: 'BAD_USER_INPUT',
+      reason: `MAX_${limit.toUpperCase()}`,
+      limit: GRAPHQL_LIMITS[limit],
+      http: { status: 400 },
+    },
   });
 }
 
@@ -48,7 +60,11 @@ function refuseWith(limit: LimitName) {
   return {
     exposeLimits: true,
     propagateOnRejection: false,
-    onReject: [(_context: unknown, error: GraphQLError) => { throw refusal(limit, error); }],
+    onReject: [
+      (_context: unknown, error: GraphQLError) => {
+        throw refusal(limit, error);
+      },
+    ],
   };
 }
 
@@ -65,7 +81,11 @@ export function rateWeight(document: DocumentNode, operationName?: string | null
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
   if (!operation) return 1;
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === 'FragmentDefinition').map((f) => [f.name.value, f]));
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === 'FragmentDefinition')
+      .map((f) => [f.name.value, f]),
+  );
   const seen = new Set<string>();
   const count = (set: SelectionSetNode): number =>
     set.selections.reduce((sum, selection) => {
@@ -99,7 +119,11 @@ export function checkTokens(query: string): void {
 
 /** Yoga plugin: the token limit before parsing, the rules at validation, the weight before execution. */
 export function useRequestLimits(): Plugin<GraphQLContext> {
-  const chargeWeight = async (document: DocumentNode, operationName: string | null | undefined, context: GraphQLContext) => {
+  const chargeWeight = async (
+    document: DocumentNode,
+    operationName: string | null | undefined,
+    context: GraphQLContext,
+  ) => {
     const principal = context.viewer;
     const extra = rateWeight(document, operationName) - 1;
     if (!principal || extra <= 0) return;

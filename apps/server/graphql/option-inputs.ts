@@ -14,7 +14,11 @@ import type { JsonSchema } from '../json-schema.js';
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 function pascalCase(id: string): string {
-  const name = id.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  const name = id
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
   return /^[0-9]/.test(name) ? `P${name}` : name;
 }
 
@@ -26,16 +30,24 @@ type AnyType = never;
 /** The variants of a union of object shapes (zod's discriminated union), merged into one object. */
 function mergedVariants(schema: JsonSchema): JsonSchema | undefined {
   const variants = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
-  if (!variants?.length || !variants.every((variant) => variant.type === 'object' && variant.properties)) return undefined;
+  if (!variants?.length || !variants.every((variant) => variant.type === 'object' && variant.properties))
+    return undefined;
   const properties: Record<string, JsonSchema> = {};
   for (const variant of variants) {
     for (const [field, fieldSchema] of Object.entries(variant.properties!)) {
-      const values = [...((properties[field]?.enum as unknown[]) ?? []), ...('const' in fieldSchema ? [fieldSchema.const] : (fieldSchema.enum ?? []))];
-      properties[field] = values.length ? { ...fieldSchema, const: undefined, enum: [...new Set(values)] } : fieldSchema;
+      const values = [
+        ...((properties[field]?.enum as unknown[]) ?? []),
+        ...('const' in fieldSchema ? [fieldSchema.const] : (fieldSchema.enum ?? [])),
+      ];
+      properties[field] = values.length
+        ? { ...fieldSchema, const: undefined, enum: [...new Set(values)] }
+        : fieldSchema;
     }
   }
   // A field is required only when every variant requires it; the plugin's schema checks the rest.
-  const required = Object.keys(properties).filter((field) => variants.every((variant) => variant.required?.includes(field)));
+  const required = Object.keys(properties).filter((field) =>
+    variants.every((variant) => variant.required?.includes(field)),
+  );
   return { type: 'object', properties, required, ...(schema.description ? { description: schema.description } : {}) };
 }
 
@@ -59,11 +71,15 @@ function graphqlType(builder: Builder, schema: JsonSchema, name: string): AnyTyp
       // JSON Schema describes the field, not each value: the field's description explains them.
       return builder.enumType(name, {
         description: schema.description ?? `The values of \`${name}\`.`,
-        values: Object.fromEntries((values as string[]).map((value) => [value, { description: `\`${value}\` (see the field's description).` }])),
+        values: Object.fromEntries(
+          (values as string[]).map((value) => [value, { description: `\`${value}\` (see the field's description).` }]),
+        ),
       }) as AnyType;
     }
     case 'object':
-      return schema.properties && Object.keys(schema.properties).length ? (inputType(builder, schema, name) as AnyType) : 'JSON';
+      return schema.properties && Object.keys(schema.properties).length
+        ? (inputType(builder, schema, name) as AnyType)
+        : 'JSON';
     case 'array': {
       const item = schema.items ? graphqlType(builder, schema.items, `${name}Item`) : 'JSON';
       return item === 'JSON' ? 'JSON' : ([item] as unknown as AnyType);
@@ -98,12 +114,23 @@ export function optionFields(builder: Builder, schema: JsonSchema, name: string)
 
 /** A field's type, nullability, description and default, as an input field or an argument takes them. */
 export function inputValue({ type, required, description, defaultValue }: OptionField) {
-  return { type: type as AnyType, required, ...(description ? { description } : {}), ...(defaultValue !== undefined ? { defaultValue: defaultValue as never } : {}) };
+  return {
+    type: type as AnyType,
+    required,
+    ...(description ? { description } : {}),
+    ...(defaultValue !== undefined ? { defaultValue: defaultValue as never } : {}),
+  };
 }
 
-function inputType(builder: Builder, schema: JsonSchema, name: string, description?: string, fields = optionFields(builder, schema, name)) {
+function inputType(
+  builder: Builder,
+  schema: JsonSchema,
+  name: string,
+  description?: string,
+  fields = optionFields(builder, schema, name),
+) {
   return builder.inputType(name, {
-    ...(description ?? schema.description ? { description: description ?? schema.description } : {}),
+    ...((description ?? schema.description) ? { description: description ?? schema.description } : {}),
     fields: (t) => Object.fromEntries(fields.map((field) => [field.field, t.field(inputValue(field))])),
   });
 }
@@ -126,9 +153,10 @@ export function addOptionInputs(builder: Builder, capabilities: CapabilityServic
     const schema = operation.options as JsonSchema;
     if (!schema.properties || Object.keys(schema.properties).length === 0) continue;
     const name = `${pascalCase(operation.pluginId)}Options`;
-    const usage = operation.kind === 'extract'
-      ? `the arguments of the ${camelCase(operation.op ?? operation.pluginId)} mutation`
-      : `\`options\` of ${operation.op ? `convert with op: "${operation.op}"` : `convert to ${operation.outputs.join(', ')}`}`;
+    const usage =
+      operation.kind === 'extract'
+        ? `the arguments of the ${camelCase(operation.op ?? operation.pluginId)} mutation`
+        : `\`options\` of ${operation.op ? `convert with op: "${operation.op}"` : `convert to ${operation.outputs.join(', ')}`}`;
     const fields = optionFields(builder, schema, name);
     inputType(builder, schema, name, `Options of ${operation.title} (${usage}).`, fields);
     names.set(operation.pluginId, name);
@@ -143,17 +171,23 @@ export function addOptionInputs(builder: Builder, capabilities: CapabilityServic
     fields: (t) =>
       convertFields.size
         ? Object.fromEntries(
-            [...convertFields].map(([pluginId, field]) => [field, t.field({ type: names.get(pluginId) as AnyType, description: `Options of the ${pluginId} plugin.` })]),
+            [...convertFields].map(([pluginId, field]) => [
+              field,
+              t.field({ type: names.get(pluginId) as AnyType, description: `Options of the ${pluginId} plugin.` }),
+            ]),
           )
         : // An input type needs a field: a registry where no conversion or op takes options (a partial install) gets one that is always refused.
-          { none: t.boolean({ description: 'No installed conversion or tool op takes options: leave `options` out.' }) },
+          {
+            none: t.boolean({ description: 'No installed conversion or tool op takes options: leave `options` out.' }),
+          },
   });
   return { names, convertFields, fields: fieldsOf };
 }
 
 /** The plugin and fields a `ConvertOptions` value selects (none when the argument is left out). */
 export function decodeConvertOptions(
-  value: Record<string, unknown> | null | undefined, convertFields: ReadonlyMap<string, string>,
+  value: Record<string, unknown> | null | undefined,
+  convertFields: ReadonlyMap<string, string>,
 ): { fields: Record<string, unknown>; optionsFor?: string } {
   const chosen = Object.entries(value ?? {}).filter(([, fields]) => fields != null);
   if (chosen.length === 0) return { fields: {} };
@@ -168,7 +202,11 @@ export function decodeConvertOptions(
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field != null).map(([key, field]) => [key, withoutNulls(field)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, field]) => field != null)
+      .map(([key, field]) => [key, withoutNulls(field)]),
+  );
 }
 
 /** Options types of tools with no plugin (the spec's fields of a tool not installed) are named after the tool. */

@@ -4,4 +4,7 @@ import { Registry } from '../../../core/registry/index.js';
 import { standardPlugins } from '../../../plugins/index.js';
 import { printGraphQLSchema } from './schema.js';
 
-await writeFile(new URL('../../../schema/schema.graphql', import.meta.url), printGraphQLSchema(new Registry(standardPlugins)));
+await writeFile(
+  new URL('../../../schema/schema.graphql', import.meta.url),
+  printGraphQLSchema(new Registry(standardPlugins)),
+);

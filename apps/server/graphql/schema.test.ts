@@ -24,7 +24,15 @@ describe('GraphQL schema', () => {
   it('types every date as DateTime', () => {
     const sdl = printGraphQLSchema(new Registry(standardPlugins));
     expect(sdl).toContain('scalar DateTime');
-    for (const field of ['createdAt: DateTime!', 'lastUsedAt: DateTime', 'resetDate: DateTime!', 'expiresAt: DateTime!', 'time: DateTime!', 'at: DateTime!', 'updatedAt: DateTime!']) {
+    for (const field of [
+      'createdAt: DateTime!',
+      'lastUsedAt: DateTime',
+      'resetDate: DateTime!',
+      'expiresAt: DateTime!',
+      'time: DateTime!',
+      'at: DateTime!',
+      'updatedAt: DateTime!',
+    ]) {
       expect(sdl).toContain(field);
     }
     expect(sdl.match(/^\s+\w*(At|Date|Since): String/gm)).toBeNull();

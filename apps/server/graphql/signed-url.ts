@@ -6,7 +6,7 @@ import type { Builder } from './builder.js';
 
 export function addSignedUrl(builder: Builder) {
   const SignedUrlRef = builder.objectRef<SignedUrl>('SignedUrl').implement({
-    description: 'A download link for a job\'s output that works without the API key until it expires.',
+    description: "A download link for a job's output that works without the API key until it expires.",
     fields: (t) => ({
       url: t.exposeString('url', { description: 'The link.' }),
       expiresIn: t.exposeInt('expiresIn', { description: 'Seconds.' }),
@@ -27,7 +27,9 @@ export function addSignedUrl(builder: Builder) {
       },
       resolve: (_root, args, { services, principal }) => {
         const parsed = signedUrlRequestSchema.safeParse({
-          jobId: String(args.jobId), expirySeconds: args.expirySeconds ?? undefined, reusable: args.reusable ?? undefined,
+          jobId: String(args.jobId),
+          expirySeconds: args.expirySeconds ?? undefined,
+          reusable: args.reusable ?? undefined,
         });
         if (!parsed.success) throw badRequest(`Invalid ${describeIssue(parsed.error)}`);
         return services.downloads.createSignedUrl(principal, parsed.data);

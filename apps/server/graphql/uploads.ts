@@ -46,7 +46,11 @@ const noop = () => {};
  * or the largest extraction request (each mutation applies its own, plan-dependent, limit).
  */
 function maxFilesPerRequest(services: Services, principal: Principal): number {
-  return Math.max(services.jobs.maxMergeFiles(), services.accounts.limitsOf(principal.account).plan.maxBatchFiles, services.capabilities.maxExtractionFiles());
+  return Math.max(
+    services.jobs.maxMergeFiles(),
+    services.accounts.limitsOf(principal.account).plan.maxBatchFiles,
+    services.capabilities.maxExtractionFiles(),
+  );
 }
 
 /** The body each file came in: settles when that body was read to its end (rejects with its failure). */
@@ -63,7 +67,11 @@ const specError = (message: string) => badRequest(`${message} (${GRAPHQL_MULTIPA
 
 function parseJsonField(part: FormPart | undefined, name: 'operations' | 'map'): unknown {
   if (part?.type !== 'field' || part.field !== name) {
-    throw specError(name === 'operations' ? "Missing multipart field 'operations' (it comes first)" : "Missing multipart field 'map' (it follows 'operations')");
+    throw specError(
+      name === 'operations'
+        ? "Missing multipart field 'operations' (it comes first)"
+        : "Missing multipart field 'map' (it follows 'operations')",
+    );
   }
   try {
     return JSON.parse(part.value);
@@ -95,7 +103,9 @@ function placeUpload(operations: unknown, path: string, upload: Upload): void {
  * `map` are read); the files keep arriving afterwards, each into its temporary file.
  */
 async function readOperations(
-  request: FastifyRequest, reply: FastifyReply, { maxFileBytes, maxFiles, tmpDir }: { maxFileBytes: number; maxFiles: number; tmpDir: string },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { maxFileBytes, maxFiles, tmpDir }: { maxFileBytes: number; maxFiles: number; tmpDir: string },
 ): Promise<GraphQLParams | GraphQLParams[]> {
   const stop = new AbortController();
   const capacitors: WriteStream[] = [];
@@ -105,7 +115,13 @@ async function readOperations(
     stop.abort();
     for (const capacitor of capacitors) capacitor.release();
   });
-  const parts = multipartParts(request, { maxFileBytes, maxFiles, maxFields: 2, maxFieldBytes: MAX_OPERATIONS_BYTES, signal: stop.signal })[Symbol.asyncIterator]();
+  const parts = multipartParts(request, {
+    maxFileBytes,
+    maxFiles,
+    maxFields: 2,
+    maxFieldBytes: MAX_OPERATIONS_BYTES,
+    signal: stop.signal,
+  })[Symbol.asyncIterator]();
   const next = async () => {
     const { value, done } = await parts.next();
     return done ? undefined : value;
@@ -128,13 +144,16 @@ async function readOperations(
 
   try {
     const operations = parseJsonField(await next(), 'operations');
-    if (typeof operations !== 'object' || operations === null) throw specError("Invalid type for the 'operations' multipart field");
+    if (typeof operations !== 'object' || operations === null)
+      throw specError("Invalid type for the 'operations' multipart field");
     const map = parseJsonField(await next(), 'map');
-    if (typeof map !== 'object' || map === null || Array.isArray(map)) throw specError("Invalid type for the 'map' multipart field");
+    if (typeof map !== 'object' || map === null || Array.isArray(map))
+      throw specError("Invalid type for the 'map' multipart field");
     const entries = Object.entries(map);
     if (entries.length > maxFiles) throw badRequest(`At most ${maxFiles} files per request`);
     for (const [field, paths] of entries) {
-      if (!Array.isArray(paths) || paths.some((path) => typeof path !== 'string')) throw specError(`Invalid paths for the file '${field}' in the 'map' multipart field`);
+      if (!Array.isArray(paths) || paths.some((path) => typeof path !== 'string'))
+        throw specError(`Invalid paths for the file '${field}' in the 'map' multipart field`);
       const upload = new Upload();
       uploads.set(field, upload);
       for (const path of paths as string[]) placeUpload(operations, path, upload);
@@ -161,7 +180,11 @@ async function readOperations(
         capacitor.on('error', noop);
         capacitors.push(capacitor);
         const file: FileUpload = {
-          filename: part.filename, fieldName: part.field, mimetype: 'application/octet-stream', encoding: '7bit', capacitor,
+          filename: part.filename,
+          fieldName: part.field,
+          mimetype: 'application/octet-stream',
+          encoding: '7bit',
+          capacitor,
           createReadStream: (options) => capacitor.createReadStream(options),
         };
         bodyOfFile.set(file, body);
@@ -192,7 +215,11 @@ export function useUploads(services: Services, tmpDir: string): Plugin<object, S
         throw error instanceof ServiceError ? requestError(error) : error;
       }
       if (!multipart) return;
-      const limits = { maxFileBytes: services.uploads.maxFileBytes(principal), maxFiles: maxFilesPerRequest(services, principal), tmpDir };
+      const limits = {
+        maxFileBytes: services.uploads.maxFileBytes(principal),
+        maxFiles: maxFilesPerRequest(services, principal),
+        tmpDir,
+      };
       setRequestParser(async () => {
         try {
           return await readOperations(req, reply, limits);
@@ -227,11 +254,18 @@ async function* uploadParts(files: Array<Promise<FileUpload>>, field: string): A
  * body was read to its end: a body that fails after them fails the mutation, and nothing is kept.
  */
 export async function stageUploads(
-  services: Services, principal: Principal, files: Array<Promise<FileUpload>>, maxFiles: number, tooMany?: () => ServiceError,
+  services: Services,
+  principal: Principal,
+  files: Array<Promise<FileUpload>>,
+  maxFiles: number,
+  tooMany?: () => ServiceError,
 ): Promise<StagedUpload[]> {
   if (files.length === 0) throw badRequest("Missing 'files': attach the files");
   if (files.length > maxFiles) throw tooMany ? tooMany() : badRequest(`At most ${maxFiles} files per request`);
-  const form = await services.uploads.stageForm(principal, uploadParts(files, 'files'), { maxFiles, ...(tooMany ? { tooMany } : {}) });
+  const form = await services.uploads.stageForm(principal, uploadParts(files, 'files'), {
+    maxFiles,
+    ...(tooMany ? { tooMany } : {}),
+  });
   try {
     await Promise.all((await Promise.all(files)).map((file) => bodyOfFile.get(file)));
   } catch (error) {
@@ -242,7 +276,11 @@ export async function stageUploads(
 }
 
 /** Stage one `Upload` argument (see stageUploads). */
-export async function stageUpload(services: Services, principal: Principal, file: Promise<FileUpload>): Promise<StagedUpload> {
+export async function stageUpload(
+  services: Services,
+  principal: Principal,
+  file: Promise<FileUpload>,
+): Promise<StagedUpload> {
   const [upload] = await stageUploads(services, principal, [file], 1);
   return upload!;
 }

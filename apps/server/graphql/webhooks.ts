@@ -1,7 +1,12 @@
 /** Webhooks (beyond the spec; REST /api/v1/webhooks): endpoints, secrets, the attempt log. */
 import type { z } from 'zod';
 import {
-  WEBHOOK_EVENT_TYPES, WEBHOOK_LOG_SIZE, webhookEndpointCreateSchema, webhookEndpointUpdateSchema, type WebhookAttempt, type WebhookEndpoint,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_LOG_SIZE,
+  webhookEndpointCreateSchema,
+  webhookEndpointUpdateSchema,
+  type WebhookAttempt,
+  type WebhookEndpoint,
   type WebhookTestResult,
 } from '../../../schema/index.js';
 import { describeIssue } from '../../../core/contract/options.js';
@@ -23,7 +28,9 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
 
 /** Drops the arguments the client did not send (null means "clear" only where the field allows it). */
 function given(args: Record<string, unknown>, nullable: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).filter(([key, value]) => value !== undefined && (value !== null || nullable.includes(key))));
+  return Object.fromEntries(
+    Object.entries(args).filter(([key, value]) => value !== undefined && (value !== null || nullable.includes(key))),
+  );
 }
 
 const ENDPOINT_ID = 'The endpoint id (WebhookEndpoint.id).';
@@ -36,37 +43,63 @@ export function addWebhooks(builder: Builder) {
   const toEnum = (events: readonly string[] | null) => (events ? events.map(enumName) : null);
 
   const Endpoint = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
-    description: 'Where signed events are pushed (Standard Webhooks). The secret is shown only when created or rotated.',
+    description:
+      'Where signed events are pushed (Standard Webhooks). The secret is shown only when created or rotated.',
     fields: (t) => ({
       id: t.exposeID('id', { description: 'The endpoint id.' }),
       url: t.exposeString('url', { description: 'The https URL events are POSTed to.' }),
       description: t.exposeString('description', { nullable: true, description: 'What the owner called it.' }),
-      events: t.field({ type: [WebhookEventType], nullable: true, description: 'The events sent; null = all.', resolve: (e) => toEnum(e.events) as never }),
+      events: t.field({
+        type: [WebhookEventType],
+        nullable: true,
+        description: 'The events sent; null = all.',
+        resolve: (e) => toEnum(e.events) as never,
+      }),
       enabled: t.exposeBoolean('enabled', { description: 'False: nothing is sent (see disabledReason).' }),
-      disabledReason: t.exposeString('disabledReason', { nullable: true, description: 'By its owner, or after failing for 5 days.' }),
+      disabledReason: t.exposeString('disabledReason', {
+        nullable: true,
+        description: 'By its owner, or after failing for 5 days.',
+      }),
       disabledAt: t.expose('disabledAt', { type: 'DateTime', nullable: true, description: 'When it was disabled.' }),
-      failingSince: t.expose('failingSince', { type: 'DateTime', nullable: true, description: 'Since when every attempt has failed.' }),
-      previousSecretExpiresAt: t.expose('previousSecretExpiresAt', { type: 'DateTime', nullable: true, description: 'While the rotated secret still signs.' }),
+      failingSince: t.expose('failingSince', {
+        type: 'DateTime',
+        nullable: true,
+        description: 'Since when every attempt has failed.',
+      }),
+      previousSecretExpiresAt: t.expose('previousSecretExpiresAt', {
+        type: 'DateTime',
+        nullable: true,
+        description: 'While the rotated secret still signs.',
+      }),
       createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was registered.' }),
       updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     }),
   });
 
-  const WithSecret = builder.objectRef<{ endpoint: WebhookEndpoint; secret: string }>('WebhookEndpointWithSecret').implement({
-    description: 'An endpoint with its signing secret: the answer to creating it or rotating its secret.',
-    fields: (t) => ({
-      endpoint: t.field({ type: Endpoint, description: 'The endpoint.', resolve: (r) => r.endpoint }),
-      secret: t.exposeString('secret', { description: 'The signing secret, whsec_ + base64 of 32 random bytes: shown this once.' }),
-    }),
-  });
+  const WithSecret = builder
+    .objectRef<{ endpoint: WebhookEndpoint; secret: string }>('WebhookEndpointWithSecret')
+    .implement({
+      description: 'An endpoint with its signing secret: the answer to creating it or rotating its secret.',
+      fields: (t) => ({
+        endpoint: t.field({ type: Endpoint, description: 'The endpoint.', resolve: (r) => r.endpoint }),
+        secret: t.exposeString('secret', {
+          description: 'The signing secret, whsec_ + base64 of 32 random bytes: shown this once.',
+        }),
+      }),
+    });
 
   const Attempt = builder.objectRef<WebhookAttempt>('WebhookAttempt').implement({
     description: 'One delivery attempt to an endpoint.',
     fields: (t) => ({
-      webhookId: t.exposeString('webhookId', { description: 'The webhook-id header: the same on every retry of an event.' }),
+      webhookId: t.exposeString('webhookId', {
+        description: 'The webhook-id header: the same on every retry of an event.',
+      }),
       type: t.exposeString('type', { description: 'The event type, e.g. job.done.' }),
       at: t.expose('at', { type: 'DateTime', description: 'When it was sent.' }),
-      statusCode: t.exposeInt('statusCode', { nullable: true, description: 'The receiver\'s HTTP status; null when none came back.' }),
+      statusCode: t.exposeInt('statusCode', {
+        nullable: true,
+        description: "The receiver's HTTP status; null when none came back.",
+      }),
       latencyMs: t.exposeInt('latencyMs', { description: 'Milliseconds until the answer (or the failure).' }),
       error: t.exposeString('error', { nullable: true, description: 'Why it failed; null when delivered.' }),
     }),
@@ -81,37 +114,62 @@ export function addWebhooks(builder: Builder) {
   });
 
   builder.queryField('webhookEndpoints', (t) =>
-    t.field({ type: [Endpoint], nullable: true, description: 'The caller\'s webhook endpoints (Pro and up).', resolve: (_root, _args, { services, principal }) => services.webhooks.list(principal) }),
+    t.field({
+      type: [Endpoint],
+      nullable: true,
+      description: "The caller's webhook endpoints (Pro and up).",
+      resolve: (_root, _args, { services, principal }) => services.webhooks.list(principal),
+    }),
   );
   builder.queryField('webhookEndpoint', (t) =>
     t.field({
-      type: Endpoint, nullable: true, description: 'One webhook endpoint of the caller.', args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
+      type: Endpoint,
+      nullable: true,
+      description: 'One webhook endpoint of the caller.',
+      args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
       resolve: (_root, { id }, { services, principal }) => services.webhooks.get(principal, String(id)),
     }),
   );
   builder.queryField('webhookAttempts', (t) =>
     t.field({
-      type: [Attempt], nullable: true, description: `The endpoint's last attempts, newest first (at most ${WEBHOOK_LOG_SIZE}).`,
-      args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }), limit: t.arg.int({ description: `How many, newest first (default ${WEBHOOK_LOG_SIZE}).` }) },
-      resolve: (_root, { id, limit }, { services, principal }) => services.webhooks.attempts(principal, String(id), limit ?? WEBHOOK_LOG_SIZE),
+      type: [Attempt],
+      nullable: true,
+      description: `The endpoint's last attempts, newest first (at most ${WEBHOOK_LOG_SIZE}).`,
+      args: {
+        id: t.arg.id({ required: true, description: ENDPOINT_ID }),
+        limit: t.arg.int({ description: `How many, newest first (default ${WEBHOOK_LOG_SIZE}).` }),
+      },
+      resolve: (_root, { id, limit }, { services, principal }) =>
+        services.webhooks.attempts(principal, String(id), limit ?? WEBHOOK_LOG_SIZE),
     }),
   );
 
   builder.mutationField('createWebhookEndpoint', (t) =>
     t.field({
-      type: WithSecret, nullable: true, description: 'Registers an https endpoint (Pro and up); the answer holds its secret, shown once.',
+      type: WithSecret,
+      nullable: true,
+      description: 'Registers an https endpoint (Pro and up); the answer holds its secret, shown once.',
       args: {
         url: t.arg.string({ required: true, description: 'The https URL to POST events to.' }),
         events: t.arg({ type: [WebhookEventType], description: 'The events to send; omitted or null: all.' }),
         description: t.arg.string({ description: 'A name for it.' }),
       },
       resolve: (_root, args, { services, principal }) =>
-        services.webhooks.create(principal, parse(webhookEndpointCreateSchema, given({ ...args, events: args.events?.map((e) => fromEnum(e as string)) }, []))),
+        services.webhooks.create(
+          principal,
+          parse(
+            webhookEndpointCreateSchema,
+            given({ ...args, events: args.events?.map((e) => fromEnum(e as string)) }, []),
+          ),
+        ),
     }),
   );
   builder.mutationField('updateWebhookEndpoint', (t) =>
     t.field({
-      type: Endpoint, nullable: true, description: 'Changes what is given; events: null sends every event; enabled: true enables a disabled endpoint again.',
+      type: Endpoint,
+      nullable: true,
+      description:
+        'Changes what is given; events: null sends every event; enabled: true enables a disabled endpoint again.',
       args: {
         id: t.arg.id({ required: true, description: ENDPOINT_ID }),
         url: t.arg.string({ description: 'A new https URL.' }),
@@ -120,21 +178,36 @@ export function addWebhooks(builder: Builder) {
         enabled: t.arg.boolean({ description: 'Enable or disable it.' }),
       },
       resolve: (_root, { id, ...args }, { services, principal }) =>
-        services.webhooks.update(principal, String(id), parse(webhookEndpointUpdateSchema, given({
-          ...args, events: args.events === null ? null : args.events?.map((e) => fromEnum(e as string)),
-        }, ['events', 'description']))),
+        services.webhooks.update(
+          principal,
+          String(id),
+          parse(
+            webhookEndpointUpdateSchema,
+            given(
+              {
+                ...args,
+                events: args.events === null ? null : args.events?.map((e) => fromEnum(e as string)),
+              },
+              ['events', 'description'],
+            ),
+          ),
+        ),
     }),
   );
   builder.mutationField('rotateWebhookSecret', (t) =>
     t.field({
-      type: WithSecret, nullable: true, description: 'A new secret, shown once; the old one keeps signing beside it for 24 h.',
+      type: WithSecret,
+      nullable: true,
+      description: 'A new secret, shown once; the old one keeps signing beside it for 24 h.',
       args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
       resolve: (_root, { id }, { services, principal }) => services.webhooks.rotate(principal, String(id)),
     }),
   );
   builder.mutationField('deleteWebhookEndpoint', (t) =>
     t.boolean({
-      nullable: true, description: 'Deletes an endpoint of the caller; true when done.', args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
+      nullable: true,
+      description: 'Deletes an endpoint of the caller; true when done.',
+      args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
       resolve: async (_root, { id }, { services, principal }) => {
         await services.webhooks.remove(principal, String(id));
         return true;
@@ -143,15 +216,20 @@ export function addWebhooks(builder: Builder) {
   );
   builder.mutationField('sendTestWebhook', (t) =>
     t.field({
-      type: TestResult, nullable: true, description: 'Sends a webhook.test event now and answers how it went.',
+      type: TestResult,
+      nullable: true,
+      description: 'Sends a webhook.test event now and answers how it went.',
       args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
       resolve: (_root, { id }, { services, principal }) => services.webhooks.sendTest(principal, String(id)),
     }),
   );
   builder.mutationField('rotateDefaultWebhookSecret', (t) =>
     t.string({
-      nullable: true, description: 'Creates or rotates the account default secret, which signs events sent to a webhookUrl argument; shown once.',
-      resolve: async (_root, _args, { services, principal }) => (await services.webhooks.rotateDefaultSecret(principal)).secret,
+      nullable: true,
+      description:
+        'Creates or rotates the account default secret, which signs events sent to a webhookUrl argument; shown once.',
+      resolve: async (_root, _args, { services, principal }) =>
+        (await services.webhooks.rotateDefaultSecret(principal)).secret,
     }),
   );
 }

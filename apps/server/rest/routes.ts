@@ -1,6 +1,11 @@
 /** The REST surface of shared/spec/API.md: thin routes over the services. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { historyQuerySchema, signedUrlRequestSchema, type AcceptedJob, type PipelineRequest } from '../../../schema/index.js';
+import {
+  historyQuerySchema,
+  signedUrlRequestSchema,
+  type AcceptedJob,
+  type PipelineRequest,
+} from '../../../schema/index.js';
 import { describeIssue } from '../../../core/contract/options.js';
 import { badRequest } from '../../../core/services/errors.js';
 import type { Services } from '../../../core/services/index.js';
@@ -14,16 +19,26 @@ import { webhookRoutes } from './webhooks.js';
  * The request's form with its files staged under the caller's plan (one reader, one UploadService
  * call); at least one file.
  */
-async function readForm(services: Services, request: FastifyRequest, rules: FormRules & { fileField: string }): Promise<StagedForm> {
+async function readForm(
+  services: Services,
+  request: FastifyRequest,
+  rules: FormRules & { fileField: string },
+): Promise<StagedForm> {
   const form = await stageMultipart(request, services.uploads, principalOf(request), rules);
   if (form.files.length === 0) {
-    throw badRequest(`Missing '${rules.fileField}': attach the file to convert${rules.urlField ? ` (or give its URL as '${rules.urlField}')` : ''}`);
+    throw badRequest(
+      `Missing '${rules.fileField}': attach the file to convert${rules.urlField ? ` (or give its URL as '${rules.urlField}')` : ''}`,
+    );
   }
   return form;
 }
 
 /** The `export` field checked before the job is accepted (400 first, nothing charged); the staged files go on a refusal. */
-async function checkExport(services: Services, raw: string | undefined, staged: StagedUpload[]): Promise<ExportTarget | undefined> {
+async function checkExport(
+  services: Services,
+  raw: string | undefined,
+  staged: StagedUpload[],
+): Promise<ExportTarget | undefined> {
   if (raw === undefined) return undefined;
   try {
     return await services.exports.check(raw);
@@ -47,7 +62,12 @@ export function preferredWait(header: string | string[] | undefined): number | u
  * The accepted answer, or with `Prefer: wait=N` the accepted fields plus the final status when
  * the job finishes within N seconds (`Preference-Applied: wait=N` either way: the server waited).
  */
-async function acceptedOrFinished(services: Services, request: FastifyRequest, reply: FastifyReply, accepted: AcceptedJob) {
+async function acceptedOrFinished(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  accepted: AcceptedJob,
+) {
   const wait = preferredWait(request.headers.prefer);
   if (wait === undefined) return accepted;
   reply.header('Preference-Applied', `wait=${wait}`);
@@ -66,7 +86,15 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
     const form = await readForm(services, request, { fileField: 'file', urlField: 'url', maxFiles: 1 });
     const { to, op, webhookUrl, export: exportField, ...fields } = form.fields;
     const target = await checkExport(services, exportField, form.files);
-    const accepted = await services.jobs.accept(principal, { upload: form.files[0]!, to, op, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
+    const accepted = await services.jobs.accept(principal, {
+      upload: form.files[0]!,
+      to,
+      op,
+      fields,
+      fieldsAreStrings: true,
+      viaApi: true,
+      webhookUrl,
+    });
     if (target) await services.exports.start(accepted.jobId, target);
     return acceptedOrFinished(services, request, reply, accepted);
   });
@@ -80,7 +108,10 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
       const { pipeline, ...rest } = form.fields;
       let parsed: PipelineRequest;
       try {
-        if (Object.keys(rest).length) throw badRequest(`Unexpected field '${Object.keys(rest)[0]}': a pipeline takes 'file' and 'pipeline' (its JSON)`);
+        if (Object.keys(rest).length)
+          throw badRequest(
+            `Unexpected field '${Object.keys(rest)[0]}': a pipeline takes 'file' and 'pipeline' (its JSON)`,
+          );
         parsed = services.pipelines.parse(pipeline ?? '{}');
       } catch (err) {
         await services.uploads.discard(...form.files);
@@ -110,7 +141,16 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
     const maxFiles = services.batches.admit(principal);
     const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles });
     const { to, op, webhookUrl, export: exportField, ...fields } = form.fields;
-    return services.batches.accept(principal, { uploads: form.files, to, op, fields, fieldsAreStrings: true, viaApi: true, webhookUrl, export: exportField });
+    return services.batches.accept(principal, {
+      uploads: form.files,
+      to,
+      op,
+      fields,
+      fieldsAreStrings: true,
+      viaApi: true,
+      webhookUrl,
+      export: exportField,
+    });
   });
 
   app.get<{ Params: { id: string } }>('/api/batch/:id', async (request) =>
@@ -124,7 +164,10 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
 
   app.get<{ Params: { id: string } }>('/api/batch/:id/download', async (request, reply) => {
     const { stream, filename } = await services.batches.zip(principalOf(request), request.params.id);
-    return reply.header('Content-Type', 'application/zip').header('Content-Disposition', contentDisposition(filename)).send(stream);
+    return reply
+      .header('Content-Type', 'application/zip')
+      .header('Content-Disposition', contentDisposition(filename))
+      .send(stream);
   });
 
   // Extraction tools: one submit and one poll route per extract plugin (and spec tool), from the registry.
@@ -132,9 +175,20 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
     app.post(`/api/${tool}`, async (request) => {
       const principal = principalOf(request);
       const maxFiles = services.extractions.admit(principal, tool);
-      const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles, tooMany: () => services.extractions.tooManyFiles(principal, tool) });
+      const form = await readForm(services, request, {
+        fileField: 'files',
+        urlField: 'urls',
+        maxFiles,
+        tooMany: () => services.extractions.tooManyFiles(principal, tool),
+      });
       const { webhookUrl, ...fields } = form.fields;
-      return services.extractions.accept(principal, tool, { uploads: form.files, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
+      return services.extractions.accept(principal, tool, {
+        uploads: form.files,
+        fields,
+        fieldsAreStrings: true,
+        viaApi: true,
+        webhookUrl,
+      });
     });
     app.get<{ Params: { id: string } }>(`/api/${tool}/:id`, async (request) =>
       services.extractions.poll(principalOf(request), tool, request.params.id),
@@ -150,15 +204,19 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
     services.jobs.cancel(principalOf(request), request.params.jobId),
   );
 
-  app.get<{ Params: { token: string } }>('/api/download/:token', { config: { auth: 'public' } }, async (request, reply) => {
-    const download = await services.downloads.open(request.params.token);
-    return reply
-      .header('Content-Type', 'application/octet-stream')
-      .header('Content-Length', download.bytes)
-      .header('Content-Disposition', contentDisposition(download.filename))
-      .header('Cache-Control', 'private, no-store')
-      .send(download.stream);
-  });
+  app.get<{ Params: { token: string } }>(
+    '/api/download/:token',
+    { config: { auth: 'public' } },
+    async (request, reply) => {
+      const download = await services.downloads.open(request.params.token);
+      return reply
+        .header('Content-Type', 'application/octet-stream')
+        .header('Content-Length', download.bytes)
+        .header('Content-Disposition', contentDisposition(download.filename))
+        .header('Cache-Control', 'private, no-store')
+        .send(download.stream);
+    },
+  );
 
   app.post('/api/v1/signed-url', async (request) => {
     const parsed = signedUrlRequestSchema.safeParse(request.body ?? {});
@@ -175,7 +233,9 @@ export async function restRoutes(app: FastifyInstance, { services }: { services:
   });
 
   // Beyond the spec: the capability index, straight from the registry (serialised once).
-  app.get('/api/v1/formats', async (_request, reply) => reply.type('application/json; charset=utf-8').send(services.capabilities.formatsJson()));
+  app.get('/api/v1/formats', async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(services.capabilities.formatsJson()),
+  );
 
   // Beyond the spec: webhook endpoints.
   await app.register(webhookRoutes, { services });

@@ -7,7 +7,9 @@ import { badRequest } from '../../../core/services/errors.js';
 import type { Services } from '../../../core/services/index.js';
 import { principalOf } from '../auth.js';
 
-const attemptsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE) });
+const attemptsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE),
+});
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value ?? {});
@@ -21,7 +23,9 @@ export async function webhookRoutes(app: FastifyInstance, { services }: { servic
   const { webhooks } = services;
   app.get('/api/v1/webhooks', async (request) => ({ endpoints: await webhooks.list(principalOf(request)) }));
   app.post('/api/v1/webhooks', async (request, reply) =>
-    reply.status(201).send(await webhooks.create(principalOf(request), parse(webhookEndpointCreateSchema, request.body))),
+    reply
+      .status(201)
+      .send(await webhooks.create(principalOf(request), parse(webhookEndpointCreateSchema, request.body))),
   );
   app.post('/api/v1/webhooks/default-secret', async (request) => webhooks.rotateDefaultSecret(principalOf(request)));
   app.get<ById>('/api/v1/webhooks/:id', async (request) => webhooks.get(principalOf(request), request.params.id));
@@ -32,9 +36,17 @@ export async function webhookRoutes(app: FastifyInstance, { services }: { servic
     await webhooks.remove(principalOf(request), request.params.id);
     return reply.status(204).send();
   });
-  app.post<ById>('/api/v1/webhooks/:id/rotate-secret', async (request) => webhooks.rotate(principalOf(request), request.params.id));
-  app.post<ById>('/api/v1/webhooks/:id/test', async (request) => webhooks.sendTest(principalOf(request), request.params.id));
+  app.post<ById>('/api/v1/webhooks/:id/rotate-secret', async (request) =>
+    webhooks.rotate(principalOf(request), request.params.id),
+  );
+  app.post<ById>('/api/v1/webhooks/:id/test', async (request) =>
+    webhooks.sendTest(principalOf(request), request.params.id),
+  );
   app.get<ById>('/api/v1/webhooks/:id/attempts', async (request) => ({
-    attempts: await webhooks.attempts(principalOf(request), request.params.id, parse(attemptsQuerySchema, request.query).limit),
+    attempts: await webhooks.attempts(
+      principalOf(request),
+      request.params.id,
+      parse(attemptsQuerySchema, request.query).limit,
+    ),
   }));
 }

@@ -8,7 +8,14 @@
  * FormData goes unbatched (httpLink), subscriptions over SSE (httpSubscriptionLink with the
  * `eventsource` package, which can send the Authorization header), everything else batched.
  */
-import { createTRPCClient, httpBatchLink, httpLink, httpSubscriptionLink, isNonJsonSerializable, splitLink } from '@trpc/client';
+import {
+  createTRPCClient,
+  httpBatchLink,
+  httpLink,
+  httpSubscriptionLink,
+  isNonJsonSerializable,
+  splitLink,
+} from '@trpc/client';
 import { EventSource } from 'eventsource';
 import type { AppRouter } from './router.js';
 
@@ -22,7 +29,9 @@ export function createTransmuteClient(baseUrl: string, apiKey: string) {
         true: httpSubscriptionLink({
           url,
           EventSource,
-          eventSourceOptions: { fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, ...headers } }) },
+          eventSourceOptions: {
+            fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, ...headers } }),
+          },
         }),
         false: splitLink({
           condition: (op) => isNonJsonSerializable(op.input),

@@ -29,12 +29,19 @@ export const TRPC_MAX_BATCH = 20;
  * A batch's bound and weight: past TRPC_MAX_BATCH procedures it is refused (400) before any runs;
  * otherwise it counts against the rate limit as one request per procedure (the hook counted one).
  */
-async function admitBatch(request: FastifyRequest<{ Params: { path: string } }>, reply: FastifyReply, services: Services): Promise<TRPCError | null> {
+async function admitBatch(
+  request: FastifyRequest<{ Params: { path: string } }>,
+  reply: FastifyReply,
+  services: Services,
+): Promise<TRPCError | null> {
   const query = request.query as Record<string, unknown> | undefined;
   if (query?.batch !== '1') return null;
   const size = request.params.path.split(',').length;
   if (size > TRPC_MAX_BATCH) {
-    return new TRPCError({ code: 'BAD_REQUEST', message: `Batch of ${size} procedures refused: the limit is ${TRPC_MAX_BATCH} per request (maxBatchSize)` });
+    return new TRPCError({
+      code: 'BAD_REQUEST',
+      message: `Batch of ${size} procedures refused: the limit is ${TRPC_MAX_BATCH} per request (maxBatchSize)`,
+    });
   }
   if (!request.principal || size < 2) return null;
   try {
@@ -70,7 +77,9 @@ export async function trpcRoutes(app: FastifyInstance, { services }: { services:
         try {
           const principal = principalOf(request);
           const { maxFiles, tooMany } = formFileLimit(request.params.path, services, principal);
-          form = toFormData(await stageMultipart(request, services.uploads, principal, { maxFiles, ...(tooMany ? { tooMany } : {}) }));
+          form = toFormData(
+            await stageMultipart(request, services.uploads, principal, { maxFiles, ...(tooMany ? { tooMany } : {}) }),
+          );
           return form;
         } catch (error) {
           throw error instanceof ServiceError ? toTRPCError(error) : error;
@@ -86,10 +95,13 @@ export async function trpcRoutes(app: FastifyInstance, { services }: { services:
         error: refused,
         createContext: async () => context,
         onError: ({ error, path }) => {
-          if (error.code === 'INTERNAL_SERVER_ERROR') request.log.error({ err: error.cause ?? error, path }, 'trpc error');
+          if (error.code === 'INTERNAL_SERVER_ERROR')
+            request.log.error({ err: error.cause ?? error, path }, 'trpc error');
         },
         responseMeta: ({ errors }) => {
-          const retryAfter = errors.map((e) => (e.cause instanceof ServiceError ? e.cause.detail.retryAfterSeconds : undefined)).find((s) => s !== undefined);
+          const retryAfter = errors
+            .map((e) => (e.cause instanceof ServiceError ? e.cause.detail.retryAfterSeconds : undefined))
+            .find((s) => s !== undefined);
           return retryAfter === undefined ? {} : { headers: { 'Retry-After': String(retryAfter) } };
         },
       });

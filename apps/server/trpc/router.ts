@@ -6,10 +6,29 @@
  */
 import { z } from 'zod';
 import {
-  WEBHOOK_LOG_SIZE, acceptedJobSchema, batchAcceptedSchema, batchStatusSchema, creditsSchema, extractionPollSchema, extractionRowSchemas, formatsSchema,
-  historyQuerySchema, historySchema, isSpecExtractionTool, jobStatusSchema, signedUrlRequestSchema, signedUrlSchema, typedExtractionPollSchema,
-  webhookAttemptSchema, webhookEndpointCreateSchema, webhookEndpointCreatedSchema, webhookEndpointSchema, webhookEndpointUpdateSchema, webhookSecretSchema,
-  webhookTestResultSchema, type SpecExtractionTool,
+  WEBHOOK_LOG_SIZE,
+  acceptedJobSchema,
+  batchAcceptedSchema,
+  batchStatusSchema,
+  creditsSchema,
+  extractionPollSchema,
+  extractionRowSchemas,
+  formatsSchema,
+  historyQuerySchema,
+  historySchema,
+  isSpecExtractionTool,
+  jobStatusSchema,
+  signedUrlRequestSchema,
+  signedUrlSchema,
+  typedExtractionPollSchema,
+  webhookAttemptSchema,
+  webhookEndpointCreateSchema,
+  webhookEndpointCreatedSchema,
+  webhookEndpointSchema,
+  webhookEndpointUpdateSchema,
+  webhookSecretSchema,
+  webhookTestResultSchema,
+  type SpecExtractionTool,
 } from '../../../schema/index.js';
 import { badRequest, type ServiceError } from '../../../core/services/errors.js';
 import type { Principal, Services } from '../../../core/services/index.js';
@@ -27,7 +46,9 @@ export interface FormFileLimit {
   tooMany?: () => ServiceError;
 }
 
-type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
 const camelCase = <S extends string>(id: S) => id.replace(/-(.)/g, (_, c: string) => c.toUpperCase()) as CamelCase<S>;
 
 /** Each FormData procedure's file limit; plan gates come first, so these may throw FORBIDDEN. */
@@ -40,18 +61,31 @@ const FORM_FILE_LIMITS: Record<string, (services: Services, principal: Principal
 
 /** The pipeline form: the input as `file`, the pipeline ({steps, export?}) as one JSON string in `pipeline`. */
 const pipelineFormSchema = z.strictObject(
-  { file: z.instanceof(File, { error: "'file' must be a file" }), pipeline: z.string({ error: "Missing 'pipeline': the pipeline as one JSON string" }) },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unexpected field '${issue.keys[0]}': a pipeline form takes 'file' and 'pipeline'` : undefined) },
+  {
+    file: z.instanceof(File, { error: "'file' must be a file" }),
+    pipeline: z.string({ error: "Missing 'pipeline': the pipeline as one JSON string" }),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unexpected field '${issue.keys[0]}': a pipeline form takes 'file' and 'pipeline'`
+        : undefined,
+  },
 );
 
 function extractionFileLimit(services: Services, principal: Principal, tool: string): FormFileLimit {
-  return { maxFiles: services.extractions.admit(principal, tool), tooMany: () => services.extractions.tooManyFiles(principal, tool) };
+  return {
+    maxFiles: services.extractions.admit(principal, tool),
+    tooMany: () => services.extractions.tooManyFiles(principal, tool),
+  };
 }
 
 /** The extraction tool behind the procedure at `path` (extraction.parseCv: parse-cv), if any. */
 function extractionToolAt(path: string, services: Services): string | undefined {
   const name = /^extraction\.(\w+)$/.exec(path)?.[1];
-  return name && name !== 'get' ? services.capabilities.extractionTools().find(({ tool }) => camelCase(tool) === name)?.tool : undefined;
+  return name && name !== 'get'
+    ? services.capabilities.extractionTools().find(({ tool }) => camelCase(tool) === name)?.tool
+    : undefined;
 }
 
 /**
@@ -75,18 +109,28 @@ const convertFormSchema = z.strictObject(
     options: z.string().optional(),
     webhookUrl: z.string().optional(),
   },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unexpected field '${issue.keys[0]}': send options as one JSON string in 'options'` : undefined) },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unexpected field '${issue.keys[0]}': send options as one JSON string in 'options'`
+        : undefined,
+  },
 );
 
 const unexpectedField = (hint: string) => (issue: { code: string; keys?: string[] }) =>
   issue.code === 'unrecognized_keys' ? `Unexpected field '${issue.keys?.[0]}': ${hint}` : undefined;
 
 const filesField = z
-  .array(z.instanceof(File, { error: "'files' must be files" }), { error: "Missing 'files': attach the files, repeating the field once per file" })
+  .array(z.instanceof(File, { error: "'files' must be files" }), {
+    error: "Missing 'files': attach the files, repeating the field once per file",
+  })
   .min(1, "Missing 'files': attach the files, repeating the field once per file");
 
 /** The merge form: the PDFs as repeated `files`, merged in that order. */
-const mergeFormSchema = z.strictObject({ files: filesField, webhookUrl: z.string().optional() }, { error: unexpectedField("merge takes only 'files' (and 'webhookUrl')") });
+const mergeFormSchema = z.strictObject(
+  { files: filesField, webhookUrl: z.string().optional() },
+  { error: unexpectedField("merge takes only 'files' (and 'webhookUrl')") },
+);
 
 /**
  * The batch form: the files as repeated `files`, one `to` and `op` for all, and the op's options
@@ -95,14 +139,21 @@ const mergeFormSchema = z.strictObject({ files: filesField, webhookUrl: z.string
  */
 const batchFormSchema = z.strictObject(
   {
-    files: filesField, to: z.string().optional(), op: z.string().optional(), options: z.string().optional(), quality: z.string().optional(),
-    webhookUrl: z.string().optional(), export: z.string().optional(),
+    files: filesField,
+    to: z.string().optional(),
+    op: z.string().optional(),
+    options: z.string().optional(),
+    quality: z.string().optional(),
+    webhookUrl: z.string().optional(),
+    export: z.string().optional(),
   },
   { error: unexpectedField("a batch takes 'files', 'to', 'op', 'options', 'quality', 'webhookUrl' and 'export'") },
 );
 
 /** An extraction form: the files as repeated `files`, and the tool's own fields as text (as REST). */
-const extractionFormSchema = z.object({ files: filesField }).catchall(z.string({ error: "Only 'files' may carry files; the tool's fields are text" }));
+const extractionFormSchema = z
+  .object({ files: filesField })
+  .catchall(z.string({ error: "Only 'files' may carry files; the tool's fields are text" }));
 
 /** A form's fields for zod: `files` as the list of its repeated values, any other field as its value. */
 function formFields(form: FormData): Record<string, unknown> {
@@ -125,17 +176,27 @@ function parseOptionsField(raw: string | undefined): Record<string, unknown> {
   } catch {
     throw badRequest('options must be a JSON object string');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('options must be a JSON object string');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badRequest('options must be a JSON object string');
   return value as Record<string, unknown>;
 }
 
 function extractionProcedure(tool: string) {
-  return authedProcedure.input(z.instanceof(FormData)).output(batchAcceptedSchema).mutation(async ({ ctx, input }) => {
-    const limit = extractionFileLimit(ctx.services, ctx.principal, tool);
-    const { files, webhookUrl, ...fields } = parseForm(extractionFormSchema, input);
-    const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-    return ctx.services.extractions.accept(ctx.principal, tool, { uploads, fields, fieldsAreStrings: true, viaApi: true, webhookUrl });
-  });
+  return authedProcedure
+    .input(z.instanceof(FormData))
+    .output(batchAcceptedSchema)
+    .mutation(async ({ ctx, input }) => {
+      const limit = extractionFileLimit(ctx.services, ctx.principal, tool);
+      const { files, webhookUrl, ...fields } = parseForm(extractionFormSchema, input);
+      const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
+      return ctx.services.extractions.accept(ctx.principal, tool, {
+        uploads,
+        fields,
+        fieldsAreStrings: true,
+        viaApi: true,
+        webhookUrl,
+      });
+    });
 }
 
 type SpecRowSchemas = typeof extractionRowSchemas;
@@ -145,11 +206,15 @@ type SpecRowSchemas = typeof extractionRowSchemas;
  * by `poll`: the service's rows are checked against the tool's row schema on the way out.
  */
 function extractionResultsProcedure<Poll extends z.ZodType>(tool: string, poll: Poll) {
-  return authedProcedure
-    .input(batchInput)
-    .output(poll)
-    // The service's poll types its rows loosely; `poll` checks them on the way out.
-    .query(async ({ ctx, input }) => (await ctx.services.extractions.poll(ctx.principal, tool, input.batchId)) as never);
+  return (
+    authedProcedure
+      .input(batchInput)
+      .output(poll)
+      // The service's poll types its rows loosely; `poll` checks them on the way out.
+      .query(
+        async ({ ctx, input }) => (await ctx.services.extractions.poll(ctx.principal, tool, input.batchId)) as never,
+      )
+  );
 }
 
 type PollOf<Row> = Row extends z.ZodType ? ReturnType<typeof typedExtractionPollSchema<Row>> : never;
@@ -163,12 +228,17 @@ function extractionProcedures(extractionTools: readonly string[]) {
   const procedures: Record<string, unknown> = {};
   for (const tool of extractionTools) {
     const name = camelCase(tool);
-    if (name === 'get' || Object.hasOwn(procedures, name) || Object.hasOwn(procedures, `${name}Results`)) throw new Error(`tRPC: extraction tool '${tool}' clashes with another procedure`);
+    if (name === 'get' || Object.hasOwn(procedures, name) || Object.hasOwn(procedures, `${name}Results`))
+      throw new Error(`tRPC: extraction tool '${tool}' clashes with another procedure`);
     procedures[name] = extractionProcedure(tool);
-    procedures[`${name}Results`] = extractionResultsProcedure(tool, isSpecExtractionTool(tool) ? typedExtractionPollSchema(extractionRowSchemas[tool]) : extractionPollSchema);
+    procedures[`${name}Results`] = extractionResultsProcedure(
+      tool,
+      isSpecExtractionTool(tool) ? typedExtractionPollSchema(extractionRowSchemas[tool]) : extractionPollSchema,
+    );
   }
   // Typed with the spec's tools; every tool of the registry is served the same way.
-  return procedures as Record<CamelCase<SpecExtractionTool>, ReturnType<typeof extractionProcedure>> & ExtractionResultsProcedures;
+  return procedures as Record<CamelCase<SpecExtractionTool>, ReturnType<typeof extractionProcedure>> &
+    ExtractionResultsProcedures;
 }
 
 const webhookRotatedSchema = z.object({ secret: z.string(), endpoint: webhookEndpointSchema });
@@ -177,53 +247,112 @@ const webhookRotatedSchema = z.object({ secret: z.string(), endpoint: webhookEnd
 export function createAppRouter(extractionTools: readonly string[]) {
   return router({
     credits: router({
-      get: authedProcedure.output(creditsSchema).query(({ ctx }) => ctx.services.credits.balance(ctx.principal.account)),
+      get: authedProcedure
+        .output(creditsSchema)
+        .query(({ ctx }) => ctx.services.credits.balance(ctx.principal.account)),
     }),
     jobs: router({
-      get: authedProcedure.input(jobInput).output(jobStatusSchema).query(({ ctx, input }) => ctx.services.jobs.status(ctx.principal, input.jobId)),
+      get: authedProcedure
+        .input(jobInput)
+        .output(jobStatusSchema)
+        .query(({ ctx, input }) => ctx.services.jobs.status(ctx.principal, input.jobId)),
       /** The job now, then every change; ends after done or failed. */
-      watch: authedProcedure.input(jobInput).subscription(({ ctx, input, signal }) => ctx.services.jobs.watch(ctx.principal, input.jobId, signal)),
+      watch: authedProcedure
+        .input(jobInput)
+        .subscription(({ ctx, input, signal }) => ctx.services.jobs.watch(ctx.principal, input.jobId, signal)),
       /** As DELETE /api/v1/jobs/{id}. */
-      cancel: authedProcedure.input(jobInput).output(jobStatusSchema).mutation(({ ctx, input }) => ctx.services.jobs.cancel(ctx.principal, input.jobId)),
+      cancel: authedProcedure
+        .input(jobInput)
+        .output(jobStatusSchema)
+        .mutation(({ ctx, input }) => ctx.services.jobs.cancel(ctx.principal, input.jobId)),
     }),
     history: router({
-      list: authedProcedure.input(historyQuerySchema.prefault({})).output(historySchema).query(({ ctx, input }) => ctx.services.jobs.history(ctx.principal, input.limit, input.offset)),
+      list: authedProcedure
+        .input(historyQuerySchema.prefault({}))
+        .output(historySchema)
+        .query(({ ctx, input }) => ctx.services.jobs.history(ctx.principal, input.limit, input.offset)),
     }),
     formats: router({
       // An operation's `options` is typed unknown by the registry; formatsSchema checks it is a JSON Schema object.
-      list: authedProcedure.output(formatsSchema).query(({ ctx }) => ctx.services.capabilities.formats() as z.input<typeof formatsSchema>),
+      list: authedProcedure
+        .output(formatsSchema)
+        .query(({ ctx }) => ctx.services.capabilities.formats() as z.input<typeof formatsSchema>),
     }),
     /** Same rules as POST /api/v1/convert. */
-    convert: authedProcedure.input(z.instanceof(FormData)).output(acceptedJobSchema).mutation(async ({ ctx, input }) => {
-      const parsed = convertFormSchema.safeParse(Object.fromEntries(input.entries()));
-      if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
-      const { file, url, to, op, options, webhookUrl } = parsed.data;
-      const fields = parseOptionsField(options);
-      if (!file && url === undefined) throw badRequest("Missing 'file': attach the file to convert (or give its URL as 'url')");
-      if (file && url !== undefined) throw badRequest("Send exactly one of 'file' and 'url'");
-      const upload = file ? await stageFile(ctx.services, ctx.principal, file) : await ctx.services.uploads.importOne(ctx.principal, url!);
-      return ctx.services.jobs.accept(ctx.principal, { upload, to, op, fields, fieldsAreStrings: false, viaApi: true, webhookUrl });
-    }),
+    convert: authedProcedure
+      .input(z.instanceof(FormData))
+      .output(acceptedJobSchema)
+      .mutation(async ({ ctx, input }) => {
+        const parsed = convertFormSchema.safeParse(Object.fromEntries(input.entries()));
+        if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
+        const { file, url, to, op, options, webhookUrl } = parsed.data;
+        const fields = parseOptionsField(options);
+        if (!file && url === undefined)
+          throw badRequest("Missing 'file': attach the file to convert (or give its URL as 'url')");
+        if (file && url !== undefined) throw badRequest("Send exactly one of 'file' and 'url'");
+        const upload = file
+          ? await stageFile(ctx.services, ctx.principal, file)
+          : await ctx.services.uploads.importOne(ctx.principal, url!);
+        return ctx.services.jobs.accept(ctx.principal, {
+          upload,
+          to,
+          op,
+          fields,
+          fieldsAreStrings: false,
+          viaApi: true,
+          webhookUrl,
+        });
+      }),
     /** Same rules as POST /api/pdf/merge. */
-    merge: authedProcedure.input(z.instanceof(FormData)).output(acceptedJobSchema).mutation(async ({ ctx, input }) => {
-      const limit = formFileLimit('merge', ctx.services, ctx.principal);
-      const { files, webhookUrl } = parseForm(mergeFormSchema, input);
-      const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-      return ctx.services.jobs.acceptMerge(ctx.principal, uploads, true, webhookUrl);
-    }),
+    merge: authedProcedure
+      .input(z.instanceof(FormData))
+      .output(acceptedJobSchema)
+      .mutation(async ({ ctx, input }) => {
+        const limit = formFileLimit('merge', ctx.services, ctx.principal);
+        const { files, webhookUrl } = parseForm(mergeFormSchema, input);
+        const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
+        return ctx.services.jobs.acceptMerge(ctx.principal, uploads, true, webhookUrl);
+      }),
     batch: router({
       /** Same rules as POST /api/batch/convert; `options` is read like convert's, `quality` like the REST form field. */
-      convert: authedProcedure.input(z.instanceof(FormData)).output(batchAcceptedSchema).mutation(async ({ ctx, input }) => {
-        const limit = formFileLimit('batch.convert', ctx.services, ctx.principal);
-        const { files, to, op, options, quality, webhookUrl, export: exportField } = parseForm(batchFormSchema, input);
-        if (options !== undefined && quality !== undefined) throw badRequest("Send quality inside 'options' (one JSON object of the op's options)");
-        const fields = options !== undefined ? parseOptionsField(options) : quality === undefined ? {} : { quality };
-        const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-        return ctx.services.batches.accept(ctx.principal, { uploads, to, op, fields, fieldsAreStrings: options === undefined, viaApi: true, webhookUrl, export: exportField });
-      }),
-      get: authedProcedure.input(batchInput).output(batchStatusSchema).query(({ ctx, input }) => ctx.services.batches.status(ctx.principal, input.batchId)),
+      convert: authedProcedure
+        .input(z.instanceof(FormData))
+        .output(batchAcceptedSchema)
+        .mutation(async ({ ctx, input }) => {
+          const limit = formFileLimit('batch.convert', ctx.services, ctx.principal);
+          const {
+            files,
+            to,
+            op,
+            options,
+            quality,
+            webhookUrl,
+            export: exportField,
+          } = parseForm(batchFormSchema, input);
+          if (options !== undefined && quality !== undefined)
+            throw badRequest("Send quality inside 'options' (one JSON object of the op's options)");
+          const fields = options !== undefined ? parseOptionsField(options) : quality === undefined ? {} : { quality };
+          const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
+          return ctx.services.batches.accept(ctx.principal, {
+            uploads,
+            to,
+            op,
+            fields,
+            fieldsAreStrings: options === undefined,
+            viaApi: true,
+            webhookUrl,
+            export: exportField,
+          });
+        }),
+      get: authedProcedure
+        .input(batchInput)
+        .output(batchStatusSchema)
+        .query(({ ctx, input }) => ctx.services.batches.status(ctx.principal, input.batchId)),
       /** As DELETE /api/batch/{id}. */
-      cancel: authedProcedure.input(batchInput).output(batchStatusSchema).mutation(({ ctx, input }) => ctx.services.batches.cancel(ctx.principal, input.batchId)),
+      cancel: authedProcedure
+        .input(batchInput)
+        .output(batchStatusSchema)
+        .mutation(({ ctx, input }) => ctx.services.batches.cancel(ctx.principal, input.batchId)),
     }),
     /**
      * The extraction tools, one FormData procedure each (same rules as POST /api/<tool>): `files`
@@ -236,45 +365,76 @@ export function createAppRouter(extractionTools: readonly string[]) {
       get: authedProcedure
         .input(batchInput.extend({ tool: z.string().min(1) }))
         .output(extractionPollSchema)
-        .query(async ({ ctx, input }) => (await ctx.services.extractions.poll(ctx.principal, input.tool, input.batchId)) as z.input<typeof extractionPollSchema>),
+        .query(
+          async ({ ctx, input }) =>
+            (await ctx.services.extractions.poll(ctx.principal, input.tool, input.batchId)) as z.input<
+              typeof extractionPollSchema
+            >,
+        ),
     }),
     /**
      * As POST /api/v1/pipelines: a JSON object {input: {url}, steps, export?}, or FormData with
      * `file` and `pipeline` (the same object as one JSON string, without input). Poll with jobs.get.
      */
     pipelines: router({
-      create: authedProcedure.input(z.union([z.instanceof(FormData), z.record(z.string(), z.unknown())])).output(acceptedJobSchema).mutation(async ({ ctx, input }) => {
-        if (!(input instanceof FormData)) return ctx.services.pipelines.submit(ctx.principal, ctx.services.pipelines.parse(input), undefined, true);
-        const limit = formFileLimit('pipelines.create', ctx.services, ctx.principal);
-        const { file, pipeline } = parseForm(pipelineFormSchema, input);
-        const request = ctx.services.pipelines.parse(pipeline);
-        const [upload] = await stageFiles(ctx.services, ctx.principal, [file], limit);
-        return ctx.services.pipelines.submit(ctx.principal, request, upload, true);
-      }),
+      create: authedProcedure
+        .input(z.union([z.instanceof(FormData), z.record(z.string(), z.unknown())]))
+        .output(acceptedJobSchema)
+        .mutation(async ({ ctx, input }) => {
+          if (!(input instanceof FormData))
+            return ctx.services.pipelines.submit(ctx.principal, ctx.services.pipelines.parse(input), undefined, true);
+          const limit = formFileLimit('pipelines.create', ctx.services, ctx.principal);
+          const { file, pipeline } = parseForm(pipelineFormSchema, input);
+          const request = ctx.services.pipelines.parse(pipeline);
+          const [upload] = await stageFiles(ctx.services, ctx.principal, [file], limit);
+          return ctx.services.pipelines.submit(ctx.principal, request, upload, true);
+        }),
     }),
     signedUrl: router({
-      create: authedProcedure.input(signedUrlRequestSchema).output(signedUrlSchema).mutation(({ ctx, input }) => ctx.services.downloads.createSignedUrl(ctx.principal, input)),
+      create: authedProcedure
+        .input(signedUrlRequestSchema)
+        .output(signedUrlSchema)
+        .mutation(({ ctx, input }) => ctx.services.downloads.createSignedUrl(ctx.principal, input)),
     }),
     /** Beyond the spec (Pro and up): webhook endpoints, as REST /api/v1/webhooks. Secrets are in the answers of create, rotateSecret and rotateDefaultSecret only. */
     webhooks: router({
-      list: authedProcedure.output(z.array(webhookEndpointSchema)).query(({ ctx }) => ctx.services.webhooks.list(ctx.principal)),
-      get: authedProcedure.input(endpointInput).output(webhookEndpointSchema).query(({ ctx, input }) => ctx.services.webhooks.get(ctx.principal, input.id)),
-      create: authedProcedure.input(webhookEndpointCreateSchema).output(webhookEndpointCreatedSchema).mutation(({ ctx, input }) => ctx.services.webhooks.create(ctx.principal, input)),
+      list: authedProcedure
+        .output(z.array(webhookEndpointSchema))
+        .query(({ ctx }) => ctx.services.webhooks.list(ctx.principal)),
+      get: authedProcedure
+        .input(endpointInput)
+        .output(webhookEndpointSchema)
+        .query(({ ctx, input }) => ctx.services.webhooks.get(ctx.principal, input.id)),
+      create: authedProcedure
+        .input(webhookEndpointCreateSchema)
+        .output(webhookEndpointCreatedSchema)
+        .mutation(({ ctx, input }) => ctx.services.webhooks.create(ctx.principal, input)),
       update: authedProcedure
         .input(endpointInput.extend({ patch: webhookEndpointUpdateSchema }))
         .output(webhookEndpointSchema)
         .mutation(({ ctx, input }) => ctx.services.webhooks.update(ctx.principal, input.id, input.patch)),
-      delete: authedProcedure.input(endpointInput).output(z.object({ deleted: z.literal(true) })).mutation(async ({ ctx, input }) => {
-        await ctx.services.webhooks.remove(ctx.principal, input.id);
-        return { deleted: true };
-      }),
-      rotateSecret: authedProcedure.input(endpointInput).output(webhookRotatedSchema).mutation(({ ctx, input }) => ctx.services.webhooks.rotate(ctx.principal, input.id)),
-      sendTest: authedProcedure.input(endpointInput).output(webhookTestResultSchema).mutation(({ ctx, input }) => ctx.services.webhooks.sendTest(ctx.principal, input.id)),
+      delete: authedProcedure
+        .input(endpointInput)
+        .output(z.object({ deleted: z.literal(true) }))
+        .mutation(async ({ ctx, input }) => {
+          await ctx.services.webhooks.remove(ctx.principal, input.id);
+          return { deleted: true };
+        }),
+      rotateSecret: authedProcedure
+        .input(endpointInput)
+        .output(webhookRotatedSchema)
+        .mutation(({ ctx, input }) => ctx.services.webhooks.rotate(ctx.principal, input.id)),
+      sendTest: authedProcedure
+        .input(endpointInput)
+        .output(webhookTestResultSchema)
+        .mutation(({ ctx, input }) => ctx.services.webhooks.sendTest(ctx.principal, input.id)),
       attempts: authedProcedure
         .input(endpointInput.extend({ limit: z.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE) }))
         .output(z.array(webhookAttemptSchema))
         .query(({ ctx, input }) => ctx.services.webhooks.attempts(ctx.principal, input.id, input.limit)),
-      rotateDefaultSecret: authedProcedure.output(webhookSecretSchema).mutation(({ ctx }) => ctx.services.webhooks.rotateDefaultSecret(ctx.principal)),
+      rotateDefaultSecret: authedProcedure
+        .output(webhookSecretSchema)
+        .mutation(({ ctx }) => ctx.services.webhooks.rotateDefaultSecret(ctx.principal)),
     }),
   });
 }
@@ -286,7 +446,11 @@ const routers = new WeakMap<Services, AppRouter>();
 /** The router of a server's registry: one per Services, with a procedure for each of its extraction tools. */
 export function appRouterFor(services: Services): AppRouter {
   let appRouter = routers.get(services);
-  if (!appRouter) routers.set(services, (appRouter = createAppRouter(services.capabilities.extractionTools().map(({ tool }) => tool))));
+  if (!appRouter)
+    routers.set(
+      services,
+      (appRouter = createAppRouter(services.capabilities.extractionTools().map(({ tool }) => tool))),
+    );
   return appRouter;
 }
 

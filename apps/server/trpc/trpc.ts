@@ -56,7 +56,8 @@ async function* mapStreamErrors<T>(stream: AsyncIterable<T>): AsyncGenerator<T> 
 const mapServiceErrors = t.middleware(async ({ type, next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof ServiceError) throw toTRPCError(result.error.cause);
-  if (result.ok && type === 'subscription' && isAsyncIterable(result.data)) return { ...result, data: mapStreamErrors(result.data) };
+  if (result.ok && type === 'subscription' && isAsyncIterable(result.data))
+    return { ...result, data: mapStreamErrors(result.data) };
   return result;
 });
 

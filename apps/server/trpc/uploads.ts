@@ -46,7 +46,12 @@ export async function discardUntaken(uploads: UploadService, data: FormData): Pr
 
 async function* fileParts(files: File[]): AsyncGenerator<FormPart> {
   for (const file of files) {
-    yield { type: 'file', field: 'files', filename: file.name, stream: Readable.fromWeb(file.stream() as NodeReadableStream<Uint8Array>) };
+    yield {
+      type: 'file',
+      field: 'files',
+      filename: file.name,
+      stream: Readable.fromWeb(file.stream() as NodeReadableStream<Uint8Array>),
+    };
   }
 }
 
@@ -55,8 +60,14 @@ async function* fileParts(files: File[]): AsyncGenerator<FormPart> {
  * procedure's own limit: `tooMany` is the service's refusal of one more, if it has one). The
  * procedure owns them from here: it hands them to a service, which deletes them if it refuses.
  */
-export async function stageFiles(services: Services, principal: Principal, files: File[], rules: Omit<FormRules, 'fileField'>): Promise<StagedUpload[]> {
-  if (files.length > rules.maxFiles) throw rules.tooMany?.() ?? badRequest(`At most ${rules.maxFiles} files per request`);
+export async function stageFiles(
+  services: Services,
+  principal: Principal,
+  files: File[],
+  rules: Omit<FormRules, 'fileField'>,
+): Promise<StagedUpload[]> {
+  if (files.length > rules.maxFiles)
+    throw rules.tooMany?.() ?? badRequest(`At most ${rules.maxFiles} files per request`);
   const read = files.map((file) => untaken.get(file));
   if (read.every((upload) => upload !== undefined)) {
     for (const file of files) untaken.delete(file);

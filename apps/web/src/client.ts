@@ -105,7 +105,10 @@ export function upload<Result, Variables extends Record<string, unknown>>(
   for (const { path } of files) setPath(operationVariables, path, null);
   const form = new FormData();
   form.append('operations', JSON.stringify({ query: queryText(document), variables: operationVariables }));
-  form.append('map', JSON.stringify(Object.fromEntries(files.map(({ path }, index) => [String(index), [`variables.${path}`]]))));
+  form.append(
+    'map',
+    JSON.stringify(Object.fromEntries(files.map(({ path }, index) => [String(index), [`variables.${path}`]]))),
+  );
   files.forEach(({ file }, index) => form.append(String(index), file, file.name));
 
   return new Promise((resolve, reject) => {

@@ -66,7 +66,8 @@ function App() {
 
   let content;
   if (!loaded) content = <p aria-live="polite">Loading…</p>;
-  else if (page === '/signin' || page === '/signup') content = <AuthPage mode={page === '/signup' ? 'signUp' : 'signIn'} />;
+  else if (page === '/signin' || page === '/signup')
+    content = <AuthPage mode={page === '/signup' ? 'signUp' : 'signIn'} />;
   else if (page === '/verify') content = <VerifyPage />;
   else if (page === '/account' && signedIn) content = <AccountPage />;
   else if (page === '/convert' && signedIn) content = <ConvertPage />;
@@ -75,26 +76,44 @@ function App() {
 
   return (
     <SessionContext.Provider value={{ me, setMe, refresh }}>
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
       <header class="top">
-        <a class="brand" href="/" onClick={onLinkClick}>Transmute</a>
+        <a class="brand" href="/" onClick={onLinkClick}>
+          Transmute
+        </a>
         <nav aria-label="Main">
           {signedIn ? (
             <>
-              <a href="/convert" onClick={onLinkClick} aria-current={page === '/convert' ? 'page' : undefined}>Convert</a>
-              <a href="/account" onClick={onLinkClick} aria-current={page === '/account' ? 'page' : undefined}>Account</a>
-              <button type="button" class="link" onClick={signOut}>Sign out</button>
+              <a href="/convert" onClick={onLinkClick} aria-current={page === '/convert' ? 'page' : undefined}>
+                Convert
+              </a>
+              <a href="/account" onClick={onLinkClick} aria-current={page === '/account' ? 'page' : undefined}>
+                Account
+              </a>
+              <button type="button" class="link" onClick={signOut}>
+                Sign out
+              </button>
             </>
           ) : (
             <>
-              <a href="/signin" onClick={onLinkClick} aria-current={page === '/signin' ? 'page' : undefined}>Sign in</a>
-              <a href="/signup" onClick={onLinkClick} aria-current={page === '/signup' ? 'page' : undefined}>Sign up</a>
+              <a href="/signin" onClick={onLinkClick} aria-current={page === '/signin' ? 'page' : undefined}>
+                Sign in
+              </a>
+              <a href="/signup" onClick={onLinkClick} aria-current={page === '/signup' ? 'page' : undefined}>
+                Sign up
+              </a>
             </>
           )}
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
-        {loadError ? <p class="notice error" role="alert">{loadError}</p> : null}
+        {loadError ? (
+          <p class="notice error" role="alert">
+            {loadError}
+          </p>
+        ) : null}
         {content}
       </main>
     </SessionContext.Provider>
@@ -105,7 +124,11 @@ function NotFound() {
   return (
     <section>
       <h1>Page not found</h1>
-      <p><a href="/" onClick={onLinkClick}>Go to the start page</a></p>
+      <p>
+        <a href="/" onClick={onLinkClick}>
+          Go to the start page
+        </a>
+      </p>
     </section>
   );
 }

@@ -83,31 +83,43 @@ const JobFields = graphql(`
   fragment JobFields on Job { jobId status progress downloadUrl expiresIn error creditCost creditsRemaining toolReport { op detected } }
 `);
 
-export const Convert = graphql(`
+export const Convert = graphql(
+  `
   mutation Convert($file: Upload!, $to: String!, $op: String, $options: ConvertOptions) {
     convert(file: $file, to: $to, op: $op, options: $options) { ...JobFields }
   }
-`, [JobFields]);
+`,
+  [JobFields],
+);
 
 /** The convert page's URL source: the server fetches the file (https). */
-export const ConvertUrl = graphql(`
+export const ConvertUrl = graphql(
+  `
   mutation ConvertUrl($url: String!, $to: String!, $op: String, $options: ConvertOptions) {
     convert(url: $url, to: $to, op: $op, options: $options) { ...JobFields }
   }
-`, [JobFields]);
+`,
+  [JobFields],
+);
 
 /** The convert page's "then…" chain: one job runs every step on the previous output. */
-export const CreatePipeline = graphql(`
+export const CreatePipeline = graphql(
+  `
   mutation CreatePipeline($file: Upload, $pipeline: JSON!) {
     createPipeline(file: $file, pipeline: $pipeline) { ...JobFields }
   }
-`, [JobFields]);
+`,
+  [JobFields],
+);
 
-export const MergePdf = graphql(`
+export const MergePdf = graphql(
+  `
   mutation MergePdf($files: [Upload!]!) {
     mergePdf(files: $files) { ...JobFields }
   }
-`, [JobFields]);
+`,
+  [JobFields],
+);
 
 export const BatchConvert = graphql(`
   mutation BatchConvert($files: [Upload!]!, $to: String!, $op: String, $options: ConvertOptions) {
@@ -115,45 +127,63 @@ export const BatchConvert = graphql(`
   }
 `);
 
-export const JobQuery = graphql(`
+export const JobQuery = graphql(
+  `
   query Job($id: ID!) { job(id: $id) { ...JobFields } }
-`, [JobFields]);
+`,
+  [JobFields],
+);
 
 export const BatchQuery = graphql(`
   query Batch($id: ID!) { batch(id: $id) { total completed done downloadUrl } }
 `);
 
-export const JobUpdated = graphql(`
+export const JobUpdated = graphql(
+  `
   subscription JobUpdated($id: ID!) {
     jobUpdated(id: $id) { ...JobFields }
   }
-`, [JobFields]);
+`,
+  [JobFields],
+);
 
 const Accepted = graphql(`
   fragment Accepted on BatchAccepted { batchId total errors { filename error } }
 `);
 
-export const PdfToMarkdown = graphql(`
+export const PdfToMarkdown = graphql(
+  `
   mutation PdfToMarkdown($files: [Upload!]!, $keepRunning: Boolean, $pageBreaks: Boolean, $lang: String) {
     pdfToMarkdown(files: $files, keepRunning: $keepRunning, pageBreaks: $pageBreaks, lang: $lang) { ...Accepted }
   }
-`, [Accepted]);
+`,
+  [Accepted],
+);
 
-export const FileSearch = graphql(`
+export const FileSearch = graphql(
+  `
   mutation FileSearch($files: [Upload!]!, $query: String!, $wholeWord: Boolean, $caseSensitive: Boolean) {
     fileSearch(files: $files, query: $query, wholeWord: $wholeWord, caseSensitive: $caseSensitive) { ...Accepted }
   }
-`, [Accepted]);
+`,
+  [Accepted],
+);
 
-export const ParseCv = graphql(`
+export const ParseCv = graphql(
+  `
   mutation ParseCv($files: [Upload!]!) { parseCv(files: $files) { ...Accepted } }
-`, [Accepted]);
+`,
+  [Accepted],
+);
 
-export const Transcribe = graphql(`
+export const Transcribe = graphql(
+  `
   mutation Transcribe($files: [Upload!]!, $lang: TranscribeOptionsLang) {
     transcribe(files: $files, lang: $lang) { ...Accepted }
   }
-`, [Accepted]);
+`,
+  [Accepted],
+);
 
 export const ExtractionQuery = graphql(`
   query Extraction($tool: String!, $id: ID!) {

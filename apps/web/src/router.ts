@@ -22,7 +22,8 @@ export function usePath(): string {
 /** An in-app link: a real <a href> (keyboard, middle-click) that navigates without a reload. */
 export function onLinkClick(event: MouseEvent): void {
   const anchor = event.currentTarget as HTMLAnchorElement;
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return;
   event.preventDefault();
   navigate(anchor.getAttribute('href') ?? '/');
 }

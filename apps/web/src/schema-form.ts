@@ -42,16 +42,24 @@ export type FieldKind =
   | { kind: 'variant'; discriminator: string; variants: { value: string; schema: JsonSchema }[] }
   | { kind: 'json' };
 
-const typeOf = (schema: JsonSchema): string | undefined => (Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type);
+const typeOf = (schema: JsonSchema): string | undefined =>
+  Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
 
 /** The variants of a oneOf/anyOf of objects that one constant property tells apart, if it is one. */
-function variantsOf(schema: JsonSchema): { discriminator: string; variants: { value: string; schema: JsonSchema }[] } | undefined {
+function variantsOf(
+  schema: JsonSchema,
+): { discriminator: string; variants: { value: string; schema: JsonSchema }[] } | undefined {
   const options = schema.oneOf ?? schema.anyOf;
   if (!options?.length || !options.every((option) => option.properties)) return undefined;
   const first = options[0]!.properties!;
-  const discriminator = Object.keys(first).find((key) => options.every((option) => typeof option.properties![key]?.const === 'string'));
+  const discriminator = Object.keys(first).find((key) =>
+    options.every((option) => typeof option.properties![key]?.const === 'string'),
+  );
   if (!discriminator) return undefined;
-  return { discriminator, variants: options.map((option) => ({ value: option.properties![discriminator]!.const as string, schema: option })) };
+  return {
+    discriminator,
+    variants: options.map((option) => ({ value: option.properties![discriminator]!.const as string, schema: option })),
+  };
 }
 
 export function fieldKind(schema: JsonSchema): FieldKind {
@@ -74,7 +82,10 @@ const LABELS: Record<string, string> = { lang: 'Language', years_exp: 'Years of 
 /** Field names in words: `keepRunning` -> "Keep running", `wholeWord` -> "Whole word". */
 export function labelOf(name: string): string {
   if (LABELS[name]) return LABELS[name];
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -124,7 +135,12 @@ export function buildOptions(schema: JsonSchema, draft: Draft, prefix = ''): Bui
   return { value, errors };
 }
 
-function buildValue(schema: JsonSchema, raw: DraftValue | undefined, path: string, required: boolean): { value?: unknown; errors: Record<string, string> } {
+function buildValue(
+  schema: JsonSchema,
+  raw: DraftValue | undefined,
+  path: string,
+  required: boolean,
+): { value?: unknown; errors: Record<string, string> } {
   const field = fieldKind(schema);
   const fail = (message: string) => ({ errors: { [path]: message } });
   const missing = () => (required ? fail('Required.') : { errors: {} });
@@ -138,40 +154,52 @@ function buildValue(schema: JsonSchema, raw: DraftValue | undefined, path: strin
       if (!Number.isFinite(number)) return fail('Enter a number.');
       if (field.integer && !Number.isInteger(number)) return fail('Enter a whole number.');
       const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = schema;
-      if (minimum !== undefined && maximum !== undefined && (number < minimum || number > maximum)) return fail(`Enter a value from ${minimum} to ${maximum}.`);
+      if (minimum !== undefined && maximum !== undefined && (number < minimum || number > maximum))
+        return fail(`Enter a value from ${minimum} to ${maximum}.`);
       if (minimum !== undefined && number < minimum) return fail(`Enter at least ${minimum}.`);
       if (maximum !== undefined && number > maximum) return fail(`Enter at most ${maximum}.`);
-      if (exclusiveMinimum !== undefined && number <= exclusiveMinimum) return fail(`Enter more than ${exclusiveMinimum}.`);
-      if (exclusiveMaximum !== undefined && number >= exclusiveMaximum) return fail(`Enter less than ${exclusiveMaximum}.`);
+      if (exclusiveMinimum !== undefined && number <= exclusiveMinimum)
+        return fail(`Enter more than ${exclusiveMinimum}.`);
+      if (exclusiveMaximum !== undefined && number >= exclusiveMaximum)
+        return fail(`Enter less than ${exclusiveMaximum}.`);
       return { value: number, errors: {} };
     }
     case 'text':
     case 'select': {
       const text = typeof raw === 'string' ? raw : '';
       if (text === '') return missing();
-      if (field.kind === 'select' && !field.choices.includes(text)) return fail(`Choose one of ${field.choices.join(', ')}.`);
-      if (schema.minLength !== undefined && text.length < schema.minLength) return fail(`Enter at least ${schema.minLength} characters.`);
-      if (schema.maxLength !== undefined && text.length > schema.maxLength) return fail(`Enter at most ${schema.maxLength} characters.`);
+      if (field.kind === 'select' && !field.choices.includes(text))
+        return fail(`Choose one of ${field.choices.join(', ')}.`);
+      if (schema.minLength !== undefined && text.length < schema.minLength)
+        return fail(`Enter at least ${schema.minLength} characters.`);
+      if (schema.maxLength !== undefined && text.length > schema.maxLength)
+        return fail(`Enter at most ${schema.maxLength} characters.`);
       return { value: text, errors: {} };
     }
     case 'checkboxes':
     case 'lines': {
       const items = (Array.isArray(raw) ? raw : []).map((item) => item.trim()).filter(Boolean);
-      if (schema.maxItems !== undefined && items.length > schema.maxItems) return fail(`Give at most ${schema.maxItems}.`);
+      if (schema.maxItems !== undefined && items.length > schema.maxItems)
+        return fail(`Give at most ${schema.maxItems}.`);
       const { minLength, maxLength } = schema.items ?? {};
-      const bad = items.find((item) => (minLength !== undefined && item.length < minLength) || (maxLength !== undefined && item.length > maxLength));
+      const bad = items.find(
+        (item) =>
+          (minLength !== undefined && item.length < minLength) || (maxLength !== undefined && item.length > maxLength),
+      );
       if (bad !== undefined) return fail(`Each line must be ${minLength ?? 0} to ${maxLength ?? '∞'} characters.`);
       if (items.length === 0 && required) return fail('Required.');
       return { value: items, errors: {} };
     }
     case 'object': {
       const built = buildOptions(field.schema, isDraft(raw) ? raw : {}, path);
-      if (!required && Object.keys(built.value).length === 0 && Object.keys(built.errors).length === 0) return { errors: {} };
+      if (!required && Object.keys(built.value).length === 0 && Object.keys(built.errors).length === 0)
+        return { errors: {} };
       return built;
     }
     case 'variant': {
       const draft = isDraft(raw) ? raw : {};
-      const chosen = field.variants.find((variant) => variant.value === draft[field.discriminator]) ?? field.variants[0]!;
+      const chosen =
+        field.variants.find((variant) => variant.value === draft[field.discriminator]) ?? field.variants[0]!;
       const built = buildOptions(chosen.schema, draft, path);
       return { value: { ...built.value, [field.discriminator]: chosen.value }, errors: built.errors };
     }

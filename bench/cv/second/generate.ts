@@ -70,12 +70,17 @@ function random(seed: number): () => number {
 }
 
 const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const ascii = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z]+/g, '');
+const ascii = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z]+/g, '');
 
 function person(lang: Lang, n: number): Person {
   const r = random(9173 + n * 31 + LANGS.indexOf(lang) * 1009);
   const v = VOCAB[lang];
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
   const template = TEMPLATES[Math.floor(n / 2) % TEMPLATES.length]!;
   // Each template twice per locale, once as PDF and once as DOCX, one of each pair in each half.
   const format = ((n >> 1) + n) % 2 === 0 ? 'pdf' : 'docx';
@@ -98,7 +103,14 @@ function person(lang: Lang, n: number): Person {
     while (usedCompanies.has(stem)) stem = pick(v.companies);
     usedCompanies.add(stem);
     const employer = r() < 0.8 ? `${stem} ${pick(v.suffixes)}` : stem;
-    jobs.push({ title: pick(v.titles), employer, place: pick(v.places), start, ...(end ? { end } : {}), bullets: [pick(v.bullets), pick(v.bullets)].filter((b, k, all) => all.indexOf(b) === k) });
+    jobs.push({
+      title: pick(v.titles),
+      employer,
+      place: pick(v.places),
+      start,
+      ...(end ? { end } : {}),
+      bullets: [pick(v.bullets), pick(v.bullets)].filter((b, k, all) => all.indexOf(b) === k),
+    });
     const gap = r() < 0.3 ? 3 + Math.floor(r() * 8) : 1;
     const next = startIndex - gap;
     endYear = Math.floor(next / 12);
@@ -107,13 +119,31 @@ function person(lang: Lang, n: number): Person {
   const firstJob = jobs.at(-1)!.start;
   const graduation: Month = { year: firstJob.year - (r() < 0.5 ? 0 : 1), month: 6 + Math.floor(r() * 3) };
   const education = [
-    { degree: pick(v.degrees), school: pick(v.schools), start: { year: graduation.year - 2, month: 9 }, end: graduation },
-    { degree: pick(v.degrees), school: pick(v.schools), start: { year: graduation.year - 5, month: 9 }, end: { year: graduation.year - 2, month: 7 } },
+    {
+      degree: pick(v.degrees),
+      school: pick(v.schools),
+      start: { year: graduation.year - 2, month: 9 },
+      end: graduation,
+    },
+    {
+      degree: pick(v.degrees),
+      school: pick(v.schools),
+      start: { year: graduation.year - 5, month: 9 },
+      end: { year: graduation.year - 2, month: 7 },
+    },
   ];
   // An internship during the studies, listed with the jobs: not experience.
   if (r() < 0.45) {
     const year = graduation.year - 1;
-    jobs.push({ title: pick(v.interns), employer: `${pick(v.companies)} ${pick(v.suffixes)}`, place: pick(v.places), start: { year, month: 3 }, end: { year, month: 8 }, intern: true, bullets: [] });
+    jobs.push({
+      title: pick(v.interns),
+      employer: `${pick(v.companies)} ${pick(v.suffixes)}`,
+      place: pick(v.places),
+      start: { year, month: 3 },
+      end: { year, month: 8 },
+      intern: true,
+      bullets: [],
+    });
   }
   const skills = [...new Set(Array.from({ length: 6 + Math.floor(r() * 4) }, () => pick(v.skills)))];
   const handle = `${ascii(first)}-${ascii(last)}-${Math.floor(r() * 900 + 100)}`;
@@ -134,18 +164,28 @@ function person(lang: Lang, n: number): Person {
     skills,
     spoken: v.spoken,
     dateStyle: Math.floor(r() * 5),
-    words: { experience: pick(v.words.experience), education: pick(v.words.education), skills: pick(v.words.skills), profile: pick(v.words.profile) },
+    words: {
+      experience: pick(v.words.experience),
+      education: pick(v.words.education),
+      skills: pick(v.words.skills),
+      profile: pick(v.words.profile),
+    },
   };
 }
 
 function monthText(v: LocaleVocab, month: Month, style: number): string {
   const mm = String(month.month).padStart(2, '0');
   switch (style) {
-    case 0: return `${v.months[month.month - 1]} ${month.year}`;
-    case 1: return `${mm}/${month.year}`;
-    case 2: return `${mm}.${month.year}`;
-    case 3: return `${month.year}-${mm}`;
-    default: return `${v.months[month.month - 1]!.slice(0, 3)}. ${month.year}`;
+    case 0:
+      return `${v.months[month.month - 1]} ${month.year}`;
+    case 1:
+      return `${mm}/${month.year}`;
+    case 2:
+      return `${mm}.${month.year}`;
+    case 3:
+      return `${month.year}-${mm}`;
+    default:
+      return `${v.months[month.month - 1]!.slice(0, 3)}. ${month.year}`;
   }
 }
 
@@ -156,17 +196,33 @@ function range(v: LocaleVocab, start: Month, end: Month | undefined, style: numb
 }
 
 const location = (p: Place) => `${p.city}, ${p.region}`;
-const contactLine = (p: Person) => [p.phone, p.email, p.linkedin?.replace('https://www.', '')].filter(Boolean).join(' · ');
+const contactLine = (p: Person) =>
+  [p.phone, p.email, p.linkedin?.replace('https://www.', '')].filter(Boolean).join(' · ');
 
 const STYLE = `<style>body{font-family:'DejaVu Sans';font-size:10pt} h1{font-size:20pt;margin:0} h2{font-size:12pt;margin:10pt 0 4pt 0;border-bottom:1px solid #444} td{vertical-align:top} .small{font-size:9pt;color:#333} .side{background:#e8eef4;padding:6pt}</style>`;
-const page = (body: string, lang: Lang) => `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><title>CV</title>${STYLE}</head><body>${body}</body></html>`;
-const bullets = (items: string[]) => (items.length ? `<ul>${items.map((b) => `<li>${esc(b)}</li>`).join('')}</ul>` : '');
-const educationRows = (p: Person, v: LocaleVocab) => p.education.map((e) => `<p><b>${esc(e.degree)}</b>, ${esc(e.school)}<br>${e.start.year} – ${e.end.year}</p>`).join('');
+const page = (body: string, lang: Lang) =>
+  `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><title>CV</title>${STYLE}</head><body>${body}</body></html>`;
+const bullets = (items: string[]) =>
+  items.length ? `<ul>${items.map((b) => `<li>${esc(b)}</li>`).join('')}</ul>` : '';
+const educationRows = (p: Person, v: LocaleVocab) =>
+  p.education
+    .map((e) => `<p><b>${esc(e.degree)}</b>, ${esc(e.school)}<br>${e.start.year} – ${e.end.year}</p>`)
+    .join('');
 
 function europass(p: Person, v: LocaleVocab): string {
-  const row = (label: string, value: string) => `<tr><td width="28%" align="right" class="small">${esc(label)}</td><td>${value}</td></tr>`;
-  const jobs = p.jobs.map((j) => row(range(v, j.start, j.end, p.dateStyle), `<b>${esc(j.title)}</b><br>${esc(j.employer)} — ${esc(j.place.city)}${bullets(j.bullets)}`)).join('');
-  const edu = p.education.map((e) => row(`${e.start.year} – ${e.end.year}`, `<b>${esc(e.degree)}</b><br>${esc(e.school)}`)).join('');
+  const row = (label: string, value: string) =>
+    `<tr><td width="28%" align="right" class="small">${esc(label)}</td><td>${value}</td></tr>`;
+  const jobs = p.jobs
+    .map((j) =>
+      row(
+        range(v, j.start, j.end, p.dateStyle),
+        `<b>${esc(j.title)}</b><br>${esc(j.employer)} — ${esc(j.place.city)}${bullets(j.bullets)}`,
+      ),
+    )
+    .join('');
+  const edu = p.education
+    .map((e) => row(`${e.start.year} – ${e.end.year}`, `<b>${esc(e.degree)}</b><br>${esc(e.school)}`))
+    .join('');
   return page(
     `<p class="small">${esc(v.words.cv)} · Europass</p><table width="100%" cellpadding="4">
     ${row(v.words.personal, '')}
@@ -186,7 +242,10 @@ function europass(p: Person, v: LocaleVocab): string {
 
 function us(p: Person, v: LocaleVocab): string {
   const jobs = p.jobs
-    .map((j) => `<table width="100%"><tr><td><b>${esc(j.employer)}</b>, ${esc(location(j.place))}</td><td align="right">${esc(range(v, j.start, j.end, p.dateStyle))}</td></tr></table><p><i>${esc(j.title)}</i></p>${bullets(j.bullets)}`)
+    .map(
+      (j) =>
+        `<table width="100%"><tr><td><b>${esc(j.employer)}</b>, ${esc(location(j.place))}</td><td align="right">${esc(range(v, j.start, j.end, p.dateStyle))}</td></tr></table><p><i>${esc(j.title)}</i></p>${bullets(j.bullets)}`,
+    )
     .join('');
   return page(
     `<h1 align="center">${esc(p.name.toUpperCase())}</h1><p align="center">${esc(location(p.home))} · ${esc(contactLine(p))}</p>
@@ -200,9 +259,14 @@ function us(p: Person, v: LocaleVocab): string {
 
 function academic(p: Person, v: LocaleVocab): string {
   const rows = p.jobs
-    .map((j) => `<tr><td width="22%">${esc(range(v, j.start, j.end, p.dateStyle, true))}</td><td>${esc(j.title)}, ${esc(j.employer)} (${esc(j.place.city)})</td></tr>`)
+    .map(
+      (j) =>
+        `<tr><td width="22%">${esc(range(v, j.start, j.end, p.dateStyle, true))}</td><td>${esc(j.title)}, ${esc(j.employer)} (${esc(j.place.city)})</td></tr>`,
+    )
     .join('');
-  const edu = p.education.map((e) => `<tr><td width="22%">${e.end.year}</td><td>${esc(e.degree)}, ${esc(e.school)}</td></tr>`).join('');
+  const edu = p.education
+    .map((e) => `<tr><td width="22%">${e.end.year}</td><td>${esc(e.degree)}, ${esc(e.school)}</td></tr>`)
+    .join('');
   return page(
     `<p align="center" class="small">${esc(v.words.cv.toUpperCase())}</p><h1 align="center">${esc(p.name)}</h1>
     <p align="center">${esc(p.home.street)}<br>${esc(`${p.home.postcode} ${p.home.city}`)}<br>${esc(p.home.region)}<br>${esc(p.email)} | ${esc(p.phone)}</p>
@@ -216,7 +280,10 @@ function academic(p: Person, v: LocaleVocab): string {
 
 function twopage(p: Person, v: LocaleVocab): string {
   const jobs = p.jobs
-    .map((j) => `<p><b>${esc(j.title)}</b><br>${esc(j.employer)} (${esc(j.place.city)})<br><span class="small">${esc(range(v, j.start, j.end, p.dateStyle))}</span></p>${bullets([...j.bullets, ...v.bullets.slice(0, 2)])}`)
+    .map(
+      (j) =>
+        `<p><b>${esc(j.title)}</b><br>${esc(j.employer)} (${esc(j.place.city)})<br><span class="small">${esc(range(v, j.start, j.end, p.dateStyle))}</span></p>${bullets([...j.bullets, ...v.bullets.slice(0, 2)])}`,
+    )
     .join('');
   const side = `<td width="32%" class="side" bgcolor="#e8eef4"><p><font size="5"><b>${esc(p.name)}</b></font></p><p>${esc(p.headline)}</p>
     <p><b>${esc(v.words.phone)}</b><br>${esc(p.phone)}</p><p><b>${esc(v.words.email)}</b><br>${esc(p.email)}</p><p><b>${esc(v.words.address)}</b><br>${esc(location(p.home))}</p>
@@ -230,7 +297,12 @@ function twopage(p: Person, v: LocaleVocab): string {
 }
 
 function functional(p: Person, v: LocaleVocab): string {
-  const lines = p.jobs.map((j) => `<p>${esc(range(v, j.start, j.end, p.dateStyle, p.dateStyle % 2 === 0))}&nbsp;&nbsp;&nbsp;${esc(j.title)}, ${esc(j.employer)} (${esc(j.place.city)})</p>`).join('');
+  const lines = p.jobs
+    .map(
+      (j) =>
+        `<p>${esc(range(v, j.start, j.end, p.dateStyle, p.dateStyle % 2 === 0))}&nbsp;&nbsp;&nbsp;${esc(j.title)}, ${esc(j.employer)} (${esc(j.place.city)})</p>`,
+    )
+    .join('');
   const groups = [p.skills.slice(0, 3), p.skills.slice(3)];
   return page(
     `<h1>${esc(p.name)}</h1><p>${esc(p.headline)}</p><p>${esc(`${p.home.postcode} ${p.home.city}, ${p.home.region}`)} | ${esc(p.phone)} | ${esc(p.email)}${p.linkedin ? ` | ${esc(p.linkedin)}` : ''}</p>
@@ -264,7 +336,8 @@ function truthOf(p: Person, file: string): CvTruth {
     title: current.title,
     employer: current.employer,
     // As written, without the street (the row's documented form): the postcode where the template writes one.
-    location: p.template === 'us' || p.template === 'twopage' ? location(p.home) : `${p.home.postcode} ${location(p.home)}`,
+    location:
+      p.template === 'us' || p.template === 'twopage' ? location(p.home) : `${p.home.postcode} ${location(p.home)}`,
     linkedin: p.linkedin,
     skills: p.skills,
     experience: p.jobs.filter((j) => !j.intern).map((j) => ({ start: j.start, ...(j.end ? { end: j.end } : {}) })),
@@ -283,11 +356,27 @@ async function main(): Promise<void> {
     byFormat[p.format].push(source);
   }
   const profile = pathToFileURL(join(work, 'profile')).href;
-  for (const [format, filter] of [['pdf', 'pdf:writer_pdf_Export'], ['docx', 'docx:MS Word 2007 XML']] as const) {
-    await runProcess('soffice', [`-env:UserInstallation=${profile}`, '--headless', '--infilter=HTML (StarWriter)', '--convert-to', filter, '--outdir', join(work, 'out'), ...byFormat[format]], {
-      timeoutMs: 600_000,
-      env: { ...process.env, HOME: work },
-    });
+  for (const [format, filter] of [
+    ['pdf', 'pdf:writer_pdf_Export'],
+    ['docx', 'docx:MS Word 2007 XML'],
+  ] as const) {
+    await runProcess(
+      'soffice',
+      [
+        `-env:UserInstallation=${profile}`,
+        '--headless',
+        '--infilter=HTML (StarWriter)',
+        '--convert-to',
+        filter,
+        '--outdir',
+        join(work, 'out'),
+        ...byFormat[format],
+      ],
+      {
+        timeoutMs: 600_000,
+        env: { ...process.env, HOME: work },
+      },
+    );
   }
   const truths = people.map((p) => {
     const file = `${p.id}.${p.format}`;

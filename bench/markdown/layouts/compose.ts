@@ -7,7 +7,15 @@
  */
 import type { FontName } from '../corpus/afm.js';
 import { isOrderedMarker, type Block, type CellSpan, type ListItem } from '../corpus/model.js';
-import { LINE_HEIGHT, MARGIN, PAPER, textWidth, writePostScript, type DrawOp, type TextStyle } from '../corpus/postscript.js';
+import {
+  LINE_HEIGHT,
+  MARGIN,
+  PAPER,
+  textWidth,
+  writePostScript,
+  type DrawOp,
+  type TextStyle,
+} from '../corpus/postscript.js';
 
 export interface FlowLayout {
   paper: 'a4' | 'letter';
@@ -65,7 +73,9 @@ function markedWidth(text: string, style: TextStyle): number {
   let width = 0;
   let last = 0;
   for (const match of text.matchAll(MARK)) {
-    width += textWidth(text.slice(last, match.index), style) + textWidth(match[1]!, { ...style, size: style.size * SUPERSCRIPT });
+    width +=
+      textWidth(text.slice(last, match.index), style) +
+      textWidth(match[1]!, { ...style, size: style.size * SUPERSCRIPT });
     last = match.index! + match[0].length;
   }
   return width + textWidth(text.slice(last), style);
@@ -136,7 +146,13 @@ class FlowComposer {
 
   private place(unit: Unit, x: number, top: number): void {
     const words = this.page.startWords;
-    if (words.length < PAGE_START_WORDS && !unit.continuation) words.push(...plain(unit.words).split(/\s+/).filter(Boolean).slice(0, PAGE_START_WORDS - words.length));
+    if (words.length < PAGE_START_WORDS && !unit.continuation)
+      words.push(
+        ...plain(unit.words)
+          .split(/\s+/)
+          .filter(Boolean)
+          .slice(0, PAGE_START_WORDS - words.length),
+      );
     this.page.ops.push(...unit.draw(x, top));
   }
 
@@ -192,7 +208,10 @@ class FlowComposer {
       const k1 = split ?? this.fill(units, room);
       const k2 = split !== undefined ? units.length : k1 + this.fill(units.slice(k1), room);
       let height = 0;
-      for (const [from, to, x] of [[0, k1, MARGIN], [k1, k2, right]] as const) {
+      for (const [from, to, x] of [
+        [0, k1, MARGIN],
+        [k1, k2, right],
+      ] as const) {
         let top = start;
         units.slice(from, to).forEach((unit, i) => {
           if (i > 0) top += unit.before;
@@ -241,17 +260,19 @@ class FlowComposer {
       const marker = listMarker(block.marker, item, counters[item.level]!);
       const markerX = 12 + item.level * 24;
       const textX = markerX + Math.max(16, textWidth(marker, style) + 6);
-      return wrapText(item.text, width - textX, (t) => textWidth(t, style)).map((line, i): Unit => ({
-        height: style.size * LINE_HEIGHT,
-        before: i > 0 ? 0 : index === 0 ? style.size * 0.7 : style.size * 0.2,
-        words: i === 0 ? item.text : line,
-        draw: (x, top) => {
-          const y = this.baseline(top, style.size);
-          const ops: DrawOp[] = [{ kind: 'text', style, x: x + textX, y, text: line }];
-          if (i === 0) ops.unshift({ kind: 'text', style, x: x + markerX, y, text: marker });
-          return ops;
-        },
-      }));
+      return wrapText(item.text, width - textX, (t) => textWidth(t, style)).map(
+        (line, i): Unit => ({
+          height: style.size * LINE_HEIGHT,
+          before: i > 0 ? 0 : index === 0 ? style.size * 0.7 : style.size * 0.2,
+          words: i === 0 ? item.text : line,
+          draw: (x, top) => {
+            const y = this.baseline(top, style.size);
+            const ops: DrawOp[] = [{ kind: 'text', style, x: x + textX, y, text: line }];
+            if (i === 0) ops.unshift({ kind: 'text', style, x: x + markerX, y, text: marker });
+            return ops;
+          },
+        }),
+      );
     });
   }
 
@@ -263,19 +284,37 @@ class FlowComposer {
     const padY = 4;
     const lineHeight = body.size * LINE_HEIGHT;
     const spans = block.spans ?? [];
-    const spanAt = (r: number, c: number): CellSpan => spans.find((s) => s.row === r && s.col === c) ?? { row: r, col: c, rows: 1, cols: 1 };
-    const covered = (r: number, c: number) => spans.some((s) => r >= s.row && r < s.row + s.rows && c >= s.col && c < s.col + s.cols && (r !== s.row || c !== s.col));
+    const spanAt = (r: number, c: number): CellSpan =>
+      spans.find((s) => s.row === r && s.col === c) ?? { row: r, col: c, rows: 1, cols: 1 };
+    const covered = (r: number, c: number) =>
+      spans.some(
+        (s) => r >= s.row && r < s.row + s.rows && c >= s.col && c < s.col + s.cols && (r !== s.row || c !== s.col),
+      );
     const styleOf = (r: number) => (r < headerRows ? bold : body);
     const columns = block.rows[0]!.length;
-    const natural = Array.from({ length: columns }, (_, c) =>
-      Math.max(...block.rows.map((row, r) => (covered(r, c) || spanAt(r, c).cols > 1 ? 0 : textWidth(row[c] ?? '', styleOf(r))))) + 2 * padX,
+    const natural = Array.from(
+      { length: columns },
+      (_, c) =>
+        Math.max(
+          ...block.rows.map((row, r) =>
+            covered(r, c) || spanAt(r, c).cols > 1 ? 0 : textWidth(row[c] ?? '', styleOf(r)),
+          ),
+        ) +
+        2 * padX,
     );
     const sum = natural.reduce((a, b) => a + b, 0);
     const widths = sum <= width ? natural : natural.map((w) => (w / sum) * width);
     const lefts = widths.map((_, c) => widths.slice(0, c).reduce((a, b) => a + b, 0));
     const spanWidth = (s: CellSpan) => widths.slice(s.col, s.col + s.cols).reduce((a, b) => a + b, 0);
-    const wrapped = block.rows.map((row, r) => row.map((cell, c) => (covered(r, c) ? [] : wrapText(cell, spanWidth(spanAt(r, c)) - 2 * padX, (t) => textWidth(t, styleOf(r))))));
-    const rowHeights = wrapped.map((cells, r) => Math.max(1, ...cells.map((lines, c) => (spanAt(r, c).rows > 1 ? 1 : lines.length))) * lineHeight + 2 * padY);
+    const wrapped = block.rows.map((row, r) =>
+      row.map((cell, c) =>
+        covered(r, c) ? [] : wrapText(cell, spanWidth(spanAt(r, c)) - 2 * padX, (t) => textWidth(t, styleOf(r))),
+      ),
+    );
+    const rowHeights = wrapped.map(
+      (cells, r) =>
+        Math.max(1, ...cells.map((lines, c) => (spanAt(r, c).rows > 1 ? 1 : lines.length))) * lineHeight + 2 * padY,
+    );
     const rowTops = rowHeights.map((_, r) => rowHeights.slice(0, r).reduce((a, b) => a + b, 0));
     const total = rowHeights.reduce((a, b) => a + b, 0);
     const tableWidth = widths.reduce((a, b) => a + b, 0);
@@ -299,8 +338,14 @@ class FlowComposer {
           if (block.rules === 'grid') {
             const [x0, x1] = [x + lefts[c]!, x + lefts[c]! + spanWidth(span)];
             const [y0, y1] = [yOf(rowTops[r]!), yOf(rowTops[r]! + spanHeight)];
-            ops.push({ kind: 'rule', x1: x0, y1: y0, x2: x1, y2: y0 }, { kind: 'rule', x1: x0, y1: y1, x2: x1, y2: y1 });
-            ops.push({ kind: 'rule', x1: x0, y1: y0, x2: x0, y2: y1 }, { kind: 'rule', x1: x1, y1: y0, x2: x1, y2: y1 });
+            ops.push(
+              { kind: 'rule', x1: x0, y1: y0, x2: x1, y2: y0 },
+              { kind: 'rule', x1: x0, y1: y1, x2: x1, y2: y1 },
+            );
+            ops.push(
+              { kind: 'rule', x1: x0, y1: y0, x2: x0, y2: y1 },
+              { kind: 'rule', x1: x1, y1: y0, x2: x1, y2: y1 },
+            );
           }
         });
       }
@@ -314,9 +359,22 @@ class FlowComposer {
     const after = body.size * 1.2;
     const words = (from: number, to: number) => block.rows.slice(from, to).flat().join(' ');
     if (spans.length || !block.rows.slice(headerRows).length) {
-      return [{ height: total + after, before: body.size * 0.7, words: words(0, block.rows.length), draw: (x, top) => drawRows(0, block.rows.length, x, top) }];
+      return [
+        {
+          height: total + after,
+          before: body.size * 0.7,
+          words: words(0, block.rows.length),
+          draw: (x, top) => drawRows(0, block.rows.length, x, top),
+        },
+      ];
     }
-    const header: Unit = { height: rowTops[headerRows]!, before: body.size * 0.7, words: words(0, headerRows), keep: true, draw: (x, top) => drawRows(0, headerRows, x, top) };
+    const header: Unit = {
+      height: rowTops[headerRows]!,
+      before: body.size * 0.7,
+      words: words(0, headerRows),
+      keep: true,
+      draw: (x, top) => drawRows(0, headerRows, x, top),
+    };
     const rows = block.rows.slice(headerRows).map((_, i): Unit => {
       const r = headerRows + i;
       const last = r === block.rows.length - 1;
@@ -337,11 +395,19 @@ class FlowComposer {
   footnotes(notes: readonly { mark: number; text: string }[]): void {
     const style: TextStyle = { font: this.layout.body.font, size: this.layout.body.size - 2 };
     const step = style.size * LINE_HEIGHT;
-    const wrapped = notes.map((note) => wrapText(`[^${note.mark}] ${note.text}`, this.contentWidth, (t) => markedWidth(t, style)));
+    const wrapped = notes.map((note) =>
+      wrapText(`[^${note.mark}] ${note.text}`, this.contentWidth, (t) => markedWidth(t, style)),
+    );
     const height = wrapped.reduce((h, lines) => h + lines.length * step + 2, 0);
     let top = this.paper.height - MARGIN - height;
     const page = this.page;
-    page.ops.push({ kind: 'rule', x1: MARGIN, y1: this.paper.height - top + 4, x2: MARGIN + 72, y2: this.paper.height - top + 4 });
+    page.ops.push({
+      kind: 'rule',
+      x1: MARGIN,
+      y1: this.paper.height - top + 4,
+      x2: MARGIN + 72,
+      y2: this.paper.height - top + 4,
+    });
     for (const lines of wrapped) {
       for (const line of lines) {
         page.ops.push(...markedText(line, style, MARGIN, this.baseline(top, style.size)));
@@ -376,10 +442,13 @@ class FlowComposer {
       if (wide) flush();
       const width = this.width(wide || this.layout.columns === 1);
       const units =
-        block.kind === 'heading' ? this.headingUnits(block.level, block.text, width)
-        : block.kind === 'paragraph' ? this.paragraphUnits(block.text, width)
-        : block.kind === 'list' ? this.listUnits(block, width)
-        : this.tableUnits(block, width);
+        block.kind === 'heading'
+          ? this.headingUnits(block.level, block.text, width)
+          : block.kind === 'paragraph'
+            ? this.paragraphUnits(block.text, width)
+            : block.kind === 'list'
+              ? this.listUnits(block, width)
+              : this.tableUnits(block, width);
       if (wide) this.placeSingle(units);
       else band.push(...units);
     }
@@ -391,7 +460,8 @@ class FlowComposer {
     const style = { font: this.layout.body.font, size: this.layout.body.size - 1 };
     const big: TextStyle = { font: this.layout.boldFont, size: this.layout.body.size + 1 };
     this.pages.forEach((page, index) => {
-      const fill = (template: string) => template.replaceAll('{page}', String(index + 1)).replaceAll('{pages}', String(this.pages.length));
+      const fill = (template: string) =>
+        template.replaceAll('{page}', String(index + 1)).replaceAll('{pages}', String(this.pages.length));
       if (footer) {
         // Numbers bold and larger than the words around them, as many templates draw them.
         const pieces = fill(footer.replace(/\{(pages?)\}/g, '\u0000{$1}\u0000')).split('\u0000');
@@ -399,11 +469,13 @@ class FlowComposer {
         const widthOf = pieces.reduce((w, piece, i) => w + textWidth(piece, styles[i]!), 0);
         let x = (this.paper.width - widthOf) / 2;
         pieces.forEach((piece, i) => {
-          if (piece.trim()) page.ops.unshift({ kind: 'text', style: styles[i]!, x, y: RUNNING_OFFSET, text: piece.trim() });
+          if (piece.trim())
+            page.ops.unshift({ kind: 'text', style: styles[i]!, x, y: RUNNING_OFFSET, text: piece.trim() });
           x += textWidth(piece, styles[i]!);
         });
       }
-      if (header) page.ops.unshift({ kind: 'text', style, x: MARGIN, y: this.paper.height - RUNNING_OFFSET, text: fill(header) });
+      if (header)
+        page.ops.unshift({ kind: 'text', style, x: MARGIN, y: this.paper.height - RUNNING_OFFSET, text: fill(header) });
     });
   }
 }

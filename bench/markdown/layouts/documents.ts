@@ -36,7 +36,11 @@ const BASE: FlowLayout = {
 };
 
 const wide = <B extends Block>(block: B): B => ({ ...block, wide: true });
-const table = (rows: string[][], rules: 'grid' | 'horizontal' | 'none', extra: Partial<Block & { kind: 'table' }> = {}): Block => ({ kind: 'table', rows, rules, ...extra });
+const table = (
+  rows: string[][],
+  rules: 'grid' | 'horizontal' | 'none',
+  extra: Partial<Block & { kind: 'table' }> = {},
+): Block => ({ kind: 'table', rows, rules, ...extra });
 
 function nested(text: TextSource, shape: readonly number[]): ListItem[] {
   return shape.map((level) => ({ text: text.words(4 + ((level * 3 + text.words(1).length) % 5)), level }));
@@ -48,7 +52,13 @@ function twoColumnSmall(): LayoutEntry {
   return {
     name: 'tc-small',
     route: { kind: 'flow', layout: BASE },
-    blocks: [wide(heading(1, 'Field Notes on Storage')), text.paragraph(4), heading(2, 'Method'), text.paragraph(3), text.paragraph(4)],
+    blocks: [
+      wide(heading(1, 'Field Notes on Storage')),
+      text.paragraph(4),
+      heading(2, 'Method'),
+      text.paragraph(3),
+      text.paragraph(4),
+    ],
   };
 }
 
@@ -56,7 +66,10 @@ function twoColumnBalanced(): LayoutEntry {
   const text = new TextSource(102);
   return {
     name: 'tc-balanced',
-    route: { kind: 'flow', layout: { ...BASE, header: 'Journal of Examples | Volume 4', footer: 'Page {page} of {pages}' } },
+    route: {
+      kind: 'flow',
+      layout: { ...BASE, header: 'Journal of Examples | Volume 4', footer: 'Page {page} of {pages}' },
+    },
     blocks: [
       wide(heading(1, 'Seasonal Variation in Warehouse Temperature Samples')),
       heading(2, 'Introduction'),
@@ -83,7 +96,16 @@ function twoColumnBands(): LayoutEntry {
   const text = new TextSource(103);
   return {
     name: 'tc-bands',
-    route: { kind: 'flow', layout: { ...BASE, paper: 'letter', body: { font: 'Helvetica', size: 9.5 }, boldFont: 'Helvetica-Bold', footer: '- {page} -' } },
+    route: {
+      kind: 'flow',
+      layout: {
+        ...BASE,
+        paper: 'letter',
+        body: { font: 'Helvetica', size: 9.5 },
+        boldFont: 'Helvetica-Bold',
+        footer: '- {page} -',
+      },
+    },
     blocks: [
       wide(heading(1, 'Committee Review of the Network Budget')),
       text.paragraph(5),
@@ -115,20 +137,30 @@ function twoColumnWideTable(): LayoutEntry {
       wide(heading(1, 'Calibration of Field Instruments')),
       text.paragraph(5),
       text.paragraph(6),
-      wide(table(
-        [
-          ['Instrument', 'Range', 'Error before', 'Error after', 'Status'],
-          ['Thermometer T1', '-20 to 60', '0.8', '0.1', 'Calibrated'],
-          ['Thermometer T2', '-20 to 60', '1.2', '0.2', 'Calibrated'],
-          ['Hygrometer H1', '10 to 95', '4.0', '1.5', 'Replaced'],
-          ['Scale S4', '0 to 500', '0.5', '0.5', 'Unchanged'],
-        ],
-        'grid',
-      )),
+      wide(
+        table(
+          [
+            ['Instrument', 'Range', 'Error before', 'Error after', 'Status'],
+            ['Thermometer T1', '-20 to 60', '0.8', '0.1', 'Calibrated'],
+            ['Thermometer T2', '-20 to 60', '1.2', '0.2', 'Calibrated'],
+            ['Hygrometer H1', '10 to 95', '4.0', '1.5', 'Replaced'],
+            ['Scale S4', '0 to 500', '0.5', '0.5', 'Unchanged'],
+          ],
+          'grid',
+        ),
+      ),
       text.paragraph(6),
       heading(2, 'Observations'),
       text.paragraph(7),
-      table([['Site', 'Samples', 'Mean'], ['North', '14', '21.5'], ['South', '11', '19.0'], ['East', '9', '24.8']], 'horizontal'),
+      table(
+        [
+          ['Site', 'Samples', 'Mean'],
+          ['North', '14', '21.5'],
+          ['South', '11', '19.0'],
+          ['East', '9', '24.8'],
+        ],
+        'horizontal',
+      ),
       text.paragraph(5),
       text.paragraph(6),
     ],
@@ -139,7 +171,10 @@ function twoColumnLong(): LayoutEntry {
   const text = new TextSource(105);
   return {
     name: 'tc-long',
-    route: { kind: 'flow', layout: { ...BASE, gutter: 24, header: 'Operations | Yearly Summary', footer: 'Page {page} of {pages}' } },
+    route: {
+      kind: 'flow',
+      layout: { ...BASE, gutter: 24, header: 'Operations | Yearly Summary', footer: 'Page {page} of {pages}' },
+    },
     blocks: [
       wide(heading(1, 'Annual Operations Review')),
       wide(text.paragraph(3)),
@@ -186,7 +221,10 @@ function continuedTable(): LayoutEntry {
   const text = new TextSource(106);
   return {
     name: 'table-continued',
-    route: { kind: 'flow', layout: { ...BASE, columns: 1, footer: 'Page {page} of {pages}', header: 'Finance Office | Internal' } },
+    route: {
+      kind: 'flow',
+      layout: { ...BASE, columns: 1, footer: 'Page {page} of {pages}', header: 'Finance Office | Internal' },
+    },
     blocks: [
       heading(1, 'Ledger Extract'),
       text.paragraph(5),
@@ -202,13 +240,34 @@ function continuedPlainTable(): LayoutEntry {
   const text = new TextSource(107);
   return {
     name: 'table-continued-plain',
-    route: { kind: 'flow', layout: { ...BASE, columns: 1, paper: 'letter', body: { font: 'Helvetica', size: 10 }, boldFont: 'Helvetica-Bold', footer: '{page}' } },
+    route: {
+      kind: 'flow',
+      layout: {
+        ...BASE,
+        columns: 1,
+        paper: 'letter',
+        body: { font: 'Helvetica', size: 10 },
+        boldFont: 'Helvetica-Bold',
+        footer: '{page}',
+      },
+    },
     blocks: [
       heading(1, 'Shipment Register'),
       text.paragraph(8),
       text.paragraph(7),
       text.paragraph(6),
-      table([['Shipment', 'Warehouse', 'Units', 'Carrier'], ...ledgerRows(34, 2).map((row, i) => [`SH-${2000 + i}`, `Warehouse ${1 + (i % 5)}`, String(10 + ((i * 37) % 400)), row[2]!])], 'none'),
+      table(
+        [
+          ['Shipment', 'Warehouse', 'Units', 'Carrier'],
+          ...ledgerRows(34, 2).map((row, i) => [
+            `SH-${2000 + i}`,
+            `Warehouse ${1 + (i % 5)}`,
+            String(10 + ((i * 37) % 400)),
+            row[2]!,
+          ]),
+        ],
+        'none',
+      ),
       text.paragraph(3),
     ],
   };
@@ -248,7 +307,10 @@ function mergedHand(): LayoutEntry {
   const text = new TextSource(108);
   return {
     name: 'merged-hand',
-    route: { kind: 'flow', layout: { ...BASE, columns: 1, body: { font: 'Helvetica', size: 10 }, boldFont: 'Helvetica-Bold' } },
+    route: {
+      kind: 'flow',
+      layout: { ...BASE, columns: 1, body: { font: 'Helvetica', size: 10 }, boldFont: 'Helvetica-Bold' },
+    },
     blocks: [
       heading(1, 'Merged Cells'),
       text.paragraph(3),
@@ -283,7 +345,10 @@ function numberedLists(): LayoutEntry {
   const text = new TextSource(110);
   return {
     name: 'lists-numbers',
-    route: { kind: 'flow', layout: { ...BASE, columns: 1, body: { font: 'Times-Roman', size: 11 }, footer: 'Page {page} of {pages}' } },
+    route: {
+      kind: 'flow',
+      layout: { ...BASE, columns: 1, body: { font: 'Times-Roman', size: 11 }, footer: 'Page {page} of {pages}' },
+    },
     blocks: [
       heading(1, 'Procedure Checklist'),
       text.paragraph(3),
@@ -309,7 +374,10 @@ function listAcrossPages(): LayoutEntry {
   const items = text.items(12, 34);
   return {
     name: 'list-page-break',
-    route: { kind: 'flow', layout: { ...BASE, columns: 1, body: { font: 'Times-Roman', size: 11 }, footer: 'Page {page} of {pages}' } },
+    route: {
+      kind: 'flow',
+      layout: { ...BASE, columns: 1, body: { font: 'Times-Roman', size: 11 }, footer: 'Page {page} of {pages}' },
+    },
     blocks: [
       heading(1, 'Site Handover Steps'),
       text.paragraph(4),
@@ -328,7 +396,10 @@ function footnotes(): LayoutEntry {
   const sentence = (mark: number) => `${text.sentence().replace(/\.$/, '')} report[^${mark}] ${text.words(9)}.`;
   return {
     name: 'footnotes',
-    route: { kind: 'flow', layout: { ...BASE, columns: 1, header: 'Working Paper 12', footer: 'Page {page} of {pages}' } },
+    route: {
+      kind: 'flow',
+      layout: { ...BASE, columns: 1, header: 'Working Paper 12', footer: 'Page {page} of {pages}' },
+    },
     blocks: [
       heading(1, 'Notes on Inventory Measurement'),
       { kind: 'paragraph', text: `${text.sentence()} ${sentence(1)} ${text.sentence()}` },
@@ -347,7 +418,17 @@ function footnotes(): LayoutEntry {
   };
 }
 
-const SCAN_LAYOUT: FlowLayout = { ...BASE, columns: 1, body: { font: 'Helvetica', size: 11 }, boldFont: 'Helvetica-Bold', headings: [{ font: 'Helvetica-Bold', size: 18 }, { font: 'Helvetica-Bold', size: 14 }, { font: 'Helvetica-Bold', size: 12 }] };
+const SCAN_LAYOUT: FlowLayout = {
+  ...BASE,
+  columns: 1,
+  body: { font: 'Helvetica', size: 11 },
+  boldFont: 'Helvetica-Bold',
+  headings: [
+    { font: 'Helvetica-Bold', size: 18 },
+    { font: 'Helvetica-Bold', size: 14 },
+    { font: 'Helvetica-Bold', size: 12 },
+  ],
+};
 
 /** A one-page scan: pinned exactly by a CI test. */
 function scanMemo(): LayoutEntry {
@@ -355,7 +436,13 @@ function scanMemo(): LayoutEntry {
   return {
     name: 'scan-memo',
     route: { kind: 'scan', layout: SCAN_LAYOUT, dpi: 300 },
-    blocks: [heading(1, 'Storage Migration Memo'), text.paragraph(3), heading(2, 'Actions'), list('•', text.items(3, 6)), text.paragraph(2)],
+    blocks: [
+      heading(1, 'Storage Migration Memo'),
+      text.paragraph(3),
+      heading(2, 'Actions'),
+      list('•', text.items(3, 6)),
+      text.paragraph(2),
+    ],
   };
 }
 
@@ -368,7 +455,15 @@ function scanReport(): LayoutEntry {
       heading(1, 'Warehouse Inspection Report'),
       text.paragraph(5),
       heading(2, 'Stock Levels'),
-      table([['Item', 'Quantity', 'Location'], ['Widget A', '120', 'Warehouse 3'], ['Widget B', '45', 'Warehouse 1'], ['Sensor D', '310', 'Warehouse 2']], 'none'),
+      table(
+        [
+          ['Item', 'Quantity', 'Location'],
+          ['Widget A', '120', 'Warehouse 3'],
+          ['Widget B', '45', 'Warehouse 1'],
+          ['Sensor D', '310', 'Warehouse 2'],
+        ],
+        'none',
+      ),
       text.paragraph(4),
       heading(2, 'Findings'),
       text.paragraph(6),

@@ -40,22 +40,78 @@ export const MANIFEST_PATH = join(HERE, 'manifest.json');
 
 /** Every package the selection looked in (select.ts); the manifest keeps those it took files from. */
 export const PACKAGES: ManifestPackage[] = [
-  { name: 'asymptote-doc', version: '2.85+ds-1', sha256: 'b2ae6e97c64ede66c1e41cc913f790b01188d198557203a2b3c500ba3495e6ca' },
+  {
+    name: 'asymptote-doc',
+    version: '2.85+ds-1',
+    sha256: 'b2ae6e97c64ede66c1e41cc913f790b01188d198557203a2b3c500ba3495e6ca',
+  },
   { name: 'bash-doc', version: '5.2.15-2', sha256: '2c1a353f7004d14ba81db19c253b958d2dd9582027650739c530fd50376a9d8b' },
-  { name: 'dblatex-doc', version: '0.3.12py3-2', sha256: 'd5071654a04581ea023604cb2705ef71d13677a054023616ae9a8172a67f92f4' },
-  { name: 'debian-policy', version: '4.6.2.0', sha256: 'ef9d01b625c3b87c3a845c2cd1b66f1a16e9240b2b9e5bee53472a00e8457a39' },
-  { name: 'gnu-standards', version: '2022.03.23-0.1', sha256: '2087dda531c69d8505856a45e0334746f3f25211a237c95d375eed13a7d8c201' },
-  { name: 'gnuplot-doc', version: '5.4.4+dfsg1-2', sha256: '73fe1816a296594cf6a1d38528f8d740fd650f57a2cb62e029f7920fcd5b31f0' },
+  {
+    name: 'dblatex-doc',
+    version: '0.3.12py3-2',
+    sha256: 'd5071654a04581ea023604cb2705ef71d13677a054023616ae9a8172a67f92f4',
+  },
+  {
+    name: 'debian-policy',
+    version: '4.6.2.0',
+    sha256: 'ef9d01b625c3b87c3a845c2cd1b66f1a16e9240b2b9e5bee53472a00e8457a39',
+  },
+  {
+    name: 'gnu-standards',
+    version: '2022.03.23-0.1',
+    sha256: '2087dda531c69d8505856a45e0334746f3f25211a237c95d375eed13a7d8c201',
+  },
+  {
+    name: 'gnuplot-doc',
+    version: '5.4.4+dfsg1-2',
+    sha256: '73fe1816a296594cf6a1d38528f8d740fd650f57a2cb62e029f7920fcd5b31f0',
+  },
   { name: 'groff', version: '1.22.4-10', sha256: 'c30d56dad45ab7fe8d57f545381203297b23fabd7475e5acd133f15dcaef2355' },
-  { name: 'maxima-doc', version: '5.46.0-11', sha256: '01a726b693a7e465a62040ac5ade4762194d7553524231d77cd1fcd4a69a75b9' },
-  { name: 'octave-doc', version: '7.3.0-2', sha256: 'b27897cc7e3d688daa5cb8f8d1ea47077f3fbd205ce32e22522200ff0c1eadd5' },
-  { name: 'python-reportlab-doc', version: '3.6.12-1+deb12u1', sha256: 'f7d27c209eb0c2063b604f34414681d0694a83280aa1668f0bccc685f607131c' },
-  { name: 'r-doc-pdf', version: '4.2.2.20221110-2', sha256: 'beb104ad5818d261f280a868294645ca31d7c63365f2c9a55aa3ca9aad5aa71d' },
-  { name: 'texlive-fonts-recommended-doc', version: '2022.20230122-3', sha256: '566ee17ea41c6094b0438af03935a8e26b3c38433213177386e93be3a2087131' },
-  { name: 'texlive-latex-recommended-doc', version: '2022.20230122-3', sha256: '8bea1f81bf50354fa4f3046c2dbb82efba9b8520aca0b2ab12eed18554a66c11' },
-  { name: 'texlive-publishers-doc', version: '2022.20230122-4', sha256: '9b632913d4b0d0871bef41c414fc7ce1167e3bacb55b140901df0c95df1c5765' },
-  { name: 'texlive-science-doc', version: '2022.20230122-4', sha256: '0e0fcc74646b916402124e8394a7a8d896e1c959cd9b184b0d7a61e08c6e72db' },
-  { name: 'xfig-doc', version: '1:3.2.8b-2', sha256: '36b17319b7c3fd7c670bd24dbce393e0776e1a4347a9467166194c8baec5644f' },
+  {
+    name: 'maxima-doc',
+    version: '5.46.0-11',
+    sha256: '01a726b693a7e465a62040ac5ade4762194d7553524231d77cd1fcd4a69a75b9',
+  },
+  {
+    name: 'octave-doc',
+    version: '7.3.0-2',
+    sha256: 'b27897cc7e3d688daa5cb8f8d1ea47077f3fbd205ce32e22522200ff0c1eadd5',
+  },
+  {
+    name: 'python-reportlab-doc',
+    version: '3.6.12-1+deb12u1',
+    sha256: 'f7d27c209eb0c2063b604f34414681d0694a83280aa1668f0bccc685f607131c',
+  },
+  {
+    name: 'r-doc-pdf',
+    version: '4.2.2.20221110-2',
+    sha256: 'beb104ad5818d261f280a868294645ca31d7c63365f2c9a55aa3ca9aad5aa71d',
+  },
+  {
+    name: 'texlive-fonts-recommended-doc',
+    version: '2022.20230122-3',
+    sha256: '566ee17ea41c6094b0438af03935a8e26b3c38433213177386e93be3a2087131',
+  },
+  {
+    name: 'texlive-latex-recommended-doc',
+    version: '2022.20230122-3',
+    sha256: '8bea1f81bf50354fa4f3046c2dbb82efba9b8520aca0b2ab12eed18554a66c11',
+  },
+  {
+    name: 'texlive-publishers-doc',
+    version: '2022.20230122-4',
+    sha256: '9b632913d4b0d0871bef41c414fc7ce1167e3bacb55b140901df0c95df1c5765',
+  },
+  {
+    name: 'texlive-science-doc',
+    version: '2022.20230122-4',
+    sha256: '0e0fcc74646b916402124e8394a7a8d896e1c959cd9b184b0d7a61e08c6e72db',
+  },
+  {
+    name: 'xfig-doc',
+    version: '1:3.2.8b-2',
+    sha256: '36b17319b7c3fd7c670bd24dbce393e0776e1a4347a9467166194c8baec5644f',
+  },
 ];
 
 export function realCacheDir(): string {
@@ -70,23 +126,42 @@ const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('h
 function fetchPackage(pkg: ManifestPackage, cache: string): string | undefined {
   const debs = join(cache, 'debs');
   mkdirSync(debs, { recursive: true });
-  const find = () => readdirSync(debs).find((f) => f.startsWith(`${pkg.name}_`) && f.endsWith('.deb') && sha256(readFileSync(join(debs, f))) === pkg.sha256);
+  const find = () =>
+    readdirSync(debs).find(
+      (f) => f.startsWith(`${pkg.name}_`) && f.endsWith('.deb') && sha256(readFileSync(join(debs, f))) === pkg.sha256,
+    );
   let file = find();
   if (!file) {
     try {
-      execFileSync('apt-get', ['download', `${pkg.name}=${pkg.version}`], { cwd: debs, stdio: 'pipe', timeout: 600_000 });
+      execFileSync('apt-get', ['download', `${pkg.name}=${pkg.version}`], {
+        cwd: debs,
+        stdio: 'pipe',
+        timeout: 600_000,
+      });
     } catch (error) {
-      console.log(`SKIP ${pkg.name} ${pkg.version}: apt-get download failed (${String((error as { stderr?: Buffer }).stderr ?? error).split('\n').find(Boolean) ?? 'no message'}); its PDFs are left out`);
+      console.log(
+        `SKIP ${pkg.name} ${pkg.version}: apt-get download failed (${
+          String((error as { stderr?: Buffer }).stderr ?? error)
+            .split('\n')
+            .find(Boolean) ?? 'no message'
+        }); its PDFs are left out`,
+      );
       return undefined;
     }
     file = find();
-    if (!file) console.log(`SKIP ${pkg.name} ${pkg.version}: the downloaded .deb does not match the pinned sha256; its PDFs are left out`);
+    if (!file)
+      console.log(
+        `SKIP ${pkg.name} ${pkg.version}: the downloaded .deb does not match the pinned sha256; its PDFs are left out`,
+      );
   }
   return file && join(debs, file);
 }
 
 /** Each package's extracted tree (`.pdf.gz` files unzipped beside themselves). */
-export function extractPackages(cache: string, packages: readonly ManifestPackage[] = PACKAGES): Map<ManifestPackage, string> {
+export function extractPackages(
+  cache: string,
+  packages: readonly ManifestPackage[] = PACKAGES,
+): Map<ManifestPackage, string> {
   const roots = new Map<ManifestPackage, string>();
   for (const pkg of packages) {
     const deb = fetchPackage(pkg, cache);
@@ -121,7 +196,10 @@ export interface RealPdf extends ManifestPdf {
 export function loadRealCorpus(filter?: (pdf: ManifestPdf) => boolean): RealPdf[] {
   const manifest = JSON.parse(readFileSync(MANIFEST_PATH, 'utf8')) as Manifest;
   const wanted = manifest.pdfs.filter(filter ?? (() => true));
-  const roots = extractPackages(realCacheDir(), manifest.packages.filter((p) => wanted.some((w) => w.package === p.name)));
+  const roots = extractPackages(
+    realCacheDir(),
+    manifest.packages.filter((p) => wanted.some((w) => w.package === p.name)),
+  );
   const byName = new Map([...roots].map(([pkg, root]) => [pkg.name, root]));
   return wanted.flatMap((pdf) => {
     const root = byName.get(pdf.package);

@@ -18,7 +18,14 @@ import { loadRealCorpus, realCacheDir, type RealPdf } from './corpus.js';
 import { scoreReal, type RealScore } from './score.js';
 import { truthOf, type RealTruth } from './truth.js';
 
-const { values } = parseArgs({ options: { half: { type: 'string' }, only: { type: 'string' }, 'no-anchor': { type: 'boolean', default: false }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    half: { type: 'string' },
+    only: { type: 'string' },
+    'no-anchor': { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
 
 interface Run {
   outputs: Map<string, string>;
@@ -41,7 +48,10 @@ async function runOurs(corpus: readonly RealPdf[]): Promise<Run> {
       console.log(`ours failed on ${pdf.id}: ${(error as Error).message}`);
     }
     seconds += (performance.now() - started) / 1000;
-    const second = await pdfToMarkdown(bytes).then((r) => r.markdown, () => '');
+    const second = await pdfToMarkdown(bytes).then(
+      (r) => r.markdown,
+      () => '',
+    );
     if (first === second) same++;
     outputs.set(pdf.id, first);
   }
@@ -64,7 +74,13 @@ async function runAnchor(corpus: readonly RealPdf[]): Promise<Run | string> {
       return link;
     });
     const started = performance.now();
-    await convert(inputs, { outputDir: join(dir, 'out'), format: 'markdown', quiet: true, imageOutput: 'off', markdownPageSeparator: '<!-- page %page-number% -->' });
+    await convert(inputs, {
+      outputDir: join(dir, 'out'),
+      format: 'markdown',
+      quiet: true,
+      imageOutput: 'off',
+      markdownPageSeparator: '<!-- page %page-number% -->',
+    });
     const seconds = (performance.now() - started) / 1000;
     const read = (i: number) => {
       try {
@@ -73,7 +89,11 @@ async function runAnchor(corpus: readonly RealPdf[]): Promise<Run | string> {
         return '';
       }
     };
-    return { outputs: new Map(corpus.map((pdf, i) => [pdf.id, read(i)])), seconds, note: 'one batch, JVM start included' };
+    return {
+      outputs: new Map(corpus.map((pdf, i) => [pdf.id, read(i)])),
+      seconds,
+      note: 'one batch, JVM start included',
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -107,7 +127,16 @@ interface Totals {
 }
 
 function total(scores: readonly RealScore[]): Totals {
-  const t: Totals = { heading: { truePositives: 0, predicted: 0, expected: 0 }, leaks: 0, running: 0, falseTables: 0, filesWithFalseTables: 0, noTableFiles: 0, words: { found: 0, total: 0 }, order: { found: 0, total: 0 } };
+  const t: Totals = {
+    heading: { truePositives: 0, predicted: 0, expected: 0 },
+    leaks: 0,
+    running: 0,
+    falseTables: 0,
+    filesWithFalseTables: 0,
+    noTableFiles: 0,
+    words: { found: 0, total: 0 },
+    order: { found: 0, total: 0 },
+  };
   for (const s of scores) {
     if (s.headings) for (const k of ['truePositives', 'predicted', 'expected'] as const) t.heading[k] += s.headings[k];
     t.leaks += s.runningLeaks;
@@ -144,17 +173,23 @@ function row(label: string, t: Totals, pages: number, run: Run): string[] {
 
 function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
   console.log([line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n'));
 }
 
 async function main(): Promise<void> {
-  const corpus = loadRealCorpus((pdf) => (!values.half || pdf.half === values.half) && (!values.only || pdf.id.includes(values.only)));
+  const corpus = loadRealCorpus(
+    (pdf) => (!values.half || pdf.half === values.half) && (!values.only || pdf.id.includes(values.only)),
+  );
   const cache = realCacheDir();
   const truths = new Map<string, RealTruth>();
   for (const pdf of corpus) truths.set(pdf.id, await truthOf(pdf, cache));
-  const pages = (half: string) => corpus.filter((p) => half === 'all' || p.half === half).reduce((n, p) => n + p.pages, 0);
-  console.log(`real corpus: ${corpus.length} PDFs, ${pages('all')} pages (tune ${pages('tune')}, held out ${pages('heldout')}); ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)}`);
+  const pages = (half: string) =>
+    corpus.filter((p) => half === 'all' || p.half === half).reduce((n, p) => n + p.pages, 0);
+  console.log(
+    `real corpus: ${corpus.length} PDFs, ${pages('all')} pages (tune ${pages('tune')}, held out ${pages('heldout')}); ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)}`,
+  );
 
   const ours = await runOurs(corpus);
   const cli = cliSeconds(corpus);
@@ -165,20 +200,34 @@ async function main(): Promise<void> {
     for (const pdf of corpus) {
       const name = pdf.id.replace(/^([^:]+):.*\/([^/]+)\.pdf$/, '$1--$2');
       writeFileSync(join(values.out, `${name}.ours.md`), ours.outputs.get(pdf.id) ?? '');
-      if (typeof anchor !== 'string') writeFileSync(join(values.out, `${name}.anchor.md`), anchor.outputs.get(pdf.id) ?? '');
+      if (typeof anchor !== 'string')
+        writeFileSync(join(values.out, `${name}.anchor.md`), anchor.outputs.get(pdf.id) ?? '');
     }
   }
 
-  const scores = (run: Run) => new Map(corpus.map((pdf) => [pdf.id, scoreReal(run.outputs.get(pdf.id) ?? '', truths.get(pdf.id)!)]));
+  const scores = (run: Run) =>
+    new Map(corpus.map((pdf) => [pdf.id, scoreReal(run.outputs.get(pdf.id) ?? '', truths.get(pdf.id)!)]));
   const oursScores = scores(ours);
-  console.log('\nper file (ours): heading F1, headings out/outline, leaks/running, false tables, word recall, 2-col order');
+  console.log(
+    '\nper file (ours): heading F1, headings out/outline, leaks/running, false tables, word recall, 2-col order',
+  );
   for (const pdf of corpus) {
     const s = oursScores.get(pdf.id)!;
     console.log(
       `${pdf.half === 'tune' ? 'T' : 'H'} ${pdf.id.replace(/^.*\//, '').padEnd(32)} ${s.headings ? fixed(f1(s.headings), 2) : ' -  '} ${s.headings ? `${s.headings.predicted}/${s.headings.expected}` : '-'} ${s.runningLeaks}/${s.runningLines} ${s.falseTables ?? '-'} ${fixed(ratio(s.words))} ${s.order.total ? fixed(ratio(s.order)) : '-'}`,
     );
   }
-  const header = ['half / engine', 'heading F1', 'headings', 'running leaks', 'false tables', 'word recall', '2-col order', 'pages/s', 'determ'];
+  const header = [
+    'half / engine',
+    'heading F1',
+    'headings',
+    'running leaks',
+    'false tables',
+    'word recall',
+    '2-col order',
+    'pages/s',
+    'determ',
+  ];
   const rows: string[][] = [];
   for (const half of ['tune', 'heldout', 'all']) {
     const ids = corpus.filter((p) => half === 'all' || p.half === half).map((p) => p.id);
@@ -190,9 +239,14 @@ async function main(): Promise<void> {
       rows.push(row(`${half} anchor`, total(ids.map((id) => anchorScores.get(id)!)), pages(half), share(anchor)));
     }
   }
-  console.log(`\nours: ${ours.note}${typeof anchor === 'string' ? '' : `; anchor: ${anchor.note}`}. Targets: heading F1 >= 0.85, leaks <= 2%, no false table, word recall >= 0.98, 2-col order >= 0.98`);
+  console.log(
+    `\nours: ${ours.note}${typeof anchor === 'string' ? '' : `; anchor: ${anchor.note}`}. Targets: heading F1 >= 0.85, leaks <= 2%, no false table, word recall >= 0.98, 2-col order >= 0.98`,
+  );
   printTable(header, rows);
-  if (cli) console.log(`\nCLI end to end (node start, compiled entry, ${cli.file.pages} pages, ${cli.file.id.replace(/^.*\//, '')}): ${fixed(cli.seconds, 2)} s median of 5 (target < 1 s)`);
+  if (cli)
+    console.log(
+      `\nCLI end to end (node start, compiled entry, ${cli.file.pages} pages, ${cli.file.id.replace(/^.*\//, '')}): ${fixed(cli.seconds, 2)} s median of 5 (target < 1 s)`,
+    );
 }
 
 await main();

@@ -18,18 +18,24 @@ export interface RealScore {
 const PAGE_MARKER = /^<!-- page (\d+) -->$/;
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*$/;
 /** Section numbers in front of a title ("2.1", "A.3", "IV.") are compared without: outlines keep or drop them. */
-const SECTION_NUMBER = /^(?:(?:chapter|section|part|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.?|[IVXLC]+\.?)\s+(?=\S)/i;
+const SECTION_NUMBER =
+  /^(?:(?:chapter|section|part|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.?|[IVXLC]+\.?)\s+(?=\S)/i;
 
 export function headingKey(text: string): string {
   const plain = normaliseText(text).replace(SECTION_NUMBER, '');
-  return plain.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return plain
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 function tokens(text: string): string[] {
-  return text
-    .replace(/(\p{Ll})-\s*\n\s*(\p{Ll})/gu, '$1$2')
-    .toLowerCase()
-    .match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    text
+      .replace(/(\p{Ll})-\s*\n\s*(\p{Ll})/gu, '$1$2')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 function multisetFound(expected: readonly string[], found: readonly string[]): number {
@@ -78,7 +84,16 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
   const runningLeaks = [...leaked.values()].reduce((a, b) => a + b, 0);
   // Running lines are meant to go: the words expected are the body's.
   const isRunning = (line: string) => !!truth.runningKeys[folioKey(line) ?? runningKey(line.trim())];
-  const expectedWords = tokens(truth.pageTexts.map((page) => page.split('\n').filter((line) => !isRunning(line)).join('\n')).join('\n'));
+  const expectedWords = tokens(
+    truth.pageTexts
+      .map((page) =>
+        page
+          .split('\n')
+          .filter((line) => !isRunning(line))
+          .join('\n'),
+      )
+      .join('\n'),
+  );
   const pages = outputPages(markdown);
   let orderFound = 0;
   let orderTotal = 0;
@@ -88,7 +103,9 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
     orderFound += multisetFound(expected, pairs(tokens(pages.get(page) ?? '')));
   }
   return {
-    headings: outline.length ? { truePositives: multisetFound(produced, outline), predicted: produced.length, expected: outline.length } : undefined,
+    headings: outline.length
+      ? { truePositives: multisetFound(produced, outline), predicted: produced.length, expected: outline.length }
+      : undefined,
     runningLeaks,
     runningLines: truth.runningLines,
     falseTables: truth.hasTables ? undefined : parseTables(markdown).length,

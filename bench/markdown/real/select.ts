@@ -15,7 +15,16 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { extractPackages, PACKAGES, realCacheDir, MANIFEST_PATH, type Manifest, type ManifestPdf } from './corpus.js';
 
-const FAMILY_CAP: Record<string, number> = { pdftex: 16, luatex: 8, xetex: 8, dvipdfmx: 6, ghostscript: 10, distiller: 10, groff: 6, other: 8 };
+const FAMILY_CAP: Record<string, number> = {
+  pdftex: 16,
+  luatex: 8,
+  xetex: 8,
+  dvipdfmx: 6,
+  ghostscript: 10,
+  distiller: 10,
+  groff: 6,
+  other: 8,
+};
 const PER_DIR_CAP = 2;
 const MIN_PAGES = 2;
 const MAX_PAGES = 40;
@@ -46,8 +55,18 @@ function* walk(dir: string): Generator<string> {
 
 function info(path: string): Record<string, string> {
   try {
-    const out = execFileSync('pdfinfo', [path], { encoding: 'latin1', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
-    return Object.fromEntries(out.split('\n').map((l) => /^([^:]+):\s*(.*)$/.exec(l)).filter((m) => m).map((m) => [m![1]!, m![2]!]));
+    const out = execFileSync('pdfinfo', [path], {
+      encoding: 'latin1',
+      timeout: 10_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return Object.fromEntries(
+      out
+        .split('\n')
+        .map((l) => /^([^:]+):\s*(.*)$/.exec(l))
+        .filter((m) => m)
+        .map((m) => [m![1]!, m![2]!]),
+    );
   } catch {
     return {};
   }
@@ -55,7 +74,14 @@ function info(path: string): Record<string, string> {
 
 function words(path: string): number {
   try {
-    return execFileSync('pdftotext', [path, '-'], { encoding: 'utf8', timeout: 20_000, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }).split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length;
+    return execFileSync('pdftotext', [path, '-'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      maxBuffer: 64 << 20,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .split(/\s+/)
+      .filter((w) => /\p{L}{2}/u.test(w)).length;
   } catch {
     return 0;
   }
@@ -92,7 +118,8 @@ const perDir = new Map<string, number>();
 const seen = new Set<string>();
 const chosen = candidates.filter((c) => {
   if (seen.has(c.sha256)) return false; // the same file shipped twice
-  if ((taken.get(c.family) ?? 0) >= (FAMILY_CAP[c.family] ?? 0) || (perDir.get(c.dir) ?? 0) >= PER_DIR_CAP) return false;
+  if ((taken.get(c.family) ?? 0) >= (FAMILY_CAP[c.family] ?? 0) || (perDir.get(c.dir) ?? 0) >= PER_DIR_CAP)
+    return false;
   taken.set(c.family, (taken.get(c.family) ?? 0) + 1);
   perDir.set(c.dir, (perDir.get(c.dir) ?? 0) + 1);
   seen.add(c.sha256);
@@ -103,4 +130,7 @@ const manifest: Manifest = {
   pdfs: chosen.map(({ family: _f, dir: _d, order: _o, ...pdf }) => pdf).sort((a, b) => (a.id < b.id ? -1 : 1)),
 };
 writeFileSync(MANIFEST_PATH, `${JSON.stringify(manifest, null, 2)}\n`);
-console.log(`${manifest.pdfs.length} PDFs, ${manifest.pdfs.reduce((n, p) => n + p.pages, 0)} pages; by family:`, Object.fromEntries(taken));
+console.log(
+  `${manifest.pdfs.length} PDFs, ${manifest.pdfs.reduce((n, p) => n + p.pages, 0)} pages; by family:`,
+  Object.fromEntries(taken),
+);

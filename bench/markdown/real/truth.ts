@@ -36,18 +36,32 @@ const TRUTH_VERSION = 4;
 const ROMAN = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
 
 export function runningKey(text: string): string {
-  return text.toLowerCase().replace(/\d+/g, '#').replace(/[\s·•|—–-]+/g, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/\d+/g, '#')
+    .replace(/[\s·•|—–-]+/g, ' ')
+    .trim();
 }
 
 function pdftotext(file: string, layout: boolean): string[] {
-  const out = execFileSync('pdftotext', [...(layout ? ['-layout'] : []), '-enc', 'UTF-8', file, '-'], { encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
+  const out = execFileSync('pdftotext', [...(layout ? ['-layout'] : []), '-enc', 'UTF-8', file, '-'], {
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    timeout: 120_000,
+  });
   const pages = out.split('\f');
   if (pages[pages.length - 1]!.trim() === '') pages.pop();
   return pages;
 }
 
 async function outlineOf(file: string): Promise<{ outline: OutlineEntry[]; tagged: boolean; structTables: boolean }> {
-  const document = await getDocument({ data: new Uint8Array(readFileSync(file)), verbosity: 0, isEvalSupported: false, stopAtErrors: false }).promise;
+  const document = await getDocument({
+    data: new Uint8Array(readFileSync(file)),
+    verbosity: 0,
+    isEvalSupported: false,
+    stopAtErrors: false,
+  }).promise;
   try {
     const outline: OutlineEntry[] = [];
     const visit = async (items: Awaited<ReturnType<typeof document.getOutline>> | null, depth: number) => {
@@ -91,7 +105,12 @@ function folioValue(text: string): number | undefined {
 
 /** Key of a lone page number as the scorer looks it up: `folio:17`, `folio:-12` (xii). */
 export function folioKey(text: string): string | undefined {
-  const value = folioValue(text.trim().toLowerCase().replace(/^(?:page\s*|[-–—(|]\s*)|\s*[-–—)|]$/g, ''));
+  const value = folioValue(
+    text
+      .trim()
+      .toLowerCase()
+      .replace(/^(?:page\s*|[-–—(|]\s*)|\s*[-–—)|]$/g, ''),
+  );
   return value === undefined ? undefined : `folio:${value}`;
 }
 
@@ -102,17 +121,26 @@ export function folioKey(text: string): string | undefined {
  */
 function findRunning(layoutPages: string[]): { keys: Record<string, number>; lines: number } {
   const ends = layoutPages.map((page) => {
-    const lines = page.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = page
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     return [...new Set([lines[0], lines[lines.length - 1]].filter((l): l is string => !!l))];
   });
   const needed = Math.max(2, Math.ceil(0.25 * layoutPages.length));
   const pagesWith = new Map<string, number>();
-  for (const lines of ends) for (const key of new Set(lines.map(runningKey))) pagesWith.set(key, (pagesWith.get(key) ?? 0) + 1);
+  for (const lines of ends)
+    for (const key of new Set(lines.map(runningKey))) pagesWith.set(key, (pagesWith.get(key) ?? 0) + 1);
   const offsets = new Map<string, number>();
   ends.forEach((lines, index) => {
     for (const line of lines) {
       const folio = folioKey(line);
-      if (folio) offsets.set(`${Number(folio.slice(6)) < 0 ? 'r' : 'a'}${Math.abs(Number(folio.slice(6))) - index}`, (offsets.get(`${Number(folio.slice(6)) < 0 ? 'r' : 'a'}${Math.abs(Number(folio.slice(6))) - index}`) ?? 0) + 1);
+      if (folio)
+        offsets.set(
+          `${Number(folio.slice(6)) < 0 ? 'r' : 'a'}${Math.abs(Number(folio.slice(6))) - index}`,
+          (offsets.get(`${Number(folio.slice(6)) < 0 ? 'r' : 'a'}${Math.abs(Number(folio.slice(6))) - index}`) ?? 0) +
+            1,
+        );
     }
   });
   const keys: Record<string, number> = {};
@@ -120,7 +148,13 @@ function findRunning(layoutPages: string[]): { keys: Record<string, number>; lin
     for (const line of lines) {
       const folio = folioKey(line);
       const value = folio ? Number(folio.slice(6)) : 0;
-      const key = folio ? ((offsets.get(`${value < 0 ? 'r' : 'a'}${Math.abs(value) - index}`) ?? 0) >= needed ? folio : undefined) : (pagesWith.get(runningKey(line)) ?? 0) >= needed && /\p{L}/u.test(line) ? runningKey(line) : undefined;
+      const key = folio
+        ? (offsets.get(`${value < 0 ? 'r' : 'a'}${Math.abs(value) - index}`) ?? 0) >= needed
+          ? folio
+          : undefined
+        : (pagesWith.get(runningKey(line)) ?? 0) >= needed && /\p{L}/u.test(line)
+          ? runningKey(line)
+          : undefined;
       if (key) keys[key] = (keys[key] ?? 0) + 1;
     }
   });
@@ -134,7 +168,9 @@ function isTwoColumn(layoutPage: string): boolean {
   const width = Math.max(...lines.map((l) => l.length));
   let best = 0;
   for (let x = Math.floor(0.35 * width); x <= Math.ceil(0.65 * width); x++) {
-    const count = lines.filter((l) => l.slice(x - 1, x + 2).trim() === '' && l.slice(0, x).trim().length >= 20 && l.slice(x).trim().length >= 20).length;
+    const count = lines.filter(
+      (l) => l.slice(x - 1, x + 2).trim() === '' && l.slice(0, x).trim().length >= 20 && l.slice(x).trim().length >= 20,
+    ).length;
     best = Math.max(best, count);
   }
   return best >= 0.5 * lines.length;

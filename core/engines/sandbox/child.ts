@@ -14,7 +14,15 @@ import { configureEnginePaths } from '../paths.js';
 import { configureConfinement, withEngineScope } from '../confine.js';
 import { killTree } from '../process-tree.js';
 import { flushTraces, startTracing, withRemoteParent } from '../../telemetry/tracing.js';
-import { SANDBOX_ENV, deserializeError, sandboxSettingsSchema, serializeError, type FromChild, type OfficeResultMessage, type ToChild } from './protocol.js';
+import {
+  SANDBOX_ENV,
+  deserializeError,
+  sandboxSettingsSchema,
+  serializeError,
+  type FromChild,
+  type OfficeResultMessage,
+  type ToChild,
+} from './protocol.js';
 
 function send(message: FromChild): void {
   // The server went away mid-run: nothing to tell; 'disconnect' below ends this process.
@@ -40,11 +48,14 @@ configureConfinement(settings.confine);
 const modules = new Map<string, Promise<Plugin[]>>();
 function load(module: string): Promise<Plugin[]> {
   if (!modules.has(module)) {
-    modules.set(module, exportedPlugins(module).then((plugins) => {
-      // Formats a plugin declares exist here as in the server (the registry checked them there).
-      registerDeclaredFormats(plugins);
-      return plugins;
-    }));
+    modules.set(
+      module,
+      exportedPlugins(module).then((plugins) => {
+        // Formats a plugin declares exist here as in the server (the registry checked them there).
+        registerDeclaredFormats(plugins);
+        return plugins;
+      }),
+    );
   }
   return modules.get(module)!;
 }
@@ -88,7 +99,8 @@ async function run(message: Extract<ToChild, { type: 'run' }>): Promise<void> {
   try {
     const plugin = (await load(message.module)).find((p) => p.id === message.pluginId);
     if (!plugin) throw new Error(`plugin '${message.pluginId}' is not exported by ${message.module}`);
-    const log = (level: 'debug' | 'info' | 'warn' | 'error') => (msg: string, data?: Record<string, unknown>) => send({ type: 'log', runId, level, msg, ...(data ? { data } : {}) });
+    const log = (level: 'debug' | 'info' | 'warn' | 'error') => (msg: string, data?: Record<string, unknown>) =>
+      send({ type: 'log', runId, level, msg, ...(data ? { data } : {}) });
     const ctx: RunContext = {
       target: message.target,
       workDir: message.workDir,
@@ -100,7 +112,9 @@ async function run(message: Extract<ToChild, { type: 'run' }>): Promise<void> {
     };
     // Engines this run starts see its work folder and its inputs (blobs may live elsewhere), nothing else.
     const scope = { writable: [message.workDir], readable: message.inputs.map((input) => input.path) };
-    const result: RunResult = await withEngineScope(scope, () => withRemoteParent(message.trace, () => plugin.run(message.inputs, message.options as never, ctx)));
+    const result: RunResult = await withEngineScope(scope, () =>
+      withRemoteParent(message.trace, () => plugin.run(message.inputs, message.options as never, ctx)),
+    );
     send({ type: 'result', runId, result });
   } catch (err) {
     send({ type: 'error', runId, error: serializeError(err) });
@@ -114,7 +128,8 @@ async function run(message: Extract<ToChild, { type: 'run' }>): Promise<void> {
 
 process.on('message', (message: ToChild) => {
   if (message.type === 'run') void run(message);
-  else if (message.type === 'abort' && current?.runId === message.runId) current.controller.abort(new PluginError(message.message));
+  else if (message.type === 'abort' && current?.runId === message.runId)
+    current.controller.abort(new PluginError(message.message));
   else if (message.type === 'office-result') officeRequests.get(message.requestId)?.(message.outcome);
 });
 
@@ -137,7 +152,9 @@ function preloadWhenIdle(delayMs = PRELOAD_IDLE_MS): void {
   if (!toPreload.length) return;
   preloadTimer = setTimeout(() => {
     if (current) return;
-    void load(toPreload.shift()!).catch(() => undefined).finally(() => preloadWhenIdle(0));
+    void load(toPreload.shift()!)
+      .catch(() => undefined)
+      .finally(() => preloadWhenIdle(0));
   }, delayMs);
 }
 

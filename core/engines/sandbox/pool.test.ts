@@ -25,7 +25,15 @@ describe('SandboxPool', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-sandbox-'));
     await writeFile(path.join(dir, 'in.txt'), 'hello');
     input = { path: path.join(dir, 'in.txt'), format: 'txt', filename: 'in.txt', bytes: 5 };
-    pool = new SandboxPool({ moduleOf: (id) => (id === 'unknown' ? undefined : FIXTURES), enginePaths: { 'tool-under-test': '/bin/echo' }, size: 2, heapMb: 512, log, killGraceMs: 300, memoryPollMs: 100 });
+    pool = new SandboxPool({
+      moduleOf: (id) => (id === 'unknown' ? undefined : FIXTURES),
+      enginePaths: { 'tool-under-test': '/bin/echo' },
+      size: 2,
+      heapMb: 512,
+      log,
+      killGraceMs: 300,
+      memoryPollMs: 100,
+    });
     pool.warm();
   });
   afterAll(async () => {
@@ -34,14 +42,25 @@ describe('SandboxPool', () => {
   });
 
   const run = (pluginId: string, over: Partial<SandboxRun> = {}): SandboxRun => ({
-    pluginId, inputs: [input], options: { ms: 0 }, target: 'md', workDir: dir, timeoutMs: 10_000, memoryMb: 400, ...over,
+    pluginId,
+    inputs: [input],
+    options: { ms: 0 },
+    target: 'md',
+    workDir: dir,
+    timeoutMs: 10_000,
+    memoryMb: 400,
+    ...over,
   });
   const hooks = (): SandboxHooks => ({ progress() {}, report() {}, log });
 
   it('runs a plugin in another process, forwarding progress, reports and logs', async () => {
     const progress: number[] = [];
     const detected: number[] = [];
-    const result = await pool.run(run('sandbox-echo'), { progress: (p) => progress.push(p), report: (d) => detected.push(d), log });
+    const result = await pool.run(run('sandbox-echo'), {
+      progress: (p) => progress.push(p),
+      report: (d) => detected.push(d),
+      log,
+    });
     expect(result).toEqual({ path: path.join(dir, 'out.md'), format: 'md' });
     const pid = Number(logged.find((l) => l.msg === 'echo ran')?.data?.pid);
     expect(pid).toBeGreaterThan(0);
@@ -55,7 +74,7 @@ describe('SandboxPool', () => {
     expect(await readFile((result as { path: string }).path, 'utf8')).toBe('resolved\n');
   });
 
-  it('runs engines jailed when confined: the run\'s folder and inputs only, no network', async (context) => {
+  it("runs engines jailed when confined: the run's folder and inputs only, no network", async (context) => {
     if (!(await probeConfinement()).ok) return context.skip();
     const beacon = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => beacon.listen(0, '127.0.0.1', resolve));
@@ -70,7 +89,10 @@ describe('SandboxPool', () => {
         `cat ${path.join(other, 'secret.txt')} 2>/dev/null || echo hidden`,
         `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && echo connected || echo offline`,
       ].join('; ');
-      const result = await confinedPool.run(run('sandbox-look', { workDir, options: { script: `bash -c '${script}'` } }), hooks());
+      const result = await confinedPool.run(
+        run('sandbox-look', { workDir, options: { script: `bash -c '${script}'` } }),
+        hooks(),
+      );
       expect(await readFile((result as { path: string }).path, 'utf8')).toBe('hello\nhidden\noffline\n');
     } finally {
       await confinedPool.close();
@@ -79,7 +101,9 @@ describe('SandboxPool', () => {
   });
 
   it('keeps a PluginError message as it is', async () => {
-    await expect(pool.run(run('sandbox-refuse'), hooks())).rejects.toThrow(new PluginError('This file is not what it claims'));
+    await expect(pool.run(run('sandbox-refuse'), hooks())).rejects.toThrow(
+      new PluginError('This file is not what it claims'),
+    );
   });
 
   it('kills a synchronous loop at its deadline, and the pool keeps serving', async () => {
@@ -97,14 +121,17 @@ describe('SandboxPool', () => {
   });
 
   it('kills a run past its memory cap with a clear error', async () => {
-    await expect(pool.run(run('sandbox-hog', { memoryMb: 300 }), hooks())).rejects.toThrow('exceeded the memory limit of 300 MB');
+    await expect(pool.run(run('sandbox-hog', { memoryMb: 300 }), hooks())).rejects.toThrow(
+      'exceeded the memory limit of 300 MB',
+    );
   });
 
   it('kills the engines a run started, not only the sandbox process', async () => {
     const outcome = pool.run(run('sandbox-engine', { timeoutMs: 5_000 }), hooks());
     // The engine this run started: a `sleep 300` below this test's process (a loaded machine may
     // need a while to start a fresh sandbox process, the previous tests having killed some).
-    const isEngine = async (pid: number) => (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').join(' ').trim() === 'sleep 300';
+    const isEngine = async (pid: number) =>
+      (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').join(' ').trim() === 'sleep 300';
     const engines: number[] = [];
     for (let tries = 0; !engines.length && tries < 40; tries++) {
       await sleep(100);
@@ -117,7 +144,9 @@ describe('SandboxPool', () => {
   });
 
   it('reports a crash of the sandbox process as a failed run', async () => {
-    await expect(pool.run(run('sandbox-crash'), hooks())).rejects.toThrow('The converter crashed while processing the file (exit code 70)');
+    await expect(pool.run(run('sandbox-crash'), hooks())).rejects.toThrow(
+      'The converter crashed while processing the file (exit code 70)',
+    );
     await expect(pool.run(run('sandbox-echo'), hooks())).resolves.toMatchObject({ format: 'md' });
   });
 
@@ -152,13 +181,27 @@ describe('SandboxPool with the service office pool', () => {
 
   function pools(officeOptions: Partial<ConstructorParameters<typeof LibreOfficePool>[0]> = {}) {
     const office = new LibreOfficePool({ size: 1, log, tmpDir: dir, ...officeOptions });
-    const sandbox = new SandboxPool({ moduleOf: () => FIXTURES, size: 1, heapMb: 512, log, killGraceMs: 300, office: office.convert });
+    const sandbox = new SandboxPool({
+      moduleOf: () => FIXTURES,
+      size: 1,
+      heapMb: 512,
+      log,
+      killGraceMs: 300,
+      office: office.convert,
+    });
     offices.push(office);
     sandboxes.push(sandbox);
     return { office, sandbox };
   }
   const officeRun = (workDir: string, over: Partial<SandboxRun> = {}): SandboxRun => ({
-    pluginId: 'sandbox-office', inputs: [{ ...input, path: path.join(workDir, 'in.txt') }], options: {}, target: 'md', workDir, timeoutMs: 60_000, memoryMb: 1024, ...over,
+    pluginId: 'sandbox-office',
+    inputs: [{ ...input, path: path.join(workDir, 'in.txt') }],
+    options: {},
+    target: 'md',
+    workDir,
+    timeoutMs: 60_000,
+    memoryMb: 1024,
+    ...over,
   });
   const hooks = (): SandboxHooks => ({ progress() {}, report() {}, log });
   /** A run's work dir, holding its input (as the runner's do). */
@@ -174,11 +217,15 @@ describe('SandboxPool with the service office pool', () => {
     const workDir = await runDir();
     const result = (await sandbox.run(officeRun(workDir), hooks())) as { path: string };
     expect(result.path).toBe(path.join(workDir, 'out', 'in.pdf'));
-    expect((await runProcess('pdftotext', [result.path, '-'], { timeoutMs: 10_000 })).stdout).toContain('hello from the sandbox');
+    expect((await runProcess('pdftotext', [result.path, '-'], { timeoutMs: 10_000 })).stdout).toContain(
+      'hello from the sandbox',
+    );
     expect(office.status()).toMatchObject({ conversions: 1, coldFallbacks: 0 });
 
     // The child is not trusted: a file outside its run's work dir is not converted for it.
-    await expect(sandbox.run(officeRun(await runDir(), { options: { source: '/etc/hostname' } }), hooks())).rejects.toThrow(/outside the run's work directory/);
+    await expect(
+      sandbox.run(officeRun(await runDir(), { options: { source: '/etc/hostname' } }), hooks()),
+    ).rejects.toThrow(/outside the run's work directory/);
     expect(office.status().conversions).toBe(1);
 
     // The run's deadline reaches the listener: killed and replaced.
@@ -186,7 +233,12 @@ describe('SandboxPool with the service office pool', () => {
     const hangDir = await runDir();
     // 100k pages of nothing: LibreOffice lays them out until it is killed.
     await writeFile(path.join(hangDir, 'hang.txt'), '\f'.repeat(100_000));
-    await expect(sandbox.run(officeRun(hangDir, { options: { source: path.join(hangDir, 'hang.txt') }, timeoutMs: 2_000 }), hooks())).rejects.toThrow('Timed out after 2 s');
+    await expect(
+      sandbox.run(
+        officeRun(hangDir, { options: { source: path.join(hangDir, 'hang.txt') }, timeoutMs: 2_000 }),
+        hooks(),
+      ),
+    ).rejects.toThrow('Timed out after 2 s');
     // The run settles at its deadline; the listener's replacement is counted as the kill lands.
     await vi.waitUntil(() => office.status().restarts === 1, { timeout: 10_000, interval: 20 });
     await vi.waitUntil(() => office.status().listeners[0]!.state === 'idle', { timeout: 60_000, interval: 50 });
@@ -198,7 +250,9 @@ describe('SandboxPool with the service office pool', () => {
     await office.warm();
     expect(office.status().mode).toBe('cold');
     const result = (await sandbox.run(officeRun(await runDir()), hooks())) as { path: string };
-    expect((await runProcess('pdftotext', [result.path, '-'], { timeoutMs: 10_000 })).stdout).toContain('hello from the sandbox');
+    expect((await runProcess('pdftotext', [result.path, '-'], { timeoutMs: 10_000 })).stdout).toContain(
+      'hello from the sandbox',
+    );
     expect(office.status()).toMatchObject({ conversions: 0, coldFallbacks: 1 });
   }, 180_000);
 });

@@ -23,7 +23,16 @@ import { confinementEnabled } from '../confine.js';
 import { killTree, treeRssBytes } from '../process-tree.js';
 import { recordSandboxKill, type SandboxKillReason } from '../../telemetry/metrics.js';
 import { traceCarrier } from '../../telemetry/tracing.js';
-import { SANDBOX_ENV, deserializeError, fromChildSchema, serializeError, type FromChild, type OfficeResultMessage, type RunMessage, type SandboxSettings } from './protocol.js';
+import {
+  SANDBOX_ENV,
+  deserializeError,
+  fromChildSchema,
+  serializeError,
+  type FromChild,
+  type OfficeResultMessage,
+  type RunMessage,
+  type SandboxSettings,
+} from './protocol.js';
 
 export interface SandboxPoolOptions {
   /** The module exporting a plugin (the standard families and PLUGINS= modules). */
@@ -100,7 +109,8 @@ type OfficeRequest = Extract<FromChild, { type: 'office-convert' }>;
 async function inside(dir: string, file: string): Promise<string> {
   const [root, real] = await Promise.all([realpath(dir), realpath(file)]);
   const relative = path.relative(root, real);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) throw new Error('office-convert: the path is outside the run\'s work directory');
+  if (relative.startsWith('..') || path.isAbsolute(relative))
+    throw new Error("office-convert: the path is outside the run's work directory");
   return real;
 }
 
@@ -120,7 +130,13 @@ class SandboxProcess {
   private onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
   private static nextRunId = 0;
 
-  constructor(settings: SandboxSettings, heapMb: number, startTimeoutMs: number, private readonly log: Logger, private readonly office?: OfficeConverter) {
+  constructor(
+    settings: SandboxSettings,
+    heapMb: number,
+    startTimeoutMs: number,
+    private readonly log: Logger,
+    private readonly office?: OfficeConverter,
+  ) {
     this.child = fork(CHILD_ENTRY, [], {
       execArgv: ['--import', TSX_LOADER, `--max-old-space-size=${heapMb}`],
       env: { ...process.env, [SANDBOX_ENV]: JSON.stringify(settings) },
@@ -136,7 +152,9 @@ class SandboxProcess {
       // not permitted here: runs share the CPU evenly
     }
     this.child.stdout!.resume();
-    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL)));
+    this.child
+      .stderr!.setEncoding('utf8')
+      .on('data', (chunk: string) => (this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL)));
     this.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new Error(`sandbox process did not start within ${startTimeoutMs} ms`));
@@ -150,7 +168,11 @@ class SandboxProcess {
       };
       this.onExit = (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`sandbox process exited on start (${signal ?? `code ${code}`}): ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}`));
+        reject(
+          new Error(
+            `sandbox process exited on start (${signal ?? `code ${code}`}): ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}`,
+          ),
+        );
       };
     });
     this.ready.catch(() => undefined);
@@ -162,7 +184,9 @@ class SandboxProcess {
       }
       this.onMessage?.(parsed.data);
     });
-    this.child.on('error', (err) => this.log.warn('sandbox process error', { pid: this.child.pid, error: err.message }));
+    this.child.on('error', (err) =>
+      this.log.warn('sandbox process error', { pid: this.child.pid, error: err.message }),
+    );
     this.child.on('exit', (code, signal) => {
       this.exited = true;
       this.onExit?.(code, signal);
@@ -179,7 +203,11 @@ class SandboxProcess {
    * run of the same family loaded), so one run is never charged for another's warm state.
    */
   execute(
-    run: SandboxRun, module: string, hooks: SandboxHooks, baselineBytes: number, options: Required<Pick<SandboxPoolOptions, 'memoryPollMs' | 'killGraceMs'>>,
+    run: SandboxRun,
+    module: string,
+    hooks: SandboxHooks,
+    baselineBytes: number,
+    options: Required<Pick<SandboxPoolOptions, 'memoryPollMs' | 'killGraceMs'>>,
   ): Promise<Outcome> {
     const runId = ++SandboxProcess.nextRunId;
     this.runs++;
@@ -218,7 +246,10 @@ class SandboxProcess {
         if (this.child.connected) this.child.send({ type: 'abort', runId, message: error.message });
         killTimer = setTimeout(kill, options.killGraceMs);
       };
-      const deadlineTimer = setTimeout(() => stop(new PluginError(`Timed out after ${Math.round(run.timeoutMs / 1000)} s`), true, 'deadline'), run.timeoutMs);
+      const deadlineTimer = setTimeout(
+        () => stop(new PluginError(`Timed out after ${Math.round(run.timeoutMs / 1000)} s`), true, 'deadline'),
+        run.timeoutMs,
+      );
       let sampling = false;
       const memoryWatch = setInterval(() => {
         if (sampling) return;
@@ -226,7 +257,11 @@ class SandboxProcess {
         void treeRssBytes(this.pid)
           .then((rss) => {
             if (rss - baselineBytes > run.memoryMb * MB) {
-              hooks.log.warn('run over its memory cap: killed', { rssMb: Math.round(rss / MB), baselineMb: Math.round(baselineBytes / MB), capMb: run.memoryMb });
+              hooks.log.warn('run over its memory cap: killed', {
+                rssMb: Math.round(rss / MB),
+                baselineMb: Math.round(baselineBytes / MB),
+                capMb: run.memoryMb,
+              });
               stop(memoryError(run.memoryMb), false, 'memory');
             }
           })
@@ -250,7 +285,9 @@ class SandboxProcess {
             return finish({ ok: false, error: deserializeError(message.error) });
           case 'office-convert':
             // One conversion at a time per run: a run cannot take every listener.
-            officeQueue = officeQueue.then(() => this.convertOffice(message, run, deadline, officeStop.signal)).catch((err: Error) => hooks.log.warn('office-convert could not be answered', { error: err.message }));
+            officeQueue = officeQueue
+              .then(() => this.convertOffice(message, run, deadline, officeStop.signal))
+              .catch((err: Error) => hooks.log.warn('office-convert could not be answered', { error: err.message }));
             return;
         }
       };
@@ -260,40 +297,67 @@ class SandboxProcess {
         finish({ ok: false, error: failure ?? this.crashError(code, signal, run.memoryMb) });
       };
 
-      if (this.exited || !this.child.connected) return finish({ ok: false, error: this.crashError(this.child.exitCode, this.child.signalCode, run.memoryMb) });
+      if (this.exited || !this.child.connected)
+        return finish({ ok: false, error: this.crashError(this.child.exitCode, this.child.signalCode, run.memoryMb) });
       const message: RunMessage = {
-        type: 'run', runId, pluginId: run.pluginId, module, inputs: run.inputs, options: run.options, target: run.target, workDir: run.workDir,
-        deadline, trace: traceCarrier(),
+        type: 'run',
+        runId,
+        pluginId: run.pluginId,
+        module,
+        inputs: run.inputs,
+        options: run.options,
+        target: run.target,
+        workDir: run.workDir,
+        deadline,
+        trace: traceCarrier(),
       };
       this.child.send(message);
     });
   }
 
   /** A run's LibreOffice conversion in the service's pool, answered to the run with office-result. */
-  private async convertOffice(request: OfficeRequest, run: SandboxRun, deadline: number, signal: AbortSignal): Promise<void> {
+  private async convertOffice(
+    request: OfficeRequest,
+    run: SandboxRun,
+    deadline: number,
+    signal: AbortSignal,
+  ): Promise<void> {
     let outcome: OfficeResultMessage['outcome'];
     try {
-      const result = this.office && !signal.aborted
-        ? await this.office(
-            {
-              input: await inside(run.workDir, request.input),
-              convertTo: request.convertTo,
-              outDir: await inside(run.workDir, request.outDir),
-              ...(request.inputFilter ? { inputFilter: request.inputFilter } : {}),
-            },
-            { signal, timeoutMs: Math.max(0, Math.min(request.timeoutMs, deadline - Date.now())), memoryMb: run.memoryMb },
-          )
-        : undefined;
-      outcome = result ? { kind: 'done', lastStderrLine: result.lastStderrLine, ...(result.output ? { output: result.output } : {}) } : { kind: 'cold' };
+      const result =
+        this.office && !signal.aborted
+          ? await this.office(
+              {
+                input: await inside(run.workDir, request.input),
+                convertTo: request.convertTo,
+                outDir: await inside(run.workDir, request.outDir),
+                ...(request.inputFilter ? { inputFilter: request.inputFilter } : {}),
+              },
+              {
+                signal,
+                timeoutMs: Math.max(0, Math.min(request.timeoutMs, deadline - Date.now())),
+                memoryMb: run.memoryMb,
+              },
+            )
+          : undefined;
+      outcome = result
+        ? { kind: 'done', lastStderrLine: result.lastStderrLine, ...(result.output ? { output: result.output } : {}) }
+        : { kind: 'cold' };
     } catch (err) {
       outcome = { kind: 'error', error: serializeError(err) };
     }
-    if (this.child.connected) this.child.send({ type: 'office-result', requestId: request.requestId, outcome } satisfies OfficeResultMessage);
+    if (this.child.connected)
+      this.child.send({ type: 'office-result', requestId: request.requestId, outcome } satisfies OfficeResultMessage);
   }
 
   /** Why the process died under a run, in words a client may see (the stderr tail is logged). */
   private crashError(code: number | null, signal: NodeJS.Signals | null, memoryMb: number): Error {
-    this.log.warn('sandbox process died during a run', { pid: this.pid, code, signal, stderr: this.stderrTail.slice(-2000) });
+    this.log.warn('sandbox process died during a run', {
+      pid: this.pid,
+      code,
+      signal,
+      stderr: this.stderrTail.slice(-2000),
+    });
     if (/heap out of memory|Reached heap limit/i.test(this.stderrTail)) return memoryError(memoryMb);
     // Nobody here sent SIGKILL (the pool records its own kills as the run's failure): the kernel did, out of memory.
     if (signal === 'SIGKILL') return memoryError(memoryMb);
@@ -329,8 +393,11 @@ export class SandboxPool {
 
   constructor(private readonly options: SandboxPoolOptions) {
     this.settings = {
-      preload: [...(options.preload ?? [])], enginePaths: options.enginePaths ?? {}, officePool: options.office !== undefined,
-      outbound: options.outbound ?? { allowPrivate: false }, confine: options.confine ?? confinementEnabled(),
+      preload: [...(options.preload ?? [])],
+      enginePaths: options.enginePaths ?? {},
+      officePool: options.office !== undefined,
+      outbound: options.outbound ?? { allowPrivate: false },
+      confine: options.confine ?? confinementEnabled(),
     };
     this.limits = { memoryPollMs: options.memoryPollMs ?? 200, killGraceMs: options.killGraceMs ?? 1_000 };
   }
@@ -338,7 +405,10 @@ export class SandboxPool {
   /** Start processes ahead of the first runs (errors are logged; a run would start one again). */
   warm(count = this.options.size): void {
     for (let i = this.all.size; i < Math.min(count, this.options.size); i++) {
-      this.spawn().then((p) => this.release(p), (err: Error) => this.options.log.error('sandbox process could not start', { error: err.message }));
+      this.spawn().then(
+        (p) => this.release(p),
+        (err: Error) => this.options.log.error('sandbox process could not start', { error: err.message }),
+      );
     }
   }
 
@@ -354,7 +424,14 @@ export class SandboxPool {
   }
 
   status(): SandboxStatus {
-    return { size: this.options.size, processes: this.all.size, busy: this.all.size - this.idle.length, waiting: this.waiters.length, killed: this.killed, recycled: this.recycled };
+    return {
+      size: this.options.size,
+      processes: this.all.size,
+      busy: this.all.size - this.idle.length,
+      waiting: this.waiters.length,
+      killed: this.killed,
+      recycled: this.recycled,
+    };
   }
 
   async close(): Promise<void> {
@@ -366,7 +443,13 @@ export class SandboxPool {
   }
 
   private async spawn(): Promise<SandboxProcess> {
-    const sandbox = new SandboxProcess(this.settings, this.options.heapMb, this.options.startTimeoutMs ?? 60_000, this.options.log, this.options.office);
+    const sandbox = new SandboxProcess(
+      this.settings,
+      this.options.heapMb,
+      this.options.startTimeoutMs ?? 60_000,
+      this.options.log,
+      this.options.office,
+    );
     this.all.add(sandbox);
     sandbox.child.once('exit', () => {
       this.all.delete(sandbox);
@@ -398,7 +481,11 @@ export class SandboxPool {
   private async release(sandbox: SandboxProcess, lastCapMb = 0): Promise<void> {
     let usable = !sandbox.exited && !this.closed;
     if (!usable && !this.closed) this.killed++;
-    if (usable && (sandbox.runs >= (this.options.recycleAfterRuns ?? 200) || (await sandbox.rssBytes()) > Math.max(this.options.recycleRssMb ?? 600, lastCapMb) * MB)) {
+    if (
+      usable &&
+      (sandbox.runs >= (this.options.recycleAfterRuns ?? 200) ||
+        (await sandbox.rssBytes()) > Math.max(this.options.recycleRssMb ?? 600, lastCapMb) * MB)
+    ) {
       sandbox.retire();
       this.all.delete(sandbox);
       this.recycled++;

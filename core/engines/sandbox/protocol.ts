@@ -56,7 +56,15 @@ export type SerializedError = z.infer<typeof serializedErrorSchema>;
 
 export function serializeError(err: unknown): SerializedError {
   if (err instanceof EngineError) {
-    return { name: err.name, message: err.message, stack: err.stack, reason: err.reason, command: err.command, exitCode: err.exitCode, stderrTail: err.stderrTail };
+    return {
+      name: err.name,
+      message: err.message,
+      stack: err.stack,
+      reason: err.reason,
+      command: err.command,
+      exitCode: err.exitCode,
+      stderrTail: err.stderrTail,
+    };
   }
   if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
   return { name: 'Error', message: String(err) };
@@ -78,16 +86,31 @@ export const fromChildSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('progress'), runId, percent: z.number() }),
   z.object({ type: z.literal('report'), runId, detected: z.number().int() }),
-  z.object({ type: z.literal('log'), runId, level: z.enum(['debug', 'info', 'warn', 'error']), msg: z.string(), data: z.record(z.string(), z.unknown()).optional() }),
   z.object({
-    type: z.literal('result'), runId,
-    result: z.union([z.object({ path: z.string(), format: z.string() }), z.object({ row: z.record(z.string(), z.unknown()) })]),
+    type: z.literal('log'),
+    runId,
+    level: z.enum(['debug', 'info', 'warn', 'error']),
+    msg: z.string(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  }),
+  z.object({
+    type: z.literal('result'),
+    runId,
+    result: z.union([
+      z.object({ path: z.string(), format: z.string() }),
+      z.object({ row: z.record(z.string(), z.unknown()) }),
+    ]),
   }),
   z.object({ type: z.literal('error'), runId, error: serializedErrorSchema }),
   /** A LibreOffice conversion for the server's warm pool; the server checks the paths lie in the run's work dir. */
   z.object({
-    type: z.literal('office-convert'), runId, requestId: z.number().int(),
-    input: z.string(), convertTo: z.string().regex(/^[a-z0-9]+(?::|$)/i, 'starts with an output extension'), inputFilter: z.string().optional(), outDir: z.string(),
+    type: z.literal('office-convert'),
+    runId,
+    requestId: z.number().int(),
+    input: z.string(),
+    convertTo: z.string().regex(/^[a-z0-9]+(?::|$)/i, 'starts with an output extension'),
+    inputFilter: z.string().optional(),
+    outDir: z.string(),
     timeoutMs: z.number().min(0),
   }),
 ]);

@@ -23,7 +23,9 @@ it('uses change streams on replica sets and sharded clusters, polling on a stand
   expect(await mongoDispatchChannel(answering({ setName: 'rs0' }), log)).toBeInstanceOf(ChangeStreamDispatch);
 });
 
-it('a change stream that cannot open leaves local dispatch immediate and the queue running', { timeout: 30_000 }, async () => {
+it('a change stream that cannot open leaves local dispatch immediate and the queue running', {
+  timeout: 30_000,
+}, async () => {
   const refusing = {
     command: async () => ({ setName: 'rs0' }),
     collection: () => ({
@@ -34,7 +36,11 @@ it('a change stream that cannot open leaves local dispatch immediate and the que
   } as unknown as Db;
   const dispatch = (await mongoDispatchChannel(refusing, log)) as ChangeStreamDispatch;
   let streamingAtStart: boolean | undefined;
-  const { firstWaitMs, secondWaitMs } = await measureDispatch({ log, dispatch, afterStart: () => (streamingAtStart = dispatch.streaming) });
+  const { firstWaitMs, secondWaitMs } = await measureDispatch({
+    log,
+    dispatch,
+    afterStart: () => (streamingAtStart = dispatch.streaming),
+  });
   expect(streamingAtStart).toBe(false);
   expect(warnings.some((w) => w.includes('change stream failed'))).toBe(true);
   // Both far inside the 5 s poll: signalled in this process, not found by a poll.

@@ -18,7 +18,10 @@ export async function createMongoQueueBackend(db: Db): Promise<MongoBackend> {
   const collection = db.collection(QUEUE_COLLECTION);
   // The index of earlier versions covered the single `run-job` name only.
   await collection.dropIndex('run_job_unique').catch(() => undefined);
-  await collection.createIndex({ 'data.jobId': 1 }, { name: UNIQUE_INDEX, unique: true, partialFilterExpression: { 'data.jobId': { $exists: true } } });
+  await collection.createIndex(
+    { 'data.jobId': 1 },
+    { name: UNIQUE_INDEX, unique: true, partialFilterExpression: { 'data.jobId': { $exists: true } } },
+  );
   return new MongoBackend({ mongo: db, collection: QUEUE_COLLECTION });
 }
 
@@ -27,7 +30,7 @@ export async function createMongoQueueBackend(db: Db): Promise<MongoBackend> {
  * single node) or a sharded cluster (mongos); a standalone server has neither.
  */
 export function supportsChangeStreams(hello: Document): boolean {
-  return typeof hello['setName'] === 'string' || hello['msg'] === 'isdbgrid';
+  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
 }
 
 /**
@@ -76,7 +79,9 @@ export async function mongoDispatchChannel(db: Db, log: Logger): Promise<Notific
   }
   const channel = new ChangeStreamDispatch({ db, collection: QUEUE_COLLECTION });
   // An EventEmitter error without a listener would crash the process; a broken stream only slows dispatch to the poll.
-  channel.on('error', (err: Error) => log.warn('queue change stream failed: dispatch falls back to polling until it reconnects', { error: err.message }));
+  channel.on('error', (err: Error) =>
+    log.warn('queue change stream failed: dispatch falls back to polling until it reconnects', { error: err.message }),
+  );
   log.info('queue dispatch across processes: MongoDB change stream');
   return channel;
 }

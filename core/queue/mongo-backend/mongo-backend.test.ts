@@ -15,7 +15,9 @@ describeWithMongo('MongoBackend (Agenda)', (url) => {
     return {
       openBackend: () => new MongoBackend({ address: url, collection }),
       spawnWorker: (options) =>
-        spawn(process.execPath, ['--import', 'tsx', workerEntry, collection, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] }),
+        spawn(process.execPath, ['--import', 'tsx', workerEntry, collection, JSON.stringify(options)], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        }),
       destroy: async () => {
         const client = await MongoClient.connect(url);
         try {

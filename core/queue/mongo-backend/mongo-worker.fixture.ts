@@ -7,5 +7,9 @@ import { runConformanceWorker, type ConformanceWorkerOptions } from '../sqlite-b
 
 const [collection, optionsJson] = process.argv.slice(2);
 const address = process.env.MONGODB_URL;
-if (!address || !collection || !optionsJson) throw new Error('usage: MONGODB_URL=... mongo-worker.fixture.ts <collection> <options JSON>');
-await runConformanceWorker(new MongoBackend({ address, collection }), JSON.parse(optionsJson) as ConformanceWorkerOptions);
+if (!address || !collection || !optionsJson)
+  throw new Error('usage: MONGODB_URL=... mongo-worker.fixture.ts <collection> <options JSON>');
+await runConformanceWorker(
+  new MongoBackend({ address, collection }),
+  JSON.parse(optionsJson) as ConformanceWorkerOptions,
+);

@@ -4,7 +4,13 @@
  * process, so a job accepted on one machine starts on another without waiting for a poll.
  * Polling (QUEUE_POLL_MS) stays as the safety net while the listening connection is down.
  */
-import { PostgresBackend, PostgresNotificationChannel, getCreateIndexesSQL, getCreateTableSQL, getUpdateTimestampTriggerSQL } from '@agendajs/postgres-backend';
+import {
+  PostgresBackend,
+  PostgresNotificationChannel,
+  getCreateIndexesSQL,
+  getCreateTableSQL,
+  getUpdateTimestampTriggerSQL,
+} from '@agendajs/postgres-backend';
 import pg from 'pg';
 import type { Logger } from '../../contract/index.js';
 
@@ -29,7 +35,9 @@ export async function prepareQueueSchema(url: string): Promise<void> {
     await client.query(getCreateTableSQL(QUEUE_TABLE));
     for (const sql of getCreateIndexesSQL(QUEUE_TABLE)) await client.query(sql);
     await client.query(getUpdateTimestampTriggerSQL(QUEUE_TABLE));
-    await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${QUEUE_TABLE}_one_entry_per_job ON ${QUEUE_TABLE} ((data->>'jobId')) WHERE data ? 'jobId'`);
+    await client.query(
+      `CREATE UNIQUE INDEX IF NOT EXISTS ${QUEUE_TABLE}_one_entry_per_job ON ${QUEUE_TABLE} ((data->>'jobId')) WHERE data ? 'jobId'`,
+    );
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -40,7 +48,10 @@ export async function prepareQueueSchema(url: string): Promise<void> {
 }
 
 /** The backend on `url`, with its own pool (the conversion queue's stop closes it). */
-export async function createPostgresQueueBackend(url: string, options: { poolSize?: number } = {}): Promise<PostgresBackend> {
+export async function createPostgresQueueBackend(
+  url: string,
+  options: { poolSize?: number } = {},
+): Promise<PostgresBackend> {
   await prepareQueueSchema(url);
   return queueBackendOn(url, options);
 }
@@ -81,7 +92,11 @@ export function queueBackendOn(url: string, options: { poolSize?: number } = {})
 /** LISTEN/NOTIFY on a resilient pool of its own, closed when Agenda disconnects the channel. */
 class DispatchChannel extends PostgresNotificationChannel {
   constructor(private readonly ownedPool: pg.Pool) {
-    super({ pool: ownedPool, channelName: QUEUE_CHANNEL, reconnect: { enabled: true, initialDelayMs: 250, maxDelayMs: 5_000, maxAttempts: Number.MAX_SAFE_INTEGER } });
+    super({
+      pool: ownedPool,
+      channelName: QUEUE_CHANNEL,
+      reconnect: { enabled: true, initialDelayMs: 250, maxDelayMs: 5_000, maxAttempts: Number.MAX_SAFE_INTEGER },
+    });
   }
 
   override async disconnect(): Promise<void> {
@@ -102,7 +117,9 @@ export function postgresDispatchChannel(url: string, log: Logger): PostgresNotif
   channel.on('error', (err: Error) => {
     if (down) return;
     down = true;
-    log.warn('queue LISTEN connection failed: dispatch falls back to polling until it reconnects', { error: err.message });
+    log.warn('queue LISTEN connection failed: dispatch falls back to polling until it reconnects', {
+      error: err.message,
+    });
   });
   channel.on('stateChange', (state: string) => {
     if (state !== 'connected' || !down) return;

@@ -38,24 +38,39 @@ afterAll(() => server?.stop(), 60_000);
 
 describe('PostgresBackend (Agenda)', () => {
   // One schema per run of the suite; every backend opens its own pool, as worker processes would.
-  backendConformanceSuite('PostgresBackend', async () => {
-    const url = await server.createSchema();
-    await prepareQueueSchema(url);
-    return {
-      openBackend: () => queueBackendOn(url),
-      spawnWorker: (options) => spawn(process.execPath, ['--import', 'tsx', workerEntry, url, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] }),
-      destroy: () => server.dropSchema(url),
-    };
-  }, { deviations: AS_PUBLISHED });
+  backendConformanceSuite(
+    'PostgresBackend',
+    async () => {
+      const url = await server.createSchema();
+      await prepareQueueSchema(url);
+      return {
+        openBackend: () => queueBackendOn(url),
+        spawnWorker: (options) =>
+          spawn(process.execPath, ['--import', 'tsx', workerEntry, url, JSON.stringify(options)], {
+            stdio: ['ignore', 'pipe', 'inherit'],
+          }),
+        destroy: () => server.dropSchema(url),
+      };
+    },
+    { deviations: AS_PUBLISHED },
+  );
 });
 
 describe('PostgreSQL dispatch across processes', () => {
-  it('a job accepted where no worker runs starts at once on a worker elsewhere (LISTEN/NOTIFY), long before the poll', { timeout: 60_000 }, async () => {
+  it('a job accepted where no worker runs starts at once on a worker elsewhere (LISTEN/NOTIFY), long before the poll', {
+    timeout: 60_000,
+  }, async () => {
     const url = await server.createSchema();
     const store = await PostgresStore.connect(url, { poolSize: 2 });
     const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
     const queueOn = async () =>
-      new Queue({ backend: await createPostgresQueueBackend(url), dispatch: postgresDispatchChannel(url, log), processEveryMs: POLL_MS, lockLifetimeMs: 10_000, log });
+      new Queue({
+        backend: await createPostgresQueueBackend(url),
+        dispatch: postgresDispatchChannel(url, log),
+        processEveryMs: POLL_MS,
+        lockLifetimeMs: 10_000,
+        log,
+      });
     const api = await queueOn();
     const worker = await queueOn();
     const started = new Map<string, number>();
@@ -64,7 +79,10 @@ describe('PostgreSQL dispatch across processes', () => {
       await api.signalOnly();
       await worker.startWorkers({
         runner: { run: async (jobId) => void started.set(jobId, Date.now()), triage: async () => 'queue' },
-        retention: { purge: async () => undefined }, store, concurrency: 2, plugins: [{ id: 'p', concurrency: 2 }],
+        retention: { purge: async () => undefined },
+        store,
+        concurrency: 2,
+        plugins: [{ id: 'p', concurrency: 2 }],
       });
       await sleep(300); // past the start-up scan
       const waits: number[] = [];

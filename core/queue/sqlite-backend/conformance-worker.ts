@@ -34,10 +34,10 @@ export async function runConformanceWorker(backend: AgendaBackend, options: Conf
   });
   agenda.define(
     options.jobName,
-    async job => {
+    async (job) => {
       const jobId = String(job.attrs._id);
       report({ event: 'start', worker: options.workerName, jobId });
-      await new Promise(resolve => setTimeout(resolve, options.jobDurationMs));
+      await new Promise((resolve) => setTimeout(resolve, options.jobDurationMs));
       report({ event: 'finish', worker: options.workerName, jobId });
     },
     { lockLifetime: options.lockLifetime },

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it as vitestIt } from 'vitest';
-import { Agenda, type AgendaBackend, type Job, type JobParameters, type JobRepository } from 'agenda';
+import { Agenda, type AgendaBackend, type JobParameters, type JobRepository } from 'agenda';
 import type { ConformanceWorkerOptions, WorkerEvent } from './conformance-worker.js';
 
 /**
@@ -36,7 +36,7 @@ function fromNow(ms: number): Date {
   return new Date(Date.now() + ms);
 }
 
-const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -54,14 +54,14 @@ function nextJob(repository: JobRepository, name: string, lockLifetimeMs = 10 * 
 /** Collects the JSON lines a conformance worker prints. */
 function recordWorkerEvents(child: ChildProcess, events: WorkerEvent[]): void {
   if (!child.stdout) throw new Error('spawnWorker must pipe the child’s stdout');
-  createInterface({ input: child.stdout }).on('line', line => {
+  createInterface({ input: child.stdout }).on('line', (line) => {
     if (line.startsWith('{')) events.push(JSON.parse(line) as WorkerEvent);
   });
 }
 
 async function stopWorker(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise(resolve => child.once('exit', resolve));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await Promise.race([exited, sleep(3000).then(() => child.kill('SIGKILL'))]);
 }
@@ -72,13 +72,19 @@ async function stopWorker(child: ChildProcess): Promise<void> {
  * guarantees this project relies on: a job is never run twice at once, and a job whose
  * worker died is picked up again once its lock expires.
  */
-export function backendConformanceSuite(name: string, createStorage: () => Promise<BackendStorage>, options: { deviations?: Record<string, string> } = {}): void {
+export function backendConformanceSuite(
+  name: string,
+  createStorage: () => Promise<BackendStorage>,
+  options: { deviations?: Record<string, string> } = {},
+): void {
   // A backend this project uses as published may differ where the project relies on nothing:
   // each such test is listed by title with the reason, and shows as skipped with it.
   const deviations = options.deviations ?? {};
   const it = ((title: string, ...rest: unknown[]) => {
     const reason = deviations[title];
-    return reason ? Reflect.apply(vitestIt.skip, undefined, [`${title} (${name} differs: ${reason})`, ...rest]) : Reflect.apply(vitestIt, undefined, [title, ...rest]);
+    return reason
+      ? Reflect.apply(vitestIt.skip, undefined, [`${title} (${name} differs: ${reason})`, ...rest])
+      : Reflect.apply(vitestIt, undefined, [title, ...rest]);
   }) as typeof vitestIt;
   describe(`${name}: backend conformance`, () => {
     let storage: BackendStorage;
@@ -142,7 +148,10 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
 
       it('updates a job that has an id, keeping the id', async () => {
         const saved = await repo.saveJob(jobParams('update', { priority: 5, data: { version: 1 } }), undefined);
-        const updated = await repo.saveJob({ ...saved, priority: 20, data: { version: 2 } }, { lastModifiedBy: 'editor' });
+        const updated = await repo.saveJob(
+          { ...saved, priority: 20, data: { version: 2 } },
+          { lastModifiedBy: 'editor' },
+        );
         expect(updated._id).toBe(saved._id);
         expect(updated).toMatchObject({ priority: 20, data: { version: 2 }, lastModifiedBy: 'editor' });
         expect((await repo.queryJobs({ name: 'update' })).total).toBe(1);
@@ -170,7 +179,10 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
 
       describe("type 'single' (every)", () => {
         it('keeps one job per name, updated in place', async () => {
-          const first = await repo.saveJob(jobParams('single', { type: 'single', nextRunAt: fromNow(60_000), data: { run: 1 } }), undefined);
+          const first = await repo.saveJob(
+            jobParams('single', { type: 'single', nextRunAt: fromNow(60_000), data: { run: 1 } }),
+            undefined,
+          );
           const second = await repo.saveJob(
             jobParams('single', { type: 'single', nextRunAt: fromNow(120_000), priority: 10, data: { run: 2 } }),
             undefined,
@@ -184,7 +196,10 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
         it('keeps the stored schedule when saved again with a nextRunAt already due', async () => {
           const scheduled = fromNow(60_000);
           await repo.saveJob(jobParams('single-due', { type: 'single', nextRunAt: scheduled }), undefined);
-          const again = await repo.saveJob(jobParams('single-due', { type: 'single', nextRunAt: new Date() }), undefined);
+          const again = await repo.saveJob(
+            jobParams('single-due', { type: 'single', nextRunAt: new Date() }),
+            undefined,
+          );
           expect(again.nextRunAt?.getTime()).toBe(scheduled.getTime());
         });
 
@@ -198,9 +213,18 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
 
       describe('unique', () => {
         it('updates the job matching the unique query instead of inserting', async () => {
-          const first = await repo.saveJob(jobParams('uniq', { data: { userId: 1, v: 1 }, unique: { 'data.userId': 1 } }), undefined);
-          const second = await repo.saveJob(jobParams('uniq', { data: { userId: 1, v: 2 }, unique: { 'data.userId': 1 } }), undefined);
-          const other = await repo.saveJob(jobParams('uniq', { data: { userId: 2, v: 1 }, unique: { 'data.userId': 2 } }), undefined);
+          const first = await repo.saveJob(
+            jobParams('uniq', { data: { userId: 1, v: 1 }, unique: { 'data.userId': 1 } }),
+            undefined,
+          );
+          const second = await repo.saveJob(
+            jobParams('uniq', { data: { userId: 1, v: 2 }, unique: { 'data.userId': 1 } }),
+            undefined,
+          );
+          const other = await repo.saveJob(
+            jobParams('uniq', { data: { userId: 2, v: 1 }, unique: { 'data.userId': 2 } }),
+            undefined,
+          );
           expect(second._id).toBe(first._id);
           expect(second.data).toEqual({ userId: 1, v: 2 });
           expect(other._id).not.toBe(first._id);
@@ -240,7 +264,10 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
         });
 
         it('with leading debounce, keeps the first nextRunAt and updates the data', async () => {
-          const opts = { unique: { 'data.key': 'l' }, uniqueOpts: { debounce: { delay: 5000, strategy: 'leading' as const } } };
+          const opts = {
+            unique: { 'data.key': 'l' },
+            uniqueOpts: { debounce: { delay: 5000, strategy: 'leading' as const } },
+          };
           const first = await repo.saveJob(jobParams('leading', { data: { key: 'l', n: 1 }, ...opts }), undefined);
           expect(first.nextRunAt!.getTime()).toBeLessThanOrEqual(Date.now());
           const second = await repo.saveJob(
@@ -280,31 +307,43 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
 
       beforeEach(async () => {
         const saved = [
-          await repo.saveJob(jobParams('job-a', { priority: 10, nextRunAt: fromNow(60_000), data: { type: 'alpha', count: 1 } }), undefined),
-          await repo.saveJob(jobParams('job-b', { priority: 5, nextRunAt: fromNow(120_000), data: { type: 'beta', count: 2 } }), undefined),
-          await repo.saveJob(jobParams('job-a', { priority: 15, nextRunAt: fromNow(180_000), data: { type: 'alpha', count: 3 } }), undefined),
-          await repo.saveJob(jobParams('other_%', { nextRunAt: ago(1000), data: { type: 'gamma', deep: { flag: true } } }), undefined),
+          await repo.saveJob(
+            jobParams('job-a', { priority: 10, nextRunAt: fromNow(60_000), data: { type: 'alpha', count: 1 } }),
+            undefined,
+          ),
+          await repo.saveJob(
+            jobParams('job-b', { priority: 5, nextRunAt: fromNow(120_000), data: { type: 'beta', count: 2 } }),
+            undefined,
+          ),
+          await repo.saveJob(
+            jobParams('job-a', { priority: 15, nextRunAt: fromNow(180_000), data: { type: 'alpha', count: 3 } }),
+            undefined,
+          ),
+          await repo.saveJob(
+            jobParams('other_%', { nextRunAt: ago(1000), data: { type: 'gamma', deep: { flag: true } } }),
+            undefined,
+          ),
         ];
-        ids = saved.map(job => String(job._id));
+        ids = saved.map((job) => String(job._id));
       });
 
       it('returns every job with its state when unfiltered', async () => {
         const result = await repo.queryJobs();
         expect(result.total).toBe(4);
-        expect(result.jobs.map(job => job.state).sort()).toEqual(['queued', 'scheduled', 'scheduled', 'scheduled']);
+        expect(result.jobs.map((job) => job.state).sort()).toEqual(['queued', 'scheduled', 'scheduled', 'scheduled']);
       });
 
       it('filters by name, names, id and ids', async () => {
         expect((await repo.queryJobs({ name: 'job-a' })).total).toBe(2);
         expect((await repo.queryJobs({ names: ['job-a', 'job-b'] })).total).toBe(3);
-        expect((await repo.queryJobs({ id: ids[1] })).jobs.map(job => job.name)).toEqual(['job-b']);
+        expect((await repo.queryJobs({ id: ids[1] })).jobs.map((job) => job.name)).toEqual(['job-b']);
         expect((await repo.queryJobs({ ids: [ids[0]!, ids[3]!] })).total).toBe(2);
         expect((await repo.queryJobs({ id: 'no-such-id' })).total).toBe(0);
       });
 
       it('searches names case-insensitively, with LIKE wildcards taken literally', async () => {
         expect((await repo.queryJobs({ search: 'JOB' })).total).toBe(3);
-        expect((await repo.queryJobs({ search: '_%' })).jobs.map(job => job.name)).toEqual(['other_%']);
+        expect((await repo.queryJobs({ search: '_%' })).jobs.map((job) => job.name)).toEqual(['other_%']);
       });
 
       it('matches data partially, nested, and type-exactly', async () => {
@@ -318,15 +357,15 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
         const all = await repo.queryJobs({ sort: { priority: 'desc' } });
         const page = await repo.queryJobs({ sort: { priority: 'desc' }, skip: 1, limit: 2 });
         expect(page.total).toBe(4);
-        expect(page.jobs.map(job => job._id)).toEqual(all.jobs.slice(1, 3).map(job => job._id));
-        expect(all.jobs.map(job => job.priority)).toEqual([15, 10, 5, 0]);
+        expect(page.jobs.map((job) => job._id)).toEqual(all.jobs.slice(1, 3).map((job) => job._id));
+        expect(all.jobs.map((job) => job.priority)).toEqual([15, 10, 5, 0]);
       });
 
       it('sorts ascending and descending, ignoring unknown sort fields', async () => {
         const ascending = await repo.queryJobs({ sort: { nextRunAt: 'asc' } });
-        expect(ascending.jobs.map(job => job.name)).toEqual(['other_%', 'job-a', 'job-b', 'job-a']);
+        expect(ascending.jobs.map((job) => job.name)).toEqual(['other_%', 'job-a', 'job-b', 'job-a']);
         const descending = await repo.queryJobs({ sort: { nextRunAt: 'desc', ['bogus; DROP' as 'name']: 'asc' } });
-        expect(descending.jobs.map(job => job.name)).toEqual(['job-a', 'job-b', 'job-a', 'other_%']);
+        expect(descending.jobs.map((job) => job.name)).toEqual(['job-a', 'job-b', 'job-a', 'other_%']);
       });
 
       it('filters by computed state, with disabled jobs reported as paused', async () => {
@@ -334,7 +373,7 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
         expect((await repo.queryJobs({ state: 'scheduled' })).total).toBe(2);
         expect((await repo.queryJobs({ state: 'queued' })).total).toBe(1);
         const paused = await repo.queryJobs({ state: 'paused' });
-        expect(paused.jobs.map(job => job.name)).toEqual(['job-b']);
+        expect(paused.jobs.map((job) => job.name)).toEqual(['job-b']);
         const limited = await repo.queryJobs({ state: 'scheduled', limit: 1 });
         expect(limited).toMatchObject({ total: 2, jobs: [expect.objectContaining({ state: 'scheduled' })] });
       });
@@ -351,12 +390,15 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
       await repo.lockJob(running, undefined);
       await repo.saveJob(jobParams('overview', { nextRunAt: fromNow(60_000) }), undefined);
       await repo.saveJob(jobParams('overview', { nextRunAt: null, lastFinishedAt: new Date() }), undefined);
-      await repo.saveJob(jobParams('overview', { nextRunAt: null, failedAt: new Date(), failReason: 'boom', failCount: 1 }), undefined);
+      await repo.saveJob(
+        jobParams('overview', { nextRunAt: null, failedAt: new Date(), failReason: 'boom', failCount: 1 }),
+        undefined,
+      );
       await repo.saveJob(jobParams('overview', { repeatInterval: '1 hour', nextRunAt: fromNow(60_000) }), undefined);
       await repo.saveJob(jobParams('overview', { disabled: true }), undefined);
       await repo.saveJob(jobParams('elsewhere', { nextRunAt: ago(1000) }), undefined);
       const overview = await repo.getJobsOverview();
-      expect(overview.find(entry => entry.name === 'overview')).toEqual({
+      expect(overview.find((entry) => entry.name === 'overview')).toEqual({
         name: 'overview',
         total: 6,
         running: 1,
@@ -367,7 +409,7 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
         repeating: 1,
         paused: 1,
       });
-      expect(overview.find(entry => entry.name === 'elsewhere')).toMatchObject({ total: 1, queued: 1 });
+      expect(overview.find((entry) => entry.name === 'elsewhere')).toMatchObject({ total: 1, queued: 1 });
     });
 
     describe('removing, disabling, purging', () => {
@@ -394,9 +436,9 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
         await repo.saveJob(jobParams('toggle', { disabled: true }), undefined);
         expect(await repo.disableJobs({})).toBe(0);
         expect(await repo.disableJobs({ name: 'toggle' })).toBe(1);
-        expect((await repo.queryJobs({ name: 'toggle' })).jobs.every(job => job.disabled)).toBe(true);
+        expect((await repo.queryJobs({ name: 'toggle' })).jobs.every((job) => job.disabled)).toBe(true);
         expect(await repo.enableJobs({ name: 'toggle' })).toBe(2);
-        expect((await repo.queryJobs({ name: 'toggle' })).jobs.some(job => job.disabled)).toBe(false);
+        expect((await repo.queryJobs({ name: 'toggle' })).jobs.some((job) => job.disabled)).toBe(false);
       });
 
       it('purgeAllJobs removes everything', async () => {
@@ -444,7 +486,8 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
         await repo.saveJobState({ ...locked!, nextRunAt: null }, undefined);
         await repo.unlockJobs([]);
         await repo.unlockJobs([first._id!, second._id!]);
-        for (const job of [first, second]) expect((await repo.getJobById(String(job._id)))?.lockedAt ?? null).toBeNull();
+        for (const job of [first, second])
+          expect((await repo.getJobById(String(job._id)))?.lockedAt ?? null).toBeNull();
       });
     });
 
@@ -494,7 +537,7 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
         try {
           for (let i = 0; i < 20; i++) await repo.saveJob(jobParams('contended', { nextRunAt: ago(1000) }), undefined);
           const taken: string[] = [];
-          const pickers = [repo, other.repository].map(async picker => {
+          const pickers = [repo, other.repository].map(async (picker) => {
             for (let job = await nextJob(picker, 'contended'); job; job = await nextJob(picker, 'contended')) {
               taken.push(String(job._id));
               await sleep(1);
@@ -515,11 +558,29 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
         const locked = await repo.lockJob(saved, undefined);
         const finishedAt = new Date();
         await repo.saveJobState(
-          { ...locked!, lockedAt: undefined, lastRunAt: ago(10), lastFinishedAt: finishedAt, progress: 50, failCount: 1, failReason: 'boom', failedAt: finishedAt, nextRunAt: null },
+          {
+            ...locked!,
+            lockedAt: undefined,
+            lastRunAt: ago(10),
+            lastFinishedAt: finishedAt,
+            progress: 50,
+            failCount: 1,
+            failReason: 'boom',
+            failedAt: finishedAt,
+            nextRunAt: null,
+          },
           { lastModifiedBy: 'w2' },
         );
         const stored = await repo.getJobById(String(saved._id));
-        expect(stored).toMatchObject({ progress: 50, failCount: 1, failReason: 'boom', failedAt: finishedAt, lastFinishedAt: finishedAt, nextRunAt: null, lastModifiedBy: 'w2' });
+        expect(stored).toMatchObject({
+          progress: 50,
+          failCount: 1,
+          failReason: 'boom',
+          failedAt: finishedAt,
+          lastFinishedAt: finishedAt,
+          nextRunAt: null,
+          lastModifiedBy: 'w2',
+        });
         expect(stored?.lockedAt ?? null).toBeNull();
       });
 
@@ -534,7 +595,9 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
       const agendas: Agenda[] = [];
       const children: ChildProcess[] = [];
 
-      async function startAgenda(options: { name?: string; lockLimit?: number; maxConcurrency?: number } = {}): Promise<Agenda> {
+      async function startAgenda(
+        options: { name?: string; lockLimit?: number; maxConcurrency?: number } = {},
+      ): Promise<Agenda> {
         const agenda = new Agenda({ backend: storage.openBackend(), processEvery: PROCESS_EVERY_MS, ...options });
         agendas.push(agenda);
         await agenda.ready;
@@ -542,21 +605,25 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
       }
 
       afterEach(async () => {
-        await Promise.all(agendas.splice(0).map(agenda => agenda.stop()));
+        await Promise.all(agendas.splice(0).map((agenda) => agenda.stop()));
         await Promise.all(children.splice(0).map(stopWorker));
       });
 
       it('runs a job scheduled with now(), passing its data, and records completion', async () => {
         const agenda = await startAgenda();
         const received: unknown[] = [];
-        agenda.define('greet', async job => {
+        agenda.define('greet', async (job) => {
           received.push(job.attrs.data);
         });
         await agenda.start();
         const job = await agenda.now('greet', { to: 'world' });
         await waitFor(() => received.length > 0, 5000, 'the job to run');
         expect(received).toEqual([{ to: 'world' }]);
-        await waitFor(async () => (await repo.getJobById(String(job.attrs._id)))?.lastFinishedAt !== undefined, 5000, 'completion');
+        await waitFor(
+          async () => (await repo.getJobById(String(job.attrs._id)))?.lastFinishedAt !== undefined,
+          5000,
+          'completion',
+        );
         const stored = await repo.getJobById(String(job.attrs._id));
         expect(stored?.lockedAt ?? null).toBeNull();
         expect(stored?.nextRunAt ?? null).toBeNull();
@@ -567,12 +634,19 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
         agenda.define('explode', async () => {
           throw new Error('kaboom');
         });
-        const failed = new Promise<Error>(resolve => agenda.on('fail:explode', (error: Error) => resolve(error)));
+        const failed = new Promise<Error>((resolve) => agenda.on('fail:explode', (error: Error) => resolve(error)));
         await agenda.start();
         const job = await agenda.now('explode');
         expect((await failed).message).toBe('kaboom');
-        await waitFor(async () => (await repo.getJobById(String(job.attrs._id)))?.failCount === 1, 5000, 'the failure to be stored');
-        expect(await repo.getJobById(String(job.attrs._id))).toMatchObject({ failReason: 'kaboom', failedAt: expect.any(Date) });
+        await waitFor(
+          async () => (await repo.getJobById(String(job.attrs._id)))?.failCount === 1,
+          5000,
+          'the failure to be stored',
+        );
+        expect(await repo.getJobById(String(job.attrs._id))).toMatchObject({
+          failReason: 'kaboom',
+          failedAt: expect.any(Date),
+        });
       });
 
       it('repeats a job scheduled with every(), keeping a single row', async () => {
@@ -606,7 +680,7 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
       it('runs higher-priority jobs first', async () => {
         const agenda = await startAgenda({ maxConcurrency: 1 });
         const order: number[] = [];
-        agenda.define('ranked', async job => {
+        agenda.define('ranked', async (job) => {
           order.push(job.attrs.priority);
         });
         const when = ago(1000);
@@ -624,9 +698,13 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
 
         const agenda = await startAgenda();
         const ran: string[] = [];
-        agenda.define('orphan', async job => {
-          ran.push(String(job.attrs._id));
-        }, { lockLifetime: 1000 });
+        agenda.define(
+          'orphan',
+          async (job) => {
+            ran.push(String(job.attrs._id));
+          },
+          { lockLifetime: 1000 },
+        );
         await agenda.start();
         await waitFor(() => ran.length > 0, 5000, 'the orphaned job to run');
         expect(ran).toEqual([String(crashed._id)]);
@@ -636,7 +714,7 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
         const runs = new Map<string, string[]>();
         for (const workerName of ['first', 'second']) {
           const agenda = await startAgenda({ name: workerName, lockLimit: 2 });
-          agenda.define('shared', async job => {
+          agenda.define('shared', async (job) => {
             const id = String(job.attrs._id);
             runs.set(id, [...(runs.get(id) ?? []), workerName]);
             await sleep(10);
@@ -646,13 +724,16 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
         for (let i = 0; i < 30; i++) await repo.saveJob(jobParams('shared', { nextRunAt: ago(10) }), undefined);
         await waitFor(() => runs.size === 30, 15_000, 'all jobs to run');
         await sleep(PROCESS_EVERY_MS * 4);
-        expect([...runs.values()].filter(workers => workers.length > 1)).toEqual([]);
+        expect([...runs.values()].filter((workers) => workers.length > 1)).toEqual([]);
         const workersUsed = new Set([...runs.values()].flat());
         expect(workersUsed).toEqual(new Set(['first', 'second']));
       });
 
       describe('across processes', () => {
-        const workerOptions = (workerName: string, overrides: Partial<ConformanceWorkerOptions> = {}): ConformanceWorkerOptions => ({
+        const workerOptions = (
+          workerName: string,
+          overrides: Partial<ConformanceWorkerOptions> = {},
+        ): ConformanceWorkerOptions => ({
           workerName,
           jobName: 'cross-process',
           jobDurationMs: 20,
@@ -662,20 +743,29 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
           ...overrides,
         });
 
-        async function spawnReadyWorker(options: ConformanceWorkerOptions, events: WorkerEvent[]): Promise<ChildProcess> {
+        async function spawnReadyWorker(
+          options: ConformanceWorkerOptions,
+          events: WorkerEvent[],
+        ): Promise<ChildProcess> {
           const child = storage.spawnWorker!(options);
           children.push(child);
           recordWorkerEvents(child, events);
-          await waitFor(() => events.some(e => e.event === 'ready' && e.worker === options.workerName), 15_000, `worker ${options.workerName} to start`);
+          await waitFor(
+            () => events.some((e) => e.event === 'ready' && e.worker === options.workerName),
+            15_000,
+            `worker ${options.workerName} to start`,
+          );
           return child;
         }
 
         it('worker processes and an in-process Agenda never run the same job twice', async ({ skip }) => {
           if (!storage.spawnWorker) skip();
           const events: WorkerEvent[] = [];
-          await Promise.all(['child-1', 'child-2'].map(workerName => spawnReadyWorker(workerOptions(workerName), events)));
+          await Promise.all(
+            ['child-1', 'child-2'].map((workerName) => spawnReadyWorker(workerOptions(workerName), events)),
+          );
           const agenda = await startAgenda({ name: 'parent', lockLimit: 2 });
-          agenda.define('cross-process', async job => {
+          agenda.define('cross-process', async (job) => {
             const jobId = String(job.attrs._id);
             events.push({ event: 'start', worker: 'parent', jobId });
             await sleep(20);
@@ -684,31 +774,40 @@ export function backendConformanceSuite(name: string, createStorage: () => Promi
           await agenda.start();
 
           const jobCount = 60;
-          for (let i = 0; i < jobCount; i++) await repo.saveJob(jobParams('cross-process', { nextRunAt: ago(10) }), undefined);
-          const finished = () => new Set(events.filter(e => e.event === 'finish').map(e => (e as { jobId: string }).jobId));
+          for (let i = 0; i < jobCount; i++)
+            await repo.saveJob(jobParams('cross-process', { nextRunAt: ago(10) }), undefined);
+          const finished = () =>
+            new Set(events.filter((e) => e.event === 'finish').map((e) => (e as { jobId: string }).jobId));
           await waitFor(() => finished().size === jobCount, 20_000, 'all jobs to finish');
           await sleep(PROCESS_EVERY_MS * 4);
 
-          const starts = events.filter(e => e.event === 'start');
+          const starts = events.filter((e) => e.event === 'start');
           expect(starts).toHaveLength(jobCount);
-          expect(new Set(starts.map(e => e.worker))).toEqual(new Set(['child-1', 'child-2', 'parent']));
+          expect(new Set(starts.map((e) => e.worker))).toEqual(new Set(['child-1', 'child-2', 'parent']));
         });
 
         it('a job whose worker process was killed mid-run is run again after its lock expires', async ({ skip }) => {
           if (!storage.spawnWorker) skip();
           const events: WorkerEvent[] = [];
-          const child = await spawnReadyWorker(workerOptions('doomed', { jobDurationMs: 60_000, lockLifetime: 500 }), events);
+          const child = await spawnReadyWorker(
+            workerOptions('doomed', { jobDurationMs: 60_000, lockLifetime: 500 }),
+            events,
+          );
           const job = await repo.saveJob(jobParams('cross-process', { nextRunAt: ago(10) }), undefined);
-          await waitFor(() => events.some(e => e.event === 'start'), 10_000, 'the child to start the job');
+          await waitFor(() => events.some((e) => e.event === 'start'), 10_000, 'the child to start the job');
           child.kill('SIGKILL');
-          await new Promise(resolve => child.once('exit', resolve));
+          await new Promise((resolve) => child.once('exit', resolve));
           expect((await repo.getJobById(String(job._id)))?.lockedAt).toBeInstanceOf(Date);
 
           const agenda = await startAgenda({ name: 'rescuer' });
           const rescued: string[] = [];
-          agenda.define('cross-process', async rescuedJob => {
-            rescued.push(String(rescuedJob.attrs._id));
-          }, { lockLifetime: 500 });
+          agenda.define(
+            'cross-process',
+            async (rescuedJob) => {
+              rescued.push(String(rescuedJob.attrs._id));
+            },
+            { lockLifetime: 500 },
+          );
           await agenda.start();
           await waitFor(() => rescued.length > 0, 5000, 'the rescued run');
           expect(rescued).toEqual([String(job._id)]);

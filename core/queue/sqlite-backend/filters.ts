@@ -79,7 +79,7 @@ function toColumnValue(value: unknown, key: string): SqlValue {
  */
 export function addUniqueFilter(conditions: Conditions, unique: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(unique)) {
-    if (key.startsWith('$') || (isPlainObject(value) && Object.keys(value).some(k => k.startsWith('$')))) {
+    if (key.startsWith('$') || (isPlainObject(value) && Object.keys(value).some((k) => k.startsWith('$')))) {
       throw new Error(`Query operators are not supported in unique(): "${key}"`);
     }
     if (key === 'data' || key.startsWith('data.')) {
@@ -89,13 +89,19 @@ export function addUniqueFilter(conditions: Conditions, unique: Record<string, u
     const column = UNIQUE_KEY_COLUMNS[key];
     if (column === undefined) throw new Error(`Unsupported unique key "${key}"`);
     const columnValue = toColumnValue(value, key);
-    conditions.add(columnValue === null ? `${column} IS NULL` : `${column} = ?`, ...(columnValue === null ? [] : [columnValue]));
+    conditions.add(
+      columnValue === null ? `${column} IS NULL` : `${column} = ?`,
+      ...(columnValue === null ? [] : [columnValue]),
+    );
   }
 }
 
 /** Lists are bound as one JSON array so each statement's SQL text stays the same whatever the list length. */
 function addInList(conditions: Conditions, column: string, values: readonly unknown[], negate = false): void {
-  conditions.add(`${column} ${negate ? 'NOT IN' : 'IN'} (SELECT value FROM json_each(?))`, JSON.stringify(values.map(String)));
+  conditions.add(
+    `${column} ${negate ? 'NOT IN' : 'IN'} (SELECT value FROM json_each(?))`,
+    JSON.stringify(values.map(String)),
+  );
 }
 
 export function addIdFilters(conditions: Conditions, options: { id?: string; ids?: readonly string[] }): void {

@@ -162,7 +162,9 @@ export class SqliteJobRepository implements JobRepository {
 
     // States are computed from several timestamps, so a state filter is applied in memory.
     if (state) {
-      const matching = (this.sql(select).all(...conditions.params) as JobRow[]).map(withState).filter(job => job.state === state);
+      const matching = (this.sql(select).all(...conditions.params) as JobRow[])
+        .map(withState)
+        .filter((job) => job.state === state);
       return { jobs: limit > 0 ? matching.slice(skip, skip + limit) : matching.slice(skip), total: matching.length };
     }
     const page = `${select} LIMIT ? OFFSET ?`;
@@ -177,7 +179,17 @@ export class SqliteJobRepository implements JobRepository {
     for (const row of this.sql(`SELECT * FROM ${this.table} ORDER BY name`).iterate() as IterableIterator<JobRow>) {
       let overview = overviews.get(row.name);
       if (!overview) {
-        overview = { name: row.name, total: 0, running: 0, scheduled: 0, queued: 0, completed: 0, failed: 0, repeating: 0, paused: 0 };
+        overview = {
+          name: row.name,
+          total: 0,
+          running: 0,
+          scheduled: 0,
+          queued: 0,
+          completed: 0,
+          failed: 0,
+          repeating: 0,
+          paused: 0,
+        };
         overviews.set(row.name, overview);
       }
       overview.total++;
@@ -299,11 +311,16 @@ export class SqliteJobRepository implements JobRepository {
       job.name,
     );
     if (changes !== 1) {
-      throw new Error(`job ${job._id} (name: ${job.name}) cannot be updated in the database, maybe it does not exist anymore?`);
+      throw new Error(
+        `job ${job._id} (name: ${job.name}) cannot be updated in the database, maybe it does not exist anymore?`,
+      );
     }
   }
 
-  async saveJob<DATA = unknown>(job: JobParameters<DATA>, options?: JobRepositoryOptions): Promise<JobParameters<DATA>> {
+  async saveJob<DATA = unknown>(
+    job: JobParameters<DATA>,
+    options?: JobRepositoryOptions,
+  ): Promise<JobParameters<DATA>> {
     const params = job as JobParameters;
     const lastModifiedBy = options?.lastModifiedBy ?? null;
     const columns = { ...scheduleColumns(params, lastModifiedBy), ...givenRunStateColumns(params) };
@@ -330,7 +347,7 @@ export class SqliteJobRepository implements JobRepository {
   }
 
   private updateRow(id: string, name: string, columns: Record<string, SqlValue>): JobRow | undefined {
-    const assignments = Object.keys(columns).map(column => `${column} = ?`);
+    const assignments = Object.keys(columns).map((column) => `${column} = ?`);
     const sql = `UPDATE ${this.table} SET ${assignments.join(', ')} WHERE id = ? AND name = ? RETURNING *`;
     return this.sql(sql).get(...Object.values(columns), id, name) as JobRow | undefined;
   }
@@ -344,8 +361,8 @@ export class SqliteJobRepository implements JobRepository {
     const names = ['id', ...Object.keys(columns)];
     const keepStoredSchedule = columns.next_run_at !== null && (columns.next_run_at as number) <= Date.now();
     const updates = Object.keys(columns)
-      .filter(column => column !== 'name' && column !== 'type')
-      .map(column =>
+      .filter((column) => column !== 'name' && column !== 'type')
+      .map((column) =>
         column === 'next_run_at' && keepStoredSchedule
           ? 'next_run_at = COALESCE(next_run_at, excluded.next_run_at)'
           : `${column} = excluded.${column}`,
@@ -365,7 +382,9 @@ export class SqliteJobRepository implements JobRepository {
     ) as JobRow | undefined;
     const debounce = job.uniqueOpts?.debounce;
     if (existing && job.uniqueOpts?.insertOnly && !debounce) return existing;
-    const scheduled = debounce ? { ...columns, ...debouncedSchedule(debounce, columns.next_run_at, existing, Date.now()) } : columns;
+    const scheduled = debounce
+      ? { ...columns, ...debouncedSchedule(debounce, columns.next_run_at, existing, Date.now()) }
+      : columns;
     return existing ? (this.updateRow(existing.id, existing.name, scheduled) as JobRow) : this.insertRow(scheduled);
   }
 }

@@ -20,7 +20,7 @@ backendConformanceSuite('SqliteBackend', async () => {
   const databasePath = path.join(directory, 'queue.db');
   return {
     openBackend: () => new SqliteBackend({ path: databasePath }),
-    spawnWorker: options =>
+    spawnWorker: (options) =>
       spawn(process.execPath, ['--import', 'tsx', workerEntry, databasePath, JSON.stringify(options)], {
         stdio: ['ignore', 'pipe', 'inherit'],
       }),
@@ -67,7 +67,7 @@ describe('SqliteBackend connection handling', () => {
       });
       await agenda.start();
       await agenda.now('shared-handle');
-      await new Promise<void>(resolve => agenda.once('complete:shared-handle', () => resolve()));
+      await new Promise<void>((resolve) => agenda.once('complete:shared-handle', () => resolve()));
       await agenda.stop();
       expect(ran).toBe(true);
       expect(appDb.open).toBe(true);
@@ -90,6 +90,8 @@ describe('SqliteBackend connection handling', () => {
   });
 
   it('rejects a table name that is not a plain identifier', () => {
-    expect(() => new SqliteBackend({ path: databasePath, tableName: 'jobs; DROP TABLE x' })).toThrow(/Invalid table name/);
+    expect(() => new SqliteBackend({ path: databasePath, tableName: 'jobs; DROP TABLE x' })).toThrow(
+      /Invalid table name/,
+    );
   });
 });

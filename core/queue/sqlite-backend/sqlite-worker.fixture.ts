@@ -7,4 +7,7 @@ import { SqliteBackend } from './index.js';
 
 const [databasePath, optionsJson] = process.argv.slice(2);
 if (!databasePath || !optionsJson) throw new Error('usage: sqlite-worker.fixture.ts <database path> <options JSON>');
-await runConformanceWorker(new SqliteBackend({ path: databasePath }), JSON.parse(optionsJson) as ConformanceWorkerOptions);
+await runConformanceWorker(
+  new SqliteBackend({ path: databasePath }),
+  JSON.parse(optionsJson) as ConformanceWorkerOptions,
+);

@@ -15,7 +15,14 @@ export function accountsContract(name: string, createStorage: CreateStorage): vo
 
     describe('accounts', () => {
       it('round-trips every field and answers null for an unknown id', async () => {
-        const account = await newAccount({ plan: 'enterprise', email: 'ops@example.com', emailVerified: true, overageEnabled: true, creditsIncluded: 50_000, requestsPerMinute: 900 });
+        const account = await newAccount({
+          plan: 'enterprise',
+          email: 'ops@example.com',
+          emailVerified: true,
+          overageEnabled: true,
+          creditsIncluded: 50_000,
+          requestsPerMinute: 900,
+        });
         expect(await store.accounts.get(account.id)).toEqual(account);
         expect(await store.accounts.get('acc_missing')).toBeNull();
       });
@@ -25,9 +32,19 @@ export function accountsContract(name: string, createStorage: CreateStorage): vo
         await store.accounts.update(account.id, { plan: 'business', overageEnabled: true, email: undefined });
         await store.accounts.update(account.id, {});
         expect(await store.accounts.get(account.id)).toEqual({ ...account, plan: 'business', overageEnabled: true });
-        await store.accounts.update(account.id, { creditsIncluded: 10, requestsPerMinute: 5, emailVerified: true, email: 'a@b.c' });
+        await store.accounts.update(account.id, {
+          creditsIncluded: 10,
+          requestsPerMinute: 5,
+          emailVerified: true,
+          email: 'a@b.c',
+        });
         await store.accounts.update(account.id, { creditsIncluded: null });
-        expect(await store.accounts.get(account.id)).toMatchObject({ creditsIncluded: null, requestsPerMinute: 5, emailVerified: true, email: 'a@b.c' });
+        expect(await store.accounts.get(account.id)).toMatchObject({
+          creditsIncluded: null,
+          requestsPerMinute: 5,
+          emailVerified: true,
+          email: 'a@b.c',
+        });
       });
     });
 
@@ -91,7 +108,12 @@ export function accountsContract(name: string, createStorage: CreateStorage): vo
 
     describe('logins', () => {
       const makeLogin = (accountId: string, overrides: Partial<LoginRecord> = {}): LoginRecord => ({
-        email: `${randomUUID()}@example.com`, accountId, passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', createdAt: at(), updatedAt: at(), ...overrides,
+        email: `${randomUUID()}@example.com`,
+        accountId,
+        passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA',
+        createdAt: at(),
+        updatedAt: at(),
+        ...overrides,
       });
 
       it('claims an e-mail address once, and finds the login by address and by account', async () => {
@@ -110,7 +132,10 @@ export function accountsContract(name: string, createStorage: CreateStorage): vo
         const email = `${randomUUID()}@example.com`;
         const accounts = await Promise.all([newAccount(), newAccount()]);
         const second = await openAnother();
-        const results = await Promise.all([store.logins.create(makeLogin(accounts[0].id, { email })), second.logins.create(makeLogin(accounts[1].id, { email }))]);
+        const results = await Promise.all([
+          store.logins.create(makeLogin(accounts[0].id, { email })),
+          second.logins.create(makeLogin(accounts[1].id, { email })),
+        ]);
         expect(results.filter(Boolean)).toHaveLength(1);
       });
 
@@ -119,14 +144,23 @@ export function accountsContract(name: string, createStorage: CreateStorage): vo
         const login = makeLogin(account.id);
         await store.logins.create(login);
         expect(await store.logins.setPasswordHash(account.id, '$argon2id$new', at(5000))).toBe(true);
-        expect(await store.logins.findByEmail(login.email)).toEqual({ ...login, passwordHash: '$argon2id$new', updatedAt: at(5000) });
+        expect(await store.logins.findByEmail(login.email)).toEqual({
+          ...login,
+          passwordHash: '$argon2id$new',
+          updatedAt: at(5000),
+        });
         expect(await store.logins.setPasswordHash('acc_missing', 'x', at())).toBe(false);
       });
     });
 
     describe('sessions', () => {
       const makeSession = (accountId: string, overrides: Partial<SessionRecord> = {}): SessionRecord => ({
-        hash: randomUUID().replaceAll('-', ''), accountId, csrfHash: randomUUID().replaceAll('-', ''), createdAt: at(), expiresAt: at(HOUR), ...overrides,
+        hash: randomUUID().replaceAll('-', ''),
+        accountId,
+        csrfHash: randomUUID().replaceAll('-', ''),
+        createdAt: at(),
+        expiresAt: at(HOUR),
+        ...overrides,
       });
 
       it('finds a session until it expires, and extends it only forward', async () => {
@@ -138,13 +172,20 @@ export function accountsContract(name: string, createStorage: CreateStorage): vo
         expect(await store.sessions.findActive('0'.repeat(32), at())).toBeNull();
         await store.sessions.extend(session.hash, at(2 * HOUR));
         await store.sessions.extend(session.hash, at(MINUTE));
-        expect(await store.sessions.findActive(session.hash, at(HOUR))).toEqual({ ...session, expiresAt: at(2 * HOUR) });
+        expect(await store.sessions.findActive(session.hash, at(HOUR))).toEqual({
+          ...session,
+          expiresAt: at(2 * HOUR),
+        });
       });
 
       it('deletes one session, all of an account, or the expired ones', async () => {
         const account = await newAccount();
         const other = await newAccount();
-        const [a, b, expired] = [makeSession(account.id), makeSession(account.id), makeSession(other.id, { expiresAt: at(-MINUTE) })];
+        const [a, b, expired] = [
+          makeSession(account.id),
+          makeSession(account.id),
+          makeSession(other.id, { expiresAt: at(-MINUTE) }),
+        ];
         const kept = makeSession(other.id);
         for (const s of [a, b, expired, kept]) await store.sessions.create(s);
         await store.sessions.delete(a.hash);
@@ -158,7 +199,12 @@ export function accountsContract(name: string, createStorage: CreateStorage): vo
 
     describe('e-mail verification links', () => {
       const makeEmailToken = (accountId: string, overrides: Partial<EmailTokenRecord> = {}): EmailTokenRecord => ({
-        hash: randomUUID().replaceAll('-', ''), accountId, email: 'new@example.com', createdAt: at(), expiresAt: at(24 * HOUR), ...overrides,
+        hash: randomUUID().replaceAll('-', ''),
+        accountId,
+        email: 'new@example.com',
+        createdAt: at(),
+        expiresAt: at(24 * HOUR),
+        ...overrides,
       });
 
       it('is taken once, and not after it expired', async () => {
@@ -178,7 +224,10 @@ export function accountsContract(name: string, createStorage: CreateStorage): vo
         const token = makeEmailToken(account.id);
         await store.emailTokens.create(token);
         const second = await openAnother();
-        const results = await Promise.all([store.emailTokens.consume(token.hash, at()), second.emailTokens.consume(token.hash, at())]);
+        const results = await Promise.all([
+          store.emailTokens.consume(token.hash, at()),
+          second.emailTokens.consume(token.hash, at()),
+        ]);
         expect(results.filter(Boolean)).toHaveLength(1);
       });
 

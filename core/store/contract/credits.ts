@@ -26,7 +26,9 @@ export function creditsContract(name: string, createStorage: CreateStorage): voi
 
       it('gives exactly one of many concurrent claims from several instances', async () => {
         const stores = [store, await openAnother(), await openAnother()];
-        const answers = await Promise.all([...Array(12)].map((_, i) => stores[i % stores.length]!.trials.claim(accountId, 'parse-cv', at(i))));
+        const answers = await Promise.all(
+          [...Array(12)].map((_, i) => stores[i % stores.length]!.trials.claim(accountId, 'parse-cv', at(i))),
+        );
         expect(answers.filter(Boolean)).toHaveLength(1);
         expect(await store.trials.claim(accountId, 'parse-cv', at())).toBe(false);
       });
@@ -96,7 +98,9 @@ export function creditsContract(name: string, createStorage: CreateStorage): voi
         const others = [await openAnother(), await openAnother()];
         const stores = [store, ...others];
         // 60 charges of 3 against 100: exactly 33 fit (99), whatever the interleaving.
-        const results = await Promise.all([...Array(60)].map((_, i) => stores[i % stores.length]!.usage.charge(accountId, '2030-01', 3, 100)));
+        const results = await Promise.all(
+          [...Array(60)].map((_, i) => stores[i % stores.length]!.usage.charge(accountId, '2030-01', 3, 100)),
+        );
         expect(results.filter((r) => r.ok)).toHaveLength(33);
         expect(results.every((r) => r.used <= 100)).toBe(true);
         expect((await store.usage.get(accountId, '2030-01')).used).toBe(99);

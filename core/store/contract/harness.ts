@@ -28,13 +28,30 @@ export const at = (offsetMs = 0) => new Date(BASE_MS + offsetMs);
 
 export function makeAccount(overrides: Partial<Account> = {}): Account {
   return {
-    id: `acc_${randomUUID()}`, plan: 'pro', email: null, emailVerified: false, overageEnabled: false,
-    creditsIncluded: null, requestsPerMinute: null, createdAt: at(), ...overrides,
+    id: `acc_${randomUUID()}`,
+    plan: 'pro',
+    email: null,
+    emailVerified: false,
+    overageEnabled: false,
+    creditsIncluded: null,
+    requestsPerMinute: null,
+    createdAt: at(),
+    ...overrides,
   };
 }
 
 export function makeKey(accountId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
-  return { id: `key_${randomUUID()}`, accountId, hash: randomUUID().replaceAll('-', ''), prefix: 'ck_live_AbCd', createdAt: at(), revokedAt: null, name: null, lastUsedAt: null, ...overrides };
+  return {
+    id: `key_${randomUUID()}`,
+    accountId,
+    hash: randomUUID().replaceAll('-', ''),
+    prefix: 'ck_live_AbCd',
+    createdAt: at(),
+    revokedAt: null,
+    name: null,
+    lastUsedAt: null,
+    ...overrides,
+  };
 }
 
 export function makeFile(name = 'notes.txt'): StoredFile {
@@ -43,21 +60,46 @@ export function makeFile(name = 'notes.txt'): StoredFile {
 
 export function makeJob(accountId: string, overrides: Partial<NewJob> = {}): NewJob {
   return {
-    id: `job_${randomUUID()}`, accountId, kind: 'convert', pluginId: 'test-plugin', op: null, inputFormat: 'txt', outputFormat: 'md',
-    options: { steps: 3, nested: { list: [1, 'two'], flag: true } }, inputs: [makeFile()], creditCost: 1, creditPeriod: '2030-01',
-    viaApi: true, createdAt: at(), inputsExpireAt: at(HOUR), ...overrides,
+    id: `job_${randomUUID()}`,
+    accountId,
+    kind: 'convert',
+    pluginId: 'test-plugin',
+    op: null,
+    inputFormat: 'txt',
+    outputFormat: 'md',
+    options: { steps: 3, nested: { list: [1, 'two'], flag: true } },
+    inputs: [makeFile()],
+    creditCost: 1,
+    creditPeriod: '2030-01',
+    viaApi: true,
+    createdAt: at(),
+    inputsExpireAt: at(HOUR),
+    ...overrides,
   };
 }
 
 export function makeToken(jobId: string, overrides: Partial<DownloadTokenRecord> = {}): DownloadTokenRecord {
-  return { hash: randomUUID().replaceAll('-', ''), jobId, kind: 'download', reusable: true, expiresAt: at(15 * MINUTE), consumedAt: null, createdAt: at(), ...overrides };
+  return {
+    hash: randomUUID().replaceAll('-', ''),
+    jobId,
+    kind: 'download',
+    reusable: true,
+    expiresAt: at(15 * MINUTE),
+    consumedAt: null,
+    createdAt: at(),
+    ...overrides,
+  };
 }
 
 /** An extraction job's row: nested objects, arrays, nulls, unicode, numbers. */
 export function extractionRow(): Record<string, unknown> {
   return {
-    name: 'Zoë Ångström', email: null, years: 7.5, remote: true,
-    skills: ['TypeScript', 'SQL'], jobs: [{ company: 'Acme', from: '2019-02', to: null, highlights: [] }],
+    name: 'Zoë Ångström',
+    email: null,
+    years: 7.5,
+    remote: true,
+    skills: ['TypeScript', 'SQL'],
+    jobs: [{ company: 'Acme', from: '2019-02', to: null, highlights: [] }],
     contact: { links: { github: 'https://github.com/zoe' } },
   };
 }
@@ -65,7 +107,11 @@ export function extractionRow(): Record<string, unknown> {
 export function completion(overrides: Partial<Parameters<Store['jobs']['complete']>[1]> = {}) {
   return {
     output: { blobKey: `outputs/${randomUUID()}`, filename: 'notes.md', format: 'md' as const, bytes: 7 },
-    downloadTokenHash: randomUUID().replaceAll('-', ''), toolReport: null, at: at(), outputExpiresAt: at(HOUR), ...overrides,
+    downloadTokenHash: randomUUID().replaceAll('-', ''),
+    toolReport: null,
+    at: at(),
+    outputExpiresAt: at(HOUR),
+    ...overrides,
   };
 }
 

@@ -2,7 +2,17 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BatchRecord, JobRecord, Store } from '../types.js';
-import { type CreateStorage, MINUTE, HOUR, at, makeJob, extractionRow, completion, ids, useStoreHarness } from './harness.js';
+import {
+  type CreateStorage,
+  MINUTE,
+  HOUR,
+  at,
+  makeJob,
+  extractionRow,
+  completion,
+  ids,
+  useStoreHarness,
+} from './harness.js';
 
 export function jobsContract(name: string, createStorage: CreateStorage): void {
   describe(`${name}: jobs, batches and extraction results`, () => {
@@ -23,8 +33,20 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const input = makeJob(accountId, { kind: 'tool', op: 'compress', viaApi: false });
         const created = await store.jobs.create(input);
         const expected: JobRecord = {
-          ...input, batchId: null, status: 'waiting', progress: 0, error: null, toolReport: null, output: null, result: null, downloadTokenHash: null,
-          refunded: false, attempts: 0, startedAt: null, completedAt: null, outputExpiresAt: null,
+          ...input,
+          batchId: null,
+          status: 'waiting',
+          progress: 0,
+          error: null,
+          toolReport: null,
+          output: null,
+          result: null,
+          downloadTokenHash: null,
+          refunded: false,
+          attempts: 0,
+          startedAt: null,
+          completedAt: null,
+          outputExpiresAt: null,
         };
         expect(created).toEqual(expected);
         expect(await store.jobs.get(input.id)).toEqual(expected);
@@ -62,13 +84,23 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const job = await newJob(accountId);
         expect(await store.jobs.complete(job.id, completion())).toBe(false);
         await store.jobs.start(job.id, at());
-        const result = completion({ toolReport: { op: 'detect-faces', detected: 3 }, at: at(2000), outputExpiresAt: at(HOUR) });
+        const result = completion({
+          toolReport: { op: 'detect-faces', detected: 3 },
+          at: at(2000),
+          outputExpiresAt: at(HOUR),
+        });
         expect(await store.jobs.complete(job.id, result)).toBe(true);
         expect(await store.jobs.complete(job.id, completion())).toBe(false);
         expect(await store.jobs.fail(job.id, 'late failure', at())).toBe(false);
         expect(await store.jobs.get(job.id)).toMatchObject({
-          status: 'done', progress: 100, output: result.output, downloadTokenHash: result.downloadTokenHash, toolReport: result.toolReport,
-          completedAt: result.at, outputExpiresAt: result.outputExpiresAt, error: null,
+          status: 'done',
+          progress: 100,
+          output: result.output,
+          downloadTokenHash: result.downloadTokenHash,
+          toolReport: result.toolReport,
+          completedAt: result.at,
+          outputExpiresAt: result.outputExpiresAt,
+          error: null,
         });
       });
 
@@ -76,7 +108,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const job = await newJob(accountId, { kind: 'extract', pluginId: 'parse-cv', outputFormat: 'json' });
         const row = extractionRow();
         expect(await store.jobs.completeWithResult(job.id, { result: row, at: at() })).toBe(false);
-        expect((await store.jobs.get(job.id))).toMatchObject({ status: 'waiting', result: null, completedAt: null });
+        expect(await store.jobs.get(job.id)).toMatchObject({ status: 'waiting', result: null, completedAt: null });
         await store.jobs.setProgress(job.id, 10);
         await store.jobs.start(job.id, at(1000));
         await store.jobs.setProgress(job.id, 60);
@@ -86,7 +118,13 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         expect(await store.jobs.fail(job.id, 'late failure', at())).toBe(false);
         const done = await store.jobs.get(job.id);
         expect(done).toEqual({
-          ...job, status: 'done', progress: 100, attempts: 1, startedAt: at(1000), completedAt: at(2000), result: row,
+          ...job,
+          status: 'done',
+          progress: 100,
+          attempts: 1,
+          startedAt: at(1000),
+          completedAt: at(2000),
+          result: row,
         });
         expect(done?.result).toEqual(extractionRow());
 
@@ -94,7 +132,11 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         await store.jobs.start(failed.id, at());
         await store.jobs.fail(failed.id, 'engine crashed', at());
         expect(await store.jobs.completeWithResult(failed.id, { result: row, at: at() })).toBe(false);
-        expect(await store.jobs.get(failed.id)).toMatchObject({ status: 'failed', result: null, error: 'engine crashed' });
+        expect(await store.jobs.get(failed.id)).toMatchObject({
+          status: 'failed',
+          result: null,
+          error: 'engine crashed',
+        });
         const converted = await doneJob(accountId);
         expect(await store.jobs.completeWithResult(converted.id, { result: row, at: at() })).toBe(false);
         expect((await store.jobs.get(converted.id))?.result).toBeNull();
@@ -105,10 +147,18 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const job = await newJob(accountId, { kind: 'extract' });
         await store.jobs.start(job.id, at());
         const stores = [store, await openAnother(), await openAnother()];
-        const answers = await Promise.all([...Array(9)].map((_, i) => stores[i % 3]!.jobs.completeWithResult(job.id, { result: { worker: i }, at: at(i) })));
+        const answers = await Promise.all(
+          [...Array(9)].map((_, i) =>
+            stores[i % 3]!.jobs.completeWithResult(job.id, { result: { worker: i }, at: at(i) }),
+          ),
+        );
         expect(answers.filter(Boolean)).toHaveLength(1);
         const winner = answers.indexOf(true);
-        expect(await store.jobs.get(job.id)).toMatchObject({ status: 'done', result: { worker: winner }, completedAt: at(winner) });
+        expect(await store.jobs.get(job.id)).toMatchObject({
+          status: 'done',
+          result: { worker: winner },
+          completedAt: at(winner),
+        });
       });
 
       it('forgets extraction results of jobs created strictly before the cut-off, keeping everything else', async () => {
@@ -123,7 +173,12 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const recent = await finish(at(-MINUTE));
         const converted = await doneJob(accountId);
         await store.jobs.clearResultsBefore(at(-HOUR));
-        expect(await store.jobs.get(old.id)).toMatchObject({ status: 'done', result: null, completedAt: at(), progress: 100 });
+        expect(await store.jobs.get(old.id)).toMatchObject({
+          status: 'done',
+          result: null,
+          completedAt: at(),
+          progress: 100,
+        });
         expect((await store.jobs.get(edge.id))?.result).toEqual(extractionRow());
         expect((await store.jobs.get(recent.id))?.result).toEqual(extractionRow());
         expect(await store.jobs.get(converted.id)).toEqual(converted);
@@ -138,7 +193,11 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
       it('fails a waiting or active job once', async () => {
         const waiting = await newJob(accountId);
         expect(await store.jobs.fail(waiting.id, 'could not queue', at(1000))).toBe(true);
-        expect(await store.jobs.get(waiting.id)).toMatchObject({ status: 'failed', error: 'could not queue', completedAt: at(1000) });
+        expect(await store.jobs.get(waiting.id)).toMatchObject({
+          status: 'failed',
+          error: 'could not queue',
+          completedAt: at(1000),
+        });
         expect(await store.jobs.fail(waiting.id, 'again', at())).toBe(false);
         const active = await newJob(accountId);
         await store.jobs.start(active.id, at());
@@ -150,7 +209,9 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
       it('marks a refund once, even when asked concurrently', async () => {
         const job = await newJob(accountId);
         const other = await openAnother();
-        const answers = await Promise.all([...Array(10)].map((_, i) => (i % 2 ? other : store).jobs.markRefunded(job.id)));
+        const answers = await Promise.all(
+          [...Array(10)].map((_, i) => (i % 2 ? other : store).jobs.markRefunded(job.id)),
+        );
         expect(answers.filter(Boolean)).toHaveLength(1);
         expect((await store.jobs.get(job.id))?.refunded).toBe(true);
       });
@@ -196,7 +257,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         expect(ids(await store.jobs.listUnfinished())).toEqual([waiting.id, active.id]);
       });
 
-      it('counts waiting jobs by plugin with the oldest one\'s acceptance time (queue metrics)', async () => {
+      it("counts waiting jobs by plugin with the oldest one's acceptance time (queue metrics)", async () => {
         expect(await store.jobs.waitingByPlugin()).toEqual([]);
         await newJob(accountId, { pluginId: 'image-convert', createdAt: at(3000) });
         await newJob(accountId, { pluginId: 'image-convert', createdAt: at(1000) });
@@ -209,24 +270,61 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         ]);
       });
 
-      it('keeps a pipeline\'s steps and an export\'s state (issue 27)', async () => {
+      it("keeps a pipeline's steps and an export's state (issue 27)", async () => {
         const step = {
-          to: 'pdf', pluginId: 'office-convert', kind: 'convert' as const, options: {}, inputFormat: 'docx' as const, outputFormat: 'pdf' as const,
-          creditCost: 5, status: 'waiting' as const, progress: 0,
+          to: 'pdf',
+          pluginId: 'office-convert',
+          kind: 'convert' as const,
+          options: {},
+          inputFormat: 'docx' as const,
+          outputFormat: 'pdf' as const,
+          creditCost: 5,
+          status: 'waiting' as const,
+          progress: 0,
         };
-        const job = await newJob(accountId, { pipeline: { steps: [step, { ...step, to: undefined, op: 'compress-pdf', pluginId: 'compress-pdf', kind: 'tool', inputFormat: 'pdf' }] } });
+        const job = await newJob(accountId, {
+          pipeline: {
+            steps: [
+              step,
+              {
+                ...step,
+                to: undefined,
+                op: 'compress-pdf',
+                pluginId: 'compress-pdf',
+                kind: 'tool',
+                inputFormat: 'pdf',
+              },
+            ],
+          },
+        });
         expect(job.pipeline?.steps).toHaveLength(2);
         const plain = await newJob(accountId);
         expect(plain.pipeline ?? null).toBeNull();
         expect(plain.export ?? null).toBeNull();
         await store.jobs.setPipeline(job.id, { steps: [{ ...step, status: 'done', progress: 100 }] });
-        expect((await store.jobs.get(job.id))!.pipeline).toEqual({ steps: [{ ...step, status: 'done', progress: 100 }] });
+        expect((await store.jobs.get(job.id))!.pipeline).toEqual({
+          steps: [{ ...step, status: 'done', progress: 100 }],
+        });
         await store.jobs.fail(job.id, 'x', at());
         // A finished job's steps stay as they were; its export state may still change.
         await store.jobs.setPipeline(job.id, { steps: [] });
         expect((await store.jobs.get(job.id))!.pipeline?.steps).toHaveLength(1);
-        await store.jobs.setExport(job.id, { type: 's3', bucket: 'b', key: 'out/x.pdf', status: 'done', location: 'http://s3/b/out/x.pdf', etag: '"e"' });
-        expect((await store.jobs.get(job.id))!.export).toEqual({ type: 's3', bucket: 'b', key: 'out/x.pdf', status: 'done', location: 'http://s3/b/out/x.pdf', etag: '"e"' });
+        await store.jobs.setExport(job.id, {
+          type: 's3',
+          bucket: 'b',
+          key: 'out/x.pdf',
+          status: 'done',
+          location: 'http://s3/b/out/x.pdf',
+          etag: '"e"',
+        });
+        expect((await store.jobs.get(job.id))!.export).toEqual({
+          type: 's3',
+          bucket: 'b',
+          key: 'out/x.pdf',
+          status: 'done',
+          location: 'http://s3/b/out/x.pdf',
+          etag: '"e"',
+        });
       });
 
       it('lists jobs whose inputs are due and still present, until they are cleared', async () => {
@@ -276,7 +374,12 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
       it('round-trips a batch conversion (tool null) and answers null for an unknown id', async () => {
         const account = await newAccount();
         const batch: BatchRecord = {
-          id: `batch_${randomUUID()}`, accountId: account.id, tool: null, total: 3, errors: [{ filename: 'x.xyz', error: 'Unsupported format: xyz' }], createdAt: at(),
+          id: `batch_${randomUUID()}`,
+          accountId: account.id,
+          tool: null,
+          total: 3,
+          errors: [{ filename: 'x.xyz', error: 'Unsupported format: xyz' }],
+          createdAt: at(),
         };
         await store.batches.create(batch);
         expect(await store.batches.get(batch.id)).toEqual(batch);
@@ -285,20 +388,51 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
 
       it('round-trips an extraction batch with its tool', async () => {
         const account = await newAccount();
-        const batch: BatchRecord = { id: `batch_${randomUUID()}`, accountId: account.id, tool: 'parse-cv', total: 1, errors: [], createdAt: at(1000) };
+        const batch: BatchRecord = {
+          id: `batch_${randomUUID()}`,
+          accountId: account.id,
+          tool: 'parse-cv',
+          total: 1,
+          errors: [],
+          createdAt: at(1000),
+        };
         await store.batches.create(batch);
         expect(await store.batches.get(batch.id)).toEqual(batch);
       });
 
       it("keeps a batch's export state and replaces it as the upload goes", async () => {
         const account = await newAccount();
-        const batch: BatchRecord = { id: `batch_${randomUUID()}`, accountId: account.id, tool: null, total: 2, errors: [], createdAt: at() };
+        const batch: BatchRecord = {
+          id: `batch_${randomUUID()}`,
+          accountId: account.id,
+          tool: null,
+          total: 2,
+          errors: [],
+          createdAt: at(),
+        };
         await store.batches.create(batch);
         expect((await store.batches.get(batch.id))!.export ?? null).toBeNull();
         await store.batches.setExport(batch.id, { type: 's3', bucket: 'b', key: 'out/all.zip', status: 'pending' });
-        expect((await store.batches.get(batch.id))!.export).toEqual({ type: 's3', bucket: 'b', key: 'out/all.zip', status: 'pending' });
-        await store.batches.setExport(batch.id, { type: 's3', bucket: 'b', key: 'out/all.zip', status: 'failed', error: 'NoSuchBucket: gone' });
-        expect((await store.batches.get(batch.id))!.export).toEqual({ type: 's3', bucket: 'b', key: 'out/all.zip', status: 'failed', error: 'NoSuchBucket: gone' });
+        expect((await store.batches.get(batch.id))!.export).toEqual({
+          type: 's3',
+          bucket: 'b',
+          key: 'out/all.zip',
+          status: 'pending',
+        });
+        await store.batches.setExport(batch.id, {
+          type: 's3',
+          bucket: 'b',
+          key: 'out/all.zip',
+          status: 'failed',
+          error: 'NoSuchBucket: gone',
+        });
+        expect((await store.batches.get(batch.id))!.export).toEqual({
+          type: 's3',
+          bucket: 'b',
+          key: 'out/all.zip',
+          status: 'failed',
+          error: 'NoSuchBucket: gone',
+        });
       });
     });
   });

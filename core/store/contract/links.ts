@@ -31,7 +31,9 @@ export function linksContract(name: string, createStorage: CreateStorage): void 
         await store.tokens.create(token);
         const other = await openAnother();
         const consumedAt = at(3000);
-        const answers = await Promise.all([...Array(12)].map((_, i) => (i % 2 ? other : store).tokens.consume(token.hash, consumedAt)));
+        const answers = await Promise.all(
+          [...Array(12)].map((_, i) => (i % 2 ? other : store).tokens.consume(token.hash, consumedAt)),
+        );
         expect(answers.filter(Boolean)).toHaveLength(1);
         expect((await store.tokens.get(token.hash))?.consumedAt).toEqual(consumedAt);
         expect(await store.tokens.consume('0'.repeat(32), at())).toBe(false);

@@ -1,29 +1,72 @@
 /** Accounts, API keys, logins, sessions and e-mail links in MongoDB. */
 import { MongoServerError, type Collection, type Db } from 'mongodb';
-import type { Account, ApiKeyRecord, LoginRecord, SessionRecord, EmailTokenRecord, AccountRepo, KeyRepo, LoginRepo, SessionRepo, EmailTokenRepo, AccountsStore } from '../types.js';
+import type {
+  Account,
+  ApiKeyRecord,
+  LoginRecord,
+  SessionRecord,
+  EmailTokenRecord,
+  AccountRepo,
+  KeyRepo,
+  LoginRepo,
+  SessionRepo,
+  EmailTokenRepo,
+  AccountsStore,
+} from '../types.js';
 import { DUPLICATE_KEY } from './documents.js';
-import { COLLECTIONS, type AccountDoc, type EmailTokenDoc, type KeyDoc, type LoginDoc, type SessionDoc } from './schema.js';
+import {
+  COLLECTIONS,
+  type AccountDoc,
+  type EmailTokenDoc,
+  type KeyDoc,
+  type LoginDoc,
+  type SessionDoc,
+} from './schema.js';
 
 function accountFromDoc({ _id, ...doc }: AccountDoc): Account {
   return {
-    id: _id, plan: doc.plan, email: doc.email, emailVerified: doc.emailVerified, overageEnabled: doc.overageEnabled,
-    creditsIncluded: doc.creditsIncluded, requestsPerMinute: doc.requestsPerMinute, createdAt: doc.createdAt,
+    id: _id,
+    plan: doc.plan,
+    email: doc.email,
+    emailVerified: doc.emailVerified,
+    overageEnabled: doc.overageEnabled,
+    creditsIncluded: doc.creditsIncluded,
+    requestsPerMinute: doc.requestsPerMinute,
+    createdAt: doc.createdAt,
   };
 }
 
 function keyFromDoc({ _id, ...doc }: KeyDoc): ApiKeyRecord {
   return {
-    id: _id, accountId: doc.accountId, hash: doc.hash, prefix: doc.prefix, createdAt: doc.createdAt, revokedAt: doc.revokedAt,
-    name: doc.name ?? null, lastUsedAt: doc.lastUsedAt ?? null,
+    id: _id,
+    accountId: doc.accountId,
+    hash: doc.hash,
+    prefix: doc.prefix,
+    createdAt: doc.createdAt,
+    revokedAt: doc.revokedAt,
+    name: doc.name ?? null,
+    lastUsedAt: doc.lastUsedAt ?? null,
   };
 }
 
 function loginFromDoc({ _id, ...doc }: LoginDoc): LoginRecord {
-  return { email: _id, accountId: doc.accountId, passwordHash: doc.passwordHash, createdAt: doc.createdAt, updatedAt: doc.updatedAt };
+  return {
+    email: _id,
+    accountId: doc.accountId,
+    passwordHash: doc.passwordHash,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
 }
 
 function sessionFromDoc({ _id, ...doc }: SessionDoc): SessionRecord {
-  return { hash: _id, accountId: doc.accountId, csrfHash: doc.csrfHash, createdAt: doc.createdAt, expiresAt: doc.expiresAt };
+  return {
+    hash: _id,
+    accountId: doc.accountId,
+    csrfHash: doc.csrfHash,
+    createdAt: doc.createdAt,
+    expiresAt: doc.expiresAt,
+  };
 }
 
 function emailTokenFromDoc({ _id, ...doc }: EmailTokenDoc): EmailTokenRecord {
@@ -31,12 +74,25 @@ function emailTokenFromDoc({ _id, ...doc }: EmailTokenDoc): EmailTokenRecord {
 }
 
 function accountRepo(accounts: Collection<AccountDoc>): AccountRepo {
-  const updatable = ['plan', 'email', 'emailVerified', 'overageEnabled', 'creditsIncluded', 'requestsPerMinute'] as const;
+  const updatable = [
+    'plan',
+    'email',
+    'emailVerified',
+    'overageEnabled',
+    'creditsIncluded',
+    'requestsPerMinute',
+  ] as const;
   return {
     async create(a) {
       await accounts.insertOne({
-        _id: a.id, plan: a.plan, email: a.email, emailVerified: a.emailVerified, overageEnabled: a.overageEnabled,
-        creditsIncluded: a.creditsIncluded, requestsPerMinute: a.requestsPerMinute, createdAt: a.createdAt,
+        _id: a.id,
+        plan: a.plan,
+        email: a.email,
+        emailVerified: a.emailVerified,
+        overageEnabled: a.overageEnabled,
+        creditsIncluded: a.creditsIncluded,
+        requestsPerMinute: a.requestsPerMinute,
+        createdAt: a.createdAt,
       });
     },
     async get(id) {
@@ -44,7 +100,9 @@ function accountRepo(accounts: Collection<AccountDoc>): AccountRepo {
       return doc ? accountFromDoc(doc) : null;
     },
     async update(id, patch) {
-      const set = Object.fromEntries(updatable.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]));
+      const set = Object.fromEntries(
+        updatable.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]),
+      );
       if (Object.keys(set).length) await accounts.updateOne({ _id: id }, { $set: set });
     },
   };
@@ -54,15 +112,27 @@ function keyRepo(keys: Collection<KeyDoc>): KeyRepo {
   return {
     async create(k) {
       await keys.insertOne({
-        _id: k.id, accountId: k.accountId, hash: k.hash, prefix: k.prefix, createdAt: k.createdAt, revokedAt: k.revokedAt, name: k.name ?? null, lastUsedAt: k.lastUsedAt ?? null,
+        _id: k.id,
+        accountId: k.accountId,
+        hash: k.hash,
+        prefix: k.prefix,
+        createdAt: k.createdAt,
+        revokedAt: k.revokedAt,
+        name: k.name ?? null,
+        lastUsedAt: k.lastUsedAt ?? null,
       });
     },
     async revokeById(accountId, id, at) {
-      return (await keys.updateOne({ _id: id, accountId, revokedAt: null }, { $set: { revokedAt: at } })).modifiedCount > 0;
+      return (
+        (await keys.updateOne({ _id: id, accountId, revokedAt: null }, { $set: { revokedAt: at } })).modifiedCount > 0
+      );
     },
     async markUsed(id, at, staleBefore) {
       // A missing field (keys made before it existed) counts as never used.
-      await keys.updateOne({ _id: id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: staleBefore } }] }, { $set: { lastUsedAt: at } });
+      await keys.updateOne(
+        { _id: id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: staleBefore } }] },
+        { $set: { lastUsedAt: at } },
+      );
     },
     async findActiveByHash(hash) {
       const doc = await keys.findOne({ hash, revokedAt: null });
@@ -81,7 +151,13 @@ function loginRepo(logins: Collection<LoginDoc>): LoginRepo {
   return {
     async create(l) {
       try {
-        await logins.insertOne({ _id: l.email, accountId: l.accountId, passwordHash: l.passwordHash, createdAt: l.createdAt, updatedAt: l.updatedAt });
+        await logins.insertOne({
+          _id: l.email,
+          accountId: l.accountId,
+          passwordHash: l.passwordHash,
+          createdAt: l.createdAt,
+          updatedAt: l.updatedAt,
+        });
         return true;
       } catch (err) {
         if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;
@@ -105,7 +181,13 @@ function loginRepo(logins: Collection<LoginDoc>): LoginRepo {
 function sessionRepo(sessions: Collection<SessionDoc>): SessionRepo {
   return {
     async create(s) {
-      await sessions.insertOne({ _id: s.hash, accountId: s.accountId, csrfHash: s.csrfHash, createdAt: s.createdAt, expiresAt: s.expiresAt });
+      await sessions.insertOne({
+        _id: s.hash,
+        accountId: s.accountId,
+        csrfHash: s.csrfHash,
+        createdAt: s.createdAt,
+        expiresAt: s.expiresAt,
+      });
     },
     async findActive(hash, now) {
       const doc = await sessions.findOne({ _id: hash, expiresAt: { $gt: now } });
@@ -129,7 +211,13 @@ function sessionRepo(sessions: Collection<SessionDoc>): SessionRepo {
 function emailTokenRepo(tokens: Collection<EmailTokenDoc>): EmailTokenRepo {
   return {
     async create(t) {
-      await tokens.insertOne({ _id: t.hash, accountId: t.accountId, email: t.email, createdAt: t.createdAt, expiresAt: t.expiresAt });
+      await tokens.insertOne({
+        _id: t.hash,
+        accountId: t.accountId,
+        email: t.email,
+        createdAt: t.createdAt,
+        expiresAt: t.expiresAt,
+      });
     },
     async consume(hash, now) {
       // One delete takes the document: two clicks on the same link cannot both verify.

@@ -30,10 +30,16 @@ function usageRepo(usage: Collection<UsageDoc>): UsageRepo {
     },
     async charge(accountId, period, cost, limit): Promise<ChargeResult> {
       // The zero row first (a no-op when it exists), so the charge below never has to upsert.
-      await retryOnDuplicateKey(() => usage.updateOne({ accountId, period }, { $setOnInsert: { used: 0 } }, { upsert: true }));
+      await retryOnDuplicateKey(() =>
+        usage.updateOne({ accountId, period }, { $setOnInsert: { used: 0 } }, { upsert: true }),
+      );
       // The allowance check and the increment are one conditional write: concurrent charges cannot both pass.
       const withinLimit = limit === null ? {} : { $expr: { $lte: [{ $add: ['$used', cost] }, limit] } };
-      const charged = await usage.findOneAndUpdate({ accountId, period, ...withinLimit }, { $inc: { used: cost } }, { returnDocument: 'after' });
+      const charged = await usage.findOneAndUpdate(
+        { accountId, period, ...withinLimit },
+        { $inc: { used: cost } },
+        { returnDocument: 'after' },
+      );
       return charged ? { ok: true, used: charged.used } : { ok: false, used: await usedIn(accountId, period) };
     },
     async refund(accountId, period, cost) {

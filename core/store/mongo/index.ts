@@ -25,7 +25,10 @@ export class MongoStore implements Store {
    * (mongodb://host/transmute) unless `dbName` is given. The store owns the client: close()
    * closes it, so the blob store and queue built on `db` must be stopped first.
    */
-  static async connect(url: string, options: { dbName?: string; client?: MongoClientOptions } = {}): Promise<MongoStore> {
+  static async connect(
+    url: string,
+    options: { dbName?: string; client?: MongoClientOptions } = {},
+  ): Promise<MongoStore> {
     const client = await MongoClient.connect(url, options.client);
     try {
       const store = new MongoStore(client, client.db(options.dbName));
@@ -38,7 +41,10 @@ export class MongoStore implements Store {
     }
   }
 
-  private constructor(readonly client: MongoClient, readonly db: Db) {
+  private constructor(
+    readonly client: MongoClient,
+    readonly db: Db,
+  ) {
     Object.assign(this, mongoAccounts(db), mongoJobs(db), mongoCredits(db), mongoLinks(db), mongoWebhooks(db));
   }
 

@@ -1,5 +1,5 @@
 /** Jobs, batches and extraction results in MongoDB. */
-import { type Collection, type Filter, type Db } from 'mongodb';
+import type { Collection, Filter, Db } from 'mongodb';
 import type { JobRecord, BatchRecord, NewJob, JobRepo, BatchRepo, JobsStore } from '../types.js';
 import { asJson } from './documents.js';
 import { COLLECTIONS, type BatchDoc, type JobDoc } from './schema.js';
@@ -8,31 +8,85 @@ const UNFINISHED: JobRecord['status'][] = ['waiting', 'active'];
 
 function jobFromDoc({ _id, ...doc }: JobDoc): JobRecord {
   return {
-    id: _id, accountId: doc.accountId, batchId: doc.batchId, kind: doc.kind, pluginId: doc.pluginId, op: doc.op, inputFormat: doc.inputFormat,
-    outputFormat: doc.outputFormat, options: doc.options, inputs: doc.inputs, status: doc.status, progress: doc.progress,
-    error: doc.error, toolReport: doc.toolReport, output: doc.output, result: doc.result ?? null, downloadTokenHash: doc.downloadTokenHash ?? null, creditCost: doc.creditCost,
-    creditPeriod: doc.creditPeriod, refunded: doc.refunded, viaApi: doc.viaApi, attempts: doc.attempts, createdAt: doc.createdAt,
-    startedAt: doc.startedAt, completedAt: doc.completedAt, inputsExpireAt: doc.inputsExpireAt, outputExpiresAt: doc.outputExpiresAt,
+    id: _id,
+    accountId: doc.accountId,
+    batchId: doc.batchId,
+    kind: doc.kind,
+    pluginId: doc.pluginId,
+    op: doc.op,
+    inputFormat: doc.inputFormat,
+    outputFormat: doc.outputFormat,
+    options: doc.options,
+    inputs: doc.inputs,
+    status: doc.status,
+    progress: doc.progress,
+    error: doc.error,
+    toolReport: doc.toolReport,
+    output: doc.output,
+    result: doc.result ?? null,
+    downloadTokenHash: doc.downloadTokenHash ?? null,
+    creditCost: doc.creditCost,
+    creditPeriod: doc.creditPeriod,
+    refunded: doc.refunded,
+    viaApi: doc.viaApi,
+    attempts: doc.attempts,
+    createdAt: doc.createdAt,
+    startedAt: doc.startedAt,
+    completedAt: doc.completedAt,
+    inputsExpireAt: doc.inputsExpireAt,
+    outputExpiresAt: doc.outputExpiresAt,
     ...(doc.pipeline ? { pipeline: doc.pipeline } : {}),
     ...(doc.export ? { export: doc.export } : {}),
   };
 }
 
 function batchFromDoc({ _id, ...doc }: BatchDoc): BatchRecord {
-  return { id: _id, accountId: doc.accountId, tool: doc.tool ?? null, total: doc.total, errors: doc.errors, createdAt: doc.createdAt, ...(doc.export ? { export: doc.export } : {}) };
+  return {
+    id: _id,
+    accountId: doc.accountId,
+    tool: doc.tool ?? null,
+    total: doc.total,
+    errors: doc.errors,
+    createdAt: doc.createdAt,
+    ...(doc.export ? { export: doc.export } : {}),
+  };
 }
 
 function jobRepo(jobs: Collection<JobDoc>): JobRepo {
   /** Oldest first, as the SQLite adapter lists them. */
-  const list = async (filter: Filter<JobDoc>) => (await jobs.find(filter).sort({ createdAt: 1, _id: 1 }).toArray()).map(jobFromDoc);
+  const list = async (filter: Filter<JobDoc>) =>
+    (await jobs.find(filter).sort({ createdAt: 1, _id: 1 }).toArray()).map(jobFromDoc);
   return {
     async create(job: NewJob) {
       const doc: JobDoc = {
-        _id: job.id, accountId: job.accountId, batchId: job.batchId ?? null, kind: job.kind, pluginId: job.pluginId, op: job.op, inputFormat: job.inputFormat,
-        outputFormat: job.outputFormat, options: asJson(job.options), inputs: asJson(job.inputs), status: 'waiting', progress: 0,
-        error: null, toolReport: null, output: null, result: null, downloadTokenHash: null, creditCost: job.creditCost, creditPeriod: job.creditPeriod,
-        refunded: false, viaApi: job.viaApi, attempts: 0, createdAt: job.createdAt, startedAt: null, completedAt: null,
-        inputsExpireAt: job.inputsExpireAt, outputExpiresAt: null, ...(job.pipeline ? { pipeline: asJson(job.pipeline) } : {}),
+        _id: job.id,
+        accountId: job.accountId,
+        batchId: job.batchId ?? null,
+        kind: job.kind,
+        pluginId: job.pluginId,
+        op: job.op,
+        inputFormat: job.inputFormat,
+        outputFormat: job.outputFormat,
+        options: asJson(job.options),
+        inputs: asJson(job.inputs),
+        status: 'waiting',
+        progress: 0,
+        error: null,
+        toolReport: null,
+        output: null,
+        result: null,
+        downloadTokenHash: null,
+        creditCost: job.creditCost,
+        creditPeriod: job.creditPeriod,
+        refunded: false,
+        viaApi: job.viaApi,
+        attempts: 0,
+        createdAt: job.createdAt,
+        startedAt: null,
+        completedAt: null,
+        inputsExpireAt: job.inputsExpireAt,
+        outputExpiresAt: null,
+        ...(job.pipeline ? { pipeline: asJson(job.pipeline) } : {}),
       };
       await jobs.insertOne(doc);
       return jobFromDoc(doc);
@@ -45,7 +99,15 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
       // A pipeline update, so the first start time survives a restart after a crash.
       const doc = await jobs.findOneAndUpdate(
         { _id: id, status: { $in: UNFINISHED } },
-        [{ $set: { status: 'active', attempts: { $add: ['$attempts', 1] }, startedAt: { $ifNull: ['$startedAt', at] } } }],
+        [
+          {
+            $set: {
+              status: 'active',
+              attempts: { $add: ['$attempts', 1] },
+              startedAt: { $ifNull: ['$startedAt', at] },
+            },
+          },
+        ],
         { returnDocument: 'after' },
       );
       return doc ? jobFromDoc(doc) : null;
@@ -64,8 +126,13 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
         { _id: id, status: 'active' },
         {
           $set: {
-            status: 'done', progress: 100, output: asJson(r.output), downloadTokenHash: r.downloadTokenHash ?? null,
-            toolReport: r.toolReport ? asJson(r.toolReport) : null, completedAt: r.at, outputExpiresAt: r.outputExpiresAt,
+            status: 'done',
+            progress: 100,
+            output: asJson(r.output),
+            downloadTokenHash: r.downloadTokenHash ?? null,
+            toolReport: r.toolReport ? asJson(r.toolReport) : null,
+            completedAt: r.at,
+            outputExpiresAt: r.outputExpiresAt,
           },
         },
       );
@@ -79,7 +146,10 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
       return result.modifiedCount > 0;
     },
     async fail(id, error, at) {
-      const result = await jobs.updateOne({ _id: id, status: { $in: UNFINISHED } }, { $set: { status: 'failed', error, completedAt: at } });
+      const result = await jobs.updateOne(
+        { _id: id, status: { $in: UNFINISHED } },
+        { $set: { status: 'failed', error, completedAt: at } },
+      );
       return result.modifiedCount > 0;
     },
     async markRefunded(id) {
@@ -100,17 +170,31 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
       return list({ status: { $in: UNFINISHED } });
     },
     async waitingByPlugin() {
-      const groups = await jobs.aggregate<{ _id: string; count: number; oldestAt: Date }>([
-        { $match: { status: 'waiting' } },
-        { $group: { _id: '$pluginId', count: { $sum: 1 }, oldestAt: { $min: '$createdAt' } } },
-        { $sort: { _id: 1 } },
-      ]).toArray();
+      const groups = await jobs
+        .aggregate<{ _id: string; count: number; oldestAt: Date }>([
+          { $match: { status: 'waiting' } },
+          { $group: { _id: '$pluginId', count: { $sum: 1 }, oldestAt: { $min: '$createdAt' } } },
+          { $sort: { _id: 1 } },
+        ])
+        .toArray();
       return groups.map((g) => ({ pluginId: g._id, count: g.count, oldestAt: g.oldestAt }));
     },
     async listFinishedSince(since) {
-      const docs = await jobs.find({ completedAt: { $gte: since }, status: { $in: ['done', 'failed'] } }, { projection: { _id: 1, accountId: 1, batchId: 1, kind: 1, status: 1, completedAt: 1 } })
-        .sort({ completedAt: 1, _id: 1 }).toArray();
-      return docs.map((d) => ({ id: d._id, accountId: d.accountId, batchId: d.batchId, kind: d.kind, status: d.status, completedAt: d.completedAt! }));
+      const docs = await jobs
+        .find(
+          { completedAt: { $gte: since }, status: { $in: ['done', 'failed'] } },
+          { projection: { _id: 1, accountId: 1, batchId: 1, kind: 1, status: 1, completedAt: 1 } },
+        )
+        .sort({ completedAt: 1, _id: 1 })
+        .toArray();
+      return docs.map((d) => ({
+        id: d._id,
+        accountId: d.accountId,
+        batchId: d.batchId,
+        kind: d.kind,
+        status: d.status,
+        completedAt: d.completedAt!,
+      }));
     },
     async listInputsDue(now) {
       return list({ inputsExpireAt: { $lte: now }, 'inputs.0': { $exists: true } });
@@ -123,7 +207,10 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
       await jobs.updateMany({ result: { $type: 'object' }, createdAt: { $lt: before } }, { $set: { result: null } });
     },
     async clearExpiredDownloadTokens(before) {
-      await jobs.updateMany({ downloadTokenHash: { $type: 'string' }, completedAt: { $lte: before } }, { $set: { downloadTokenHash: null } });
+      await jobs.updateMany(
+        { downloadTokenHash: { $type: 'string' }, completedAt: { $lte: before } },
+        { $set: { downloadTokenHash: null } },
+      );
     },
     async listOutputsDue(now) {
       return list({ output: { $ne: null }, outputExpiresAt: { $lte: now } });
@@ -141,7 +228,14 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
 function batchRepo(batches: Collection<BatchDoc>): BatchRepo {
   return {
     async create(b) {
-      await batches.insertOne({ _id: b.id, accountId: b.accountId, tool: b.tool, total: b.total, errors: asJson(b.errors), createdAt: b.createdAt });
+      await batches.insertOne({
+        _id: b.id,
+        accountId: b.accountId,
+        tool: b.tool,
+        total: b.total,
+        errors: asJson(b.errors),
+        createdAt: b.createdAt,
+      });
     },
     async get(id) {
       const doc = await batches.findOne({ _id: id });

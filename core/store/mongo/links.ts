@@ -1,11 +1,16 @@
 /** Download links and signed URLs (stored as token hashes) in MongoDB. */
-import { type Collection, type Db } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import type { DownloadTokenRecord, TokenRepo, LinksStore } from '../types.js';
 import { COLLECTIONS, type TokenDoc } from './schema.js';
 
 function tokenFromDoc({ _id, ...doc }: TokenDoc): DownloadTokenRecord {
   return {
-    hash: _id, jobId: doc.jobId, kind: doc.kind, reusable: doc.reusable, expiresAt: doc.expiresAt, consumedAt: doc.consumedAt,
+    hash: _id,
+    jobId: doc.jobId,
+    kind: doc.kind,
+    reusable: doc.reusable,
+    expiresAt: doc.expiresAt,
+    consumedAt: doc.consumedAt,
     createdAt: doc.createdAt,
   };
 }
@@ -13,7 +18,15 @@ function tokenFromDoc({ _id, ...doc }: TokenDoc): DownloadTokenRecord {
 function tokenRepo(tokens: Collection<TokenDoc>): TokenRepo {
   return {
     async create(t) {
-      await tokens.insertOne({ _id: t.hash, jobId: t.jobId, kind: t.kind, reusable: t.reusable, expiresAt: t.expiresAt, consumedAt: t.consumedAt, createdAt: t.createdAt });
+      await tokens.insertOne({
+        _id: t.hash,
+        jobId: t.jobId,
+        kind: t.kind,
+        reusable: t.reusable,
+        expiresAt: t.expiresAt,
+        consumedAt: t.consumedAt,
+        createdAt: t.createdAt,
+      });
     },
     async get(hash) {
       const doc = await tokens.findOne({ _id: hash });

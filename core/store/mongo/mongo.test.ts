@@ -25,31 +25,76 @@ describeWithMongo('MongoStore', (url) => {
       await dropDatabase(url, dbName);
     });
 
-    const indexesOf = async (collection: string) => Object.fromEntries((await store.db.collection(collection).indexes()).map((i) => [i.name, i]));
+    const indexesOf = async (collection: string) =>
+      Object.fromEntries((await store.db.collection(collection).indexes()).map((i) => [i.name, i]));
 
     it('creates unique, history and TTL indexes at start-up', async () => {
       expect((await indexesOf(COLLECTIONS.keys)).hash_unique).toMatchObject({ key: { hash: 1 }, unique: true });
-      expect((await indexesOf(COLLECTIONS.jobs)).history).toMatchObject({ key: { accountId: 1, createdAt: -1, _id: -1 } });
+      expect((await indexesOf(COLLECTIONS.jobs)).history).toMatchObject({
+        key: { accountId: 1, createdAt: -1, _id: -1 },
+      });
       expect((await indexesOf(COLLECTIONS.usage)).account_period_unique).toMatchObject({ unique: true });
-      expect((await indexesOf(COLLECTIONS.tokens)).expired_after_grace).toMatchObject({ expireAfterSeconds: 7 * 24 * 3600 });
+      expect((await indexesOf(COLLECTIONS.tokens)).expired_after_grace).toMatchObject({
+        expireAfterSeconds: 7 * 24 * 3600,
+      });
       expect((await indexesOf(COLLECTIONS.rates)).expired_windows).toMatchObject({ expireAfterSeconds: 3600 });
-      expect((await indexesOf(COLLECTIONS.trials)).account_tool_unique).toMatchObject({ key: { accountId: 1, tool: 1 }, unique: true });
-      expect((await indexesOf(COLLECTIONS.jobs)).results_due).toMatchObject({ key: { createdAt: 1 }, partialFilterExpression: { result: { $type: 'object' } } });
+      expect((await indexesOf(COLLECTIONS.trials)).account_tool_unique).toMatchObject({
+        key: { accountId: 1, tool: 1 },
+        unique: true,
+      });
+      expect((await indexesOf(COLLECTIONS.jobs)).results_due).toMatchObject({
+        key: { createdAt: 1 },
+        partialFilterExpression: { result: { $type: 'object' } },
+      });
     });
 
     it('reads jobs and batches written before extraction (no result, no tool) as null', async () => {
       const now = new Date();
       await store.db.collection<AccountDoc>(COLLECTIONS.accounts).insertOne({
-        _id: 'acc_legacy', plan: 'pro', email: null, emailVerified: false, overageEnabled: false, creditsIncluded: null, requestsPerMinute: null, createdAt: now,
+        _id: 'acc_legacy',
+        plan: 'pro',
+        email: null,
+        emailVerified: false,
+        overageEnabled: false,
+        creditsIncluded: null,
+        requestsPerMinute: null,
+        createdAt: now,
       });
       // Documents as the adapter wrote them before jobs had `result` and batches had `tool`.
-      const legacyJobs = store.db.collection<Omit<JobDoc, 'result'> & { downloadToken: string | null }>(COLLECTIONS.jobs);
+      const legacyJobs = store.db.collection<Omit<JobDoc, 'result'> & { downloadToken: string | null }>(
+        COLLECTIONS.jobs,
+      );
       await legacyJobs.insertOne({
-        _id: 'job_legacy', accountId: 'acc_legacy', batchId: 'batch_legacy', kind: 'convert', pluginId: 'p', op: null, inputFormat: 'txt', outputFormat: 'md',
-        options: {}, inputs: [], status: 'done', progress: 100, error: null, toolReport: null, output: null, downloadToken: null, creditCost: 1,
-        creditPeriod: '2030-01', refunded: false, viaApi: true, attempts: 1, createdAt: now, startedAt: now, completedAt: now, inputsExpireAt: now, outputExpiresAt: null,
+        _id: 'job_legacy',
+        accountId: 'acc_legacy',
+        batchId: 'batch_legacy',
+        kind: 'convert',
+        pluginId: 'p',
+        op: null,
+        inputFormat: 'txt',
+        outputFormat: 'md',
+        options: {},
+        inputs: [],
+        status: 'done',
+        progress: 100,
+        error: null,
+        toolReport: null,
+        output: null,
+        downloadToken: null,
+        creditCost: 1,
+        creditPeriod: '2030-01',
+        refunded: false,
+        viaApi: true,
+        attempts: 1,
+        createdAt: now,
+        startedAt: now,
+        completedAt: now,
+        inputsExpireAt: now,
+        outputExpiresAt: null,
       });
-      await store.db.collection<Omit<BatchDoc, 'tool'>>(COLLECTIONS.batches).insertOne({ _id: 'batch_legacy', accountId: 'acc_legacy', total: 1, errors: [], createdAt: now });
+      await store.db
+        .collection<Omit<BatchDoc, 'tool'>>(COLLECTIONS.batches)
+        .insertOne({ _id: 'batch_legacy', accountId: 'acc_legacy', total: 1, errors: [], createdAt: now });
       expect((await store.jobs.get('job_legacy'))?.result).toBeNull();
       expect((await store.batches.get('batch_legacy'))?.tool).toBeNull();
       await store.jobs.clearResultsBefore(new Date(now.getTime() + 1000));
@@ -59,12 +104,41 @@ describeWithMongo('MongoStore', (url) => {
     it('removes the plain download tokens earlier versions kept on jobs, and their index', async () => {
       const now = new Date();
       const plain = 'P'.repeat(43);
-      const jobs = store.db.collection<Omit<JobDoc, 'downloadTokenHash'> & { downloadToken: string | null }>(COLLECTIONS.jobs);
-      await jobs.createIndex({ completedAt: 1 }, { name: LEGACY_PLAIN_TOKEN_INDEX, partialFilterExpression: { downloadToken: { $type: 'string' } } });
+      const jobs = store.db.collection<Omit<JobDoc, 'downloadTokenHash'> & { downloadToken: string | null }>(
+        COLLECTIONS.jobs,
+      );
+      await jobs.createIndex(
+        { completedAt: 1 },
+        { name: LEGACY_PLAIN_TOKEN_INDEX, partialFilterExpression: { downloadToken: { $type: 'string' } } },
+      );
       await jobs.insertOne({
-        _id: 'job_plain_token', accountId: 'acc_legacy', batchId: null, kind: 'convert', pluginId: 'p', op: null, inputFormat: 'txt', outputFormat: 'md',
-        options: {}, inputs: [], status: 'done', progress: 100, error: null, toolReport: null, output: null, result: null, downloadToken: plain, creditCost: 1,
-        creditPeriod: '2030-01', refunded: false, viaApi: true, attempts: 1, createdAt: now, startedAt: now, completedAt: now, inputsExpireAt: now, outputExpiresAt: null,
+        _id: 'job_plain_token',
+        accountId: 'acc_legacy',
+        batchId: null,
+        kind: 'convert',
+        pluginId: 'p',
+        op: null,
+        inputFormat: 'txt',
+        outputFormat: 'md',
+        options: {},
+        inputs: [],
+        status: 'done',
+        progress: 100,
+        error: null,
+        toolReport: null,
+        output: null,
+        result: null,
+        downloadToken: plain,
+        creditCost: 1,
+        creditPeriod: '2030-01',
+        refunded: false,
+        viaApi: true,
+        attempts: 1,
+        createdAt: now,
+        startedAt: now,
+        completedAt: now,
+        inputsExpireAt: now,
+        outputExpiresAt: null,
       });
       const upgraded = await MongoStore.connect(url, { dbName });
       try {

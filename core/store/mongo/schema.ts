@@ -4,7 +4,18 @@
  */
 import type { IndexDescription } from 'mongodb';
 import type {
-  Account, ApiKeyRecord, BatchRecord, DownloadTokenRecord, EmailTokenRecord, JobRecord, LoginRecord, SessionRecord, UsageRecord, WebhookAccountSecretRecord, WebhookAttemptRecord, WebhookDeliveryRecord,
+  Account,
+  ApiKeyRecord,
+  BatchRecord,
+  DownloadTokenRecord,
+  EmailTokenRecord,
+  JobRecord,
+  LoginRecord,
+  SessionRecord,
+  UsageRecord,
+  WebhookAccountSecretRecord,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
   WebhookEndpointRecord,
 } from '../types.js';
 
@@ -104,11 +115,19 @@ export const INDEXES: Record<keyof typeof COLLECTIONS, IndexDescription[]> = {
   ],
   jobs: [
     { key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'history' },
-    { key: { batchId: 1, createdAt: 1 }, name: 'batch_jobs', partialFilterExpression: { batchId: { $type: 'string' } } },
+    {
+      key: { batchId: 1, createdAt: 1 },
+      name: 'batch_jobs',
+      partialFilterExpression: { batchId: { $type: 'string' } },
+    },
     { key: { status: 1, createdAt: 1 }, name: 'unfinished' },
     { key: { inputsExpireAt: 1 }, name: 'inputs_due' },
     { key: { outputExpiresAt: 1 }, name: 'outputs_due' },
-    { key: { completedAt: 1 }, name: 'download_token_hashes_due', partialFilterExpression: { downloadTokenHash: { $type: 'string' } } },
+    {
+      key: { completedAt: 1 },
+      name: 'download_token_hashes_due',
+      partialFilterExpression: { downloadTokenHash: { $type: 'string' } },
+    },
     { key: { createdAt: 1 }, name: 'results_due', partialFilterExpression: { result: { $type: 'object' } } },
     { key: { completedAt: 1 }, name: 'finished', partialFilterExpression: { completedAt: { $type: 'date' } } },
   ],

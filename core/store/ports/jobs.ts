@@ -98,7 +98,22 @@ export interface BatchRecord {
   export?: ExportRecord | null;
 }
 
-export type NewJob = Omit<JobRecord, 'batchId' | 'status' | 'progress' | 'error' | 'toolReport' | 'output' | 'result' | 'downloadTokenHash' | 'refunded' | 'attempts' | 'startedAt' | 'completedAt' | 'outputExpiresAt'> & { batchId?: string | null };
+export type NewJob = Omit<
+  JobRecord,
+  | 'batchId'
+  | 'status'
+  | 'progress'
+  | 'error'
+  | 'toolReport'
+  | 'output'
+  | 'result'
+  | 'downloadTokenHash'
+  | 'refunded'
+  | 'attempts'
+  | 'startedAt'
+  | 'completedAt'
+  | 'outputExpiresAt'
+> & { batchId?: string | null };
 
 export interface JobCompletion {
   output: StoredFile;
@@ -135,7 +150,9 @@ export interface JobRepo {
   /** Jobs waiting to start, counted by plugin, with the oldest one's acceptance time (queue metrics). */
   waitingByPlugin(): Promise<Array<{ pluginId: string; count: number; oldestAt: Date }>>;
   /** Jobs that finished (done or failed) at or after `since`, oldest first: what webhook recovery needs of them. */
-  listFinishedSince(since: Date): Promise<Array<Pick<JobRecord, 'id' | 'accountId' | 'batchId' | 'kind' | 'status'> & { completedAt: Date }>>;
+  listFinishedSince(
+    since: Date,
+  ): Promise<Array<Pick<JobRecord, 'id' | 'accountId' | 'batchId' | 'kind' | 'status'> & { completedAt: Date }>>;
   /** Jobs whose uploads are due for deletion and still present. */
   listInputsDue(now: Date): Promise<JobRecord[]>;
   clearInputs(id: string): Promise<void>;

@@ -63,7 +63,10 @@ export interface WebhookDeliveryRecord {
 /** The unique target of a delivery: its endpoint, or its override URL. */
 export const deliveryTarget = (d: { endpointId: string | null; url: string }): string => d.endpointId ?? `url:${d.url}`;
 
-export type NewWebhookDelivery = Omit<WebhookDeliveryRecord, 'status' | 'attempts' | 'lastStatusCode' | 'lastError' | 'completedAt'>;
+export type NewWebhookDelivery = Omit<
+  WebhookDeliveryRecord,
+  'status' | 'attempts' | 'lastStatusCode' | 'lastError' | 'completedAt'
+>;
 
 /** One HTTP attempt, for the per-endpoint log (the last 100 are kept). */
 export interface WebhookAttemptRecord {
@@ -98,9 +101,15 @@ export interface WebhookDeliveryRepo {
   create(delivery: NewWebhookDelivery): Promise<boolean>;
   get(id: string): Promise<WebhookDeliveryRecord | null>;
   /** After a failed attempt: due again at nextAttemptAt. Only a pending delivery changes. */
-  retryLater(id: string, attempt: { statusCode: number | null; error: string | null; nextAttemptAt: Date }): Promise<boolean>;
+  retryLater(
+    id: string,
+    attempt: { statusCode: number | null; error: string | null; nextAttemptAt: Date },
+  ): Promise<boolean>;
   /** Delivered or given up; only a pending delivery changes (false otherwise). */
-  finish(id: string, outcome: { status: 'delivered' | 'failed'; statusCode: number | null; error: string | null; at: Date }): Promise<boolean>;
+  finish(
+    id: string,
+    outcome: { status: 'delivered' | 'failed'; statusCode: number | null; error: string | null; at: Date },
+  ): Promise<boolean>;
   /** Pending deliveries, oldest first (recovery). */
   listPending(): Promise<WebhookDeliveryRecord[]>;
 }

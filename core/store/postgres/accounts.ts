@@ -1,7 +1,15 @@
 /** Accounts, API keys, logins, sessions and e-mail links in PostgreSQL. */
 import type pg from 'pg';
 import type { AccountRepo, AccountsStore, EmailTokenRepo, KeyRepo, LoginRepo, SessionRepo } from '../types.js';
-import { ACCOUNT_COLUMNS, accountFromRow, emailTokenFromRow, keyFromRow, loginFromRow, patchEntries, sessionFromRow } from '../sql/rows.js';
+import {
+  ACCOUNT_COLUMNS,
+  accountFromRow,
+  emailTokenFromRow,
+  keyFromRow,
+  loginFromRow,
+  patchEntries,
+  sessionFromRow,
+} from '../sql/rows.js';
 import { all, changed, first, setClause } from './db.js';
 
 function accountRepo(pool: pg.Pool): AccountRepo {
@@ -20,7 +28,10 @@ function accountRepo(pool: pg.Pool): AccountRepo {
     async update(id, patch) {
       const entries = patchEntries(patch, ACCOUNT_COLUMNS);
       if (!entries.length) return;
-      await pool.query(`UPDATE accounts SET ${setClause(entries, ACCOUNT_COLUMNS)} WHERE id = $${entries.length + 1}`, [...entries.map(([, v]) => v), id]);
+      await pool.query(`UPDATE accounts SET ${setClause(entries, ACCOUNT_COLUMNS)} WHERE id = $${entries.length + 1}`, [
+        ...entries.map(([, v]) => v),
+        id,
+      ]);
     },
   };
 }
@@ -28,25 +39,42 @@ function accountRepo(pool: pg.Pool): AccountRepo {
 function keyRepo(pool: pg.Pool): KeyRepo {
   return {
     async create(k) {
-      await pool.query('INSERT INTO api_keys (id, account_id, hash, prefix, created_at, name, last_used_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-        k.id, k.accountId, k.hash, k.prefix, k.createdAt, k.name ?? null, k.lastUsedAt ?? null,
-      ]);
+      await pool.query(
+        'INSERT INTO api_keys (id, account_id, hash, prefix, created_at, name, last_used_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        [k.id, k.accountId, k.hash, k.prefix, k.createdAt, k.name ?? null, k.lastUsedAt ?? null],
+      );
     },
     async revokeById(accountId, id, at) {
-      return (await changed(pool, 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL', [at, id, accountId])) > 0;
+      return (
+        (await changed(
+          pool,
+          'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL',
+          [at, id, accountId],
+        )) > 0
+      );
     },
     async markUsed(id, at, staleBefore) {
-      await pool.query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)', [at, id, staleBefore]);
+      await pool.query(
+        'UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)',
+        [at, id, staleBefore],
+      );
     },
     async findActiveByHash(hash) {
       const row = await first(pool, 'SELECT * FROM api_keys WHERE hash = $1 AND revoked_at IS NULL', [hash]);
       return row ? keyFromRow(row) : null;
     },
     async listByAccount(accountId) {
-      return (await all(pool, 'SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId])).map(keyFromRow);
+      return (await all(pool, 'SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId])).map(
+        keyFromRow,
+      );
     },
     async revokeByHash(hash, at) {
-      return (await changed(pool, 'UPDATE api_keys SET revoked_at = $1 WHERE hash = $2 AND revoked_at IS NULL', [at, hash])) > 0;
+      return (
+        (await changed(pool, 'UPDATE api_keys SET revoked_at = $1 WHERE hash = $2 AND revoked_at IS NULL', [
+          at,
+          hash,
+        ])) > 0
+      );
     },
   };
 }
@@ -70,7 +98,13 @@ function loginRepo(pool: pg.Pool): LoginRepo {
       return row ? loginFromRow(row) : null;
     },
     async setPasswordHash(accountId, passwordHash, at) {
-      return (await changed(pool, 'UPDATE logins SET password_hash = $1, updated_at = $2 WHERE account_id = $3', [passwordHash, at, accountId])) > 0;
+      return (
+        (await changed(pool, 'UPDATE logins SET password_hash = $1, updated_at = $2 WHERE account_id = $3', [
+          passwordHash,
+          at,
+          accountId,
+        ])) > 0
+      );
     },
   };
 }
@@ -78,9 +112,10 @@ function loginRepo(pool: pg.Pool): LoginRepo {
 function sessionRepo(pool: pg.Pool): SessionRepo {
   return {
     async create(s) {
-      await pool.query('INSERT INTO sessions (hash, account_id, csrf_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-        s.hash, s.accountId, s.csrfHash, s.createdAt, s.expiresAt,
-      ]);
+      await pool.query(
+        'INSERT INTO sessions (hash, account_id, csrf_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+        [s.hash, s.accountId, s.csrfHash, s.createdAt, s.expiresAt],
+      );
     },
     async findActive(hash, now) {
       const row = await first(pool, 'SELECT * FROM sessions WHERE hash = $1 AND expires_at > $2', [hash, now]);
@@ -104,9 +139,10 @@ function sessionRepo(pool: pg.Pool): SessionRepo {
 function emailTokenRepo(pool: pg.Pool): EmailTokenRepo {
   return {
     async create(t) {
-      await pool.query('INSERT INTO email_tokens (hash, account_id, email, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-        t.hash, t.accountId, t.email, t.createdAt, t.expiresAt,
-      ]);
+      await pool.query(
+        'INSERT INTO email_tokens (hash, account_id, email, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+        [t.hash, t.accountId, t.email, t.createdAt, t.expiresAt],
+      );
     },
     async consume(hash, now) {
       // One statement takes the row: two clicks on the same link cannot both verify.
@@ -124,5 +160,11 @@ function emailTokenRepo(pool: pg.Pool): EmailTokenRepo {
 }
 
 export function postgresAccounts(pool: pg.Pool): AccountsStore {
-  return { accounts: accountRepo(pool), keys: keyRepo(pool), logins: loginRepo(pool), sessions: sessionRepo(pool), emailTokens: emailTokenRepo(pool) };
+  return {
+    accounts: accountRepo(pool),
+    keys: keyRepo(pool),
+    logins: loginRepo(pool),
+    sessions: sessionRepo(pool),
+    emailTokens: emailTokenRepo(pool),
+  };
 }

@@ -3,6 +3,11 @@ import { PostgresStore } from './index.js';
 
 const [url, accountId, count] = process.argv.slice(2) as [string, string, string];
 const store = await PostgresStore.connect(url, { poolSize: 25 });
-const results = await Promise.all([...Array(Number(count))].map(() => store.usage.charge(accountId, '2030-01', 3, 100)));
+const results = await Promise.all(
+  [...Array(Number(count))].map(() => store.usage.charge(accountId, '2030-01', 3, 100)),
+);
 await store.close();
-process.send!(results.map((r) => r.ok), () => process.exit(0));
+process.send!(
+  results.map((r) => r.ok),
+  () => process.exit(0),
+);

@@ -6,7 +6,13 @@ import { changed, first } from './db.js';
 function trialRepo(pool: pg.Pool): TrialRepo {
   return {
     async claim(accountId, tool, at) {
-      return (await changed(pool, 'INSERT INTO trials (account_id, tool, claimed_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [accountId, tool, at])) > 0;
+      return (
+        (await changed(
+          pool,
+          'INSERT INTO trials (account_id, tool, claimed_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+          [accountId, tool, at],
+        )) > 0
+      );
     },
     async release(accountId, tool) {
       await pool.query('DELETE FROM trials WHERE account_id = $1 AND tool = $2', [accountId, tool]);
@@ -16,13 +22,19 @@ function trialRepo(pool: pg.Pool): TrialRepo {
 
 function usageRepo(pool: pg.Pool): UsageRepo {
   const used = async (accountId: string, period: string) =>
-    Number((await first(pool, 'SELECT used FROM usage WHERE account_id = $1 AND period = $2', [accountId, period]))?.used ?? 0);
+    Number(
+      (await first(pool, 'SELECT used FROM usage WHERE account_id = $1 AND period = $2', [accountId, period]))?.used ??
+        0,
+    );
   return {
     async get(accountId, period) {
       return { accountId, period, used: await used(accountId, period) };
     },
     async charge(accountId, period, cost, limit): Promise<ChargeResult> {
-      await pool.query('INSERT INTO usage (account_id, period, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [accountId, period]);
+      await pool.query('INSERT INTO usage (account_id, period, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [
+        accountId,
+        period,
+      ]);
       // The condition and the increment are one statement: a concurrent charge waits for the row's
       // lock, then PostgreSQL checks the condition again against the row as the other left it.
       const row = await first(
@@ -33,12 +45,17 @@ function usageRepo(pool: pg.Pool): UsageRepo {
       return row ? { ok: true, used: Number(row.used) } : { ok: false, used: await used(accountId, period) };
     },
     async refund(accountId, period, cost) {
-      await pool.query('UPDATE usage SET used = GREATEST(0, used - $1) WHERE account_id = $2 AND period = $3', [cost, accountId, period]);
+      await pool.query('UPDATE usage SET used = GREATEST(0, used - $1) WHERE account_id = $2 AND period = $3', [
+        cost,
+        accountId,
+        period,
+      ]);
     },
     async set(accountId, period, value) {
-      await pool.query('INSERT INTO usage (account_id, period, used) VALUES ($1, $2, $3) ON CONFLICT (account_id, period) DO UPDATE SET used = excluded.used', [
-        accountId, period, value,
-      ]);
+      await pool.query(
+        'INSERT INTO usage (account_id, period, used) VALUES ($1, $2, $3) ON CONFLICT (account_id, period) DO UPDATE SET used = excluded.used',
+        [accountId, period, value],
+      );
     },
   };
 }

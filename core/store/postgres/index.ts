@@ -41,8 +41,12 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
   return transaction(pool, async (client) => {
     // Held until COMMIT: a second process starting now waits here, then finds nothing to do.
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
-    const done = new Set((await client.query('SELECT version FROM schema_migrations')).rows.map((r: { version: number }) => r.version));
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    );
+    const done = new Set(
+      (await client.query('SELECT version FROM schema_migrations')).rows.map((r: { version: number }) => r.version),
+    );
     const applied: number[] = [];
     for (const [index, sql] of MIGRATIONS.entries()) {
       const version = index + 1;
@@ -82,7 +86,14 @@ export class PostgresStore implements Store {
   }
 
   private constructor(readonly pool: pg.Pool) {
-    Object.assign(this, postgresAccounts(pool), postgresJobs(pool), postgresCredits(pool), postgresLinks(pool), postgresWebhooks(pool));
+    Object.assign(
+      this,
+      postgresAccounts(pool),
+      postgresJobs(pool),
+      postgresCredits(pool),
+      postgresLinks(pool),
+      postgresWebhooks(pool),
+    );
   }
 
   async ping(): Promise<void> {

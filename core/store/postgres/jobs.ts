@@ -15,8 +15,21 @@ function jobRepo(pool: pg.Pool): JobRepo {
             credit_cost, credit_period, via_api, created_at, inputs_expire_at, pipeline)
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'waiting', 0, $11, $12, $13, $14, $15, $16) RETURNING *`,
         [
-          job.id, job.accountId, job.batchId ?? null, job.kind, job.pluginId, job.op, job.inputFormat, job.outputFormat, JSON.stringify(job.options),
-          JSON.stringify(job.inputs), job.creditCost, job.creditPeriod, job.viaApi, job.createdAt, job.inputsExpireAt,
+          job.id,
+          job.accountId,
+          job.batchId ?? null,
+          job.kind,
+          job.pluginId,
+          job.op,
+          job.inputFormat,
+          job.outputFormat,
+          JSON.stringify(job.options),
+          JSON.stringify(job.inputs),
+          job.creditCost,
+          job.creditPeriod,
+          job.viaApi,
+          job.createdAt,
+          job.inputsExpireAt,
           job.pipeline ? JSON.stringify(job.pipeline) : null,
         ],
       );
@@ -39,7 +52,10 @@ function jobRepo(pool: pg.Pool): JobRepo {
       await pool.query(`UPDATE jobs SET progress = $1 WHERE id = $2 AND status = 'active'`, [pct, id]);
     },
     async setPipeline(id, pipeline) {
-      await pool.query(`UPDATE jobs SET pipeline = $1 WHERE id = $2 AND status IN ('waiting', 'active')`, [JSON.stringify(pipeline), id]);
+      await pool.query(`UPDATE jobs SET pipeline = $1 WHERE id = $2 AND status IN ('waiting', 'active')`, [
+        JSON.stringify(pipeline),
+        id,
+      ]);
     },
     async setExport(id, state) {
       await pool.query('UPDATE jobs SET export_state = $1 WHERE id = $2', [JSON.stringify(state), id]);
@@ -49,39 +65,69 @@ function jobRepo(pool: pg.Pool): JobRepo {
         pool,
         `UPDATE jobs SET status = 'done', progress = 100, output = $1, download_token_hash = $2, tool_report = $3, completed_at = $4, output_expires_at = $5
           WHERE id = $6 AND status = 'active'`,
-        [JSON.stringify(r.output), r.downloadTokenHash ?? null, r.toolReport ? JSON.stringify(r.toolReport) : null, r.at, r.outputExpiresAt, id],
+        [
+          JSON.stringify(r.output),
+          r.downloadTokenHash ?? null,
+          r.toolReport ? JSON.stringify(r.toolReport) : null,
+          r.at,
+          r.outputExpiresAt,
+          id,
+        ],
       );
       return count > 0;
     },
     async completeWithResult(id, r) {
-      const count = await changed(pool, `UPDATE jobs SET status = 'done', progress = 100, result = $1, completed_at = $2 WHERE id = $3 AND status = 'active'`, [
-        JSON.stringify(r.result), r.at, id,
-      ]);
+      const count = await changed(
+        pool,
+        `UPDATE jobs SET status = 'done', progress = 100, result = $1, completed_at = $2 WHERE id = $3 AND status = 'active'`,
+        [JSON.stringify(r.result), r.at, id],
+      );
       return count > 0;
     },
     async clearResultsBefore(before) {
       await pool.query('UPDATE jobs SET result = NULL WHERE result IS NOT NULL AND created_at < $1', [before]);
     },
     async fail(id, error, at) {
-      return (await changed(pool, `UPDATE jobs SET status = 'failed', error = $1, completed_at = $2 WHERE id = $3 AND status IN ('waiting', 'active')`, [error, at, id])) > 0;
+      return (
+        (await changed(
+          pool,
+          `UPDATE jobs SET status = 'failed', error = $1, completed_at = $2 WHERE id = $3 AND status IN ('waiting', 'active')`,
+          [error, at, id],
+        )) > 0
+      );
     },
     async markRefunded(id) {
       return (await changed(pool, 'UPDATE jobs SET refunded = true WHERE id = $1 AND NOT refunded', [id])) > 0;
     },
     async listByAccount(accountId, limit, offset) {
       const total = Number((await first(pool, 'SELECT COUNT(*) AS n FROM jobs WHERE account_id = $1', [accountId]))!.n);
-      const jobs = await all(pool, 'SELECT * FROM jobs WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3', [accountId, limit, offset]);
+      const jobs = await all(
+        pool,
+        'SELECT * FROM jobs WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3',
+        [accountId, limit, offset],
+      );
       return { total, jobs: jobs.map(jobFromRow) };
     },
     async listByBatch(batchId) {
-      return (await all(pool, 'SELECT * FROM jobs WHERE batch_id = $1 ORDER BY created_at, id', [batchId])).map(jobFromRow);
+      return (await all(pool, 'SELECT * FROM jobs WHERE batch_id = $1 ORDER BY created_at, id', [batchId])).map(
+        jobFromRow,
+      );
     },
     async listUnfinished() {
-      return (await all(pool, `SELECT * FROM jobs WHERE status IN ('waiting', 'active') ORDER BY created_at`)).map(jobFromRow);
+      return (await all(pool, `SELECT * FROM jobs WHERE status IN ('waiting', 'active') ORDER BY created_at`)).map(
+        jobFromRow,
+      );
     },
     async waitingByPlugin() {
-      const rows = await all(pool, `SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY plugin_id ORDER BY plugin_id`);
-      return rows.map((r) => ({ pluginId: String(r.plugin_id), count: Number(r.n), oldestAt: new Date(r.oldest as Date) }));
+      const rows = await all(
+        pool,
+        `SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY plugin_id ORDER BY plugin_id`,
+      );
+      return rows.map((r) => ({
+        pluginId: String(r.plugin_id),
+        count: Number(r.n),
+        oldestAt: new Date(r.oldest as Date),
+      }));
     },
     async listFinishedSince(since) {
       const rows = await all(
@@ -93,23 +139,33 @@ function jobRepo(pool: pg.Pool): JobRepo {
       return rows.map(finishedJobFromRow);
     },
     async listInputsDue(now) {
-      return (await all(pool, 'SELECT * FROM jobs WHERE inputs_expire_at <= $1 AND json_array_length(inputs) > 0', [now])).map(jobFromRow);
+      return (
+        await all(pool, 'SELECT * FROM jobs WHERE inputs_expire_at <= $1 AND json_array_length(inputs) > 0', [now])
+      ).map(jobFromRow);
     },
     async clearInputs(id) {
       await pool.query(`UPDATE jobs SET inputs = '[]' WHERE id = $1`, [id]);
     },
     async listOutputsDue(now) {
-      return (await all(pool, 'SELECT * FROM jobs WHERE output IS NOT NULL AND output_expires_at <= $1', [now])).map(jobFromRow);
+      return (await all(pool, 'SELECT * FROM jobs WHERE output IS NOT NULL AND output_expires_at <= $1', [now])).map(
+        jobFromRow,
+      );
     },
     async clearOutput(id) {
       await pool.query('UPDATE jobs SET output = NULL, download_token_hash = NULL WHERE id = $1', [id]);
     },
     async clearExpiredDownloadTokens(before) {
-      await pool.query('UPDATE jobs SET download_token_hash = NULL WHERE download_token_hash IS NOT NULL AND completed_at <= $1', [before]);
+      await pool.query(
+        'UPDATE jobs SET download_token_hash = NULL WHERE download_token_hash IS NOT NULL AND completed_at <= $1',
+        [before],
+      );
     },
     async extendOutput(id, until) {
       // GREATEST skips NULL: a job without an expiry gets `until`.
-      await pool.query('UPDATE jobs SET output_expires_at = GREATEST(output_expires_at, $1) WHERE id = $2', [until, id]);
+      await pool.query('UPDATE jobs SET output_expires_at = GREATEST(output_expires_at, $1) WHERE id = $2', [
+        until,
+        id,
+      ]);
     },
   };
 }
@@ -117,9 +173,10 @@ function jobRepo(pool: pg.Pool): JobRepo {
 function batchRepo(pool: pg.Pool): BatchRepo {
   return {
     async create(b) {
-      await pool.query('INSERT INTO batches (id, account_id, tool, total, errors, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        b.id, b.accountId, b.tool, b.total, JSON.stringify(b.errors), b.createdAt,
-      ]);
+      await pool.query(
+        'INSERT INTO batches (id, account_id, tool, total, errors, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        [b.id, b.accountId, b.tool, b.total, JSON.stringify(b.errors), b.createdAt],
+      );
     },
     async get(id) {
       const row = await first(pool, 'SELECT * FROM batches WHERE id = $1', [id]);

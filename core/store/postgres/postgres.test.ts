@@ -45,7 +45,13 @@ describe('PostgresStore credits across processes', () => {
       const store = await PostgresStore.connect(url);
       try {
         await store.accounts.create({
-          id: 'acc_two_processes', plan: 'pro', email: null, emailVerified: false, overageEnabled: false, creditsIncluded: null, requestsPerMinute: null,
+          id: 'acc_two_processes',
+          plan: 'pro',
+          email: null,
+          emailVerified: false,
+          overageEnabled: false,
+          creditsIncluded: null,
+          requestsPerMinute: null,
           createdAt: new Date(),
         });
         // Two processes, 25 charges of 3 each at once, against an allowance of 100: exactly 33 fit.
@@ -54,9 +60,14 @@ describe('PostgresStore credits across processes', () => {
           [0, 1].map(
             () =>
               new Promise<boolean[]>((resolve, reject) => {
-                const proc = fork(child, [url, 'acc_two_processes', '25'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+                const proc = fork(child, [url, 'acc_two_processes', '25'], {
+                  execArgv: ['--import', 'tsx'],
+                  stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+                });
                 proc.once('message', (message) => resolve(message as boolean[]));
-                proc.once('exit', (code) => (code ? reject(new Error(`charging process exited with ${code}`)) : undefined));
+                proc.once('exit', (code) =>
+                  code ? reject(new Error(`charging process exited with ${code}`)) : undefined,
+                );
               }),
           ),
         );

@@ -1,10 +1,23 @@
 /** Webhooks: endpoints, account secrets, deliveries, attempt logs and override targets in PostgreSQL. */
 import type pg from 'pg';
 import type {
-  WebhookAccountSecretRepo, WebhookAttemptRepo, WebhookDeliveryRepo, WebhookEndpointRepo, WebhooksStore, WebhookTargetRepo,
+  WebhookAccountSecretRepo,
+  WebhookAttemptRepo,
+  WebhookDeliveryRepo,
+  WebhookEndpointRepo,
+  WebhooksStore,
+  WebhookTargetRepo,
 } from '../types.js';
 import { deliveryTarget } from '../types.js';
-import { ENDPOINT_COLUMNS, attemptFromRow, deliveryFromRow, endpointFromRow, patchEntries, webhookSecretFromRow, webhookTargetFromRow } from '../sql/rows.js';
+import {
+  ENDPOINT_COLUMNS,
+  attemptFromRow,
+  deliveryFromRow,
+  endpointFromRow,
+  patchEntries,
+  webhookSecretFromRow,
+  webhookTargetFromRow,
+} from '../sql/rows.js';
 import { all, changed, first, setClause, transaction } from './db.js';
 
 function webhookEndpointRepo(pool: pg.Pool): WebhookEndpointRepo {
@@ -16,8 +29,19 @@ function webhookEndpointRepo(pool: pg.Pool): WebhookEndpointRepo {
             disabled_at, disabled_reason, failing_since, created_at, updated_at)
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
         [
-          e.id, e.accountId, e.url, e.description, e.events ? JSON.stringify(e.events) : null, e.secret, e.previousSecret, e.previousExpiresAt,
-          e.disabledAt, e.disabledReason, e.failingSince, e.createdAt, e.updatedAt,
+          e.id,
+          e.accountId,
+          e.url,
+          e.description,
+          e.events ? JSON.stringify(e.events) : null,
+          e.secret,
+          e.previousSecret,
+          e.previousExpiresAt,
+          e.disabledAt,
+          e.disabledReason,
+          e.failingSince,
+          e.createdAt,
+          e.updatedAt,
         ],
       );
     },
@@ -26,14 +50,17 @@ function webhookEndpointRepo(pool: pg.Pool): WebhookEndpointRepo {
       return row ? endpointFromRow(row) : null;
     },
     async listByAccount(accountId) {
-      return (await all(pool, 'SELECT * FROM webhook_endpoints WHERE account_id = $1 ORDER BY created_at, id', [accountId])).map(endpointFromRow);
+      return (
+        await all(pool, 'SELECT * FROM webhook_endpoints WHERE account_id = $1 ORDER BY created_at, id', [accountId])
+      ).map(endpointFromRow);
     },
     async update(id, patch) {
       const entries = patchEntries(patch, ENDPOINT_COLUMNS);
       if (!entries.length) return;
-      await pool.query(`UPDATE webhook_endpoints SET ${setClause(entries, ENDPOINT_COLUMNS)} WHERE id = $${entries.length + 1}`, [
-        ...entries.map(([, v]) => value(v)), id,
-      ]);
+      await pool.query(
+        `UPDATE webhook_endpoints SET ${setClause(entries, ENDPOINT_COLUMNS)} WHERE id = $${entries.length + 1}`,
+        [...entries.map(([, v]) => value(v)), id],
+      );
     },
     async delete(id) {
       return transaction(pool, async (client) => {
@@ -68,7 +95,18 @@ function webhookDeliveryRepo(pool: pg.Pool): WebhookDeliveryRepo {
         pool,
         `INSERT INTO webhook_deliveries (id, account_id, event_key, target, type, subject_id, endpoint_id, url, status, next_attempt_at, created_at)
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10) ON CONFLICT (event_key, target) DO NOTHING`,
-        [d.id, d.accountId, d.eventKey, deliveryTarget(d), d.type, d.subjectId, d.endpointId, d.url, d.nextAttemptAt, d.createdAt],
+        [
+          d.id,
+          d.accountId,
+          d.eventKey,
+          deliveryTarget(d),
+          d.type,
+          d.subjectId,
+          d.endpointId,
+          d.url,
+          d.nextAttemptAt,
+          d.createdAt,
+        ],
       );
       return inserted > 0;
     },
@@ -94,7 +132,9 @@ function webhookDeliveryRepo(pool: pg.Pool): WebhookDeliveryRepo {
       return count > 0;
     },
     async listPending() {
-      return (await all(pool, `SELECT * FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id`)).map(deliveryFromRow);
+      return (await all(pool, `SELECT * FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id`)).map(
+        deliveryFromRow,
+      );
     },
   };
 }
@@ -103,11 +143,15 @@ function webhookAttemptRepo(pool: pg.Pool): WebhookAttemptRepo {
   return {
     async add(a, keep) {
       await transaction(pool, async (client) => {
-        await client.query('INSERT INTO webhook_attempts (delivery_id, endpoint_id, type, at, status_code, latency_ms, error) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-          a.deliveryId, a.endpointId, a.type, a.at, a.statusCode, a.latencyMs, a.error,
-        ]);
+        await client.query(
+          'INSERT INTO webhook_attempts (delivery_id, endpoint_id, type, at, status_code, latency_ms, error) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          [a.deliveryId, a.endpointId, a.type, a.at, a.statusCode, a.latencyMs, a.error],
+        );
         // Attempts to override URLs belong to no endpoint's log: kept a day, for operators.
-        if (a.endpointId === null) await client.query('DELETE FROM webhook_attempts WHERE endpoint_id IS NULL AND at < $1', [new Date(a.at.getTime() - 24 * 3600_000)]);
+        if (a.endpointId === null)
+          await client.query('DELETE FROM webhook_attempts WHERE endpoint_id IS NULL AND at < $1', [
+            new Date(a.at.getTime() - 24 * 3600_000),
+          ]);
         else {
           await client.query(
             `DELETE FROM webhook_attempts WHERE endpoint_id = $1 AND seq NOT IN
@@ -118,7 +162,12 @@ function webhookAttemptRepo(pool: pg.Pool): WebhookAttemptRepo {
       });
     },
     async listByEndpoint(endpointId, limit) {
-      return (await all(pool, 'SELECT * FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY seq DESC LIMIT $2', [endpointId, limit])).map(attemptFromRow);
+      return (
+        await all(pool, 'SELECT * FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY seq DESC LIMIT $2', [
+          endpointId,
+          limit,
+        ])
+      ).map(attemptFromRow);
     },
   };
 }
@@ -140,7 +189,10 @@ function webhookTargetRepo(pool: pg.Pool): WebhookTargetRepo {
 
 export function postgresWebhooks(pool: pg.Pool): WebhooksStore {
   return {
-    webhookEndpoints: webhookEndpointRepo(pool), webhookSecrets: webhookSecretRepo(pool), webhookDeliveries: webhookDeliveryRepo(pool),
-    webhookAttempts: webhookAttemptRepo(pool), webhookTargets: webhookTargetRepo(pool),
+    webhookEndpoints: webhookEndpointRepo(pool),
+    webhookSecrets: webhookSecretRepo(pool),
+    webhookDeliveries: webhookDeliveryRepo(pool),
+    webhookAttempts: webhookAttemptRepo(pool),
+    webhookTargets: webhookTargetRepo(pool),
   };
 }

@@ -3,7 +3,23 @@
  * column names. Times arrive as epoch milliseconds (SQLite) or Date (PostgreSQL), flags as 0/1
  * or booleans, JSON columns as text.
  */
-import type { Account, ApiKeyRecord, ExportRecord, PipelineRecord, BatchRecord, DownloadTokenRecord, EmailTokenRecord, JobRecord, LoginRecord, SessionRecord, StoredFile, WebhookAccountSecretRecord, WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../types.js';
+import type {
+  Account,
+  ApiKeyRecord,
+  ExportRecord,
+  PipelineRecord,
+  BatchRecord,
+  DownloadTokenRecord,
+  EmailTokenRecord,
+  JobRecord,
+  LoginRecord,
+  SessionRecord,
+  StoredFile,
+  WebhookAccountSecretRecord,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+} from '../types.js';
 import type { ToolReport } from '../../../schema/index.js';
 
 export type Row = Record<string, unknown>;
@@ -28,23 +44,45 @@ export function accountFromRow(r: Row): Account {
 
 export function keyFromRow(r: Row): ApiKeyRecord {
   return {
-    id: String(r.id), accountId: String(r.account_id), hash: String(r.hash), prefix: String(r.prefix),
-    createdAt: toDate(r.created_at)!, revokedAt: toDate(r.revoked_at), name: (r.name as string | null) ?? null, lastUsedAt: toDate(r.last_used_at),
+    id: String(r.id),
+    accountId: String(r.account_id),
+    hash: String(r.hash),
+    prefix: String(r.prefix),
+    createdAt: toDate(r.created_at)!,
+    revokedAt: toDate(r.revoked_at),
+    name: (r.name as string | null) ?? null,
+    lastUsedAt: toDate(r.last_used_at),
   };
 }
 
 export function loginFromRow(r: Row): LoginRecord {
   return {
-    email: String(r.email), accountId: String(r.account_id), passwordHash: String(r.password_hash), createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!,
+    email: String(r.email),
+    accountId: String(r.account_id),
+    passwordHash: String(r.password_hash),
+    createdAt: toDate(r.created_at)!,
+    updatedAt: toDate(r.updated_at)!,
   };
 }
 
 export function sessionFromRow(r: Row): SessionRecord {
-  return { hash: String(r.hash), accountId: String(r.account_id), csrfHash: String(r.csrf_hash), createdAt: toDate(r.created_at)!, expiresAt: toDate(r.expires_at)! };
+  return {
+    hash: String(r.hash),
+    accountId: String(r.account_id),
+    csrfHash: String(r.csrf_hash),
+    createdAt: toDate(r.created_at)!,
+    expiresAt: toDate(r.expires_at)!,
+  };
 }
 
 export function emailTokenFromRow(r: Row): EmailTokenRecord {
-  return { hash: String(r.hash), accountId: String(r.account_id), email: String(r.email), createdAt: toDate(r.created_at)!, expiresAt: toDate(r.expires_at)! };
+  return {
+    hash: String(r.hash),
+    accountId: String(r.account_id),
+    email: String(r.email),
+    createdAt: toDate(r.created_at)!,
+    expiresAt: toDate(r.expires_at)!,
+  };
 }
 
 export function jobFromRow(r: Row): JobRecord {
@@ -81,75 +119,133 @@ export function jobFromRow(r: Row): JobRecord {
   };
 }
 
-export function finishedJobFromRow(r: Row): Pick<JobRecord, 'id' | 'accountId' | 'batchId' | 'kind' | 'status'> & { completedAt: Date } {
+export function finishedJobFromRow(
+  r: Row,
+): Pick<JobRecord, 'id' | 'accountId' | 'batchId' | 'kind' | 'status'> & { completedAt: Date } {
   return {
-    id: String(r.id), accountId: String(r.account_id), batchId: (r.batch_id as string | null) ?? null, kind: r.kind as JobRecord['kind'],
-    status: r.status as JobRecord['status'], completedAt: toDate(r.completed_at)!,
+    id: String(r.id),
+    accountId: String(r.account_id),
+    batchId: (r.batch_id as string | null) ?? null,
+    kind: r.kind as JobRecord['kind'],
+    status: r.status as JobRecord['status'],
+    completedAt: toDate(r.completed_at)!,
   };
 }
 
 export function batchFromRow(r: Row): BatchRecord {
   return {
-    id: String(r.id), accountId: String(r.account_id), tool: (r.tool as string | null) ?? null, total: Number(r.total), errors: json(r.errors), createdAt: toDate(r.created_at)!,
+    id: String(r.id),
+    accountId: String(r.account_id),
+    tool: (r.tool as string | null) ?? null,
+    total: Number(r.total),
+    errors: json(r.errors),
+    createdAt: toDate(r.created_at)!,
     ...(r.export_state ? { export: json<ExportRecord>(r.export_state) } : {}),
   };
 }
 
 export function tokenFromRow(r: Row): DownloadTokenRecord {
   return {
-    hash: String(r.hash), jobId: String(r.job_id), kind: r.kind as DownloadTokenRecord['kind'], reusable: flag(r.reusable),
-    expiresAt: toDate(r.expires_at)!, consumedAt: toDate(r.consumed_at), createdAt: toDate(r.created_at)!,
+    hash: String(r.hash),
+    jobId: String(r.job_id),
+    kind: r.kind as DownloadTokenRecord['kind'],
+    reusable: flag(r.reusable),
+    expiresAt: toDate(r.expires_at)!,
+    consumedAt: toDate(r.consumed_at),
+    createdAt: toDate(r.created_at)!,
   };
 }
 
 export function endpointFromRow(r: Row): WebhookEndpointRecord {
   return {
-    id: String(r.id), accountId: String(r.account_id), url: String(r.url), description: (r.description as string | null) ?? null,
-    events: r.events ? json<WebhookEndpointRecord['events']>(r.events) : null, secret: String(r.secret),
-    previousSecret: (r.previous_secret as string | null) ?? null, previousExpiresAt: toDate(r.previous_expires_at),
-    disabledAt: toDate(r.disabled_at), disabledReason: (r.disabled_reason as string | null) ?? null, failingSince: toDate(r.failing_since),
-    createdAt: toDate(r.created_at)!, updatedAt: toDate(r.updated_at)!,
+    id: String(r.id),
+    accountId: String(r.account_id),
+    url: String(r.url),
+    description: (r.description as string | null) ?? null,
+    events: r.events ? json<WebhookEndpointRecord['events']>(r.events) : null,
+    secret: String(r.secret),
+    previousSecret: (r.previous_secret as string | null) ?? null,
+    previousExpiresAt: toDate(r.previous_expires_at),
+    disabledAt: toDate(r.disabled_at),
+    disabledReason: (r.disabled_reason as string | null) ?? null,
+    failingSince: toDate(r.failing_since),
+    createdAt: toDate(r.created_at)!,
+    updatedAt: toDate(r.updated_at)!,
   };
 }
 
 export function deliveryFromRow(r: Row): WebhookDeliveryRecord {
   return {
-    id: String(r.id), accountId: String(r.account_id), eventKey: String(r.event_key), type: r.type as WebhookDeliveryRecord['type'],
-    subjectId: String(r.subject_id), endpointId: (r.endpoint_id as string | null) ?? null, url: String(r.url),
-    status: r.status as WebhookDeliveryRecord['status'], attempts: Number(r.attempts), nextAttemptAt: toDate(r.next_attempt_at),
-    lastStatusCode: (r.last_status_code as number | null) ?? null, lastError: (r.last_error as string | null) ?? null,
-    createdAt: toDate(r.created_at)!, completedAt: toDate(r.completed_at),
+    id: String(r.id),
+    accountId: String(r.account_id),
+    eventKey: String(r.event_key),
+    type: r.type as WebhookDeliveryRecord['type'],
+    subjectId: String(r.subject_id),
+    endpointId: (r.endpoint_id as string | null) ?? null,
+    url: String(r.url),
+    status: r.status as WebhookDeliveryRecord['status'],
+    attempts: Number(r.attempts),
+    nextAttemptAt: toDate(r.next_attempt_at),
+    lastStatusCode: (r.last_status_code as number | null) ?? null,
+    lastError: (r.last_error as string | null) ?? null,
+    createdAt: toDate(r.created_at)!,
+    completedAt: toDate(r.completed_at),
   };
 }
 
 export function webhookSecretFromRow(r: Row): WebhookAccountSecretRecord {
   return {
-    accountId: String(r.account_id), secret: String(r.secret), previousSecret: (r.previous_secret as string | null) ?? null,
-    previousExpiresAt: toDate(r.previous_expires_at), createdAt: toDate(r.created_at)!,
+    accountId: String(r.account_id),
+    secret: String(r.secret),
+    previousSecret: (r.previous_secret as string | null) ?? null,
+    previousExpiresAt: toDate(r.previous_expires_at),
+    createdAt: toDate(r.created_at)!,
   };
 }
 
 export function attemptFromRow(r: Row): WebhookAttemptRecord {
   return {
-    deliveryId: String(r.delivery_id), endpointId: (r.endpoint_id as string | null) ?? null, type: r.type as WebhookAttemptRecord['type'],
-    at: toDate(r.at)!, statusCode: (r.status_code as number | null) ?? null, latencyMs: Number(r.latency_ms), error: (r.error as string | null) ?? null,
+    deliveryId: String(r.delivery_id),
+    endpointId: (r.endpoint_id as string | null) ?? null,
+    type: r.type as WebhookAttemptRecord['type'],
+    at: toDate(r.at)!,
+    statusCode: (r.status_code as number | null) ?? null,
+    latencyMs: Number(r.latency_ms),
+    error: (r.error as string | null) ?? null,
   };
 }
 
 export function webhookTargetFromRow(r: Row): { subjectId: string; accountId: string; url: string; createdAt: Date } {
-  return { subjectId: String(r.subject_id), accountId: String(r.account_id), url: String(r.url), createdAt: toDate(r.created_at)! };
+  return {
+    subjectId: String(r.subject_id),
+    accountId: String(r.account_id),
+    url: String(r.url),
+    createdAt: toDate(r.created_at)!,
+  };
 }
 
 /** Account fields an update may change, and their columns. */
 export const ACCOUNT_COLUMNS: Record<string, string> = {
-  plan: 'plan', email: 'email', emailVerified: 'email_verified', overageEnabled: 'overage_enabled',
-  creditsIncluded: 'credits_included', requestsPerMinute: 'requests_per_minute',
+  plan: 'plan',
+  email: 'email',
+  emailVerified: 'email_verified',
+  overageEnabled: 'overage_enabled',
+  creditsIncluded: 'credits_included',
+  requestsPerMinute: 'requests_per_minute',
 };
 
 /** Webhook endpoint fields an update may change, and their columns. */
 export const ENDPOINT_COLUMNS: Record<string, string> = {
-  url: 'url', description: 'description', events: 'events', secret: 'secret', previousSecret: 'previous_secret', previousExpiresAt: 'previous_expires_at',
-  disabledAt: 'disabled_at', disabledReason: 'disabled_reason', failingSince: 'failing_since', updatedAt: 'updated_at',
+  url: 'url',
+  description: 'description',
+  events: 'events',
+  secret: 'secret',
+  previousSecret: 'previous_secret',
+  previousExpiresAt: 'previous_expires_at',
+  disabledAt: 'disabled_at',
+  disabledReason: 'disabled_reason',
+  failingSince: 'failing_since',
+  updatedAt: 'updated_at',
 };
 
 /** The entries of an update patch that name a column (undefined = leave as is). */

@@ -1,15 +1,31 @@
 /** Accounts, API keys, logins, sessions and e-mail links in SQLite. */
 import type Database from 'better-sqlite3';
 import type { AccountRepo, KeyRepo, LoginRepo, SessionRepo, EmailTokenRepo, AccountsStore } from '../types.js';
-import { ACCOUNT_COLUMNS, type Row, ms, patchEntries, accountFromRow, keyFromRow, loginFromRow, sessionFromRow, emailTokenFromRow } from '../sql/rows.js';
+import {
+  ACCOUNT_COLUMNS,
+  type Row,
+  ms,
+  patchEntries,
+  accountFromRow,
+  keyFromRow,
+  loginFromRow,
+  sessionFromRow,
+  emailTokenFromRow,
+} from '../sql/rows.js';
 
 function accountRepo(db: Database.Database): AccountRepo {
-  const insert = db.prepare(`INSERT INTO accounts (id, plan, email, email_verified, overage_enabled, credits_included, requests_per_minute, created_at)
+  const insert =
+    db.prepare(`INSERT INTO accounts (id, plan, email, email_verified, overage_enabled, credits_included, requests_per_minute, created_at)
     VALUES (@id, @plan, @email, @emailVerified, @overageEnabled, @creditsIncluded, @requestsPerMinute, @createdAt)`);
   const byId = db.prepare('SELECT * FROM accounts WHERE id = ?');
   return {
     async create(a) {
-      insert.run({ ...a, emailVerified: a.emailVerified ? 1 : 0, overageEnabled: a.overageEnabled ? 1 : 0, createdAt: ms(a.createdAt) });
+      insert.run({
+        ...a,
+        emailVerified: a.emailVerified ? 1 : 0,
+        overageEnabled: a.overageEnabled ? 1 : 0,
+        createdAt: ms(a.createdAt),
+      });
     },
     async get(id) {
       const row = byId.get(id) as Row | undefined;
@@ -19,18 +35,26 @@ function accountRepo(db: Database.Database): AccountRepo {
       const entries = patchEntries(patch, ACCOUNT_COLUMNS);
       if (!entries.length) return;
       const values = entries.map(([, v]) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
-      db.prepare(`UPDATE accounts SET ${entries.map(([k]) => `${ACCOUNT_COLUMNS[k]} = ?`).join(', ')} WHERE id = ?`).run(...values, id);
+      db.prepare(
+        `UPDATE accounts SET ${entries.map(([k]) => `${ACCOUNT_COLUMNS[k]} = ?`).join(', ')} WHERE id = ?`,
+      ).run(...values, id);
     },
   };
 }
 
 function keyRepo(db: Database.Database): KeyRepo {
-  const insert = db.prepare('INSERT INTO api_keys (id, account_id, hash, prefix, created_at, name, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO api_keys (id, account_id, hash, prefix, created_at, name, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const byHash = db.prepare('SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL');
   const byAccount = db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id');
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL');
-  const revokeById = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL');
-  const markUsed = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)');
+  const revokeById = db.prepare(
+    'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL',
+  );
+  const markUsed = db.prepare(
+    'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
+  );
   return {
     async create(k) {
       insert.run(k.id, k.accountId, k.hash, k.prefix, ms(k.createdAt), k.name ?? null, ms(k.lastUsedAt));
@@ -55,7 +79,8 @@ function keyRepo(db: Database.Database): KeyRepo {
 }
 
 function loginRepo(db: Database.Database): LoginRepo {
-  const insert = db.prepare(`INSERT INTO logins (email, account_id, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+  const insert =
+    db.prepare(`INSERT INTO logins (email, account_id, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (email) DO NOTHING`);
   const byEmail = db.prepare('SELECT * FROM logins WHERE email = ?');
   const byAccount = db.prepare('SELECT * FROM logins WHERE account_id = ?');
@@ -79,7 +104,9 @@ function loginRepo(db: Database.Database): LoginRepo {
 }
 
 function sessionRepo(db: Database.Database): SessionRepo {
-  const insert = db.prepare('INSERT INTO sessions (hash, account_id, csrf_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO sessions (hash, account_id, csrf_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+  );
   const active = db.prepare('SELECT * FROM sessions WHERE hash = ? AND expires_at > ?');
   const extend = db.prepare('UPDATE sessions SET expires_at = MAX(expires_at, ?) WHERE hash = ?');
   const remove = db.prepare('DELETE FROM sessions WHERE hash = ?');
@@ -109,7 +136,9 @@ function sessionRepo(db: Database.Database): SessionRepo {
 }
 
 function emailTokenRepo(db: Database.Database): EmailTokenRepo {
-  const insert = db.prepare('INSERT INTO email_tokens (hash, account_id, email, created_at, expires_at) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO email_tokens (hash, account_id, email, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+  );
   // One statement takes the row: two clicks on the same link cannot both verify.
   const take = db.prepare('DELETE FROM email_tokens WHERE hash = ? RETURNING *');
   const removeByAccount = db.prepare('DELETE FROM email_tokens WHERE account_id = ?');
@@ -133,5 +162,11 @@ function emailTokenRepo(db: Database.Database): EmailTokenRepo {
 }
 
 export function sqliteAccounts(db: Database.Database): AccountsStore {
-  return { accounts: accountRepo(db), keys: keyRepo(db), logins: loginRepo(db), sessions: sessionRepo(db), emailTokens: emailTokenRepo(db) };
+  return {
+    accounts: accountRepo(db),
+    keys: keyRepo(db),
+    logins: loginRepo(db),
+    sessions: sessionRepo(db),
+    emailTokens: emailTokenRepo(db),
+  };
 }

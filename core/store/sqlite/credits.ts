@@ -25,7 +25,8 @@ function usageRepo(db: Database.Database): UsageRepo {
   const refund = db.prepare('UPDATE usage SET used = MAX(0, used - ?) WHERE account_id = ? AND period = ?');
   const set = db.prepare(`INSERT INTO usage (account_id, period, used) VALUES (?, ?, ?)
     ON CONFLICT (account_id, period) DO UPDATE SET used = excluded.used`);
-  const used = (accountId: string, period: string) => Number((get.get(accountId, period) as Row | undefined)?.used ?? 0);
+  const used = (accountId: string, period: string) =>
+    Number((get.get(accountId, period) as Row | undefined)?.used ?? 0);
   return {
     async get(accountId, period): Promise<UsageRecord> {
       return { accountId, period, used: used(accountId, period) };

@@ -9,7 +9,15 @@ import { sqliteAccounts } from './accounts.js';
 import { sqliteCredits } from './credits.js';
 import { sqliteJobs } from './jobs.js';
 import { sqliteLinks } from './links.js';
-import { ACCOUNTS_IN_THE_BROWSER, BATCH_EXPORTS, HASHED_DOWNLOAD_TOKENS, JOBS_FINISHED_INDEX, PIPELINE_JOBS, SCHEMA, WEBHOOKS } from './schema.js';
+import {
+  ACCOUNTS_IN_THE_BROWSER,
+  BATCH_EXPORTS,
+  HASHED_DOWNLOAD_TOKENS,
+  JOBS_FINISHED_INDEX,
+  PIPELINE_JOBS,
+  SCHEMA,
+  WEBHOOKS,
+} from './schema.js';
 import { sqliteWebhooks } from './webhooks.js';
 
 export function openSqliteDatabase(path: string): Database.Database {
@@ -27,7 +35,15 @@ export function openSqliteDatabase(path: string): Database.Database {
  * Schema versions, applied in order and recorded in `PRAGMA user_version`. Append a step for
  * every change (ALTER TABLE ... ADD COLUMN, new index); never edit a step that has shipped.
  */
-const MIGRATIONS: readonly string[] = [SCHEMA, HASHED_DOWNLOAD_TOKENS, WEBHOOKS, JOBS_FINISHED_INDEX, ACCOUNTS_IN_THE_BROWSER, PIPELINE_JOBS, BATCH_EXPORTS];
+const MIGRATIONS: readonly string[] = [
+  SCHEMA,
+  HASHED_DOWNLOAD_TOKENS,
+  WEBHOOKS,
+  JOBS_FINISHED_INDEX,
+  ACCOUNTS_IN_THE_BROWSER,
+  PIPELINE_JOBS,
+  BATCH_EXPORTS,
+];
 /** Steps that blank what an older version stored in clear: a file they upgraded is rebuilt. */
 const SCRUBBING_STEPS: readonly number[] = [1];
 

@@ -5,41 +5,59 @@ import type { NewJob, JobRepo, BatchRepo, JobsStore } from '../types.js';
 import { type Row, ms, jobFromRow, finishedJobFromRow, batchFromRow } from '../sql/rows.js';
 
 function jobRepo(db: Database.Database): JobRepo {
-  const insert = db.prepare(`INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options, inputs, status, progress,
+  const insert =
+    db.prepare(`INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options, inputs, status, progress,
       credit_cost, credit_period, via_api, created_at, inputs_expire_at, pipeline)
     VALUES (@id, @accountId, @batchId, @kind, @pluginId, @op, @inputFormat, @outputFormat, @options, @inputs, 'waiting', 0,
       @creditCost, @creditPeriod, @viaApi, @createdAt, @inputsExpireAt, @pipeline)`);
   const setPipeline = db.prepare(`UPDATE jobs SET pipeline = ? WHERE id = ? AND status IN ('waiting', 'active')`);
   const setExport = db.prepare('UPDATE jobs SET export_state = ? WHERE id = ?');
-  const waitingByPlugin = db.prepare(`SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY plugin_id ORDER BY plugin_id`);
+  const waitingByPlugin = db.prepare(
+    `SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY plugin_id ORDER BY plugin_id`,
+  );
   const byId = db.prepare('SELECT * FROM jobs WHERE id = ?');
-  const start = db.prepare(`UPDATE jobs SET status = 'active', attempts = attempts + 1, started_at = COALESCE(started_at, ?)
+  const start =
+    db.prepare(`UPDATE jobs SET status = 'active', attempts = attempts + 1, started_at = COALESCE(started_at, ?)
     WHERE id = ? AND status IN ('waiting', 'active') RETURNING *`);
   const progress = db.prepare(`UPDATE jobs SET progress = ? WHERE id = ? AND status = 'active'`);
-  const complete = db.prepare(`UPDATE jobs SET status = 'done', progress = 100, output = ?, download_token_hash = ?, tool_report = ?, completed_at = ?, output_expires_at = ?
+  const complete =
+    db.prepare(`UPDATE jobs SET status = 'done', progress = 100, output = ?, download_token_hash = ?, tool_report = ?, completed_at = ?, output_expires_at = ?
     WHERE id = ? AND status = 'active'`);
-  const completeWithResult = db.prepare(`UPDATE jobs SET status = 'done', progress = 100, result = ?, completed_at = ? WHERE id = ? AND status = 'active'`);
+  const completeWithResult = db.prepare(
+    `UPDATE jobs SET status = 'done', progress = 100, result = ?, completed_at = ? WHERE id = ? AND status = 'active'`,
+  );
   const clearResults = db.prepare(`UPDATE jobs SET result = NULL WHERE result IS NOT NULL AND created_at < ?`);
-  const fail = db.prepare(`UPDATE jobs SET status = 'failed', error = ?, completed_at = ? WHERE id = ? AND status IN ('waiting', 'active')`);
+  const fail = db.prepare(
+    `UPDATE jobs SET status = 'failed', error = ?, completed_at = ? WHERE id = ? AND status IN ('waiting', 'active')`,
+  );
   const refund = db.prepare('UPDATE jobs SET refunded = 1 WHERE id = ? AND refunded = 0');
   const count = db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE account_id = ?');
   const page = db.prepare('SELECT * FROM jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?');
   const byBatch = db.prepare('SELECT * FROM jobs WHERE batch_id = ? ORDER BY created_at, id');
   const unfinished = db.prepare(`SELECT * FROM jobs WHERE status IN ('waiting', 'active') ORDER BY created_at`);
-  const finishedSince = db.prepare(`SELECT id, account_id, batch_id, kind, status, completed_at FROM jobs WHERE completed_at IS NOT NULL AND completed_at >= ? AND status IN ('done', 'failed')
+  const finishedSince =
+    db.prepare(`SELECT id, account_id, batch_id, kind, status, completed_at FROM jobs WHERE completed_at IS NOT NULL AND completed_at >= ? AND status IN ('done', 'failed')
     ORDER BY completed_at, id`);
   const inputsDue = db.prepare(`SELECT * FROM jobs WHERE inputs_expire_at <= ? AND inputs != '[]'`);
   const clearInputs = db.prepare(`UPDATE jobs SET inputs = '[]' WHERE id = ?`);
   const outputsDue = db.prepare('SELECT * FROM jobs WHERE output IS NOT NULL AND output_expires_at <= ?');
   const clearOutput = db.prepare('UPDATE jobs SET output = NULL, download_token_hash = NULL WHERE id = ?');
-  const clearTokens = db.prepare('UPDATE jobs SET download_token_hash = NULL WHERE download_token_hash IS NOT NULL AND completed_at <= ?');
+  const clearTokens = db.prepare(
+    'UPDATE jobs SET download_token_hash = NULL WHERE download_token_hash IS NOT NULL AND completed_at <= ?',
+  );
   const extend = db.prepare('UPDATE jobs SET output_expires_at = MAX(COALESCE(output_expires_at, 0), ?) WHERE id = ?');
   const one = (row: unknown) => (row ? jobFromRow(row as Row) : null);
   return {
     async create(job: NewJob) {
       insert.run({
-        ...job, batchId: job.batchId ?? null, options: JSON.stringify(job.options), inputs: JSON.stringify(job.inputs), viaApi: job.viaApi ? 1 : 0,
-        createdAt: ms(job.createdAt), inputsExpireAt: ms(job.inputsExpireAt), pipeline: job.pipeline ? JSON.stringify(job.pipeline) : null,
+        ...job,
+        batchId: job.batchId ?? null,
+        options: JSON.stringify(job.options),
+        inputs: JSON.stringify(job.inputs),
+        viaApi: job.viaApi ? 1 : 0,
+        createdAt: ms(job.createdAt),
+        inputsExpireAt: ms(job.inputsExpireAt),
+        pipeline: job.pipeline ? JSON.stringify(job.pipeline) : null,
       });
       return jobFromRow(byId.get(job.id) as Row);
     },
@@ -59,7 +77,16 @@ function jobRepo(db: Database.Database): JobRepo {
       setExport.run(JSON.stringify(state), id);
     },
     async complete(id, r) {
-      return complete.run(JSON.stringify(r.output), r.downloadTokenHash ?? null, r.toolReport ? JSON.stringify(r.toolReport) : null, ms(r.at), ms(r.outputExpiresAt), id).changes > 0;
+      return (
+        complete.run(
+          JSON.stringify(r.output),
+          r.downloadTokenHash ?? null,
+          r.toolReport ? JSON.stringify(r.toolReport) : null,
+          ms(r.at),
+          ms(r.outputExpiresAt),
+          id,
+        ).changes > 0
+      );
     },
     async completeWithResult(id, r) {
       return completeWithResult.run(JSON.stringify(r.result), ms(r.at), id).changes > 0;
@@ -84,7 +111,11 @@ function jobRepo(db: Database.Database): JobRepo {
       return (unfinished.all() as Row[]).map(jobFromRow);
     },
     async waitingByPlugin() {
-      return (waitingByPlugin.all() as Row[]).map((r) => ({ pluginId: String(r.plugin_id), count: Number(r.n), oldestAt: new Date(Number(r.oldest)) }));
+      return (waitingByPlugin.all() as Row[]).map((r) => ({
+        pluginId: String(r.plugin_id),
+        count: Number(r.n),
+        oldestAt: new Date(Number(r.oldest)),
+      }));
     },
     async listFinishedSince(since) {
       return (finishedSince.all(ms(since)) as Row[]).map(finishedJobFromRow);
@@ -111,7 +142,9 @@ function jobRepo(db: Database.Database): JobRepo {
 }
 
 function batchRepo(db: Database.Database): BatchRepo {
-  const insert = db.prepare('INSERT INTO batches (id, account_id, tool, total, errors, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO batches (id, account_id, tool, total, errors, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const byId = db.prepare('SELECT * FROM batches WHERE id = ?');
   const setExport = db.prepare('UPDATE batches SET export_state = ? WHERE id = ?');
   return {

@@ -4,7 +4,9 @@ import type { TokenRepo, LinksStore } from '../types.js';
 import { type Row, ms, tokenFromRow } from '../sql/rows.js';
 
 function tokenRepo(db: Database.Database): TokenRepo {
-  const insert = db.prepare('INSERT INTO download_tokens (hash, job_id, kind, reusable, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO download_tokens (hash, job_id, kind, reusable, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const byHash = db.prepare('SELECT * FROM download_tokens WHERE hash = ?');
   const consume = db.prepare('UPDATE download_tokens SET consumed_at = ? WHERE hash = ? AND consumed_at IS NULL');
   const expired = db.prepare('DELETE FROM download_tokens WHERE expires_at <= ?');

@@ -1,11 +1,29 @@
 /** Webhooks: endpoints, account secrets, deliveries, attempt logs and override targets in SQLite. */
 import type Database from 'better-sqlite3';
-import type { WebhookEndpointRepo, WebhookAccountSecretRepo, WebhookDeliveryRepo, WebhookAttemptRepo, WebhookTargetRepo, WebhooksStore } from '../types.js';
+import type {
+  WebhookEndpointRepo,
+  WebhookAccountSecretRepo,
+  WebhookDeliveryRepo,
+  WebhookAttemptRepo,
+  WebhookTargetRepo,
+  WebhooksStore,
+} from '../types.js';
 import { deliveryTarget } from '../types.js';
-import { ENDPOINT_COLUMNS, type Row, patchEntries, ms, endpointFromRow, deliveryFromRow, webhookSecretFromRow, attemptFromRow, webhookTargetFromRow } from '../sql/rows.js';
+import {
+  ENDPOINT_COLUMNS,
+  type Row,
+  patchEntries,
+  ms,
+  endpointFromRow,
+  deliveryFromRow,
+  webhookSecretFromRow,
+  attemptFromRow,
+  webhookTargetFromRow,
+} from '../sql/rows.js';
 
 function webhookEndpointRepo(db: Database.Database): WebhookEndpointRepo {
-  const insert = db.prepare(`INSERT INTO webhook_endpoints (id, account_id, url, description, events, secret, previous_secret, previous_expires_at,
+  const insert =
+    db.prepare(`INSERT INTO webhook_endpoints (id, account_id, url, description, events, secret, previous_secret, previous_expires_at,
       disabled_at, disabled_reason, failing_since, created_at, updated_at)
     VALUES (@id, @accountId, @url, @description, @events, @secret, @previousSecret, @previousExpiresAt, @disabledAt, @disabledReason, @failingSince, @createdAt, @updatedAt)`);
   const byId = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?');
@@ -16,8 +34,13 @@ function webhookEndpointRepo(db: Database.Database): WebhookEndpointRepo {
   return {
     async create(e) {
       insert.run({
-        ...e, events: e.events ? JSON.stringify(e.events) : null, previousExpiresAt: ms(e.previousExpiresAt), disabledAt: ms(e.disabledAt),
-        failingSince: ms(e.failingSince), createdAt: ms(e.createdAt), updatedAt: ms(e.updatedAt),
+        ...e,
+        events: e.events ? JSON.stringify(e.events) : null,
+        previousExpiresAt: ms(e.previousExpiresAt),
+        disabledAt: ms(e.disabledAt),
+        failingSince: ms(e.failingSince),
+        createdAt: ms(e.createdAt),
+        updatedAt: ms(e.updatedAt),
       });
     },
     async get(id) {
@@ -30,7 +53,9 @@ function webhookEndpointRepo(db: Database.Database): WebhookEndpointRepo {
     async update(id, patch) {
       const entries = patchEntries(patch, ENDPOINT_COLUMNS);
       if (!entries.length) return;
-      db.prepare(`UPDATE webhook_endpoints SET ${entries.map(([k]) => `${ENDPOINT_COLUMNS[k]} = ?`).join(', ')} WHERE id = ?`).run(...entries.map(([, v]) => value(v)), id);
+      db.prepare(
+        `UPDATE webhook_endpoints SET ${entries.map(([k]) => `${ENDPOINT_COLUMNS[k]} = ?`).join(', ')} WHERE id = ?`,
+      ).run(...entries.map(([, v]) => value(v)), id);
     },
     async delete(id) {
       return db.transaction(() => {
@@ -43,7 +68,8 @@ function webhookEndpointRepo(db: Database.Database): WebhookEndpointRepo {
 
 function webhookSecretRepo(db: Database.Database): WebhookAccountSecretRepo {
   const byId = db.prepare('SELECT * FROM webhook_account_secrets WHERE account_id = ?');
-  const put = db.prepare(`INSERT INTO webhook_account_secrets (account_id, secret, previous_secret, previous_expires_at, created_at) VALUES (?, ?, ?, ?, ?)
+  const put =
+    db.prepare(`INSERT INTO webhook_account_secrets (account_id, secret, previous_secret, previous_expires_at, created_at) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (account_id) DO UPDATE SET secret = excluded.secret, previous_secret = excluded.previous_secret,
       previous_expires_at = excluded.previous_expires_at, created_at = excluded.created_at`);
   return {
@@ -58,17 +84,33 @@ function webhookSecretRepo(db: Database.Database): WebhookAccountSecretRepo {
 }
 
 function webhookDeliveryRepo(db: Database.Database): WebhookDeliveryRepo {
-  const insert = db.prepare(`INSERT INTO webhook_deliveries (id, account_id, event_key, target, type, subject_id, endpoint_id, url, status, next_attempt_at, created_at)
+  const insert =
+    db.prepare(`INSERT INTO webhook_deliveries (id, account_id, event_key, target, type, subject_id, endpoint_id, url, status, next_attempt_at, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (event_key, target) DO NOTHING`);
   const byId = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
-  const retry = db.prepare(`UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = ?, last_error = ?, next_attempt_at = ?
+  const retry =
+    db.prepare(`UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = ?, last_error = ?, next_attempt_at = ?
     WHERE id = ? AND status = 'pending'`);
-  const finish = db.prepare(`UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, last_status_code = ?, last_error = ?, next_attempt_at = NULL, completed_at = ?
+  const finish =
+    db.prepare(`UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, last_status_code = ?, last_error = ?, next_attempt_at = NULL, completed_at = ?
     WHERE id = ? AND status = 'pending'`);
   const pending = db.prepare(`SELECT * FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id`);
   return {
     async create(d) {
-      return insert.run(d.id, d.accountId, d.eventKey, deliveryTarget(d), d.type, d.subjectId, d.endpointId, d.url, ms(d.nextAttemptAt), ms(d.createdAt)).changes > 0;
+      return (
+        insert.run(
+          d.id,
+          d.accountId,
+          d.eventKey,
+          deliveryTarget(d),
+          d.type,
+          d.subjectId,
+          d.endpointId,
+          d.url,
+          ms(d.nextAttemptAt),
+          ms(d.createdAt),
+        ).changes > 0
+      );
     },
     async get(id) {
       const row = byId.get(id) as Row | undefined;
@@ -87,7 +129,9 @@ function webhookDeliveryRepo(db: Database.Database): WebhookDeliveryRepo {
 }
 
 function webhookAttemptRepo(db: Database.Database): WebhookAttemptRepo {
-  const insert = db.prepare(`INSERT INTO webhook_attempts (delivery_id, endpoint_id, type, at, status_code, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const insert = db.prepare(
+    `INSERT INTO webhook_attempts (delivery_id, endpoint_id, type, at, status_code, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
   const prune = db.prepare(`DELETE FROM webhook_attempts WHERE endpoint_id = ? AND seq NOT IN
     (SELECT seq FROM webhook_attempts WHERE endpoint_id = ? ORDER BY seq DESC LIMIT ?)`);
   const pruneUnowned = db.prepare(`DELETE FROM webhook_attempts WHERE endpoint_id IS NULL AND at < ?`);
@@ -123,5 +167,11 @@ function webhookTargetRepo(db: Database.Database): WebhookTargetRepo {
 }
 
 export function sqliteWebhooks(db: Database.Database): WebhooksStore {
-  return { webhookEndpoints: webhookEndpointRepo(db), webhookSecrets: webhookSecretRepo(db), webhookDeliveries: webhookDeliveryRepo(db), webhookAttempts: webhookAttemptRepo(db), webhookTargets: webhookTargetRepo(db) };
+  return {
+    webhookEndpoints: webhookEndpointRepo(db),
+    webhookSecrets: webhookSecretRepo(db),
+    webhookDeliveries: webhookDeliveryRepo(db),
+    webhookAttempts: webhookAttemptRepo(db),
+    webhookTargets: webhookTargetRepo(db),
+  };
 }

@@ -24,7 +24,8 @@ const SENTENCE_END = /[.!?:]["'”’)]?$/;
 const FOOTNOTE = /^\[\^[^\]]+\]:/;
 
 /** A section number in front of a title: "2", "2.1", "A.3", "IV." (a lone digit or letter needs nothing after it but a title). */
-const SECTION_TITLE = /^(\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.(?:\d{1,2}\.?){0,3}|[A-Z](?:\.\d{1,2}){1,3}|[IVXLC]{1,6}\.)\s+(\S.*)$/u;
+const SECTION_TITLE =
+  /^(\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.(?:\d{1,2}\.?){0,3}|[A-Z](?:\.\d{1,2}){1,3}|[IVXLC]{1,6}\.)\s+(\S.*)$/u;
 const MAX_NUMBERED_HEADING_WORDS = 12;
 
 const BULLET = /^[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7\uf076\uf0d8\uf0fc]\s+(\S.*)$/u;
@@ -53,7 +54,9 @@ function parseListMarker(text: string): { ordered: boolean; number?: number; tex
   const bullet = BULLET.exec(text);
   if (bullet) return { ordered: false, text: bullet[1]! };
   const numbered = NUMBERED.exec(text);
-  return numbered ? { ordered: true, number: markerNumber((numbered[1] ?? numbered[2]!).toLowerCase()), text: numbered[3]! } : undefined;
+  return numbered
+    ? { ordered: true, number: markerNumber((numbered[1] ?? numbered[2]!).toLowerCase()), text: numbered[3]! }
+    : undefined;
 }
 
 /** The number a marker stands for: 7 for "7.", 2 for "b)", 4 for "iv." (one letter is a letter, not a numeral). */
@@ -85,7 +88,14 @@ function styleGroup(lines: readonly PlacedLine[], start: number): Line[] {
     const { page, line } = lines[i]!;
     const previous = group[group.length - 1]!;
     const step = line.baseline - previous.baseline;
-    if (page !== first.page || lines[i]!.columnBreak || styleKey(line) !== styleKey(previous) || step <= 0 || step > 1.6 * line.size) break;
+    if (
+      page !== first.page ||
+      lines[i]!.columnBreak ||
+      styleKey(line) !== styleKey(previous) ||
+      step <= 0 ||
+      step > 1.6 * line.size
+    )
+      break;
     group.push(line);
   }
   return group;
@@ -95,9 +105,16 @@ function isHeading(group: readonly Line[], bodySize: number): boolean {
   const first = group[0]!;
   const text = group.map((l) => l.text).join(' ');
   if (parseListMarker(first.text) || !/\p{L}/u.test(text)) return false;
-  if (first.size >= bodySize + HEADING_SIZE_STEP) return group.length <= MAX_HEADING_LINES && wordCount(text) <= MAX_HEADING_WORDS;
+  if (first.size >= bodySize + HEADING_SIZE_STEP)
+    return group.length <= MAX_HEADING_LINES && wordCount(text) <= MAX_HEADING_WORDS;
   const bodySized = Math.abs(first.size - bodySize) < HEADING_SIZE_STEP;
-  return bodySized && first.bold && group.length <= MAX_BOLD_HEADING_LINES && wordCount(text) <= MAX_BOLD_HEADING_WORDS && !/[.,;]$/.test(text);
+  return (
+    bodySized &&
+    first.bold &&
+    group.length <= MAX_BOLD_HEADING_LINES &&
+    wordCount(text) <= MAX_BOLD_HEADING_WORDS &&
+    !/[.,;]$/.test(text)
+  );
 }
 
 /**
@@ -111,20 +128,23 @@ function numberedHeadingLevel(group: readonly Line[], bodySize: number): number 
   const match = SECTION_TITLE.exec(line.text);
   if (!match) return undefined;
   const [, number, title] = match as unknown as [string, string, string];
-  if (wordCount(title) > MAX_NUMBERED_HEADING_WORDS || /[.,;:]$/.test(title) || !/^\p{Lu}/u.test(title)) return undefined;
+  if (wordCount(title) > MAX_NUMBERED_HEADING_WORDS || /[.,;:]$/.test(title) || !/^\p{Lu}/u.test(title))
+    return undefined;
   const letters = title.replace(/[^\p{L}]/gu, '');
   const capitals = letters.length >= 3 && letters === letters.toUpperCase();
   const titleRuns = line.runs.filter((r) => r.x0 >= line.x0 + 0.5 && r.text.trim() !== number);
   const bold = line.bold || (titleRuns.length > 0 && titleRuns.every((r) => r.bold));
   if (!(bold || capitals || line.size >= bodySize + HEADING_SIZE_STEP)) return undefined;
-  const depth = /^[IVXLC]+\.$/.test(number) || /^[A-Z]\.?$/.test(number) ? 1 : number.replace(/\.$/, '').split('.').length;
+  const depth =
+    /^[IVXLC]+\.$/.test(number) || /^[A-Z]\.?$/.test(number) ? 1 : number.replace(/\.$/, '').split('.').length;
   return Math.min(depth + 1, 6);
 }
 
 /** Body size, heading levels and line spacing, measured over the whole document. */
 export function analyseStyle(pages: readonly (readonly Line[])[]): DocumentStyle {
   const charsBySize = new Map<number, number>();
-  for (const line of pages.flat()) charsBySize.set(roundSize(line.size), (charsBySize.get(roundSize(line.size)) ?? 0) + line.text.length);
+  for (const line of pages.flat())
+    charsBySize.set(roundSize(line.size), (charsBySize.get(roundSize(line.size)) ?? 0) + line.text.length);
   const bodySize = [...charsBySize].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 10;
 
   const headingKeys = new Map<string, { size: number; bold: boolean }>();
@@ -132,7 +152,8 @@ export function analyseStyle(pages: readonly (readonly Line[])[]): DocumentStyle
     const placed = lines.map((line) => ({ page: 0, line }));
     for (let i = 0; i < placed.length; ) {
       const group = styleGroup(placed, i);
-      if (isHeading(group, bodySize)) headingKeys.set(styleKey(group[0]!), { size: roundSize(group[0]!.size), bold: group[0]!.bold });
+      if (isHeading(group, bodySize))
+        headingKeys.set(styleKey(group[0]!), { size: roundSize(group[0]!.size), bold: group[0]!.bold });
       i += group.length;
     }
   }
@@ -190,7 +211,10 @@ export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle)
         return;
       }
       flush();
-      const continued = lastTable && index === 0 && lastTable.page === page - 1 ? continuesTable(lastTable.table, item.table) : undefined;
+      const continued =
+        lastTable && index === 0 && lastTable.page === page - 1
+          ? continuesTable(lastTable.table, item.table)
+          : undefined;
       if (continued && lastTable) {
         lastTable.block.rows.push(...(continued === 'repeated-header' ? item.table.rows.slice(1) : item.table.rows));
         lastTable = index === items.length - 1 ? { ...lastTable, table: item.table, page } : undefined;
@@ -231,10 +255,28 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
       list = paragraph = undefined;
       const titleLines = lines.slice(i, i + named.lines).map((l) => l.line);
       if (named.runIn !== undefined) {
-        blocks.push({ kind: 'heading', page, level: named.level, text: unspaceLetters(line.text.slice(0, named.runIn).replace(/[.:]$/, '')) });
-        paragraph = { block: { kind: 'paragraph', page, parts: [{ page, text: line.text.slice(named.runIn).replace(/^\s*[.:—–]?\s*/, '') }] }, last: placed };
+        blocks.push({
+          kind: 'heading',
+          page,
+          level: named.level,
+          text: unspaceLetters(line.text.slice(0, named.runIn).replace(/[.:]$/, '')),
+        });
+        paragraph = {
+          block: {
+            kind: 'paragraph',
+            page,
+            parts: [{ page, text: line.text.slice(named.runIn).replace(/^\s*[.:—–]?\s*/, '') }],
+          },
+          last: placed,
+        };
         blocks.push(paragraph.block);
-      } else blocks.push({ kind: 'heading', page, level: named.level, text: unspaceLetters(titleLines.reduce((text, l) => joinText(text, l.text), '')) });
+      } else
+        blocks.push({
+          kind: 'heading',
+          page,
+          level: named.level,
+          text: unspaceLetters(titleLines.reduce((text, l) => joinText(text, l.text), '')),
+        });
       i += titleLines.length;
       continue;
     }
@@ -264,14 +306,21 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
       const { markerXs } = list;
       while (markerXs.length && markerXs[markerXs.length - 1]! > line.x0 + INDENT_TOLERANCE) markerXs.pop();
       if (!markerXs.length || line.x0 > markerXs[markerXs.length - 1]! + INDENT_TOLERANCE) markerXs.push(line.x0);
-      list.block.items.push({ page, ordered: marker.ordered, number: marker.number, level: markerXs.length - 1, parts: [{ page, text: marker.text }] });
+      list.block.items.push({
+        page,
+        ordered: marker.ordered,
+        number: marker.number,
+        level: markerXs.length - 1,
+        parts: [{ page, text: marker.text }],
+      });
       list.last = placed;
       continue;
     }
     if (list && continuesListItem(list, placed, style)) {
       appendText(list.block.items[list.block.items.length - 1]!.parts, page, line.text);
       // Run on into a new column or page: its further lines line up with this one.
-      if (placed.columnBreak || placed.page !== list.last.page) list.markerXs[list.markerXs.length - 1] = line.x0 - 2 * INDENT_TOLERANCE;
+      if (placed.columnBreak || placed.page !== list.last.page)
+        list.markerXs[list.markerXs.length - 1] = line.x0 - 2 * INDENT_TOLERANCE;
       list.last = placed;
       continue;
     }
@@ -289,16 +338,28 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
 
 /** Letter-spaced display type ("F U N D A M E N T A L S") read as the word it spells. */
 function unspaceLetters(text: string): string {
-  return text.replace(/(?<![\p{L}\p{N}])\p{L}(?: \p{L}){3,}(?![\p{L}\p{N}])/gu, (letters) => letters.replaceAll(' ', ''));
+  return text.replace(/(?<![\p{L}\p{N}])\p{L}(?: \p{L}){3,}(?![\p{L}\p{N}])/gu, (letters) =>
+    letters.replaceAll(' ', ''),
+  );
 }
 
 /** The line reads on from the open paragraph's last words (they stop mid-sentence on the line just above). */
-function continuesOpenText(list: OpenList | undefined, paragraph: OpenParagraph | undefined, next: PlacedLine): boolean {
+function continuesOpenText(
+  list: OpenList | undefined,
+  paragraph: OpenParagraph | undefined,
+  next: PlacedLine,
+): boolean {
   const open = paragraph ?? list;
   if (!open || open.last.page !== next.page || next.columnBreak) return false;
   const parts = paragraph ? paragraph.block.parts : list!.block.items[list!.block.items.length - 1]!.parts;
   const gap = next.line.baseline - open.last.line.baseline;
-  return !SENTENCE_END.test(parts[parts.length - 1]!.text) && gap > 0 && gap <= 1.3 * next.line.size && Math.abs(next.line.size - open.last.line.size) < 0.5 && !next.line.bold;
+  return (
+    !SENTENCE_END.test(parts[parts.length - 1]!.text) &&
+    gap > 0 &&
+    gap <= 1.3 * next.line.size &&
+    Math.abs(next.line.size - open.last.line.size) < 0.5 &&
+    !next.line.bold
+  );
 }
 
 /** A line joined to text that may run over pages: each page's share stays a part of its own. */
@@ -320,7 +381,11 @@ function continuesListItem(list: OpenList, next: PlacedLine, style: DocumentStyl
   if (next.columnBreak || next.page !== list.last.page) {
     // At the top of the next column or page only a lower-case run-on continues the item.
     const parts = list.block.items[list.block.items.length - 1]!.parts;
-    return !SENTENCE_END.test(parts[parts.length - 1]!.text) && /^\p{Ll}/u.test(next.line.text) && followsClosely(list.last, next, LIST_CONTINUATION, style);
+    return (
+      !SENTENCE_END.test(parts[parts.length - 1]!.text) &&
+      /^\p{Ll}/u.test(next.line.text) &&
+      followsClosely(list.last, next, LIST_CONTINUATION, style)
+    );
   }
   const markerX = list.markerXs[list.markerXs.length - 1]!;
   return next.line.x0 > markerX + INDENT_TOLERANCE && followsClosely(list.last, next, LIST_CONTINUATION, style);
@@ -329,7 +394,10 @@ function continuesListItem(list: OpenList, next: PlacedLine, style: DocumentStyl
 /** A line of a table of contents: leader dots, or a title and a page number apart. Each stays a line of its own. */
 function isContentsLine(line: Line): boolean {
   const last = line.segments[line.segments.length - 1]!.text;
-  return (LEADERS.test(line.text) && /\d\s*$/.test(line.text)) || (line.segments.length === 2 && /^\d{1,4}$/.test(last) && /^\d+(?:\.\d+)*\.?\s+\p{L}/u.test(line.segments[0]!.text));
+  return (
+    (LEADERS.test(line.text) && /\d\s*$/.test(line.text)) ||
+    (line.segments.length === 2 && /^\d{1,4}$/.test(last) && /^\d+(?:\.\d+)*\.?\s+\p{L}/u.test(line.segments[0]!.text))
+  );
 }
 
 function continuesParagraph(paragraph: OpenParagraph, next: PlacedLine, style: DocumentStyle): boolean {

@@ -68,8 +68,12 @@ export function findGutter(lines: readonly Line[]): number | undefined {
   const gutter = best.x;
   const sides = lines.filter((l) => !crosses(l, gutter));
   const twoSided = sides.filter((l) => l.x0 < gutter && l.x1 > gutter).length;
-  const fullLeft = sides.filter((l) => l.x0 < gutter && sideExtent(l, gutter, 'left') >= FULL_SHARE * (gutter - left)).length;
-  const fullRight = sides.filter((l) => l.x1 > gutter && sideExtent(l, gutter, 'right') >= FULL_SHARE * (right - gutter)).length;
+  const fullLeft = sides.filter(
+    (l) => l.x0 < gutter && sideExtent(l, gutter, 'left') >= FULL_SHARE * (gutter - left),
+  ).length;
+  const fullRight = sides.filter(
+    (l) => l.x1 > gutter && sideExtent(l, gutter, 'right') >= FULL_SHARE * (right - gutter),
+  ).length;
   return twoSided >= MIN_TWO_SIDED && fullLeft >= MIN_FULL_LINES && fullRight >= MIN_FULL_LINES ? gutter : undefined;
 }
 
@@ -81,7 +85,7 @@ function sideExtent(line: Line, gutter: number, side: 'left' | 'right'): number 
 
 /** A line's runs on one side of the gutter, as a line of its own. */
 function sidePart(line: Line, gutter: number, side: 'left' | 'right'): Line | undefined {
-  const runs = line.runs.filter((r) => ((r.x0 + r.x1) / 2 < gutter) === (side === 'left'));
+  const runs = line.runs.filter((r) => (r.x0 + r.x1) / 2 < gutter === (side === 'left'));
   return runs.length ? buildLines(runs)[0] : undefined;
 }
 
@@ -124,8 +128,14 @@ export function readingOrder(lines: readonly Line[], tables: readonly Table[]): 
     if (r) right.push(r);
   }
   const bodySize = dominantSize(lines);
-  const spanning = new Set([...left.filter((l) => cutsBands(l, right, bodySize)), ...right.filter((r) => cutsBands(r, left, bodySize))]);
-  const wide = [...wideLines, ...spanning].map((line) => ({ top: top(line), bottom: bottom(line), line }) as { top: number; bottom: number; line?: Line; table?: Table });
+  const spanning = new Set([
+    ...left.filter((l) => cutsBands(l, right, bodySize)),
+    ...right.filter((r) => cutsBands(r, left, bodySize)),
+  ]);
+  const wide = [...wideLines, ...spanning].map(
+    (line) =>
+      ({ top: top(line), bottom: bottom(line), line }) as { top: number; bottom: number; line?: Line; table?: Table },
+  );
   const columnTables: { table: Table; side: 'left' | 'right' }[] = [];
   for (const table of tables) {
     if (table.left < gutter && table.right > gutter) wide.push({ top: table.top, bottom: table.bottom, table });
@@ -136,25 +146,34 @@ export function readingOrder(lines: readonly Line[], tables: readonly Table[]): 
   const columnItemsBetween = (from: number, to: number) => ({
     left: {
       lines: left.filter((l) => !spanning.has(l) && l.baseline > from && l.baseline <= to),
-      tables: columnTables.filter((t) => t.side === 'left' && t.table.top > from && t.table.top <= to).map((t) => t.table),
+      tables: columnTables
+        .filter((t) => t.side === 'left' && t.table.top > from && t.table.top <= to)
+        .map((t) => t.table),
     },
     right: {
       lines: right.filter((l) => !spanning.has(l) && l.baseline > from && l.baseline <= to),
-      tables: columnTables.filter((t) => t.side === 'right' && t.table.top > from && t.table.top <= to).map((t) => t.table),
+      tables: columnTables
+        .filter((t) => t.side === 'right' && t.table.top > from && t.table.top <= to)
+        .map((t) => t.table),
     },
   });
   let cursor = -Infinity;
   const pushBand = (to: number) => {
     const band = columnItemsBetween(cursor, to);
     if (band.left.lines.length || band.left.tables.length) flows.push({ ...band.left, columnBreak: false });
-    if (band.right.lines.length || band.right.tables.length) flows.push({ ...band.right, columnBreak: flows.length > 0 && (band.left.lines.length > 0 || band.left.tables.length > 0) });
+    if (band.right.lines.length || band.right.tables.length)
+      flows.push({
+        ...band.right,
+        columnBreak: flows.length > 0 && (band.left.lines.length > 0 || band.left.tables.length > 0),
+      });
   };
   for (const item of wide) {
     const at = item.line ? item.line.baseline : item.top;
     pushBand(at - 0.01);
     // pushBand added nothing: no column text since the last wide item, which this one joins.
     const last = flows[flows.length - 1];
-    const flow: Flow = last && isWideFlow(last) ? last : ({ lines: [], tables: [], columnBreak: false, wide: true } as Flow);
+    const flow: Flow =
+      last && isWideFlow(last) ? last : ({ lines: [], tables: [], columnBreak: false, wide: true } as Flow);
     if (item.line) flow.lines.push(item.line);
     if (item.table) flow.tables.push(item.table);
     if (flow !== last) flows.push(flow);

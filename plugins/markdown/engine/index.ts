@@ -43,7 +43,10 @@ export async function pdfToMarkdown(pdf: Uint8Array, options: EngineOptions = {}
   return { ...result, stats: { ...result.stats, ocr_pages: ocrPages } };
 }
 
-async function convertDocument(pdf: Uint8Array, options: EngineOptions): Promise<Omit<MarkdownResult, 'stats'> & { stats: Omit<MarkdownStats, 'ocr_pages'>; ocrPages: number }> {
+async function convertDocument(
+  pdf: Uint8Array,
+  options: EngineOptions,
+): Promise<Omit<MarkdownResult, 'stats'> & { stats: Omit<MarkdownStats, 'ocr_pages'>; ocrPages: number }> {
   const { keepRunning, pageBreaks, lang } = markdownOptions.parse(options);
   const deadline = new Deadline(options.timeoutMs ?? DEFAULT_TIME_BUDGET_MS, options.signal);
   try {
@@ -51,7 +54,11 @@ async function convertDocument(pdf: Uint8Array, options: EngineOptions): Promise
     let ocrPages = 0;
     for (const page of contents) {
       if (!page.scan) continue;
-      page.runs = await ocrPage(page.scan, { signal: deadline.signal, remainingMs: () => deadline.remainingMs(), language: lang });
+      page.runs = await ocrPage(page.scan, {
+        signal: deadline.signal,
+        remainingMs: () => deadline.remainingMs(),
+        language: lang,
+      });
       page.scan = undefined;
       ocrPages++;
     }
@@ -63,7 +70,10 @@ async function convertDocument(pdf: Uint8Array, options: EngineOptions): Promise
   }
 }
 
-async function readAllPages(pdf: Uint8Array, deadline: Deadline): Promise<{ pages: PageContent[]; outline: OutlineEntry[] }> {
+async function readAllPages(
+  pdf: Uint8Array,
+  deadline: Deadline,
+): Promise<{ pages: PageContent[]; outline: OutlineEntry[] }> {
   const document = await openDocument(pdf, deadline);
   try {
     const pages: PageContent[] = [];
@@ -80,7 +90,12 @@ function ruledLayout(page: PageContent): PageLayout {
   return { number: page.number, height: page.height, lines: buildLines(rest), tables };
 }
 
-function convert(layouts: PageLayout[], outline: readonly OutlineEntry[], keepRunning: boolean, pageBreaks: boolean): Omit<MarkdownResult, 'stats'> & { stats: Omit<MarkdownStats, 'ocr_pages'> } {
+function convert(
+  layouts: PageLayout[],
+  outline: readonly OutlineEntry[],
+  keepRunning: boolean,
+  pageBreaks: boolean,
+): Omit<MarkdownResult, 'stats'> & { stats: Omit<MarkdownStats, 'ocr_pages'> } {
   let runningLinesStripped = 0;
   if (!keepRunning) {
     const running = findRunningLines(layouts);
@@ -99,13 +114,18 @@ function convert(layouts: PageLayout[], outline: readonly OutlineEntry[], keepRu
         ...[...flow.tables, ...tables].map((table) => ({ top: table.top, table })),
       ];
       ordered.sort((a, b) => a.top - b.top);
-      ordered.forEach((item, i) => items.push(i === 0 && flow.columnBreak && 'line' in item ? { line: item.line, columnBreak: true } : item));
+      ordered.forEach((item, i) =>
+        items.push(i === 0 && flow.columnBreak && 'line' in item ? { line: item.line, columnBreak: true } : item),
+      );
     }
     return { page: layout.number, items };
   });
   const pageLines = pages.map((p) => p.items.flatMap((item) => ('line' in item ? [item.line] : [])));
   const style = analyseStyle(pageLines);
-  style.outline = outlineHeadings(pages.map((p, i) => ({ page: p.page, lines: pageLines[i]! })), outline);
+  style.outline = outlineHeadings(
+    pages.map((p, i) => ({ page: p.page, lines: pageLines[i]! })),
+    outline,
+  );
   const blocks = documentBlocks(pages, style);
   return {
     pages: layouts.length,
@@ -121,9 +141,12 @@ function convert(layouts: PageLayout[], outline: readonly OutlineEntry[], keepRu
 
 function wordsIn(block: Block): number {
   const texts =
-    block.kind === 'list' ? block.items.flatMap((i) => i.parts.map((p) => p.text))
-    : block.kind === 'table' ? block.rows.flat()
-    : block.kind === 'paragraph' ? block.parts.map((p) => p.text)
-    : [block.text];
+    block.kind === 'list'
+      ? block.items.flatMap((i) => i.parts.map((p) => p.text))
+      : block.kind === 'table'
+        ? block.rows.flat()
+        : block.kind === 'paragraph'
+          ? block.parts.map((p) => p.text)
+          : [block.text];
   return texts.reduce((n, text) => n + text.split(/\s+/).filter(Boolean).length, 0);
 }

@@ -80,8 +80,14 @@ function attachScripts(runs: readonly TextRun[]): TextRun[] {
     const text = run.text.trim();
     if (!isCandidate(run) || !MARK_TEXT.test(text)) continue;
     const neighbours = near(run);
-    const after = neighbours.find((r) => r !== run && shiftBeside(run, r) === 'raised' && Math.abs(r.x0 - run.x1) <= SCRIPT_GAP * r.size);
-    const opensLine = after && !neighbours.some((r) => r !== run && Math.abs(r.baseline - after.baseline) < 0.4 * after.size && r.x1 <= run.x0 + 0.5);
+    const after = neighbours.find(
+      (r) => r !== run && shiftBeside(run, r) === 'raised' && Math.abs(r.x0 - run.x1) <= SCRIPT_GAP * r.size,
+    );
+    const opensLine =
+      after &&
+      !neighbours.some(
+        (r) => r !== run && Math.abs(r.baseline - after.baseline) < 0.4 * after.size && r.x1 <= run.x0 + 0.5,
+      );
     if (after && opensLine) {
       notes.add(text);
       opening.set(run, after);
@@ -89,7 +95,9 @@ function attachScripts(runs: readonly TextRun[]): TextRun[] {
   }
   // Notes set "2 Text of the note" on one baseline in small print, low on the page.
   const body = dominantSize(runs);
-  const low = Math.max(...runs.map((r) => r.baseline)) - 0.35 * (Math.max(...runs.map((r) => r.baseline)) - Math.min(...runs.map((r) => r.baseline)));
+  const low =
+    Math.max(...runs.map((r) => r.baseline)) -
+    0.35 * (Math.max(...runs.map((r) => r.baseline)) - Math.min(...runs.map((r) => r.baseline)));
   for (const run of runs) {
     const text = run.text.trim();
     if (!MARK_TEXT.test(text) || run.size >= SCRIPT_SIZE * body || run.baseline < low || notes.has(text)) continue;
@@ -107,12 +115,32 @@ function attachScripts(runs: readonly TextRun[]): TextRun[] {
     if (note) return { ...run, text: `[^${text}]: `, baseline: note.baseline, size: note.size, bold: note.bold };
     if (!isCandidate(run) || !/[^\s\u200b-\u200f\u2060\ufeff]/u.test(text)) return run;
     let shift: Shift;
-    const before = near(run).find((r) => r !== run && r.size > run.size && Math.abs(run.x0 - r.x1) <= SCRIPT_GAP * r.size && r.x0 < run.x0 && (shift = shiftBeside(run, r)) !== undefined);
+    const before = near(run).find(
+      (r) =>
+        r !== run &&
+        r.size > run.size &&
+        Math.abs(run.x0 - r.x1) <= SCRIPT_GAP * r.size &&
+        r.x0 < run.x0 &&
+        (shift = shiftBeside(run, r)) !== undefined,
+    );
     if (!before || !shift) return run;
     // Kerned back into the letter before it (the A of LaTeX, the E of TeX): part of a logo, not a script.
-    if (run.x0 < before.x1 - 0.1 * before.size) return { ...run, baseline: before.baseline, size: before.size, bold: before.bold };
-    const marked = shift === 'raised' && MARK_TEXT.test(text) && notes.has(text) ? `[^${text}]` : shift === 'raised' ? `<sup>${text}</sup>` : `<sub>${text}</sub>`;
-    return { ...run, text: marked, x0: Math.min(run.x0, before.x1), baseline: before.baseline, size: before.size, bold: before.bold };
+    if (run.x0 < before.x1 - 0.1 * before.size)
+      return { ...run, baseline: before.baseline, size: before.size, bold: before.bold };
+    const marked =
+      shift === 'raised' && MARK_TEXT.test(text) && notes.has(text)
+        ? `[^${text}]`
+        : shift === 'raised'
+          ? `<sup>${text}</sup>`
+          : `<sub>${text}</sub>`;
+    return {
+      ...run,
+      text: marked,
+      x0: Math.min(run.x0, before.x1),
+      baseline: before.baseline,
+      size: before.size,
+      bold: before.bold,
+    };
   });
 }
 
@@ -123,7 +151,8 @@ export function buildLines(input: readonly TextRun[]): Line[] {
   for (const run of sorted) {
     const group = groups[groups.length - 1];
     const anchor = group?.[0];
-    if (group && anchor && Math.abs(run.baseline - anchor.baseline) <= SAME_LINE * Math.min(run.size, anchor.size)) group.push(run);
+    if (group && anchor && Math.abs(run.baseline - anchor.baseline) <= SAME_LINE * Math.min(run.size, anchor.size))
+      group.push(run);
     else groups.push([run]);
   }
   return groups.map(toLine);
@@ -159,8 +188,11 @@ function segmentRuns(runs: readonly TextRun[], size: number, startsCell: (run: T
       segments.push({ text, x0: run.x0, x1: run.x1 });
     } else {
       // Japanese and Chinese words meet without a space, whatever the gap.
-      if (joinsUnspaced(segment.text.trimEnd(), text.trimStart())) segment.text = segment.text.trimEnd() + text.trimStart();
-      else segment.text += (gap > WORD_GAP * run.size && !segment.text.endsWith(' ') && !text.startsWith(' ') ? ' ' : '') + text;
+      if (joinsUnspaced(segment.text.trimEnd(), text.trimStart()))
+        segment.text = segment.text.trimEnd() + text.trimStart();
+      else
+        segment.text +=
+          (gap > WORD_GAP * run.size && !segment.text.endsWith(' ') && !text.startsWith(' ') ? ' ' : '') + text;
       segment.x1 = Math.max(segment.x1, run.x1);
     }
     previous = run;
@@ -178,14 +210,23 @@ export function splitAtColumns(line: Line, starts: readonly number[]): Line {
 
 function dropOverprints(runs: TextRun[]): TextRun[] {
   return runs.filter(
-    (run, i) => !runs.slice(0, i).some((r) => r.text === run.text && Math.abs(r.x0 - run.x0) < OVERPRINT && Math.abs(r.baseline - run.baseline) < OVERPRINT),
+    (run, i) =>
+      !runs
+        .slice(0, i)
+        .some(
+          (r) =>
+            r.text === run.text &&
+            Math.abs(r.x0 - run.x0) < OVERPRINT &&
+            Math.abs(r.baseline - run.baseline) < OVERPRINT,
+        ),
   );
 }
 
 /** The font size carrying the most characters (rounded, so float noise does not split sizes). */
 function dominantSize(runs: readonly TextRun[]): number {
   const weights = new Map<number, number>();
-  for (const run of runs) weights.set(roundSize(run.size), (weights.get(roundSize(run.size)) ?? 0) + run.text.trim().length);
+  for (const run of runs)
+    weights.set(roundSize(run.size), (weights.get(roundSize(run.size)) ?? 0) + run.text.trim().length);
   return [...weights].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
 }
 

@@ -54,14 +54,12 @@ export async function ocrPage(image: ScanImage, ctx: OcrContext): Promise<TextRu
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'" };
 
 function decode(text: string): string {
-  return text
-    .replace(/<[^>]+>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (entity, name: string) => {
-      if (ENTITIES[name]) return ENTITIES[name]!;
-      if (name.startsWith('#x')) return String.fromCodePoint(parseInt(name.slice(2), 16));
-      if (name.startsWith('#')) return String.fromCodePoint(Number(name.slice(1)));
-      return entity;
-    });
+  return text.replace(/<[^>]+>/g, '').replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (entity, name: string) => {
+    if (ENTITIES[name]) return ENTITIES[name]!;
+    if (name.startsWith('#x')) return String.fromCodePoint(parseInt(name.slice(2), 16));
+    if (name.startsWith('#')) return String.fromCodePoint(Number(name.slice(1)));
+    return entity;
+  });
 }
 
 function bboxOf(title: string): [number, number, number, number] | undefined {
@@ -84,14 +82,21 @@ function fontSizePx(title: string, bbox: readonly number[]): number {
 
 export function parseHocr(hocr: string): OcrLine[] {
   const lines: OcrLine[] = [];
-  const pattern = /<span class='(ocr_line|ocr_caption|ocr_header|ocr_textfloat|ocrx_word)'[^>]*title=(?:"([^"]*)"|'([^']*)')[^>]*>/g;
+  const pattern =
+    /<span class='(ocr_line|ocr_caption|ocr_header|ocr_textfloat|ocrx_word)'[^>]*title=(?:"([^"]*)"|'([^']*)')[^>]*>/g;
   for (const match of hocr.matchAll(pattern)) {
     const title = match[2] ?? match[3] ?? '';
     const bbox = bboxOf(title);
     if (!bbox) continue;
     if (match[1] !== 'ocrx_word') {
       const baseline = /baseline (-?[\d.]+) (-?[\d.]+)/.exec(title);
-      lines.push({ bbox, slope: Number(baseline?.[1] ?? 0), offset: Number(baseline?.[2] ?? 0), xSize: fontSizePx(title, bbox), words: [] });
+      lines.push({
+        bbox,
+        slope: Number(baseline?.[1] ?? 0),
+        offset: Number(baseline?.[2] ?? 0),
+        xSize: fontSizePx(title, bbox),
+        words: [],
+      });
       continue;
     }
     const start = match.index! + match[0].length;
@@ -124,7 +129,8 @@ const MISREAD_BULLET = /^[•·¢©®°«»*@eo]$/;
 /** A misread bullet, set apart from the words after it, is a bullet again. */
 function bulletFirst(words: OcrLine['words'], xSize: number): OcrLine['words'] {
   const [first, second] = words;
-  if (!first || !second || !MISREAD_BULLET.test(first.text) || second.bbox[0] - first.bbox[2] < 0.5 * xSize) return words;
+  if (!first || !second || !MISREAD_BULLET.test(first.text) || second.bbox[0] - first.bbox[2] < 0.5 * xSize)
+    return words;
   return [{ ...first, text: '•' }, ...words.slice(1)];
 }
 
@@ -136,7 +142,15 @@ function toRuns(lines: readonly OcrLine[], image: ScanImage): TextRun[] {
     return [m[0] * u + m[2] * v + m[4], m[1] * u + m[3] * v + m[5]];
   };
   const pointsPerPixel = Math.hypot(m[2], m[3]) / image.height;
-  const kept = lines.map((line) => ({ ...line, words: bulletFirst(line.words.filter((w) => w.confidence >= MIN_CONFIDENCE), line.xSize) })).filter((line) => line.words.length);
+  const kept = lines
+    .map((line) => ({
+      ...line,
+      words: bulletFirst(
+        line.words.filter((w) => w.confidence >= MIN_CONFIDENCE),
+        line.xSize,
+      ),
+    }))
+    .filter((line) => line.words.length);
   const sizes = quantise(kept.map((line) => Math.round(line.xSize * pointsPerPixel * 10) / 10));
   return kept.flatMap((line) => {
     const size = sizes.get(Math.round(line.xSize * pointsPerPixel * 10) / 10)!;
@@ -149,7 +163,8 @@ function toRuns(lines: readonly OcrLine[], image: ScanImage): TextRun[] {
       const previous = runs[runs.length - 1];
       // Japanese and Chinese words run on in one run, in tesseract's order (their boxes may
       // overlap); any other OCR word is a word: the leading space keeps words apart however tight the boxes.
-      if (previous && joinsUnspaced(previous.text, word.text)) Object.assign(previous, { text: previous.text + word.text, x1: Math.max(previous.x1, x1) });
+      if (previous && joinsUnspaced(previous.text, word.text))
+        Object.assign(previous, { text: previous.text + word.text, x1: Math.max(previous.x1, x1) });
       else runs.push({ text: ` ${word.text}`, x0, x1, baseline, size, bold: false });
     }
     return runs;

@@ -27,7 +27,13 @@ function runInLength(text: string, key: string): number | undefined {
     if (prefix !== key) continue;
     // A run-in title ends with a full stop, colon or dash before the body text.
     const stops = /[.:]$/.test(word[0]) || /^\s*[.:—–]/.test(text.slice(end));
-    return stops && text.slice(end).replace(/^\s*[.:—–]/, '').trim() !== '' ? end : undefined;
+    return stops &&
+      text
+        .slice(end)
+        .replace(/^\s*[.:—–]/, '')
+        .trim() !== ''
+      ? end
+      : undefined;
   }
   return undefined;
 }
@@ -37,7 +43,8 @@ const MAX_TITLE_LINES = 3;
 /** The outline is trusted once this many of its entries are found in the text (or all of them). */
 const MIN_MATCHED = 3;
 /** "2.1", "A.3", "IV.", "Chapter 2", "§ 4" in front of a title: outlines keep or drop them. */
-const SECTION_NUMBER = /^(?:(?:chapter|section|part|appendix|chapitre|kapitel|capitolo|cap[ií]tulo)\s+)?(?:§\s*)?(?:\d+(?:[.-]\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.|[IVXLC]+\.?)(?:\s+|$)/i;
+const SECTION_NUMBER =
+  /^(?:(?:chapter|section|part|appendix|chapitre|kapitel|capitolo|cap[ií]tulo)\s+)?(?:§\s*)?(?:\d+(?:[.-]\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.|[IVXLC]+\.?)(?:\s+|$)/i;
 
 export function titleKey(text: string): string {
   return text
@@ -55,7 +62,10 @@ export interface PageLines {
 }
 
 /** Outline headings by line, or undefined when the outline is absent or does not match the text. */
-export function outlineHeadings(pages: readonly PageLines[], outline: readonly OutlineEntry[]): Map<Line, OutlineHeading> | undefined {
+export function outlineHeadings(
+  pages: readonly PageLines[],
+  outline: readonly OutlineEntry[],
+): Map<Line, OutlineHeading> | undefined {
   if (!outline.length) return undefined;
   const byPage = new Map(pages.map((p) => [p.page, p.lines]));
   const keys = new Map<readonly Line[], string[][]>();
@@ -63,7 +73,16 @@ export function outlineHeadings(pages: readonly PageLines[], outline: readonly O
     let cached = keys.get(lines);
     if (!cached) {
       // keys[i][n - 1]: the key of lines i .. i + n - 1 joined.
-      cached = lines.map((_, i) => Array.from({ length: Math.min(MAX_TITLE_LINES, lines.length - i) }, (_, n) => titleKey(lines.slice(i, i + n + 1).map((l) => l.text).join(' '))));
+      cached = lines.map((_, i) =>
+        Array.from({ length: Math.min(MAX_TITLE_LINES, lines.length - i) }, (_, n) =>
+          titleKey(
+            lines
+              .slice(i, i + n + 1)
+              .map((l) => l.text)
+              .join(' '),
+          ),
+        ),
+      );
       keys.set(lines, cached);
     }
     return cached;
@@ -80,14 +99,18 @@ export function outlineHeadings(pages: readonly PageLines[], outline: readonly O
       const lineKeys = keysOf(lines);
       let best: { index: number; span: number } | undefined;
       lineKeys.forEach((spans, index) => {
-        const span = spans.findIndex((k) => k === key) + 1;
+        const span = spans.indexOf(key) + 1;
         if (!span || lines.slice(index, index + span).some((l) => taken.has(l))) return;
         if (!best || lines[index]!.size > lines[best.index]!.size) best = { index, span };
       });
       if (!best) {
         const index = lines.findIndex((line) => !taken.has(line) && runInLength(line.text, key) !== undefined);
         if (index < 0) continue;
-        headings.set(lines[index]!, { level: Math.min(entry.depth + 1, 6), lines: 1, runIn: runInLength(lines[index]!.text, key) });
+        headings.set(lines[index]!, {
+          level: Math.min(entry.depth + 1, 6),
+          lines: 1,
+          runIn: runInLength(lines[index]!.text, key),
+        });
         taken.add(lines[index]!);
         break;
       }

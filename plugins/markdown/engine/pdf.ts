@@ -11,7 +11,10 @@ import type { OutlineEntry, PageContent, Rule, ScanImage, TextRun } from './type
 
 type Matrix = [number, number, number, number, number, number];
 
-const STANDARD_FONTS = join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts/');
+const STANDARD_FONTS = join(
+  dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')),
+  'standard_fonts/',
+);
 
 /** Drawn boxes thinner than this (points) are rules, not backgrounds. */
 const MAX_RULE_THICKNESS = 3;
@@ -25,7 +28,8 @@ let pdfjsModule: Promise<Pdfjs> | undefined;
 /** pdfjs adds about 200 MB to a process once imported: loaded on the first document, not with the plugin's manifest. */
 const loadPdfjs = (): Promise<Pdfjs> => (pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
 
-const strokeOps = (OPS: Ops): ReadonlySet<number> => new Set([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+const strokeOps = (OPS: Ops): ReadonlySet<number> =>
+  new Set([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
 const fillOps = (OPS: Ops): ReadonlySet<number> => new Set([OPS.fill, OPS.eoFill]);
 
 // pdfjs path data opcodes (DrawOPS) and how many coordinates follow each.
@@ -43,7 +47,13 @@ export class Deadline {
 
   constructor(timeoutMs: number, signal?: AbortSignal) {
     this.endsAt = Date.now() + timeoutMs;
-    this.timer = setTimeout(() => this.controller.abort(new PluginError(`PDF conversion took longer than ${Math.round(timeoutMs / 1000)} s and was stopped.`)), timeoutMs);
+    this.timer = setTimeout(
+      () =>
+        this.controller.abort(
+          new PluginError(`PDF conversion took longer than ${Math.round(timeoutMs / 1000)} s and was stopped.`),
+        ),
+      timeoutMs,
+    );
     this.timer.unref();
     const onAbort = () => this.controller.abort(new PluginError('PDF conversion was cancelled.'));
     if (signal?.aborted) onAbort();
@@ -124,12 +134,17 @@ export async function readOutline(document: PDFDocumentProxy, deadline: Deadline
   return entries;
 }
 
-async function destinationPage(document: PDFDocumentProxy, dest: string | unknown[] | null, deadline: Deadline): Promise<number | undefined> {
+async function destinationPage(
+  document: PDFDocumentProxy,
+  dest: string | unknown[] | null,
+  deadline: Deadline,
+): Promise<number | undefined> {
   try {
     const explicit = typeof dest === 'string' ? await deadline.race(document.getDestination(dest)) : dest;
     const ref = Array.isArray(explicit) ? explicit[0] : undefined;
     if (typeof ref === 'number') return ref + 1;
-    if (ref && typeof ref === 'object') return (await deadline.race(document.getPageIndex(ref as { num: number; gen: number }))) + 1;
+    if (ref && typeof ref === 'object')
+      return (await deadline.race(document.getPageIndex(ref as { num: number; gen: number }))) + 1;
   } catch (error) {
     if (deadline.signal.aborted) throw error;
   }
@@ -140,9 +155,13 @@ export function asPluginError(error: unknown): PluginError {
   if (error instanceof PluginError) return error;
   const name = (error as { name?: string } | undefined)?.name;
   if (name === 'PasswordException') {
-    return new PluginError('This PDF is encrypted and needs a password; remove the password and try again.', { cause: error });
+    return new PluginError('This PDF is encrypted and needs a password; remove the password and try again.', {
+      cause: error,
+    });
   }
-  return new PluginError('This file is not a readable PDF: it is damaged, truncated or not a PDF at all.', { cause: error });
+  return new PluginError('This file is not a readable PDF: it is damaged, truncated or not a PDF at all.', {
+    cause: error,
+  });
 }
 
 export async function readPage(document: PDFDocumentProxy, number: number, deadline: Deadline): Promise<PageContent> {
@@ -222,7 +241,12 @@ const RGBA_32BPP = 3;
  * Walks the operator list tracking the transform stack, keeping straight axis-aligned strokes
  * and thin filled boxes (rules), and the images drawn with their transforms.
  */
-function walkOperators(fnArray: number[], argsArray: unknown[][], toPage: Matrix, OPS: Ops): { rules: Rule[]; images: PlacedImage[] } {
+function walkOperators(
+  fnArray: number[],
+  argsArray: unknown[][],
+  toPage: Matrix,
+  OPS: Ops,
+): { rules: Rule[]; images: PlacedImage[] } {
   const STROKE_OPS = strokeOps(OPS);
   const FILL_OPS = fillOps(OPS);
   const rules: Rule[] = [];
@@ -253,7 +277,12 @@ function imageArea(m: Matrix): number {
   return Math.abs(m[0] * m[3] - m[1] * m[2]);
 }
 
-async function largestImage(page: PDFPageProxy, images: readonly PlacedImage[], pageArea: number, deadline: Deadline): Promise<ScanImage | undefined> {
+async function largestImage(
+  page: PDFPageProxy,
+  images: readonly PlacedImage[],
+  pageArea: number,
+  deadline: Deadline,
+): Promise<ScanImage | undefined> {
   const placed = [...images].sort((a, b) => imageArea(b.ctm) - imageArea(a.ctm))[0];
   if (!placed || imageArea(placed.ctm) < SCAN_COVER * pageArea) return undefined;
   const image =
@@ -274,7 +303,8 @@ function toGray({ width, height, kind, data }: DecodedImage): Uint8Array | undef
   if (kind === GRAYSCALE_1BPP) {
     const rowBytes = Math.ceil(width / 8);
     for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) gray[y * width + x] = (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
+      for (let x = 0; x < width; x++)
+        gray[y * width + x] = (data[y * rowBytes + (x >> 3)]! >> (7 - (x & 7))) & 1 ? 255 : 0;
     }
     return gray;
   }
@@ -331,8 +361,10 @@ function filledRule(points: [number, number][]): Rule[] {
   if (!isBox) return [];
   const width = right - left;
   const height = bottom - top;
-  if (height <= MAX_RULE_THICKNESS && width > height) return [normalisedRule(left, (top + bottom) / 2, right, (top + bottom) / 2, true)];
-  if (width <= MAX_RULE_THICKNESS && height > width) return [normalisedRule((left + right) / 2, top, (left + right) / 2, bottom, false)];
+  if (height <= MAX_RULE_THICKNESS && width > height)
+    return [normalisedRule(left, (top + bottom) / 2, right, (top + bottom) / 2, true)];
+  if (width <= MAX_RULE_THICKNESS && height > width)
+    return [normalisedRule((left + right) / 2, top, (left + right) / 2, bottom, false)];
   return [];
 }
 

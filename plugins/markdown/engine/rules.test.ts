@@ -6,16 +6,51 @@ import { findRunningLines } from './running.js';
 import { isFalseTable } from './tables.js';
 import type { Line, TextRun } from './types.js';
 
-const run = (text: string, x0: number, baseline: number, size = 10): TextRun => ({ text, x0, x1: x0 + text.length * size * 0.5, baseline, size, bold: false });
+const run = (text: string, x0: number, baseline: number, size = 10): TextRun => ({
+  text,
+  x0,
+  x1: x0 + text.length * size * 0.5,
+  baseline,
+  size,
+  bold: false,
+});
 const line = (text: string, baseline: number, size = 10): Line => buildLines([run(text, 72, baseline, size)])[0]!;
 
 describe('false tables', () => {
   it('a contents listing, numbered titles and formulas are not tables; a table of values is', () => {
-    expect(isFalseTable([['1.1 Scope . . . . . . . . .', '3'], ['1.2 Terms . . . . . . . . .', '4'], ['2 Usage', '5']])).toBe(true);
-    expect(isFalseTable([['1 Introduction', '1'], ['2 Features', '2'], ['3 Logos', '5']])).toBe(true);
-    expect(isFalseTable([['2.1', 'General Information'], ['2.2', 'Scope of the work']])).toBe(true);
-    expect(isFalseTable([['Γ → ∆, A', '¬A, Γ → ∆'], ['∀:right', 'A ∨ B']])).toBe(true);
-    expect(isFalseTable([['Region', 'Q1', 'Q2'], ['North', '120', '90'], ['South', '80', '110']])).toBe(false);
+    expect(
+      isFalseTable([
+        ['1.1 Scope . . . . . . . . .', '3'],
+        ['1.2 Terms . . . . . . . . .', '4'],
+        ['2 Usage', '5'],
+      ]),
+    ).toBe(true);
+    expect(
+      isFalseTable([
+        ['1 Introduction', '1'],
+        ['2 Features', '2'],
+        ['3 Logos', '5'],
+      ]),
+    ).toBe(true);
+    expect(
+      isFalseTable([
+        ['2.1', 'General Information'],
+        ['2.2', 'Scope of the work'],
+      ]),
+    ).toBe(true);
+    expect(
+      isFalseTable([
+        ['Γ → ∆, A', '¬A, Γ → ∆'],
+        ['∀:right', 'A ∨ B'],
+      ]),
+    ).toBe(true);
+    expect(
+      isFalseTable([
+        ['Region', 'Q1', 'Q2'],
+        ['North', '120', '90'],
+        ['South', '80', '110'],
+      ]),
+    ).toBe(false);
   });
 });
 
@@ -23,12 +58,19 @@ describe('scripts', () => {
   it('keeps a superscript inline and makes a footnote reference only when its note exists', () => {
     const [formula] = buildLines([run('E = mc', 72, 100), { ...run('2', 102, 96, 7) }]);
     expect(formula!.text).toBe('E = mc<sup>2</sup>');
-    const page = buildLines([run('A claim', 72, 100), { ...run('1', 107, 96, 7) }, { ...run('1', 72, 700, 6) }, run('The note.', 76, 703, 8)]);
+    const page = buildLines([
+      run('A claim', 72, 100),
+      { ...run('1', 107, 96, 7) },
+      { ...run('1', 72, 700, 6) },
+      run('The note.', 76, 703, 8),
+    ]);
     expect(page.map((l) => l.text)).toEqual(['A claim[^1]', '[^1]: The note.']);
   });
 
   it('reads a lowered small run as a subscript', () => {
-    expect(buildLines([run('H', 72, 100), { ...run('2', 77, 102.5, 7) }, run('O', 81, 100)])[0]!.text).toBe('H<sub>2</sub>O');
+    expect(buildLines([run('H', 72, 100), { ...run('2', 77, 102.5, 7) }, run('O', 81, 100)])[0]!.text).toBe(
+      'H<sub>2</sub>O',
+    );
   });
 });
 
@@ -38,7 +80,7 @@ describe('running lines', () => {
       height: 800,
       lines: [
         buildLines([run(`${i + 1}.0 Section ${'ABCD'[i]}`, 72, 50, 9), run(String(folio + 10), 500, 50, 9)])[0]!,
-        line('Body text that is different on every page number ' + i, 200),
+        line(`Body text that is different on every page number ${i}`, 200),
         line(String(folio), 650),
       ],
     }));
@@ -55,18 +97,36 @@ describe('outline headings', () => {
   it('matches titles with or without their numbers, wrapped over lines, and run-in', () => {
     expect(titleKey('2.1 General Information')).toBe(titleKey('General information'));
     expect(titleKey('IV. RESULTS')).toBe('results');
-    const lines = [line('1 Introduction', 100, 14), line('Some text', 120), line('2 A title that wraps onto', 160, 14), line('a second line', 176, 14), line('2.1. Trees. We define trees as', 200)];
-    const headings = outlineHeadings([{ page: 1, lines }], [
-      { title: 'Introduction', depth: 0, page: 1 },
-      { title: '2 A title that wraps onto a second line', depth: 0, page: 1 },
-      { title: '2.1 Trees', depth: 1, page: 1 },
-    ]);
+    const lines = [
+      line('1 Introduction', 100, 14),
+      line('Some text', 120),
+      line('2 A title that wraps onto', 160, 14),
+      line('a second line', 176, 14),
+      line('2.1. Trees. We define trees as', 200),
+    ];
+    const headings = outlineHeadings(
+      [{ page: 1, lines }],
+      [
+        { title: 'Introduction', depth: 0, page: 1 },
+        { title: '2 A title that wraps onto a second line', depth: 0, page: 1 },
+        { title: '2.1 Trees', depth: 1, page: 1 },
+      ],
+    );
     expect(headings?.get(lines[0]!)).toEqual({ level: 1, lines: 1 });
     expect(headings?.get(lines[2]!)).toEqual({ level: 1, lines: 2 });
     expect(headings?.get(lines[4]!)).toMatchObject({ level: 2, lines: 1, runIn: '2.1. Trees.'.length });
   });
 
   it('is no outline when too few entries are found in the text', () => {
-    expect(outlineHeadings([{ page: 1, lines: [line('Body', 100)] }], [{ title: 'Titlepage', depth: 0, page: 1 }, { title: 'A', depth: 0, page: 1 }, { title: 'B', depth: 0, page: 1 }])).toBeUndefined();
+    expect(
+      outlineHeadings(
+        [{ page: 1, lines: [line('Body', 100)] }],
+        [
+          { title: 'Titlepage', depth: 0, page: 1 },
+          { title: 'A', depth: 0, page: 1 },
+          { title: 'B', depth: 0, page: 1 },
+        ],
+      ),
+    ).toBeUndefined();
   });
 });

@@ -57,7 +57,11 @@ function folioValue(text: string): { kind: 'arabic' | 'roman'; value: number } |
 }
 
 /** The page number a line shows, if it is a lone folio or a header/footer starting or ending with one. */
-function folioOf(line: Line, height: number, bodySize: number): { kind: 'arabic' | 'roman'; value: number } | undefined {
+function folioOf(
+  line: Line,
+  height: number,
+  bodySize: number,
+): { kind: 'arabic' | 'roman'; value: number } | undefined {
   const lone = LONE_FOLIO.exec(line.text.trim());
   if (lone) return folioValue(lone[1]!);
   if (line.segments.length < 2 || !nearEdge(line, height, FOLIO_BAND) || line.size > bodySize + 0.5) return undefined;
@@ -66,7 +70,8 @@ function folioOf(line: Line, height: number, bodySize: number): { kind: 'arabic'
 
 function bodySizeOf(pages: readonly PageLines[]): number {
   const chars = new Map<number, number>();
-  for (const line of pages.flatMap((p) => p.lines)) chars.set(roundSize(line.size), (chars.get(roundSize(line.size)) ?? 0) + line.text.length);
+  for (const line of pages.flatMap((p) => p.lines))
+    chars.set(roundSize(line.size), (chars.get(roundSize(line.size)) ?? 0) + line.text.length);
   return [...chars].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 10;
 }
 
@@ -79,34 +84,48 @@ export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
   const keyOf = (line: Line) => `${runningKey(line.text)}|${roundSize(line.size)}`;
   const counts = [new Map<string, number>(), new Map<string, number>()];
   ends.forEach((lines, index) => {
-    for (const key of new Set(lines.filter((l) => nearEdge(l, pages[index]!.height, MARGIN_BAND)).map(keyOf))) counts[index % 2]!.set(key, (counts[index % 2]!.get(key) ?? 0) + 1);
+    for (const key of new Set(lines.filter((l) => nearEdge(l, pages[index]!.height, MARGIN_BAND)).map(keyOf)))
+      counts[index % 2]!.set(key, (counts[index % 2]!.get(key) ?? 0) + 1);
   });
   const sidePages = [Math.ceil(pages.length / 2), Math.floor(pages.length / 2)];
   const repeated = (key: string, index: number) => {
     const side = counts[index % 2]!.get(key) ?? 0;
     const both = side + (counts[1 - (index % 2)]!.get(key) ?? 0);
     // A chapter's running title repeats over that chapter's pages only: three pages are enough.
-    return both >= MIN_PAGES_ANY || (both >= 2 && (both >= MIN_PAGE_SHARE * pages.length || (side >= 2 && side >= MIN_SIDE_SHARE * sidePages[index % 2]!)));
+    return (
+      both >= MIN_PAGES_ANY ||
+      (both >= 2 &&
+        (both >= MIN_PAGE_SHARE * pages.length || (side >= 2 && side >= MIN_SIDE_SHARE * sidePages[index % 2]!)))
+    );
   };
 
-  const folios = ends.map((lines, index) => lines.map((line) => ({ line, folio: folioOf(line, pages[index]!.height, bodySize) })));
+  const folios = ends.map((lines, index) =>
+    lines.map((line) => ({ line, folio: folioOf(line, pages[index]!.height, bodySize) })),
+  );
   const offsetKey = (folio: { kind: string; value: number }, index: number) => `${folio.kind}:${folio.value - index}`;
   const offsetPages = new Map<string, Set<number>>();
   folios.forEach((found, index) => {
-    for (const { folio } of found) if (folio) offsetPages.set(offsetKey(folio, index), (offsetPages.get(offsetKey(folio, index)) ?? new Set()).add(index));
+    for (const { folio } of found)
+      if (folio)
+        offsetPages.set(offsetKey(folio, index), (offsetPages.get(offsetKey(folio, index)) ?? new Set()).add(index));
   });
   const folioHolds = (key: string) => {
     const count = offsetPages.get(key)?.size ?? 0;
     return count >= 2 && count >= MIN_FOLIO_SHARE * pages.length;
   };
 
-  return ends.map((lines, index) =>
-    new Set(
-      lines.filter((line) => {
-        if (nearEdge(line, pages[index]!.height, MARGIN_BAND) && (repeated(keyOf(line), index) || PAGE_NUMBER.test(runningKey(line.text)))) return true;
-        const folio = folios[index]!.find((f) => f.line === line)?.folio;
-        return folio !== undefined && folioHolds(offsetKey(folio, index));
-      }),
-    ),
+  return ends.map(
+    (lines, index) =>
+      new Set(
+        lines.filter((line) => {
+          if (
+            nearEdge(line, pages[index]!.height, MARGIN_BAND) &&
+            (repeated(keyOf(line), index) || PAGE_NUMBER.test(runningKey(line.text)))
+          )
+            return true;
+          const folio = folios[index]!.find((f) => f.line === line)?.folio;
+          return folio !== undefined && folioHolds(offsetKey(folio, index));
+        }),
+      ),
   );
 }

@@ -57,7 +57,10 @@ interface RuledRegion {
 }
 
 /** Tables bounded by rules, and the runs left over for ordinary text. */
-export function extractRuledTables(runs: readonly TextRun[], rules: readonly Rule[]): { tables: Table[]; rest: TextRun[] } {
+export function extractRuledTables(
+  runs: readonly TextRun[],
+  rules: readonly Rule[],
+): { tables: Table[]; rest: TextRun[] } {
   const tables: Table[] = [];
   let rest = [...runs];
   const pieces = rulePieces(rules);
@@ -75,14 +78,25 @@ export function extractRuledTables(runs: readonly TextRun[], rules: readonly Rul
 function insideRegion(run: TextRun, region: RuledRegion): boolean {
   const x = (run.x0 + run.x1) / 2;
   const y = run.baseline - run.size / 3;
-  return x > region.left - TOUCH && x < region.right + TOUCH && y > region.rows[0]! - TOUCH && y < region.rows[region.rows.length - 1]! + TOUCH;
+  return (
+    x > region.left - TOUCH &&
+    x < region.right + TOUCH &&
+    y > region.rows[0]! - TOUCH &&
+    y < region.rows[region.rows.length - 1]! + TOUCH
+  );
 }
 
 /** Rules joined where drawn in touching pieces: a gap left in a grid line is a merged cell. */
 function rulePieces(rules: readonly Rule[]): { horizontals: Rule[]; verticals: Rule[] } {
   return {
-    horizontals: mergeCollinear(rules.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= MIN_RULE_LENGTH), 'horizontal'),
-    verticals: mergeCollinear(rules.filter((r) => r.x0 === r.x1 && r.y1 - r.y0 >= MIN_RULE_LENGTH), 'vertical'),
+    horizontals: mergeCollinear(
+      rules.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= MIN_RULE_LENGTH),
+      'horizontal',
+    ),
+    verticals: mergeCollinear(
+      rules.filter((r) => r.x0 === r.x1 && r.y1 - r.y0 >= MIN_RULE_LENGTH),
+      'vertical',
+    ),
   };
 }
 
@@ -91,12 +105,17 @@ function ruledRegions(rules: readonly Rule[]): RuledRegion[] {
   // Grids first (rules that cross), then stacks of horizontal rules no vertical touches.
   const grids = clusters([...horizontals, ...verticals], crosses).filter((c) => c.some(isVertical));
   const inGrid = new Set(grids.flat());
-  const stacks = clusters(horizontals.filter((h) => !inGrid.has(h)), stacked);
+  const stacks = clusters(
+    horizontals.filter((h) => !inGrid.has(h)),
+    stacked,
+  );
   return [...grids, ...stacks].flatMap((cluster) => {
     const rows = distinct(cluster.filter((r) => !isVertical(r)).map((r) => r.y0));
     const columns = distinct(cluster.filter(isVertical).map((r) => r.x0));
     if (rows.length < 2) return [];
-    return [{ left: Math.min(...cluster.map((r) => r.x0)), right: Math.max(...cluster.map((r) => r.x1)), rows, columns }];
+    return [
+      { left: Math.min(...cluster.map((r) => r.x0)), right: Math.max(...cluster.map((r) => r.x1)), rows, columns },
+    ];
   });
 }
 
@@ -129,7 +148,8 @@ function stacked(a: Rule, b: Rule): boolean {
 
 /** Joins pieces of one rule (cell borders drawn one cell at a time). */
 function mergeCollinear(rules: Rule[], axis: 'horizontal' | 'vertical'): Rule[] {
-  const key = (r: Rule) => (axis === 'horizontal' ? [r.y0, r.x0, r.x1] : [r.x0, r.y0, r.y1]) as [number, number, number];
+  const key = (r: Rule) =>
+    (axis === 'horizontal' ? [r.y0, r.x0, r.x1] : [r.x0, r.y0, r.y1]) as [number, number, number];
   const sorted = rules.map(key).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
   const merged: [number, number, number][] = [];
   for (const [at, start, end] of sorted) {
@@ -137,7 +157,9 @@ function mergeCollinear(rules: Rule[], axis: 'horizontal' | 'vertical'): Rule[] 
     if (last && Math.abs(last[0] - at) <= TOUCH / 2 && start <= last[2] + TOUCH) last[2] = Math.max(last[2], end);
     else merged.push([at, start, end]);
   }
-  return merged.map(([at, start, end]) => (axis === 'horizontal' ? { x0: start, y0: at, x1: end, y1: at } : { x0: at, y0: start, x1: at, y1: end }));
+  return merged.map(([at, start, end]) =>
+    axis === 'horizontal' ? { x0: start, y0: at, x1: end, y1: at } : { x0: at, y0: start, x1: at, y1: end },
+  );
 }
 
 function distinct(values: number[]): number[] {
@@ -156,12 +178,20 @@ function bandIndex(edges: readonly number[], value: number): number {
  * column. Cells with no rule between them are one merged cell: its text goes in the top-left
  * cell of the span and the cells it covers stay empty, so the grid keeps its shape.
  */
-function gridTable(runs: TextRun[], region: RuledRegion, pieces: { horizontals: Rule[]; verticals: Rule[] }): Table | undefined {
+function gridTable(
+  runs: TextRun[],
+  region: RuledRegion,
+  pieces: { horizontals: Rule[]; verticals: Rule[] },
+): Table | undefined {
   if (runs.length === 0) return undefined;
   const rowCount = region.rows.length - 1;
   const columnCount = Math.max(1, region.columns.length - 1);
   const covers = (rules: readonly Rule[], at: number, from: number, to: number, vertical: boolean) =>
-    rules.some((r) => (vertical ? Math.abs(r.x0 - at) <= TOUCH && r.y0 <= from + TOUCH && r.y1 >= to - TOUCH : Math.abs(r.y0 - at) <= TOUCH && r.x0 <= from + TOUCH && r.x1 >= to - TOUCH));
+    rules.some((r) =>
+      vertical
+        ? Math.abs(r.x0 - at) <= TOUCH && r.y0 <= from + TOUCH && r.y1 >= to - TOUCH
+        : Math.abs(r.y0 - at) <= TOUCH && r.x0 <= from + TOUCH && r.x1 >= to - TOUCH,
+    );
   const { rows: ys, columns: xs } = region;
   const parent = Array.from({ length: rowCount * columnCount }, (_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
@@ -171,8 +201,10 @@ function gridTable(runs: TextRun[], region: RuledRegion, pieces: { horizontals: 
   };
   for (let r = 0; r < rowCount; r++) {
     for (let c = 0; c < columnCount; c++) {
-      if (c + 1 < columnCount && !covers(pieces.verticals, xs[c + 1]!, ys[r]!, ys[r + 1]!, true)) join(r * columnCount + c, r * columnCount + c + 1);
-      if (r + 1 < rowCount && !covers(pieces.horizontals, ys[r + 1]!, xs[c]!, xs[c + 1]!, false)) join(r * columnCount + c, (r + 1) * columnCount + c);
+      if (c + 1 < columnCount && !covers(pieces.verticals, xs[c + 1]!, ys[r]!, ys[r + 1]!, true))
+        join(r * columnCount + c, r * columnCount + c + 1);
+      if (r + 1 < rowCount && !covers(pieces.horizontals, ys[r + 1]!, xs[c]!, xs[c + 1]!, false))
+        join(r * columnCount + c, (r + 1) * columnCount + c);
     }
   }
   const cells = new Map<number, TextRun[]>();
@@ -182,10 +214,19 @@ function gridTable(runs: TextRun[], region: RuledRegion, pieces: { horizontals: 
     const anchor = find(row * columnCount + column);
     cells.set(anchor, [...(cells.get(anchor) ?? []), run]);
   }
-  const rows = Array.from({ length: rowCount }, (_, r) => Array.from({ length: columnCount }, (_, c) => cellText(cells.get(r * columnCount + c) ?? [])));
+  const rows = Array.from({ length: rowCount }, (_, r) =>
+    Array.from({ length: columnCount }, (_, c) => cellText(cells.get(r * columnCount + c) ?? [])),
+  );
   const filled = rows.filter((row) => row.some((cell) => cell !== ''));
   if (filled.length < 2 || columnCount < 2) return undefined;
-  return { rows: filled, top: ys[0]!, bottom: ys[ys.length - 1]!, left: region.left, right: region.right, columns: xs.slice(0, -1) };
+  return {
+    rows: filled,
+    top: ys[0]!,
+    bottom: ys[ys.length - 1]!,
+    left: region.left,
+    right: region.right,
+    columns: xs.slice(0, -1),
+  };
 }
 
 function cellText(runs: readonly TextRun[]): string {
@@ -204,12 +245,21 @@ function horizontalRuleTable(runs: TextRun[], region: RuledRegion): Table | unde
   }
   const rows = [...bands.keys()].sort((a, b) => a - b).flatMap((band) => rowsFromLines(bands.get(band)!, columns));
   if (rows.length < 2 || isFalseTable(rows)) return undefined;
-  return { rows, top: region.rows[0]!, bottom: region.rows[region.rows.length - 1]!, left: region.left, right: region.right, columns: columns.map((c) => c.start) };
+  return {
+    rows,
+    top: region.rows[0]!,
+    bottom: region.rows[region.rows.length - 1]!,
+    left: region.left,
+    right: region.right,
+    columns: columns.map((c) => c.start),
+  };
 }
 
 /** Columns where text lines up: the gaps left by the union of every line's segments. */
 function alignedColumns(lines: readonly Line[]): Interval[] {
-  const spans = lines.flatMap((l) => l.segments.map((s) => ({ start: s.x0, end: s.x1 }))).sort((a, b) => a.start - b.start || a.end - b.end);
+  const spans = lines
+    .flatMap((l) => l.segments.map((s) => ({ start: s.x0, end: s.x1 })))
+    .sort((a, b) => a.start - b.start || a.end - b.end);
   const columns: Interval[] = [];
   for (const span of spans) {
     const last = columns[columns.length - 1];
@@ -274,11 +324,17 @@ export function extractBorderlessTables(pageLines: readonly Line[]): { tables: T
  */
 function splitAlignedColumns(lines: readonly Line[]): Line[] {
   const textRight = Math.max(...lines.map((l) => l.x1));
-  const candidate = (line: Line) => line.runs.length >= 2 && !LIST_MARKER_ONLY.test(line.segments[0]!.text) && line.x1 < textRight - 2 * line.size;
+  const candidate = (line: Line) =>
+    line.runs.length >= 2 && !LIST_MARKER_ONLY.test(line.segments[0]!.text) && line.x1 < textRight - 2 * line.size;
   const result = [...lines];
   for (let start = 0; start < lines.length; ) {
     let end = start;
-    while (end < lines.length && candidate(lines[end]!) && (end === start || lines[end]!.baseline - lines[end - 1]!.baseline <= MAX_ROW_GAP * lines[end]!.size * 1.2)) end++;
+    while (
+      end < lines.length &&
+      candidate(lines[end]!) &&
+      (end === start || lines[end]!.baseline - lines[end - 1]!.baseline <= MAX_ROW_GAP * lines[end]!.size * 1.2)
+    )
+      end++;
     const starts = end - start >= MIN_ALIGNED_LINES ? alignedStarts(lines.slice(start, end)) : [];
     for (let i = start; i < end; i++) if (starts.length) result[i] = splitAtColumns(lines[i]!, starts);
     start = Math.max(end, start + 1);
@@ -288,7 +344,9 @@ function splitAlignedColumns(lines: readonly Line[]): Line[] {
 
 /** x positions where inner runs of most lines in the window start. */
 function alignedStarts(window: readonly Line[]): number[] {
-  const starts = window.flatMap((line, index) => line.runs.slice(1).map((run) => ({ x: run.x0, index }))).sort((a, b) => a.x - b.x || a.index - b.index);
+  const starts = window
+    .flatMap((line, index) => line.runs.slice(1).map((run) => ({ x: run.x0, index })))
+    .sort((a, b) => a.x - b.x || a.index - b.index);
   const needed = Math.max(MIN_ALIGNED_LINES, Math.ceil(ALIGNED_SHARE * window.length));
   const edges: number[] = [];
   for (let i = 0; i < starts.length; ) {
@@ -338,13 +396,25 @@ export function isFalseTable(rows: readonly string[][]): boolean {
   const pages: number[] = [];
   const contents = filled.filter((cells) => {
     const last = cells[cells.length - 1] ?? '';
-    if (cells.length < 2 || cells.length > 3 || !PAGE_REFERENCE.test(last) || !/\p{L}{2}/u.test(cells.slice(0, -1).join(' '))) return false;
+    if (
+      cells.length < 2 ||
+      cells.length > 3 ||
+      !PAGE_REFERENCE.test(last) ||
+      !/\p{L}{2}/u.test(cells.slice(0, -1).join(' '))
+    )
+      return false;
     if (/^\d+$/.test(last)) pages.push(Number(last));
     return SECTION_NUMBER.test(cells[0]!) || cells.length === 2;
   });
   const ascending = pages.every((page, i) => i === 0 || page >= pages[i - 1]!);
   if (contents.length >= 2 && contents.length >= 0.6 * fullRows && ascending) return true;
-  const numberedTitles = filled.filter((cells) => cells.length === 2 && SECTION_NUMBER.test(`${cells[0]} `) && /^\S+$/.test(cells[0]!) && /\p{L}{2}/u.test(cells[1]!));
+  const numberedTitles = filled.filter(
+    (cells) =>
+      cells.length === 2 &&
+      SECTION_NUMBER.test(`${cells[0]} `) &&
+      /^\S+$/.test(cells[0]!) &&
+      /\p{L}{2}/u.test(cells[1]!),
+  );
   if (numberedTitles.length >= 0.8 * rows.length) return true;
   const cells = filled.flat();
   return cells.filter((cell) => MATH.test(cell)).length >= MAX_MATH_SHARE * cells.length;
@@ -367,7 +437,6 @@ function tableFromBlock(block: readonly Line[]): Table | undefined {
   };
 }
 
-
 /** Column starts this close (points) are the same grid on the next page. */
 const SAME_GRID = 3;
 
@@ -375,10 +444,15 @@ const SAME_GRID = 3;
  * Whether `next` (first on its page) continues `table` (last on the page before): the same
  * number of columns, and the same header row or the same column grid.
  */
-export function continuesTable(table: Pick<Table, 'rows' | 'columns'>, next: Pick<Table, 'rows' | 'columns'>): 'repeated-header' | 'same-grid' | undefined {
+export function continuesTable(
+  table: Pick<Table, 'rows' | 'columns'>,
+  next: Pick<Table, 'rows' | 'columns'>,
+): 'repeated-header' | 'same-grid' | undefined {
   const width = (t: Pick<Table, 'rows'>) => Math.max(...t.rows.map((r) => r.length));
   if (width(table) !== width(next)) return undefined;
   if (table.rows[0]!.join('\u0000') === next.rows[0]!.join('\u0000')) return 'repeated-header';
-  const sameGrid = table.columns.length === next.columns.length && table.columns.every((x, i) => Math.abs(x - next.columns[i]!) <= SAME_GRID);
+  const sameGrid =
+    table.columns.length === next.columns.length &&
+    table.columns.every((x, i) => Math.abs(x - next.columns[i]!) <= SAME_GRID);
   return sameGrid ? 'same-grid' : undefined;
 }

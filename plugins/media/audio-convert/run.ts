@@ -4,14 +4,19 @@ import type { AudioTarget } from '../shared/formats.js';
 import { keepCoverArt, MediaRun, WORK_RATE } from '../shared/media.js';
 
 /** The first audio track (of an audio file, or of a video: audio extraction), re-encoded; tags and cover art kept. */
-export async function convertAudio(inputs: readonly PluginInput[], ctx: RunContext, to: AudioTarget): Promise<FileResult> {
+export async function convertAudio(
+  inputs: readonly PluginInput[],
+  ctx: RunContext,
+  to: AudioTarget,
+): Promise<FileResult> {
   ctx.signal.throwIfAborted();
   const run = await MediaRun.open(singleInput(inputs), ctx, WORK_RATE.audio);
   const audio = run.audioStream();
   const output = await run.outputPath(to);
   await run.ffmpeg({
     output,
-    configure: (command) => encodeAudio(to, audio)(command.outputOptions('-map', `0:${audio.index}`, ...keepCoverArt(run.media, to))),
+    configure: (command) =>
+      encodeAudio(to, audio)(command.outputOptions('-map', `0:${audio.index}`, ...keepCoverArt(run.media, to))),
   });
   return { path: output, format: to };
 }

@@ -10,7 +10,9 @@ beforeAll(() => fixtures.make());
 afterAll(() => fixtures.cleanup());
 
 const audioVideo = (media: Awaited<ReturnType<typeof probeFile>>) =>
-  media.streams.filter((s) => s.type === 'audio' || (s.type === 'video' && !s.attachedPicture)).map((s) => `${s.type}:${s.codec}`);
+  media.streams
+    .filter((s) => s.type === 'audio' || (s.type === 'video' && !s.attachedPicture))
+    .map((s) => `${s.type}:${s.codec}`);
 
 pluginConformanceSuite(mediaCleanMetadataPlugin, [{ name: 'mp4', files: [fixtures.get('mp4')], expectFormat: 'mp4' }]);
 
@@ -21,18 +23,25 @@ describe('clean-metadata (audio and video)', () => {
     expect((await probeFile(fixtures.get('mov').path)).streams.map((s) => s.type)).toContain('data');
   });
 
-  it.each([...MEDIA_INPUTS, 'mp3-cover'] as FixtureName[])('%s: tags, chapters, cover art and data tracks gone; streams copied', async (name) => {
-    const before = await probeFile(fixtures.get(name).path);
-    const run = await runPlugin(mediaCleanMetadataPlugin, [fixtures.get(name)]);
-    if (!isFileResult(run.result)) throw new Error('expected a file');
-    expect(run.result.format).toBe(fixtures.get(name).format);
-    const after = await probeFile(run.result.path);
-    // A bare "Lavf" (MP3 Xing header, Matroska's mandatory writing-app field) says nothing; versioned writer tags would.
-    expect(allTagValues(after).filter((value) => value.includes(FIXTURE_MARKER) || /^Lav[fc]\d/.test(value))).toEqual([]);
-    expect(after.tags).not.toHaveProperty('location');
-    expect(after.chapters).toEqual([]);
-    expect(after.streams.filter((s) => s.attachedPicture || s.type === 'data' || s.type === 'attachment')).toEqual([]);
-    expect(audioVideo(after)).toEqual(audioVideo(before));
-    expect(Math.abs(after.durationSec! - before.durationSec!)).toBeLessThan(0.2);
-  });
+  it.each([...MEDIA_INPUTS, 'mp3-cover'] as FixtureName[])(
+    '%s: tags, chapters, cover art and data tracks gone; streams copied',
+    async (name) => {
+      const before = await probeFile(fixtures.get(name).path);
+      const run = await runPlugin(mediaCleanMetadataPlugin, [fixtures.get(name)]);
+      if (!isFileResult(run.result)) throw new Error('expected a file');
+      expect(run.result.format).toBe(fixtures.get(name).format);
+      const after = await probeFile(run.result.path);
+      // A bare "Lavf" (MP3 Xing header, Matroska's mandatory writing-app field) says nothing; versioned writer tags would.
+      expect(allTagValues(after).filter((value) => value.includes(FIXTURE_MARKER) || /^Lav[fc]\d/.test(value))).toEqual(
+        [],
+      );
+      expect(after.tags).not.toHaveProperty('location');
+      expect(after.chapters).toEqual([]);
+      expect(after.streams.filter((s) => s.attachedPicture || s.type === 'data' || s.type === 'attachment')).toEqual(
+        [],
+      );
+      expect(audioVideo(after)).toEqual(audioVideo(before));
+      expect(Math.abs(after.durationSec! - before.durationSec!)).toBeLessThan(0.2);
+    },
+  );
 });

@@ -20,19 +20,28 @@ export async function cleanMetadata(inputs: readonly PluginInput[], ctx: RunCont
   ctx.signal.throwIfAborted();
   const input = singleInput(inputs);
   const run = await MediaRun.open(input, ctx, WORK_RATE.streamCopy);
-  const keep = mapStreams(run.media, (s) => s.type === 'audio' || s.type === 'subtitle' || (s.type === 'video' && !s.attachedPicture));
+  const keep = mapStreams(
+    run.media,
+    (s) => s.type === 'audio' || s.type === 'subtitle' || (s.type === 'video' && !s.attachedPicture),
+  );
   const output = await run.outputPath(input.format);
   await run.ffmpeg({
     output,
     configure: (command) =>
       command.outputOptions(
         ...keep,
-        '-c', 'copy',
-        '-map_metadata', '-1',
-        '-map_chapters', '-1',
-        '-fflags', '+bitexact',
-        '-flags:v', '+bitexact',
-        '-flags:a', '+bitexact',
+        '-c',
+        'copy',
+        '-map_metadata',
+        '-1',
+        '-map_chapters',
+        '-1',
+        '-fflags',
+        '+bitexact',
+        '-flags:v',
+        '+bitexact',
+        '-flags:a',
+        '+bitexact',
         ...(FORMAT_SPECIFIC[input.format] ?? []),
       ),
   });

@@ -18,7 +18,9 @@ async function compress(format: (typeof MAIN_VIDEO_FORMATS)[number], options: Re
   return { path: run.result.path, media: await probeFile(run.result.path), bytes: (await stat(run.result.path)).size };
 }
 
-pluginConformanceSuite(compressVideoPlugin, [{ name: 'mp4 at the default quality', files: [fixtures.get('mp4')], expectFormat: 'mp4' }]);
+pluginConformanceSuite(compressVideoPlugin, [
+  { name: 'mp4 at the default quality', files: [fixtures.get('mp4')], expectFormat: 'mp4' },
+]);
 
 describe('compress-video', () => {
   it.each(MAIN_VIDEO_FORMATS)('%s is re-encoded as H.264, or VP9 for webm', async (format) => {

@@ -7,7 +7,11 @@ import { h264Crf, vp9Crf } from './options.js';
  * Re-encode at a constant quality: H.264 (x264 `medium`, a better size/quality trade than the
  * conversions' `veryfast`) or VP9 for WEBM; audio to a modest bitrate in the container's usual codec.
  */
-export async function compressVideo(inputs: readonly PluginInput[], { quality }: { quality: number }, ctx: RunContext): Promise<FileResult> {
+export async function compressVideo(
+  inputs: readonly PluginInput[],
+  { quality }: { quality: number },
+  ctx: RunContext,
+): Promise<FileResult> {
   ctx.signal.throwIfAborted();
   const input = singleInput(inputs);
   const webm = input.format === 'webm';

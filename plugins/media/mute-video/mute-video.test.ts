@@ -19,7 +19,8 @@ describe('mute-video', () => {
     expect(run.result.format).toBe(format);
     const after = await probeFile(run.result.path);
     expect(after.streams.filter((s) => s.type === 'audio')).toEqual([]);
-    const video = (media: typeof before) => media.streams.filter((s) => s.type === 'video').map(({ codec, width, height }) => ({ codec, width, height }));
+    const video = (media: typeof before) =>
+      media.streams.filter((s) => s.type === 'video').map(({ codec, width, height }) => ({ codec, width, height }));
     expect(video(after)).toEqual(video(before));
     expect(Math.abs(after.durationSec! - FIXTURE_SECONDS)).toBeLessThan(0.3);
   });

@@ -10,7 +10,8 @@ export async function muteVideo(inputs: readonly PluginInput[], ctx: RunContext)
   const output = await run.outputPath(input.format);
   await run.ffmpeg({
     output,
-    configure: (command) => command.outputOptions(...mapStreams(run.media, (s) => s.type === 'video' || s.type === 'subtitle'), '-c', 'copy'),
+    configure: (command) =>
+      command.outputOptions(...mapStreams(run.media, (s) => s.type === 'video' || s.type === 'subtitle'), '-c', 'copy'),
   });
   return { path: output, format: input.format };
 }

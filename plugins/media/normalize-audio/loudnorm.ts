@@ -29,7 +29,13 @@ export function applyFilter(m: Measurement): string {
 
 // loudnorm prints "-inf" for silence, which Number() reads as NaN.
 const level = z.string().transform(Number);
-const reportSchema = z.object({ input_i: level, input_tp: level, input_lra: level, input_thresh: level, target_offset: level });
+const reportSchema = z.object({
+  input_i: level,
+  input_tp: level,
+  input_lra: level,
+  input_thresh: level,
+  target_offset: level,
+});
 
 /** The measurement from pass 1's stderr (the JSON block loudnorm prints last). */
 export function parseMeasurement(stderr: string): Measurement {
@@ -40,7 +46,8 @@ export function parseMeasurement(stderr: string): Measurement {
   } catch (err) {
     throw new Error('loudnorm printed no measurement', { cause: err });
   }
-  if (!(report.input_i > SILENCE_LUFS)) throw new PluginError('The audio is silent, so there is no loudness to normalise');
+  if (!(report.input_i > SILENCE_LUFS))
+    throw new PluginError('The audio is silent, so there is no loudness to normalise');
   return {
     integrated: report.input_i,
     truePeak: report.input_tp,

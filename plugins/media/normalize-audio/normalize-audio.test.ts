@@ -17,15 +17,22 @@ async function normalize(name: FixtureName) {
   return { ...run, path: run.result.path, media: await probeFile(run.result.path) };
 }
 
-pluginConformanceSuite(normalizeAudioPlugin, [{ name: 'quiet wav', files: [fixtures.get('quiet-wav')], expectFormat: 'wav' }]);
+pluginConformanceSuite(normalizeAudioPlugin, [
+  { name: 'quiet wav', files: [fixtures.get('quiet-wav')], expectFormat: 'wav' },
+]);
 
 describe('normalize-audio', () => {
-  it.each(AUDIO_WRITABLE)('%s ends at -16 LUFS integrated, same format and sample rate', async (format: AudioWritable) => {
-    const before = await probeFile(fixtures.get(format).path);
-    const { path, media } = await normalize(format);
-    expect(media.streams.find((s) => s.type === 'audio')?.sampleRate).toBe(before.streams.find((s) => s.type === 'audio')?.sampleRate);
-    expect(Math.abs((await integratedLoudness(path)) - TARGET.integratedLufs)).toBeLessThanOrEqual(1);
-  });
+  it.each(AUDIO_WRITABLE)(
+    '%s ends at -16 LUFS integrated, same format and sample rate',
+    async (format: AudioWritable) => {
+      const before = await probeFile(fixtures.get(format).path);
+      const { path, media } = await normalize(format);
+      expect(media.streams.find((s) => s.type === 'audio')?.sampleRate).toBe(
+        before.streams.find((s) => s.type === 'audio')?.sampleRate,
+      );
+      expect(Math.abs((await integratedLoudness(path)) - TARGET.integratedLufs)).toBeLessThanOrEqual(1);
+    },
+  );
 
   it('raises quiet audio (-42 LUFS) to the target, reporting both passes', async () => {
     expect(await integratedLoudness(fixtures.get('quiet-wav').path)).toBeLessThan(-35);
@@ -51,7 +58,14 @@ describe('normalize-audio', () => {
   });
 
   it('reads the loudnorm report among other log lines', () => {
-    const stderr = '[info] size=N/A time=00:00:04.00\n[Parsed_loudnorm_0 @ 0x5] [info] \n{\n\t"input_i" : "-22.25",\n\t"input_tp" : "-21.48",\n\t"input_lra" : "0.00",\n\t"input_thresh" : "-32.25",\n\t"output_i" : "-15.95",\n\t"target_offset" : "-0.05"\n}\n';
-    expect(parseMeasurement(stderr)).toEqual({ integrated: -22.25, truePeak: -21.48, range: 0, threshold: -32.25, offset: -0.05 });
+    const stderr =
+      '[info] size=N/A time=00:00:04.00\n[Parsed_loudnorm_0 @ 0x5] [info] \n{\n\t"input_i" : "-22.25",\n\t"input_tp" : "-21.48",\n\t"input_lra" : "0.00",\n\t"input_thresh" : "-32.25",\n\t"output_i" : "-15.95",\n\t"target_offset" : "-0.05"\n}\n';
+    expect(parseMeasurement(stderr)).toEqual({
+      integrated: -22.25,
+      truePeak: -21.48,
+      range: 0,
+      threshold: -32.25,
+      offset: -0.05,
+    });
   });
 });

@@ -1,4 +1,10 @@
-import { PluginError, singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
+import {
+  PluginError,
+  singleInput,
+  type FileResult,
+  type PluginInput,
+  type RunContext,
+} from '../../../core/contract/index.js';
 import { encodeAudio, isAudioWritable } from '../shared/encoders.js';
 import { keepCoverArt, MediaRun, WORK_RATE } from '../shared/media.js';
 import { applyFilter, MEASURE_FILTER, parseMeasurement } from './loudnorm.js';
@@ -27,7 +33,10 @@ export async function normalizeAudio(inputs: readonly PluginInput[], ctx: RunCon
     output,
     progressSpan: [50, 100],
     configure: (command) =>
-      encodeAudio(format, audio)(
+      encodeAudio(
+        format,
+        audio,
+      )(
         command.outputOptions(
           ...selectAudio,
           ...keepCoverArt(run.media, format),

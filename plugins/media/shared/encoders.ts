@@ -21,7 +21,10 @@ const pcm = (endian: 'le' | 'be') => (source: MediaStream | undefined) => (comma
 
 // MP4-family audio is AAC, except that Apple Lossless stays lossless when re-encoded in place.
 const mp4Audio = (source: MediaStream | undefined) => (command: FfmpegCommand) =>
-  (source?.codec === 'alac' ? command.audioCodec('alac') : command.audioCodec('aac').audioBitrate(192)).outputOptions('-movflags', '+faststart');
+  (source?.codec === 'alac' ? command.audioCodec('alac') : command.audioCodec('aac').audioBitrate(192)).outputOptions(
+    '-movflags',
+    '+faststart',
+  );
 
 const AUDIO_ENCODERS: Record<AudioWritable, (source: MediaStream | undefined) => Configure> = {
   // LAME VBR V2 (~190 kbit/s) and Vorbis q5 (~160 kbit/s): transparent for most listeners.
@@ -54,7 +57,10 @@ const EVEN_SIZE = 'scale=trunc(iw/2)*2:trunc(ih/2)*2';
 
 /** H.264 in yuv420p (plays everywhere); `crf` 18 is near transparent, 23 is x264's default. */
 export function h264(crf: number, preset: 'veryfast' | 'medium'): Configure {
-  return (c) => c.videoCodec('libx264').outputOptions('-preset', preset, '-crf', String(crf), '-pix_fmt', 'yuv420p', '-vf', EVEN_SIZE);
+  return (c) =>
+    c
+      .videoCodec('libx264')
+      .outputOptions('-preset', preset, '-crf', String(crf), '-pix_fmt', 'yuv420p', '-vf', EVEN_SIZE);
 }
 
 /**
@@ -62,29 +68,56 @@ export function h264(crf: number, preset: 'veryfast' | 'medium'): Configure {
  * the slower `good` mode is for compress-video, where size is the point.
  */
 export function vp9(crf: number, mode: 'realtime' | 'good'): Configure {
-  const speed = mode === 'realtime' ? ['-deadline', 'realtime', '-cpu-used', '8'] : ['-deadline', 'good', '-cpu-used', '4'];
-  return (c) => c.videoCodec('libvpx-vp9').outputOptions('-crf', String(crf), '-b:v', '0', ...speed, '-row-mt', '1', '-pix_fmt', 'yuv420p', '-vf', EVEN_SIZE);
+  const speed =
+    mode === 'realtime' ? ['-deadline', 'realtime', '-cpu-used', '8'] : ['-deadline', 'good', '-cpu-used', '4'];
+  return (c) =>
+    c
+      .videoCodec('libvpx-vp9')
+      .outputOptions(
+        '-crf',
+        String(crf),
+        '-b:v',
+        '0',
+        ...speed,
+        '-row-mt',
+        '1',
+        '-pix_fmt',
+        'yuv420p',
+        '-vf',
+        EVEN_SIZE,
+      );
 }
 
 type EncodedVideoTarget = 'mp4' | 'mov' | 'avi' | 'webm' | 'prores' | 'dnxhr';
 
 /** Video and audio settings of each video container written by conversions. */
 export const VIDEO_ENCODERS: Record<EncodedVideoTarget, { video: Configure; audio: Configure }> = {
-  mp4: { video: (c) => h264(23, 'veryfast')(c).outputOptions('-movflags', '+faststart'), audio: (c) => c.audioCodec('aac').audioBitrate(160) },
-  mov: { video: (c) => h264(23, 'veryfast')(c).outputOptions('-movflags', '+faststart'), audio: (c) => c.audioCodec('aac').audioBitrate(160) },
+  mp4: {
+    video: (c) => h264(23, 'veryfast')(c).outputOptions('-movflags', '+faststart'),
+    audio: (c) => c.audioCodec('aac').audioBitrate(160),
+  },
+  mov: {
+    video: (c) => h264(23, 'veryfast')(c).outputOptions('-movflags', '+faststart'),
+    audio: (c) => c.audioCodec('aac').audioBitrate(160),
+  },
   // AVI is asked for by old players and devices: MPEG-4 Part 2 tagged XVID with MP3 is what they read.
   avi: {
-    video: (c) => c.videoCodec('mpeg4').outputOptions('-q:v', '3', '-vtag', 'XVID', '-pix_fmt', 'yuv420p', '-vf', EVEN_SIZE),
+    video: (c) =>
+      c.videoCodec('mpeg4').outputOptions('-q:v', '3', '-vtag', 'XVID', '-pix_fmt', 'yuv420p', '-vf', EVEN_SIZE),
     audio: (c) => c.audioCodec('libmp3lame').audioQuality(4),
   },
   webm: { video: vp9(32, 'realtime'), audio: (c) => c.audioCodec('libopus').audioBitrate(128) },
   // ProRes 422 HQ and DNxHR HQ: intermediate codecs for editing, 4:2:2, with PCM audio as editors expect.
   prores: {
-    video: (c) => c.videoCodec('prores_ks').outputOptions('-profile:v', '3', '-vendor', 'apl0', '-pix_fmt', 'yuv422p10le', '-vf', EVEN_SIZE),
+    video: (c) =>
+      c
+        .videoCodec('prores_ks')
+        .outputOptions('-profile:v', '3', '-vendor', 'apl0', '-pix_fmt', 'yuv422p10le', '-vf', EVEN_SIZE),
     audio: (c) => c.audioCodec('pcm_s16le'),
   },
   dnxhr: {
-    video: (c) => c.videoCodec('dnxhd').outputOptions('-profile:v', 'dnxhr_hq', '-pix_fmt', 'yuv422p', '-vf', EVEN_SIZE),
+    video: (c) =>
+      c.videoCodec('dnxhd').outputOptions('-profile:v', 'dnxhr_hq', '-pix_fmt', 'yuv422p', '-vf', EVEN_SIZE),
     audio: (c) => c.audioCodec('pcm_s16le'),
   },
 };

@@ -17,10 +17,22 @@ export const FIXTURE_MARKER = 'Transmute fixture';
 export const FIXTURE_SIZE = { width: 320, height: 240 } as const;
 
 const TONE = ['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${FIXTURE_SECONDS}`];
-const PATTERN = ['-f', 'lavfi', '-i', `testsrc2=size=${FIXTURE_SIZE.width}x${FIXTURE_SIZE.height}:rate=24:duration=${FIXTURE_SECONDS}`];
+const PATTERN = [
+  '-f',
+  'lavfi',
+  '-i',
+  `testsrc2=size=${FIXTURE_SIZE.width}x${FIXTURE_SIZE.height}:rate=24:duration=${FIXTURE_SECONDS}`,
+];
 // Keyframe every second: trims land within one second of what was asked.
 const X264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-g', '24', '-pix_fmt', 'yuv420p'];
-const TAGS = ['-metadata', `title=${FIXTURE_MARKER}`, '-metadata', `artist=${FIXTURE_MARKER}`, '-metadata', `comment=${FIXTURE_MARKER} secret`];
+const TAGS = [
+  '-metadata',
+  `title=${FIXTURE_MARKER}`,
+  '-metadata',
+  `artist=${FIXTURE_MARKER}`,
+  '-metadata',
+  `comment=${FIXTURE_MARKER} secret`,
+];
 const CHAPTERS = 'chapters';
 const STEREO = ['-ac', '2'];
 
@@ -29,7 +41,10 @@ type Recipe = { format: FormatId } & (
   | { make: (file: string, encode: (args: readonly string[], output: string) => Promise<void>) => Promise<void> }
 );
 
-const audio = (format: FormatId, codec: string[]): Recipe => ({ format, args: [...TONE, ...STEREO, ...codec, ...TAGS] });
+const audio = (format: FormatId, codec: string[]): Recipe => ({
+  format,
+  args: [...TONE, ...STEREO, ...codec, ...TAGS],
+});
 const videoArgs = (codec: string[]) => [...PATTERN, ...TONE, ...STEREO, ...codec, ...TAGS];
 const video = (format: FormatId, codec: string[]): Recipe => ({ format, args: videoArgs(codec) });
 
@@ -67,16 +82,39 @@ export const FIXTURES = {
   // special cases
   'mp3-cover': {
     format: 'mp3',
-    args: [...TONE, '-f', 'lavfi', '-i', 'color=c=red:size=64x64:duration=0.04', '-map', '0:a', '-map', '1:v', '-c:a', 'libmp3lame', '-c:v', 'png', '-disposition:v', 'attached_pic', ...TAGS],
+    args: [
+      ...TONE,
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=red:size=64x64:duration=0.04',
+      '-map',
+      '0:a',
+      '-map',
+      '1:v',
+      '-c:a',
+      'libmp3lame',
+      '-c:v',
+      'png',
+      '-disposition:v',
+      'attached_pic',
+      ...TAGS,
+    ],
   },
   'flac-24bit': audio('flac', ['-c:a', 'flac', '-sample_fmt', 's32', '-bits_per_raw_sample', '24']),
   'quiet-wav': audio('wav', ['-c:a', 'pcm_s16le', '-af', 'volume=-20dB']),
   'odd-size-mp4': { format: 'mp4', args: ['-f', 'lavfi', '-i', 'testsrc2=size=321x241:rate=24:duration=2', ...X264] },
   // bad inputs
   'video-only-mp4': { format: 'mp4', args: [...PATTERN, ...X264] },
-  'silent-wav': { format: 'wav', args: ['-f', 'lavfi', '-i', `anullsrc=r=44100:cl=stereo:duration=${FIXTURE_SECONDS}`, '-c:a', 'pcm_s16le'] },
+  'silent-wav': {
+    format: 'wav',
+    args: ['-f', 'lavfi', '-i', `anullsrc=r=44100:cl=stereo:duration=${FIXTURE_SECONDS}`, '-c:a', 'pcm_s16le'],
+  },
   'no-streams-mp4': { format: 'mp4', args: [...PATTERN, '-t', '0', ...X264] },
-  'huge-frame-avi': { format: 'avi', args: ['-f', 'lavfi', '-i', 'color=size=9000x2:duration=0.1', '-c:v', 'rawvideo', '-pix_fmt', 'gray'] },
+  'huge-frame-avi': {
+    format: 'avi',
+    args: ['-f', 'lavfi', '-i', 'color=size=9000x2:duration=0.1', '-c:v', 'rawvideo', '-pix_fmt', 'gray'],
+  },
   'empty-wav': { format: 'wav', make: (file) => writeFile(file, '') },
   'random-mp3': { format: 'mp3', make: (file) => writeFile(file, pseudoRandomBytes(20_000, 7)) },
   // MP4 keeps its index (moov) at the end: half a file cannot be read at all.
@@ -115,7 +153,11 @@ function pseudoRandomBytes(length: number, seed: number): Buffer {
 async function writeAmr(file: string): Promise<void> {
   const frames = (FIXTURE_SECONDS * 1000) / 20;
   const payload = pseudoRandomBytes(frames * 31, 3);
-  const body = Buffer.concat(Array.from({ length: frames }, (_, i) => Buffer.concat([Buffer.from([0x3c]), payload.subarray(i * 31, (i + 1) * 31)])));
+  const body = Buffer.concat(
+    Array.from({ length: frames }, (_, i) =>
+      Buffer.concat([Buffer.from([0x3c]), payload.subarray(i * 31, (i + 1) * 31)]),
+    ),
+  );
   await writeFile(file, Buffer.concat([Buffer.from('#!AMR\n'), body]));
 }
 
@@ -180,7 +222,16 @@ async function encodeFixture(args: readonly string[], chapterFile: string, outpu
   const lastInput = codecArgs.lastIndexOf('-i') + 2;
   await runProcess(
     'ffmpeg',
-    ['-nostdin', '-v', 'error', '-y', ...codecArgs.slice(0, lastInput), ...chapterArgs, ...codecArgs.slice(lastInput), output],
+    [
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      ...codecArgs.slice(0, lastInput),
+      ...chapterArgs,
+      ...codecArgs.slice(lastInput),
+      output,
+    ],
     { timeoutMs: 60_000 },
   );
 }
@@ -192,7 +243,11 @@ export function probeFile(file: string): Promise<MediaProbe> {
 
 /** Integrated loudness in LUFS, measured independently of the plugin (ebur128 filter). */
 export async function integratedLoudness(file: string): Promise<number> {
-  const { stderr } = await runProcess('ffmpeg', ['-nostdin', '-hide_banner', '-i', file, '-af', 'ebur128', '-f', 'null', '-'], { timeoutMs: 60_000 });
+  const { stderr } = await runProcess(
+    'ffmpeg',
+    ['-nostdin', '-hide_banner', '-i', file, '-af', 'ebur128', '-f', 'null', '-'],
+    { timeoutMs: 60_000 },
+  );
   const summary = stderr.slice(stderr.lastIndexOf('Summary:'));
   const match = /I:\s+(-?[\d.]+) LUFS/.exec(summary);
   if (!match) throw new Error(`no loudness summary in ffmpeg output: ${summary}`);
@@ -201,14 +256,27 @@ export async function integratedLoudness(file: string): Promise<number> {
 
 /** Every tag value of the container, its streams and chapters. */
 export function allTagValues(media: MediaProbe): string[] {
-  return [media.tags, ...media.streams.map((s) => s.tags), ...media.chapters.map((c) => c.tags)].flatMap((tags) => Object.values(tags));
+  return [media.tags, ...media.streams.map((s) => s.tags), ...media.chapters.map((c) => c.tags)].flatMap((tags) =>
+    Object.values(tags),
+  );
 }
 
 /** Decoded frames of the first video stream (ffprobe -count_frames: exact, unlike header counts). */
 export async function countFrames(file: string): Promise<number> {
   const { stdout } = await runProcess(
     'ffprobe',
-    ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file],
+    [
+      '-v',
+      'error',
+      '-count_frames',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'stream=nb_read_frames',
+      '-of',
+      'csv=p=0',
+      file,
+    ],
     { timeoutMs: 30_000 },
   );
   return Number(stdout.trim());

@@ -5,8 +5,23 @@
  */
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
-import { PluginError, scaledTimeout, type PluginInput, type PluginLimits, type RunContext, type WorkMeasure } from '../../../core/contract/index.js';
-import { FFMPEG, FFPROBE, ffmpegFailure, probe, runFfmpeg, type MediaProbe, type MediaStream } from '../../../core/engines/ffmpeg.js';
+import {
+  PluginError,
+  scaledTimeout,
+  type PluginInput,
+  type PluginLimits,
+  type RunContext,
+  type WorkMeasure,
+} from '../../../core/contract/index.js';
+import {
+  FFMPEG,
+  FFPROBE,
+  ffmpegFailure,
+  probe,
+  runFfmpeg,
+  type MediaProbe,
+  type MediaStream,
+} from '../../../core/engines/ffmpeg.js';
 import { FORMATS, type FormatId } from '../../../schema/index.js';
 import type { Configure } from './encoders.js';
 
@@ -61,7 +76,8 @@ export const MAX_MEDIA_SECONDS = 4 * 3600;
 const mediaWork: WorkMeasure = {
   unit: 'seconds',
   max: MAX_MEDIA_SECONDS,
-  measure: async (input, { signal, timeoutMs }) => (await probe(input.path, { signal, timeoutMs: Math.min(timeoutMs, PROBE_TIMEOUT_MS) })).durationSec,
+  measure: async (input, { signal, timeoutMs }) =>
+    (await probe(input.path, { signal, timeoutMs: Math.min(timeoutMs, PROBE_TIMEOUT_MS) })).durationSec,
 };
 
 /** `-map` arguments selecting the streams that pass `keep`, in their original order. */
@@ -107,7 +123,11 @@ export class MediaRun {
    * Probe the input and refuse what cannot be media: empty, unreadable, no audio or video
    * stream, zero duration, absurd frame size. `workRate` sets the deadline (see WORK_RATE).
    */
-  static async open(input: PluginInput, ctx: RunContext, workRate: number | ((media: MediaProbe) => number)): Promise<MediaRun> {
+  static async open(
+    input: PluginInput,
+    ctx: RunContext,
+    workRate: number | ((media: MediaProbe) => number),
+  ): Promise<MediaRun> {
     const label = input.format.toUpperCase();
     if (input.bytes === 0) throw new PluginError(`The ${label} file is empty (0 bytes)`);
     let media: MediaProbe;
@@ -124,7 +144,9 @@ export class MediaRun {
       const { width = 0, height = 0 } = video;
       if (!(width > 0 && height > 0)) throw new PluginError(`The ${label} file's video has no valid frame size`);
       if (width > MAX_FRAME_SIDE || height > MAX_FRAME_SIDE) {
-        throw new PluginError(`The video is ${width}x${height} pixels; frames up to ${MAX_FRAME_SIDE}x${MAX_FRAME_SIDE} are supported`);
+        throw new PluginError(
+          `The video is ${width}x${height} pixels; frames up to ${MAX_FRAME_SIDE}x${MAX_FRAME_SIDE} are supported`,
+        );
       }
     }
     return new MediaRun(input, ctx, media, typeof workRate === 'function' ? workRate(media) : workRate);
@@ -159,7 +181,12 @@ export class MediaRun {
   }
 
   /** Run one ffmpeg command on the input; returns ffmpeg's stderr tail (for analysis passes). */
-  async ffmpeg({ output, configure, durationSec = this.durationSec, progressSpan = [0, 100] }: FfmpegStep): Promise<string> {
+  async ffmpeg({
+    output,
+    configure,
+    durationSec = this.durationSec,
+    progressSpan = [0, 100],
+  }: FfmpegStep): Promise<string> {
     const [from, to] = progressSpan;
     const timeoutMs = Math.max(0, Math.min(this.deadline - Date.now(), this.ctx.remainingMs()));
     try {

@@ -7,7 +7,9 @@ export const trimMediaOptions = z.object({
       end: z.number().positive('end must be more than 0 seconds'),
     })
     .refine((trim) => trim.end > trim.start, { message: 'end must be after start', path: ['end'] })
-    .describe('{start, end} in seconds from the beginning of the media; end after start. The cut is a lossless stream copy, so video starts on the keyframe at or before start.'),
+    .describe(
+      '{start, end} in seconds from the beginning of the media; end after start. The cut is a lossless stream copy, so video starts on the keyframe at or before start.',
+    ),
 });
 
 export type TrimOptions = z.output<typeof trimMediaOptions>;

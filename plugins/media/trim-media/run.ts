@@ -1,4 +1,10 @@
-import { PluginError, singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
+import {
+  PluginError,
+  singleInput,
+  type FileResult,
+  type PluginInput,
+  type RunContext,
+} from '../../../core/contract/index.js';
 import type { FormatId } from '../../../schema/index.js';
 import { MediaRun, mapStreams, WORK_RATE } from '../shared/media.js';
 import type { TrimOptions } from './options.js';
@@ -16,13 +22,19 @@ const REENCODE_LOSSLESSLY: Partial<Record<FormatId, string[]>> = { flac: ['-c:a'
  * lead-in with an edit list; other containers play it, at most one keyframe interval (typically
  * 1-10 s). Audio cuts are accurate to one codec frame.
  */
-export async function trimMedia(inputs: readonly PluginInput[], { trim }: TrimOptions, ctx: RunContext): Promise<FileResult> {
+export async function trimMedia(
+  inputs: readonly PluginInput[],
+  { trim }: TrimOptions,
+  ctx: RunContext,
+): Promise<FileResult> {
   ctx.signal.throwIfAborted();
   const input = singleInput(inputs);
   const run = await MediaRun.open(input, ctx, WORK_RATE.streamCopy);
   const duration = run.durationSec;
   if (duration !== undefined && trim.start >= duration) {
-    throw new PluginError(`trim.start (${trim.start} s) is at or after the end of the media (${duration.toFixed(2)} s)`);
+    throw new PluginError(
+      `trim.start (${trim.start} s) is at or after the end of the media (${duration.toFixed(2)} s)`,
+    );
   }
   const end = Math.min(trim.end, duration ?? trim.end);
   const output = await run.outputPath(input.format);

@@ -20,7 +20,14 @@ const codecs = (media: Awaited<ReturnType<typeof probeFile>>) =>
 const EDIT_LISTS: readonly string[] = ['mp4', 'mov', 'm4v', '3gp', 'm4a', 'm4b'];
 const KEYFRAME_INTERVAL = 1;
 
-pluginConformanceSuite(trimMediaPlugin, [{ name: 'mp3, 1 s to 2 s', files: [fixtures.get('mp3')], options: { trim: { start: 1, end: 2 } }, expectFormat: 'mp3' }]);
+pluginConformanceSuite(trimMediaPlugin, [
+  {
+    name: 'mp3, 1 s to 2 s',
+    files: [fixtures.get('mp3')],
+    options: { trim: { start: 1, end: 2 } },
+    expectFormat: 'mp3',
+  },
+]);
 
 describe('trim-media', () => {
   // Video fixtures have a keyframe every second. Audio-only files and edit-list containers cut
@@ -64,7 +71,8 @@ describe('trim-media', () => {
   });
 
   it('decodes trim from its multipart JSON string, and requires it', () => {
-    const parse = (raw: Record<string, unknown>) => parseOptions(trimMediaPlugin.options, raw, { fromStrings: true, operation: 'trim-media' });
+    const parse = (raw: Record<string, unknown>) =>
+      parseOptions(trimMediaPlugin.options, raw, { fromStrings: true, operation: 'trim-media' });
     expect(parse({ trim: '{"start":0.5,"end":2}' })).toEqual({ ok: true, value: { trim: { start: 0.5, end: 2 } } });
     expect(parse({}).ok).toBe(false);
   });

@@ -4,14 +4,23 @@
  */
 import { definePlugin } from '../../../core/contract/index.js';
 import type { FormatId } from '../../../schema/index.js';
-import { LEGACY_VIDEO_FORMATS, MAIN_VIDEO_FORMATS, VIDEO_INPUTS, VIDEO_TARGETS, isVideoTarget } from '../shared/formats.js';
+import {
+  LEGACY_VIDEO_FORMATS,
+  MAIN_VIDEO_FORMATS,
+  VIDEO_INPUTS,
+  VIDEO_TARGETS,
+  isVideoTarget,
+} from '../shared/formats.js';
 import { MEDIA_ENGINES, mediaLimits } from '../shared/media.js';
 import { videoConvertOptions } from './options.js';
 import { convertVideo } from './run.js';
 
 /** Whether `from` may become `to`: legacy containers reach only the main four. */
 function supportsVideoConversion(from: FormatId, to: FormatId): boolean {
-  return (MAIN_VIDEO_FORMATS as readonly FormatId[]).includes(to) || !(LEGACY_VIDEO_FORMATS as readonly FormatId[]).includes(from);
+  return (
+    (MAIN_VIDEO_FORMATS as readonly FormatId[]).includes(to) ||
+    !(LEGACY_VIDEO_FORMATS as readonly FormatId[]).includes(from)
+  );
 }
 
 export const videoConvertPlugin = definePlugin({

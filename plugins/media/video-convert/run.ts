@@ -4,7 +4,11 @@ import type { VideoTarget } from '../shared/formats.js';
 import { firstAudioStream, MediaRun, videoWorkRate } from '../shared/media.js';
 
 /** The main video track and the first audio track, re-encoded for `to`; a GIF gets a generated palette and no audio. */
-export async function convertVideo(inputs: readonly PluginInput[], ctx: RunContext, to: VideoTarget): Promise<FileResult> {
+export async function convertVideo(
+  inputs: readonly PluginInput[],
+  ctx: RunContext,
+  to: VideoTarget,
+): Promise<FileResult> {
   ctx.signal.throwIfAborted();
   const run = await MediaRun.open(singleInput(inputs), ctx, (media) => videoWorkRate(media));
   const video = run.videoStream();

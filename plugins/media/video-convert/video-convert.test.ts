@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFileResult } from '../../../core/contract/index.js';
 import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing.js';
 import { Registry } from '../../../core/registry/index.js';
-import { countFrames, FIXTURE_SECONDS, FIXTURE_SIZE, FixtureSet, probeFile, type FixtureName } from '../shared/fixtures.js';
+import {
+  countFrames,
+  FIXTURE_SECONDS,
+  FIXTURE_SIZE,
+  FixtureSet,
+  probeFile,
+  type FixtureName,
+} from '../shared/fixtures.js';
 import { GIF_FPS } from '../shared/encoders.js';
 import { LEGACY_VIDEO_FORMATS, VIDEO_INPUTS, VIDEO_TARGETS, type VideoTarget } from '../shared/formats.js';
 import { videoConvertPlugin } from './index.js';
@@ -31,14 +38,17 @@ pluginConformanceSuite(
 );
 
 describe('video conversion', () => {
-  it.each(VIDEO_INPUTS.filter((from) => from !== 'mp4'))('%s -> mp4: H.264 + AAC, same size and length', async (from) => {
-    const { media, progress } = await convert(from, 'mp4');
-    expect(codecs(media)).toEqual(['video:h264', 'audio:aac']);
-    expect(media.streams[0]).toMatchObject(FIXTURE_SIZE);
-    expect(Math.abs(media.durationSec! - FIXTURE_SECONDS)).toBeLessThan(0.3);
-    // A 3 s clip converts faster than ffmpeg's stats interval; the engine tests cover intermediate values.
-    expect(progress.at(-1)).toBe(100);
-  });
+  it.each(VIDEO_INPUTS.filter((from) => from !== 'mp4'))(
+    '%s -> mp4: H.264 + AAC, same size and length',
+    async (from) => {
+      const { media, progress } = await convert(from, 'mp4');
+      expect(codecs(media)).toEqual(['video:h264', 'audio:aac']);
+      expect(media.streams[0]).toMatchObject(FIXTURE_SIZE);
+      expect(Math.abs(media.durationSec! - FIXTURE_SECONDS)).toBeLessThan(0.3);
+      // A 3 s clip converts faster than ffmpeg's stats interval; the engine tests cover intermediate values.
+      expect(progress.at(-1)).toBe(100);
+    },
+  );
 
   const expected: Record<Exclude<VideoTarget, 'mp4' | 'gif'>, { codecs: string[]; extension: string }> = {
     mov: { codecs: ['video:h264', 'audio:aac'], extension: 'mov' },
@@ -59,7 +69,11 @@ describe('video conversion', () => {
     const profile = async (to: VideoTarget) => {
       const { path } = await convert('mp4', to);
       const { runProcess } = await import('../../../core/engines/process.js');
-      const { stdout } = await runProcess('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=profile', '-of', 'csv=p=0', path], { timeoutMs: 10_000 });
+      const { stdout } = await runProcess(
+        'ffprobe',
+        ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=profile', '-of', 'csv=p=0', path],
+        { timeoutMs: 10_000 },
+      );
       return stdout.trim();
     };
     expect(await profile('prores')).toBe('HQ');

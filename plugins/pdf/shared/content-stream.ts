@@ -106,11 +106,12 @@ class Lexer {
       if (c === 0x5c) {
         const e = b[this.pos++];
         if (e === undefined) break;
-        const simple: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c };
+        const simple: Record<number, number> = { 110: 0x0a, 114: 0x0d, 116: 0x09, 98: 0x08, 102: 0x0c };
         if (e in simple) out.push(simple[e]!);
         else if (e >= 0x30 && e <= 0x37) {
           let octal = e - 0x30;
-          for (let i = 0; i < 2 && b[this.pos]! >= 0x30 && b[this.pos]! <= 0x37; i++) octal = octal * 8 + (b[this.pos++]! - 0x30);
+          for (let i = 0; i < 2 && b[this.pos]! >= 0x30 && b[this.pos]! <= 0x37; i++)
+            octal = octal * 8 + (b[this.pos++]! - 0x30);
           out.push(octal & 0xff);
         } else if (e === 0x0d) {
           if (b[this.pos] === 0x0a) this.pos++;
@@ -145,7 +146,12 @@ class Lexer {
     const b = this.bytes;
     this.pos++; // the one whitespace byte after ID
     for (let i = this.pos; i + 1 < b.length; i++) {
-      if (b[i] === 0x45 && b[i + 1] === 0x49 && WHITESPACE.has(b[i - 1]!) && (i + 2 >= b.length || WHITESPACE.has(b[i + 2]!) || DELIMITERS.has(b[i + 2]!))) {
+      if (
+        b[i] === 0x45 &&
+        b[i + 1] === 0x49 &&
+        WHITESPACE.has(b[i - 1]!) &&
+        (i + 2 >= b.length || WHITESPACE.has(b[i + 2]!) || DELIMITERS.has(b[i + 2]!))
+      ) {
         this.pos = i + 2;
         return this.pos;
       }

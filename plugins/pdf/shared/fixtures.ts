@@ -19,13 +19,25 @@ export const FIXTURE_AUTHOR = 'Jane Fixture';
 export const PNG_SIZE = { width: 120, height: 80 } as const;
 export const JPEG_SIZE = { width: 64, height: 48 } as const;
 
-type FixtureName = 'eight' | 'three' | 'two' | 'images' | 'photo' | 'scripted' | 'open-at-page' | 'encrypted' | 'damaged' | 'garbage' | 'scan';
+type FixtureName =
+  | 'eight'
+  | 'three'
+  | 'two'
+  | 'images'
+  | 'photo'
+  | 'scripted'
+  | 'open-at-page'
+  | 'encrypted'
+  | 'damaged'
+  | 'garbage'
+  | 'scan';
 
 /** `count` pages of 300 x 400 pt, page N printing "Page N" (plus `label` when given). */
 async function textDocument(count: number, label = ''): Promise<PDFDocument> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let n = 1; n <= count; n++) doc.addPage([300, 400]).drawText(`${label}Page ${n}`, { x: 40, y: 200, size: 36, font });
+  for (let n = 1; n <= count; n++)
+    doc.addPage([300, 400]).drawText(`${label}Page ${n}`, { x: 40, y: 200, size: 36, font });
   return doc;
 }
 
@@ -36,7 +48,12 @@ function script(doc: PDFDocument, code: string) {
   return doc.context.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of(code) });
 }
 
-function drawImageOn(page: PDFPage, image: { width: number; height: number }, embedded: Parameters<PDFPage['drawImage']>[0], y: number) {
+function drawImageOn(
+  page: PDFPage,
+  image: { width: number; height: number },
+  embedded: Parameters<PDFPage['drawImage']>[0],
+  y: number,
+) {
   page.drawImage(embedded, { x: 10, y, width: image.width, height: image.height });
 }
 
@@ -47,7 +64,10 @@ const RECIPES: Record<FixtureName, (dir: string) => Promise<Uint8Array | Buffer>
     doc.setTitle(FIXTURE_TITLE);
     doc.setAuthor(FIXTURE_AUTHOR);
     const xmp = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>${FIXTURE_AUTHOR} XMP</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
-    doc.catalog.set(PDFName.of('Metadata'), doc.context.register(doc.context.stream(xmp, { Type: 'Metadata', Subtype: 'XML' })));
+    doc.catalog.set(
+      PDFName.of('Metadata'),
+      doc.context.register(doc.context.stream(xmp, { Type: 'Metadata', Subtype: 'XML' })),
+    );
     return save(doc);
   },
   three: async () => save(await textDocument(3, 'B ')),
@@ -55,8 +75,16 @@ const RECIPES: Record<FixtureName, (dir: string) => Promise<Uint8Array | Buffer>
   /** Page 1: a PNG and a JPEG; page 2: the same PNG again (extracted once). */
   async images() {
     const doc = await textDocument(2);
-    const png = await doc.embedPng(await sharp({ create: { ...PNG_SIZE, channels: 3, background: '#3060c0' } }).png().toBuffer());
-    const jpg = await doc.embedJpg(await sharp({ create: { ...JPEG_SIZE, channels: 3, background: '#c03030' } }).jpeg().toBuffer());
+    const png = await doc.embedPng(
+      await sharp({ create: { ...PNG_SIZE, channels: 3, background: '#3060c0' } })
+        .png()
+        .toBuffer(),
+    );
+    const jpg = await doc.embedJpg(
+      await sharp({ create: { ...JPEG_SIZE, channels: 3, background: '#c03030' } })
+        .jpeg()
+        .toBuffer(),
+    );
     const [first, second] = doc.getPages();
     drawImageOn(first!, PNG_SIZE, png, 20);
     drawImageOn(first!, JPEG_SIZE, jpg, 300);
@@ -66,7 +94,15 @@ const RECIPES: Record<FixtureName, (dir: string) => Promise<Uint8Array | Buffer>
   /** A detailed 1500 x 1125 photo-like JPEG on a 400 x 300 pt page (270 dpi): /ebook downsamples it. */
   async photo() {
     const doc = await PDFDocument.create();
-    const noise = await sharp({ create: { width: 1500, height: 1125, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } } })
+    const noise = await sharp({
+      create: {
+        width: 1500,
+        height: 1125,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 50 },
+      },
+    })
       .jpeg({ quality: 95 })
       .toBuffer();
     doc.addPage([400, 300]).drawImage(await doc.embedJpg(noise), { x: 0, y: 0, width: 400, height: 300 });
@@ -77,7 +113,14 @@ const RECIPES: Record<FixtureName, (dir: string) => Promise<Uint8Array | Buffer>
     const doc = await textDocument(3);
     const { context, catalog } = doc;
     catalog.set(PDFName.of('OpenAction'), context.register(script(doc, 'app.alert("open action")')));
-    catalog.set(PDFName.of('Names'), context.obj({ JavaScript: context.obj({ Names: [PDFString.of('startup'), context.register(script(doc, 'app.alert("name tree")'))] }) }));
+    catalog.set(
+      PDFName.of('Names'),
+      context.obj({
+        JavaScript: context.obj({
+          Names: [PDFString.of('startup'), context.register(script(doc, 'app.alert("name tree")'))],
+        }),
+      }),
+    );
     doc.getPages()[0]!.node.set(PDFName.of('AA'), context.obj({ O: script(doc, 'app.alert("page open")') }));
     return save(doc);
   },
@@ -91,21 +134,37 @@ const RECIPES: Record<FixtureName, (dir: string) => Promise<Uint8Array | Buffer>
     const plain = path.join(dir, 'encrypted-source.pdf');
     await writeFile(plain, await save(await textDocument(2)));
     const encrypted = path.join(dir, 'encrypted-made.pdf');
-    await runProcess('qpdf', ['--encrypt', FIXTURE_PASSWORD, FIXTURE_PASSWORD, '256', '--', plain, encrypted], { timeoutMs: 15_000 });
+    await runProcess('qpdf', ['--encrypt', FIXTURE_PASSWORD, FIXTURE_PASSWORD, '256', '--', plain, encrypted], {
+      timeoutMs: 15_000,
+    });
     return readFile(encrypted);
   },
   /** `eight` with its cross-reference table and startxref offset overwritten. */
   async damaged() {
     const bytes = Buffer.from(await RECIPES.eight(''));
     const xref = bytes.lastIndexOf('xref\n0 ');
-    const broken = Buffer.concat([bytes.subarray(0, xref), Buffer.from(bytes.subarray(xref).toString('latin1').replace(/\d{10} \d{5} n/g, '0000000042 00000 n').replace(/startxref\n\d+/, 'startxref\n99999'), 'latin1')]);
+    const broken = Buffer.concat([
+      bytes.subarray(0, xref),
+      Buffer.from(
+        bytes
+          .subarray(xref)
+          .toString('latin1')
+          .replace(/\d{10} \d{5} n/g, '0000000042 00000 n')
+          .replace(/startxref\n\d+/, 'startxref\n99999'),
+        'latin1',
+      ),
+    ]);
     return broken;
   },
   garbage: async () => Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(4000, 0x5a)]),
   /** One page that is only a picture: no text layer. */
   async scan() {
     const doc = await PDFDocument.create();
-    const png = await doc.embedPng(await sharp({ create: { width: 60, height: 60, channels: 3, background: '#ffffff' } }).png().toBuffer());
+    const png = await doc.embedPng(
+      await sharp({ create: { width: 60, height: 60, channels: 3, background: '#ffffff' } })
+        .png()
+        .toBuffer(),
+    );
     doc.addPage([200, 200]).drawImage(png, { x: 0, y: 0, width: 200, height: 200 });
     return save(doc);
   },
@@ -127,7 +186,8 @@ export class PdfFixtures {
   async make(): Promise<void> {
     const scratch = path.join(this.dir, 'scratch');
     await mkdir(scratch);
-    for (const name of Object.keys(RECIPES) as FixtureName[]) await writeFile(this.get(name).path, await RECIPES[name](scratch));
+    for (const name of Object.keys(RECIPES) as FixtureName[])
+      await writeFile(this.get(name).path, await RECIPES[name](scratch));
   }
 
   cleanup(): Promise<void> {
@@ -135,7 +195,8 @@ export class PdfFixtures {
   }
 }
 
-const run = async (command: string, ...args: string[]) => (await runProcess(command, args, { timeoutMs: 15_000 })).stdout;
+const run = async (command: string, ...args: string[]) =>
+  (await runProcess(command, args, { timeoutMs: 15_000 })).stdout;
 
 export async function pageCount(file: string, password?: string): Promise<number> {
   return Number((await run('qpdf', ...(password ? [`--password=${password}`] : []), '--show-npages', file)).trim());
@@ -144,7 +205,10 @@ export async function pageCount(file: string, password?: string): Promise<number
 /** The text of each page, trimmed ("Page 3", ...). */
 export async function pageTexts(file: string): Promise<string[]> {
   const text = await run('pdftotext', '-enc', 'UTF-8', file, '-');
-  return text.split('\f').map((page) => page.trim()).slice(0, await pageCount(file));
+  return text
+    .split('\f')
+    .map((page) => page.trim())
+    .slice(0, await pageCount(file));
 }
 
 /** Each page's /Rotate in degrees. */
@@ -156,7 +220,12 @@ export async function pageRotations(file: string): Promise<number[]> {
 /** pdfinfo's "Key: value" lines. */
 export async function pdfInfo(file: string): Promise<Record<string, string>> {
   const info = await run('pdfinfo', file);
-  return Object.fromEntries(info.split('\n').filter((line) => line.includes(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
+  return Object.fromEntries(
+    info
+      .split('\n')
+      .filter((line) => line.includes(':'))
+      .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
+  );
 }
 
 /** Every object of the PDF as qpdf JSON text (stream data left out), to search for keys. */

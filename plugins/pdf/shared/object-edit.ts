@@ -33,7 +33,8 @@ export class PdfObjects {
   /** Edit the trailer dictionary (/Root, /Info, /ID); it is rewritten when `edit` returns true. */
   editTrailer(edit: (trailer: PdfDictionary) => boolean): void {
     const trailer = this.objects.trailer;
-    if (trailer && 'value' in trailer && isDictionary(trailer.value) && edit(trailer.value)) this.changed.add('trailer');
+    if (trailer && 'value' in trailer && isDictionary(trailer.value) && edit(trailer.value))
+      this.changed.add('trailer');
   }
 
   /** The object a reference points to, or the value itself when it is direct. */
@@ -65,7 +66,9 @@ function visit(value: PdfValue, edit: (dictionary: PdfDictionary) => boolean): b
   if (Array.isArray(value)) return value.map((item) => visit(item, edit)).some(Boolean);
   if (!isDictionary(value)) return false;
   const changedHere = edit(value);
-  const changedBelow = Object.values(value).map((item) => visit(item, edit)).some(Boolean);
+  const changedBelow = Object.values(value)
+    .map((item) => visit(item, edit))
+    .some(Boolean);
   return changedHere || changedBelow;
 }
 
@@ -94,7 +97,10 @@ export async function rewriteObjects(
 ): Promise<void> {
   const dir = path.dirname(output);
   const dumpFile = path.join(dir, 'objects.json');
-  await runQpdf({ inputFile: input, outputFile: dumpFile, jsonOutput: '2', jsonKey: ['qpdf'], jsonStreamData: 'none' }, ctx);
+  await runQpdf(
+    { inputFile: input, outputFile: dumpFile, jsonOutput: '2', jsonKey: ['qpdf'], jsonStreamData: 'none' },
+    ctx,
+  );
   const dump = JSON.parse(await readFile(dumpFile, 'utf8')) as { qpdf?: [unknown, Record<string, PdfObject>] };
   if (!dump.qpdf) throw new PluginError('The PDF could not be read as objects');
   const [header, objects] = dump.qpdf;

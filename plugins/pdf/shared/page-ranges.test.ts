@@ -14,9 +14,20 @@ const error = (text: string) => {
 
 describe('page ranges', () => {
   it('parses pages and ranges with or without spaces, in the order written', () => {
-    expect(ranges('1-3, 5, 8-10')).toEqual([{ first: 1, last: 3 }, { first: 5, last: 5 }, { first: 8, last: 10 }]);
-    expect(ranges('1-3,4,5-8')).toEqual([{ first: 1, last: 3 }, { first: 4, last: 4 }, { first: 5, last: 8 }]);
-    expect(ranges(' 7 - 9 ,2')).toEqual([{ first: 7, last: 9 }, { first: 2, last: 2 }]);
+    expect(ranges('1-3, 5, 8-10')).toEqual([
+      { first: 1, last: 3 },
+      { first: 5, last: 5 },
+      { first: 8, last: 10 },
+    ]);
+    expect(ranges('1-3,4,5-8')).toEqual([
+      { first: 1, last: 3 },
+      { first: 4, last: 4 },
+      { first: 5, last: 8 },
+    ]);
+    expect(ranges(' 7 - 9 ,2')).toEqual([
+      { first: 7, last: 9 },
+      { first: 2, last: 2 },
+    ]);
     expect(ranges('4-4')).toEqual([{ first: 4, last: 4 }]);
   });
 
@@ -38,7 +49,9 @@ describe('page ranges', () => {
 
   it('checks the pages exist, naming the first missing one', () => {
     expect(() => assertPagesExist(ranges('1-8'), 8)).not.toThrow();
-    expect(() => assertPagesExist(ranges('1-3, 9'), 8)).toThrow(new PluginError('page 9 does not exist: the PDF has 8 pages'));
+    expect(() => assertPagesExist(ranges('1-3, 9'), 8)).toThrow(
+      new PluginError('page 9 does not exist: the PDF has 8 pages'),
+    );
     expect(() => assertPagesExist(ranges('2'), 1)).toThrow('page 2 does not exist: the PDF has 1 page');
   });
 

@@ -26,7 +26,8 @@ export function parsePageRanges(text: string): ParsedRanges {
     if (!match) return { ok: false, error: `'${entry}' is not a page or a range; ${EXAMPLE}` };
     const first = Number(match[1]);
     const last = match[2] === undefined ? first : Number(match[2]);
-    if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last)) return { ok: false, error: `'${entry}' is not a page number` };
+    if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last))
+      return { ok: false, error: `'${entry}' is not a page number` };
     if (first === 0 || last === 0) return { ok: false, error: 'pages are numbered from 1' };
     if (first > last) return { ok: false, error: `range ${entry} runs backwards; write ${last}-${first}` };
     ranges.push({ first, last });

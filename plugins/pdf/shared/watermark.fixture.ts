@@ -11,11 +11,29 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFString, StandardFonts, type
 import { runProcess } from '../../../core/engines/process.js';
 
 /** Words printed by the watermarks: none may survive. */
-export const WATERMARK_MARKERS = ['WMANNOTATION', 'WMSTAMP', 'WMARTIFACT', 'WMACROBAT', 'WMPROPLIST', 'WMLAYER', 'WMINTENT', 'WMXOBJECT', 'WMPIECEINFO', 'WMINFORM'];
+export const WATERMARK_MARKERS = [
+  'WMANNOTATION',
+  'WMSTAMP',
+  'WMARTIFACT',
+  'WMACROBAT',
+  'WMPROPLIST',
+  'WMLAYER',
+  'WMINTENT',
+  'WMXOBJECT',
+  'WMPIECEINFO',
+  'WMINFORM',
+];
 /** Elements the op must count in the watermarked fixture. */
 export const WATERMARK_ELEMENTS = 10;
 /** Body text that must stay extractable. */
-export const KEPT_TEXT = ['Body one stays', 'Body two stays', 'Header stays', 'Logo stays', 'Notes layer stays', 'Form body stays'];
+export const KEPT_TEXT = [
+  'Body one stays',
+  'Body two stays',
+  'Header stays',
+  'Logo stays',
+  'Notes layer stays',
+  'Form body stays',
+];
 export const KEPT_LINK = 'https://example.com/kept-link';
 export const KEPT_FIELD = 'customer.name';
 
@@ -27,7 +45,15 @@ export async function watermarkedPdf(file: string): Promise<void> {
   const ctx = doc.context;
   const fonts = () => ctx.obj({ F1: font.ref });
   const form = (content: string, extra: Record<string, unknown> = {}): PDFRef =>
-    ctx.register(ctx.stream(content, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 612, 792], Resources: { Font: fonts() }, ...extra }));
+    ctx.register(
+      ctx.stream(content, {
+        Type: 'XObject',
+        Subtype: 'Form',
+        BBox: [0, 0, 612, 792],
+        Resources: { Font: fonts() },
+        ...extra,
+      }),
+    );
   const page = (content: string, resources: Record<string, unknown> = {}): PDFPage => {
     const p = doc.addPage([612, 792]);
     p.node.set(PDFName.of('Contents'), ctx.register(ctx.stream(content)));
@@ -39,9 +65,17 @@ export async function watermarkedPdf(file: string): Promise<void> {
   // "Approved" stamp and a text field stay.
   const one = page(text('Body one stays', 40, 700));
   const annotation = (dict: Record<string, unknown>, words: string) =>
-    ctx.register(ctx.obj({ Type: 'Annot', Rect: [50, 300, 500, 400], F: 4, AP: { N: form(text(words, 60, 350, 30)) }, ...dict }));
+    ctx.register(
+      ctx.obj({ Type: 'Annot', Rect: [50, 300, 500, 400], F: 4, AP: { N: form(text(words, 60, 350, 30)) }, ...dict }),
+    );
   const link = ctx.register(
-    ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [40, 690, 200, 720], Border: [0, 0, 0], A: { S: 'URI', URI: PDFString.of(KEPT_LINK) } }),
+    ctx.obj({
+      Type: 'Annot',
+      Subtype: 'Link',
+      Rect: [40, 690, 200, 720],
+      Border: [0, 0, 0],
+      A: { S: 'URI', URI: PDFString.of(KEPT_LINK) },
+    }),
   );
   one.node.set(
     PDFName.of('Annots'),
@@ -76,7 +110,8 @@ export async function watermarkedPdf(file: string): Promise<void> {
 
   // Page 3: layers. "Watermark" by name and "Draft" by intent go with their content and the
   // XObject tagged with them; "Notes" stays.
-  const ocg = (name: string, extra: Record<string, unknown> = {}) => ctx.register(ctx.obj({ Type: 'OCG', Name: PDFString.of(name), ...extra }));
+  const ocg = (name: string, extra: Record<string, unknown> = {}) =>
+    ctx.register(ctx.obj({ Type: 'OCG', Name: PDFString.of(name), ...extra }));
   const watermarkLayer = ocg('Watermark');
   const notesLayer = ocg('Notes');
   const draftLayer = ocg('Draft', { Intent: ['View', 'Watermark'] });
@@ -100,7 +135,9 @@ export async function watermarkedPdf(file: string): Promise<void> {
   page('q /Fx1 Do Q\nq /Fx2 Do Q', {
     XObject: {
       Fx1: form(text('WMPIECEINFO', 100, 400, 48), { PieceInfo: { ADBE_CompoundType: { Private: 'Watermark' } } }),
-      Fx2: form(`${text('Form body stays', 40, 700)}\n/Artifact <</Subtype /Watermark>> BDC ${text('WMINFORM', 100, 300, 48)} EMC`),
+      Fx2: form(
+        `${text('Form body stays', 40, 700)}\n/Artifact <</Subtype /Watermark>> BDC ${text('WMINFORM', 100, 300, 48)} EMC`,
+      ),
     },
   });
   await writeFile(file, await doc.save({ useObjectStreams: false }));
@@ -110,7 +147,8 @@ export async function watermarkedPdf(file: string): Promise<void> {
 export async function plainPdf(file: string): Promise<void> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const words of ['Plain page one', 'Plain page two']) doc.addPage([300, 400]).drawText(words, { x: 20, y: 200, size: 18, font });
+  for (const words of ['Plain page one', 'Plain page two'])
+    doc.addPage([300, 400]).drawText(words, { x: 20, y: 200, size: 18, font });
   await writeFile(file, await doc.save());
 }
 
@@ -144,7 +182,9 @@ export async function rawText(file: string): Promise<string> {
 }
 
 /** /Annots subtypes of every page, and the names of the remaining layers, through pdf-lib. */
-export async function structure(file: string): Promise<{ annotations: string[]; layers: string[]; links: string[]; fields: string[] }> {
+export async function structure(
+  file: string,
+): Promise<{ annotations: string[]; layers: string[]; links: string[]; fields: string[] }> {
   const doc = await PDFDocument.load(await readFile(file));
   const annotations: string[] = [];
   const links: string[] = [];
@@ -160,6 +200,16 @@ export async function structure(file: string): Promise<{ annotations: string[]; 
   }
   const properties = doc.catalog.lookupMaybe(PDFName.of('OCProperties'), PDFDict);
   const groups = properties?.lookupMaybe(PDFName.of('OCGs'), PDFArray)?.asArray() ?? [];
-  const layers = groups.map((g) => ((doc.context.lookup(g) as PDFDict).get(PDFName.of('Name')) as PDFString).decodeText());
-  return { annotations, layers, links, fields: doc.getForm().getFields().map((f) => f.getName()) };
+  const layers = groups.map((g) =>
+    ((doc.context.lookup(g) as PDFDict).get(PDFName.of('Name')) as PDFString).decodeText(),
+  );
+  return {
+    annotations,
+    layers,
+    links,
+    fields: doc
+      .getForm()
+      .getFields()
+      .map((f) => f.getName()),
+  };
 }

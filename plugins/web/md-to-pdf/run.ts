@@ -16,12 +16,24 @@ export function markdownDocument(markdown: string, title: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapedTitle}</title><style>${MARKDOWN_CSS}</style></head><body>${body}</body></html>`;
 }
 
-export async function mdToPdf(inputs: readonly PluginInput[], options: PdfPageOptions, ctx: RunContext): Promise<FileResult> {
+export async function mdToPdf(
+  inputs: readonly PluginInput[],
+  options: PdfPageOptions,
+  ctx: RunContext,
+): Promise<FileResult> {
   const input = singleInput(inputs);
   const markdown = decodeUnicode(await readFile(input.path));
   const root = path.join(ctx.workDir, 'site');
   await mkdir(root, { recursive: true });
   await writeFile(path.join(root, 'index.html'), markdownDocument(markdown, path.parse(input.filename).name));
   const onBlocked = blockedCounter(ctx);
-  return { path: await printToPdf(folderSource(root, 'index.html', onBlocked), 'document', { ...pdfRenderOptions(options), onBlocked }, ctx), format: 'pdf' };
+  return {
+    path: await printToPdf(
+      folderSource(root, 'index.html', onBlocked),
+      'document',
+      { ...pdfRenderOptions(options), onBlocked },
+      ctx,
+    ),
+    format: 'pdf',
+  };
 }

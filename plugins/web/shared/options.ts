@@ -29,27 +29,41 @@ const waitForField = z
     const parsed = parseWaitFor(text);
     if ('error' in parsed) ctx.addIssue({ code: 'custom', message: `must be ${parsed.error}` });
   })
-  .describe('When the page is ready: load (default), networkidle, a CSS selector to wait for, or a delay such as 2s (at most 10 s).');
+  .describe(
+    'When the page is ready: load (default), networkidle, a CSS selector to wait for, or a delay such as 2s (at most 10 s).',
+  );
 
 export const pdfPageOptions = z.object({
-  paper: z.enum(['A4', 'Letter', 'Legal', 'A3', 'A5']).default('A4').describe('Paper size: A4 (default), Letter, Legal, A3 or A5.'),
+  paper: z
+    .enum(['A4', 'Letter', 'Legal', 'A3', 'A5'])
+    .default('A4')
+    .describe('Paper size: A4 (default), Letter, Legal, A3 or A5.'),
   landscape: z.boolean().default(false).describe('Landscape orientation.'),
   margin: z
     .strictObject({ top: millimetres, right: millimetres, bottom: millimetres, left: millimetres })
     .default({ top: 10, right: 10, bottom: 10, left: 10 })
     .describe('Margins in mm as JSON: {"top":10,"right":10,"bottom":10,"left":10} (default 10 each).'),
-  scale: z.number().min(0.1, 'must be at least 0.1').max(2, 'must be at most 2').default(1).describe('Rendering scale, 0.1 to 2 (default 1).'),
+  scale: z
+    .number()
+    .min(0.1, 'must be at least 0.1')
+    .max(2, 'must be at most 2')
+    .default(1)
+    .describe('Rendering scale, 0.1 to 2 (default 1).'),
   printBackground: z.boolean().default(true).describe('Print background colours and images (default true).'),
   headerHtml: z
     .string()
     .max(MAX_TEMPLATE)
     .optional()
-    .describe('HTML of the header on every page; elements with class pageNumber, totalPages, date or title are filled in. Styles must be inline.'),
+    .describe(
+      'HTML of the header on every page; elements with class pageNumber, totalPages, date or title are filled in. Styles must be inline.',
+    ),
   footerHtml: z
     .string()
     .max(MAX_TEMPLATE)
     .optional()
-    .describe('HTML of the footer on every page, e.g. <span class="pageNumber"></span> / <span class="totalPages"></span>.'),
+    .describe(
+      'HTML of the footer on every page, e.g. <span class="pageNumber"></span> / <span class="totalPages"></span>.',
+    ),
   waitFor: waitForField,
 });
 export type PdfPageOptions = z.output<typeof pdfPageOptions>;

@@ -16,7 +16,12 @@ export const webLimits: PluginLimits = {
 };
 
 /** Print `source` to `<workDir>/<name>.pdf`, counting refused requests in the log. */
-export async function printToPdf(source: PageSource, name: string, options: PdfRenderOptions, ctx: RunContext): Promise<string> {
+export async function printToPdf(
+  source: PageSource,
+  name: string,
+  options: PdfRenderOptions,
+  ctx: RunContext,
+): Promise<string> {
   const output = path.join(ctx.workDir, `${name}.pdf`);
   ctx.progress(10);
   await renderPdf(source, output, options, ctx);

@@ -19,10 +19,27 @@ const MAX_INFLATED_BYTES = 500_000_000;
 const MAX_ENTRIES = 5_000;
 
 const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.avif': 'image/avif', '.ico': 'image/x-icon', '.bmp': 'image/bmp',
-  '.woff': 'font/woff', '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.otf': 'font/otf', '.txt': 'text/plain; charset=utf-8', '.xml': 'application/xml',
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.bmp': 'image/bmp',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
 };
 
 export function contentTypeOf(file: string): string {
@@ -45,7 +62,8 @@ export function folderSource(root: string, entry: string, onBlocked?: (url: stri
       const file = path.resolve(root, `.${relative}`);
       if (file !== root && !file.startsWith(`${root}${path.sep}`)) return undefined;
       const info = await stat(file).catch(() => undefined);
-      if (!info?.isFile()) return { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not in the document') };
+      if (!info?.isFile())
+        return { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not in the document') };
       return { status: 200, headers: { 'content-type': contentTypeOf(file) }, body: await readFile(file) };
     },
   };
@@ -53,8 +71,18 @@ export function folderSource(root: string, entry: string, onBlocked?: (url: stri
 
 /** Unpack a ZIP into `root` (checked first against bombs; entries outside `root` refused). */
 async function unpack(zipPath: string, root: string, signal: AbortSignal): Promise<string[]> {
-  await assertZipWithinLimits(zipPath, { maxInflatedBytes: MAX_INFLATED_BYTES, maxEntries: MAX_ENTRIES, label: 'ZIP', signal });
-  const zip = await yauzl.openPromise(zipPath, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false });
+  await assertZipWithinLimits(zipPath, {
+    maxInflatedBytes: MAX_INFLATED_BYTES,
+    maxEntries: MAX_ENTRIES,
+    label: 'ZIP',
+    signal,
+  });
+  const zip = await yauzl.openPromise(zipPath, {
+    lazyEntries: true,
+    autoClose: false,
+    validateEntrySizes: true,
+    strictFileNames: false,
+  });
   const files: string[] = [];
   try {
     for await (const entry of zip.eachEntry()) {
@@ -62,7 +90,8 @@ async function unpack(zipPath: string, root: string, signal: AbortSignal): Promi
       const name = entry.fileName.replace(/\\/g, '/');
       if (name.endsWith('/') || name.startsWith('__MACOSX/')) continue;
       const target = path.resolve(root, name);
-      if (!target.startsWith(`${root}${path.sep}`)) throw new PluginError(`The ZIP holds a file outside its own folder: ${JSON.stringify(name.slice(0, 100))}`);
+      if (!target.startsWith(`${root}${path.sep}`))
+        throw new PluginError(`The ZIP holds a file outside its own folder: ${JSON.stringify(name.slice(0, 100))}`);
       await mkdir(path.dirname(target), { recursive: true });
       await pipeline(await zip.openReadStreamPromise(entry), createWriteStream(target), { signal });
       files.push(name);
@@ -74,7 +103,11 @@ async function unpack(zipPath: string, root: string, signal: AbortSignal): Promi
 }
 
 /** The page to render for an `html` or `zip` input. */
-export async function documentSource(input: PluginInput, ctx: RunContext, onBlocked?: (url: string) => void): Promise<PageSource> {
+export async function documentSource(
+  input: PluginInput,
+  ctx: RunContext,
+  onBlocked?: (url: string) => void,
+): Promise<PageSource> {
   const root = path.join(ctx.workDir, 'site');
   await mkdir(root, { recursive: true });
   if (input.format !== 'zip') {
@@ -83,7 +116,9 @@ export async function documentSource(input: PluginInput, ctx: RunContext, onBloc
   }
   const files = await unpack(input.path, root, ctx.signal);
   // index.html at the top, or inside the one folder the ZIP was made from.
-  const entry = files.find((f) => f.toLowerCase() === 'index.html') ?? files.filter((f) => /^[^/]+\/index\.html$/i.test(f)).sort()[0];
+  const entry =
+    files.find((f) => f.toLowerCase() === 'index.html') ??
+    files.filter((f) => /^[^/]+\/index\.html$/i.test(f)).sort()[0];
   if (!entry) throw new PluginError('The ZIP holds no index.html (at its top, or in its one top folder)');
   return folderSource(root, entry, onBlocked);
 }

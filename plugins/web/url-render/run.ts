@@ -7,10 +7,21 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { PluginError, singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
+import {
+  PluginError,
+  singleInput,
+  type FileResult,
+  type PluginInput,
+  type RunContext,
+} from '../../../core/contract/index.js';
 import { renderImage, type FetchedResource, type PageSource } from '../../../core/engines/chromium.js';
 import { fetchChecked } from '../../../core/engines/outbound-fetch.js';
-import { DestinationRefused, outboundPolicy, parseDestinationUrl, resolveDestination } from '../../../core/engines/outbound.js';
+import {
+  DestinationRefused,
+  outboundPolicy,
+  parseDestinationUrl,
+  resolveDestination,
+} from '../../../core/engines/outbound.js';
 import { pdfRenderOptions } from '../shared/options.js';
 import { blockedCounter, printToPdf } from '../shared/render.js';
 import type { UrlRenderOptions } from './options.js';
@@ -24,7 +35,8 @@ const REQUEST_TIMEOUT_MS = 15_000;
 export function urlOf(text: string): string {
   const shortcut = /^\s*URL\s*=\s*(\S+)\s*$/im.exec(text);
   const line = shortcut?.[1] ?? text.trim().split(/\s+/)[0] ?? '';
-  if (!/^https?:\/\//i.test(line)) throw new PluginError('The file holds no http(s) URL (one URL, or an [InternetShortcut] with a URL= line)');
+  if (!/^https?:\/\//i.test(line))
+    throw new PluginError('The file holds no http(s) URL (one URL, or an [InternetShortcut] with a URL= line)');
   return line;
 }
 
@@ -35,25 +47,39 @@ function remoteSource(pageUrl: string, ctx: RunContext, onBlocked: (url: string)
   return {
     url: pageUrl,
     async fetch(request): Promise<FetchedResource | undefined> {
-      if (!/^https?:/i.test(request.url) || (request.method !== 'GET' && request.method !== 'HEAD')) return void onBlocked(request.url);
+      if (!/^https?:/i.test(request.url) || (request.method !== 'GET' && request.method !== 'HEAD'))
+        return void onBlocked(request.url);
       if (++requests > MAX_REQUESTS || bytes > MAX_PAGE_BYTES) return void onBlocked(request.url);
       try {
         const response = await fetchChecked({
-          url: request.url, method: request.method, headers: request.headers, policy, signal: ctx.signal,
-          timeoutMs: Math.min(REQUEST_TIMEOUT_MS, ctx.remainingMs()), maxBytes: MAX_RESOURCE_BYTES, label: 'Page URL',
+          url: request.url,
+          method: request.method,
+          headers: request.headers,
+          policy,
+          signal: ctx.signal,
+          timeoutMs: Math.min(REQUEST_TIMEOUT_MS, ctx.remainingMs()),
+          maxBytes: MAX_RESOURCE_BYTES,
+          label: 'Page URL',
         });
         bytes += response.body.length;
         return response;
       } catch (err) {
         // Refused by the policy, unreachable or too large: the page renders without it.
-        ctx.log.debug('url-render: subresource refused or failed', { url: request.url.slice(0, 200), error: (err as Error).message });
+        ctx.log.debug('url-render: subresource refused or failed', {
+          url: request.url.slice(0, 200),
+          error: (err as Error).message,
+        });
         return void onBlocked(request.url);
       }
     },
   };
 }
 
-export async function urlRender(inputs: readonly PluginInput[], options: UrlRenderOptions, ctx: RunContext): Promise<FileResult> {
+export async function urlRender(
+  inputs: readonly PluginInput[],
+  options: UrlRenderOptions,
+  ctx: RunContext,
+): Promise<FileResult> {
   const input = singleInput(inputs);
   const raw = urlOf(await readFile(input.path, 'utf8'));
   // The page's own address is checked first, so a refusal is the job's error, not an empty page.
@@ -67,12 +93,32 @@ export async function urlRender(inputs: readonly PluginInput[], options: UrlRend
   const onBlocked = blockedCounter(ctx);
   const source = remoteSource(raw, ctx, onBlocked);
   if (ctx.target === 'pdf') {
-    return { path: await printToPdf(source, 'page', { ...pdfRenderOptions(options), viewport: options.viewport, onBlocked }, ctx), format: 'pdf' };
+    return {
+      path: await printToPdf(
+        source,
+        'page',
+        { ...pdfRenderOptions(options), viewport: options.viewport, onBlocked },
+        ctx,
+      ),
+      format: 'pdf',
+    };
   }
-  if (ctx.target !== 'png' && ctx.target !== 'webp') throw new PluginError(`A web page renders to pdf, png or webp, not ${ctx.target}`);
+  if (ctx.target !== 'png' && ctx.target !== 'webp')
+    throw new PluginError(`A web page renders to pdf, png or webp, not ${ctx.target}`);
   const png = path.join(ctx.workDir, 'page.png');
   ctx.progress(10);
-  await renderImage(source, png, { waitFor: pdfRenderOptions(options).waitFor, type: 'png', fullPage: options.fullPage, viewport: options.viewport, onBlocked }, ctx);
+  await renderImage(
+    source,
+    png,
+    {
+      waitFor: pdfRenderOptions(options).waitFor,
+      type: 'png',
+      fullPage: options.fullPage,
+      viewport: options.viewport,
+      onBlocked,
+    },
+    ctx,
+  );
   if (ctx.target === 'png') return { path: png, format: 'png' };
   const webp = path.join(ctx.workDir, 'page.webp');
   await sharp(png, { limitInputPixels: false }).webp({ quality: 85 }).toFile(webp);

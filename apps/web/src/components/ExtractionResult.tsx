@@ -19,12 +19,19 @@ export interface Row {
 const REVIEW_BELOW = 0.8;
 
 type Fields = Record<string, unknown>;
-const asFields = (value: unknown): Fields => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {});
+const asFields = (value: unknown): Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {};
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const text = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+const text = (value: unknown): string =>
+  value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 
 export function ExtractionResult({ tool, row }: { tool: string; row: Row }) {
-  if (row.status === 'failed') return <p class="error" role="alert">{row.error ?? 'This file could not be processed.'}</p>;
+  if (row.status === 'failed')
+    return (
+      <p class="error" role="alert">
+        {row.error ?? 'This file could not be processed.'}
+      </p>
+    );
   if (row.status !== 'completed') return <p class="hint">{row.status === 'queued' ? 'Waiting…' : 'Working…'}</p>;
   const data = asFields(row.data);
   if (tool === 'pdf-to-markdown') return <MarkdownResult data={data} filename={row.filename} />;
@@ -56,13 +63,26 @@ function MarkdownResult({ data, filename }: { data: Fields; filename: string }) 
   return (
     <div class="extraction">
       <p class="hint">
-        {plural(data.pages, 'page')} · {plural(stats.headings, 'heading')} · {plural(stats.tables, 'table')} · {plural(stats.words, 'word')}
+        {plural(data.pages, 'page')} · {plural(stats.headings, 'heading')} · {plural(stats.tables, 'table')} ·{' '}
+        {plural(stats.words, 'word')}
       </p>
       <div class="row">
-        <button type="button" aria-pressed={source} onClick={() => setSource(!source)}>{source ? 'Show preview' : 'Show Markdown source'}</button>
-        <a class="button" download={filename.replace(/\.pdf$/i, '') + '.md'} href={`data:text/markdown;charset=utf-8,${encodeURIComponent(markdown)}`}>Download .md</a>
+        <button type="button" aria-pressed={source} onClick={() => setSource(!source)}>
+          {source ? 'Show preview' : 'Show Markdown source'}
+        </button>
+        <a
+          class="button"
+          download={`${filename.replace(/\.pdf$/i, '')}.md`}
+          href={`data:text/markdown;charset=utf-8,${encodeURIComponent(markdown)}`}
+        >
+          Download .md
+        </a>
       </div>
-      {source ? <pre class="source">{markdown}</pre> : <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />}
+      {source ? (
+        <pre class="source">{markdown}</pre>
+      ) : (
+        <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />
+      )}
     </div>
   );
 }
@@ -82,7 +102,8 @@ function Highlighted({ snippet, offset, length }: { snippet: string; offset: num
 function SearchResult({ data }: { data: Fields }) {
   const matches = asArray(data.matches).map(asFields);
   const count = Number(data.count ?? matches.length);
-  if (data.error) return <p class="notice warn">Not searched: {text(data.error)} (0 hits here does not mean the text is absent).</p>;
+  if (data.error)
+    return <p class="notice warn">Not searched: {text(data.error)} (0 hits here does not mean the text is absent).</p>;
   return (
     <div class="extraction">
       <p>
@@ -93,12 +114,23 @@ function SearchResult({ data }: { data: Fields }) {
       {matches.length ? (
         <div class="table-wrap">
           <table>
-            <thead><tr><th scope="col">Where</th><th scope="col">Match</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Where</th>
+                <th scope="col">Match</th>
+              </tr>
+            </thead>
             <tbody>
               {matches.map((match, index) => (
                 <tr key={index}>
                   <td>{text(match.location)}</td>
-                  <td><Highlighted snippet={text(match.snippet)} offset={Number(match.offset ?? 0)} length={Number(match.length ?? 0)} /></td>
+                  <td>
+                    <Highlighted
+                      snippet={text(match.snippet)}
+                      offset={Number(match.offset ?? 0)}
+                      length={Number(match.length ?? 0)}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -117,7 +149,13 @@ function CvResult({ data }: { data: Fields }) {
   return (
     <div class="table-wrap">
       <table class="cv">
-        <thead><tr><th scope="col">Field</th><th scope="col">Value</th><th scope="col">Confidence</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Value</th>
+            <th scope="col">Confidence</th>
+          </tr>
+        </thead>
         <tbody>
           {names.map((name) => {
             const value = data[name];
@@ -126,7 +164,11 @@ function CvResult({ data }: { data: Fields }) {
             return (
               <tr key={name} class={low ? 'low-confidence' : undefined}>
                 <th scope="row">{labelOf(name)}</th>
-                <td>{Array.isArray(value) ? value.map(text).join(', ') : text(value) || <span class="hint">not found</span>}</td>
+                <td>
+                  {Array.isArray(value)
+                    ? value.map(text).join(', ')
+                    : text(value) || <span class="hint">not found</span>}
+                </td>
                 <td>
                   {score === undefined ? '—' : `${Math.round(score * 100)}%`}
                   {low ? <span class="badge warn">check this</span> : null}
@@ -146,15 +188,27 @@ function TranscriptResult({ data }: { data: Fields }) {
   const segments = asArray(data.segments).map(asFields);
   return (
     <div class="extraction">
-      <p class="hint">Language {text(data.language)} · {clock(Number(data.duration ?? 0))}</p>
+      <p class="hint">
+        Language {text(data.language)} · {clock(Number(data.duration ?? 0))}
+      </p>
       <blockquote>{text(data.text)}</blockquote>
       {segments.length ? (
         <div class="table-wrap">
           <table>
-            <thead><tr><th scope="col">From</th><th scope="col">To</th><th scope="col">Text</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">From</th>
+                <th scope="col">To</th>
+                <th scope="col">Text</th>
+              </tr>
+            </thead>
             <tbody>
               {segments.map((segment, index) => (
-                <tr key={index}><td>{clock(Number(segment.start ?? 0))}</td><td>{clock(Number(segment.end ?? 0))}</td><td>{text(segment.text)}</td></tr>
+                <tr key={index}>
+                  <td>{clock(Number(segment.start ?? 0))}</td>
+                  <td>{clock(Number(segment.end ?? 0))}</td>
+                  <td>{text(segment.text)}</td>
+                </tr>
               ))}
             </tbody>
           </table>
@@ -170,7 +224,10 @@ function FieldsTable({ data }: { data: Fields }) {
       <table>
         <tbody>
           {Object.entries(data).map(([name, value]) => (
-            <tr key={name}><th scope="row">{labelOf(name)}</th><td class="pre">{text(value)}</td></tr>
+            <tr key={name}>
+              <th scope="row">{labelOf(name)}</th>
+              <td class="pre">{text(value)}</td>
+            </tr>
           ))}
         </tbody>
       </table>

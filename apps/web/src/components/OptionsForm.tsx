@@ -1,5 +1,13 @@
 /** The fields of one operation's options, rendered from its JSON Schema (schema-form.ts). */
-import { buildOptions, fieldKind, isDraft, labelOf, type Draft, type DraftValue, type JsonSchema } from '../schema-form.ts';
+import {
+  buildOptions,
+  fieldKind,
+  isDraft,
+  labelOf,
+  type Draft,
+  type DraftValue,
+  type JsonSchema,
+} from '../schema-form.ts';
 
 interface Props {
   schema: JsonSchema;
@@ -56,13 +64,24 @@ function Field({ name, path, schema, required, value, errors, idPrefix, onChange
       {required ? <span class="required"> (required)</span> : null}
     </>
   );
-  const hint = schema.description ? <p class="hint" id={hintId}>{schema.description}</p> : null;
-  const message = error ? <p class="field-error" id={errorId} role="alert">{error}</p> : null;
+  const hint = schema.description ? (
+    <p class="hint" id={hintId}>
+      {schema.description}
+    </p>
+  ) : null;
+  const message = error ? (
+    <p class="field-error" id={errorId} role="alert">
+      {error}
+    </p>
+  ) : null;
   const text = typeof value === 'string' ? value : '';
 
   if (field.kind === 'object' || field.kind === 'variant') {
     const draft = isDraft(value) ? value : {};
-    const chosen = field.kind === 'variant' ? (field.variants.find((v) => v.value === draft[field.discriminator]) ?? field.variants[0]!) : undefined;
+    const chosen =
+      field.kind === 'variant'
+        ? (field.variants.find((v) => v.value === draft[field.discriminator]) ?? field.variants[0]!)
+        : undefined;
     const inner = field.kind === 'object' ? field.schema : chosen!.schema;
     return (
       <fieldset class="field group" aria-describedby={describedBy}>
@@ -76,11 +95,16 @@ function Field({ name, path, schema, required, value, errors, idPrefix, onChange
               value={chosen!.value}
               onChange={(event) => {
                 const next = field.variants.find((v) => v.value === event.currentTarget.value)!;
-                onChange({ [field.discriminator]: next.value, ...Object.fromEntries(Object.entries(draft).filter(([key]) => key !== field.discriminator)) });
+                onChange({
+                  [field.discriminator]: next.value,
+                  ...Object.fromEntries(Object.entries(draft).filter(([key]) => key !== field.discriminator)),
+                });
               }}
             >
               {field.variants.map((variant) => (
-                <option key={variant.value} value={variant.value}>{variant.value}</option>
+                <option key={variant.value} value={variant.value}>
+                  {variant.value}
+                </option>
               ))}
             </select>
           </div>
@@ -117,7 +141,9 @@ function Field({ name, path, schema, required, value, errors, idPrefix, onChange
               <input
                 type="checkbox"
                 checked={chosen.includes(choice)}
-                onChange={(event) => onChange(event.currentTarget.checked ? [...chosen, choice] : chosen.filter((c) => c !== choice))}
+                onChange={(event) =>
+                  onChange(event.currentTarget.checked ? [...chosen, choice] : chosen.filter((c) => c !== choice))
+                }
               />{' '}
               {choice}
             </label>
@@ -132,7 +158,14 @@ function Field({ name, path, schema, required, value, errors, idPrefix, onChange
     return (
       <div class="field">
         <label class="inline" for={id}>
-          <input id={id} type="checkbox" checked={value === true} aria-describedby={describedBy} onChange={(event) => onChange(event.currentTarget.checked)} /> {label}
+          <input
+            id={id}
+            type="checkbox"
+            checked={value === true}
+            aria-describedby={describedBy}
+            onChange={(event) => onChange(event.currentTarget.checked)}
+          />{' '}
+          {label}
         </label>
         {hint}
         {message}
@@ -147,13 +180,23 @@ function Field({ name, path, schema, required, value, errors, idPrefix, onChange
       <select {...common} value={text} onChange={(event) => onChange(event.currentTarget.value)}>
         {required && schema.default !== undefined ? null : <option value="">—</option>}
         {field.choices.map((choice) => (
-          <option key={choice} value={choice}>{choice}</option>
+          <option key={choice} value={choice}>
+            {choice}
+          </option>
         ))}
       </select>
     );
   } else if (field.kind === 'lines') {
     const lines = Array.isArray(value) ? value : [];
-    control = <textarea {...common} rows={3} placeholder="One per line" value={lines.join('\n')} onInput={(event) => onChange(event.currentTarget.value.split('\n'))} />;
+    control = (
+      <textarea
+        {...common}
+        rows={3}
+        placeholder="One per line"
+        value={lines.join('\n')}
+        onInput={(event) => onChange(event.currentTarget.value.split('\n'))}
+      />
+    );
   } else if (field.kind === 'number') {
     control = (
       <input
@@ -168,11 +211,26 @@ function Field({ name, path, schema, required, value, errors, idPrefix, onChange
       />
     );
   } else if (field.kind === 'json') {
-    control = <textarea {...common} rows={2} placeholder="JSON" value={text} onInput={(event) => onChange(event.currentTarget.value)} />;
+    control = (
+      <textarea
+        {...common}
+        rows={2}
+        placeholder="JSON"
+        value={text}
+        onInput={(event) => onChange(event.currentTarget.value)}
+      />
+    );
   } else {
     const onInput = (event: { currentTarget: HTMLInputElement }) => onChange(event.currentTarget.value);
     control = field.secret ? (
-      <input {...common} type="password" autoComplete="off" maxLength={schema.maxLength} value={text} onInput={onInput} />
+      <input
+        {...common}
+        type="password"
+        autoComplete="off"
+        maxLength={schema.maxLength}
+        value={text}
+        onInput={onInput}
+      />
     ) : (
       <input {...common} type="text" maxLength={schema.maxLength} value={text} onInput={onInput} />
     );

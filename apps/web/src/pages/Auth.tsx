@@ -19,10 +19,13 @@ export function AuthPage({ mode }: { mode: 'signUp' | 'signIn' }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     setError('');
-    if (signingUp && password.length < MIN_PASSWORD) return setError(`Choose a password of at least ${MIN_PASSWORD} characters.`);
+    if (signingUp && password.length < MIN_PASSWORD)
+      return setError(`Choose a password of at least ${MIN_PASSWORD} characters.`);
     setBusy(true);
     try {
-      const me = signingUp ? (await request(SignUp, { email, password })).signUp : (await request(SignIn, { email, password })).signIn;
+      const me = signingUp
+        ? (await request(SignUp, { email, password })).signUp
+        : (await request(SignIn, { email, password })).signIn;
       setMe(me);
       navigate(signingUp ? '/account?welcome=1' : '/convert');
     } catch (failure) {
@@ -43,7 +46,14 @@ export function AuthPage({ mode }: { mode: 'signUp' | 'signIn' }) {
       <form onSubmit={submit} class="card" noValidate>
         <div class="field">
           <label for="email">E-mail address</label>
-          <input id="email" type="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <input
+            id="email"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
         </div>
         <div class="field">
           <label for="password">Password</label>
@@ -57,14 +67,26 @@ export function AuthPage({ mode }: { mode: 'signUp' | 'signIn' }) {
             value={password}
             onInput={(e) => setPassword(e.currentTarget.value)}
           />
-          {signingUp ? <p class="hint" id="password-hint">At least {MIN_PASSWORD} characters.</p> : null}
+          {signingUp ? (
+            <p class="hint" id="password-hint">
+              At least {MIN_PASSWORD} characters.
+            </p>
+          ) : null}
         </div>
-        {error ? <p class="error" role="alert">{error}</p> : null}
-        <button type="submit" class="primary" disabled={busy}>{busy ? 'Please wait…' : signingUp ? 'Sign up' : 'Sign in'}</button>
+        {error ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Please wait…' : signingUp ? 'Sign up' : 'Sign in'}
+        </button>
       </form>
       <p>
         {signingUp ? 'Already have an account? ' : 'New here? '}
-        <a href={signingUp ? '/signin' : '/signup'} onClick={onLinkClick}>{signingUp ? 'Sign in' : 'Create an account'}</a>
+        <a href={signingUp ? '/signin' : '/signup'} onClick={onLinkClick}>
+          {signingUp ? 'Sign in' : 'Create an account'}
+        </a>
       </p>
     </section>
   );

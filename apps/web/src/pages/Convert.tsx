@@ -107,27 +107,58 @@ function actionsFor(names: string[], formats: Formats): Action[] {
     .map((from) => formats.conversions.find((conversion) => conversion.from === from)?.to ?? [])
     .reduce((common, next) => common.filter((to) => next.includes(to)));
   for (const to of targets) {
-    const plugin = ops.find((operation) => operation.kind === 'convert' && operation.inputs.includes(kinds[0]!) && operation.outputs.includes(to));
-    actions.push({ id: `convert:${to}`, label: `Convert to ${to.toUpperCase()}`, kind: 'convert', to, schema: (plugin?.options as JsonSchema) ?? EMPTY_SCHEMA, optionsField: plugin?.optionsField, plan: plugin?.plan ?? 'free' });
+    const plugin = ops.find(
+      (operation) =>
+        operation.kind === 'convert' && operation.inputs.includes(kinds[0]!) && operation.outputs.includes(to),
+    );
+    actions.push({
+      id: `convert:${to}`,
+      label: `Convert to ${to.toUpperCase()}`,
+      kind: 'convert',
+      to,
+      schema: (plugin?.options as JsonSchema) ?? EMPTY_SCHEMA,
+      optionsField: plugin?.optionsField,
+      plan: plugin?.plan ?? 'free',
+    });
   }
 
   if (names.length >= 2 && kinds.every((kind) => kind === 'pdf')) {
     const merge = ops.find((operation) => operation.op === 'merge-pdf');
-    if (merge) actions.push({ id: 'merge', label: 'Merge into one PDF', kind: 'merge', schema: EMPTY_SCHEMA, plan: merge.plan });
+    if (merge)
+      actions.push({ id: 'merge', label: 'Merge into one PDF', kind: 'merge', schema: EMPTY_SCHEMA, plan: merge.plan });
   }
 
   const byOp = new Map<string, Operation[]>();
-  for (const operation of ops) if (operation.kind === 'tool' && operation.op && operation.op !== 'merge-pdf') byOp.set(operation.op, [...(byOp.get(operation.op) ?? []), operation]);
+  for (const operation of ops)
+    if (operation.kind === 'tool' && operation.op && operation.op !== 'merge-pdf')
+      byOp.set(operation.op, [...(byOp.get(operation.op) ?? []), operation]);
   for (const [op, plugins] of byOp) {
     if (!kinds.every((kind) => plugins.some((plugin) => plugin.inputs.includes(kind)))) continue;
     const plugin = plugins.find((candidate) => candidate.inputs.includes(kinds[0]!))!;
-    actions.push({ id: `tool:${op}`, label: plugin.title, kind: 'tool', op, output: plugin.outputs[0], outputs: plugin.outputs, schema: plugin.options as JsonSchema, optionsField: plugin.optionsField, plan: plugin.plan });
+    actions.push({
+      id: `tool:${op}`,
+      label: plugin.title,
+      kind: 'tool',
+      op,
+      output: plugin.outputs[0],
+      outputs: plugin.outputs,
+      schema: plugin.options as JsonSchema,
+      optionsField: plugin.optionsField,
+      plan: plugin.plan,
+    });
   }
 
   for (const operation of ops) {
     if (operation.kind !== 'extract' || !EXTRACTION_TOOLS.has(operation.pluginId)) continue;
     if (!kinds.every((kind) => operation.inputs.includes(kind))) continue;
-    actions.push({ id: `extract:${operation.pluginId}`, label: operation.title, kind: 'extract', tool: operation.pluginId, schema: operation.options as JsonSchema, plan: operation.plan });
+    actions.push({
+      id: `extract:${operation.pluginId}`,
+      label: operation.title,
+      kind: 'extract',
+      tool: operation.pluginId,
+      schema: operation.options as JsonSchema,
+      plan: operation.plan,
+    });
   }
   return actions;
 }
@@ -170,7 +201,10 @@ export function ConvertPage() {
   const [actionId, setActionId] = useState('');
   // Per action, so what was typed survives switching back and forth, and no effect has to reset it.
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
-  const [checked, setChecked] = useState<{ actionId: string; errors: Record<string, string> }>({ actionId: '', errors: {} });
+  const [checked, setChecked] = useState<{ actionId: string; errors: Record<string, string> }>({
+    actionId: '',
+    errors: {},
+  });
   const [asZip, setAsZip] = useState(false);
   const [tasks, setTasks] = useState<Task[]>([]);
   const [running, setRunning] = useState(false);
@@ -190,10 +224,19 @@ export function ConvertPage() {
   }, []);
 
   // Files win over a URL; a URL source takes one-file actions only (no merge, extraction or batch).
-  const sources: Source[] = files.length ? files.map((file) => ({ name: file.name, file })) : url.trim() ? [{ name: nameFromUrl(url), url: url.trim() }] : [];
+  const sources: Source[] = files.length
+    ? files.map((file) => ({ name: file.name, file }))
+    : url.trim()
+      ? [{ name: nameFromUrl(url), url: url.trim() }]
+      : [];
   const names = sources.map((source) => source.name);
   const actions = useMemo(
-    () => (formats ? actionsFor(names, formats).filter((candidate) => files.length > 0 || candidate.kind === 'convert' || candidate.kind === 'tool') : []),
+    () =>
+      formats
+        ? actionsFor(names, formats).filter(
+            (candidate) => files.length > 0 || candidate.kind === 'convert' || candidate.kind === 'tool',
+          )
+        : [],
     [names.join('\n'), files.length, formats],
   );
   // A new set of files keeps the chosen action when it still applies, else takes the first.
@@ -202,10 +245,17 @@ export function ConvertPage() {
   const setDraft = (next: Draft) => action && setDrafts((all) => ({ ...all, [action.id]: next }));
   const errors = action && checked.actionId === action.id ? checked.errors : {};
   // The chain follows the first source's format; the steps that no longer connect are dropped.
-  const chainable = Boolean(formats && action && (action.kind === 'convert' || action.kind === 'tool') && !(files.length > 1 && asZip));
+  const chainable = Boolean(
+    formats && action && (action.kind === 'convert' || action.kind === 'tool') && !(files.length > 1 && asZip),
+  );
   const chainSteps: Action[] = [];
   let chainFormat = action && names[0] ? outputOf(action, formatOf(names[0])) : '';
-  const stepChoices = (from: string) => (formats ? actionsFor([`file.${from}`], formats).filter((candidate) => candidate.kind === 'convert' || candidate.kind === 'tool') : []);
+  const stepChoices = (from: string) =>
+    formats
+      ? actionsFor([`file.${from}`], formats).filter(
+          (candidate) => candidate.kind === 'convert' || candidate.kind === 'tool',
+        )
+      : [];
   if (chainable) {
     for (const id of chain) {
       const next = stepChoices(chainFormat).find((candidate) => candidate.id === id);
@@ -242,42 +292,54 @@ export function ConvertPage() {
       return next;
     });
 
-  const update = (key: number, change: Partial<Task>) => setTasks((all) => all.map((task) => (task.key === key ? { ...task, ...change } : task)));
+  const update = (key: number, change: Partial<Task>) =>
+    setTasks((all) => all.map((task) => (task.key === key ? { ...task, ...change } : task)));
 
   /** Follows one job over the subscription until it is done or failed. */
   const follow = (key: number, jobId: string) =>
     new Promise<void>((resolve) => {
       update(key, { jobId });
       const show = (job: Job) => {
-        if (job.status === 'done') update(key, { phase: 'done', percent: 100, downloadUrl: job.downloadUrl ?? undefined, note: reportText(job) });
-        else if (job.status === 'failed') update(key, { phase: 'failed', error: job.error ?? 'The conversion failed.' });
+        if (job.status === 'done')
+          update(key, {
+            phase: 'done',
+            percent: 100,
+            downloadUrl: job.downloadUrl ?? undefined,
+            note: reportText(job),
+          });
+        else if (job.status === 'failed')
+          update(key, { phase: 'failed', error: job.error ?? 'The conversion failed.' });
         else update(key, { phase: job.status === 'active' ? 'running' : 'queued', percent: job.progress ?? 0 });
       };
       let finished = false;
-      const close = subscribe(JobUpdated, { id: jobId }, {
-        next: ({ jobUpdated }) => {
-          if (!jobUpdated) return;
-          finished = jobUpdated.status === 'done' || jobUpdated.status === 'failed';
-          show(jobUpdated);
-        },
-        // The live stream broke (a proxy cutting it, a restart): poll the job instead.
-        error: async (error) => {
-          for (let delay = 1000; !finished; delay = Math.min(5000, delay * 1.5)) {
-            await sleep(delay);
-            try {
-              const { job } = await request(JobQuery, { id: jobId });
-              if (!job) break;
-              finished = job.status === 'done' || job.status === 'failed';
-              show(job);
-            } catch (failure) {
-              update(key, { phase: 'failed', error: failure instanceof ApiError ? failure.message : error.message });
-              break;
+      const close = subscribe(
+        JobUpdated,
+        { id: jobId },
+        {
+          next: ({ jobUpdated }) => {
+            if (!jobUpdated) return;
+            finished = jobUpdated.status === 'done' || jobUpdated.status === 'failed';
+            show(jobUpdated);
+          },
+          // The live stream broke (a proxy cutting it, a restart): poll the job instead.
+          error: async (error) => {
+            for (let delay = 1000; !finished; delay = Math.min(5000, delay * 1.5)) {
+              await sleep(delay);
+              try {
+                const { job } = await request(JobQuery, { id: jobId });
+                if (!job) break;
+                finished = job.status === 'done' || job.status === 'failed';
+                show(job);
+              } catch (failure) {
+                update(key, { phase: 'failed', error: failure instanceof ApiError ? failure.message : error.message });
+                break;
+              }
             }
-          }
-          resolve();
+            resolve();
+          },
+          complete: resolve,
         },
-        complete: resolve,
-      });
+      );
       closers.current.push(close);
     });
 
@@ -292,7 +354,8 @@ export function ConvertPage() {
     }
   };
 
-  const uploadProgress = (key: number) => (sent: number) => update(key, { phase: 'uploading', percent: Math.round(sent * 100) });
+  const uploadProgress = (key: number) => (sent: number) =>
+    update(key, { phase: 'uploading', percent: Math.round(sent * 100) });
 
   const run = async (event: Event) => {
     event.preventDefault();
@@ -305,19 +368,40 @@ export function ConvertPage() {
       return;
     }
     // The form is drawn from the plugin's JSON Schema, so its value is typed by that schema, not by TypeScript.
-    const options = Object.keys(built.value).length && action.optionsField ? ({ [action.optionsField]: built.value } as ConvertOptions) : null;
+    const options =
+      Object.keys(built.value).length && action.optionsField
+        ? ({ [action.optionsField]: built.value } as ConvertOptions)
+        : null;
     setRunning(true);
     try {
-      if (action.kind === 'merge') await runOne({ label: `${files.length} PDFs merged`, downloadLabel: 'Download merged.pdf' }, (key) => upload(MergePdf, { files: [] as File[] }, files.map((file, i) => ({ path: `files.${i}`, file })), uploadProgress(key)).then((r) => r.mergePdf));
+      if (action.kind === 'merge')
+        await runOne({ label: `${files.length} PDFs merged`, downloadLabel: 'Download merged.pdf' }, (key) =>
+          upload(
+            MergePdf,
+            { files: [] as File[] },
+            files.map((file, i) => ({ path: `files.${i}`, file })),
+            uploadProgress(key),
+          ).then((r) => r.mergePdf),
+        );
       else if (action.kind === 'extract') await runExtraction(action, built.value);
       else if (files.length > 1 && asZip) await runBatch(action, options);
-      else await runEach(action, options, chainSteps.length ? [pipelineStep(action, built.value), ...chainSteps.map((step) => pipelineStep(step, {}))] : null);
+      else
+        await runEach(
+          action,
+          options,
+          chainSteps.length
+            ? [pipelineStep(action, built.value), ...chainSteps.map((step) => pipelineStep(step, {}))]
+            : null,
+        );
     } finally {
       setRunning(false);
     }
   };
 
-  const runOne = async (task: { label: string; downloadLabel: string }, send: (key: number) => Promise<Job | null | undefined>) => {
+  const runOne = async (
+    task: { label: string; downloadLabel: string },
+    send: (key: number) => Promise<Job | null | undefined>,
+  ) => {
     const key = Date.now();
     setTasks([{ key, ...task, phase: 'uploading', percent: 0 }]);
     try {
@@ -341,11 +425,20 @@ export function ConvertPage() {
       if (!file) update(key, { phase: 'fetching' });
       if (steps) {
         return file
-          ? upload(CreatePipeline, { file, pipeline: { steps } }, [{ path: 'file', file }], uploadProgress(key)).then((answer) => answer.createPipeline)
-          : request(CreatePipeline, { pipeline: { input: { url: from }, steps } }).then((answer) => answer.createPipeline);
+          ? upload(CreatePipeline, { file, pipeline: { steps } }, [{ path: 'file', file }], uploadProgress(key)).then(
+              (answer) => answer.createPipeline,
+            )
+          : request(CreatePipeline, { pipeline: { input: { url: from }, steps } }).then(
+              (answer) => answer.createPipeline,
+            );
       }
       return file
-        ? upload(Convert, { file, to, op: chosen.op ?? null, options }, [{ path: 'file', file }], uploadProgress(key)).then((answer) => answer.convert)
+        ? upload(
+            Convert,
+            { file, to, op: chosen.op ?? null, options },
+            [{ path: 'file', file }],
+            uploadProgress(key),
+          ).then((answer) => answer.convert)
         : request(ConvertUrl, { url: from!, to, op: chosen.op ?? null, options }).then((answer) => answer.convert);
     };
     const worker = async () => {
@@ -371,7 +464,12 @@ export function ConvertPage() {
     setTasks([{ key, label: `${files.length} files as one ZIP`, phase: 'uploading', percent: 0 }]);
     try {
       const to = chosen.kind === 'convert' ? chosen.to! : formatOf(files[0]!.name);
-      const { batchConvert } = await upload(BatchConvert, { files: [] as File[], to, op: chosen.op ?? null, options }, files.map((file, i) => ({ path: `files.${i}`, file })), uploadProgress(key));
+      const { batchConvert } = await upload(
+        BatchConvert,
+        { files: [] as File[], to, op: chosen.op ?? null, options },
+        files.map((file, i) => ({ path: `files.${i}`, file })),
+        uploadProgress(key),
+      );
       if (!batchConvert) throw new ApiError('The server did not accept the files.');
       const rejected = batchConvert.errors.map((rejection) => `${rejection.filename}: ${rejection.error}`).join('; ');
       update(key, { phase: 'running', percent: 0, note: rejected ? `Not included: ${rejected}` : undefined });
@@ -381,7 +479,12 @@ export function ConvertPage() {
         if (!batch) throw new ApiError('The batch was not found.');
         const percent = batch.total ? Math.round((batch.completed / batch.total) * 100) : 100;
         if (batch.done) {
-          update(key, { phase: 'done', percent: 100, downloadUrl: batch.downloadUrl ?? undefined, downloadLabel: 'Download ZIP' });
+          update(key, {
+            phase: 'done',
+            percent: 100,
+            downloadUrl: batch.downloadUrl ?? undefined,
+            downloadLabel: 'Download ZIP',
+          });
           return;
         }
         update(key, { percent });
@@ -394,16 +497,47 @@ export function ConvertPage() {
   const runExtraction = async (chosen: Action, options: Record<string, unknown>) => {
     const key = Date.now();
     const tool = chosen.tool!;
-    setTasks([{ key, label: files.length === 1 ? files[0]!.name : `${files.length} files`, phase: 'uploading', percent: 0 }]);
+    setTasks([
+      { key, label: files.length === 1 ? files[0]!.name : `${files.length} files`, phase: 'uploading', percent: 0 },
+    ]);
     const parts = files.map((file, i) => ({ path: `files.${i}`, file }));
     const progress = uploadProgress(key);
     try {
       const none = [] as File[];
       let accepted;
-      if (tool === 'pdf-to-markdown') accepted = (await upload(PdfToMarkdown, { files: none, keepRunning: options.keepRunning as boolean | undefined, pageBreaks: options.pageBreaks as boolean | undefined, lang: options.lang as string | undefined }, parts, progress)).pdfToMarkdown;
-      else if (tool === 'file-search') accepted = (await upload(FileSearch, { files: none, query: String(options.query ?? ''), wholeWord: options.wholeWord as boolean | undefined, caseSensitive: options.caseSensitive as boolean | undefined }, parts, progress)).fileSearch;
+      if (tool === 'pdf-to-markdown')
+        accepted = (
+          await upload(
+            PdfToMarkdown,
+            {
+              files: none,
+              keepRunning: options.keepRunning as boolean | undefined,
+              pageBreaks: options.pageBreaks as boolean | undefined,
+              lang: options.lang as string | undefined,
+            },
+            parts,
+            progress,
+          )
+        ).pdfToMarkdown;
+      else if (tool === 'file-search')
+        accepted = (
+          await upload(
+            FileSearch,
+            {
+              files: none,
+              query: String(options.query ?? ''),
+              wholeWord: options.wholeWord as boolean | undefined,
+              caseSensitive: options.caseSensitive as boolean | undefined,
+            },
+            parts,
+            progress,
+          )
+        ).fileSearch;
       else if (tool === 'parse-cv') accepted = (await upload(ParseCv, { files: none }, parts, progress)).parseCv;
-      else accepted = (await upload(Transcribe, { files: none, lang: (options.lang as 'en' | undefined) ?? null }, parts, progress)).transcribe;
+      else
+        accepted = (
+          await upload(Transcribe, { files: none, lang: (options.lang as 'en' | undefined) ?? null }, parts, progress)
+        ).transcribe;
       if (!accepted) throw new ApiError('The server did not accept the files.');
       const rejected = accepted.errors.map((rejection) => `${rejection.filename}: ${rejection.error}`).join('; ');
       update(key, { phase: 'running', percent: 0, note: rejected ? `Not included: ${rejected}` : undefined });
@@ -414,10 +548,18 @@ export function ConvertPage() {
         const done = extraction.completed + extraction.failed;
         const result = { tool, rows: extraction.rows, totalHits: extraction.totalHits };
         if (extraction.done) {
-          update(key, { phase: extraction.failed === extraction.total ? 'failed' : 'done', percent: 100, extraction: result, error: extraction.failed === extraction.total ? 'No file could be processed.' : undefined });
+          update(key, {
+            phase: extraction.failed === extraction.total ? 'failed' : 'done',
+            percent: 100,
+            extraction: result,
+            error: extraction.failed === extraction.total ? 'No file could be processed.' : undefined,
+          });
           return;
         }
-        update(key, { percent: extraction.total ? Math.round((done / extraction.total) * 100) : 0, extraction: result });
+        update(key, {
+          percent: extraction.total ? Math.round((done / extraction.total) * 100) : 0,
+          extraction: result,
+        });
       }
     } catch (error) {
       update(key, { phase: 'failed', error: errorText(error) });
@@ -434,7 +576,12 @@ export function ConvertPage() {
     if (input.current) input.current.value = '';
   };
 
-  if (loadError) return <p class="error" role="alert">{loadError}</p>;
+  if (loadError)
+    return (
+      <p class="error" role="alert">
+        {loadError}
+      </p>
+    );
   const needsHigherPlan = action && (PLAN_RANK[action.plan] ?? 0) > (PLAN_RANK[plan] ?? 0);
 
   return (
@@ -456,12 +603,21 @@ export function ConvertPage() {
         >
           <p class="drop-title">Drop files here</p>
           <p class="hint">or</p>
-          <label for="files" class="button">Choose files</label>
-          <input id="files" ref={input} class="file-input" type="file" multiple onChange={(event) => {
+          <label for="files" class="button">
+            Choose files
+          </label>
+          <input
+            id="files"
+            ref={input}
+            class="file-input"
+            type="file"
+            multiple
+            onChange={(event) => {
               addFiles(event.currentTarget.files);
               // Lets the same file be chosen again later.
               event.currentTarget.value = '';
-            }} />
+            }}
+          />
         </div>
         {files.length ? null : (
           <div class="field url-source">
@@ -497,11 +653,32 @@ export function ConvertPage() {
                   <span class="file-actions">
                     {action?.kind === 'merge' ? (
                       <>
-                        <button type="button" aria-label={`Move ${file.name} up`} disabled={index === 0 || running} onClick={() => move(index, -1)}>↑</button>
-                        <button type="button" aria-label={`Move ${file.name} down`} disabled={index === files.length - 1 || running} onClick={() => move(index, 1)}>↓</button>
+                        <button
+                          type="button"
+                          aria-label={`Move ${file.name} up`}
+                          disabled={index === 0 || running}
+                          onClick={() => move(index, -1)}
+                        >
+                          ↑
+                        </button>
+                        <button
+                          type="button"
+                          aria-label={`Move ${file.name} down`}
+                          disabled={index === files.length - 1 || running}
+                          onClick={() => move(index, 1)}
+                        >
+                          ↓
+                        </button>
                       </>
                     ) : null}
-                    <button type="button" aria-label={`Remove ${file.name}`} disabled={running} onClick={() => setFiles(files.filter((_, i) => i !== index))}>Remove</button>
+                    <button
+                      type="button"
+                      aria-label={`Remove ${file.name}`}
+                      disabled={running}
+                      onClick={() => setFiles(files.filter((_, i) => i !== index))}
+                    >
+                      Remove
+                    </button>
                   </span>
                 </li>
               ))}
@@ -522,7 +699,12 @@ export function ConvertPage() {
               <>
                 <div class="field">
                   <label for="action">What to do</label>
-                  <select id="action" value={action?.id ?? ''} onChange={(event) => setActionId(event.currentTarget.value)} disabled={running}>
+                  <select
+                    id="action"
+                    value={action?.id ?? ''}
+                    onChange={(event) => setActionId(event.currentTarget.value)}
+                    disabled={running}
+                  >
                     {groups.map(([kind, title]) => {
                       const members = actions.filter((candidate) => candidate.kind === kind);
                       return members.length ? (
@@ -530,7 +712,9 @@ export function ConvertPage() {
                           {members.map((candidate) => (
                             <option key={candidate.id} value={candidate.id}>
                               {candidate.label}
-                              {(PLAN_RANK[candidate.plan] ?? 0) > (PLAN_RANK[plan] ?? 0) ? ` (${planName(candidate.plan)} plan)` : ''}
+                              {(PLAN_RANK[candidate.plan] ?? 0) > (PLAN_RANK[plan] ?? 0)
+                                ? ` (${planName(candidate.plan)} plan)`
+                                : ''}
                             </option>
                           ))}
                         </optgroup>
@@ -545,7 +729,15 @@ export function ConvertPage() {
                     </p>
                   ) : null}
                 </div>
-                {action ? <OptionsForm schema={action.schema} draft={draft} errors={errors} onChange={setDraft} idPrefix="opt" /> : null}
+                {action ? (
+                  <OptionsForm
+                    schema={action.schema}
+                    draft={draft}
+                    errors={errors}
+                    onChange={setDraft}
+                    idPrefix="opt"
+                  />
+                ) : null}
                 {chainable ? (
                   <fieldset class="field group chain">
                     <legend>Then…</legend>
@@ -554,12 +746,21 @@ export function ConvertPage() {
                         {chainSteps.map((step, index) => (
                           <li key={`${step.id}-${index}`}>
                             <span class="name">{step.label}</span>{' '}
-                            <button type="button" aria-label={`Remove step ${index + 2} and the ones after it`} disabled={running} onClick={() => setChain(chainSteps.slice(0, index).map((kept) => kept.id))}>Remove</button>
+                            <button
+                              type="button"
+                              aria-label={`Remove step ${index + 2} and the ones after it`}
+                              disabled={running}
+                              onClick={() => setChain(chainSteps.slice(0, index).map((kept) => kept.id))}
+                            >
+                              Remove
+                            </button>
                           </li>
                         ))}
                       </ol>
                     ) : (
-                      <p class="hint">Chain more steps into one job: each works on the previous output, with its default options.</p>
+                      <p class="hint">
+                        Chain more steps into one job: each works on the previous output, with its default options.
+                      </p>
                     )}
                     {nextChoices.length ? (
                       <select
@@ -575,7 +776,9 @@ export function ConvertPage() {
                       >
                         <option value="">Add a step…</option>
                         {nextChoices.map((choice) => (
-                          <option key={choice.id} value={choice.id}>{choice.label}</option>
+                          <option key={choice.id} value={choice.id}>
+                            {choice.label}
+                          </option>
                         ))}
                       </select>
                     ) : null}
@@ -584,13 +787,23 @@ export function ConvertPage() {
                 {files.length > 1 && (action?.kind === 'convert' || action?.kind === 'tool') ? (
                   <fieldset class="field group">
                     <legend>Results</legend>
-                    <label class="inline"><input type="radio" name="delivery" checked={!asZip} onChange={() => setAsZip(false)} /> One download per file</label>
-                    <label class="inline"><input type="radio" name="delivery" checked={asZip} onChange={() => setAsZip(true)} /> All in one ZIP (batch, Pro and up)</label>
+                    <label class="inline">
+                      <input type="radio" name="delivery" checked={!asZip} onChange={() => setAsZip(false)} /> One
+                      download per file
+                    </label>
+                    <label class="inline">
+                      <input type="radio" name="delivery" checked={asZip} onChange={() => setAsZip(true)} /> All in one
+                      ZIP (batch, Pro and up)
+                    </label>
                   </fieldset>
                 ) : null}
                 <div class="row">
-                  <button type="submit" class="primary" disabled={running || !action}>{running ? 'Working…' : actionButton(action, sources.length, chainSteps.length)}</button>
-                  <button type="button" onClick={reset} disabled={running}>Clear</button>
+                  <button type="submit" class="primary" disabled={running || !action}>
+                    {running ? 'Working…' : actionButton(action, sources.length, chainSteps.length)}
+                  </button>
+                  <button type="button" onClick={reset} disabled={running}>
+                    Clear
+                  </button>
                 </div>
               </>
             )}
@@ -606,7 +819,12 @@ export function ConvertPage() {
               <TaskView key={task.key} task={task} onCancel={cancel} />
             ))}
           </ul>
-          <p class="hint">Downloads stay available for 15 minutes; files are deleted within the hour. <a href="/account" onClick={onLinkClick}>Credits and history</a></p>
+          <p class="hint">
+            Downloads stay available for 15 minutes; files are deleted within the hour.{' '}
+            <a href="/account" onClick={onLinkClick}>
+              Credits and history
+            </a>
+          </p>
         </section>
       ) : null}
     </section>
@@ -617,7 +835,9 @@ const planName = (plan: string) => plan.charAt(0).toUpperCase() + plan.slice(1);
 
 /** What the server said a job cost, as it said it. */
 const chargeText = (job: Job) =>
-  job.creditCost == null ? undefined : `Charged ${job.creditCost} credit${job.creditCost === 1 ? '' : 's'}${job.creditsRemaining == null ? '' : `; ${job.creditsRemaining} left this month`}.`;
+  job.creditCost == null
+    ? undefined
+    : `Charged ${job.creditCost} credit${job.creditCost === 1 ? '' : 's'}${job.creditsRemaining == null ? '' : `; ${job.creditsRemaining} left this month`}.`;
 
 const groups: [Action['kind'], string][] = [
   ['convert', 'Convert'],
@@ -628,7 +848,8 @@ const groups: [Action['kind'], string][] = [
 
 function actionButton(action: Action | undefined, count: number, more = 0): string {
   if (!action) return 'Start';
-  if (more) return `${action.label}, then ${more} more step${more === 1 ? '' : 's'}${count > 1 ? ` (${count} files)` : ''}`;
+  if (more)
+    return `${action.label}, then ${more} more step${more === 1 ? '' : 's'}${count > 1 ? ` (${count} files)` : ''}`;
   if (action.kind === 'merge') return `Merge ${count} PDFs`;
   if (action.kind === 'extract') return `Run ${action.label}`;
   return count > 1 ? `${action.label} (${count} files)` : action.label;
@@ -652,7 +873,12 @@ function TaskView({ task, onCancel }: { task: Task; onCancel: (task: Task) => vo
           {task.phase === 'uploading' || task.phase === 'running' ? ` ${percent}%` : ''}
         </span>
       </div>
-      <progress class="bar" max={100} value={task.phase === 'failed' ? 0 : percent} aria-label={`Progress of ${task.label}`}>
+      <progress
+        class="bar"
+        max={100}
+        value={task.phase === 'failed' ? 0 : percent}
+        aria-label={`Progress of ${task.label}`}
+      >
         {percent}%
       </progress>
       {task.jobId && (task.phase === 'queued' || task.phase === 'running') ? (
@@ -660,7 +886,11 @@ function TaskView({ task, onCancel }: { task: Task; onCancel: (task: Task) => vo
           Cancel
         </button>
       ) : null}
-      {task.error ? <p class="error" role="alert">{task.error}</p> : null}
+      {task.error ? (
+        <p class="error" role="alert">
+          {task.error}
+        </p>
+      ) : null}
       {task.note ? <p class="hint">{task.note}</p> : null}
       {task.charge ? <p class="hint charge">{task.charge}</p> : null}
       {task.downloadUrl ? (
@@ -670,7 +900,11 @@ function TaskView({ task, onCancel }: { task: Task; onCancel: (task: Task) => vo
       ) : null}
       {task.extraction ? (
         <div class="extraction-rows">
-          {task.extraction.totalHits != null ? <p><strong>{task.extraction.totalHits}</strong> hits in all</p> : null}
+          {task.extraction.totalHits != null ? (
+            <p>
+              <strong>{task.extraction.totalHits}</strong> hits in all
+            </p>
+          ) : null}
           {task.extraction.rows.map((row, index) => (
             <article key={index} class="row-result">
               <h3>{row.filename}</h3>

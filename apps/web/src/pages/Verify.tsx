@@ -8,7 +8,9 @@ import { useSession } from '../session.ts';
 
 export function VerifyPage() {
   const { me, refresh } = useSession();
-  const [state, setState] = useState<{ status: 'working' | 'done' | 'failed'; message?: string }>({ status: 'working' });
+  const [state, setState] = useState<{ status: 'working' | 'done' | 'failed'; message?: string }>({
+    status: 'working',
+  });
   const sent = useRef(false);
 
   useEffect(() => {
@@ -16,7 +18,11 @@ export function VerifyPage() {
     if (sent.current) return;
     sent.current = true;
     const token = new URLSearchParams(location.search).get('token');
-    if (!token) return setState({ status: 'failed', message: 'This link has no token. Open the link from the e-mail exactly as it was sent.' });
+    if (!token)
+      return setState({
+        status: 'failed',
+        message: 'This link has no token. Open the link from the e-mail exactly as it was sent.',
+      });
     request(VerifyEmail, { token }).then(
       async () => {
         // The token has done its job: keep it out of the address bar and the history.
@@ -36,13 +42,33 @@ export function VerifyPage() {
       {state.status === 'done' ? (
         <div class="notice success" role="status">
           <p>Your e-mail address is verified. You can now generate API keys.</p>
-          <p>{me ? <a href="/account" onClick={onLinkClick}>Go to your account</a> : <a href="/signin" onClick={onLinkClick}>Sign in to continue</a>}</p>
+          <p>
+            {me ? (
+              <a href="/account" onClick={onLinkClick}>
+                Go to your account
+              </a>
+            ) : (
+              <a href="/signin" onClick={onLinkClick}>
+                Sign in to continue
+              </a>
+            )}
+          </p>
         </div>
       ) : null}
       {state.status === 'failed' ? (
         <div class="notice error" role="alert">
           <p>{state.message}</p>
-          <p>{me ? <a href="/account" onClick={onLinkClick}>Send a new link from your account</a> : <a href="/signin" onClick={onLinkClick}>Sign in to send a new link</a>}</p>
+          <p>
+            {me ? (
+              <a href="/account" onClick={onLinkClick}>
+                Send a new link from your account
+              </a>
+            ) : (
+              <a href="/signin" onClick={onLinkClick}>
+                Sign in to send a new link
+              </a>
+            )}
+          </p>
         </div>
       ) : null}
     </section>
