@@ -6,10 +6,16 @@
  * replaced. What an instance is (a browser, a listener) stays with its engine module: the
  * supervisor only needs a pid, a liveness signal, a kill and optionally a ping.
  *
- * Chromium (chromium.ts) is its first user; the sandbox and LibreOffice pools are to move onto it.
+ * Its users: the sandbox pool (sandbox/pool.ts), the LibreOffice pool (libreoffice-pool.ts) and
+ * Chromium (chromium.ts). Memory is counted by proportional set size (treePssBytes): an RSS sum
+ * counts the pages a process tree shares (Chromium's, a forked sandbox's) once per process.
+ *
+ * Starts that fail can be retried with a backoff (`retryStarts`), and a user can open a circuit
+ * breaker over it (suspend / probe / resume) when starts keep failing: the LibreOffice pool then
+ * sends conversions to a cold soffice.
  */
 import type { Logger } from '../contract/index.js';
-import { treeRssBytes } from './process-tree.js';
+import { treePssBytes } from './process-tree.js';
 
 const MB = 1_000_000;
 
@@ -34,25 +40,35 @@ export interface SupervisorOptions<T extends SupervisedInstance> {
   log: Logger;
   /** An instance is replaced after this many leases... */
   maxUses?: number;
-  /** ...or when its process tree holds more than this after a lease. */
-  maxRssMb?: number;
-  /** Start every slot at once (else on demand), and start the replacement of a recycled one at once. */
+  /** ...or when its process tree holds more than this after a lease (a number, or one per instance). */
+  maxRssMb?: number | ((instance: T) => number);
+  /** Start every slot at once (else on demand). */
   warm?: boolean;
+  /** Start the replacement of an instance at once (default: when warm), else on demand. */
+  replaceAtOnce?: boolean;
+  /** A slot whose start failed goes down and is started again after a backoff (1 s doubling to 30 s). */
+  retryStarts?: boolean;
+  /** Every failed start, with the number of failures in a row over all slots (a user's circuit breaker). */
+  onStartFailure?(err: Error, failuresInARow: number): void;
+  /** Every successful start (a user's breaker closes). */
+  onStarted?(): void;
   /** How often idle instances are pinged and measured (0: never). */
   healthCheckMs?: number;
   /** How long a ping may take before the instance counts as hung. */
   pingTimeoutMs?: number;
-  /** Memory of an instance (default: the resident memory of its process tree). */
+  /** Memory of an instance (default: the proportional set size of its process tree). */
   rssBytes?(instance: T): Promise<number>;
 }
 
-type SlotState = 'stopped' | 'starting' | 'idle' | 'busy';
+/** stopped: started on demand; down: its start failed (or the supervisor is suspended): started by a retry or a probe. */
+export type SlotState = 'stopped' | 'starting' | 'idle' | 'busy' | 'down';
 
 interface Slot<T> {
   index: number;
   state: SlotState;
   instance?: T;
   uses: number;
+  retryTimer?: NodeJS.Timeout;
 }
 
 /** One instance lent out; give it back with release(), exactly once. */
@@ -65,6 +81,8 @@ export interface Lease<T> {
 export interface SupervisorStatus {
   size: number;
   instances: Array<{ state: SlotState; pid?: number; uses: number }>;
+  /** Callers waiting for an instance. */
+  waiting: number;
   /** Since start: leases given back, instances replaced after a death or a failure, recycled after maxUses / maxRssMb, failed starts. */
   leases: number;
   restarts: number;
@@ -75,6 +93,13 @@ export interface SupervisorStatus {
 export class SupervisorClosed extends Error {
   constructor(name: string) {
     super(`the ${name} pool is closed`);
+  }
+}
+
+/** No instance can be had now: every slot is down (failed starts, or suspended). */
+export class SupervisorUnavailable extends Error {
+  constructor(name: string, why = 'could not start') {
+    super(`the ${name} process ${why}`);
   }
 }
 
@@ -91,6 +116,8 @@ export class Supervisor<T extends SupervisedInstance> {
   private healthTimer: NodeJS.Timeout | undefined;
   private readonly dead = new WeakSet<T>();
   private readonly counters = { leases: 0, restarts: 0, recycled: 0, startFailures: 0 };
+  private failuresInARow = 0;
+  private suspended = false;
 
   constructor(private readonly options: SupervisorOptions<T>) {
     if (options.size < 1) throw new Error('a supervisor needs at least one slot');
@@ -107,9 +134,49 @@ export class Supervisor<T extends SupervisedInstance> {
    * next one given back. Rejects when `signal` aborts first, when the start this caller waited
    * for fails, or when the supervisor closes.
    */
-  async acquire(signal?: AbortSignal): Promise<Lease<T>> {
-    const slot = await this.slotFor(signal);
+  async acquire(signal?: AbortSignal, prefer?: (instance: T) => boolean): Promise<Lease<T>> {
+    const slot = await this.slotFor(signal, prefer);
     return this.lease(slot);
+  }
+
+  /** Start every slot not running yet (or `count` at most), ahead of the first leases; settles when each start has. */
+  async warm(count = this.slots.length): Promise<void> {
+    const cold = this.slots.filter((slot) => slot.state === 'stopped' || slot.state === 'down');
+    const wanted = Math.max(0, Math.min(count, this.slots.length) - (this.slots.length - cold.length));
+    await Promise.all(cold.slice(0, wanted).map((slot) => this.startInBackground(slot)));
+  }
+
+  /** Each slot's instance, for a user's own status (what an instance counts itself). */
+  instances(): Array<T | undefined> {
+    return this.slots.map((slot) => slot.instance);
+  }
+
+  /**
+   * Open a circuit breaker: every instance is killed, every slot goes down and waiters (and new
+   * callers) get SupervisorUnavailable, until a start succeeds (probe) and the user calls resume().
+   */
+  suspend(reason: string): void {
+    this.suspended = true;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new SupervisorUnavailable(this.options.name, reason));
+    for (const slot of this.slots) {
+      clearTimeout(slot.retryTimer);
+      const old = slot.instance;
+      slot.instance = undefined;
+      if (old) void this.track(old.kill());
+      if (slot.state !== 'starting') slot.state = 'down';
+    }
+  }
+
+  /** Half-open: start one slot while suspended (onStarted tells whether it worked). */
+  probe(): void {
+    const slot = this.slots.find((s) => s.state === 'down' || s.state === 'stopped');
+    if (slot && !this.closed) void this.startInBackground(slot);
+  }
+
+  /** Close the breaker: the slots that are down start again. */
+  resume(): void {
+    this.suspended = false;
+    for (const slot of this.slots) if (slot.state === 'down') void this.startInBackground(slot);
   }
 
   /** acquire(), run `work`, release; the instance is replaced when `work` fails and the instance is dead or the caller aborted. */
@@ -134,6 +201,7 @@ export class Supervisor<T extends SupervisedInstance> {
         ...(slot.instance?.pid ? { pid: slot.instance.pid } : {}),
         uses: slot.uses,
       })),
+      waiting: this.waiters.length,
       ...this.counters,
     };
   }
@@ -145,6 +213,7 @@ export class Supervisor<T extends SupervisedInstance> {
     for (const waiter of this.waiters.splice(0)) waiter.reject(new SupervisorClosed(this.options.name));
     const instances = this.slots.map((slot) => slot.instance).filter((i): i is T => i !== undefined);
     for (const slot of this.slots) {
+      clearTimeout(slot.retryTimer);
       slot.instance = undefined;
       slot.state = 'stopped';
     }
@@ -155,16 +224,19 @@ export class Supervisor<T extends SupervisedInstance> {
     return this.closing.signal.aborted;
   }
 
-  private slotFor(signal?: AbortSignal): Promise<Slot<T>> {
+  private slotFor(signal?: AbortSignal, prefer?: (instance: T) => boolean): Promise<Slot<T>> {
     if (this.closed) return Promise.reject(new SupervisorClosed(this.options.name));
     signal?.throwIfAborted();
-    const idle = this.slots.find((slot) => slot.state === 'idle');
-    if (idle) {
-      idle.state = 'busy';
-      return Promise.resolve(idle);
+    if (this.suspended) return Promise.reject(new SupervisorUnavailable(this.options.name, 'is suspended'));
+    const idle = this.slots.filter((slot) => slot.state === 'idle');
+    const chosen = idle.find((slot) => prefer?.(slot.instance!)) ?? idle[0];
+    if (chosen) {
+      chosen.state = 'busy';
+      return Promise.resolve(chosen);
     }
     const stopped = this.slots.find((slot) => slot.state === 'stopped');
     if (stopped) return this.startFor(stopped, signal);
+    if (!this.canServe()) return Promise.reject(new SupervisorUnavailable(this.options.name));
     return new Promise<Slot<T>>((resolve, reject) => {
       const settle = () => {
         signal?.removeEventListener('abort', onAbort);
@@ -209,17 +281,27 @@ export class Supervisor<T extends SupervisedInstance> {
   private async afterUse(slot: Slot<T>, instance: T): Promise<void> {
     const maxUses = this.options.maxUses ?? 100;
     if (slot.uses >= maxUses) return this.replace(slot, `recycled after ${slot.uses} uses`, true);
-    if (this.options.maxRssMb) {
-      const rss = await this.rss(instance);
-      if (slot.instance !== instance || this.closed) return;
-      if (rss > this.options.maxRssMb * MB) return this.replace(slot, `recycled at ${Math.round(rss / MB)} MB`, true);
-    }
+    const rss = await this.overCeiling(instance);
+    if (slot.instance !== instance || this.closed) return;
+    if (rss) return this.replace(slot, `recycled at ${Math.round(rss / MB)} MB`, true);
     this.handOut(slot);
   }
 
-  private rss(instance: T): Promise<number> {
-    if (this.options.rssBytes) return this.options.rssBytes(instance);
-    return instance.pid ? treeRssBytes(instance.pid) : Promise.resolve(0);
+  /** The instance's memory when past its ceiling, else 0 (or when there is no ceiling). */
+  private async overCeiling(instance: T): Promise<number> {
+    const { maxRssMb } = this.options;
+    if (!maxRssMb) return 0;
+    const rss = this.options.rssBytes
+      ? await this.options.rssBytes(instance)
+      : instance.pid
+        ? await treePssBytes(instance.pid)
+        : 0;
+    return rss > (typeof maxRssMb === 'number' ? maxRssMb : maxRssMb(instance)) * MB ? rss : 0;
+  }
+
+  /** Whether a slot has (or is getting) an instance that a waiter will get. */
+  private canServe(): boolean {
+    return this.slots.some((slot) => slot.state === 'starting' || slot.state === 'busy' || slot.state === 'idle');
   }
 
   /** A slot has an instance free: to the first waiter, or idle. */
@@ -232,8 +314,10 @@ export class Supervisor<T extends SupervisedInstance> {
   /** Kill the slot's instance; its replacement starts now (warm, or someone is waiting) or on demand. */
   private replace(slot: Slot<T>, reason: string, recycle: boolean): void {
     const old = slot.instance;
+    const atOnce = this.options.replaceAtOnce ?? this.options.warm;
     slot.instance = undefined;
-    slot.state = 'stopped';
+    // Started at once: nobody else starts the slot while the old instance dies (it may hold the slot's files).
+    slot.state = this.suspended ? 'down' : atOnce ? 'starting' : 'stopped';
     slot.uses = 0;
     this.counters[recycle ? 'recycled' : 'restarts']++;
     this.options.log[recycle ? 'info' : 'warn'](`${this.options.name} pool: replacing an instance`, {
@@ -243,7 +327,8 @@ export class Supervisor<T extends SupervisedInstance> {
     this.track(
       (async () => {
         await old?.kill();
-        if (!this.closed && slot.state === 'stopped' && (this.options.warm || this.waiters.length))
+        if (this.closed || this.suspended) return;
+        if (slot.state === 'starting' || (slot.state === 'stopped' && this.waiters.length))
           await this.startInBackground(slot);
       })(),
     );
@@ -268,29 +353,19 @@ export class Supervisor<T extends SupervisedInstance> {
       await this.startOn(slot);
       this.handOut(slot);
     } catch {
-      // Logged by startOn. Waiters keep waiting for another slot; when none can serve them, they fail.
-      if (this.waiters.length && !this.slots.some((s) => s.state !== 'stopped')) {
-        for (const waiter of this.waiters.splice(0))
-          waiter.reject(new Error(`the ${this.options.name} process could not start`));
-      }
+      // Logged (and failed waiters) by startOn.
     }
   }
 
   private async startOn(slot: Slot<T>, signal?: AbortSignal): Promise<void> {
+    clearTimeout(slot.retryTimer);
     slot.state = 'starting';
     const stop = signal ? AbortSignal.any([this.closing.signal, signal]) : this.closing.signal;
     let instance: T;
     try {
       instance = await this.track(this.options.start(slot.index, stop));
     } catch (err) {
-      slot.state = 'stopped';
-      if (!this.closed) {
-        this.counters.startFailures++;
-        this.options.log.warn(`${this.options.name} pool: an instance did not start`, {
-          slot: slot.index,
-          error: (err as Error).message,
-        });
-      }
+      if (!this.closed) this.startFailed(slot, err as Error);
       throw err;
     }
     if (this.closed) {
@@ -299,6 +374,8 @@ export class Supervisor<T extends SupervisedInstance> {
     }
     slot.instance = instance;
     slot.uses = 0;
+    this.failuresInARow = 0;
+    this.options.onStarted?.();
     void instance.exited.then(() => {
       this.dead.add(instance);
       // Busy: its user sees the failure and releases it broken (or the next check finds it gone).
@@ -307,6 +384,25 @@ export class Supervisor<T extends SupervisedInstance> {
     });
     if (this.options.healthCheckMs)
       this.healthTimer ??= setInterval(() => void this.checkIdle(), this.options.healthCheckMs).unref();
+  }
+
+  /** A failed start: the slot is down (retried later) or stopped; waiters that no slot can serve fail. */
+  private startFailed(slot: Slot<T>, err: Error): void {
+    this.counters.startFailures++;
+    this.failuresInARow++;
+    this.options.log.warn(`${this.options.name} pool: an instance did not start`, {
+      slot: slot.index,
+      error: err.message,
+      failuresInARow: this.failuresInARow,
+    });
+    slot.state = this.options.retryStarts || this.suspended ? 'down' : 'stopped';
+    this.options.onStartFailure?.(err, this.failuresInARow);
+    if (this.options.retryStarts && !this.suspended && slot.state === 'down') {
+      const backoffMs = Math.min(30_000, 1_000 * 2 ** (this.failuresInARow - 1));
+      slot.retryTimer = setTimeout(() => void this.startInBackground(slot), backoffMs).unref();
+    }
+    if (!this.canServe())
+      for (const waiter of this.waiters.splice(0)) waiter.reject(new SupervisorUnavailable(this.options.name));
   }
 
   /** Ping and measure idle instances: one that does not answer is replaced, one that has grown is recycled. */
@@ -328,7 +424,7 @@ export class Supervisor<T extends SupervisedInstance> {
           ]);
         }
         if (slot.instance !== instance || this.closed) continue;
-        if (this.options.maxRssMb && (await this.rss(instance)) > this.options.maxRssMb * MB) {
+        if (await this.overCeiling(instance)) {
           if (slot.instance === instance) this.replace(slot, 'grew past its memory ceiling while idle', true);
           continue;
         }

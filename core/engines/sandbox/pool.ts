@@ -7,7 +7,8 @@
  * - a memory cap over the process tree (the sandbox process plus its engines), sampled from /proc;
  *   past it the tree is killed at once. The V8 heap is capped too, and sandbox processes carry the
  *   highest OOM score, so the kernel's OOM killer takes a run, never the server.
- * A process that crashed or was killed is replaced; one that has grown is recycled.
+ * A process that crashed or was killed is replaced; one that has grown is recycled (supervisor.ts
+ * holds the processes: start, replacement, recycling, kill with children).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
@@ -20,7 +21,8 @@ import type { FormatId } from '../../../schema/index.js';
 import type { OfficeConverter } from '../libreoffice.js';
 import type { DestinationPolicy } from '../outbound.js';
 import { confinementEnabled } from '../confine.js';
-import { killTree, treeRssBytes } from '../process-tree.js';
+import { killTree, treePssBytes } from '../process-tree.js';
+import { Supervisor, type SupervisedInstance } from '../supervisor.js';
 import { recordSandboxKill, type SandboxKillReason } from '../../telemetry/metrics.js';
 import { traceCarrier } from '../../telemetry/tracing.js';
 import {
@@ -56,7 +58,7 @@ export interface SandboxPoolOptions {
   log: Logger;
   /** A process is replaced after this many runs... */
   recycleAfterRuns?: number;
-  /** ...or when it holds more than this much resident memory between runs. */
+  /** ...or when it holds more than this much memory (proportional set size) between runs. */
   recycleRssMb?: number;
   /** How often a running tree's memory is sampled. */
   memoryPollMs?: number;
@@ -118,11 +120,13 @@ function memoryError(memoryMb: number): PluginError {
   return new PluginError(`The job exceeded the memory limit of ${memoryMb} MB`);
 }
 
-class SandboxProcess {
+class SandboxProcess implements SupervisedInstance {
   readonly child: ChildProcess;
   readonly ready: Promise<void>;
-  runs = 0;
-  exited = false;
+  readonly exited: Promise<void>;
+  /** The memory cap of the last run: the process may keep that much warm (a model) and is not recycled for it. */
+  lastCapMb = 0;
+  private gone = false;
   /** Plugin modules this process has imported: a run goes where its module is loaded already. */
   readonly modules = new Set<string>();
   private stderrTail = '';
@@ -176,6 +180,7 @@ class SandboxProcess {
       };
     });
     this.ready.catch(() => undefined);
+    this.exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     this.child.on('message', (raw) => {
       const parsed = fromChildSchema.safeParse(raw);
       if (!parsed.success) {
@@ -188,7 +193,7 @@ class SandboxProcess {
       this.log.warn('sandbox process error', { pid: this.child.pid, error: err.message }),
     );
     this.child.on('exit', (code, signal) => {
-      this.exited = true;
+      this.gone = true;
       this.onExit?.(code, signal);
     });
   }
@@ -210,7 +215,7 @@ class SandboxProcess {
     options: Required<Pick<SandboxPoolOptions, 'memoryPollMs' | 'killGraceMs'>>,
   ): Promise<Outcome> {
     const runId = ++SandboxProcess.nextRunId;
-    this.runs++;
+    this.lastCapMb = run.memoryMb;
     this.modules.add(module);
     const deadline = Date.now() + run.timeoutMs;
     // Stops the run's LibreOffice conversions in the server's pool: at a limit, an interruption, or the run's end.
@@ -254,7 +259,7 @@ class SandboxProcess {
       const memoryWatch = setInterval(() => {
         if (sampling) return;
         sampling = true;
-        void treeRssBytes(this.pid)
+        void treePssBytes(this.pid)
           .then((rss) => {
             if (rss - baselineBytes > run.memoryMb * MB) {
               hooks.log.warn('run over its memory cap: killed', {
@@ -297,7 +302,7 @@ class SandboxProcess {
         finish({ ok: false, error: failure ?? this.crashError(code, signal, run.memoryMb) });
       };
 
-      if (this.exited || !this.child.connected)
+      if (this.gone || !this.child.connected)
         return finish({ ok: false, error: this.crashError(this.child.exitCode, this.child.signalCode, run.memoryMb) });
       const message: RunMessage = {
         type: 'run',
@@ -364,32 +369,43 @@ class SandboxProcess {
     return new PluginError(`The converter crashed while processing the file (${signal ?? `exit code ${code}`})`);
   }
 
+  /** Died (crash, kill): it must not serve another run. */
+  get dead(): boolean {
+    return this.gone;
+  }
+
   async kill(): Promise<void> {
-    if (this.exited) return;
+    // No pid (fork failed): nothing to kill, and killTree(-1) would signal every process of this user.
+    if (this.gone || !this.child.pid) return;
     await killTree(this.pid);
   }
 
-  /** Let the process finish and exit on its own (it takes its engines with it). */
-  retire(): void {
-    if (this.child.connected) this.child.disconnect();
-    // A process that does not leave promptly is killed.
-    setTimeout(() => void this.kill(), 5_000).unref();
+  /** Proportional memory of the process and its engines (shared pages split among their sharers). */
+  async rssBytes(): Promise<number> {
+    return treePssBytes(this.pid);
   }
 
-  async rssBytes(): Promise<number> {
-    return treeRssBytes(this.pid);
+  /** Start one process and wait until it is ready; killed if `signal` aborts first. */
+  static async start(
+    signal: AbortSignal,
+    ...args: ConstructorParameters<typeof SandboxProcess>
+  ): Promise<SandboxProcess> {
+    const sandbox = new SandboxProcess(...args);
+    const onAbort = () => void sandbox.kill();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await sandbox.ready;
+      return sandbox;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 }
 
 export class SandboxPool {
-  private readonly all = new Set<SandboxProcess>();
-  private readonly idle: SandboxProcess[] = [];
-  private readonly waiters: Array<{ resolve: (p: SandboxProcess) => void; reject: (err: Error) => void }> = [];
+  private readonly processes: Supervisor<SandboxProcess>;
   private readonly settings: SandboxSettings;
   private readonly limits: Required<Pick<SandboxPoolOptions, 'memoryPollMs' | 'killGraceMs'>>;
-  private closed = false;
-  private killed = 0;
-  private recycled = 0;
 
   constructor(private readonly options: SandboxPoolOptions) {
     this.settings = {
@@ -400,103 +416,64 @@ export class SandboxPool {
       confine: options.confine ?? confinementEnabled(),
     };
     this.limits = { memoryPollMs: options.memoryPollMs ?? 200, killGraceMs: options.killGraceMs ?? 1_000 };
+    const recycleRssMb = options.recycleRssMb ?? 600;
+    this.processes = new Supervisor<SandboxProcess>({
+      name: 'sandbox',
+      size: options.size,
+      log: options.log,
+      start: (_slot, signal) =>
+        SandboxProcess.start(
+          signal,
+          this.settings,
+          options.heapMb,
+          options.startTimeoutMs ?? 60_000,
+          options.log,
+          options.office,
+        ),
+      maxUses: options.recycleAfterRuns ?? 200,
+      // Larger than the recycle threshold, or than the cap of the run it just did (a model that run may keep warm).
+      maxRssMb: (sandbox) => Math.max(recycleRssMb, sandbox.lastCapMb),
+      rssBytes: (sandbox) => sandbox.rssBytes(),
+    });
   }
 
   /** Start processes ahead of the first runs (errors are logged; a run would start one again). */
   warm(count = this.options.size): void {
-    for (let i = this.all.size; i < Math.min(count, this.options.size); i++) {
-      this.spawn().then(
-        (p) => this.release(p),
-        (err: Error) => this.options.log.error('sandbox process could not start', { error: err.message }),
-      );
-    }
+    void this.processes.warm(count);
   }
 
   /** Run a plugin in a sandbox process under the run's deadline and memory cap. */
   async run(run: SandboxRun, hooks: SandboxHooks): Promise<RunResult> {
     const module = this.options.moduleOf(run.pluginId);
     if (!module) throw new Error(`no module is known for plugin '${run.pluginId}': load it with PLUGINS=`);
-    const sandbox = await this.acquire(module);
-    const outcome = await sandbox.execute(run, module, hooks, await sandbox.rssBytes(), this.limits);
-    await this.release(sandbox, run.memoryMb);
+    // A run goes where its module is loaded already.
+    const lease = await this.processes.acquire(undefined, (sandbox) => sandbox.modules.has(module));
+    const sandbox = lease.instance;
+    let outcome: Outcome;
+    try {
+      outcome = await sandbox.execute(run, module, hooks, await sandbox.rssBytes(), this.limits);
+    } finally {
+      // Killed at a limit, or crashed: replaced (and counted as killed).
+      await lease.release(sandbox.dead ? { broken: 'killed or crashed under a run' } : {});
+    }
     if (!outcome.ok) throw outcome.error;
     return outcome.result;
   }
 
   status(): SandboxStatus {
+    const status = this.processes.status();
+    const processes = status.instances.filter((i) => i.state !== 'stopped' && i.state !== 'down').length;
     return {
       size: this.options.size,
-      processes: this.all.size,
-      busy: this.all.size - this.idle.length,
-      waiting: this.waiters.length,
-      killed: this.killed,
-      recycled: this.recycled,
+      processes,
+      busy: processes - status.instances.filter((i) => i.state === 'idle').length,
+      waiting: status.waiting,
+      killed: status.restarts,
+      recycled: status.recycled,
     };
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('the sandbox pool is closed'));
-    await Promise.all([...this.all].map((p) => p.kill()));
-    this.all.clear();
-    this.idle.length = 0;
-  }
-
-  private async spawn(): Promise<SandboxProcess> {
-    const sandbox = new SandboxProcess(
-      this.settings,
-      this.options.heapMb,
-      this.options.startTimeoutMs ?? 60_000,
-      this.options.log,
-      this.options.office,
-    );
-    this.all.add(sandbox);
-    sandbox.child.once('exit', () => {
-      this.all.delete(sandbox);
-      const at = this.idle.indexOf(sandbox);
-      if (at >= 0) this.idle.splice(at, 1);
-    });
-    try {
-      await sandbox.ready;
-      return sandbox;
-    } catch (err) {
-      this.all.delete(sandbox);
-      throw err;
-    }
-  }
-
-  private acquire(module: string): Promise<SandboxProcess> {
-    if (this.closed) return Promise.reject(new Error('the sandbox pool is closed'));
-    const warm = this.idle.findIndex((p) => p.modules.has(module));
-    const ready = warm >= 0 ? this.idle.splice(warm, 1)[0] : this.idle.pop();
-    if (ready) return Promise.resolve(ready);
-    if (this.all.size < this.options.size) return this.spawn();
-    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
-  }
-
-  /**
-   * Back to the pool, or replaced when it died, ran too often or grew too large: larger than the
-   * recycle threshold, or than the cap of the run it just did (a model that run may keep warm).
-   */
-  private async release(sandbox: SandboxProcess, lastCapMb = 0): Promise<void> {
-    let usable = !sandbox.exited && !this.closed;
-    if (!usable && !this.closed) this.killed++;
-    if (
-      usable &&
-      (sandbox.runs >= (this.options.recycleAfterRuns ?? 200) ||
-        (await sandbox.rssBytes()) > Math.max(this.options.recycleRssMb ?? 600, lastCapMb) * MB)
-    ) {
-      sandbox.retire();
-      this.all.delete(sandbox);
-      this.recycled++;
-      usable = false;
-    }
-    const waiter = this.waiters.shift();
-    if (!waiter) {
-      if (usable) this.idle.push(sandbox);
-      return;
-    }
-    if (usable) return waiter.resolve(sandbox);
-    this.spawn().then(waiter.resolve, waiter.reject);
+    await this.processes.close();
   }
 }
