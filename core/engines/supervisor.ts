@@ -324,7 +324,7 @@ export class Supervisor<T extends SupervisedInstance> {
       slot: slot.index,
       reason,
     });
-    this.track(
+    void this.track(
       (async () => {
         await old?.kill();
         if (this.closed || this.suspended) return;
