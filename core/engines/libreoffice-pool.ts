@@ -5,9 +5,10 @@
  * conversion costs tens of milliseconds instead of a cold soffice's second. One pool per service
  * process; sandbox processes reach it over IPC (sandbox/protocol.ts: office-convert).
  *
- * Supervised like Gotenberg's: listeners start warm (or on first demand), idle ones are pinged,
- * a listener is recycled after `maxConversions` or past `maxRssMb`, and one that crashed, hung
- * past a conversion's deadline or was interrupted is killed with its process group and replaced.
+ * Supervised by supervisor.ts (as the sandbox pool and Chromium are): listeners start warm (or on
+ * first demand), idle ones are pinged, a listener is recycled after `maxConversions` or past
+ * `maxRssMb`, and one that crashed, hung past a conversion's deadline or was interrupted is killed
+ * with its process group and replaced.
  * A conversion whose listener died under it is retried once on a fresh listener. When listeners
  * keep failing to start (no python3-uno, a broken soffice), a circuit breaker sends conversions
  * back to cold soffice in the calling process and tries a listener again later.
@@ -43,7 +44,8 @@ import {
 } from './libreoffice.js';
 import { resolveCommand } from './paths.js';
 import { EngineError, commandExists } from './process.js';
-import { isProcessAlive, killGroup, processTree, treeRssBytes } from './process-tree.js';
+import { isProcessAlive, killGroup, processTree, treePssBytes } from './process-tree.js';
+import { Supervisor, type Lease, type SlotState, type SupervisedInstance } from './supervisor.js';
 
 /** Debian's interpreter: the only one with python3-uno (a `python3` on PATH may be another). */
 export const UNO_PYTHON = '/usr/bin/python3';
@@ -62,7 +64,7 @@ export interface LibreOfficePoolOptions {
   size: number;
   /** A listener is replaced after this many conversions... */
   maxConversions?: number;
-  /** ...or when it holds more than this much resident memory after a conversion. */
+  /** ...or when it holds more than this much memory (proportional set size) after a conversion. */
   maxRssMb?: number;
   log: Logger;
   /** The interpreter that has python3-uno. */
@@ -86,7 +88,7 @@ export interface LibreOfficePoolOptions {
 }
 
 /** stopped: not started yet (listeners start on demand until warmed); down: failed to start, retried later. */
-export type ListenerState = 'stopped' | 'starting' | 'idle' | 'busy' | 'down';
+export type ListenerState = SlotState;
 
 export interface OfficePoolStatus {
   /** pool: listeners in use; cold: fallen back to cold soffice (see fallbackReason); disabled: OFFICE_POOL_SIZE=0. */
@@ -156,13 +158,14 @@ async function removeOrphans(tmpDir: string): Promise<void> {
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
 /** One soffice listener and its UNO bridge, each in a process group of its own. */
-class Listener {
+class Listener implements SupervisedInstance {
   conversions = 0;
   rssMb = 0;
+  readonly exited: Promise<void>;
+  private markExited!: () => void;
   private readonly answers = new Map<number, { resolve(answer: BridgeAnswer): void; reject(err: Error): void }>();
   private nextId = 0;
   private death: Error | undefined;
-  private stopping = false;
   private stderrTail = '';
   private onReady?: () => void;
 
@@ -172,8 +175,9 @@ class Listener {
     private readonly pipeName: string,
     readonly folders: ListenerFolders,
     private readonly jailed: boolean,
-    private readonly onDeath: (err: Error) => void,
-  ) {}
+  ) {
+    this.exited = new Promise<void>((resolve) => (this.markExited = resolve));
+  }
 
   static async start(options: {
     folders: ListenerFolders;
@@ -182,7 +186,6 @@ class Listener {
     python: string;
     startTimeoutMs: number;
     signal: AbortSignal;
-    onDeath(err: Error): void;
   }): Promise<Listener> {
     const { folders, jailed } = options;
     await Promise.all([
@@ -246,7 +249,7 @@ class Listener {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: bridgeSpawn.env,
     });
-    const listener = new Listener(soffice, bridge, options.pipeName, folders, jailed, options.onDeath);
+    const listener = new Listener(soffice, bridge, options.pipeName, folders, jailed);
     try {
       await listener.ready(options.startTimeoutMs, options.signal);
     } catch (err) {
@@ -344,7 +347,7 @@ class Listener {
     for (const waiting of this.answers.values()) waiting.reject(err);
     this.answers.clear();
     if (this.onReady) onStartFailure(err);
-    else if (!this.stopping) this.onDeath(err);
+    this.markExited();
   }
 
   get alive(): boolean {
@@ -365,15 +368,20 @@ class Listener {
     });
   }
 
+  /** The supervisor's health check. */
+  async ping(): Promise<void> {
+    await this.request({ op: 'ping' });
+  }
+
+  /** Proportional memory of soffice's process tree (shared pages split among their sharers). */
   async rssBytes(): Promise<number> {
-    const bytes = this.soffice.pid ? await treeRssBytes(this.soffice.pid) : 0;
+    const bytes = this.soffice.pid ? await treePssBytes(this.soffice.pid) : 0;
     this.rssMb = Math.round(bytes / MB);
     return bytes;
   }
 
   /** Kill both process groups and wait for both processes to be gone. */
   async kill(): Promise<void> {
-    this.stopping = true;
     const gone = [this.soffice, this.bridge].map((child) =>
       exited(child) || !child.pid
         ? Promise.resolve()
@@ -409,14 +417,6 @@ class Listener {
   }
 }
 
-interface Slot {
-  index: number;
-  state: ListenerState;
-  listener?: Listener;
-  generation: number;
-  retryTimer?: NodeJS.Timeout;
-}
-
 function timeoutError(timeoutMs: number): EngineError {
   return new EngineError(
     `soffice timed out after ${Math.round(timeoutMs / 1000)} s`,
@@ -432,24 +432,17 @@ function abortError(): EngineError {
 }
 
 export class LibreOfficePool {
-  private readonly slots: Slot[];
-  private readonly waiters: Array<{ resolve(slot: Slot | undefined): void; reject(err: Error): void }> = [];
+  /** The listeners; none with size 0 (every conversion is left to cold soffice). */
+  private readonly listeners: Supervisor<Listener> | undefined;
   private readonly closing = new AbortController();
   private readonly settings: Required<Omit<LibreOfficePoolOptions, 'log' | 'tmpDir' | 'size' | 'confine'>>;
   private root: Promise<string> | undefined;
-  private failuresInARow = 0;
   private fallback: { reason: string; timer?: NodeJS.Timeout } | undefined;
-  private healthTimer: NodeJS.Timeout | undefined;
-  /** Listener starts and kills under way: close() waits for them, so nothing outlives it. */
-  private readonly inFlight = new Set<Promise<void>>();
-  private readonly counters = { conversions: 0, restarts: 0, recycled: 0, retried: 0, coldFallbacks: 0 };
+  /** Listeners started so far: each pipe gets a name of its own. */
+  private generation = 0;
+  private readonly counters = { conversions: 0, retried: 0, coldFallbacks: 0 };
 
   constructor(private readonly options: LibreOfficePoolOptions) {
-    this.slots = Array.from({ length: options.size }, (_, index) => ({
-      index,
-      state: 'stopped' as ListenerState,
-      generation: 0,
-    }));
     this.settings = {
       maxConversions: options.maxConversions ?? 200,
       maxRssMb: options.maxRssMb ?? 1_000,
@@ -461,32 +454,54 @@ export class LibreOfficePool {
       pingTimeoutMs: options.pingTimeoutMs ?? 10_000,
       memoryPollMs: options.memoryPollMs ?? 250,
     };
+    if (options.size < 1) return;
+    this.listeners = new Supervisor<Listener>({
+      name: 'office',
+      size: options.size,
+      log: options.log,
+      start: (slot, signal) => this.startListener(slot, signal),
+      maxUses: this.settings.maxConversions,
+      maxRssMb: this.settings.maxRssMb,
+      rssBytes: (listener) => listener.rssBytes(),
+      // A listener that goes is replaced at once, and one that did not start is tried again after a backoff.
+      replaceAtOnce: true,
+      retryStarts: true,
+      healthCheckMs: this.settings.healthCheckMs,
+      pingTimeoutMs: this.settings.pingTimeoutMs,
+      onStartFailure: (err, inARow) => {
+        if (inARow >= this.settings.failuresBeforeFallback)
+          this.fallBack(`LibreOffice listeners failed to start ${inARow} times in a row (${err.message})`);
+        // The breaker's probe failed: stay cold until the next one.
+        else if (this.fallback) this.fallBack(`a listener still does not start (${err.message})`);
+      },
+      onStarted: () => {
+        if (this.fallback) this.recover();
+      },
+    });
   }
 
   /** Start every listener now (rather than on first demand); settles when each start has. */
   async warm(): Promise<void> {
-    if (!this.slots.length || this.closing.signal.aborted) return;
+    if (!this.listeners || this.closed) return;
     if (!(await commandExists(SOFFICE.command))) return this.fallBack('soffice is not installed');
-    await Promise.all(
-      this.slots.filter((slot) => slot.state === 'stopped' || slot.state === 'down').map((slot) => this.start(slot)),
-    );
+    await this.listeners.warm();
   }
 
   /** The pool as an OfficeConverter: undefined means "convert cold yourself" (disabled or fallen back). */
   readonly convert: OfficeConverter = async (conversion, { signal, timeoutMs, memoryMb }) => {
-    if (!this.slots.length) return undefined;
+    if (!this.listeners) return undefined;
     // The output is named with it: an extension, never a path.
     const { extension } = convertToParts(conversion.convertTo);
     if (!/^[a-z0-9]+$/i.test(extension)) throw new Error(`not an output extension: ${JSON.stringify(extension)}`);
     const deadline = Date.now() + timeoutMs;
     for (let attempt = 1; ; attempt++) {
-      const slot = await this.acquire(deadline, timeoutMs, signal);
-      if (!slot) {
+      const lease = await this.acquire(this.listeners, deadline, timeoutMs, signal);
+      if (!lease) {
         this.counters.coldFallbacks++;
         return undefined;
       }
       try {
-        return await this.convertOn(slot, conversion, { deadline, timeoutMs, signal, memoryMb });
+        return await this.convertOn(lease, conversion, { deadline, timeoutMs, signal, memoryMb });
       } catch (err) {
         if (!(err instanceof ListenerDied)) throw err;
         if (attempt > 1) {
@@ -502,21 +517,30 @@ export class LibreOfficePool {
         this.options.log.warn('office pool: a listener died under a conversion; retrying once on a fresh listener', {
           error: err.message,
         });
+      } finally {
+        // Given back already, unless the conversion failed before it reached the listener.
+        void lease.release();
       }
     }
   };
 
   status(): OfficePoolStatus {
+    const supervised = this.listeners?.status();
+    const instances = this.listeners?.instances() ?? [];
     return {
-      mode: !this.slots.length ? 'disabled' : this.fallback ? 'cold' : 'pool',
-      size: this.slots.length,
-      listeners: this.slots.map((slot) => ({
+      mode: !this.listeners ? 'disabled' : this.fallback ? 'cold' : 'pool',
+      size: supervised?.size ?? 0,
+      listeners: (supervised?.instances ?? []).map((slot, at) => ({
         state: slot.state,
-        ...(slot.listener?.pid ? { pid: slot.listener.pid } : {}),
-        conversions: slot.listener?.conversions ?? 0,
-        rssMb: slot.listener?.rssMb ?? 0,
+        ...(slot.pid ? { pid: slot.pid } : {}),
+        conversions: instances[at]?.conversions ?? 0,
+        rssMb: instances[at]?.rssMb ?? 0,
       })),
-      ...this.counters,
+      conversions: this.counters.conversions,
+      restarts: supervised?.restarts ?? 0,
+      recycled: supervised?.recycled ?? 0,
+      retried: this.counters.retried,
+      coldFallbacks: this.counters.coldFallbacks,
       ...(this.fallback ? { fallbackReason: this.fallback.reason } : {}),
     };
   }
@@ -524,12 +548,9 @@ export class LibreOfficePool {
   /** Stop every listener and its bridge (with their process groups) and remove the profiles. */
   async close(): Promise<void> {
     this.closing.abort();
-    clearInterval(this.healthTimer);
     clearTimeout(this.fallback?.timer);
-    for (const waiter of this.waiters.splice(0)) waiter.reject(abortError());
-    for (const slot of this.slots) clearTimeout(slot.retryTimer);
     // Starts under way see the abort and kill what they started.
-    await Promise.all([...this.slots.map((slot) => slot.listener?.kill()), ...this.inFlight]);
+    await this.listeners?.close();
     if (this.root) await rm(await this.root, { recursive: true, force: true });
   }
 
@@ -547,56 +568,31 @@ export class LibreOfficePool {
   }
 
   /** A listener for one conversion; undefined when it should run cold (fallen back, or none can start). */
-  private acquire(deadline: number, timeoutMs: number, signal?: AbortSignal): Promise<Slot | undefined> {
-    if (this.closed) return Promise.reject(abortError());
-    if (signal?.aborted) return Promise.reject(abortError());
-    if (this.fallback) return Promise.resolve(undefined);
-    const idle = this.slots.find((slot) => slot.state === 'idle');
-    if (idle) {
-      idle.state = 'busy';
-      return Promise.resolve(idle);
+  private async acquire(
+    listeners: Supervisor<Listener>,
+    deadline: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Lease<Listener> | undefined> {
+    if (this.closed || signal?.aborted) throw abortError();
+    if (this.fallback) return undefined;
+    const timeout = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
+    try {
+      return await listeners.acquire(signal ? AbortSignal.any([signal, timeout]) : timeout);
+    } catch {
+      if (this.closed || signal?.aborted) throw abortError();
+      if (timeout.aborted) throw timeoutError(timeoutMs);
+      // No listener can be had (they fail to start, or the breaker opened meanwhile): convert cold.
+      return undefined;
     }
-    const stopped = this.slots.find((slot) => slot.state === 'stopped');
-    if (stopped) void this.start(stopped);
-    if (!this.slots.some((slot) => slot.state === 'starting' || slot.state === 'busy'))
-      return Promise.resolve(undefined);
-    return new Promise<Slot | undefined>((resolve, reject) => {
-      const settle = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        const at = this.waiters.indexOf(waiter);
-        if (at >= 0) this.waiters.splice(at, 1);
-      };
-      const waiter = {
-        resolve: (slot: Slot | undefined) => {
-          settle();
-          resolve(slot);
-        },
-        reject: (err: Error) => {
-          settle();
-          reject(err);
-        },
-      };
-      const timer = setTimeout(() => waiter.reject(timeoutError(timeoutMs)), Math.max(0, deadline - Date.now()));
-      const onAbort = () => waiter.reject(abortError());
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(waiter);
-    });
-  }
-
-  /** A slot is free: to the first waiting conversion, or idle. */
-  private handOut(slot: Slot): void {
-    const waiter = this.waiters.shift();
-    slot.state = waiter ? 'busy' : 'idle';
-    waiter?.resolve(slot);
   }
 
   private async convertOn(
-    slot: Slot,
+    lease: Lease<Listener>,
     conversion: OfficeConversion,
     limits: { deadline: number; timeoutMs: number; signal?: AbortSignal; memoryMb?: number },
   ): Promise<LibreOfficeResult> {
-    const listener = slot.listener!;
+    const listener = lease.instance;
     const { extension, filter, filterOptions } = convertToParts(conversion.convertTo);
     const inputFilter = conversion.inputFilter ? filterParts(conversion.inputFilter) : undefined;
     // The listener sees only its own folder: the input is copied in (its name kept: soffice
@@ -607,8 +603,7 @@ export class LibreOfficePool {
       const input = path.join(folder, path.basename(conversion.input));
       await copyFile(conversion.input, input);
       return await this.convertIn(
-        slot,
-        listener,
+        lease,
         { ...conversion, input },
         path.join(folder, `out.${extension}`),
         limits,
@@ -620,8 +615,7 @@ export class LibreOfficePool {
   }
 
   private async convertIn(
-    slot: Slot,
-    listener: Listener,
+    lease: Lease<Listener>,
     conversion: OfficeConversion,
     scratch: string,
     limits: { deadline: number; timeoutMs: number; signal?: AbortSignal; memoryMb?: number },
@@ -631,6 +625,7 @@ export class LibreOfficePool {
       inputFilter,
     }: { filter: string; filterOptions: string; inputFilter: { name: string; options: string } | undefined },
   ): Promise<LibreOfficeResult> {
+    const listener = lease.instance;
     const baseline = limits.memoryMb ? await listener.rssBytes() : 0;
     let failure: Error | undefined;
     const stop = (error: Error) => {
@@ -675,12 +670,10 @@ export class LibreOfficePool {
       if (failure) throw failure;
       if (answer.stage === 'bridge') throw new ListenerDied(`the UNO bridge lost its listener: ${answer.error ?? ''}`);
     } catch (err) {
-      // (Unless the breaker or close() took the listener already.)
-      if (slot.listener === listener)
-        this.replace(
-          slot,
-          failure ? `the conversion stopped: ${failure.message}` : `the listener died: ${(err as Error).message}`,
-        );
+      // Replaced (unless the breaker or close() took the listener already).
+      void lease.release({
+        broken: failure ? `the conversion stopped: ${failure.message}` : `the listener died: ${(err as Error).message}`,
+      });
       await rm(scratch, { force: true });
       throw failure ?? err;
     } finally {
@@ -690,7 +683,7 @@ export class LibreOfficePool {
     }
     listener.conversions++;
     this.counters.conversions++;
-    void this.release(slot);
+    void lease.release();
     if (!answer.ok) {
       this.options.log.debug('office pool: LibreOffice could not convert the file', {
         stage: answer.stage,
@@ -705,102 +698,28 @@ export class LibreOfficePool {
     return { output, lastStderrLine: '' };
   }
 
-  /** After a conversion or a health check: back to work, or recycled when it has done enough or grown too large. */
-  private async release(slot: Slot): Promise<void> {
-    const listener = slot.listener;
-    // Gone meanwhile: the pool fell back to cold soffice, or is closing.
-    if (!listener) return;
-    const rss = await listener.rssBytes();
-    if (this.closed || slot.listener !== listener) return;
-    if (!listener.alive) return this.replace(slot, 'the listener died');
-    if (listener.conversions >= this.settings.maxConversions)
-      return this.replace(slot, `recycled after ${listener.conversions} conversions`, true);
-    if (rss > this.settings.maxRssMb * MB) return this.replace(slot, `recycled at ${Math.round(rss / MB)} MB`, true);
-    this.handOut(slot);
-  }
-
-  /** Kill a slot's listener (with its process groups) and start a fresh one. */
-  private replace(slot: Slot, reason: string, recycle = false): void {
-    const old = slot.listener;
-    slot.listener = undefined;
-    // Fallen back to cold: the listener goes, and the breaker's probe starts the next one.
-    slot.state = this.fallback ? 'down' : 'starting';
-    this.counters[recycle ? 'recycled' : 'restarts']++;
-    this.options.log[recycle ? 'info' : 'warn']('office pool: replacing a listener', { listener: slot.index, reason });
-    this.track(
-      (async () => {
-        await old?.kill();
-        if (!this.closed && slot.state === 'starting') await this.start(slot);
-      })(),
-    );
-  }
-
-  private track(work: Promise<void>): Promise<void> {
-    this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work));
-    return work;
-  }
-
-  private start(slot: Slot): Promise<void> {
-    slot.state = 'starting';
-    return this.track(this.startListener(slot));
-  }
-
-  private async startListener(slot: Slot): Promise<void> {
-    clearTimeout(slot.retryTimer);
-    const generation = ++slot.generation;
-    this.healthTimer ??= setInterval(() => void this.checkIdle(), this.settings.healthCheckMs).unref();
-    let folders: ListenerFolders | undefined;
-    let listener: Listener | undefined;
+  /** One listener for the supervisor, in the slot's folder; a failed start leaves no half-written profile. */
+  private async startListener(slot: number, signal: AbortSignal): Promise<Listener> {
+    const folders = listenerFolders(path.join(await this.rootDir(), `listener-${slot}`));
     try {
-      folders = listenerFolders(path.join(await this.rootDir(), `listener-${slot.index}`));
-      listener = await Listener.start({
+      const listener = await Listener.start({
         folders,
         jailed: this.options.confine ?? confinementEnabled(),
-        pipeName: `transmute-office-${process.pid}-${slot.index}-${generation}-${randomUUID().slice(0, 8)}`,
+        pipeName: `transmute-office-${process.pid}-${slot}-${++this.generation}-${randomUUID().slice(0, 8)}`,
         python: this.settings.pythonPath,
         startTimeoutMs: this.settings.startTimeoutMs,
-        signal: this.closing.signal,
-        onDeath: (err) => this.onIdleDeath(slot, listener, err),
+        signal,
       });
-      if (this.closed) return void (await listener.kill());
-      if (!listener.alive) throw new ListenerDied('the listener died as it started');
-      slot.listener = listener;
-      await listener.rssBytes();
-      this.failuresInARow = 0;
-      if (this.fallback) this.recover();
-      this.handOut(slot);
-    } catch (err) {
-      if (this.closed) return;
-      const message = (err as Error).message;
-      slot.state = 'down';
-      this.failuresInARow++;
-      this.options.log.warn('office pool: a listener did not start', {
-        listener: slot.index,
-        error: message,
-        failuresInARow: this.failuresInARow,
-      });
-      // A profile left half-written by a failed start is not reused.
-      if (folders) await rm(folders.dir, { recursive: true, force: true });
-      if (this.failuresInARow >= this.settings.failuresBeforeFallback)
-        this.fallBack(`LibreOffice listeners failed to start ${this.failuresInARow} times in a row (${message})`);
-      else if (!this.fallback)
-        slot.retryTimer = setTimeout(
-          () => void this.start(slot),
-          Math.min(30_000, 1_000 * 2 ** (this.failuresInARow - 1)),
-        ).unref();
-      // Nothing left to wait for: conversions waiting for a listener run cold.
-      if (!this.slots.some((s) => s.state === 'starting' || s.state === 'busy' || s.state === 'idle')) {
-        for (const waiter of this.waiters.splice(0)) waiter.resolve(undefined);
+      if (!listener.alive) {
+        await listener.kill();
+        throw new ListenerDied('the listener died as it started');
       }
+      await listener.rssBytes();
+      return listener;
+    } catch (err) {
+      await rm(folders.dir, { recursive: true, force: true });
+      throw err;
     }
-  }
-
-  /** Declared before start() resolves: the listener's death while idle (or between conversions). */
-  private onIdleDeath(slot: Slot, listener: Listener | undefined, err: Error): void {
-    // Busy: the conversion in progress sees the death itself and replaces the listener.
-    if (this.closed || !listener || slot.listener !== listener || slot.state !== 'idle') return;
-    this.replace(slot, `the listener died while idle: ${err.message}`);
   }
 
   /** The circuit breaker opens: conversions run cold soffice until a listener starts again. */
@@ -813,16 +732,7 @@ export class LibreOfficePool {
     clearTimeout(this.fallback?.timer);
     const timer = setTimeout(() => this.probe(), this.settings.retryAfterMs).unref();
     this.fallback = { reason, timer };
-    for (const waiter of this.waiters.splice(0)) waiter.resolve(undefined);
-    for (const slot of this.slots) {
-      clearTimeout(slot.retryTimer);
-      if (slot.listener) {
-        const old = slot.listener;
-        slot.listener = undefined;
-        void this.track(old.kill());
-      }
-      if (slot.state !== 'starting') slot.state = 'down';
-    }
+    this.listeners?.suspend(reason);
   }
 
   /** Half-open: one listener tries to start; if it does, the pool is back (recover). */
@@ -832,8 +742,7 @@ export class LibreOfficePool {
       if (this.closed || !this.fallback) return;
       // Still missing: wait for the next probe, without a failed start in the log every minute.
       if (!installed) return this.fallBack('soffice is not installed');
-      const slot = this.slots.find((s) => s.state === 'down' || s.state === 'stopped');
-      if (slot) void this.start(slot);
+      this.listeners?.probe();
     });
   }
 
@@ -843,33 +752,6 @@ export class LibreOfficePool {
     });
     clearTimeout(this.fallback?.timer);
     this.fallback = undefined;
-    for (const slot of this.slots) if (slot.state === 'down') void this.start(slot);
-  }
-
-  /** Ping and measure idle listeners: one that does not answer is replaced, one that has grown is recycled. */
-  private async checkIdle(): Promise<void> {
-    for (const slot of this.slots) {
-      const listener = slot.listener;
-      if (slot.state !== 'idle' || !listener || this.closed) continue;
-      slot.state = 'busy';
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([
-          listener.request({ op: 'ping' }),
-          new Promise(
-            (_, reject) =>
-              (timer = setTimeout(
-                () => reject(new Error(`no answer to a ping within ${this.settings.pingTimeoutMs} ms`)),
-                this.settings.pingTimeoutMs,
-              )),
-          ),
-        ]);
-        await this.release(slot);
-      } catch (err) {
-        if (slot.listener === listener && !this.closed) this.replace(slot, `health check: ${(err as Error).message}`);
-      } finally {
-        clearTimeout(timer);
-      }
-    }
+    this.listeners?.resume();
   }
 }

@@ -217,7 +217,8 @@ export class Supervisor<T extends SupervisedInstance> {
       slot.instance = undefined;
       slot.state = 'stopped';
     }
-    await Promise.all([...instances.map((i) => i.kill()), ...this.inFlight]);
+    // Starts under way see the abort, kill what they started and reject: close() settles all the same.
+    await Promise.allSettled([...instances.map((i) => i.kill()), ...this.inFlight]);
   }
 
   private get closed(): boolean {
