@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OfficePoolStatus } from '../core/engines/libreoffice-pool.js';
+import type { OfficePoolStatus } from '../core/engines/execution/libreoffice-pool.js';
 import { runProcess } from '../core/engines/process.js';
 import { FULL_CV_ROW, CvFixtures } from '../plugins/cv/fixtures.js';
 import { cvPlugins } from '../plugins/cv/index.js';
@@ -147,7 +147,14 @@ describe('office pool over HTTP', () => {
       expect(res.status).toBe(200);
       const { statusUrl } = (await res.json()) as { statusUrl: string };
       let poll: { done: boolean; rows: Array<Record<string, unknown>> } = { done: false, rows: [] };
-      await until(async () => (poll = (await getJson(`${server.url}${statusUrl}`, key)).body).done, 60_000, 250);
+      await until(
+        async () => {
+          poll = (await getJson(`${server.url}${statusUrl}`, key)).body;
+          return poll.done;
+        },
+        60_000,
+        250,
+      );
       expect(poll.rows[0]).toMatchObject({
         filename: 'jane.doc',
         status: 'completed',

@@ -11,9 +11,9 @@ import { DEFAULT_MEMORY_MB, type Logger, type Plugin } from '../../core/contract
 import { admittedBy, pluginLicenses } from '../../core/contract/licenses.js';
 import { loadPluginModules, pluginModules } from '../../core/contract/modules.js';
 import { probeConfinement, type ConfinementStatus } from '../../core/engines/confine.js';
-import { LibreOfficePool } from '../../core/engines/libreoffice-pool.js';
+import { LibreOfficePool } from '../../core/engines/execution/libreoffice-pool.js';
 import { configureEnginePaths, enginePaths } from '../../core/engines/paths.js';
-import { SandboxPool } from '../../core/engines/sandbox/pool.js';
+import { SandboxPool } from '../../core/engines/execution/sandbox/pool.js';
 import { GridFsBlobStore } from '../../core/blobs/gridfs.js';
 import { LocalBlobStore } from '../../core/blobs/local.js';
 import { S3BlobStore } from '../../core/blobs/s3.js';

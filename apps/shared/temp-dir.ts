@@ -7,7 +7,7 @@
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isProcessAlive } from '../../core/engines/process-tree.js';
+import { isProcessAlive } from '../../core/engines/execution/process-tree.js';
 
 /** A file no request has written for this long is abandoned (well inside the 1-hour retention). */
 const ABANDONED_MS = 30 * 60_000;

@@ -16,7 +16,7 @@ import {
 } from './chromium.js';
 import { configureConfinement, probeConfinement, withEngineScope } from './confine.js';
 import { runProcess } from './process.js';
-import { isProcessAlive, processTree } from './process-tree.js';
+import { isProcessAlive, processTree } from './execution/process-tree.js';
 
 const ORIGIN = 'https://doc.invalid';
 const PDF: PdfRenderOptions = {

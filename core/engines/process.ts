@@ -8,7 +8,7 @@ import { access, constants, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BWRAP, engineSpawn, jailedCommandMissing } from './confine.js';
 import { resolveCommand } from './paths.js';
-import { killGroup } from './process-tree.js';
+import { killGroup } from './execution/process-tree.js';
 import { failSpan, startSpan } from '../telemetry/tracing.js';
 
 export interface RunOptions {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBlobStore } from '../blobs/local.js';
 import type { Logger } from '../contract/index.js';
 import { loadPluginModules } from '../contract/modules.js';
-import { SandboxPool } from '../engines/sandbox/pool.js';
+import { SandboxPool } from '../engines/execution/sandbox/pool.js';
 import { Registry } from '../registry/index.js';
 import { createServices, type Services } from '../services/index.js';
 import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';

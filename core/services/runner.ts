@@ -18,7 +18,7 @@ import {
 } from '../contract/index.js';
 import type { BlobStore } from '../blobs/types.js';
 import { EngineError } from '../engines/process.js';
-import type { SandboxHooks, SandboxRun } from '../engines/sandbox/pool.js';
+import type { SandboxHooks, SandboxRun } from '../engines/execution/sandbox/pool.js';
 import type { JobRunnerPort, RunSignals } from '../queue/types.js';
 import type { Registry } from '../registry/index.js';
 import type { JobRecord, PipelineRecord, PipelineStepRecord, Store } from '../store/types.js';

@@ -4,16 +4,16 @@
  * engines it started) past them; here a run only has to honour its AbortSignal when it can.
  */
 import { writeFileSync } from 'node:fs';
-import { PluginError, type Plugin, type RunContext, type RunResult } from '../../contract/index.js';
-import { exportedPlugins } from '../../contract/modules.js';
-import { registerDeclaredFormats } from '../../contract/validate.js';
-import { useOfficeConverter, type OfficeConverter } from '../libreoffice.js';
-import { EngineError } from '../process.js';
-import { configureOutboundPolicy } from '../outbound.js';
-import { configureEnginePaths } from '../paths.js';
-import { configureConfinement, withEngineScope } from '../confine.js';
+import { PluginError, type Plugin, type RunContext, type RunResult } from '../../../contract/index.js';
+import { exportedPlugins } from '../../../contract/modules.js';
+import { registerDeclaredFormats } from '../../../contract/validate.js';
+import { useOfficeConverter, type OfficeConverter } from '../../libreoffice.js';
+import { EngineError } from '../../process.js';
+import { configureOutboundPolicy } from '../../outbound.js';
+import { configureEnginePaths } from '../../paths.js';
+import { configureConfinement, withEngineScope } from '../../confine.js';
 import { killTree } from '../process-tree.js';
-import { flushTraces, startTracing, withRemoteParent } from '../../telemetry/tracing.js';
+import { flushTraces, startTracing, withRemoteParent } from '../../../telemetry/tracing.js';
 import {
   SANDBOX_ENV,
   deserializeError,

@@ -30,8 +30,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PluginError, type Logger } from '../contract/index.js';
-import { confinementEnabled, jailedCommandMissing, jailedIf } from './confine.js';
+import { PluginError, type Logger } from '../../contract/index.js';
+import { confinementEnabled, jailedCommandMissing, jailedIf } from '../confine.js';
 import {
   SOFFICE,
   convertToParts,
@@ -41,9 +41,9 @@ import {
   type LibreOfficeResult,
   type OfficeConversion,
   type OfficeConverter,
-} from './libreoffice.js';
-import { resolveCommand } from './paths.js';
-import { EngineError, commandExists } from './process.js';
+} from '../libreoffice.js';
+import { resolveCommand } from '../paths.js';
+import { EngineError, commandExists } from '../process.js';
 import { isProcessAlive, killGroup, processTree, treePssBytes } from './process-tree.js';
 import { Supervisor, type Lease, type SlotState, type SupervisedInstance } from './supervisor.js';
 
@@ -602,13 +602,11 @@ export class LibreOfficePool {
     try {
       const input = path.join(folder, path.basename(conversion.input));
       await copyFile(conversion.input, input);
-      return await this.convertIn(
-        lease,
-        { ...conversion, input },
-        path.join(folder, `out.${extension}`),
-        limits,
-        { filter, filterOptions, inputFilter },
-      );
+      return await this.convertIn(lease, { ...conversion, input }, path.join(folder, `out.${extension}`), limits, {
+        filter,
+        filterOptions,
+        inputFilter,
+      });
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

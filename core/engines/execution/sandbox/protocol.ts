@@ -3,9 +3,9 @@
  * sends is parsed with zod: a plugin runs untrusted input, so its process is not trusted either.
  */
 import { z } from 'zod';
-import { PluginError, type PluginInput } from '../../contract/index.js';
-import type { FormatId } from '../../../schema/index.js';
-import { EngineError } from '../process.js';
+import { PluginError, type PluginInput } from '../../../contract/index.js';
+import type { FormatId } from '../../../../schema/index.js';
+import { EngineError } from '../../process.js';
 
 export interface RunMessage {
   type: 'run';

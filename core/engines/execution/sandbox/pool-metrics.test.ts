@@ -1,7 +1,7 @@
 /** The sandbox pool's kills are counted by reason (transmute_sandbox_kills_total), and a run that stops in time is no kill. */
-import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../contract/index.js';
-import { metricsRegistry } from '../../telemetry/metrics.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Logger } from '../../../contract/index.js';
+import { metricsRegistry } from '../../../telemetry/metrics.js';
 import { sandboxTestbed } from './testing/pool-testbed.js';
 
 const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -14,6 +14,8 @@ async function kills(): Promise<Record<string, number>> {
 describe('SandboxPool kill metrics', () => {
   const sandbox = sandboxTestbed('transmute-sandbox-metrics-', { log });
   const { run, hooks } = sandbox;
+  beforeAll(sandbox.start);
+  afterAll(sandbox.stop);
 
   it('counts deadline, memory and crash kills, and not a run that stopped at its deadline', {
     timeout: 60_000,

@@ -16,15 +16,15 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PluginError, type Logger, type PluginInput, type RunResult } from '../../contract/index.js';
-import type { FormatId } from '../../../schema/index.js';
-import type { OfficeConverter } from '../libreoffice.js';
-import type { DestinationPolicy } from '../outbound.js';
-import { confinementEnabled } from '../confine.js';
+import { PluginError, type Logger, type PluginInput, type RunResult } from '../../../contract/index.js';
+import type { FormatId } from '../../../../schema/index.js';
+import type { OfficeConverter } from '../../libreoffice.js';
+import type { DestinationPolicy } from '../../outbound.js';
+import { confinementEnabled } from '../../confine.js';
 import { killTree, treePssBytes } from '../process-tree.js';
 import { Supervisor, type SupervisedInstance } from '../supervisor.js';
-import { recordSandboxKill, type SandboxKillReason } from '../../telemetry/metrics.js';
-import { traceCarrier } from '../../telemetry/tracing.js';
+import { recordSandboxKill, type SandboxKillReason } from '../../../telemetry/metrics.js';
+import { traceCarrier } from '../../../telemetry/tracing.js';
 import {
   SANDBOX_ENV,
   deserializeError,

@@ -4,15 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PluginError, type Logger, type PluginInput } from '../../contract/index.js';
+import { PluginError, type Logger, type PluginInput } from '../../../contract/index.js';
 import { LibreOfficePool } from '../libreoffice-pool.js';
 import { createServer } from 'node:net';
-import { probeConfinement } from '../confine.js';
-import { runProcess } from '../process.js';
+import { probeConfinement } from '../../confine.js';
+import { runProcess } from '../../process.js';
 import { processTree } from '../process-tree.js';
 import { SandboxPool, type SandboxHooks, type SandboxRun } from './pool.js';
 import { SANDBOX_FIXTURES as FIXTURES, sandboxTestbed } from './testing/pool-testbed.js';
-
 
 const logged: Array<{ msg: string; data?: Record<string, unknown> }> = [];
 const log: Logger = { debug() {}, info: (msg, data) => logged.push({ msg, data }), warn() {}, error() {} };
@@ -29,6 +28,8 @@ describe('SandboxPool', () => {
     { warm: true },
   );
   const { run, hooks } = sandbox;
+  beforeAll(sandbox.start);
+  afterAll(sandbox.stop);
 
   it('runs a plugin in another process, forwarding progress, reports and logs', async () => {
     const progress: number[] = [];
@@ -85,7 +86,9 @@ describe('SandboxPool', () => {
 
   it('kills a synchronous loop at its deadline, and the pool keeps serving', async () => {
     const started = Date.now();
-    await expect(sandbox.pool.run(run('sandbox-spin', { timeoutMs: 1_000 }), hooks())).rejects.toThrow('Timed out after 1 s');
+    await expect(sandbox.pool.run(run('sandbox-spin', { timeoutMs: 1_000 }), hooks())).rejects.toThrow(
+      'Timed out after 1 s',
+    );
     expect(Date.now() - started).toBeLessThan(3_000);
     await expect(sandbox.pool.run(run('sandbox-echo'), hooks())).resolves.toMatchObject({ format: 'md' });
     expect(sandbox.pool.status().killed).toBeGreaterThanOrEqual(1);
@@ -93,7 +96,9 @@ describe('SandboxPool', () => {
 
   it('stops a run that honours its signal without killing the process', async () => {
     const before = sandbox.pool.status().killed;
-    await expect(sandbox.pool.run(run('sandbox-polite', { timeoutMs: 500 }), hooks())).rejects.toThrow('Timed out after 1 s');
+    await expect(sandbox.pool.run(run('sandbox-polite', { timeoutMs: 500 }), hooks())).rejects.toThrow(
+      'Timed out after 1 s',
+    );
     expect(sandbox.pool.status().killed).toBe(before);
   });
 

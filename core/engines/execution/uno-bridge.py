@@ -1,5 +1,5 @@
 """
-A long-lived UNO client for one LibreOffice listener (core/engines/libreoffice-pool.ts starts
+A long-lived UNO client for one LibreOffice listener (core/engines/execution/libreoffice-pool.ts starts
 one per listener, with Debian's /usr/bin/python3, the interpreter that has python3-uno).
 
     /usr/bin/python3 uno-bridge.py <connect string> <start timeout in seconds> <soffice process group, or 0>

@@ -14,7 +14,7 @@
  * breaker over it (suspend / probe / resume) when starts keep failing: the LibreOffice pool then
  * sends conversions to a cold soffice.
  */
-import type { Logger } from '../contract/index.js';
+import type { Logger } from '../../contract/index.js';
 import { treePssBytes } from './process-tree.js';
 
 const MB = 1_000_000;

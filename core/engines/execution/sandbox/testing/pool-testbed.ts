@@ -2,17 +2,20 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import type { Logger, PluginInput } from '../../../contract/index.js';
+import type { Logger, PluginInput } from '../../../../contract/index.js';
 import { SandboxPool, type SandboxHooks, type SandboxPoolOptions, type SandboxRun } from '../pool.js';
 
 /** The module exporting the fixture plugins (sandbox-echo, sandbox-spin, sandbox-hog, ...). */
-export const SANDBOX_FIXTURES = path.join(import.meta.dirname, '../fixtures/plugins.ts');
+export const SANDBOX_FIXTURES = path.join(import.meta.dirname, 'fixture-plugins.ts');
 
 export interface SandboxTestbed {
-  /** Made before the block's tests (after `dir` and `input`), closed after them. */
+  /** Make the folder, the input and the pool (the block's beforeAll). */
+  start(): Promise<void>;
+  /** Close the pool and remove the folder (the block's afterAll). */
+  stop(): Promise<void>;
+  /** Made by start(), closed by stop(). */
   readonly pool: SandboxPool;
-  /** The run folder, removed after the block. */
+  /** The run folder, removed by stop(). */
   readonly dir: string;
   /** `in.txt` in `dir`, holding "hello". */
   readonly input: PluginInput;
@@ -22,8 +25,8 @@ export interface SandboxTestbed {
 }
 
 /**
- * Registers the block's beforeAll/afterAll. `options` default to the fixture module for every
- * plugin, one process, a 512 MB heap, a 300 ms kill grace and a 100 ms memory poll.
+ * `options` default to the fixture module for every plugin, one process, a 512 MB heap, a 300 ms
+ * kill grace and a 100 ms memory poll. (No vitest here: the block registers start and stop.)
  */
 export function sandboxTestbed(
   prefix: string,
@@ -31,7 +34,7 @@ export function sandboxTestbed(
   { warm = false } = {},
 ): SandboxTestbed {
   const state = {} as { pool: SandboxPool; dir: string; input: PluginInput };
-  beforeAll(async () => {
+  const start = async () => {
     state.dir = await mkdtemp(path.join(os.tmpdir(), prefix));
     await writeFile(path.join(state.dir, 'in.txt'), 'hello');
     state.input = { path: path.join(state.dir, 'in.txt'), format: 'txt', filename: 'in.txt', bytes: 5 };
@@ -44,12 +47,14 @@ export function sandboxTestbed(
       ...options,
     });
     if (warm) state.pool.warm();
-  });
-  afterAll(async () => {
+  };
+  const stop = async () => {
     await state.pool?.close();
     if (state.dir) await rm(state.dir, { recursive: true, force: true });
-  });
+  };
   return {
+    start,
+    stop,
     get pool() {
       return state.pool;
     },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Supervisor, SupervisorClosed, type SupervisedInstance } from './supervisor.js';
+import { Supervisor, SupervisorClosed, SupervisorUnavailable, type SupervisedInstance } from './supervisor.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -111,7 +111,10 @@ describe('Supervisor', () => {
     const order: string[] = [];
     const gaveUp = new AbortController();
     const quitter = pool.acquire(gaveUp.signal).catch((err: Error) => order.push(`quit: ${err.message}`));
-    const next = pool.acquire().then((lease) => (order.push('next'), lease));
+    const next = pool.acquire().then((lease) => {
+      order.push('next');
+      return lease;
+    });
     gaveUp.abort(new Error('client left'));
     await quitter;
     await held.release();
@@ -148,5 +151,60 @@ describe('Supervisor', () => {
     await pool.close();
     expect(Fake.started.every((f) => f.killed)).toBe(true);
     await expect(pool.acquire()).rejects.toBeInstanceOf(SupervisorClosed);
+  });
+
+  it('lends the idle instance a caller prefers (the sandbox: where its plugin module is loaded)', async () => {
+    const pool = make({ size: 2, warm: true });
+    await tick();
+    const [, second] = Fake.started;
+    const lease = await pool.acquire(undefined, (instance) => instance === second);
+    expect(lease.instance).toBe(second);
+    await lease.release();
+  });
+
+  it('recycles past a ceiling of its own per instance', async () => {
+    const pool = make({ maxRssMb: (instance) => (instance.slot === 0 ? 10 : 1_000) });
+    const lease = await pool.acquire();
+    lease.instance.rss = 50_000_000;
+    await lease.release();
+    expect(pool.status().recycled).toBe(1);
+  });
+
+  it('settles close() while a start is under way, killing what it started', async () => {
+    const pool = make({
+      start: (_slot, signal) =>
+        new Promise<Fake>((_, reject) => signal.addEventListener('abort', () => reject(new Error('stopped at close')))),
+    });
+    const caller = pool.acquire().catch((err: Error) => err.message);
+    await tick();
+    await pool.close();
+    expect(await caller).toBe('stopped at close');
+  });
+
+  it('retries failed starts after a backoff, and a breaker (suspend, probe, resume) holds every slot down', async () => {
+    let failing = true;
+    const failures: number[] = [];
+    const pool = make({
+      size: 2,
+      retryStarts: true,
+      start: async (slot) => (failing ? Promise.reject(new Error('no binary')) : new Fake(slot)),
+      onStartFailure: (_err, inARow) => failures.push(inARow),
+    });
+    await pool.warm();
+    expect(failures).toEqual([1, 2]);
+    expect(pool.status().instances.map((i) => i.state)).toEqual(['down', 'down']);
+    // Down slots are not started on demand: a caller hears at once that none can serve it.
+    await expect(pool.acquire()).rejects.toBeInstanceOf(SupervisorUnavailable);
+    pool.suspend('breaker open');
+    await expect(pool.acquire()).rejects.toThrow('is suspended');
+    failing = false;
+    pool.probe();
+    await tick();
+    expect(pool.status().instances.map((i) => i.state)).toEqual(['idle', 'down']);
+    pool.resume();
+    await tick();
+    expect(pool.status().instances.map((i) => i.state)).toEqual(['idle', 'idle']);
+    const lease = await pool.acquire();
+    await lease.release();
   });
 });
