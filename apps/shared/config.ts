@@ -113,7 +113,7 @@ const envSchema = z
     ),
     /** A listener is recycled after this many conversions... */
     OFFICE_POOL_MAX_CONVERSIONS: z.coerce.number().int().min(1).default(200),
-    /** ...or when its resident memory passes this (LibreOffice grows with use). */
+    /** ...or when its memory (proportional set size) passes this (LibreOffice grows with use). */
     OFFICE_POOL_MAX_RSS_MB: z.coerce.number().int().min(200).default(1000),
     /** 1: a process running workers starts its listeners at start-up; 0: on its first office conversion. */
     OFFICE_POOL_WARM: z.enum(['0', '1', 'false', 'true', '']).default('1'),
