@@ -328,7 +328,12 @@ export class Supervisor<T extends SupervisedInstance> {
     void this.track(
       (async () => {
         await old?.kill();
-        if (this.closed || this.suspended) return;
+        if (this.closed) return;
+        // Suspended meanwhile: the slot waits for the breaker's probe with the others.
+        if (this.suspended) {
+          if (slot.state === 'starting') slot.state = 'down';
+          return;
+        }
         if (slot.state === 'starting' || (slot.state === 'stopped' && this.waiters.length))
           await this.startInBackground(slot);
       })(),
