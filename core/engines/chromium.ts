@@ -41,7 +41,7 @@ import { PluginError, type EngineRequirement } from '../contract/index.js';
 import type { EngineContext } from './common.js';
 import { confined, confinementEnabled } from './confine.js';
 import { resolveCommand } from './paths.js';
-import { isProcessAlive, killGroup, treePssBytes } from './execution/process-tree.js';
+import { isProcessAlive, killGroup } from './execution/process-tree.js';
 import { Supervisor, type SupervisedInstance } from './execution/supervisor.js';
 
 export const CHROMIUM: EngineRequirement = {
@@ -316,8 +316,6 @@ function chromiumPool(): Supervisor<ChromiumBrowser> {
     start: (_slot, signal) => ChromiumBrowser.start(signal),
     maxUses: settings.maxPages,
     maxRssMb: settings.maxRssMb,
-    // PSS: Chromium's processes share most of their pages, and an RSS sum counts them in each.
-    rssBytes: (instance) => (instance.pid ? treePssBytes(instance.pid) : Promise.resolve(0)),
     healthCheckMs: 30_000,
     pingTimeoutMs: 10_000,
     log: {

@@ -44,7 +44,7 @@ import {
 } from '../libreoffice.js';
 import { resolveCommand } from '../paths.js';
 import { EngineError, commandExists } from '../process.js';
-import { isProcessAlive, killGroup, processTree, treePssBytes } from './process-tree.js';
+import { isProcessAlive, killGroup, processTree, treePssBytes, treePssOver } from './process-tree.js';
 import { Supervisor, type Lease, type SlotState, type SupervisedInstance } from './supervisor.js';
 
 /** Debian's interpreter: the only one with python3-uno (a `python3` on PATH may be another). */
@@ -380,6 +380,11 @@ class Listener implements SupervisedInstance {
     return bytes;
   }
 
+  /** Its memory (PSS) when a conversion has added more than `limitBytes` to `baselineBytes`, else undefined. */
+  async memoryOver(limitBytes: number, baselineBytes: number): Promise<number | undefined> {
+    return this.soffice.pid ? treePssOver(this.soffice.pid, limitBytes, baselineBytes) : undefined;
+  }
+
   /** Kill both process groups and wait for both processes to be gone. */
   async kill(): Promise<void> {
     const gone = [this.soffice, this.bridge].map((child) =>
@@ -640,11 +645,11 @@ export class LibreOfficePool {
       ? setInterval(() => {
           if (sampling) return;
           sampling = true;
-          void listener.rssBytes().then((rss) => {
+          void listener.memoryOver(limits.memoryMb! * MB, baseline).then((pss) => {
             sampling = false;
-            if (rss - baseline > limits.memoryMb! * MB) {
+            if (pss !== undefined) {
               this.options.log.warn('office pool: a conversion went over its memory cap: listener killed', {
-                rssMb: Math.round(rss / MB),
+                pssMb: Math.round(pss / MB),
                 baselineMb: Math.round(baseline / MB),
                 capMb: limits.memoryMb,
               });

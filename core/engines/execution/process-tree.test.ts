@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { killTree, processTree, treePssBytes, treeRssBytes } from './process-tree.js';
+import { killTree, processTree, treePssBytes, treePssOver, treeRssBytes } from './process-tree.js';
 
 const MB = 1_000_000;
 
@@ -27,6 +27,11 @@ describe('treePssBytes', () => {
       expect(rss).toBeGreaterThan(128 * MB);
       expect(pss).toBeGreaterThan(64 * MB);
       expect(pss).toBeLessThan(rss * 0.75);
+      // A cap between the two: the RSS sum is past it, the proportional memory (what caps count) is not.
+      const cap = (rss + pss) / 2;
+      expect(await treePssOver(root.pid!, cap)).toBeUndefined();
+      expect(await treePssOver(root.pid!, 32 * MB)).toBeGreaterThan(64 * MB);
+      expect(await treePssOver(root.pid!, 32 * MB, pss)).toBeUndefined();
     } finally {
       await killTree(root.pid!);
     }

@@ -130,8 +130,24 @@ export async function killTree(root: number, { keepRoot = false } = {}): Promise
  * the same memory several times. Falls back to RSS where smaps_rollup is unreadable.
  */
 export async function treePssBytes(root: number): Promise<number> {
+  return pssOf(await processTree(root));
+}
+
+/**
+ * The tree's proportional memory when it is more than `limitBytes` above `baselineBytes`, else
+ * undefined. Reading PSS walks every page table (milliseconds per process where stat takes
+ * microseconds), and PSS never exceeds RSS: it is read only once the cheap RSS sum is past the limit.
+ */
+export async function treePssOver(root: number, limitBytes: number, baselineBytes = 0): Promise<number | undefined> {
+  const tree = await processTree(root);
+  if (tree.reduce((sum, p) => sum + p.rssBytes, 0) - baselineBytes <= limitBytes) return undefined;
+  const pss = await pssOf(tree);
+  return pss - baselineBytes > limitBytes ? pss : undefined;
+}
+
+async function pssOf(tree: ProcStat[]): Promise<number> {
   const sizes = await Promise.all(
-    (await processTree(root)).map(async (proc) => {
+    tree.map(async (proc) => {
       const text = await readFile(`/proc/${proc.pid}/smaps_rollup`, 'utf8').catch(() => undefined);
       const kb = text ? /^Pss:\s+(\d+) kB/m.exec(text)?.[1] : undefined;
       return kb ? Number(kb) * 1024 : proc.rssBytes;

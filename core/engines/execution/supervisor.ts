@@ -7,7 +7,7 @@
  * supervisor only needs a pid, a liveness signal, a kill and optionally a ping.
  *
  * Its users: the sandbox pool (sandbox/pool.ts), the LibreOffice pool (libreoffice-pool.ts) and
- * Chromium (chromium.ts). Memory is counted by proportional set size (treePssBytes): an RSS sum
+ * Chromium (chromium.ts). Memory is counted by proportional set size (treePssOver): an RSS sum
  * counts the pages a process tree shares (Chromium's, a forked sandbox's) once per process.
  *
  * Starts that fail can be retried with a backoff (`retryStarts`), and a user can open a circuit
@@ -15,7 +15,7 @@
  * sends conversions to a cold soffice.
  */
 import type { Logger } from '../../contract/index.js';
-import { treePssBytes } from './process-tree.js';
+import { treePssOver } from './process-tree.js';
 
 const MB = 1_000_000;
 
@@ -292,12 +292,10 @@ export class Supervisor<T extends SupervisedInstance> {
   private async overCeiling(instance: T): Promise<number> {
     const { maxRssMb } = this.options;
     if (!maxRssMb) return 0;
-    const rss = this.options.rssBytes
-      ? await this.options.rssBytes(instance)
-      : instance.pid
-        ? await treePssBytes(instance.pid)
-        : 0;
-    return rss > (typeof maxRssMb === 'number' ? maxRssMb : maxRssMb(instance)) * MB ? rss : 0;
+    const ceiling = (typeof maxRssMb === 'number' ? maxRssMb : maxRssMb(instance)) * MB;
+    if (!this.options.rssBytes) return instance.pid ? ((await treePssOver(instance.pid, ceiling)) ?? 0) : 0;
+    const rss = await this.options.rssBytes(instance);
+    return rss > ceiling ? rss : 0;
   }
 
   /** Whether a slot has (or is getting) an instance that a waiter will get. */

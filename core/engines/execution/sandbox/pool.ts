@@ -21,7 +21,7 @@ import type { FormatId } from '../../../../schema/index.js';
 import type { OfficeConverter } from '../../libreoffice.js';
 import type { DestinationPolicy } from '../../outbound.js';
 import { confinementEnabled } from '../../confine.js';
-import { killTree, treePssBytes } from '../process-tree.js';
+import { killTree, treePssBytes, treePssOver } from '../process-tree.js';
 import { Supervisor, type SupervisedInstance } from '../supervisor.js';
 import { recordSandboxKill, type SandboxKillReason } from '../../../telemetry/metrics.js';
 import { traceCarrier } from '../../../telemetry/tracing.js';
@@ -211,7 +211,7 @@ class SandboxProcess implements SupervisedInstance {
     run: SandboxRun,
     module: string,
     hooks: SandboxHooks,
-    baselineBytes: number,
+    baselineBytes: Promise<number>,
     options: Required<Pick<SandboxPoolOptions, 'memoryPollMs' | 'killGraceMs'>>,
   ): Promise<Outcome> {
     const runId = ++SandboxProcess.nextRunId;
@@ -259,12 +259,13 @@ class SandboxProcess implements SupervisedInstance {
       const memoryWatch = setInterval(() => {
         if (sampling) return;
         sampling = true;
-        void treePssBytes(this.pid)
-          .then((rss) => {
-            if (rss - baselineBytes > run.memoryMb * MB) {
+        void baselineBytes
+          .then(async (baseline) => {
+            const pss = await treePssOver(this.pid, run.memoryMb * MB, baseline);
+            if (pss !== undefined) {
               hooks.log.warn('run over its memory cap: killed', {
-                rssMb: Math.round(rss / MB),
-                baselineMb: Math.round(baselineBytes / MB),
+                pssMb: Math.round(pss / MB),
+                baselineMb: Math.round(baseline / MB),
                 capMb: run.memoryMb,
               });
               stop(memoryError(run.memoryMb), false, 'memory');
@@ -433,7 +434,6 @@ export class SandboxPool {
       maxUses: options.recycleAfterRuns ?? 200,
       // Larger than the recycle threshold, or than the cap of the run it just did (a model that run may keep warm).
       maxRssMb: (sandbox) => Math.max(recycleRssMb, sandbox.lastCapMb),
-      rssBytes: (sandbox) => sandbox.rssBytes(),
     });
   }
 
@@ -451,7 +451,8 @@ export class SandboxPool {
     const sandbox = lease.instance;
     let outcome: Outcome;
     try {
-      outcome = await sandbox.execute(run, module, hooks, await sandbox.rssBytes(), this.limits);
+      // The baseline is read as the run starts (PSS takes a while to read): the run does not wait for it.
+      outcome = await sandbox.execute(run, module, hooks, sandbox.rssBytes(), this.limits);
     } finally {
       // Killed at a limit, or crashed: replaced (and counted as killed).
       await lease.release(sandbox.dead ? { broken: 'killed or crashed under a run' } : {});
