@@ -49,4 +49,22 @@ describe('real excerpts', () => {
     ];
     expect(a.markdown).toBe(b.markdown);
   });
+
+  it('gives each of several concurrent runs in one process the same Markdown as alone (no shared state)', async () => {
+    const names = ['geradwp-fr-p1-3.pdf', 'hepparticles-p3.pdf'];
+    const twoColumns = new URL('../../bench/markdown/layouts/files/tc-long.pdf', import.meta.url);
+    const inputs = [...names.map(fixture), new Uint8Array(readFileSync(twoColumns))];
+    const alone: string[] = [];
+    for (const input of inputs) alone.push((await pdfToMarkdown(input)).markdown);
+    const together = await Promise.all([...inputs, ...inputs].map((input) => pdfToMarkdown(input)));
+    expect(together.map((r) => r.markdown)).toEqual([...alone, ...alone]);
+  });
+
+  it('reports a damaged page as a failure, never as a shorter document', async () => {
+    const bytes = fixture('hepparticles-p3.pdf');
+    const text = Buffer.from(bytes).toString('latin1');
+    // Cut the file inside its first content stream: the page cannot be read.
+    const cut = text.indexOf('stream') + 40;
+    await expect(pdfToMarkdown(bytes.slice(0, cut))).rejects.toThrow(/not a readable PDF/);
+  });
 });
