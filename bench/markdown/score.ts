@@ -63,7 +63,10 @@ export function parseTables(markdown: string): string[][][] {
       current = undefined;
       continue;
     }
-    if (!current) tables.push((current = []));
+    if (!current) {
+      current = [];
+      tables.push(current);
+    }
     if (!TABLE_SEPARATOR.test(line.trim())) current.push(tableCells(line));
   }
   return tables;
@@ -141,7 +144,11 @@ export function f1(counts: Counts): number {
 
 function cellsMatching(expected: string[][], predicted: string[][]): number {
   let correct = 0;
-  expected.forEach((row, r) => row.forEach((cell, c) => (correct += predicted[r]?.[c] === cell ? 1 : 0)));
+  expected.forEach((row, r) => {
+    row.forEach((cell, c) => {
+      if (predicted[r]?.[c] === cell) correct++;
+    });
+  });
   return correct;
 }
 
