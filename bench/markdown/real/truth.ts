@@ -34,7 +34,7 @@ export interface RealTruth {
   twoColumnPages: number[];
 }
 
-const TRUTH_VERSION = 5;
+const TRUTH_VERSION = 6;
 const ROMAN = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
 
 export function runningKey(text: string): string {
@@ -172,14 +172,16 @@ function isTwoColumn(layoutPage: string): boolean {
   const lines = layoutPage.split('\n').filter((l) => l.trim().length >= 30);
   if (lines.length < 10) return false;
   const width = Math.max(...lines.map((l) => l.length));
+  // Prose on a side: a few words of letters (a symbol or font table has names and glyphs).
+  const prose = (side: string) => side.trim().length >= 20 && (side.match(/\p{L}{2,}/gu)?.length ?? 0) >= 4;
   let best = 0;
   for (let x = Math.floor(0.35 * width); x <= Math.ceil(0.65 * width); x++) {
     const count = lines.filter(
-      (l) => l.slice(x - 1, x + 2).trim() === '' && l.slice(0, x).trim().length >= 20 && l.slice(x).trim().length >= 20,
+      (l) => l.slice(x - 1, x + 2).trim() === '' && prose(l.slice(0, x)) && prose(l.slice(x)),
     ).length;
     best = Math.max(best, count);
   }
-  return best >= 0.5 * lines.length;
+  return best >= 10 && best >= 0.5 * lines.length;
 }
 
 export async function truthOf(pdf: RealPdf, cacheDir: string): Promise<RealTruth> {
