@@ -149,6 +149,26 @@ describe('running lines', () => {
       expect(set.has(pages[i]!.lines[1]!)).toBe(false);
     });
   });
+
+  it('strips a folio set a word space from a title that changes (recto/verso), not a bold numbered heading', () => {
+    // The title is the chapter's or section's, so it does not repeat: the folio alone tells.
+    const titles = ['Getting started', 'Installing', 'Configuration files', 'Running the tests'];
+    const headings = ['Methods', 'Results', 'Discussion', 'Limits'];
+    const pages = titles.map((title, i) => ({
+      height: 800,
+      lines: [
+        line(i % 2 ? `${title} ${i + 11}` : `${i + 11} ${title}`, 50, 9),
+        { ...line(`${i + 1} ${headings[i]}`, 80), bold: true },
+        line(`Body text that is different on every page number ${i}`, 200),
+      ],
+    }));
+    const running = findRunningLines(pages);
+    running.forEach((set, i) => {
+      expect(set.has(pages[i]!.lines[0]!)).toBe(true);
+      expect(set.has(pages[i]!.lines[1]!)).toBe(false);
+      expect(set.has(pages[i]!.lines[2]!)).toBe(false);
+    });
+  });
 });
 
 describe('outline headings', () => {
