@@ -42,6 +42,15 @@ describe('real excerpts', () => {
     expect(markdown.split('\n').filter((l) => /^<su[bp]>/.test(l))).toEqual([]);
   });
 
+  it('ltxdocext: a listing with line numbers is neither a table nor footnotes', async () => {
+    const { markdown, stats } = await pdfToMarkdown(fixture('ltxdocext-p4.pdf'));
+    expect(stats.tables).toBe(0);
+    expect(markdown).not.toContain('[^');
+    expect(markdown).not.toMatch(/^\|/m);
+    expect(markdown).toContain('2 \\NeedsTeXFormat{LaTeX2e}[1995/12/01]%');
+    expect(markdown).toContain('## 2 Code common to all modules');
+  });
+
   it('is deterministic on real input', async () => {
     const [a, b] = [
       await pdfToMarkdown(fixture('geradwp-fr-p1-3.pdf')),
