@@ -106,14 +106,15 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
   const runningLeaks = [...leaked.values()].reduce((a, b) => a + b, 0);
   // Running lines are meant to go: the words expected are the body's. Their words are taken out
   // of the page's (pdftotext without -layout may cut a header into lines of its own).
-  const expectedWords = truth.pageTexts.flatMap((page, index) =>
+  const bodyWords = truth.pageTexts.map((page, index) =>
     withoutWords(tokens(page), tokens((truth.runningTexts[index] ?? []).join('\n'))),
   );
+  const expectedWords = bodyWords.flat();
   const pages = outputPages(markdown);
   let orderFound = 0;
   let orderTotal = 0;
   for (const page of truth.twoColumnPages) {
-    const expected = pairs(tokens(truth.pageTexts[page - 1] ?? ''));
+    const expected = pairs(bodyWords[page - 1] ?? []);
     orderTotal += expected.length;
     orderFound += multisetFound(expected, pairs(tokens(pages.get(page) ?? '')));
   }
