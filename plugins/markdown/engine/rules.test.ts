@@ -72,6 +72,12 @@ describe('false tables on real documents (issue 25)', () => {
     ).toBe(true);
     expect(
       isFalseTable([
+        ['53', '', '{ Nothing~more~to~tell. }'],
+        ['54', '}', ''],
+      ]),
+    ).toBe(true);
+    expect(
+      isFalseTable([
         ['• never use', '\\def for defining macros, use instead \\newcommand'],
         ['• never use', '$$ for displayed equations'],
       ]),

@@ -445,7 +445,7 @@ function isNumberedLines(filled: readonly string[][]): boolean {
     const match = cells.length === 2 ? LINE_NUMBER.exec(cells[0]!) : null;
     return match ? [Number(match[1])] : [];
   });
-  if (numbers.length < MIN_ALIGNED_LINES || numbers.length < 0.6 * filled.length) return false;
+  if (numbers.length < 2 || numbers.length < 0.6 * filled.length) return false;
   const steps = numbers.slice(1).filter((n, i) => n === numbers[i]! + 1).length;
   return steps >= 0.8 * (numbers.length - 1);
 }
