@@ -30,13 +30,16 @@ const TABLE_SEPARATOR = /^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$/;
 
 /** Inline text without emphasis, links or escapes, whitespace collapsed. */
 export function normaliseText(text: string): string {
-  return text
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/[*_`]+/g, '')
-    .replace(/\\(.)/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    text
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/[*_`]+/g, '')
+      // CommonMark escapes ASCII punctuation only: `\def` in a TeX listing is a backslash and a word.
+      .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 export function runningKey(text: string): string {
@@ -60,7 +63,10 @@ export function parseTables(markdown: string): string[][][] {
       current = undefined;
       continue;
     }
-    if (!current) tables.push((current = []));
+    if (!current) {
+      current = [];
+      tables.push(current);
+    }
     if (!TABLE_SEPARATOR.test(line.trim())) current.push(tableCells(line));
   }
   return tables;
@@ -138,7 +144,11 @@ export function f1(counts: Counts): number {
 
 function cellsMatching(expected: string[][], predicted: string[][]): number {
   let correct = 0;
-  expected.forEach((row, r) => row.forEach((cell, c) => (correct += predicted[r]?.[c] === cell ? 1 : 0)));
+  expected.forEach((row, r) => {
+    row.forEach((cell, c) => {
+      if (predicted[r]?.[c] === cell) correct++;
+    });
+  });
   return correct;
 }
 

@@ -42,11 +42,38 @@ describe('real excerpts', () => {
     expect(markdown.split('\n').filter((l) => /^<su[bp]>/.test(l))).toEqual([]);
   });
 
+  it('ltxdocext: a listing with line numbers is neither a table nor footnotes', async () => {
+    const { markdown, stats } = await pdfToMarkdown(fixture('ltxdocext-p4.pdf'));
+    expect(stats.tables).toBe(0);
+    expect(markdown).not.toContain('[^');
+    expect(markdown).not.toMatch(/^\|/m);
+    expect(markdown).toContain('2 \\NeedsTeXFormat{LaTeX2e}[1995/12/01]%');
+    expect(markdown).toContain('## 2 Code common to all modules');
+  });
+
   it('is deterministic on real input', async () => {
     const [a, b] = [
       await pdfToMarkdown(fixture('geradwp-fr-p1-3.pdf')),
       await pdfToMarkdown(fixture('geradwp-fr-p1-3.pdf')),
     ];
     expect(a.markdown).toBe(b.markdown);
+  });
+
+  it('gives each of several concurrent runs in one process the same Markdown as alone (no shared state)', async () => {
+    const names = ['geradwp-fr-p1-3.pdf', 'hepparticles-p3.pdf'];
+    const twoColumns = new URL('../../bench/markdown/layouts/files/tc-long.pdf', import.meta.url);
+    const inputs = [...names.map(fixture), new Uint8Array(readFileSync(twoColumns))];
+    const alone: string[] = [];
+    for (const input of inputs) alone.push((await pdfToMarkdown(input)).markdown);
+    const together = await Promise.all([...inputs, ...inputs].map((input) => pdfToMarkdown(input)));
+    expect(together.map((r) => r.markdown)).toEqual([...alone, ...alone]);
+  });
+
+  it('reports a damaged page as a failure, never as a shorter document', async () => {
+    const bytes = fixture('hepparticles-p3.pdf');
+    const text = Buffer.from(bytes).toString('latin1');
+    // Cut the file inside its first content stream: the page cannot be read.
+    const cut = text.indexOf('stream') + 40;
+    await expect(pdfToMarkdown(bytes.slice(0, cut))).rejects.toThrow(/not a readable PDF/);
   });
 });

@@ -29,12 +29,23 @@ export function headingKey(text: string): string {
     .trim();
 }
 
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}';
+const CJK_OR_WORD = new RegExp(`[${CJK}]|(?:(?![${CJK}])[\\p{L}\\p{N}])+`, 'gu');
+
+/**
+ * Words, compared as readers see them: compatibility forms folded (the ligature "ﬁ" is "fi", as
+ * pdftotext keeps it and pdfjs does not), and Chinese or Japanese text counted character by
+ * character, since where a converter puts spaces in it says nothing about lost words. An
+ * underscore separates words ("bin_PROGRAMS"): Markdown emphasis would otherwise glue them.
+ */
 function tokens(text: string): string[] {
   return (
     text
+      .normalize('NFKC')
+      .replace(/_/g, ' ')
       .replace(/(\p{Ll})-\s*\n\s*(\p{Ll})/gu, '$1$2')
       .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
+      .match(CJK_OR_WORD) ?? []
   );
 }
 
@@ -50,6 +61,17 @@ function multisetFound(expected: readonly string[], found: readonly string[]): n
     }
   }
   return hits;
+}
+
+/** `words` less one occurrence of each of `taken`. */
+function withoutWords(words: readonly string[], taken: readonly string[]): string[] {
+  const left = new Map<string, number>();
+  for (const key of taken) left.set(key, (left.get(key) ?? 0) + 1);
+  return words.filter((word) => {
+    const n = left.get(word) ?? 0;
+    if (n > 0) left.set(word, n - 1);
+    return n === 0;
+  });
 }
 
 const pairs = (words: readonly string[]) => words.slice(1).map((w, i) => `${words[i]} ${w}`);
@@ -82,23 +104,17 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
     if (truth.runningKeys[key]) leaked.set(key, Math.min(truth.runningKeys[key], (leaked.get(key) ?? 0) + 1));
   }
   const runningLeaks = [...leaked.values()].reduce((a, b) => a + b, 0);
-  // Running lines are meant to go: the words expected are the body's.
-  const isRunning = (line: string) => !!truth.runningKeys[folioKey(line) ?? runningKey(line.trim())];
-  const expectedWords = tokens(
-    truth.pageTexts
-      .map((page) =>
-        page
-          .split('\n')
-          .filter((line) => !isRunning(line))
-          .join('\n'),
-      )
-      .join('\n'),
+  // Running lines are meant to go: the words expected are the body's. Their words are taken out
+  // of the page's (pdftotext without -layout may cut a header into lines of its own).
+  const bodyWords = truth.pageTexts.map((page, index) =>
+    withoutWords(tokens(page), tokens((truth.runningTexts[index] ?? []).join('\n'))),
   );
+  const expectedWords = bodyWords.flat();
   const pages = outputPages(markdown);
   let orderFound = 0;
   let orderTotal = 0;
   for (const page of truth.twoColumnPages) {
-    const expected = pairs(tokens(truth.pageTexts[page - 1] ?? ''));
+    const expected = pairs(bodyWords[page - 1] ?? []);
     orderTotal += expected.length;
     orderFound += multisetFound(expected, pairs(tokens(pages.get(page) ?? '')));
   }
@@ -109,7 +125,10 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
     runningLeaks,
     runningLines: truth.runningLines,
     falseTables: truth.hasTables ? undefined : parseTables(markdown).length,
-    words: { found: multisetFound(expectedWords, tokens(plainText(markdown))), total: expectedWords.length },
+    words: {
+      found: multisetFound(expectedWords, tokens(plainText(markdown.replace(/_/g, ' ')))),
+      total: expectedWords.length,
+    },
     order: { found: orderFound, total: orderTotal },
   };
 }

@@ -29,10 +29,12 @@ export interface RealTruth {
   /** Running-line keys (runningKey) with how many lines carry each. */
   runningKeys: Record<string, number>;
   runningLines: number;
+  /** The running lines of each page as pdftotext -layout prints them (their words are not body text). */
+  runningTexts: string[][];
   twoColumnPages: number[];
 }
 
-const TRUTH_VERSION = 4;
+const TRUTH_VERSION = 6;
 const ROMAN = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
 
 export function runningKey(text: string): string {
@@ -119,7 +121,7 @@ export function folioKey(text: string): string | undefined {
  * page numbers whose difference from the page index holds on a quarter of the pages (line
  * numbers of a code listing at a page top are not folios).
  */
-function findRunning(layoutPages: string[]): { keys: Record<string, number>; lines: number } {
+function findRunning(layoutPages: string[]): { keys: Record<string, number>; lines: number; texts: string[][] } {
   const ends = layoutPages.map((page) => {
     const lines = page
       .split('\n')
@@ -144,6 +146,7 @@ function findRunning(layoutPages: string[]): { keys: Record<string, number>; lin
     }
   });
   const keys: Record<string, number> = {};
+  const texts: string[][] = ends.map(() => []);
   ends.forEach((lines, index) => {
     for (const line of lines) {
       const folio = folioKey(line);
@@ -155,10 +158,13 @@ function findRunning(layoutPages: string[]): { keys: Record<string, number>; lin
         : (pagesWith.get(runningKey(line)) ?? 0) >= needed && /\p{L}/u.test(line)
           ? runningKey(line)
           : undefined;
-      if (key) keys[key] = (keys[key] ?? 0) + 1;
+      if (key) {
+        keys[key] = (keys[key] ?? 0) + 1;
+        texts[index]!.push(line);
+      }
     }
   });
-  return { keys, lines: Object.values(keys).reduce((a, b) => a + b, 0) };
+  return { keys, lines: Object.values(keys).reduce((a, b) => a + b, 0), texts };
 }
 
 /** A page is two-column when most of its long lines leave the same mid-page strip blank, with prose (not table cells) on both sides. */
@@ -166,14 +172,16 @@ function isTwoColumn(layoutPage: string): boolean {
   const lines = layoutPage.split('\n').filter((l) => l.trim().length >= 30);
   if (lines.length < 10) return false;
   const width = Math.max(...lines.map((l) => l.length));
+  // Prose on a side: a few words of letters (a symbol or font table has names and glyphs).
+  const prose = (side: string) => side.trim().length >= 20 && (side.match(/\p{L}{2,}/gu)?.length ?? 0) >= 4;
   let best = 0;
   for (let x = Math.floor(0.35 * width); x <= Math.ceil(0.65 * width); x++) {
     const count = lines.filter(
-      (l) => l.slice(x - 1, x + 2).trim() === '' && l.slice(0, x).trim().length >= 20 && l.slice(x).trim().length >= 20,
+      (l) => l.slice(x - 1, x + 2).trim() === '' && prose(l.slice(0, x)) && prose(l.slice(x)),
     ).length;
     best = Math.max(best, count);
   }
-  return best >= 0.5 * lines.length;
+  return best >= 10 && best >= 0.5 * lines.length;
 }
 
 export async function truthOf(pdf: RealPdf, cacheDir: string): Promise<RealTruth> {
@@ -194,6 +202,7 @@ export async function truthOf(pdf: RealPdf, cacheDir: string): Promise<RealTruth
     pageTexts,
     runningKeys: running.keys,
     runningLines: running.lines,
+    runningTexts: running.texts,
     twoColumnPages: layoutPages.flatMap((page, i) => (isTwoColumn(page) ? [i + 1] : [])),
   };
   mkdirSync(join(cacheDir, 'truth'), { recursive: true });

@@ -103,7 +103,10 @@ function attachScripts(runs: readonly TextRun[]): TextRun[] {
     if (!MARK_TEXT.test(text) || run.size >= SCRIPT_SIZE * body || run.baseline < low || notes.has(text)) continue;
     const line = near(run).filter((r) => Math.abs(r.baseline - run.baseline) < 0.3 * run.size);
     const first = line.every((r) => r === run || r.x0 > run.x1 - 0.5);
-    const followed = line.find((r) => r !== run && r.x0 - run.x1 <= run.size && /\p{L}/u.test(r.text));
+    // The note itself is small print too: a listing's line numbers stand before body-size code.
+    const followed = line.find(
+      (r) => r !== run && r.x0 - run.x1 <= run.size && /\p{L}/u.test(r.text) && r.size < SCRIPT_SIZE * body,
+    );
     if (first && followed) {
       notes.add(text);
       opening.set(run, followed);
@@ -114,15 +117,15 @@ function attachScripts(runs: readonly TextRun[]): TextRun[] {
     const note = opening.get(run);
     if (note) return { ...run, text: `[^${text}]: `, baseline: note.baseline, size: note.size, bold: note.bold };
     if (!isCandidate(run) || !/[^\s\u200b-\u200f\u2060\ufeff]/u.test(text)) return run;
-    let shift: Shift;
     const before = near(run).find(
       (r) =>
         r !== run &&
         r.size > run.size &&
         Math.abs(run.x0 - r.x1) <= SCRIPT_GAP * r.size &&
         r.x0 < run.x0 &&
-        (shift = shiftBeside(run, r)) !== undefined,
+        shiftBeside(run, r) !== undefined,
     );
+    const shift = before && shiftBeside(run, before);
     if (!before || !shift) return run;
     // Kerned back into the letter before it (the A of LaTeX, the E of TeX): part of a logo, not a script.
     if (run.x0 < before.x1 - 0.1 * before.size)

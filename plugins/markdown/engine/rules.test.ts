@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLines } from './lines.js';
 import { outlineHeadings, titleKey } from './outline.js';
 import { findRunningLines } from './running.js';
-import { isFalseTable } from './tables.js';
+import { isFalseTable, isFixedPitch } from './tables.js';
 import type { Line, TextRun } from './types.js';
 
 const run = (text: string, x0: number, baseline: number, size = 10): TextRun => ({
@@ -54,6 +54,70 @@ describe('false tables', () => {
   });
 });
 
+describe('false tables on real documents (issue 25)', () => {
+  it('numbered lines, bulleted items set with a wide space and scattered plot labels are not tables', () => {
+    expect(
+      isFalseTable([
+        ['12', '\\documentclass[draft]{ltxdoc}'],
+        ['13', '\\RequirePackage{ltxdocext}%'],
+        ['14', '\\makeatletter'],
+      ]),
+    ).toBe(true);
+    expect(
+      isFalseTable([
+        ['[^4]:', '% \\ProvidesFile{ltxdocext.sty}%'],
+        ['[^5]:', '% \\ProvidesFile{acrofont.sty}%'],
+        ['[^6]:', '%'],
+      ]),
+    ).toBe(true);
+    expect(
+      isFalseTable([
+        ['53', '', '{ Nothing~more~to~tell. }'],
+        ['54', '}', ''],
+      ]),
+    ).toBe(true);
+    expect(
+      isFalseTable([
+        ['• never use', '\\def for defining macros, use instead \\newcommand'],
+        ['• never use', '$$ for displayed equations'],
+      ]),
+    ).toBe(true);
+    const plot = [
+      ['', '', '', 'y', '', ''],
+      ['', '10+', '', '', '', ''],
+      ['', '', '', '+', '', 'x'],
+    ];
+    expect(isFalseTable(plot)).toBe(true);
+    // A table of values whose first column counts its rows is still a table.
+    expect(
+      isFalseTable([
+        ['1', 'North', '120'],
+        ['2', 'South', '80'],
+        ['3', 'East', '95'],
+      ]),
+    ).toBe(false);
+  });
+
+  it('text aligned in a fixed-pitch font is a listing, not a table; proportional text is judged as usual', () => {
+    const pitch = (text: string, x0: number, baseline: number, advance: number): TextRun => ({
+      ...run(text, x0, baseline),
+      x1: x0 + [...text].length * 10 * advance,
+    });
+    const listing = [
+      buildLines([pitch('-e', 72, 100, 0.6), pitch('"s|[@]VERSION[@]|$(VERSION)|"', 120, 100, 0.6)])[0]!,
+      buildLines([pitch('-e', 72, 112, 0.6), pitch('"s|[@]PERL[@]|$(PERL)|"', 120, 112, 0.6)])[0]!,
+      buildLines([pitch('-e', 72, 124, 0.6), pitch('"s|[@]GROFFDIR[@]|$(fontpath)|"', 120, 124, 0.6)])[0]!,
+    ];
+    expect(isFixedPitch(listing)).toBe(true);
+    const prose = [
+      buildLines([pitch('Widget', 72, 100, 0.52), pitch('Available', 160, 100, 0.47)])[0]!,
+      buildLines([pitch('Gizmo', 72, 112, 0.55), pitch('Withdrawn', 160, 112, 0.5)])[0]!,
+      buildLines([pitch('Illuminator', 72, 124, 0.41), pitch('Ordered', 160, 124, 0.49)])[0]!,
+    ];
+    expect(isFixedPitch(prose)).toBe(false);
+  });
+});
+
 describe('scripts', () => {
   it('keeps a superscript inline and makes a footnote reference only when its note exists', () => {
     const [formula] = buildLines([run('E = mc', 72, 100), { ...run('2', 102, 96, 7) }]);
@@ -89,6 +153,26 @@ describe('running lines', () => {
       expect(set.has(pages[i]!.lines[0]!)).toBe(true);
       expect(set.has(pages[i]!.lines[2]!)).toBe(true);
       expect(set.has(pages[i]!.lines[1]!)).toBe(false);
+    });
+  });
+
+  it('strips a folio set a word space from a title that changes (recto/verso), not a bold numbered heading', () => {
+    // The title is the chapter's or section's, so it does not repeat: the folio alone tells.
+    const titles = ['Getting started', 'Installing', 'Configuration files', 'Running the tests'];
+    const headings = ['Methods', 'Results', 'Discussion', 'Limits'];
+    const pages = titles.map((title, i) => ({
+      height: 800,
+      lines: [
+        line(i % 2 ? `${title} ${i + 11}` : `${i + 11} ${title}`, 50, 9),
+        { ...line(`${i + 1} ${headings[i]}`, 80), bold: true },
+        line(`Body text that is different on every page number ${i}`, 200),
+      ],
+    }));
+    const running = findRunningLines(pages);
+    running.forEach((set, i) => {
+      expect(set.has(pages[i]!.lines[0]!)).toBe(true);
+      expect(set.has(pages[i]!.lines[1]!)).toBe(false);
+      expect(set.has(pages[i]!.lines[2]!)).toBe(false);
     });
   });
 });

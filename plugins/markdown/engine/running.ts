@@ -6,7 +6,7 @@
  * - folios: page numbers, recognised by following the page index (the number minus the page's
  *   index is the same on several pages), alone on a line ("3", "- 3 -", "Page 3", "iv") or at
  *   either end of a header or footer line whose title changes from page to page
- *   ("2.1 Section name        17").
+ *   ("2.1 Section name        17", "12 Journal of X").
  */
 import { roundSize } from './lines.js';
 import type { Line } from './types.js';
@@ -64,8 +64,18 @@ function folioOf(
 ): { kind: 'arabic' | 'roman'; value: number } | undefined {
   const lone = LONE_FOLIO.exec(line.text.trim());
   if (lone) return folioValue(lone[1]!);
-  if (line.segments.length < 2 || !nearEdge(line, height, FOLIO_BAND) || line.size > bodySize + 0.5) return undefined;
-  return folioValue(line.segments[0]!.text) ?? folioValue(line.segments[line.segments.length - 1]!.text);
+  if (!nearEdge(line, height, FOLIO_BAND) || line.size > bodySize + 0.5) return undefined;
+  if (line.segments.length >= 2) {
+    const ends = folioValue(line.segments[0]!.text) ?? folioValue(line.segments[line.segments.length - 1]!.text);
+    if (ends) return ends;
+  }
+  // "12 Journal of X" set with a word space: an arabic number at either end of a light line.
+  // Bold lines are left alone: a body-size numbered heading ("2 Methods") may open a page.
+  if (line.bold) return undefined;
+  const words = line.text.trim().split(/\s+/);
+  if (words.length < 2) return undefined;
+  const [first, last] = [words[0]!, words[words.length - 1]!];
+  return /^\d{1,4}$/.test(first) ? folioValue(first) : /^\d{1,4}$/.test(last) ? folioValue(last) : undefined;
 }
 
 function bodySizeOf(pages: readonly PageLines[]): number {

@@ -126,12 +126,17 @@ function isVertical(rule: Rule): boolean {
 /** Connected groups of rules under `linked` (union-find), in a stable order. */
 function clusters(rules: readonly Rule[], linked: (a: Rule, b: Rule) => boolean): Rule[][] {
   const parent = rules.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const find = (i: number): number => {
+    if (parent[i] !== i) parent[i] = find(parent[i]!);
+    return parent[i]!;
+  };
   for (let i = 0; i < rules.length; i++) {
     for (let j = i + 1; j < rules.length; j++) if (linked(rules[i]!, rules[j]!)) parent[find(j)] = find(i);
   }
   const groups = new Map<number, Rule[]>();
-  rules.forEach((rule, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), rule]));
+  rules.forEach((rule, i) => {
+    groups.set(find(i), [...(groups.get(find(i)) ?? []), rule]);
+  });
   return [...groups.values()];
 }
 
@@ -194,7 +199,10 @@ function gridTable(
     );
   const { rows: ys, columns: xs } = region;
   const parent = Array.from({ length: rowCount * columnCount }, (_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const find = (i: number): number => {
+    if (parent[i] !== i) parent[i] = find(parent[i]!);
+    return parent[i]!;
+  };
   const join = (a: number, b: number) => {
     const [ra, rb] = [find(a), find(b)];
     if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb); // the root is the top-left cell
@@ -244,7 +252,7 @@ function horizontalRuleTable(runs: TextRun[], region: RuledRegion): Table | unde
     bands.set(band, [...(bands.get(band) ?? []), line]);
   }
   const rows = [...bands.keys()].sort((a, b) => a - b).flatMap((band) => rowsFromLines(bands.get(band)!, columns));
-  if (rows.length < 2 || isFalseTable(rows)) return undefined;
+  if (rows.length < 2 || isFalseTable(rows) || isFixedPitch(lines)) return undefined;
   return {
     rows,
     top: region.rows[0]!,
@@ -285,7 +293,10 @@ function rowsFromLines(lines: readonly Line[], columns: readonly Interval[]): st
       cells[column] = joinText(cells[column]!, segment.text);
     }
     const previous = rows[rows.length - 1];
-    if (previous && cells[0] === '') cells.forEach((cell, c) => (previous[c] = joinText(previous[c]!, cell)));
+    if (previous && cells[0] === '')
+      cells.forEach((cell, c) => {
+        previous[c] = joinText(previous[c]!, cell);
+      });
     else rows.push(cells);
   }
   return rows;
@@ -416,8 +427,67 @@ export function isFalseTable(rows: readonly string[][]): boolean {
       /\p{L}{2}/u.test(cells[1]!),
   );
   if (numberedTitles.length >= 0.8 * rows.length) return true;
+  if (isNumberedLines(filled) || isBulletList(filled) || isScattered(rows)) return true;
   const cells = filled.flat();
   return cells.filter((cell) => MATH.test(cell)).length >= MAX_MATH_SHARE * cells.length;
+}
+
+/** "12", "12:" or a note mark "[^12]:" in front of a line: a line number. */
+const LINE_NUMBER = /^(?:\[\^)?(\d{1,5})\]?:?$/;
+
+/**
+ * Numbered lines (a program listing, numbered verse or clauses): two columns whose first is a
+ * count going up by one from row to row. A table of values numbers its rows with more columns.
+ */
+function isNumberedLines(filled: readonly string[][]): boolean {
+  if (filled.some((cells) => cells.length > 2)) return false;
+  const numbers = filled.flatMap((cells) => {
+    const match = cells.length === 2 ? LINE_NUMBER.exec(cells[0]!) : null;
+    return match ? [Number(match[1])] : [];
+  });
+  if (numbers.length < 2 || numbers.length < 0.6 * filled.length) return false;
+  const steps = numbers.slice(1).filter((n, i) => n === numbers[i]! + 1).length;
+  return steps >= 0.8 * (numbers.length - 1);
+}
+
+const BULLET_START = /^[•·▪■□◦‣○●►➢✓\uf0b7\uf0a7]\s*\S/;
+
+/** Bulleted items whose words were set apart by a wide space ("• use   \\newcommand"): a list. */
+function isBulletList(filled: readonly string[][]): boolean {
+  const full = filled.filter((cells) => cells.length >= 2);
+  return full.length > 0 && full.filter((cells) => BULLET_START.test(cells[0]!)).length >= 0.5 * full.length;
+}
+
+/** A grid this wide (columns) with fewer cells filled than this share is scattered labels. */
+const SCATTER_COLUMNS = 4;
+const MIN_FILLED_SHARE = 0.3;
+
+/** Labels scattered over a wide grid (a plot's axes and ticks, a diagram): most cells empty. */
+function isScattered(rows: readonly string[][]): boolean {
+  const width = Math.max(...rows.map((r) => r.length));
+  const filled = rows.reduce((n, row) => n + row.filter((cell) => cell.trim() !== '').length, 0);
+  return width >= SCATTER_COLUMNS && filled < MIN_FILLED_SHARE * width * rows.length;
+}
+
+/** Runs of this many letters or more show a font's pitch. */
+const PITCH_SAMPLE_LETTERS = 4;
+/** Advances (width per character, in ems) this close to their median are one fixed pitch. */
+const PITCH_TOLERANCE = 0.03;
+
+/**
+ * Program text: every run with a few letters has the same advance per character (a fixed-pitch
+ * font). Aligned fixed-pitch text is a listing laid out with spaces, not a table. Runs of
+ * digits are left out: most fonts set figures at one width.
+ */
+export function isFixedPitch(lines: readonly Line[]): boolean {
+  const advances = lines
+    .flatMap((line) => line.runs)
+    .filter((run) => !run.text.includes('<') && (run.text.match(/\p{L}/gu)?.length ?? 0) >= PITCH_SAMPLE_LETTERS)
+    .map((run) => (run.x1 - run.x0) / ([...run.text].length * run.size))
+    .sort((a, b) => a - b);
+  if (advances.length < MIN_ALIGNED_LINES) return false;
+  const median = advances[Math.floor(advances.length / 2)]!;
+  return advances.every((advance) => Math.abs(advance - median) <= PITCH_TOLERANCE * median);
 }
 
 function tableFromBlock(block: readonly Line[]): Table | undefined {
@@ -425,7 +495,7 @@ function tableFromBlock(block: readonly Line[]): Table | undefined {
   if (columns.length < 2) return undefined;
   const rows = rowsFromLines(block, columns);
   const fullRows = rows.filter((row) => row.filter(Boolean).length >= 2);
-  if (fullRows.length < 2 || isProse(rows) || isFalseTable(rows)) return undefined;
+  if (fullRows.length < 2 || isProse(rows) || isFalseTable(rows) || isFixedPitch(block)) return undefined;
   const last = block[block.length - 1]!;
   return {
     rows,
