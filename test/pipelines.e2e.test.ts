@@ -71,7 +71,7 @@ describe('pipelines', () => {
     const key = await server.createKey('pro');
     const submitted = await postJson(`${server.url}/api/v1/pipelines`, key, {
       input: { url: `${base}/files/report.docx` },
-      steps: [{ to: 'pdf' }, { op: 'compress-pdf' }, { extract: 'pdf-to-markdown', pageBreaks: 'false' }],
+      steps: [{ to: 'pdf' }, { op: 'compress-pdf', quality: 60 }, { extract: 'pdf-to-markdown', pageBreaks: 'false' }],
     });
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     expect(submitted.body).toMatchObject({ status: 'queued', statusUrl: `/api/v1/jobs/${submitted.body.jobId}` });

@@ -46,7 +46,8 @@ function imageArguments({ dpi, qFactor }: PdfWriteImages): string[] {
     '-dColorImageDownsampleThreshold=1.0',
     '-dGrayImageDownsampleThreshold=1.0',
     '-c',
-    `<< /ColorACSImageDict ${jpeg} /GrayACSImageDict ${jpeg} /ColorImageDict ${jpeg} /GrayImageDict ${jpeg} >> setdistillerparams`,
+    `<< /ColorACSImageDict ${jpeg} /GrayACSImageDict ${jpeg} ` +
+      `/ColorImageDict ${jpeg} /GrayImageDict ${jpeg} >> setdistillerparams`,
     '-f',
   ];
 }
