@@ -33,6 +33,7 @@ const TESTS = [
   '\\.test\\.ts$',
   '^(test|bench|examples)/',
   '(^|/)fixtures(/|\\.ts$)',
+  '(^|/)testing/',
   '\\.fixture\\.ts$',
   '(^|/)test-[^/]+\\.ts$',
   '^core/(store|blobs)/contract(\\.ts$|/)',

@@ -1,13 +1,16 @@
 /**
  * office-convert through HTTP: a DOCX made by pandoc is converted to PDF on a Free key, the
- * download is checked with pdftotext, and a damaged DOCX fails the job with LibreOffice's reason.
+ * download is checked with pdftotext, a damaged DOCX fails the job with LibreOffice's reason, and
+ * a DOCX whose saved page count is past the limit is refused at submit (issue 27: bounded work).
  */
+import { readFile } from 'node:fs/promises';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../core/engines/process.js';
 import { officePlugins } from '../plugins/office/index.js';
+import { claimingPages } from '../plugins/office/testing/pages.js';
 import type { JobStatus } from '../schema/index.js';
 import { download, getJson, startServer, submitConvert, type TestServer } from './helpers.js';
 
@@ -58,6 +61,18 @@ describe('office conversions over HTTP', () => {
     const { stdout } = await runProcess('pdftotext', ['-enc', 'UTF-8', outputPath, '-'], { timeoutMs: 10_000 });
     expect(stdout).toContain('Board Memo');
     expect(stdout).toContain('The octopus approved the budget.');
+  });
+
+  it('refuses a DOCX saved as 5,000 pages at submit, naming the page limit, and charges nothing', async () => {
+    const key = await server.createKey('free');
+    const data = claimingPages(await readFile(path.join(dir, 'memo.docx')), 5000);
+    const { status, body } = await submitConvert(server.url, key, { name: 'book.docx', data }, { to: 'pdf' });
+    expect(status).toBe(400);
+    expect(body.error).toBe(
+      'Office documents, spreadsheets and presentations (LibreOffice) takes at most 2,000 pages per job; ' +
+        'book.docx has 5,000 pages: split it into smaller documents first',
+    );
+    expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
   });
 
   it('fails a damaged docx with a clear error', async () => {

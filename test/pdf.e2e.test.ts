@@ -1,7 +1,8 @@
 /**
  * The PDF tools through HTTP: every op once on POST /api/v1/convert (and merge on
  * POST /api/pdf/merge) with the downloaded output checked by content, the plan gate, option
- * validation, and a wrong unlock password failing the job with its credits refunded.
+ * validation, a wrong unlock password failing the job with its credits refunded, and a PDF past a
+ * tool's page limit refused at submit (issue 27: bounded work).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,13 +16,14 @@ import {
   JPEG_SIZE,
   PNG_SIZE,
   PdfFixtures,
+  manyPagePdf,
   objectsJson,
   pageCount,
   pageRotations,
   pageTexts,
   pdfInfo,
   unzip,
-} from '../plugins/pdf/shared/fixtures.js';
+} from '../plugins/pdf/testing/fixtures.js';
 import {
   authHeaders,
   convertAndDownload,
@@ -168,6 +170,31 @@ describe('PDF tools over HTTP', () => {
       status: 400,
       body: { error: 'Invalid password: must be 1 to 128 characters' },
     });
+  });
+
+  it("refuses a PDF past a tool's page limit at submit with a 400 naming it, and charges nothing", async () => {
+    const key = await server.createKey('pro');
+    const submit = async (pages: number, fields: Record<string, string>) => {
+      const data = Buffer.from(await manyPagePdf(pages));
+      expect(data.length).toBeLessThan(10_000);
+      return submitConvert(server.url, key, { name: 'pages.pdf', data }, { to: 'pdf', ...fields });
+    };
+    expect(await submit(2_001, { op: 'compress-pdf', quality: '60' })).toMatchObject({
+      status: 400,
+      body: {
+        error:
+          "op 'compress-pdf' takes at most 2,000 pages per job; pages.pdf has 2,001 pages: split it first (op split-pdf)",
+      },
+    });
+    expect(await submit(10_001, { op: 'rotate-pdf', angle: '90' })).toMatchObject({
+      status: 400,
+      body: {
+        error:
+          "op 'rotate-pdf' takes at most 10,000 pages per job; pages.pdf has 10,001 pages: split it first (op split-pdf)",
+      },
+    });
+    expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
+    expect((await getJson(`${server.url}/api/v1/history`, key)).body.total).toBe(0);
   });
 
   it('fails a wrong unlock password with "Wrong password" and refunds the credits', async () => {

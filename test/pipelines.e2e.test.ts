@@ -71,7 +71,7 @@ describe('pipelines', () => {
     const key = await server.createKey('pro');
     const submitted = await postJson(`${server.url}/api/v1/pipelines`, key, {
       input: { url: `${base}/files/report.docx` },
-      steps: [{ to: 'pdf' }, { op: 'compress-pdf' }, { extract: 'pdf-to-markdown', pageBreaks: 'false' }],
+      steps: [{ to: 'pdf' }, { op: 'compress-pdf', quality: 60 }, { extract: 'pdf-to-markdown', pageBreaks: 'false' }],
     });
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     expect(submitted.body).toMatchObject({ status: 'queued', statusUrl: `/api/v1/jobs/${submitted.body.jobId}` });
@@ -204,8 +204,12 @@ describe('pipelines', () => {
       [[{ to: 'txt' }, { op: 'compress-pdf' }], /^steps\[1\]: compress-pdf takes PDF, step 0 gives TXT$/],
       [[{ to: 'pdf' }, { op: 'rotate-pdf', angle: 45 }], /^steps\[1\]: Invalid angle/],
       [
-        [{ to: 'pdf' }, { op: 'compress-pdf', quality: 60 }],
-        /^steps\[1\]: Field 'quality' does not apply to op 'compress-pdf'$/,
+        [{ to: 'pdf' }, { op: 'rotate-pdf', angle: 90, quality: 60 }],
+        /^steps\[1\]: Field 'quality' does not apply to op 'rotate-pdf'$/,
+      ],
+      [
+        [{ to: 'pdf' }, { op: 'compress-pdf', quality: 5 }],
+        /^steps\[1\]: Invalid quality: must be an integer from 10 to 95$/,
       ],
       [[{ to: 'pdf' }, { op: 'no-such-op' }], /^steps\[1\]: Unknown op 'no-such-op'$/],
       [

@@ -17,10 +17,11 @@ import {
   libreOfficeFixture,
   pdfLibFixture,
   residue,
-} from '../plugins/redact/fixtures.js';
+} from '../plugins/redact/testing/fixtures.js';
 import { runProcess } from '../core/engines/process.js';
 import { scannedPdf } from '../plugins/ocr/fixtures.js';
 import { ocrPlugins } from '../plugins/ocr/index.js';
+import { manyPagePdf } from '../plugins/pdf/testing/fixtures.js';
 import { redactPlugins } from '../plugins/redact/index.js';
 import { convertAndDownload, startServer, submitConvert, type TestServer } from './helpers.js';
 
@@ -97,6 +98,21 @@ describe('redact over HTTP', () => {
     expect(stdout).toContain('Write to');
     expect(stdout.toLowerCase()).not.toMatch(/jane|example|doe@/);
   }, 240_000);
+
+  it('refuses a PDF of 2,001 pages at submit, naming the page limit', async () => {
+    const key = await server.createKey('pro');
+    const data = Buffer.from(await manyPagePdf(2001));
+    const { status, body } = await submitConvert(
+      server.url,
+      key,
+      { name: 'pages.pdf', data },
+      { to: 'pdf', op: 'redact', redact: '{"patterns":["email"]}' },
+    );
+    expect(status).toBe(400);
+    expect(body.error).toBe(
+      "op 'redact' takes at most 2,000 pages per job; pages.pdf has 2,001 pages: split it first (op split-pdf)",
+    );
+  });
 
   it('refuses a missing or empty spec before any credit is spent', async () => {
     const key = await server.createKey('pro');

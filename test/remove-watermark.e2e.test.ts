@@ -17,7 +17,7 @@ import {
   qdfText,
   rawText,
   watermarkedPdf,
-} from '../plugins/pdf/shared/watermark.fixture.js';
+} from '../plugins/pdf/testing/watermark.js';
 import { convertAndDownload, startServer, type TestServer } from './helpers.js';
 
 describe('remove-watermark over HTTP', () => {

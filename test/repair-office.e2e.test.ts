@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { officePlugins } from '../plugins/office/index.js';
-import { DOC_PARAGRAPHS, damage, libreOfficeText, makeDocx } from '../plugins/office/repair.fixture.js';
+import { DOC_PARAGRAPHS, damage, libreOfficeText, makeDocx } from '../plugins/office/testing/repair.js';
 import { convertAndDownload, startServer, submitConvert, type TestServer } from './helpers.js';
 
 describe('repair-office over HTTP', () => {

@@ -14,7 +14,7 @@ import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import { imagePlugins } from '../plugins/image/index.js';
 import pdfToMarkdownPlugin from '../plugins/markdown/index.js';
 import { pdfPlugins } from '../plugins/pdf/index.js';
-import { pageCount, pageTexts, PdfFixtures } from '../plugins/pdf/shared/fixtures.js';
+import { pageCount, pageTexts, PdfFixtures } from '../plugins/pdf/testing/fixtures.js';
 import { authHeaders, download, getJson, startServer, waitForJob, type TestServer } from './helpers.js';
 
 async function post(url: string, key: string, fields: Array<[string, string]>) {

@@ -20,6 +20,36 @@ export interface PdfWriteOptions {
   settings: '/screen' | '/ebook' | '/printer' | '/prepress';
   /** The failure message's summary. */
   summary: string;
+  /** Overrides the profile's image settings: colour and grey images downsampled to `dpi`, JPEG at `qFactor`. */
+  images?: PdfWriteImages;
+}
+
+export interface PdfWriteImages {
+  /** Target resolution of colour and grey images (those above it are downsampled, bicubic). */
+  dpi: number;
+  /** pdfwrite's JPEG QFactor: 0.1 is near lossless, 1 about IJG quality 50, 5 very coarse. */
+  qFactor: number;
+}
+
+/** pdfwrite arguments for explicit image settings; the PostScript part sets the JPEG quality tables. */
+function imageArguments({ dpi, qFactor }: PdfWriteImages): string[] {
+  const resolution = Math.round(dpi);
+  const jpeg = `<< /QFactor ${qFactor.toFixed(2)} /Blend 1 /HSamples [2 1 1 2] /VSamples [2 1 1 2] >>`;
+  return [
+    '-dDownsampleColorImages=true',
+    '-dDownsampleGrayImages=true',
+    '-dColorImageDownsampleType=/Bicubic',
+    '-dGrayImageDownsampleType=/Bicubic',
+    `-dColorImageResolution=${resolution}`,
+    `-dGrayImageResolution=${resolution}`,
+    // Downsample whatever is above the target, not only what is 1.5 times above it (the default).
+    '-dColorImageDownsampleThreshold=1.0',
+    '-dGrayImageDownsampleThreshold=1.0',
+    '-c',
+    `<< /ColorACSImageDict ${jpeg} /GrayACSImageDict ${jpeg} ` +
+      `/ColorImageDict ${jpeg} /GrayImageDict ${jpeg} >> setdistillerparams`,
+    '-f',
+  ];
 }
 
 /** Rewrite `input` as `output` through pdfwrite with a settings profile; pages keep their orientation. */
@@ -27,7 +57,7 @@ export async function pdfWrite(
   input: string,
   output: string,
   ctx: EngineContext,
-  { settings, summary }: PdfWriteOptions,
+  { settings, summary, images }: PdfWriteOptions,
 ): Promise<void> {
   const args = [
     '-q',
@@ -40,6 +70,7 @@ export async function pdfWrite(
     '-dAutoRotatePages=/None',
     // '%' in an output name is a page-number template to ghostscript.
     `-sOutputFile=${output.replaceAll('%', '%%')}`,
+    ...(images ? imageArguments(images) : []),
     input,
   ];
   try {

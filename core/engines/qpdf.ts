@@ -90,6 +90,17 @@ export async function openPdf(
   return pages;
 }
 
+/**
+ * A `limits.work` measure for PDF inputs: the page count, within the measure's own deadline. An
+ * encrypted or unreadable file throws, so acceptance leaves it to the run (and its messages).
+ */
+export function measurePdfPages(
+  input: { path: string },
+  { signal, timeoutMs, workDir }: { signal: AbortSignal; timeoutMs: number; workDir: string },
+): Promise<number> {
+  return openPdf(input.path, { signal, workDir, remainingMs: () => timeoutMs });
+}
+
 /** Whether the PDF is encrypted at all (also true for owner-password-only restrictions). */
 export async function isEncrypted(file: string, ctx: QpdfContext): Promise<boolean> {
   try {

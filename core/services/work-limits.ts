@@ -42,7 +42,9 @@ export function checkWork(plugin: Plugin, operation: string, measured: number | 
   throw badRequest(
     `${operation} takes at most ${describeAmount(work.max, work.unit)} per job; ${what} has ${describeAmount(measured, work.unit)}` +
       (work.unit === 'pages'
-        ? ': split it first (op split-pdf)'
+        ? plugin.inputs.includes('pdf')
+          ? ': split it first (op split-pdf)'
+          : ': split it into smaller documents first'
         : work.unit === 'seconds'
           ? ': cut it first (op trim-media)'
           : ': scale it down first'),

@@ -1,8 +1,9 @@
 /** The shape of most PDF ops: open one PDF (refusing encrypted or unreadable input), write one PDF. */
 import path from 'node:path';
 import { singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
-import { openPdf } from '../../../core/engines/qpdf.js';
-import { outputDir } from './run.js';
+import { openPdf, runQpdf } from '../../../core/engines/qpdf.js';
+import { outputDir } from './output.js';
+import { compactRanges } from './page-ranges.js';
 
 export interface OpenedInput {
   input: PluginInput;
@@ -26,4 +27,13 @@ export async function transformPdf(
   await write({ input, pages, output });
   ctx.progress(100);
   return { path: output, format: 'pdf' };
+}
+
+/** Write the input's `keep` pages (sorted, distinct) to the output, keeping the document-level parts. */
+export async function keepPages(
+  { input, output }: OpenedInput,
+  keep: readonly number[],
+  ctx: RunContext,
+): Promise<void> {
+  await runQpdf({ inputFile: input.path, outputFile: output, pages: [{ file: '.', range: compactRanges(keep) }] }, ctx);
 }

@@ -1,0 +1,4 @@
+import { z } from 'zod';
+import { pdfaOption } from '../../../core/engines/pdfa.js';
+
+export const officeConvertOptions = z.object({ pdfa: pdfaOption.optional() });
