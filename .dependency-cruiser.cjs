@@ -35,6 +35,7 @@ const TESTS = [
   '(^|/)fixtures(/|\\.ts$)',
   '\\.fixture\\.ts$',
   '(^|/)test-[^/]+\\.ts$',
+  '(^|/)testing/',
   '^core/(store|blobs)/contract(\\.ts$|/)',
   '^core/store/mongo/testing\\.ts$',
   '^core/queue/sqlite-backend/conformance\\.ts$',

@@ -29,7 +29,7 @@ import type {
 } from '../schema/index.js';
 import { createTransmuteClient, type TransmuteClient } from '../apps/server/trpc/client.js';
 import type { AppRouter } from '../apps/server/trpc/router.js';
-import { SpeechFixtures } from '../plugins/transcribe/fixtures.js';
+import { SpeechFixtures } from '../plugins/transcribe/testing/fixtures.js';
 import { SLOW_TEXT_PLUGIN, authHeaders, getJson, startServer, type TestServer } from './helpers.js';
 
 type Outputs = inferRouterOutputs<AppRouter>;
