@@ -54,13 +54,13 @@ const MONTH_WORDS: string[][] = [
   ['december', 'dec', 'dezember', 'dez', 'décembre', 'déc', 'diciembre', 'dic', 'dicembre', 'dezembro'],
 ];
 const MONTH_NUMBER = new Map<string, number>();
-MONTH_WORDS.forEach((words, index) => words.forEach((word) => MONTH_NUMBER.set(fold(word), index + 1)));
+for (const [index, words] of MONTH_WORDS.entries()) for (const word of words) MONTH_NUMBER.set(fold(word), index + 1);
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const alternation = (words: Iterable<string>) =>
   [...new Set([...words].flatMap((word) => [word, fold(word)]))]
     .sort((a, b) => b.length - a.length)
-    .map(escape)
+    .map(escapeRegExp)
     .join('|');
 
 const MONTH_NAME = String.raw`(?<![\p{L}])(?:${alternation(MONTH_WORDS.flat())})\.?`;
@@ -109,8 +109,8 @@ const PRESENT_WORDS = [
   'actual',
 ];
 const OPEN_END = String.raw`(?:${alternation(PRESENT_WORDS)})(?![\p{L}])`;
-const SINCE = String.raw`(?:since|from|seit|ab|depuis|desde|sinds|vanaf|dal|dall'|da)`;
-const TO = String.raw`(?:-|–|—|‒|to|until|till|bis|à|au|a|al|tot|até|ao|hasta|fino al)`;
+const SINCE = "(?:since|from|seit|ab|depuis|desde|sinds|vanaf|dal|dall'|da)";
+const TO = '(?:-|–|—|‒|to|until|till|bis|à|au|a|al|tot|até|ao|hasta|fino al)';
 
 const DATE_RANGE = new RegExp(
   String.raw`(?<![\d/.\p{L}])(?:(?:${SINCE})\s+)?(${POINT})\s*${TO}\s*(${POINT}|${OPEN_END})(?![\d/])|(?<![\p{L}])${SINCE}\s+(${POINT})(?![\d/]|\s*${TO}\s*\d)`,

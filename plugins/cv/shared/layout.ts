@@ -154,7 +154,7 @@ export async function positionedText(pdf: string, signal: AbortSignal, maxPages 
       for (const raw of content.items) {
         const item = raw as TextItem;
         if (!('str' in item) || !item.str.trim()) continue;
-        const [a, b, c, d, e, f] = item.transform as number[];
+        const [, b, c, d, e, f] = item.transform as number[];
         // Upright text only; rotated margin notes keep pdftotext's order.
         if (Math.abs(b!) > 0.01 || Math.abs(c!) > 0.01) continue;
         items.push({

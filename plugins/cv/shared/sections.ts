@@ -34,8 +34,9 @@ export const headingKey = (label: string) =>
     .replace(/\s*:$/, '')
     .replace(/\s+/g, ' ')
     .trim();
-const register = (kind: SectionKind, labels: string[]) =>
-  labels.forEach((label) => (HEADINGS[headingKey(label)] = kind));
+const register = (kind: SectionKind, labels: string[]) => {
+  for (const label of labels) HEADINGS[headingKey(label)] = kind;
+};
 // English, German, French, Spanish, Dutch, Italian, Portuguese.
 register('experience', [
   'experience',

@@ -111,7 +111,7 @@ async function textPdf(lines: readonly string[]): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([595, 842]);
-  lines.forEach((line, index) => page.drawText(line, { x: 50, y: 790 - index * 18, size: 11, font }));
+  for (const [index, line] of lines.entries()) page.drawText(line, { x: 50, y: 790 - index * 18, size: 11, font });
   return doc.save();
 }
 

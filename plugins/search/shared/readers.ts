@@ -160,7 +160,7 @@ export const readImage: Reader = async (input, collector, ctx) => {
   // A damaged image is a PluginError (the row's error); missing language data fails the run.
   const text = await recognizeText(input.path, ctx);
   const lines = text.split('\n').filter((line) => /\S/.test(line));
-  lines.forEach((line, index) => collector.search(`line ${index + 1}`, line));
+  for (const [index, line] of lines.entries()) collector.search(`line ${index + 1}`, line);
 };
 
 /** How each searchable format is read; its row's `kind` is in formats.ts. */

@@ -75,7 +75,7 @@ export async function writeTestWhisperModel(
   };
   const ints = (...values: number[]) => {
     const b = Buffer.alloc(4 * values.length);
-    values.forEach((v, i) => b.writeInt32LE(v, 4 * i));
+    for (const [i, v] of values.entries()) b.writeInt32LE(v, 4 * i);
     return b;
   };
   const floats = (values: ArrayLike<number>) => {

@@ -114,9 +114,8 @@ function convert(
         ...[...flow.tables, ...tables].map((table) => ({ top: table.top, table })),
       ];
       ordered.sort((a, b) => a.top - b.top);
-      ordered.forEach((item, i) =>
-        items.push(i === 0 && flow.columnBreak && 'line' in item ? { line: item.line, columnBreak: true } : item),
-      );
+      for (const [i, item] of ordered.entries())
+        items.push(i === 0 && flow.columnBreak && 'line' in item ? { line: item.line, columnBreak: true } : item);
     }
     return { page: layout.number, items };
   });

@@ -114,15 +114,15 @@ function attachScripts(runs: readonly TextRun[]): TextRun[] {
     const note = opening.get(run);
     if (note) return { ...run, text: `[^${text}]: `, baseline: note.baseline, size: note.size, bold: note.bold };
     if (!isCandidate(run) || !/[^\s\u200b-\u200f\u2060\ufeff]/u.test(text)) return run;
-    let shift: Shift;
     const before = near(run).find(
       (r) =>
         r !== run &&
         r.size > run.size &&
         Math.abs(run.x0 - r.x1) <= SCRIPT_GAP * r.size &&
         r.x0 < run.x0 &&
-        (shift = shiftBeside(run, r)) !== undefined,
+        shiftBeside(run, r) !== undefined,
     );
+    const shift = before && shiftBeside(run, before);
     if (!before || !shift) return run;
     // Kerned back into the letter before it (the A of LaTeX, the E of TeX): part of a logo, not a script.
     if (run.x0 < before.x1 - 0.1 * before.size)

@@ -123,15 +123,21 @@ function isVertical(rule: Rule): boolean {
   return rule.x0 === rule.x1;
 }
 
+/** The root of `i` in a union-find forest, shortening the path on the way. */
+function unionRoot(parent: number[], i: number): number {
+  if (parent[i] !== i) parent[i] = unionRoot(parent, parent[i]!);
+  return parent[i]!;
+}
+
 /** Connected groups of rules under `linked` (union-find), in a stable order. */
 function clusters(rules: readonly Rule[], linked: (a: Rule, b: Rule) => boolean): Rule[][] {
   const parent = rules.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const find = (i: number) => unionRoot(parent, i);
   for (let i = 0; i < rules.length; i++) {
     for (let j = i + 1; j < rules.length; j++) if (linked(rules[i]!, rules[j]!)) parent[find(j)] = find(i);
   }
   const groups = new Map<number, Rule[]>();
-  rules.forEach((rule, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), rule]));
+  for (const [i, rule] of rules.entries()) groups.set(find(i), [...(groups.get(find(i)) ?? []), rule]);
   return [...groups.values()];
 }
 
@@ -194,7 +200,7 @@ function gridTable(
     );
   const { rows: ys, columns: xs } = region;
   const parent = Array.from({ length: rowCount * columnCount }, (_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const find = (i: number) => unionRoot(parent, i);
   const join = (a: number, b: number) => {
     const [ra, rb] = [find(a), find(b)];
     if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb); // the root is the top-left cell
@@ -285,7 +291,8 @@ function rowsFromLines(lines: readonly Line[], columns: readonly Interval[]): st
       cells[column] = joinText(cells[column]!, segment.text);
     }
     const previous = rows[rows.length - 1];
-    if (previous && cells[0] === '') cells.forEach((cell, c) => (previous[c] = joinText(previous[c]!, cell)));
+    if (previous && cells[0] === '')
+      for (const [c, cell] of cells.entries()) previous[c] = joinText(previous[c]!, cell);
     else rows.push(cells);
   }
   return rows;
