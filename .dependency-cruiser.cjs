@@ -36,6 +36,7 @@ const TESTS = [
   '(^|/)testing/',
   '\\.fixture\\.ts$',
   '(^|/)test-[^/]+\\.ts$',
+  '(^|/)testing/',
   '^core/(store|blobs)/contract(\\.ts$|/)',
   '^core/store/mongo/testing\\.ts$',
   '^core/queue/sqlite-backend/conformance\\.ts$',

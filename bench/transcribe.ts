@@ -34,8 +34,8 @@ import { isFileResult } from '../core/contract/index.js';
 import { runPlugin } from '../core/contract/testing.js';
 import { runProcess } from '../core/engines/process.js';
 import { configureWhisperModel, identifyWhisperModel } from '../core/engines/whisper.js';
-import { LIBRIVOX_DIR, libriVoxClips, wordErrorRate } from '../plugins/transcribe/fixtures.js';
-import { transcribePlugin } from '../plugins/transcribe/index.js';
+import { LIBRIVOX_DIR, libriVoxClips, wordErrorRate } from '../plugins/transcribe/testing/fixtures.js';
+import { transcribePlugin } from '../plugins/transcribe/transcribe/index.js';
 import type { FormatId } from '../schema/index.js';
 
 const JFK_TEXT =

@@ -4,7 +4,7 @@ import type { Plugin } from '../core/contract/index.js';
 import { cvPlugins } from './cv/index.js';
 import { dataPlugins } from './data/index.js';
 import { imagePlugins } from './image/index.js';
-import pdfToMarkdown, { pdfToDocxPlugin } from './markdown/index.js';
+import { markdownPlugins } from './markdown/index.js';
 import { mediaPlugins } from './media/index.js';
 import { ocrPlugins } from './ocr/index.js';
 import { officePlugins } from './office/index.js';
@@ -19,8 +19,7 @@ export const standardPlugins: Plugin[] = [
   ...imagePlugins,
   ...mediaPlugins,
   ...pdfPlugins,
-  pdfToMarkdown,
-  pdfToDocxPlugin,
+  ...markdownPlugins,
   ...searchPlugins,
   ...cvPlugins,
   ...dataPlugins,

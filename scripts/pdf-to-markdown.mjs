@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Starts the pdf-to-markdown CLI (plugins/markdown/cli.ts) compiled to one ES module in .build/,
- * so a small PDF is converted in well under a second: starting tsx and compiling the sources on
+ * Starts the pdf-to-markdown CLI (plugins/markdown/pdf-to-markdown/cli.ts) compiled to one ES module in
+ * .build/, so a small PDF is converted in well under a second: starting tsx and compiling the sources on
  * every run cost more than the conversion. The build (esbuild, which tsx ships, about 0.1 s) is
  * redone whenever a source it was made from is newer than it, so an edit never runs stale code.
  */
@@ -25,7 +25,7 @@ if (stale()) {
   const { buildSync } = await import('esbuild');
   const { metafile } = buildSync({
     absWorkingDir: root,
-    entryPoints: ['plugins/markdown/cli.ts'],
+    entryPoints: ['plugins/markdown/pdf-to-markdown/cli.ts'],
     // Built aside and renamed into place: two runs starting at once never load a half-written file.
     outfile: `${out}.${process.pid}.mjs`,
     bundle: true,

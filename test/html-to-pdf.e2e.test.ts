@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runProcess } from '../core/engines/process.js';
 import { webPlugins } from '../plugins/web/index.js';
-import { invoiceZip, zipOf } from '../plugins/web/invoice.fixture.js';
+import { invoiceZip, zipOf } from '../plugins/web/testing/invoice.js';
 import { convertAndDownload, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
 
 const pdftotext = async (file: string) =>

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
-import markdownPlugin from '../plugins/markdown/index.js';
+import { pdfToMarkdownPlugin as markdownPlugin } from '../plugins/markdown/pdf-to-markdown/index.js';
 import { scannedPdf } from '../plugins/ocr/fixtures.js';
 import { authHeaders, getJson, startServer, type TestServer } from './helpers.js';
 

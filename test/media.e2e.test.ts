@@ -13,7 +13,7 @@ import {
   integratedLoudness,
   probeFile,
   type FixtureName,
-} from '../plugins/media/shared/fixtures.js';
+} from '../plugins/media/testing/fixtures.js';
 import { AUDIO_TARGETS, VIDEO_TARGETS } from '../plugins/media/shared/formats.js';
 import { FORMATS } from '../schema/index.js';
 import { convertAndDownload, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';

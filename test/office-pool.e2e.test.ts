@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OfficePoolStatus } from '../core/engines/execution/libreoffice-pool.js';
 import { runProcess } from '../core/engines/process.js';
-import { FULL_CV_ROW, CvFixtures } from '../plugins/cv/fixtures.js';
+import { FULL_CV_ROW, CvFixtures } from '../plugins/cv/testing/fixtures.js';
 import { cvPlugins } from '../plugins/cv/index.js';
 import { officePlugins } from '../plugins/office/index.js';
 import {

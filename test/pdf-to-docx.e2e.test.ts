@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfToDocxPlugin } from '../plugins/markdown/index.js';
-import { HEADINGS, PARAGRAPHS, TABLE, readDocx, reportPdf } from '../plugins/markdown/docx.fixture.js';
+import { pdfToDocxPlugin } from '../plugins/markdown/pdf-to-docx/index.js';
+import { HEADINGS, PARAGRAPHS, TABLE, readDocx, reportPdf } from '../plugins/markdown/testing/docx.js';
 import { convertAndDownload, startServer, submitConvert, type TestServer } from './helpers.js';
 
 describe('PDF to DOCX over HTTP', () => {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import { runProcess } from '../core/engines/process.js';
 import { imagePlugins } from '../plugins/image/index.js';
-import pdfToMarkdownPlugin from '../plugins/markdown/index.js';
+import { pdfToMarkdownPlugin } from '../plugins/markdown/pdf-to-markdown/index.js';
 import { officePlugins } from '../plugins/office/index.js';
 import { pdfPlugins } from '../plugins/pdf/index.js';
 import { authHeaders, download, getJson, startServer, waitForJob, type TestServer } from './helpers.js';

@@ -15,9 +15,9 @@ import {
   libriVoxClips,
   withPinkNoise,
   wordErrorRate,
-} from '../plugins/transcribe/fixtures.js';
-import { TRANSCRIBE_CREDIT_WEIGHT } from '../plugins/transcribe/index.js';
-import { expectTimedSegments } from '../plugins/transcribe/test-transcript.js';
+} from '../plugins/transcribe/testing/fixtures.js';
+import { TRANSCRIBE_CREDIT_WEIGHT } from '../plugins/transcribe/transcribe/index.js';
+import { expectTimedSegments } from '../plugins/transcribe/testing/transcript.js';
 import { authHeaders, getJson, startServer, type TestServer } from './helpers.js';
 import { submitTranscription, waitForTranscription } from './transcribe-http.js';
 

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import { imagePlugins } from '../plugins/image/index.js';
-import pdfToMarkdownPlugin from '../plugins/markdown/index.js';
+import { pdfToMarkdownPlugin } from '../plugins/markdown/pdf-to-markdown/index.js';
 import { pdfPlugins } from '../plugins/pdf/index.js';
 import { pageCount, pageTexts, PdfFixtures } from '../plugins/pdf/testing/fixtures.js';
 import { authHeaders, download, getJson, startServer, waitForJob, type TestServer } from './helpers.js';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isFileResult } from '../../core/contract/index.js';
 import { runPlugin } from '../../core/contract/testing.js';
-import { parseCvPlugin } from '../../plugins/cv/index.js';
+import { parseCvPlugin } from '../../plugins/cv/parse-cv/index.js';
 import { FILES_DIR, TRUTH_FILE } from './corpus/generate.js';
 import { SECOND_FILES_DIR, SECOND_TRUTH_FILE } from './second/generate.js';
 import { yearsOn, type CvTruth, type Month } from './corpus/model.js';

@@ -3,10 +3,10 @@
  * digits, token F1 for name / title / employer / location, set F1 for skills, years within
  * ±1, LinkedIn exact. `right` is the stricter yes/no used to check that confidences are honest.
  */
-import type { CvField as Field, CvRow as Row } from '../../plugins/cv/index.js';
+import type { CvField as Field, CvRow as Row } from '../../plugins/cv/shared/parse.js';
 import { yearsOn, type CvTruth, type Month } from './corpus/model.js';
 
-export { CV_FIELDS as FIELDS, type CvField as Field, type CvRow as Row } from '../../plugins/cv/index.js';
+export { CV_FIELDS as FIELDS, type CvField as Field, type CvRow as Row } from '../../plugins/cv/shared/parse.js';
 
 export interface FieldScore {
   field: Field;

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { pdfToMarkdown } from '../../plugins/markdown/engine/index.js';
+import { pdfToMarkdown } from '../../plugins/markdown/shared/engine/index.js';
 import { CORPUS_DIR, type TruthMeta } from './corpus/generate.js';
 import { LAYOUTS_DIR } from './layouts/generate.js';
 import { f1, scoreDocument, type Counts, type DocumentScore } from './score.js';

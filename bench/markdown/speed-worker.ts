@@ -4,7 +4,7 @@
  * {pages, cpuSeconds}.
  */
 import { readFileSync } from 'node:fs';
-import { pdfToMarkdown } from '../../plugins/markdown/engine/index.js';
+import { pdfToMarkdown } from '../../plugins/markdown/shared/engine/index.js';
 
 const [passes = '1', ...files] = process.argv.slice(2);
 const pdfs = files.map((file) => new Uint8Array(readFileSync(file)));

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromiumCommand } from '../../core/engines/chromium.js';
 import { runProcess } from '../../core/engines/process.js';
-import { invoiceFiles, zipOf } from '../../plugins/web/invoice.fixture.js';
+import { invoiceFiles, zipOf } from '../../plugins/web/testing/invoice.js';
 import { closedLoop, convertTimed, type ConvertTiming } from '../lib/client.js';
 import { ratioOf, type BenchRow, type Measurement } from '../lib/results.js';
 import { startBenchServer } from '../lib/server.js';

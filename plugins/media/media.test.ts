@@ -8,7 +8,7 @@ import { audioConvertPlugin } from './audio-convert/index.js';
 import { mediaCleanMetadataPlugin } from './clean-metadata/index.js';
 import { mediaPlugins } from './index.js';
 import { normalizeAudioPlugin } from './normalize-audio/index.js';
-import { FixtureSet, type FixtureName } from './shared/fixtures.js';
+import { FixtureSet, type FixtureName } from './testing/fixtures.js';
 import { trimMediaPlugin } from './trim-media/index.js';
 import { videoConvertPlugin } from './video-convert/index.js';
 

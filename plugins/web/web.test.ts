@@ -7,7 +7,7 @@ import { pluginConformanceSuite, runPlugin } from '../../core/contract/testing.j
 import { closeChromiumPool } from '../../core/engines/chromium.js';
 import { runProcess } from '../../core/engines/process.js';
 import { htmlToPdfPlugin } from './html-to-pdf/index.js';
-import { invoiceZip, zipOf } from './invoice.fixture.js';
+import { invoiceZip, zipOf } from './testing/invoice.js';
 import { markdownDocument } from './md-to-pdf/run.js';
 import { mdToPdfPlugin } from './md-to-pdf/index.js';
 import { parseWaitFor } from './shared/options.js';

@@ -3,7 +3,7 @@ import { buildSchema, validateSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { Registry } from '../../../core/registry/index.js';
 import { standardPlugins } from '../../../plugins/index.js';
-import pdfToMarkdownPlugin from '../../../plugins/markdown/index.js';
+import { pdfToMarkdownPlugin } from '../../../plugins/markdown/pdf-to-markdown/index.js';
 import { printGraphQLSchema } from './schema.js';
 
 describe('GraphQL schema', () => {

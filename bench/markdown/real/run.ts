@@ -12,7 +12,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { pdfToMarkdown } from '../../../plugins/markdown/engine/index.js';
+import { pdfToMarkdown } from '../../../plugins/markdown/shared/engine/index.js';
 import { f1 } from '../score.js';
 import { loadRealCorpus, realCacheDir, type RealPdf } from './corpus.js';
 import { scoreReal, type RealScore } from './score.js';

@@ -4,11 +4,11 @@
  */
 import { definePlugin } from '../../../core/contract/index.js';
 import { AUDIO_INPUTS, AUDIO_TARGETS, MAIN_VIDEO_FORMATS, isAudioTarget } from '../shared/formats.js';
-import { MEDIA_ENGINES, mediaLimits } from '../shared/media.js';
+import { mediaFamily, mediaLimits } from '../shared/family.js';
 import { audioConvertOptions } from './options.js';
-import { convertAudio } from './run.js';
 
 export const audioConvertPlugin = definePlugin({
+  ...mediaFamily,
   id: 'audio-convert',
   kind: 'convert',
   title: 'Audio conversion',
@@ -16,13 +16,10 @@ export const audioConvertPlugin = definePlugin({
   outputs: AUDIO_TARGETS,
   options: audioConvertOptions,
   plan: 'free',
-  // What it links: fluent-ffmpeg (MIT); ffmpeg itself is declared by its engine.
-  licenses: ['MIT'],
-  engines: MEDIA_ENGINES,
   limits: mediaLimits(10, 2),
-  run(inputs, _options, ctx) {
+  async run(inputs, _options, ctx) {
     // The registry routes only the listed outputs here.
     if (!isAudioTarget(ctx.target)) throw new Error(`audio-convert cannot produce ${ctx.target}`);
-    return convertAudio(inputs, ctx, ctx.target);
+    return (await import('./run.js')).convertAudio(inputs, ctx, ctx.target);
   },
 });

@@ -1,11 +1,11 @@
 import { definePlugin } from '../../../core/contract/index.js';
 import { MEDIA_INPUTS } from '../shared/formats.js';
-import { MEDIA_ENGINES, mediaLimits } from '../shared/media.js';
+import { mediaFamily } from '../shared/family.js';
 import { cleanMetadataOptions } from './options.js';
-import { cleanMetadata } from './run.js';
 
 /** clean-metadata for audio and video; images, PDF and Office are other families' plugins for the same op. */
 export const mediaCleanMetadataPlugin = definePlugin({
+  ...mediaFamily,
   id: 'media-clean-metadata',
   kind: 'tool',
   op: 'clean-metadata',
@@ -13,9 +13,5 @@ export const mediaCleanMetadataPlugin = definePlugin({
   inputs: MEDIA_INPUTS,
   options: cleanMetadataOptions,
   plan: 'pro',
-  // What it links: fluent-ffmpeg (MIT); ffmpeg itself is declared by its engine.
-  licenses: ['MIT'],
-  engines: MEDIA_ENGINES,
-  limits: mediaLimits(2, 2),
-  run: (inputs, _options, ctx) => cleanMetadata(inputs, ctx),
+  run: async (inputs, _options, ctx) => (await import('./run.js')).cleanMetadata(inputs, ctx),
 });

@@ -1,10 +1,10 @@
 import { definePlugin } from '../../../core/contract/index.js';
 import { MAIN_VIDEO_FORMATS } from '../shared/formats.js';
-import { MEDIA_ENGINES, mediaLimits } from '../shared/media.js';
+import { mediaFamily } from '../shared/family.js';
 import { muteVideoOptions } from './options.js';
-import { muteVideo } from './run.js';
 
 export const muteVideoPlugin = definePlugin({
+  ...mediaFamily,
   id: 'mute-video',
   kind: 'tool',
   op: 'mute-video',
@@ -12,9 +12,5 @@ export const muteVideoPlugin = definePlugin({
   inputs: MAIN_VIDEO_FORMATS,
   options: muteVideoOptions,
   plan: 'pro',
-  // What it links: fluent-ffmpeg (MIT); ffmpeg itself is declared by its engine.
-  licenses: ['MIT'],
-  engines: MEDIA_ENGINES,
-  limits: mediaLimits(2, 2),
-  run: (inputs, _options, ctx) => muteVideo(inputs, ctx),
+  run: async (inputs, _options, ctx) => (await import('./run.js')).muteVideo(inputs, ctx),
 });

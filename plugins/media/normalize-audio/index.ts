@@ -1,10 +1,10 @@
 import { definePlugin } from '../../../core/contract/index.js';
 import { AUDIO_WRITABLE } from '../shared/encoders.js';
-import { MEDIA_ENGINES, mediaLimits } from '../shared/media.js';
+import { mediaFamily, mediaLimits } from '../shared/family.js';
 import { normalizeAudioOptions } from './options.js';
-import { normalizeAudio } from './run.js';
 
 export const normalizeAudioPlugin = definePlugin({
+  ...mediaFamily,
   id: 'normalize-audio',
   kind: 'tool',
   op: 'normalize-audio',
@@ -13,9 +13,6 @@ export const normalizeAudioPlugin = definePlugin({
   inputs: AUDIO_WRITABLE,
   options: normalizeAudioOptions,
   plan: 'pro',
-  // What it links: fluent-ffmpeg (MIT); ffmpeg itself is declared by its engine.
-  licenses: ['MIT'],
-  engines: MEDIA_ENGINES,
   limits: mediaLimits(20, 2),
-  run: (inputs, _options, ctx) => normalizeAudio(inputs, ctx),
+  run: async (inputs, _options, ctx) => (await import('./run.js')).normalizeAudio(inputs, ctx),
 });

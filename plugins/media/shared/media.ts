@@ -5,38 +5,20 @@
  */
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  PluginError,
-  scaledTimeout,
-  type PluginInput,
-  type PluginLimits,
-  type RunContext,
-  type WorkMeasure,
-} from '../../../core/contract/index.js';
-import {
-  FFMPEG,
-  FFPROBE,
-  ffmpegFailure,
-  probe,
-  runFfmpeg,
-  type MediaProbe,
-  type MediaStream,
-} from '../../../core/engines/ffmpeg.js';
+import { PluginError, type PluginInput, type RunContext } from '../../../core/contract/index.js';
+import { ffmpegFailure, probe, runFfmpeg, type MediaProbe, type MediaStream } from '../../../core/engines/ffmpeg.js';
 import { FORMATS, type FormatId } from '../../../schema/index.js';
 import type { Configure } from './encoders.js';
-
-export const MEDIA_ENGINES = [FFMPEG, FFPROBE] as const;
+import { DEADLINE_BASE_MS, PROBE_TIMEOUT_MS } from './family.js';
 
 /** Frames larger than 8K on either side are refused: nothing legitimate needs them, and they exhaust memory. */
 export const MAX_FRAME_SIDE = 8192;
-const PROBE_TIMEOUT_MS = 30_000;
 
 /**
  * Seconds of work one second of media may take, on top of DEADLINE_BASE_MS. Generous on a
  * 2-core machine: x264 veryfast runs 720p at about 4x real time, audio encoders at 100x and more.
  */
 export const WORK_RATE = { streamCopy: 0.1, audio: 0.5, video: 3 } as const;
-const DEADLINE_BASE_MS = 60_000;
 const HD_PIXELS = 1280 * 720;
 
 /** Video work scales with frame area above 720p (1080p costs 2.25x, 4K 9x). */
@@ -53,32 +35,6 @@ export function firstAudioStream(media: MediaProbe): MediaStream | undefined {
 export function mainVideoStream(media: MediaProbe): MediaStream | undefined {
   return media.streams.find((s) => s.type === 'video' && !s.attachedPicture);
 }
-
-/**
- * Manifest limits. The job timeout is known before probing, so it is a ceiling from the size
- * (a minute plus `secondsPerMegabyte`, at most 6 hours); the tight, duration-based deadline is
- * applied inside the run (MediaRun).
- */
-export function mediaLimits(secondsPerMegabyte: number, concurrency: number): PluginLimits {
-  return {
-    timeoutMs: scaledTimeout({ baseMs: DEADLINE_BASE_MS, perMbMs: secondsPerMegabyte * 1000, maxMs: 6 * 3600_000 }),
-    work: mediaWork,
-    concurrency,
-  };
-}
-
-/**
- * Media one job may carry (issue 27: bounded work), all inputs together: 4 hours, measured by
- * ffprobe at acceptance. The run's own deadline follows the duration it probes (MediaRun).
- */
-export const MAX_MEDIA_SECONDS = 4 * 3600;
-
-const mediaWork: WorkMeasure = {
-  unit: 'seconds',
-  max: MAX_MEDIA_SECONDS,
-  measure: async (input, { signal, timeoutMs }) =>
-    (await probe(input.path, { signal, timeoutMs: Math.min(timeoutMs, PROBE_TIMEOUT_MS) })).durationSec,
-};
 
 /** `-map` arguments selecting the streams that pass `keep`, in their original order. */
 export function mapStreams(media: MediaProbe, keep: (stream: MediaStream) => boolean): string[] {

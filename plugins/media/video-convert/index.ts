@@ -11,9 +11,8 @@ import {
   VIDEO_TARGETS,
   isVideoTarget,
 } from '../shared/formats.js';
-import { MEDIA_ENGINES, mediaLimits } from '../shared/media.js';
+import { mediaFamily, mediaLimits } from '../shared/family.js';
 import { videoConvertOptions } from './options.js';
-import { convertVideo } from './run.js';
 
 /** Whether `from` may become `to`: legacy containers reach only the main four. */
 function supportsVideoConversion(from: FormatId, to: FormatId): boolean {
@@ -24,6 +23,7 @@ function supportsVideoConversion(from: FormatId, to: FormatId): boolean {
 }
 
 export const videoConvertPlugin = definePlugin({
+  ...mediaFamily,
   id: 'video-convert',
   kind: 'convert',
   title: 'Video conversion',
@@ -32,14 +32,11 @@ export const videoConvertPlugin = definePlugin({
   supports: supportsVideoConversion,
   options: videoConvertOptions,
   plan: 'free',
-  // What it links: fluent-ffmpeg (MIT); ffmpeg itself is declared by its engine.
-  licenses: ['MIT'],
-  engines: MEDIA_ENGINES,
   // Encoders use every core: one video run at a time per worker.
   limits: mediaLimits(30, 1),
-  run(inputs, _options, ctx) {
+  async run(inputs, _options, ctx) {
     // The registry routes only the listed outputs here.
     if (!isVideoTarget(ctx.target)) throw new Error(`video-convert cannot produce ${ctx.target}`);
-    return convertVideo(inputs, ctx, ctx.target);
+    return (await import('./run.js')).convertVideo(inputs, ctx, ctx.target);
   },
 });

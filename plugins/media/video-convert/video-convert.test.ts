@@ -9,7 +9,7 @@ import {
   FixtureSet,
   probeFile,
   type FixtureName,
-} from '../shared/fixtures.js';
+} from '../testing/fixtures.js';
 import { GIF_FPS } from '../shared/encoders.js';
 import { LEGACY_VIDEO_FORMATS, VIDEO_INPUTS, VIDEO_TARGETS, type VideoTarget } from '../shared/formats.js';
 import { videoConvertPlugin } from './index.js';

@@ -1,9 +1,9 @@
 import { definePlugin } from '../../../core/contract/index.js';
-import { WEB_ENGINES, WEB_LICENSES, webLimits } from '../shared/render.js';
+import { webFamily } from '../shared/family.js';
 import { htmlToPdfOptions } from './options.js';
-import { htmlToPdf } from './run.js';
 
 export const htmlToPdfPlugin = definePlugin({
+  ...webFamily,
   id: 'html-to-pdf',
   kind: 'convert',
   title: 'HTML to PDF (Chromium)',
@@ -12,8 +12,5 @@ export const htmlToPdfPlugin = definePlugin({
   outputs: ['pdf'],
   options: htmlToPdfOptions,
   plan: 'free',
-  licenses: WEB_LICENSES,
-  engines: WEB_ENGINES,
-  limits: webLimits,
-  run: htmlToPdf,
+  run: async (inputs, options, ctx) => (await import('./run.js')).htmlToPdf(inputs, options, ctx),
 });

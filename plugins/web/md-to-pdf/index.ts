@@ -1,19 +1,17 @@
 import { definePlugin } from '../../../core/contract/index.js';
-import { pdfPageOptions } from '../shared/options.js';
-import { WEB_ENGINES, WEB_LICENSES, webLimits } from '../shared/render.js';
-import { mdToPdf } from './run.js';
+import { webFamily } from '../shared/family.js';
+import { mdToPdfOptions } from './options.js';
 
 export const mdToPdfPlugin = definePlugin({
+  ...webFamily,
   id: 'md-to-pdf',
   kind: 'convert',
   title: 'Markdown to PDF (Chromium)',
   inputs: ['md'],
   outputs: ['pdf'],
-  options: pdfPageOptions,
+  options: mdToPdfOptions,
   plan: 'free',
   // micromark and its GFM extension (MIT); playwright-core (Apache-2.0).
-  licenses: [...WEB_LICENSES, 'MIT'],
-  engines: WEB_ENGINES,
-  limits: webLimits,
-  run: mdToPdf,
+  licenses: [...webFamily.licenses, 'MIT'],
+  run: async (inputs, options, ctx) => (await import('./run.js')).mdToPdf(inputs, options, ctx),
 });

@@ -1,19 +1,7 @@
-/** What every web plugin shares: its engine, limits, and the call that prints a page to the run's output. */
+/** What every web plugin's run shares: the call that prints a page to the run's output. */
 import path from 'node:path';
-import type { PluginLimits, RunContext } from '../../../core/contract/index.js';
-import { CHROMIUM, renderPdf, type PageSource, type PdfRenderOptions } from '../../../core/engines/chromium.js';
-
-export const WEB_ENGINES = [CHROMIUM];
-/** What links: playwright-core (Apache-2.0); Chromium is declared by its engine. */
-export const WEB_LICENSES = ['Apache-2.0'];
-
-export const webLimits: PluginLimits = {
-  timeoutMs: 60_000,
-  concurrency: 2,
-  // Counted as the RSS of every Chromium process (renderers share most pages with the browser):
-  // a one-page document adds ~600 MB to that sum while using ~150 MB.
-  memoryMb: 2048,
-};
+import type { RunContext } from '../../../core/contract/index.js';
+import { renderPdf, type PageSource, type PdfRenderOptions } from '../../../core/engines/chromium.js';
 
 /** Print `source` to `<workDir>/<name>.pdf`, counting refused requests in the log. */
 export async function printToPdf(

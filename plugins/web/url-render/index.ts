@@ -1,9 +1,9 @@
 import { definePlugin } from '../../../core/contract/index.js';
-import { WEB_ENGINES, webLimits } from '../shared/render.js';
+import { webFamily } from '../shared/family.js';
 import { urlRenderOptions } from './options.js';
-import { urlRender } from './run.js';
 
 export const urlRenderPlugin = definePlugin({
+  ...webFamily,
   id: 'url-render',
   kind: 'convert',
   title: 'Web page to PDF or image (Chromium)',
@@ -14,7 +14,5 @@ export const urlRenderPlugin = definePlugin({
   plan: 'pro',
   // playwright-core (Apache-2.0); sharp (Apache-2.0) with libvips (LGPL-3.0-or-later) for WEBP.
   licenses: ['Apache-2.0', 'LGPL-3.0-or-later'],
-  engines: WEB_ENGINES,
-  limits: webLimits,
-  run: urlRender,
+  run: async (inputs, options, ctx) => (await import('./run.js')).urlRender(inputs, options, ctx),
 });

@@ -1,0 +1,28 @@
+/**
+ * PDF -> DOCX: an editable document rebuilt from the PDF's structure (headings, paragraphs,
+ * lists, tables) by the PDF -> Markdown engine, written as DOCX by pandoc (run.ts says how).
+ */
+import { definePlugin, scaledTimeout } from '../../../core/contract/index.js';
+import { PANDOC } from '../../../core/engines/pandoc.js';
+import { TESSERACT } from '../../../core/engines/tesseract.js';
+import { markdownFamily } from '../shared/family.js';
+import { pdfToDocxOptions } from './options.js';
+
+export const pdfToDocxPlugin = definePlugin({
+  ...markdownFamily,
+  id: 'pdf-to-docx',
+  kind: 'convert',
+  title: 'PDF to editable DOCX (structure: headings, paragraphs, lists, tables)',
+  inputs: ['pdf'],
+  outputs: ['docx'],
+  options: pdfToDocxOptions,
+  plan: 'free',
+  // pandoc writes the DOCX; tesseract OCRs scanned pages (English, the engine's default language).
+  engines: [PANDOC, TESSERACT],
+  // Text PDFs take a second or two; a scan is OCRed page by page (about a second a page on one core).
+  limits: {
+    ...markdownFamily.limits,
+    timeoutMs: scaledTimeout({ baseMs: 60_000, perMbMs: 20_000, maxMs: 30 * 60_000 }),
+  },
+  run: async (inputs, options, ctx) => (await import('./run.js')).pdfToDocx(inputs, options, ctx),
+});

@@ -1,0 +1,524 @@
+/**
+ * Table recovery. Ruled tables come from drawn rules: a grid of horizontal and vertical rules
+ * gives rows and columns directly; horizontal rules alone bound the table and its row bands,
+ * with columns read from text alignment. Borderless tables are runs of consecutive lines whose
+ * segments line up in columns. In every case a line whose first column is empty continues the
+ * row above it, so text wrapping inside a cell stays in one cell.
+ */
+import { ALIGNED, buildLines, joinText, splitAtColumns } from './lines.js';
+import type { Line, Rule, TextRun } from './types.js';
+
+/** Rules closer than this (points) are the same rule drawn in pieces, or touch. */
+const TOUCH = 2;
+const MIN_RULE_LENGTH = 8;
+/** Horizontal rules overlapping this share of the shorter one's length belong to one table. */
+const STACKED_OVERLAP = 0.8;
+/** Horizontal rules further apart than this (points) do not bound one table. */
+const MAX_RULE_GAP = 250;
+/** A borderless table's rows are at most this many line heights apart. */
+const MAX_ROW_GAP = 2.6;
+/** Aligned run starts need this many lines, and this share of the window, to count as a column. */
+const MIN_ALIGNED_LINES = 3;
+const ALIGNED_SHARE = 0.6;
+/** Average words per cell from which every column reading like prose means it is not a table. */
+const PROSE_WORDS_PER_CELL = 5;
+/** Leader dots or rules running to a page number: a contents line, not a table row. */
+export const LEADERS = /(?:\.\s?){4,}|…{2,}|(?:·\s?){4,}|_{4,}/;
+const PAGE_REFERENCE = /^(?:\d{1,4}|[ivxlc]{1,6})$/i;
+const SECTION_NUMBER = /^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)*\.?|[IVXLC]+\.?)(?:\s|$)/;
+/** Mathematical operators, arrows, logic, Greek and the mathematical alphabets: formulas and proof trees. */
+const MATH = /[=+−±×÷→←↔⇒⇐⇔⊢⊨∀∃∧∨¬⊥⊤∈∉⊂⊃⊆⊇∪∩∑∏∫√∞≤≥≠≈≡Γ∆ΔΘΛΞΠΣΦΨΩαβγδεζηθικλμνξπρστυφχψω\u{1D400}-\u{1D7FF}]|<su[bp]>/u;
+/** Share of a table's filled cells that may be formulas before it is read as mathematics, not a table. */
+const MAX_MATH_SHARE = 0.5;
+const LIST_MARKER_ONLY = /^(?:[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
+
+export interface Table {
+  rows: string[][];
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+  /** Where each column starts (x): a table continued on the next page keeps them. */
+  columns: number[];
+}
+
+interface Interval {
+  start: number;
+  end: number;
+}
+
+interface RuledRegion {
+  left: number;
+  right: number;
+  /** y of each horizontal rule, top to bottom. */
+  rows: number[];
+  /** x of each vertical rule, left to right; fewer than two when only horizontal rules are drawn. */
+  columns: number[];
+}
+
+/** Tables bounded by rules, and the runs left over for ordinary text. */
+export function extractRuledTables(
+  runs: readonly TextRun[],
+  rules: readonly Rule[],
+): { tables: Table[]; rest: TextRun[] } {
+  const tables: Table[] = [];
+  let rest = [...runs];
+  const pieces = rulePieces(rules);
+  for (const region of ruledRegions(rules)) {
+    const inside = rest.filter((run) => insideRegion(run, region));
+    const table = region.columns.length >= 2 ? gridTable(inside, region, pieces) : horizontalRuleTable(inside, region);
+    if (!table) continue;
+    tables.push(table);
+    const taken = new Set(inside);
+    rest = rest.filter((run) => !taken.has(run));
+  }
+  return { tables, rest };
+}
+
+function insideRegion(run: TextRun, region: RuledRegion): boolean {
+  const x = (run.x0 + run.x1) / 2;
+  const y = run.baseline - run.size / 3;
+  return (
+    x > region.left - TOUCH &&
+    x < region.right + TOUCH &&
+    y > region.rows[0]! - TOUCH &&
+    y < region.rows[region.rows.length - 1]! + TOUCH
+  );
+}
+
+/** Rules joined where drawn in touching pieces: a gap left in a grid line is a merged cell. */
+function rulePieces(rules: readonly Rule[]): { horizontals: Rule[]; verticals: Rule[] } {
+  return {
+    horizontals: mergeCollinear(
+      rules.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= MIN_RULE_LENGTH),
+      'horizontal',
+    ),
+    verticals: mergeCollinear(
+      rules.filter((r) => r.x0 === r.x1 && r.y1 - r.y0 >= MIN_RULE_LENGTH),
+      'vertical',
+    ),
+  };
+}
+
+function ruledRegions(rules: readonly Rule[]): RuledRegion[] {
+  const { horizontals, verticals } = rulePieces(rules);
+  // Grids first (rules that cross), then stacks of horizontal rules no vertical touches.
+  const grids = clusters([...horizontals, ...verticals], crosses).filter((c) => c.some(isVertical));
+  const inGrid = new Set(grids.flat());
+  const stacks = clusters(
+    horizontals.filter((h) => !inGrid.has(h)),
+    stacked,
+  );
+  return [...grids, ...stacks].flatMap((cluster) => {
+    const rows = distinct(cluster.filter((r) => !isVertical(r)).map((r) => r.y0));
+    const columns = distinct(cluster.filter(isVertical).map((r) => r.x0));
+    if (rows.length < 2) return [];
+    return [
+      { left: Math.min(...cluster.map((r) => r.x0)), right: Math.max(...cluster.map((r) => r.x1)), rows, columns },
+    ];
+  });
+}
+
+function isVertical(rule: Rule): boolean {
+  return rule.x0 === rule.x1;
+}
+
+/** The root of `i` in a union-find forest, shortening the path on the way. */
+function unionRoot(parent: number[], i: number): number {
+  if (parent[i] !== i) parent[i] = unionRoot(parent, parent[i]!);
+  return parent[i]!;
+}
+
+/** Connected groups of rules under `linked` (union-find), in a stable order. */
+function clusters(rules: readonly Rule[], linked: (a: Rule, b: Rule) => boolean): Rule[][] {
+  const parent = rules.map((_, i) => i);
+  const find = (i: number) => unionRoot(parent, i);
+  for (let i = 0; i < rules.length; i++) {
+    for (let j = i + 1; j < rules.length; j++) if (linked(rules[i]!, rules[j]!)) parent[find(j)] = find(i);
+  }
+  const groups = new Map<number, Rule[]>();
+  for (const [i, rule] of rules.entries()) groups.set(find(i), [...(groups.get(find(i)) ?? []), rule]);
+  return [...groups.values()];
+}
+
+function crosses(a: Rule, b: Rule): boolean {
+  if (isVertical(a) === isVertical(b)) return false;
+  const [h, v] = isVertical(a) ? [b, a] : [a, b];
+  return v.x0 >= h.x0 - TOUCH && v.x0 <= h.x1 + TOUCH && h.y0 >= v.y0 - TOUCH && h.y0 <= v.y1 + TOUCH;
+}
+
+function stacked(a: Rule, b: Rule): boolean {
+  const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  return overlap >= STACKED_OVERLAP * Math.min(a.x1 - a.x0, b.x1 - b.x0) && Math.abs(a.y0 - b.y0) <= MAX_RULE_GAP;
+}
+
+/** Joins pieces of one rule (cell borders drawn one cell at a time). */
+function mergeCollinear(rules: Rule[], axis: 'horizontal' | 'vertical'): Rule[] {
+  const key = (r: Rule) =>
+    (axis === 'horizontal' ? [r.y0, r.x0, r.x1] : [r.x0, r.y0, r.y1]) as [number, number, number];
+  const sorted = rules.map(key).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  const merged: [number, number, number][] = [];
+  for (const [at, start, end] of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && Math.abs(last[0] - at) <= TOUCH / 2 && start <= last[2] + TOUCH) last[2] = Math.max(last[2], end);
+    else merged.push([at, start, end]);
+  }
+  return merged.map(([at, start, end]) =>
+    axis === 'horizontal' ? { x0: start, y0: at, x1: end, y1: at } : { x0: at, y0: start, x1: at, y1: end },
+  );
+}
+
+function distinct(values: number[]): number[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.filter((v, i) => i === 0 || v - sorted[i - 1]! > TOUCH);
+}
+
+function bandIndex(edges: readonly number[], value: number): number {
+  let index = 0;
+  while (index < edges.length - 2 && value > edges[index + 1]!) index++;
+  return index;
+}
+
+/**
+ * Full grid: every band between horizontal rules is a row, every band between vertical rules a
+ * column. Cells with no rule between them are one merged cell: its text goes in the top-left
+ * cell of the span and the cells it covers stay empty, so the grid keeps its shape.
+ */
+function gridTable(
+  runs: TextRun[],
+  region: RuledRegion,
+  pieces: { horizontals: Rule[]; verticals: Rule[] },
+): Table | undefined {
+  if (runs.length === 0) return undefined;
+  const rowCount = region.rows.length - 1;
+  const columnCount = Math.max(1, region.columns.length - 1);
+  const covers = (rules: readonly Rule[], at: number, from: number, to: number, vertical: boolean) =>
+    rules.some((r) =>
+      vertical
+        ? Math.abs(r.x0 - at) <= TOUCH && r.y0 <= from + TOUCH && r.y1 >= to - TOUCH
+        : Math.abs(r.y0 - at) <= TOUCH && r.x0 <= from + TOUCH && r.x1 >= to - TOUCH,
+    );
+  const { rows: ys, columns: xs } = region;
+  const parent = Array.from({ length: rowCount * columnCount }, (_, i) => i);
+  const find = (i: number) => unionRoot(parent, i);
+  const join = (a: number, b: number) => {
+    const [ra, rb] = [find(a), find(b)];
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb); // the root is the top-left cell
+  };
+  for (let r = 0; r < rowCount; r++) {
+    for (let c = 0; c < columnCount; c++) {
+      if (c + 1 < columnCount && !covers(pieces.verticals, xs[c + 1]!, ys[r]!, ys[r + 1]!, true))
+        join(r * columnCount + c, r * columnCount + c + 1);
+      if (r + 1 < rowCount && !covers(pieces.horizontals, ys[r + 1]!, xs[c]!, xs[c + 1]!, false))
+        join(r * columnCount + c, (r + 1) * columnCount + c);
+    }
+  }
+  const cells = new Map<number, TextRun[]>();
+  for (const run of runs) {
+    const row = bandIndex(ys, run.baseline - run.size / 3);
+    const column = bandIndex(xs, (run.x0 + run.x1) / 2);
+    const anchor = find(row * columnCount + column);
+    cells.set(anchor, [...(cells.get(anchor) ?? []), run]);
+  }
+  const rows = Array.from({ length: rowCount }, (_, r) =>
+    Array.from({ length: columnCount }, (_, c) => cellText(cells.get(r * columnCount + c) ?? [])),
+  );
+  const filled = rows.filter((row) => row.some((cell) => cell !== ''));
+  if (filled.length < 2 || columnCount < 2) return undefined;
+  return {
+    rows: filled,
+    top: ys[0]!,
+    bottom: ys[ys.length - 1]!,
+    left: region.left,
+    right: region.right,
+    columns: xs.slice(0, -1),
+  };
+}
+
+function cellText(runs: readonly TextRun[]): string {
+  return buildLines(runs).reduce((text, line) => joinText(text, line.text), '');
+}
+
+/** Horizontal rules only: rules bound row bands; columns come from where the text lines up. */
+function horizontalRuleTable(runs: TextRun[], region: RuledRegion): Table | undefined {
+  const lines = buildLines(runs);
+  const columns = alignedColumns(lines);
+  if (columns.length < 2) return undefined;
+  const bands = new Map<number, Line[]>();
+  for (const line of lines) {
+    const band = bandIndex(region.rows, line.baseline - line.size / 3);
+    bands.set(band, [...(bands.get(band) ?? []), line]);
+  }
+  const rows = [...bands.keys()].sort((a, b) => a - b).flatMap((band) => rowsFromLines(bands.get(band)!, columns));
+  if (rows.length < 2 || isFalseTable(rows) || isFixedPitch(lines)) return undefined;
+  return {
+    rows,
+    top: region.rows[0]!,
+    bottom: region.rows[region.rows.length - 1]!,
+    left: region.left,
+    right: region.right,
+    columns: columns.map((c) => c.start),
+  };
+}
+
+/** Columns where text lines up: the gaps left by the union of every line's segments. */
+function alignedColumns(lines: readonly Line[]): Interval[] {
+  const spans = lines
+    .flatMap((l) => l.segments.map((s) => ({ start: s.x0, end: s.x1 })))
+    .sort((a, b) => a.start - b.start || a.end - b.end);
+  const columns: Interval[] = [];
+  for (const span of spans) {
+    const last = columns[columns.length - 1];
+    if (last && span.start <= last.end + TOUCH) last.end = Math.max(last.end, span.end);
+    else columns.push({ ...span });
+  }
+  return columns;
+}
+
+function columnOf(columns: readonly Interval[], x: number): number {
+  let index = 0;
+  while (index < columns.length - 1 && x >= columns[index + 1]!.start - TOUCH) index++;
+  return index;
+}
+
+/** One row per line, except that a line with an empty first column continues the row above. */
+function rowsFromLines(lines: readonly Line[], columns: readonly Interval[]): string[][] {
+  const rows: string[][] = [];
+  for (const line of lines) {
+    const cells = columns.map(() => '');
+    for (const segment of line.segments) {
+      const column = columnOf(columns, segment.x0);
+      cells[column] = joinText(cells[column]!, segment.text);
+    }
+    const previous = rows[rows.length - 1];
+    if (previous && cells[0] === '')
+      for (const [c, cell] of cells.entries()) previous[c] = joinText(previous[c]!, cell);
+    else rows.push(cells);
+  }
+  return rows;
+}
+
+function isTabular(line: Line): boolean {
+  return line.segments.length >= 2 && !LIST_MARKER_ONLY.test(line.segments[0]!.text);
+}
+
+/**
+ * Borderless tables among a page's lines (in reading order): two or more multi-segment lines in
+ * a row, with single-segment lines between or after them that start right of the first column.
+ */
+export function extractBorderlessTables(pageLines: readonly Line[]): { tables: Table[]; rest: Line[] } {
+  const lines = splitAlignedColumns(pageLines);
+  const tables: Table[] = [];
+  const rest: Line[] = [];
+  let index = 0;
+  while (index < lines.length) {
+    const block = tabularBlock(lines, index);
+    const table = block.length ? tableFromBlock(block) : undefined;
+    if (table) {
+      tables.push(table);
+      index += block.length;
+    } else {
+      rest.push(lines[index]!);
+      index++;
+    }
+  }
+  return { tables, rest };
+}
+
+/**
+ * Table cells can sit closer than a segment gap ("Widget A 120"). Where three or more short lines
+ * in a row have runs starting at the same x, that x is a column edge, whatever the gap before it.
+ */
+function splitAlignedColumns(lines: readonly Line[]): Line[] {
+  const textRight = Math.max(...lines.map((l) => l.x1));
+  const candidate = (line: Line) =>
+    line.runs.length >= 2 && !LIST_MARKER_ONLY.test(line.segments[0]!.text) && line.x1 < textRight - 2 * line.size;
+  const result = [...lines];
+  for (let start = 0; start < lines.length; ) {
+    let end = start;
+    while (
+      end < lines.length &&
+      candidate(lines[end]!) &&
+      (end === start || lines[end]!.baseline - lines[end - 1]!.baseline <= MAX_ROW_GAP * lines[end]!.size * 1.2)
+    )
+      end++;
+    const starts = end - start >= MIN_ALIGNED_LINES ? alignedStarts(lines.slice(start, end)) : [];
+    for (let i = start; i < end; i++) if (starts.length) result[i] = splitAtColumns(lines[i]!, starts);
+    start = Math.max(end, start + 1);
+  }
+  return result;
+}
+
+/** x positions where inner runs of most lines in the window start. */
+function alignedStarts(window: readonly Line[]): number[] {
+  const starts = window
+    .flatMap((line, index) => line.runs.slice(1).map((run) => ({ x: run.x0, index })))
+    .sort((a, b) => a.x - b.x || a.index - b.index);
+  const needed = Math.max(MIN_ALIGNED_LINES, Math.ceil(ALIGNED_SHARE * window.length));
+  const edges: number[] = [];
+  for (let i = 0; i < starts.length; ) {
+    let j = i;
+    while (j + 1 < starts.length && starts[j + 1]!.x - starts[i]!.x <= ALIGNED) j++;
+    if (new Set(starts.slice(i, j + 1).map((s) => s.index)).size >= needed) edges.push(starts[i]!.x);
+    i = j + 1;
+  }
+  return edges;
+}
+
+function tabularBlock(lines: readonly Line[], start: number): Line[] {
+  const first = lines[start]!;
+  if (!isTabular(first)) return [];
+  const block = [first];
+  for (let i = start + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const previous = block[block.length - 1]!;
+    const gap = line.baseline - previous.baseline;
+    if (gap <= 0 || gap > MAX_ROW_GAP * line.size * 1.2) break;
+    const continuesCell = line.segments.length === 1 && line.x0 > first.x0 + 2 * line.size;
+    if (!isTabular(line) && !continuesCell) break;
+    block.push(line);
+  }
+  return block.filter(isTabular).length >= 2 ? block : [];
+}
+
+/** Side-by-side prose (two columns of running text), not a table: every column is long sentences. */
+function isProse(rows: readonly string[][]): boolean {
+  const width = Math.max(...rows.map((r) => r.length));
+  return Array.from({ length: width }, (_, c) => rows.map((r) => r[c] ?? '')).every((cells) => {
+    const words = cells.reduce((n, cell) => n + cell.split(/\s+/).filter(Boolean).length, 0);
+    return words / cells.length >= PROSE_WORDS_PER_CELL;
+  });
+}
+
+/**
+ * Aligned text that is not a table: a table of contents (leader dots, or titles with a page number
+ * after them in order), numbered headings split at the gap after their number, formulas and proof
+ * trees (mostly mathematics).
+ */
+export function isFalseTable(rows: readonly string[][]): boolean {
+  const filled = rows.map((row) => row.filter((cell) => cell.trim() !== ''));
+  // Judged on the rows with two cells or more: text after a contents listing can hang on as one-cell rows.
+  const fullRows = filled.filter((cells) => cells.length >= 2).length;
+  if (filled.filter((cells) => cells.some((cell) => LEADERS.test(cell))).length >= 0.3 * fullRows) return true;
+  const pages: number[] = [];
+  const contents = filled.filter((cells) => {
+    const last = cells[cells.length - 1] ?? '';
+    if (
+      cells.length < 2 ||
+      cells.length > 3 ||
+      !PAGE_REFERENCE.test(last) ||
+      !/\p{L}{2}/u.test(cells.slice(0, -1).join(' '))
+    )
+      return false;
+    if (/^\d+$/.test(last)) pages.push(Number(last));
+    return SECTION_NUMBER.test(cells[0]!) || cells.length === 2;
+  });
+  const ascending = pages.every((page, i) => i === 0 || page >= pages[i - 1]!);
+  if (contents.length >= 2 && contents.length >= 0.6 * fullRows && ascending) return true;
+  const numberedTitles = filled.filter(
+    (cells) =>
+      cells.length === 2 &&
+      SECTION_NUMBER.test(`${cells[0]} `) &&
+      /^\S+$/.test(cells[0]!) &&
+      /\p{L}{2}/u.test(cells[1]!),
+  );
+  if (numberedTitles.length >= 0.8 * rows.length) return true;
+  if (isNumberedLines(filled) || isBulletList(filled) || isScattered(rows)) return true;
+  const cells = filled.flat();
+  return cells.filter((cell) => MATH.test(cell)).length >= MAX_MATH_SHARE * cells.length;
+}
+
+/** "12", "12:" or a note mark "[^12]:" in front of a line: a line number. */
+const LINE_NUMBER = /^(?:\[\^)?(\d{1,5})\]?:?$/;
+
+/**
+ * Numbered lines (a program listing, numbered verse or clauses): two columns whose first is a
+ * count going up by one from row to row. A table of values numbers its rows with more columns.
+ */
+function isNumberedLines(filled: readonly string[][]): boolean {
+  if (filled.some((cells) => cells.length > 2)) return false;
+  const numbers = filled.flatMap((cells) => {
+    const match = cells.length === 2 ? LINE_NUMBER.exec(cells[0]!) : null;
+    return match ? [Number(match[1])] : [];
+  });
+  if (numbers.length < 2 || numbers.length < 0.6 * filled.length) return false;
+  const steps = numbers.slice(1).filter((n, i) => n === numbers[i]! + 1).length;
+  return steps >= 0.8 * (numbers.length - 1);
+}
+
+const BULLET_START = /^[•·▪■□◦‣○●►➢✓\uf0b7\uf0a7]\s*\S/;
+
+/** Bulleted items whose words were set apart by a wide space ("• use   \\newcommand"): a list. */
+function isBulletList(filled: readonly string[][]): boolean {
+  const full = filled.filter((cells) => cells.length >= 2);
+  return full.length > 0 && full.filter((cells) => BULLET_START.test(cells[0]!)).length >= 0.5 * full.length;
+}
+
+/** A grid this wide (columns) with fewer cells filled than this share is scattered labels. */
+const SCATTER_COLUMNS = 4;
+const MIN_FILLED_SHARE = 0.3;
+
+/** Labels scattered over a wide grid (a plot's axes and ticks, a diagram): most cells empty. */
+function isScattered(rows: readonly string[][]): boolean {
+  const width = Math.max(...rows.map((r) => r.length));
+  const filled = rows.reduce((n, row) => n + row.filter((cell) => cell.trim() !== '').length, 0);
+  return width >= SCATTER_COLUMNS && filled < MIN_FILLED_SHARE * width * rows.length;
+}
+
+/** Runs of this many letters or more show a font's pitch. */
+const PITCH_SAMPLE_LETTERS = 4;
+/** Advances (width per character, in ems) this close to their median are one fixed pitch. */
+const PITCH_TOLERANCE = 0.03;
+
+/**
+ * Program text: every run with a few letters has the same advance per character (a fixed-pitch
+ * font). Aligned fixed-pitch text is a listing laid out with spaces, not a table. Runs of
+ * digits are left out: most fonts set figures at one width.
+ */
+export function isFixedPitch(lines: readonly Line[]): boolean {
+  const advances = lines
+    .flatMap((line) => line.runs)
+    .filter((run) => !run.text.includes('<') && (run.text.match(/\p{L}/gu)?.length ?? 0) >= PITCH_SAMPLE_LETTERS)
+    .map((run) => (run.x1 - run.x0) / ([...run.text].length * run.size))
+    .sort((a, b) => a - b);
+  if (advances.length < MIN_ALIGNED_LINES) return false;
+  const median = advances[Math.floor(advances.length / 2)]!;
+  return advances.every((advance) => Math.abs(advance - median) <= PITCH_TOLERANCE * median);
+}
+
+function tableFromBlock(block: readonly Line[]): Table | undefined {
+  const columns = alignedColumns(block);
+  if (columns.length < 2) return undefined;
+  const rows = rowsFromLines(block, columns);
+  const fullRows = rows.filter((row) => row.filter(Boolean).length >= 2);
+  if (fullRows.length < 2 || isProse(rows) || isFalseTable(rows) || isFixedPitch(block)) return undefined;
+  const last = block[block.length - 1]!;
+  return {
+    rows,
+    top: block[0]!.baseline - block[0]!.size,
+    bottom: last.baseline + 0.25 * last.size,
+    left: Math.min(...block.map((l) => l.x0)),
+    right: Math.max(...block.map((l) => l.x1)),
+    columns: columns.map((c) => c.start),
+  };
+}
+
+/** Column starts this close (points) are the same grid on the next page. */
+const SAME_GRID = 3;
+
+/**
+ * Whether `next` (first on its page) continues `table` (last on the page before): the same
+ * number of columns, and the same header row or the same column grid.
+ */
+export function continuesTable(
+  table: Pick<Table, 'rows' | 'columns'>,
+  next: Pick<Table, 'rows' | 'columns'>,
+): 'repeated-header' | 'same-grid' | undefined {
+  const width = (t: Pick<Table, 'rows'>) => Math.max(...t.rows.map((r) => r.length));
+  if (width(table) !== width(next)) return undefined;
+  if (table.rows[0]!.join('\u0000') === next.rows[0]!.join('\u0000')) return 'repeated-header';
+  const sameGrid =
+    table.columns.length === next.columns.length &&
+    table.columns.every((x, i) => Math.abs(x - next.columns[i]!) <= SAME_GRID);
+  return sameGrid ? 'same-grid' : undefined;
+}

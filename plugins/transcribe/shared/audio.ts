@@ -1,0 +1,355 @@
+/**
+ * The transcription audio pipeline: any audio or video input -> ffprobe (duration, the audio
+ * stream) -> ffmpeg -> 16 kHz mono 16-bit PCM WAV in the work dir, the format both speech
+ * engines read. ffmpeg streams the conversion, so memory stays flat whatever the length; the
+ * WAV on disk is 32 kB per second (230 MB for the 2-hour maximum). Engines that hold their
+ * input in memory (whisper.cpp) get it in chunks cut at pauses (planChunks, readChunk).
+ */
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { PluginError, type PluginInput, type RunContext } from '../../../core/contract/index.js';
+import { ffmpegFailure, probe, runFfmpeg, type MediaProbe } from '../../../core/engines/ffmpeg.js';
+import { GB } from '../../../schema/index.js';
+
+/** The spec's per-file limits for transcription. */
+export const MAX_DURATION_SEC = 2 * 3600;
+export const MAX_FILE_BYTES = 2 * GB;
+export const SAMPLE_RATE = 16_000;
+
+const PROBE_TIMEOUT_MS = 30_000;
+/** Decoding to PCM runs at hundreds of times real time; this is a generous ceiling per media second. */
+const CONVERT_MS_PER_SECOND = 250;
+const CONVERT_BASE_MS = 30_000;
+
+export interface PreparedAudio {
+  /** 16 kHz mono PCM WAV in the work dir. */
+  wavPath: string;
+  /** Seconds, from the media (container duration, else the audio stream's). */
+  durationSec: number;
+}
+
+/** Label of a format in messages: "MP4", "WAV". */
+const labelOf = (input: PluginInput) => input.format.toUpperCase();
+
+function formatDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = Math.round(seconds % 60);
+  return h > 0
+    ? `${h} h ${String(m).padStart(2, '0')} min`
+    : m > 0
+      ? `${m} min ${String(s).padStart(2, '0')} s`
+      : `${s} s`;
+}
+
+/** The duration to report: the audio stream's own when known, else the container's. */
+export function audioDuration(media: MediaProbe): number | undefined {
+  const audio = media.streams.find((s) => s.type === 'audio');
+  return audio?.durationSec ?? media.durationSec;
+}
+
+/**
+ * Probe and convert one input. Refuses, with a PluginError the client can act on: an empty
+ * file, a file over 2 GB, one ffprobe cannot read, one with no audio stream, and media longer
+ * than 2 hours. `progress` receives the conversion's 0-100.
+ */
+export async function prepareAudio(
+  input: PluginInput,
+  ctx: RunContext,
+  progress: (percent: number) => void,
+): Promise<PreparedAudio> {
+  ctx.signal.throwIfAborted();
+  const label = labelOf(input);
+  if (input.bytes === 0) throw new PluginError(`The ${label} file is empty (0 bytes)`);
+  if (input.bytes > MAX_FILE_BYTES) {
+    // Rounded up, so a file just over the limit never reads "2.00 GB".
+    throw new PluginError(
+      `The file is ${(Math.ceil((input.bytes / GB) * 100) / 100).toFixed(2)} GB; transcription takes files up to ${MAX_FILE_BYTES / GB} GB`,
+    );
+  }
+  let media: MediaProbe;
+  try {
+    media = await probe(input.path, { signal: ctx.signal, timeoutMs: Math.min(PROBE_TIMEOUT_MS, ctx.remainingMs()) });
+  } catch (err) {
+    throw ffmpegFailure(err, ctx.signal, { label, paths: [input.path] });
+  }
+  const audio = media.streams.find((s) => s.type === 'audio');
+  if (!audio) throw new PluginError(`The ${label} file has no audio track, so there is nothing to transcribe`);
+  const duration = audioDuration(media);
+  if (duration !== undefined && duration > MAX_DURATION_SEC) {
+    throw new PluginError(
+      `The recording is ${formatDuration(duration)} long; transcription takes up to ${MAX_DURATION_SEC / 3600} hours per file`,
+    );
+  }
+  if (duration === 0) throw new PluginError(`The ${label} file's audio is empty (0 seconds)`);
+
+  const wavPath = path.join(ctx.workDir, 'speech-16k.wav');
+  const timeoutMs = Math.min(
+    ctx.remainingMs(),
+    CONVERT_BASE_MS + CONVERT_MS_PER_SECOND * (duration ?? MAX_DURATION_SEC),
+  );
+  try {
+    const { stderr } = await runFfmpeg({
+      input: input.path,
+      output: wavPath,
+      // The first audio stream only, downmixed and resampled for the recognisers; `-t` stops a
+      // file whose header lied about its length at the 2-hour limit. No metadata and bitexact:
+      // a plain 44-byte header, since pocketsphinx reads whatever follows byte 44 as samples (a
+      // LIST chunk there skewed its noise estimate and cost words).
+      configure: (command) =>
+        command.outputOptions(
+          '-map',
+          `0:${audio.index}`,
+          '-vn',
+          '-sn',
+          '-dn',
+          '-ac',
+          '1',
+          '-ar',
+          String(SAMPLE_RATE),
+          '-c:a',
+          'pcm_s16le',
+          '-t',
+          String(MAX_DURATION_SEC + 1),
+          '-map_metadata',
+          '-1',
+          '-fflags',
+          '+bitexact',
+          '-flags:a',
+          '+bitexact',
+          '-f',
+          'wav',
+        ),
+      signal: ctx.signal,
+      timeoutMs,
+      ...(duration ? { durationSec: duration } : {}),
+      onProgress: progress,
+    });
+    if (/Output file is empty, nothing was encoded/.test(stderr))
+      throw new PluginError(`The ${label} file contains no decodable audio`);
+  } catch (err) {
+    throw ffmpegFailure(err, ctx.signal, { label, paths: [input.path, wavPath], timeoutMs });
+  }
+  // Media whose length was unknown before decoding: the PCM's own length (32 000 bytes a second).
+  let durationSec = duration;
+  if (durationSec === undefined) {
+    const { size } = await stat(wavPath);
+    durationSec = Math.max(0, size - 44) / (SAMPLE_RATE * 2);
+    if (durationSec > MAX_DURATION_SEC)
+      throw new PluginError(
+        `The recording is longer than ${MAX_DURATION_SEC / 3600} hours; transcription takes up to ${MAX_DURATION_SEC / 3600} hours per file`,
+      );
+  }
+  return { wavPath, durationSec };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chunks: long recordings are recognised piece by piece, cut where it is quietest
+
+/** Where the samples lie in a WAV file ffmpeg wrote (its header may carry a LIST chunk). */
+export interface PcmLayout {
+  dataOffset: number;
+  dataBytes: number;
+}
+
+export async function pcmLayout(wavPath: string): Promise<PcmLayout> {
+  const file = await open(wavPath, 'r');
+  try {
+    const { size } = await file.stat();
+    const head = Buffer.alloc(12);
+    await file.read(head, 0, 12, 0);
+    if (head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE')
+      throw new Error('not a RIFF WAVE file');
+    const chunk = Buffer.alloc(8);
+    for (let offset = 12; offset + 8 <= size; ) {
+      await file.read(chunk, 0, 8, offset);
+      const id = chunk.toString('latin1', 0, 4);
+      const length = chunk.readUInt32LE(4);
+      if (id === 'data') return { dataOffset: offset + 8, dataBytes: Math.min(length, size - offset - 8) };
+      offset += 8 + length + (length % 2);
+    }
+    throw new Error('WAV file without a data chunk');
+  } finally {
+    await file.close();
+  }
+}
+
+export interface AudioChunk {
+  /** Seconds from the start of the recording. */
+  start: number;
+  end: number;
+  /** No frame reaches the speech floor: nothing to recognise (whisper invents text on silence). */
+  silent: boolean;
+}
+
+export interface ChunkPlanOptions {
+  /** Longest chunk; whisper reads 30-second windows. */
+  maxSeconds: number;
+  /** A cut is never placed earlier than this into a chunk. */
+  minSeconds: number;
+}
+
+const FRAME_SAMPLES = 320; // 20 ms
+const FRAME_SECONDS = FRAME_SAMPLES / SAMPLE_RATE;
+/** A cut is placed in the quietest 0.3 s of the search range (a pause between words). */
+const PAUSE_FRAMES = 15;
+/** A cut may move later than the quietest pause to one at most this much louder. */
+const CUT_TOLERANCE_DB = 3;
+/** Frames quieter than this are silence (dBFS): room noise, not speech. */
+const SPEECH_FLOOR_DB = -50;
+
+/** The level of every 20 ms frame (dBFS), read once as a stream: 180 kB an hour in memory. */
+export async function frameEnergies(wavPath: string, layout: PcmLayout, signal?: AbortSignal): Promise<Float32Array> {
+  const frameCount = Math.ceil(layout.dataBytes / 2 / FRAME_SAMPLES);
+  const energy = new Float32Array(frameCount); // dBFS per frame
+  let frame = 0;
+  let sum = 0;
+  let inFrame = 0;
+  let carry: Buffer | undefined;
+  const stream = createReadStream(wavPath, {
+    start: layout.dataOffset,
+    end: layout.dataOffset + layout.dataBytes - 1,
+    highWaterMark: 1 << 20,
+    ...(signal ? { signal } : {}),
+  });
+  for await (const raw of stream as AsyncIterable<Buffer>) {
+    const data: Buffer = carry ? Buffer.concat([carry, raw]) : raw;
+    const whole = data.length - (data.length % 2);
+    carry = whole < data.length ? data.subarray(whole) : undefined;
+    for (let i = 0; i < whole; i += 2) {
+      const sample = data.readInt16LE(i) / 32768;
+      sum += sample * sample;
+      if (++inFrame === FRAME_SAMPLES) {
+        energy[frame++] = 10 * Math.log10(sum / FRAME_SAMPLES + 1e-10);
+        sum = 0;
+        inFrame = 0;
+      }
+    }
+  }
+  if (inFrame > 0) energy[frame++] = 10 * Math.log10(sum / inFrame + 1e-10);
+
+  return energy.subarray(0, frame);
+}
+
+/** The 10th percentile of the frame levels: the floor the recording never goes below for long. */
+export function noiseFloorDb(energy: Float32Array): number {
+  if (!energy.length) return -100;
+  const sorted = Float32Array.from(energy).sort();
+  return sorted[Math.floor(sorted.length * 0.1)]!;
+}
+
+/** Above this floor (dBFS) a recording carries steady noise (room, tape, crowd); synthetic speech sits at digital silence (-100). */
+export const NOISY_FLOOR_DB = -70;
+
+/**
+ * The WAV through ffmpeg `filters` (16 kHz mono PCM again, same length, so times are kept) when
+ * its noise floor is above NOISY_FLOOR_DB; else the WAV itself. Real recordings here sit at -47
+ * to -30 dBFS, espeak-ng and flite at -100.
+ */
+export async function cleanedForRecognition(
+  audio: PreparedAudio,
+  filters: readonly string[],
+  ctx: RunContext,
+): Promise<PreparedAudio> {
+  if (!filters.length) return audio;
+  const floor = noiseFloorDb(await frameEnergies(audio.wavPath, await pcmLayout(audio.wavPath), ctx.signal));
+  if (floor <= NOISY_FLOOR_DB) return audio;
+  const wavPath = path.join(ctx.workDir, 'speech-16k-denoised.wav');
+  const timeoutMs = Math.min(ctx.remainingMs(), CONVERT_BASE_MS + CONVERT_MS_PER_SECOND * audio.durationSec);
+  try {
+    await runFfmpeg({
+      input: audio.wavPath,
+      output: wavPath,
+      configure: (command) =>
+        command.outputOptions(
+          '-af',
+          filters.join(','),
+          '-ac',
+          '1',
+          '-ar',
+          String(SAMPLE_RATE),
+          '-c:a',
+          'pcm_s16le',
+          '-map_metadata',
+          '-1',
+          '-fflags',
+          '+bitexact',
+          '-flags:a',
+          '+bitexact',
+          '-f',
+          'wav',
+        ),
+      signal: ctx.signal,
+      timeoutMs,
+    });
+  } catch (err) {
+    throw ffmpegFailure(err, ctx.signal, { label: 'WAV', paths: [audio.wavPath, wavPath], timeoutMs });
+  }
+  return { wavPath, durationSec: audio.durationSec };
+}
+
+/**
+ * Plan the chunks of a 16 kHz mono PCM WAV: read it once as a stream (memory: one 20 ms energy
+ * value per frame, 180 kB an hour), then cut each chunk at the quietest 0.3 s between `minSeconds`
+ * and `maxSeconds` from its start, so a cut falls in a pause, not mid-word.
+ */
+export async function planChunks(
+  wavPath: string,
+  layout: PcmLayout,
+  { maxSeconds, minSeconds }: ChunkPlanOptions,
+  signal?: AbortSignal,
+): Promise<AudioChunk[]> {
+  const energy = await frameEnergies(wavPath, layout, signal);
+  const frame = energy.length;
+  const totalSeconds = layout.dataBytes / 2 / SAMPLE_RATE;
+  const chunks: AudioChunk[] = [];
+  let startFrame = 0;
+  while (startFrame < frame) {
+    let endFrame = frame;
+    if ((frame - startFrame) * FRAME_SECONDS > maxSeconds) {
+      // The run of PAUSE_FRAMES frames in [start + min, start + max] that is quietest, or the
+      // latest one within 3 dB of it: long chunks mean fewer 30 s windows for whisper to encode.
+      const from = startFrame + Math.floor(minSeconds / FRAME_SECONDS);
+      const to = startFrame + Math.floor(maxSeconds / FRAME_SECONDS) - PAUSE_FRAMES;
+      const levels = new Float64Array(Math.max(0, to - from + 1));
+      let level = 0;
+      for (let i = from; i < from + PAUSE_FRAMES; i++) level += energy[i]!;
+      for (let i = from; i <= to; i++) {
+        levels[i - from] = level / PAUSE_FRAMES;
+        level += energy[i + PAUSE_FRAMES]! - energy[i]!;
+      }
+      const quietest = levels.reduce((min, value) => Math.min(min, value), Infinity);
+      let best = to;
+      while (best > from && levels[best - from]! > quietest + CUT_TOLERANCE_DB) best--;
+      endFrame = best + Math.floor(PAUSE_FRAMES / 2);
+    }
+    let loudest = -Infinity;
+    for (let i = startFrame; i < endFrame; i++) loudest = Math.max(loudest, energy[i]!);
+    chunks.push({
+      start: startFrame * FRAME_SECONDS,
+      end: Math.min(endFrame * FRAME_SECONDS, totalSeconds),
+      silent: loudest < SPEECH_FLOOR_DB,
+    });
+    startFrame = endFrame;
+  }
+  return chunks;
+}
+
+/** The PCM samples of `chunk` (16-bit little-endian), read from disk: one chunk in memory at a time. */
+export async function readChunk(
+  wavPath: string,
+  layout: PcmLayout,
+  chunk: Pick<AudioChunk, 'start' | 'end'>,
+): Promise<Buffer> {
+  const first = Math.round(chunk.start * SAMPLE_RATE) * 2;
+  const last = Math.min(Math.round(chunk.end * SAMPLE_RATE) * 2, layout.dataBytes);
+  const buffer = Buffer.alloc(Math.max(0, last - first));
+  const file = await open(wavPath, 'r');
+  try {
+    await file.read(buffer, 0, buffer.length, layout.dataOffset + first);
+  } finally {
+    await file.close();
+  }
+  return buffer;
+}

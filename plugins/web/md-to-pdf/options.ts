@@ -1,0 +1,4 @@
+import { pdfPageOptions } from '../shared/options.js';
+
+/** md-to-pdf takes the page options. */
+export const mdToPdfOptions = pdfPageOptions;
