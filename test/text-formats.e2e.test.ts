@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseSrt, parseVtt } from '../plugins/data/subtitles.js';
+import { parseSrt, parseVtt } from '../plugins/data/subtitle-convert/subtitles.js';
 import { authHeaders, convertAndDownload, getJson, startServer, submitConvert, type TestServer } from './helpers.js';
 
 type Encoding = 'utf-8' | 'utf-8 bom' | 'utf-16le' | 'utf-16be';
