@@ -13,7 +13,7 @@ const byteScaledTimeout = scaledTimeout({ baseMs: 60_000, perMbMs: 1_000 });
 /** A slow AVIF encode on one busy core: about a second a megapixel; twice that for margin. */
 const PER_MEGAPIXEL_MS = 2_000;
 
-/** Decoding is bounded by the pixel limit; a minute plus a second a MB, or 2 s a megapixel, covers slow AVIF encodes. */
+/** Bounded by the pixel limit: a minute plus a second a MB, or 2 s a megapixel, covers slow AVIF encodes. */
 function imageTimeoutMs(inputs: readonly PluginInput[], megapixels?: number): number {
   return Math.max(byteScaledTimeout(inputs), 60_000 + (megapixels ?? 0) * PER_MEGAPIXEL_MS);
 }
