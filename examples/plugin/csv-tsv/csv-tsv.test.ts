@@ -4,9 +4,9 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { isFileResult } from 'transmute/contract';
 import { pluginConformanceSuite, runPlugin, type TestRun } from 'transmute/contract/testing';
-import plugin from './index.js';
+import { csvTsvPlugin as plugin } from './index.js';
 
-const fixture = (name: string) => path.join(import.meta.dirname, 'fixtures', name);
+const fixture = (name: string) => path.join(import.meta.dirname, '..', 'testing', name);
 const csvFile = { path: fixture('people.csv'), format: 'csv' as const };
 const tsvFile = { path: fixture('people.tsv'), format: 'tsv' as never };
 const outputOf = async ({ result }: TestRun) => readFile(isFileResult(result) ? result.path : '', 'utf8');
