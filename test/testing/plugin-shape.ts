@@ -1,7 +1,25 @@
+/** What plugins/shape.test.ts and test/light-api.e2e.test.ts check (issue 23: one plugin shape, a light API process). */
+
+/**
+ * Families still being reshaped in parallel (issue 23): both tests skip them. The lead empties this
+ * list at merge time, as each family lands in the shape.
+ */
+export const FAMILIES_NOT_YET_RESHAPED: readonly string[] = [
+  'cv',
+  'markdown',
+  'media',
+  'office',
+  'pdf',
+  'redact',
+  'search',
+  'thumbnail',
+  'transcribe',
+  'web',
+];
+
 /**
  * Libraries only sandbox processes may load (native addons, WASM, models, or megabytes of
- * JavaScript): the API server, the worker's queue side and the CLI read manifests without them
- * (issue 23). Used by plugins/shape.test.ts and test/light-api.e2e.test.ts.
+ * JavaScript): the API server, the worker's queue side and the CLI read manifests without them.
  */
 export const ENGINE_LIBRARIES: readonly string[] = [
   'sharp',
