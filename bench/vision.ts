@@ -15,9 +15,9 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { detectFaces } from '../plugins/image/blazeface.js';
-import { alphaMatte } from '../plugins/image/background.js';
-import { findFaces, mosaic } from '../plugins/image/faces.js';
+import { detectFaces } from '../plugins/image/shared/blazeface.js';
+import { alphaMatte } from '../plugins/image/remove-bg/run.js';
+import { findFaces, mosaic } from '../plugins/image/blur-faces/run.js';
 import { DEBIAN_PHOTOS, ensureDebianPhotos, lfwGrid, lfwSubset } from '../test/fixtures/debian-photos.js';
 import { makeComposite, matteScores } from '../test/fixtures/remove-bg.js';
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPlugins } from '../plugins/data/index.js';
-import { parseVtt } from '../plugins/data/subtitles.js';
+import { parseVtt } from '../plugins/data/subtitle-convert/subtitles.js';
 import { convertAndDownload, startServer, submitConvert, type TestServer } from './helpers.js';
 
 const CSV = Buffer.from(

@@ -186,9 +186,13 @@ export function freePort(): Promise<number> {
 /** How long a spawned server may take to answer /healthz (generous: a loaded CI machine starts slowly). */
 const STARTUP_MS = 60_000;
 
-export async function spawnServer(env: Record<string, string>): Promise<ChildServer> {
+/** `nodeArgs`: extra Node options for the server process alone (e.g. an `--import` hook). */
+export async function spawnServer(
+  env: Record<string, string>,
+  { nodeArgs = [] }: { nodeArgs?: readonly string[] } = {},
+): Promise<ChildServer> {
   const port = env.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, path.join(ROOT, 'apps/server/main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,

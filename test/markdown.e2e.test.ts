@@ -10,7 +10,7 @@ import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import { pdfToMarkdownPlugin as markdownPlugin } from '../plugins/markdown/pdf-to-markdown/index.js';
-import { scannedPdf } from '../plugins/ocr/fixtures.js';
+import { scannedPdf } from '../plugins/ocr/testing/fixtures.js';
 import { authHeaders, getJson, startServer, type TestServer } from './helpers.js';
 
 const FRENCH = ['Le château près de la forêt', 'Élève déçu à côté du garçon', 'Où est la fenêtre ? Très bientôt.'];

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oneLine, pdfText, scannedPdf } from '../plugins/ocr/fixtures.js';
+import { oneLine, pdfText, scannedPdf } from '../plugins/ocr/testing/fixtures.js';
 import { ocrPlugins } from '../plugins/ocr/index.js';
 import { pdfSharedPages } from './fixtures/hostile.js';
 import { convertAndDownload, getJson, startServer, submitConvert, type TestServer } from './helpers.js';

@@ -19,7 +19,7 @@ import {
   residue,
 } from '../plugins/redact/testing/fixtures.js';
 import { runProcess } from '../core/engines/process.js';
-import { scannedPdf } from '../plugins/ocr/fixtures.js';
+import { scannedPdf } from '../plugins/ocr/testing/fixtures.js';
 import { ocrPlugins } from '../plugins/ocr/index.js';
 import { manyPagePdf } from '../plugins/pdf/testing/fixtures.js';
 import { redactPlugins } from '../plugins/redact/index.js';

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseSrt, parseVtt } from '../plugins/data/subtitles.js';
+import { parseSrt, parseVtt } from '../plugins/data/subtitle-convert/subtitles.js';
 import { authHeaders, convertAndDownload, getJson, startServer, submitConvert, type TestServer } from './helpers.js';
 
 type Encoding = 'utf-8' | 'utf-8 bom' | 'utf-16le' | 'utf-16be';
@@ -160,7 +160,7 @@ describe('text formats over HTTP', () => {
     const accepted = (await res.json()) as { statusUrl: string; errors: unknown[] };
     expect(res.status).toBe(200);
     expect(accepted.errors).toEqual([]);
-    let poll;
+    let poll: { done?: boolean; rows?: unknown[] } = {};
     for (let i = 0; i < 300; i++) {
       poll = (await getJson(`${server.url}${accepted.statusUrl}`, key)).body;
       if (poll.done) break;

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../core/engines/process.js';
-import { findFaces } from '../plugins/image/faces.js';
+import { findFaces } from '../plugins/image/blur-faces/run.js';
 import { imagePlugins } from '../plugins/image/index.js';
 import { DEBIAN_PHOTOS, ensureDebianPhotos } from './fixtures/debian-photos.js';
 import { makeComposite, matteScores } from './fixtures/remove-bg.js';

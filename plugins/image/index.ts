@@ -1,14 +1,14 @@
 /** The image family on sharp: conversions, image -> PDF and ICO, and the image tool ops (blur-faces on BlazeFace). */
 import type { Plugin } from '../../core/contract/index.js';
-import { cleanMetadataPlugin } from './clean-metadata.js';
-import { removeBgPlugin } from './background.js';
-import { compressPlugin } from './compress.js';
-import { blurFacesPlugin } from './faces.js';
-import { imageConvertPlugin } from './convert.js';
-import { filterPlugins } from './filters.js';
-import { imageToIcoPlugin } from './ico.js';
-import { imageToPdfPlugin } from './pdf.js';
-import { resizePlugin } from './resize.js';
+import { blurFacesPlugin } from './blur-faces/index.js';
+import { cleanMetadataPlugin } from './clean-metadata/index.js';
+import { compressPlugin } from './compress/index.js';
+import { imageConvertPlugin } from './convert/index.js';
+import { filterPlugins } from './filters/index.js';
+import { removeBgPlugin } from './remove-bg/index.js';
+import { resizePlugin } from './resize/index.js';
+import { imageToIcoPlugin } from './to-ico/index.js';
+import { imageToPdfPlugin } from './to-pdf/index.js';
 
 export const imagePlugins: Plugin[] = [
   imageConvertPlugin,

@@ -5,11 +5,11 @@ import type { Plugin } from '../../core/contract/index.js';
 import { parseOptions } from '../../core/contract/options.js';
 import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing.js';
 import { commandExists, runProcess } from '../../core/engines/process.js';
-import { cleanMetadataPlugin } from './clean-metadata.js';
-import { compressPlugin } from './compress.js';
-import { filterPlugins } from './filters.js';
-import { resizePlugin } from './resize.js';
-import { describeImage, imageFixtures, near, outputOf, pixelAt, type Sample } from './test-fixtures.js';
+import { cleanMetadataPlugin } from './clean-metadata/index.js';
+import { compressPlugin } from './compress/index.js';
+import { filterPlugins } from './filters/index.js';
+import { resizePlugin } from './resize/index.js';
+import { describeImage, imageFixtures, near, outputOf, pixelAt, type Sample } from './testing/fixtures.js';
 
 const fixtures = imageFixtures();
 const { files } = fixtures;

@@ -62,7 +62,7 @@ describe('real excerpts', () => {
 
   it('gives each of several concurrent runs in one process the same Markdown as alone (no shared state)', async () => {
     const names = ['geradwp-fr-p1-3.pdf', 'hepparticles-p3.pdf'];
-    const twoColumns = new URL('../../bench/markdown/layouts/files/tc-long.pdf', import.meta.url);
+    const twoColumns = new URL('../../../bench/markdown/layouts/files/tc-long.pdf', import.meta.url);
     const inputs = [...names.map(fixture), new Uint8Array(readFileSync(twoColumns))];
     const alone: string[] = [];
     for (const input of inputs) alone.push((await pdfToMarkdown(input)).markdown);
