@@ -167,7 +167,10 @@ function findRunning(layoutPages: string[]): { keys: Record<string, number>; lin
   return { keys, lines: Object.values(keys).reduce((a, b) => a + b, 0), texts };
 }
 
-/** A page is two-column when most of its long lines leave the same mid-page strip blank, with prose (not table cells) on both sides. */
+/**
+ * A page is two-column when most of its long lines (ten or more) leave the same mid-page strip
+ * blank, with prose (not table cells or symbol names) on both sides.
+ */
 function isTwoColumn(layoutPage: string): boolean {
   const lines = layoutPage.split('\n').filter((l) => l.trim().length >= 30);
   if (lines.length < 10) return false;

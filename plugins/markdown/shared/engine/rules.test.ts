@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLines } from './lines.js';
 import { outlineHeadings, titleKey } from './outline.js';
 import { findRunningLines } from './running.js';
-import { isFalseTable, isFixedPitch } from './tables.js';
+import { extractBorderlessTables, isFalseTable, isFixedPitch } from './tables.js';
 import type { Line, TextRun } from './types.js';
 
 const run = (text: string, x0: number, baseline: number, size = 10): TextRun => ({
@@ -115,6 +115,32 @@ describe('false tables on real documents (issue 25)', () => {
       buildLines([pitch('Illuminator', 72, 124, 0.41), pitch('Ordered', 160, 124, 0.49)])[0]!,
     ];
     expect(isFixedPitch(prose)).toBe(false);
+  });
+});
+
+describe('multi-line cells', () => {
+  it('keeps a row whose cells all wrap together when a word is hyphenated across its lines', () => {
+    const rows: [string, string, string][] = [
+      ['VIN', 'ROBE', 'NEZ'],
+      ['Carau Pujol', 'Rubis foncé, vio-', 'Frais, fruité, ci-'],
+      ['Tannat', 'lacée, presque', 'tronné, arômes'],
+      ['Peelee Island', 'Jaune pâle.', 'Fleurs blanches.'],
+    ];
+    // A proportional font: each run's advance per character differs.
+    const lines = buildLines(
+      rows.flatMap((cells, r) =>
+        cells.map((cell, c) => {
+          const x0 = 72 + 150 * c;
+          return { ...run(cell, x0, 100 + 12 * r), x1: x0 + cell.length * 10 * (0.4 + 0.04 * (r + c)) };
+        }),
+      ),
+    );
+    const { tables } = extractBorderlessTables(lines);
+    expect(tables[0]?.rows).toEqual([
+      ['VIN', 'ROBE', 'NEZ'],
+      ['Carau Pujol Tannat', 'Rubis foncé, violacée, presque', 'Frais, fruité, citronné, arômes'],
+      ['Peelee Island', 'Jaune pâle.', 'Fleurs blanches.'],
+    ]);
   });
 });
 

@@ -281,9 +281,14 @@ function columnOf(columns: readonly Interval[], x: number): number {
   return index;
 }
 
-/** One row per line, except that a line with an empty first column continues the row above. */
+/**
+ * One row per line, except that a line continues the row above when its first column is empty,
+ * or when one of its cells ends a word hyphenated at the end of the line above in that column
+ * (every cell of the row wraps: "Rubis foncé, vio-" over "lacée, presque").
+ */
 function rowsFromLines(lines: readonly Line[], columns: readonly Interval[]): string[][] {
   const rows: string[][] = [];
+  let above: string[] = [];
   for (const line of lines) {
     const cells = columns.map(() => '');
     for (const segment of line.segments) {
@@ -291,7 +296,9 @@ function rowsFromLines(lines: readonly Line[], columns: readonly Interval[]): st
       cells[column] = joinText(cells[column]!, segment.text);
     }
     const previous = rows[rows.length - 1];
-    if (previous && cells[0] === '')
+    const hyphenated = cells.some((cell, c) => /\p{Ll}-$/u.test(above[c] ?? '') && /^\p{Ll}/u.test(cell));
+    above = cells;
+    if (previous && (cells[0] === '' || hyphenated))
       for (const [c, cell] of cells.entries()) previous[c] = joinText(previous[c]!, cell);
     else rows.push(cells);
   }
