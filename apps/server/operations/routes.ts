@@ -26,7 +26,7 @@ export function decodeInput<T>(schema: z.ZodType<T> | undefined, value: unknown)
  * The output's JSON Schema for serialising (not validating): `required` is dropped so a field the
  * services leave out is left out, never a 500.
  */
-function serialisationSchema(schema: z.ZodType): object {
+export function serialisationSchema(schema: z.ZodType): object {
   const strip = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(strip);
     if (!node || typeof node !== 'object') return node;

@@ -18,6 +18,7 @@ import {
   historySchema,
   isSpecExtractionTool,
   jobStatusSchema,
+  type pipelineRequestSchema,
   signedUrlRequestSchema,
   signedUrlSchema,
   typedExtractionPollSchema,
@@ -241,6 +242,11 @@ function extractionProcedures(extractionTools: readonly string[]) {
     ExtractionResultsProcedures;
 }
 
+/** A JSON pipeline, as `pipelineRequestSchema` takes it: any object here, checked by the pipeline service. */
+const pipelineJsonInput = z.custom<z.input<typeof pipelineRequestSchema>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof FormData),
+);
+
 const webhookRotatedSchema = z.object({ secret: z.string(), endpoint: webhookEndpointSchema });
 
 /** The router for these extraction tools (the registry's: see appRouterFor). */
@@ -378,7 +384,8 @@ export function createAppRouter(extractionTools: readonly string[]) {
      */
     pipelines: router({
       create: authedProcedure
-        .input(z.union([z.instanceof(FormData), z.record(z.string(), z.unknown())]))
+        // Typed for clients by the pipeline's zod; decoded by the pipeline service (its messages name the step).
+        .input(z.union([z.instanceof(FormData), pipelineJsonInput]))
         .output(acceptedJobSchema)
         .mutation(async ({ ctx, input }) => {
           if (!(input instanceof FormData))
@@ -446,11 +453,10 @@ const routers = new WeakMap<Services, AppRouter>();
 /** The router of a server's registry: one per Services, with a procedure for each of its extraction tools. */
 export function appRouterFor(services: Services): AppRouter {
   let appRouter = routers.get(services);
-  if (!appRouter)
-    routers.set(
-      services,
-      (appRouter = createAppRouter(services.capabilities.extractionTools().map(({ tool }) => tool))),
-    );
+  if (!appRouter) {
+    appRouter = createAppRouter(services.capabilities.extractionTools().map(({ tool }) => tool));
+    routers.set(services, appRouter);
+  }
   return appRouter;
 }
 
