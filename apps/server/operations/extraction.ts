@@ -17,7 +17,7 @@ import { camelCase, pascalCase } from '../graphql/option-inputs.js';
 import type { JsonSchema } from '../json-schema.js';
 import { extractionForm } from './fields.js';
 import { readForm } from './forms.js';
-import { defineOperation, type OperationSpec } from './operation.js';
+import { defineOperation, type AnyOperation } from './operation.js';
 
 /** The poll answer of each spec tool, typed by its rows (`ParseCvPoll`...), made once: the document refers to them. */
 export const extractionPollSchemas: Record<string, { component: string; schema: z.ZodType }> = Object.fromEntries(
@@ -30,8 +30,8 @@ export const extractionPollSchemas: Record<string, { component: string; schema: 
 const pollOf = (tool: string) =>
   extractionPollSchemas[tool] ?? { component: 'ExtractionPoll', schema: extractionPollSchema };
 
-export function extractionOperations(services: Services): OperationSpec[] {
-  return services.capabilities.extractionTools().flatMap((info): OperationSpec[] => {
+export function extractionOperations(services: Services): AnyOperation[] {
+  return services.capabilities.extractionTools().flatMap((info): AnyOperation[] => {
     const { tool, title, pluginId, inputs, maxFiles, plan: lowest, freeTrial, summary } = info;
     const plan = PLANS[lowest].label;
     const totals = Object.entries(summary)

@@ -15,7 +15,7 @@ import { errorBodySchema, extractionPollSchema, pipelineRequestSchema, s3ExportS
 import type { JsonSchema } from '../json-schema.js';
 import { extractionPollSchemas } from './extraction.js';
 import { BEYOND } from './fields.js';
-import type { OperationSpec } from './operation.js';
+import type { AnyOperation } from './operation.js';
 import { WEBHOOK_EVENT_SCHEMA, webhookEvents } from './webhooks.js';
 
 /** The document as /docs reads it. */
@@ -107,7 +107,7 @@ const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 /** OpenAPI's path template → Fastify's (`{jobId}` → `:jobId`). */
 export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-function documentOperation(spec: OperationSpec, components: Components): ZodOpenApiOperationObject {
+function documentOperation(spec: AnyOperation, components: Components): ZodOpenApiOperationObject {
   const counted = spec.auth !== 'public';
   const { output } = spec;
   const answerHeaders = [...(output.headers ?? []), ...(counted ? RATE_HEADERS : [])];
@@ -230,7 +230,7 @@ function referencedComponents(components: Components): void {
   components.schemas.WebhookEvent = WEBHOOK_EVENT_SCHEMA;
 }
 
-export function buildOpenApiDocument(table: OperationSpec[], publicUrl: string): OpenApiDocument {
+export function buildOpenApiDocument(table: AnyOperation[], publicUrl: string): OpenApiDocument {
   const components = new Components();
   referencedComponents(components);
   const paths: ZodOpenApiPathsObject = {};

@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { PlanId } from '../../../schema/index.js';
-import type { Services } from '../../../core/services/index.js';
+import type { Principal, Services } from '../../../core/services/index.js';
 import type { JsonSchema } from '../json-schema.js';
 
 /**
@@ -36,11 +36,11 @@ export interface Call<Params, Query, Body> {
 }
 
 /** A non-JSON answer: a file stream with its headers (downloads). */
-export interface Output {
+export interface Output<Schema extends z.ZodType = z.ZodType> {
   status: 200 | 201 | 204;
   description: string;
   /** The JSON body's schema; absent for 204 and binary answers. */
-  schema?: z.ZodType;
+  schema?: Schema;
   /** The component name the document gives `schema` (`JobStatus`). */
   component?: string;
   /** Binary answers: their media type. */
@@ -58,6 +58,7 @@ export interface OperationSpec<
   Params extends z.ZodType = z.ZodType,
   Query extends z.ZodType = z.ZodType,
   Body extends z.ZodType = z.ZodType,
+  Out extends z.ZodType = z.ZodType,
 > {
   /** camelCase: the operationId, the tRPC procedure, the GraphQL field. */
   name: string;
@@ -84,20 +85,36 @@ export interface OperationSpec<
   form?: FormShape;
   /** Extra documented request headers (`Prefer`). */
   headers?: Array<{ name: string; description: string; example: string; beyondSpec?: boolean }>;
-  output: Output;
+  output: Output<Out>;
   /** The error statuses it answers (besides 500, which every operation may answer). */
   errors: string[];
   /** A status described differently from the shared answer (a 403 with its own codes). */
   errorDescriptions?: Record<string, string>;
-  /** Absent: served by the host (health, readiness, this document); documented here all the same. */
+  /** The handler of an operation that needs the request (forms, headers, streams). */
   handle?: (call: Call<z.output<Params>, z.output<Query>, z.output<Body>>) => Promise<unknown>;
+  /**
+   * The handler of a JSON operation, transport-neutral: its decoded input (params, query and body in
+   * one object) and the caller. REST and tRPC both call it. Neither `handle` nor `run`: served by the
+   * host (health, readiness, this document), documented here all the same.
+   */
+  run?: (services: Services, principal: Principal, input: RunInput<Params, Query, Body>) => Promise<z.input<Out>>;
 }
 
-/** Declares an operation with its handler typed from its zod input. */
+/** A JSON operation's input: its params, query and body fields in one object. */
+export type RunInput<Params extends z.ZodType, Query extends z.ZodType, Body extends z.ZodType> = z.output<Params> &
+  z.output<Query> &
+  z.output<Body>;
+
+/** An operation of any input and output (the table's element). */
+// biome-ignore lint/suspicious/noExplicitAny: the table holds operations of every input type
+export type AnyOperation = OperationSpec<any, any, any, any>;
+
+/** Declares an operation with its handler typed from its zod input and output. */
 export function defineOperation<
-  Params extends z.ZodType = z.ZodType,
-  Query extends z.ZodType = z.ZodType,
-  Body extends z.ZodType = z.ZodType,
->(spec: OperationSpec<Params, Query, Body>): OperationSpec {
-  return spec as unknown as OperationSpec;
+  Params extends z.ZodType = z.ZodType<unknown>,
+  Query extends z.ZodType = z.ZodType<unknown>,
+  Body extends z.ZodType = z.ZodType<unknown>,
+  Out extends z.ZodType = z.ZodType,
+>(spec: OperationSpec<Params, Query, Body, Out>): OperationSpec<Params, Query, Body, Out> {
+  return spec;
 }

@@ -9,9 +9,10 @@ import { z } from 'zod';
 import { describeIssue } from '../../../core/contract/options.js';
 import { badRequest } from '../../../core/services/errors.js';
 import type { Services } from '../../../core/services/index.js';
+import { principalOf } from '../auth.js';
 import { renderDocsPage } from '../docs-page.js';
 import { buildOpenApiDocument, fastifyPath } from './openapi.js';
-import type { OperationSpec } from './operation.js';
+import type { AnyOperation } from './operation.js';
 import { operationTable } from './table.js';
 
 /** One decoder for every operation's params, query and JSON body. */
@@ -39,25 +40,25 @@ export function serialisationSchema(schema: z.ZodType): object {
   return strip(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' })) as object;
 }
 
-function registerOperation(app: FastifyInstance, services: Services, spec: OperationSpec): void {
-  const { handle, output } = spec;
-  if (!handle) return;
+function registerOperation(app: FastifyInstance, services: Services, spec: AnyOperation): void {
+  const { handle, run, output } = spec;
+  if (!handle && !run) return;
   const serialised = output.schema && !output.loose && !output.binary;
   app.route({
     method: spec.method,
     url: fastifyPath(spec.path),
     ...(spec.auth === 'public' ? { config: { auth: 'public' as const } } : {}),
     ...(serialised ? { schema: { response: { [output.status]: serialisationSchema(output.schema!) } } } : {}),
-    handler: async (request, reply) =>
-      handle({
-        services,
-        request,
-        reply,
-        params: decodeInput(spec.params, request.params),
-        query: decodeInput(spec.query, request.query),
-        // Multipart bodies are read by the handler (files stream to disk under the caller's limits).
-        body: spec.body ? decodeInput(spec.body, request.body) : request.body,
-      }),
+    handler: async (request, reply) => {
+      const params = decodeInput(spec.params, request.params);
+      const query = decodeInput(spec.query, request.query);
+      // Multipart bodies are read by the handler (files stream to disk under the caller's limits).
+      const body = spec.body ? decodeInput(spec.body, request.body) : request.body;
+      if (handle) return handle({ services, request, reply, params, query, body });
+      const input = { ...(params as object), ...(query as object), ...(spec.body ? (body as object) : {}) };
+      const answer = await run!(services, principalOf(request), input);
+      return output.status === 200 ? answer : reply.status(output.status).send(answer);
+    },
   });
 }
 

@@ -23,12 +23,12 @@ import { principalOf } from '../auth.js';
 import { isMultipart } from '../multipart.js';
 import { PREFER_WAIT, WEBHOOK_URL_FIELD, batchForm, convertForm } from './fields.js';
 import { acceptedOrFinished, checkExport, contentDisposition, readForm, refuseExtraFields } from './forms.js';
-import { defineOperation, type OperationSpec } from './operation.js';
+import { defineOperation, type AnyOperation } from './operation.js';
 import { readinessSchema } from './readiness.js';
 import { extractionOperations } from './extraction.js';
 import { webhookOperations } from './webhooks.js';
 
-const jobIdParams = z.object({ jobId: z.string().meta({ description: 'jobId of the accepted answer.' }) });
+const jobIdParams = z.object({ jobId: z.string().min(1).meta({ description: 'jobId of the accepted answer.' }) });
 const batchIdParams = z.object({ id: z.string().meta({ description: 'batchId of the accepted answer.' }) });
 const SUBMIT_ERRORS = ['400', '401', '402', '403', '413', '429'];
 
@@ -39,7 +39,82 @@ const PIPELINE_CURL = `curl -X POST "$BASE/api/v1/pipelines" -H "Authorization: 
 }'
 # then: curl "$BASE/api/v1/jobs/<jobId>" -H "Authorization: Bearer $KEY"   (steps, then result.markdown)`;
 
-function jobOperations(services: Services): OperationSpec[] {
+/*
+ * JSON operations with a transport-neutral `run`: REST and tRPC (trpc/router.ts) both serve them.
+ */
+export const getJobOperation = defineOperation({
+  name: 'getJob',
+  method: 'GET',
+  path: '/api/v1/jobs/{jobId}',
+  tag: 'Jobs',
+  summary: 'Job status',
+  description: 'Poll every 1 to 2 seconds until done or failed.',
+  files: 'none',
+  params: jobIdParams,
+  output: { status: 200, description: 'The job.', schema: jobStatusSchema, component: 'JobStatus' },
+  errors: ['401', '404', '429'],
+  run: (services, principal, { jobId }) => services.jobs.status(principal, jobId),
+});
+
+export const cancelJobOperation = defineOperation({
+  name: 'cancelJob',
+  method: 'DELETE',
+  path: '/api/v1/jobs/{jobId}',
+  tag: 'Jobs',
+  beyondSpec: true,
+  summary: 'Cancel a job',
+  description:
+    'A waiting or active job ends failed with error "Cancelled" and its credits back; its run is killed with ' +
+    'its engines. Idempotent. A job that finished otherwise: 409.',
+  files: 'none',
+  params: jobIdParams,
+  output: { status: 200, description: 'The cancelled job.', schema: jobStatusSchema, component: 'JobStatus' },
+  errors: ['401', '404', '409', '429'],
+  run: (services, principal, { jobId }) => services.jobs.cancel(principal, jobId),
+});
+
+export const getCreditsOperation = defineOperation({
+  name: 'getCredits',
+  method: 'GET',
+  path: '/api/v1/credits',
+  tag: 'Account',
+  summary: 'Credit balance',
+  files: 'none',
+  output: { status: 200, description: 'This month.', schema: creditsSchema, component: 'Credits' },
+  errors: ['401', '429'],
+  run: (services, principal) => services.credits.balance(principal.account),
+});
+
+export const getHistoryOperation = defineOperation({
+  name: 'getHistory',
+  method: 'GET',
+  path: '/api/v1/history',
+  tag: 'Account',
+  summary: 'Conversion history, newest first',
+  files: 'none',
+  query: historyQuerySchema,
+  output: { status: 200, description: 'One page.', schema: historySchema, component: 'History' },
+  errors: ['400', '401', '429'],
+  run: (services, principal, { limit, offset }) => services.jobs.history(principal, limit, offset),
+});
+
+export const createSignedUrlOperation = defineOperation({
+  name: 'createSignedUrl',
+  method: 'POST',
+  path: '/api/v1/signed-url',
+  tag: 'Downloads',
+  plan: 'business',
+  summary: 'Mint a signed download URL (Business and up)',
+  description: 'Keeps the output of a done job until the URL expires.',
+  files: 'none',
+  body: signedUrlRequestSchema,
+  bodyComponent: 'SignedUrlRequest',
+  output: { status: 200, description: 'The signed URL.', schema: signedUrlSchema, component: 'SignedUrl' },
+  errors: ['400', '401', '403', '404', '429'],
+  run: (services, principal, request) => services.downloads.createSignedUrl(principal, request),
+});
+
+function jobOperations(services: Services): AnyOperation[] {
   return [
     defineOperation({
       name: 'convert',
@@ -182,39 +257,12 @@ function jobOperations(services: Services): OperationSpec[] {
         return services.jobs.acceptMerge(principal, form.files, true, webhookUrl);
       },
     }),
-    defineOperation({
-      name: 'getJob',
-      method: 'GET',
-      path: '/api/v1/jobs/{jobId}',
-      tag: 'Jobs',
-      summary: 'Job status',
-      description: 'Poll every 1 to 2 seconds until done or failed.',
-      files: 'none',
-      params: jobIdParams,
-      output: { status: 200, description: 'The job.', schema: jobStatusSchema, component: 'JobStatus' },
-      errors: ['401', '404', '429'],
-      handle: async ({ request, params }) => services.jobs.status(principalOf(request), params.jobId),
-    }),
-    defineOperation({
-      name: 'cancelJob',
-      method: 'DELETE',
-      path: '/api/v1/jobs/{jobId}',
-      tag: 'Jobs',
-      beyondSpec: true,
-      summary: 'Cancel a job',
-      description:
-        'A waiting or active job ends failed with error "Cancelled" and its credits back; its run is killed with ' +
-        'its engines. Idempotent. A job that finished otherwise: 409.',
-      files: 'none',
-      params: jobIdParams,
-      output: { status: 200, description: 'The cancelled job.', schema: jobStatusSchema, component: 'JobStatus' },
-      errors: ['401', '404', '409', '429'],
-      handle: async ({ request, params }) => services.jobs.cancel(principalOf(request), params.jobId),
-    }),
+    getJobOperation,
+    cancelJobOperation,
   ];
 }
 
-function batchOperations(services: Services): OperationSpec[] {
+function batchOperations(services: Services): AnyOperation[] {
   return [
     defineOperation({
       name: 'batchConvert',
@@ -301,7 +349,7 @@ function batchOperations(services: Services): OperationSpec[] {
   ];
 }
 
-function accountOperations(services: Services): OperationSpec[] {
+function accountOperations(services: Services): AnyOperation[] {
   return [
     defineOperation({
       name: 'download',
@@ -334,44 +382,9 @@ function accountOperations(services: Services): OperationSpec[] {
           .send(download.stream);
       },
     }),
-    defineOperation({
-      name: 'createSignedUrl',
-      method: 'POST',
-      path: '/api/v1/signed-url',
-      tag: 'Downloads',
-      plan: 'business',
-      summary: 'Mint a signed download URL (Business and up)',
-      description: 'Keeps the output of a done job until the URL expires.',
-      files: 'none',
-      body: signedUrlRequestSchema,
-      bodyComponent: 'SignedUrlRequest',
-      output: { status: 200, description: 'The signed URL.', schema: signedUrlSchema, component: 'SignedUrl' },
-      errors: ['400', '401', '403', '404', '429'],
-      handle: async ({ request, body }) => services.downloads.createSignedUrl(principalOf(request), body),
-    }),
-    defineOperation({
-      name: 'getCredits',
-      method: 'GET',
-      path: '/api/v1/credits',
-      tag: 'Account',
-      summary: 'Credit balance',
-      files: 'none',
-      output: { status: 200, description: 'This month.', schema: creditsSchema, component: 'Credits' },
-      errors: ['401', '429'],
-      handle: async ({ request }) => services.credits.balance(principalOf(request).account),
-    }),
-    defineOperation({
-      name: 'getHistory',
-      method: 'GET',
-      path: '/api/v1/history',
-      tag: 'Account',
-      summary: 'Conversion history, newest first',
-      files: 'none',
-      query: historyQuerySchema,
-      output: { status: 200, description: 'One page.', schema: historySchema, component: 'History' },
-      errors: ['400', '401', '429'],
-      handle: async ({ request, query }) => services.jobs.history(principalOf(request), query.limit, query.offset),
-    }),
+    createSignedUrlOperation,
+    getCreditsOperation,
+    getHistoryOperation,
     defineOperation({
       name: 'getFormats',
       method: 'GET',
@@ -396,7 +409,7 @@ function accountOperations(services: Services): OperationSpec[] {
 }
 
 /** Served by the host (app.ts, openapi.ts): documented here so the document lists every route. */
-const HOST_OPERATIONS: OperationSpec[] = [
+const HOST_OPERATIONS: AnyOperation[] = [
   defineOperation({
     name: 'getHealth',
     method: 'GET',
@@ -446,7 +459,7 @@ const HOST_OPERATIONS: OperationSpec[] = [
 ];
 
 /** The whole table, in the order the document and /docs list it. */
-export function operationTable(services: Services): OperationSpec[] {
+export function operationTable(services: Services): AnyOperation[] {
   return [
     ...jobOperations(services),
     ...batchOperations(services),

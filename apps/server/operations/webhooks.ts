@@ -18,7 +18,7 @@ import type { Services } from '../../../core/services/index.js';
 import { principalOf } from '../auth.js';
 import type { JsonSchema } from '../json-schema.js';
 import { BEYOND } from './fields.js';
-import { defineOperation, type OperationSpec } from './operation.js';
+import { defineOperation, type AnyOperation } from './operation.js';
 
 const ABOUT =
   'Beyond the spec; Pro and up. Events are signed per Standard Webhooks (webhook-id, webhook-timestamp, ' +
@@ -33,7 +33,7 @@ const attemptsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE),
 });
 
-export function webhookOperations(services: Services): OperationSpec[] {
+export function webhookOperations(services: Services): AnyOperation[] {
   const { webhooks } = services;
   const common = { tag: 'Webhooks', beyondSpec: true, plan: 'pro', files: 'none' } as const;
   return [

@@ -10,17 +10,11 @@ import {
   acceptedJobSchema,
   batchAcceptedSchema,
   batchStatusSchema,
-  creditsSchema,
   extractionPollSchema,
   extractionRowSchemas,
   formatsSchema,
-  historyQuerySchema,
-  historySchema,
   isSpecExtractionTool,
-  jobStatusSchema,
   type pipelineRequestSchema,
-  signedUrlRequestSchema,
-  signedUrlSchema,
   typedExtractionPollSchema,
   webhookAttemptSchema,
   webhookEndpointCreateSchema,
@@ -34,6 +28,14 @@ import {
 import { badRequest, type ServiceError } from '../../../core/services/errors.js';
 import type { Principal, Services } from '../../../core/services/index.js';
 import type { TrpcContext } from './context.js';
+import {
+  cancelJobOperation,
+  createSignedUrlOperation,
+  getCreditsOperation,
+  getHistoryOperation,
+  getJobOperation,
+} from '../operations/table.js';
+import { mutationWith, queryOf, queryWith } from './operations.js';
 import { authedProcedure, createCallerFactory, router } from './trpc.js';
 import { stageFile, stageFiles } from './uploads.js';
 
@@ -253,30 +255,20 @@ const webhookRotatedSchema = z.object({ secret: z.string(), endpoint: webhookEnd
 export function createAppRouter(extractionTools: readonly string[]) {
   return router({
     credits: router({
-      get: authedProcedure
-        .output(creditsSchema)
-        .query(({ ctx }) => ctx.services.credits.balance(ctx.principal.account)),
+      get: queryOf(getCreditsOperation),
     }),
     jobs: router({
-      get: authedProcedure
-        .input(jobInput)
-        .output(jobStatusSchema)
-        .query(({ ctx, input }) => ctx.services.jobs.status(ctx.principal, input.jobId)),
+      get: queryWith(getJobOperation, getJobOperation.params!),
       /** The job now, then every change; ends after done or failed. */
       watch: authedProcedure
         .input(jobInput)
         .subscription(({ ctx, input, signal }) => ctx.services.jobs.watch(ctx.principal, input.jobId, signal)),
       /** As DELETE /api/v1/jobs/{id}. */
-      cancel: authedProcedure
-        .input(jobInput)
-        .output(jobStatusSchema)
-        .mutation(({ ctx, input }) => ctx.services.jobs.cancel(ctx.principal, input.jobId)),
+      cancel: mutationWith(cancelJobOperation, cancelJobOperation.params!),
     }),
     history: router({
-      list: authedProcedure
-        .input(historyQuerySchema.prefault({}))
-        .output(historySchema)
-        .query(({ ctx, input }) => ctx.services.jobs.history(ctx.principal, input.limit, input.offset)),
+      // Its input may be left out: every field has a default.
+      list: queryWith(getHistoryOperation, getHistoryOperation.query!.prefault({})),
     }),
     formats: router({
       // An operation's `options` is typed unknown by the registry; formatsSchema checks it is a JSON Schema object.
@@ -398,10 +390,7 @@ export function createAppRouter(extractionTools: readonly string[]) {
         }),
     }),
     signedUrl: router({
-      create: authedProcedure
-        .input(signedUrlRequestSchema)
-        .output(signedUrlSchema)
-        .mutation(({ ctx, input }) => ctx.services.downloads.createSignedUrl(ctx.principal, input)),
+      create: mutationWith(createSignedUrlOperation, createSignedUrlOperation.body!),
     }),
     /** Beyond the spec (Pro and up): webhook endpoints, as REST /api/v1/webhooks. Secrets are in the answers of create, rotateSecret and rotateDefaultSecret only. */
     webhooks: router({
