@@ -28,14 +28,106 @@ const ABOUT =
 export const webhookEndpointListSchema = z.object({ endpoints: z.array(webhookEndpointSchema) });
 export const webhookRotatedSchema = z.object({ secret: z.string(), endpoint: webhookEndpointSchema });
 export const webhookAttemptsSchema = z.object({ attempts: z.array(webhookAttemptSchema) });
-const byId = z.object({ id: z.string().meta({ description: 'The endpoint id.' }) });
+const byId = z.object({ id: z.string().min(1).meta({ description: 'The endpoint id.' }) });
 const attemptsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE),
 });
 
+/** What every webhook operation shares. */
+const common = { tag: 'Webhooks', beyondSpec: true, plan: 'pro', files: 'none' } as const;
+
+/* JSON operations with a transport-neutral `run`: REST and tRPC (trpc/router.ts) both serve them. */
+export const createWebhookEndpointOperation = defineOperation({
+  ...common,
+  name: 'createWebhookEndpoint',
+  method: 'POST',
+  path: '/api/v1/webhooks',
+  summary: 'Register a webhook endpoint',
+  description:
+    `${ABOUT} The URL must be https and resolve to public addresses only (checked now and before every ` +
+    'attempt). The answer holds the secret (whsec_ + base64 of 32 random bytes): shown this once. At most 20 ' +
+    'endpoints.',
+  body: webhookEndpointCreateSchema,
+  bodyComponent: 'WebhookEndpointCreate',
+  output: {
+    status: 201,
+    description: 'Registered.',
+    schema: webhookEndpointCreatedSchema,
+    component: 'WebhookEndpointCreated',
+  },
+  errors: ['400', '401', '403', '429'],
+  run: (services, principal, request) => services.webhooks.create(principal, request),
+});
+
+export const rotateDefaultWebhookSecretOperation = defineOperation({
+  ...common,
+  name: 'rotateDefaultWebhookSecret',
+  method: 'POST',
+  path: '/api/v1/webhooks/default-secret',
+  summary: 'Create or rotate the account default webhook secret',
+  description:
+    'It signs the events sent to a per-request `webhookUrl`; shown once. After a rotation the previous secret ' +
+    'keeps signing for 24 h.',
+  output: { status: 200, description: 'The new secret.', schema: webhookSecretSchema, component: 'WebhookSecret' },
+  errors: ['401', '403', '429'],
+  run: (services, principal) => services.webhooks.rotateDefaultSecret(principal),
+});
+
+export const getWebhookEndpointOperation = defineOperation({
+  ...common,
+  name: 'getWebhookEndpoint',
+  method: 'GET',
+  path: '/api/v1/webhooks/{id}',
+  summary: 'A webhook endpoint',
+  params: byId,
+  output: {
+    status: 200,
+    description: 'The endpoint; `enabled: false` with `disabledReason` after 5 days of failures.',
+    schema: webhookEndpointSchema,
+    component: 'WebhookEndpoint',
+  },
+  errors: ['401', '403', '404', '429'],
+  run: (services, principal, { id }) => services.webhooks.get(principal, id),
+});
+
+export const rotateWebhookSecretOperation = defineOperation({
+  ...common,
+  name: 'rotateWebhookSecret',
+  method: 'POST',
+  path: '/api/v1/webhooks/{id}/rotate-secret',
+  summary: 'Rotate the secret of a webhook endpoint',
+  description: 'A new secret, shown once; for 24 h both sign (two v1 signatures in webhook-signature).',
+  params: byId,
+  output: {
+    status: 200,
+    description: 'The new secret.',
+    schema: webhookRotatedSchema,
+    component: 'WebhookRotated',
+  },
+  errors: ['401', '403', '404', '429'],
+  run: (services, principal, { id }) => services.webhooks.rotate(principal, id),
+});
+
+export const sendTestWebhookOperation = defineOperation({
+  ...common,
+  name: 'sendTestWebhook',
+  method: 'POST',
+  path: '/api/v1/webhooks/{id}/test',
+  summary: 'Send a test event',
+  description: 'Sends `{type: "webhook.test", timestamp, data: {endpointId}}` now (no retry) and answers how it went.',
+  params: byId,
+  output: {
+    status: 200,
+    description: 'The attempt.',
+    schema: webhookTestResultSchema,
+    component: 'WebhookTestResult',
+  },
+  errors: ['401', '403', '404', '429'],
+  run: (services, principal, { id }) => services.webhooks.sendTest(principal, id),
+});
+
 export function webhookOperations(services: Services): AnyOperation[] {
   const { webhooks } = services;
-  const common = { tag: 'Webhooks', beyondSpec: true, plan: 'pro', files: 'none' } as const;
   return [
     defineOperation({
       ...common,
@@ -53,57 +145,9 @@ export function webhookOperations(services: Services): AnyOperation[] {
       errors: ['401', '403', '429'],
       handle: async ({ request }) => ({ endpoints: await webhooks.list(principalOf(request)) }),
     }),
-    defineOperation({
-      ...common,
-      name: 'createWebhookEndpoint',
-      method: 'POST',
-      path: '/api/v1/webhooks',
-      summary: 'Register a webhook endpoint',
-      description:
-        `${ABOUT} The URL must be https and resolve to public addresses only (checked now and before every ` +
-        'attempt). The answer holds the secret (whsec_ + base64 of 32 random bytes): shown this once. At most 20 ' +
-        'endpoints.',
-      body: webhookEndpointCreateSchema,
-      bodyComponent: 'WebhookEndpointCreate',
-      output: {
-        status: 201,
-        description: 'Registered.',
-        schema: webhookEndpointCreatedSchema,
-        component: 'WebhookEndpointCreated',
-      },
-      errors: ['400', '401', '403', '429'],
-      handle: async ({ request, reply, body }) =>
-        reply.status(201).send(await webhooks.create(principalOf(request), body)),
-    }),
-    defineOperation({
-      ...common,
-      name: 'rotateDefaultWebhookSecret',
-      method: 'POST',
-      path: '/api/v1/webhooks/default-secret',
-      summary: 'Create or rotate the account default webhook secret',
-      description:
-        'It signs the events sent to a per-request `webhookUrl`; shown once. After a rotation the previous secret ' +
-        'keeps signing for 24 h.',
-      output: { status: 200, description: 'The new secret.', schema: webhookSecretSchema, component: 'WebhookSecret' },
-      errors: ['401', '403', '429'],
-      handle: async ({ request }) => webhooks.rotateDefaultSecret(principalOf(request)),
-    }),
-    defineOperation({
-      ...common,
-      name: 'getWebhookEndpoint',
-      method: 'GET',
-      path: '/api/v1/webhooks/{id}',
-      summary: 'A webhook endpoint',
-      params: byId,
-      output: {
-        status: 200,
-        description: 'The endpoint; `enabled: false` with `disabledReason` after 5 days of failures.',
-        schema: webhookEndpointSchema,
-        component: 'WebhookEndpoint',
-      },
-      errors: ['401', '403', '404', '429'],
-      handle: async ({ request, params }) => webhooks.get(principalOf(request), params.id),
-    }),
+    createWebhookEndpointOperation,
+    rotateDefaultWebhookSecretOperation,
+    getWebhookEndpointOperation,
     defineOperation({
       ...common,
       name: 'updateWebhookEndpoint',
@@ -135,41 +179,8 @@ export function webhookOperations(services: Services): AnyOperation[] {
         return reply.status(204).send();
       },
     }),
-    defineOperation({
-      ...common,
-      name: 'rotateWebhookSecret',
-      method: 'POST',
-      path: '/api/v1/webhooks/{id}/rotate-secret',
-      summary: 'Rotate the secret of a webhook endpoint',
-      description: 'A new secret, shown once; for 24 h both sign (two v1 signatures in webhook-signature).',
-      params: byId,
-      output: {
-        status: 200,
-        description: 'The new secret.',
-        schema: webhookRotatedSchema,
-        component: 'WebhookRotated',
-      },
-      errors: ['401', '403', '404', '429'],
-      handle: async ({ request, params }) => webhooks.rotate(principalOf(request), params.id),
-    }),
-    defineOperation({
-      ...common,
-      name: 'sendTestWebhook',
-      method: 'POST',
-      path: '/api/v1/webhooks/{id}/test',
-      summary: 'Send a test event',
-      description:
-        'Sends `{type: "webhook.test", timestamp, data: {endpointId}}` now (no retry) and answers how it went.',
-      params: byId,
-      output: {
-        status: 200,
-        description: 'The attempt.',
-        schema: webhookTestResultSchema,
-        component: 'WebhookTestResult',
-      },
-      errors: ['401', '403', '404', '429'],
-      handle: async ({ request, params }) => webhooks.sendTest(principalOf(request), params.id),
-    }),
+    rotateWebhookSecretOperation,
+    sendTestWebhookOperation,
     defineOperation({
       ...common,
       name: 'listWebhookAttempts',

@@ -24,6 +24,14 @@ export function queryOf<O extends z.ZodType>(operation: JsonOperation<O>) {
   return authedProcedure.output(output).query(async ({ ctx }) => (await run(ctx.services, ctx.principal, {})) as never);
 }
 
+/** A mutation of an operation that takes no input. */
+export function mutationOf<O extends z.ZodType>(operation: JsonOperation<O>) {
+  const { run, output } = runnerOf(operation);
+  return authedProcedure
+    .output(output)
+    .mutation(async ({ ctx }) => (await run(ctx.services, ctx.principal, {})) as never);
+}
+
 /** A query of an operation, its input decoded by `input` (the operation's params, query or body). */
 export function queryWith<I extends z.ZodType, O extends z.ZodType>(operation: JsonOperation<O>, input: I) {
   const { run, output } = runnerOf(operation);

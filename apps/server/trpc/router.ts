@@ -17,12 +17,8 @@ import {
   type pipelineRequestSchema,
   typedExtractionPollSchema,
   webhookAttemptSchema,
-  webhookEndpointCreateSchema,
-  webhookEndpointCreatedSchema,
   webhookEndpointSchema,
   webhookEndpointUpdateSchema,
-  webhookSecretSchema,
-  webhookTestResultSchema,
   type SpecExtractionTool,
 } from '../../../schema/index.js';
 import { badRequest, type ServiceError } from '../../../core/services/errors.js';
@@ -35,7 +31,14 @@ import {
   getHistoryOperation,
   getJobOperation,
 } from '../operations/table.js';
-import { mutationWith, queryOf, queryWith } from './operations.js';
+import {
+  createWebhookEndpointOperation,
+  getWebhookEndpointOperation,
+  rotateDefaultWebhookSecretOperation,
+  rotateWebhookSecretOperation,
+  sendTestWebhookOperation,
+} from '../operations/webhooks.js';
+import { mutationOf, mutationWith, queryOf, queryWith } from './operations.js';
 import { authedProcedure, createCallerFactory, router } from './trpc.js';
 import { stageFile, stageFiles } from './uploads.js';
 
@@ -249,8 +252,6 @@ const pipelineJsonInput = z.custom<z.input<typeof pipelineRequestSchema>>(
   (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof FormData),
 );
 
-const webhookRotatedSchema = z.object({ secret: z.string(), endpoint: webhookEndpointSchema });
-
 /** The router for these extraction tools (the registry's: see appRouterFor). */
 export function createAppRouter(extractionTools: readonly string[]) {
   return router({
@@ -397,14 +398,8 @@ export function createAppRouter(extractionTools: readonly string[]) {
       list: authedProcedure
         .output(z.array(webhookEndpointSchema))
         .query(({ ctx }) => ctx.services.webhooks.list(ctx.principal)),
-      get: authedProcedure
-        .input(endpointInput)
-        .output(webhookEndpointSchema)
-        .query(({ ctx, input }) => ctx.services.webhooks.get(ctx.principal, input.id)),
-      create: authedProcedure
-        .input(webhookEndpointCreateSchema)
-        .output(webhookEndpointCreatedSchema)
-        .mutation(({ ctx, input }) => ctx.services.webhooks.create(ctx.principal, input)),
+      get: queryWith(getWebhookEndpointOperation, getWebhookEndpointOperation.params!),
+      create: mutationWith(createWebhookEndpointOperation, createWebhookEndpointOperation.body!),
       update: authedProcedure
         .input(endpointInput.extend({ patch: webhookEndpointUpdateSchema }))
         .output(webhookEndpointSchema)
@@ -416,21 +411,13 @@ export function createAppRouter(extractionTools: readonly string[]) {
           await ctx.services.webhooks.remove(ctx.principal, input.id);
           return { deleted: true };
         }),
-      rotateSecret: authedProcedure
-        .input(endpointInput)
-        .output(webhookRotatedSchema)
-        .mutation(({ ctx, input }) => ctx.services.webhooks.rotate(ctx.principal, input.id)),
-      sendTest: authedProcedure
-        .input(endpointInput)
-        .output(webhookTestResultSchema)
-        .mutation(({ ctx, input }) => ctx.services.webhooks.sendTest(ctx.principal, input.id)),
+      rotateSecret: mutationWith(rotateWebhookSecretOperation, rotateWebhookSecretOperation.params!),
+      sendTest: mutationWith(sendTestWebhookOperation, sendTestWebhookOperation.params!),
       attempts: authedProcedure
         .input(endpointInput.extend({ limit: z.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE) }))
         .output(z.array(webhookAttemptSchema))
         .query(({ ctx, input }) => ctx.services.webhooks.attempts(ctx.principal, input.id, input.limit)),
-      rotateDefaultSecret: authedProcedure
-        .output(webhookSecretSchema)
-        .mutation(({ ctx }) => ctx.services.webhooks.rotateDefaultSecret(ctx.principal)),
+      rotateDefaultSecret: mutationOf(rotateDefaultWebhookSecretOperation),
     }),
   });
 }
