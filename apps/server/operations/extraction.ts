@@ -93,7 +93,14 @@ export function extractionOperations(services: Services): AnyOperation[] {
           `Kept for ${EXTRACTION_RESULT_SECONDS / 3600} hour.`,
         files: 'none',
         params: z.object({ id: z.string().meta({ description: 'batchId of the submit answer.' }) }),
-        output: { status: 200, description: 'The rows so far.', schema: poll.schema, component: poll.component },
+        // A tool's rows may carry fields beyond its documented row (a plugin's own): sent as they are.
+        output: {
+          status: 200,
+          description: 'The rows so far.',
+          schema: poll.schema,
+          component: poll.component,
+          loose: true,
+        },
         errors: ['401', '403', '404', '429'],
         handle: async ({ request, params }) => services.extractions.poll(principalOf(request), tool, params.id),
       }),
