@@ -12,8 +12,7 @@ import { authenticateRequests, bearerChallenge } from './auth.js';
 import { graphqlRoutes } from './graphql/index.js';
 import { observeRequests } from './observability.js';
 import { trackRoutes } from './method-not-allowed.js';
-import { openapiRoutes } from './openapi.js';
-import { restRoutes } from './rest/routes.js';
+import { operationRoutes } from './operations/routes.js';
 import type { Runtime } from '../shared/runtime.js';
 import { requestTempDir } from '../shared/temp-dir.js';
 import { trpcRoutes } from './trpc/index.js';
@@ -104,11 +103,11 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
   // The three surfaces share one authentication path: the hook of this scope (auth.ts).
   await app.register(async (surfaces) => {
     surfaces.addHook('onRequest', authenticateRequests(services, cookies));
-    await surfaces.register(restRoutes, { services });
+    // REST and the OpenAPI document, both generated from the operation table (operations/).
+    await surfaces.register(operationRoutes, { services, publicUrl: runtime.config.publicUrl });
     await surfaces.register(graphqlRoutes, { services, tmpDir: requestTempDir(runtime.config.dataDir), cookies });
     await surfaces.register(trpcRoutes, { services });
   });
-  await app.register(openapiRoutes, { services, publicUrl: runtime.config.publicUrl });
   await app.register(webRoutes);
   return app;
 }

@@ -13,7 +13,7 @@ import type { JsonSchema } from '../json-schema.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
-function pascalCase(id: string): string {
+export function pascalCase(id: string): string {
   const name = id
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)

@@ -10,29 +10,35 @@ import {
   acceptedJobSchema,
   batchAcceptedSchema,
   batchStatusSchema,
-  creditsSchema,
   extractionPollSchema,
   extractionRowSchemas,
   formatsSchema,
-  historyQuerySchema,
-  historySchema,
   isSpecExtractionTool,
-  jobStatusSchema,
-  signedUrlRequestSchema,
-  signedUrlSchema,
+  type pipelineRequestSchema,
   typedExtractionPollSchema,
   webhookAttemptSchema,
-  webhookEndpointCreateSchema,
-  webhookEndpointCreatedSchema,
   webhookEndpointSchema,
   webhookEndpointUpdateSchema,
-  webhookSecretSchema,
-  webhookTestResultSchema,
   type SpecExtractionTool,
 } from '../../../schema/index.js';
 import { badRequest, type ServiceError } from '../../../core/services/errors.js';
 import type { Principal, Services } from '../../../core/services/index.js';
 import type { TrpcContext } from './context.js';
+import {
+  cancelJobOperation,
+  createSignedUrlOperation,
+  getCreditsOperation,
+  getHistoryOperation,
+  getJobOperation,
+} from '../operations/table.js';
+import {
+  createWebhookEndpointOperation,
+  getWebhookEndpointOperation,
+  rotateDefaultWebhookSecretOperation,
+  rotateWebhookSecretOperation,
+  sendTestWebhookOperation,
+} from '../operations/webhooks.js';
+import { mutationOf, mutationWith, queryOf, queryWith } from './operations.js';
 import { authedProcedure, createCallerFactory, router } from './trpc.js';
 import { stageFile, stageFiles } from './uploads.js';
 
@@ -241,36 +247,29 @@ function extractionProcedures(extractionTools: readonly string[]) {
     ExtractionResultsProcedures;
 }
 
-const webhookRotatedSchema = z.object({ secret: z.string(), endpoint: webhookEndpointSchema });
+/** A JSON pipeline, as `pipelineRequestSchema` takes it: any object here, checked by the pipeline service. */
+const pipelineJsonInput = z.custom<z.input<typeof pipelineRequestSchema>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof FormData),
+);
 
 /** The router for these extraction tools (the registry's: see appRouterFor). */
 export function createAppRouter(extractionTools: readonly string[]) {
   return router({
     credits: router({
-      get: authedProcedure
-        .output(creditsSchema)
-        .query(({ ctx }) => ctx.services.credits.balance(ctx.principal.account)),
+      get: queryOf(getCreditsOperation),
     }),
     jobs: router({
-      get: authedProcedure
-        .input(jobInput)
-        .output(jobStatusSchema)
-        .query(({ ctx, input }) => ctx.services.jobs.status(ctx.principal, input.jobId)),
+      get: queryWith(getJobOperation, getJobOperation.params!),
       /** The job now, then every change; ends after done or failed. */
       watch: authedProcedure
         .input(jobInput)
         .subscription(({ ctx, input, signal }) => ctx.services.jobs.watch(ctx.principal, input.jobId, signal)),
       /** As DELETE /api/v1/jobs/{id}. */
-      cancel: authedProcedure
-        .input(jobInput)
-        .output(jobStatusSchema)
-        .mutation(({ ctx, input }) => ctx.services.jobs.cancel(ctx.principal, input.jobId)),
+      cancel: mutationWith(cancelJobOperation, cancelJobOperation.params!),
     }),
     history: router({
-      list: authedProcedure
-        .input(historyQuerySchema.prefault({}))
-        .output(historySchema)
-        .query(({ ctx, input }) => ctx.services.jobs.history(ctx.principal, input.limit, input.offset)),
+      // Its input may be left out: every field has a default.
+      list: queryWith(getHistoryOperation, getHistoryOperation.query!.prefault({})),
     }),
     formats: router({
       // An operation's `options` is typed unknown by the registry; formatsSchema checks it is a JSON Schema object.
@@ -378,7 +377,8 @@ export function createAppRouter(extractionTools: readonly string[]) {
      */
     pipelines: router({
       create: authedProcedure
-        .input(z.union([z.instanceof(FormData), z.record(z.string(), z.unknown())]))
+        // Typed for clients by the pipeline's zod; decoded by the pipeline service (its messages name the step).
+        .input(z.union([z.instanceof(FormData), pipelineJsonInput]))
         .output(acceptedJobSchema)
         .mutation(async ({ ctx, input }) => {
           if (!(input instanceof FormData))
@@ -391,24 +391,15 @@ export function createAppRouter(extractionTools: readonly string[]) {
         }),
     }),
     signedUrl: router({
-      create: authedProcedure
-        .input(signedUrlRequestSchema)
-        .output(signedUrlSchema)
-        .mutation(({ ctx, input }) => ctx.services.downloads.createSignedUrl(ctx.principal, input)),
+      create: mutationWith(createSignedUrlOperation, createSignedUrlOperation.body!),
     }),
     /** Beyond the spec (Pro and up): webhook endpoints, as REST /api/v1/webhooks. Secrets are in the answers of create, rotateSecret and rotateDefaultSecret only. */
     webhooks: router({
       list: authedProcedure
         .output(z.array(webhookEndpointSchema))
         .query(({ ctx }) => ctx.services.webhooks.list(ctx.principal)),
-      get: authedProcedure
-        .input(endpointInput)
-        .output(webhookEndpointSchema)
-        .query(({ ctx, input }) => ctx.services.webhooks.get(ctx.principal, input.id)),
-      create: authedProcedure
-        .input(webhookEndpointCreateSchema)
-        .output(webhookEndpointCreatedSchema)
-        .mutation(({ ctx, input }) => ctx.services.webhooks.create(ctx.principal, input)),
+      get: queryWith(getWebhookEndpointOperation, getWebhookEndpointOperation.params!),
+      create: mutationWith(createWebhookEndpointOperation, createWebhookEndpointOperation.body!),
       update: authedProcedure
         .input(endpointInput.extend({ patch: webhookEndpointUpdateSchema }))
         .output(webhookEndpointSchema)
@@ -420,21 +411,13 @@ export function createAppRouter(extractionTools: readonly string[]) {
           await ctx.services.webhooks.remove(ctx.principal, input.id);
           return { deleted: true };
         }),
-      rotateSecret: authedProcedure
-        .input(endpointInput)
-        .output(webhookRotatedSchema)
-        .mutation(({ ctx, input }) => ctx.services.webhooks.rotate(ctx.principal, input.id)),
-      sendTest: authedProcedure
-        .input(endpointInput)
-        .output(webhookTestResultSchema)
-        .mutation(({ ctx, input }) => ctx.services.webhooks.sendTest(ctx.principal, input.id)),
+      rotateSecret: mutationWith(rotateWebhookSecretOperation, rotateWebhookSecretOperation.params!),
+      sendTest: mutationWith(sendTestWebhookOperation, sendTestWebhookOperation.params!),
       attempts: authedProcedure
         .input(endpointInput.extend({ limit: z.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE) }))
         .output(z.array(webhookAttemptSchema))
         .query(({ ctx, input }) => ctx.services.webhooks.attempts(ctx.principal, input.id, input.limit)),
-      rotateDefaultSecret: authedProcedure
-        .output(webhookSecretSchema)
-        .mutation(({ ctx }) => ctx.services.webhooks.rotateDefaultSecret(ctx.principal)),
+      rotateDefaultSecret: mutationOf(rotateDefaultWebhookSecretOperation),
     }),
   });
 }
@@ -446,11 +429,10 @@ const routers = new WeakMap<Services, AppRouter>();
 /** The router of a server's registry: one per Services, with a procedure for each of its extraction tools. */
 export function appRouterFor(services: Services): AppRouter {
   let appRouter = routers.get(services);
-  if (!appRouter)
-    routers.set(
-      services,
-      (appRouter = createAppRouter(services.capabilities.extractionTools().map(({ tool }) => tool))),
-    );
+  if (!appRouter) {
+    appRouter = createAppRouter(services.capabilities.extractionTools().map(({ tool }) => tool));
+    routers.set(services, appRouter);
+  }
   return appRouter;
 }
 

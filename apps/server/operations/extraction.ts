@@ -1,0 +1,109 @@
+/**
+ * The extraction tools' operations, from the registry (their manifests): one submit and one poll per
+ * tool, with the tool's option fields and, for the spec's tools, their typed rows.
+ */
+import { z } from 'zod';
+import {
+  EXTRACTION_RESULT_SECONDS,
+  PLANS,
+  batchAcceptedSchema,
+  extractionPollSchema,
+  extractionPollSchemaOf,
+  extractionRowSchemas,
+} from '../../../schema/index.js';
+import type { Services } from '../../../core/services/index.js';
+import { principalOf } from '../auth.js';
+import { camelCase, pascalCase } from '../graphql/option-inputs.js';
+import type { JsonSchema } from '../json-schema.js';
+import { extractionForm } from './fields.js';
+import { readForm } from './forms.js';
+import { defineOperation, type AnyOperation } from './operation.js';
+
+/** The poll answer of each spec tool, typed by its rows (`ParseCvPoll`...), made once: the document refers to them. */
+export const extractionPollSchemas: Record<string, { component: string; schema: z.ZodType }> = Object.fromEntries(
+  Object.keys(extractionRowSchemas).map((tool) => [
+    tool,
+    { component: `${pascalCase(tool)}Poll`, schema: extractionPollSchemaOf(tool) },
+  ]),
+);
+
+const pollOf = (tool: string) =>
+  extractionPollSchemas[tool] ?? { component: 'ExtractionPoll', schema: extractionPollSchema };
+
+export function extractionOperations(services: Services): AnyOperation[] {
+  return services.capabilities.extractionTools().flatMap((info): AnyOperation[] => {
+    const { tool, title, pluginId, inputs, maxFiles, plan: lowest, freeTrial, summary } = info;
+    const plan = PLANS[lowest].label;
+    const totals = Object.entries(summary)
+      .map(([name, { sum }]) => ` The poll answer's \`${name}\` sums the rows' \`${sum}\`.`)
+      .join('');
+    const poll = pollOf(tool);
+    return [
+      defineOperation({
+        name: camelCase(tool),
+        method: 'POST',
+        path: `/api/${tool}`,
+        tag: 'Extraction',
+        plan: lowest,
+        summary: `${title} (${plan} and up${freeTrial ? '; one free try on Free' : ''})`,
+        description:
+          `Up to ${maxFiles} files, one result row per file, charged per file. Files that cannot be taken are ` +
+          'listed in `errors`. ' +
+          (freeTrial
+            ? 'A Free key gets one free call with one file per tool; it is given back if that job fails. '
+            : '') +
+          (pluginId ? `Reads: ${inputs.join(', ')}. ` : 'Answers 400 when the tool is not installed on this server. ') +
+          `Poll statusUrl (\`/api/${tool}/{id}\`).${totals}`,
+        files: 'many files',
+        form: extractionForm(info.options as JsonSchema, maxFiles),
+        output: { status: 200, description: 'Accepted.', schema: batchAcceptedSchema, component: 'BatchAccepted' },
+        errors: ['400', '401', '402', '403', '413', '429'],
+        errorDescriptions: {
+          '403':
+            'Not allowed on this plan (`code`: `plan_required`), or the free try is spent (`code`: `trial_used`) ' +
+            'or was sent several files (`code`: `trial_single_file`).',
+        },
+        handle: async ({ request }) => {
+          const principal = principalOf(request);
+          const max = services.extractions.admit(principal, tool);
+          const form = await readForm(services, request, {
+            fileField: 'files',
+            urlField: 'urls',
+            maxFiles: max,
+            tooMany: () => services.extractions.tooManyFiles(principal, tool),
+          });
+          const { webhookUrl, ...fields } = form.fields;
+          return services.extractions.accept(principal, tool, {
+            uploads: form.files,
+            fields,
+            fieldsAreStrings: true,
+            viaApi: true,
+            webhookUrl,
+          });
+        },
+      }),
+      defineOperation({
+        name: `get${pascalCase(tool)}Results`,
+        method: 'GET',
+        path: `/api/${tool}/{id}`,
+        tag: 'Extraction',
+        summary: `${title} results`,
+        description:
+          "One row per file: `filename`, `status`, and when completed the tool's fields (when failed, `error`). " +
+          `Kept for ${EXTRACTION_RESULT_SECONDS / 3600} hour.`,
+        files: 'none',
+        params: z.object({ id: z.string().meta({ description: 'batchId of the submit answer.' }) }),
+        // A tool's rows may carry fields beyond its documented row (a plugin's own): sent as they are.
+        output: {
+          status: 200,
+          description: 'The rows so far.',
+          schema: poll.schema,
+          component: poll.component,
+          loose: true,
+        },
+        errors: ['401', '403', '404', '429'],
+        handle: async ({ request, params }) => services.extractions.poll(principalOf(request), tool, params.id),
+      }),
+    ];
+  });
+}

@@ -1,0 +1,120 @@
+/**
+ * One operation of the API, declared once (issue 24): its name (the OpenAPI operationId, the tRPC
+ * procedure and the GraphQL field), its transport (method, path, how files come), its zod input and
+ * output, its plan gate and its handler on the services. The REST routes (routes.ts) and the OpenAPI
+ * document (openapi.ts) are generated from the table (table.ts); nothing restates an operation.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { PlanId } from '../../../schema/index.js';
+import type { Principal, Services } from '../../../core/services/index.js';
+import type { JsonSchema } from '../json-schema.js';
+
+/**
+ * How the request carries files: none (JSON or nothing), one file, many files (the multipart form is
+ * read by the handler, once the caller's limits are known, never buffered), or either JSON or one file.
+ */
+export type FileRule = 'none' | 'one file' | 'many files' | 'json or one file';
+
+/** The multipart form as documented: its fields (the registry's option fields among them). */
+export interface FormShape {
+  schema: JsonSchema;
+  /** Fields sent as JSON strings, by name: their encoding in the document. */
+  jsonFields?: string[];
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** What a handler gets: the services, the request (for forms and headers) and the decoded input. */
+export interface Call<Params, Query, Body> {
+  services: Services;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  params: Params;
+  query: Query;
+  body: Body;
+}
+
+/** A non-JSON answer: a file stream with its headers (downloads). */
+export interface Output<Schema extends z.ZodType = z.ZodType> {
+  status: 200 | 201 | 204;
+  description: string;
+  /** The JSON body's schema; absent for 204 and binary answers. */
+  schema?: Schema;
+  /** The component name the document gives `schema` (`JobStatus`). */
+  component?: string;
+  /** Binary answers: their media type. */
+  binary?: string;
+  /** Response headers documented beside the rate headers (`Content-Disposition`). */
+  headers?: string[];
+  /**
+   * The handler may answer more than `schema` names (convert with `Prefer: wait`, the capability
+   * index sent pre-serialised): no response schema for Fastify to serialise with.
+   */
+  loose?: boolean;
+}
+
+export interface OperationSpec<
+  Params extends z.ZodType = z.ZodType,
+  Query extends z.ZodType = z.ZodType,
+  Body extends z.ZodType = z.ZodType,
+  Out extends z.ZodType = z.ZodType,
+> {
+  /** camelCase: the operationId, the tRPC procedure, the GraphQL field. */
+  name: string;
+  method: HttpMethod;
+  /** OpenAPI style: `/api/v1/jobs/{jobId}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** Issue 27 and webhooks: beyond shared/spec/API.md (`x-beyond-spec`). */
+  beyondSpec?: boolean;
+  /** `public`: no key (the token is the credential, or health and reference pages). */
+  auth?: 'key' | 'public';
+  /** The lowest plan allowed (the services enforce it; the document names it). */
+  plan?: PlanId;
+  files: FileRule;
+  params?: Params;
+  query?: Query;
+  /** The JSON body (decoded here, for every surface). */
+  body?: Body;
+  /** Component name of the JSON body in the document. */
+  bodyComponent?: string;
+  /** The multipart form (read by the handler), documented. */
+  form?: FormShape;
+  /** Extra documented request headers (`Prefer`). */
+  headers?: Array<{ name: string; description: string; example: string; beyondSpec?: boolean }>;
+  output: Output<Out>;
+  /** The error statuses it answers (besides 500, which every operation may answer). */
+  errors: string[];
+  /** A status described differently from the shared answer (a 403 with its own codes). */
+  errorDescriptions?: Record<string, string>;
+  /** The handler of an operation that needs the request (forms, headers, streams). */
+  handle?: (call: Call<z.output<Params>, z.output<Query>, z.output<Body>>) => Promise<unknown>;
+  /**
+   * The handler of a JSON operation, transport-neutral: its decoded input (params, query and body in
+   * one object) and the caller. REST and tRPC both call it. Neither `handle` nor `run`: served by the
+   * host (health, readiness, this document), documented here all the same.
+   */
+  run?: (services: Services, principal: Principal, input: RunInput<Params, Query, Body>) => Promise<z.input<Out>>;
+}
+
+/** A JSON operation's input: its params, query and body fields in one object. */
+export type RunInput<Params extends z.ZodType, Query extends z.ZodType, Body extends z.ZodType> = z.output<Params> &
+  z.output<Query> &
+  z.output<Body>;
+
+/** An operation of any input and output (the table's element). */
+// biome-ignore lint/suspicious/noExplicitAny: the table holds operations of every input type
+export type AnyOperation = OperationSpec<any, any, any, any>;
+
+/** Declares an operation with its handler typed from its zod input and output. */
+export function defineOperation<
+  Params extends z.ZodType = z.ZodType<unknown>,
+  Query extends z.ZodType = z.ZodType<unknown>,
+  Body extends z.ZodType = z.ZodType<unknown>,
+  Out extends z.ZodType = z.ZodType,
+>(spec: OperationSpec<Params, Query, Body, Out>): OperationSpec<Params, Query, Body, Out> {
+  return spec;
+}

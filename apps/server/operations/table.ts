@@ -1,0 +1,471 @@
+/**
+ * The operation table (issue 24): every fixed operation of the API, declared once. The REST routes
+ * and the OpenAPI document are generated from it (routes.ts, openapi.ts); extraction tools join it
+ * from the registry (extraction.ts), webhook endpoints from webhooks.ts.
+ */
+import { z } from 'zod';
+import {
+  MAX_PIPELINE_STEPS,
+  acceptedJobSchema,
+  batchAcceptedSchema,
+  batchStatusSchema,
+  creditsSchema,
+  formatsSchema,
+  historyQuerySchema,
+  historySchema,
+  jobStatusSchema,
+  type pipelineRequestSchema,
+  signedUrlRequestSchema,
+  signedUrlSchema,
+} from '../../../schema/index.js';
+import type { Services } from '../../../core/services/index.js';
+import { principalOf } from '../auth.js';
+import { isMultipart } from '../multipart.js';
+import { PREFER_WAIT, WEBHOOK_URL_FIELD, batchForm, convertForm } from './fields.js';
+import { acceptedOrFinished, checkExport, contentDisposition, readForm, refuseExtraFields } from './forms.js';
+import { defineOperation, type AnyOperation } from './operation.js';
+import { readinessSchema } from './readiness.js';
+import { extractionOperations } from './extraction.js';
+import { webhookOperations } from './webhooks.js';
+
+const jobIdParams = z.object({ jobId: z.string().min(1).meta({ description: 'jobId of the accepted answer.' }) });
+const batchIdParams = z.object({ id: z.string().meta({ description: 'batchId of the accepted answer.' }) });
+const SUBMIT_ERRORS = ['400', '401', '402', '403', '413', '429'];
+
+const PIPELINE_CURL = `curl -X POST "$BASE/api/v1/pipelines" -H "Authorization: Bearer $KEY" \
+-H 'Content-Type: application/json' -H 'Prefer: wait=30' -d '{
+  "input": { "url": "https://example.com/report.docx" },
+  "steps": [ { "to": "pdf" }, { "op": "compress-pdf" }, { "extract": "pdf-to-markdown", "pageBreaks": "false" } ]
+}'
+# then: curl "$BASE/api/v1/jobs/<jobId>" -H "Authorization: Bearer $KEY"   (steps, then result.markdown)`;
+
+/*
+ * JSON operations with a transport-neutral `run`: REST and tRPC (trpc/router.ts) both serve them.
+ */
+export const getJobOperation = defineOperation({
+  name: 'getJob',
+  method: 'GET',
+  path: '/api/v1/jobs/{jobId}',
+  tag: 'Jobs',
+  summary: 'Job status',
+  description: 'Poll every 1 to 2 seconds until done or failed.',
+  files: 'none',
+  params: jobIdParams,
+  output: { status: 200, description: 'The job.', schema: jobStatusSchema, component: 'JobStatus' },
+  errors: ['401', '404', '429'],
+  run: (services, principal, { jobId }) => services.jobs.status(principal, jobId),
+});
+
+export const cancelJobOperation = defineOperation({
+  name: 'cancelJob',
+  method: 'DELETE',
+  path: '/api/v1/jobs/{jobId}',
+  tag: 'Jobs',
+  beyondSpec: true,
+  summary: 'Cancel a job',
+  description:
+    'A waiting or active job ends failed with error "Cancelled" and its credits back; its run is killed with ' +
+    'its engines. Idempotent. A job that finished otherwise: 409.',
+  files: 'none',
+  params: jobIdParams,
+  output: { status: 200, description: 'The cancelled job.', schema: jobStatusSchema, component: 'JobStatus' },
+  errors: ['401', '404', '409', '429'],
+  run: (services, principal, { jobId }) => services.jobs.cancel(principal, jobId),
+});
+
+export const getCreditsOperation = defineOperation({
+  name: 'getCredits',
+  method: 'GET',
+  path: '/api/v1/credits',
+  tag: 'Account',
+  summary: 'Credit balance',
+  files: 'none',
+  output: { status: 200, description: 'This month.', schema: creditsSchema, component: 'Credits' },
+  errors: ['401', '429'],
+  run: (services, principal) => services.credits.balance(principal.account),
+});
+
+export const getHistoryOperation = defineOperation({
+  name: 'getHistory',
+  method: 'GET',
+  path: '/api/v1/history',
+  tag: 'Account',
+  summary: 'Conversion history, newest first',
+  files: 'none',
+  query: historyQuerySchema,
+  output: { status: 200, description: 'One page.', schema: historySchema, component: 'History' },
+  errors: ['400', '401', '429'],
+  run: (services, principal, { limit, offset }) => services.jobs.history(principal, limit, offset),
+});
+
+export const createSignedUrlOperation = defineOperation({
+  name: 'createSignedUrl',
+  method: 'POST',
+  path: '/api/v1/signed-url',
+  tag: 'Downloads',
+  plan: 'business',
+  summary: 'Mint a signed download URL (Business and up)',
+  description: 'Keeps the output of a done job until the URL expires.',
+  files: 'none',
+  body: signedUrlRequestSchema,
+  bodyComponent: 'SignedUrlRequest',
+  output: { status: 200, description: 'The signed URL.', schema: signedUrlSchema, component: 'SignedUrl' },
+  errors: ['400', '401', '403', '404', '429'],
+  run: (services, principal, request) => services.downloads.createSignedUrl(principal, request),
+});
+
+function jobOperations(services: Services): AnyOperation[] {
+  return [
+    defineOperation({
+      name: 'convert',
+      method: 'POST',
+      path: '/api/v1/convert',
+      tag: 'Jobs',
+      summary: 'Convert a file or run a tool op',
+      description:
+        'Credits are charged at acceptance and refunded if the job fails to start. Poll statusUrl until done or failed.',
+      files: 'one file',
+      form: convertForm(services.registry),
+      headers: [PREFER_WAIT],
+      output: {
+        status: 200,
+        description: 'Accepted.',
+        schema: acceptedJobSchema,
+        component: 'AcceptedJob',
+        loose: true,
+      },
+      errors: SUBMIT_ERRORS,
+      handle: async ({ request, reply }) => {
+        const principal = principalOf(request);
+        const form = await readForm(services, request, { fileField: 'file', urlField: 'url', maxFiles: 1 });
+        const { to, op, webhookUrl, export: exportField, ...fields } = form.fields;
+        const target = await checkExport(services, exportField, form.files);
+        const accepted = await services.jobs.accept(principal, {
+          upload: form.files[0]!,
+          to,
+          op,
+          fields,
+          fieldsAreStrings: true,
+          viaApi: true,
+          webhookUrl,
+        });
+        if (target) await services.exports.start(accepted.jobId, target);
+        return acceptedOrFinished(services, request, reply, accepted);
+      },
+    }),
+    defineOperation({
+      name: 'createPipeline',
+      method: 'POST',
+      path: '/api/v1/pipelines',
+      tag: 'Jobs',
+      beyondSpec: true,
+      summary: 'Run several steps in one job (pipeline)',
+      description:
+        'Each step takes the previous output: `to` (a conversion), `op` (a tool op; `to` defaults to the format it ' +
+        "gets), or `extract` (an extraction tool, last step only: its row becomes the job's `result`). Other fields " +
+        `of a step are its options, as on /api/v1/convert. At most ${MAX_PIPELINE_STEPS} steps; the whole chain is ` +
+        'checked at submit (a 400 names the step). ' +
+        "Each step is charged at acceptance by the credit table on the first input's size; when a step fails (or " +
+        'the job is cancelled), the steps that did not finish are refunded. Intermediate files stay in the ' +
+        "job's work dir and go when it ends. " +
+        "Send JSON with input.url, or multipart with 'file' and a 'pipeline' field holding the same JSON without " +
+        `input.\n\n\`\`\`sh\n${PIPELINE_CURL}\n\`\`\``,
+      files: 'json or one file',
+      // Decoded by the pipeline service (its messages name the step), for multipart and JSON alike.
+      bodyComponent: 'PipelineRequest',
+      form: {
+        schema: {
+          type: 'object',
+          required: ['file', 'pipeline'],
+          properties: {
+            file: { type: 'string', contentMediaType: 'application/octet-stream' },
+            pipeline: {
+              type: 'string',
+              contentMediaType: 'application/json',
+              description: 'The PipelineRequest without input.',
+            },
+          },
+        },
+      },
+      headers: [PREFER_WAIT],
+      output: {
+        status: 200,
+        description:
+          'Accepted (with Prefer: wait=N, possibly finished: then also status, steps, downloadUrl or result).',
+        schema: acceptedJobSchema,
+        component: 'AcceptedJob',
+        loose: true,
+      },
+      errors: SUBMIT_ERRORS,
+      handle: async ({ request, reply }) => {
+        const principal = principalOf(request);
+        if (!isMultipart(request)) {
+          const accepted = await services.pipelines.submit(
+            principal,
+            services.pipelines.parse(request.body),
+            undefined,
+            true,
+          );
+          return acceptedOrFinished(services, request, reply, accepted);
+        }
+        const form = await readForm(services, request, { fileField: 'file', maxFiles: 1 });
+        const { pipeline, ...rest } = form.fields;
+        await refuseExtraFields(services, form, rest, "a pipeline takes 'file' and 'pipeline' (its JSON)");
+        let parsed: z.output<typeof pipelineRequestSchema>;
+        try {
+          parsed = services.pipelines.parse(pipeline ?? '{}');
+        } catch (err) {
+          await services.uploads.discard(...form.files);
+          throw err;
+        }
+        const accepted = await services.pipelines.submit(principal, parsed, form.files[0], true);
+        return acceptedOrFinished(services, request, reply, accepted);
+      },
+    }),
+    defineOperation({
+      name: 'mergePdf',
+      method: 'POST',
+      path: '/api/pdf/merge',
+      tag: 'Jobs',
+      plan: 'pro',
+      summary: 'Merge PDFs (Pro and up)',
+      description: 'The PDFs are merged in the order sent; the cost is by total input size. Poll /api/v1/jobs/{jobId}.',
+      files: 'many files',
+      form: {
+        schema: {
+          type: 'object',
+          required: ['files'],
+          properties: {
+            files: {
+              type: 'array',
+              minItems: 2,
+              items: { type: 'string', contentMediaType: 'application/pdf' },
+              description: 'Two or more PDFs: repeat the field once per file.',
+            },
+            webhookUrl: WEBHOOK_URL_FIELD,
+          },
+        },
+      },
+      output: { status: 200, description: 'Accepted.', schema: acceptedJobSchema, component: 'AcceptedJob' },
+      errors: SUBMIT_ERRORS,
+      handle: async ({ request }) => {
+        const principal = principalOf(request);
+        const maxFiles = services.jobs.admitMerge(principal);
+        const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles });
+        const { webhookUrl, ...rest } = form.fields;
+        await refuseExtraFields(services, form, rest, "merge takes only 'files' (and 'webhookUrl')");
+        return services.jobs.acceptMerge(principal, form.files, true, webhookUrl);
+      },
+    }),
+    getJobOperation,
+    cancelJobOperation,
+  ];
+}
+
+function batchOperations(services: Services): AnyOperation[] {
+  return [
+    defineOperation({
+      name: 'batchConvert',
+      method: 'POST',
+      path: '/api/batch/convert',
+      tag: 'Batches',
+      plan: 'pro',
+      summary: 'Convert many files into one ZIP (Pro and up)',
+      description:
+        'One `to` (and optionally one `op` with its fields) for every file; credits are charged per file. Files ' +
+        'that cannot be taken are listed in `errors`.',
+      files: 'many files',
+      form: batchForm(services.registry),
+      output: { status: 200, description: 'Accepted.', schema: batchAcceptedSchema, component: 'BatchAccepted' },
+      errors: SUBMIT_ERRORS,
+      handle: async ({ request }) => {
+        const principal = principalOf(request);
+        const maxFiles = services.batches.admit(principal);
+        const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles });
+        const { to, op, webhookUrl, export: exportField, ...fields } = form.fields;
+        return services.batches.accept(principal, {
+          uploads: form.files,
+          to,
+          op,
+          fields,
+          fieldsAreStrings: true,
+          viaApi: true,
+          webhookUrl,
+          export: exportField,
+        });
+      },
+    }),
+    defineOperation({
+      name: 'getBatch',
+      method: 'GET',
+      path: '/api/batch/{id}',
+      tag: 'Batches',
+      summary: 'Batch status',
+      files: 'none',
+      params: batchIdParams,
+      output: { status: 200, description: 'The batch.', schema: batchStatusSchema, component: 'BatchStatus' },
+      errors: ['401', '403', '404', '429'],
+      handle: async ({ request, params }) => services.batches.status(principalOf(request), params.id),
+    }),
+    defineOperation({
+      name: 'cancelBatch',
+      method: 'DELETE',
+      path: '/api/batch/{id}',
+      tag: 'Batches',
+      beyondSpec: true,
+      summary: "Cancel a batch's unfinished jobs",
+      description:
+        'Every waiting or active job of the batch is cancelled and refunded; finished ones keep their outputs. ' +
+        'Idempotent.',
+      files: 'none',
+      params: batchIdParams,
+      output: { status: 200, description: 'The batch.', schema: batchStatusSchema, component: 'BatchStatus' },
+      errors: ['401', '403', '404', '429'],
+      handle: async ({ request, params }) => services.batches.cancel(principalOf(request), params.id),
+    }),
+    defineOperation({
+      name: 'downloadBatch',
+      method: 'GET',
+      path: '/api/batch/{id}/download',
+      tag: 'Batches',
+      summary: 'Download a finished batch',
+      files: 'none',
+      params: batchIdParams,
+      output: {
+        status: 200,
+        description: 'A ZIP of the converted files.',
+        binary: 'application/zip',
+        headers: ['Content-Disposition'],
+      },
+      errors: ['401', '403', '404', '429'],
+      handle: async ({ request, reply, params }) => {
+        const { stream, filename } = await services.batches.zip(principalOf(request), params.id);
+        return reply
+          .header('Content-Type', 'application/zip')
+          .header('Content-Disposition', contentDisposition(filename))
+          .send(stream);
+      },
+    }),
+  ];
+}
+
+function accountOperations(services: Services): AnyOperation[] {
+  return [
+    defineOperation({
+      name: 'download',
+      method: 'GET',
+      path: '/api/download/{token}',
+      tag: 'Downloads',
+      auth: 'public',
+      summary: 'Download an output',
+      description:
+        'No key: the token is the credential. Download links live 15 minutes from completion; signed URLs until ' +
+        'they expire.',
+      files: 'none',
+      params: z.object({
+        token: z.string().meta({ description: 'From a downloadUrl or signed URL.', pattern: '^[A-Za-z0-9_-]{43}$' }),
+      }),
+      output: {
+        status: 200,
+        description: 'The file, with a Content-Disposition file name.',
+        binary: 'application/octet-stream',
+        headers: ['Content-Disposition'],
+      },
+      errors: ['400', '404', '410'],
+      handle: async ({ reply, params }) => {
+        const download = await services.downloads.open(params.token);
+        return reply
+          .header('Content-Type', 'application/octet-stream')
+          .header('Content-Length', download.bytes)
+          .header('Content-Disposition', contentDisposition(download.filename))
+          .header('Cache-Control', 'private, no-store')
+          .send(download.stream);
+      },
+    }),
+    createSignedUrlOperation,
+    getCreditsOperation,
+    getHistoryOperation,
+    defineOperation({
+      name: 'getFormats',
+      method: 'GET',
+      path: '/api/v1/formats',
+      tag: 'Capabilities',
+      summary: 'Conversions and operations of this server',
+      description: "Straight from the plugin registry, with the JSON Schema of each operation's option fields.",
+      files: 'none',
+      // Serialised once at start (the registry is fixed while the server runs).
+      output: {
+        status: 200,
+        description: 'The capability index.',
+        schema: formatsSchema,
+        component: 'Formats',
+        loose: true,
+      },
+      errors: ['401', '429'],
+      handle: async ({ reply }) =>
+        reply.type('application/json; charset=utf-8').send(services.capabilities.formatsJson()),
+    }),
+  ];
+}
+
+/** Served by the host (app.ts, openapi.ts): documented here so the document lists every route. */
+const HOST_OPERATIONS: AnyOperation[] = [
+  defineOperation({
+    name: 'getHealth',
+    method: 'GET',
+    path: '/healthz',
+    tag: 'Health',
+    auth: 'public',
+    summary: 'Liveness',
+    files: 'none',
+    output: { status: 200, description: 'Up.', schema: z.object({ status: z.enum(['ok']) }) },
+    errors: [],
+  }),
+  defineOperation({
+    name: 'getReadiness',
+    method: 'GET',
+    path: '/readyz',
+    tag: 'Health',
+    auth: 'public',
+    summary: 'Readiness',
+    description: 'Store, queue and engines.',
+    files: 'none',
+    output: { status: 200, description: 'Ready.', schema: readinessSchema, component: 'Readiness' },
+    errors: [],
+    errorDescriptions: { '503': 'Not ready: see checks and unavailable.' },
+  }),
+  defineOperation({
+    name: 'getOpenApiDocument',
+    method: 'GET',
+    path: '/api/openapi.json',
+    tag: 'Reference',
+    auth: 'public',
+    summary: 'This document',
+    files: 'none',
+    output: { status: 200, description: 'OpenAPI 3.1.', schema: z.record(z.string(), z.unknown()) },
+    errors: [],
+  }),
+  defineOperation({
+    name: 'getDocsPage',
+    method: 'GET',
+    path: '/docs',
+    tag: 'Reference',
+    auth: 'public',
+    summary: 'This document as a page',
+    files: 'none',
+    output: { status: 200, description: 'HTML.', binary: 'text/html' },
+    errors: [],
+  }),
+];
+
+/** The whole table, in the order the document and /docs list it. */
+export function operationTable(services: Services): AnyOperation[] {
+  return [
+    ...jobOperations(services),
+    ...batchOperations(services),
+    ...extractionOperations(services),
+    ...accountOperations(services),
+    ...webhookOperations(services),
+    ...HOST_OPERATIONS,
+  ];
+}

@@ -1,0 +1,279 @@
+/**
+ * Beyond the spec: webhook endpoints (`/api/v1/webhooks`), thin operations over WebhookService,
+ * and the events Transmute POSTs to receivers (the document's `webhooks`).
+ */
+import { z } from 'zod';
+import {
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_LOG_SIZE,
+  webhookAttemptSchema,
+  webhookEndpointCreateSchema,
+  webhookEndpointCreatedSchema,
+  webhookEndpointSchema,
+  webhookEndpointUpdateSchema,
+  webhookSecretSchema,
+  webhookTestResultSchema,
+} from '../../../schema/index.js';
+import type { Services } from '../../../core/services/index.js';
+import { principalOf } from '../auth.js';
+import type { JsonSchema } from '../json-schema.js';
+import { BEYOND } from './fields.js';
+import { defineOperation, type AnyOperation } from './operation.js';
+
+const ABOUT =
+  'Beyond the spec; Pro and up. Events are signed per Standard Webhooks (webhook-id, webhook-timestamp, ' +
+  'webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">); verify with ' +
+  'verifyWebhook(secret, headers, body) from transmute/webhooks.';
+
+export const webhookEndpointListSchema = z.object({ endpoints: z.array(webhookEndpointSchema) });
+export const webhookRotatedSchema = z.object({ secret: z.string(), endpoint: webhookEndpointSchema });
+export const webhookAttemptsSchema = z.object({ attempts: z.array(webhookAttemptSchema) });
+const byId = z.object({ id: z.string().min(1).meta({ description: 'The endpoint id.' }) });
+const attemptsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE),
+});
+
+/** What every webhook operation shares. */
+const common = { tag: 'Webhooks', beyondSpec: true, plan: 'pro', files: 'none' } as const;
+
+/* JSON operations with a transport-neutral `run`: REST and tRPC (trpc/router.ts) both serve them. */
+export const createWebhookEndpointOperation = defineOperation({
+  ...common,
+  name: 'createWebhookEndpoint',
+  method: 'POST',
+  path: '/api/v1/webhooks',
+  summary: 'Register a webhook endpoint',
+  description:
+    `${ABOUT} The URL must be https and resolve to public addresses only (checked now and before every ` +
+    'attempt). The answer holds the secret (whsec_ + base64 of 32 random bytes): shown this once. At most 20 ' +
+    'endpoints.',
+  body: webhookEndpointCreateSchema,
+  bodyComponent: 'WebhookEndpointCreate',
+  output: {
+    status: 201,
+    description: 'Registered.',
+    schema: webhookEndpointCreatedSchema,
+    component: 'WebhookEndpointCreated',
+  },
+  errors: ['400', '401', '403', '429'],
+  run: (services, principal, request) => services.webhooks.create(principal, request),
+});
+
+export const rotateDefaultWebhookSecretOperation = defineOperation({
+  ...common,
+  name: 'rotateDefaultWebhookSecret',
+  method: 'POST',
+  path: '/api/v1/webhooks/default-secret',
+  summary: 'Create or rotate the account default webhook secret',
+  description:
+    'It signs the events sent to a per-request `webhookUrl`; shown once. After a rotation the previous secret ' +
+    'keeps signing for 24 h.',
+  output: { status: 200, description: 'The new secret.', schema: webhookSecretSchema, component: 'WebhookSecret' },
+  errors: ['401', '403', '429'],
+  run: (services, principal) => services.webhooks.rotateDefaultSecret(principal),
+});
+
+export const getWebhookEndpointOperation = defineOperation({
+  ...common,
+  name: 'getWebhookEndpoint',
+  method: 'GET',
+  path: '/api/v1/webhooks/{id}',
+  summary: 'A webhook endpoint',
+  params: byId,
+  output: {
+    status: 200,
+    description: 'The endpoint; `enabled: false` with `disabledReason` after 5 days of failures.',
+    schema: webhookEndpointSchema,
+    component: 'WebhookEndpoint',
+  },
+  errors: ['401', '403', '404', '429'],
+  run: (services, principal, { id }) => services.webhooks.get(principal, id),
+});
+
+export const rotateWebhookSecretOperation = defineOperation({
+  ...common,
+  name: 'rotateWebhookSecret',
+  method: 'POST',
+  path: '/api/v1/webhooks/{id}/rotate-secret',
+  summary: 'Rotate the secret of a webhook endpoint',
+  description: 'A new secret, shown once; for 24 h both sign (two v1 signatures in webhook-signature).',
+  params: byId,
+  output: {
+    status: 200,
+    description: 'The new secret.',
+    schema: webhookRotatedSchema,
+    component: 'WebhookRotated',
+  },
+  errors: ['401', '403', '404', '429'],
+  run: (services, principal, { id }) => services.webhooks.rotate(principal, id),
+});
+
+export const sendTestWebhookOperation = defineOperation({
+  ...common,
+  name: 'sendTestWebhook',
+  method: 'POST',
+  path: '/api/v1/webhooks/{id}/test',
+  summary: 'Send a test event',
+  description: 'Sends `{type: "webhook.test", timestamp, data: {endpointId}}` now (no retry) and answers how it went.',
+  params: byId,
+  output: {
+    status: 200,
+    description: 'The attempt.',
+    schema: webhookTestResultSchema,
+    component: 'WebhookTestResult',
+  },
+  errors: ['401', '403', '404', '429'],
+  run: (services, principal, { id }) => services.webhooks.sendTest(principal, id),
+});
+
+export function webhookOperations(services: Services): AnyOperation[] {
+  const { webhooks } = services;
+  return [
+    defineOperation({
+      ...common,
+      name: 'listWebhookEndpoints',
+      method: 'GET',
+      path: '/api/v1/webhooks',
+      summary: 'Webhook endpoints',
+      description: ABOUT,
+      output: {
+        status: 200,
+        description: 'The endpoints (never their secrets).',
+        schema: webhookEndpointListSchema,
+        component: 'WebhookEndpointList',
+      },
+      errors: ['401', '403', '429'],
+      handle: async ({ request }) => ({ endpoints: await webhooks.list(principalOf(request)) }),
+    }),
+    createWebhookEndpointOperation,
+    rotateDefaultWebhookSecretOperation,
+    getWebhookEndpointOperation,
+    defineOperation({
+      ...common,
+      name: 'updateWebhookEndpoint',
+      method: 'PATCH',
+      path: '/api/v1/webhooks/{id}',
+      summary: 'Update a webhook endpoint',
+      description:
+        'Changes what is given. `events: null` sends every event; `enabled: true` enables it again after it was ' +
+        'disabled.',
+      params: byId,
+      body: webhookEndpointUpdateSchema,
+      bodyComponent: 'WebhookEndpointUpdate',
+      output: { status: 200, description: 'Updated.', schema: webhookEndpointSchema, component: 'WebhookEndpoint' },
+      errors: ['400', '401', '403', '404', '429'],
+      handle: async ({ request, params, body }) => webhooks.update(principalOf(request), params.id, body),
+    }),
+    defineOperation({
+      ...common,
+      name: 'deleteWebhookEndpoint',
+      method: 'DELETE',
+      path: '/api/v1/webhooks/{id}',
+      summary: 'Delete a webhook endpoint',
+      description: 'Its pending deliveries are given up.',
+      params: byId,
+      output: { status: 204, description: 'Deleted.' },
+      errors: ['401', '403', '404', '429'],
+      handle: async ({ request, reply, params }) => {
+        await webhooks.remove(principalOf(request), params.id);
+        return reply.status(204).send();
+      },
+    }),
+    rotateWebhookSecretOperation,
+    sendTestWebhookOperation,
+    defineOperation({
+      ...common,
+      name: 'listWebhookAttempts',
+      method: 'GET',
+      path: '/api/v1/webhooks/{id}/attempts',
+      summary: 'Delivery log of a webhook endpoint',
+      description: `The last ${WEBHOOK_LOG_SIZE} attempts, newest first: status, latency, error.`,
+      params: byId,
+      query: attemptsQuery,
+      output: {
+        status: 200,
+        description: 'Newest first.',
+        schema: webhookAttemptsSchema,
+        component: 'WebhookAttempts',
+      },
+      errors: ['400', '401', '403', '404', '429'],
+      handle: async ({ request, params, query }) => ({
+        attempts: await webhooks.attempts(principalOf(request), params.id, query.limit),
+      }),
+    }),
+  ];
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The body every event has: its type, when, and its subject with the poll answer. */
+export const WEBHOOK_EVENT_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['type', 'timestamp', 'data'],
+  properties: {
+    type: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
+    timestamp: {
+      type: 'string',
+      format: 'date-time',
+      description: 'When the event happened (the same on every retry).',
+    },
+    data: {
+      description:
+        'The subject (`jobId` for job.*, `batchId` for batch.done, `batchId` and `tool` for extraction.done, on ' +
+        'every attempt), then what the poll endpoint answers at the time of the attempt: JobStatus (job.*), ' +
+        'BatchStatus (batch.done), ExtractionPoll (extraction.done); `{error}` once the poll would answer 404 ' +
+        '(extraction results live 1 hour).',
+      allOf: [
+        {
+          type: 'object',
+          properties: {
+            jobId: { type: 'string', description: 'The job (job.done, job.failed).' },
+            batchId: { type: 'string', description: 'The batch (batch.done, extraction.done).' },
+            tool: { type: 'string', description: 'The extraction tool (extraction.done).' },
+          },
+        },
+        { oneOf: [ref('JobStatus'), ref('BatchStatus'), ref('ExtractionPoll'), ref('Error')] },
+      ],
+    },
+  },
+};
+
+/** OpenAPI 3.1 `webhooks`: what Transmute POSTs to a receiver. */
+export function webhookEvents(): Record<string, object> {
+  const headers = {
+    'webhook-id': {
+      required: true,
+      description: 'The same on every retry of an event: the idempotency key.',
+      schema: { type: 'string' },
+    },
+    'webhook-timestamp': { required: true, description: 'Unix seconds of this attempt.', schema: { type: 'string' } },
+    'webhook-signature': {
+      required: true,
+      description: 'Space-separated `v1,<base64 HMAC-SHA256>` under each signing secret.',
+      schema: { type: 'string' },
+    },
+  };
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          // job.done → onJobDone
+          operationId: `on${type
+            .split('.')
+            .map((word) => word[0]!.toUpperCase() + word.slice(1))
+            .join('')}`,
+          summary: `${type} event`,
+          description:
+            'Any 2xx within 10 s acknowledges it; otherwise it is retried with back-off and jitter (about 5 s, ' +
+            '5 min, 30 min, 2 h, 5 h, 8 h, 8 h), then marked failed. Redirects are not followed.',
+          tags: ['Webhooks'],
+          ...BEYOND,
+          parameters: Object.entries(headers).map(([name, h]) => ({ name, in: 'header', ...h })),
+          requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
+          responses: { '2XX': { description: 'Delivered.' } },
+        },
+      },
+    ]),
+  );
+}
