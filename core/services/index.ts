@@ -126,6 +126,7 @@ export function createServices({
       maxAttempts: config.maxAttempts,
     },
     webhooks,
+    uploads,
   );
   const inProcessJobs = new InProcessJobs(runner, log);
   const jobs = new JobService(

@@ -28,7 +28,7 @@ import { splitSecrets, type SecretVault } from './job-policy.js';
 import type { JobEvents, RequestWebhooks } from './webhooks.js';
 import { isTrialJob } from './job-policy.js';
 import { checkWork } from './work-limits.js';
-import type { StagedUpload, UploadService } from './uploads.js';
+import { storedInput, type StagedUpload, type UploadService } from './uploads.js';
 
 export interface ConvertRequest {
   upload: StagedUpload;
@@ -177,7 +177,7 @@ export class JobService {
   }
 
   /** A per-request webhookUrl, checked (plan, address, default secret) before anything is charged. */
-  private async checkWebhook(principal: Principal, url: string | undefined): Promise<string | undefined> {
+  async checkWebhook(principal: Principal, url: string | undefined): Promise<string | undefined> {
     if (url === undefined) return undefined;
     if (!this.webhooks) throw badRequest('webhookUrl is not available on this server');
     return this.webhooks.check(principal, url);
@@ -230,12 +230,7 @@ export class JobService {
       inputFormat: spec.inputFormat,
       outputFormat: spec.output,
       options: stored,
-      inputs: spec.files.map(({ upload, format }) => ({
-        blobKey: upload.blobKey,
-        filename: upload.filename,
-        format,
-        bytes: upload.bytes,
-      })),
+      inputs: spec.files.map(({ upload, format }) => storedInput(upload, format)),
       creditCost: spec.cost,
       creditPeriod: charge.period,
       viaApi: spec.viaApi,

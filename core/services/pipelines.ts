@@ -51,8 +51,9 @@ export class PipelineService {
   ) {}
 
   /**
-   * Every surface's pipeline submit: the input is the uploaded file, or `input.url` fetched now;
-   * the export (if any) is checked before anything is charged and starts once the job is accepted.
+   * Every surface's pipeline submit: the input is the uploaded file, or `input.url` (checked now,
+   * fetched by the job's runner); the export and webhookUrl (if any) are checked before anything is
+   * charged; the export starts once the job is accepted.
    */
   async submit(
     principal: Principal,
@@ -68,8 +69,10 @@ export class PipelineService {
         );
       }
       const target = request.export === undefined ? undefined : await this.exports.check(request.export);
+      const webhookUrl = await this.jobs.checkWebhook(principal, request.webhookUrl);
+      // A URL input is checked now (HEAD) and fetched by the job's runner.
       const staged = upload ?? (await this.uploads.importOne(principal, request.input!.url));
-      const accepted = await this.accept(principal, request, staged, viaApi);
+      const accepted = await this.accept(principal, request, staged, viaApi, webhookUrl);
       if (target) await this.exports.start(accepted.jobId, target);
       return accepted;
     } catch (err) {
@@ -92,6 +95,7 @@ export class PipelineService {
     request: PipelineRequest,
     upload: StagedUpload,
     viaApi: boolean,
+    webhookUrl?: string,
   ): Promise<AcceptedJob> {
     try {
       if (request.steps.length > MAX_PIPELINE_STEPS)
@@ -109,6 +113,7 @@ export class PipelineService {
         files: [{ upload, format: inputFormat }],
         cost: planned.reduce((sum, step) => sum + step.record.creditCost, 0),
         viaApi,
+        webhookUrl,
         pipeline: { steps: planned.map((step) => step.record) },
       });
     } catch (err) {

@@ -270,6 +270,25 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         ]);
       });
 
+      it('keeps a pending URL import, then its fetched inputs and trued-up cost while active (issue 27)', async () => {
+        const pending = {
+          blobKey: 'uploads/u1',
+          filename: 'a.png',
+          format: 'png' as const,
+          bytes: 0,
+          source: { url: 'https://example.com/a.png', maxBytes: 1000 },
+        };
+        const job = await newJob(accountId, { inputs: [pending], creditCost: 1 });
+        expect(job.inputs).toEqual([pending]);
+        const fetched = { blobKey: 'uploads/u1', filename: 'a.png', format: 'png' as const, bytes: 900 };
+        // Only an active job takes them (a cancelled one has nothing to import).
+        expect(await store.jobs.setImported(job.id, { inputs: [fetched], creditCost: 3 })).toBe(false);
+        await store.jobs.start(job.id, at());
+        expect(await store.jobs.setImported(job.id, { inputs: [fetched], creditCost: 3 })).toBe(true);
+        const now = (await store.jobs.get(job.id))!;
+        expect([now.inputs, now.creditCost, now.pipeline ?? null]).toEqual([[fetched], 3, null]);
+      });
+
       it("keeps a pipeline's steps and an export's state (issue 27)", async () => {
         const step = {
           to: 'pdf',

@@ -118,6 +118,19 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
     async setPipeline(id, pipeline) {
       await jobs.updateOne({ _id: id, status: { $in: UNFINISHED } }, { $set: { pipeline: asJson(pipeline) } });
     },
+    async setImported(id, imported) {
+      const result = await jobs.updateOne(
+        { _id: id, status: 'active' },
+        {
+          $set: {
+            inputs: asJson(imported.inputs),
+            creditCost: imported.creditCost,
+            ...(imported.pipeline ? { pipeline: asJson(imported.pipeline) } : {}),
+          },
+        },
+      );
+      return result.matchedCount > 0;
+    },
     async setExport(id, state) {
       await jobs.updateOne({ _id: id }, { $set: { export: asJson(state) } });
     },

@@ -6,6 +6,17 @@ export interface StoredFile {
   filename: string;
   format: FormatId;
   bytes: number;
+  /**
+   * A URL import not fetched yet (issue 27): the job's runner fetches it into `blobKey` under
+   * `maxBytes` (the plan's limit at acceptance); `bytes` is the size declared then (0: none).
+   * Cleared with the inputs when the job ends.
+   */
+  source?: ImportSource;
+}
+
+export interface ImportSource {
+  url: string;
+  maxBytes: number;
 }
 
 export interface JobRecord {
@@ -115,6 +126,12 @@ export type NewJob = Omit<
   | 'outputExpiresAt'
 > & { batchId?: string | null };
 
+export interface ImportedInputs {
+  inputs: StoredFile[];
+  creditCost: number;
+  pipeline?: PipelineRecord | null;
+}
+
 export interface JobCompletion {
   output: StoredFile;
   /** SHA-256 of the job's 15-minute download token (DownloadLinks.complete supplies it). */
@@ -132,6 +149,11 @@ export interface JobRepo {
   setProgress(id: string, progress: number): Promise<void>;
   /** A pipeline job's steps as they stand now (waiting or active jobs only). */
   setPipeline(id: string, pipeline: PipelineRecord): Promise<void>;
+  /**
+   * An active job's inputs once its URL imports are fetched, with its cost trued up (a pipeline's
+   * steps carry theirs); false when the job is not active any more (cancelled meanwhile).
+   */
+  setImported(id: string, imported: ImportedInputs): Promise<boolean>;
   /** A job's export state (any job status: the upload follows completion). */
   setExport(id: string, state: ExportRecord): Promise<void>;
   /** Finish an active job; false when it was not active (already finished elsewhere). */

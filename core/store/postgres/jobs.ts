@@ -57,6 +57,19 @@ function jobRepo(pool: pg.Pool): JobRepo {
         id,
       ]);
     },
+    async setImported(id, imported) {
+      const count = await changed(
+        pool,
+        `UPDATE jobs SET inputs = $1, credit_cost = $2, pipeline = COALESCE($3, pipeline) WHERE id = $4 AND status = 'active'`,
+        [
+          JSON.stringify(imported.inputs),
+          imported.creditCost,
+          imported.pipeline ? JSON.stringify(imported.pipeline) : null,
+          id,
+        ],
+      );
+      return count > 0;
+    },
     async setExport(id, state) {
       await pool.query('UPDATE jobs SET export_state = $1 WHERE id = $2', [JSON.stringify(state), id]);
     },

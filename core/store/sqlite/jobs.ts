@@ -10,6 +10,10 @@ function jobRepo(db: Database.Database): JobRepo {
       credit_cost, credit_period, via_api, created_at, inputs_expire_at, pipeline)
     VALUES (@id, @accountId, @batchId, @kind, @pluginId, @op, @inputFormat, @outputFormat, @options, @inputs, 'waiting', 0,
       @creditCost, @creditPeriod, @viaApi, @createdAt, @inputsExpireAt, @pipeline)`);
+  const setImported = db.prepare(
+    `UPDATE jobs SET inputs = @inputs, credit_cost = @creditCost, pipeline = COALESCE(@pipeline, pipeline)
+      WHERE id = @id AND status = 'active'`,
+  );
   const setPipeline = db.prepare(`UPDATE jobs SET pipeline = ? WHERE id = ? AND status IN ('waiting', 'active')`);
   const setExport = db.prepare('UPDATE jobs SET export_state = ? WHERE id = ?');
   const waitingByPlugin = db.prepare(
@@ -72,6 +76,15 @@ function jobRepo(db: Database.Database): JobRepo {
     },
     async setPipeline(id, pipeline) {
       setPipeline.run(JSON.stringify(pipeline), id);
+    },
+    async setImported(id, imported) {
+      const { changes } = setImported.run({
+        id,
+        inputs: JSON.stringify(imported.inputs),
+        creditCost: imported.creditCost,
+        pipeline: imported.pipeline ? JSON.stringify(imported.pipeline) : null,
+      });
+      return changes > 0;
     },
     async setExport(id, state) {
       setExport.run(JSON.stringify(state), id);
