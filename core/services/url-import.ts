@@ -82,7 +82,8 @@ export class UrlImporter {
       if (err instanceof DestinationRefused) throw badRequest(err.message);
       return { url: url.toString(), filename: importedFilename(undefined, url), declaredBytes: null };
     }
-    answer.body.destroy();
+    // A HEAD answer has no body: read to its end, its socket goes back to the keep-alive pool.
+    answer.body.resume();
     const ok = answer.status >= 200 && answer.status < 300;
     const length = Number(answer.headers['content-length']);
     const declaredBytes = ok && answer.headers['content-length'] && length >= 0 ? length : null;

@@ -104,7 +104,8 @@ export async function postWebhook(
   } catch {
     // A body cut off (deadline, reset) changes nothing: the status came.
   } finally {
-    answer.body.destroy();
+    // Only a body not read to its end is cut: a complete one's socket is back in the keep-alive pool.
+    if (!answer.body.complete) answer.body.destroy();
   }
   return done(status, verdict());
 }

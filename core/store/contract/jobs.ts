@@ -453,6 +453,39 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           error: 'NoSuchBucket: gone',
         });
       });
+
+      it('lists the exports of jobs and batches still pending or uploading (abandoned-export recovery)', async () => {
+        const account = await newAccount();
+        const state = { type: 's3' as const, bucket: 'b', key: 'k', heldUntil: at(5000).toISOString() };
+        const jobs = await Promise.all([1, 2, 3].map(() => newJob(account.id)));
+        await store.jobs.setExport(jobs[0]!.id, { ...state, status: 'pending' });
+        await store.jobs.setExport(jobs[1]!.id, { ...state, status: 'uploading' });
+        await store.jobs.setExport(jobs[2]!.id, { ...state, status: 'done' });
+        const batch: BatchRecord = {
+          id: `batch_${randomUUID()}`,
+          accountId: account.id,
+          tool: null,
+          total: 1,
+          errors: [],
+          createdAt: at(),
+        };
+        await store.batches.create(batch);
+        await store.batches.setExport(batch.id, { ...state, status: 'pending' });
+        const mine = (list: Array<{ id: string }>, ids: string[]) =>
+          list.filter((e) => ids.includes(e.id)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+        expect(
+          mine(
+            await store.jobs.listOpenExports(),
+            jobs.map((j) => j.id),
+          ),
+        ).toEqual([
+          { id: jobs[0]!.id, export: { ...state, status: 'pending' } },
+          { id: jobs[1]!.id, export: { ...state, status: 'uploading' } },
+        ]);
+        expect(mine(await store.batches.listOpenExports(), [batch.id])).toEqual([
+          { id: batch.id, export: { ...state, status: 'pending' } },
+        ]);
+      });
     });
   });
 }

@@ -68,6 +68,11 @@ export interface ExportRecord {
   bucket: string;
   key: string;
   status: 'pending' | 'uploading' | 'done' | 'failed';
+  /**
+   * While pending or uploading: until when the process holding the credentials vouches for it
+   * (renewed while it lives). Past it, the export is abandoned (ISO 8601).
+   */
+  heldUntil?: string;
   location?: string;
   etag?: string;
   error?: string;
@@ -156,6 +161,8 @@ export interface JobRepo {
   setImported(id: string, imported: ImportedInputs): Promise<boolean>;
   /** A job's export state (any job status: the upload follows completion). */
   setExport(id: string, state: ExportRecord): Promise<void>;
+  /** Jobs whose export is pending or uploading (abandoned-export recovery). */
+  listOpenExports(): Promise<OpenExport[]>;
   /** Finish an active job; false when it was not active (already finished elsewhere). */
   complete(id: string, result: JobCompletion): Promise<boolean>;
   /** Finish an active extraction job with its JSON row; false when it was not active. */
@@ -189,11 +196,19 @@ export interface JobRepo {
   extendOutput(id: string, until: Date): Promise<void>;
 }
 
+/** An export still pending or uploading, of a job or a batch. */
+export interface OpenExport {
+  id: string;
+  export: ExportRecord;
+}
+
 export interface BatchRepo {
   create(batch: BatchRecord): Promise<void>;
   get(id: string): Promise<BatchRecord | null>;
   /** The export state of the batch's ZIP. */
   setExport(id: string, state: ExportRecord): Promise<void>;
+  /** Batches whose export is pending or uploading (abandoned-export recovery). */
+  listOpenExports(): Promise<OpenExport[]>;
 }
 
 /** What every adapter provides for this aggregate. */

@@ -1,7 +1,7 @@
 /** Jobs, batches and extraction results in PostgreSQL. */
 import type pg from 'pg';
 import type { BatchRepo, JobRepo, JobsStore } from '../types.js';
-import { batchFromRow, finishedJobFromRow, jobFromRow, type Row } from '../sql/rows.js';
+import { OPEN_EXPORT, batchFromRow, finishedJobFromRow, jobFromRow, openExportFromRow, type Row } from '../sql/rows.js';
 import { all, changed, first } from './db.js';
 
 const one = (row: Row | undefined) => (row ? jobFromRow(row) : null);
@@ -72,6 +72,9 @@ function jobRepo(pool: pg.Pool): JobRepo {
     },
     async setExport(id, state) {
       await pool.query('UPDATE jobs SET export_state = $1 WHERE id = $2', [JSON.stringify(state), id]);
+    },
+    async listOpenExports() {
+      return (await all(pool, `SELECT id, export_state FROM jobs WHERE ${OPEN_EXPORT}`)).map(openExportFromRow);
     },
     async complete(id, r) {
       const count = await changed(
@@ -197,6 +200,9 @@ function batchRepo(pool: pg.Pool): BatchRepo {
     },
     async setExport(id, state) {
       await pool.query('UPDATE batches SET export_state = $1 WHERE id = $2', [JSON.stringify(state), id]);
+    },
+    async listOpenExports() {
+      return (await all(pool, `SELECT id, export_state FROM batches WHERE ${OPEN_EXPORT}`)).map(openExportFromRow);
     },
   };
 }
