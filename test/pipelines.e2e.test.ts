@@ -36,6 +36,8 @@ describe('pipelines', () => {
   let dir: string;
   let docx: Buffer;
   let png: Buffer;
+  /** Webhook events the origin received, by path. */
+  const hooks: Array<{ path: string; body: any }> = [];
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'pipelines-e2e-'));
@@ -51,6 +53,14 @@ describe('pipelines', () => {
       .png()
       .toBuffer();
     origin = http.createServer((req, res) => {
+      if (req.url?.startsWith('/hooks/')) {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        return req.on('end', () => {
+          hooks.push({ path: req.url!, body: JSON.parse(Buffer.concat(chunks).toString()) });
+          res.writeHead(204).end();
+        });
+      }
       if (req.url === '/files/report.docx') return res.writeHead(200, { 'content-length': docx.length }).end(docx);
       res.writeHead(404).end();
     });
@@ -58,7 +68,7 @@ describe('pipelines', () => {
     base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
     server = await startServer({
       plugins: [...officePlugins, ...pdfPlugins, pdfToMarkdownPlugin, ...imagePlugins],
-      env: { IMPORT_ALLOW_PRIVATE: '1' },
+      env: { IMPORT_ALLOW_PRIVATE: '1', WEBHOOKS_ALLOW_PRIVATE: '1' },
     });
   }, 90_000);
   afterAll(async () => {
@@ -154,6 +164,65 @@ describe('pipelines', () => {
     const job = ((await polled.json()) as any).data.job;
     expect(job.steps.map((s: any) => s.status)).toEqual(['done', 'done']);
     expect(String(job.result.markdown)).toMatch(/twelve percent/);
+  }, 180_000);
+
+  it('takes webhookUrl like convert, on REST, GraphQL and tRPC: job.done and job.failed with the jobId', async () => {
+    const key = await server.createKey('pro');
+    const steps = [{ to: 'webp' }];
+    const form = (webhookUrl: string) => {
+      const body = new FormData();
+      body.append('file', new Blob([new Uint8Array(png)]), 'photo.png');
+      body.append('pipeline', JSON.stringify({ steps, webhookUrl }));
+      return body;
+    };
+    // As on convert: a per-request webhookUrl needs the account's default secret first.
+    const refused = await fetch(`${server.url}/api/v1/pipelines`, {
+      method: 'POST',
+      headers: authHeaders(key),
+      body: form(`${base}/hooks/rest`),
+    });
+    expect([refused.status, ((await refused.json()) as any).error]).toEqual([
+      400,
+      expect.stringMatching(/default webhook secret/),
+    ]);
+    const secret = await fetch(`${server.url}/api/v1/webhooks/default-secret`, {
+      method: 'POST',
+      headers: authHeaders(key),
+    });
+    expect(secret.status).toBe(200);
+    const rest = await fetch(`${server.url}/api/v1/pipelines`, {
+      method: 'POST',
+      headers: authHeaders(key),
+      body: form(`${base}/hooks/rest`),
+    });
+    const viaRest = (await rest.json()) as any;
+    expect(rest.status, JSON.stringify(viaRest)).toBe(200);
+    const gql = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({
+        query: 'mutation($p: JSON!) { createPipeline(pipeline: $p) { jobId } }',
+        variables: {
+          p: { input: { url: `${base}/files/missing.docx` }, steps: [{ to: 'pdf' }], webhookUrl: `${base}/hooks/gql` },
+        },
+      }),
+    });
+    const viaGraphql = ((await gql.json()) as any).data.createPipeline;
+    const viaTrpc = await createTransmuteClient(server.url, key).pipelines.create.mutate({
+      input: { url: `${base}/files/report.docx` },
+      steps: [{ to: 'pdf' }],
+      webhookUrl: `${base}/hooks/trpc`,
+    });
+    const expected = [
+      ['/hooks/rest', viaRest.jobId, 'job.done'],
+      ['/hooks/gql', viaGraphql.jobId, 'job.failed'],
+      ['/hooks/trpc', viaTrpc.jobId, 'job.done'],
+    ];
+    for (let i = 0; i < 600 && hooks.length < expected.length; i++) await new Promise((r) => setTimeout(r, 200));
+    const got = expected.map(([path]) => hooks.find((hook) => hook.path === path));
+    expect(got.map((hook) => [hook?.path, hook?.body.data?.jobId, hook?.body.type])).toEqual(expected);
+    // The URL import that answered 404 failed the job after it was accepted, and said why.
+    expect(got[1]!.body.data.error).toMatch(/answered HTTP 404/);
   }, 180_000);
 
   it('answers with the final status under Prefer: wait=N when the job finishes in time (convert and pipelines)', async () => {
