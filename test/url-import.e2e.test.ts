@@ -1,9 +1,12 @@
 /**
  * URL imports over HTTP (issue 27 item 1): `url` on convert and repeated `urls` on merge, batch
  * and the extraction submits fetch from a real HTTP server on 127.0.0.1; the output is checked by
- * content. Refusals: 127.0.0.1 without IMPORT_ALLOW_PRIVATE=1, a metadata address always (also
- * behind a redirect), too many redirects, HTTP errors, a file over the plan's limit (by
- * Content-Length and while streaming), content that does not match its name.
+ * content. At submit (400/413): 127.0.0.1 without IMPORT_ALLOW_PRIVATE=1, a metadata address
+ * always (also behind a redirect), too many redirects, a declared size over the plan, a URL that
+ * names no format. In the background (the job fails, refunded): HTTP errors, a body over the
+ * plan's limit while streaming, content that does not match its name, a refused connection, work
+ * over a plugin's maximum. Credits: an undeclared size is trued up once fetched (or the job fails
+ * when the account cannot pay); a server stopped mid-import leaves the job to run again.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -15,9 +18,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import { imagePlugins } from '../plugins/image/index.js';
+import { ocrPlugins } from '../plugins/ocr/index.js';
 import pdfToMarkdownPlugin from '../plugins/markdown/index.js';
 import { pdfPlugins } from '../plugins/pdf/index.js';
 import { pageCount, pageTexts, PdfFixtures } from '../plugins/pdf/shared/fixtures.js';
+import { pdfSharedPages } from './fixtures/hostile.js';
 import { authHeaders, download, getJson, startServer, waitForJob, type TestServer } from './helpers.js';
 
 async function post(url: string, key: string, fields: Array<[string, string]>) {
@@ -81,6 +86,8 @@ describe('URL import', () => {
           res.on('error', () => undefined);
           res.write(png.subarray(0, 16));
           return void stalled.then(() => res.end(png.subarray(16)));
+        case '/pages.pdf':
+          return res.writeHead(200).end(pdfSharedPages(5000));
         case '/fake.png':
           return res.writeHead(200).end('%PDF-1.4 not a png');
         case '/big-declared.png':
@@ -106,7 +113,7 @@ describe('URL import', () => {
     base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
     [server, strict] = await Promise.all([
       startServer({
-        plugins: [...imagePlugins, ...pdfPlugins, pdfToMarkdownPlugin],
+        plugins: [...imagePlugins, ...pdfPlugins, pdfToMarkdownPlugin, ...ocrPlugins],
         env: { IMPORT_ALLOW_PRIVATE: '1' },
       }),
       startServer({ plugins: imagePlugins }),
@@ -300,6 +307,22 @@ describe('URL import', () => {
       const job = await waitForJob(server.url, key, answer.body.jobId);
       expect([url, job.status, (job as any).error]).toEqual([url, 'failed', expect.stringMatching(message)]);
     }
+    expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
+  });
+
+  it('measures the work of an import once fetched: a 5,000-page PDF sent to ocr fails naming the limit, refunded', async () => {
+    const key = await server.createKey('pro');
+    const answer = await post(`${server.url}/api/v1/convert`, key, [
+      ['to', 'pdf'],
+      ['op', 'ocr'],
+      ['url', `${base}/pages.pdf`],
+    ]);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const job = await waitForJob(server.url, key, answer.body.jobId);
+    expect([job.status, (job as any).error]).toEqual([
+      'failed',
+      "op 'ocr' takes at most 250 pages per job; the input has 5,000 pages: split it first (op split-pdf)",
+    ]);
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
   });
 
