@@ -225,6 +225,35 @@ describe('pipelines', () => {
     expect(got[1]!.body.data.error).toMatch(/answered HTTP 404/);
   }, 180_000);
 
+  it('takes a password step as the last step only: PNG -> PDF -> protect-pdf, the password never stored', async () => {
+    const key = await server.createKey('pro');
+    const password = 'pipeline-secret-7f3a';
+    const form = new FormData();
+    form.append('pipeline', JSON.stringify({ steps: [{ to: 'pdf' }, { op: 'protect-pdf', password }] }));
+    form.append('file', new Blob([new Uint8Array(png)]), 'blue.png');
+    const res = await fetch(`${server.url}/api/v1/pipelines`, {
+      method: 'POST',
+      body: form,
+      headers: authHeaders(key),
+    });
+    const accepted = (await res.json()) as any;
+    expect(res.status, JSON.stringify(accepted)).toBe(200);
+    const job = (await waitForJob(server.url, key, accepted.jobId, 120_000)) as any;
+    expect(job.status, job.error).toBe('done');
+    const out = path.join(dir, 'protected.pdf');
+    await writeFile(out, (await download(job.downloadUrl)).data);
+    // qpdf answers 0 to --requires-password only for a file that needs one; the password opens it.
+    await runProcess('qpdf', ['--requires-password', out], { timeoutMs: 20_000 });
+    await runProcess('qpdf', [`--password=${password}`, '--decrypt', out, path.join(dir, 'opened.pdf')], {
+      timeoutMs: 20_000,
+    });
+    for (const file of await readdir(server.dataDir, { recursive: true, withFileTypes: true })) {
+      if (!file.isFile()) continue;
+      const data = await readFile(path.join(file.parentPath, file.name)).catch(() => Buffer.alloc(0));
+      expect(data.includes(password), file.name).toBe(false);
+    }
+  }, 180_000);
+
   it('answers with the final status under Prefer: wait=N when the job finishes in time (convert and pipelines)', async () => {
     const key = await server.createKey('pro');
     const form = new FormData();
@@ -281,7 +310,10 @@ describe('pipelines', () => {
         [{ to: 'pdf' }, { extract: 'pdf-to-markdown' }, { to: 'pdf' }],
         /^steps\[1\]: an extraction step \(pdf-to-markdown\) must be the last step/,
       ],
-      [[{ to: 'pdf' }, { op: 'protect-pdf', password: 'x' }], /^steps\[1\]: .* takes a password/],
+      [
+        [{ to: 'pdf' }, { op: 'protect-pdf', password: 'x' }, { op: 'compress-pdf' }],
+        /^steps\[1\]: .* takes a password: it can only be the last step of a pipeline$/,
+      ],
       [[{ to: 'pdf', extract: 'pdf-to-markdown' }], /^Invalid pipeline: .*'to' or 'op'/],
       [Array.from({ length: 11 }, () => ({ to: 'pdf' })), /^Invalid pipeline: .*at most 10 steps/],
     ];

@@ -208,6 +208,8 @@ export class JobService {
       batchId?: string | null;
       webhookUrl?: string | undefined;
       pipeline?: PipelineRecord;
+      /** A pipeline's last step's password (its steps are stored without it). */
+      secrets?: Record<string, unknown>;
     },
   ): Promise<AcceptedJob> {
     const measured = await this.uploads.measureWork(spec.plugin, spec.files);
@@ -217,7 +219,9 @@ export class JobService {
       measured,
       spec.files.length > 1 ? 'this job' : spec.files[0]!.upload.filename,
     );
-    const { stored, secret } = splitSecrets(spec.plugin, spec.options);
+    const split = splitSecrets(spec.plugin, spec.options);
+    const stored = split.stored;
+    const secret = { ...split.secret, ...spec.secrets };
     const charge = await this.credits.charge(principal.account, spec.cost);
     const now = this.clock.now();
     const job = await this.store.jobs.create({

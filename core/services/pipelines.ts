@@ -25,7 +25,7 @@ import type { Registry } from '../registry/index.js';
 import type { PipelineStepRecord } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import { ServiceError, badRequest, jsonValue } from './errors.js';
-import { secretFieldsOf } from './job-policy.js';
+import { secretFieldsOf, splitSecrets } from './job-policy.js';
 import type { ExportService } from './exports.js';
 import type { JobService } from './jobs.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
@@ -40,6 +40,13 @@ const upper = (format: FormatId) => FORMATS[format].extension.toUpperCase();
 function listFormats(formats: readonly FormatId[]): string {
   const names = [...new Set(formats.map(upper))];
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'nothing');
+}
+
+/** A step resolved at submit: its plugin, its stored record, and its secret options (last step only). */
+interface PlannedStep {
+  plugin: Plugin;
+  record: PipelineStepRecord;
+  secret: Record<string, unknown>;
 }
 
 export class PipelineService {
@@ -115,6 +122,7 @@ export class PipelineService {
         viaApi,
         webhookUrl,
         pipeline: { steps: planned.map((step) => step.record) },
+        secrets: planned.at(-1)!.secret,
       });
     } catch (err) {
       await this.uploads.discard(upload);
@@ -128,7 +136,7 @@ export class PipelineService {
     inputFormat: FormatId,
     bytes: number,
     steps: readonly PipelineStep[],
-  ): Array<{ plugin: Plugin; record: PipelineStepRecord }> {
+  ): PlannedStep[] {
     let format = inputFormat;
     return steps.map((step, index) => {
       const source = index === 0 ? 'the input' : `step ${index - 1}`;
@@ -151,7 +159,7 @@ export class PipelineService {
     isLast: boolean,
     source: string,
     bytes: number,
-  ): { plugin: Plugin; record: PipelineStepRecord } {
+  ): PlannedStep {
     const { to, op, extract, ...fields } = step;
     let plugin: Plugin;
     let output: FormatId;
@@ -187,19 +195,22 @@ export class PipelineService {
       requirePlan(principal.account, plugin.plan, opName ? `Op '${opName}'` : plugin.title);
       label = { ...(to !== undefined ? { to } : {}), ...(opName ? { op: opName } : {}) };
     }
-    // A password lives in one process's memory only (job-policy.ts); a pipeline's steps carry none.
-    if (secretFieldsOf(plugin).length)
-      throw badRequest(`${plugin.title} takes a password, which a pipeline cannot carry: run it on its own`);
+    // A password lives in one process's memory only (job-policy.ts), never in the stored steps: it
+    // goes to the last step alone, which runs in the accepting process like a job of its own would.
+    if (secretFieldsOf(plugin).length && !isLast)
+      throw badRequest(`${plugin.title} takes a password: it can only be the last step of a pipeline`);
     const operation = extract ?? (op ? `op '${op}'` : `${format} -> ${to}`);
     const parsed = parseOptions(plugin.options, fields, { fromStrings: true, operation });
     if (!parsed.ok) throw badRequest(parsed.error);
+    const { stored, secret } = splitSecrets(plugin, parsed.value);
     return {
       plugin,
+      secret,
       record: {
         ...label,
         pluginId: plugin.id,
         kind: extract !== undefined ? 'extract' : op ? 'tool' : 'convert',
-        options: parsed.value,
+        options: stored,
         inputFormat: format,
         outputFormat: output,
         creditCost: creditCost({ format, bytes }, plugin.creditWeight),

@@ -88,12 +88,15 @@ export class JobRunner implements JobRunnerPort {
    */
   async triage(job: JobRecord): Promise<'queue' | 'leave'> {
     const plugin = this.registry.plugin(job.pluginId);
-    if (!plugin || !secretFieldsOf(plugin).length) return 'queue';
-    const { timeoutMs: limit } = plugin.limits;
-    const timeoutMs =
-      typeof limit === 'number'
-        ? limit
-        : limit(job.inputs.map((f) => ({ path: '', format: f.format, filename: f.filename, bytes: f.bytes })));
+    if (!plugin || !this.takesSecret(job, plugin)) return 'queue';
+    const inputs = job.inputs.map((f) => ({ path: '', format: f.format, filename: f.filename, bytes: f.bytes }));
+    // A pipeline may run each of its steps to its deadline.
+    const plugins = job.pipeline
+      ? job.pipeline.steps.flatMap((step) => this.registry.plugin(step.pluginId) ?? [])
+      : [plugin];
+    const timeoutMs = plugins.reduce((sum, { limits: { timeoutMs: limit } }) => {
+      return sum + (typeof limit === 'number' ? limit : limit(inputs));
+    }, 0);
     if (this.clock.now().getTime() - job.createdAt.getTime() > timeoutMs + ABANDONED_MARGIN_MS) {
       await this.fail(job, 'The job was interrupted, and its password is never stored; submit the job again', this.log);
     }
@@ -130,7 +133,7 @@ export class JobRunner implements JobRunnerPort {
     }
     log.debug('job started', { attempt: job.attempts });
     const secrets = this.vault.take(job.id);
-    if (secretFieldsOf(plugin).length && !secrets) {
+    if (this.takesSecret(job, plugin) && !secrets) {
       return this.fail(
         job,
         'The password was not kept across a server restart (it is never stored); submit the job again',
@@ -140,6 +143,13 @@ export class JobRunner implements JobRunnerPort {
     await withSpan('job.run', jobAttributes(job), () =>
       this.execute(job, plugin, { ...job.options, ...secrets }, log, signal, heartbeat),
     );
+  }
+
+  /** Whether the job has a password to run with: its plugin's, or a pipeline's last step's (pipelines.ts). */
+  private takesSecret(job: JobRecord, plugin: Plugin): boolean {
+    const last = job.pipeline?.steps.at(-1);
+    const holder = last ? this.registry.plugin(last.pluginId) : plugin;
+    return Boolean(holder && secretFieldsOf(holder).length);
   }
 
   private async execute(
@@ -198,7 +208,7 @@ export class JobRunner implements JobRunnerPort {
         report: (detected) => (toolReport = { op: job.op ?? plugin.op ?? plugin.id, detected }),
       };
       const result = job.pipeline
-        ? await this.runPipeline(job, job.pipeline, inputs, workDir, hooks)
+        ? await this.runPipeline(job, job.pipeline, inputs, workDir, hooks, options)
         : await this.runStep(plugin, inputs, options, job.outputFormat, workDir, hooks);
       if (job.kind === 'extract' || (job.pipeline && !isFileResult(result))) {
         if (isFileResult(result)) throw new Error(`plugin ${plugin.id} returned a file for an extraction job`);
@@ -336,7 +346,8 @@ export class JobRunner implements JobRunnerPort {
    * A pipeline's steps in order, each in its own sandbox run and work dir under the job's, each
    * taking the previous output (intermediates never leave the work dir, removed when the job
    * ends). The steps' states are written as they change; a step's failure names the step. The
-   * job's progress is the steps' together. Returns the last step's result.
+   * job's progress is the steps' together. `secrets` (a password, held in memory only) go to the
+   * last step, the only one that may take them. Returns the last step's result.
    */
   private async runPipeline(
     job: JobRecord,
@@ -344,6 +355,7 @@ export class JobRunner implements JobRunnerPort {
     inputs: PluginInput[],
     workDir: string,
     hooks: SandboxHooks,
+    secrets: Record<string, unknown>,
   ): Promise<RunResult> {
     const save = () => this.store.jobs.setPipeline(job.id, pipeline).catch(() => undefined);
     const count = pipeline.steps.length;
@@ -373,7 +385,8 @@ export class JobRunner implements JobRunnerPort {
       try {
         // Intermediate outputs are measured like uploads: a step may not grow past its plugin's maximum.
         checkWorkForRun(plugin, await measureWork(plugin, current, stepDir, hooks.signal), index);
-        result = await this.runStep(plugin, current, step.options, step.outputFormat, stepDir, {
+        const options = index === count - 1 ? { ...step.options, ...secrets } : step.options;
+        result = await this.runStep(plugin, current, options, step.outputFormat, stepDir, {
           ...hooks,
           progress: (pct) => hooks.progress((index * 100 + Math.max(0, Math.min(100, pct))) / count),
         });
