@@ -36,6 +36,8 @@ describe('pipelines', () => {
   let dir: string;
   let docx: Buffer;
   let png: Buffer;
+  /** Webhook events the origin received, by path. */
+  const hooks: Array<{ path: string; body: any }> = [];
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'pipelines-e2e-'));
@@ -51,6 +53,14 @@ describe('pipelines', () => {
       .png()
       .toBuffer();
     origin = http.createServer((req, res) => {
+      if (req.url?.startsWith('/hooks/')) {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        return req.on('end', () => {
+          hooks.push({ path: req.url!, body: JSON.parse(Buffer.concat(chunks).toString()) });
+          res.writeHead(204).end();
+        });
+      }
       if (req.url === '/files/report.docx') return res.writeHead(200, { 'content-length': docx.length }).end(docx);
       res.writeHead(404).end();
     });
@@ -58,7 +68,7 @@ describe('pipelines', () => {
     base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
     server = await startServer({
       plugins: [...officePlugins, ...pdfPlugins, pdfToMarkdownPlugin, ...imagePlugins],
-      env: { IMPORT_ALLOW_PRIVATE: '1' },
+      env: { IMPORT_ALLOW_PRIVATE: '1', WEBHOOKS_ALLOW_PRIVATE: '1' },
     });
   }, 90_000);
   afterAll(async () => {
@@ -156,6 +166,94 @@ describe('pipelines', () => {
     expect(String(job.result.markdown)).toMatch(/twelve percent/);
   }, 180_000);
 
+  it('takes webhookUrl like convert, on REST, GraphQL and tRPC: job.done and job.failed with the jobId', async () => {
+    const key = await server.createKey('pro');
+    const steps = [{ to: 'webp' }];
+    const form = (webhookUrl: string) => {
+      const body = new FormData();
+      body.append('file', new Blob([new Uint8Array(png)]), 'photo.png');
+      body.append('pipeline', JSON.stringify({ steps, webhookUrl }));
+      return body;
+    };
+    // As on convert: a per-request webhookUrl needs the account's default secret first.
+    const refused = await fetch(`${server.url}/api/v1/pipelines`, {
+      method: 'POST',
+      headers: authHeaders(key),
+      body: form(`${base}/hooks/rest`),
+    });
+    expect([refused.status, ((await refused.json()) as any).error]).toEqual([
+      400,
+      expect.stringMatching(/default webhook secret/),
+    ]);
+    const secret = await fetch(`${server.url}/api/v1/webhooks/default-secret`, {
+      method: 'POST',
+      headers: authHeaders(key),
+    });
+    expect(secret.status).toBe(200);
+    const rest = await fetch(`${server.url}/api/v1/pipelines`, {
+      method: 'POST',
+      headers: authHeaders(key),
+      body: form(`${base}/hooks/rest`),
+    });
+    const viaRest = (await rest.json()) as any;
+    expect(rest.status, JSON.stringify(viaRest)).toBe(200);
+    const gql = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({
+        query: 'mutation($p: JSON!) { createPipeline(pipeline: $p) { jobId } }',
+        variables: {
+          p: { input: { url: `${base}/files/missing.docx` }, steps: [{ to: 'pdf' }], webhookUrl: `${base}/hooks/gql` },
+        },
+      }),
+    });
+    const viaGraphql = ((await gql.json()) as any).data.createPipeline;
+    const viaTrpc = await createTransmuteClient(server.url, key).pipelines.create.mutate({
+      input: { url: `${base}/files/report.docx` },
+      steps: [{ to: 'pdf' }],
+      webhookUrl: `${base}/hooks/trpc`,
+    });
+    const expected = [
+      ['/hooks/rest', viaRest.jobId, 'job.done'],
+      ['/hooks/gql', viaGraphql.jobId, 'job.failed'],
+      ['/hooks/trpc', viaTrpc.jobId, 'job.done'],
+    ];
+    for (let i = 0; i < 600 && hooks.length < expected.length; i++) await new Promise((r) => setTimeout(r, 200));
+    const got = expected.map(([path]) => hooks.find((hook) => hook.path === path));
+    expect(got.map((hook) => [hook?.path, hook?.body.data?.jobId, hook?.body.type])).toEqual(expected);
+    // The URL import that answered 404 failed the job after it was accepted, and said why.
+    expect(got[1]!.body.data.error).toMatch(/answered HTTP 404/);
+  }, 180_000);
+
+  it('takes a password step as the last step only: PNG -> PDF -> protect-pdf, the password never stored', async () => {
+    const key = await server.createKey('pro');
+    const password = 'pipeline-secret-7f3a';
+    const form = new FormData();
+    form.append('pipeline', JSON.stringify({ steps: [{ to: 'pdf' }, { op: 'protect-pdf', password }] }));
+    form.append('file', new Blob([new Uint8Array(png)]), 'blue.png');
+    const res = await fetch(`${server.url}/api/v1/pipelines`, {
+      method: 'POST',
+      body: form,
+      headers: authHeaders(key),
+    });
+    const accepted = (await res.json()) as any;
+    expect(res.status, JSON.stringify(accepted)).toBe(200);
+    const job = (await waitForJob(server.url, key, accepted.jobId, 120_000)) as any;
+    expect(job.status, job.error).toBe('done');
+    const out = path.join(dir, 'protected.pdf');
+    await writeFile(out, (await download(job.downloadUrl)).data);
+    // qpdf answers 0 to --requires-password only for a file that needs one; the password opens it.
+    await runProcess('qpdf', ['--requires-password', out], { timeoutMs: 20_000 });
+    await runProcess('qpdf', [`--password=${password}`, '--decrypt', out, path.join(dir, 'opened.pdf')], {
+      timeoutMs: 20_000,
+    });
+    for (const file of await readdir(server.dataDir, { recursive: true, withFileTypes: true })) {
+      if (!file.isFile()) continue;
+      const data = await readFile(path.join(file.parentPath, file.name)).catch(() => Buffer.alloc(0));
+      expect(data.includes(password), file.name).toBe(false);
+    }
+  }, 180_000);
+
   it('answers with the final status under Prefer: wait=N when the job finishes in time (convert and pipelines)', async () => {
     const key = await server.createKey('pro');
     const form = new FormData();
@@ -216,7 +314,10 @@ describe('pipelines', () => {
         [{ to: 'pdf' }, { extract: 'pdf-to-markdown' }, { to: 'pdf' }],
         /^steps\[1\]: an extraction step \(pdf-to-markdown\) must be the last step/,
       ],
-      [[{ to: 'pdf' }, { op: 'protect-pdf', password: 'x' }], /^steps\[1\]: .* takes a password/],
+      [
+        [{ to: 'pdf' }, { op: 'protect-pdf', password: 'x' }, { op: 'compress-pdf' }],
+        /^steps\[1\]: .* takes a password: it can only be the last step of a pipeline$/,
+      ],
       [[{ to: 'pdf', extract: 'pdf-to-markdown' }], /^Invalid pipeline: .*'to' or 'op'/],
       [Array.from({ length: 11 }, () => ({ to: 'pdf' })), /^Invalid pipeline: .*at most 10 steps/],
     ];

@@ -5,7 +5,8 @@
  * the export with the S3 error and keep the download link; refused endpoints are a 400 at
  * submit; the credentials are nowhere in the data dir. A 200 MB output goes up in flat memory
  * (the server in a child process, its peak RSS read from /proc). A batch's ZIP lands once every
- * job has finished (REST, GraphQL and tRPC), with the outputs the batch download gives.
+ * job has finished (REST, GraphQL and tRPC), with the outputs the batch download gives. An export
+ * whose holder died (kill -9: its lease passed) is failed when a server starts, never left pending.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -20,6 +21,7 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagePlugins } from '../plugins/image/index.js';
 import { mediaPlugins } from '../plugins/media/index.js';
+import { ABANDONED_EXPORT } from '../core/services/exports.js';
 import {
   admin,
   authHeaders,
@@ -29,6 +31,7 @@ import {
   spawnServer,
   startServer,
   type TestServer,
+  waitForJob,
 } from './helpers.js';
 
 const S3rver = createRequire(import.meta.url)('s3rver');
@@ -328,6 +331,39 @@ describe('S3 export', () => {
     ]);
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
   });
+
+  it('fails an export whose holder died (its lease passed) when a server starts, keeping the download link', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 's3-abandoned-'));
+    const env = { IMPORT_ALLOW_PRIVATE: '1' };
+    const first = await startServer({ plugins: imagePlugins, env, dataDir });
+    let second: TestServer | undefined;
+    try {
+      const key = await first.createKey('pro');
+      const ids: string[] = [];
+      for (const name of ['abandoned.png', 'held.png']) {
+        const submitted = await submit(`${first.url}/api/v1/convert`, key, { to: 'webp' }, { name, data: png });
+        expect((await waitForJob(first.url, key, submitted.body.jobId)).status).toBe('done');
+        ids.push(submitted.body.jobId);
+      }
+      // What a server killed mid-export (kill -9) leaves behind: an open export whose lease it stopped
+      // renewing; and one whose holder is alive somewhere (its lease is still running).
+      const open = { type: 's3' as const, bucket: BUCKET, key: 'out/x.webp', status: 'uploading' as const };
+      const { jobs } = first.server.runtime.store;
+      await jobs.setExport(ids[0]!, { ...open, heldUntil: new Date(Date.now() - 1000).toISOString() });
+      await jobs.setExport(ids[1]!, { ...open, heldUntil: new Date(Date.now() + 3_600_000).toISOString() });
+      await first.close();
+      second = await startServer({ plugins: imagePlugins, env, dataDir });
+      const abandoned = (await getJson(`${second.url}/api/v1/jobs/${ids[0]}`, key)).body;
+      expect(abandoned.export).toEqual({ status: 'failed', error: ABANDONED_EXPORT });
+      expect(abandoned.status).toBe('done');
+      const got = await download(abandoned.downloadUrl);
+      expect((await sharp(got.data).metadata()).format).toBe('webp');
+      expect((await getJson(`${second.url}/api/v1/jobs/${ids[1]}`, key)).body.export).toEqual({ status: 'uploading' });
+    } finally {
+      await second?.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('uploads a 200 MB output in flat memory', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 's3-big-'));

@@ -1,20 +1,28 @@
 /**
  * URL imports over HTTP (issue 27 item 1): `url` on convert and repeated `urls` on merge, batch
  * and the extraction submits fetch from a real HTTP server on 127.0.0.1; the output is checked by
- * content. Refusals: 127.0.0.1 without IMPORT_ALLOW_PRIVATE=1, a metadata address always (also
- * behind a redirect), too many redirects, HTTP errors, a file over the plan's limit (by
- * Content-Length and while streaming), content that does not match its name.
+ * content. At submit (400/413): 127.0.0.1 without IMPORT_ALLOW_PRIVATE=1, a metadata address
+ * always (also behind a redirect), too many redirects, a declared size over the plan, a URL that
+ * names no format. In the background (the job fails, refunded): HTTP errors, a body over the
+ * plan's limit while streaming, content that does not match its name, a refused connection, work
+ * over a plugin's maximum. Credits: an undeclared size is trued up once fetched (or the job fails
+ * when the account cannot pay); a server stopped mid-import leaves the job to run again.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import { imagePlugins } from '../plugins/image/index.js';
+import { ocrPlugins } from '../plugins/ocr/index.js';
 import { pdfToMarkdownPlugin } from '../plugins/markdown/pdf-to-markdown/index.js';
 import { pdfPlugins } from '../plugins/pdf/index.js';
 import { pageCount, pageTexts, PdfFixtures } from '../plugins/pdf/testing/fixtures.js';
+import { pdfSharedPages } from './fixtures/hostile.js';
 import { authHeaders, download, getJson, startServer, waitForJob, type TestServer } from './helpers.js';
 
 async function post(url: string, key: string, fields: Array<[string, string]>) {
@@ -31,12 +39,20 @@ describe('URL import', () => {
   let server: TestServer;
   let strict: TestServer;
   let png: Buffer;
+  let noise: Buffer;
   let pdfs: Buffer[];
+  let release: () => void = () => undefined;
+  const stalled = new Promise<void>((resolve) => (release = resolve));
   const hits: string[] = [];
 
   beforeAll(async () => {
     png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c03020' } })
       .png()
+      .toBuffer();
+    // Random pixels do not compress: a PNG over 10 MB, the next size tier (3 credits where a small image costs 1).
+    const side = 2000;
+    noise = await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } })
+      .png({ compressionLevel: 0 })
       .toBuffer();
     await fixtures.make();
     pdfs = await Promise.all([readFile(fixtures.get('three').path), readFile(fixtures.get('eight').path)]);
@@ -59,6 +75,19 @@ describe('URL import', () => {
           return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
         case '/loop':
           return res.writeHead(302, { location: `/loop?n=${Number(route.searchParams.get('n') ?? 0) + 1}` }).end();
+        case '/noise.png':
+          // No Content-Length (chunked), and a HEAD that does not say either: priced at the first class, then trued up.
+          res.writeHead(200, { 'content-type': 'image/png' });
+          return req.method === 'HEAD' ? res.end() : res.end(noise);
+        case '/stall.png':
+          // Holds the body until the test lets it go (a server stopped mid-import).
+          res.writeHead(200, { 'content-type': 'image/png' });
+          if (req.method === 'HEAD') return res.end();
+          res.on('error', () => undefined);
+          res.write(png.subarray(0, 16));
+          return void stalled.then(() => res.end(png.subarray(16)));
+        case '/pages.pdf':
+          return res.writeHead(200).end(pdfSharedPages(5000));
         case '/fake.png':
           return res.writeHead(200).end('%PDF-1.4 not a png');
         case '/big-declared.png':
@@ -84,7 +113,7 @@ describe('URL import', () => {
     base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
     [server, strict] = await Promise.all([
       startServer({
-        plugins: [...imagePlugins, ...pdfPlugins, pdfToMarkdownPlugin],
+        plugins: [...imagePlugins, ...pdfPlugins, pdfToMarkdownPlugin, ...ocrPlugins],
         env: { IMPORT_ALLOW_PRIVATE: '1' },
       }),
       startServer({ plugins: imagePlugins }),
@@ -233,17 +262,14 @@ describe('URL import', () => {
     expect(strictDirect.body.error).toMatch(/cloud metadata address/);
   });
 
-  it('answers a clear 4xx for malformed URLs, redirect loops, HTTP errors, sizes over the plan and content that lies', async () => {
+  it('answers a clear 4xx at submit for malformed URLs, redirect loops and a declared size over the plan', async () => {
     const key = await server.createKey('free');
     const cases: Array<[string, number, RegExp]> = [
       ['not a url', 400, /Import URL is not a valid URL/],
       ['ftp://example.com/a.png', 400, /must use https/],
       [`${base}/loop`, 400, /more than 5 redirects/],
-      [`${base}/missing.png`, 400, /answered HTTP 404/],
       [`${base}/big-declared.png`, 413, /plan's limit of 25 MB/],
-      [`${base}/big-streamed.png`, 413, /plan's limit of 25 MB/],
-      [`${base}/fake.png`, 400, /named \.png but contains/],
-      ['http://127.0.0.1:1/closed.png', 400, /Connection refused/],
+      [`${base}/nameless`, 400, /Cannot tell the format of nameless/],
     ];
     for (const [url, status, message] of cases) {
       const answer = await post(`${server.url}/api/v1/convert`, key, [
@@ -263,4 +289,98 @@ describe('URL import', () => {
     // Nothing was charged for any of them.
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed ?? 0).toBe(0);
   });
+
+  it('accepts at once and fails the job with a clear error and a full refund when the fetch fails later', async () => {
+    const key = await server.createKey('free');
+    const cases: Array<[string, RegExp]> = [
+      [`${base}/missing.png`, /answered HTTP 404/],
+      [`${base}/big-streamed.png`, /plan's limit of 25 MB/],
+      [`${base}/fake.png`, /named \.png but contains/],
+      ['http://127.0.0.1:1/closed.png', /Connection refused/],
+    ];
+    for (const [url, message] of cases) {
+      const answer = await post(`${server.url}/api/v1/convert`, key, [
+        ['to', 'webp'],
+        ['url', url],
+      ]);
+      expect([url, answer.status, answer.body.creditCost]).toEqual([url, 200, 1]);
+      const job = await waitForJob(server.url, key, answer.body.jobId);
+      expect([url, job.status, (job as any).error]).toEqual([url, 'failed', expect.stringMatching(message)]);
+    }
+    expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
+  });
+
+  it('measures the work of an import once fetched: a 5,000-page PDF sent to ocr fails naming the limit, refunded', async () => {
+    const key = await server.createKey('pro');
+    const answer = await post(`${server.url}/api/v1/convert`, key, [
+      ['to', 'pdf'],
+      ['op', 'ocr'],
+      ['url', `${base}/pages.pdf`],
+    ]);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const job = await waitForJob(server.url, key, answer.body.jobId);
+    expect([job.status, (job as any).error]).toEqual([
+      'failed',
+      "op 'ocr' takes at most 250 pages per job; the input has 5,000 pages: split it first (op split-pdf)",
+    ]);
+    expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
+  });
+
+  it('prices a body of undeclared size at the first class, then trues the cost up once it has arrived', async () => {
+    const key = await server.createKey('pro');
+    const answer = await post(`${server.url}/api/v1/convert`, key, [
+      ['to', 'jpg'],
+      ['url', `${base}/noise.png`],
+    ]);
+    expect([answer.status, answer.body.creditCost]).toEqual([200, 1]);
+    const job = await waitForJob(server.url, key, answer.body.jobId);
+    expect(job.status, JSON.stringify(job)).toBe('done');
+    const meta = await sharp((await download(job.downloadUrl!)).data).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 2000, 2000]);
+    // Over 10 MB: 3 credits, not the 1 charged at acceptance.
+    expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(3);
+  }, 60_000);
+
+  it('fails the job and refunds all when the account cannot pay the true-up', async () => {
+    const { key, accountId } = await server.createAccount('free');
+    const { creditsIncluded } = (await getJson(`${server.url}/api/v1/credits`, key)).body;
+    await server.server.runtime.services.credits.setUsed(accountId, creditsIncluded - 1);
+    const answer = await post(`${server.url}/api/v1/convert`, key, [
+      ['to', 'jpg'],
+      ['url', `${base}/noise.png`],
+    ]);
+    expect([answer.status, answer.body.creditCost]).toEqual([200, 1]);
+    const job = await waitForJob(server.url, key, answer.body.jobId);
+    expect([job.status, (job as any).error]).toEqual(['failed', expect.stringMatching(/^Insufficient API credits/)]);
+    expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(creditsIncluded - 1);
+  }, 60_000);
+
+  it('leaves a job stopped mid-import to run again after a restart', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-import-restart-'));
+    const env = { IMPORT_ALLOW_PRIVATE: '1' };
+    const first = await startServer({ plugins: imagePlugins, env, dataDir });
+    let second: TestServer | undefined;
+    try {
+      const key = await first.createKey('pro');
+      const answer = await post(`${first.url}/api/v1/convert`, key, [
+        ['to', 'webp'],
+        ['url', `${base}/stall.png`],
+      ]);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      // The HEAD at submit, then the runner's GET.
+      for (let i = 0; i < 100 && hits.filter((hit) => hit === '/stall.png').length < 2; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      await first.close();
+      second = await startServer({ plugins: imagePlugins, env, dataDir });
+      release();
+      const job = await waitForJob(second.url, key, answer.body.jobId);
+      expect(job.status, JSON.stringify(job)).toBe('done');
+      const meta = await sharp((await download(job.downloadUrl!)).data).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', 40, 30]);
+    } finally {
+      release();
+      await second?.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

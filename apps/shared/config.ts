@@ -100,6 +100,11 @@ const envSchema = z
     /** The deadline of one URL import (headers and body), in seconds. */
     IMPORT_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(300),
     /**
+     * How long a server vouches for an S3 export it holds the credentials of without renewing (it renews
+     * every third of it); past it, the export is failed as abandoned (its server died), in seconds.
+     */
+    EXPORT_LEASE_S: z.coerce.number().int().min(1).max(3600).default(60),
+    /**
      * Which proxies' X-Forwarded-For/-Proto to believe (client address for sign-in limits, https for
      * Secure cookies): unset = none, `true` = every hop, or a comma-separated list of proxy
      * addresses/CIDRs. Trusting without a proxy that overwrites the
@@ -256,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     webhooksAllowPrivate: c.WEBHOOKS_ALLOW_PRIVATE === '1' || c.WEBHOOKS_ALLOW_PRIVATE === 'true',
     importAllowPrivate: c.IMPORT_ALLOW_PRIVATE === '1' || c.IMPORT_ALLOW_PRIVATE === 'true',
     importTimeoutMs: c.IMPORT_TIMEOUT_S * 1000,
+    exportLeaseMs: c.EXPORT_LEASE_S * 1000,
     trustProxy: trustProxySetting(c.TRUST_PROXY),
     officePool: {
       size: c.OFFICE_POOL_SIZE ?? os.availableParallelism(),

@@ -221,6 +221,7 @@ export async function createRuntime({
       webhooksAllowPrivate: config.webhooksAllowPrivate,
       importAllowPrivate: config.importAllowPrivate,
       importTimeoutMs: config.importTimeoutMs,
+      exportLeaseMs: config.exportLeaseMs,
     },
   });
   await queue.agenda.ready;
@@ -255,6 +256,8 @@ export async function createRuntime({
     confinement,
     async startWorkers() {
       if (config.workers > 0) {
+        // Exports a dead process held (kill -9) fail now rather than at the first sweep (ExportService).
+        await services.exports.failAbandoned();
         sandbox.warm(config.workers);
         // Otherwise listeners start on a process's first office conversion.
         if (config.officePool.warm) void office.warm();

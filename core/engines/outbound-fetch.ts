@@ -1,19 +1,11 @@
 /**
- * One HTTP(S) request to a destination the outbound policy allows, connected to the address that
- * was checked (no DNS rebinding), with a deadline and a size cap. Redirects are returned, not
- * followed: the caller checks the next URL again (Chromium's routing does, request by request).
+ * One buffered HTTP(S) request through the server's outbound request (requestChecked: address
+ * checked, connection pinned, deadline) with a size cap. Redirects are returned, not followed:
+ * the caller checks the next URL again (Chromium's routing does, request by request).
  */
-import http from 'node:http';
-import https from 'node:https';
-import {
-  DestinationRefused,
-  parseDestinationUrl,
-  pinnedLookup,
-  resolveDestination,
-  type DestinationPolicy,
-} from './outbound.js';
+import { requestChecked, type DestinationPolicy } from './outbound.js';
 
-export interface CheckedRequest {
+export interface BufferedRequest {
   url: string;
   method: 'GET' | 'HEAD';
   headers: Record<string, string>;
@@ -26,7 +18,7 @@ export interface CheckedRequest {
   label: string;
 }
 
-export interface CheckedResponse {
+export interface BufferedResponse {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
@@ -57,52 +49,36 @@ const DROPPED_RESPONSE = new Set([
 
 export class ResponseTooLarge extends Error {}
 
-export async function fetchChecked(request: CheckedRequest): Promise<CheckedResponse> {
-  const url = parseDestinationUrl(request.url, request.policy, request.label);
-  const destination = await resolveDestination(url, request.policy, request.label);
-  request.signal.throwIfAborted();
+export async function fetchChecked(request: BufferedRequest): Promise<BufferedResponse> {
   const headers = Object.fromEntries(
     Object.entries(request.headers).filter(
       ([name]) => !DROPPED_REQUEST.has(name.toLowerCase()) && !name.startsWith(':'),
     ),
   );
-  const client = url.protocol === 'https:' ? https : http;
-  return new Promise<CheckedResponse>((resolve, reject) => {
-    const req = client.request(url, {
-      method: request.method,
-      // Identity: the body is handed to Chromium as it is, without a content-encoding.
-      headers: { ...headers, 'accept-encoding': 'identity' },
-      lookup: pinnedLookup(destination),
-      signal: request.signal,
-      timeout: request.timeoutMs,
-    });
-    req.on('timeout', () =>
-      req.destroy(
-        new DestinationRefused(`${request.label} did not answer within ${Math.round(request.timeoutMs / 1000)} s`),
-      ),
-    );
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > request.maxBytes)
-          return res.destroy(
-            new ResponseTooLarge(`${request.label}: the response is larger than ${request.maxBytes} bytes`),
-          );
-        chunks.push(chunk);
-      });
-      res.on('error', reject);
-      res.on('end', () => {
-        const out: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value === undefined || DROPPED_RESPONSE.has(name)) continue;
-          out[name] = Array.isArray(value) ? value.join('\n') : value;
-        }
-        resolve({ status: res.statusCode ?? 502, headers: out, body: Buffer.concat(chunks) });
-      });
-    });
-    req.end();
+  const answer = await requestChecked({
+    url: request.url,
+    method: request.method,
+    // Identity: the body is handed to Chromium as it is, without a content-encoding.
+    headers: { ...headers, 'accept-encoding': 'identity' },
+    policy: request.policy,
+    label: request.label,
+    timeoutMs: request.timeoutMs,
+    signal: request.signal,
   });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of answer.body) {
+    size += (chunk as Buffer).length;
+    if (size > request.maxBytes) {
+      answer.body.destroy();
+      throw new ResponseTooLarge(`${request.label}: the response is larger than ${request.maxBytes} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value === undefined || DROPPED_RESPONSE.has(name)) continue;
+    out[name] = Array.isArray(value) ? value.join('\n') : value;
+  }
+  return { status: answer.status, headers: out, body: Buffer.concat(chunks) };
 }

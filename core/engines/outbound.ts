@@ -10,6 +10,8 @@
  * metadata addresses are refused always.
  */
 import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import net from 'node:net';
 
@@ -180,4 +182,131 @@ export function configureOutboundPolicy(policy: DestinationPolicy): void {
 
 export function outboundPolicy(): DestinationPolicy {
   return processPolicy;
+}
+
+/** The deadline of a checked request passed (before the answer, or while its body was read). */
+export class OutboundTimeout extends Error {
+  override name = 'OutboundTimeout';
+}
+
+export interface CheckedRequest {
+  url: string;
+  method?: 'GET' | 'HEAD' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  policy: DestinationPolicy;
+  /** Starts refusal messages: "Import URL", "Webhook URL". */
+  label: string;
+  /** One deadline for the whole exchange: connection, redirects, headers and the body's last byte. */
+  timeoutMs: number;
+  /** The caller's own stop (cancel, shutdown): the request or body fails with its reason. */
+  signal?: AbortSignal;
+  /** Redirects followed, each target checked again like the first URL; 0 (default): a redirect is the answer. */
+  maxRedirects?: number;
+  agent?: http.Agent;
+}
+
+/** An answer whose headers are in; `body` streams (the caller reads or destroys it) and fails at the deadline. */
+export interface CheckedAnswer {
+  /** The URL that answered (after redirects). */
+  url: URL;
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: http.IncomingMessage;
+}
+
+/**
+ * The one outbound request of the server (URL imports, webhooks, page rendering): the URL and
+ * every address it resolves to are checked, the connection goes to the checked address (no DNS
+ * rebinding), at most `maxRedirects` redirects are followed (each target checked again), and one
+ * deadline covers the whole exchange. Throws DestinationRefused (policy, resolution, redirects),
+ * OutboundTimeout, or the connection's own error (see connectionError).
+ */
+export async function requestChecked(request: CheckedRequest): Promise<CheckedAnswer> {
+  const { policy, label, timeoutMs } = request;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = request.signal ? AbortSignal.any([deadline, request.signal]) : deadline;
+  const stopped = () =>
+    deadline.aborted
+      ? new OutboundTimeout(`${label} did not answer within ${Math.round(timeoutMs / 1000)} s`)
+      : (request.signal?.reason ?? new Error('Aborted'));
+  const maxRedirects = request.maxRedirects ?? 0;
+  let url = parseDestinationUrl(request.url, policy, label);
+  for (let redirects = 0; ; redirects++) {
+    const destination = await resolveDestination(url, policy, label);
+    if (signal.aborted) throw stopped();
+    const response = await send(url, destination, request, signal, stopped);
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    if (maxRedirects > 0 && status >= 300 && status < 400 && location) {
+      response.resume();
+      if (redirects >= maxRedirects)
+        throw new DestinationRefused(`${label} failed: more than ${maxRedirects} redirects`);
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw new DestinationRefused(`${label} failed: the server redirected to an invalid URL`);
+      }
+      url = parseDestinationUrl(next.toString(), policy, label);
+      continue;
+    }
+    // The deadline (and the caller's stop) covers the body too.
+    const onStop = () => response.destroy(stopped());
+    if (signal.aborted) onStop();
+    else {
+      signal.addEventListener('abort', onStop, { once: true });
+      response.once('close', () => signal.removeEventListener('abort', onStop));
+    }
+    return { url, status, headers: response.headers, body: response };
+  }
+}
+
+function send(
+  url: URL,
+  destination: Destination,
+  request: CheckedRequest,
+  signal: AbortSignal,
+  stopped: () => Error,
+): Promise<http.IncomingMessage> {
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(url, {
+      method: request.method ?? 'GET',
+      headers: request.headers ?? {},
+      // The connection goes to the address checked, whatever DNS answers now.
+      lookup: pinnedLookup(destination),
+      ...(request.agent ? { agent: request.agent } : {}),
+    });
+    const onStop = () => req.destroy(stopped());
+    signal.addEventListener('abort', onStop, { once: true });
+    req.once('response', (response) => {
+      signal.removeEventListener('abort', onStop);
+      resolve(response);
+    });
+    req.once('error', (err) => {
+      signal.removeEventListener('abort', onStop);
+      reject(err);
+    });
+    req.end(request.body);
+  });
+}
+
+/** A client-safe summary of a connection failure (webhooks and URL imports). */
+export function connectionError(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'ECONNREFUSED':
+      return 'Connection refused';
+    case 'ECONNRESET':
+      return 'Connection reset';
+    case 'ETIMEDOUT':
+      return 'Connection timed out';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'Host unreachable';
+    default:
+      return err.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(err.message)
+        ? 'TLS handshake failed'
+        : 'Connection failed';
+  }
 }

@@ -43,6 +43,24 @@ export class CreditService {
     }
   }
 
+  /**
+   * A URL import's true-up once its body has arrived: charge `difference` (402 when the account
+   * cannot pay it), or give back its opposite when negative.
+   */
+  async adjust(job: JobRecord, difference: number): Promise<void> {
+    if (difference > 0) {
+      const account = await this.store.accounts.get(job.accountId);
+      if (!account) throw new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits');
+      await this.charge(account, difference);
+    } else if (difference < 0) await this.store.usage.refund(job.accountId, job.creditPeriod, -difference);
+  }
+
+  /** Take an adjustment back: the job was cancelled meanwhile, and refunded what it was charged at acceptance. */
+  async undoAdjust(job: JobRecord, difference: number): Promise<void> {
+    if (difference > 0) await this.store.usage.refund(job.accountId, billingPeriod(this.clock.now()), difference);
+    else if (difference < 0) await this.store.usage.charge(job.accountId, job.creditPeriod, -difference, null);
+  }
+
   async balance(account: Account): Promise<Credits> {
     const now = this.clock.now();
     const { creditsIncluded, plan } = this.accounts.limitsOf(account);

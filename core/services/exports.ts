@@ -8,6 +8,10 @@
  * once it is done (wherever it ran); they are never stored, logged or echoed. The store holds
  * the export's state (bucket, key, status, location, ETag, error). If that process stops first,
  * the export fails once the job is found finished without it ("credentials are never stored").
+ * If it dies (kill -9, power loss), its lease lapses: while an export is open its holder renews
+ * `heldUntil` every third of EXPORT_LEASE_MS, and the maintenance sweep (any process, at start
+ * and every minute) fails an open export whose lease has passed, naming why; the job's or
+ * batch's own download link stays. It cannot be retried: nobody has the credentials any more.
  *
  * The endpoint is an outbound destination like an import URL: https only, public addresses only
  * unless IMPORT_ALLOW_PRIVATE=1, metadata addresses never, and the connection goes to the
@@ -40,6 +44,11 @@ const WATCH_POLL_MS = 250;
 const PART_BYTES = 6 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 3;
 const REQUEST_TIMEOUT_MS = 120_000;
+/** How long a holder vouches for an open export without renewing (it renews every third of it). */
+export const EXPORT_LEASE_MS = 60_000;
+export const ABANDONED_EXPORT =
+  'Not exported: the server holding the export stopped before it finished, and credentials are never stored; ' +
+  'the output can still be downloaded: submit the export again to retry';
 
 /** A checked export target: the request's fields and where its endpoint connects. */
 export interface ExportTarget {
@@ -59,6 +68,8 @@ interface ExportSubject {
 export class ExportService {
   /** Jobs whose export this process holds the credentials for. */
   private readonly running = new Set<Promise<void>>();
+  /** The ids (job or batch) of those exports: never judged abandoned here, whatever their lease says. */
+  private readonly held = new Set<string>();
   private stopped = false;
 
   constructor(
@@ -66,7 +77,27 @@ export class ExportService {
     private readonly blobs: BlobStore,
     private readonly log: Logger,
     private readonly policy: DestinationPolicy,
+    private readonly leaseMs = EXPORT_LEASE_MS,
   ) {}
+
+  /**
+   * Fail the open exports (pending or uploading) whose holder stopped renewing their lease: the
+   * process that had the credentials died. Returns how many. Run by the maintenance sweep.
+   */
+  async failAbandoned(now = Date.now()): Promise<number> {
+    let failed = 0;
+    for (const repo of [this.store.jobs, this.store.batches]) {
+      for (const open of await repo.listOpenExports()) {
+        if (this.held.has(open.id)) continue;
+        if (open.export.heldUntil && Date.parse(open.export.heldUntil) > now) continue;
+        const { heldUntil: _lease, ...state } = open.export;
+        await repo.setExport(open.id, { ...state, status: 'failed', error: ABANDONED_EXPORT });
+        this.log.warn('export abandoned by its holder: failed', { id: open.id, bucket: state.bucket });
+        failed++;
+      }
+    }
+    return failed;
+  }
 
   /** 400 before anything is charged when the export cannot be used (shape, endpoint). */
   async check(raw: unknown): Promise<ExportTarget> {
@@ -86,7 +117,7 @@ export class ExportService {
 
   /** Record the export as pending, then upload the job's output when it is done (in this process, in the background). */
   async start(jobId: string, target: ExportTarget): Promise<void> {
-    await this.begin(target, {
+    await this.begin(jobId, target, {
       ids: { jobId },
       save: (state) => this.store.jobs.setExport(jobId, state),
       outcome: async () => {
@@ -108,7 +139,7 @@ export class ExportService {
    * then; it refuses (throws) when no job left an output.
    */
   async startBatch(batchId: string, target: ExportTarget, zip: () => Promise<Readable>): Promise<void> {
-    await this.begin(target, {
+    await this.begin(batchId, target, {
       ids: { batchId },
       save: (state) => this.store.batches.setExport(batchId, state),
       outcome: async () => {
@@ -127,12 +158,18 @@ export class ExportService {
     });
   }
 
-  private async begin(target: ExportTarget, subject: ExportSubject): Promise<void> {
+  private async begin(id: string, target: ExportTarget, subject: ExportSubject): Promise<void> {
     const state: ExportRecord = { type: 's3', bucket: target.spec.bucket, key: target.spec.key, status: 'pending' };
-    await subject.save(state);
-    const run = this.follow(subject, target, state)
+    const leased = new LeasedExport(subject, this.leaseMs, this.log);
+    this.held.add(id);
+    await leased.save(state);
+    const run = this.follow(leased, target, state)
       .catch((err: Error) => this.log.error('export crashed', { ...subject.ids, error: err.message }))
-      .finally(() => this.running.delete(run));
+      .finally(() => {
+        leased.release();
+        this.held.delete(id);
+        this.running.delete(run);
+      });
     this.running.add(run);
   }
 
@@ -216,6 +253,50 @@ export class ExportService {
     } finally {
       client.destroy();
     }
+  }
+}
+
+/**
+ * An export's states, saved in order; while it is open (pending, uploading) each save carries a
+ * lease (`heldUntil`), renewed every third of it until a final state is saved or `release`.
+ */
+class LeasedExport implements ExportSubject {
+  private saving: Promise<void> = Promise.resolve();
+  private current: ExportRecord | undefined;
+  private readonly renewal: NodeJS.Timeout;
+  readonly ids: Record<string, string>;
+  readonly outcome: ExportSubject['outcome'];
+
+  constructor(
+    private readonly subject: ExportSubject,
+    private readonly leaseMs: number,
+    private readonly log: Logger,
+  ) {
+    this.ids = subject.ids;
+    this.outcome = () => subject.outcome();
+    this.renewal = setInterval(() => {
+      if (this.current)
+        this.save(this.current).catch((err: Error) =>
+          this.log.warn('export lease not renewed', { ...this.ids, error: err.message }),
+        );
+    }, leaseMs / 3);
+    this.renewal.unref();
+  }
+
+  save(state: ExportRecord): Promise<void> {
+    const { heldUntil: _old, ...plain } = state;
+    const open = plain.status === 'pending' || plain.status === 'uploading';
+    this.current = open ? plain : undefined;
+    if (!open) clearInterval(this.renewal);
+    const record = open ? { ...plain, heldUntil: new Date(Date.now() + this.leaseMs).toISOString() } : plain;
+    const next = this.saving.catch(() => undefined).then(() => this.subject.save(record));
+    this.saving = next;
+    return next;
+  }
+
+  release(): void {
+    this.current = undefined;
+    clearInterval(this.renewal);
   }
 }
 

@@ -29,7 +29,7 @@ import type { CreditService } from './credits.js';
 import { ServiceError, badRequest, forbidden, notFound } from './errors.js';
 import type { JobQueue } from '../queue/types.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
-import type { StagedUpload, UploadService } from './uploads.js';
+import { storedInput, type StagedUpload, type UploadService } from './uploads.js';
 import type { RequestWebhooks } from './webhooks.js';
 
 type BatchAccepted = z.infer<typeof batchAcceptedSchema>;
@@ -183,7 +183,7 @@ export class ExtractionService {
       creditCost: cost,
       creditPeriod: charge.period,
       viaApi,
-      inputs: [{ blobKey: upload.blobKey, filename: upload.filename, format, bytes: upload.bytes }],
+      inputs: [storedInput(upload, format)],
       // The rows show file names until the results expire; the uploads themselves go when the job ends.
       createdAt: now,
       inputsExpireAt: new Date(now.getTime() + EXTRACTION_RESULT_SECONDS * 1000),

@@ -43,6 +43,8 @@ export interface ServicesConfig {
   importAllowPrivate?: boolean;
   /** The deadline of one URL import. */
   importTimeoutMs?: number;
+  /** How long an S3 export's holder vouches for it without renewing (EXPORT_LEASE_S). */
+  exportLeaseMs?: number;
   /** Tests: the webhook back-off schedule. */
   webhookRetryDelaysMs?: readonly number[];
 }
@@ -126,6 +128,7 @@ export function createServices({
       maxAttempts: config.maxAttempts,
     },
     webhooks,
+    uploads,
   );
   const inProcessJobs = new InProcessJobs(runner, log);
   const jobs = new JobService(
@@ -142,7 +145,13 @@ export function createServices({
     webhooks,
     runner,
   );
-  const exports = new ExportService(store, blobs, log, { allowPrivate: config.importAllowPrivate ?? false });
+  const exports = new ExportService(
+    store,
+    blobs,
+    log,
+    { allowPrivate: config.importAllowPrivate ?? false },
+    config.exportLeaseMs,
+  );
   const pipelines = new PipelineService(registry, uploads, jobs, exports);
   const batches = new BatchService(store, blobs, jobs, clock, config.publicUrl, webhooks, exports);
   const extractions = new ExtractionService(store, registry, capabilities, uploads, credits, queue, clock, webhooks);
@@ -172,7 +181,7 @@ export function createServices({
     rateLimits,
     sessions,
     downloads: new DownloadService(store, blobs, jobs, clock, links),
-    retention: new RetentionService(store, blobs, clock, log, config.retentionMs),
+    retention: new RetentionService(store, blobs, clock, log, config.retentionMs, exports),
     runner,
     inProcessJobs,
   };

@@ -28,7 +28,7 @@ import { splitSecrets, type SecretVault } from './job-policy.js';
 import type { JobEvents, RequestWebhooks } from './webhooks.js';
 import { isTrialJob } from './job-policy.js';
 import { checkWork } from './work-limits.js';
-import type { StagedUpload, UploadService } from './uploads.js';
+import { storedInput, type StagedUpload, type UploadService } from './uploads.js';
 
 export interface ConvertRequest {
   upload: StagedUpload;
@@ -177,7 +177,7 @@ export class JobService {
   }
 
   /** A per-request webhookUrl, checked (plan, address, default secret) before anything is charged. */
-  private async checkWebhook(principal: Principal, url: string | undefined): Promise<string | undefined> {
+  async checkWebhook(principal: Principal, url: string | undefined): Promise<string | undefined> {
     if (url === undefined) return undefined;
     if (!this.webhooks) throw badRequest('webhookUrl is not available on this server');
     return this.webhooks.check(principal, url);
@@ -208,6 +208,8 @@ export class JobService {
       batchId?: string | null;
       webhookUrl?: string | undefined;
       pipeline?: PipelineRecord;
+      /** A pipeline's last step's password (its steps are stored without it). */
+      secrets?: Record<string, unknown>;
     },
   ): Promise<AcceptedJob> {
     const measured = await this.uploads.measureWork(spec.plugin, spec.files);
@@ -217,7 +219,9 @@ export class JobService {
       measured,
       spec.files.length > 1 ? 'this job' : spec.files[0]!.upload.filename,
     );
-    const { stored, secret } = splitSecrets(spec.plugin, spec.options);
+    const split = splitSecrets(spec.plugin, spec.options);
+    const stored = split.stored;
+    const secret = { ...split.secret, ...spec.secrets };
     const charge = await this.credits.charge(principal.account, spec.cost);
     const now = this.clock.now();
     const job = await this.store.jobs.create({
@@ -230,12 +234,7 @@ export class JobService {
       inputFormat: spec.inputFormat,
       outputFormat: spec.output,
       options: stored,
-      inputs: spec.files.map(({ upload, format }) => ({
-        blobKey: upload.blobKey,
-        filename: upload.filename,
-        format,
-        bytes: upload.bytes,
-      })),
+      inputs: spec.files.map(({ upload, format }) => storedInput(upload, format)),
       creditCost: spec.cost,
       creditPeriod: charge.period,
       viaApi: spec.viaApi,

@@ -25,7 +25,7 @@ import type { Registry } from '../registry/index.js';
 import type { PipelineStepRecord } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import { ServiceError, badRequest, jsonValue } from './errors.js';
-import { secretFieldsOf } from './job-policy.js';
+import { secretFieldsOf, splitSecrets } from './job-policy.js';
 import type { ExportService } from './exports.js';
 import type { JobService } from './jobs.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
@@ -42,6 +42,13 @@ function listFormats(formats: readonly FormatId[]): string {
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : (names[0] ?? 'nothing');
 }
 
+/** A step resolved at submit: its plugin, its stored record, and its secret options (last step only). */
+interface PlannedStep {
+  plugin: Plugin;
+  record: PipelineStepRecord;
+  secret: Record<string, unknown>;
+}
+
 export class PipelineService {
   constructor(
     private readonly registry: Registry,
@@ -51,8 +58,9 @@ export class PipelineService {
   ) {}
 
   /**
-   * Every surface's pipeline submit: the input is the uploaded file, or `input.url` fetched now;
-   * the export (if any) is checked before anything is charged and starts once the job is accepted.
+   * Every surface's pipeline submit: the input is the uploaded file, or `input.url` (checked now,
+   * fetched by the job's runner); the export and webhookUrl (if any) are checked before anything is
+   * charged; the export starts once the job is accepted.
    */
   async submit(
     principal: Principal,
@@ -68,8 +76,10 @@ export class PipelineService {
         );
       }
       const target = request.export === undefined ? undefined : await this.exports.check(request.export);
+      const webhookUrl = await this.jobs.checkWebhook(principal, request.webhookUrl);
+      // A URL input is checked now (HEAD) and fetched by the job's runner.
       const staged = upload ?? (await this.uploads.importOne(principal, request.input!.url));
-      const accepted = await this.accept(principal, request, staged, viaApi);
+      const accepted = await this.accept(principal, request, staged, viaApi, webhookUrl);
       if (target) await this.exports.start(accepted.jobId, target);
       return accepted;
     } catch (err) {
@@ -92,6 +102,7 @@ export class PipelineService {
     request: PipelineRequest,
     upload: StagedUpload,
     viaApi: boolean,
+    webhookUrl?: string,
   ): Promise<AcceptedJob> {
     try {
       if (request.steps.length > MAX_PIPELINE_STEPS)
@@ -109,7 +120,9 @@ export class PipelineService {
         files: [{ upload, format: inputFormat }],
         cost: planned.reduce((sum, step) => sum + step.record.creditCost, 0),
         viaApi,
+        webhookUrl,
         pipeline: { steps: planned.map((step) => step.record) },
+        secrets: planned.at(-1)!.secret,
       });
     } catch (err) {
       await this.uploads.discard(upload);
@@ -123,7 +136,7 @@ export class PipelineService {
     inputFormat: FormatId,
     bytes: number,
     steps: readonly PipelineStep[],
-  ): Array<{ plugin: Plugin; record: PipelineStepRecord }> {
+  ): PlannedStep[] {
     let format = inputFormat;
     return steps.map((step, index) => {
       const source = index === 0 ? 'the input' : `step ${index - 1}`;
@@ -146,7 +159,7 @@ export class PipelineService {
     isLast: boolean,
     source: string,
     bytes: number,
-  ): { plugin: Plugin; record: PipelineStepRecord } {
+  ): PlannedStep {
     const { to, op, extract, ...fields } = step;
     let plugin: Plugin;
     let output: FormatId;
@@ -182,19 +195,22 @@ export class PipelineService {
       requirePlan(principal.account, plugin.plan, opName ? `Op '${opName}'` : plugin.title);
       label = { ...(to !== undefined ? { to } : {}), ...(opName ? { op: opName } : {}) };
     }
-    // A password lives in one process's memory only (job-policy.ts); a pipeline's steps carry none.
-    if (secretFieldsOf(plugin).length)
-      throw badRequest(`${plugin.title} takes a password, which a pipeline cannot carry: run it on its own`);
+    // A password lives in one process's memory only (job-policy.ts), never in the stored steps: it
+    // goes to the last step alone, which runs in the accepting process like a job of its own would.
+    if (secretFieldsOf(plugin).length && !isLast)
+      throw badRequest(`${plugin.title} takes a password: it can only be the last step of a pipeline`);
     const operation = extract ?? (op ? `op '${op}'` : `${format} -> ${to}`);
     const parsed = parseOptions(plugin.options, fields, { fromStrings: true, operation });
     if (!parsed.ok) throw badRequest(parsed.error);
+    const { stored, secret } = splitSecrets(plugin, parsed.value);
     return {
       plugin,
+      secret,
       record: {
         ...label,
         pluginId: plugin.id,
         kind: extract !== undefined ? 'extract' : op ? 'tool' : 'convert',
-        options: parsed.value,
+        options: stored,
         inputFormat: format,
         outputFormat: output,
         creditCost: creditCost({ format, bytes }, plugin.creditWeight),

@@ -20,9 +20,12 @@ export class RetentionService {
     private readonly log: Logger,
     /** Uploads no job holds (a request cut short by a crash) go once this old (the spec's 1 hour, less the purge interval). */
     private readonly orphanAgeMs: number,
+    /** Exports whose holder died (ExportService.failAbandoned): failed by the same sweep. */
+    private readonly exports?: { failAbandoned(): Promise<number> },
   ) {}
 
   async purge(): Promise<{ inputs: number; outputs: number }> {
+    await this.exports?.failAbandoned();
     const now = this.clock.now();
     const inputsDue = await this.store.jobs.listInputsDue(now);
     for (const job of inputsDue) {

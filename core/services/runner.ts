@@ -6,7 +6,7 @@
  */
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isFormatId, type FormatId } from '../../schema/index.js';
+import { creditCost, isFormatId, type FormatId } from '../../schema/index.js';
 import {
   DEFAULT_MEMORY_MB,
   PluginError,
@@ -21,12 +21,13 @@ import { EngineError } from '../engines/process.js';
 import type { SandboxHooks, SandboxRun } from '../engines/execution/sandbox/pool.js';
 import type { JobRunnerPort, RunSignals } from '../queue/types.js';
 import type { Registry } from '../registry/index.js';
-import type { JobRecord, PipelineRecord, PipelineStepRecord, Store } from '../store/types.js';
+import type { JobRecord, PipelineRecord, PipelineStepRecord, Store, StoredFile } from '../store/types.js';
 import { recordJobFinished, recordJobWait } from '../telemetry/metrics.js';
 import { activeSpan, recordSpan, withSpan } from '../telemetry/tracing.js';
 import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
+import { ServiceError } from './errors.js';
 import { isTrialJob, secretFieldsOf, type SecretVault } from './job-policy.js';
 import { outputFilename } from './uploads.js';
 import { checkWork, measureWork, runTimeoutMs } from './work-limits.js';
@@ -40,6 +41,7 @@ export interface RunnerConfig {
 }
 
 const PROGRESS_WRITE_INTERVAL_MS = 500;
+const CANCELLED_DURING_IMPORT = 'The job was cancelled while its URL import was fetched';
 /** How often a run checks whether its job was cancelled (by a request another process served). */
 const CANCEL_CHECK_MS = 1000;
 /** Past its plugin's timeout plus this, an in-process job cannot still be running anywhere. */
@@ -48,6 +50,11 @@ const ABANDONED_MARGIN_MS = 60_000;
 /** Told when a job has finished, done or failed (webhooks); never throws. */
 export interface JobFinishedPort {
   jobFinished(jobId: string): Promise<void>;
+}
+
+/** Fetches a job's pending URL import (UploadService.fetchInput); a ServiceError's message is safe to show. */
+export interface InputImports {
+  fetchInput(file: StoredFile, signal?: AbortSignal): Promise<StoredFile>;
 }
 
 /** Runs a plugin away from this thread, under the run's deadline and memory cap (the sandbox pool). */
@@ -71,6 +78,7 @@ export class JobRunner implements JobRunnerPort {
     private readonly executor: PluginExecutor,
     private readonly config: RunnerConfig,
     private readonly events?: JobFinishedPort,
+    private readonly imports?: InputImports,
   ) {}
 
   /**
@@ -80,12 +88,15 @@ export class JobRunner implements JobRunnerPort {
    */
   async triage(job: JobRecord): Promise<'queue' | 'leave'> {
     const plugin = this.registry.plugin(job.pluginId);
-    if (!plugin || !secretFieldsOf(plugin).length) return 'queue';
-    const { timeoutMs: limit } = plugin.limits;
-    const timeoutMs =
-      typeof limit === 'number'
-        ? limit
-        : limit(job.inputs.map((f) => ({ path: '', format: f.format, filename: f.filename, bytes: f.bytes })));
+    if (!plugin || !this.takesSecret(job, plugin)) return 'queue';
+    const inputs = job.inputs.map((f) => ({ path: '', format: f.format, filename: f.filename, bytes: f.bytes }));
+    // A pipeline may run each of its steps to its deadline.
+    const plugins = job.pipeline
+      ? job.pipeline.steps.flatMap((step) => this.registry.plugin(step.pluginId) ?? [])
+      : [plugin];
+    const timeoutMs = plugins.reduce((sum, { limits: { timeoutMs: limit } }) => {
+      return sum + (typeof limit === 'number' ? limit : limit(inputs));
+    }, 0);
     if (this.clock.now().getTime() - job.createdAt.getTime() > timeoutMs + ABANDONED_MARGIN_MS) {
       await this.fail(job, 'The job was interrupted, and its password is never stored; submit the job again', this.log);
     }
@@ -122,7 +133,7 @@ export class JobRunner implements JobRunnerPort {
     }
     log.debug('job started', { attempt: job.attempts });
     const secrets = this.vault.take(job.id);
-    if (secretFieldsOf(plugin).length && !secrets) {
+    if (this.takesSecret(job, plugin) && !secrets) {
       return this.fail(
         job,
         'The password was not kept across a server restart (it is never stored); submit the job again',
@@ -132,6 +143,13 @@ export class JobRunner implements JobRunnerPort {
     await withSpan('job.run', jobAttributes(job), () =>
       this.execute(job, plugin, { ...job.options, ...secrets }, log, signal, heartbeat),
     );
+  }
+
+  /** Whether the job has a password to run with: its plugin's, or a pipeline's last step's (pipelines.ts). */
+  private takesSecret(job: JobRecord, plugin: Plugin): boolean {
+    const last = job.pipeline?.steps.at(-1);
+    const holder = last ? this.registry.plugin(last.pluginId) : plugin;
+    return Boolean(holder && secretFieldsOf(holder).length);
   }
 
   private async execute(
@@ -159,6 +177,8 @@ export class JobRunner implements JobRunnerPort {
     }, CANCEL_CHECK_MS);
     const runSignal = signal ? AbortSignal.any([signal, cancelled.signal]) : cancelled.signal;
     try {
+      const imported = job.inputs.some((file) => file.source);
+      if (imported) await this.importInputs(job, plugin, runSignal, log);
       const inputs: PluginInput[] = await Promise.all(
         job.inputs.map(async (file) => ({
           path: await this.blobs.localPath(file.blobKey, workDir),
@@ -168,6 +188,8 @@ export class JobRunner implements JobRunnerPort {
         })),
       );
       if (!inputs.length) throw new PluginError('The uploaded file is no longer available');
+      // A fetched import is measured like an upload at acceptance (a pipeline checks each step itself).
+      if (imported && !job.pipeline) checkWorkForRun(plugin, await measureWork(plugin, inputs, workDir, runSignal), 0);
       let toolReport: JobRecord['toolReport'] = null;
       let lastWrite = 0;
       let lastPercent = 0;
@@ -186,7 +208,7 @@ export class JobRunner implements JobRunnerPort {
         report: (detected) => (toolReport = { op: job.op ?? plugin.op ?? plugin.id, detected }),
       };
       const result = job.pipeline
-        ? await this.runPipeline(job, job.pipeline, inputs, workDir, hooks)
+        ? await this.runPipeline(job, job.pipeline, inputs, workDir, hooks, options)
         : await this.runStep(plugin, inputs, options, job.outputFormat, workDir, hooks);
       if (job.kind === 'extract' || (job.pipeline && !isFileResult(result))) {
         if (isFileResult(result)) throw new Error(`plugin ${plugin.id} returned a file for an extraction job`);
@@ -237,6 +259,61 @@ export class JobRunner implements JobRunnerPort {
     }
   }
 
+  /**
+   * Fetch the job's URL imports into their blob keys (this is the background half of an import:
+   * the submit only checked the URL and its HEAD), then true up the cost on the sizes fetched:
+   * the difference is charged, or the excess given back (README: URL imports). A failure is the
+   * job's error (PluginError): fetch, size, content, or an account that cannot pay the difference.
+   * `job` is updated in place, so a later failure refunds what was finally charged.
+   */
+  private async importInputs(job: JobRecord, plugin: Plugin, signal: AbortSignal, log: Logger): Promise<void> {
+    if (!this.imports) throw new PluginError('Importing from a URL is not available on this server');
+    const inputs: StoredFile[] = [];
+    try {
+      for (const file of job.inputs) inputs.push(await this.imports.fetchInput(file, signal));
+    } catch (err) {
+      if (err instanceof ServiceError) throw new PluginError(err.message);
+      throw err;
+    }
+    const bytes = inputs.reduce((sum, file) => sum + file.bytes, 0);
+    const trial = isTrialJob(job);
+    const pipeline = job.pipeline
+      ? {
+          steps: job.pipeline.steps.map((step) => ({
+            ...step,
+            creditCost: creditCost(
+              { format: step.inputFormat, bytes: inputs[0]!.bytes },
+              this.registry.plugin(step.pluginId)?.creditWeight,
+            ),
+          })),
+        }
+      : null;
+    const cost = trial
+      ? 0
+      : pipeline
+        ? pipeline.steps.reduce((sum, step) => sum + step.creditCost, 0)
+        : creditCost({ format: job.inputFormat, bytes }, plugin.creditWeight);
+    const difference = cost - job.creditCost;
+    try {
+      await this.credits.adjust(job, difference);
+    } catch (err) {
+      if (!(err instanceof ServiceError) || err.code !== 'PAYMENT_REQUIRED') throw err;
+      throw new PluginError(
+        `Insufficient API credits: the file fetched is ${bytes} bytes and costs ${cost} credits, ` +
+          `${difference} more than charged at acceptance; the credits charged were refunded`,
+      );
+    }
+    if (!(await this.store.jobs.setImported(job.id, { inputs, creditCost: cost, pipeline }))) {
+      // Cancelled meanwhile: the cancel refunded what was charged at acceptance.
+      await this.credits.undoAdjust(job, difference);
+      throw new PluginError(CANCELLED_DURING_IMPORT);
+    }
+    log.debug('url import fetched', { bytes, cost, difference });
+    job.inputs = inputs;
+    job.creditCost = cost;
+    if (pipeline) job.pipeline = pipeline;
+  }
+
   /** One plugin run in the sandbox, its deadline from the work measured in its inputs. */
   private async runStep(
     plugin: Plugin,
@@ -269,7 +346,8 @@ export class JobRunner implements JobRunnerPort {
    * A pipeline's steps in order, each in its own sandbox run and work dir under the job's, each
    * taking the previous output (intermediates never leave the work dir, removed when the job
    * ends). The steps' states are written as they change; a step's failure names the step. The
-   * job's progress is the steps' together. Returns the last step's result.
+   * job's progress is the steps' together. `secrets` (a password, held in memory only) go to the
+   * last step, the only one that may take them. Returns the last step's result.
    */
   private async runPipeline(
     job: JobRecord,
@@ -277,6 +355,7 @@ export class JobRunner implements JobRunnerPort {
     inputs: PluginInput[],
     workDir: string,
     hooks: SandboxHooks,
+    secrets: Record<string, unknown>,
   ): Promise<RunResult> {
     const save = () => this.store.jobs.setPipeline(job.id, pipeline).catch(() => undefined);
     const count = pipeline.steps.length;
@@ -306,7 +385,8 @@ export class JobRunner implements JobRunnerPort {
       try {
         // Intermediate outputs are measured like uploads: a step may not grow past its plugin's maximum.
         checkWorkForRun(plugin, await measureWork(plugin, current, stepDir, hooks.signal), index);
-        result = await this.runStep(plugin, current, step.options, step.outputFormat, stepDir, {
+        const options = index === count - 1 ? { ...step.options, ...secrets } : step.options;
+        result = await this.runStep(plugin, current, options, step.outputFormat, stepDir, {
           ...hooks,
           progress: (pct) => hooks.progress((index * 100 + Math.max(0, Math.min(100, pct))) / count),
         });

@@ -16,6 +16,7 @@ import { checkContent } from '../contract/sniff.js';
 import { recordUploadBytes } from '../telemetry/metrics.js';
 import type { UrlImporter } from './url-import.js';
 import type { Plugin } from '../contract/index.js';
+import type { ImportSource, StoredFile } from '../store/types.js';
 import { measureWork } from './work-limits.js';
 
 /** An upload already in the blob store, not yet validated against an operation. */
@@ -24,6 +25,19 @@ export interface StagedUpload {
   filename: string;
   bytes: number;
   head: Buffer;
+  /** A URL import accepted before its body is fetched: `bytes` is the declared size (0: unknown), `head` empty. */
+  source?: ImportSource;
+}
+
+/** A staged upload as a job's input (a pending import keeps its source for the runner). */
+export function storedInput(upload: StagedUpload, format: FormatId): StoredFile {
+  return {
+    blobKey: upload.blobKey,
+    filename: upload.filename,
+    format,
+    bytes: upload.bytes,
+    ...(upload.source ? { source: upload.source } : {}),
+  };
 }
 
 const HEAD_BYTES = 64 * 1024;
@@ -134,11 +148,11 @@ export class UploadService {
         form.fileFields.push(part.field);
       }
       if (urls.length) {
-        // Every URL is checked before any is fetched: a malformed or refused one costs no download.
+        // Every URL is checked before any is probed; the bodies are fetched by the job's runner.
         if (!this.importer) throw badRequest('Importing from a URL is not available on this server');
         for (const url of urls) this.importer.parse(url);
         for (const url of urls) {
-          form.files.push(await this.import(url, maxBytes));
+          form.files.push(await this.probe(url, maxBytes));
           form.fileFields.push(rules.urlField!);
         }
       }
@@ -155,8 +169,11 @@ export class UploadService {
    * here, never as an unhandled 'error' event; the partial blob is deleted. A source's
    * ServiceError (the transport's verdict on its own stream) is thrown as it is.
    */
-  async stage(file: { filename: string; stream: Readable }, maxBytes: number): Promise<StagedUpload> {
-    const blobKey = `uploads/${randomUUID()}`;
+  async stage(
+    file: { filename: string; stream: Readable },
+    maxBytes: number,
+    blobKey = `uploads/${randomUUID()}`,
+  ): Promise<StagedUpload> {
     const chunks: Buffer[] = [];
     let headLength = 0;
     // Keeps the first bytes for sniffing while passing everything through to the blob store.
@@ -191,16 +208,45 @@ export class UploadService {
     }
   }
 
-  /** Fetch one URL into staging under the caller's plan limit (pipelines' input.url). */
+  /** One URL to import under the caller's plan limit (pipelines' input.url): see `probe`. */
   async importOne(principal: Principal, url: string): Promise<StagedUpload> {
-    return this.import(url, this.maxFileBytes(principal));
+    return this.probe(url, this.maxFileBytes(principal));
   }
 
-  /** Fetch one URL into staging under `maxBytes` (the outbound fetcher's checks: url-import.ts). */
-  async import(url: string, maxBytes: number): Promise<StagedUpload> {
+  /**
+   * A URL import as a staged upload whose body is not fetched yet (the job's runner fetches it:
+   * `fetchInput`): checked now (400 for a refused URL, 413 for a declared size over `maxBytes`),
+   * named by the server's headers or the URL, priced on the declared size (0 when none).
+   */
+  async probe(url: string, maxBytes: number): Promise<StagedUpload> {
     if (!this.importer) throw badRequest('Importing from a URL is not available on this server');
-    const file = await this.importer.open(url, maxBytes, () => fileTooLarge(maxBytes));
-    return this.stage(file, maxBytes);
+    const probed = await this.importer.probe(url, maxBytes, () => fileTooLarge(maxBytes));
+    return {
+      blobKey: `uploads/${randomUUID()}`,
+      filename: safeFilename(probed.filename),
+      bytes: probed.declaredBytes ?? 0,
+      head: Buffer.alloc(0),
+      source: { url: probed.url, maxBytes },
+    };
+  }
+
+  /**
+   * Fetch a job's pending URL import into its blob key (streaming, under the limit of its plan at
+   * acceptance) and check its content against the format the job was accepted for. Returns the
+   * input as fetched; a ServiceError (safe to show) when the fetch or the check fails.
+   */
+  async fetchInput(file: StoredFile, signal?: AbortSignal): Promise<StoredFile> {
+    if (!file.source) return file;
+    if (!this.importer) throw badRequest('Importing from a URL is not available on this server');
+    const { url, maxBytes } = file.source;
+    const opened = await this.importer.open(url, maxBytes, () => fileTooLarge(maxBytes), signal);
+    const staged = await this.stage({ filename: file.filename, stream: opened.stream }, maxBytes, file.blobKey);
+    const format = await this.identify(staged);
+    if (format !== file.format) {
+      await this.blobs.delete(staged.blobKey);
+      throw badRequest(`${file.filename} was accepted as ${file.format}, but the server sent ${format}`);
+    }
+    return { blobKey: staged.blobKey, filename: file.filename, format, bytes: staged.bytes };
   }
 
   async discard(...uploads: StagedUpload[]): Promise<void> {
@@ -215,7 +261,8 @@ export class UploadService {
     plugin: Plugin,
     files: ReadonlyArray<{ upload: StagedUpload; format: FormatId }>,
   ): Promise<number | undefined> {
-    if (!plugin.limits.work) return undefined;
+    // A URL import not fetched yet is measured by the runner once it is.
+    if (!plugin.limits.work || files.some(({ upload }) => upload.source)) return undefined;
     const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-measure-'));
     try {
       const inputs = await Promise.all(
@@ -242,8 +289,15 @@ export class UploadService {
    * name alone: PNG bytes named .jpg are refused.
    */
   async identify(upload: StagedUpload): Promise<FormatId> {
-    if (upload.bytes === 0) throw badRequest(`${upload.filename} is empty`);
     const declared = formatFromFilename(upload.filename);
+    // A URL import not fetched yet: its name decides; the runner checks the content once it arrives.
+    if (upload.source) {
+      if (declared) return declared;
+      throw badRequest(
+        `Cannot tell the format of ${upload.filename}: the URL's path or Content-Disposition must name the file with its extension`,
+      );
+    }
+    if (upload.bytes === 0) throw badRequest(`${upload.filename} is empty`);
     const detected = await fileTypeFromBuffer(upload.head);
     if (!declared) {
       const ext = path.extname(upload.filename);

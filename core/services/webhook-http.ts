@@ -11,10 +11,12 @@ import http from 'node:http';
 import https from 'node:https';
 import {
   DestinationRefused,
+  OutboundTimeout,
+  connectionError,
   parseDestinationUrl,
-  pinnedLookup,
+  requestChecked,
   resolveDestination,
-  type Destination,
+  type CheckedAnswer,
   type DestinationPolicy,
 } from '../engines/outbound.js';
 
@@ -63,83 +65,47 @@ export async function postWebhook(
     latencyMs: Math.round(performance.now() - started),
     error,
   });
-  let url: URL;
-  let destination: Destination;
+  let answer: CheckedAnswer;
   try {
-    url = parseWebhookUrl(rawUrl, policy);
-    destination = await resolveDestination(url, policy, LABEL);
-  } catch (err) {
-    return done(null, err instanceof DestinationRefused ? err.message : 'The webhook URL could not be resolved');
-  }
-  const client = url.protocol === 'https:' ? https : http;
-  return new Promise<AttemptResult>((resolve) => {
-    let settled = false;
-    const finish = (statusCode: number | null, error: string | null) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(done(statusCode, error));
-    };
-    const request = client.request(
-      url,
-      {
-        method: 'POST',
-        agent: agents[url.protocol as 'http:' | 'https:'],
-        // The connection goes to the address checked above, whatever DNS answers now.
-        lookup: pinnedLookup(destination),
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-          'user-agent': 'Transmute-Webhooks/1',
-        },
-      } as http.RequestOptions,
-      (response) => {
-        const statusCode = response.statusCode ?? 0;
-        let read = 0;
-        response.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          // Enough: the status is the answer; a receiver streaming more is cut off.
-          if (read > MAX_RESPONSE_BYTES) {
-            finish(statusCode, statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`);
-            response.destroy();
-          }
-        });
-        response.on('error', () =>
-          finish(statusCode, statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`),
-        );
-        response.on('end', () => {
-          if (statusCode >= 200 && statusCode < 300) finish(statusCode, null);
-          else if (statusCode >= 300 && statusCode < 400)
-            finish(statusCode, `HTTP ${statusCode} (redirects are not followed)`);
-          else finish(statusCode, `HTTP ${statusCode}`);
-        });
+    answer = await requestChecked({
+      url: rawUrl,
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': 'Transmute-Webhooks/1',
       },
-    );
-    const timer = setTimeout(() => {
-      finish(null, `Timed out after ${Math.round(timeoutMs / 1000)} s`);
-      request.destroy();
-    }, timeoutMs);
-    request.on('error', (err: NodeJS.ErrnoException) => finish(null, connectionError(err)));
-    request.end(body);
-  });
-}
-
-/** A client-safe summary of a connection failure (webhooks and URL imports). */
-export function connectionError(err: NodeJS.ErrnoException): string {
-  switch (err.code) {
-    case 'ECONNREFUSED':
-      return 'Connection refused';
-    case 'ECONNRESET':
-      return 'Connection reset';
-    case 'ETIMEDOUT':
-      return 'Connection timed out';
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return 'Host unreachable';
-    default:
-      return err.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(err.message)
-        ? 'TLS handshake failed'
-        : 'Connection failed';
+      body,
+      policy,
+      label: LABEL,
+      timeoutMs,
+      agent: agents[rawUrl.startsWith('https:') ? 'https:' : 'http:'],
+    });
+  } catch (err) {
+    if (err instanceof DestinationRefused) return done(null, err.message);
+    if (err instanceof OutboundTimeout) return done(null, `Timed out after ${Math.round(timeoutMs / 1000)} s`);
+    return done(null, connectionError(err as NodeJS.ErrnoException));
   }
+  const { status } = answer;
+  const verdict = () =>
+    status >= 200 && status < 300
+      ? null
+      : status >= 300 && status < 400
+        ? `HTTP ${status} (redirects are not followed)`
+        : `HTTP ${status}`;
+  // The status is the answer: at most 64 kB of the body is read, a receiver streaming more is cut off.
+  let read = 0;
+  try {
+    for await (const chunk of answer.body) {
+      read += (chunk as Buffer).length;
+      if (read > MAX_RESPONSE_BYTES) break;
+    }
+  } catch {
+    // A body cut off (deadline, reset) changes nothing: the status came.
+  } finally {
+    // Only a body not read to its end is cut: a complete one's socket is back in the keep-alive pool.
+    if (!answer.body.complete) answer.body.destroy();
+  }
+  return done(status, verdict());
 }

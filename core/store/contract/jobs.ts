@@ -270,6 +270,25 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         ]);
       });
 
+      it('keeps a pending URL import, then its fetched inputs and trued-up cost while active (issue 27)', async () => {
+        const pending = {
+          blobKey: 'uploads/u1',
+          filename: 'a.png',
+          format: 'png' as const,
+          bytes: 0,
+          source: { url: 'https://example.com/a.png', maxBytes: 1000 },
+        };
+        const job = await newJob(accountId, { inputs: [pending], creditCost: 1 });
+        expect(job.inputs).toEqual([pending]);
+        const fetched = { blobKey: 'uploads/u1', filename: 'a.png', format: 'png' as const, bytes: 900 };
+        // Only an active job takes them (a cancelled one has nothing to import).
+        expect(await store.jobs.setImported(job.id, { inputs: [fetched], creditCost: 3 })).toBe(false);
+        await store.jobs.start(job.id, at());
+        expect(await store.jobs.setImported(job.id, { inputs: [fetched], creditCost: 3 })).toBe(true);
+        const now = (await store.jobs.get(job.id))!;
+        expect([now.inputs, now.creditCost, now.pipeline ?? null]).toEqual([[fetched], 3, null]);
+      });
+
       it("keeps a pipeline's steps and an export's state (issue 27)", async () => {
         const step = {
           to: 'pdf',
@@ -433,6 +452,39 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           status: 'failed',
           error: 'NoSuchBucket: gone',
         });
+      });
+
+      it('lists the exports of jobs and batches still pending or uploading (abandoned-export recovery)', async () => {
+        const account = await newAccount();
+        const state = { type: 's3' as const, bucket: 'b', key: 'k', heldUntil: at(5000).toISOString() };
+        const jobs = await Promise.all([1, 2, 3].map(() => newJob(account.id)));
+        await store.jobs.setExport(jobs[0]!.id, { ...state, status: 'pending' });
+        await store.jobs.setExport(jobs[1]!.id, { ...state, status: 'uploading' });
+        await store.jobs.setExport(jobs[2]!.id, { ...state, status: 'done' });
+        const batch: BatchRecord = {
+          id: `batch_${randomUUID()}`,
+          accountId: account.id,
+          tool: null,
+          total: 1,
+          errors: [],
+          createdAt: at(),
+        };
+        await store.batches.create(batch);
+        await store.batches.setExport(batch.id, { ...state, status: 'pending' });
+        const mine = (list: Array<{ id: string }>, ids: string[]) =>
+          list.filter((e) => ids.includes(e.id)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+        expect(
+          mine(
+            await store.jobs.listOpenExports(),
+            jobs.map((j) => j.id),
+          ),
+        ).toEqual([
+          { id: jobs[0]!.id, export: { ...state, status: 'pending' } },
+          { id: jobs[1]!.id, export: { ...state, status: 'uploading' } },
+        ]);
+        expect(mine(await store.batches.listOpenExports(), [batch.id])).toEqual([
+          { id: batch.id, export: { ...state, status: 'pending' } },
+        ]);
       });
     });
   });

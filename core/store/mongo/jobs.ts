@@ -1,10 +1,11 @@
 /** Jobs, batches and extraction results in MongoDB. */
 import type { Collection, Filter, Db } from 'mongodb';
-import type { JobRecord, BatchRecord, NewJob, JobRepo, BatchRepo, JobsStore } from '../types.js';
+import type { JobRecord, BatchRecord, ExportRecord, NewJob, JobRepo, BatchRepo, JobsStore } from '../types.js';
 import { asJson } from './documents.js';
 import { COLLECTIONS, type BatchDoc, type JobDoc } from './schema.js';
 
 const UNFINISHED: JobRecord['status'][] = ['waiting', 'active'];
+const OPEN_EXPORT: ExportRecord['status'][] = ['pending', 'uploading'];
 
 function jobFromDoc({ _id, ...doc }: JobDoc): JobRecord {
   return {
@@ -118,8 +119,25 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
     async setPipeline(id, pipeline) {
       await jobs.updateOne({ _id: id, status: { $in: UNFINISHED } }, { $set: { pipeline: asJson(pipeline) } });
     },
+    async setImported(id, imported) {
+      const result = await jobs.updateOne(
+        { _id: id, status: 'active' },
+        {
+          $set: {
+            inputs: asJson(imported.inputs),
+            creditCost: imported.creditCost,
+            ...(imported.pipeline ? { pipeline: asJson(imported.pipeline) } : {}),
+          },
+        },
+      );
+      return result.matchedCount > 0;
+    },
     async setExport(id, state) {
       await jobs.updateOne({ _id: id }, { $set: { export: asJson(state) } });
+    },
+    async listOpenExports() {
+      const docs = await jobs.find({ 'export.status': { $in: OPEN_EXPORT } }, { projection: { export: 1 } }).toArray();
+      return docs.map((doc) => ({ id: doc._id, export: doc.export! }));
     },
     async complete(id, r) {
       const result = await jobs.updateOne(
@@ -243,6 +261,12 @@ function batchRepo(batches: Collection<BatchDoc>): BatchRepo {
     },
     async setExport(id, state) {
       await batches.updateOne({ _id: id }, { $set: { export: asJson(state) } });
+    },
+    async listOpenExports() {
+      const docs = await batches
+        .find({ 'export.status': { $in: OPEN_EXPORT } }, { projection: { export: 1 } })
+        .toArray();
+      return docs.map((doc) => ({ id: doc._id, export: doc.export! }));
     },
   };
 }

@@ -6,6 +6,17 @@ export interface StoredFile {
   filename: string;
   format: FormatId;
   bytes: number;
+  /**
+   * A URL import not fetched yet (issue 27): the job's runner fetches it into `blobKey` under
+   * `maxBytes` (the plan's limit at acceptance); `bytes` is the size declared then (0: none).
+   * Cleared with the inputs when the job ends.
+   */
+  source?: ImportSource;
+}
+
+export interface ImportSource {
+  url: string;
+  maxBytes: number;
 }
 
 export interface JobRecord {
@@ -57,6 +68,11 @@ export interface ExportRecord {
   bucket: string;
   key: string;
   status: 'pending' | 'uploading' | 'done' | 'failed';
+  /**
+   * While pending or uploading: until when the process holding the credentials vouches for it
+   * (renewed while it lives). Past it, the export is abandoned (ISO 8601).
+   */
+  heldUntil?: string;
   location?: string;
   etag?: string;
   error?: string;
@@ -115,6 +131,12 @@ export type NewJob = Omit<
   | 'outputExpiresAt'
 > & { batchId?: string | null };
 
+export interface ImportedInputs {
+  inputs: StoredFile[];
+  creditCost: number;
+  pipeline?: PipelineRecord | null;
+}
+
 export interface JobCompletion {
   output: StoredFile;
   /** SHA-256 of the job's 15-minute download token (DownloadLinks.complete supplies it). */
@@ -132,8 +154,15 @@ export interface JobRepo {
   setProgress(id: string, progress: number): Promise<void>;
   /** A pipeline job's steps as they stand now (waiting or active jobs only). */
   setPipeline(id: string, pipeline: PipelineRecord): Promise<void>;
+  /**
+   * An active job's inputs once its URL imports are fetched, with its cost trued up (a pipeline's
+   * steps carry theirs); false when the job is not active any more (cancelled meanwhile).
+   */
+  setImported(id: string, imported: ImportedInputs): Promise<boolean>;
   /** A job's export state (any job status: the upload follows completion). */
   setExport(id: string, state: ExportRecord): Promise<void>;
+  /** Jobs whose export is pending or uploading (abandoned-export recovery). */
+  listOpenExports(): Promise<OpenExport[]>;
   /** Finish an active job; false when it was not active (already finished elsewhere). */
   complete(id: string, result: JobCompletion): Promise<boolean>;
   /** Finish an active extraction job with its JSON row; false when it was not active. */
@@ -167,11 +196,19 @@ export interface JobRepo {
   extendOutput(id: string, until: Date): Promise<void>;
 }
 
+/** An export still pending or uploading, of a job or a batch. */
+export interface OpenExport {
+  id: string;
+  export: ExportRecord;
+}
+
 export interface BatchRepo {
   create(batch: BatchRecord): Promise<void>;
   get(id: string): Promise<BatchRecord | null>;
   /** The export state of the batch's ZIP. */
   setExport(id: string, state: ExportRecord): Promise<void>;
+  /** Batches whose export is pending or uploading (abandoned-export recovery). */
+  listOpenExports(): Promise<OpenExport[]>;
 }
 
 /** What every adapter provides for this aggregate. */

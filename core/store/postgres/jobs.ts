@@ -1,7 +1,7 @@
 /** Jobs, batches and extraction results in PostgreSQL. */
 import type pg from 'pg';
 import type { BatchRepo, JobRepo, JobsStore } from '../types.js';
-import { batchFromRow, finishedJobFromRow, jobFromRow, type Row } from '../sql/rows.js';
+import { OPEN_EXPORT, batchFromRow, finishedJobFromRow, jobFromRow, openExportFromRow, type Row } from '../sql/rows.js';
 import { all, changed, first } from './db.js';
 
 const one = (row: Row | undefined) => (row ? jobFromRow(row) : null);
@@ -57,8 +57,24 @@ function jobRepo(pool: pg.Pool): JobRepo {
         id,
       ]);
     },
+    async setImported(id, imported) {
+      const count = await changed(
+        pool,
+        `UPDATE jobs SET inputs = $1, credit_cost = $2, pipeline = COALESCE($3, pipeline) WHERE id = $4 AND status = 'active'`,
+        [
+          JSON.stringify(imported.inputs),
+          imported.creditCost,
+          imported.pipeline ? JSON.stringify(imported.pipeline) : null,
+          id,
+        ],
+      );
+      return count > 0;
+    },
     async setExport(id, state) {
       await pool.query('UPDATE jobs SET export_state = $1 WHERE id = $2', [JSON.stringify(state), id]);
+    },
+    async listOpenExports() {
+      return (await all(pool, `SELECT id, export_state FROM jobs WHERE ${OPEN_EXPORT}`)).map(openExportFromRow);
     },
     async complete(id, r) {
       const count = await changed(
@@ -184,6 +200,9 @@ function batchRepo(pool: pg.Pool): BatchRepo {
     },
     async setExport(id, state) {
       await pool.query('UPDATE batches SET export_state = $1 WHERE id = $2', [JSON.stringify(state), id]);
+    },
+    async listOpenExports() {
+      return (await all(pool, `SELECT id, export_state FROM batches WHERE ${OPEN_EXPORT}`)).map(openExportFromRow);
     },
   };
 }

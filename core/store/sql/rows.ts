@@ -7,6 +7,7 @@ import type {
   Account,
   ApiKeyRecord,
   ExportRecord,
+  OpenExport,
   PipelineRecord,
   BatchRecord,
   DownloadTokenRecord,
@@ -27,6 +28,14 @@ export type Row = Record<string, unknown>;
 export const toDate = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(Number(v)));
 export const ms = (d: Date | null | undefined): number | null => (d ? d.getTime() : null);
 export const json = <T>(v: unknown): T => JSON.parse(String(v)) as T;
+
+/** The status filter of listOpenExports, as SQL on the export_state JSON (the ->> operator: SQLite and PostgreSQL). */
+export const OPEN_EXPORT = `export_state IS NOT NULL AND (export_state ->> 'status') IN ('pending', 'uploading')`;
+
+export const openExportFromRow = (r: Row): OpenExport => ({
+  id: String(r.id),
+  export: json<ExportRecord>(r.export_state),
+});
 export const flag = (v: unknown): boolean => v === 1 || v === true;
 
 export function accountFromRow(r: Row): Account {

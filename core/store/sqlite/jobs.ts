@@ -2,7 +2,15 @@
 import type Database from 'better-sqlite3';
 
 import type { NewJob, JobRepo, BatchRepo, JobsStore } from '../types.js';
-import { type Row, ms, jobFromRow, finishedJobFromRow, batchFromRow } from '../sql/rows.js';
+import {
+  type Row,
+  OPEN_EXPORT,
+  ms,
+  jobFromRow,
+  finishedJobFromRow,
+  batchFromRow,
+  openExportFromRow,
+} from '../sql/rows.js';
 
 function jobRepo(db: Database.Database): JobRepo {
   const insert =
@@ -10,8 +18,13 @@ function jobRepo(db: Database.Database): JobRepo {
       credit_cost, credit_period, via_api, created_at, inputs_expire_at, pipeline)
     VALUES (@id, @accountId, @batchId, @kind, @pluginId, @op, @inputFormat, @outputFormat, @options, @inputs, 'waiting', 0,
       @creditCost, @creditPeriod, @viaApi, @createdAt, @inputsExpireAt, @pipeline)`);
+  const setImported = db.prepare(
+    `UPDATE jobs SET inputs = @inputs, credit_cost = @creditCost, pipeline = COALESCE(@pipeline, pipeline)
+      WHERE id = @id AND status = 'active'`,
+  );
   const setPipeline = db.prepare(`UPDATE jobs SET pipeline = ? WHERE id = ? AND status IN ('waiting', 'active')`);
   const setExport = db.prepare('UPDATE jobs SET export_state = ? WHERE id = ?');
+  const openExports = db.prepare(`SELECT id, export_state FROM jobs WHERE ${OPEN_EXPORT}`);
   const waitingByPlugin = db.prepare(
     `SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY plugin_id ORDER BY plugin_id`,
   );
@@ -73,8 +86,20 @@ function jobRepo(db: Database.Database): JobRepo {
     async setPipeline(id, pipeline) {
       setPipeline.run(JSON.stringify(pipeline), id);
     },
+    async setImported(id, imported) {
+      const { changes } = setImported.run({
+        id,
+        inputs: JSON.stringify(imported.inputs),
+        creditCost: imported.creditCost,
+        pipeline: imported.pipeline ? JSON.stringify(imported.pipeline) : null,
+      });
+      return changes > 0;
+    },
     async setExport(id, state) {
       setExport.run(JSON.stringify(state), id);
+    },
+    async listOpenExports() {
+      return (openExports.all() as Row[]).map(openExportFromRow);
     },
     async complete(id, r) {
       return (
@@ -147,6 +172,7 @@ function batchRepo(db: Database.Database): BatchRepo {
   );
   const byId = db.prepare('SELECT * FROM batches WHERE id = ?');
   const setExport = db.prepare('UPDATE batches SET export_state = ? WHERE id = ?');
+  const openExports = db.prepare(`SELECT id, export_state FROM batches WHERE ${OPEN_EXPORT}`);
   return {
     async create(b) {
       insert.run(b.id, b.accountId, b.tool, b.total, JSON.stringify(b.errors), ms(b.createdAt));
@@ -157,6 +183,9 @@ function batchRepo(db: Database.Database): BatchRepo {
     },
     async setExport(id, state) {
       setExport.run(JSON.stringify(state), id);
+    },
+    async listOpenExports() {
+      return (openExports.all() as Row[]).map(openExportFromRow);
     },
   };
 }
