@@ -1,6 +1,6 @@
 /** The API reference page at /docs: the OpenAPI document rendered to one self-contained HTML page. */
 import type { JsonSchema } from './json-schema.js';
-import type { OpenApiDocument, Operation } from './openapi.js';
+import type { OpenApiDocument, Operation } from './openapi-types.js';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

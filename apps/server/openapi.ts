@@ -30,6 +30,7 @@ import { MERGE_OP } from '../../core/services/jobs.js';
 import { renderDocsPage } from './docs-page.js';
 import { camelCase } from './graphql/option-inputs.js';
 import type { JsonSchema } from './json-schema.js';
+import type { OpenApiDocument, Operation } from './openapi-types.js';
 import { WEBHOOK_URL_FIELD, webhookEvents, webhookPaths, webhookSchemas } from './openapi-webhooks.js';
 import {
   BATCH_EXPORT_FIELD,
@@ -41,65 +42,6 @@ import {
   pipelinePaths,
   pipelineSchemas,
 } from './openapi-pipelines.js';
-
-export interface Operation {
-  /** Stable camelCase name (OPERATION_IDS): what generated clients call the method. */
-  operationId?: string;
-  summary: string;
-  description?: string;
-  tags: string[];
-  security?: Array<Record<string, string[]>>;
-  parameters?: Array<{
-    name: string;
-    in: 'path' | 'query' | 'header';
-    required: boolean;
-    description?: string;
-    schema: JsonSchema;
-  }>;
-  requestBody?: {
-    required: boolean;
-    content: Record<string, { schema: JsonSchema; encoding?: Record<string, { contentType: string }> }>;
-  };
-  responses: Record<
-    string,
-    | {
-        description: string;
-        content?: Record<string, { schema: JsonSchema }>;
-        headers?: Record<string, { $ref: string }>;
-      }
-    | { $ref: string }
-  >;
-}
-
-export interface OpenApiDocument {
-  openapi: '3.1.0';
-  info: {
-    title: string;
-    version: string;
-    description: string;
-    license: { name: string; identifier?: string; url?: string };
-    contact: { name: string; url: string };
-  };
-  tags: Array<{ name: string; description: string }>;
-  servers: Array<{ url: string }>;
-  security: Array<Record<string, string[]>>;
-  paths: Record<string, Partial<Record<'get' | 'post' | 'patch' | 'delete', Operation>>>;
-  /** What the server POSTs to receivers (OpenAPI 3.1). */
-  webhooks?: Record<string, object>;
-  components: {
-    schemas: Record<string, JsonSchema>;
-    responses: Record<
-      string,
-      {
-        description: string;
-        content: Record<string, { schema: JsonSchema }>;
-        headers?: Record<string, { $ref: string }>;
-      }
-    >;
-    headers: Record<string, { description: string; schema: JsonSchema }>;
-    securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;
-  };
-}
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as JsonSchema;

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Server, type S3TestServer } from '../../test/servers/s3.js';
-import { blobStoreContractSuite } from './contract.js';
+import { blobStoreContractSuite } from './testing/suite.js';
 import { S3BlobStore } from './s3.js';
 
 let server: S3TestServer;

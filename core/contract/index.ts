@@ -4,8 +4,10 @@
  */
 import type { z } from 'zod';
 import type { FormatCategory, FormatId, PlanId, ToolReport } from '../../schema/index.js';
+import type { PluginInput } from './types.js';
 
 export { scaledTimeout, singleInput, totalBytes, type ScaledTimeout } from './helpers.js';
+export type { PluginInput } from './types.js';
 
 export type PluginKind = 'convert' | 'tool' | 'extract';
 
@@ -22,15 +24,6 @@ export interface EngineRequirement {
 
 export function debianPackages(engine: EngineRequirement): string[] {
   return typeof engine.debian === 'string' ? [engine.debian] : [...engine.debian];
-}
-
-export interface PluginInput {
-  /** Absolute path of the input file, inside or beside the work dir; read-only. */
-  path: string;
-  format: FormatId;
-  /** The client's file name (sanitised); useful for output names inside archives. */
-  filename: string;
-  bytes: number;
 }
 
 export interface Logger {

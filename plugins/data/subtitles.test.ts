@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { PluginError, type FileResult } from '../../core/contract/index.js';
-import { pluginConformanceSuite } from '../../core/contract/testing.js';
+import { pluginConformanceSuite } from '../../core/contract/testing/index.js';
 import { SAMPLE_SRT, SAMPLE_VTT, writeFixtures } from './fixtures.js';
 import { parseSrt, parseVtt, subtitleConvertPlugin, writeSrt, writeVtt } from './subtitles.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFileResult } from '../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing/index.js';
 import { runProcess } from '../../core/engines/process.js';
 import { pdfCleanMetadataPlugin } from './clean-metadata.js';
 import { compressPdfPlugin } from './compress.js';

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFileResult } from '../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing/index.js';
 import { mergePdfPlugin } from './merge.js';
 import { deletePagesPlugin, extractPagesPlugin } from './pages.js';
 import { rotatePdfPlugin } from './rotate.js';

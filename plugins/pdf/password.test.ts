@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isFileResult, type RunContext } from '../../core/contract/index.js';
 import { runProcess } from '../../core/engines/process.js';
-import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing/index.js';
 import { protectPdfPlugin, unlockPdfPlugin } from './password.js';
 import { FIXTURE_PASSWORD, PdfFixtures, pageCount, pageTexts } from './shared/fixtures.js';
 

@@ -7,7 +7,7 @@ import type { Logger, PluginInput } from '../../contract/index.js';
 import { metricsRegistry } from '../../telemetry/metrics.js';
 import { SandboxPool, type SandboxHooks, type SandboxRun } from './pool.js';
 
-const FIXTURES = path.join(import.meta.dirname, 'fixtures/plugins.ts');
+const FIXTURES = path.join(import.meta.dirname, 'testing/plugins.ts');
 const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function kills(): Promise<Record<string, number>> {

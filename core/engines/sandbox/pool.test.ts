@@ -12,7 +12,7 @@ import { runProcess } from '../process.js';
 import { processTree } from '../process-tree.js';
 import { SandboxPool, type SandboxHooks, type SandboxRun } from './pool.js';
 
-const FIXTURES = path.join(import.meta.dirname, 'fixtures/plugins.ts');
+const FIXTURES = path.join(import.meta.dirname, 'testing/plugins.ts');
 const logged: Array<{ msg: string; data?: Record<string, unknown> }> = [];
 const log: Logger = { debug() {}, info: (msg, data) => logged.push({ msg, data }), warn() {}, error() {} };
 
