@@ -1,4 +1,7 @@
-/** A webhook receiver in 20 lines: `TRANSMUTE_WEBHOOK_SECRET=whsec_... npx tsx examples/webhook-receiver.ts` (port 8080). */
+/**
+ * A webhook receiver in 20 lines: `TRANSMUTE_WEBHOOK_SECRET=whsec_... npx tsx examples/webhook-receiver.ts` (port
+ * 8080).
+ */
 import { createServer } from 'node:http';
 import { verifyWebhook } from '../core/webhooks/index.js'; // a package user: from 'transmute/webhooks'
 

@@ -1,4 +1,7 @@
-/** BMP uploads over HTTP: decoded by ImageMagick (core/engines), to png, jpg, webp and pdf; a corrupt BMP is a failed, refunded job. */
+/**
+ * BMP uploads over HTTP: decoded by ImageMagick (core/engines), to png, jpg, webp and pdf; a corrupt BMP is a failed,
+ * refunded job.
+ */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bmpVariants, toRgba } from '../core/engines/testing/bmp.js';

@@ -147,7 +147,14 @@ describe('office pool over HTTP', () => {
       expect(res.status).toBe(200);
       const { statusUrl } = (await res.json()) as { statusUrl: string };
       let poll: { done: boolean; rows: Array<Record<string, unknown>> } = { done: false, rows: [] };
-      await until(async () => (poll = (await getJson(`${server.url}${statusUrl}`, key)).body).done, 60_000, 250);
+      await until(
+        async () => {
+          poll = (await getJson(`${server.url}${statusUrl}`, key)).body;
+          return poll.done;
+        },
+        60_000,
+        250,
+      );
       expect(poll.rows[0]).toMatchObject({
         filename: 'jane.doc',
         status: 'completed',

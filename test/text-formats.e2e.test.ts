@@ -160,7 +160,7 @@ describe('text formats over HTTP', () => {
     const accepted = (await res.json()) as { statusUrl: string; errors: unknown[] };
     expect(res.status).toBe(200);
     expect(accepted.errors).toEqual([]);
-    let poll;
+    let poll: any;
     for (let i = 0; i < 300; i++) {
       poll = (await getJson(`${server.url}${accepted.statusUrl}`, key)).body;
       if (poll.done) break;

@@ -90,7 +90,8 @@ async function pdfWith(lines: string[]): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const page = doc.addPage([595, 842]);
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  lines.forEach((line, i) => page.drawText(line, { font, size: i === 0 ? 20 : 11, x: 72, y: 770 - i * 18 }));
+  for (const [i, line] of lines.entries())
+    page.drawText(line, { font, size: i === 0 ? 20 : 11, x: 72, y: 770 - i * 18 });
   return Buffer.from(await doc.save());
 }
 

@@ -243,7 +243,7 @@ function convertForm(registry: Registry): JsonSchema {
   const operations = registry.operations().filter((operation) => operation.kind !== 'extract');
   const targets = new Set(Object.values(registry.conversionTable()).flat());
   for (const operation of operations)
-    if (operation.kind === 'tool') operation.inputs.forEach((format) => targets.add(format));
+    if (operation.kind === 'tool') for (const format of operation.inputs) targets.add(format);
 
   const fields = new Map<string, { schema: JsonSchema; usedBy: string[]; defaults: Set<string> }>();
   for (const operation of operations) {

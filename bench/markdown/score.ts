@@ -60,7 +60,10 @@ export function parseTables(markdown: string): string[][][] {
       current = undefined;
       continue;
     }
-    if (!current) tables.push((current = []));
+    if (!current) {
+      current = [];
+      tables.push(current);
+    }
     if (!TABLE_SEPARATOR.test(line.trim())) current.push(tableCells(line));
   }
   return tables;
@@ -138,7 +141,9 @@ export function f1(counts: Counts): number {
 
 function cellsMatching(expected: string[][], predicted: string[][]): number {
   let correct = 0;
-  expected.forEach((row, r) => row.forEach((cell, c) => (correct += predicted[r]?.[c] === cell ? 1 : 0)));
+  for (const [r, row] of expected.entries()) {
+    for (const [c, cell] of row.entries()) if (predicted[r]?.[c] === cell) correct += 1;
+  }
   return correct;
 }
 

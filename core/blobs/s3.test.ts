@@ -18,7 +18,9 @@ blobStoreContractSuite('S3BlobStore', async () => {
 describe('S3BlobStore: large files', () => {
   const MiB = 1024 * 1024;
 
-  /** `total` bytes in 1 MiB chunks, made as they are read (nothing held), each chunk's bytes a function of its index. */
+  /**
+   * `total` bytes in 1 MiB chunks, made as they are read (nothing held), each chunk's bytes a function of its index.
+   */
   function generated(total: number): Readable {
     let sent = 0;
     return new Readable({

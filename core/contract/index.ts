@@ -121,7 +121,9 @@ export interface FormatDeclaration {
   extension?: string;
   /** A text format (no magic bytes): file-type detections of it count as text. */
   text?: boolean;
-  /** Credit class base (1, 3 or 10); default by category as the spec's table (image 1; video, PDF, office 10; others 3). */
+  /**
+   * Credit class base (1, 3 or 10); default by category as the spec's table (image 1; video, PDF, office 10; others 3).
+   */
   creditBase?: 1 | 3 | 10;
   /** Whether the first bytes of a file (up to 64 KiB) are genuinely this format. Decides alone. */
   sniff(head: Buffer): boolean;

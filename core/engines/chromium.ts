@@ -139,6 +139,7 @@ function jailedChromium(chromium: string): Promise<string> {
     '# Chromium in a bubblewrap jail (core/engines/chromium.ts, jailedChromium).',
     'profile=/nonexistent',
     'for arg in "$@"; do',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
     '  case "$arg" in --user-data-dir=*) profile="${arg#--user-data-dir=}" ;; esac',
     'done',
     `exec ${bwrap} "$@"`,
@@ -422,7 +423,10 @@ async function withPage<R>(
     if (options.waitFor.kind === 'selector')
       await page.waitForSelector(options.waitFor.selector, { state: 'attached', timeout: timeoutMs() });
     if (options.waitFor.kind === 'delay') await page.waitForTimeout(options.waitFor.ms);
-    if (options.fallbackTitle) await page.evaluate((title) => void (document.title ||= title), options.fallbackTitle);
+    if (options.fallbackTitle)
+      await page.evaluate((title) => {
+        document.title ||= title;
+      }, options.fallbackTitle);
     return await work(page, timeoutMs());
   } catch (err) {
     // A page that hung or was interrupted may have left the browser busy: it is not reused.

@@ -727,7 +727,7 @@ export class LibreOfficePool {
     slot.state = this.fallback ? 'down' : 'starting';
     this.counters[recycle ? 'recycled' : 'restarts']++;
     this.options.log[recycle ? 'info' : 'warn']('office pool: replacing a listener', { listener: slot.index, reason });
-    this.track(
+    void this.track(
       (async () => {
         await old?.kill();
         if (!this.closed && slot.state === 'starting') await this.start(slot);

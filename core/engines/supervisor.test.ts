@@ -111,7 +111,10 @@ describe('Supervisor', () => {
     const order: string[] = [];
     const gaveUp = new AbortController();
     const quitter = pool.acquire(gaveUp.signal).catch((err: Error) => order.push(`quit: ${err.message}`));
-    const next = pool.acquire().then((lease) => (order.push('next'), lease));
+    const next = pool.acquire().then((lease) => {
+      order.push('next');
+      return lease;
+    });
     gaveUp.abort(new Error('client left'));
     await quitter;
     await held.release();

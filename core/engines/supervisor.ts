@@ -240,7 +240,7 @@ export class Supervisor<T extends SupervisedInstance> {
       slot: slot.index,
       reason,
     });
-    this.track(
+    void this.track(
       (async () => {
         await old?.kill();
         if (!this.closed && slot.state === 'stopped' && (this.options.warm || this.waiters.length))

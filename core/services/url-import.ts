@@ -104,7 +104,7 @@ export class UrlImporter {
   }
 
   private async get(url: URL, deadline: AbortSignal, timedOut: () => ServiceError): Promise<http.IncomingMessage> {
-    let destination;
+    let destination: Awaited<ReturnType<typeof resolveDestination>>;
     try {
       destination = await resolveDestination(url, this.config, LABEL);
     } catch (err) {

@@ -446,11 +446,10 @@ const routers = new WeakMap<Services, AppRouter>();
 /** The router of a server's registry: one per Services, with a procedure for each of its extraction tools. */
 export function appRouterFor(services: Services): AppRouter {
   let appRouter = routers.get(services);
-  if (!appRouter)
-    routers.set(
-      services,
-      (appRouter = createAppRouter(services.capabilities.extractionTools().map(({ tool }) => tool))),
-    );
+  if (!appRouter) {
+    appRouter = createAppRouter(services.capabilities.extractionTools().map(({ tool }) => tool));
+    routers.set(services, appRouter);
+  }
   return appRouter;
 }
 

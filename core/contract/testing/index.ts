@@ -114,7 +114,9 @@ export interface ConformanceSample {
 export interface ConformanceOptions {
   /** Options exactly as a REST multipart form sends them (every field a string); each must decode and validate. */
   wireOptions?: ReadonlyArray<Record<string, string>>;
-  /** Plugins this one must not collide with (id, conversion pair, op, tool, format). Default: the standard distribution. */
+  /**
+   * Plugins this one must not collide with (id, conversion pair, op, tool, format). Default: the standard distribution.
+   */
   against?: readonly Plugin[];
   /** Mid-run abort: abort at the first progress() below 100, or after this many ms. Default 50. */
   abortAfterMs?: number;

@@ -61,7 +61,7 @@ function infoHeader({
   info.writeInt32LE(2835, 28);
   info.writeUInt32LE(colours, 32);
   if (v5) {
-    v5.forEach((mask, i) => info.writeUInt32LE(mask >>> 0, 40 + i * 4));
+    for (const [i, mask] of v5.entries()) info.writeUInt32LE(mask >>> 0, 40 + i * 4);
     info.write('BGRs', 56, 'latin1'); // LCS_sRGB, stored little-endian as 'sRGB'
     info.writeUInt32LE(4, 108); // LCS_GM_IMAGES
   }
@@ -177,7 +177,7 @@ function bitfields565(): BmpVariant {
     }).flat(),
   );
   const masks = Buffer.alloc(12);
-  [0xf800, 0x07e0, 0x001f].forEach((mask, i) => masks.writeUInt32LE(mask, i * 4));
+  for (const [i, mask] of [0xf800, 0x07e0, 0x001f].entries()) masks.writeUInt32LE(mask, i * 4);
   const info = infoHeader({ width: WIDTH, height: HEIGHT, bpp: 16, compression: 3, colours: 0, dataSize: data.length });
   return {
     name: '16-bit 5-6-5 bitfields',

@@ -46,7 +46,10 @@ async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: n
   }
 }
 
-/** The repository's own lock picker as a worker calls it: due before the next scan, locks older than lockLifetime expired. */
+/**
+ * The repository's own lock picker as a worker calls it: due before the next scan, locks older than lockLifetime
+ * expired.
+ */
 function nextJob(repository: JobRepository, name: string, lockLifetimeMs = 10 * 60 * 1000) {
   return repository.getNextJobToRun(name, fromNow(PROCESS_EVERY_MS), ago(lockLifetimeMs), new Date(), undefined);
 }

@@ -9,7 +9,10 @@ import { describe, it } from 'vitest';
  */
 export function describeWithMongo(name: string, suite: (url: string) => void): void {
   const url = process.env.MONGODB_URL;
-  if (url) return suite(url);
+  if (url) {
+    suite(url);
+    return;
+  }
   console.warn(`${name}: skipped, MONGODB_URL is not set (no MongoDB server here)`);
   describe(name, () => {
     it.skip('needs a MongoDB server: set MONGODB_URL, e.g. mongodb://localhost:27017', () => undefined);

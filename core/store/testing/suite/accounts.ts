@@ -1,4 +1,7 @@
-/** The store contract for accounts, keys, logins, sessions and e-mail links: every adapter's test file runs it (see ../contract.ts). */
+/**
+ * The store contract for accounts, keys, logins, sessions and e-mail links: every adapter's test file runs it (see
+ * ../contract.ts).
+ */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { EmailTokenRecord, LoginRecord, SessionRecord, Store } from '../../types.js';

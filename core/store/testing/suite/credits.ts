@@ -1,4 +1,7 @@
-/** The store contract for credit usage, free trials and rate windows: every adapter's test file runs it (see ../contract.ts). */
+/**
+ * The store contract for credit usage, free trials and rate windows: every adapter's test file runs it (see
+ * ../contract.ts).
+ */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../types.js';
 import { type CreateStorage, MINUTE, at, useStoreHarness } from './harness.js';

@@ -1,4 +1,6 @@
-/** The store contract for jobs, batches and extraction results: every adapter's test file runs it (see ../contract.ts). */
+/**
+ * The store contract for jobs, batches and extraction results: every adapter's test file runs it (see ../contract.ts).
+ */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BatchRecord, JobRecord, Store } from '../../types.js';
