@@ -91,7 +91,8 @@ module.exports = {
       'telemetry-imports-npm-only',
       '^core/telemetry/',
       '^(schema|core/(?!telemetry/)|apps|plugins)',
-      'core/telemetry/ (Prometheus metrics, OpenTelemetry tracing) imports npm libraries only: the layers record into it, and what it reads is handed to it.',
+      'core/telemetry/ (Prometheus metrics, OpenTelemetry tracing) imports npm libraries only: the layers record ' +
+        'into it, and what it reads is handed to it.',
     ),
     {
       name: 'webhooks-import-builtins-only',
@@ -118,12 +119,14 @@ module.exports = {
       'plugins-import-contract-engines-schema',
       '^plugins/',
       '^(core/(registry|services|store|queue|blobs)|apps)/',
-      'Plugins import core/contract, core/engines and schema (and npm libraries), never services, registry, store, queue, blobs or apps.',
+      'Plugins import core/contract, core/engines and schema (and npm libraries), never services, registry, store, ' +
+        'queue, blobs or apps.',
     ),
     {
       name: 'no-cross-family',
       comment:
-        'A plugin family imports only its own folder, in tests too; what two families share moves into core/engines or core/contract.',
+        'A plugin family imports only its own folder, in tests too; what two families share moves into core/engines ' +
+        'or core/contract.',
       severity: 'error',
       from: { path: '^plugins/([^/]+)/' },
       to: { path: '^plugins/[^/]+/', pathNot: '^plugins/$1/' },
@@ -132,7 +135,8 @@ module.exports = {
       'family-never-imports-distribution',
       '^plugins/[^/]+/',
       '^plugins/index\\.ts$',
-      'plugins/index.ts lists the families; a family never imports it (its tests may, to check it coexists with the rest).',
+      'plugins/index.ts lists the families; a family never imports it (its tests may, to check it coexists with ' +
+        'the rest).',
     ),
     layer(
       'apps-never-import-server',
@@ -144,7 +148,8 @@ module.exports = {
       'web-talks-http-only',
       '^apps/web/',
       '^(schema|core|plugins|apps/(?!web/))',
-      'apps/web runs in the browser and reaches the server over HTTP (GraphQL) only: it imports no server-side module, not even schema/.',
+      'apps/web runs in the browser and reaches the server over HTTP (GraphQL) only: it imports no server-side ' +
+        'module, not even schema/.',
     ),
     layer(
       'production-imports-no-tests',

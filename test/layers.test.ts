@@ -53,9 +53,11 @@ describe('layers', () => {
         'core/telemetry/index.ts -> core/services/leaf.ts (telemetry-imports-npm-only)',
         'core/webhooks/index.ts -> core/services/leaf.ts (webhooks-import-builtins-only)',
         'core/registry/index.ts -> node_modules/vitest/dist/index.js (production-imports-no-tests)',
-        'core/services/cycle-a.ts -> core/services/cycle-b.ts (no-cycles) [cycle: core/services/cycle-a.ts -> core/services/cycle-b.ts -> core/services/cycle-a.ts]',
+        'core/services/cycle-a.ts -> core/services/cycle-b.ts (no-cycles) ' +
+          '[cycle: core/services/cycle-a.ts -> core/services/cycle-b.ts -> core/services/cycle-a.ts]',
         'core/services/service.ts -> core/store/testing/suite.ts (production-imports-no-tests)',
-        'core/services/types-a.ts -> core/services/types-b.ts (no-cycles) [cycle: core/services/types-a.ts -> core/services/types-b.ts -> core/services/types-a.ts]',
+        'core/services/types-a.ts -> core/services/types-b.ts (no-cycles) ' +
+          '[cycle: core/services/types-a.ts -> core/services/types-b.ts -> core/services/types-a.ts]',
         'core/services/service.ts -> plugins/b/index.ts (services-never-apps-or-plugins)',
         'plugins/a/bad.ts -> plugins/b/index.ts (no-cross-family)',
         'plugins/a/bad.ts -> plugins/index.ts (family-never-imports-distribution)',

@@ -158,7 +158,8 @@ export function wireProblems(
       );
     else if (expected.ok && !isDeepStrictEqual(got.value, expected.value))
       problems.push(
-        `sample '${sample.name}': options sent as strings decode to ${JSON.stringify(got.value)}, not ${JSON.stringify(expected.value)}`,
+        `sample '${sample.name}': options sent as strings decode to ${JSON.stringify(got.value)}, ` +
+          `not ${JSON.stringify(expected.value)}`,
       );
   }
   for (const raw of wireOptions) {
@@ -246,13 +247,19 @@ export async function abortProblem(
   const outcome = await Promise.race([settled, late]);
   clearTimeout(timer);
   if (outcome === 'late')
-    return `still running ${graceMs} ms after its signal was aborted: pass ctx.signal to every engine and check it between steps`;
+    return (
+      `still running ${graceMs} ms after its signal was aborted: ` +
+      'pass ctx.signal to every engine and check it between steps'
+    );
   if ('error' in outcome)
     return abortedAt === undefined
       ? `failed before it could be aborted: ${(outcome.error as Error)?.message ?? String(outcome.error)}`
       : undefined;
   if (abortedAt === undefined) return undefined; // finished before it could be aborted
-  return 'completed after its signal was aborted instead of rejecting: call ctx.signal.throwIfAborted() before returning';
+  return (
+    'completed after its signal was aborted instead of rejecting: ' +
+    'call ctx.signal.throwIfAborted() before returning'
+  );
 }
 
 /** Shared checks every plugin must pass; call it inside a test file. */

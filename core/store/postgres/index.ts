@@ -62,7 +62,7 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
 /** The aggregates' repositories are merged in by the constructor (declaration merging types them). */
 export interface PostgresStore extends AccountsStore, JobsStore, CreditsStore, LinksStore, WebhooksStore {}
 
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the aggregates' methods, assigned by the constructor (a mixin)
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: a mixin, every method assigned by the constructor
 export class PostgresStore implements Store {
   /** Connects, migrates, and returns the store; the pool is the store's own (close() ends it). */
   static async connect(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
