@@ -14,7 +14,8 @@ export function createBuilder(): Builder {
   const builder = new SchemaBuilder<SchemaTypes>({ defaultFieldNullability: false });
   builder.addScalarType('Upload', GraphQLUpload, {
     description:
-      'A file sent by the GraphQL multipart request spec (https://github.com/jaydenseric/graphql-multipart-request-spec).',
+      'A file sent by the GraphQL multipart request spec ' +
+      '(https://github.com/jaydenseric/graphql-multipart-request-spec).',
   });
   addJsonScalar(builder);
   addDateTimeScalar(builder);

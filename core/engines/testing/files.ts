@@ -44,7 +44,10 @@ export async function makeEngineTestFiles(): Promise<EngineTestFiles> {
   await writeFile(at('truncated.pdf'), bytes.subarray(0, Math.floor(bytes.length / 3)));
   await writeFile(at('not.pdf'), 'this is plain text, not a PDF\n'.repeat(20));
 
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="180"><rect width="100%" height="100%" fill="white"/><text x="30" y="110" font-family="DejaVu Sans, sans-serif" font-size="56" fill="black">${PHOTO_TEXT}</text></svg>`;
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="180">' +
+    '<rect width="100%" height="100%" fill="white"/>' +
+    `<text x="30" y="110" font-family="DejaVu Sans, sans-serif" font-size="56" fill="black">${PHOTO_TEXT}</text></svg>`;
   await sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).toFile(at('photo.png'));
   await writeFile(at('garbage.png'), Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(2000, 0x41)]));
 

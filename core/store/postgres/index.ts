@@ -42,7 +42,8 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
     // Held until COMMIT: a second process starting now waits here, then finds nothing to do.
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+      'CREATE TABLE IF NOT EXISTS schema_migrations ' +
+        '(version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
     );
     const done = new Set(
       (await client.query('SELECT version FROM schema_migrations')).rows.map((r: { version: number }) => r.version),
