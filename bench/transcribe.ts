@@ -31,7 +31,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isFileResult } from '../core/contract/index.js';
-import { runPlugin } from '../core/contract/testing.js';
+import { runPlugin } from '../core/contract/testing/index.js';
 import { runProcess } from '../core/engines/process.js';
 import { configureWhisperModel, identifyWhisperModel } from '../core/engines/whisper.js';
 import { LIBRIVOX_DIR, libriVoxClips, wordErrorRate } from '../plugins/transcribe/testing/fixtures.js';

@@ -1,6 +1,9 @@
-/** A webhook receiver in 20 lines: `TRANSMUTE_WEBHOOK_SECRET=whsec_... npx tsx examples/webhook-receiver.ts` (port 8080). */
+/**
+ * A webhook receiver in 20 lines: `TRANSMUTE_WEBHOOK_SECRET=whsec_... npx tsx examples/webhook-receiver.ts` (port
+ * 8080).
+ */
 import { createServer } from 'node:http';
-import { verifyWebhook } from '../core/contract/webhooks.js'; // a package user: from 'transmute/webhooks'
+import { verifyWebhook } from '../core/webhooks/index.js'; // a package user: from 'transmute/webhooks'
 
 const secret = process.env.TRANSMUTE_WEBHOOK_SECRET!; // shown once when the endpoint was registered
 const seen = new Set<string>(); // keep these in your database: webhook-id is the same on every retry

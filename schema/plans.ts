@@ -115,7 +115,10 @@ export function isSpecExtractionTool(tool: string): tool is SpecExtractionTool {
   return Object.hasOwn(SPEC_EXTRACTION_TOOLS, tool);
 }
 
-/** Plans that pay: everything but Free. A non-paid key gets one free call per extraction tool (unless the tool declares none). */
+/**
+ * Plans that pay: everything but Free. A non-paid key gets one free call per extraction tool (unless the tool declares
+ * none).
+ */
 export function isPaidPlan(plan: PlanId): boolean {
   return plan !== 'free';
 }

@@ -7,7 +7,8 @@ import { debianPackages } from '../core/contract/index.js';
 import { CONFINEMENT_DEBIAN_PACKAGE } from '../core/engines/confine.js';
 import { standardPlugins } from '../plugins/index.js';
 
-// bwrap confines every engine (core/engines/confine.ts): the service refuses to start without it unless ENGINE_SANDBOX=off.
+// bwrap confines every engine (core/engines/confine.ts): the service refuses to start without it unless
+// ENGINE_SANDBOX=off.
 const packages = new Set([
   ...standardPlugins.flatMap((plugin) => plugin.engines.flatMap(debianPackages)),
   CONFINEMENT_DEBIAN_PACKAGE,

@@ -48,7 +48,7 @@ async function startSmtpServer() {
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
         });
-        waiting.splice(0).forEach((wake) => wake());
+        for (const wake of waiting.splice(0)) wake();
         callback();
       });
     },
@@ -354,7 +354,8 @@ describe('accounts, sessions and e-mail verification (SMTP)', () => {
     expect(await rest.json()).toEqual({ error: 'Missing or wrong CSRF token' });
     // Reading needs the cookie only.
     expect((await browser.graphqlGet('{ me { emailVerified } }')).body.data!.me.emailVerified).toBe(true);
-    // A jar that lost its CSRF cookie can never mutate again: refused, and its session cookie cleared so it can sign in afresh.
+    // A jar that lost its CSRF cookie can never mutate again: refused, and its session cookie cleared so it can sign in
+    // afresh.
     const broken = await fetch(`${server.url}/graphql`, {
       method: 'POST',
       headers: {

@@ -1,7 +1,10 @@
-/** BMP uploads over HTTP: decoded by ImageMagick (core/engines), to png, jpg, webp and pdf; a corrupt BMP is a failed, refunded job. */
+/**
+ * BMP uploads over HTTP: decoded by ImageMagick (core/engines), to png, jpg, webp and pdf; a corrupt BMP is a failed,
+ * refunded job.
+ */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bmpVariants, toRgba } from '../core/engines/bmp.fixture.js';
+import { bmpVariants, toRgba } from '../core/engines/testing/bmp.js';
 import { imagePlugins } from '../plugins/image/index.js';
 import { convertAndDownload, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
 

@@ -133,7 +133,8 @@ describe('extraction tools', () => {
       'Skills',
       'TypeScript, Docker, PostgreSQL',
     ];
-    lines.forEach((line, i) => page.drawText(line, { font, size: i === 0 ? 20 : 11, x: 72, y: 770 - i * 18 }));
+    for (const [i, line] of lines.entries())
+      page.drawText(line, { font, size: i === 0 ? 20 : 11, x: 72, y: 770 - i * 18 });
     const res = await submit(server.url, 'parse-cv', key, [{ name: 'jane.pdf', data: Buffer.from(await doc.save()) }]);
     expect(res.status).toBe(200);
     const [row] = (await waitForRows(server.url, key, res.body.statusUrl)).rows;

@@ -119,7 +119,7 @@ describe('foundation over HTTP', () => {
       expect(first.body.progress).toBeGreaterThanOrEqual(0);
 
       const seen = new Set<number>();
-      let job;
+      let job: any;
       for (;;) {
         job = (await getJson(`${server.url}${accepted.body.statusUrl}`, key)).body;
         if (job.status === 'active') seen.add(job.progress);

@@ -228,7 +228,7 @@ const REST_PATHS = {
 } as const;
 
 /** A multipart body written byte for byte (file names exactly as given: CR, LF, NUL and all). */
-export function multipartBody(
+function multipartBody(
   parts: Array<{ name: string; filename?: string; data: Buffer | string }>,
   boundary: string,
 ): Buffer {
@@ -345,7 +345,7 @@ async function submit(c: HostileCase, files: TestFile[], client: CaseClient): Pr
           Object.fromEntries(files.map((_, i) => [i, [s.single ? 'variables.file' : `variables.files.${i}`]])),
         ),
     );
-    files.forEach((file, i) => form.append(String(i), new Blob([new Uint8Array(file.data)]), file.name));
+    for (const [i, file] of files.entries()) form.append(String(i), new Blob([new Uint8Array(file.data)]), file.name);
     const res = await client.send('POST', '/graphql', { body: form, headers: { 'graphql-require-preflight': '1' } });
     const body = res.json;
     const result = body?.data ? (Object.values(body.data)[0] as any) : null;
@@ -411,7 +411,9 @@ async function submit(c: HostileCase, files: TestFile[], client: CaseClient): Pr
     });
   } else {
     const form = formOf([], fileField, s.fields ?? []);
-    files.forEach((f, i) => form.append(s.fileFields?.[i] ?? fileField, new Blob([new Uint8Array(f.data)]), f.name));
+    for (const [i, f] of files.entries()) {
+      form.append(s.fileFields?.[i] ?? fileField, new Blob([new Uint8Array(f.data)]), f.name);
+    }
     res = await client.send('POST', endpoint, { body: form });
   }
   const body = res.json;

@@ -13,7 +13,7 @@ function zip(entries: Record<string, string>, first?: { name: string; data: stri
   return Buffer.from(zipSync(files));
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 const ODF_NS = [
   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"',
@@ -44,14 +44,14 @@ function odt(body: string): Buffer {
 /** An ODT showing an image linked (not embedded) from `href`: a file:// URL or http://. */
 export function odtWithLinkedImage(href: string): Buffer {
   return odt(
-    `<text:p>Linked image below.</text:p><text:p><draw:frame draw:name="img" text:anchor-type="as-char" svg:width="4cm" svg:height="4cm"><draw:image xlink:href="${escape(href)}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame></text:p>`,
+    `<text:p>Linked image below.</text:p><text:p><draw:frame draw:name="img" text:anchor-type="as-char" svg:width="4cm" svg:height="4cm"><draw:image xlink:href="${escapeXml(href)}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame></text:p>`,
   );
 }
 
 /** An ODT whose section is linked to `href` (its text would be pulled in on update). */
 export function odtWithLinkedSection(href: string): Buffer {
   return odt(
-    `<text:p>Linked section below.</text:p><text:section text:name="Linked"><text:section-source xlink:href="${escape(href)}" xlink:type="simple" text:filter-name="Text"/><text:p>placeholder</text:p></text:section>`,
+    `<text:p>Linked section below.</text:p><text:section text:name="Linked"><text:section-source xlink:href="${escapeXml(href)}" xlink:type="simple" text:filter-name="Text"/><text:p>placeholder</text:p></text:section>`,
   );
 }
 
@@ -77,7 +77,7 @@ export function docxWithLinkedImage(href: string): Buffer {
   const drawing = `<w:p><w:r><w:t>Linked image below.</w:t></w:r></w:p><w:p><w:r><w:drawing><wp:inline><wp:extent cx="1440000" cy="1440000"/><wp:docPr id="1" name="Picture 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="1" name="linked"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:link="rIdImage"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1440000" cy="1440000"/></a:xfrm><a:prstGeom prst="rect"/></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
   return docx(
     drawing,
-    `<Relationship Id="rIdImage" Type="${REL}/image" Target="${escape(href)}" TargetMode="External"/>`,
+    `<Relationship Id="rIdImage" Type="${REL}/image" Target="${escapeXml(href)}" TargetMode="External"/>`,
   );
 }
 
@@ -85,7 +85,7 @@ export function docxWithLinkedImage(href: string): Buffer {
 export function docxWithAltChunkAndSubDocument(altChunkHref: string, subDocumentHref: string): Buffer {
   return docx(
     `<w:p><w:r><w:t>Chunks below.</w:t></w:r></w:p><w:altChunk r:id="rIdChunk"/><w:p><w:subDoc r:id="rIdSub"/></w:p>`,
-    `<Relationship Id="rIdChunk" Type="${REL}/aFChunk" Target="${escape(altChunkHref)}" TargetMode="External"/><Relationship Id="rIdSub" Type="${REL}/subDocument" Target="${escape(subDocumentHref)}" TargetMode="External"/>`,
+    `<Relationship Id="rIdChunk" Type="${REL}/aFChunk" Target="${escapeXml(altChunkHref)}" TargetMode="External"/><Relationship Id="rIdSub" Type="${REL}/subDocument" Target="${escapeXml(subDocumentHref)}" TargetMode="External"/>`,
   );
 }
 
@@ -103,11 +103,11 @@ export function xlsxWithExternalLink(href: string): Buffer {
     'xl/_rels/workbook.xml.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${REL}/externalLink" Target="externalLinks/externalLink1.xml"/></Relationships>`,
     'xl/worksheets/sheet1.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<worksheet ${ns}><sheetData><row r="1"><c r="A1"><f>[1]Sheet1!A1</f><v>42</v></c><c r="B1" t="inlineStr"><is><t>linked value</t></is></c></row><row r="2"><c r="A2" t="str"><f>WEBSERVICE("${escape(href)}")</f><v>cached</v></c></row></sheetData></worksheet>`,
+<worksheet ${ns}><sheetData><row r="1"><c r="A1"><f>[1]Sheet1!A1</f><v>42</v></c><c r="B1" t="inlineStr"><is><t>linked value</t></is></c></row><row r="2"><c r="A2" t="str"><f>WEBSERVICE("${escapeXml(href)}")</f><v>cached</v></c></row></sheetData></worksheet>`,
     'xl/externalLinks/externalLink1.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <externalLink ${ns}><externalBook r:id="rId1"><sheetNames><sheetName val="Sheet1"/></sheetNames><sheetDataSet><sheetData sheetId="0"><row r="1"><cell r="A1"><v>42</v></cell></row></sheetData></sheetDataSet></externalBook></externalLink>`,
     'xl/externalLinks/_rels/externalLink1.xml.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/externalLinkPath" Target="${escape(href)}" TargetMode="External"/></Relationships>`,
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/externalLinkPath" Target="${escapeXml(href)}" TargetMode="External"/></Relationships>`,
   });
 }
 
@@ -116,10 +116,10 @@ export function svgWithExternalRefs(hrefs: readonly string[]): string {
   const refs = hrefs
     .map(
       (href, i) =>
-        `<image x="${i * 10}" y="0" width="40" height="40" href="${escape(href)}"/><image x="${i * 10}" y="50" width="40" height="40" xlink:href="${escape(href)}"/><use href="${escape(href)}#shape"/>`,
+        `<image x="${i * 10}" y="0" width="40" height="40" href="${escapeXml(href)}"/><image x="${i * 10}" y="50" width="40" height="40" xlink:href="${escapeXml(href)}"/><use href="${escapeXml(href)}#shape"/>`,
     )
     .join('');
-  const imports = hrefs.map((href) => `@import url("${escape(href)}");`).join('');
+  const imports = hrefs.map((href) => `@import url("${escapeXml(href)}");`).join('');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="100" viewBox="0 0 120 100"><style>${imports} rect { fill: #3a6; }</style><rect x="0" y="0" width="120" height="100"/>${refs}</svg>`;
 }

@@ -61,7 +61,7 @@ interface RawAnswer {
 
 /**
  * One HTTP request written to a socket. `declaredLength`: the Content-Length sent (default: the
- * body's). `then`: after the body, wait for the answer ('answer'), drop the connection ('close')
+ * body's). `afterBody`: after the body, wait for the answer ('answer'), drop the connection ('close')
  * or half-close it and wait ('half-close').
  */
 function rawRequest(
@@ -72,14 +72,14 @@ function rawRequest(
     body,
     declaredLength = body.length,
     boundary = BOUNDARY,
-    then = 'answer',
+    afterBody = 'answer',
   }: {
     path: string;
     key: string;
     body: Buffer;
     declaredLength?: number;
     boundary?: string;
-    then?: 'answer' | 'close' | 'half-close';
+    afterBody?: 'answer' | 'close' | 'half-close';
   },
 ): Promise<RawAnswer> {
   const { hostname, port } = new URL(url);
@@ -104,8 +104,8 @@ function rawRequest(
         `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${declaredLength}\r\n\r\n`,
     );
     socket.write(body, () => {
-      if (then === 'close') setTimeout(done, 200);
-      if (then === 'half-close') socket.end();
+      if (afterBody === 'close') setTimeout(done, 200);
+      if (afterBody === 'half-close') socket.end();
     });
   });
 }
@@ -322,7 +322,7 @@ describe('truncated and malformed multipart bodies', () => {
             key,
             body: body.subarray(0, fileData + 256 * 1024),
             declaredLength: body.length,
-            then: 'close',
+            afterBody: 'close',
           },
           false,
         );
@@ -337,7 +337,7 @@ describe('truncated and malformed multipart bodies', () => {
             key,
             body: body.subarray(0, fileData + 256 * 1024),
             declaredLength: body.length,
-            then: 'half-close',
+            afterBody: 'half-close',
           },
           false,
         );

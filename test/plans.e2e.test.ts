@@ -160,7 +160,7 @@ describe('plans, credits and privacy rules', () => {
     it('answers 429 with Retry-After past the plan rate, and RateLimit headers always', async () => {
       const key = await server.createKey('free');
       const statuses: number[] = [];
-      let last;
+      let last: Awaited<ReturnType<typeof getJson>> | undefined;
       for (let i = 0; i < 31; i++) {
         last = await getJson(`${server.url}/api/v1/credits`, key);
         statuses.push(last.status);

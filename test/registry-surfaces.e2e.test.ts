@@ -46,7 +46,7 @@ async function graphql(
   const body = new FormData();
   body.append('operations', JSON.stringify({ query, variables: { ...variables, files: files.map(() => null) } }));
   body.append('map', JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [`variables.files.${i}`]]))));
-  files.forEach((file, i) => body.append(String(i), blob(file), file.name));
+  for (const [i, file] of files.entries()) body.append(String(i), blob(file), file.name);
   return (await (
     await fetch(`${url}/graphql`, { method: 'POST', body, headers: authHeaders(key) })
   ).json()) as GraphQLBody;

@@ -77,7 +77,7 @@ async function graphqlMultipart(
   const form = new FormData();
   form.append('operations', JSON.stringify({ query, variables }));
   form.append('map', JSON.stringify(Object.fromEntries(uploads.map(([path], i) => [i, [`variables.${path}`]]))));
-  uploads.forEach(([, file], i) => form.append(String(i), blobOf(file), file.name));
+  for (const [i, [, file]] of uploads.entries()) form.append(String(i), blobOf(file), file.name);
   const res = await fetch(`${url}/graphql`, { method: 'POST', body: form, headers: authHeaders(key) });
   return { status: res.status, body: await res.json() };
 }
@@ -164,7 +164,9 @@ async function pdfWithPages(name: string, pages: number): Promise<TestFile> {
   return { name, data: Buffer.from(await pdf.save()) };
 }
 
-/** A one-page PDF with a bold heading and a line of text (the PDF -> Markdown engine reads the heading as `# heading`). */
+/**
+ * A one-page PDF with a bold heading and a line of text (the PDF -> Markdown engine reads the heading as `# heading`).
+ */
 async function pdfWith(name: string, heading: string, body: string): Promise<TestFile> {
   const doc = await PDFDocument.create();
   const page = doc.addPage([595, 842]);
@@ -300,13 +302,11 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
         const restDone = await waitForJob(server.url, key, restAccepted.jobId);
         const gqlDone = await graphqlWaitForJob(server.url, key, gqlAccepted.jobId);
-        let trpcDone: JobStatus;
-        do trpcDone = await trpc.jobs.get.query({ jobId: viaTrpc.jobId });
-        while (
-          trpcDone.status !== 'done' &&
-          trpcDone.status !== 'failed' &&
-          (await new Promise((r) => setTimeout(r, 100)), true)
-        );
+        let trpcDone = await trpc.jobs.get.query({ jobId: viaTrpc.jobId });
+        while (trpcDone.status !== 'done' && trpcDone.status !== 'failed') {
+          await new Promise((r) => setTimeout(r, 100));
+          trpcDone = await trpc.jobs.get.query({ jobId: viaTrpc.jobId });
+        }
 
         const link = expect.stringMatching(new RegExp(`^${server.url}/api/download/[A-Za-z0-9_-]{43}$`));
         expect(restDone).toEqual({ status: 'done', downloadUrl: link, expiresIn: 900 });
@@ -819,7 +819,8 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const { filename: _f, status: _s, ...restData } = trpcDone.rows[1]!;
       expect(second.data).toEqual(restData);
 
-      // Typed rows: the spec's fields on GraphQL's PdfToMarkdownRow, and the REST rows are exactly the declared row schema.
+      // Typed rows: the spec's fields on GraphQL's PdfToMarkdownRow, and the REST rows are exactly the declared row
+      // schema.
       expect(first).toMatchObject({
         __typename: 'PdfToMarkdownRow',
         pages: 1,

@@ -354,7 +354,8 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await finished();
     const cv = task.locator('table.cv');
     await expect.poll(() => cv.textContent(), SLOW).toContain('jane.doe@example.com');
-    // Values below 0.8 confidence are marked for review (here years of experience, inferred from dates; LinkedIn, absent).
+    // Values below 0.8 confidence are marked for review (here years of experience, inferred from dates; LinkedIn,
+    // absent).
     const lowConfidence = await cv.locator('tr.low-confidence th').allTextContents();
     expect(lowConfidence).toContain('Years of experience');
     expect(await cv.locator('tr', { hasText: 'Email' }).getAttribute('class')).toBeNull();
@@ -444,7 +445,8 @@ async function sampleCv(): Promise<Buffer> {
     ['Skills', 15, bold],
     ['TypeScript, Go, PostgreSQL, Kubernetes', 11, regular],
   ];
-  lines.forEach(([text, size, font], index) => page.drawText(text, { x: 60, y: 770 - index * 28, size, font }));
+  for (const [index, [text, size, font]] of lines.entries())
+    page.drawText(text, { x: 60, y: 770 - index * 28, size, font });
   return Buffer.from(await doc.save());
 }
 

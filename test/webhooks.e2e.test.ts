@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhook, WebhookVerificationError } from '../core/contract/webhooks.js';
+import { verifyWebhook, WebhookVerificationError } from '../core/webhooks/index.js';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import {
   ROOT,

@@ -41,7 +41,10 @@ declare module 'fastify' {
     principal?: Principal;
     /** Why there is no principal (an `in-band` route raises it itself). */
     authFailure?: ServiceError;
-    /** The request came with no credentials at all (no key, no live session): GraphQL may still answer it (sign-in, `me`). */
+    /**
+     * The request came with no credentials at all (no key, no live session): GraphQL may still answer it (sign-in,
+     * `me`).
+     */
     anonymous?: boolean;
   }
 }
@@ -79,7 +82,10 @@ export function setRateHeaders(reply: FastifyReply, rate: RateState): void {
     .header('RateLimit-Reset', rate.resetSeconds);
 }
 
-/** The principal of the request's session cookie (null without a live one), refusing an unsafe method without the CSRF token. */
+/**
+ * The principal of the request's session cookie (null without a live one), refusing an unsafe method without the CSRF
+ * token.
+ */
 async function sessionPrincipal(
   services: Services,
   request: FastifyRequest,

@@ -100,7 +100,10 @@ async function* readParts(raw: IncomingMessage, limits: MultipartLimits): AsyncG
     // a stream of ours instead, which only ever fails with the reader's verdict.
     stream.on('error', (error: Error) => fail(malformed(error.message)));
     if (failure) return void stream.resume();
-    if (!field) return void (stream.resume(), fail(malformed('a part has no name')));
+    if (!field) {
+      stream.resume();
+      return fail(malformed('a part has no name'));
+    }
     const body = new PassThrough();
     body.on('error', noop);
     open.add(body);

@@ -39,7 +39,9 @@ const envSchema = z
         .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
         .optional(),
     ),
-    /** S3-compatible object storage for blobs (required with POSTGRES_URL; with MONGODB_URL, used instead of GridFS). */
+    /**
+     * S3-compatible object storage for blobs (required with POSTGRES_URL; with MONGODB_URL, used instead of GridFS).
+     */
     S3_BUCKET: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(3).max(63).optional()),
     /** Unset for AWS; the URL of MinIO, Ceph, R2... otherwise. */
     S3_ENDPOINT: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
@@ -56,7 +58,10 @@ const envSchema = z
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
     /** Extra plugin modules (comma-separated paths or package names) loaded after the standard distribution. */
     PLUGINS: z.string().default(''),
-    /** Which plugins may load by the licences of what they link and run: any, no-strong-copyleft (no GPL/AGPL), permissive. */
+    /**
+     * Which plugins may load by the licences of what they link and run: any, no-strong-copyleft (no GPL/AGPL),
+     * permissive.
+     */
     PLUGIN_LICENSES: licensePolicySchema.default('any'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /**
@@ -111,7 +116,10 @@ const envSchema = z
      * headers would let any client choose its address.
      */
     TRUST_PROXY: z.string().default(''),
-    /** Warm LibreOffice listeners per process (default: the number of cores); 0 = none, every office conversion starts a cold soffice. */
+    /**
+     * Warm LibreOffice listeners per process (default: the number of cores); 0 = none, every office conversion starts a
+     * cold soffice.
+     */
     OFFICE_POOL_SIZE: z.preprocess(
       (value) => (value === '' ? undefined : value),
       z.coerce.number().int().min(0).max(64).optional(),
@@ -132,7 +140,10 @@ const envSchema = z
     ),
     /** The From header of mail; default "Transmute <no-reply@<PUBLIC_URL host>>". */
     MAIL_FROM: z.preprocess((value) => (value === '' ? undefined : value), z.string().max(320).optional()),
-    /** Bearer token GET /metrics requires (on PORT and METRICS_PORT). Unset: /metrics is open on METRICS_PORT, or to loopback only. */
+    /**
+     * Bearer token GET /metrics requires (on PORT and METRICS_PORT). Unset: /metrics is open on METRICS_PORT, or to
+     * loopback only.
+     */
     METRICS_TOKEN: z.preprocess(
       (value) => (value === '' ? undefined : value),
       z.string().min(16, 'must be at least 16 characters (e.g. openssl rand -hex 32)').optional(),
@@ -288,7 +299,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     } as Record<string, string>,
     /** The whisper.cpp model checked at start-up (WHISPER_MODEL); undefined = pocketsphinx, English only. */
     whisper,
-    /** Spec: uploads and outputs are deleted within 1 hour. The purge runs every minute, so files fall due a minute early. */
+    /**
+     * Spec: uploads and outputs are deleted within 1 hour. The purge runs every minute, so files fall due a minute
+     * early.
+     */
     retentionMs: 59 * 60_000,
     maxAttempts: 3,
   };

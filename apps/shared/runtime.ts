@@ -71,7 +71,10 @@ interface Adapters {
   closeBlobs?: () => void;
 }
 
-/** One SQLite file under DATA_DIR, shared by the store and the queue (and by every process on this machine); blobs on local disk. */
+/**
+ * One SQLite file under DATA_DIR, shared by the store and the queue (and by every process on this machine); blobs on
+ * local disk.
+ */
 async function embeddedAdapters(dataDir: string): Promise<Adapters> {
   await mkdir(dataDir, { recursive: true });
   const db = openSqliteDatabase(path.join(dataDir, 'transmute.db'));
@@ -82,7 +85,10 @@ async function embeddedAdapters(dataDir: string): Promise<Adapters> {
   };
 }
 
-/** MongoDB for state and the queue, GridFS (or the S3 bucket) for blobs, all on the store's one client (closed with the store). */
+/**
+ * MongoDB for state and the queue, GridFS (or the S3 bucket) for blobs, all on the store's one client (closed with the
+ * store).
+ */
 async function distributedAdapters(url: string, s3: Config['s3'], log: Logger): Promise<Adapters> {
   const store = await MongoStore.connect(url);
   const queueDispatch = await mongoDispatchChannel(store.db, log);

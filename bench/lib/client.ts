@@ -1,8 +1,13 @@
-/** The client side of the HTTP rows: accept -> done -> download, timed, polling as tightly as a latency-minded client would. */
+/**
+ * The client side of the HTTP rows: accept -> done -> download, timed, polling as tightly as a latency-minded client
+ * would.
+ */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authHeaders, submitConvert } from '../../test/helpers.js';
 
-/** Benchmark clients poll every 10 ms (the spec asks real clients for 1 to 2 s; here the poll would otherwise dominate). */
+/**
+ * Benchmark clients poll every 10 ms (the spec asks real clients for 1 to 2 s; here the poll would otherwise dominate).
+ */
 export const POLL_MS = 10;
 
 export interface ConvertTiming {

@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runPlugin } from '../../core/contract/testing.js';
+import { runPlugin } from '../../core/contract/testing/index.js';
 import { runProcess } from '../../core/engines/process.js';
 import { mediaPlugins } from '../../plugins/media/index.js';
 import { videoConvertPlugin } from '../../plugins/media/video-convert/index.js';

@@ -1,6 +1,6 @@
 import { MongoClient } from 'mongodb';
-import { dropDatabase, describeWithMongo, uniqueDatabaseName } from '../store/mongo/testing.js';
-import { blobStoreContractSuite } from './contract.js';
+import { dropDatabase, describeWithMongo, uniqueDatabaseName } from '../store/mongo/testing/server.js';
+import { blobStoreContractSuite } from './testing/suite.js';
 import { GridFsBlobStore } from './gridfs.js';
 
 describeWithMongo('GridFsBlobStore', (url) => {

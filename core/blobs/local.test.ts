@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { blobStoreContractSuite } from './contract.js';
+import { blobStoreContractSuite } from './testing/suite.js';
 import { LocalBlobStore } from './local.js';
 
 blobStoreContractSuite('LocalBlobStore', async () => {

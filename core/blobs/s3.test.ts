@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Server, type S3TestServer } from '../../test/servers/s3.js';
-import { blobStoreContractSuite } from './contract.js';
+import { blobStoreContractSuite } from './testing/suite.js';
 import { S3BlobStore } from './s3.js';
 
 let server: S3TestServer;
@@ -18,7 +18,9 @@ blobStoreContractSuite('S3BlobStore', async () => {
 describe('S3BlobStore: large files', () => {
   const MiB = 1024 * 1024;
 
-  /** `total` bytes in 1 MiB chunks, made as they are read (nothing held), each chunk's bytes a function of its index. */
+  /**
+   * `total` bytes in 1 MiB chunks, made as they are read (nothing held), each chunk's bytes a function of its index.
+   */
   function generated(total: number): Readable {
     let sent = 0;
     return new Readable({

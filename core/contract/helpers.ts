@@ -4,7 +4,7 @@
  * and a large one the time it needs).
  */
 import { MB } from '../../schema/index.js';
-import type { PluginInput } from './index.js';
+import type { PluginInput } from './types.js';
 
 /**
  * The one input of a single-file run. The registry enforces the count (limits.inputs), so

@@ -4,8 +4,10 @@
  */
 import type { z } from 'zod';
 import type { FormatCategory, FormatId, PlanId, ToolReport } from '../../schema/index.js';
+import type { PluginInput } from './types.js';
 
 export { scaledTimeout, singleInput, totalBytes, type ScaledTimeout } from './helpers.js';
+export type { PluginInput } from './types.js';
 
 export type PluginKind = 'convert' | 'tool' | 'extract';
 
@@ -22,15 +24,6 @@ export interface EngineRequirement {
 
 export function debianPackages(engine: EngineRequirement): string[] {
   return typeof engine.debian === 'string' ? [engine.debian] : [...engine.debian];
-}
-
-export interface PluginInput {
-  /** Absolute path of the input file, inside or beside the work dir; read-only. */
-  path: string;
-  format: FormatId;
-  /** The client's file name (sanitised); useful for output names inside archives. */
-  filename: string;
-  bytes: number;
 }
 
 export interface Logger {
@@ -128,7 +121,9 @@ export interface FormatDeclaration {
   extension?: string;
   /** A text format (no magic bytes): file-type detections of it count as text. */
   text?: boolean;
-  /** Credit class base (1, 3 or 10); default by category as the spec's table (image 1; video, PDF, office 10; others 3). */
+  /**
+   * Credit class base (1, 3 or 10); default by category as the spec's table (image 1; video, PDF, office 10; others 3).
+   */
   creditBase?: 1 | 3 | 10;
   /** Whether the first bytes of a file (up to 64 KiB) are genuinely this format. Decides alone. */
   sniff(head: Buffer): boolean;

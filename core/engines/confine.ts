@@ -26,7 +26,7 @@
  */
 import { spawn } from 'node:child_process';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -119,7 +119,7 @@ const KEPT_ENV = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TZ)$/;
 function systemBinds(): string[] {
   const args: string[] = [];
   for (const dir of SYSTEM_DIRS) {
-    let stat;
+    let stat: Stats;
     try {
       stat = lstatSync(dir);
     } catch {

@@ -4,7 +4,7 @@ import { PluginError } from '../contract/index.js';
 import { GHOSTSCRIPT, pdfWrite } from './ghostscript.js';
 import { runProcess } from './process.js';
 import { openPdf } from './qpdf.js';
-import { rejectionOf, useEngineTestFiles } from './test-files.js';
+import { rejectionOf, useEngineTestFiles } from './testing/files.js';
 
 const files = useEngineTestFiles();
 

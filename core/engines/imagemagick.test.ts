@@ -2,10 +2,10 @@ import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
-import { bmpVariants, toRgba } from './bmp.fixture.js';
+import { bmpVariants, toRgba } from './testing/bmp.js';
 import { IMAGEMAGICK, bmpDimensions, decodeToRaw, magickOptions, parsePam } from './imagemagick.js';
 import { type EngineError, runProcess } from './process.js';
-import { rejectionOf, useEngineTestFiles } from './test-files.js';
+import { rejectionOf, useEngineTestFiles } from './testing/files.js';
 
 const files = useEngineTestFiles();
 const SUMMARY = 'The file is not a readable BMP image';

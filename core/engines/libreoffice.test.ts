@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import { SOFFICE, convertDocument, libreOfficeFailure } from './libreoffice.js';
 import { EngineError } from './process.js';
-import { rejectionOf, useEngineTestFiles } from './test-files.js';
+import { rejectionOf, useEngineTestFiles } from './testing/files.js';
 
 const files = useEngineTestFiles();
 

@@ -5,7 +5,7 @@ import { PluginError } from '../contract/index.js';
 import { OCRMYPDF, ocrPdf } from './ocrmypdf.js';
 import { EngineError, runProcess } from './process.js';
 import { ENCRYPTED_PDF_MESSAGE, UNREADABLE_PDF_MESSAGE } from './qpdf.js';
-import { PAGE_TEXTS, rejectionOf, useEngineTestFiles } from './test-files.js';
+import { PAGE_TEXTS, rejectionOf, useEngineTestFiles } from './testing/files.js';
 
 const files = useEngineTestFiles();
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import { PANDOC, pandocConvert } from './pandoc.js';
-import { rejectionOf, useEngineTestFiles } from './test-files.js';
+import { rejectionOf, useEngineTestFiles } from './testing/files.js';
 
 const files = useEngineTestFiles();
 

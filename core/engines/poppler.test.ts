@@ -14,7 +14,7 @@ import {
 } from './poppler.js';
 import { EngineError } from './process.js';
 import { ENCRYPTED_PDF_MESSAGE } from './qpdf.js';
-import { PAGE_TEXTS, rejectionOf, useEngineTestFiles } from './test-files.js';
+import { PAGE_TEXTS, rejectionOf, useEngineTestFiles } from './testing/files.js';
 
 const files = useEngineTestFiles();
 

@@ -12,7 +12,7 @@ import {
   qpdfFailure,
   runQpdf,
 } from './qpdf.js';
-import { PASSWORD, rejectionOf, useEngineTestFiles } from './test-files.js';
+import { PASSWORD, rejectionOf, useEngineTestFiles } from './testing/files.js';
 
 const files = useEngineTestFiles();
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import { EngineError } from './process.js';
 import { TESSERACT, TESSERACT_ALL_LANGUAGES, ocrLanguageOption, recognizeText } from './tesseract.js';
-import { PHOTO_TEXT, rejectionOf, useEngineTestFiles } from './test-files.js';
+import { PHOTO_TEXT, rejectionOf, useEngineTestFiles } from './testing/files.js';
 
 const files = useEngineTestFiles();
 

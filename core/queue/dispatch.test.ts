@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import type { Logger } from '../contract/index.js';
-import { measureDispatch } from './dispatch.fixture.js';
+import { measureDispatch } from './testing/dispatch.js';
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 

@@ -36,7 +36,9 @@ const WEBHOOK_LOCK_MS = 30_000;
 /** After interrupting running jobs at the end of the grace period, how long they get to hand their job back. */
 const HAND_BACK_MS = 5_000;
 const SETTLE_POLL_MS = 25;
-/** Another process inserted the same entry at the same moment: MongoDB's duplicate key, PostgreSQL's unique_violation. */
+/**
+ * Another process inserted the same entry at the same moment: MongoDB's duplicate key, PostgreSQL's unique_violation.
+ */
 const isDuplicateEntry = (err: unknown) =>
   [11000, '23505'].includes((err as { code?: number | string }).code as number | string);
 const REFILL_DELAY_MS = 10;
@@ -326,7 +328,7 @@ export class Queue implements JobQueue, WebhookQueue {
       if (this.options.backend.ownsConnection) await this.options.backend.disconnect();
     }
     if (await this.allSettled(graceMs)) return;
-    this.running.forEach((controller) => controller.abort());
+    for (const controller of this.running.values()) controller.abort();
     if (!(await this.allSettled(HAND_BACK_MS))) {
       this.options.log.warn('jobs still running at exit; they run again once their lock expires', {
         jobs: this.running.size,

@@ -46,8 +46,13 @@ export interface WebhookQueue {
 
 /** What the queue's workers call for webhook deliveries (core/services/webhooks.ts). */
 export interface WebhookDeliveryPort {
-  /** One attempt; resolves to when the next is due, or null when the delivery is finished (delivered, failed or gone). */
+  /**
+   * One attempt; resolves to when the next is due, or null when the delivery is finished (delivered, failed or gone).
+   */
   deliver(deliveryId: string): Promise<Date | null>;
-  /** Pending deliveries (recovery, every minute): each must have a live queue entry. Records first any event a crash left unrecorded. */
+  /**
+   * Pending deliveries (recovery, every minute): each must have a live queue entry. Records first any event a crash
+   * left unrecorded.
+   */
   pending(): Promise<Array<{ id: string; nextAttemptAt: Date | null }>>;
 }

@@ -164,7 +164,8 @@ export class Registry {
     for (const [key, plugin] of this.conversions) {
       if (this.missingEngines(plugin).length) continue;
       const [from, to] = key.split('>') as [FormatId, FormatId];
-      (table[from] ??= []).push(to);
+      table[from] ??= [];
+      table[from].push(to);
     }
     for (const list of Object.values(table)) list.sort();
     return table;

@@ -28,7 +28,9 @@ export class InProcessJobs implements LocalJobs {
   /** Give running jobs `graceMs` to finish, then interrupt them. */
   async stop(graceMs: number): Promise<void> {
     const all = () => Promise.all([...this.running.values()].map((r) => r.done));
-    const timer = setTimeout(() => this.running.forEach((r) => r.controller.abort()), graceMs);
+    const timer = setTimeout(() => {
+      for (const run of this.running.values()) run.controller.abort();
+    }, graceMs);
     await all();
     clearTimeout(timer);
   }

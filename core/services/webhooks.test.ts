@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../contract/index.js';
-import { signWebhook, verifyWebhook } from '../contract/webhooks.js';
+import { signWebhook, verifyWebhook } from '../webhooks/index.js';
 import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
 import { metricsRegistry } from '../telemetry/metrics.js';
 import type { Account } from '../store/types.js';

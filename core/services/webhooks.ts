@@ -9,7 +9,7 @@
  *   `{type, timestamp, data}` where `data` is what the poll endpoint answers at the time of the
  *   attempt (download links are derived, never stored; extraction rows are never copied past
  *   their 1-hour life).
- * - Signing: Standard Webhooks (core/contract/webhooks.ts). The `webhook-id` is the delivery's
+ * - Signing: Standard Webhooks (core/webhooks/index.ts). The `webhook-id` is the delivery's
  *   id: the same on every retry.
  * - Delivery: one record per event and target (the store's unique key), attempted by queue
  *   jobs (one entry per delivery, rescheduled for each retry, so restarts and several workers are
@@ -39,7 +39,7 @@ import {
   type WebhookTestResult,
 } from '../../schema/index.js';
 import type { Logger } from '../contract/index.js';
-import { WEBHOOK_SECRET_PREFIX, signWebhook } from '../contract/webhooks.js';
+import { WEBHOOK_SECRET_PREFIX, signWebhook } from '../webhooks/index.js';
 import type { WebhookDeliveryPort, WebhookQueue } from '../queue/types.js';
 import { recordWebhookDelivery } from '../telemetry/metrics.js';
 import type {

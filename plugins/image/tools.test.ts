@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Plugin } from '../../core/contract/index.js';
 import { parseOptions } from '../../core/contract/options.js';
-import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin, type TestRun } from '../../core/contract/testing/index.js';
 import { commandExists, runProcess } from '../../core/engines/process.js';
 import { cleanMetadataPlugin } from './clean-metadata/index.js';
 import { compressPlugin } from './compress/index.js';

@@ -1,7 +1,7 @@
 /** The family as a whole: it registers cleanly, and bad input fails fast with a useful PluginError. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError, type Plugin } from '../../core/contract/index.js';
-import { runPlugin } from '../../core/contract/testing.js';
+import { runPlugin } from '../../core/contract/testing/index.js';
 import { Registry } from '../../core/registry/index.js';
 import type { FormatId } from '../../schema/index.js';
 import { audioConvertPlugin } from './audio-convert/index.js';

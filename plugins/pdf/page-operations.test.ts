@@ -1,6 +1,6 @@
 /** What the page operations refuse: missing pages, every page deleted, bad options, bad merges. */
 import { describe, expect, it } from 'vitest';
-import { runPlugin } from '../../core/contract/testing.js';
+import { runPlugin } from '../../core/contract/testing/index.js';
 import { mergePdfPlugin } from './merge-pdf/index.js';
 import { deletePagesPlugin } from './delete-pages/index.js';
 import { extractPagesPlugin } from './extract-pages/index.js';

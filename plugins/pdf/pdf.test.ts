@@ -3,7 +3,7 @@
  * content ops refuse.
  */
 import { describe, expect, it } from 'vitest';
-import { runPlugin } from '../../core/contract/testing.js';
+import { runPlugin } from '../../core/contract/testing/index.js';
 import { extractImagesPlugin } from './extract-images/index.js';
 import { pdfPlugins } from './index.js';
 import { pdfTestFixtures } from './testing/fixtures.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFileResult } from '../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin } from '../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin } from '../../core/contract/testing/index.js';
 import { closeChromiumPool } from '../../core/engines/chromium.js';
 import { runProcess } from '../../core/engines/process.js';
 import { htmlToPdfPlugin } from './html-to-pdf/index.js';

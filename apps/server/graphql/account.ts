@@ -51,8 +51,6 @@ function withStatus<T>(run: () => Promise<T>): Promise<T> {
   });
 }
 
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
-
 export function addAccount(
   builder: Builder,
   CreditsRef: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, Credits>,

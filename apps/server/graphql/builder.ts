@@ -4,46 +4,18 @@
  * root fields to a builder, and schema.ts assembles them.
  */
 import SchemaBuilder from '@pothos/core';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLUpload, type FileUpload } from 'graphql-upload-ts';
-import type { Principal, Services } from '../../../core/services/index.js';
-import type { CookiePolicy } from '../session-cookies.js';
+import { GraphQLUpload } from 'graphql-upload-ts';
 import { addDateTimeScalar, addJsonScalar } from './json.js';
+import type { Builder, SchemaTypes } from './types.js';
 
-export interface GraphQLContext {
-  services: Services;
-  /**
-   * The caller (API key or browser session). Reading it on a request without credentials raises
-   * UNAUTHENTICATED with HTTP 401, as before sessions: only the fields that allow anonymous
-   * callers (me, signUp, signIn, verifyEmail, formats...) read `viewer` instead.
-   */
-  principal: Principal;
-  /** The caller, or null on a request without credentials. */
-  viewer: Principal | null;
-  /** The HTTP exchange, for the fields that set or clear the session cookies. */
-  http: { request: FastifyRequest; reply: FastifyReply; cookies: CookiePolicy };
-  /** Aborted when the client goes away (ends subscriptions). */
-  signal: AbortSignal;
-}
-
-export interface SchemaTypes {
-  Context: GraphQLContext;
-  // Object fields are non-null unless marked; root fields are nullable so one failing field does not null the whole answer.
-  DefaultFieldNullability: false;
-  Scalars: {
-    JSON: { Input: unknown; Output: unknown };
-    Upload: { Input: Promise<FileUpload>; Output: never };
-    DateTime: { Input: Date; Output: Date | string };
-  };
-}
-
-export type Builder = PothosSchemaTypes.SchemaBuilder<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>>;
+export type { Builder, GraphQLContext, SchemaTypes } from './types.js';
 
 export function createBuilder(): Builder {
   const builder = new SchemaBuilder<SchemaTypes>({ defaultFieldNullability: false });
   builder.addScalarType('Upload', GraphQLUpload, {
     description:
-      'A file sent by the GraphQL multipart request spec (https://github.com/jaydenseric/graphql-multipart-request-spec).',
+      'A file sent by the GraphQL multipart request spec ' +
+      '(https://github.com/jaydenseric/graphql-multipart-request-spec).',
   });
   addJsonScalar(builder);
   addDateTimeScalar(builder);

@@ -17,7 +17,6 @@ import { addRowTypes } from './extraction-rows.js';
 import { stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 
-type ExtractionRow = ExtractionPoll['rows'][number];
 /** A poll with the tool it was asked for: the tool decides the rows' types. */
 interface ToolPoll {
   tool: string;

@@ -1,7 +1,8 @@
 /** Job: the accepted job and its status, with `job`, `convert`, `mergePdf` and `jobUpdated`. */
-import type { AcceptedJob, JobStatus, ToolReport } from '../../../schema/index.js';
+import type { JobStatus, ToolReport } from '../../../schema/index.js';
 import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
+import type { JobView } from './types.js';
 import { decodeConvertOptions, type OptionInputs } from './option-inputs.js';
 import { stageUpload, stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
@@ -15,8 +16,6 @@ const JOB_STATES = {
   done: 'Finished: downloadUrl is set.',
   failed: 'Not converted: error says why (the credits are refunded).',
 } as const;
-
-export type JobView = { jobId: string } & (Omit<AcceptedJob, 'statusUrl'> | JobStatus);
 
 export function addJob(builder: Builder, optionInputs: OptionInputs) {
   const JobState = builder.enumType('JobState', {

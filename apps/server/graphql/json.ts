@@ -1,6 +1,6 @@
 /** The JSON and DateTime scalars. The JSON scalar: any JSON value, for JSON Schemas and open-ended values. */
 import { GraphQLError, Kind, valueFromASTUntyped } from 'graphql';
-import type { Builder } from './builder.js';
+import type { Builder } from './types.js';
 
 export function addJsonScalar(builder: Builder) {
   builder.scalarType('JSON', {

@@ -1,7 +1,7 @@
 /** createPipeline (issue 27): POST /api/v1/pipelines over GraphQL, answered with the Job type. */
 import type { ObjectRef } from '@pothos/core';
 import type { Builder, SchemaTypes } from './builder.js';
-import type { JobView } from './job.js';
+import type { JobView } from './types.js';
 import { stageUpload } from './uploads.js';
 
 export function addPipeline(

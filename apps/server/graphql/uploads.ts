@@ -235,7 +235,7 @@ export function useUploads(services: Services, tmpDir: string): Plugin<object, S
 async function* uploadParts(files: Array<Promise<FileUpload>>, field: string): AsyncGenerator<FormPart> {
   for (const pending of files) {
     const file = await pending;
-    let stream;
+    let stream: ReturnType<FileUpload['createReadStream']>;
     try {
       stream = file.createReadStream();
     } catch {

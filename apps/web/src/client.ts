@@ -6,7 +6,7 @@
  * The session is an HttpOnly cookie the browser sends by itself; every POST also echoes the
  * readable CSRF cookie in X-CSRF-Token (double-submit), which a cross-site page cannot read.
  */
-import { print } from 'graphql';
+import { type DocumentNode, print } from 'graphql';
 import type { TadaDocumentNode } from 'gql.tada';
 
 const ENDPOINT = '/graphql';
@@ -64,10 +64,13 @@ function unwrap<T>(status: number, text: string): T {
 }
 
 const printed = new WeakMap<object, string>();
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any document, its types are not read here
-function queryText(document: TadaDocumentNode<any, any>): string {
+/** Any document: its result and variable types are not read here. */
+function queryText(document: DocumentNode): string {
   let text = printed.get(document);
-  if (!text) printed.set(document, (text = print(document)));
+  if (!text) {
+    text = print(document);
+    printed.set(document, text);
+  }
   return text;
 }
 
@@ -109,7 +112,7 @@ export function upload<Result, Variables extends Record<string, unknown>>(
     'map',
     JSON.stringify(Object.fromEntries(files.map(({ path }, index) => [String(index), [`variables.${path}`]]))),
   );
-  files.forEach(({ file }, index) => form.append(String(index), file, file.name));
+  for (const [index, { file }] of files.entries()) form.append(String(index), file, file.name);
 
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();

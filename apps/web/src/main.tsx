@@ -1,4 +1,4 @@
-import { render } from 'preact';
+import { type JSX, render } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, request } from './client.ts';
 import { errorText } from './format.ts';
@@ -64,7 +64,7 @@ function App() {
     }
   };
 
-  let content;
+  let content: JSX.Element;
   if (!loaded) content = <p aria-live="polite">Loading…</p>;
   else if (page === '/signin' || page === '/signup')
     content = <AuthPage mode={page === '/signup' ? 'signUp' : 'signIn'} />;

@@ -5,7 +5,10 @@ export const LANGS: readonly Lang[] = ['en', 'de', 'fr', 'es', 'nl', 'it', 'pt']
 
 /** The file the client uploads. `scan` is a PDF of page images with no text layer. */
 export type Format = 'pdf' | 'docx' | 'doc' | 'scan';
-/** single column; sidebar as a table's first column; sidebar in a page-anchored frame; contact details only in a text box. */
+/**
+ * single column; sidebar as a table's first column; sidebar in a page-anchored frame; contact details only in a text
+ * box.
+ */
 export type Layout = 'single' | 'table' | 'frame' | 'textbox';
 
 export interface Month {

@@ -204,7 +204,7 @@ const page = (body: string, lang: Lang) =>
   `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><title>CV</title>${STYLE}</head><body>${body}</body></html>`;
 const bullets = (items: string[]) =>
   items.length ? `<ul>${items.map((b) => `<li>${esc(b)}</li>`).join('')}</ul>` : '';
-const educationRows = (p: Person, v: LocaleVocab) =>
+const educationRows = (p: Person) =>
   p.education
     .map((e) => `<p><b>${esc(e.degree)}</b>, ${esc(e.school)}<br>${e.start.year} – ${e.end.year}</p>`)
     .join('');
@@ -251,7 +251,7 @@ function us(p: Person, v: LocaleVocab): string {
     `<h1 align="center">${esc(p.name.toUpperCase())}</h1><p align="center">${esc(location(p.home))} · ${esc(contactLine(p))}</p>
     <h2>${esc(p.words.profile.toUpperCase())}</h2><p>${esc(p.headline)}.</p>
     <h2>${esc(p.words.experience.toUpperCase())}</h2>${jobs}
-    <h2>${esc(p.words.education.toUpperCase())}</h2>${educationRows(p, v)}
+    <h2>${esc(p.words.education.toUpperCase())}</h2>${educationRows(p)}
     <h2>${esc(p.words.skills.toUpperCase())}</h2><p>${esc(p.skills.join(' • '))}</p>`,
     p.lang,
   );
@@ -291,7 +291,7 @@ function twopage(p: Person, v: LocaleVocab): string {
   const filler = `<p>${esc(v.bullets.join('. '))}.</p>`.repeat(3);
   return page(
     `<table width="100%" cellpadding="6"><tr>${side}<td><h2>${esc(p.words.profile)}</h2>${filler}
-    <h2>${esc(p.words.experience)}</h2>${jobs}<h2>${esc(p.words.education)}</h2>${educationRows(p, v)}<p class="small">${esc(v.words.references)}</p></td></tr></table>`,
+    <h2>${esc(p.words.experience)}</h2>${jobs}<h2>${esc(p.words.education)}</h2>${educationRows(p)}<p class="small">${esc(v.words.references)}</p></td></tr></table>`,
     p.lang,
   );
 }
@@ -309,7 +309,7 @@ function functional(p: Person, v: LocaleVocab): string {
     <h2>${esc(v.words.summary)}</h2>${bullets(v.bullets.slice(0, 3))}
     <h2>${esc(p.words.skills)}</h2>${groups.map((g) => `<p>${esc(g.join(', '))}</p>`).join('')}
     <h2>${esc(p.words.experience)}</h2>${lines}
-    <h2>${esc(p.words.education)}</h2>${educationRows(p, v)}
+    <h2>${esc(p.words.education)}</h2>${educationRows(p)}
     <h2>${esc(v.words.languages)}</h2><p>${esc(p.spoken.join(' · '))}</p>`,
     p.lang,
   );

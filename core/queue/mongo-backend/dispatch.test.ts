@@ -7,7 +7,7 @@
 import type { Db } from 'mongodb';
 import { expect, it } from 'vitest';
 import type { Logger } from '../../contract/index.js';
-import { measureDispatch } from '../dispatch.fixture.js';
+import { measureDispatch } from '../testing/dispatch.js';
 import { ChangeStreamDispatch, mongoDispatchChannel, supportsChangeStreams } from './index.js';
 
 const warnings: string[] = [];

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { MongoClient } from 'mongodb';
-import { describeWithMongo } from '../../store/mongo/testing.js';
-import { backendConformanceSuite } from '../sqlite-backend/conformance.js';
+import { describeWithMongo } from '../../store/mongo/testing/server.js';
+import { backendConformanceSuite } from '../testing/suite.js';
 
-const workerEntry = fileURLToPath(new URL('./mongo-worker.fixture.ts', import.meta.url));
+const workerEntry = fileURLToPath(new URL('./testing/worker.ts', import.meta.url));
 
 describeWithMongo('MongoBackend (Agenda)', (url) => {
   // Each run gets its own collection in the URL's database; every backend opens its own connection.

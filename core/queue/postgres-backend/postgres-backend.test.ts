@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresTestServer } from '../../../test/servers/postgres.js';
 import type { Logger } from '../../contract/index.js';
 import { PostgresStore } from '../../store/postgres/index.js';
-import { DISPATCH_POLL_MS as POLL_MS } from '../dispatch.fixture.js';
+import { DISPATCH_POLL_MS as POLL_MS } from '../testing/dispatch.js';
 import { Queue } from '../index.js';
-import { backendConformanceSuite } from '../sqlite-backend/conformance.js';
+import { backendConformanceSuite } from '../testing/suite.js';
 import { createPostgresQueueBackend, postgresDispatchChannel, prepareQueueSchema, queueBackendOn } from './index.js';
 
-const workerEntry = fileURLToPath(new URL('./postgres-worker.fixture.ts', import.meta.url));
+const workerEntry = fileURLToPath(new URL('./testing/worker.ts', import.meta.url));
 
 /**
  * Where @agendajs/postgres-backend, used as published, differs from the suite (written against the

@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { Agenda } from 'agenda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backendConformanceSuite } from './conformance.js';
+import { backendConformanceSuite } from '../testing/suite.js';
 import { SqliteBackend } from './index.js';
 
-const workerEntry = fileURLToPath(new URL('./sqlite-worker.fixture.ts', import.meta.url));
+const workerEntry = fileURLToPath(new URL('./testing/worker.ts', import.meta.url));
 
 function temporaryDirectory(): string {
   return mkdtempSync(path.join(tmpdir(), 'transmute-sqlite-backend-'));

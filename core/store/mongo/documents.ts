@@ -16,5 +16,8 @@ export async function retryOnDuplicateKey<T>(write: () => Promise<T>): Promise<T
   }
 }
 
-/** Options and reports are JSON on the wire; storing them as JSON keeps both adapters alike (no undefined, no class instances). */
+/**
+ * Options and reports are JSON on the wire; storing them as JSON keeps both adapters alike (no undefined, no class
+ * instances).
+ */
 export const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -19,6 +19,7 @@ export const LEGACY_PLAIN_TOKEN_INDEX = 'download_tokens_due';
 /** The aggregates' repositories are merged in by the constructor (declaration merging types them). */
 export interface MongoStore extends AccountsStore, JobsStore, CreditsStore, LinksStore, WebhooksStore {}
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: a mixin, every method assigned by the constructor
 export class MongoStore implements Store {
   /**
    * Connects and creates the indexes. The database is the one named in the URL

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeContractSuite } from '../contract.js';
+import { storeContractSuite } from '../testing/suite.js';
 import { LEGACY_PLAIN_TOKEN_INDEX, MongoStore } from './index.js';
 import { COLLECTIONS, type AccountDoc, type BatchDoc, type JobDoc } from './schema.js';
-import { describeWithMongo, dropDatabase, uniqueDatabaseName } from './testing.js';
+import { describeWithMongo, dropDatabase, uniqueDatabaseName } from './testing/server.js';
 
 describeWithMongo('MongoStore', (url) => {
   storeContractSuite('MongoStore', async () => {

@@ -77,7 +77,10 @@ export interface KeyRepo {
   revokeByHash(hash: string, at: Date): Promise<boolean>;
   /** Revoke one key of one account; false when the account has no active key with that id. */
   revokeById(accountId: string, id: string, at: Date): Promise<boolean>;
-  /** Record a use; only writes when the last recorded use is before `staleBefore` (one write a minute, not one a request). */
+  /**
+   * Record a use; only writes when the last recorded use is before `staleBefore` (one write a minute, not one a
+   * request).
+   */
   markUsed(id: string, at: Date, staleBefore: Date): Promise<void>;
 }
 

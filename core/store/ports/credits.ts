@@ -1,4 +1,6 @@
-/** Credits: usage per period, free trials and request-rate windows: the records and repository ports of this aggregate. */
+/**
+ * Credits: usage per period, free trials and request-rate windows: the records and repository ports of this aggregate.
+ */
 
 export interface UsageRecord {
   accountId: string;

@@ -1,4 +1,7 @@
-/** Webhooks: endpoints, account secrets, deliveries, attempt logs and override targets: the records and repository ports of this aggregate. */
+/**
+ * Webhooks: endpoints, account secrets, deliveries, attempt logs and override targets: the records and repository ports
+ * of this aggregate.
+ */
 import type { WebhookEventType } from '../../../schema/index.js';
 
 export type { WebhookEventType };

@@ -42,7 +42,8 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
     // Held until COMMIT: a second process starting now waits here, then finds nothing to do.
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+      'CREATE TABLE IF NOT EXISTS schema_migrations ' +
+        '(version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
     );
     const done = new Set(
       (await client.query('SELECT version FROM schema_migrations')).rows.map((r: { version: number }) => r.version),
@@ -62,6 +63,7 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
 /** The aggregates' repositories are merged in by the constructor (declaration merging types them). */
 export interface PostgresStore extends AccountsStore, JobsStore, CreditsStore, LinksStore, WebhooksStore {}
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: a mixin, every method assigned by the constructor
 export class PostgresStore implements Store {
   /** Connects, migrates, and returns the store; the pool is the store's own (close() ends it). */
   static async connect(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresTestServer } from '../../../test/servers/postgres.js';
-import { storeContractSuite } from '../contract.js';
+import { storeContractSuite } from '../testing/suite.js';
 import { MIGRATIONS } from './migrations.js';
 import { PostgresStore } from './index.js';
 
@@ -55,7 +55,7 @@ describe('PostgresStore credits across processes', () => {
           createdAt: new Date(),
         });
         // Two processes, 25 charges of 3 each at once, against an allowance of 100: exactly 33 fit.
-        const child = path.join(import.meta.dirname, 'charge.fixture.ts');
+        const child = path.join(import.meta.dirname, 'testing/charge.ts');
         const runs = await Promise.all(
           [0, 1].map(
             () =>

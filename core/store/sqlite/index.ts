@@ -66,6 +66,7 @@ function migrate(db: Database.Database): void {
 /** The aggregates' repositories are merged in by the constructor (declaration merging types them). */
 export interface SqliteStore extends AccountsStore, JobsStore, CreditsStore, LinksStore, WebhooksStore {}
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: a mixin, every method assigned by the constructor
 export class SqliteStore implements Store {
   constructor(readonly db: Database.Database) {
     Object.assign(this, sqliteAccounts(db), sqliteJobs(db), sqliteCredits(db), sqliteLinks(db), sqliteWebhooks(db));

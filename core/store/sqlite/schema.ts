@@ -182,7 +182,10 @@ CREATE TABLE webhook_targets (
 );
 `;
 
-/** Version 4: jobs by completion time, for the webhook sweep (an event a crash left unrecorded is recorded a minute later). */
+/**
+ * Version 4: jobs by completion time, for the webhook sweep (an event a crash left unrecorded is recorded a minute
+ * later).
+ */
 export const JOBS_FINISHED_INDEX = `
 CREATE INDEX jobs_finished ON jobs (completed_at) WHERE completed_at IS NOT NULL;
 `;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { storeContractSuite } from '../contract.js';
+import { storeContractSuite } from '../testing/suite.js';
 import { SqliteStore, openSqliteDatabase } from './index.js';
 import { SCHEMA } from './schema.js';
 

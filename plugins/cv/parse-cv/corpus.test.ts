@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isFileResult } from '../../../core/contract/index.js';
-import { runPlugin } from '../../../core/contract/testing.js';
+import { runPlugin } from '../../../core/contract/testing/index.js';
 import { parseCvPlugin } from './index.js';
 
 const FILES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../bench/cv/corpus/files');

@@ -1,7 +1,7 @@
 /** parse-cv end to end: real files through pdftotext, tesseract, the DOCX reader and LibreOffice. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFileResult, PluginError } from '../../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing/index.js';
 import { CV_FIELDS, type CvRow } from '../shared/parse.js';
 import { CvFixtures, FULL_CV_ROW, SCANNED_CV_ROW } from '../testing/fixtures.js';
 import { parseCvPlugin } from './index.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isFileResult, type FileResult } from '../../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing/index.js';
 import type { FormatId } from '../../../schema/index.js';
 import { dataConvertPlugin } from './index.js';
 import { parseCsv } from '../shared/csv.js';

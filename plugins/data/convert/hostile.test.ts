@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PluginError, type FileResult } from '../../../core/contract/index.js';
-import { runPlugin } from '../../../core/contract/testing.js';
+import { runPlugin } from '../../../core/contract/testing/index.js';
 import type { FormatId } from '../../../schema/index.js';
 import { csvWide, jsonDeepArrays, xlsxRowBomb } from '../../../test/fixtures/hostile.js';
 import { dataConvertPlugin } from './index.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { FileResult } from '../../../core/contract/index.js';
-import { pluginConformanceSuite } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite } from '../../../core/contract/testing/index.js';
 import { parseCsv } from '../shared/csv.js';
 import { LATIN1_CSV, writeFixtures } from '../testing/fixtures.js';
 import { repairCsvPlugin } from './index.js';

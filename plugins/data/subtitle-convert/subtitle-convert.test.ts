@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { PluginError, type FileResult } from '../../../core/contract/index.js';
-import { pluginConformanceSuite } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite } from '../../../core/contract/testing/index.js';
 import { SAMPLE_SRT, SAMPLE_VTT, writeFixtures } from '../testing/fixtures.js';
 import { subtitleConvertPlugin } from './index.js';
 import { parseSrt, parseVtt, writeSrt, writeVtt } from './subtitles.js';

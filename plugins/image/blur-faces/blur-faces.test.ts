@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing/index.js';
 import { ensureDebianPhotos, lfwGrid, lfwSubset, DEBIAN_PHOTOS } from '../../../test/fixtures/debian-photos.js';
 import { detectFaces } from '../shared/blazeface.js';
 import { blurFacesPlugin } from './index.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError } from '../../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing/index.js';
 import { Registry } from '../../../core/registry/index.js';
 import { imageConvertPlugin } from './index.js';
 import { describeImage, imageFixtures, near, outputOf, pixelAt } from '../testing/fixtures.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admittedBy } from '../../../core/contract/licenses.js';
-import { runPlugin } from '../../../core/contract/testing.js';
+import { runPlugin } from '../../../core/contract/testing/index.js';
 import { ensureDebianPhotos } from '../../../test/fixtures/debian-photos.js';
 import { makeComposite, matteScores } from '../../../test/fixtures/remove-bg.js';
 import { removeBgPlugin } from './index.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPlugin } from '../../../core/contract/testing.js';
+import { runPlugin } from '../../../core/contract/testing/index.js';
 import { imageConvertPlugin } from '../convert/index.js';
 import { decodeHeif } from './heif.js';
 import { imageToPdfPlugin } from '../to-pdf/index.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { pluginConformanceSuite, type TestRun } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, type TestRun } from '../../../core/contract/testing/index.js';
 import { imageToIcoPlugin } from './index.js';
 import { imageFixtures, outputOf } from '../testing/fixtures.js';
 

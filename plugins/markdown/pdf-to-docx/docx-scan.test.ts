@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { isFileResult } from '../../../core/contract/index.js';
-import { runPlugin } from '../../../core/contract/testing.js';
+import { runPlugin } from '../../../core/contract/testing/index.js';
 import { runProcess } from '../../../core/engines/process.js';
 import { pdfToDocxPlugin } from './index.js';
 import { HEADINGS, LIST_ITEMS, PARAGRAPHS, TABLE, readDocx, reportPdf, scannedReportPdf } from '../testing/docx.js';

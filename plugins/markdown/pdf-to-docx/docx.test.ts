@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { isFileResult } from '../../../core/contract/index.js';
-import { pluginConformanceSuite } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite } from '../../../core/contract/testing/index.js';
 import { pdfToDocxPlugin } from './index.js';
 import {
   HEADINGS,

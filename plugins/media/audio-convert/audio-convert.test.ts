@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError, isFileResult } from '../../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing/index.js';
 import { FIXTURE_MARKER, FIXTURE_SECONDS, FixtureSet, probeFile, type FixtureName } from '../testing/fixtures.js';
 import { AUDIO_INPUTS, AUDIO_TARGETS, MAIN_VIDEO_FORMATS, type AudioTarget } from '../shared/formats.js';
 import { audioConvertPlugin } from './index.js';

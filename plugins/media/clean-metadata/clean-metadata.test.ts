@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFileResult } from '../../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing/index.js';
 import { allTagValues, FIXTURE_MARKER, FixtureSet, probeFile, type FixtureName } from '../testing/fixtures.js';
 import { MEDIA_INPUTS } from '../shared/formats.js';
 import { mediaCleanMetadataPlugin } from './index.js';

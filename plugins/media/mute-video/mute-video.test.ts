@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFileResult } from '../../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing/index.js';
 import { FIXTURE_SECONDS, FixtureSet, probeFile } from '../testing/fixtures.js';
 import { MAIN_VIDEO_FORMATS } from '../shared/formats.js';
 import { muteVideoPlugin } from './index.js';

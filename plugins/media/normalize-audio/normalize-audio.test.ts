@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError, isFileResult } from '../../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing/index.js';
 import { AUDIO_WRITABLE, type AudioWritable } from '../shared/encoders.js';
 import { FixtureSet, integratedLoudness, probeFile, type FixtureName } from '../testing/fixtures.js';
 import { normalizeAudioPlugin } from './index.js';

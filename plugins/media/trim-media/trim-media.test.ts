@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError, isFileResult } from '../../../core/contract/index.js';
 import { parseOptions } from '../../../core/contract/options.js';
-import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing/index.js';
 import { FixtureSet, probeFile } from '../testing/fixtures.js';
 import { MEDIA_INPUTS } from '../shared/formats.js';
 import { trimMediaPlugin } from './index.js';

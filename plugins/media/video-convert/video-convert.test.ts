@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFileResult } from '../../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing/index.js';
 import { Registry } from '../../../core/registry/index.js';
 import {
   countFrames,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFileResult, PluginError } from '../../../core/contract/index.js';
 import { parseOptions } from '../../../core/contract/options.js';
-import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing/index.js';
 import { OCRMYPDF } from '../../../core/engines/ocrmypdf.js';
 import {
   imageList,

@@ -8,7 +8,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError, isFileResult } from '../../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing/index.js';
 import { LibreOfficePool } from '../../../core/engines/execution/libreoffice-pool.js';
 import { libreOfficeConvert, telling, useOfficeConverter } from '../../../core/engines/libreoffice.js';
 import { runProcess } from '../../../core/engines/process.js';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFileResult } from '../../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing/index.js';
 import type { FormatId } from '../../../schema/index.js';
 import { checkXml } from './package.js';
 import {

@@ -1,7 +1,7 @@
 /** clean-metadata for PDF: information dictionary and XMP gone, pages intact. */
 import { readFile } from 'node:fs/promises';
 import { expect } from 'vitest';
-import { pluginConformanceSuite } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite } from '../../../core/contract/testing/index.js';
 import { pdfCleanMetadataPlugin } from './index.js';
 import { FIXTURE_AUTHOR, FIXTURE_TITLE, pdfTestFixtures, pageCount, pdfInfo, outputOf } from '../testing/fixtures.js';
 

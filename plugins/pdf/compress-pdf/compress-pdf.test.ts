@@ -1,7 +1,7 @@
 /** compress-pdf: smaller files, every page kept, the text intact. */
 import { rm, stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing/index.js';
 import { PHOTO_CAPTION, pdfTestFixtures, pageCount, pageTexts, outputOf } from '../testing/fixtures.js';
 import { compressPdfPlugin } from './index.js';
 import { imageSettings } from './run.js';

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { expect } from 'vitest';
-import { pluginConformanceSuite } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite } from '../../../core/contract/testing/index.js';
 import { extractImagesPlugin } from './index.js';
 import { JPEG_SIZE, PNG_SIZE, pdfTestFixtures, unzip, outputOf } from '../testing/fixtures.js';
 

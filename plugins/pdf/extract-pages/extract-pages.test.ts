@@ -1,6 +1,6 @@
 /** extract-pages: the listed pages, in document order. */
 import { expect } from 'vitest';
-import { pluginConformanceSuite } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite } from '../../../core/contract/testing/index.js';
 import { extractPagesPlugin } from './index.js';
 import { pdfTestFixtures, pageTexts, outputOf } from '../testing/fixtures.js';
 

@@ -1,6 +1,6 @@
 /** merge-pdf: several PDFs into one, in the order given. */
 import { expect } from 'vitest';
-import { pluginConformanceSuite } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite } from '../../../core/contract/testing/index.js';
 import { mergePdfPlugin } from './index.js';
 import { pdfTestFixtures, pageTexts, outputOf } from '../testing/fixtures.js';
 

@@ -1,7 +1,7 @@
 /** pdf-to-text: the text layer in reading order; a scan is refused. */
 import { readFile } from 'node:fs/promises';
 import { expect } from 'vitest';
-import { pluginConformanceSuite } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite } from '../../../core/contract/testing/index.js';
 import { pdfTestFixtures, outputOf } from '../testing/fixtures.js';
 import { pdfToTextPlugin } from './index.js';
 

@@ -1,7 +1,7 @@
 /** protect-pdf: AES-256, openable only with the password. */
 import { expect } from 'vitest';
 import { runProcess } from '../../../core/engines/process.js';
-import { pluginConformanceSuite } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite } from '../../../core/contract/testing/index.js';
 import { protectPdfPlugin } from './index.js';
 import { pdfTestFixtures, pageCount, outputOf } from '../testing/fixtures.js';
 

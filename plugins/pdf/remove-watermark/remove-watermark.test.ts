@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFileResult } from '../../../core/contract/index.js';
-import { pluginConformanceSuite, type TestRun } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, type TestRun } from '../../../core/contract/testing/index.js';
 import { runProcess } from '../../../core/engines/process.js';
 import { cutRanges, parseContent } from '../shared/content-stream.js';
 import {

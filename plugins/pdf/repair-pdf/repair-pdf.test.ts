@@ -1,6 +1,6 @@
 /** repair-pdf: a damaged file made whole, scripts that run on their own removed. */
 import { expect } from 'vitest';
-import { pluginConformanceSuite } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite } from '../../../core/contract/testing/index.js';
 import { runProcess } from '../../../core/engines/process.js';
 import { repairPdfPlugin } from './index.js';
 import { pdfTestFixtures, objectsJson, pageCount, pageTexts, outputOf } from '../testing/fixtures.js';

@@ -1,6 +1,6 @@
 /** rotate-pdf: every page turned, page order kept. */
 import { expect } from 'vitest';
-import { pluginConformanceSuite } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite } from '../../../core/contract/testing/index.js';
 import { rotatePdfPlugin } from './index.js';
 import { pdfTestFixtures, pageRotations, pageTexts, outputOf } from '../testing/fixtures.js';
 

@@ -1,7 +1,7 @@
 /** split-pdf: one PDF per page or per range, checked by page text. */
 import path from 'node:path';
 import { expect } from 'vitest';
-import { pluginConformanceSuite } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite } from '../../../core/contract/testing/index.js';
 import { pdfTestFixtures, pageCount, pageTexts, unzip, outputOf } from '../testing/fixtures.js';
 import { splitPdfPlugin } from './index.js';
 

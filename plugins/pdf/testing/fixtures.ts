@@ -12,7 +12,7 @@ import { PDFDocument, PDFName, PDFNumber, PDFString, StandardFonts, type PDFPage
 import sharp from 'sharp';
 import { afterAll, beforeAll } from 'vitest';
 import { isFileResult } from '../../../core/contract/index.js';
-import type { TestRun } from '../../../core/contract/testing.js';
+import type { TestRun } from '../../../core/contract/testing/index.js';
 import { runProcess } from '../../../core/engines/process.js';
 
 export const FIXTURE_PASSWORD = 'open sesame';

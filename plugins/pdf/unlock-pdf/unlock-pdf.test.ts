@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { isFileResult, type RunContext } from '../../../core/contract/index.js';
 import { runProcess } from '../../../core/engines/process.js';
-import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing/index.js';
 import { protectPdfPlugin } from '../protect-pdf/index.js';
 import { unlockPdfPlugin } from './index.js';
 import { FIXTURE_PASSWORD, pdfTestFixtures, pageTexts, outputOf } from '../testing/fixtures.js';

@@ -14,7 +14,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFileResult } from '../../../core/contract/index.js';
 import { parseOptions } from '../../../core/contract/options.js';
-import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing/index.js';
 import { runProcess } from '../../../core/engines/process.js';
 import {
   ALL_PATTERNS,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonResult } from '../../../core/contract/index.js';
 import { parseOptions } from '../../../core/contract/options.js';
-import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testing/index.js';
 import { MAX_MATCHES, MatchCollector, compileQuery, type Match } from '../shared/match.js';
 import { columnName } from '../shared/ods.js';
 import { NOTES_TXT, makeFixtures, type Fixture } from '../testing/fixtures.js';

@@ -1,7 +1,7 @@
 /** Checks shared by the transcription tests (in-process and over HTTP): a row's timing rules. */
 import { expect } from 'vitest';
 import { isFileResult } from '../../../core/contract/index.js';
-import type { TestRun } from '../../../core/contract/testing.js';
+import type { TestRun } from '../../../core/contract/testing/index.js';
 import type { Segment, TranscriptRow } from '../transcribe/run.js';
 
 /**

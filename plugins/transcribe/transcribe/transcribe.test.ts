@@ -3,7 +3,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError } from '../../../core/contract/index.js';
-import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing.js';
+import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/contract/testing/index.js';
 import { probe } from '../../../core/engines/ffmpeg.js';
 import { EngineError } from '../../../core/engines/process.js';
 import { PocketsphinxOutputParser, pocketsphinxFailure, type Utterance } from '../../../core/engines/pocketsphinx.js';

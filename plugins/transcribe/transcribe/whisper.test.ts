@@ -8,7 +8,7 @@ import { open, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError } from '../../../core/contract/index.js';
-import { runPlugin } from '../../../core/contract/testing.js';
+import { runPlugin } from '../../../core/contract/testing/index.js';
 import {
   KNOWN_WHISPER_MODELS,
   configureWhisperModel,

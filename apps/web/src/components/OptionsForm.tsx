@@ -1,4 +1,5 @@
 /** The fields of one operation's options, rendered from its JSON Schema (schema-form.ts). */
+import type { JSX } from 'preact';
 import {
   buildOptions,
   fieldKind,
@@ -173,7 +174,7 @@ function Field({ name, path, schema, required, value, errors, idPrefix, onChange
     );
   }
 
-  let control;
+  let control: JSX.Element;
   const common = { id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, required };
   if (field.kind === 'select') {
     control = (

@@ -1,0 +1,41 @@
+/**
+ * The types the GraphQL type files share: the context, the Pothos builder's type and the Job
+ * view. Apart from builder.ts and job.ts so the files that take them import no cycle.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FileUpload } from 'graphql-upload-ts';
+import type { AcceptedJob, JobStatus } from '../../../schema/index.js';
+import type { Principal, Services } from '../../../core/services/index.js';
+import type { CookiePolicy } from '../session-cookies.js';
+
+export interface GraphQLContext {
+  services: Services;
+  /**
+   * The caller (API key or browser session). Reading it on a request without credentials raises
+   * UNAUTHENTICATED with HTTP 401, as before sessions: only the fields that allow anonymous
+   * callers (me, signUp, signIn, verifyEmail, formats...) read `viewer` instead.
+   */
+  principal: Principal;
+  /** The caller, or null on a request without credentials. */
+  viewer: Principal | null;
+  /** The HTTP exchange, for the fields that set or clear the session cookies. */
+  http: { request: FastifyRequest; reply: FastifyReply; cookies: CookiePolicy };
+  /** Aborted when the client goes away (ends subscriptions). */
+  signal: AbortSignal;
+}
+
+export interface SchemaTypes {
+  Context: GraphQLContext;
+  // Object fields are non-null unless marked; root fields are nullable so one failing field does not null the whole answer.
+  DefaultFieldNullability: false;
+  Scalars: {
+    JSON: { Input: unknown; Output: unknown };
+    Upload: { Input: Promise<FileUpload>; Output: never };
+    DateTime: { Input: Date; Output: Date | string };
+  };
+}
+
+export type Builder = PothosSchemaTypes.SchemaBuilder<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>>;
+
+/** A job as the Job type shows it: just accepted, or its status. */
+export type JobView = { jobId: string } & (Omit<AcceptedJob, 'statusUrl'> | JobStatus);

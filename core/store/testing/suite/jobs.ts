@@ -1,0 +1,493 @@
+/**
+ * The store contract for jobs, batches and extraction results: every adapter's test file runs it (see ../contract.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { BatchRecord, JobRecord, Store } from '../../types.js';
+import {
+  type CreateStorage,
+  MINUTE,
+  HOUR,
+  at,
+  makeJob,
+  extractionRow,
+  completion,
+  ids,
+  useStoreHarness,
+} from './harness.js';
+
+export function jobsContract(name: string, createStorage: CreateStorage): void {
+  describe(`${name}: jobs, batches and extraction results`, () => {
+    const harness = useStoreHarness(createStorage);
+    let store: Store;
+    beforeEach(() => {
+      store = harness.store;
+    });
+    const { newAccount, newJob, doneJob, openAnother } = harness;
+
+    describe('jobs', () => {
+      let accountId: string;
+      beforeEach(async () => {
+        accountId = (await newAccount()).id;
+      });
+
+      it('creates a waiting job with every run field at its start value', async () => {
+        const input = makeJob(accountId, { kind: 'tool', op: 'compress', viaApi: false });
+        const created = await store.jobs.create(input);
+        const expected: JobRecord = {
+          ...input,
+          batchId: null,
+          status: 'waiting',
+          progress: 0,
+          error: null,
+          toolReport: null,
+          output: null,
+          result: null,
+          downloadTokenHash: null,
+          refunded: false,
+          attempts: 0,
+          startedAt: null,
+          completedAt: null,
+          outputExpiresAt: null,
+        };
+        expect(created).toEqual(expected);
+        expect(await store.jobs.get(input.id)).toEqual(expected);
+        expect(await store.jobs.get('job_missing')).toBeNull();
+      });
+
+      it('start moves waiting to active and counts attempts; a restart after a crash keeps the first start time', async () => {
+        const job = await newJob(accountId);
+        const first = await store.jobs.start(job.id, at(1000));
+        expect(first).toMatchObject({ status: 'active', attempts: 1, startedAt: at(1000) });
+        const again = await store.jobs.start(job.id, at(5000));
+        expect(again).toMatchObject({ status: 'active', attempts: 2, startedAt: at(1000) });
+        expect(await store.jobs.start('job_missing', at())).toBeNull();
+      });
+
+      it('start answers null once the job has finished', async () => {
+        const done = await doneJob(accountId);
+        expect(await store.jobs.start(done.id, at())).toBeNull();
+        const failed = await newJob(accountId);
+        await store.jobs.fail(failed.id, 'boom', at());
+        expect(await store.jobs.start(failed.id, at())).toBeNull();
+        expect((await store.jobs.get(failed.id))?.attempts).toBe(0);
+      });
+
+      it('records progress only while active', async () => {
+        const job = await newJob(accountId);
+        await store.jobs.setProgress(job.id, 30);
+        expect((await store.jobs.get(job.id))?.progress).toBe(0);
+        await store.jobs.start(job.id, at());
+        await store.jobs.setProgress(job.id, 40);
+        expect((await store.jobs.get(job.id))?.progress).toBe(40);
+      });
+
+      it('completes an active job once, with its output, token and report', async () => {
+        const job = await newJob(accountId);
+        expect(await store.jobs.complete(job.id, completion())).toBe(false);
+        await store.jobs.start(job.id, at());
+        const result = completion({
+          toolReport: { op: 'detect-faces', detected: 3 },
+          at: at(2000),
+          outputExpiresAt: at(HOUR),
+        });
+        expect(await store.jobs.complete(job.id, result)).toBe(true);
+        expect(await store.jobs.complete(job.id, completion())).toBe(false);
+        expect(await store.jobs.fail(job.id, 'late failure', at())).toBe(false);
+        expect(await store.jobs.get(job.id)).toMatchObject({
+          status: 'done',
+          progress: 100,
+          output: result.output,
+          downloadTokenHash: result.downloadTokenHash,
+          toolReport: result.toolReport,
+          completedAt: result.at,
+          outputExpiresAt: result.outputExpiresAt,
+          error: null,
+        });
+      });
+
+      it('completes an active extraction job once with its row; never from waiting, done or failed', async () => {
+        const job = await newJob(accountId, { kind: 'extract', pluginId: 'parse-cv', outputFormat: 'json' });
+        const row = extractionRow();
+        expect(await store.jobs.completeWithResult(job.id, { result: row, at: at() })).toBe(false);
+        expect(await store.jobs.get(job.id)).toMatchObject({ status: 'waiting', result: null, completedAt: null });
+        await store.jobs.setProgress(job.id, 10);
+        await store.jobs.start(job.id, at(1000));
+        await store.jobs.setProgress(job.id, 60);
+        expect(await store.jobs.completeWithResult(job.id, { result: row, at: at(2000) })).toBe(true);
+        expect(await store.jobs.completeWithResult(job.id, { result: { other: 1 }, at: at(3000) })).toBe(false);
+        expect(await store.jobs.complete(job.id, completion())).toBe(false);
+        expect(await store.jobs.fail(job.id, 'late failure', at())).toBe(false);
+        const done = await store.jobs.get(job.id);
+        expect(done).toEqual({
+          ...job,
+          status: 'done',
+          progress: 100,
+          attempts: 1,
+          startedAt: at(1000),
+          completedAt: at(2000),
+          result: row,
+        });
+        expect(done?.result).toEqual(extractionRow());
+
+        const failed = await newJob(accountId, { kind: 'extract' });
+        await store.jobs.start(failed.id, at());
+        await store.jobs.fail(failed.id, 'engine crashed', at());
+        expect(await store.jobs.completeWithResult(failed.id, { result: row, at: at() })).toBe(false);
+        expect(await store.jobs.get(failed.id)).toMatchObject({
+          status: 'failed',
+          result: null,
+          error: 'engine crashed',
+        });
+        const converted = await doneJob(accountId);
+        expect(await store.jobs.completeWithResult(converted.id, { result: row, at: at() })).toBe(false);
+        expect((await store.jobs.get(converted.id))?.result).toBeNull();
+        expect(await store.jobs.completeWithResult('job_missing', { result: row, at: at() })).toBe(false);
+      });
+
+      it('finishes an extraction job once even when workers on several instances race', async () => {
+        const job = await newJob(accountId, { kind: 'extract' });
+        await store.jobs.start(job.id, at());
+        const stores = [store, await openAnother(), await openAnother()];
+        const answers = await Promise.all(
+          [...Array(9)].map((_, i) =>
+            stores[i % 3]!.jobs.completeWithResult(job.id, { result: { worker: i }, at: at(i) }),
+          ),
+        );
+        expect(answers.filter(Boolean)).toHaveLength(1);
+        const winner = answers.indexOf(true);
+        expect(await store.jobs.get(job.id)).toMatchObject({
+          status: 'done',
+          result: { worker: winner },
+          completedAt: at(winner),
+        });
+      });
+
+      it('forgets extraction results of jobs created strictly before the cut-off, keeping everything else', async () => {
+        const finish = async (createdAt: Date) => {
+          const job = await newJob(accountId, { kind: 'extract', createdAt });
+          await store.jobs.start(job.id, at());
+          await store.jobs.completeWithResult(job.id, { result: extractionRow(), at: at() });
+          return job;
+        };
+        const old = await finish(at(-2 * HOUR));
+        const edge = await finish(at(-HOUR));
+        const recent = await finish(at(-MINUTE));
+        const converted = await doneJob(accountId);
+        await store.jobs.clearResultsBefore(at(-HOUR));
+        expect(await store.jobs.get(old.id)).toMatchObject({
+          status: 'done',
+          result: null,
+          completedAt: at(),
+          progress: 100,
+        });
+        expect((await store.jobs.get(edge.id))?.result).toEqual(extractionRow());
+        expect((await store.jobs.get(recent.id))?.result).toEqual(extractionRow());
+        expect(await store.jobs.get(converted.id)).toEqual(converted);
+        await store.jobs.clearResultsBefore(at());
+        expect((await store.jobs.get(edge.id))?.result).toBeNull();
+        expect((await store.jobs.get(recent.id))?.result).toBeNull();
+        // Idempotent, and harmless on an empty set.
+        await store.jobs.clearResultsBefore(at());
+        expect((await store.jobs.get(old.id))?.result).toBeNull();
+      });
+
+      it('fails a waiting or active job once', async () => {
+        const waiting = await newJob(accountId);
+        expect(await store.jobs.fail(waiting.id, 'could not queue', at(1000))).toBe(true);
+        expect(await store.jobs.get(waiting.id)).toMatchObject({
+          status: 'failed',
+          error: 'could not queue',
+          completedAt: at(1000),
+        });
+        expect(await store.jobs.fail(waiting.id, 'again', at())).toBe(false);
+        const active = await newJob(accountId);
+        await store.jobs.start(active.id, at());
+        expect(await store.jobs.fail(active.id, 'engine crashed', at())).toBe(true);
+        expect(await store.jobs.complete(active.id, completion())).toBe(false);
+        expect((await store.jobs.get(active.id))?.error).toBe('engine crashed');
+      });
+
+      it('marks a refund once, even when asked concurrently', async () => {
+        const job = await newJob(accountId);
+        const other = await openAnother();
+        const answers = await Promise.all(
+          [...Array(10)].map((_, i) => (i % 2 ? other : store).jobs.markRefunded(job.id)),
+        );
+        expect(answers.filter(Boolean)).toHaveLength(1);
+        expect((await store.jobs.get(job.id))?.refunded).toBe(true);
+      });
+
+      it('lists an account’s history newest first, paged, with the total', async () => {
+        const other = await newAccount();
+        const created: JobRecord[] = [];
+        for (let i = 0; i < 5; i++) created.push(await newJob(accountId, { createdAt: at(i * 1000) }));
+        await newJob(other.id);
+        const newestFirst = ids(created).reverse();
+        expect(await store.jobs.listByAccount(accountId, 10, 0)).toEqual({ total: 5, jobs: [...created].reverse() });
+        expect(ids((await store.jobs.listByAccount(accountId, 2, 0)).jobs)).toEqual(newestFirst.slice(0, 2));
+        const page = await store.jobs.listByAccount(accountId, 2, 3);
+        expect(page.total).toBe(5);
+        expect(ids(page.jobs)).toEqual(newestFirst.slice(3, 5));
+        expect(await store.jobs.listByAccount(accountId, 10, 5)).toEqual({ total: 5, jobs: [] });
+        expect(await store.jobs.listByAccount('acc_missing', 10, 0)).toEqual({ total: 0, jobs: [] });
+      });
+
+      it('orders history by id, descending, among jobs created at the same instant', async () => {
+        const same = at();
+        for (const id of ['job_b', 'job_c', 'job_a']) await newJob(accountId, { id, createdAt: same });
+        expect(ids((await store.jobs.listByAccount(accountId, 10, 0)).jobs)).toEqual(['job_c', 'job_b', 'job_a']);
+      });
+
+      it('lists a batch’s jobs oldest first', async () => {
+        const second = await newJob(accountId, { batchId: 'batch_1', createdAt: at(2000) });
+        const first = await newJob(accountId, { batchId: 'batch_1', createdAt: at(1000) });
+        await newJob(accountId, { batchId: 'batch_2' });
+        await newJob(accountId);
+        expect(await store.jobs.listByBatch('batch_1')).toEqual([first, second]);
+        expect(first.batchId).toBe('batch_1');
+        expect(await store.jobs.listByBatch('batch_missing')).toEqual([]);
+      });
+
+      it('lists unfinished (waiting and active) jobs, oldest first', async () => {
+        const active = await newJob(accountId, { createdAt: at(2000) });
+        await store.jobs.start(active.id, at());
+        const waiting = await newJob(accountId, { createdAt: at(1000) });
+        await doneJob(accountId);
+        const failed = await newJob(accountId);
+        await store.jobs.fail(failed.id, 'x', at());
+        expect(ids(await store.jobs.listUnfinished())).toEqual([waiting.id, active.id]);
+      });
+
+      it("counts waiting jobs by plugin with the oldest one's acceptance time (queue metrics)", async () => {
+        expect(await store.jobs.waitingByPlugin()).toEqual([]);
+        await newJob(accountId, { pluginId: 'image-convert', createdAt: at(3000) });
+        await newJob(accountId, { pluginId: 'image-convert', createdAt: at(1000) });
+        await newJob(accountId, { pluginId: 'data-convert', createdAt: at(2000) });
+        const started = await newJob(accountId, { pluginId: 'data-convert', createdAt: at(500) });
+        await store.jobs.start(started.id, at());
+        expect(await store.jobs.waitingByPlugin()).toEqual([
+          { pluginId: 'data-convert', count: 1, oldestAt: at(2000) },
+          { pluginId: 'image-convert', count: 2, oldestAt: at(1000) },
+        ]);
+      });
+
+      it('keeps a pending URL import, then its fetched inputs and trued-up cost while active (issue 27)', async () => {
+        const pending = {
+          blobKey: 'uploads/u1',
+          filename: 'a.png',
+          format: 'png' as const,
+          bytes: 0,
+          source: { url: 'https://example.com/a.png', maxBytes: 1000 },
+        };
+        const job = await newJob(accountId, { inputs: [pending], creditCost: 1 });
+        expect(job.inputs).toEqual([pending]);
+        const fetched = { blobKey: 'uploads/u1', filename: 'a.png', format: 'png' as const, bytes: 900 };
+        // Only an active job takes them (a cancelled one has nothing to import).
+        expect(await store.jobs.setImported(job.id, { inputs: [fetched], creditCost: 3 })).toBe(false);
+        await store.jobs.start(job.id, at());
+        expect(await store.jobs.setImported(job.id, { inputs: [fetched], creditCost: 3 })).toBe(true);
+        const now = (await store.jobs.get(job.id))!;
+        expect([now.inputs, now.creditCost, now.pipeline ?? null]).toEqual([[fetched], 3, null]);
+      });
+
+      it("keeps a pipeline's steps and an export's state (issue 27)", async () => {
+        const step = {
+          to: 'pdf',
+          pluginId: 'office-convert',
+          kind: 'convert' as const,
+          options: {},
+          inputFormat: 'docx' as const,
+          outputFormat: 'pdf' as const,
+          creditCost: 5,
+          status: 'waiting' as const,
+          progress: 0,
+        };
+        const job = await newJob(accountId, {
+          pipeline: {
+            steps: [
+              step,
+              {
+                ...step,
+                to: undefined,
+                op: 'compress-pdf',
+                pluginId: 'compress-pdf',
+                kind: 'tool',
+                inputFormat: 'pdf',
+              },
+            ],
+          },
+        });
+        expect(job.pipeline?.steps).toHaveLength(2);
+        const plain = await newJob(accountId);
+        expect(plain.pipeline ?? null).toBeNull();
+        expect(plain.export ?? null).toBeNull();
+        await store.jobs.setPipeline(job.id, { steps: [{ ...step, status: 'done', progress: 100 }] });
+        expect((await store.jobs.get(job.id))!.pipeline).toEqual({
+          steps: [{ ...step, status: 'done', progress: 100 }],
+        });
+        await store.jobs.fail(job.id, 'x', at());
+        // A finished job's steps stay as they were; its export state may still change.
+        await store.jobs.setPipeline(job.id, { steps: [] });
+        expect((await store.jobs.get(job.id))!.pipeline?.steps).toHaveLength(1);
+        await store.jobs.setExport(job.id, {
+          type: 's3',
+          bucket: 'b',
+          key: 'out/x.pdf',
+          status: 'done',
+          location: 'http://s3/b/out/x.pdf',
+          etag: '"e"',
+        });
+        expect((await store.jobs.get(job.id))!.export).toEqual({
+          type: 's3',
+          bucket: 'b',
+          key: 'out/x.pdf',
+          status: 'done',
+          location: 'http://s3/b/out/x.pdf',
+          etag: '"e"',
+        });
+      });
+
+      it('lists jobs whose inputs are due and still present, until they are cleared', async () => {
+        const now = at();
+        const due = await newJob(accountId, { inputsExpireAt: at(-MINUTE) });
+        const dueNow = await newJob(accountId, { inputsExpireAt: now });
+        await newJob(accountId, { inputsExpireAt: at(MINUTE) });
+        await newJob(accountId, { inputsExpireAt: at(-MINUTE), inputs: [] });
+        expect(ids(await store.jobs.listInputsDue(now)).sort()).toEqual([due.id, dueNow.id].sort());
+        await store.jobs.clearInputs(due.id);
+        expect((await store.jobs.get(due.id))?.inputs).toEqual([]);
+        expect(ids(await store.jobs.listInputsDue(now))).toEqual([dueNow.id]);
+      });
+
+      it('lists outputs due after their expiry; clearing removes the output and its token', async () => {
+        const now = at();
+        const due = await doneJob(accountId, completion({ outputExpiresAt: at(-MINUTE) }));
+        await doneJob(accountId, completion({ outputExpiresAt: at(MINUTE) }));
+        await newJob(accountId);
+        expect(ids(await store.jobs.listOutputsDue(now))).toEqual([due.id]);
+        await store.jobs.clearOutput(due.id);
+        expect(await store.jobs.get(due.id)).toMatchObject({ status: 'done', output: null, downloadTokenHash: null });
+        expect(await store.jobs.listOutputsDue(now)).toEqual([]);
+      });
+
+      it('extends an output’s life but never shortens it', async () => {
+        const job = await doneJob(accountId, completion({ outputExpiresAt: at(HOUR) }));
+        await store.jobs.extendOutput(job.id, at(2 * HOUR));
+        expect((await store.jobs.get(job.id))?.outputExpiresAt).toEqual(at(2 * HOUR));
+        await store.jobs.extendOutput(job.id, at(MINUTE));
+        expect((await store.jobs.get(job.id))?.outputExpiresAt).toEqual(at(2 * HOUR));
+        expect(ids(await store.jobs.listOutputsDue(at(HOUR + MINUTE)))).toEqual([]);
+      });
+
+      it('forgets download-token hashes of jobs completed at or before the cut-off, keeping the output', async () => {
+        const old = await doneJob(accountId, completion({ at: at(-20 * MINUTE) }));
+        const edge = await doneJob(accountId, completion({ at: at(-15 * MINUTE) }));
+        const recent = await doneJob(accountId, completion({ at: at(-MINUTE) }));
+        await store.jobs.clearExpiredDownloadTokens(at(-15 * MINUTE));
+        expect(await store.jobs.get(old.id)).toMatchObject({ downloadTokenHash: null, output: old.output });
+        expect((await store.jobs.get(edge.id))?.downloadTokenHash).toBeNull();
+        expect((await store.jobs.get(recent.id))?.downloadTokenHash).toBe(recent.downloadTokenHash);
+      });
+    });
+
+    describe('batches', () => {
+      it('round-trips a batch conversion (tool null) and answers null for an unknown id', async () => {
+        const account = await newAccount();
+        const batch: BatchRecord = {
+          id: `batch_${randomUUID()}`,
+          accountId: account.id,
+          tool: null,
+          total: 3,
+          errors: [{ filename: 'x.xyz', error: 'Unsupported format: xyz' }],
+          createdAt: at(),
+        };
+        await store.batches.create(batch);
+        expect(await store.batches.get(batch.id)).toEqual(batch);
+        expect(await store.batches.get('batch_missing')).toBeNull();
+      });
+
+      it('round-trips an extraction batch with its tool', async () => {
+        const account = await newAccount();
+        const batch: BatchRecord = {
+          id: `batch_${randomUUID()}`,
+          accountId: account.id,
+          tool: 'parse-cv',
+          total: 1,
+          errors: [],
+          createdAt: at(1000),
+        };
+        await store.batches.create(batch);
+        expect(await store.batches.get(batch.id)).toEqual(batch);
+      });
+
+      it("keeps a batch's export state and replaces it as the upload goes", async () => {
+        const account = await newAccount();
+        const batch: BatchRecord = {
+          id: `batch_${randomUUID()}`,
+          accountId: account.id,
+          tool: null,
+          total: 2,
+          errors: [],
+          createdAt: at(),
+        };
+        await store.batches.create(batch);
+        expect((await store.batches.get(batch.id))!.export ?? null).toBeNull();
+        await store.batches.setExport(batch.id, { type: 's3', bucket: 'b', key: 'out/all.zip', status: 'pending' });
+        expect((await store.batches.get(batch.id))!.export).toEqual({
+          type: 's3',
+          bucket: 'b',
+          key: 'out/all.zip',
+          status: 'pending',
+        });
+        await store.batches.setExport(batch.id, {
+          type: 's3',
+          bucket: 'b',
+          key: 'out/all.zip',
+          status: 'failed',
+          error: 'NoSuchBucket: gone',
+        });
+        expect((await store.batches.get(batch.id))!.export).toEqual({
+          type: 's3',
+          bucket: 'b',
+          key: 'out/all.zip',
+          status: 'failed',
+          error: 'NoSuchBucket: gone',
+        });
+      });
+
+      it('lists the exports of jobs and batches still pending or uploading (abandoned-export recovery)', async () => {
+        const account = await newAccount();
+        const state = { type: 's3' as const, bucket: 'b', key: 'k', heldUntil: at(5000).toISOString() };
+        const jobs = await Promise.all([1, 2, 3].map(() => newJob(account.id)));
+        await store.jobs.setExport(jobs[0]!.id, { ...state, status: 'pending' });
+        await store.jobs.setExport(jobs[1]!.id, { ...state, status: 'uploading' });
+        await store.jobs.setExport(jobs[2]!.id, { ...state, status: 'done' });
+        const batch: BatchRecord = {
+          id: `batch_${randomUUID()}`,
+          accountId: account.id,
+          tool: null,
+          total: 1,
+          errors: [],
+          createdAt: at(),
+        };
+        await store.batches.create(batch);
+        await store.batches.setExport(batch.id, { ...state, status: 'pending' });
+        const mine = (list: Array<{ id: string }>, ids: string[]) =>
+          list.filter((e) => ids.includes(e.id)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+        expect(
+          mine(
+            await store.jobs.listOpenExports(),
+            jobs.map((j) => j.id),
+          ),
+        ).toEqual([
+          { id: jobs[0]!.id, export: { ...state, status: 'pending' } },
+          { id: jobs[1]!.id, export: { ...state, status: 'uploading' } },
+        ]);
+        expect(mine(await store.batches.listOpenExports(), [batch.id])).toEqual([
+          { id: batch.id, export: { ...state, status: 'pending' } },
+        ]);
+      });
+    });
+  });
+}
