@@ -35,13 +35,8 @@
  * plugins/index.ts, and vitest, but nothing else above the contract and no other test support.
  */
 
-/**
- * Plugin test support still outside its family's testing/ folder while the families are reshaped
- * (issue 23): the lead empties this list when those branches merge.
- */
-const NOT_YET_IN_TESTING: string[] = [];
 /** Test support (exempt from the layer rules, not from no-cross-family, no-cycles). */
-const TESTS = ['\\.test\\.ts$', '(^|/)testing/', '^(test|bench|examples)/', ...NOT_YET_IN_TESTING];
+const TESTS = ['\\.test\\.ts$', '(^|/)testing/', '^(test|bench|examples)/'];
 /** The conformance kit: test support published with the SDK (held to its own exception). */
 const KIT = '^core/contract/testing/';
 const TEST_RUNNERS = '(^|/)node_modules/(vitest|@vitest)/';

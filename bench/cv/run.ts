@@ -13,7 +13,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isFileResult } from '../../core/contract/index.js';
-import { runPlugin } from '../../core/contract/testing.js';
+import { runPlugin } from '../../core/contract/testing/index.js';
 import { parseCvPlugin } from '../../plugins/cv/parse-cv/index.js';
 import { FILES_DIR, TRUTH_FILE } from './corpus/generate.js';
 import { SECOND_FILES_DIR, SECOND_TRUTH_FILE } from './second/generate.js';

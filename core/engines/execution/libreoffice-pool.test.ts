@@ -17,7 +17,7 @@ import { configureConfinement, probeConfinement, withEngineScope } from '../conf
 import { configureEnginePaths, enginePaths } from '../paths.js';
 import { EngineError, runProcess } from '../process.js';
 import { processTree } from './process-tree.js';
-import { rejectionOf } from '../test-files.js';
+import { rejectionOf } from '../testing/files.js';
 
 const quiet: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const DOCX = 'MS Word 2007 XML';
