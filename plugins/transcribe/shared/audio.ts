@@ -11,9 +11,10 @@ import path from 'node:path';
 import { PluginError, type PluginInput, type RunContext } from '../../../core/contract/index.js';
 import { ffmpegFailure, probe, runFfmpeg, type MediaProbe } from '../../../core/engines/ffmpeg.js';
 import { GB } from '../../../schema/index.js';
+import { MAX_TRANSCRIBE_SECONDS } from './family.js';
 
-/** The spec's per-file limits for transcription. */
-export const MAX_DURATION_SEC = 2 * 3600;
+/** The spec's per-file limits for transcription (the duration is also the work measure's maximum). */
+export const MAX_DURATION_SEC = MAX_TRANSCRIBE_SECONDS;
 export const MAX_FILE_BYTES = 2 * GB;
 export const SAMPLE_RATE = 16_000;
 
@@ -47,6 +48,17 @@ function formatDuration(seconds: number): string {
 export function audioDuration(media: MediaProbe): number | undefined {
   const audio = media.streams.find((s) => s.type === 'audio');
   return audio?.durationSec ?? media.durationSec;
+}
+
+/**
+ * The seconds of speech to transcribe in one input (the work measure, issue 27): ffprobe reads the
+ * headers, never decodes; undefined when it cannot tell (the run then judges the file).
+ */
+export async function speechSeconds(
+  input: Pick<PluginInput, 'path'>,
+  { signal, timeoutMs }: { signal: AbortSignal; timeoutMs: number },
+): Promise<number | undefined> {
+  return audioDuration(await probe(input.path, { signal, timeoutMs: Math.min(timeoutMs, PROBE_TIMEOUT_MS) }));
 }
 
 /**

@@ -1,0 +1,89 @@
+/**
+ * Bounded work per job (issue 27) on the tools that newly declare it: a PDF past the page maximum
+ * is refused at submit with a 400 naming the limit, before any credit is spent, on the extraction
+ * endpoints (pdf-to-markdown, parse-cv) and on convert (pdf-to-docx).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cvPlugins } from '../plugins/cv/index.js';
+import { markdownPlugins } from '../plugins/markdown/index.js';
+import { manyPagePdf } from '../plugins/pdf/testing/fixtures.js';
+import { authHeaders, getJson, startServer, submitConvert, type TestServer } from './helpers.js';
+
+async function submitExtraction(url: string, key: string, tool: string, files: Array<{ name: string; data: Buffer }>) {
+  const form = new FormData();
+  for (const file of files) form.append('files', new Blob([new Uint8Array(file.data)]), file.name);
+  const res = await fetch(`${url}/api/${tool}`, { method: 'POST', body: form, headers: authHeaders(key) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const creditsUsed = async (url: string, key: string) =>
+  (await getJson(`${url}/api/v1/credits`, key)).body.creditsUsed as number;
+
+describe('page maxima of the PDF extraction and PDF -> DOCX tools, over HTTP', () => {
+  let server: TestServer;
+  let fiveThousandPages: Buffer;
+  let onePage: Buffer;
+
+  beforeAll(async () => {
+    [server, fiveThousandPages, onePage] = await Promise.all([
+      startServer({ plugins: [...markdownPlugins, ...cvPlugins] }),
+      manyPagePdf(5000).then(Buffer.from),
+      manyPagePdf(1).then(Buffer.from),
+    ]);
+  }, 120_000);
+  afterAll(() => server.close());
+
+  it('refuses a 5,000-page PDF sent to pdf-to-markdown with a 400 naming the page limit, charging nothing', async () => {
+    const key = await server.createKey('pro');
+    const { status, body } = await submitExtraction(server.url, key, 'pdf-to-markdown', [
+      { name: 'book.pdf', data: fiveThousandPages },
+    ]);
+    expect(status).toBe(400);
+    expect(body.error).toBe(
+      'No file could be accepted: book.pdf: pdf-to-markdown takes at most 2,000 pages per job; ' +
+        'the file has 5,000 pages: split it first (op split-pdf)',
+    );
+    expect(await creditsUsed(server.url, key)).toBe(0);
+  });
+
+  it('accepts the files under the limit and lists the one past it in the batch errors', async () => {
+    const key = await server.createKey('pro');
+    const { status, body } = await submitExtraction(server.url, key, 'pdf-to-markdown', [
+      { name: 'short.pdf', data: onePage },
+      { name: 'book.pdf', data: fiveThousandPages },
+    ]);
+    expect(status).toBe(200);
+    expect(body.total).toBe(1);
+    expect(body.errors).toEqual([
+      {
+        filename: 'book.pdf',
+        error:
+          'pdf-to-markdown takes at most 2,000 pages per job; the file has 5,000 pages: split it first (op split-pdf)',
+      },
+    ]);
+  });
+
+  it('refuses a 5,000-page PDF sent to parse-cv, naming its 500-page limit', async () => {
+    const key = await server.createKey('pro');
+    const { status, body } = await submitExtraction(server.url, key, 'parse-cv', [
+      { name: 'cv.pdf', data: fiveThousandPages },
+    ]);
+    expect(status).toBe(400);
+    expect(body.error).toContain('parse-cv takes at most 500 pages per job; the file has 5,000 pages');
+  });
+
+  it('refuses a 5,000-page PDF converted to DOCX at submit, naming the page limit', async () => {
+    const key = await server.createKey('pro');
+    const { status, body } = await submitConvert(
+      server.url,
+      key,
+      { name: 'book.pdf', data: fiveThousandPages },
+      {
+        to: 'docx',
+      },
+    );
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/takes at most 2,000 pages per job; book\.pdf has 5,000 pages: split it first/);
+    expect(await creditsUsed(server.url, key)).toBe(0);
+  });
+});
