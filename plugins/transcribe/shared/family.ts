@@ -3,19 +3,10 @@ import { scaledTimeout, type Plugin, type PluginInput, type WorkMeasure } from '
 import { FFMPEG, FFPROBE } from '../../../core/engines/ffmpeg.js';
 import { POCKETSPHINX } from '../../../core/engines/pocketsphinx.js';
 import { WHISPER_LICENSE } from '../../../core/engines/whisper.js';
+import { MAX_TRANSCRIBE_SECONDS, speechSeconds } from './duration.js';
 
-/** The spec's per-file limit, and so the work one job (one file) may carry: 2 hours of media. */
-export const MAX_TRANSCRIBE_SECONDS = 2 * 3600;
-
-/**
- * Seconds of media, probed by ffprobe at acceptance (issue 27: bounded work). Loaded when a file
- * is measured, like the run code: the manifest stays light.
- */
-export const transcribeWork: WorkMeasure = {
-  unit: 'seconds',
-  max: MAX_TRANSCRIBE_SECONDS,
-  measure: async (input, ctx) => (await import('./audio.js')).speechSeconds(input, ctx),
-};
+/** Seconds of media, probed by ffprobe at acceptance (issue 27: bounded work), at most the spec's 2 hours. */
+export const transcribeWork: WorkMeasure = { unit: 'seconds', max: MAX_TRANSCRIBE_SECONDS, measure: speechSeconds };
 
 // pocketsphinx decodes at about 0.3x real time here (7.7 s for 24.7 s of speech), whisper (base)
 // nearer real time on a busy core. The size does not give the length (a 2-hour 16 kb/s Opus file
