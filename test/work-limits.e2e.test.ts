@@ -1,11 +1,14 @@
 /**
  * Bounded work per job (issue 27) on the tools that newly declare it: a PDF past the page maximum
- * is refused at submit with a 400 naming the limit, before any credit is spent, on the extraction
- * endpoints (pdf-to-markdown, parse-cv) and on convert (pdf-to-docx).
+ * or a recording past 2 hours is refused at submit with a 400 naming the limit, before any credit
+ * is spent, on the extraction endpoints (pdf-to-markdown, parse-cv, transcribe) and on convert
+ * (pdf-to-docx).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cvPlugins } from '../plugins/cv/index.js';
 import { markdownPlugins } from '../plugins/markdown/index.js';
+import { transcribePlugins } from '../plugins/transcribe/index.js';
+import { wavHeader } from '../plugins/transcribe/testing/fixtures.js';
 import { manyPagePdf } from '../plugins/pdf/testing/fixtures.js';
 import { authHeaders, getJson, startServer, submitConvert, type TestServer } from './helpers.js';
 
@@ -26,7 +29,7 @@ describe('page maxima of the PDF extraction and PDF -> DOCX tools, over HTTP', (
 
   beforeAll(async () => {
     [server, fiveThousandPages, onePage] = await Promise.all([
-      startServer({ plugins: [...markdownPlugins, ...cvPlugins] }),
+      startServer({ plugins: [...markdownPlugins, ...cvPlugins, ...transcribePlugins] }),
       manyPagePdf(5000).then(Buffer.from),
       manyPagePdf(1).then(Buffer.from),
     ]);
@@ -84,6 +87,23 @@ describe('page maxima of the PDF extraction and PDF -> DOCX tools, over HTTP', (
     );
     expect(status).toBe(400);
     expect(body.error).toMatch(/takes at most 2,000 pages per job; book\.pdf has 5,000 pages: split it first/);
+    expect(await creditsUsed(server.url, key)).toBe(0);
+  });
+
+  it('refuses a recording over 2 hours sent to transcribe, before decoding it or spending a credit', async () => {
+    const key = await server.createKey('business');
+    // 2 h 0 min 5 s of 1 kHz 8-bit silence (7 MB): ffprobe reads the length from the header.
+    const dataBytes = 7205 * 1000;
+    const data = Buffer.concat([
+      wavHeader({ sampleRate: 1000, bitsPerSample: 8, dataBytes }),
+      Buffer.alloc(dataBytes, 0x80),
+    ]);
+    const { status, body } = await submitExtraction(server.url, key, 'transcribe', [{ name: 'long.wav', data }]);
+    expect(status).toBe(400);
+    expect(body.error).toBe(
+      'No file could be accepted: long.wav: transcribe takes at most 2 hours of media per job; ' +
+        'the file has 7,205 seconds of media: cut it first (op trim-media)',
+    );
     expect(await creditsUsed(server.url, key)).toBe(0);
   });
 });
