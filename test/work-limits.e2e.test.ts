@@ -36,7 +36,7 @@ describe('page maxima of the PDF extraction and PDF -> DOCX tools, over HTTP', (
   }, 120_000);
   afterAll(() => server.close());
 
-  it('refuses a 5,000-page PDF sent to pdf-to-markdown with a 400 naming the page limit, charging nothing', async () => {
+  it('refuses a 5,000-page PDF sent to pdf-to-markdown: a 400 naming the page limit, no charge', async () => {
     const key = await server.createKey('pro');
     const { status, body } = await submitExtraction(server.url, key, 'pdf-to-markdown', [
       { name: 'book.pdf', data: fiveThousandPages },

@@ -37,7 +37,8 @@ describe('bounded work per job', () => {
     );
     // Just past the limit: the exact amount, not the rounded one that reads like the limit.
     expect(() => checkWork(plugin, "op 'test-work'", 3605, 'a.mp3')).toThrow(
-      "op 'test-work' takes at most 1 hour of media per job; a.mp3 has 3,605 seconds of media: cut it first (op trim-media)",
+      "op 'test-work' takes at most 1 hour of media per job; " +
+        'a.mp3 has 3,605 seconds of media: cut it first (op trim-media)',
     );
   });
 

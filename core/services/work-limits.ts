@@ -60,9 +60,7 @@ export function checkWork(plugin: Plugin, operation: string, measured: number | 
 export function describeAmount(amount: number, unit: string): string {
   if (unit === 'seconds') {
     const hours = Number((amount / 3600).toFixed(2));
-    return hours >= 1
-      ? `${hours} hour${hours === 1 ? '' : 's'} of media`
-      : `${Math.round(amount)} seconds of media`;
+    return hours >= 1 ? `${hours} hour${hours === 1 ? '' : 's'} of media` : `${Math.round(amount)} seconds of media`;
   }
   return `${Number(amount.toFixed(unit === 'megapixels' ? 1 : 0)).toLocaleString('en-US')} ${unit}`;
 }
