@@ -30,6 +30,7 @@ import { ServiceError, badRequest, forbidden, notFound } from './errors.js';
 import type { JobQueue } from '../queue/types.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
 import { storedInput, type StagedUpload, type UploadService } from './uploads.js';
+import { checkWork } from './work-limits.js';
 import type { RequestWebhooks } from './webhooks.js';
 
 type BatchAccepted = z.infer<typeof batchAcceptedSchema>;
@@ -166,6 +167,8 @@ export class ExtractionService {
   ): Promise<string> {
     const format = await this.uploads.identify(upload);
     if (!plugin.inputs.includes(format)) throw badRequest(`${plugin.title} does not read .${format} files`);
+    // Past the tool's work maximum (pages, seconds of media): this file's error, before any credit is spent.
+    checkWork(plugin, plugin.op ?? plugin.id, await this.uploads.measureWork(plugin, [{ upload, format }]), 'the file');
     const cost = trial ? 0 : creditCost({ format, bytes: upload.bytes }, plugin.creditWeight);
     const charge = trial ? { period: '' } : await this.credits.charge(principal.account, cost);
     costs.set(jobId, cost);

@@ -39,8 +39,14 @@ export async function measureWork(
 export function checkWork(plugin: Plugin, operation: string, measured: number | undefined, what: string): void {
   const work = plugin.limits.work;
   if (!work || measured === undefined || measured <= work.max) return;
+  const most = describeAmount(work.max, work.unit);
+  // Just past the limit rounds to it ("2 hours of media"): then the exact amount shows why.
+  const has =
+    describeAmount(measured, work.unit) === most
+      ? describeExactly(measured, work.unit)
+      : describeAmount(measured, work.unit);
   throw badRequest(
-    `${operation} takes at most ${describeAmount(work.max, work.unit)} per job; ${what} has ${describeAmount(measured, work.unit)}` +
+    `${operation} takes at most ${most} per job; ${what} has ${has}` +
       (work.unit === 'pages'
         ? plugin.inputs.includes('pdf')
           ? ': split it first (op split-pdf)'
@@ -53,12 +59,15 @@ export function checkWork(plugin: Plugin, operation: string, measured: number | 
 
 export function describeAmount(amount: number, unit: string): string {
   if (unit === 'seconds') {
-    const hours = amount / 3600;
-    return hours >= 1
-      ? `${Number(hours.toFixed(2))} hour${hours === 1 ? '' : 's'} of media`
-      : `${Math.round(amount)} seconds of media`;
+    const hours = Number((amount / 3600).toFixed(2));
+    return hours >= 1 ? `${hours} hour${hours === 1 ? '' : 's'} of media` : `${Math.round(amount)} seconds of media`;
   }
   return `${Number(amount.toFixed(unit === 'megapixels' ? 1 : 0)).toLocaleString('en-US')} ${unit}`;
+}
+
+function describeExactly(amount: number, unit: string): string {
+  const rounded = Number(amount.toFixed(2)).toLocaleString('en-US');
+  return unit === 'seconds' ? `${rounded} seconds of media` : `${rounded} ${unit}`;
 }
 
 /** The run's deadline: the manifest's, given the measured work. */

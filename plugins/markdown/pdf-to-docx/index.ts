@@ -2,10 +2,11 @@
  * PDF -> DOCX: an editable document rebuilt from the PDF's structure (headings, paragraphs,
  * lists, tables) by the PDF -> Markdown engine, written as DOCX by pandoc (run.ts says how).
  */
-import { definePlugin, scaledTimeout } from '../../../core/contract/index.js';
+import { definePlugin } from '../../../core/contract/index.js';
 import { PANDOC } from '../../../core/engines/pandoc.js';
+import { QPDF } from '../../../core/engines/qpdf.js';
 import { TESSERACT } from '../../../core/engines/tesseract.js';
-import { markdownFamily } from '../shared/family.js';
+import { markdownFamily, markdownTimeout } from '../shared/family.js';
 import { pdfToDocxOptions } from './options.js';
 
 export const pdfToDocxPlugin = definePlugin({
@@ -17,12 +18,11 @@ export const pdfToDocxPlugin = definePlugin({
   outputs: ['docx'],
   options: pdfToDocxOptions,
   plan: 'free',
-  // pandoc writes the DOCX; tesseract OCRs scanned pages (English, the engine's default language).
-  engines: [PANDOC, TESSERACT],
+  // pandoc writes the DOCX; tesseract OCRs scanned pages (English, the engine's default language);
+  // qpdf counts the pages at acceptance.
+  engines: [PANDOC, TESSERACT, QPDF],
   // Text PDFs take a second or two; a scan is OCRed page by page (about a second a page on one core).
-  limits: {
-    ...markdownFamily.limits,
-    timeoutMs: scaledTimeout({ baseMs: 60_000, perMbMs: 20_000, maxMs: 30 * 60_000 }),
-  },
+  // Pages are the family's measure: at most 2,000, a second more of deadline each.
+  limits: { ...markdownFamily.limits, timeoutMs: markdownTimeout(60_000, 20_000) },
   run: async (inputs, options, ctx) => (await import('./run.js')).pdfToDocx(inputs, options, ctx),
 });

@@ -11,13 +11,13 @@ import path from 'node:path';
 import { PluginError, type PluginInput, type RunContext } from '../../../core/contract/index.js';
 import { ffmpegFailure, probe, runFfmpeg, type MediaProbe } from '../../../core/engines/ffmpeg.js';
 import { GB } from '../../../schema/index.js';
+import { MAX_TRANSCRIBE_SECONDS, PROBE_TIMEOUT_MS, audioDuration } from './duration.js';
 
-/** The spec's per-file limits for transcription. */
-export const MAX_DURATION_SEC = 2 * 3600;
+/** The spec's per-file limits for transcription (the duration is also the work measure's maximum). */
+export const MAX_DURATION_SEC = MAX_TRANSCRIBE_SECONDS;
 export const MAX_FILE_BYTES = 2 * GB;
 export const SAMPLE_RATE = 16_000;
 
-const PROBE_TIMEOUT_MS = 30_000;
 /** Decoding to PCM runs at hundreds of times real time; this is a generous ceiling per media second. */
 const CONVERT_MS_PER_SECOND = 250;
 const CONVERT_BASE_MS = 30_000;
@@ -41,12 +41,6 @@ function formatDuration(seconds: number): string {
     : m > 0
       ? `${m} min ${String(s).padStart(2, '0')} s`
       : `${s} s`;
-}
-
-/** The duration to report: the audio stream's own when known, else the container's. */
-export function audioDuration(media: MediaProbe): number | undefined {
-  const audio = media.streams.find((s) => s.type === 'audio');
-  return audio?.durationSec ?? media.durationSec;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** transcribe end to end on speech made at test time: flite -> ffmpeg containers -> the plugin (ffmpeg + pocketsphinx). */
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError } from '../../../core/contract/index.js';
@@ -29,6 +29,7 @@ import {
   pcmLayout,
   prepareAudio,
 } from '../shared/audio.js';
+import { transcribeTimeoutMs } from '../shared/family.js';
 
 const fixtures = new SpeechFixtures();
 beforeAll(() => fixtures.make(), 60_000);
@@ -294,5 +295,41 @@ describe('pocketsphinx output', () => {
     expect(pocketsphinxFailure(noModel, live)).toBe(noModel);
     const timeout = new EngineError('t', 'timeout', 'pocketsphinx_continuous', null, '');
     expect(pocketsphinxFailure(timeout, live)).toBe(timeout);
+  });
+});
+
+describe('transcribe: work measured in seconds of media (issue 27)', () => {
+  const measureCtx = () => ({ signal: AbortSignal.timeout(30_000), timeoutMs: 30_000, workDir: fixtures.dir });
+  const work = transcribePlugin.limits.work!;
+
+  it('measures a real audio and a real video file by their speech duration, at most 2 hours', async () => {
+    expect(work).toMatchObject({ unit: 'seconds', max: 7200 });
+    for (const name of ['two-sentences-mp3', 'speech-mp4'] as const) {
+      const seconds = await work.measure({ ...fixtures.get(name), filename: name, bytes: 1 }, measureCtx());
+      expect(seconds).toBeCloseTo(await mediaDuration(fixtures.file(name)), 1);
+      expect(seconds).toBeGreaterThan(1);
+    }
+  });
+
+  it('reads a 2-hour WAV header without decoding, and leaves an unreadable file to the run', async () => {
+    const file = path.join(fixtures.dir, 'header-only.wav');
+    // 2 h 0 min 5 s of 8 kHz 8-bit audio: the header, then a sparse 58 MB the measure never reads.
+    const dataBytes = 7205 * 8000;
+    await writeFile(file, wavHeader({ sampleRate: 8000, bitsPerSample: 8, dataBytes }));
+    await truncate(file, 44 + dataBytes);
+    const input = { path: file, format: 'wav' as const, filename: 'long.wav', bytes: 44 + dataBytes };
+    const seconds = await work.measure(input, measureCtx());
+    expect(seconds).toBeCloseTo(7205, 0);
+    expect(seconds).toBeGreaterThan(work.max);
+    await rm(file);
+    const corrupt = { ...fixtures.get('corrupt-mp3'), filename: 'corrupt.mp3', bytes: 2058 };
+    await expect(work.measure(corrupt, measureCtx()).catch(() => undefined)).resolves.toBeUndefined();
+  });
+
+  it('gives a deadline that follows the measured duration, and the byte-based one when unmeasured', () => {
+    const input = { path: 'x.mp3', format: 'mp3' as const, filename: 'x.mp3', bytes: 14_000_000 };
+    expect(transcribeTimeoutMs([input], 7200)).toBe(10 * 60_000 + 7200 * 1_500);
+    expect(transcribeTimeoutMs([input], 10)).toBe(10 * 60_000 + 15_000);
+    expect(transcribeTimeoutMs([input])).toBe(15 * 60_000 + 14 * 180_000);
   });
 });
