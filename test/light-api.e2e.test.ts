@@ -2,7 +2,8 @@
  * The API process loads no engine library (issue 23): a real server, spawned with a module hook
  * that records every import it resolves (test/testing/record-imports.mjs; its sandbox processes are
  * forked without the hook), runs one job of every family over HTTP. Then no engine library is
- * reachable in the server's import graph, and none of their native addons is mapped into it.
+ * reachable in the server's import graph, and none of their native addons is mapped into it; nor
+ * is the driver of any backend a default server does not use (the API process's RSS, issue 23).
  *
  * Families still being reshaped (FAMILIES_NOT_YET_RESHAPED) are cut out of the graph, and the
  * /proc/<pid>/maps check waits until that list is empty, since a native addon cannot be traced to
@@ -30,6 +31,17 @@ import { ENGINE_LIBRARIES, FAMILIES_NOT_YET_RESHAPED } from './testing/plugin-sh
 
 const RECORD_IMPORTS = path.join(ROOT, 'test/testing/record-imports.mjs');
 const PLUGINS_URL = pathToFileURL(path.join(ROOT, 'plugins')).href;
+/** Packages imported only when their backend is configured (apps/shared/runtime.ts, core/services). */
+const UNCONFIGURED_BACKENDS = [
+  'mongodb',
+  'pg',
+  '@agendajs/mongo-backend',
+  '@agendajs/postgres-backend',
+  '@aws-sdk/client-s3',
+  '@aws-sdk/lib-storage',
+  'nodemailer',
+  '@opentelemetry/sdk-node',
+];
 
 async function textPdf(text: string): Promise<Buffer> {
   const doc = await PDFDocument.create();
@@ -176,6 +188,9 @@ describe('the API process', () => {
       .map((line) => line.split('\t') as [string, string]);
     expect(edges.length).toBeGreaterThan(100); // the hook did record the server's imports
     expect(engineLibrariesReached(edges)).toEqual([]);
+    // Nor the drivers of backends a default server (SQLite, local disk, outbox, no OTel) does not use.
+    const loadedPackages = new Set(edges.map(([, child]) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(child)?.[1]));
+    expect(UNCONFIGURED_BACKENDS.filter((name) => loadedPackages.has(name))).toEqual([]);
 
     if (FAMILIES_NOT_YET_RESHAPED.length === 0) {
       const maps = await readFile(`/proc/${server.process.pid}/maps`, 'utf8');

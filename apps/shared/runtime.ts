@@ -14,20 +14,14 @@ import { probeConfinement, type ConfinementStatus } from '../../core/engines/con
 import { LibreOfficePool } from '../../core/engines/execution/libreoffice-pool.js';
 import { configureEnginePaths, enginePaths } from '../../core/engines/paths.js';
 import { SandboxPool } from '../../core/engines/execution/sandbox/pool.js';
-import { GridFsBlobStore } from '../../core/blobs/gridfs.js';
 import { LocalBlobStore } from '../../core/blobs/local.js';
-import { S3BlobStore } from '../../core/blobs/s3.js';
 import type { BlobStore } from '../../core/blobs/types.js';
 import { Queue } from '../../core/queue/index.js';
-import { createMongoQueueBackend, mongoDispatchChannel } from '../../core/queue/mongo-backend/index.js';
-import { createPostgresQueueBackend, postgresDispatchChannel } from '../../core/queue/postgres-backend/index.js';
 import { SqliteBackend } from '../../core/queue/sqlite-backend/index.js';
 import { Registry } from '../../core/registry/index.js';
 import { createServices, type Services } from '../../core/services/index.js';
 import { createMailTransport } from '../../core/services/mail-transport.js';
 import type { Clock } from '../../core/services/clock.js';
-import { MongoStore } from '../../core/store/mongo/index.js';
-import { PostgresStore } from '../../core/store/postgres/index.js';
 import { SqliteStore, openSqliteDatabase } from '../../core/store/sqlite/index.js';
 import type { Store } from '../../core/store/types.js';
 import { standardPluginModules, standardPlugins } from '../../plugins/index.js';
@@ -85,34 +79,51 @@ async function embeddedAdapters(dataDir: string): Promise<Adapters> {
   };
 }
 
+/*
+ * The scale-out adapters are imported when chosen: their drivers (mongodb, pg, the AWS SDK) weigh
+ * tens of MB of heap in a process that never connects to them (the embedded default).
+ */
+
+/** The S3 bucket's blob store, with the close the store does not do. */
+async function s3Blobs(s3: NonNullable<Config['s3']>): Promise<Pick<Adapters, 'blobs' | 'closeBlobs'>> {
+  const { S3BlobStore } = await import('../../core/blobs/s3.js');
+  const blobs = new S3BlobStore(s3);
+  return { blobs, closeBlobs: () => blobs.close() };
+}
+
 /**
  * MongoDB for state and the queue, GridFS (or the S3 bucket) for blobs, all on the store's one client (closed with the
  * store).
  */
 async function distributedAdapters(url: string, s3: Config['s3'], log: Logger): Promise<Adapters> {
+  const [{ MongoStore }, { createMongoQueueBackend, mongoDispatchChannel }, { GridFsBlobStore }] = await Promise.all([
+    import('../../core/store/mongo/index.js'),
+    import('../../core/queue/mongo-backend/index.js'),
+    import('../../core/blobs/gridfs.js'),
+  ]);
   const store = await MongoStore.connect(url);
   const queueDispatch = await mongoDispatchChannel(store.db, log);
-  const blobs = s3 ? new S3BlobStore(s3) : new GridFsBlobStore(store.db);
   return {
     store,
-    blobs,
+    ...(s3 ? await s3Blobs(s3) : { blobs: new GridFsBlobStore(store.db) }),
     queueBackend: await createMongoQueueBackend(store.db),
     ...(queueDispatch ? { queueDispatch } : {}),
-    ...(blobs instanceof S3BlobStore ? { closeBlobs: () => blobs.close() } : {}),
   };
 }
 
 /** PostgreSQL for state (migrated at start) and the queue (LISTEN/NOTIFY dispatch), blobs in the S3 bucket. */
 async function postgresAdapters(url: string, s3: NonNullable<Config['s3']>, log: Logger): Promise<Adapters> {
+  const [{ PostgresStore }, { createPostgresQueueBackend, postgresDispatchChannel }] = await Promise.all([
+    import('../../core/store/postgres/index.js'),
+    import('../../core/queue/postgres-backend/index.js'),
+  ]);
   const store = await PostgresStore.connect(url);
-  const blobs = new S3BlobStore(s3);
   return {
     store,
-    blobs,
+    ...(await s3Blobs(s3)),
     queueBackend: await createPostgresQueueBackend(url),
     queueDispatch: postgresDispatchChannel(url, log),
     publishesDispatch: true,
-    closeBlobs: () => blobs.close(),
   };
 }
 
