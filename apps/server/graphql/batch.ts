@@ -1,9 +1,9 @@
 /** Batches: many files to one format, one job each, one ZIP (POST /api/batch/convert, GET /api/batch/{id}). */
 import type { z } from 'zod';
 import type { batchAcceptedSchema, batchStatusSchema } from '../../../schema/index.js';
-import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
-import { decodeConvertOptions, type OptionInputs } from './option-inputs.js';
+import { oneOfOptions, withQuality } from '../operations/options.js';
+import type { OptionInputs } from './option-inputs.js';
 import { stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 
@@ -84,22 +84,16 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
         { services, principal },
       ) => {
         const maxFiles = services.batches.admit(principal);
-        const { fields, optionsFor } = decodeConvertOptions(
-          options as Record<string, unknown> | null | undefined,
-          optionInputs.convertFields,
+        const decoded = withQuality(
+          oneOfOptions(options as Record<string, unknown> | null | undefined, optionInputs.convertFields),
+          quality,
         );
-        if (quality != null) {
-          if (fields.quality !== undefined) throw badRequest('quality is given twice: in options and as an argument');
-          fields.quality = quality;
-        }
         const uploads = await stageUploads(services, principal, files, maxFiles);
         const { statusUrl: _statusUrl, ...accepted } = await services.batches.accept(principal, {
           uploads,
           to,
           op: op ?? undefined,
-          fields,
-          fieldsAreStrings: false,
-          optionsFor,
+          ...decoded,
           viaApi: !principal.session,
           webhookUrl: webhookUrl ?? undefined,
           ...(exportArg != null ? { export: exportArg } : {}),

@@ -14,10 +14,10 @@ import type { Builder, GraphQLContext } from './builder.js';
 import type { JsonSchema } from '../json-schema.js';
 import { camelCase, inputValue, optionFields, optionsTypeName, type OptionInputs } from './option-inputs.js';
 import { addRowTypes } from './extraction-rows.js';
+import { argumentOptions } from '../operations/options.js';
 import { stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 
-type ExtractionRow = ExtractionPoll['rows'][number];
 /** A poll with the tool it was asked for: the tool decides the rows' types. */
 interface ToolPoll {
   tool: string;
@@ -26,11 +26,6 @@ interface ToolPoll {
 
 const TRIAL =
   'Free plan: one free call with one file per tool (a second call is FORBIDDEN with `extensions.reason` "trial_used", several files "trial_single_file").';
-
-/** Arguments the client sent; the plugin's defaults apply to the others. */
-function sent(args: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).filter(([, value]) => value != null));
-}
 
 async function submit(
   { services, principal }: GraphQLContext,
@@ -45,8 +40,7 @@ async function submit(
   );
   const { statusUrl: _statusUrl, ...accepted } = await services.extractions.accept(principal, tool, {
     uploads,
-    fields: sent(fields),
-    fieldsAreStrings: false,
+    ...argumentOptions(fields),
     viaApi: !principal.session,
     webhookUrl,
   });

@@ -2,7 +2,8 @@
 import type { AcceptedJob, JobStatus, ToolReport } from '../../../schema/index.js';
 import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
-import { decodeConvertOptions, type OptionInputs } from './option-inputs.js';
+import { oneOfOptions } from '../operations/options.js';
+import type { OptionInputs } from './option-inputs.js';
 import { stageUpload, stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 import { addPipeline } from './pipeline.js';
@@ -135,10 +136,7 @@ export function addJob(builder: Builder, optionInputs: OptionInputs) {
         webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
       },
       resolve: async (_root, { file, url, to, op, options, webhookUrl }, { services, principal }) => {
-        const { fields, optionsFor } = decodeConvertOptions(
-          options as Record<string, unknown> | null | undefined,
-          optionInputs.convertFields,
-        );
+        const decoded = oneOfOptions(options as Record<string, unknown> | null | undefined, optionInputs.convertFields);
         if (!file === !url) throw badRequest("Send exactly one of 'file' and 'url'");
         const upload = file
           ? await stageUpload(services, principal, file)
@@ -147,9 +145,7 @@ export function addJob(builder: Builder, optionInputs: OptionInputs) {
           upload,
           to,
           op: op ?? undefined,
-          fields,
-          fieldsAreStrings: false,
-          optionsFor,
+          ...decoded,
           viaApi: !principal.session,
           webhookUrl: webhookUrl ?? undefined,
         });

@@ -18,6 +18,7 @@ import type { JsonSchema } from '../json-schema.js';
 import { extractionForm } from './fields.js';
 import { readForm } from './forms.js';
 import { defineOperation, type AnyOperation } from './operation.js';
+import { formOptions } from './options.js';
 
 /** The poll answer of each spec tool, typed by its rows (`ParseCvPoll`...), made once: the document refers to them. */
 export const extractionPollSchemas: Record<string, { component: string; schema: z.ZodType }> = Object.fromEntries(
@@ -75,8 +76,7 @@ export function extractionOperations(services: Services): AnyOperation[] {
           const { webhookUrl, ...fields } = form.fields;
           return services.extractions.accept(principal, tool, {
             uploads: form.files,
-            fields,
-            fieldsAreStrings: true,
+            ...formOptions(fields),
             viaApi: true,
             webhookUrl,
           });

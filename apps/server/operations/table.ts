@@ -24,6 +24,7 @@ import { isMultipart } from '../multipart.js';
 import { PREFER_WAIT, WEBHOOK_URL_FIELD, batchForm, convertForm } from './fields.js';
 import { acceptedOrFinished, checkExport, contentDisposition, readForm, refuseExtraFields } from './forms.js';
 import { defineOperation, type AnyOperation } from './operation.js';
+import { formOptions } from './options.js';
 import { readinessSchema } from './readiness.js';
 import { extractionOperations } from './extraction.js';
 import { webhookOperations } from './webhooks.js';
@@ -144,8 +145,7 @@ function jobOperations(services: Services): AnyOperation[] {
           upload: form.files[0]!,
           to,
           op,
-          fields,
-          fieldsAreStrings: true,
+          ...formOptions(fields),
           viaApi: true,
           webhookUrl,
         });
@@ -287,8 +287,7 @@ function batchOperations(services: Services): AnyOperation[] {
           uploads: form.files,
           to,
           op,
-          fields,
-          fieldsAreStrings: true,
+          ...formOptions(fields),
           viaApi: true,
           webhookUrl,
           export: exportField,

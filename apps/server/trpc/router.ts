@@ -38,6 +38,7 @@ import {
   rotateWebhookSecretOperation,
   sendTestWebhookOperation,
 } from '../operations/webhooks.js';
+import { formOptions, jsonOptions, withQuality } from '../operations/options.js';
 import { mutationOf, mutationWith, queryOf, queryWith } from './operations.js';
 import { authedProcedure, createCallerFactory, router } from './trpc.js';
 import { stageFile, stageFiles } from './uploads.js';
@@ -174,19 +175,6 @@ function parseForm<T extends z.ZodType>(schema: T, form: FormData): z.infer<T> {
   return parsed.data;
 }
 
-function parseOptionsField(raw: string | undefined): Record<string, unknown> {
-  if (raw === undefined || raw.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw badRequest('options must be a JSON object string');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw badRequest('options must be a JSON object string');
-  return value as Record<string, unknown>;
-}
-
 function extractionProcedure(tool: string) {
   return authedProcedure
     .input(z.instanceof(FormData))
@@ -197,8 +185,7 @@ function extractionProcedure(tool: string) {
       const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
       return ctx.services.extractions.accept(ctx.principal, tool, {
         uploads,
-        fields,
-        fieldsAreStrings: true,
+        ...formOptions(fields),
         viaApi: true,
         webhookUrl,
       });
@@ -285,7 +272,7 @@ export function createAppRouter(extractionTools: readonly string[]) {
         const parsed = convertFormSchema.safeParse(Object.fromEntries(input.entries()));
         if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
         const { file, url, to, op, options, webhookUrl } = parsed.data;
-        const fields = parseOptionsField(options);
+        const decoded = jsonOptions(options);
         if (!file && url === undefined)
           throw badRequest("Missing 'file': attach the file to convert (or give its URL as 'url')");
         if (file && url !== undefined) throw badRequest("Send exactly one of 'file' and 'url'");
@@ -296,8 +283,7 @@ export function createAppRouter(extractionTools: readonly string[]) {
           upload,
           to,
           op,
-          fields,
-          fieldsAreStrings: false,
+          ...decoded,
           viaApi: true,
           webhookUrl,
         });
@@ -328,16 +314,13 @@ export function createAppRouter(extractionTools: readonly string[]) {
             webhookUrl,
             export: exportField,
           } = parseForm(batchFormSchema, input);
-          if (options !== undefined && quality !== undefined)
-            throw badRequest("Send quality inside 'options' (one JSON object of the op's options)");
-          const fields = options !== undefined ? parseOptionsField(options) : quality === undefined ? {} : { quality };
+          const decoded = withQuality(jsonOptions(options), quality);
           const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
           return ctx.services.batches.accept(ctx.principal, {
             uploads,
             to,
             op,
-            fields,
-            fieldsAreStrings: options === undefined,
+            ...decoded,
             viaApi: true,
             webhookUrl,
             export: exportField,
