@@ -115,6 +115,36 @@ export const createSignedUrlOperation = defineOperation({
   run: (services, principal, request) => services.downloads.createSignedUrl(principal, request),
 });
 
+export const getBatchOperation = defineOperation({
+  name: 'getBatch',
+  method: 'GET',
+  path: '/api/batch/{id}',
+  tag: 'Batches',
+  summary: 'Batch status',
+  files: 'none',
+  params: batchIdParams,
+  output: { status: 200, description: 'The batch.', schema: batchStatusSchema, component: 'BatchStatus' },
+  errors: ['401', '403', '404', '429'],
+  run: (services, principal, { id }) => services.batches.status(principal, id),
+});
+
+export const cancelBatchOperation = defineOperation({
+  name: 'cancelBatch',
+  method: 'DELETE',
+  path: '/api/batch/{id}',
+  tag: 'Batches',
+  beyondSpec: true,
+  summary: "Cancel a batch's unfinished jobs",
+  description:
+    'Every waiting or active job of the batch is cancelled and refunded; finished ones keep their outputs. ' +
+    'Idempotent.',
+  files: 'none',
+  params: batchIdParams,
+  output: { status: 200, description: 'The batch.', schema: batchStatusSchema, component: 'BatchStatus' },
+  errors: ['401', '403', '404', '429'],
+  run: (services, principal, { id }) => services.batches.cancel(principal, id),
+});
+
 function jobOperations(services: Services): AnyOperation[] {
   return [
     defineOperation({
@@ -294,34 +324,8 @@ function batchOperations(services: Services): AnyOperation[] {
         });
       },
     }),
-    defineOperation({
-      name: 'getBatch',
-      method: 'GET',
-      path: '/api/batch/{id}',
-      tag: 'Batches',
-      summary: 'Batch status',
-      files: 'none',
-      params: batchIdParams,
-      output: { status: 200, description: 'The batch.', schema: batchStatusSchema, component: 'BatchStatus' },
-      errors: ['401', '403', '404', '429'],
-      handle: async ({ request, params }) => services.batches.status(principalOf(request), params.id),
-    }),
-    defineOperation({
-      name: 'cancelBatch',
-      method: 'DELETE',
-      path: '/api/batch/{id}',
-      tag: 'Batches',
-      beyondSpec: true,
-      summary: "Cancel a batch's unfinished jobs",
-      description:
-        'Every waiting or active job of the batch is cancelled and refunded; finished ones keep their outputs. ' +
-        'Idempotent.',
-      files: 'none',
-      params: batchIdParams,
-      output: { status: 200, description: 'The batch.', schema: batchStatusSchema, component: 'BatchStatus' },
-      errors: ['401', '403', '404', '429'],
-      handle: async ({ request, params }) => services.batches.cancel(principalOf(request), params.id),
-    }),
+    getBatchOperation,
+    cancelBatchOperation,
     defineOperation({
       name: 'downloadBatch',
       method: 'GET',
@@ -464,7 +468,7 @@ export function operationTable(services: Services): AnyOperation[] {
     ...batchOperations(services),
     ...extractionOperations(services),
     ...accountOperations(services),
-    ...webhookOperations(services),
+    ...webhookOperations(),
     ...HOST_OPERATIONS,
   ];
 }

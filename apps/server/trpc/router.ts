@@ -25,21 +25,27 @@ import { badRequest, type ServiceError } from '../../../core/services/errors.js'
 import type { Principal, Services } from '../../../core/services/index.js';
 import type { TrpcContext } from './context.js';
 import {
+  cancelBatchOperation,
   cancelJobOperation,
   createSignedUrlOperation,
+  getBatchOperation,
   getCreditsOperation,
   getHistoryOperation,
   getJobOperation,
 } from '../operations/table.js';
 import {
   createWebhookEndpointOperation,
+  deleteWebhookEndpointOperation,
   getWebhookEndpointOperation,
+  listWebhookAttemptsOperation,
+  listWebhookEndpointsOperation,
   rotateDefaultWebhookSecretOperation,
   rotateWebhookSecretOperation,
   sendTestWebhookOperation,
+  updateWebhookEndpointOperation,
 } from '../operations/webhooks.js';
 import { formOptions, jsonOptions, withQuality } from '../operations/options.js';
-import { mutationOf, mutationWith, queryOf, queryWith } from './operations.js';
+import { mutationOf, mutationWith, queryOf, queryWith, runOperation } from './operations.js';
 import { authedProcedure, createCallerFactory, router } from './trpc.js';
 import { stageFile, stageFiles } from './uploads.js';
 
@@ -326,15 +332,15 @@ export function createAppRouter(extractionTools: readonly string[]) {
             export: exportField,
           });
         }),
+      // As GET and DELETE /api/batch/{id}, the batch named `batchId` here.
       get: authedProcedure
         .input(batchInput)
         .output(batchStatusSchema)
-        .query(({ ctx, input }) => ctx.services.batches.status(ctx.principal, input.batchId)),
-      /** As DELETE /api/batch/{id}. */
+        .query(({ ctx, input }) => runOperation(getBatchOperation, ctx, { id: input.batchId })),
       cancel: authedProcedure
         .input(batchInput)
         .output(batchStatusSchema)
-        .mutation(({ ctx, input }) => ctx.services.batches.cancel(ctx.principal, input.batchId)),
+        .mutation(({ ctx, input }) => runOperation(cancelBatchOperation, ctx, { id: input.batchId })),
     }),
     /**
      * The extraction tools, one FormData procedure each (same rules as POST /api/<tool>): `files`
@@ -378,28 +384,31 @@ export function createAppRouter(extractionTools: readonly string[]) {
     }),
     /** Beyond the spec (Pro and up): webhook endpoints, as REST /api/v1/webhooks. Secrets are in the answers of create, rotateSecret and rotateDefaultSecret only. */
     webhooks: router({
+      // Shapes kept from before the table (the list and log as arrays, the patch under `patch`, delete answered).
       list: authedProcedure
         .output(z.array(webhookEndpointSchema))
-        .query(({ ctx }) => ctx.services.webhooks.list(ctx.principal)),
+        .query(async ({ ctx }) => (await runOperation(listWebhookEndpointsOperation, ctx, {})).endpoints),
       get: queryWith(getWebhookEndpointOperation, getWebhookEndpointOperation.params!),
       create: mutationWith(createWebhookEndpointOperation, createWebhookEndpointOperation.body!),
       update: authedProcedure
         .input(endpointInput.extend({ patch: webhookEndpointUpdateSchema }))
         .output(webhookEndpointSchema)
-        .mutation(({ ctx, input }) => ctx.services.webhooks.update(ctx.principal, input.id, input.patch)),
+        .mutation(({ ctx, input }) =>
+          runOperation(updateWebhookEndpointOperation, ctx, { id: input.id, ...input.patch }),
+        ),
       delete: authedProcedure
         .input(endpointInput)
         .output(z.object({ deleted: z.literal(true) }))
         .mutation(async ({ ctx, input }) => {
-          await ctx.services.webhooks.remove(ctx.principal, input.id);
-          return { deleted: true };
+          await runOperation(deleteWebhookEndpointOperation, ctx, input);
+          return { deleted: true as const };
         }),
       rotateSecret: mutationWith(rotateWebhookSecretOperation, rotateWebhookSecretOperation.params!),
       sendTest: mutationWith(sendTestWebhookOperation, sendTestWebhookOperation.params!),
       attempts: authedProcedure
         .input(endpointInput.extend({ limit: z.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE) }))
         .output(z.array(webhookAttemptSchema))
-        .query(({ ctx, input }) => ctx.services.webhooks.attempts(ctx.principal, input.id, input.limit)),
+        .query(async ({ ctx, input }) => (await runOperation(listWebhookAttemptsOperation, ctx, input)).attempts),
       rotateDefaultSecret: mutationOf(rotateDefaultWebhookSecretOperation),
     }),
   });
