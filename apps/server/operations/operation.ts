@@ -8,7 +8,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { PlanId } from '../../../schema/index.js';
 import type { Principal, Services } from '../../../core/services/index.js';
+import type { StagedUpload } from '../../../core/services/uploads.js';
 import type { JsonSchema } from '../json-schema.js';
+import type { SubmittedOptions } from './options.js';
 
 /**
  * How the request carries files: none (JSON or nothing), one file, many files (the multipart form is
@@ -98,6 +100,27 @@ export interface OperationSpec<
    * host (health, readiness, this document), documented here all the same.
    */
   run?: (services: Services, principal: Principal, input: RunInput<Params, Query, Body>) => Promise<z.input<Out>>;
+  /**
+   * The transport-neutral handler of a file-taking operation, once a surface has staged its files
+   * and decoded its fields: REST's `handle` and the tRPC FormData procedures both call it.
+   */
+  submit?: (services: Services, principal: Principal, submission: Submission) => Promise<z.input<Out>>;
+}
+
+/**
+ * What a file-taking operation is given, whatever the surface: its files already staged (under the
+ * caller's plan), its text fields and its options decoded (options.ts).
+ */
+export interface Submission {
+  files: StagedUpload[];
+  to?: string | undefined;
+  op?: string | undefined;
+  options: SubmittedOptions;
+  webhookUrl?: string | undefined;
+  /** The S3 export as sent (a JSON string or an object): checked before the job is accepted. */
+  export?: unknown;
+  /** Counted as an API call (a key) rather than the web app's (a session). */
+  viaApi: boolean;
 }
 
 /** A JSON operation's input: its params, query and body fields in one object. */

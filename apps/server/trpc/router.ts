@@ -32,7 +32,9 @@ import {
   getCreditsOperation,
   getHistoryOperation,
   getJobOperation,
+  submitOf,
 } from '../operations/table.js';
+import { extractionSubmitName } from '../operations/extraction.js';
 import {
   createWebhookEndpointOperation,
   deleteWebhookEndpointOperation,
@@ -189,12 +191,13 @@ function extractionProcedure(tool: string) {
       const limit = extractionFileLimit(ctx.services, ctx.principal, tool);
       const { files, webhookUrl, ...fields } = parseForm(extractionFormSchema, input);
       const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-      return ctx.services.extractions.accept(ctx.principal, tool, {
-        uploads,
-        ...formOptions(fields),
+      const submit = submitOf(ctx.services, extractionSubmitName(tool));
+      return submit(ctx.services, ctx.principal, {
+        files: uploads,
+        options: formOptions(fields),
         viaApi: true,
         webhookUrl,
-      });
+      }) as never;
     });
 }
 
@@ -285,14 +288,14 @@ export function createAppRouter(extractionTools: readonly string[]) {
         const upload = file
           ? await stageFile(ctx.services, ctx.principal, file)
           : await ctx.services.uploads.importOne(ctx.principal, url!);
-        return ctx.services.jobs.accept(ctx.principal, {
-          upload,
+        return submitOf(ctx.services, 'convert')(ctx.services, ctx.principal, {
+          files: [upload],
           to,
           op,
-          ...decoded,
+          options: decoded,
           viaApi: true,
           webhookUrl,
-        });
+        }) as never;
       }),
     /** Same rules as POST /api/pdf/merge. */
     merge: authedProcedure
@@ -302,7 +305,8 @@ export function createAppRouter(extractionTools: readonly string[]) {
         const limit = formFileLimit('merge', ctx.services, ctx.principal);
         const { files, webhookUrl } = parseForm(mergeFormSchema, input);
         const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-        return ctx.services.jobs.acceptMerge(ctx.principal, uploads, true, webhookUrl);
+        const submission = { files: uploads, options: formOptions({}), viaApi: true, webhookUrl };
+        return submitOf(ctx.services, 'mergePdf')(ctx.services, ctx.principal, submission) as never;
       }),
     batch: router({
       /** Same rules as POST /api/batch/convert; `options` is read like convert's, `quality` like the REST form field. */
@@ -322,15 +326,15 @@ export function createAppRouter(extractionTools: readonly string[]) {
           } = parseForm(batchFormSchema, input);
           const decoded = withQuality(jsonOptions(options), quality);
           const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-          return ctx.services.batches.accept(ctx.principal, {
-            uploads,
+          return submitOf(ctx.services, 'batchConvert')(ctx.services, ctx.principal, {
+            files: uploads,
             to,
             op,
-            ...decoded,
+            options: decoded,
             viaApi: true,
             webhookUrl,
             export: exportField,
-          });
+          }) as never;
         }),
       // As GET and DELETE /api/batch/{id}, the batch named `batchId` here.
       get: authedProcedure
