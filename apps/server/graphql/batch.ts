@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { batchAcceptedSchema, batchStatusSchema } from '../../../schema/index.js';
 import type { Builder } from './builder.js';
 import { oneOfOptions, withQuality } from '../operations/options.js';
+import { submitBatch } from '../operations/table.js';
 import type { OptionInputs } from './option-inputs.js';
 import { stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
@@ -89,14 +90,14 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
           quality,
         );
         const uploads = await stageUploads(services, principal, files, maxFiles);
-        const { statusUrl: _statusUrl, ...accepted } = await services.batches.accept(principal, {
-          uploads,
+        const { statusUrl: _statusUrl, ...accepted } = await submitBatch(services, principal, {
+          files: uploads,
           to,
           op: op ?? undefined,
-          ...decoded,
+          options: decoded,
           viaApi: !principal.session,
           webhookUrl: webhookUrl ?? undefined,
-          ...(exportArg != null ? { export: exportArg } : {}),
+          export: exportArg ?? undefined,
         });
         return accepted;
       },

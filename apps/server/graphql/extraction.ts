@@ -15,6 +15,8 @@ import type { JsonSchema } from '../json-schema.js';
 import { camelCase, inputValue, optionFields, optionsTypeName, type OptionInputs } from './option-inputs.js';
 import { addRowTypes } from './extraction-rows.js';
 import { argumentOptions } from '../operations/options.js';
+import { extractionSubmitName } from '../operations/extraction.js';
+import { submitOf } from '../operations/table.js';
 import { stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 
@@ -38,12 +40,14 @@ async function submit(
   const uploads = await stageUploads(services, principal, files, maxFiles, () =>
     services.extractions.tooManyFiles(principal, tool),
   );
-  const { statusUrl: _statusUrl, ...accepted } = await services.extractions.accept(principal, tool, {
-    uploads,
-    ...argumentOptions(fields),
+  const submit = submitOf(services, extractionSubmitName(tool));
+  // The table's submit of the tool answers its BatchAccepted (typed loosely: the tools come from the registry).
+  const { statusUrl: _statusUrl, ...accepted } = (await submit(services, principal, {
+    files: uploads,
+    options: argumentOptions(fields),
     viaApi: !principal.session,
     webhookUrl,
-  });
+  })) as BatchAccepted & { statusUrl: string };
   return accepted;
 }
 

@@ -3,6 +3,7 @@ import type { AcceptedJob, JobStatus, ToolReport } from '../../../schema/index.j
 import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
 import { oneOfOptions } from '../operations/options.js';
+import { submitConvert, submitMerge } from '../operations/table.js';
 import type { OptionInputs } from './option-inputs.js';
 import { stageUpload, stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
@@ -141,11 +142,11 @@ export function addJob(builder: Builder, optionInputs: OptionInputs) {
         const upload = file
           ? await stageUpload(services, principal, file)
           : await services.uploads.importOne(principal, url!);
-        const { statusUrl: _statusUrl, ...accepted } = await services.jobs.accept(principal, {
-          upload,
+        const { statusUrl: _statusUrl, ...accepted } = await submitConvert(services, principal, {
+          files: [upload],
           to,
           op: op ?? undefined,
-          ...decoded,
+          options: decoded,
           viaApi: !principal.session,
           webhookUrl: webhookUrl ?? undefined,
         });
@@ -183,12 +184,11 @@ export function addJob(builder: Builder, optionInputs: OptionInputs) {
       resolve: async (_root, { files, webhookUrl }, { services, principal }) => {
         const maxFiles = services.jobs.admitMerge(principal);
         const uploads = await stageUploads(services, principal, files, maxFiles);
-        const { statusUrl: _statusUrl, ...accepted } = await services.jobs.acceptMerge(
-          principal,
-          uploads,
-          !principal.session,
-          webhookUrl ?? undefined,
-        );
+        const { statusUrl: _statusUrl, ...accepted } = await submitMerge(services, principal, {
+          files: uploads,
+          viaApi: !principal.session,
+          webhookUrl: webhookUrl ?? undefined,
+        });
         return accepted;
       },
     }),

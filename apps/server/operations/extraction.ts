@@ -18,7 +18,7 @@ import type { JsonSchema } from '../json-schema.js';
 import { extractionForm } from './fields.js';
 import { readForm } from './forms.js';
 import { defineOperation, type AnyOperation, type Submission } from './operation.js';
-import { formOptions } from './options.js';
+import { NO_OPTIONS, formOptions } from './options.js';
 
 /** The poll answer of each spec tool, typed by its rows (`ParseCvPoll`...), made once: the document refers to them. */
 export const extractionPollSchemas: Record<string, { component: string; schema: z.ZodType }> = Object.fromEntries(
@@ -42,8 +42,10 @@ export function extractionOperations(services: Services): AnyOperation[] {
       .map(([name, { sum }]) => ` The poll answer's \`${name}\` sums the rows' \`${sum}\`.`)
       .join('');
     const poll = pollOf(tool);
-    const submit = (services: Services, principal: Principal, { files, options, viaApi, webhookUrl }: Submission) =>
-      services.extractions.accept(principal, tool, { uploads: files, ...options, viaApi, webhookUrl });
+    const submit = (services: Services, principal: Principal, submission: Submission) => {
+      const { files, options = NO_OPTIONS, viaApi, webhookUrl } = submission;
+      return services.extractions.accept(principal, tool, { uploads: files, ...options, viaApi, webhookUrl });
+    };
     return [
       defineOperation({
         name: extractionSubmitName(tool),

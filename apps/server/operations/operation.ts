@@ -115,7 +115,8 @@ export interface Submission {
   files: StagedUpload[];
   to?: string | undefined;
   op?: string | undefined;
-  options: SubmittedOptions;
+  /** None for an operation without options (merge). */
+  options?: SubmittedOptions;
   webhookUrl?: string | undefined;
   /** The S3 export as sent (a JSON string or an object): checked before the job is accepted. */
   export?: unknown;

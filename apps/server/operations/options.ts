@@ -17,6 +17,9 @@ export interface SubmittedOptions {
   optionsFor?: string;
 }
 
+/** No options: the plugin's defaults. */
+export const NO_OPTIONS: SubmittedOptions = Object.freeze({ fields: {}, fieldsAreStrings: false });
+
 const NOT_AN_OBJECT = 'options must be a JSON object string';
 
 /** REST: every form field beside the file, `to`, `op` and the transport fields is an option, as text. */

@@ -25,7 +25,7 @@ import { isMultipart } from '../multipart.js';
 import { PREFER_WAIT, WEBHOOK_URL_FIELD, batchForm, convertForm } from './fields.js';
 import { acceptedOrFinished, checkExport, contentDisposition, readForm, refuseExtraFields } from './forms.js';
 import { defineOperation, type AnyOperation, type Submission } from './operation.js';
-import { formOptions } from './options.js';
+import { NO_OPTIONS, formOptions } from './options.js';
 import { readinessSchema } from './readiness.js';
 import { extractionOperations } from './extraction.js';
 import { webhookOperations } from './webhooks.js';
@@ -158,19 +158,19 @@ function formSubmission({ files, fields }: StagedForm): Submission {
  */
 
 /** One file: its export checked first (a 400, nothing charged), then the job, then its export started. */
-const submitConvert = async (services: Services, principal: Principal, submission: Submission) => {
-  const { files, to, op, options, webhookUrl, viaApi } = submission;
+export const submitConvert = async (services: Services, principal: Principal, submission: Submission) => {
+  const { files, to, op, options = NO_OPTIONS, webhookUrl, viaApi } = submission;
   const target = await checkExport(services, submission.export, files);
   const accepted = await services.jobs.accept(principal, { upload: files[0]!, to, op, ...options, viaApi, webhookUrl });
   if (target) await services.exports.start(accepted.jobId, target);
   return accepted;
 };
 
-const submitMerge = (services: Services, principal: Principal, { files, viaApi, webhookUrl }: Submission) =>
+export const submitMerge = (services: Services, principal: Principal, { files, viaApi, webhookUrl }: Submission) =>
   services.jobs.acceptMerge(principal, files, viaApi, webhookUrl);
 
-const submitBatch = (services: Services, principal: Principal, submission: Submission) => {
-  const { files, to, op, options, webhookUrl, viaApi } = submission;
+export const submitBatch = (services: Services, principal: Principal, submission: Submission) => {
+  const { files, to, op, options = NO_OPTIONS, webhookUrl, viaApi } = submission;
   return services.batches.accept(principal, {
     uploads: files,
     to,

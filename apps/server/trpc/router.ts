@@ -32,6 +32,9 @@ import {
   getCreditsOperation,
   getHistoryOperation,
   getJobOperation,
+  submitBatch,
+  submitConvert,
+  submitMerge,
   submitOf,
 } from '../operations/table.js';
 import { extractionSubmitName } from '../operations/extraction.js';
@@ -288,14 +291,14 @@ export function createAppRouter(extractionTools: readonly string[]) {
         const upload = file
           ? await stageFile(ctx.services, ctx.principal, file)
           : await ctx.services.uploads.importOne(ctx.principal, url!);
-        return submitOf(ctx.services, 'convert')(ctx.services, ctx.principal, {
+        return submitConvert(ctx.services, ctx.principal, {
           files: [upload],
           to,
           op,
           options: decoded,
           viaApi: true,
           webhookUrl,
-        }) as never;
+        });
       }),
     /** Same rules as POST /api/pdf/merge. */
     merge: authedProcedure
@@ -305,8 +308,7 @@ export function createAppRouter(extractionTools: readonly string[]) {
         const limit = formFileLimit('merge', ctx.services, ctx.principal);
         const { files, webhookUrl } = parseForm(mergeFormSchema, input);
         const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-        const submission = { files: uploads, options: formOptions({}), viaApi: true, webhookUrl };
-        return submitOf(ctx.services, 'mergePdf')(ctx.services, ctx.principal, submission) as never;
+        return submitMerge(ctx.services, ctx.principal, { files: uploads, viaApi: true, webhookUrl });
       }),
     batch: router({
       /** Same rules as POST /api/batch/convert; `options` is read like convert's, `quality` like the REST form field. */
@@ -326,7 +328,7 @@ export function createAppRouter(extractionTools: readonly string[]) {
           } = parseForm(batchFormSchema, input);
           const decoded = withQuality(jsonOptions(options), quality);
           const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-          return submitOf(ctx.services, 'batchConvert')(ctx.services, ctx.principal, {
+          return submitBatch(ctx.services, ctx.principal, {
             files: uploads,
             to,
             op,
@@ -334,7 +336,7 @@ export function createAppRouter(extractionTools: readonly string[]) {
             viaApi: true,
             webhookUrl,
             export: exportField,
-          }) as never;
+          });
         }),
       // As GET and DELETE /api/batch/{id}, the batch named `batchId` here.
       get: authedProcedure
