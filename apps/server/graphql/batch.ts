@@ -3,10 +3,11 @@ import type { z } from 'zod';
 import type { batchAcceptedSchema, batchStatusSchema } from '../../../schema/index.js';
 import type { Builder } from './builder.js';
 import { oneOfOptions, withQuality } from '../operations/options.js';
-import { submitBatch } from '../operations/table.js';
+import { cancelBatchOperation, getBatchOperation, submitBatch } from '../operations/table.js';
 import type { OptionInputs } from './option-inputs.js';
 import { stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
+import { runOperation } from '../operations/operation.js';
 
 export type BatchAccepted = Omit<z.infer<typeof batchAcceptedSchema>, 'statusUrl'>;
 type BatchStatus = z.infer<typeof batchStatusSchema>;
@@ -110,7 +111,7 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
       nullable: true,
       description: "A batch of the caller (NOT_FOUND when unknown, FORBIDDEN for another key holder's batch, as REST).",
       args: { id: t.arg.id({ required: true, description: 'batchId of the batchConvert answer.' }) },
-      resolve: (_root, { id }, { services, principal }) => services.batches.status(principal, String(id)),
+      resolve: (_root, { id }, ctx) => runOperation(getBatchOperation, ctx, { id: String(id) }),
     }),
   );
 
@@ -120,7 +121,7 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
       nullable: true,
       description: "Cancel a batch's unfinished jobs (as DELETE /api/batch/{id}); finished ones keep their outputs.",
       args: { id: t.arg.id({ required: true, description: 'batchId of the batchConvert answer.' }) },
-      resolve: (_root, { id }, { services, principal }) => services.batches.cancel(principal, String(id)),
+      resolve: (_root, { id }, ctx) => runOperation(cancelBatchOperation, ctx, { id: String(id) }),
     }),
   );
 

@@ -3,11 +3,12 @@ import type { AcceptedJob, JobStatus, ToolReport } from '../../../schema/index.j
 import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
 import { oneOfOptions } from '../operations/options.js';
-import { submitConvert, submitMerge } from '../operations/table.js';
+import { cancelJobOperation, getJobOperation, submitConvert, submitMerge } from '../operations/table.js';
 import type { OptionInputs } from './option-inputs.js';
 import { stageUpload, stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 import { addPipeline } from './pipeline.js';
+import { runOperation } from '../operations/operation.js';
 
 /** `queued` is the answer to convert; the others are the states the status endpoint reports. */
 const JOB_STATES = {
@@ -105,9 +106,9 @@ export function addJob(builder: Builder, optionInputs: OptionInputs) {
       nullable: true,
       description: "A job of the caller (NOT_FOUND for an unknown job or another key holder's job).",
       args: { id: t.arg.id({ required: true, description: 'jobId of the convert answer.' }) },
-      resolve: async (_root, { id }, { services, principal }) => ({
+      resolve: async (_root, { id }, ctx) => ({
         jobId: String(id),
-        ...(await services.jobs.status(principal, String(id))),
+        ...(await runOperation(getJobOperation, ctx, { jobId: String(id) })),
       }),
     }),
   );
@@ -164,9 +165,9 @@ export function addJob(builder: Builder, optionInputs: OptionInputs) {
       description:
         'Cancel a waiting or active job (as DELETE /api/v1/jobs/{id}): it ends failed "Cancelled" with its credits back. Idempotent; CONFLICT for a job that finished otherwise.',
       args: { id: t.arg.id({ required: true, description: 'jobId of the convert or createPipeline answer.' }) },
-      resolve: async (_root, { id }, { services, principal }) => ({
+      resolve: async (_root, { id }, ctx) => ({
         jobId: String(id),
-        ...(await services.jobs.cancel(principal, String(id))),
+        ...(await runOperation(cancelJobOperation, ctx, { jobId: String(id) })),
       }),
     }),
   );

@@ -5,7 +5,6 @@
  * them where it is declared (OperationSpec.run), and tRPC checks its answer with the output schema.
  */
 import type { z } from 'zod';
-import type { Principal, Services } from '../../../core/services/index.js';
 import type { OperationSpec } from '../operations/operation.js';
 import { authedProcedure } from './trpc.js';
 
@@ -52,16 +51,8 @@ export function mutationWith<I extends z.ZodType, O extends z.ZodType>(operation
 }
 
 /**
- * The table's handler of an operation, for a procedure whose shape predates the table and differs
- * from REST's (`batch.get({ batchId })`, `webhooks.list` answering the array): the procedure maps
- * its input to the operation's and the answer back, the operation does the work.
+ * The table's handler, for a procedure whose shape predates the table and differs from REST's
+ * (`batch.get({ batchId })`, `webhooks.list` answering the array): the procedure maps its input to
+ * the operation's and the answer back, the operation does the work.
  */
-export function runOperation<O extends z.ZodType>(
-  operation: JsonOperation<O>,
-  ctx: { services: Services; principal: Principal },
-  input: object,
-): Promise<z.input<O>> {
-  const { run } = operation;
-  if (!run) throw new Error(`tRPC: operation ${operation.name} has no JSON run to serve`);
-  return run(ctx.services, ctx.principal, input);
-}
+export { runOperation } from '../operations/operation.js';
