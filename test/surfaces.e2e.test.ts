@@ -77,7 +77,7 @@ async function graphqlMultipart(
   const form = new FormData();
   form.append('operations', JSON.stringify({ query, variables }));
   form.append('map', JSON.stringify(Object.fromEntries(uploads.map(([path], i) => [i, [`variables.${path}`]]))));
-  uploads.forEach(([, file], i) => form.append(String(i), blobOf(file), file.name));
+  for (const [i, [, file]] of uploads.entries()) form.append(String(i), blobOf(file), file.name);
   const res = await fetch(`${url}/graphql`, { method: 'POST', body: form, headers: authHeaders(key) });
   return { status: res.status, body: await res.json() };
 }
@@ -300,13 +300,11 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
         const restDone = await waitForJob(server.url, key, restAccepted.jobId);
         const gqlDone = await graphqlWaitForJob(server.url, key, gqlAccepted.jobId);
-        let trpcDone: JobStatus;
-        do trpcDone = await trpc.jobs.get.query({ jobId: viaTrpc.jobId });
-        while (
-          trpcDone.status !== 'done' &&
-          trpcDone.status !== 'failed' &&
-          (await new Promise((r) => setTimeout(r, 100)), true)
-        );
+        let trpcDone: JobStatus = await trpc.jobs.get.query({ jobId: viaTrpc.jobId });
+        while (trpcDone.status !== 'done' && trpcDone.status !== 'failed') {
+          await new Promise((r) => setTimeout(r, 100));
+          trpcDone = await trpc.jobs.get.query({ jobId: viaTrpc.jobId });
+        }
 
         const link = expect.stringMatching(new RegExp(`^${server.url}/api/download/[A-Za-z0-9_-]{43}$`));
         expect(restDone).toEqual({ status: 'done', downloadUrl: link, expiresIn: 900 });
