@@ -8,17 +8,7 @@ import {
 } from '../../../schema/index.js';
 import type { Builder } from './builder.js';
 import { runOperation } from '../operations/operation.js';
-import {
-  createWebhookEndpointOperation,
-  deleteWebhookEndpointOperation,
-  getWebhookEndpointOperation,
-  listWebhookAttemptsOperation,
-  listWebhookEndpointsOperation,
-  rotateDefaultWebhookSecretOperation,
-  rotateWebhookSecretOperation,
-  sendTestWebhookOperation,
-  updateWebhookEndpointOperation,
-} from '../operations/webhooks.js';
+import * as operations from '../operations/webhooks.js';
 
 export const WEBHOOK_URL_DESCRIPTION =
   'Beyond the spec (Pro and up): also send the event of this request (job.done/job.failed, batch.done or extraction.done) to this https URL, signed with the account default webhook secret.';
@@ -119,7 +109,8 @@ export function addWebhooks(builder: Builder) {
       type: [Endpoint],
       nullable: true,
       description: "The caller's webhook endpoints (Pro and up).",
-      resolve: async (_root, _args, ctx) => (await runOperation(listWebhookEndpointsOperation, ctx, {})).endpoints,
+      resolve: async (_root, _args, ctx) =>
+        (await runOperation(operations.listWebhookEndpointsOperation, ctx, {})).endpoints,
     }),
   );
   builder.queryField('webhookEndpoint', (t) =>
@@ -128,7 +119,7 @@ export function addWebhooks(builder: Builder) {
       nullable: true,
       description: 'One webhook endpoint of the caller.',
       args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
-      resolve: (_root, { id }, ctx) => runOperation(getWebhookEndpointOperation, ctx, { id: String(id) }),
+      resolve: (_root, { id }, ctx) => runOperation(operations.getWebhookEndpointOperation, ctx, { id: String(id) }),
     }),
   );
   builder.queryField('webhookAttempts', (t) =>
@@ -143,7 +134,7 @@ export function addWebhooks(builder: Builder) {
       resolve: async (_root, { id, limit }, ctx) =>
         (
           await runOperation(
-            listWebhookAttemptsOperation,
+            operations.listWebhookAttemptsOperation,
             ctx,
             { id: String(id), limit: limit ?? undefined },
             { decode: true },
@@ -164,7 +155,7 @@ export function addWebhooks(builder: Builder) {
       },
       resolve: (_root, args, ctx) =>
         runOperation(
-          createWebhookEndpointOperation,
+          operations.createWebhookEndpointOperation,
           ctx,
           given({ ...args, events: args.events?.map((e) => fromEnum(e as string)) }, []),
           { decode: true },
@@ -186,7 +177,7 @@ export function addWebhooks(builder: Builder) {
       },
       resolve: (_root, { id, ...args }, ctx) =>
         runOperation(
-          updateWebhookEndpointOperation,
+          operations.updateWebhookEndpointOperation,
           ctx,
           {
             id: String(id),
@@ -205,7 +196,7 @@ export function addWebhooks(builder: Builder) {
       nullable: true,
       description: 'A new secret, shown once; the old one keeps signing beside it for 24 h.',
       args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
-      resolve: (_root, { id }, ctx) => runOperation(rotateWebhookSecretOperation, ctx, { id: String(id) }),
+      resolve: (_root, { id }, ctx) => runOperation(operations.rotateWebhookSecretOperation, ctx, { id: String(id) }),
     }),
   );
   builder.mutationField('deleteWebhookEndpoint', (t) =>
@@ -214,7 +205,7 @@ export function addWebhooks(builder: Builder) {
       description: 'Deletes an endpoint of the caller; true when done.',
       args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
       resolve: async (_root, { id }, ctx) => {
-        await runOperation(deleteWebhookEndpointOperation, ctx, { id: String(id) });
+        await runOperation(operations.deleteWebhookEndpointOperation, ctx, { id: String(id) });
         return true;
       },
     }),
@@ -225,7 +216,7 @@ export function addWebhooks(builder: Builder) {
       nullable: true,
       description: 'Sends a webhook.test event now and answers how it went.',
       args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
-      resolve: (_root, { id }, ctx) => runOperation(sendTestWebhookOperation, ctx, { id: String(id) }),
+      resolve: (_root, { id }, ctx) => runOperation(operations.sendTestWebhookOperation, ctx, { id: String(id) }),
     }),
   );
   builder.mutationField('rotateDefaultWebhookSecret', (t) =>
@@ -233,7 +224,8 @@ export function addWebhooks(builder: Builder) {
       nullable: true,
       description:
         'Creates or rotates the account default secret, which signs events sent to a webhookUrl argument; shown once.',
-      resolve: async (_root, _args, ctx) => (await runOperation(rotateDefaultWebhookSecretOperation, ctx, {})).secret,
+      resolve: async (_root, _args, ctx) =>
+        (await runOperation(operations.rotateDefaultWebhookSecretOperation, ctx, {})).secret,
     }),
   );
 }
