@@ -302,7 +302,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
         const restDone = await waitForJob(server.url, key, restAccepted.jobId);
         const gqlDone = await graphqlWaitForJob(server.url, key, gqlAccepted.jobId);
-        let trpcDone = await trpc.jobs.get.query({ jobId: viaTrpc.jobId });
+        let trpcDone: JobStatus = await trpc.jobs.get.query({ jobId: viaTrpc.jobId });
         while (trpcDone.status !== 'done' && trpcDone.status !== 'failed') {
           await new Promise((r) => setTimeout(r, 100));
           trpcDone = await trpc.jobs.get.query({ jobId: viaTrpc.jobId });
@@ -344,6 +344,15 @@ describe('REST, GraphQL and tRPC over the same services', () => {
         expect(gqlHistory.body.data!.history).toEqual(history);
       });
     }
+
+    it('decodes a JSON operation input with the same rule and words everywhere (history limit)', async () => {
+      const rest = await getJson(`${server.url}/api/v1/history?limit=0`, key);
+      expect(rest.status).toBe(400);
+      const message = (rest.body as { error: string }).error;
+      expect(message).toMatch(/^Invalid limit/);
+      const gql = await graphql(server.url, key, '{ history(limit: 0) { total } }');
+      expect(gql.body.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT' } });
+    });
 
     it('answers credits the same way everywhere', async () => {
       const rest = await getJson(`${server.url}/api/v1/credits`, key);

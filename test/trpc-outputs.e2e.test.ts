@@ -339,7 +339,7 @@ describe('tRPC outputs are the REST answers', () => {
     }
   });
 
-  it('webhook endpoints: get, list and attempts', async () => {
+  it('webhook endpoints: get, list, update, attempts and delete', async () => {
     const created = await trpc.webhooks.create.mutate({
       url: 'http://127.0.0.1:9/hook',
       events: ['job.done'],
@@ -353,6 +353,15 @@ describe('tRPC outputs are the REST answers', () => {
     expect({ attempts: await trpc.webhooks.attempts.query({ id: created.endpoint.id }) }).toEqual(
       await rest(`/api/v1/webhooks/${created.endpoint.id}/attempts`),
     );
+    const updated = await trpc.webhooks.update.mutate({
+      id: created.endpoint.id,
+      patch: { description: 'renamed', events: null },
+    });
+    expect(updated).toMatchObject({ id: created.endpoint.id, description: 'renamed' });
+    expect(updated).toEqual(await rest(`/api/v1/webhooks/${created.endpoint.id}`));
     expect(await trpc.webhooks.delete.mutate({ id: created.endpoint.id })).toEqual({ deleted: true });
+    await expect(trpc.webhooks.get.query({ id: created.endpoint.id })).rejects.toMatchObject({
+      data: { code: 'NOT_FOUND' },
+    });
   });
 });

@@ -1,11 +1,13 @@
 /** Batches: many files to one format, one job each, one ZIP (POST /api/batch/convert, GET /api/batch/{id}). */
 import type { z } from 'zod';
 import type { batchAcceptedSchema, batchStatusSchema } from '../../../schema/index.js';
-import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
-import { decodeConvertOptions, type OptionInputs } from './option-inputs.js';
+import { oneOfOptions, withQuality } from '../operations/options.js';
+import { cancelBatchOperation, getBatchOperation, submitBatch } from '../operations/table.js';
+import type { OptionInputs } from './option-inputs.js';
 import { stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
+import { runOperation } from '../operations/operation.js';
 
 export type BatchAccepted = Omit<z.infer<typeof batchAcceptedSchema>, 'statusUrl'>;
 type BatchStatus = z.infer<typeof batchStatusSchema>;
@@ -84,25 +86,19 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
         { services, principal },
       ) => {
         const maxFiles = services.batches.admit(principal);
-        const { fields, optionsFor } = decodeConvertOptions(
-          options as Record<string, unknown> | null | undefined,
-          optionInputs.convertFields,
+        const decoded = withQuality(
+          oneOfOptions(options as Record<string, unknown> | null | undefined, optionInputs.convertFields),
+          quality,
         );
-        if (quality != null) {
-          if (fields.quality !== undefined) throw badRequest('quality is given twice: in options and as an argument');
-          fields.quality = quality;
-        }
         const uploads = await stageUploads(services, principal, files, maxFiles);
-        const { statusUrl: _statusUrl, ...accepted } = await services.batches.accept(principal, {
-          uploads,
+        const { statusUrl: _statusUrl, ...accepted } = await submitBatch(services, principal, {
+          files: uploads,
           to,
           op: op ?? undefined,
-          fields,
-          fieldsAreStrings: false,
-          optionsFor,
+          options: decoded,
           viaApi: !principal.session,
           webhookUrl: webhookUrl ?? undefined,
-          ...(exportArg != null ? { export: exportArg } : {}),
+          export: exportArg ?? undefined,
         });
         return accepted;
       },
@@ -115,7 +111,7 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
       nullable: true,
       description: "A batch of the caller (NOT_FOUND when unknown, FORBIDDEN for another key holder's batch, as REST).",
       args: { id: t.arg.id({ required: true, description: 'batchId of the batchConvert answer.' }) },
-      resolve: (_root, { id }, { services, principal }) => services.batches.status(principal, String(id)),
+      resolve: (_root, { id }, ctx) => runOperation(getBatchOperation, ctx, { id: String(id) }),
     }),
   );
 
@@ -125,7 +121,7 @@ export function addBatch(builder: Builder, optionInputs: OptionInputs) {
       nullable: true,
       description: "Cancel a batch's unfinished jobs (as DELETE /api/batch/{id}); finished ones keep their outputs.",
       args: { id: t.arg.id({ required: true, description: 'batchId of the batchConvert answer.' }) },
-      resolve: (_root, { id }, { services, principal }) => services.batches.cancel(principal, String(id)),
+      resolve: (_root, { id }, ctx) => runOperation(cancelBatchOperation, ctx, { id: String(id) }),
     }),
   );
 

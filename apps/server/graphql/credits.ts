@@ -1,6 +1,8 @@
 /** Credits: the caller's balance (GET /api/v1/credits). */
 import { PLANS, type Credits } from '../../../schema/index.js';
 import type { Builder } from './builder.js';
+import { runOperation } from '../operations/operation.js';
+import { getCreditsOperation } from '../operations/table.js';
 
 export function addCredits(builder: Builder) {
   const CreditsRef = builder.objectRef<Credits>('Credits').implement({
@@ -32,7 +34,7 @@ export function addCredits(builder: Builder) {
       type: CreditsRef,
       nullable: true,
       description: "The caller's credit balance (same as GET /api/v1/credits).",
-      resolve: (_root, _args, { services, principal }) => services.credits.balance(principal.account),
+      resolve: (_root, _args, ctx) => runOperation(getCreditsOperation, ctx, {}),
     }),
   );
   return CreditsRef;

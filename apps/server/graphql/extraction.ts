@@ -14,6 +14,9 @@ import type { Builder, GraphQLContext } from './builder.js';
 import type { JsonSchema } from '../json-schema.js';
 import { camelCase, inputValue, optionFields, optionsTypeName, type OptionInputs } from './option-inputs.js';
 import { addRowTypes } from './extraction-rows.js';
+import { argumentOptions } from '../operations/options.js';
+import { extractionSubmitName } from '../operations/extraction.js';
+import { submitOf } from '../operations/table.js';
 import { stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 
@@ -26,11 +29,6 @@ interface ToolPoll {
 const TRIAL =
   'Free plan: one free call with one file per tool (a second call is FORBIDDEN with `extensions.reason` "trial_used", several files "trial_single_file").';
 
-/** Arguments the client sent; the plugin's defaults apply to the others. */
-function sent(args: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).filter(([, value]) => value != null));
-}
-
 async function submit(
   { services, principal }: GraphQLContext,
   tool: string,
@@ -42,13 +40,14 @@ async function submit(
   const uploads = await stageUploads(services, principal, files, maxFiles, () =>
     services.extractions.tooManyFiles(principal, tool),
   );
-  const { statusUrl: _statusUrl, ...accepted } = await services.extractions.accept(principal, tool, {
-    uploads,
-    fields: sent(fields),
-    fieldsAreStrings: false,
+  const submit = submitOf(services, extractionSubmitName(tool));
+  // The table's submit of the tool answers its BatchAccepted (typed loosely: the tools come from the registry).
+  const { statusUrl: _statusUrl, ...accepted } = (await submit(services, principal, {
+    files: uploads,
+    options: argumentOptions(fields),
     viaApi: !principal.session,
     webhookUrl,
-  });
+  })) as BatchAccepted & { statusUrl: string };
   return accepted;
 }
 

@@ -1,8 +1,8 @@
 /** History: the caller's conversions, newest first (GET /api/v1/history). */
-import { historyQuerySchema, type History } from '../../../schema/index.js';
-import { describeIssue } from '../../../core/contract/options.js';
-import { badRequest } from '../../../core/services/errors.js';
+import type { History } from '../../../schema/index.js';
 import type { Builder } from './builder.js';
+import { runOperation } from '../operations/operation.js';
+import { getHistoryOperation } from '../operations/table.js';
 
 type HistoryRecord = History['history'][number];
 
@@ -41,14 +41,14 @@ export function addHistory(builder: Builder) {
         limit: t.arg.int({ description: '1 to 100, default 50.' }),
         offset: t.arg.int({ description: 'Default 0.' }),
       },
-      resolve: (_root, args, { services, principal }) => {
-        const parsed = historyQuerySchema.safeParse({
-          limit: args.limit ?? undefined,
-          offset: args.offset ?? undefined,
-        });
-        if (!parsed.success) throw badRequest(`Invalid ${describeIssue(parsed.error)}`);
-        return services.jobs.history(principal, parsed.data.limit, parsed.data.offset);
-      },
+      // Decoded by the operation's own zod, as REST decodes the query.
+      resolve: (_root, args, ctx) =>
+        runOperation(
+          getHistoryOperation,
+          ctx,
+          { limit: args.limit ?? undefined, offset: args.offset ?? undefined },
+          { decode: true },
+        ),
     }),
   );
 }

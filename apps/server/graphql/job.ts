@@ -3,10 +3,13 @@ import type { JobStatus, ToolReport } from '../../../schema/index.js';
 import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
 import type { JobView } from './types.js';
-import { decodeConvertOptions, type OptionInputs } from './option-inputs.js';
+import { oneOfOptions } from '../operations/options.js';
+import { cancelJobOperation, getJobOperation, submitConvert, submitMerge } from '../operations/table.js';
+import type { OptionInputs } from './option-inputs.js';
 import { stageUpload, stageUploads } from './uploads.js';
 import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
 import { addPipeline } from './pipeline.js';
+import { runOperation } from '../operations/operation.js';
 
 /** `queued` is the answer to convert; the others are the states the status endpoint reports. */
 const JOB_STATES = {
@@ -102,9 +105,9 @@ export function addJob(builder: Builder, optionInputs: OptionInputs) {
       nullable: true,
       description: "A job of the caller (NOT_FOUND for an unknown job or another key holder's job).",
       args: { id: t.arg.id({ required: true, description: 'jobId of the convert answer.' }) },
-      resolve: async (_root, { id }, { services, principal }) => ({
+      resolve: async (_root, { id }, ctx) => ({
         jobId: String(id),
-        ...(await services.jobs.status(principal, String(id))),
+        ...(await runOperation(getJobOperation, ctx, { jobId: String(id) })),
       }),
     }),
   );
@@ -134,21 +137,16 @@ export function addJob(builder: Builder, optionInputs: OptionInputs) {
         webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
       },
       resolve: async (_root, { file, url, to, op, options, webhookUrl }, { services, principal }) => {
-        const { fields, optionsFor } = decodeConvertOptions(
-          options as Record<string, unknown> | null | undefined,
-          optionInputs.convertFields,
-        );
+        const decoded = oneOfOptions(options as Record<string, unknown> | null | undefined, optionInputs.convertFields);
         if (!file === !url) throw badRequest("Send exactly one of 'file' and 'url'");
         const upload = file
           ? await stageUpload(services, principal, file)
           : await services.uploads.importOne(principal, url!);
-        const { statusUrl: _statusUrl, ...accepted } = await services.jobs.accept(principal, {
-          upload,
+        const { statusUrl: _statusUrl, ...accepted } = await submitConvert(services, principal, {
+          files: [upload],
           to,
           op: op ?? undefined,
-          fields,
-          fieldsAreStrings: false,
-          optionsFor,
+          options: decoded,
           viaApi: !principal.session,
           webhookUrl: webhookUrl ?? undefined,
         });
@@ -166,9 +164,9 @@ export function addJob(builder: Builder, optionInputs: OptionInputs) {
       description:
         'Cancel a waiting or active job (as DELETE /api/v1/jobs/{id}): it ends failed "Cancelled" with its credits back. Idempotent; CONFLICT for a job that finished otherwise.',
       args: { id: t.arg.id({ required: true, description: 'jobId of the convert or createPipeline answer.' }) },
-      resolve: async (_root, { id }, { services, principal }) => ({
+      resolve: async (_root, { id }, ctx) => ({
         jobId: String(id),
-        ...(await services.jobs.cancel(principal, String(id))),
+        ...(await runOperation(cancelJobOperation, ctx, { jobId: String(id) })),
       }),
     }),
   );
@@ -186,12 +184,11 @@ export function addJob(builder: Builder, optionInputs: OptionInputs) {
       resolve: async (_root, { files, webhookUrl }, { services, principal }) => {
         const maxFiles = services.jobs.admitMerge(principal);
         const uploads = await stageUploads(services, principal, files, maxFiles);
-        const { statusUrl: _statusUrl, ...accepted } = await services.jobs.acceptMerge(
-          principal,
-          uploads,
-          !principal.session,
-          webhookUrl ?? undefined,
-        );
+        const { statusUrl: _statusUrl, ...accepted } = await submitMerge(services, principal, {
+          files: uploads,
+          viaApi: !principal.session,
+          webhookUrl: webhookUrl ?? undefined,
+        });
         return accepted;
       },
     }),

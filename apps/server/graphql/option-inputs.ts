@@ -2,11 +2,11 @@
  * Typed input types for plugin options, generated from the registry: each plugin's zod options
  * schema (as JSON Schema, which the registry already derives) becomes `<PluginId>Options`.
  * `convert` and `batchConvert` take them through the `@oneOf` input `ConvertOptions`, one field per
- * conversion or tool plugin (its id in camelCase); the services still validate the values with the
- * plugin's zod schema. The extraction mutations take the same fields as arguments (optionArgs).
+ * conversion or tool plugin (its id in camelCase); the values are decoded by operations/options.ts
+ * and validated by the services with the plugin's zod schema. The extraction mutations take the
+ * same fields as arguments (optionArgs).
  * A union of object shapes (split-pdf's `split`) becomes one input with every variant's fields.
  */
-import { badRequest } from '../../../core/services/errors.js';
 import type { CapabilityService } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
 import type { JsonSchema } from '../json-schema.js';
@@ -182,31 +182,6 @@ export function addOptionInputs(builder: Builder, capabilities: CapabilityServic
           },
   });
   return { names, convertFields, fields: fieldsOf };
-}
-
-/** The plugin and fields a `ConvertOptions` value selects (none when the argument is left out). */
-export function decodeConvertOptions(
-  value: Record<string, unknown> | null | undefined,
-  convertFields: ReadonlyMap<string, string>,
-): { fields: Record<string, unknown>; optionsFor?: string } {
-  const chosen = Object.entries(value ?? {}).filter(([, fields]) => fields != null);
-  if (chosen.length === 0) return { fields: {} };
-  // GraphQL already refuses more than one field (@oneOf); a field of no plugin cannot be sent either.
-  const [field, fields] = chosen[0]!;
-  const pluginId = [...convertFields].find(([, name]) => name === field)?.[0];
-  if (!pluginId || chosen.length > 1) throw badRequest('options takes exactly one plugin field');
-  return { fields: withoutNulls(fields) as Record<string, unknown>, optionsFor: pluginId };
-}
-
-/** An input value without the fields sent as null: the plugin's defaults apply to them, as to fields left out. */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, field]) => field != null)
-      .map(([key, field]) => [key, withoutNulls(field)]),
-  );
 }
 
 /** Options types of tools with no plugin (the spec's fields of a tool not installed) are named after the tool. */

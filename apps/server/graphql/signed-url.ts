@@ -1,8 +1,8 @@
 /** SignedUrl: a long-lived download link, Business and up (POST /api/v1/signed-url). */
-import { signedUrlRequestSchema, type SignedUrl } from '../../../schema/index.js';
-import { describeIssue } from '../../../core/contract/options.js';
-import { badRequest } from '../../../core/services/errors.js';
+import type { SignedUrl } from '../../../schema/index.js';
 import type { Builder } from './builder.js';
+import { runOperation } from '../operations/operation.js';
+import { createSignedUrlOperation } from '../operations/table.js';
 
 export function addSignedUrl(builder: Builder) {
   const SignedUrlRef = builder.objectRef<SignedUrl>('SignedUrl').implement({
@@ -25,15 +25,18 @@ export function addSignedUrl(builder: Builder) {
         expirySeconds: t.arg.int({ description: 'At least 60; capped by the plan.' }),
         reusable: t.arg.boolean({ description: 'Default true.' }),
       },
-      resolve: (_root, args, { services, principal }) => {
-        const parsed = signedUrlRequestSchema.safeParse({
-          jobId: String(args.jobId),
-          expirySeconds: args.expirySeconds ?? undefined,
-          reusable: args.reusable ?? undefined,
-        });
-        if (!parsed.success) throw badRequest(`Invalid ${describeIssue(parsed.error)}`);
-        return services.downloads.createSignedUrl(principal, parsed.data);
-      },
+      // Decoded by the operation's own zod, as REST decodes the body.
+      resolve: (_root, args, ctx) =>
+        runOperation(
+          createSignedUrlOperation,
+          ctx,
+          {
+            jobId: String(args.jobId),
+            expirySeconds: args.expirySeconds ?? undefined,
+            reusable: args.reusable ?? undefined,
+          },
+          { decode: true },
+        ),
     }),
   );
 }

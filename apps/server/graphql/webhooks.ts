@@ -1,17 +1,14 @@
 /** Webhooks (beyond the spec; REST /api/v1/webhooks): endpoints, secrets, the attempt log. */
-import type { z } from 'zod';
 import {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_LOG_SIZE,
-  webhookEndpointCreateSchema,
-  webhookEndpointUpdateSchema,
   type WebhookAttempt,
   type WebhookEndpoint,
   type WebhookTestResult,
 } from '../../../schema/index.js';
-import { describeIssue } from '../../../core/contract/options.js';
-import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
+import { runOperation } from '../operations/operation.js';
+import * as operations from '../operations/webhooks.js';
 
 export const WEBHOOK_URL_DESCRIPTION =
   'Beyond the spec (Pro and up): also send the event of this request (job.done/job.failed, batch.done or extraction.done) to this https URL, signed with the account default webhook secret.';
@@ -19,12 +16,6 @@ export const WEBHOOK_URL_DESCRIPTION =
 /** GraphQL enum values cannot hold dots: job.done is JOB_DONE. */
 const enumName = (type: string) => type.replace('.', '_').toUpperCase();
 const fromEnum = (value: string) => WEBHOOK_EVENT_TYPES.find((type) => enumName(type) === value)!;
-
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw badRequest(`Invalid ${describeIssue(parsed.error)}`);
-  return parsed.data;
-}
 
 /** Drops the arguments the client did not send (null means "clear" only where the field allows it). */
 function given(args: Record<string, unknown>, nullable: readonly string[]): Record<string, unknown> {
@@ -118,7 +109,8 @@ export function addWebhooks(builder: Builder) {
       type: [Endpoint],
       nullable: true,
       description: "The caller's webhook endpoints (Pro and up).",
-      resolve: (_root, _args, { services, principal }) => services.webhooks.list(principal),
+      resolve: async (_root, _args, ctx) =>
+        (await runOperation(operations.listWebhookEndpointsOperation, ctx, {})).endpoints,
     }),
   );
   builder.queryField('webhookEndpoint', (t) =>
@@ -127,7 +119,7 @@ export function addWebhooks(builder: Builder) {
       nullable: true,
       description: 'One webhook endpoint of the caller.',
       args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
-      resolve: (_root, { id }, { services, principal }) => services.webhooks.get(principal, String(id)),
+      resolve: (_root, { id }, ctx) => runOperation(operations.getWebhookEndpointOperation, ctx, { id: String(id) }),
     }),
   );
   builder.queryField('webhookAttempts', (t) =>
@@ -139,8 +131,15 @@ export function addWebhooks(builder: Builder) {
         id: t.arg.id({ required: true, description: ENDPOINT_ID }),
         limit: t.arg.int({ description: `How many, newest first (default ${WEBHOOK_LOG_SIZE}).` }),
       },
-      resolve: (_root, { id, limit }, { services, principal }) =>
-        services.webhooks.attempts(principal, String(id), limit ?? WEBHOOK_LOG_SIZE),
+      resolve: async (_root, { id, limit }, ctx) =>
+        (
+          await runOperation(
+            operations.listWebhookAttemptsOperation,
+            ctx,
+            { id: String(id), limit: limit ?? undefined },
+            { decode: true },
+          )
+        ).attempts,
     }),
   );
 
@@ -154,13 +153,12 @@ export function addWebhooks(builder: Builder) {
         events: t.arg({ type: [WebhookEventType], description: 'The events to send; omitted or null: all.' }),
         description: t.arg.string({ description: 'A name for it.' }),
       },
-      resolve: (_root, args, { services, principal }) =>
-        services.webhooks.create(
-          principal,
-          parse(
-            webhookEndpointCreateSchema,
-            given({ ...args, events: args.events?.map((e) => fromEnum(e as string)) }, []),
-          ),
+      resolve: (_root, args, ctx) =>
+        runOperation(
+          operations.createWebhookEndpointOperation,
+          ctx,
+          given({ ...args, events: args.events?.map((e) => fromEnum(e as string)) }, []),
+          { decode: true },
         ),
     }),
   );
@@ -177,20 +175,18 @@ export function addWebhooks(builder: Builder) {
         description: t.arg.string({ description: 'A new name; null clears it.' }),
         enabled: t.arg.boolean({ description: 'Enable or disable it.' }),
       },
-      resolve: (_root, { id, ...args }, { services, principal }) =>
-        services.webhooks.update(
-          principal,
-          String(id),
-          parse(
-            webhookEndpointUpdateSchema,
-            given(
-              {
-                ...args,
-                events: args.events === null ? null : args.events?.map((e) => fromEnum(e as string)),
-              },
+      resolve: (_root, { id, ...args }, ctx) =>
+        runOperation(
+          operations.updateWebhookEndpointOperation,
+          ctx,
+          {
+            id: String(id),
+            ...given(
+              { ...args, events: args.events === null ? null : args.events?.map((e) => fromEnum(e as string)) },
               ['events', 'description'],
             ),
-          ),
+          },
+          { decode: true },
         ),
     }),
   );
@@ -200,7 +196,7 @@ export function addWebhooks(builder: Builder) {
       nullable: true,
       description: 'A new secret, shown once; the old one keeps signing beside it for 24 h.',
       args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
-      resolve: (_root, { id }, { services, principal }) => services.webhooks.rotate(principal, String(id)),
+      resolve: (_root, { id }, ctx) => runOperation(operations.rotateWebhookSecretOperation, ctx, { id: String(id) }),
     }),
   );
   builder.mutationField('deleteWebhookEndpoint', (t) =>
@@ -208,8 +204,8 @@ export function addWebhooks(builder: Builder) {
       nullable: true,
       description: 'Deletes an endpoint of the caller; true when done.',
       args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
-      resolve: async (_root, { id }, { services, principal }) => {
-        await services.webhooks.remove(principal, String(id));
+      resolve: async (_root, { id }, ctx) => {
+        await runOperation(operations.deleteWebhookEndpointOperation, ctx, { id: String(id) });
         return true;
       },
     }),
@@ -220,7 +216,7 @@ export function addWebhooks(builder: Builder) {
       nullable: true,
       description: 'Sends a webhook.test event now and answers how it went.',
       args: { id: t.arg.id({ required: true, description: ENDPOINT_ID }) },
-      resolve: (_root, { id }, { services, principal }) => services.webhooks.sendTest(principal, String(id)),
+      resolve: (_root, { id }, ctx) => runOperation(operations.sendTestWebhookOperation, ctx, { id: String(id) }),
     }),
   );
   builder.mutationField('rotateDefaultWebhookSecret', (t) =>
@@ -228,8 +224,8 @@ export function addWebhooks(builder: Builder) {
       nullable: true,
       description:
         'Creates or rotates the account default secret, which signs events sent to a webhookUrl argument; shown once.',
-      resolve: async (_root, _args, { services, principal }) =>
-        (await services.webhooks.rotateDefaultSecret(principal)).secret,
+      resolve: async (_root, _args, ctx) =>
+        (await runOperation(operations.rotateDefaultWebhookSecretOperation, ctx, {})).secret,
     }),
   );
 }

@@ -11,13 +11,14 @@ import {
   extractionPollSchemaOf,
   extractionRowSchemas,
 } from '../../../schema/index.js';
-import type { Services } from '../../../core/services/index.js';
+import type { Principal, Services } from '../../../core/services/index.js';
 import { principalOf } from '../auth.js';
 import { camelCase, pascalCase } from '../graphql/option-inputs.js';
 import type { JsonSchema } from '../json-schema.js';
 import { extractionForm } from './fields.js';
 import { readForm } from './forms.js';
-import { defineOperation, type AnyOperation } from './operation.js';
+import { defineOperation, type AnyOperation, type Submission } from './operation.js';
+import { NO_OPTIONS, formOptions } from './options.js';
 
 /** The poll answer of each spec tool, typed by its rows (`ParseCvPoll`...), made once: the document refers to them. */
 export const extractionPollSchemas: Record<string, { component: string; schema: z.ZodType }> = Object.fromEntries(
@@ -30,6 +31,9 @@ export const extractionPollSchemas: Record<string, { component: string; schema: 
 const pollOf = (tool: string) =>
   extractionPollSchemas[tool] ?? { component: 'ExtractionPoll', schema: extractionPollSchema };
 
+/** The operationId of a tool's submit (`parseCv`). */
+export const extractionSubmitName = (tool: string) => camelCase(tool);
+
 export function extractionOperations(services: Services): AnyOperation[] {
   return services.capabilities.extractionTools().flatMap((info): AnyOperation[] => {
     const { tool, title, pluginId, inputs, maxFiles, plan: lowest, freeTrial, summary } = info;
@@ -38,9 +42,13 @@ export function extractionOperations(services: Services): AnyOperation[] {
       .map(([name, { sum }]) => ` The poll answer's \`${name}\` sums the rows' \`${sum}\`.`)
       .join('');
     const poll = pollOf(tool);
+    const submit = (services: Services, principal: Principal, submission: Submission) => {
+      const { files, options = NO_OPTIONS, viaApi, webhookUrl } = submission;
+      return services.extractions.accept(principal, tool, { uploads: files, ...options, viaApi, webhookUrl });
+    };
     return [
       defineOperation({
-        name: camelCase(tool),
+        name: extractionSubmitName(tool),
         method: 'POST',
         path: `/api/${tool}`,
         tag: 'Extraction',
@@ -73,14 +81,14 @@ export function extractionOperations(services: Services): AnyOperation[] {
             tooMany: () => services.extractions.tooManyFiles(principal, tool),
           });
           const { webhookUrl, ...fields } = form.fields;
-          return services.extractions.accept(principal, tool, {
-            uploads: form.files,
-            fields,
-            fieldsAreStrings: true,
+          return submit(services, principal, {
+            files: form.files,
+            options: formOptions(fields),
             viaApi: true,
             webhookUrl,
           });
         },
+        submit,
       }),
       defineOperation({
         name: `get${pascalCase(tool)}Results`,

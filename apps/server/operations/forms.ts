@@ -45,7 +45,7 @@ export async function refuseExtraFields(
 /** The `export` field checked before the job is accepted (400 first, nothing charged); the staged files go on a refusal. */
 export async function checkExport(
   services: Services,
-  raw: string | undefined,
+  raw: unknown,
   staged: StagedUpload[],
 ): Promise<ExportTarget | undefined> {
   if (raw === undefined) return undefined;

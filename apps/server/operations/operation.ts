@@ -5,10 +5,14 @@
  * document (openapi.ts) are generated from the table (table.ts); nothing restates an operation.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { describeIssue } from '../../../core/contract/options.js';
+import { badRequest } from '../../../core/services/errors.js';
 import type { PlanId } from '../../../schema/index.js';
 import type { Principal, Services } from '../../../core/services/index.js';
+import type { StagedUpload } from '../../../core/services/uploads.js';
 import type { JsonSchema } from '../json-schema.js';
+import type { SubmittedOptions } from './options.js';
 
 /**
  * How the request carries files: none (JSON or nothing), one file, many files (the multipart form is
@@ -98,6 +102,28 @@ export interface OperationSpec<
    * host (health, readiness, this document), documented here all the same.
    */
   run?: (services: Services, principal: Principal, input: RunInput<Params, Query, Body>) => Promise<z.input<Out>>;
+  /**
+   * The transport-neutral handler of a file-taking operation, once a surface has staged its files
+   * and decoded its fields: REST's `handle` and the tRPC FormData procedures both call it.
+   */
+  submit?: (services: Services, principal: Principal, submission: Submission) => Promise<z.input<Out>>;
+}
+
+/**
+ * What a file-taking operation is given, whatever the surface: its files already staged (under the
+ * caller's plan), its text fields and its options decoded (options.ts).
+ */
+export interface Submission {
+  files: StagedUpload[];
+  to?: string | undefined;
+  op?: string | undefined;
+  /** None for an operation without options (merge). */
+  options?: SubmittedOptions;
+  webhookUrl?: string | undefined;
+  /** The S3 export as sent (a JSON string or an object): checked before the job is accepted. */
+  export?: unknown;
+  /** Counted as an API call (a key) rather than the web app's (a session). */
+  viaApi: boolean;
 }
 
 /** A JSON operation's input: its params, query and body fields in one object. */
@@ -117,4 +143,39 @@ export function defineOperation<
   Out extends z.ZodType = z.ZodType,
 >(spec: OperationSpec<Params, Query, Body, Out>): OperationSpec<Params, Query, Body, Out> {
   return spec;
+}
+
+/** One decoder for every operation's params, query and JSON body, on every surface. */
+export function decodeInput<T>(schema: z.ZodType<T> | undefined, value: unknown): T {
+  if (!schema) return undefined as T;
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) throw badRequest(`Invalid ${describeIssue(parsed.error)}`);
+  return parsed.data;
+}
+
+const keysOf = (schema: z.ZodType | undefined) => (schema instanceof z.ZodObject ? Object.keys(schema.shape) : []);
+
+/**
+ * A JSON operation's handler, called from another surface (tRPC, GraphQL) with its input as one
+ * object. With `decode`, the input is first decoded by the operation's own zod (params, query and
+ * body, as REST decodes them: the same rules and wording) where the surface's types did not.
+ */
+export function runOperation<O extends z.ZodType>(
+  // biome-ignore lint/suspicious/noExplicitAny: any operation's input (decoded here or by the surface)
+  operation: OperationSpec<any, any, any, O>,
+  ctx: { services: Services; principal: Principal },
+  input: Record<string, unknown>,
+  { decode = false }: { decode?: boolean } = {},
+): Promise<z.input<O>> {
+  const { run } = operation;
+  if (!run) throw new Error(`Operation ${operation.name} has no JSON run to serve`);
+  if (!decode) return run(ctx.services, ctx.principal, input);
+  const { params, query, body } = operation;
+  const inPath = new Set([...keysOf(params), ...keysOf(query)]);
+  const bodyFields = Object.fromEntries(Object.entries(input).filter(([key]) => !inPath.has(key)));
+  return run(ctx.services, ctx.principal, {
+    ...(params ? decodeInput(params, input) : {}),
+    ...(query ? decodeInput(query, input) : {}),
+    ...(body ? decodeInput(body, bodyFields) : {}),
+  });
 }

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { historyQuerySchema, jobStatusSchema } from '../../../schema/index.js';
 import { ServiceError } from '../../../core/services/errors.js';
-import { decodeInput, serialisationSchema } from './routes.js';
+import { decodeInput } from './operation.js';
+import { serialisationSchema } from './routes.js';
 import { fastifyPath } from './openapi.js';
 
 describe('the operation table on REST', () => {

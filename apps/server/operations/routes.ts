@@ -6,22 +6,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { describeIssue } from '../../../core/contract/options.js';
-import { badRequest } from '../../../core/services/errors.js';
 import type { Services } from '../../../core/services/index.js';
 import { principalOf } from '../auth.js';
 import { renderDocsPage } from '../docs-page.js';
 import { buildOpenApiDocument, fastifyPath } from './openapi.js';
-import type { AnyOperation } from './operation.js';
+import { decodeInput, type AnyOperation } from './operation.js';
 import { operationTable } from './table.js';
-
-/** One decoder for every operation's params, query and JSON body. */
-export function decodeInput<T>(schema: z.ZodType<T> | undefined, value: unknown): T {
-  if (!schema) return undefined as T;
-  const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success) throw badRequest(`Invalid ${describeIssue(parsed.error)}`);
-  return parsed.data;
-}
 
 /**
  * The output's JSON Schema for serialising (not validating): `required` is dropped so a field the

@@ -18,12 +18,14 @@ import {
   signedUrlRequestSchema,
   signedUrlSchema,
 } from '../../../schema/index.js';
-import type { Services } from '../../../core/services/index.js';
+import type { Principal, Services } from '../../../core/services/index.js';
+import type { StagedForm } from '../../../core/services/uploads.js';
 import { principalOf } from '../auth.js';
 import { isMultipart } from '../multipart.js';
 import { PREFER_WAIT, WEBHOOK_URL_FIELD, batchForm, convertForm } from './fields.js';
 import { acceptedOrFinished, checkExport, contentDisposition, readForm, refuseExtraFields } from './forms.js';
-import { defineOperation, type AnyOperation } from './operation.js';
+import { defineOperation, type AnyOperation, type Submission } from './operation.js';
+import { NO_OPTIONS, formOptions } from './options.js';
 import { readinessSchema } from './readiness.js';
 import { extractionOperations } from './extraction.js';
 import { webhookOperations } from './webhooks.js';
@@ -114,6 +116,72 @@ export const createSignedUrlOperation = defineOperation({
   run: (services, principal, request) => services.downloads.createSignedUrl(principal, request),
 });
 
+export const getBatchOperation = defineOperation({
+  name: 'getBatch',
+  method: 'GET',
+  path: '/api/batch/{id}',
+  tag: 'Batches',
+  summary: 'Batch status',
+  files: 'none',
+  params: batchIdParams,
+  output: { status: 200, description: 'The batch.', schema: batchStatusSchema, component: 'BatchStatus' },
+  errors: ['401', '403', '404', '429'],
+  run: (services, principal, { id }) => services.batches.status(principal, id),
+});
+
+export const cancelBatchOperation = defineOperation({
+  name: 'cancelBatch',
+  method: 'DELETE',
+  path: '/api/batch/{id}',
+  tag: 'Batches',
+  beyondSpec: true,
+  summary: "Cancel a batch's unfinished jobs",
+  description:
+    'Every waiting or active job of the batch is cancelled and refunded; finished ones keep their outputs. ' +
+    'Idempotent.',
+  files: 'none',
+  params: batchIdParams,
+  output: { status: 200, description: 'The batch.', schema: batchStatusSchema, component: 'BatchStatus' },
+  errors: ['401', '403', '404', '429'],
+  run: (services, principal, { id }) => services.batches.cancel(principal, id),
+});
+
+/** A REST form as a submission: `to`, `op`, `webhookUrl` and `export` taken out, every other field an option. */
+function formSubmission({ files, fields }: StagedForm): Submission {
+  const { to, op, webhookUrl, export: exportField, ...options } = fields;
+  return { files, to, op, webhookUrl, export: exportField, options: formOptions(options), viaApi: true };
+}
+
+/*
+ * The file-taking operations' transport-neutral handlers (`submit`): REST's handlers and the tRPC
+ * FormData procedures call them once the files are staged.
+ */
+
+/** One file: its export checked first (a 400, nothing charged), then the job, then its export started. */
+export const submitConvert = async (services: Services, principal: Principal, submission: Submission) => {
+  const { files, to, op, options = NO_OPTIONS, webhookUrl, viaApi } = submission;
+  const target = await checkExport(services, submission.export, files);
+  const accepted = await services.jobs.accept(principal, { upload: files[0]!, to, op, ...options, viaApi, webhookUrl });
+  if (target) await services.exports.start(accepted.jobId, target);
+  return accepted;
+};
+
+export const submitMerge = (services: Services, principal: Principal, { files, viaApi, webhookUrl }: Submission) =>
+  services.jobs.acceptMerge(principal, files, viaApi, webhookUrl);
+
+export const submitBatch = (services: Services, principal: Principal, submission: Submission) => {
+  const { files, to, op, options = NO_OPTIONS, webhookUrl, viaApi } = submission;
+  return services.batches.accept(principal, {
+    uploads: files,
+    to,
+    op,
+    ...options,
+    viaApi,
+    webhookUrl,
+    export: submission.export,
+  });
+};
+
 function jobOperations(services: Services): AnyOperation[] {
   return [
     defineOperation({
@@ -136,22 +204,11 @@ function jobOperations(services: Services): AnyOperation[] {
       },
       errors: SUBMIT_ERRORS,
       handle: async ({ request, reply }) => {
-        const principal = principalOf(request);
         const form = await readForm(services, request, { fileField: 'file', urlField: 'url', maxFiles: 1 });
-        const { to, op, webhookUrl, export: exportField, ...fields } = form.fields;
-        const target = await checkExport(services, exportField, form.files);
-        const accepted = await services.jobs.accept(principal, {
-          upload: form.files[0]!,
-          to,
-          op,
-          fields,
-          fieldsAreStrings: true,
-          viaApi: true,
-          webhookUrl,
-        });
-        if (target) await services.exports.start(accepted.jobId, target);
+        const accepted = await submitConvert(services, principalOf(request), formSubmission(form));
         return acceptedOrFinished(services, request, reply, accepted);
       },
+      submit: submitConvert,
     }),
     defineOperation({
       name: 'createPipeline',
@@ -254,8 +311,14 @@ function jobOperations(services: Services): AnyOperation[] {
         const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles });
         const { webhookUrl, ...rest } = form.fields;
         await refuseExtraFields(services, form, rest, "merge takes only 'files' (and 'webhookUrl')");
-        return services.jobs.acceptMerge(principal, form.files, true, webhookUrl);
+        return submitMerge(services, principal, {
+          files: form.files,
+          webhookUrl,
+          options: formOptions({}),
+          viaApi: true,
+        });
       },
+      submit: submitMerge,
     }),
     getJobOperation,
     cancelJobOperation,
@@ -282,47 +345,12 @@ function batchOperations(services: Services): AnyOperation[] {
         const principal = principalOf(request);
         const maxFiles = services.batches.admit(principal);
         const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles });
-        const { to, op, webhookUrl, export: exportField, ...fields } = form.fields;
-        return services.batches.accept(principal, {
-          uploads: form.files,
-          to,
-          op,
-          fields,
-          fieldsAreStrings: true,
-          viaApi: true,
-          webhookUrl,
-          export: exportField,
-        });
+        return submitBatch(services, principal, formSubmission(form));
       },
+      submit: submitBatch,
     }),
-    defineOperation({
-      name: 'getBatch',
-      method: 'GET',
-      path: '/api/batch/{id}',
-      tag: 'Batches',
-      summary: 'Batch status',
-      files: 'none',
-      params: batchIdParams,
-      output: { status: 200, description: 'The batch.', schema: batchStatusSchema, component: 'BatchStatus' },
-      errors: ['401', '403', '404', '429'],
-      handle: async ({ request, params }) => services.batches.status(principalOf(request), params.id),
-    }),
-    defineOperation({
-      name: 'cancelBatch',
-      method: 'DELETE',
-      path: '/api/batch/{id}',
-      tag: 'Batches',
-      beyondSpec: true,
-      summary: "Cancel a batch's unfinished jobs",
-      description:
-        'Every waiting or active job of the batch is cancelled and refunded; finished ones keep their outputs. ' +
-        'Idempotent.',
-      files: 'none',
-      params: batchIdParams,
-      output: { status: 200, description: 'The batch.', schema: batchStatusSchema, component: 'BatchStatus' },
-      errors: ['401', '403', '404', '429'],
-      handle: async ({ request, params }) => services.batches.cancel(principalOf(request), params.id),
-    }),
+    getBatchOperation,
+    cancelBatchOperation,
     defineOperation({
       name: 'downloadBatch',
       method: 'GET',
@@ -460,12 +488,31 @@ const HOST_OPERATIONS: AnyOperation[] = [
 
 /** The whole table, in the order the document and /docs list it. */
 export function operationTable(services: Services): AnyOperation[] {
+  let table = tables.get(services);
+  if (!table) {
+    table = buildTable(services);
+    tables.set(services, table);
+  }
+  return table;
+}
+
+// The registry is fixed while a server runs: one table per Services.
+const tables = new WeakMap<Services, AnyOperation[]>();
+
+/** The transport-neutral handler of the file-taking operation `name` (tRPC's FormData procedures). */
+export function submitOf(services: Services, name: string): NonNullable<AnyOperation['submit']> {
+  const submit = operationTable(services).find((operation) => operation.name === name)?.submit;
+  if (!submit) throw new Error(`The operation table has no file-taking operation '${name}'`);
+  return submit;
+}
+
+function buildTable(services: Services): AnyOperation[] {
   return [
     ...jobOperations(services),
     ...batchOperations(services),
     ...extractionOperations(services),
     ...accountOperations(services),
-    ...webhookOperations(services),
+    ...webhookOperations(),
     ...HOST_OPERATIONS,
   ];
 }

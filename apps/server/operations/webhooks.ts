@@ -14,8 +14,6 @@ import {
   webhookSecretSchema,
   webhookTestResultSchema,
 } from '../../../schema/index.js';
-import type { Services } from '../../../core/services/index.js';
-import { principalOf } from '../auth.js';
 import type { JsonSchema } from '../json-schema.js';
 import { BEYOND } from './fields.js';
 import { defineOperation, type AnyOperation } from './operation.js';
@@ -126,81 +124,86 @@ export const sendTestWebhookOperation = defineOperation({
   run: (services, principal, { id }) => services.webhooks.sendTest(principal, id),
 });
 
-export function webhookOperations(services: Services): AnyOperation[] {
-  const { webhooks } = services;
+export const listWebhookEndpointsOperation = defineOperation({
+  ...common,
+  name: 'listWebhookEndpoints',
+  method: 'GET',
+  path: '/api/v1/webhooks',
+  summary: 'Webhook endpoints',
+  description: ABOUT,
+  output: {
+    status: 200,
+    description: 'The endpoints (never their secrets).',
+    schema: webhookEndpointListSchema,
+    component: 'WebhookEndpointList',
+  },
+  errors: ['401', '403', '429'],
+  run: async (services, principal) => ({ endpoints: await services.webhooks.list(principal) }),
+});
+
+export const updateWebhookEndpointOperation = defineOperation({
+  ...common,
+  name: 'updateWebhookEndpoint',
+  method: 'PATCH',
+  path: '/api/v1/webhooks/{id}',
+  summary: 'Update a webhook endpoint',
+  description:
+    'Changes what is given. `events: null` sends every event; `enabled: true` enables it again after it was ' +
+    'disabled.',
+  params: byId,
+  body: webhookEndpointUpdateSchema,
+  bodyComponent: 'WebhookEndpointUpdate',
+  output: { status: 200, description: 'Updated.', schema: webhookEndpointSchema, component: 'WebhookEndpoint' },
+  errors: ['400', '401', '403', '404', '429'],
+  run: (services, principal, { id, ...patch }) => services.webhooks.update(principal, id, patch),
+});
+
+export const deleteWebhookEndpointOperation = defineOperation({
+  ...common,
+  name: 'deleteWebhookEndpoint',
+  method: 'DELETE',
+  path: '/api/v1/webhooks/{id}',
+  summary: 'Delete a webhook endpoint',
+  description: 'Its pending deliveries are given up.',
+  params: byId,
+  output: { status: 204, description: 'Deleted.' },
+  errors: ['401', '403', '404', '429'],
+  run: (services, principal, { id }) => services.webhooks.remove(principal, id),
+});
+
+export const listWebhookAttemptsOperation = defineOperation({
+  ...common,
+  name: 'listWebhookAttempts',
+  method: 'GET',
+  path: '/api/v1/webhooks/{id}/attempts',
+  summary: 'Delivery log of a webhook endpoint',
+  description: `The last ${WEBHOOK_LOG_SIZE} attempts, newest first: status, latency, error.`,
+  params: byId,
+  query: attemptsQuery,
+  output: {
+    status: 200,
+    description: 'Newest first.',
+    schema: webhookAttemptsSchema,
+    component: 'WebhookAttempts',
+  },
+  errors: ['400', '401', '403', '404', '429'],
+  run: async (services, principal, { id, limit }) => ({
+    attempts: await services.webhooks.attempts(principal, id, limit),
+  }),
+});
+
+/** Every webhook operation, in the order the document lists them. */
+export function webhookOperations(): AnyOperation[] {
   return [
-    defineOperation({
-      ...common,
-      name: 'listWebhookEndpoints',
-      method: 'GET',
-      path: '/api/v1/webhooks',
-      summary: 'Webhook endpoints',
-      description: ABOUT,
-      output: {
-        status: 200,
-        description: 'The endpoints (never their secrets).',
-        schema: webhookEndpointListSchema,
-        component: 'WebhookEndpointList',
-      },
-      errors: ['401', '403', '429'],
-      handle: async ({ request }) => ({ endpoints: await webhooks.list(principalOf(request)) }),
-    }),
+    listWebhookEndpointsOperation,
     createWebhookEndpointOperation,
     rotateDefaultWebhookSecretOperation,
     getWebhookEndpointOperation,
-    defineOperation({
-      ...common,
-      name: 'updateWebhookEndpoint',
-      method: 'PATCH',
-      path: '/api/v1/webhooks/{id}',
-      summary: 'Update a webhook endpoint',
-      description:
-        'Changes what is given. `events: null` sends every event; `enabled: true` enables it again after it was ' +
-        'disabled.',
-      params: byId,
-      body: webhookEndpointUpdateSchema,
-      bodyComponent: 'WebhookEndpointUpdate',
-      output: { status: 200, description: 'Updated.', schema: webhookEndpointSchema, component: 'WebhookEndpoint' },
-      errors: ['400', '401', '403', '404', '429'],
-      handle: async ({ request, params, body }) => webhooks.update(principalOf(request), params.id, body),
-    }),
-    defineOperation({
-      ...common,
-      name: 'deleteWebhookEndpoint',
-      method: 'DELETE',
-      path: '/api/v1/webhooks/{id}',
-      summary: 'Delete a webhook endpoint',
-      description: 'Its pending deliveries are given up.',
-      params: byId,
-      output: { status: 204, description: 'Deleted.' },
-      errors: ['401', '403', '404', '429'],
-      handle: async ({ request, reply, params }) => {
-        await webhooks.remove(principalOf(request), params.id);
-        return reply.status(204).send();
-      },
-    }),
+    updateWebhookEndpointOperation,
+    deleteWebhookEndpointOperation,
     rotateWebhookSecretOperation,
     sendTestWebhookOperation,
-    defineOperation({
-      ...common,
-      name: 'listWebhookAttempts',
-      method: 'GET',
-      path: '/api/v1/webhooks/{id}/attempts',
-      summary: 'Delivery log of a webhook endpoint',
-      description: `The last ${WEBHOOK_LOG_SIZE} attempts, newest first: status, latency, error.`,
-      params: byId,
-      query: attemptsQuery,
-      output: {
-        status: 200,
-        description: 'Newest first.',
-        schema: webhookAttemptsSchema,
-        component: 'WebhookAttempts',
-      },
-      errors: ['400', '401', '403', '404', '429'],
-      handle: async ({ request, params, query }) => ({
-        attempts: await webhooks.attempts(principalOf(request), params.id, query.limit),
-      }),
-    }),
+    listWebhookAttemptsOperation,
   ];
 }
 

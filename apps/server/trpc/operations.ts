@@ -49,3 +49,10 @@ export function mutationWith<I extends z.ZodType, O extends z.ZodType>(operation
     .output(output)
     .mutation(async ({ ctx, input: decoded }) => (await run(ctx.services, ctx.principal, decoded)) as never);
 }
+
+/**
+ * The table's handler, for a procedure whose shape predates the table and differs from REST's
+ * (`batch.get({ batchId })`, `webhooks.list` answering the array): the procedure maps its input to
+ * the operation's and the answer back, the operation does the work.
+ */
+export { runOperation } from '../operations/operation.js';

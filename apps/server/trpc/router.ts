@@ -25,20 +25,32 @@ import { badRequest, type ServiceError } from '../../../core/services/errors.js'
 import type { Principal, Services } from '../../../core/services/index.js';
 import type { TrpcContext } from './context.js';
 import {
+  cancelBatchOperation,
   cancelJobOperation,
   createSignedUrlOperation,
+  getBatchOperation,
   getCreditsOperation,
   getHistoryOperation,
   getJobOperation,
+  submitBatch,
+  submitConvert,
+  submitMerge,
+  submitOf,
 } from '../operations/table.js';
+import { extractionSubmitName } from '../operations/extraction.js';
 import {
   createWebhookEndpointOperation,
+  deleteWebhookEndpointOperation,
   getWebhookEndpointOperation,
+  listWebhookAttemptsOperation,
+  listWebhookEndpointsOperation,
   rotateDefaultWebhookSecretOperation,
   rotateWebhookSecretOperation,
   sendTestWebhookOperation,
+  updateWebhookEndpointOperation,
 } from '../operations/webhooks.js';
-import { mutationOf, mutationWith, queryOf, queryWith } from './operations.js';
+import { formOptions, jsonOptions, withQuality } from '../operations/options.js';
+import { mutationOf, mutationWith, queryOf, queryWith, runOperation } from './operations.js';
 import { authedProcedure, createCallerFactory, router } from './trpc.js';
 import { stageFile, stageFiles } from './uploads.js';
 
@@ -174,19 +186,6 @@ function parseForm<T extends z.ZodType>(schema: T, form: FormData): z.infer<T> {
   return parsed.data;
 }
 
-function parseOptionsField(raw: string | undefined): Record<string, unknown> {
-  if (raw === undefined || raw.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw badRequest('options must be a JSON object string');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw badRequest('options must be a JSON object string');
-  return value as Record<string, unknown>;
-}
-
 function extractionProcedure(tool: string) {
   return authedProcedure
     .input(z.instanceof(FormData))
@@ -195,13 +194,13 @@ function extractionProcedure(tool: string) {
       const limit = extractionFileLimit(ctx.services, ctx.principal, tool);
       const { files, webhookUrl, ...fields } = parseForm(extractionFormSchema, input);
       const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-      return ctx.services.extractions.accept(ctx.principal, tool, {
-        uploads,
-        fields,
-        fieldsAreStrings: true,
+      const submit = submitOf(ctx.services, extractionSubmitName(tool));
+      return submit(ctx.services, ctx.principal, {
+        files: uploads,
+        options: formOptions(fields),
         viaApi: true,
         webhookUrl,
-      });
+      }) as never;
     });
 }
 
@@ -285,19 +284,18 @@ export function createAppRouter(extractionTools: readonly string[]) {
         const parsed = convertFormSchema.safeParse(Object.fromEntries(input.entries()));
         if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
         const { file, url, to, op, options, webhookUrl } = parsed.data;
-        const fields = parseOptionsField(options);
+        const decoded = jsonOptions(options);
         if (!file && url === undefined)
           throw badRequest("Missing 'file': attach the file to convert (or give its URL as 'url')");
         if (file && url !== undefined) throw badRequest("Send exactly one of 'file' and 'url'");
         const upload = file
           ? await stageFile(ctx.services, ctx.principal, file)
           : await ctx.services.uploads.importOne(ctx.principal, url!);
-        return ctx.services.jobs.accept(ctx.principal, {
-          upload,
+        return submitConvert(ctx.services, ctx.principal, {
+          files: [upload],
           to,
           op,
-          fields,
-          fieldsAreStrings: false,
+          options: decoded,
           viaApi: true,
           webhookUrl,
         });
@@ -310,7 +308,7 @@ export function createAppRouter(extractionTools: readonly string[]) {
         const limit = formFileLimit('merge', ctx.services, ctx.principal);
         const { files, webhookUrl } = parseForm(mergeFormSchema, input);
         const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-        return ctx.services.jobs.acceptMerge(ctx.principal, uploads, true, webhookUrl);
+        return submitMerge(ctx.services, ctx.principal, { files: uploads, viaApi: true, webhookUrl });
       }),
     batch: router({
       /** Same rules as POST /api/batch/convert; `options` is read like convert's, `quality` like the REST form field. */
@@ -328,30 +326,27 @@ export function createAppRouter(extractionTools: readonly string[]) {
             webhookUrl,
             export: exportField,
           } = parseForm(batchFormSchema, input);
-          if (options !== undefined && quality !== undefined)
-            throw badRequest("Send quality inside 'options' (one JSON object of the op's options)");
-          const fields = options !== undefined ? parseOptionsField(options) : quality === undefined ? {} : { quality };
+          const decoded = withQuality(jsonOptions(options), quality);
           const uploads = await stageFiles(ctx.services, ctx.principal, files, limit);
-          return ctx.services.batches.accept(ctx.principal, {
-            uploads,
+          return submitBatch(ctx.services, ctx.principal, {
+            files: uploads,
             to,
             op,
-            fields,
-            fieldsAreStrings: options === undefined,
+            options: decoded,
             viaApi: true,
             webhookUrl,
             export: exportField,
           });
         }),
+      // As GET and DELETE /api/batch/{id}, the batch named `batchId` here.
       get: authedProcedure
         .input(batchInput)
         .output(batchStatusSchema)
-        .query(({ ctx, input }) => ctx.services.batches.status(ctx.principal, input.batchId)),
-      /** As DELETE /api/batch/{id}. */
+        .query(({ ctx, input }) => runOperation(getBatchOperation, ctx, { id: input.batchId })),
       cancel: authedProcedure
         .input(batchInput)
         .output(batchStatusSchema)
-        .mutation(({ ctx, input }) => ctx.services.batches.cancel(ctx.principal, input.batchId)),
+        .mutation(({ ctx, input }) => runOperation(cancelBatchOperation, ctx, { id: input.batchId })),
     }),
     /**
      * The extraction tools, one FormData procedure each (same rules as POST /api/<tool>): `files`
@@ -395,28 +390,31 @@ export function createAppRouter(extractionTools: readonly string[]) {
     }),
     /** Beyond the spec (Pro and up): webhook endpoints, as REST /api/v1/webhooks. Secrets are in the answers of create, rotateSecret and rotateDefaultSecret only. */
     webhooks: router({
+      // Shapes kept from before the table (the list and log as arrays, the patch under `patch`, delete answered).
       list: authedProcedure
         .output(z.array(webhookEndpointSchema))
-        .query(({ ctx }) => ctx.services.webhooks.list(ctx.principal)),
+        .query(async ({ ctx }) => (await runOperation(listWebhookEndpointsOperation, ctx, {})).endpoints),
       get: queryWith(getWebhookEndpointOperation, getWebhookEndpointOperation.params!),
       create: mutationWith(createWebhookEndpointOperation, createWebhookEndpointOperation.body!),
       update: authedProcedure
         .input(endpointInput.extend({ patch: webhookEndpointUpdateSchema }))
         .output(webhookEndpointSchema)
-        .mutation(({ ctx, input }) => ctx.services.webhooks.update(ctx.principal, input.id, input.patch)),
+        .mutation(({ ctx, input }) =>
+          runOperation(updateWebhookEndpointOperation, ctx, { id: input.id, ...input.patch }),
+        ),
       delete: authedProcedure
         .input(endpointInput)
         .output(z.object({ deleted: z.literal(true) }))
         .mutation(async ({ ctx, input }) => {
-          await ctx.services.webhooks.remove(ctx.principal, input.id);
-          return { deleted: true };
+          await runOperation(deleteWebhookEndpointOperation, ctx, input);
+          return { deleted: true as const };
         }),
       rotateSecret: mutationWith(rotateWebhookSecretOperation, rotateWebhookSecretOperation.params!),
       sendTest: mutationWith(sendTestWebhookOperation, sendTestWebhookOperation.params!),
       attempts: authedProcedure
         .input(endpointInput.extend({ limit: z.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE) }))
         .output(z.array(webhookAttemptSchema))
-        .query(({ ctx, input }) => ctx.services.webhooks.attempts(ctx.principal, input.id, input.limit)),
+        .query(async ({ ctx, input }) => (await runOperation(listWebhookAttemptsOperation, ctx, input)).attempts),
       rotateDefaultSecret: mutationOf(rotateDefaultWebhookSecretOperation),
     }),
   });
