@@ -145,6 +145,8 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Enter');
     await page.waitForURL('**/account**');
+    // The account page renders its form once its data arrives: tab only when the button is there.
+    await page.locator('button.primary[type=submit]').waitFor();
     await tabTo(page, 'button.primary[type=submit]');
     const answer = page.waitForResponse(
       (response) =>
