@@ -135,6 +135,9 @@ async function* readParts(raw: IncomingMessage, limits: MultipartLimits): AsyncG
   };
   raw.on('error', noop);
   raw.once('close', onClose);
+  // A client gone before the route reached its body (behind a slow check) closed the request
+  // already: that 'close' was missed, and a destroyed request delivers no more bytes.
+  if (raw.destroyed) fail(malformed('the request ended before the multipart body was read'));
   const onAbort = () => fail(badRequest('The request was cancelled'));
   limits.signal?.addEventListener('abort', onAbort, { once: true });
 
