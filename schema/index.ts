@@ -1,4 +1,5 @@
 export * from './formats.js';
+export * from './media-formats.js';
 export * from './plans.js';
 export * from './credits.js';
 export * from './wire.js';

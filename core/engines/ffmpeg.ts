@@ -190,6 +190,33 @@ export async function probe(filePath: string, { signal, timeoutMs }: ProbeOption
   };
 }
 
+/** ffprobe's deadline for one file: it reads headers and never decodes, so this only ends a stuck read. */
+export const PROBE_TIMEOUT_MS = 30_000;
+
+/**
+ * What a duration is taken from: `media`, the container (else the longest stream); `audio`, the
+ * first audio stream's own duration, else the container's (a video's audio track may be shorter).
+ */
+export type DurationOf = 'media' | 'audio';
+
+/** The duration `of` the probed media in seconds; undefined when its headers do not tell. */
+export function durationOf(media: MediaProbe, of: DurationOf): number | undefined {
+  if (of === 'media') return media.durationSec;
+  return media.streams.find((s) => s.type === 'audio')?.durationSec ?? media.durationSec;
+}
+
+/**
+ * A file's duration in seconds, read by ffprobe from its headers within PROBE_TIMEOUT_MS at most:
+ * the work measure of media jobs (issue 27: bounded work). Undefined when the headers do not tell;
+ * EngineError when ffprobe cannot read the file.
+ */
+export async function probeDurationSec(
+  filePath: string,
+  { signal, timeoutMs, of = 'media' }: ProbeOptions & { of?: DurationOf },
+): Promise<number | undefined> {
+  return durationOf(await probe(filePath, { signal, timeoutMs: Math.min(timeoutMs, PROBE_TIMEOUT_MS) }), of);
+}
+
 // ---------------------------------------------------------------------------------------------
 // ffmpeg
 

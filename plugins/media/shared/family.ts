@@ -3,10 +3,8 @@
  * default limits, and the work it is measured by (media seconds, probed at acceptance).
  */
 import { scaledTimeout, type Plugin, type PluginLimits, type WorkMeasure } from '../../../core/contract/index.js';
-import { FFMPEG, FFPROBE, probe } from '../../../core/engines/ffmpeg.js';
+import { FFMPEG, FFPROBE, probeDurationSec } from '../../../core/engines/ffmpeg.js';
 
-/** ffprobe's deadline for one file, at acceptance and in the run. */
-export const PROBE_TIMEOUT_MS = 30_000;
 /** The fixed part of every media deadline; the rest grows with the media (WORK_RATE in media.ts). */
 export const DEADLINE_BASE_MS = 60_000;
 
@@ -19,8 +17,7 @@ export const MAX_MEDIA_SECONDS = 4 * 3600;
 const mediaWork: WorkMeasure = {
   unit: 'seconds',
   max: MAX_MEDIA_SECONDS,
-  measure: async (input, { signal, timeoutMs }) =>
-    (await probe(input.path, { signal, timeoutMs: Math.min(timeoutMs, PROBE_TIMEOUT_MS) })).durationSec,
+  measure: (input, { signal, timeoutMs }) => probeDurationSec(input.path, { signal, timeoutMs }),
 };
 
 /**

@@ -6,10 +6,17 @@
 import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { PluginError, type PluginInput, type RunContext } from '../../../core/contract/index.js';
-import { ffmpegFailure, probe, runFfmpeg, type MediaProbe, type MediaStream } from '../../../core/engines/ffmpeg.js';
+import {
+  PROBE_TIMEOUT_MS,
+  ffmpegFailure,
+  probe,
+  runFfmpeg,
+  type MediaProbe,
+  type MediaStream,
+} from '../../../core/engines/ffmpeg.js';
 import { FORMATS, type FormatId } from '../../../schema/index.js';
 import type { Configure } from './encoders.js';
-import { DEADLINE_BASE_MS, PROBE_TIMEOUT_MS } from './family.js';
+import { DEADLINE_BASE_MS } from './family.js';
 
 /** Frames larger than 8K on either side are refused: nothing legitimate needs them, and they exhaust memory. */
 export const MAX_FRAME_SIDE = 8192;

@@ -9,9 +9,16 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PluginError, type PluginInput, type RunContext } from '../../../core/contract/index.js';
-import { ffmpegFailure, probe, runFfmpeg, type MediaProbe } from '../../../core/engines/ffmpeg.js';
+import {
+  PROBE_TIMEOUT_MS,
+  durationOf,
+  ffmpegFailure,
+  probe,
+  runFfmpeg,
+  type MediaProbe,
+} from '../../../core/engines/ffmpeg.js';
 import { GB } from '../../../schema/index.js';
-import { MAX_TRANSCRIBE_SECONDS, PROBE_TIMEOUT_MS, audioDuration } from './duration.js';
+import { MAX_TRANSCRIBE_SECONDS } from './family.js';
 
 /** The spec's per-file limits for transcription (the duration is also the work measure's maximum). */
 export const MAX_DURATION_SEC = MAX_TRANSCRIBE_SECONDS;
@@ -27,6 +34,20 @@ export interface PreparedAudio {
   wavPath: string;
   /** Seconds, from the media (container duration, else the audio stream's). */
   durationSec: number;
+}
+
+/**
+ * ffmpeg's output options for the WAV the recognisers read: what `select` picks (streams,
+ * filters, length), downmixed and resampled to 16 kHz mono 16-bit PCM. No metadata and bitexact:
+ * a plain 44-byte header, since pocketsphinx reads whatever follows byte 44 as samples (a LIST
+ * chunk there skewed its noise estimate and cost words).
+ */
+function speechWavOptions(select: readonly string[]): string[] {
+  return [
+    ...select,
+    ...['-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le'],
+    ...['-map_metadata', '-1', '-fflags', '+bitexact', '-flags:a', '+bitexact', '-f', 'wav'],
+  ];
 }
 
 /** Label of a format in messages: "MP4", "WAV". */
@@ -70,7 +91,7 @@ export async function prepareAudio(
   }
   const audio = media.streams.find((s) => s.type === 'audio');
   if (!audio) throw new PluginError(`The ${label} file has no audio track, so there is nothing to transcribe`);
-  const duration = audioDuration(media);
+  const duration = durationOf(media, 'audio');
   if (duration !== undefined && duration > MAX_DURATION_SEC) {
     throw new PluginError(
       `The recording is ${formatDuration(duration)} long; transcription takes up to ${MAX_DURATION_SEC / 3600} hours per file`,
@@ -87,33 +108,10 @@ export async function prepareAudio(
     const { stderr } = await runFfmpeg({
       input: input.path,
       output: wavPath,
-      // The first audio stream only, downmixed and resampled for the recognisers; `-t` stops a
-      // file whose header lied about its length at the 2-hour limit. No metadata and bitexact:
-      // a plain 44-byte header, since pocketsphinx reads whatever follows byte 44 as samples (a
-      // LIST chunk there skewed its noise estimate and cost words).
+      // The first audio stream only; `-t` stops a file whose header lied about its length at the 2-hour limit.
       configure: (command) =>
         command.outputOptions(
-          '-map',
-          `0:${audio.index}`,
-          '-vn',
-          '-sn',
-          '-dn',
-          '-ac',
-          '1',
-          '-ar',
-          String(SAMPLE_RATE),
-          '-c:a',
-          'pcm_s16le',
-          '-t',
-          String(MAX_DURATION_SEC + 1),
-          '-map_metadata',
-          '-1',
-          '-fflags',
-          '+bitexact',
-          '-flags:a',
-          '+bitexact',
-          '-f',
-          'wav',
+          speechWavOptions(['-map', `0:${audio.index}`, '-vn', '-sn', '-dn', '-t', String(MAX_DURATION_SEC + 1)]),
         ),
       signal: ctx.signal,
       timeoutMs,
@@ -255,25 +253,7 @@ export async function cleanedForRecognition(
     await runFfmpeg({
       input: audio.wavPath,
       output: wavPath,
-      configure: (command) =>
-        command.outputOptions(
-          '-af',
-          filters.join(','),
-          '-ac',
-          '1',
-          '-ar',
-          String(SAMPLE_RATE),
-          '-c:a',
-          'pcm_s16le',
-          '-map_metadata',
-          '-1',
-          '-fflags',
-          '+bitexact',
-          '-flags:a',
-          '+bitexact',
-          '-f',
-          'wav',
-        ),
+      configure: (command) => command.outputOptions(speechWavOptions(['-af', filters.join(',')])),
       signal: ctx.signal,
       timeoutMs,
     });

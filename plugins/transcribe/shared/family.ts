@@ -1,12 +1,22 @@
 /** What every transcribe plugin declares: the licences of what it links, the engines it runs, its default limits. */
 import { scaledTimeout, type Plugin, type PluginInput, type WorkMeasure } from '../../../core/contract/index.js';
-import { FFMPEG, FFPROBE } from '../../../core/engines/ffmpeg.js';
+import { FFMPEG, FFPROBE, probeDurationSec } from '../../../core/engines/ffmpeg.js';
 import { POCKETSPHINX } from '../../../core/engines/pocketsphinx.js';
 import { WHISPER_LICENSE } from '../../../core/engines/whisper.js';
-import { MAX_TRANSCRIBE_SECONDS, speechSeconds } from './duration.js';
 
-/** Seconds of media, probed by ffprobe at acceptance (issue 27: bounded work), at most the spec's 2 hours. */
-export const transcribeWork: WorkMeasure = { unit: 'seconds', max: MAX_TRANSCRIBE_SECONDS, measure: speechSeconds };
+/** The spec's per-file limit, and so the work one job (one file) may carry: 2 hours of media. */
+export const MAX_TRANSCRIBE_SECONDS = 2 * 3600;
+
+/**
+ * Seconds of speech (the audio stream's own duration), probed by ffprobe at acceptance (issue 27:
+ * bounded work), at most the spec's 2 hours; unmeasured when the headers do not tell (the run then
+ * judges the file).
+ */
+export const transcribeWork: WorkMeasure = {
+  unit: 'seconds',
+  max: MAX_TRANSCRIBE_SECONDS,
+  measure: (input, { signal, timeoutMs }) => probeDurationSec(input.path, { signal, timeoutMs, of: 'audio' }),
+};
 
 // pocketsphinx decodes at about 0.3x real time here (7.7 s for 24.7 s of speech), whisper (base)
 // nearer real time on a busy core. The size does not give the length (a 2-hour 16 kb/s Opus file

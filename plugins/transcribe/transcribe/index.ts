@@ -4,7 +4,7 @@
  * how the engine is chosen).
  */
 import { definePlugin } from '../../../core/contract/index.js';
-import type { FormatId } from '../../../schema/index.js';
+import { MEDIA_INPUTS, type FormatId } from '../../../schema/index.js';
 import { transcribeFamily } from '../shared/family.js';
 import { transcribeOptions } from './options.js';
 
@@ -16,39 +16,8 @@ import { transcribeOptions } from './options.js';
  */
 export const TRANSCRIBE_CREDIT_WEIGHT = 3;
 
-const AUDIO_INPUTS = [
-  'mp3',
-  'wav',
-  'ogg',
-  'flac',
-  'aac',
-  'm4a',
-  'opus',
-  'aiff',
-  'wma',
-  'amr',
-  'm4b',
-  'mp2',
-  'ac3',
-] as const satisfies readonly FormatId[];
-const VIDEO_INPUTS = [
-  'mp4',
-  'mov',
-  'avi',
-  'webm',
-  'mkv',
-  'wmv',
-  'flv',
-  'm4v',
-  '3gp',
-  'mpeg',
-  'ts',
-  'mts',
-  'm2ts',
-  'vob',
-  'ogv',
-] as const satisfies readonly FormatId[];
-export const TRANSCRIBE_INPUTS: readonly FormatId[] = [...AUDIO_INPUTS, ...VIDEO_INPUTS];
+/** Every audio and video format the media family reads. */
+export const TRANSCRIBE_INPUTS: readonly FormatId[] = MEDIA_INPUTS;
 
 export const transcribePlugin = definePlugin({
   ...transcribeFamily,
