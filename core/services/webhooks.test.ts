@@ -128,6 +128,28 @@ describe('WebhookService', () => {
     return id;
   }
 
+  /** A job of the account, created and started now; its id. */
+  async function startedJob(): Promise<string> {
+    const job = await store.jobs.create({
+      id: `job_${randomUUID()}`,
+      accountId: account.id,
+      kind: 'convert',
+      pluginId: 'p',
+      op: null,
+      inputFormat: 'txt',
+      outputFormat: 'md',
+      options: {},
+      inputs: [],
+      creditCost: 1,
+      creditPeriod: '2030-01',
+      viaApi: true,
+      createdAt: clock.now(),
+      inputsExpireAt: clock.now(),
+    });
+    await store.jobs.start(job.id, clock.now());
+    return job.id;
+  }
+
   it('checks the address again at delivery: an endpoint that now points at loopback is never called', async () => {
     const lax = service(true);
     const { endpoint } = await lax.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/hook` });
@@ -199,28 +221,12 @@ describe('WebhookService', () => {
     const webhooks = service(true);
     await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/a`, events: ['job.done'] });
     await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/b`, events: ['job.failed'] });
-    const job = await store.jobs.create({
-      id: `job_${randomUUID()}`,
-      accountId: account.id,
-      kind: 'convert',
-      pluginId: 'p',
-      op: null,
-      inputFormat: 'txt',
-      outputFormat: 'md',
-      options: {},
-      inputs: [],
-      creditCost: 1,
-      creditPeriod: '2030-01',
-      viaApi: true,
-      createdAt: clock.now(),
-      inputsExpireAt: clock.now(),
-    });
-    await store.jobs.start(job.id, clock.now());
-    await store.jobs.completeWithResult(job.id, { result: {}, at: clock.now() });
-    await Promise.all([webhooks.jobFinished(job.id), webhooks.jobFinished(job.id), webhooks.jobFinished(job.id)]);
+    const jobId = await startedJob();
+    await store.jobs.completeWithResult(jobId, { result: {}, at: clock.now() });
+    await Promise.all([webhooks.jobFinished(jobId), webhooks.jobFinished(jobId), webhooks.jobFinished(jobId)]);
     const pending = await store.webhookDeliveries.listPending();
     expect(pending).toHaveLength(1);
-    expect(pending[0]).toMatchObject({ type: 'job.done', subjectId: job.id, url: `http://127.0.0.1:${port}/a` });
+    expect(pending[0]).toMatchObject({ type: 'job.done', subjectId: jobId, url: `http://127.0.0.1:${port}/a` });
     expect(await webhooks.deliver(pending[0]!.id)).toBeNull();
     expect(hits).toEqual(['/a']);
   });
@@ -228,25 +234,9 @@ describe('WebhookService', () => {
   it('records on the next sweep an event a crash left unrecorded, and never one from before the endpoint existed', async () => {
     const webhooks = service(true);
     const finish = async () => {
-      const job = await store.jobs.create({
-        id: `job_${randomUUID()}`,
-        accountId: account.id,
-        kind: 'convert',
-        pluginId: 'p',
-        op: null,
-        inputFormat: 'txt',
-        outputFormat: 'md',
-        options: {},
-        inputs: [],
-        creditCost: 1,
-        creditPeriod: '2030-01',
-        viaApi: true,
-        createdAt: clock.now(),
-        inputsExpireAt: clock.now(),
-      });
-      await store.jobs.start(job.id, clock.now());
-      await store.jobs.fail(job.id, 'boom', clock.now());
-      return job.id;
+      const jobId = await startedJob();
+      await store.jobs.fail(jobId, 'boom', clock.now());
+      return jobId;
     };
     const before = await finish(); // no endpoint yet: nobody to tell
     nowMs += 1000;

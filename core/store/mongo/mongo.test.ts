@@ -4,6 +4,42 @@ import { LEGACY_PLAIN_TOKEN_INDEX, MongoStore } from './index.js';
 import { COLLECTIONS, type AccountDoc, type BatchDoc, type JobDoc } from './schema.js';
 import { describeWithMongo, dropDatabase, uniqueDatabaseName } from './testing/server.js';
 
+/** A job document as earlier versions wrote it: its download token in plain, and `result` only when given. */
+type LegacyJobDoc = JobDoc & { downloadToken: string | null };
+
+/** A finished job of `acc_legacy` in that old shape; `fields` override. */
+function legacyJob(id: string, at: Date, fields: Partial<LegacyJobDoc> = {}): LegacyJobDoc {
+  return {
+    _id: id,
+    accountId: 'acc_legacy',
+    batchId: null,
+    kind: 'convert',
+    pluginId: 'p',
+    op: null,
+    inputFormat: 'txt',
+    outputFormat: 'md',
+    options: {},
+    inputs: [],
+    status: 'done',
+    progress: 100,
+    error: null,
+    toolReport: null,
+    output: null,
+    downloadToken: null,
+    creditCost: 1,
+    creditPeriod: '2030-01',
+    refunded: false,
+    viaApi: true,
+    attempts: 1,
+    createdAt: at,
+    startedAt: at,
+    completedAt: at,
+    inputsExpireAt: at,
+    outputExpiresAt: null,
+    ...fields,
+  };
+}
+
 describeWithMongo('MongoStore', (url) => {
   storeContractSuite('MongoStore', async () => {
     const dbName = uniqueDatabaseName();
@@ -61,37 +97,8 @@ describeWithMongo('MongoStore', (url) => {
         createdAt: now,
       });
       // Documents as the adapter wrote them before jobs had `result` and batches had `tool`.
-      const legacyJobs = store.db.collection<Omit<JobDoc, 'result'> & { downloadToken: string | null }>(
-        COLLECTIONS.jobs,
-      );
-      await legacyJobs.insertOne({
-        _id: 'job_legacy',
-        accountId: 'acc_legacy',
-        batchId: 'batch_legacy',
-        kind: 'convert',
-        pluginId: 'p',
-        op: null,
-        inputFormat: 'txt',
-        outputFormat: 'md',
-        options: {},
-        inputs: [],
-        status: 'done',
-        progress: 100,
-        error: null,
-        toolReport: null,
-        output: null,
-        downloadToken: null,
-        creditCost: 1,
-        creditPeriod: '2030-01',
-        refunded: false,
-        viaApi: true,
-        attempts: 1,
-        createdAt: now,
-        startedAt: now,
-        completedAt: now,
-        inputsExpireAt: now,
-        outputExpiresAt: null,
-      });
+      const legacyJobs = store.db.collection<LegacyJobDoc>(COLLECTIONS.jobs);
+      await legacyJobs.insertOne(legacyJob('job_legacy', now, { batchId: 'batch_legacy' }));
       await store.db
         .collection<Omit<BatchDoc, 'tool'>>(COLLECTIONS.batches)
         .insertOne({ _id: 'batch_legacy', accountId: 'acc_legacy', total: 1, errors: [], createdAt: now });
@@ -104,42 +111,12 @@ describeWithMongo('MongoStore', (url) => {
     it('removes the plain download tokens earlier versions kept on jobs, and their index', async () => {
       const now = new Date();
       const plain = 'P'.repeat(43);
-      const jobs = store.db.collection<Omit<JobDoc, 'downloadTokenHash'> & { downloadToken: string | null }>(
-        COLLECTIONS.jobs,
-      );
+      const jobs = store.db.collection<LegacyJobDoc>(COLLECTIONS.jobs);
       await jobs.createIndex(
         { completedAt: 1 },
         { name: LEGACY_PLAIN_TOKEN_INDEX, partialFilterExpression: { downloadToken: { $type: 'string' } } },
       );
-      await jobs.insertOne({
-        _id: 'job_plain_token',
-        accountId: 'acc_legacy',
-        batchId: null,
-        kind: 'convert',
-        pluginId: 'p',
-        op: null,
-        inputFormat: 'txt',
-        outputFormat: 'md',
-        options: {},
-        inputs: [],
-        status: 'done',
-        progress: 100,
-        error: null,
-        toolReport: null,
-        output: null,
-        result: null,
-        downloadToken: plain,
-        creditCost: 1,
-        creditPeriod: '2030-01',
-        refunded: false,
-        viaApi: true,
-        attempts: 1,
-        createdAt: now,
-        startedAt: now,
-        completedAt: now,
-        inputsExpireAt: now,
-        outputExpiresAt: null,
-      });
+      await jobs.insertOne(legacyJob('job_plain_token', now, { result: null, downloadToken: plain }));
       const upgraded = await MongoStore.connect(url, { dbName });
       try {
         expect(await jobs.findOne({ _id: 'job_plain_token' })).not.toHaveProperty('downloadToken');
