@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Logger } from '../contract/index.js';
 import { signWebhook, verifyWebhook } from '../webhooks/index.js';
 import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
+import { makeAccount, makeJob } from '../store/testing/suite/harness.js';
 import { metricsRegistry } from '../telemetry/metrics.js';
 import type { Account } from '../store/types.js';
 import { postWebhook } from './webhook-http.js';
@@ -95,16 +96,7 @@ describe('WebhookService', () => {
     hits = [];
     answer = () => ({ status: 204 });
     nowMs = Date.now();
-    account = {
-      id: `acc_${randomUUID()}`,
-      plan: 'pro',
-      email: null,
-      emailVerified: true,
-      overageEnabled: false,
-      creditsIncluded: null,
-      requestsPerMinute: null,
-      createdAt: new Date(),
-    };
+    account = makeAccount({ emailVerified: true, createdAt: new Date() });
     await store.accounts.create(account);
   });
   afterEach(async () => {
@@ -130,22 +122,7 @@ describe('WebhookService', () => {
 
   /** A job of the account, created and started now; its id. */
   async function startedJob(): Promise<string> {
-    const job = await store.jobs.create({
-      id: `job_${randomUUID()}`,
-      accountId: account.id,
-      kind: 'convert',
-      pluginId: 'p',
-      op: null,
-      inputFormat: 'txt',
-      outputFormat: 'md',
-      options: {},
-      inputs: [],
-      creditCost: 1,
-      creditPeriod: '2030-01',
-      viaApi: true,
-      createdAt: clock.now(),
-      inputsExpireAt: clock.now(),
-    });
+    const job = await store.jobs.create(makeJob(account.id, { createdAt: clock.now(), inputsExpireAt: clock.now() }));
     await store.jobs.start(job.id, clock.now());
     return job.id;
   }
