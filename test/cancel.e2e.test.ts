@@ -4,12 +4,13 @@
  * a waiting job is cancelled before it runs; the call is idempotent; a finished job answers 409
  * and another holder's job 404. DELETE /api/batch/{id} cancels a batch's unfinished jobs.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../core/engines/process.js';
+import { processesMentioning } from '../core/engines/testing/processes.js';
 import { imagePlugins } from '../plugins/image/index.js';
 import { mediaPlugins } from '../plugins/media/index.js';
 import { authHeaders, getJson, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
@@ -19,17 +20,6 @@ import { createTransmuteClient } from '../apps/server/trpc/client.js';
 async function cancel(url: string, key: string) {
   const res = await fetch(url, { method: 'DELETE', headers: authHeaders(key) });
   return { status: res.status, body: (await res.json()) as any };
-}
-
-/** Processes whose command line mentions `text` (the job's work dir). */
-async function processesMentioning(text: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(text)) found.push(`${pid}: ${cmdline.replace(/\0/g, ' ').slice(0, 120)}`);
-  }
-  return found;
 }
 
 async function waitUntil<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {

@@ -11,8 +11,9 @@
  *   - a `done` job, when the input is legitimately convertible (the case says which),
  * and never a 5xx, never a run longer than its plugin's timeout, and once the job is over none of
  * its files (input blob, work dir, output of a failed job) may be left in DATA_DIR.
- * Throughout, a separate probe process hits /healthz every 200 ms: the worst answer must stay under
- * 1 s. The server's resident memory is read before and after, and must come back within 1.5x.
+ * Throughout, a separate probe process hits /healthz every 200 ms: every probe must be answered, none
+ * slower than a stalled event loop would make it (STALLED_MS); answers over 1 s are listed. The
+ * server's resident memory is read before and after, and must come back within 1.5x.
  *
  * HOSTILE_ONLY=<substring> runs the matching cases only; HOSTILE_SKIP_HANGS=1 skips the cases marked
  * `freezesServer` (those that froze the event loop before runs were isolated).
@@ -43,7 +44,13 @@ import {
   type Submission,
 } from './fixtures/hostile-cases.js';
 
-const HEALTHZ_LIMIT_MS = 1000;
+/** /healthz answers slower than this are listed with what ran meanwhile (diagnosis, not a verdict). */
+const SLOW_HEALTHZ_MS = 1000;
+/**
+ * A /healthz answer slower than this is a stalled event loop, not a loaded machine (the cases that
+ * froze the server before runs were isolated held it for far longer).
+ */
+const STALLED_MS = 10_000;
 /** A job may overrun its plugin's timeout by this much (the kill, the failure write, the poll). */
 const TIMEOUT_SLACK_MS = 10_000;
 /** Files of an ended job are deleted right after its status is written. */
@@ -731,7 +738,7 @@ describe('hostile inputs', () => {
       expect(beaconHits).toEqual([]);
     });
 
-    it('kept the server up and /healthz under 1 s the whole time', async () => {
+    it('kept the server up and /healthz answering the whole time', async () => {
       expect(server.child.exitCode, `the server died: ${await logTail(server.logFile)}`).toBeNull();
       const answered = probeSamples.filter((s) => s.ok);
       const worst = Math.max(...probeSamples.map((s) => (s.ok ? s.ms : Infinity)));
@@ -741,7 +748,7 @@ describe('hostile inputs', () => {
         `[hostile] /healthz: ${probeSamples.length} probes, p50 ${sorted[Math.floor(sorted.length / 2)]} ms, p99 ${p99} ms, worst ${worst} ms`,
       );
       const slow = probeSamples
-        .filter((p) => !p.ok || p.ms >= HEALTHZ_LIMIT_MS)
+        .filter((p) => !p.ok || p.ms >= SLOW_HEALTHZ_MS)
         .map((p) => {
           const sent = p.at - p.ms;
           const running = caseTimes.filter((t) => t.start <= p.at && t.end >= sent).map((t) => t.name);
@@ -749,7 +756,7 @@ describe('hostile inputs', () => {
         });
       if (slow.length) console.log(`[hostile] slow /healthz answers:\n${slow.slice(0, 20).join('\n')}`);
       expect(probeSamples.length).toBeGreaterThan(2);
-      expect(worst, `worst /healthz latency (failed probes count as infinite)`).toBeLessThan(HEALTHZ_LIMIT_MS);
+      expect(worst, `worst /healthz latency (failed probes count as infinite)`).toBeLessThan(STALLED_MS);
     });
 
     it('reports the longest runs', () => {

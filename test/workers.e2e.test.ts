@@ -141,8 +141,10 @@ describe('workers in their own processes', () => {
     const signalledAt = Date.now();
     worker.process.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
-    expect(Date.now() - signalledAt).toBeLessThan(5000);
+    // It did not wait for the job: the job is neither done nor failed, only handed back. The bound
+    // only catches a hung shutdown (the grace is 300 ms).
     expect((await statusOf(jobId)).status).toBe('active');
+    expect(Date.now() - signalledAt).toBeLessThan(30_000);
 
     await startWorker(slowLock);
     await expectDoneWith(jobId, 'hand me back', 30_000);

@@ -86,8 +86,9 @@ describe('bad input fails fast with a useful message', () => {
     ['silent-wav', normalizeAudioPlugin, /^The audio is silent, so there is no loudness to normalise$/],
   ];
 
+  // Each is refused from its probe (or a first analysis pass), in words the client can act on; a
+  // refusal that hung instead meets the test's timeout.
   it.each(cases)('%s with %s', async (name, plugin, message, target) => {
-    const started = Date.now();
     const options = plugin.id === 'trim-media' ? { trim: { start: 0, end: 1 } } : {};
     const error = await runPlugin(plugin, [fixtures.get(name)], options, target ? { target } : {}).then(
       () => undefined,
@@ -96,6 +97,5 @@ describe('bad input fails fast with a useful message', () => {
     expect(error).toBeInstanceOf(PluginError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain(fixtures.dir);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

@@ -111,9 +111,8 @@ describe('blur-faces', () => {
     expect((await decode(outputOf(run.result))).data.equals((await decode(DEBIAN_PHOTOS.coffee)).data)).toBe(true);
   });
 
-  it('an aborted run rejects promptly', { timeout: 30_000 }, async () => {
+  it('an aborted run ends with the abort reason', { timeout: 30_000 }, async () => {
     const controller = new AbortController();
-    const started = Date.now();
     const run = runPlugin(
       blurFacesPlugin,
       [{ path: DEBIAN_PHOTOS.astronaut, format: 'png' }],
@@ -123,7 +122,7 @@ describe('blur-faces', () => {
     // Aborted while the run is starting (model load, decode): a warm model may finish a photo in
     // under a second, so a later abort could land after the end.
     controller.abort(new Error('stop'));
-    await expect(run).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // Ended by the abort, with its reason: not by a failure of its own, nor after finishing the photo.
+    await expect(run).rejects.toThrow(/^stop$/);
   });
 });

@@ -199,12 +199,11 @@ describe('bad input', () => {
     ['truncated', pdf('ps-tables').slice(0, 6000)],
     ['not a PDF', new TextEncoder().encode('hello, world')],
     ['empty', new Uint8Array(0)],
-  ])('rejects a %s file quickly', async (_, bytes) => {
-    const started = Date.now();
+  ])('rejects a %s file as not a PDF', async (_, bytes) => {
+    // Refused when the document is opened: a parse that hung instead meets the test's timeout.
     const attempt = pdfToMarkdown(bytes);
     await expect(attempt).rejects.toBeInstanceOf(PluginError);
     await expect(attempt).rejects.toThrow(/not a readable PDF/);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('honours an abort signal', async () => {

@@ -2,7 +2,7 @@
  * office-convert on real files made here: a DOCX and a PPTX written by pandoc from Markdown, a
  * legacy DOC made from that DOCX by LibreOffice, an XLSX written by exceljs.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
@@ -12,6 +12,7 @@ import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/c
 import { LibreOfficePool } from '../../../core/engines/execution/libreoffice-pool.js';
 import { libreOfficeConvert, telling, useOfficeConverter } from '../../../core/engines/libreoffice.js';
 import { runProcess } from '../../../core/engines/process.js';
+import { processesMentioning } from '../../../core/engines/testing/processes.js';
 import type { FormatId } from '../../../schema/index.js';
 import { officeTimeoutMs } from '../shared/family.js';
 import { officeSupports } from './formats.js';
@@ -229,16 +230,6 @@ describe('office-convert content, through a warm LibreOffice pool', () => {
   });
 });
 
-/** Processes whose command line mentions `dir` (soffice runs with its profile inside the work dir). */
-async function processesUsing(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(dir)) found.push(`${pid} ${cmdline.replaceAll('\0', ' ')}`);
-  }
-  return found;
-}
-
 describe('office-convert on small files built to stall LibreOffice', () => {
   // Tried by hand with soffice 7.4 (--convert-to pdf, docx, odt): both spin for minutes and never
   // answer. The RTF is read at about half a core with slowly growing memory; every form feed of the
@@ -277,10 +268,12 @@ describe('office-convert on small files built to stall LibreOffice', () => {
       expect((error as Error).message).toMatch(
         /^Could not convert this document to PDF: the conversion took too long$/,
       );
+      // Its own deadline ended it (not an earlier failure), and LibreOffice (its profile is in the work dir) is gone.
+      // No upper bound: a loaded machine delays the kill; a run that ignored its deadline spins for minutes and
+      // meets the test's timeout.
       expect(elapsed).toBeGreaterThanOrEqual(deadline - 1_000);
-      expect(elapsed).toBeLessThan(deadline + 5_000);
-      expect(await processesUsing(runDir)).toEqual([]);
+      expect(await processesMentioning(runDir)).toEqual([]);
     },
-    40_000,
+    90_000,
   );
 });
