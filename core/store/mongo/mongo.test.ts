@@ -78,6 +78,9 @@ describeWithMongo('MongoStore', (url) => {
         key: { accountId: 1, tool: 1 },
         unique: true,
       });
+      for (const collection of [COLLECTIONS.jobs, COLLECTIONS.batches]) {
+        expect((await indexesOf(collection)).open_exports).toMatchObject({ key: { 'export.status': 1 }, sparse: true });
+      }
       expect((await indexesOf(COLLECTIONS.jobs)).results_due).toMatchObject({
         key: { createdAt: 1 },
         partialFilterExpression: { result: { $type: 'object' } },

@@ -130,8 +130,10 @@ export const INDEXES: Record<keyof typeof COLLECTIONS, IndexDescription[]> = {
     },
     { key: { createdAt: 1 }, name: 'results_due', partialFilterExpression: { result: { $type: 'object' } } },
     { key: { completedAt: 1 }, name: 'finished', partialFilterExpression: { completedAt: { $type: 'date' } } },
+    // The export lease sweep (listOpenExports): only exported jobs have the field.
+    { key: { 'export.status': 1 }, name: 'open_exports', sparse: true },
   ],
-  batches: [],
+  batches: [{ key: { 'export.status': 1 }, name: 'open_exports', sparse: true }],
   trials: [{ key: { accountId: 1, tool: 1 }, name: 'account_tool_unique', unique: true }],
   tokens: [{ key: { expiresAt: 1 }, name: 'expired_after_grace', expireAfterSeconds: EXPIRED_TOKEN_GRACE_SECONDS }],
   usage: [{ key: { accountId: 1, period: 1 }, name: 'account_period_unique', unique: true }],

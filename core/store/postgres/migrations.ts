@@ -215,4 +215,12 @@ ALTER TABLE jobs ADD COLUMN export_state JSON;
   `
 ALTER TABLE batches ADD COLUMN export_state JSON;
 `,
+  // 4: the export lease sweep (listOpenExports) reads the open exports through an index of them
+  // alone; its condition is the query's (OPEN_EXPORT in core/store/sql/rows.ts).
+  `
+CREATE INDEX jobs_open_exports ON jobs (id)
+  WHERE export_state IS NOT NULL AND (export_state ->> 'status') IN ('pending', 'uploading');
+CREATE INDEX batches_open_exports ON batches (id)
+  WHERE export_state IS NOT NULL AND (export_state ->> 'status') IN ('pending', 'uploading');
+`,
 ];

@@ -3,6 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresTestServer } from '../../../test/servers/postgres.js';
+import { OPEN_EXPORT } from '../sql/rows.js';
 import { storeContractSuite } from '../testing/suite.js';
 import { MIGRATIONS } from './migrations.js';
 import { PostgresStore } from './index.js';
@@ -34,6 +35,29 @@ describe('PostgresStore migrations', () => {
       }
     } finally {
       await server.dropDatabase(url);
+    }
+  });
+});
+
+describe('PostgresStore indexes', () => {
+  it('can read the open exports (the export lease sweep) through their partial indexes', async () => {
+    const url = await server.createSchema();
+    try {
+      await (await PostgresStore.connect(url, { poolSize: 1 })).close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        // On empty tables a sequential scan is cheapest: rule it out to see whether the index applies.
+        await client.query('SET enable_seqscan = off');
+        for (const table of ['jobs', 'batches']) {
+          const { rows } = await client.query(`EXPLAIN SELECT id, export_state FROM ${table} WHERE ${OPEN_EXPORT}`);
+          expect(JSON.stringify(rows)).toContain(`${table}_open_exports`);
+        }
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await server.dropSchema(url);
     }
   });
 });

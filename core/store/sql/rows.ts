@@ -29,7 +29,10 @@ export const toDate = (v: unknown): Date | null => (v === null || v === undefine
 export const ms = (d: Date | null | undefined): number | null => (d ? d.getTime() : null);
 export const json = <T>(v: unknown): T => JSON.parse(String(v)) as T;
 
-/** The status filter of listOpenExports, as SQL on the export_state JSON (the ->> operator: SQLite and PostgreSQL). */
+/**
+ * The status filter of listOpenExports, as SQL on the export_state JSON (the ->> operator: SQLite and
+ * PostgreSQL). The partial indexes jobs_open_exports and batches_open_exports repeat it to the letter.
+ */
 export const OPEN_EXPORT = `export_state IS NOT NULL AND (export_state ->> 'status') IN ('pending', 'uploading')`;
 
 export const openExportFromRow = (r: Row): OpenExport => ({

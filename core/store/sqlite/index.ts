@@ -12,6 +12,7 @@ import { sqliteLinks } from './links.js';
 import {
   ACCOUNTS_IN_THE_BROWSER,
   BATCH_EXPORTS,
+  OPEN_EXPORTS_INDEX,
   HASHED_DOWNLOAD_TOKENS,
   JOBS_FINISHED_INDEX,
   PIPELINE_JOBS,
@@ -43,6 +44,7 @@ const MIGRATIONS: readonly string[] = [
   ACCOUNTS_IN_THE_BROWSER,
   PIPELINE_JOBS,
   BATCH_EXPORTS,
+  OPEN_EXPORTS_INDEX,
 ];
 /** Steps that blank what an older version stored in clear: a file they upgraded is rebuilt. */
 const SCRUBBING_STEPS: readonly number[] = [1];

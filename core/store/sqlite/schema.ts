@@ -239,3 +239,15 @@ ALTER TABLE jobs ADD COLUMN export_state TEXT;
 export const BATCH_EXPORTS = `
 ALTER TABLE batches ADD COLUMN export_state TEXT;
 `;
+
+/**
+ * Version 8: the export lease sweep (listOpenExports) reads the open exports through an index of
+ * them alone. Its condition is the query's (OPEN_EXPORT in core/store/sql/rows.ts) to the letter:
+ * SQLite uses a partial index only for a query that repeats its WHERE terms.
+ */
+export const OPEN_EXPORTS_INDEX = `
+CREATE INDEX jobs_open_exports ON jobs (id)
+  WHERE export_state IS NOT NULL AND (export_state ->> 'status') IN ('pending', 'uploading');
+CREATE INDEX batches_open_exports ON batches (id)
+  WHERE export_state IS NOT NULL AND (export_state ->> 'status') IN ('pending', 'uploading');
+`;

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { OPEN_EXPORT } from '../sql/rows.js';
 import { storeContractSuite } from '../testing/suite.js';
 import { SqliteStore, openSqliteDatabase } from './index.js';
 import { SCHEMA } from './schema.js';
@@ -49,9 +50,25 @@ describe('SqliteStore migration to hashed download tokens (schema version 2)', (
       store.db.close();
       // Opening again applies nothing.
       const again = openSqliteDatabase(file);
-      expect(again.pragma('user_version', { simple: true })).toBe(7);
+      expect(again.pragma('user_version', { simple: true })).toBe(8);
       again.close();
     } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SqliteStore indexes', () => {
+  it('reads the open exports (the export lease sweep) through their partial indexes', async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'transmute-indexes-'));
+    const db = openSqliteDatabase(path.join(directory, 'transmute.db'));
+    try {
+      for (const table of ['jobs', 'batches']) {
+        const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT id, export_state FROM ${table} WHERE ${OPEN_EXPORT}`).all();
+        expect(JSON.stringify(plan)).toContain(`USING INDEX ${table}_open_exports`);
+      }
+    } finally {
+      db.close();
       await rm(directory, { recursive: true, force: true });
     }
   });
