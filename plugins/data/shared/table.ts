@@ -8,7 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { PluginError, type PluginInput } from '../../../core/contract/index.js';
-import { assertZipWithinLimits } from '../../../core/engines/zip.js';
+import { readGuardedWorkbook } from '../../../core/engines/workbook.js';
 import { MB, megabytes } from '../../../schema/index.js';
 import { MAX_ROWS, csvLines, parseCsv, readTextInput } from './csv.js';
 
@@ -119,20 +119,13 @@ async function readXlsxTable(input: PluginInput, signal: AbortSignal): Promise<T
   const { size } = await stat(input.path);
   if (size > MAX_XLSX_BYTES)
     throw new PluginError(`Spreadsheet is too large: ${megabytes(size)} MB (limit ${megabytes(MAX_XLSX_BYTES)} MB)`);
-  const unreadable = 'Could not read the spreadsheet: it is damaged or not an XLSX workbook';
-  await assertZipWithinLimits(input.path, {
+  const workbook = await readGuardedWorkbook(input.path, {
     maxInflatedBytes: MAX_XLSX_INFLATED_BYTES,
     maxEntries: MAX_XLSX_PARTS,
     label: 'spreadsheet',
     signal,
-    unreadable,
+    unreadable: 'Could not read the spreadsheet: it is damaged or not an XLSX workbook',
   });
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.readFile(input.path);
-  } catch (err) {
-    throw new PluginError(unreadable, { cause: err });
-  }
   signal.throwIfAborted();
   const sheet = workbook.worksheets[0];
   if (!sheet) throw new PluginError('The workbook has no worksheet');

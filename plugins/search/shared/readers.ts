@@ -14,7 +14,7 @@ import { PluginError, type PluginInput, type RunContext } from '../../../core/co
 import { decodeTextChunks } from '../../../core/contract/text.js';
 import { pdfTextToFile } from '../../../core/engines/poppler.js';
 import { recognizeText } from '../../../core/engines/tesseract.js';
-import { assertZipWithinLimits } from '../../../core/engines/zip.js';
+import { readGuardedWorkbook } from '../../../core/engines/workbook.js';
 import { MB } from '../../../schema/index.js';
 import type { SearchableFormat } from './formats.js';
 import type { MatchCollector } from './match.js';
@@ -115,22 +115,14 @@ function cellText(cell: ExcelJS.Cell): string {
 
 /** Every cell of every sheet ("Sheet1!B4"); a merged range is searched once, at its top-left cell. */
 export const readXlsx: Reader = async (input, collector, ctx) => {
-  // ExcelJS inflates every part into memory: refuse a decompression bomb before it does.
-  const unreadable =
-    'The file could not be read: it is not a valid Excel workbook (damaged, password-protected or not XLSX)';
-  await assertZipWithinLimits(input.path, {
+  const workbook = await readGuardedWorkbook(input.path, {
     maxInflatedBytes: MAX_XLSX_INFLATED_BYTES,
     maxEntries: 10_000,
     label: 'workbook',
     signal: ctx.signal,
-    unreadable,
+    unreadable:
+      'The file could not be read: it is not a valid Excel workbook (damaged, password-protected or not XLSX)',
   });
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.readFile(input.path);
-  } catch (err) {
-    throw new PluginError(unreadable, { cause: err });
-  }
   // exceljs reads any ZIP (a DOCX, say) as a workbook without sheets; a real workbook has one.
   if (workbook.worksheets.length === 0)
     throw new PluginError('The file could not be read: it is not a valid Excel workbook (no worksheets)');
