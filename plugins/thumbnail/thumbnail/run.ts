@@ -13,7 +13,7 @@ import {
   type PluginInput,
   type RunContext,
 } from '../../../core/contract/index.js';
-import { ffmpegFailure, probe, runFfmpeg } from '../../../core/engines/ffmpeg.js';
+import { PROBE_TIMEOUT_MS, ffmpegFailure, probe, runFfmpeg } from '../../../core/engines/ffmpeg.js';
 import { convertDocument } from '../../../core/engines/libreoffice.js';
 import { renderPages } from '../../../core/engines/poppler.js';
 import { OFFICE_EXPORT, THUMBNAIL_OUTPUTS, VIDEO_INPUTS } from './formats.js';
@@ -47,7 +47,7 @@ async function pdfPage(pdf: string, page: number, box: number, ctx: RunContext):
 async function videoFrame(input: string, time: number | undefined, ctx: RunContext): Promise<string> {
   const output = path.join(ctx.workDir, 'frame.png');
   try {
-    const media = await probe(input, { signal: ctx.signal, timeoutMs: Math.min(30_000, ctx.remainingMs()) });
+    const media = await probe(input, { signal: ctx.signal, timeoutMs: Math.min(PROBE_TIMEOUT_MS, ctx.remainingMs()) });
     if (!media.streams.some((s) => s.type === 'video' && !s.attachedPicture))
       throw new PluginError('The file has no video to take a frame from');
     const duration = media.durationSec ?? 0;
