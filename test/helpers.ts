@@ -193,6 +193,8 @@ const STARTUP_MS = 60_000;
  * (README, "Memory of the API process").
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2'] as const;
+/** The environment `npm start` adds: two glibc malloc arenas (README, "Memory of the API process"). */
+export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' } as const;
 
 /**
  * The compiled tree `npm start` and `npm run worker` run (scripts/build-app.mjs), built from the

@@ -107,6 +107,16 @@ const CHILD_LOADER = CHILD_ENTRY.endsWith('.ts')
   ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href]
   : [];
 
+/**
+ * The server's environment, less MALLOC_ARENA_MAX: `npm start` limits the API process's glibc
+ * malloc arenas (fewer, less fragmented: README, "Memory of the API process"), while engines keep
+ * the default, an arena per thread, which their worker threads need to allocate without contention.
+ */
+function sandboxEnv(): NodeJS.ProcessEnv {
+  const { MALLOC_ARENA_MAX: _apiProcessOnly, ...env } = process.env;
+  return env;
+}
+
 type Outcome = { ok: true; result: RunResult } | { ok: false; error: Error };
 
 type OfficeRequest = Extract<FromChild, { type: 'office-convert' }>;
@@ -147,7 +157,7 @@ class SandboxProcess implements SupervisedInstance {
   ) {
     this.child = fork(CHILD_ENTRY, [], {
       execArgv: [...CHILD_LOADER, `--max-old-space-size=${heapMb}`],
-      env: { ...process.env, [SANDBOX_ENV]: JSON.stringify(settings) },
+      env: { ...sandboxEnv(), [SANDBOX_ENV]: JSON.stringify(settings) },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
       // Its own process group: a terminal's Ctrl-C reaches the server, which then stops the pool.
