@@ -1,6 +1,6 @@
 /** The standard distribution: every plugin the server loads, listed explicitly. */
-import { fileURLToPath } from 'node:url';
 import type { Plugin } from '../core/contract/index.js';
+import { siblingFile } from '../core/contract/modules.js';
 import { cvPlugins } from './cv/index.js';
 import { dataPlugins } from './data/index.js';
 import { imagePlugins } from './image/index.js';
@@ -49,4 +49,4 @@ export const standardPluginModules: string[] = [
   'thumbnail',
   'transcribe',
   'web',
-].map((family) => fileURLToPath(new URL(`./${family}/index.ts`, import.meta.url)));
+].map((family) => siblingFile(`./${family}/index`, import.meta.url));

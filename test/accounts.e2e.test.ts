@@ -13,6 +13,7 @@ import { SMTPServer } from 'smtp-server';
 import { standardPlugins } from '../plugins/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  compiledApp,
   ROOT,
   SLOW_TEXT_PLUGIN,
   TestClock,
@@ -716,7 +717,7 @@ describe('the outbox (no SMTP_URL)', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-outbox-'));
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/main.ts')], {
+    const child = spawn(process.execPath, [await compiledApp('apps/server/main.js')], {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -3,9 +3,22 @@
  * and its declared TSV format appear on REST, OpenAPI, GraphQL and tRPC, and it converts real
  * files over HTTP in both directions; a .tsv upload is identified by the plugin's own sniffer.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransmuteClient } from '../apps/server/trpc/client.js';
-import { authHeaders, convertAndDownload, getJson, startServer, submitConvert, type TestServer } from './helpers.js';
+import {
+  admin,
+  authHeaders,
+  type ChildServer,
+  convertAndDownload,
+  getJson,
+  spawnServer,
+  startServer,
+  submitConvert,
+  type TestServer,
+} from './helpers.js';
 
 const CSV = 'city,population,note\r\nZürich,421878,"lake, mountains"\r\n"Köln",1084831,"say ""Alaaf"""\r\n';
 const TSV = 'city\tpopulation\nBern\t134591\nGenève\t203856\n';
@@ -95,5 +108,46 @@ describe('examples/plugin loaded with PLUGINS=', () => {
     );
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/named \.tsv but contains data the tsv sniffer refuses/);
+  });
+});
+
+/**
+ * As `npm start` runs it: the compiled server (scripts/build-app.mjs) registers tsx for this
+ * TypeScript module alone, in the API process and in the sandbox that runs it.
+ */
+describe('examples/plugin, TypeScript, in the compiled server', () => {
+  let server: ChildServer;
+  let key: string;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-example-compiled-'));
+    key = (await admin(dataDir, 'create-key', '--plan', 'free')).result.key;
+    server = await spawnServer({ DATA_DIR: dataDir, PLUGINS: './examples/plugin/index.ts' });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.kill();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('lists the plugin on REST and GraphQL and converts both ways', async () => {
+    const rest = await getJson(`${server.url}/api/v1/formats`, key);
+    expect(rest.body.conversions.tsv).toEqual(['csv']);
+    const gql = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({ query: '{ formats { operations { pluginId } } }' }),
+    }).then((res) => res.json());
+    expect(gql.data.formats.operations).toContainEqual({ pluginId: 'example-tsv' });
+
+    const toTsv = await convertAndDownload(server.url, key, { name: 'cities.csv', data: CSV }, { to: 'tsv' });
+    expect(toTsv.data.toString('utf8')).toBe(
+      'city\tpopulation\tnote\nZürich\t421878\tlake, mountains\nKöln\t1084831\tsay "Alaaf"\n',
+    );
+    // The plugin's own format and sniffer, declared through the package's TypeScript exports.
+    const toCsv = await convertAndDownload(server.url, key, { name: 'cities.tsv', data: TSV }, { to: 'csv' });
+    expect(toCsv.data.toString('utf8')).toBe('city,population\r\nBern,134591\r\nGenève,203856\r\n');
+    const refused = await submitConvert(server.url, key, { name: 'cities.tsv', data: 'no tabs\n' }, { to: 'csv' });
+    expect(refused.status).toBe(400);
   });
 });

@@ -2,13 +2,14 @@
  * End-to-end harness: a real server (real store, queue, engines) on a random port with its own
  * data dir, and small HTTP helpers. No mocks: tests talk HTTP to it like any client.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { openAsBlob } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
 import type { Plugin } from '../core/contract/index.js';
 import type { Clock } from '../core/services/clock.js';
 import type { JobStatus, PlanId } from '../schema/index.js';
@@ -192,6 +193,20 @@ const STARTUP_MS = 60_000;
  * (README, "Memory of the API process").
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2'] as const;
+/** The environment `npm start` adds: two glibc malloc arenas (README, "Memory of the API process"). */
+export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' } as const;
+
+/**
+ * The compiled tree `npm start` and `npm run worker` run (scripts/build-app.mjs), built from the
+ * sources as they are now: an edit since the last build is compiled first (well under a second),
+ * so a spawned process never runs stale code.
+ */
+export async function compiledApp(entry: 'apps/server/main.js' | 'apps/worker/main.js'): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/build-app.mjs')], {
+    cwd: ROOT,
+  });
+  return path.join(stdout.trim(), entry);
+}
 
 /** `nodeArgs`: extra Node options for the server process alone (e.g. an `--import` hook). */
 export async function spawnServer(
@@ -199,24 +214,20 @@ export async function spawnServer(
   { nodeArgs = [] }: { nodeArgs?: readonly string[] } = {},
 ): Promise<ChildServer> {
   const port = env.PORT ?? String(await freePort());
-  const child = spawn(
-    process.execPath,
-    [...SERVER_NODE_FLAGS, '--import', 'tsx', ...nodeArgs, path.join(ROOT, 'apps/server/main.ts')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        QUEUE_POLL_MS: '50',
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        OFFICE_POOL_WARM: '0',
-        ...env,
-        PORT: port,
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, await compiledApp('apps/server/main.js')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      QUEUE_POLL_MS: '50',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      OFFICE_POOL_WARM: '0',
+      ...env,
+      PORT: port,
     },
-  );
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + STARTUP_MS;
   for (;;) {
@@ -305,7 +316,7 @@ export async function waitUntil(
 
 /** Starts `npm run worker` in a child process and waits until it takes jobs. */
 export async function spawnWorker(env: Record<string, string>): Promise<ChildWorker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/worker/main.ts')], {
+  const child = spawn(process.execPath, [await compiledApp('apps/worker/main.js')], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', QUEUE_POLL_MS: '50', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -33,7 +33,7 @@ import { AccountService } from '../core/services/accounts.js';
 import { systemClock } from '../core/services/clock.js';
 import { SqliteStore, openSqliteDatabase } from '../core/store/sqlite/index.js';
 import { standardPlugins } from '../plugins/index.js';
-import { ROOT, freePort } from './helpers.js';
+import { compiledApp, ROOT, freePort } from './helpers.js';
 import { makeOriginals, type Originals, type TestFile } from './fixtures/hostile.js';
 import {
   BEACON,
@@ -103,7 +103,7 @@ async function startChildServer(): Promise<Server> {
   const url = `http://127.0.0.1:${port}`;
   const logFile = path.join(dataDir, '..', `${path.basename(dataDir)}.log`);
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/main.ts')], {
+  const child = spawn(process.execPath, [await compiledApp('apps/server/main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -7,7 +7,7 @@
  *
  * Families still being reshaped (FAMILIES_NOT_YET_RESHAPED) are cut out of the graph, and the
  * /proc/<pid>/maps check waits until that list is empty, since a native addon cannot be traced to
- * the family that loaded it.
+ * the family that loaded it. The server is the compiled one `npm start` runs, without tsx.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -187,6 +187,11 @@ describe('the API process', () => {
       .filter(Boolean)
       .map((line) => line.split('\t') as [string, string]);
     expect(edges.length).toBeGreaterThan(100); // the hook did record the server's imports
+    // It runs what `npm start` runs: the compiled tree, with no TypeScript loader (tsx's hooks thread
+    // and transforms cost the process tens of MB) and no TypeScript module.
+    const modules = edges.map(([, child]) => child).filter((url) => url.startsWith('file:'));
+    expect(modules.some((url) => url.includes('/.build/app-'))).toBe(true);
+    expect(modules.filter((url) => /\/node_modules\/tsx\/|\.[cm]?tsx?$/.test(url))).toEqual([]);
     expect(engineLibrariesReached(edges)).toEqual([]);
     // Nor the drivers of backends a default server (SQLite, local disk, outbox, no OTel) does not use.
     const loadedPackages = new Set(edges.map(([, child]) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(child)?.[1]));

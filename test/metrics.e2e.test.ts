@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { officePlugins } from '../plugins/office/index.js';
 import { docxText } from './fixtures/hostile.js';
 import {
+  compiledApp,
   ROOT,
   admin,
   convertAndDownload,
@@ -104,7 +105,7 @@ describe('Prometheus scrapes the API and a worker', () => {
     };
     api = await spawnServer({ ...common, WORKERS: '0' });
     const workerMetricsPort = await freePort();
-    worker = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/worker/main.ts')], {
+    worker = spawn(process.execPath, [await compiledApp('apps/worker/main.js')], {
       cwd: ROOT,
       env: { ...process.env, ...common, WORKERS: '2', HOST: '127.0.0.1', METRICS_PORT: String(workerMetricsPort) },
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import {
+  compiledApp,
   ROOT,
   TestClock,
   admin,
@@ -65,7 +66,7 @@ describe('privacy of passwords', () => {
     const { result } = await admin(dataDir, 'create-key', '--plan', 'pro');
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/main.ts')], {
+    const child = spawn(process.execPath, [await compiledApp('apps/server/main.js')], {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -5,8 +5,36 @@
  * importable module.
  */
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from './index.js';
+
+/**
+ * The file `name` beside the module at `base` (its import.meta.url) with the same extension:
+ * `name.ts` when the sources run through tsx (tests, tsx), `name.js` in the compiled tree that
+ * `npm start` runs (scripts/build-app.mjs).
+ */
+export function siblingFile(name: string, base: string): string {
+  return fileURLToPath(new URL(`${name}${path.extname(new URL(base).pathname)}`, base));
+}
+
+/** Whether this process runs the TypeScript sources (through tsx or vitest), not the compiled tree. */
+const runsTypeScript = import.meta.url.endsWith('.ts');
+let typeScriptLoader: Promise<void> | undefined;
+
+/**
+ * Imports a plugin module. A TypeScript one (PLUGINS=./my-plugin.ts) in a process running the
+ * compiled tree registers tsx's loader first: only then, since its hooks thread costs memory.
+ */
+async function importPluginModule(specifier: string): Promise<Record<string, unknown>> {
+  const url = moduleUrl(specifier);
+  if (!runsTypeScript && /\.[cm]?tsx?$/.test(url)) {
+    typeScriptLoader ??= import('tsx/esm/api').then(({ register }) => {
+      register();
+    });
+    await typeScriptLoader;
+  }
+  return (await import(url)) as Record<string, unknown>;
+}
 
 /** A specifier as `import()` takes it: relative paths resolve against the working directory. */
 export function moduleUrl(specifier: string): string {
@@ -18,7 +46,7 @@ export function moduleUrl(specifier: string): string {
 export async function loadPluginModules(specifiers: readonly string[]): Promise<Plugin[]> {
   const loaded: Plugin[] = [];
   for (const specifier of specifiers) {
-    const mod = (await import(moduleUrl(specifier))) as { default?: Plugin | Plugin[]; plugins?: Plugin[] };
+    const mod = (await importPluginModule(specifier)) as { default?: Plugin | Plugin[]; plugins?: Plugin[] };
     const exported = mod.default ?? mod.plugins;
     if (!exported) throw new Error(`Plugin module ${specifier} exports no default plugin (or plugins array)`);
     loaded.push(...(Array.isArray(exported) ? exported : [exported]));
@@ -37,7 +65,7 @@ function isPlugin(value: unknown): value is Plugin {
 
 /** Every plugin a module exports, under any name, alone or in arrays. */
 export async function exportedPlugins(specifier: string): Promise<Plugin[]> {
-  const mod = (await import(moduleUrl(specifier))) as Record<string, unknown>;
+  const mod = await importPluginModule(specifier);
   const found = new Map<string, Plugin>();
   for (const value of Object.values(mod))
     for (const item of Array.isArray(value) ? value : [value]) if (isPlugin(item)) found.set(item.id, item);

@@ -15,8 +15,9 @@ import { realpath } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { PluginError, type Logger, type PluginInput, type RunResult } from '../../../contract/index.js';
+import { siblingFile } from '../../../contract/modules.js';
 import type { FormatId } from '../../../../schema/index.js';
 import type { OfficeConverter } from '../../libreoffice.js';
 import type { DestinationPolicy } from '../../outbound.js';
@@ -99,9 +100,22 @@ const MB = 1_000_000;
 const STDERR_TAIL = 8 * 1024;
 /** Nice value of sandbox processes (0 is the server's; 19 the lowest priority). */
 const RUN_PRIORITY = 10;
-const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url));
-// Sandbox processes load TypeScript modules as the server does.
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const CHILD_ENTRY = siblingFile('./child', import.meta.url);
+// Sandbox processes run what the server runs: the TypeScript sources through tsx, or the compiled
+// tree without it (a TypeScript PLUGINS= module then registers tsx itself: core/contract/modules.ts).
+const CHILD_LOADER = CHILD_ENTRY.endsWith('.ts')
+  ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href]
+  : [];
+
+/**
+ * The server's environment, less MALLOC_ARENA_MAX: `npm start` limits the API process's glibc
+ * malloc arenas (fewer, less fragmented: README, "Memory of the API process"), while engines keep
+ * the default, an arena per thread, which their worker threads need to allocate without contention.
+ */
+function sandboxEnv(): NodeJS.ProcessEnv {
+  const { MALLOC_ARENA_MAX: _apiProcessOnly, ...env } = process.env;
+  return env;
+}
 
 type Outcome = { ok: true; result: RunResult } | { ok: false; error: Error };
 
@@ -142,8 +156,8 @@ class SandboxProcess implements SupervisedInstance {
     private readonly office?: OfficeConverter,
   ) {
     this.child = fork(CHILD_ENTRY, [], {
-      execArgv: ['--import', TSX_LOADER, `--max-old-space-size=${heapMb}`],
-      env: { ...process.env, [SANDBOX_ENV]: JSON.stringify(settings) },
+      execArgv: [...CHILD_LOADER, `--max-old-space-size=${heapMb}`],
+      env: { ...sandboxEnv(), [SANDBOX_ENV]: JSON.stringify(settings) },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
       // Its own process group: a terminal's Ctrl-C reaches the server, which then stops the pool.
