@@ -43,6 +43,7 @@ import { confined, confinementEnabled } from './confine.js';
 import { resolveCommand } from './paths.js';
 import { isProcessAlive, killGroup } from './execution/process-tree.js';
 import { Supervisor, type SupervisedInstance } from './execution/supervisor.js';
+import { withSpan } from '../telemetry/tracing.js';
 
 export const CHROMIUM: EngineRequirement = {
   command: 'chromium',
@@ -401,13 +402,13 @@ async function withPage<R>(
 ): Promise<R> {
   ctx.signal.throwIfAborted();
   clearTimeout(idleTimer);
-  const lease = await chromiumPool().acquire(ctx.signal);
+  const lease = await withSpan('chromium.acquire', {}, () => chromiumPool().acquire(ctx.signal));
   let broken: string | undefined;
   let context: BrowserContext | undefined;
   const onAbort = () => void context?.close().catch(() => undefined);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const fresh = await lease.instance.freshPage();
+    const fresh = await withSpan('chromium.context', {}, () => lease.instance.freshPage());
     context = fresh.context;
     const page = fresh.page;
     // Before the first request: nothing is loaded without passing through answer().
@@ -416,16 +417,18 @@ async function withPage<R>(
     const timeoutMs = () => Math.max(1_000, ctx.remainingMs() - 2_000);
     page.setDefaultTimeout(timeoutMs());
     const waitUntil = options.waitFor.kind === 'networkidle' ? 'networkidle' : 'load';
-    const response = await page.goto(source.url, { waitUntil, timeout: timeoutMs() });
-    if (response && response.status() >= 400) throw new PluginError(`The page answered HTTP ${response.status()}`);
-    if (options.waitFor.kind === 'selector')
-      await page.waitForSelector(options.waitFor.selector, { state: 'attached', timeout: timeoutMs() });
-    if (options.waitFor.kind === 'delay') await page.waitForTimeout(options.waitFor.ms);
-    if (options.fallbackTitle)
-      await page.evaluate((title) => {
-        document.title ||= title;
-      }, options.fallbackTitle);
-    return await work(page, timeoutMs());
+    await withSpan('chromium.load', {}, async () => {
+      const response = await page.goto(source.url, { waitUntil, timeout: timeoutMs() });
+      if (response && response.status() >= 400) throw new PluginError(`The page answered HTTP ${response.status()}`);
+      if (options.waitFor.kind === 'selector')
+        await page.waitForSelector(options.waitFor.selector, { state: 'attached', timeout: timeoutMs() });
+      if (options.waitFor.kind === 'delay') await page.waitForTimeout(options.waitFor.ms);
+      if (options.fallbackTitle)
+        await page.evaluate((title) => {
+          document.title ||= title;
+        }, options.fallbackTitle);
+    });
+    return await withSpan('chromium.output', {}, () => work(page, timeoutMs()));
   } catch (err) {
     // A page that hung or was interrupted may have left the browser busy: it is not reused.
     if (ctx.signal.aborted) broken = 'the run was interrupted';
@@ -434,9 +437,11 @@ async function withPage<R>(
     throw translate(err);
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
-    await context?.close().catch(() => undefined);
-    if (!broken) lease.instance.prepareSpare();
-    await lease.release(broken ? { broken } : {});
+    await withSpan('chromium.release', {}, async () => {
+      await context?.close().catch(() => undefined);
+      if (!broken) lease.instance.prepareSpare();
+      await lease.release(broken ? { broken } : {});
+    });
     idleTimer = setTimeout(() => void closeChromiumPool(), IDLE_CLOSE_MS).unref();
   }
 }

@@ -24,7 +24,7 @@ import { confinementEnabled } from '../../confine.js';
 import { killTree, treePssBytes, treePssOver } from '../process-tree.js';
 import { Supervisor, type SupervisedInstance } from '../supervisor.js';
 import { recordSandboxKill, type SandboxKillReason } from '../../../telemetry/metrics.js';
-import { traceCarrier } from '../../../telemetry/tracing.js';
+import { traceCarrier, withSpan } from '../../../telemetry/tracing.js';
 import {
   SANDBOX_ENV,
   deserializeError,
@@ -447,7 +447,9 @@ export class SandboxPool {
     const module = this.options.moduleOf(run.pluginId);
     if (!module) throw new Error(`no module is known for plugin '${run.pluginId}': load it with PLUGINS=`);
     // A run goes where its module is loaded already.
-    const lease = await this.processes.acquire(undefined, (sandbox) => sandbox.modules.has(module));
+    const lease = await withSpan('sandbox.acquire', {}, () =>
+      this.processes.acquire(undefined, (sandbox) => sandbox.modules.has(module)),
+    );
     const sandbox = lease.instance;
     let outcome: Outcome;
     try {
@@ -455,7 +457,9 @@ export class SandboxPool {
       outcome = await sandbox.execute(run, module, hooks, sandbox.rssBytes(), this.limits);
     } finally {
       // Killed at a limit, or crashed: replaced (and counted as killed).
-      await lease.release(sandbox.dead ? { broken: 'killed or crashed under a run' } : {});
+      await withSpan('sandbox.release', {}, () =>
+        lease.release(sandbox.dead ? { broken: 'killed or crashed under a run' } : {}),
+      );
     }
     if (!outcome.ok) throw outcome.error;
     return outcome.result;
