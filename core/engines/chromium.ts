@@ -36,12 +36,12 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 // Types only here: playwright-core is loaded on the first page, in the process that renders (never the server's).
-import type { Browser, BrowserContext, BrowserServer, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import type { EngineContext } from './common.js';
 import { confined, confinementEnabled } from './confine.js';
 import { resolveCommand } from './paths.js';
-import { isProcessAlive, killGroup } from './execution/process-tree.js';
+import { isProcessAlive, killGroup, processTree } from './execution/process-tree.js';
 import { Supervisor, type SupervisedInstance } from './execution/supervisor.js';
 import { withSpan } from '../telemetry/tracing.js';
 
@@ -204,17 +204,33 @@ async function markProfile(pid: number | undefined): Promise<void> {
     await writeFile(path.join(dir, OWNER_FILE), String(process.pid)).catch(() => undefined);
 }
 
-/** One warm browser: Playwright's server for it (its process and profile) and our connection to it. */
+/**
+ * The browser this process just launched: its direct child that leads its own process group (Playwright
+ * starts it detached) and runs on a profile Playwright made, started after `before` was listed.
+ */
+async function launchedBrowserPid(before: ReadonlySet<number>): Promise<number | undefined> {
+  for (const proc of await processTree(process.pid)) {
+    if (proc.ppid !== process.pid || proc.pgid !== proc.pid || before.has(proc.pid)) continue;
+    const cmdline = await readFile(`/proc/${proc.pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(`--user-data-dir=${path.join(os.tmpdir(), PROFILE_PREFIX)}`)) return proc.pid;
+  }
+  return undefined;
+}
+
+/**
+ * One warm browser, launched by Playwright in this process and driven over its pipe. Not through
+ * launchServer + connect: that puts a WebSocket hop (and a second protocol layer, with every PDF
+ * sent through both in base64) between this process and the browser, a fifth of a warm render's CPU.
+ */
 class ChromiumBrowser implements SupervisedInstance {
   readonly exited: Promise<void>;
   private constructor(
-    private readonly server: BrowserServer,
     readonly browser: Browser,
+    readonly pid: number | undefined,
   ) {
-    const child = server.process();
     this.exited = new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) resolve();
-      else child.once('exit', () => resolve());
+      if (!browser.isConnected()) resolve();
+      else browser.once('disconnected', () => resolve());
     });
   }
 
@@ -222,7 +238,8 @@ class ChromiumBrowser implements SupervisedInstance {
     const command = await chromiumCommand();
     await removeOrphanProfiles();
     const { chromium } = await import('playwright-core');
-    const server = await chromium.launchServer({
+    const before = new Set((await processTree(process.pid)).map((p) => p.pid));
+    const browser = await chromium.launch({
       executablePath: command.executablePath,
       args: command.args,
       headless: true,
@@ -233,20 +250,16 @@ class ChromiumBrowser implements SupervisedInstance {
       handleSIGHUP: false,
       timeout: 30_000,
     });
+    const pid = await launchedBrowserPid(before);
     try {
-      await markProfile(server.process().pid);
+      await markProfile(pid);
       signal.throwIfAborted();
-      const browser = await chromium.connect(server.wsEndpoint(), { timeout: 30_000 });
-      return new ChromiumBrowser(server, browser);
+      return new ChromiumBrowser(browser, pid);
     } catch (err) {
-      killGroup(server.process().pid);
-      await server.kill().catch(() => undefined);
+      killGroup(pid);
+      await browser.close().catch(() => undefined);
       throw err;
     }
-  }
-
-  get pid(): number | undefined {
-    return this.server.process().pid;
   }
 
   /**
@@ -285,8 +298,9 @@ class ChromiumBrowser implements SupervisedInstance {
 
   async kill(): Promise<void> {
     // Playwright starts Chromium in a process group of its own: renderers and helpers die with it.
-    killGroup(this.pid);
-    await this.server.kill().catch(() => undefined);
+    // Playwright sees the pipe close and removes the profile; close() is for a pid not found.
+    if (this.pid) killGroup(this.pid);
+    else await this.browser.close().catch(() => undefined);
     await this.exited;
   }
 }
