@@ -97,8 +97,7 @@ function timeline(client: ClientRecord, spans: SpanRecord[]): Record<string, num
   const mark = (label: string, value: number | undefined) => {
     if (value !== undefined) at[label] = value - client.start;
   };
-  mark('accept answered', trace.find((s) => s.name.startsWith('POST '))?.end);
-  mark('client has the answer', client.accepted);
+  mark('job accepted (created)', first('job.queue_wait')?.start);
   mark('dispatched (run starts)', run.start);
   mark('sandbox lease asked', first('sandbox.acquire')?.start);
   mark('sandbox leased', first('sandbox.acquire')?.end);
@@ -113,6 +112,8 @@ function timeline(client: ClientRecord, spans: SpanRecord[]): Record<string, num
   mark('output stored', first('job.store_output')?.end);
   mark('job done in store', first('job.complete')?.end);
   mark('run ends', run.end);
+  mark('POST answered (Prefer: wait)', trace.find((s) => s.name.startsWith('POST '))?.end);
+  mark('client has the answer', client.accepted);
   mark('client has the PDF', client.end);
   return at;
 }
@@ -191,7 +192,7 @@ try {
   const zip = { name: 'invoice.zip', data: await zipOf(await invoiceFiles()) };
   const convert = async (records: ClientRecord[]) => {
     const start = Date.now();
-    const timing = await convertTimed(server.url, server.key, zip, { to: 'pdf' });
+    const timing = await convertTimed(server.url, server.key, zip, { to: 'pdf' }, 120_000, { preferWaitS: 60 });
     records.push({ jobId: timing.jobId, start, accepted: start + timing.acceptMs, end: start + timing.totalMs });
     return timing;
   };

@@ -451,11 +451,15 @@ async function withPage<R>(
     throw translate(err);
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
-    await withSpan('chromium.release', {}, async () => {
-      await context?.close().catch(() => undefined);
+    const released = withSpan('chromium.release', {}, async () => {
+      const closed = context?.close().catch(() => undefined);
       if (!broken) lease.instance.prepareSpare();
-      await lease.release(broken ? { broken } : {});
+      await Promise.all([closed, lease.release(broken ? { broken } : {})]);
     });
+    // A healthy browser's context closes, and its memory is measured, while the result travels on;
+    // the next page waits for the lease, never for this. A broken one is killed before the run fails.
+    if (broken) await released;
+    else released.catch(() => undefined);
     idleTimer = setTimeout(() => void closeChromiumPool(), IDLE_CLOSE_MS).unref();
   }
 }

@@ -457,9 +457,14 @@ export class SandboxPool {
       outcome = await sandbox.execute(run, module, hooks, sandbox.rssBytes(), this.limits);
     } finally {
       // Killed at a limit, or crashed: replaced (and counted as killed).
-      await withSpan('sandbox.release', {}, () =>
-        lease.release(sandbox.dead ? { broken: 'killed or crashed under a run' } : {}),
+      const dead = sandbox.dead;
+      const released = withSpan('sandbox.release', {}, () =>
+        lease.release(dead ? { broken: 'killed or crashed under a run' } : {}),
       );
+      // A live process is measured for recycling (its whole tree, a browser's too) while the
+      // result is stored; the next run waits for the lease, this run's answer does not.
+      if (dead) await released;
+      else released.catch((err: Error) => this.options.log.warn('sandbox release failed', { error: err.message }));
     }
     if (!outcome.ok) throw outcome.error;
     return outcome.result;
