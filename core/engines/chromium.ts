@@ -41,7 +41,7 @@ import { PluginError, type EngineRequirement } from '../contract/index.js';
 import type { EngineContext } from './common.js';
 import { confined, confinementEnabled } from './confine.js';
 import { resolveCommand } from './paths.js';
-import { isProcessAlive, killGroup, processTree, treePssOver } from './execution/process-tree.js';
+import { isProcessAlive, killGroup, processTree } from './execution/process-tree.js';
 import { Supervisor, type SupervisedInstance } from './execution/supervisor.js';
 import { withSpan } from '../telemetry/tracing.js';
 
@@ -54,9 +54,6 @@ export const CHROMIUM: EngineRequirement = {
 
 /** A loopback port nothing listens on (the discard port): the dead end for traffic routing did not answer. */
 const DEAD_PROXY = 'http://127.0.0.1:9';
-/** How often a browser's memory is read for recycling: after this many pages, or this long. */
-const MEASURE_EVERY_PAGES = 10;
-const MEASURE_EVERY_MS = 30_000;
 /** A browser left idle this long is closed, to give its memory back; the next page starts one. */
 const IDLE_CLOSE_MS = 5 * 60_000;
 
@@ -282,25 +279,8 @@ class ChromiumBrowser implements SupervisedInstance {
     }
   }
 
-  private pages = 0;
-  private measured = { pages: 0, at: Date.now() };
-
-  /**
-   * The tree's proportional memory when past `ceilingBytes`, else 0; read every MEASURE_EVERY_PAGES
-   * pages or MEASURE_EVERY_MS, 0 in between: a browser's RSS sum always passes the ceiling (shared pages
-   * counted in each process), so each read walks every page table of every process, tens of ms of CPU.
-   * Contexts close after each page: a browser grows slowly, and a run's own growth meets the run's memory cap.
-   */
-  async memoryOver(ceilingBytes: number): Promise<number> {
-    if (this.pages - this.measured.pages < MEASURE_EVERY_PAGES && Date.now() - this.measured.at < MEASURE_EVERY_MS)
-      return 0;
-    this.measured = { pages: this.pages, at: Date.now() };
-    return this.pid ? ((await treePssOver(this.pid, ceilingBytes)) ?? 0) : 0;
-  }
-
   /** A fresh context with one blank page: the spare if there is one, else a new one. */
   async freshPage(): Promise<{ context: BrowserContext; page: Page }> {
-    this.pages++;
     const spare = await this.spare?.catch(() => undefined);
     this.spare = undefined;
     return spare ?? this.openContext();
@@ -345,14 +325,16 @@ export function configureChromiumPool(overrides: Partial<ChromiumPoolSettings>):
 }
 
 function chromiumPool(): Supervisor<ChromiumBrowser> {
-  const ceilingMb = settings.maxRssMb;
   pool ??= new Supervisor<ChromiumBrowser>({
     name: 'chromium',
     size: settings.size,
     start: (_slot, signal) => ChromiumBrowser.start(signal),
     maxUses: settings.maxPages,
     maxRssMb: settings.maxRssMb,
-    rssBytes: (browser) => browser.memoryOver(ceilingMb * 1_000_000),
+    // Each read walks every page table of every Chromium process (their RSS sum always passes the
+    // ceiling); contexts close after each page, so a browser grows slowly, and a run's own growth
+    // meets the run's memory cap.
+    measureEvery: { uses: 10, ms: 30_000 },
     healthCheckMs: 30_000,
     pingTimeoutMs: 10_000,
     log: {

@@ -434,6 +434,8 @@ export class SandboxPool {
       maxUses: options.recycleAfterRuns ?? 200,
       // Larger than the recycle threshold, or than the cap of the run it just did (a model that run may keep warm).
       maxRssMb: (sandbox) => Math.max(recycleRssMb, sandbox.lastCapMb),
+      // A process with a browser is a tree of a dozen processes: read every 10 runs or 30 s, not after each.
+      measureEvery: { uses: 10, ms: 30_000 },
     });
   }
 
