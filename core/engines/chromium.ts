@@ -36,13 +36,14 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 // Types only here: playwright-core is loaded on the first page, in the process that renders (never the server's).
-import type { Browser, BrowserContext, BrowserServer, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import type { EngineContext } from './common.js';
 import { confined, confinementEnabled } from './confine.js';
 import { resolveCommand } from './paths.js';
-import { isProcessAlive, killGroup } from './execution/process-tree.js';
+import { isProcessAlive, killGroup, processTree } from './execution/process-tree.js';
 import { Supervisor, type SupervisedInstance } from './execution/supervisor.js';
+import { withSpan } from '../telemetry/tracing.js';
 
 export const CHROMIUM: EngineRequirement = {
   command: 'chromium',
@@ -203,17 +204,33 @@ async function markProfile(pid: number | undefined): Promise<void> {
     await writeFile(path.join(dir, OWNER_FILE), String(process.pid)).catch(() => undefined);
 }
 
-/** One warm browser: Playwright's server for it (its process and profile) and our connection to it. */
+/**
+ * The browser this process just launched: its direct child that leads its own process group (Playwright
+ * starts it detached) and runs on a profile Playwright made, started after `before` was listed.
+ */
+async function launchedBrowserPid(before: ReadonlySet<number>): Promise<number | undefined> {
+  for (const proc of await processTree(process.pid)) {
+    if (proc.ppid !== process.pid || proc.pgid !== proc.pid || before.has(proc.pid)) continue;
+    const cmdline = await readFile(`/proc/${proc.pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(`--user-data-dir=${path.join(os.tmpdir(), PROFILE_PREFIX)}`)) return proc.pid;
+  }
+  return undefined;
+}
+
+/**
+ * One warm browser, launched by Playwright in this process and driven over its pipe. Not through
+ * launchServer + connect: that puts a WebSocket hop (and a second protocol layer, with every PDF
+ * sent through both in base64) between this process and the browser, a fifth of a warm render's CPU.
+ */
 class ChromiumBrowser implements SupervisedInstance {
   readonly exited: Promise<void>;
   private constructor(
-    private readonly server: BrowserServer,
     readonly browser: Browser,
+    readonly pid: number | undefined,
   ) {
-    const child = server.process();
     this.exited = new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) resolve();
-      else child.once('exit', () => resolve());
+      if (!browser.isConnected()) resolve();
+      else browser.once('disconnected', () => resolve());
     });
   }
 
@@ -221,7 +238,8 @@ class ChromiumBrowser implements SupervisedInstance {
     const command = await chromiumCommand();
     await removeOrphanProfiles();
     const { chromium } = await import('playwright-core');
-    const server = await chromium.launchServer({
+    const before = new Set((await processTree(process.pid)).map((p) => p.pid));
+    const browser = await chromium.launch({
       executablePath: command.executablePath,
       args: command.args,
       headless: true,
@@ -232,20 +250,16 @@ class ChromiumBrowser implements SupervisedInstance {
       handleSIGHUP: false,
       timeout: 30_000,
     });
+    const pid = await launchedBrowserPid(before);
     try {
-      await markProfile(server.process().pid);
+      await markProfile(pid);
       signal.throwIfAborted();
-      const browser = await chromium.connect(server.wsEndpoint(), { timeout: 30_000 });
-      return new ChromiumBrowser(server, browser);
+      return new ChromiumBrowser(browser, pid);
     } catch (err) {
-      killGroup(server.process().pid);
-      await server.kill().catch(() => undefined);
+      killGroup(pid);
+      await browser.close().catch(() => undefined);
       throw err;
     }
-  }
-
-  get pid(): number | undefined {
-    return this.server.process().pid;
   }
 
   /**
@@ -284,8 +298,9 @@ class ChromiumBrowser implements SupervisedInstance {
 
   async kill(): Promise<void> {
     // Playwright starts Chromium in a process group of its own: renderers and helpers die with it.
-    killGroup(this.pid);
-    await this.server.kill().catch(() => undefined);
+    // Playwright sees the pipe close and removes the profile; close() is for a pid not found.
+    if (this.pid) killGroup(this.pid);
+    else await this.browser.close().catch(() => undefined);
     await this.exited;
   }
 }
@@ -316,6 +331,10 @@ function chromiumPool(): Supervisor<ChromiumBrowser> {
     start: (_slot, signal) => ChromiumBrowser.start(signal),
     maxUses: settings.maxPages,
     maxRssMb: settings.maxRssMb,
+    // Each read walks every page table of every Chromium process (their RSS sum always passes the
+    // ceiling); contexts close after each page, so a browser grows slowly, and a run's own growth
+    // meets the run's memory cap.
+    measureEvery: { uses: 10, ms: 30_000 },
     healthCheckMs: 30_000,
     pingTimeoutMs: 10_000,
     log: {
@@ -401,13 +420,13 @@ async function withPage<R>(
 ): Promise<R> {
   ctx.signal.throwIfAborted();
   clearTimeout(idleTimer);
-  const lease = await chromiumPool().acquire(ctx.signal);
+  const lease = await withSpan('chromium.acquire', {}, () => chromiumPool().acquire(ctx.signal));
   let broken: string | undefined;
   let context: BrowserContext | undefined;
   const onAbort = () => void context?.close().catch(() => undefined);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const fresh = await lease.instance.freshPage();
+    const fresh = await withSpan('chromium.context', {}, () => lease.instance.freshPage());
     context = fresh.context;
     const page = fresh.page;
     // Before the first request: nothing is loaded without passing through answer().
@@ -416,16 +435,18 @@ async function withPage<R>(
     const timeoutMs = () => Math.max(1_000, ctx.remainingMs() - 2_000);
     page.setDefaultTimeout(timeoutMs());
     const waitUntil = options.waitFor.kind === 'networkidle' ? 'networkidle' : 'load';
-    const response = await page.goto(source.url, { waitUntil, timeout: timeoutMs() });
-    if (response && response.status() >= 400) throw new PluginError(`The page answered HTTP ${response.status()}`);
-    if (options.waitFor.kind === 'selector')
-      await page.waitForSelector(options.waitFor.selector, { state: 'attached', timeout: timeoutMs() });
-    if (options.waitFor.kind === 'delay') await page.waitForTimeout(options.waitFor.ms);
-    if (options.fallbackTitle)
-      await page.evaluate((title) => {
-        document.title ||= title;
-      }, options.fallbackTitle);
-    return await work(page, timeoutMs());
+    await withSpan('chromium.load', {}, async () => {
+      const response = await page.goto(source.url, { waitUntil, timeout: timeoutMs() });
+      if (response && response.status() >= 400) throw new PluginError(`The page answered HTTP ${response.status()}`);
+      if (options.waitFor.kind === 'selector')
+        await page.waitForSelector(options.waitFor.selector, { state: 'attached', timeout: timeoutMs() });
+      if (options.waitFor.kind === 'delay') await page.waitForTimeout(options.waitFor.ms);
+      if (options.fallbackTitle)
+        await page.evaluate((title) => {
+          document.title ||= title;
+        }, options.fallbackTitle);
+    });
+    return await withSpan('chromium.output', {}, () => work(page, timeoutMs()));
   } catch (err) {
     // A page that hung or was interrupted may have left the browser busy: it is not reused.
     if (ctx.signal.aborted) broken = 'the run was interrupted';
@@ -434,9 +455,15 @@ async function withPage<R>(
     throw translate(err);
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
-    await context?.close().catch(() => undefined);
-    if (!broken) lease.instance.prepareSpare();
-    await lease.release(broken ? { broken } : {});
+    const released = withSpan('chromium.release', {}, async () => {
+      const closed = context?.close().catch(() => undefined);
+      if (!broken) lease.instance.prepareSpare();
+      await Promise.all([closed, lease.release(broken ? { broken } : {})]);
+    });
+    // A healthy browser's context closes, and its memory is measured, while the result travels on;
+    // the next page waits for the lease, never for this. A broken one is killed before the run fails.
+    if (broken) await released;
+    else released.catch(() => undefined);
     idleTimer = setTimeout(() => void closeChromiumPool(), IDLE_CLOSE_MS).unref();
   }
 }

@@ -25,6 +25,7 @@ import { SessionService } from './sessions.js';
 import { UploadService } from './uploads.js';
 import { UrlImporter } from './url-import.js';
 import { WebhookService } from './webhooks.js';
+import { FinishedJobs } from './finished-jobs.js';
 
 export interface ServicesConfig {
   publicUrl: string;
@@ -112,6 +113,7 @@ export function createServices({
     },
     webhookQueue,
   );
+  const finishedJobs = new FinishedJobs();
   const runner = new JobRunner(
     store,
     blobs,
@@ -127,7 +129,13 @@ export function createServices({
       outputRetentionMs: config.retentionMs,
       maxAttempts: config.maxAttempts,
     },
-    webhooks,
+    {
+      // Waiting requests of this process first (they answer at once), then the webhook event.
+      jobFinished: async (jobId) => {
+        finishedJobs.notify(jobId);
+        await webhooks.jobFinished(jobId);
+      },
+    },
     uploads,
   );
   const inProcessJobs = new InProcessJobs(runner, log);
@@ -144,6 +152,7 @@ export function createServices({
     links,
     webhooks,
     runner,
+    finishedJobs,
   );
   const exports = new ExportService(
     store,

@@ -28,6 +28,7 @@ import { splitSecrets, type SecretVault } from './job-policy.js';
 import type { JobEvents, RequestWebhooks } from './webhooks.js';
 import { isTrialJob } from './job-policy.js';
 import { checkWork } from './work-limits.js';
+import type { FinishedJobs } from './finished-jobs.js';
 import { storedInput, type StagedUpload, type UploadService } from './uploads.js';
 
 export interface ConvertRequest {
@@ -76,6 +77,8 @@ export class JobService {
     private readonly webhooks?: RequestWebhooks & Partial<JobEvents>,
     /** Stops a run of this process at once (other processes' runners notice within a second). */
     private readonly runs?: RunCanceller,
+    /** Jobs this process finishes: a wait served here ends as the job does. */
+    private readonly finishedJobs?: FinishedJobs,
   ) {}
 
   /** Validate, charge and queue one conversion or tool op. The staged upload is consumed. */
@@ -314,14 +317,27 @@ export class JobService {
   async *watch(principal: Principal, jobId: string, signal?: AbortSignal): AsyncGenerator<JobStatus> {
     let sent: string | undefined;
     for (;;) {
-      const current = await this.status(principal, jobId);
-      const snapshot = JSON.stringify(current);
-      if (snapshot !== sent) {
-        sent = snapshot;
-        yield current;
+      // A job this process finishes wakes the watch at once (the store is read again).
+      const finishedHere = this.finishedJobs?.next(jobId);
+      try {
+        const current = await this.status(principal, jobId);
+        const snapshot = JSON.stringify(current);
+        if (snapshot !== sent) {
+          sent = snapshot;
+          yield current;
+        }
+        if (current.status === 'done' || current.status === 'failed') return;
+        const poll = new AbortController();
+        await Promise.race([
+          sleep(JobService.WATCH_POLL_MS, undefined, {
+            signal: signal ? AbortSignal.any([signal, poll.signal]) : poll.signal,
+          }).catch(() => {}),
+          finishedHere?.finished,
+        ]);
+        poll.abort();
+      } finally {
+        finishedHere?.cancel();
       }
-      if (current.status === 'done' || current.status === 'failed') return;
-      await sleep(JobService.WATCH_POLL_MS, undefined, { signal }).catch(() => {});
       if (signal?.aborted) return;
     }
   }

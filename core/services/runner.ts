@@ -224,15 +224,17 @@ export class JobRunner implements JobRunnerPort {
       const filename =
         job.kind === 'merge' ? `merged.${result.format}` : outputFilename(job.inputs[0]!.filename, result.format);
       const blobKey = `outputs/${job.id}`;
-      const { bytes } = await this.blobs.putFile(blobKey, result.path);
+      const { bytes } = await withSpan('job.store_output', {}, () => this.blobs.putFile(blobKey, result.path));
       const at = this.clock.now();
       // Mints the 15-minute link (stored as its hash only) and finishes the job: download-links.ts.
-      const completed = await this.links.complete(job.id, {
-        output: { blobKey, filename, format: result.format, bytes },
-        toolReport,
-        at,
-        outputExpiresAt: new Date(at.getTime() + this.config.outputRetentionMs),
-      });
+      const completed = await withSpan('job.complete', {}, () =>
+        this.links.complete(job.id, {
+          output: { blobKey, filename, format: result.format, bytes },
+          toolReport,
+          at,
+          outputExpiresAt: new Date(at.getTime() + this.config.outputRetentionMs),
+        }),
+      );
       if (!completed) await this.blobs.delete(blobKey);
       log.info('job done', { ms: Date.now() - started, bytes });
       activeSpan()?.setAttribute('transmute.output.bytes', bytes);

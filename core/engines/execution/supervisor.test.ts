@@ -83,6 +83,29 @@ describe('Supervisor', () => {
     expect(pool.status().recycled).toBe(2);
   });
 
+  it('with measureEvery, reads the memory after every nth lease only, and recycles then', async () => {
+    let reads = 0;
+    const pool = make({
+      maxRssMb: 100,
+      measureEvery: { uses: 3, ms: 60_000 },
+      rssBytes: async (i) => {
+        reads++;
+        return i.rss;
+      },
+    });
+    const lease = await pool.acquire();
+    lease.instance.rss = 150_000_000;
+    await lease.release();
+    await (await pool.acquire()).release();
+    expect(reads).toBe(0);
+    expect(pool.status().recycled).toBe(0);
+    await (await pool.acquire()).release();
+    await tick();
+    expect(reads).toBe(1);
+    expect(Fake.started[0]!.killed).toBe(true);
+    expect(pool.status().recycled).toBe(1);
+  });
+
   it('replaces an instance released broken, and one that died under a lease or while idle', async () => {
     const pool = make();
     const a = await pool.acquire();

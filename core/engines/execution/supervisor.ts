@@ -58,6 +58,12 @@ export interface SupervisorOptions<T extends SupervisedInstance> {
   pingTimeoutMs?: number;
   /** Memory of an instance (default: the proportional set size of its process tree). */
   rssBytes?(instance: T): Promise<number>;
+  /**
+   * After a lease, read the memory only once `uses` leases or `ms` have passed since the last read
+   * (default: after every lease; idle checks always read). A large tree's read (a browser's) costs
+   * tens of ms of CPU and fills the thread pool with /proc reads while the result is on its way.
+   */
+  measureEvery?: { uses: number; ms: number };
 }
 
 /** stopped: started on demand; down: its start failed (or the supervisor is suspended): started by a retry or a probe. */
@@ -68,6 +74,8 @@ interface Slot<T> {
   state: SlotState;
   instance?: T;
   uses: number;
+  /** When the instance's memory was last read after a lease (its use count then). */
+  measured: { uses: number; at: number };
   retryTimer?: NodeJS.Timeout;
 }
 
@@ -125,6 +133,7 @@ export class Supervisor<T extends SupervisedInstance> {
       index,
       state: 'stopped' as SlotState,
       uses: 0,
+      measured: { uses: 0, at: Date.now() },
     }));
     if (options.warm) for (const slot of this.slots) void this.startInBackground(slot);
   }
@@ -282,6 +291,10 @@ export class Supervisor<T extends SupervisedInstance> {
   private async afterUse(slot: Slot<T>, instance: T): Promise<void> {
     const maxUses = this.options.maxUses ?? 100;
     if (slot.uses >= maxUses) return this.replace(slot, `recycled after ${slot.uses} uses`, true);
+    const every = this.options.measureEvery;
+    if (every && slot.uses - slot.measured.uses < every.uses && Date.now() - slot.measured.at < every.ms)
+      return this.handOut(slot);
+    slot.measured = { uses: slot.uses, at: Date.now() };
     const rss = await this.overCeiling(instance);
     if (slot.instance !== instance || this.closed) return;
     if (rss) return this.replace(slot, `recycled at ${Math.round(rss / MB)} MB`, true);
@@ -378,6 +391,7 @@ export class Supervisor<T extends SupervisedInstance> {
     }
     slot.instance = instance;
     slot.uses = 0;
+    slot.measured = { uses: 0, at: Date.now() };
     this.failuresInARow = 0;
     this.options.onStarted?.();
     void instance.exited.then(() => {

@@ -69,6 +69,87 @@ export function folderSource(root: string, entry: string, onBlocked?: (url: stri
   };
 }
 
+/** A document this small (the upload, and its ZIP's files once inflated) is served from memory. */
+const IN_MEMORY_BYTES = 16_000_000;
+
+/**
+ * A page source serving `files` (by their path in the document, `/`-separated) under
+ * DOCUMENT_ORIGIN, starting at `entry`: the same answers as folderSource, without a disk round trip.
+ */
+export function memorySource(
+  files: ReadonlyMap<string, Buffer>,
+  entry: string,
+  onBlocked?: (url: string) => void,
+): PageSource {
+  return {
+    url: `${DOCUMENT_ORIGIN}/${entry.split('/').map(encodeURIComponent).join('/')}`,
+    async fetch(request): Promise<FetchedResource | undefined> {
+      const url = new URL(request.url);
+      if (url.origin !== DOCUMENT_ORIGIN || request.method !== 'GET') return void onBlocked?.(request.url);
+      let relative: string;
+      try {
+        relative = decodeURIComponent(url.pathname);
+      } catch {
+        return undefined;
+      }
+      const name = path.posix.normalize(`/${relative}`).slice(1);
+      const body = files.get(name);
+      if (!body)
+        return { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not in the document') };
+      return { status: 200, headers: { 'content-type': contentTypeOf(name) }, body };
+    },
+  };
+}
+
+/**
+ * A small ZIP's files in memory, read in one pass that stops past IN_MEMORY_BYTES inflated; undefined
+ * for anything else (larger, damaged, odd names), which unpack() then handles with its full checks.
+ */
+async function readSmallZip(zipPath: string, signal: AbortSignal): Promise<Map<string, Buffer> | undefined> {
+  let zip: yauzl.ZipFile | undefined;
+  try {
+    zip = await yauzl.openPromise(zipPath, {
+      lazyEntries: true,
+      autoClose: false,
+      validateEntrySizes: true,
+      strictFileNames: false,
+    });
+    if (zip.entryCount > MAX_ENTRIES) return undefined;
+    const files = new Map<string, Buffer>();
+    let inflated = 0;
+    for await (const entry of zip.eachEntry()) {
+      signal.throwIfAborted();
+      const name = entry.fileName.replace(/\\/g, '/');
+      if (name.endsWith('/') || name.startsWith('__MACOSX/')) continue;
+      const normal = path.posix.normalize(name);
+      if (normal !== name || path.posix.isAbsolute(name) || name.startsWith('../')) return undefined;
+      if (inflated + entry.uncompressedSize > IN_MEMORY_BYTES) return undefined;
+      const chunks: Buffer[] = [];
+      for await (const chunk of await zip.openReadStreamPromise(entry)) {
+        inflated += (chunk as Buffer).length;
+        if (inflated > IN_MEMORY_BYTES) return undefined;
+        chunks.push(chunk as Buffer);
+      }
+      files.set(name, Buffer.concat(chunks));
+    }
+    return files;
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return undefined;
+  } finally {
+    zip?.close();
+  }
+}
+
+/** index.html at the top, or inside the one folder the ZIP was made from. */
+function entryOf(files: readonly string[]): string {
+  const entry =
+    files.find((f) => f.toLowerCase() === 'index.html') ??
+    files.filter((f) => /^[^/]+\/index\.html$/i.test(f)).sort()[0];
+  if (!entry) throw new PluginError('The ZIP holds no index.html (at its top, or in its one top folder)');
+  return entry;
+}
+
 /** Unpack a ZIP into `root` (checked first against bombs; entries outside `root` refused). */
 async function unpack(zipPath: string, root: string, signal: AbortSignal): Promise<string[]> {
   await assertZipWithinLimits(zipPath, {
@@ -102,23 +183,23 @@ async function unpack(zipPath: string, root: string, signal: AbortSignal): Promi
   return files;
 }
 
-/** The page to render for an `html` or `zip` input. */
+/** The page to render for an `html` or `zip` input: from memory when small, else unpacked to the work folder. */
 export async function documentSource(
   input: PluginInput,
   ctx: RunContext,
   onBlocked?: (url: string) => void,
 ): Promise<PageSource> {
+  if (input.bytes <= IN_MEMORY_BYTES) {
+    if (input.format !== 'zip')
+      return memorySource(new Map([['index.html', await readFile(input.path)]]), 'index.html', onBlocked);
+    const files = await readSmallZip(input.path, ctx.signal);
+    if (files) return memorySource(files, entryOf([...files.keys()]), onBlocked);
+  }
   const root = path.join(ctx.workDir, 'site');
   await mkdir(root, { recursive: true });
   if (input.format !== 'zip') {
     await copyFile(input.path, path.join(root, 'index.html'));
     return folderSource(root, 'index.html', onBlocked);
   }
-  const files = await unpack(input.path, root, ctx.signal);
-  // index.html at the top, or inside the one folder the ZIP was made from.
-  const entry =
-    files.find((f) => f.toLowerCase() === 'index.html') ??
-    files.filter((f) => /^[^/]+\/index\.html$/i.test(f)).sort()[0];
-  if (!entry) throw new PluginError('The ZIP holds no index.html (at its top, or in its one top folder)');
-  return folderSource(root, entry, onBlocked);
+  return folderSource(root, entryOf(await unpack(input.path, root, ctx.signal)), onBlocked);
 }

@@ -25,7 +25,7 @@ import { confinementEnabled } from '../../confine.js';
 import { killTree, treePssBytes, treePssOver } from '../process-tree.js';
 import { Supervisor, type SupervisedInstance } from '../supervisor.js';
 import { recordSandboxKill, type SandboxKillReason } from '../../../telemetry/metrics.js';
-import { traceCarrier } from '../../../telemetry/tracing.js';
+import { traceCarrier, withSpan } from '../../../telemetry/tracing.js';
 import {
   SANDBOX_ENV,
   deserializeError,
@@ -448,6 +448,8 @@ export class SandboxPool {
       maxUses: options.recycleAfterRuns ?? 200,
       // Larger than the recycle threshold, or than the cap of the run it just did (a model that run may keep warm).
       maxRssMb: (sandbox) => Math.max(recycleRssMb, sandbox.lastCapMb),
+      // A process with a browser is a tree of a dozen processes: read every 10 runs or 30 s, not after each.
+      measureEvery: { uses: 10, ms: 30_000 },
     });
   }
 
@@ -461,7 +463,9 @@ export class SandboxPool {
     const module = this.options.moduleOf(run.pluginId);
     if (!module) throw new Error(`no module is known for plugin '${run.pluginId}': load it with PLUGINS=`);
     // A run goes where its module is loaded already.
-    const lease = await this.processes.acquire(undefined, (sandbox) => sandbox.modules.has(module));
+    const lease = await withSpan('sandbox.acquire', {}, () =>
+      this.processes.acquire(undefined, (sandbox) => sandbox.modules.has(module)),
+    );
     const sandbox = lease.instance;
     let outcome: Outcome;
     try {
@@ -469,7 +473,14 @@ export class SandboxPool {
       outcome = await sandbox.execute(run, module, hooks, sandbox.rssBytes(), this.limits);
     } finally {
       // Killed at a limit, or crashed: replaced (and counted as killed).
-      await lease.release(sandbox.dead ? { broken: 'killed or crashed under a run' } : {});
+      const dead = sandbox.dead;
+      const released = withSpan('sandbox.release', {}, () =>
+        lease.release(dead ? { broken: 'killed or crashed under a run' } : {}),
+      );
+      // A live process is measured for recycling (its whole tree, a browser's too) while the
+      // result is stored; the next run waits for the lease, this run's answer does not.
+      if (dead) await released;
+      else released.catch((err: Error) => this.options.log.warn('sandbox release failed', { error: err.message }));
     }
     if (!outcome.ok) throw outcome.error;
     return outcome.result;
