@@ -44,7 +44,8 @@ describe('GraphQL schema', () => {
     expect(sdl).toMatch(/imageResize: ImageResizeOptions\n/);
     expect(sdl).toMatch(/rotatePdf: RotatePdfOptions\n/);
     // Extraction tools take their options as mutation arguments, not through ConvertOptions.
-    expect(sdl).not.toMatch(/pdfToMarkdown: PdfToMarkdownOptions/);
+    const convertOptions = sdl.match(/^input ConvertOptions @oneOf \{[\s\S]*?^\}/m)?.[0] ?? '';
+    expect(convertOptions).not.toMatch(/pdfToMarkdown: PdfToMarkdownOptions/);
     expect(sdl).toMatch(/convert\([^)]*options: ConvertOptions/);
     expect(sdl).toMatch(/batchConvert\([^)]*options: ConvertOptions/);
     // Whole degrees only; a discriminated union becomes one input with an enum discriminator.
@@ -52,6 +53,18 @@ describe('GraphQL schema', () => {
     expect(sdl).toMatch(/input SplitPdfOptionsSplit \{[^}]*mode: SplitPdfOptionsSplitMode![^}]*ranges: String\n\}/);
     const inputs = sdl.match(/^input [\s\S]*?^\}/gm) ?? [];
     expect(inputs.filter((input) => /: \[?JSON/.test(input))).toEqual([]);
+  });
+
+  it('takes a pipeline and an export as typed inputs made from their zod, never JSON', () => {
+    const sdl = printGraphQLSchema(new Registry(standardPlugins));
+    const field = (name: string) => sdl.match(new RegExp(`^ {2}${name}\\([\\s\\S]*?^ {2}\\)`, 'm'))?.[0] ?? '';
+    expect(field('createPipeline')).toContain('pipeline: PipelineInput!');
+    expect(field('batchConvert')).toContain('export: S3ExportInput');
+    expect(field('createPipeline') + field('batchConvert')).not.toMatch(/: \[?JSON/);
+    expect(sdl).toMatch(/input PipelineInput \{[^}]*steps: \[PipelineStepInput!\]!/);
+    expect(sdl).toMatch(/input PipelineStepInput \{[^}]*extractOptions: ExtractOptions[^}]*options: ConvertOptions/);
+    expect(sdl).toMatch(/input ExtractOptions @oneOf \{[^}]*pdfToMarkdown: PdfToMarkdownOptions/);
+    expect(sdl).toMatch(/input S3ExportInput \{[^}]*secretAccessKey: String!/);
   });
 
   it('stays valid when no installed conversion or op takes options (a partial install)', () => {
