@@ -129,7 +129,8 @@ export function authenticateRequests(services: Services, cookies: CookiePolicy):
       if (!session && request.headers.authorization === undefined) request.anonymous = true;
       const principal = session ?? (await services.accounts.authenticateKey(bearerKey(request.headers.authorization)));
       request.anonymous = false;
-      request.log = request.log.child({ accountId: principal.account.id });
+      // The request's own child logger (Fastify makes one per request) gains the account: no second child.
+      request.log.setBindings({ accountId: principal.account.id });
       setRateHeaders(reply, await services.rateLimits.hit(principal));
       request.principal = principal;
     } catch (error) {
