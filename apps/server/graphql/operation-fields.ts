@@ -34,13 +34,27 @@ function inputSchemaOf(operation: AnyOperation): { properties: Record<string, Js
 
 const SCALARS: Record<string, string> = { integer: 'Int', number: 'Float', boolean: 'Boolean', string: 'String' };
 
+/**
+ * The GraphQL scalar of an input field's JSON Schema (a nullable one by its other variant), and whether
+ * it is a list.
+ */
+function scalarOf(schema: JsonSchema | undefined): { type?: string | undefined; list: boolean } {
+  if (!schema) return { list: false };
+  const variants = ((schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined)?.filter(({ type }) => type !== 'null');
+  if (variants?.length === 1) return scalarOf(variants[0]);
+  const types = schema.type as string | string[] | undefined;
+  const type = Array.isArray(types) ? types.find((name) => name !== 'null') : types;
+  if (type === 'array') return { type: scalarOf(schema.items).type, list: true };
+  return { type: type ? SCALARS[type] : undefined, list: false };
+}
+
 /** An argument's type, description and nullability: the section's, else its input field's. */
 function argumentOf(name: string, arg: GraphQLArg, input: ReturnType<typeof inputSchemaOf>, operation: AnyOperation) {
   const field = arg.field ?? name;
   const schema = input.properties[field];
-  const scalar = schema?.type === 'array' ? schema.items?.type : schema?.type;
-  const type = arg.type ?? SCALARS[String(scalar)];
-  const list = arg.list ?? schema?.type === 'array';
+  const derived = scalarOf(schema);
+  const type = arg.type ?? derived.type;
+  const list = arg.list ?? derived.list;
   const description = arg.description ?? schema?.description;
   if (!type || !description)
     throw new Error(`GraphQL: ${operation.name}'s argument '${name}' needs a type and a description`);
