@@ -5,6 +5,11 @@ import { Registry } from '../../../core/registry/index.js';
 import { standardPlugins } from '../../../plugins/index.js';
 import { pdfToMarkdownPlugin } from '../../../plugins/markdown/pdf-to-markdown/index.js';
 import { printGraphQLSchema } from './schema.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { servicesWithoutRuns } from '../../../core/services/testing/services.js';
+import { graphqlOperations, operationTable } from '../operations/table.js';
 
 describe('GraphQL schema', () => {
   it('is current in schema/schema.graphql (regenerate: npx tsx apps/server/graphql/print-schema.ts)', async () => {
@@ -71,5 +76,26 @@ describe('GraphQL schema', () => {
     const sdl = printGraphQLSchema(new Registry([pdfToMarkdownPlugin]));
     expect(validateSchema(buildSchema(sdl))).toEqual([]);
     expect(sdl).toContain('none: Boolean');
+  });
+
+  it('declares a root field for every operation of the table with a GraphQL section', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-graphql-schema-'));
+    const { store, services } = servicesWithoutRuns(
+      dir,
+      new Registry(standardPlugins),
+      'graphql-schema-test-secret-of-32-bytes',
+    );
+    try {
+      const sectioned = operationTable(services).filter((operation) => operation.graphql);
+      expect(graphqlOperations().map(({ name }) => name)).toEqual(
+        expect.arrayContaining(sectioned.map(({ name }) => name)),
+      );
+      const sdl = printGraphQLSchema(new Registry(standardPlugins));
+      for (const { name, graphql } of sectioned)
+        expect(sdl).toMatch(new RegExp(`^ {2}${graphql!.field ?? name}[(:]`, 'm'));
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
