@@ -9,7 +9,15 @@ export const MAX_PIPELINE_STEPS = 10;
  * step, as /api/v1/convert (or the tool's endpoint) takes it.
  */
 export const pipelineStepSchema = z
-  .object({ to: z.string().min(1).optional(), op: z.string().min(1).optional(), extract: z.string().min(1).optional() })
+  .object({
+    to: z.string().min(1).optional().meta({ description: 'Output format of the step (lower-case extension).' }),
+    op: z.string().min(1).optional().meta({ description: 'Tool op of the step; `to` defaults to the format it gets.' }),
+    extract: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: "Extraction tool (last step only): its row becomes the job's `result`." }),
+  })
   .catchall(z.unknown())
   .refine((step) => (step.extract === undefined) !== (step.to === undefined && step.op === undefined), {
     message: "each step needs 'to' or 'op' (a conversion or tool op), or 'extract' (an extraction tool), not both",
@@ -18,7 +26,9 @@ export type PipelineStep = z.infer<typeof pipelineStepSchema>;
 
 export const pipelineRequestSchema = z.strictObject({
   /** JSON requests: where the input comes from. Multipart requests send the file as `file` instead. */
-  input: z.strictObject({ url: z.string().min(1) }).optional(),
+  input: z
+    .strictObject({ url: z.string().min(1).meta({ description: 'An https URL the server fetches the input from.' }) })
+    .optional(),
   steps: z.array(pipelineStepSchema).min(1).max(MAX_PIPELINE_STEPS, `at most ${MAX_PIPELINE_STEPS} steps`),
   /** Where the final output goes besides the download link: { type: 's3', ... } (checked by the export service). */
   export: z.unknown().optional(),

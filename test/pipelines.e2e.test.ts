@@ -131,6 +131,56 @@ describe('pipelines', () => {
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 32, 24]);
   });
 
+  it("takes a typed pipeline over GraphQL: an uploaded file, each step with its plugin's typed options", async () => {
+    const key = await server.createKey('pro');
+    const form = new FormData();
+    form.append(
+      'operations',
+      JSON.stringify({
+        query:
+          'mutation($file: Upload, $p: PipelineInput!) ' +
+          '{ createPipeline(file: $file, pipeline: $p) { jobId creditCost } }',
+        variables: {
+          file: null,
+          p: {
+            steps: [
+              { to: 'webp', options: { imageConvert: { quality: 80 } } },
+              { op: 'resize', options: { imageResize: { resize: { width: 32 } } } },
+              { to: 'png' },
+            ],
+          },
+        },
+      }),
+    );
+    form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+    form.append('0', new Blob([new Uint8Array(png)]), 'blue.png');
+    const res = await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const answer = (await res.json()) as any;
+    expect(answer.errors, JSON.stringify(answer)).toBeUndefined();
+    expect(answer.data.createPipeline.creditCost).toBe(3);
+    const job = (await waitForJob(server.url, key, answer.data.createPipeline.jobId)) as any;
+    expect(job.status, job.error).toBe('done');
+    const meta = await sharp((await download(job.downloadUrl)).data).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 32, 24]);
+
+    // A step's typed options are checked by its plugin, as on REST: the refusal names the step.
+    const refused = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...authHeaders(key) },
+      body: JSON.stringify({
+        query: 'mutation($p: PipelineInput!) { createPipeline(pipeline: $p) { jobId } }',
+        variables: {
+          p: {
+            input: { url: `${base}/files/report.docx` },
+            steps: [{ to: 'pdf', extractOptions: { pdfToMarkdown: { pageBreaks: true } } }],
+          },
+        },
+      }),
+    });
+    const refusal = (await refused.json()) as any;
+    expect(refusal.errors?.[0]?.extensions?.code, JSON.stringify(refusal)).toBe('BAD_USER_INPUT');
+  });
+
   it('runs the same pipeline over GraphQL (createPipeline) and tRPC (pipelines.create)', async () => {
     const key = await server.createKey('pro');
     const pipeline = {
@@ -141,7 +191,7 @@ describe('pipelines', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...authHeaders(key) },
       body: JSON.stringify({
-        query: 'mutation($p: JSON!) { createPipeline(pipeline: $p) { jobId status creditCost } }',
+        query: 'mutation($p: PipelineInput!) { createPipeline(pipeline: $p) { jobId status creditCost } }',
         variables: { p: pipeline },
       }),
     });
@@ -201,7 +251,7 @@ describe('pipelines', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...authHeaders(key) },
       body: JSON.stringify({
-        query: 'mutation($p: JSON!) { createPipeline(pipeline: $p) { jobId } }',
+        query: 'mutation($p: PipelineInput!) { createPipeline(pipeline: $p) { jobId } }',
         variables: {
           p: { input: { url: `${base}/files/missing.docx` }, steps: [{ to: 'pdf' }], webhookUrl: `${base}/hooks/gql` },
         },

@@ -271,7 +271,8 @@ describe('S3 export', () => {
     const key = await server.createKey('pro');
     const operations = {
       query:
-        'mutation ($files: [Upload!]!, $export: JSON) { batchConvert(files: $files, to: "webp", export: $export) { batchId total } }',
+        'mutation ($files: [Upload!]!, $export: S3ExportInput) ' +
+        '{ batchConvert(files: $files, to: "webp", export: $export) { batchId total } }',
       variables: { files: [null], export: { ...JSON.parse(exportTo('x.zip')), bucket: 'no-such-bucket' } },
     };
     const form = new FormData();

@@ -246,10 +246,11 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
       await screenshot(page, 'convert-url-chain');
       const sent = page.waitForRequest((request) => (request.postData() ?? '').includes('createPipeline'));
       await page.getByRole('button', { name: 'Convert to JPG, then 1 more step' }).click();
-      // The first step carries its options form (JPG's quality); the later ones their defaults.
+      // The first step carries its options form (JPG's quality) under its plugin's field; the later ones
+      // their defaults.
       expect(JSON.parse((await sent).postData()!).variables.pipeline).toEqual({
         input: { url: expect.stringContaining('/pics/sample.png') },
-        steps: [expect.objectContaining({ to: 'jpg' }), { to: 'webp' }],
+        steps: [expect.objectContaining({ to: 'jpg', options: expect.any(Object) }), { to: 'webp' }],
       });
 
       const task = page.locator('.task').first();

@@ -18,7 +18,7 @@
  *   in its own protocol (GraphQL `extensions.code`, TRPCError), with the same status.
  * - `auth: 'public'`: no key, no count (downloads: the token is the credential).
  */
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { ServiceError, type Principal, type Services } from '../../core/services/index.js';
 import type { RateState } from '../../core/services/rate-limits.js';
 import {
@@ -129,7 +129,10 @@ export function authenticateRequests(services: Services, cookies: CookiePolicy):
       if (!session && request.headers.authorization === undefined) request.anonymous = true;
       const principal = session ?? (await services.accounts.authenticateKey(bearerKey(request.headers.authorization)));
       request.anonymous = false;
-      request.log = request.log.child({ accountId: principal.account.id });
+      // The request's own child logger (Fastify makes one per request) gains the account: no second child.
+      const log = request.log as FastifyBaseLogger & { setBindings?: (bindings: object) => void };
+      if (log.setBindings) log.setBindings({ accountId: principal.account.id });
+      else request.log = request.log.child({ accountId: principal.account.id });
       setRateHeaders(reply, await services.rateLimits.hit(principal));
       request.principal = principal;
     } catch (error) {

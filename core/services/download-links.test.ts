@@ -104,6 +104,10 @@ describe('DownloadLinks', () => {
     const [doneA, doneB] = [(await store.jobs.get(a.id))!, (await store.jobs.get(b.id))!];
     expect(links.jobToken(doneA)).not.toBe(links.jobToken(doneB));
     expect(links.jobToken({ ...doneA, completedAt: new Date(T0.getTime() + 1) })).toBeNull();
+    // A process remembers the links it derived, checked against the job's completion and hash each poll.
+    expect(links.jobToken({ ...doneA, downloadTokenHash: sha256('another link') })).toBeNull();
+    expect(links.jobToken(doneA)).toBe(links.jobToken(doneA));
+    expect(sha256(links.jobToken(doneA)!)).toBe(doneA.downloadTokenHash);
     // Minted under another secret (rotated, or a worker misconfigured): no link rather than a dead one.
     expect(new DownloadLinks(store, `${SECRET}-rotated`, 'http://transmute.test', clock).jobUrl(doneA)).toBeNull();
   });

@@ -26,7 +26,16 @@ export const MIN_TOKEN_SECRET_BYTES = 32;
 /** What the runner records when a file job finishes: jobs.complete without the link. */
 export type FileCompletion = Omit<JobCompletion, 'downloadTokenHash' | 'downloadToken'>;
 
+/** How many jobs' links a process remembers (the polls of the jobs in flight; the oldest go first). */
+const REMEMBERED_LINKS = 10_000;
+
 export class DownloadLinks {
+  /**
+   * The links derived lately, by job id, with the completion and hash they were checked against:
+   * a job polled every second derives its link once, not an HMAC and a SHA-256 per poll.
+   */
+  private readonly derived = new Map<string, { at: number; hash: string; token: string | null }>();
+
   constructor(
     private readonly store: Store,
     private readonly secret: string,
@@ -61,9 +70,15 @@ export class DownloadLinks {
   jobToken(job: JobRecord): string | null {
     if (job.status !== 'done' || !job.output || !job.completedAt || !job.downloadTokenHash) return null;
     if (this.clock.now().getTime() >= job.completedAt.getTime() + DOWNLOAD_LINK_SECONDS * 1000) return null;
-    const token = this.derive(job.id, job.completedAt);
+    const at = job.completedAt.getTime();
+    const known = this.derived.get(job.id);
+    if (known && known.at === at && known.hash === job.downloadTokenHash) return known.token;
+    const derived = this.derive(job.id, job.completedAt);
     // Minted under another secret, or before links were derived (an upgraded database): no link.
-    return sha256(token) === job.downloadTokenHash ? token : null;
+    const token = sha256(derived) === job.downloadTokenHash ? derived : null;
+    if (this.derived.size >= REMEMBERED_LINKS) this.derived.delete(this.derived.keys().next().value!);
+    this.derived.set(job.id, { at, hash: job.downloadTokenHash, token });
+    return token;
   }
 
   /** The poll's downloadUrl, while the job's link lives. */

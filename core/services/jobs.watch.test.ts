@@ -4,16 +4,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalBlobStore } from '../blobs/local.js';
-import type { Logger } from '../contract/index.js';
 import { Registry } from '../registry/index.js';
-import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
+import type { SqliteStore } from '../store/sqlite/index.js';
 import type { Principal } from './accounts.js';
 import { systemClock } from './clock.js';
 import { DownloadLinks } from './download-links.js';
-import { ServiceError, createServices, type Services } from './index.js';
+import { ServiceError, type Services } from './index.js';
+import { servicesWithoutRuns } from './testing/services.js';
 
-const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const TOKEN_SECRET = 'watch-test-secret-of-at-least-32-bytes';
 
 const within = <T>(promise: Promise<T>, ms: number) =>
@@ -28,23 +26,7 @@ describe('JobService.watch', () => {
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-watch-'));
-    store = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
-    services = createServices({
-      store,
-      blobs: new LocalBlobStore(path.join(dir, 'blobs')),
-      registry: new Registry([]),
-      queue: { enqueue: async () => {} },
-      log: silent,
-      // This test runs no job: nothing reaches an executor.
-      executor: { run: () => Promise.reject(new Error('no runs in this test')) },
-      config: {
-        publicUrl: 'http://transmute.test',
-        workRoot: path.join(dir, 'work'),
-        retentionMs: 3_600_000,
-        maxAttempts: 1,
-        tokenSecret: TOKEN_SECRET,
-      },
-    });
+    ({ store, services } = servicesWithoutRuns(dir, new Registry([]), TOKEN_SECRET));
     const account = await services.accounts.createAccount({ plan: 'pro' });
     owner = { account, keyId: 'test-key' };
     const now = new Date();

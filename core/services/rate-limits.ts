@@ -49,10 +49,14 @@ export class RateLimitService {
     const limit = principal.session ? Math.max(planLimit, SESSION_MIN_PER_MINUTE) : planLimit;
     const key = principal.session ? `session:${principal.account.id}` : principal.keyId;
     // The store counts one at a time; a weight is bounded by the request limits (at most a few dozen).
-    const counts = await Promise.all(
-      Array.from({ length: Math.max(1, Math.floor(weight)) }, () => this.store.rates.hit(key, windowStart)),
-    );
-    const count = Math.max(...counts);
+    const count =
+      weight < 2
+        ? await this.store.rates.hit(key, windowStart)
+        : Math.max(
+            ...(await Promise.all(
+              Array.from({ length: Math.floor(weight) }, () => this.store.rates.hit(key, windowStart)),
+            )),
+          );
     const state: RateState = {
       limit,
       remaining: Math.max(0, limit - count),

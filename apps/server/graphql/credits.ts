@@ -1,8 +1,6 @@
 /** Credits: the caller's balance (GET /api/v1/credits). */
 import { PLANS, type Credits } from '../../../schema/index.js';
 import type { Builder } from './builder.js';
-import { runOperation } from '../operations/operation.js';
-import { getCreditsOperation } from '../operations/table.js';
 
 export function addCredits(builder: Builder) {
   const CreditsRef = builder.objectRef<Credits>('Credits').implement({
@@ -29,13 +27,5 @@ export function addCredits(builder: Builder) {
     }),
   });
 
-  builder.queryField('credits', (t) =>
-    t.field({
-      type: CreditsRef,
-      nullable: true,
-      description: "The caller's credit balance (same as GET /api/v1/credits).",
-      resolve: (_root, _args, ctx) => runOperation(getCreditsOperation, ctx, {}),
-    }),
-  );
   return CreditsRef;
 }

@@ -1,8 +1,6 @@
 /** History: the caller's conversions, newest first (GET /api/v1/history). */
 import type { History } from '../../../schema/index.js';
 import type { Builder } from './builder.js';
-import { runOperation } from '../operations/operation.js';
-import { getHistoryOperation } from '../operations/table.js';
 
 type HistoryRecord = History['history'][number];
 
@@ -17,7 +15,7 @@ export function addHistory(builder: Builder) {
     }),
   });
 
-  const HistoryRef = builder.objectRef<History>('History').implement({
+  builder.objectRef<History>('History').implement({
     description: "A page of the caller's history, newest first.",
     fields: (t) => ({
       total: t.exposeInt('total', { description: 'Jobs in the whole history.' }),
@@ -31,24 +29,4 @@ export function addHistory(builder: Builder) {
       }),
     }),
   });
-
-  builder.queryField('history', (t) =>
-    t.field({
-      type: HistoryRef,
-      nullable: true,
-      description: "The caller's conversions, newest first (same as GET /api/v1/history).",
-      args: {
-        limit: t.arg.int({ description: '1 to 100, default 50.' }),
-        offset: t.arg.int({ description: 'Default 0.' }),
-      },
-      // Decoded by the operation's own zod, as REST decodes the query.
-      resolve: (_root, args, ctx) =>
-        runOperation(
-          getHistoryOperation,
-          ctx,
-          { limit: args.limit ?? undefined, offset: args.offset ?? undefined },
-          { decode: true },
-        ),
-    }),
-  );
 }

@@ -1,15 +1,7 @@
 /** Job: the accepted job and its status, with `job`, `convert`, `mergePdf` and `jobUpdated`. */
 import type { JobStatus, ToolReport } from '../../../schema/index.js';
-import { badRequest } from '../../../core/services/errors.js';
 import type { Builder } from './builder.js';
 import type { JobView } from './types.js';
-import { oneOfOptions } from '../operations/options.js';
-import { cancelJobOperation, getJobOperation, submitConvert, submitMerge } from '../operations/table.js';
-import type { OptionInputs } from './option-inputs.js';
-import { stageUpload, stageUploads } from './uploads.js';
-import { WEBHOOK_URL_DESCRIPTION } from './webhooks.js';
-import { addPipeline } from './pipeline.js';
-import { runOperation } from '../operations/operation.js';
 
 /** `queued` is the answer to convert; the others are the states the status endpoint reports. */
 const JOB_STATES = {
@@ -20,7 +12,7 @@ const JOB_STATES = {
   failed: 'Not converted: error says why (the credits are refunded).',
 } as const;
 
-export function addJob(builder: Builder, optionInputs: OptionInputs) {
+export function addJob(builder: Builder) {
   const JobState = builder.enumType('JobState', {
     description: 'Where a job is.',
     values: Object.fromEntries(
@@ -98,101 +90,6 @@ export function addJob(builder: Builder, optionInputs: OptionInputs) {
       }),
     }),
   });
-
-  builder.queryField('job', (t) =>
-    t.field({
-      type: Job,
-      nullable: true,
-      description: "A job of the caller (NOT_FOUND for an unknown job or another key holder's job).",
-      args: { id: t.arg.id({ required: true, description: 'jobId of the convert answer.' }) },
-      resolve: async (_root, { id }, ctx) => ({
-        jobId: String(id),
-        ...(await runOperation(getJobOperation, ctx, { jobId: String(id) })),
-      }),
-    }),
-  );
-
-  builder.mutationField('convert', (t) =>
-    t.field({
-      type: Job,
-      nullable: true,
-      description:
-        'Convert one file, or run one tool op on it (same rules as POST /api/v1/convert). See `formats` for ops and their options.',
-      args: {
-        file: t.arg({ type: 'Upload', description: 'The file; or give `url` instead.' }),
-        url: t.arg.string({
-          description:
-            'Instead of `file`: an https URL the server fetches the file from, as `url` on POST /api/v1/convert.',
-        }),
-        to: t.arg.string({
-          required: true,
-          description: 'Output format (lower-case extension); for an in-place op, the input format.',
-        }),
-        op: t.arg.string({ description: 'Tool op; omit for a plain conversion.' }),
-        options: t.arg({
-          type: 'ConvertOptions' as never,
-          description:
-            'The options, under the field of the plugin that runs the conversion or op, e.g. {imageCompress: {quality: 60}} with op: "compress".',
-        }),
-        webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
-      },
-      resolve: async (_root, { file, url, to, op, options, webhookUrl }, { services, principal }) => {
-        const decoded = oneOfOptions(options as Record<string, unknown> | null | undefined, optionInputs.convertFields);
-        if (!file === !url) throw badRequest("Send exactly one of 'file' and 'url'");
-        const upload = file
-          ? await stageUpload(services, principal, file)
-          : await services.uploads.importOne(principal, url!);
-        const { statusUrl: _statusUrl, ...accepted } = await submitConvert(services, principal, {
-          files: [upload],
-          to,
-          op: op ?? undefined,
-          options: decoded,
-          viaApi: !principal.session,
-          webhookUrl: webhookUrl ?? undefined,
-        });
-        return accepted;
-      },
-    }),
-  );
-
-  addPipeline(builder, Job);
-
-  builder.mutationField('cancelJob', (t) =>
-    t.field({
-      type: Job,
-      nullable: true,
-      description:
-        'Cancel a waiting or active job (as DELETE /api/v1/jobs/{id}): it ends failed "Cancelled" with its credits back. Idempotent; CONFLICT for a job that finished otherwise.',
-      args: { id: t.arg.id({ required: true, description: 'jobId of the convert or createPipeline answer.' }) },
-      resolve: async (_root, { id }, ctx) => ({
-        jobId: String(id),
-        ...(await runOperation(cancelJobOperation, ctx, { jobId: String(id) })),
-      }),
-    }),
-  );
-
-  builder.mutationField('mergePdf', (t) =>
-    t.field({
-      type: Job,
-      nullable: true,
-      description:
-        'Merge two or more PDFs into one, in the order sent (Pro and up; same rules and limits as POST /api/pdf/merge). Charged by total size.',
-      args: {
-        files: t.arg({ type: ['Upload'], required: true, description: 'The PDFs, in order.' }),
-        webhookUrl: t.arg.string({ description: WEBHOOK_URL_DESCRIPTION }),
-      },
-      resolve: async (_root, { files, webhookUrl }, { services, principal }) => {
-        const maxFiles = services.jobs.admitMerge(principal);
-        const uploads = await stageUploads(services, principal, files, maxFiles);
-        const { statusUrl: _statusUrl, ...accepted } = await submitMerge(services, principal, {
-          files: uploads,
-          viaApi: !principal.session,
-          webhookUrl: webhookUrl ?? undefined,
-        });
-        return accepted;
-      },
-    }),
-  );
 
   builder.subscriptionField('jobUpdated', (t) =>
     t.field({

@@ -7,6 +7,7 @@
  * same fields as arguments (optionArgs).
  * A union of object shapes (split-pdf's `split`) becomes one input with every variant's fields.
  */
+import { z } from 'zod';
 import type { CapabilityService } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
 import type { JsonSchema } from '../json-schema.js';
@@ -133,6 +134,15 @@ function inputType(
     ...((description ?? schema.description) ? { description: description ?? schema.description } : {}),
     fields: (t) => Object.fromEntries(fields.map((field) => [field.field, t.field(inputValue(field))])),
   });
+}
+
+/** A zod schema as JSON Schema, as its input is written (defaults make a field optional). */
+export const zodJsonSchema = (schema: z.ZodType): JsonSchema =>
+  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+
+/** An input type made from a zod object: its fields, nested types and descriptions. */
+export function zodInputType(builder: Builder, schema: z.ZodType, name: string, description: string) {
+  return inputType(builder, zodJsonSchema(schema), name, description);
 }
 
 export interface OptionInputs {

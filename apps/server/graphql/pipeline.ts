@@ -1,39 +1,92 @@
-/** createPipeline (issue 27): POST /api/v1/pipelines over GraphQL, answered with the Job type. */
-import type { ObjectRef } from '@pothos/core';
-import type { Builder, SchemaTypes } from './builder.js';
-import type { JobView } from './types.js';
-import { stageUpload } from './uploads.js';
+/**
+ * The typed inputs of createPipeline and of an export (issue 24), made from the same zod as REST's
+ * bodies (schema/pipelines.ts, schema/exports.ts): PipelineInput with its PipelineStepInput and
+ * PipelineSourceInput, and S3ExportInput. A step's options are one plugin's typed options: those of
+ * a conversion or op as convert takes them (ConvertOptions), or those of an extraction tool
+ * (ExtractOptions); operations/options.ts makes them the step's fields again.
+ */
+import { pipelineRequestSchema, pipelineStepSchema, s3ExportSchema } from '../../../schema/index.js';
+import type { Builder } from './builder.js';
+import {
+  camelCase,
+  inputValue,
+  optionFields,
+  zodInputType,
+  zodJsonSchema,
+  type OptionInputs,
+} from './option-inputs.js';
 
-export function addPipeline(
-  builder: Builder,
-  Job: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, JobView>,
-) {
-  builder.mutationField('createPipeline', (t) =>
-    t.field({
-      type: Job,
-      nullable: true,
-      description:
-        'Run several steps in one job, each on the previous output (same rules as POST /api/v1/pipelines): `pipeline` is {input?: {url}, steps: [{to|op|extract, ...options}], export?}; send the input as `file` or input.url. Poll it with `job`: steps, then downloadUrl or result.',
-      args: {
-        file: t.arg({ type: 'Upload', description: 'The input file (or give pipeline.input.url).' }),
-        pipeline: t.arg({
-          type: 'JSON',
-          required: true,
-          description:
-            'The pipeline as on POST /api/v1/pipelines: {input?: {url}, steps: [...], export?}; with `file`, without input.',
-        }),
-      },
-      resolve: async (_root, { file, pipeline }, { services, principal }) => {
-        const request = services.pipelines.parse(pipeline);
-        const upload = file ? await stageUpload(services, principal, file) : undefined;
-        const { statusUrl: _statusUrl, ...accepted } = await services.pipelines.submit(
-          principal,
-          request,
-          upload,
-          !principal.session,
-        );
-        return accepted;
-      },
-    }),
+// Pothos types field configs from literal arguments; these names are checked by GraphQL.
+type AnyType = never;
+
+export function addPipelineInputs(builder: Builder, optionInputs: OptionInputs) {
+  zodInputType(
+    builder,
+    s3ExportSchema,
+    'S3ExportInput',
+    'Where an output is uploaded besides its download link: S3-compatible storage. The credentials serve that ' +
+      'upload alone: never stored, logged or echoed.',
   );
+  zodInputType(
+    builder,
+    pipelineRequestSchema.shape.input.unwrap(),
+    'PipelineSourceInput',
+    "Where a pipeline's input comes from when no file is sent.",
+  );
+
+  const extractPlugins = [...optionInputs.names].filter(([pluginId]) => !optionInputs.convertFields.has(pluginId));
+  builder.inputType('ExtractOptions', {
+    isOneOf: true,
+    description:
+      "The options of an extraction step: exactly one field, the tool's plugin, e.g. " +
+      '{pdfToMarkdown: {pageBreaks: false}}.',
+    fields: (t) =>
+      extractPlugins.length
+        ? Object.fromEntries(
+            extractPlugins.map(([pluginId, name]) => [
+              camelCase(pluginId),
+              t.field({ type: name as AnyType, description: `Options of the ${pluginId} plugin.` }),
+            ]),
+          )
+        : { none: t.boolean({ description: 'No installed extraction tool takes options: leave it out.' }) },
+  });
+
+  const stepFields = optionFields(builder, zodJsonSchema(pipelineStepSchema), 'PipelineStepInput');
+  builder.inputType('PipelineStepInput', {
+    description: 'One step of a pipeline: `to` or `op` (a conversion or tool op), or `extract` (last step only).',
+    fields: (t) => ({
+      ...Object.fromEntries(stepFields.map((field) => [field.field, t.field(inputValue(field))])),
+      options: t.field({
+        type: 'ConvertOptions' as AnyType,
+        description: 'The options of a `to` or `op` step, as convert takes them.',
+      }),
+      extractOptions: t.field({
+        type: 'ExtractOptions' as AnyType,
+        description: 'The options of an `extract` step, as the tool takes them.',
+      }),
+    }),
+  });
+
+  const request = zodJsonSchema(pipelineRequestSchema).properties ?? {};
+  builder.inputType('PipelineInput', {
+    description: 'A pipeline as POST /api/v1/pipelines takes it: its steps, each on the previous output.',
+    fields: (t) => ({
+      input: t.field({
+        type: 'PipelineSourceInput' as AnyType,
+        description: 'Where the input comes from when no file is sent.',
+      }),
+      steps: t.field({
+        type: ['PipelineStepInput'] as AnyType,
+        required: true,
+        description: 'The steps, in order (at most 10).',
+      }),
+      export: t.field({
+        type: 'S3ExportInput' as AnyType,
+        description: 'Where the final output is uploaded besides its download link.',
+      }),
+      webhookUrl: t.string({
+        description: request.webhookUrl?.description ?? 'Where to push job.done or job.failed (Pro and up).',
+      }),
+    }),
+  });
 }

@@ -12,6 +12,9 @@ import { addExtraction } from './extraction.js';
 import { addFormats } from './formats.js';
 import { addHistory } from './history.js';
 import { addJob } from './job.js';
+import { addOperationFields } from './operation-fields.js';
+import { addPipelineInputs } from './pipeline.js';
+import { graphqlOperations } from '../operations/table.js';
 import { addOptionInputs } from './option-inputs.js';
 import { addSignedUrl } from './signed-url.js';
 import { addWebhooks } from './webhooks.js';
@@ -19,13 +22,16 @@ import { addWebhooks } from './webhooks.js';
 export function buildGraphQLSchema(capabilities: CapabilityService): GraphQLSchema {
   const builder = createBuilder();
   const optionInputs = addOptionInputs(builder, capabilities);
-  addJob(builder, optionInputs);
-  addExtraction(builder, addBatch(builder, optionInputs), capabilities, optionInputs);
+  addJob(builder);
+  addExtraction(builder, addBatch(builder), capabilities, optionInputs);
   addAccount(builder, addCredits(builder));
   addHistory(builder);
   addSignedUrl(builder);
   addWebhooks(builder);
   addFormats(builder, optionInputs);
+  addPipelineInputs(builder, optionInputs);
+  // Every root field of the operation table (the extraction tools' come from the registry above).
+  addOperationFields(builder, graphqlOperations(), optionInputs);
   return builder.toSchema();
 }
 

@@ -53,6 +53,7 @@ export function extractionOperations(services: Services): AnyOperation[] {
         path: `/api/${tool}`,
         tag: 'Extraction',
         plan: lowest,
+        admit: (services, principal) => services.extractions.admit(principal, tool),
         summary: `${title} (${plan} and up${freeTrial ? '; one free try on Free' : ''})`,
         description:
           `Up to ${maxFiles} files, one result row per file, charged per file. Files that cannot be taken are ` +

@@ -10,6 +10,11 @@ import type { FormShape } from './operation.js';
 
 export const BEYOND = { 'x-beyond-spec': true } as const;
 
+/** The `webhookUrl` argument of the GraphQL submits. */
+export const WEBHOOK_URL_DESCRIPTION =
+  'Beyond the spec (Pro and up): also send the event of this request (job.done/job.failed, batch.done or ' +
+  'extraction.done) to this https URL, signed with the account default webhook secret.';
+
 export const URL_FIELD: JsonSchema = {
   type: 'string',
   format: 'uri',

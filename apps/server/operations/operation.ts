@@ -76,7 +76,11 @@ export interface OperationSpec<
   beyondSpec?: boolean;
   /** `public`: no key (the token is the credential, or health and reference pages). */
   auth?: 'key' | 'public';
-  /** The lowest plan allowed (the services enforce it; the document names it). */
+  /**
+   * The lowest plan allowed. The services hold the rule and enforce it on every surface (each
+   * surface calls this operation's handlers); the declaration reads the same rule
+   * (`FEATURE_MIN_PLAN`, a tool's manifest), and plan-gates.test.ts checks the two agree.
+   */
   plan?: PlanId;
   files: FileRule;
   params?: Params;
@@ -107,6 +111,51 @@ export interface OperationSpec<
    * and decoded its fields: REST's `handle` and the tRPC FormData procedures both call it.
    */
   submit?: (services: Services, principal: Principal, submission: Submission) => Promise<z.input<Out>>;
+  /**
+   * The most files the caller may send, checked before any file is read (its plan gate first): the
+   * file-taking operations of more than one file. Every surface admits the caller with it.
+   */
+  admit?: (services: Services, principal: Principal) => number;
+  /** The GraphQL field served from this operation (graphql/operation-fields.ts declares it). */
+  graphql?: GraphQLSection<Out>;
+}
+
+/**
+ * One argument of an operation's GraphQL field. Its type, description and whether it is required
+ * come from the operation's zod input (the field it fills) unless given here.
+ */
+export interface GraphQLArg {
+  /** A GraphQL type by name (`ID`, `Int`, `Upload`, `ConvertOptions`, `WebhookEventType`). */
+  type?: string;
+  list?: boolean;
+  required?: boolean;
+  description?: string;
+  /** The input field it fills (its name on REST); default: the argument's name. */
+  field?: string;
+  /** Sent as null, it reaches the operation as null (clears the field); otherwise null is left out. */
+  clearable?: boolean;
+}
+
+/**
+ * Where the GraphQL field of an operation differs from REST: its root and name, its arguments
+ * (renamed or typed), its answer type (a Pothos type by name) and how the answer maps to it.
+ * A file-taking operation's `file`, `url` and `files` arguments are staged by the GraphQL surface
+ * (under `admit`) and its `options` and `quality` decoded by operations/options.ts.
+ */
+export interface GraphQLSection<Out extends z.ZodType = z.ZodType> {
+  root: 'query' | 'mutation';
+  /** Default: the operation's name. */
+  field?: string;
+  description: string;
+  /** The answer's type by name; `[Name]` for a list. */
+  type: string | [string];
+  args?: Record<string, GraphQLArg>;
+  /** Decode the input with the operation's zod, as REST does (the same rules and wording). */
+  decode?: boolean;
+  /** The arguments as the operation's input, where their shapes differ (a typed pipeline). */
+  input?: (args: Record<string, unknown>) => Record<string, unknown>;
+  /** The operation's answer as the field's value (`jobId` added, a list unwrapped). */
+  answer?: (answer: z.input<Out>, input: Record<string, unknown>) => unknown;
 }
 
 /**
@@ -124,6 +173,8 @@ export interface Submission {
   export?: unknown;
   /** Counted as an API call (a key) rather than the web app's (a session). */
   viaApi: boolean;
+  /** A pipeline: its request (JSON or an object) without the input file. */
+  pipeline?: unknown;
 }
 
 /** A JSON operation's input: its params, query and body fields in one object. */

@@ -62,6 +62,27 @@ export function argumentOptions(args: Record<string, unknown>): SubmittedOptions
   return { fields: withoutNulls(args) as Record<string, unknown>, fieldsAreStrings: false };
 }
 
+/** GraphQL: an input object (an export) without the fields sent as null, as if left out. */
+export const inputObject = (value: unknown): unknown => (value == null ? undefined : withoutNulls(value));
+
+/**
+ * GraphQL: a typed pipeline (PipelineInput) as the request every surface sends: each step's options,
+ * one plugin's field of ConvertOptions or ExtractOptions, become fields of the step.
+ */
+export function pipelineFromInput(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const { steps, ...request } = withoutNulls(value) as { steps?: Array<Record<string, unknown>> };
+  const chosen = (options: unknown) => Object.values((options ?? {}) as Record<string, unknown>)[0] as object;
+  return {
+    ...request,
+    steps: steps?.map(({ options, extractOptions, ...step }) => ({
+      ...step,
+      ...chosen(options),
+      ...chosen(extractOptions),
+    })),
+  };
+}
+
 /** An input value without the fields sent as null: the plugin's defaults apply to them, as to fields left out. */
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import {
+  FEATURE_MIN_PLAN,
   MAX_PIPELINE_STEPS,
   acceptedJobSchema,
   batchAcceptedSchema,
@@ -14,6 +15,7 @@ import {
   historyQuerySchema,
   historySchema,
   jobStatusSchema,
+  type JobStatus,
   type pipelineRequestSchema,
   signedUrlRequestSchema,
   signedUrlSchema,
@@ -22,10 +24,10 @@ import type { Principal, Services } from '../../../core/services/index.js';
 import type { StagedForm } from '../../../core/services/uploads.js';
 import { principalOf } from '../auth.js';
 import { isMultipart } from '../multipart.js';
-import { PREFER_WAIT, WEBHOOK_URL_FIELD, batchForm, convertForm } from './fields.js';
+import { PREFER_WAIT, WEBHOOK_URL_DESCRIPTION, WEBHOOK_URL_FIELD, batchForm, convertForm } from './fields.js';
 import { acceptedOrFinished, checkExport, contentDisposition, readForm, refuseExtraFields } from './forms.js';
 import { defineOperation, type AnyOperation, type Submission } from './operation.js';
-import { NO_OPTIONS, formOptions } from './options.js';
+import { NO_OPTIONS, formOptions, pipelineFromInput } from './options.js';
 import { readinessSchema } from './readiness.js';
 import { extractionOperations } from './extraction.js';
 import { webhookOperations } from './webhooks.js';
@@ -33,6 +35,10 @@ import { webhookOperations } from './webhooks.js';
 const jobIdParams = z.object({ jobId: z.string().min(1).meta({ description: 'jobId of the accepted answer.' }) });
 const batchIdParams = z.object({ id: z.string().meta({ description: 'batchId of the accepted answer.' }) });
 const SUBMIT_ERRORS = ['400', '401', '402', '403', '413', '429'];
+const BATCH_ID = 'batchId of the batchConvert answer.';
+
+/** A job's status as GraphQL's Job shows it: with its id. */
+const withJobId = (status: JobStatus, { jobId }: Record<string, unknown>) => ({ jobId, ...status });
 
 const PIPELINE_CURL = `curl -X POST "$BASE/api/v1/pipelines" -H "Authorization: Bearer $KEY" \
 -H 'Content-Type: application/json' -H 'Prefer: wait=30' -d '{
@@ -55,6 +61,14 @@ export const getJobOperation = defineOperation({
   params: jobIdParams,
   output: { status: 200, description: 'The job.', schema: jobStatusSchema, component: 'JobStatus' },
   errors: ['401', '404', '429'],
+  graphql: {
+    root: 'query',
+    field: 'job',
+    type: 'Job',
+    description: "A job of the caller (NOT_FOUND for an unknown job or another key holder's job).",
+    args: { id: { type: 'ID', field: 'jobId', required: true, description: 'jobId of the convert answer.' } },
+    answer: withJobId,
+  },
   run: (services, principal, { jobId }) => services.jobs.status(principal, jobId),
 });
 
@@ -72,6 +86,17 @@ export const cancelJobOperation = defineOperation({
   params: jobIdParams,
   output: { status: 200, description: 'The cancelled job.', schema: jobStatusSchema, component: 'JobStatus' },
   errors: ['401', '404', '409', '429'],
+  graphql: {
+    root: 'mutation',
+    type: 'Job',
+    description:
+      'Cancel a waiting or active job (as DELETE /api/v1/jobs/{id}): it ends failed "Cancelled" with its credits ' +
+      'back. Idempotent; CONFLICT for a job that finished otherwise.',
+    args: {
+      id: { type: 'ID', field: 'jobId', required: true, description: 'jobId of the convert or createPipeline answer.' },
+    },
+    answer: withJobId,
+  },
   run: (services, principal, { jobId }) => services.jobs.cancel(principal, jobId),
 });
 
@@ -84,6 +109,12 @@ export const getCreditsOperation = defineOperation({
   files: 'none',
   output: { status: 200, description: 'This month.', schema: creditsSchema, component: 'Credits' },
   errors: ['401', '429'],
+  graphql: {
+    root: 'query',
+    field: 'credits',
+    type: 'Credits',
+    description: "The caller's credit balance (same as GET /api/v1/credits).",
+  },
   run: (services, principal) => services.credits.balance(principal.account),
 });
 
@@ -97,6 +128,17 @@ export const getHistoryOperation = defineOperation({
   query: historyQuerySchema,
   output: { status: 200, description: 'One page.', schema: historySchema, component: 'History' },
   errors: ['400', '401', '429'],
+  graphql: {
+    root: 'query',
+    field: 'history',
+    type: 'History',
+    description: "The caller's conversions, newest first (same as GET /api/v1/history).",
+    args: {
+      limit: { type: 'Int', description: '1 to 100, default 50.' },
+      offset: { type: 'Int', description: 'Default 0.' },
+    },
+    decode: true,
+  },
   run: (services, principal, { limit, offset }) => services.jobs.history(principal, limit, offset),
 });
 
@@ -105,7 +147,7 @@ export const createSignedUrlOperation = defineOperation({
   method: 'POST',
   path: '/api/v1/signed-url',
   tag: 'Downloads',
-  plan: 'business',
+  plan: FEATURE_MIN_PLAN['signed-urls'],
   summary: 'Mint a signed download URL (Business and up)',
   description: 'Keeps the output of a done job until the URL expires.',
   files: 'none',
@@ -113,6 +155,17 @@ export const createSignedUrlOperation = defineOperation({
   bodyComponent: 'SignedUrlRequest',
   output: { status: 200, description: 'The signed URL.', schema: signedUrlSchema, component: 'SignedUrl' },
   errors: ['400', '401', '403', '404', '429'],
+  graphql: {
+    root: 'mutation',
+    type: 'SignedUrl',
+    description: 'Keeps the output of a done job until the URL expires.',
+    args: {
+      jobId: { type: 'ID', required: true, description: 'A done job of the caller.' },
+      expirySeconds: { type: 'Int', description: 'At least 60; capped by the plan.' },
+      reusable: { type: 'Boolean', description: 'Default true.' },
+    },
+    decode: true,
+  },
   run: (services, principal, request) => services.downloads.createSignedUrl(principal, request),
 });
 
@@ -126,6 +179,13 @@ export const getBatchOperation = defineOperation({
   params: batchIdParams,
   output: { status: 200, description: 'The batch.', schema: batchStatusSchema, component: 'BatchStatus' },
   errors: ['401', '403', '404', '429'],
+  graphql: {
+    root: 'query',
+    field: 'batch',
+    type: 'BatchStatus',
+    description: "A batch of the caller (NOT_FOUND when unknown, FORBIDDEN for another key holder's batch, as REST).",
+    args: { id: { type: 'ID', required: true, description: BATCH_ID } },
+  },
   run: (services, principal, { id }) => services.batches.status(principal, id),
 });
 
@@ -143,6 +203,12 @@ export const cancelBatchOperation = defineOperation({
   params: batchIdParams,
   output: { status: 200, description: 'The batch.', schema: batchStatusSchema, component: 'BatchStatus' },
   errors: ['401', '403', '404', '429'],
+  graphql: {
+    root: 'mutation',
+    type: 'BatchStatus',
+    description: "Cancel a batch's unfinished jobs (as DELETE /api/batch/{id}); finished ones keep their outputs.",
+    args: { id: { type: 'ID', required: true, description: BATCH_ID } },
+  },
   run: (services, principal, { id }) => services.batches.cancel(principal, id),
 });
 
@@ -169,6 +235,19 @@ export const submitConvert = async (services: Services, principal: Principal, su
 export const submitMerge = (services: Services, principal: Principal, { files, viaApi, webhookUrl }: Submission) =>
   services.jobs.acceptMerge(principal, files, viaApi, webhookUrl);
 
+/** A pipeline: its request decoded first (a 400 naming the step; the staged input goes), then the job. */
+export const submitPipeline = async (services: Services, principal: Principal, submission: Submission) => {
+  const { files, pipeline, viaApi } = submission;
+  let request: z.output<typeof pipelineRequestSchema>;
+  try {
+    request = services.pipelines.parse(pipeline ?? '{}');
+  } catch (err) {
+    await services.uploads.discard(...files);
+    throw err;
+  }
+  return services.pipelines.submit(principal, request, files[0], viaApi);
+};
+
 export const submitBatch = (services: Services, principal: Principal, submission: Submission) => {
   const { files, to, op, options = NO_OPTIONS, webhookUrl, viaApi } = submission;
   return services.batches.accept(principal, {
@@ -182,144 +261,249 @@ export const submitBatch = (services: Services, principal: Principal, submission
   });
 };
 
+const WEBHOOK_URL_ARG = { type: 'String', description: WEBHOOK_URL_DESCRIPTION };
+
+/*
+ * The file-taking operations without their REST form and handler (which need the registry and the
+ * services): GraphQL serves them from here (graphqlOperations), REST from the table below.
+ */
+export const convertOperation = defineOperation({
+  name: 'convert',
+  method: 'POST',
+  path: '/api/v1/convert',
+  tag: 'Jobs',
+  summary: 'Convert a file or run a tool op',
+  description:
+    'Credits are charged at acceptance and refunded if the job fails to start. Poll statusUrl until done or failed.',
+  files: 'one file',
+  headers: [PREFER_WAIT],
+  output: {
+    status: 200,
+    description: 'Accepted.',
+    schema: acceptedJobSchema,
+    component: 'AcceptedJob',
+    loose: true,
+  },
+  errors: SUBMIT_ERRORS,
+  submit: submitConvert,
+  graphql: {
+    root: 'mutation',
+    type: 'Job',
+    description:
+      'Convert one file, or run one tool op on it (same rules as POST /api/v1/convert). See `formats` for ops and ' +
+      'their options.',
+    args: {
+      file: { type: 'Upload', description: 'The file; or give `url` instead.' },
+      url: {
+        type: 'String',
+        description:
+          'Instead of `file`: an https URL the server fetches the file from, as `url` on POST /api/v1/convert.',
+      },
+      to: {
+        type: 'String',
+        required: true,
+        description: 'Output format (lower-case extension); for an in-place op, the input format.',
+      },
+      op: { type: 'String', description: 'Tool op; omit for a plain conversion.' },
+      options: {
+        type: 'ConvertOptions',
+        description:
+          'The options, under the field of the plugin that runs the conversion or op, e.g. ' +
+          '{imageCompress: {quality: 60}} with op: "compress".',
+      },
+      webhookUrl: WEBHOOK_URL_ARG,
+    },
+  },
+});
+
+export const createPipelineOperation = defineOperation({
+  name: 'createPipeline',
+  method: 'POST',
+  path: '/api/v1/pipelines',
+  tag: 'Jobs',
+  beyondSpec: true,
+  summary: 'Run several steps in one job (pipeline)',
+  description:
+    'Each step takes the previous output: `to` (a conversion), `op` (a tool op; `to` defaults to the format it ' +
+    "gets), or `extract` (an extraction tool, last step only: its row becomes the job's `result`). Other fields " +
+    `of a step are its options, as on /api/v1/convert. At most ${MAX_PIPELINE_STEPS} steps; the whole chain is ` +
+    'checked at submit (a 400 names the step). ' +
+    "Each step is charged at acceptance by the credit table on the first input's size; when a step fails (or " +
+    'the job is cancelled), the steps that did not finish are refunded. Intermediate files stay in the ' +
+    "job's work dir and go when it ends. " +
+    "Send JSON with input.url, or multipart with 'file' and a 'pipeline' field holding the same JSON without " +
+    `input.\n\n\`\`\`sh\n${PIPELINE_CURL}\n\`\`\``,
+  files: 'json or one file',
+  // Decoded by the pipeline service (its messages name the step), for multipart and JSON alike.
+  bodyComponent: 'PipelineRequest',
+  form: {
+    schema: {
+      type: 'object',
+      required: ['file', 'pipeline'],
+      properties: {
+        file: { type: 'string', contentMediaType: 'application/octet-stream' },
+        pipeline: {
+          type: 'string',
+          contentMediaType: 'application/json',
+          description: 'The PipelineRequest without input.',
+        },
+      },
+    },
+  },
+  headers: [PREFER_WAIT],
+  output: {
+    status: 200,
+    description: 'Accepted (with Prefer: wait=N, possibly finished: then also status, steps, downloadUrl or result).',
+    schema: acceptedJobSchema,
+    component: 'AcceptedJob',
+    loose: true,
+  },
+  errors: SUBMIT_ERRORS,
+  submit: submitPipeline,
+  graphql: {
+    root: 'mutation',
+    type: 'Job',
+    description:
+      'Run several steps in one job, each on the previous output (same rules as POST /api/v1/pipelines): send the ' +
+      'input as `file` or pipeline.input.url. Poll it with `job`: steps, then downloadUrl or result.',
+    args: {
+      file: { type: 'Upload', description: 'The input file (or give pipeline.input.url).' },
+      pipeline: {
+        type: 'PipelineInput',
+        required: true,
+        description: 'The pipeline as on POST /api/v1/pipelines; with `file`, without input.',
+      },
+    },
+    input: ({ pipeline, ...rest }) => ({ ...rest, pipeline: pipelineFromInput(pipeline) }),
+  },
+});
+
+export const mergePdfOperation = defineOperation({
+  name: 'mergePdf',
+  method: 'POST',
+  path: '/api/pdf/merge',
+  tag: 'Jobs',
+  plan: FEATURE_MIN_PLAN.merge,
+  summary: 'Merge PDFs (Pro and up)',
+  description: 'The PDFs are merged in the order sent; the cost is by total input size. Poll /api/v1/jobs/{jobId}.',
+  files: 'many files',
+  form: {
+    schema: {
+      type: 'object',
+      required: ['files'],
+      properties: {
+        files: {
+          type: 'array',
+          minItems: 2,
+          items: { type: 'string', contentMediaType: 'application/pdf' },
+          description: 'Two or more PDFs: repeat the field once per file.',
+        },
+        webhookUrl: WEBHOOK_URL_FIELD,
+      },
+    },
+  },
+  output: { status: 200, description: 'Accepted.', schema: acceptedJobSchema, component: 'AcceptedJob' },
+  errors: SUBMIT_ERRORS,
+  admit: (services, principal) => services.jobs.admitMerge(principal),
+  submit: submitMerge,
+  graphql: {
+    root: 'mutation',
+    type: 'Job',
+    description:
+      'Merge two or more PDFs into one, in the order sent (Pro and up; same rules and limits as POST ' +
+      '/api/pdf/merge). Charged by total size.',
+    args: {
+      files: { type: 'Upload', list: true, required: true, description: 'The PDFs, in order.' },
+      webhookUrl: WEBHOOK_URL_ARG,
+    },
+  },
+});
+
+export const batchConvertOperation = defineOperation({
+  name: 'batchConvert',
+  method: 'POST',
+  path: '/api/batch/convert',
+  tag: 'Batches',
+  plan: FEATURE_MIN_PLAN.batch,
+  summary: 'Convert many files into one ZIP (Pro and up)',
+  description:
+    'One `to` (and optionally one `op` with its fields) for every file; credits are charged per file. Files ' +
+    'that cannot be taken are listed in `errors`.',
+  files: 'many files',
+  output: { status: 200, description: 'Accepted.', schema: batchAcceptedSchema, component: 'BatchAccepted' },
+  errors: SUBMIT_ERRORS,
+  admit: (services, principal) => services.batches.admit(principal),
+  submit: submitBatch,
+  graphql: {
+    root: 'mutation',
+    type: 'BatchAccepted',
+    description:
+      "Convert many files to one format (Pro and up; same rules as POST /api/batch/convert): at most the plan's " +
+      'batch size, charged per file.',
+    args: {
+      files: { type: 'Upload', list: true, required: true, description: 'The files, one job each.' },
+      to: { type: 'String', required: true, description: 'Output format for every file (lower-case extension).' },
+      op: { type: 'String', description: 'Tool op for every file; omit for a plain conversion.' },
+      options: {
+        type: 'ConvertOptions',
+        description:
+          'The options for every file, as convert takes them, e.g. {rotatePdf: {angle: 90}} with op: "rotate-pdf".',
+      },
+      quality: {
+        type: 'Int',
+        description: 'Output quality where the conversion or op takes one (or `quality` in options).',
+      },
+      webhookUrl: WEBHOOK_URL_ARG,
+      export: {
+        type: 'S3ExportInput',
+        description:
+          'Upload the ZIP to S3-compatible storage once every job has finished; the credentials are never stored.',
+      },
+    },
+  },
+});
+
 function jobOperations(services: Services): AnyOperation[] {
   return [
-    defineOperation({
-      name: 'convert',
-      method: 'POST',
-      path: '/api/v1/convert',
-      tag: 'Jobs',
-      summary: 'Convert a file or run a tool op',
-      description:
-        'Credits are charged at acceptance and refunded if the job fails to start. Poll statusUrl until done or failed.',
-      files: 'one file',
+    {
+      ...convertOperation,
       form: convertForm(services.registry),
-      headers: [PREFER_WAIT],
-      output: {
-        status: 200,
-        description: 'Accepted.',
-        schema: acceptedJobSchema,
-        component: 'AcceptedJob',
-        loose: true,
-      },
-      errors: SUBMIT_ERRORS,
       handle: async ({ request, reply }) => {
         const form = await readForm(services, request, { fileField: 'file', urlField: 'url', maxFiles: 1 });
         const accepted = await submitConvert(services, principalOf(request), formSubmission(form));
         return acceptedOrFinished(services, request, reply, accepted);
       },
-      submit: submitConvert,
-    }),
-    defineOperation({
-      name: 'createPipeline',
-      method: 'POST',
-      path: '/api/v1/pipelines',
-      tag: 'Jobs',
-      beyondSpec: true,
-      summary: 'Run several steps in one job (pipeline)',
-      description:
-        'Each step takes the previous output: `to` (a conversion), `op` (a tool op; `to` defaults to the format it ' +
-        "gets), or `extract` (an extraction tool, last step only: its row becomes the job's `result`). Other fields " +
-        `of a step are its options, as on /api/v1/convert. At most ${MAX_PIPELINE_STEPS} steps; the whole chain is ` +
-        'checked at submit (a 400 names the step). ' +
-        "Each step is charged at acceptance by the credit table on the first input's size; when a step fails (or " +
-        'the job is cancelled), the steps that did not finish are refunded. Intermediate files stay in the ' +
-        "job's work dir and go when it ends. " +
-        "Send JSON with input.url, or multipart with 'file' and a 'pipeline' field holding the same JSON without " +
-        `input.\n\n\`\`\`sh\n${PIPELINE_CURL}\n\`\`\``,
-      files: 'json or one file',
-      // Decoded by the pipeline service (its messages name the step), for multipart and JSON alike.
-      bodyComponent: 'PipelineRequest',
-      form: {
-        schema: {
-          type: 'object',
-          required: ['file', 'pipeline'],
-          properties: {
-            file: { type: 'string', contentMediaType: 'application/octet-stream' },
-            pipeline: {
-              type: 'string',
-              contentMediaType: 'application/json',
-              description: 'The PipelineRequest without input.',
-            },
-          },
-        },
-      },
-      headers: [PREFER_WAIT],
-      output: {
-        status: 200,
-        description:
-          'Accepted (with Prefer: wait=N, possibly finished: then also status, steps, downloadUrl or result).',
-        schema: acceptedJobSchema,
-        component: 'AcceptedJob',
-        loose: true,
-      },
-      errors: SUBMIT_ERRORS,
+    },
+    {
+      ...createPipelineOperation,
       handle: async ({ request, reply }) => {
         const principal = principalOf(request);
         if (!isMultipart(request)) {
-          const accepted = await services.pipelines.submit(
-            principal,
-            services.pipelines.parse(request.body),
-            undefined,
-            true,
-          );
+          const accepted = await submitPipeline(services, principal, {
+            files: [],
+            pipeline: request.body,
+            viaApi: true,
+          });
           return acceptedOrFinished(services, request, reply, accepted);
         }
         const form = await readForm(services, request, { fileField: 'file', maxFiles: 1 });
         const { pipeline, ...rest } = form.fields;
         await refuseExtraFields(services, form, rest, "a pipeline takes 'file' and 'pipeline' (its JSON)");
-        let parsed: z.output<typeof pipelineRequestSchema>;
-        try {
-          parsed = services.pipelines.parse(pipeline ?? '{}');
-        } catch (err) {
-          await services.uploads.discard(...form.files);
-          throw err;
-        }
-        const accepted = await services.pipelines.submit(principal, parsed, form.files[0], true);
+        const accepted = await submitPipeline(services, principal, { files: form.files, pipeline, viaApi: true });
         return acceptedOrFinished(services, request, reply, accepted);
       },
-    }),
-    defineOperation({
-      name: 'mergePdf',
-      method: 'POST',
-      path: '/api/pdf/merge',
-      tag: 'Jobs',
-      plan: 'pro',
-      summary: 'Merge PDFs (Pro and up)',
-      description: 'The PDFs are merged in the order sent; the cost is by total input size. Poll /api/v1/jobs/{jobId}.',
-      files: 'many files',
-      form: {
-        schema: {
-          type: 'object',
-          required: ['files'],
-          properties: {
-            files: {
-              type: 'array',
-              minItems: 2,
-              items: { type: 'string', contentMediaType: 'application/pdf' },
-              description: 'Two or more PDFs: repeat the field once per file.',
-            },
-            webhookUrl: WEBHOOK_URL_FIELD,
-          },
-        },
-      },
-      output: { status: 200, description: 'Accepted.', schema: acceptedJobSchema, component: 'AcceptedJob' },
-      errors: SUBMIT_ERRORS,
+    },
+    {
+      ...mergePdfOperation,
       handle: async ({ request }) => {
         const principal = principalOf(request);
-        const maxFiles = services.jobs.admitMerge(principal);
+        const maxFiles = mergePdfOperation.admit!(services, principal);
         const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles });
         const { webhookUrl, ...rest } = form.fields;
         await refuseExtraFields(services, form, rest, "merge takes only 'files' (and 'webhookUrl')");
-        return submitMerge(services, principal, {
-          files: form.files,
-          webhookUrl,
-          options: formOptions({}),
-          viaApi: true,
-        });
+        return submitMerge(services, principal, { files: form.files, webhookUrl, viaApi: true });
       },
-      submit: submitMerge,
-    }),
+    },
     getJobOperation,
     cancelJobOperation,
   ];
@@ -327,28 +511,16 @@ function jobOperations(services: Services): AnyOperation[] {
 
 function batchOperations(services: Services): AnyOperation[] {
   return [
-    defineOperation({
-      name: 'batchConvert',
-      method: 'POST',
-      path: '/api/batch/convert',
-      tag: 'Batches',
-      plan: 'pro',
-      summary: 'Convert many files into one ZIP (Pro and up)',
-      description:
-        'One `to` (and optionally one `op` with its fields) for every file; credits are charged per file. Files ' +
-        'that cannot be taken are listed in `errors`.',
-      files: 'many files',
+    {
+      ...batchConvertOperation,
       form: batchForm(services.registry),
-      output: { status: 200, description: 'Accepted.', schema: batchAcceptedSchema, component: 'BatchAccepted' },
-      errors: SUBMIT_ERRORS,
       handle: async ({ request }) => {
         const principal = principalOf(request);
-        const maxFiles = services.batches.admit(principal);
+        const maxFiles = batchConvertOperation.admit!(services, principal);
         const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles });
         return submitBatch(services, principal, formSubmission(form));
       },
-      submit: submitBatch,
-    }),
+    },
     getBatchOperation,
     cancelBatchOperation,
     defineOperation({
@@ -504,6 +676,27 @@ export function submitOf(services: Services, name: string): NonNullable<AnyOpera
   const submit = operationTable(services).find((operation) => operation.name === name)?.submit;
   if (!submit) throw new Error(`The operation table has no file-taking operation '${name}'`);
   return submit;
+}
+
+/**
+ * The operations GraphQL serves (graphql/operation-fields.ts declares a field for each section):
+ * they need no registry to be declared. Extraction tools come from the registry (graphql/extraction.ts).
+ */
+export function graphqlOperations(): AnyOperation[] {
+  return [
+    convertOperation,
+    createPipelineOperation,
+    mergePdfOperation,
+    getJobOperation,
+    cancelJobOperation,
+    batchConvertOperation,
+    getBatchOperation,
+    cancelBatchOperation,
+    createSignedUrlOperation,
+    getCreditsOperation,
+    getHistoryOperation,
+    ...webhookOperations(),
+  ];
 }
 
 function buildTable(services: Services): AnyOperation[] {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import {
+  FEATURE_MIN_PLAN,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_LOG_SIZE,
   webhookAttemptSchema,
@@ -31,8 +32,10 @@ const attemptsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE),
 });
 
+const ENDPOINT_ID = 'The endpoint id (WebhookEndpoint.id).';
+
 /** What every webhook operation shares. */
-const common = { tag: 'Webhooks', beyondSpec: true, plan: 'pro', files: 'none' } as const;
+const common = { tag: 'Webhooks', beyondSpec: true, plan: FEATURE_MIN_PLAN.webhooks, files: 'none' } as const;
 
 /* JSON operations with a transport-neutral `run`: REST and tRPC (trpc/router.ts) both serve them. */
 export const createWebhookEndpointOperation = defineOperation({
@@ -54,6 +57,17 @@ export const createWebhookEndpointOperation = defineOperation({
     component: 'WebhookEndpointCreated',
   },
   errors: ['400', '401', '403', '429'],
+  graphql: {
+    root: 'mutation',
+    type: 'WebhookEndpointWithSecret',
+    description: 'Registers an https endpoint (Pro and up); the answer holds its secret, shown once.',
+    args: {
+      url: { type: 'String', required: true, description: 'The https URL to POST events to.' },
+      events: { type: 'WebhookEventType', list: true, description: 'The events to send; omitted or null: all.' },
+      description: { type: 'String', description: 'A name for it.' },
+    },
+    decode: true,
+  },
   run: (services, principal, request) => services.webhooks.create(principal, request),
 });
 
@@ -68,6 +82,13 @@ export const rotateDefaultWebhookSecretOperation = defineOperation({
     'keeps signing for 24 h.',
   output: { status: 200, description: 'The new secret.', schema: webhookSecretSchema, component: 'WebhookSecret' },
   errors: ['401', '403', '429'],
+  graphql: {
+    root: 'mutation',
+    type: 'String',
+    description:
+      'Creates or rotates the account default secret, which signs events sent to a webhookUrl argument; shown once.',
+    answer: ({ secret }: { secret: string }) => secret,
+  },
   run: (services, principal) => services.webhooks.rotateDefaultSecret(principal),
 });
 
@@ -85,6 +106,13 @@ export const getWebhookEndpointOperation = defineOperation({
     component: 'WebhookEndpoint',
   },
   errors: ['401', '403', '404', '429'],
+  graphql: {
+    root: 'query',
+    field: 'webhookEndpoint',
+    type: 'WebhookEndpoint',
+    description: 'One webhook endpoint of the caller.',
+    args: { id: { type: 'ID', required: true, description: ENDPOINT_ID } },
+  },
   run: (services, principal, { id }) => services.webhooks.get(principal, id),
 });
 
@@ -103,6 +131,12 @@ export const rotateWebhookSecretOperation = defineOperation({
     component: 'WebhookRotated',
   },
   errors: ['401', '403', '404', '429'],
+  graphql: {
+    root: 'mutation',
+    type: 'WebhookEndpointWithSecret',
+    description: 'A new secret, shown once; the old one keeps signing beside it for 24 h.',
+    args: { id: { type: 'ID', required: true, description: ENDPOINT_ID } },
+  },
   run: (services, principal, { id }) => services.webhooks.rotate(principal, id),
 });
 
@@ -121,6 +155,12 @@ export const sendTestWebhookOperation = defineOperation({
     component: 'WebhookTestResult',
   },
   errors: ['401', '403', '404', '429'],
+  graphql: {
+    root: 'mutation',
+    type: 'WebhookTestResult',
+    description: 'Sends a webhook.test event now and answers how it went.',
+    args: { id: { type: 'ID', required: true, description: ENDPOINT_ID } },
+  },
   run: (services, principal, { id }) => services.webhooks.sendTest(principal, id),
 });
 
@@ -138,6 +178,13 @@ export const listWebhookEndpointsOperation = defineOperation({
     component: 'WebhookEndpointList',
   },
   errors: ['401', '403', '429'],
+  graphql: {
+    root: 'query',
+    field: 'webhookEndpoints',
+    type: ['WebhookEndpoint'],
+    description: "The caller's webhook endpoints (Pro and up).",
+    answer: ({ endpoints }: z.output<typeof webhookEndpointListSchema>) => endpoints,
+  },
   run: async (services, principal) => ({ endpoints: await services.webhooks.list(principal) }),
 });
 
@@ -155,6 +202,20 @@ export const updateWebhookEndpointOperation = defineOperation({
   bodyComponent: 'WebhookEndpointUpdate',
   output: { status: 200, description: 'Updated.', schema: webhookEndpointSchema, component: 'WebhookEndpoint' },
   errors: ['400', '401', '403', '404', '429'],
+  graphql: {
+    root: 'mutation',
+    type: 'WebhookEndpoint',
+    description:
+      'Changes what is given; events: null sends every event; enabled: true enables a disabled endpoint again.',
+    args: {
+      id: { type: 'ID', required: true, description: ENDPOINT_ID },
+      url: { type: 'String', description: 'A new https URL.' },
+      events: { type: 'WebhookEventType', list: true, clearable: true, description: 'The events to send; null: all.' },
+      description: { type: 'String', clearable: true, description: 'A new name; null clears it.' },
+      enabled: { type: 'Boolean', description: 'Enable or disable it.' },
+    },
+    decode: true,
+  },
   run: (services, principal, { id, ...patch }) => services.webhooks.update(principal, id, patch),
 });
 
@@ -168,6 +229,13 @@ export const deleteWebhookEndpointOperation = defineOperation({
   params: byId,
   output: { status: 204, description: 'Deleted.' },
   errors: ['401', '403', '404', '429'],
+  graphql: {
+    root: 'mutation',
+    type: 'Boolean',
+    description: 'Deletes an endpoint of the caller; true when done.',
+    args: { id: { type: 'ID', required: true, description: ENDPOINT_ID } },
+    answer: () => true,
+  },
   run: (services, principal, { id }) => services.webhooks.remove(principal, id),
 });
 
@@ -187,6 +255,18 @@ export const listWebhookAttemptsOperation = defineOperation({
     component: 'WebhookAttempts',
   },
   errors: ['400', '401', '403', '404', '429'],
+  graphql: {
+    root: 'query',
+    field: 'webhookAttempts',
+    type: ['WebhookAttempt'],
+    description: `The endpoint's last attempts, newest first (at most ${WEBHOOK_LOG_SIZE}).`,
+    args: {
+      id: { type: 'ID', required: true, description: ENDPOINT_ID },
+      limit: { type: 'Int', description: `How many, newest first (default ${WEBHOOK_LOG_SIZE}).` },
+    },
+    decode: true,
+    answer: ({ attempts }: z.output<typeof webhookAttemptsSchema>) => attempts,
+  },
   run: async (services, principal, { id, limit }) => ({
     attempts: await services.webhooks.attempts(principal, id, limit),
   }),

@@ -25,6 +25,7 @@ import { badRequest, type ServiceError } from '../../../core/services/errors.js'
 import type { Principal, Services } from '../../../core/services/index.js';
 import type { TrpcContext } from './context.js';
 import {
+  batchConvertOperation,
   cancelBatchOperation,
   cancelJobOperation,
   createSignedUrlOperation,
@@ -32,10 +33,12 @@ import {
   getCreditsOperation,
   getHistoryOperation,
   getJobOperation,
+  mergePdfOperation,
   submitBatch,
   submitConvert,
   submitMerge,
   submitOf,
+  submitPipeline,
 } from '../operations/table.js';
 import { extractionSubmitName } from '../operations/extraction.js';
 import {
@@ -72,8 +75,8 @@ const camelCase = <S extends string>(id: S) => id.replace(/-(.)/g, (_, c: string
 /** Each FormData procedure's file limit; plan gates come first, so these may throw FORBIDDEN. */
 const FORM_FILE_LIMITS: Record<string, (services: Services, principal: Principal) => FormFileLimit> = {
   convert: () => ({ maxFiles: 1 }),
-  merge: (services, principal) => ({ maxFiles: services.jobs.admitMerge(principal) }),
-  'batch.convert': (services, principal) => ({ maxFiles: services.batches.admit(principal) }),
+  merge: (services, principal) => ({ maxFiles: mergePdfOperation.admit!(services, principal) }),
+  'batch.convert': (services, principal) => ({ maxFiles: batchConvertOperation.admit!(services, principal) }),
   'pipelines.create': () => ({ maxFiles: 1 }),
 };
 
@@ -377,12 +380,11 @@ export function createAppRouter(extractionTools: readonly string[]) {
         .output(acceptedJobSchema)
         .mutation(async ({ ctx, input }) => {
           if (!(input instanceof FormData))
-            return ctx.services.pipelines.submit(ctx.principal, ctx.services.pipelines.parse(input), undefined, true);
+            return submitPipeline(ctx.services, ctx.principal, { files: [], pipeline: input, viaApi: true });
           const limit = formFileLimit('pipelines.create', ctx.services, ctx.principal);
           const { file, pipeline } = parseForm(pipelineFormSchema, input);
-          const request = ctx.services.pipelines.parse(pipeline);
-          const [upload] = await stageFiles(ctx.services, ctx.principal, [file], limit);
-          return ctx.services.pipelines.submit(ctx.principal, request, upload, true);
+          const files = await stageFiles(ctx.services, ctx.principal, [file], limit);
+          return submitPipeline(ctx.services, ctx.principal, { files, pipeline, viaApi: true });
         }),
     }),
     signedUrl: router({

@@ -105,7 +105,7 @@ export const ConvertUrl = graphql(
 /** The convert page's "then…" chain: one job runs every step on the previous output. */
 export const CreatePipeline = graphql(
   `
-  mutation CreatePipeline($file: Upload, $pipeline: JSON!) {
+  mutation CreatePipeline($file: Upload, $pipeline: PipelineInput!) {
     createPipeline(file: $file, pipeline: $pipeline) { ...JobFields }
   }
 `,

@@ -38,6 +38,7 @@ type Formats = NonNullable<ResultOf<typeof FormatsQuery>['formats']>;
 type Operation = Formats['operations'][number];
 type Job = NonNullable<ResultOf<typeof JobUpdated>['jobUpdated']>;
 type ConvertOptions = NonNullable<VariablesOf<typeof Convert>['options']>;
+type PipelineStep = VariablesOf<typeof CreatePipeline>['pipeline']['steps'][number];
 
 const PLAN_RANK: Record<string, number> = { free: 0, pro: 1, business: 2, enterprise: 3 };
 /** The extraction tools this page has a mutation for (the spec's four). */
@@ -83,9 +84,16 @@ function outputOf(action: Action, from: string): string {
   return action.outputs?.includes(from) ? from : (action.output ?? from);
 }
 
-/** A step as a pipeline takes it: `to` or `op`, then its options. */
-function pipelineStep(action: Action, options: Record<string, unknown>): Record<string, unknown> {
-  return action.kind === 'convert' ? { to: action.to, ...options } : { op: action.op, ...options };
+/**
+ * A pipeline step of an action: its options, if any, under the plugin's field of ConvertOptions,
+ * as convert takes them.
+ */
+function pipelineStep(action: Action, options: Record<string, unknown>): PipelineStep {
+  const typed =
+    action.optionsField && Object.keys(options).length
+      ? { options: { [action.optionsField]: options } as ConvertOptions }
+      : {};
+  return action.kind === 'convert' ? { to: action.to ?? null, ...typed } : { op: action.op ?? null, ...typed };
 }
 
 /** One thing to convert: a file to upload, or a URL the server fetches. */
@@ -417,7 +425,7 @@ export function ConvertPage() {
   };
 
   /** One job per source: a conversion, or a pipeline of `steps` when a chain follows the action. */
-  const runEach = async (chosen: Action, options: ConvertOptions | null, steps: Record<string, unknown>[] | null) => {
+  const runEach = async (chosen: Action, options: ConvertOptions | null, steps: PipelineStep[] | null) => {
     const base = Date.now();
     const queue = sources.map((source, index) => ({ source, key: base + index }));
     setTasks(queue.map(({ source, key }) => ({ key, label: source.url ?? source.name, phase: 'pending', percent: 0 })));
@@ -430,7 +438,7 @@ export function ConvertPage() {
           ? upload(CreatePipeline, { file, pipeline: { steps } }, [{ path: 'file', file }], uploadProgress(key)).then(
               (answer) => answer.createPipeline,
             )
-          : request(CreatePipeline, { pipeline: { input: { url: from }, steps } }).then(
+          : request(CreatePipeline, { pipeline: { input: { url: from! }, steps } }).then(
               (answer) => answer.createPipeline,
             );
       }

@@ -1,0 +1,150 @@
+/**
+ * The GraphQL fields of the operation table (issue 24): one function declares every operation that
+ * has a GraphQL section. Its arguments come from the operation's zod input (type, description and
+ * whether it is required, unless the section says otherwise), its answer type by name from the
+ * section, and its resolver is the operation's own handler: `run` for a JSON operation, `submit` for
+ * a file-taking one (its files staged here under its `admit`, its options decoded by
+ * operations/options.ts). The object types the answers take are declared by the type files.
+ */
+import { z } from 'zod';
+import { badRequest } from '../../../core/services/errors.js';
+import type { StagedUpload } from '../../../core/services/uploads.js';
+import type { JsonSchema } from '../json-schema.js';
+import { runOperation, type AnyOperation, type GraphQLArg, type Submission } from '../operations/operation.js';
+import { inputObject, oneOfOptions, withQuality } from '../operations/options.js';
+import type { Builder, GraphQLContext } from './builder.js';
+import { zodJsonSchema, type OptionInputs } from './option-inputs.js';
+import { stageUpload, stageUploads } from './uploads.js';
+
+// Pothos types field configs from literal arguments; these are built from the table and checked by GraphQL.
+type AnyType = never;
+
+/** The operation's input as one JSON Schema object: its params, query and body fields. */
+function inputSchemaOf(operation: AnyOperation): { properties: Record<string, JsonSchema>; required: Set<string> } {
+  const properties: Record<string, JsonSchema> = {};
+  const required = new Set<string>();
+  for (const part of [operation.params, operation.query, operation.body]) {
+    if (!(part instanceof z.ZodObject)) continue;
+    const schema = zodJsonSchema(part);
+    Object.assign(properties, schema.properties ?? {});
+    for (const field of schema.required ?? []) required.add(field);
+  }
+  return { properties, required };
+}
+
+const SCALARS: Record<string, string> = { integer: 'Int', number: 'Float', boolean: 'Boolean', string: 'String' };
+
+/**
+ * The GraphQL scalar of an input field's JSON Schema (a nullable one by its other variant), and whether
+ * it is a list.
+ */
+function scalarOf(schema: JsonSchema | undefined): { type?: string | undefined; list: boolean } {
+  if (!schema) return { list: false };
+  const variants = ((schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined)?.filter(({ type }) => type !== 'null');
+  if (variants?.length === 1) return scalarOf(variants[0]);
+  const types = schema.type as string | string[] | undefined;
+  const type = Array.isArray(types) ? types.find((name) => name !== 'null') : types;
+  if (type === 'array') return { type: scalarOf(schema.items).type, list: true };
+  return { type: type ? SCALARS[type] : undefined, list: false };
+}
+
+/** An argument's type, description and nullability: the section's, else its input field's. */
+function argumentOf(name: string, arg: GraphQLArg, input: ReturnType<typeof inputSchemaOf>, operation: AnyOperation) {
+  const field = arg.field ?? name;
+  const schema = input.properties[field];
+  const derived = scalarOf(schema);
+  const type = arg.type ?? derived.type;
+  const list = arg.list ?? derived.list;
+  const description = arg.description ?? schema?.description;
+  if (!type || !description)
+    throw new Error(`GraphQL: ${operation.name}'s argument '${name}' needs a type and a description`);
+  return { type: (list ? [type] : type) as AnyType, required: arg.required ?? input.required.has(field), description };
+}
+
+/**
+ * The arguments as the operation's input: renamed to their fields, IDs as strings, and those sent
+ * as null left out unless null clears the field.
+ */
+function inputOf(args: Record<string, unknown>, declared: Record<string, GraphQLArg>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    const arg = declared[name] ?? {};
+    if (value === undefined || (value === null && !arg.clearable)) continue;
+    input[arg.field ?? name] = arg.type === 'ID' && value !== null ? String(value) : value;
+  }
+  return input;
+}
+
+type Files = Array<Promise<import('graphql-upload-ts').FileUpload>>;
+
+/** A file-taking operation's files, staged under the caller's plan: `files`, or `file` (or `url` where taken). */
+async function stagedFiles(
+  operation: AnyOperation,
+  { services, principal }: GraphQLContext,
+  input: Record<string, unknown>,
+  maxFiles: number,
+): Promise<StagedUpload[]> {
+  if (operation.files === 'many files')
+    return stageUploads(services, principal, (input.files ?? []) as Files, maxFiles);
+  const file = input.file as Files[number] | undefined;
+  const url = input.url as string | undefined;
+  // A pipeline may name its input by URL in its own request instead.
+  if (operation.files === 'json or one file' && !file) return [];
+  if (!file === !url) throw badRequest("Send exactly one of 'file' and 'url'");
+  return [file ? await stageUpload(services, principal, file) : await services.uploads.importOne(principal, url!)];
+}
+
+/** A file-taking operation's submission from its arguments: options decoded first, then the files staged. */
+async function submissionOf(
+  operation: AnyOperation,
+  ctx: GraphQLContext,
+  input: Record<string, unknown>,
+  optionInputs: OptionInputs,
+): Promise<Submission> {
+  // The plan gate (and the file count) comes before anything else is read.
+  const maxFiles = operation.admit ? operation.admit(ctx.services, ctx.principal) : 1;
+  const options = withQuality(
+    oneOfOptions(input.options as Record<string, unknown> | undefined, optionInputs.convertFields),
+    input.quality as number | undefined,
+  );
+  return {
+    files: await stagedFiles(operation, ctx, input, maxFiles),
+    to: input.to as string | undefined,
+    op: input.op as string | undefined,
+    options,
+    webhookUrl: input.webhookUrl as string | undefined,
+    export: inputObject(input.export),
+    pipeline: input.pipeline,
+    viaApi: !ctx.principal.session,
+  };
+}
+
+/** Declares the GraphQL field of every operation that has a GraphQL section. */
+export function addOperationFields(builder: Builder, operations: AnyOperation[], optionInputs: OptionInputs) {
+  for (const operation of operations) {
+    const section = operation.graphql;
+    if (!section) continue;
+    const { submit } = operation;
+    const declared = section.args ?? {};
+    const input = inputSchemaOf(operation);
+    const addField = section.root === 'query' ? builder.queryField.bind(builder) : builder.mutationField.bind(builder);
+    addField(section.field ?? operation.name, (t) =>
+      t.field({
+        type: section.type as AnyType,
+        nullable: true,
+        description: section.description,
+        args: Object.fromEntries(
+          Object.entries(declared).map(([name, arg]) => [name, t.arg(argumentOf(name, arg, input, operation))]),
+        ),
+        resolve: async (_root, args, ctx) => {
+          const decoded = inputOf(args as Record<string, unknown>, declared);
+          const given = section.input ? section.input(decoded) : decoded;
+          const answer = submit
+            ? await submit(ctx.services, ctx.principal, await submissionOf(operation, ctx, given, optionInputs))
+            : await runOperation(operation, ctx, given, { decode: section.decode ?? false });
+          return (section.answer ? section.answer(answer as never, given) : answer) as never;
+        },
+      }),
+    );
+  }
+}
