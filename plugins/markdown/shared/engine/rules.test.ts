@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLines } from './lines.js';
 import { outlineHeadings, titleKey } from './outline.js';
 import { findRunningLines } from './running.js';
-import { extractBorderlessTables, isFalseTable, isFixedPitch } from './tables.js';
+import { extractBorderlessTables, extractRuledTables, isFalseTable, isFixedPitch } from './tables.js';
 import type { Line, TextRun } from './types.js';
 
 const run = (text: string, x0: number, baseline: number, size = 10): TextRun => ({
@@ -115,6 +115,111 @@ describe('false tables on real documents (issue 25)', () => {
       buildLines([pitch('Illuminator', 72, 124, 0.41), pitch('Ordered', 160, 124, 0.49)])[0]!,
     ];
     expect(isFixedPitch(prose)).toBe(false);
+  });
+});
+
+describe('aligned text that is not a table (issue 25, real documents)', () => {
+  it('a definition list (terms, then sentences) is not a table; a two-column table with short values is', () => {
+    // geradwp-fr: class options, each with a sentence or two about it.
+    expect(
+      isFalseTable([
+        ['gdweb', 'La version Web d’un cahier de recherche destinée à être publiée sur le site Web du GERAD.'],
+        ['gdpaper', 'La version papier d’un cahier de recherche destinée à être imprimée.'],
+        ['gdrevised', 'Lorsqu’un cahier de recherche fait l’objet d’une révision par ses auteurs, cette'],
+      ]),
+    ).toBe(true);
+    // msu-thesis: an option table with short descriptions, and a prose column beside two others.
+    expect(
+      isFalseTable([
+        ['Option name', 'Description'],
+        ['[PhD]', 'Doctor of Philosophy (default)'],
+        ['[MA]', 'Master of Arts'],
+      ]),
+    ).toBe(false);
+    expect(
+      isFalseTable([
+        ['Day', 'Min Temp', 'Summary'],
+        ['Monday', '11C', 'A clear day with lots of sunshine. However, the strong breeze will bring it down.'],
+        ['Tuesday', '9C', 'Cloudy with rain, across many northern regions and most of Scotland.'],
+      ]),
+    ).toBe(false);
+  });
+
+  it('justified lines split at a wide word space are text: the sentence runs on across the cells', () => {
+    // ArsClassica: a narrow column whose justified lines left a gap at the same place.
+    expect(
+      isFalseTable([
+        ['I wish first', 'of all to'],
+        ['thank the members', 'of the Italian TEX and'],
+        ['LATEX User Group, in particu-', 'lar Claudio Beccari, Fabiano'],
+      ]),
+    ).toBe(true);
+    expect(
+      isFalseTable([
+        ['Alkaloid', 'Origin'],
+        ['atropine', 'belladonna'],
+        ['morphine', 'poppy'],
+      ]),
+    ).toBe(false);
+  });
+
+  it('a displayed formula with its number, and the labels of a tree diagram, are not tables', () => {
+    // ArsClassica: integrals with their limits on the line below, and the equation number.
+    expect(
+      isFalseTable([
+        ['∫<sub>a</sub>+T', 'f(x) dx =', '∫<sub>T</sub>', 'f(x) dx', '∮', 'f(z) dz = 2πi', '(2)'],
+        ['a', '', '0', '', '', '', ''],
+      ]),
+    ).toBe(true);
+    // guide: a probability tree, its branch weights and outcomes scattered, no key column, no header.
+    expect(
+      isFalseTable([
+        ['', '', '0, 04', 'E'],
+        ['0, 05', '', '0, 03', 'E'],
+        ['', 'B', '', ''],
+        ['0, 95', '', '', ''],
+        ['', '', '0, 97', 'E'],
+        ['0, 95', 'C', '0, 03', 'E'],
+      ]),
+    ).toBe(true);
+    // A sparse table of marks keeps its key column.
+    expect(
+      isFalseTable([
+        ['Feature', 'Basic', 'Pro', 'Team'],
+        ['Export', '', '✓', '✓'],
+        ['Sharing', '', '', '✓'],
+        ['Backup', '✓', '', ''],
+      ]),
+    ).toBe(false);
+  });
+
+  it('a plot whose axes are drawn rules is not a ruled table', () => {
+    // A plot's frame and grid lines: 4 columns, 3 bands, three labels among twelve cells.
+    const axes = [
+      ...[100, 150, 200, 250, 300].map((x) => ({ x0: x, y0: 100, x1: x, y1: 200 })),
+      ...[100, 140, 170, 200].map((y) => ({ x0: 100, y0: y, x1: 300, y1: y })),
+    ];
+    const labels = [run('y', 104, 112), run('10+', 160, 160), run('x', 280, 190)];
+    expect(extractRuledTables(labels, axes).tables).toEqual([]);
+  });
+
+  it('macro names in the margin beside documented code are notes, not a table column', () => {
+    // stmaryrd (a .dtx manual): \ds@... names set in the left margin, the code at the text edge.
+    // A proportional font (a fixed pitch would make it a listing): each run's advance differs.
+    const runs = [
+      run('The heavycircles option makes sure all of the heavy circles are defined.', 100, 100),
+      run('\\ds@mapsfrom', 10, 112),
+      run('need others to be defined, so we declare these explicitly.', 100, 112),
+      run('\\ds@Mapsfrom', 10, 124),
+      run('50 \\DeclareOption{Mapsto}{%', 100, 124),
+      run('\\ds@longarrownot', 2, 136),
+      run('51 \\stmry@option{Mapsto}%', 100, 136),
+      run('Then the options that take their symbols from the other fonts of the package.', 100, 148),
+      run('These are declared one by one, each with the symbols it needs to be defined.', 100, 160),
+    ].map((r, i) => ({ ...r, x1: r.x0 + r.text.length * 10 * (0.4 + 0.01 * i) }));
+    const lines = buildLines(runs);
+    expect(extractBorderlessTables(lines).tables).toEqual([]);
+    expect(extractBorderlessTables(lines).tables).toEqual([]);
   });
 });
 
