@@ -249,6 +249,52 @@ describe('multi-line cells', () => {
   });
 });
 
+describe('multi-line cells by row spacing (issue 25)', () => {
+  // groff mom's wine list (typesetting.pdf): rows 19 pt apart, the lines of a cell 11 pt apart.
+  const cell = (text: string, x0: number, baseline: number, i: number): TextRun => ({
+    ...run(text, x0, baseline),
+    x1: x0 + text.length * 10 * (0.4 + 0.03 * (i % 5)),
+  });
+  const layout = (rows: [number, string[]][]) =>
+    buildLines(
+      rows.flatMap(([baseline, cells], r) =>
+        cells.flatMap((text, c) => (text ? [cell(text, 72 + 130 * c, baseline, r + c)] : [])),
+      ),
+    );
+
+  it('keeps wrapped cell text in its row when rows are set further apart than the lines of a cell', () => {
+    const lines = layout([
+      [114.5, ['VIN', 'ROBE', 'COMMENTAIRES']],
+      [131.5, ['Peelee Island', 'Jaune pâle.', 'Bon apéro. Servir']],
+      [142.5, ['Gewürztraminer', '', 'avec des plats']],
+      [153.5, ['2000', '', 'indiens ou chinois.']],
+      [172.5, ['Carau Pujol', 'Rubis foncé,', 'Superbe ! Une']],
+      [183.5, ['Tannat', 'presque opaque.', 'aubaine à ne pas']],
+      [194.5, ['', '', 'manquer.']],
+    ]);
+    expect(extractBorderlessTables(lines).tables[0]?.rows).toEqual([
+      ['VIN', 'ROBE', 'COMMENTAIRES'],
+      ['Peelee Island Gewürztraminer 2000', 'Jaune pâle.', 'Bon apéro. Servir avec des plats indiens ou chinois.'],
+      ['Carau Pujol Tannat', 'Rubis foncé, presque opaque.', 'Superbe ! Une aubaine à ne pas manquer.'],
+    ]);
+  });
+
+  it('keeps one row per line under a header set apart', () => {
+    const lines = layout([
+      [100, ['Region', 'Q1', 'Q2']],
+      [119, ['North', '120', '90']],
+      [130, ['South', '80', '']],
+      [141, ['East', '95', '70']],
+    ]);
+    expect(extractBorderlessTables(lines).tables[0]?.rows).toEqual([
+      ['Region', 'Q1', 'Q2'],
+      ['North', '120', '90'],
+      ['South', '80', ''],
+      ['East', '95', '70'],
+    ]);
+  });
+});
+
 describe('scripts', () => {
   it('keeps a superscript inline and makes a footnote reference only when its note exists', () => {
     const [formula] = buildLines([run('E = mc', 72, 100), { ...run('2', 102, 96, 7) }]);

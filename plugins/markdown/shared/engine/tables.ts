@@ -286,26 +286,81 @@ function columnOf(columns: readonly Interval[], x: number): number {
 
 /**
  * One row per line, except that a line continues the row above when its first column is empty,
- * or when one of its cells ends a word hyphenated at the end of the line above in that column
- * (every cell of the row wraps: "Rubis foncé, vio-" over "lacée, presque").
+ * when one of its cells ends a word hyphenated at the end of the line above in that column
+ * (every cell of the row wraps: "Rubis foncé, vio-" over "lacée, presque"), or when the table
+ * sets its rows further apart than the lines of a cell (see wrappedRows).
  */
 function rowsFromLines(lines: readonly Line[], columns: readonly Interval[]): string[][] {
+  const lineCells = cellsOfLines(lines, columns);
+  const hyphenated = lineCells.map(
+    (cells, i) => i > 0 && cells.some((cell, c) => /\p{Ll}-$/u.test(lineCells[i - 1]![c]!) && /^\p{Ll}/u.test(cell)),
+  );
+  const wraps = wrappedRows(lines, lineCells, hyphenated);
   const rows: string[][] = [];
-  let above: string[] = [];
-  for (const line of lines) {
+  for (const [i, cells] of lineCells.entries()) {
+    const previous = rows[rows.length - 1];
+    if (previous && (cells[0] === '' || hyphenated[i] || wraps[i]))
+      for (const [c, cell] of cells.entries()) previous[c] = joinText(previous[c]!, cell);
+    else rows.push(cells);
+  }
+  return rows;
+}
+
+/** Each line's text cut at the columns, one row per line. */
+function cellsOfLines(lines: readonly Line[], columns: readonly Interval[]): string[][] {
+  return lines.map((line) => {
     const cells = columns.map(() => '');
     for (const segment of line.segments) {
       const column = columnOf(columns, segment.x0);
       cells[column] = joinText(cells[column]!, segment.text);
     }
-    const previous = rows[rows.length - 1];
-    const hyphenated = cells.some((cell, c) => /\p{Ll}-$/u.test(above[c] ?? '') && /^\p{Ll}/u.test(cell));
-    above = cells;
-    if (previous && (cells[0] === '' || hyphenated))
-      for (const [c, cell] of cells.entries()) previous[c] = joinText(previous[c]!, cell);
-    else rows.push(cells);
+    return cells;
+  });
+}
+
+/** Rows set this much further apart than the lines within a cell show where rows start. */
+const ROW_SPACING = 1.3;
+/** Gaps within this factor of the tightest are the line spacing of a cell. */
+const SAME_SPACING = 1.1;
+
+/**
+ * Whether each line continues the row above because it sits at a cell's line spacing, in a table
+ * whose rows are set further apart, and fills only columns the row's first line filled (a line
+ * that fills another column starts a row, whatever its spacing). Only when two rows or more span
+ * several lines and each of them shows wrapping (a line with fewer cells than the row's first, or
+ * a hyphenated word), so a header set apart above single-line rows is not taken for one tall row.
+ */
+function wrappedRows(
+  lines: readonly Line[],
+  lineCells: readonly string[][],
+  hyphenated: readonly boolean[],
+): boolean[] {
+  const none = lines.map(() => false);
+  const gaps = lines.map((line, i) => (i === 0 ? Number.POSITIVE_INFINITY : line.baseline - lines[i - 1]!.baseline));
+  const tight = Math.min(...gaps);
+  if (!(tight > 0) || !gaps.some((gap, i) => i > 0 && gap >= ROW_SPACING * tight)) return none;
+  const filled = (cells: readonly string[]) => cells.filter(Boolean).length;
+  const continues = lines.map(() => false);
+  let tallRows = 0;
+  for (let start = 0; start < lines.length; ) {
+    const first = lineCells[start]!;
+    let end = start + 1;
+    while (
+      end < lines.length &&
+      gaps[end]! <= SAME_SPACING * tight &&
+      lineCells[end]!.every((cell, c) => cell === '' || first[c] !== '')
+    )
+      continues[end++] = true;
+    if (end - start >= 2) {
+      const wrapped = lineCells
+        .slice(start + 1, end)
+        .some((cells, k) => filled(cells) < filled(first) || hyphenated[start + 1 + k]);
+      if (!wrapped || first[0] === '') return none;
+      tallRows++;
+    }
+    start = end;
   }
-  return rows;
+  return tallRows >= 2 ? continues : none;
 }
 
 function isTabular(line: Line): boolean {
@@ -465,7 +520,8 @@ function isDefinitionList(rows: readonly string[][]): boolean {
   if (Math.max(...rows.map((r) => r.length)) !== 2) return false;
   const full = rows.filter((r) => r[0]?.trim() && r[1]?.trim());
   if (full.length < 2) return false;
-  const terms = full.every((r) => wordCount(r[0]!) <= TERM_WORDS);
+  // Brackets and marks around a term ("[ 〈 X size〉]") are not words.
+  const terms = full.every((r) => (r[0]!.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= TERM_WORDS);
   const described = full.filter((r) => wordCount(r[1]!) >= DESCRIPTION_WORDS && /\p{Ll}{2}/u.test(r[1]!)).length;
   return terms && described >= 0.5 * full.length;
 }
@@ -601,7 +657,9 @@ function tableFromBlock(block: readonly Line[], textLeft?: number): Table | unde
   if (isMarginNotes(block, columns, textLeft)) return undefined;
   const rows = rowsFromLines(block, columns);
   const fullRows = rows.filter((row) => row.filter(Boolean).length >= 2);
-  if (fullRows.length < 2 || isProse(rows) || isFalseTable(rows) || isFixedPitch(block)) return undefined;
+  // Prose is judged line by line: a wrapped cell is long, and a table all the same.
+  const prose = isProse(cellsOfLines(block, columns));
+  if (fullRows.length < 2 || prose || isFalseTable(rows) || isFixedPitch(block)) return undefined;
   const last = block[block.length - 1]!;
   return {
     rows,
