@@ -128,6 +128,14 @@ describe('aligned text that is not a table (issue 25, real documents)', () => {
         ['gdrevised', 'Lorsqu’un cahier de recherche fait l’objet d’une révision par ses auteurs, cette'],
       ]),
     ).toBe(true);
+    // The same descriptions under a header row are a table.
+    expect(
+      isFalseTable([
+        ['Option', 'Description'],
+        ['gdweb', 'La version Web d’un cahier de recherche destinée à être publiée sur le site Web du GERAD.'],
+        ['gdpaper', 'La version papier d’un cahier de recherche destinée à être imprimée.'],
+      ]),
+    ).toBe(false);
     // msu-thesis: an option table with short descriptions, and a prose column beside two others.
     expect(
       isFalseTable([

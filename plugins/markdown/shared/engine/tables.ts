@@ -513,13 +513,17 @@ const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 /**
  * A definition list (an option, command or key, then a sentence or two about it): two columns,
- * short terms on the left and prose on the right. A table of values has short cells; a table
- * with a prose column has other columns beside it.
+ * short terms on the left and prose on the right, no header row. A table of values has short
+ * cells; a table with a prose column has a header over it or other columns beside it.
  */
 function isDefinitionList(rows: readonly string[][]): boolean {
   if (Math.max(...rows.map((r) => r.length)) !== 2) return false;
   const full = rows.filter((r) => r[0]?.trim() && r[1]?.trim());
   if (full.length < 2) return false;
+  // A header row ("Option | Description") over the descriptions makes it a table.
+  const header = full[0]!;
+  if (wordCount(header[0]!) <= TERM_WORDS && wordCount(header[1]!) <= TERM_WORDS && !/[.:]$/.test(header[1]!.trim()))
+    return false;
   // Brackets and marks around a term ("[ 〈 X size〉]") are not words.
   const terms = full.every((r) => (r[0]!.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= TERM_WORDS);
   const described = full.filter((r) => wordCount(r[1]!) >= DESCRIPTION_WORDS && /\p{Ll}{2}/u.test(r[1]!)).length;
