@@ -162,6 +162,14 @@ describe('aligned text that is not a table (issue 25, real documents)', () => {
         ['LATEX User Group, in particu-', 'lar Claudio Beccari, Fabiano'],
       ]),
     ).toBe(true);
+    // Lowercase phrases under a header row are a table.
+    expect(
+      isFalseTable([
+        ['Setting', 'Effect'],
+        ['use tabs', 'indent with tabs'],
+        ['use spaces', 'indent with spaces'],
+      ]),
+    ).toBe(false);
     expect(
       isFalseTable([
         ['Alkaloid', 'Origin'],

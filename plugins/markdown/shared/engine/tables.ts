@@ -537,19 +537,21 @@ const FLOWING_SHARE = 0.6;
  * Running text split at a wide word space (justified lines of a narrow column, a listing): in
  * most rows a sentence runs on from one cell into the next (lowercase word to lowercase word,
  * several words on each side), or a word is hyphenated across the boundary. A table's cells
- * stand alone.
+ * stand alone, under a header row when it has one.
  */
 function isFlowingText(filled: readonly string[][]): boolean {
   const full = filled.filter((cells) => cells.length >= 2);
   if (full.length < 2) return false;
-  const flowing = full.filter((cells) =>
+  const runsOn = (cells: readonly string[]) =>
     cells.slice(1).some((cell, i) => {
       const before = cells[i]!;
       if (/\p{Ll}-$/u.test(before) && /^\p{Ll}/u.test(cell)) return true;
       return /\p{Ll}[,;]?$/u.test(before) && /^\p{Ll}/u.test(cell) && wordCount(before) >= 2 && wordCount(cell) >= 2;
-    }),
-  );
-  return flowing.length >= FLOWING_SHARE * full.length;
+    });
+  // A header row (short capitalised cells) over lowercase rows makes it a table.
+  const header = full[0]!;
+  if (!runsOn(header) && header.every((cell) => /^\p{Lu}/u.test(cell) && wordCount(cell) <= TERM_WORDS)) return false;
+  return full.filter(runsOn).length >= FLOWING_SHARE * full.length;
 }
 
 /** "12", "12:" or a note mark "[^12]:" in front of a line: a line number. */
