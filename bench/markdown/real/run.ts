@@ -263,8 +263,10 @@ async function main(): Promise<void> {
     }
   }
   console.log(
-    `\nours: ${ours.note}${typeof anchor === 'string' ? '' : `; anchor: ${anchor.note}`}. Targets: heading F1 >= 0.85, leaks <= 2%, no false table, word recall >= 0.98, 2-col order >= 0.98.
-false tables: tables in files without one; borderline: in files whose only sign of a table is their source; tables found: in files with tables (tables in files with at least one / files)`,
+    `\nours: ${ours.note}${typeof anchor === 'string' ? '' : `; anchor: ${anchor.note}`}. ` +
+      'Targets: heading F1 >= 0.85, leaks <= 2%, no false table, word recall >= 0.98, 2-col order >= 0.98.\n' +
+      'false tables: tables in files without one; borderline: in files whose only sign of a table is ' +
+      'their source; tables found: in files with tables (tables in files with at least one / files)',
   );
   printTable(header, rows);
   if (cli)

@@ -41,7 +41,7 @@ export interface RealTruth {
 
 export type TableTruth = 'yes' | 'borderline' | 'none';
 
-const TRUTH_VERSION = 7;
+const TRUTH_VERSION = 8;
 const ROMAN = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
 
 export function runningKey(text: string): string {
@@ -194,11 +194,18 @@ function isTwoColumn(layoutPage: string): boolean {
   return best >= 10 && best >= 0.5 * lines.length;
 }
 
-/** A table caption: "Table 3", "Tab. 2", "Tabelle 1", "表 5.1", "表1-2". */
-const CAPTION = /(?:\b(?:table|tab\.|tabelle|tableau|tabla|tabella|tabela|таблица)\s*[0-9IVX]|表\s*[0-9０-９])/i;
+/** A table caption: "Table 3", "Tab. 2", "Tabelle 1", "Таблица 2", "表 5.1", "表1-2". */
+const CAPTIONS = [
+  /\b(?:table|tab\.|tabelle|tableau|tabla|tabella|tabela)\s*[0-9IVX]/i,
+  /таблица\s*\d/i,
+  /表\s*[0-9０-９]/,
+];
 /** What sets a table in a source: LaTeX's tabular and its kin, tabbing, plain TeX's \halign, tbl. */
-const SOURCE_TABLE =
-  /\\begin\{(?:tabular[x*y]?|longtable|supertabular|xltabular|tabu|tblr|longtblr|tabbing|table\*?)\}|\\halign\b|^\.TS\b/m;
+const SOURCE_TABLES = [
+  /\\begin\{(?:tabular[x*y]?|longtable|supertabular|xltabular|tabu|tblr|longtblr|tabbing|table\*?)\}/,
+  /\\halign\b/,
+  /^\.TS\b/m,
+];
 const SOURCE_EXTENSIONS = ['.tex', '.tex.gz', '.dtx', '.dtx.gz', '.mom', '.ms', '.me'];
 
 /** The PDF's own source beside it in its package (same name), when the package ships it. */
@@ -219,9 +226,10 @@ function sourceOf(file: string): string | undefined {
  * out a title block); 'none' otherwise, the file without a table that a converter must not invent.
  */
 function tableTruth(file: string, pageTexts: readonly string[], structTables: boolean): TableTruth {
-  if (structTables || CAPTION.test(pageTexts.join('\n'))) return 'yes';
+  const text = pageTexts.join('\n');
+  if (structTables || CAPTIONS.some((caption) => caption.test(text))) return 'yes';
   const source = sourceOf(file);
-  return source && SOURCE_TABLE.test(source) ? 'borderline' : 'none';
+  return source && SOURCE_TABLES.some((table) => table.test(source)) ? 'borderline' : 'none';
 }
 
 export async function truthOf(pdf: RealPdf, cacheDir: string): Promise<RealTruth> {
