@@ -10,7 +10,12 @@ export interface RealScore {
   headings?: { truePositives: number; predicted: number; expected: number };
   runningLeaks: number;
   runningLines: number;
+  /** Tables in a file without one (truth 'none'). */
   falseTables?: number;
+  /** Tables in a file whose only sign of a table is its source (truth 'borderline'). */
+  borderlineTables?: number;
+  /** Tables in a file that has tables (truth 'yes'). */
+  foundTables?: number;
   words: { found: number; total: number };
   order: { found: number; total: number };
 }
@@ -111,6 +116,7 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
   );
   const expectedWords = bodyWords.flat();
   const pages = outputPages(markdown);
+  const tables = parseTables(markdown).length;
   let orderFound = 0;
   let orderTotal = 0;
   for (const page of truth.twoColumnPages) {
@@ -124,7 +130,9 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
       : undefined,
     runningLeaks,
     runningLines: truth.runningLines,
-    falseTables: truth.hasTables ? undefined : parseTables(markdown).length,
+    ...{ none: { falseTables: tables }, borderline: { borderlineTables: tables }, yes: { foundTables: tables } }[
+      truth.tables
+    ],
     words: {
       found: multisetFound(expectedWords, tokens(plainText(markdown.replace(/_/g, ' ')))),
       total: expectedWords.length,

@@ -1,8 +1,11 @@
 /**
  * Truth that the real PDFs carry themselves (nothing here is written by the team):
  * - headings: the outline (bookmarks), titles with their destination page (pdfjs);
- * - tables: a tagged file's /Table structure elements; an untagged file counts as having tables
- *   when its text has a "Table N" / "Tab. N" caption, and as having none otherwise;
+ * - tables: a tagged file's /Table structure elements, or a "Table N" caption (in the languages of
+ *   the corpus, "表 N" included): the file has tables; otherwise, when the file's own source beside
+ *   it in the package (same name, .tex/.dtx/.mom/.ms) sets a table (tabular and its kin, tabbing,
+ *   \halign, tbl's .TS), it is borderline (an uncaptioned table, or a tabular used for layout);
+ *   otherwise it has none;
  * - text: pdftotext's words, page by page, for word recall and reading order;
  * - running lines: the first and last lines of each page (pdftotext -layout) that repeat across
  *   pages once digits are normalised, plus lone page numbers;
@@ -10,7 +13,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { basename, dirname, join } from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { RealPdf } from './corpus.js';
 
@@ -23,7 +27,8 @@ export interface OutlineEntry {
 export interface RealTruth {
   outline: OutlineEntry[];
   tagged: boolean;
-  hasTables: boolean;
+  /** Whether the file has tables: 'borderline' when only its source shows one (see tableTruth). */
+  tables: TableTruth;
   /** pdftotext text of each page (reading order as poppler sees it). */
   pageTexts: string[];
   /** Running-line keys (runningKey) with how many lines carry each. */
@@ -34,7 +39,9 @@ export interface RealTruth {
   twoColumnPages: number[];
 }
 
-const TRUTH_VERSION = 6;
+export type TableTruth = 'yes' | 'borderline' | 'none';
+
+const TRUTH_VERSION = 8;
 const ROMAN = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
 
 export function runningKey(text: string): string {
@@ -187,8 +194,47 @@ function isTwoColumn(layoutPage: string): boolean {
   return best >= 10 && best >= 0.5 * lines.length;
 }
 
+/** A table caption: "Table 3", "Tab. 2", "Tabelle 1", "Таблица 2", "表 5.1", "表1-2". */
+const CAPTIONS = [
+  /\b(?:table|tab\.|tabelle|tableau|tabla|tabella|tabela)\s*[0-9IVX]/i,
+  /таблица\s*\d/i,
+  /表\s*[0-9０-９]/,
+];
+/** What sets a table in a source: LaTeX's tabular and its kin, tabbing, plain TeX's \halign, tbl. */
+const SOURCE_TABLES = [
+  /\\begin\{(?:tabular[x*y]?|longtable|supertabular|xltabular|tabu|tblr|longtblr|tabbing|table\*?)\}/,
+  /\\halign\b/,
+  /^\.TS\b/m,
+];
+const SOURCE_EXTENSIONS = ['.tex', '.tex.gz', '.dtx', '.dtx.gz', '.mom', '.ms', '.me'];
+
+/** The PDF's own source beside it in its package (same name), when the package ships it. */
+function sourceOf(file: string): string | undefined {
+  const stem = join(dirname(file), basename(file, '.pdf'));
+  for (const extension of SOURCE_EXTENSIONS) {
+    const path = stem + extension;
+    if (!existsSync(path)) continue;
+    const bytes = readFileSync(path);
+    return (extension.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('latin1');
+  }
+  return undefined;
+}
+
+/**
+ * 'yes' when the file says it has tables (tagged Table elements, a caption); 'borderline' when
+ * only its source sets one (a symbol or font table without caption, or a tabular used to lay
+ * out a title block); 'none' otherwise, the file without a table that a converter must not invent.
+ */
+function tableTruth(file: string, pageTexts: readonly string[], structTables: boolean): TableTruth {
+  const text = pageTexts.join('\n');
+  if (structTables || CAPTIONS.some((caption) => caption.test(text))) return 'yes';
+  const source = sourceOf(file);
+  return source && SOURCE_TABLES.some((table) => table.test(source)) ? 'borderline' : 'none';
+}
+
 export async function truthOf(pdf: RealPdf, cacheDir: string): Promise<RealTruth> {
-  const path = join(cacheDir, 'truth', `${pdf.sha256}.json`);
+  // Versioned names: benches of several branches share one cache without overwriting each other's truth.
+  const path = join(cacheDir, 'truth', `${pdf.sha256}.v${TRUTH_VERSION}.json`);
   if (existsSync(path)) {
     const cached = JSON.parse(readFileSync(path, 'utf8')) as RealTruth & { version: number };
     if (cached.version === TRUTH_VERSION) return cached;
@@ -197,11 +243,10 @@ export async function truthOf(pdf: RealPdf, cacheDir: string): Promise<RealTruth
   const pageTexts = pdftotext(pdf.file, false);
   const layoutPages = pdftotext(pdf.file, true);
   const running = findRunning(layoutPages);
-  const caption = /\b(?:table|tab\.|tabelle|tableau|tabla|tabella)\s*[0-9IVX]/i.test(pageTexts.join('\n'));
   const truth: RealTruth = {
     outline,
     tagged,
-    hasTables: tagged ? structTables || caption : caption,
+    tables: tableTruth(pdf.file, pageTexts, structTables),
     pageTexts,
     runningKeys: running.keys,
     runningLines: running.lines,

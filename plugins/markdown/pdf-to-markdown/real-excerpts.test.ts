@@ -1,7 +1,8 @@
 /**
  * pdf-to-markdown on pinned excerpts of real PDFs (fixtures/real/README.md: source and licence):
  * outline headings, numbered headings kept as headings with their numbers, no leaked running
- * line, no table made of contents lines, sub- and superscripts inline, footnotes only with a note.
+ * line, no table made of contents lines, sub- and superscripts inline, footnotes only with a note;
+ * no table made of a definition list, justified text or margin notes; wrapped cells kept in their row.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -50,6 +51,36 @@ describe('real excerpts', () => {
     expect(markdown).not.toMatch(/^\|/m);
     expect(markdown).toContain('2 \\NeedsTeXFormat{LaTeX2e}[1995/12/01]%');
     expect(markdown).toContain('## 2 Code common to all modules');
+  });
+
+  it('geradwp-fr: a definition list of class options is text, not a table', async () => {
+    const { markdown, stats } = await pdfToMarkdown(fixture('geradwp-fr-p4.pdf'));
+    expect(stats.tables).toBe(0);
+    expect(markdown).not.toMatch(/^\|/m);
+    expect(markdown).toContain('gdweb La version Web d’un cahier de recherche');
+  });
+
+  it('ArsClassica: justified lines with a wide word space at one place are a paragraph, not a table', async () => {
+    const { markdown, stats } = await pdfToMarkdown(fixture('arsclassica-p3.pdf'));
+    expect(stats.tables).toBe(0);
+    expect(markdown).toContain('I wish first of all to thank the members of the Italian');
+  });
+
+  it('stmaryrd: macro names in the margin beside documented code are not a table column', async () => {
+    const { markdown, stats } = await pdfToMarkdown(fixture('stmaryrd-p5.pdf'));
+    expect(stats.tables).toBe(0);
+    expect(markdown).toContain('\\ds@mapsfrom');
+  });
+
+  it('mom typesetting: cells that wrap over several lines stay in their row', async () => {
+    const { markdown } = await pdfToMarkdown(fixture('mom-typesetting-p1.pdf'));
+    const lines = markdown.split('\n');
+    const header = lines.indexOf('| NEZ | BOUCHE | COMMENTAIRES |');
+    expect(header).toBeGreaterThanOrEqual(0);
+    expect(lines[header + 2]).toMatch(
+      /^\| Frais, fruité, citronné, arômes fortes de lichee et de fruits tropicaux\. \| Doux, fruité, bien équilibré avec une bonne acidité\. \| Bon apéro\./,
+    );
+    expect(lines[header + 3]).toMatch(/^\| Belles arômes de fruits foncés \(prunes, cerises noires, cassis\)\./);
   });
 
   it('is deterministic on real input', async () => {

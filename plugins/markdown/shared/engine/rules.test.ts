@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLines } from './lines.js';
 import { outlineHeadings, titleKey } from './outline.js';
 import { findRunningLines } from './running.js';
-import { extractBorderlessTables, isFalseTable, isFixedPitch } from './tables.js';
+import { extractBorderlessTables, extractRuledTables, isFalseTable, isFixedPitch } from './tables.js';
 import type { Line, TextRun } from './types.js';
 
 const run = (text: string, x0: number, baseline: number, size = 10): TextRun => ({
@@ -118,6 +118,127 @@ describe('false tables on real documents (issue 25)', () => {
   });
 });
 
+describe('aligned text that is not a table (issue 25, real documents)', () => {
+  it('a definition list (terms, then sentences) is not a table; a two-column table with short values is', () => {
+    // geradwp-fr: class options, each with a sentence or two about it.
+    expect(
+      isFalseTable([
+        ['gdweb', 'La version Web d’un cahier de recherche destinée à être publiée sur le site Web du GERAD.'],
+        ['gdpaper', 'La version papier d’un cahier de recherche destinée à être imprimée.'],
+        ['gdrevised', 'Lorsqu’un cahier de recherche fait l’objet d’une révision par ses auteurs, cette'],
+      ]),
+    ).toBe(true);
+    // The same descriptions under a header row are a table.
+    expect(
+      isFalseTable([
+        ['Option', 'Description'],
+        ['gdweb', 'La version Web d’un cahier de recherche destinée à être publiée sur le site Web du GERAD.'],
+        ['gdpaper', 'La version papier d’un cahier de recherche destinée à être imprimée.'],
+      ]),
+    ).toBe(false);
+    // msu-thesis: an option table with short descriptions, and a prose column beside two others.
+    expect(
+      isFalseTable([
+        ['Option name', 'Description'],
+        ['[PhD]', 'Doctor of Philosophy (default)'],
+        ['[MA]', 'Master of Arts'],
+      ]),
+    ).toBe(false);
+    expect(
+      isFalseTable([
+        ['Day', 'Min Temp', 'Summary'],
+        ['Monday', '11C', 'A clear day with lots of sunshine. However, the strong breeze will bring it down.'],
+        ['Tuesday', '9C', 'Cloudy with rain, across many northern regions and most of Scotland.'],
+      ]),
+    ).toBe(false);
+  });
+
+  it('justified lines split at a wide word space are text: the sentence runs on across the cells', () => {
+    // ArsClassica: a narrow column whose justified lines left a gap at the same place.
+    expect(
+      isFalseTable([
+        ['I wish first', 'of all to'],
+        ['thank the members', 'of the Italian TEX and'],
+        ['LATEX User Group, in particu-', 'lar Claudio Beccari, Fabiano'],
+      ]),
+    ).toBe(true);
+    // Lowercase phrases under a header row are a table.
+    expect(
+      isFalseTable([
+        ['Setting', 'Effect'],
+        ['use tabs', 'indent with tabs'],
+        ['use spaces', 'indent with spaces'],
+      ]),
+    ).toBe(false);
+    expect(
+      isFalseTable([
+        ['Alkaloid', 'Origin'],
+        ['atropine', 'belladonna'],
+        ['morphine', 'poppy'],
+      ]),
+    ).toBe(false);
+  });
+
+  it('a displayed formula with its number, and the labels of a tree diagram, are not tables', () => {
+    // ArsClassica: integrals with their limits on the line below, and the equation number.
+    expect(
+      isFalseTable([
+        ['∫<sub>a</sub>+T', 'f(x) dx =', '∫<sub>T</sub>', 'f(x) dx', '∮', 'f(z) dz = 2πi', '(2)'],
+        ['a', '', '0', '', '', '', ''],
+      ]),
+    ).toBe(true);
+    // guide: a probability tree, its branch weights and outcomes scattered, no key column, no header.
+    expect(
+      isFalseTable([
+        ['', '', '0, 04', 'E'],
+        ['0, 05', '', '0, 03', 'E'],
+        ['', 'B', '', ''],
+        ['0, 95', '', '', ''],
+        ['', '', '0, 97', 'E'],
+        ['0, 95', 'C', '0, 03', 'E'],
+      ]),
+    ).toBe(true);
+    // A sparse table of marks keeps its key column.
+    expect(
+      isFalseTable([
+        ['Feature', 'Basic', 'Pro', 'Team'],
+        ['Export', '', '✓', '✓'],
+        ['Sharing', '', '', '✓'],
+        ['Backup', '✓', '', ''],
+      ]),
+    ).toBe(false);
+  });
+
+  it('a plot whose axes are drawn rules is not a ruled table', () => {
+    // A plot's frame and grid lines: 4 columns, 3 bands, three labels among twelve cells.
+    const axes = [
+      ...[100, 150, 200, 250, 300].map((x) => ({ x0: x, y0: 100, x1: x, y1: 200 })),
+      ...[100, 140, 170, 200].map((y) => ({ x0: 100, y0: y, x1: 300, y1: y })),
+    ];
+    const labels = [run('y', 104, 112), run('10+', 160, 160), run('x', 280, 190)];
+    expect(extractRuledTables(labels, axes).tables).toEqual([]);
+  });
+
+  it('macro names in the margin beside documented code are notes, not a table column', () => {
+    // stmaryrd (a .dtx manual): \ds@... names set in the left margin, the code at the text edge.
+    // A proportional font (a fixed pitch would make it a listing): each run's advance differs.
+    const runs = [
+      run('The heavycircles option makes sure all of the heavy circles are defined.', 100, 100),
+      run('\\ds@mapsfrom', 10, 112),
+      run('need others to be defined, so we declare these explicitly.', 100, 112),
+      run('\\ds@Mapsfrom', 10, 124),
+      run('50 \\DeclareOption{Mapsto}{%', 100, 124),
+      run('\\ds@longarrownot', 2, 136),
+      run('51 \\stmry@option{Mapsto}%', 100, 136),
+      run('Then the options that take their symbols from the other fonts of the package.', 100, 148),
+      run('These are declared one by one, each with the symbols it needs to be defined.', 100, 160),
+    ].map((r, i) => ({ ...r, x1: r.x0 + r.text.length * 10 * (0.4 + 0.01 * i) }));
+    const lines = buildLines(runs);
+    expect(extractBorderlessTables(lines).tables).toEqual([]);
+    expect(extractBorderlessTables(lines).tables).toEqual([]);
+  });
+});
+
 describe('multi-line cells', () => {
   it('keeps a row whose cells all wrap together when a word is hyphenated across its lines', () => {
     const rows: [string, string, string][] = [
@@ -140,6 +261,52 @@ describe('multi-line cells', () => {
       ['VIN', 'ROBE', 'NEZ'],
       ['Carau Pujol Tannat', 'Rubis foncé, violacée, presque', 'Frais, fruité, citronné, arômes'],
       ['Peelee Island', 'Jaune pâle.', 'Fleurs blanches.'],
+    ]);
+  });
+});
+
+describe('multi-line cells by row spacing (issue 25)', () => {
+  // groff mom's wine list (typesetting.pdf): rows 19 pt apart, the lines of a cell 11 pt apart.
+  const cell = (text: string, x0: number, baseline: number, i: number): TextRun => ({
+    ...run(text, x0, baseline),
+    x1: x0 + text.length * 10 * (0.4 + 0.03 * (i % 5)),
+  });
+  const layout = (rows: [number, string[]][]) =>
+    buildLines(
+      rows.flatMap(([baseline, cells], r) =>
+        cells.flatMap((text, c) => (text ? [cell(text, 72 + 130 * c, baseline, r + c)] : [])),
+      ),
+    );
+
+  it('keeps wrapped cell text in its row when rows are set further apart than the lines of a cell', () => {
+    const lines = layout([
+      [114.5, ['VIN', 'ROBE', 'COMMENTAIRES']],
+      [131.5, ['Peelee Island', 'Jaune pâle.', 'Bon apéro. Servir']],
+      [142.5, ['Gewürztraminer', '', 'avec des plats']],
+      [153.5, ['2000', '', 'indiens ou chinois.']],
+      [172.5, ['Carau Pujol', 'Rubis foncé,', 'Superbe ! Une']],
+      [183.5, ['Tannat', 'presque opaque.', 'aubaine à ne pas']],
+      [194.5, ['', '', 'manquer.']],
+    ]);
+    expect(extractBorderlessTables(lines).tables[0]?.rows).toEqual([
+      ['VIN', 'ROBE', 'COMMENTAIRES'],
+      ['Peelee Island Gewürztraminer 2000', 'Jaune pâle.', 'Bon apéro. Servir avec des plats indiens ou chinois.'],
+      ['Carau Pujol Tannat', 'Rubis foncé, presque opaque.', 'Superbe ! Une aubaine à ne pas manquer.'],
+    ]);
+  });
+
+  it('keeps one row per line under a header set apart', () => {
+    const lines = layout([
+      [100, ['Region', 'Q1', 'Q2']],
+      [119, ['North', '120', '90']],
+      [130, ['South', '80', '']],
+      [141, ['East', '95', '70']],
+    ]);
+    expect(extractBorderlessTables(lines).tables[0]?.rows).toEqual([
+      ['Region', 'Q1', 'Q2'],
+      ['North', '120', '90'],
+      ['South', '80', ''],
+      ['East', '95', '70'],
     ]);
   });
 });

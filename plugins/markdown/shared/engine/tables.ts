@@ -27,7 +27,10 @@ export const LEADERS = /(?:\.\s?){4,}|…{2,}|(?:·\s?){4,}|_{4,}/;
 const PAGE_REFERENCE = /^(?:\d{1,4}|[ivxlc]{1,6})$/i;
 const SECTION_NUMBER = /^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)*\.?|[IVXLC]+\.?)(?:\s|$)/;
 /** Mathematical operators, arrows, logic, Greek and the mathematical alphabets: formulas and proof trees. */
-const MATH = /[=+−±×÷→←↔⇒⇐⇔⊢⊨∀∃∧∨¬⊥⊤∈∉⊂⊃⊆⊇∪∩∑∏∫√∞≤≥≠≈≡Γ∆ΔΘΛΞΠΣΦΨΩαβγδεζηθικλμνξπρστυφχψω\u{1D400}-\u{1D7FF}]|<su[bp]>/u;
+const MATH =
+  /[=+−±×÷→←↔⇒⇐⇔⊢⊨∀∃∧∨¬⊥⊤∈∉⊂⊃⊆⊇∪∩∑∏∫∮∯∂∇√∞≤≥≠≈≡Γ∆ΔΘΛΞΠΣΦΨΩαβγδεζηθικλμνξπρστυφχψω\u{1D400}-\u{1D7FF}]|<su[bp]>|^\p{L}\(\p{L}\)|\b\p{L}\(\p{L}(?:,\s?\p{L})*\)/u;
+/** An equation number at the end of a displayed formula: "(2)", "(3.1)", "(4a)". */
+const EQUATION_NUMBER = /^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$/;
 /** Share of a table's filled cells that may be formulas before it is read as mathematics, not a table. */
 const MAX_MATH_SHARE = 0.5;
 const LIST_MARKER_ONLY = /^(?:[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
@@ -224,7 +227,7 @@ function gridTable(
     Array.from({ length: columnCount }, (_, c) => cellText(cells.get(r * columnCount + c) ?? [])),
   );
   const filled = rows.filter((row) => row.some((cell) => cell !== ''));
-  if (filled.length < 2 || columnCount < 2) return undefined;
+  if (filled.length < 2 || columnCount < 2 || isDrawing(filled)) return undefined;
   return {
     rows: filled,
     top: ys[0]!,
@@ -283,26 +286,81 @@ function columnOf(columns: readonly Interval[], x: number): number {
 
 /**
  * One row per line, except that a line continues the row above when its first column is empty,
- * or when one of its cells ends a word hyphenated at the end of the line above in that column
- * (every cell of the row wraps: "Rubis foncé, vio-" over "lacée, presque").
+ * when one of its cells ends a word hyphenated at the end of the line above in that column
+ * (every cell of the row wraps: "Rubis foncé, vio-" over "lacée, presque"), or when the table
+ * sets its rows further apart than the lines of a cell (see wrappedRows).
  */
 function rowsFromLines(lines: readonly Line[], columns: readonly Interval[]): string[][] {
+  const lineCells = cellsOfLines(lines, columns);
+  const hyphenated = lineCells.map(
+    (cells, i) => i > 0 && cells.some((cell, c) => /\p{Ll}-$/u.test(lineCells[i - 1]![c]!) && /^\p{Ll}/u.test(cell)),
+  );
+  const wraps = wrappedRows(lines, lineCells, hyphenated);
   const rows: string[][] = [];
-  let above: string[] = [];
-  for (const line of lines) {
+  for (const [i, cells] of lineCells.entries()) {
+    const previous = rows[rows.length - 1];
+    if (previous && (cells[0] === '' || hyphenated[i] || wraps[i]))
+      for (const [c, cell] of cells.entries()) previous[c] = joinText(previous[c]!, cell);
+    else rows.push(cells);
+  }
+  return rows;
+}
+
+/** Each line's text cut at the columns, one row per line. */
+function cellsOfLines(lines: readonly Line[], columns: readonly Interval[]): string[][] {
+  return lines.map((line) => {
     const cells = columns.map(() => '');
     for (const segment of line.segments) {
       const column = columnOf(columns, segment.x0);
       cells[column] = joinText(cells[column]!, segment.text);
     }
-    const previous = rows[rows.length - 1];
-    const hyphenated = cells.some((cell, c) => /\p{Ll}-$/u.test(above[c] ?? '') && /^\p{Ll}/u.test(cell));
-    above = cells;
-    if (previous && (cells[0] === '' || hyphenated))
-      for (const [c, cell] of cells.entries()) previous[c] = joinText(previous[c]!, cell);
-    else rows.push(cells);
+    return cells;
+  });
+}
+
+/** Rows set this much further apart than the lines within a cell show where rows start. */
+const ROW_SPACING = 1.3;
+/** Gaps within this factor of the tightest are the line spacing of a cell. */
+const SAME_SPACING = 1.1;
+
+/**
+ * Whether each line continues the row above because it sits at a cell's line spacing, in a table
+ * whose rows are set further apart, and fills only columns the row's first line filled (a line
+ * that fills another column starts a row, whatever its spacing). Only when two rows or more span
+ * several lines and each of them shows wrapping (a line with fewer cells than the row's first, or
+ * a hyphenated word), so a header set apart above single-line rows is not taken for one tall row.
+ */
+function wrappedRows(
+  lines: readonly Line[],
+  lineCells: readonly string[][],
+  hyphenated: readonly boolean[],
+): boolean[] {
+  const none = lines.map(() => false);
+  const gaps = lines.map((line, i) => (i === 0 ? Number.POSITIVE_INFINITY : line.baseline - lines[i - 1]!.baseline));
+  const tight = Math.min(...gaps);
+  if (!(tight > 0) || !gaps.some((gap, i) => i > 0 && gap >= ROW_SPACING * tight)) return none;
+  const filled = (cells: readonly string[]) => cells.filter(Boolean).length;
+  const continues = lines.map(() => false);
+  let tallRows = 0;
+  for (let start = 0; start < lines.length; ) {
+    const first = lineCells[start]!;
+    let end = start + 1;
+    while (
+      end < lines.length &&
+      gaps[end]! <= SAME_SPACING * tight &&
+      lineCells[end]!.every((cell, c) => cell === '' || first[c] !== '')
+    )
+      continues[end++] = true;
+    if (end - start >= 2) {
+      const wrapped = lineCells
+        .slice(start + 1, end)
+        .some((cells, k) => filled(cells) < filled(first) || hyphenated[start + 1 + k]);
+      if (!wrapped || first[0] === '') return none;
+      tallRows++;
+    }
+    start = end;
   }
-  return rows;
+  return tallRows >= 2 ? continues : none;
 }
 
 function isTabular(line: Line): boolean {
@@ -315,12 +373,13 @@ function isTabular(line: Line): boolean {
  */
 export function extractBorderlessTables(pageLines: readonly Line[]): { tables: Table[]; rest: Line[] } {
   const lines = splitAlignedColumns(pageLines);
+  const left = textLeft(lines);
   const tables: Table[] = [];
   const rest: Line[] = [];
   let index = 0;
   while (index < lines.length) {
     const block = tabularBlock(lines, index);
-    const table = block.length ? tableFromBlock(block) : undefined;
+    const table = block.length ? tableFromBlock(block, left) : undefined;
     if (table) {
       tables.push(table);
       index += block.length;
@@ -430,9 +489,69 @@ export function isFalseTable(rows: readonly string[][]): boolean {
       /\p{L}{2}/u.test(cells[1]!),
   );
   if (numberedTitles.length >= 0.8 * rows.length) return true;
-  if (isNumberedLines(filled) || isBulletList(filled) || isScattered(rows)) return true;
-  const cells = filled.flat();
-  return cells.filter((cell) => MATH.test(cell)).length >= MAX_MATH_SHARE * cells.length;
+  if (isNumberedLines(filled) || isBulletList(filled) || isDefinitionList(rows) || isFlowingText(filled)) return true;
+  return isDrawing(rows);
+}
+
+/**
+ * What a figure or a displayed formula leaves when its text lines up: labels scattered over a
+ * wide grid, or cells that are mostly mathematics (equation numbers count with them). Checked on
+ * ruled grids too: a plot's axes and a matrix's brackets are drawn rules.
+ */
+export function isDrawing(rows: readonly string[][]): boolean {
+  if (isScattered(rows)) return true;
+  const cells = rows.flat().filter((cell) => cell.trim() !== '');
+  const math = cells.filter((cell) => MATH.test(cell) || EQUATION_NUMBER.test(cell.trim()));
+  return math.length >= MAX_MATH_SHARE * cells.length;
+}
+
+/** Words from which a description cell reads as prose; a term is at most this many words. */
+const DESCRIPTION_WORDS = 6;
+const TERM_WORDS = 3;
+
+const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+/**
+ * A definition list (an option, command or key, then a sentence or two about it): two columns,
+ * short terms on the left and prose on the right, no header row. A table of values has short
+ * cells; a table with a prose column has a header over it or other columns beside it.
+ */
+function isDefinitionList(rows: readonly string[][]): boolean {
+  if (Math.max(...rows.map((r) => r.length)) !== 2) return false;
+  const full = rows.filter((r) => r[0]?.trim() && r[1]?.trim());
+  if (full.length < 2) return false;
+  // A header row ("Option | Description") over the descriptions makes it a table.
+  const header = full[0]!;
+  if (wordCount(header[0]!) <= TERM_WORDS && wordCount(header[1]!) <= TERM_WORDS && !/[.:]$/.test(header[1]!.trim()))
+    return false;
+  // Brackets and marks around a term ("[ 〈 X size〉]") are not words.
+  const terms = full.every((r) => (r[0]!.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= TERM_WORDS);
+  const described = full.filter((r) => wordCount(r[1]!) >= DESCRIPTION_WORDS && /\p{Ll}{2}/u.test(r[1]!)).length;
+  return terms && described >= 0.5 * full.length;
+}
+
+/** Share of full rows whose text runs on across a cell boundary before a row is read as prose. */
+const FLOWING_SHARE = 0.6;
+
+/**
+ * Running text split at a wide word space (justified lines of a narrow column, a listing): in
+ * most rows a sentence runs on from one cell into the next (lowercase word to lowercase word,
+ * several words on each side), or a word is hyphenated across the boundary. A table's cells
+ * stand alone, under a header row when it has one.
+ */
+function isFlowingText(filled: readonly string[][]): boolean {
+  const full = filled.filter((cells) => cells.length >= 2);
+  if (full.length < 2) return false;
+  const runsOn = (cells: readonly string[]) =>
+    cells.slice(1).some((cell, i) => {
+      const before = cells[i]!;
+      if (/\p{Ll}-$/u.test(before) && /^\p{Ll}/u.test(cell)) return true;
+      return /\p{Ll}[,;]?$/u.test(before) && /^\p{Ll}/u.test(cell) && wordCount(before) >= 2 && wordCount(cell) >= 2;
+    });
+  // A header row (short capitalised cells) over lowercase rows makes it a table.
+  const header = full[0]!;
+  if (!runsOn(header) && header.every((cell) => /^\p{Lu}/u.test(cell) && wordCount(cell) <= TERM_WORDS)) return false;
+  return full.filter(runsOn).length >= FLOWING_SHARE * full.length;
 }
 
 /** "12", "12:" or a note mark "[^12]:" in front of a line: a line number. */
@@ -464,12 +583,26 @@ function isBulletList(filled: readonly string[][]): boolean {
 /** A grid this wide (columns) with fewer cells filled than this share is scattered labels. */
 const SCATTER_COLUMNS = 4;
 const MIN_FILLED_SHARE = 0.3;
+/** A sparser grid is labels unless a column or the first row is filled this much (a key column, a header). */
+const SPARSE_SHARE = 0.6;
+const KEY_SHARE = 0.8;
 
-/** Labels scattered over a wide grid (a plot's axes and ticks, a diagram): most cells empty. */
+/**
+ * Labels scattered over a grid (a plot's axes and ticks, a tree diagram): most cells empty, or
+ * many empty with no column filled on nearly every row and no header row. A sparse table of
+ * marks still has its key column or its header.
+ */
 function isScattered(rows: readonly string[][]): boolean {
   const width = Math.max(...rows.map((r) => r.length));
-  const filled = rows.reduce((n, row) => n + row.filter((cell) => cell.trim() !== '').length, 0);
-  return width >= SCATTER_COLUMNS && filled < MIN_FILLED_SHARE * width * rows.length;
+  const isFilled = (cell: string | undefined) => (cell ?? '').trim() !== '';
+  const filled = rows.reduce((n, row) => n + row.filter(isFilled).length, 0);
+  if (width >= SCATTER_COLUMNS && filled < MIN_FILLED_SHARE * width * rows.length) return true;
+  if (width < 3 || rows.length < 3 || filled >= SPARSE_SHARE * width * rows.length) return false;
+  const keyColumn = Array.from({ length: width }, (_, c) => rows.filter((r) => isFilled(r[c])).length).some(
+    (n) => n >= KEY_SHARE * rows.length,
+  );
+  const header = rows[0]!.filter(isFilled).length >= KEY_SHARE * width;
+  return !keyColumn && !header;
 }
 
 /** Runs of this many letters or more show a font's pitch. */
@@ -493,12 +626,46 @@ export function isFixedPitch(lines: readonly Line[]): boolean {
   return advances.every((advance) => Math.abs(advance - median) <= PITCH_TOLERANCE * median);
 }
 
-function tableFromBlock(block: readonly Line[]): Table | undefined {
+/** Lines of at least this many characters show where the text block starts. */
+const TEXT_LINE_CHARS = 20;
+
+/** Text lines that must start at one x for it to be the text edge. */
+const TEXT_EDGE_LINES = 3;
+
+/**
+ * The flow's text edge: the leftmost start shared by three text lines set in one piece (a line
+ * with a note in the margin beside it is two pieces), when there are such lines.
+ */
+function textLeft(lines: readonly Line[]): number | undefined {
+  const starts = lines
+    .filter((line) => line.segments.length === 1 && line.text.length >= TEXT_LINE_CHARS)
+    .map((line) => line.x0)
+    .sort((a, b) => a - b);
+  const last = TEXT_EDGE_LINES - 1;
+  return starts.find((x, i) => i + last < starts.length && starts[i + last]! - x <= TOUCH);
+}
+
+/**
+ * Notes in the margin (macro names beside documented code, keys beside their description): a
+ * first column of words that ends before the flow's text edge, the rest of the line at or after it.
+ */
+function isMarginNotes(block: readonly Line[], columns: readonly Interval[], textLeft: number | undefined): boolean {
+  if (textLeft === undefined || columns[0]!.end >= textLeft - TOUCH || columns[1]!.start < textLeft - TOUCH)
+    return false;
+  const notes = block.map((line) => line.segments[0]!).filter((segment) => segment.x1 < textLeft - TOUCH);
+  return notes.every((note) => /\p{L}{2}/u.test(note.text));
+}
+
+/** `textLeft`: the flow's text edge (see isMarginNotes). */
+function tableFromBlock(block: readonly Line[], textLeft?: number): Table | undefined {
   const columns = alignedColumns(block);
   if (columns.length < 2) return undefined;
+  if (isMarginNotes(block, columns, textLeft)) return undefined;
   const rows = rowsFromLines(block, columns);
   const fullRows = rows.filter((row) => row.filter(Boolean).length >= 2);
-  if (fullRows.length < 2 || isProse(rows) || isFalseTable(rows) || isFixedPitch(block)) return undefined;
+  // Prose is judged line by line: a wrapped cell is long, and a table all the same.
+  const prose = isProse(cellsOfLines(block, columns));
+  if (fullRows.length < 2 || prose || isFalseTable(rows) || isFixedPitch(block)) return undefined;
   const last = block[block.length - 1]!;
   return {
     rows,
