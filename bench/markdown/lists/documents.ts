@@ -51,7 +51,15 @@ export interface ListDocument {
 export const PRODUCER_STYLES: Record<Producer, { bullets: BulletStyle[]; ordered: OrderedStyle[]; second: boolean }> = {
   latex: {
     bullets: ['bullet', 'dash', 'emdash', 'star', 'triangle', 'circle', 'check'],
-    ordered: ['decimal', 'lower-alpha-paren', 'paren-lower-alpha', 'paren-decimal', 'lower-roman', 'upper-roman', 'upper-alpha'],
+    ordered: [
+      'decimal',
+      'lower-alpha-paren',
+      'paren-lower-alpha',
+      'paren-decimal',
+      'lower-roman',
+      'upper-roman',
+      'upper-alpha',
+    ],
     second: true,
   },
   groff: {
@@ -179,14 +187,14 @@ export class Random {
 const NUMBER_OPENINGS = ['2024 was a year when', '30 samples', '1.5 percent of the', '12 of the partners', '2019 saw'];
 
 function paragraph(random: Random, numberOpening: boolean): DocBlock {
-  const sentences = Array.from({ length: random.int(2, 5) }, () => random.sentence(random.int(6, 18)));
+  const sentences = Array.from({ length: random.int(2, 4) }, () => random.sentence(random.int(6, 16)));
   if (numberOpening) sentences[0] = `${random.pick(NUMBER_OPENINGS)} ${sentences[0]!.toLowerCase()}`;
   return { kind: 'paragraph', text: sentences.join(' ') };
 }
 
 function itemText(random: Random): string {
   // Short items, items of a line, and items that wrap over several lines (hanging indent).
-  const length = random.pick([3, 5, 8, 12, 18, 26, 34, 45]);
+  const length = random.pick([3, 4, 6, 8, 12, 16, 24, 32]);
   const text = random.words(length);
   const capital = random.chance(0.6);
   const start = capital ? `${text[0]!.toUpperCase()}${text.slice(1)}` : text;
@@ -202,11 +210,11 @@ function makeList(random: Random, producer: Producer, depth: number, start = 1, 
     start,
     items: [],
   };
-  const count = depth === 0 ? random.int(3, 8) : random.int(2, 4);
+  const count = depth === 0 ? random.int(3, 7) : random.int(2, 3);
   for (let i = 0; i < count; i++) {
     const item: ItemModel = { text: itemText(random) };
     if (styles.second && depth === 0 && random.chance(0.12)) item.second = random.sentence(random.int(8, 20));
-    if (depth < 2 && random.chance(depth === 0 ? 0.2 : 0.15)) item.children = makeList(random, producer, depth + 1);
+    if (depth < 2 && random.chance(depth === 0 ? 0.15 : 0.1)) item.children = makeList(random, producer, depth + 1);
     list.items.push(item);
   }
   return list;
@@ -218,7 +226,7 @@ const SECTIONS = ['Scope', 'Method', 'Results', 'Open Points', 'Schedule', 'Budg
 export function makeDocument(name: string, producer: Producer, columns: 1 | 2, seed: number): ListDocument {
   const random = new Random(seed);
   const blocks: DocBlock[] = [{ kind: 'title', text: `${random.pick(TITLES)} ${random.int(2, 9)}` }];
-  const sections = columns === 2 ? random.int(4, 6) : random.int(3, 4);
+  const sections = columns === 2 ? random.int(3, 5) : random.int(2, 3);
   const names = [...SECTIONS];
   for (let s = 1; s <= sections; s++) {
     const title = names.splice(random.int(0, names.length - 1), 1)[0]!;

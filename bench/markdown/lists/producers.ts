@@ -77,13 +77,14 @@ function latexCounterLabel(style: OrderedStyle, counter: string): string {
   return format[style];
 }
 
-function latexList(list: ListModel, depth: number): string {
+/** LaTeX counts enumerate and itemize nesting apart (labels and counters are per kind and level). */
+function latexList(list: ListModel, depth: { enumerate: number; itemize: number }): string {
   const lines: string[] = [];
   // A top-level "(a)" list is written with explicit labels, \item[(a)], as authors often do.
-  const explicit = list.ordered && depth === 0 && list.style === 'paren-lower-alpha';
+  const explicit = list.ordered && depth.enumerate + depth.itemize === 0 && list.style === 'paren-lower-alpha';
   if (explicit) lines.push('\\begin{itemize}');
   else if (list.ordered) {
-    const counter = LATEX_COUNTERS[depth]!;
+    const counter = LATEX_COUNTERS[depth.enumerate]!;
     lines.push(
       '\\begin{enumerate}',
       `\\renewcommand{\\label${counter}}{${latexCounterLabel(list.style as OrderedStyle, counter)}}`,
@@ -92,13 +93,17 @@ function latexList(list: ListModel, depth: number): string {
   } else
     lines.push(
       '\\begin{itemize}',
-      `\\renewcommand{${LATEX_BULLET_LABELS[depth]}}{${LATEX_BULLETS[list.style as BulletStyle]}}`,
+      `\\renewcommand{${LATEX_BULLET_LABELS[depth.itemize]}}{${LATEX_BULLETS[list.style as BulletStyle]}}`,
     );
   list.items.forEach((item, i) => {
     const label = explicit ? `[${orderedLabel('paren-lower-alpha', list.start + i)}]` : '';
     lines.push(`\\item${label} ${item.text}`);
     if (item.second) lines.push('\\par', item.second);
-    if (item.children) lines.push(latexList(item.children, depth + 1));
+    const inner =
+      list.ordered && !explicit
+        ? { ...depth, enumerate: depth.enumerate + 1 }
+        : { ...depth, itemize: depth.itemize + 1 };
+    if (item.children) lines.push(latexList(item.children, inner));
   });
   lines.push(list.ordered && !explicit ? '\\end{enumerate}' : '\\end{itemize}');
   return lines.join('\n');
@@ -110,7 +115,7 @@ function renderLatex(document: ListDocument, work: string): string {
     if (block.kind === 'title') return `{\\LARGE\\bfseries ${block.text}\\par}\\bigskip`;
     if (block.kind === 'section') return `\\section{${block.text}}`;
     if (block.kind === 'paragraph') return block.text;
-    return latexList(block.list, 0);
+    return latexList(block.list, { enumerate: 0, itemize: 0 });
   });
   const source = [
     `\\documentclass[${options}]{article}`,
@@ -163,7 +168,13 @@ function renderGroff(document: ListDocument, work: string): string {
   const source = `${lines.join('\n')}\n`;
   writeFileSync(join(work, `${document.name}.ms`), source);
   const pdf = join(work, `${document.name}.pdf`);
-  writeFileSync(pdf, execFileSync('groff', ['-ms', '-Tpdf', '-P-pa4', '-dpaper=a4', `${document.name}.ms`], { cwd: work, timeout: TIMEOUT_MS }));
+  writeFileSync(
+    pdf,
+    execFileSync('groff', ['-ms', '-Tpdf', '-P-pa4', '-dpaper=a4', `${document.name}.ms`], {
+      cwd: work,
+      timeout: TIMEOUT_MS,
+    }),
+  );
   return pdf;
 }
 
@@ -207,13 +218,26 @@ ol.s-upper-roman { list-style-type: upper-roman; } ol.s-paren-decimal { list-sty
 
 function renderChromium(document: ListDocument, work: string): string {
   const [title, ...rest] = document.blocks.map(htmlBlock);
-  const body = document.columns === 2 ? `${title}\n<div class="columns">\n${rest.join('\n')}\n</div>` : [title, ...rest].join('\n');
+  const body =
+    document.columns === 2
+      ? `${title}\n<div class="columns">\n${rest.join('\n')}\n</div>`
+      : [title, ...rest].join('\n');
   const html = join(work, `${document.name}.html`);
-  writeFileSync(html, `<!DOCTYPE html><html><head><meta charset="utf-8"><style>${HTML_STYLE}</style></head><body>\n${body}\n</body></html>\n`);
+  writeFileSync(
+    html,
+    `<!DOCTYPE html><html><head><meta charset="utf-8"><style>${HTML_STYLE}</style></head><body>\n${body}\n</body></html>\n`,
+  );
   const pdf = join(work, `${document.name}.pdf`);
   run(
     'chromium',
-    ['--headless', '--no-sandbox', '--disable-gpu', '--no-pdf-header-footer', `--print-to-pdf=${pdf}`, pathToFileURL(html).href],
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-pdf-header-footer',
+      `--print-to-pdf=${pdf}`,
+      pathToFileURL(html).href,
+    ],
     work,
   );
   return pdf;
@@ -263,6 +287,10 @@ function renderOffice(document: ListDocument, work: string): string {
   run('pandoc', [source, '-f', 'markdown', '-o', office], work);
   // A profile of our own: other LibreOffice instances on the machine do not block this one.
   const profile = pathToFileURL(join(work, 'lo-profile')).href;
-  run('soffice', [`-env:UserInstallation=${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', work, office], work);
+  run(
+    'soffice',
+    [`-env:UserInstallation=${profile}`, '--headless', '--convert-to', 'pdf', '--outdir', work, office],
+    work,
+  );
   return join(work, `${document.name}.pdf`);
 }
