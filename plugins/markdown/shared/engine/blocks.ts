@@ -3,6 +3,7 @@
  * weight, normalised list items, and paragraphs joined across line breaks.
  */
 import { joinText, roundSize } from './lines.js';
+import { columnLefts, itemTextX, type MarkerKind, markerNumber, parseListMarker } from './lists.js';
 import type { OutlineHeading } from './outline.js';
 import { continuesTable, LEADERS, type Table } from './tables.js';
 import type { Block, Line, TextPart } from './types.js';
@@ -28,10 +29,6 @@ const SECTION_TITLE =
   /^(\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.(?:\d{1,2}\.?){0,3}|[A-Z](?:\.\d{1,2}){1,3}|[IVXLC]{1,6}\.)\s+(\S.*)$/u;
 const MAX_NUMBERED_HEADING_WORDS = 12;
 
-const BULLET = /^[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7\uf076\uf0d8\uf0fc]\s+(\S.*)$/u;
-const NUMBERED = /^(?:\((\d{1,3}|[a-z]|[ivx]{1,5})\)|(\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(\S.*)$/i;
-const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10 };
-
 export interface DocumentStyle {
   bodySize: number;
   /** Heading style key -> level (1 = largest). */
@@ -48,25 +45,6 @@ function styleKey(line: Line): string {
 
 function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
-}
-
-function parseListMarker(text: string): { ordered: boolean; number?: number; text: string } | undefined {
-  const bullet = BULLET.exec(text);
-  if (bullet) return { ordered: false, text: bullet[1]! };
-  const numbered = NUMBERED.exec(text);
-  return numbered
-    ? { ordered: true, number: markerNumber((numbered[1] ?? numbered[2]!).toLowerCase()), text: numbered[3]! }
-    : undefined;
-}
-
-/** The number a marker stands for: 7 for "7.", 2 for "b)", 4 for "iv." (one letter is a letter, not a numeral). */
-function markerNumber(marker: string): number {
-  if (/^\d+$/.test(marker)) return Number(marker);
-  if (marker.length === 1) return marker.charCodeAt(0) - 96;
-  return [...marker].reduce((n, c, i, all) => {
-    const value = ROMAN[c]!;
-    return ROMAN[all[i + 1] ?? '']! > value ? n - value : n + value;
-  }, 0);
 }
 
 /** A line with the page it sits on. */
@@ -230,9 +208,18 @@ export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle)
   return blocks;
 }
 
+/** One nesting level of an open list, x measured from the column's left edge. */
+interface ListLevel {
+  markerX: number;
+  /** Where its items' text starts: their further lines go on at this x. */
+  textX: number;
+  kind: MarkerKind;
+  number?: number;
+}
+
 interface OpenList {
   block: Block & { kind: 'list' };
-  markerXs: number[];
+  levels: ListLevel[];
   last: PlacedLine;
 }
 
@@ -246,8 +233,10 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
   const blocks: Block[] = [];
   let list: OpenList | undefined;
   let paragraph: OpenParagraph | undefined;
+  const lefts = columnLefts(lines);
 
   for (let i = 0; i < lines.length; ) {
+    const index = i;
     const placed = lines[i]!;
     const { page, line } = placed;
     const named = style.outline?.get(line);
@@ -300,27 +289,32 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
     if (marker) {
       paragraph = undefined;
       if (!list) {
-        list = { block: { kind: 'list', page, items: [] }, markerXs: [], last: placed };
+        list = { block: { kind: 'list', page, items: [] }, levels: [], last: placed };
         blocks.push(list.block);
       }
-      const { markerXs } = list;
-      while (markerXs.length && markerXs[markerXs.length - 1]! > line.x0 + INDENT_TOLERANCE) markerXs.pop();
-      if (!markerXs.length || line.x0 > markerXs[markerXs.length - 1]! + INDENT_TOLERANCE) markerXs.push(line.x0);
+      const { levels } = list;
+      // Items of one level share their text indent (markers may differ in width: "9." and "10.").
+      const textX = itemTextX(line, marker.marker) - lefts[index]!;
+      while (levels.length && levels[levels.length - 1]!.textX > textX + INDENT_TOLERANCE) levels.pop();
+      let previous: ListLevel | undefined = levels[levels.length - 1];
+      if (!previous || textX > previous.textX + INDENT_TOLERANCE) {
+        previous = undefined;
+        levels.push({ markerX: 0, textX, kind: 'bullet' });
+      }
+      const read = markerNumber(marker, previous);
+      levels[levels.length - 1] = { markerX: line.x0 - lefts[index]!, textX, ...read };
       list.block.items.push({
         page,
-        ordered: marker.ordered,
-        number: marker.number,
-        level: markerXs.length - 1,
+        ordered: marker.kind !== 'bullet',
+        number: read.number,
+        level: levels.length - 1,
         parts: [{ page, text: marker.text }],
       });
       list.last = placed;
       continue;
     }
-    if (list && continuesListItem(list, placed, style)) {
+    if (list && continuesListItem(list, lines, index, lefts, style)) {
       appendText(list.block.items[list.block.items.length - 1]!.parts, page, line.text);
-      // Run on into a new column or page: its further lines line up with this one.
-      if (placed.columnBreak || placed.page !== list.last.page)
-        list.markerXs[list.markerXs.length - 1] = line.x0 - 2 * INDENT_TOLERANCE;
       list.last = placed;
       continue;
     }
@@ -377,18 +371,54 @@ function followsClosely(previous: PlacedLine, next: PlacedLine, maxSteps: number
   return gap > 0 && gap <= maxSteps * lineStep(style, next.line) + 0.5;
 }
 
-function continuesListItem(list: OpenList, next: PlacedLine, style: DocumentStyle): boolean {
-  if (next.columnBreak || next.page !== list.last.page) {
-    // At the top of the next column or page only a lower-case run-on continues the item.
+/**
+ * A line goes on with the open item when it starts at the item's text indent (between its marker
+ * and its text, allowing for where the text of a shared run was placed), in this column or at the
+ * top of the next: the hanging indent is the item's, whatever the break. A line that opens a
+ * paragraph at that indent and whose next line goes back to the margin is a body paragraph with a
+ * first-line indent, not the item's second paragraph.
+ */
+function continuesListItem(
+  list: OpenList,
+  lines: readonly PlacedLine[],
+  index: number,
+  lefts: readonly number[],
+  style: DocumentStyle,
+): boolean {
+  const next = lines[index]!;
+  const level = list.levels[list.levels.length - 1]!;
+  const x = next.line.x0 - lefts[index]!;
+  const atTextIndent =
+    x > level.markerX + INDENT_TOLERANCE && x <= level.textX + Math.max(INDENT_TOLERANCE, 0.5 * next.line.size);
+  const broken = next.columnBreak || next.page !== list.last.page;
+  if (broken) {
     const parts = list.block.items[list.block.items.length - 1]!.parts;
-    return (
-      !SENTENCE_END.test(parts[parts.length - 1]!.text) &&
-      /^\p{Ll}/u.test(next.line.text) &&
-      followsClosely(list.last, next, LIST_CONTINUATION, style)
-    );
+    // Without the indent, only a lower-case run-on continues the item.
+    const runsOn = !SENTENCE_END.test(parts[parts.length - 1]!.text) && /\p{Ll}/u.test(next.line.text[0] ?? '');
+    if (!(atTextIndent || runsOn) || !followsClosely(list.last, next, LIST_CONTINUATION, style)) return false;
+    return runsOn || !opensIndentedParagraph(lines, index, lefts, level.textX, style);
   }
-  const markerX = list.markerXs[list.markerXs.length - 1]!;
-  return next.line.x0 > markerX + INDENT_TOLERANCE && followsClosely(list.last, next, LIST_CONTINUATION, style);
+  if (!atTextIndent || !followsClosely(list.last, next, LIST_CONTINUATION, style)) return false;
+  const gap = next.line.baseline - list.last.line.baseline;
+  const newParagraph = gap > PARAGRAPH_BREAK * lineStep(style, next.line) + 0.5;
+  return !newParagraph || !opensIndentedParagraph(lines, index, lefts, level.textX, style);
+}
+
+/** The line's paragraph goes on at the column's margin, left of the item's text: a first-line indent. */
+function opensIndentedParagraph(
+  lines: readonly PlacedLine[],
+  index: number,
+  lefts: readonly number[],
+  textX: number,
+  style: DocumentStyle,
+): boolean {
+  const after = lines[index + 1];
+  if (!after || after.columnBreak || after.page !== lines[index]!.page) return false;
+  return (
+    after.line.x0 - lefts[index + 1]! < textX - INDENT_TOLERANCE &&
+    !parseListMarker(after.line.text) &&
+    followsClosely(lines[index]!, after, PARAGRAPH_BREAK, style)
+  );
 }
 
 /** A line of a table of contents: leader dots, or a title and a page number apart. Each stays a line of its own. */
