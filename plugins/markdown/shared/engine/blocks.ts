@@ -3,7 +3,7 @@
  * weight, normalised list items, and paragraphs joined across line breaks.
  */
 import { joinText, roundSize } from './lines.js';
-import { columnLefts, itemTextX, type MarkerKind, markerNumber, parseListMarker } from './lists.js';
+import { columnLefts, itemTextX, type ListMarker, type MarkerKind, markerNumber, parseListMarker } from './lists.js';
 import type { OutlineHeading } from './outline.js';
 import { continuesTable, LEADERS, type Table } from './tables.js';
 import type { Block, Line, TextPart } from './types.js';
@@ -18,6 +18,8 @@ const MAX_BOLD_HEADING_WORDS = 14;
 const PARAGRAPH_BREAK = 1.25;
 /** List item lines may be spaced a little wider than paragraph lines. */
 const LIST_CONTINUATION = 1.6;
+/** A paragraph of an item, at its text indent, may sit this many line steps below the item's last line. */
+const ITEM_PARAGRAPH_GAP = 2.5;
 /** Markers closer than this (points) in x are at the same nesting level. */
 const INDENT_TOLERANCE = 3;
 const SENTENCE_END = /[.!?:]["'”’)]?$/;
@@ -285,7 +287,10 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
       continue;
     }
     i++;
-    const marker = parseListMarker(line.text);
+    const lone = loneMarker(lines, index, style);
+    if (lone) i++;
+    const marker = lone ?? parseListMarker(line.text);
+    const textLine = lone ? lines[index + 1]!.line : line;
     if (marker) {
       paragraph = undefined;
       if (!list) {
@@ -294,7 +299,7 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
       }
       const { levels } = list;
       // Items of one level share their text indent (markers may differ in width: "9." and "10.").
-      const textX = itemTextX(line, marker.marker) - lefts[index]!;
+      const textX = (lone ? textLine.x0 : itemTextX(line, marker.marker)) - lefts[index]!;
       while (levels.length && levels[levels.length - 1]!.textX > textX + INDENT_TOLERANCE) levels.pop();
       let previous: ListLevel | undefined = levels[levels.length - 1];
       if (!previous || textX > previous.textX + INDENT_TOLERANCE) {
@@ -310,7 +315,7 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
         level: levels.length - 1,
         parts: [{ page, text: marker.text }],
       });
-      list.last = placed;
+      list.last = lone ? lines[index + 1]! : placed;
       continue;
     }
     if (list && continuesListItem(list, lines, index, lefts, style)) {
@@ -328,6 +333,19 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
     blocks.push(paragraph.block);
   }
   return blocks;
+}
+
+/**
+ * A marker set alone on its line, its text starting on the next line at the indent (groff's .IP
+ * with a tag wider than the indent): the two lines are one item's marker line.
+ */
+function loneMarker(lines: readonly PlacedLine[], index: number, style: DocumentStyle): ListMarker | undefined {
+  const { line } = lines[index]!;
+  const next = lines[index + 1];
+  if (!next || next.columnBreak || next.page !== lines[index]!.page || next.line.x0 <= line.x1) return undefined;
+  const marker = parseListMarker(`${line.text} ${next.line.text}`);
+  if (!marker || marker.marker !== line.text.trim()) return undefined;
+  return followsClosely(lines[index]!, next, LIST_CONTINUATION, style) ? marker : undefined;
 }
 
 /** Letter-spaced display type ("F U N D A M E N T A L S") read as the word it spells. */
@@ -398,9 +416,10 @@ function continuesListItem(
     if (!(atTextIndent || runsOn) || !followsClosely(list.last, next, LIST_CONTINUATION, style)) return false;
     return runsOn || !opensIndentedParagraph(lines, index, lefts, level.textX, style);
   }
-  if (!atTextIndent || !followsClosely(list.last, next, LIST_CONTINUATION, style)) return false;
+  // The item's second paragraph sits at its text indent after a paragraph gap.
+  if (!atTextIndent || !followsClosely(list.last, next, ITEM_PARAGRAPH_GAP, style)) return false;
   const gap = next.line.baseline - list.last.line.baseline;
-  const newParagraph = gap > PARAGRAPH_BREAK * lineStep(style, next.line) + 0.5;
+  const newParagraph = gap > LIST_CONTINUATION * lineStep(style, next.line) + 0.5;
   return !newParagraph || !opensIndentedParagraph(lines, index, lefts, level.textX, style);
 }
 
