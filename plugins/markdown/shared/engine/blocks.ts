@@ -342,7 +342,7 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
 function loneMarker(lines: readonly PlacedLine[], index: number, style: DocumentStyle): ListMarker | undefined {
   const { line } = lines[index]!;
   const next = lines[index + 1];
-  if (!next || next.columnBreak || next.page !== lines[index]!.page || next.line.x0 <= line.x1) return undefined;
+  if (!next || next.columnBreak || next.page !== lines[index]!.page || next.line.x0 < line.x1 - 1) return undefined;
   const marker = parseListMarker(`${line.text} ${next.line.text}`);
   if (!marker || marker.marker !== line.text.trim()) return undefined;
   return followsClosely(lines[index]!, next, LIST_CONTINUATION, style) ? marker : undefined;
@@ -419,7 +419,7 @@ function continuesListItem(
   // The item's second paragraph sits at its text indent after a paragraph gap.
   if (!atTextIndent || !followsClosely(list.last, next, ITEM_PARAGRAPH_GAP, style)) return false;
   const gap = next.line.baseline - list.last.line.baseline;
-  const newParagraph = gap > LIST_CONTINUATION * lineStep(style, next.line) + 0.5;
+  const newParagraph = gap > PARAGRAPH_BREAK * lineStep(style, next.line) + 0.5;
   return !newParagraph || !opensIndentedParagraph(lines, index, lefts, level.textX, style);
 }
 

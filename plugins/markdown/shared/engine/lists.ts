@@ -11,8 +11,7 @@ import type { Line } from './types.js';
  * glyph the font left without a Unicode meaning (a C1 control or private-use code point, as TeX's
  * symbol fonts and Word's Symbol/Wingdings bullets often are).
  */
-const BULLET =
-  /^[•·∙–—\-▪■□◦‣○●*∗⋆★☆►▶▷▸▹➢➤➔→⇒◆◇⋄♦❖✓✔✗✘☐☑✦\u0080-\u009f\ue000-\uf8ff]\s+(\S.*)$/u;
+const BULLET = /^[•·∙–—\-▪■□◦‣○●*∗⋆★☆►▶▷▸▹➢➤➔→⇒◆◇⋄♦❖✓✔✗✘☐☑✦\u0080-\u009f\ue000-\uf8ff]\s+(\S.*)$/u;
 const NUMBERED = /^(?:\((\d{1,3}|[a-z]|[ivxlc]{1,6})\)|(\d{1,3}|[a-z]|[ivxlc]{1,6})[.)])\s+(\S.*)$/i;
 const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
 
@@ -29,12 +28,17 @@ export interface ListMarker {
 
 export function parseListMarker(text: string): ListMarker | undefined {
   const bullet = BULLET.exec(text);
-  if (bullet) return { kind: 'bullet', marker: text.slice(0, text.length - bullet[1]!.length).trim(), text: bullet[1]! };
+  if (bullet)
+    return { kind: 'bullet', marker: text.slice(0, text.length - bullet[1]!.length).trim(), text: bullet[1]! };
   const numbered = NUMBERED.exec(text);
   if (!numbered) return undefined;
   const token = (numbered[1] ?? numbered[2]!).toLowerCase();
   const marker = text.slice(0, text.length - numbered[3]!.length).trim();
-  const kind: MarkerKind = /^\d+$/.test(token) ? 'decimal' : /^[ivxlc]+$/.test(token) && token.length > 1 ? 'roman' : 'alpha';
+  const kind: MarkerKind = /^\d+$/.test(token)
+    ? 'decimal'
+    : /^[ivxlc]+$/.test(token) && token.length > 1
+      ? 'roman'
+      : 'alpha';
   return { kind, marker, token, text: numbered[3]! };
 }
 
