@@ -2,7 +2,9 @@
  * Scores our engine on the lists corpus, per file and per half (generate.ts: `half`): list F1,
  * heading F1, text similarity, page markers and determinism. The held-out half is only measured.
  *
- *   npx tsx bench/markdown/lists/run.ts [--half tune|heldout] [--out dir]
+ *   npx tsx bench/markdown/lists/run.ts [--half tune|heldout] [--out dir] [--dir corpus-files-dir]
+ *
+ * `--dir` scores another corpus in the same format (bench/markdown/corpus/files, layouts/files): ours only, no anchor.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -12,7 +14,9 @@ import type { TruthMeta } from '../corpus/generate.js';
 import { type Counts, type DocumentScore, f1, scoreDocument } from '../score.js';
 import { half, LISTS_DIR } from './generate.js';
 
-const { values } = parseArgs({ options: { half: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { half: { type: 'string' }, out: { type: 'string' }, dir: { type: 'string' } },
+});
 
 interface Scored {
   name: string;
@@ -49,16 +53,17 @@ function summary(label: string, scored: readonly Scored[]): string {
 }
 
 const scored: Scored[] = [];
-for (const file of readdirSync(LISTS_DIR)
+const dir = values.dir ?? LISTS_DIR;
+for (const file of readdirSync(dir)
   .filter((f) => f.endsWith('.pdf'))
   .sort()) {
   const name = basename(file, '.pdf');
   if (values.half && half(name) !== values.half) continue;
-  const bytes = new Uint8Array(readFileSync(join(LISTS_DIR, file)));
+  const bytes = new Uint8Array(readFileSync(join(dir, file)));
   const first = (await pdfToMarkdown(bytes)).markdown;
   const second = (await pdfToMarkdown(bytes)).markdown;
-  const truth = readFileSync(join(LISTS_DIR, `${name}.md`), 'utf8');
-  const meta = JSON.parse(readFileSync(join(LISTS_DIR, `${name}.json`), 'utf8')) as TruthMeta;
+  const truth = readFileSync(join(dir, `${name}.md`), 'utf8');
+  const meta = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as TruthMeta;
   if (values.out) {
     mkdirSync(values.out, { recursive: true });
     writeFileSync(join(values.out, `${name}.md`), first);
