@@ -215,6 +215,8 @@ interface ListLevel {
   markerX: number;
   /** Where its items' text starts: their further lines go on at this x. */
   textX: number;
+  /** textX was placed inside a run holding marker and text (by its share of characters). */
+  estimated?: boolean;
   kind: MarkerKind;
   number?: number;
 }
@@ -299,15 +301,21 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
       }
       const { levels } = list;
       // Items of one level share their text indent (markers may differ in width: "9." and "10.").
-      const textX = (lone ? textLine.x0 : itemTextX(line, marker.marker)) - lefts[index]!;
-      while (levels.length && levels[levels.length - 1]!.textX > textX + INDENT_TOLERANCE) levels.pop();
+      const start = lone ? { x: textLine.x0, estimated: false } : itemTextX(line, marker.marker);
+      const textX = start.x - lefts[index]!;
+      const markerX = line.x0 - lefts[index]!;
+      // A level is deeper when both its marker and its text sit further right; items of one level
+      // share their text indent ("9." and "10." right-aligned) or their marker's x (a new list after one).
+      const deeper = (a: { markerX: number; textX: number }, b: { markerX: number; textX: number }) =>
+        a.markerX > b.markerX + INDENT_TOLERANCE && a.textX > b.textX + INDENT_TOLERANCE;
+      while (levels.length && deeper(levels[levels.length - 1]!, { markerX, textX })) levels.pop();
       let previous: ListLevel | undefined = levels[levels.length - 1];
-      if (!previous || textX > previous.textX + INDENT_TOLERANCE) {
+      if (!previous || deeper({ markerX, textX }, previous)) {
         previous = undefined;
-        levels.push({ markerX: 0, textX, kind: 'bullet' });
+        levels.push({ markerX, textX, kind: 'bullet' });
       }
       const read = markerNumber(marker, previous);
-      levels[levels.length - 1] = { markerX: line.x0 - lefts[index]!, textX, ...read };
+      levels[levels.length - 1] = { markerX, textX, estimated: start.estimated, ...read };
       list.block.items.push({
         page,
         ordered: marker.kind !== 'bullet',
@@ -319,6 +327,7 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
       continue;
     }
     if (list && continuesListItem(list, lines, index, lefts, style)) {
+      learnTextIndent(list, line.x0 - lefts[index]!);
       appendText(list.block.items[list.block.items.length - 1]!.parts, page, line.text);
       list.last = placed;
       continue;
@@ -406,8 +415,9 @@ function continuesListItem(
   const next = lines[index]!;
   const level = list.levels[list.levels.length - 1]!;
   const x = next.line.x0 - lefts[index]!;
-  const atTextIndent =
-    x > level.markerX + INDENT_TOLERANCE && x <= level.textX + Math.max(INDENT_TOLERANCE, 0.5 * next.line.size);
+  // A text start estimated inside a shared run may fall short of the real one (a kern after the marker).
+  const reach = level.estimated ? 1.5 * next.line.size : Math.max(INDENT_TOLERANCE, 0.5 * next.line.size);
+  const atTextIndent = x > level.markerX + INDENT_TOLERANCE && x <= level.textX + reach;
   const broken = next.columnBreak || next.page !== list.last.page;
   if (broken) {
     const parts = list.block.items[list.block.items.length - 1]!.parts;
@@ -418,9 +428,13 @@ function continuesListItem(
   }
   // The item's second paragraph sits at its text indent after a paragraph gap.
   if (!atTextIndent || !followsClosely(list.last, next, ITEM_PARAGRAPH_GAP, style)) return false;
-  const gap = next.line.baseline - list.last.line.baseline;
-  const newParagraph = gap > PARAGRAPH_BREAK * lineStep(style, next.line) + 0.5;
-  return !newParagraph || !opensIndentedParagraph(lines, index, lefts, level.textX, style);
+  return !opensIndentedParagraph(lines, index, lefts, level.textX, style);
+}
+
+/** Once an item's wrapped line shows where its text starts, the level keeps that x instead of an estimate. */
+function learnTextIndent(list: OpenList, x: number): void {
+  const level = list.levels[list.levels.length - 1]!;
+  if (level.estimated) Object.assign(level, { textX: x, estimated: false });
 }
 
 /** The line's paragraph goes on at the column's margin, left of the item's text: a first-line indent. */
@@ -433,7 +447,9 @@ function opensIndentedParagraph(
 ): boolean {
   const after = lines[index + 1];
   if (!after || after.columnBreak || after.page !== lines[index]!.page) return false;
+  // The line runs on into the next (no sentence ends there), which starts back at the margin.
   return (
+    !SENTENCE_END.test(lines[index]!.line.text) &&
     after.line.x0 - lefts[index + 1]! < textX - INDENT_TOLERANCE &&
     !parseListMarker(after.line.text) &&
     followsClosely(lines[index]!, after, PARAGRAPH_BREAK, style)

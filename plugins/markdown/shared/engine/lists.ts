@@ -72,13 +72,17 @@ function romanValue(token: string): number {
   }, 0);
 }
 
-/** Where the item's own text starts on a marker line: the first run after the marker (or inside the run that holds both). */
-export function itemTextX(line: Line, marker: string): number {
+/**
+ * Where the item's own text starts on a marker line: the first run after the marker, or inside
+ * the run that holds both, placed by its share of characters (`estimated`: a kern after the marker
+ * is not a character, so the estimate may fall short).
+ */
+export function itemTextX(line: Line, marker: string): { x: number; estimated: boolean } {
   let remaining = marker.replace(/\s+/g, '');
   for (const run of line.runs) {
     const compact = run.text.replace(/\s+/g, '');
     if (!compact) continue;
-    if (!remaining) return run.x0 + leadingSpaceWidth(run.text, run.x1 - run.x0);
+    if (!remaining) return { x: run.x0 + leadingSpaceWidth(run.text, run.x1 - run.x0), estimated: false };
     if (remaining.startsWith(compact)) {
       remaining = remaining.slice(compact.length);
       continue;
@@ -89,12 +93,12 @@ export function itemTextX(line: Line, marker: string): number {
       let index = 0;
       while (index < run.text.length && seen < remaining.length) if (!/\s/.test(run.text[index++]!)) seen++;
       while (index < run.text.length && /\s/.test(run.text[index]!)) index++;
-      return run.x0 + ((run.x1 - run.x0) * index) / run.text.length;
+      return { x: run.x0 + ((run.x1 - run.x0) * index) / run.text.length, estimated: true };
     }
     break;
   }
   const share = (marker.length + 1) / Math.max(line.text.length, 1);
-  return line.x0 + (line.x1 - line.x0) * share;
+  return { x: line.x0 + (line.x1 - line.x0) * share, estimated: true };
 }
 
 function leadingSpaceWidth(text: string, width: number): number {
