@@ -4,6 +4,7 @@
  * each page, running lines), in the format of bench/markdown/corpus.
  *
  *   npx tsx bench/markdown/lists/generate.ts [names]
+ *   npx tsx bench/markdown/lists/generate.ts --meta [names]   # only the .json, from the committed PDFs
  *
  * Needs pdflatex (texlive-latex-base), groff (the full package: -ms and gropdf), chromium, pandoc,
  * LibreOffice (soffice) and poppler-utils.
@@ -39,6 +40,8 @@ const RUNNING: Record<ListDocument['producer'], string[]> = {
   odt: [],
 };
 const FOLIO = /^-?\s*\d+\s*-?$/;
+/** A list marker opening the page: the Markdown prints its own marker, so the first words are the item's. */
+const LEADING_MARKER = /^(?:[^\p{L}\p{N}\s]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+/iu;
 
 function pdfText(pdf: string, page: number): string {
   return execFileSync('pdftotext', ['-f', String(page), '-l', String(page), pdf, '-'], { encoding: 'utf8' });
@@ -48,34 +51,48 @@ function pageCount(pdf: string): number {
   return Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }))?.[1] ?? 0);
 }
 
+/** First words of each page as pdftotext reads them, without the folio at its head or foot. */
+function pageStartsOf(pdf: string): string[] {
+  return Array.from({ length: pageCount(pdf) }, (_, i) => {
+    const lines = pdfText(pdf, i + 1)
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
+    if (FOLIO.test(lines[0] ?? '')) lines.shift();
+    if (FOLIO.test(lines[lines.length - 1] ?? '')) lines.pop();
+    return lines
+      .join(' ')
+      .replace(LEADING_MARKER, '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, PAGE_START_WORDS)
+      .join(' ');
+  });
+}
+
+function meta(document: ListDocument, pdf: string): TruthMeta {
+  const pageStarts = pageStartsOf(pdf);
+  return { route: document.producer, pages: pageStarts.length, pageStarts, runningLines: RUNNING[document.producer] };
+}
+
 function generate(document: ListDocument, work: string): TruthMeta {
   writeFileSync(join(LISTS_DIR, `${document.name}.md`), truthMarkdown(document));
   const pdf = render(document, work);
   copyFileSync(pdf, join(LISTS_DIR, `${document.name}.pdf`));
-  const pages = pageCount(pdf);
-  const pageStarts = Array.from({ length: pages }, (_, i) =>
-    pdfText(pdf, i + 1)
-      .split('\n')
-      .filter((line) => line.trim() && !FOLIO.test(line.trim()))
-      .join(' ')
-      .split(/\s+/)
-      .filter(Boolean)
-      .slice(0, PAGE_START_WORDS)
-      .join(' '),
-  );
-  return { route: document.producer, pages, pageStarts, runningLines: RUNNING[document.producer] };
+  return meta(document, pdf);
 }
 
 function main(): void {
   mkdirSync(LISTS_DIR, { recursive: true });
-  const only = process.argv.slice(2);
+  const metaOnly = process.argv.includes('--meta');
+  const only = process.argv.slice(2).filter((arg) => arg !== '--meta');
   for (const document of DOCUMENTS) {
     if (only.length && !only.includes(document.name)) continue;
     const work = mkdtempSync(join(tmpdir(), 'md-lists-'));
     try {
-      const meta = generate(document, work);
-      writeFileSync(join(LISTS_DIR, `${document.name}.json`), `${JSON.stringify(meta, null, 2)}\n`);
-      console.log(`${document.name}: ${meta.pages} page(s) via ${meta.route} (${half(document.name)})`);
+      const truth = metaOnly ? meta(document, join(LISTS_DIR, `${document.name}.pdf`)) : generate(document, work);
+      writeFileSync(join(LISTS_DIR, `${document.name}.json`), `${JSON.stringify(truth, null, 2)}\n`);
+      console.log(`${document.name}: ${truth.pages} page(s) via ${truth.route} (${half(document.name)})`);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
