@@ -217,6 +217,8 @@ interface ListLevel {
   textX: number;
   /** textX was placed inside a run holding marker and text (by its share of characters). */
   estimated?: boolean;
+  /** The marker of its last item, as printed. */
+  marker?: string;
   kind: MarkerKind;
   number?: number;
 }
@@ -290,8 +292,9 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
     }
     i++;
     const lone = loneMarker(lines, index, style);
-    if (lone) i++;
-    const marker = lone ?? parseListMarker(line.text);
+    const found = lone ?? parseListMarker(line.text);
+    const marker = found?.needsSibling && !hasSibling(list, lines, index, lefts, found.marker) ? undefined : found;
+    if (lone && marker) i++;
     const textLine = lone ? lines[index + 1]!.line : line;
     if (marker) {
       paragraph = undefined;
@@ -315,7 +318,7 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
         levels.push({ markerX, textX, kind: 'bullet' });
       }
       const read = markerNumber(marker, previous);
-      levels[levels.length - 1] = { markerX, textX, estimated: start.estimated, ...read };
+      levels[levels.length - 1] = { markerX, textX, estimated: start.estimated, marker: marker.marker, ...read };
       list.block.items.push({
         page,
         ordered: marker.kind !== 'bullet',
@@ -342,6 +345,30 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
     blocks.push(paragraph.block);
   }
   return blocks;
+}
+
+/** How many lines ahead a sibling item with the same marker is looked for. */
+const SIBLING_REACH = 12;
+
+/** The open list's last item or an item a few lines on, at the same x, has the same marker. */
+function hasSibling(
+  list: OpenList | undefined,
+  lines: readonly PlacedLine[],
+  index: number,
+  lefts: readonly number[],
+  marker: string,
+): boolean {
+  const x = lines[index]!.line.x0 - lefts[index]!;
+  const same = (level: ListLevel | undefined) =>
+    level?.marker === marker && Math.abs(level.markerX - x) <= INDENT_TOLERANCE;
+  if (list?.levels.some(same)) return true;
+  for (let j = index + 1; j < Math.min(lines.length, index + SIBLING_REACH); j++) {
+    const other = lines[j]!;
+    const candidate =
+      parseListMarker(other.line.text) ?? parseListMarker(`${other.line.text} ${lines[j + 1]?.line.text ?? ''}`);
+    if (candidate?.marker === marker && Math.abs(other.line.x0 - lefts[j]! - x) <= INDENT_TOLERANCE) return true;
+  }
+  return false;
 }
 
 /**

@@ -123,6 +123,54 @@ describe('list items by hanging indent', () => {
     expect(items.map((i) => i.text)).toEqual(['text of the item', 'next item']);
   });
 
+  it('takes a rarer glyph as a bullet only beside an item with the same marker (a symbol table is no list)', () => {
+    const symbols = listItems([
+      page([
+        [
+          100,
+          [
+            [72, '\ue001'],
+            [90, '\\boxLeft'],
+          ],
+        ],
+        [
+          112,
+          [
+            [72, '\ue002'],
+            [90, '\\boxRight'],
+          ],
+        ],
+        [
+          124,
+          [
+            [72, '\ue003'],
+            [90, '\\Diamond'],
+          ],
+        ],
+      ]),
+    ]);
+    expect(symbols).toEqual([]);
+    const stars = listItems([
+      page([
+        [
+          100,
+          [
+            [72, '∗'],
+            [82, 'first starred item'],
+          ],
+        ],
+        [
+          112,
+          [
+            [72, '∗'],
+            [82, 'second starred item'],
+          ],
+        ],
+      ]),
+    ]);
+    expect(stars.map((i) => i.text)).toEqual(['first starred item', 'second starred item']);
+  });
+
   it('keeps an item paragraph at the text indent, and leaves out a body paragraph with a first-line indent', () => {
     const items = listItems([
       page([

@@ -12,6 +12,11 @@ import type { Line } from './types.js';
  * symbol fonts and Word's Symbol/Wingdings bullets often are).
  */
 const BULLET = /^[•·∙–—\-▪■□◦‣○●*∗⋆★☆►▶▷▸▹➢➤➔→⇒◆◇⋄♦❖✓✔✗✘☐☑✦\u0080-\u009f\ue000-\uf8ff]\s+(\S.*)$/u;
+/**
+ * Bullets beyond the classic ones, which also open formulas and symbol tables: such a line is an
+ * item only beside another item with the same marker (the markers of one list share a style).
+ */
+const CLASSIC_BULLET = /^[•·∙–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7\uf076\uf0d8\uf0fc]$/u;
 const NUMBERED = /^(?:\((\d{1,3}|[a-z]|[ivxlc]{1,6})\)|(\d{1,3}|[a-z]|[ivxlc]{1,6})[.)])\s+(\S.*)$/i;
 const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
 
@@ -23,13 +28,17 @@ export interface ListMarker {
   marker: string;
   /** For ordered markers, what they read as: a single i, v or x may be a letter or a numeral. */
   token?: string;
+  /** A rarer bullet glyph: an item only next to a sibling with the same marker. */
+  needsSibling?: boolean;
   text: string;
 }
 
 export function parseListMarker(text: string): ListMarker | undefined {
   const bullet = BULLET.exec(text);
-  if (bullet)
-    return { kind: 'bullet', marker: text.slice(0, text.length - bullet[1]!.length).trim(), text: bullet[1]! };
+  if (bullet) {
+    const marker = text.slice(0, text.length - bullet[1]!.length).trim();
+    return { kind: 'bullet', marker, text: bullet[1]!, needsSibling: !CLASSIC_BULLET.test(marker) };
+  }
   const numbered = NUMBERED.exec(text);
   if (!numbered) return undefined;
   const token = (numbered[1] ?? numbered[2]!).toLowerCase();
