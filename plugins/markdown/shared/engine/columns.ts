@@ -91,7 +91,11 @@ function gutterBetween(lines: readonly Line[], pieces: Pieces, minWidth: number)
   if (!best || best.run < minWidth) return undefined;
   const gutter = best.x;
   const sides = lines.filter((l) => !crosses(l, { x: gutter, pieces }));
-  const twoSided = sides.filter((l) => l.x0 < gutter && l.x1 > gutter).length;
+  // Between runs, a contents line's leaders or a listing's aligned fields leave strips too: there
+  // both sides must read as prose (a few words of letters each).
+  const twoSided = sides.filter(
+    (l) => l.x0 < gutter && l.x1 > gutter && (pieces === bySegments || proseOnBothSides(l, gutter)),
+  ).length;
   const fullLeft = sides.filter(
     (l) => l.x0 < gutter && sideExtent(pieces(l), gutter, 'left') >= FULL_SHARE * (gutter - left),
   ).length;
@@ -99,6 +103,19 @@ function gutterBetween(lines: readonly Line[], pieces: Pieces, minWidth: number)
     (l) => l.x1 > gutter && sideExtent(pieces(l), gutter, 'right') >= FULL_SHARE * (right - gutter),
   ).length;
   return twoSided >= MIN_TWO_SIDED && fullLeft >= MIN_FULL_LINES && fullRight >= MIN_FULL_LINES ? gutter : undefined;
+}
+
+const PROSE_WORDS = 3;
+
+function proseOnBothSides(line: Line, gutter: number): boolean {
+  const words = (side: 'left' | 'right') =>
+    line.runs
+      .filter((r) => (r.x0 + r.x1) / 2 < gutter === (side === 'left'))
+      .map((r) => r.text)
+      .join(' ')
+      .split(/\s+/)
+      .filter((w) => /\p{L}{2,}/u.test(w)).length;
+  return words('left') >= PROSE_WORDS && words('right') >= PROSE_WORDS;
 }
 
 function sideExtent(pieces: readonly { x0: number; x1: number }[], gutter: number, side: 'left' | 'right'): number {
