@@ -34,6 +34,8 @@ export interface ListMarker {
 }
 
 export function parseListMarker(text: string): ListMarker | undefined {
+  // An item says something: a marker before nothing but spaces or symbols is not one.
+  if (!/[\p{L}\p{N}]/u.test(text.replace(/^\S+/, ''))) return undefined;
   const bullet = BULLET.exec(text);
   if (bullet) {
     const marker = text.slice(0, text.length - bullet[1]!.length).trim();
