@@ -3,6 +3,7 @@
  * weight, normalised list items, and paragraphs joined across line breaks.
  */
 import { joinText, roundSize } from './lines.js';
+import { columnLefts, itemTextX, type ListMarker, type MarkerKind, markerNumber, parseListMarker } from './lists.js';
 import type { OutlineHeading } from './outline.js';
 import { continuesTable, LEADERS, type Table } from './tables.js';
 import type { Block, Line, TextPart } from './types.js';
@@ -17,6 +18,8 @@ const MAX_BOLD_HEADING_WORDS = 14;
 const PARAGRAPH_BREAK = 1.25;
 /** List item lines may be spaced a little wider than paragraph lines. */
 const LIST_CONTINUATION = 1.6;
+/** A paragraph of an item, at its text indent, may sit this many line steps below the item's last line. */
+const ITEM_PARAGRAPH_GAP = 2.5;
 /** Markers closer than this (points) in x are at the same nesting level. */
 const INDENT_TOLERANCE = 3;
 const SENTENCE_END = /[.!?:]["'”’)]?$/;
@@ -27,10 +30,6 @@ const FOOTNOTE = /^\[\^[^\]]+\]:/;
 const SECTION_TITLE =
   /^(\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.(?:\d{1,2}\.?){0,3}|[A-Z](?:\.\d{1,2}){1,3}|[IVXLC]{1,6}\.)\s+(\S.*)$/u;
 const MAX_NUMBERED_HEADING_WORDS = 12;
-
-const BULLET = /^[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7\uf076\uf0d8\uf0fc]\s+(\S.*)$/u;
-const NUMBERED = /^(?:\((\d{1,3}|[a-z]|[ivx]{1,5})\)|(\d{1,3}|[a-z]|[ivx]{1,5})[.)])\s+(\S.*)$/i;
-const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10 };
 
 export interface DocumentStyle {
   bodySize: number;
@@ -48,25 +47,6 @@ function styleKey(line: Line): string {
 
 function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
-}
-
-function parseListMarker(text: string): { ordered: boolean; number?: number; text: string } | undefined {
-  const bullet = BULLET.exec(text);
-  if (bullet) return { ordered: false, text: bullet[1]! };
-  const numbered = NUMBERED.exec(text);
-  return numbered
-    ? { ordered: true, number: markerNumber((numbered[1] ?? numbered[2]!).toLowerCase()), text: numbered[3]! }
-    : undefined;
-}
-
-/** The number a marker stands for: 7 for "7.", 2 for "b)", 4 for "iv." (one letter is a letter, not a numeral). */
-function markerNumber(marker: string): number {
-  if (/^\d+$/.test(marker)) return Number(marker);
-  if (marker.length === 1) return marker.charCodeAt(0) - 96;
-  return [...marker].reduce((n, c, i, all) => {
-    const value = ROMAN[c]!;
-    return ROMAN[all[i + 1] ?? '']! > value ? n - value : n + value;
-  }, 0);
 }
 
 /** A line with the page it sits on. */
@@ -230,9 +210,22 @@ export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle)
   return blocks;
 }
 
+/** One nesting level of an open list, x measured from the column's left edge. */
+interface ListLevel {
+  markerX: number;
+  /** Where its items' text starts: their further lines go on at this x. */
+  textX: number;
+  /** textX was placed inside a run holding marker and text (by its share of characters). */
+  estimated?: boolean;
+  /** The marker of its last item, as printed. */
+  marker?: string;
+  kind: MarkerKind;
+  number?: number;
+}
+
 interface OpenList {
   block: Block & { kind: 'list' };
-  markerXs: number[];
+  levels: ListLevel[];
   last: PlacedLine;
 }
 
@@ -246,8 +239,10 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
   const blocks: Block[] = [];
   let list: OpenList | undefined;
   let paragraph: OpenParagraph | undefined;
+  const lefts = columnLefts(lines);
 
   for (let i = 0; i < lines.length; ) {
+    const index = i;
     const placed = lines[i]!;
     const { page, line } = placed;
     const named = style.outline?.get(line);
@@ -296,31 +291,47 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
       continue;
     }
     i++;
-    const marker = parseListMarker(line.text);
+    const lone = loneMarker(lines, index, style);
+    const found = lone ?? parseListMarker(line.text);
+    const marker = found?.needsSibling && !hasSibling(list, lines, index, lefts, found.marker) ? undefined : found;
+    if (lone && marker) i++;
+    const textLine = lone ? lines[index + 1]!.line : line;
     if (marker) {
       paragraph = undefined;
       if (!list) {
-        list = { block: { kind: 'list', page, items: [] }, markerXs: [], last: placed };
+        list = { block: { kind: 'list', page, items: [] }, levels: [], last: placed };
         blocks.push(list.block);
       }
-      const { markerXs } = list;
-      while (markerXs.length && markerXs[markerXs.length - 1]! > line.x0 + INDENT_TOLERANCE) markerXs.pop();
-      if (!markerXs.length || line.x0 > markerXs[markerXs.length - 1]! + INDENT_TOLERANCE) markerXs.push(line.x0);
+      const { levels } = list;
+      // Items of one level share their text indent (markers may differ in width: "9." and "10.").
+      const start = lone ? { x: textLine.x0, estimated: false } : itemTextX(line, marker.marker);
+      const textX = start.x - lefts[index]!;
+      const markerX = line.x0 - lefts[index]!;
+      // A level is deeper when both its marker and its text sit further right; items of one level
+      // share their text indent ("9." and "10." right-aligned) or their marker's x (a new list after one).
+      const deeper = (a: { markerX: number; textX: number }, b: { markerX: number; textX: number }) =>
+        a.markerX > b.markerX + INDENT_TOLERANCE && a.textX > b.textX + INDENT_TOLERANCE;
+      while (levels.length && deeper(levels[levels.length - 1]!, { markerX, textX })) levels.pop();
+      let previous: ListLevel | undefined = levels[levels.length - 1];
+      if (!previous || deeper({ markerX, textX }, previous)) {
+        previous = undefined;
+        levels.push({ markerX, textX, kind: 'bullet' });
+      }
+      const read = markerNumber(marker, previous);
+      levels[levels.length - 1] = { markerX, textX, estimated: start.estimated, marker: marker.marker, ...read };
       list.block.items.push({
         page,
-        ordered: marker.ordered,
-        number: marker.number,
-        level: markerXs.length - 1,
+        ordered: marker.kind !== 'bullet',
+        number: read.number,
+        level: levels.length - 1,
         parts: [{ page, text: marker.text }],
       });
-      list.last = placed;
+      list.last = lone ? lines[index + 1]! : placed;
       continue;
     }
-    if (list && continuesListItem(list, placed, style)) {
+    if (list && continuesListItem(list, lines, index, lefts, style)) {
+      learnTextIndent(list, line.x0 - lefts[index]!);
       appendText(list.block.items[list.block.items.length - 1]!.parts, page, line.text);
-      // Run on into a new column or page: its further lines line up with this one.
-      if (placed.columnBreak || placed.page !== list.last.page)
-        list.markerXs[list.markerXs.length - 1] = line.x0 - 2 * INDENT_TOLERANCE;
       list.last = placed;
       continue;
     }
@@ -334,6 +345,43 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
     blocks.push(paragraph.block);
   }
   return blocks;
+}
+
+/** How many lines ahead a sibling item with the same marker is looked for. */
+const SIBLING_REACH = 12;
+
+/** The open list's last item or an item a few lines on, at the same x, has the same marker. */
+function hasSibling(
+  list: OpenList | undefined,
+  lines: readonly PlacedLine[],
+  index: number,
+  lefts: readonly number[],
+  marker: string,
+): boolean {
+  const x = lines[index]!.line.x0 - lefts[index]!;
+  const same = (level: ListLevel | undefined) =>
+    level?.marker === marker && Math.abs(level.markerX - x) <= INDENT_TOLERANCE;
+  if (list?.levels.some(same)) return true;
+  for (let j = index + 1; j < Math.min(lines.length, index + SIBLING_REACH); j++) {
+    const other = lines[j]!;
+    const candidate =
+      parseListMarker(other.line.text) ?? parseListMarker(`${other.line.text} ${lines[j + 1]?.line.text ?? ''}`);
+    if (candidate?.marker === marker && Math.abs(other.line.x0 - lefts[j]! - x) <= INDENT_TOLERANCE) return true;
+  }
+  return false;
+}
+
+/**
+ * A marker set alone on its line, its text starting on the next line at the indent (groff's .IP
+ * with a tag wider than the indent): the two lines are one item's marker line.
+ */
+function loneMarker(lines: readonly PlacedLine[], index: number, style: DocumentStyle): ListMarker | undefined {
+  const { line } = lines[index]!;
+  const next = lines[index + 1];
+  if (!next || next.columnBreak || next.page !== lines[index]!.page || next.line.x0 < line.x1 - 1) return undefined;
+  const marker = parseListMarker(`${line.text} ${next.line.text}`);
+  if (!marker || marker.marker !== line.text.trim()) return undefined;
+  return followsClosely(lines[index]!, next, LIST_CONTINUATION, style) ? marker : undefined;
 }
 
 /** Letter-spaced display type ("F U N D A M E N T A L S") read as the word it spells. */
@@ -377,18 +425,62 @@ function followsClosely(previous: PlacedLine, next: PlacedLine, maxSteps: number
   return gap > 0 && gap <= maxSteps * lineStep(style, next.line) + 0.5;
 }
 
-function continuesListItem(list: OpenList, next: PlacedLine, style: DocumentStyle): boolean {
-  if (next.columnBreak || next.page !== list.last.page) {
-    // At the top of the next column or page only a lower-case run-on continues the item.
+/**
+ * A line goes on with the open item when it starts at the item's text indent (between its marker
+ * and its text, allowing for where the text of a shared run was placed), in this column or at the
+ * top of the next: the hanging indent is the item's, whatever the break. A line that opens a
+ * paragraph at that indent and whose next line goes back to the margin is a body paragraph with a
+ * first-line indent, not the item's second paragraph.
+ */
+function continuesListItem(
+  list: OpenList,
+  lines: readonly PlacedLine[],
+  index: number,
+  lefts: readonly number[],
+  style: DocumentStyle,
+): boolean {
+  const next = lines[index]!;
+  const level = list.levels[list.levels.length - 1]!;
+  const x = next.line.x0 - lefts[index]!;
+  // A text start estimated inside a shared run may fall short of the real one (a kern after the marker).
+  const reach = level.estimated ? 1.5 * next.line.size : Math.max(INDENT_TOLERANCE, 0.5 * next.line.size);
+  const atTextIndent = x > level.markerX + INDENT_TOLERANCE && x <= level.textX + reach;
+  const broken = next.columnBreak || next.page !== list.last.page;
+  if (broken) {
     const parts = list.block.items[list.block.items.length - 1]!.parts;
-    return (
-      !SENTENCE_END.test(parts[parts.length - 1]!.text) &&
-      /^\p{Ll}/u.test(next.line.text) &&
-      followsClosely(list.last, next, LIST_CONTINUATION, style)
-    );
+    // Without the indent, only a lower-case run-on continues the item.
+    const runsOn = !SENTENCE_END.test(parts[parts.length - 1]!.text) && /\p{Ll}/u.test(next.line.text[0] ?? '');
+    if (!(atTextIndent || runsOn) || !followsClosely(list.last, next, LIST_CONTINUATION, style)) return false;
+    return runsOn || !opensIndentedParagraph(lines, index, lefts, level.textX, style);
   }
-  const markerX = list.markerXs[list.markerXs.length - 1]!;
-  return next.line.x0 > markerX + INDENT_TOLERANCE && followsClosely(list.last, next, LIST_CONTINUATION, style);
+  // The item's second paragraph sits at its text indent after a paragraph gap.
+  if (!atTextIndent || !followsClosely(list.last, next, ITEM_PARAGRAPH_GAP, style)) return false;
+  return !opensIndentedParagraph(lines, index, lefts, level.textX, style);
+}
+
+/** Once an item's wrapped line shows where its text starts, the level keeps that x instead of an estimate. */
+function learnTextIndent(list: OpenList, x: number): void {
+  const level = list.levels[list.levels.length - 1]!;
+  if (level.estimated) Object.assign(level, { textX: x, estimated: false });
+}
+
+/** The line's paragraph goes on at the column's margin, left of the item's text: a first-line indent. */
+function opensIndentedParagraph(
+  lines: readonly PlacedLine[],
+  index: number,
+  lefts: readonly number[],
+  textX: number,
+  style: DocumentStyle,
+): boolean {
+  const after = lines[index + 1];
+  if (!after || after.columnBreak || after.page !== lines[index]!.page) return false;
+  // The line runs on into the next (no sentence ends there), which starts back at the margin.
+  return (
+    !SENTENCE_END.test(lines[index]!.line.text) &&
+    after.line.x0 - lefts[index + 1]! < textX - INDENT_TOLERANCE &&
+    !parseListMarker(after.line.text) &&
+    followsClosely(lines[index]!, after, PARAGRAPH_BREAK, style)
+  );
 }
 
 /** A line of a table of contents: leader dots, or a title and a page number apart. Each stays a line of its own. */

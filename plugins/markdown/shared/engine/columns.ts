@@ -27,12 +27,36 @@ const FULL_SHARE = 0.6;
 /** Headings larger than body by this much (points) may cut bands. */
 const HEADING_STEP = 0.9;
 
-function crosses(line: Line, x: number): boolean {
-  return line.segments.some((s) => s.x0 < x && s.x1 > x);
+/** Where a line has text: its segments, or its glyph runs (see `findGutter`). */
+type Pieces = (line: Line) => readonly { x0: number; x1: number }[];
+const bySegments: Pieces = (line) => line.segments;
+const byRuns: Pieces = (line) => line.runs.filter((r) => r.text.trim() !== '');
+/** A gutter found between runs must be at least this wide (ems): wider than any word space, so no river of spaces. */
+const MIN_RUN_GUTTER = 0.6;
+
+interface Gutter {
+  x: number;
+  pieces: Pieces;
 }
 
-/** x of the page's gutter, if its lines sit in two columns. */
-export function findGutter(lines: readonly Line[]): number | undefined {
+function crosses(line: Line, gutter: Gutter): boolean {
+  return gutter.pieces(line).some((s) => s.x0 < gutter.x && s.x1 > gutter.x);
+}
+
+/**
+ * x of the page's gutter, if its lines sit in two columns. Searched first between glyph runs, for
+ * a strip wider than a word space: columns set only a word space apart (LaTeX's 10 pt \columnsep
+ * at 10 pt) join into one segment per line, but each column's text is a run of its own, and a
+ * strip between segments would then be a false one. Then between segments, as before.
+ */
+function findGutter(lines: readonly Line[]): Gutter | undefined {
+  const runX = gutterBetween(lines, byRuns, MIN_RUN_GUTTER * dominantSize(lines));
+  if (runX !== undefined) return { x: runX, pieces: byRuns };
+  const x = gutterBetween(lines, bySegments, 0);
+  return x === undefined ? undefined : { x, pieces: bySegments };
+}
+
+function gutterBetween(lines: readonly Line[], pieces: Pieces, minWidth: number): number | undefined {
   if (lines.length < MIN_TWO_SIDED) return undefined;
   const left = Math.min(...lines.map((l) => l.x0));
   const right = Math.max(...lines.map((l) => l.x1));
@@ -45,7 +69,7 @@ export function findGutter(lines: readonly Line[]): number | undefined {
   const to = Math.floor(left + GUTTER_SEARCH[1] * width);
   // Lines crossing each whole x, by a difference array over the segments (segments of one line never overlap).
   const counts = new Array<number>(Math.max(0, to - from + 2)).fill(0);
-  for (const segment of lines.flatMap((l) => l.segments)) {
+  for (const segment of lines.flatMap(pieces)) {
     const [first, last] = [Math.max(from, Math.floor(segment.x0) + 1), Math.min(to, Math.ceil(segment.x1) - 1)];
     if (first > last) continue;
     counts[first - from]! += 1;
@@ -64,21 +88,38 @@ export function findGutter(lines: readonly Line[]): number | undefined {
     const run = i - runStart + 1;
     if (!best || run > best.run) best = { x: from + (runStart + i) / 2, crossing: count, run };
   });
-  if (!best) return undefined;
+  if (!best || best.run < minWidth) return undefined;
   const gutter = best.x;
-  const sides = lines.filter((l) => !crosses(l, gutter));
-  const twoSided = sides.filter((l) => l.x0 < gutter && l.x1 > gutter).length;
+  const sides = lines.filter((l) => !crosses(l, { x: gutter, pieces }));
+  // Between runs, a contents line's leaders or a listing's aligned fields leave strips too: there
+  // both sides must read as prose (a few words of letters each).
+  const twoSided = sides.filter(
+    (l) => l.x0 < gutter && l.x1 > gutter && (pieces === bySegments || proseOnBothSides(l, gutter)),
+  ).length;
   const fullLeft = sides.filter(
-    (l) => l.x0 < gutter && sideExtent(l, gutter, 'left') >= FULL_SHARE * (gutter - left),
+    (l) => l.x0 < gutter && sideExtent(pieces(l), gutter, 'left') >= FULL_SHARE * (gutter - left),
   ).length;
   const fullRight = sides.filter(
-    (l) => l.x1 > gutter && sideExtent(l, gutter, 'right') >= FULL_SHARE * (right - gutter),
+    (l) => l.x1 > gutter && sideExtent(pieces(l), gutter, 'right') >= FULL_SHARE * (right - gutter),
   ).length;
   return twoSided >= MIN_TWO_SIDED && fullLeft >= MIN_FULL_LINES && fullRight >= MIN_FULL_LINES ? gutter : undefined;
 }
 
-function sideExtent(line: Line, gutter: number, side: 'left' | 'right'): number {
-  const segments = line.segments.filter((s) => (side === 'left' ? s.x1 <= gutter : s.x0 >= gutter));
+const PROSE_WORDS = 3;
+
+function proseOnBothSides(line: Line, gutter: number): boolean {
+  const words = (side: 'left' | 'right') =>
+    line.runs
+      .filter((r) => (r.x0 + r.x1) / 2 < gutter === (side === 'left'))
+      .map((r) => r.text)
+      .join(' ')
+      .split(/\s+/)
+      .filter((w) => /\p{L}{2,}/u.test(w)).length;
+  return words('left') >= PROSE_WORDS && words('right') >= PROSE_WORDS;
+}
+
+function sideExtent(pieces: readonly { x0: number; x1: number }[], gutter: number, side: 'left' | 'right'): number {
+  const segments = pieces.filter((s) => (side === 'left' ? s.x1 <= gutter : s.x0 >= gutter));
   if (!segments.length) return 0;
   return Math.max(...segments.map((s) => s.x1)) - Math.min(...segments.map((s) => s.x0));
 }
@@ -123,7 +164,7 @@ export function readingOrder(lines: readonly Line[], tables: readonly Table[]): 
       wideLines.push(line);
       continue;
     }
-    const [l, r] = [sidePart(line, gutter, 'left'), sidePart(line, gutter, 'right')];
+    const [l, r] = [sidePart(line, gutter.x, 'left'), sidePart(line, gutter.x, 'right')];
     if (l) left.push(l);
     if (r) right.push(r);
   }
@@ -138,8 +179,8 @@ export function readingOrder(lines: readonly Line[], tables: readonly Table[]): 
   );
   const columnTables: { table: Table; side: 'left' | 'right' }[] = [];
   for (const table of tables) {
-    if (table.left < gutter && table.right > gutter) wide.push({ top: table.top, bottom: table.bottom, table });
-    else columnTables.push({ table, side: table.right <= gutter ? 'left' : 'right' });
+    if (table.left < gutter.x && table.right > gutter.x) wide.push({ top: table.top, bottom: table.bottom, table });
+    else columnTables.push({ table, side: table.right <= gutter.x ? 'left' : 'right' });
   }
   wide.sort((a, b) => a.top - b.top);
   const flows: Flow[] = [];
