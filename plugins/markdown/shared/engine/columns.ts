@@ -26,13 +26,50 @@ const MIN_FULL_LINES = 3;
 const FULL_SHARE = 0.6;
 /** Headings larger than body by this much (points) may cut bands. */
 const HEADING_STEP = 0.9;
+/**
+ * A gap wider than this (in ems) may be a gutter. Segments split at a full em, but LaTeX's
+ * two-column classes set the columns 10 pt apart, which is one em of 10 pt text and less of 11
+ * or 12 pt: there the columns of a line join into one segment and only a narrower cut sees them.
+ */
+const NARROW_GAP = 0.5;
 
-function crosses(line: Line, x: number): boolean {
-  return line.segments.some((s) => s.x0 < x && s.x1 > x);
+/** Horizontal stretches of a line's text: its segments, or its runs cut at narrower gaps. */
+type Spans = (line: Line) => readonly { x0: number; x1: number }[];
+
+const segmentSpans: Spans = (line) => line.segments;
+
+const narrowSpans: Spans = (line) => {
+  const spans: { x0: number; x1: number }[] = [];
+  for (const run of line.runs) {
+    const last = spans[spans.length - 1];
+    if (last && run.x0 - last.x1 <= NARROW_GAP * Math.max(line.size, run.size)) last.x1 = Math.max(last.x1, run.x1);
+    else spans.push({ x0: run.x0, x1: run.x1 });
+  }
+  return spans;
+};
+
+function crossesWith(spans: Spans, line: Line, x: number): boolean {
+  return spans(line).some((s) => s.x0 < x && s.x1 > x);
 }
 
-/** x of the page's gutter, if its lines sit in two columns. */
+const crosses = (line: Line, x: number) => crossesWith(narrowSpans, line, x);
+
+/**
+ * x of the page's gutter, if its lines sit in two columns. Segments first; when most lines cross
+ * what they find, narrower gaps (the columns of most lines were joined). Which lines cross the
+ * gutter is always told by the narrower gaps: a line whose two columns are an em apart is two
+ * lines. A page of one column whose runs happen to leave a word gap at one place is not two
+ * columns: most lines must sit beside the gutter found by narrower gaps.
+ */
 export function findGutter(lines: readonly Line[]): number | undefined {
+  const mostlyBeside = (x: number) => 2 * lines.filter((l) => crosses(l, x)).length < lines.length;
+  const wide = gutterBy(lines, segmentSpans);
+  if (wide !== undefined && mostlyBeside(wide)) return wide;
+  const narrow = gutterBy(lines, narrowSpans);
+  return narrow !== undefined && mostlyBeside(narrow) ? narrow : wide;
+}
+
+function gutterBy(lines: readonly Line[], spans: Spans): number | undefined {
   if (lines.length < MIN_TWO_SIDED) return undefined;
   const left = Math.min(...lines.map((l) => l.x0));
   const right = Math.max(...lines.map((l) => l.x1));
@@ -45,7 +82,7 @@ export function findGutter(lines: readonly Line[]): number | undefined {
   const to = Math.floor(left + GUTTER_SEARCH[1] * width);
   // Lines crossing each whole x, by a difference array over the segments (segments of one line never overlap).
   const counts = new Array<number>(Math.max(0, to - from + 2)).fill(0);
-  for (const segment of lines.flatMap((l) => l.segments)) {
+  for (const segment of lines.flatMap(spans)) {
     const [first, last] = [Math.max(from, Math.floor(segment.x0) + 1), Math.min(to, Math.ceil(segment.x1) - 1)];
     if (first > last) continue;
     counts[first - from]! += 1;
@@ -66,19 +103,29 @@ export function findGutter(lines: readonly Line[]): number | undefined {
   });
   if (!best) return undefined;
   const gutter = best.x;
-  const sides = lines.filter((l) => !crosses(l, gutter));
+  const sides = lines.filter((l) => !crossesWith(spans, l, gutter));
+  // Text on both sides: on the same lines, or (columns whose baselines do not line up) in two
+  // stacks of lines side by side, with most of the page's lines beside the gutter.
   const twoSided = sides.filter((l) => l.x0 < gutter && l.x1 > gutter).length;
+  const [leftLines, rightLines] = [sides.filter((l) => l.x0 < gutter), sides.filter((l) => l.x1 > gutter)];
+  const sideBySide =
+    2 * sides.length > lines.length &&
+    Math.min(leftLines.length, rightLines.length) >= MIN_TWO_SIDED &&
+    Math.max(...leftLines.map((l) => l.baseline)) > Math.min(...rightLines.map((l) => l.baseline)) &&
+    Math.max(...rightLines.map((l) => l.baseline)) > Math.min(...leftLines.map((l) => l.baseline));
   const fullLeft = sides.filter(
-    (l) => l.x0 < gutter && sideExtent(l, gutter, 'left') >= FULL_SHARE * (gutter - left),
+    (l) => l.x0 < gutter && sideExtent(spans(l), gutter, 'left') >= FULL_SHARE * (gutter - left),
   ).length;
   const fullRight = sides.filter(
-    (l) => l.x1 > gutter && sideExtent(l, gutter, 'right') >= FULL_SHARE * (right - gutter),
+    (l) => l.x1 > gutter && sideExtent(spans(l), gutter, 'right') >= FULL_SHARE * (right - gutter),
   ).length;
-  return twoSided >= MIN_TWO_SIDED && fullLeft >= MIN_FULL_LINES && fullRight >= MIN_FULL_LINES ? gutter : undefined;
+  return (twoSided >= MIN_TWO_SIDED || sideBySide) && fullLeft >= MIN_FULL_LINES && fullRight >= MIN_FULL_LINES
+    ? gutter
+    : undefined;
 }
 
-function sideExtent(line: Line, gutter: number, side: 'left' | 'right'): number {
-  const segments = line.segments.filter((s) => (side === 'left' ? s.x1 <= gutter : s.x0 >= gutter));
+function sideExtent(spans: readonly { x0: number; x1: number }[], gutter: number, side: 'left' | 'right'): number {
+  const segments = spans.filter((s) => (side === 'left' ? s.x1 <= gutter : s.x0 >= gutter));
   if (!segments.length) return 0;
   return Math.max(...segments.map((s) => s.x1)) - Math.min(...segments.map((s) => s.x0));
 }
