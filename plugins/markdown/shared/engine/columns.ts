@@ -190,17 +190,19 @@ export function readingOrder(lines: readonly Line[], tables: readonly Table[]): 
   }
   wide.sort((a, b) => a.top - b.top);
   const flows: Flow[] = [];
+  // From the cursor on, inclusive: an item level with the wide item just read (a table beside a
+  // wider one, both starting at one height) belongs to the band after it.
   const columnItemsBetween = (from: number, to: number) => ({
     left: {
-      lines: left.filter((l) => !spanning.has(l) && l.baseline > from && l.baseline <= to),
+      lines: left.filter((l) => !spanning.has(l) && l.baseline >= from && l.baseline <= to),
       tables: columnTables
-        .filter((t) => t.side === 'left' && t.table.top > from && t.table.top <= to)
+        .filter((t) => t.side === 'left' && t.table.top >= from && t.table.top <= to)
         .map((t) => t.table),
     },
     right: {
-      lines: right.filter((l) => !spanning.has(l) && l.baseline > from && l.baseline <= to),
+      lines: right.filter((l) => !spanning.has(l) && l.baseline >= from && l.baseline <= to),
       tables: columnTables
-        .filter((t) => t.side === 'right' && t.table.top > from && t.table.top <= to)
+        .filter((t) => t.side === 'right' && t.table.top >= from && t.table.top <= to)
         .map((t) => t.table),
     },
   });
@@ -224,7 +226,8 @@ export function readingOrder(lines: readonly Line[], tables: readonly Table[]): 
     if (item.line) flow.lines.push(item.line);
     if (item.table) flow.tables.push(item.table);
     if (flow !== last) flows.push(flow);
-    cursor = Math.max(cursor, item.line ? item.line.baseline : item.bottom);
+    // Past the item's top only: column lines beside a tall wide table come after it, never lost.
+    cursor = Math.max(cursor, at);
   }
   pushBand(Infinity);
   return flows;
