@@ -146,9 +146,11 @@ function bandLines(pages: readonly PageLines[], bodySize: number, end: 'top' | '
     );
   if (!position || position.count < 3 || position.count < MIN_BAND_SHARE * pages.length) return none;
   const members = candidates.map((line, i) => (line && near(fromEdge(line, pages[i]!), position.d) ? line : undefined));
-  // Nothing of the text lies beyond the band, but on a title page or two.
+  // The band is the running lines' own: no other line reaches it (the text starts below it even
+  // where there is no header), but on a title page or two. Page titles at the top of the text
+  // block, with the text of other pages starting at the same place, are no band.
   const beyond = pages.filter((page, i) =>
-    page.lines.some((line) => line !== members[i] && fromEdge(line, page) < position.d - SAME_POSITION),
+    page.lines.some((line) => line !== members[i] && fromEdge(line, page) < position.d + SAME_POSITION),
   ).length;
   if (beyond > Math.max(1, BAND_EXCEPTIONS * pages.length)) return none;
   const keys = members.map((line) => (line ? titleWords(line.text) : ''));
