@@ -33,6 +33,8 @@ export function normaliseText(text: string): string {
   return (
     text
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      // An inline script is part of its word: `mc<sup>2</sup>` reads "mc2", as pdftotext prints it.
+      .replace(/<\/?su[bp]>/g, '')
       .replace(/<[^>]+>/g, ' ')
       .replace(/[*_`]+/g, '')
       // CommonMark escapes ASCII punctuation only: `\def` in a TeX listing is a backslash and a word.
