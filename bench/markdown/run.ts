@@ -2,7 +2,7 @@
  * PDF -> Markdown benchmark: scores our engine and the @opendataloader/pdf anchor on the corpus,
  * side by side, with targets and ratios measured in the same run.
  *
- *   npx tsx bench/markdown/run.ts
+ *   npx tsx bench/markdown/run.ts [single|layouts] [--no-anchor]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -274,7 +274,7 @@ async function benchCorpus(title: string, dir: string, targets: Targets): Promis
     `\n=== ${title} corpus: ${corpus.length} documents, ${pages} pages${scans.length ? ` (${scans.length} scans)` : ''} (${dir}); ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} (speed is shared with whatever else runs)`,
   );
   const ours = printScores(await runOurs(corpus), corpus);
-  const anchorRun = await runAnchor(corpus);
+  const anchorRun = process.argv.includes('--no-anchor') ? 'not asked for (--no-anchor)' : await runAnchor(corpus);
   const anchor = typeof anchorRun === 'string' ? undefined : printScores(anchorRun, corpus);
   if (typeof anchorRun === 'string') console.log(`\nANCHOR NOT RUN: ${anchorRun}. Only our scores are shown.`);
 
@@ -306,7 +306,7 @@ async function benchCorpus(title: string, dir: string, targets: Targets): Promis
 }
 
 async function main(): Promise<void> {
-  const only = process.argv[2];
+  const only = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
   if (!only || only === 'single') await benchCorpus('single-column', CORPUS_DIR, TARGETS);
   if (!only || only === 'layouts') await benchCorpus('layouts', LAYOUTS_DIR, LAYOUT_TARGETS);
 }

@@ -30,13 +30,18 @@ const TABLE_SEPARATOR = /^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$/;
 
 /** Inline text without emphasis, links or escapes, whitespace collapsed. */
 export function normaliseText(text: string): string {
-  return text
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/[*_`]+/g, '')
-    .replace(/\\(.)/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    text
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      // An inline script is part of its word: `mc<sup>2</sup>` reads "mc2", as pdftotext prints it.
+      .replace(/<\/?su[bp]>/g, '')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/[*_`]+/g, '')
+      // CommonMark escapes ASCII punctuation only: `\def` in a TeX listing is a backslash and a word.
+      .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 export function runningKey(text: string): string {

@@ -26,37 +26,50 @@ const MIN_FULL_LINES = 3;
 const FULL_SHARE = 0.6;
 /** Headings larger than body by this much (points) may cut bands. */
 const HEADING_STEP = 0.9;
+/**
+ * A gap wider than this (in ems) may be a gutter. Segments split at a full em, but LaTeX's
+ * two-column classes set the columns 10 pt apart, which is one em of 10 pt text and less of 11
+ * or 12 pt: there the columns of a line join into one segment and only a narrower cut sees them.
+ */
+const NARROW_GAP = 0.5;
 
-/** Where a line has text: its segments, or its glyph runs (see `findGutter`). */
-type Pieces = (line: Line) => readonly { x0: number; x1: number }[];
-const bySegments: Pieces = (line) => line.segments;
-const byRuns: Pieces = (line) => line.runs.filter((r) => r.text.trim() !== '');
-/** A gutter found between runs must be at least this wide (ems): wider than any word space, so no river of spaces. */
-const MIN_RUN_GUTTER = 0.6;
+/** Horizontal stretches of a line's text: its segments, or its runs cut at narrower gaps. */
+type Spans = (line: Line) => readonly { x0: number; x1: number }[];
 
-interface Gutter {
-  x: number;
-  pieces: Pieces;
+const segmentSpans: Spans = (line) => line.segments;
+
+const narrowSpans: Spans = (line) => {
+  const spans: { x0: number; x1: number }[] = [];
+  for (const run of line.runs) {
+    const last = spans[spans.length - 1];
+    if (last && run.x0 - last.x1 <= NARROW_GAP * Math.max(line.size, run.size)) last.x1 = Math.max(last.x1, run.x1);
+    else spans.push({ x0: run.x0, x1: run.x1 });
+  }
+  return spans;
+};
+
+function crossesWith(spans: Spans, line: Line, x: number): boolean {
+  return spans(line).some((s) => s.x0 < x && s.x1 > x);
 }
 
-function crosses(line: Line, gutter: Gutter): boolean {
-  return gutter.pieces(line).some((s) => s.x0 < gutter.x && s.x1 > gutter.x);
-}
+const crosses = (line: Line, x: number) => crossesWith(narrowSpans, line, x);
 
 /**
- * x of the page's gutter, if its lines sit in two columns. Searched first between glyph runs, for
- * a strip wider than a word space: columns set only a word space apart (LaTeX's 10 pt \columnsep
- * at 10 pt) join into one segment per line, but each column's text is a run of its own, and a
- * strip between segments would then be a false one. Then between segments, as before.
+ * x of the page's gutter, if its lines sit in two columns. Segments first; when most lines cross
+ * what they find, narrower gaps (the columns of most lines were joined). Which lines cross the
+ * gutter is always told by the narrower gaps: a line whose two columns are an em apart is two
+ * lines. A page of one column whose runs happen to leave a word gap at one place is not two
+ * columns: most lines must sit beside the gutter found by narrower gaps.
  */
-function findGutter(lines: readonly Line[]): Gutter | undefined {
-  const runX = gutterBetween(lines, byRuns, MIN_RUN_GUTTER * dominantSize(lines));
-  if (runX !== undefined) return { x: runX, pieces: byRuns };
-  const x = gutterBetween(lines, bySegments, 0);
-  return x === undefined ? undefined : { x, pieces: bySegments };
+export function findGutter(lines: readonly Line[]): number | undefined {
+  const mostlyBeside = (x: number) => 2 * lines.filter((l) => crosses(l, x)).length < lines.length;
+  const wide = gutterBy(lines, segmentSpans);
+  if (wide !== undefined && mostlyBeside(wide)) return wide;
+  const narrow = gutterBy(lines, narrowSpans);
+  return narrow !== undefined && mostlyBeside(narrow) ? narrow : wide;
 }
 
-function gutterBetween(lines: readonly Line[], pieces: Pieces, minWidth: number): number | undefined {
+function gutterBy(lines: readonly Line[], spans: Spans): number | undefined {
   if (lines.length < MIN_TWO_SIDED) return undefined;
   const left = Math.min(...lines.map((l) => l.x0));
   const right = Math.max(...lines.map((l) => l.x1));
@@ -69,7 +82,7 @@ function gutterBetween(lines: readonly Line[], pieces: Pieces, minWidth: number)
   const to = Math.floor(left + GUTTER_SEARCH[1] * width);
   // Lines crossing each whole x, by a difference array over the segments (segments of one line never overlap).
   const counts = new Array<number>(Math.max(0, to - from + 2)).fill(0);
-  for (const segment of lines.flatMap(pieces)) {
+  for (const segment of lines.flatMap(spans)) {
     const [first, last] = [Math.max(from, Math.floor(segment.x0) + 1), Math.min(to, Math.ceil(segment.x1) - 1)];
     if (first > last) continue;
     counts[first - from]! += 1;
@@ -88,38 +101,31 @@ function gutterBetween(lines: readonly Line[], pieces: Pieces, minWidth: number)
     const run = i - runStart + 1;
     if (!best || run > best.run) best = { x: from + (runStart + i) / 2, crossing: count, run };
   });
-  if (!best || best.run < minWidth) return undefined;
+  if (!best) return undefined;
   const gutter = best.x;
-  const sides = lines.filter((l) => !crosses(l, { x: gutter, pieces }));
-  // Between runs, a contents line's leaders or a listing's aligned fields leave strips too: there
-  // both sides must read as prose (a few words of letters each).
-  const twoSided = sides.filter(
-    (l) => l.x0 < gutter && l.x1 > gutter && (pieces === bySegments || proseOnBothSides(l, gutter)),
-  ).length;
+  const sides = lines.filter((l) => !crossesWith(spans, l, gutter));
+  // Text on both sides: on the same lines, or (columns whose baselines do not line up) in two
+  // stacks of lines side by side, with most of the page's lines beside the gutter.
+  const twoSided = sides.filter((l) => l.x0 < gutter && l.x1 > gutter).length;
+  const [leftLines, rightLines] = [sides.filter((l) => l.x0 < gutter), sides.filter((l) => l.x1 > gutter)];
+  const sideBySide =
+    2 * sides.length > lines.length &&
+    Math.min(leftLines.length, rightLines.length) >= MIN_TWO_SIDED &&
+    Math.max(...leftLines.map((l) => l.baseline)) > Math.min(...rightLines.map((l) => l.baseline)) &&
+    Math.max(...rightLines.map((l) => l.baseline)) > Math.min(...leftLines.map((l) => l.baseline));
   const fullLeft = sides.filter(
-    (l) => l.x0 < gutter && sideExtent(pieces(l), gutter, 'left') >= FULL_SHARE * (gutter - left),
+    (l) => l.x0 < gutter && sideExtent(spans(l), gutter, 'left') >= FULL_SHARE * (gutter - left),
   ).length;
   const fullRight = sides.filter(
-    (l) => l.x1 > gutter && sideExtent(pieces(l), gutter, 'right') >= FULL_SHARE * (right - gutter),
+    (l) => l.x1 > gutter && sideExtent(spans(l), gutter, 'right') >= FULL_SHARE * (right - gutter),
   ).length;
-  return twoSided >= MIN_TWO_SIDED && fullLeft >= MIN_FULL_LINES && fullRight >= MIN_FULL_LINES ? gutter : undefined;
+  return (twoSided >= MIN_TWO_SIDED || sideBySide) && fullLeft >= MIN_FULL_LINES && fullRight >= MIN_FULL_LINES
+    ? gutter
+    : undefined;
 }
 
-const PROSE_WORDS = 3;
-
-function proseOnBothSides(line: Line, gutter: number): boolean {
-  const words = (side: 'left' | 'right') =>
-    line.runs
-      .filter((r) => (r.x0 + r.x1) / 2 < gutter === (side === 'left'))
-      .map((r) => r.text)
-      .join(' ')
-      .split(/\s+/)
-      .filter((w) => /\p{L}{2,}/u.test(w)).length;
-  return words('left') >= PROSE_WORDS && words('right') >= PROSE_WORDS;
-}
-
-function sideExtent(pieces: readonly { x0: number; x1: number }[], gutter: number, side: 'left' | 'right'): number {
-  const segments = pieces.filter((s) => (side === 'left' ? s.x1 <= gutter : s.x0 >= gutter));
+function sideExtent(spans: readonly { x0: number; x1: number }[], gutter: number, side: 'left' | 'right'): number {
+  const segments = spans.filter((s) => (side === 'left' ? s.x1 <= gutter : s.x0 >= gutter));
   if (!segments.length) return 0;
   return Math.max(...segments.map((s) => s.x1)) - Math.min(...segments.map((s) => s.x0));
 }
@@ -164,7 +170,7 @@ export function readingOrder(lines: readonly Line[], tables: readonly Table[]): 
       wideLines.push(line);
       continue;
     }
-    const [l, r] = [sidePart(line, gutter.x, 'left'), sidePart(line, gutter.x, 'right')];
+    const [l, r] = [sidePart(line, gutter, 'left'), sidePart(line, gutter, 'right')];
     if (l) left.push(l);
     if (r) right.push(r);
   }
@@ -179,22 +185,24 @@ export function readingOrder(lines: readonly Line[], tables: readonly Table[]): 
   );
   const columnTables: { table: Table; side: 'left' | 'right' }[] = [];
   for (const table of tables) {
-    if (table.left < gutter.x && table.right > gutter.x) wide.push({ top: table.top, bottom: table.bottom, table });
-    else columnTables.push({ table, side: table.right <= gutter.x ? 'left' : 'right' });
+    if (table.left < gutter && table.right > gutter) wide.push({ top: table.top, bottom: table.bottom, table });
+    else columnTables.push({ table, side: table.right <= gutter ? 'left' : 'right' });
   }
   wide.sort((a, b) => a.top - b.top);
   const flows: Flow[] = [];
+  // From the cursor on, inclusive: an item level with the wide item just read (a table beside a
+  // wider one, both starting at one height) belongs to the band after it.
   const columnItemsBetween = (from: number, to: number) => ({
     left: {
-      lines: left.filter((l) => !spanning.has(l) && l.baseline > from && l.baseline <= to),
+      lines: left.filter((l) => !spanning.has(l) && l.baseline >= from && l.baseline <= to),
       tables: columnTables
-        .filter((t) => t.side === 'left' && t.table.top > from && t.table.top <= to)
+        .filter((t) => t.side === 'left' && t.table.top >= from && t.table.top <= to)
         .map((t) => t.table),
     },
     right: {
-      lines: right.filter((l) => !spanning.has(l) && l.baseline > from && l.baseline <= to),
+      lines: right.filter((l) => !spanning.has(l) && l.baseline >= from && l.baseline <= to),
       tables: columnTables
-        .filter((t) => t.side === 'right' && t.table.top > from && t.table.top <= to)
+        .filter((t) => t.side === 'right' && t.table.top >= from && t.table.top <= to)
         .map((t) => t.table),
     },
   });
@@ -218,7 +226,8 @@ export function readingOrder(lines: readonly Line[], tables: readonly Table[]): 
     if (item.line) flow.lines.push(item.line);
     if (item.table) flow.tables.push(item.table);
     if (flow !== last) flows.push(flow);
-    cursor = Math.max(cursor, item.line ? item.line.baseline : item.bottom);
+    // Past the item's top only: column lines beside a tall wide table come after it, never lost.
+    cursor = Math.max(cursor, at);
   }
   pushBand(Infinity);
   return flows;

@@ -6,7 +6,14 @@
  * - folios: page numbers, recognised by following the page index (the number minus the page's
  *   index is the same on several pages), alone on a line ("3", "- 3 -", "Page 3", "iv") or at
  *   either end of a header or footer line whose title changes from page to page
- *   ("2.1 Section name        17", "12 Journal of X").
+ *   ("2.1 Section name        17", "12 Journal of X");
+ * - a band: a header or footer whose title changes by chapter or section ("Field Work" over
+ *   two pages, then "Error Sources"), recognised by its place rather than its words: the first
+ *   (or last) line of many pages at one distance from the edge, nothing of the text beyond it,
+ *   set apart from the text by more than a line's pitch and no larger than the body. Such a
+ *   line is running when its words repeat on another page's band line or echo a heading of
+ *   the document (a running head repeats the title of the chapter it is in), so a slide's own
+ *   title at the top of each slide stays.
  */
 import { roundSize } from './lines.js';
 import type { Line } from './types.js';
@@ -25,6 +32,16 @@ const MIN_PAGE_SHARE = 0.3;
 const MIN_PAGES_ANY = 3;
 /** A folio numbering (offset from the page index) must hold on this share of pages, and on two. */
 const MIN_FOLIO_SHARE = 0.25;
+/** Baselines this close (points, from the page's edge) are one band position. */
+const SAME_POSITION = 1.5;
+/** A header or footer is set apart from the text by more than this many line pitches. */
+const APART = 1.5;
+/** A band holds on this share of the pages, and on three. */
+const MIN_BAND_SHARE = 0.3;
+/** Pages (share, or one) where some other line lies beyond the band: a title page, a full-page figure. */
+const BAND_EXCEPTIONS = 0.1;
+/** Words of a running head that are not part of the title it repeats ("CHAPTER 1. RIVERS"). */
+const TITLE_WORDS = /^(?:chapter|section|part|appendix|chapitre|kapitel|cap[ií]tulo|capitolo|hoofdstuk|page|seite)$/;
 
 const PAGE_NUMBER = /^(?:page\s*)?[-–—(|]?\s*#+\s*[-–—)|]?(?:\s*(?:of|\/)\s*#+)?$/i;
 const LONE_FOLIO = /^(?:page\s*|p\.\s*)?[-–—(|]?\s*([0-9]{1,4}|[ivxlc]{1,7})\s*[-–—)|]?(?:\s*(?:of|\/)\s*\d+)?$/i;
@@ -85,6 +102,72 @@ function bodySizeOf(pages: readonly PageLines[]): number {
   return [...chars].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 10;
 }
 
+/** Letters only, lower case, without "chapter"/"section" words: what a running head and its heading share. */
+function titleWords(text: string): string {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter((word) => word && !TITLE_WORDS.test(word))
+    .join(' ');
+}
+
+/** The usual step between baselines of consecutive body lines. */
+function linePitch(pages: readonly PageLines[], bodySize: number): number {
+  const steps: number[] = [];
+  for (const { lines } of pages)
+    for (let i = 1; i < lines.length; i++) {
+      const step = lines[i]!.baseline - lines[i - 1]!.baseline;
+      if (roundSize(lines[i]!.size) === bodySize && step >= 0.8 * bodySize && step <= 2.5 * bodySize) steps.push(step);
+    }
+  steps.sort((a, b) => a - b);
+  return steps[Math.floor(steps.length / 2)] ?? 1.2 * bodySize;
+}
+
+/** Header (top) or footer (bottom) lines found by their place: see the file's comment. */
+function bandLines(pages: readonly PageLines[], bodySize: number, end: 'top' | 'bottom'): Set<Line>[] {
+  const none = pages.map(() => new Set<Line>());
+  const pitch = linePitch(pages, bodySize);
+  const fromEdge = (line: Line, page: PageLines) => (end === 'top' ? line.baseline : page.height - line.baseline);
+  const candidates = pages.map((page) => {
+    const ordered = end === 'top' ? page.lines : [...page.lines].reverse();
+    const [edge, next] = ordered;
+    if (!edge || !next || edge.size > bodySize + 0.5 || !nearEdge(edge, page.height, MARGIN_BAND)) return undefined;
+    return Math.abs(next.baseline - edge.baseline) > APART * pitch ? edge : undefined;
+  });
+  const distances = candidates.flatMap((line, i) => (line ? [fromEdge(line, pages[i]!)] : []));
+  const near = (a: number, b: number) => Math.abs(a - b) <= SAME_POSITION;
+  // The position most candidates share (the nearest to the edge on a tie).
+  const position = [...distances]
+    .sort((a, b) => a - b)
+    .map((d) => ({ d, count: distances.filter((o) => near(o, d)).length }))
+    .reduce<{ d: number; count: number } | undefined>(
+      (best, c) => (!best || c.count > best.count ? c : best),
+      undefined,
+    );
+  if (!position || position.count < 3 || position.count < MIN_BAND_SHARE * pages.length) return none;
+  const members = candidates.map((line, i) => (line && near(fromEdge(line, pages[i]!), position.d) ? line : undefined));
+  // The band is the running lines' own: no other line reaches it (the text starts below it even
+  // where there is no header), but on a title page or two. Page titles at the top of the text
+  // block, with the text of other pages starting at the same place, are no band.
+  const beyond = pages.filter((page, i) =>
+    page.lines.some((line) => line !== members[i] && fromEdge(line, page) < position.d + SAME_POSITION),
+  ).length;
+  if (beyond > Math.max(1, BAND_EXCEPTIONS * pages.length)) return none;
+  const keys = members.map((line) => (line ? titleWords(line.text) : ''));
+  const headings = new Set(
+    pages.flatMap((page, i) =>
+      page.lines
+        .filter((line) => line !== members[i] && (line.bold || line.size > bodySize + 0.5))
+        .map((line) => titleWords(line.text)),
+    ),
+  );
+  return members.map((line, i) => {
+    const key = keys[i]!;
+    const repeats = keys.filter((k) => k === key).length >= 2;
+    return new Set(line && key && (repeats || headings.has(key)) ? [line] : []);
+  });
+}
+
 /** The running lines of each page, to be dropped (lines must be in reading order). */
 export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
   const ends = pages.map(endLines);
@@ -124,10 +207,12 @@ export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
     return count >= 2 && count >= MIN_FOLIO_SHARE * pages.length;
   };
 
+  const bands = [bandLines(pages, bodySize, 'top'), bandLines(pages, bodySize, 'bottom')];
   return ends.map(
     (lines, index) =>
       new Set(
         lines.filter((line) => {
+          if (bands.some((band) => band[index]!.has(line))) return true;
           if (
             nearEdge(line, pages[index]!.height, MARGIN_BAND) &&
             (repeated(keyOf(line), index) || PAGE_NUMBER.test(runningKey(line.text)))
