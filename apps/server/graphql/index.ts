@@ -11,19 +11,28 @@ export async function graphqlRoutes(app: FastifyInstance, options: GraphQLOption
   await mkdir(options.tmpDir, { recursive: true });
   let graphql: Promise<GraphQLHandler> | undefined;
   const loaded = () => {
-    graphql ??= import('./yoga.js').then(
-      ({ createGraphQLHandler }) => createGraphQLHandler(app, options),
-      (err: unknown) => {
-        graphql = undefined; // the next request tries again
-        throw err;
-      },
-    );
+    // A failure is kept: a schema that cannot be built will not build on the next request either,
+    // and rebuilding it for every request would cost each one a schema's CPU.
+    graphql ??= import('./yoga.js').then(({ createGraphQLHandler }) => createGraphQLHandler(app, options));
     return graphql;
   };
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     config: { auth: 'in-band' },
-    handler: async (request, reply) => (await loaded())(request, reply),
+    handler: async (request, reply) => {
+      let handle: GraphQLHandler;
+      try {
+        handle = await loaded();
+      } catch (err) {
+        // A schema that cannot be built (a third-party plugin's options Pothos cannot express) is
+        // the server's fault, not the client's: say so plainly; REST and tRPC keep serving.
+        request.log.error({ err }, 'the GraphQL schema could not be built');
+        return reply
+          .code(503)
+          .send({ error: 'GraphQL is unavailable on this server: its schema could not be built (see the server log)' });
+      }
+      return handle(request, reply);
+    },
   });
 }
