@@ -224,10 +224,19 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
   it('the retention purge removes S3 objects when they fall due, not before', { timeout: 60_000 }, async () => {
     const jobId = await submit(apis[0]!, 'tango', 1);
     expect((await waitForJob(apis[0]!.url, key, jobId)).status).toBe('done');
-    const job = (await store.jobs.get(jobId))!;
     const blobs = new S3BlobStore(s3.options(bucket));
     try {
-      const keys = [job.output!.blobKey, ...job.inputs.map((input) => input.blobKey)];
+      // The uploads go as soon as the job ends (just after it is stored done): wait for that, then
+      // what is left is the output, kept until it falls due.
+      let job = (await store.jobs.get(jobId))!;
+      const uploads = job.inputs.map((input) => input.blobKey);
+      for (let i = 0; i < 100 && job.inputs.length; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        job = (await store.jobs.get(jobId))!;
+      }
+      expect(job.inputs).toEqual([]);
+      for (const blobKey of uploads) expect(await blobs.exists(blobKey), blobKey).toBe(false);
+      const keys = [job.output!.blobKey];
       for (const blobKey of keys) expect(await blobs.exists(blobKey)).toBe(true);
       // The workers' own purge runs every minute on the real clock; this one runs on a clock the test moves.
       const clock = new TestClock(new Date());
