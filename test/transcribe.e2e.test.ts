@@ -21,9 +21,14 @@ import { expectTimedSegments } from '../plugins/transcribe/testing/transcript.js
 import { authHeaders, getJson, startServer, type TestServer } from './helpers.js';
 import { submitTranscription, waitForTranscription } from './transcribe-http.js';
 
-/** The issue's target for pocketsphinx on real speech; it measures 33.8% on these clips (plugins/transcribe/README.md). */
+/**
+ * The issue's target for pocketsphinx on real speech; it measures 33.8% on these clips (plugins/transcribe/README.md).
+ */
 const REAL_SPEECH_MAX_WER = 0.35;
-/** LibriVox with pink noise at 20 dB SNR: 39% measured over HTTP (bench/transcribe.ts: 79.5% on its tuning half before the denoiser). */
+/**
+ * LibriVox with pink noise at 20 dB SNR: 39% measured over HTTP (bench/transcribe.ts: 79.5% on its tuning half before
+ * the denoiser).
+ */
 const NOISY_SPEECH_MAX_WER = 0.45;
 
 describe('POST /api/transcribe', () => {

@@ -169,7 +169,8 @@ async function runAnchor(corpus: readonly CorpusFile[]): Promise<EngineRun | str
     const deterministic = new Map(
       corpus.map((f) => [f.name, first.outputs.get(f.name) === repeated.outputs.get(f.name)]),
     );
-    // A small corpus can finish the larger batch no slower than the cold one (JIT, disk cache): then warm speed is not measurable, and the cold rate stands.
+    // A small corpus can finish the larger batch no slower than the cold one (JIT, disk cache): then warm speed is not
+    // measurable, and the cold rate stands.
     const extra = repeated.seconds - first.seconds;
     const warm = extra > 0.05 ? (ANCHOR_EXTRA_COPIES * pages) / extra : pages / first.seconds;
     const cold = pages / first.seconds;

@@ -80,7 +80,10 @@ export function currentEngineScope(): EngineScope | undefined {
   return scopes.getStore();
 }
 
-/** Where to put a scratch file an engine of this call must read: the run's folder when in one (a jail sees it), else the system's temp folder. */
+/**
+ * Where to put a scratch file an engine of this call must read: the run's folder when in one (a jail sees it), else the
+ * system's temp folder.
+ */
 export function engineScratchRoot(): string {
   return currentEngineScope()?.writable[0] ?? os.tmpdir();
 }

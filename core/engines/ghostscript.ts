@@ -9,7 +9,10 @@ import { runProcess } from './process.js';
 
 export const GHOSTSCRIPT: EngineRequirement = { command: 'gs', debian: 'ghostscript', license: 'AGPL-3.0-or-later' };
 
-/** Ghostscript failures as client messages: `summary` with its own words; aborts, timeouts and a missing gs pass through. */
+/**
+ * Ghostscript failures as client messages: `summary` with its own words; aborts, timeouts and a missing gs pass
+ * through.
+ */
 export function ghostscriptFailure(err: unknown, signal: AbortSignal, summary: string): unknown {
   if (!isExitFailure(err, signal)) return err;
   return new PluginError(withDetail(summary, engineDetail(err.stderrTail)), { cause: err });

@@ -62,7 +62,10 @@ export interface OfficeConversion {
   input: string;
   /** The `--convert-to` value: `<extension>[:<filter name>[:<filter options>]]`. */
   convertTo: string;
-  /** Import filter name (`--infilter`, `<name>[:<options>]`): forces the reader, so a damaged file fails instead of opening as text. */
+  /**
+   * Import filter name (`--infilter`, `<name>[:<options>]`): forces the reader, so a damaged file fails instead of
+   * opening as text.
+   */
   inputFilter?: string;
   /** Where the output goes, named after the input: `<input name>.<extension>`. */
   outDir: string;
@@ -124,7 +127,10 @@ export type OfficeConverter = (
 
 let officeConverter: OfficeConverter | undefined;
 
-/** Route this process's conversions through `converter` (a sandbox process: the server's pool); undefined = cold soffice. */
+/**
+ * Route this process's conversions through `converter` (a sandbox process: the server's pool); undefined = cold
+ * soffice.
+ */
 export function useOfficeConverter(converter: OfficeConverter | undefined): void {
   officeConverter = converter;
 }

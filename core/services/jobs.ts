@@ -396,7 +396,10 @@ export class JobService {
   }
 }
 
-/** Each step as the client named it, with its state; the active step's progress from the job's (the steps share it evenly). */
+/**
+ * Each step as the client named it, with its state; the active step's progress from the job's (the steps share it
+ * evenly).
+ */
 function presentSteps(job: JobRecord, pipeline: PipelineRecord): PipelineStepStatus[] {
   const count = pipeline.steps.length;
   return pipeline.steps.map((step, index) => ({

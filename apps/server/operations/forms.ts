@@ -42,7 +42,9 @@ export async function refuseExtraFields(
   throw badRequest(`Unexpected field '${extra}': ${takes}`);
 }
 
-/** The `export` field checked before the job is accepted (400 first, nothing charged); the staged files go on a refusal. */
+/**
+ * The `export` field checked before the job is accepted (400 first, nothing charged); the staged files go on a refusal.
+ */
 export async function checkExport(
   services: Services,
   raw: unknown,

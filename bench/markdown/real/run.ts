@@ -108,7 +108,10 @@ async function runAnchor(corpus: readonly RealPdf[]): Promise<Run | string> {
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '../../../scripts/pdf-to-markdown.mjs');
 
-/** Median wall time of the CLI (as `npm run pdf-to-markdown` starts it, node included) on the smallest PDF, 5 runs after one that builds it. */
+/**
+ * Median wall time of the CLI (as `npm run pdf-to-markdown` starts it, node included) on the smallest PDF, 5 runs after
+ * one that builds it.
+ */
 function cliSeconds(corpus: readonly RealPdf[]): { file: RealPdf; seconds: number } | undefined {
   const file = [...corpus].sort((a, b) => a.pages - b.pages || (a.id < b.id ? -1 : 1))[0];
   if (!file) return undefined;

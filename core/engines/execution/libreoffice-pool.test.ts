@@ -25,7 +25,10 @@ const TO_PDF = 'pdf:writer_pdf_Export';
 
 let dir: string;
 let runs = 0;
-/** Sources made once: a one-page memo, a ~600-page document (seconds to convert), a damaged DOCX, a text that never finishes. */
+/**
+ * Sources made once: a one-page memo, a ~600-page document (seconds to convert), a damaged DOCX, a text that never
+ * finishes.
+ */
 const sources = { memo: '', long: '', broken: '', hang: '' };
 
 async function pandocDocx(name: string, markdown: string): Promise<string> {

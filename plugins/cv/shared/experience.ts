@@ -100,7 +100,8 @@ export interface Role {
 /** Dates, empty brackets and dangling separators removed: "Engineer, Acme (2018 – present)" -> "Engineer, Acme". */
 const withoutDates = withoutDateRanges;
 
-// Separators between an entry's parts, strongest first. A spaced hyphen also joins double-barrelled company names ("Homenick - Balistreri").
+// Separators between an entry's parts, strongest first. A spaced hyphen also joins double-barrelled company names
+// ("Homenick - Balistreri").
 const STRONG_SEPARATOR = /(\s+[—–]\s+|\s*\|\s*)/;
 const HYPHEN_SEPARATOR = /(\s+-\s+)/;
 

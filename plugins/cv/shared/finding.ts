@@ -16,7 +16,10 @@ const ROMANCE_ROLES =
 const COMPOUND_ROLES =
   '\\p{L}*(?:entwickler|leiter|berater|ingenieur|analyst|manager|angestellte|angestellter|kaufmann|kauffrau|referent|sachbearbeiter|assistent|techniker|ontwikkelaar|leider|medewerker|analist|adviseur|kundige|beheerder|dozent|docent|architekt|verk[äa]ufer|pfleger|mitarbeiter)(?:in|innen|en|e|r)?';
 
-/** Words that mark a line as a job title ("Senior Software Engineer", "Projektleiterin", "Chef de projet"), never a name or a place. */
+/**
+ * Words that mark a line as a job title ("Senior Software Engineer", "Projektleiterin", "Chef de projet"), never a name
+ * or a place.
+ */
 export const JOB_WORDS = new RegExp(
   `(?<![\\p{L}])(?:(?:${ENGLISH_ROLES})s?|${ROMANCE_ROLES}|${COMPOUND_ROLES})(?![\\p{L}])`,
   'iu',

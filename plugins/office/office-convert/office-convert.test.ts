@@ -225,7 +225,8 @@ describe('office-convert content, through a warm LibreOffice pool', () => {
   contentTests();
 
   it('ran every LibreOffice conversion above in the warm listener', () => {
-    // docx->pdf, docx->odt, odt->txt, docx->doc, doc->docx, xlsx->ods, ods->xlsx, xlsx->xls, xls->csv, pptx->pdf, the damaged docx.
+    // docx->pdf, docx->odt, odt->txt, docx->doc, doc->docx, xlsx->ods, ods->xlsx, xlsx->xls, xls->csv, pptx->pdf, the
+    // damaged docx.
     expect(pool.status()).toMatchObject({ mode: 'pool', conversions: 11, coldFallbacks: 0, restarts: 0 });
   });
 });

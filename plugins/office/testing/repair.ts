@@ -89,7 +89,9 @@ export const damage = {
     out.writeUInt32LE(0xfffffff0, end + 16);
     return out;
   },
-  /** Cut `fraction` of the way into the data of `part`: everything after it (the central directory included) is gone. */
+  /**
+   * Cut `fraction` of the way into the data of `part`: everything after it (the central directory included) is gone.
+   */
   truncateIn(bytes: Buffer, part: string, fraction: number): Buffer {
     const entry = zipEntries(bytes).entries.find((e) => e.name === part);
     if (!entry) throw new Error(`no ${part}`);
@@ -114,7 +116,10 @@ export const damage = {
 
 export { strFromU8, strToU8, unzipSync };
 
-/** The text LibreOffice reads from a DOCX, XLSX (first sheet as CSV) or PPTX (through PDF); throws when it cannot open it. */
+/**
+ * The text LibreOffice reads from a DOCX, XLSX (first sheet as CSV) or PPTX (through PDF); throws when it cannot open
+ * it.
+ */
 export async function libreOfficeText(file: string, kind: 'docx' | 'xlsx' | 'pptx', dir: string): Promise<string> {
   const outDir = path.join(dir, `read-${path.basename(file)}-${Date.now()}`);
   const [filter, convertTo] = {

@@ -105,7 +105,9 @@ function cards(text: string): Range[] {
   return found;
 }
 
-/** Greedy: may swallow the words after the IBAN, so the longest prefix ending at a group boundary that checks out wins. */
+/**
+ * Greedy: may swallow the words after the IBAN, so the longest prefix ending at a group boundary that checks out wins.
+ */
 const IBAN_CANDIDATE = /(?<![\p{L}\p{N}])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}/iu;
 
 function ibans(text: string): Range[] {

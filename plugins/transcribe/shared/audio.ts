@@ -231,7 +231,10 @@ export function noiseFloorDb(energy: Float32Array): number {
   return sorted[Math.floor(sorted.length * 0.1)]!;
 }
 
-/** Above this floor (dBFS) a recording carries steady noise (room, tape, crowd); synthetic speech sits at digital silence (-100). */
+/**
+ * Above this floor (dBFS) a recording carries steady noise (room, tape, crowd); synthetic speech sits at digital
+ * silence (-100).
+ */
 export const NOISY_FLOOR_DB = -70;
 
 /**

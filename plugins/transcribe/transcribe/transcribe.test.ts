@@ -1,4 +1,6 @@
-/** transcribe end to end on speech made at test time: flite -> ffmpeg containers -> the plugin (ffmpeg + pocketsphinx). */
+/**
+ * transcribe end to end on speech made at test time: flite -> ffmpeg containers -> the plugin (ffmpeg + pocketsphinx).
+ */
 import { mkdtemp, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

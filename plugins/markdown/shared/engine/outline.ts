@@ -11,7 +11,10 @@ export interface OutlineHeading {
   level: number;
   /** How many consecutive lines (this one first) make up the title. */
   lines: number;
-  /** A run-in title ("4.1. Priority Trees. We define…"): the title is this many characters of the line, the rest is body text. */
+  /**
+   * A run-in title ("4.1. Priority Trees. We define…"): the title is this many characters of the line, the rest is body
+   * text.
+   */
   runIn?: number;
 }
 
