@@ -147,7 +147,8 @@ try {
   console.log('|---|---|---|---|');
   const row = (name: string, rate: number) =>
     console.log(
-      `| ${name} | ${rate.toFixed(0)} | ${(rate / fetchSequential).toFixed(2)} | ${(rate / fetchParallel).toFixed(2)} |`,
+      `| ${name} | ${rate.toFixed(0)} | ${(rate / fetchSequential).toFixed(2)} | ` +
+        `${(rate / fetchParallel).toFixed(2)} |`,
     );
   row('plain fetch, sequential', fetchSequential);
   row('plain fetch, 16 in flight', fetchParallel);

@@ -61,7 +61,8 @@ describe('HTML and Markdown to PDF over HTTP', () => {
         paper: 'Letter',
         margin: JSON.stringify({ top: 15, right: 12, bottom: 20, left: 12 }),
         footerHtml:
-          '<div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
+          '<div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span ' +
+          'class="totalPages"></span></div>',
       },
       120_000,
     );

@@ -30,7 +30,10 @@ function partHead(part: Part): string {
     ...(part.name === undefined ? [] : [`name="${part.name}"`]),
     ...(part.filename === undefined ? [] : [`filename="${part.filename}"`]),
   ].join('; ');
-  return `--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${part.filename === undefined ? '' : 'Content-Type: application/octet-stream\r\n'}\r\n`;
+  return (
+    `--${BOUNDARY}\r\nContent-Disposition: ` +
+    `${disposition}\r\n${part.filename === undefined ? '' : 'Content-Type: application/octet-stream\r\n'}\r\n`
+  );
 }
 
 /** The body, and where the first file's bytes start (for cuts). */

@@ -43,7 +43,8 @@ describe('pipelines', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'pipelines-e2e-'));
     await writeFile(
       path.join(dir, 'report.md'),
-      '# Quarterly report\n\nRevenue grew by **twelve percent** in the third quarter.\n\n## Outlook\n\nThe pipeline keeps every word.\n',
+      '# Quarterly report\n\nRevenue grew by **twelve percent** in the third quarter.\n\n## Outlook\n\nThe pipeline ' +
+        'keeps every word.\n',
     );
     await runProcess('pandoc', [path.join(dir, 'report.md'), '-o', path.join(dir, 'report.docx')], {
       timeoutMs: 20_000,

@@ -174,7 +174,8 @@ describe('the registry drives every surface', () => {
       const mutations = await graphql(
         server.url,
         key,
-        '{ __schema { mutationType { fields { name args { name defaultValue type { name kind ofType { name } } } } } } }',
+        '{ __schema { mutationType { fields { name args { name defaultValue type { name kind ofType { name } } } } } ' +
+          '} }',
       );
       const wordCount = mutations.data!.__schema.mutationType.fields.find(
         (f: { name: string }) => f.name === 'wordCount',
@@ -425,7 +426,8 @@ describe('the registry drives every surface', () => {
       const twice = await graphql(
         server.url,
         key,
-        'mutation($files: [Upload!]!) { batchConvert(files: $files, to: "webp", quality: 60, options: {imageConvert: {quality: 50}}) { batchId } }',
+        'mutation($files: [Upload!]!) { batchConvert(files: $files, to: "webp", quality: 60, options: {imageConvert: ' +
+          '{quality: 50}}) { batchId } }',
         {},
         pdfs,
       );

@@ -359,7 +359,8 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const gql = await graphql(
         server.url,
         key,
-        '{ credits { plan creditsIncluded creditsUsed creditsRemaining resetDate overageEnabled overageRatePer1000 overageCredits } }',
+        '{ credits { plan creditsIncluded creditsUsed creditsRemaining resetDate overageEnabled overageRatePer1000 ' +
+          'overageCredits } }',
       );
       expect(gql.body.data!.credits).toEqual(rest.body);
       expect(await trpc.credits.get.query()).toEqual(rest.body);
@@ -998,7 +999,8 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const gql = await graphql(
         server.url,
         key,
-        '{ formats { conversions { from to } operations { pluginId kind title inputs outputs plan available options optionsType optionsField } } }',
+        '{ formats { conversions { from to } operations { pluginId kind title inputs outputs plan available options ' +
+          'optionsType optionsField } } }',
       );
       const rest = await getJson(`${server.url}/api/v1/formats`, key);
       const viaTrpc = await trpc.formats.list.query();

@@ -176,7 +176,8 @@ describe('POST /api/transcribe', () => {
       'operations',
       JSON.stringify({
         query:
-          'mutation T($files: [Upload!]!, $lang: TranscribeOptionsLang) { transcribe(files: $files, lang: $lang) { batchId total errors { filename error } } }',
+          'mutation T($files: [Upload!]!, $lang: TranscribeOptionsLang) { transcribe(files: $files, lang: $lang) { ' +
+          'batchId total errors { filename error } } }',
         variables: { files: [null], lang: 'en' },
       }),
     );
@@ -187,7 +188,8 @@ describe('POST /api/transcribe', () => {
     ).json()) as any;
     expect(gql.data.transcribe).toEqual({ batchId: expect.any(String), total: 1, errors: [] });
     const query =
-      'query E($tool: String!, $id: ID!) { extraction(tool: $tool, id: $id) { done completed failed rows { filename status error data } } }';
+      'query E($tool: String!, $id: ID!) { extraction(tool: $tool, id: $id) { done completed failed rows { filename ' +
+      'status error data } } }';
     let extraction: any;
     for (let i = 0; i < 600 && !extraction?.done; i++) {
       if (i) await new Promise((r) => setTimeout(r, 100));

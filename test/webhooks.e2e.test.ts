@@ -363,7 +363,8 @@ describe('webhooks', () => {
         })
       ).json()) as any;
     const created = await gql(
-      'mutation($url: String!) { createWebhookEndpoint(url: $url, events: [JOB_FAILED, BATCH_DONE]) { secret endpoint { id events enabled } } }',
+      'mutation($url: String!) { createWebhookEndpoint(url: $url, events: [JOB_FAILED, BATCH_DONE]) { secret ' +
+        'endpoint { id events enabled } } }',
       { url: `${receiver.url}/gql` },
     );
     expect(created.errors).toBeUndefined();
@@ -371,7 +372,8 @@ describe('webhooks', () => {
     expect(secret).toMatch(/^whsec_/);
     expect(endpoint).toMatchObject({ events: ['JOB_FAILED', 'BATCH_DONE'], enabled: true });
     const updated = await gql(
-      'mutation($id: ID!) { updateWebhookEndpoint(id: $id, enabled: false, events: null) { enabled events disabledReason } }',
+      'mutation($id: ID!) { updateWebhookEndpoint(id: $id, enabled: false, events: null) { enabled events ' +
+        'disabledReason } }',
       { id: endpoint.id },
     );
     expect(updated.data.updateWebhookEndpoint).toEqual({

@@ -86,7 +86,8 @@ export function renderDocsPage(document: OpenApiDocument): string {
   const toc = operations
     .map(
       (o) =>
-        `<li><a href="#${o.method}-${o.path.replace(/[^A-Za-z0-9]+/g, '-')}"><span class="method ${o.method}">${o.method.toUpperCase()}</span> ${escapeHtml(o.path)}</a></li>`,
+        `<li><a href="#${o.method}-${o.path.replace(/[^A-Za-z0-9]+/g, '-')}"><span class="method ` +
+        `${o.method}">${o.method.toUpperCase()}</span> ${escapeHtml(o.path)}</a></li>`,
     )
     .join('');
   const sections = tags
@@ -101,7 +102,8 @@ export function renderDocsPage(document: OpenApiDocument): string {
   const schemas = Object.entries(document.components.schemas)
     .map(
       ([name, schema]) =>
-        `<section class="op" id="${anchor(name)}"><h3>${escapeHtml(name)}</h3>${schema.description ? `<p>${prose(schema.description)}</p>` : ''}${fieldTable(schema)}</section>`,
+        `<section class="op" ` +
+        `id="${anchor(name)}"><h3>${escapeHtml(name)}</h3>${schema.description ? `<p>${prose(schema.description)}</p>` : ''}${fieldTable(schema)}</section>`,
     )
     .join('');
   return `<!doctype html>

@@ -118,7 +118,8 @@ async function main(): Promise<void> {
             ? yearsOn(result.truth.experience, now)
             : (result.truth as unknown as Record<string, unknown>)[s.field];
         console.log(
-          `  ${s.field.padEnd(9)} ${s.score.toFixed(2)} c=${s.confidence}  got ${JSON.stringify(result.row?.[s.field])}  want ${JSON.stringify(truthValue)}`,
+          `  ${s.field.padEnd(9)} ${s.score.toFixed(2)} c=${s.confidence}  got ` +
+            `${JSON.stringify(result.row?.[s.field])}  want ${JSON.stringify(truthValue)}`,
         );
       }
     }

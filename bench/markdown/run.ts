@@ -272,7 +272,9 @@ async function benchCorpus(title: string, dir: string, targets: Targets): Promis
   const pages = corpus.reduce((n, f) => n + f.meta.pages, 0);
   const scans = corpus.filter(isScan);
   console.log(
-    `\n=== ${title} corpus: ${corpus.length} documents, ${pages} pages${scans.length ? ` (${scans.length} scans)` : ''} (${dir}); ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} (speed is shared with whatever else runs)`,
+    `\n=== ${title} corpus: ${corpus.length} documents, ${pages} ` +
+      `pages${scans.length ? ` (${scans.length} scans)` : ''} (${dir}); ${availableParallelism()} cores, load ` +
+      `average ${loadavg()[0]!.toFixed(2)} (speed is shared with whatever else runs)`,
   );
   const ours = printScores(await runOurs(corpus), corpus);
   const anchorRun = process.argv.includes('--no-anchor') ? 'not asked for (--no-anchor)' : await runAnchor(corpus);

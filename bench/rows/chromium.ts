@@ -81,7 +81,8 @@ export const chromiumRow: BenchRow = {
           const overall = run.latencies.length / (run.elapsedMs / 1000);
           results.set(`${mode}:${clients}`, { latencies: run.latencies, overall });
           progress(
-            `  ${run.latencies.length} documents, ${overall.toFixed(2)}/s, p50 ${percentile(run.latencies, 50).toFixed(0)} ms`,
+            `  ${run.latencies.length} documents, ${overall.toFixed(2)}/s, p50 ` +
+              `${percentile(run.latencies, 50).toFixed(0)} ms`,
           );
         }
       }

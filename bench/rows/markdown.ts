@@ -66,7 +66,8 @@ export const markdownRow: BenchRow = {
       cpuBound.push(run.cpuBound);
       baseline.push(await pdftotextRate(files, passes, workers));
       progress(
-        `round ${round + 1}/${rounds}: ${run.wall.toFixed(1)} pages/s (CPU-bound ${run.cpuBound.toFixed(1)}), pdftotext ${baseline.at(-1)!.toFixed(1)} pages/s`,
+        `round ${round + 1}/${rounds}: ${run.wall.toFixed(1)} pages/s (CPU-bound ${run.cpuBound.toFixed(1)}), ` +
+          `pdftotext ${baseline.at(-1)!.toFixed(1)} pages/s`,
       );
     }
     const value = spread(ours);

@@ -98,7 +98,8 @@ export const officeRow: BenchRow = {
             overall,
           });
           progress(
-            `  ${run.latencies.length} conversions, ${overall.toFixed(2)}/s, p50 ${percentile(run.latencies, 50).toFixed(0)} ms, p99 ${percentile(run.latencies, 99).toFixed(0)} ms`,
+            `  ${run.latencies.length} conversions, ${overall.toFixed(2)}/s, p50 ` +
+              `${percentile(run.latencies, 50).toFixed(0)} ms, p99 ${percentile(run.latencies, 99).toFixed(0)} ms`,
           );
         }
       }

@@ -98,7 +98,9 @@ export const pollingRow: BenchRow = {
         p50s.service.push(percentile(s, 50));
         p50s.baseline.push(percentile(b, 50));
         progress(
-          `round ${round + 1}/${rounds} (${(s.length / seconds).toFixed(0)} req/s offered): jobs p50 ${percentile(s, 50).toFixed(1)} / p99 ${percentile(s, 99).toFixed(1)} ms; trivial p50 ${percentile(b, 50).toFixed(1)} / p99 ${percentile(b, 99).toFixed(1)} ms`,
+          `round ${round + 1}/${rounds} (${(s.length / seconds).toFixed(0)} req/s offered): jobs p50 ` +
+            `${percentile(s, 50).toFixed(1)} / p99 ${percentile(s, 99).toFixed(1)} ms; trivial p50 ` +
+            `${percentile(b, 50).toFixed(1)} / p99 ${percentile(b, 99).toFixed(1)} ms`,
         );
       }
       // Closed loop (issue 24): the same pollers back to back, alternating sides, `rounds` times each.

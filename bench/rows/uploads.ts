@@ -93,7 +93,9 @@ export const uploadsRow: BenchRow = {
       const post = async (url: string, headers: Record<string, string>) => {
         const boundary = `bench${randomUUID().replace(/-/g, '')}`;
         const head = Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="to"\r\n\r\nwebm\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+          `--${boundary}\r\nContent-Disposition: form-data; ` +
+            `name="to"\r\n\r\nwebm\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; ` +
+            `filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
         );
         const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
         const started = performance.now();
@@ -158,7 +160,8 @@ export const uploadsRow: BenchRow = {
         disk.push(await diskCopy());
         uploads.push(await upload());
         progress(
-          `run ${i + 1}/${runs}: upload ${uploads.at(-1)!.mbPerSecond.toFixed(0)} MB/s, peak server RSS ${uploads.at(-1)!.peakMb.toFixed(0)} MB; disk copy ${disk.at(-1)!.toFixed(0)} MB/s`,
+          `run ${i + 1}/${runs}: upload ${uploads.at(-1)!.mbPerSecond.toFixed(0)} MB/s, peak server RSS ` +
+            `${uploads.at(-1)!.peakMb.toFixed(0)} MB; disk copy ${disk.at(-1)!.toFixed(0)} MB/s`,
         );
       }
       // What this client can send at all, to a route that discards the body: the ceiling of the measurement.

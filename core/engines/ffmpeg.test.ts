@@ -76,7 +76,8 @@ describe('describeFfmpegError', () => {
   });
   it('continuation lines keep their message level; info is never shown', () => {
     const stderr =
-      "[info] Stream #0:0: Audio\n[fatal] Stream map '0:a:5' matches no streams.\nTo ignore this, add a trailing '?' to the map.";
+      "[info] Stream #0:0: Audio\n[fatal] Stream map '0:a:5' matches no streams.\nTo ignore this, add a trailing '?' " +
+      'to the map.';
     expect(describeFfmpegError(stderr, [])).toBe(
       "Stream map '0:a:5' matches no streams.; To ignore this, add a trailing '?' to the map.",
     );

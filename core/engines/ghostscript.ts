@@ -99,7 +99,8 @@ function pdfaDefinition(iccProfile: string): string {
     '[{icc_PDFA} << /N 3 >> /PUT pdfmark',
     '[{icc_PDFA} ICCProfile (r) file /PUT pdfmark',
     '[/_objdef {OutputIntent_PDFA} /type /dict /OBJ pdfmark',
-    '[{OutputIntent_PDFA} << /Type /OutputIntent /S /GTS_PDFA1 /DestOutputProfile {icc_PDFA} /OutputConditionIdentifier (sRGB) /Info (sRGB IEC61966-2.1) >> /PUT pdfmark',
+    '[{OutputIntent_PDFA} << /Type /OutputIntent /S /GTS_PDFA1 /DestOutputProfile {icc_PDFA} ' +
+      '/OutputConditionIdentifier (sRGB) /Info (sRGB IEC61966-2.1) >> /PUT pdfmark',
     '[{Catalog} << /OutputIntents [ {OutputIntent_PDFA} ] >> /PUT pdfmark',
     '',
   ].join('\n');

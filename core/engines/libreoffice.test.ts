@@ -54,7 +54,8 @@ describe('LibreOffice', () => {
     );
     expect(error).toBeInstanceOf(PluginError);
     expect(error.message).toBe(
-      'Could not convert this document to PDF: the file may be damaged or is not a DOCX file (Error: source file could not be loaded)',
+      'Could not convert this document to PDF: the file may be damaged or is not a DOCX file (Error: source file ' +
+        'could not be loaded)',
     );
   }, 60_000);
 

@@ -48,7 +48,9 @@ export async function prepareOfficeProfile(profileDir: string): Promise<void> {
   await mkdir(path.join(profileDir, 'user'), { recursive: true });
   await writeFile(
     path.join(profileDir, 'user', 'registrymodifications.xcu'),
-    `<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n${items.join('\n')}\n</oor:items>\n`,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" ` +
+      `xmlns:xs="http://www.w3.org/2001/XMLSchema" ` +
+      `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n${items.join('\n')}\n</oor:items>\n`,
     // A profile in use keeps the settings it has (soffice rewrites this file with them).
     { flag: 'wx' },
   ).catch((err: NodeJS.ErrnoException) => {

@@ -191,7 +191,8 @@ export class ExportService {
     if (!outcome || 'why' in outcome) {
       const why = outcome
         ? outcome.why
-        : `the server stopped before the ${'batchId' in subject.ids ? 'batch' : 'job'} finished; credentials are never stored`;
+        : `the server stopped before the ${'batchId' in subject.ids ? 'batch' : 'job'} finished; credentials are ` +
+          `never stored`;
       await subject.save({ ...state, status: 'failed', error: `Not exported: ${why}` });
       return;
     }

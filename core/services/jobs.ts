@@ -95,7 +95,8 @@ export class JobService {
         throw badRequest(`${plugin.title} takes several files: use its own endpoint`);
       if (request.optionsFor !== undefined && request.optionsFor !== plugin.id) {
         throw badRequest(
-          `The options are for ${request.optionsFor}, but ${op ? `op '${op}'` : `${inputFormat} -> ${to}`} is run by ${plugin.id}`,
+          `The options are for ${request.optionsFor}, but ${op ? `op '${op}'` : `${inputFormat} -> ${to}`} is run by ` +
+            `${plugin.id}`,
         );
       }
       if (op) requireFeature(principal.account, 'tool-ops');

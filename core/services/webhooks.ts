@@ -535,7 +535,8 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     } catch {
       throw new ServiceError(
         'BAD_REQUEST',
-        'The webhook secret cannot be read: the server secret (TOKEN_SECRET) changed since it was made; rotate the secret',
+        'The webhook secret cannot be read: the server secret (TOKEN_SECRET) changed since it was made; rotate the ' +
+          'secret',
       );
     }
   }

@@ -166,7 +166,8 @@ export function addOptionInputs(builder: Builder, capabilities: CapabilityServic
     const usage =
       operation.kind === 'extract'
         ? `the arguments of the ${camelCase(operation.op ?? operation.pluginId)} mutation`
-        : `\`options\` of ${operation.op ? `convert with op: "${operation.op}"` : `convert to ${operation.outputs.join(', ')}`}`;
+        : `\`options\` of ` +
+          `${operation.op ? `convert with op: "${operation.op}"` : `convert to ${operation.outputs.join(', ')}`}`;
     const fields = optionFields(builder, schema, name);
     inputType(builder, schema, name, `Options of ${operation.title} (${usage}).`, fields);
     names.set(operation.pluginId, name);

@@ -23,7 +23,8 @@ export async function readForm(
   const form = await stageMultipart(request, services.uploads, principalOf(request), rules);
   if (form.files.length === 0) {
     throw badRequest(
-      `Missing '${rules.fileField}': attach the file to convert${rules.urlField ? ` (or give its URL as '${rules.urlField}')` : ''}`,
+      `Missing '${rules.fileField}': attach the file to ` +
+        `convert${rules.urlField ? ` (or give its URL as '${rules.urlField}')` : ''}`,
     );
   }
   return form;

@@ -199,9 +199,13 @@ const location = (p: Place) => `${p.city}, ${p.region}`;
 const contactLine = (p: Person) =>
   [p.phone, p.email, p.linkedin?.replace('https://www.', '')].filter(Boolean).join(' · ');
 
-const STYLE = `<style>body{font-family:'DejaVu Sans';font-size:10pt} h1{font-size:20pt;margin:0} h2{font-size:12pt;margin:10pt 0 4pt 0;border-bottom:1px solid #444} td{vertical-align:top} .small{font-size:9pt;color:#333} .side{background:#e8eef4;padding:6pt}</style>`;
+const STYLE =
+  `<style>body{font-family:'DejaVu Sans';font-size:10pt} h1{font-size:20pt;margin:0} ` +
+  `h2{font-size:12pt;margin:10pt 0 4pt 0;border-bottom:1px solid #444} td{vertical-align:top} ` +
+  `.small{font-size:9pt;color:#333} .side{background:#e8eef4;padding:6pt}</style>`;
 const page = (body: string, lang: Lang) =>
-  `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><title>CV</title>${STYLE}</head><body>${body}</body></html>`;
+  `<!DOCTYPE html><html lang="${lang}"><head><meta ` +
+  `charset="utf-8"><title>CV</title>${STYLE}</head><body>${body}</body></html>`;
 const bullets = (items: string[]) =>
   items.length ? `<ul>${items.map((b) => `<li>${esc(b)}</li>`).join('')}</ul>` : '';
 const educationRows = (p: Person) =>
@@ -244,7 +248,8 @@ function us(p: Person, v: LocaleVocab): string {
   const jobs = p.jobs
     .map(
       (j) =>
-        `<table width="100%"><tr><td><b>${esc(j.employer)}</b>, ${esc(location(j.place))}</td><td align="right">${esc(range(v, j.start, j.end, p.dateStyle))}</td></tr></table><p><i>${esc(j.title)}</i></p>${bullets(j.bullets)}`,
+        `<table width="100%"><tr><td><b>${esc(j.employer)}</b>, ${esc(location(j.place))}</td><td ` +
+        `align="right">${esc(range(v, j.start, j.end, p.dateStyle))}</td></tr></table><p><i>${esc(j.title)}</i></p>${bullets(j.bullets)}`,
     )
     .join('');
   return page(
@@ -261,7 +266,8 @@ function academic(p: Person, v: LocaleVocab): string {
   const rows = p.jobs
     .map(
       (j) =>
-        `<tr><td width="22%">${esc(range(v, j.start, j.end, p.dateStyle, true))}</td><td>${esc(j.title)}, ${esc(j.employer)} (${esc(j.place.city)})</td></tr>`,
+        `<tr><td width="22%">${esc(range(v, j.start, j.end, p.dateStyle, true))}</td><td>${esc(j.title)}, ` +
+        `${esc(j.employer)} (${esc(j.place.city)})</td></tr>`,
     )
     .join('');
   const edu = p.education
@@ -282,7 +288,8 @@ function twopage(p: Person, v: LocaleVocab): string {
   const jobs = p.jobs
     .map(
       (j) =>
-        `<p><b>${esc(j.title)}</b><br>${esc(j.employer)} (${esc(j.place.city)})<br><span class="small">${esc(range(v, j.start, j.end, p.dateStyle))}</span></p>${bullets([...j.bullets, ...v.bullets.slice(0, 2)])}`,
+        `<p><b>${esc(j.title)}</b><br>${esc(j.employer)} (${esc(j.place.city)})<br><span ` +
+        `class="small">${esc(range(v, j.start, j.end, p.dateStyle))}</span></p>${bullets([...j.bullets, ...v.bullets.slice(0, 2)])}`,
     )
     .join('');
   const side = `<td width="32%" class="side" bgcolor="#e8eef4"><p><font size="5"><b>${esc(p.name)}</b></font></p><p>${esc(p.headline)}</p>
@@ -300,7 +307,8 @@ function functional(p: Person, v: LocaleVocab): string {
   const lines = p.jobs
     .map(
       (j) =>
-        `<p>${esc(range(v, j.start, j.end, p.dateStyle, p.dateStyle % 2 === 0))}&nbsp;&nbsp;&nbsp;${esc(j.title)}, ${esc(j.employer)} (${esc(j.place.city)})</p>`,
+        `<p>${esc(range(v, j.start, j.end, p.dateStyle, p.dateStyle % 2 === 0))}&nbsp;&nbsp;&nbsp;${esc(j.title)}, ` +
+        `${esc(j.employer)} (${esc(j.place.city)})</p>`,
     )
     .join('');
   const groups = [p.skills.slice(0, 3), p.skills.slice(3)];

@@ -81,7 +81,10 @@ function toHtml(blocks: readonly Block[]): string {
         throw new Error(`the html route does not lay out ${block.kind} blocks`);
     }
   });
-  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>corpus</title></head><body>\n${body.join('\n')}\n</body></html>\n`;
+  return (
+    `<!DOCTYPE html><html><head><meta ` +
+    `charset="utf-8"><title>corpus</title></head><body>\n${body.join('\n')}\n</body></html>\n`
+  );
 }
 
 function pageCount(pdf: string): number {
@@ -114,7 +117,8 @@ function imagePdf(
     const image = add(
       Buffer.concat([
         Buffer.from(
-          `<< /Type /XObject /Subtype /Image /Width ${page.width} /Height ${page.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
+          `<< /Type /XObject /Subtype /Image /Width ${page.width} /Height ${page.height} /ColorSpace /DeviceGray ` +
+            `/BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
           'latin1',
         ),
         data,
@@ -125,7 +129,8 @@ function imagePdf(
     const stream = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
     kids.push(
       add(
-        `<< /Type /Page /Parent ${tree} 0 R /MediaBox [0 0 ${points.width} ${points.height}] /Resources << /XObject << /Im0 ${image} 0 R >> >> /Contents ${stream} 0 R >>`,
+        `<< /Type /Page /Parent ${tree} 0 R /MediaBox [0 0 ${points.width} ${points.height}] /Resources << /XObject ` +
+          `<< /Im0 ${image} 0 R >> >> /Contents ${stream} 0 R >>`,
       ),
     );
   }

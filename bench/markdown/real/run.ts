@@ -219,7 +219,8 @@ async function main(): Promise<void> {
   const pages = (half: string) =>
     corpus.filter((p) => half === 'all' || p.half === half).reduce((n, p) => n + p.pages, 0);
   console.log(
-    `real corpus: ${corpus.length} PDFs, ${pages('all')} pages (tune ${pages('tune')}, held out ${pages('heldout')}); ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)}`,
+    `real corpus: ${corpus.length} PDFs, ${pages('all')} pages (tune ${pages('tune')}, held out ` +
+      `${pages('heldout')}); ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)}`,
   );
 
   const ours = await runOurs(corpus);
@@ -240,7 +241,8 @@ async function main(): Promise<void> {
     new Map(corpus.map((pdf) => [pdf.id, scoreReal(run.outputs.get(pdf.id) ?? '', truths.get(pdf.id)!)]));
   const oursScores = scores(ours);
   console.log(
-    '\nper file (ours): heading F1, headings out/outline, leaks/running, tables (none: N, borderline: bN, with: +N), word recall, 2-col order',
+    '\nper file (ours): heading F1, headings out/outline, leaks/running, tables (none: N, borderline: bN, with: +N), ' +
+      'word recall, 2-col order',
   );
   for (const pdf of corpus) {
     const s = oursScores.get(pdf.id)!;

@@ -278,7 +278,8 @@ describe('LibreOffice pool', () => {
     );
     expect(error).toBeInstanceOf(PluginError);
     expect(error.message).toBe(
-      'Could not convert this document to PDF: the file may be damaged or is not a DOCX file (Error: source file could not be loaded)',
+      'Could not convert this document to PDF: the file may be damaged or is not a DOCX file (Error: source file ' +
+        'could not be loaded)',
     );
     expect(office.status()).toMatchObject({ conversions: 1, coldFallbacks: 0 });
     // It really was forced through the DOCX filter: no output, not a PDF of the bytes as text.

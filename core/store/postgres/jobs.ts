@@ -60,7 +60,8 @@ function jobRepo(pool: pg.Pool): JobRepo {
     async setImported(id, imported) {
       const count = await changed(
         pool,
-        `UPDATE jobs SET inputs = $1, credit_cost = $2, pipeline = COALESCE($3, pipeline) WHERE id = $4 AND status = 'active'`,
+        `UPDATE jobs SET inputs = $1, credit_cost = $2, pipeline = COALESCE($3, pipeline) WHERE id = $4 AND status = ` +
+          `'active'`,
         [
           JSON.stringify(imported.inputs),
           imported.creditCost,
@@ -95,7 +96,8 @@ function jobRepo(pool: pg.Pool): JobRepo {
     async completeWithResult(id, r) {
       const count = await changed(
         pool,
-        `UPDATE jobs SET status = 'done', progress = 100, result = $1, completed_at = $2 WHERE id = $3 AND status = 'active'`,
+        `UPDATE jobs SET status = 'done', progress = 100, result = $1, completed_at = $2 WHERE id = $3 AND status = ` +
+          `'active'`,
         [JSON.stringify(r.result), r.at, id],
       );
       return count > 0;
@@ -107,7 +109,8 @@ function jobRepo(pool: pg.Pool): JobRepo {
       return (
         (await changed(
           pool,
-          `UPDATE jobs SET status = 'failed', error = $1, completed_at = $2 WHERE id = $3 AND status IN ('waiting', 'active')`,
+          `UPDATE jobs SET status = 'failed', error = $1, completed_at = $2 WHERE id = $3 AND status IN ('waiting', ` +
+            `'active')`,
           [error, at, id],
         )) > 0
       );
@@ -137,7 +140,8 @@ function jobRepo(pool: pg.Pool): JobRepo {
     async waitingByPlugin() {
       const rows = await all(
         pool,
-        `SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY plugin_id ORDER BY plugin_id`,
+        `SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY ` +
+          `plugin_id ORDER BY plugin_id`,
       );
       return rows.map((r) => ({
         pluginId: String(r.plugin_id),

@@ -117,7 +117,8 @@ function webhookDeliveryRepo(pool: pg.Pool): WebhookDeliveryRepo {
     async retryLater(id, a) {
       const count = await changed(
         pool,
-        `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = $1, last_error = $2, next_attempt_at = $3 WHERE id = $4 AND status = 'pending'`,
+        `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = $1, last_error = $2, ` +
+          `next_attempt_at = $3 WHERE id = $4 AND status = 'pending'`,
         [a.statusCode, a.error, a.nextAttemptAt, id],
       );
       return count > 0;
@@ -144,7 +145,8 @@ function webhookAttemptRepo(pool: pg.Pool): WebhookAttemptRepo {
     async add(a, keep) {
       await transaction(pool, async (client) => {
         await client.query(
-          'INSERT INTO webhook_attempts (delivery_id, endpoint_id, type, at, status_code, latency_ms, error) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          'INSERT INTO webhook_attempts (delivery_id, endpoint_id, type, at, status_code, latency_ms, error) VALUES ' +
+            '($1, $2, $3, $4, $5, $6, $7)',
           [a.deliveryId, a.endpointId, a.type, a.at, a.statusCode, a.latencyMs, a.error],
         );
         // Attempts to override URLs belong to no endpoint's log: kept a day, for operators.
@@ -176,7 +178,8 @@ function webhookTargetRepo(pool: pg.Pool): WebhookTargetRepo {
   return {
     async put(t) {
       await pool.query(
-        'INSERT INTO webhook_targets (subject_id, account_id, url, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (subject_id) DO UPDATE SET url = excluded.url',
+        'INSERT INTO webhook_targets (subject_id, account_id, url, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT ' +
+          '(subject_id) DO UPDATE SET url = excluded.url',
         [t.subjectId, t.accountId, t.url, t.createdAt],
       );
     },

@@ -26,7 +26,8 @@ function jobRepo(db: Database.Database): JobRepo {
   const setExport = db.prepare('UPDATE jobs SET export_state = ? WHERE id = ?');
   const openExports = db.prepare(`SELECT id, export_state FROM jobs WHERE ${OPEN_EXPORT}`);
   const waitingByPlugin = db.prepare(
-    `SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY plugin_id ORDER BY plugin_id`,
+    `SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY ` +
+      `plugin_id ORDER BY plugin_id`,
   );
   const byId = db.prepare('SELECT * FROM jobs WHERE id = ?');
   const start =

@@ -130,7 +130,8 @@ function webhookDeliveryRepo(db: Database.Database): WebhookDeliveryRepo {
 
 function webhookAttemptRepo(db: Database.Database): WebhookAttemptRepo {
   const insert = db.prepare(
-    `INSERT INTO webhook_attempts (delivery_id, endpoint_id, type, at, status_code, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO webhook_attempts (delivery_id, endpoint_id, type, at, status_code, latency_ms, error) VALUES (?, ?, ` +
+      `?, ?, ?, ?, ?)`,
   );
   const prune = db.prepare(`DELETE FROM webhook_attempts WHERE endpoint_id = ? AND seq NOT IN
     (SELECT seq FROM webhook_attempts WHERE endpoint_id = ? ORDER BY seq DESC LIMIT ?)`);

@@ -58,7 +58,8 @@ describe('pdfToMarkdown on the ground-truth corpus', () => {
   it('recovers ruled, rules-only and borderless tables with wrapped cells', async () => {
     const { markdown, stats } = await pdfToMarkdown(pdf('ps-tables'));
     const wrapped =
-      '| Design | Collect requirements from partners and agree the schedule with the steering committee before work starts | Planning team |';
+      '| Design | Collect requirements from partners and agree the schedule with the steering committee before work ' +
+      'starts | Planning team |';
     expect(markdown.split('\n').filter((line) => line === wrapped)).toHaveLength(3);
     expect(markdown).toContain('| Phase | Description | Owner |\n| --- | --- | --- |');
     expect(stats.tables).toBe(4);
@@ -288,7 +289,8 @@ describe('CLI', () => {
     ).toEqual(['pdf-to-markdown: This PDF is encrypted and needs a password; remove the password and try again.']);
     expect(badLang?.code).not.toBe(0);
     expect(badLang?.stderr).toContain(
-      "pdf-to-markdown: --lang must be eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra); 'spa' is not one of them",
+      'pdf-to-markdown: --lang must be eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra); ' +
+        "'spa' is not one of them",
     );
   });
 });

@@ -241,7 +241,8 @@ describe('office-convert on small files built to stall LibreOffice', () => {
       'an RTF of 1 KB declaring a 2 GB \\bin block',
       'rtf',
       Buffer.from(
-        `{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Times;}}\\f0 Hello {\\pict\\wmetafile8\\picw100\\pich100\\bin2000000000 ${'A'.repeat(800)}}}`,
+        `{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Times;}}\\f0 Hello {\\pict\\wmetafile8\\picw100\\pich100\\bin2000000000 ` +
+          `${'A'.repeat(800)}}}`,
       ),
     ],
     ['a text of 100,000 form feeds', 'txt', Buffer.alloc(100_000, 0x0c)],

@@ -14,7 +14,8 @@ import { runProcess } from '../../../core/engines/process.js';
 export const DOC_PARAGRAPHS = Array.from(
   { length: 40 },
   (_, i) =>
-    `Paragraph ${i + 1} of the ledger: the quartermaster counted ${(i + 1) * 37} barrels of salted herring in hold ${(i % 4) + 1}.`,
+    `Paragraph ${i + 1} of the ledger: the quartermaster counted ${(i + 1) * 37} barrels of salted herring in hold ` +
+    `${(i % 4) + 1}.`,
 );
 export const SHEET_CELLS = [
   ['Harbour', 'Ships'],

@@ -288,12 +288,14 @@ describe('pocketsphinx output', () => {
       'exit',
       'pocketsphinx_continuous',
       1,
-      'INFO: x\nERROR: "continuous.c", line 136: Input audio file has sample rate [8000], but decoder expects [16000]\nFATAL: "continuous.c", line 165: Failed to process file \'/tmp/x/a.wav\' due to format mismatch.',
+      'INFO: x\nERROR: "continuous.c", line 136: Input audio file has sample rate [8000], but decoder expects ' +
+        '[16000]\nFATAL: "continuous.c", line 165: Failed to process file \'/tmp/x/a.wav\' due to format mismatch.',
     );
     const translated = pocketsphinxFailure(mismatch, live);
     expect(translated).toBeInstanceOf(PluginError);
     expect((translated as Error).message).toBe(
-      'The audio could not be decoded for speech recognition (Input audio file has sample rate [8000], but decoder expects [16000])',
+      'The audio could not be decoded for speech recognition (Input audio file has sample rate [8000], but decoder ' +
+        'expects [16000])',
     );
     const noModel = new EngineError(
       'exit',

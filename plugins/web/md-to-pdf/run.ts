@@ -16,7 +16,10 @@ import { MARKDOWN_CSS } from './stylesheet.js';
 export function markdownDocument(markdown: string, title: string): string {
   const body = micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
   const escapedTitle = title.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapedTitle}</title><style>${MARKDOWN_CSS}</style></head><body>${body}</body></html>`;
+  return (
+    `<!doctype html><html><head><meta ` +
+    `charset="utf-8"><title>${escapedTitle}</title><style>${MARKDOWN_CSS}</style></head><body>${body}</body></html>`
+  );
 }
 
 export async function mdToPdf(

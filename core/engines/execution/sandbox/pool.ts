@@ -190,7 +190,8 @@ class SandboxProcess implements SupervisedInstance {
         clearTimeout(timer);
         reject(
           new Error(
-            `sandbox process exited on start (${signal ?? `code ${code}`}): ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}`,
+            `sandbox process exited on start (${signal ?? `code ${code}`}): ` +
+              `${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}`,
           ),
         );
       };
