@@ -241,7 +241,8 @@ function multipartBody(
 ): Buffer {
   const chunks: Buffer[] = [];
   for (const part of parts) {
-    const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
+    const filename = part.filename !== undefined ? `; filename="${part.filename}"` : '';
+    const disposition = `form-data; name="${part.name}"${filename}`;
     const type = part.filename !== undefined ? '\r\nContent-Type: application/octet-stream' : '';
     chunks.push(
       Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`, 'utf8'),

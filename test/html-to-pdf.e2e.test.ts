@@ -51,7 +51,8 @@ describe('HTML and Markdown to PDF over HTTP', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('an invoice ZIP with a local image and a web font becomes a Letter PDF with its text, image, font and footer', async () => {
+  it('an invoice ZIP with a local image and a web font becomes a Letter PDF with its text, image, font and ' +
+    'footer', async () => {
     const { outputPath } = await convertAndDownload(
       server.url,
       key,

@@ -52,7 +52,8 @@ describe('POST /api/transcribe', () => {
     await fixtures.cleanup();
   });
 
-  it('transcribes English audio and video for a Business key, one row per file, charged at the transcription weight', async () => {
+  it('transcribes English audio and video for a Business key, one row per file, charged at the transcription ' +
+    'weight', async () => {
     const key = await server.createKey('business');
     const res = await submitTranscription(server.url, key, [
       { name: 'talk.mp3', data: mp3 },
@@ -93,7 +94,8 @@ describe('POST /api/transcribe', () => {
     });
   }, 120_000);
 
-  it('transcribes real read speech (LibriVox) within a word error rate bound, with durations from the media', async () => {
+  it('transcribes real read speech (LibriVox) within a word error rate bound, with durations from the ' +
+    'media', async () => {
     const key = await server.createKey('business');
     const clips = await libriVoxClips();
     const res = await submitTranscription(
@@ -120,7 +122,8 @@ describe('POST /api/transcribe', () => {
     expect(errors / words).toBeLessThanOrEqual(REAL_SPEECH_MAX_WER);
   }, 180_000);
 
-  it('transcribes LibriVox with pink noise at 20 dB SNR (denoised before pocketsphinx) within a word error rate bound', async () => {
+  it('transcribes LibriVox with pink noise at 20 dB SNR (denoised before pocketsphinx) within a word error rate ' +
+    'bound', async () => {
     const key = await server.createKey('business');
     const clips = await libriVoxClips();
     const files = await Promise.all(
@@ -169,7 +172,8 @@ describe('POST /api/transcribe', () => {
     expect(bad.body.error).toMatch(/lang/);
   }, 120_000);
 
-  it('transcribes on GraphQL (transcribe + extraction) and tRPC (extraction.transcribe + extraction.get) like REST', async () => {
+  it('transcribes on GraphQL (transcribe + extraction) and tRPC (extraction.transcribe + extraction.get) like ' +
+    'REST', async () => {
     const key = await server.createKey('business');
     const form = new FormData();
     form.append(

@@ -105,7 +105,8 @@ describe('web pages from their URL over HTTP', () => {
     expect(metadataJob).toMatchObject({ status: 'failed', error: expect.stringContaining('cloud metadata address') });
   }, 120_000);
 
-  it('a plain-http or loopback page on a server that does not allow private addresses fails with the reason', async () => {
+  it('a plain-http or loopback page on a server that does not allow private addresses fails with the ' +
+    'reason', async () => {
     const closedKey = await closed.createKey('pro');
     const submitted = await submitConvert(closed.url, closedKey, { name: 'page.url', data: siteUrl }, { to: 'pdf' });
     const job = await waitForJob(closed.url, closedKey, submitted.body.jobId, 60_000);

@@ -144,7 +144,8 @@ describe('webhooks', () => {
     expect(res.body.code).toBe('plan_required');
   });
 
-  it('registers an endpoint whose secret is shown once, then sends one signed job.done the helper verifies', async () => {
+  it('registers an endpoint whose secret is shown once, then sends one signed job.done the helper ' +
+    'verifies', async () => {
     const { id, secret } = await register('/done', { events: ['job.done'], description: 'CI receiver' });
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(Buffer.from(secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
@@ -268,7 +269,8 @@ describe('webhooks', () => {
     await api(`${server.url}/api/v1/webhooks/${id}`, key, 'DELETE');
   }, 30_000);
 
-  it('per-request webhookUrl: needs the default secret, then job and batch events go there signed with it', async () => {
+  it('per-request webhookUrl: needs the default secret, then job and batch events go there signed with ' +
+    'it', async () => {
     const refused = await submitConvert(server.url, key, text, {
       to: 'md',
       steps: '1',
@@ -423,7 +425,8 @@ describe('webhooks', () => {
     }
   });
 
-  it('without WEBHOOKS_ALLOW_PRIVATE: loopback, private and link-local addresses and plain http are refused', async () => {
+  it('without WEBHOOKS_ALLOW_PRIVATE: loopback, private and link-local addresses and plain http are ' +
+    'refused', async () => {
     const strict = await startServer({ env: { PLUGINS: SLOW_TEXT_PLUGIN } });
     try {
       const strictKey = await strict.createKey('business');

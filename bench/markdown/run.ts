@@ -109,7 +109,9 @@ async function runOurs(corpus: readonly CorpusFile[]): Promise<EngineRun> {
     outputs,
     deterministic,
     pagesPerSecond: speed.wall,
-    speedNote: `wall clock on text PDFs, ${WORKERS} processes x ${SPEED_PASSES} passes after a warm-up; CPU-bound rate ${fixed(speed.cpuBound, 1)} pages/s on ${WORKERS} cores${scans}`,
+    speedNote:
+      `wall clock on text PDFs, ${WORKERS} processes x ${SPEED_PASSES} passes after a warm-up; CPU-bound ` +
+      `rate ${fixed(speed.cpuBound, 1)} pages/s on ${WORKERS} cores${scans}`,
   };
 }
 
@@ -179,7 +181,9 @@ async function runAnchor(corpus: readonly CorpusFile[]): Promise<EngineRun | str
       outputs: first.outputs,
       deterministic,
       pagesPerSecond: warm,
-      speedNote: `warm JVM: ${ANCHOR_EXTRA_COPIES} extra corpus copies in one batch; ${fixed(cold, 1)} pages/s for one cold batch incl. JVM start`,
+      speedNote:
+        `warm JVM: ${ANCHOR_EXTRA_COPIES} extra corpus copies in one batch; ${fixed(cold, 1)} pages/s for ` +
+        `one cold batch incl. JVM start`,
     };
   } catch (error) {
     return `@opendataloader/pdf failed: ${(error as Error).message.split('\n')[0]}`;

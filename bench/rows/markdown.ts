@@ -83,7 +83,9 @@ export const markdownRow: BenchRow = {
         baseline: { label: 'pdftotext', value: base },
         ratio: ratioOf(value.median, base),
         target: { text: '≥ 50 pages/s', met: value.median >= 50 },
-        note: `CPU-bound rate ${spread(cpuBound).median.toFixed(1)} pages/s (pages per CPU-second × processes: what the machine's other load does not distort); corpus ${files.length} text PDFs`,
+        note:
+          `CPU-bound rate ${spread(cpuBound).median.toFixed(1)} pages/s (pages per CPU-second × processes: what ` +
+          `the machine's other load does not distort); corpus ${files.length} text PDFs`,
       },
     ];
   },

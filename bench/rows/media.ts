@@ -147,7 +147,9 @@ export const mediaRow: BenchRow = {
         baseline: { label: 'ffmpeg directly', value: direct.median },
         ratio,
         target: { text: 'ratio ≤ 1.10', met: ratio <= 1.1 },
-        note: `plugin alone ${plugin.median.toFixed(2)} s; ratio of minimums (the least disturbed runs) ${ratioOf(service.min, direct.min).toFixed(3)}`,
+        note:
+          `plugin alone ${plugin.median.toFixed(2)} s; ratio of minimums (the least disturbed runs) ` +
+          `${ratioOf(service.min, direct.min).toFixed(3)}`,
       },
     ];
   },

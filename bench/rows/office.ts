@@ -118,7 +118,9 @@ export const officeRow: BenchRow = {
         baseline: { label: 'cold soffice', value: spread(cold(1).latencies).median },
         ratio: ratioOf(p50Pool.median, spread(cold(1).latencies).median),
         target: { text: 'p50 ≤ 150 ms', met: p50Pool.median <= 150 },
-        note: `of which upload to accepted: p50 ${percentile(pool(1).acceptances, 50).toFixed(0)} ms; the rest is queue, conversion, polling (every ${POLL_MS} ms) and download. /readyz office: ${states.join('; ')}`,
+        note:
+          `of which upload to accepted: p50 ${percentile(pool(1).acceptances, 50).toFixed(0)} ms; the rest is ` +
+          `queue, conversion, polling (every ${POLL_MS} ms) and download. /readyz office: ${states.join('; ')}`,
       });
       for (const clients of LEVELS) {
         const speedUp = ratioOf(pool(clients).overall, cold(clients).overall);
@@ -140,7 +142,12 @@ export const officeRow: BenchRow = {
           ...(atFour
             ? { target: { text: '≥ 15 conv/s and ≥ 10× cold', met: pool(4).overall >= 15 && speedUp >= 10 } }
             : {}),
-          note: `${pool(clients).latencies.length} vs ${cold(clients).latencies.length} conversions; p50 ${percentile(pool(clients).latencies, 50).toFixed(0)} ms vs ${percentile(cold(clients).latencies, 50).toFixed(0)} ms, p99 ${percentile(pool(clients).latencies, 99).toFixed(0)} ms vs ${percentile(cold(clients).latencies, 99).toFixed(0)} ms`,
+          note:
+            `${pool(clients).latencies.length} vs ${cold(clients).latencies.length} conversions; p50 ` +
+            `${percentile(pool(clients).latencies, 50).toFixed(0)} ms vs ` +
+            `${percentile(cold(clients).latencies, 50).toFixed(0)} ms, p99 ` +
+            `${percentile(pool(clients).latencies, 99).toFixed(0)} ms vs ` +
+            `${percentile(cold(clients).latencies, 99).toFixed(0)} ms`,
         });
       }
       return measurements;

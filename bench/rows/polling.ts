@@ -129,7 +129,10 @@ export const pollingRow: BenchRow = {
           baseline: { label: 'trivial Fastify route', value: base },
           ratio: ratioOf(value.median, base),
           target: { text: 'p99 ≤ 20 ms', met: value.median <= 20 },
-          note: `p50 ${spread(p50s.service).median.toFixed(1)} ms vs ${spread(p50s.baseline).median.toFixed(1)} ms; polled back to back by the same ${POLLERS} (saturation): ${saturated.service.toFixed(0)} vs ${saturated.baseline.toFixed(0)} requests/s, one client process, keep-alive`,
+          note:
+            `p50 ${spread(p50s.service).median.toFixed(1)} ms vs ${spread(p50s.baseline).median.toFixed(1)} ms; ` +
+            `polled back to back by the same ${POLLERS} (saturation): ${saturated.service.toFixed(0)} vs ` +
+            `${saturated.baseline.toFixed(0)} requests/s, one client process, keep-alive`,
         },
         {
           row: 'polling',

@@ -184,7 +184,9 @@ export const uploadsRow: BenchRow = {
           baseline: { label: 'plain disk copy', value: diskMedian },
           ratio: ratioOf(speed.median, diskMedian),
           target: { text: '≥ 200 MB/s', met: speed.median >= 200 },
-          note: `the same client to a Fastify route that discards the body: ${sinkMbPerSecond.toFixed(0)} MB/s (the client's own ceiling); the accepted jobs afterwards: ${uploads.map((u) => u.jobStatus).join(', ')}`,
+          note:
+            `the same client to a Fastify route that discards the body: ${sinkMbPerSecond.toFixed(0)} MB/s (the ` +
+            `client's own ceiling); the accepted jobs afterwards: ${uploads.map((u) => u.jobStatus).join(', ')}`,
         },
         {
           // Issue 23: the API process reads manifests only; its engines' libraries load in sandboxes.
@@ -205,7 +207,9 @@ export const uploadsRow: BenchRow = {
           baseline: { label: 'server idle', value: idleRss / MB },
           ratio: ratioOf(rss.median, idleRss / MB),
           target: { text: '≤ 150 MB', met: rss.max <= 150 },
-          note: 'the server process alone (its sandbox processes do not take part in uploads); MB = 10^6 bytes; met on the highest peak',
+          note:
+            'the server process alone (its sandbox processes do not take part in uploads); MB = 10^6 bytes; met ' +
+            'on the highest peak',
         },
         {
           // What streaming is about: the upload must not grow the process by anything like its size.

@@ -270,7 +270,9 @@ export function probeConfinement(timeoutMs = 10_000): Promise<{ ok: true } | { o
       else
         resolve({
           ok: false,
-          reason: `bwrap could not make a jail (${signal ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
+          reason:
+            `bwrap could not make a jail ` +
+            `(${signal ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
         });
     });
   });

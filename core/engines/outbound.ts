@@ -84,7 +84,9 @@ function expandIpv6(address: string): number[] | null {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
     const parts = dotted[1]!.split('.').map(Number);
-    text = `${text.slice(0, dotted.index)}${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`;
+    const high = ((parts[0]! << 8) | parts[1]!).toString(16);
+    const low = ((parts[2]! << 8) | parts[3]!).toString(16);
+    text = `${text.slice(0, dotted.index)}${high}:${low}`;
   }
   const [head, tail] = text.split('::');
   const left = head ? head.split(':') : [];

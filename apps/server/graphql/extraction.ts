@@ -57,7 +57,8 @@ function mutationDescription(info: ExtractionToolInfo): string {
   const where =
     `${PLANS[info.plan].label} and up; same as POST ` +
     `/api/${info.tool}${info.pluginId ? '' : '; not installed on this server'}`;
-  const files = `at most ${info.maxFiles} files${info.inputs.length ? ` (${info.inputs.join(', ')})` : ''}, charged per file`;
+  const inputs = info.inputs.length ? ` (${info.inputs.join(', ')})` : '';
+  const files = `at most ${info.maxFiles} files${inputs}, charged per file`;
   const totals = Object.entries(info.summary).map(([name, { sum }]) => `its ${name} sums the rows' ${sum}`);
   return (
     `${info.title} (${where}): ${files}.${info.freeTrial ? ` ${TRIAL}` : ''} Follow with \`extraction(tool: ` +
@@ -109,7 +110,9 @@ export function addExtraction(
     t.field({
       type: PollRef,
       nullable: true,
-      description: `An extraction batch of the caller (same as GET /api/<tool>/{id}): NOT_FOUND when unknown or older than an hour, FORBIDDEN for another key holder's batch.`,
+      description:
+        `An extraction batch of the caller (same as GET /api/<tool>/{id}): NOT_FOUND when unknown or ` +
+        `older than an hour, FORBIDDEN for another key holder's batch.`,
       args: {
         tool: t.arg.string({
           required: true,

@@ -187,8 +187,8 @@ export function addOptionInputs(builder: Builder, capabilities: CapabilityServic
               t.field({ type: names.get(pluginId) as AnyType, description: `Options of the ${pluginId} plugin.` }),
             ]),
           )
-        : // An input type needs a field: a registry where no conversion or op takes options (a partial install) gets one
-          // that is always refused.
+        : // An input type needs a field: a registry where no conversion or op takes options (a partial
+          // install) gets one that is always refused.
           {
             none: t.boolean({ description: 'No installed conversion or tool op takes options: leave `options` out.' }),
           },

@@ -187,7 +187,8 @@ describe('LibreOffice pool', () => {
     expect(existsSync(living)).toBe(true);
   }, 120_000);
 
-  it('retries a conversion once on a fresh listener when its listener is killed under it; the next one runs', async () => {
+  it('retries a conversion once on a fresh listener when its listener is killed under it; the next one ' +
+    'runs', async () => {
     const { office, firstPid } = await warmPool();
     const converting = office.convert(await conversion(sources.long), { timeoutMs: 120_000 });
     await until(() => office.status().listeners[0]!.state === 'busy');

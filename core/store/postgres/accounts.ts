@@ -16,7 +16,8 @@ function accountRepo(pool: pg.Pool): AccountRepo {
   return {
     async create(a) {
       await pool.query(
-        `INSERT INTO accounts (id, plan, email, email_verified, overage_enabled, credits_included, requests_per_minute, created_at)
+        `INSERT INTO accounts (id, plan, email, email_verified, overage_enabled, credits_included, requests_per_minute,
+          created_at)
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [a.id, a.plan, a.email, a.emailVerified, a.overageEnabled, a.creditsIncluded, a.requestsPerMinute, a.createdAt],
       );

@@ -207,7 +207,8 @@ pluginConformanceSuite(repairOfficePlugin, [
 ]);
 
 describe('repair-office refusals', () => {
-  it('fails with a clear message when the main part is unreadable and LibreOffice cannot open the file either', async () => {
+  it('fails with a clear message when the main part is unreadable and LibreOffice cannot open the file ' +
+    'either', async () => {
     await expect(runPlugin(repairOfficePlugin, [file('garbage-main.docx', 'docx')])).rejects.toThrow(
       /^The DOCX could not be repaired/,
     );

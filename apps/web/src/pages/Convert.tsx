@@ -598,7 +598,8 @@ export function ConvertPage() {
     <section>
       <h1>Convert files</h1>
       <form onSubmit={run} class="convert" noValidate>
-        {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop zone; its labelled file input is the keyboard path */}
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop zone; its labelled file input is the
+            keyboard path */}
         <div
           class={dragging ? 'drop active' : 'drop'}
           onDragOver={(event) => {
@@ -851,8 +852,8 @@ const planName = (plan: string) => plan.charAt(0).toUpperCase() + plan.slice(1);
 const chargeText = (job: Job) =>
   job.creditCost == null
     ? undefined
-    : `Charged ${job.creditCost} ` +
-      `credit${job.creditCost === 1 ? '' : 's'}${job.creditsRemaining == null ? '' : `; ${job.creditsRemaining} left this month`}.`;
+    : `Charged ${job.creditCost} credit${job.creditCost === 1 ? '' : 's'}` +
+      `${job.creditsRemaining == null ? '' : `; ${job.creditsRemaining} left this month`}.`;
 
 const groups: [Action['kind'], string][] = [
   ['convert', 'Convert'],
