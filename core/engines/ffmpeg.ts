@@ -338,8 +338,11 @@ export function parseTimePosition(line: string): number | undefined {
 }
 
 // Lines that say only that something failed, not what.
-const GENERIC_LINE =
-  /^(Conversion failed!|Exiting normally|Error opening output files?|Error while (filtering|processing)|Error initializing output stream|Nothing was written into output file)/i;
+const GENERIC_LINE = new RegExp(
+  '^(Conversion failed!|Exiting normally|Error opening output files?|Error while (filtering|' +
+    'processing)|Error initializing output stream|Nothing was written into output file)',
+  'i',
+);
 // With `-loglevel level+...` every message starts with its level, after the component's tag;
 // continuation lines of a message have neither and keep the level of the line before.
 const LOG_LINE =

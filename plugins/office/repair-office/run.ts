@@ -413,8 +413,8 @@ function contentTypesXml(kind: Kind, main: string, original: string | undefined,
     ([ext, type]) => `<Default Extension="${escapeAttr(ext)}" ContentType="${escapeAttr(type)}"/>`,
   );
   return (
-    `${XML_HEAD}<Types ` +
-    `xmlns="http://schemas.openxmlformats.org/package/2006/content-types">${defaultItems.join('')}${items.join('')}</Types>`
+    `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+    `${defaultItems.join('')}${items.join('')}</Types>`
   );
 }
 

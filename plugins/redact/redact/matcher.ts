@@ -55,8 +55,11 @@ const EMAIL =
   /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/iu;
 
 /** Digit groups separated by a space, dot or dash, optionally a +country code and an (area) code. */
-const PHONE =
-  /(?<![\p{L}\p{N}+])(?:\+\d{1,3}[ \u00a0.-]?)?(?:\(\d{1,5}\)[ \u00a0.-]?)?\d{1,15}(?:[ \u00a0.-]\d{1,8}){0,6}(?![\p{L}\p{N}])/u;
+const PHONE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}+])(?:\+\d{1,3}[ \u00a0.-]?)?(?:\(\d{1,5}\)[ \u00a0.-]?)?` +
+    String.raw`\d{1,15}(?:[ \u00a0.-]\d{1,8}){0,6}(?![\p{L}\p{N}])`,
+  'u',
+);
 const NANP = /^\(?\d{3}\)?[ \u00a0.-]?\d{3}[ \u00a0.-]\d{4}$/;
 const DATE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/;
 

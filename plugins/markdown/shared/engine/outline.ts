@@ -46,8 +46,11 @@ const MAX_TITLE_LINES = 3;
 /** The outline is trusted once this many of its entries are found in the text (or all of them). */
 const MIN_MATCHED = 3;
 /** "2.1", "A.3", "IV.", "Chapter 2", "§ 4" in front of a title: outlines keep or drop them. */
-const SECTION_NUMBER =
-  /^(?:(?:chapter|section|part|appendix|chapitre|kapitel|capitolo|cap[ií]tulo)\s+)?(?:§\s*)?(?:\d+(?:[.-]\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.|[IVXLC]+\.?)(?:\s+|$)/i;
+const SECTION_NUMBER = new RegExp(
+  '^(?:(?:chapter|section|part|appendix|chapitre|kapitel|capitolo|' +
+    String.raw`cap[ií]tulo)\s+)?(?:§\s*)?(?:\d+(?:[.-]\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.|[IVXLC]+\.?)(?:\s+|$)`,
+  'i',
+);
 
 export function titleKey(text: string): string {
   return text
