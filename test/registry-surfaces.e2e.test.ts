@@ -180,7 +180,8 @@ describe('the registry drives every surface', () => {
         const mutations = await graphql(
           server.url,
           key,
-          '{ __schema { mutationType { fields { name args { name defaultValue type { name kind ofType { name } } } } } ' +
+          '{ __schema { mutationType { fields { name args { name defaultValue type { name kind ofType { name } } } } ' +
+            '} ' +
             '} }',
         );
         const wordCount = mutations.data!.__schema.mutationType.fields.find(

@@ -916,7 +916,8 @@ describe('REST, GraphQL and tRPC over the same services', () => {
         const freeKey = await server.createKey('free');
         const free = createTransmuteClient(server.url, freeKey);
         // A file over the Free size limit would answer PAYLOAD_TOO_LARGE if it were read: the count is refused first
-        // (GraphQL knows it before reading any file; tRPC's form parser refuses the second file part before reading it).
+        // (GraphQL knows it before reading any file; tRPC's form parser refuses the second file part before reading
+        // it).
         const big = overFreeLimit('big.pdf');
         const several = await graphqlFiles(server.url, freeKey, PDF_TO_MARKDOWN, [big, report]);
         expect(several.body.errors?.[0]).toMatchObject({

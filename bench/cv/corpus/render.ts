@@ -6,7 +6,8 @@
 import type { CvSpec, Job, Month } from './model.js';
 import { VOCAB } from './vocab.js';
 
-const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 type Para = { style: string; text: string };
 const p = (style: string, text: string): Para => ({ style, text });
@@ -57,7 +58,11 @@ function entry(spec: CvSpec, job: Job, index: number): Para[] {
     case 'employer-first':
       return [p('Bold', employer), p('Body', job.title), p('Italic', dates), ...bullets];
     case 'title-at':
-      return [p('Bold', `${job.title} ${v.at} ${job.employer}`), p('Italic', job.place ? `${dates}, ${job.place}` : dates), ...bullets];
+      return [
+        p('Bold', `${job.title} ${v.at} ${job.employer}`),
+        p('Italic', job.place ? `${dates}, ${job.place}` : dates),
+        ...bullets,
+      ];
     case 'dates-left':
       return [p('Left', `${dates}\t${job.title}`), p('Left', `\t${employer}`), ...bullets];
     case 'pipes':
@@ -70,13 +75,19 @@ function entry(spec: CvSpec, job: Job, index: number): Para[] {
 function contactParas(spec: CvSpec, stacked: boolean): Para[] {
   const phone = spec.phoneLabel ? `${spec.phoneLabel} ${spec.phone}` : spec.phone;
   const location = spec.locationLabel ? `${spec.locationLabel} ${spec.location}` : spec.location;
-  if (stacked) return [location, phone, spec.email, ...(spec.linkedin ? [spec.linkedin] : [])].map((text) => p('Small', text));
+  if (stacked)
+    return [location, phone, spec.email, ...(spec.linkedin ? [spec.linkedin] : [])].map((text) => p('Small', text));
   return [p('Body', `${location} | ${phone} | ${spec.email}`), ...(spec.linkedin ? [p('Body', spec.linkedin)] : [])];
 }
 
 function skillParas(spec: CvSpec): Para[] {
-  const lines = spec.skillGroups.map((group) => p('Small', `${group.label ? `${group.label} ` : ''}${group.items.join(', ')}`));
-  if (spec.spokenInSkills) lines.push(p('Small', `${VOCAB[spec.lang].spokenLabel} ${spec.spoken.map((s) => s.replace(/ \(.*\)$/, '')).join(', ')}`));
+  const lines = spec.skillGroups.map((group) =>
+    p('Small', `${group.label ? `${group.label} ` : ''}${group.items.join(', ')}`),
+  );
+  if (spec.spokenInSkills)
+    lines.push(
+      p('Small', `${VOCAB[spec.lang].spokenLabel} ${spec.spoken.map((s) => s.replace(/ \(.*\)$/, '')).join(', ')}`),
+    );
   return lines;
 }
 
@@ -110,7 +121,10 @@ function sidebarParas(spec: CvSpec): Para[] {
 
 function xmlOf(paras: readonly Para[]): string {
   return paras
-    .map(({ style, text }) => `<text:p text:style-name="${style}">${text.split('\t').map(esc).join('<text:tab/>')}</text:p>`)
+    .map(
+      ({ style, text }) =>
+        `<text:p ` + `text:style-name="${style}">${text.split('\t').map(esc).join('<text:tab/>')}</text:p>`,
+    )
     .join('\n');
 }
 
@@ -138,12 +152,20 @@ export function renderFodt(spec: CvSpec): string {
   } else if (spec.layout === 'frame') {
     marginLeft = '7.5cm';
     tabWidth = '11.3cm';
-    const frame = `<draw:frame draw:style-name="Sidebar" draw:name="Sidebar" text:anchor-type="page" text:anchor-page-number="1" svg:x="1cm" svg:y="1.5cm" svg:width="5.6cm" draw:z-index="0"><draw:text-box fo:min-height="25cm">${xmlOf(sidebarParas(spec))}</draw:text-box></draw:frame>`;
+    const frame =
+      `<draw:frame draw:style-name="Sidebar" draw:name="Sidebar" text:anchor-type="page" ` +
+      `text:anchor-page-number="1" svg:x="1cm" svg:y="1.5cm" svg:width="5.6cm" draw:z-index="0"><draw:text-box ` +
+      `fo:min-height="25cm">${xmlOf(sidebarParas(spec))}</draw:text-box></draw:frame>`;
     const main = mainParas(spec, !spec.nameInSidebar);
-    body = `<text:p text:style-name="${main[0]!.style}">${frame}${esc(main[0]!.text)}</text:p>\n${xmlOf(main.slice(1))}`;
+    body =
+      `<text:p ` +
+      `text:style-name="${main[0]!.style}">${frame}${esc(main[0]!.text)}</text:p>\n${xmlOf(main.slice(1))}`;
   } else {
     // Contact details only in a text frame at the top right.
-    const frame = `<draw:frame draw:style-name="Box" draw:name="Contact" text:anchor-type="paragraph" svg:x="11cm" svg:y="0cm" svg:width="6cm" draw:z-index="0"><draw:text-box fo:min-height="2.5cm">${xmlOf(contactParas(spec, true))}</draw:text-box></draw:frame>`;
+    const frame =
+      `<draw:frame draw:style-name="Box" draw:name="Contact" text:anchor-type="paragraph" svg:x="11cm" ` +
+      `svg:y="0cm" svg:width="6cm" draw:z-index="0"><draw:text-box ` +
+      `fo:min-height="2.5cm">${xmlOf(contactParas(spec, true))}</draw:text-box></draw:frame>`;
     const main = mainParas(spec, true);
     body = `<text:p text:style-name="Name">${frame}${esc(main[0]!.text)}</text:p>\n${xmlOf([
       ...main.slice(1),

@@ -190,7 +190,8 @@ describe('redact', () => {
       const [image] = await imagesOf(outputOf(under), await mkdtemp(path.join(dir, 'under-')));
       expect(image!.name).toMatch(/\.png$/); // Flate, not JPEG: no second lossy pass
       const { data } = await sharp(image!.bytes).greyscale().raw().toBuffer({ resolveWithObject: true });
-      // The background is a flat (224, 224, 160); MuPDF clears the pixels under the box (white) inside the image itself.
+      // The background is a flat (224, 224, 160); MuPDF clears the pixels under the box (white) inside the image
+      // itself.
       expect(data.filter((v) => v > 250).length).toBeGreaterThan(500);
       expect(await residue(outputOf(under), [SECRETS.email])).toEqual([]);
       await rm(away.workDir, { recursive: true, force: true });
