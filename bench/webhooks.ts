@@ -138,10 +138,11 @@ try {
   ).length;
 
   console.log(
-    `webhooks bench: ${total} deliveries per row, local receiver answering 204; ${os.cpus().length} CPUs, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
+    `webhooks bench: ${total} deliveries per row, local receiver answering 204; ${os.cpus().length} CPUs, load ` +
+      `average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
   );
   console.log('| path | deliveries/s | vs sequential fetch | vs 16 fetches in flight |');
   console.log('|---|---|---|---|');

@@ -128,8 +128,10 @@ describe('HTML and Markdown to PDF over HTTP', () => {
   }, 150_000);
 
   it('a page that tries to reach the network still converts, and nothing reaches the network', async () => {
-    const hostile = `<!doctype html><html><head>
-<link rel="stylesheet" href="${beaconUrl}/style.css"><link rel="preconnect" href="${beaconUrl}"><link rel="dns-prefetch" href="//beacon.example">
+    const hostile =
+      `<!doctype html><html><head>
+<link rel="stylesheet" href="${beaconUrl}/style.css"><link rel="preconnect" href="${beaconUrl}">` +
+      `<link rel="dns-prefetch" href="//beacon.example">
 <script src="${beaconUrl}/script.js"></script></head><body><h1>Still printed</h1>
 <img src="${beaconUrl}/pixel.png"><img src="https://example.com/remote.png"><iframe src="${beaconUrl}/frame"></iframe>
 <script>

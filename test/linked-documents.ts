@@ -25,8 +25,10 @@ const ODF_NS = [
 ].join(' ');
 
 function odt(body: string): Buffer {
-  const content = `<?xml version="1.0" encoding="UTF-8"?>
-<office:document-content ${ODF_NS} office:version="1.2"><office:body><office:text>${body}</office:text></office:body></office:document-content>`;
+  const content =
+    `<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content ${ODF_NS} office:version="1.2"><office:body><office:text>${body}</office:text>` +
+    `</office:body></office:document-content>`;
   const manifest = `<?xml version="1.0" encoding="UTF-8"?>
 <manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">
  <manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>
@@ -66,12 +68,24 @@ const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships
 
 function docx(body: string, relationships: string): Buffer {
   return zip({
-    '[Content_Types].xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
-    '_rels/.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/></Relationships>`,
-    'word/document.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<w:document ${W_NS} xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body>${body}<w:p><w:r><w:t>End.</w:t></w:r></w:p></w:body></w:document>`,
+    '[Content_Types].xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+      `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
+      `<Default Extension="xml" ContentType="application/xml"/>` +
+      `<Override PartName="/word/document.xml" ` +
+      `ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+    '_rels/.rels':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/></Relationships>`,
+    'word/document.xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:document ${W_NS} xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" ` +
+      `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" ` +
+      `xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body>${body}<w:p><w:r><w:t>End.</w:t>` +
+      `</w:r>` +
+      `</w:p></w:body></w:document>`,
     'word/_rels/document.xml.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${relationships}</Relationships>`,
   });
@@ -109,20 +123,47 @@ export function xlsxWithExternalLink(href: string): Buffer {
     'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ' +
     'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
   return zip({
-    '[Content_Types].xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/externalLinks/externalLink1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.externalLink+xml"/></Types>`,
-    '_rels/.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-    'xl/workbook.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<workbook ${ns}><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets><externalReferences><externalReference r:id="rId2"/></externalReferences><calcPr fullCalcOnLoad="1"/></workbook>`,
-    'xl/_rels/workbook.xml.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${REL}/externalLink" Target="externalLinks/externalLink1.xml"/></Relationships>`,
-    'xl/worksheets/sheet1.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<worksheet ${ns}><sheetData><row r="1"><c r="A1"><f>[1]Sheet1!A1</f><v>42</v></c><c r="B1" t="inlineStr"><is><t>linked value</t></is></c></row><row r="2"><c r="A2" t="str"><f>WEBSERVICE("${escapeXml(href)}")</f><v>cached</v></c></row></sheetData></worksheet>`,
-    'xl/externalLinks/externalLink1.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<externalLink ${ns}><externalBook r:id="rId1"><sheetNames><sheetName val="Sheet1"/></sheetNames><sheetDataSet><sheetData sheetId="0"><row r="1"><cell r="A1"><v>42</v></cell></row></sheetData></sheetDataSet></externalBook></externalLink>`,
-    'xl/externalLinks/_rels/externalLink1.xml.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/externalLinkPath" Target="${escapeXml(href)}" TargetMode="External"/></Relationships>`,
+    '[Content_Types].xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+      `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
+      `<Default Extension="xml" ContentType="application/xml"/>` +
+      `<Override PartName="/xl/workbook.xml" ` +
+      `ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>` +
+      `<Override PartName="/xl/worksheets/sheet1.xml" ` +
+      `ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>` +
+      `<Override PartName="/xl/externalLinks/externalLink1.xml" ` +
+      `ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.externalLink+xml"/></Types>`,
+    '_rels/.rels':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    'xl/workbook.xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<workbook ${ns}><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets><externalReferences>` +
+      `<externalReference r:id="rId2"/></externalReferences><calcPr fullCalcOnLoad="1"/></workbook>`,
+    'xl/_rels/workbook.xml.rels':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>` +
+      `<Relationship Id="rId2" Type="${REL}/externalLink" Target="externalLinks/externalLink1.xml"/></Relationships>`,
+    'xl/worksheets/sheet1.xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<worksheet ${ns}><sheetData><row r="1"><c r="A1"><f>[1]Sheet1!A1</f><v>42</v></c><c r="B1" t="inlineStr"><is><t>` +
+      `linked value</t></is></c></row><row r="2"><c r="A2" ` +
+      `t="str"><f>WEBSERVICE("${escapeXml(href)}")</f><v>cached</v>` +
+      `</c></row></sheetData></worksheet>`,
+    'xl/externalLinks/externalLink1.xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<externalLink ${ns}><externalBook r:id="rId1"><sheetNames><sheetName val="Sheet1"/></sheetNames><sheetDataSet>` +
+      `<sheetData sheetId="0"><row r="1"><cell ` +
+      `r="A1"><v>42</v></cell></row></sheetData></sheetDataSet></externalBook>` +
+      `</externalLink>`,
+    'xl/externalLinks/_rels/externalLink1.xml.rels':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="${REL}/externalLinkPath" Target="${escapeXml(href)}" TargetMode="External"/>` +
+      `</Relationships>`,
   });
 }
 
@@ -136,8 +177,12 @@ export function svgWithExternalRefs(hrefs: readonly string[]): string {
     )
     .join('');
   const imports = hrefs.map((href) => `@import url("${escapeXml(href)}");`).join('');
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="100" viewBox="0 0 120 100"><style>${imports} rect { fill: #3a6; }</style><rect x="0" y="0" width="120" height="100"/>${refs}</svg>`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="100" ` +
+    `viewBox="0 0 120 100"><style>${imports} rect { fill: #3a6; }</style><rect x="0" y="0" width="120" height="100"/>` +
+    `${refs}</svg>`
+  );
 }
 
 /**

@@ -104,8 +104,10 @@ describe('the registry drives every surface', () => {
     const WORD_COUNT_MUTATION = `mutation Count($files: [Upload!]!, $minLength: Int, $unit: TestWordCountOptionsUnit) {
       wordCount(files: $files, minLength: $minLength, unit: $unit) { batchId total errors { filename error } }
     }`;
-    const EXTRACTION = `query Extraction($id: ID!) {
-      extraction(tool: "word-count", id: $id) { done total completed failed totalHits summary rows { filename status error data } }
+    const EXTRACTION =
+      `query Extraction($id: ID!) {
+      extraction(tool: "word-count", id: $id) { done total completed failed totalHits summary rows { filename ` +
+      `status error data } }
     }`;
 
     it(

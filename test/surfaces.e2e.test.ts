@@ -53,8 +53,10 @@ async function graphql(
   return { status: res.status, body: await res.json() };
 }
 
-const CONVERT = `mutation Convert($file: Upload!, $to: String!, $op: String, $options: ConvertOptions) {
-  convert(file: $file, to: $to, op: $op, options: $options) { jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error }
+const CONVERT =
+  `mutation Convert($file: Upload!, $to: String!, $op: String, $options: ConvertOptions) {
+  convert(file: $file, to: $to, op: $op, options: $options) { jobId status progress creditCost creditsRemaining ` +
+  `downloadUrl expiresIn toolReport { op detected } error }
 }`;
 const JOB_FIELDS =
   'jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error';
@@ -751,8 +753,10 @@ describe('REST, GraphQL and tRPC over the same services', () => {
   });
 
   describe('extraction tools', () => {
-    const PDF_TO_MARKDOWN = `mutation Md($files: [Upload!]!, $keepRunning: Boolean, $pageBreaks: Boolean) {
-      pdfToMarkdown(files: $files, keepRunning: $keepRunning, pageBreaks: $pageBreaks) { batchId total errors { filename error } }
+    const PDF_TO_MARKDOWN =
+      `mutation Md($files: [Upload!]!, $keepRunning: Boolean, $pageBreaks: Boolean) {
+      pdfToMarkdown(files: $files, keepRunning: $keepRunning, pageBreaks: $pageBreaks) { batchId total errors { ` +
+      `filename error } }
     }`;
     const FILE_SEARCH = `mutation Search($files: [Upload!]!, $query: String!, $wholeWord: Boolean) {
       fileSearch(files: $files, query: $query, wholeWord: $wholeWord) { batchId total errors { filename error } }

@@ -28,8 +28,12 @@ describe('web pages from their URL over HTTP', () => {
       siteHits.push(req.url ?? '');
       if (req.url === '/') {
         res.setHeader('content-type', 'text/html; charset=utf-8');
-        return res.end(`<!doctype html><link rel="stylesheet" href="/style.css"><h1>Harbour timetable</h1><img src="/logo.png">
-<img src="http://169.254.169.254/latest/meta-data/pixel.png"><div style="height:3000px">Ferries leave hourly.</div><p>Bottom of the page</p>`);
+        return res.end(
+          `<!doctype html><link rel="stylesheet" href="/style.css"><h1>Harbour timetable</h1>` +
+            `<img src="/logo.png">
+<img src="http://169.254.169.254/latest/meta-data/pixel.png"><div style="height:3000px">Ferries leave hourly.</div>` +
+            `<p>Bottom of the page</p>`,
+        );
       }
       if (req.url === '/style.css')
         return res.setHeader('content-type', 'text/css').end('h1 { color: rgb(200, 0, 0); }');

@@ -16,11 +16,13 @@ import { startBenchServer, type BenchServer } from '../lib/server.js';
 import { percentile, spread } from '../lib/stats.js';
 
 const LEVELS = [1, 2, 4] as const;
-const MEMO = `# Quarterly memo
+const MEMO =
+  `# Quarterly memo
 
 This one-page document is what the office benchmark converts: a heading, three short paragraphs and a list.
 
-The conversion goes through the public API exactly as a client would use it: upload, poll the job until it is done, then download the PDF.
+The conversion goes through the public API exactly as a client would use it: upload, poll the job until it is done, ` +
+  `then download the PDF.
 
 - accepted by the HTTP server
 - run by a worker through LibreOffice

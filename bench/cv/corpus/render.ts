@@ -146,9 +146,12 @@ export function renderFodt(spec: CvSpec): string {
     ]);
   } else if (spec.layout === 'table') {
     tabWidth = '11.3cm';
-    body = `<table:table table:name="Layout" table:style-name="Tbl"><table:table-column table:style-name="ColA"/><table:table-column table:style-name="ColB"/>
-<table:table-row><table:table-cell table:style-name="Side" office:value-type="string">${xmlOf(sidebarParas(spec))}</table:table-cell>
-<table:table-cell table:style-name="Main" office:value-type="string">${xmlOf(mainParas(spec, !spec.nameInSidebar))}</table:table-cell></table:table-row></table:table>`;
+    body = `<table:table table:name="Layout" table:style-name="Tbl"><table:table-column table:style-name="ColA"/>` +
+    `<table:table-column table:style-name="ColB"/>
+<table:table-row><table:table-cell table:style-name="Side" office:value-type="string">` +
+`${xmlOf(sidebarParas(spec))}</table:table-cell>
+<table:table-cell table:style-name="Main" office:value-type="string">` +
+`${xmlOf(mainParas(spec, !spec.nameInSidebar))}</table:table-cell></table:table-row></table:table>`;
   } else if (spec.layout === 'frame') {
     marginLeft = '7.5cm';
     tabWidth = '11.3cm';
@@ -176,29 +179,63 @@ export function renderFodt(spec: CvSpec): string {
     ])}`;
   }
   return `<?xml version="1.0" encoding="UTF-8"?>
-<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
-<office:font-face-decls><style:font-face style:name="Liberation Sans" svg:font-family="'Liberation Sans'" style:font-family-generic="swiss"/></office:font-face-decls>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ` +
+`xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ` +
+`xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ` +
+`xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" ` +
+`xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" ` +
+`xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" ` +
+`xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.3" ` +
+`office:mimetype="application/vnd.oasis.opendocument.text">
+<office:font-face-decls>` +
+`<style:font-face style:name="Liberation Sans" svg:font-family="'Liberation Sans'" ` +
+`style:font-family-generic="swiss"/></office:font-face-decls>
 <office:styles>
-<style:default-style style:family="paragraph"><style:text-properties style:font-name="Liberation Sans" fo:font-size="10pt" fo:language="${spec.lang}"/></style:default-style>
+<style:default-style style:family="paragraph">` +
+`<style:text-properties style:font-name="Liberation Sans" fo:font-size="10pt" fo:language="${spec.lang}"/>` +
+`</style:default-style>
 </office:styles>
 <office:automatic-styles>
-<style:style style:name="Name" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.15cm"/><style:text-properties fo:font-size="20pt" fo:font-weight="bold"/></style:style>
-<style:style style:name="Headline" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.2cm"/><style:text-properties fo:font-size="12pt"/></style:style>
-<style:style style:name="Heading" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.4cm" fo:margin-bottom="0.1cm"/><style:text-properties fo:font-size="12pt" fo:font-weight="bold"/></style:style>
+<style:style style:name="Name" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.15cm"/>` +
+`<style:text-properties fo:font-size="20pt" fo:font-weight="bold"/></style:style>
+<style:style style:name="Headline" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.2cm"/>` +
+`<style:text-properties fo:font-size="12pt"/></style:style>
+<style:style style:name="Heading" style:family="paragraph">` +
+`<style:paragraph-properties fo:margin-top="0.4cm" fo:margin-bottom="0.1cm"/>` +
+`<style:text-properties fo:font-size="12pt" fo:font-weight="bold"/></style:style>
 <style:style style:name="Body" style:family="paragraph"><style:text-properties fo:font-size="10pt"/></style:style>
 <style:style style:name="Small" style:family="paragraph"><style:text-properties fo:font-size="9pt"/></style:style>
-<style:style style:name="Bold" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.15cm"/><style:text-properties fo:font-size="10pt" fo:font-weight="bold"/></style:style>
-<style:style style:name="Italic" style:family="paragraph"><style:text-properties fo:font-size="10pt" fo:font-style="italic"/></style:style>
-<style:style style:name="Left" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.1cm"><style:tab-stops><style:tab-stop style:position="3.8cm"/></style:tab-stops></style:paragraph-properties><style:text-properties fo:font-size="10pt"/></style:style>
-<style:style style:name="Right" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.15cm"><style:tab-stops><style:tab-stop style:position="${tabWidth}" style:type="right"/></style:tab-stops></style:paragraph-properties><style:text-properties fo:font-size="10pt" fo:font-weight="bold"/></style:style>
-<style:style style:name="Tbl" style:family="table"><style:table-properties style:width="17cm" table:align="left"/></style:style>
-<style:style style:name="ColA" style:family="table-column"><style:table-column-properties style:column-width="5.5cm"/></style:style>
-<style:style style:name="ColB" style:family="table-column"><style:table-column-properties style:column-width="11.5cm"/></style:style>
-<style:style style:name="Side" style:family="table-cell"><style:table-cell-properties fo:background-color="#e8eef4" fo:padding="0.2cm" fo:border="none"/></style:style>
-<style:style style:name="Main" style:family="table-cell"><style:table-cell-properties fo:padding-left="0.4cm" fo:border="none"/></style:style>
-<style:style style:name="Sidebar" style:family="graphic"><style:graphic-properties style:wrap="none" style:vertical-pos="from-top" style:vertical-rel="page" style:horizontal-pos="from-left" style:horizontal-rel="page" fo:background-color="#e8eef4" fo:padding="0.2cm" fo:border="none"/></style:style>
-<style:style style:name="Box" style:family="graphic"><style:graphic-properties style:wrap="parallel" style:vertical-pos="from-top" style:vertical-rel="paragraph" style:horizontal-pos="from-left" style:horizontal-rel="paragraph" fo:padding="0.15cm" fo:border="0.5pt solid #888888"/></style:style>
-<style:page-layout style:name="PL"><style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" fo:margin-top="1.5cm" fo:margin-bottom="1.5cm" fo:margin-left="${marginLeft}" fo:margin-right="2cm"/></style:page-layout>
+<style:style style:name="Bold" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.15cm"/>` +
+`<style:text-properties fo:font-size="10pt" fo:font-weight="bold"/></style:style>
+<style:style style:name="Italic" style:family="paragraph">` +
+`<style:text-properties fo:font-size="10pt" fo:font-style="italic"/></style:style>
+<style:style style:name="Left" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.1cm">` +
+`<style:tab-stops><style:tab-stop style:position="3.8cm"/></style:tab-stops></style:paragraph-properties>` +
+`<style:text-properties fo:font-size="10pt"/></style:style>
+<style:style style:name="Right" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.15cm">` +
+`<style:tab-stops><style:tab-stop style:position="${tabWidth}" style:type="right"/></style:tab-stops>` +
+`</style:paragraph-properties><style:text-properties fo:font-size="10pt" fo:font-weight="bold"/></style:style>
+<style:style style:name="Tbl" style:family="table"><style:table-properties style:width="17cm" table:align="left"/>` +
+`</style:style>
+<style:style style:name="ColA" style:family="table-column">` +
+`<style:table-column-properties style:column-width="5.5cm"/></style:style>
+<style:style style:name="ColB" style:family="table-column">` +
+`<style:table-column-properties style:column-width="11.5cm"/></style:style>
+<style:style style:name="Side" style:family="table-cell">` +
+`<style:table-cell-properties fo:background-color="#e8eef4" fo:padding="0.2cm" fo:border="none"/></style:style>
+<style:style style:name="Main" style:family="table-cell">` +
+`<style:table-cell-properties fo:padding-left="0.4cm" fo:border="none"/></style:style>
+<style:style style:name="Sidebar" style:family="graphic">` +
+`<style:graphic-properties style:wrap="none" style:vertical-pos="from-top" style:vertical-rel="page" ` +
+`style:horizontal-pos="from-left" style:horizontal-rel="page" fo:background-color="#e8eef4" fo:padding="0.2cm" ` +
+`fo:border="none"/></style:style>
+<style:style style:name="Box" style:family="graphic">` +
+`<style:graphic-properties style:wrap="parallel" style:vertical-pos="from-top" style:vertical-rel="paragraph" ` +
+`style:horizontal-pos="from-left" style:horizontal-rel="paragraph" fo:padding="0.15cm" fo:border="0.5pt solid ` +
+`#888888"/></style:style>
+<style:page-layout style:name="PL">` +
+`<style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" fo:margin-top="1.5cm" ` +
+`fo:margin-bottom="1.5cm" fo:margin-left="${marginLeft}" fo:margin-right="2cm"/></style:page-layout>
 </office:automatic-styles>
 <office:master-styles><style:master-page style:name="Standard" style:page-layout-name="PL"/></office:master-styles>
 <office:body><office:text>

@@ -249,11 +249,13 @@ function us(p: Person, v: LocaleVocab): string {
     .map(
       (j) =>
         `<table width="100%"><tr><td><b>${esc(j.employer)}</b>, ${esc(location(j.place))}</td><td ` +
-        `align="right">${esc(range(v, j.start, j.end, p.dateStyle))}</td></tr></table><p><i>${esc(j.title)}</i></p>${bullets(j.bullets)}`,
+        `align="right">${esc(range(v, j.start, j.end, p.dateStyle))}</td></tr></table><p><i>${esc(j.title)}</i></p>` +
+        `${bullets(j.bullets)}`,
     )
     .join('');
   return page(
-    `<h1 align="center">${esc(p.name.toUpperCase())}</h1><p align="center">${esc(location(p.home))} · ${esc(contactLine(p))}</p>
+    `<h1 align="center">${esc(p.name.toUpperCase())}</h1><p align="center">` +
+      `${esc(location(p.home))} · ${esc(contactLine(p))}</p>
     <h2>${esc(p.words.profile.toUpperCase())}</h2><p>${esc(p.headline)}.</p>
     <h2>${esc(p.words.experience.toUpperCase())}</h2>${jobs}
     <h2>${esc(p.words.education.toUpperCase())}</h2>${educationRows(p)}
@@ -275,11 +277,13 @@ function academic(p: Person, v: LocaleVocab): string {
     .join('');
   return page(
     `<p align="center" class="small">${esc(v.words.cv.toUpperCase())}</p><h1 align="center">${esc(p.name)}</h1>
-    <p align="center">${esc(p.home.street)}<br>${esc(`${p.home.postcode} ${p.home.city}`)}<br>${esc(p.home.region)}<br>${esc(p.email)} | ${esc(p.phone)}</p>
+    <p align="center">${esc(p.home.street)}<br>${esc(`${p.home.postcode} ${p.home.city}`)}<br>` +
+      `${esc(p.home.region)}<br>${esc(p.email)} | ${esc(p.phone)}</p>
     <h2>${esc(p.words.education)}</h2><table width="100%">${edu}</table>
     <h2>${esc(v.words.positions)}</h2><table width="100%">${rows}</table>
     <h2>${esc(p.words.skills)}</h2><p>${esc(p.skills.join('; '))}</p>
-    <h2>${esc(v.words.languages)}</h2><p>${esc(p.spoken.join(', '))}</p>${p.linkedin ? `<p class="small">${esc(p.linkedin)}</p>` : ''}`,
+    <h2>${esc(v.words.languages)}</h2><p>${esc(p.spoken.join(', '))}</p>` +
+      `${p.linkedin ? `<p class="small">${esc(p.linkedin)}</p>` : ''}`,
     p.lang,
   );
 }
@@ -289,16 +293,22 @@ function twopage(p: Person, v: LocaleVocab): string {
     .map(
       (j) =>
         `<p><b>${esc(j.title)}</b><br>${esc(j.employer)} (${esc(j.place.city)})<br><span ` +
-        `class="small">${esc(range(v, j.start, j.end, p.dateStyle))}</span></p>${bullets([...j.bullets, ...v.bullets.slice(0, 2)])}`,
+        `class="small">${esc(range(v, j.start, j.end, p.dateStyle))}</span></p>` +
+        `${bullets([...j.bullets, ...v.bullets.slice(0, 2)])}`,
     )
     .join('');
-  const side = `<td width="32%" class="side" bgcolor="#e8eef4"><p><font size="5"><b>${esc(p.name)}</b></font></p><p>${esc(p.headline)}</p>
-    <p><b>${esc(v.words.phone)}</b><br>${esc(p.phone)}</p><p><b>${esc(v.words.email)}</b><br>${esc(p.email)}</p><p><b>${esc(v.words.address)}</b><br>${esc(location(p.home))}</p>
-    ${p.linkedin ? `<p>${esc(p.linkedin)}</p>` : ''}<p><b>${esc(p.words.skills)}</b></p>${bullets(p.skills)}<p><b>${esc(v.words.languages)}</b></p>${bullets(p.spoken)}</td>`;
+  const side =
+    `<td width="32%" class="side" bgcolor="#e8eef4"><p><font size="5"><b>${esc(p.name)}</b></font></p><p>` +
+    `${esc(p.headline)}</p>
+    <p><b>${esc(v.words.phone)}</b><br>${esc(p.phone)}</p><p><b>${esc(v.words.email)}</b><br>${esc(p.email)}</p><p>` +
+    `<b>${esc(v.words.address)}</b><br>${esc(location(p.home))}</p>
+    ${p.linkedin ? `<p>${esc(p.linkedin)}</p>` : ''}<p><b>${esc(p.words.skills)}</b></p>${bullets(p.skills)}<p><b>` +
+    `${esc(v.words.languages)}</b></p>${bullets(p.spoken)}</td>`;
   const filler = `<p>${esc(v.bullets.join('. '))}.</p>`.repeat(3);
   return page(
     `<table width="100%" cellpadding="6"><tr>${side}<td><h2>${esc(p.words.profile)}</h2>${filler}
-    <h2>${esc(p.words.experience)}</h2>${jobs}<h2>${esc(p.words.education)}</h2>${educationRows(p)}<p class="small">${esc(v.words.references)}</p></td></tr></table>`,
+    <h2>${esc(p.words.experience)}</h2>${jobs}<h2>${esc(p.words.education)}</h2>${educationRows(p)}<p class="small">` +
+      `${esc(v.words.references)}</p></td></tr></table>`,
     p.lang,
   );
 }
@@ -313,7 +323,9 @@ function functional(p: Person, v: LocaleVocab): string {
     .join('');
   const groups = [p.skills.slice(0, 3), p.skills.slice(3)];
   return page(
-    `<h1>${esc(p.name)}</h1><p>${esc(p.headline)}</p><p>${esc(`${p.home.postcode} ${p.home.city}, ${p.home.region}`)} | ${esc(p.phone)} | ${esc(p.email)}${p.linkedin ? ` | ${esc(p.linkedin)}` : ''}</p>
+    `<h1>${esc(p.name)}</h1><p>${esc(p.headline)}</p><p>` +
+      `${esc(`${p.home.postcode} ${p.home.city}, ${p.home.region}`)} | ${esc(p.phone)} | ` +
+      `${esc(p.email)}${p.linkedin ? ` | ${esc(p.linkedin)}` : ''}</p>
     <h2>${esc(v.words.summary)}</h2>${bullets(v.bullets.slice(0, 3))}
     <h2>${esc(p.words.skills)}</h2>${groups.map((g) => `<p>${esc(g.join(', '))}</p>`).join('')}
     <h2>${esc(p.words.experience)}</h2>${lines}

@@ -247,7 +247,10 @@ async function main(): Promise<void> {
   for (const pdf of corpus) {
     const s = oursScores.get(pdf.id)!;
     console.log(
-      `${pdf.half === 'tune' ? 'T' : 'H'} ${pdf.id.replace(/^.*\//, '').padEnd(32)} ${s.headings ? fixed(f1(s.headings), 2) : ' -  '} ${s.headings ? `${s.headings.predicted}/${s.headings.expected}` : '-'} ${s.runningLeaks}/${s.runningLines} ${tableCell(s)} ${fixed(ratio(s.words))} ${s.order.total ? fixed(ratio(s.order)) : '-'}`,
+      `${pdf.half === 'tune' ? 'T' : 'H'} ${pdf.id.replace(/^.*\//, '').padEnd(32)} ` +
+        `${s.headings ? fixed(f1(s.headings), 2) : ' -  '} ` +
+        `${s.headings ? `${s.headings.predicted}/${s.headings.expected}` : '-'} ${s.runningLeaks}/${s.runningLines} ` +
+        `${tableCell(s)} ${fixed(ratio(s.words))} ${s.order.total ? fixed(ratio(s.order)) : '-'}`,
     );
   }
   const header = [
@@ -283,7 +286,8 @@ async function main(): Promise<void> {
   printTable(header, rows);
   if (cli)
     console.log(
-      `\nCLI end to end (node start, compiled entry, ${cli.file.pages} pages, ${cli.file.id.replace(/^.*\//, '')}): ${fixed(cli.seconds, 2)} s median of 5 (target < 1 s)`,
+      `\nCLI end to end (node start, compiled entry, ${cli.file.pages} pages, ${cli.file.id.replace(/^.*\//, '')}): ` +
+        `${fixed(cli.seconds, 2)} s median of 5 (target < 1 s)`,
     );
 }
 

@@ -166,7 +166,8 @@ async function docx(lines: readonly string[], output: string): Promise<void> {
   add(
     'word/document.xml',
     `<w:document ` +
-      `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${lines.map(paragraphXml).join('')}</w:body></w:document>`,
+      `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` +
+      `${lines.map(paragraphXml).join('')}</w:body></w:document>`,
   );
   zip.end();
   const chunks: Buffer[] = [];

@@ -41,7 +41,8 @@ const LINES = [
 const XMP = (creator: string) =>
   `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF ` +
   `xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" ` +
-  `xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>${creator}</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
+  `xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>${creator}</dc:creator></rdf:Description></rdf:RDF>` +
+  `</x:xmpmeta><?xpacket end="w"?>`;
 
 /** pdf-lib, standard 14 fonts, with metadata, a bookmark, a note, a filled field and a picture. */
 export async function pdfLibFixture(file: string): Promise<string> {

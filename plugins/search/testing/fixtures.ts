@@ -51,7 +51,9 @@ async function writeDocx(file: string, bodyXml: string): Promise<void> {
       'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" ' +
       'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" ' +
       'Target="word/document.xml"/></Relationships>',
-    'word/document.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${W}><w:body>${bodyXml}</w:body></w:document>`,
+    'word/document.xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${W}><w:body>` +
+      `${bodyXml}</w:body></w:document>`,
   });
 }
 
