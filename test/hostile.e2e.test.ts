@@ -777,7 +777,13 @@ describe('hostile inputs', () => {
         .get() as { ms: number; n: number };
       console.log(
         `[hostile] ${total.n} jobs ran for ${Math.round(total.ms / 1000)} s in all; the ` +
-          `longest:\n${rows.map((r) => `${Math.round(r.ms / 1000)} s ${caseOfJob.get(r.id) ?? '?'} (${r.plugin_id}) ${r.status}${r.error ? `: ${r.error.slice(0, 100)}` : ''}`).join('\n')}`,
+          `longest:\n${rows
+            .map(
+              (r) =>
+                `${Math.round(r.ms / 1000)} s ${caseOfJob.get(r.id) ?? '?'} (${r.plugin_id}) ${r.status}` +
+                `${r.error ? `: ${r.error.slice(0, 100)}` : ''}`,
+            )
+            .join('\n')}`,
       );
     });
 

@@ -228,5 +228,8 @@ export function pdfWithExternalActions(url: string, localFile: string): Buffer {
 
 /** An HLS playlist (what ffmpeg probes it as, whatever the file is called) whose segment is `target`. */
 export function hlsPlaylist(target: string): string {
-  return `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10.0,\n${target}\n#EXT-X-ENDLIST\n`;
+  return (
+    '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n' +
+    `#EXTINF:10.0,\n${target}\n#EXT-X-ENDLIST\n`
+  );
 }

@@ -78,7 +78,8 @@ describe('pipelines', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('runs DOCX -> PDF -> compress-pdf -> pdf-to-markdown from a URL in one job; result holds the Markdown', async () => {
+  it('runs DOCX -> PDF -> compress-pdf -> pdf-to-markdown from a URL in one job; ' +
+    'result holds the Markdown', async () => {
     const key = await server.createKey('pro');
     const submitted = await postJson(`${server.url}/api/v1/pipelines`, key, {
       input: { url: `${base}/files/report.docx` },
@@ -305,7 +306,8 @@ describe('pipelines', () => {
     }
   }, 180_000);
 
-  it('answers with the final status under Prefer: wait=N when the job finishes in time (convert and pipelines)', async () => {
+  it('answers with the final status under Prefer: wait=N when the job finishes in time ' +
+    '(convert and pipelines)', async () => {
     const key = await server.createKey('pro');
     const form = new FormData();
     form.append('to', 'webp');

@@ -244,7 +244,8 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     }
   });
 
-  it("dispatch across processes (accepted on API 1 → active on a worker): PostgreSQL NOTIFY against the embedded mode's poll", {
+  it('dispatch across processes (accepted on API 1 → active on a worker): PostgreSQL NOTIFY against the embedded ' +
+    "mode's poll", {
     timeout: 180_000,
   }, async () => {
     const scaleOut = await dispatchDelaysMs(apis[0]!, key, store, 15);

@@ -65,7 +65,8 @@ export const officeRow: BenchRow = {
         }
       ).office;
       return office
-        ? `${office.mode}${office.size !== undefined ? ` (${office.size} listeners)` : ''}${office.fallbackReason ? `: ${office.fallbackReason}` : ''}`
+        ? `${office.mode}${office.size !== undefined ? ` (${office.size} listeners)` : ''}` +
+            `${office.fallbackReason ? `: ${office.fallbackReason}` : ''}`
         : 'not reported';
     };
     const states: string[] = [];

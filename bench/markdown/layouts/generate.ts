@@ -58,7 +58,9 @@ function htmlTable(block: Block & { kind: 'table' }): string {
       if (covered(r, c)) return [];
       const span = spans.find((s) => s.row === r && s.col === c);
       const tag = r < headerRows ? 'th' : 'td';
-      const attributes = `${span && span.rows > 1 ? ` rowspan="${span.rows}"` : ''}${span && span.cols > 1 ? ` colspan="${span.cols}"` : ''}`;
+      const rowspan = span && span.rows > 1 ? ` rowspan="${span.rows}"` : '';
+      const colspan = span && span.cols > 1 ? ` colspan="${span.cols}"` : '';
+      const attributes = `${rowspan}${colspan}`;
       return [`<${tag}${attributes}>${escapeHtml(cell)}</${tag}>`];
     });
     return `<tr>${cells.join('')}</tr>`;

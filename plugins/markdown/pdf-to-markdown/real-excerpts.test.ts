@@ -82,7 +82,10 @@ describe('real excerpts', () => {
     const header = lines.indexOf('| NEZ | BOUCHE | COMMENTAIRES |');
     expect(header).toBeGreaterThanOrEqual(0);
     expect(lines[header + 2]).toMatch(
-      /^\| Frais, fruité, citronné, arômes fortes de lichee et de fruits tropicaux\. \| Doux, fruité, bien équilibré avec une bonne acidité\. \| Bon apéro\./,
+      new RegExp(
+        String.raw`^\| Frais, fruité, citronné, arômes fortes de lichee et de fruits tropicaux\. \| ` +
+          String.raw`Doux, fruité, bien équilibré avec une bonne acidité\. \| Bon apéro\.`,
+      ),
     );
     expect(lines[header + 3]).toMatch(/^\| Belles arômes de fruits foncés \(prunes, cerises noires, cassis\)\./);
   });

@@ -133,10 +133,12 @@ export async function makeFixtures() {
         'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" ' +
         'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet>',
       '<table:table table:name="Budget 2024">',
-      '<table:table-row><table:table-cell><text:p>Item</text:p></table:table-cell><table:table-cell><text:p>Cost</text:p></table:table-cell></table:table-row>',
+      '<table:table-row><table:table-cell><text:p>Item</text:p></table:table-cell>' +
+        '<table:table-cell><text:p>Cost</text:p></table:table-cell></table:table-row>',
       '<table:table-row table:number-rows-repeated="2"/>',
       '<table:table-row><table:table-cell ' +
-        'table:number-columns-repeated="2"/><table:table-cell><text:p>Invoice<text:s/>due</text:p></table:table-cell></table:table-row>',
+        'table:number-columns-repeated="2"/><table:table-cell><text:p>Invoice<text:s/>due</text:p>' +
+        '</table:table-cell></table:table-row>',
       '<table:table-row table:number-rows-repeated="2"><table:table-cell ' +
         'table:number-columns-repeated="2"><text:p>invoice copy</text:p></table:table-cell></table:table-row>',
       '<table:table-row table:number-rows-repeated="1048570"><table:table-cell ' +
