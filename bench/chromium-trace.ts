@@ -129,7 +129,8 @@ function report(label: string, clients: ClientRecord[], spans: SpanRecord[]): vo
     if (!values.length) continue;
     const median = percentile(values, 50);
     console.log(
-      `  ${name.padEnd(36)} at p50 ${median.toFixed(0).padStart(5)} ms  (+${(median - previous).toFixed(0).padStart(4)})` +
+      `  ${name.padEnd(36)} at p50 ${median.toFixed(0).padStart(5)} ms  ` +
+        `(+${(median - previous).toFixed(0).padStart(4)})` +
         `  p90 ${percentile(values, 90).toFixed(0).padStart(5)} ms`,
     );
     previous = median;
@@ -205,7 +206,8 @@ try {
     const run = await closedLoop(clients, seconds, () => convert(records));
     const after = await cpuByKind([server.pid, process.pid]);
     console.log(
-      `\n${clients} client(s): ${(run.latencies.length / seconds).toFixed(2)} docs/s, p50 ${percentile(run.latencies, 50).toFixed(0)} ms`,
+      `\n${clients} client(s): ${(run.latencies.length / seconds).toFixed(2)} docs/s, p50 ` +
+        `${percentile(run.latencies, 50).toFixed(0)} ms`,
     );
     cpuReport(before, after, records.length);
     await sleep(2_000);

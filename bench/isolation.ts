@@ -13,7 +13,11 @@ const requests = Number(process.argv[2] ?? 400);
 const { idle, loaded, heavyAtEnd } = await measureIsolation({ requests, rounds: 1 });
 const row = (name: string, a: number[], b: number[]) => {
   const p99 = percentile(b, 99);
-  return `| ${name} | ${percentile(a, 50).toFixed(2)} / ${percentile(a, 99).toFixed(2)} | ${percentile(b, 50).toFixed(2)} / ${p99.toFixed(2)} | ${(percentile(b, 50) / percentile(a, 50)).toFixed(2)} / ${(p99 / percentile(a, 99)).toFixed(2)} | ${p99 <= 50 ? 'met' : 'MISSED'} |`;
+  return (
+    `| ${name} | ${percentile(a, 50).toFixed(2)} / ${percentile(a, 99).toFixed(2)} | ` +
+    `${percentile(b, 50).toFixed(2)} / ${p99.toFixed(2)} | ${(percentile(b, 50) / percentile(a, 50)).toFixed(2)} / ` +
+    `${(p99 / percentile(a, 99)).toFixed(2)} | ${p99 <= 50 ? 'met' : 'MISSED'} |`
+  );
 };
 console.log(
   `isolation bench: ${requests} sequential requests each; load average ${os

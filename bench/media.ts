@@ -19,7 +19,8 @@ const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const ratio = (service: number, direct: number) =>
   `${(service / direct).toFixed(3)} (overhead ${(((service - direct) / direct) * 100).toFixed(1)}%)`;
 console.log(
-  `media bench: 10 s 720p30 MOV -> MP4 (x264 veryfast crf 23 + AAC 160k), ${rounds} interleaved rounds, ${os.availableParallelism()} cores`,
+  `media bench: 10 s 720p30 MOV -> MP4 (x264 veryfast crf 23 + AAC 160k), ${rounds} interleaved rounds, ` +
+    `${os.availableParallelism()} cores`,
 );
 console.log(
   `  load average at start ${loadAtStart}, at end ${os
@@ -38,11 +39,14 @@ row('direct ffmpeg   ', times.direct);
 row('plugin alone    ', times.plugin);
 row('service via HTTP', times.service);
 console.log(
-  `  server process CPU per job (HTTP, queue, plugin, client; excludes ffmpeg): median ${median(serviceCpuMs).toFixed(0)} ms`,
+  `  server process CPU per job (HTTP, queue, plugin, client; excludes ffmpeg): median ` +
+    `${median(serviceCpuMs).toFixed(0)} ms`,
 );
 console.log(
-  `  ratio plugin/direct:  medians ${ratio(median(times.plugin), median(times.direct))}, minimums ${ratio(Math.min(...times.plugin), Math.min(...times.direct))}`,
+  `  ratio plugin/direct:  medians ${ratio(median(times.plugin), median(times.direct))}, minimums ` +
+    `${ratio(Math.min(...times.plugin), Math.min(...times.direct))}`,
 );
 console.log(
-  `  ratio service/direct: medians ${ratio(median(times.service), median(times.direct))}, minimums ${ratio(Math.min(...times.service), Math.min(...times.direct))}; target < 1.10`,
+  `  ratio service/direct: medians ${ratio(median(times.service), median(times.direct))}, minimums ` +
+    `${ratio(Math.min(...times.service), Math.min(...times.direct))}; target < 1.10`,
 );

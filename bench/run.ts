@@ -72,7 +72,8 @@ const startedAt = new Date();
 const facts = [
   `date: ${startedAt.toISOString()}`,
   `mode: ${quick ? 'QUICK (short durations, for development: do not quote)' : 'full'}`,
-  `machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`,
+  `machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), ` +
+    `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`,
   `load average at start (1/5/15 min): ${loadText()}`,
   `commit: ${commit}`,
 ];
@@ -104,7 +105,8 @@ const notes = measurements.filter((m) => m.note).map((m) => `- ${m.row}, ${m.met
 const report = [
   '# Benchmark results',
   '',
-  `Written by \`npm run bench${quick ? ' -- --quick' : ''}${wanted ? ` -- --only ${wanted.join(',')}` : ''}\` (bench/run.ts; what each row measures: bench/README.md).`,
+  `Written by \`npm run bench${quick ? ' -- --quick' : ''}${wanted ? ` -- --only ${wanted.join(',')}` : ''}\` ` +
+    `(bench/run.ts; what each row measures: bench/README.md).`,
   '',
   ...facts.map((f) => `- ${f}`),
   `- load average at end: ${loadText()}`,

@@ -317,7 +317,8 @@ try {
         if (process.env.VERBOSE) console.log(`  heard: ${row.text}`);
       }
       console.log(
-        `${pad(engine.name, 18)}${pad(source.name, 34)}${pad(source.half, 10)}${pad(`${((100 * errors) / words).toFixed(1)}%`, 8)}${pad(audio.toFixed(1), 9)}${seconds.toFixed(1)}`,
+        `${pad(engine.name, 18)}${pad(source.name, 34)}${pad(source.half, 10)}` +
+          `${pad(`${((100 * errors) / words).toFixed(1)}%`, 8)}${pad(audio.toFixed(1), 9)}${seconds.toFixed(1)}`,
       );
     }
   }

@@ -46,7 +46,8 @@ const rssBefore = process.memoryUsage().rss;
 const tiny = { width: 128, height: 128, rgb: Buffer.alloc(128 * 128 * 3, 128) };
 const [loadMs] = await time(() => detectFaces(tiny));
 console.log(
-  `model load + first window: ${loadMs.toFixed(0)} ms, RSS +${mb(process.memoryUsage().rss - rssBefore)} MB (now ${mb(process.memoryUsage().rss)} MB)`,
+  `model load + first window: ${loadMs.toFixed(0)} ms, RSS +${mb(process.memoryUsage().rss - rssBefore)} MB (now ` +
+    `${mb(process.memoryUsage().rss)} MB)`,
 );
 
 for (const [name, file] of Object.entries({
@@ -67,7 +68,8 @@ for (const [name, file] of Object.entries({
     size = `${pixels.width}x${pixels.height}`;
   }
   console.log(
-    `${name} (${size}): detect ${median(detectMs).toFixed(0)} ms, decode ${median(decodeMs).toFixed(1)} ms, ratio ${(median(detectMs) / median(decodeMs)).toFixed(0)}x, faces ${faces}`,
+    `${name} (${size}): detect ${median(detectMs).toFixed(0)} ms, decode ${median(decodeMs).toFixed(1)} ms, ratio ` +
+      `${(median(detectMs) / median(decodeMs)).toFixed(0)}x, faces ${faces}`,
   );
 }
 
@@ -82,7 +84,8 @@ const pixels = { width: grid.width, height: grid.height, channels: 3, data: Buff
 mosaic(pixels, found);
 const after = await findFaces(pixels);
 console.log(
-  `LFW grid (${grid.width}x${grid.height}, 25 px faces): ${cells.size}/100 faces found (${found.length} boxes) in ${gridMs.toFixed(0)} ms; non-faces detected: ${nonFaces.length}/100; faces after the mosaic: ${after.length}`,
+  `LFW grid (${grid.width}x${grid.height}, 25 px faces): ${cells.size}/100 faces found (${found.length} boxes) in ` +
+    `${gridMs.toFixed(0)} ms; non-faces detected: ${nonFaces.length}/100; faces after the mosaic: ${after.length}`,
 );
 console.log(`peak RSS so far ${mb(process.resourceUsage().maxRSS * 1024)} MB`);
 
@@ -102,7 +105,10 @@ const scores = await matteScores(
     .toBuffer(),
 );
 console.log(
-  `remove-bg matte (512x512 composite): first ${firstMs.toFixed(0)} ms, warm ${median(warmMs).toFixed(0)} ms (${(median(warmMs) / decodeMs).toFixed(0)}x a ${decodeMs.toFixed(1)} ms decode), ` +
-    `RSS +${mb(process.memoryUsage().rss - rssBeforeMatte)} MB; background alpha<=10 ${(scores.background * 100).toFixed(1)}%, subject alpha>=245 ${(scores.subject * 100).toFixed(1)}%, soft-edge pixels ${scores.soft}`,
+  `remove-bg matte (512x512 composite): first ${firstMs.toFixed(0)} ms, warm ${median(warmMs).toFixed(0)} ms ` +
+    `(${(median(warmMs) / decodeMs).toFixed(0)}x a ${decodeMs.toFixed(1)} ms decode), ` +
+    `RSS +${mb(process.memoryUsage().rss - rssBeforeMatte)} MB; background alpha<=10 ` +
+    `${(scores.background * 100).toFixed(1)}%, subject alpha>=245 ${(scores.subject * 100).toFixed(1)}%, soft-edge ` +
+    `pixels ${scores.soft}`,
 );
 console.log(`peak RSS ${mb(process.resourceUsage().maxRSS * 1024)} MB`);

@@ -138,16 +138,18 @@ try {
   ).length;
 
   console.log(
-    `webhooks bench: ${total} deliveries per row, local receiver answering 204; ${os.cpus().length} CPUs, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
+    `webhooks bench: ${total} deliveries per row, local receiver answering 204; ${os.cpus().length} CPUs, load ` +
+      `average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
   );
   console.log('| path | deliveries/s | vs sequential fetch | vs 16 fetches in flight |');
   console.log('|---|---|---|---|');
   const row = (name: string, rate: number) =>
     console.log(
-      `| ${name} | ${rate.toFixed(0)} | ${(rate / fetchSequential).toFixed(2)} | ${(rate / fetchParallel).toFixed(2)} |`,
+      `| ${name} | ${rate.toFixed(0)} | ${(rate / fetchSequential).toFixed(2)} | ` +
+        `${(rate / fetchParallel).toFixed(2)} |`,
     );
   row('plain fetch, sequential', fetchSequential);
   row('plain fetch, 16 in flight', fetchParallel);

@@ -22,7 +22,8 @@ const [input, to] = positionals;
 const apiKey = process.env.TRANSMUTE_API_KEY;
 if (!input || !to || !apiKey) {
   console.error(
-    'usage: TRANSMUTE_API_KEY=ck_live_... [TRANSMUTE_URL=...] tsx examples/convert.ts <file> <to> [--op op] [--options json] [--out path]',
+    'usage: TRANSMUTE_API_KEY=ck_live_... [TRANSMUTE_URL=...] tsx examples/convert.ts <file> <to> [--op op] ' +
+      '[--options json] [--out path]',
   );
   process.exit(2);
 }

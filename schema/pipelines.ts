@@ -32,7 +32,10 @@ export const pipelineRequestSchema = z.strictObject({
   steps: z.array(pipelineStepSchema).min(1).max(MAX_PIPELINE_STEPS, `at most ${MAX_PIPELINE_STEPS} steps`),
   /** Where the final output goes besides the download link: { type: 's3', ... } (checked by the export service). */
   export: z.unknown().optional(),
-  /** Beyond the spec, as on /api/v1/convert: where to push job.done / job.failed (signed with the account's default secret). */
+  /**
+   * Beyond the spec, as on /api/v1/convert: where to push job.done / job.failed (signed with the account's default
+   * secret).
+   */
   webhookUrl: z.string().min(1).optional(),
 });
 export type PipelineRequest = z.infer<typeof pipelineRequestSchema>;

@@ -245,7 +245,8 @@ export const fileSearchRowSchema = z
       .nullable()
       .optional()
       .describe(
-        'Why the file could not be searched (then count is 0: not searched, not "no match"), or why the row failed; null when searched.',
+        'Why the file could not be searched (then count is 0: not searched, not "no match"), or why the row failed; ' +
+          'null when searched.',
       ),
   })
   .describe('A file-search row: the hits in one file.');

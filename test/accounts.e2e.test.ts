@@ -156,14 +156,16 @@ class Browser {
 
   signUp(email: string, password = 'correct horse battery staple') {
     return this.graphql(
-      'mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { id email emailVerified plan planId } }',
+      'mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { id email ' +
+        'emailVerified plan planId } }',
       { email, password },
     );
   }
 
   signIn(email: string, password = 'correct horse battery staple') {
     return this.graphql(
-      'mutation ($email: String!, $password: String!) { signIn(email: $email, password: $password) { id email emailVerified } }',
+      'mutation ($email: String!, $password: String!) { signIn(email: $email, password: $password) { id email ' +
+        'emailVerified } }',
       { email, password },
     );
   }
@@ -626,7 +628,8 @@ async function graphqlConvertWithSession(browser: Browser, file: { name: string;
     'operations',
     JSON.stringify({
       query:
-        'mutation ($file: Upload!, $options: ConvertOptions) { convert(file: $file, to: "md", options: $options) { jobId } }',
+        'mutation ($file: Upload!, $options: ConvertOptions) { convert(file: $file, to: "md", options: $options) { ' +
+        'jobId } }',
       variables: { file: null, options: { testSlowText: { steps: 1 } } },
     }),
   );

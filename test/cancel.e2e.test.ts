@@ -66,7 +66,8 @@ describe('cancel', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('kills a running video conversion with its ffmpeg, refunds it, and cancels a waiting one before it runs', async () => {
+  it('kills a running video conversion with its ffmpeg, refunds it, and cancels a waiting one before it ' +
+    'runs', async () => {
     const key = await server.createKey('pro');
     const running = await submitConvert(server.url, key, video, { to: 'webm' });
     const waiting = await submitConvert(server.url, key, video, { to: 'webm' });

@@ -12,7 +12,8 @@ const CSV = Buffer.from(
   'latin1',
 );
 const SRT =
-  '1\r\n00:00:01,000 --> 00:00:02,500\r\nHello & welcome\r\n\r\n2\r\n00:01:02,030 --> 00:01:04,000\r\nSecond cue\r\ntwo lines\r\n';
+  '1\r\n00:00:01,000 --> 00:00:02,500\r\nHello & welcome\r\n\r\n2\r\n00:01:02,030 --> 00:01:04,000\r\nSecond ' +
+  'cue\r\ntwo lines\r\n';
 
 describe('data and subtitles over HTTP', () => {
   let server: TestServer;

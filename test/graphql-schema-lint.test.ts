@@ -42,7 +42,8 @@ async function lint(file: string): Promise<string[]> {
 }
 
 describe('GraphQL schema lint', () => {
-  it('schema/schema.graphql: a description on every type, field, argument and enum value; camelCase fields', async () => {
+  it('schema/schema.graphql: a description on every type, field, argument and enum value; camelCase ' +
+    'fields', async () => {
     expect(await lint(path.join(ROOT, 'schema/schema.graphql'))).toEqual([]);
   }, 60_000);
 

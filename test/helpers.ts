@@ -17,7 +17,9 @@ import { loadConfig } from '../apps/shared/config.js';
 import { startServer as startRunningServer, type RunningServer } from '../apps/server/server.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
-/** The test-only plugin module (loaded with PLUGINS=, like any third-party plugin, so sandbox processes load it too). */
+/**
+ * The test-only plugin module (loaded with PLUGINS=, like any third-party plugin, so sandbox processes load it too).
+ */
 export const SLOW_TEXT_PLUGIN = path.join(ROOT, 'test/fixtures/plugins/slow-text.ts');
 
 export interface TestServer {

@@ -241,7 +241,8 @@ function multipartBody(
 ): Buffer {
   const chunks: Buffer[] = [];
   for (const part of parts) {
-    const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
+    const filename = part.filename !== undefined ? `; filename="${part.filename}"` : '';
+    const disposition = `form-data; name="${part.name}"${filename}`;
     const type = part.filename !== undefined ? '\r\nContent-Type: application/octet-stream' : '';
     chunks.push(
       Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`, 'utf8'),
@@ -474,7 +475,8 @@ function timeoutOf(pluginId: string, files: TestFile[]): number {
 /** Wait until every job of the submission has ended (status in the store), or the deadline. */
 async function waitForJobs(ids: string[], deadline: number): Promise<JobRow[]> {
   const query = server.db.prepare(
-    `SELECT id, plugin_id, status, error, inputs, started_at, completed_at, attempts FROM jobs WHERE id IN (${ids.map(() => '?').join(',')})`,
+    `SELECT id, plugin_id, status, error, inputs, started_at, completed_at, attempts FROM jobs WHERE id IN ` +
+      `(${ids.map(() => '?').join(',')})`,
   );
   for (let delay = 50; ; delay = Math.min(500, delay * 1.5)) {
     const rows = query.all(...ids) as JobRow[];
@@ -745,14 +747,18 @@ describe('hostile inputs', () => {
       const sorted = answered.map((s) => s.ms).sort((a, b) => a - b);
       const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? NaN;
       console.log(
-        `[hostile] /healthz: ${probeSamples.length} probes, p50 ${sorted[Math.floor(sorted.length / 2)]} ms, p99 ${p99} ms, worst ${worst} ms`,
+        `[hostile] /healthz: ${probeSamples.length} probes, p50 ${sorted[Math.floor(sorted.length / 2)]} ms, p99 ` +
+          `${p99} ms, worst ${worst} ms`,
       );
       const slow = probeSamples
         .filter((p) => !p.ok || p.ms >= SLOW_HEALTHZ_MS)
         .map((p) => {
           const sent = p.at - p.ms;
           const running = caseTimes.filter((t) => t.start <= p.at && t.end >= sent).map((t) => t.name);
-          return `${p.ok ? `${p.ms} ms` : 'no answer'} at +${Math.round((sent - probeSamples[0]!.at) / 1000)} s (server CPU ${p.cpu}%, load ${p.load}), while: ${running.join(' | ')}`;
+          return (
+            `${p.ok ? `${p.ms} ms` : 'no answer'} at +${Math.round((sent - probeSamples[0]!.at) / 1000)} s ` +
+            `(server CPU ${p.cpu}%, load ${p.load}), while: ${running.join(' | ')}`
+          );
         });
       if (slow.length) console.log(`[hostile] slow /healthz answers:\n${slow.slice(0, 20).join('\n')}`);
       expect(probeSamples.length).toBeGreaterThan(2);
@@ -762,14 +768,22 @@ describe('hostile inputs', () => {
     it('reports the longest runs', () => {
       const rows = server.db
         .prepare(
-          'SELECT id, plugin_id, completed_at - started_at AS ms, status, error FROM jobs WHERE started_at IS NOT NULL ORDER BY ms DESC LIMIT 15',
+          'SELECT id, plugin_id, completed_at - started_at AS ms, status, error FROM jobs WHERE started_at IS NOT ' +
+            'NULL ORDER BY ms DESC LIMIT 15',
         )
         .all() as Array<{ id: string; plugin_id: string; ms: number; status: string; error: string | null }>;
       const total = server.db
         .prepare('SELECT SUM(completed_at - started_at) AS ms, COUNT(*) AS n FROM jobs WHERE started_at IS NOT NULL')
         .get() as { ms: number; n: number };
       console.log(
-        `[hostile] ${total.n} jobs ran for ${Math.round(total.ms / 1000)} s in all; the longest:\n${rows.map((r) => `${Math.round(r.ms / 1000)} s ${caseOfJob.get(r.id) ?? '?'} (${r.plugin_id}) ${r.status}${r.error ? `: ${r.error.slice(0, 100)}` : ''}`).join('\n')}`,
+        `[hostile] ${total.n} jobs ran for ${Math.round(total.ms / 1000)} s in all; the ` +
+          `longest:\n${rows
+            .map(
+              (r) =>
+                `${Math.round(r.ms / 1000)} s ${caseOfJob.get(r.id) ?? '?'} (${r.plugin_id}) ${r.status}` +
+                `${r.error ? `: ${r.error.slice(0, 100)}` : ''}`,
+            )
+            .join('\n')}`,
       );
     });
 
@@ -790,7 +804,10 @@ describe('hostile inputs', () => {
         const hash = createHash('sha256')
           .update(await readFile(file))
           .digest('hex');
-        return `${path.relative(server.dataDir, file)} (${[...(inputOwners.get(hash) ?? ['unknown input'])].join(' | ')})`;
+        return (
+          `${path.relative(server.dataDir, file)} ` +
+          `(${[...(inputOwners.get(hash) ?? ['unknown input'])].join(' | ')})`
+        );
       };
       expect(await Promise.all(uploads.map(owners)), 'uploads left in blobs/uploads').toEqual([]);
       expect(
@@ -828,8 +845,10 @@ describe('hostile inputs', () => {
       const tree = await treeRss(server.child.pid!);
       rss.afterTree = tree.total;
       console.log(
-        `[hostile] server RSS: just started ${mb(rss.fresh!)}, idle after warm-up ${mb(rss.idle!)}, after the suite ${mb(rss.after)} (${(rss.after / rss.idle!).toFixed(2)}x idle); ` +
-          `with its child processes (sandbox pool, engines): idle ${mb(rss.idleTree!)}, after ${mb(rss.afterTree)} in ${tree.processes} processes`,
+        `[hostile] server RSS: just started ${mb(rss.fresh!)}, idle after warm-up ${mb(rss.idle!)}, after the suite ` +
+          `${mb(rss.after)} (${(rss.after / rss.idle!).toFixed(2)}x idle); ` +
+          `with its child processes (sandbox pool, engines): idle ${mb(rss.idleTree!)}, after ${mb(rss.afterTree)} ` +
+          `in ${tree.processes} processes`,
       );
       expect(rss.after).toBeLessThanOrEqual(limit);
     });
@@ -931,7 +950,8 @@ describe('hostile inputs', () => {
         const port = Number(new URL(server.url).port);
         const head =
           `POST /api/v1/convert HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.keys[0]}\r\n` +
-          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${declareFull ? body.length : sent.length}\r\nConnection: close\r\n\r\n`;
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ` +
+          `${declareFull ? body.length : sent.length}\r\nConnection: close\r\n\r\n`;
         const uploadsLeft = () => readdir(path.join(server.dataDir, 'blobs', 'uploads')).catch(() => [] as string[]);
         // Uploads of jobs other cases started may still be held: only this request's count.
         const before = new Set(await uploadsLeft());

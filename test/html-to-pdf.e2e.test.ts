@@ -51,7 +51,8 @@ describe('HTML and Markdown to PDF over HTTP', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('an invoice ZIP with a local image and a web font becomes a Letter PDF with its text, image, font and footer', async () => {
+  it('an invoice ZIP with a local image and a web font becomes a Letter PDF with its text, image, font and ' +
+    'footer', async () => {
     const { outputPath } = await convertAndDownload(
       server.url,
       key,
@@ -61,7 +62,8 @@ describe('HTML and Markdown to PDF over HTTP', () => {
         paper: 'Letter',
         margin: JSON.stringify({ top: 15, right: 12, bottom: 20, left: 12 }),
         footerHtml:
-          '<div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
+          '<div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span ' +
+          'class="totalPages"></span></div>',
       },
       120_000,
     );
@@ -126,8 +128,10 @@ describe('HTML and Markdown to PDF over HTTP', () => {
   }, 150_000);
 
   it('a page that tries to reach the network still converts, and nothing reaches the network', async () => {
-    const hostile = `<!doctype html><html><head>
-<link rel="stylesheet" href="${beaconUrl}/style.css"><link rel="preconnect" href="${beaconUrl}"><link rel="dns-prefetch" href="//beacon.example">
+    const hostile =
+      `<!doctype html><html><head>
+<link rel="stylesheet" href="${beaconUrl}/style.css"><link rel="preconnect" href="${beaconUrl}">` +
+      `<link rel="dns-prefetch" href="//beacon.example">
 <script src="${beaconUrl}/script.js"></script></head><body><h1>Still printed</h1>
 <img src="${beaconUrl}/pixel.png"><img src="https://example.com/remote.png"><iframe src="${beaconUrl}/frame"></iframe>
 <script>

@@ -152,7 +152,8 @@ describe('GraphQL limits', () => {
 
 describe('tRPC batch limit', () => {
   const batch = (n: number) =>
-    `${server.url}/trpc/${Array.from({ length: n }, () => 'credits.get').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify({}))}`;
+    `${server.url}/trpc/${Array.from({ length: n }, () => 'credits.get').join(',')}` +
+    `?batch=1&input=${encodeURIComponent(JSON.stringify({}))}`;
 
   it('serves a batch within the limit and counts each procedure against the rate limit', async () => {
     const pro = await server.createKey('pro');

@@ -25,8 +25,10 @@ const ODF_NS = [
 ].join(' ');
 
 function odt(body: string): Buffer {
-  const content = `<?xml version="1.0" encoding="UTF-8"?>
-<office:document-content ${ODF_NS} office:version="1.2"><office:body><office:text>${body}</office:text></office:body></office:document-content>`;
+  const content =
+    `<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content ${ODF_NS} office:version="1.2"><office:body><office:text>${body}</office:text>` +
+    `</office:body></office:document-content>`;
   const manifest = `<?xml version="1.0" encoding="UTF-8"?>
 <manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">
  <manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>
@@ -44,29 +46,46 @@ function odt(body: string): Buffer {
 /** An ODT showing an image linked (not embedded) from `href`: a file:// URL or http://. */
 export function odtWithLinkedImage(href: string): Buffer {
   return odt(
-    `<text:p>Linked image below.</text:p><text:p><draw:frame draw:name="img" text:anchor-type="as-char" svg:width="4cm" svg:height="4cm"><draw:image xlink:href="${escapeXml(href)}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame></text:p>`,
+    `<text:p>Linked image below.</text:p><text:p><draw:frame draw:name="img" text:anchor-type="as-char" ` +
+      `svg:width="4cm" svg:height="4cm"><draw:image xlink:href="${escapeXml(href)}" xlink:type="simple" ` +
+      `xlink:show="embed" xlink:actuate="onLoad"/></draw:frame></text:p>`,
   );
 }
 
 /** An ODT whose section is linked to `href` (its text would be pulled in on update). */
 export function odtWithLinkedSection(href: string): Buffer {
   return odt(
-    `<text:p>Linked section below.</text:p><text:section text:name="Linked"><text:section-source xlink:href="${escapeXml(href)}" xlink:type="simple" text:filter-name="Text"/><text:p>placeholder</text:p></text:section>`,
+    `<text:p>Linked section below.</text:p><text:section text:name="Linked"><text:section-source ` +
+      `xlink:href="${escapeXml(href)}" xlink:type="simple" ` +
+      `text:filter-name="Text"/><text:p>placeholder</text:p></text:section>`,
   );
 }
 
 const W_NS =
-  'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+  'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" ' +
+  'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 function docx(body: string, relationships: string): Buffer {
   return zip({
-    '[Content_Types].xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
-    '_rels/.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/></Relationships>`,
-    'word/document.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<w:document ${W_NS} xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body>${body}<w:p><w:r><w:t>End.</w:t></w:r></w:p></w:body></w:document>`,
+    '[Content_Types].xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+      `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
+      `<Default Extension="xml" ContentType="application/xml"/>` +
+      `<Override PartName="/word/document.xml" ` +
+      `ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+    '_rels/.rels':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/></Relationships>`,
+    'word/document.xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:document ${W_NS} xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" ` +
+      `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" ` +
+      `xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body>${body}<w:p><w:r><w:t>End.</w:t>` +
+      `</w:r>` +
+      `</w:p></w:body></w:document>`,
     'word/_rels/document.xml.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${relationships}</Relationships>`,
   });
@@ -74,7 +93,14 @@ function docx(body: string, relationships: string): Buffer {
 
 /** A DOCX whose picture is an external relationship (`TargetMode="External"`) to `href`. */
 export function docxWithLinkedImage(href: string): Buffer {
-  const drawing = `<w:p><w:r><w:t>Linked image below.</w:t></w:r></w:p><w:p><w:r><w:drawing><wp:inline><wp:extent cx="1440000" cy="1440000"/><wp:docPr id="1" name="Picture 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="1" name="linked"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:link="rIdImage"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1440000" cy="1440000"/></a:xfrm><a:prstGeom prst="rect"/></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
+  const drawing =
+    `<w:p><w:r><w:t>Linked image below.</w:t></w:r></w:p><w:p><w:r><w:drawing><wp:inline><wp:extent ` +
+    `cx="1440000" cy="1440000"/><wp:docPr id="1" name="Picture 1"/><a:graphic><a:graphicData ` +
+    `uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="1" ` +
+    `name="linked"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip ` +
+    `r:link="rIdImage"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" ` +
+    `y="0"/><a:ext cx="1440000" cy="1440000"/></a:xfrm><a:prstGeom ` +
+    `prst="rect"/></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
   return docx(
     drawing,
     `<Relationship Id="rIdImage" Type="${REL}/image" Target="${escapeXml(href)}" TargetMode="External"/>`,
@@ -85,29 +111,59 @@ export function docxWithLinkedImage(href: string): Buffer {
 export function docxWithAltChunkAndSubDocument(altChunkHref: string, subDocumentHref: string): Buffer {
   return docx(
     `<w:p><w:r><w:t>Chunks below.</w:t></w:r></w:p><w:altChunk r:id="rIdChunk"/><w:p><w:subDoc r:id="rIdSub"/></w:p>`,
-    `<Relationship Id="rIdChunk" Type="${REL}/aFChunk" Target="${escapeXml(altChunkHref)}" TargetMode="External"/><Relationship Id="rIdSub" Type="${REL}/subDocument" Target="${escapeXml(subDocumentHref)}" TargetMode="External"/>`,
+    `<Relationship Id="rIdChunk" Type="${REL}/aFChunk" Target="${escapeXml(altChunkHref)}" ` +
+      `TargetMode="External"/><Relationship Id="rIdSub" Type="${REL}/subDocument" ` +
+      `Target="${escapeXml(subDocumentHref)}" TargetMode="External"/>`,
   );
 }
 
 /** An XLSX whose A1 is a formula on another workbook at `href` (an external link), with a cached value. */
 export function xlsxWithExternalLink(href: string): Buffer {
   const ns =
-    'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+    'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ' +
+    'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
   return zip({
-    '[Content_Types].xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/externalLinks/externalLink1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.externalLink+xml"/></Types>`,
-    '_rels/.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-    'xl/workbook.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<workbook ${ns}><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets><externalReferences><externalReference r:id="rId2"/></externalReferences><calcPr fullCalcOnLoad="1"/></workbook>`,
-    'xl/_rels/workbook.xml.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${REL}/externalLink" Target="externalLinks/externalLink1.xml"/></Relationships>`,
-    'xl/worksheets/sheet1.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<worksheet ${ns}><sheetData><row r="1"><c r="A1"><f>[1]Sheet1!A1</f><v>42</v></c><c r="B1" t="inlineStr"><is><t>linked value</t></is></c></row><row r="2"><c r="A2" t="str"><f>WEBSERVICE("${escapeXml(href)}")</f><v>cached</v></c></row></sheetData></worksheet>`,
-    'xl/externalLinks/externalLink1.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<externalLink ${ns}><externalBook r:id="rId1"><sheetNames><sheetName val="Sheet1"/></sheetNames><sheetDataSet><sheetData sheetId="0"><row r="1"><cell r="A1"><v>42</v></cell></row></sheetData></sheetDataSet></externalBook></externalLink>`,
-    'xl/externalLinks/_rels/externalLink1.xml.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/externalLinkPath" Target="${escapeXml(href)}" TargetMode="External"/></Relationships>`,
+    '[Content_Types].xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+      `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
+      `<Default Extension="xml" ContentType="application/xml"/>` +
+      `<Override PartName="/xl/workbook.xml" ` +
+      `ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>` +
+      `<Override PartName="/xl/worksheets/sheet1.xml" ` +
+      `ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>` +
+      `<Override PartName="/xl/externalLinks/externalLink1.xml" ` +
+      `ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.externalLink+xml"/></Types>`,
+    '_rels/.rels':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    'xl/workbook.xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<workbook ${ns}><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets><externalReferences>` +
+      `<externalReference r:id="rId2"/></externalReferences><calcPr fullCalcOnLoad="1"/></workbook>`,
+    'xl/_rels/workbook.xml.rels':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>` +
+      `<Relationship Id="rId2" Type="${REL}/externalLink" Target="externalLinks/externalLink1.xml"/></Relationships>`,
+    'xl/worksheets/sheet1.xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<worksheet ${ns}><sheetData><row r="1"><c r="A1"><f>[1]Sheet1!A1</f><v>42</v></c><c r="B1" t="inlineStr"><is><t>` +
+      `linked value</t></is></c></row><row r="2"><c r="A2" ` +
+      `t="str"><f>WEBSERVICE("${escapeXml(href)}")</f><v>cached</v>` +
+      `</c></row></sheetData></worksheet>`,
+    'xl/externalLinks/externalLink1.xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<externalLink ${ns}><externalBook r:id="rId1"><sheetNames><sheetName val="Sheet1"/></sheetNames><sheetDataSet>` +
+      `<sheetData sheetId="0"><row r="1"><cell ` +
+      `r="A1"><v>42</v></cell></row></sheetData></sheetDataSet></externalBook>` +
+      `</externalLink>`,
+    'xl/externalLinks/_rels/externalLink1.xml.rels':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="${REL}/externalLinkPath" Target="${escapeXml(href)}" TargetMode="External"/>` +
+      `</Relationships>`,
   });
 }
 
@@ -116,12 +172,17 @@ export function svgWithExternalRefs(hrefs: readonly string[]): string {
   const refs = hrefs
     .map(
       (href, i) =>
-        `<image x="${i * 10}" y="0" width="40" height="40" href="${escapeXml(href)}"/><image x="${i * 10}" y="50" width="40" height="40" xlink:href="${escapeXml(href)}"/><use href="${escapeXml(href)}#shape"/>`,
+        `<image x="${i * 10}" y="0" width="40" height="40" href="${escapeXml(href)}"/><image x="${i * 10}" y="50" ` +
+        `width="40" height="40" xlink:href="${escapeXml(href)}"/><use href="${escapeXml(href)}#shape"/>`,
     )
     .join('');
   const imports = hrefs.map((href) => `@import url("${escapeXml(href)}");`).join('');
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="100" viewBox="0 0 120 100"><style>${imports} rect { fill: #3a6; }</style><rect x="0" y="0" width="120" height="100"/>${refs}</svg>`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="100" ` +
+    `viewBox="0 0 120 100"><style>${imports} rect { fill: #3a6; }</style><rect x="0" y="0" width="120" height="100"/>` +
+    `${refs}</svg>`
+  );
 }
 
 /**
@@ -131,17 +192,23 @@ export function svgWithExternalRefs(hrefs: readonly string[]): string {
  */
 export function pdfWithExternalActions(url: string, localFile: string): Buffer {
   const literal = (text: string) => `(${text.replace(/[()\\]/g, (c) => `\\${c}`)})`;
-  const js = `app.launchURL(${JSON.stringify(url)}); this.submitForm(${JSON.stringify(url)}); this.importDataObject("x", ${JSON.stringify(localFile)});`;
+  const js =
+    `app.launchURL(${JSON.stringify(url)}); this.submitForm(${JSON.stringify(url)}); ` +
+    `this.importDataObject("x", ${JSON.stringify(localFile)});`;
   const stream = 'BT /F1 18 Tf 72 720 Td (Hostile actions inside) Tj ET';
   const objects = [
-    `<< /Type /Catalog /Pages 2 0 R /OpenAction 5 0 R /Names << /JavaScript << /Names [(init) 5 0 R] >> >> /AA << /WC 6 0 R >> >>`,
+    `<< /Type /Catalog /Pages 2 0 R /OpenAction 5 0 R /Names << /JavaScript << /Names [(init) 5 0 R] >> >> /AA << ` +
+      `/WC 6 0 R >> >>`,
     `<< /Type /Pages /Kids [3 0 R] /Count 1 >>`,
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> /Annots [7 0 R 8 0 R 9 0 R] /AA << /O 6 0 R >> >>`,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 << /Type /Font ` +
+      `/Subtype /Type1 /BaseFont /Helvetica >> >> >> /Annots [7 0 R 8 0 R 9 0 R] /AA << /O 6 0 R >> >>`,
     `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
     `<< /Type /Action /S /JavaScript /JS ${literal(js)} /Next 10 0 R >>`,
-    `<< /Type /Action /S /Launch /F << /Type /Filespec /F ${literal(localFile)} /UF ${literal(localFile)} >> /Win << /F ${literal(localFile)} >> /NewWindow true >>`,
+    `<< /Type /Action /S /Launch /F << /Type /Filespec /F ${literal(localFile)} /UF ${literal(localFile)} >> /Win << ` +
+      `/F ${literal(localFile)} >> /NewWindow true >>`,
     `<< /Type /Annot /Subtype /Link /Rect [72 600 300 620] /Border [0 0 0] /A << /S /URI /URI ${literal(url)} >> >>`,
-    `<< /Type /Annot /Subtype /Link /Rect [72 560 300 580] /Border [0 0 0] /A << /S /GoToR /F << /Type /Filespec /F ${literal(localFile)} >> /D [0 /Fit] >> >>`,
+    `<< /Type /Annot /Subtype /Link /Rect [72 560 300 580] /Border [0 0 0] /A << /S /GoToR /F << /Type /Filespec /F ` +
+      `${literal(localFile)} >> /D [0 /Fit] >> >>`,
     `<< /Type /Annot /Subtype /Link /Rect [72 520 300 540] /Border [0 0 0] /A 6 0 R >>`,
     `<< /Type /Action /S /SubmitForm /F << /FS /URL /F ${literal(url)} >> /Flags 4 >>`,
   ];
@@ -152,12 +219,17 @@ export function pdfWithExternalActions(url: string, localFile: string): Buffer {
     body += `${i + 1} 0 obj\n${object}\nendobj\n`;
   });
   const xref = Buffer.byteLength(body, 'latin1');
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  body +=
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f ` +
+    `\n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
 }
 
 /** An HLS playlist (what ffmpeg probes it as, whatever the file is called) whose segment is `target`. */
 export function hlsPlaylist(target: string): string {
-  return `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10.0,\n${target}\n#EXT-X-ENDLIST\n`;
+  return (
+    '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n' +
+    `#EXTINF:10.0,\n${target}\n#EXT-X-ENDLIST\n`
+  );
 }

@@ -118,7 +118,8 @@ describe('pdf-to-markdown: scans in the language given', () => {
   it('GraphQL and tRPC take lang too (deu), and refuse a language that is not offered', async () => {
     const key = await server.createKey('pro');
     const query =
-      'mutation M($files: [Upload!]!, $lang: String) { pdfToMarkdown(files: $files, lang: $lang) { batchId total errors { filename error } } }';
+      'mutation M($files: [Upload!]!, $lang: String) { pdfToMarkdown(files: $files, lang: $lang) { batchId total ' +
+      'errors { filename error } } }';
     const form = new FormData();
     form.append('operations', JSON.stringify({ query, variables: { files: [null], lang: 'deu' } }));
     form.append('map', JSON.stringify({ 0: ['variables.files.0'] }));
@@ -130,7 +131,8 @@ describe('pdf-to-markdown: scans in the language given', () => {
     expect(gql.data.pdfToMarkdown).toMatchObject({ total: 1, errors: [] });
     const viaGraphql = await restRow(server.url, key, `/api/pdf-to-markdown/${gql.data.pdfToMarkdown.batchId}`);
     expect(viaGraphql.markdown).toBe(
-      '<!-- page 1 -->\n\nDie Größe der Brücke über dem Fluss Fünf Bäume stehen an der Straße Schöne Grüße aus München\n',
+      '<!-- page 1 -->\n\nDie Größe der Brücke über dem Fluss Fünf Bäume stehen an der Straße Schöne Grüße aus ' +
+        'München\n',
     );
 
     const trpc = createTransmuteClient(server.url, key);

@@ -129,12 +129,15 @@ describe('metric labels', () => {
     }
   });
 
-  it('answers loopback clients only, and not through a proxy, when neither METRICS_TOKEN nor METRICS_PORT is set', async () => {
-    expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
-    for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) {
-      const res = await fetch(`${server.url}/metrics`, { headers: { [header]: '203.0.113.9' } });
-      expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ error: expect.stringContaining('METRICS_TOKEN or METRICS_PORT') });
-    }
-  });
+  it(
+    'answers loopback clients only, and not through a proxy, when neither METRICS_TOKEN nor METRICS_PORT is ' + 'set',
+    async () => {
+      expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
+      for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) {
+        const res = await fetch(`${server.url}/metrics`, { headers: { [header]: '203.0.113.9' } });
+        expect(res.status).toBe(403);
+        expect(await res.json()).toEqual({ error: expect.stringContaining('METRICS_TOKEN or METRICS_PORT') });
+      }
+    },
+  );
 });

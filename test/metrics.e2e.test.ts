@@ -128,7 +128,8 @@ describe('Prometheus scrapes the API and a worker', () => {
       - targets: ['${new URL(url).host}']`;
     await writeFile(
       path.join(promDir, 'prometheus.yml'),
-      `global:\n  scrape_interval: 1s\nscrape_configs:${target('transmute-api', api.url)}${target('transmute-worker', workerMetricsUrl)}\n`,
+      `global:\n  scrape_interval: ` +
+        `1s\nscrape_configs:${target('transmute-api', api.url)}${target('transmute-worker', workerMetricsUrl)}\n`,
     );
     // Our own instance: a random port and a temporary storage dir (the Debian service is not used).
     prometheus = spawn(

@@ -30,7 +30,10 @@ function partHead(part: Part): string {
     ...(part.name === undefined ? [] : [`name="${part.name}"`]),
     ...(part.filename === undefined ? [] : [`filename="${part.filename}"`]),
   ].join('; ');
-  return `--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${part.filename === undefined ? '' : 'Content-Type: application/octet-stream\r\n'}\r\n`;
+  return (
+    `--${BOUNDARY}\r\nContent-Disposition: ` +
+    `${disposition}\r\n${part.filename === undefined ? '' : 'Content-Type: application/octet-stream\r\n'}\r\n`
+  );
 }
 
 /** The body, and where the first file's bytes start (for cuts). */
@@ -257,28 +260,34 @@ describe('truncated and malformed multipart bodies', () => {
   });
   afterAll(() => server?.close());
 
-  it('a form refused before its files are read (plan gate) leaves nothing behind, temporary files included', async () => {
-    const free = await server.createKey('free');
-    const files = [file('files', 'a.pdf', Buffer.concat([await pdf(1), FILLER])), file('files', 'b.pdf', await pdf(1))];
-    const rest = await rawRequest(server.url, { path: '/api/pdf/merge', key: free, body: multipartBody(files).body });
-    expect(rest.status).toBe(403);
-    const trpc = await rawRequest(server.url, { path: '/trpc/merge', key: free, body: multipartBody(files).body });
-    expect(trpc.body?.error?.data?.code).toBe('FORBIDDEN');
-    // GraphQL reads the files into temporary files while the mutation runs: they go with the answer.
-    const merge = 'mutation ($files: [Upload!]!) { mergePdf(files: $files) { jobId } }';
-    const graphql = await rawRequest(server.url, {
-      path: '/graphql',
-      key: free,
-      body: multipartBody([
-        field('operations', JSON.stringify({ query: merge, variables: { files: [null, null] } })),
-        field('map', JSON.stringify({ 0: ['variables.files.0'], 1: ['variables.files.1'] })),
-        file('0', 'a.pdf', files[0]!.data),
-        file('1', 'b.pdf', files[1]!.data),
-      ]).body,
-    });
-    expect(graphql.body?.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    expect(await settledLeftovers(server.dataDir)).toEqual([]);
-  });
+  it(
+    'a form refused before its files are read (plan gate) leaves nothing behind, temporary files ' + 'included',
+    async () => {
+      const free = await server.createKey('free');
+      const files = [
+        file('files', 'a.pdf', Buffer.concat([await pdf(1), FILLER])),
+        file('files', 'b.pdf', await pdf(1)),
+      ];
+      const rest = await rawRequest(server.url, { path: '/api/pdf/merge', key: free, body: multipartBody(files).body });
+      expect(rest.status).toBe(403);
+      const trpc = await rawRequest(server.url, { path: '/trpc/merge', key: free, body: multipartBody(files).body });
+      expect(trpc.body?.error?.data?.code).toBe('FORBIDDEN');
+      // GraphQL reads the files into temporary files while the mutation runs: they go with the answer.
+      const merge = 'mutation ($files: [Upload!]!) { mergePdf(files: $files) { jobId } }';
+      const graphql = await rawRequest(server.url, {
+        path: '/graphql',
+        key: free,
+        body: multipartBody([
+          field('operations', JSON.stringify({ query: merge, variables: { files: [null, null] } })),
+          field('map', JSON.stringify({ 0: ['variables.files.0'], 1: ['variables.files.1'] })),
+          file('0', 'a.pdf', files[0]!.data),
+          file('1', 'b.pdf', files[1]!.data),
+        ]).body,
+      });
+      expect(graphql.body?.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect(await settledLeftovers(server.dataDir)).toEqual([]);
+    },
+  );
 
   const ENDPOINTS = [
     'REST convert',

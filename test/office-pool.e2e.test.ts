@@ -2,8 +2,8 @@
  * The warm LibreOffice pool through HTTP: /readyz shows it, a DOCX -> PDF job runs in the warm
  * listener (the same pid before and after, its conversion counted), a listener killed in the middle
  * of a job is replaced and the job still completes, two files of the same name converted at once
- * keep their own contents, a legacy .doc CV is read by parse-cv through the same pool, and with OFFICE_POOL_SIZE=0 (the benchmark's cold baseline) conversions
- * still work with a cold soffice per file.
+ * keep their own contents, a legacy .doc CV is read by parse-cv through the same pool, and with OFFICE_POOL_SIZE=0 (the
+ * benchmark's cold baseline) conversions still work with a cold soffice per file.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

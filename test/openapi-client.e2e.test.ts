@@ -19,7 +19,8 @@ import { ROOT, startServer, type TestServer } from './helpers.js';
 const run = promisify(execFile);
 
 /** The client: only the generated types and openapi-fetch. */
-const CLIENT = `
+const CLIENT =
+  `
 import createClient from 'openapi-fetch';
 import type { paths } from './api.js';
 
@@ -35,7 +36,8 @@ export async function convertAndExtract(baseUrl: string, key: string, png: Blob,
   };
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  const accepted = await client.POST('/api/v1/convert', { body: { file: '', to: 'webp' }, bodySerializer: () => form({ file: png, to: 'webp' }) });
+  const accepted = await client.POST('/api/v1/convert', { body: { file: '', to: 'webp' }, bodySerializer: () =>` +
+  ` form({ file: png, to: 'webp' }) });
   if (!accepted.data) throw new Error(\`convert: \${accepted.error?.error}\`);
   const jobId: string = accepted.data.jobId;
   let downloadUrl: string | undefined;
@@ -47,7 +49,8 @@ export async function convertAndExtract(baseUrl: string, key: string, png: Blob,
   }
   if (!downloadUrl) throw new Error('the job did not finish');
 
-  const submitted = await client.POST('/api/pdf-to-markdown', { body: { files: [''] }, bodySerializer: () => form({ files: pdf }) });
+  const submitted = await client.POST('/api/pdf-to-markdown', { body: { files: [''] }, bodySerializer: () =>` +
+  ` form({ files: pdf }) });
   if (!submitted.data) throw new Error(\`pdf-to-markdown: \${submitted.error?.error}\`);
   for (let i = 0; i < 240; i++) {
     const poll = await client.GET('/api/pdf-to-markdown/{id}', { params: { path: { id: submitted.data.batchId } } });

@@ -183,14 +183,16 @@ describe('PDF tools over HTTP', () => {
       status: 400,
       body: {
         error:
-          "op 'compress-pdf' takes at most 2,000 pages per job; pages.pdf has 2,001 pages: split it first (op split-pdf)",
+          "op 'compress-pdf' takes at most 2,000 pages per job; pages.pdf has 2,001 pages: split it first (op " +
+          'split-pdf)',
       },
     });
     expect(await submit(10_001, { op: 'rotate-pdf', angle: '90' })).toMatchObject({
       status: 400,
       body: {
         error:
-          "op 'rotate-pdf' takes at most 10,000 pages per job; pages.pdf has 10,001 pages: split it first (op split-pdf)",
+          "op 'rotate-pdf' takes at most 10,000 pages per job; pages.pdf has 10,001 pages: split it first (op " +
+          'split-pdf)',
       },
     });
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);

@@ -43,7 +43,8 @@ describe('pipelines', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'pipelines-e2e-'));
     await writeFile(
       path.join(dir, 'report.md'),
-      '# Quarterly report\n\nRevenue grew by **twelve percent** in the third quarter.\n\n## Outlook\n\nThe pipeline keeps every word.\n',
+      '# Quarterly report\n\nRevenue grew by **twelve percent** in the third quarter.\n\n## Outlook\n\nThe pipeline ' +
+        'keeps every word.\n',
     );
     await runProcess('pandoc', [path.join(dir, 'report.md'), '-o', path.join(dir, 'report.docx')], {
       timeoutMs: 20_000,
@@ -77,7 +78,8 @@ describe('pipelines', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('runs DOCX -> PDF -> compress-pdf -> pdf-to-markdown from a URL in one job; result holds the Markdown', async () => {
+  it('runs DOCX -> PDF -> compress-pdf -> pdf-to-markdown from a URL in one job; ' +
+    'result holds the Markdown', async () => {
     const key = await server.createKey('pro');
     const submitted = await postJson(`${server.url}/api/v1/pipelines`, key, {
       input: { url: `${base}/files/report.docx` },
@@ -304,7 +306,8 @@ describe('pipelines', () => {
     }
   }, 180_000);
 
-  it('answers with the final status under Prefer: wait=N when the job finishes in time (convert and pipelines)', async () => {
+  it('answers with the final status under Prefer: wait=N when the job finishes in time ' +
+    '(convert and pipelines)', async () => {
     const key = await server.createKey('pro');
     const form = new FormData();
     form.append('to', 'webp');

@@ -104,104 +104,115 @@ describe('the registry drives every surface', () => {
     const WORD_COUNT_MUTATION = `mutation Count($files: [Upload!]!, $minLength: Int, $unit: TestWordCountOptionsUnit) {
       wordCount(files: $files, minLength: $minLength, unit: $unit) { batchId total errors { filename error } }
     }`;
-    const EXTRACTION = `query Extraction($id: ID!) {
-      extraction(tool: "word-count", id: $id) { done total completed failed totalHits summary rows { filename status error data } }
+    const EXTRACTION =
+      `query Extraction($id: ID!) {
+      extraction(tool: "word-count", id: $id) { done total completed failed totalHits summary rows { filename ` +
+      `status error data } }
     }`;
 
-    it('REST: POST /api/word-count and GET /api/word-count/{id}, options decoded from the form, rows and the declared total', async () => {
-      const res = await fetch(`${server.url}/api/word-count`, {
-        method: 'POST',
-        body: form([poem, note, text('table.csv', 'a,b\n1,2\n')], { minLength: '4' }),
-        headers: authHeaders(key),
-      });
-      const accepted = (await res.json()) as { batchId: string; statusUrl: string };
-      expect(res.status).toBe(200);
-      expect(accepted).toEqual({
-        batchId: expect.any(String),
-        total: 2,
-        statusUrl: `/api/word-count/${accepted.batchId}`,
-        errors: [{ filename: 'table.csv', error: 'Word count (test) does not read .csv files' }],
-      });
-      const done = await until(
-        async () => (await getJson(`${server.url}${accepted.statusUrl}`, key)).body,
-        (poll) => poll.done,
-      );
-      expect(done).toEqual({
-        done: true,
-        total: 2,
-        completed: 2,
-        failed: 0,
-        totalWords: 9,
-        rows: [
-          { filename: 'poem.txt', status: 'completed', words: 5, count: 5, longest: 'quick' },
-          { filename: 'note.txt', status: 'completed', words: 4, count: 4, longest: 'punctuation' },
-        ],
-      });
-      // Charged per file, as the spec's tools (a text file is 3 credits).
-      expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(6);
-      const bad = await fetch(`${server.url}/api/word-count`, {
-        method: 'POST',
-        body: form([poem], { minLength: 'four' }),
-        headers: authHeaders(key),
-      });
-      expect(bad.status).toBe(400);
-    });
+    it(
+      'REST: POST /api/word-count and GET /api/word-count/{id}, options decoded from the form, rows and the ' +
+        'declared total',
+      async () => {
+        const res = await fetch(`${server.url}/api/word-count`, {
+          method: 'POST',
+          body: form([poem, note, text('table.csv', 'a,b\n1,2\n')], { minLength: '4' }),
+          headers: authHeaders(key),
+        });
+        const accepted = (await res.json()) as { batchId: string; statusUrl: string };
+        expect(res.status).toBe(200);
+        expect(accepted).toEqual({
+          batchId: expect.any(String),
+          total: 2,
+          statusUrl: `/api/word-count/${accepted.batchId}`,
+          errors: [{ filename: 'table.csv', error: 'Word count (test) does not read .csv files' }],
+        });
+        const done = await until(
+          async () => (await getJson(`${server.url}${accepted.statusUrl}`, key)).body,
+          (poll) => poll.done,
+        );
+        expect(done).toEqual({
+          done: true,
+          total: 2,
+          completed: 2,
+          failed: 0,
+          totalWords: 9,
+          rows: [
+            { filename: 'poem.txt', status: 'completed', words: 5, count: 5, longest: 'quick' },
+            { filename: 'note.txt', status: 'completed', words: 4, count: 4, longest: 'punctuation' },
+          ],
+        });
+        // Charged per file, as the spec's tools (a text file is 3 credits).
+        expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(6);
+        const bad = await fetch(`${server.url}/api/word-count`, {
+          method: 'POST',
+          body: form([poem], { minLength: 'four' }),
+          headers: authHeaders(key),
+        });
+        expect(bad.status).toBe(400);
+      },
+    );
 
-    it('GraphQL: the wordCount mutation with the generated option types as arguments, and extraction(tool, id)', async () => {
-      const accepted = await graphql(server.url, key, WORD_COUNT_MUTATION, { minLength: 5, unit: 'letters' }, [poem]);
-      expect(accepted.errors).toBeUndefined();
-      expect(accepted.data!.wordCount).toEqual({ batchId: expect.any(String), total: 1, errors: [] });
-      const done = await until(
-        async () =>
-          (await graphql(server.url, key, EXTRACTION, { id: accepted.data!.wordCount.batchId })).data!.extraction,
-        (poll) => poll.done,
-      );
-      expect(done).toEqual({
-        done: true,
-        total: 1,
-        completed: 1,
-        failed: 0,
-        totalHits: null,
-        summary: { totalWords: 3 },
-        rows: [
-          { filename: 'poem.txt', status: 'completed', error: null, data: { words: 3, count: 15, longest: 'quick' } },
-        ],
-      });
+    it(
+      'GraphQL: the wordCount mutation with the generated option types as arguments, and extraction(tool, ' + 'id)',
+      async () => {
+        const accepted = await graphql(server.url, key, WORD_COUNT_MUTATION, { minLength: 5, unit: 'letters' }, [poem]);
+        expect(accepted.errors).toBeUndefined();
+        expect(accepted.data!.wordCount).toEqual({ batchId: expect.any(String), total: 1, errors: [] });
+        const done = await until(
+          async () =>
+            (await graphql(server.url, key, EXTRACTION, { id: accepted.data!.wordCount.batchId })).data!.extraction,
+          (poll) => poll.done,
+        );
+        expect(done).toEqual({
+          done: true,
+          total: 1,
+          completed: 1,
+          failed: 0,
+          totalHits: null,
+          summary: { totalWords: 3 },
+          rows: [
+            { filename: 'poem.txt', status: 'completed', error: null, data: { words: 3, count: 15, longest: 'quick' } },
+          ],
+        });
 
-      // The arguments are the fields of the generated TestWordCountOptions, defaults included.
-      const introspect = (name: string) =>
-        graphql(server.url, key, `{ __type(name: "${name}") { inputFields { name defaultValue type { name } } } }`);
-      const mutations = await graphql(
-        server.url,
-        key,
-        '{ __schema { mutationType { fields { name args { name defaultValue type { name kind ofType { name } } } } } } }',
-      );
-      const wordCount = mutations.data!.__schema.mutationType.fields.find(
-        (f: { name: string }) => f.name === 'wordCount',
-      );
-      const { inputFields } = (await introspect('TestWordCountOptions')).data!.__type;
-      expect(inputFields).toEqual([
-        { name: 'minLength', defaultValue: '1', type: { name: 'Int' } },
-        { name: 'unit', defaultValue: 'words', type: { name: 'TestWordCountOptionsUnit' } },
-      ]);
-      expect(
-        wordCount.args.map((a: { name: string; defaultValue: string | null; type: { name: string | null } }) => [
-          a.name,
-          a.defaultValue,
-          a.type.name,
-        ]),
-      ).toEqual([
-        ['files', null, null],
-        ['minLength', '1', 'Int'],
-        ['unit', 'words', 'TestWordCountOptionsUnit'],
-        ['webhookUrl', null, 'String'],
-      ]);
-      const bad = await graphql(server.url, key, WORD_COUNT_MUTATION, { minLength: 0 }, [poem]);
-      expect(bad.errors?.[0]).toMatchObject({
-        message: expect.stringMatching(/minLength/),
-        extensions: { code: 'BAD_USER_INPUT' },
-      });
-    });
+        // The arguments are the fields of the generated TestWordCountOptions, defaults included.
+        const introspect = (name: string) =>
+          graphql(server.url, key, `{ __type(name: "${name}") { inputFields { name defaultValue type { name } } } }`);
+        const mutations = await graphql(
+          server.url,
+          key,
+          '{ __schema { mutationType { fields { name args { name defaultValue type { name kind ofType { name } } } } ' +
+            '} ' +
+            '} }',
+        );
+        const wordCount = mutations.data!.__schema.mutationType.fields.find(
+          (f: { name: string }) => f.name === 'wordCount',
+        );
+        const { inputFields } = (await introspect('TestWordCountOptions')).data!.__type;
+        expect(inputFields).toEqual([
+          { name: 'minLength', defaultValue: '1', type: { name: 'Int' } },
+          { name: 'unit', defaultValue: 'words', type: { name: 'TestWordCountOptionsUnit' } },
+        ]);
+        expect(
+          wordCount.args.map((a: { name: string; defaultValue: string | null; type: { name: string | null } }) => [
+            a.name,
+            a.defaultValue,
+            a.type.name,
+          ]),
+        ).toEqual([
+          ['files', null, null],
+          ['minLength', '1', 'Int'],
+          ['unit', 'words', 'TestWordCountOptionsUnit'],
+          ['webhookUrl', null, 'String'],
+        ]);
+        const bad = await graphql(server.url, key, WORD_COUNT_MUTATION, { minLength: 0 }, [poem]);
+        expect(bad.errors?.[0]).toMatchObject({
+          message: expect.stringMatching(/minLength/),
+          extensions: { code: 'BAD_USER_INPUT' },
+        });
+      },
+    );
 
     it('tRPC: extraction.wordCount and extraction.get, the REST rows', async () => {
       const accepted = await procedureOf(trpc, 'wordCount').mutate(form([note, poem], { minLength: '5' }));
@@ -425,7 +436,8 @@ describe('the registry drives every surface', () => {
       const twice = await graphql(
         server.url,
         key,
-        'mutation($files: [Upload!]!) { batchConvert(files: $files, to: "webp", quality: 60, options: {imageConvert: {quality: 50}}) { batchId } }',
+        'mutation($files: [Upload!]!) { batchConvert(files: $files, to: "webp", quality: 60, options: {imageConvert: ' +
+          '{quality: 50}}) { batchId } }',
         {},
         pdfs,
       );

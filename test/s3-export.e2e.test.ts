@@ -267,35 +267,38 @@ describe('S3 export', () => {
     expect(entries['green.webp']!.equals(downloaded['green.webp']!)).toBe(true);
   });
 
-  it('exports a batch sent over GraphQL, and fails the export with the S3 error when the bucket is missing', async () => {
-    const key = await server.createKey('pro');
-    const operations = {
-      query:
-        'mutation ($files: [Upload!]!, $export: S3ExportInput) ' +
-        '{ batchConvert(files: $files, to: "webp", export: $export) { batchId total } }',
-      variables: { files: [null], export: { ...JSON.parse(exportTo('x.zip')), bucket: 'no-such-bucket' } },
-    };
-    const form = new FormData();
-    form.append('operations', JSON.stringify(operations));
-    form.append('map', JSON.stringify({ 0: ['variables.files.0'] }));
-    form.append('0', new Blob([new Uint8Array(png)]), 'photo.png');
-    const res = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      body: form,
-      headers: { ...authHeaders(key), 'graphql-preflight': '1' },
-    });
-    const answer = (await res.json()) as any;
-    expect(answer.errors, JSON.stringify(answer)).toBeUndefined();
-    const status = await waitForBatchExport(server.url, key, answer.data.batchConvert.batchId);
-    expect(status.export).toEqual({ status: 'failed', error: expect.stringMatching(/^NoSuchBucket: /) });
-    expect(zipEntries(await downloadBatch(status.downloadUrl, key))).toHaveProperty(['photo.webp']);
-    const graphql = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: { ...authHeaders(key), 'content-type': 'application/json' },
-      body: JSON.stringify({ query: `{ batch(id: "${answer.data.batchConvert.batchId}") { done export } }` }),
-    });
-    expect(((await graphql.json()) as any).data.batch).toEqual({ done: true, export: status.export });
-  });
+  it(
+    'exports a batch sent over GraphQL, and fails the export with the S3 error when the bucket is ' + 'missing',
+    async () => {
+      const key = await server.createKey('pro');
+      const operations = {
+        query:
+          'mutation ($files: [Upload!]!, $export: S3ExportInput) ' +
+          '{ batchConvert(files: $files, to: "webp", export: $export) { batchId total } }',
+        variables: { files: [null], export: { ...JSON.parse(exportTo('x.zip')), bucket: 'no-such-bucket' } },
+      };
+      const form = new FormData();
+      form.append('operations', JSON.stringify(operations));
+      form.append('map', JSON.stringify({ 0: ['variables.files.0'] }));
+      form.append('0', new Blob([new Uint8Array(png)]), 'photo.png');
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        body: form,
+        headers: { ...authHeaders(key), 'graphql-preflight': '1' },
+      });
+      const answer = (await res.json()) as any;
+      expect(answer.errors, JSON.stringify(answer)).toBeUndefined();
+      const status = await waitForBatchExport(server.url, key, answer.data.batchConvert.batchId);
+      expect(status.export).toEqual({ status: 'failed', error: expect.stringMatching(/^NoSuchBucket: /) });
+      expect(zipEntries(await downloadBatch(status.downloadUrl, key))).toHaveProperty(['photo.webp']);
+      const graphql = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { ...authHeaders(key), 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `{ batch(id: "${answer.data.batchConvert.batchId}") { done export } }` }),
+      });
+      expect(((await graphql.json()) as any).data.batch).toEqual({ done: true, export: status.export });
+    },
+  );
 
   it('exports a batch sent over tRPC (export as a JSON string field, as REST)', async () => {
     const key = await server.createKey('pro');
@@ -333,7 +336,8 @@ describe('S3 export', () => {
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
   });
 
-  it('fails an export whose holder died (its lease passed) when a server starts, keeping the download link', async () => {
+  it('fails an export whose holder died (its lease passed) when a server starts, keeping the download ' +
+    'link', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 's3-abandoned-'));
     const env = { IMPORT_ALLOW_PRIVATE: '1' };
     const first = await startServer({ plugins: imagePlugins, env, dataDir });

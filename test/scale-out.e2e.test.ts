@@ -253,7 +253,8 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     }
   });
 
-  it("dispatch across processes (accepted on API 1 → active on a worker): PostgreSQL NOTIFY against the embedded mode's poll", {
+  it('dispatch across processes (accepted on API 1 → active on a worker): PostgreSQL NOTIFY against the embedded ' +
+    "mode's poll", {
     timeout: 180_000,
   }, async () => {
     const scaleOut = await dispatchDelaysMs(apis[0]!, key, store, 15);
@@ -275,7 +276,8 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
       const embedded = await dispatchDelaysMs(api, embeddedKey, embeddedStore, 15);
       // Reported, not asserted (timings on shared CI machines are not behaviour): docs/SCALE-OUT.md quotes a run.
       console.info(
-        `dispatch accepted→active, median of 15 (QUEUE_POLL_MS=500): PostgreSQL+S3 ${median(scaleOut)} ms, embedded ${median(embedded)} ms`,
+        `dispatch accepted→active, median of 15 (QUEUE_POLL_MS=500): PostgreSQL+S3 ${median(scaleOut)} ms, embedded ` +
+          `${median(embedded)} ms`,
       );
       expect(scaleOut).toHaveLength(15);
       expect(embedded).toHaveLength(15);

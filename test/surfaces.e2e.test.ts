@@ -53,8 +53,10 @@ async function graphql(
   return { status: res.status, body: await res.json() };
 }
 
-const CONVERT = `mutation Convert($file: Upload!, $to: String!, $op: String, $options: ConvertOptions) {
-  convert(file: $file, to: $to, op: $op, options: $options) { jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error }
+const CONVERT =
+  `mutation Convert($file: Upload!, $to: String!, $op: String, $options: ConvertOptions) {
+  convert(file: $file, to: $to, op: $op, options: $options) { jobId status progress creditCost creditsRemaining ` +
+  `downloadUrl expiresIn toolReport { op detected } error }
 }`;
 const JOB_FIELDS =
   'jobId status progress creditCost creditsRemaining downloadUrl expiresIn toolReport { op detected } error';
@@ -359,7 +361,8 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const gql = await graphql(
         server.url,
         key,
-        '{ credits { plan creditsIncluded creditsUsed creditsRemaining resetDate overageEnabled overageRatePer1000 overageCredits } }',
+        '{ credits { plan creditsIncluded creditsUsed creditsRemaining resetDate overageEnabled overageRatePer1000 ' +
+          'overageCredits } }',
       );
       expect(gql.body.data!.credits).toEqual(rest.body);
       expect(await trpc.credits.get.query()).toEqual(rest.body);
@@ -715,38 +718,45 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       });
     });
 
-    it("shows a batch only to its key holder (FORBIDDEN for another, as REST's 403; NOT_FOUND when unknown)", async () => {
-      const accepted = await trpc.batch.convert.mutate(filesForm([await png('green.png', '#30c030')], { to: 'webp' }));
-      const otherKey = await server.createKey('pro');
-      expect((await getJson(`${server.url}/api/batch/${accepted.batchId}`, otherKey)).status).toBe(403);
-      const gql = await graphql(server.url, otherKey, 'query Batch($id: ID!) { batch(id: $id) { total } }', {
-        id: accepted.batchId,
-      });
-      expect(gql.body.data!.batch).toBeNull();
-      expect(gql.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-      const other = createTransmuteClient(server.url, otherKey);
-      expect(await trpcFailure(other.batch.get.query({ batchId: accepted.batchId }))).toMatchObject({
-        code: 'FORBIDDEN',
-        httpStatus: 403,
-      });
-      expect(await trpcFailure(other.batch.get.query({ batchId: 'no-such-batch' }))).toMatchObject({
-        code: 'NOT_FOUND',
-        httpStatus: 404,
-      });
-      expect(
-        (await graphql(server.url, otherKey, '{ batch(id: "no-such-batch") { total } }')).body.errors?.[0]?.extensions
-          ?.code,
-      ).toBe('NOT_FOUND');
-      await poll(
-        () => trpc.batch.get.query({ batchId: accepted.batchId }),
-        (b) => b.done,
-      );
-    });
+    it(
+      "shows a batch only to its key holder (FORBIDDEN for another, as REST's 403; NOT_FOUND when " + 'unknown)',
+      async () => {
+        const accepted = await trpc.batch.convert.mutate(
+          filesForm([await png('green.png', '#30c030')], { to: 'webp' }),
+        );
+        const otherKey = await server.createKey('pro');
+        expect((await getJson(`${server.url}/api/batch/${accepted.batchId}`, otherKey)).status).toBe(403);
+        const gql = await graphql(server.url, otherKey, 'query Batch($id: ID!) { batch(id: $id) { total } }', {
+          id: accepted.batchId,
+        });
+        expect(gql.body.data!.batch).toBeNull();
+        expect(gql.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+        const other = createTransmuteClient(server.url, otherKey);
+        expect(await trpcFailure(other.batch.get.query({ batchId: accepted.batchId }))).toMatchObject({
+          code: 'FORBIDDEN',
+          httpStatus: 403,
+        });
+        expect(await trpcFailure(other.batch.get.query({ batchId: 'no-such-batch' }))).toMatchObject({
+          code: 'NOT_FOUND',
+          httpStatus: 404,
+        });
+        expect(
+          (await graphql(server.url, otherKey, '{ batch(id: "no-such-batch") { total } }')).body.errors?.[0]?.extensions
+            ?.code,
+        ).toBe('NOT_FOUND');
+        await poll(
+          () => trpc.batch.get.query({ batchId: accepted.batchId }),
+          (b) => b.done,
+        );
+      },
+    );
   });
 
   describe('extraction tools', () => {
-    const PDF_TO_MARKDOWN = `mutation Md($files: [Upload!]!, $keepRunning: Boolean, $pageBreaks: Boolean) {
-      pdfToMarkdown(files: $files, keepRunning: $keepRunning, pageBreaks: $pageBreaks) { batchId total errors { filename error } }
+    const PDF_TO_MARKDOWN =
+      `mutation Md($files: [Upload!]!, $keepRunning: Boolean, $pageBreaks: Boolean) {
+      pdfToMarkdown(files: $files, keepRunning: $keepRunning, pageBreaks: $pageBreaks) { batchId total errors { ` +
+      `filename error } }
     }`;
     const FILE_SEARCH = `mutation Search($files: [Upload!]!, $query: String!, $wholeWord: Boolean) {
       fileSearch(files: $files, query: $query, wholeWord: $wholeWord) { batchId total errors { filename error } }
@@ -782,67 +792,74 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       return body.data.extraction;
     };
 
-    it('pdfToMarkdown (GraphQL) and extraction.pdfToMarkdown (tRPC): rows like REST, each with its Markdown', async () => {
-      const files = [report, { name: 'notes.txt', data: 'not a pdf' }, memo];
-      const gql = await graphqlFiles(server.url, key, PDF_TO_MARKDOWN, files, { pageBreaks: false });
-      const viaTrpc = await trpc.extraction.pdfToMarkdown.mutate(filesForm(files, { pageBreaks: 'false' }));
-      const rejected = [{ filename: 'notes.txt', error: 'PDF to Markdown does not read .txt files' }];
-      expect(gql.body.data!.pdfToMarkdown).toEqual({ batchId: expect.any(String), total: 2, errors: rejected });
-      expect(viaTrpc).toEqual({
-        batchId: expect.any(String),
-        total: 2,
-        errors: rejected,
-        statusUrl: `/api/pdf-to-markdown/${viaTrpc.batchId}`,
-      });
+    it(
+      'pdfToMarkdown (GraphQL) and extraction.pdfToMarkdown (tRPC): rows like REST, each with its ' + 'Markdown',
+      async () => {
+        const files = [report, { name: 'notes.txt', data: 'not a pdf' }, memo];
+        const gql = await graphqlFiles(server.url, key, PDF_TO_MARKDOWN, files, { pageBreaks: false });
+        const viaTrpc = await trpc.extraction.pdfToMarkdown.mutate(filesForm(files, { pageBreaks: 'false' }));
+        const rejected = [{ filename: 'notes.txt', error: 'PDF to Markdown does not read .txt files' }];
+        expect(gql.body.data!.pdfToMarkdown).toEqual({ batchId: expect.any(String), total: 2, errors: rejected });
+        expect(viaTrpc).toEqual({
+          batchId: expect.any(String),
+          total: 2,
+          errors: rejected,
+          statusUrl: `/api/pdf-to-markdown/${viaTrpc.batchId}`,
+        });
 
-      const gqlId = gql.body.data!.pdfToMarkdown.batchId;
-      const gqlDone = await poll(
-        () => gqlExtraction(key, 'pdf-to-markdown', gqlId),
-        (p) => p.done,
-      );
-      expect(gqlDone).toMatchObject({ done: true, total: 2, completed: 2, failed: 0, totalHits: null });
-      expect(
-        gqlDone.rows.map((r: { filename: string; status: string; error: unknown }) => [r.filename, r.status, r.error]),
-      ).toEqual([
-        ['report.pdf', 'completed', null],
-        ['memo.pdf', 'completed', null],
-      ]);
-      const [first, second] = gqlDone.rows;
-      expect(first.data).toMatchObject({
-        pages: 1,
-        markdown: '# Quarterly Report\n\nRevenue grew in every region this quarter.\n',
-      });
-      expect(second.data.markdown).toContain('# Team Memo');
+        const gqlId = gql.body.data!.pdfToMarkdown.batchId;
+        const gqlDone = await poll(
+          () => gqlExtraction(key, 'pdf-to-markdown', gqlId),
+          (p) => p.done,
+        );
+        expect(gqlDone).toMatchObject({ done: true, total: 2, completed: 2, failed: 0, totalHits: null });
+        expect(
+          gqlDone.rows.map((r: { filename: string; status: string; error: unknown }) => [
+            r.filename,
+            r.status,
+            r.error,
+          ]),
+        ).toEqual([
+          ['report.pdf', 'completed', null],
+          ['memo.pdf', 'completed', null],
+        ]);
+        const [first, second] = gqlDone.rows;
+        expect(first.data).toMatchObject({
+          pages: 1,
+          markdown: '# Quarterly Report\n\nRevenue grew in every region this quarter.\n',
+        });
+        expect(second.data.markdown).toContain('# Team Memo');
 
-      const trpcDone = await poll(
-        () => trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: viaTrpc.batchId }),
-        (p) => p.done,
-      );
-      expect(trpcDone).toEqual((await getJson(`${server.url}${viaTrpc.statusUrl}`, key)).body);
-      expect(trpcDone.rows[0]).toMatchObject({
-        filename: 'report.pdf',
-        status: 'completed',
-        markdown: first.data.markdown,
-      });
-      // GraphQL's data is the REST row without filename and status.
-      const { filename: _f, status: _s, ...restData } = trpcDone.rows[1]!;
-      expect(second.data).toEqual(restData);
+        const trpcDone = await poll(
+          () => trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: viaTrpc.batchId }),
+          (p) => p.done,
+        );
+        expect(trpcDone).toEqual((await getJson(`${server.url}${viaTrpc.statusUrl}`, key)).body);
+        expect(trpcDone.rows[0]).toMatchObject({
+          filename: 'report.pdf',
+          status: 'completed',
+          markdown: first.data.markdown,
+        });
+        // GraphQL's data is the REST row without filename and status.
+        const { filename: _f, status: _s, ...restData } = trpcDone.rows[1]!;
+        expect(second.data).toEqual(restData);
 
-      // Typed rows: the spec's fields on GraphQL's PdfToMarkdownRow, and the REST rows are exactly the declared row
-      // schema.
-      expect(first).toMatchObject({
-        __typename: 'PdfToMarkdownRow',
-        pages: 1,
-        markdown: first.data.markdown,
-        stats: {
-          headings: first.data.stats.headings,
-          tables: first.data.stats.tables,
-          words: first.data.stats.words,
-          runningLinesStripped: first.data.stats.running_lines_stripped,
-        },
-      });
-      for (const row of trpcDone.rows) expect(pdfToMarkdownRowSchema.parse(row)).toEqual(row);
-    });
+        // Typed rows: the spec's fields on GraphQL's PdfToMarkdownRow, and the REST rows are exactly the declared row
+        // schema.
+        expect(first).toMatchObject({
+          __typename: 'PdfToMarkdownRow',
+          pages: 1,
+          markdown: first.data.markdown,
+          stats: {
+            headings: first.data.stats.headings,
+            tables: first.data.stats.tables,
+            words: first.data.stats.words,
+            runningLinesStripped: first.data.stats.running_lines_stripped,
+          },
+        });
+        for (const row of trpcDone.rows) expect(pdfToMarkdownRowSchema.parse(row)).toEqual(row);
+      },
+    );
 
     it('passes each tool its own arguments (fileSearch: query, wholeWord; totalHits over the files)', async () => {
       const files = [
@@ -896,54 +913,59 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       ).toMatchObject({ code: 'BAD_REQUEST', message: 'pageBreaks must be true or false' });
     });
 
-    it('gives a Free key one single-file try per tool: FORBIDDEN with reason trial_single_file, then trial_used, on both', async () => {
-      const freeKey = await server.createKey('free');
-      const free = createTransmuteClient(server.url, freeKey);
-      // A file over the Free size limit would answer PAYLOAD_TOO_LARGE if it were read: the count is refused first
-      // (GraphQL knows it before reading any file; tRPC's form parser refuses the second file part before reading it).
-      const big = overFreeLimit('big.pdf');
-      const several = await graphqlFiles(server.url, freeKey, PDF_TO_MARKDOWN, [big, report]);
-      expect(several.body.errors?.[0]).toMatchObject({
-        extensions: { code: 'FORBIDDEN', reason: 'trial_single_file' },
-      });
-      expect(await trpcFailure(free.extraction.pdfToMarkdown.mutate(filesForm([report, big])))).toMatchObject({
-        code: 'FORBIDDEN',
-        httpStatus: 403,
-        reason: 'trial_single_file',
-      });
+    it(
+      'gives a Free key one single-file try per tool: FORBIDDEN with reason trial_single_file, then trial_used, on ' +
+        'both',
+      async () => {
+        const freeKey = await server.createKey('free');
+        const free = createTransmuteClient(server.url, freeKey);
+        // A file over the Free size limit would answer PAYLOAD_TOO_LARGE if it were read: the count is refused first
+        // (GraphQL knows it before reading any file; tRPC's form parser refuses the second file part before reading
+        // it).
+        const big = overFreeLimit('big.pdf');
+        const several = await graphqlFiles(server.url, freeKey, PDF_TO_MARKDOWN, [big, report]);
+        expect(several.body.errors?.[0]).toMatchObject({
+          extensions: { code: 'FORBIDDEN', reason: 'trial_single_file' },
+        });
+        expect(await trpcFailure(free.extraction.pdfToMarkdown.mutate(filesForm([report, big])))).toMatchObject({
+          code: 'FORBIDDEN',
+          httpStatus: 403,
+          reason: 'trial_single_file',
+        });
 
-      const trial = await graphqlFiles(server.url, freeKey, PDF_TO_MARKDOWN, [report]);
-      expect(trial.body.data!.pdfToMarkdown).toMatchObject({ total: 1, errors: [] });
-      const done = await poll(
-        () => gqlExtraction(freeKey, 'pdf-to-markdown', trial.body.data!.pdfToMarkdown.batchId),
-        (p) => p.done,
-      );
-      expect(done.rows[0].data.markdown).toContain('# Quarterly Report');
+        const trial = await graphqlFiles(server.url, freeKey, PDF_TO_MARKDOWN, [report]);
+        expect(trial.body.data!.pdfToMarkdown).toMatchObject({ total: 1, errors: [] });
+        const done = await poll(
+          () => gqlExtraction(freeKey, 'pdf-to-markdown', trial.body.data!.pdfToMarkdown.batchId),
+          (p) => p.done,
+        );
+        expect(done.rows[0].data.markdown).toContain('# Quarterly Report');
 
-      const again = await graphqlFiles(server.url, freeKey, PDF_TO_MARKDOWN, [report]);
-      expect(again.body.data!.pdfToMarkdown).toBeNull();
-      expect(again.body.errors?.[0]).toMatchObject({
-        message: expect.stringMatching(/free try/),
-        extensions: { code: 'FORBIDDEN', reason: 'trial_used' },
-      });
-      expect(await trpcFailure(free.extraction.pdfToMarkdown.mutate(filesForm([report])))).toMatchObject({
-        code: 'FORBIDDEN',
-        httpStatus: 403,
-        reason: 'trial_used',
-      });
+        const again = await graphqlFiles(server.url, freeKey, PDF_TO_MARKDOWN, [report]);
+        expect(again.body.data!.pdfToMarkdown).toBeNull();
+        expect(again.body.errors?.[0]).toMatchObject({
+          message: expect.stringMatching(/free try/),
+          extensions: { code: 'FORBIDDEN', reason: 'trial_used' },
+        });
+        expect(await trpcFailure(free.extraction.pdfToMarkdown.mutate(filesForm([report])))).toMatchObject({
+          code: 'FORBIDDEN',
+          httpStatus: 403,
+          reason: 'trial_used',
+        });
 
-      // Another tool's try is still there, through tRPC this time; then spent there too.
-      const search = await free.extraction.fileSearch.mutate(
-        filesForm([{ name: 'a.txt', data: 'free text' }], { query: 'free' }),
-      );
-      expect(search).toMatchObject({ total: 1, errors: [] });
-      expect(
-        await trpcFailure(
-          free.extraction.fileSearch.mutate(filesForm([{ name: 'a.txt', data: 'free text' }], { query: 'free' })),
-        ),
-      ).toMatchObject({ code: 'FORBIDDEN', reason: 'trial_used' });
-      expect((await getJson(`${server.url}/api/v1/credits`, freeKey)).body.creditsUsed).toBe(0);
-    });
+        // Another tool's try is still there, through tRPC this time; then spent there too.
+        const search = await free.extraction.fileSearch.mutate(
+          filesForm([{ name: 'a.txt', data: 'free text' }], { query: 'free' }),
+        );
+        expect(search).toMatchObject({ total: 1, errors: [] });
+        expect(
+          await trpcFailure(
+            free.extraction.fileSearch.mutate(filesForm([{ name: 'a.txt', data: 'free text' }], { query: 'free' })),
+          ),
+        ).toMatchObject({ code: 'FORBIDDEN', reason: 'trial_used' });
+        expect((await getJson(`${server.url}/api/v1/credits`, freeKey)).body.creditsUsed).toBe(0);
+      },
+    );
 
     it('gates each tool by plan (transcribe: Business and up) like REST', async () => {
       const audio = { name: 'a.mp3', data: Buffer.from('ID3') };
@@ -959,38 +981,44 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       });
     });
 
-    it("shows results only to their key holder (FORBIDDEN for another; NOT_FOUND when unknown or another tool's)", async () => {
-      const accepted = await trpc.extraction.pdfToMarkdown.mutate(filesForm([memo]));
-      await poll(
-        () => trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: accepted.batchId }),
-        (p) => p.done,
-      );
-      const otherKey = await server.createKey('pro');
-      const other = createTransmuteClient(server.url, otherKey);
-      const stolen = await graphql(server.url, otherKey, EXTRACTION, { tool: 'pdf-to-markdown', id: accepted.batchId });
-      expect(stolen.body.data!.extraction).toBeNull();
-      expect(stolen.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-      expect(
-        await trpcFailure(other.extraction.get.query({ tool: 'pdf-to-markdown', batchId: accepted.batchId })),
-      ).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+    it(
+      'shows results only to their key holder (FORBIDDEN for another; NOT_FOUND when unknown or another ' + "tool's)",
+      async () => {
+        const accepted = await trpc.extraction.pdfToMarkdown.mutate(filesForm([memo]));
+        await poll(
+          () => trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: accepted.batchId }),
+          (p) => p.done,
+        );
+        const otherKey = await server.createKey('pro');
+        const other = createTransmuteClient(server.url, otherKey);
+        const stolen = await graphql(server.url, otherKey, EXTRACTION, {
+          tool: 'pdf-to-markdown',
+          id: accepted.batchId,
+        });
+        expect(stolen.body.data!.extraction).toBeNull();
+        expect(stolen.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+        expect(
+          await trpcFailure(other.extraction.get.query({ tool: 'pdf-to-markdown', batchId: accepted.batchId })),
+        ).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
 
-      expect(
-        (await graphql(server.url, key, EXTRACTION, { tool: 'parse-cv', id: accepted.batchId })).body.errors?.[0]
-          ?.extensions?.code,
-      ).toBe('NOT_FOUND');
-      expect(
-        await trpcFailure(trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: 'no-such-batch' })),
-      ).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404 });
-      expect(
-        (await graphql(server.url, key, EXTRACTION, { tool: 'ocr', id: accepted.batchId })).body.errors?.[0],
-      ).toMatchObject({
-        message: expect.stringMatching(/Unknown extraction tool 'ocr'/),
-        extensions: { code: 'BAD_USER_INPUT' },
-      });
-      expect(
-        await trpcFailure(trpc.extraction.get.query({ tool: 'ocr' as 'parse-cv', batchId: accepted.batchId })),
-      ).toMatchObject({ code: 'BAD_REQUEST' });
-    });
+        expect(
+          (await graphql(server.url, key, EXTRACTION, { tool: 'parse-cv', id: accepted.batchId })).body.errors?.[0]
+            ?.extensions?.code,
+        ).toBe('NOT_FOUND');
+        expect(
+          await trpcFailure(trpc.extraction.get.query({ tool: 'pdf-to-markdown', batchId: 'no-such-batch' })),
+        ).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404 });
+        expect(
+          (await graphql(server.url, key, EXTRACTION, { tool: 'ocr', id: accepted.batchId })).body.errors?.[0],
+        ).toMatchObject({
+          message: expect.stringMatching(/Unknown extraction tool 'ocr'/),
+          extensions: { code: 'BAD_USER_INPUT' },
+        });
+        expect(
+          await trpcFailure(trpc.extraction.get.query({ tool: 'ocr' as 'parse-cv', batchId: accepted.batchId })),
+        ).toMatchObject({ code: 'BAD_REQUEST' });
+      },
+    );
   });
 
   describe('one registry, every surface', () => {
@@ -998,7 +1026,8 @@ describe('REST, GraphQL and tRPC over the same services', () => {
       const gql = await graphql(
         server.url,
         key,
-        '{ formats { conversions { from to } operations { pluginId kind title inputs outputs plan available options optionsType optionsField } } }',
+        '{ formats { conversions { from to } operations { pluginId kind title inputs outputs plan available options ' +
+          'optionsType optionsField } } }',
       );
       const rest = await getJson(`${server.url}/api/v1/formats`, key);
       const viaTrpc = await trpc.formats.list.query();

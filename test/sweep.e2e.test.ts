@@ -30,14 +30,16 @@ it('a restart empties the request temp files of a server killed mid-upload', { t
     const head = [
       `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n`,
       `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.file"]}\r\n`,
-      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="big.png"\r\nContent-Type: ` +
+        `image/png\r\n\r\n`,
     ].join('');
     const { port } = new URL(server.url);
     const socket = connect(Number(port), '127.0.0.1');
     socket.on('error', () => undefined);
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(
-      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${result.key}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
+      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${result.key}\r\nContent-Type: ` +
+        `multipart/form-data; boundary=${boundary}\r\n` +
         `Content-Length: ${head.length + 20_000_000}\r\n\r\n${head}`,
     );
     socket.write(Buffer.alloc(2_000_000, 7)); // a tenth of the file, then the client waits

@@ -39,14 +39,17 @@ const JSON_TEXT = JSON.stringify(
   2,
 );
 const SRT =
-  '1\r\n00:00:01,000 --> 00:00:02,500\r\nGrüß Gott\r\n\r\n2\r\n00:01:02,030 --> 00:01:04,000\r\nSecond cue\r\ntwo lines\r\n';
+  '1\r\n00:00:01,000 --> 00:00:02,500\r\nGrüß Gott\r\n\r\n2\r\n00:01:02,030 --> 00:01:04,000\r\nSecond cue\r\ntwo ' +
+  'lines\r\n';
 const VTT =
-  'WEBVTT\n\nintro\n00:00:01.000 --> 00:00:02.500 align:start\nBonjour à tous\n\n00:01:02.030 --> 00:01:04.000\n<v Anna>Second cue</v>\n';
+  'WEBVTT\n\nintro\n00:00:01.000 --> 00:00:02.500 align:start\nBonjour à tous\n\n00:01:02.030 --> 00:01:04.000\n<v ' +
+  'Anna>Second cue</v>\n';
 const TXT = 'Transmute text upload\nZürich Köln naïve\n';
 /** The XML declaration names the encoding actually used, as an editor saving UTF-16 would. */
 const svg = (encoding: Encoding) =>
   `<?xml version="1.0" encoding="${encoding.startsWith('utf-16') ? 'UTF-16' : 'UTF-8'}"?>\n` +
-  '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="20"><rect width="100%" height="100%" fill="#0000ff"/></svg>\n';
+  '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="20"><rect width="100%" height="100%" ' +
+  'fill="#0000ff"/></svg>\n';
 
 const pdfText = (file: string) => execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
 
@@ -191,7 +194,8 @@ describe('text formats over HTTP', () => {
       status: 400,
       body: {
         error:
-          'Content does not match its declared type: subs.vtt is named .vtt but contains text without the WEBVTT header',
+          'Content does not match its declared type: subs.vtt is named .vtt but contains text without the WEBVTT ' +
+          'header',
       },
     });
   });

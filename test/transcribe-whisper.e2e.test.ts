@@ -61,7 +61,8 @@ describe('POST /api/transcribe with WHISPER_MODEL', () => {
 
   it('refuses to start with a model whose sha256 is neither known nor pinned', async () => {
     await expect(startServer({ env: { WHISPER_MODEL: modelPath } })).rejects.toThrow(
-      `Invalid configuration: WHISPER_MODEL: ggml-random.bin (sha256 ${sha256}) is not one of the known whisper.cpp models`,
+      `Invalid configuration: WHISPER_MODEL: ggml-random.bin (sha256 ${sha256}) is not one of the known whisper.cpp ` +
+        `models`,
     );
     await expect(startServer({ env: { WHISPER_MODEL: path.join(fixtures.dir, 'none.bin') } })).rejects.toThrow(
       'Invalid configuration: WHISPER_MODEL: no model file at',

@@ -21,9 +21,14 @@ import { expectTimedSegments } from '../plugins/transcribe/testing/transcript.js
 import { authHeaders, getJson, startServer, type TestServer } from './helpers.js';
 import { submitTranscription, waitForTranscription } from './transcribe-http.js';
 
-/** The issue's target for pocketsphinx on real speech; it measures 33.8% on these clips (plugins/transcribe/README.md). */
+/**
+ * The issue's target for pocketsphinx on real speech; it measures 33.8% on these clips (plugins/transcribe/README.md).
+ */
 const REAL_SPEECH_MAX_WER = 0.35;
-/** LibriVox with pink noise at 20 dB SNR: 39% measured over HTTP (bench/transcribe.ts: 79.5% on its tuning half before the denoiser). */
+/**
+ * LibriVox with pink noise at 20 dB SNR: 39% measured over HTTP (bench/transcribe.ts: 79.5% on its tuning half before
+ * the denoiser).
+ */
 const NOISY_SPEECH_MAX_WER = 0.45;
 
 describe('POST /api/transcribe', () => {
@@ -47,7 +52,8 @@ describe('POST /api/transcribe', () => {
     await fixtures.cleanup();
   });
 
-  it('transcribes English audio and video for a Business key, one row per file, charged at the transcription weight', async () => {
+  it('transcribes English audio and video for a Business key, one row per file, charged at the transcription ' +
+    'weight', async () => {
     const key = await server.createKey('business');
     const res = await submitTranscription(server.url, key, [
       { name: 'talk.mp3', data: mp3 },
@@ -88,7 +94,8 @@ describe('POST /api/transcribe', () => {
     });
   }, 120_000);
 
-  it('transcribes real read speech (LibriVox) within a word error rate bound, with durations from the media', async () => {
+  it('transcribes real read speech (LibriVox) within a word error rate bound, with durations from the ' +
+    'media', async () => {
     const key = await server.createKey('business');
     const clips = await libriVoxClips();
     const res = await submitTranscription(
@@ -115,7 +122,8 @@ describe('POST /api/transcribe', () => {
     expect(errors / words).toBeLessThanOrEqual(REAL_SPEECH_MAX_WER);
   }, 180_000);
 
-  it('transcribes LibriVox with pink noise at 20 dB SNR (denoised before pocketsphinx) within a word error rate bound', async () => {
+  it('transcribes LibriVox with pink noise at 20 dB SNR (denoised before pocketsphinx) within a word error rate ' +
+    'bound', async () => {
     const key = await server.createKey('business');
     const clips = await libriVoxClips();
     const files = await Promise.all(
@@ -164,14 +172,16 @@ describe('POST /api/transcribe', () => {
     expect(bad.body.error).toMatch(/lang/);
   }, 120_000);
 
-  it('transcribes on GraphQL (transcribe + extraction) and tRPC (extraction.transcribe + extraction.get) like REST', async () => {
+  it('transcribes on GraphQL (transcribe + extraction) and tRPC (extraction.transcribe + extraction.get) like ' +
+    'REST', async () => {
     const key = await server.createKey('business');
     const form = new FormData();
     form.append(
       'operations',
       JSON.stringify({
         query:
-          'mutation T($files: [Upload!]!, $lang: TranscribeOptionsLang) { transcribe(files: $files, lang: $lang) { batchId total errors { filename error } } }',
+          'mutation T($files: [Upload!]!, $lang: TranscribeOptionsLang) { transcribe(files: $files, lang: $lang) { ' +
+          'batchId total errors { filename error } } }',
         variables: { files: [null], lang: 'en' },
       }),
     );
@@ -182,7 +192,8 @@ describe('POST /api/transcribe', () => {
     ).json()) as any;
     expect(gql.data.transcribe).toEqual({ batchId: expect.any(String), total: 1, errors: [] });
     const query =
-      'query E($tool: String!, $id: ID!) { extraction(tool: $tool, id: $id) { done completed failed rows { filename status error data } } }';
+      'query E($tool: String!, $id: ID!) { extraction(tool: $tool, id: $id) { done completed failed rows { filename ' +
+      'status error data } } }';
     let extraction: any;
     for (let i = 0; i < 600 && !extraction?.done; i++) {
       if (i) await new Promise((r) => setTimeout(r, 100));

@@ -77,7 +77,8 @@ describe('one transport layer for REST, GraphQL and tRPC', () => {
       expect(b.legacy.remaining).toBe(118);
     });
 
-    it(`${surface}: past the limit, a 429 with Retry-After and the rate headers, in the surface's error format`, async () => {
+    const rateLimitTitle = `${surface}: past the limit, a 429 with Retry-After and the rate headers`;
+    it(`${rateLimitTitle}, in the surface's error format`, async () => {
       const key = await server.createKey('free');
       for (let i = 0; i < 30; i++) expect((await call(server.url, surface, key)).status).toBe(200);
       const limited = await call(server.url, surface, key);

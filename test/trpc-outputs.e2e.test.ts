@@ -246,7 +246,8 @@ describe('tRPC outputs are the REST answers', () => {
     expect(cancelled).toEqual(await restCancelled.json());
   });
 
-  it('extractions: every typed row field of pdf-to-markdown, file-search and parse-cv, on the typed and the generic poll', {
+  it('extractions: every typed row field of pdf-to-markdown, file-search and parse-cv, on the typed and ' +
+    'the generic poll', {
     timeout: 120_000,
   }, async () => {
     const markdown = await trpc.extraction.pdfToMarkdown.mutate(

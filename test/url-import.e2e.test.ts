@@ -124,27 +124,30 @@ describe('URL import', () => {
     await new Promise((resolve) => origin.close(resolve));
   });
 
-  it('converts a file fetched from a URL (name from the path, then from Content-Disposition, through a redirect)', async () => {
-    const key = await server.createKey('pro');
-    for (const [path, name] of [
-      ['/photo.png', 'photo.webp'],
-      ['/download', 'from-header.webp'],
-      ['/moved', 'photo.webp'],
-    ] as const) {
-      const submitted = await post(`${server.url}/api/v1/convert`, key, [
-        ['to', 'webp'],
-        ['url', `${base}${path}`],
-      ]);
-      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
-      expect(submitted.body.creditCost).toBeGreaterThan(0);
-      const job = await waitForJob(server.url, key, submitted.body.jobId);
-      expect(job.status).toBe('done');
-      const got = await download(job.downloadUrl!);
-      expect(got.headers.get('content-disposition')).toContain(name);
-      const meta = await sharp(got.data).metadata();
-      expect([meta.format, meta.width, meta.height]).toEqual(['webp', 40, 30]);
-    }
-  });
+  it(
+    'converts a file fetched from a URL (name from the path, then from Content-Disposition, through a ' + 'redirect)',
+    async () => {
+      const key = await server.createKey('pro');
+      for (const [path, name] of [
+        ['/photo.png', 'photo.webp'],
+        ['/download', 'from-header.webp'],
+        ['/moved', 'photo.webp'],
+      ] as const) {
+        const submitted = await post(`${server.url}/api/v1/convert`, key, [
+          ['to', 'webp'],
+          ['url', `${base}${path}`],
+        ]);
+        expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+        expect(submitted.body.creditCost).toBeGreaterThan(0);
+        const job = await waitForJob(server.url, key, submitted.body.jobId);
+        expect(job.status).toBe('done');
+        const got = await download(job.downloadUrl!);
+        expect(got.headers.get('content-disposition')).toContain(name);
+        const meta = await sharp(got.data).metadata();
+        expect([meta.format, meta.width, meta.height]).toEqual(['webp', 40, 30]);
+      }
+    },
+  );
 
   it('converts from a URL over GraphQL (convert url) and tRPC (convert form with url)', async () => {
     const key = await server.createKey('pro');
@@ -310,21 +313,24 @@ describe('URL import', () => {
     expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
   });
 
-  it('measures the work of an import once fetched: a 5,000-page PDF sent to ocr fails naming the limit, refunded', async () => {
-    const key = await server.createKey('pro');
-    const answer = await post(`${server.url}/api/v1/convert`, key, [
-      ['to', 'pdf'],
-      ['op', 'ocr'],
-      ['url', `${base}/pages.pdf`],
-    ]);
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const job = await waitForJob(server.url, key, answer.body.jobId);
-    expect([job.status, (job as any).error]).toEqual([
-      'failed',
-      "op 'ocr' takes at most 250 pages per job; the input has 5,000 pages: split it first (op split-pdf)",
-    ]);
-    expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
-  });
+  it(
+    'measures the work of an import once fetched: a 5,000-page PDF sent to ocr fails naming the limit, ' + 'refunded',
+    async () => {
+      const key = await server.createKey('pro');
+      const answer = await post(`${server.url}/api/v1/convert`, key, [
+        ['to', 'pdf'],
+        ['op', 'ocr'],
+        ['url', `${base}/pages.pdf`],
+      ]);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const job = await waitForJob(server.url, key, answer.body.jobId);
+      expect([job.status, (job as any).error]).toEqual([
+        'failed',
+        "op 'ocr' takes at most 250 pages per job; the input has 5,000 pages: split it first (op split-pdf)",
+      ]);
+      expect((await getJson(`${server.url}/api/v1/credits`, key)).body.creditsUsed).toBe(0);
+    },
+  );
 
   it('prices a body of undeclared size at the first class, then trues the cost up once it has arrived', async () => {
     const key = await server.createKey('pro');

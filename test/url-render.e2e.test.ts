@@ -28,8 +28,12 @@ describe('web pages from their URL over HTTP', () => {
       siteHits.push(req.url ?? '');
       if (req.url === '/') {
         res.setHeader('content-type', 'text/html; charset=utf-8');
-        return res.end(`<!doctype html><link rel="stylesheet" href="/style.css"><h1>Harbour timetable</h1><img src="/logo.png">
-<img src="http://169.254.169.254/latest/meta-data/pixel.png"><div style="height:3000px">Ferries leave hourly.</div><p>Bottom of the page</p>`);
+        return res.end(
+          `<!doctype html><link rel="stylesheet" href="/style.css"><h1>Harbour timetable</h1>` +
+            `<img src="/logo.png">
+<img src="http://169.254.169.254/latest/meta-data/pixel.png"><div style="height:3000px">Ferries leave hourly.</div>` +
+            `<p>Bottom of the page</p>`,
+        );
       }
       if (req.url === '/style.css')
         return res.setHeader('content-type', 'text/css').end('h1 { color: rgb(200, 0, 0); }');
@@ -105,7 +109,8 @@ describe('web pages from their URL over HTTP', () => {
     expect(metadataJob).toMatchObject({ status: 'failed', error: expect.stringContaining('cloud metadata address') });
   }, 120_000);
 
-  it('a plain-http or loopback page on a server that does not allow private addresses fails with the reason', async () => {
+  it('a plain-http or loopback page on a server that does not allow private addresses fails with the ' +
+    'reason', async () => {
     const closedKey = await closed.createKey('pro');
     const submitted = await submitConvert(closed.url, closedKey, { name: 'page.url', data: siteUrl }, { to: 'pdf' });
     const job = await waitForJob(closed.url, closedKey, submitted.body.jobId, 60_000);

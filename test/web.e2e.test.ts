@@ -295,96 +295,100 @@ describe.skipIf(!HAVE_CHROMIUM)('web app in Chromium', { timeout: 120_000 }, () 
     await screenshot(page, 'extraction-trial-used');
   });
 
-  it('on Business: merges PDFs, converts several images into one ZIP, highlights search hits, marks doubtful CV fields, pages through the history and mints a signed URL', async () => {
-    const page = await newPage();
-    await signUp(page);
-    // An operator's upgrade (and a verified address, for the key below), as the admin CLI would make them.
-    const plan: PlanId = 'business';
-    const accountId = await accountIdOf(page);
-    await server.server.runtime.services.accounts.updateAccount(accountId, { plan, emailVerified: true });
-    await page.goto('/convert');
-    const task = page.locator('.task').first();
-    const finished = () =>
-      expect.poll(() => task.getAttribute('class'), { timeout: 60_000 }).toMatch(/\b(done|failed)\b/);
+  it(
+    'on Business: merges PDFs, converts several images into one ZIP, highlights search hits, marks doubtful CV ' +
+      'fields, pages through the history and mints a signed URL',
+    async () => {
+      const page = await newPage();
+      await signUp(page);
+      // An operator's upgrade (and a verified address, for the key below), as the admin CLI would make them.
+      const plan: PlanId = 'business';
+      const accountId = await accountIdOf(page);
+      await server.server.runtime.services.accounts.updateAccount(accountId, { plan, emailVerified: true });
+      await page.goto('/convert');
+      const task = page.locator('.task').first();
+      const finished = () =>
+        expect.poll(() => task.getAttribute('class'), { timeout: 60_000 }).toMatch(/\b(done|failed)\b/);
 
-    const pdf = await samplePdf();
-    await page.locator('#files').setInputFiles([
-      { name: 'a.pdf', mimeType: 'application/pdf', buffer: pdf },
-      { name: 'b.pdf', mimeType: 'application/pdf', buffer: pdf },
-    ]);
-    await page.locator('#action').selectOption('merge');
-    await page.getByRole('button', { name: 'Merge 2 PDFs' }).click();
-    await finished();
-    expect(await task.getAttribute('class'), (await task.textContent()) ?? '').toMatch(/\bdone\b/);
-    const merged = await PDFDocument.load(await downloadOf(page, task.getByRole('link', { name: 'Download' })));
-    expect(merged.getPageCount()).toBe(2);
+      const pdf = await samplePdf();
+      await page.locator('#files').setInputFiles([
+        { name: 'a.pdf', mimeType: 'application/pdf', buffer: pdf },
+        { name: 'b.pdf', mimeType: 'application/pdf', buffer: pdf },
+      ]);
+      await page.locator('#action').selectOption('merge');
+      await page.getByRole('button', { name: 'Merge 2 PDFs' }).click();
+      await finished();
+      expect(await task.getAttribute('class'), (await task.textContent()) ?? '').toMatch(/\bdone\b/);
+      const merged = await PDFDocument.load(await downloadOf(page, task.getByRole('link', { name: 'Download' })));
+      expect(merged.getPageCount()).toBe(2);
 
-    await page.getByRole('button', { name: 'Clear' }).click();
-    const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#c33' } })
-      .png()
-      .toBuffer();
-    await page.locator('#files').setInputFiles([
-      { name: 'one.png', mimeType: 'image/png', buffer: png },
-      { name: 'two.png', mimeType: 'image/png', buffer: png },
-    ]);
-    await page.locator('#action').selectOption('convert:jpg');
-    await page.getByLabel('All in one ZIP (batch, Pro and up)').check();
-    await page.locator('form.convert button[type=submit]').click();
-    await finished();
-    expect(await task.getAttribute('class'), (await task.textContent()) ?? '').toMatch(/\bdone\b/);
-    const zip = unzipSync(new Uint8Array(await downloadOf(page, task.getByRole('link', { name: 'Download ZIP' }))));
-    expect(Object.keys(zip).sort()).toEqual(['one.jpg', 'two.jpg']);
+      await page.getByRole('button', { name: 'Clear' }).click();
+      const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#c33' } })
+        .png()
+        .toBuffer();
+      await page.locator('#files').setInputFiles([
+        { name: 'one.png', mimeType: 'image/png', buffer: png },
+        { name: 'two.png', mimeType: 'image/png', buffer: png },
+      ]);
+      await page.locator('#action').selectOption('convert:jpg');
+      await page.getByLabel('All in one ZIP (batch, Pro and up)').check();
+      await page.locator('form.convert button[type=submit]').click();
+      await finished();
+      expect(await task.getAttribute('class'), (await task.textContent()) ?? '').toMatch(/\bdone\b/);
+      const zip = unzipSync(new Uint8Array(await downloadOf(page, task.getByRole('link', { name: 'Download ZIP' }))));
+      expect(Object.keys(zip).sort()).toEqual(['one.jpg', 'two.jpg']);
 
-    await page.getByRole('button', { name: 'Clear' }).click();
-    await page.locator('#files').setInputFiles({
-      name: 'memo.txt',
-      mimeType: 'text/plain',
-      buffer: Buffer.from('The invoice is due on Friday.\nPay the invoice soon.\n'),
-    });
-    await page.locator('#action').selectOption('extract:file-search');
-    await page.getByLabel(/^Query/).fill('invoice');
-    await page.getByRole('button', { name: /^Run / }).click();
-    await finished();
-    await expect.poll(() => task.locator('mark').allTextContents(), SLOW).toEqual(['invoice', 'invoice']);
-    await screenshot(page, 'file-search');
-    expect(await unlabelled(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Clear' }).click();
+      await page.locator('#files').setInputFiles({
+        name: 'memo.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('The invoice is due on Friday.\nPay the invoice soon.\n'),
+      });
+      await page.locator('#action').selectOption('extract:file-search');
+      await page.getByLabel(/^Query/).fill('invoice');
+      await page.getByRole('button', { name: /^Run / }).click();
+      await finished();
+      await expect.poll(() => task.locator('mark').allTextContents(), SLOW).toEqual(['invoice', 'invoice']);
+      await screenshot(page, 'file-search');
+      expect(await unlabelled(page)).toEqual([]);
 
-    await page.getByRole('button', { name: 'Clear' }).click();
-    await page
-      .locator('#files')
-      .setInputFiles({ name: 'cv.pdf', mimeType: 'application/pdf', buffer: await sampleCv() });
-    await page.locator('#action').selectOption('extract:parse-cv');
-    await page.getByRole('button', { name: /^Run / }).click();
-    await finished();
-    const cv = task.locator('table.cv');
-    await expect.poll(() => cv.textContent(), SLOW).toContain('jane.doe@example.com');
-    // Values below 0.8 confidence are marked for review (here years of experience, inferred from dates; LinkedIn,
-    // absent).
-    const lowConfidence = await cv.locator('tr.low-confidence th').allTextContents();
-    expect(lowConfidence).toContain('Years of experience');
-    expect(await cv.locator('tr', { hasText: 'Email' }).getAttribute('class')).toBeNull();
-    await screenshot(page, 'parse-cv');
+      await page.getByRole('button', { name: 'Clear' }).click();
+      await page
+        .locator('#files')
+        .setInputFiles({ name: 'cv.pdf', mimeType: 'application/pdf', buffer: await sampleCv() });
+      await page.locator('#action').selectOption('extract:parse-cv');
+      await page.getByRole('button', { name: /^Run / }).click();
+      await finished();
+      const cv = task.locator('table.cv');
+      await expect.poll(() => cv.textContent(), SLOW).toContain('jane.doe@example.com');
+      // Values below 0.8 confidence are marked for review (here years of experience, inferred from dates; LinkedIn,
+      // absent).
+      const lowConfidence = await cv.locator('tr.low-confidence th').allTextContents();
+      expect(lowConfidence).toContain('Years of experience');
+      expect(await cv.locator('tr', { hasText: 'Email' }).getAttribute('class')).toBeNull();
+      await screenshot(page, 'parse-cv');
 
-    // More history than one page holds: 5 jobs from the page and 8 over REST with a key of the account.
-    const { key } = await server.server.runtime.services.accounts.createKey(accountId);
-    for (let i = 0; i < 8; i++)
-      expect((await submitConvert(server.url, key, { name: `api-${i}.png`, data: png }, { to: 'webp' })).status).toBe(
-        200,
-      );
-    await page.goto('/account');
-    const history = page.locator('#history-title').locator('..');
-    await expect.poll(() => history.locator('.pager').textContent(), SLOW).toContain('1–10 of 13');
-    await history.getByRole('button', { name: 'Older' }).click();
-    await expect.poll(() => history.locator('.pager').textContent(), SLOW).toContain('11–13 of 13');
-    expect(await history.locator('tbody td:nth-child(3)').allTextContents()).toEqual(['web', 'web', 'web']);
-    expect(await history.getByRole('button', { name: 'Older' }).isDisabled()).toBe(true);
-    await history
-      .getByRole('button', { name: /Make a signed URL/ })
-      .last()
-      .click();
-    await expect.poll(() => history.getByRole('link', { name: 'Signed link' }).count(), SLOW).toBe(1);
-    await screenshot(page, 'account-business');
-  });
+      // More history than one page holds: 5 jobs from the page and 8 over REST with a key of the account.
+      const { key } = await server.server.runtime.services.accounts.createKey(accountId);
+      for (let i = 0; i < 8; i++)
+        expect((await submitConvert(server.url, key, { name: `api-${i}.png`, data: png }, { to: 'webp' })).status).toBe(
+          200,
+        );
+      await page.goto('/account');
+      const history = page.locator('#history-title').locator('..');
+      await expect.poll(() => history.locator('.pager').textContent(), SLOW).toContain('1–10 of 13');
+      await history.getByRole('button', { name: 'Older' }).click();
+      await expect.poll(() => history.locator('.pager').textContent(), SLOW).toContain('11–13 of 13');
+      expect(await history.locator('tbody td:nth-child(3)').allTextContents()).toEqual(['web', 'web', 'web']);
+      expect(await history.getByRole('button', { name: 'Older' }).isDisabled()).toBe(true);
+      await history
+        .getByRole('button', { name: /Make a signed URL/ })
+        .last()
+        .click();
+      await expect.poll(() => history.getByRole('link', { name: 'Signed link' }).count(), SLOW).toBe(1);
+      await screenshot(page, 'account-business');
+    },
+  );
 });
 
 /** Presses Tab until `selector` has the focus (the page is usable without a mouse). */

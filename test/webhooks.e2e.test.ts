@@ -144,7 +144,8 @@ describe('webhooks', () => {
     expect(res.body.code).toBe('plan_required');
   });
 
-  it('registers an endpoint whose secret is shown once, then sends one signed job.done the helper verifies', async () => {
+  it('registers an endpoint whose secret is shown once, then sends one signed job.done the helper ' +
+    'verifies', async () => {
     const { id, secret } = await register('/done', { events: ['job.done'], description: 'CI receiver' });
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(Buffer.from(secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
@@ -268,7 +269,8 @@ describe('webhooks', () => {
     await api(`${server.url}/api/v1/webhooks/${id}`, key, 'DELETE');
   }, 30_000);
 
-  it('per-request webhookUrl: needs the default secret, then job and batch events go there signed with it', async () => {
+  it('per-request webhookUrl: needs the default secret, then job and batch events go there signed with ' +
+    'it', async () => {
     const refused = await submitConvert(server.url, key, text, {
       to: 'md',
       steps: '1',
@@ -363,7 +365,8 @@ describe('webhooks', () => {
         })
       ).json()) as any;
     const created = await gql(
-      'mutation($url: String!) { createWebhookEndpoint(url: $url, events: [JOB_FAILED, BATCH_DONE]) { secret endpoint { id events enabled } } }',
+      'mutation($url: String!) { createWebhookEndpoint(url: $url, events: [JOB_FAILED, BATCH_DONE]) { secret ' +
+        'endpoint { id events enabled } } }',
       { url: `${receiver.url}/gql` },
     );
     expect(created.errors).toBeUndefined();
@@ -371,7 +374,8 @@ describe('webhooks', () => {
     expect(secret).toMatch(/^whsec_/);
     expect(endpoint).toMatchObject({ events: ['JOB_FAILED', 'BATCH_DONE'], enabled: true });
     const updated = await gql(
-      'mutation($id: ID!) { updateWebhookEndpoint(id: $id, enabled: false, events: null) { enabled events disabledReason } }',
+      'mutation($id: ID!) { updateWebhookEndpoint(id: $id, enabled: false, events: null) { enabled events ' +
+        'disabledReason } }',
       { id: endpoint.id },
     );
     expect(updated.data.updateWebhookEndpoint).toEqual({
@@ -421,7 +425,8 @@ describe('webhooks', () => {
     }
   });
 
-  it('without WEBHOOKS_ALLOW_PRIVATE: loopback, private and link-local addresses and plain http are refused', async () => {
+  it('without WEBHOOKS_ALLOW_PRIVATE: loopback, private and link-local addresses and plain http are ' +
+    'refused', async () => {
     const strict = await startServer({ env: { PLUGINS: SLOW_TEXT_PLUGIN } });
     try {
       const strictKey = await strict.createKey('business');

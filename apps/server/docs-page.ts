@@ -37,12 +37,32 @@ function constraints(schema: JsonSchema): string {
   return parts.join(', ');
 }
 
+/** The page's stylesheet, one rule group a line. */
+const DOCS_CSS = [
+  'body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d1d1f;display:flex}',
+  'nav{width:17rem;flex:none;height:100vh;position:sticky;top:0;overflow:auto;background:#f5f5f7;padding:1rem;' +
+    'box-sizing:border-box;font-size:13px}',
+  'nav ul{list-style:none;padding:0}nav li{margin:.3rem 0}nav a{color:inherit;text-decoration:none}',
+  'main{max-width:60rem;padding:1rem 2rem 4rem;min-width:0}',
+  '.op{border:1px solid #ddd;border-radius:8px;padding:.2rem 1rem 1rem;margin:1rem 0}',
+  'table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-top:1px solid #e5e5e5;' +
+    'padding:.35rem .5rem;text-align:left;vertical-align:top}',
+  'code{background:#f0f0f3;padding:0 .25rem;border-radius:3px;font-size:.92em}',
+  '.method{font:bold 11px monospace;padding:.15rem .4rem;border-radius:4px;color:#fff}.get{background:#2f7d32}' +
+    '.post{background:#1f5fbf}.patch{background:#8a5a00}.delete{background:#b3261e}',
+  '.tag{font-size:11px;font-weight:normal;border:1px solid #bbb;border-radius:10px;padding:0 .5rem;' +
+    'margin-left:.5rem}.muted{color:#777}',
+].join('\n');
+
 function fieldTable(schema: JsonSchema): string {
-  const rows = Object.entries(schema.properties ?? {}).map(
-    ([name, field]) =>
-      `<tr><td><code>${escapeHtml(name)}</code></td><td>${typeOf(field)}</td><td>${schema.required?.includes(name) ? 'yes' : 'no'}</td>` +
-      `<td>${prose(field.description)}${constraints(field) ? ` <span class="muted">(${constraints(field)})</span>` : ''}</td></tr>`,
-  );
+  const rows = Object.entries(schema.properties ?? {}).map(([name, field]) => {
+    const required = schema.required?.includes(name) ? 'yes' : 'no';
+    const limits = constraints(field) ? ` <span class="muted">(${constraints(field)})</span>` : '';
+    return (
+      `<tr><td><code>${escapeHtml(name)}</code></td><td>${typeOf(field)}</td><td>${required}</td>` +
+      `<td>${prose(field.description)}${limits}</td></tr>`
+    );
+  });
   return `<table><tr><th>Field</th><th>Type</th><th>Required</th><th>Description</th></tr>${rows.join('')}</table>`;
 }
 
@@ -51,10 +71,13 @@ function renderOperation(method: string, path: string, operation: Operation, doc
   const auth =
     operation.security?.length === 0 ? '<span class="tag">no key</span>' : '<span class="tag">Bearer key</span>';
   const parameters = operation.parameters?.length
-    ? `<h4>Parameters</h4><table><tr><th>Name</th><th>In</th><th>Type</th><th>Required</th><th>Description</th></tr>${operation.parameters
+    ? '<h4>Parameters</h4><table><tr><th>Name</th><th>In</th><th>Type</th><th>Required</th><th>Description</th></tr>' +
+      `${operation.parameters
         .map(
           (p) =>
-            `<tr><td><code>${p.name}</code></td><td>${p.in}</td><td>${typeOf(p.schema)}</td><td>${p.required ? 'yes' : 'no'}</td><td>${prose(p.description)} <span class="muted">${constraints(p.schema)}</span></td></tr>`,
+            `<tr><td><code>${p.name}</code></td><td>${p.in}</td><td>${typeOf(p.schema)}</td>` +
+            `<td>${p.required ? 'yes' : 'no'}</td>` +
+            `<td>${prose(p.description)} <span class="muted">${constraints(p.schema)}</span></td></tr>`,
         )
         .join('')}</table>`
     : '';
@@ -73,9 +96,13 @@ function renderOperation(method: string, path: string, operation: Operation, doc
       return `<tr><td><code>${status}</code></td><td>${prose(resolved.description)}</td><td>${types}</td></tr>`;
     })
     .join('');
-  return `<section class="op" id="${id}"><h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code> ${auth}</h3>
+  const heading =
+    `<h3><span class="method ${method}">${method.toUpperCase()}</span> ` +
+    `<code>${escapeHtml(path)}</code> ${auth}</h3>`;
+  const responseTable = `<table><tr><th>Status</th><th>Meaning</th><th>Body</th></tr>${responses}</table>`;
+  return `<section class="op" id="${id}">${heading}
 <p><strong>${prose(operation.summary)}</strong>${operation.description ? ` ${prose(operation.description)}` : ''}</p>
-${parameters}${body}<h4>Responses</h4><table><tr><th>Status</th><th>Meaning</th><th>Body</th></tr>${responses}</table></section>`;
+${parameters}${body}<h4>Responses</h4>${responseTable}</section>`;
 }
 
 export function renderDocsPage(document: OpenApiDocument): string {
@@ -86,7 +113,8 @@ export function renderDocsPage(document: OpenApiDocument): string {
   const toc = operations
     .map(
       (o) =>
-        `<li><a href="#${o.method}-${o.path.replace(/[^A-Za-z0-9]+/g, '-')}"><span class="method ${o.method}">${o.method.toUpperCase()}</span> ${escapeHtml(o.path)}</a></li>`,
+        `<li><a href="#${o.method}-${o.path.replace(/[^A-Za-z0-9]+/g, '-')}"><span class="method ` +
+        `${o.method}">${o.method.toUpperCase()}</span> ${escapeHtml(o.path)}</a></li>`,
     )
     .join('');
   const sections = tags
@@ -99,28 +127,27 @@ export function renderDocsPage(document: OpenApiDocument): string {
     )
     .join('');
   const schemas = Object.entries(document.components.schemas)
-    .map(
-      ([name, schema]) =>
-        `<section class="op" id="${anchor(name)}"><h3>${escapeHtml(name)}</h3>${schema.description ? `<p>${prose(schema.description)}</p>` : ''}${fieldTable(schema)}</section>`,
-    )
+    .map(([name, schema]) => {
+      const description = schema.description ? `<p>${prose(schema.description)}</p>` : '';
+      return (
+        `<section class="op" id="${anchor(name)}"><h3>${escapeHtml(name)}</h3>` +
+        `${description}${fieldTable(schema)}</section>`
+      );
+    })
     .join('');
+  const navigation =
+    `<nav><strong>${escapeHtml(document.info.title)} ${escapeHtml(document.info.version)}</strong>` +
+    `<ul>${toc}</ul><a href="/api/openapi.json">openapi.json</a></nav>`;
+  const baseUrl = escapeHtml(document.servers[0]?.url ?? '');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(document.info.title)} reference</title>
 <style>
-body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d1d1f;display:flex}
-nav{width:17rem;flex:none;height:100vh;position:sticky;top:0;overflow:auto;background:#f5f5f7;padding:1rem;box-sizing:border-box;font-size:13px}
-nav ul{list-style:none;padding:0}nav li{margin:.3rem 0}nav a{color:inherit;text-decoration:none}
-main{max-width:60rem;padding:1rem 2rem 4rem;min-width:0}
-.op{border:1px solid #ddd;border-radius:8px;padding:.2rem 1rem 1rem;margin:1rem 0}
-table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-top:1px solid #e5e5e5;padding:.35rem .5rem;text-align:left;vertical-align:top}
-code{background:#f0f0f3;padding:0 .25rem;border-radius:3px;font-size:.92em}
-.method{font:bold 11px monospace;padding:.15rem .4rem;border-radius:4px;color:#fff}.get{background:#2f7d32}.post{background:#1f5fbf}.patch{background:#8a5a00}.delete{background:#b3261e}
-.tag{font-size:11px;font-weight:normal;border:1px solid #bbb;border-radius:10px;padding:0 .5rem;margin-left:.5rem}.muted{color:#777}
+${DOCS_CSS}
 </style></head>
-<body><nav><strong>${escapeHtml(document.info.title)} ${escapeHtml(document.info.version)}</strong><ul>${toc}</ul><a href="/api/openapi.json">openapi.json</a></nav>
+<body>${navigation}
 <main><h1>${escapeHtml(document.info.title)}</h1><p>${prose(document.info.description)}</p>
-<p>Base URL: <code>${escapeHtml(document.servers[0]?.url ?? '')}</code>. Errors answer <code>{ "error": "message" }</code>.</p>
+<p>Base URL: <code>${baseUrl}</code>. Errors answer <code>{ "error": "message" }</code>.</p>
 ${sections}<h2>Schemas</h2>${schemas}</main></body></html>
 `;
 }

@@ -29,7 +29,8 @@ describe('multipartParts', () => {
     });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const boundary = 'cut';
-    const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n${'x'.repeat(2000)}`;
+    const body =
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; ` + `filename="a.bin"\r\n\r\n${'x'.repeat(2000)}`;
     const socket = connect(Number(new URL(address).port), '127.0.0.1');
     await once(socket, 'connect');
     socket.write(

@@ -26,10 +26,12 @@ const CSP = [
   "form-action 'self'",
 ].join('; ');
 
-const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Transmute</title>
+const NOT_BUILT =
+  `<!doctype html><html lang="en"><meta charset="utf-8"><title>Transmute</title>
 <body style="font-family:system-ui;max-width:40rem;margin:3rem auto;padding:0 1rem">
 <h1>The web app is not built</h1>
-<p>Run <code>npm run setup</code> (or <code>npm start</code>, which runs it) to build it into <code>apps/web/dist</code>.</p>
+<p>Run <code>npm run setup</code> (or <code>npm start</code>, which runs it) to build it into ` +
+  `<code>apps/web/dist</code>.</p>
 <p>The API works without it: see <a href="/docs">/docs</a>.</p></body></html>`;
 
 export async function webRoutes(app: FastifyInstance, { distDir = WEB_DIST }: { distDir?: string } = {}) {

@@ -163,12 +163,14 @@ const envSchema = z
   .refine((env) => !env.MONGODB_URL || env.TOKEN_SECRET, {
     path: ['TOKEN_SECRET'],
     message:
-      'required when MONGODB_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
+      'required when MONGODB_URL is set: API servers and workers on other machines must derive the same download ' +
+      'links (e.g. openssl rand -base64 32)',
   })
   .refine((env) => !env.POSTGRES_URL || env.TOKEN_SECRET, {
     path: ['TOKEN_SECRET'],
     message:
-      'required when POSTGRES_URL is set: API servers and workers on other machines must derive the same download links (e.g. openssl rand -base64 32)',
+      'required when POSTGRES_URL is set: API servers and workers on other machines must derive the same download ' +
+      'links (e.g. openssl rand -base64 32)',
   })
   .refine((env) => !(env.POSTGRES_URL && env.MONGODB_URL), {
     path: ['POSTGRES_URL'],
@@ -210,7 +212,8 @@ function whisperModel(file: string | undefined, pinnedSha256: string | undefined
   }
   if (!whisperAddonInstalled()) {
     throw new Error(
-      `Invalid configuration: WHISPER_MODEL is set, but whisper.cpp's addon (${WHISPER_ADDON}) is not installed for this platform`,
+      `Invalid configuration: WHISPER_MODEL is set, but whisper.cpp's addon (${WHISPER_ADDON}) is not installed for ` +
+        `this platform`,
     );
   }
   try {

@@ -41,7 +41,8 @@ async function readSecret(file: string): Promise<string | null> {
   const secret = text.trim();
   if (Buffer.byteLength(secret) < MIN_TOKEN_SECRET_BYTES) {
     throw new Error(
-      `${file} holds fewer than ${MIN_TOKEN_SECRET_BYTES} bytes: delete it to have a new one generated, or set TOKEN_SECRET`,
+      `${file} holds fewer than ${MIN_TOKEN_SECRET_BYTES} bytes: delete it to have a new one generated, or set ` +
+        `TOKEN_SECRET`,
     );
   }
   return secret;

@@ -3,7 +3,8 @@
  * on every CV of bench/cv/corpus and prints field scores by format, language and layout, the
  * confidence calibration and the targets.
  *
- *   npx tsx bench/cv/run.ts [--corpus first|second] [--half tuning|held-out] [--only <id part>] [--jobs 2] [--verbose] [--json <file>]
+ *   npx tsx bench/cv/run.ts [--corpus first|second] [--half tuning|held-out] [--only <id part>] [--jobs 2] [--verbose]
+ *   [--json <file>]
  *
  * `--corpus second` scores bench/cv/second (an independent generator). Halves, fixed before any
  * result was seen, on both corpora: a CV whose number (the two digits after the language) is odd
@@ -117,7 +118,8 @@ async function main(): Promise<void> {
             ? yearsOn(result.truth.experience, now)
             : (result.truth as unknown as Record<string, unknown>)[s.field];
         console.log(
-          `  ${s.field.padEnd(9)} ${s.score.toFixed(2)} c=${s.confidence}  got ${JSON.stringify(result.row?.[s.field])}  want ${JSON.stringify(truthValue)}`,
+          `  ${s.field.padEnd(9)} ${s.score.toFixed(2)} c=${s.confidence}  got ` +
+            `${JSON.stringify(result.row?.[s.field])}  want ${JSON.stringify(truthValue)}`,
         );
       }
     }

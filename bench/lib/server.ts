@@ -1,7 +1,7 @@
 /**
  * The real server for a benchmark: the compiled `apps/server/main.ts` in a child process (as `npm start`
- * runs it: test/helpers.ts spawnServer) with its own DATA_DIR under .tmp/, product defaults except what a row sets, and an
- * Enterprise key whose limits do not throttle the measurement (set with `admin set-limits`).
+ * runs it: test/helpers.ts spawnServer) with its own DATA_DIR under .tmp/, product defaults except what a row sets, and
+ * an Enterprise key whose limits do not throttle the measurement (set with `admin set-limits`).
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';

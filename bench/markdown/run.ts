@@ -109,7 +109,9 @@ async function runOurs(corpus: readonly CorpusFile[]): Promise<EngineRun> {
     outputs,
     deterministic,
     pagesPerSecond: speed.wall,
-    speedNote: `wall clock on text PDFs, ${WORKERS} processes x ${SPEED_PASSES} passes after a warm-up; CPU-bound rate ${fixed(speed.cpuBound, 1)} pages/s on ${WORKERS} cores${scans}`,
+    speedNote:
+      `wall clock on text PDFs, ${WORKERS} processes x ${SPEED_PASSES} passes after a warm-up; CPU-bound ` +
+      `rate ${fixed(speed.cpuBound, 1)} pages/s on ${WORKERS} cores${scans}`,
   };
 }
 
@@ -169,7 +171,8 @@ async function runAnchor(corpus: readonly CorpusFile[]): Promise<EngineRun | str
     const deterministic = new Map(
       corpus.map((f) => [f.name, first.outputs.get(f.name) === repeated.outputs.get(f.name)]),
     );
-    // A small corpus can finish the larger batch no slower than the cold one (JIT, disk cache): then warm speed is not measurable, and the cold rate stands.
+    // A small corpus can finish the larger batch no slower than the cold one (JIT, disk cache): then warm speed is not
+    // measurable, and the cold rate stands.
     const extra = repeated.seconds - first.seconds;
     const warm = extra > 0.05 ? (ANCHOR_EXTRA_COPIES * pages) / extra : pages / first.seconds;
     const cold = pages / first.seconds;
@@ -178,7 +181,9 @@ async function runAnchor(corpus: readonly CorpusFile[]): Promise<EngineRun | str
       outputs: first.outputs,
       deterministic,
       pagesPerSecond: warm,
-      speedNote: `warm JVM: ${ANCHOR_EXTRA_COPIES} extra corpus copies in one batch; ${fixed(cold, 1)} pages/s for one cold batch incl. JVM start`,
+      speedNote:
+        `warm JVM: ${ANCHOR_EXTRA_COPIES} extra corpus copies in one batch; ${fixed(cold, 1)} pages/s for ` +
+        `one cold batch incl. JVM start`,
     };
   } catch (error) {
     return `@opendataloader/pdf failed: ${(error as Error).message.split('\n')[0]}`;
@@ -271,7 +276,9 @@ async function benchCorpus(title: string, dir: string, targets: Targets): Promis
   const pages = corpus.reduce((n, f) => n + f.meta.pages, 0);
   const scans = corpus.filter(isScan);
   console.log(
-    `\n=== ${title} corpus: ${corpus.length} documents, ${pages} pages${scans.length ? ` (${scans.length} scans)` : ''} (${dir}); ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} (speed is shared with whatever else runs)`,
+    `\n=== ${title} corpus: ${corpus.length} documents, ${pages} ` +
+      `pages${scans.length ? ` (${scans.length} scans)` : ''} (${dir}); ${availableParallelism()} cores, load ` +
+      `average ${loadavg()[0]!.toFixed(2)} (speed is shared with whatever else runs)`,
   );
   const ours = printScores(await runOurs(corpus), corpus);
   const anchorRun = process.argv.includes('--no-anchor') ? 'not asked for (--no-anchor)' : await runAnchor(corpus);

@@ -81,7 +81,8 @@ export const chromiumRow: BenchRow = {
           const overall = run.latencies.length / (run.elapsedMs / 1000);
           results.set(`${mode}:${clients}`, { latencies: run.latencies, overall });
           progress(
-            `  ${run.latencies.length} documents, ${overall.toFixed(2)}/s, p50 ${percentile(run.latencies, 50).toFixed(0)} ms`,
+            `  ${run.latencies.length} documents, ${overall.toFixed(2)}/s, p50 ` +
+              `${percentile(run.latencies, 50).toFixed(0)} ms`,
           );
         }
       }
@@ -98,7 +99,9 @@ export const chromiumRow: BenchRow = {
         baseline: { label: 'cold chromium --print-to-pdf', value: spread(cold(1).latencies).median },
         ratio: ratioOf(p50.median, spread(cold(1).latencies).median),
         target: { text: 'p50 ≤ 250 ms', met: p50.median <= 250 },
-        note: `p99 ${percentile(warm(1).latencies, 99).toFixed(0)} ms; upload, queue, render, Prefer: wait answer and download included`,
+        note:
+          `p99 ${percentile(warm(1).latencies, 99).toFixed(0)} ms; upload, queue, render, Prefer: wait answer ` +
+          `and download included`,
       });
       for (const clients of LEVELS) {
         const speedUp = ratioOf(warm(clients).overall, cold(clients).overall);
@@ -116,7 +119,9 @@ export const chromiumRow: BenchRow = {
           baseline: { label: 'cold chromium --print-to-pdf', value: cold(clients).overall },
           ratio: speedUp,
           ...(clients === 4 ? { target: { text: '≥ 10× cold', met: speedUp >= 10 } } : {}),
-          note: `p50 ${percentile(warm(clients).latencies, 50).toFixed(0)} ms vs ${percentile(cold(clients).latencies, 50).toFixed(0)} ms cold`,
+          note:
+            `p50 ${percentile(warm(clients).latencies, 50).toFixed(0)} ms vs ` +
+            `${percentile(cold(clients).latencies, 50).toFixed(0)} ms cold`,
         });
       }
       return measurements;

@@ -53,7 +53,9 @@ export const imageRow: BenchRow = {
           baseline: { label: 'sharp in-process', value: baseline },
           ratio: ratioOf(e2e.median, baseline),
           target: { text: '≤ 30 ms added at p50', met: added <= 30 },
-          note: `${added.toFixed(1)} ms added at p50, of which upload to accepted ${median(accepted).toFixed(1)} ms; the rest is queue, sandbox run, polling (every ${POLL_MS} ms: ${POLL_MS / 2} ms on average) and download`,
+          note:
+            `${added.toFixed(1)} ms added at p50, of which upload to accepted ${median(accepted).toFixed(1)} ms; ` +
+            `the rest is queue, sandbox run, polling (every ${POLL_MS} ms: ${POLL_MS / 2} ms on average) and download`,
         },
       ];
     } finally {

@@ -102,7 +102,10 @@ export const isolationRow: BenchRow = {
         baseline: { label: 'same server idle', value: base },
         ratio: ratioOf(value.median, base),
         target: { text: 'p99 ≤ 50 ms', met: value.median <= 50 },
-        note: `p50 ${spread(p50s(loadedSets)).median.toFixed(2)} ms under load vs ${spread(p50s(idleSets)).median.toFixed(2)} ms idle; heavy runs still active at the end: ${heavyAtEnd.join(', ')}`,
+        note:
+          `p50 ${spread(p50s(loadedSets)).median.toFixed(2)} ms under load vs ` +
+          `${spread(p50s(idleSets)).median.toFixed(2)} ms idle; heavy runs still active at the end: ` +
+          `${heavyAtEnd.join(', ')}`,
       };
     };
     return [

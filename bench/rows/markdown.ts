@@ -66,7 +66,8 @@ export const markdownRow: BenchRow = {
       cpuBound.push(run.cpuBound);
       baseline.push(await pdftotextRate(files, passes, workers));
       progress(
-        `round ${round + 1}/${rounds}: ${run.wall.toFixed(1)} pages/s (CPU-bound ${run.cpuBound.toFixed(1)}), pdftotext ${baseline.at(-1)!.toFixed(1)} pages/s`,
+        `round ${round + 1}/${rounds}: ${run.wall.toFixed(1)} pages/s (CPU-bound ${run.cpuBound.toFixed(1)}), ` +
+          `pdftotext ${baseline.at(-1)!.toFixed(1)} pages/s`,
       );
     }
     const value = spread(ours);
@@ -82,7 +83,9 @@ export const markdownRow: BenchRow = {
         baseline: { label: 'pdftotext', value: base },
         ratio: ratioOf(value.median, base),
         target: { text: '≥ 50 pages/s', met: value.median >= 50 },
-        note: `CPU-bound rate ${spread(cpuBound).median.toFixed(1)} pages/s (pages per CPU-second × processes: what the machine's other load does not distort); corpus ${files.length} text PDFs`,
+        note:
+          `CPU-bound rate ${spread(cpuBound).median.toFixed(1)} pages/s (pages per CPU-second × processes: what ` +
+          `the machine's other load does not distort); corpus ${files.length} text PDFs`,
       },
     ];
   },

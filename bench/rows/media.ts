@@ -115,7 +115,8 @@ export async function measureMedia(
       const order = SIDES.map((_, i) => SIDES[(i + round) % SIDES.length]!);
       for (const side of order) times[side].push(await runners[side]());
       progress(
-        `round ${round + 1}/${rounds}: ${SIDES.map((s) => `${s} ${(times[s].at(-1)! / 1000).toFixed(2)} s`).join(', ')}`,
+        `round ${round + 1}/${rounds}: ` +
+          `${SIDES.map((s) => `${s} ${(times[s].at(-1)! / 1000).toFixed(2)} s`).join(', ')}`,
       );
     }
     return { warmup, times, serviceCpuMs: serviceCpuMs.slice(1) };
@@ -146,7 +147,9 @@ export const mediaRow: BenchRow = {
         baseline: { label: 'ffmpeg directly', value: direct.median },
         ratio,
         target: { text: 'ratio ≤ 1.10', met: ratio <= 1.1 },
-        note: `plugin alone ${plugin.median.toFixed(2)} s; ratio of minimums (the least disturbed runs) ${ratioOf(service.min, direct.min).toFixed(3)}`,
+        note:
+          `plugin alone ${plugin.median.toFixed(2)} s; ratio of minimums (the least disturbed runs) ` +
+          `${ratioOf(service.min, direct.min).toFixed(3)}`,
       },
     ];
   },

@@ -16,11 +16,13 @@ import { startBenchServer, type BenchServer } from '../lib/server.js';
 import { percentile, spread } from '../lib/stats.js';
 
 const LEVELS = [1, 2, 4] as const;
-const MEMO = `# Quarterly memo
+const MEMO =
+  `# Quarterly memo
 
 This one-page document is what the office benchmark converts: a heading, three short paragraphs and a list.
 
-The conversion goes through the public API exactly as a client would use it: upload, poll the job until it is done, then download the PDF.
+The conversion goes through the public API exactly as a client would use it: upload, poll the job until it is done, ` +
+  `then download the PDF.
 
 - accepted by the HTTP server
 - run by a worker through LibreOffice
@@ -63,7 +65,8 @@ export const officeRow: BenchRow = {
         }
       ).office;
       return office
-        ? `${office.mode}${office.size !== undefined ? ` (${office.size} listeners)` : ''}${office.fallbackReason ? `: ${office.fallbackReason}` : ''}`
+        ? `${office.mode}${office.size !== undefined ? ` (${office.size} listeners)` : ''}` +
+            `${office.fallbackReason ? `: ${office.fallbackReason}` : ''}`
         : 'not reported';
     };
     const states: string[] = [];
@@ -98,7 +101,8 @@ export const officeRow: BenchRow = {
             overall,
           });
           progress(
-            `  ${run.latencies.length} conversions, ${overall.toFixed(2)}/s, p50 ${percentile(run.latencies, 50).toFixed(0)} ms, p99 ${percentile(run.latencies, 99).toFixed(0)} ms`,
+            `  ${run.latencies.length} conversions, ${overall.toFixed(2)}/s, p50 ` +
+              `${percentile(run.latencies, 50).toFixed(0)} ms, p99 ${percentile(run.latencies, 99).toFixed(0)} ms`,
           );
         }
       }
@@ -117,7 +121,9 @@ export const officeRow: BenchRow = {
         baseline: { label: 'cold soffice', value: spread(cold(1).latencies).median },
         ratio: ratioOf(p50Pool.median, spread(cold(1).latencies).median),
         target: { text: 'p50 ≤ 150 ms', met: p50Pool.median <= 150 },
-        note: `of which upload to accepted: p50 ${percentile(pool(1).acceptances, 50).toFixed(0)} ms; the rest is queue, conversion, polling (every ${POLL_MS} ms) and download. /readyz office: ${states.join('; ')}`,
+        note:
+          `of which upload to accepted: p50 ${percentile(pool(1).acceptances, 50).toFixed(0)} ms; the rest is ` +
+          `queue, conversion, polling (every ${POLL_MS} ms) and download. /readyz office: ${states.join('; ')}`,
       });
       for (const clients of LEVELS) {
         const speedUp = ratioOf(pool(clients).overall, cold(clients).overall);
@@ -139,7 +145,12 @@ export const officeRow: BenchRow = {
           ...(atFour
             ? { target: { text: '≥ 15 conv/s and ≥ 10× cold', met: pool(4).overall >= 15 && speedUp >= 10 } }
             : {}),
-          note: `${pool(clients).latencies.length} vs ${cold(clients).latencies.length} conversions; p50 ${percentile(pool(clients).latencies, 50).toFixed(0)} ms vs ${percentile(cold(clients).latencies, 50).toFixed(0)} ms, p99 ${percentile(pool(clients).latencies, 99).toFixed(0)} ms vs ${percentile(cold(clients).latencies, 99).toFixed(0)} ms`,
+          note:
+            `${pool(clients).latencies.length} vs ${cold(clients).latencies.length} conversions; p50 ` +
+            `${percentile(pool(clients).latencies, 50).toFixed(0)} ms vs ` +
+            `${percentile(cold(clients).latencies, 50).toFixed(0)} ms, p99 ` +
+            `${percentile(pool(clients).latencies, 99).toFixed(0)} ms vs ` +
+            `${percentile(cold(clients).latencies, 99).toFixed(0)} ms`,
         });
       }
       return measurements;

@@ -98,7 +98,9 @@ export const pollingRow: BenchRow = {
         p50s.service.push(percentile(s, 50));
         p50s.baseline.push(percentile(b, 50));
         progress(
-          `round ${round + 1}/${rounds} (${(s.length / seconds).toFixed(0)} req/s offered): jobs p50 ${percentile(s, 50).toFixed(1)} / p99 ${percentile(s, 99).toFixed(1)} ms; trivial p50 ${percentile(b, 50).toFixed(1)} / p99 ${percentile(b, 99).toFixed(1)} ms`,
+          `round ${round + 1}/${rounds} (${(s.length / seconds).toFixed(0)} req/s offered): jobs p50 ` +
+            `${percentile(s, 50).toFixed(1)} / p99 ${percentile(s, 99).toFixed(1)} ms; trivial p50 ` +
+            `${percentile(b, 50).toFixed(1)} / p99 ${percentile(b, 99).toFixed(1)} ms`,
         );
       }
       // Closed loop (issue 24): the same pollers back to back, alternating sides, `rounds` times each.
@@ -127,7 +129,10 @@ export const pollingRow: BenchRow = {
           baseline: { label: 'trivial Fastify route', value: base },
           ratio: ratioOf(value.median, base),
           target: { text: 'p99 ≤ 20 ms', met: value.median <= 20 },
-          note: `p50 ${spread(p50s.service).median.toFixed(1)} ms vs ${spread(p50s.baseline).median.toFixed(1)} ms; polled back to back by the same ${POLLERS} (saturation): ${saturated.service.toFixed(0)} vs ${saturated.baseline.toFixed(0)} requests/s, one client process, keep-alive`,
+          note:
+            `p50 ${spread(p50s.service).median.toFixed(1)} ms vs ${spread(p50s.baseline).median.toFixed(1)} ms; ` +
+            `polled back to back by the same ${POLLERS} (saturation): ${saturated.service.toFixed(0)} vs ` +
+            `${saturated.baseline.toFixed(0)} requests/s, one client process, keep-alive`,
         },
         {
           row: 'polling',

@@ -93,7 +93,9 @@ export const uploadsRow: BenchRow = {
       const post = async (url: string, headers: Record<string, string>) => {
         const boundary = `bench${randomUUID().replace(/-/g, '')}`;
         const head = Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="to"\r\n\r\nwebm\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+          `--${boundary}\r\nContent-Disposition: form-data; ` +
+            `name="to"\r\n\r\nwebm\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; ` +
+            `filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
         );
         const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
         const started = performance.now();
@@ -158,7 +160,8 @@ export const uploadsRow: BenchRow = {
         disk.push(await diskCopy());
         uploads.push(await upload());
         progress(
-          `run ${i + 1}/${runs}: upload ${uploads.at(-1)!.mbPerSecond.toFixed(0)} MB/s, peak server RSS ${uploads.at(-1)!.peakMb.toFixed(0)} MB; disk copy ${disk.at(-1)!.toFixed(0)} MB/s`,
+          `run ${i + 1}/${runs}: upload ${uploads.at(-1)!.mbPerSecond.toFixed(0)} MB/s, peak server RSS ` +
+            `${uploads.at(-1)!.peakMb.toFixed(0)} MB; disk copy ${disk.at(-1)!.toFixed(0)} MB/s`,
         );
       }
       // What this client can send at all, to a route that discards the body: the ceiling of the measurement.
@@ -181,7 +184,9 @@ export const uploadsRow: BenchRow = {
           baseline: { label: 'plain disk copy', value: diskMedian },
           ratio: ratioOf(speed.median, diskMedian),
           target: { text: '≥ 200 MB/s', met: speed.median >= 200 },
-          note: `the same client to a Fastify route that discards the body: ${sinkMbPerSecond.toFixed(0)} MB/s (the client's own ceiling); the accepted jobs afterwards: ${uploads.map((u) => u.jobStatus).join(', ')}`,
+          note:
+            `the same client to a Fastify route that discards the body: ${sinkMbPerSecond.toFixed(0)} MB/s (the ` +
+            `client's own ceiling); the accepted jobs afterwards: ${uploads.map((u) => u.jobStatus).join(', ')}`,
         },
         {
           // Issue 23: the API process reads manifests only; its engines' libraries load in sandboxes.
@@ -202,7 +207,9 @@ export const uploadsRow: BenchRow = {
           baseline: { label: 'server idle', value: idleRss / MB },
           ratio: ratioOf(rss.median, idleRss / MB),
           target: { text: '≤ 150 MB', met: rss.max <= 150 },
-          note: 'the server process alone (its sandbox processes do not take part in uploads); MB = 10^6 bytes; met on the highest peak',
+          note:
+            'the server process alone (its sandbox processes do not take part in uploads); MB = 10^6 bytes; met ' +
+            'on the highest peak',
         },
         {
           // What streaming is about: the upload must not grow the process by anything like its size.

@@ -200,8 +200,10 @@ describe('Chromium in a jail', async () => {
     async () => {
       const output = path.join(dir, 'jailed.pdf');
       const secret = pathToFileURL(path.join(dir, 'secret.txt')).href;
-      const page = `<h1>Jailed page</h1><iframe src="${secret}"></iframe><iframe src="file:///etc/hostname"></iframe>
-      <pre id="out"></pre><script>fetch(${JSON.stringify(secret)}).then((r) => r.text()).then((t) => (document.getElementById('out').textContent = t), () => {})</script>`;
+      const page =
+        `<h1>Jailed page</h1><iframe src="${secret}"></iframe><iframe src="file:///etc/hostname"></iframe>
+      <pre id="out"></pre><script>fetch(${JSON.stringify(secret)}).then((r) => r.text()).then((t) =>` +
+        ` (document.getElementById('out').textContent = t), () => {})</script>`;
       // The PDF itself goes to a folder the jail cannot see: Playwright writes it from Node.
       await renderPdf(htmlSource(page), output, PDF, context());
       const text = await pdfText(output);

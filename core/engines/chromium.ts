@@ -114,7 +114,10 @@ export async function chromiumCommand(): Promise<ChromiumCommand> {
   };
 }
 
-/** Stands for the profile folder in the jail's arguments; the wrapper puts the real one (from Playwright's --user-data-dir) in its place. */
+/**
+ * Stands for the profile folder in the jail's arguments; the wrapper puts the real one (from Playwright's
+ * --user-data-dir) in its place.
+ */
 const PROFILE_PLACEHOLDER = '/transmute-chromium-profile';
 /** What Debian's /usr/bin/chromium launcher reads besides the system. */
 const CHROMIUM_CONFIG = ['/etc/chromium.d', '/etc/chromium'];
@@ -512,7 +515,10 @@ async function answer(route: Route, source: PageSource, options: PageOptions): P
     .catch(() => undefined);
 }
 
-/** Print the page to `output` (PDF). Header and footer templates may use the classes pageNumber, totalPages, date, title, url. */
+/**
+ * Print the page to `output` (PDF). Header and footer templates may use the classes pageNumber, totalPages, date,
+ * title, url.
+ */
 export async function renderPdf(
   source: PageSource,
   output: string,

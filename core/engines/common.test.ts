@@ -8,7 +8,8 @@ describe('engine failure building blocks', () => {
   it('keep the engine`s last words without program name or server paths', () => {
     expect(
       engineDetail(
-        'WARNING: something\nqpdf: /tmp/job-1/in.pdf: unable to find trailer dictionary while recovering damaged file\n',
+        'WARNING: something\nqpdf: /tmp/job-1/in.pdf: unable to find trailer dictionary while recovering damaged ' +
+          'file\n',
       ),
     ).toBe('unable to find trailer dictionary while recovering damaged file');
     expect(engineDetail('gs: cannot open /srv/data/work/x.pdf for reading')).toBe('cannot open the file for reading');

@@ -80,7 +80,10 @@ export function currentEngineScope(): EngineScope | undefined {
   return scopes.getStore();
 }
 
-/** Where to put a scratch file an engine of this call must read: the run's folder when in one (a jail sees it), else the system's temp folder. */
+/**
+ * Where to put a scratch file an engine of this call must read: the run's folder when in one (a jail sees it), else the
+ * system's temp folder.
+ */
 export function engineScratchRoot(): string {
   return currentEngineScope()?.writable[0] ?? os.tmpdir();
 }
@@ -267,7 +270,9 @@ export function probeConfinement(timeoutMs = 10_000): Promise<{ ok: true } | { o
       else
         resolve({
           ok: false,
-          reason: `bwrap could not make a jail (${signal ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
+          reason:
+            `bwrap could not make a jail ` +
+            `(${signal ?? `exit ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
         });
     });
   });

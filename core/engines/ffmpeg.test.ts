@@ -76,7 +76,8 @@ describe('describeFfmpegError', () => {
   });
   it('continuation lines keep their message level; info is never shown', () => {
     const stderr =
-      "[info] Stream #0:0: Audio\n[fatal] Stream map '0:a:5' matches no streams.\nTo ignore this, add a trailing '?' to the map.";
+      "[info] Stream #0:0: Audio\n[fatal] Stream map '0:a:5' matches no streams.\nTo ignore this, add a trailing '?' " +
+      'to the map.';
     expect(describeFfmpegError(stderr, [])).toBe(
       "Stream map '0:a:5' matches no streams.; To ignore this, add a trailing '?' to the map.",
     );
@@ -213,38 +214,44 @@ describe('ffmpegFailure', () => {
 });
 
 describe('what a file may make ffmpeg open', () => {
-  it('an HLS playlist posing as a media file opens no URL (-protocol_whitelist file,pipe), confined or not', async () => {
-    const hits: string[] = [];
-    const beacon = http.createServer((request, response) => {
-      hits.push(request.url ?? '');
-      response.end();
-    });
-    await new Promise<void>((resolve) => beacon.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(beacon.address() as { port: number }).port}`;
-    const playlist = path.join(dir, 'playlist.mp4');
-    await writeFile(playlist, `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\n${url}/segment.ts\n#EXT-X-ENDLIST\n`);
-    const available = (await probeConfinement()).ok;
-    try {
-      for (const jailed of available ? [false, true] : [false]) {
-        configureConfinement(jailed);
-        await withEngineScope({ writable: [dir] }, async () => {
-          await expect(probe(playlist, { timeoutMs: 30_000 })).rejects.toThrow(EngineError);
-          const job = {
-            input: playlist,
-            output: path.join(dir, `from-playlist-${jailed}.wav`),
-            configure: (c: FfmpegCommand) => c.audioCodec('pcm_s16le'),
-            signal: new AbortController().signal,
-            timeoutMs: 30_000,
-          };
-          await expect(runFfmpeg(job)).rejects.toThrow(EngineError);
-        });
+  it(
+    'an HLS playlist posing as a media file opens no URL (-protocol_whitelist file,pipe), confined or ' + 'not',
+    async () => {
+      const hits: string[] = [];
+      const beacon = http.createServer((request, response) => {
+        hits.push(request.url ?? '');
+        response.end();
+      });
+      await new Promise<void>((resolve) => beacon.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(beacon.address() as { port: number }).port}`;
+      const playlist = path.join(dir, 'playlist.mp4');
+      await writeFile(
+        playlist,
+        `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\n${url}/segment.ts\n#EXT-X-ENDLIST\n`,
+      );
+      const available = (await probeConfinement()).ok;
+      try {
+        for (const jailed of available ? [false, true] : [false]) {
+          configureConfinement(jailed);
+          await withEngineScope({ writable: [dir] }, async () => {
+            await expect(probe(playlist, { timeoutMs: 30_000 })).rejects.toThrow(EngineError);
+            const job = {
+              input: playlist,
+              output: path.join(dir, `from-playlist-${jailed}.wav`),
+              configure: (c: FfmpegCommand) => c.audioCodec('pcm_s16le'),
+              signal: new AbortController().signal,
+              timeoutMs: 30_000,
+            };
+            await expect(runFfmpeg(job)).rejects.toThrow(EngineError);
+          });
+        }
+      } finally {
+        configureConfinement(false);
+        beacon.close();
       }
-    } finally {
-      configureConfinement(false);
-      beacon.close();
-    }
-    expect(hits).toEqual([]);
-  });
+      expect(hits).toEqual([]);
+    },
+  );
 
   it('runs jailed when confinement is on: the run sees its folder and converts', async (context) => {
     if (!(await probeConfinement()).ok) return context.skip();

@@ -3,9 +3,9 @@
  *
  * ffmpeg commands are built with fluent-ffmpeg (the project's choice) and run here with a
  * timeout and an AbortSignal. ffmpeg does not fork, so SIGKILL on its one process is a complete
- * kill (confined, that process is bwrap: its jail dies with it). Progress is ffmpeg's `time=` position over the media duration, parsed from stderr lines
- * ourselves: fluent-ffmpeg's own 'progress' event starts an extra ffprobe with no timeout.
- * ffprobe itself runs through runProcess with JSON output, because fluent-ffmpeg's ffprobe()
+ * kill (confined, that process is bwrap: its jail dies with it). Progress is ffmpeg's `time=` position over the media
+ * duration, parsed from stderr lines ourselves: fluent-ffmpeg's own 'progress' event starts an extra ffprobe with no
+ * timeout. ffprobe itself runs through runProcess with JSON output, because fluent-ffmpeg's ffprobe()
  * has no abort or timeout and parses the fragile text format.
  */
 import path from 'node:path';
@@ -338,8 +338,11 @@ export function parseTimePosition(line: string): number | undefined {
 }
 
 // Lines that say only that something failed, not what.
-const GENERIC_LINE =
-  /^(Conversion failed!|Exiting normally|Error opening output files?|Error while (filtering|processing)|Error initializing output stream|Nothing was written into output file)/i;
+const GENERIC_LINE = new RegExp(
+  '^(Conversion failed!|Exiting normally|Error opening output files?|Error while (filtering|' +
+    'processing)|Error initializing output stream|Nothing was written into output file)',
+  'i',
+);
 // With `-loglevel level+...` every message starts with its level, after the component's tag;
 // continuation lines of a message have neither and keep the level of the line before.
 const LOG_LINE =

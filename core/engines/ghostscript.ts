@@ -9,7 +9,10 @@ import { runProcess } from './process.js';
 
 export const GHOSTSCRIPT: EngineRequirement = { command: 'gs', debian: 'ghostscript', license: 'AGPL-3.0-or-later' };
 
-/** Ghostscript failures as client messages: `summary` with its own words; aborts, timeouts and a missing gs pass through. */
+/**
+ * Ghostscript failures as client messages: `summary` with its own words; aborts, timeouts and a missing gs pass
+ * through.
+ */
 export function ghostscriptFailure(err: unknown, signal: AbortSignal, summary: string): unknown {
   if (!isExitFailure(err, signal)) return err;
   return new PluginError(withDetail(summary, engineDetail(err.stderrTail)), { cause: err });
@@ -96,7 +99,8 @@ function pdfaDefinition(iccProfile: string): string {
     '[{icc_PDFA} << /N 3 >> /PUT pdfmark',
     '[{icc_PDFA} ICCProfile (r) file /PUT pdfmark',
     '[/_objdef {OutputIntent_PDFA} /type /dict /OBJ pdfmark',
-    '[{OutputIntent_PDFA} << /Type /OutputIntent /S /GTS_PDFA1 /DestOutputProfile {icc_PDFA} /OutputConditionIdentifier (sRGB) /Info (sRGB IEC61966-2.1) >> /PUT pdfmark',
+    '[{OutputIntent_PDFA} << /Type /OutputIntent /S /GTS_PDFA1 /DestOutputProfile {icc_PDFA} ' +
+      '/OutputConditionIdentifier (sRGB) /Info (sRGB IEC61966-2.1) >> /PUT pdfmark',
     '[{Catalog} << /OutputIntents [ {OutputIntent_PDFA} ] >> /PUT pdfmark',
     '',
   ].join('\n');

@@ -33,7 +33,9 @@ export type ImageMagickContext = Pick<RunContext, 'signal' | 'remainingMs' | 'wo
 export type MagickInput = 'bmp';
 const CODER: Record<MagickInput, string> = { bmp: 'BMP' };
 
-/** Decoded pixels: 8 bits per sample, `channels` samples per pixel (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA), rows top-down. */
+/**
+ * Decoded pixels: 8 bits per sample, `channels` samples per pixel (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA), rows top-down.
+ */
 export interface RawImage {
   width: number;
   height: number;
@@ -41,7 +43,10 @@ export interface RawImage {
   pixels: Buffer;
 }
 
-/** The width and height a BMP header declares, read before decoding (decompression-bomb checks); null when it is no BMP header. */
+/**
+ * The width and height a BMP header declares, read before decoding (decompression-bomb checks); null when it is no BMP
+ * header.
+ */
 export function bmpDimensions(head: Buffer): { width: number; height: number } | null {
   if (head.length < 26 || head.toString('latin1', 0, 2) !== 'BM') return null;
   const headerSize = head.readUInt32LE(14);

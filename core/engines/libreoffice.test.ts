@@ -24,13 +24,17 @@ async function job(name: string, content: string | Buffer) {
 }
 
 describe('LibreOffice', () => {
-  it('requires the Writer, Calc and Impress packages for soffice, and python3-uno for the warm pool (one definition for every plugin)', () => {
-    expect(SOFFICE).toEqual({
-      command: 'soffice',
-      debian: ['libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui', 'python3-uno'],
-      license: 'MPL-2.0',
-    });
-  });
+  it(
+    'requires the Writer, Calc and Impress packages for soffice, and python3-uno for the warm pool (one definition ' +
+      'for every plugin)',
+    () => {
+      expect(SOFFICE).toEqual({
+        command: 'soffice',
+        debian: ['libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui', 'python3-uno'],
+        license: 'MPL-2.0',
+      });
+    },
+  );
 
   it('converts a text file to PDF', async () => {
     const { ctx, job: base } = await job('note.txt', 'hello from soffice\n');
@@ -54,7 +58,8 @@ describe('LibreOffice', () => {
     );
     expect(error).toBeInstanceOf(PluginError);
     expect(error.message).toBe(
-      'Could not convert this document to PDF: the file may be damaged or is not a DOCX file (Error: source file could not be loaded)',
+      'Could not convert this document to PDF: the file may be damaged or is not a DOCX file (Error: source file ' +
+        'could not be loaded)',
     );
   }, 60_000);
 

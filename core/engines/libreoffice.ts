@@ -48,7 +48,9 @@ export async function prepareOfficeProfile(profileDir: string): Promise<void> {
   await mkdir(path.join(profileDir, 'user'), { recursive: true });
   await writeFile(
     path.join(profileDir, 'user', 'registrymodifications.xcu'),
-    `<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n${items.join('\n')}\n</oor:items>\n`,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" ` +
+      `xmlns:xs="http://www.w3.org/2001/XMLSchema" ` +
+      `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n${items.join('\n')}\n</oor:items>\n`,
     // A profile in use keeps the settings it has (soffice rewrites this file with them).
     { flag: 'wx' },
   ).catch((err: NodeJS.ErrnoException) => {
@@ -62,7 +64,10 @@ export interface OfficeConversion {
   input: string;
   /** The `--convert-to` value: `<extension>[:<filter name>[:<filter options>]]`. */
   convertTo: string;
-  /** Import filter name (`--infilter`, `<name>[:<options>]`): forces the reader, so a damaged file fails instead of opening as text. */
+  /**
+   * Import filter name (`--infilter`, `<name>[:<options>]`): forces the reader, so a damaged file fails instead of
+   * opening as text.
+   */
   inputFilter?: string;
   /** Where the output goes, named after the input: `<input name>.<extension>`. */
   outDir: string;
@@ -124,7 +129,10 @@ export type OfficeConverter = (
 
 let officeConverter: OfficeConverter | undefined;
 
-/** Route this process's conversions through `converter` (a sandbox process: the server's pool); undefined = cold soffice. */
+/**
+ * Route this process's conversions through `converter` (a sandbox process: the server's pool); undefined = cold
+ * soffice.
+ */
 export function useOfficeConverter(converter: OfficeConverter | undefined): void {
   officeConverter = converter;
 }

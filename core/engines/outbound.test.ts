@@ -100,27 +100,30 @@ describe('requestChecked', () => {
     return out;
   };
 
-  it('returns a redirect as the answer by default, and follows up to maxRedirects, each target checked again', async () => {
-    const unfollowed = await requestChecked({
-      url: `${base}/hop?n=0`,
-      policy: open,
-      label: 'Test URL',
-      timeoutMs: 5000,
-    });
-    expect([unfollowed.status, unfollowed.headers.location]).toEqual([302, '/end']);
-    unfollowed.body.resume();
-    const followed = await requestChecked({
-      url: `${base}/hop?n=4`,
-      policy: open,
-      label: 'Test URL',
-      timeoutMs: 5000,
-      maxRedirects: 5,
-    });
-    expect([followed.status, followed.url.pathname, await text(followed.body)]).toEqual([200, '/end', 'at /end']);
-    const request = { policy: open, label: 'Test URL', timeoutMs: 5000, maxRedirects: 5 };
-    await expect(requestChecked({ ...request, url: `${base}/hop?n=5` })).rejects.toThrow(/more than 5 redirects/);
-    await expect(requestChecked({ ...request, url: `${base}/metadata` })).rejects.toThrow(DestinationRefused);
-  });
+  it(
+    'returns a redirect as the answer by default, and follows up to maxRedirects, each target checked ' + 'again',
+    async () => {
+      const unfollowed = await requestChecked({
+        url: `${base}/hop?n=0`,
+        policy: open,
+        label: 'Test URL',
+        timeoutMs: 5000,
+      });
+      expect([unfollowed.status, unfollowed.headers.location]).toEqual([302, '/end']);
+      unfollowed.body.resume();
+      const followed = await requestChecked({
+        url: `${base}/hop?n=4`,
+        policy: open,
+        label: 'Test URL',
+        timeoutMs: 5000,
+        maxRedirects: 5,
+      });
+      expect([followed.status, followed.url.pathname, await text(followed.body)]).toEqual([200, '/end', 'at /end']);
+      const request = { policy: open, label: 'Test URL', timeoutMs: 5000, maxRedirects: 5 };
+      await expect(requestChecked({ ...request, url: `${base}/hop?n=5` })).rejects.toThrow(/more than 5 redirects/);
+      await expect(requestChecked({ ...request, url: `${base}/metadata` })).rejects.toThrow(DestinationRefused);
+    },
+  );
 
   it("sends a body, and one deadline covers the answer's body too", async () => {
     const echoed = await requestChecked({

@@ -65,7 +65,10 @@ for (const [network, prefix] of [
 ] as const)
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d), -compatible (::a.b.c.d) or NAT64 (64:ff9b::/96) IPv6 address. */
+/**
+ * The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d), -compatible (::a.b.c.d) or NAT64 (64:ff9b::/96) IPv6
+ * address.
+ */
 function embeddedIpv4(address: string): string | null {
   const groups = expandIpv6(address);
   if (!groups) return null;
@@ -81,7 +84,9 @@ function expandIpv6(address: string): number[] | null {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
     const parts = dotted[1]!.split('.').map(Number);
-    text = `${text.slice(0, dotted.index)}${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`;
+    const high = ((parts[0]! << 8) | parts[1]!).toString(16);
+    const low = ((parts[2]! << 8) | parts[3]!).toString(16);
+    text = `${text.slice(0, dotted.index)}${high}:${low}`;
   }
   const [head, tail] = text.split('::');
   const left = head ? head.split(':') : [];
@@ -107,7 +112,10 @@ export function classifyAddress(address: string): AddressClass {
   return NON_PUBLIC.check(address, 'ipv4') ? 'private' : 'public';
 }
 
-/** Syntax and scheme: https (http too with allowPrivate), no credentials, at most 2048 characters. `label` starts messages ("Webhook URL"). */
+/**
+ * Syntax and scheme: https (http too with allowPrivate), no credentials, at most 2048 characters. `label` starts
+ * messages ("Webhook URL").
+ */
 export function parseDestinationUrl(raw: string, policy: DestinationPolicy, label: string): URL {
   if (typeof raw !== 'string' || raw.length > MAX_URL_LENGTH)
     throw new DestinationRefused(`${label} must be a URL of at most ${MAX_URL_LENGTH} characters`);

@@ -34,15 +34,21 @@ describe('qpdf', () => {
     expect(error.message).not.toContain(files().dir);
   });
 
-  it('an encrypted PDF: unlock first without a password, "Wrong password" with a wrong one, pages with the right one', async () => {
-    expect((await rejectionOf(openPdf(files().encryptedPdf, await files().ctx()))).message).toBe(ENCRYPTED_PDF_MESSAGE);
-    expect((await rejectionOf(openPdf(files().encryptedPdf, await files().ctx(), { password: 'nope' }))).message).toBe(
-      'Wrong password',
-    );
-    expect(await openPdf(files().encryptedPdf, await files().ctx(), { password: PASSWORD })).toBe(2);
-    expect(await isEncrypted(files().encryptedPdf, await files().ctx())).toBe(true);
-    expect(await isEncrypted(files().pdf, await files().ctx())).toBe(false);
-  });
+  it(
+    'an encrypted PDF: unlock first without a password, "Wrong password" with a wrong one, pages with the right ' +
+      'one',
+    async () => {
+      expect((await rejectionOf(openPdf(files().encryptedPdf, await files().ctx()))).message).toBe(
+        ENCRYPTED_PDF_MESSAGE,
+      );
+      expect(
+        (await rejectionOf(openPdf(files().encryptedPdf, await files().ctx(), { password: 'nope' }))).message,
+      ).toBe('Wrong password');
+      expect(await openPdf(files().encryptedPdf, await files().ctx(), { password: PASSWORD })).toBe(2);
+      expect(await isEncrypted(files().encryptedPdf, await files().ctx())).toBe(true);
+      expect(await isEncrypted(files().pdf, await files().ctx())).toBe(false);
+    },
+  );
 
   it('a failed job names what failed, in qpdf`s words', async () => {
     const ctx = await files().ctx();

@@ -118,7 +118,8 @@ export function identifyWhisperModel(file: string, pinnedSha256?: string): Whisp
     throw new Error(`the sha256 of ${file} is ${sha256}, but WHISPER_MODEL_SHA256 is ${pinned}`);
   if (!known && !pinned) {
     throw new Error(
-      `${path.basename(file)} (sha256 ${sha256}) is not one of the known whisper.cpp models (${KNOWN_WHISPER_MODELS.map((m) => m.name).join(', ')}); ` +
+      `${path.basename(file)} (sha256 ${sha256}) is not one of the known whisper.cpp models ` +
+        `(${KNOWN_WHISPER_MODELS.map((m) => m.name).join(', ')}); ` +
         `if you trust the file, set WHISPER_MODEL_SHA256=${sha256}`,
     );
   }

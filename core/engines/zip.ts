@@ -46,12 +46,14 @@ export async function assertZipWithinLimits(
   }
   const tooLarge = () =>
     new PluginError(
-      `The ${label} is too large once decompressed: over ${megabytes(maxInflatedBytes)} MB (it may be a decompression bomb)`,
+      `The ${label} is too large once decompressed: over ${megabytes(maxInflatedBytes)} MB (it may be a ` +
+        `decompression bomb)`,
     );
   try {
     if (zip.entryCount > maxEntries) {
       throw new PluginError(
-        `The ${label} holds ${zip.entryCount.toLocaleString('en-US')} parts (limit ${maxEntries.toLocaleString('en-US')})`,
+        `The ${label} holds ${zip.entryCount.toLocaleString('en-US')} parts (limit ` +
+          `${maxEntries.toLocaleString('en-US')})`,
       );
     }
     const entries: yauzl.Entry[] = [];

@@ -174,7 +174,8 @@ export class AccountService {
     if (account.plan !== 'enterprise') {
       throw new ServiceError(
         'BAD_REQUEST',
-        `Custom limits are for Enterprise accounts; this one is on ${PLANS[account.plan].label} (set-plan --plan enterprise first)`,
+        `Custom limits are for Enterprise accounts; this one is on ${PLANS[account.plan].label} (set-plan --plan ` +
+          `enterprise first)`,
       );
     }
     const patch = {

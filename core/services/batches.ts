@@ -152,7 +152,10 @@ export class BatchService {
     return { stream: await this.zipOf(batchId), filename: `batch-${batchId.slice(0, 8)}.zip` };
   }
 
-  /** The ZIP of a batch's outputs (its download, its export); 404 until every job has finished or when none left an output. */
+  /**
+   * The ZIP of a batch's outputs (its download, its export); 404 until every job has finished or when none left an
+   * output.
+   */
   private async zipOf(batchId: string): Promise<Readable> {
     const batch = await this.store.batches.get(batchId);
     if (!batch) throw notFound('Batch not found');

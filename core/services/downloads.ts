@@ -1,4 +1,7 @@
-/** Download tokens (15-minute links, minted by download-links.ts) and signed URLs (Business and up), and what they serve. */
+/**
+ * Download tokens (15-minute links, minted by download-links.ts) and signed URLs (Business and up), and what they
+ * serve.
+ */
 import type { Readable } from 'node:stream';
 import { PLANS, downloadTokenSchema, type SignedUrl } from '../../schema/index.js';
 import type { BlobStore } from '../blobs/types.js';

@@ -47,7 +47,10 @@ export const forbidden = (message: string, code?: string) =>
   new ServiceError('FORBIDDEN', message, code ? { code } : {});
 export const conflict = (message: string) => new ServiceError('CONFLICT', message);
 
-/** A value that may arrive as JSON text (a multipart field) or parsed already (a JSON body): parsed, or a 400 with `hint`. */
+/**
+ * A value that may arrive as JSON text (a multipart field) or parsed already (a JSON body): parsed, or a 400 with
+ * `hint`.
+ */
 export function jsonValue(raw: unknown, hint: string): unknown {
   if (typeof raw !== 'string') return raw;
   try {

@@ -1,7 +1,7 @@
 /**
  * Export to S3-compatible storage (issue 27): `export: {type: "s3", ...}` on convert, pipelines
- * and batches (the batch's ZIP, once every job of it has finished). When the job is done, its output streams from the blob store to the bucket as a
- * multipart upload (@aws-sdk/lib-storage: a few parts in memory at a time, up to 5 GB).
+ * and batches (the batch's ZIP, once every job of it has finished). When the job is done, its output streams from the
+ * blob store to the bucket as a multipart upload (@aws-sdk/lib-storage: a few parts in memory at a time, up to 5 GB).
  *
  * The credentials are used for that job alone, like PDF passwords (job-policy.ts): they stay in
  * the memory of the process that accepted the job, which watches the job and uploads its output
@@ -115,7 +115,9 @@ export class ExportService {
     }
   }
 
-  /** Record the export as pending, then upload the job's output when it is done (in this process, in the background). */
+  /**
+   * Record the export as pending, then upload the job's output when it is done (in this process, in the background).
+   */
   async start(jobId: string, target: ExportTarget): Promise<void> {
     await this.begin(jobId, target, {
       ids: { jobId },
@@ -189,7 +191,8 @@ export class ExportService {
     if (!outcome || 'why' in outcome) {
       const why = outcome
         ? outcome.why
-        : `the server stopped before the ${'batchId' in subject.ids ? 'batch' : 'job'} finished; credentials are never stored`;
+        : `the server stopped before the ${'batchId' in subject.ids ? 'batch' : 'job'} finished; credentials are ` +
+          `never stored`;
       await subject.save({ ...state, status: 'failed', error: `Not exported: ${why}` });
       return;
     }

@@ -38,9 +38,15 @@ export interface ServicesConfig {
    * in the database. Every process that serves polls or runs jobs must have the same one.
    */
   tokenSecret: string;
-  /** WEBHOOKS_ALLOW_PRIVATE=1: webhooks may go to private and loopback addresses, over http too (never to metadata addresses). */
+  /**
+   * WEBHOOKS_ALLOW_PRIVATE=1: webhooks may go to private and loopback addresses, over http too (never to metadata
+   * addresses).
+   */
   webhooksAllowPrivate?: boolean;
-  /** IMPORT_ALLOW_PRIVATE=1: URL imports (and S3 export endpoints) may reach from private and loopback addresses, over http too (never metadata addresses). */
+  /**
+   * IMPORT_ALLOW_PRIVATE=1: URL imports (and S3 export endpoints) may reach from private and loopback addresses, over
+   * http too (never metadata addresses).
+   */
   importAllowPrivate?: boolean;
   /** The deadline of one URL import. */
   importTimeoutMs?: number;

@@ -95,7 +95,8 @@ export class JobService {
         throw badRequest(`${plugin.title} takes several files: use its own endpoint`);
       if (request.optionsFor !== undefined && request.optionsFor !== plugin.id) {
         throw badRequest(
-          `The options are for ${request.optionsFor}, but ${op ? `op '${op}'` : `${inputFormat} -> ${to}`} is run by ${plugin.id}`,
+          `The options are for ${request.optionsFor}, but ${op ? `op '${op}'` : `${inputFormat} -> ${to}`} is run by ` +
+            `${plugin.id}`,
         );
       }
       if (op) requireFeature(principal.account, 'tool-ops');
@@ -396,7 +397,10 @@ export class JobService {
   }
 }
 
-/** Each step as the client named it, with its state; the active step's progress from the job's (the steps share it evenly). */
+/**
+ * Each step as the client named it, with its state; the active step's progress from the job's (the steps share it
+ * evenly).
+ */
 function presentSteps(job: JobRecord, pipeline: PipelineRecord): PipelineStepStatus[] {
   const count = pipeline.steps.length;
   return pipeline.steps.map((step, index) => ({

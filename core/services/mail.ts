@@ -47,13 +47,15 @@ export class MailService {
         'Open this link to verify your e-mail address:',
         link,
         '',
-        `The link works once and expires in ${validHours} hours. Once verified, you can generate API keys in your account panel.`,
+        `The link works once and expires in ${validHours} hours. Once verified, you can generate API keys in your ` +
+          `account panel.`,
         'If you did not sign up, ignore this message: nothing happens without the link.',
       ].join('\n'),
       html: [
         `<p>Welcome to ${escapeHtml(this.productName)}.</p>`,
         `<p><a href="${escapeHtml(link)}">Verify your e-mail address</a></p>`,
-        `<p>The link works once and expires in ${validHours} hours. Once verified, you can generate API keys in your account panel.</p>`,
+        `<p>The link works once and expires in ${validHours} hours. Once verified, you can generate API keys in your ` +
+          `account panel.</p>`,
         '<p>If you did not sign up, ignore this message: nothing happens without the link.</p>',
       ].join('\n'),
     });

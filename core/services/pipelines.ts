@@ -72,7 +72,8 @@ export class PipelineService {
       if (upload && request.input) throw badRequest('Send either a file or input.url, not both');
       if (!upload && !request.input) {
         throw badRequest(
-          "Missing input: give input.url (JSON), or send the file as 'file' with the pipeline in a 'pipeline' field (multipart)",
+          "Missing input: give input.url (JSON), or send the file as 'file' with the pipeline in a 'pipeline' field " +
+            '(multipart)',
         );
       }
       const target = request.export === undefined ? undefined : await this.exports.check(request.export);

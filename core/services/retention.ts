@@ -1,7 +1,7 @@
 /**
  * Retention: deletes uploads and outputs when they fall due (never before), keeps outputs held
- * by an unexpired signed URL, and forgets expired links, sessions and e-mail links. Idempotent and crash-safe: every step
- * deletes the blob first and clears the record after, so a crash in between repeats the delete.
+ * by an unexpired signed URL, and forgets expired links, sessions and e-mail links. Idempotent and crash-safe: every
+ * step deletes the blob first and clears the record after, so a crash in between repeats the delete.
  */
 import { DOWNLOAD_LINK_SECONDS, EXTRACTION_RESULT_SECONDS } from '../../schema/index.js';
 import type { Logger } from '../contract/index.js';
@@ -18,7 +18,10 @@ export class RetentionService {
     private readonly blobs: BlobStore,
     private readonly clock: Clock,
     private readonly log: Logger,
-    /** Uploads no job holds (a request cut short by a crash) go once this old (the spec's 1 hour, less the purge interval). */
+    /**
+     * Uploads no job holds (a request cut short by a crash) go once this old (the spec's 1 hour, less the purge
+     * interval).
+     */
     private readonly orphanAgeMs: number,
     /** Exports whose holder died (ExportService.failAbandoned): failed by the same sweep. */
     private readonly exports?: { failAbandoned(): Promise<number> },

@@ -471,7 +471,9 @@ function publicMessage(err: unknown, plugin: Plugin): string {
   return `${plugin.title} failed: internal error`;
 }
 
-/** What a job's spans say of it: ids, plugin, formats and sizes; never file names or options (they may hold secrets). */
+/**
+ * What a job's spans say of it: ids, plugin, formats and sizes; never file names or options (they may hold secrets).
+ */
 function jobAttributes(job: JobRecord): Record<string, string | number> {
   return {
     'transmute.job.id': job.id,

@@ -161,7 +161,9 @@ export class SessionService {
     return timingSafeEqual(Buffer.from(sha256(csrfToken)), Buffer.from(session.csrfHash));
   }
 
-  /** Send a fresh verification link (older ones stop working). False when the mail could not be handed over (logged). */
+  /**
+   * Send a fresh verification link (older ones stop working). False when the mail could not be handed over (logged).
+   */
   async resendVerification(account: Account): Promise<boolean> {
     if (account.emailVerified) throw badRequest('Your e-mail address is verified already');
     if (!account.email) throw badRequest('This account has no e-mail address');

@@ -294,7 +294,8 @@ export class UploadService {
     if (upload.source) {
       if (declared) return declared;
       throw badRequest(
-        `Cannot tell the format of ${upload.filename}: the URL's path or Content-Disposition must name the file with its extension`,
+        `Cannot tell the format of ${upload.filename}: the URL's path or Content-Disposition must name the file with ` +
+          `its extension`,
       );
     }
     if (upload.bytes === 0) throw badRequest(`${upload.filename} is empty`);
@@ -308,7 +309,8 @@ export class UploadService {
     const verdict = checkContent(declared, upload.head, detected?.ext);
     if (!verdict.ok) {
       throw badRequest(
-        `Content does not match its declared type: ${upload.filename} is named .${declared} but contains ${verdict.found}`,
+        `Content does not match its declared type: ${upload.filename} is named .${declared} but contains ` +
+          `${verdict.found}`,
       );
     }
     return declared;

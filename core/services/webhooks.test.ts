@@ -148,51 +148,58 @@ describe('WebhookService', () => {
     });
   });
 
-  it('backs off with jitter, fails the delivery after the last retry, and disables an endpoint failing for 5 days', async () => {
-    answer = () => ({ status: 503 });
-    const counted = await deliveryCounts();
-    const webhooks = service(true, [1_000, 2_000]);
-    const { endpoint } = await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/down` });
-    const id = await delivery(endpoint.id, endpoint.url);
-    const first = (await webhooks.deliver(id))!.getTime() - nowMs;
-    expect(first).toBeGreaterThanOrEqual(900);
-    expect(first).toBeLessThanOrEqual(1_100);
-    const second = (await webhooks.deliver(id))!.getTime() - nowMs;
-    expect(second).toBeGreaterThanOrEqual(1_800);
-    expect(second).toBeLessThanOrEqual(2_200);
-    expect(await webhooks.deliver(id)).toBeNull();
-    expect(await store.webhookDeliveries.get(id)).toMatchObject({ status: 'failed', attempts: 3, lastStatusCode: 503 });
-    expect(hits).toHaveLength(3);
-    expect(await webhooks.get({ account, keyId: 'k' }, endpoint.id)).toMatchObject({
-      enabled: true,
-      failingSince: new Date(nowMs).toISOString(),
-    });
+  it(
+    'backs off with jitter, fails the delivery after the last retry, and disables an endpoint failing for 5 ' + 'days',
+    async () => {
+      answer = () => ({ status: 503 });
+      const counted = await deliveryCounts();
+      const webhooks = service(true, [1_000, 2_000]);
+      const { endpoint } = await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/down` });
+      const id = await delivery(endpoint.id, endpoint.url);
+      const first = (await webhooks.deliver(id))!.getTime() - nowMs;
+      expect(first).toBeGreaterThanOrEqual(900);
+      expect(first).toBeLessThanOrEqual(1_100);
+      const second = (await webhooks.deliver(id))!.getTime() - nowMs;
+      expect(second).toBeGreaterThanOrEqual(1_800);
+      expect(second).toBeLessThanOrEqual(2_200);
+      expect(await webhooks.deliver(id)).toBeNull();
+      expect(await store.webhookDeliveries.get(id)).toMatchObject({
+        status: 'failed',
+        attempts: 3,
+        lastStatusCode: 503,
+      });
+      expect(hits).toHaveLength(3);
+      expect(await webhooks.get({ account, keyId: 'k' }, endpoint.id)).toMatchObject({
+        enabled: true,
+        failingSince: new Date(nowMs).toISOString(),
+      });
 
-    nowMs += DISABLE_AFTER_MS;
-    const late = await delivery(endpoint.id, endpoint.url);
-    await webhooks.deliver(late);
-    const disabled = await webhooks.get({ account, keyId: 'k' }, endpoint.id);
-    expect(disabled).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/failed for 5 days/) });
-    // Pending deliveries of a disabled endpoint are given up; enabling it again clears the failure.
-    expect(await webhooks.deliver(late)).toBeNull();
-    expect(await store.webhookDeliveries.get(late)).toMatchObject({
-      status: 'failed',
-      lastError: expect.stringMatching(/disabled/),
-    });
-    expect(await webhooks.update({ account, keyId: 'k' }, endpoint.id, { enabled: true })).toMatchObject({
-      enabled: true,
-      failingSince: null,
-      disabledReason: null,
-    });
-    // Metrics: three retried attempts, one failed after its last retry, one given up (endpoint disabled).
-    const now = await deliveryCounts();
-    expect({
-      retrying: now.retrying! - counted.retrying!,
-      failed: now.failed! - counted.failed!,
-      abandoned: now.abandoned! - counted.abandoned!,
-      delivered: now.delivered! - counted.delivered!,
-    }).toEqual({ retrying: 3, failed: 1, abandoned: 1, delivered: 0 });
-  });
+      nowMs += DISABLE_AFTER_MS;
+      const late = await delivery(endpoint.id, endpoint.url);
+      await webhooks.deliver(late);
+      const disabled = await webhooks.get({ account, keyId: 'k' }, endpoint.id);
+      expect(disabled).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/failed for 5 days/) });
+      // Pending deliveries of a disabled endpoint are given up; enabling it again clears the failure.
+      expect(await webhooks.deliver(late)).toBeNull();
+      expect(await store.webhookDeliveries.get(late)).toMatchObject({
+        status: 'failed',
+        lastError: expect.stringMatching(/disabled/),
+      });
+      expect(await webhooks.update({ account, keyId: 'k' }, endpoint.id, { enabled: true })).toMatchObject({
+        enabled: true,
+        failingSince: null,
+        disabledReason: null,
+      });
+      // Metrics: three retried attempts, one failed after its last retry, one given up (endpoint disabled).
+      const now = await deliveryCounts();
+      expect({
+        retrying: now.retrying! - counted.retrying!,
+        failed: now.failed! - counted.failed!,
+        abandoned: now.abandoned! - counted.abandoned!,
+        delivered: now.delivered! - counted.delivered!,
+      }).toEqual({ retrying: 3, failed: 1, abandoned: 1, delivered: 0 });
+    },
+  );
 
   it('emits one delivery per event and target, however often a job is reported finished', async () => {
     const webhooks = service(true);
@@ -208,24 +215,27 @@ describe('WebhookService', () => {
     expect(hits).toEqual(['/a']);
   });
 
-  it('records on the next sweep an event a crash left unrecorded, and never one from before the endpoint existed', async () => {
-    const webhooks = service(true);
-    const finish = async () => {
-      const jobId = await startedJob();
-      await store.jobs.fail(jobId, 'boom', clock.now());
-      return jobId;
-    };
-    const before = await finish(); // no endpoint yet: nobody to tell
-    nowMs += 1000;
-    await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/a` });
-    nowMs += 1000;
-    const lost = await finish(); // finished, then the process died before jobFinished
-    const pending = await webhooks.pending();
-    expect(pending).toHaveLength(1);
-    expect(await store.webhookDeliveries.get(pending[0]!.id)).toMatchObject({ type: 'job.failed', subjectId: lost });
-    expect(await webhooks.pending()).toHaveLength(1); // swept again: still one record
-    expect(before).not.toBe(lost);
-  });
+  it(
+    'records on the next sweep an event a crash left unrecorded, and never one from before the endpoint ' + 'existed',
+    async () => {
+      const webhooks = service(true);
+      const finish = async () => {
+        const jobId = await startedJob();
+        await store.jobs.fail(jobId, 'boom', clock.now());
+        return jobId;
+      };
+      const before = await finish(); // no endpoint yet: nobody to tell
+      nowMs += 1000;
+      await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/a` });
+      nowMs += 1000;
+      const lost = await finish(); // finished, then the process died before jobFinished
+      const pending = await webhooks.pending();
+      expect(pending).toHaveLength(1);
+      expect(await store.webhookDeliveries.get(pending[0]!.id)).toMatchObject({ type: 'job.failed', subjectId: lost });
+      expect(await webhooks.pending()).toHaveLength(1); // swept again: still one record
+      expect(before).not.toBe(lost);
+    },
+  );
 
   it('stores secrets sealed: no database file holds one', async () => {
     const webhooks = service(true);

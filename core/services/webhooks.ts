@@ -74,7 +74,10 @@ export interface WebhookConfig extends DestinationPolicy {
   retryDelaysMs?: readonly number[];
 }
 
-/** What a webhook's `data` is made of: the poll answers, per subject (late-bound: the services that give them are built first). */
+/**
+ * What a webhook's `data` is made of: the poll answers, per subject (late-bound: the services that give them are built
+ * first).
+ */
 export interface WebhookSources {
   job(jobId: string): Promise<unknown>;
   batch(account: Account, batchId: string): Promise<unknown>;
@@ -257,7 +260,9 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     }
   }
 
-  /** The batch's event once all its jobs have finished (called by every finishing job, and when the batch is recorded). */
+  /**
+   * The batch's event once all its jobs have finished (called by every finishing job, and when the batch is recorded).
+   */
   async batchRecorded(batchId: string): Promise<void> {
     try {
       const batch = await this.store.batches.get(batchId);
@@ -330,7 +335,10 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
 
   // ---- delivery (the queue's port) ------------------------------------------------------------
 
-  /** Pending deliveries, after the sweep has recorded any event a crash left unrecorded (the reconciler calls this every minute). */
+  /**
+   * Pending deliveries, after the sweep has recorded any event a crash left unrecorded (the reconciler calls this every
+   * minute).
+   */
   async pending(): Promise<Array<{ id: string; nextAttemptAt: Date | null }>> {
     try {
       await this.sweep();
@@ -527,7 +535,8 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     } catch {
       throw new ServiceError(
         'BAD_REQUEST',
-        'The webhook secret cannot be read: the server secret (TOKEN_SECRET) changed since it was made; rotate the secret',
+        'The webhook secret cannot be read: the server secret (TOKEN_SECRET) changed since it was made; rotate the ' +
+          'secret',
       );
     }
   }

@@ -33,7 +33,8 @@ describe('bounded work per job', () => {
     expect(() => checkWork(plugin, "op 'test-work'", 3600, 'a.mp3')).not.toThrow();
     expect(() => checkWork(plugin, "op 'test-work'", undefined, 'a.mp3')).not.toThrow();
     expect(() => checkWork(plugin, "op 'test-work'", 7300, 'a.mp3')).toThrow(
-      "op 'test-work' takes at most 1 hour of media per job; a.mp3 has 2.03 hours of media: cut it first (op trim-media)",
+      "op 'test-work' takes at most 1 hour of media per job; a.mp3 has 2.03 hours of media: cut it first (op " +
+        'trim-media)',
     );
     // Just past the limit: the exact amount, not the rounded one that reads like the limit.
     expect(() => checkWork(plugin, "op 'test-work'", 3605, 'a.mp3')).toThrow(

@@ -10,7 +10,9 @@ import { badRequest } from './errors.js';
 /** How long one measure may take: an engine's page count or a media probe, never the work itself. */
 const MEASURE_TIMEOUT_MS = 30_000;
 
-/** The declared measure of all inputs together; undefined when the plugin declares none or an input cannot be measured. */
+/**
+ * The declared measure of all inputs together; undefined when the plugin declares none or an input cannot be measured.
+ */
 export async function measureWork(
   plugin: Plugin,
   inputs: readonly PluginInput[],

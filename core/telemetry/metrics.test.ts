@@ -12,11 +12,14 @@ describe('the exposition', () => {
     expect(lint.status, `${lint.stdout}${lint.stderr}`).toBe(0);
   });
 
-  it('labels a request by its route template, a known method or OTHER, and unmatched when no route matched', async () => {
-    recordHttpRequest('/api/v1/jobs/:id', 'GET', 200, 0.01);
-    recordHttpRequest(undefined, 'PROPFIND', 404, 0.001);
-    const text = await renderMetrics();
-    expect(text).toContain('transmute_http_requests_total{route="/api/v1/jobs/:id",method="GET",status="200"} 1');
-    expect(text).toContain('transmute_http_requests_total{route="unmatched",method="OTHER",status="404"} 1');
-  });
+  it(
+    'labels a request by its route template, a known method or OTHER, and unmatched when no route ' + 'matched',
+    async () => {
+      recordHttpRequest('/api/v1/jobs/:id', 'GET', 200, 0.01);
+      recordHttpRequest(undefined, 'PROPFIND', 404, 0.001);
+      const text = await renderMetrics();
+      expect(text).toContain('transmute_http_requests_total{route="/api/v1/jobs/:id",method="GET",status="200"} 1');
+      expect(text).toContain('transmute_http_requests_total{route="unmatched",method="OTHER",status="404"} 1');
+    },
+  );
 });

@@ -91,7 +91,9 @@ const refunds = new Counter({
 });
 const webhookDeliveries = new Counter({
   name: 'transmute_webhook_deliveries_total',
-  help: 'Webhook delivery attempts by result: delivered, retrying (failed, retried later), failed (last retry), abandoned (endpoint gone or disabled)',
+  help:
+    'Webhook delivery attempts by result: delivered, retrying (failed, retried later), failed (last retry), ' +
+    'abandoned (endpoint gone or disabled)',
   labelNames: ['result'],
   registers,
 });

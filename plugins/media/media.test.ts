@@ -61,7 +61,10 @@ describe('bad input fails fast with a useful message', () => {
     [
       'truncated-mp4',
       videoConvertPlugin,
-      /^The MP4 file could not be read; it may be truncated, corrupt or not really MP4 \(moov atom not found; Invalid data found when processing input\)$/,
+      new RegExp(
+        '^The MP4 file could not be read; it may be truncated, corrupt or not really MP4 ' +
+          String.raw`\(moov atom not found; Invalid data found when processing input\)$`,
+      ),
       'webm',
     ],
     ['truncated-mp4', trimMediaPlugin, /^The MP4 file could not be read/],

@@ -1,4 +1,7 @@
-/** The PDF tools on qpdf, ghostscript, poppler and pdf-lib: page operations, passwords, compression, extraction, repair, merge, watermark removal. */
+/**
+ * The PDF tools on qpdf, ghostscript, poppler and pdf-lib: page operations, passwords, compression, extraction, repair,
+ * merge, watermark removal.
+ */
 import type { Plugin } from '../../core/contract/index.js';
 import { pdfCleanMetadataPlugin } from './clean-metadata/index.js';
 import { compressPdfPlugin } from './compress-pdf/index.js';

@@ -49,7 +49,8 @@ describe('every op but unlock-pdf', () => {
       );
       await expect(runPlugin(plugin, filesFor(id, fixtures.get('garbage').path), optionsFor[id])).rejects.toThrow(
         new RegExp(
-          `${prefix.source}The file is not a readable PDF; it may be damaged or truncated \\(unable to find trailer dictionary while recovering damaged file\\)$`,
+          `${prefix.source}The file is not a readable PDF; it may be damaged or truncated \\(unable to find trailer ` +
+            `dictionary while recovering damaged file\\)$`,
         ),
       );
     },

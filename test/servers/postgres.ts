@@ -78,7 +78,9 @@ export async function startPostgres(): Promise<PostgresTestServer> {
   const port = await freePort();
   await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
   const startServer = async () => {
-    const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+    const options =
+      `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c ` +
+      `full_page_writes=off -c max_connections=300`;
     await exec('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-l', path.join(root, 'server.log'), '-o', options]);
   };
   const stopServer = async () => {

@@ -26,10 +26,12 @@ export interface S3TestServer {
   stop(): Promise<void>;
 }
 
-const CHILD = `
+const CHILD =
+  `
 const S3rver = require('s3rver');
 const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: process.argv[1] });
-server.run().then((address) => console.log(JSON.stringify({ port: address.port })), (err) => { console.error(err); process.exit(1); });
+server.run().then((address) => console.log(JSON.stringify({ port: address.port })), (err) =>` +
+  ` { console.error(err); process.exit(1); });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
 

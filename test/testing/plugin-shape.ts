@@ -1,4 +1,6 @@
-/** What plugins/shape.test.ts and test/light-api.e2e.test.ts check (issue 23: one plugin shape, a light API process). */
+/**
+ * What plugins/shape.test.ts and test/light-api.e2e.test.ts check (issue 23: one plugin shape, a light API process).
+ */
 
 /**
  * Families still being reshaped in parallel (issue 23): both tests skip them. The lead empties this

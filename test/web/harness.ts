@@ -14,7 +14,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM)
   console.warn(
-    `web tests skipped: no Chromium at ${CHROMIUM} (npm test's set-up installs Debian's chromium; or set CHROMIUM_PATH)`,
+    `web tests skipped: no Chromium at ${CHROMIUM} (npm test's set-up installs Debian's chromium; or set ` +
+      `CHROMIUM_PATH)`,
   );
 
 export const SCREENSHOTS = path.join(ROOT, '.tmp/screenshots');
@@ -94,7 +95,8 @@ export async function startMailServer(): Promise<MailServer> {
           cleanup();
           reject(
             new Error(
-              `no mail to ${address} within ${timeoutMs} ms (received: ${mails.map((m) => m.to.join(',')).join('; ') || 'none'})`,
+              `no mail to ${address} within ${timeoutMs} ms (received: ` +
+                `${mails.map((m) => m.to.join(',')).join('; ') || 'none'})`,
             ),
           );
         }, timeoutMs);

@@ -148,7 +148,8 @@ export function addAccount(
     signUp: t.field({
       type: MeRef,
       description:
-        'Creates a Free account (e-mail unverified), signs it in (sets the session cookies) and sends the verification mail. A taken address: BAD_USER_INPUT.',
+        'Creates a Free account (e-mail unverified), signs it in (sets the session cookies) and sends the ' +
+        'verification mail. A taken address: BAD_USER_INPUT.',
       args: {
         email: t.arg.string({ required: true, description: 'The e-mail address to sign in with.' }),
         password: t.arg.string({ required: true, description: '10 to 256 characters.' }),
@@ -181,20 +182,23 @@ export function addAccount(
     verifyEmail: t.field({
       type: MeRef,
       description:
-        'Verifies the address with the token of the mailed link (works signed in or not). Unknown, used or expired: BAD_USER_INPUT.',
+        'Verifies the address with the token of the mailed link (works signed in or not). Unknown, used or expired: ' +
+        'BAD_USER_INPUT.',
       args: { token: t.arg.string({ required: true, description: 'The token of the verification link.' }) },
       resolve: (_root, { token }, { services }) => services.sessions.verifyEmail(token),
     }),
     resendVerificationEmail: t.boolean({
       description:
-        'Sends a new verification link (older links stop working). False when the mail could not be handed to the mail server; try again later.',
+        'Sends a new verification link (older links stop working). False when the mail could not be handed to the ' +
+        'mail server; try again later.',
       resolve: async (_root, _args, ctx) =>
         ctx.services.sessions.resendVerification(await currentAccount(ctx, ctx.principal)),
     }),
     createApiKey: t.field({
       type: CreatedApiKeyRef,
       description:
-        'Generates a key; the full key is in the answer only. FORBIDDEN (HTTP 403) while the e-mail address is unverified.',
+        'Generates a key; the full key is in the answer only. FORBIDDEN (HTTP 403) while the e-mail address is ' +
+        'unverified.',
       args: { name: t.arg.string({ description: 'A label, up to 100 characters.' }) },
       resolve: (_root, { name }, { services, principal }) =>
         withStatus(async () => {

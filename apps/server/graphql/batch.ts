@@ -18,7 +18,8 @@ export function addBatch(builder: Builder) {
 
   const BatchAcceptedRef = builder.objectRef<BatchAccepted>('BatchAccepted').implement({
     description:
-      'The answer to batchConvert (follow it with `batch(id)`) and to the extraction mutations (follow them with `extraction(tool, id)`).',
+      'The answer to batchConvert (follow it with `batch(id)`) and to the extraction mutations (follow them with ' +
+      '`extraction(tool, id)`).',
     fields: (t) => ({
       batchId: t.exposeID('batchId', { description: 'The batch, to poll.' }),
       total: t.exposeInt('total', { description: 'Files accepted (one job each, each charged).' }),

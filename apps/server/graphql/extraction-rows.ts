@@ -80,7 +80,8 @@ export function addRowTypes(builder: Builder) {
         type: 'JSON',
         nullable: true,
         description:
-          "When completed: the tool's fields for this file as one object, i.e. the REST row without filename and status. Null otherwise.",
+          "When completed: the tool's fields for this file as one object, i.e. the REST row without filename and " +
+          'status. Null otherwise.',
         resolve: ({ row }) => (row.status === 'completed' ? rowData(row) : null),
       }),
     }),
@@ -198,7 +199,8 @@ export function addRowTypes(builder: Builder) {
 
   builder.objectRef<ToolRow>('FileSearchRow').implement({
     description:
-      'A file-search row: the hits in one file (null before the row is completed). A non-null `error` with count 0 means the file was not searched.',
+      'A file-search row: the hits in one file (null before the row is completed). A non-null `error` with count 0 ' +
+      'means the file was not searched.',
     interfaces,
     fields: (t) => ({
       kind: t.string({

@@ -27,7 +27,8 @@ interface ToolPoll {
 }
 
 const TRIAL =
-  'Free plan: one free call with one file per tool (a second call is FORBIDDEN with `extensions.reason` "trial_used", several files "trial_single_file").';
+  'Free plan: one free call with one file per tool (a second call is FORBIDDEN with `extensions.reason` ' +
+  '"trial_used", several files "trial_single_file").';
 
 async function submit(
   { services, principal }: GraphQLContext,
@@ -53,10 +54,16 @@ async function submit(
 
 /** A tool's mutation, described from its manifest. */
 function mutationDescription(info: ExtractionToolInfo): string {
-  const where = `${PLANS[info.plan].label} and up; same as POST /api/${info.tool}${info.pluginId ? '' : '; not installed on this server'}`;
-  const files = `at most ${info.maxFiles} files${info.inputs.length ? ` (${info.inputs.join(', ')})` : ''}, charged per file`;
+  const where =
+    `${PLANS[info.plan].label} and up; same as POST ` +
+    `/api/${info.tool}${info.pluginId ? '' : '; not installed on this server'}`;
+  const inputs = info.inputs.length ? ` (${info.inputs.join(', ')})` : '';
+  const files = `at most ${info.maxFiles} files${inputs}, charged per file`;
   const totals = Object.entries(info.summary).map(([name, { sum }]) => `its ${name} sums the rows' ${sum}`);
-  return `${info.title} (${where}): ${files}.${info.freeTrial ? ` ${TRIAL}` : ''} Follow with \`extraction(tool: "${info.tool}", id)\`${totals.map((total) => `; ${total}`).join('')}.`;
+  return (
+    `${info.title} (${where}): ${files}.${info.freeTrial ? ` ${TRIAL}` : ''} Follow with \`extraction(tool: ` +
+    `"${info.tool}", id)\`${totals.map((total) => `; ${total}`).join('')}.`
+  );
 }
 
 export function addExtraction(
@@ -90,7 +97,8 @@ export function addExtraction(
         type: 'JSON',
         nullable: true,
         description:
-          'The totals the tool declares over its rows, as one object (file-search: totalHits); null when it declares none.',
+          'The totals the tool declares over its rows, as one object (file-search: totalHits); null when it declares ' +
+          'none.',
         resolve: ({
           poll: { done: _done, total: _total, completed: _completed, failed: _failed, rows: _rows, ...totals },
         }) => (Object.keys(totals).length ? totals : null),
@@ -102,7 +110,9 @@ export function addExtraction(
     t.field({
       type: PollRef,
       nullable: true,
-      description: `An extraction batch of the caller (same as GET /api/<tool>/{id}): NOT_FOUND when unknown or older than an hour, FORBIDDEN for another key holder's batch.`,
+      description:
+        `An extraction batch of the caller (same as GET /api/<tool>/{id}): NOT_FOUND when unknown or ` +
+        `older than an hour, FORBIDDEN for another key holder's batch.`,
       args: {
         tool: t.arg.string({
           required: true,

@@ -70,7 +70,8 @@ export function addFormats(builder: Builder, { names: optionTypeNames, convertFi
       optionsField: t.string({
         nullable: true,
         description:
-          "The field of `ConvertOptions` (convert, batchConvert) that carries this plugin's options; null for an extraction tool or an operation without options.",
+          "The field of `ConvertOptions` (convert, batchConvert) that carries this plugin's options; null for an " +
+          'extraction tool or an operation without options.',
         resolve: (operation) => convertFields.get(operation.pluginId) ?? null,
       }),
     }),

@@ -22,7 +22,8 @@ export function addJob(builder: Builder) {
 
   const ToolReportRef = builder.objectRef<ToolReport>('ToolReport').implement({
     description:
-      'What a detecting op found (blur-faces, redact, remove-watermark). 0 means nothing matched and the output is unchanged.',
+      'What a detecting op found (blur-faces, redact, remove-watermark). 0 means nothing matched and the output is ' +
+      'unchanged.',
     fields: (t) => ({
       op: t.exposeString('op', { description: 'The op that ran.' }),
       detected: t.exposeInt('detected', { description: 'What it found and changed (faces, matches, watermarks).' }),

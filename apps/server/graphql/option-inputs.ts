@@ -166,7 +166,8 @@ export function addOptionInputs(builder: Builder, capabilities: CapabilityServic
     const usage =
       operation.kind === 'extract'
         ? `the arguments of the ${camelCase(operation.op ?? operation.pluginId)} mutation`
-        : `\`options\` of ${operation.op ? `convert with op: "${operation.op}"` : `convert to ${operation.outputs.join(', ')}`}`;
+        : `\`options\` of ` +
+          `${operation.op ? `convert with op: "${operation.op}"` : `convert to ${operation.outputs.join(', ')}`}`;
     const fields = optionFields(builder, schema, name);
     inputType(builder, schema, name, `Options of ${operation.title} (${usage}).`, fields);
     names.set(operation.pluginId, name);
@@ -186,7 +187,8 @@ export function addOptionInputs(builder: Builder, capabilities: CapabilityServic
               t.field({ type: names.get(pluginId) as AnyType, description: `Options of the ${pluginId} plugin.` }),
             ]),
           )
-        : // An input type needs a field: a registry where no conversion or op takes options (a partial install) gets one that is always refused.
+        : // An input type needs a field: a registry where no conversion or op takes options (a partial
+          // install) gets one that is always refused.
           {
             none: t.boolean({ description: 'No installed conversion or tool op takes options: leave `options` out.' }),
           },

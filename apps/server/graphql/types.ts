@@ -26,7 +26,8 @@ export interface GraphQLContext {
 
 export interface SchemaTypes {
   Context: GraphQLContext;
-  // Object fields are non-null unless marked; root fields are nullable so one failing field does not null the whole answer.
+  // Object fields are non-null unless marked; root fields are nullable so one failing field does not null the whole
+  // answer.
   DefaultFieldNullability: false;
   Scalars: {
     JSON: { Input: unknown; Output: unknown };

@@ -82,7 +82,9 @@ function parseJsonField(part: FormPart | undefined, name: 'operations' | 'map'):
 
 const UNSAFE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
 
-/** Put `upload` at `path` (e.g. "variables.files.0", "1.variables.file") of the operations, where the client left null. */
+/**
+ * Put `upload` at `path` (e.g. "variables.files.0", "1.variables.file") of the operations, where the client left null.
+ */
 function placeUpload(operations: unknown, path: string, upload: Upload): void {
   const keys = path.split('.');
   let node: unknown = operations;

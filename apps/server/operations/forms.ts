@@ -23,7 +23,8 @@ export async function readForm(
   const form = await stageMultipart(request, services.uploads, principalOf(request), rules);
   if (form.files.length === 0) {
     throw badRequest(
-      `Missing '${rules.fileField}': attach the file to convert${rules.urlField ? ` (or give its URL as '${rules.urlField}')` : ''}`,
+      `Missing '${rules.fileField}': attach the file to ` +
+        `convert${rules.urlField ? ` (or give its URL as '${rules.urlField}')` : ''}`,
     );
   }
   return form;
@@ -42,7 +43,9 @@ export async function refuseExtraFields(
   throw badRequest(`Unexpected field '${extra}': ${takes}`);
 }
 
-/** The `export` field checked before the job is accepted (400 first, nothing charged); the staged files go on a refusal. */
+/**
+ * The `export` field checked before the job is accepted (400 first, nothing charged); the staged files go on a refusal.
+ */
 export async function checkExport(
   services: Services,
   raw: unknown,

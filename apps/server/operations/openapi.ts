@@ -76,9 +76,13 @@ const TAGS = [
   { name: 'Reference', description: 'This document, as JSON and as a page.' },
 ];
 
-/** Sent on every authenticated answer: the IETF draft's fields (httpapi-ratelimit-headers-11), then the legacy three. */
+/**
+ * Sent on every authenticated answer: the IETF draft's fields (httpapi-ratelimit-headers-11), then the legacy three.
+ */
 const RATE_HEADERS = ['RateLimit-Policy', 'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
-/** Error answers sent before the request was counted (a 401) or without a key (410: downloads) carry no rate headers. */
+/**
+ * Error answers sent before the request was counted (a 401) or without a key (410: downloads) carry no rate headers.
+ */
 const UNCOUNTED_ERRORS = new Set(['401', '410']);
 
 const HEADERS = {

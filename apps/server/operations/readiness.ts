@@ -18,7 +18,8 @@ export const readinessSchema = z.object({
         .boolean()
         .optional()
         .describe(
-          'mode bwrap: whether a jail could be made at the last check (re-checked at most once a minute); false makes the server not ready.',
+          'mode bwrap: whether a jail could be made at the last check (re-checked at most once a minute); false ' +
+            'makes the server not ready.',
         ),
       reason: z.string().optional(),
     })
@@ -40,7 +41,8 @@ export const readinessSchema = z.object({
       mode: z
         .enum(['pool', 'cold', 'disabled'])
         .describe(
-          'pool: warm LibreOffice listeners; cold: fallen back to a cold soffice per file (fallbackReason); disabled: OFFICE_POOL_SIZE=0.',
+          'pool: warm LibreOffice listeners; cold: fallen back to a cold soffice per file (fallbackReason); ' +
+            'disabled: OFFICE_POOL_SIZE=0.',
         ),
       size: z.number().int(),
       listeners: z.array(

@@ -52,7 +52,10 @@ function registerOperation(app: FastifyInstance, services: Services, spec: AnyOp
   });
 }
 
-/** Every operation of the table as a route, and the document generated from the same table at /api/openapi.json and /docs. */
+/**
+ * Every operation of the table as a route, and the document generated from the same table at /api/openapi.json and
+ * /docs.
+ */
 export async function operationRoutes(
   app: FastifyInstance,
   { services, publicUrl }: { services: Services; publicUrl: string },

@@ -231,7 +231,9 @@ type ExtractionResultsProcedures = {
   [T in SpecExtractionTool as `${CamelCase<T>}Results`]: ResultsProcedure<PollOf<SpecRowSchemas[T]>>;
 };
 
-/** Every tool's submit at `extraction.<tool>` and poll at `extraction.<tool>Results` (typed rows for the spec's tools). */
+/**
+ * Every tool's submit at `extraction.<tool>` and poll at `extraction.<tool>Results` (typed rows for the spec's tools).
+ */
 function extractionProcedures(extractionTools: readonly string[]) {
   const procedures: Record<string, unknown> = {};
   for (const tool of extractionTools) {
@@ -314,7 +316,9 @@ export function createAppRouter(extractionTools: readonly string[]) {
         return submitMerge(ctx.services, ctx.principal, { files: uploads, viaApi: true, webhookUrl });
       }),
     batch: router({
-      /** Same rules as POST /api/batch/convert; `options` is read like convert's, `quality` like the REST form field. */
+      /**
+       * Same rules as POST /api/batch/convert; `options` is read like convert's, `quality` like the REST form field.
+       */
       convert: authedProcedure
         .input(z.instanceof(FormData))
         .output(batchAcceptedSchema)
@@ -390,7 +394,10 @@ export function createAppRouter(extractionTools: readonly string[]) {
     signedUrl: router({
       create: mutationWith(createSignedUrlOperation, createSignedUrlOperation.body!),
     }),
-    /** Beyond the spec (Pro and up): webhook endpoints, as REST /api/v1/webhooks. Secrets are in the answers of create, rotateSecret and rotateDefaultSecret only. */
+    /**
+     * Beyond the spec (Pro and up): webhook endpoints, as REST /api/v1/webhooks. Secrets are in the answers of create,
+     * rotateSecret and rotateDefaultSecret only.
+     */
     webhooks: router({
       // Shapes kept from before the table (the list and log as arrays, the patch under `patch`, delete answered).
       list: authedProcedure
@@ -436,7 +443,10 @@ export function appRouterFor(services: Services): AppRouter {
   return appRouter;
 }
 
-/** In-process calls (tests, scripts): `createCaller(createTrpcContext(services, await services.accounts.authenticateKey('ck_live_...')))`. */
+/**
+ * In-process calls (tests, scripts): `createCaller(createTrpcContext(services, await
+ * services.accounts.authenticateKey('ck_live_...')))`.
+ */
 export function createCaller(context: TrpcContext) {
   return createCallerFactory(appRouterFor(context.services))(context);
 }

@@ -44,7 +44,10 @@ const t = initTRPC.context<TrpcContext>().create({
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
 
-/** A subscription's stream with its service errors mapped too: they come after the procedure returned (e.g. NOT_FOUND on the first read). */
+/**
+ * A subscription's stream with its service errors mapped too: they come after the procedure returned (e.g. NOT_FOUND on
+ * the first read).
+ */
 async function* mapStreamErrors<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
   try {
     yield* stream;

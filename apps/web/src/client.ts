@@ -154,7 +154,8 @@ export function subscribe<Result, Variables>(
   variables: Variables,
   handlers: { next(data: Result): void; error(error: ApiError): void; complete(): void },
 ): () => void {
-  const url = `${ENDPOINT}?${new URLSearchParams({ query: queryText(document), variables: JSON.stringify(variables) })}`;
+  const params = new URLSearchParams({ query: queryText(document), variables: JSON.stringify(variables) });
+  const url = `${ENDPOINT}?${params}`;
   const source = new EventSource(url, { withCredentials: true });
   let finished = false;
   const finish = () => {

@@ -35,7 +35,8 @@ export const ResendVerification = graphql(`
 
 export const AccountQuery = graphql(`
   query Account($limit: Int!, $offset: Int!) {
-    credits { plan creditsIncluded creditsUsed creditsRemaining resetDate overageEnabled overageRatePer1000 overageCredits }
+    credits { plan creditsIncluded creditsUsed creditsRemaining resetDate overageEnabled overageRatePer1000
+      overageCredits }
     apiKeys { id prefix name createdAt lastUsedAt }
     history(limit: $limit, offset: $offset) { total limit offset hasMore history { time conv jobId viaApi } }
   }
@@ -59,7 +60,8 @@ export const RevokeApiKey = graphql(`
 
 export const SetOverage = graphql(`
   mutation SetOverage($enabled: Boolean!) {
-    setOverage(enabled: $enabled) { plan creditsIncluded creditsUsed creditsRemaining resetDate overageEnabled overageRatePer1000 overageCredits }
+    setOverage(enabled: $enabled) { plan creditsIncluded creditsUsed creditsRemaining resetDate overageEnabled
+      overageRatePer1000 overageCredits }
   }
 `);
 
@@ -80,7 +82,8 @@ export const FormatsQuery = graphql(`
 `);
 
 const JobFields = graphql(`
-  fragment JobFields on Job { jobId status progress downloadUrl expiresIn error creditCost creditsRemaining toolReport { op detected } }
+  fragment JobFields on Job { jobId status progress downloadUrl expiresIn error creditCost creditsRemaining
+    toolReport { op detected } }
 `);
 
 export const Convert = graphql(

@@ -23,16 +23,30 @@ export const TRUTH_FILE = join(CORPUS_DIR, 'truth.json');
 async function soffice(work: string, target: string, inputs: string[]): Promise<void> {
   if (!inputs.length) return;
   const profile = pathToFileURL(join(work, 'profile')).href;
-  await runProcess('soffice', [`-env:UserInstallation=${profile}`, '--headless', '--convert-to', target, '--outdir', join(work, 'out'), ...inputs], {
-    timeoutMs: 600_000,
-    env: { ...process.env, HOME: work },
-  });
+  await runProcess(
+    'soffice',
+    [
+      `-env:UserInstallation=${profile}`,
+      '--headless',
+      '--convert-to',
+      target,
+      '--outdir',
+      join(work, 'out'),
+      ...inputs,
+    ],
+    {
+      timeoutMs: 600_000,
+      env: { ...process.env, HOME: work },
+    },
+  );
 }
 
 /** A PDF of greyscale JPEG page images at 200 dpi: what a scanner gives, no text layer. */
 async function scanOf(pdf: string, work: string, name: string): Promise<Uint8Array> {
   const prefix = join(work, `scan-${name}`);
-  await runProcess('pdftoppm', ['-r', '200', '-gray', '-jpeg', '-jpegopt', 'quality=80', pdf, prefix], { timeoutMs: 120_000 });
+  await runProcess('pdftoppm', ['-r', '200', '-gray', '-jpeg', '-jpegopt', 'quality=80', pdf, prefix], {
+    timeoutMs: 120_000,
+  });
   const pages = readdirSync(work)
     .filter((file) => file.startsWith(`scan-${name}-`) && file.endsWith('.jpg'))
     .sort();

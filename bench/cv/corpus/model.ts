@@ -57,7 +57,14 @@ export interface CvSpec {
   locationLabel?: string;
   linkedin?: string;
   /** Heading words used by this CV. */
-  headings: { profile: string; experience: string; education: string; skills: string; languages: string; contact: string };
+  headings: {
+    profile: string;
+    experience: string;
+    education: string;
+    skills: string;
+    languages: string;
+    contact: string;
+  };
   profile: string;
   jobs: Job[];
   education: Education[];

@@ -4,7 +4,18 @@
  * PDF table sidebar x2, PDF frame sidebar x2, DOCX with contact details in a text box, DOCX
  * table sidebar, legacy DOC, and a scan (PDF of page images) of a single / table / frame layout.
  */
-import { LANGS, type CvSpec, type CvTruth, type DateStyle, type EntryLayout, type Format, type Job, type Lang, type Layout, type Month } from './model.js';
+import {
+  LANGS,
+  type CvSpec,
+  type CvTruth,
+  type DateStyle,
+  type EntryLayout,
+  type Format,
+  type Job,
+  type Lang,
+  type Layout,
+  type Month,
+} from './model.js';
 import { VOCAB } from './vocab.js';
 
 const PLAN: Array<{ format: Format; layout: Layout }> = [
@@ -21,7 +32,14 @@ const PLAN: Array<{ format: Format; layout: Layout }> = [
 ];
 const SCAN_LAYOUTS: Layout[] = ['single', 'table', 'frame'];
 const DOC_LAYOUTS: Layout[] = ['single', 'table'];
-const ENTRY_LAYOUTS: EntryLayout[] = ['title-first', 'employer-first', 'title-at', 'dates-left', 'pipes', 'right-dates'];
+const ENTRY_LAYOUTS: EntryLayout[] = [
+  'title-first',
+  'employer-first',
+  'title-at',
+  'dates-left',
+  'pipes',
+  'right-dates',
+];
 const DATE_STYLES: DateStyle[] = ['month-abbr', 'slash', 'dot', 'iso', 'month-name', 'year'];
 
 function mulberry32(seed: number): () => number {
@@ -70,7 +88,12 @@ function makeSpec(lang: Lang, langIndex: number, k: number): CvSpec {
   const last = v.lastNames[(k * 3 + langIndex) % v.lastNames.length]!;
   const hasParticle = /^\p{Ll}/u.test(last);
   const nameStyle = hasParticle ? 0 : (k + langIndex) % 4;
-  const writtenName = [`${first} ${last}`, `${upper(last)} ${first}`, `${first} ${upper(last)}`, upper(`${first} ${last}`)][nameStyle]!;
+  const writtenName = [
+    `${first} ${last}`,
+    `${upper(last)} ${first}`,
+    `${first} ${upper(last)}`,
+    upper(`${first} ${last}`),
+  ][nameStyle]!;
 
   const family = v.jobs[(k + langIndex) % v.jobs.length]!;
   const place = v.places[k % v.places.length]!;
@@ -98,7 +121,15 @@ function makeSpec(lang: Lang, langIndex: number, k: number): CvSpec {
     const end = addMonths(start, -1 - gap);
     if (gap >= 8) {
       // The break as an entry of its own in some CVs; a bare gap in others.
-      if (k % 2 === 0) jobs.push({ title: pick(v.breaks), employer: '', start: norm(addMonths(end, 1)), end: norm(addMonths(start, -1)), bullets: [], isBreak: true });
+      if (k % 2 === 0)
+        jobs.push({
+          title: pick(v.breaks),
+          employer: '',
+          start: norm(addMonths(end, 1)),
+          end: norm(addMonths(start, -1)),
+          bullets: [],
+          isBreak: true,
+        });
     }
     const length = 14 + Math.floor(rnd() * 40);
     const jobStart = addMonths(end, -length + 1);
@@ -125,7 +156,9 @@ function makeSpec(lang: Lang, langIndex: number, k: number): CvSpec {
   }
   const careerStart = jobs.at(-1)!.start;
   const eduEnd = addMonths(careerStart, -2);
-  const education = [{ degree: pick(v.degrees), school: pick(v.schools), start: { year: eduEnd.year - 4, month: 9 }, end: eduEnd }];
+  const education = [
+    { degree: pick(v.degrees), school: pick(v.schools), start: { year: eduEnd.year - 4, month: 9 }, end: eduEnd },
+  ];
 
   const skills = [...family.skills];
   const grouped = k % 3 === 1;
@@ -149,7 +182,10 @@ function makeSpec(lang: Lang, langIndex: number, k: number): CvSpec {
     phoneLabel: rnd() < 0.6 ? pick(v.phoneLabels) : undefined,
     location: pick(place.written),
     locationLabel: rnd() < 0.35 ? pick(v.locationLabels) : undefined,
-    linkedin: k % 5 === 3 ? undefined : `${pick(['linkedin.com/in/', 'https://www.linkedin.com/in/', 'www.linkedin.com/in/'])}${handle}`,
+    linkedin:
+      k % 5 === 3
+        ? undefined
+        : `${pick(['linkedin.com/in/', 'https://www.linkedin.com/in/', 'www.linkedin.com/in/'])}${handle}`,
     headings: {
       profile: pick(v.headings.profile),
       experience: pick(v.headings.experience),
@@ -173,8 +209,12 @@ function makeSpec(lang: Lang, langIndex: number, k: number): CvSpec {
 /** "DUPONT Marie" -> "Marie Dupont": the name in normal case, given names first. */
 export function normalName(spec: CvSpec): string {
   const v = VOCAB[spec.lang];
-  const first = v.firstNames.find((name) => spec.writtenName.toLocaleLowerCase('und').includes(name.toLocaleLowerCase('und')))!;
-  const last = v.lastNames.find((name) => spec.writtenName.toLocaleLowerCase('und').includes(name.toLocaleLowerCase('und')))!;
+  const first = v.firstNames.find((name) =>
+    spec.writtenName.toLocaleLowerCase('und').includes(name.toLocaleLowerCase('und')),
+  )!;
+  const last = v.lastNames.find((name) =>
+    spec.writtenName.toLocaleLowerCase('und').includes(name.toLocaleLowerCase('und')),
+  )!;
   return `${first} ${last}`;
 }
 
@@ -194,6 +234,8 @@ export function truthOf(spec: CvSpec, file: string): CvTruth {
     location: spec.location,
     linkedin: spec.linkedin ? `https://www.linkedin.com/in/${spec.linkedin.split('/in/')[1]}` : null,
     skills: spec.skillGroups.flatMap((group) => group.items),
-    experience: spec.jobs.filter((job) => !job.isBreak).map((job) => ({ start: job.start, ...(job.end ? { end: job.end } : {}) })),
+    experience: spec.jobs
+      .filter((job) => !job.isBreak)
+      .map((job) => ({ start: job.start, ...(job.end ? { end: job.end } : {}) })),
   };
 }

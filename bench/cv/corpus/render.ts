@@ -6,7 +6,8 @@
 import type { CvSpec, Job, Month } from './model.js';
 import { VOCAB } from './vocab.js';
 
-const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 type Para = { style: string; text: string };
 const p = (style: string, text: string): Para => ({ style, text });
@@ -57,7 +58,11 @@ function entry(spec: CvSpec, job: Job, index: number): Para[] {
     case 'employer-first':
       return [p('Bold', employer), p('Body', job.title), p('Italic', dates), ...bullets];
     case 'title-at':
-      return [p('Bold', `${job.title} ${v.at} ${job.employer}`), p('Italic', job.place ? `${dates}, ${job.place}` : dates), ...bullets];
+      return [
+        p('Bold', `${job.title} ${v.at} ${job.employer}`),
+        p('Italic', job.place ? `${dates}, ${job.place}` : dates),
+        ...bullets,
+      ];
     case 'dates-left':
       return [p('Left', `${dates}\t${job.title}`), p('Left', `\t${employer}`), ...bullets];
     case 'pipes':
@@ -70,13 +75,19 @@ function entry(spec: CvSpec, job: Job, index: number): Para[] {
 function contactParas(spec: CvSpec, stacked: boolean): Para[] {
   const phone = spec.phoneLabel ? `${spec.phoneLabel} ${spec.phone}` : spec.phone;
   const location = spec.locationLabel ? `${spec.locationLabel} ${spec.location}` : spec.location;
-  if (stacked) return [location, phone, spec.email, ...(spec.linkedin ? [spec.linkedin] : [])].map((text) => p('Small', text));
+  if (stacked)
+    return [location, phone, spec.email, ...(spec.linkedin ? [spec.linkedin] : [])].map((text) => p('Small', text));
   return [p('Body', `${location} | ${phone} | ${spec.email}`), ...(spec.linkedin ? [p('Body', spec.linkedin)] : [])];
 }
 
 function skillParas(spec: CvSpec): Para[] {
-  const lines = spec.skillGroups.map((group) => p('Small', `${group.label ? `${group.label} ` : ''}${group.items.join(', ')}`));
-  if (spec.spokenInSkills) lines.push(p('Small', `${VOCAB[spec.lang].spokenLabel} ${spec.spoken.map((s) => s.replace(/ \(.*\)$/, '')).join(', ')}`));
+  const lines = spec.skillGroups.map((group) =>
+    p('Small', `${group.label ? `${group.label} ` : ''}${group.items.join(', ')}`),
+  );
+  if (spec.spokenInSkills)
+    lines.push(
+      p('Small', `${VOCAB[spec.lang].spokenLabel} ${spec.spoken.map((s) => s.replace(/ \(.*\)$/, '')).join(', ')}`),
+    );
   return lines;
 }
 
@@ -110,7 +121,10 @@ function sidebarParas(spec: CvSpec): Para[] {
 
 function xmlOf(paras: readonly Para[]): string {
   return paras
-    .map(({ style, text }) => `<text:p text:style-name="${style}">${text.split('\t').map(esc).join('<text:tab/>')}</text:p>`)
+    .map(
+      ({ style, text }) =>
+        `<text:p ` + `text:style-name="${style}">${text.split('\t').map(esc).join('<text:tab/>')}</text:p>`,
+    )
     .join('\n');
 }
 
@@ -132,18 +146,29 @@ export function renderFodt(spec: CvSpec): string {
     ]);
   } else if (spec.layout === 'table') {
     tabWidth = '11.3cm';
-    body = `<table:table table:name="Layout" table:style-name="Tbl"><table:table-column table:style-name="ColA"/><table:table-column table:style-name="ColB"/>
-<table:table-row><table:table-cell table:style-name="Side" office:value-type="string">${xmlOf(sidebarParas(spec))}</table:table-cell>
-<table:table-cell table:style-name="Main" office:value-type="string">${xmlOf(mainParas(spec, !spec.nameInSidebar))}</table:table-cell></table:table-row></table:table>`;
+    body = `<table:table table:name="Layout" table:style-name="Tbl"><table:table-column table:style-name="ColA"/>` +
+    `<table:table-column table:style-name="ColB"/>
+<table:table-row><table:table-cell table:style-name="Side" office:value-type="string">` +
+`${xmlOf(sidebarParas(spec))}</table:table-cell>
+<table:table-cell table:style-name="Main" office:value-type="string">` +
+`${xmlOf(mainParas(spec, !spec.nameInSidebar))}</table:table-cell></table:table-row></table:table>`;
   } else if (spec.layout === 'frame') {
     marginLeft = '7.5cm';
     tabWidth = '11.3cm';
-    const frame = `<draw:frame draw:style-name="Sidebar" draw:name="Sidebar" text:anchor-type="page" text:anchor-page-number="1" svg:x="1cm" svg:y="1.5cm" svg:width="5.6cm" draw:z-index="0"><draw:text-box fo:min-height="25cm">${xmlOf(sidebarParas(spec))}</draw:text-box></draw:frame>`;
+    const frame =
+      `<draw:frame draw:style-name="Sidebar" draw:name="Sidebar" text:anchor-type="page" ` +
+      `text:anchor-page-number="1" svg:x="1cm" svg:y="1.5cm" svg:width="5.6cm" draw:z-index="0"><draw:text-box ` +
+      `fo:min-height="25cm">${xmlOf(sidebarParas(spec))}</draw:text-box></draw:frame>`;
     const main = mainParas(spec, !spec.nameInSidebar);
-    body = `<text:p text:style-name="${main[0]!.style}">${frame}${esc(main[0]!.text)}</text:p>\n${xmlOf(main.slice(1))}`;
+    body =
+      `<text:p ` +
+      `text:style-name="${main[0]!.style}">${frame}${esc(main[0]!.text)}</text:p>\n${xmlOf(main.slice(1))}`;
   } else {
     // Contact details only in a text frame at the top right.
-    const frame = `<draw:frame draw:style-name="Box" draw:name="Contact" text:anchor-type="paragraph" svg:x="11cm" svg:y="0cm" svg:width="6cm" draw:z-index="0"><draw:text-box fo:min-height="2.5cm">${xmlOf(contactParas(spec, true))}</draw:text-box></draw:frame>`;
+    const frame =
+      `<draw:frame draw:style-name="Box" draw:name="Contact" text:anchor-type="paragraph" svg:x="11cm" ` +
+      `svg:y="0cm" svg:width="6cm" draw:z-index="0"><draw:text-box ` +
+      `fo:min-height="2.5cm">${xmlOf(contactParas(spec, true))}</draw:text-box></draw:frame>`;
     const main = mainParas(spec, true);
     body = `<text:p text:style-name="Name">${frame}${esc(main[0]!.text)}</text:p>\n${xmlOf([
       ...main.slice(1),
@@ -154,29 +179,63 @@ export function renderFodt(spec: CvSpec): string {
     ])}`;
   }
   return `<?xml version="1.0" encoding="UTF-8"?>
-<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
-<office:font-face-decls><style:font-face style:name="Liberation Sans" svg:font-family="'Liberation Sans'" style:font-family-generic="swiss"/></office:font-face-decls>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ` +
+`xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ` +
+`xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ` +
+`xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" ` +
+`xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" ` +
+`xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" ` +
+`xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.3" ` +
+`office:mimetype="application/vnd.oasis.opendocument.text">
+<office:font-face-decls>` +
+`<style:font-face style:name="Liberation Sans" svg:font-family="'Liberation Sans'" ` +
+`style:font-family-generic="swiss"/></office:font-face-decls>
 <office:styles>
-<style:default-style style:family="paragraph"><style:text-properties style:font-name="Liberation Sans" fo:font-size="10pt" fo:language="${spec.lang}"/></style:default-style>
+<style:default-style style:family="paragraph">` +
+`<style:text-properties style:font-name="Liberation Sans" fo:font-size="10pt" fo:language="${spec.lang}"/>` +
+`</style:default-style>
 </office:styles>
 <office:automatic-styles>
-<style:style style:name="Name" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.15cm"/><style:text-properties fo:font-size="20pt" fo:font-weight="bold"/></style:style>
-<style:style style:name="Headline" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.2cm"/><style:text-properties fo:font-size="12pt"/></style:style>
-<style:style style:name="Heading" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.4cm" fo:margin-bottom="0.1cm"/><style:text-properties fo:font-size="12pt" fo:font-weight="bold"/></style:style>
+<style:style style:name="Name" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.15cm"/>` +
+`<style:text-properties fo:font-size="20pt" fo:font-weight="bold"/></style:style>
+<style:style style:name="Headline" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.2cm"/>` +
+`<style:text-properties fo:font-size="12pt"/></style:style>
+<style:style style:name="Heading" style:family="paragraph">` +
+`<style:paragraph-properties fo:margin-top="0.4cm" fo:margin-bottom="0.1cm"/>` +
+`<style:text-properties fo:font-size="12pt" fo:font-weight="bold"/></style:style>
 <style:style style:name="Body" style:family="paragraph"><style:text-properties fo:font-size="10pt"/></style:style>
 <style:style style:name="Small" style:family="paragraph"><style:text-properties fo:font-size="9pt"/></style:style>
-<style:style style:name="Bold" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.15cm"/><style:text-properties fo:font-size="10pt" fo:font-weight="bold"/></style:style>
-<style:style style:name="Italic" style:family="paragraph"><style:text-properties fo:font-size="10pt" fo:font-style="italic"/></style:style>
-<style:style style:name="Left" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.1cm"><style:tab-stops><style:tab-stop style:position="3.8cm"/></style:tab-stops></style:paragraph-properties><style:text-properties fo:font-size="10pt"/></style:style>
-<style:style style:name="Right" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.15cm"><style:tab-stops><style:tab-stop style:position="${tabWidth}" style:type="right"/></style:tab-stops></style:paragraph-properties><style:text-properties fo:font-size="10pt" fo:font-weight="bold"/></style:style>
-<style:style style:name="Tbl" style:family="table"><style:table-properties style:width="17cm" table:align="left"/></style:style>
-<style:style style:name="ColA" style:family="table-column"><style:table-column-properties style:column-width="5.5cm"/></style:style>
-<style:style style:name="ColB" style:family="table-column"><style:table-column-properties style:column-width="11.5cm"/></style:style>
-<style:style style:name="Side" style:family="table-cell"><style:table-cell-properties fo:background-color="#e8eef4" fo:padding="0.2cm" fo:border="none"/></style:style>
-<style:style style:name="Main" style:family="table-cell"><style:table-cell-properties fo:padding-left="0.4cm" fo:border="none"/></style:style>
-<style:style style:name="Sidebar" style:family="graphic"><style:graphic-properties style:wrap="none" style:vertical-pos="from-top" style:vertical-rel="page" style:horizontal-pos="from-left" style:horizontal-rel="page" fo:background-color="#e8eef4" fo:padding="0.2cm" fo:border="none"/></style:style>
-<style:style style:name="Box" style:family="graphic"><style:graphic-properties style:wrap="parallel" style:vertical-pos="from-top" style:vertical-rel="paragraph" style:horizontal-pos="from-left" style:horizontal-rel="paragraph" fo:padding="0.15cm" fo:border="0.5pt solid #888888"/></style:style>
-<style:page-layout style:name="PL"><style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" fo:margin-top="1.5cm" fo:margin-bottom="1.5cm" fo:margin-left="${marginLeft}" fo:margin-right="2cm"/></style:page-layout>
+<style:style style:name="Bold" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.15cm"/>` +
+`<style:text-properties fo:font-size="10pt" fo:font-weight="bold"/></style:style>
+<style:style style:name="Italic" style:family="paragraph">` +
+`<style:text-properties fo:font-size="10pt" fo:font-style="italic"/></style:style>
+<style:style style:name="Left" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.1cm">` +
+`<style:tab-stops><style:tab-stop style:position="3.8cm"/></style:tab-stops></style:paragraph-properties>` +
+`<style:text-properties fo:font-size="10pt"/></style:style>
+<style:style style:name="Right" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.15cm">` +
+`<style:tab-stops><style:tab-stop style:position="${tabWidth}" style:type="right"/></style:tab-stops>` +
+`</style:paragraph-properties><style:text-properties fo:font-size="10pt" fo:font-weight="bold"/></style:style>
+<style:style style:name="Tbl" style:family="table"><style:table-properties style:width="17cm" table:align="left"/>` +
+`</style:style>
+<style:style style:name="ColA" style:family="table-column">` +
+`<style:table-column-properties style:column-width="5.5cm"/></style:style>
+<style:style style:name="ColB" style:family="table-column">` +
+`<style:table-column-properties style:column-width="11.5cm"/></style:style>
+<style:style style:name="Side" style:family="table-cell">` +
+`<style:table-cell-properties fo:background-color="#e8eef4" fo:padding="0.2cm" fo:border="none"/></style:style>
+<style:style style:name="Main" style:family="table-cell">` +
+`<style:table-cell-properties fo:padding-left="0.4cm" fo:border="none"/></style:style>
+<style:style style:name="Sidebar" style:family="graphic">` +
+`<style:graphic-properties style:wrap="none" style:vertical-pos="from-top" style:vertical-rel="page" ` +
+`style:horizontal-pos="from-left" style:horizontal-rel="page" fo:background-color="#e8eef4" fo:padding="0.2cm" ` +
+`fo:border="none"/></style:style>
+<style:style style:name="Box" style:family="graphic">` +
+`<style:graphic-properties style:wrap="parallel" style:vertical-pos="from-top" style:vertical-rel="paragraph" ` +
+`style:horizontal-pos="from-left" style:horizontal-rel="paragraph" fo:padding="0.15cm" fo:border="0.5pt solid ` +
+`#888888"/></style:style>
+<style:page-layout style:name="PL">` +
+`<style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" fo:margin-top="1.5cm" ` +
+`fo:margin-bottom="1.5cm" fo:margin-left="${marginLeft}" fo:margin-right="2cm"/></style:page-layout>
 </office:automatic-styles>
 <office:master-styles><style:master-page style:name="Standard" style:page-layout-name="PL"/></office:master-styles>
 <office:body><office:text>

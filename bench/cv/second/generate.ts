@@ -199,9 +199,13 @@ const location = (p: Place) => `${p.city}, ${p.region}`;
 const contactLine = (p: Person) =>
   [p.phone, p.email, p.linkedin?.replace('https://www.', '')].filter(Boolean).join(' · ');
 
-const STYLE = `<style>body{font-family:'DejaVu Sans';font-size:10pt} h1{font-size:20pt;margin:0} h2{font-size:12pt;margin:10pt 0 4pt 0;border-bottom:1px solid #444} td{vertical-align:top} .small{font-size:9pt;color:#333} .side{background:#e8eef4;padding:6pt}</style>`;
+const STYLE =
+  `<style>body{font-family:'DejaVu Sans';font-size:10pt} h1{font-size:20pt;margin:0} ` +
+  `h2{font-size:12pt;margin:10pt 0 4pt 0;border-bottom:1px solid #444} td{vertical-align:top} ` +
+  `.small{font-size:9pt;color:#333} .side{background:#e8eef4;padding:6pt}</style>`;
 const page = (body: string, lang: Lang) =>
-  `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><title>CV</title>${STYLE}</head><body>${body}</body></html>`;
+  `<!DOCTYPE html><html lang="${lang}"><head><meta ` +
+  `charset="utf-8"><title>CV</title>${STYLE}</head><body>${body}</body></html>`;
 const bullets = (items: string[]) =>
   items.length ? `<ul>${items.map((b) => `<li>${esc(b)}</li>`).join('')}</ul>` : '';
 const educationRows = (p: Person) =>
@@ -244,11 +248,14 @@ function us(p: Person, v: LocaleVocab): string {
   const jobs = p.jobs
     .map(
       (j) =>
-        `<table width="100%"><tr><td><b>${esc(j.employer)}</b>, ${esc(location(j.place))}</td><td align="right">${esc(range(v, j.start, j.end, p.dateStyle))}</td></tr></table><p><i>${esc(j.title)}</i></p>${bullets(j.bullets)}`,
+        `<table width="100%"><tr><td><b>${esc(j.employer)}</b>, ${esc(location(j.place))}</td><td ` +
+        `align="right">${esc(range(v, j.start, j.end, p.dateStyle))}</td></tr></table><p><i>${esc(j.title)}</i></p>` +
+        `${bullets(j.bullets)}`,
     )
     .join('');
   return page(
-    `<h1 align="center">${esc(p.name.toUpperCase())}</h1><p align="center">${esc(location(p.home))} · ${esc(contactLine(p))}</p>
+    `<h1 align="center">${esc(p.name.toUpperCase())}</h1><p align="center">` +
+      `${esc(location(p.home))} · ${esc(contactLine(p))}</p>
     <h2>${esc(p.words.profile.toUpperCase())}</h2><p>${esc(p.headline)}.</p>
     <h2>${esc(p.words.experience.toUpperCase())}</h2>${jobs}
     <h2>${esc(p.words.education.toUpperCase())}</h2>${educationRows(p)}
@@ -261,7 +268,8 @@ function academic(p: Person, v: LocaleVocab): string {
   const rows = p.jobs
     .map(
       (j) =>
-        `<tr><td width="22%">${esc(range(v, j.start, j.end, p.dateStyle, true))}</td><td>${esc(j.title)}, ${esc(j.employer)} (${esc(j.place.city)})</td></tr>`,
+        `<tr><td width="22%">${esc(range(v, j.start, j.end, p.dateStyle, true))}</td><td>${esc(j.title)}, ` +
+        `${esc(j.employer)} (${esc(j.place.city)})</td></tr>`,
     )
     .join('');
   const edu = p.education
@@ -269,11 +277,13 @@ function academic(p: Person, v: LocaleVocab): string {
     .join('');
   return page(
     `<p align="center" class="small">${esc(v.words.cv.toUpperCase())}</p><h1 align="center">${esc(p.name)}</h1>
-    <p align="center">${esc(p.home.street)}<br>${esc(`${p.home.postcode} ${p.home.city}`)}<br>${esc(p.home.region)}<br>${esc(p.email)} | ${esc(p.phone)}</p>
+    <p align="center">${esc(p.home.street)}<br>${esc(`${p.home.postcode} ${p.home.city}`)}<br>` +
+      `${esc(p.home.region)}<br>${esc(p.email)} | ${esc(p.phone)}</p>
     <h2>${esc(p.words.education)}</h2><table width="100%">${edu}</table>
     <h2>${esc(v.words.positions)}</h2><table width="100%">${rows}</table>
     <h2>${esc(p.words.skills)}</h2><p>${esc(p.skills.join('; '))}</p>
-    <h2>${esc(v.words.languages)}</h2><p>${esc(p.spoken.join(', '))}</p>${p.linkedin ? `<p class="small">${esc(p.linkedin)}</p>` : ''}`,
+    <h2>${esc(v.words.languages)}</h2><p>${esc(p.spoken.join(', '))}</p>` +
+      `${p.linkedin ? `<p class="small">${esc(p.linkedin)}</p>` : ''}`,
     p.lang,
   );
 }
@@ -282,16 +292,23 @@ function twopage(p: Person, v: LocaleVocab): string {
   const jobs = p.jobs
     .map(
       (j) =>
-        `<p><b>${esc(j.title)}</b><br>${esc(j.employer)} (${esc(j.place.city)})<br><span class="small">${esc(range(v, j.start, j.end, p.dateStyle))}</span></p>${bullets([...j.bullets, ...v.bullets.slice(0, 2)])}`,
+        `<p><b>${esc(j.title)}</b><br>${esc(j.employer)} (${esc(j.place.city)})<br><span ` +
+        `class="small">${esc(range(v, j.start, j.end, p.dateStyle))}</span></p>` +
+        `${bullets([...j.bullets, ...v.bullets.slice(0, 2)])}`,
     )
     .join('');
-  const side = `<td width="32%" class="side" bgcolor="#e8eef4"><p><font size="5"><b>${esc(p.name)}</b></font></p><p>${esc(p.headline)}</p>
-    <p><b>${esc(v.words.phone)}</b><br>${esc(p.phone)}</p><p><b>${esc(v.words.email)}</b><br>${esc(p.email)}</p><p><b>${esc(v.words.address)}</b><br>${esc(location(p.home))}</p>
-    ${p.linkedin ? `<p>${esc(p.linkedin)}</p>` : ''}<p><b>${esc(p.words.skills)}</b></p>${bullets(p.skills)}<p><b>${esc(v.words.languages)}</b></p>${bullets(p.spoken)}</td>`;
+  const side =
+    `<td width="32%" class="side" bgcolor="#e8eef4"><p><font size="5"><b>${esc(p.name)}</b></font></p><p>` +
+    `${esc(p.headline)}</p>
+    <p><b>${esc(v.words.phone)}</b><br>${esc(p.phone)}</p><p><b>${esc(v.words.email)}</b><br>${esc(p.email)}</p><p>` +
+    `<b>${esc(v.words.address)}</b><br>${esc(location(p.home))}</p>
+    ${p.linkedin ? `<p>${esc(p.linkedin)}</p>` : ''}<p><b>${esc(p.words.skills)}</b></p>${bullets(p.skills)}<p><b>` +
+    `${esc(v.words.languages)}</b></p>${bullets(p.spoken)}</td>`;
   const filler = `<p>${esc(v.bullets.join('. '))}.</p>`.repeat(3);
   return page(
     `<table width="100%" cellpadding="6"><tr>${side}<td><h2>${esc(p.words.profile)}</h2>${filler}
-    <h2>${esc(p.words.experience)}</h2>${jobs}<h2>${esc(p.words.education)}</h2>${educationRows(p)}<p class="small">${esc(v.words.references)}</p></td></tr></table>`,
+    <h2>${esc(p.words.experience)}</h2>${jobs}<h2>${esc(p.words.education)}</h2>${educationRows(p)}<p class="small">` +
+      `${esc(v.words.references)}</p></td></tr></table>`,
     p.lang,
   );
 }
@@ -300,12 +317,15 @@ function functional(p: Person, v: LocaleVocab): string {
   const lines = p.jobs
     .map(
       (j) =>
-        `<p>${esc(range(v, j.start, j.end, p.dateStyle, p.dateStyle % 2 === 0))}&nbsp;&nbsp;&nbsp;${esc(j.title)}, ${esc(j.employer)} (${esc(j.place.city)})</p>`,
+        `<p>${esc(range(v, j.start, j.end, p.dateStyle, p.dateStyle % 2 === 0))}&nbsp;&nbsp;&nbsp;${esc(j.title)}, ` +
+        `${esc(j.employer)} (${esc(j.place.city)})</p>`,
     )
     .join('');
   const groups = [p.skills.slice(0, 3), p.skills.slice(3)];
   return page(
-    `<h1>${esc(p.name)}</h1><p>${esc(p.headline)}</p><p>${esc(`${p.home.postcode} ${p.home.city}, ${p.home.region}`)} | ${esc(p.phone)} | ${esc(p.email)}${p.linkedin ? ` | ${esc(p.linkedin)}` : ''}</p>
+    `<h1>${esc(p.name)}</h1><p>${esc(p.headline)}</p><p>` +
+      `${esc(`${p.home.postcode} ${p.home.city}, ${p.home.region}`)} | ${esc(p.phone)} | ` +
+      `${esc(p.email)}${p.linkedin ? ` | ${esc(p.linkedin)}` : ''}</p>
     <h2>${esc(v.words.summary)}</h2>${bullets(v.bullets.slice(0, 3))}
     <h2>${esc(p.words.skills)}</h2>${groups.map((g) => `<p>${esc(g.join(', '))}</p>`).join('')}
     <h2>${esc(p.words.experience)}</h2>${lines}

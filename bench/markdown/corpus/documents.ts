@@ -93,7 +93,11 @@ const INVENTORY_TABLE = [
 
 const WRAPPING_TABLE = [
   ['Phase', 'Description', 'Owner'],
-  ['Design', 'Collect requirements from partners and agree the schedule with the steering committee before work starts', 'Planning team'],
+  [
+    'Design',
+    'Collect requirements from partners and agree the schedule with the steering committee before work starts',
+    'Planning team',
+  ],
   ['Build', 'Implement the storage migration in small steps with monitoring at every stage', 'Platform'],
   ['Review', 'Committee approval', 'Finance and legal office'],
 ];
@@ -104,7 +108,12 @@ function sizeHeadings(): CorpusEntry {
     name: 'ps-size-headings',
     route: {
       kind: 'postscript',
-      layout: { ...BASE_LAYOUT, header: 'Acme Corp | Quarterly Report', footer: 'Page {page} of {pages}', hyphenate: true },
+      layout: {
+        ...BASE_LAYOUT,
+        header: 'Acme Corp | Quarterly Report',
+        footer: 'Page {page} of {pages}',
+        hyphenate: true,
+      },
     },
     blocks: [
       heading(1, 'Quarterly Operations Report'),
@@ -158,7 +167,16 @@ function boldHeadings(): CorpusEntry {
       heading(2, 'Measurement Steps'),
       list('(1)', text.items(4, 16)),
       text.paragraph(5),
-      { kind: 'table', rows: [['Sample', 'Temperature', 'Result'], ['S1', '21.5', 'Pass'], ['S2', '19.0', 'Pass'], ['S3', '24.8', 'Fail']], rules: 'horizontal' },
+      {
+        kind: 'table',
+        rows: [
+          ['Sample', 'Temperature', 'Result'],
+          ['S1', '21.5', 'Pass'],
+          ['S2', '19.0', 'Pass'],
+          ['S3', '24.8', 'Fail'],
+        ],
+        rules: 'horizontal',
+      },
       heading(2, 'Observations'),
       text.paragraph(8),
       text.paragraph(7),
@@ -194,7 +212,16 @@ function shuffled(): CorpusEntry {
       text.paragraph(4),
       list('▪', text.items(3, 10)),
       heading(2, 'Schedule'),
-      { kind: 'table', rows: [['Week', 'Task', 'Team'], ['1', 'Survey', 'Network'], ['2', 'Pilot', 'Storage'], ['3', 'Rollout', 'Operations']], rules: 'none' },
+      {
+        kind: 'table',
+        rows: [
+          ['Week', 'Task', 'Team'],
+          ['1', 'Survey', 'Network'],
+          ['2', 'Pilot', 'Storage'],
+          ['3', 'Rollout', 'Operations'],
+        ],
+        rules: 'none',
+      },
       text.paragraph(6),
       list('a.', text.items(3, 12)),
       heading(3, 'Partners'),
@@ -233,7 +260,17 @@ function tables(): CorpusEntry {
       heading(2, 'Borderless'),
       { kind: 'table', rows: WRAPPING_TABLE, rules: 'none' },
       text.paragraph(2),
-      { kind: 'table', rows: [['Region', 'Q1', 'Q2', 'Q3', 'Q4'], ['North', '1,200', '1,350', '1,410', '1,500'], ['South', '980', '1,020', '1,100', '1,150'], ['East', '760', '800', '845', '900'], ['West', '1,050', '1,090', '1,120', '1,200']], rules: 'none' },
+      {
+        kind: 'table',
+        rows: [
+          ['Region', 'Q1', 'Q2', 'Q3', 'Q4'],
+          ['North', '1,200', '1,350', '1,410', '1,500'],
+          ['South', '980', '1,020', '1,100', '1,150'],
+          ['East', '760', '800', '845', '900'],
+          ['West', '1,050', '1,090', '1,120', '1,200'],
+        ],
+        rules: 'none',
+      },
       text.paragraph(4),
     ],
   };
@@ -294,7 +331,18 @@ function singlePage(): CorpusEntry {
     name: 'ps-single-page',
     route: {
       kind: 'postscript',
-      layout: { ...BASE_LAYOUT, paper: 'letter', body: { font: 'Courier', size: 10 }, boldFont: 'Courier-Bold', headings: [{ font: 'Courier-Bold', size: 14 }, { font: 'Courier-Bold', size: 12 }, { font: 'Courier-Bold', size: 10 }], footer: '{page}' },
+      layout: {
+        ...BASE_LAYOUT,
+        paper: 'letter',
+        body: { font: 'Courier', size: 10 },
+        boldFont: 'Courier-Bold',
+        headings: [
+          { font: 'Courier-Bold', size: 14 },
+          { font: 'Courier-Bold', size: 12 },
+          { font: 'Courier-Bold', size: 10 },
+        ],
+        footer: '{page}',
+      },
     },
     blocks: [heading(1, 'Memo'), text.paragraph(4), list('-', text.items(3, 6)), text.paragraph(3)],
   };

@@ -45,8 +45,20 @@ function renderWithOffice(entry: CorpusEntry, markdown: string, work: string): s
     const bordered = entry.route.kind === 'html' && entry.route.tableBorders;
     const body = bordered ? fragment.replaceAll('<table>', '<table border="1" cellpadding="4">') : fragment;
     const html = join(work, `${entry.name}.html`);
-    writeFileSync(html, `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${entry.name}</title></head><body>\n${body}</body></html>\n`);
-    run('soffice', ['--headless', '--infilter=HTML (StarWriter)', '--convert-to', 'pdf:writer_pdf_Export', '--outdir', work, html]);
+    writeFileSync(
+      html,
+      `<!DOCTYPE html><html><head><meta ` +
+        `charset="utf-8"><title>${entry.name}</title></head><body>\n${body}</body></html>\n`,
+    );
+    run('soffice', [
+      '--headless',
+      '--infilter=HTML (StarWriter)',
+      '--convert-to',
+      'pdf:writer_pdf_Export',
+      '--outdir',
+      work,
+      html,
+    ]);
   }
   return join(work, `${entry.name}.pdf`);
 }
@@ -76,7 +88,12 @@ function generate(entry: CorpusEntry, work: string): TruthMeta {
     const ps = join(work, `${entry.name}.ps`);
     writeFileSync(ps, result.postscript);
     run('ps2pdf', [ps, target]);
-    return { route: 'postscript', pages: result.pages, pageStarts: result.pageStarts, runningLines: result.runningLines };
+    return {
+      route: 'postscript',
+      pages: result.pages,
+      pageStarts: result.pageStarts,
+      runningLines: result.runningLines,
+    };
   }
   const rendered = renderWithOffice(entry, markdown, work);
   writeFileSync(target, readFileSync(rendered));

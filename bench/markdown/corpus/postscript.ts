@@ -55,7 +55,7 @@ const EXTRA_GLYPHS: Record<string, [number, string]> = {
   '’': [133, 'quoteright'],
   '“': [134, 'quotedblleft'],
   '”': [135, 'quotedblright'],
-  'é': [136, 'eacute'],
+  é: [136, 'eacute'],
 };
 
 /** Glyph names of printable ASCII (the AFMs use StandardEncoding, which differs at 39 and 96). */
@@ -141,7 +141,13 @@ class Composer {
 
   private noteWords(text: string): void {
     const words = this.page.startWords;
-    if (words.length < PAGE_START_WORDS) words.push(...text.split(/\s+/).filter(Boolean).slice(0, PAGE_START_WORDS - words.length));
+    if (words.length < PAGE_START_WORDS)
+      words.push(
+        ...text
+          .split(/\s+/)
+          .filter(Boolean)
+          .slice(0, PAGE_START_WORDS - words.length),
+      );
   }
 
   /** Draws one line of words with its top at the cursor, then advances the cursor. */
@@ -188,10 +194,16 @@ class Composer {
     return lines;
   }
 
-  private hyphenation(line: readonly string[], word: string, style: TextStyle, width: number): [string, string] | undefined {
+  private hyphenation(
+    line: readonly string[],
+    word: string,
+    style: TextStyle,
+    width: number,
+  ): [string, string] | undefined {
     if (!/^[a-z]{8,}$/.test(word)) return undefined;
     for (let cut = word.length - 4; cut >= 4; cut--) {
-      if (textWidth([...line, `${word.slice(0, cut)}-`].join(' '), style) <= width) return [word.slice(0, cut), word.slice(cut)];
+      if (textWidth([...line, `${word.slice(0, cut)}-`].join(' '), style) <= width)
+        return [word.slice(0, cut), word.slice(cut)];
     }
     return undefined;
   }
@@ -254,7 +266,9 @@ class Composer {
     const padY = 4;
     const widths = this.columnWidths(rows, header, padX);
     const lineHeight = body.size * LINE_HEIGHT;
-    const wrapped = rows.map((row, r) => row.map((cell, c) => this.wrap(cell, r === 0 ? header : body, widths[c]! - 2 * padX)));
+    const wrapped = rows.map((row, r) =>
+      row.map((cell, c) => this.wrap(cell, r === 0 ? header : body, widths[c]! - 2 * padX)),
+    );
     const rowHeights = wrapped.map((cells) => Math.max(...cells.map((lines) => lines.length)) * lineHeight + 2 * padY);
     const total = rowHeights.reduce((a, b) => a + b, 0);
     this.ensureRoom(total);
@@ -274,18 +288,26 @@ class Composer {
     });
     const yOf = (fromTop: number) => this.paper.height - fromTop;
     const boundaries = rowHeights.reduce<number[]>((acc, h) => [...acc, acc[acc.length - 1]! + h], [top]);
-    const horizontal = rules === 'grid' ? boundaries : rules === 'horizontal' ? [boundaries[0]!, boundaries[1]!, boundaries[boundaries.length - 1]!] : [];
+    const horizontal =
+      rules === 'grid'
+        ? boundaries
+        : rules === 'horizontal'
+          ? [boundaries[0]!, boundaries[1]!, boundaries[boundaries.length - 1]!]
+          : [];
     for (const y of horizontal) this.page.ops.push({ kind: 'rule', x1: MARGIN, y1: yOf(y), x2: right, y2: yOf(y) });
     if (rules === 'grid') {
-      for (const x of [...lefts, right]) this.page.ops.push({ kind: 'rule', x1: x, y1: yOf(top), x2: x, y2: yOf(top + total) });
+      for (const x of [...lefts, right])
+        this.page.ops.push({ kind: 'rule', x1: x, y1: yOf(top), x2: x, y2: yOf(top + total) });
     }
     this.cursor = top + total + body.size * 1.2;
   }
 
   private columnWidths(rows: readonly (readonly string[])[], header: TextStyle, padX: number): number[] {
     const columns = rows[0]!.length;
-    const natural = Array.from({ length: columns }, (_, c) =>
-      Math.max(...rows.map((row, r) => textWidth(row[c] ?? '', r === 0 ? header : this.layout.body))) + 2 * padX,
+    const natural = Array.from(
+      { length: columns },
+      (_, c) =>
+        Math.max(...rows.map((row, r) => textWidth(row[c] ?? '', r === 0 ? header : this.layout.body))) + 2 * padX,
     );
     const sum = natural.reduce((a, b) => a + b, 0);
     if (sum <= this.contentWidth) return natural;
@@ -312,7 +334,8 @@ class Composer {
         const x = (this.paper.width - textWidth(footerText, style)) / 2;
         page.ops.unshift({ kind: 'text', style, x, y: RUNNING_OFFSET, text: footerText });
       }
-      if (headerText) page.ops.unshift({ kind: 'text', style, x: MARGIN, y: this.paper.height - RUNNING_OFFSET, text: headerText });
+      if (headerText)
+        page.ops.unshift({ kind: 'text', style, x: MARGIN, y: this.paper.height - RUNNING_OFFSET, text: headerText });
     });
   }
 }
@@ -346,10 +369,15 @@ export function renderPostScript(blocks: readonly Block[], layout: PostScriptLay
 }
 
 /** The PostScript program drawing `pages` (each a list of ops), in natural or seeded shuffled order. */
-export function writePostScript(pages: readonly (readonly DrawOp[])[], layout: Pick<PostScriptLayout, 'paper' | 'drawOrder' | 'seed' | 'ruleDrawing'>): string {
+export function writePostScript(
+  pages: readonly (readonly DrawOp[])[],
+  layout: Pick<PostScriptLayout, 'paper' | 'drawOrder' | 'seed' | 'ruleDrawing'>,
+): string {
   const random = seededRandom(layout.seed);
   const paper = PAPER[layout.paper];
-  const fonts = [...new Set(pages.flatMap((ops) => ops.flatMap((op) => (op.kind === 'text' ? [op.style.font] : []))))].sort();
+  const fonts = [
+    ...new Set(pages.flatMap((ops) => ops.flatMap((op) => (op.kind === 'text' ? [op.style.font] : [])))),
+  ].sort();
   const out: string[] = [
     '%!PS-Adobe-3.0',
     `%%BoundingBox: 0 0 ${paper.width} ${paper.height}`,
@@ -357,9 +385,12 @@ export function writePostScript(pages: readonly (readonly DrawOp[])[], layout: P
     '%%EndComments',
     `<< /PageSize [${paper.width} ${paper.height}] >> setpagedevice`,
     '/CorpusEncoding 256 array def 0 1 255 { CorpusEncoding exch /.notdef put } for',
-    ...ASCII_GLYPHS.flatMap((name, code) => (name && name !== '.notdef' ? [`CorpusEncoding ${code} /${name} put`] : [])),
+    ...ASCII_GLYPHS.flatMap((name, code) =>
+      name && name !== '.notdef' ? [`CorpusEncoding ${code} /${name} put`] : [],
+    ),
     ...Object.values(EXTRA_GLYPHS).map(([code, name]) => `CorpusEncoding ${code} /${name} put`),
-    '/reencode { findfont dup length dict begin { 1 index /FID ne { def } { pop pop } ifelse } forall /Encoding CorpusEncoding def currentdict end definefont pop } def',
+    '/reencode { findfont dup length dict begin { 1 index /FID ne { def } { pop pop } ifelse } forall /Encoding ' +
+      'CorpusEncoding def currentdict end definefont pop } def',
     ...fonts.map((font) => `/${font}-C /${font} reencode`),
     '/SF { exch findfont exch scalefont setfont } def',
   ];
@@ -381,8 +412,10 @@ export function writePostScript(pages: readonly (readonly DrawOp[])[], layout: P
 
 function drawCommand(op: DrawOp, ruleDrawing: 'stroke' | 'fill'): string {
   const n = (v: number) => v.toFixed(2);
-  if (op.kind === 'text') return `/${op.style.font}-C ${op.style.size} SF ${n(op.x)} ${n(op.y)} moveto ${psString(op.text)} show`;
-  if (ruleDrawing === 'stroke') return `0.6 setlinewidth ${n(op.x1)} ${n(op.y1)} moveto ${n(op.x2)} ${n(op.y2)} lineto stroke`;
+  if (op.kind === 'text')
+    return `/${op.style.font}-C ${op.style.size} SF ${n(op.x)} ${n(op.y)} moveto ${psString(op.text)} show`;
+  if (ruleDrawing === 'stroke')
+    return `0.6 setlinewidth ${n(op.x1)} ${n(op.y1)} moveto ${n(op.x2)} ${n(op.y2)} lineto stroke`;
   const horizontal = op.y1 === op.y2;
   const [x, y] = [Math.min(op.x1, op.x2) - (horizontal ? 0 : 0.3), Math.min(op.y1, op.y2) - (horizontal ? 0.3 : 0)];
   const [w, h] = horizontal ? [Math.abs(op.x2 - op.x1), 0.6] : [0.6, Math.abs(op.y2 - op.y1)];

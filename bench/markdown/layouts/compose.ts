@@ -54,7 +54,10 @@ interface Unit {
   keep?: boolean;
   /** Drawn first whenever this unit opens a page (a repeated table header). */
   repeat?: Unit;
-  /** A row of a table begun earlier: a page it opens starts where the table ends (Markdown cannot mark a page inside a table). */
+  /**
+   * A row of a table begun earlier: a page it opens starts where the table ends (Markdown cannot mark a page inside a
+   * table).
+   */
   continuation?: boolean;
 }
 

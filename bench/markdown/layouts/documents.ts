@@ -368,7 +368,10 @@ function numberedLists(): LayoutEntry {
   };
 }
 
-/** A numbered item whose wrapped lines run over the page break (its first lines on page 1, the rest on page 2): pinned exactly by a CI test. */
+/**
+ * A numbered item whose wrapped lines run over the page break (its first lines on page 1, the rest on page 2): pinned
+ * exactly by a CI test.
+ */
 function listAcrossPages(): LayoutEntry {
   const text = new TextSource(114);
   const items = text.items(12, 34);

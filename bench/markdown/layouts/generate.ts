@@ -58,7 +58,9 @@ function htmlTable(block: Block & { kind: 'table' }): string {
       if (covered(r, c)) return [];
       const span = spans.find((s) => s.row === r && s.col === c);
       const tag = r < headerRows ? 'th' : 'td';
-      const attributes = `${span && span.rows > 1 ? ` rowspan="${span.rows}"` : ''}${span && span.cols > 1 ? ` colspan="${span.cols}"` : ''}`;
+      const rowspan = span && span.rows > 1 ? ` rowspan="${span.rows}"` : '';
+      const colspan = span && span.cols > 1 ? ` colspan="${span.cols}"` : '';
+      const attributes = `${rowspan}${colspan}`;
       return [`<${tag}${attributes}>${escapeHtml(cell)}</${tag}>`];
     });
     return `<tr>${cells.join('')}</tr>`;
@@ -81,7 +83,10 @@ function toHtml(blocks: readonly Block[]): string {
         throw new Error(`the html route does not lay out ${block.kind} blocks`);
     }
   });
-  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>corpus</title></head><body>\n${body.join('\n')}\n</body></html>\n`;
+  return (
+    `<!DOCTYPE html><html><head><meta ` +
+    `charset="utf-8"><title>corpus</title></head><body>\n${body.join('\n')}\n</body></html>\n`
+  );
 }
 
 function pageCount(pdf: string): number {
@@ -114,7 +119,8 @@ function imagePdf(
     const image = add(
       Buffer.concat([
         Buffer.from(
-          `<< /Type /XObject /Subtype /Image /Width ${page.width} /Height ${page.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
+          `<< /Type /XObject /Subtype /Image /Width ${page.width} /Height ${page.height} /ColorSpace /DeviceGray ` +
+            `/BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
           'latin1',
         ),
         data,
@@ -125,7 +131,8 @@ function imagePdf(
     const stream = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
     kids.push(
       add(
-        `<< /Type /Page /Parent ${tree} 0 R /MediaBox [0 0 ${points.width} ${points.height}] /Resources << /XObject << /Im0 ${image} 0 R >> >> /Contents ${stream} 0 R >>`,
+        `<< /Type /Page /Parent ${tree} 0 R /MediaBox [0 0 ${points.width} ${points.height}] /Resources << /XObject ` +
+          `<< /Im0 ${image} 0 R >> >> /Contents ${stream} 0 R >>`,
       ),
     );
   }

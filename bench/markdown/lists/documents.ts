@@ -140,7 +140,9 @@ export function orderedLabel(style: OrderedStyle, n: number): string {
   }
 }
 
-/** Words with no fi/fl/ff (a ligature glyph would make the text differ from the source for a reason that is not lists). */
+/**
+ * Words with no fi/fl/ff (a ligature glyph would make the text differ from the source for a reason that is not lists).
+ */
 const WORDS = (
   'the a of and to in for with on by from was were has have can will should may report team budget ' +
   'storage network review samples committee partners winter summer laboratory instrument variation ' +

@@ -225,7 +225,8 @@ function renderChromium(document: ListDocument, work: string): string {
   const html = join(work, `${document.name}.html`);
   writeFileSync(
     html,
-    `<!DOCTYPE html><html><head><meta charset="utf-8"><style>${HTML_STYLE}</style></head><body>\n${body}\n</body></html>\n`,
+    `<!DOCTYPE html><html><head><meta ` +
+      `charset="utf-8"><style>${HTML_STYLE}</style></head><body>\n${body}\n</body></html>\n`,
   );
   const pdf = join(work, `${document.name}.pdf`);
   run(

@@ -47,8 +47,10 @@ function summary(label: string, scored: readonly Scored[]): string {
   const deterministic = scored.filter((s) => s.deterministic).length;
   return (
     `${label.padEnd(16)} files ${String(scored.length).padStart(2)}  list F1 ${f1(lists).toFixed(3)} ` +
-    `(${lists.truePositives}/${lists.expected} found, ${lists.predicted} output)  heading F1 ${f1(headings).toFixed(3)}  ` +
-    `text ${text.toFixed(4)}  page markers ${markers.correct}/${markers.total}  deterministic ${deterministic}/${scored.length}`
+    `(${lists.truePositives}/${lists.expected} found, ${lists.predicted} output)  heading F1 ` +
+    `${f1(headings).toFixed(3)}  ` +
+    `text ${text.toFixed(4)}  page markers ${markers.correct}/${markers.total}  deterministic ` +
+    `${deterministic}/${scored.length}`
   );
 }
 

@@ -108,7 +108,10 @@ async function runAnchor(corpus: readonly RealPdf[]): Promise<Run | string> {
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '../../../scripts/pdf-to-markdown.mjs');
 
-/** Median wall time of the CLI (as `npm run pdf-to-markdown` starts it, node included) on the smallest PDF, 5 runs after one that builds it. */
+/**
+ * Median wall time of the CLI (as `npm run pdf-to-markdown` starts it, node included) on the smallest PDF, 5 runs after
+ * one that builds it.
+ */
 function cliSeconds(corpus: readonly RealPdf[]): { file: RealPdf; seconds: number } | undefined {
   const file = [...corpus].sort((a, b) => a.pages - b.pages || (a.id < b.id ? -1 : 1))[0];
   if (!file) return undefined;
@@ -216,7 +219,8 @@ async function main(): Promise<void> {
   const pages = (half: string) =>
     corpus.filter((p) => half === 'all' || p.half === half).reduce((n, p) => n + p.pages, 0);
   console.log(
-    `real corpus: ${corpus.length} PDFs, ${pages('all')} pages (tune ${pages('tune')}, held out ${pages('heldout')}); ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)}`,
+    `real corpus: ${corpus.length} PDFs, ${pages('all')} pages (tune ${pages('tune')}, held out ` +
+      `${pages('heldout')}); ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)}`,
   );
 
   const ours = await runOurs(corpus);
@@ -237,12 +241,16 @@ async function main(): Promise<void> {
     new Map(corpus.map((pdf) => [pdf.id, scoreReal(run.outputs.get(pdf.id) ?? '', truths.get(pdf.id)!)]));
   const oursScores = scores(ours);
   console.log(
-    '\nper file (ours): heading F1, headings out/outline, leaks/running, tables (none: N, borderline: bN, with: +N), word recall, 2-col order',
+    '\nper file (ours): heading F1, headings out/outline, leaks/running, tables (none: N, borderline: bN, with: +N), ' +
+      'word recall, 2-col order',
   );
   for (const pdf of corpus) {
     const s = oursScores.get(pdf.id)!;
     console.log(
-      `${pdf.half === 'tune' ? 'T' : 'H'} ${pdf.id.replace(/^.*\//, '').padEnd(32)} ${s.headings ? fixed(f1(s.headings), 2) : ' -  '} ${s.headings ? `${s.headings.predicted}/${s.headings.expected}` : '-'} ${s.runningLeaks}/${s.runningLines} ${tableCell(s)} ${fixed(ratio(s.words))} ${s.order.total ? fixed(ratio(s.order)) : '-'}`,
+      `${pdf.half === 'tune' ? 'T' : 'H'} ${pdf.id.replace(/^.*\//, '').padEnd(32)} ` +
+        `${s.headings ? fixed(f1(s.headings), 2) : ' -  '} ` +
+        `${s.headings ? `${s.headings.predicted}/${s.headings.expected}` : '-'} ${s.runningLeaks}/${s.runningLines} ` +
+        `${tableCell(s)} ${fixed(ratio(s.words))} ${s.order.total ? fixed(ratio(s.order)) : '-'}`,
     );
   }
   const header = [
@@ -278,7 +286,8 @@ async function main(): Promise<void> {
   printTable(header, rows);
   if (cli)
     console.log(
-      `\nCLI end to end (node start, compiled entry, ${cli.file.pages} pages, ${cli.file.id.replace(/^.*\//, '')}): ${fixed(cli.seconds, 2)} s median of 5 (target < 1 s)`,
+      `\nCLI end to end (node start, compiled entry, ${cli.file.pages} pages, ${cli.file.id.replace(/^.*\//, '')}): ` +
+        `${fixed(cli.seconds, 2)} s median of 5 (target < 1 s)`,
     );
 }
 

@@ -25,7 +25,10 @@ const TO_PDF = 'pdf:writer_pdf_Export';
 
 let dir: string;
 let runs = 0;
-/** Sources made once: a one-page memo, a ~600-page document (seconds to convert), a damaged DOCX, a text that never finishes. */
+/**
+ * Sources made once: a one-page memo, a ~600-page document (seconds to convert), a damaged DOCX, a text that never
+ * finishes.
+ */
 const sources = { memo: '', long: '', broken: '', hang: '' };
 
 async function pandocDocx(name: string, markdown: string): Promise<string> {
@@ -184,7 +187,8 @@ describe('LibreOffice pool', () => {
     expect(existsSync(living)).toBe(true);
   }, 120_000);
 
-  it('retries a conversion once on a fresh listener when its listener is killed under it; the next one runs', async () => {
+  it('retries a conversion once on a fresh listener when its listener is killed under it; the next one ' +
+    'runs', async () => {
     const { office, firstPid } = await warmPool();
     const converting = office.convert(await conversion(sources.long), { timeoutMs: 120_000 });
     await until(() => office.status().listeners[0]!.state === 'busy');
@@ -275,7 +279,8 @@ describe('LibreOffice pool', () => {
     );
     expect(error).toBeInstanceOf(PluginError);
     expect(error.message).toBe(
-      'Could not convert this document to PDF: the file may be damaged or is not a DOCX file (Error: source file could not be loaded)',
+      'Could not convert this document to PDF: the file may be damaged or is not a DOCX file (Error: source file ' +
+        'could not be loaded)',
     );
     expect(office.status()).toMatchObject({ conversions: 1, coldFallbacks: 0 });
     // It really was forced through the DOCX filter: no output, not a PDF of the bytes as text.

@@ -95,7 +95,10 @@ export interface OfficePoolStatus {
   mode: 'pool' | 'cold' | 'disabled';
   size: number;
   listeners: Array<{ state: ListenerState; pid?: number; conversions: number; rssMb: number }>;
-  /** Since start: conversions done in listeners, listeners replaced after a crash, hang or abort, recycled, conversions retried, sent cold. */
+  /**
+   * Since start: conversions done in listeners, listeners replaced after a crash, hang or abort, recycled, conversions
+   * retried, sent cold.
+   */
   conversions: number;
   restarts: number;
   recycled: number;
@@ -121,7 +124,10 @@ const PIPE_DIR = '/tmp';
 const pipeSocket = (pipeDir: string, pipeName: string) =>
   path.join(pipeDir, `OSL_PIPE_${process.getuid?.() ?? 0}_${pipeName}`);
 
-/** A listener's folder: its profile, the files of the conversion in progress, and its /tmp (the pipe socket) when jailed. */
+/**
+ * A listener's folder: its profile, the files of the conversion in progress, and its /tmp (the pipe socket) when
+ * jailed.
+ */
 function listenerFolders(dir: string) {
   return { dir, profile: path.join(dir, 'profile'), work: path.join(dir, 'work'), tmp: path.join(dir, 'tmp') };
 }

@@ -1,4 +1,6 @@
-/** Memory of a process tree: proportional set size counts pages its processes share once, where RSS counts them in each. */
+/**
+ * Memory of a process tree: proportional set size counts pages its processes share once, where RSS counts them in each.
+ */
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';

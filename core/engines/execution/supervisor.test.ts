@@ -204,30 +204,33 @@ describe('Supervisor', () => {
     expect(await caller).toBe('stopped at close');
   });
 
-  it('retries failed starts after a backoff, and a breaker (suspend, probe, resume) holds every slot down', async () => {
-    let failing = true;
-    const failures: number[] = [];
-    const pool = make({
-      size: 2,
-      retryStarts: true,
-      start: async (slot) => (failing ? Promise.reject(new Error('no binary')) : new Fake(slot)),
-      onStartFailure: (_err, inARow) => failures.push(inARow),
-    });
-    await pool.warm();
-    expect(failures).toEqual([1, 2]);
-    expect(pool.status().instances.map((i) => i.state)).toEqual(['down', 'down']);
-    // Down slots are not started on demand: a caller hears at once that none can serve it.
-    await expect(pool.acquire()).rejects.toBeInstanceOf(SupervisorUnavailable);
-    pool.suspend('breaker open');
-    await expect(pool.acquire()).rejects.toThrow('is suspended');
-    failing = false;
-    pool.probe();
-    await tick();
-    expect(pool.status().instances.map((i) => i.state)).toEqual(['idle', 'down']);
-    pool.resume();
-    await tick();
-    expect(pool.status().instances.map((i) => i.state)).toEqual(['idle', 'idle']);
-    const lease = await pool.acquire();
-    await lease.release();
-  });
+  it(
+    'retries failed starts after a backoff, and a breaker (suspend, probe, resume) holds every slot ' + 'down',
+    async () => {
+      let failing = true;
+      const failures: number[] = [];
+      const pool = make({
+        size: 2,
+        retryStarts: true,
+        start: async (slot) => (failing ? Promise.reject(new Error('no binary')) : new Fake(slot)),
+        onStartFailure: (_err, inARow) => failures.push(inARow),
+      });
+      await pool.warm();
+      expect(failures).toEqual([1, 2]);
+      expect(pool.status().instances.map((i) => i.state)).toEqual(['down', 'down']);
+      // Down slots are not started on demand: a caller hears at once that none can serve it.
+      await expect(pool.acquire()).rejects.toBeInstanceOf(SupervisorUnavailable);
+      pool.suspend('breaker open');
+      await expect(pool.acquire()).rejects.toThrow('is suspended');
+      failing = false;
+      pool.probe();
+      await tick();
+      expect(pool.status().instances.map((i) => i.state)).toEqual(['idle', 'down']);
+      pool.resume();
+      await tick();
+      expect(pool.status().instances.map((i) => i.state)).toEqual(['idle', 'idle']);
+      const lease = await pool.acquire();
+      await lease.release();
+    },
+  );
 });

@@ -66,7 +66,9 @@ export interface SupervisorOptions<T extends SupervisedInstance> {
   measureEvery?: { uses: number; ms: number };
 }
 
-/** stopped: started on demand; down: its start failed (or the supervisor is suspended): started by a retry or a probe. */
+/**
+ * stopped: started on demand; down: its start failed (or the supervisor is suspended): started by a retry or a probe.
+ */
 export type SlotState = 'stopped' | 'starting' | 'idle' | 'busy' | 'down';
 
 interface Slot<T> {
@@ -91,7 +93,10 @@ export interface SupervisorStatus {
   instances: Array<{ state: SlotState; pid?: number; uses: number }>;
   /** Callers waiting for an instance. */
   waiting: number;
-  /** Since start: leases given back, instances replaced after a death or a failure, recycled after maxUses / maxRssMb, failed starts. */
+  /**
+   * Since start: leases given back, instances replaced after a death or a failure, recycled after maxUses / maxRssMb,
+   * failed starts.
+   */
   leases: number;
   restarts: number;
   recycled: number;
@@ -188,7 +193,10 @@ export class Supervisor<T extends SupervisedInstance> {
     for (const slot of this.slots) if (slot.state === 'down') void this.startInBackground(slot);
   }
 
-  /** acquire(), run `work`, release; the instance is replaced when `work` fails and the instance is dead or the caller aborted. */
+  /**
+   * acquire(), run `work`, release; the instance is replaced when `work` fails and the instance is dead or the caller
+   * aborted.
+   */
   async use<R>(work: (instance: T) => Promise<R>, signal?: AbortSignal): Promise<R> {
     const lease = await this.acquire(signal);
     let broken: string | undefined;

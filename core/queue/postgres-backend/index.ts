@@ -36,7 +36,8 @@ export async function prepareQueueSchema(url: string): Promise<void> {
     for (const sql of getCreateIndexesSQL(QUEUE_TABLE)) await client.query(sql);
     await client.query(getUpdateTimestampTriggerSQL(QUEUE_TABLE));
     await client.query(
-      `CREATE UNIQUE INDEX IF NOT EXISTS ${QUEUE_TABLE}_one_entry_per_job ON ${QUEUE_TABLE} ((data->>'jobId')) WHERE data ? 'jobId'`,
+      `CREATE UNIQUE INDEX IF NOT EXISTS ${QUEUE_TABLE}_one_entry_per_job ON ${QUEUE_TABLE} ((data->>'jobId')) WHERE ` +
+        `data ? 'jobId'`,
     );
     await client.query('COMMIT');
   } catch (err) {

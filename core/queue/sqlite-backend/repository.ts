@@ -342,7 +342,8 @@ export class SqliteJobRepository implements JobRepository {
 
   private insertRow(columns: Record<string, SqlValue>): JobRow {
     const names = ['id', ...Object.keys(columns)];
-    const sql = `INSERT INTO ${this.table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING *`;
+    const placeholders = names.map(() => '?').join(', ');
+    const sql = `INSERT INTO ${this.table} (${names.join(', ')}) VALUES (${placeholders}) RETURNING *`;
     return this.sql(sql).get(randomUUID(), ...Object.values(columns)) as JobRow;
   }
 

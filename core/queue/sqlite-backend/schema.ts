@@ -70,7 +70,8 @@ export function schemaStatements(tableName: string): string[] {
     ) STRICT`,
     // Serves both branches of getNextJobToRun: (locked_at IS NULL, next_run_at <= ?) walks the
     // index already in (next_run_at, priority DESC) order; (locked_at <= ?) is a short range.
-    `CREATE INDEX IF NOT EXISTS "${tableName}_next_job" ON ${table} (name, disabled, locked_at, next_run_at, priority DESC)`,
+    `CREATE INDEX IF NOT EXISTS "${tableName}_next_job" ON ${table} (name, disabled, locked_at, next_run_at, ` +
+      `priority DESC)`,
     // Makes `type: 'single'` jobs (agenda.every) one row per name, and gives the upsert its conflict target.
     `CREATE UNIQUE INDEX IF NOT EXISTS "${tableName}_single_name" ON ${table} (name) WHERE type = 'single'`,
   ];

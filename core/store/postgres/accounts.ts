@@ -16,7 +16,8 @@ function accountRepo(pool: pg.Pool): AccountRepo {
   return {
     async create(a) {
       await pool.query(
-        `INSERT INTO accounts (id, plan, email, email_verified, overage_enabled, credits_included, requests_per_minute, created_at)
+        `INSERT INTO accounts (id, plan, email, email_verified, overage_enabled, credits_included, requests_per_minute,
+          created_at)
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [a.id, a.plan, a.email, a.emailVerified, a.overageEnabled, a.creditsIncluded, a.requestsPerMinute, a.createdAt],
       );
@@ -40,7 +41,8 @@ function keyRepo(pool: pg.Pool): KeyRepo {
   return {
     async create(k) {
       await pool.query(
-        'INSERT INTO api_keys (id, account_id, hash, prefix, created_at, name, last_used_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        'INSERT INTO api_keys (id, account_id, hash, prefix, created_at, name, last_used_at) VALUES ($1, $2, $3, $4, ' +
+          '$5, $6, $7)',
         [k.id, k.accountId, k.hash, k.prefix, k.createdAt, k.name ?? null, k.lastUsedAt ?? null],
       );
     },
@@ -84,7 +86,8 @@ function loginRepo(pool: pg.Pool): LoginRepo {
     async create(l) {
       const inserted = await changed(
         pool,
-        'INSERT INTO logins (email, account_id, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (email) DO NOTHING',
+        'INSERT INTO logins (email, account_id, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $5) ' +
+          'ON CONFLICT (email) DO NOTHING',
         [l.email, l.accountId, l.passwordHash, l.createdAt, l.updatedAt],
       );
       return inserted > 0;

@@ -39,7 +39,8 @@ function usageRepo(pool: pg.Pool): UsageRepo {
       // lock, then PostgreSQL checks the condition again against the row as the other left it.
       const row = await first(
         pool,
-        'UPDATE usage SET used = used + $1 WHERE account_id = $2 AND period = $3 AND ($4::integer IS NULL OR used + $1 <= $4::integer) RETURNING used',
+        'UPDATE usage SET used = used + $1 WHERE account_id = $2 AND period = $3 AND ($4::integer IS NULL OR used + ' +
+          '$1 <= $4::integer) RETURNING used',
         [cost, accountId, period, limit],
       );
       return row ? { ok: true, used: Number(row.used) } : { ok: false, used: await used(accountId, period) };
@@ -53,7 +54,8 @@ function usageRepo(pool: pg.Pool): UsageRepo {
     },
     async set(accountId, period, value) {
       await pool.query(
-        'INSERT INTO usage (account_id, period, used) VALUES ($1, $2, $3) ON CONFLICT (account_id, period) DO UPDATE SET used = excluded.used',
+        'INSERT INTO usage (account_id, period, used) VALUES ($1, $2, $3) ON CONFLICT (account_id, period) DO UPDATE ' +
+          'SET used = excluded.used',
         [accountId, period, value],
       );
     },

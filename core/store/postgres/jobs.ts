@@ -11,7 +11,8 @@ function jobRepo(pool: pg.Pool): JobRepo {
     async create(job) {
       const row = await first(
         pool,
-        `INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options, inputs, status, progress,
+        `INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options, inputs,
+          status, progress,
             credit_cost, credit_period, via_api, created_at, inputs_expire_at, pipeline)
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'waiting', 0, $11, $12, $13, $14, $15, $16) RETURNING *`,
         [
@@ -60,7 +61,8 @@ function jobRepo(pool: pg.Pool): JobRepo {
     async setImported(id, imported) {
       const count = await changed(
         pool,
-        `UPDATE jobs SET inputs = $1, credit_cost = $2, pipeline = COALESCE($3, pipeline) WHERE id = $4 AND status = 'active'`,
+        `UPDATE jobs SET inputs = $1, credit_cost = $2, pipeline = COALESCE($3, pipeline) WHERE id = $4 AND status = ` +
+          `'active'`,
         [
           JSON.stringify(imported.inputs),
           imported.creditCost,
@@ -79,7 +81,8 @@ function jobRepo(pool: pg.Pool): JobRepo {
     async complete(id, r) {
       const count = await changed(
         pool,
-        `UPDATE jobs SET status = 'done', progress = 100, output = $1, download_token_hash = $2, tool_report = $3, completed_at = $4, output_expires_at = $5
+        `UPDATE jobs SET status = 'done', progress = 100, output = $1, download_token_hash = $2, tool_report = $3,
+          completed_at = $4, output_expires_at = $5
           WHERE id = $6 AND status = 'active'`,
         [
           JSON.stringify(r.output),
@@ -95,7 +98,8 @@ function jobRepo(pool: pg.Pool): JobRepo {
     async completeWithResult(id, r) {
       const count = await changed(
         pool,
-        `UPDATE jobs SET status = 'done', progress = 100, result = $1, completed_at = $2 WHERE id = $3 AND status = 'active'`,
+        `UPDATE jobs SET status = 'done', progress = 100, result = $1, completed_at = $2 WHERE id = $3 AND status = ` +
+          `'active'`,
         [JSON.stringify(r.result), r.at, id],
       );
       return count > 0;
@@ -107,7 +111,8 @@ function jobRepo(pool: pg.Pool): JobRepo {
       return (
         (await changed(
           pool,
-          `UPDATE jobs SET status = 'failed', error = $1, completed_at = $2 WHERE id = $3 AND status IN ('waiting', 'active')`,
+          `UPDATE jobs SET status = 'failed', error = $1, completed_at = $2 WHERE id = $3 AND status IN ('waiting', ` +
+            `'active')`,
           [error, at, id],
         )) > 0
       );
@@ -137,7 +142,8 @@ function jobRepo(pool: pg.Pool): JobRepo {
     async waitingByPlugin() {
       const rows = await all(
         pool,
-        `SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY plugin_id ORDER BY plugin_id`,
+        `SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY ` +
+          `plugin_id ORDER BY plugin_id`,
       );
       return rows.map((r) => ({
         pluginId: String(r.plugin_id),
@@ -149,7 +155,8 @@ function jobRepo(pool: pg.Pool): JobRepo {
       const rows = await all(
         pool,
         `SELECT id, account_id, batch_id, kind, status, completed_at FROM jobs
-          WHERE completed_at IS NOT NULL AND completed_at >= $1 AND status IN ('done', 'failed') ORDER BY completed_at, id`,
+          WHERE completed_at IS NOT NULL AND completed_at >= $1 AND status IN ('done', 'failed') ORDER BY completed_at,
+            id`,
         [since],
       );
       return rows.map(finishedJobFromRow);

@@ -8,7 +8,8 @@ function tokenRepo(pool: pg.Pool): TokenRepo {
   return {
     async create(t) {
       await pool.query(
-        'INSERT INTO download_tokens (hash, job_id, kind, reusable, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        'INSERT INTO download_tokens (hash, job_id, kind, reusable, expires_at, created_at) VALUES ($1, $2, $3, $4, ' +
+          '$5, $6)',
         [t.hash, t.jobId, t.kind, t.reusable, t.expiresAt, t.createdAt],
       );
     },

@@ -25,7 +25,8 @@ function webhookEndpointRepo(pool: pg.Pool): WebhookEndpointRepo {
   return {
     async create(e) {
       await pool.query(
-        `INSERT INTO webhook_endpoints (id, account_id, url, description, events, secret, previous_secret, previous_expires_at,
+        `INSERT INTO webhook_endpoints (id, account_id, url, description, events, secret, previous_secret,
+          previous_expires_at,
             disabled_at, disabled_reason, failing_since, created_at, updated_at)
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
         [
@@ -79,7 +80,8 @@ function webhookSecretRepo(pool: pg.Pool): WebhookAccountSecretRepo {
     },
     async put(r) {
       await pool.query(
-        `INSERT INTO webhook_account_secrets (account_id, secret, previous_secret, previous_expires_at, created_at) VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO webhook_account_secrets (account_id, secret, previous_secret, previous_expires_at, created_at)
+          VALUES ($1, $2, $3, $4, $5)
           ON CONFLICT (account_id) DO UPDATE SET secret = excluded.secret, previous_secret = excluded.previous_secret,
             previous_expires_at = excluded.previous_expires_at, created_at = excluded.created_at`,
         [r.accountId, r.secret, r.previousSecret, r.previousExpiresAt, r.createdAt],
@@ -93,7 +95,8 @@ function webhookDeliveryRepo(pool: pg.Pool): WebhookDeliveryRepo {
     async create(d) {
       const inserted = await changed(
         pool,
-        `INSERT INTO webhook_deliveries (id, account_id, event_key, target, type, subject_id, endpoint_id, url, status, next_attempt_at, created_at)
+        `INSERT INTO webhook_deliveries (id, account_id, event_key, target, type, subject_id, endpoint_id, url, status,
+          next_attempt_at, created_at)
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10) ON CONFLICT (event_key, target) DO NOTHING`,
         [
           d.id,
@@ -117,7 +120,8 @@ function webhookDeliveryRepo(pool: pg.Pool): WebhookDeliveryRepo {
     async retryLater(id, a) {
       const count = await changed(
         pool,
-        `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = $1, last_error = $2, next_attempt_at = $3 WHERE id = $4 AND status = 'pending'`,
+        `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = $1, last_error = $2, ` +
+          `next_attempt_at = $3 WHERE id = $4 AND status = 'pending'`,
         [a.statusCode, a.error, a.nextAttemptAt, id],
       );
       return count > 0;
@@ -125,7 +129,8 @@ function webhookDeliveryRepo(pool: pg.Pool): WebhookDeliveryRepo {
     async finish(id, o) {
       const count = await changed(
         pool,
-        `UPDATE webhook_deliveries SET status = $1, attempts = attempts + 1, last_status_code = $2, last_error = $3, next_attempt_at = NULL, completed_at = $4
+        `UPDATE webhook_deliveries SET status = $1, attempts = attempts + 1, last_status_code = $2, last_error = $3,
+          next_attempt_at = NULL, completed_at = $4
           WHERE id = $5 AND status = 'pending'`,
         [o.status, o.statusCode, o.error, o.at, id],
       );
@@ -144,7 +149,8 @@ function webhookAttemptRepo(pool: pg.Pool): WebhookAttemptRepo {
     async add(a, keep) {
       await transaction(pool, async (client) => {
         await client.query(
-          'INSERT INTO webhook_attempts (delivery_id, endpoint_id, type, at, status_code, latency_ms, error) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          'INSERT INTO webhook_attempts (delivery_id, endpoint_id, type, at, status_code, latency_ms, error) VALUES ' +
+            '($1, $2, $3, $4, $5, $6, $7)',
           [a.deliveryId, a.endpointId, a.type, a.at, a.statusCode, a.latencyMs, a.error],
         );
         // Attempts to override URLs belong to no endpoint's log: kept a day, for operators.
@@ -176,7 +182,8 @@ function webhookTargetRepo(pool: pg.Pool): WebhookTargetRepo {
   return {
     async put(t) {
       await pool.query(
-        'INSERT INTO webhook_targets (subject_id, account_id, url, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (subject_id) DO UPDATE SET url = excluded.url',
+        'INSERT INTO webhook_targets (subject_id, account_id, url, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT ' +
+          '(subject_id) DO UPDATE SET url = excluded.url',
         [t.subjectId, t.accountId, t.url, t.createdAt],
       );
     },

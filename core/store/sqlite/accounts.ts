@@ -14,8 +14,8 @@ import {
 } from '../sql/rows.js';
 
 function accountRepo(db: Database.Database): AccountRepo {
-  const insert =
-    db.prepare(`INSERT INTO accounts (id, plan, email, email_verified, overage_enabled, credits_included, requests_per_minute, created_at)
+  const insert = db.prepare(`INSERT INTO accounts (id, plan, email, email_verified, overage_enabled, credits_included,
+      requests_per_minute, created_at)
     VALUES (@id, @plan, @email, @emailVerified, @overageEnabled, @creditsIncluded, @requestsPerMinute, @createdAt)`);
   const byId = db.prepare('SELECT * FROM accounts WHERE id = ?');
   return {

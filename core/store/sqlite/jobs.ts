@@ -14,9 +14,11 @@ import {
 
 function jobRepo(db: Database.Database): JobRepo {
   const insert =
-    db.prepare(`INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options, inputs, status, progress,
+    db.prepare(`INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options,
+      inputs, status, progress,
       credit_cost, credit_period, via_api, created_at, inputs_expire_at, pipeline)
-    VALUES (@id, @accountId, @batchId, @kind, @pluginId, @op, @inputFormat, @outputFormat, @options, @inputs, 'waiting', 0,
+    VALUES (@id, @accountId, @batchId, @kind, @pluginId, @op, @inputFormat, @outputFormat, @options, @inputs,
+      'waiting', 0,
       @creditCost, @creditPeriod, @viaApi, @createdAt, @inputsExpireAt, @pipeline)`);
   const setImported = db.prepare(
     `UPDATE jobs SET inputs = @inputs, credit_cost = @creditCost, pipeline = COALESCE(@pipeline, pipeline)
@@ -26,7 +28,8 @@ function jobRepo(db: Database.Database): JobRepo {
   const setExport = db.prepare('UPDATE jobs SET export_state = ? WHERE id = ?');
   const openExports = db.prepare(`SELECT id, export_state FROM jobs WHERE ${OPEN_EXPORT}`);
   const waitingByPlugin = db.prepare(
-    `SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY plugin_id ORDER BY plugin_id`,
+    `SELECT plugin_id, COUNT(*) AS n, MIN(created_at) AS oldest FROM jobs WHERE status = 'waiting' GROUP BY ` +
+      `plugin_id ORDER BY plugin_id`,
   );
   const byId = db.prepare('SELECT * FROM jobs WHERE id = ?');
   const start =
@@ -34,7 +37,8 @@ function jobRepo(db: Database.Database): JobRepo {
     WHERE id = ? AND status IN ('waiting', 'active') RETURNING *`);
   const progress = db.prepare(`UPDATE jobs SET progress = ? WHERE id = ? AND status = 'active'`);
   const complete =
-    db.prepare(`UPDATE jobs SET status = 'done', progress = 100, output = ?, download_token_hash = ?, tool_report = ?, completed_at = ?, output_expires_at = ?
+    db.prepare(`UPDATE jobs SET status = 'done', progress = 100, output = ?, download_token_hash = ?, tool_report = ?,
+      completed_at = ?, output_expires_at = ?
     WHERE id = ? AND status = 'active'`);
   const completeWithResult = db.prepare(
     `UPDATE jobs SET status = 'done', progress = 100, result = ?, completed_at = ? WHERE id = ? AND status = 'active'`,
@@ -49,7 +53,8 @@ function jobRepo(db: Database.Database): JobRepo {
   const byBatch = db.prepare('SELECT * FROM jobs WHERE batch_id = ? ORDER BY created_at, id');
   const unfinished = db.prepare(`SELECT * FROM jobs WHERE status IN ('waiting', 'active') ORDER BY created_at`);
   const finishedSince =
-    db.prepare(`SELECT id, account_id, batch_id, kind, status, completed_at FROM jobs WHERE completed_at IS NOT NULL AND completed_at >= ? AND status IN ('done', 'failed')
+    db.prepare(`SELECT id, account_id, batch_id, kind, status, completed_at FROM jobs WHERE completed_at IS NOT NULL
+      AND completed_at >= ? AND status IN ('done', 'failed')
     ORDER BY completed_at, id`);
   const inputsDue = db.prepare(`SELECT * FROM jobs WHERE inputs_expire_at <= ? AND inputs != '[]'`);
   const clearInputs = db.prepare(`UPDATE jobs SET inputs = '[]' WHERE id = ?`);

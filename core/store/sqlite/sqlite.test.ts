@@ -30,10 +30,12 @@ describe('SqliteStore migration to hashed download tokens (schema version 2)', (
       old.exec(SCHEMA);
       old.pragma('user_version = 1');
       old.prepare(`INSERT INTO accounts (id, plan, created_at) VALUES ('acc_1', 'pro', 0)`).run();
-      const insert =
-        old.prepare(`INSERT INTO jobs (id, account_id, kind, plugin_id, input_format, output_format, options, inputs, status, output, download_token,
+      const insert = old.prepare(
+        `INSERT INTO jobs (id, account_id, kind, plugin_id, input_format, output_format, options, ` +
+          `inputs, status, output, download_token,
           credit_cost, credit_period, created_at, completed_at, inputs_expire_at)
-        VALUES (?, 'acc_1', 'convert', 'p', 'png', 'webp', '{}', '[]', 'done', '{}', ?, 1, '2030-01', 0, 0, 0)`);
+        VALUES (?, 'acc_1', 'convert', 'p', 'png', 'webp', '{}', '[]', 'done', '{}', ?, 1, '2030-01', 0, 0, 0)`,
+      );
       // Enough rows for several pages: blanking in place leaves bytes in freed space.
       for (let i = 0; i < 200; i++) insert.run(`job_${i}`, i === 1 ? plain : randomBytes(32).toString('base64url'));
       old.close();

@@ -23,9 +23,11 @@ import {
 
 function webhookEndpointRepo(db: Database.Database): WebhookEndpointRepo {
   const insert =
-    db.prepare(`INSERT INTO webhook_endpoints (id, account_id, url, description, events, secret, previous_secret, previous_expires_at,
+    db.prepare(`INSERT INTO webhook_endpoints (id, account_id, url, description, events, secret, previous_secret,
+      previous_expires_at,
       disabled_at, disabled_reason, failing_since, created_at, updated_at)
-    VALUES (@id, @accountId, @url, @description, @events, @secret, @previousSecret, @previousExpiresAt, @disabledAt, @disabledReason, @failingSince, @createdAt, @updatedAt)`);
+    VALUES (@id, @accountId, @url, @description, @events, @secret, @previousSecret, @previousExpiresAt, @disabledAt,
+      @disabledReason, @failingSince, @createdAt, @updatedAt)`);
   const byId = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?');
   const byAccount = db.prepare('SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY created_at, id');
   const remove = db.prepare('DELETE FROM webhook_endpoints WHERE id = ?');
@@ -68,8 +70,8 @@ function webhookEndpointRepo(db: Database.Database): WebhookEndpointRepo {
 
 function webhookSecretRepo(db: Database.Database): WebhookAccountSecretRepo {
   const byId = db.prepare('SELECT * FROM webhook_account_secrets WHERE account_id = ?');
-  const put =
-    db.prepare(`INSERT INTO webhook_account_secrets (account_id, secret, previous_secret, previous_expires_at, created_at) VALUES (?, ?, ?, ?, ?)
+  const put = db.prepare(`INSERT INTO webhook_account_secrets (account_id, secret, previous_secret, previous_expires_at,
+      created_at) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (account_id) DO UPDATE SET secret = excluded.secret, previous_secret = excluded.previous_secret,
       previous_expires_at = excluded.previous_expires_at, created_at = excluded.created_at`);
   return {
@@ -85,14 +87,16 @@ function webhookSecretRepo(db: Database.Database): WebhookAccountSecretRepo {
 
 function webhookDeliveryRepo(db: Database.Database): WebhookDeliveryRepo {
   const insert =
-    db.prepare(`INSERT INTO webhook_deliveries (id, account_id, event_key, target, type, subject_id, endpoint_id, url, status, next_attempt_at, created_at)
+    db.prepare(`INSERT INTO webhook_deliveries (id, account_id, event_key, target, type, subject_id, endpoint_id, url,
+      status, next_attempt_at, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (event_key, target) DO NOTHING`);
   const byId = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
-  const retry =
-    db.prepare(`UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = ?, last_error = ?, next_attempt_at = ?
+  const retry = db.prepare(`UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = ?, last_error = ?,
+      next_attempt_at = ?
     WHERE id = ? AND status = 'pending'`);
   const finish =
-    db.prepare(`UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, last_status_code = ?, last_error = ?, next_attempt_at = NULL, completed_at = ?
+    db.prepare(`UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, last_status_code = ?, last_error =
+      ?, next_attempt_at = NULL, completed_at = ?
     WHERE id = ? AND status = 'pending'`);
   const pending = db.prepare(`SELECT * FROM webhook_deliveries WHERE status = 'pending' ORDER BY created_at, id`);
   return {
@@ -130,7 +134,8 @@ function webhookDeliveryRepo(db: Database.Database): WebhookDeliveryRepo {
 
 function webhookAttemptRepo(db: Database.Database): WebhookAttemptRepo {
   const insert = db.prepare(
-    `INSERT INTO webhook_attempts (delivery_id, endpoint_id, type, at, status_code, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO webhook_attempts (delivery_id, endpoint_id, type, at, status_code, latency_ms, error) VALUES (?, ?, ` +
+      `?, ?, ?, ?, ?)`,
   );
   const prune = db.prepare(`DELETE FROM webhook_attempts WHERE endpoint_id = ? AND seq NOT IN
     (SELECT seq FROM webhook_attempts WHERE endpoint_id = ? ORDER BY seq DESC LIMIT ?)`);

@@ -21,7 +21,8 @@ pluginConformanceSuite(
       expectFormat: 'tsv' as never,
       check: async (run) => {
         expect(await outputOf(run)).toBe(
-          'name\tcity\tnote\nAda Lovelace\tLondon\twrote the first program, 1843\nGrace "Amazing" Hopper\t  New York  \tline one\\nline two\n',
+          'name\tcity\tnote\nAda Lovelace\tLondon\twrote the first program, 1843\nGrace "Amazing" Hopper\t  New ' +
+            'York  \tline one\\nline two\n',
         );
       },
     },
@@ -57,6 +58,7 @@ it('round-trips: csv -> tsv -> csv keeps every field', async () => {
     { target: 'csv' },
   );
   expect(await outputOf(back)).toBe(
-    'name,city,note\r\nAda Lovelace,London,"wrote the first program, 1843"\r\n"Grace ""Amazing"" Hopper",  New York  ,"line one\nline two"\r\n',
+    'name,city,note\r\nAda Lovelace,London,"wrote the first program, 1843"\r\n"Grace ""Amazing"" Hopper",  New York  ' +
+      ',"line one\nline two"\r\n',
   );
 });

@@ -177,13 +177,19 @@ const COUNTRIES = new Set(
     'Países Bajos',
   ].map((country) => country.toLowerCase()),
 );
-const US_STATE =
-  /^(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC)$/;
+const US_STATE = new RegExp(
+  '^(AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|' +
+    'NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC)$',
+);
 
 const PLACE_WORDS = String.raw`\p{Lu}[\p{L}'.\-]*(?:[ \-]\p{Lu}[\p{L}'.\-]*){0,3}`;
 const CITY_COUNTRY = new RegExp(String.raw`^(${PLACE_WORDS}),\s*(${PLACE_WORDS}|[A-Z]{2})$`, 'u');
-const LOCATION_LABEL =
-  /^(?:location|address|based in|city|residence|wohnort|adresse|anschrift|domicile|ville|direcci[oó]n|ubicaci[oó]n|residencia|localidad|woonplaats|adres|indirizzo|residenza|citt[àa]|morada|localiza[çc][ãa]o|endere[çc]o|cidade)\s*:\s*(.+)$/iu;
+const LOCATION_LABEL = new RegExp(
+  '^(?:location|address|based in|city|residence|wohnort|adresse|anschrift|domicile|ville|' +
+    'direcci[oó]n|ubicaci[oó]n|residencia|localidad|woonplaats|adres|indirizzo|residenza|citt[àa]|' +
+    String.raw`morada|localiza[çc][ãa]o|endere[çc]o|cidade)\s*:\s*(.+)$`,
+  'iu',
+);
 // "75011 Paris", "1012 AB Amsterdam", "1000-001 Lisboa", "20121 Milano": a postcode and a city.
 const POSTCODE_CITY = new RegExp(
   String.raw`^(?:[A-Z]{1,2}-)?\d{4,5}(?:-\d{3})?(?:\s?[A-Z]{2})?\s+${PLACE_WORDS}$`,

@@ -113,7 +113,8 @@ const SINCE = "(?:since|from|seit|ab|depuis|desde|sinds|vanaf|dal|dall'|da)";
 const TO = '(?:-|–|—|‒|to|until|till|bis|à|au|a|al|tot|até|ao|hasta|fino al)';
 
 const DATE_RANGE = new RegExp(
-  String.raw`(?<![\d/.\p{L}])(?:(?:${SINCE})\s+)?(${POINT})\s*${TO}\s*(${POINT}|${OPEN_END})(?![\d/])|(?<![\p{L}])${SINCE}\s+(${POINT})(?![\d/]|\s*${TO}\s*\d)`,
+  String.raw`(?<![\d/.\p{L}])(?:(?:${SINCE})\s+)?(${POINT})\s*${TO}\s*(${POINT}|${OPEN_END})(?![\d/])|` +
+    String.raw`(?<![\p{L}])${SINCE}\s+(${POINT})(?![\d/]|\s*${TO}\s*\d)`,
   'giu',
 );
 const POINT_PARTS = new RegExp(

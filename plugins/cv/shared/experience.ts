@@ -17,13 +17,23 @@ export type { MonthRange, ReferenceMonth } from './dates.js';
 export { dateRanges, mergedMonths } from './dates.js';
 
 // Entries that are not employment: never counted as experience.
-const CAREER_BREAK =
-  /career break|sabbatical|parental leave|maternity leave|paternity leave|elternzeit|auszeit|mutterschutz|ann[ée]e sabbatique|cong[ée] (?:parental|maternit[ée]|sabbatique)|excedencia|a[ñn]o sab[áa]tico|ouderschapsverlof|zwangerschapsverlof|anno sabbatico|congedo (?:parentale|di maternit[àa])|licen[çc]a (?:parental|de maternidade)|ano sab[áa]tico/i;
+const CAREER_BREAK = new RegExp(
+  'career break|sabbatical|parental leave|maternity leave|paternity leave|elternzeit|auszeit|' +
+    'mutterschutz|ann[ée]e sabbatique|cong[ée] (?:parental|maternit[ée]|sabbatique)|excedencia|' +
+    'a[ñn]o sab[áa]tico|ouderschapsverlof|zwangerschapsverlof|anno sabbatico|congedo (?:parentale|' +
+    'di maternit[àa])|licen[çc]a (?:parental|de maternidade)|ano sab[áa]tico',
+  'i',
+);
 
 // Internships and student jobs: training, not experience. A recruiter counts the years a person
 // was employed after (or beside) their studies, so these ranges are left out whatever their length.
-const INTERNSHIP =
-  /(?<!\p{L})(?:intern|internship|summer intern|working student|praktikum|praktikant(?:in)?|werkstudent(?:in)?|stagiaire|stage|alternant(?:e)?|alternance|becari[oa]|beca|pr[áa]cticas|stagiair(?:e)?|afstudeerstage|afstudeerstagiair|stage|tirocinio|tirocinante|stagista|est[áa]gio|estagi[áa]ri[oa])(?!\p{L})/iu;
+const INTERNSHIP = new RegExp(
+  String.raw`(?<!\p{L})(?:intern|internship|summer intern|working student|praktikum|praktikant(?:in)?|` +
+    'werkstudent(?:in)?|stagiaire|stage|alternant(?:e)?|alternance|becari[oa]|beca|pr[áa]cticas|' +
+    'stagiair(?:e)?|afstudeerstage|afstudeerstagiair|stage|tirocinio|tirocinante|stagista|est[áa]gio|' +
+    String.raw`estagi[áa]ri[oa])(?!\p{L})`,
+  'iu',
+);
 const ENTRY_BULLET = /^[•▪●■◦*–-]\s*/;
 const MAX_ENTRY_HEADING_WORDS = 10;
 
@@ -59,8 +69,11 @@ export function jobRanges(lines: readonly string[], now: ReferenceMonth): MonthR
   });
 }
 
-const STATED_YEARS =
-  /(\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)(?:\s+of)?\s+(?:professional\s+|industry\s+|work\s+|relevant\s+|hands-on\s+)?experience/gi;
+const STATED_YEARS = new RegExp(
+  String.raw`(\d{1,2}(?:\.\d)?)\s*\+?\s*(?:years?|yrs?)(?:\s+of)?\s+(?:professional\s+|industry\s+|work\s+|` +
+    String.raw`relevant\s+|hands-on\s+)?experience`,
+  'gi',
+);
 const MAX_CAREER_YEARS = 60;
 
 /**
@@ -84,8 +97,13 @@ export function findYearsOfExperience(
   return { value: Math.round((months / 12) * 10) / 10, confidence: scope.isExperienceSection ? 0.75 : 0.6 };
 }
 
-const COMPANY_SUFFIX =
-  /(?:^|[\s,])(?:gmbh|ag|se|kg|inc|ltd|llc|llp|plc|corp|corporation|company|co|sa|s\.a|sas|sarl|s\.l|sl|bv|b\.v|nv|n\.v|oy|ab|srl|s\.r\.l|spa|s\.p\.a|lda|ltda|pty|limited|group|groupe|grupo|gruppo|labs|technologies|solutions|systems|bank|banco|banca|banque|university|universität|université|universidad|universidade|università)\.?$/i;
+const COMPANY_SUFFIX = new RegExp(
+  String.raw`(?:^|[\s,])(?:gmbh|ag|se|kg|inc|ltd|llc|llp|plc|corp|corporation|company|co|sa|s\.a|sas|sarl|s\.l|` +
+    String.raw`sl|bv|b\.v|nv|n\.v|oy|ab|srl|s\.r\.l|spa|s\.p\.a|lda|ltda|pty|limited|group|groupe|grupo|gruppo|` +
+    'labs|technologies|solutions|systems|bank|banco|banca|banque|university|universität|université|' +
+    String.raw`universidad|universidade|università)\.?$`,
+  'i',
+);
 // "Title at Employer" in the seven languages; the specific words first, the short ones ("en", "na") last.
 const AT_EMPLOYER = [
   /^(.+?)\s+(?:at|@|chez|bei|bij|presso|für|pour|para)\s+(.+)$/i,
@@ -100,7 +118,8 @@ export interface Role {
 /** Dates, empty brackets and dangling separators removed: "Engineer, Acme (2018 – present)" -> "Engineer, Acme". */
 const withoutDates = withoutDateRanges;
 
-// Separators between an entry's parts, strongest first. A spaced hyphen also joins double-barrelled company names ("Homenick - Balistreri").
+// Separators between an entry's parts, strongest first. A spaced hyphen also joins double-barrelled company names
+// ("Homenick - Balistreri").
 const STRONG_SEPARATOR = /(\s+[—–]\s+|\s*\|\s*)/;
 const HYPHEN_SEPARATOR = /(\s+-\s+)/;
 

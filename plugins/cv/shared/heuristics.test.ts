@@ -278,7 +278,9 @@ describe('document structure', () => {
 
   it('reads DOCX paragraphs with runs, tabs and breaks, ignoring tab-stop definitions', () => {
     const xml =
-      '<w:body><w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="720"/></w:tabs></w:pPr><w:r><w:t>Jane</w:t></w:r><w:r><w:t xml:space="preserve"> Doe</w:t></w:r></w:p>' +
+      '<w:body><w:p><w:pPr><w:tabs><w:tab w:val="left" ' +
+      'w:pos="720"/></w:tabs></w:pPr><w:r><w:t>Jane</w:t></w:r><w:r><w:t xml:space="preserve"> ' +
+      'Doe</w:t></w:r></w:p>' +
       '<w:p><w:r><w:t>A &amp; B</w:t><w:tab/><w:t>&#x2014;</w:t><w:br/><w:t>next</w:t></w:r></w:p><w:p/></w:body>';
     expect(paragraphs(xml)).toEqual(['Jane Doe', 'A & B\t—\nnext', '']);
   });
@@ -357,7 +359,9 @@ describe('years of experience', () => {
 describe('label columns and addresses', () => {
   it('reads a Europass label column: name and address labels without colons, a skills list beside its heading', () => {
     const text =
-      'Currículum vitae · Europass\nDatos personales\nNombre Diego García\nDirección Avenida del Puerto 102, 46023 Valencia, España\nTrayectoria profesional\nIngeniero de software\nGrupo Alimentario Sur S.A. — Sevilla\n01.2021 – 01.2024\nHabilidades Negociación, AutoCAD, Excel avanzado, SAP';
+      'Currículum vitae · Europass\nDatos personales\nNombre Diego García\nDirección Avenida del Puerto 102, 46023 ' +
+      'Valencia, España\nTrayectoria profesional\nIngeniero de software\nGrupo Alimentario Sur S.A. — ' +
+      'Sevilla\n01.2021 – 01.2024\nHabilidades Negociación, AutoCAD, Excel avanzado, SAP';
     const row = parseCv(text, { now: JUNE_2025, ocr: false });
     expect(row).toMatchObject({
       name: 'Diego García',

@@ -63,8 +63,11 @@ const NAME_PARTICLES = new Set([
 ]);
 const NAME_WORD = /^\p{Lu}[\p{L}'’.-]*$/u;
 // "Name:", and a label column's "Nombre Diego García" (no colon): name, nom, nombre, naam, nome.
-const NAME_LABEL =
-  /^(?:full\s+name|name|nom|nombre|naam|nome|nom complet|nombre completo|nome completo|vollständiger name)(?:\s*:\s*|\s+(?=\p{Lu}))/iu;
+const NAME_LABEL = new RegExp(
+  String.raw`^(?:full\s+name|name|nom|nombre|naam|nome|nom complet|nombre completo|nome completo|` +
+    String.raw`vollständiger name)(?:\s*:\s*|\s+(?=\p{Lu}))`,
+  'iu',
+);
 
 /** Whether `line` is shaped like a person's name: 2-4 capitalised words, nothing else. */
 export function looksLikeName(line: string): boolean {

@@ -125,10 +125,13 @@ async function scannedPdf(lines: readonly string[]): Promise<Uint8Array> {
   const texts = lines
     .map(
       (line, index) =>
-        `<text x="100" y="${150 + index * lineHeight}" font-family="DejaVu Sans" font-size="44">${escapeXml(line)}</text>`,
+        `<text x="100" y="${150 + index * lineHeight}" font-family="DejaVu Sans" ` +
+        `font-size="44">${escapeXml(line)}</text>`,
     )
     .join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${texts}</svg>`;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" ` +
+    `height="100%" fill="white"/>${texts}</svg>`;
   const png = await sharp(Buffer.from(svg)).png().toBuffer();
   const doc = await PDFDocument.create();
   const image = await doc.embedPng(png);
@@ -149,15 +152,22 @@ async function docx(lines: readonly string[], output: string): Promise<void> {
     zip.addBuffer(Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n${xml}`), name);
   add(
     '[Content_Types].xml',
-    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ' +
+      'ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ' +
+      'ContentType="application/xml"/><Override PartName="/word/document.xml" ' +
+      'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
   );
   add(
     '_rels/.rels',
-    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" ' +
+      'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" ' +
+      'Target="word/document.xml"/></Relationships>',
   );
   add(
     'word/document.xml',
-    `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${lines.map(paragraphXml).join('')}</w:body></w:document>`,
+    `<w:document ` +
+      `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` +
+      `${lines.map(paragraphXml).join('')}</w:body></w:document>`,
   );
   zip.end();
   const chunks: Buffer[] = [];

@@ -29,7 +29,10 @@ export async function readTextInput(
   return decodeText(bytes);
 }
 
-/** UTF-8 (BOM stripped); UTF-16 when it starts with its BOM; otherwise Windows-1252 (a superset of Latin-1's printable range). */
+/**
+ * UTF-8 (BOM stripped); UTF-16 when it starts with its BOM; otherwise Windows-1252 (a superset of Latin-1's printable
+ * range).
+ */
 export function decodeText(bytes: Uint8Array): { text: string; encoding: string } {
   if (bytes[0] === 0xff && bytes[1] === 0xfe)
     return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };

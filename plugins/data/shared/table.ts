@@ -223,7 +223,8 @@ export async function writeXlsx(table: Table, file: string, signal: AbortSignal)
   const width = table.rows.reduce((max, row) => Math.max(max, row.length), table.header.length);
   if (width > MAX_XLSX_COLUMNS) {
     throw new PluginError(
-      `Too many columns for XLSX: ${width.toLocaleString('en-US')} (Excel's limit is ${MAX_XLSX_COLUMNS.toLocaleString('en-US')})`,
+      `Too many columns for XLSX: ${width.toLocaleString('en-US')} (Excel's limit is ` +
+        `${MAX_XLSX_COLUMNS.toLocaleString('en-US')})`,
     );
   }
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: true, useSharedStrings: false });

@@ -17,7 +17,8 @@ pluginConformanceSuite(subtitleConvertPlugin, [
     check: async (run) => {
       const text = await readFile((run.result as FileResult).path, 'utf8');
       expect(text).toBe(
-        'WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.500\nHello <i>world</i> &amp; friends\n\n2\n00:01:02.030 --> 01:00:00.000\nSecond cue\ntwo lines\n',
+        'WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.500\nHello <i>world</i> &amp; friends\n\n2\n00:01:02.030 --> ' +
+          '01:00:00.000\nSecond cue\ntwo lines\n',
       );
       expect(parseVtt(text)).toEqual([
         { id: '1', start: 1000, end: 2500, text: 'Hello <i>world</i> &amp; friends' },

@@ -56,7 +56,8 @@ export function parseSrt(text: string): Cue[] {
     const timeLine = block[i]!;
     if (!timeLine.line.includes('-->')) {
       throw new PluginError(
-        `Malformed timestamp on line ${timeLine.no}: expected 'HH:MM:SS,mmm --> HH:MM:SS,mmm', got '${timeLine.line.trim().slice(0, 80)}'`,
+        `Malformed timestamp on line ${timeLine.no}: expected 'HH:MM:SS,mmm --> HH:MM:SS,mmm', got ` +
+          `'${timeLine.line.trim().slice(0, 80)}'`,
       );
     }
     const { start, end } = timing(timeLine.line, timeLine.no, 'srt');
@@ -84,7 +85,8 @@ export function parseVtt(text: string): Cue[] {
     if (at < 0 || at > 1) {
       const culprit = block[at < 0 ? Math.min(1, block.length - 1) : 0]!;
       throw new PluginError(
-        `Malformed timestamp on line ${culprit.no}: expected 'HH:MM:SS.mmm --> HH:MM:SS.mmm', got '${culprit.line.trim().slice(0, 80)}'`,
+        `Malformed timestamp on line ${culprit.no}: expected 'HH:MM:SS.mmm --> HH:MM:SS.mmm', got ` +
+          `'${culprit.line.trim().slice(0, 80)}'`,
       );
     }
     const { start, end } = timing(block[at]!.line, block[at]!.no, 'vtt');

@@ -180,7 +180,8 @@ describe('image conversion', () => {
 
   it('renders SVG in UTF-16 LE/BE and UTF-8 with a BOM, whatever its XML declaration says', async () => {
     const svg =
-      '<?xml version="1.0" encoding="UTF-16"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="100%" height="100%" fill="#0000ff"/></svg>\n';
+      '<?xml version="1.0" encoding="UTF-16"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect ' +
+      'width="100%" height="100%" fill="#0000ff"/></svg>\n';
     const encodings = {
       le: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(svg, 'utf16le')]),
       be: Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(svg, 'utf16le').swap16()]),

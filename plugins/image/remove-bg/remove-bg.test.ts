@@ -23,15 +23,19 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('remove-bg', () => {
-  it('declares its AGPL licence (left out by PLUGIN_LICENSES=permissive and no-strong-copyleft) and a memory cap above its use', () => {
-    expect(removeBgPlugin.licenses).toContain('AGPL-3.0-only');
-    expect([
-      admittedBy('permissive', removeBgPlugin),
-      admittedBy('no-strong-copyleft', removeBgPlugin),
-      admittedBy('any', removeBgPlugin),
-    ]).toEqual([false, false, true]);
-    expect(removeBgPlugin.limits.memoryMb).toBeGreaterThanOrEqual(2048);
-  });
+  it(
+    'declares its AGPL licence (left out by PLUGIN_LICENSES=permissive and no-strong-copyleft) and a memory cap ' +
+      'above its use',
+    () => {
+      expect(removeBgPlugin.licenses).toContain('AGPL-3.0-only');
+      expect([
+        admittedBy('permissive', removeBgPlugin),
+        admittedBy('no-strong-copyleft', removeBgPlugin),
+        admittedBy('any', removeBgPlugin),
+      ]).toEqual([false, false, true]);
+      expect(removeBgPlugin.limits.memoryMb).toBeGreaterThanOrEqual(2048);
+    },
+  );
 
   it('astronaut on a flat background: background transparent, subject opaque, soft edges', {
     timeout: 300_000,

@@ -35,7 +35,8 @@ export const resizeField = z
   })
   .refine((box) => box.width !== undefined || box.height !== undefined, { error: 'width or height is required' })
   .describe(
-    `Target box {width, height, fit}: width and height 1-10000 px, at least one; fit cover (crop to fill), contain (pad), ` +
+    `Target box {width, height, fit}: width and height 1-10000 px, at least one; fit cover (crop to fill), contain ` +
+      `(pad), ` +
       `inside (fit within, the default) or fill (stretch).`,
   );
 

@@ -95,7 +95,8 @@ export function imageFixtures() {
         .toFile(files.transparentPng.path),
       writeFile(
         files.greenSvg.path,
-        '<svg xmlns="http://www.w3.org/2000/svg" width="80" height="60"><rect width="100%" height="100%" fill="#00ff00"/></svg>',
+        '<svg xmlns="http://www.w3.org/2000/svg" width="80" height="60"><rect width="100%" height="100%" ' +
+          'fill="#00ff00"/></svg>',
       ),
     ]);
 

@@ -58,7 +58,8 @@ describe('pdfToMarkdown on the ground-truth corpus', () => {
   it('recovers ruled, rules-only and borderless tables with wrapped cells', async () => {
     const { markdown, stats } = await pdfToMarkdown(pdf('ps-tables'));
     const wrapped =
-      '| Design | Collect requirements from partners and agree the schedule with the steering committee before work starts | Planning team |';
+      '| Design | Collect requirements from partners and agree the schedule with the steering committee before work ' +
+      'starts | Planning team |';
     expect(markdown.split('\n').filter((line) => line === wrapped)).toHaveLength(3);
     expect(markdown).toContain('| Phase | Description | Owner |\n| --- | --- | --- |');
     expect(stats.tables).toBe(4);
@@ -80,18 +81,33 @@ describe('layouts: columns, continued and merged tables, lists, footnotes, scans
 
   it('reads a two-column page column by column, the title across both', async () => {
     const { markdown, stats } = await pdfToMarkdown(layout('tc-small'));
-    expect(markdown).toBe(`<!-- page 1 -->
+    expect(markdown).toBe(
+      `<!-- page 1 -->
 
 # Field Notes on Storage
 
-By discussed for measurement customers and faster winter to migration. Performance system across network faster collected can and deployment to while were summer winter have while improvements. Inventory inventory shipment migration remained between remained expected instrument a and following. Report regions across than a of performance may the.
+By discussed for measurement customers and faster winter to migration. Performance system across network faster ` +
+        `collected can and deployment to while were summer winter have while improvements. Inventory inventory ` +
+        `shipment ` +
+        `migration remained between remained expected instrument a and following. Report regions across than a of ` +
+        `performance may the.
 
 ## Method
 
-In operating customers committee has committee partners has performance operating customers improvements observation inventory members analysis winter. Committee approved were improvements operating following shipment measurement should collected this remained review in inventory timeline the. Summer to analysis procedure discussed results shipment schedule for customers results has.
+In operating customers committee has committee partners has performance operating customers improvements ` +
+        `observation inventory members analysis winter. Committee approved were improvements operating following ` +
+        `shipment ` +
+        `measurement should collected this remained review in inventory timeline the. Summer to analysis procedure ` +
+        `discussed results shipment schedule for customers results has.
 
-Across warehouse monitoring schedule every laboratory every services. Experiment deployment stable by from that infrastructure inventory should performance following adopted were. From improvements measurement and committee members schedule between of following team than services operating with. By security instrument in calibration calibration documentation and management infrastructure and.
-`);
+Across warehouse monitoring schedule every laboratory every services. Experiment deployment stable by from that ` +
+        `infrastructure inventory should performance following adopted were. From improvements measurement and ` +
+        `committee ` +
+        `members schedule between of following team than services operating with. By security instrument in ` +
+        `calibration ` +
+        `calibration documentation and management infrastructure and.
+`,
+    );
     expect(markdown).toBe(`<!-- page 1 -->\n\n${layoutTruth('tc-small')}`);
     expect(stats).toMatchObject({ headings: 2, tables: 0, ocr_pages: 0 });
   });
@@ -123,11 +139,14 @@ Across warehouse monitoring schedule every laboratory every services. Experiment
 
   it('OCRs a scan (no text layer) into the same structure, deterministically', async () => {
     const first = await pdfToMarkdown(layout('scan-memo'));
-    expect(first.markdown).toBe(`<!-- page 1 -->
+    expect(first.markdown).toBe(
+      `<!-- page 1 -->
 
 # Storage Migration Memo
 
-By has variation report a migration improvements was system capacity. Report was every instrument during system between members proposal every that performance. Procedure costs will adopted reliability adopted in to security.
+By has variation report a migration improvements was system capacity. Report was every instrument during system ` +
+        `between members proposal every that performance. Procedure costs will adopted reliability adopted in to ` +
+        `security.
 
 ## Actions
 
@@ -135,8 +154,10 @@ By has variation report a migration improvements was system capacity. Report was
 - to laboratory reliability adopted instrument across
 - may will contracts faster warehouse that
 
-Timeline between shipment have calibration to experiment migration with operating during between timeline. Was during to analysis each results variation services deployment increased across results contracts team.
-`);
+Timeline between shipment have calibration to experiment migration with operating during between timeline. Was ` +
+        `during to analysis each results variation services deployment increased across results contracts team.
+`,
+    );
     expect(first.stats).toMatchObject({ ocr_pages: 1, headings: 2 });
     expect((await pdfToMarkdown(layout('scan-memo'))).markdown).toBe(first.markdown);
   }, 120_000);
@@ -144,15 +165,22 @@ Timeline between shipment have calibration to experiment migration with operatin
   it('continues a list item over a page break below the page marker, inside the item', async () => {
     const { markdown } = await pdfToMarkdown(layout('list-page-break'));
     // The marker sits where page 2 starts, indented into item 10 so the item (and the list) go on.
-    expect(
-      markdown,
-    ).toContain(`9. calibration each can partners should team and in security during and priorities analysis regions discussed can remained every and following calibration have and services report committee services has was should samples each on temperature
+    expect(markdown).toContain(
+      `9. calibration each can partners should team and in security during and priorities analysis ` +
+        `regions discussed can remained every and following calibration have and services report committee services ` +
+        `has ` +
+        `was should samples each on temperature
 10. than report temperature procedure priorities have indicate analysis should deployment summer
 
     <!-- page 2 -->
 
-    inventory during have capacity during management instrument indicate schedule variation proposal proposal observation deployment experiment of partners should members this customers will procedure
-11. winter winter experiment analysis deployment was management deployment team security inventory approved stable observation in have experiment may timeline discussed members samples was indicate were from on were capacity while calibration review the a`);
+    inventory during have capacity during management instrument indicate schedule variation proposal proposal ` +
+        `observation deployment experiment of partners should members this customers will procedure
+11. winter winter experiment analysis deployment was management deployment team security inventory approved stable ` +
+        `observation in have experiment may timeline discussed members samples was indicate were from on were ` +
+        `capacity ` +
+        `while calibration review the a`,
+    );
     expect(markdown.replace('<!-- page 1 -->\n\n', '').replace('\n\n    <!-- page 2 -->\n\n    ', ' ')).toBe(
       layoutTruth('list-page-break'),
     );
@@ -288,7 +316,8 @@ describe('CLI', () => {
     ).toEqual(['pdf-to-markdown: This PDF is encrypted and needs a password; remove the password and try again.']);
     expect(badLang?.code).not.toBe(0);
     expect(badLang?.stderr).toContain(
-      "pdf-to-markdown: --lang must be eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra); 'spa' is not one of them",
+      'pdf-to-markdown: --lang must be eng, fra, deu or jpn, or up to three of them joined with + (e.g. eng+fra); ' +
+        "'spa' is not one of them",
     );
   });
 });

@@ -7,7 +7,8 @@ export const markdownOptions = z.object({
   pageBreaks: z.boolean().default(true).describe('Mark page breaks with <!-- page N --> comments.'),
   // Beyond the spec (it lists keepRunning and pageBreaks): scans are OCRed in the languages the OCR tool offers.
   lang: ocrLanguageOption.describe(
-    'Language(s) of scanned pages (no text layer), read by OCR: eng, fra, deu or jpn, or up to three joined with + (e.g. eng+fra). Default eng.',
+    'Language(s) of scanned pages (no text layer), read by OCR: eng, fra, deu or jpn, or up to three joined with + ' +
+      '(e.g. eng+fra). Default eng.',
   ),
 });
 

@@ -15,9 +15,12 @@ export const HEADINGS = [
   { level: 2, text: 'Outlook for Next Year' },
 ];
 export const PARAGRAPHS = [
-  'The harbour board met eleven times this year and agreed on a new plan for the northern quay, which had been closed since the storm of last winter damaged its pilings beyond any simple repair.',
-  'Traffic grew in every season, and the board thanks the pilots, the lock keepers and the crews of the two tugs for keeping every vessel moving safely through the narrow channel at all hours.',
-  'Next year the board expects the northern quay to reopen in spring, after which the ferry timetable will return to its summer frequency and the fish market will move back to its old hall.',
+  'The harbour board met eleven times this year and agreed on a new plan for the northern quay, which had been ' +
+    'closed since the storm of last winter damaged its pilings beyond any simple repair.',
+  'Traffic grew in every season, and the board thanks the pilots, the lock keepers and the crews of the two tugs for ' +
+    'keeping every vessel moving safely through the narrow channel at all hours.',
+  'Next year the board expects the northern quay to reopen in spring, after which the ferry timetable will return to ' +
+    'its summer frequency and the fish market will move back to its old hall.',
 ];
 export const LIST_ITEMS = ['Dredging of the inner basin', 'New lights on the breakwater'];
 export const TABLE = [

@@ -31,7 +31,8 @@ describe('clean-metadata (audio and video)', () => {
       if (!isFileResult(run.result)) throw new Error('expected a file');
       expect(run.result.format).toBe(fixtures.get(name).format);
       const after = await probeFile(run.result.path);
-      // A bare "Lavf" (MP3 Xing header, Matroska's mandatory writing-app field) says nothing; versioned writer tags would.
+      // A bare "Lavf" (MP3 Xing header, Matroska's mandatory writing-app field) says nothing; versioned writer tags
+      // would.
       expect(allTagValues(after).filter((value) => value.includes(FIXTURE_MARKER) || /^Lav[fc]\d/.test(value))).toEqual(
         [],
       );

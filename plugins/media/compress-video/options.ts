@@ -10,7 +10,8 @@ export const compressVideoOptions = z.object({
     .max(95, 'quality must be between 10 and 95')
     .default(DEFAULT_QUALITY)
     .describe(
-      '10 to 95, lower gives a smaller file; mapped linearly to CRF: H.264 95 -> 18, 60 -> 27, 10 -> 40; VP9 95 -> 20, 60 -> 32, 10 -> 50',
+      '10 to 95, lower gives a smaller file; mapped linearly to CRF: H.264 95 -> 18, 60 -> 27, 10 -> 40; VP9 95 -> ' +
+        '20, 60 -> 32, 10 -> 50',
     ),
 });
 

@@ -59,7 +59,9 @@ describe('normalize-audio', () => {
 
   it('reads the loudnorm report among other log lines', () => {
     const stderr =
-      '[info] size=N/A time=00:00:04.00\n[Parsed_loudnorm_0 @ 0x5] [info] \n{\n\t"input_i" : "-22.25",\n\t"input_tp" : "-21.48",\n\t"input_lra" : "0.00",\n\t"input_thresh" : "-32.25",\n\t"output_i" : "-15.95",\n\t"target_offset" : "-0.05"\n}\n';
+      '[info] size=N/A time=00:00:04.00\n[Parsed_loudnorm_0 @ 0x5] [info] \n{\n\t"input_i" : "-22.25",\n\t"input_tp" ' +
+      ': "-21.48",\n\t"input_lra" : "0.00",\n\t"input_thresh" : "-32.25",\n\t"output_i" : ' +
+      '"-15.95",\n\t"target_offset" : "-0.05"\n}\n';
     expect(parseMeasurement(stderr)).toEqual({
       integrated: -22.25,
       truePeak: -21.48,

@@ -8,7 +8,8 @@ export const trimMediaOptions = z.object({
     })
     .refine((trim) => trim.end > trim.start, { message: 'end must be after start', path: ['end'] })
     .describe(
-      '{start, end} in seconds from the beginning of the media; end after start. The cut is a lossless stream copy, so video starts on the keyframe at or before start.',
+      '{start, end} in seconds from the beginning of the media; end after start. The cut is a lossless stream copy, ' +
+        'so video starts on the keyframe at or before start.',
     ),
 });
 

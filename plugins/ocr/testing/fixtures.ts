@@ -18,12 +18,15 @@ const WIDTH = 2480;
 export async function scanImage(lines: readonly string[], font = 'DejaVu Sans'): Promise<Buffer> {
   const height = 300 + lines.length * 200;
   const escapeXml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}"><rect width="100%" height="100%" fill="white"/>${lines
-    .map(
-      (line, i) =>
-        `<text x="150" y="${250 + i * 200}" font-family="${font}" font-size="90" fill="black">${escapeXml(line)}</text>`,
-    )
-    .join('')}</svg>`;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}">` +
+    `<rect width="100%" height="100%" fill="white"/>${lines
+      .map(
+        (line, i) =>
+          `<text x="150" y="${250 + i * 200}" font-family="${font}" font-size="90" ` +
+          `fill="black">${escapeXml(line)}</text>`,
+      )
+      .join('')}</svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 

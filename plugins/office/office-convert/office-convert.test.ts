@@ -225,7 +225,8 @@ describe('office-convert content, through a warm LibreOffice pool', () => {
   contentTests();
 
   it('ran every LibreOffice conversion above in the warm listener', () => {
-    // docx->pdf, docx->odt, odt->txt, docx->doc, doc->docx, xlsx->ods, ods->xlsx, xlsx->xls, xls->csv, pptx->pdf, the damaged docx.
+    // docx->pdf, docx->odt, odt->txt, docx->doc, doc->docx, xlsx->ods, ods->xlsx, xlsx->xls, xls->csv, pptx->pdf, the
+    // damaged docx.
     expect(pool.status()).toMatchObject({ mode: 'pool', conversions: 11, coldFallbacks: 0, restarts: 0 });
   });
 });
@@ -240,7 +241,8 @@ describe('office-convert on small files built to stall LibreOffice', () => {
       'an RTF of 1 KB declaring a 2 GB \\bin block',
       'rtf',
       Buffer.from(
-        `{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Times;}}\\f0 Hello {\\pict\\wmetafile8\\picw100\\pich100\\bin2000000000 ${'A'.repeat(800)}}}`,
+        `{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Times;}}\\f0 Hello {\\pict\\wmetafile8\\picw100\\pich100\\bin2000000000 ` +
+          `${'A'.repeat(800)}}}`,
       ),
     ],
     ['a text of 100,000 form feeds', 'txt', Buffer.alloc(100_000, 0x0c)],

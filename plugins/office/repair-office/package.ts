@@ -133,8 +133,12 @@ export function checkXml(xml: string): { ok: true } | { ok: false; completed?: s
   let roots = 0;
   let lastTagEnd = 0;
   // What a tag-level scan meets: markup (comment, CDATA, PI, DOCTYPE, tag) or text.
-  const token =
-    /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE|<(\/?)([\p{L}_][\p{L}\p{N}_.:-]*)((?:\s+[\p{L}_][\p{L}\p{N}_.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>|<|[^<]+/guy;
+  const token = new RegExp(
+    String.raw`<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE|` +
+      String.raw`<(\/?)([\p{L}_][\p{L}\p{N}_.:-]*)((?:\s+[\p{L}_][\p{L}\p{N}_.:-]*\s*=\s*(?:"[^"<]*"|` +
+      String.raw`'[^'<]*'))*)\s*(\/?)>|<|[^<]+`,
+    'guy',
+  );
   const badText = /&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/;
   for (let match = token.exec(xml); match; match = token.exec(xml)) {
     const [whole, closing, name, attributes, selfClosing] = match;

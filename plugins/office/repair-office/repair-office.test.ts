@@ -60,7 +60,9 @@ beforeAll(async () => {
         parts[rels] = strToU8(
           strFromU8(parts[rels]!).replace(
             '</Relationships>',
-            '<Relationship Id="rIdGone" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/missing.png"/></Relationships>',
+            '<Relationship Id="rIdGone" ' +
+              'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" ' +
+              'Target="media/missing.png"/></Relationships>',
           ),
         );
       }),
@@ -146,7 +148,8 @@ pluginConformanceSuite(repairOfficePlugin, [
       expect(Object.keys(parts)).not.toContain('docProps/app.xml');
       expect(Object.keys(parts)).not.toContain('word/footnotes.xml');
       expect(strFromU8(parts['[Content_Types].xml']!)).toContain(
-        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>',
+        '<Override PartName="/word/document.xml" ' +
+          'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>',
       );
       const rels = strFromU8(parts['word/_rels/document.xml.rels']!);
       expect(rels).not.toContain('missing.png');
@@ -164,7 +167,8 @@ pluginConformanceSuite(repairOfficePlugin, [
       await everyParagraph(run);
       const parts = await partsOf(run);
       expect(strFromU8(parts['[Content_Types].xml']!)).toContain(
-        '<Override PartName="/word/main.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>',
+        '<Override PartName="/word/main.xml" ' +
+          'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>',
       );
       expect(strFromU8(parts['word/_rels/main.xml.rels']!)).toContain('styles.xml');
     },
@@ -203,7 +207,8 @@ pluginConformanceSuite(repairOfficePlugin, [
 ]);
 
 describe('repair-office refusals', () => {
-  it('fails with a clear message when the main part is unreadable and LibreOffice cannot open the file either', async () => {
+  it('fails with a clear message when the main part is unreadable and LibreOffice cannot open the file ' +
+    'either', async () => {
     await expect(runPlugin(repairOfficePlugin, [file('garbage-main.docx', 'docx')])).rejects.toThrow(
       /^The DOCX could not be repaired/,
     );

@@ -184,9 +184,13 @@ function parseRelationships(xml: string): Relationship[] {
 function relationshipsXml(relationships: readonly Relationship[]): string {
   const items = relationships.map(
     (r) =>
-      `<Relationship Id="${escapeAttr(r.id)}" Type="${escapeAttr(r.type)}" Target="${escapeAttr(r.target)}"${r.external ? ' TargetMode="External"' : ''}/>`,
+      `<Relationship Id="${escapeAttr(r.id)}" Type="${escapeAttr(r.type)}" ` +
+      `Target="${escapeAttr(r.target)}"${r.external ? ' TargetMode="External"' : ''}/>`,
   );
-  return `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${items.join('')}</Relationships>`;
+  return (
+    `${XML_HEAD}<Relationships ` +
+    `xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${items.join('')}</Relationships>`
+  );
 }
 
 /** The rels part of `part` ("word/document.xml" -> "word/_rels/document.xml.rels"; "" -> "_rels/.rels"). */
@@ -338,7 +342,8 @@ function synthesiseWorkbook(parts: Map<string, Buffer>): boolean {
   parts.set(
     'xl/workbook.xml',
     Buffer.from(
-      `${XML_HEAD}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${NS.rel}"><sheets>${items.join('')}</sheets></workbook>`,
+      `${XML_HEAD}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ` +
+        `xmlns:r="${NS.rel}"><sheets>${items.join('')}</sheets></workbook>`,
       'utf8',
     ),
   );
@@ -407,7 +412,10 @@ function contentTypesXml(kind: Kind, main: string, original: string | undefined,
   const defaultItems = [...defaults].map(
     ([ext, type]) => `<Default Extension="${escapeAttr(ext)}" ContentType="${escapeAttr(type)}"/>`,
   );
-  return `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">${defaultItems.join('')}${items.join('')}</Types>`;
+  return (
+    `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+    `${defaultItems.join('')}${items.join('')}</Types>`
+  );
 }
 
 /** Whether LibreOffice opens `file` (it converts it to the same format); the converted file when it does. */

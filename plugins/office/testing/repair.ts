@@ -14,7 +14,8 @@ import { runProcess } from '../../../core/engines/process.js';
 export const DOC_PARAGRAPHS = Array.from(
   { length: 40 },
   (_, i) =>
-    `Paragraph ${i + 1} of the ledger: the quartermaster counted ${(i + 1) * 37} barrels of salted herring in hold ${(i % 4) + 1}.`,
+    `Paragraph ${i + 1} of the ledger: the quartermaster counted ${(i + 1) * 37} barrels of salted herring in hold ` +
+    `${(i % 4) + 1}.`,
 );
 export const SHEET_CELLS = [
   ['Harbour', 'Ships'],
@@ -89,7 +90,9 @@ export const damage = {
     out.writeUInt32LE(0xfffffff0, end + 16);
     return out;
   },
-  /** Cut `fraction` of the way into the data of `part`: everything after it (the central directory included) is gone. */
+  /**
+   * Cut `fraction` of the way into the data of `part`: everything after it (the central directory included) is gone.
+   */
   truncateIn(bytes: Buffer, part: string, fraction: number): Buffer {
     const entry = zipEntries(bytes).entries.find((e) => e.name === part);
     if (!entry) throw new Error(`no ${part}`);
@@ -114,7 +117,10 @@ export const damage = {
 
 export { strFromU8, strToU8, unzipSync };
 
-/** The text LibreOffice reads from a DOCX, XLSX (first sheet as CSV) or PPTX (through PDF); throws when it cannot open it. */
+/**
+ * The text LibreOffice reads from a DOCX, XLSX (first sheet as CSV) or PPTX (through PDF); throws when it cannot open
+ * it.
+ */
 export async function libreOfficeText(file: string, kind: 'docx' | 'xlsx' | 'pptx', dir: string): Promise<string> {
   const outDir = path.join(dir, `read-${path.basename(file)}-${Date.now()}`);
   const [filter, convertTo] = {

@@ -106,7 +106,8 @@ pluginConformanceSuite(removeWatermarkPlugin, [
 describe('content-stream tokenizer', () => {
   it('skips strings, dictionaries and inline images when finding operators', () => {
     const content = Buffer.from(
-      'BT (a \\) EMC ( nested ) Tj) Tj ET /Artifact <</Subtype /Watermark /A [1 (x)]>> BDC BI /W 1 /H 1 ID \x00EMC\xff EI EMC 1 0 0 rg',
+      'BT (a \\) EMC ( nested ) Tj) Tj ET /Artifact <</Subtype /Watermark /A [1 (x)]>> BDC BI /W 1 /H 1 ID ' +
+        '\x00EMC\xff EI EMC 1 0 0 rg',
     );
     const ops = parseContent(content);
     expect(ops.map((op) => op.operator)).toEqual(['BT', 'Tj', 'ET', 'BDC', 'BI', 'EI', 'EMC', 'rg']);

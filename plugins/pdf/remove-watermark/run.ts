@@ -13,8 +13,8 @@
  * - a `Do` drawing an XObject that carries those marks: /OC pointing to a watermark layer, or
  *   Acrobat's `/PieceInfo << /ADBE_CompoundType << /Private /Watermark >> >>`.
  * Watermark layers are removed from /OCProperties too, and the resource entries only removed
- * content used (a form drawn inside a removed section, as Acrobat draws its watermarks). Links, form fields and other annotations,
- * and all other content, stay byte for byte (a content stream is only rewritten when something
+ * content used (a form drawn inside a removed section, as Acrobat draws its watermarks). Links, form fields and other
+ * annotations, and all other content, stay byte for byte (a content stream is only rewritten when something
  * was cut from it). pdf-lib keeps objects nothing refers to any more, so the result is written
  * once more by qpdf, which keeps only what is reachable: the removed content is gone from the
  * file's bytes. Nothing found: detected 0 and the input is returned unchanged.
@@ -65,7 +65,10 @@ class WatermarkRemover {
   private readonly layerDicts = new Set<PDFDict>();
   /** Form XObjects already cleaned (shared between pages), by reference. */
   private readonly cleanedForms = new Set<string>();
-  /** Resource entries (XObjects, property lists) the removed content used: dropped at the end unless kept content uses them too. */
+  /**
+   * Resource entries (XObjects, property lists) the removed content used: dropped at the end unless kept content uses
+   * them too.
+   */
   private readonly unusedResources = new Map<PDFDict, Set<string>>();
   /** XObjects drawn by content that stays, per resource dictionary. */
   private readonly keptDraws = new Map<PDFDict, Set<string>>();

@@ -51,7 +51,8 @@ export const QPDF_REWRITE: PdfCost = { secondsPerMegabyte: 1, secondsPerPage: 0.
 export const GHOSTSCRIPT_RENDER: PdfCost = { secondsPerMegabyte: 10, secondsPerPage: 1, maxPages: 2_000 };
 
 export const pdfFamily = {
-  // What it links: pdf-lib and yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their own.
+  // What it links: pdf-lib and yazl (MIT), sharp (Apache-2.0) with libvips (LGPL-3.0-or-later); engines declare their
+  // own.
   licenses: ['MIT', 'Apache-2.0', 'LGPL-3.0-or-later'],
   engines: [QPDF],
   limits: pdfLimits(QPDF_REWRITE),

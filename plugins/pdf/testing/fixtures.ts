@@ -68,7 +68,11 @@ const RECIPES: Record<FixtureName, (dir: string) => Promise<Uint8Array | Buffer>
     const doc = await textDocument(8);
     doc.setTitle(FIXTURE_TITLE);
     doc.setAuthor(FIXTURE_AUTHOR);
-    const xmp = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>${FIXTURE_AUTHOR} XMP</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
+    const xmp =
+      `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF ` +
+      `xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" ` +
+      `xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>${FIXTURE_AUTHOR} ` +
+      `XMP</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
     doc.catalog.set(
       PDFName.of('Metadata'),
       doc.context.register(doc.context.stream(xmp, { Type: 'Metadata', Subtype: 'XML' })),

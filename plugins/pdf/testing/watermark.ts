@@ -136,7 +136,8 @@ export async function watermarkedPdf(file: string): Promise<void> {
     XObject: {
       Fx1: form(text('WMPIECEINFO', 100, 400, 48), { PieceInfo: { ADBE_CompoundType: { Private: 'Watermark' } } }),
       Fx2: form(
-        `${text('Form body stays', 40, 700)}\n/Artifact <</Subtype /Watermark>> BDC ${text('WMINFORM', 100, 300, 48)} EMC`,
+        `${text('Form body stays', 40, 700)}\n/Artifact <</Subtype /Watermark>> BDC ` +
+          `${text('WMINFORM', 100, 300, 48)} EMC`,
       ),
     },
   });

@@ -55,8 +55,11 @@ const EMAIL =
   /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/iu;
 
 /** Digit groups separated by a space, dot or dash, optionally a +country code and an (area) code. */
-const PHONE =
-  /(?<![\p{L}\p{N}+])(?:\+\d{1,3}[ \u00a0.-]?)?(?:\(\d{1,5}\)[ \u00a0.-]?)?\d{1,15}(?:[ \u00a0.-]\d{1,8}){0,6}(?![\p{L}\p{N}])/u;
+const PHONE = new RegExp(
+  String.raw`(?<![\p{L}\p{N}+])(?:\+\d{1,3}[ \u00a0.-]?)?(?:\(\d{1,5}\)[ \u00a0.-]?)?` +
+    String.raw`\d{1,15}(?:[ \u00a0.-]\d{1,8}){0,6}(?![\p{L}\p{N}])`,
+  'u',
+);
 const NANP = /^\(?\d{3}\)?[ \u00a0.-]?\d{3}[ \u00a0.-]\d{4}$/;
 const DATE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/;
 
@@ -105,7 +108,9 @@ function cards(text: string): Range[] {
   return found;
 }
 
-/** Greedy: may swallow the words after the IBAN, so the longest prefix ending at a group boundary that checks out wins. */
+/**
+ * Greedy: may swallow the words after the IBAN, so the longest prefix ending at a group boundary that checks out wins.
+ */
 const IBAN_CANDIDATE = /(?<![\p{L}\p{N}])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}/iu;
 
 function ibans(text: string): Range[] {

@@ -5,7 +5,8 @@ export const PATTERNS = ['email', 'phone', 'ssn', 'credit-card', 'iban'] as cons
 export type PatternName = (typeof PATTERNS)[number];
 
 const RULE =
-  '{"patterns": [email, phone, ssn, credit-card, iban], "terms": ["exact phrase", ...]} with at least one pattern or term';
+  '{"patterns": [email, phone, ssn, credit-card, iban], "terms": ["exact phrase", ...]} with at least one pattern or ' +
+  'term';
 const MAX_TERMS = 200;
 const MAX_TERM_LENGTH = 500;
 
@@ -35,7 +36,8 @@ export const redactOptions = z.object({
     )
     .refine((spec) => spec.patterns.length + spec.terms.length > 0, { error: 'needs at least one pattern or term' })
     .describe(
-      'What to remove: {"patterns": ["email", "phone", "ssn", "credit-card", "iban"], "terms": ["exact phrase"]}; at least one pattern or term; case-insensitive.',
+      'What to remove: {"patterns": ["email", "phone", "ssn", "credit-card", "iban"], "terms": ["exact phrase"]}; at ' +
+        'least one pattern or term; case-insensitive.',
     ),
 });
 

@@ -166,34 +166,38 @@ describe('redact', () => {
     await rm(run.workDir, { recursive: true, force: true });
   });
 
-  it('images: one away from every match keeps its bytes; one under a match is cleared there, stored losslessly', async () => {
-    const imagesOf = async (pdf: string, into: string) => {
-      await runProcess('pdfimages', ['-all', pdf, path.join(into, 'img')], { timeoutMs: 30_000 });
-      return Promise.all(
-        (await readdir(into))
-          .filter((n) => n.startsWith('img'))
-          .sort()
-          .map(async (n) => ({ name: n, bytes: await readFile(path.join(into, n)) })),
+  it(
+    'images: one away from every match keeps its bytes; one under a match is cleared there, stored ' + 'losslessly',
+    async () => {
+      const imagesOf = async (pdf: string, into: string) => {
+        await runProcess('pdfimages', ['-all', pdf, path.join(into, 'img')], { timeoutMs: 30_000 });
+        return Promise.all(
+          (await readdir(into))
+            .filter((n) => n.startsWith('img'))
+            .sort()
+            .map(async (n) => ({ name: n, bytes: await readFile(path.join(into, n)) })),
+        );
+      };
+      const away = await runPlugin(redactPlugin, [file('pdflib.pdf')], { redact: ALL_PATTERNS });
+      const before = await imagesOf(file('pdflib.pdf').path, await mkdtemp(path.join(dir, 'before-')));
+      const after = await imagesOf(outputOf(away), await mkdtemp(path.join(dir, 'after-')));
+      expect(after.map((i) => createHash('sha256').update(i.bytes).digest('hex'))).toEqual(
+        before.map((i) => createHash('sha256').update(i.bytes).digest('hex')),
       );
-    };
-    const away = await runPlugin(redactPlugin, [file('pdflib.pdf')], { redact: ALL_PATTERNS });
-    const before = await imagesOf(file('pdflib.pdf').path, await mkdtemp(path.join(dir, 'before-')));
-    const after = await imagesOf(outputOf(away), await mkdtemp(path.join(dir, 'after-')));
-    expect(after.map((i) => createHash('sha256').update(i.bytes).digest('hex'))).toEqual(
-      before.map((i) => createHash('sha256').update(i.bytes).digest('hex')),
-    );
 
-    const under = await runPlugin(redactPlugin, [file('over-image.pdf')], { redact: { patterns: ['email'] } });
-    expect(under.toolReport).toEqual({ detected: 1 });
-    const [image] = await imagesOf(outputOf(under), await mkdtemp(path.join(dir, 'under-')));
-    expect(image!.name).toMatch(/\.png$/); // Flate, not JPEG: no second lossy pass
-    const { data } = await sharp(image!.bytes).greyscale().raw().toBuffer({ resolveWithObject: true });
-    // The background is a flat (224, 224, 160); MuPDF clears the pixels under the box (white) inside the image itself.
-    expect(data.filter((v) => v > 250).length).toBeGreaterThan(500);
-    expect(await residue(outputOf(under), [SECRETS.email])).toEqual([]);
-    await rm(away.workDir, { recursive: true, force: true });
-    await rm(under.workDir, { recursive: true, force: true });
-  });
+      const under = await runPlugin(redactPlugin, [file('over-image.pdf')], { redact: { patterns: ['email'] } });
+      expect(under.toolReport).toEqual({ detected: 1 });
+      const [image] = await imagesOf(outputOf(under), await mkdtemp(path.join(dir, 'under-')));
+      expect(image!.name).toMatch(/\.png$/); // Flate, not JPEG: no second lossy pass
+      const { data } = await sharp(image!.bytes).greyscale().raw().toBuffer({ resolveWithObject: true });
+      // The background is a flat (224, 224, 160); MuPDF clears the pixels under the box (white) inside the image
+      // itself.
+      expect(data.filter((v) => v > 250).length).toBeGreaterThan(500);
+      expect(await residue(outputOf(under), [SECRETS.email])).toEqual([]);
+      await rm(away.workDir, { recursive: true, force: true });
+      await rm(under.workDir, { recursive: true, force: true });
+    },
+  );
 
   it('validates redact as the spec says', () => {
     const parse = (redact: string | undefined) =>

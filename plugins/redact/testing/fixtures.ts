@@ -39,7 +39,10 @@ const LINES = [
 ];
 
 const XMP = (creator: string) =>
-  `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>${creator}</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
+  `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF ` +
+  `xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" ` +
+  `xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>${creator}</dc:creator></rdf:Description></rdf:RDF>` +
+  `</x:xmpmeta><?xpacket end="w"?>`;
 
 /** pdf-lib, standard 14 fonts, with metadata, a bookmark, a note, a filled field and a picture. */
 export async function pdfLibFixture(file: string): Promise<string> {
@@ -54,7 +57,9 @@ export async function pdfLibFixture(file: string): Promise<string> {
   });
   // The term across two Tj operators, and again inside one TJ with kerning.
   const key = page.node.newFontDictionary('Fx', font.ref);
-  const raw = `BT ${key.toString()} 14 Tf 50 480 Td (Budget of Project Fal) Tj (con in 2025) Tj ET\nBT ${key.toString()} 14 Tf 50 450 Td [(Code name: Pro) -30 (ject F) 15 (al) -20 (con.)] TJ ET\n`;
+  const raw =
+    `BT ${key.toString()} 14 Tf 50 480 Td (Budget of Project Fal) Tj (con in 2025) Tj ET\nBT ` +
+    `${key.toString()} 14 Tf 50 450 Td [(Code name: Pro) -30 (ject F) 15 (al) -20 (con.)] TJ ET\n`;
   page.node.addContentStream(doc.context.register(doc.context.stream(raw)));
   // A picture away from every match: it must come out unchanged.
   const png = await doc.embedPng(
@@ -185,7 +190,8 @@ export async function libreOfficeFixture(file: string): Promise<string> {
       .join('\n');
     await writeFile(
       html,
-      `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Report for ${SECRETS.email}</title></head><body>${body}</body></html>`,
+      `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Report for ` +
+        `${SECRETS.email}</title></head><body>${body}</body></html>`,
     );
     await runProcess(
       'soffice',
@@ -220,7 +226,9 @@ export async function ghostscriptFixture(file: string): Promise<string> {
     const shows = LINES.map((line, i) => `72 ${700 - i * 24} moveto (${escapePs(line)}) show`).join('\n');
     await writeFile(
       ps,
-      `%!PS\n[ /Title (Report for ${SECRETS.email}) /Author (${SECRETS.term}) /DOCINFO pdfmark\n/Times-Roman findfont 14 scalefont setfont\n${shows}\n72 540 moveto (Budget of Project Fal) show (con in 2025) show\nshowpage\n`,
+      `%!PS\n[ /Title (Report for ${SECRETS.email}) /Author (${SECRETS.term}) /DOCINFO pdfmark\n/Times-Roman ` +
+        `findfont 14 scalefont setfont\n${shows}\n72 540 moveto (Budget of Project Fal) show (con in 2025) ` +
+        `show\nshowpage\n`,
     );
     await runProcess('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', `-sOutputFile=${file}`, ps], {
       timeoutMs: 60_000,

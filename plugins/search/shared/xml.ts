@@ -10,8 +10,11 @@ export type XmlToken =
   | { type: 'text'; text: string };
 
 // Comments, CDATA, declarations / processing instructions, tags (attribute values may hold '>'), text.
-const TOKEN =
-  /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<[?!][^>]*>|<(\/?)([^\s/>]+)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>|([^<]+)/g;
+const TOKEN = new RegExp(
+  String.raw`<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<[?!][^>]*>|<(\/?)([^\s/>]+)((?:[^>"']|"[^"]*"|` +
+    String.raw`'[^']*')*?)(\/?)>|([^<]+)`,
+  'g',
+);
 
 const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 

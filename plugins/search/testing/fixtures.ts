@@ -41,10 +41,19 @@ const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main
 async function writeDocx(file: string, bodyXml: string): Promise<void> {
   await zipOf(file, {
     '[Content_Types].xml':
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types ' +
+      'xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ' +
+      'ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ' +
+      'ContentType="application/xml"/><Override PartName="/word/document.xml" ' +
+      'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
     '_rels/.rels':
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-    'word/document.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${W}><w:body>${bodyXml}</w:body></w:document>`,
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships ' +
+      'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" ' +
+      'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" ' +
+      'Target="word/document.xml"/></Relationships>',
+    'word/document.xml':
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${W}><w:body>` +
+      `${bodyXml}</w:body></w:document>`,
   });
 }
 
@@ -74,7 +83,10 @@ async function writeXlsx(file: string): Promise<void> {
 
 /** Black on white, large: tesseract reads it reliably. */
 async function writePhoto(file: string): Promise<void> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="700" height="200"><rect width="100%" height="100%" fill="white"/><text x="30" y="120" font-family="DejaVu Sans, sans-serif" font-size="56" fill="black">INVOICE 12345</text></svg>`;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="700" height="200"><rect width="100%" height="100%" ` +
+    `fill="white"/><text x="30" y="120" font-family="DejaVu Sans, sans-serif" font-size="56" fill="black">INVOICE ` +
+    `12345</text></svg>`;
   await sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).toFile(file);
 }
 
@@ -107,19 +119,32 @@ export async function makeFixtures() {
   await zipOf(at('story.odt'), {
     mimetype: 'application/vnd.oasis.opendocument.text',
     'content.xml':
-      '<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:text><text:h text:outline-level="1">Chapter one</text:h><text:p>A long<text:s text:c="3"/>invoice <text:span>story</text:span></text:p></office:text></office:body></office:document-content>',
+      '<?xml version="1.0" encoding="UTF-8"?><office:document-content ' +
+      'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ' +
+      'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:text><text:h ' +
+      'text:outline-level="1">Chapter one</text:h><text:p>A long<text:s text:c="3"/>invoice ' +
+      '<text:span>story</text:span></text:p></office:text></office:body></office:document-content>',
   });
   await zipOf(at('budget.ods'), {
     mimetype: 'application/vnd.oasis.opendocument.spreadsheet',
     'content.xml': [
-      '<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet>',
+      '<?xml version="1.0" encoding="UTF-8"?><office:document-content ' +
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ' +
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" ' +
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet>',
       '<table:table table:name="Budget 2024">',
-      '<table:table-row><table:table-cell><text:p>Item</text:p></table:table-cell><table:table-cell><text:p>Cost</text:p></table:table-cell></table:table-row>',
+      '<table:table-row><table:table-cell><text:p>Item</text:p></table:table-cell>' +
+        '<table:table-cell><text:p>Cost</text:p></table:table-cell></table:table-row>',
       '<table:table-row table:number-rows-repeated="2"/>',
-      '<table:table-row><table:table-cell table:number-columns-repeated="2"/><table:table-cell><text:p>Invoice<text:s/>due</text:p></table:table-cell></table:table-row>',
-      '<table:table-row table:number-rows-repeated="2"><table:table-cell table:number-columns-repeated="2"><text:p>invoice copy</text:p></table:table-cell></table:table-row>',
-      '<table:table-row table:number-rows-repeated="1048570"><table:table-cell table:number-columns-repeated="16384"/></table:table-row>',
-      '</table:table><table:table table:name="Notes"><table:table-row><table:table-cell><text:p>no invoice here</text:p><text:p>second line</text:p></table:table-cell></table:table-row></table:table>',
+      '<table:table-row><table:table-cell ' +
+        'table:number-columns-repeated="2"/><table:table-cell><text:p>Invoice<text:s/>due</text:p>' +
+        '</table:table-cell></table:table-row>',
+      '<table:table-row table:number-rows-repeated="2"><table:table-cell ' +
+        'table:number-columns-repeated="2"><text:p>invoice copy</text:p></table:table-cell></table:table-row>',
+      '<table:table-row table:number-rows-repeated="1048570"><table:table-cell ' +
+        'table:number-columns-repeated="16384"/></table:table-row>',
+      '</table:table><table:table table:name="Notes"><table:table-row><table:table-cell><text:p>no invoice ' +
+        'here</text:p><text:p>second line</text:p></table:table-cell></table:table-row></table:table>',
       '</office:spreadsheet></office:body></office:document-content>',
     ].join(''),
   });

@@ -23,7 +23,8 @@ export const thumbnailOptions = z.object({
     .enum(FIT_MODES, { error: `must be one of ${FIT_MODES.join(', ')}` })
     .default('inside')
     .describe(
-      'How the picture fits width x height: inside (default, never crops or distorts), cover (crop to fill), contain (pad), fill (stretch).',
+      'How the picture fits width x height: inside (default, never crops or distorts), cover (crop to fill), contain ' +
+        '(pad), fill (stretch).',
     ),
   page: z
     .number()

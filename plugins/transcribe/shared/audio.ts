@@ -80,7 +80,8 @@ export async function prepareAudio(
   if (input.bytes > MAX_FILE_BYTES) {
     // Rounded up, so a file just over the limit never reads "2.00 GB".
     throw new PluginError(
-      `The file is ${(Math.ceil((input.bytes / GB) * 100) / 100).toFixed(2)} GB; transcription takes files up to ${MAX_FILE_BYTES / GB} GB`,
+      `The file is ${(Math.ceil((input.bytes / GB) * 100) / 100).toFixed(2)} GB; transcription takes files up to ` +
+        `${MAX_FILE_BYTES / GB} GB`,
     );
   }
   let media: MediaProbe;
@@ -94,7 +95,8 @@ export async function prepareAudio(
   const duration = durationOf(media, 'audio');
   if (duration !== undefined && duration > MAX_DURATION_SEC) {
     throw new PluginError(
-      `The recording is ${formatDuration(duration)} long; transcription takes up to ${MAX_DURATION_SEC / 3600} hours per file`,
+      `The recording is ${formatDuration(duration)} long; transcription takes up to ${MAX_DURATION_SEC / 3600} hours ` +
+        `per file`,
     );
   }
   if (duration === 0) throw new PluginError(`The ${label} file's audio is empty (0 seconds)`);
@@ -130,7 +132,8 @@ export async function prepareAudio(
     durationSec = Math.max(0, size - 44) / (SAMPLE_RATE * 2);
     if (durationSec > MAX_DURATION_SEC)
       throw new PluginError(
-        `The recording is longer than ${MAX_DURATION_SEC / 3600} hours; transcription takes up to ${MAX_DURATION_SEC / 3600} hours per file`,
+        `The recording is longer than ${MAX_DURATION_SEC / 3600} hours; transcription takes up to ` +
+          `${MAX_DURATION_SEC / 3600} hours per file`,
       );
   }
   return { wavPath, durationSec };
@@ -231,7 +234,10 @@ export function noiseFloorDb(energy: Float32Array): number {
   return sorted[Math.floor(sorted.length * 0.1)]!;
 }
 
-/** Above this floor (dBFS) a recording carries steady noise (room, tape, crowd); synthetic speech sits at digital silence (-100). */
+/**
+ * Above this floor (dBFS) a recording carries steady noise (room, tape, crowd); synthetic speech sits at digital
+ * silence (-100).
+ */
 export const NOISY_FLOOR_DB = -70;
 
 /**

@@ -1,4 +1,6 @@
-/** transcribe end to end on speech made at test time: flite -> ffmpeg containers -> the plugin (ffmpeg + pocketsphinx). */
+/**
+ * transcribe end to end on speech made at test time: flite -> ffmpeg containers -> the plugin (ffmpeg + pocketsphinx).
+ */
 import { mkdtemp, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -196,38 +198,41 @@ describe('transcribe', () => {
     expect(Math.abs(layout.dataBytes / 32_000 - audio.durationSec)).toBeLessThan(0.2);
   });
 
-  it('denoises recordings with a noise floor for pocketsphinx, and leaves synthetic speech (digital silence) alone', async () => {
-    const workDir = await mkdtemp(path.join(fixtures.dir, 'work-'));
-    const ctx = {
-      target: 'json',
-      workDir,
-      signal: new AbortController().signal,
-      progress() {},
-      log: console,
-      report() {},
-      remainingMs: () => 60_000,
-    } as const;
-    const floorOf = async (wav: string) => noiseFloorDb(await frameEnergies(wav, await pcmLayout(wav)));
-    const input = {
-      ...fixtures.get('two-sentences-mp3'),
-      filename: 'talk.mp3',
-      bytes: (await stat(fixtures.file('two-sentences-mp3'))).size,
-    };
-    const synthetic = await prepareAudio(input, ctx as never, () => {});
-    expect(await floorOf(synthetic.wavPath)).toBeLessThanOrEqual(NOISY_FLOOR_DB);
-    expect(await cleanedForRecognition(synthetic, ['afftdn=nf=-25'], ctx as never)).toBe(synthetic);
+  it(
+    'denoises recordings with a noise floor for pocketsphinx, and leaves synthetic speech (digital silence) ' + 'alone',
+    async () => {
+      const workDir = await mkdtemp(path.join(fixtures.dir, 'work-'));
+      const ctx = {
+        target: 'json',
+        workDir,
+        signal: new AbortController().signal,
+        progress() {},
+        log: console,
+        report() {},
+        remainingMs: () => 60_000,
+      } as const;
+      const floorOf = async (wav: string) => noiseFloorDb(await frameEnergies(wav, await pcmLayout(wav)));
+      const input = {
+        ...fixtures.get('two-sentences-mp3'),
+        filename: 'talk.mp3',
+        bytes: (await stat(fixtures.file('two-sentences-mp3'))).size,
+      };
+      const synthetic = await prepareAudio(input, ctx as never, () => {});
+      expect(await floorOf(synthetic.wavPath)).toBeLessThanOrEqual(NOISY_FLOOR_DB);
+      expect(await cleanedForRecognition(synthetic, ['afftdn=nf=-25'], ctx as never)).toBe(synthetic);
 
-    const [clip] = await libriVoxClips(LIBRIVOX_DIR);
-    const noisyPath = path.join(workDir, 'noisy.wav');
-    await withPinkNoise(clip!.file, 20, noisyPath);
-    const noisy = { wavPath: noisyPath, durationSec: ((await stat(noisyPath)).size - 44) / 32_000 };
-    expect(await floorOf(noisyPath)).toBeGreaterThan(NOISY_FLOOR_DB);
-    const cleaned = await cleanedForRecognition(noisy, ['afftdn=nf=-25'], ctx as never);
-    expect(cleaned.wavPath).not.toBe(noisyPath);
-    // Same length (times are kept), lower floor.
-    expect((await stat(cleaned.wavPath)).size).toBe((await stat(noisyPath)).size);
-    expect(await floorOf(cleaned.wavPath)).toBeLessThan(await floorOf(noisyPath));
-  });
+      const [clip] = await libriVoxClips(LIBRIVOX_DIR);
+      const noisyPath = path.join(workDir, 'noisy.wav');
+      await withPinkNoise(clip!.file, 20, noisyPath);
+      const noisy = { wavPath: noisyPath, durationSec: ((await stat(noisyPath)).size - 44) / 32_000 };
+      expect(await floorOf(noisyPath)).toBeGreaterThan(NOISY_FLOOR_DB);
+      const cleaned = await cleanedForRecognition(noisy, ['afftdn=nf=-25'], ctx as never);
+      expect(cleaned.wavPath).not.toBe(noisyPath);
+      // Same length (times are kept), lower floor.
+      expect((await stat(cleaned.wavPath)).size).toBe((await stat(noisyPath)).size);
+      expect(await floorOf(cleaned.wavPath)).toBeLessThan(await floorOf(noisyPath));
+    },
+  );
 
   it('fails an unreadable file cleanly', async () => {
     const run = runPlugin(transcribePlugin, [fixtures.get('corrupt-mp3')]);
@@ -286,12 +291,14 @@ describe('pocketsphinx output', () => {
       'exit',
       'pocketsphinx_continuous',
       1,
-      'INFO: x\nERROR: "continuous.c", line 136: Input audio file has sample rate [8000], but decoder expects [16000]\nFATAL: "continuous.c", line 165: Failed to process file \'/tmp/x/a.wav\' due to format mismatch.',
+      'INFO: x\nERROR: "continuous.c", line 136: Input audio file has sample rate [8000], but decoder expects ' +
+        '[16000]\nFATAL: "continuous.c", line 165: Failed to process file \'/tmp/x/a.wav\' due to format mismatch.',
     );
     const translated = pocketsphinxFailure(mismatch, live);
     expect(translated).toBeInstanceOf(PluginError);
     expect((translated as Error).message).toBe(
-      'The audio could not be decoded for speech recognition (Input audio file has sample rate [8000], but decoder expects [16000])',
+      'The audio could not be decoded for speech recognition (Input audio file has sample rate [8000], but decoder ' +
+        'expects [16000])',
     );
     const noModel = new EngineError(
       'exit',

@@ -9,11 +9,17 @@ import { blockedCounter, printToPdf } from '../shared/render.js';
 import { folderSource } from '../shared/site.js';
 import { MARKDOWN_CSS } from './stylesheet.js';
 
-/** GitHub-flavoured Markdown as an HTML document with the built-in stylesheet. Raw HTML in the Markdown is shown as text. */
+/**
+ * GitHub-flavoured Markdown as an HTML document with the built-in stylesheet. Raw HTML in the Markdown is shown as
+ * text.
+ */
 export function markdownDocument(markdown: string, title: string): string {
   const body = micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
   const escapedTitle = title.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapedTitle}</title><style>${MARKDOWN_CSS}</style></head><body>${body}</body></html>`;
+  return (
+    `<!doctype html><html><head><meta ` +
+    `charset="utf-8"><title>${escapedTitle}</title><style>${MARKDOWN_CSS}</style></head><body>${body}</body></html>`
+  );
 }
 
 export async function mdToPdf(

@@ -30,7 +30,8 @@ const waitForField = z
     if ('error' in parsed) ctx.addIssue({ code: 'custom', message: `must be ${parsed.error}` });
   })
   .describe(
-    'When the page is ready: load (default), networkidle, a CSS selector to wait for, or a delay such as 2s (at most 10 s).',
+    'When the page is ready: load (default), networkidle, a CSS selector to wait for, or a delay such as 2s (at most ' +
+      '10 s).',
   );
 
 export const pdfPageOptions = z.object({
@@ -55,7 +56,8 @@ export const pdfPageOptions = z.object({
     .max(MAX_TEMPLATE)
     .optional()
     .describe(
-      'HTML of the header on every page; elements with class pageNumber, totalPages, date or title are filled in. Styles must be inline.',
+      'HTML of the header on every page; elements with class pageNumber, totalPages, date or title are filled in. ' +
+        'Styles must be inline.',
     ),
   footerHtml: z
     .string()

@@ -43,12 +43,18 @@ describe('documentSource', () => {
     expect(blocked).toHaveLength(2);
   });
 
-  it('unpacks a ZIP whose files inflate past the in-memory size to the work folder, with the same answers', async () => {
-    const ctx = await workDir();
-    const big = Buffer.alloc(17_000_000, 'a');
-    const source = await documentSource(await zipInput('big.zip', { 'index.html': '<p>big</p>', 'big.txt': big }), ctx);
-    expect(await readdir(ctx.workDir)).toEqual(['site']);
-    expect((await source.fetch(get(`${DOCUMENT_ORIGIN}/big.txt`)))?.body.length).toBe(big.length);
-    expect(await source.fetch(get(`${DOCUMENT_ORIGIN}/missing.css`))).toMatchObject({ status: 404 });
-  });
+  it(
+    'unpacks a ZIP whose files inflate past the in-memory size to the work folder, with the same ' + 'answers',
+    async () => {
+      const ctx = await workDir();
+      const big = Buffer.alloc(17_000_000, 'a');
+      const source = await documentSource(
+        await zipInput('big.zip', { 'index.html': '<p>big</p>', 'big.txt': big }),
+        ctx,
+      );
+      expect(await readdir(ctx.workDir)).toEqual(['site']);
+      expect((await source.fetch(get(`${DOCUMENT_ORIGIN}/big.txt`)))?.body.length).toBe(big.length);
+      expect(await source.fetch(get(`${DOCUMENT_ORIGIN}/missing.css`))).toMatchObject({ status: 404 });
+    },
+  );
 });

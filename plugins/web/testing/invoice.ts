@@ -9,12 +9,16 @@ const WEB_FONT = path.resolve(
   '../../../node_modules/pdfjs-dist/standard_fonts/LiberationSans-Bold.ttf',
 );
 
-export const INVOICE_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>Invoice 2026-0042</title><link rel="stylesheet" href="style.css"></head>
+export const INVOICE_HTML =
+  `<!doctype html><html><head><meta charset="utf-8"><title>Invoice 2026-0042</title>` +
+  `<link rel="stylesheet" href="style.css"></head>
 <body><img id="logo" src="images/logo.png" width="120" height="40"><h1>INVOICE 2026-0042</h1>
 <table><tr><th>Item</th><th>Amount</th></tr><tr><td>Octopus grooming</td><td>1,250.00 EUR</td></tr></table>
 <p class="total">Total due: 1,250.00 EUR</p></body></html>`;
-export const INVOICE_CSS = `@font-face { font-family: InvoiceFace; src: url(fonts/face.ttf) format("truetype"); }
-h1, .total { font-family: InvoiceFace, serif; } table { border-collapse: collapse; } td, th { border: 1px solid #999; padding: 4px; }`;
+export const INVOICE_CSS =
+  `@font-face { font-family: InvoiceFace; src: url(fonts/face.ttf) format("truetype"); }
+h1, .total { font-family: InvoiceFace, serif; } table { border-collapse: collapse; } td, th { border: 1px solid ` +
+  `#999; padding: 4px; }`;
 
 /** The invoice's files by path: index.html, style.css, images/logo.png, fonts/face.ttf. */
 export async function invoiceFiles(): Promise<Record<string, Buffer>> {

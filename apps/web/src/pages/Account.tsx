@@ -152,7 +152,8 @@ function CreditsPanel({
       <p>
         Overage is <strong>{credits.overageEnabled ? 'on' : 'off'}</strong>
         {credits.overageEnabled
-          ? `: past the allowance, work goes on at ${credits.overageRatePer1000} EUR per 1,000 credits (${credits.overageCredits.toLocaleString()} credits so far).`
+          ? `: past the allowance, work goes on at ${credits.overageRatePer1000} EUR per 1,000 credits ` +
+            `(${credits.overageCredits.toLocaleString()} credits so far).`
           : ': when the allowance is used up, conversions are refused until the reset.'}
       </p>
       {overageAvailable ? (

@@ -598,7 +598,8 @@ export function ConvertPage() {
     <section>
       <h1>Convert files</h1>
       <form onSubmit={run} class="convert" noValidate>
-        {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop zone; its labelled file input is the keyboard path */}
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop zone; its labelled file input is the
+            keyboard path */}
         <div
           class={dragging ? 'drop active' : 'drop'}
           onDragOver={(event) => {
@@ -701,9 +702,11 @@ export function ConvertPage() {
                 {!files.length && formatOf(names[0] ?? '') === ''
                   ? 'Give the URL of a file whose name ends with its extension (e.g. https://example.com/report.docx).'
                   : names.some((name) => formatOf(name) === '')
-                    ? 'A file has no extension, so its format is unknown. Rename it with its extension (e.g. photo.png).'
+                    ? 'A file has no extension, so its format is unknown. Rename it with its extension (e.g. ' +
+                      'photo.png).'
                     : files.length > 1
-                      ? 'There is nothing these files can all be converted to together. Convert them in separate groups.'
+                      ? 'There is nothing these files can all be converted to together. Convert them in separate ' +
+                        'groups.'
                       : `Files of type .${formatOf(names[0]!)} are not supported.`}
               </p>
             ) : (
@@ -735,7 +738,8 @@ export function ConvertPage() {
                   {needsHigherPlan ? (
                     <p class="hint">
                       {action.kind === 'extract'
-                        ? `This tool is part of the ${planName(action.plan)} plan. On your plan you have one free try of it, with one file.`
+                        ? `This tool is part of the ${planName(action.plan)} plan. On your plan you have one free ` +
+                          `try of it, with one file.`
                         : `This needs the ${planName(action.plan)} plan or higher.`}
                     </p>
                   ) : null}
@@ -848,7 +852,8 @@ const planName = (plan: string) => plan.charAt(0).toUpperCase() + plan.slice(1);
 const chargeText = (job: Job) =>
   job.creditCost == null
     ? undefined
-    : `Charged ${job.creditCost} credit${job.creditCost === 1 ? '' : 's'}${job.creditsRemaining == null ? '' : `; ${job.creditsRemaining} left this month`}.`;
+    : `Charged ${job.creditCost} credit${job.creditCost === 1 ? '' : 's'}` +
+      `${job.creditsRemaining == null ? '' : `; ${job.creditsRemaining} left this month`}.`;
 
 const groups: [Action['kind'], string][] = [
   ['convert', 'Convert'],

@@ -1,7 +1,7 @@
 /**
  * A sandbox process: runs one plugin at a time for the server over IPC, importing each plugin's
- * module the first time it is asked for. The server owns the deadline and the memory cap and kills this process (and the
- * engines it started) past them; here a run only has to honour its AbortSignal when it can.
+ * module the first time it is asked for. The server owns the deadline and the memory cap and kills this process (and
+ * the engines it started) past them; here a run only has to honour its AbortSignal when it can.
  */
 import { writeFileSync } from 'node:fs';
 import { PluginError, type Plugin, type RunContext, type RunResult } from '../../../contract/index.js';

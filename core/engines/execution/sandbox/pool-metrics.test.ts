@@ -1,4 +1,7 @@
-/** The sandbox pool's kills are counted by reason (transmute_sandbox_kills_total), and a run that stops in time is no kill. */
+/**
+ * The sandbox pool's kills are counted by reason (transmute_sandbox_kills_total), and a run that stops in time is no
+ * kill.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../contract/index.js';
 import { metricsRegistry } from '../../../telemetry/metrics.js';

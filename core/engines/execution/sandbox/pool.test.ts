@@ -192,7 +192,8 @@ describe('SandboxPool with the service office pool', () => {
     return workDir;
   };
 
-  it('converts in the warm listener, refuses paths outside the run, and stops a conversion at the run deadline', async () => {
+  it('converts in the warm listener, refuses paths outside the run, and stops a conversion at the run ' +
+    'deadline', async () => {
     const { office, sandbox } = pools();
     await office.warm();
     const workDir = await runDir();

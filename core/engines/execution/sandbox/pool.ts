@@ -52,7 +52,9 @@ export interface SandboxPoolOptions {
   office?: OfficeConverter;
   /** Processes at most, so runs at once; a run waits for a free process. */
   size: number;
-  /** Engines the runs start are jailed (confine.ts); default: as this process's runProcess calls (configureConfinement). */
+  /**
+   * Engines the runs start are jailed (confine.ts); default: as this process's runProcess calls (configureConfinement).
+   */
   confine?: boolean;
   /** V8 heap cap of a sandbox process (the largest memory cap of any plugin). */
   heapMb: number;
@@ -188,7 +190,8 @@ class SandboxProcess implements SupervisedInstance {
         clearTimeout(timer);
         reject(
           new Error(
-            `sandbox process exited on start (${signal ?? `code ${code}`}): ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}`,
+            `sandbox process exited on start (${signal ?? `code ${code}`}): ` +
+              `${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}`,
           ),
         );
       };

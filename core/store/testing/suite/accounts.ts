@@ -85,28 +85,31 @@ export function accountsContract(name: string, createStorage: CreateStorage): vo
         expect(await store.keys.listByAccount(account.id)).toEqual([{ ...key, revokedAt }]);
       });
 
-      it('keeps a key’s name, revokes by id only for its own account, and records use at most once per period', async () => {
-        const account = await newAccount();
-        const other = await newAccount();
-        const key = makeKey(account.id, { name: 'CI runner' });
-        await store.keys.create(key);
-        expect(await store.keys.findActiveByHash(key.hash)).toEqual(key);
+      it(
+        'keeps a key’s name, revokes by id only for its own account, and records use at most once per ' + 'period',
+        async () => {
+          const account = await newAccount();
+          const other = await newAccount();
+          const key = makeKey(account.id, { name: 'CI runner' });
+          await store.keys.create(key);
+          expect(await store.keys.findActiveByHash(key.hash)).toEqual(key);
 
-        await store.keys.markUsed(key.id, at(1000), at(1000 - MINUTE));
-        expect((await store.keys.findActiveByHash(key.hash))!.lastUsedAt).toEqual(at(1000));
-        // Used again within the minute: not written.
-        await store.keys.markUsed(key.id, at(2000), at(2000 - MINUTE));
-        expect((await store.keys.findActiveByHash(key.hash))!.lastUsedAt).toEqual(at(1000));
-        await store.keys.markUsed(key.id, at(2 * MINUTE), at(MINUTE));
-        expect((await store.keys.findActiveByHash(key.hash))!.lastUsedAt).toEqual(at(2 * MINUTE));
+          await store.keys.markUsed(key.id, at(1000), at(1000 - MINUTE));
+          expect((await store.keys.findActiveByHash(key.hash))!.lastUsedAt).toEqual(at(1000));
+          // Used again within the minute: not written.
+          await store.keys.markUsed(key.id, at(2000), at(2000 - MINUTE));
+          expect((await store.keys.findActiveByHash(key.hash))!.lastUsedAt).toEqual(at(1000));
+          await store.keys.markUsed(key.id, at(2 * MINUTE), at(MINUTE));
+          expect((await store.keys.findActiveByHash(key.hash))!.lastUsedAt).toEqual(at(2 * MINUTE));
 
-        expect(await store.keys.revokeById(other.id, key.id, at(3000))).toBe(false);
-        expect(await store.keys.findActiveByHash(key.hash)).not.toBeNull();
-        expect(await store.keys.revokeById(account.id, key.id, at(3000))).toBe(true);
-        expect(await store.keys.revokeById(account.id, key.id, at(4000))).toBe(false);
-        expect(await store.keys.findActiveByHash(key.hash)).toBeNull();
-        expect((await store.keys.listByAccount(account.id))[0]!.revokedAt).toEqual(at(3000));
-      });
+          expect(await store.keys.revokeById(other.id, key.id, at(3000))).toBe(false);
+          expect(await store.keys.findActiveByHash(key.hash)).not.toBeNull();
+          expect(await store.keys.revokeById(account.id, key.id, at(3000))).toBe(true);
+          expect(await store.keys.revokeById(account.id, key.id, at(4000))).toBe(false);
+          expect(await store.keys.findActiveByHash(key.hash)).toBeNull();
+          expect((await store.keys.listByAccount(account.id))[0]!.revokedAt).toEqual(at(3000));
+        },
+      );
     });
 
     describe('logins', () => {

@@ -36,17 +36,20 @@ export function creditsContract(name: string, createStorage: CreateStorage): voi
         expect(await store.trials.claim(accountId, 'parse-cv', at())).toBe(false);
       });
 
-      it('can be claimed again after a release; releasing twice or releasing an unclaimed trial is harmless', async () => {
-        await store.trials.release(accountId, 'parse-cv');
-        expect(await store.trials.claim(accountId, 'parse-cv', at())).toBe(true);
-        await store.trials.release(accountId, 'parse-cv');
-        await store.trials.release(accountId, 'parse-cv');
-        expect(await store.trials.claim(accountId, 'parse-cv', at(1000))).toBe(true);
-        expect(await store.trials.claim(accountId, 'parse-cv', at(2000))).toBe(false);
-        const other = await openAnother();
-        await other.trials.release(accountId, 'parse-cv');
-        expect(await store.trials.claim(accountId, 'parse-cv', at(3000))).toBe(true);
-      });
+      it(
+        'can be claimed again after a release; releasing twice or releasing an unclaimed trial is ' + 'harmless',
+        async () => {
+          await store.trials.release(accountId, 'parse-cv');
+          expect(await store.trials.claim(accountId, 'parse-cv', at())).toBe(true);
+          await store.trials.release(accountId, 'parse-cv');
+          await store.trials.release(accountId, 'parse-cv');
+          expect(await store.trials.claim(accountId, 'parse-cv', at(1000))).toBe(true);
+          expect(await store.trials.claim(accountId, 'parse-cv', at(2000))).toBe(false);
+          const other = await openAnother();
+          await other.trials.release(accountId, 'parse-cv');
+          expect(await store.trials.claim(accountId, 'parse-cv', at(3000))).toBe(true);
+        },
+      );
 
       it('keeps tools and accounts apart', async () => {
         const other = (await newAccount({ plan: 'free' })).id;

@@ -55,14 +55,17 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         expect(await store.jobs.get('job_missing')).toBeNull();
       });
 
-      it('start moves waiting to active and counts attempts; a restart after a crash keeps the first start time', async () => {
-        const job = await newJob(accountId);
-        const first = await store.jobs.start(job.id, at(1000));
-        expect(first).toMatchObject({ status: 'active', attempts: 1, startedAt: at(1000) });
-        const again = await store.jobs.start(job.id, at(5000));
-        expect(again).toMatchObject({ status: 'active', attempts: 2, startedAt: at(1000) });
-        expect(await store.jobs.start('job_missing', at())).toBeNull();
-      });
+      it(
+        'start moves waiting to active and counts attempts; a restart after a crash keeps the first start ' + 'time',
+        async () => {
+          const job = await newJob(accountId);
+          const first = await store.jobs.start(job.id, at(1000));
+          expect(first).toMatchObject({ status: 'active', attempts: 1, startedAt: at(1000) });
+          const again = await store.jobs.start(job.id, at(5000));
+          expect(again).toMatchObject({ status: 'active', attempts: 2, startedAt: at(1000) });
+          expect(await store.jobs.start('job_missing', at())).toBeNull();
+        },
+      );
 
       it('start answers null once the job has finished', async () => {
         const done = await doneJob(accountId);
@@ -163,34 +166,37 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         });
       });
 
-      it('forgets extraction results of jobs created strictly before the cut-off, keeping everything else', async () => {
-        const finish = async (createdAt: Date) => {
-          const job = await newJob(accountId, { kind: 'extract', createdAt });
-          await store.jobs.start(job.id, at());
-          await store.jobs.completeWithResult(job.id, { result: extractionRow(), at: at() });
-          return job;
-        };
-        const old = await finish(at(-2 * HOUR));
-        const edge = await finish(at(-HOUR));
-        const recent = await finish(at(-MINUTE));
-        const converted = await doneJob(accountId);
-        await store.jobs.clearResultsBefore(at(-HOUR));
-        expect(await store.jobs.get(old.id)).toMatchObject({
-          status: 'done',
-          result: null,
-          completedAt: at(),
-          progress: 100,
-        });
-        expect((await store.jobs.get(edge.id))?.result).toEqual(extractionRow());
-        expect((await store.jobs.get(recent.id))?.result).toEqual(extractionRow());
-        expect(await store.jobs.get(converted.id)).toEqual(converted);
-        await store.jobs.clearResultsBefore(at());
-        expect((await store.jobs.get(edge.id))?.result).toBeNull();
-        expect((await store.jobs.get(recent.id))?.result).toBeNull();
-        // Idempotent, and harmless on an empty set.
-        await store.jobs.clearResultsBefore(at());
-        expect((await store.jobs.get(old.id))?.result).toBeNull();
-      });
+      it(
+        'forgets extraction results of jobs created strictly before the cut-off, keeping everything ' + 'else',
+        async () => {
+          const finish = async (createdAt: Date) => {
+            const job = await newJob(accountId, { kind: 'extract', createdAt });
+            await store.jobs.start(job.id, at());
+            await store.jobs.completeWithResult(job.id, { result: extractionRow(), at: at() });
+            return job;
+          };
+          const old = await finish(at(-2 * HOUR));
+          const edge = await finish(at(-HOUR));
+          const recent = await finish(at(-MINUTE));
+          const converted = await doneJob(accountId);
+          await store.jobs.clearResultsBefore(at(-HOUR));
+          expect(await store.jobs.get(old.id)).toMatchObject({
+            status: 'done',
+            result: null,
+            completedAt: at(),
+            progress: 100,
+          });
+          expect((await store.jobs.get(edge.id))?.result).toEqual(extractionRow());
+          expect((await store.jobs.get(recent.id))?.result).toEqual(extractionRow());
+          expect(await store.jobs.get(converted.id)).toEqual(converted);
+          await store.jobs.clearResultsBefore(at());
+          expect((await store.jobs.get(edge.id))?.result).toBeNull();
+          expect((await store.jobs.get(recent.id))?.result).toBeNull();
+          // Idempotent, and harmless on an empty set.
+          await store.jobs.clearResultsBefore(at());
+          expect((await store.jobs.get(old.id))?.result).toBeNull();
+        },
+      );
 
       it('fails a waiting or active job once', async () => {
         const waiting = await newJob(accountId);

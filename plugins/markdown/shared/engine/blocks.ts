@@ -26,7 +26,10 @@ const SENTENCE_END = /[.!?:]["'”’)]?$/;
 /** A footnote's text at the page foot (see attachScripts): each starts a paragraph of its own. */
 const FOOTNOTE = /^\[\^[^\]]+\]:/;
 
-/** A section number in front of a title: "2", "2.1", "A.3", "IV." (a lone digit or letter needs nothing after it but a title). */
+/**
+ * A section number in front of a title: "2", "2.1", "A.3", "IV." (a lone digit or letter needs nothing after it but a
+ * title).
+ */
 const SECTION_TITLE =
   /^(\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.(?:\d{1,2}\.?){0,3}|[A-Z](?:\.\d{1,2}){1,3}|[IVXLC]{1,6}\.)\s+(\S.*)$/u;
 const MAX_NUMBERED_HEADING_WORDS = 12;

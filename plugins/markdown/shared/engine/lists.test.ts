@@ -47,12 +47,15 @@ describe('list markers', () => {
     expect(read('IV. fourth')).toEqual({ kind: 'roman', number: 4 });
   });
 
-  it('takes stars, triangles, check marks, arrows and unmapped symbol glyphs as bullets, and no number-led prose', () => {
-    for (const glyph of ['∗', '▷', '✓', '→', '\u0088', '\uf0b7'])
-      expect(parseListMarker(`${glyph} item text`)?.kind).toBe('bullet');
-    expect(parseListMarker('2024 was a year of change')).toBeUndefined();
-    expect(parseListMarker('1.5 percent of the samples')).toBeUndefined();
-  });
+  it(
+    'takes stars, triangles, check marks, arrows and unmapped symbol glyphs as bullets, and no number-led ' + 'prose',
+    () => {
+      for (const glyph of ['∗', '▷', '✓', '→', '\u0088', '\uf0b7'])
+        expect(parseListMarker(`${glyph} item text`)?.kind).toBe('bullet');
+      expect(parseListMarker('2024 was a year of change')).toBeUndefined();
+      expect(parseListMarker('1.5 percent of the samples')).toBeUndefined();
+    },
+  );
 });
 
 describe('list items by hanging indent', () => {

@@ -11,7 +11,10 @@ export interface OutlineHeading {
   level: number;
   /** How many consecutive lines (this one first) make up the title. */
   lines: number;
-  /** A run-in title ("4.1. Priority Trees. We define…"): the title is this many characters of the line, the rest is body text. */
+  /**
+   * A run-in title ("4.1. Priority Trees. We define…"): the title is this many characters of the line, the rest is body
+   * text.
+   */
   runIn?: number;
 }
 
@@ -43,8 +46,11 @@ const MAX_TITLE_LINES = 3;
 /** The outline is trusted once this many of its entries are found in the text (or all of them). */
 const MIN_MATCHED = 3;
 /** "2.1", "A.3", "IV.", "Chapter 2", "§ 4" in front of a title: outlines keep or drop them. */
-const SECTION_NUMBER =
-  /^(?:(?:chapter|section|part|appendix|chapitre|kapitel|capitolo|cap[ií]tulo)\s+)?(?:§\s*)?(?:\d+(?:[.-]\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.|[IVXLC]+\.?)(?:\s+|$)/i;
+const SECTION_NUMBER = new RegExp(
+  '^(?:(?:chapter|section|part|appendix|chapitre|kapitel|capitolo|' +
+    String.raw`cap[ií]tulo)\s+)?(?:§\s*)?(?:\d+(?:[.-]\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.|[IVXLC]+\.?)(?:\s+|$)`,
+  'i',
+);
 
 export function titleKey(text: string): string {
   return text

@@ -27,8 +27,11 @@ export const LEADERS = /(?:\.\s?){4,}|…{2,}|(?:·\s?){4,}|_{4,}/;
 const PAGE_REFERENCE = /^(?:\d{1,4}|[ivxlc]{1,6})$/i;
 const SECTION_NUMBER = /^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)*\.?|[IVXLC]+\.?)(?:\s|$)/;
 /** Mathematical operators, arrows, logic, Greek and the mathematical alphabets: formulas and proof trees. */
-const MATH =
-  /[=+−±×÷→←↔⇒⇐⇔⊢⊨∀∃∧∨¬⊥⊤∈∉⊂⊃⊆⊇∪∩∑∏∫∮∯∂∇√∞≤≥≠≈≡Γ∆ΔΘΛΞΠΣΦΨΩαβγδεζηθικλμνξπρστυφχψω\u{1D400}-\u{1D7FF}]|<su[bp]>|^\p{L}\(\p{L}\)|\b\p{L}\(\p{L}(?:,\s?\p{L})*\)/u;
+const MATH = new RegExp(
+  String.raw`[=+−±×÷→←↔⇒⇐⇔⊢⊨∀∃∧∨¬⊥⊤∈∉⊂⊃⊆⊇∪∩∑∏∫∮∯∂∇√∞≤≥≠≈≡Γ∆ΔΘΛΞΠΣΦΨΩαβγδεζηθικλμνξπρστυφχψω\u{1D400}-\u{1D7FF}]|` +
+    String.raw`<su[bp]>|^\p{L}\(\p{L}\)|\b\p{L}\(\p{L}(?:,\s?\p{L})*\)`,
+  'u',
+);
 /** An equation number at the end of a displayed formula: "(2)", "(3.1)", "(4a)". */
 const EQUATION_NUMBER = /^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$/;
 /** Share of a table's filled cells that may be formulas before it is read as mathematics, not a table. */

@@ -1,4 +1,6 @@
-/** Test support: a sandbox pool over the fixture plugins for one describe block, with a run folder holding one input. */
+/**
+ * Test support: a sandbox pool over the fixture plugins for one describe block, with a run folder holding one input.
+ */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
