@@ -6,6 +6,7 @@ import type { Principal, Services } from '../../../core/services/index.js';
 import { type AnyOperation, defineOperation } from '../operations/operation.js';
 import { createBuilder } from './builder.js';
 import { addOperationFields } from './operation-fields.js';
+import { addIdleRoots } from './testing/roots.js';
 
 const lookupOperation = defineOperation({
   name: 'getThing',
@@ -68,17 +69,7 @@ function schemaWith(operations: AnyOperation[] = [lookupOperation, ...paintOpera
       label: t.exposeString('label', { description: 'What became of its label.' }),
     }),
   });
-  // The builder declares all three roots; this test needs only the query.
-  builder.mutationField('noop', (t) => t.boolean({ description: 'Nothing.', resolve: () => true }));
-  builder.subscriptionField('tick', (t) =>
-    t.boolean({
-      description: 'Nothing.',
-      subscribe: async function* () {
-        yield true;
-      },
-      resolve: (value: boolean) => value,
-    }),
-  );
+  addIdleRoots(builder);
   addOperationFields(builder, operations, { names: new Map(), convertFields: new Map(), fields: new Map() });
   return builder.toSchema();
 }
