@@ -104,20 +104,27 @@ export const signedUrlSchema = z.object({
 });
 export type SignedUrl = z.infer<typeof signedUrlSchema>;
 
-export const fileRejectionSchema = z.object({ filename: z.string(), error: z.string() });
+export const fileRejectionSchema = z.object({
+  filename: z.string().meta({ description: 'The file as uploaded.' }),
+  error: z.string().meta({ description: 'Why it was not accepted.' }),
+});
 export const batchAcceptedSchema = z.object({
-  batchId: z.string(),
-  total: z.number().int(),
-  statusUrl: uriReferenceString(),
-  errors: z.array(fileRejectionSchema),
+  batchId: z.string().meta({ description: 'The batch, to poll.' }),
+  total: z.number().int().meta({ description: 'Files accepted (one job each, each charged).' }),
+  statusUrl: uriReferenceString().meta({ description: 'Where to poll the batch.' }),
+  errors: z.array(fileRejectionSchema).meta({ description: 'The files not accepted (not charged).' }),
 });
 export const batchStatusSchema = z.object({
-  total: z.number().int(),
-  completed: z.number().int(),
-  done: z.boolean(),
-  downloadUrl: uriReferenceString().nullable(),
+  total: z.number().int().meta({ description: 'Files in the batch.' }),
+  completed: z.number().int().meta({ description: 'Jobs done or failed.' }),
+  done: z.boolean().meta({ description: 'Every job done or failed.' }),
+  downloadUrl: uriReferenceString()
+    .nullable()
+    .meta({ description: 'When done: the ZIP of the outputs (GET it with the API key).' }),
   /** Batches sent with `export` (issue 27): the upload of the ZIP. */
-  export: exportStatusSchema.optional(),
+  export: exportStatusSchema.optional().meta({
+    description: 'Batches sent with an export: the upload of the ZIP, {status, location, etag, error}.',
+  }),
 });
 
 /** The capability index (GET /api/v1/formats, tRPC formats.list), as the registry reports it. */

@@ -14,6 +14,7 @@ const thingSchema = z.object({
   at: dateTimeString().meta({ description: 'When.' }),
   ok: z.boolean().meta({ description: 'Whether.' }),
   parts: z.array(partSchema).meta({ description: 'Its parts.' }),
+  hidden: z.string().optional(),
 });
 
 function schemaWith(schema: z.ZodObject = thingSchema) {
@@ -22,6 +23,7 @@ function schemaWith(schema: z.ZodObject = thingSchema) {
   const ThingRef = addZodObject(builder, 'Thing', schema as typeof thingSchema, {
     description: 'A thing.',
     types: { parts: 'Part' },
+    omit: ['hidden'],
     extra: (t) => ({ extra: t.string({ description: 'Computed.', resolve: () => 'x' }) }),
   });
   const thing = { count: 2, at: '2026-01-01T00:00:00.000Z', ok: true, parts: [{ name: 'a' }] };
@@ -31,7 +33,7 @@ function schemaWith(schema: z.ZodObject = thingSchema) {
 }
 
 describe('GraphQL object types from zod', () => {
-  it('types each field from its zod, nullable where optional, described by its meta', () => {
+  it('types each field from its zod, nullable where optional, described by its meta, omitted when asked', () => {
     const sdl = printSchema(schemaWith());
     expect(sdl).toMatch(/"""How many\."""\s+count: Int!/);
     expect(sdl).toMatch(/"""A share; null when unknown\."""\s+ratio: Float\n/);
@@ -39,6 +41,7 @@ describe('GraphQL object types from zod', () => {
     expect(sdl).toMatch(/"""Whether\."""\s+ok: Boolean!/);
     expect(sdl).toMatch(/"""Its parts\."""\s+parts: \[Part!\]!/);
     expect(sdl).toMatch(/"""Computed\."""\s+extra: String!/);
+    expect(sdl).not.toContain('hidden');
   });
 
   it('resolves the wire object as it is, a missing optional field as null', async () => {

@@ -23,6 +23,8 @@ interface ZodObjectType {
   description: string;
   /** The GraphQL type of each field whose zod is an object (or a list of objects), by field name. */
   types?: NamedTypes;
+  /** Wire fields GraphQL does not show. */
+  omit?: string[];
   /** Fields GraphQL adds beside the wire's (computed from the context). */
   extra?: (t: FieldBuilder) => Record<string, unknown>;
 }
@@ -60,18 +62,20 @@ export function addZodObject<Shape extends z.ZodRawShape>(
   builder: Builder,
   name: string,
   schema: z.ZodObject<Shape>,
-  { description, types = {}, extra }: ZodObjectType,
+  { description, types = {}, omit = [], extra }: ZodObjectType,
 ) {
   return builder.objectRef<z.output<typeof schema>>(name).implement({
     description,
     fields: (t) => {
       const fieldBuilder = t as unknown as FieldBuilder;
       const fields = Object.fromEntries(
-        Object.entries(schema.shape).map(([field, fieldSchema]) => {
-          const { type, nullable, description } = fieldOf(field, fieldSchema as z.ZodType, types, name);
-          const options = { type: type as AnyType, nullable: nullable as AnyType, description };
-          return [field, fieldBuilder.expose(field as never, options)];
-        }),
+        Object.entries(schema.shape)
+          .filter(([field]) => !omit.includes(field))
+          .map(([field, fieldSchema]) => {
+            const { type, nullable, description } = fieldOf(field, fieldSchema as z.ZodType, types, name);
+            const options = { type: type as AnyType, nullable: nullable as AnyType, description };
+            return [field, fieldBuilder.expose(field as never, options)];
+          }),
       );
       return { ...fields, ...extra?.(fieldBuilder) } as never;
     },
