@@ -23,6 +23,11 @@ interface ZodObjectType {
   description: string;
   /** The GraphQL type of each field whose zod is an object (or a list of objects), by field name. */
   types?: NamedTypes;
+  /**
+   * Descriptions of fields whose zod is a shared object (a component of the OpenAPI document, which
+   * a `.meta()` would copy), by field name.
+   */
+  descriptions?: Record<string, string>;
   /** Wire fields GraphQL does not show. */
   omit?: string[];
   /** Fields GraphQL adds beside the wire's (computed from the context). */
@@ -32,10 +37,16 @@ interface ZodObjectType {
 const descriptionOf = (schema: z.ZodType): string | undefined => z.globalRegistry.get(schema)?.description;
 
 /** A field's GraphQL type, whether it is nullable, and its description (outermost first). */
-function fieldOf(name: string, schema: z.ZodType, types: NamedTypes, typeName: string) {
+function fieldOf(
+  name: string,
+  schema: z.ZodType,
+  typeName: string,
+  given: Pick<ZodObjectType, 'types' | 'descriptions'>,
+) {
+  const types = given.types ?? {};
   let current = schema;
   let nullable = false;
-  let description = descriptionOf(current);
+  let description = given.descriptions?.[name] ?? descriptionOf(current);
   while (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) {
     if (!(current instanceof z.ZodDefault)) nullable = true;
     current = current.unwrap() as z.ZodType;
@@ -62,7 +73,7 @@ export function addZodObject<Shape extends z.ZodRawShape>(
   builder: Builder,
   name: string,
   schema: z.ZodObject<Shape>,
-  { description, types = {}, omit = [], extra }: ZodObjectType,
+  { description, types = {}, descriptions = {}, omit = [], extra }: ZodObjectType,
 ) {
   return builder.objectRef<z.output<typeof schema>>(name).implement({
     description,
@@ -72,7 +83,10 @@ export function addZodObject<Shape extends z.ZodRawShape>(
         Object.entries(schema.shape)
           .filter(([field]) => !omit.includes(field))
           .map(([field, fieldSchema]) => {
-            const { type, nullable, description } = fieldOf(field, fieldSchema as z.ZodType, types, name);
+            const { type, nullable, description } = fieldOf(field, fieldSchema as z.ZodType, name, {
+              types,
+              descriptions,
+            });
             const options = { type: type as AnyType, nullable: nullable as AnyType, description };
             return [field, fieldBuilder.expose(field as never, options)];
           }),
