@@ -29,40 +29,51 @@ export const webhookEndpointUpdateSchema = z.strictObject({
 export type WebhookEndpointUpdate = z.infer<typeof webhookEndpointUpdateSchema>;
 
 export const webhookEndpointSchema = z.object({
-  id: z.string(),
-  url: uriString(),
-  description: z.string().nullable(),
-  events: z.array(webhookEventTypeSchema).nullable().describe('The events sent; null = all'),
-  enabled: z.boolean(),
-  /** Why it is disabled: by its owner, or after failing for 5 days. */
-  disabledReason: z.string().nullable(),
-  disabledAt: dateTimeString().nullable(),
-  /** Since when every attempt has failed; null while it is healthy. */
-  failingSince: dateTimeString().nullable(),
-  /** While a rotated secret still signs (24 h after the rotation). */
-  previousSecretExpiresAt: dateTimeString().nullable(),
-  createdAt: dateTimeString(),
-  updatedAt: dateTimeString(),
+  id: z.string().meta({ description: 'The endpoint id.' }),
+  url: uriString().meta({ description: 'The https URL events are POSTed to.' }),
+  description: z.string().nullable().meta({ description: 'What the owner called it.' }),
+  events: z.array(webhookEventTypeSchema).nullable().meta({ description: 'The events sent; null = all.' }),
+  enabled: z.boolean().meta({ description: 'False: nothing is sent (see disabledReason).' }),
+  disabledReason: z.string().nullable().meta({ description: 'By its owner, or after failing for 5 days.' }),
+  disabledAt: dateTimeString().nullable().meta({ description: 'When it was disabled.' }),
+  /** Null while it is healthy. */
+  failingSince: dateTimeString().nullable().meta({ description: 'Since when every attempt has failed.' }),
+  /** 24 h after the rotation. */
+  previousSecretExpiresAt: dateTimeString().nullable().meta({ description: 'While the rotated secret still signs.' }),
+  createdAt: dateTimeString().meta({ description: 'When it was registered.' }),
+  updatedAt: dateTimeString().meta({ description: 'When it last changed.' }),
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
 /** The signing secret: `whsec_` + base64 of 32 random bytes, shown once. */
 export const webhookSecretSchema = z.object({ secret: z.string() });
 
-export const webhookEndpointCreatedSchema = z.object({ endpoint: webhookEndpointSchema, secret: z.string() });
+export const webhookEndpointCreatedSchema = z.object({
+  endpoint: webhookEndpointSchema,
+  secret: z.string().meta({
+    description: 'The signing secret, whsec_ + base64 of 32 random bytes: shown this once.',
+  }),
+});
 export type WebhookEndpointCreated = z.infer<typeof webhookEndpointCreatedSchema>;
 
 export const webhookAttemptSchema = z.object({
-  webhookId: z.string(),
-  type: z.string(),
-  at: dateTimeString(),
-  statusCode: z.number().int().nullable(),
-  latencyMs: z.number().int(),
-  error: z.string().nullable(),
+  webhookId: z.string().meta({ description: 'The webhook-id header: the same on every retry of an event.' }),
+  type: z.string().meta({ description: 'The event type, e.g. job.done.' }),
+  at: dateTimeString().meta({ description: 'When it was sent.' }),
+  statusCode: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: "The receiver's HTTP status; null when none came back." }),
+  latencyMs: z.number().int().meta({ description: 'Milliseconds until the answer (or the failure).' }),
+  error: z.string().nullable().meta({ description: 'Why it failed; null when delivered.' }),
 });
 export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>;
 
-export const webhookTestResultSchema = z.object({ delivered: z.boolean(), attempt: webhookAttemptSchema });
+export const webhookTestResultSchema = z.object({
+  delivered: z.boolean().meta({ description: 'The receiver answered 2xx.' }),
+  attempt: webhookAttemptSchema,
+});
 export type WebhookTestResult = z.infer<typeof webhookTestResultSchema>;
 
 /** The body of every event (and of the test event, type `webhook.test`). */

@@ -58,30 +58,32 @@ export const jobStatusSchema = z.object({
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 
 export const creditsSchema = z.object({
-  plan: z.string(),
-  creditsIncluded: z.number().int(),
-  creditsUsed: z.number().int(),
-  creditsRemaining: z.number().int(),
-  resetDate: dateTimeString(),
-  overageEnabled: z.boolean(),
+  plan: z.string().meta({ description: 'The plan\'s name, e.g. "Pro".' }),
+  creditsIncluded: z.number().int().meta({ description: 'Monthly allowance.' }),
+  creditsUsed: z.number().int().meta({ description: 'Used this month.' }),
+  creditsRemaining: z.number().int().meta({ description: 'Left this month.' }),
+  resetDate: dateTimeString().meta({ description: 'Next reset: the 1st of the next month, UTC.' }),
+  overageEnabled: z.boolean().meta({ description: 'Pay-as-you-go on or off.' }),
   /** Absent where the plan has no pay-as-you-go (Enterprise). */
-  overageRatePer1000: z.number().optional(),
-  overageCredits: z.number().int(),
+  overageRatePer1000: z.number().optional().meta({
+    description: 'EUR per 1,000 credits past the allowance; null where the plan has no pay-as-you-go (Enterprise).',
+  }),
+  overageCredits: z.number().int().meta({ description: 'Credits metered past the allowance.' }),
 });
 export type Credits = z.infer<typeof creditsSchema>;
 
 export const historyRecordSchema = z.object({
-  time: dateTimeString(),
-  conv: z.string(),
-  jobId: z.string(),
-  viaApi: z.boolean(),
+  time: dateTimeString().meta({ description: 'When the job was accepted.' }),
+  conv: z.string().meta({ description: 'The conversion, e.g. "PNG to WEBP" or "compress (JPG)".' }),
+  jobId: z.string().meta({ description: 'The job (`job(id)` while it is kept).' }),
+  viaApi: z.boolean().meta({ description: 'Sent with an API key (false: from the web app).' }),
 });
 export const historySchema = z.object({
-  total: z.number().int(),
-  limit: z.number().int(),
-  offset: z.number().int(),
-  hasMore: z.boolean(),
-  history: z.array(historyRecordSchema),
+  total: z.number().int().meta({ description: 'Jobs in the whole history.' }),
+  limit: z.number().int().meta({ description: 'The page size asked for.' }),
+  offset: z.number().int().meta({ description: 'Jobs skipped before this page.' }),
+  hasMore: z.boolean().meta({ description: 'More pages follow.' }),
+  history: z.array(historyRecordSchema).meta({ description: 'The jobs of this page.' }),
 });
 export type History = z.infer<typeof historySchema>;
 export const historyQuerySchema = z.object({
@@ -95,27 +97,34 @@ export const signedUrlRequestSchema = z.object({
   reusable: z.boolean().default(true),
 });
 export const signedUrlSchema = z.object({
-  url: uriString(),
-  expiresIn: z.number().int(),
-  expiresAt: dateTimeString(),
-  reusable: z.boolean(),
+  url: uriString().meta({ description: 'The link.' }),
+  expiresIn: z.number().int().meta({ description: 'Seconds.' }),
+  expiresAt: dateTimeString().meta({ description: 'When the link stops working.' }),
+  reusable: z.boolean().meta({ description: 'False: the link works once.' }),
 });
 export type SignedUrl = z.infer<typeof signedUrlSchema>;
 
-export const fileRejectionSchema = z.object({ filename: z.string(), error: z.string() });
+export const fileRejectionSchema = z.object({
+  filename: z.string().meta({ description: 'The file as uploaded.' }),
+  error: z.string().meta({ description: 'Why it was not accepted.' }),
+});
 export const batchAcceptedSchema = z.object({
-  batchId: z.string(),
-  total: z.number().int(),
-  statusUrl: uriReferenceString(),
-  errors: z.array(fileRejectionSchema),
+  batchId: z.string().meta({ description: 'The batch, to poll.' }),
+  total: z.number().int().meta({ description: 'Files accepted (one job each, each charged).' }),
+  statusUrl: uriReferenceString().meta({ description: 'Where to poll the batch.' }),
+  errors: z.array(fileRejectionSchema).meta({ description: 'The files not accepted (not charged).' }),
 });
 export const batchStatusSchema = z.object({
-  total: z.number().int(),
-  completed: z.number().int(),
-  done: z.boolean(),
-  downloadUrl: uriReferenceString().nullable(),
+  total: z.number().int().meta({ description: 'Files in the batch.' }),
+  completed: z.number().int().meta({ description: 'Jobs done or failed.' }),
+  done: z.boolean().meta({ description: 'Every job done or failed.' }),
+  downloadUrl: uriReferenceString()
+    .nullable()
+    .meta({ description: 'When done: the ZIP of the outputs (GET it with the API key).' }),
   /** Batches sent with `export` (issue 27): the upload of the ZIP. */
-  export: exportStatusSchema.optional(),
+  export: exportStatusSchema.optional().meta({
+    description: 'Batches sent with an export: the upload of the ZIP, {status, location, etag, error}.',
+  }),
 });
 
 /** The capability index (GET /api/v1/formats, tRPC formats.list), as the registry reports it. */

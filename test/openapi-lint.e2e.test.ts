@@ -82,7 +82,7 @@ describe('OpenAPI document', () => {
     expect(form.op.enum).not.toContain('merge-pdf');
     expect(form.op.enum).toContain('rotate-pdf');
     const schemas = document.components.schemas;
-    expect(schemas.Credits.properties.resetDate).toEqual({ type: 'string', format: 'date-time' });
+    expect(schemas.Credits.properties.resetDate).toMatchObject({ type: 'string', format: 'date-time' });
     expect(schemas.SignedUrl.properties).toMatchObject({ url: { format: 'uri' }, expiresAt: { format: 'date-time' } });
     expect(schemas.JobStatus.properties.downloadUrl).toMatchObject({ format: 'uri' });
     expect(schemas.AcceptedJob.properties.statusUrl).toMatchObject({ format: 'uri-reference' });

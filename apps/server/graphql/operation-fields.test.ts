@@ -3,9 +3,10 @@ import { graphql, printSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Principal, Services } from '../../../core/services/index.js';
-import { defineOperation } from '../operations/operation.js';
+import { type AnyOperation, defineOperation } from '../operations/operation.js';
 import { createBuilder } from './builder.js';
 import { addOperationFields } from './operation-fields.js';
+import { addIdleRoots } from './testing/roots.js';
 
 const lookupOperation = defineOperation({
   name: 'getThing',
@@ -34,7 +35,31 @@ const lookupOperation = defineOperation({
   run: async (_services, _principal, { id, limit }) => ({ id, parts: limit }),
 });
 
-function schemaWith() {
+/** Two operations behind one field, picked by its `color` argument (as the extraction polls by `tool`). */
+const paintOperations = ['red', 'blue'].map((color) =>
+  defineOperation({
+    name: `get${color}Paint`,
+    method: 'GET',
+    path: `/paint/${color}/{id}`,
+    tag: 'Things',
+    summary: 'A paint',
+    files: 'none',
+    params: z.object({ id: z.string().meta({ description: 'The paint.' }) }),
+    output: { status: 200, description: 'The paint.', schema: z.object({ id: z.string() }) },
+    errors: ['404'],
+    graphql: {
+      root: 'query',
+      field: 'paint',
+      type: 'Thing',
+      description: 'A paint of any color.',
+      args: { color: { type: 'String', required: true, description: 'Its color.' }, id: { type: 'ID' } },
+      dispatch: { arg: 'color', value: color, noun: 'color' },
+    },
+    run: async (_services, _principal, { id }) => ({ id, parts: 1, label: color }),
+  }),
+);
+
+function schemaWith(operations: AnyOperation[] = [lookupOperation, ...paintOperations]) {
   const builder = createBuilder();
   builder.objectRef<{ id: string; parts: number; label: string }>('Thing').implement({
     description: 'A thing.',
@@ -44,18 +69,8 @@ function schemaWith() {
       label: t.exposeString('label', { description: 'What became of its label.' }),
     }),
   });
-  // The builder declares all three roots; this test needs only the query.
-  builder.mutationField('noop', (t) => t.boolean({ description: 'Nothing.', resolve: () => true }));
-  builder.subscriptionField('tick', (t) =>
-    t.boolean({
-      description: 'Nothing.',
-      subscribe: async function* () {
-        yield true;
-      },
-      resolve: (value: boolean) => value,
-    }),
-  );
-  addOperationFields(builder, [lookupOperation], { names: new Map(), convertFields: new Map(), fields: new Map() });
+  addIdleRoots(builder);
+  addOperationFields(builder, operations, { names: new Map(), convertFields: new Map(), fields: new Map() });
   return builder.toSchema();
 }
 
@@ -81,5 +96,20 @@ describe('GraphQL fields from the operation table', () => {
     });
     const refused = await ask('{ thing(thingId: "t1", limit: 0) { id } }');
     expect(refused.errors?.[0]?.message).toMatch(/^Invalid limit: /);
+  });
+
+  it('serves one field from several operations, picked by their dispatch argument', async () => {
+    const schema = schemaWith();
+    const ask = (source: string) => graphql({ schema, source, contextValue: context });
+    expect(await ask('{ paint(color: "blue", id: "p1") { id label } }')).toEqual({
+      data: { paint: { id: 'p1', label: 'blue' } },
+    });
+    const refused = await ask('{ paint(color: "green", id: "p1") { id } }');
+    expect(refused.errors?.[0]?.message).toBe("Unknown color 'green': use one of red, blue");
+    const undispatched = paintOperations.map((operation) => {
+      const { dispatch: _dispatch, ...graphql } = operation.graphql!;
+      return { ...operation, graphql };
+    });
+    expect(() => schemaWith(undispatched)).toThrow(/share a field without a dispatch/);
   });
 });

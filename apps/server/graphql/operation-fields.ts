@@ -11,9 +11,9 @@ import { badRequest } from '../../../core/services/errors.js';
 import type { StagedUpload } from '../../../core/services/uploads.js';
 import type { JsonSchema } from '../json-schema.js';
 import { runOperation, type AnyOperation, type GraphQLArg, type Submission } from '../operations/operation.js';
-import { inputObject, oneOfOptions, withQuality } from '../operations/options.js';
+import { argumentOptions, inputObject, oneOfOptions, withQuality } from '../operations/options.js';
 import type { Builder, GraphQLContext } from './builder.js';
-import { zodJsonSchema, type OptionInputs } from './option-inputs.js';
+import { inputValue, optionFields, zodJsonSchema, type OptionField, type OptionInputs } from './option-inputs.js';
 import { stageUpload, stageUploads } from './uploads.js';
 
 // Pothos types field configs from literal arguments; these are built from the table and checked by GraphQL.
@@ -84,8 +84,11 @@ async function stagedFiles(
   input: Record<string, unknown>,
   maxFiles: number,
 ): Promise<StagedUpload[]> {
-  if (operation.files === 'many files')
-    return stageUploads(services, principal, (input.files ?? []) as Files, maxFiles);
+  if (operation.files === 'many files') {
+    const tooMany = operation.tooManyFiles;
+    const files = (input.files ?? []) as Files;
+    return stageUploads(services, principal, files, maxFiles, tooMany && (() => tooMany(services, principal)));
+  }
   const file = input.file as Files[number] | undefined;
   const url = input.url as string | undefined;
   // A pipeline may name its input by URL in its own request instead.
@@ -94,19 +97,25 @@ async function stagedFiles(
   return [file ? await stageUpload(services, principal, file) : await services.uploads.importOne(principal, url!)];
 }
 
-/** A file-taking operation's submission from its arguments: options decoded first, then the files staged. */
+/**
+ * A file-taking operation's submission from its arguments: options decoded first (the `options`
+ * argument, or the plugin's option fields given as arguments), then the files staged.
+ */
 async function submissionOf(
   operation: AnyOperation,
   ctx: GraphQLContext,
   input: Record<string, unknown>,
   optionInputs: OptionInputs,
+  optionArguments: Record<string, unknown> | undefined,
 ): Promise<Submission> {
   // The plan gate (and the file count) comes before anything else is read.
   const maxFiles = operation.admit ? operation.admit(ctx.services, ctx.principal) : 1;
-  const options = withQuality(
-    oneOfOptions(input.options as Record<string, unknown> | undefined, optionInputs.convertFields),
-    input.quality as number | undefined,
-  );
+  const options = optionArguments
+    ? argumentOptions(optionArguments)
+    : withQuality(
+        oneOfOptions(input.options as Record<string, unknown> | undefined, optionInputs.convertFields),
+        input.quality as number | undefined,
+      );
   return {
     files: await stagedFiles(operation, ctx, input, maxFiles),
     to: input.to as string | undefined,
@@ -119,30 +128,87 @@ async function submissionOf(
   };
 }
 
-/** Declares the GraphQL field of every operation that has a GraphQL section. */
-export function addOperationFields(builder: Builder, operations: AnyOperation[], optionInputs: OptionInputs) {
+/** The fields of the plugin whose options an operation takes as arguments (an extraction tool's). */
+function optionArgumentsOf(builder: Builder, operation: AnyOperation, optionInputs: OptionInputs): OptionField[] {
+  const section = operation.graphql?.optionArguments;
+  if (!section) return [];
+  if (section.pluginId) return optionInputs.fields.get(section.pluginId) ?? [];
+  return optionFields(builder, section.schema, section.typeName);
+}
+
+/**
+ * The operations that serve each field: one, or several picked by an argument (`dispatch`: the
+ * extraction poll of each tool behind `extraction(tool, id)`).
+ */
+function byField(operations: AnyOperation[]): AnyOperation[][] {
+  const groups = new Map<string, AnyOperation[]>();
   for (const operation of operations) {
     const section = operation.graphql;
     if (!section) continue;
-    const { submit } = operation;
+    const key = `${section.root} ${section.field ?? operation.name}`;
+    groups.set(key, [...(groups.get(key) ?? []), operation]);
+  }
+  for (const group of groups.values())
+    if (group.length > 1 && group.some(({ graphql }) => !graphql?.dispatch))
+      throw new Error(`GraphQL: ${group.map(({ name }) => name).join(', ')} share a field without a dispatch`);
+  return [...groups.values()];
+}
+
+/** The operation of a group that the arguments pick; an unknown value is a 400 naming the known ones. */
+function pickOperation(group: AnyOperation[], args: Record<string, unknown>): AnyOperation {
+  const dispatch = group[0]!.graphql?.dispatch;
+  if (!dispatch) return group[0]!;
+  const value = args[dispatch.arg];
+  const operation = group.find(({ graphql }) => graphql?.dispatch?.value === value);
+  if (operation) return operation;
+  const known = group.map(({ graphql }) => graphql?.dispatch?.value).join(', ');
+  throw badRequest(`Unknown ${dispatch.noun} '${String(value)}': use one of ${known}`);
+}
+
+/** The operation's answer to the field's arguments. */
+async function resolveOperation(
+  operation: AnyOperation,
+  args: Record<string, unknown>,
+  ctx: GraphQLContext,
+  optionInputs: OptionInputs,
+  optionArguments: OptionField[],
+): Promise<unknown> {
+  const section = operation.graphql!;
+  const optionNames = new Set(optionArguments.map(({ field }) => field));
+  const given = Object.fromEntries(Object.entries(args).filter(([name]) => !optionNames.has(name)));
+  const options = section.optionArguments
+    ? Object.fromEntries(Object.entries(args).filter(([name]) => optionNames.has(name)))
+    : undefined;
+  const decoded = inputOf(given, section.args ?? {});
+  const input = section.input ? section.input(decoded) : decoded;
+  const { submit } = operation;
+  const answer = submit
+    ? await submit(ctx.services, ctx.principal, await submissionOf(operation, ctx, input, optionInputs, options))
+    : await runOperation(operation, ctx, input, { decode: section.decode ?? false });
+  return section.answer ? section.answer(answer as never, input) : answer;
+}
+
+/** Declares the GraphQL field of every operation that has a GraphQL section. */
+export function addOperationFields(builder: Builder, operations: AnyOperation[], optionInputs: OptionInputs) {
+  for (const group of byField(operations)) {
+    const operation = group[0]!;
+    const section = operation.graphql!;
     const declared = section.args ?? {};
     const input = inputSchemaOf(operation);
+    const optionArguments = optionArgumentsOf(builder, operation, optionInputs);
     const addField = section.root === 'query' ? builder.queryField.bind(builder) : builder.mutationField.bind(builder);
     addField(section.field ?? operation.name, (t) =>
       t.field({
         type: section.type as AnyType,
         nullable: true,
         description: section.description,
-        args: Object.fromEntries(
-          Object.entries(declared).map(([name, arg]) => [name, t.arg(argumentOf(name, arg, input, operation))]),
-        ),
-        resolve: async (_root, args, ctx) => {
-          const decoded = inputOf(args as Record<string, unknown>, declared);
-          const given = section.input ? section.input(decoded) : decoded;
-          const answer = submit
-            ? await submit(ctx.services, ctx.principal, await submissionOf(operation, ctx, given, optionInputs))
-            : await runOperation(operation, ctx, given, { decode: section.decode ?? false });
-          return (section.answer ? section.answer(answer as never, given) : answer) as never;
+        args: Object.fromEntries([
+          ...Object.entries(declared).map(([name, arg]) => [name, t.arg(argumentOf(name, arg, input, operation))]),
+          ...optionArguments.map((field) => [field.field, t.arg(inputValue(field))]),
+        ]),
+        resolve: (_root, args, ctx) => {
+          const given = args as Record<string, unknown>;
+          return resolveOperation(pickOperation(group, given), given, ctx, optionInputs, optionArguments) as never;
         },
       }),
     );

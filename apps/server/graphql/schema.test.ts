@@ -87,7 +87,7 @@ describe('GraphQL schema', () => {
     );
     try {
       const sectioned = operationTable(services).filter((operation) => operation.graphql);
-      expect(graphqlOperations().map(({ name }) => name)).toEqual(
+      expect(graphqlOperations(services.capabilities).map(({ name }) => name)).toEqual(
         expect.arrayContaining(sectioned.map(({ name }) => name)),
       );
       const sdl = printGraphQLSchema(new Registry(standardPlugins));

@@ -23,15 +23,16 @@ export function buildGraphQLSchema(capabilities: CapabilityService): GraphQLSche
   const builder = createBuilder();
   const optionInputs = addOptionInputs(builder, capabilities);
   addJob(builder);
-  addExtraction(builder, addBatch(builder), capabilities, optionInputs);
+  addBatch(builder);
+  addExtraction(builder);
   addAccount(builder, addCredits(builder));
   addHistory(builder);
   addSignedUrl(builder);
   addWebhooks(builder);
   addFormats(builder, optionInputs);
   addPipelineInputs(builder, optionInputs);
-  // Every root field of the operation table (the extraction tools' come from the registry above).
-  addOperationFields(builder, graphqlOperations(), optionInputs);
+  // Every root field of the operation table (the extraction tools' from the registry).
+  addOperationFields(builder, graphqlOperations(capabilities), optionInputs);
   return builder.toSchema();
 }
 

@@ -11,11 +11,12 @@ import {
   extractionPollSchemaOf,
   extractionRowSchemas,
 } from '../../../schema/index.js';
+import type { CapabilityService, ExtractionToolInfo } from '../../../core/services/capabilities.js';
 import type { Principal, Services } from '../../../core/services/index.js';
 import { principalOf } from '../auth.js';
-import { camelCase, pascalCase } from '../graphql/option-inputs.js';
+import { camelCase, optionsTypeName, pascalCase } from '../graphql/option-inputs.js';
 import type { JsonSchema } from '../json-schema.js';
-import { extractionForm } from './fields.js';
+import { WEBHOOK_URL_DESCRIPTION, extractionForm } from './fields.js';
 import { readForm } from './forms.js';
 import { defineOperation, type AnyOperation, type Submission } from './operation.js';
 import { NO_OPTIONS, formOptions } from './options.js';
@@ -34,8 +35,26 @@ const pollOf = (tool: string) =>
 /** The operationId of a tool's submit (`parseCv`). */
 export const extractionSubmitName = (tool: string) => camelCase(tool);
 
-export function extractionOperations(services: Services): AnyOperation[] {
-  return services.capabilities.extractionTools().flatMap((info): AnyOperation[] => {
+const TRIAL =
+  'Free plan: one free call with one file per tool (a second call is FORBIDDEN with `extensions.reason` ' +
+  '"trial_used", several files "trial_single_file").';
+
+/** A tool's GraphQL mutation, described from its manifest. */
+function mutationDescription(info: ExtractionToolInfo): string {
+  const installed = info.pluginId ? '' : '; not installed on this server';
+  const where = `${PLANS[info.plan].label} and up; same as POST /api/${info.tool}${installed}`;
+  const reads = info.inputs.length ? ` (${info.inputs.join(', ')})` : '';
+  const files = `at most ${info.maxFiles} files${reads}, charged per file`;
+  const totals = Object.entries(info.summary).map(([name, { sum }]) => `; its ${name} sums the rows' ${sum}`);
+  const follow = `Follow with \`extraction(tool: "${info.tool}", id)\`${totals.join('')}.`;
+  return `${info.title} (${where}): ${files}.${info.freeTrial ? ` ${TRIAL}` : ''} ${follow}`;
+}
+
+/** One submit and one poll per extraction tool of the registry (the REST handlers get the services per call). */
+export function extractionOperations(capabilities: CapabilityService): AnyOperation[] {
+  const tools = capabilities.extractionTools();
+  const toolNames = tools.map((info) => info.tool).join(', ');
+  return tools.flatMap((info): AnyOperation[] => {
     const { tool, title, pluginId, inputs, maxFiles, plan: lowest, freeTrial, summary } = info;
     const plan = PLANS[lowest].label;
     const totals = Object.entries(summary)
@@ -54,6 +73,7 @@ export function extractionOperations(services: Services): AnyOperation[] {
         tag: 'Extraction',
         plan: lowest,
         admit: (services, principal) => services.extractions.admit(principal, tool),
+        tooManyFiles: (services, principal) => services.extractions.tooManyFiles(principal, tool),
         summary: `${title} (${plan} and up${freeTrial ? '; one free try on Free' : ''})`,
         description:
           `Up to ${maxFiles} files, one result row per file, charged per file. Files that cannot be taken are ` +
@@ -72,7 +92,7 @@ export function extractionOperations(services: Services): AnyOperation[] {
             'Not allowed on this plan (`code`: `plan_required`), or the free try is spent (`code`: `trial_used`) ' +
             'or was sent several files (`code`: `trial_single_file`).',
         },
-        handle: async ({ request }) => {
+        handle: async ({ services, request }) => {
           const principal = principalOf(request);
           const max = services.extractions.admit(principal, tool);
           const form = await readForm(services, request, {
@@ -90,6 +110,16 @@ export function extractionOperations(services: Services): AnyOperation[] {
           });
         },
         submit,
+        graphql: {
+          root: 'mutation',
+          type: 'BatchAccepted',
+          description: mutationDescription(info),
+          args: {
+            files: { type: 'Upload', list: true, required: true, description: 'The files to read, one row each.' },
+            webhookUrl: { type: 'String', description: WEBHOOK_URL_DESCRIPTION },
+          },
+          optionArguments: { pluginId, schema: info.options as JsonSchema, typeName: optionsTypeName(tool) },
+        },
       }),
       defineOperation({
         name: `get${pascalCase(tool)}Results`,
@@ -111,7 +141,22 @@ export function extractionOperations(services: Services): AnyOperation[] {
           loose: true,
         },
         errors: ['401', '403', '404', '429'],
-        handle: async ({ request, params }) => services.extractions.poll(principalOf(request), tool, params.id),
+        run: (services, principal, { id }) => services.extractions.poll(principal, tool, id),
+        graphql: {
+          root: 'query',
+          field: 'extraction',
+          type: 'ExtractionPoll',
+          description:
+            'An extraction batch of the caller (same as GET /api/<tool>/{id}): NOT_FOUND when unknown or older ' +
+            "than an hour, FORBIDDEN for another key holder's batch.",
+          args: {
+            tool: { type: 'String', required: true, description: `The tool the batch was sent to: ${toolNames}.` },
+            id: { type: 'ID', required: true, description: 'batchId of the mutation answer.' },
+          },
+          dispatch: { arg: 'tool', value: tool, noun: 'extraction tool' },
+          // The tool decides the rows' types (graphql/extraction.ts).
+          answer: (poll) => ({ tool, poll }),
+        },
       }),
     ];
   });

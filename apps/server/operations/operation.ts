@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { describeIssue } from '../../../core/contract/options.js';
-import { badRequest } from '../../../core/services/errors.js';
+import { badRequest, type ServiceError } from '../../../core/services/errors.js';
 import type { PlanId } from '../../../schema/index.js';
 import type { Principal, Services } from '../../../core/services/index.js';
 import type { StagedUpload } from '../../../core/services/uploads.js';
@@ -116,6 +116,8 @@ export interface OperationSpec<
    * file-taking operations of more than one file. Every surface admits the caller with it.
    */
   admit?: (services: Services, principal: Principal) => number;
+  /** The refusal when more files than `admit` allows are sent (default: a 400 "At most N files"). */
+  tooManyFiles?: (services: Services, principal: Principal) => ServiceError;
   /** The GraphQL field served from this operation (graphql/operation-fields.ts declares it). */
   graphql?: GraphQLSection<Out>;
 }
@@ -156,6 +158,18 @@ export interface GraphQLSection<Out extends z.ZodType = z.ZodType> {
   input?: (args: Record<string, unknown>) => Record<string, unknown>;
   /** The operation's answer as the field's value (`jobId` added, a list unwrapped). */
   answer?: (answer: z.input<Out>, input: Record<string, unknown>) => unknown;
+  /**
+   * A plugin's option fields as arguments (an extraction tool's), decoded by operations/options.ts
+   * (`argumentOptions`): the plugin's `<PluginId>Options` fields, or for a tool not installed here the
+   * fields of its declared options (typed as `typeName`).
+   */
+  optionArguments?: { pluginId?: string | null | undefined; schema: JsonSchema; typeName: string };
+  /**
+   * Several operations serve one field (`extraction(tool, id)`: one poll per tool): the value of
+   * argument `arg` picks this one; an unknown value is refused as an unknown `noun`. The first
+   * operation's section declares the field.
+   */
+  dispatch?: { arg: string; value: string; noun: string };
 }
 
 /**

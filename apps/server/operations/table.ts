@@ -20,6 +20,7 @@ import {
   signedUrlRequestSchema,
   signedUrlSchema,
 } from '../../../schema/index.js';
+import type { CapabilityService } from '../../../core/services/capabilities.js';
 import type { Principal, Services } from '../../../core/services/index.js';
 import type { StagedForm } from '../../../core/services/uploads.js';
 import { principalOf } from '../auth.js';
@@ -680,9 +681,9 @@ export function submitOf(services: Services, name: string): NonNullable<AnyOpera
 
 /**
  * The operations GraphQL serves (graphql/operation-fields.ts declares a field for each section):
- * they need no registry to be declared. Extraction tools come from the registry (graphql/extraction.ts).
+ * the fixed ones, and the extraction tools' from the registry's capabilities.
  */
-export function graphqlOperations(): AnyOperation[] {
+export function graphqlOperations(capabilities: CapabilityService): AnyOperation[] {
   return [
     convertOperation,
     createPipelineOperation,
@@ -695,6 +696,7 @@ export function graphqlOperations(): AnyOperation[] {
     createSignedUrlOperation,
     getCreditsOperation,
     getHistoryOperation,
+    ...extractionOperations(capabilities),
     ...webhookOperations(),
   ];
 }
@@ -703,7 +705,7 @@ function buildTable(services: Services): AnyOperation[] {
   return [
     ...jobOperations(services),
     ...batchOperations(services),
-    ...extractionOperations(services),
+    ...extractionOperations(services.capabilities),
     ...accountOperations(services),
     ...webhookOperations(),
     ...HOST_OPERATIONS,
