@@ -304,6 +304,16 @@ export interface ChildWorker {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Rate limits count in fixed wall-clock minutes (core/services/rate-limit.ts). A test that counts
+ * requests within one window starts early enough in a minute to finish in it: a burst that
+ * straddled a boundary would see the count reset half-way.
+ */
+export async function withinOneRateWindow(neededMs = 25_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < neededMs) await sleep(left + 100);
+}
+
 export async function waitUntil(
   condition: () => boolean | Promise<boolean>,
   timeoutMs: number,

@@ -32,6 +32,7 @@ import {
   submitConvert,
   waitForJob,
   type TestServer,
+  withinOneRateWindow,
 } from './helpers.js';
 
 interface GraphQLAnswer {
@@ -580,6 +581,7 @@ describe('REST, GraphQL and tRPC over the same services', () => {
 
     it('counts GraphQL requests against the rate limit (429 / RATE_LIMITED)', async () => {
       const freeKey = await server.createKey('free');
+      await withinOneRateWindow();
       for (let i = 0; i < 30; i++)
         expect((await graphql(server.url, freeKey, '{ credits { plan } }')).status).toBe(200);
       const limited = await fetch(`${server.url}/graphql`, {
