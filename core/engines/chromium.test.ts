@@ -114,6 +114,21 @@ describe('the Chromium pool', () => {
     expect(isProcessAlive(pids[0]!)).toBe(false);
   }, 90_000);
 
+  it('gives each document a fresh context: nothing of one reaches the next', async () => {
+    // Both documents on one origin: in a shared context the second would read the first's storage.
+    const remember = `<script>localStorage.setItem('kept', 'yes'); document.cookie = 'kept=yes';</script>`;
+    const recall = `<script>new Image().src = '/probe?' + (localStorage.getItem('kept') ?? 'none') + '&' +
+      (document.cookie || 'none');</script>`;
+    await renderPdf(htmlSource(remember), path.join(dir, 'first.pdf'), PDF, context());
+    const seen: string[] = [];
+    const blocked: string[] = [];
+    const source = htmlSource(recall, seen);
+    await renderPdf(source, path.join(dir, 'second.pdf'), { ...PDF, onBlocked: (url) => blocked.push(url) }, context());
+    // The second document's request is seen and blocked: its offline routing is in place.
+    expect(seen).toEqual([`${ORIGIN}/index.html`, `${ORIGIN}/probe?none&none`]);
+    expect(blocked).toEqual([`${ORIGIN}/probe?none&none`]);
+  }, 60_000);
+
   it('an interrupted page fails, and its browser is killed and replaced', async () => {
     await renderPdf(htmlSource('<p>warm</p>'), path.join(dir, 'warm.pdf'), PDF, context());
     const before = chromiumPoolStatus()!.instances[0]!.pid!;
@@ -218,7 +233,13 @@ describe('Chromium in a jail', async () => {
       expect(chromiumPids.length).toBeGreaterThan(1);
       const ownNet = await readlink('/proc/self/ns/net');
       for (const pid of chromiumPids) {
-        expect(await readlink(`/proc/${pid}/ns/net`)).not.toBe(ownNet);
+        // The finished document's renderer may exit meanwhile (its context closes after the result).
+        const net = await readlink(`/proc/${pid}/ns/net`).catch(() => undefined);
+        if (net === undefined) {
+          expect(await isRunning(pid)).toBe(false);
+          continue;
+        }
+        expect(net).not.toBe(ownNet);
         // The browser's filesystem: the system and fonts, not the service's folders.
         expect(existsSync(`/proc/${pid}/root/usr/share/fonts`)).toBe(true);
         expect(existsSync(`/proc/${pid}/root${dir}`)).toBe(false);
