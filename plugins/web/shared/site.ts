@@ -46,27 +46,47 @@ export function contentTypeOf(file: string): string {
   return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 
-/** A page source serving `root`'s files under DOCUMENT_ORIGIN, starting at `entry` (relative to root). */
-export function folderSource(root: string, entry: string, onBlocked?: (url: string) => void): PageSource {
+const NOT_IN_DOCUMENT: FetchedResource = {
+  status: 404,
+  headers: { 'content-type': 'text/plain' },
+  body: Buffer.from('not in the document'),
+};
+
+/**
+ * A page source under DOCUMENT_ORIGIN starting at `entry`: requests for another origin or method
+ * are refused (and reported to `onBlocked`); a GET of the document's own origin is answered by
+ * `read` with its decoded path.
+ */
+function documentOriginSource(
+  entry: string,
+  onBlocked: ((url: string) => void) | undefined,
+  read: (pathname: string) => Promise<FetchedResource | undefined>,
+): PageSource {
   return {
     url: `${DOCUMENT_ORIGIN}/${entry.split('/').map(encodeURIComponent).join('/')}`,
     async fetch(request): Promise<FetchedResource | undefined> {
       const url = new URL(request.url);
       if (url.origin !== DOCUMENT_ORIGIN || request.method !== 'GET') return void onBlocked?.(request.url);
-      let relative: string;
+      let pathname: string;
       try {
-        relative = decodeURIComponent(url.pathname);
+        pathname = decodeURIComponent(url.pathname);
       } catch {
         return undefined;
       }
-      const file = path.resolve(root, `.${relative}`);
-      if (file !== root && !file.startsWith(`${root}${path.sep}`)) return undefined;
-      const info = await stat(file).catch(() => undefined);
-      if (!info?.isFile())
-        return { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not in the document') };
-      return { status: 200, headers: { 'content-type': contentTypeOf(file) }, body: await readFile(file) };
+      return read(pathname);
     },
   };
+}
+
+/** A page source serving `root`'s files under DOCUMENT_ORIGIN, starting at `entry` (relative to root). */
+export function folderSource(root: string, entry: string, onBlocked?: (url: string) => void): PageSource {
+  return documentOriginSource(entry, onBlocked, async (pathname) => {
+    const file = path.resolve(root, `.${pathname}`);
+    if (file !== root && !file.startsWith(`${root}${path.sep}`)) return undefined;
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) return NOT_IN_DOCUMENT;
+    return { status: 200, headers: { 'content-type': contentTypeOf(file) }, body: await readFile(file) };
+  });
 }
 
 /** A document this small (the upload, and its ZIP's files once inflated) is served from memory. */
@@ -81,24 +101,12 @@ export function memorySource(
   entry: string,
   onBlocked?: (url: string) => void,
 ): PageSource {
-  return {
-    url: `${DOCUMENT_ORIGIN}/${entry.split('/').map(encodeURIComponent).join('/')}`,
-    async fetch(request): Promise<FetchedResource | undefined> {
-      const url = new URL(request.url);
-      if (url.origin !== DOCUMENT_ORIGIN || request.method !== 'GET') return void onBlocked?.(request.url);
-      let relative: string;
-      try {
-        relative = decodeURIComponent(url.pathname);
-      } catch {
-        return undefined;
-      }
-      const name = path.posix.normalize(`/${relative}`).slice(1);
-      const body = files.get(name);
-      if (!body)
-        return { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not in the document') };
-      return { status: 200, headers: { 'content-type': contentTypeOf(name) }, body };
-    },
-  };
+  return documentOriginSource(entry, onBlocked, async (pathname) => {
+    const name = path.posix.normalize(`/${pathname}`).slice(1);
+    const body = files.get(name);
+    if (!body) return NOT_IN_DOCUMENT;
+    return { status: 200, headers: { 'content-type': contentTypeOf(name) }, body };
+  });
 }
 
 /**
