@@ -41,11 +41,13 @@ const CJK_OR_WORD = new RegExp(`[${CJK}]|(?:(?![${CJK}])[\\p{L}\\p{N}])+`, 'gu')
  * Words, compared as readers see them: compatibility forms folded (the ligature "ﬁ" is "fi", as
  * pdftotext keeps it and pdfjs does not), and Chinese or Japanese text counted character by
  * character, since where a converter puts spaces in it says nothing about lost words. An
- * underscore separates words ("bin_PROGRAMS"): Markdown emphasis would otherwise glue them.
+ * underscore separates words ("bin_PROGRAMS"): Markdown emphasis would otherwise glue them. A
+ * dotless ı under an accent reads as í (pdftotext keeps "ı́" where TeX built í from ı and ´).
  */
-function tokens(text: string): string[] {
+export function tokens(text: string): string[] {
   return (
     text
+      .replace(/ı([\u0300-\u0314])/gu, 'i$1')
       .normalize('NFKC')
       .replace(/_/g, ' ')
       .replace(/(\p{Ll})-\s*\n\s*(\p{Ll})/gu, '$1$2')
@@ -69,7 +71,7 @@ function multisetFound(expected: readonly string[], found: readonly string[]): n
 }
 
 /** `words` less one occurrence of each of `taken`. */
-function withoutWords(words: readonly string[], taken: readonly string[]): string[] {
+export function withoutWords(words: readonly string[], taken: readonly string[]): string[] {
   const left = new Map<string, number>();
   for (const key of taken) left.set(key, (left.get(key) ?? 0) + 1);
   return words.filter((word) => {
@@ -79,10 +81,10 @@ function withoutWords(words: readonly string[], taken: readonly string[]): strin
   });
 }
 
-const pairs = (words: readonly string[]) => words.slice(1).map((w, i) => `${words[i]} ${w}`);
+export const pairs = (words: readonly string[]) => words.slice(1).map((w, i) => `${words[i]} ${w}`);
 
 /** The output's text of each page, by its page markers. */
-function outputPages(markdown: string): Map<number, string> {
+export function outputPages(markdown: string): Map<number, string> {
   const pages = new Map<number, string[]>();
   let page = 1;
   for (const line of markdown.split('\n')) {

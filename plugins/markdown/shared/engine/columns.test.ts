@@ -50,4 +50,31 @@ describe('two-column reading order', () => {
     const lines = order(runs).map((words) => words.slice(0, 2).join(' '));
     expect(lines).toEqual(Array.from({ length: 30 }, (_, i) => `line ${i}`));
   });
+
+  it('reads three columns one after the other, and each set of columns on a page in its own measure', () => {
+    // Three columns of 160 pt, 12 pt apart; then, below, two columns of 250 pt.
+    const runs: TextRun[] = [];
+    for (let i = 0; i < 20; i++)
+      for (const [c, x0] of [56.7, 228.7, 400.7].entries())
+        runs.push(run(`col${c} line ${i} of prose in a narrow column`, x0, x0 + 160, 80 + 12 * i));
+    for (let i = 0; i < 15; i++)
+      for (const [c, x0] of [56.7, 318.7].entries())
+        runs.push(run(`two${c} line ${i} of prose set in a wider column here`, x0, x0 + 250, 340 + 12 * i));
+    const lines = order(runs).map((words) => words.slice(0, 3).join(' '));
+    expect(lines).toEqual([
+      ...[0, 1, 2].flatMap((c) => Array.from({ length: 20 }, (_, i) => `col${c} line ${i}`)),
+      ...[0, 1].flatMap((c) => Array.from({ length: 15 }, (_, i) => `two${c} line ${i}`)),
+    ]);
+  });
+
+  it('reads a chart of single glyphs in rows, not as columns (a font table is not prose)', () => {
+    const glyphs = 'ABCDEFGHIJKLMNOP';
+    const runs: TextRun[] = [];
+    for (let row = 0; row < 16; row++)
+      for (const [c, glyph] of [...glyphs].entries())
+        runs.push(run(c === 8 ? ` ${glyph}` : glyph, 130 + 20 * c + (c >= 8 ? 12 : 0), 136 + 20 * c, 100 + 12 * row));
+    const flows = readingOrder(buildLines(runs), []);
+    expect(flows).toHaveLength(1);
+    expect(flows[0]!.lines[0]!.text).toBe([...glyphs].join(' '));
+  });
 });

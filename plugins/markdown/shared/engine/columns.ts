@@ -24,6 +24,8 @@ const MIN_TWO_SIDED = 4;
 /** Lines on each side filling this share of their column needed (prose, not table cells). */
 const MIN_FULL_LINES = 3;
 const FULL_SHARE = 0.6;
+/** ...and with most of their characters in words (prose, not a grid of glyphs). */
+const PROSE_SHARE = 0.5;
 /** Headings larger than body by this much (points) may cut bands. */
 const HEADING_STEP = 0.9;
 /**
@@ -114,15 +116,38 @@ function gutterBy(lines: readonly Line[], spans: Spans): number | undefined {
     Math.max(...leftLines.map((l) => l.baseline)) > Math.min(...rightLines.map((l) => l.baseline)) &&
     Math.max(...rightLines.map((l) => l.baseline)) > Math.min(...leftLines.map((l) => l.baseline));
   const fullLeft = sides.filter(
-    (l) => l.x0 < gutter && sideExtent(spans(l), gutter, 'left') >= FULL_SHARE * (gutter - left),
+    (l) =>
+      l.x0 < gutter &&
+      sideExtent(spans(l), gutter, 'left') >= FULL_SHARE * (gutter - left) &&
+      isProse(sideText(l, gutter, 'left')),
   ).length;
   const fullRight = sides.filter(
-    (l) => l.x1 > gutter && sideExtent(spans(l), gutter, 'right') >= FULL_SHARE * (right - gutter),
+    (l) =>
+      l.x1 > gutter &&
+      sideExtent(spans(l), gutter, 'right') >= FULL_SHARE * (right - gutter) &&
+      isProse(sideText(l, gutter, 'right')),
   ).length;
   return (twoSided >= MIN_TWO_SIDED || sideBySide) && fullLeft >= MIN_FULL_LINES && fullRight >= MIN_FULL_LINES
     ? gutter
     : undefined;
 }
+
+/**
+ * Text that reads as prose: most of its characters are in words of two letters or more. A grid of
+ * single glyphs, digits or symbols (a font chart, a Karnaugh map) fills its width without being a column.
+ */
+function isProse(text: string): boolean {
+  const words = (text.match(/\p{L}{2,}/gu) ?? []).join('').length;
+  return words >= PROSE_SHARE * text.replace(/\s+/g, '').length;
+}
+
+const sideRuns = (line: Line, gutter: number, side: 'left' | 'right') =>
+  line.runs.filter((r) => (r.x0 + r.x1) / 2 < gutter === (side === 'left'));
+
+const sideText = (line: Line, gutter: number, side: 'left' | 'right') =>
+  sideRuns(line, gutter, side)
+    .map((r) => r.text)
+    .join(' ');
 
 function sideExtent(spans: readonly { x0: number; x1: number }[], gutter: number, side: 'left' | 'right'): number {
   const segments = spans.filter((s) => (side === 'left' ? s.x1 <= gutter : s.x0 >= gutter));
@@ -132,7 +157,7 @@ function sideExtent(spans: readonly { x0: number; x1: number }[], gutter: number
 
 /** A line's runs on one side of the gutter, as a line of its own. */
 function sidePart(line: Line, gutter: number, side: 'left' | 'right'): Line | undefined {
-  const runs = line.runs.filter((r) => (r.x0 + r.x1) / 2 < gutter === (side === 'left'));
+  const runs = sideRuns(line, gutter, side);
   return runs.length ? buildLines(runs)[0] : undefined;
 }
 
@@ -160,6 +185,16 @@ function cutsBands(line: Line, other: readonly Line[], bodySize: number): boolea
  * items cut bands; each band gives its left column, then its right column.
  */
 export function readingOrder(lines: readonly Line[], tables: readonly Table[]): Flow[] {
+  return columnFlows(lines, tables, 0);
+}
+
+/**
+ * A column may itself hold two columns (three or four across the page, or two under a wide one):
+ * each column of a band is read again the same way, this many times deep.
+ */
+const MAX_NESTED_SPLITS = 2;
+
+function columnFlows(lines: readonly Line[], tables: readonly Table[], depth: number): Flow[] {
   const gutter = findGutter(lines);
   if (gutter === undefined) return [{ lines: [...lines], tables: [...tables], columnBreak: false }];
   const wideLines: Line[] = [];
@@ -207,14 +242,17 @@ export function readingOrder(lines: readonly Line[], tables: readonly Table[]): 
     },
   });
   let cursor = -Infinity;
+  const pushColumn = (column: { lines: Line[]; tables: Table[] }, columnBreak: boolean) => {
+    const nested =
+      depth < MAX_NESTED_SPLITS ? columnFlows(column.lines, column.tables, depth + 1) : [{ ...column, columnBreak }];
+    nested[0]!.columnBreak = columnBreak;
+    flows.push(...nested);
+  };
   const pushBand = (to: number) => {
     const band = columnItemsBetween(cursor, to);
-    if (band.left.lines.length || band.left.tables.length) flows.push({ ...band.left, columnBreak: false });
-    if (band.right.lines.length || band.right.tables.length)
-      flows.push({
-        ...band.right,
-        columnBreak: flows.length > 0 && (band.left.lines.length > 0 || band.left.tables.length > 0),
-      });
+    const leftHas = band.left.lines.length > 0 || band.left.tables.length > 0;
+    if (leftHas) pushColumn(band.left, false);
+    if (band.right.lines.length || band.right.tables.length) pushColumn(band.right, flows.length > 0 && leftHas);
   };
   for (const item of wide) {
     const at = item.line ? item.line.baseline : item.top;
@@ -230,7 +268,14 @@ export function readingOrder(lines: readonly Line[], tables: readonly Table[]): 
     cursor = Math.max(cursor, at);
   }
   pushBand(Infinity);
-  return flows;
+  // Lines that cross this gutter may be columns set to another measure (two columns above three):
+  // a stretch of wide lines is read again on its own.
+  if (depth >= MAX_NESTED_SPLITS) return flows;
+  return flows.flatMap((flow) => {
+    if (!isWideFlow(flow)) return [flow];
+    const nested = columnFlows(flow.lines, flow.tables, depth + 1);
+    return nested.length > 1 ? nested : [flow];
+  });
 }
 
 function isWideFlow(flow: Flow): boolean {

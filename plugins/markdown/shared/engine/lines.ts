@@ -31,6 +31,11 @@ const RAISE = [0.15, 0.7] as const;
 const LOWER = [0.08, 0.5] as const;
 /** How far (in ems of the text) a script may sit from the text it belongs to. */
 const SCRIPT_GAP = 0.3;
+/**
+ * How far (in ems of the text) a small letter may be kerned back into the run before it and still
+ * belong to it: the raised A of the LaTeX logo sits a third of an em inside the L.
+ */
+const KERN_BACK = 0.5;
 /** A script is short: an exponent, an index, a mark, not a line of small print. */
 const MAX_SCRIPT_CHARS = 12;
 
@@ -121,7 +126,8 @@ function attachScripts(runs: readonly TextRun[]): TextRun[] {
       (r) =>
         r !== run &&
         r.size > run.size &&
-        Math.abs(run.x0 - r.x1) <= SCRIPT_GAP * r.size &&
+        run.x0 - r.x1 <= SCRIPT_GAP * r.size &&
+        r.x1 - run.x0 <= KERN_BACK * r.size &&
         r.x0 < run.x0 &&
         shiftBeside(run, r) !== undefined,
     );
@@ -150,19 +156,21 @@ function attachScripts(runs: readonly TextRun[]): TextRun[] {
 export function buildLines(input: readonly TextRun[]): Line[] {
   const runs = attachScripts(input);
   const sorted = [...runs].sort(compareRuns);
-  const groups: TextRun[][] = [];
+  // A line is judged by its largest run, not its highest: a small raised letter first in the sort
+  // (the A of a LaTeX logo) must not set the baseline that its own line's lowered E is measured from.
+  const groups: { runs: TextRun[]; anchor: TextRun }[] = [];
   for (const run of sorted) {
     const group = groups[groups.length - 1];
-    const anchor = group?.[0];
-    if (group && anchor && Math.abs(run.baseline - anchor.baseline) <= SAME_LINE * Math.min(run.size, anchor.size))
-      group.push(run);
-    else groups.push([run]);
+    if (group && Math.abs(run.baseline - group.anchor.baseline) <= SAME_LINE * Math.min(run.size, group.anchor.size)) {
+      group.runs.push(run);
+      if (run.size > group.anchor.size) group.anchor = run;
+    } else groups.push({ runs: [run], anchor: run });
   }
-  return groups.map(toLine);
+  return groups.map((group) => toLine(group.runs));
 }
 
 function toLine(group: TextRun[]): Line {
-  const runs = dropOverprints([...group].sort((a, b) => a.x0 - b.x0 || a.baseline - b.baseline));
+  const runs = composeAccents(dropOverprints([...group].sort((a, b) => a.x0 - b.x0 || a.baseline - b.baseline)));
   const size = dominantSize(runs);
   const segments = segmentRuns(runs, size, () => false);
   const boldChars = runs.filter((r) => r.bold).reduce((n, r) => n + r.text.trim().length, 0);
@@ -209,6 +217,62 @@ export function splitAtColumns(line: Line, starts: readonly number[]): Line {
   const startsCell = (run: TextRun) => starts.some((x) => Math.abs(run.x0 - x) <= ALIGNED);
   const segments = segmentRuns(line.runs, line.size, startsCell);
   return { ...line, segments, text: segments.map((s) => s.text).join(' ') };
+}
+
+/** Spacing accents as typesetters draw them over or under a letter, and the combining marks they stand for. */
+const COMBINING: Readonly<Record<string, string>> = {
+  '`': '\u0300',
+  '´': '\u0301',
+  ˆ: '\u0302',
+  '˜': '\u0303',
+  '¯': '\u0304',
+  '˘': '\u0306',
+  '˙': '\u0307',
+  '¨': '\u0308',
+  '˚': '\u030a',
+  '˝': '\u030b',
+  ˇ: '\u030c',
+  '¸': '\u0327',
+  '˛': '\u0328',
+};
+/** An accent overlaps its letter by more than this (in ems): kerning between letters never does. */
+const ACCENT_OVERLAP = 0.1;
+
+/** The letter with the mark, composed where Unicode has the letter: a dotless ı or ȷ takes the accent for its dot. */
+function withMark(letter: string, mark: string): string {
+  const above = mark < '\u0315';
+  const base = above && letter === 'ı' ? 'i' : above && letter === 'ȷ' ? 'j' : letter;
+  return (base + mark).normalize('NFC');
+}
+
+/**
+ * An accent drawn as a glyph of its own over a letter (TeX's \accent in OT1 fonts: "Cap´" then
+ * "ıtulo" moved back under it) is that letter's mark: "Capítulo", not "Cap´ıtulo". Runs overlap
+ * only there; the accent may end the run before its letter or open the run after it.
+ */
+function composeAccents(runs: readonly TextRun[]): TextRun[] {
+  const out: TextRun[] = [];
+  for (const run of runs) {
+    const previous = out[out.length - 1];
+    if (!previous || run.x0 >= previous.x1 - ACCENT_OVERLAP * run.size) {
+      out.push(run);
+      continue;
+    }
+    const before = [...previous.text.trimEnd()];
+    const after = [...run.text.trimStart()];
+    const [last, first] = [before[before.length - 1] ?? '', after[0] ?? ''];
+    if (COMBINING[last] && /\p{L}/u.test(first)) {
+      const rest = before.slice(0, -1).join('');
+      const merged = { ...run, text: withMark(first, COMBINING[last]!) + after.slice(1).join('') };
+      if (rest.trim()) out.splice(out.length - 1, 1, { ...previous, text: rest }, merged);
+      else out.splice(out.length - 1, 1, { ...merged, x0: Math.min(previous.x0, run.x0) });
+    } else if (COMBINING[first] && /\p{L}/u.test(last)) {
+      const joined = { ...previous, text: before.slice(0, -1).join('') + withMark(last, COMBINING[first]!) };
+      out[out.length - 1] = after.length > 1 ? joined : { ...joined, x1: Math.max(previous.x1, run.x1) };
+      if (after.length > 1) out.push({ ...run, text: after.slice(1).join('') });
+    } else out.push(run);
+  }
+  return out;
 }
 
 function dropOverprints(runs: TextRun[]): TextRun[] {
