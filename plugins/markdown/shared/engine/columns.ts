@@ -24,6 +24,11 @@ const MIN_TWO_SIDED = 4;
 /** Lines on each side filling this share of their column needed (prose, not table cells). */
 const MIN_FULL_LINES = 3;
 const FULL_SHARE = 0.6;
+/**
+ * A column is at least this wide (in ems of the body text): a line of prose holds several words.
+ * The cells of a table of notes, a few words wide, are not columns.
+ */
+const MIN_COLUMN_EMS = 12;
 /** ...and with most of their characters in words (prose, not a grid of glyphs). */
 const PROSE_SHARE = 0.5;
 /** Headings larger than body by this much (points) may cut bands. */
@@ -127,7 +132,11 @@ function gutterBy(lines: readonly Line[], spans: Spans): number | undefined {
       sideExtent(spans(l), gutter, 'right') >= FULL_SHARE * (right - gutter) &&
       isProse(sideText(l, gutter, 'right')),
   ).length;
-  return (twoSided >= MIN_TWO_SIDED || sideBySide) && fullLeft >= MIN_FULL_LINES && fullRight >= MIN_FULL_LINES
+  const wideEnough = Math.min(gutter - left, right - gutter) >= MIN_COLUMN_EMS * dominantSize(lines);
+  return (twoSided >= MIN_TWO_SIDED || sideBySide) &&
+    fullLeft >= MIN_FULL_LINES &&
+    fullRight >= MIN_FULL_LINES &&
+    wideEnough
     ? gutter
     : undefined;
 }

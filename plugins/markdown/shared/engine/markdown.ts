@@ -14,12 +14,12 @@ export function renderMarkdown(blocks: readonly Block[], pages: number, pageBrea
   const textParts = (parts: readonly TextPart[]) => (pageBreaks ? splitAtPages(parts) : [joinParts(parts)]);
   for (const block of blocks) {
     reachPage(block.page);
-    if (block.kind === 'heading') out.push(`${'#'.repeat(block.level)} ${block.text}`);
+    if (block.kind === 'heading') out.push(`${'#'.repeat(block.level)} ${escapeHtml(block.text)}`);
     else if (block.kind === 'table') out.push(tableToMarkdown(block.rows));
     else if (block.kind === 'paragraph') {
       for (const part of textParts(block.parts)) {
         reachPage(part.page);
-        out.push(escapeParagraph(part.text));
+        out.push(escapeParagraph(escapeHtml(part.text)));
       }
     } else {
       // Items on one page stay one run of lines; a new page cuts the list where it starts. An
@@ -38,7 +38,8 @@ export function renderMarkdown(blocks: readonly Block[], pages: number, pageBrea
             cut();
             reachPage(part.page, continued ? indent : '');
           }
-          lines.push(continued ? `${indent}${escapeParagraph(part.text)}` : `${marker} ${part.text}`);
+          const text = escapeHtml(part.text);
+          lines.push(continued ? `${indent}${escapeParagraph(text)}` : `${marker} ${text}`);
         });
       });
       cut();
@@ -71,6 +72,14 @@ function escapeParagraph(text: string): string {
   return text.replace(/^(\d{1,9})([.)]\s)/, '$1\\$2').replace(/^([-+*]\s|#{1,6}\s|>)/, '\\$1');
 }
 
+/**
+ * Text that reads as an HTML tag ("<stmt>", "</name>", "<!x") is text in the PDF: a Markdown
+ * reader would hide it as raw HTML. Only the scripts the engine writes itself stay tags.
+ */
+function escapeHtml(text: string): string {
+  return text.replace(/<(?!\/?su[bp]>)(?=[A-Za-z/!?])/g, '\\<');
+}
+
 /** Each item's marker line prefix (indent and marker) and the indent of its own text below it. */
 function listMarkers(items: readonly ListItem[]): { marker: string; indent: string }[] {
   const counters: number[] = [];
@@ -91,7 +100,7 @@ function listMarkers(items: readonly ListItem[]): { marker: string; indent: stri
 function tableToMarkdown(rows: readonly (readonly string[])[]): string {
   const width = Math.max(...rows.map((row) => row.length));
   const line = (cells: readonly string[]) =>
-    `| ${Array.from({ length: width }, (_, i) => (cells[i] ?? '').replaceAll('|', '\\|')).join(' | ')} |`;
+    `| ${Array.from({ length: width }, (_, i) => escapeHtml(cells[i] ?? '').replaceAll('|', '\\|')).join(' | ')} |`;
   const [header = [], ...body] = rows;
   return [line(header), line(Array.from({ length: width }, () => '---')), ...body.map(line)].join('\n');
 }
