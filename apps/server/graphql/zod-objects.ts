@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { Builder, SchemaTypes } from './builder.js';
+import { scalarOf, zodJsonSchema } from './scalars.js';
 
 // Pothos types expose() from literal field names; these come from the zod shape and are checked by GraphQL.
 type AnyType = never;
@@ -54,18 +55,10 @@ function fieldOf(
   }
   const list = current instanceof z.ZodArray;
   const item = (list ? (current as z.ZodArray<z.ZodType>).element : current) as z.ZodType;
-  const type = types[name] ?? scalarOf(item);
+  const type = types[name] ?? scalarOf(zodJsonSchema(item)).type;
   if (!type) throw new Error(`GraphQL: ${typeName}.${name} needs a named type`);
   if (!description) throw new Error(`GraphQL: ${typeName}.${name} needs a description (.meta({ description }))`);
   return { type: list ? [type] : type, nullable, description };
-}
-
-function scalarOf(schema: z.ZodType): string | undefined {
-  if (schema instanceof z.ZodNumber) return schema.isInt ? 'Int' : 'Float';
-  if (schema instanceof z.ZodBoolean) return 'Boolean';
-  if (schema instanceof z.ZodString)
-    return z.globalRegistry.get(schema)?.format === 'date-time' ? 'DateTime' : 'String';
-  return undefined;
 }
 
 /** Declares the GraphQL object type `name` with the fields of a wire zod object. */
