@@ -161,11 +161,11 @@ export const formatsSchema = z.object({
 export type Formats = z.infer<typeof formatsSchema>;
 
 export const accountSchema = z.object({
-  id: z.string(),
-  plan: planIdSchema,
-  email: z.string().nullable(),
-  emailVerified: z.boolean(),
-  overageEnabled: z.boolean(),
+  id: z.string().describe('The account id.'),
+  plan: planIdSchema.describe("The plan's id: free, pro, business or enterprise."),
+  email: z.string().nullable().describe('The e-mail address signed up with; null for an account made by an operator.'),
+  emailVerified: z.boolean().describe('API keys can be generated once true.'),
+  overageEnabled: z.boolean().describe('Pay-as-you-go on or off.'),
 });
 
 /** API keys: fixed prefix then 43 base64url characters (256 random bits). */

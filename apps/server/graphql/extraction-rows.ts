@@ -88,10 +88,7 @@ export function addRowTypes(builder: Builder) {
         description:
           "When completed: the tool's fields for this file as one object, i.e. the REST row without filename and " +
           'status. Null otherwise.',
-        resolve: (parent) => {
-          const { row } = parent as unknown as ToolRow;
-          return row.status === 'completed' ? rowData(row) : null;
-        },
+        resolve: ({ row }) => (row.status === 'completed' ? rowData(row) : null),
       }),
     }),
   });

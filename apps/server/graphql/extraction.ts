@@ -29,10 +29,7 @@ export function addExtraction(builder: Builder) {
         type: [RowRef],
         description:
           'One per accepted file, in the order sent; typed by tool (`... on PdfToMarkdownRow { markdown }`).',
-        resolve: (parent) => {
-          const { tool, poll } = parent as unknown as ToolPoll;
-          return poll.rows.map((row) => ({ tool, row }));
-        },
+        resolve: ({ tool, poll }) => poll.rows.map((row) => ({ tool, row })),
       }),
       summary: t.field({
         type: 'JSON',
@@ -40,17 +37,9 @@ export function addExtraction(builder: Builder) {
         description:
           'The totals the tool declares over its rows, as one object (file-search: totalHits); ' +
           'null when it declares none.',
-        resolve: (parent) => {
-          const {
-            done: _done,
-            total: _total,
-            completed: _completed,
-            failed: _failed,
-            rows: _rows,
-            ...totals
-          } = (parent as unknown as ToolPoll).poll;
-          return Object.keys(totals).length ? totals : null;
-        },
+        resolve: ({
+          poll: { done: _done, total: _total, completed: _completed, failed: _failed, rows: _rows, ...totals },
+        }) => (Object.keys(totals).length ? totals : null),
       }),
     }),
   });

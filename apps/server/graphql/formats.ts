@@ -54,14 +54,14 @@ export function addFormats(builder: Builder, { names: optionTypeNames, convertFi
       optionsType: t.string({
         nullable: true,
         description: 'Name of the GraphQL input type describing `options`; null when the operation takes none.',
-        resolve: (operation) => optionTypeNames.get((operation as unknown as OperationInfo).pluginId) ?? null,
+        resolve: (operation) => optionTypeNames.get(operation.pluginId) ?? null,
       }),
       optionsField: t.string({
         nullable: true,
         description:
           "The field of `ConvertOptions` (convert, batchConvert) that carries this plugin's options; null for an " +
           'extraction tool or an operation without options.',
-        resolve: (operation) => convertFields.get((operation as unknown as OperationInfo).pluginId) ?? null,
+        resolve: (operation) => convertFields.get(operation.pluginId) ?? null,
       }),
     }),
   });

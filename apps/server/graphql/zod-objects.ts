@@ -13,9 +13,9 @@ import { scalarOf, zodJsonSchema } from './scalars.js';
 
 // Pothos types fields from literal names; these come from the zod shape and are checked by GraphQL.
 type AnyType = never;
-type FieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<
+export type FieldBuilder<Parent = Record<string, unknown>> = PothosSchemaTypes.ObjectFieldBuilder<
   PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>,
-  Record<string, unknown>
+  Parent
 >;
 
 /**
@@ -37,7 +37,7 @@ export interface ZodFields<Parent = Record<string, unknown>> {
   /** Where the wire object is in the parent (default: the parent itself); null makes every field null. */
   from?: (parent: Parent) => Record<string, unknown> | null | undefined;
   /** Fields GraphQL adds beside the wire's (computed from the context). */
-  extra?: (t: FieldBuilder) => Record<string, unknown>;
+  extra?: (t: FieldBuilder<Parent>) => Record<string, unknown>;
 }
 
 interface ZodObjectType<Parent> extends ZodFields<Parent> {
@@ -94,7 +94,7 @@ function zodFields<Parent>(
         t.field({ ...options, resolve: (parent) => (source(parent)?.[field] ?? null) as never }),
       ];
     });
-  return { ...Object.fromEntries(fields), ...extra?.(t) } as never;
+  return { ...Object.fromEntries(fields), ...extra?.(t as unknown as FieldBuilder<Parent>) } as never;
 }
 
 /** Declares the GraphQL object type `name` (implementing `interfaces`) with the fields of a wire zod object. */
