@@ -107,7 +107,7 @@ describe('the registry drives every surface', () => {
     const EXTRACTION =
       `query Extraction($id: ID!) {
       extraction(tool: "word-count", id: $id) { done total completed failed totalHits summary rows { filename ` +
-      `status error data } }
+      `status error data ... on WordCountRow { words count longest } } }
     }`;
 
     it(
@@ -172,7 +172,16 @@ describe('the registry drives every surface', () => {
           totalHits: null,
           summary: { totalWords: 3 },
           rows: [
-            { filename: 'poem.txt', status: 'completed', error: null, data: { words: 3, count: 15, longest: 'quick' } },
+            {
+              filename: 'poem.txt',
+              status: 'completed',
+              error: null,
+              data: { words: 3, count: 15, longest: 'quick' },
+              // Typed from the row zod of its manifest.
+              words: 3,
+              count: 15,
+              longest: 'quick',
+            },
           ],
         });
 

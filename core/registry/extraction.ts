@@ -7,6 +7,7 @@ import { z } from 'zod';
 import {
   FEATURE_MIN_PLAN,
   SPEC_EXTRACTION_TOOLS,
+  extractionRowSchemas,
   type Feature,
   type FormatId,
   type PlanId,
@@ -32,6 +33,8 @@ export interface ExtractionToolInfo {
   summary: Record<string, { sum: string }>;
   /** JSON Schema (input) of the tool's fields beside `files`. */
   options: unknown;
+  /** The zod of one poll row (the manifest's `extraction.row`; a spec tool not installed: the spec's row). */
+  row: z.ZodObject | null;
 }
 
 function fromPlugin(plugin: Plugin): ExtractionToolInfo {
@@ -49,6 +52,7 @@ function fromPlugin(plugin: Plugin): ExtractionToolInfo {
     freeTrial: endpoint.freeTrial ?? true,
     summary: { ...endpoint.summary },
     options: z.toJSONSchema(plugin.options, { io: 'input' }),
+    row: endpoint.row ?? null,
   };
 }
 
@@ -70,6 +74,7 @@ export function extractionTools(registry: Registry): ExtractionToolInfo[] {
       freeTrial: true,
       summary: {},
       options: z.toJSONSchema(fields, { io: 'input' }),
+      row: (extractionRowSchemas as Record<string, z.ZodObject>)[tool] ?? null,
     };
   });
   const others = plugins.filter((plugin) => !Object.hasOwn(SPEC_EXTRACTION_TOOLS, plugin.op!)).map(fromPlugin);

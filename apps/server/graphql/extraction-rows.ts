@@ -1,24 +1,26 @@
 /**
- * Extraction rows, typed by tool and made from the row zod REST, OpenAPI and tRPC use
- * (schema/wire.ts): the interface `ExtractionRow` from any tool's row (filename, status, error, and
- * the tool's fields as `data`, the fallback for third-party tools), and one type per tool whose rows
- * the spec describes (`ParseCvRow`...) with every field of its row. REST's snake_case fields
- * (years_exp, running_lines_stripped) are camelCase here. A tool's fields are null until the row is
- * completed.
+ * Extraction rows, typed by tool and made from the row zod each tool's manifest declares
+ * (`extraction.row`; the spec's rows are schema/wire.ts's, which OpenAPI and tRPC use too): the
+ * interface `ExtractionRow` from any tool's row (filename, status, error, and the tool's fields as
+ * `data`, the fallback for a tool without a row zod), and one type per tool with a row zod
+ * (`ParseCvRow`...) with every field of its row. REST's snake_case fields (years_exp,
+ * running_lines_stripped) are camelCase here; a nested object of a row is its named type below, or
+ * one JSON value in a third-party row. A tool's fields are null until the row is completed.
  */
 import { z } from 'zod';
 import {
   extractionRowSchema,
   extractionRowStatusSchema,
-  extractionRowSchemas,
   fileSearchMatchSchema,
   markdownStatsSchema,
   parseCvRowSchema,
   transcriptSegmentSchema,
   type ExtractionPoll,
 } from '../../../schema/index.js';
+import type { ExtractionToolInfo } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
 import { pascalCase } from './option-inputs.js';
+import { scalarOf, zodJsonSchema } from './scalars.js';
 import { addZodEnum, addZodInterface, addZodObject, camelField, type NamedTypes } from './zod-objects.js';
 
 type ExtractionRow = ExtractionPoll['rows'][number];
@@ -28,18 +30,34 @@ export interface ToolRow {
   row: ExtractionRow;
 }
 
-/** The GraphQL type of a tool's rows: `ParseCvRow` for the spec's tools, GenericExtractionRow for the others. */
-const rowTypeOf = (tool: string) =>
-  Object.hasOwn(extractionRowSchemas, tool) ? `${pascalCase(tool)}Row` : GENERIC_ROW;
 const GENERIC_ROW = 'GenericExtractionRow';
 
-/** The GraphQL types of the objects nested in the spec's rows, by field name. */
-const NESTED_TYPES: NamedTypes = {
-  confidence: 'ParseCvConfidence',
-  segments: 'TranscriptSegment',
-  matches: 'FileSearchMatch',
-  stats: 'MarkdownStats',
-};
+/** The GraphQL types of the objects nested in the spec's rows, by their zod. */
+const NESTED_TYPES = new Map<z.ZodType, string>([
+  [parseCvRowSchema.shape.confidence.unwrap(), 'ParseCvConfidence'],
+  [transcriptSegmentSchema, 'TranscriptSegment'],
+  [fileSearchMatchSchema, 'FileSearchMatch'],
+  [markdownStatsSchema, 'MarkdownStats'],
+]);
+
+/** The zod inside optional, nullable and list wrappers. */
+function innermost(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable)
+    return innermost(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodArray) return innermost(schema.element as z.ZodType);
+  return schema;
+}
+
+/** The named type of each field of a row that is not a scalar: a known nested object's, else JSON. */
+function nestedTypes(row: z.ZodObject): NamedTypes {
+  return Object.fromEntries(
+    Object.entries(row.shape).flatMap(([field, schema]) => {
+      const inner = innermost(schema as z.ZodType);
+      if (scalarOf(zodJsonSchema(inner)).type) return [];
+      return [[field, NESTED_TYPES.get(inner) ?? 'JSON']];
+    }),
+  );
+}
 
 /** The tool's own fields of a row: everything but filename and status. */
 function rowData({ filename: _filename, status: _status, ...data }: ExtractionRow): Record<string, unknown> {
@@ -65,7 +83,11 @@ function addConfidence(builder: Builder) {
   });
 }
 
-export function addRowTypes(builder: Builder) {
+/** One typed row per extraction tool whose manifest declares its row zod. */
+export function addRowTypes(builder: Builder, tools: readonly ExtractionToolInfo[]) {
+  const typed = new Map(
+    tools.flatMap(({ tool, row }) => (row ? [[tool, { name: `${pascalCase(tool)}Row`, row }] as const] : [])),
+  );
   addZodEnum(builder, 'ExtractionRowStatus', extractionRowStatusSchema, {
     description: 'Where one file of an extraction is.',
     values: {
@@ -78,7 +100,7 @@ export function addRowTypes(builder: Builder) {
   const RowRef = addZodInterface<ToolRow>(builder, 'ExtractionRow', extractionRowSchema, {
     description:
       'One file of an extraction: its state, and when completed the fields the tool extracted (typed by tool).',
-    resolveType: ({ tool }) => rowTypeOf(tool),
+    resolveType: ({ tool }) => typed.get(tool)?.name ?? GENERIC_ROW,
     types: { status: 'ExtractionRowStatus' },
     from: ({ row }) => row,
     extra: (t) => ({
@@ -107,12 +129,12 @@ export function addRowTypes(builder: Builder) {
   addZodObject(builder, 'FileSearchMatch', fileSearchMatchSchema, { description: 'One hit of a file search.' });
   addZodObject(builder, 'MarkdownStats', markdownStatsSchema, { description: 'Counts over the Markdown of one PDF.' });
 
-  for (const [tool, schema] of Object.entries(extractionRowSchemas)) {
-    const own = ownFields(schema);
-    addZodObject<z.ZodRawShape, ToolRow>(builder, rowTypeOf(tool), own, {
-      description: `${schema.description ?? `A ${tool} row.`} The tool's fields are null before the row is completed.`,
+  for (const [tool, { name, row }] of typed) {
+    const own = ownFields(row);
+    addZodObject<z.ZodRawShape, ToolRow>(builder, name, own, {
+      description: `${row.description ?? `A ${tool} row.`} The tool's fields are null before the row is completed.`,
       interfaces,
-      types: NESTED_TYPES,
+      types: nestedTypes(own),
       from: completedRow,
     });
   }

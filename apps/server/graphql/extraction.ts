@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { extractionPollSchema, type ExtractionPoll } from '../../../schema/index.js';
+import type { CapabilityService } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
 import { addRowTypes } from './extraction-rows.js';
 import { addZodObject } from './zod-objects.js';
@@ -17,8 +18,8 @@ interface ToolPoll {
 }
 
 /** The extraction poll's object type, from the poll's zod; the fields are the table's (operations/extraction.ts). */
-export function addExtraction(builder: Builder) {
-  const RowRef = addRowTypes(builder);
+export function addExtraction(builder: Builder, capabilities: CapabilityService) {
+  const RowRef = addRowTypes(builder, capabilities.extractionTools());
 
   addZodObject<z.ZodRawShape, ToolPoll>(builder, 'ExtractionPoll', extractionPollSchema, {
     description: 'An extraction batch now: poll until done (results are kept for 1 hour).',
