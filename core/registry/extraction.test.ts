@@ -46,6 +46,10 @@ describe('extraction endpoints', () => {
       /extraction.summary.hits must be \{ sum: '<row field>' \}/,
     );
     refused(
+      [extractor({ id: 'a', op: 'count', extraction: { maxFiles: 2, row: { words: 'integer' } as never } })],
+      /extraction.row must be a zod object/,
+    );
+    refused(
       [extractor({ id: 'a', op: undefined as never, kind: 'convert', outputs: ['md'] })],
       /only an extract plugin declares `extraction`/,
     );

@@ -37,6 +37,10 @@ export interface ExtractionToolInfo {
   row: z.ZodObject | null;
 }
 
+/** The spec's row of a spec tool (schema/wire.ts); null for another tool. */
+const specRow = (tool: string): z.ZodObject | null =>
+  (extractionRowSchemas as Record<string, z.ZodObject>)[tool] ?? null;
+
 function fromPlugin(plugin: Plugin): ExtractionToolInfo {
   const tool = plugin.op!;
   const spec = (SPEC_EXTRACTION_TOOLS as Record<string, { feature: Feature }>)[tool];
@@ -52,7 +56,8 @@ function fromPlugin(plugin: Plugin): ExtractionToolInfo {
     freeTrial: endpoint.freeTrial ?? true,
     summary: { ...endpoint.summary },
     options: z.toJSONSchema(plugin.options, { io: 'input' }),
-    row: endpoint.row ?? null,
+    // A plugin serving a spec tool without a row of its own keeps the spec's (the schema stays the same).
+    row: endpoint.row ?? specRow(tool),
   };
 }
 
@@ -74,7 +79,7 @@ export function extractionTools(registry: Registry): ExtractionToolInfo[] {
       freeTrial: true,
       summary: {},
       options: z.toJSONSchema(fields, { io: 'input' }),
-      row: (extractionRowSchemas as Record<string, z.ZodObject>)[tool] ?? null,
+      row: specRow(tool),
     };
   });
   const others = plugins.filter((plugin) => !Object.hasOwn(SPEC_EXTRACTION_TOOLS, plugin.op!)).map(fromPlugin);
