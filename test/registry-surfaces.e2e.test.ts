@@ -299,7 +299,13 @@ describe('the registry drives every surface', () => {
         },
       });
       expect(body.paths['/api/word-count/{id}'].get.responses['200']).toMatchObject({
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractionPoll' } } },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/WordCountPoll' } } },
+      });
+      // Its rows typed by the row zod of its manifest.
+      expect(body.components.schemas.WordCountPoll.properties.rows.items.properties).toMatchObject({
+        filename: { type: 'string' },
+        words: { type: 'integer' },
+        longest: { type: 'string' },
       });
       expect(server.server.app.hasRoute({ method: 'POST', url: '/api/word-count' })).toBe(true);
       // The spec's tools sit beside it, documented from their own plugin (transcribe's is standard now;

@@ -155,8 +155,9 @@ export interface ExtractionEndpoint {
   /**
    * The zod of one row of the poll: the tool's fields, set once the row is completed (filename,
    * status and error, which every row has, may be left out). GraphQL makes the tool's typed row from
-   * it (`ParseCvRow`...); without it the rows are typed only by what every row has (GraphQL's
-   * GenericExtractionRow, the tool's fields in `data`).
+   * it (`ParseCvRow`...) and OpenAPI its poll (`<Tool>Poll`); without it the rows are typed only by
+   * what every row has (GraphQL's GenericExtractionRow, the tool's fields in `data`). The
+   * conformance kit checks the plugin's rows against it.
    */
   row?: z.ZodObject;
 }
