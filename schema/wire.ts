@@ -19,15 +19,18 @@ export const jobStateSchema = z.enum(['waiting', 'active', 'done', 'failed']);
 export type JobState = z.infer<typeof jobStateSchema>;
 
 export const acceptedJobSchema = z.object({
-  jobId: z.string(),
-  status: z.literal('queued'),
-  creditCost: z.number().int(),
-  creditsRemaining: z.number().int(),
-  statusUrl: uriReferenceString(),
+  jobId: z.string().meta({ description: 'The job.' }),
+  status: z.literal('queued').meta({ description: 'Accepted.' }),
+  creditCost: z.number().int().meta({ description: 'Credits charged.' }),
+  creditsRemaining: z.number().int().meta({ description: 'Credits left this month after this job.' }),
+  statusUrl: uriReferenceString().meta({ description: 'Where to poll the job.' }),
 });
 export type AcceptedJob = z.infer<typeof acceptedJobSchema>;
 
-export const toolReportSchema = z.object({ op: z.string(), detected: z.number().int() });
+export const toolReportSchema = z.object({
+  op: z.string().meta({ description: 'The op that ran.' }),
+  detected: z.number().int().meta({ description: 'What it found and changed (faces, matches, watermarks).' }),
+});
 export type ToolReport = z.infer<typeof toolReportSchema>;
 
 /** A pipeline step in the job status (issue 27): what it does, where it stands. */
@@ -42,18 +45,26 @@ export const pipelineStepStatusSchema = z.object({
 export type PipelineStepStatus = z.infer<typeof pipelineStepStatusSchema>;
 
 export const jobStatusSchema = z.object({
-  status: jobStateSchema,
-  progress: z.number().int().min(0).max(100).optional(),
-  downloadUrl: uriString().optional(),
-  expiresIn: z.number().int().optional(),
-  toolReport: toolReportSchema.optional(),
-  error: z.string().optional(),
+  status: jobStateSchema.meta({ description: 'Where the job is.' }),
+  progress: z.number().int().min(0).max(100).optional().meta({ description: '0-100 while waiting or active.' }),
+  downloadUrl: uriString().optional().meta({ description: 'When done: the output, for 15 minutes from completion.' }),
+  expiresIn: z.number().int().optional().meta({ description: 'When done: lifetime of downloadUrl in seconds (900).' }),
+  toolReport: toolReportSchema.optional().meta({ description: 'When done, for a detecting op: what it found.' }),
+  error: z.string().optional().meta({ description: 'When failed: why.' }),
   /** Pipelines only (issue 27): each step's state. */
-  steps: z.array(pipelineStepStatusSchema).optional(),
+  steps: z
+    .array(pipelineStepStatusSchema)
+    .optional()
+    .meta({ description: 'Pipelines: each step as [{index, to|op|extract, status, progress}].' }),
   /** Pipelines ending in an extraction step: the tool's JSON row. */
-  result: z.record(z.string(), z.unknown()).optional(),
+  result: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: "Pipelines ending in an extraction step, when done: the tool's row." }),
   /** Jobs sent with `export` (issue 27): the upload's state. */
-  export: exportStatusSchema.optional(),
+  export: exportStatusSchema
+    .optional()
+    .meta({ description: 'Jobs sent with an export: {status, location, etag, error}.' }),
 });
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 
@@ -129,32 +140,32 @@ export const batchStatusSchema = z.object({
 
 /** The capability index (GET /api/v1/formats, tRPC formats.list), as the registry reports it. */
 export const operationInfoSchema = z.object({
-  pluginId: z.string(),
-  kind: z.enum(['convert', 'tool', 'extract']),
+  pluginId: z.string().describe('The plugin id.'),
+  kind: z.enum(['convert', 'tool', 'extract']).describe('One of convert, tool or extract.'),
   op: z.string().optional().describe('The `op` value of a tool.'),
-  title: z.string(),
-  inputs: z.array(z.string()),
+  title: z.string().describe('What it does, for people.'),
+  inputs: z.array(z.string()).describe('The input formats it reads.'),
   outputs: z.array(z.string()).describe('Empty for an in-place op (output = input format).'),
   plan: planIdSchema.describe('Lowest plan allowed.'),
   options: z.record(z.string(), z.unknown()).describe("JSON Schema of the operation's option fields."),
   available: z.boolean().describe('False when an engine it needs is not installed.'),
-  missingEngines: z.array(z.string()),
+  missingEngines: z.array(z.string()).describe('The engines it needs that are not installed.'),
   licenses: z.array(z.string()).describe('SPDX licences of the libraries it links and the engines it runs.'),
 });
 export const formatsSchema = z.object({
   conversions: z
     .record(z.string(), z.array(z.string()))
     .describe('For each input format, the `to` values it converts to.'),
-  operations: z.array(operationInfoSchema),
+  operations: z.array(operationInfoSchema).describe('Every plugin, available or not.'),
 });
 export type Formats = z.infer<typeof formatsSchema>;
 
 export const accountSchema = z.object({
-  id: z.string(),
-  plan: planIdSchema,
-  email: z.string().nullable(),
-  emailVerified: z.boolean(),
-  overageEnabled: z.boolean(),
+  id: z.string().describe('The account id.'),
+  plan: planIdSchema.describe("The plan's id: free, pro, business or enterprise."),
+  email: z.string().nullable().describe('The e-mail address signed up with; null for an account made by an operator.'),
+  emailVerified: z.boolean().describe('API keys can be generated once true.'),
+  overageEnabled: z.boolean().describe('Pay-as-you-go on or off.'),
 });
 
 /** API keys: fixed prefix then 43 base64url characters (256 random bits). */
@@ -168,17 +179,29 @@ export const DOWNLOAD_LINK_SECONDS = 900;
 
 /** Extraction poll rows: `completed` rows carry the tool's fields; `failed` rows carry `error`. */
 export const extractionRowStatusSchema = z.enum(['queued', 'processing', 'completed', 'failed']);
+const rowBase = {
+  filename: z.string().describe('The file as uploaded.'),
+  status: extractionRowStatusSchema.describe('Where the file is.'),
+};
+/** Any tool's row: the tool's fields beside these (a third-party tool's rows, which no schema describes). */
 export const extractionRowSchema = z
-  .object({ filename: z.string(), status: extractionRowStatusSchema })
+  .object({
+    ...rowBase,
+    error: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('When failed: why. (A completed file-search row may carry one too: the file could not be searched.)'),
+  })
   .catchall(z.unknown());
 const extractionPollFields = z.object({
-  done: z.boolean(),
-  total: z.number().int(),
-  completed: z.number().int(),
-  failed: z.number().int(),
-  rows: z.array(extractionRowSchema),
+  done: z.boolean().describe('Every file completed or failed.'),
+  total: z.number().int().describe('Files accepted.'),
+  completed: z.number().int().describe('Files completed.'),
+  failed: z.number().int().describe('Files failed.'),
+  rows: z.array(extractionRowSchema).describe('One per accepted file, in the order sent.'),
   /** file-search only: hits over every row. */
-  totalHits: z.number().int().optional().describe('file-search: the hits over every file.'),
+  totalHits: z.number().int().optional().describe('File-search only: the hits over every file.'),
 });
 /** Plus the totals a tool's manifest declares over its rows (extraction.summary), such as file-search's totalHits. */
 export const extractionPollSchema = extractionPollFields.catchall(
@@ -191,7 +214,6 @@ export type ExtractionPoll = z.infer<typeof extractionPollFields> & { [total: st
  * there when the row is completed; a failed row has `error` instead. OpenAPI, GraphQL and tRPC type
  * the polls of these tools from them; a third-party tool's rows stay extractionRowSchema.
  */
-const rowBase = { filename: z.string(), status: extractionRowStatusSchema };
 const failedRowError = z.string().optional().describe('When failed: why.');
 const whenCompleted = <T extends z.ZodRawShape>(shape: T) => z.object(shape).partial().shape;
 
@@ -200,18 +222,18 @@ export const parseCvRowSchema = z
     ...rowBase,
     error: failedRowError,
     ...whenCompleted({
-      name: z.string().nullable(),
-      email: z.string().nullable(),
-      phone: z.string().nullable(),
+      name: z.string().nullable().describe("The candidate's name."),
+      email: z.string().nullable().describe('Email address.'),
+      phone: z.string().nullable().describe('Phone number.'),
       title: z.string().nullable().describe('Current job title.'),
       employer: z.string().nullable().describe('Current employer.'),
-      location: z.string().nullable(),
+      location: z.string().nullable().describe('Where the candidate is.'),
       linkedin: z.string().nullable().describe('LinkedIn profile URL.'),
-      skills: z.array(z.string()),
+      skills: z.array(z.string()).describe('Skills listed.'),
       years_exp: z.number().nullable().describe('Years of experience.'),
       confidence: z
         .record(z.string(), z.number().min(0).max(1))
-        .describe('Per field, 0 to 1; below 0.8 deserves human review.'),
+        .describe('How sure each field is: per field, 0 to 1; below 0.8 deserves human review.'),
     }),
   })
   .describe('A parse-cv row: the CV fields found (null when not found) and how sure each is.');
@@ -219,7 +241,7 @@ export const parseCvRowSchema = z
 export const transcriptSegmentSchema = z.object({
   start: z.number().describe('Seconds from the start.'),
   end: z.number().describe('Seconds from the start.'),
-  text: z.string(),
+  text: z.string().describe('What was said.'),
 });
 export const transcribeRowSchema = z
   .object({
@@ -227,9 +249,9 @@ export const transcribeRowSchema = z
     error: failedRowError,
     ...whenCompleted({
       language: z.string().describe('ISO 639-1 code of the language transcribed.'),
-      duration: z.number().describe('Seconds.'),
-      text: z.string(),
-      segments: z.array(transcriptSegmentSchema),
+      duration: z.number().describe('Seconds of media.'),
+      text: z.string().describe('The whole transcript.'),
+      segments: z.array(transcriptSegmentSchema).describe('The transcript in timed pieces.'),
     }),
   })
   .describe('A transcribe row: the transcript and its timed segments.');
@@ -247,7 +269,7 @@ export const fileSearchRowSchema = z
       kind: z.string().describe('What the file was read as (pdf, docx, image...).'),
       count: z.number().int().describe('Hits in this file.'),
       truncated: z.boolean().describe('More hits than `matches` lists.'),
-      matches: z.array(fileSearchMatchSchema),
+      matches: z.array(fileSearchMatchSchema).describe('The hits listed.'),
     }),
     error: z
       .string()
@@ -258,14 +280,17 @@ export const fileSearchRowSchema = z
           'null when searched.',
       ),
   })
-  .describe('A file-search row: the hits in one file.');
+  .describe(
+    'A file-search row: the hits in one file. A non-null `error` with count 0 means the file was not searched.',
+  );
 
 export const markdownStatsSchema = z
   .object({
-    headings: z.number().int(),
-    tables: z.number().int(),
-    words: z.number().int(),
+    headings: z.number().int().describe('Headings written.'),
+    tables: z.number().int().describe('Tables written.'),
+    words: z.number().int().describe('Words written.'),
     running_lines_stripped: z.number().int().describe('Running header and footer lines removed.'),
+    ocr_pages: z.number().int().optional().describe('Pages without a text layer, read by OCR.'),
   })
   .catchall(z.number().int())
   .describe('Counts over the Markdown.');
@@ -273,7 +298,11 @@ export const pdfToMarkdownRowSchema = z
   .object({
     ...rowBase,
     error: failedRowError,
-    ...whenCompleted({ pages: z.number().int(), markdown: z.string(), stats: markdownStatsSchema }),
+    ...whenCompleted({
+      pages: z.number().int().describe('Pages read.'),
+      markdown: z.string().describe('The Markdown of the PDF.'),
+      stats: markdownStatsSchema,
+    }),
   })
   .describe('A pdf-to-markdown row: the Markdown of one PDF.');
 

@@ -107,7 +107,7 @@ describe('the registry drives every surface', () => {
     const EXTRACTION =
       `query Extraction($id: ID!) {
       extraction(tool: "word-count", id: $id) { done total completed failed totalHits summary rows { filename ` +
-      `status error data } }
+      `status error data ... on WordCountRow { words count longest } } }
     }`;
 
     it(
@@ -172,7 +172,16 @@ describe('the registry drives every surface', () => {
           totalHits: null,
           summary: { totalWords: 3 },
           rows: [
-            { filename: 'poem.txt', status: 'completed', error: null, data: { words: 3, count: 15, longest: 'quick' } },
+            {
+              filename: 'poem.txt',
+              status: 'completed',
+              error: null,
+              data: { words: 3, count: 15, longest: 'quick' },
+              // Typed from the row zod of its manifest.
+              words: 3,
+              count: 15,
+              longest: 'quick',
+            },
           ],
         });
 
@@ -290,7 +299,13 @@ describe('the registry drives every surface', () => {
         },
       });
       expect(body.paths['/api/word-count/{id}'].get.responses['200']).toMatchObject({
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractionPoll' } } },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/WordCountPoll' } } },
+      });
+      // Its rows typed by the row zod of its manifest.
+      expect(body.components.schemas.WordCountPoll.properties.rows.items.properties).toMatchObject({
+        filename: { type: 'string' },
+        words: { type: 'integer' },
+        longest: { type: 'string' },
       });
       expect(server.server.app.hasRoute({ method: 'POST', url: '/api/word-count' })).toBe(true);
       // The spec's tools sit beside it, documented from their own plugin (transcribe's is standard now;

@@ -35,10 +35,10 @@ export function extractionProblems(plugin: Plugin): string[] {
   const endpoint = plugin.extraction;
   if (plugin.kind !== 'extract') return endpoint === undefined ? [] : ['only an extract plugin declares `extraction`'];
   if (endpoint === undefined || endpoint === null || typeof endpoint !== 'object') {
-    return ['an extract plugin declares its endpoint: `extraction: { maxFiles, freeTrial?, summary? }`'];
+    return ['an extract plugin declares its endpoint: `extraction: { maxFiles, freeTrial?, summary?, row? }`'];
   }
   const problems: string[] = [];
-  const { maxFiles, freeTrial, summary } = endpoint;
+  const { maxFiles, freeTrial, summary, row } = endpoint;
   if (!Number.isInteger(maxFiles) || maxFiles < 1 || maxFiles > MAX_EXTRACTION_FILES)
     problems.push(`extraction.maxFiles must be an integer from 1 to ${MAX_EXTRACTION_FILES}`);
   if (freeTrial !== undefined && typeof freeTrial !== 'boolean')
@@ -48,6 +48,8 @@ export function extractionProblems(plugin: Plugin): string[] {
     if (typeof total?.sum !== 'string' || !FIELD.test(total.sum))
       problems.push(`extraction.summary.${name} must be { sum: '<row field>' }`);
   }
+  if (row !== undefined && (row === null || typeof row !== 'object' || typeof row.shape !== 'object'))
+    problems.push("extraction.row must be a zod object of the row's fields (z.object({ ... }))");
   const tool = plugin.op ?? '';
   if (TAKEN_NAMES.has(tool)) problems.push(`op '${tool}' is taken by another endpoint`);
   if (tool.endsWith('-results'))

@@ -152,6 +152,14 @@ export interface ExtractionEndpoint {
    * `totalHits`, the sum of the rows' numeric `count` fields.
    */
   summary?: Readonly<Record<string, { sum: string }>>;
+  /**
+   * The zod of one row of the poll: the tool's fields, set once the row is completed (filename,
+   * status and error, which every row has, may be left out). GraphQL makes the tool's typed row from
+   * it (`ParseCvRow`...) and OpenAPI its poll (`<Tool>Poll`); without it the rows are typed only by
+   * what every row has (GraphQL's GenericExtractionRow, the tool's fields in `data`). The
+   * conformance kit checks the plugin's rows against it.
+   */
+  row?: z.ZodObject;
 }
 
 // Any zod object of options; individual fields are validated by the registry.

@@ -1,6 +1,7 @@
 /** Extract plugins' endpoint declarations: the start-up checks, and the endpoint list every surface reads. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { transcribeRowSchema } from '../../schema/index.js';
 import { definePlugin, type Plugin } from '../contract/index.js';
 import { extractionTools } from './extraction.js';
 import { Registry } from './index.js';
@@ -43,6 +44,10 @@ describe('extraction endpoints', () => {
     refused(
       [extractor({ id: 'a', op: 'count', extraction: { maxFiles: 2, summary: { hits: {} as never } } })],
       /extraction.summary.hits must be \{ sum: '<row field>' \}/,
+    );
+    refused(
+      [extractor({ id: 'a', op: 'count', extraction: { maxFiles: 2, row: { words: 'integer' } as never } })],
+      /extraction.row must be a zod object/,
     );
     refused(
       [extractor({ id: 'a', op: undefined as never, kind: 'convert', outputs: ['md'] })],
@@ -109,6 +114,9 @@ describe('extraction endpoints', () => {
       options: expect.objectContaining({
         properties: { min: expect.objectContaining({ type: 'integer', default: 1 }) },
       }),
+      row: null,
     });
+    // A spec tool with no plugin still has the spec's row (GraphQL types its rows all the same).
+    expect(tools[1]!.row).toBe(transcribeRowSchema);
   });
 });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import {
   FEATURE_MIN_PLAN,
   SPEC_EXTRACTION_TOOLS,
+  extractionRowSchemas,
   type Feature,
   type FormatId,
   type PlanId,
@@ -32,7 +33,13 @@ export interface ExtractionToolInfo {
   summary: Record<string, { sum: string }>;
   /** JSON Schema (input) of the tool's fields beside `files`. */
   options: unknown;
+  /** The zod of one poll row (the manifest's `extraction.row`; a spec tool not installed: the spec's row). */
+  row: z.ZodObject | null;
 }
+
+/** The spec's row of a spec tool (schema/wire.ts); null for another tool. */
+const specRow = (tool: string): z.ZodObject | null =>
+  (extractionRowSchemas as Record<string, z.ZodObject>)[tool] ?? null;
 
 function fromPlugin(plugin: Plugin): ExtractionToolInfo {
   const tool = plugin.op!;
@@ -49,6 +56,8 @@ function fromPlugin(plugin: Plugin): ExtractionToolInfo {
     freeTrial: endpoint.freeTrial ?? true,
     summary: { ...endpoint.summary },
     options: z.toJSONSchema(plugin.options, { io: 'input' }),
+    // A plugin serving a spec tool without a row of its own keeps the spec's (the schema stays the same).
+    row: endpoint.row ?? specRow(tool),
   };
 }
 
@@ -70,6 +79,7 @@ export function extractionTools(registry: Registry): ExtractionToolInfo[] {
       freeTrial: true,
       summary: {},
       options: z.toJSONSchema(fields, { io: 'input' }),
+      row: specRow(tool),
     };
   });
   const others = plugins.filter((plugin) => !Object.hasOwn(SPEC_EXTRACTION_TOOLS, plugin.op!)).map(fromPlugin);

@@ -2,8 +2,17 @@
  * The account panel's operations: sign-up, sign-in and sign-out (browser session cookies, see
  * ../session-cookies.ts), e-mail verification, API keys and the overage switch. The rules live in
  * SessionService and AccountService; this file maps them onto GraphQL and the cookies.
+ *
+ * `Me` is read from the wire account's zod (schema/wire.ts accountSchema) beside the fields its plan
+ * decides, and setOverage answers the generated `Credits`. The rest is written here by hand because
+ * no other surface has it, so there is no REST or tRPC zod to read it from: the session mutations
+ * (signUp, signIn, signOut, verifyEmail, resendVerificationEmail) set or clear cookies on the HTTP
+ * exchange, which the operation table's transport-neutral handlers do not see, and the key panel
+ * (ApiKey, CreatedApiKey, apiKeys, createApiKey, revokeApiKey) is the web app's: no REST route or tRPC
+ * procedure manages keys, and its store type (dates as Date) has no wire zod.
  */
-import { FEATURE_MIN_PLAN, PLANS, planAtLeast, type Credits } from '../../../schema/index.js';
+import type { z } from 'zod';
+import { FEATURE_MIN_PLAN, PLANS, accountSchema, planAtLeast, type Credits } from '../../../schema/index.js';
 import { ServiceError, type Principal } from '../../../core/services/index.js';
 import type { ApiKeySummary } from '../../../core/services/accounts.js';
 import type { SessionGrant } from '../../../core/services/sessions.js';
@@ -15,6 +24,7 @@ import { SESSION_COOKIE, clearSessionCookies, startSessionCookies, CSRF_HEADER }
 import type { Builder, GraphQLContext, SchemaTypes } from './builder.js';
 import { requestError } from './errors.js';
 import type { ServerContext } from './uploads.js';
+import { addZodObject } from './zod-objects.js';
 
 /**
  * A request without credentials (sign-up, sign-in) must be one a page of another site cannot
@@ -55,26 +65,24 @@ export function addAccount(
   builder: Builder,
   CreditsRef: ObjectRef<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, Credits>,
 ) {
-  const MeRef = builder.objectRef<Account>('Me').implement({
+  // The account's own fields are the wire account's; the rest is computed from its plan.
+  const MeRef = addZodObject<z.ZodRawShape, Account>(builder, 'Me', accountSchema, {
     description: 'The signed-in account (or the account of the API key sent).',
-    fields: (t) => ({
-      id: t.exposeID('id', { description: 'The account id.' }),
-      email: t.exposeString('email', {
-        nullable: true,
-        description: 'The e-mail address signed up with; null for an account made by an operator.',
-      }),
-      emailVerified: t.exposeBoolean('emailVerified', { description: 'API keys can be generated once true.' }),
+    types: { id: 'ID' },
+    omit: ['plan', 'overageEnabled'],
+    extra: (t) => ({
       plan: t.string({
         description: 'The plan\'s name, e.g. "Free" (as `credits.plan`).',
         resolve: (a) => PLANS[a.plan].label,
       }),
-      planId: t.string({ description: "The plan's id: free, pro, business or enterprise.", resolve: (a) => a.plan }),
+      planId: t.string({ description: accountSchema.shape.plan.description!, resolve: (a) => a.plan }),
       overageAvailable: t.boolean({
         description: 'Whether the plan offers pay-as-you-go (setOverage).',
         resolve: (a) => PLANS[a.plan].overageAvailable,
       }),
       overageEnabled: t.boolean({
-        description: 'Pay-as-you-go on or off.',
+        description: accountSchema.shape.overageEnabled.description!,
+        // Off where the plan has none (Enterprise), whatever the stored switch says.
         resolve: (a) => a.overageEnabled && PLANS[a.plan].overageAvailable,
       }),
       signedUrlsAvailable: t.boolean({

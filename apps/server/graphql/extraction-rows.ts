@@ -1,22 +1,27 @@
 /**
- * Extraction rows, typed by tool: the interface `ExtractionRow` (filename, status, error, and the
- * tool's fields as `data`, the fallback for third-party tools) and one type per tool of the spec
- * (schema/wire.ts, extractionRowSchemas) with every field of its row. REST's snake_case fields
- * (years_exp, running_lines_stripped) are camelCase here. A tool's fields are null until the row
- * is completed.
+ * Extraction rows, typed by tool and made from the row zod each tool's manifest declares
+ * (`extraction.row`; the spec's rows are schema/wire.ts's, which OpenAPI and tRPC use too): the
+ * interface `ExtractionRow` from any tool's row (filename, status, error, and the tool's fields as
+ * `data`, the fallback for a tool without a row zod), and one type per tool with a row zod
+ * (`ParseCvRow`...) with every field of its row. REST's snake_case fields (years_exp,
+ * running_lines_stripped) are camelCase here; a nested object of a row is its named type below, or
+ * one JSON value in a third-party row. A tool's fields are null until the row is completed.
  */
-import type { z } from 'zod';
-import type {
-  ExtractionPoll,
+import { z } from 'zod';
+import {
+  extractionRowSchema,
+  extractionRowStatusSchema,
   fileSearchMatchSchema,
-  fileSearchRowSchema,
   markdownStatsSchema,
   parseCvRowSchema,
-  pdfToMarkdownRowSchema,
-  transcribeRowSchema,
   transcriptSegmentSchema,
+  type ExtractionPoll,
 } from '../../../schema/index.js';
+import type { ExtractionToolInfo } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
+import { pascalCase } from './option-inputs.js';
+import { scalarOf, zodJsonSchema } from './scalars.js';
+import { addZodEnum, addZodInterface, addZodObject, camelField, type NamedTypes } from './zod-objects.js';
 
 type ExtractionRow = ExtractionPoll['rows'][number];
 /** A row with the tool whose poll it is in. */
@@ -25,57 +30,80 @@ export interface ToolRow {
   row: ExtractionRow;
 }
 
-const ROW_STATES = {
-  queued: 'Waiting for a worker.',
-  processing: 'Being read.',
-  completed: "Done: the tool's fields are set.",
-  failed: 'Not read: `error` says why.',
-} as const;
-
-/** The GraphQL type of each tool's rows; other tools' rows are GenericExtractionRow. */
-const ROW_TYPES: Record<string, string> = {
-  'parse-cv': 'ParseCvRow',
-  transcribe: 'TranscribeRow',
-  'file-search': 'FileSearchRow',
-  'pdf-to-markdown': 'PdfToMarkdownRow',
-};
 const GENERIC_ROW = 'GenericExtractionRow';
+
+/** The GraphQL types of the objects nested in the spec's rows, by their zod. */
+const NESTED_TYPES = new Map<z.ZodType, string>([
+  [parseCvRowSchema.shape.confidence.unwrap(), 'ParseCvConfidence'],
+  [transcriptSegmentSchema, 'TranscriptSegment'],
+  [fileSearchMatchSchema, 'FileSearchMatch'],
+  [markdownStatsSchema, 'MarkdownStats'],
+]);
+
+/** The zod inside optional, nullable and list wrappers. */
+function innermost(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable)
+    return innermost(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodArray) return innermost(schema.element as z.ZodType);
+  return schema;
+}
+
+/** The named type of each field of a row that is not a scalar: a known nested object's, else JSON. */
+function nestedTypes(row: z.ZodObject): NamedTypes {
+  return Object.fromEntries(
+    Object.entries(row.shape).flatMap(([field, schema]) => {
+      const inner = innermost(schema as z.ZodType);
+      if (scalarOf(zodJsonSchema(inner)).type) return [];
+      return [[field, NESTED_TYPES.get(inner) ?? 'JSON']];
+    }),
+  );
+}
 
 /** The tool's own fields of a row: everything but filename and status. */
 function rowData({ filename: _filename, status: _status, ...data }: ExtractionRow): Record<string, unknown> {
   return data;
 }
 
-/** The row's fields as the tool's row schema types them, once completed (null before). */
-function completed<S extends z.ZodType>(_schema: S) {
-  return ({ row }: ToolRow): Partial<z.infer<S>> | null =>
-    row.status === 'completed' ? (row as unknown as Partial<z.infer<S>>) : null;
-}
-const cvFields = completed({} as typeof parseCvRowSchema);
-const transcriptFields = completed({} as typeof transcribeRowSchema);
-const searchFields = completed({} as typeof fileSearchRowSchema);
-const markdownFields = completed({} as typeof pdfToMarkdownRowSchema);
+/** The row's own fields once it is completed; null before (GraphQL shows them null). */
+const completedRow = ({ row }: ToolRow) => (row.status === 'completed' ? row : null);
 
-export function addRowTypes(builder: Builder) {
-  const RowState = builder.enumType('ExtractionRowStatus', {
-    description: 'Where one file of an extraction is.',
-    values: Object.fromEntries(
-      Object.entries(ROW_STATES).map(([state, description]) => [state, { description }]),
-    ) as Record<keyof typeof ROW_STATES, { description: string }>,
+/** The shape of a tool's row without the fields of the interface. */
+function ownFields(schema: z.ZodObject): z.ZodObject {
+  const common = Object.keys(extractionRowSchema.shape);
+  return z.object(Object.fromEntries(Object.entries(schema.shape).filter(([field]) => !common.includes(field))));
+}
+
+/** parse-cv's confidence: one score per field of the row that it rates (every field but itself). */
+function addConfidence(builder: Builder) {
+  const rated = Object.keys(ownFields(parseCvRowSchema).shape).filter((field) => field !== 'confidence');
+  const scores = z.object(Object.fromEntries(rated.map((field) => [field, z.number().min(0).max(1).optional()])));
+  addZodObject(builder, 'ParseCvConfidence', scores, {
+    description: 'How sure parse-cv is of each field, 0 to 1; below 0.8 deserves human review.',
+    descriptions: Object.fromEntries(rated.map((field) => [field, `Of \`${camelField(field)}\`.`])),
   });
-  const RowRef = builder.interfaceRef<ToolRow>('ExtractionRow').implement({
+}
+
+/** One typed row per extraction tool whose manifest declares its row zod. */
+export function addRowTypes(builder: Builder, tools: readonly ExtractionToolInfo[]) {
+  const typed = new Map(
+    tools.flatMap(({ tool, row }) => (row ? [[tool, { name: `${pascalCase(tool)}Row`, row }] as const] : [])),
+  );
+  addZodEnum(builder, 'ExtractionRowStatus', extractionRowStatusSchema, {
+    description: 'Where one file of an extraction is.',
+    values: {
+      queued: 'Waiting for a worker.',
+      processing: 'Being read.',
+      completed: "Done: the tool's fields are set.",
+      failed: 'Not read: `error` says why.',
+    },
+  });
+  const RowRef = addZodInterface<ToolRow>(builder, 'ExtractionRow', extractionRowSchema, {
     description:
       'One file of an extraction: its state, and when completed the fields the tool extracted (typed by tool).',
-    resolveType: ({ tool }) => ROW_TYPES[tool] ?? GENERIC_ROW,
-    fields: (t) => ({
-      filename: t.string({ description: 'The file as uploaded.', resolve: ({ row }) => row.filename }),
-      status: t.field({ type: RowState, description: 'Where the file is.', resolve: ({ row }) => row.status }),
-      error: t.string({
-        nullable: true,
-        description:
-          'When failed: why. (A completed file-search row may carry one too: the file could not be searched.)',
-        resolve: ({ row }) => (typeof row.error === 'string' ? row.error : null),
-      }),
+    resolveType: ({ tool }) => typed.get(tool)?.name ?? GENERIC_ROW,
+    types: { status: 'ExtractionRowStatus' },
+    from: ({ row }) => row,
+    extra: (t) => ({
       data: t.field({
         type: 'JSON',
         nullable: true,
@@ -94,179 +122,22 @@ export function addRowTypes(builder: Builder) {
     fields: () => ({}),
   });
 
-  const Confidence = builder.objectRef<Record<string, number>>('ParseCvConfidence').implement({
-    description: 'How sure parse-cv is of each field, 0 to 1; below 0.8 deserves human review.',
-    fields: (t) => {
-      const score = (field: string, description: string) =>
-        t.float({ nullable: true, description, resolve: (confidence) => confidence[field] ?? null });
-      return {
-        name: score('name', 'Of `name`.'),
-        email: score('email', 'Of `email`.'),
-        phone: score('phone', 'Of `phone`.'),
-        title: score('title', 'Of `title`.'),
-        employer: score('employer', 'Of `employer`.'),
-        location: score('location', 'Of `location`.'),
-        linkedin: score('linkedin', 'Of `linkedin`.'),
-        skills: score('skills', 'Of `skills`.'),
-        yearsExp: score('years_exp', 'Of `yearsExp`.'),
-      };
-    },
-  });
-
-  builder.objectRef<ToolRow>('ParseCvRow').implement({
-    description:
-      'A parse-cv row: the CV fields found (null when not found, or before the row is completed) and how sure each is.',
-    interfaces,
-    fields: (t) => {
-      const text = (
-        field: 'name' | 'email' | 'phone' | 'title' | 'employer' | 'location' | 'linkedin',
-        description: string,
-      ) => t.string({ nullable: true, description, resolve: (row) => cvFields(row)?.[field] ?? null });
-      return {
-        name: text('name', "The candidate's name."),
-        email: text('email', 'Email address.'),
-        phone: text('phone', 'Phone number.'),
-        title: text('title', 'Current job title.'),
-        employer: text('employer', 'Current employer.'),
-        location: text('location', 'Where the candidate is.'),
-        linkedin: text('linkedin', 'LinkedIn profile URL.'),
-        skills: t.stringList({
-          nullable: true,
-          description: 'Skills listed.',
-          resolve: (row) => cvFields(row)?.skills ?? null,
-        }),
-        yearsExp: t.float({
-          nullable: true,
-          description: 'Years of experience (REST: years_exp).',
-          resolve: (row) => cvFields(row)?.years_exp ?? null,
-        }),
-        confidence: t.field({
-          type: Confidence,
-          nullable: true,
-          description: 'How sure each field is.',
-          resolve: (row) => cvFields(row)?.confidence ?? null,
-        }),
-      };
-    },
-  });
-
-  const Segment = builder.objectRef<z.infer<typeof transcriptSegmentSchema>>('TranscriptSegment').implement({
+  addConfidence(builder);
+  addZodObject(builder, 'TranscriptSegment', transcriptSegmentSchema, {
     description: 'A timed piece of a transcript.',
-    fields: (t) => ({
-      start: t.exposeFloat('start', { description: 'Seconds from the start.' }),
-      end: t.exposeFloat('end', { description: 'Seconds from the start.' }),
-      text: t.exposeString('text', { description: 'What was said.' }),
-    }),
   });
+  addZodObject(builder, 'FileSearchMatch', fileSearchMatchSchema, { description: 'One hit of a file search.' });
+  addZodObject(builder, 'MarkdownStats', markdownStatsSchema, { description: 'Counts over the Markdown of one PDF.' });
 
-  builder.objectRef<ToolRow>('TranscribeRow').implement({
-    description: 'A transcribe row: the transcript and its timed segments (null before the row is completed).',
-    interfaces,
-    fields: (t) => ({
-      language: t.string({
-        nullable: true,
-        description: 'ISO 639-1 code of the language transcribed.',
-        resolve: (row) => transcriptFields(row)?.language ?? null,
-      }),
-      duration: t.float({
-        nullable: true,
-        description: 'Seconds of media.',
-        resolve: (row) => transcriptFields(row)?.duration ?? null,
-      }),
-      text: t.string({
-        nullable: true,
-        description: 'The whole transcript.',
-        resolve: (row) => transcriptFields(row)?.text ?? null,
-      }),
-      segments: t.field({
-        type: [Segment],
-        nullable: true,
-        description: 'The transcript in timed pieces.',
-        resolve: (row) => transcriptFields(row)?.segments ?? null,
-      }),
-    }),
-  });
-
-  const Match = builder.objectRef<z.infer<typeof fileSearchMatchSchema>>('FileSearchMatch').implement({
-    description: 'One hit of a file search.',
-    fields: (t) => ({
-      location: t.exposeString('location', { description: 'Where in the file (page, sheet and cell, line...).' }),
-      snippet: t.exposeString('snippet', { description: 'Plain text around the hit.' }),
-      offset: t.exposeInt('offset', { description: 'Where the hit starts in the snippet.' }),
-      length: t.exposeInt('length', { description: "The hit's length in the snippet." }),
-    }),
-  });
-
-  builder.objectRef<ToolRow>('FileSearchRow').implement({
-    description:
-      'A file-search row: the hits in one file (null before the row is completed). A non-null `error` with count 0 ' +
-      'means the file was not searched.',
-    interfaces,
-    fields: (t) => ({
-      kind: t.string({
-        nullable: true,
-        description: 'What the file was read as (pdf, docx, image...).',
-        resolve: (row) => searchFields(row)?.kind ?? null,
-      }),
-      count: t.int({
-        nullable: true,
-        description: 'Hits in this file.',
-        resolve: (row) => searchFields(row)?.count ?? null,
-      }),
-      truncated: t.boolean({
-        nullable: true,
-        description: 'More hits than `matches` lists.',
-        resolve: (row) => searchFields(row)?.truncated ?? null,
-      }),
-      matches: t.field({
-        type: [Match],
-        nullable: true,
-        description: 'The hits listed.',
-        resolve: (row) => searchFields(row)?.matches ?? null,
-      }),
-    }),
-  });
-
-  const Stats = builder.objectRef<z.infer<typeof markdownStatsSchema>>('MarkdownStats').implement({
-    description: 'Counts over the Markdown of one PDF.',
-    fields: (t) => ({
-      headings: t.exposeInt('headings', { description: 'Headings written.' }),
-      tables: t.exposeInt('tables', { description: 'Tables written.' }),
-      words: t.exposeInt('words', { description: 'Words written.' }),
-      runningLinesStripped: t.int({
-        description: 'Running header and footer lines removed (REST: running_lines_stripped).',
-        resolve: (stats) => stats.running_lines_stripped,
-      }),
-      ocrPages: t.int({
-        nullable: true,
-        description: 'Pages without a text layer, read by OCR (REST: ocr_pages).',
-        resolve: (stats) => stats.ocr_pages ?? null,
-      }),
-    }),
-  });
-
-  builder.objectRef<ToolRow>('PdfToMarkdownRow').implement({
-    description: 'A pdf-to-markdown row: the Markdown of one PDF (null before the row is completed).',
-    interfaces,
-    fields: (t) => ({
-      pages: t.int({
-        nullable: true,
-        description: 'Pages read.',
-        resolve: (row) => markdownFields(row)?.pages ?? null,
-      }),
-      markdown: t.string({
-        nullable: true,
-        description: 'The Markdown of the PDF.',
-        resolve: (row) => markdownFields(row)?.markdown ?? null,
-      }),
-      stats: t.field({
-        type: Stats,
-        nullable: true,
-        description: 'Counts over the Markdown.',
-        resolve: (row) => markdownFields(row)?.stats ?? null,
-      }),
-    }),
-  });
+  for (const [tool, { name, row }] of typed) {
+    const own = ownFields(row);
+    addZodObject<z.ZodRawShape, ToolRow>(builder, name, own, {
+      description: `${row.description ?? `A ${tool} row.`} The tool's fields are null before the row is completed.`,
+      interfaces,
+      types: nestedTypes(own),
+      from: completedRow,
+    });
+  }
 
   return RowRef;
 }

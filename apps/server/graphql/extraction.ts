@@ -4,9 +4,12 @@
  * its arguments beside `files` the fields of the plugin's `<Plugin>Options` type; and
  * `extraction(tool, id)`, served by the tool's own poll).
  */
-import type { ExtractionPoll } from '../../../schema/index.js';
+import type { z } from 'zod';
+import { extractionPollSchema, type ExtractionPoll } from '../../../schema/index.js';
+import type { CapabilityService } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
 import { addRowTypes } from './extraction-rows.js';
+import { addZodObject } from './zod-objects.js';
 
 /** A poll with the tool it was asked for: the tool decides the rows' types. */
 interface ToolPoll {
@@ -14,27 +17,20 @@ interface ToolPoll {
   poll: ExtractionPoll;
 }
 
-/** The extraction poll's object type; the fields are the table's (operations/extraction.ts). */
-export function addExtraction(builder: Builder) {
-  const RowRef = addRowTypes(builder);
+/** The extraction poll's object type, from the poll's zod; the fields are the table's (operations/extraction.ts). */
+export function addExtraction(builder: Builder, capabilities: CapabilityService) {
+  const RowRef = addRowTypes(builder, capabilities.extractionTools());
 
-  builder.objectRef<ToolPoll>('ExtractionPoll').implement({
+  addZodObject<z.ZodRawShape, ToolPoll>(builder, 'ExtractionPoll', extractionPollSchema, {
     description: 'An extraction batch now: poll until done (results are kept for 1 hour).',
-    fields: (t) => ({
-      done: t.boolean({ description: 'Every file completed or failed.', resolve: ({ poll }) => poll.done }),
-      total: t.int({ description: 'Files accepted.', resolve: ({ poll }) => poll.total }),
-      completed: t.int({ description: 'Files completed.', resolve: ({ poll }) => poll.completed }),
-      failed: t.int({ description: 'Files failed.', resolve: ({ poll }) => poll.failed }),
+    from: ({ poll }) => poll,
+    omit: ['rows'],
+    extra: (t) => ({
       rows: t.field({
         type: [RowRef],
         description:
           'One per accepted file, in the order sent; typed by tool (`... on PdfToMarkdownRow { markdown }`).',
         resolve: ({ tool, poll }) => poll.rows.map((row) => ({ tool, row })),
-      }),
-      totalHits: t.int({
-        nullable: true,
-        description: 'File-search only: the hits over every file.',
-        resolve: ({ poll }) => poll.totalHits ?? null,
       }),
       summary: t.field({
         type: 'JSON',

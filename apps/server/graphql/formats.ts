@@ -1,18 +1,27 @@
-/** Formats: what this server converts and which ops it runs (services.capabilities, as REST and tRPC). */
+/**
+ * Formats: what this server converts and which ops it runs (services.capabilities, as REST and
+ * tRPC), made from the listing's zod (schema/wire.ts formatsSchema). GraphQL lists the conversions
+ * as `{from, to}` objects where REST has one object keyed by input format (GraphQL has no map type).
+ */
+import { z } from 'zod';
+import { formatsSchema, operationInfoSchema } from '../../../schema/index.js';
 import type { OperationInfo } from '../../../core/registry/index.js';
 import type { Formats } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
 import type { OptionInputs } from './option-inputs.js';
+import { addZodObject } from './zod-objects.js';
 
-interface Conversion {
-  from: string;
-  to: string[];
-}
+/** One entry of REST's `conversions` object: an input format and the `to` values it converts to. */
+const conversionSchema = z.object({
+  from: z.string().describe('The input format (lower-case extension).'),
+  to: formatsSchema.shape.conversions.valueType.describe('The formats it converts to.'),
+});
 
-interface FormatsListing {
-  conversions: Conversion[];
-  operations: OperationInfo[];
-}
+/** The listing in GraphQL's shape: the conversions as a list. */
+const formatsListingSchema = formatsSchema.extend({
+  conversions: z.array(conversionSchema).describe('Per input format, the formats it converts to.'),
+});
+type FormatsListing = z.output<typeof formatsListingSchema>;
 
 /** The listing in GraphQL's shape, built again only when the service's cached value changed. */
 function formatsListing(): (formats: Formats) => FormatsListing {
@@ -23,7 +32,7 @@ function formatsListing(): (formats: Formats) => FormatsListing {
       source = formats;
       listing = {
         conversions: Object.entries(formats.conversions).map(([from, to]) => ({ from, to })),
-        operations: formats.operations,
+        operations: formats.operations as FormatsListing['operations'],
       };
     }
     return listing;
@@ -32,36 +41,16 @@ function formatsListing(): (formats: Formats) => FormatsListing {
 
 export function addFormats(builder: Builder, { names: optionTypeNames, convertFields }: OptionInputs) {
   const listingOf = formatsListing();
-  const ConversionRef = builder.objectRef<Conversion>('Conversion').implement({
+  addZodObject(builder, 'Conversion', conversionSchema, {
     description: 'The `to` values one input format converts to.',
-    fields: (t) => ({
-      from: t.exposeString('from', { description: 'The input format (lower-case extension).' }),
-      to: t.exposeStringList('to', { description: 'The formats it converts to.' }),
-    }),
   });
 
-  const OperationRef = builder.objectRef<OperationInfo>('Operation').implement({
+  addZodObject<z.ZodRawShape, OperationInfo>(builder, 'Operation', operationInfoSchema, {
     description: 'One plugin: a conversion family, a tool op or an extraction tool.',
-    fields: (t) => ({
-      pluginId: t.exposeString('pluginId', { description: 'The plugin id.' }),
-      kind: t.exposeString('kind', { description: 'One of convert, tool or extract.' }),
-      op: t.exposeString('op', { nullable: true, description: 'The `op` value of a tool.' }),
-      title: t.exposeString('title', { description: 'What it does, for people.' }),
-      inputs: t.exposeStringList('inputs', { description: 'The input formats it reads.' }),
-      outputs: t.exposeStringList('outputs', { description: 'Empty for an in-place op (output = input format).' }),
-      plan: t.exposeString('plan', { description: 'Lowest plan allowed.' }),
-      available: t.exposeBoolean('available', { description: 'False when an engine it needs is not installed.' }),
-      missingEngines: t.exposeStringList('missingEngines', {
-        description: 'The engines it needs that are not installed.',
-      }),
-      licenses: t.exposeStringList('licenses', {
-        description: 'SPDX licences of the libraries it links and the engines it runs.',
-      }),
-      options: t.field({
-        type: 'JSON',
-        description: 'JSON Schema of `options`.',
-        resolve: (operation) => operation.options,
-      }),
+    // Strings, as since the first schema: an enum now would change the types clients generated.
+    types: { kind: 'String', plan: 'String', options: 'JSON' },
+    descriptions: { options: 'JSON Schema of `options`.' },
+    extra: (t) => ({
       optionsType: t.string({
         nullable: true,
         description: 'Name of the GraphQL input type describing `options`; null when the operation takes none.',
@@ -77,20 +66,9 @@ export function addFormats(builder: Builder, { names: optionTypeNames, convertFi
     }),
   });
 
-  const FormatsRef = builder.objectRef<FormatsListing>('Formats').implement({
+  const FormatsRef = addZodObject(builder, 'Formats', formatsListingSchema, {
     description: 'What this server converts and runs.',
-    fields: (t) => ({
-      conversions: t.field({
-        type: [ConversionRef],
-        description: 'Per input format, the formats it converts to.',
-        resolve: (formats) => formats.conversions,
-      }),
-      operations: t.field({
-        type: [OperationRef],
-        description: 'Every plugin, available or not.',
-        resolve: (formats) => formats.operations,
-      }),
-    }),
+    types: { conversions: 'Conversion', operations: 'Operation' },
   });
 
   builder.queryField('formats', (t) =>

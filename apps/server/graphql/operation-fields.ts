@@ -13,7 +13,8 @@ import type { JsonSchema } from '../json-schema.js';
 import { runOperation, type AnyOperation, type GraphQLArg, type Submission } from '../operations/operation.js';
 import { argumentOptions, inputObject, oneOfOptions, withQuality } from '../operations/options.js';
 import type { Builder, GraphQLContext } from './builder.js';
-import { inputValue, optionFields, zodJsonSchema, type OptionField, type OptionInputs } from './option-inputs.js';
+import { inputValue, optionFields, type OptionField, type OptionInputs } from './option-inputs.js';
+import { scalarOf, zodJsonSchema } from './scalars.js';
 import { stageUpload, stageUploads } from './uploads.js';
 
 // Pothos types field configs from literal arguments; these are built from the table and checked by GraphQL.
@@ -30,22 +31,6 @@ function inputSchemaOf(operation: AnyOperation): { properties: Record<string, Js
     for (const field of schema.required ?? []) required.add(field);
   }
   return { properties, required };
-}
-
-const SCALARS: Record<string, string> = { integer: 'Int', number: 'Float', boolean: 'Boolean', string: 'String' };
-
-/**
- * The GraphQL scalar of an input field's JSON Schema (a nullable one by its other variant), and whether
- * it is a list.
- */
-function scalarOf(schema: JsonSchema | undefined): { type?: string | undefined; list: boolean } {
-  if (!schema) return { list: false };
-  const variants = ((schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined)?.filter(({ type }) => type !== 'null');
-  if (variants?.length === 1) return scalarOf(variants[0]);
-  const types = schema.type as string | string[] | undefined;
-  const type = Array.isArray(types) ? types.find((name) => name !== 'null') : types;
-  if (type === 'array') return { type: scalarOf(schema.items).type, list: true };
-  return { type: type ? SCALARS[type] : undefined, list: false };
 }
 
 /** An argument's type, description and nullability: the section's, else its input field's. */

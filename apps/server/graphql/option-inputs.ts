@@ -7,10 +7,11 @@
  * same fields as arguments (optionArgs).
  * A union of object shapes (split-pdf's `split`) becomes one input with every variant's fields.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { CapabilityService } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
 import type { JsonSchema } from '../json-schema.js';
+import { scalarOf, zodJsonSchema } from './scalars.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
@@ -52,31 +53,23 @@ function mergedVariants(schema: JsonSchema): JsonSchema | undefined {
   return { type: 'object', properties, required, ...(schema.description ? { description: schema.description } : {}) };
 }
 
-const isInteger = (value: unknown) => Number.isInteger(value);
-
 function graphqlType(builder: Builder, schema: JsonSchema, name: string): AnyType | 'JSON' {
   const merged = mergedVariants(schema);
   if (merged) return inputType(builder, merged, name) as AnyType;
+  const values = schema.enum;
+  if (schema.type === 'string' && values?.length && values.every((v) => typeof v === 'string' && GRAPHQL_NAME.test(v)))
+    // JSON Schema describes the field, not each value: the field's description explains them.
+    return builder.enumType(name, {
+      description: schema.description ?? `The values of \`${name}\`.`,
+      values: Object.fromEntries(
+        (values as string[]).map((value) => [value, { description: `\`${value}\` (see the field's description).` }]),
+      ),
+    }) as AnyType;
+  const scalar = scalarOf(schema);
+  if (scalar.type) return (scalar.list ? [scalar.type] : scalar.type) as AnyType;
   switch (schema.type) {
-    case 'integer':
-      return 'Int' as AnyType;
-    case 'number':
-      // A number limited to whole values (rotate-pdf's angle: 90, 180 or 270) is an Int.
-      return (schema.enum?.length && schema.enum.every(isInteger) ? 'Int' : 'Float') as AnyType;
-    case 'boolean':
-      return 'Boolean' as AnyType;
-    case 'string': {
-      const values = schema.enum;
-      const enumerable = values?.length && values.every((v) => typeof v === 'string' && GRAPHQL_NAME.test(v));
-      if (!enumerable) return 'String' as AnyType;
-      // JSON Schema describes the field, not each value: the field's description explains them.
-      return builder.enumType(name, {
-        description: schema.description ?? `The values of \`${name}\`.`,
-        values: Object.fromEntries(
-          (values as string[]).map((value) => [value, { description: `\`${value}\` (see the field's description).` }]),
-        ),
-      }) as AnyType;
-    }
+    case 'string':
+      return 'String' as AnyType; // values GraphQL cannot name (`image/png`): the plugin's schema checks them
     case 'object':
       return schema.properties && Object.keys(schema.properties).length
         ? (inputType(builder, schema, name) as AnyType)
@@ -135,10 +128,6 @@ function inputType(
     fields: (t) => Object.fromEntries(fields.map((field) => [field.field, t.field(inputValue(field))])),
   });
 }
-
-/** A zod schema as JSON Schema, as its input is written (defaults make a field optional). */
-export const zodJsonSchema = (schema: z.ZodType): JsonSchema =>
-  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 
 /** An input type made from a zod object: its fields, nested types and descriptions. */
 export function zodInputType(builder: Builder, schema: z.ZodType, name: string, description: string) {

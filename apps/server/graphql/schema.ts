@@ -24,7 +24,7 @@ export function buildGraphQLSchema(capabilities: CapabilityService): GraphQLSche
   const optionInputs = addOptionInputs(builder, capabilities);
   addJob(builder);
   addBatch(builder);
-  addExtraction(builder);
+  addExtraction(builder, capabilities);
   addAccount(builder, addCredits(builder));
   addHistory(builder);
   addSignedUrl(builder);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { dateTimeString } from '../../../schema/index.js';
 import { createBuilder } from './builder.js';
-import { addZodObject } from './zod-objects.js';
+import { addZodEnum, addZodInterface, addZodObject } from './zod-objects.js';
 import { addIdleRoots } from './testing/roots.js';
 
 const partSchema = z.object({ name: z.string().meta({ description: 'Its name.' }) });
@@ -55,5 +55,66 @@ describe('GraphQL object types from zod', () => {
     expect(() => schemaWith(z.object({ count: z.number() }))).toThrow(/Thing\.count needs a description/);
     const nested = z.object({ inner: z.object({}).meta({ description: 'Inner.' }) });
     expect(() => schemaWith(nested)).toThrow(/Thing\.inner needs a named type/);
+  });
+});
+
+describe('GraphQL types from zod: rows read from their parent, renamed fields, enums and interfaces', () => {
+  const stateSchema = z.enum(['open', 'closed']);
+  const rowSchema = z.object({
+    state: stateSchema.meta({ description: 'Open or not.' }),
+    years_exp: z.number().optional().meta({ description: 'Years.' }),
+    steps: z
+      .array(z.object({ n: z.number() }))
+      .optional()
+      .meta({ description: 'As one value.' }),
+  });
+  type Parent = { kind: string; row: Record<string, unknown> | null };
+
+  function rowSchemaWith() {
+    const builder = createBuilder();
+    addZodEnum(builder, 'State', stateSchema, { description: 'A state.', values: { open: 'Open.', closed: 'Shut.' } });
+    const RowRef = addZodInterface<Parent>(builder, 'Row', z.object({ state: rowSchema.shape.state }), {
+      description: 'A row.',
+      types: { state: 'State' },
+      from: ({ row }) => row,
+      resolveType: () => 'KindRow',
+    });
+    addZodObject<z.ZodRawShape, Parent>(builder, 'KindRow', rowSchema.omit({ state: true }), {
+      description: 'A typed row.',
+      interfaces: [RowRef],
+      types: { steps: 'JSON' },
+      from: ({ row }) => row,
+    });
+    const rows: Parent[] = [
+      { kind: 'a', row: { state: 'open', years_exp: 3, steps: [{ n: 1 }] } },
+      { kind: 'a', row: null },
+    ];
+    builder.queryField('rows', (t) => t.field({ type: [RowRef], description: 'Rows.', resolve: () => rows }));
+    addIdleRoots(builder);
+    return builder.toSchema();
+  }
+
+  it('camelCases snake_case fields (naming the REST field), takes a JSON field whole, values from the zod enum', () => {
+    const sdl = printSchema(rowSchemaWith());
+    expect(sdl).toMatch(/"""Years \(REST: years_exp\)\."""\s+yearsExp: Float\n/);
+    expect(sdl).toMatch(/"""As one value\."""\s+steps: JSON\n/);
+    expect(sdl).toMatch(/"""Open\."""\s+open\n/);
+    expect(sdl).toMatch(/"""Shut\."""\s+closed\n/);
+    expect(sdl).toMatch(/type KindRow implements Row/);
+  });
+
+  it('reads the fields from inside the parent, all null when it holds none', async () => {
+    const answer = await graphql({
+      schema: rowSchemaWith(),
+      source: '{ rows { ... on KindRow { yearsExp steps } } }',
+    });
+    expect(answer).toEqual({
+      data: {
+        rows: [
+          { yearsExp: 3, steps: [{ n: 1 }] },
+          { yearsExp: null, steps: null },
+        ],
+      },
+    });
   });
 });

@@ -9,7 +9,9 @@ import {
   batchAcceptedSchema,
   extractionPollSchema,
   extractionPollSchemaOf,
+  extractionRowSchema,
   extractionRowSchemas,
+  typedExtractionPollSchema,
 } from '../../../schema/index.js';
 import type { CapabilityService, ExtractionToolInfo } from '../../../core/services/capabilities.js';
 import type { Principal, Services } from '../../../core/services/index.js';
@@ -29,8 +31,24 @@ export const extractionPollSchemas: Record<string, { component: string; schema: 
   ]),
 );
 
-const pollOf = (tool: string) =>
-  extractionPollSchemas[tool] ?? { component: 'ExtractionPoll', schema: extractionPollSchema };
+/** Another tool's poll typed by the row zod of its manifest, made once per row zod (the document names it once). */
+const declaredPolls = new WeakMap<z.ZodObject, z.ZodType>();
+function declaredPoll(row: z.ZodObject): z.ZodType {
+  let poll = declaredPolls.get(row);
+  if (!poll) {
+    poll = typedExtractionPollSchema(extractionRowSchema.extend(row.shape));
+    declaredPolls.set(row, poll);
+  }
+  return poll;
+}
+
+/** A tool's poll answer: the spec's, or typed by its manifest's row zod, or untyped rows. */
+function pollOf({ tool, row }: ExtractionToolInfo) {
+  const spec = extractionPollSchemas[tool];
+  if (spec) return spec;
+  if (row) return { component: `${pascalCase(tool)}Poll`, schema: declaredPoll(row) };
+  return { component: 'ExtractionPoll', schema: extractionPollSchema };
+}
 
 /** The operationId of a tool's submit (`parseCv`). */
 export const extractionSubmitName = (tool: string) => camelCase(tool);
@@ -60,7 +78,7 @@ export function extractionOperations(capabilities: CapabilityService): AnyOperat
     const totals = Object.entries(summary)
       .map(([name, { sum }]) => ` The poll answer's \`${name}\` sums the rows' \`${sum}\`.`)
       .join('');
-    const poll = pollOf(tool);
+    const poll = pollOf(info);
     const submit = (services: Services, principal: Principal, submission: Submission) => {
       const { files, options = NO_OPTIONS, viaApi, webhookUrl } = submission;
       return services.extractions.accept(principal, tool, { uploads: files, ...options, viaApi, webhookUrl });

@@ -16,6 +16,7 @@ import {
   collisionProblems,
   outputFormatProblem,
   pluginConformanceSuite,
+  rowProblem,
   wireProblems,
   type ConformanceSample,
 } from './index.js';
@@ -122,6 +123,18 @@ describe('wire-string decoding', () => {
     expect(wireProblems(bounded, [], [{ level: '12' }])).toEqual([
       'wire options {"level":"12"} are refused: Invalid level: Too big: expected number to be <=9',
     ]);
+  });
+});
+
+describe('the row an extract plugin declares', () => {
+  const counter = (row?: z.ZodObject) =>
+    ({ id: 'counter', kind: 'extract', extraction: { maxFiles: 1, ...(row ? { row } : {}) } }) as Plugin;
+  const words = z.object({ words: z.number().int().optional() });
+
+  it('fails a completed row that does not match it, passes one that does or a plugin that declares none', () => {
+    expect(rowProblem(counter(words), { words: 'many' })).toMatch(/does not match extraction.row.*words/s);
+    expect(rowProblem(counter(words), { words: 3 })).toBeUndefined();
+    expect(rowProblem(counter(), { words: 'many' })).toBeUndefined();
   });
 });
 

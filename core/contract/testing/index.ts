@@ -262,6 +262,17 @@ export async function abortProblem(
   );
 }
 
+/**
+ * Why a completed row does not match the row zod its manifest declares (`extraction.row`, from
+ * which GraphQL types the tool's rows); undefined when it matches or none is declared.
+ */
+export function rowProblem(plugin: Plugin, row: Record<string, unknown>): string | undefined {
+  const declared = plugin.extraction?.row;
+  if (!declared) return undefined;
+  const parsed = declared.safeParse({ filename: 'sample', status: 'completed', ...row });
+  return parsed.success ? undefined : `the row does not match extraction.row: ${z.prettifyError(parsed.error)}`;
+}
+
 /** Shared checks every plugin must pass; call it inside a test file. */
 export function pluginConformanceSuite(
   plugin: Plugin,
@@ -297,6 +308,7 @@ export function pluginConformanceSuite(
             if (sample.expectFormat) expect(run.result.format).toBe(sample.expectFormat);
             expect(await outputFormatProblem(run.result)).toBeUndefined();
           }
+          if (!isFileResult(run.result)) expect(rowProblem(plugin, run.result.row)).toBeUndefined();
           for (const pct of run.progress) expect(pct >= 0 && pct <= 100).toBe(true);
           await sample.check?.(run);
         } finally {

@@ -3,6 +3,7 @@
  * workbooks and photos (OCR). One row per file: { kind, count, truncated, error, matches }.
  */
 import { definePlugin, scaledTimeout, type PluginInput } from '../../../core/contract/index.js';
+import { fileSearchRowSchema } from '../../../schema/index.js';
 import { searchFamily } from '../shared/family.js';
 import { SEARCH_KINDS, SEARCHABLE_FORMATS, type SearchableFormat } from '../shared/formats.js';
 import { fileSearchOptions } from './options.js';
@@ -25,7 +26,7 @@ export const fileSearchPlugin = definePlugin({
   options: fileSearchOptions,
   plan: 'pro',
   // The spec's totalHits: the hits over every file.
-  extraction: { maxFiles: 50, summary: { totalHits: { sum: 'count' } } },
+  extraction: { maxFiles: 50, summary: { totalHits: { sum: 'count' } }, row: fileSearchRowSchema },
   limits: { ...searchFamily.limits, timeoutMs: timeoutFor },
   run: async (inputs, options, ctx) => (await import('./run.js')).fileSearch(inputs, options, ctx),
 });

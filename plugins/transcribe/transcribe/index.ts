@@ -4,7 +4,7 @@
  * how the engine is chosen).
  */
 import { definePlugin } from '../../../core/contract/index.js';
-import { MEDIA_INPUTS, type FormatId } from '../../../schema/index.js';
+import { MEDIA_INPUTS, transcribeRowSchema, type FormatId } from '../../../schema/index.js';
 import { transcribeFamily } from '../shared/family.js';
 import { transcribeOptions } from './options.js';
 
@@ -30,6 +30,6 @@ export const transcribePlugin = definePlugin({
   plan: 'business',
   creditWeight: TRANSCRIBE_CREDIT_WEIGHT,
   // The spec's limits: 10 files per request (each up to 2 hours and 2 GB, checked in the run).
-  extraction: { maxFiles: 10 },
+  extraction: { maxFiles: 10, row: transcribeRowSchema },
   run: async (inputs, options, ctx) => (await import('./run.js')).transcribe(inputs, options, ctx),
 });
