@@ -28,7 +28,7 @@ export const KEY_NAME_MAX_LENGTH = 100;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export class AccountService {
-  private readonly principals: PrincipalCache;
+  private readonly principals: PrincipalCache<Principal>;
 
   constructor(
     private readonly store: Store,

@@ -6,9 +6,13 @@
  * on MongoDB). Unknown and revoked keys are never remembered: each try reads the store.
  */
 import type { ApiKeyRecord, PrincipalChanges } from '../store/types.js';
-import type { Principal } from './accounts.js';
 
-interface Entry {
+/** What is remembered of a principal (accounts.ts's Principal; generic so this file does not import it back). */
+interface CachedPrincipal {
+  account: { id: string };
+}
+
+interface Entry<Principal extends CachedPrincipal> {
   principal: Principal;
   record: ApiKeyRecord;
   /** performance.now() after which the entry is read again. */
@@ -18,8 +22,8 @@ interface Entry {
 /** Beyond this many keys in use at once, the oldest remembered one goes. */
 const MAX_ENTRIES = 10_000;
 
-export class PrincipalCache {
-  private readonly entries = new Map<string, Entry>();
+export class PrincipalCache<Principal extends CachedPrincipal> {
+  private readonly entries = new Map<string, Entry<Principal>>();
   private listening = false;
   /** Counts the changes heard: a principal read from the store before a change is not remembered after it. */
   private generation = 0;
@@ -27,7 +31,7 @@ export class PrincipalCache {
   constructor(private readonly changes: PrincipalChanges) {}
 
   /** The remembered principal of the key with this hash, while it may be trusted. */
-  get(hash: string): Entry | undefined {
+  get(hash: string): Entry<Principal> | undefined {
     if (!this.listening) {
       // Subscribed at the first use: only processes that authenticate (API servers) listen.
       this.listening = true;
