@@ -1,7 +1,9 @@
 /**
- * Each API process remembers the principal of a key (AccountService's principal cache). In the PostgreSQL scale-out
- * mode, a key revoked through one API process is refused by the other promptly: the change travels by LISTEN/NOTIFY,
- * well before the minute a remembered principal may otherwise live. Real PostgreSQL and S3 servers.
+ * Each API process remembers the principal of a key (AccountService's principal cache) and the embedded server counts
+ * rates in memory. Embedded: a revoked key or new limits apply from the next request, and a second API server on the
+ * DATA_DIR refuses to start. In the PostgreSQL scale-out mode, a key revoked through one API process is refused by the
+ * other promptly: the change travels by LISTEN/NOTIFY, well before the minute a remembered principal may otherwise
+ * live. Real PostgreSQL and S3 servers.
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,9 +11,61 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../core/store/postgres/index.js';
-import { adminWith, getJson, sleep, spawnServer, stopProcess, waitUntil, type ChildServer } from './helpers.js';
+import {
+  adminWith,
+  getJson,
+  sleep,
+  spawnServer,
+  startServer,
+  stopProcess,
+  waitUntil,
+  type ChildServer,
+  type TestServer,
+} from './helpers.js';
 import { startPostgres, type PostgresTestServer } from './servers/postgres.js';
 import { startS3Server, type S3TestServer } from './servers/s3.js';
+
+describe('embedded: remembered principals and in-memory rate counts', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  const graphql = (key: string, query: string, variables: object) =>
+    fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    }).then((res) => res.json());
+
+  it('refuses a revoked key from the very next request', async () => {
+    const { key, accountId } = await server.createAccount('pro');
+    const { key: second, record } = await server.server.runtime.services.accounts.createKey(accountId);
+    for (let i = 0; i < 3; i++) expect((await getJson(`${server.url}/api/v1/credits`, second)).status).toBe(200);
+    expect(await graphql(key, 'mutation ($id: ID!) { revokeApiKey(id: $id) }', { id: record.id })).toEqual({
+      data: { revokeApiKey: true },
+    });
+    const refused = await getJson(`${server.url}/api/v1/credits`, second);
+    expect(refused.status).toBe(401);
+    expect((await getJson(`${server.url}/api/v1/credits`, key)).status).toBe(200);
+  });
+
+  it('applies new limits from the next request, and counts every request of the minute', async () => {
+    const { key, accountId } = await server.createAccount('enterprise');
+    const first = await getJson(`${server.url}/api/v1/credits`, key);
+    expect(first.headers.get('ratelimit-limit')).not.toBe('5');
+    await server.server.runtime.services.accounts.setLimits(accountId, { requestsPerMinute: 5 });
+    const after = await getJson(`${server.url}/api/v1/credits`, key);
+    expect(after.headers.get('ratelimit-limit')).toBe('5');
+    // The window counted the request before the change too (unless the minute turned in between).
+    expect(['3', '4']).toContain(after.headers.get('ratelimit-remaining'));
+  });
+
+  it('refuses a second API server on the same DATA_DIR', async () => {
+    await expect(startServer({ dataDir: server.dataDir })).rejects.toThrow(/Another Transmute server is serving/);
+  });
+});
 
 describe('principal cache across two API processes on PostgreSQL', () => {
   let postgres: PostgresTestServer;

@@ -81,7 +81,13 @@ interface Adapters {
 async function embeddedAdapters(dataDir: string, servesApi: boolean): Promise<Adapters> {
   await mkdir(dataDir, { recursive: true });
   const lock = servesApi ? lockDataDirForApi(dataDir) : undefined;
-  const db = openSqliteDatabase(path.join(dataDir, 'transmute.db'));
+  let db: ReturnType<typeof openSqliteDatabase>;
+  try {
+    db = openSqliteDatabase(path.join(dataDir, 'transmute.db'));
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   return {
     store: new SqliteStore(db, lock ? { rates: memoryRates() } : {}),
     blobs: new LocalBlobStore(path.join(dataDir, 'blobs')),

@@ -62,7 +62,9 @@ export class PrincipalCache<Principal extends CachedPrincipal> {
   /** The account's keys or the account changed here: drop its principals now, and tell the other processes. */
   async accountChanged(accountId: string): Promise<void> {
     this.dropLocal(accountId);
-    await this.changes.publish(accountId);
+    // The change itself is written: a notification that cannot be sent must not fail it. The database being out of
+    // reach for this process, the others' listening connections are down too, and they trust nothing for long then.
+    await this.changes.publish(accountId).catch(() => undefined);
   }
 
   private dropLocal(accountId: string): void {
