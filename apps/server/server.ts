@@ -23,7 +23,7 @@ export async function startServer(
   options: { clock?: Clock; plugins?: readonly Plugin[] } = {},
 ): Promise<RunningServer> {
   const pinoLogger = createPino(config);
-  const runtime = await createRuntime({ config, log: toLogger(pinoLogger), ...options });
+  const runtime = await createRuntime({ config, log: toLogger(pinoLogger), servesApi: true, ...options });
   const app = await buildApp(runtime, pinoLogger);
   await runtime.startWorkers();
   const address = await app.listen({ port: config.port, host: config.host });

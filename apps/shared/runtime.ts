@@ -27,6 +27,8 @@ import type { Store } from '../../core/store/types.js';
 import { standardPluginModules, standardPlugins } from '../../plugins/index.js';
 import type { Config } from './config.js';
 import { dataDirSecret } from './secret-key.js';
+import { lockDataDirForApi } from './data-dir-lock.js';
+import { memoryRates } from '../../core/store/memory/rates.js';
 import { setMetricSources } from '../../core/telemetry/metrics.js';
 
 export interface Runtime {
@@ -51,6 +53,11 @@ export interface RuntimeOptions {
   log: Logger;
   clock?: Clock;
   plugins?: readonly Plugin[];
+  /**
+   * This process serves the API (counts requests). Embedded, it then holds DATA_DIR's API lock and counts in memory
+   * (apps/shared/data-dir-lock.ts).
+   */
+  servesApi?: boolean;
 }
 
 interface Adapters {
@@ -63,19 +70,29 @@ interface Adapters {
   publishesDispatch?: boolean;
   /** Closes what the store does not (an S3 client). */
   closeBlobs?: () => void;
+  /** Lets another API server use the DATA_DIR (embedded, once this one is closed). */
+  releaseApiLock?: () => void;
 }
 
 /**
  * One SQLite file under DATA_DIR, shared by the store and the queue (and by every process on this machine); blobs on
- * local disk.
+ * local disk. The API server is alone on its DATA_DIR (the lock) and counts requests in memory: no write per request.
  */
-async function embeddedAdapters(dataDir: string): Promise<Adapters> {
+async function embeddedAdapters(dataDir: string, servesApi: boolean): Promise<Adapters> {
   await mkdir(dataDir, { recursive: true });
-  const db = openSqliteDatabase(path.join(dataDir, 'transmute.db'));
+  const lock = servesApi ? lockDataDirForApi(dataDir) : undefined;
+  let db: ReturnType<typeof openSqliteDatabase>;
+  try {
+    db = openSqliteDatabase(path.join(dataDir, 'transmute.db'));
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   return {
-    store: new SqliteStore(db),
+    store: new SqliteStore(db, lock ? { rates: memoryRates() } : {}),
     blobs: new LocalBlobStore(path.join(dataDir, 'blobs')),
     queueBackend: new SqliteBackend({ database: db }),
+    ...(lock ? { releaseApiLock: () => lock.release() } : {}),
   };
 }
 
@@ -127,10 +144,10 @@ async function postgresAdapters(url: string, s3: NonNullable<Config['s3']>, log:
   };
 }
 
-function adaptersFor(config: Config, log: Logger): Promise<Adapters> {
+function adaptersFor(config: Config, log: Logger, servesApi: boolean): Promise<Adapters> {
   if (config.postgresUrl && config.s3) return postgresAdapters(config.postgresUrl, config.s3, log);
   if (config.mongodbUrl) return distributedAdapters(config.mongodbUrl, config.s3, log);
-  return embeddedAdapters(config.dataDir);
+  return embeddedAdapters(config.dataDir, servesApi);
 }
 
 const CONFINEMENT_RECHECK_MS = 60_000;
@@ -172,6 +189,7 @@ export async function createRuntime({
   log,
   clock,
   plugins = standardPlugins,
+  servesApi = false,
 }: RuntimeOptions): Promise<Runtime> {
   const offered = [...plugins, ...(await loadPluginModules(config.extraPlugins))];
   const admitted = offered.filter((plugin) => admittedBy(config.licensePolicy, plugin));
@@ -186,7 +204,8 @@ export async function createRuntime({
   configureEnginePaths(config.enginePaths);
   const confinement = await engineConfinement(config.engineSandbox, admitted.length > 0);
   await registry.checkEngines();
-  const { store, blobs, queueBackend, queueDispatch, publishesDispatch, closeBlobs } = await adaptersFor(config, log);
+  const adapters = await adaptersFor(config, log, servesApi);
+  const { store, blobs, queueBackend, queueDispatch, publishesDispatch, closeBlobs } = adapters;
   const queue = new Queue({
     backend: queueBackend,
     ...(queueDispatch ? { dispatch: queueDispatch } : {}),
@@ -301,6 +320,7 @@ export async function createRuntime({
       await mail.close();
       closeBlobs?.();
       await store.close();
+      adapters.releaseApiLock?.();
     },
   };
 }

@@ -4,6 +4,7 @@ import { ENTERPRISE_DEFAULTS, PLANS, apiKeySchema, type PlanId } from '../../sch
 import type { Account, ApiKeyRecord, SessionRecord, Store } from '../store/types.js';
 import type { Clock } from './clock.js';
 import { ServiceError } from './errors.js';
+import { PrincipalCache } from './principal-cache.js';
 import { newApiKey, sha256 } from './secrets.js';
 
 /** Who is calling: resolved from the API key, or the browser session, on every request. */
@@ -27,10 +28,14 @@ export const KEY_NAME_MAX_LENGTH = 100;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export class AccountService {
+  private readonly principals: PrincipalCache<Principal>;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.principals = new PrincipalCache(store.principalChanges);
+  }
 
   async createAccount(input: {
     id?: string;
@@ -89,13 +94,26 @@ export class AccountService {
   }
 
   async revokeKey(key: string): Promise<boolean> {
-    return this.store.keys.revokeByHash(sha256(key), this.clock.now());
+    const hash = sha256(key);
+    const record = await this.store.keys.findActiveByHash(hash);
+    const revoked = await this.store.keys.revokeByHash(hash, this.clock.now());
+    if (record) await this.principals.accountChanged(record.accountId);
+    return revoked;
   }
 
   /** Revoke one of the account's own keys; another account's key (or none) is 404, never 403. */
   async revokeKeyById(accountId: string, keyId: string): Promise<void> {
-    if (!(await this.store.keys.revokeById(accountId, keyId, this.clock.now())))
-      throw new ServiceError('NOT_FOUND', 'API key not found');
+    const revoked = await this.store.keys.revokeById(accountId, keyId, this.clock.now());
+    await this.principals.accountChanged(accountId);
+    if (!revoked) throw new ServiceError('NOT_FOUND', 'API key not found');
+  }
+
+  /**
+   * Something about the account that its principals carry changed (plan, limits, status, e-mail verification): the
+   * principals remembered for its keys are dropped here and in the other processes.
+   */
+  async accountChanged(accountId: string): Promise<void> {
+    await this.principals.accountChanged(accountId);
   }
 
   async getAccount(accountId: string): Promise<Account | null> {
@@ -105,6 +123,7 @@ export class AccountService {
   async updateAccount(accountId: string, patch: Parameters<Store['accounts']['update']>[1]): Promise<void> {
     if (!(await this.store.accounts.get(accountId))) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
     await this.store.accounts.update(accountId, patch);
+    await this.accountChanged(accountId);
   }
 
   /**
@@ -113,14 +132,25 @@ export class AccountService {
    */
   async authenticateKey(key: string): Promise<Principal> {
     if (!apiKeySchema.safeParse(key).success) throw new ServiceError('UNAUTHENTICATED', 'Invalid API key');
-    const record = await this.store.keys.findActiveByHash(sha256(key));
-    const account = record && (await this.store.accounts.get(record.accountId));
-    if (!record || !account) throw new ServiceError('UNAUTHENTICATED', 'Invalid API key');
-    const now = this.clock.now();
-    if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-      await this.store.keys.markUsed(record.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS));
+    const hash = sha256(key);
+    const cached = this.principals.get(hash);
+    let record = cached?.record;
+    let principal = cached?.principal;
+    if (!cached) {
+      const readAt = this.principals.readingFromStore();
+      record = (await this.store.keys.findActiveByHash(hash)) ?? undefined;
+      const account = record && (await this.store.accounts.get(record.accountId));
+      if (!record || !account) throw new ServiceError('UNAUTHENTICATED', 'Invalid API key');
+      principal = { account, keyId: record.id };
+      this.principals.remember(hash, principal, record, readAt);
     }
-    return { account, keyId: record.id };
+    const now = this.clock.now();
+    if (!record!.lastUsedAt || now.getTime() - record!.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      // The remembered record carries the use too: one write a minute per key, cached or not.
+      record!.lastUsedAt = now;
+      await this.store.keys.markUsed(record!.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS));
+    }
+    return principal!;
   }
 
   /** Operators: move an account to another plan (Enterprise starts from its default allowance and rate). */
@@ -135,6 +165,7 @@ export class AccountService {
           }
         : { creditsIncluded: null, requestsPerMinute: null };
     await this.store.accounts.update(accountId, { plan, ...custom });
+    await this.accountChanged(accountId);
     return { ...account, plan, ...custom };
   }
 
@@ -144,6 +175,7 @@ export class AccountService {
     if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
     if (!account.email) throw new ServiceError('BAD_REQUEST', 'This account has no e-mail address');
     await this.store.accounts.update(accountId, { emailVerified: true });
+    await this.accountChanged(accountId);
     await this.store.emailTokens.deleteByAccount(accountId);
     return { ...account, emailVerified: true };
   }
@@ -158,6 +190,7 @@ export class AccountService {
       });
     }
     await this.store.accounts.update(accountId, { overageEnabled: enabled });
+    await this.accountChanged(accountId);
     return { ...account, overageEnabled: enabled };
   }
 
@@ -183,6 +216,7 @@ export class AccountService {
       ...(limits.requestsPerMinute !== undefined ? { requestsPerMinute: limits.requestsPerMinute } : {}),
     };
     await this.store.accounts.update(accountId, patch);
+    await this.accountChanged(accountId);
     return { ...account, ...patch };
   }
 

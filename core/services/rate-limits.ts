@@ -1,5 +1,7 @@
 /**
- * Per-key requests-per-minute, counted in the store so every API instance shares the count.
+ * Per-key requests-per-minute, counted by the store's `rates` port: in the database with PostgreSQL or MongoDB, so
+ * every API instance shares the count; in memory for the embedded server, the one API process on its DATA_DIR
+ * (apps/shared/data-dir-lock.ts), which saves a write per request (counts restart with the process).
  * Fixed one-minute windows: simple, exact across instances, and what "requests per minute" says.
  * Browser sessions count per account: however many tabs or sessions, the web app gets one budget,
  * beside each key's own: the plan's rate, but at least SESSION_MIN_PER_MINUTE, since a page asks

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { API_KEY_PREFIX } from '../../schema/index.js';
 
 /** 256 random bits from the CSPRNG, base64url without padding (43 characters). */
@@ -12,5 +12,6 @@ export function newApiKey(): string {
 
 /** Keys and tokens are stored only as this digest. Unsalted is right here: the inputs are 256-bit random. */
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  // The one-shot digest (Node >= 20.12): every request digests its key, and a Hash object costs twice as much.
+  return hash('sha256', value, 'hex');
 }

@@ -188,7 +188,10 @@ export class SessionService {
     const account = record && (await this.store.accounts.get(record.accountId));
     // A link to an address the account no longer has verifies nothing.
     if (!record || !account || account.email !== record.email) throw badRequest(INVALID_LINK);
-    if (!account.emailVerified) await this.store.accounts.update(account.id, { emailVerified: true });
+    if (!account.emailVerified) {
+      await this.store.accounts.update(account.id, { emailVerified: true });
+      await this.accounts.accountChanged(account.id);
+    }
     await this.store.emailTokens.deleteByAccount(account.id);
     this.log.info('e-mail verified', { accountId: account.id });
     return { ...account, emailVerified: true };

@@ -15,8 +15,26 @@ export * from './ports/credits.js';
 export * from './ports/links.js';
 export * from './ports/webhooks.js';
 
+/**
+ * How a process hears that another process changed an API key or an account, so that a principal it remembers
+ * (AccountService's per-process cache) is dropped. Each adapter says how it hears and how long a remembered
+ * principal may be trusted without word of a change.
+ */
+export interface PrincipalChanges {
+  /** How long (ms) a cached principal may serve requests: the bound on a change made elsewhere going unseen. */
+  cacheForMs(): number;
+  /** Tell the other processes that the account (its keys, plan, limits or status) changed; no-op without a channel. */
+  publish(accountId: string): Promise<void>;
+  /**
+   * Hear the changes other processes publish: an account id, or null when any account may have changed (the channel
+   * was down). Returns the unsubscribe.
+   */
+  subscribe(listener: (accountId: string | null) => void): () => void;
+}
+
 /** Every aggregate, plus what the process needs of the database as a whole. */
 export interface Store extends AccountsStore, JobsStore, CreditsStore, LinksStore, WebhooksStore {
+  readonly principalChanges: PrincipalChanges;
   /** Cheap round trip for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;

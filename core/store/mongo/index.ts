@@ -5,11 +5,20 @@
  * (accounts.ts, jobs.ts, credits.ts, links.ts, webhooks.ts).
  */
 import { MongoClient, type Db, type MongoClientOptions } from 'mongodb';
-import type { AccountsStore, CreditsStore, JobsStore, LinksStore, Store, WebhooksStore } from '../types.js';
+import type {
+  AccountsStore,
+  CreditsStore,
+  JobsStore,
+  LinksStore,
+  PrincipalChanges,
+  Store,
+  WebhooksStore,
+} from '../types.js';
 import { mongoAccounts } from './accounts.js';
 import { mongoCredits } from './credits.js';
 import { mongoJobs } from './jobs.js';
 import { mongoLinks } from './links.js';
+import { unannouncedPrincipalChanges } from '../principal-changes.js';
 import { COLLECTIONS, INDEXES } from './schema.js';
 import { mongoWebhooks } from './webhooks.js';
 
@@ -21,6 +30,12 @@ export interface MongoStore extends AccountsStore, JobsStore, CreditsStore, Link
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: a mixin, every method assigned by the constructor
 export class MongoStore implements Store {
+  /**
+   * MongoDB offers no cheap notification here (change streams need a replica set): a change made by another API
+   * instance reaches this one's cached principals within a few seconds (README, "Scale-out").
+   */
+  readonly principalChanges: PrincipalChanges = unannouncedPrincipalChanges(5_000);
+
   /**
    * Connects and creates the indexes. The database is the one named in the URL
    * (mongodb://host/transmute) unless `dbName` is given. The store owns the client: close()

@@ -12,6 +12,7 @@ import { postgresCredits } from './credits.js';
 import { transaction } from './db.js';
 import { postgresJobs } from './jobs.js';
 import { postgresLinks } from './links.js';
+import { postgresPrincipalChanges } from './principal-changes.js';
 import { MIGRATIONS } from './migrations.js';
 import { postgresWebhooks } from './webhooks.js';
 
@@ -80,14 +81,21 @@ export class PostgresStore implements Store {
     pool.on('error', () => undefined);
     try {
       await migrate(pool);
-      return new PostgresStore(pool);
+      return new PostgresStore(pool, url);
     } catch (err) {
       await pool.end();
       throw err;
     }
   }
 
-  private constructor(readonly pool: pg.Pool) {
+  readonly principalChanges: ReturnType<typeof postgresPrincipalChanges>;
+
+  private constructor(
+    readonly pool: pg.Pool,
+    url: string,
+  ) {
+    // Its LISTEN connection opens at the first subscriber (an API process), not in workers.
+    this.principalChanges = postgresPrincipalChanges(pool, url);
     Object.assign(
       this,
       postgresAccounts(pool),
@@ -103,6 +111,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.principalChanges.close();
     if (!this.pool.ended) await this.pool.end();
   }
 }

@@ -4,11 +4,20 @@
  * One file per aggregate (accounts.ts, jobs.ts, credits.ts, links.ts, webhooks.ts).
  */
 import Database from 'better-sqlite3';
-import type { AccountsStore, CreditsStore, JobsStore, LinksStore, Store, WebhooksStore } from '../types.js';
+import type {
+  AccountsStore,
+  CreditsStore,
+  JobsStore,
+  LinksStore,
+  PrincipalChanges,
+  Store,
+  WebhooksStore,
+} from '../types.js';
 import { sqliteAccounts } from './accounts.js';
 import { sqliteCredits } from './credits.js';
 import { sqliteJobs } from './jobs.js';
 import { sqliteLinks } from './links.js';
+import { unannouncedPrincipalChanges } from '../principal-changes.js';
 import {
   ACCOUNTS_IN_THE_BROWSER,
   BATCH_EXPORTS,
@@ -70,8 +79,29 @@ export interface SqliteStore extends AccountsStore, JobsStore, CreditsStore, Lin
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: a mixin, every method assigned by the constructor
 export class SqliteStore implements Store {
-  constructor(readonly db: Database.Database) {
-    Object.assign(this, sqliteAccounts(db), sqliteJobs(db), sqliteCredits(db), sqliteLinks(db), sqliteWebhooks(db));
+  /**
+   * No notification between processes on one file: the admin CLI's changes (another process) reach the server's
+   * cached principals within a second; the server's own changes at once (AccountService).
+   */
+  readonly principalChanges: PrincipalChanges = unannouncedPrincipalChanges(1_000);
+
+  /**
+   * `replace` swaps in other repositories for some ports: the embedded API server counts request rates in memory
+   * (apps/shared/runtime.ts), being the one process that counts on its file.
+   */
+  constructor(
+    readonly db: Database.Database,
+    replace: Partial<Pick<CreditsStore, 'rates'>> = {},
+  ) {
+    Object.assign(
+      this,
+      sqliteAccounts(db),
+      sqliteJobs(db),
+      sqliteCredits(db),
+      sqliteLinks(db),
+      sqliteWebhooks(db),
+      replace,
+    );
   }
 
   async ping(): Promise<void> {
