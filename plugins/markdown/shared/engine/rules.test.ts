@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLines } from './lines.js';
 import { outlineHeadings, titleKey } from './outline.js';
 import { findRunningLines } from './running.js';
-import { extractBorderlessTables, extractRuledTables, isFalseTable, isFixedPitch } from './tables.js';
+import { extractBorderlessTables, extractRuledTables, isCellGrid, isFalseTable, isFixedPitch } from './tables.js';
 import type { Line, TextRun } from './types.js';
 
 const run = (text: string, x0: number, baseline: number, size = 10): TextRun => ({
@@ -236,6 +236,91 @@ describe('aligned text that is not a table (issue 25, real documents)', () => {
     const lines = buildLines(runs);
     expect(extractBorderlessTables(lines).tables).toEqual([]);
     expect(extractBorderlessTables(lines).tables).toEqual([]);
+  });
+});
+
+describe('a borderless table needs rows and cells (issue 25)', () => {
+  it('needs a header row or a column of numbers, over three rows at least', () => {
+    // A journal's masthead (ejpecp): aligned, but no header and no values.
+    expect(
+      isCellGrid([
+        ['Electron. Commun. Probab. 0 (2020), article no. 0, 1–5.', 'ELECTRONIC'],
+        ['https://doi.org/10.1214/YY-TN', 'COMMUNICATIONS'],
+        ['ISSN: 1083-589X', 'in PROBABILITY'],
+      ]),
+    ).toBe(false);
+    // Two lines of a listing split at the same place (automake): too few rows to show columns.
+    expect(
+      isCellGrid([
+        ['-e', '"s|[@]PERL[@]|$(PERL)|" \\'],
+        ['-e', '"s|[@]GROFF_FONT_DIR[@]|$(fontpath)|" \\'],
+      ]),
+    ).toBe(false);
+    // A tree diagram's labels (guide): two rows.
+    expect(
+      isCellGrid([
+        ['0, 04', 'B'],
+        ['0, 03', 'B'],
+      ]),
+    ).toBe(false);
+    // A bibliography split after its labels: no header, no values.
+    expect(
+      isCellGrid([
+        ['[1]', 'D. E. Knuth, The TeXbook, Addison-Wesley, 1984.'],
+        ['[2]', 'L. Lamport, LaTeX: A Document Preparation System, 1994.'],
+        ['[3]', 'F. Mittelbach, The LaTeX Companion, 2004.'],
+      ]),
+    ).toBe(false);
+    // A header row over text cells, and values with no header, are tables.
+    expect(
+      isCellGrid([
+        ['Phase', 'Description', 'Owner'],
+        ['Design', 'Collect requirements from partners', 'Planning team'],
+        ['Build', 'Implement the storage migration', 'Platform'],
+      ]),
+    ).toBe(true);
+    expect(
+      isCellGrid([
+        ['North', '1,200', '12 %'],
+        ['South', '980', '9 %'],
+        ['East', '760', '7 %'],
+      ]),
+    ).toBe(true);
+  });
+
+  it('keeps two aligned lines as text, and short cells under a header as a table', () => {
+    const cells = (rows: string[][], top: number) =>
+      rows.flatMap((cellsOfRow, r) =>
+        cellsOfRow.map((cell, c) => {
+          const x0 = 72 + 160 * c;
+          return { ...run(cell, x0, top + 12 * r), x1: x0 + cell.length * 10 * (0.42 + 0.01 * (r + c)) };
+        }),
+      );
+    const masthead = buildLines(
+      cells(
+        [
+          ['Electron. Commun. Probab.', 'ELECTRONIC'],
+          ['https://doi.org/10.1214/YY', 'COMMUNICATIONS'],
+        ],
+        100,
+      ),
+    );
+    expect(extractBorderlessTables(masthead).tables).toEqual([]);
+    const table = buildLines(
+      cells(
+        [
+          ['Item', 'Location'],
+          ['Widget', 'Warehouse'],
+          ['Gadget', 'Supplier'],
+        ],
+        100,
+      ),
+    );
+    expect(extractBorderlessTables(table).tables[0]?.rows).toEqual([
+      ['Item', 'Location'],
+      ['Widget', 'Warehouse'],
+      ['Gadget', 'Supplier'],
+    ]);
   });
 });
 

@@ -669,6 +669,7 @@ function tableFromBlock(block: readonly Line[], textLeft?: number): Table | unde
   // Prose is judged line by line: a wrapped cell is long, and a table all the same.
   const prose = isProse(cellsOfLines(block, columns));
   if (fullRows.length < 2 || prose || isFalseTable(rows) || isFixedPitch(block)) return undefined;
+  if (!isCellGrid(rows)) return undefined;
   const last = block[block.length - 1]!;
   return {
     rows,
@@ -678,6 +679,47 @@ function tableFromBlock(block: readonly Line[], textLeft?: number): Table | unde
     right: Math.max(...block.map((l) => l.x1)),
     columns: columns.map((c) => c.start),
   };
+}
+
+/** With no rule drawn, a table shows itself over this many rows: a header and two rows, or three rows of values. */
+const MIN_BORDERLESS_ROWS = 3;
+/** A header cell names its column in a few words. */
+const HEADER_WORDS = 4;
+/** Share of a column's body cells that must be numbers for it to be a column of values. */
+const NUMERIC_SHARE = 0.6;
+/** A number, maybe signed, grouped, with a currency before it or a unit or per cent after it: "1,200", "21.5 °C". */
+const NUMBER_CELL = /^[-−+±]?[$€£¥]?\d[\d,.\u00a0\u202f']*(?:\s?(?:%|‰|°\p{L}?|[\p{L}µ]{1,3}))?$/u;
+
+/**
+ * What aligned text needs, when no rule is drawn, to be read as a table rather than as text that
+ * happens to line up (a title block, a listing, a figure's labels, two lines split at a wide
+ * space): rows enough to show the columns, and cells that read as cells -- a header row naming
+ * the columns, or a column of numbers. Text that fails is kept as lines: a reader loses little,
+ * where a false table would mangle it.
+ */
+export function isCellGrid(rows: readonly string[][]): boolean {
+  if (rows.length < MIN_BORDERLESS_ROWS) return false;
+  return hasHeaderRow(rows) || hasNumberColumn(rows);
+}
+
+/** The first row names the columns: short cells over at least half of them, none ending a sentence or a clause. */
+function hasHeaderRow(rows: readonly string[][]): boolean {
+  const width = Math.max(...rows.map((r) => r.length));
+  const names = rows[0]!.map((cell) => cell.trim()).filter(Boolean);
+  if (names.length < 2 || names.length < width / 2) return false;
+  return names.every(
+    (cell) => wordCount(cell) <= HEADER_WORDS && /[\p{L}\p{N}]/u.test(cell) && !/[,;]$|\p{Ll}{3}\.$/u.test(cell),
+  );
+}
+
+/** Some column below the first row holds numbers on most rows (values, amounts, codes of a chart). */
+function hasNumberColumn(rows: readonly string[][]): boolean {
+  const body = rows.slice(1);
+  const width = Math.max(...rows.map((r) => r.length));
+  return Array.from({ length: width }, (_, c) => body.map((r) => (r[c] ?? '').trim())).some((cells) => {
+    const numbers = cells.filter((cell) => NUMBER_CELL.test(cell)).length;
+    return numbers >= 2 && numbers >= NUMERIC_SHARE * body.length;
+  });
 }
 
 /** Column starts this close (points) are the same grid on the next page. */
