@@ -288,6 +288,59 @@ describe('a borderless table needs rows and cells (issue 25)', () => {
     ).toBe(true);
   });
 
+  it('a listing numbered in the cell of its code, a form of labelled values, numbered headings are not tables', () => {
+    // l3pdftools / philosophersimprint (.dtx manuals): a macro name in the margin, the numbered code beside it.
+    expect(
+      isFalseTable([
+        ['\\footnotesize', '75 \\renewcommand\\small{\\@setfontsize\\small{9pt}{13.5pt}}'],
+        ['\\scriptsize', '76 \\renewcommand\\footnotesize{%'],
+        ['\\tiny', '77 \\@setfontsize\\footnotesize{8.5pt}{9.5pt}}'],
+        ['\\large', '78 \\renewcommand\\scriptsize{\\@setfontsize\\scriptsize{8pt}{9pt}}'],
+      ]),
+    ).toBe(true);
+    // A thesis template's title page: each label, then its value.
+    expect(
+      isFalseTable([
+        ['Studienkennzahl lt. Studienblatt:', 'A 792 327'],
+        ['Studienrichtung lt. Studienblatt:', 'Sprachwissenschaft'],
+        ['Betreut von:', 'Univ.-Prof. Dr. Vorname Name'],
+      ]),
+    ).toBe(true);
+    // Numbered headings under a line set apart above them (textcase).
+    expect(
+      isFalseTable([
+        ['', 'TABLE STUFF TEXT MORE TEXT GOES HERE'],
+        ['2', 'Features and Foibles'],
+        ['2.1', 'Nested text'],
+      ]),
+    ).toBe(true);
+    // Numbered rows of a real table stand in their own cell, with more columns beside them.
+    expect(
+      isFalseTable([
+        ['Week', 'Task', 'Team'],
+        ['1', 'Survey', 'Network'],
+        ['2', 'Pilot', 'Storage'],
+        ['3', 'Rollout', 'Operations'],
+      ]),
+    ).toBe(false);
+    // Section numbers before text are not a column of values; amounts beside a name are.
+    expect(
+      isCellGrid([
+        ['70', '*****}%'],
+        ['71', '\\PHIM@hyperreffalse}}'],
+        ['3.3', '%%%%%'],
+        ['3.3.1', '%%%%%'],
+      ]),
+    ).toBe(false);
+    expect(
+      isCellGrid([
+        ['sehr gut', '14'],
+        ['gut', '11'],
+        ['befriedigend', '9'],
+      ]),
+    ).toBe(true);
+  });
+
   it('keeps two aligned lines as text, and short cells under a header as a table', () => {
     const cells = (rows: string[][], top: number) =>
       rows.flatMap((cellsOfRow, r) =>

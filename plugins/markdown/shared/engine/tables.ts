@@ -256,7 +256,8 @@ function horizontalRuleTable(runs: TextRun[], region: RuledRegion): Table | unde
     bands.set(band, [...(bands.get(band) ?? []), line]);
   }
   const rows = [...bands.keys()].sort((a, b) => a - b).flatMap((band) => rowsFromLines(bands.get(band)!, columns));
-  if (rows.length < 2 || isFalseTable(rows) || isFixedPitch(lines)) return undefined;
+  // Rules drawn across the text bound it, but only a header row or values make its lines cells.
+  if (rows.length < 2 || isFalseTable(rows) || isFixedPitch(lines) || !isCellGrid(rows, 2)) return undefined;
   return {
     rows,
     top: region.rows[0]!,
@@ -491,8 +492,10 @@ export function isFalseTable(rows: readonly string[][]): boolean {
       /^\S+$/.test(cells[0]!) &&
       /\p{L}{2}/u.test(cells[1]!),
   );
-  if (numberedTitles.length >= 0.8 * rows.length) return true;
+  // Judged on full rows too: a line above the headings (a title set apart) hangs on as a one-cell row.
+  if (numberedTitles.length >= 2 && numberedTitles.length >= 0.8 * Math.min(rows.length, fullRows)) return true;
   if (isNumberedLines(filled) || isBulletList(filled) || isDefinitionList(rows) || isFlowingText(filled)) return true;
+  if (isLabelledValues(filled)) return true;
   return isDrawing(rows);
 }
 
@@ -565,6 +568,7 @@ const LINE_NUMBER = /^(?:\[\^)?(\d{1,5})\]?:?$/;
  * count going up by one from row to row. A table of values numbers its rows with more columns.
  */
 function isNumberedLines(filled: readonly string[][]): boolean {
+  if (isNumberedListing(filled)) return true;
   if (filled.some((cells) => cells.length > 2)) return false;
   const numbers = filled.flatMap((cells) => {
     const match = cells.length === 2 ? LINE_NUMBER.exec(cells[0]!) : null;
@@ -573,6 +577,36 @@ function isNumberedLines(filled: readonly string[][]): boolean {
   if (numbers.length < 2 || numbers.length < 0.6 * filled.length) return false;
   const steps = numbers.slice(1).filter((n, i) => n === numbers[i]! + 1).length;
   return steps >= 0.8 * (numbers.length - 1);
+}
+
+/** A line number set a word space before the code it numbers, at the start of a cell: "155 \\cs_new:Npn". */
+const GLUED_LINE_NUMBER = /^(\d{1,5})\s+\S/;
+
+/**
+ * A listing whose line numbers sit in a cell with the code (a margin note beside it can take the
+ * first cell): in most rows some cell starts with a number that goes up by one from row to row.
+ * A table's row numbers stand in a cell of their own.
+ */
+function isNumberedListing(filled: readonly string[][]): boolean {
+  const numbers = filled.flatMap((cells) => {
+    const match = cells.map((cell) => GLUED_LINE_NUMBER.exec(cell)).find(Boolean);
+    return match ? [Number(match[1])] : [];
+  });
+  if (numbers.length < 2 || numbers.length < 0.6 * filled.length) return false;
+  const steps = numbers.slice(1).filter((n, i) => n === numbers[i]! + 1).length;
+  return steps >= 0.8 * (numbers.length - 1);
+}
+
+/** Share of full rows whose first cell is a label ending in a colon before the rows are read as a form. */
+const LABEL_SHARE = 0.6;
+
+/**
+ * A form's fields or a title page's particulars ("Betreut von: | Name"): labels ending in a colon,
+ * each followed by its value. Read as lines, each label stays beside its value.
+ */
+function isLabelledValues(filled: readonly string[][]): boolean {
+  const full = filled.filter((cells) => cells.length >= 2);
+  return full.length >= 2 && full.filter((cells) => /:$/.test(cells[0]!.trim())).length >= LABEL_SHARE * full.length;
 }
 
 const BULLET_START = /^[•·▪■□◦‣○●►➢✓\uf0b7\uf0a7]\s*\S/;
@@ -697,8 +731,8 @@ const NUMBER_CELL = /^[-−+±]?[$€£¥]?\d[\d,.\u00a0\u202f']*(?:\s?(?:%|‰|
  * the columns, or a column of numbers. Text that fails is kept as lines: a reader loses little,
  * where a false table would mangle it.
  */
-export function isCellGrid(rows: readonly string[][]): boolean {
-  if (rows.length < MIN_BORDERLESS_ROWS) return false;
+export function isCellGrid(rows: readonly string[][], minRows = MIN_BORDERLESS_ROWS): boolean {
+  if (rows.length < minRows) return false;
   return hasHeaderRow(rows) || hasNumberColumn(rows);
 }
 
@@ -712,12 +746,18 @@ function hasHeaderRow(rows: readonly string[][]): boolean {
   );
 }
 
-/** Some column below the first row holds numbers on most rows (values, amounts, codes of a chart). */
+/**
+ * Some column below the first row holds numbers on most rows (values, amounts, codes of a chart).
+ * With two columns the first does not count: numbers before text are how listings, notes and
+ * numbered headings are set. A section number ("3.3.1") is no value.
+ */
 function hasNumberColumn(rows: readonly string[][]): boolean {
   const body = rows.slice(1);
   const width = Math.max(...rows.map((r) => r.length));
-  return Array.from({ length: width }, (_, c) => body.map((r) => (r[c] ?? '').trim())).some((cells) => {
-    const numbers = cells.filter((cell) => NUMBER_CELL.test(cell)).length;
+  const isNumber = (cell: string) => NUMBER_CELL.test(cell) && !/^\d+\.\d+\.\d/.test(cell);
+  return Array.from({ length: width }, (_, c) => body.map((r) => (r[c] ?? '').trim())).some((cells, c) => {
+    if (width === 2 && c === 0) return false;
+    const numbers = cells.filter(isNumber).length;
     return numbers >= 2 && numbers >= NUMERIC_SHARE * body.length;
   });
 }
