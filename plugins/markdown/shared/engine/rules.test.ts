@@ -209,6 +209,20 @@ describe('aligned text that is not a table (issue 25, real documents)', () => {
     ).toBe(false);
   });
 
+  it('two lines framed by rules (a note set off in a .dtx manual) are not a ruled table', () => {
+    const frame = [
+      { x0: 72, y0: 90, x1: 400, y1: 90 },
+      { x0: 72, y0: 130, x1: 400, y1: 130 },
+    ];
+    const runs = [
+      run('\\GStoreSetReg', 80, 104),
+      run('assigns', 300, 104),
+      run('ter executing', 80, 120),
+      run('\\GStoreGSetReg', 200, 120),
+    ].map((r, i) => ({ ...r, x1: r.x0 + r.text.length * 10 * (0.41 + 0.02 * i) }));
+    expect(extractRuledTables(runs, frame).tables).toEqual([]);
+  });
+
   it('a plot whose axes are drawn rules is not a ruled table', () => {
     // A plot's frame and grid lines: 4 columns, 3 bands, three labels among twelve cells.
     const axes = [
@@ -296,6 +310,33 @@ describe('a borderless table needs rows and cells (issue 25)', () => {
         ['\\scriptsize', '76 \\renewcommand\\footnotesize{%'],
         ['\\tiny', '77 \\@setfontsize\\footnotesize{8.5pt}{9.5pt}}'],
         ['\\large', '78 \\renewcommand\\scriptsize{\\@setfontsize\\scriptsize{8pt}{9pt}}'],
+      ]),
+    ).toBe(true);
+    // fnlineno (.dtx): numbered code cut at its indentation into more pieces, numbered from the first row.
+    expect(
+      isFalseTable([
+        ['99', '', '\\TheLineNoLaTeXOutput', '%% "the real \\LineNoLaTeXOuput"'],
+        ['100', '', '\\fi', ''],
+        ['101', '', '\\fi', ''],
+        ['102', '}', '', ''],
+      ]),
+    ).toBe(true);
+    // A font chart numbers its rows too, but under a header, with a cell per code point.
+    const chartRow = (n: number) => [String(n), ...'ABCDEFGH'.split('').map((c) => c + n), String(n)];
+    expect(isFalseTable([['', ...'01234567'.split(''), ''], chartRow(0), chartRow(1), chartRow(2)])).toBe(false);
+    // An option list: its first row is led like the others ("[opt]"), so it names no columns.
+    expect(
+      isCellGrid([
+        ['[nobreak]', 'eliminate all line-breaks'],
+        ['[nosort]', 'prevents sorting of the numbers'],
+        ['[nomove]', 'prevents moving the superscript'],
+      ]),
+    ).toBe(false);
+    expect(
+      isCellGrid([
+        ['command', 'function'],
+        ['\\citeform', 'reformats each number'],
+        ['\\citepunct', 'printed between numbers'],
       ]),
     ).toBe(true);
     // A thesis template's title page: each label, then its value.

@@ -256,8 +256,9 @@ function horizontalRuleTable(runs: TextRun[], region: RuledRegion): Table | unde
     bands.set(band, [...(bands.get(band) ?? []), line]);
   }
   const rows = [...bands.keys()].sort((a, b) => a - b).flatMap((band) => rowsFromLines(bands.get(band)!, columns));
-  // Rules drawn across the text bound it, but only a header row or values make its lines cells.
-  if (rows.length < 2 || isFalseTable(rows) || isFixedPitch(lines) || !isCellGrid(rows, 2)) return undefined;
+  // Rules drawn across the text bound it (a frame, a note set off by rules), but only rows enough and
+  // a header row or values make its lines cells.
+  if (rows.length < 2 || isFalseTable(rows) || isFixedPitch(lines) || !isCellGrid(rows)) return undefined;
   return {
     rows,
     top: region.rows[0]!,
@@ -569,15 +570,27 @@ const LINE_NUMBER = /^(?:\[\^)?(\d{1,5})\]?:?$/;
  */
 function isNumberedLines(filled: readonly string[][]): boolean {
   if (isNumberedListing(filled)) return true;
-  if (filled.some((cells) => cells.length > 2)) return false;
+  // Code split into a few pieces by its indentation may follow the number; a table numbers its rows
+  // under a header, and a chart (a code point per row and a cell per column) has many cells.
+  // A table of values numbers its rows too: values beside the count make it one.
+  const wide = filled.some((cells) => cells.length > 2);
+  const values = filled.filter((cells) => cells.slice(1).some(isValue)).length >= NUMERIC_SHARE * filled.length;
+  if (
+    wide &&
+    (values || !LINE_NUMBER.test(filled[0]?.[0] ?? '') || filled.some((cells) => cells.length > LISTING_PIECES))
+  )
+    return false;
   const numbers = filled.flatMap((cells) => {
-    const match = cells.length === 2 ? LINE_NUMBER.exec(cells[0]!) : null;
+    const match = cells.length >= 2 ? LINE_NUMBER.exec(cells[0]!) : null;
     return match ? [Number(match[1])] : [];
   });
   if (numbers.length < 2 || numbers.length < 0.6 * filled.length) return false;
   const steps = numbers.slice(1).filter((n, i) => n === numbers[i]! + 1).length;
   return steps >= 0.8 * (numbers.length - 1);
 }
+
+/** A numbered code line split at its indentation comes in at most this many pieces, its number included. */
+const LISTING_PIECES = 4;
 
 /** A line number set a word space before the code it numbers, at the start of a cell: "155 \\cs_new:Npn". */
 const GLUED_LINE_NUMBER = /^(\d{1,5})\s+\S/;
@@ -715,14 +728,17 @@ function tableFromBlock(block: readonly Line[], textLeft?: number): Table | unde
   };
 }
 
-/** With no rule drawn, a table shows itself over this many rows: a header and two rows, or three rows of values. */
-const MIN_BORDERLESS_ROWS = 3;
+/** With no grid drawn, a table shows itself over this many rows: a header and two rows, or three rows of values. */
+const MIN_TABLE_ROWS = 3;
 /** A header cell names its column in a few words. */
 const HEADER_WORDS = 4;
 /** Share of a column's body cells that must be numbers for it to be a column of values. */
 const NUMERIC_SHARE = 0.6;
 /** A number, maybe signed, grouped, with a currency before it or a unit or per cent after it: "1,200", "21.5 °C". */
 const NUMBER_CELL = /^[-−+±]?[$€£¥]?\d[\d,.\u00a0\u202f']*(?:\s?(?:%|‰|°\p{L}?|[\p{L}µ]{1,3}))?$/u;
+
+/** A number that is a value: not a section number ("3.3.1"). */
+const isValue = (cell: string) => NUMBER_CELL.test(cell.trim()) && !/^\d+\.\d+\.\d/.test(cell.trim());
 
 /**
  * What aligned text needs, when no rule is drawn, to be read as a table rather than as text that
@@ -731,16 +747,31 @@ const NUMBER_CELL = /^[-−+±]?[$€£¥]?\d[\d,.\u00a0\u202f']*(?:\s?(?:%|‰|
  * the columns, or a column of numbers. Text that fails is kept as lines: a reader loses little,
  * where a false table would mangle it.
  */
-export function isCellGrid(rows: readonly string[][], minRows = MIN_BORDERLESS_ROWS): boolean {
-  if (rows.length < minRows) return false;
+export function isCellGrid(rows: readonly string[][]): boolean {
+  if (rows.length < MIN_TABLE_ROWS) return false;
   return hasHeaderRow(rows) || hasNumberColumn(rows);
 }
 
-/** The first row names the columns: short cells over at least half of them, none ending a sentence or a clause. */
+/** How a row's first cell starts when it is not a word: a digit, or the sign itself ("-v", "\\cmd", "[opt]"). */
+function leadSign(row: readonly string[]): string | undefined {
+  const first = row.map((cell) => cell.trim()).find(Boolean);
+  if (!first || /^\p{L}/u.test(first)) return undefined;
+  return /^\p{N}/u.test(first) ? 'digit' : [...first][0];
+}
+
+/**
+ * The first row names the columns: short cells over at least half of them, none ending a sentence
+ * or a clause, and not led like the rows below it (an option list's first "-v", a macro list's first
+ * "\\cmd" is a row like the others, not a name).
+ */
 function hasHeaderRow(rows: readonly string[][]): boolean {
   const width = Math.max(...rows.map((r) => r.length));
   const names = rows[0]!.map((cell) => cell.trim()).filter(Boolean);
   if (names.length < 2 || names.length < width / 2) return false;
+  const sign = leadSign(rows[0]!);
+  const body = rows.slice(1).filter((row) => row.some((cell) => cell.trim() !== ''));
+  if (sign !== undefined && body.filter((row) => leadSign(row) === sign).length >= KEY_SHARE * body.length)
+    return false;
   return names.every(
     (cell) => wordCount(cell) <= HEADER_WORDS && /[\p{L}\p{N}]/u.test(cell) && !/[,;]$|\p{Ll}{3}\.$/u.test(cell),
   );
@@ -754,10 +785,9 @@ function hasHeaderRow(rows: readonly string[][]): boolean {
 function hasNumberColumn(rows: readonly string[][]): boolean {
   const body = rows.slice(1);
   const width = Math.max(...rows.map((r) => r.length));
-  const isNumber = (cell: string) => NUMBER_CELL.test(cell) && !/^\d+\.\d+\.\d/.test(cell);
   return Array.from({ length: width }, (_, c) => body.map((r) => (r[c] ?? '').trim())).some((cells, c) => {
     if (width === 2 && c === 0) return false;
-    const numbers = cells.filter(isNumber).length;
+    const numbers = cells.filter(isValue).length;
     return numbers >= 2 && numbers >= NUMERIC_SHARE * body.length;
   });
 }
