@@ -223,6 +223,28 @@ describe('aligned text that is not a table (issue 25, real documents)', () => {
     expect(extractRuledTables(runs, frame).tables).toEqual([]);
   });
 
+  it('boxes drawn around words on two neighbouring lines are not a ruled grid; a ruled 2 x 2 table is', () => {
+    // fnlineno: \\pagegoal boxed on one line, \\pagetotal boxed on the next, the boxes offset.
+    const box = (x0: number, x1: number, y0: number, y1: number) => [
+      { x0, y0, x1, y1: y0 },
+      { x0, y0: y1, x1, y1 },
+      { x0, y0, x1: x0, y1 },
+      { x0: x1, y0, x1, y1 },
+    ];
+    const boxes = [...box(194, 254, 264, 275.4), ...box(198, 245, 275.4, 287.3)];
+    const words = [run('\\pagegoal', 196, 273), run('\\pagetotal', 200, 285)];
+    expect(extractRuledTables(words, boxes).tables).toEqual([]);
+    const grid = [
+      ...[100, 200, 300].map((x) => ({ x0: x, y0: 100, x1: x, y1: 140 })),
+      ...[100, 120, 140].map((y) => ({ x0: 100, y0: y, x1: 300, y1: y })),
+    ];
+    const cells = [run('Size', 110, 114), run('Weight', 210, 114), run('12', 110, 134), run('40', 210, 134)];
+    expect(extractRuledTables(cells, grid).tables[0]?.rows).toEqual([
+      ['Size', 'Weight'],
+      ['12', '40'],
+    ]);
+  });
+
   it('a plot whose axes are drawn rules is not a ruled table', () => {
     // A plot's frame and grid lines: 4 columns, 3 bands, three labels among twelve cells.
     const axes = [
@@ -283,6 +305,14 @@ describe('a borderless table needs rows and cells (issue 25)', () => {
         ['[1]', 'D. E. Knuth, The TeXbook, Addison-Wesley, 1984.'],
         ['[2]', 'L. Lamport, LaTeX: A Document Preparation System, 1994.'],
         ['[3]', 'F. Mittelbach, The LaTeX Companion, 2004.'],
+      ]),
+    ).toBe(false);
+    // What a displayed formula split across a column leaves (elsarticle): ",2" names nothing.
+    expect(
+      isCellGrid([
+        [',2', ',2'],
+        ['Here we utilized the fact that B1', 'A1 . While the resonant enhancement'],
+        [',39', ',39'],
       ]),
     ).toBe(false);
     // A header row over text cells, and values with no header, are tables.

@@ -231,6 +231,13 @@ function gridTable(
   );
   const filled = rows.filter((row) => row.some((cell) => cell !== ''));
   if (filled.length < 2 || columnCount < 2 || isDrawing(filled)) return undefined;
+  // A table has a column rule running from its top to its bottom, and its cells hold text; boxes
+  // drawn around words on neighbouring lines (a .dtx manual's macro names) have neither.
+  const bottom = ys[ys.length - 1]!;
+  const ruledThrough = xs.some((x) => covers(pieces.verticals, x, ys[0]!, bottom, true));
+  const anchors = new Set(Array.from({ length: rowCount * columnCount }, (_, i) => find(i)));
+  const written = [...anchors].filter((anchor) => cellText(cells.get(anchor) ?? []) !== '').length;
+  if (!ruledThrough || written < MIN_GRID_FILLED * anchors.size) return undefined;
   return {
     rows: filled,
     top: ys[0]!,
@@ -240,6 +247,9 @@ function gridTable(
     columns: xs.slice(0, -1),
   };
 }
+
+/** Share of a ruled grid's cells (a merged cell counted once) that must hold text. */
+const MIN_GRID_FILLED = 0.5;
 
 function cellText(runs: readonly TextRun[]): string {
   return buildLines(runs).reduce((text, line) => joinText(text, line.text), '');
@@ -773,7 +783,9 @@ function hasHeaderRow(rows: readonly string[][]): boolean {
   if (sign !== undefined && body.filter((row) => leadSign(row) === sign).length >= KEY_SHARE * body.length)
     return false;
   return names.every(
-    (cell) => wordCount(cell) <= HEADER_WORDS && /[\p{L}\p{N}]/u.test(cell) && !/[,;]$|\p{Ll}{3}\.$/u.test(cell),
+    // A name neither ends a clause nor starts in the middle of one (",2" is what a formula leaves).
+    (cell) =>
+      wordCount(cell) <= HEADER_WORDS && /[\p{L}\p{N}]/u.test(cell) && !/[,;]$|\p{Ll}{3}\.$|^[,.;:)\]}]/u.test(cell),
   );
 }
 
