@@ -580,9 +580,9 @@ const LINE_NUMBER = /^(?:\[\^)?(\d{1,5})\]?:?$/;
  */
 function isNumberedLines(filled: readonly string[][]): boolean {
   if (isNumberedListing(filled)) return true;
-  // Code split into a few pieces by its indentation may follow the number; a table numbers its rows
-  // under a header, and a chart (a code point per row and a cell per column) has many cells.
-  // A table of values numbers its rows too: values beside the count make it one.
+  // Code cut into a few pieces at its indentation may follow the number, counted from the first row.
+  // A table numbers its rows under a header or beside values; a chart (a code point per row, a cell
+  // per column) has many cells.
   const wide = filled.some((cells) => cells.length > 2);
   const values = filled.filter((cells) => cells.slice(1).some(isValue)).length >= NUMERIC_SHARE * filled.length;
   if (
