@@ -315,6 +315,15 @@ describe('a borderless table needs rows and cells (issue 25)', () => {
         [',39', ',39'],
       ]),
     ).toBe(false);
+    // A formula over the symbols it explains (eqexpl) names no columns.
+    expect(
+      isCellGrid([
+        ['', 'E = mc<sup>2</sup>', '(1)'],
+        ['E', 'equivalent energy', ''],
+        ['m', 'mass', ''],
+        ['c', 'speed of light', ''],
+      ]),
+    ).toBe(false);
     // A header row over text cells, and values with no header, are tables.
     expect(
       isCellGrid([

@@ -783,9 +783,13 @@ function hasHeaderRow(rows: readonly string[][]): boolean {
   if (sign !== undefined && body.filter((row) => leadSign(row) === sign).length >= KEY_SHARE * body.length)
     return false;
   return names.every(
-    // A name neither ends a clause nor starts in the middle of one (",2" is what a formula leaves).
+    // A name neither ends a clause nor starts in the middle of one (",2" is what a formula leaves),
+    // and is no formula ("E = mc²" over the symbols it explains).
     (cell) =>
-      wordCount(cell) <= HEADER_WORDS && /[\p{L}\p{N}]/u.test(cell) && !/[,;]$|\p{Ll}{3}\.$|^[,.;:)\]}]/u.test(cell),
+      wordCount(cell) <= HEADER_WORDS &&
+      /[\p{L}\p{N}]/u.test(cell) &&
+      !/[,;]$|\p{Ll}{3}\.$|^[,.;:)\]}]/u.test(cell) &&
+      !(/[=<>≤≥≈]|<su[bp]>/u.test(cell) || EQUATION_NUMBER.test(cell)),
   );
 }
 
