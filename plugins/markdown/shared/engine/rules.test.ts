@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLines } from './lines.js';
 import { outlineHeadings, titleKey } from './outline.js';
 import { findRunningLines } from './running.js';
-import { extractBorderlessTables, extractRuledTables, isFalseTable, isFixedPitch } from './tables.js';
+import { extractBorderlessTables, extractRuledTables, isCellGrid, isFalseTable, isFixedPitch } from './tables.js';
 import type { Line, TextRun } from './types.js';
 
 const run = (text: string, x0: number, baseline: number, size = 10): TextRun => ({
@@ -209,6 +209,42 @@ describe('aligned text that is not a table (issue 25, real documents)', () => {
     ).toBe(false);
   });
 
+  it('two lines framed by rules (a note set off in a .dtx manual) are not a ruled table', () => {
+    const frame = [
+      { x0: 72, y0: 90, x1: 400, y1: 90 },
+      { x0: 72, y0: 130, x1: 400, y1: 130 },
+    ];
+    const runs = [
+      run('\\GStoreSetReg', 80, 104),
+      run('assigns', 300, 104),
+      run('ter executing', 80, 120),
+      run('\\GStoreGSetReg', 200, 120),
+    ].map((r, i) => ({ ...r, x1: r.x0 + r.text.length * 10 * (0.41 + 0.02 * i) }));
+    expect(extractRuledTables(runs, frame).tables).toEqual([]);
+  });
+
+  it('boxes drawn around words on two neighbouring lines are not a ruled grid; a ruled 2 x 2 table is', () => {
+    // fnlineno: \\pagegoal boxed on one line, \\pagetotal boxed on the next, the boxes offset.
+    const box = (x0: number, x1: number, y0: number, y1: number) => [
+      { x0, y0, x1, y1: y0 },
+      { x0, y0: y1, x1, y1 },
+      { x0, y0, x1: x0, y1 },
+      { x0: x1, y0, x1, y1 },
+    ];
+    const boxes = [...box(194, 254, 264, 275.4), ...box(198, 245, 275.4, 287.3)];
+    const words = [run('\\pagegoal', 196, 273), run('\\pagetotal', 200, 285)];
+    expect(extractRuledTables(words, boxes).tables).toEqual([]);
+    const grid = [
+      ...[100, 200, 300].map((x) => ({ x0: x, y0: 100, x1: x, y1: 140 })),
+      ...[100, 120, 140].map((y) => ({ x0: 100, y0: y, x1: 300, y1: y })),
+    ];
+    const cells = [run('Size', 110, 114), run('Weight', 210, 114), run('12', 110, 134), run('40', 210, 134)];
+    expect(extractRuledTables(cells, grid).tables[0]?.rows).toEqual([
+      ['Size', 'Weight'],
+      ['12', '40'],
+    ]);
+  });
+
   it('a plot whose axes are drawn rules is not a ruled table', () => {
     // A plot's frame and grid lines: 4 columns, 3 bands, three labels among twelve cells.
     const axes = [
@@ -236,6 +272,188 @@ describe('aligned text that is not a table (issue 25, real documents)', () => {
     const lines = buildLines(runs);
     expect(extractBorderlessTables(lines).tables).toEqual([]);
     expect(extractBorderlessTables(lines).tables).toEqual([]);
+  });
+});
+
+describe('a borderless table needs rows and cells (issue 25)', () => {
+  it('needs a header row or a column of numbers, over three rows at least', () => {
+    // A journal's masthead (ejpecp): aligned, but no header and no values.
+    expect(
+      isCellGrid([
+        ['Electron. Commun. Probab. 0 (2020), article no. 0, 1–5.', 'ELECTRONIC'],
+        ['https://doi.org/10.1214/YY-TN', 'COMMUNICATIONS'],
+        ['ISSN: 1083-589X', 'in PROBABILITY'],
+      ]),
+    ).toBe(false);
+    // Two lines of a listing split at the same place (automake): too few rows to show columns.
+    expect(
+      isCellGrid([
+        ['-e', '"s|[@]PERL[@]|$(PERL)|" \\'],
+        ['-e', '"s|[@]GROFF_FONT_DIR[@]|$(fontpath)|" \\'],
+      ]),
+    ).toBe(false);
+    // A tree diagram's labels (guide): two rows.
+    expect(
+      isCellGrid([
+        ['0, 04', 'B'],
+        ['0, 03', 'B'],
+      ]),
+    ).toBe(false);
+    // A bibliography split after its labels: no header, no values.
+    expect(
+      isCellGrid([
+        ['[1]', 'D. E. Knuth, The TeXbook, Addison-Wesley, 1984.'],
+        ['[2]', 'L. Lamport, LaTeX: A Document Preparation System, 1994.'],
+        ['[3]', 'F. Mittelbach, The LaTeX Companion, 2004.'],
+      ]),
+    ).toBe(false);
+    // What a displayed formula split across a column leaves (elsarticle): ",2" names nothing.
+    expect(
+      isCellGrid([
+        [',2', ',2'],
+        ['Here we utilized the fact that B1', 'A1 . While the resonant enhancement'],
+        [',39', ',39'],
+      ]),
+    ).toBe(false);
+    // A formula over the symbols it explains (eqexpl) names no columns.
+    expect(
+      isCellGrid([
+        ['', 'E = mc<sup>2</sup>', '(1)'],
+        ['E', 'equivalent energy', ''],
+        ['m', 'mass', ''],
+        ['c', 'speed of light', ''],
+      ]),
+    ).toBe(false);
+    // A header row over text cells, and values with no header, are tables.
+    expect(
+      isCellGrid([
+        ['Phase', 'Description', 'Owner'],
+        ['Design', 'Collect requirements from partners', 'Planning team'],
+        ['Build', 'Implement the storage migration', 'Platform'],
+      ]),
+    ).toBe(true);
+    expect(
+      isCellGrid([
+        ['North', '1,200', '12 %'],
+        ['South', '980', '9 %'],
+        ['East', '760', '7 %'],
+      ]),
+    ).toBe(true);
+  });
+
+  it('a listing numbered in the cell of its code, a form of labelled values, numbered headings are not tables', () => {
+    // l3pdftools / philosophersimprint (.dtx manuals): a macro name in the margin, the numbered code beside it.
+    expect(
+      isFalseTable([
+        ['\\footnotesize', '75 \\renewcommand\\small{\\@setfontsize\\small{9pt}{13.5pt}}'],
+        ['\\scriptsize', '76 \\renewcommand\\footnotesize{%'],
+        ['\\tiny', '77 \\@setfontsize\\footnotesize{8.5pt}{9.5pt}}'],
+        ['\\large', '78 \\renewcommand\\scriptsize{\\@setfontsize\\scriptsize{8pt}{9pt}}'],
+      ]),
+    ).toBe(true);
+    // fnlineno (.dtx): numbered code cut at its indentation into more pieces, numbered from the first row.
+    expect(
+      isFalseTable([
+        ['99', '', '\\TheLineNoLaTeXOutput', '%% "the real \\LineNoLaTeXOuput"'],
+        ['100', '', '\\fi', ''],
+        ['101', '', '\\fi', ''],
+        ['102', '}', '', ''],
+      ]),
+    ).toBe(true);
+    // A font chart numbers its rows too, but under a header, with a cell per code point.
+    const chartRow = (n: number) => [String(n), ...'ABCDEFGH'.split('').map((c) => c + n), String(n)];
+    expect(isFalseTable([['', ...'01234567'.split(''), ''], chartRow(0), chartRow(1), chartRow(2)])).toBe(false);
+    // An option list: its first row is led like the others ("[opt]"), so it names no columns.
+    expect(
+      isCellGrid([
+        ['[nobreak]', 'eliminate all line-breaks'],
+        ['[nosort]', 'prevents sorting of the numbers'],
+        ['[nomove]', 'prevents moving the superscript'],
+      ]),
+    ).toBe(false);
+    expect(
+      isCellGrid([
+        ['command', 'function'],
+        ['\\citeform', 'reformats each number'],
+        ['\\citepunct', 'printed between numbers'],
+      ]),
+    ).toBe(true);
+    // A thesis template's title page: each label, then its value.
+    expect(
+      isFalseTable([
+        ['Studienkennzahl lt. Studienblatt:', 'A 792 327'],
+        ['Studienrichtung lt. Studienblatt:', 'Sprachwissenschaft'],
+        ['Betreut von:', 'Univ.-Prof. Dr. Vorname Name'],
+      ]),
+    ).toBe(true);
+    // Numbered headings under a line set apart above them (textcase).
+    expect(
+      isFalseTable([
+        ['', 'TABLE STUFF TEXT MORE TEXT GOES HERE'],
+        ['2', 'Features and Foibles'],
+        ['2.1', 'Nested text'],
+      ]),
+    ).toBe(true);
+    // Numbered rows of a real table stand in their own cell, with more columns beside them.
+    expect(
+      isFalseTable([
+        ['Week', 'Task', 'Team'],
+        ['1', 'Survey', 'Network'],
+        ['2', 'Pilot', 'Storage'],
+        ['3', 'Rollout', 'Operations'],
+      ]),
+    ).toBe(false);
+    // Section numbers before text are not a column of values; amounts beside a name are.
+    expect(
+      isCellGrid([
+        ['70', '*****}%'],
+        ['71', '\\PHIM@hyperreffalse}}'],
+        ['3.3', '%%%%%'],
+        ['3.3.1', '%%%%%'],
+      ]),
+    ).toBe(false);
+    expect(
+      isCellGrid([
+        ['sehr gut', '14'],
+        ['gut', '11'],
+        ['befriedigend', '9'],
+      ]),
+    ).toBe(true);
+  });
+
+  it('keeps two aligned lines as text, and short cells under a header as a table', () => {
+    const cells = (rows: string[][], top: number) =>
+      rows.flatMap((cellsOfRow, r) =>
+        cellsOfRow.map((cell, c) => {
+          const x0 = 72 + 160 * c;
+          return { ...run(cell, x0, top + 12 * r), x1: x0 + cell.length * 10 * (0.42 + 0.01 * (r + c)) };
+        }),
+      );
+    const masthead = buildLines(
+      cells(
+        [
+          ['Electron. Commun. Probab.', 'ELECTRONIC'],
+          ['https://doi.org/10.1214/YY', 'COMMUNICATIONS'],
+        ],
+        100,
+      ),
+    );
+    expect(extractBorderlessTables(masthead).tables).toEqual([]);
+    const table = buildLines(
+      cells(
+        [
+          ['Item', 'Location'],
+          ['Widget', 'Warehouse'],
+          ['Gadget', 'Supplier'],
+        ],
+        100,
+      ),
+    );
+    expect(extractBorderlessTables(table).tables[0]?.rows).toEqual([
+      ['Item', 'Location'],
+      ['Widget', 'Warehouse'],
+      ['Gadget', 'Supplier'],
+    ]);
   });
 });
 

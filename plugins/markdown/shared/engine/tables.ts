@@ -231,6 +231,13 @@ function gridTable(
   );
   const filled = rows.filter((row) => row.some((cell) => cell !== ''));
   if (filled.length < 2 || columnCount < 2 || isDrawing(filled)) return undefined;
+  // A table has a column rule running from its top to its bottom, and its cells hold text; boxes
+  // drawn around words on neighbouring lines (a .dtx manual's macro names) have neither.
+  const bottom = ys[ys.length - 1]!;
+  const ruledThrough = xs.some((x) => covers(pieces.verticals, x, ys[0]!, bottom, true));
+  const anchors = new Set(Array.from({ length: rowCount * columnCount }, (_, i) => find(i)));
+  const written = [...anchors].filter((anchor) => cellText(cells.get(anchor) ?? []) !== '').length;
+  if (!ruledThrough || written < MIN_GRID_FILLED * anchors.size) return undefined;
   return {
     rows: filled,
     top: ys[0]!,
@@ -240,6 +247,9 @@ function gridTable(
     columns: xs.slice(0, -1),
   };
 }
+
+/** Share of a ruled grid's cells (a merged cell counted once) that must hold text. */
+const MIN_GRID_FILLED = 0.5;
 
 function cellText(runs: readonly TextRun[]): string {
   return buildLines(runs).reduce((text, line) => joinText(text, line.text), '');
@@ -256,7 +266,9 @@ function horizontalRuleTable(runs: TextRun[], region: RuledRegion): Table | unde
     bands.set(band, [...(bands.get(band) ?? []), line]);
   }
   const rows = [...bands.keys()].sort((a, b) => a - b).flatMap((band) => rowsFromLines(bands.get(band)!, columns));
-  if (rows.length < 2 || isFalseTable(rows) || isFixedPitch(lines)) return undefined;
+  // Rules drawn across the text bound it (a frame, a note set off by rules), but only rows enough and
+  // a header row or values make its lines cells.
+  if (rows.length < 2 || isFalseTable(rows) || isFixedPitch(lines) || !isCellGrid(rows)) return undefined;
   return {
     rows,
     top: region.rows[0]!,
@@ -491,8 +503,10 @@ export function isFalseTable(rows: readonly string[][]): boolean {
       /^\S+$/.test(cells[0]!) &&
       /\p{L}{2}/u.test(cells[1]!),
   );
-  if (numberedTitles.length >= 0.8 * rows.length) return true;
+  // Judged on full rows too: a line above the headings (a title set apart) hangs on as a one-cell row.
+  if (numberedTitles.length >= 2 && numberedTitles.length >= 0.8 * Math.min(rows.length, fullRows)) return true;
   if (isNumberedLines(filled) || isBulletList(filled) || isDefinitionList(rows) || isFlowingText(filled)) return true;
+  if (isLabelledValues(filled)) return true;
   return isDrawing(rows);
 }
 
@@ -565,14 +579,57 @@ const LINE_NUMBER = /^(?:\[\^)?(\d{1,5})\]?:?$/;
  * count going up by one from row to row. A table of values numbers its rows with more columns.
  */
 function isNumberedLines(filled: readonly string[][]): boolean {
-  if (filled.some((cells) => cells.length > 2)) return false;
+  if (isNumberedListing(filled)) return true;
+  // Code cut into a few pieces at its indentation may follow the number, counted from the first row.
+  // A table numbers its rows under a header or beside values; a chart (a code point per row, a cell
+  // per column) has many cells.
+  const wide = filled.some((cells) => cells.length > 2);
+  const values = filled.filter((cells) => cells.slice(1).some(isValue)).length >= NUMERIC_SHARE * filled.length;
+  if (
+    wide &&
+    (values || !LINE_NUMBER.test(filled[0]?.[0] ?? '') || filled.some((cells) => cells.length > LISTING_PIECES))
+  )
+    return false;
   const numbers = filled.flatMap((cells) => {
-    const match = cells.length === 2 ? LINE_NUMBER.exec(cells[0]!) : null;
+    const match = cells.length >= 2 ? LINE_NUMBER.exec(cells[0]!) : null;
     return match ? [Number(match[1])] : [];
   });
   if (numbers.length < 2 || numbers.length < 0.6 * filled.length) return false;
   const steps = numbers.slice(1).filter((n, i) => n === numbers[i]! + 1).length;
   return steps >= 0.8 * (numbers.length - 1);
+}
+
+/** A numbered code line split at its indentation comes in at most this many pieces, its number included. */
+const LISTING_PIECES = 4;
+
+/** A line number set a word space before the code it numbers, at the start of a cell: "155 \\cs_new:Npn". */
+const GLUED_LINE_NUMBER = /^(\d{1,5})\s+\S/;
+
+/**
+ * A listing whose line numbers sit in a cell with the code (a margin note beside it can take the
+ * first cell): in most rows some cell starts with a number that goes up by one from row to row.
+ * A table's row numbers stand in a cell of their own.
+ */
+function isNumberedListing(filled: readonly string[][]): boolean {
+  const numbers = filled.flatMap((cells) => {
+    const match = cells.map((cell) => GLUED_LINE_NUMBER.exec(cell)).find(Boolean);
+    return match ? [Number(match[1])] : [];
+  });
+  if (numbers.length < 2 || numbers.length < 0.6 * filled.length) return false;
+  const steps = numbers.slice(1).filter((n, i) => n === numbers[i]! + 1).length;
+  return steps >= 0.8 * (numbers.length - 1);
+}
+
+/** Share of full rows whose first cell is a label ending in a colon before the rows are read as a form. */
+const LABEL_SHARE = 0.6;
+
+/**
+ * A form's fields or a title page's particulars ("Betreut von: | Name"): labels ending in a colon,
+ * each followed by its value. Read as lines, each label stays beside its value.
+ */
+function isLabelledValues(filled: readonly string[][]): boolean {
+  const full = filled.filter((cells) => cells.length >= 2);
+  return full.length >= 2 && full.filter((cells) => /:$/.test(cells[0]!.trim())).length >= LABEL_SHARE * full.length;
 }
 
 const BULLET_START = /^[•·▪■□◦‣○●►➢✓\uf0b7\uf0a7]\s*\S/;
@@ -669,6 +726,7 @@ function tableFromBlock(block: readonly Line[], textLeft?: number): Table | unde
   // Prose is judged line by line: a wrapped cell is long, and a table all the same.
   const prose = isProse(cellsOfLines(block, columns));
   if (fullRows.length < 2 || prose || isFalseTable(rows) || isFixedPitch(block)) return undefined;
+  if (!isCellGrid(rows)) return undefined;
   const last = block[block.length - 1]!;
   return {
     rows,
@@ -678,6 +736,76 @@ function tableFromBlock(block: readonly Line[], textLeft?: number): Table | unde
     right: Math.max(...block.map((l) => l.x1)),
     columns: columns.map((c) => c.start),
   };
+}
+
+/** With no grid drawn, a table shows itself over this many rows: a header and two rows, or three rows of values. */
+const MIN_TABLE_ROWS = 3;
+/** A header cell names its column in a few words. */
+const HEADER_WORDS = 4;
+/** Share of a column's body cells that must be numbers for it to be a column of values. */
+const NUMERIC_SHARE = 0.6;
+/** A number, maybe signed, grouped, with a currency before it or a unit or per cent after it: "1,200", "21.5 °C". */
+const NUMBER_CELL = /^[-−+±]?[$€£¥]?\d[\d,.\u00a0\u202f']*(?:\s?(?:%|‰|°\p{L}?|[\p{L}µ]{1,3}))?$/u;
+
+/** A number that is a value: not a section number ("3.3.1"). */
+const isValue = (cell: string) => NUMBER_CELL.test(cell.trim()) && !/^\d+\.\d+\.\d/.test(cell.trim());
+
+/**
+ * What aligned text needs, when no rule is drawn, to be read as a table rather than as text that
+ * happens to line up (a title block, a listing, a figure's labels, two lines split at a wide
+ * space): rows enough to show the columns, and cells that read as cells -- a header row naming
+ * the columns, or a column of numbers. Text that fails is kept as lines: a reader loses little,
+ * where a false table would mangle it.
+ */
+export function isCellGrid(rows: readonly string[][]): boolean {
+  if (rows.length < MIN_TABLE_ROWS) return false;
+  return hasHeaderRow(rows) || hasNumberColumn(rows);
+}
+
+/** How a row's first cell starts when it is not a word: a digit, or the sign itself ("-v", "\\cmd", "[opt]"). */
+function leadSign(row: readonly string[]): string | undefined {
+  const first = row.map((cell) => cell.trim()).find(Boolean);
+  if (!first || /^\p{L}/u.test(first)) return undefined;
+  return /^\p{N}/u.test(first) ? 'digit' : [...first][0];
+}
+
+/**
+ * The first row names the columns: short cells over at least half of them, none ending a sentence
+ * or a clause, and not led like the rows below it (an option list's first "-v", a macro list's first
+ * "\\cmd" is a row like the others, not a name).
+ */
+function hasHeaderRow(rows: readonly string[][]): boolean {
+  const width = Math.max(...rows.map((r) => r.length));
+  const names = rows[0]!.map((cell) => cell.trim()).filter(Boolean);
+  if (names.length < 2 || names.length < width / 2) return false;
+  const sign = leadSign(rows[0]!);
+  const body = rows.slice(1).filter((row) => row.some((cell) => cell.trim() !== ''));
+  if (sign !== undefined && body.filter((row) => leadSign(row) === sign).length >= KEY_SHARE * body.length)
+    return false;
+  return names.every(
+    // A name neither ends a clause nor starts in the middle of one (",2" is what a formula leaves),
+    // and is no formula ("E = mc²" over the symbols it explains).
+    (cell) =>
+      wordCount(cell) <= HEADER_WORDS &&
+      /[\p{L}\p{N}]/u.test(cell) &&
+      !/[,;]$|\p{Ll}{3}\.$|^[,.;:)\]}]/u.test(cell) &&
+      !(/[=<>≤≥≈]|<su[bp]>/u.test(cell) || EQUATION_NUMBER.test(cell)),
+  );
+}
+
+/**
+ * Some column below the first row holds numbers on most rows (values, amounts, codes of a chart).
+ * With two columns the first does not count: numbers before text are how listings, notes and
+ * numbered headings are set. A section number ("3.3.1") is no value.
+ */
+function hasNumberColumn(rows: readonly string[][]): boolean {
+  const body = rows.slice(1);
+  const width = Math.max(...rows.map((r) => r.length));
+  return Array.from({ length: width }, (_, c) => body.map((r) => (r[c] ?? '').trim())).some((cells, c) => {
+    if (width === 2 && c === 0) return false;
+    const numbers = cells.filter(isValue).length;
+    return numbers >= 2 && numbers >= NUMERIC_SHARE * body.length;
+  });
 }
 
 /** Column starts this close (points) are the same grid on the next page. */

@@ -1,0 +1,83 @@
+/**
+ * More tuning material for the table rules: PDFs of the corpus' packages that are in neither half
+ * (no file equal to a corpus file), the first N by sha256 of their path, 2-30 pages, scored with the
+ * same three-class table truth. Reports tables in files without one and files with tables where
+ * one is found; --out writes each file's Markdown, named by its truth class, for reading.
+ *
+ *   nice -n 10 npx tsx bench/markdown/real/extra.ts [--count 160] [--out dir]
+ *
+ * Run the corpus bench (run.ts) once first: it fetches and unpacks the packages into the cache.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pdfToMarkdown } from '../../../plugins/markdown/shared/engine/index.js';
+import { MANIFEST_PATH, type Manifest, type RealPdf, realCacheDir } from './corpus.js';
+import { truthOf } from './truth.js';
+
+const { values } = parseArgs({ options: { count: { type: 'string', default: '160' }, out: { type: 'string' } } });
+const MIN_PAGES = 2;
+const MAX_PAGES = 30;
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+function pdfsUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return pdfsUnder(path);
+    return path.endsWith('.pdf') ? [path] : [];
+  });
+}
+
+function pageCount(file: string): number {
+  try {
+    return Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file], { stdio: 'pipe' }).toString())?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+const cache = realCacheDir();
+const manifest = JSON.parse(readFileSync(MANIFEST_PATH, 'utf8')) as Manifest;
+const inCorpus = new Set(manifest.pdfs.map((pdf) => pdf.sha256));
+const seen = new Set<string>();
+const picked: RealPdf[] = [];
+for (const file of pdfsUnder(join(cache, 'tree')).sort((a, b) => sha256(a).localeCompare(sha256(b)))) {
+  if (picked.length >= Number(values.count)) break;
+  const hash = sha256(readFileSync(file));
+  if (inCorpus.has(hash) || seen.has(hash)) continue;
+  seen.add(hash);
+  const pages = pageCount(file);
+  if (pages < MIN_PAGES || pages > MAX_PAGES) continue;
+  const id = file.slice(join(cache, 'tree').length + 1);
+  picked.push({ id, package: '', path: id, sha256: hash, pages, producer: '', creator: '', half: 'tune', file });
+}
+
+if (values.out) mkdirSync(values.out, { recursive: true });
+const tally = { none: 0, falseFiles: 0, falseTables: 0, withFiles: 0, withFound: 0, withTables: 0 };
+for (const pdf of picked) {
+  const truth = await truthOf(pdf, join(cache, 'extra'));
+  const markdown = await pdfToMarkdown(new Uint8Array(readFileSync(pdf.file)), { timeoutMs: 600_000 }).then(
+    (result) => result.markdown,
+    () => '',
+  );
+  const tables = markdown.split('\n').filter((line) => line.startsWith('| ---')).length;
+  if (values.out) writeFileSync(join(values.out, `${truth.tables}--${pdf.id.replace(/\//g, '_')}.md`), markdown);
+  if (truth.tables === 'none') {
+    tally.none++;
+    if (tables) tally.falseFiles++;
+    tally.falseTables += tables;
+  } else if (truth.tables === 'yes') {
+    tally.withFiles++;
+    if (tables) tally.withFound++;
+    tally.withTables += tables;
+  }
+  console.log(`${truth.tables.padEnd(10)} ${String(tables).padStart(3)} ${pdf.id}`);
+}
+console.log(
+  `${picked.length} PDFs in neither half: tables in files without one ${tally.falseTables} in ` +
+    `${tally.falseFiles} of ${tally.none}; tables found ${tally.withTables}, ` +
+    `in ${tally.withFound} of ${tally.withFiles}`,
+);
