@@ -45,15 +45,32 @@ function runInLength(text: string, key: string): number | undefined {
 const MAX_TITLE_LINES = 3;
 /** The outline is trusted once this many of its entries are found in the text (or all of them). */
 const MIN_MATCHED = 3;
-/** "2.1", "A.3", "IV.", "Chapter 2", "§ 4" in front of a title: outlines keep or drop them. */
+/**
+ * "2.1", "A.3", "3.B", "IV.", "Chapter 2:", "Appendix A", "§ 4" in front of a title: outlines keep or drop them.
+ * A lone letter is a number only after a chapter word or before a full stop ("A. Proofs", not "A Title").
+ */
 const SECTION_NUMBER = new RegExp(
-  '^(?:(?:chapter|section|part|appendix|chapitre|kapitel|capitolo|' +
-    String.raw`cap[ií]tulo)\s+)?(?:§\s*)?(?:\d+(?:[.-]\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.|[IVXLC]+\.?)(?:\s+|$)`,
+  String.raw`^(?:(?:chapter|section|part|appendix|annexe?|anhang|chapitre|kapitel|capitolo|capitulo)\s+` +
+    String.raw`(?:[A-Z]\b|\d+(?:[.-](?:\d+|[A-Z]\b))*|[IVXLC]+\b)|(?:§\s*)?(?:\d+(?:[.-](?:\d+|[A-Z]\b))*|` +
+    String.raw`[A-Z](?:\.\d+)+|[A-Z](?=\.)|[IVXLC]+\b))[.:]?(?:\s*[—–]\s*|\s+|$)`,
   'i',
 );
 
+/** Accents a text layer may set as characters of their own: acute, grave, diaeresis, circumflex, tilde, caron... */
+const SPACING_ACCENTS = /[\u00b4\u0060\u00a8\u00af\u00b8\u02c6\u02c7\u02d8\u02d9\u02da\u02db\u02dc\u02dd]/g;
+
+/**
+ * A title as a reader compares it: case, spacing, punctuation and accents aside. The outline
+ * keeps "Capítulo", while a TeX text layer may spell the same word with a spacing accent and a
+ * dotless i ("Cap´ıtulo") or a letter and a combining mark: both fold to "capitulo".
+ */
 export function titleKey(text: string): string {
   return text
+    .replace(SPACING_ACCENTS, '')
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/ı/g, 'i')
+    .replace(/ȷ/g, 'j')
     .normalize('NFKC')
     .replace(/\[\^[^\]]*\]|<su[pb]>.*?<\/su[pb]>/g, '')
     .trim()

@@ -394,6 +394,19 @@ describe('outline headings', () => {
     expect(headings?.get(lines[4]!)).toMatchObject({ level: 2, lines: 1, runIn: '2.1. Trees.'.length });
   });
 
+  it('compares titles without their chapter labels and accents, as a reader does', () => {
+    // A TeX text layer spells "Capítulo" with a spacing accent and a dotless i.
+    expect(titleKey('Introduc´ıon')).toBe(titleKey('Introducíon'));
+    expect(titleKey('Re\u0301sume\u0301')).toBe(titleKey('Résumé'));
+    expect(titleKey('Chapter 1: Using this template')).toBe(titleKey('Using this template'));
+    expect(titleKey('Appendix A: Appendix')).toBe('appendix');
+    expect(titleKey('Appendix 3.B Second appendix')).toBe(titleKey('Second appendix'));
+    expect(titleKey('Appendix B Linguistic Examples')).toBe(titleKey('Linguistic examples'));
+    // A lone letter is a number only after a chapter word or before a full stop.
+    expect(titleKey('A. Proofs')).toBe('proofs');
+    expect(titleKey('A Title')).toBe('atitle');
+  });
+
   it('is no outline when too few entries are found in the text', () => {
     expect(
       outlineHeadings(
