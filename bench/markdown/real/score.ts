@@ -27,10 +27,15 @@ const PAGE_MARKER = /^<!-- page (\d+) -->$/;
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*$/;
 /**
  * Section numbers in front of a title ("2.1", "A.3", "IV.", "Chapter 1:", "Appendix 3.A") are compared
- * without: outlines keep or drop them.
+ * without: outlines keep or drop them. A lone letter is a number after a chapter word or before a
+ * full stop ("A. Proofs"); in "A section" it is a word.
  */
-const SECTION_NUMBER =
-  /^(?:(?:chapter|section|part|appendix)\s+)?(?:\d+(?:\.(?:\d+|[A-Z]\b))*|[A-Z](?:\.\d+)+|[A-Z]|[IVXLC]+)[.:]?\s+(?=\S)/i;
+const CHAPTER_WORD = String.raw`(?:chapter|section|part|appendix)\s+`;
+const SECTION_NUMBER = new RegExp(
+  String.raw`^(?:${CHAPTER_WORD}[A-Z]\b|(?:${CHAPTER_WORD})?(?:\d+(?:\.(?:\d+|[A-Z]\b))*|[A-Z](?:\.\d+)+|` +
+    String.raw`[A-Z](?=\.)|[IVXLC]+))[.:]?\s+(?=\S)`,
+  'i',
+);
 
 export function headingKey(text: string): string {
   const plain = normaliseText(text).replace(SECTION_NUMBER, '');

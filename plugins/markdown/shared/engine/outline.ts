@@ -45,6 +45,8 @@ function runInLength(text: string, key: string): number | undefined {
 const MAX_TITLE_LINES = 3;
 /** The outline is trusted once this many of its entries are found in the text (or all of them). */
 const MIN_MATCHED = 3;
+/** A title this short ("Use") is not looked for inside running lines, where it could be part of any word. */
+const MIN_RUNNING_KEY = 4;
 /**
  * "2.1", "A.3", "3.B", "IV.", "Chapter 2:", "Appendix A", "§ 4" in front of a title: outlines keep or drop them.
  * A lone letter is a number only after a chapter word or before a full stop ("A. Proofs", not "A Title").
@@ -84,10 +86,16 @@ export interface PageLines {
   lines: readonly Line[];
 }
 
-/** Outline headings by line, or undefined when the outline is absent or does not match the text. */
+/**
+ * Outline headings by line, or undefined when the outline is absent or does not match the text.
+ * `running`: each page's running lines (taken out of the body). A title named only there (a slide
+ * deck's section in its navigation bar) shows that the outline describes this document, though
+ * it is no heading line.
+ */
 export function outlineHeadings(
   pages: readonly PageLines[],
   outline: readonly OutlineEntry[],
+  running: ReadonlyMap<number, readonly Line[]> = new Map(),
 ): Map<Line, OutlineHeading> | undefined {
   if (!outline.length) return undefined;
   const byPage = new Map(pages.map((p) => [p.page, p.lines]));
@@ -143,5 +151,14 @@ export function outlineHeadings(
       break;
     }
   }
-  return headings.size >= Math.min(MIN_MATCHED, outline.length) ? headings : undefined;
+  const found = new Set([...headings.keys()]);
+  const inRunningLines = outline.filter((entry) => {
+    const key = titleKey(entry.title);
+    if (key.length < MIN_RUNNING_KEY) return false;
+    const nearby = [entry.page - 1, entry.page, entry.page + 1].flatMap((page) => running.get(page) ?? []);
+    return nearby.some((line) => !found.has(line) && titleKey(line.text).includes(key));
+  }).length;
+  return headings.size && headings.size + inRunningLines >= Math.min(MIN_MATCHED, outline.length)
+    ? headings
+    : undefined;
 }

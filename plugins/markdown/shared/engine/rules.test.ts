@@ -407,6 +407,29 @@ describe('outline headings', () => {
     expect(titleKey('A Title')).toBe('atitle');
   });
 
+  it('is trusted when the titles it does not find as lines are named in running lines (a slide deck)', () => {
+    const sectionPage = [line('Examples', 200, 20)];
+    const slide = [line('A slide title', 100, 14), line('Body', 140)];
+    const navigation = new Map([
+      [2, [line('Examples Lists Other things', 20, 7)]],
+      [3, [line('Examples Lists Other things', 20, 7)]],
+    ]);
+    const outline = [
+      { title: 'Examples', depth: 0, page: 1 },
+      { title: 'Lists', depth: 0, page: 2 },
+      { title: 'Other things', depth: 0, page: 3 },
+    ];
+    const pages = [
+      { page: 1, lines: sectionPage },
+      { page: 2, lines: slide },
+      { page: 3, lines: slide },
+    ];
+    const headings = outlineHeadings(pages, outline, navigation);
+    expect([...(headings?.keys() ?? [])]).toEqual([sectionPage[0]]);
+    // Without the running lines, one title found of three is too little to trust.
+    expect(outlineHeadings(pages, outline)).toBeUndefined();
+  });
+
   it('is no outline when too few entries are found in the text', () => {
     expect(
       outlineHeadings(
