@@ -120,7 +120,9 @@ export function outlineHeadings(
   };
   const taken = new Set<Line>();
   const headings = new Map<Line, OutlineHeading>();
-  for (const entry of outline) {
+  /** The line each entry was found at, by the entry's index. */
+  const foundAt = new Map<number, Line>();
+  for (const [entryIndex, entry] of outline.entries()) {
     const key = titleKey(entry.title);
     if (!key) continue;
     // The destination may sit at the foot of the page before the title, or name the page before.
@@ -143,14 +145,17 @@ export function outlineHeadings(
           runIn: runInLength(lines[index]!.text, key),
         });
         taken.add(lines[index]!);
+        foundAt.set(entryIndex, lines[index]!);
         break;
       }
       const first = lines[best.index]!;
       headings.set(first, { level: Math.min(entry.depth + 1, 6), lines: best.span });
       for (const line of lines.slice(best.index, best.index + best.span)) taken.add(line);
+      foundAt.set(entryIndex, first);
       break;
     }
   }
+  findBetweenNeighbours(pages, outline, keysOf, { taken, headings, foundAt });
   const found = new Set([...headings.keys()]);
   const inRunningLines = outline.filter((entry) => {
     const key = titleKey(entry.title);
@@ -161,4 +166,52 @@ export function outlineHeadings(
   return headings.size && headings.size + inRunningLines >= Math.min(MIN_MATCHED, outline.length)
     ? headings
     : undefined;
+}
+
+/**
+ * Entries not found near their destination (a destination a few pages off, or none) are looked
+ * for between the entries found before and after them: the outline lists titles in the text's
+ * order, so a title can only be there. A whole line (or wrapped lines) must be the title; the
+ * largest such line wins, then the one nearest the destination.
+ */
+function findBetweenNeighbours(
+  pages: readonly PageLines[],
+  outline: readonly OutlineEntry[],
+  keysOf: (lines: readonly Line[]) => string[][],
+  found: { taken: Set<Line>; headings: Map<Line, OutlineHeading>; foundAt: Map<number, Line> },
+): void {
+  const position = new Map<Line, number>();
+  let order = 0;
+  for (const { lines } of pages) for (const line of lines) position.set(line, order++);
+  const matched = () => [...found.foundAt].map(([entry, line]) => ({ entry, at: position.get(line)! }));
+  for (const [entryIndex, entry] of outline.entries()) {
+    const key = titleKey(entry.title);
+    if (!key || found.foundAt.has(entryIndex)) continue;
+    const known = matched();
+    const after = Math.max(-1, ...known.filter((m) => m.entry < entryIndex).map((m) => m.at));
+    const before = Math.min(order, ...known.filter((m) => m.entry > entryIndex).map((m) => m.at));
+    let best: { line: Line; span: number; page: number; lines: readonly Line[]; index: number } | undefined;
+    for (const { page, lines } of pages) {
+      const first = position.get(lines[0]!);
+      if (first === undefined || first >= before || first + lines.length <= after) continue;
+      keysOf(lines).forEach((spans, index) => {
+        const at = first + index;
+        const span = spans.indexOf(key) + 1;
+        if (!span || at <= after || at + span - 1 >= before) return;
+        if (lines.slice(index, index + span).some((l) => found.taken.has(l))) return;
+        const line = lines[index]!;
+        const distance = (p: number) => Math.abs(p - entry.page);
+        if (
+          !best ||
+          line.size > best.line.size ||
+          (line.size === best.line.size && distance(page) < distance(best.page))
+        )
+          best = { line, span, page, lines, index };
+      });
+    }
+    if (!best) continue;
+    found.headings.set(best.line, { level: Math.min(entry.depth + 1, 6), lines: best.span });
+    for (const line of best.lines.slice(best.index, best.index + best.span)) found.taken.add(line);
+    found.foundAt.set(entryIndex, best.line);
+  }
 }

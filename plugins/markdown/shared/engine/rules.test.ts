@@ -430,6 +430,28 @@ describe('outline headings', () => {
     expect(outlineHeadings(pages, outline)).toBeUndefined();
   });
 
+  it('finds a title whose destination is off between the titles found before and after it', () => {
+    const contents = [line('Contents', 100, 14), line('2 Methods 5', 120), line('3 Results 6', 140)];
+    const page2 = [line('1 Introduction', 100, 14), line('Text', 120)];
+    const page5 = [line('Text about methods', 100), line('2 Methods', 140, 14)];
+    const page6 = [line('3 Results', 100, 14), line('Methods were described before', 120)];
+    const pages = [
+      { page: 1, lines: contents },
+      { page: 2, lines: page2 },
+      { page: 5, lines: page5 },
+      { page: 6, lines: page6 },
+    ];
+    const headings = outlineHeadings(pages, [
+      { title: 'Introduction', depth: 0, page: 2 },
+      { title: 'Methods', depth: 0, page: 2 }, // a destination three pages off
+      { title: 'Results', depth: 0, page: 6 },
+    ]);
+    expect(headings?.get(page5[1]!)).toEqual({ level: 1, lines: 1 });
+    // A line of the text that names the title is no heading: only whole lines are titles.
+    expect(headings?.has(page6[1]!)).toBe(false);
+    expect(headings?.size).toBe(3);
+  });
+
   it('is no outline when too few entries are found in the text', () => {
     expect(
       outlineHeadings(
