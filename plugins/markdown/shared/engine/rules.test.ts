@@ -368,6 +368,31 @@ describe('running lines', () => {
       expect(set.has(pages[i]!.lines[2]!)).toBe(false);
     });
   });
+  it('strips a head whose parts facing pages mirror (section left and chapter right, then the other way)', () => {
+    // Four pages of ten carry it, set close above the text (no band) and without folios: it repeats
+    // often enough only once its parts are taken in any order.
+    const words = ['First', 'Second', 'Third', 'Fourth', 'Fifth', 'Sixth', 'Seventh', 'Eighth', 'Ninth', 'Tenth'];
+    const pages = words.map((word, i) => ({
+      height: 800,
+      lines: [
+        buildLines(
+          i >= 4
+            ? [run(`${word} head`, 72, 30, 11)]
+            : i % 2
+              ? [run('2 The structure', 72, 30, 11), run('lessons', 480, 30, 11)]
+              : [run('lessons', 72, 30, 11), run('2 The structure', 400, 30, 11)],
+        )[0]!,
+        line(`${word} page: body text that differs from page to page`, 44, 11),
+        line(`${word} line goes on below it`, 58, 11),
+        line(`${word} line closes the page`, 400, 11),
+      ],
+    }));
+    const running = findRunningLines(pages);
+    running.slice(0, 4).forEach((set, i) => {
+      expect(set.has(pages[i]!.lines[0]!)).toBe(true);
+      expect(set.has(pages[i]!.lines[1]!)).toBe(false);
+    });
+  });
 });
 
 describe('outline headings', () => {
