@@ -228,7 +228,8 @@ async function main(): Promise<void> {
   const allPages = corpus.reduce((n, p) => n + p.pages, 0);
   console.log(
     `real corpus: ${corpus.length} PDFs, ${allPages} pages (tune ${pages('tune')}, held out ` +
-      `${pages('heldout')}, extra ${pages('extra')}); ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(2)}`,
+      `${pages('heldout')}, extra ${pages('extra')}); ${availableParallelism()} cores, ` +
+      `load ${loadavg()[0]!.toFixed(2)}`,
   );
 
   const ours = await runOurs(corpus);
@@ -257,7 +258,8 @@ async function main(): Promise<void> {
     console.log(
       `${{ tune: 'T', heldout: 'H', extra: 'E' }[pdf.half]} ${pdf.id.replace(/^.*\//, '').padEnd(32)} ` +
         `${s.headings ? fixed(f1(s.headings), 2) : ' -  '} ` +
-        `${s.headings ? `${s.headings.predicted}/${s.headings.expected}` : '-'} ${s.runningLeaks}(${s.runningLeaksAnywhere})/${s.runningLines} ` +
+        `${s.headings ? `${s.headings.predicted}/${s.headings.expected}` : '-'} ` +
+        `${s.runningLeaks}(${s.runningLeaksAnywhere})/${s.runningLines} ` +
         `${tableCell(s)} ${fixed(ratio(s.words))} ${s.order.total ? fixed(ratio(s.order)) : '-'}`,
     );
   }
