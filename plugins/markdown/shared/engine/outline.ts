@@ -58,6 +58,9 @@ const SECTION_NUMBER = new RegExp(
   'i',
 );
 
+/** A word set letter-spaced ("C O N T E N T S"): three or more lone letters one space apart. */
+const LETTER_SPACED = /(?<!\S)\p{L}(?: \p{L}(?!\S)){2,}/gu;
+
 /** Accents a text layer may set as characters of their own: acute, grave, diaeresis, circumflex, tilde, caron... */
 const SPACING_ACCENTS = /[\u00b4\u0060\u00a8\u00af\u00b8\u02c6\u02c7\u02d8\u02d9\u02da\u02db\u02dc\u02dd]/g;
 
@@ -76,6 +79,7 @@ export function titleKey(text: string): string {
     .normalize('NFKC')
     .replace(/\[\^[^\]]*\]|<su[pb]>.*?<\/su[pb]>/g, '')
     .trim()
+    .replace(LETTER_SPACED, (word) => word.replace(/ /g, ''))
     .replace(SECTION_NUMBER, '')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '');

@@ -427,6 +427,9 @@ describe('outline headings', () => {
     expect(titleKey('Appendix A: Appendix')).toBe('appendix');
     expect(titleKey('Appendix 3.B Second appendix')).toBe(titleKey('Second appendix'));
     expect(titleKey('Appendix B Linguistic Examples')).toBe(titleKey('Linguistic examples'));
+    // A letter-spaced title is one word: its "C" is no roman number.
+    expect(titleKey('C O N T E N T S')).toBe('contents');
+    expect(titleKey('1 F U N D A M E N T A L S')).toBe('fundamentals');
     // A lone letter is a number only after a chapter word or before a full stop.
     expect(titleKey('A. Proofs')).toBe('proofs');
     expect(titleKey('A Title')).toBe('atitle');
