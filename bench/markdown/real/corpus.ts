@@ -26,8 +26,11 @@ export interface ManifestPdf {
   pages: number;
   producer: string;
   creator: string;
-  /** Decided by sha256(id) before any result was seen: tune on one half, only measure the other. */
-  half: 'tune' | 'heldout';
+  /**
+   * Decided by sha256(id) before any result was seen: tune on one half, only measure the other.
+   * `extra`: a third set from other packages (manifest-extra.json), tuning material only.
+   */
+  half: 'tune' | 'heldout' | 'extra';
 }
 
 export interface Manifest {
@@ -37,6 +40,8 @@ export interface Manifest {
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const MANIFEST_PATH = join(HERE, 'manifest.json');
+/** The `extra` tuning set: other documentation packages, chosen by the same rule (select.ts --set extra). */
+export const EXTRA_MANIFEST_PATH = join(HERE, 'manifest-extra.json');
 
 /** Every package the selection looked in (select.ts); the manifest keeps those it took files from. */
 export const PACKAGES: ManifestPackage[] = [
@@ -114,8 +119,67 @@ export const PACKAGES: ManifestPackage[] = [
   },
 ];
 
+/**
+ * Packages the `extra` set looked in: Debian 12 documentation packages the corpus above does not
+ * use (TeX Live documentation of other collections, and PDF manuals made by other tool chains).
+ */
+export const EXTRA_PACKAGES: ManifestPackage[] = [
+  {
+    name: 'auto-multiple-choice-doc-pdf',
+    version: '1.6.0-1',
+    sha256: 'a5f8ab9a3b48273d720561990af1078c8c2b19ba1b98634ad4e2073748f436ec',
+  },
+  {
+    name: 'docbook-xsl-doc-pdf',
+    version: '1.79.1-1',
+    sha256: 'b0b961def787d991d4d5f9395bb68cdd1d587f97b8f1f9ebc50482a3b097ec8c',
+  },
+  {
+    name: 'gri-pdf-doc',
+    version: '2.12.27-1.1',
+    sha256: '0873a873dbd41d1536c9f48388f4bf30ee0758309b0a597412860b865a187f92',
+  },
+  {
+    name: 'texlive-fonts-extra-doc',
+    version: '2022.20230122-4',
+    sha256: 'cc1e9ce96315d77ad381580a5d1bb304f88f67fb4667f97fd57ebc88f76295d0',
+  },
+  {
+    name: 'texlive-humanities-doc',
+    version: '2022.20230122-4',
+    sha256: 'b9ff3e33bfad812999000ae009d701d867701afad144433c36a78322f3d88e33',
+  },
+  {
+    name: 'texlive-latex-base-doc',
+    version: '2022.20230122-3',
+    sha256: '122dbbe00bd22f872b1837eb86bd76fbac6ec84dd4f5f0c76cc9c18484485848',
+  },
+  {
+    name: 'texlive-metapost-doc',
+    version: '2022.20230122-3',
+    sha256: '72dfff342c161c075a9f20369cc9a06fa82fa767e439503329e8b1ccd8f40c78',
+  },
+  {
+    name: 'texlive-pictures-doc',
+    version: '2022.20230122-3',
+    sha256: '9f24a348a9461952e09cac3a2c5e1617f00e9054bea1ab1a124a724cc7f40751',
+  },
+  {
+    name: 'texlive-pstricks-doc',
+    version: '2022.20230122-4',
+    sha256: '58245450a253c801943d4724d83037fab7e2794d07dab721dbd6da23c59a7970',
+  },
+];
+
 export function realCacheDir(): string {
   const dir = process.env.MARKDOWN_REAL_CACHE ?? join(HERE, '../../../.tmp/bench/markdown-real');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Where the `extra` set's packages are kept: MARKDOWN_REAL_EXTRA_CACHE, else beside the corpus cache. */
+export function extraCacheDir(): string {
+  const dir = process.env.MARKDOWN_REAL_EXTRA_CACHE ?? `${realCacheDir().replace(/\/+$/, '')}-extra`;
   mkdirSync(dir, { recursive: true });
   return dir;
 }
@@ -192,12 +256,21 @@ export interface RealPdf extends ManifestPdf {
   file: string;
 }
 
-/** The manifest's PDFs that could be fetched and match their pinned sha256. */
+/** The manifests' PDFs (corpus halves and the `extra` set) that could be fetched and match their pinned sha256. */
 export function loadRealCorpus(filter?: (pdf: ManifestPdf) => boolean): RealPdf[] {
-  const manifest = JSON.parse(readFileSync(MANIFEST_PATH, 'utf8')) as Manifest;
+  const sets: [string, () => string][] = [
+    [MANIFEST_PATH, realCacheDir],
+    [EXTRA_MANIFEST_PATH, extraCacheDir],
+  ];
+  return sets.flatMap(([path, cacheDir]) => (existsSync(path) ? loadManifest(path, cacheDir, filter) : []));
+}
+
+function loadManifest(path: string, cacheDir: () => string, filter?: (pdf: ManifestPdf) => boolean): RealPdf[] {
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
   const wanted = manifest.pdfs.filter(filter ?? (() => true));
+  if (!wanted.length) return [];
   const roots = extractPackages(
-    realCacheDir(),
+    cacheDir(),
     manifest.packages.filter((p) => wanted.some((w) => w.package === p.name)),
   );
   const byName = new Map([...roots].map(([pkg, root]) => [pkg.name, root]));

@@ -8,7 +8,10 @@ import { folioKey, runningKey, type RealTruth } from './truth.js';
 
 export interface RealScore {
   headings?: { truePositives: number; predicted: number; expected: number };
+  /** Running lines found in the output of the page they run on (file-wide when the output has no page markers). */
   runningLeaks: number;
+  /** The former measure: output lines anywhere that are one of the file's running lines or folios. */
+  runningLeaksAnywhere: number;
   runningLines: number;
   /** Tables in a file without one (truth 'none'). */
   falseTables?: number;
@@ -22,19 +25,32 @@ export interface RealScore {
 
 const PAGE_MARKER = /^<!-- page (\d+) -->$/;
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*$/;
-/** Section numbers in front of a title ("2.1", "A.3", "IV.") are compared without: outlines keep or drop them. */
-const SECTION_NUMBER =
-  /^(?:(?:chapter|section|part|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)+\.?|[A-Z]\.?|[IVXLC]+\.?)\s+(?=\S)/i;
+/**
+ * Section numbers in front of a title ("2.1", "A.3", "IV.", "Chapter 1:", "Appendix 3.A") are compared
+ * without: outlines keep or drop them. A lone letter is a number after a chapter word or before a
+ * full stop ("A. Proofs"); in "A section" it is a word.
+ */
+const CHAPTER_WORD = String.raw`(?:chapter|section|part|appendix)\s+`;
+const SECTION_NUMBER = new RegExp(
+  String.raw`^(?:${CHAPTER_WORD}[A-Z]\b|(?:${CHAPTER_WORD})?(?:\d+(?:\.(?:\d+|[A-Z]\b))*|[A-Z](?:\.\d+)+|` +
+    String.raw`[A-Z](?=\.)|[IVXLC]+))[.:]?\s+(?=\S)`,
+  'i',
+);
 
 export function headingKey(text: string): string {
   const plain = normaliseText(text).replace(SECTION_NUMBER, '');
-  return plain
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+  return (
+    plain
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim()
+      // Spaces beside Chinese or Japanese say nothing ("第 1 节介绍" is "第1节 介绍"), as for word recall.
+      .replace(CJK_SPACE, '')
+  );
 }
 
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}';
+const CJK_SPACE = new RegExp(`(?<=[${CJK}])\\s+|\\s+(?=[${CJK}])`, 'gu');
 const CJK_OR_WORD = new RegExp(`[${CJK}]|(?:(?![${CJK}])[\\p{L}\\p{N}])+`, 'gu');
 
 /**
@@ -95,6 +111,40 @@ export function outputPages(markdown: string): Map<number, string> {
   return new Map([...pages].map(([n, lines]) => [n, plainText(lines.join('\n'))]));
 }
 
+const lineKey = (line: string) => {
+  const text = plainText(line);
+  return folioKey(text) ?? runningKey(text);
+};
+
+/**
+ * Running lines that reach the body of the page they run on: each page's own running lines
+ * (truth.runningTexts), looked for in that page's output (its page marker to the next). A "3"
+ * in a code listing or a Karnaugh map on page 7 is content, not page 3's folio leaking.
+ */
+function leaksOnTheirPage(markdown: string, truth: RealTruth): number {
+  const byPage = new Map<number, string[]>();
+  let page = 1;
+  for (const line of markdown.split('\n')) {
+    const marker = PAGE_MARKER.exec(line.trim());
+    if (marker) page = Number(marker[1]);
+    else if (line.trim()) byPage.set(page, [...(byPage.get(page) ?? []), line]);
+  }
+  let leaks = 0;
+  truth.runningTexts.forEach((running, index) => {
+    const left = new Map<string, number>();
+    for (const key of running.map(lineKey)) left.set(key, (left.get(key) ?? 0) + 1);
+    for (const line of byPage.get(index + 1) ?? []) {
+      const key = lineKey(line);
+      const n = left.get(key) ?? 0;
+      if (n > 0) {
+        leaks++;
+        left.set(key, n - 1);
+      }
+    }
+  });
+  return leaks;
+}
+
 export function scoreReal(markdown: string, truth: RealTruth): RealScore {
   const lines = markdown.split('\n');
   const outline = truth.outline.map((e) => headingKey(e.title)).filter(Boolean);
@@ -106,11 +156,10 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
   const leaked = new Map<string, number>();
   for (const line of lines) {
     if (!line.trim() || PAGE_MARKER.test(line.trim())) continue;
-    const text = plainText(line);
-    const key = folioKey(text) ?? runningKey(text);
+    const key = lineKey(line);
     if (truth.runningKeys[key]) leaked.set(key, Math.min(truth.runningKeys[key], (leaked.get(key) ?? 0) + 1));
   }
-  const runningLeaks = [...leaked.values()].reduce((a, b) => a + b, 0);
+  const runningLeaksAnywhere = [...leaked.values()].reduce((a, b) => a + b, 0);
   // Running lines are meant to go: the words expected are the body's. Their words are taken out
   // of the page's (pdftotext without -layout may cut a header into lines of its own).
   const bodyWords = truth.pageTexts.map((page, index) =>
@@ -130,7 +179,10 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
     headings: outline.length
       ? { truePositives: multisetFound(produced, outline), predicted: produced.length, expected: outline.length }
       : undefined,
-    runningLeaks,
+    runningLeaks: markdown.split('\n').some((line) => PAGE_MARKER.test(line.trim()))
+      ? leaksOnTheirPage(markdown, truth)
+      : runningLeaksAnywhere,
+    runningLeaksAnywhere,
     runningLines: truth.runningLines,
     ...{ none: { falseTables: tables }, borderline: { borderlineTables: tables }, yes: { foundTables: tables } }[
       truth.tables

@@ -97,10 +97,12 @@ function convert(
   pageBreaks: boolean,
 ): Omit<MarkdownResult, 'stats'> & { stats: Omit<MarkdownStats, 'ocr_pages'> } {
   let runningLinesStripped = 0;
+  const runningByPage = new Map<number, Line[]>();
   if (!keepRunning) {
     const running = findRunningLines(layouts);
     layouts.forEach((layout, i) => {
       runningLinesStripped += running[i]!.size;
+      runningByPage.set(layout.number, [...running[i]!]);
       layout.lines = layout.lines.filter((line) => !running[i]!.has(line));
     });
   }
@@ -124,6 +126,7 @@ function convert(
   style.outline = outlineHeadings(
     pages.map((p, i) => ({ page: p.page, lines: pageLines[i]! })),
     outline,
+    runningByPage,
   );
   const blocks = documentBlocks(pages, style);
   return {

@@ -586,6 +586,31 @@ describe('running lines', () => {
       expect(set.has(pages[i]!.lines[2]!)).toBe(false);
     });
   });
+  it('strips a head whose parts facing pages mirror (section left and chapter right, then the other way)', () => {
+    // Four pages of ten carry it, set close above the text (no band) and without folios: it repeats
+    // often enough only once its parts are taken in any order.
+    const words = ['First', 'Second', 'Third', 'Fourth', 'Fifth', 'Sixth', 'Seventh', 'Eighth', 'Ninth', 'Tenth'];
+    const pages = words.map((word, i) => ({
+      height: 800,
+      lines: [
+        buildLines(
+          i >= 4
+            ? [run(`${word} head`, 72, 30, 11)]
+            : i % 2
+              ? [run('2 The structure', 72, 30, 11), run('lessons', 480, 30, 11)]
+              : [run('lessons', 72, 30, 11), run('2 The structure', 400, 30, 11)],
+        )[0]!,
+        line(`${word} page: body text that differs from page to page`, 44, 11),
+        line(`${word} line goes on below it`, 58, 11),
+        line(`${word} line closes the page`, 400, 11),
+      ],
+    }));
+    const running = findRunningLines(pages);
+    running.slice(0, 4).forEach((set, i) => {
+      expect(set.has(pages[i]!.lines[0]!)).toBe(true);
+      expect(set.has(pages[i]!.lines[1]!)).toBe(false);
+    });
+  });
 });
 
 describe('outline headings', () => {
@@ -610,6 +635,67 @@ describe('outline headings', () => {
     expect(headings?.get(lines[0]!)).toEqual({ level: 1, lines: 1 });
     expect(headings?.get(lines[2]!)).toEqual({ level: 1, lines: 2 });
     expect(headings?.get(lines[4]!)).toMatchObject({ level: 2, lines: 1, runIn: '2.1. Trees.'.length });
+  });
+
+  it('compares titles without their chapter labels and accents, as a reader does', () => {
+    // A TeX text layer spells "Capítulo" with a spacing accent and a dotless i.
+    expect(titleKey('Introduc´ıon')).toBe(titleKey('Introducíon'));
+    expect(titleKey('Re\u0301sume\u0301')).toBe(titleKey('Résumé'));
+    expect(titleKey('Chapter 1: Using this template')).toBe(titleKey('Using this template'));
+    expect(titleKey('Appendix A: Appendix')).toBe('appendix');
+    expect(titleKey('Appendix 3.B Second appendix')).toBe(titleKey('Second appendix'));
+    expect(titleKey('Appendix B Linguistic Examples')).toBe(titleKey('Linguistic examples'));
+    // A letter-spaced title is one word: its "C" is no roman number.
+    expect(titleKey('C O N T E N T S')).toBe('contents');
+    expect(titleKey('1 F U N D A M E N T A L S')).toBe('fundamentals');
+    // A lone letter is a number only after a chapter word or before a full stop.
+    expect(titleKey('A. Proofs')).toBe('proofs');
+    expect(titleKey('A Title')).toBe('atitle');
+  });
+
+  it('is trusted when the titles it does not find as lines are named in running lines (a slide deck)', () => {
+    const sectionPage = [line('Examples', 200, 20)];
+    const slide = [line('A slide title', 100, 14), line('Body', 140)];
+    const navigation = new Map([
+      [2, [line('Examples Lists Other things', 20, 7)]],
+      [3, [line('Examples Lists Other things', 20, 7)]],
+    ]);
+    const outline = [
+      { title: 'Examples', depth: 0, page: 1 },
+      { title: 'Lists', depth: 0, page: 2 },
+      { title: 'Other things', depth: 0, page: 3 },
+    ];
+    const pages = [
+      { page: 1, lines: sectionPage },
+      { page: 2, lines: slide },
+      { page: 3, lines: slide },
+    ];
+    const headings = outlineHeadings(pages, outline, navigation);
+    expect([...(headings?.keys() ?? [])]).toEqual([sectionPage[0]]);
+    // Without the running lines, one title found of three is too little to trust.
+    expect(outlineHeadings(pages, outline)).toBeUndefined();
+  });
+
+  it('finds a title whose destination is off between the titles found before and after it', () => {
+    const contents = [line('Contents', 100, 14), line('2 Methods 5', 120), line('3 Results 6', 140)];
+    const page2 = [line('1 Introduction', 100, 14), line('Text', 120)];
+    const page5 = [line('Text about methods', 100), line('2 Methods', 140, 14)];
+    const page6 = [line('3 Results', 100, 14), line('Methods were described before', 120)];
+    const pages = [
+      { page: 1, lines: contents },
+      { page: 2, lines: page2 },
+      { page: 5, lines: page5 },
+      { page: 6, lines: page6 },
+    ];
+    const headings = outlineHeadings(pages, [
+      { title: 'Introduction', depth: 0, page: 2 },
+      { title: 'Methods', depth: 0, page: 2 }, // a destination three pages off
+      { title: 'Results', depth: 0, page: 6 },
+    ]);
+    expect(headings?.get(page5[1]!)).toEqual({ level: 1, lines: 1 });
+    // A line of the text that names the title is no heading: only whole lines are titles.
+    expect(headings?.has(page6[1]!)).toBe(false);
+    expect(headings?.size).toBe(3);
   });
 
   it('is no outline when too few entries are found in the text', () => {

@@ -174,7 +174,13 @@ export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
   const bodySize = bodySizeOf(pages);
 
   // The size is part of the key: a title that repeats the running header's words is not running.
-  const keyOf = (line: Line) => `${runningKey(line.text)}|${roundSize(line.size)}`;
+  // The parts of a head set apart are taken in any order: facing pages mirror them ("cours   2 Title"
+  // on a right-hand page, "2 Title   cours" on a left-hand one).
+  const keyOf = (line: Line) =>
+    `${line.segments
+      .map((segment) => runningKey(segment.text))
+      .sort()
+      .join(' ')}|${roundSize(line.size)}`;
   const counts = [new Map<string, number>(), new Map<string, number>()];
   ends.forEach((lines, index) => {
     for (const key of new Set(lines.filter((l) => nearEdge(l, pages[index]!.height, MARGIN_BAND)).map(keyOf)))
