@@ -95,6 +95,20 @@ export function outputPages(markdown: string): Map<number, string> {
   return new Map([...pages].map(([n, lines]) => [n, plainText(lines.join('\n'))]));
 }
 
+/**
+ * The words each page is expected to give. Running lines are meant to go: the words expected are
+ * the body's. Their words are taken out of the page's (pdftotext without -layout may cut a header
+ * into lines of its own).
+ */
+export function bodyWordsByPage(truth: RealTruth): string[][] {
+  return truth.pageTexts.map((page, index) =>
+    withoutWords(tokens(page), tokens((truth.runningTexts[index] ?? []).join('\n'))),
+  );
+}
+
+/** The words of an output, as a reader sees them. */
+export const outputWords = (markdown: string): string[] => tokens(plainText(markdown.replace(/_/g, ' ')));
+
 export function scoreReal(markdown: string, truth: RealTruth): RealScore {
   const lines = markdown.split('\n');
   const outline = truth.outline.map((e) => headingKey(e.title)).filter(Boolean);
@@ -111,11 +125,7 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
     if (truth.runningKeys[key]) leaked.set(key, Math.min(truth.runningKeys[key], (leaked.get(key) ?? 0) + 1));
   }
   const runningLeaks = [...leaked.values()].reduce((a, b) => a + b, 0);
-  // Running lines are meant to go: the words expected are the body's. Their words are taken out
-  // of the page's (pdftotext without -layout may cut a header into lines of its own).
-  const bodyWords = truth.pageTexts.map((page, index) =>
-    withoutWords(tokens(page), tokens((truth.runningTexts[index] ?? []).join('\n'))),
-  );
+  const bodyWords = bodyWordsByPage(truth);
   const expectedWords = bodyWords.flat();
   const pages = outputPages(markdown);
   const tables = parseTables(markdown).length;
@@ -136,7 +146,7 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
       truth.tables
     ],
     words: {
-      found: multisetFound(expectedWords, tokens(plainText(markdown.replace(/_/g, ' ')))),
+      found: multisetFound(expectedWords, outputWords(markdown)),
       total: expectedWords.length,
     },
     order: { found: orderFound, total: orderTotal },
