@@ -212,7 +212,8 @@ export type ExtractionPoll = z.infer<typeof extractionPollFields> & { [total: st
 /**
  * The rows of the spec's four extraction tools (API.md, "Row fields by tool"). The tool's fields are
  * there when the row is completed; a failed row has `error` instead. OpenAPI, GraphQL and tRPC type
- * the polls of these tools from them; a third-party tool's rows stay extractionRowSchema.
+ * the polls of these tools from them; a third-party tool's rows are typed by the row zod its manifest
+ * declares (`extraction.row`, GraphQL and OpenAPI), else stay extractionRowSchema.
  */
 const failedRowError = z.string().optional().describe('When failed: why.');
 const whenCompleted = <T extends z.ZodRawShape>(shape: T) => z.object(shape).partial().shape;

@@ -310,17 +310,21 @@ export async function createRuntime({
       }
     },
     async close() {
-      setMetricSources({});
-      await services.inProcessJobs.stop(config.shutdownGraceMs);
-      await queue.stop(config.shutdownGraceMs);
-      // Exports under way finish; those of jobs still unfinished fail (their credentials go with this process).
-      await services.exports.stop();
-      await sandbox.close();
-      await office.close();
-      await mail.close();
-      closeBlobs?.();
-      await store.close();
-      adapters.releaseApiLock?.();
+      try {
+        setMetricSources({});
+        await services.inProcessJobs.stop(config.shutdownGraceMs);
+        await queue.stop(config.shutdownGraceMs);
+        // Exports under way finish; those of jobs still unfinished fail (their credentials go with this process).
+        await services.exports.stop();
+        await sandbox.close();
+        await office.close();
+        await mail.close();
+        closeBlobs?.();
+        await store.close();
+      } finally {
+        // A close that failed half-way must not keep a server restarted in this process off the DATA_DIR.
+        adapters.releaseApiLock?.();
+      }
     },
   };
 }

@@ -3,7 +3,8 @@
  * row. A change made in this process (a key revoked, a plan or limits changed) drops what it touches at once
  * (AccountService); a change made by another process arrives through the store's PrincipalChanges (PostgreSQL
  * LISTEN/NOTIFY), or else is seen when the entry expires (the store's cacheForMs: a second on SQLite, a few seconds
- * on MongoDB). Unknown and revoked keys are never remembered: each try reads the store.
+ * on MongoDB, a minute on PostgreSQL for a notification lost). Unknown and revoked keys are never remembered: each
+ * try reads the store.
  */
 import type { ApiKeyRecord, PrincipalChanges } from '../store/types.js';
 

@@ -252,6 +252,9 @@ function unzipPdfs(dir: string): void {
   }
 }
 
+/** The name run.ts --out gives a PDF's outputs (`<name>.ours.md`, `<name>.anchor.md`); lost.ts reads them back. */
+export const outputName = (pdfId: string): string => pdfId.replace(/^([^:]+):.*\/([^/]+)\.pdf$/, '$1--$2');
+
 export interface RealPdf extends ManifestPdf {
   file: string;
 }

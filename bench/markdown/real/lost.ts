@@ -8,9 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { plainText } from '../score.js';
-import { loadRealCorpus, realCacheDir } from './corpus.js';
-import { outputPages, pairs, tokens, withoutWords } from './score.js';
+import { loadRealCorpus, outputName, realCacheDir } from './corpus.js';
+import { bodyWordsByPage, outputPages, outputWords, pairs, tokens, withoutWords } from './score.js';
 import { truthOf } from './truth.js';
 
 const { values, positionals } = parseArgs({
@@ -22,14 +21,12 @@ if (!dir) throw new Error('usage: lost.ts <dir written by run.ts --out>');
 
 const corpus = loadRealCorpus((pdf) => pdf.half === 'tune' && (!values.only || pdf.id.includes(values.only)));
 for (const pdf of corpus) {
-  const file = join(dir, `${pdf.id.replace(/^([^:]+):.*\/([^/]+)\.pdf$/, '$1--$2')}.ours.md`);
+  const file = join(dir, `${outputName(pdf.id)}.ours.md`);
   if (!existsSync(file)) continue;
   const markdown = readFileSync(file, 'utf8');
   const truth = await truthOf(pdf, realCacheDir());
-  const body = truth.pageTexts.map((page, i) =>
-    withoutWords(tokens(page), tokens((truth.runningTexts[i] ?? []).join('\n'))),
-  );
-  const lost = withoutWords(body.flat(), tokens(plainText(markdown.replace(/_/g, ' '))));
+  const body = bodyWordsByPage(truth);
+  const lost = withoutWords(body.flat(), outputWords(markdown));
   const total = body.flat().length;
   const counts = new Map<string, number>();
   for (const word of lost) counts.set(word, (counts.get(word) ?? 0) + 1);

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pdfToMarkdown } from '../../../plugins/markdown/shared/engine/index.js';
 import { f1 } from '../score.js';
-import { loadRealCorpus, realCacheDir, type RealPdf } from './corpus.js';
+import { loadRealCorpus, outputName, realCacheDir, type RealPdf } from './corpus.js';
 import { scoreReal, type RealScore } from './score.js';
 import { truthOf, type RealTruth } from './truth.js';
 
@@ -239,7 +239,7 @@ async function main(): Promise<void> {
   if (values.out) {
     mkdirSync(values.out, { recursive: true });
     for (const pdf of corpus) {
-      const name = pdf.id.replace(/^([^:]+):.*\/([^/]+)\.pdf$/, '$1--$2');
+      const name = outputName(pdf.id);
       writeFileSync(join(values.out, `${name}.ours.md`), ours.outputs.get(pdf.id) ?? '');
       if (typeof anchor !== 'string')
         writeFileSync(join(values.out, `${name}.anchor.md`), anchor.outputs.get(pdf.id) ?? '');

@@ -145,6 +145,20 @@ function leaksOnTheirPage(markdown: string, truth: RealTruth): number {
   return leaks;
 }
 
+/**
+ * The words each page is expected to give. Running lines are meant to go: the words expected are
+ * the body's. Their words are taken out of the page's (pdftotext without -layout may cut a header
+ * into lines of its own).
+ */
+export function bodyWordsByPage(truth: RealTruth): string[][] {
+  return truth.pageTexts.map((page, index) =>
+    withoutWords(tokens(page), tokens((truth.runningTexts[index] ?? []).join('\n'))),
+  );
+}
+
+/** The words of an output, as a reader sees them. */
+export const outputWords = (markdown: string): string[] => tokens(plainText(markdown.replace(/_/g, ' ')));
+
 export function scoreReal(markdown: string, truth: RealTruth): RealScore {
   const lines = markdown.split('\n');
   const outline = truth.outline.map((e) => headingKey(e.title)).filter(Boolean);
@@ -160,11 +174,7 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
     if (truth.runningKeys[key]) leaked.set(key, Math.min(truth.runningKeys[key], (leaked.get(key) ?? 0) + 1));
   }
   const runningLeaksAnywhere = [...leaked.values()].reduce((a, b) => a + b, 0);
-  // Running lines are meant to go: the words expected are the body's. Their words are taken out
-  // of the page's (pdftotext without -layout may cut a header into lines of its own).
-  const bodyWords = truth.pageTexts.map((page, index) =>
-    withoutWords(tokens(page), tokens((truth.runningTexts[index] ?? []).join('\n'))),
-  );
+  const bodyWords = bodyWordsByPage(truth);
   const expectedWords = bodyWords.flat();
   const pages = outputPages(markdown);
   const tables = parseTables(markdown).length;
@@ -188,7 +198,7 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
       truth.tables
     ],
     words: {
-      found: multisetFound(expectedWords, tokens(plainText(markdown.replace(/_/g, ' ')))),
+      found: multisetFound(expectedWords, outputWords(markdown)),
       total: expectedWords.length,
     },
     order: { found: orderFound, total: orderTotal },

@@ -1,6 +1,6 @@
 /**
  * Request-rate windows counted in this process's memory. The embedded server is the one process
- * that counts requests on its SQLite DATA_DIR (apps/server/data-dir-lock.ts refuses a second), so
+ * that counts requests on its SQLite DATA_DIR (apps/shared/data-dir-lock.ts refuses a second), so
  * counting here is as exact as counting in the file, without a write per request. Counts start
  * again when the process restarts (a window is one minute).
  */

@@ -14,12 +14,12 @@ export function renderMarkdown(blocks: readonly Block[], pages: number, pageBrea
   const textParts = (parts: readonly TextPart[]) => (pageBreaks ? splitAtPages(parts) : [joinParts(parts)]);
   for (const block of blocks) {
     reachPage(block.page);
-    if (block.kind === 'heading') out.push(`${'#'.repeat(block.level)} ${escapeHtml(block.text)}`);
+    if (block.kind === 'heading') out.push(`${'#'.repeat(block.level)} ${escapeTags(block.text)}`);
     else if (block.kind === 'table') out.push(tableToMarkdown(block.rows));
     else if (block.kind === 'paragraph') {
       for (const part of textParts(block.parts)) {
         reachPage(part.page);
-        out.push(escapeParagraph(escapeHtml(part.text)));
+        out.push(escapeParagraph(escapeTags(part.text)));
       }
     } else {
       // Items on one page stay one run of lines; a new page cuts the list where it starts. An
@@ -38,7 +38,7 @@ export function renderMarkdown(blocks: readonly Block[], pages: number, pageBrea
             cut();
             reachPage(part.page, continued ? indent : '');
           }
-          const text = escapeHtml(part.text);
+          const text = escapeTags(part.text);
           lines.push(continued ? `${indent}${escapeParagraph(text)}` : `${marker} ${text}`);
         });
       });
@@ -76,7 +76,7 @@ function escapeParagraph(text: string): string {
  * Text that reads as an HTML tag ("<stmt>", "</name>", "<!x") is text in the PDF: a Markdown
  * reader would hide it as raw HTML. Only the scripts the engine writes itself stay tags.
  */
-function escapeHtml(text: string): string {
+function escapeTags(text: string): string {
   return text.replace(/<(?!\/?su[bp]>)(?=[A-Za-z/!?])/g, '\\<');
 }
 
@@ -100,7 +100,7 @@ function listMarkers(items: readonly ListItem[]): { marker: string; indent: stri
 function tableToMarkdown(rows: readonly (readonly string[])[]): string {
   const width = Math.max(...rows.map((row) => row.length));
   const line = (cells: readonly string[]) =>
-    `| ${Array.from({ length: width }, (_, i) => escapeHtml(cells[i] ?? '').replaceAll('|', '\\|')).join(' | ')} |`;
+    `| ${Array.from({ length: width }, (_, i) => escapeTags(cells[i] ?? '').replaceAll('|', '\\|')).join(' | ')} |`;
   const [header = [], ...body] = rows;
   return [line(header), line(Array.from({ length: width }, () => '---')), ...body.map(line)].join('\n');
 }
