@@ -240,19 +240,23 @@ export function noiseFloorDb(energy: Float32Array): number {
  */
 export const NOISY_FLOOR_DB = -70;
 
+/** The WAV a recogniser reads, and whether it pauses in digital silence (synthetic speech). */
+export interface CleanedAudio extends PreparedAudio {
+  digitalSilence: boolean;
+}
+
 /**
  * The WAV through ffmpeg `filters` (16 kHz mono PCM again, same length, so times are kept) when
- * its noise floor is above NOISY_FLOOR_DB; else the WAV itself. Real recordings here sit at -47
- * to -30 dBFS, espeak-ng and flite at -100.
+ * its noise floor is above NOISY_FLOOR_DB; else the WAV itself, marked as pausing in digital
+ * silence. Real recordings here sit at -47 to -30 dBFS, espeak-ng and flite at -100.
  */
 export async function cleanedForRecognition(
   audio: PreparedAudio,
   filters: readonly string[],
   ctx: RunContext,
-): Promise<PreparedAudio> {
-  if (!filters.length) return audio;
+): Promise<CleanedAudio> {
   const floor = noiseFloorDb(await frameEnergies(audio.wavPath, await pcmLayout(audio.wavPath), ctx.signal));
-  if (floor <= NOISY_FLOOR_DB) return audio;
+  if (floor <= NOISY_FLOOR_DB || !filters.length) return { ...audio, digitalSilence: floor <= NOISY_FLOOR_DB };
   const wavPath = path.join(ctx.workDir, 'speech-16k-denoised.wav');
   const timeoutMs = Math.min(ctx.remainingMs(), CONVERT_BASE_MS + CONVERT_MS_PER_SECOND * audio.durationSec);
   try {
@@ -266,7 +270,7 @@ export async function cleanedForRecognition(
   } catch (err) {
     throw ffmpegFailure(err, ctx.signal, { label: 'WAV', paths: [audio.wavPath, wavPath], timeoutMs });
   }
-  return { wavPath, durationSec: audio.durationSec };
+  return { wavPath, durationSec: audio.durationSec, digitalSilence: false };
 }
 
 /**
