@@ -27,6 +27,7 @@ import {
   NOISY_FLOOR_DB,
   cleanedForRecognition,
   frameEnergies,
+  hasDigitalSilence,
   noiseFloorDb,
   pcmLayout,
   prepareAudio,
@@ -239,8 +240,20 @@ describe('transcribe', () => {
     },
   );
 
+  it('calls audio synthetic when 1% of its frames are digital silence, never for an analogue floor', () => {
+    const frames = (silent: number, total: number) =>
+      Float32Array.from({ length: total }, (_, i) => (i < silent ? -100 : -40));
+    expect(hasDigitalSilence(frames(1, 100))).toBe(true);
+    expect(hasDigitalSilence(frames(1, 1000))).toBe(false);
+    expect(hasDigitalSilence(frames(0, 100))).toBe(false);
+    // A very quiet recording still has its microphone's noise above one 16-bit step.
+    expect(hasDigitalSilence(Float32Array.from({ length: 100 }, () => -85))).toBe(false);
+    expect(hasDigitalSilence(new Float32Array())).toBe(false);
+  });
+
   it('reads espeak-ng at its default voice and speed with the adapted model (issue 25)', async () => {
-    // Sentences neither the bench (Harvard lists) nor the adaptation (licence texts) uses.
+    // Sentences neither the bench (Harvard lists) nor the adaptation (licence texts) uses, read as
+    // one run without full stops: too few pauses for the 10th-percentile floor to call it quiet.
     const text = `${SENTENCES.fox} ${SENTENCES.weather} ${SENTENCES.call}`;
     const wav = path.join(fixtures.dir, 'espeak-default.wav');
     await runProcess('espeak-ng', ['-v', 'en-us', '-w', wav, text], { timeoutMs: 60_000 });
