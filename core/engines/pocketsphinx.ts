@@ -88,11 +88,12 @@ export const POCKETSPHINX_AUDIO_FILTERS: readonly string[] = ['afftdn=nf=-25'];
  * model, under its licence (BSD-2-Clause). Used only for audio that pauses in digital silence
  * (the transcribe plugin measures the noise floor): real recordings keep the model as it is.
  */
-export const SYNTHETIC_SPEECH_MODEL_OPTIONS: readonly string[] = [
+export const SYNTHETIC_SPEECH_MODEL_DIR = fileURLToPath(new URL('./pocketsphinx-synthetic', import.meta.url));
+const SYNTHETIC_SPEECH_MODEL_OPTIONS: readonly string[] = [
   '-mean',
-  fileURLToPath(new URL('./pocketsphinx-synthetic/means', import.meta.url)),
+  `${SYNTHETIC_SPEECH_MODEL_DIR}/means`,
   '-var',
-  fileURLToPath(new URL('./pocketsphinx-synthetic/variances', import.meta.url)),
+  `${SYNTHETIC_SPEECH_MODEL_DIR}/variances`,
 ];
 
 const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?(?:e-?\d+)?)$/;
@@ -211,7 +212,12 @@ export async function recognizeSpeech(
         ...POCKETSPHINX_DECODER_OPTIONS,
         ...(synthetic ? SYNTHETIC_SPEECH_MODEL_OPTIONS : []),
       ],
-      runOptions(ctx, { captureStdout: false, onStdoutLine: (line) => parser.push(line) }),
+      runOptions(ctx, {
+        captureStdout: false,
+        onStdoutLine: (line) => parser.push(line),
+        // The decoder runs confined: the adapted model's folder is bound into its jail, read-only.
+        readable: synthetic ? [SYNTHETIC_SPEECH_MODEL_DIR] : [],
+      }),
     );
   } catch (err) {
     throw pocketsphinxFailure(err, ctx.signal);
