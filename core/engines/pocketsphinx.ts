@@ -86,7 +86,7 @@ export const POCKETSPHINX_AUDIO_FILTERS: readonly string[] = ['afftdn=nf=-25'];
  * texts every Debian system carries (/usr/share/common-licenses), read by espeak-ng (en-us at 150,
  * 175 and 200 wpm, en-us+f3, en-gb) and flite (kal, rms, slt, awb). A derivative of the en-us
  * model, under its licence (BSD-2-Clause). Used only for audio that pauses in digital silence
- * (the transcribe plugin measures the noise floor): real recordings keep the model as it is.
+ * (the transcribe plugin counts such frames): real recordings keep the model as it is.
  */
 export const SYNTHETIC_SPEECH_MODEL_DIR = fileURLToPath(new URL('./pocketsphinx-synthetic', import.meta.url));
 const SYNTHETIC_SPEECH_MODEL_OPTIONS: readonly string[] = [
@@ -189,7 +189,8 @@ export async function recognizeSpeech(
     onUtterance,
     synthetic = false,
   }: {
-    onUtterance?: (utterance: Utterance) => void /** Adapt the model to synthetic speech. */;
+    onUtterance?: (utterance: Utterance) => void;
+    /** Decode with the model adapted to synthetic speech (SYNTHETIC_SPEECH_MODEL_DIR). */
     synthetic?: boolean;
   } = {},
 ): Promise<Utterance[]> {
