@@ -241,18 +241,41 @@ export function noiseFloorDb(energy: Float32Array): number {
 export const NOISY_FLOOR_DB = -70;
 
 /**
+ * Frames quieter than one least significant bit of 16-bit PCM (-90.3 dBFS RMS): only samples that
+ * are mostly exact zeros get there. A microphone's analogue noise never does; speech synthesisers
+ * (espeak-ng, flite) pause in such silence, and pad their output with it.
+ */
+const DIGITAL_SILENCE_DB = -90;
+/** Share of frames at digital silence that marks synthetic (or digitally gated) audio. */
+const DIGITAL_SILENCE_SHARE = 0.01;
+
+/** Whether at least 1% of the frames are digital silence (see DIGITAL_SILENCE_DB). */
+export function hasDigitalSilence(energy: Float32Array): boolean {
+  let silent = 0;
+  for (const level of energy) if (level < DIGITAL_SILENCE_DB) silent++;
+  return energy.length > 0 && silent >= Math.max(1, energy.length * DIGITAL_SILENCE_SHARE);
+}
+
+/** The WAV a recogniser reads, and whether it pauses in digital silence (synthetic speech). */
+export interface CleanedAudio extends PreparedAudio {
+  digitalSilence: boolean;
+}
+
+/**
  * The WAV through ffmpeg `filters` (16 kHz mono PCM again, same length, so times are kept) when
- * its noise floor is above NOISY_FLOOR_DB; else the WAV itself. Real recordings here sit at -47
- * to -30 dBFS, espeak-ng and flite at -100.
+ * its noise floor is above NOISY_FLOOR_DB and it has no digital silence; else the WAV itself,
+ * marked when it pauses in digital silence. Real recordings here sit at -47 to -30 dBFS, espeak-ng
+ * and flite at -100; espeak-ng reading a long text without full stops pauses too little to bring
+ * its 10th percentile down, but its padding is still digital silence.
  */
 export async function cleanedForRecognition(
   audio: PreparedAudio,
   filters: readonly string[],
   ctx: RunContext,
-): Promise<PreparedAudio> {
-  if (!filters.length) return audio;
-  const floor = noiseFloorDb(await frameEnergies(audio.wavPath, await pcmLayout(audio.wavPath), ctx.signal));
-  if (floor <= NOISY_FLOOR_DB) return audio;
+): Promise<CleanedAudio> {
+  const energy = await frameEnergies(audio.wavPath, await pcmLayout(audio.wavPath), ctx.signal);
+  const digitalSilence = hasDigitalSilence(energy);
+  if (digitalSilence || noiseFloorDb(energy) <= NOISY_FLOOR_DB || !filters.length) return { ...audio, digitalSilence };
   const wavPath = path.join(ctx.workDir, 'speech-16k-denoised.wav');
   const timeoutMs = Math.min(ctx.remainingMs(), CONVERT_BASE_MS + CONVERT_MS_PER_SECOND * audio.durationSec);
   try {
@@ -266,7 +289,7 @@ export async function cleanedForRecognition(
   } catch (err) {
     throw ffmpegFailure(err, ctx.signal, { label: 'WAV', paths: [audio.wavPath, wavPath], timeoutMs });
   }
-  return { wavPath, durationSec: audio.durationSec };
+  return { wavPath, durationSec: audio.durationSec, digitalSilence: false };
 }
 
 /**

@@ -90,6 +90,7 @@ async function withPocketsphinx(audio: PreparedAudio, ctx: RunContext): Promise<
   // A recording with a noise floor is denoised first; whisper, trained on noisy audio, reads the plain conversion.
   const cleaned = await cleanedForRecognition(audio, POCKETSPHINX_AUDIO_FILTERS, ctx);
   const utterances = await recognizeSpeech(cleaned.wavPath, ctx, {
+    synthetic: cleaned.digitalSilence,
     onUtterance: (u) =>
       ctx.progress(
         Math.min(99, CONVERT_SHARE + Math.floor(((100 - CONVERT_SHARE) * u.end) / Math.max(audio.durationSec, 0.01))),
