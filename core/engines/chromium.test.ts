@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,6 +11,7 @@ import {
   chromiumPoolStatus,
   closeChromiumPool,
   configureChromiumPool,
+  killGroupWithin,
   renderImage,
   renderPdf,
   type PageSource,
@@ -270,4 +273,36 @@ describe('Chromium in a jail', async () => {
     },
     90_000,
   );
+});
+
+describe('killing a browser', () => {
+  /** A process group like a browser's: a shell leading it and a child that outlives nothing. */
+  const startGroup = () => {
+    const leader = spawn('sh', ['-c', 'sleep 60 & wait'], { detached: true, stdio: 'ignore' });
+    return { leader, exited: once(leader, 'exit').then(() => undefined) };
+  };
+
+  it('kills the process group and waits for its exit', async () => {
+    const { leader, exited } = startGroup();
+    expect(await killGroupWithin(leader.pid, exited, 5_000)).toBe(true);
+    expect(isProcessAlive(leader.pid!)).toBe(false);
+  });
+
+  it('stops waiting after the grace when the exit is never seen, the group killed anyway', async () => {
+    const { leader, exited } = startGroup();
+    const children = async () => (await processTree(leader.pid!)).filter((p) => p.pid !== leader.pid);
+    for (let tries = 0; tries < 100 && (await children()).length === 0; tries++)
+      await new Promise((r) => setTimeout(r, 20));
+    const [sleeper] = await children();
+    expect(sleeper).toBeDefined();
+    const started = Date.now();
+    // An exit event that never comes (a lost 'disconnected', a pipe held open elsewhere).
+    expect(await killGroupWithin(leader.pid, new Promise<void>(() => {}), 300)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await exited;
+    expect(isProcessAlive(leader.pid!)).toBe(false);
+    // Dead (a zombie until whoever inherited it reaps it), not sleeping.
+    const state = /\) (\S)/.exec(await readFile(`/proc/${sleeper?.pid}/stat`, 'utf8').catch(() => ') X'))?.[1];
+    expect(['Z', 'X']).toContain(state);
+  });
 });

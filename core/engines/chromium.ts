@@ -220,6 +220,27 @@ async function launchedBrowserPid(before: ReadonlySet<number>): Promise<number |
   return undefined;
 }
 
+/** How long a killed browser's processes may take to be gone before kill() stops waiting. */
+export const KILL_GRACE_MS = 3_000;
+
+/**
+ * SIGKILL the process group `pid` leads, then wait for `exited` at most `graceMs`: a browser whose
+ * pipe or exit is never seen (a process stuck in the kernel, a lost event) must not hold up its
+ * replacement or a shutdown. Past the grace the group is sent SIGKILL once more, and the caller goes
+ * on; whether it settled in time is the result.
+ */
+export async function killGroupWithin(pid: number | undefined, exited: Promise<void>, graceMs: number) {
+  killGroup(pid);
+  let timer: NodeJS.Timeout | undefined;
+  const settled = await Promise.race([
+    exited.then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs).unref())),
+  ]);
+  clearTimeout(timer);
+  if (!settled) killGroup(pid);
+  return settled;
+}
+
 /**
  * One warm browser, launched by Playwright in this process and driven over its pipe. Not through
  * launchServer + connect: that puts a WebSocket hop (and a second protocol layer, with every PDF
@@ -302,9 +323,9 @@ class ChromiumBrowser implements SupervisedInstance {
   async kill(): Promise<void> {
     // Playwright starts Chromium in a process group of its own: renderers and helpers die with it.
     // Playwright sees the pipe close and removes the profile; close() is for a pid not found.
-    if (this.pid) killGroup(this.pid);
-    else await this.browser.close().catch(() => undefined);
-    await this.exited;
+    if (!this.pid) await this.browser.close().catch(() => undefined);
+    if (!(await killGroupWithin(this.pid, this.exited, KILL_GRACE_MS)))
+      console.warn('chromium: a killed browser was still not gone', { pid: this.pid });
   }
 }
 

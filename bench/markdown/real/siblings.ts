@@ -1,8 +1,9 @@
 /**
  * Sibling PDFs: more tuning material for the table rules (apart from run.ts's pinned `--half extra`
  * set): PDFs of the corpus' packages that are in neither half (no file equal to a corpus file), the
- * first N by sha256 of their path, 2-30 pages, scored with the same three-class table truth. Reports tables in files without one and files with tables where
- * one is found; --out writes each file's Markdown, named by its truth class, for reading.
+ * first N by sha256 of their path, 2-30 pages, scored with the same three-class table truth. Reports
+ * tables in files without one and files with tables where one is found; --out writes each file's
+ * Markdown, named by its truth class, for reading.
  *
  *   nice -n 10 npx tsx bench/markdown/real/siblings.ts [--count 160] [--out dir]
  *
