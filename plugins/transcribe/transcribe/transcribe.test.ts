@@ -41,6 +41,18 @@ afterAll(() => fixtures.cleanup());
 /** pocketsphinx on flite's voice: about 22% WER measured on longer text; these sentences come out nearly exact. */
 const MAX_WER = 0.25;
 
+/** A plugin run context for calling the run code directly (no sandbox). */
+const runContext = (target: string, workDir: string) =>
+  ({
+    target,
+    workDir,
+    signal: new AbortController().signal,
+    progress() {},
+    log: console,
+    report() {},
+    remainingMs: () => 60_000,
+  }) as const;
+
 /** The duration ffprobe gives the fixture's audio stream: the row's must be the media's own. */
 async function mediaDuration(file: string): Promise<number> {
   const media = await probe(file, { timeoutMs: 30_000 });
@@ -162,15 +174,7 @@ describe('transcribe', () => {
 
   it('refuses files over 2 GB without reading them', async () => {
     const input = { ...fixtures.get('two-sentences-mp3'), filename: 'huge.mp3', bytes: 2_000_000_001 };
-    const ctx = {
-      target: 'mp3',
-      workDir: fixtures.dir,
-      signal: new AbortController().signal,
-      progress() {},
-      log: console,
-      report() {},
-      remainingMs: () => 60_000,
-    } as const;
+    const ctx = runContext('mp3', fixtures.dir);
     await expect(transcribePlugin.run([input], {}, ctx as never)).rejects.toThrow(
       new PluginError('The file is 2.01 GB; transcription takes files up to 2 GB'),
     );
@@ -183,15 +187,7 @@ describe('transcribe', () => {
       filename: 'talk.mp3',
       bytes: (await stat(fixtures.file('two-sentences-mp3'))).size,
     };
-    const ctx = {
-      target: 'mp3',
-      workDir,
-      signal: new AbortController().signal,
-      progress() {},
-      log: console,
-      report() {},
-      remainingMs: () => 60_000,
-    } as const;
+    const ctx = runContext('mp3', workDir);
     const audio = await prepareAudio(input, ctx as never, () => {});
     const layout = await pcmLayout(audio.wavPath);
     expect(layout.dataOffset).toBe(44);
@@ -203,15 +199,7 @@ describe('transcribe', () => {
     'denoises recordings with a noise floor for pocketsphinx, and leaves synthetic speech (digital silence) ' + 'alone',
     async () => {
       const workDir = await mkdtemp(path.join(fixtures.dir, 'work-'));
-      const ctx = {
-        target: 'json',
-        workDir,
-        signal: new AbortController().signal,
-        progress() {},
-        log: console,
-        report() {},
-        remainingMs: () => 60_000,
-      } as const;
+      const ctx = runContext('json', workDir);
       const floorOf = async (wav: string) => noiseFloorDb(await frameEnergies(wav, await pcmLayout(wav)));
       const input = {
         ...fixtures.get('two-sentences-mp3'),
