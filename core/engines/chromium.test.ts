@@ -237,8 +237,11 @@ describe('Chromium in a jail', async () => {
       const ownNet = await readlink('/proc/self/ns/net');
       for (const pid of chromiumPids) {
         // The finished document's renderer may exit meanwhile (its context closes after the result).
+        // An exiting process drops its namespaces before it turns zombie: give it a moment to end.
         const net = await readlink(`/proc/${pid}/ns/net`).catch(() => undefined);
         if (net === undefined) {
+          for (let tries = 0; tries < 100 && (await isRunning(pid)); tries++)
+            await new Promise((r) => setTimeout(r, 20));
           expect(await isRunning(pid)).toBe(false);
           continue;
         }
