@@ -1,25 +1,27 @@
 /**
- * Where word recall and two-column order are lost, file by file, on the TUNING half only (the
+ * Where word recall and two-column order are lost, file by file, on the TUNING half or the extra set only (the
  * held-out half is measured by run.ts, never read): the words pdftotext has that the output lacks,
  * and the two-column pages whose word pairs the output breaks most.
  *
- *   npx tsx bench/markdown/real/lost.ts <dir written by run.ts --out> [--only text] [--words N]
+ *   npx tsx bench/markdown/real/lost.ts <dir written by run.ts --out> [--half tune|extra] [--only text] [--words N]
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadRealCorpus, outputName, realCacheDir } from './corpus.js';
-import { bodyWordsByPage, outputPages, outputWords, pairs, tokens, withoutWords } from './score.js';
+import { bodyWordsByPage, columnWordsByPage, outputPages, outputWords, pairs, tokens, withoutWords } from './score.js';
 import { truthOf } from './truth.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { only: { type: 'string' }, words: { type: 'string', default: '40' } },
+  options: { only: { type: 'string' }, words: { type: 'string', default: '40' }, half: { type: 'string' } },
 });
 const dir = positionals[0];
 if (!dir) throw new Error('usage: lost.ts <dir written by run.ts --out>');
 
-const corpus = loadRealCorpus((pdf) => pdf.half === 'tune' && (!values.only || pdf.id.includes(values.only)));
+// Tuning material only: the tuning half (default) or the extra set; never the held-out half.
+const half = values.half === 'extra' ? 'extra' : 'tune';
+const corpus = loadRealCorpus((pdf) => pdf.half === half && (!values.only || pdf.id.includes(values.only)));
 for (const pdf of corpus) {
   const file = join(dir, `${outputName(pdf.id)}.ours.md`);
   if (!existsSync(file)) continue;
@@ -32,8 +34,8 @@ for (const pdf of corpus) {
   for (const word of lost) counts.set(word, (counts.get(word) ?? 0) + 1);
   const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, Number(values.words));
   const pages = outputPages(markdown);
-  const order = truth.twoColumnPages.map((page) => {
-    const expected = pairs(body[page - 1] ?? []);
+  const order = [...columnWordsByPage(truth)].map(([page, words]) => {
+    const expected = pairs(words);
     const broken = withoutWords(expected, pairs(tokens(pages.get(page) ?? '')));
     return { page, total: expected.length, broken: broken.length };
   });

@@ -108,7 +108,7 @@ export function outputPages(markdown: string): Map<number, string> {
     if (marker) page = Number(marker[1]);
     else pages.set(page, [...(pages.get(page) ?? []), line]);
   }
-  return new Map([...pages].map(([n, lines]) => [n, plainText(lines.join('\n'))]));
+  return new Map([...pages].map(([n, lines]) => [n, plainText(asReadText(lines.join('\n')))]));
 }
 
 const lineKey = (line: string) => {
@@ -151,13 +151,47 @@ function leaksOnTheirPage(markdown: string, truth: RealTruth): number {
  * into lines of its own).
  */
 export function bodyWordsByPage(truth: RealTruth): string[][] {
-  return truth.pageTexts.map((page, index) =>
-    withoutWords(tokens(page), tokens((truth.runningTexts[index] ?? []).join('\n'))),
-  );
+  return truth.pageTexts.map((page, index) => bodyWords(truth, page, index + 1));
+}
+
+/**
+ * Running lines are taken out line by line first: a line of the text made only of their words (the
+ * whole head, or the folio that pdftotext cut from it), so that a word hyphenated around it (a
+ * folio between a column's "devel-" and the next column's "oped") joins; the words of running lines
+ * that are not lines of their own are taken out after.
+ */
+function bodyWords(truth: RealTruth, text: string, page: number): string[] {
+  let running = tokens((truth.runningTexts[page - 1] ?? []).join('\n'));
+  const kept: string[] = [];
+  for (const line of text.split('\n')) {
+    const words = tokens(line);
+    const rest = withoutWords(running, words);
+    if (words.length && rest.length === running.length - words.length) running = rest;
+    else kept.push(line);
+  }
+  return withoutWords(tokens(kept.join('\n')), running);
+}
+
+/** Each two-column page's body words in the reference reading order (truth.columnTexts). */
+export function columnWordsByPage(truth: RealTruth): Map<number, string[]> {
+  return new Map(truth.twoColumnPages.map((page, i) => [page, bodyWords(truth, truth.columnTexts[i] ?? '', page)]));
+}
+
+/**
+ * Markdown as a reader sees its text, before plainText takes the syntax out: an underscore
+ * separates words (emphasis would glue `bin_PROGRAMS`), a lone star between two characters of
+ * words is one ("list (4*itemize)" is not emphasis), and an ordered item shows its number ("2.
+ * Second item" reads "2 Second item", as pdftotext prints the PDF's "2.").
+ */
+function asReadText(markdown: string): string {
+  return markdown
+    .replace(/_/g, ' ')
+    .replace(/(?<=[\p{L}\p{N}])\*(?=[\p{L}\p{N}])/gu, ' ')
+    .replace(/^(\s*)(\d{1,9})[.)](?=\s)/gm, '$1$2');
 }
 
 /** The words of an output, as a reader sees them. */
-export const outputWords = (markdown: string): string[] => tokens(plainText(markdown.replace(/_/g, ' ')));
+export const outputWords = (markdown: string): string[] => tokens(plainText(asReadText(markdown)));
 
 export function scoreReal(markdown: string, truth: RealTruth): RealScore {
   const lines = markdown.split('\n');
@@ -174,14 +208,13 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
     if (truth.runningKeys[key]) leaked.set(key, Math.min(truth.runningKeys[key], (leaked.get(key) ?? 0) + 1));
   }
   const runningLeaksAnywhere = [...leaked.values()].reduce((a, b) => a + b, 0);
-  const bodyWords = bodyWordsByPage(truth);
-  const expectedWords = bodyWords.flat();
+  const expectedWords = bodyWordsByPage(truth).flat();
   const pages = outputPages(markdown);
   const tables = parseTables(markdown).length;
   let orderFound = 0;
   let orderTotal = 0;
-  for (const page of truth.twoColumnPages) {
-    const expected = pairs(bodyWords[page - 1] ?? []);
+  for (const [page, words] of columnWordsByPage(truth)) {
+    const expected = pairs(words);
     orderTotal += expected.length;
     orderFound += multisetFound(expected, pairs(tokens(pages.get(page) ?? '')));
   }

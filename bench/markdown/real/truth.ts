@@ -37,11 +37,16 @@ export interface RealTruth {
   /** The running lines of each page as pdftotext -layout prints them (their words are not body text). */
   runningTexts: string[][];
   twoColumnPages: number[];
+  /**
+   * The text of each two-column page (same order as twoColumnPages) in the reference reading order:
+   * pdftotext's lines, read column by column (see columnOrder).
+   */
+  columnTexts: string[];
 }
 
 export type TableTruth = 'yes' | 'borderline' | 'none';
 
-const TRUTH_VERSION = 8;
+const TRUTH_VERSION = 34;
 const ROMAN = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
 
 export function runningKey(text: string): string {
@@ -64,7 +69,37 @@ function pdftotext(file: string, layout: boolean): string[] {
   return pages;
 }
 
-async function outlineOf(file: string): Promise<{ outline: OutlineEntry[]; tagged: boolean; structTables: boolean }> {
+/** Angle brackets as pdfjs reads them (TeX's cmsy ⟨ ⟩ come out as U+3008/9, others as U+27E8/9 or U+2329/A). */
+const ANGLE_PAIR = /[\u2329\u27e8\u3008]\s*([^\u2329\u232a\u27e8\u27e9\u3008\u3009\n]{1,40}?)\s*[\u232a\u27e9\u3009]/gu;
+
+/**
+ * pdftotext prints a glyph whose name its glyph list lacks by its code. TeX's math symbol fonts
+ * (cmsy, OMS encoding) set ⟨ and ⟩ at the codes of h and i and name them angbracketleft/right:
+ * pdftotext prints ⟨name⟩ as "hnamei" (or "hname i" after an italic correction), where pdfjs reads
+ * the names. Each pair pdfjs reads on a page turns that many of pdftotext's h...i around the same
+ * text back into ⟨...⟩; nothing else on the page changes, whatever converter is scored.
+ */
+export function restoreAngleBrackets(text: string, bracketed: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const inner of bracketed) counts.set(inner, (counts.get(inner) ?? 0) + 1);
+  let out = text;
+  for (const [inner, count] of [...counts].sort((a, b) => b[0].length - a[0].length || (a[0] < b[0] ? -1 : 1))) {
+    const body = inner
+      .trim()
+      .split(/\s+/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('\\s*');
+    let left = count;
+    out = out.replace(new RegExp(`(?<!\\p{L})h\\s?(${body})\\s?i(?!\\p{L})`, 'gu'), (match, words: string) =>
+      left-- > 0 ? `⟨${words}⟩` : match,
+    );
+  }
+  return out;
+}
+
+async function outlineOf(
+  file: string,
+): Promise<{ outline: OutlineEntry[]; tagged: boolean; structTables: boolean; bracketed: string[][] }> {
   const document = await getDocument({
     data: new Uint8Array(readFileSync(file)),
     verbosity: 0,
@@ -89,16 +124,21 @@ async function outlineOf(file: string): Promise<{ outline: OutlineEntry[]; tagge
     await visit(await document.getOutline(), 0);
     let tagged = false;
     let structTables = false;
+    const bracketed: string[][] = [];
     const hasTable = (node: unknown): boolean => {
       const n = node as { role?: string; children?: unknown[] } | null;
       return !!n && (n.role === 'Table' || (n.children ?? []).some(hasTable));
     };
     for (let p = 1; p <= document.numPages; p++) {
-      const tree = await (await document.getPage(p)).getStructTree().catch(() => null);
+      const page = await document.getPage(p);
+      const content = await page.getTextContent().catch(() => ({ items: [] }));
+      const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('');
+      bracketed.push([...text.matchAll(ANGLE_PAIR)].map((match) => match[1]!.trim()).filter((inner) => inner));
+      const tree = await page.getStructTree().catch(() => null);
       if (tree) tagged = true;
       if (tree && hasTable(tree)) structTables = true;
     }
-    return { outline, tagged, structTables };
+    return { outline, tagged, structTables, bracketed };
   } finally {
     await document.destroy();
   }
@@ -176,14 +216,18 @@ function findRunning(layoutPages: string[]): { keys: Record<string, number>; lin
 
 /**
  * A page is two-column when most of its long lines (ten or more) leave the same mid-page strip
- * blank, with prose (not table cells or symbol names) on both sides.
+ * blank, with prose (not table cells or symbol names) on both sides: four words or more, three different.
  */
 function isTwoColumn(layoutPage: string): boolean {
   const lines = layoutPage.split('\n').filter((l) => l.trim().length >= 30);
   if (lines.length < 10) return false;
   const width = Math.max(...lines.map((l) => l.length));
-  // Prose on a side: a few words of letters (a symbol or font table has names and glyphs).
-  const prose = (side: string) => side.trim().length >= 20 && (side.match(/\p{L}{2,}/gu)?.length ?? 0) >= 4;
+  // Prose on a side: a few words of letters, not one or two repeated (a symbol or font table has
+  // names and glyphs; a specimen table repeats its sample, "abcde abcde abcde", across a row).
+  const prose = (side: string) => {
+    const words = side.toLowerCase().match(/\p{L}{2,}/gu) ?? [];
+    return side.trim().length >= 20 && words.length >= 4 && new Set(words).size >= 3;
+  };
   let best = 0;
   for (let x = Math.floor(0.35 * width); x <= Math.ceil(0.65 * width); x++) {
     const count = lines.filter(
@@ -192,6 +236,99 @@ function isTwoColumn(layoutPage: string): boolean {
     best = Math.max(best, count);
   }
   return best >= 10 && best >= 0.5 * lines.length;
+}
+
+export interface BoxWord {
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  text: string;
+}
+
+const WORD_BOX = /<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)<\/word>/g;
+const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** pdftotext's lines of one page, in its reading order, with their words' boxes (-bbox-layout). */
+function boxLines(file: string, page: number): BoxWord[][] {
+  const xhtml = execFileSync(
+    'pdftotext',
+    ['-bbox-layout', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), file, '-'],
+    { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 },
+  );
+  return [...xhtml.matchAll(/<line [^>]*>([\s\S]*?)<\/line>/g)].map((line) =>
+    [...line[1]!.matchAll(WORD_BOX)].map((word) => ({
+      x0: Number(word[1]),
+      top: Number(word[2]),
+      x1: Number(word[3]),
+      bottom: Number(word[4]),
+      text: word[5]!.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => XML_ENTITIES[name]!),
+    })),
+  );
+}
+
+/**
+ * The reference reading order of a two-column page: pdftotext's own lines, read column by column.
+ * pdftotext finds columns by its own rules and, where the gutter is narrow, reads across it: one
+ * of its lines takes the end of a left-column line and the start of the right-column line beside
+ * it, or it reads a few lines of one column, then the other column, then the rest of the first.
+ * So: the gutter is the x in the middle of the text that the fewest words cover; a line with a
+ * word over it spans both columns and cuts the page into bands; any other line is split at the
+ * gutter when its words sit on both sides with a gap there wider than half its height (a word
+ * space is narrower); then each band gives its left column, then its right, and the spanning
+ * line after them. Within a column, pdftotext's order stands. Where pdftotext read the page
+ * column by column, nothing moves; the measure applies to every converter alike.
+ */
+export function columnOrder(lines: readonly (readonly BoxWord[])[]): string {
+  const words = lines.flat();
+  if (!words.length) return '';
+  const left = Math.min(...words.map((w) => w.x0));
+  const width = Math.max(...words.map((w) => w.x1)) - left;
+  let best: { x: number; count: number; run: number } | undefined;
+  let runStart = 0;
+  let previous: number | undefined;
+  for (let x = left + 0.35 * width; x <= left + 0.65 * width; x += 0.5) {
+    const count = words.filter((w) => w.x0 < x && w.x1 > x).length;
+    if (previous !== count) runStart = x;
+    previous = count;
+    const run = x - runStart;
+    if (!best || count < best.count || (count === best.count && run > best.run))
+      best = { x: (runStart + x) / 2, count, run };
+  }
+  const gutter = best!.x;
+  const parts: { words: readonly BoxWord[]; side: 0 | 1 | 2; top: number }[] = [];
+  for (const line of lines) {
+    if (!line.length) continue;
+    const height = Math.max(...line.map((w) => w.bottom - w.top));
+    const before = line.filter((w) => w.x1 <= gutter);
+    const after = line.filter((w) => w.x0 >= gutter);
+    const top = Math.min(...line.map((w) => w.top));
+    const gap =
+      before.length && after.length ? Math.min(...after.map((w) => w.x0)) - Math.max(...before.map((w) => w.x1)) : 0;
+    if (before.length + after.length < line.length || (before.length && after.length && gap <= 0.5 * height)) {
+      parts.push({ words: line, side: 2, top });
+      continue;
+    }
+    if (before.length) parts.push({ words: before, side: 0, top: Math.min(...before.map((w) => w.top)) });
+    if (after.length) parts.push({ words: after, side: 1, top: Math.min(...after.map((w) => w.top)) });
+  }
+  const spanningTops = parts.filter((p) => p.side === 2).map((p) => p.top);
+  const band = (part: (typeof parts)[number]) =>
+    spanningTops.filter((top) => (part.side === 2 ? top < part.top : top <= part.top)).length;
+  return parts
+    .map((part, index) => ({ part, index, key: 3 * band(part) + part.side }))
+    .sort((a, b) => a.key - b.key || a.index - b.index)
+    .map(({ part }) => lineText(part.words))
+    .join('\n');
+}
+
+/**
+ * A line's words as pdftotext prints them: a space only where the words stand apart (a tenth of
+ * the line's height, poppler's word break), so "c" and its subscript "1" read "c1".
+ */
+function lineText(words: readonly BoxWord[]): string {
+  const height = Math.max(...words.map((w) => w.bottom - w.top));
+  return words.map((w, i) => (i && w.x0 - words[i - 1]!.x1 >= 0.1 * height ? ' ' : '') + w.text).join('');
 }
 
 /** A table caption: "Table 3", "Tab. 2", "Tabelle 1", "Таблица 2", "表 5.1", "表1-2". */
@@ -239,10 +376,11 @@ export async function truthOf(pdf: RealPdf, cacheDir: string): Promise<RealTruth
     const cached = JSON.parse(readFileSync(path, 'utf8')) as RealTruth & { version: number };
     if (cached.version === TRUTH_VERSION) return cached;
   }
-  const { outline, tagged, structTables } = await outlineOf(pdf.file);
-  const pageTexts = pdftotext(pdf.file, false);
+  const { outline, tagged, structTables, bracketed } = await outlineOf(pdf.file);
+  const pageTexts = pdftotext(pdf.file, false).map((text, i) => restoreAngleBrackets(text, bracketed[i] ?? []));
   const layoutPages = pdftotext(pdf.file, true);
   const running = findRunning(layoutPages);
+  const twoColumnPages = layoutPages.flatMap((page, i) => (isTwoColumn(page) ? [i + 1] : []));
   const truth: RealTruth = {
     outline,
     tagged,
@@ -251,7 +389,10 @@ export async function truthOf(pdf: RealPdf, cacheDir: string): Promise<RealTruth
     runningKeys: running.keys,
     runningLines: running.lines,
     runningTexts: running.texts,
-    twoColumnPages: layoutPages.flatMap((page, i) => (isTwoColumn(page) ? [i + 1] : [])),
+    twoColumnPages,
+    columnTexts: twoColumnPages.map((page) =>
+      restoreAngleBrackets(columnOrder(boxLines(pdf.file, page)), bracketed[page - 1] ?? []),
+    ),
   };
   mkdirSync(join(cacheDir, 'truth'), { recursive: true });
   writeFileSync(path, JSON.stringify({ version: TRUTH_VERSION, ...truth }));
