@@ -35,8 +35,9 @@ export function normaliseText(text: string): string {
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
       // An inline script is part of its word: `mc<sup>2</sup>` reads "mc2", as pdftotext prints it.
       .replace(/<\/?su[bp]>/g, '')
-      // A tag is raw HTML, hidden by a reader; `\<stmt>` is escaped text, shown.
-      .replace(/(?<!\\)<[^>]+>/g, ' ')
+      // A tag is raw HTML, hidden by a reader; `\<stmt>` is escaped text, shown. A tag opens with a
+      // letter after `<` (CommonMark): "|πA| < |λ| ... A/λ > 0" is text, not one long tag.
+      .replace(/(?<!\\)<(?:\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?|[!?][^<>]*)>/g, ' ')
       .replace(/[*_`]+/g, '')
       // CommonMark escapes ASCII punctuation only: `\def` in a TeX listing is a backslash and a word.
       .replace(/\\([!-/:-@[-`{-~])/g, '$1')

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { normaliseText } from '../score.js';
 import { columnWordsByPage, outputWords, pairs, tokens } from './score.js';
 import { type BoxWord, columnOrder, type RealTruth, restoreAngleBrackets } from './truth.js';
 
@@ -51,5 +52,11 @@ describe('real corpus score', () => {
       tokens('5.1 Example for list 4 itemize 2 Second item bin PROGRAMS'),
     );
     expect(pairs(['a', 'b', 'c'])).toEqual(['a b', 'b c']);
+  });
+
+  it('hides raw HTML tags only: a "<" before a space is text', () => {
+    expect(normaliseText('tunnels |πA| < |λ|. For area, A/λ > 0 <span class="x">kept</span> \\<stmt>')).toBe(
+      'tunnels |πA| < |λ|. For area, A/λ > 0 kept <stmt>',
+    );
   });
 });

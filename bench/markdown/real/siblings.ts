@@ -2,7 +2,8 @@
  * Sibling PDFs: more tuning material for the table rules (apart from run.ts's pinned `--half extra`
  * set): PDFs of the corpus' packages that are in neither half (no file equal to a corpus file), the
  * first N by sha256 of their path, 2-30 pages, scored with the same three-class table truth. Reports
- * tables in files without one and files with tables where one is found; --out writes each file's
+ * tables in files without one and files with tables where one is found, word recall and two-column
+ * order (as run.ts measures them); --out writes each file's
  * Markdown, named by its truth class, for reading.
  *
  *   nice -n 10 npx tsx bench/markdown/real/siblings.ts [--count 160] [--out dir]
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pdfToMarkdown } from '../../../plugins/markdown/shared/engine/index.js';
 import { MANIFEST_PATH, type Manifest, type RealPdf, realCacheDir } from './corpus.js';
+import { scoreReal } from './score.js';
 import { truthOf } from './truth.js';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '160' }, out: { type: 'string' } } });
@@ -58,6 +60,8 @@ for (const file of pdfsUnder(join(cache, 'tree')).sort((a, b) => sha256(a).local
 
 if (values.out) mkdirSync(values.out, { recursive: true });
 const tally = { none: 0, falseFiles: 0, falseTables: 0, withFiles: 0, withFound: 0, withTables: 0 };
+// Word recall and two-column order, as run.ts measures them (more tuning material for reading order).
+const text = { words: 0, wordsFound: 0, pairs: 0, pairsFound: 0, twoColumnPages: 0 };
 for (const pdf of picked) {
   const truth = await truthOf(pdf, join(cache, 'extra'));
   const markdown = await pdfToMarkdown(new Uint8Array(readFileSync(pdf.file)), { timeoutMs: 600_000 }).then(
@@ -75,10 +79,19 @@ for (const pdf of picked) {
     if (tables) tally.withFound++;
     tally.withTables += tables;
   }
-  console.log(`${truth.tables.padEnd(10)} ${String(tables).padStart(3)} ${pdf.id}`);
+  const score = scoreReal(markdown, truth);
+  text.words += score.words.total;
+  text.wordsFound += score.words.found;
+  text.pairs += score.order.total;
+  text.pairsFound += score.order.found;
+  text.twoColumnPages += truth.twoColumnPages.length;
+  const order = score.order.total ? ` order ${(score.order.found / score.order.total).toFixed(3)}` : '';
+  const recall = (score.words.found / Math.max(1, score.words.total)).toFixed(3);
+  console.log(`${truth.tables.padEnd(10)} ${String(tables).padStart(3)} ${pdf.id} recall ${recall}${order}`);
 }
 console.log(
   `${picked.length} PDFs in neither half: tables in files without one ${tally.falseTables} in ` +
     `${tally.falseFiles} of ${tally.none}; tables found ${tally.withTables}, ` +
-    `in ${tally.withFound} of ${tally.withFiles}`,
+    `in ${tally.withFound} of ${tally.withFiles}; word recall ${(text.wordsFound / text.words).toFixed(3)}; ` +
+    `two-column order ${(text.pairsFound / Math.max(1, text.pairs)).toFixed(3)} on ${text.twoColumnPages} pages`,
 );
