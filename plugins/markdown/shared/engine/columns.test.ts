@@ -77,4 +77,15 @@ describe('two-column reading order', () => {
     expect(flows).toHaveLength(1);
     expect(flows[0]!.lines[0]!.text).toBe([...glyphs].join(' '));
   });
+
+  it("keeps TeX's lowered E on its line when the other column's baselines sit a few points higher", () => {
+    // ltubguid (TUGboat): the right column's baselines 4 pt above the left's; "BibTEX" sets its E 1.8 pt low.
+    const runs = twoColumnPage(9.9, 20, -4).filter((r) => !(r.baseline === 80 + 12 * 5 && r.x0 < 100));
+    runs.push(run('left line 5 use BibT', 56.7, 150, 140), run('E', 149.5, 156.3, 141.8));
+    runs.push(run('X and the rest of the column line', 155.8, 292.7, 140));
+    const lines = readingOrder(buildLines(runs), []).flatMap((flow) => flow.lines.map((line) => line.text));
+    expect(lines[5]).toBe('left line 5 use BibTEX and the rest of the column line');
+    expect(lines).not.toContain('E');
+    expect(lines).toHaveLength(40);
+  });
 });

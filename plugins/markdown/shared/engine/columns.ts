@@ -5,7 +5,7 @@
  * empty stretch beside them in the other column, are wide: they cut the page into bands, and each
  * band is read left column first, then right. Drawn rules never make columns: only text does.
  */
-import { buildLines, roundSize } from './lines.js';
+import { buildLines, roundSize, SAME_LINE } from './lines.js';
 import type { Table } from './tables.js';
 import type { Line } from './types.js';
 
@@ -164,10 +164,26 @@ function sideExtent(spans: readonly { x0: number; x1: number }[], gutter: number
   return Math.max(...segments.map((s) => s.x1)) - Math.min(...segments.map((s) => s.x0));
 }
 
-/** A line's runs on one side of the gutter, as a line of its own. */
-function sidePart(line: Line, gutter: number, side: 'left' | 'right'): Line | undefined {
+/**
+ * The lines of one column, grouped by baseline within the column alone. Lines were first grouped
+ * across the whole page, where the other column's baseline, a few points off, may anchor a group:
+ * a glyph set a little lower in this column (the lowered E of the TeX logo in "BibTEX") then
+ * missed its line and stood as a line of its own. So a column whose lines sit closer than a line
+ * apart is grouped again from its runs; every run stays (a side of a line may hold two lines).
+ */
+function columnLines(lines: readonly Line[]): Line[] {
+  const sorted = [...lines].sort((a, b) => a.baseline - b.baseline);
+  const apart = sorted.every(
+    (line, i) =>
+      i === 0 || line.baseline - sorted[i - 1]!.baseline > SAME_LINE * Math.min(line.size, sorted[i - 1]!.size),
+  );
+  return apart ? [...lines] : buildLines(lines.flatMap((line) => line.runs));
+}
+
+/** A line's runs on one side of the gutter, as lines of their own (all of them: no run is dropped). */
+function sideLines(line: Line, gutter: number, side: 'left' | 'right'): Line[] {
   const runs = sideRuns(line, gutter, side);
-  return runs.length ? buildLines(runs)[0] : undefined;
+  return runs.length ? buildLines(runs) : [];
 }
 
 const top = (line: Line) => line.baseline - line.size;
@@ -207,17 +223,17 @@ function columnFlows(lines: readonly Line[], tables: readonly Table[], depth: nu
   const gutter = findGutter(lines);
   if (gutter === undefined) return [{ lines: [...lines], tables: [...tables], columnBreak: false }];
   const wideLines: Line[] = [];
-  const left: Line[] = [];
-  const right: Line[] = [];
+  const leftParts: Line[] = [];
+  const rightParts: Line[] = [];
   for (const line of lines) {
     if (crosses(line, gutter)) {
       wideLines.push(line);
       continue;
     }
-    const [l, r] = [sidePart(line, gutter, 'left'), sidePart(line, gutter, 'right')];
-    if (l) left.push(l);
-    if (r) right.push(r);
+    leftParts.push(...sideLines(line, gutter, 'left'));
+    rightParts.push(...sideLines(line, gutter, 'right'));
   }
+  const [left, right] = [columnLines(leftParts), columnLines(rightParts)];
   const bodySize = dominantSize(lines);
   const spanning = new Set([
     ...left.filter((l) => cutsBands(l, right, bodySize)),

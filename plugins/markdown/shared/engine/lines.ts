@@ -2,7 +2,7 @@
 import type { Line, Segment, TextRun } from './types.js';
 
 /** Runs this close to a line's baseline (as a fraction of font size) sit on that line. */
-const SAME_LINE = 0.4;
+export const SAME_LINE = 0.4;
 /** A gap wider than this (in ems) between runs is a word space. */
 const WORD_GAP = 0.15;
 /** A gap wider than this (in ems) separates segments: table cells, not words. */
