@@ -32,7 +32,8 @@ const TABLE_SEPARATOR = /^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$/;
 export function normaliseText(text: string): string {
   return (
     text
-      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      // A link shows its text; an escaped bracket (`\[x](y)`) is no link (CommonMark).
+      .replace(/(?<!\\)!?\[([^\]]*)\]\([^)]*\)/g, '$1')
       // An inline script is part of its word: `mc<sup>2</sup>` reads "mc2", as pdftotext prints it.
       .replace(/<\/?su[bp]>/g, '')
       // A tag is raw HTML, hidden by a reader; `\<stmt>` is escaped text, shown. A tag opens with a

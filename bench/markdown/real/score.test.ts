@@ -58,5 +58,8 @@ describe('real corpus score', () => {
     expect(normaliseText('tunnels |πA| < |λ|. For area, A/λ > 0 <span class="x">kept</span> \\<stmt>')).toBe(
       'tunnels |πA| < |λ|. For area, A/λ > 0 kept <stmt>',
     );
+    expect(normaliseText('[a link](https://x.org) \\psframe\\[fillstyle=solid](0,2)')).toBe(
+      'a link \\psframe[fillstyle=solid](0,2)',
+    );
   });
 });

@@ -27,4 +27,19 @@ describe('raw HTML in text', () => {
         .concat('\n'),
     );
   });
+
+  it('escapes text that reads as a link, and keeps footnote references', () => {
+    const markdown = renderMarkdown(
+      [
+        {
+          kind: 'paragraph',
+          page: 1,
+          parts: [{ page: 1, text: '\\psframe[fillstyle=solid](0,2)(5,3) x[^1] [a] (b)' }],
+        },
+      ],
+      1,
+      false,
+    );
+    expect(markdown).toBe('\\psframe\\[fillstyle=solid](0,2)(5,3) x[^1] [a] (b)\n');
+  });
 });
