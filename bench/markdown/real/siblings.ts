@@ -6,7 +6,7 @@
  * order (as run.ts measures them); --out writes each file's
  * Markdown, named by its truth class, for reading.
  *
- *   nice -n 10 npx tsx bench/markdown/real/siblings.ts [--count 160] [--out dir]
+ *   nice -n 10 npx tsx bench/markdown/real/siblings.ts [--count 160] [--two-column] [--out dir]
  *
  * Run the corpus bench (run.ts) once first: it fetches and unpacks the packages into the cache.
  */
@@ -20,7 +20,14 @@ import { MANIFEST_PATH, type Manifest, type RealPdf, realCacheDir } from './corp
 import { scoreReal } from './score.js';
 import { truthOf } from './truth.js';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '160' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '160' },
+    out: { type: 'string' },
+    // Only files with two-column pages (by the truth's rule), converted and scored: reading-order material.
+    'two-column': { type: 'boolean', default: false },
+  },
+});
 const MIN_PAGES = 2;
 const MAX_PAGES = 30;
 
@@ -64,6 +71,7 @@ const tally = { none: 0, falseFiles: 0, falseTables: 0, withFiles: 0, withFound:
 const text = { words: 0, wordsFound: 0, pairs: 0, pairsFound: 0, twoColumnPages: 0 };
 for (const pdf of picked) {
   const truth = await truthOf(pdf, join(cache, 'extra'));
+  if (values['two-column'] && !truth.twoColumnPages.length) continue;
   const markdown = await pdfToMarkdown(new Uint8Array(readFileSync(pdf.file)), { timeoutMs: 600_000 }).then(
     (result) => result.markdown,
     () => '',
