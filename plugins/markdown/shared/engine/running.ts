@@ -102,13 +102,19 @@ function bodySizeOf(pages: readonly PageLines[]): number {
   return [...chars].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 10;
 }
 
-/** Letters only, lower case, without "chapter"/"section" words: what a running head and its heading share. */
+/**
+ * Letters only, lower case, without "chapter"/"section" words: what a running head and its heading
+ * share. A roman folio at either end goes too ("ii CHAPTER 0. PREFACE" in a book's front matter).
+ */
 function titleWords(text: string): string {
-  return text
+  const words = text
     .toLowerCase()
     .split(/[^\p{L}]+/u)
-    .filter((word) => word && !TITLE_WORDS.test(word))
-    .join(' ');
+    .filter((word) => word && !TITLE_WORDS.test(word));
+  const folio = (word: string | undefined) => word !== undefined && words.length > 1 && ROMAN.test(word);
+  if (folio(words[0])) words.shift();
+  if (folio(words[words.length - 1])) words.pop();
+  return words.join(' ');
 }
 
 /** The usual step between baselines of consecutive body lines. */
@@ -144,7 +150,10 @@ function bandLines(pages: readonly PageLines[], bodySize: number, end: 'top' | '
       (best, c) => (!best || c.count > best.count ? c : best),
       undefined,
     );
-  if (!position || position.count < 3 || position.count < MIN_BAND_SHARE * pages.length) return none;
+  if (!position || position.count < 2) return none;
+  // Fewer band lines than a band needs (a short document with heads on two pages) are running
+  // only when each of them repeats a heading of the text (checked below).
+  const few = position.count < 3 || position.count < MIN_BAND_SHARE * pages.length;
   const members = candidates.map((line, i) => (line && near(fromEdge(line, pages[i]!), position.d) ? line : undefined));
   // The band is the running lines' own: no other line reaches it (the text starts below it even
   // where there is no header), but on a title page or two. Page titles at the top of the text
@@ -161,6 +170,7 @@ function bandLines(pages: readonly PageLines[], bodySize: number, end: 'top' | '
         .map((line) => titleWords(line.text)),
     ),
   );
+  if (few && members.some((line, i) => line && !headings.has(keys[i]!))) return none;
   return members.map((line, i) => {
     const key = keys[i]!;
     const repeats = keys.filter((k) => k === key).length >= 2;
