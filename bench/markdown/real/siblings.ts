@@ -92,7 +92,12 @@ const tally = {
   leaks: 0,
 };
 for (const pdf of picked.filter((p) => !values.only || p.id.includes(values.only))) {
-  const truth = await truthOf(pdf, join(cache, 'extra'));
+  // A file pdftotext cannot read in its time (a moire pattern of a million dots) is left out, said so.
+  const truth = await truthOf(pdf, join(cache, 'extra')).catch(() => undefined);
+  if (!truth) {
+    console.log(`SKIP (no truth) ${pdf.id}`);
+    continue;
+  }
   const markdown = await pdfToMarkdown(new Uint8Array(readFileSync(pdf.file)), { timeoutMs: 600_000 }).then(
     (result) => result.markdown,
     () => '',

@@ -92,4 +92,17 @@ describe('running heads by place', () => {
     const found = findRunningLines(pages).map((lines) => [...lines].map((line) => line.text));
     expect(found).toEqual(heads.map((head) => (head ? [head] : [])));
   });
+
+  it("drops a front matter's roman folios beside changing titles, in a document too long for a quarter", () => {
+    // Sixteen pages: three front-matter pages headed "Preface vii", "viii Contents", "Figures ix", then
+    // thirteen arabic ones. The roman numbering follows the page index on three pages, under a quarter.
+    const front = ['Preface vii', 'viii Contents', 'Figures ix'];
+    const pages = Array.from({ length: 16 }, (_, i) =>
+      page(run(i < 3 ? front[i]! : `${i - 2}`, 40), own(i % PAGE_WORDS.length, 20)),
+    );
+    // Titles differ and the body starts close below them, so neither repetition nor a band tells.
+    for (const p of pages) p.lines[1]!.baseline = 50;
+    const found = findRunningLines(pages).map((lines) => [...lines].map((line) => line.text));
+    expect(found.slice(0, 4)).toEqual([['Preface vii'], ['viii Contents'], ['Figures ix'], ['1']]);
+  });
 });

@@ -4,9 +4,9 @@
  *   normalised ("Page 3 of 7" = "Page 4 of 7", "12 · Journal of X" = "14 · Journal of X"),
  *   counted apart on odd and even pages so recto/verso headers repeat on their own side;
  * - folios: page numbers, recognised by following the page index (the number minus the page's
- *   index is the same on several pages), alone on a line ("3", "- 3 -", "Page 3", "iv") or at
- *   either end of a header or footer line whose title changes from page to page
- *   ("2.1 Section name        17", "12 Journal of X");
+ *   index is the same on several pages; roman ones, a front matter's, on three), alone on a line
+ *   ("3", "- 3 -", "Page 3", "iv") or at either end of a header or footer line whose title changes
+ *   from page to page ("2.1 Section name        17", "12 Journal of X", "xii Preface");
  * - a band: a header or footer whose title changes by chapter or section ("Field Work" over
  *   two pages, then "Error Sources"), recognised by its place rather than its words: the first
  *   (or last) line of many pages at one distance from the edge, nothing of the text beyond it,
@@ -86,13 +86,12 @@ function folioOf(
     const ends = folioValue(line.segments[0]!.text) ?? folioValue(line.segments[line.segments.length - 1]!.text);
     if (ends) return ends;
   }
-  // "12 Journal of X" set with a word space: an arabic number at either end of a light line.
+  // "12 Journal of X" or "xii Preface" set with a word space: a number at either end of a light line.
   // Bold lines are left alone: a body-size numbered heading ("2 Methods") may open a page.
   if (line.bold) return undefined;
   const words = line.text.trim().split(/\s+/);
   if (words.length < 2) return undefined;
-  const [first, last] = [words[0]!, words[words.length - 1]!];
-  return /^\d{1,4}$/.test(first) ? folioValue(first) : /^\d{1,4}$/.test(last) ? folioValue(last) : undefined;
+  return folioValue(words[0]!) ?? folioValue(words[words.length - 1]!);
 }
 
 function bodySizeOf(pages: readonly PageLines[]): number {
@@ -218,9 +217,10 @@ export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
       if (folio)
         offsetPages.set(offsetKey(folio, index), (offsetPages.get(offsetKey(folio, index)) ?? new Set()).add(index));
   });
+  // Roman folios number a front matter only, a few pages of a long document: three in step are enough.
   const folioHolds = (key: string) => {
     const count = offsetPages.get(key)?.size ?? 0;
-    return count >= 2 && count >= MIN_FOLIO_SHARE * pages.length;
+    return count >= 2 && (count >= MIN_FOLIO_SHARE * pages.length || (key.startsWith('roman') && count >= 3));
   };
 
   const bands = [bandLines(pages, bodySize, 'top'), bandLines(pages, bodySize, 'bottom')];
