@@ -123,8 +123,11 @@ const lineKey = (line: string) => {
  * 2026-11-26 14:30, a page's text that carries the same line outside its running lines (pdftotext's
  * lines, less the running ones: a listing's line number 11 on page 11, a section heading that
  * its page's running head repeats, a title printed twice on a title page) lets the output carry
- * it as often, and a line with neither letter nor digit left (`<Editors>` read as a tag, a
- * table's `| --- |` row) is nobody's running line.
+ * it as often; a running line that the outline names as a section starting on its page is that
+ * section's heading, which the output may carry once; so is a line found only on pages where a
+ * top-level section of the outline starts, when other pages have running lines of their own (a
+ * chapter label, "Kapitel 1" above its title); and a line with neither letter nor digit left
+ * (`<Editors>` read as a tag, a table's `| --- |` row) is nobody's running line.
  */
 export function leakedLines(markdown: string, truth: RealTruth): { page: number; line: string }[] {
   const byPage = new Map<number, string[]>();
@@ -134,15 +137,35 @@ export function leakedLines(markdown: string, truth: RealTruth): { page: number;
     if (marker) page = Number(marker[1]);
     else if (line.trim()) byPage.set(page, [...(byPage.get(page) ?? []), line]);
   }
+  const chapterPages = new Set(truth.outline.filter((entry) => entry.depth === 0).map((entry) => entry.page));
+  const pagesOf = new Map<string, number[]>();
+  truth.runningTexts.forEach((running, index) => {
+    for (const key of new Set(running.map(lineKey))) pagesOf.set(key, [...(pagesOf.get(key) ?? []), index + 1]);
+  });
+  const elsewhere = truth.runningTexts.some((running, index) => running.length > 0 && !chapterPages.has(index + 1));
+  const labels = new Set(
+    [...pagesOf]
+      .filter(
+        ([key, pages]) =>
+          elsewhere && !key.startsWith('folio:') && pages.length >= 2 && pages.every((p) => chapterPages.has(p)),
+      )
+      .map(([key]) => key),
+  );
   const leaks: { page: number; line: string }[] = [];
   truth.runningTexts.forEach((running, index) => {
     const left = new Map<string, number>();
     for (const key of running.map(lineKey)) if (MEANINGFUL.test(key)) left.set(key, (left.get(key) ?? 0) + 1);
-    // How often the page's text carries each running line outside its running lines.
+    // How often the page's text carries each running line outside its running lines; once at least
+    // when the outline names it as the title of a section on this page (the line is its heading).
     const body = new Map<string, number>();
     for (const key of (truth.pageTexts[index] ?? '').split('\n').map(lineKey))
       if (left.has(key)) body.set(key, (body.get(key) ?? 0) + 1);
-    for (const [key, n] of left) body.set(key, Math.max(0, (body.get(key) ?? 0) - n));
+    const titles = new Set(truth.outline.filter((entry) => entry.page === index + 1).map((e) => headingKey(e.title)));
+    const headings = new Set([
+      ...running.filter((line) => titles.has(headingKey(line))).map(lineKey),
+      ...running.map(lineKey).filter((key) => labels.has(key)),
+    ]);
+    for (const [key, n] of left) body.set(key, Math.max(headings.has(key) ? 1 : 0, (body.get(key) ?? 0) - n));
     for (const line of byPage.get(index + 1) ?? []) {
       const key = lineKey(line);
       const n = left.get(key) ?? 0;
