@@ -119,9 +119,17 @@ const lineKey = (line: string) => {
 /**
  * Running lines that reach the body of the page they run on: each page's own running lines
  * (truth.runningTexts), looked for in that page's output (its page marker to the next). A "3"
- * in a code listing or a Karnaugh map on page 7 is content, not page 3's folio leaking.
+ * in a code listing or a Karnaugh map on page 7 is content, not page 3's folio leaking. Since
+ * 2026-11-26 14:30, a page's text that carries the same line outside its running lines (pdftotext's
+ * lines, less the running ones: a listing's line number 11 on page 11, a section heading that
+ * its page's running head repeats, a title printed twice on a title page) lets the output carry
+ * it as often; a running line that the outline names as a section starting on its page is that
+ * section's heading, which the output may carry once; so is a line found only on pages where a
+ * top-level section of the outline starts, when other pages have running lines of their own (a
+ * chapter label, "Kapitel 1" above its title); and a line with neither letter nor digit left
+ * (`<Editors>` read as a tag, a table's `| --- |` row) is nobody's running line.
  */
-function leaksOnTheirPage(markdown: string, truth: RealTruth): number {
+export function leakedLines(markdown: string, truth: RealTruth): { page: number; line: string }[] {
   const byPage = new Map<number, string[]>();
   let page = 1;
   for (const line of markdown.split('\n')) {
@@ -129,21 +137,50 @@ function leaksOnTheirPage(markdown: string, truth: RealTruth): number {
     if (marker) page = Number(marker[1]);
     else if (line.trim()) byPage.set(page, [...(byPage.get(page) ?? []), line]);
   }
-  let leaks = 0;
+  const chapterPages = new Set(truth.outline.filter((entry) => entry.depth === 0).map((entry) => entry.page));
+  const pagesOf = new Map<string, number[]>();
+  truth.runningTexts.forEach((running, index) => {
+    for (const key of new Set(running.map(lineKey))) pagesOf.set(key, [...(pagesOf.get(key) ?? []), index + 1]);
+  });
+  const elsewhere = truth.runningTexts.some((running, index) => running.length > 0 && !chapterPages.has(index + 1));
+  const labels = new Set(
+    [...pagesOf]
+      .filter(
+        ([key, pages]) =>
+          elsewhere && !key.startsWith('folio:') && pages.length >= 2 && pages.every((p) => chapterPages.has(p)),
+      )
+      .map(([key]) => key),
+  );
+  const leaks: { page: number; line: string }[] = [];
   truth.runningTexts.forEach((running, index) => {
     const left = new Map<string, number>();
-    for (const key of running.map(lineKey)) left.set(key, (left.get(key) ?? 0) + 1);
+    for (const key of running.map(lineKey)) if (MEANINGFUL.test(key)) left.set(key, (left.get(key) ?? 0) + 1);
+    // How often the page's text carries each running line outside its running lines; once at least
+    // when the outline names it as the title of a section on this page (the line is its heading).
+    const body = new Map<string, number>();
+    for (const key of (truth.pageTexts[index] ?? '').split('\n').map(lineKey))
+      if (left.has(key)) body.set(key, (body.get(key) ?? 0) + 1);
+    const titles = new Set(truth.outline.filter((entry) => entry.page === index + 1).map((e) => headingKey(e.title)));
+    const headings = new Set([
+      ...running.filter((line) => titles.has(headingKey(line))).map(lineKey),
+      ...running.map(lineKey).filter((key) => labels.has(key)),
+    ]);
+    for (const [key, n] of left) body.set(key, Math.max(headings.has(key) ? 1 : 0, (body.get(key) ?? 0) - n));
     for (const line of byPage.get(index + 1) ?? []) {
       const key = lineKey(line);
       const n = left.get(key) ?? 0;
-      if (n > 0) {
-        leaks++;
+      if (n === 0) continue;
+      if ((body.get(key) ?? 0) > 0) body.set(key, body.get(key)! - 1);
+      else {
+        leaks.push({ page: index + 1, line });
         left.set(key, n - 1);
       }
     }
   });
   return leaks;
 }
+
+const MEANINGFUL = /[\p{L}\p{N}]/u;
 
 /**
  * The words each page is expected to give. Running lines are meant to go: the words expected are
@@ -223,7 +260,7 @@ export function scoreReal(markdown: string, truth: RealTruth): RealScore {
       ? { truePositives: multisetFound(produced, outline), predicted: produced.length, expected: outline.length }
       : undefined,
     runningLeaks: markdown.split('\n').some((line) => PAGE_MARKER.test(line.trim()))
-      ? leaksOnTheirPage(markdown, truth)
+      ? leakedLines(markdown, truth).length
       : runningLeaksAnywhere,
     runningLeaksAnywhere,
     runningLines: truth.runningLines,

@@ -52,4 +52,57 @@ describe('running heads by place', () => {
     const running = findRunningLines(pages);
     expect(running.flatMap((found) => [...found].map((line) => line.text))).toEqual([]);
   });
+
+  /** Body text of one page that no other page repeats, even in a short page's last lines. */
+  const PAGE_WORDS = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet'.split(' ');
+  const own = (i: number, count = 30) =>
+    prose(i)
+      .slice(0, count)
+      .map((text) => `${PAGE_WORDS[i]} ${text}`);
+
+  it('drops a head on two pages only when it repeats a heading of the text (a short report)', () => {
+    // Eight pages: a title page, three pages of lists, a section opening with its heading set larger,
+    // then two pages headed by that section's title at body size.
+    const opening = page(undefined, own(4));
+    opening.lines.splice(0, 0, buildLines([run('1.1 Test Section', 80, 17, true)])[0]!);
+    const pages = [
+      ...[0, 1, 2, 3].map((i) => page(undefined, own(i, 3))),
+      opening,
+      page(run('1.1 Test Section', 40), own(5)),
+      page(run('1.1 Test Section', 40), own(6, 4)),
+      page(undefined, own(7)),
+    ];
+    const found = findRunningLines(pages).map((lines) => [...lines].map((line) => line.text));
+    expect(found).toEqual([[], [], [], [], [], ['1.1 Test Section'], ['1.1 Test Section'], []]);
+
+    // The same place with words no heading has: two pages are too few to call it a band.
+    const notes = [...pages];
+    notes[5] = page(run('Draft for comments', 40), own(5));
+    notes[6] = page(run('Draft for comments', 40), own(6, 4));
+    expect(findRunningLines(notes).flatMap((lines) => [...lines])).toEqual([]);
+  });
+
+  it("drops a front-matter head that carries a roman folio beside its chapter's title", () => {
+    // "ii CHAPTER 0. PREFACE" appears once: only its place and its title, the heading "Preface", tell.
+    const heads = [undefined, 'ii CHAPTER 0. PREFACE', undefined, '2 CHAPTER 1. RIVERS', '1.2. GAUGES 3'];
+    const pages = heads.map((head, i) => page(head ? run(head, 40) : undefined, own(i)));
+    pages[0]!.lines.splice(0, 0, buildLines([run('Preface', 80, 25)])[0]!);
+    pages[2]!.lines.splice(0, 0, buildLines([run('Rivers', 80, 25)])[0]!);
+    pages[3]!.lines.splice(1, 0, buildLines([run('1.2 Gauges', 90, 14, true)])[0]!);
+    const found = findRunningLines(pages).map((lines) => [...lines].map((line) => line.text));
+    expect(found).toEqual(heads.map((head) => (head ? [head] : [])));
+  });
+
+  it("drops a front matter's roman folios beside changing titles, in a document too long for a quarter", () => {
+    // Sixteen pages: three front-matter pages headed "Preface vii", "viii Contents", "Figures ix", then
+    // thirteen arabic ones. The roman numbering follows the page index on three pages, under a quarter.
+    const front = ['Preface vii', 'viii Contents', 'Figures ix'];
+    const pages = Array.from({ length: 16 }, (_, i) =>
+      page(run(i < 3 ? front[i]! : `${i - 2}`, 40), own(i % PAGE_WORDS.length, 20)),
+    );
+    // Titles differ and the body starts close below them, so neither repetition nor a band tells.
+    for (const p of pages) p.lines[1]!.baseline = 50;
+    const found = findRunningLines(pages).map((lines) => [...lines].map((line) => line.text));
+    expect(found.slice(0, 4)).toEqual([['Preface vii'], ['viii Contents'], ['Figures ix'], ['1']]);
+  });
 });

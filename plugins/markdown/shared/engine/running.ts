@@ -4,9 +4,9 @@
  *   normalised ("Page 3 of 7" = "Page 4 of 7", "12 · Journal of X" = "14 · Journal of X"),
  *   counted apart on odd and even pages so recto/verso headers repeat on their own side;
  * - folios: page numbers, recognised by following the page index (the number minus the page's
- *   index is the same on several pages), alone on a line ("3", "- 3 -", "Page 3", "iv") or at
- *   either end of a header or footer line whose title changes from page to page
- *   ("2.1 Section name        17", "12 Journal of X");
+ *   index is the same on several pages; roman ones, a front matter's, on three), alone on a line
+ *   ("3", "- 3 -", "Page 3", "iv") or at either end of a header or footer line whose title changes
+ *   from page to page ("2.1 Section name        17", "12 Journal of X", "xii Preface");
  * - a band: a header or footer whose title changes by chapter or section ("Field Work" over
  *   two pages, then "Error Sources"), recognised by its place rather than its words: the first
  *   (or last) line of many pages at one distance from the edge, nothing of the text beyond it,
@@ -86,13 +86,12 @@ function folioOf(
     const ends = folioValue(line.segments[0]!.text) ?? folioValue(line.segments[line.segments.length - 1]!.text);
     if (ends) return ends;
   }
-  // "12 Journal of X" set with a word space: an arabic number at either end of a light line.
+  // "12 Journal of X" or "xii Preface" set with a word space: a number at either end of a light line.
   // Bold lines are left alone: a body-size numbered heading ("2 Methods") may open a page.
   if (line.bold) return undefined;
   const words = line.text.trim().split(/\s+/);
   if (words.length < 2) return undefined;
-  const [first, last] = [words[0]!, words[words.length - 1]!];
-  return /^\d{1,4}$/.test(first) ? folioValue(first) : /^\d{1,4}$/.test(last) ? folioValue(last) : undefined;
+  return folioValue(words[0]!) ?? folioValue(words[words.length - 1]!);
 }
 
 function bodySizeOf(pages: readonly PageLines[]): number {
@@ -102,13 +101,19 @@ function bodySizeOf(pages: readonly PageLines[]): number {
   return [...chars].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 10;
 }
 
-/** Letters only, lower case, without "chapter"/"section" words: what a running head and its heading share. */
+/**
+ * Letters only, lower case, without "chapter"/"section" words: what a running head and its heading
+ * share. A roman folio at either end goes too ("ii CHAPTER 0. PREFACE" in a book's front matter).
+ */
 function titleWords(text: string): string {
-  return text
+  const words = text
     .toLowerCase()
     .split(/[^\p{L}]+/u)
-    .filter((word) => word && !TITLE_WORDS.test(word))
-    .join(' ');
+    .filter((word) => word && !TITLE_WORDS.test(word));
+  const folio = (word: string | undefined) => word !== undefined && words.length > 1 && ROMAN.test(word);
+  if (folio(words[0])) words.shift();
+  if (folio(words[words.length - 1])) words.pop();
+  return words.join(' ');
 }
 
 /** The usual step between baselines of consecutive body lines. */
@@ -144,7 +149,10 @@ function bandLines(pages: readonly PageLines[], bodySize: number, end: 'top' | '
       (best, c) => (!best || c.count > best.count ? c : best),
       undefined,
     );
-  if (!position || position.count < 3 || position.count < MIN_BAND_SHARE * pages.length) return none;
+  if (!position || position.count < 2) return none;
+  // Fewer band lines than a band needs (a short document with heads on two pages) are running
+  // only when each of them repeats a heading of the text (checked below).
+  const few = position.count < 3 || position.count < MIN_BAND_SHARE * pages.length;
   const members = candidates.map((line, i) => (line && near(fromEdge(line, pages[i]!), position.d) ? line : undefined));
   // The band is the running lines' own: no other line reaches it (the text starts below it even
   // where there is no header), but on a title page or two. Page titles at the top of the text
@@ -161,6 +169,7 @@ function bandLines(pages: readonly PageLines[], bodySize: number, end: 'top' | '
         .map((line) => titleWords(line.text)),
     ),
   );
+  if (few && members.some((line, i) => line && !headings.has(keys[i]!))) return none;
   return members.map((line, i) => {
     const key = keys[i]!;
     const repeats = keys.filter((k) => k === key).length >= 2;
@@ -208,9 +217,10 @@ export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
       if (folio)
         offsetPages.set(offsetKey(folio, index), (offsetPages.get(offsetKey(folio, index)) ?? new Set()).add(index));
   });
+  // Roman folios number a front matter only, a few pages of a long document: three in step are enough.
   const folioHolds = (key: string) => {
     const count = offsetPages.get(key)?.size ?? 0;
-    return count >= 2 && count >= MIN_FOLIO_SHARE * pages.length;
+    return count >= 2 && (count >= MIN_FOLIO_SHARE * pages.length || (key.startsWith('roman') && count >= 3));
   };
 
   const bands = [bandLines(pages, bodySize, 'top'), bandLines(pages, bodySize, 'bottom')];
