@@ -76,6 +76,7 @@ function truthOf(pages: { text: string; running: string[] }[], outline: RealTrut
     runningLines: pages.reduce((n, page) => n + page.running.length, 0),
     runningTexts: pages.map((page) => page.running),
     twoColumnPages: [],
+    columnTexts: [],
   };
 }
 const output = (pages: string[][]) =>
