@@ -24,7 +24,10 @@ const ALIGNED_SHARE = 0.6;
 const PROSE_WORDS_PER_CELL = 5;
 /** Leader dots or rules running to a page number: a contents line, not a table row. */
 export const LEADERS = /(?:\.\s?){4,}|…{2,}|(?:·\s?){4,}|_{4,}/;
+const LEADER_RUNS = new RegExp(LEADERS.source, 'g');
 const PAGE_REFERENCE = /^(?:\d{1,4}|[ivxlc]{1,6})$/i;
+/** An index entry's locators: two page numbers or ranges or more, "85, 204", "12–14, 30". */
+const PAGE_LIST = /^\d{1,4}(?:[–-]\d{1,4})?(?:,\s?\d{1,4}(?:[–-]\d{1,4})?)+$/;
 const SECTION_NUMBER = /^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)*\.?|[IVXLC]+\.?)(?:\s|$)/;
 /** Mathematical operators, arrows, logic, Greek and the mathematical alphabets: formulas and proof trees. */
 const MATH = new RegExp(
@@ -480,7 +483,12 @@ export function isFalseTable(rows: readonly string[][]): boolean {
   const filled = rows.map((row) => row.filter((cell) => cell.trim() !== ''));
   // Judged on the rows with two cells or more: text after a contents listing can hang on as one-cell rows.
   const fullRows = filled.filter((cells) => cells.length >= 2).length;
-  if (filled.filter((cells) => cells.some((cell) => LEADERS.test(cell))).length >= 0.3 * fullRows) return true;
+  // Counted run by run: contents lines merged into one cell (a wrapped entry) still show each of their leaders.
+  const leaderRuns = filled.reduce(
+    (n, cells) => n + cells.reduce((m, cell) => m + (cell.match(LEADER_RUNS)?.length ?? 0), 0),
+    0,
+  );
+  if (leaderRuns >= 0.3 * fullRows) return true;
   const pages: number[] = [];
   const contents = filled.filter((cells) => {
     const last = cells[cells.length - 1] ?? '';
@@ -496,6 +504,7 @@ export function isFalseTable(rows: readonly string[][]): boolean {
   });
   const ascending = pages.every((page, i) => i === 0 || page >= pages[i - 1]!);
   if (contents.length >= 2 && contents.length >= 0.6 * fullRows && ascending) return true;
+  if (isIndex(filled, fullRows)) return true;
   const numberedTitles = filled.filter(
     (cells) =>
       cells.length === 2 &&
@@ -511,15 +520,44 @@ export function isFalseTable(rows: readonly string[][]): boolean {
 }
 
 /**
+ * An index (or a list of changes): terms, each followed by the pages it is found on, in the order
+ * of the terms, not of the pages. Some entry lists several pages; a table's values are not lists of
+ * page numbers.
+ */
+function isIndex(filled: readonly string[][], fullRows: number): boolean {
+  const entries = filled.filter(
+    (cells) =>
+      cells.length === 2 &&
+      /\p{L}{2}/u.test(cells[0]!) &&
+      (PAGE_LIST.test(cells[1]!) || PAGE_REFERENCE.test(cells[1]!)),
+  );
+  return entries.some((cells) => PAGE_LIST.test(cells[1]!)) && entries.length >= 2 && entries.length >= 0.6 * fullRows;
+}
+
+/**
  * What a figure or a displayed formula leaves when its text lines up: labels scattered over a
  * wide grid, or cells that are mostly mathematics (equation numbers count with them). Checked on
  * ruled grids too: a plot's axes and a matrix's brackets are drawn rules.
  */
 export function isDrawing(rows: readonly string[][]): boolean {
-  if (isScattered(rows)) return true;
+  if (isScattered(rows) || isMarkPattern(rows)) return true;
   const cells = rows.flat().filter((cell) => cell.trim() !== '');
   const math = cells.filter((cell) => MATH.test(cell) || EQUATION_NUMBER.test(cell.trim()));
   return math.length >= MAX_MATH_SHARE * cells.length;
+}
+
+/** A grid whose cells use no more than this many different words is a pattern of marks. */
+const PATTERN_WORDS = 2;
+
+/**
+ * A pattern of marks (a drawing's repeated labels "b b", a grid of bits with no labels): every cell,
+ * the first row's included, drawn from one or two words (and dashes). A table names its columns or its rows, so
+ * some cell says something else.
+ */
+function isMarkPattern(rows: readonly string[][]): boolean {
+  // A dash or a star (a don't-care, an empty mark) is no word.
+  const words = new Set(rows.flat().flatMap((cell) => cell.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word))));
+  return words.size <= PATTERN_WORDS;
 }
 
 /** Words from which a description cell reads as prose; a term is at most this many words. */
@@ -782,13 +820,23 @@ function hasHeaderRow(rows: readonly string[][]): boolean {
   const body = rows.slice(1).filter((row) => row.some((cell) => cell.trim() !== ''));
   if (sign !== undefined && body.filter((row) => leadSign(row) === sign).length >= KEY_SHARE * body.length)
     return false;
+  // A column the rows fill but the header leaves blank between two names is under a name spanning two
+  // columns ("Left delimiters" over a command and its glyph); labels set over some words of a line
+  // (a dependency graph's arcs over a sentence and its tags) leave such gaps too, with two rows below.
+  // So a header with gaps shows its columns over three rows at least.
+  const named = rows[0]!.flatMap((cell, c) => (cell.trim() ? [c] : []));
+  const gap = Array.from({ length: width }, (_, c) => c).some(
+    (c) => c > named[0]! && c < named[named.length - 1]! && !rows[0]![c]?.trim() && body.some((row) => row[c]?.trim()),
+  );
+  if (gap && body.length < MIN_TABLE_ROWS) return false;
   return names.every(
-    // A name neither ends a clause nor starts in the middle of one (",2" is what a formula leaves),
+    // A name neither ends a clause nor starts in the middle of one (",2" is what a formula leaves), nor
+    // ends in a colon (a label waiting for its value: a form, an instrument's panel),
     // and is no formula ("E = mc²" over the symbols it explains).
     (cell) =>
       wordCount(cell) <= HEADER_WORDS &&
       /[\p{L}\p{N}]/u.test(cell) &&
-      !/[,;]$|\p{Ll}{3}\.$|^[,.;:)\]}]/u.test(cell) &&
+      !/[,;:]$|\p{Ll}{3}\.$|^[,.;:)\]}]/u.test(cell) &&
       !(/[=<>≤≥≈]|<su[bp]>/u.test(cell) || EQUATION_NUMBER.test(cell)),
   );
 }
@@ -801,11 +849,27 @@ function hasHeaderRow(rows: readonly string[][]): boolean {
 function hasNumberColumn(rows: readonly string[][]): boolean {
   const body = rows.slice(1);
   const width = Math.max(...rows.map((r) => r.length));
+  // Sentences with a number after them are notes with their page (a list of changes), not rows with values.
+  if (width === 2 && body.filter((r) => SENTENCE.test((r[0] ?? '').trim())).length >= NUMERIC_SHARE * body.length)
+    return false;
   return Array.from({ length: width }, (_, c) => body.map((r) => (r[c] ?? '').trim())).some((cells, c) => {
     if (width === 2 && c === 0) return false;
-    const numbers = cells.filter(isValue).length;
-    return numbers >= 2 && numbers >= NUMERIC_SHARE * body.length;
+    const values = cells.filter(isValue);
+    return values.length >= 2 && values.length >= NUMERIC_SHARE * body.length && !isCount(values);
   });
+}
+
+/** A sentence: words ending in a full stop, a question or an exclamation mark. */
+const SENTENCE = /\S\s+\S.*\p{L}[)'’]?[.!?]$/u;
+
+/**
+ * Numbers going up by one from row to row, three or more (line numbers in the margin of a parallel
+ * text, "5R", "6R", "7R"): they count the rows, they measure nothing. A table's row numbers come with a header or
+ * with values beside them.
+ */
+function isCount(values: readonly string[]): boolean {
+  const numbers = values.map((value) => Number(/\d+/.exec(value)![0]));
+  return numbers.length >= MIN_TABLE_ROWS && numbers.slice(1).every((n, i) => n === numbers[i]! + 1);
 }
 
 /** Column starts this close (points) are the same grid on the next page. */

@@ -1,0 +1,149 @@
+/**
+ * Tables only where there is a table (issue 25): what aligned text on real documents of kinds not
+ * tuned on is, each on the smallest rows that show it, with a real table beside it that must stay.
+ */
+import { describe, expect, it } from 'vitest';
+import { isCellGrid, isDrawing, isFalseTable } from './tables.js';
+
+describe('aligned text that is not a table', () => {
+  it('a pattern of one or two marks is a drawing; a grid that names its columns or rows is a table', () => {
+    // An instrument drawn in PSTricks (oscilloscope): its knobs labelled "b".
+    expect(
+      isDrawing([
+        ['b', 'b b', 'b'],
+        ['b b', 'b b', 'b b'],
+        ['b', '', 'b'],
+      ]),
+    ).toBe(true);
+    // A Karnaugh map's cells with no labels: bits, a dash for "don't care".
+    expect(
+      isDrawing([
+        ['0', '1', '1', '0'],
+        ['1', '0', '-', '1'],
+      ]),
+    ).toBe(true);
+    // A truth table names its columns.
+    expect(
+      isDrawing([
+        ['A', 'B', 'A and B'],
+        ['0', '1', '0'],
+        ['1', '1', '1'],
+      ]),
+    ).toBe(false);
+  });
+
+  it('an index, and a contents entry whose lines were merged into one cell, are not tables', () => {
+    // esk's index: macro names, each with the pages that use it; a letter heading between them.
+    expect(
+      isFalseTable([
+        ['\\eskwritetoken', '85, 204'],
+        ['F', ''],
+        ['\\filemaintainer', '66, 70'],
+      ]),
+    ).toBe(true);
+    // spath3's contents: a chapter's section lines wrapped into one cell keep their leaders.
+    expect(
+      isFalseTable([
+        ['1', 'Introduction', '1'],
+        [
+          '2',
+          'TikZ Keys 2.1 Path Names . . . . . . . 2 2.2 Saving Soft Paths . . . . . . 3 2.3 Routines . . . . 4',
+          '',
+        ],
+        ['3', 'Examples', '12'],
+        ['1', 'Introduction', ''],
+      ]),
+    ).toBe(true);
+    // Keys with a number each are a table: no entry lists pages.
+    expect(
+      isFalseTable([
+        ['Setting', 'Default'],
+        ['width', '30'],
+        ['height', '12'],
+        ['depth', '4'],
+      ]),
+    ).toBe(false);
+  });
+
+  it('line numbers counting the rows, and notes with their page, are no column of values', () => {
+    // eledpar: a parallel text's right page, its line numbers in the margin.
+    expect(
+      isCellGrid([
+        ['only the blank spaces at ends of lines, but not the forgotten.', '4R'],
+        ['1.1 Right section', '5R'],
+        ['1.1.1 Right subsection', '6R'],
+        ['Right subsubsection', '7R'],
+      ]),
+    ).toBe(false);
+    // ltxdoc's change history: what changed, and the page it is on.
+    expect(
+      isCellGrid([
+        ['\\psfrag commands.', '10'],
+        ['General: delay option removed. Keep it simple, stupid!', '4'],
+        ['Removed \\ifdefined to avoid e-TeX.', '8'],
+        ['Removed mucking about with image extensions.', '8'],
+      ]),
+    ).toBe(false);
+    // Values in a column are values, and years with values beside them still make a table.
+    expect(
+      isCellGrid([
+        ['Windkraft', '12', '4'],
+        ['Biogas', '7', '9'],
+        ['Wasserkraft', '3', '2'],
+      ]),
+    ).toBe(true);
+    expect(
+      isCellGrid([
+        ['2021', 'North', '1,200'],
+        ['2022', 'North', '1,350'],
+        ['2023', 'North', '1,410'],
+      ]),
+    ).toBe(true);
+  });
+
+  it('labels set over some words of a line, and labels waiting for values, name no columns', () => {
+    // tikz-dependency: arcs' labels over a sentence and its part-of-speech tags.
+    expect(
+      isCellGrid([
+        ['poss', '', 'advmod', 'xcomp', 'dobj'],
+        ['My', 'dog', 'also likes', 'eating', 'sausage'],
+        ['PRP$', 'NN', 'RB VBZ', 'VBG', 'NN'],
+      ]),
+    ).toBe(false);
+    // An oscilloscope's panel: labels ending in a colon over their settings.
+    expect(
+      isCellGrid([
+        ['timeDiv :', 'Channel A :', 'Channel B : XY'],
+        ['5ms/div', '1 V/div', '1 V/div OFF'],
+        ['mul:', 'OffsetA', 'OffsetB OffsetC'],
+        ['ON', '0', '0 0'],
+      ]),
+    ).toBe(false);
+    // allrunes: a name spanning the last two columns (the command, then the character that also types it).
+    expect(
+      isCellGrid([
+        ['Separator', 'LaTeX', ''],
+        ['.', '\\dot', 'or .'],
+        [':', '\\doubledot', 'or :'],
+        [';', '\\tripledot', ''],
+      ]),
+    ).toBe(true);
+    // nath's guide: a name spanning a command and its glyph, over rows enough to show the columns.
+    expect(
+      isCellGrid([
+        ['Left delimiters', '', 'Right delimiters', ''],
+        ['[, \\lbrack', '[', '], \\rbrack', ']'],
+        ['\\lfloor', '', '\\rfloor', ''],
+        ['\\lceil', '', '\\rceil', ''],
+      ]),
+    ).toBe(true);
+    // A stub column with no name, under a header naming every other column, is a table.
+    expect(
+      isCellGrid([
+        ['', 'Type', 'Default'],
+        ['pulleyGrid', 'boolean', 'true'],
+        ['N', 'ordinary', '[none]'],
+      ]),
+    ).toBe(true);
+  });
+});
