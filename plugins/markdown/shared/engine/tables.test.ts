@@ -110,6 +110,22 @@ describe('aligned text that is not a table', () => {
         ['PRP$', 'NN', 'RB VBZ', 'VBG', 'NN'],
       ]),
     ).toBe(false);
+    // The same with the arcs' labels over its last words only, and a remark ending in "!" over them.
+    expect(
+      isCellGrid([
+        ['', '', '', 'likes', 'eating'],
+        ['My', 'dog', 'also', 'likes', 'eating'],
+        ['PRP$', 'NN', 'RB', 'VBZ', 'VBG'],
+      ]),
+    ).toBe(false);
+    expect(
+      isCellGrid([
+        ['', 'labels!', 'nsubj', 'root', 'edge corners!'],
+        ['poss', '', 'advmod', '', 'xcomp dobj'],
+        ['PRP$', 'NN', 'RB', 'VBZ', 'VBG NN'],
+        ['My', 'dog', 'also', 'likes', 'eating sausage'],
+      ]),
+    ).toBe(false);
     // An oscilloscope's panel: labels ending in a colon over their settings.
     expect(
       isCellGrid([

@@ -820,13 +820,14 @@ function hasHeaderRow(rows: readonly string[][]): boolean {
   const body = rows.slice(1).filter((row) => row.some((cell) => cell.trim() !== ''));
   if (sign !== undefined && body.filter((row) => leadSign(row) === sign).length >= KEY_SHARE * body.length)
     return false;
-  // A column the rows fill but the header leaves blank between two names is under a name spanning two
-  // columns ("Left delimiters" over a command and its glyph); labels set over some words of a line
-  // (a dependency graph's arcs over a sentence and its tags) leave such gaps too, with two rows below.
-  // So a header with gaps shows its columns over three rows at least.
+  // A column the rows fill but the header leaves blank before its last name (the first column aside:
+  // the rows' own labels) is under a name spanning two columns ("Left delimiters" over a command and
+  // its glyph); labels set over some words of a line (a dependency graph's arcs over a sentence and
+  // its tags) leave such gaps too, with two rows below. So a header with gaps shows its columns over
+  // three rows at least.
   const named = rows[0]!.flatMap((cell, c) => (cell.trim() ? [c] : []));
   const gap = Array.from({ length: width }, (_, c) => c).some(
-    (c) => c > named[0]! && c < named[named.length - 1]! && !rows[0]![c]?.trim() && body.some((row) => row[c]?.trim()),
+    (c) => c > 0 && c < named[named.length - 1]! && !rows[0]![c]?.trim() && body.some((row) => row[c]?.trim()),
   );
   if (gap && body.length < MIN_TABLE_ROWS) return false;
   return names.every(
@@ -836,7 +837,7 @@ function hasHeaderRow(rows: readonly string[][]): boolean {
     (cell) =>
       wordCount(cell) <= HEADER_WORDS &&
       /[\p{L}\p{N}]/u.test(cell) &&
-      !/[,;:]$|\p{Ll}{3}\.$|^[,.;:)\]}]/u.test(cell) &&
+      !/[,;:]$|\p{Ll}{3}[.!?]$|^[,.;:)\]}]/u.test(cell) &&
       !(/[=<>≤≥≈]|<su[bp]>/u.test(cell) || EQUATION_NUMBER.test(cell)),
   );
 }
@@ -855,7 +856,7 @@ function hasNumberColumn(rows: readonly string[][]): boolean {
   return Array.from({ length: width }, (_, c) => body.map((r) => (r[c] ?? '').trim())).some((cells, c) => {
     if (width === 2 && c === 0) return false;
     const values = cells.filter(isValue);
-    return values.length >= 2 && values.length >= NUMERIC_SHARE * body.length && !isCount(values);
+    return values.length >= 2 && values.length >= NUMERIC_SHARE * body.length && !(width === 2 && isCount(values));
   });
 }
 
@@ -863,9 +864,9 @@ function hasNumberColumn(rows: readonly string[][]): boolean {
 const SENTENCE = /\S\s+\S.*\p{L}[)'’]?[.!?]$/u;
 
 /**
- * Numbers going up by one from row to row, three or more (line numbers in the margin of a parallel
- * text, "5R", "6R", "7R"): they count the rows, they measure nothing. A table's row numbers come with a header or
- * with values beside them.
+ * Numbers going up by one from row to row, three or more, beside a line of text (line numbers in the
+ * margin of a parallel text, "5R", "6R", "7R"): they count the lines, they measure nothing. A chart
+ * keys its many cells by such numbers; a table's row numbers come with a header or values beside them.
  */
 function isCount(values: readonly string[]): boolean {
   const numbers = values.map((value) => Number(/\d+/.exec(value)![0]));
