@@ -3,7 +3,17 @@
  * tuned on is, each on the smallest rows that show it, with a real table beside it that must stay.
  */
 import { describe, expect, it } from 'vitest';
-import { isCellGrid, isDrawing, isFalseTable } from './tables.js';
+import { isCellGrid, isDrawing, extractRuledTables, isFalseTable } from './tables.js';
+import type { TextRun } from './types.js';
+
+const run = (text: string, x0: number, baseline: number, size = 10): TextRun => ({
+  text,
+  x0,
+  x1: x0 + text.length * size * 0.5,
+  baseline,
+  size,
+  bold: false,
+});
 
 describe('aligned text that is not a table', () => {
   it('a pattern of one or two marks is a drawing; a grid that names its columns or rows is a table', () => {
@@ -20,6 +30,14 @@ describe('aligned text that is not a table', () => {
       isDrawing([
         ['0', '1', '1', '0'],
         ['1', '0', '-', '1'],
+      ]),
+    ).toBe(true);
+    // l3pdffield: one radio button's fields set twice, side by side.
+    expect(
+      isDrawing([
+        ['annotation', 'annotation'],
+        ['/Yes', '/Yes'],
+        ['/Off', '/Off'],
       ]),
     ).toBe(true);
     // A truth table names its columns.
@@ -61,6 +79,39 @@ describe('aligned text that is not a table', () => {
         ['width', '30'],
         ['height', '12'],
         ['depth', '4'],
+      ]),
+    ).toBe(false);
+  });
+
+  it('narrow columns of running text side by side are not a table; a table of lowercase names is', () => {
+    // ragged2e: one quotation set twice, \raggedright beside \RaggedRight.
+    expect(
+      isFalseTable([
+        ['“The LaTeX document', '“The LaTeX document preparation'],
+        ['preparation', 'system is a special'],
+        ['system is a special', 'version of Donald'],
+        ['version of Donald', 'Knuth’s TeX'],
+        ['Knuth’s TeX', 'program. TeX is'],
+        ['program. TeX is a', 'a sophisticated'],
+        ['sophisticated', 'program designed'],
+      ]),
+    ).toBe(true);
+    expect(
+      isFalseTable([
+        ['Key', 'Type', 'Default'],
+        ['pulleyGrid', 'boolean', 'true'],
+        ['width', 'dimension', 'none'],
+        ['height', 'dimension', 'none'],
+        ['style', 'ordinary', 'solid'],
+      ]),
+    ).toBe(false);
+    expect(
+      isFalseTable([
+        ['command', 'function'],
+        ['\\citeform', 'reformats each number'],
+        ['\\citepunct', 'printed between numbers'],
+        ['\\citeleft', 'left delimiter of list'],
+        ['\\citeright', 'right delimiter of list'],
       ]),
     ).toBe(false);
   });
@@ -161,5 +212,30 @@ describe('aligned text that is not a table', () => {
         ['N', 'ordinary', '[none]'],
       ]),
     ).toBe(true);
+  });
+
+  it('a rule under the running head is no rule of the narrower table below it', () => {
+    // toptesi: a head rule across the text, then a booktabs table (top, middle, bottom rules) 180 pt below.
+    const rules = [
+      { x0: 67, y0: 89, x1: 488, y1: 89 },
+      ...[266, 297, 350].map((y) => ({ x0: 211, y0: y, x1: 345, y1: y })),
+    ];
+    const prose = [run('La densità del mercurio varia con la temperatura come', 67, 200)];
+    const cells = [
+      [run('Temperatura', 217, 280), run('Densità', 296, 280)],
+      [run('0', 254, 306), run('13,8', 308, 306)],
+      [run('10', 248, 320), run('13,6', 308, 320)],
+      [run('50', 248, 333), run('13,5', 308, 333)],
+    ].flat();
+    const { tables, rest } = extractRuledTables([...prose, ...cells], rules);
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['Temperatura', 'Densità'],
+        ['0', '13,8'],
+        ['10', '13,6'],
+        ['50', '13,5'],
+      ],
+    ]);
+    expect(rest).toEqual(prose);
   });
 });

@@ -11,7 +11,7 @@ import type { Line, Rule, TextRun } from './types.js';
 /** Rules closer than this (points) are the same rule drawn in pieces, or touch. */
 const TOUCH = 2;
 const MIN_RULE_LENGTH = 8;
-/** Horizontal rules overlapping this share of the shorter one's length belong to one table. */
+/** Horizontal rules overlapping this share of the longer one's length belong to one table. */
 const STACKED_OVERLAP = 0.8;
 /** Horizontal rules further apart than this (points) do not bound one table. */
 const MAX_RULE_GAP = 250;
@@ -156,9 +156,14 @@ function crosses(a: Rule, b: Rule): boolean {
   return v.x0 >= h.x0 - TOUCH && v.x0 <= h.x1 + TOUCH && h.y0 >= v.y0 - TOUCH && h.y0 <= v.y1 + TOUCH;
 }
 
+/**
+ * Whether two horizontal rules bound one table: near each other, and drawn over nearly the same
+ * extent. A rule across the whole text (under a running head, above the notes) is no rule of a
+ * narrower table beneath it: taken with it, the table would swallow the text between them.
+ */
 function stacked(a: Rule, b: Rule): boolean {
   const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
-  return overlap >= STACKED_OVERLAP * Math.min(a.x1 - a.x0, b.x1 - b.x0) && Math.abs(a.y0 - b.y0) <= MAX_RULE_GAP;
+  return overlap >= STACKED_OVERLAP * Math.max(a.x1 - a.x0, b.x1 - b.x0) && Math.abs(a.y0 - b.y0) <= MAX_RULE_GAP;
 }
 
 /** Joins pieces of one rule (cell borders drawn one cell at a time). */
@@ -515,6 +520,7 @@ export function isFalseTable(rows: readonly string[][]): boolean {
   // Judged on full rows too: a line above the headings (a title set apart) hangs on as a one-cell row.
   if (numberedTitles.length >= 2 && numberedTitles.length >= 0.8 * Math.min(rows.length, fullRows)) return true;
   if (isNumberedLines(filled) || isBulletList(filled) || isDefinitionList(rows) || isFlowingText(filled)) return true;
+  if (isProseColumns(rows)) return true;
   if (isLabelledValues(filled)) return true;
   return isDrawing(rows);
 }
@@ -540,10 +546,21 @@ function isIndex(filled: readonly string[][], fullRows: number): boolean {
  * ruled grids too: a plot's axes and a matrix's brackets are drawn rules.
  */
 export function isDrawing(rows: readonly string[][]): boolean {
-  if (isScattered(rows) || isMarkPattern(rows)) return true;
+  if (isScattered(rows) || isMarkPattern(rows) || isRepeatedColumns(rows)) return true;
   const cells = rows.flat().filter((cell) => cell.trim() !== '');
   const math = cells.filter((cell) => MATH.test(cell) || EQUATION_NUMBER.test(cell.trim()));
   return math.length >= MAX_MATH_SHARE * cells.length;
+}
+
+/**
+ * Copies side by side (one example or figure set twice, to compare two settings): every column
+ * repeats another one cell for cell. A table's columns each say something of their own.
+ */
+function isRepeatedColumns(rows: readonly string[][]): boolean {
+  const width = Math.max(...rows.map((r) => r.length));
+  if (width < 2) return false;
+  const columns = Array.from({ length: width }, (_, c) => rows.map((r) => (r[c] ?? '').trim()).join('\u0000'));
+  return columns.every((column, c) => columns.some((other, d) => d !== c && other === column));
 }
 
 /** A grid whose cells use no more than this many different words is a pattern of marks. */
@@ -607,6 +624,32 @@ function isFlowingText(filled: readonly string[][]): boolean {
   const header = full[0]!;
   if (!runsOn(header) && header.every((cell) => /^\p{Lu}/u.test(cell) && wordCount(cell) <= TERM_WORDS)) return false;
   return full.filter(runsOn).length >= FLOWING_SHARE * full.length;
+}
+
+/** Rows from which narrow columns of running text show themselves, and the share of their lines that run on. */
+const PROSE_COLUMN_ROWS = 4;
+const RUN_ON_SHARE = 0.7;
+/** Words per line from which a narrow column reads as running text rather than as values or names. */
+const PROSE_COLUMN_WORDS = 2;
+
+/**
+ * Narrow columns of running text side by side (a paragraph set twice to compare two settings, a text
+ * and its translation): in every column most lines go on with the sentence of the line above (they
+ * start in lowercase), with a few words each. A table's cells start afresh, or hold a word or two.
+ */
+function isProseColumns(rows: readonly string[][]): boolean {
+  if (rows.length < PROSE_COLUMN_ROWS) return false;
+  const width = Math.max(...rows.map((r) => r.length));
+  return Array.from({ length: width }, (_, c) => rows.slice(1).map((r) => (r[c] ?? '').trim())).every((cells) => {
+    const written = cells.filter(Boolean);
+    const runOn = written.filter((cell) => /^\p{Ll}/u.test(cell)).length;
+    const words = written.reduce((n, cell) => n + wordCount(cell), 0);
+    return (
+      written.length >= PROSE_COLUMN_ROWS - 1 &&
+      runOn >= RUN_ON_SHARE * written.length &&
+      words >= PROSE_COLUMN_WORDS * written.length
+    );
+  });
 }
 
 /** "12", "12:" or a note mark "[^12]:" in front of a line: a line number. */
