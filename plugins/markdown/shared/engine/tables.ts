@@ -11,7 +11,7 @@ import type { Line, Rule, TextRun } from './types.js';
 /** Rules closer than this (points) are the same rule drawn in pieces, or touch. */
 const TOUCH = 2;
 const MIN_RULE_LENGTH = 8;
-/** Horizontal rules overlapping this share of the longer one's length belong to one table. */
+/** Horizontal rules overlapping this share of the shorter one's length belong to one table. */
 const STACKED_OVERLAP = 0.8;
 /** Horizontal rules further apart than this (points) do not bound one table. */
 const MAX_RULE_GAP = 250;
@@ -117,7 +117,7 @@ function ruledRegions(rules: readonly Rule[]): RuledRegion[] {
   const stacks = clusters(
     horizontals.filter((h) => !inGrid.has(h)),
     stacked,
-  );
+  ).map(withoutFrameRules);
   return [...grids, ...stacks].flatMap((cluster) => {
     const rows = distinct(cluster.filter((r) => !isVertical(r)).map((r) => r.y0));
     const columns = distinct(cluster.filter(isVertical).map((r) => r.x0));
@@ -156,14 +156,26 @@ function crosses(a: Rule, b: Rule): boolean {
   return v.x0 >= h.x0 - TOUCH && v.x0 <= h.x1 + TOUCH && h.y0 >= v.y0 - TOUCH && h.y0 <= v.y1 + TOUCH;
 }
 
-/**
- * Whether two horizontal rules bound one table: near each other, and drawn over nearly the same
- * extent. A rule across the whole text (under a running head, above the notes) is no rule of a
- * narrower table beneath it: taken with it, the table would swallow the text between them.
- */
 function stacked(a: Rule, b: Rule): boolean {
   const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
-  return overlap >= STACKED_OVERLAP * Math.max(a.x1 - a.x0, b.x1 - b.x0) && Math.abs(a.y0 - b.y0) <= MAX_RULE_GAP;
+  return overlap >= STACKED_OVERLAP * Math.min(a.x1 - a.x0, b.x1 - b.x0) && Math.abs(a.y0 - b.y0) <= MAX_RULE_GAP;
+}
+
+/**
+ * A stack of rules without the rules of the page around it: a rule across the whole text (under a
+ * running head, above the notes) at the top or the bottom of the stack, longer than every rule of
+ * the table within it, is no rule of that table; taken with it, the table would swallow the text
+ * between them. A table's own rules (top, middle, bottom) share its width; its partial rules
+ * (under a header spanning some columns) are shorter, not longer.
+ */
+function withoutFrameRules(stack: readonly Rule[]): Rule[] {
+  const rules = [...stack].sort((a, b) => a.y0 - b.y0);
+  const length = (r: Rule) => r.x1 - r.x0;
+  const outlasts = (rule: Rule, others: readonly Rule[]) =>
+    others.length >= 2 && length(rule) * STACKED_OVERLAP > Math.max(...others.map(length));
+  while (rules.length > 2 && outlasts(rules[0]!, rules.slice(1))) rules.shift();
+  while (rules.length > 2 && outlasts(rules[rules.length - 1]!, rules.slice(0, -1))) rules.pop();
+  return rules;
 }
 
 /** Joins pieces of one rule (cell borders drawn one cell at a time). */
