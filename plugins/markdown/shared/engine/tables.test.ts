@@ -105,6 +105,15 @@ describe('aligned text that is not a table', () => {
         ['style', 'ordinary', 'solid'],
       ]),
     ).toBe(false);
+    // oup-authoring-template: a sample table, in lowercase, two words to a cell.
+    expect(
+      isFalseTable([
+        ['column 1', 'column 2', 'column 3', 'column 4'],
+        ['row 1', 'data 1', 'data 2', 'data 3'],
+        ['row 2', 'data 4', 'data 5', 'data 6'],
+        ['row 3', 'data 7', 'data 8', 'data 9'],
+      ]),
+    ).toBe(false);
     expect(
       isFalseTable([
         ['command', 'function'],

@@ -647,7 +647,8 @@ const PROSE_COLUMN_WORDS = 2;
 /**
  * Narrow columns of running text side by side (a paragraph set twice to compare two settings, a text
  * and its translation): in every column most lines go on with the sentence of the line above (they
- * start in lowercase), with a few words each. A table's cells start afresh, or hold a word or two.
+ * start in lowercase), with a few words each, and somewhere a sentence's punctuation. A table's
+ * cells start afresh, or hold a word or two, or no punctuation.
  */
 function isProseColumns(rows: readonly string[][]): boolean {
   if (rows.length < PROSE_COLUMN_ROWS) return false;
@@ -656,10 +657,14 @@ function isProseColumns(rows: readonly string[][]): boolean {
     const written = cells.filter(Boolean);
     const runOn = written.filter((cell) => /^\p{Ll}/u.test(cell)).length;
     const words = written.reduce((n, cell) => n + wordCount(cell), 0);
+    // Sentences break somewhere in the column ("program. TeX is", "typesetting,"); cells of a
+    // table ("row 1 | data 1") may start in lowercase with two words, but hold no punctuation.
+    const punctuated = written.some((cell) => /\p{L}[,.;:!?]["”’)]?(?:\s|$)/u.test(cell));
     return (
       written.length >= PROSE_COLUMN_ROWS - 1 &&
       runOn >= RUN_ON_SHARE * written.length &&
-      words >= PROSE_COLUMN_WORDS * written.length
+      words >= PROSE_COLUMN_WORDS * written.length &&
+      punctuated
     );
   });
 }
