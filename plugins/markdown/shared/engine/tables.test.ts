@@ -40,6 +40,31 @@ describe('aligned text that is not a table', () => {
         ['/Off', '/Off'],
       ]),
     ).toBe(true);
+    // matrix-skeleton: two matrices side by side over their panel labels.
+    expect(
+      isDrawing([
+        ['1 2', '1 2'],
+        ['3 4', '3 4 5'],
+        ['5 6', '5 6'],
+        ['(a) Input matrix', '(b) Desired output and result with fit'],
+      ]),
+    ).toBe(true);
+    // A conference paper's authors side by side: names, affiliations, e-mail addresses.
+    expect(
+      isDrawing([
+        ['Ada Lovelace', 'Alan Turing', 'Grace Hopper'],
+        ['Analytical Society', 'University of Manchester', 'Yale University'],
+        ['ada@example.org', 'alan@cs.example.ac.uk', 'grace@example.edu'],
+      ]),
+    ).toBe(true);
+    // A list of people with their addresses down a column is a table.
+    expect(
+      isDrawing([
+        ['Name', 'Role', 'E-mail'],
+        ['Ada Lovelace', 'maintainer', 'ada@example.org'],
+        ['Alan Turing', 'reviewer', 'alan@example.org'],
+      ]),
+    ).toBe(false);
     // A truth table names its columns.
     expect(
       isDrawing([

@@ -558,7 +558,8 @@ function isIndex(filled: readonly string[][], fullRows: number): boolean {
  * ruled grids too: a plot's axes and a matrix's brackets are drawn rules.
  */
 export function isDrawing(rows: readonly string[][]): boolean {
-  if (isScattered(rows) || isMarkPattern(rows) || isRepeatedColumns(rows)) return true;
+  if (isScattered(rows) || isMarkPattern(rows) || isRepeatedColumns(rows) || rows.some(isPanelLabels)) return true;
+  if (rows.some(isAddressRow)) return true;
   const cells = rows.flat().filter((cell) => cell.trim() !== '');
   const math = cells.filter((cell) => MATH.test(cell) || EQUATION_NUMBER.test(cell.trim()));
   return math.length >= MAX_MATH_SHARE * cells.length;
@@ -573,6 +574,37 @@ function isRepeatedColumns(rows: readonly string[][]): boolean {
   if (width < 2) return false;
   const columns = Array.from({ length: width }, (_, c) => rows.map((r) => (r[c] ?? '').trim()).join('\u0000'));
   return columns.every((column, c) => columns.some((other, d) => d !== c && other === column));
+}
+
+/** "(a) Input matrix", "(b)": the label of a figure's panel. */
+const PANEL_LABEL = /^\(([a-z])\)(?:\s|$)/;
+
+/**
+ * A row of panel labels in order, "(a) ...", "(b) ...": the subfigures of one figure set side by side
+ * (a matrix, a plot, a drawing over each label), not the cells of a table.
+ */
+function isPanelLabels(row: readonly string[]): boolean {
+  const letters = row.flatMap((cell) => {
+    const written = cell.trim();
+    return written ? [PANEL_LABEL.exec(written)?.[1] ?? ''] : [];
+  });
+  return (
+    letters.length >= 2 &&
+    letters.every(
+      (letter, i) => letter !== '' && (i === 0 || letter.charCodeAt(0) === letters[i - 1]!.charCodeAt(0) + 1),
+    )
+  );
+}
+
+const EMAIL = /^\{?[\w.+-]+(?:,\s?[\w.+-]+)*\}?@[\w-]+(?:\.[\w-]+)+$/;
+
+/**
+ * A row whose every cell is an e-mail address: an author block, each column one author's name and
+ * address. A table lists addresses down a column, beside other things.
+ */
+function isAddressRow(row: readonly string[]): boolean {
+  const written = row.map((cell) => cell.trim()).filter(Boolean);
+  return written.length >= 2 && written.every((cell) => EMAIL.test(cell));
 }
 
 /** A grid whose cells use no more than this many different words is a pattern of marks. */
