@@ -24,7 +24,10 @@ const ALIGNED_SHARE = 0.6;
 const PROSE_WORDS_PER_CELL = 5;
 /** Leader dots or rules running to a page number: a contents line, not a table row. */
 export const LEADERS = /(?:\.\s?){4,}|…{2,}|(?:·\s?){4,}|_{4,}/;
+const LEADER_RUNS = new RegExp(LEADERS.source, 'g');
 const PAGE_REFERENCE = /^(?:\d{1,4}|[ivxlc]{1,6})$/i;
+/** An index entry's locators: two page numbers or ranges or more, "85, 204", "12–14, 30". */
+const PAGE_LIST = /^\d{1,4}(?:[–-]\d{1,4})?(?:,\s?\d{1,4}(?:[–-]\d{1,4})?)+$/;
 const SECTION_NUMBER = /^(?:\d+(?:\.\d+)*\.?|[A-Z](?:\.\d+)*\.?|[IVXLC]+\.?)(?:\s|$)/;
 /** Mathematical operators, arrows, logic, Greek and the mathematical alphabets: formulas and proof trees. */
 const MATH = new RegExp(
@@ -114,7 +117,7 @@ function ruledRegions(rules: readonly Rule[]): RuledRegion[] {
   const stacks = clusters(
     horizontals.filter((h) => !inGrid.has(h)),
     stacked,
-  );
+  ).map(withoutFrameRules);
   return [...grids, ...stacks].flatMap((cluster) => {
     const rows = distinct(cluster.filter((r) => !isVertical(r)).map((r) => r.y0));
     const columns = distinct(cluster.filter(isVertical).map((r) => r.x0));
@@ -156,6 +159,23 @@ function crosses(a: Rule, b: Rule): boolean {
 function stacked(a: Rule, b: Rule): boolean {
   const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
   return overlap >= STACKED_OVERLAP * Math.min(a.x1 - a.x0, b.x1 - b.x0) && Math.abs(a.y0 - b.y0) <= MAX_RULE_GAP;
+}
+
+/**
+ * A stack of rules without the rules of the page around it: a rule across the whole text (under a
+ * running head, above the notes) at the top or the bottom of the stack, longer than every rule of
+ * the table within it, is no rule of that table; taken with it, the table would swallow the text
+ * between them. A table's own rules (top, middle, bottom) share its width; its partial rules
+ * (under a header spanning some columns) are shorter, not longer.
+ */
+function withoutFrameRules(stack: readonly Rule[]): Rule[] {
+  const rules = [...stack].sort((a, b) => a.y0 - b.y0);
+  const length = (r: Rule) => r.x1 - r.x0;
+  const outlasts = (rule: Rule, others: readonly Rule[]) =>
+    others.length >= 2 && length(rule) * STACKED_OVERLAP > Math.max(...others.map(length));
+  while (rules.length > 2 && outlasts(rules[0]!, rules.slice(1))) rules.shift();
+  while (rules.length > 2 && outlasts(rules[rules.length - 1]!, rules.slice(0, -1))) rules.pop();
+  return rules;
 }
 
 /** Joins pieces of one rule (cell borders drawn one cell at a time). */
@@ -480,7 +500,12 @@ export function isFalseTable(rows: readonly string[][]): boolean {
   const filled = rows.map((row) => row.filter((cell) => cell.trim() !== ''));
   // Judged on the rows with two cells or more: text after a contents listing can hang on as one-cell rows.
   const fullRows = filled.filter((cells) => cells.length >= 2).length;
-  if (filled.filter((cells) => cells.some((cell) => LEADERS.test(cell))).length >= 0.3 * fullRows) return true;
+  // Counted run by run: contents lines merged into one cell (a wrapped entry) still show each of their leaders.
+  const leaderRuns = filled.reduce(
+    (n, cells) => n + cells.reduce((m, cell) => m + (cell.match(LEADER_RUNS)?.length ?? 0), 0),
+    0,
+  );
+  if (leaderRuns >= 0.3 * fullRows) return true;
   const pages: number[] = [];
   const contents = filled.filter((cells) => {
     const last = cells[cells.length - 1] ?? '';
@@ -496,6 +521,7 @@ export function isFalseTable(rows: readonly string[][]): boolean {
   });
   const ascending = pages.every((page, i) => i === 0 || page >= pages[i - 1]!);
   if (contents.length >= 2 && contents.length >= 0.6 * fullRows && ascending) return true;
+  if (isIndex(filled, fullRows)) return true;
   const numberedTitles = filled.filter(
     (cells) =>
       cells.length === 2 &&
@@ -506,8 +532,24 @@ export function isFalseTable(rows: readonly string[][]): boolean {
   // Judged on full rows too: a line above the headings (a title set apart) hangs on as a one-cell row.
   if (numberedTitles.length >= 2 && numberedTitles.length >= 0.8 * Math.min(rows.length, fullRows)) return true;
   if (isNumberedLines(filled) || isBulletList(filled) || isDefinitionList(rows) || isFlowingText(filled)) return true;
+  if (isProseColumns(rows)) return true;
   if (isLabelledValues(filled)) return true;
   return isDrawing(rows);
+}
+
+/**
+ * An index (or a list of changes): terms, each followed by the pages it is found on, in the order
+ * of the terms, not of the pages. Some entry lists several pages; a table's values are not lists of
+ * page numbers.
+ */
+function isIndex(filled: readonly string[][], fullRows: number): boolean {
+  const entries = filled.filter(
+    (cells) =>
+      cells.length === 2 &&
+      /\p{L}{2}/u.test(cells[0]!) &&
+      (PAGE_LIST.test(cells[1]!) || PAGE_REFERENCE.test(cells[1]!)),
+  );
+  return entries.some((cells) => PAGE_LIST.test(cells[1]!)) && entries.length >= 2 && entries.length >= 0.6 * fullRows;
 }
 
 /**
@@ -516,10 +558,67 @@ export function isFalseTable(rows: readonly string[][]): boolean {
  * ruled grids too: a plot's axes and a matrix's brackets are drawn rules.
  */
 export function isDrawing(rows: readonly string[][]): boolean {
-  if (isScattered(rows)) return true;
+  if (isScattered(rows) || isMarkPattern(rows) || isRepeatedColumns(rows) || rows.some(isPanelLabels)) return true;
+  if (rows.some(isAddressRow)) return true;
   const cells = rows.flat().filter((cell) => cell.trim() !== '');
   const math = cells.filter((cell) => MATH.test(cell) || EQUATION_NUMBER.test(cell.trim()));
   return math.length >= MAX_MATH_SHARE * cells.length;
+}
+
+/**
+ * Copies side by side (one example or figure set twice, to compare two settings): every column
+ * repeats another one cell for cell. A table's columns each say something of their own.
+ */
+function isRepeatedColumns(rows: readonly string[][]): boolean {
+  const width = Math.max(...rows.map((r) => r.length));
+  if (width < 2) return false;
+  const columns = Array.from({ length: width }, (_, c) => rows.map((r) => (r[c] ?? '').trim()).join('\u0000'));
+  return columns.every((column, c) => columns.some((other, d) => d !== c && other === column));
+}
+
+/** "(a) Input matrix", "(b)": the label of a figure's panel. */
+const PANEL_LABEL = /^\(([a-z])\)(?:\s|$)/;
+
+/**
+ * A row of panel labels in order, "(a) ...", "(b) ...": the subfigures of one figure set side by side
+ * (a matrix, a plot, a drawing over each label), not the cells of a table.
+ */
+function isPanelLabels(row: readonly string[]): boolean {
+  const letters = row.flatMap((cell) => {
+    const written = cell.trim();
+    return written ? [PANEL_LABEL.exec(written)?.[1] ?? ''] : [];
+  });
+  return (
+    letters.length >= 2 &&
+    letters.every(
+      (letter, i) => letter !== '' && (i === 0 || letter.charCodeAt(0) === letters[i - 1]!.charCodeAt(0) + 1),
+    )
+  );
+}
+
+const EMAIL = /^\{?[\w.+-]+(?:,\s?[\w.+-]+)*\}?@[\w-]+(?:\.[\w-]+)+$/;
+
+/**
+ * A row whose every cell is an e-mail address: an author block, each column one author's name and
+ * address. A table lists addresses down a column, beside other things.
+ */
+function isAddressRow(row: readonly string[]): boolean {
+  const written = row.map((cell) => cell.trim()).filter(Boolean);
+  return written.length >= 2 && written.every((cell) => EMAIL.test(cell));
+}
+
+/** A grid whose cells use no more than this many different words is a pattern of marks. */
+const PATTERN_WORDS = 2;
+
+/**
+ * A pattern of marks (a drawing's repeated labels "b b", a grid of bits with no labels): every cell,
+ * the first row's included, drawn from one or two words (and dashes). A table names its columns or its rows, so
+ * some cell says something else.
+ */
+function isMarkPattern(rows: readonly string[][]): boolean {
+  // A dash or a star (a don't-care, an empty mark) is no word.
+  const words = new Set(rows.flat().flatMap((cell) => cell.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word))));
+  return words.size <= PATTERN_WORDS;
 }
 
 /** Words from which a description cell reads as prose; a term is at most this many words. */
@@ -569,6 +668,37 @@ function isFlowingText(filled: readonly string[][]): boolean {
   const header = full[0]!;
   if (!runsOn(header) && header.every((cell) => /^\p{Lu}/u.test(cell) && wordCount(cell) <= TERM_WORDS)) return false;
   return full.filter(runsOn).length >= FLOWING_SHARE * full.length;
+}
+
+/** Rows from which narrow columns of running text show themselves, and the share of their lines that run on. */
+const PROSE_COLUMN_ROWS = 4;
+const RUN_ON_SHARE = 0.7;
+/** Words per line from which a narrow column reads as running text rather than as values or names. */
+const PROSE_COLUMN_WORDS = 2;
+
+/**
+ * Narrow columns of running text side by side (a paragraph set twice to compare two settings, a text
+ * and its translation): in every column most lines go on with the sentence of the line above (they
+ * start in lowercase), with a few words each, and somewhere a sentence's punctuation. A table's
+ * cells start afresh, or hold a word or two, or no punctuation.
+ */
+function isProseColumns(rows: readonly string[][]): boolean {
+  if (rows.length < PROSE_COLUMN_ROWS) return false;
+  const width = Math.max(...rows.map((r) => r.length));
+  return Array.from({ length: width }, (_, c) => rows.slice(1).map((r) => (r[c] ?? '').trim())).every((cells) => {
+    const written = cells.filter(Boolean);
+    const runOn = written.filter((cell) => /^\p{Ll}/u.test(cell)).length;
+    const words = written.reduce((n, cell) => n + wordCount(cell), 0);
+    // Sentences break somewhere in the column ("program. TeX is", "typesetting,"); cells of a
+    // table ("row 1 | data 1") may start in lowercase with two words, but hold no punctuation.
+    const punctuated = written.some((cell) => /\p{L}[,.;:!?]["”’)]?(?:\s|$)/u.test(cell));
+    return (
+      written.length >= PROSE_COLUMN_ROWS - 1 &&
+      runOn >= RUN_ON_SHARE * written.length &&
+      words >= PROSE_COLUMN_WORDS * written.length &&
+      punctuated
+    );
+  });
 }
 
 /** "12", "12:" or a note mark "[^12]:" in front of a line: a line number. */
@@ -782,13 +912,24 @@ function hasHeaderRow(rows: readonly string[][]): boolean {
   const body = rows.slice(1).filter((row) => row.some((cell) => cell.trim() !== ''));
   if (sign !== undefined && body.filter((row) => leadSign(row) === sign).length >= KEY_SHARE * body.length)
     return false;
+  // A column the rows fill but the header leaves blank before its last name (the first column aside:
+  // the rows' own labels) is under a name spanning two columns ("Left delimiters" over a command and
+  // its glyph); labels set over some words of a line (a dependency graph's arcs over a sentence and
+  // its tags) leave such gaps too, with two rows below. So a header with gaps shows its columns over
+  // three rows at least.
+  const named = rows[0]!.flatMap((cell, c) => (cell.trim() ? [c] : []));
+  const gap = Array.from({ length: width }, (_, c) => c).some(
+    (c) => c > 0 && c < named[named.length - 1]! && !rows[0]![c]?.trim() && body.some((row) => row[c]?.trim()),
+  );
+  if (gap && body.length < MIN_TABLE_ROWS) return false;
   return names.every(
-    // A name neither ends a clause nor starts in the middle of one (",2" is what a formula leaves),
+    // A name neither ends a clause nor starts in the middle of one (",2" is what a formula leaves), nor
+    // ends in a colon (a label waiting for its value: a form, an instrument's panel),
     // and is no formula ("E = mc²" over the symbols it explains).
     (cell) =>
       wordCount(cell) <= HEADER_WORDS &&
       /[\p{L}\p{N}]/u.test(cell) &&
-      !/[,;]$|\p{Ll}{3}\.$|^[,.;:)\]}]/u.test(cell) &&
+      !/[,;:]$|\p{Ll}{3}[.!?]$|^[,.;:)\]}]/u.test(cell) &&
       !(/[=<>≤≥≈]|<su[bp]>/u.test(cell) || EQUATION_NUMBER.test(cell)),
   );
 }
@@ -801,11 +942,27 @@ function hasHeaderRow(rows: readonly string[][]): boolean {
 function hasNumberColumn(rows: readonly string[][]): boolean {
   const body = rows.slice(1);
   const width = Math.max(...rows.map((r) => r.length));
+  // Sentences with a number after them are notes with their page (a list of changes), not rows with values.
+  if (width === 2 && body.filter((r) => SENTENCE.test((r[0] ?? '').trim())).length >= NUMERIC_SHARE * body.length)
+    return false;
   return Array.from({ length: width }, (_, c) => body.map((r) => (r[c] ?? '').trim())).some((cells, c) => {
     if (width === 2 && c === 0) return false;
-    const numbers = cells.filter(isValue).length;
-    return numbers >= 2 && numbers >= NUMERIC_SHARE * body.length;
+    const values = cells.filter(isValue);
+    return values.length >= 2 && values.length >= NUMERIC_SHARE * body.length && !(width === 2 && isCount(values));
   });
+}
+
+/** A sentence: words ending in a full stop, a question or an exclamation mark. */
+const SENTENCE = /\S\s+\S.*\p{L}[)'’]?[.!?]$/u;
+
+/**
+ * Numbers going up by one from row to row, three or more, beside a line of text (line numbers in the
+ * margin of a parallel text, "5R", "6R", "7R"): they count the lines, they measure nothing. A chart
+ * keys its many cells by such numbers; a table's row numbers come with a header or values beside them.
+ */
+function isCount(values: readonly string[]): boolean {
+  const numbers = values.map((value) => Number(/\d+/.exec(value)![0]));
+  return numbers.length >= MIN_TABLE_ROWS && numbers.slice(1).every((n, i) => n === numbers[i]! + 1);
 }
 
 /** Column starts this close (points) are the same grid on the next page. */

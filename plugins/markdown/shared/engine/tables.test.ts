@@ -1,0 +1,275 @@
+/**
+ * Tables only where there is a table (issue 25): what aligned text on real documents of kinds not
+ * tuned on is, each on the smallest rows that show it, with a real table beside it that must stay.
+ */
+import { describe, expect, it } from 'vitest';
+import { isCellGrid, isDrawing, extractRuledTables, isFalseTable } from './tables.js';
+import type { TextRun } from './types.js';
+
+const run = (text: string, x0: number, baseline: number, size = 10): TextRun => ({
+  text,
+  x0,
+  x1: x0 + text.length * size * 0.5,
+  baseline,
+  size,
+  bold: false,
+});
+
+describe('aligned text that is not a table', () => {
+  it('a pattern of one or two marks is a drawing; a grid that names its columns or rows is a table', () => {
+    // An instrument drawn in PSTricks (oscilloscope): its knobs labelled "b".
+    expect(
+      isDrawing([
+        ['b', 'b b', 'b'],
+        ['b b', 'b b', 'b b'],
+        ['b', '', 'b'],
+      ]),
+    ).toBe(true);
+    // A Karnaugh map's cells with no labels: bits, a dash for "don't care".
+    expect(
+      isDrawing([
+        ['0', '1', '1', '0'],
+        ['1', '0', '-', '1'],
+      ]),
+    ).toBe(true);
+    // l3pdffield: one radio button's fields set twice, side by side.
+    expect(
+      isDrawing([
+        ['annotation', 'annotation'],
+        ['/Yes', '/Yes'],
+        ['/Off', '/Off'],
+      ]),
+    ).toBe(true);
+    // matrix-skeleton: two matrices side by side over their panel labels.
+    expect(
+      isDrawing([
+        ['1 2', '1 2'],
+        ['3 4', '3 4 5'],
+        ['5 6', '5 6'],
+        ['(a) Input matrix', '(b) Desired output and result with fit'],
+      ]),
+    ).toBe(true);
+    // A conference paper's authors side by side: names, affiliations, e-mail addresses.
+    expect(
+      isDrawing([
+        ['Ada Lovelace', 'Alan Turing', 'Grace Hopper'],
+        ['Analytical Society', 'University of Manchester', 'Yale University'],
+        ['ada@example.org', 'alan@cs.example.ac.uk', 'grace@example.edu'],
+      ]),
+    ).toBe(true);
+    // A list of people with their addresses down a column is a table.
+    expect(
+      isDrawing([
+        ['Name', 'Role', 'E-mail'],
+        ['Ada Lovelace', 'maintainer', 'ada@example.org'],
+        ['Alan Turing', 'reviewer', 'alan@example.org'],
+      ]),
+    ).toBe(false);
+    // A truth table names its columns.
+    expect(
+      isDrawing([
+        ['A', 'B', 'A and B'],
+        ['0', '1', '0'],
+        ['1', '1', '1'],
+      ]),
+    ).toBe(false);
+  });
+
+  it('an index, and a contents entry whose lines were merged into one cell, are not tables', () => {
+    // esk's index: macro names, each with the pages that use it; a letter heading between them.
+    expect(
+      isFalseTable([
+        ['\\eskwritetoken', '85, 204'],
+        ['F', ''],
+        ['\\filemaintainer', '66, 70'],
+      ]),
+    ).toBe(true);
+    // spath3's contents: a chapter's section lines wrapped into one cell keep their leaders.
+    expect(
+      isFalseTable([
+        ['1', 'Introduction', '1'],
+        [
+          '2',
+          'TikZ Keys 2.1 Path Names . . . . . . . 2 2.2 Saving Soft Paths . . . . . . 3 2.3 Routines . . . . 4',
+          '',
+        ],
+        ['3', 'Examples', '12'],
+        ['1', 'Introduction', ''],
+      ]),
+    ).toBe(true);
+    // Keys with a number each are a table: no entry lists pages.
+    expect(
+      isFalseTable([
+        ['Setting', 'Default'],
+        ['width', '30'],
+        ['height', '12'],
+        ['depth', '4'],
+      ]),
+    ).toBe(false);
+  });
+
+  it('narrow columns of running text side by side are not a table; a table of lowercase names is', () => {
+    // ragged2e: one quotation set twice, \raggedright beside \RaggedRight.
+    expect(
+      isFalseTable([
+        ['“The LaTeX document', '“The LaTeX document preparation'],
+        ['preparation', 'system is a special'],
+        ['system is a special', 'version of Donald'],
+        ['version of Donald', 'Knuth’s TeX'],
+        ['Knuth’s TeX', 'program. TeX is'],
+        ['program. TeX is a', 'a sophisticated'],
+        ['sophisticated', 'program designed'],
+      ]),
+    ).toBe(true);
+    expect(
+      isFalseTable([
+        ['Key', 'Type', 'Default'],
+        ['pulleyGrid', 'boolean', 'true'],
+        ['width', 'dimension', 'none'],
+        ['height', 'dimension', 'none'],
+        ['style', 'ordinary', 'solid'],
+      ]),
+    ).toBe(false);
+    // oup-authoring-template: a sample table, in lowercase, two words to a cell.
+    expect(
+      isFalseTable([
+        ['column 1', 'column 2', 'column 3', 'column 4'],
+        ['row 1', 'data 1', 'data 2', 'data 3'],
+        ['row 2', 'data 4', 'data 5', 'data 6'],
+        ['row 3', 'data 7', 'data 8', 'data 9'],
+      ]),
+    ).toBe(false);
+    expect(
+      isFalseTable([
+        ['command', 'function'],
+        ['\\citeform', 'reformats each number'],
+        ['\\citepunct', 'printed between numbers'],
+        ['\\citeleft', 'left delimiter of list'],
+        ['\\citeright', 'right delimiter of list'],
+      ]),
+    ).toBe(false);
+  });
+
+  it('line numbers counting the rows, and notes with their page, are no column of values', () => {
+    // eledpar: a parallel text's right page, its line numbers in the margin.
+    expect(
+      isCellGrid([
+        ['only the blank spaces at ends of lines, but not the forgotten.', '4R'],
+        ['1.1 Right section', '5R'],
+        ['1.1.1 Right subsection', '6R'],
+        ['Right subsubsection', '7R'],
+      ]),
+    ).toBe(false);
+    // ltxdoc's change history: what changed, and the page it is on.
+    expect(
+      isCellGrid([
+        ['\\psfrag commands.', '10'],
+        ['General: delay option removed. Keep it simple, stupid!', '4'],
+        ['Removed \\ifdefined to avoid e-TeX.', '8'],
+        ['Removed mucking about with image extensions.', '8'],
+      ]),
+    ).toBe(false);
+    // Values in a column are values, and years with values beside them still make a table.
+    expect(
+      isCellGrid([
+        ['Windkraft', '12', '4'],
+        ['Biogas', '7', '9'],
+        ['Wasserkraft', '3', '2'],
+      ]),
+    ).toBe(true);
+    expect(
+      isCellGrid([
+        ['2021', 'North', '1,200'],
+        ['2022', 'North', '1,350'],
+        ['2023', 'North', '1,410'],
+      ]),
+    ).toBe(true);
+  });
+
+  it('labels set over some words of a line, and labels waiting for values, name no columns', () => {
+    // tikz-dependency: arcs' labels over a sentence and its part-of-speech tags.
+    expect(
+      isCellGrid([
+        ['poss', '', 'advmod', 'xcomp', 'dobj'],
+        ['My', 'dog', 'also likes', 'eating', 'sausage'],
+        ['PRP$', 'NN', 'RB VBZ', 'VBG', 'NN'],
+      ]),
+    ).toBe(false);
+    // The same with the arcs' labels over its last words only, and a remark ending in "!" over them.
+    expect(
+      isCellGrid([
+        ['', '', '', 'likes', 'eating'],
+        ['My', 'dog', 'also', 'likes', 'eating'],
+        ['PRP$', 'NN', 'RB', 'VBZ', 'VBG'],
+      ]),
+    ).toBe(false);
+    expect(
+      isCellGrid([
+        ['', 'labels!', 'nsubj', 'root', 'edge corners!'],
+        ['poss', '', 'advmod', '', 'xcomp dobj'],
+        ['PRP$', 'NN', 'RB', 'VBZ', 'VBG NN'],
+        ['My', 'dog', 'also', 'likes', 'eating sausage'],
+      ]),
+    ).toBe(false);
+    // An oscilloscope's panel: labels ending in a colon over their settings.
+    expect(
+      isCellGrid([
+        ['timeDiv :', 'Channel A :', 'Channel B : XY'],
+        ['5ms/div', '1 V/div', '1 V/div OFF'],
+        ['mul:', 'OffsetA', 'OffsetB OffsetC'],
+        ['ON', '0', '0 0'],
+      ]),
+    ).toBe(false);
+    // allrunes: a name spanning the last two columns (the command, then the character that also types it).
+    expect(
+      isCellGrid([
+        ['Separator', 'LaTeX', ''],
+        ['.', '\\dot', 'or .'],
+        [':', '\\doubledot', 'or :'],
+        [';', '\\tripledot', ''],
+      ]),
+    ).toBe(true);
+    // nath's guide: a name spanning a command and its glyph, over rows enough to show the columns.
+    expect(
+      isCellGrid([
+        ['Left delimiters', '', 'Right delimiters', ''],
+        ['[, \\lbrack', '[', '], \\rbrack', ']'],
+        ['\\lfloor', '', '\\rfloor', ''],
+        ['\\lceil', '', '\\rceil', ''],
+      ]),
+    ).toBe(true);
+    // A stub column with no name, under a header naming every other column, is a table.
+    expect(
+      isCellGrid([
+        ['', 'Type', 'Default'],
+        ['pulleyGrid', 'boolean', 'true'],
+        ['N', 'ordinary', '[none]'],
+      ]),
+    ).toBe(true);
+  });
+
+  it('a rule under the running head is no rule of the narrower table below it', () => {
+    // toptesi: a head rule across the text, then a booktabs table (top, middle, bottom rules) 180 pt below.
+    const rules = [
+      { x0: 67, y0: 89, x1: 488, y1: 89 },
+      ...[266, 297, 350].map((y) => ({ x0: 211, y0: y, x1: 345, y1: y })),
+    ];
+    const prose = [run('La densità del mercurio varia con la temperatura come', 67, 200)];
+    const cells = [
+      [run('Temperatura', 217, 280), run('Densità', 296, 280)],
+      [run('0', 254, 306), run('13,8', 308, 306)],
+      [run('10', 248, 320), run('13,6', 308, 320)],
+      [run('50', 248, 333), run('13,5', 308, 333)],
+    ].flat();
+    const { tables, rest } = extractRuledTables([...prose, ...cells], rules);
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['Temperatura', 'Densità'],
+        ['0', '13,8'],
+        ['10', '13,6'],
+        ['50', '13,5'],
+      ],
+    ]);
+    expect(rest).toEqual(prose);
+  });
+});
