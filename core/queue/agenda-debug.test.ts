@@ -25,7 +25,9 @@ describe('debug children remembered (agenda-debug.ts)', () => {
     expect(child.namespace).toBe('transmute-test:poll');
     expect(child.enabled).toBeFalsy();
     createDebug.enable('transmute-test:*');
-    cleanups.push(() => createDebug.disable());
+    cleanups.push(() => {
+      createDebug.disable();
+    });
     expect(child.enabled).toBe(true);
   });
 
