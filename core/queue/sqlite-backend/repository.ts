@@ -291,7 +291,7 @@ export class SqliteJobRepository implements JobRepository {
       lockDeadline.getTime(),
     ];
     // Polled for every job name every processEvery, and nearly always with nothing to run: a plain read answers that
-    // without the write lock (and without the garbage of a transaction per name and poll, issue: hostmem).
+    // without the write lock (nor the garbage of a transaction per name and poll: README, "Memory of the API process").
     const runnable = `SELECT EXISTS (SELECT 1 FROM ${this.table}
         WHERE name = ? AND disabled = 0 AND locked_at IS NULL AND next_run_at <= ?)
       OR EXISTS (SELECT 1 FROM ${this.table} WHERE name = ? AND disabled = 0 AND locked_at <= ?)`;
