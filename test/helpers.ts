@@ -192,7 +192,8 @@ const STARTUP_MS = 60_000;
 /**
  * The V8 flags `npm start` and the Docker image give the server (package.json, docker/Dockerfile):
  * young-generation semi-spaces of 2 MB instead of 16 keep the API process some 40 MB smaller
- * (README, "Memory of the API process").
+ * (README, "Memory of the API process"). Every test that spawns the API server passes them and SERVER_ENV, so it
+ * runs as it ships; test/server-process.test.ts keeps package.json and the Dockerfile in step with both.
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2'] as const;
 /** The environment `npm start` adds: two glibc malloc arenas (README, "Memory of the API process"). */
@@ -220,6 +221,7 @@ export async function spawnServer(
     cwd: ROOT,
     env: {
       ...process.env,
+      ...SERVER_ENV,
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       QUEUE_POLL_MS: '50',

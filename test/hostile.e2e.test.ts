@@ -33,7 +33,7 @@ import { AccountService } from '../core/services/accounts.js';
 import { systemClock } from '../core/services/clock.js';
 import { SqliteStore, openSqliteDatabase } from '../core/store/sqlite/index.js';
 import { standardPlugins } from '../plugins/index.js';
-import { compiledApp, ROOT, freePort } from './helpers.js';
+import { compiledApp, ROOT, SERVER_ENV, SERVER_NODE_FLAGS, freePort } from './helpers.js';
 import { makeOriginals, type Originals, type TestFile } from './fixtures/hostile.js';
 import {
   BEACON,
@@ -80,6 +80,7 @@ const beaconHits: string[] = [];
 /** One /healthz probe: when it ended, how long it took, and the server's CPU use and the load meanwhile. */
 const probeSamples: Array<{ at: number; ms: number; ok: boolean; cpu: number; load: string }> = [];
 const rss: Record<string, number> = {};
+let memoryAtIdle = '';
 /** sha256 of every file a case sent -> the case names, to name the owner of a leftover upload. */
 const inputOwners = new Map<string, Set<string>>();
 const doneJobs = new Set<string>();
@@ -103,10 +104,12 @@ async function startChildServer(): Promise<Server> {
   const url = `http://127.0.0.1:${port}`;
   const logFile = path.join(dataDir, '..', `${path.basename(dataDir)}.log`);
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [await compiledApp('apps/server/main.js')], {
+  // Run as it ships (npm start, the Docker image): the same V8 flags and malloc arenas.
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, await compiledApp('apps/server/main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,
+      ...SERVER_ENV,
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -216,6 +219,32 @@ async function treeRss(root: number): Promise<{ total: number; processes: number
     processes++;
   }
   return { total, processes };
+}
+
+/**
+ * Where the server's memory is, beside its RSS: the V8 heap (used and reserved, by space), memory V8 accounts as
+ * external (Buffers and ArrayBuffers), from its own /metrics (prom-client's default metrics; open to loopback
+ * clients), and anonymous against file-backed resident pages from /proc (the rest of the anonymous memory is
+ * malloc's: native allocations, glibc arenas).
+ */
+async function memoryBreakdown(pid: number): Promise<string> {
+  const metrics = await fetch(`${server.url}/metrics`).then(
+    (r) => (r.ok ? r.text() : ''),
+    () => '',
+  );
+  const metric = (name: string) => Number(new RegExp(`^${name} ([0-9.e+]+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+  const space = (kind: 'used' | 'total', name: string) =>
+    metric(`nodejs_heap_space_size_${kind}_bytes\\{space="${name}"\\}`);
+  const spaces = ['new', 'old', 'code', 'large_object']
+    .filter((name) => space('total', name) >= 1e6)
+    .map((name) => `${name} ${mb(space('used', name))}/${mb(space('total', name))}`);
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? NaN) * 1024;
+  return (
+    `V8 heap used ${mb(metric('nodejs_heap_size_used_bytes'))} of ${mb(metric('nodejs_heap_size_total_bytes'))} ` +
+    `(used/reserved: ${spaces.join(', ')}), external ${mb(metric('nodejs_external_memory_bytes'))}; ` +
+    `resident anonymous ${mb(kb('Anonymous'))}, file-backed ${mb(kb('Rss') - kb('Anonymous'))}`
+  );
 }
 
 const mb = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
@@ -696,6 +725,7 @@ describe('hostile inputs', () => {
     }
     await sleep(3000);
     rss.idle = await rssOf(server.child.pid!);
+    memoryAtIdle = await memoryBreakdown(server.child.pid!);
     rss.idleTree = (await treeRss(server.child.pid!)).total;
     probe = startProbe(server.url, server.child.pid!);
   }, 300_000);
@@ -849,6 +879,10 @@ describe('hostile inputs', () => {
           `${mb(rss.after)} (${(rss.after / rss.idle!).toFixed(2)}x idle); ` +
           `with its child processes (sandbox pool, engines): idle ${mb(rss.idleTree!)}, after ${mb(rss.afterTree)} ` +
           `in ${tree.processes} processes`,
+      );
+      console.log(
+        `[hostile] server memory idle: ${memoryAtIdle}\n` +
+          `[hostile] server memory after: ${await memoryBreakdown(server.child.pid!)}`,
       );
       expect(rss.after).toBeLessThanOrEqual(limit);
     });

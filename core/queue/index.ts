@@ -7,6 +7,8 @@
  * plugin's concurrency, so a worker claims only jobs it can start now: a job whose plugin is busy
  * here stays unlocked for another worker instead of waiting here while that worker idles.
  */
+// Before agenda's code loads: its per-poll debug loggers are made once (agenda-debug.ts).
+import './agenda-debug.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   Agenda,

@@ -7,6 +7,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { HTTP_STATUS, ServiceError, type Services } from '../../../core/services/index.js';
 import type { CookiePolicy } from '../session-cookies.js';
 import { useSignInForgeryGuard } from './account.js';
+import { documentCaches } from './document-cache.js';
 import type { GraphQLContext } from './builder.js';
 import { maskError, requestError } from './errors.js';
 import { useRequestLimits } from './limits.js';
@@ -62,6 +63,8 @@ export function createGraphQLHandler(
     multipart: false,
     maxRequestBodySize: false,
     maskedErrors: { maskError },
+    // Parsed documents remembered within a bound in bytes, not only in entries (document-cache.ts).
+    parserAndValidationCache: documentCaches(),
     logging: {
       debug: () => {},
       info: () => {},

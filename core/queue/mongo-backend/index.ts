@@ -1,4 +1,6 @@
 /** Agenda on MongoDB (distributed mode), through @agendajs/mongo-backend, and its cross-process dispatch. */
+// Before agenda's code loads: its per-poll debug loggers are made once (agenda-debug.ts).
+import '../agenda-debug.js';
 import { MongoBackend, MongoChangeStreamNotificationChannel } from '@agendajs/mongo-backend';
 import { InMemoryNotificationChannel, type NotificationChannel } from 'agenda';
 import type { Db, Document } from 'mongodb';

@@ -4,6 +4,8 @@
  * process, so a job accepted on one machine starts on another without waiting for a poll.
  * Polling (QUEUE_POLL_MS) stays as the safety net while the listening connection is down.
  */
+// Before agenda's code loads: its per-poll debug loggers are made once (agenda-debug.ts).
+import '../agenda-debug.js';
 import {
   PostgresBackend,
   PostgresNotificationChannel,

@@ -1,3 +1,5 @@
+// Before agenda's code loads: its per-poll debug loggers are made once (agenda-debug.ts).
+import '../agenda-debug.js';
 import { toJobId, type JobParameters } from 'agenda';
 
 /** A job as stored: dates are epoch milliseconds, `data` and `skip_days` are JSON text, booleans are 0/1. */
