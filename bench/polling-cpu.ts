@@ -3,7 +3,7 @@
  * machine's other load does not distort it. Compiled server trees (`node scripts/build-app.mjs`
  * prints the current one; an older one stays in .build/ for a day) and the trivial Fastify route are
  * served side by side; the same 200 keep-alive pollers poll each back to back in alternating rounds,
- * and each server's CPU time (/proc/<pid>/stat, the process alone) is divided by the polls it answered.
+ * and each server's CPU time (the scheduler's count of its threads, not its children) is divided by the polls it answered.
  *
  *   npx tsx bench/polling-cpu.ts [--rounds 6] [--seconds 3] [--profile DIR] <build dir> [<build dir> ...]
  *
@@ -13,7 +13,7 @@
  * Not a test: a benchmark tool.
  */
 import { spawn } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,7 +27,7 @@ import { spread } from './lib/stats.js';
 const POLLERS = 200;
 /** Samples every 100 µs (Node's default, 1 ms, gives too few for a 100 µs request). */
 const PROFILE_INTERVAL_US = 100;
-const TICKS_PER_SECOND = 100;
+const IDLE_SECONDS = 5;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -43,11 +43,14 @@ const profile = values.profile
   ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`, `--cpu-prof-interval=${PROFILE_INTERVAL_US}`]
   : [];
 
-/** User + system CPU seconds of one process (not its children). */
+/** CPU seconds of one process (all its threads, not its children), in nanoseconds from the scheduler's counts. */
 async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  let ns = 0;
+  for (const task of await readdir(`/proc/${pid}/task`)) {
+    const stat = await readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').catch(() => '0');
+    ns += Number(stat.split(' ')[0]);
+  }
+  return ns / 1e9;
 }
 
 interface Side {
@@ -58,7 +61,8 @@ interface Side {
   stop(): Promise<void>;
 }
 
-async function startServer(buildDir: string): Promise<Side> {
+/** Starts the compiled server in `buildDir` with a finished job to poll; `sides` gets it at once (to be stopped). */
+async function startServer(buildDir: string, sides: Side[]): Promise<void> {
   const dataDir = await benchDataDir('polling-cpu');
   const key = await benchKey(dataDir);
   const port = String(await freePort());
@@ -80,6 +84,21 @@ async function startServer(buildDir: string): Promise<Side> {
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   );
+  const side: Side = {
+    label: path.basename(buildDir),
+    url: '',
+    headers: { authorization: `Bearer ${key}` },
+    pid: child.pid!,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  sides.push(side);
   const url = `http://127.0.0.1:${port}`;
   for (
     let attempt = 0;
@@ -96,20 +115,7 @@ async function startServer(buildDir: string): Promise<Side> {
     .png()
     .toBuffer();
   const { jobId } = await convertTimed(url, key, { name: 'tiny.png', data: png }, { to: 'webp' });
-  return {
-    label: path.basename(buildDir),
-    url: `${url}/api/v1/jobs/${jobId}`,
-    headers: { authorization: `Bearer ${key}` },
-    pid: child.pid!,
-    async stop() {
-      await new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  side.url = `${url}/api/v1/jobs/${jobId}`;
 }
 
 /** `POLLERS` keep-alive clients polling `side` back to back for `seconds`; the polls answered. */
@@ -147,7 +153,7 @@ const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
 const sides: Side[] = [];
 try {
-  for (const dir of positionals) sides.push(await startServer(path.resolve(dir)));
+  for (const dir of positionals) await startServer(path.resolve(dir), sides);
   const trivial = await startTrivialServer(profile);
   sides.push({
     label: 'trivial',
@@ -157,6 +163,12 @@ try {
     stop: async () => trivial.stop(),
   });
   for (const side of sides) console.error(`${side.label}: pid ${side.pid}`);
+  // What a server spends with nobody polling (its queue's timers, metrics...): part of every figure below.
+  const idleBefore = await Promise.all(sides.map((side) => cpuSeconds(side.pid)));
+  await sleep(IDLE_SECONDS * 1000);
+  const idle = await Promise.all(sides.map(async (side, i) => (await cpuSeconds(side.pid)) - idleBefore[i]!));
+  for (const [i, side] of sides.entries())
+    console.error(`${side.label}: ${((idle[i]! / IDLE_SECONDS) * 1000).toFixed(1)} ms of CPU a second when idle`);
   for (const side of sides) await pollBackToBack(side, 2); // warm-up
   const results = new Map(sides.map((side) => [side, { cpuPerPoll: [] as number[], rate: [] as number[] }]));
   for (let round = 0; round < rounds; round++) {
