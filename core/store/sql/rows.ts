@@ -133,8 +133,8 @@ export function jobFromRow(r: Row): JobRecord {
 }
 
 /**
- * The columns of a job's view (JobView), in the order `jobViewFromRow` names them: a job's `result` only with a
- * pipeline (its poll shows no other; an extraction's row may be large).
+ * The columns of a job's view (JobView), in the order the SQLite adapter reads them as values: a job's `result` only
+ * with a pipeline (its poll shows no other; an extraction's row may be large).
  */
 export const JOB_VIEW_COLUMNS =
   'id, account_id, status, progress, error, tool_report, output, download_token_hash, completed_at, pipeline, ' +
