@@ -170,7 +170,8 @@ export const accountSchema = z.object({
 
 /** API keys: fixed prefix then 43 base64url characters (256 random bits). */
 export const API_KEY_PREFIX = 'ck_live_';
-export const apiKeySchema = z.string().regex(/^ck_live_[A-Za-z0-9_-]{43}$/);
+/** Their shape, a bare pattern: every authenticated request checks it. */
+export const API_KEY_PATTERN = /^ck_live_[A-Za-z0-9_-]{43}$/;
 /** Download and signed-URL tokens: 256 random bits, base64url without padding. */
 export const downloadTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 

@@ -82,12 +82,17 @@ export async function rssBytes(pid: number): Promise<number> {
   return Number(kb) * 1024;
 }
 
-/** The baseline server (bench/fixtures/trivial-server.ts) in its own process, once it answers. */
-export async function startTrivialServer(): Promise<{ url: string; stop(): void }> {
+/**
+ * The baseline server (bench/fixtures/trivial-server.ts) in its own process, once it answers; `nodeArgs`: extra Node
+ * options (e.g. `--cpu-prof`).
+ */
+export async function startTrivialServer(
+  nodeArgs: readonly string[] = [],
+): Promise<{ url: string; pid: number; stop(): void }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'bench/fixtures/trivial-server.ts'), String(port)],
+    [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'bench/fixtures/trivial-server.ts'), String(port)],
     { stdio: 'inherit' },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -103,5 +108,5 @@ export async function startTrivialServer(): Promise<{ url: string; stop(): void 
     if (attempt > 300) throw new Error('the trivial server did not start in 30 s');
     await sleep(100);
   }
-  return { url, stop: () => void child.kill('SIGTERM') };
+  return { url, pid: child.pid!, stop: () => void child.kill('SIGTERM') };
 }

@@ -16,7 +16,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { DOWNLOAD_LINK_SECONDS } from '../../schema/index.js';
-import type { JobCompletion, JobRecord, Store } from '../store/types.js';
+import type { JobCompletion, JobView, Store } from '../store/types.js';
 import type { Clock } from './clock.js';
 import { sha256 } from './secrets.js';
 
@@ -67,7 +67,7 @@ export class DownloadLinks {
   }
 
   /** The token of a done job's link while it lives (15 minutes from completion), else null. */
-  jobToken(job: JobRecord): string | null {
+  jobToken(job: JobView): string | null {
     if (job.status !== 'done' || !job.output || !job.completedAt || !job.downloadTokenHash) return null;
     if (this.clock.now().getTime() >= job.completedAt.getTime() + DOWNLOAD_LINK_SECONDS * 1000) return null;
     const at = job.completedAt.getTime();
@@ -82,7 +82,7 @@ export class DownloadLinks {
   }
 
   /** The poll's downloadUrl, while the job's link lives. */
-  jobUrl(job: JobRecord): string | null {
+  jobUrl(job: JobView): string | null {
     const token = this.jobToken(job);
     return token ? this.url(token) : null;
   }

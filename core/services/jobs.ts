@@ -14,7 +14,7 @@ import type { Plugin } from '../contract/index.js';
 import { parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
 import type { JobQueue, LocalJobs } from '../queue/types.js';
-import type { JobRecord, PipelineRecord, Store } from '../store/types.js';
+import type { JobRecord, JobView, PipelineRecord, Store } from '../store/types.js';
 import { recordJobAccepted } from '../telemetry/metrics.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
@@ -272,9 +272,7 @@ export class JobService {
 
   /** A job of this principal, or 404 (also for another holder's job: existence is not revealed). */
   async getOwned(principal: Principal, jobId: string): Promise<JobRecord> {
-    const job = await this.store.jobs.get(jobId);
-    if (!job || job.accountId !== principal.account.id) throw notFound('Job not found');
-    return job;
+    return owned(principal, await this.store.jobs.get(jobId));
   }
 
   /**
@@ -303,7 +301,7 @@ export class JobService {
   }
 
   async status(principal: Principal, jobId: string): Promise<JobStatus> {
-    return this.present(await this.getOwned(principal, jobId));
+    return this.present(owned(principal, await this.store.jobs.view(jobId)));
   }
 
   /** How often `watch` reads the store: the store is shared by every process, so it is polled. */
@@ -355,7 +353,7 @@ export class JobService {
   }
 
   /** The wire view of a job (shared by every surface). */
-  present(job: JobRecord): JobStatus {
+  present(job: JobView): JobStatus {
     const steps = {
       ...(job.pipeline ? { steps: presentSteps(job, job.pipeline) } : {}),
       ...(job.export ? { export: presentExport(job.export) } : {}),
@@ -397,11 +395,17 @@ export class JobService {
   }
 }
 
+/** The job if the principal's account owns it, or 404 (also for another holder's job: existence is not revealed). */
+function owned<Job extends { accountId: string }>(principal: Principal, job: Job | null): Job {
+  if (!job || job.accountId !== principal.account.id) throw notFound('Job not found');
+  return job;
+}
+
 /**
  * Each step as the client named it, with its state; the active step's progress from the job's (the steps share it
  * evenly).
  */
-function presentSteps(job: JobRecord, pipeline: PipelineRecord): PipelineStepStatus[] {
+function presentSteps(job: JobView, pipeline: PipelineRecord): PipelineStepStatus[] {
   const count = pipeline.steps.length;
   return pipeline.steps.map((step, index) => ({
     index,

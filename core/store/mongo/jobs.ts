@@ -57,6 +57,10 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
   /** Oldest first, as the SQLite adapter lists them. */
   const list = async (filter: Filter<JobDoc>) =>
     (await jobs.find(filter).sort({ createdAt: 1, _id: 1 }).toArray()).map(jobFromDoc);
+  const get = async (id: string) => {
+    const doc = await jobs.findOne({ _id: id });
+    return doc ? jobFromDoc(doc) : null;
+  };
   return {
     async create(job: NewJob) {
       const doc: JobDoc = {
@@ -92,10 +96,8 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
       await jobs.insertOne(doc);
       return jobFromDoc(doc);
     },
-    async get(id) {
-      const doc = await jobs.findOne({ _id: id });
-      return doc ? jobFromDoc(doc) : null;
-    },
+    get,
+    view: get,
     async start(id, at) {
       // A pipeline update, so the first start time survives a restart after a crash.
       const doc = await jobs.findOneAndUpdate(

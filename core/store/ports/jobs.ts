@@ -63,6 +63,26 @@ export interface JobRecord {
   export?: ExportRecord | null;
 }
 
+/**
+ * What a poll shows of a job (JobService.present), and its owner: the row without its inputs, options and
+ * bookkeeping. `result` may be left null for a job without a pipeline (its poll does not show it).
+ */
+export type JobView = Pick<
+  JobRecord,
+  | 'id'
+  | 'accountId'
+  | 'status'
+  | 'progress'
+  | 'error'
+  | 'toolReport'
+  | 'output'
+  | 'result'
+  | 'downloadTokenHash'
+  | 'completedAt'
+  | 'pipeline'
+  | 'export'
+>;
+
 export interface ExportRecord {
   type: 's3';
   bucket: string;
@@ -149,6 +169,8 @@ export interface JobCompletion {
 export interface JobRepo {
   create(job: NewJob): Promise<JobRecord>;
   get(id: string): Promise<JobRecord | null>;
+  /** What a poll reads, every second per job in flight: a store may read less of the row than `get`. */
+  view(id: string): Promise<JobView | null>;
   /** Move waiting -> active (counts an attempt); null when the job is not waiting/active any more. */
   start(id: string, at: Date): Promise<JobRecord | null>;
   setProgress(id: string, progress: number): Promise<void>;

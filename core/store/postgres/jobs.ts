@@ -1,7 +1,16 @@
 /** Jobs, batches and extraction results in PostgreSQL. */
 import type pg from 'pg';
 import type { BatchRepo, JobRepo, JobsStore } from '../types.js';
-import { OPEN_EXPORT, batchFromRow, finishedJobFromRow, jobFromRow, openExportFromRow, type Row } from '../sql/rows.js';
+import {
+  JOB_VIEW_COLUMNS,
+  OPEN_EXPORT,
+  batchFromRow,
+  finishedJobFromRow,
+  jobFromRow,
+  jobViewFromRow,
+  openExportFromRow,
+  type Row,
+} from '../sql/rows.js';
 import { all, changed, first } from './db.js';
 
 const one = (row: Row | undefined) => (row ? jobFromRow(row) : null);
@@ -38,6 +47,10 @@ function jobRepo(pool: pg.Pool): JobRepo {
     },
     async get(id) {
       return one(await first(pool, 'SELECT * FROM jobs WHERE id = $1', [id]));
+    },
+    async view(id) {
+      const row = await first(pool, `SELECT ${JOB_VIEW_COLUMNS} FROM jobs WHERE id = $1`, [id]);
+      return row ? jobViewFromRow(row) : null;
     },
     async start(id, at) {
       return one(

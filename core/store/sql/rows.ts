@@ -13,6 +13,7 @@ import type {
   DownloadTokenRecord,
   EmailTokenRecord,
   JobRecord,
+  JobView,
   LoginRecord,
   SessionRecord,
   StoredFile,
@@ -126,6 +127,31 @@ export function jobFromRow(r: Row): JobRecord {
     completedAt: toDate(r.completed_at),
     inputsExpireAt: toDate(r.inputs_expire_at)!,
     outputExpiresAt: toDate(r.output_expires_at),
+    ...(r.pipeline ? { pipeline: json<PipelineRecord>(r.pipeline) } : {}),
+    ...(r.export_state ? { export: json<ExportRecord>(r.export_state) } : {}),
+  };
+}
+
+/**
+ * The columns of a job's view (JobView), in the order the SQLite adapter reads them as values: a job's `result` only
+ * with a pipeline (its poll shows no other; an extraction's row may be large).
+ */
+export const JOB_VIEW_COLUMNS =
+  'id, account_id, status, progress, error, tool_report, output, download_token_hash, completed_at, pipeline, ' +
+  'export_state, CASE WHEN pipeline IS NOT NULL THEN result END AS result';
+
+export function jobViewFromRow(r: Row): JobView {
+  return {
+    id: String(r.id),
+    accountId: String(r.account_id),
+    status: r.status as JobRecord['status'],
+    progress: Number(r.progress),
+    error: (r.error as string | null) ?? null,
+    toolReport: r.tool_report ? json<ToolReport>(r.tool_report) : null,
+    output: r.output ? json<StoredFile>(r.output) : null,
+    result: r.result ? json<Record<string, unknown>>(r.result) : null,
+    downloadTokenHash: (r.download_token_hash as string | null) ?? null,
+    completedAt: toDate(r.completed_at),
     ...(r.pipeline ? { pipeline: json<PipelineRecord>(r.pipeline) } : {}),
     ...(r.export_state ? { export: json<ExportRecord>(r.export_state) } : {}),
   };

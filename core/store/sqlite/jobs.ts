@@ -6,7 +6,9 @@ import {
   type Row,
   OPEN_EXPORT,
   ms,
+  JOB_VIEW_COLUMNS,
   jobFromRow,
+  jobViewFromRow,
   finishedJobFromRow,
   batchFromRow,
   openExportFromRow,
@@ -32,6 +34,8 @@ function jobRepo(db: Database.Database): JobRepo {
       `plugin_id ORDER BY plugin_id`,
   );
   const byId = db.prepare('SELECT * FROM jobs WHERE id = ?');
+  // Values in column order, not an object keyed by column names: a poll reads this every second per job in flight.
+  const viewById = db.prepare(`SELECT ${JOB_VIEW_COLUMNS} FROM jobs WHERE id = ?`).raw(true);
   const start =
     db.prepare(`UPDATE jobs SET status = 'active', attempts = attempts + 1, started_at = COALESCE(started_at, ?)
     WHERE id = ? AND status IN ('waiting', 'active') RETURNING *`);
@@ -81,6 +85,39 @@ function jobRepo(db: Database.Database): JobRepo {
     },
     async get(id) {
       return one(byId.get(id));
+    },
+    async view(id) {
+      const values = viewById.get(id) as unknown[] | undefined;
+      if (!values) return null;
+      // In JOB_VIEW_COLUMNS's order.
+      const [
+        id_,
+        accountId,
+        status,
+        progress,
+        error,
+        toolReport,
+        output,
+        tokenHash,
+        completedAt,
+        pipeline,
+        exported,
+        result,
+      ] = values;
+      return jobViewFromRow({
+        id: id_,
+        account_id: accountId,
+        status,
+        progress,
+        error,
+        tool_report: toolReport,
+        output,
+        download_token_hash: tokenHash,
+        completed_at: completedAt,
+        pipeline,
+        export_state: exported,
+        result,
+      });
     },
     async start(id, at) {
       return one(start.get(ms(at), id));

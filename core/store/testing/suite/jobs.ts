@@ -354,6 +354,70 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         });
       });
 
+      it("view reads what a poll shows, as get has it; an extraction's row only with a pipeline", async () => {
+        const viewOf = ({
+          id,
+          accountId,
+          status,
+          progress,
+          error,
+          toolReport,
+          output,
+          result,
+          ...rest
+        }: JobRecord) => ({
+          id,
+          accountId,
+          status,
+          progress,
+          error,
+          toolReport,
+          output,
+          result,
+          downloadTokenHash: rest.downloadTokenHash,
+          completedAt: rest.completedAt,
+          ...(rest.pipeline ? { pipeline: rest.pipeline } : {}),
+          ...(rest.export ? { export: rest.export } : {}),
+        });
+        const waiting = await newJob(accountId);
+        expect(await store.jobs.view(waiting.id)).toEqual(viewOf(waiting));
+        const converted = await newJob(accountId);
+        await store.jobs.start(converted.id, at());
+        await store.jobs.complete(converted.id, completion({ toolReport: { op: 'detect-faces', detected: 1 } }));
+        await store.jobs.setExport(converted.id, { type: 's3', bucket: 'b', key: 'k', status: 'pending' });
+        expect(await store.jobs.view(converted.id)).toEqual(viewOf((await store.jobs.get(converted.id))!));
+        const failed = await newJob(accountId);
+        await store.jobs.fail(failed.id, 'engine crashed', at(5));
+        expect(await store.jobs.view(failed.id)).toEqual(viewOf((await store.jobs.get(failed.id))!));
+
+        const step = {
+          extract: 'pdf-to-markdown',
+          pluginId: 'pdf-to-markdown',
+          kind: 'extract' as const,
+          options: {},
+          inputFormat: 'pdf' as const,
+          outputFormat: 'json' as const,
+          creditCost: 1,
+          status: 'done' as const,
+          progress: 100,
+        };
+        const row = extractionRow();
+        const extracted = await newJob(accountId, { kind: 'extract', outputFormat: 'json' });
+        const piped = await newJob(accountId, { kind: 'extract', outputFormat: 'json', pipeline: { steps: [step] } });
+        for (const job of [extracted, piped]) {
+          await store.jobs.start(job.id, at());
+          await store.jobs.completeWithResult(job.id, { result: row, at: at(2000) });
+        }
+        // Without a pipeline the poll shows no row: a store may leave it out.
+        const { result, ...extractedView } = (await store.jobs.view(extracted.id))!;
+        expect(extractedView).toEqual({ ...viewOf((await store.jobs.get(extracted.id))!), result: undefined });
+        expect([null, row]).toContainEqual(result);
+        const pipedView = await store.jobs.view(piped.id);
+        expect(pipedView).toEqual(viewOf((await store.jobs.get(piped.id))!));
+        expect(pipedView?.result).toEqual(row);
+        expect(await store.jobs.view('job_missing')).toBeNull();
+      });
+
       it('lists jobs whose inputs are due and still present, until they are cleared', async () => {
         const now = at();
         const due = await newJob(accountId, { inputsExpireAt: at(-MINUTE) });
