@@ -194,13 +194,13 @@ const CUT_TOLERANCE_DB = 3;
 /** Frames quieter than this are silence (dBFS): room noise, not speech. */
 const SPEECH_FLOOR_DB = -50;
 
-/** The level of every 20 ms frame (dBFS), read once as a stream: 180 kB an hour in memory. */
-export async function frameEnergies(wavPath: string, layout: PcmLayout, signal?: AbortSignal): Promise<Float32Array> {
-  const frameCount = Math.ceil(layout.dataBytes / 2 / FRAME_SAMPLES);
-  const energy = new Float32Array(frameCount); // dBFS per frame
-  let frame = 0;
-  let sum = 0;
-  let inFrame = 0;
+/** Every sample of the PCM (-1..1), read once as a stream, 1 MB at a time. */
+async function forEachSample(
+  wavPath: string,
+  layout: PcmLayout,
+  signal: AbortSignal | undefined,
+  onSample: (sample: number) => void,
+): Promise<void> {
   let carry: Buffer | undefined;
   const stream = createReadStream(wavPath, {
     start: layout.dataOffset,
@@ -212,16 +212,25 @@ export async function frameEnergies(wavPath: string, layout: PcmLayout, signal?:
     const data: Buffer = carry ? Buffer.concat([carry, raw]) : raw;
     const whole = data.length - (data.length % 2);
     carry = whole < data.length ? data.subarray(whole) : undefined;
-    for (let i = 0; i < whole; i += 2) {
-      const sample = data.readInt16LE(i) / 32768;
-      sum += sample * sample;
-      if (++inFrame === FRAME_SAMPLES) {
-        energy[frame++] = 10 * Math.log10(sum / FRAME_SAMPLES + 1e-10);
-        sum = 0;
-        inFrame = 0;
-      }
-    }
+    for (let i = 0; i < whole; i += 2) onSample(data.readInt16LE(i) / 32768);
   }
+}
+
+/** The level of every 20 ms frame (dBFS), read once as a stream: 180 kB an hour in memory. */
+export async function frameEnergies(wavPath: string, layout: PcmLayout, signal?: AbortSignal): Promise<Float32Array> {
+  const frameCount = Math.ceil(layout.dataBytes / 2 / FRAME_SAMPLES);
+  const energy = new Float32Array(frameCount); // dBFS per frame
+  let frame = 0;
+  let sum = 0;
+  let inFrame = 0;
+  await forEachSample(wavPath, layout, signal, (sample) => {
+    sum += sample * sample;
+    if (++inFrame === FRAME_SAMPLES) {
+      energy[frame++] = 10 * Math.log10(sum / FRAME_SAMPLES + 1e-10);
+      sum = 0;
+      inFrame = 0;
+    }
+  });
   if (inFrame > 0) energy[frame++] = 10 * Math.log10(sum / inFrame + 1e-10);
 
   return energy.subarray(0, frame);
@@ -256,9 +265,119 @@ export function hasDigitalSilence(energy: Float32Array): boolean {
   return energy.length > 0 && silent >= Math.max(1, energy.length * DIGITAL_SILENCE_SHARE);
 }
 
-/** The WAV a recogniser reads, and whether it pauses in digital silence (synthetic speech). */
+// ---------------------------------------------------------------------------------------------
+// Band-limited audio: an 8 kHz source (telephone audio, an 8 kHz voice such as flite kal) upsampled
+// to 16 kHz holds nothing above 4 kHz
+
+/** Spectral blocks: 32 ms at 16 kHz, a power of two for the FFT. */
+const BLOCK_SAMPLES = 512;
+const HZ_PER_BIN = SAMPLE_RATE / BLOCK_SAMPLES;
+/**
+ * The band an 8 kHz source carries (above its low rumble), and the band above it that it cannot
+ * carry, clear of the resampler's transition (an 8 kHz source resampled by ffmpeg still leaks up to
+ * about 4.4 kHz).
+ */
+const SPEECH_BAND_HZ = [300, 3600] as const;
+const HIGH_BAND_HZ = [4500, 7800] as const;
+/**
+ * Band-limited when the high band holds less than this (dB) of the speech band's energy over the
+ * blocks with sound: full-band speech puts -13 to -32 dB there (fricatives, sibilants, breath;
+ * LibriVox, flite rms/slt/awb, espeak-ng), an 8 kHz source upsampled to 16 kHz only the dither and
+ * resampler leakage, -62 to -72 dB (flite kal, LibriVox through 8 kHz).
+ */
+const BAND_LIMITED_DB = -50;
+
+/** Hann window and the FFT's twiddle factors for BLOCK_SAMPLES, computed once. */
+const HANN = Float64Array.from(
+  { length: BLOCK_SAMPLES },
+  (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / BLOCK_SAMPLES),
+);
+const COS = Float64Array.from({ length: BLOCK_SAMPLES / 2 }, (_, i) => Math.cos((-2 * Math.PI * i) / BLOCK_SAMPLES));
+const SIN = Float64Array.from({ length: BLOCK_SAMPLES / 2 }, (_, i) => Math.sin((-2 * Math.PI * i) / BLOCK_SAMPLES));
+
+/** In-place iterative radix-2 FFT of BLOCK_SAMPLES complex values. */
+function fft(re: Float64Array, im: Float64Array): void {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      [re[i], re[j]] = [re[j]!, re[i]!];
+      [im[i], im[j]] = [im[j]!, im[i]!];
+    }
+  }
+  for (let size = 2; size <= n; size <<= 1) {
+    const step = n / size;
+    for (let start = 0; start < n; start += size) {
+      for (let k = 0; k < size / 2; k++) {
+        const a = start + k;
+        const b = a + size / 2;
+        const wr = COS[k * step]!;
+        const wi = SIN[k * step]!;
+        const tr = re[b]! * wr - im[b]! * wi;
+        const ti = re[b]! * wi + im[b]! * wr;
+        re[b] = re[a]! - tr;
+        im[b] = im[a]! - ti;
+        re[a] = re[a]! + tr;
+        im[a] = im[a]! + ti;
+      }
+    }
+  }
+}
+
+/**
+ * The energy above 4.2 kHz against the speech band's (300-3600 Hz), in dB, summed over the 32 ms
+ * blocks with sound (above SPEECH_FLOOR_DB); read once as a stream. Undefined when no block has sound.
+ */
+export async function highBandLevelDb(
+  wavPath: string,
+  layout: PcmLayout,
+  signal?: AbortSignal,
+): Promise<number | undefined> {
+  const re = new Float64Array(BLOCK_SAMPLES);
+  const im = new Float64Array(BLOCK_SAMPLES);
+  const block = new Float64Array(BLOCK_SAMPLES);
+  let filled = 0;
+  let speech = 0;
+  let high = 0;
+  const analyse = () => {
+    let power = 0;
+    for (const sample of block) power += sample * sample;
+    if (10 * Math.log10(power / BLOCK_SAMPLES + 1e-10) < SPEECH_FLOOR_DB) return;
+    for (let i = 0; i < BLOCK_SAMPLES; i++) {
+      re[i] = block[i]! * HANN[i]!;
+      im[i] = 0;
+    }
+    fft(re, im);
+    for (let bin = 1; bin < BLOCK_SAMPLES / 2; bin++) {
+      const hz = bin * HZ_PER_BIN;
+      const binPower = re[bin]! * re[bin]! + im[bin]! * im[bin]!;
+      if (hz >= SPEECH_BAND_HZ[0] && hz <= SPEECH_BAND_HZ[1]) speech += binPower;
+      else if (hz >= HIGH_BAND_HZ[0] && hz <= HIGH_BAND_HZ[1]) high += binPower;
+    }
+  };
+  await forEachSample(wavPath, layout, signal, (sample) => {
+    block[filled++] = sample;
+    if (filled === BLOCK_SAMPLES) {
+      analyse();
+      filled = 0;
+    }
+  });
+  return speech > 0 ? 10 * Math.log10(high / speech + 1e-12) : undefined;
+}
+
+/** Whether the audio carries nothing above 4 kHz (see BAND_LIMITED_DB). */
+export const isBandLimited = (highBandDb: number | undefined) =>
+  highBandDb !== undefined && highBandDb < BAND_LIMITED_DB;
+
+/**
+ * The WAV a recogniser reads, whether it pauses in digital silence (synthetic speech), and whether
+ * it is band-limited (nothing above 4 kHz).
+ */
 export interface CleanedAudio extends PreparedAudio {
   digitalSilence: boolean;
+  bandLimited: boolean;
 }
 
 /**
@@ -273,9 +392,12 @@ export async function cleanedForRecognition(
   filters: readonly string[],
   ctx: RunContext,
 ): Promise<CleanedAudio> {
-  const energy = await frameEnergies(audio.wavPath, await pcmLayout(audio.wavPath), ctx.signal);
+  const layout = await pcmLayout(audio.wavPath);
+  const energy = await frameEnergies(audio.wavPath, layout, ctx.signal);
   const digitalSilence = hasDigitalSilence(energy);
-  if (digitalSilence || noiseFloorDb(energy) <= NOISY_FLOOR_DB || !filters.length) return { ...audio, digitalSilence };
+  const bandLimited = isBandLimited(await highBandLevelDb(audio.wavPath, layout, ctx.signal));
+  if (digitalSilence || noiseFloorDb(energy) <= NOISY_FLOOR_DB || !filters.length)
+    return { ...audio, digitalSilence, bandLimited };
   const wavPath = path.join(ctx.workDir, 'speech-16k-denoised.wav');
   const timeoutMs = Math.min(ctx.remainingMs(), CONVERT_BASE_MS + CONVERT_MS_PER_SECOND * audio.durationSec);
   try {
@@ -289,7 +411,7 @@ export async function cleanedForRecognition(
   } catch (err) {
     throw ffmpegFailure(err, ctx.signal, { label: 'WAV', paths: [audio.wavPath, wavPath], timeoutMs });
   }
-  return { wavPath, durationSec: audio.durationSec, digitalSilence: false };
+  return { wavPath, durationSec: audio.durationSec, digitalSilence: false, bandLimited };
 }
 
 /**

@@ -91,6 +91,7 @@ async function withPocketsphinx(audio: PreparedAudio, ctx: RunContext): Promise<
   const cleaned = await cleanedForRecognition(audio, POCKETSPHINX_AUDIO_FILTERS, ctx);
   const utterances = await recognizeSpeech(cleaned.wavPath, ctx, {
     synthetic: cleaned.digitalSilence,
+    bandLimited: cleaned.bandLimited,
     onUtterance: (u) =>
       ctx.progress(
         Math.min(99, CONVERT_SHARE + Math.floor(((100 - CONVERT_SHARE) * u.end) / Math.max(audio.durationSec, 0.01))),
