@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 type Hooked = typeof createDebug & { init: (instance: createDebug.Debugger) => void };
 
+const NAMES = 20;
+
 describe('debug children remembered (agenda-debug.ts)', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
@@ -34,15 +36,25 @@ describe('debug children remembered (agenda-debug.ts)', () => {
   it('makes no debug instance while Agenda polls many job names (once each logger exists)', async () => {
     const directory = mkdtempSync(path.join(tmpdir(), 'transmute-agenda-debug-'));
     cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
-    const agenda = new Agenda({
-      backend: new SqliteBackend({ path: path.join(directory, 'queue.db') }),
-      processEvery: 20,
-    });
-    for (let i = 0; i < 20; i++) agenda.define(`job-${i}`, async () => undefined);
+    const backend = new SqliteBackend({ path: path.join(directory, 'queue.db') });
+    // Polls counted at the repository, so the test waits for polls rather than for time (the machine may be loaded).
+    let polls = 0;
+    const next = backend.repository.getNextJobToRun.bind(backend.repository);
+    backend.repository.getNextJobToRun = (...args) => {
+      polls++;
+      return next(...args);
+    };
+    const pollsOfEveryName = async (rounds: number) => {
+      const target = polls + rounds * NAMES;
+      for (const deadline = Date.now() + 30_000; polls < target && Date.now() < deadline; ) await sleep(20);
+      expect(polls).toBeGreaterThanOrEqual(target);
+    };
+    const agenda = new Agenda({ backend, processEvery: 20 });
+    for (let i = 0; i < NAMES; i++) agenda.define(`job-${i}`, async () => undefined);
     await agenda.start();
     cleanups.push(() => agenda.stop());
     // Warm: every logger agenda's poll uses has been made once.
-    await sleep(300);
+    await pollsOfEveryName(2);
     const hooked = createDebug as Hooked;
     const init = hooked.init;
     let made = 0;
@@ -53,8 +65,8 @@ describe('debug children remembered (agenda-debug.ts)', () => {
     cleanups.push(() => {
       hooked.init = init;
     });
-    // Some ten polls of 20 names: before the fix, several new instances per name and poll.
-    await sleep(300);
+    // Polls of every name: before the fix, several new instances per name and poll.
+    await pollsOfEveryName(3);
     expect(made).toBe(0);
   });
 });

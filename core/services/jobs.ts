@@ -270,7 +270,7 @@ export class JobService {
     return { jobId, status: 'queued', creditCost, creditsRemaining, statusUrl: `/api/v1/jobs/${jobId}` };
   }
 
-  /** A job of this principal, or 404 (also for another holder's job: existence is not revealed). */
+  /** A job of this principal, or 404 (`owned`). */
   async getOwned(principal: Principal, jobId: string): Promise<JobRecord> {
     return owned(principal, await this.store.jobs.get(jobId));
   }

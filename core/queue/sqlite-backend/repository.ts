@@ -268,34 +268,30 @@ export class SqliteJobRepository implements JobRepository {
     // A job is runnable when it is unlocked and due before the next scan, or when its lock
     // is older than the lock lifetime (its worker died). Each branch picks its best candidate
     // from the index, then the better of the two is locked, all in one statement.
+    const due = 'name = ? AND disabled = 0 AND locked_at IS NULL AND next_run_at <= ?';
+    const lockExpired = 'name = ? AND disabled = 0 AND locked_at <= ?';
     const sql = `UPDATE ${this.table} SET locked_at = ?, last_modified_by = ?
       WHERE id = (
         SELECT id FROM (
           SELECT * FROM (
-            SELECT id, next_run_at, priority FROM ${this.table}
-            WHERE name = ? AND disabled = 0 AND locked_at IS NULL AND next_run_at <= ?
-            ${NEXT_JOB_ORDER} LIMIT 1)
+            SELECT id, next_run_at, priority FROM ${this.table} WHERE ${due} ${NEXT_JOB_ORDER} LIMIT 1)
           UNION ALL
           SELECT * FROM (
-            SELECT id, next_run_at, priority FROM ${this.table}
-            WHERE name = ? AND disabled = 0 AND locked_at <= ?
-            ${NEXT_JOB_ORDER} LIMIT 1)
+            SELECT id, next_run_at, priority FROM ${this.table} WHERE ${lockExpired} ${NEXT_JOB_ORDER} LIMIT 1)
         ) ${NEXT_JOB_ORDER} LIMIT 1)
       RETURNING *`;
-    const params = [
-      (now ?? new Date()).getTime(),
-      options?.lastModifiedBy ?? null,
-      jobName,
-      nextScanAt.getTime(),
-      jobName,
-      lockDeadline.getTime(),
-    ];
+    const candidates = [jobName, nextScanAt.getTime(), jobName, lockDeadline.getTime()];
     // Polled for every job name every processEvery, and nearly always with nothing to run: a plain read answers that
     // without the write lock (nor the garbage of a transaction per name and poll: README, "Memory of the API process").
-    const runnable = `SELECT EXISTS (SELECT 1 FROM ${this.table}
-        WHERE name = ? AND disabled = 0 AND locked_at IS NULL AND next_run_at <= ?)
-      OR EXISTS (SELECT 1 FROM ${this.table} WHERE name = ? AND disabled = 0 AND locked_at <= ?)`;
-    if (!this.sql(runnable).pluck().get(params[2], params[3], params[4], params[5])) return undefined;
+    const runnable = `SELECT EXISTS (SELECT 1 FROM ${this.table} WHERE ${due})
+      OR EXISTS (SELECT 1 FROM ${this.table} WHERE ${lockExpired})`;
+    if (
+      !this.sql(runnable)
+        .pluck()
+        .get(...candidates)
+    )
+      return undefined;
+    const params = [(now ?? new Date()).getTime(), options?.lastModifiedBy ?? null, ...candidates];
     const row = this.writeTransaction(() => this.sql(sql).get(...params) as JobRow | undefined);
     return row ? rowToJob(row) : undefined;
   }

@@ -97,6 +97,7 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
       return jobFromDoc(doc);
     },
     get,
+    // The whole document (MongoDB has no poll-rate figure to tune against here; a projection would be the next cut).
     view: get,
     async start(id, at) {
       // A pipeline update, so the first start time survives a restart after a crash.

@@ -98,40 +98,6 @@ export function emailTokenFromRow(r: Row): EmailTokenRecord {
   };
 }
 
-export function jobFromRow(r: Row): JobRecord {
-  return {
-    id: String(r.id),
-    accountId: String(r.account_id),
-    batchId: (r.batch_id as string | null) ?? null,
-    kind: r.kind as JobRecord['kind'],
-    pluginId: String(r.plugin_id),
-    op: (r.op as string | null) ?? null,
-    inputFormat: r.input_format as JobRecord['inputFormat'],
-    outputFormat: r.output_format as JobRecord['outputFormat'],
-    options: json(r.options),
-    inputs: json(r.inputs),
-    status: r.status as JobRecord['status'],
-    progress: Number(r.progress),
-    error: (r.error as string | null) ?? null,
-    toolReport: r.tool_report ? json<ToolReport>(r.tool_report) : null,
-    output: r.output ? json<StoredFile>(r.output) : null,
-    result: r.result ? json<Record<string, unknown>>(r.result) : null,
-    downloadTokenHash: (r.download_token_hash as string | null) ?? null,
-    creditCost: Number(r.credit_cost),
-    creditPeriod: String(r.credit_period),
-    refunded: flag(r.refunded),
-    viaApi: flag(r.via_api),
-    attempts: Number(r.attempts),
-    createdAt: toDate(r.created_at)!,
-    startedAt: toDate(r.started_at),
-    completedAt: toDate(r.completed_at),
-    inputsExpireAt: toDate(r.inputs_expire_at)!,
-    outputExpiresAt: toDate(r.output_expires_at),
-    ...(r.pipeline ? { pipeline: json<PipelineRecord>(r.pipeline) } : {}),
-    ...(r.export_state ? { export: json<ExportRecord>(r.export_state) } : {}),
-  };
-}
-
 /**
  * The columns of a job's view (JobView), in the order the SQLite adapter reads them as values: a job's `result` only
  * with a pipeline (its poll shows no other; an extraction's row may be large).
@@ -154,6 +120,29 @@ export function jobViewFromRow(r: Row): JobView {
     completedAt: toDate(r.completed_at),
     ...(r.pipeline ? { pipeline: json<PipelineRecord>(r.pipeline) } : {}),
     ...(r.export_state ? { export: json<ExportRecord>(r.export_state) } : {}),
+  };
+}
+
+export function jobFromRow(r: Row): JobRecord {
+  return {
+    ...jobViewFromRow(r),
+    batchId: (r.batch_id as string | null) ?? null,
+    kind: r.kind as JobRecord['kind'],
+    pluginId: String(r.plugin_id),
+    op: (r.op as string | null) ?? null,
+    inputFormat: r.input_format as JobRecord['inputFormat'],
+    outputFormat: r.output_format as JobRecord['outputFormat'],
+    options: json(r.options),
+    inputs: json(r.inputs),
+    creditCost: Number(r.credit_cost),
+    creditPeriod: String(r.credit_period),
+    refunded: flag(r.refunded),
+    viaApi: flag(r.via_api),
+    attempts: Number(r.attempts),
+    createdAt: toDate(r.created_at)!,
+    startedAt: toDate(r.started_at),
+    inputsExpireAt: toDate(r.inputs_expire_at)!,
+    outputExpiresAt: toDate(r.output_expires_at),
   };
 }
 

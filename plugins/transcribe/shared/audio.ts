@@ -327,7 +327,7 @@ function fft(re: Float64Array, im: Float64Array): void {
 }
 
 /**
- * The energy above 4.2 kHz against the speech band's (300-3600 Hz), in dB, summed over the 32 ms
+ * The energy at 4.5-7.8 kHz (HIGH_BAND_HZ) against the speech band's (300-3600 Hz), in dB, summed over the 32 ms
  * blocks with sound (above SPEECH_FLOOR_DB); read once as a stream. Undefined when no block has sound.
  */
 export async function highBandLevelDb(

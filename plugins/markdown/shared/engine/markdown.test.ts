@@ -34,12 +34,12 @@ describe('raw HTML in text', () => {
         {
           kind: 'paragraph',
           page: 1,
-          parts: [{ page: 1, text: '\\psframe[fillstyle=solid](0,2)(5,3) x[^1] [a] (b)' }],
+          parts: [{ page: 1, text: '\\psframe[fillstyle=solid](0,2)(5,3) x[^1] [a] (b) y[^2](see)' }],
         },
       ],
       1,
       false,
     );
-    expect(markdown).toBe('\\psframe\\[fillstyle=solid](0,2)(5,3) x[^1] [a] (b)\n');
+    expect(markdown).toBe('\\psframe\\[fillstyle=solid](0,2)(5,3) x[^1] [a] (b) y[^2](see)\n');
   });
 });

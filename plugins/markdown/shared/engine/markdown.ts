@@ -76,10 +76,11 @@ function escapeParagraph(text: string): string {
  * Text that reads as an HTML tag ("<stmt>", "</name>", "<!x") is text in the PDF: a Markdown
  * reader would hide it as raw HTML. Only the scripts the engine writes itself stay tags. Text
  * that reads as a link (`\psframe[fillstyle=solid](0,2)` in a PSTricks listing) would show its
- * brackets' text only, glued to the word before, and hide the parenthesis: its bracket is escaped.
+ * brackets' text only, glued to the word before, and hide the parenthesis: its bracket is escaped
+ * (not the engine's own footnote reference, `x[^1](…)`).
  */
 function escapeTags(text: string): string {
-  return text.replace(/<(?!\/?su[bp]>)(?=[A-Za-z/!?])/g, '\\<').replace(/\[(?=[^[\]]*\]\()/g, '\\[');
+  return text.replace(/<(?!\/?su[bp]>)(?=[A-Za-z/!?])/g, '\\<').replace(/\[(?!\^[^\]\s]+\])(?=[^[\]]*\]\()/g, '\\[');
 }
 
 /** Each item's marker line prefix (indent and marker) and the indent of its own text below it. */
