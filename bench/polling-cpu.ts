@@ -12,14 +12,13 @@
  * preempted thread waits on a loaded machine, perf only the time on a CPU).
  * Not a test: a benchmark tool.
  */
-import { spawn } from 'node:child_process';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
-import { ROOT, SERVER_ENV, SERVER_NODE_FLAGS, freePort } from '../test/helpers.js';
+import { spawnServer } from '../test/helpers.js';
 import { convertTimed } from './lib/client.js';
 import { benchDataDir, benchKey, startTrivialServer } from './lib/server.js';
 import { spread } from './lib/stats.js';
@@ -65,52 +64,23 @@ interface Side {
 async function startServer(buildDir: string, sides: Side[]): Promise<void> {
   const dataDir = await benchDataDir('polling-cpu');
   const key = await benchKey(dataDir);
-  const port = String(await freePort());
-  const child = spawn(
-    process.execPath,
-    [...SERVER_NODE_FLAGS, ...profile, ...values['node-arg'], path.join(buildDir, 'apps/server/main.js')],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...SERVER_ENV,
-        HOST: '127.0.0.1',
-        PORT: port,
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        OFFICE_POOL_WARM: '0',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
+  // The product's defaults (a bench, not a test: the queue polls at its own pace).
+  const server = await spawnServer(
+    { DATA_DIR: dataDir, QUEUE_POLL_MS: '500' },
+    { app: path.join(buildDir, 'apps/server/main.js'), nodeArgs: [...profile, ...values['node-arg']] },
   );
-  const side: Side = {
+  const url = server.url;
+  sides.push({
     label: path.basename(buildDir),
     url: '',
     headers: { authorization: `Bearer ${key}` },
-    pid: child.pid!,
+    pid: server.process.pid!,
     async stop() {
-      await new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
+      await server.kill('SIGTERM');
       await rm(dataDir, { recursive: true, force: true });
     },
-  };
-  sides.push(side);
-  const url = `http://127.0.0.1:${port}`;
-  for (
-    let attempt = 0;
-    !(await fetch(`${url}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    ));
-    attempt++
-  ) {
-    if (child.exitCode !== null || attempt > 600) throw new Error(`${buildDir}: the server did not start`);
-    await sleep(100);
-  }
+  });
+  const side = sides.at(-1)!;
   const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 0, g: 0, b: 0 } } })
     .png()
     .toBuffer();

@@ -214,10 +214,11 @@ export async function compiledApp(entry: 'apps/server/main.js' | 'apps/worker/ma
 /** `nodeArgs`: extra Node options for the server process alone (e.g. an `--import` hook). */
 export async function spawnServer(
   env: Record<string, string>,
-  { nodeArgs = [] }: { nodeArgs?: readonly string[] } = {},
+  { nodeArgs = [], app }: { nodeArgs?: readonly string[]; app?: string } = {},
 ): Promise<ChildServer> {
   const port = env.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, await compiledApp('apps/server/main.js')], {
+  const main = app ?? (await compiledApp('apps/server/main.js'));
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, main], {
     cwd: ROOT,
     env: {
       ...process.env,
