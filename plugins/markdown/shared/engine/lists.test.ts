@@ -1,18 +1,10 @@
 /** List items by marker and hanging indent (issue 25, lists on hard layouts), on the smallest inputs that show them. */
 import { describe, expect, it } from 'vitest';
+import { run } from '../../testing/runs.js';
 import { analyseStyle, documentBlocks, type FlowItem } from './blocks.js';
 import { buildLines } from './lines.js';
 import { markerNumber, parseListMarker } from './lists.js';
-import type { Block, TextRun } from './types.js';
-
-const run = (text: string, x0: number, baseline: number, size = 10): TextRun => ({
-  text,
-  x0,
-  x1: x0 + text.length * size * 0.5,
-  baseline,
-  size,
-  bold: false,
-});
+import type { Block } from './types.js';
 
 /** One page of lines, each given as [x of its first run, baseline, ...runs as [x, text]]. */
 function page(lines: [number, [number, string][]][], columnBreakAt?: number): FlowItem[] {

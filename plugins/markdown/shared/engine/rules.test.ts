@@ -1,19 +1,12 @@
 /** The rules added for real documents (issue 25), on the smallest inputs that show them. */
 import { describe, expect, it } from 'vitest';
+import { run } from '../../testing/runs.js';
 import { buildLines } from './lines.js';
 import { outlineHeadings, titleKey } from './outline.js';
 import { findRunningLines } from './running.js';
 import { extractBorderlessTables, extractRuledTables, isCellGrid, isFalseTable, isFixedPitch } from './tables.js';
 import type { Line, TextRun } from './types.js';
 
-const run = (text: string, x0: number, baseline: number, size = 10): TextRun => ({
-  text,
-  x0,
-  x1: x0 + text.length * size * 0.5,
-  baseline,
-  size,
-  bold: false,
-});
 const line = (text: string, baseline: number, size = 10): Line => buildLines([run(text, 72, baseline, size)])[0]!;
 
 describe('false tables', () => {

@@ -3,17 +3,8 @@
  * tuned on is, each on the smallest rows that show it, with a real table beside it that must stay.
  */
 import { describe, expect, it } from 'vitest';
+import { run } from '../../testing/runs.js';
 import { isCellGrid, isDrawing, extractRuledTables, isFalseTable } from './tables.js';
-import type { TextRun } from './types.js';
-
-const run = (text: string, x0: number, baseline: number, size = 10): TextRun => ({
-  text,
-  x0,
-  x1: x0 + text.length * size * 0.5,
-  baseline,
-  size,
-  bold: false,
-});
 
 describe('aligned text that is not a table', () => {
   it('a pattern of one or two marks is a drawing; a grid that names its columns or rows is a table', () => {
