@@ -293,6 +293,8 @@ export class TestClock implements Clock {
 // Worker processes (`npm run worker`), for the multi-process tests.
 
 export interface LogLine {
+  /** pino's number: 30 info, 40 warn, 50 error. */
+  level: number;
   msg?: string;
   jobId?: string;
   pid?: number;
@@ -338,7 +340,11 @@ export async function spawnWorker(env: Record<string, string>): Promise<ChildWor
   });
   const logs: LogLine[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => {
-    if (line.startsWith('{')) logs.push(JSON.parse(line) as LogLine);
+    if (!line.startsWith('{')) return;
+    const entry = JSON.parse(line) as LogLine;
+    logs.push(entry);
+    // Warnings and errors reach the run's output, as a server's do (its stderr is inherited).
+    if (entry.level >= 40) process.stderr.write(`${line}\n`);
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await waitUntil(
