@@ -76,7 +76,7 @@ describe('workers in their own processes', () => {
       DATA_DIR: dataDir,
       PLUGINS: './test/fixtures/plugins/slow-text.ts',
       MONGODB_URL: '',
-      QUEUE_LOCK_MS: '2000',
+      QUEUE_LOCK_MS: '4000',
       SHUTDOWN_GRACE_MS: '20000',
     };
     // Enterprise: its rate limit leaves room for polling several jobs closely.
@@ -94,8 +94,8 @@ describe('workers in their own processes', () => {
     const workers = [await startWorker(), await startWorker()];
     const texts = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
     const jobIds: string[] = [];
-    // Each job (3 s) outlives the 2 s lock: only renewal while it runs keeps other workers off it.
-    for (const text of texts) jobIds.push(await submit(text, 30));
+    // Each job (5 s) outlives the 4 s lock: only renewal while it runs keeps other workers off it.
+    for (const text of texts) jobIds.push(await submit(text, 50));
 
     // One job at a time per worker: two jobs under way means each worker holds one.
     await waitUntil(
@@ -103,7 +103,7 @@ describe('workers in their own processes', () => {
         const statuses = await Promise.all(jobIds.map(statusOf));
         return statuses.filter((s) => s.status === 'active' && (s.progress ?? 0) > 0).length === 2;
       },
-      30_000,
+      60_000,
       'both workers to be mid-job',
     );
     workers[0]!.process.kill('SIGKILL');
