@@ -26,9 +26,19 @@ export interface S3TestServer {
   stop(): Promise<void>;
 }
 
+// s3rver removes a folder left empty by a delete; a put into that folder at the same moment (a
+// worker deleting a job's input while an API stores the next upload under uploads/) then opens
+// its file in a folder just removed, and the write stream's unhandled error kills the server.
+// Here deletes leave folders in place (listings read object files only, so nothing else changes).
 const CHILD =
   `
 const S3rver = require('s3rver');
+const FilesystemStore = require('s3rver/lib/stores/filesystem');
+const { unlink } = require('node:fs/promises');
+FilesystemStore.prototype.deleteObject = async function (bucket, key) {
+  await Promise.all(['object', 'object.md5', 'metadata.json'].map((type) =>
+    unlink(this.getResourcePath(bucket, key, type)).catch((err) => { if (err.code !== 'ENOENT') throw err; })));
+};
 const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: process.argv[1] });
 server.run().then((address) => console.log(JSON.stringify({ port: address.port })), (err) =>` +
   ` { console.error(err); process.exit(1); });
