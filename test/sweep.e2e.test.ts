@@ -46,7 +46,8 @@ it('a restart empties the request temp files of a server killed mid-upload', { t
 
     const tmp = path.join(dataDir, 'tmp');
     let leftovers: string[] = [];
-    for (const giveUpAt = Date.now() + 30_000; !leftovers.length && Date.now() < giveUpAt; ) {
+    // GraphQL's first request builds its schema: a minute on a loaded machine before the upload lands in tmp.
+    for (const giveUpAt = Date.now() + 60_000; !leftovers.length && Date.now() < giveUpAt; ) {
       await sleep(100);
       leftovers = await filesUnder(tmp);
     }
