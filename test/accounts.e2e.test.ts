@@ -23,6 +23,7 @@ import {
   submitConvert,
   waitForJob,
   type TestServer,
+  waitUntil,
 } from './helpers.js';
 
 interface ReceivedMail {
@@ -59,9 +60,9 @@ async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
-    /** The next message to `to` (waits up to 10 s). */
+    /** The next message to `to` (waits up to 30 s: a loaded machine sends late). */
     async mailTo(to: string, after = 0): Promise<ReceivedMail> {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 30_000;
       for (;;) {
         const found = received.slice(after).find((m) => m.to.includes(to));
         if (found) return found;
@@ -762,8 +763,8 @@ describe('the outbox (no SMTP_URL)', () => {
       expect(raw).toMatch(/^To: outbox@example\.com\r?$/m);
       const token = verificationToken({ from: '', to: [email], raw }, url);
 
-      await new Promise((r) => setTimeout(r, 200)); // let the log line reach the pipe
-      expect(log).toContain(`mail written to ${file}`);
+      // The log line reaches the pipe when the server's logger flushes.
+      await waitUntil(() => log.includes(`mail written to ${file}`), 30_000, 'the outbox log line');
       expect(log).not.toContain(token);
       expect(log).not.toContain('correct horse battery staple');
       // The web app's /verify page logs its request line with the token redacted.

@@ -76,9 +76,11 @@ describe('cancel', () => {
     expect(charged).toBe(running.body.creditCost + waiting.body.creditCost);
 
     const workDir = path.join(server.dataDir, 'work', running.body.jobId);
+    // A loaded machine takes a while to start the sandbox, probe the input and start ffmpeg.
     const engines = await waitUntil(
       () => processesMentioning(workDir),
       (found) => found.some((p) => p.includes('ffmpeg')),
+      60_000,
     );
     expect(
       engines.some((p) => p.includes('ffmpeg')),
@@ -102,7 +104,7 @@ describe('cancel', () => {
       await waitUntil(
         () => processesMentioning(workDir),
         (found) => found.length === 0,
-        10_000,
+        30_000,
       ),
     ).toEqual([]);
     expect(await cancel(`${server.url}/api/v1/jobs/${running.body.jobId}`, key)).toEqual({

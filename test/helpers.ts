@@ -44,23 +44,24 @@ export interface StartOptions {
 /** Start the embedded server in this process (HTTP + workers). */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'transmute-test-')));
-  const port = String(await freePort());
-  const config = loadConfig({
-    PORT: port,
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    QUEUE_POLL_MS: '50',
-    QUEUE_LOCK_MS: '5000',
-    SHUTDOWN_GRACE_MS: '2000',
-    // Many test servers run at once and most convert no office file: listeners start on first use.
-    OFFICE_POOL_WARM: '0',
-    ...options.env,
-  });
-  const server = await startRunningServer(config, {
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.plugins ? { plugins: options.plugins } : {}),
+  const server = await onAFreePort(async (port) => {
+    const config = loadConfig({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      QUEUE_POLL_MS: '50',
+      QUEUE_LOCK_MS: '5000',
+      SHUTDOWN_GRACE_MS: '2000',
+      // Many test servers run at once and most convert no office file: listeners start on first use.
+      OFFICE_POOL_WARM: '0',
+      ...options.env,
+    });
+    return startRunningServer(config, {
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.plugins ? { plugins: options.plugins } : {}),
+    });
   });
   const url = server.url;
   const createAccount = async (plan: PlanId = 'pro', opts: { overageEnabled?: boolean } = {}) => {
@@ -174,6 +175,20 @@ export interface ChildServer {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/**
+ * `start` on a port freePort() found, again on another one while the port was taken meanwhile (EADDRINUSE):
+ * between the probe and the server's listen, any outgoing connection of this machine may pick it.
+ */
+async function onAFreePort<T>(start: (port: number) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException)?.code !== 'EADDRINUSE' || attempt >= attempts) throw err;
+    }
+  }
+}
+
 /** A port nothing listens on right now. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -216,8 +231,36 @@ export async function spawnServer(
   env: Record<string, string>,
   { nodeArgs = [], app }: { nodeArgs?: readonly string[]; app?: string } = {},
 ): Promise<ChildServer> {
-  const port = env.PORT ?? String(await freePort());
   const main = app ?? (await compiledApp('apps/server/main.js'));
+  if (env.PORT) return spawnServerOn(env.PORT, env, nodeArgs, main);
+  for (let attempt = 1; ; attempt++) {
+    const port = String(await freePort());
+    try {
+      return await spawnServerOn(port, env, nodeArgs, main);
+    } catch (err) {
+      // Another socket took the port between the probe and the server's listen: another port.
+      if (attempt >= 3 || !(err instanceof ServerExited) || !(await portTaken(Number(port)))) throw err;
+    }
+  }
+}
+
+class ServerExited extends Error {}
+
+/** Whether something listens on, or holds, `port` on 127.0.0.1 now. */
+function portTaken(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'EADDRINUSE'));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+  });
+}
+
+async function spawnServerOn(
+  port: string,
+  env: Record<string, string>,
+  nodeArgs: readonly string[],
+  main: string,
+): Promise<ChildServer> {
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, main], {
     cwd: ROOT,
     env: {
@@ -236,7 +279,7 @@ export async function spawnServer(
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + STARTUP_MS;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new ServerExited(`server exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {

@@ -94,7 +94,8 @@ function rawRequest(
       socket.destroy();
       resolve(parseAnswer(Buffer.concat(received)));
     };
-    const timer = setTimeout(done, 10_000);
+    // A refusal comes at once; a loaded machine building GraphQL on its first request may take many seconds.
+    const timer = setTimeout(done, 30_000);
     socket.on('data', (chunk) => {
       received.push(chunk);
       const answer = parseAnswer(Buffer.concat(received));
@@ -162,7 +163,8 @@ async function leftovers(dataDir: string): Promise<string[]> {
   return found;
 }
 
-async function settledLeftovers(dataDir: string, timeoutMs = 5_000): Promise<string[]> {
+/** Files of a refused or dropped request go once the server has seen the end of it: later on a loaded machine. */
+async function settledLeftovers(dataDir: string, timeoutMs = 15_000): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = await leftovers(dataDir);

@@ -21,6 +21,7 @@ import {
   startServer,
   submitConvert,
   waitForJob,
+  waitUntil,
 } from './helpers.js';
 
 async function allFiles(dir: string): Promise<string[]> {
@@ -83,16 +84,18 @@ describe('privacy of passwords', () => {
     child.stdout.on('data', (c) => (logs += c));
     child.stderr.on('data', (c) => (logs += c));
     try {
-      for (let i = 0; i < 300; i++) {
-        if (
-          await fetch(`${url}/healthz`).then(
+      // As spawnServer: a loaded machine may take most of a minute to start a server.
+      await waitUntil(
+        () => {
+          if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${logs.slice(-2000)}`);
+          return fetch(`${url}/healthz`).then(
             (r) => r.ok,
             () => false,
-          )
-        )
-          break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+          );
+        },
+        60_000,
+        'the server to answer /healthz',
+      );
       const accepted = await submitConvert(
         url,
         result.key,

@@ -46,7 +46,8 @@ it('a restart empties the request temp files of a server killed mid-upload', { t
 
     const tmp = path.join(dataDir, 'tmp');
     let leftovers: string[] = [];
-    for (let i = 0; i < 100 && !leftovers.length; i++) {
+    // GraphQL's first request builds its schema: a minute on a loaded machine before the upload lands in tmp.
+    for (const giveUpAt = Date.now() + 60_000; !leftovers.length && Date.now() < giveUpAt; ) {
       await sleep(100);
       leftovers = await filesUnder(tmp);
     }
@@ -58,7 +59,8 @@ it('a restart empties the request temp files of a server killed mid-upload', { t
     server = await spawnServer({ DATA_DIR: dataDir, PORT: port });
     try {
       let after = await filesUnder(tmp);
-      for (let i = 0; i < 50 && after.length; i++) {
+      // The sweep may finish after the server answers /healthz: a loaded machine needs more than a moment.
+      for (const giveUpAt = Date.now() + 30_000; after.length && Date.now() < giveUpAt; ) {
         await sleep(100);
         after = await filesUnder(tmp);
       }

@@ -23,7 +23,7 @@ import { pdfToMarkdownPlugin } from '../plugins/markdown/pdf-to-markdown/index.j
 import { pdfPlugins } from '../plugins/pdf/index.js';
 import { pageCount, pageTexts, PdfFixtures } from '../plugins/pdf/testing/fixtures.js';
 import { pdfSharedPages } from './fixtures/hostile.js';
-import { authHeaders, download, getJson, startServer, waitForJob, type TestServer } from './helpers.js';
+import { authHeaders, download, getJson, startServer, waitForJob, type TestServer, waitUntil } from './helpers.js';
 
 async function post(url: string, key: string, fields: Array<[string, string]>) {
   const form = new FormData();
@@ -217,11 +217,11 @@ describe('URL import', () => {
     const body = (await res.json()) as any;
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect([body.total, body.errors]).toEqual([2, []]);
-    for (let i = 0; i < 100; i++) {
-      const { body: batch } = await getJson(`${server.url}/api/batch/${body.batchId}`, key);
-      if (batch.done) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitUntil(
+      async () => (await getJson(`${server.url}/api/batch/${body.batchId}`, key)).body.done === true,
+      50_000,
+      'the batch to finish',
+    );
     const zip = await fetch(`${server.url}/api/batch/${body.batchId}/download`, { headers: authHeaders(key) });
     expect(zip.status).toBe(200);
   });
@@ -373,9 +373,12 @@ describe('URL import', () => {
         ['url', `${base}/stall.png`],
       ]);
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-      // The HEAD at submit, then the runner's GET.
-      for (let i = 0; i < 100 && hits.filter((hit) => hit === '/stall.png').length < 2; i++)
-        await new Promise((r) => setTimeout(r, 50));
+      // The HEAD at submit, then the runner's GET (a loaded machine takes a while to start the run).
+      await waitUntil(
+        () => hits.filter((hit) => hit === '/stall.png').length >= 2,
+        30_000,
+        "the runner's GET of the stalled import",
+      );
       await first.close();
       second = await startServer({ plugins: imagePlugins, env, dataDir });
       release();

@@ -76,7 +76,8 @@ describe('workers in their own processes', () => {
       DATA_DIR: dataDir,
       PLUGINS: './test/fixtures/plugins/slow-text.ts',
       MONGODB_URL: '',
-      QUEUE_LOCK_MS: '4000',
+      // Renewed every third of it: 5 s leaves a busy worker's event loop over 1.5 s of delay before a lock lapses.
+      QUEUE_LOCK_MS: '5000',
       SHUTDOWN_GRACE_MS: '20000',
     };
     // Enterprise: its rate limit leaves room for polling several jobs closely.
@@ -94,8 +95,8 @@ describe('workers in their own processes', () => {
     const workers = [await startWorker(), await startWorker()];
     const texts = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
     const jobIds: string[] = [];
-    // Each job (5 s) outlives the 4 s lock: only renewal while it runs keeps other workers off it.
-    for (const text of texts) jobIds.push(await submit(text, 50));
+    // Each job (6 s) outlives the 5 s lock: only renewal while it runs keeps other workers off it.
+    for (const text of texts) jobIds.push(await submit(text, 60));
 
     // One job at a time per worker: two jobs under way means each worker holds one.
     await waitUntil(
@@ -103,7 +104,7 @@ describe('workers in their own processes', () => {
         const statuses = await Promise.all(jobIds.map(statusOf));
         return statuses.filter((s) => s.status === 'active' && (s.progress ?? 0) > 0).length === 2;
       },
-      60_000,
+      30_000,
       'both workers to be mid-job',
     );
     workers[0]!.process.kill('SIGKILL');

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import Fastify from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { multipartParts } from './multipart.js';
 
 describe('multipartParts', () => {
@@ -12,12 +12,17 @@ describe('multipartParts', () => {
 
   it('fails, never waits, when the client went away before the body was read (a slow auth check)', async () => {
     let outcome: Promise<string> | undefined;
+    let entered!: () => void;
+    const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
     const app = Fastify();
     apps.push(app);
     app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
     app.post('/upload', async (request) => {
+      entered();
       // The handler reaches the body only after the client is gone, as behind a slow database.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const socket = request.raw.socket;
+      // Not once(): the socket's ECONNRESET 'error' comes first and would reject it.
+      if (!socket.destroyed) await new Promise((resolve) => socket.once('close', resolve));
       outcome = (async () => {
         for await (const part of multipartParts(request, { maxFileBytes: 1 << 20, maxFiles: 1 })) {
           if (part.type === 'file') for await (const _ of part.stream);
@@ -37,10 +42,12 @@ describe('multipartParts', () => {
       `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
         `Content-Length: ${body.length + 500}\r\n\r\n${body}`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Gone once the route is under way (on a loaded machine the route may start long after the write).
+    await handlerEntered;
     socket.destroy();
-    for (let i = 0; i < 50 && !outcome; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    const result = await Promise.race([outcome, new Promise((resolve) => setTimeout(() => resolve('hung'), 2000))]);
+    await vi.waitUntil(() => outcome !== undefined, { timeout: 30_000, interval: 20 });
+    // A reader that waits for a body that can no longer come never settles: 10 s tells that from a busy machine.
+    const result = await Promise.race([outcome, new Promise((resolve) => setTimeout(() => resolve('hung'), 10_000))]);
     expect(result).toMatch(/the request ended before the multipart body/);
   });
 });

@@ -26,7 +26,15 @@ export async function startServer(
   const runtime = await createRuntime({ config, log: toLogger(pinoLogger), servesApi: true, ...options });
   const app = await buildApp(runtime, pinoLogger);
   await runtime.startWorkers();
-  const address = await app.listen({ port: config.port, host: config.host });
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // A port taken meanwhile: what was started goes (workers, the store's lock on DATA_DIR), so a caller may retry.
+    await app.close();
+    await runtime.close();
+    throw err;
+  }
   const metricsServer = await startMetricsServer(config.metrics, config.host);
   // Request temp files a killed process left behind go now; abandoned ones as they age.
   const stopSweeper = startTempSweeper(config.dataDir, (err) => pinoLogger.warn({ err }, 'temp sweep failed'));

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import {
   chromiumPoolStatus,
@@ -136,17 +136,23 @@ describe('the Chromium pool', () => {
     await renderPdf(htmlSource('<p>warm</p>'), path.join(dir, 'warm.pdf'), PDF, context());
     const before = chromiumPoolStatus()!.instances[0]!.pid!;
     const stop = new AbortController();
-    setTimeout(() => stop.abort(new Error('stopped')), 1_500);
+    // Interrupted once the page is loading (a fixed delay could land before the browser was leased, on a busy
+    // machine, and interrupt nothing).
+    const seen: string[] = [];
+    const source = htmlSource('<p>never ready</p>', seen);
     const waiting = renderPdf(
-      htmlSource('<p>never ready</p>'),
+      source,
       path.join(dir, 'never.pdf'),
       { ...PDF, waitFor: { kind: 'selector', selector: '#never' } },
-      context(30_000, stop.signal),
+      context(60_000, stop.signal),
     );
-    await expect(waiting).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 500));
+    const failed = waiting.catch((err: unknown) => err);
+    await vi.waitUntil(() => seen.length > 0, { timeout: 30_000, interval: 20 });
+    stop.abort(new Error('stopped'));
+    expect(await failed).toBeInstanceOf(Error);
     expect(chromiumPoolStatus()!.restarts).toBe(1);
-    expect(isProcessAlive(before)).toBe(false);
+    // The kill runs while the run's failure travels on.
+    await vi.waitUntil(() => !isProcessAlive(before), { timeout: 15_000, interval: 50 });
   }, 90_000);
 
   it('a page whose script never ends fails within the deadline, and its browser is replaced', async () => {
@@ -160,8 +166,7 @@ describe('the Chromium pool', () => {
     ).catch((err: Error) => err);
     expect(failure).toBeInstanceOf(PluginError);
     expect((failure as Error).message).toBe('The page did not finish loading in time');
-    await new Promise((r) => setTimeout(r, 500));
-    expect(isProcessAlive(before)).toBe(false);
+    await vi.waitUntil(() => !isProcessAlive(before), { timeout: 15_000, interval: 50 });
     // The next document gets a working browser.
     await renderPdf(htmlSource('<p>after the hang</p>'), path.join(dir, 'after.pdf'), PDF, context());
     expect((await runProcess('pdftotext', [path.join(dir, 'after.pdf'), '-'], { timeoutMs: 10_000 })).stdout).toContain(
@@ -267,10 +272,15 @@ describe('Chromium in a jail', async () => {
         context(6_000),
       ).catch((err: Error) => err);
       expect(failure).toBeInstanceOf(PluginError);
-      await new Promise((r) => setTimeout(r, 1_000));
-      const running = [];
-      for (const pid of before) if (await isRunning(pid)) running.push(pid);
-      expect(running).toEqual([]);
+      const running = async () => {
+        const left = [];
+        for (const pid of before) if (await isRunning(pid)) left.push(pid);
+        return left;
+      };
+      await vi
+        .waitUntil(async () => (await running()).length === 0, { timeout: 15_000, interval: 100 })
+        .catch(() => undefined);
+      expect(await running()).toEqual([]);
       await renderPdf(htmlSource('<p>after the hang</p>'), path.join(dir, 'after.pdf'), PDF, context());
       expect(await pdfText(path.join(dir, 'after.pdf'))).toContain('after the hang');
     },

@@ -37,7 +37,9 @@ it('a worker claims no more jobs of a plugin than it runs at once; the other wor
     async run(jobId) {
       running.set(jobId, worker);
       together = Math.max(together, running.size);
-      await sleep(1_500);
+      // Held until both jobs have started (not for a fixed time: on a busy machine the second worker may
+      // start polling only after it); a worker that locked both would never start the second meanwhile.
+      for (const giveUpAt = Date.now() + 20_000; claimedBy.size < 2 && Date.now() < giveUpAt; ) await sleep(50);
       running.delete(jobId);
     },
     triage: async () => 'queue',
@@ -67,7 +69,7 @@ it('a worker claims no more jobs of a plugin than it runs at once; the other wor
       plugins: [{ id: 'one-at-a-time', concurrency: 1 }],
     });
   }
-  for (let i = 0; i < 100 && claimedBy.size < 2; i++) await sleep(50);
+  for (const giveUpAt = Date.now() + 25_000; claimedBy.size < 2 && Date.now() < giveUpAt; ) await sleep(50);
   expect(claimedBy.size).toBe(2);
   expect(new Set(claimedBy.values())).toEqual(new Set(['a', 'b']));
   expect(together).toBe(2);

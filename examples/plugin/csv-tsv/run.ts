@@ -42,6 +42,8 @@ export async function convertTable(
     .join(csv ? '\r\n' : '\n');
   const output = path.join(ctx.workDir, `table.${ctx.target}`);
   await writeFile(output, `${body}${csv ? '\r\n' : '\n'}`, { signal: ctx.signal });
+  // writeFile stops watching the signal after its last chunk: check before reporting success.
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return { path: output, format: ctx.target };
 }

@@ -16,6 +16,7 @@ export async function convertTable(inputs: readonly PluginInput[], ctx: RunConte
   ctx.signal.throwIfAborted();
   const output = path.join(ctx.workDir, `output.${to}`);
   await WRITERS[to as TableFormat](table, output, ctx.signal);
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return { path: output, format: to };
 }

@@ -23,6 +23,7 @@ export async function repairCsv(inputs: readonly PluginInput[], ctx: RunContext)
   ctx.log.debug('repair-csv', { encoding, rows: rows.length, width });
   const output = path.join(ctx.workDir, 'output.csv');
   await writeFile(output, stringifyCsv(padded), { signal: ctx.signal });
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return { path: output, format: 'csv' };
 }

@@ -24,6 +24,7 @@ export async function convertSubtitles(inputs: readonly PluginInput[], ctx: RunC
   if (!cues.length) throw new PluginError('The subtitle file has no cues');
   const output = path.join(ctx.workDir, `output.${ctx.target}`);
   await writeFile(output, ctx.target === 'srt' ? writeSrt(cues) : writeVtt(cues), { signal: ctx.signal });
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return { path: output, format: ctx.target };
 }

@@ -166,6 +166,7 @@ export async function processImageNoLarger(input: PluginInput, ctx: RunContext, 
     ctx.log.debug('re-encoded image is not smaller; returning the input unchanged', { bytes: input.bytes });
     await copyFile(input.path, result.path);
   }
+  ctx.signal.throwIfAborted();
   return result;
 }
 

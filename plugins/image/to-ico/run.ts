@@ -46,7 +46,8 @@ export async function imageToIco(inputs: readonly PluginInput[], ctx: RunContext
   );
   ctx.signal.throwIfAborted();
   const output = outputPath(ctx, 'ico');
-  await writeFile(output, packIco(pngs));
+  await writeFile(output, packIco(pngs), { signal: ctx.signal });
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return { path: output, format: 'ico' };
 }

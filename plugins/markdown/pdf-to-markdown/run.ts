@@ -10,6 +10,8 @@ export async function pdfToMarkdownRun(
 ): Promise<JsonResult> {
   const pdf = new Uint8Array(await readFile(inputs[0]!.path));
   const result = await pdfToMarkdown(pdf, { ...options, signal: ctx.signal, timeoutMs: ctx.remainingMs() });
+  // pdf.js may still hand over the last page after an abort destroyed its document.
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return { row: { ...result } };
 }

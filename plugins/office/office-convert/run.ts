@@ -83,6 +83,7 @@ export async function convertOffice(
     to === 'epub'
       ? await viaPandoc(input, from, ctx)
       : await viaLibreOffice(input, from as OfficeInput, to, ctx, options.pdfa);
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return { path: output, format: to };
 }

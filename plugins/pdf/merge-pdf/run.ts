@@ -25,6 +25,7 @@ export async function mergePdfs(inputs: readonly PluginInput[], ctx: RunContext)
     ctx,
     'The PDFs could not be merged',
   );
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return { path: output, format: 'pdf' };
 }

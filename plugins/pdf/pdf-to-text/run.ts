@@ -29,6 +29,7 @@ export async function pdfToText(inputs: readonly PluginInput[], ctx: RunContext)
   if (!(await hasVisibleText(output))) {
     throw new PluginError('The PDF has no text layer (it may be scanned): run op ocr on it first');
   }
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return { path: output, format: 'txt' };
 }

@@ -25,6 +25,8 @@ export async function transformPdf(
   ctx.progress(10);
   const output = path.join(await outputDir(ctx), 'output.pdf');
   await write({ input, pages, output });
+  // The writers' last steps (qpdf's job file removal, a copy or rename) do not watch the signal.
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return { path: output, format: 'pdf' };
 }

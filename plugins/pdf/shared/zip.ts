@@ -17,4 +17,6 @@ export async function writeZip(entries: readonly ZipEntry[], output: string, sig
   for (const entry of entries) zip.addFile(entry.path, entry.name, { compress: entry.compress });
   zip.end();
   await pipeline(zip.outputStream, createWriteStream(output), { signal });
+  // pipeline stops watching the signal once the data is written: an abort during the close lands here.
+  signal.throwIfAborted();
 }

@@ -24,8 +24,9 @@ export async function runRedact(
   });
   ctx.signal.throwIfAborted();
   // Nothing matched: the input byte for byte (the spec's "output unchanged").
-  if (redacted) await writeFile(output, redacted);
+  if (redacted) await writeFile(output, redacted, { signal: ctx.signal });
   else await copyFile(input.path, output);
+  ctx.signal.throwIfAborted();
   ctx.report({ detected });
   ctx.progress(100);
   return { path: output, format: 'pdf' };

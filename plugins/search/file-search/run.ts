@@ -29,6 +29,8 @@ export async function fileSearch(
     if (!(err instanceof PluginError) || ctx.signal.aborted) throw err;
     error = err.message;
   }
+  // A reader may finish its last read after the abort (file reads do not watch the signal).
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return {
     row: {

@@ -126,5 +126,6 @@ export async function thumbnail(
   } catch (err) {
     throw new PluginError(`The image could not be read: ${(err as Error).message}`, { cause: err });
   }
+  ctx.signal.throwIfAborted();
   return { path: output, format: target };
 }

@@ -184,6 +184,7 @@ export async function transcribe(
 ): Promise<JsonResult> {
   ctx.signal.throwIfAborted();
   const row = await transcribeFile(singleInput(inputs), options.lang, ctx);
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return { row: { ...row } };
 }

@@ -13,6 +13,8 @@ export async function printToPdf(
   const output = path.join(ctx.workDir, `${name}.pdf`);
   ctx.progress(10);
   await renderPdf(source, output, options, ctx);
+  // Playwright may finish writing the PDF after the abort closed the page's context.
+  ctx.signal.throwIfAborted();
   ctx.progress(100);
   return output;
 }

@@ -119,8 +119,10 @@ export async function urlRender(
     },
     ctx,
   );
+  ctx.signal.throwIfAborted();
   if (ctx.target === 'png') return { path: png, format: 'png' };
   const webp = path.join(ctx.workDir, 'page.webp');
   await sharp(png, { limitInputPixels: false }).webp({ quality: 85 }).toFile(webp);
+  ctx.signal.throwIfAborted();
   return { path: webp, format: 'webp' };
 }

@@ -25,6 +25,8 @@ describe('SandboxPool kill metrics', () => {
   }, async () => {
     const { pool } = sandbox;
     expect(await kills()).toEqual({ deadline: 0, memory: 0, crash: 0 });
+    // The sandbox process up and the fixtures loaded first: a cold start could outlast the polite run's deadline.
+    await expect(pool.run(run('sandbox-echo'), hooks())).resolves.toMatchObject({ format: 'md' });
     await expect(pool.run(run('sandbox-polite', { timeoutMs: 500 }), hooks())).rejects.toThrow('Timed out');
     expect(await kills()).toEqual({ deadline: 0, memory: 0, crash: 0 });
     await expect(pool.run(run('sandbox-spin', { timeoutMs: 1_000 }), hooks())).rejects.toThrow('Timed out after 1 s');

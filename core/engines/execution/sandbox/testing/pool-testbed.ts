@@ -27,7 +27,7 @@ export interface SandboxTestbed {
 }
 
 /**
- * `options` default to the fixture module for every plugin, one process, a 512 MB heap, a 300 ms
+ * `options` default to the fixture module for every plugin, one process, a 512 MB heap, a 2 s
  * kill grace and a 100 ms memory poll. (No vitest here: the block registers start and stop.)
  */
 export function sandboxTestbed(
@@ -44,7 +44,8 @@ export function sandboxTestbed(
       moduleOf: () => SANDBOX_FIXTURES,
       size: 1,
       heapMb: 512,
-      killGraceMs: 300,
+      // Long enough for a run that honours its signal to answer on a loaded machine: only then is it not killed.
+      killGraceMs: 2_000,
       memoryPollMs: 100,
       ...options,
     });
