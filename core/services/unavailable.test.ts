@@ -103,7 +103,7 @@ describe('backendUnavailable: node-postgres', () => {
       await postgres?.stop();
     }, 60_000);
 
-    it('a query cut by a shutdown (57P01) and a query while it is down are unavailable; a bad query is not', async () => {
+    it('a query cut by a shutdown (57P01) and one while it is down are unavailable; a bad one is not', async () => {
       const ours = pool(postgres.port, { connectionTimeoutMillis: 5_000 });
       ours.on('error', () => undefined);
       try {
@@ -143,7 +143,7 @@ describe('backendUnavailable: node-postgres', () => {
 });
 
 describe('backendUnavailable: S3', () => {
-  it("our blob store's refused connection and 5xx after retries are S3 unavailable; a 403 or a target's are not", async () => {
+  it("our store's refused connection and 5xx after retries are S3 unavailable; a 403 or a target's not", async () => {
     const closed = await freePort();
     const credentials = { accessKeyId: 'k', secretAccessKey: 's' };
     const store = (port: number) =>
