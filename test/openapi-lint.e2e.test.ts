@@ -142,6 +142,10 @@ describe('OpenAPI document', () => {
       expect(Object.keys(responses[status].headers ?? {}), status).toContain('RateLimit-Remaining');
     expect(responses['401'].headers).toBeUndefined();
     expect(responses['429'].headers).toHaveProperty('Retry-After');
+    // A backend that did not answer: on every operation that reads the store, not on the probes.
+    expect(Object.keys(responses['503'].headers)).toEqual(['Retry-After']);
+    expect(document.paths['/api/v1/jobs/{jobId}'].get.responses['503']).toEqual({ $ref: '#/components/responses/503' });
+    expect(document.paths['/healthz'].get.responses['503']).toBeUndefined();
 
     // As sent: a 404 of an authenticated route carries them.
     const key = await server.createKey('pro');

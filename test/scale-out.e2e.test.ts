@@ -212,6 +212,38 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     await postgres.stopServer();
     const downStatuses = await Promise.all(apis.map(readyz));
     expect(downStatuses).toEqual([503, 503]);
+    // Requests meanwhile: 503 with Retry-After and an error on every surface, never a 500.
+    const expectUnavailable = (answer: { status: number; headers: Headers }, what: string) => {
+      expect(answer.status, what).toBe(503);
+      expect(Number(answer.headers.get('retry-after')), what).toBeGreaterThan(0);
+    };
+    const poll = await getJson(`${apis[0]!.url}/api/v1/jobs/${jobIds[0]}`, key);
+    expectUnavailable(poll, 'REST poll');
+    expect(poll.body).toEqual({ error: expect.stringMatching(/database did not answer; try again/) });
+    const refused = await submitConvert(apis[1]!.url, key, { name: 'n.txt', data: 'x' }, { to: 'md', steps: '1' });
+    expectUnavailable(refused, 'REST submit');
+    expect(refused.body).toEqual({ error: expect.stringMatching(/did not answer; try again/) });
+    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const graphqlAnswer = await fetch(`${apis[0]!.url}/graphql`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ query: `{ job(id: "${jobIds[1]}") { status } }` }),
+    });
+    expectUnavailable(graphqlAnswer, 'GraphQL');
+    const graphqlBody = (await graphqlAnswer.json()) as { errors: Array<{ message: string; extensions: object }> };
+    expect(graphqlBody.errors[0]).toMatchObject({
+      message: expect.stringMatching(/database did not answer/),
+      extensions: { code: 'SERVICE_UNAVAILABLE' },
+    });
+    const trpcInput = encodeURIComponent(JSON.stringify({ jobId: jobIds[1] }));
+    const trpcAnswer = await fetch(`${apis[1]!.url}/trpc/jobs.get?input=${trpcInput}`, { headers: auth });
+    expectUnavailable(trpcAnswer, 'tRPC');
+    expect(await trpcAnswer.json()).toMatchObject({
+      error: {
+        message: expect.stringMatching(/database did not answer/),
+        data: { code: 'SERVICE_UNAVAILABLE', httpStatus: 503 },
+      },
+    });
     await sleep(2_000);
     await postgres.startServer();
     await waitUntil(

@@ -6,7 +6,7 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger as Pino } from 'pino';
 import { transcriptionStatus } from '../../core/engines/whisper.js';
-import { HTTP_STATUS, ServiceError } from '../../core/services/index.js';
+import { HTTP_STATUS, type ServiceError, expectedError } from '../../core/services/index.js';
 import { redactUrl } from '../shared/logging.js';
 import { authenticateRequests, bearerChallenge } from './auth.js';
 import { graphqlRoutes } from './graphql/index.js';
@@ -53,14 +53,17 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
   });
 
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
-    if (error instanceof ServiceError) {
-      if (error.detail.retryAfterSeconds !== undefined) reply.header('Retry-After', error.detail.retryAfterSeconds);
-      if (error.code === 'UNAUTHENTICATED') reply.header('WWW-Authenticate', bearerChallenge(request));
+    // A backend that did not answer is a 503 with Retry-After, logged as a warning (core/services/unavailable.ts).
+    const expected = expectedError(error, request.log);
+    if (expected) {
+      if (expected.detail.retryAfterSeconds !== undefined)
+        reply.header('Retry-After', expected.detail.retryAfterSeconds);
+      if (expected.code === 'UNAUTHENTICATED') reply.header('WWW-Authenticate', bearerChallenge(request));
       return reply
-        .status(HTTP_STATUS[error.code])
-        .send({ error: error.message, ...(error.detail.code ? { code: error.detail.code } : {}) });
+        .status(HTTP_STATUS[expected.code])
+        .send({ error: expected.message, ...(expected.detail.code ? { code: expected.detail.code } : {}) });
     }
-    const status = error.statusCode ?? 500;
+    const status = (error as FastifyError).statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return reply.status(status === 413 ? 413 : 400).send({ error: error.message });
     }

@@ -19,7 +19,7 @@
  * - `auth: 'public'`: no key, no count (downloads: the token is the credential).
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { ServiceError, type Principal, type Services } from '../../core/services/index.js';
+import { ServiceError, expectedError, type Principal, type Services } from '../../core/services/index.js';
 import type { RateState } from '../../core/services/rate-limits.js';
 import {
   CSRF_COOKIE,
@@ -135,8 +135,10 @@ export function authenticateRequests(services: Services, cookies: CookiePolicy):
       else request.log = request.log.child({ accountId: principal.account.id });
       setRateHeaders(reply, await services.rateLimits.hit(principal));
       request.principal = principal;
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
+    } catch (thrown) {
+      // A store that did not answer is an UNAVAILABLE failure (503), raised by in-band surfaces in their own terms.
+      const error = expectedError(thrown, request.log);
+      if (!error) throw thrown;
       if (error.detail.rate) setRateHeaders(reply, error.detail.rate);
       if (error.detail.retryAfterSeconds !== undefined) reply.header('Retry-After', error.detail.retryAfterSeconds);
       if (mode !== 'in-band') throw error;

@@ -16,6 +16,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { markBackendError } from '../store/backend-errors.js';
 import { assertSafeKey, byteCounter, copyToDir } from './common.js';
 import type { BlobStore } from './types.js';
 
@@ -57,6 +58,18 @@ export class S3BlobStore implements BlobStore {
     if (options.endpoint) config.endpoint = options.endpoint;
     if (options.credentials) config.credentials = options.credentials;
     this.client = new S3Client(config);
+    // Outermost (after the SDK's retries): what still fails is marked as the service's own object
+    // store's, which a request answers with 503 (core/services/unavailable.ts), unlike an export target's.
+    this.client.middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (err) {
+          throw markBackendError(err, 'S3');
+        }
+      },
+      { step: 'initialize', name: 'markBackendErrors' },
+    );
     this.bucket = options.bucket;
     this.partSize = Math.max(5 * MiB, options.partSize ?? 8 * MiB);
     this.queueSize = options.queueSize ?? 4;

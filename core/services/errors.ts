@@ -11,7 +11,9 @@ export type ServiceErrorCode =
   | 'GONE'
   | 'PAYLOAD_TOO_LARGE'
   | 'RATE_LIMITED'
-  | 'CONFLICT';
+  | 'CONFLICT'
+  /** A backing service (database, object store) did not answer: retry after `retryAfterSeconds` (unavailable.ts). */
+  | 'UNAVAILABLE';
 
 export const HTTP_STATUS: Record<ServiceErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -23,6 +25,7 @@ export const HTTP_STATUS: Record<ServiceErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   CONFLICT: 409,
+  UNAVAILABLE: 503,
 };
 
 export class ServiceError extends Error {
@@ -35,9 +38,12 @@ export class ServiceError extends Error {
       code?: string;
       retryAfterSeconds?: number;
       rate?: { limit: number; remaining: number; resetSeconds: number; windowSeconds: number };
+      /** UNAVAILABLE: the backend that did not answer, for the log (never sent). */
+      backend?: string;
     } = {},
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

@@ -203,4 +203,5 @@ export function createServices({
 }
 
 export { ServiceError, HTTP_STATUS, type ServiceErrorCode } from './errors.js';
+export { backendUnavailable, expectedError } from './unavailable.js';
 export type { Principal } from './accounts.js';

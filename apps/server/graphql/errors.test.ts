@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../core/services/index.js';
-import { maskError, requestError } from './errors.js';
+import { createGraphQLError } from 'graphql-yoga';
+import { maskError, maskErrorLogging, requestError } from './errors.js';
 
 describe('GraphQL error mapping', () => {
   it('gives service errors their code and keeps their message', () => {
@@ -22,6 +23,28 @@ describe('GraphQL error mapping', () => {
     const masked = maskError(new Error('database password is hunter2'), 'Unexpected error.', false);
     expect(masked.message).toBe('Unexpected error.');
     expect(JSON.stringify(masked)).not.toContain('hunter2');
+  });
+
+  it('answers a backend that did not answer with SERVICE_UNAVAILABLE and the 503, even in one field, logged', () => {
+    const warnings: object[] = [];
+    const mask = maskErrorLogging({ warn: (fields) => warnings.push(fields) });
+    // What node-postgres rejects a query with when the server went away under it.
+    const lost = new Error('Connection terminated unexpectedly');
+    const masked = mask(
+      createGraphQLError('wrapped', { originalError: lost, path: ['job'] }),
+      'Unexpected error.',
+      false,
+    );
+    expect(masked).toMatchObject({
+      message: "The service's database did not answer; try again shortly",
+      path: ['job'],
+      extensions: {
+        code: 'SERVICE_UNAVAILABLE',
+        retryAfterSeconds: 5,
+        http: { status: 503, headers: { 'Retry-After': '5' } },
+      },
+    });
+    expect(warnings).toEqual([{ backend: 'PostgreSQL', err: lost }]);
   });
 
   it('answers request-level failures with the REST status', () => {

@@ -22,7 +22,7 @@ import type {
   ValidationRule,
 } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { ServiceError } from '../../../core/services/index.js';
+import { expectedError } from '../../../core/services/index.js';
 import { setRateHeaders } from '../auth.js';
 import type { GraphQLContext } from './builder.js';
 import { requestError } from './errors.js';
@@ -129,8 +129,9 @@ export function useRequestLimits(): Plugin<GraphQLContext> {
     if (!principal || extra <= 0) return;
     try {
       setRateHeaders(context.http.reply, await context.services.rateLimits.charge(principal, extra));
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
+    } catch (thrown) {
+      const error = expectedError(thrown, context.http.reply.log);
+      if (!error) throw thrown;
       if (error.detail.rate) setRateHeaders(context.http.reply, error.detail.rate);
       throw requestError(error);
     }

@@ -9,7 +9,7 @@ import type { CookiePolicy } from '../session-cookies.js';
 import { useSignInForgeryGuard } from './account.js';
 import { documentCaches } from './document-cache.js';
 import type { GraphQLContext } from './builder.js';
-import { maskError, requestError } from './errors.js';
+import { maskErrorLogging, requestError } from './errors.js';
 import { useRequestLimits } from './limits.js';
 import { buildGraphQLSchema } from './schema.js';
 import { multipartFailure, useUploads, type ServerContext } from './uploads.js';
@@ -62,7 +62,7 @@ export function createGraphQLHandler(
     // bodies are bounded by Fastify's bodyLimit.
     multipart: false,
     maxRequestBodySize: false,
-    maskedErrors: { maskError },
+    maskedErrors: { maskError: maskErrorLogging(app.log) },
     // Parsed documents remembered within a bound in bytes, not only in entries (document-cache.ts).
     parserAndValidationCache: documentCaches(),
     logging: {

@@ -55,6 +55,9 @@ const ERROR_RESPONSES: Record<string, string> = {
   '413': "File over the plan's size limit.",
   '429': 'Per-minute rate limit exceeded; retry after Retry-After seconds.',
   '500': 'Unexpected server error; the details are logged, not sent. Try again.',
+  '503':
+    "A backing service (the service's database or file store) did not answer, e.g. while it restarts; retry after " +
+    'Retry-After seconds.',
 };
 
 /** The operations by tag, in the order the document and /docs list them. */
@@ -84,6 +87,13 @@ const RATE_HEADERS = ['RateLimit-Policy', 'RateLimit', 'RateLimit-Limit', 'RateL
  * Error answers sent before the request was counted (a 401) or without a key (410: downloads) carry no rate headers.
  */
 const UNCOUNTED_ERRORS = new Set(['401', '410']);
+/** The headers of an error answer: a 503 may come before the request was counted (its key could not be read). */
+const errorHeaders = (status: string) =>
+  status === '503'
+    ? ['Retry-After']
+    : UNCOUNTED_ERRORS.has(status)
+      ? []
+      : [...RATE_HEADERS, ...(status === '429' ? ['Retry-After'] : [])];
 
 const HEADERS = {
   'RateLimit-Policy': {
@@ -189,6 +199,8 @@ function documentOperation(spec: AnyOperation, components: Components): ZodOpenA
         }),
       ),
       '500': { $ref: '#/components/responses/500' },
+      // Every operation but the probes and this document reads the store or the file store.
+      ...(spec.tag === 'Health' || spec.tag === 'Reference' ? {} : { '503': { $ref: '#/components/responses/503' } }),
     },
   };
 }
@@ -267,9 +279,7 @@ export function buildOpenApiDocument(table: AnyOperation[], publicUrl: string): 
             {
               description,
               content: { 'application/json': { schema: components.name(errorBodySchema, 'Error') } },
-              ...(UNCOUNTED_ERRORS.has(status)
-                ? {}
-                : { headers: headerRefs([...RATE_HEADERS, ...(status === '429' ? ['Retry-After'] : [])]) }),
+              ...(errorHeaders(status).length ? { headers: headerRefs(errorHeaders(status)) } : {}),
             },
           ]),
         ),

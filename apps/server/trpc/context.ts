@@ -1,5 +1,6 @@
 /** The tRPC context: the services and the caller, as the transport authenticated it. */
 import { ServiceError, type Principal, type Services } from '../../../core/services/index.js';
+import type { WarningLog } from '../../../core/services/unavailable.js';
 
 export interface TrpcContext {
   services: Services;
@@ -9,6 +10,8 @@ export interface TrpcContext {
    * is none, which every authenticated procedure raises (UNAUTHORIZED, TOO_MANY_REQUESTS).
    */
   caller: Principal | ServiceError;
+  /** The request's logger: a backend that did not answer is logged there as a warning (a 503). */
+  log?: WarningLog;
 }
 
 const anonymous = () => new ServiceError('UNAUTHENTICATED', 'Missing API key: send Authorization: Bearer <API_KEY>');
@@ -17,6 +20,10 @@ const anonymous = () => new ServiceError('UNAUTHENTICATED', 'Missing API key: se
  * In-process calls (tests, scripts) pass the principal themselves:
  * `createCaller(createTrpcContext(services, await services.accounts.authenticateKey(key)))`.
  */
-export function createTrpcContext(services: Services, caller: Principal | ServiceError = anonymous()): TrpcContext {
-  return { services, caller };
+export function createTrpcContext(
+  services: Services,
+  caller: Principal | ServiceError = anonymous(),
+  log?: WarningLog,
+): TrpcContext {
+  return { services, caller, ...(log ? { log } : {}) };
 }

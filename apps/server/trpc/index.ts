@@ -14,7 +14,7 @@ import { incomingMessageToRequest } from '@trpc/server/adapters/node-http';
 import { resolveResponse } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPCError } from '@trpc/server';
-import { ServiceError, type Services } from '../../../core/services/index.js';
+import { ServiceError, expectedError, type Services } from '../../../core/services/index.js';
 import { principalOf, setRateHeaders } from '../auth.js';
 import { isMultipart, stageMultipart } from '../multipart.js';
 import { createTrpcContext } from './context.js';
@@ -47,8 +47,9 @@ async function admitBatch(
   try {
     setRateHeaders(reply, await services.rateLimits.charge(request.principal, size - 1));
     return null;
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
+  } catch (thrown) {
+    const error = expectedError(thrown, request.log);
+    if (!error) throw thrown;
     if (error.detail.rate) setRateHeaders(reply, error.detail.rate);
     return toTRPCError(error);
   }
@@ -61,7 +62,7 @@ export async function trpcRoutes(app: FastifyInstance, { services }: { services:
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   app.all<{ Params: { path: string } }>('/trpc/:path', { config: { auth: 'in-band' } }, async (request, reply) => {
-    const context = createTrpcContext(services, request.principal ?? request.authFailure);
+    const context = createTrpcContext(services, request.principal ?? request.authFailure, request.log);
     const refused = await admitBatch(request, reply, services);
     const incoming = request.raw as IncomingMessage & { body?: unknown };
     if (typeof request.body === 'string') incoming.body = request.body;
@@ -82,7 +83,8 @@ export async function trpcRoutes(app: FastifyInstance, { services }: { services:
           );
           return form;
         } catch (error) {
-          throw error instanceof ServiceError ? toTRPCError(error) : error;
+          const expected = expectedError(error, request.log);
+          throw expected ? toTRPCError(expected) : error;
         }
       };
       Object.defineProperty(fetchRequest, 'formData', { value: formData });

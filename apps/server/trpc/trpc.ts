@@ -3,7 +3,7 @@
  * what the REST statuses mean; unexpected errors are masked) and the authenticated procedure.
  */
 import { TRPCError, initTRPC, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
-import { ServiceError, type ServiceErrorCode } from '../../../core/services/index.js';
+import { ServiceError, expectedError, type ServiceErrorCode } from '../../../core/services/index.js';
 import type { TrpcContext } from './context.js';
 
 const TRPC_CODES: Record<ServiceErrorCode, TRPC_ERROR_CODE_KEY> = {
@@ -17,6 +17,7 @@ const TRPC_CODES: Record<ServiceErrorCode, TRPC_ERROR_CODE_KEY> = {
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   RATE_LIMITED: 'TOO_MANY_REQUESTS',
   CONFLICT: 'CONFLICT',
+  UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 };
 
 export function toTRPCError(error: ServiceError): TRPCError {
@@ -48,19 +49,22 @@ const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
  * A subscription's stream with its service errors mapped too: they come after the procedure returned (e.g. NOT_FOUND on
  * the first read).
  */
-async function* mapStreamErrors<T>(stream: AsyncIterable<T>): AsyncGenerator<T> {
+async function* mapStreamErrors<T>(stream: AsyncIterable<T>, log: TrpcContext['log']): AsyncGenerator<T> {
   try {
     yield* stream;
   } catch (error) {
-    throw error instanceof ServiceError ? toTRPCError(error) : error;
+    const expected = expectedError(error, log);
+    throw expected ? toTRPCError(expected) : error;
   }
 }
 
-const mapServiceErrors = t.middleware(async ({ type, next }) => {
+/** Service errors, and backends that did not answer (SERVICE_UNAVAILABLE, logged as a warning), as TRPCErrors. */
+const mapServiceErrors = t.middleware(async ({ ctx, type, next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof ServiceError) throw toTRPCError(result.error.cause);
+  const expected = result.ok ? undefined : expectedError(result.error.cause, ctx.log);
+  if (expected) throw toTRPCError(expected);
   if (result.ok && type === 'subscription' && isAsyncIterable(result.data))
-    return { ...result, data: mapStreamErrors(result.data) };
+    return { ...result, data: mapStreamErrors(result.data, ctx.log) };
   return result;
 });
 

@@ -15,6 +15,7 @@ import {
 } from '@agendajs/postgres-backend';
 import pg from 'pg';
 import type { Logger } from '../../contract/index.js';
+import { MarkedClient } from '../../store/postgres/db.js';
 
 export const QUEUE_TABLE = 'agenda_jobs';
 export const QUEUE_CHANNEL = 'transmute_agenda_jobs';
@@ -65,7 +66,13 @@ export async function createPostgresQueueBackend(
  * discards that connection and the next query opens another.
  */
 function resilientPool(url: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    Client: MarkedClient,
+    max,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+  });
   pool.on('error', () => undefined);
   return pool;
 }

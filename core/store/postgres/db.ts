@@ -1,5 +1,6 @@
 /** Query helpers shared by the PostgreSQL repositories. */
-import type pg from 'pg';
+import pg from 'pg';
+import { markBackendError } from '../backend-errors.js';
 import type { Row } from '../sql/rows.js';
 
 /** A pool, or one client inside a transaction. */
@@ -38,3 +39,26 @@ export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient
 export function setClause(entries: Array<[string, unknown]>, columns: Record<string, string>, offset = 0): string {
   return entries.map(([k], i) => `${columns[k]} = $${offset + i + 1}`).join(', ');
 }
+
+/**
+ * The client of the service's pools: its connection failures (refused, unreachable, timed out) are
+ * marked as PostgreSQL's (backend-errors.ts), so a request they fail answers 503, not 500. pg-pool
+ * connects its clients with a callback; `connect()` without one is marked too.
+ */
+export class MarkedClient extends pg.Client {
+  override connect(): Promise<pg.Client>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.Client> | undefined {
+    if (!callback) {
+      return super.connect().catch((err: unknown) => {
+        throw markBackendError(err, 'PostgreSQL');
+      });
+    }
+    const done = callback as (err: Error | null, client?: pg.Client) => void;
+    super.connect(((err: Error | null, client?: pg.Client) =>
+      done(err && markBackendError(err, 'PostgreSQL'), client)) as ConnectCallback);
+    return undefined;
+  }
+}
+
+type ConnectCallback = ((err: Error) => void) | ((err: null, client: pg.Client) => void);

@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { AccountsStore, CreditsStore, JobsStore, LinksStore, Store, WebhooksStore } from '../types.js';
 import { postgresAccounts } from './accounts.js';
 import { postgresCredits } from './credits.js';
-import { transaction } from './db.js';
+import { MarkedClient, transaction } from './db.js';
 import { postgresJobs } from './jobs.js';
 import { postgresLinks } from './links.js';
 import { postgresPrincipalChanges } from './principal-changes.js';
@@ -70,6 +70,7 @@ export class PostgresStore implements Store {
   static async connect(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
     const pool = new pg.Pool({
       connectionString: url,
+      Client: MarkedClient,
       max: options.poolSize ?? 10,
       types: TYPES,
       statement_timeout: options.statementTimeoutMs ?? 30_000,
