@@ -104,7 +104,7 @@ describe('workers in their own processes', () => {
         const statuses = await Promise.all(jobIds.map(statusOf));
         return statuses.filter((s) => s.status === 'active' && (s.progress ?? 0) > 0).length === 2;
       },
-      30_000,
+      60_000,
       'both workers to be mid-job',
     );
     workers[0]!.process.kill('SIGKILL');
