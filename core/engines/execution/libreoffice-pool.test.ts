@@ -181,6 +181,8 @@ describe('LibreOffice pool', () => {
     expect(office.status().listeners).toEqual([{ state: 'stopped', conversions: 0, rssMb: 0 }]);
     const result = await office.convert(await conversion(sources.memo), { timeoutMs: 60_000 });
     expect(await pdfText(result!.output!)).toContain('Pool Memo');
+    // The listener is given back as the answer is returned, not before: idle a moment later.
+    await until(() => office.status().listeners[0]!.state === 'idle');
     expect(office.status().listeners[0]).toMatchObject({ state: 'idle', conversions: 1 });
     expect(existsSync(orphaned)).toBe(false);
     expect(existsSync(orphanedSocket)).toBe(false);
