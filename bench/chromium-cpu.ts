@@ -81,7 +81,8 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 300));
   const after = await cpuByKind([process.pid]);
   console.log(
-    `${documents} documents${cold ? ' (cold prints)' : ''}, one after another: p50 ${percentile(latencies, 50).toFixed(0)} ms ` +
+    `${documents} documents${cold ? ' (cold prints)' : ''}, one after another: ` +
+      `p50 ${percentile(latencies, 50).toFixed(0)} ms ` +
       `(min ${Math.min(...latencies).toFixed(0)}), load ${os.loadavg()[0]?.toFixed(1)}`,
   );
   cpuReport(before, after, documents);
