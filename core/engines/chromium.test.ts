@@ -117,6 +117,37 @@ describe('the Chromium pool', () => {
     expect(isProcessAlive(pids[0]!)).toBe(false);
   }, 90_000);
 
+  it("costs one renderer process per document, and keeps Playwright's disabled features", async () => {
+    const renderers: string[][] = [];
+    const source = htmlSource('<p>counted</p><img src="/count.png">');
+    // Asked while the document's page is loaded and its context open: the renderers alive then are its own.
+    const fetch = source.fetch;
+    source.fetch = async (request) => {
+      if (request.url.endsWith('/count.png')) {
+        const found = [];
+        for (const proc of await processTree(chromiumPoolStatus()!.instances[0]!.pid!)) {
+          // A renderer forked by the zygote shows its arguments space-separated.
+          const args = (await readFile(`/proc/${proc.pid}/cmdline`, 'utf8').catch(() => '')).split(/[\0 ]/);
+          if (args.includes('--type=renderer')) found.push(args);
+        }
+        renderers.push(...found);
+      }
+      return fetch(request);
+    };
+    await renderPdf(source, path.join(dir, 'counted.pdf'), PDF, context());
+    // Not the address bar's WebUI popup of the window new headless opens per context, nor a spare renderer.
+    expect(renderers).toHaveLength(1);
+    expect(renderers[0]).not.toContain('--top-chrome-webui');
+
+    // Chromium reads only the last --disable-features: ours must repeat the list Playwright puts before it.
+    const cmdline = (await readFile(`/proc/${chromiumPoolStatus()!.instances[0]!.pid}/cmdline`, 'utf8')).split('\0');
+    const lists = cmdline
+      .filter((arg) => arg.startsWith('--disable-features='))
+      .map((arg) => arg.split('=')[1]!.split(','));
+    expect(lists.length).toBeGreaterThan(1);
+    expect(lists.at(-1)).toEqual(expect.arrayContaining(lists[0]!));
+  }, 60_000);
+
   it('gives each document a fresh context: nothing of one reaches the next', async () => {
     // Both documents on one origin: in a shared context the second would read the first's storage.
     const remember = `<script>localStorage.setItem('kept', 'yes'); document.cookie = 'kept=yes';</script>`;

@@ -77,6 +77,44 @@ async function findExecutable(command: string): Promise<string> {
   throw new PluginError('Chromium is not installed on this server');
 }
 
+/**
+ * What playwright-core 1.65 switches off (its chromiumSwitches.ts). Chromium reads only the last --disable-features,
+ * and Playwright puts its list before ours, so ours repeats it (chromium.test.ts checks it against the launched
+ * browser's command line, for when Playwright is upgraded).
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Work every fresh context paid for and no document uses (bench/RESULTS.md, "one renderer per document"): the new
+ * headless mode opens each context's page in a browser window whose address bar preloads its suggestion popup, a
+ * WebUI page (chrome://omnibox-popup.top-chrome) in a renderer process of its own, about 60% of a warm document's
+ * CPU; and Chromium keeps a spare renderer warm for the context used last, which closes after its one document, so
+ * the spare was started and thrown away each time. Without them a document costs one renderer, its own.
+ */
+const PER_CONTEXT_WASTE = [
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+  'WebUIOmniboxFullPopup',
+  'SpareRendererForSitePerProcess',
+];
+
 export interface ChromiumCommand {
   executablePath: string;
   args: string[];
@@ -110,6 +148,7 @@ export async function chromiumCommand(): Promise<ChromiumCommand> {
       '--proxy-bypass-list=<-loopback>',
       '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
       '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+      `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...PER_CONTEXT_WASTE].join(',')}`,
     ],
   };
 }
