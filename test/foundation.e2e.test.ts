@@ -263,7 +263,7 @@ describe('admin CLI', { timeout: 180_000 }, () => {
 describe('durability', () => {
   it('finishes a job accepted before the server was killed', { timeout: 180_000 }, async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-restart-'));
-    const env = { DATA_DIR: dataDir, PLUGINS: './test/fixtures/plugins/slow-text.ts', QUEUE_LOCK_MS: '2000' };
+    const env = { DATA_DIR: dataDir, PLUGINS: './test/fixtures/plugins/slow-text.ts', QUEUE_LOCK_MS: '5000' };
     try {
       const { result } = await admin(dataDir, 'create-key', '--plan', 'pro');
       let server = await spawnServer(env);

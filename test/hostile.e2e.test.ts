@@ -530,11 +530,10 @@ async function exists(file: string): Promise<boolean> {
 /** None of the job's files may remain: its work dir, its input blobs, and its output if it failed. */
 async function assertCleanedUp(job: JobRow, blobKeys: string[]) {
   const leftovers = async () => {
-    // Work folders are per attempt: <job id>.<attempt>.
-    const workDirs = (await readdir(path.join(server.dataDir, 'work')).catch(() => [] as string[]))
-      .filter((name) => name.startsWith(`${job.id}.`))
-      .map((name) => path.join(server.dataDir, 'work', name));
-    const paths = [...workDirs, ...blobKeys.map((k) => path.join(server.dataDir, 'blobs', k))];
+    const paths = [
+      path.join(server.dataDir, 'work', job.id),
+      ...blobKeys.map((k) => path.join(server.dataDir, 'blobs', k)),
+    ];
     if (job.status === 'failed') paths.push(path.join(server.dataDir, 'blobs', 'outputs', job.id));
     const left: string[] = [];
     for (const p of paths) if (await exists(p)) left.push(path.relative(server.dataDir, p));

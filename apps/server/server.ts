@@ -31,8 +31,11 @@ export async function startServer(
     address = await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     // A port taken meanwhile: what was started goes (workers, the store's lock on DATA_DIR), so a caller may retry.
-    await app.close();
-    await runtime.close();
+    try {
+      await app.close();
+    } finally {
+      await runtime.close();
+    }
     throw err;
   }
   const metricsServer = await startMetricsServer(config.metrics, config.host);

@@ -45,14 +45,6 @@ const isDuplicateEntry = (err: unknown) =>
   [11000, '23505'].includes((err as { code?: number | string }).code as number | string);
 const REFILL_DELAY_MS = 10;
 
-/** Why a run is stopped when its queue lock lapsed (see the handler in startWorkers). */
-export class LockLapsed extends Error {
-  override readonly name = 'LockLapsed';
-  constructor(lifetimeMs: number) {
-    super(`the run's queue lock was not renewed within ${lifetimeMs} ms; the job is left to the queue`);
-  }
-}
-
 export interface QueueOptions {
   backend: AgendaBackend;
   /** How often idle workers look for new jobs (from other processes, when `dispatch` does not signal them). */
@@ -171,16 +163,8 @@ export class Queue implements JobQueue, WebhookQueue {
     const handler = async (job: Job<{ jobId: string }>) => {
       const controller = new AbortController();
       this.running.set(String(job.attrs._id), controller);
-      // Renew the lock even while a plugin reports no progress (one long engine call). A lock that
-      // lapsed anyway (this process stalled past its lifetime) makes the entry another worker's:
-      // Agenda gives the run up, and the run stops instead of going on beside the next attempt.
-      const renew = setInterval(
-        async () => {
-          if (await job.isExpired()) controller.abort(new LockLapsed(lockLifetimeMs));
-          else await job.touch().catch(() => undefined);
-        },
-        Math.max(250, lockLifetimeMs / 3),
-      );
+      // Renew the lock even while a plugin reports no progress (one long engine call).
+      const renew = setInterval(() => void job.touch().catch(() => undefined), Math.max(250, lockLifetimeMs / 3));
       try {
         await withRemoteParent(job.attrs.data, () =>
           runner.run(job.attrs.data.jobId, {
@@ -192,10 +176,8 @@ export class Queue implements JobQueue, WebhookQueue {
         clearInterval(renew);
       }
       // Interrupted by shutdown, the runner left the job unfinished: make it due now, so Agenda
-      // saves it unlocked for any worker to take, instead of removing it as completed. (A run
-      // whose lock lapsed leaves the entry as it is: another worker may hold it by now.)
-      if (controller.signal.aborted && !(controller.signal.reason instanceof LockLapsed))
-        job.attrs.nextRunAt = new Date();
+      // saves it unlocked for any worker to take, instead of removing it as completed.
+      if (controller.signal.aborted) job.attrs.nextRunAt = new Date();
     };
     // The runner turns every plugin failure into a failed job itself, so the handler throws only
     // when the store or blobs are unreachable: retry those with back-off.
@@ -348,7 +330,7 @@ export class Queue implements JobQueue, WebhookQueue {
       if (this.options.backend.ownsConnection) await this.options.backend.disconnect();
     }
     if (await this.allSettled(graceMs)) return;
-    for (const controller of this.running.values()) controller.abort(new Error('the worker is shutting down'));
+    for (const controller of this.running.values()) controller.abort();
     if (!(await this.allSettled(HAND_BACK_MS))) {
       this.options.log.warn('jobs still running at exit; they run again once their lock expires', {
         jobs: this.running.size,

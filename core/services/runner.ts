@@ -162,9 +162,7 @@ export class JobRunner implements JobRunnerPort {
   ) {
     // Shutdown began before this job started: leave it queued.
     if (signal?.aborted) return;
-    // One folder per attempt: a run the queue gave up on (its lock lapsed) may still be stopping
-    // while the next attempt starts in this process, and must not delete that attempt's files.
-    const workDir = path.join(this.config.workRoot, `${job.id}.${job.attempts}`);
+    const workDir = path.join(this.config.workRoot, job.id);
     await rm(workDir, { recursive: true, force: true });
     await mkdir(workDir, { recursive: true });
     const started = Date.now();
@@ -251,9 +249,8 @@ export class JobRunner implements JobRunnerPort {
         return;
       }
       if (signal?.aborted) {
-        // Shutdown (or a lapsed queue lock): leave the job for the queue to run again.
-        const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
-        log.warn('job interrupted; it will run again', { reason });
+        // Shutdown: leave the job for the queue to run again after restart.
+        log.warn('job interrupted by shutdown; it will run again');
         return;
       }
       await this.fail(job, publicMessage(err, plugin), log, err, (Date.now() - started) / 1000);
