@@ -233,18 +233,8 @@ export async function spawnServer(
 ): Promise<ChildServer> {
   const main = app ?? (await compiledApp('apps/server/main.js'));
   if (env.PORT) return spawnServerOn(env.PORT, env, nodeArgs, main);
-  for (let attempt = 1; ; attempt++) {
-    const port = String(await freePort());
-    try {
-      return await spawnServerOn(port, env, nodeArgs, main);
-    } catch (err) {
-      // Another socket took the port between the probe and the server's listen: another port.
-      if (attempt >= 3 || !(err instanceof ServerExited) || !(await portTaken(Number(port)))) throw err;
-    }
-  }
+  return onAFreePort((port) => spawnServerOn(String(port), env, nodeArgs, main));
 }
-
-class ServerExited extends Error {}
 
 /** Whether something listens on, or holds, `port` on 127.0.0.1 now. */
 function portTaken(port: number): Promise<boolean> {
@@ -279,7 +269,12 @@ async function spawnServerOn(
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + STARTUP_MS;
   for (;;) {
-    if (child.exitCode !== null) throw new ServerExited(`server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) {
+      // Marked EADDRINUSE when another socket took the port meanwhile, so onAFreePort tries another.
+      const exited: NodeJS.ErrnoException = new Error(`server exited with ${child.exitCode}`);
+      if (await portTaken(Number(port))) exited.code = 'EADDRINUSE';
+      throw exited;
+    }
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
