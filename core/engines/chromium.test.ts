@@ -148,6 +148,13 @@ describe('the Chromium pool', () => {
     expect(lists.at(-1)).toEqual(expect.arrayContaining(lists[0]!));
   }, 60_000);
 
+  it("runs Debian's headless shell itself, not the full browser nor its launcher script", async () => {
+    await renderPdf(htmlSource('<p>which browser</p>'), path.join(dir, 'which.pdf'), PDF, context());
+    const browser = chromiumPoolStatus()!.instances[0]!.pid!;
+    // The full browser's headless mode opens a window per context: about twice the CPU of a document.
+    expect(await readlink(`/proc/${browser}/exe`)).toBe('/usr/lib/chromium/chromium-headless-shell');
+  }, 60_000);
+
   it('gives each document a fresh context: nothing of one reaches the next', async () => {
     // Both documents on one origin: in a shared context the second would read the first's storage.
     const remember = `<script>localStorage.setItem('kept', 'yes'); document.cookie = 'kept=yes';</script>`;

@@ -1,5 +1,6 @@
 /**
- * Debian's Chromium, driven with playwright-core (never a downloaded browser), kept warm by the
+ * Debian's headless Chromium (`chromium-headless-shell`: Chromium's headless-only build, the one Playwright itself
+ * runs for headless pages), driven with playwright-core (never a downloaded browser), kept warm by the
  * supervisor: one browser per process that renders (a sandbox process runs one job at a time, so
  * one browser serves it), a fresh browser context per page, recycled after `maxPages` pages or
  * past `maxRssMb`, killed with its process group when it hangs or a run is interrupted.
@@ -45,36 +46,51 @@ import { isProcessAlive, killGroup, processTree } from './execution/process-tree
 import { Supervisor, type SupervisedInstance } from './execution/supervisor.js';
 import { withSpan } from '../telemetry/tracing.js';
 
+/**
+ * The headless shell, not the full browser: the full browser's headless mode opens a real browser window per context
+ * (tab strip, address bar, profile services), which cost about half of a warm document's CPU and latency
+ * (bench/RESULTS.md, "The headless shell"). `CHROMIUM_HEADLESS_SHELL_PATH` may point at another Chromium build,
+ * the full browser included.
+ */
 export const CHROMIUM: EngineRequirement = {
-  command: 'chromium',
+  command: 'chromium-headless-shell',
   // Fonts: a Debian chromium without any font renders tofu.
-  debian: ['chromium', 'fonts-dejavu-core'],
+  debian: ['chromium-headless-shell', 'fonts-dejavu-core'],
   license: 'BSD-3-Clause',
 };
+
+/**
+ * Debian's /usr/bin/chromium-headless-shell is a shell script that runs this binary as its child (no exec): the
+ * binary is run itself, so that the browser is Playwright's child and the process whose tree and memory are watched.
+ */
+const DEBIAN_HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 
 /** A loopback port nothing listens on (the discard port): the dead end for traffic routing did not answer. */
 const DEAD_PROXY = 'http://127.0.0.1:9';
 /** A browser left idle this long is closed, to give its memory back; the next page starts one. */
 const IDLE_CLOSE_MS = 5 * 60_000;
 
-/** The executable on PATH (Playwright wants a path, not a name). */
+/** The executable of `command` (its override, else Debian's binary, else on PATH): Playwright wants a path. */
 async function findExecutable(command: string): Promise<string> {
   const name = resolveCommand(command);
+  if (name === CHROMIUM.command && (await isExecutableFile(DEBIAN_HEADLESS_SHELL))) return DEBIAN_HEADLESS_SHELL;
   const candidates = name.includes('/')
     ? [name]
     : (process.env.PATH ?? '')
         .split(path.delimiter)
         .filter(Boolean)
         .map((dir) => path.join(dir, name));
-  for (const candidate of candidates) {
-    try {
-      await access(candidate, constants.X_OK);
-      if ((await stat(candidate)).isFile()) return candidate;
-    } catch {
-      // next
-    }
-  }
+  for (const candidate of candidates) if (await isExecutableFile(candidate)) return candidate;
   throw new PluginError('Chromium is not installed on this server');
+}
+
+async function isExecutableFile(file: string): Promise<boolean> {
+  try {
+    await access(file, constants.X_OK);
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -102,11 +118,12 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
 ];
 
 /**
- * Work every fresh context paid for and no document uses (bench/RESULTS.md, "one renderer per document"): the new
- * headless mode opens each context's page in a browser window whose address bar preloads its suggestion popup, a
- * WebUI page (chrome://omnibox-popup.top-chrome) in a renderer process of its own, about 60% of a warm document's
- * CPU; and Chromium keeps a spare renderer warm for the context used last, which closes after its one document, so
- * the spare was started and thrown away each time. Without them a document costs one renderer, its own.
+ * Work every fresh context paid for and no document uses (bench/RESULTS.md, "one renderer per document"): the full
+ * browser's headless mode opens each context's page in a browser window whose address bar preloads its suggestion
+ * popup, a WebUI page (chrome://omnibox-popup.top-chrome) in a renderer process of its own, about 60% of a warm
+ * document's CPU (the headless shell has no such window; the switch keeps a full Chromium set by path, and the cold
+ * baseline, as light); and Chromium keeps a spare renderer warm for the context used last, which closes after its one
+ * document, so the spare was started and thrown away each time. Without them a document costs one renderer, its own.
  */
 const PER_CONTEXT_WASTE = [
   'WebUIOmniboxPopup',
@@ -124,10 +141,11 @@ export interface ChromiumCommand {
  * The one place Chromium's command line is built. When this process's engines are confined
  * (configureConfinement), `executablePath` is a wrapper script that execs Chromium in a bubblewrap
  * jail (jailedChromium). Playwright adds --remote-debugging-pipe and a fresh --user-data-dir (a
- * temporary profile it removes on close) itself, after these arguments.
+ * temporary profile it removes on close) itself, after these arguments. `command` is another Chromium to run with the
+ * same switches (the bench's cold baseline runs Debian's full `chromium`).
  */
-export async function chromiumCommand(): Promise<ChromiumCommand> {
-  const chromium = await findExecutable(CHROMIUM.command);
+export async function chromiumCommand(command = CHROMIUM.command): Promise<ChromiumCommand> {
+  const chromium = await findExecutable(command);
   return {
     executablePath: confinementEnabled() ? await jailedChromium(chromium) : chromium,
     args: [
