@@ -4,17 +4,18 @@
  * the CPU of itself and every Chromium process by kind (reaped renderers included, through the
  * zygote's children's time). For measuring one Chromium change at a time; `--jail` renders in the
  * bubblewrap jail, as sandboxes do. `--cold` prints the same invoice with a cold `chromium --print-to-pdf` each time
- * instead (the bench row's baseline: same switches, the files on disk, a fresh profile), for the CPU ratio of cold to
+ * instead (the bench row's baseline: Debian's full browser, same switches, the files on disk, a fresh profile;
+ * `--cold-shell` the same with the pool's headless shell), for the CPU ratio of cold to
  * warm that bounds the row's throughput ratio on saturated cores; its Chromium processes are counted as this
  * process's reaped children ("node").
  *
- *     npx tsx bench/chromium-cpu.ts [documents, default 30] [--jail] [--cold]
+ *     npx tsx bench/chromium-cpu.ts [documents, default 30] [--jail] [--cold | --cold-shell]
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromiumCommand, closeChromiumPool, renderPdf } from '../core/engines/chromium.js';
+import { CHROMIUM, chromiumCommand, closeChromiumPool, renderPdf } from '../core/engines/chromium.js';
 import { configureConfinement } from '../core/engines/confine.js';
 import { runProcess } from '../core/engines/process.js';
 import { htmlToPdfOptions } from '../plugins/web/html-to-pdf/options.js';
@@ -25,7 +26,8 @@ import { cpuByKind, cpuReport } from './lib/cpu.js';
 import { percentile } from './lib/stats.js';
 
 const documents = Number(process.argv[2] ?? 30);
-const cold = process.argv.includes('--cold');
+const coldShell = process.argv.includes('--cold-shell');
+const cold = coldShell || process.argv.includes('--cold');
 if (process.argv.includes('--jail')) configureConfinement(true);
 const files = new Map(Object.entries(await invoiceFiles()));
 const options = pdfRenderOptions(htmlToPdfOptions.parse({}));
@@ -59,7 +61,7 @@ const coldRender = async () => {
     await writeFile(path.join(site, name), data);
   }
   const profile = await mkdtemp(path.join(dir, 'profile-'));
-  const { executablePath, args } = await chromiumCommand();
+  const { executablePath, args } = await chromiumCommand(coldShell ? CHROMIUM.command : 'chromium');
   const page = pathToFileURL(path.join(site, 'index.html')).href;
   const print = [`--user-data-dir=${profile}`, '--no-pdf-header-footer', `--print-to-pdf=${path.join(dir, 'out.pdf')}`];
   await runProcess('/usr/bin/python3', ['-c', SUBREAPER, executablePath, ...args, ...print, page], {
