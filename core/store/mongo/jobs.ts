@@ -176,28 +176,30 @@ function jobRepo(
       return result.modifiedCount > 0;
     },
     async fail(id, error, at, refundOf) {
-      const failAndGiveBack = async (session?: ClientSession) => {
+      /** One try: false when the job had ended, 'changed' when it changed between its read and the write. */
+      const attempt = async (session?: ClientSession): Promise<boolean | 'changed'> => {
         const options = session ? { session } : {};
-        for (;;) {
-          const job = await jobs.findOne({ _id: id, status: { $in: UNFINISHED } }, options);
-          if (!job) return false;
-          const given = refundOf?.(jobFromDoc(job)) ?? null;
-          // The write that wins once, and only on the job as the rule read it (its cost and steps): else read again.
-          const { modifiedCount } = await jobs.updateOne(
-            { _id: id, status: job.status, creditCost: job.creditCost, pipeline: job.pipeline ?? null },
-            { $set: { status: 'failed', error, completedAt: at, refunded: Boolean(given && 'credits' in given) } },
-            options,
-          );
-          if (!modifiedCount) continue;
-          await giveBack(job.accountId, given, session);
-          return true;
-        }
+        const job = await jobs.findOne({ _id: id, status: { $in: UNFINISHED } }, options);
+        if (!job) return false;
+        const given = refundOf?.(jobFromDoc(job)) ?? null;
+        // The write that wins once, and only on the job as the rule read it (its cost and steps).
+        const { modifiedCount } = await jobs.updateOne(
+          { _id: id, status: job.status, creditCost: job.creditCost, pipeline: job.pipeline ?? null },
+          { $set: { status: 'failed', error, completedAt: at, refunded: Boolean(given && 'credits' in given) } },
+          options,
+        );
+        if (!modifiedCount) return 'changed';
+        await giveBack(job.accountId, given, session);
+        return true;
       };
-      // A single node has no transactions (and is supported: docs/SCALE-OUT.md): there the refund is a second write
-      // right after the failure's, which alone still decides that it happens once.
-      return transactions
-        ? transactions.withSession((session) => session.withTransaction(() => failAndGiveBack(session)))
-        : failAndGiveBack();
+      for (;;) {
+        // A single node has no transactions (and is supported: docs/SCALE-OUT.md): there the refund is a second
+        // write right after the failure's, which alone still decides that it happens once.
+        const outcome = transactions
+          ? await transactions.withSession((session) => session.withTransaction(() => attempt(session)))
+          : await attempt();
+        if (outcome !== 'changed') return outcome;
+      }
     },
     async listByAccount(accountId, limit, offset) {
       const [total, page] = await Promise.all([
