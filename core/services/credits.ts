@@ -1,7 +1,7 @@
 /** Credits: atomic charge at acceptance, refunds, balance, monthly periods. */
 import { OVERAGE_RATE_PER_1000, type Credits } from '../../schema/index.js';
-import { refundableCost } from './job-policy.js';
-import type { Account, JobRecord, Store } from '../store/types.js';
+import { refundOf } from './job-policy.js';
+import type { Account, FailureRefund, JobRecord, Store } from '../store/types.js';
 import type { AccountService } from './accounts.js';
 import { billingPeriod, nextResetDate, type Clock } from './clock.js';
 import { recordRefund } from '../telemetry/metrics.js';
@@ -34,13 +34,17 @@ export class CreditService {
     return { period, cost, creditsRemaining: Math.max(0, included - result.used) };
   }
 
-  /** Give a failed job's credits back, once (a pipeline's: those of the steps that did not finish). */
-  async refund(job: JobRecord): Promise<void> {
-    const amount = refundableCost(job);
-    if (amount > 0 && (await this.store.jobs.markRefunded(job.id))) {
-      await this.store.usage.refund(job.accountId, job.creditPeriod, amount);
-      recordRefund(amount);
-    }
+  /**
+   * End a waiting or active job `failed` with `error`, its credits back (a pipeline's: those of the steps that did not
+   * finish) or its free try given back, in one store transaction (the only way a job fails). False, giving back
+   * nothing, when it had ended already: a second fail, or a fail racing a cancel, refunds once.
+   */
+  async failJob(jobId: string, error: string): Promise<boolean> {
+    // Set by the rule inside the store's transaction (`as`: TypeScript does not see a callback assign it).
+    let given = null as FailureRefund;
+    const failed = await this.store.jobs.fail(jobId, error, this.clock.now(), (job) => (given = refundOf(job)));
+    if (failed && given && 'credits' in given) recordRefund(given.credits);
+    return failed;
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { isSecretField, type Plugin } from '../contract/index.js';
-import type { JobRecord } from '../store/types.js';
+import type { FailureRefund, JobRecord } from '../store/types.js';
 
 export function secretFieldsOf(plugin: Plugin): string[] {
   return Object.entries(plugin.options.shape)
@@ -50,4 +50,14 @@ export function isTrialJob(job: JobRecord): boolean {
 export function refundableCost(job: JobRecord): number {
   if (!job.pipeline) return job.creditCost;
   return job.pipeline.steps.filter((step) => step.status !== 'done').reduce((sum, step) => sum + step.creditCost, 0);
+}
+
+/**
+ * What a failed or cancelled job gives back, in the same store write as its failure (`jobs.fail`): a free try its
+ * trial, a charged job its refundable credits to the period they were charged in.
+ */
+export function refundOf(job: JobRecord): FailureRefund {
+  if (isTrialJob(job)) return { trialOf: job.op ?? job.pluginId };
+  const credits = refundableCost(job);
+  return credits > 0 ? { credits, period: job.creditPeriod } : null;
 }

@@ -26,7 +26,6 @@ import { requireFeature, requirePlan } from './plan-gates.js';
 import { parseOp, parseTarget } from './targets.js';
 import { splitSecrets, type SecretVault } from './job-policy.js';
 import type { JobEvents, RequestWebhooks } from './webhooks.js';
-import { isTrialJob } from './job-policy.js';
 import { checkWork } from './work-limits.js';
 import type { FinishedJobs } from './finished-jobs.js';
 import { storedInput, type StagedUpload, type UploadService } from './uploads.js';
@@ -258,8 +257,7 @@ export class JobService {
       await this.jobQueue.enqueue({ id: job.id, pluginId: job.pluginId });
     } catch (err) {
       // The job failed to start: it is refunded (spec: side effects).
-      await this.store.jobs.fail(job.id, 'The job could not be queued; credits were refunded', this.clock.now());
-      await this.credits.refund(job);
+      await this.credits.failJob(job.id, 'The job could not be queued; credits were refunded');
       throw err;
     }
     recordJobAccepted(job.pluginId, principal.account.plan, spec.cost);
@@ -286,9 +284,8 @@ export class JobService {
     if (job.status === 'failed' && job.error === CANCELLED) return this.present(job);
     if (job.status === 'done' || job.status === 'failed')
       throw conflict(`Job already finished (${job.status}): there is nothing to cancel`);
-    if (await this.store.jobs.fail(job.id, CANCELLED, this.clock.now())) {
-      if (isTrialJob(job)) await this.store.trials.release(job.accountId, job.op ?? job.pluginId);
-      else await this.credits.refund(job);
+    // Its credits (or free try) come back in the same write as the cancel.
+    if (await this.credits.failJob(job.id, CANCELLED)) {
       this.runs?.cancel(job.id);
       // A waiting job never runs now: its uploads go here (an active run's runner deletes them when it stops).
       if (job.status === 'waiting') {

@@ -411,11 +411,9 @@ export class JobRunner implements JobRunnerPort {
       log.error('job failed', { error: String((cause as Error)?.stack ?? cause) });
     else log.info('job failed', { error: message });
     activeSpan()?.setAttribute('transmute.job.status', 'failed');
-    if (await this.store.jobs.fail(job.id, message, this.clock.now())) {
+    // Its credits (or free try) come back in the same write (spec: side effects).
+    if (await this.credits.failJob(job.id, message)) {
       recordJobFinished(job.pluginId, 'failed', runSeconds);
-      // A failed free try is given back (spec: side effects); charged jobs are refunded.
-      if (isTrialJob(job)) await this.store.trials.release(job.accountId, job.op ?? job.pluginId);
-      else await this.credits.refund(job);
       await this.events?.jobFinished(job.id);
     }
     await this.deleteInputs(job);

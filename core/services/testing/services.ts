@@ -6,18 +6,26 @@ import path from 'node:path';
 import { LocalBlobStore } from '../../blobs/local.js';
 import type { Logger } from '../../contract/index.js';
 import type { Registry } from '../../registry/index.js';
+import type { JobQueue } from '../../queue/types.js';
 import { SqliteStore, openSqliteDatabase } from '../../store/sqlite/index.js';
+import type { Store } from '../../store/types.js';
 import { createServices } from '../index.js';
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-export function servicesWithoutRuns(dir: string, registry: Registry, tokenSecret: string) {
+/** `overrides.store` wraps the store the services use (an observer); `overrides.queue` replaces the queue. */
+export function servicesWithoutRuns(
+  dir: string,
+  registry: Registry,
+  tokenSecret: string,
+  overrides: { store?: (store: SqliteStore) => Store; queue?: JobQueue } = {},
+) {
   const store = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
   const services = createServices({
-    store,
+    store: overrides.store?.(store) ?? store,
     blobs: new LocalBlobStore(path.join(dir, 'blobs')),
     registry,
-    queue: { enqueue: async () => {} },
+    queue: overrides.queue ?? { enqueue: async () => {} },
     log: silent,
     executor: { run: () => Promise.reject(new Error('no runs in this test')) },
     config: {

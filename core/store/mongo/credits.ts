@@ -1,6 +1,6 @@
 /** Credits: usage per period, free trials and request-rate windows in MongoDB. */
-import { MongoServerError, type Collection, type Db } from 'mongodb';
-import type { ChargeResult, TrialRepo, UsageRepo, RateRepo, CreditsStore } from '../types.js';
+import { MongoServerError, type ClientSession, type Collection, type Db } from 'mongodb';
+import type { ChargeResult, TrialRepo, UsageRepo, RateRepo, CreditsStore, FailureRefund } from '../types.js';
 import { DUPLICATE_KEY, retryOnDuplicateKey } from './documents.js';
 import { COLLECTIONS, type RateDoc, type TrialDoc, type UsageDoc } from './schema.js';
 
@@ -19,6 +19,21 @@ function trialRepo(trials: Collection<TrialDoc>): TrialRepo {
     async release(accountId, tool) {
       await trials.deleteOne({ accountId, tool });
     },
+  };
+}
+
+/** Takes `cost` off the period's usage, never below zero (an update pipeline: one write). */
+const refundUpdate = (cost: number) => [{ $set: { used: { $max: [0, { $subtract: ['$used', cost] }] } } }];
+
+/** What a failed job gives back (FailureRefund), in `session`'s transaction when there is one (jobs.fail). */
+export function givingBack(db: Db) {
+  const usage = db.collection<UsageDoc>(COLLECTIONS.usage);
+  const trials = db.collection<TrialDoc>(COLLECTIONS.trials);
+  return async (accountId: string, given: FailureRefund, session?: ClientSession): Promise<void> => {
+    const options = session ? { session } : {};
+    if (given && 'credits' in given) {
+      await usage.updateOne({ accountId, period: given.period }, refundUpdate(given.credits), options);
+    } else if (given) await trials.deleteOne({ accountId, tool: given.trialOf }, options);
   };
 }
 
@@ -43,7 +58,7 @@ function usageRepo(usage: Collection<UsageDoc>): UsageRepo {
       return charged ? { ok: true, used: charged.used } : { ok: false, used: await usedIn(accountId, period) };
     },
     async refund(accountId, period, cost) {
-      await usage.updateOne({ accountId, period }, [{ $set: { used: { $max: [0, { $subtract: ['$used', cost] }] } } }]);
+      await usage.updateOne({ accountId, period }, refundUpdate(cost));
     },
     async set(accountId, period, used) {
       await retryOnDuplicateKey(() => usage.updateOne({ accountId, period }, { $set: { used } }, { upsert: true }));

@@ -4,7 +4,7 @@
  * finish per job) is a single conditional write on one document. One file per aggregate
  * (accounts.ts, jobs.ts, credits.ts, links.ts, webhooks.ts).
  */
-import { MongoClient, type Db, type MongoClientOptions } from 'mongodb';
+import { MongoClient, type Db, type Document, type MongoClientOptions } from 'mongodb';
 import type {
   AccountsStore,
   CreditsStore,
@@ -24,6 +24,11 @@ import { mongoWebhooks } from './webhooks.js';
 
 /** The index over plain download tokens that jobs carried before they were hashed (see migrate). */
 export const LEGACY_PLAIN_TOKEN_INDEX = 'download_tokens_due';
+
+/** What a deployment's `hello` answer says of multi-document transactions: a single node runs none. */
+export function runsTransactions(hello: Document): boolean {
+  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+}
 
 /** The aggregates' repositories are merged in by the constructor (declaration merging types them). */
 export interface MongoStore extends AccountsStore, JobsStore, CreditsStore, LinksStore, WebhooksStore {}
@@ -47,7 +52,8 @@ export class MongoStore implements Store {
   ): Promise<MongoStore> {
     const client = await MongoClient.connect(url, options.client);
     try {
-      const store = new MongoStore(client, client.db(options.dbName));
+      const db = client.db(options.dbName);
+      const store = new MongoStore(client, db, runsTransactions(await db.command({ hello: 1 })));
       await store.createIndexes();
       await store.migrate();
       return store;
@@ -60,8 +66,17 @@ export class MongoStore implements Store {
   private constructor(
     readonly client: MongoClient,
     readonly db: Db,
+    /** A replica set or sharded cluster: a job's failure and its refund are one transaction (jobs.fail). */
+    readonly transactions: boolean,
   ) {
-    Object.assign(this, mongoAccounts(db), mongoJobs(db), mongoCredits(db), mongoLinks(db), mongoWebhooks(db));
+    Object.assign(
+      this,
+      mongoAccounts(db),
+      mongoJobs(db, transactions ? client : null),
+      mongoCredits(db),
+      mongoLinks(db),
+      mongoWebhooks(db),
+    );
   }
 
   /** Idempotent: creating an index that exists with the same options does nothing. */

@@ -1,6 +1,7 @@
 /** Jobs, batches and extraction results in MongoDB. */
-import type { Collection, Filter, Db } from 'mongodb';
+import type { ClientSession, Collection, Db, Filter, MongoClient } from 'mongodb';
 import type { JobRecord, BatchRecord, ExportRecord, NewJob, JobRepo, BatchRepo, JobsStore } from '../types.js';
+import { givingBack } from './credits.js';
 import { asJson } from './documents.js';
 import { COLLECTIONS, type BatchDoc, type JobDoc } from './schema.js';
 
@@ -53,7 +54,15 @@ function batchFromDoc({ _id, ...doc }: BatchDoc): BatchRecord {
   };
 }
 
-function jobRepo(jobs: Collection<JobDoc>): JobRepo {
+/**
+ * `transactions`: the client, when the deployment runs multi-document transactions (a replica set or a sharded
+ * cluster), else null.
+ */
+function jobRepo(
+  jobs: Collection<JobDoc>,
+  giveBack: ReturnType<typeof givingBack>,
+  transactions: MongoClient | null,
+): JobRepo {
   /** Oldest first, as the SQLite adapter lists them. */
   const list = async (filter: Filter<JobDoc>) =>
     (await jobs.find(filter).sort({ createdAt: 1, _id: 1 }).toArray()).map(jobFromDoc);
@@ -166,15 +175,31 @@ function jobRepo(jobs: Collection<JobDoc>): JobRepo {
       );
       return result.modifiedCount > 0;
     },
-    async fail(id, error, at) {
-      const result = await jobs.updateOne(
-        { _id: id, status: { $in: UNFINISHED } },
-        { $set: { status: 'failed', error, completedAt: at } },
-      );
-      return result.modifiedCount > 0;
-    },
-    async markRefunded(id) {
-      return (await jobs.updateOne({ _id: id, refunded: false }, { $set: { refunded: true } })).modifiedCount > 0;
+    async fail(id, error, at, refundOf) {
+      /** One try: false when the job had ended, 'changed' when it changed between its read and the write. */
+      const attempt = async (session?: ClientSession): Promise<boolean | 'changed'> => {
+        const options = session ? { session } : {};
+        const job = await jobs.findOne({ _id: id, status: { $in: UNFINISHED } }, options);
+        if (!job) return false;
+        const given = refundOf?.(jobFromDoc(job)) ?? null;
+        // The write that wins once, and only on the job as the rule read it (its cost and steps).
+        const { modifiedCount } = await jobs.updateOne(
+          { _id: id, status: job.status, creditCost: job.creditCost, pipeline: job.pipeline ?? null },
+          { $set: { status: 'failed', error, completedAt: at, refunded: Boolean(given && 'credits' in given) } },
+          options,
+        );
+        if (!modifiedCount) return 'changed';
+        await giveBack(job.accountId, given, session);
+        return true;
+      };
+      for (;;) {
+        // A single node has no transactions (and is supported: docs/SCALE-OUT.md): there the refund is a second
+        // write right after the failure's, which alone still decides that it happens once.
+        const outcome = transactions
+          ? await transactions.withSession((session) => session.withTransaction(() => attempt(session)))
+          : await attempt();
+        if (outcome !== 'changed') return outcome;
+      }
     },
     async listByAccount(accountId, limit, offset) {
       const [total, page] = await Promise.all([
@@ -274,9 +299,9 @@ function batchRepo(batches: Collection<BatchDoc>): BatchRepo {
   };
 }
 
-export function mongoJobs(db: Db): JobsStore {
+export function mongoJobs(db: Db, transactions: MongoClient | null): JobsStore {
   return {
-    jobs: jobRepo(db.collection<JobDoc>(COLLECTIONS.jobs)),
+    jobs: jobRepo(db.collection<JobDoc>(COLLECTIONS.jobs), givingBack(db), transactions),
     batches: batchRepo(db.collection<BatchDoc>(COLLECTIONS.batches)),
   };
 }

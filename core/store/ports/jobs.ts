@@ -166,6 +166,15 @@ export interface JobCompletion {
   outputExpiresAt: Date;
 }
 
+/**
+ * What a failed job gives back: credits to the billing period they were charged in (the job is marked `refunded`),
+ * or the free try of a tool; null for nothing.
+ */
+export type FailureRefund = { credits: number; period: string } | { trialOf: string } | null;
+
+/** The services' rule (job-policy.ts: refundOf) for what a job gives back when it fails; pure, synchronous. */
+export type RefundRule = (job: JobRecord) => FailureRefund;
+
 export interface JobRepo {
   create(job: NewJob): Promise<JobRecord>;
   get(id: string): Promise<JobRecord | null>;
@@ -189,9 +198,14 @@ export interface JobRepo {
   complete(id: string, result: JobCompletion): Promise<boolean>;
   /** Finish an active extraction job with its JSON row; false when it was not active. */
   completeWithResult(id: string, result: { result: Record<string, unknown>; at: Date }): Promise<boolean>;
-  fail(id: string, error: string, at: Date): Promise<boolean>;
-  /** Mark the charge refunded once; false when it already was. */
-  markRefunded(id: string): Promise<boolean>;
+  /**
+   * Fail a waiting or active job and give back what `refundOf` says it was charged, in one transaction: a reader
+   * never sees the job failed with its credits still spent, and a process dying midway leaves the job unfailed, not
+   * unrefunded. `refundOf` reads the job as the store holds it under the write (its cost trued up by an import, its
+   * pipeline's steps as they stand). Wins once: false, giving back nothing, when the job had ended already (failed,
+   * cancelled, done). Without `refundOf` nothing is given back.
+   */
+  fail(id: string, error: string, at: Date, refundOf?: RefundRule): Promise<boolean>;
   /** Newest first. */
   listByAccount(accountId: string, limit: number, offset: number): Promise<{ total: number; jobs: JobRecord[] }>;
   /** The jobs of one batch, oldest first. */

@@ -1,7 +1,16 @@
 /** Credits: usage per period, free trials and request-rate windows in PostgreSQL. */
 import type pg from 'pg';
-import type { ChargeResult, CreditsStore, RateRepo, TrialRepo, UsageRepo } from '../types.js';
-import { changed, first } from './db.js';
+import type { ChargeResult, CreditsStore, FailureRefund, RateRepo, TrialRepo, UsageRepo } from '../types.js';
+import { type Queryable, changed, first } from './db.js';
+
+const REFUND = 'UPDATE usage SET used = GREATEST(0, used - $1) WHERE account_id = $2 AND period = $3';
+const RELEASE_TRIAL = 'DELETE FROM trials WHERE account_id = $1 AND tool = $2';
+
+/** What a failed job gives back (FailureRefund), on `db`: jobs.fail runs it inside its transaction. */
+export async function giveBack(db: Queryable, accountId: string, given: FailureRefund): Promise<void> {
+  if (given && 'credits' in given) await db.query(REFUND, [given.credits, accountId, given.period]);
+  else if (given) await db.query(RELEASE_TRIAL, [accountId, given.trialOf]);
+}
 
 function trialRepo(pool: pg.Pool): TrialRepo {
   return {
@@ -15,7 +24,7 @@ function trialRepo(pool: pg.Pool): TrialRepo {
       );
     },
     async release(accountId, tool) {
-      await pool.query('DELETE FROM trials WHERE account_id = $1 AND tool = $2', [accountId, tool]);
+      await pool.query(RELEASE_TRIAL, [accountId, tool]);
     },
   };
 }
@@ -46,11 +55,7 @@ function usageRepo(pool: pg.Pool): UsageRepo {
       return row ? { ok: true, used: Number(row.used) } : { ok: false, used: await used(accountId, period) };
     },
     async refund(accountId, period, cost) {
-      await pool.query('UPDATE usage SET used = GREATEST(0, used - $1) WHERE account_id = $2 AND period = $3', [
-        cost,
-        accountId,
-        period,
-      ]);
+      await pool.query(REFUND, [cost, accountId, period]);
     },
     async set(accountId, period, value) {
       await pool.query(

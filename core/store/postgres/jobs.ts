@@ -11,7 +11,8 @@ import {
   openExportFromRow,
   type Row,
 } from '../sql/rows.js';
-import { all, changed, first } from './db.js';
+import { giveBack } from './credits.js';
+import { all, changed, first, transaction } from './db.js';
 
 const one = (row: Row | undefined) => (row ? jobFromRow(row) : null);
 
@@ -120,18 +121,23 @@ function jobRepo(pool: pg.Pool): JobRepo {
     async clearResultsBefore(before) {
       await pool.query('UPDATE jobs SET result = NULL WHERE result IS NOT NULL AND created_at < $1', [before]);
     },
-    async fail(id, error, at) {
-      return (
-        (await changed(
-          pool,
-          `UPDATE jobs SET status = 'failed', error = $1, completed_at = $2 WHERE id = $3 AND status IN ('waiting', ` +
-            `'active')`,
-          [error, at, id],
-        )) > 0
-      );
-    },
-    async markRefunded(id) {
-      return (await changed(pool, 'UPDATE jobs SET refunded = true WHERE id = $1 AND NOT refunded', [id])) > 0;
+    async fail(id, error, at, refundOf) {
+      return transaction(pool, async (client) => {
+        // FOR UPDATE: a concurrent fail (or completion) waits for this one, then finds the job ended.
+        const row = await first(
+          client,
+          `SELECT * FROM jobs WHERE id = $1 AND status IN ('waiting', 'active') FOR UPDATE`,
+          [id],
+        );
+        if (!row) return false;
+        const given = refundOf?.(jobFromRow(row)) ?? null;
+        await client.query(
+          `UPDATE jobs SET status = 'failed', error = $1, completed_at = $2, refunded = $3 WHERE id = $4`,
+          [error, at, Boolean(given && 'credits' in given), id],
+        );
+        await giveBack(client, String(row.account_id), given);
+        return true;
+      });
     },
     async listByAccount(accountId, limit, offset) {
       const total = Number((await first(pool, 'SELECT COUNT(*) AS n FROM jobs WHERE account_id = $1', [accountId]))!.n);

@@ -1,17 +1,44 @@
 /** Credits: usage per period, free trials and request-rate windows in SQLite. */
 import type Database from 'better-sqlite3';
-import type { UsageRecord, ChargeResult, TrialRepo, UsageRepo, RateRepo, CreditsStore } from '../types.js';
+import type {
+  UsageRecord,
+  ChargeResult,
+  TrialRepo,
+  UsageRepo,
+  RateRepo,
+  CreditsStore,
+  FailureRefund,
+} from '../types.js';
 import { type Row, ms } from '../sql/rows.js';
+
+/** The writes that give a charge back: a refund, a free try released, or what a failed job gives back. */
+export function givingBack(db: Database.Database) {
+  const refund = db.prepare('UPDATE usage SET used = MAX(0, used - ?) WHERE account_id = ? AND period = ?');
+  const release = db.prepare('DELETE FROM trials WHERE account_id = ? AND tool = ?');
+  return {
+    refund(accountId: string, period: string, cost: number) {
+      refund.run(cost, accountId, period);
+    },
+    release(accountId: string, tool: string) {
+      release.run(accountId, tool);
+    },
+    /** Inside the caller's transaction (jobs.fail). */
+    give(accountId: string, given: FailureRefund) {
+      if (given && 'credits' in given) refund.run(given.credits, accountId, given.period);
+      else if (given) release.run(accountId, given.trialOf);
+    },
+  };
+}
 
 function trialRepo(db: Database.Database): TrialRepo {
   const claim = db.prepare('INSERT INTO trials (account_id, tool, claimed_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
-  const release = db.prepare('DELETE FROM trials WHERE account_id = ? AND tool = ?');
+  const { release } = givingBack(db);
   return {
     async claim(accountId, tool, at) {
       return claim.run(accountId, tool, ms(at)).changes > 0;
     },
     async release(accountId, tool) {
-      release.run(accountId, tool);
+      release(accountId, tool);
     },
   };
 }
@@ -22,7 +49,7 @@ function usageRepo(db: Database.Database): UsageRepo {
   // The condition and the increment are one statement: concurrent charges cannot both pass.
   const charge = db.prepare(`UPDATE usage SET used = used + @cost
     WHERE account_id = @accountId AND period = @period AND (@limit IS NULL OR used + @cost <= @limit) RETURNING used`);
-  const refund = db.prepare('UPDATE usage SET used = MAX(0, used - ?) WHERE account_id = ? AND period = ?');
+  const { refund } = givingBack(db);
   const set = db.prepare(`INSERT INTO usage (account_id, period, used) VALUES (?, ?, ?)
     ON CONFLICT (account_id, period) DO UPDATE SET used = excluded.used`);
   const used = (accountId: string, period: string) =>
@@ -37,7 +64,7 @@ function usageRepo(db: Database.Database): UsageRepo {
       return row ? { ok: true, used: Number(row.used) } : { ok: false, used: used(accountId, period) };
     },
     async refund(accountId, period, cost) {
-      refund.run(cost, accountId, period);
+      refund(accountId, period, cost);
     },
     async set(accountId, period, value) {
       set.run(accountId, period, value);

@@ -1,7 +1,8 @@
 /** Jobs, batches and extraction results in SQLite. */
 import type Database from 'better-sqlite3';
 
-import type { NewJob, JobRepo, BatchRepo, JobsStore } from '../types.js';
+import type { NewJob, JobRepo, BatchRepo, JobsStore, RefundRule } from '../types.js';
+import { givingBack } from './credits.js';
 import {
   type Row,
   OPEN_EXPORT,
@@ -48,10 +49,21 @@ function jobRepo(db: Database.Database): JobRepo {
     `UPDATE jobs SET status = 'done', progress = 100, result = ?, completed_at = ? WHERE id = ? AND status = 'active'`,
   );
   const clearResults = db.prepare(`UPDATE jobs SET result = NULL WHERE result IS NOT NULL AND created_at < ?`);
+  const unfinishedById = db.prepare(`SELECT * FROM jobs WHERE id = ? AND status IN ('waiting', 'active')`);
   const fail = db.prepare(
-    `UPDATE jobs SET status = 'failed', error = ?, completed_at = ? WHERE id = ? AND status IN ('waiting', 'active')`,
+    `UPDATE jobs SET status = 'failed', error = ?, completed_at = ?, refunded = ?
+      WHERE id = ? AND status IN ('waiting', 'active')`,
   );
-  const refund = db.prepare('UPDATE jobs SET refunded = 1 WHERE id = ? AND refunded = 0');
+  const giveBack = givingBack(db);
+  // IMMEDIATE (below): the write lock from the read on, so no other process fails or changes the job in between.
+  const failAndGiveBack = db.transaction((id: string, error: string, at: number | null, refundOf?: RefundRule) => {
+    const row = unfinishedById.get(id) as Row | undefined;
+    if (!row) return false;
+    const given = refundOf?.(jobFromRow(row)) ?? null;
+    fail.run(error, at, given && 'credits' in given ? 1 : 0, id);
+    giveBack.give(String(row.account_id), given);
+    return true;
+  });
   const count = db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE account_id = ?');
   const page = db.prepare('SELECT * FROM jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?');
   const byBatch = db.prepare('SELECT * FROM jobs WHERE batch_id = ? ORDER BY created_at, id');
@@ -161,11 +173,8 @@ function jobRepo(db: Database.Database): JobRepo {
     async clearResultsBefore(before) {
       clearResults.run(ms(before));
     },
-    async fail(id, error, at) {
-      return fail.run(error, ms(at), id).changes > 0;
-    },
-    async markRefunded(id) {
-      return refund.run(id).changes > 0;
+    async fail(id, error, at, refundOf) {
+      return failAndGiveBack.immediate(id, error, ms(at), refundOf);
     },
     async listByAccount(accountId, limit, offset) {
       const total = Number((count.get(accountId) as Row).n);

@@ -2,8 +2,8 @@
  * The store contract for jobs, batches and extraction results: every adapter's test file runs it (see ../contract.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { BatchRecord, JobRecord, Store } from '../../types.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BatchRecord, FailureRefund, JobRecord, Store } from '../../types.js';
 import {
   type CreateStorage,
   MINUTE,
@@ -214,14 +214,87 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         expect((await store.jobs.get(active.id))?.error).toBe('engine crashed');
       });
 
-      it('marks a refund once, even when asked concurrently', async () => {
-        const job = await newJob(accountId);
-        const other = await openAnother();
-        const answers = await Promise.all(
-          [...Array(10)].map((_, i) => (i % 2 ? other : store).jobs.markRefunded(job.id)),
-        );
-        expect(answers.filter(Boolean)).toHaveLength(1);
-        expect((await store.jobs.get(job.id))?.refunded).toBe(true);
+      describe('a failure and its refund, one write', () => {
+        const PERIOD = '2030-01';
+        /** The services' rule, as job-policy.ts's refundOf gives it for a charged job; counts its calls. */
+        const creditsBack = () =>
+          vi.fn((job: JobRecord): FailureRefund => ({ credits: job.creditCost, period: job.creditPeriod }));
+        const used = async () => (await store.usage.get(accountId, PERIOD)).used;
+        beforeEach(async () => {
+          await store.usage.charge(accountId, PERIOD, 10, null);
+        });
+
+        it('gives the credits back once: a second fail, or a cancel after it, gives nothing', async () => {
+          const job = await newJob(accountId, { creditCost: 4, creditPeriod: PERIOD });
+          await store.jobs.start(job.id, at());
+          const rule = creditsBack();
+          expect(await store.jobs.fail(job.id, 'engine crashed', at(1000), rule)).toBe(true);
+          expect(await used()).toBe(6);
+          expect(await store.jobs.get(job.id)).toMatchObject({
+            status: 'failed',
+            error: 'engine crashed',
+            refunded: true,
+          });
+          expect(await store.jobs.fail(job.id, 'again', at(2000), rule)).toBe(false);
+          expect(await store.jobs.fail(job.id, 'Cancelled', at(3000), creditsBack())).toBe(false);
+          expect(rule).toHaveBeenCalledTimes(1);
+          expect(await used()).toBe(6);
+          expect(await store.jobs.get(job.id)).toMatchObject({ error: 'engine crashed', completedAt: at(1000) });
+        });
+
+        it('gives them back once when several instances fail the job together', async () => {
+          const job = await newJob(accountId, { creditCost: 3, creditPeriod: PERIOD });
+          const stores = [store, await openAnother(), await openAnother()];
+          const answers = await Promise.all(
+            [...Array(9)].map((_, i) =>
+              stores[i % stores.length]!.jobs.fail(job.id, `fail ${i}`, at(i), creditsBack()),
+            ),
+          );
+          expect(answers.filter(Boolean)).toHaveLength(1);
+          expect(await used()).toBe(7);
+        });
+
+        it('gives nothing for a job that was done, and leaves it done', async () => {
+          const job = await doneJob(accountId);
+          const rule = creditsBack();
+          expect(await store.jobs.fail(job.id, 'Cancelled', at(), rule)).toBe(false);
+          expect(rule).not.toHaveBeenCalled();
+          expect(await used()).toBe(10);
+          expect((await store.jobs.get(job.id))?.status).toBe('done');
+        });
+
+        it('reads the job as stored at the failure: an import true-up’s cost goes back', async () => {
+          const job = await newJob(accountId, { creditCost: 2, creditPeriod: PERIOD });
+          await store.jobs.start(job.id, at());
+          await store.jobs.setImported(job.id, { inputs: [], creditCost: 5 });
+          expect(await store.jobs.fail(job.id, 'too big', at(), creditsBack())).toBe(true);
+          expect(await used()).toBe(5);
+        });
+
+        it('writes nothing when the rule throws: the job stays unfinished with its credits spent', async () => {
+          const job = await newJob(accountId, { creditCost: 4, creditPeriod: PERIOD });
+          const broken = () => {
+            throw new Error('the process died here');
+          };
+          await expect(store.jobs.fail(job.id, 'engine crashed', at(), broken)).rejects.toThrow('the process died');
+          expect(await store.jobs.get(job.id)).toMatchObject({ status: 'waiting', error: null, refunded: false });
+          expect(await used()).toBe(10);
+          expect(await store.jobs.fail(job.id, 'engine crashed', at(), creditsBack())).toBe(true);
+          expect(await used()).toBe(6);
+        });
+
+        it('gives a free try back, once, and no credits', async () => {
+          await store.trials.claim(accountId, 'parse-cv', at());
+          const job = await newJob(accountId, { kind: 'extract', op: 'parse-cv', creditCost: 0, creditPeriod: PERIOD });
+          const trialBack = () => ({ trialOf: 'parse-cv' });
+          expect(await store.jobs.fail(job.id, 'unreadable', at(), trialBack)).toBe(true);
+          expect(await store.jobs.get(job.id)).toMatchObject({ status: 'failed', refunded: false });
+          expect(await used()).toBe(10);
+          expect(await store.trials.claim(accountId, 'parse-cv', at(1000))).toBe(true);
+          // A second fail does not release the trial taken again.
+          expect(await store.jobs.fail(job.id, 'Cancelled', at(), trialBack)).toBe(false);
+          expect(await store.trials.claim(accountId, 'parse-cv', at(2000))).toBe(false);
+        });
       });
 
       it('lists an account’s history newest first, paged, with the total', async () => {

@@ -1,0 +1,190 @@
+/**
+ * A job that fails, is cancelled or cannot be queued has its credits back in the same write: the first read that
+ * shows it `failed` (from another connection, as another process polls) shows the balance refunded too.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Plugin } from '../contract/index.js';
+import type { JobQueue } from '../queue/types.js';
+import { Registry } from '../registry/index.js';
+import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
+import type { NewJob, Store } from '../store/types.js';
+import type { Principal } from './accounts.js';
+import { billingPeriod } from './clock.js';
+import { CANCELLED } from './jobs.js';
+import type { Services } from './index.js';
+import { servicesWithoutRuns } from './testing/services.js';
+
+const TOKEN_SECRET = 'job-failure-test-secret-of-32-bytes-at-least';
+const COST = 5;
+
+/** What another process reads the moment a failure's write returns. */
+interface Seen {
+  status: string | undefined;
+  used: number;
+  /** Whether the account's free try of parse-cv is still taken. */
+  trialTaken: boolean;
+}
+
+/** A plugin the queue path can accept (it never runs: the queue refuses the job). */
+const textPlugin = {
+  id: 'test-text',
+  kind: 'convert',
+  title: 'Text to Markdown (test)',
+  inputs: ['txt'],
+  outputs: ['md'],
+  options: z.object({}),
+  plan: 'free',
+  licenses: [],
+  engines: [],
+  limits: { timeoutMs: 10_000, concurrency: 1 },
+  run: () => Promise.reject(new Error('never runs here')),
+} satisfies Plugin;
+
+describe('a failed job and its refund are one write', () => {
+  let dir: string;
+  let store: SqliteStore;
+  let observer: SqliteStore;
+  let services: Services;
+  let owner: Principal;
+  let seen: Seen[];
+
+  /** The store the services use: after each `jobs.fail`, before anything else runs, another connection reads. */
+  const observed = (inner: SqliteStore): Store =>
+    Object.assign(Object.create(inner) as Store, {
+      jobs: {
+        ...inner.jobs,
+        fail: async (...args: Parameters<Store['jobs']['fail']>) => {
+          const failed = await inner.jobs.fail(...args);
+          const view = await observer.jobs.view(args[0]);
+          const { used } = await observer.usage.get(owner.account.id, billingPeriod(new Date()));
+          const trial = observer.db
+            .prepare(`SELECT 1 FROM trials WHERE account_id = ? AND tool = 'parse-cv'`)
+            .get(owner.account.id);
+          seen.push({ status: view?.status, used, trialTaken: Boolean(trial) });
+          return failed;
+        },
+      },
+    });
+
+  const start = (queue?: JobQueue) => {
+    ({ store, services } = servicesWithoutRuns(dir, new Registry([]), TOKEN_SECRET, {
+      store: observed,
+      ...(queue ? { queue } : {}),
+    }));
+    observer = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
+  };
+
+  /** A job charged COST credits now, as acceptance leaves it. */
+  const chargedJob = async (overrides: Partial<NewJob> = {}) => {
+    const charge = await services.credits.charge(owner.account, COST);
+    const now = new Date();
+    return store.jobs.create({
+      id: randomUUID(),
+      accountId: owner.account.id,
+      kind: 'convert',
+      pluginId: 'test-uninstalled',
+      op: null,
+      inputFormat: 'txt',
+      outputFormat: 'md',
+      options: {},
+      inputs: [],
+      creditCost: COST,
+      creditPeriod: charge.period,
+      viaApi: true,
+      createdAt: now,
+      inputsExpireAt: new Date(now.getTime() + 3_600_000),
+      ...overrides,
+    });
+  };
+
+  const newOwner = async () => {
+    const account = await services.accounts.createAccount({ plan: 'pro' });
+    owner = { account, keyId: 'test-key' };
+  };
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-failure-'));
+    seen = [];
+  });
+
+  afterEach(async () => {
+    await observer?.close();
+    await store?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a run that fails: the read that shows `failed` shows the credits back', async () => {
+    start();
+    await newOwner();
+    const job = await chargedJob();
+    expect((await services.credits.balance(owner.account)).creditsUsed).toBe(COST);
+    // The job's plugin is not installed here: the runner fails it.
+    await services.runner.run(job.id);
+    expect(seen).toEqual([{ status: 'failed', used: 0, trialTaken: false }]);
+    expect(await store.jobs.get(job.id)).toMatchObject({ status: 'failed', refunded: true });
+  });
+
+  it('a cancel: the same, and cancelling again gives nothing more', async () => {
+    start();
+    await newOwner();
+    const job = await chargedJob();
+    await services.credits.charge(owner.account, 2); // another job's, kept
+    expect(await services.jobs.cancel(owner, job.id)).toEqual({ status: 'failed', error: CANCELLED });
+    expect(await services.jobs.cancel(owner, job.id)).toEqual({ status: 'failed', error: CANCELLED });
+    expect(seen).toEqual([{ status: 'failed', used: 2, trialTaken: false }]);
+    expect((await services.credits.balance(owner.account)).creditsUsed).toBe(2);
+  });
+
+  it('a cancelled free try gives the trial back, and no credits', async () => {
+    start();
+    await newOwner();
+    await services.credits.charge(owner.account, 3);
+    expect(await store.trials.claim(owner.account.id, 'parse-cv', new Date())).toBe(true);
+    const now = new Date();
+    const job = await store.jobs.create({
+      id: randomUUID(),
+      accountId: owner.account.id,
+      kind: 'extract',
+      pluginId: 'cv-parse',
+      op: 'parse-cv',
+      inputFormat: 'pdf',
+      outputFormat: 'json',
+      options: {},
+      inputs: [],
+      creditCost: 0,
+      creditPeriod: billingPeriod(now),
+      viaApi: true,
+      createdAt: now,
+      inputsExpireAt: new Date(now.getTime() + 3_600_000),
+    });
+    await services.jobs.cancel(owner, job.id);
+    expect(seen).toEqual([{ status: 'failed', used: 3, trialTaken: false }]);
+    expect(await store.trials.claim(owner.account.id, 'parse-cv', new Date())).toBe(true);
+  });
+
+  it('a job the queue refuses: failed with its credits back in one write', async () => {
+    start({ enqueue: () => Promise.reject(new Error('queue unavailable')) });
+    await newOwner();
+    const upload = { blobKey: `uploads/${randomUUID()}`, filename: 'notes.txt', bytes: 12, head: Buffer.from('hi') };
+    const accepting = services.jobs.queue(owner, {
+      plugin: textPlugin,
+      kind: 'convert',
+      op: null,
+      inputFormat: 'txt',
+      output: 'md',
+      options: {},
+      files: [{ upload, format: 'txt' }],
+      cost: COST,
+      viaApi: true,
+    });
+    await expect(accepting).rejects.toThrow('queue unavailable');
+    expect(seen).toEqual([{ status: 'failed', used: 0, trialTaken: false }]);
+    const { jobs } = await store.jobs.listByAccount(owner.account.id, 10, 0);
+    expect(jobs).toMatchObject([{ status: 'failed', error: 'The job could not be queued; credits were refunded' }]);
+  });
+});
