@@ -31,6 +31,7 @@ import type { JobQueue } from '../queue/types.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
 import { storedInput, type StagedUpload, type UploadService } from './uploads.js';
 import { checkWork } from './work-limits.js';
+import { NOT_QUEUED } from './job-policy.js';
 import type { RequestWebhooks } from './webhooks.js';
 
 type BatchAccepted = z.infer<typeof batchAcceptedSchema>;
@@ -80,6 +81,9 @@ export class ExtractionService {
   async accept(principal: Principal, tool: string, request: ExtractionRequest): Promise<BatchAccepted> {
     const { uploads } = request;
     let trialClaimed = false;
+    /** Jobs made for this request, and how many of them were queued (those run whatever happens next). */
+    const jobIds: string[] = [];
+    let queued = 0;
     try {
       const max = this.admit(principal, tool);
       const plugin = this.plugin(tool);
@@ -103,7 +107,6 @@ export class ExtractionService {
 
       const batchId = randomUUID();
       const errors: BatchRecord['errors'] = [];
-      const jobIds: string[] = [];
       /** Credits each accepted file was charged (for the metrics once the batch is queued). */
       const costs = new Map<string, number>();
       for (const [index, upload] of uploads.entries()) {
@@ -144,10 +147,17 @@ export class ExtractionService {
         createdAt: this.clock.now(),
       });
       if (webhookUrl) await this.webhooks?.record(batchId, principal.account.id, webhookUrl);
-      for (const jobId of jobIds) await this.queue.enqueue({ id: jobId, pluginId: plugin.id });
+      for (const jobId of jobIds) {
+        await this.queue.enqueue({ id: jobId, pluginId: plugin.id });
+        queued++;
+      }
       for (const jobId of jobIds) recordJobAccepted(plugin.id, principal.account.plan, costs.get(jobId) ?? 0);
       return { batchId, total: jobIds.length, errors, statusUrl: `/api/${tool}/${batchId}` };
     } catch (err) {
+      // The request failed after some of its jobs were made (the store or the queue not answering): the client has
+      // no batch to follow, so those not queued fail now with their credits (or free try) back. A store that cannot
+      // take even that leaves them waiting: the reconciler queues them, and their run fails on the discarded input.
+      for (const jobId of jobIds.slice(queued)) await this.credits.failJob(jobId, NOT_QUEUED).catch(() => false);
       if (trialClaimed) await this.store.trials.release(principal.account.id, tool);
       await this.uploads.discard(...uploads);
       throw err;

@@ -15,6 +15,7 @@ import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
 import type { NewJob, Store } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import { billingPeriod } from './clock.js';
+import { NOT_QUEUED } from './job-policy.js';
 import { CANCELLED } from './jobs.js';
 import type { Services } from './index.js';
 import { servicesWithoutRuns } from './testing/services.js';
@@ -71,8 +72,8 @@ describe('a failed job and its refund are one write', () => {
       },
     });
 
-  const start = (queue?: JobQueue) => {
-    ({ store, services } = servicesWithoutRuns(dir, new Registry([]), TOKEN_SECRET, {
+  const start = (queue?: JobQueue, plugins: Plugin[] = []) => {
+    ({ store, services } = servicesWithoutRuns(dir, new Registry(plugins), TOKEN_SECRET, {
       store: observed,
       ...(queue ? { queue } : {}),
     }));
@@ -186,5 +187,31 @@ describe('a failed job and its refund are one write', () => {
     expect(seen).toEqual([{ status: 'failed', used: 0, trialTaken: false }]);
     const { jobs } = await store.jobs.listByAccount(owner.account.id, 10, 0);
     expect(jobs).toMatchObject([{ status: 'failed', error: 'The job could not be queued; credits were refunded' }]);
+  });
+
+  it('an extraction request the queue refuses: every job it made failed, its credits back', async () => {
+    const { default: wordCount } = await import('../../test/fixtures/plugins/word-count.js');
+    start({ enqueue: () => Promise.reject(new Error('queue unavailable')) }, [wordCount]);
+    await newOwner();
+    const text = (name: string) => ({
+      blobKey: `uploads/${randomUUID()}`,
+      filename: name,
+      bytes: 11,
+      head: Buffer.from('hello world'),
+    });
+    const accepting = services.extractions.accept(owner, 'word-count', {
+      uploads: [text('a.txt'), text('b.txt')],
+      fields: {},
+      fieldsAreStrings: false,
+      viaApi: true,
+    });
+    await expect(accepting).rejects.toThrow('queue unavailable');
+    const { jobs } = await store.jobs.listByAccount(owner.account.id, 10, 0);
+    expect(jobs).toHaveLength(2);
+    expect(jobs).toMatchObject([
+      { status: 'failed', error: NOT_QUEUED, refunded: true },
+      { status: 'failed', error: NOT_QUEUED, refunded: true },
+    ]);
+    expect(seen.at(-1)).toMatchObject({ status: 'failed', used: 0 });
   });
 });

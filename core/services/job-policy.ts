@@ -52,6 +52,9 @@ export function refundableCost(job: JobRecord): number {
   return job.pipeline.steps.filter((step) => step.status !== 'done').reduce((sum, step) => sum + step.creditCost, 0);
 }
 
+/** The error of a job made but never queued (the queue or the store did not answer): it fails with a refund. */
+export const NOT_QUEUED = 'The job could not be queued; credits were refunded';
+
 /**
  * What a failed or cancelled job gives back, in the same store write as its failure (`jobs.fail`): a free try its
  * trial, a charged job its refundable credits to the period they were charged in.

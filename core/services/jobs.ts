@@ -24,7 +24,7 @@ import { badRequest, conflict, notFound } from './errors.js';
 import { presentExport } from './exports.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
 import { parseOp, parseTarget } from './targets.js';
-import { splitSecrets, type SecretVault } from './job-policy.js';
+import { NOT_QUEUED, splitSecrets, type SecretVault } from './job-policy.js';
 import type { JobEvents, RequestWebhooks } from './webhooks.js';
 import { checkWork } from './work-limits.js';
 import type { FinishedJobs } from './finished-jobs.js';
@@ -257,7 +257,7 @@ export class JobService {
       await this.jobQueue.enqueue({ id: job.id, pluginId: job.pluginId });
     } catch (err) {
       // The job failed to start: it is refunded (spec: side effects).
-      await this.credits.failJob(job.id, 'The job could not be queued; credits were refunded');
+      await this.credits.failJob(job.id, NOT_QUEUED);
       throw err;
     }
     recordJobAccepted(job.pluginId, principal.account.plan, spec.cost);
