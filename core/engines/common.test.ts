@@ -37,7 +37,8 @@ describe('the standard engines', () => {
     const commands = STANDARD_ENGINES.map((engine) => engine.command);
     expect(new Set(commands).size).toBe(commands.length);
     for (const engine of STANDARD_ENGINES) {
-      expect(engine.command).toMatch(/^[a-z0-9_]+$/);
+      // A plain program name (hyphens as in chromium-headless-shell): its override variable is derived from it.
+      expect(engine.command).toMatch(/^[a-z0-9][a-z0-9_-]*$/);
       expect(debianPackages(engine).length).toBeGreaterThan(0);
       for (const pkg of debianPackages(engine)) expect(pkg).toMatch(/^[a-z0-9][a-z0-9.+-]+$/);
     }
