@@ -7,6 +7,7 @@ import type { Logger } from '../../contract/index.js';
 import { PostgresStore } from '../../store/postgres/index.js';
 import { DISPATCH_HANG_MS, DISPATCH_POLL_MS as POLL_MS } from '../testing/dispatch.js';
 import { Queue } from '../index.js';
+import { lockCheckedSavesSuite } from '../testing/lock-suite.js';
 import { backendConformanceSuite } from '../testing/suite.js';
 import { createPostgresQueueBackend, postgresDispatchChannel, prepareQueueSchema, queueBackendOn } from './index.js';
 
@@ -54,6 +55,11 @@ describe('PostgresBackend (Agenda)', () => {
     },
     { deviations: AS_PUBLISHED },
   );
+  lockCheckedSavesSuite('PostgresBackend', async () => {
+    const url = await server.createSchema();
+    await prepareQueueSchema(url);
+    return { openBackend: () => queueBackendOn(url), destroy: () => server.dropSchema(url) };
+  });
 });
 
 describe('PostgreSQL dispatch across processes', () => {
