@@ -534,7 +534,10 @@ async function assertCleanedUp(job: JobRow, blobKeys: string[]) {
       path.join(server.dataDir, 'work', job.id),
       ...blobKeys.map((k) => path.join(server.dataDir, 'blobs', k)),
     ];
-    if (job.status === 'failed') paths.push(path.join(server.dataDir, 'blobs', 'outputs', job.id));
+    // The output of each attempt has its own key (outputs/<job>.<attempt>: core/services/runner.ts).
+    const outputs = Array.from({ length: job.attempts }, (_, i) => `${job.id}.${i + 1}`);
+    if (job.status === 'failed')
+      paths.push(...outputs.map((name) => path.join(server.dataDir, 'blobs', 'outputs', name)));
     const left: string[] = [];
     for (const p of paths) if (await exists(p)) left.push(path.relative(server.dataDir, p));
     return left;
