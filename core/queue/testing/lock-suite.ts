@@ -12,6 +12,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const claim = (repository: JobRepository, lifetimeMs = HOUR_MS) =>
   repository.getNextJobToRun(NAME, new Date(Date.now() + 50), ago(lifetimeMs), new Date(), undefined);
 
+/** A one-shot entry, due. */
+const queued = (repository: JobRepository) =>
+  repository.saveJob({ name: NAME, priority: 0, nextRunAt: ago(1000), type: 'normal', data: {} }, undefined);
+
 /** What Agenda's Job.run saves when it starts a one-shot run. */
 async function start(repository: JobRepository, run: JobParameters): Promise<void> {
   run.lastRunAt = new Date();
@@ -48,7 +52,7 @@ export function lockCheckedSavesSuite(name: string, createStorage: () => Promise
     });
 
     it('a run starts, renews and saves its entry unlocked while the lock is its own', async () => {
-      const saved = await repo.saveJob({ name: NAME, priority: 0, nextRunAt: ago(1000), type: 'normal', data: {} }, {});
+      const saved = await queued(repo);
       const run = (await claim(repo))!;
       await start(repo, run);
       for (let renewal = 0; renewal < 2; renewal++) {
@@ -66,8 +70,8 @@ export function lockCheckedSavesSuite(name: string, createStorage: () => Promise
       expect(heldLock(run)).toEqual({ lockedAt: null, lost: false });
     });
 
-    it("once another attempt took the entry over, the first run's renewal, save and unlock change nothing", async () => {
-      const saved = await repo.saveJob({ name: NAME, priority: 0, nextRunAt: ago(1000), type: 'normal', data: {} }, {});
+    it("once another attempt took the entry over, the first run's renewal, save and unlock do nothing", async () => {
+      const saved = await queued(repo);
       const first = (await claim(repo))!;
       await start(repo, first);
       await sleep(20);
@@ -98,7 +102,7 @@ export function lockCheckedSavesSuite(name: string, createStorage: () => Promise
     });
 
     it('a save for an entry removed meanwhile is refused', async () => {
-      await repo.saveJob({ name: NAME, priority: 0, nextRunAt: ago(1000), type: 'normal', data: {} }, {});
+      await queued(repo);
       const run = (await claim(repo))!;
       await repo.removeJobs({ id: run._id });
       run.lockedAt = new Date();
@@ -106,7 +110,7 @@ export function lockCheckedSavesSuite(name: string, createStorage: () => Promise
     });
 
     it("Agenda's Job made from a claimed entry carries its hold, so Agenda's own saves are lock-checked", async () => {
-      await repo.saveJob({ name: NAME, priority: 0, nextRunAt: ago(1000), type: 'normal', data: {} }, {});
+      await queued(repo);
       const claimed = (await claim(repo))!;
       const agenda = new Agenda({ backend: backends[0]! });
       await agenda.ready;
