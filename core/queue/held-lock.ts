@@ -8,7 +8,7 @@
  * stored `lockedAt` is still that value (compare-and-set); a refused save writes nothing, marks the
  * run's hold lost and throws LockLost.
  */
-import type { JobParameters } from 'agenda';
+import type { Job, JobParameters } from 'agenda';
 
 /** Agenda's Job copies its parameters' own keys, symbols included, so the tag rides along into `job.attrs`. */
 const HELD = Symbol('transmute.queue.heldLock');
@@ -43,6 +43,15 @@ export function settleSave(job: JobParameters, applied: boolean): void {
     throw new LockLost(job);
   }
   held.lockedAt = job.lockedAt ? new Date(job.lockedAt) : null;
+}
+
+/**
+ * Agenda removes a finished one-shot entry after the run's last save (Job.remove, its one call for it): not when
+ * that save was refused, the entry being another attempt's. For Agenda's 'start' event (the run's first save done).
+ */
+export function guardRemoval(job: Job): void {
+  const remove = job.remove.bind(job);
+  job.remove = async () => (heldLock(job.attrs)?.lost ? 0 : remove());
 }
 
 /** A run's save was refused: its entry is locked by another attempt now, or gone. */

@@ -21,7 +21,7 @@ import {
 import type { Logger } from '../contract/index.js';
 import type { Store } from '../store/types.js';
 import { traceCarrier, withRemoteParent } from '../telemetry/tracing.js';
-import { heldLock } from './held-lock.js';
+import { guardRemoval, heldLock } from './held-lock.js';
 import { RunLock } from './run-lock.js';
 import type { JobQueue, JobRunnerPort, QueuedJob, RetentionPort, WebhookDeliveryPort, WebhookQueue } from './types.js';
 
@@ -117,6 +117,7 @@ export class Queue implements JobQueue, WebhookQueue {
       notificationChannel: this.notifications,
     });
     this.agenda.on('error', (err: Error) => options.log.error('queue error', { error: err.message }));
+    this.agenda.on('start', guardRemoval);
   }
 
   async enqueue({ id, pluginId }: QueuedJob): Promise<void> {
@@ -230,6 +231,7 @@ export class Queue implements JobQueue, WebhookQueue {
       removeOnComplete: true,
     });
     maintenance.on('error', (err: Error) => log.error('queue error', { error: err.message }));
+    maintenance.on('start', guardRemoval);
     maintenance.define(PURGE_EXPIRED, async () => {
       await retention.purge();
       await this.reconcile(runner, store);
@@ -263,6 +265,7 @@ export class Queue implements JobQueue, WebhookQueue {
       removeOnComplete: true,
     });
     deliveries.on('error', (err: Error) => this.options.log.error('queue error', { error: err.message }));
+    deliveries.on('start', guardRemoval);
     deliveries.define(
       DELIVER_WEBHOOK,
       async (job: Job<{ deliveryId: string }>) => {

@@ -29,10 +29,6 @@ export class RunLock {
     private readonly log: Logger,
   ) {
     this.timer = setInterval(() => void this.renew(), Math.max(250, lifetimeMs / 3));
-    // Agenda removes a finished one-shot entry after its last save: not when that save was refused (the entry is
-    // another attempt's). Job.remove is Agenda's one call for it.
-    const remove = job.remove.bind(job);
-    job.remove = async () => (this.lost ? 0 : remove());
   }
 
   /** Aborted on shutdown (Queue.stop) or when the lock is lost. */

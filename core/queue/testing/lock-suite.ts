@@ -1,6 +1,6 @@
 import { Agenda, Job, type AgendaBackend, type JobParameters, type JobRepository } from 'agenda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LockLost, heldLock } from '../held-lock.js';
+import { LockLost, guardRemoval, heldLock } from '../held-lock.js';
 import type { BackendStorage } from './suite.js';
 
 const NAME = 'lock-checked';
@@ -11,6 +11,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The entry a worker claims, as Agenda's processor asks for it: locks older than `lifetimeMs` are expired. */
 const claim = (repository: JobRepository, lifetimeMs = HOUR_MS) =>
   repository.getNextJobToRun(NAME, new Date(Date.now() + 50), ago(lifetimeMs), new Date(), undefined);
+
+/** An Agenda on `backend` that runs nothing: what a Job needs to save through it. */
+async function agendaOn(backend: AgendaBackend): Promise<Agenda> {
+  const agenda = new Agenda({ backend });
+  await agenda.ready;
+  return agenda;
+}
 
 /** A one-shot entry, due. */
 const queued = (repository: JobRepository) =>
@@ -112,12 +119,23 @@ export function lockCheckedSavesSuite(name: string, createStorage: () => Promise
     it("Agenda's Job made from a claimed entry carries its hold, so Agenda's own saves are lock-checked", async () => {
       await queued(repo);
       const claimed = (await claim(repo))!;
-      const agenda = new Agenda({ backend: backends[0]! });
-      await agenda.ready;
-      const job = new Job(agenda, claimed, true);
+      const job = new Job(await agendaOn(backends[0]!), claimed, true);
       expect(heldLock(job.attrs)).toBe(heldLock(claimed));
       // Plain saves (a job created or rescheduled, not a run) stay unconditional.
       expect(heldLock(job.toJson())).toBeUndefined();
+    });
+
+    it('a run whose end save was refused does not remove the entry when Agenda removes the finished job', async () => {
+      await queued(repo);
+      const first = new Job(await agendaOn(backends[0]!), (await claim(repo))!, true);
+      guardRemoval(first);
+      await sleep(20);
+      const second = (await claim(otherWorker, 10))!;
+      first.attrs.lockedAt = undefined;
+      first.attrs.lastFinishedAt = new Date();
+      await expect(repo.saveJobState(first.attrs, undefined)).rejects.toBeInstanceOf(LockLost);
+      expect(await first.remove()).toBe(0);
+      expect(await repo.getJobById(String(second._id))).not.toBeNull();
     });
   });
 }
