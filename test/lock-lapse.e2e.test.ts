@@ -16,6 +16,7 @@ import { SqliteStore, openSqliteDatabase } from '../core/store/sqlite/index.js';
 import type { Store } from '../core/store/types.js';
 import {
   adminWith,
+  sleep,
   download,
   getJson,
   spawnServer,
@@ -41,6 +42,8 @@ interface Deployment {
   env: Record<string, string>;
   store: Store;
   entryOf(jobId: string): Promise<Entry>;
+  /** Whether another process could write now (no stopped process holds SQLite's write lock). */
+  writable(): boolean;
   close(): Promise<void>;
 }
 
@@ -111,8 +114,15 @@ function lapseScenario(deploy: () => Promise<Deployment>) {
       'the first worker to be mid-job',
     );
 
-    const stalled = await processTree(first.process.pid!);
-    signalAll(stalled, 'SIGSTOP');
+    let stalled: number[];
+    for (;;) {
+      stalled = await processTree(first.process.pid!);
+      signalAll(stalled, 'SIGSTOP');
+      if (deployment.writable()) break;
+      // Stopped inside a write transaction, which every other process would wait on: let it end, stop again.
+      signalAll(stalled, 'SIGCONT');
+      await sleep(20);
+    }
     let entryHeldBySecond: Entry;
     let second: ChildWorker;
     try {
@@ -175,6 +185,8 @@ describe('a lapsed queue lock, embedded (SQLite; the workers share DATA_DIR)', (
     const db = openSqliteDatabase(path.join(dataDir, 'transmute.db'));
     const store = new SqliteStore(db);
     const queue = new Database(path.join(dataDir, 'transmute.db'), { readonly: true });
+    // Never waits: a write lock held by another process is an answer.
+    const probe = new Database(path.join(dataDir, 'transmute.db'), { timeout: 0 });
     return {
       env,
       store,
@@ -184,7 +196,17 @@ describe('a lapsed queue lock, embedded (SQLite; the workers share DATA_DIR)', (
           .get(jobId) as { locked_at: number | null; next_run_at: number | null } | undefined;
         return row && { lockedAt: row.locked_at, nextRunAt: row.next_run_at };
       },
+      writable: () => {
+        try {
+          probe.exec('BEGIN IMMEDIATE');
+          probe.exec('ROLLBACK');
+          return true;
+        } catch {
+          return false;
+        }
+      },
       close: async () => {
+        probe.close();
         queue.close();
         await store.close();
         await rm(dataDir, { recursive: true, force: true });
@@ -221,6 +243,8 @@ describe('a lapsed queue lock, PostgreSQL + S3 (the workers share DATA_DIR too)'
         const row = rows[0] as { locked_at: Date | null; next_run_at: Date | null } | undefined;
         return row && { lockedAt: row.locked_at?.getTime() ?? null, nextRunAt: row.next_run_at?.getTime() ?? null };
       },
+      // Mid-job a worker's writes are single statements, committed at once: stopped, it holds no lock.
+      writable: () => true,
       close: async () => {
         await queue.end();
         await store.close();
