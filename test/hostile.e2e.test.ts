@@ -851,7 +851,8 @@ describe('hostile inputs', () => {
         [...spool, ...tmp].map((f) => path.relative(server.dataDir, f)),
         'upload temp files left (GraphQL, tRPC)',
       ).toEqual([]);
-      const outputs = (await list('blobs/outputs')).map((f) => path.basename(f));
+      // Output keys are outputs/<job>.<attempt> (core/services/runner.ts): the job's id, then the attempt's number.
+      const outputs = (await list('blobs/outputs')).map((f) => path.basename(f).replace(/\.\d+$/, ''));
       expect(
         outputs.filter((id) => !doneJobs.has(id)),
         'outputs of jobs that did not succeed',
