@@ -77,7 +77,7 @@ export class RunLock {
       this.renewedAt = startedAt;
       return true;
     } catch (err) {
-      if (err instanceof LockLost) return this.lose('another attempt holds its queue entry now');
+      if (err instanceof LockLost) return this.lose('another attempt holds its queue entry now (or it was removed)');
       if (gaveUp()) return this.lose(gaveUp()!);
       if (Date.now() - this.renewedAt >= this.lifetimeMs) {
         return this.lose(`its queue lock could not be renewed for ${this.lifetimeMs} ms: ${(err as Error).message}`);
