@@ -534,7 +534,10 @@ async function assertCleanedUp(job: JobRow, blobKeys: string[]) {
       path.join(server.dataDir, 'work', job.id),
       ...blobKeys.map((k) => path.join(server.dataDir, 'blobs', k)),
     ];
-    if (job.status === 'failed') paths.push(path.join(server.dataDir, 'blobs', 'outputs', job.id));
+    // The output of each attempt has its own key (outputs/<job>.<attempt>: core/services/runner.ts).
+    const outputs = Array.from({ length: job.attempts }, (_, i) => `${job.id}.${i + 1}`);
+    if (job.status === 'failed')
+      paths.push(...outputs.map((name) => path.join(server.dataDir, 'blobs', 'outputs', name)));
     const left: string[] = [];
     for (const p of paths) if (await exists(p)) left.push(path.relative(server.dataDir, p));
     return left;
@@ -848,7 +851,8 @@ describe('hostile inputs', () => {
         [...spool, ...tmp].map((f) => path.relative(server.dataDir, f)),
         'upload temp files left (GraphQL, tRPC)',
       ).toEqual([]);
-      const outputs = (await list('blobs/outputs')).map((f) => path.basename(f));
+      // Output keys are outputs/<job>.<attempt> (core/services/runner.ts): the job's id, then the attempt's number.
+      const outputs = (await list('blobs/outputs')).map((f) => path.basename(f).replace(/\.\d+$/, ''));
       expect(
         outputs.filter((id) => !doneJobs.has(id)),
         'outputs of jobs that did not succeed',

@@ -21,6 +21,8 @@ import {
 import type { Logger } from '../contract/index.js';
 import type { Store } from '../store/types.js';
 import { traceCarrier, withRemoteParent } from '../telemetry/tracing.js';
+import { guardRemoval, heldLock } from './held-lock.js';
+import { RunLock } from './run-lock.js';
 import type { JobQueue, JobRunnerPort, QueuedJob, RetentionPort, WebhookDeliveryPort, WebhookQueue } from './types.js';
 
 /** Entries queued before per-plugin names existed; still run. */
@@ -56,7 +58,8 @@ export interface QueueOptions {
   dispatch?: NotificationChannel;
   /**
    * A lock older than this is considered abandoned (its worker died) and the job runs again.
-   * Running jobs renew it on progress and on a timer, so a long job is never stolen.
+   * Running jobs renew it on progress and on a timer, so a long job is never stolen; a run whose lock lapsed anyway
+   * (its process stalled) and was taken by another attempt is stopped, and its saves change nothing (run-lock.ts).
    */
   lockLifetimeMs: number;
   log: Logger;
@@ -88,8 +91,11 @@ export class Queue implements JobQueue, WebhookQueue {
   private maintenance: Agenda | undefined;
   /** Webhook deliveries: apart too, so a slow receiver never holds a conversion's slot. */
   private deliveries: Agenda | undefined;
-  /** Conversion jobs running here, by Agenda job id, until Agenda has saved their outcome. */
-  private readonly running = new Map<string, AbortController>();
+  /**
+   * Conversion runs here, until Agenda has saved their outcome: by run (Agenda's Job object), since one entry may
+   * have two runs here (one whose lock was lost, still stopping, and the next attempt).
+   */
+  private readonly running = new Map<Job, RunLock>();
 
   /**
    * Dispatch without the poll gap: a job accepted by this process, or a plugin slot freed here,
@@ -111,6 +117,7 @@ export class Queue implements JobQueue, WebhookQueue {
       notificationChannel: this.notifications,
     });
     this.agenda.on('error', (err: Error) => options.log.error('queue error', { error: err.message }));
+    this.agenda.on('start', guardRemoval);
   }
 
   async enqueue({ id, pluginId }: QueuedJob): Promise<void> {
@@ -161,23 +168,18 @@ export class Queue implements JobQueue, WebhookQueue {
     this.workersStarted = true;
     const { log, lockLifetimeMs, retry = { delayMs: 2_000, maxDelayMs: 60_000, maxRetries: 8 } } = this.options;
     const handler = async (job: Job<{ jobId: string }>) => {
-      const controller = new AbortController();
-      this.running.set(String(job.attrs._id), controller);
-      // Renew the lock even while a plugin reports no progress (one long engine call).
-      const renew = setInterval(() => void job.touch().catch(() => undefined), Math.max(250, lockLifetimeMs / 3));
+      // Renewed on a timer and on progress; the run is aborted when its lock is lost (run-lock.ts).
+      const lock = new RunLock(job, lockLifetimeMs, log);
+      this.running.set(job, lock);
       try {
-        await withRemoteParent(job.attrs.data, () =>
-          runner.run(job.attrs.data.jobId, {
-            signal: controller.signal,
-            heartbeat: () => void job.touch().catch(() => undefined),
-          }),
-        );
+        await withRemoteParent(job.attrs.data, () => runner.run(job.attrs.data.jobId, lock.signals()));
       } finally {
-        clearInterval(renew);
+        await lock.stop();
       }
-      // Interrupted by shutdown, the runner left the job unfinished: make it due now, so Agenda
-      // saves it unlocked for any worker to take, instead of removing it as completed.
-      if (controller.signal.aborted) job.attrs.nextRunAt = new Date();
+      // Interrupted (shutdown, or its lock lost), the runner left the job unfinished: make it due now, so Agenda
+      // saves it unlocked for any worker to take, instead of removing it as completed. The save applies only while
+      // the lock is still this run's: otherwise it changes nothing (held-lock.ts).
+      if (lock.signal.aborted) job.attrs.nextRunAt = new Date();
     };
     // The runner turns every plugin failure into a failed job itself, so the handler throws only
     // when the store or blobs are unreachable: retry those with back-off.
@@ -198,7 +200,12 @@ export class Queue implements JobQueue, WebhookQueue {
     this.agenda.define(RUN_JOB, handler, { concurrency: 1, lockLimit: 1, lockLifetime: lockLifetimeMs, backoff });
     // Agenda has saved the job's outcome (or handed it back) when it emits complete.
     this.agenda.on('complete', (job: Job) => {
-      this.running.delete(String(job.attrs._id));
+      this.running.delete(job);
+      if (heldLock(job.attrs)?.lost) {
+        log.warn('a run ended after another attempt took its queue entry: its save and removal changed nothing', {
+          jobId: (job.attrs.data as { jobId?: string }).jobId,
+        });
+      }
       // A slot of this plugin is free: claim its next waiting job now rather than at the next poll
       // (a moment later: Agenda releases the finished job's lock just after this event).
       setTimeout(() => {
@@ -224,6 +231,7 @@ export class Queue implements JobQueue, WebhookQueue {
       removeOnComplete: true,
     });
     maintenance.on('error', (err: Error) => log.error('queue error', { error: err.message }));
+    maintenance.on('start', guardRemoval);
     maintenance.define(PURGE_EXPIRED, async () => {
       await retention.purge();
       await this.reconcile(runner, store);
@@ -257,6 +265,7 @@ export class Queue implements JobQueue, WebhookQueue {
       removeOnComplete: true,
     });
     deliveries.on('error', (err: Error) => this.options.log.error('queue error', { error: err.message }));
+    deliveries.on('start', guardRemoval);
     deliveries.define(
       DELIVER_WEBHOOK,
       async (job: Job<{ deliveryId: string }>) => {
@@ -330,7 +339,7 @@ export class Queue implements JobQueue, WebhookQueue {
       if (this.options.backend.ownsConnection) await this.options.backend.disconnect();
     }
     if (await this.allSettled(graceMs)) return;
-    for (const controller of this.running.values()) controller.abort();
+    for (const lock of this.running.values()) lock.abort(new Error('the worker is shutting down'));
     if (!(await this.allSettled(HAND_BACK_MS))) {
       this.options.log.warn('jobs still running at exit; they run again once their lock expires', {
         jobs: this.running.size,

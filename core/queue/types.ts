@@ -21,10 +21,19 @@ export interface LocalJobs {
 }
 
 export interface RunSignals {
-  /** Aborted on shutdown: the job is left unfinished for the queue to run again. */
+  /**
+   * Aborted on shutdown, or when the run's queue lock was lost (another attempt holds the job now): the job is
+   * left unfinished, for the queue to run again or for the attempt holding it.
+   */
   signal?: AbortSignal;
   /** Called while the job makes progress (the queue renews its lock). */
   heartbeat?: () => void;
+  /**
+   * Asked before a run fails its job: whether the run still holds it (its queue lock renewed now). A run that lost
+   * it (its process stalled past the lock lifetime, so its error may be the stall's) leaves the job to the attempt
+   * holding it.
+   */
+  holdsJob?: () => Promise<boolean>;
 }
 
 /** What the queue's workers call. */

@@ -4,7 +4,7 @@
  * deadline and memory cap, stores the output, mints the 15-minute download token, and refunds on
  * failure. Safe to call again for the same job after a crash: it starts over from the inputs.
  */
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { creditCost, isFormatId, type FormatId } from '../../schema/index.js';
 import {
@@ -63,8 +63,8 @@ export interface PluginExecutor {
 }
 
 export class JobRunner implements JobRunnerPort {
-  /** This process's runs, by job id: a cancel stops them at once. */
-  private readonly running = new Map<string, AbortController>();
+  /** This process's runs (one entry each: a job may have two here, see execute): a cancel stops them at once. */
+  private readonly running = new Set<{ jobId: string; cancelled: AbortController }>();
 
   constructor(
     private readonly store: Store,
@@ -108,11 +108,11 @@ export class JobRunner implements JobRunnerPort {
    * processes see the job failed within CANCEL_CHECK_MS and stop too.
    */
   cancel(jobId: string): void {
-    this.running.get(jobId)?.abort();
+    for (const run of this.running) if (run.jobId === jobId) run.cancelled.abort();
   }
 
   /** `heartbeat` is called while the job makes progress (the queue renews its lock). */
-  async run(jobId: string, { signal, heartbeat }: RunSignals = {}): Promise<void> {
+  async run(jobId: string, signals: RunSignals = {}): Promise<void> {
     const startedAt = this.clock.now();
     const job = await this.store.jobs.start(jobId, startedAt);
     if (!job) return; // finished already (or never existed): nothing to do
@@ -141,7 +141,7 @@ export class JobRunner implements JobRunnerPort {
       );
     }
     await withSpan('job.run', jobAttributes(job), () =>
-      this.execute(job, plugin, { ...job.options, ...secrets }, log, signal, heartbeat),
+      this.execute(job, plugin, { ...job.options, ...secrets }, log, signals),
     );
   }
 
@@ -157,18 +157,21 @@ export class JobRunner implements JobRunnerPort {
     plugin: Plugin,
     options: Record<string, unknown>,
     log: Logger,
-    signal?: AbortSignal,
-    heartbeat?: () => void,
+    { signal, heartbeat, holdsJob }: RunSignals,
   ) {
     // Shutdown began before this job started: leave it queued.
     if (signal?.aborted) return;
-    const workDir = path.join(this.config.workRoot, job.id);
-    await rm(workDir, { recursive: true, force: true });
+    // One folder per attempt: a run whose queue lock lapsed (its process stalled) may still be stopping while the
+    // next attempt runs, here or in another process sharing DATA_DIR, and its clean-up must not touch that one's.
+    const jobDir = path.join(this.config.workRoot, job.id);
+    const workDir = path.join(jobDir, String(job.attempts));
+    await removeEarlierAttempts(jobDir, job.attempts);
     await mkdir(workDir, { recursive: true });
     const started = Date.now();
     // Cancelled (DELETE /api/v1/jobs/{id}): the run is stopped like at shutdown, then killed with its engines.
     const cancelled = new AbortController();
-    this.running.set(job.id, cancelled);
+    const run = { jobId: job.id, cancelled };
+    this.running.add(run);
     const cancelWatch = setInterval(() => {
       void this.store.jobs.get(job.id).then(
         (now) => now?.status === 'failed' && cancelled.abort(),
@@ -223,7 +226,8 @@ export class JobRunner implements JobRunnerPort {
       // A merge's output is no more the first input than the second: it downloads as merged.pdf.
       const filename =
         job.kind === 'merge' ? `merged.${result.format}` : outputFilename(job.inputs[0]!.filename, result.format);
-      const blobKey = `outputs/${job.id}`;
+      // Per attempt too: a run that finds the job finished by another attempt deletes its own output, not that one's.
+      const blobKey = `outputs/${job.id}.${job.attempts}`;
       const { bytes } = await withSpan('job.store_output', {}, () => this.blobs.putFile(blobKey, result.path));
       const at = this.clock.now();
       // Mints the 15-minute link (stored as its hash only) and finishes the job: download-links.ts.
@@ -249,15 +253,21 @@ export class JobRunner implements JobRunnerPort {
         return;
       }
       if (signal?.aborted) {
-        // Shutdown: leave the job for the queue to run again after restart.
-        log.warn('job interrupted by shutdown; it will run again');
+        // Shutdown, or the queue lock lost: the job runs again, or is run by the attempt holding it.
+        log.warn('job interrupted; it will run again', { reason: String((signal.reason as Error)?.message) });
+        return;
+      }
+      if (holdsJob && !(await holdsJob())) {
+        log.warn('job left to the attempt that holds it now', { error: String((err as Error)?.message ?? err) });
         return;
       }
       await this.fail(job, publicMessage(err, plugin), log, err, (Date.now() - started) / 1000);
     } finally {
       clearInterval(cancelWatch);
-      this.running.delete(job.id);
+      this.running.delete(run);
       await rm(workDir, { recursive: true, force: true });
+      // The job's folder goes with its last attempt's (another attempt's folder keeps it).
+      await rmdir(jobDir).catch(() => undefined);
     }
   }
 
@@ -424,6 +434,18 @@ export class JobRunner implements JobRunnerPort {
     await Promise.all(job.inputs.map((file) => this.blobs.delete(file.blobKey)));
     if (job.kind !== 'extract') await this.store.jobs.clearInputs(job.id);
   }
+}
+
+/**
+ * What earlier attempts of a job left in its folder (a crash, or a run stopped when its lock was lost): never a
+ * later attempt's folder, which a run superseded while it stalled would otherwise delete under that attempt.
+ */
+async function removeEarlierAttempts(jobDir: string, attempt: number): Promise<void> {
+  const entries = await readdir(jobDir).catch(() => [] as string[]);
+  const later = (name: string) => /^\d+$/.test(name) && Number(name) >= attempt;
+  await Promise.all(
+    entries.filter((name) => !later(name)).map((name) => rm(path.join(jobDir, name), { recursive: true, force: true })),
+  );
 }
 
 /** A plugin's result is data from another process: a file must be in its work dir, in a known format. */

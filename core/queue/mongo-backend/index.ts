@@ -1,10 +1,17 @@
 /** Agenda on MongoDB (distributed mode), through @agendajs/mongo-backend, and its cross-process dispatch. */
 // Before agenda's code loads: its per-poll debug loggers are made once (agenda-debug.ts).
 import '../agenda-debug.js';
-import { MongoBackend, MongoChangeStreamNotificationChannel } from '@agendajs/mongo-backend';
-import { InMemoryNotificationChannel, type NotificationChannel } from 'agenda';
-import type { Db, Document } from 'mongodb';
+import { MongoBackend, MongoChangeStreamNotificationChannel, MongoJobRepository } from '@agendajs/mongo-backend';
+import {
+  InMemoryNotificationChannel,
+  type JobParameters,
+  type JobRepository,
+  type JobRepositoryOptions,
+  type NotificationChannel,
+} from 'agenda';
+import { ObjectId, type Db, type Document } from 'mongodb';
 import type { Logger } from '../../contract/index.js';
+import { heldLock, holdLock, settleSave } from '../held-lock.js';
 
 export const QUEUE_COLLECTION = 'agendaJobs';
 const UNIQUE_INDEX = 'run_job_unique_by_job';
@@ -24,7 +31,70 @@ export async function createMongoQueueBackend(db: Db): Promise<MongoBackend> {
     { 'data.jobId': 1 },
     { name: UNIQUE_INDEX, unique: true, partialFilterExpression: { 'data.jobId': { $exists: true } } },
   );
-  return new MongoBackend({ mongo: db, collection: QUEUE_COLLECTION });
+  return new MongoQueueBackend(db);
+}
+
+/**
+ * The published repository with lock-checked saves (held-lock.ts): an entry locked for a run is tagged with the
+ * `lockedAt` written, and the run's state saves and unlock apply only while the stored one is still that.
+ * Not run here (no MongoDB in this environment: the MongoDB suites need MONGODB_URL).
+ */
+class LockCheckedRepository extends MongoJobRepository {
+  override async getNextJobToRun(...claim: Parameters<JobRepository['getNextJobToRun']>) {
+    return holdLock(await super.getNextJobToRun(...claim));
+  }
+
+  override async saveJobState(job: JobParameters, options: JobRepositoryOptions | undefined): Promise<void> {
+    const held = heldLock(job);
+    if (!held || !job._id) return super.saveJobState(job, options);
+    const date = (value: Date | string | null | undefined) => (value ? new Date(value) : null);
+    // The published update, with the lock condition (null matches an unset lockedAt too).
+    const result = await this.collection.updateOne(
+      { _id: new ObjectId(job._id.toString()), name: job.name, lockedAt: held.lockedAt },
+      {
+        $set: {
+          lockedAt: date(job.lockedAt),
+          nextRunAt: date(job.nextRunAt),
+          lastRunAt: date(job.lastRunAt),
+          progress: job.progress ?? null,
+          failReason: job.failReason ?? null,
+          failCount: job.failCount ?? null,
+          failedAt: date(job.failedAt),
+          lastFinishedAt: date(job.lastFinishedAt),
+          lastModifiedBy: options?.lastModifiedBy ?? null,
+        },
+      },
+    );
+    settleSave(job, result.acknowledged && result.matchedCount === 1);
+  }
+
+  override async unlockJob(job: JobParameters): Promise<void> {
+    const held = heldLock(job);
+    if (!held || !job._id) return super.unlockJob(job);
+    await this.collection.updateOne(
+      { _id: new ObjectId(job._id.toString()), nextRunAt: { $ne: null }, lockedAt: held.lockedAt },
+      { $unset: { lockedAt: true } },
+    );
+  }
+}
+
+/** MongoBackend answering with the lock-checked repository, which it connects beside the published one. */
+export class MongoQueueBackend extends MongoBackend {
+  private readonly lockChecked: LockCheckedRepository;
+
+  constructor(db: Db) {
+    super({ mongo: db, collection: QUEUE_COLLECTION });
+    this.lockChecked = new LockCheckedRepository({ mongo: db, db: { collection: QUEUE_COLLECTION } });
+  }
+
+  override get repository(): JobRepository {
+    return this.lockChecked;
+  }
+
+  override async connect(): Promise<void> {
+    await super.connect();
+    await this.lockChecked.connect();
+  }
 }
 
 /**

@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { MongoClient } from 'mongodb';
 import { describeWithMongo } from '../../store/mongo/testing/server.js';
+import { lockCheckedSavesSuite } from '../testing/lock-suite.js';
 import { backendConformanceSuite } from '../testing/suite.js';
+import { MongoQueueBackend } from './index.js';
 
 const workerEntry = fileURLToPath(new URL('./testing/worker.ts', import.meta.url));
 
@@ -25,6 +27,17 @@ describeWithMongo('MongoBackend (Agenda)', (url) => {
         } finally {
           await client.close();
         }
+      },
+    };
+  });
+  lockCheckedSavesSuite('MongoQueueBackend', async () => {
+    const client = await MongoClient.connect(url);
+    const db = client.db(`transmute_lock_${randomUUID().slice(0, 8)}`);
+    return {
+      openBackend: () => new MongoQueueBackend(db),
+      destroy: async () => {
+        await db.dropDatabase();
+        await client.close();
       },
     };
   });

@@ -8,14 +8,17 @@
 import '../agenda-debug.js';
 import {
   PostgresBackend,
+  PostgresJobRepository,
   PostgresNotificationChannel,
   getCreateIndexesSQL,
   getCreateTableSQL,
   getUpdateTimestampTriggerSQL,
 } from '@agendajs/postgres-backend';
+import type { JobParameters, JobRepository, JobRepositoryOptions } from 'agenda';
 import pg from 'pg';
 import type { Logger } from '../../contract/index.js';
 import { MarkedClient } from '../../store/postgres/db.js';
+import { heldLock, holdLock, settleSave } from '../held-lock.js';
 
 export const QUEUE_TABLE = 'agenda_jobs';
 export const QUEUE_CHANNEL = 'transmute_agenda_jobs';
@@ -77,11 +80,67 @@ function resilientPool(url: string, max: number): pg.Pool {
   return pool;
 }
 
+/**
+ * The published repository with lock-checked saves (held-lock.ts): an entry locked for a run is tagged with the
+ * `lockedAt` written, and the run's state saves and unlock apply only while the stored one is still that.
+ */
+class LockCheckedRepository extends PostgresJobRepository {
+  override async getNextJobToRun(...claim: Parameters<JobRepository['getNextJobToRun']>) {
+    // The lock time is a JavaScript Date (milliseconds), so the stored timestamp compares equal to it.
+    return holdLock(await super.getNextJobToRun(...claim));
+  }
+
+  override async saveJobState(job: JobParameters, options: JobRepositoryOptions | undefined): Promise<void> {
+    const held = heldLock(job);
+    if (!held || !job._id) return super.saveJobState(job, options);
+    // The published statement, with the lock condition ($12).
+    const result = await this.getPool().query(
+      `UPDATE "${QUEUE_TABLE}" SET locked_at = $2, next_run_at = $3, last_run_at = $4, progress = $5,
+        fail_reason = $6, fail_count = $7, failed_at = $8, last_finished_at = $9, last_modified_by = $11
+        WHERE id = $1 AND name = $10 AND locked_at IS NOT DISTINCT FROM $12`,
+      [
+        job._id.toString(),
+        job.lockedAt || null,
+        job.nextRunAt || null,
+        job.lastRunAt || null,
+        job.progress ?? null,
+        job.failReason ?? null,
+        job.failCount ?? null,
+        job.failedAt || null,
+        job.lastFinishedAt || null,
+        job.name,
+        options?.lastModifiedBy || null,
+        held.lockedAt,
+      ],
+    );
+    settleSave(job, result.rowCount === 1);
+  }
+
+  override async unlockJob(job: JobParameters): Promise<void> {
+    const held = heldLock(job);
+    if (!held || !job._id) return super.unlockJob(job);
+    await this.getPool().query(
+      `UPDATE "${QUEUE_TABLE}" SET locked_at = NULL
+        WHERE id = $1 AND next_run_at IS NOT NULL AND locked_at IS NOT DISTINCT FROM $2`,
+      [job._id.toString(), held.lockedAt],
+    );
+  }
+}
+
 /** The backend on its own resilient pool, which it closes when Agenda disconnects it. */
 class QueueBackend extends PostgresBackend {
+  /** Shares the pool with the published repository, which only connects it (no schema: prepareQueueSchema). */
+  private readonly lockChecked: LockCheckedRepository;
+
   constructor(private readonly ownedPool: pg.Pool) {
     // Notifications are the dispatch channel's (postgresDispatchChannel), shared by no other Agenda.
-    super({ pool: ownedPool, tableName: QUEUE_TABLE, ensureSchema: false, disableNotifications: true });
+    const config = { pool: ownedPool, tableName: QUEUE_TABLE, ensureSchema: false, disableNotifications: true };
+    super(config);
+    this.lockChecked = new LockCheckedRepository(config);
+  }
+
+  override get repository(): JobRepository {
+    return this.lockChecked;
   }
 
   override get ownsConnection(): boolean {

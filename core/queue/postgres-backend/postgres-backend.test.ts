@@ -7,6 +7,8 @@ import type { Logger } from '../../contract/index.js';
 import { PostgresStore } from '../../store/postgres/index.js';
 import { DISPATCH_HANG_MS, DISPATCH_POLL_MS as POLL_MS } from '../testing/dispatch.js';
 import { Queue } from '../index.js';
+import { LockLapsed } from '../run-lock.js';
+import { lockCheckedSavesSuite } from '../testing/lock-suite.js';
 import { backendConformanceSuite } from '../testing/suite.js';
 import { createPostgresQueueBackend, postgresDispatchChannel, prepareQueueSchema, queueBackendOn } from './index.js';
 
@@ -54,6 +56,11 @@ describe('PostgresBackend (Agenda)', () => {
     },
     { deviations: AS_PUBLISHED },
   );
+  lockCheckedSavesSuite('PostgresBackend', async () => {
+    const url = await server.createSchema();
+    await prepareQueueSchema(url);
+    return { openBackend: () => queueBackendOn(url), destroy: () => server.dropSchema(url) };
+  });
 });
 
 describe('PostgreSQL dispatch across processes', () => {
@@ -95,6 +102,60 @@ describe('PostgreSQL dispatch across processes', () => {
     } finally {
       await api.stop(1_000);
       await worker.stop(1_000);
+      await store.close();
+      await server.dropSchema(url);
+    }
+  });
+});
+
+describe('PostgreSQL unreachable under a run', () => {
+  it('a run whose lock could not be renewed for a whole lifetime is stopped, and runs again once it is back', {
+    timeout: 120_000,
+  }, async () => {
+    const url = await server.createSchema();
+    const store = await PostgresStore.connect(url, { poolSize: 2 });
+    const log: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const queue = new Queue({
+      backend: await createPostgresQueueBackend(url),
+      processEveryMs: 100,
+      lockLifetimeMs: 1_500,
+      log,
+    });
+    const runs: Array<{ reason?: unknown }> = [];
+    try {
+      await queue.agenda.ready;
+      await queue.enqueue({ id: 'held', pluginId: 'p' });
+      await queue.startWorkers({
+        runner: {
+          async run(_jobId, { signal } = {}) {
+            const run: { reason?: unknown } = {};
+            runs.push(run);
+            if (runs.length > 1) return; // the next attempt finishes at once
+            await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+            run.reason = signal?.reason;
+          },
+          triage: async () => 'queue',
+        },
+        retention: { purge: async () => undefined },
+        store,
+        concurrency: 1,
+        plugins: [{ id: 'p', concurrency: 1 }],
+      });
+      for (let i = 0; i < 200 && !runs.length; i++) await sleep(50);
+      expect(runs).toHaveLength(1);
+      await server.stopServer();
+      try {
+        // Renewals fail from now on: past one lifetime without one, the entry is anyone's, so the run stops.
+        for (let i = 0; i < 200 && runs[0]!.reason === undefined; i++) await sleep(50);
+        expect(runs[0]!.reason).toBeInstanceOf(LockLapsed);
+        expect(String(runs[0]!.reason)).toMatch(/could not be renewed for 1500 ms/);
+      } finally {
+        await server.startServer();
+      }
+      for (let i = 0; i < 600 && runs.length < 2; i++) await sleep(50);
+      expect(runs).toHaveLength(2);
+    } finally {
+      await queue.stop(1_000);
       await store.close();
       await server.dropSchema(url);
     }

@@ -16,6 +16,7 @@ import {
   type JobWithState,
   type RemoveJobsOptions,
 } from 'agenda';
+import { heldLock, holdLock, settleSave } from '../held-lock.js';
 import {
   Conditions,
   addDataFilter,
@@ -238,8 +239,12 @@ export class SqliteJobRepository implements JobRepository {
 
   async unlockJob(job: JobParameters): Promise<void> {
     if (!job._id) return;
-    // A one-shot job that is running has nextRunAt null: its lock stays until it finishes.
-    this.sql(`UPDATE ${this.table} SET locked_at = NULL WHERE id = ? AND next_run_at IS NOT NULL`).run(job._id);
+    // A one-shot job that is running has nextRunAt null: its lock stays until it finishes. Only a lock this run
+    // still holds is released (held-lock.ts).
+    const held = heldLock(job);
+    const sql = `UPDATE ${this.table} SET locked_at = NULL WHERE id = ? AND next_run_at IS NOT NULL`;
+    if (held) this.sql(`${sql} AND locked_at IS ?`).run(job._id, toMillis(held.lockedAt));
+    else this.sql(sql).run(job._id);
   }
 
   async unlockJobs(jobIds: (JobId | string)[]): Promise<void> {
@@ -293,7 +298,8 @@ export class SqliteJobRepository implements JobRepository {
       return undefined;
     const params = [(now ?? new Date()).getTime(), options?.lastModifiedBy ?? null, ...candidates];
     const row = this.writeTransaction(() => this.sql(sql).get(...params) as JobRow | undefined);
-    return row ? rowToJob(row) : undefined;
+    // Locked for a run: the run's saves apply only while this lock is still its (held-lock.ts).
+    return row ? holdLock(rowToJob(row)) : undefined;
   }
 
   async saveJobState(job: JobParameters, options?: JobRepositoryOptions): Promise<void> {
@@ -301,7 +307,8 @@ export class SqliteJobRepository implements JobRepository {
     const sql = `UPDATE ${this.table} SET locked_at = ?, next_run_at = ?, last_run_at = ?, progress = ?,
       fail_reason = ?, fail_count = ?, failed_at = ?, last_finished_at = ?, last_modified_by = ?
       WHERE id = ? AND name = ?`;
-    const { changes } = this.sql(sql).run(
+    const held = heldLock(job);
+    const { changes } = this.sql(held ? `${sql} AND locked_at IS ?` : sql).run(
       toMillis(job.lockedAt),
       toMillis(job.nextRunAt),
       toMillis(job.lastRunAt),
@@ -313,7 +320,9 @@ export class SqliteJobRepository implements JobRepository {
       options?.lastModifiedBy ?? null,
       job._id,
       job.name,
+      ...(held ? [toMillis(held.lockedAt)] : []),
     );
+    if (held) return settleSave(job, changes === 1);
     if (changes !== 1) {
       throw new Error(
         `job ${job._id} (name: ${job.name}) cannot be updated in the database, maybe it does not exist anymore?`,

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { Agenda } from 'agenda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backendConformanceSuite } from '../testing/suite.js';
+import { lockCheckedSavesSuite } from '../testing/lock-suite.js';
+import { backendConformanceSuite, type BackendStorage } from '../testing/suite.js';
 import { SqliteBackend } from './index.js';
 
 const workerEntry = fileURLToPath(new URL('./testing/worker.ts', import.meta.url));
@@ -15,7 +16,7 @@ function temporaryDirectory(): string {
   return mkdtempSync(path.join(tmpdir(), 'transmute-sqlite-backend-'));
 }
 
-backendConformanceSuite('SqliteBackend', async () => {
+const sqliteStorage = async (): Promise<BackendStorage> => {
   const directory = temporaryDirectory();
   const databasePath = path.join(directory, 'queue.db');
   return {
@@ -26,7 +27,10 @@ backendConformanceSuite('SqliteBackend', async () => {
       }),
     destroy: async () => rmSync(directory, { recursive: true, force: true }),
   };
-});
+};
+
+backendConformanceSuite('SqliteBackend', sqliteStorage);
+lockCheckedSavesSuite('SqliteBackend', sqliteStorage);
 
 describe('SqliteBackend connection handling', () => {
   let directory: string;

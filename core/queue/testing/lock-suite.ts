@@ -1,0 +1,141 @@
+import { Agenda, Job, type AgendaBackend, type JobParameters, type JobRepository } from 'agenda';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LockLost, guardRemoval, heldLock } from '../held-lock.js';
+import type { BackendStorage } from './suite.js';
+
+const NAME = 'lock-checked';
+const HOUR_MS = 60 * 60 * 1000;
+const ago = (ms: number) => new Date(Date.now() - ms);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The entry a worker claims, as Agenda's processor asks for it: locks older than `lifetimeMs` are expired. */
+const claim = (repository: JobRepository, lifetimeMs = HOUR_MS) =>
+  repository.getNextJobToRun(NAME, new Date(Date.now() + 50), ago(lifetimeMs), new Date(), undefined);
+
+/** An Agenda on `backend` that runs nothing: what a Job needs to save through it. */
+async function agendaOn(backend: AgendaBackend): Promise<Agenda> {
+  const agenda = new Agenda({ backend });
+  await agenda.ready;
+  return agenda;
+}
+
+/** A one-shot entry, due. */
+const queued = (repository: JobRepository) =>
+  repository.saveJob({ name: NAME, priority: 0, nextRunAt: ago(1000), type: 'normal', data: {} }, undefined);
+
+/** What Agenda's Job.run saves when it starts a one-shot run. */
+async function start(repository: JobRepository, run: JobParameters): Promise<void> {
+  run.lastRunAt = new Date();
+  run.nextRunAt = null;
+  await repository.saveJobState(run, undefined);
+}
+
+/**
+ * Lock-checked saves on a backend this project uses for its queue (held-lock.ts): a run's saves apply while the
+ * entry's lock is still the run's, and change nothing once another attempt took the entry over (the run's lock
+ * lapsed: its process stalled past the lock lifetime).
+ */
+export function lockCheckedSavesSuite(name: string, createStorage: () => Promise<BackendStorage>): void {
+  describe(`${name}: lock-checked saves`, () => {
+    let storage: BackendStorage;
+    let backends: AgendaBackend[];
+    let repo: JobRepository;
+    let otherWorker: JobRepository;
+
+    beforeAll(async () => {
+      storage = await createStorage();
+      backends = [storage.openBackend(), storage.openBackend()];
+      for (const backend of backends) await backend.connect();
+      [repo, otherWorker] = backends.map((backend) => backend.repository) as [JobRepository, JobRepository];
+    });
+
+    afterAll(async () => {
+      for (const backend of backends ?? []) await backend.disconnect();
+      await storage?.destroy();
+    });
+
+    beforeEach(async () => {
+      await repo.purgeAllJobs();
+    });
+
+    it('a run starts, renews and saves its entry unlocked while the lock is its own', async () => {
+      const saved = await queued(repo);
+      const run = (await claim(repo))!;
+      await start(repo, run);
+      for (let renewal = 0; renewal < 2; renewal++) {
+        await sleep(5);
+        run.lockedAt = new Date();
+        await repo.saveJobState(run, undefined);
+        expect((await repo.getJobById(String(saved._id)))!.lockedAt).toEqual(run.lockedAt);
+      }
+      run.lockedAt = undefined;
+      run.lastFinishedAt = new Date();
+      await repo.saveJobState(run, undefined);
+      const stored = (await repo.getJobById(String(saved._id)))!;
+      expect(stored.lockedAt ?? null).toBeNull();
+      expect(stored.lastFinishedAt).toEqual(run.lastFinishedAt);
+      expect(heldLock(run)).toEqual({ lockedAt: null, lost: false });
+    });
+
+    it("once another attempt took the entry over, the first run's renewal, save and unlock do nothing", async () => {
+      const saved = await queued(repo);
+      const first = (await claim(repo))!;
+      await start(repo, first);
+      await sleep(20);
+      // The first run's lock is older than a 10 ms lifetime: another worker takes the entry over.
+      const second = (await claim(otherWorker, 10))!;
+      expect(second._id).toEqual(first._id);
+      await start(otherWorker, second);
+      const held = await repo.getJobById(String(saved._id));
+
+      first.lockedAt = new Date();
+      await expect(repo.saveJobState(first, undefined)).rejects.toBeInstanceOf(LockLost);
+      // Its end, handed back unlocked and due now, as an interrupted run's is.
+      first.lockedAt = undefined;
+      first.nextRunAt = new Date();
+      first.lastFinishedAt = new Date();
+      await expect(repo.saveJobState(first, undefined)).rejects.toBeInstanceOf(LockLost);
+      await repo.unlockJob(first);
+      expect(await repo.getJobById(String(saved._id))).toEqual(held);
+      expect(heldLock(first)?.lost).toBe(true);
+
+      // The attempt holding the entry renews and finishes as usual.
+      second.lockedAt = new Date();
+      await otherWorker.saveJobState(second, undefined);
+      second.lockedAt = undefined;
+      second.lastFinishedAt = new Date();
+      await otherWorker.saveJobState(second, undefined);
+      expect((await repo.getJobById(String(saved._id)))!.lockedAt ?? null).toBeNull();
+    });
+
+    it('a save for an entry removed meanwhile is refused', async () => {
+      await queued(repo);
+      const run = (await claim(repo))!;
+      await repo.removeJobs({ id: run._id });
+      run.lockedAt = new Date();
+      await expect(repo.saveJobState(run, undefined)).rejects.toBeInstanceOf(LockLost);
+    });
+
+    it("Agenda's Job made from a claimed entry carries its hold, so Agenda's own saves are lock-checked", async () => {
+      await queued(repo);
+      const claimed = (await claim(repo))!;
+      const job = new Job(await agendaOn(backends[0]!), claimed, true);
+      expect(heldLock(job.attrs)).toBe(heldLock(claimed));
+      // Plain saves (a job created or rescheduled, not a run) stay unconditional.
+      expect(heldLock(job.toJson())).toBeUndefined();
+    });
+
+    it('a run whose end save was refused does not remove the entry when Agenda removes the finished job', async () => {
+      await queued(repo);
+      const first = new Job(await agendaOn(backends[0]!), (await claim(repo))!, true);
+      guardRemoval(first);
+      await sleep(20);
+      const second = (await claim(otherWorker, 10))!;
+      first.attrs.lockedAt = undefined;
+      first.attrs.lastFinishedAt = new Date();
+      await expect(repo.saveJobState(first.attrs, undefined)).rejects.toBeInstanceOf(LockLost);
+      expect(await first.remove()).toBe(0);
+      expect(await repo.getJobById(String(second._id))).not.toBeNull();
+    });
+  });
+}
