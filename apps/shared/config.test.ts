@@ -59,3 +59,14 @@ describe('scale-out settings', () => {
     });
   });
 });
+
+describe('engine paths', () => {
+  it("read each engine's override, and CHROMIUM_PATH under its name from before the headless shell", () => {
+    expect(loadConfig({ GS_PATH: '/opt/gs/bin/gs' }).enginePaths).toMatchObject({ gs: '/opt/gs/bin/gs' });
+    expect(loadConfig({ CHROMIUM_PATH: '/opt/chromium' }).enginePaths).toMatchObject({
+      'chromium-headless-shell': '/opt/chromium',
+    });
+    const both = { CHROMIUM_PATH: '/opt/old', CHROMIUM_HEADLESS_SHELL_PATH: '/opt/shell' };
+    expect(loadConfig(both).enginePaths).toMatchObject({ 'chromium-headless-shell': '/opt/shell' });
+  });
+});

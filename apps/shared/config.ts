@@ -233,7 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     );
   }
   const c = parsed.data;
-  const paths = enginePathsSchema.safeParse(env);
+  // CHROMIUM_PATH: the name of the web plugins' override before they ran chromium-headless-shell, still read.
+  const paths = enginePathsSchema.safeParse({ CHROMIUM_HEADLESS_SHELL_PATH: env.CHROMIUM_PATH, ...env });
   if (!paths.success) {
     throw new Error(
       `Invalid configuration: ${paths.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,

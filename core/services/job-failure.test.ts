@@ -3,7 +3,7 @@
  * shows it `failed` (from another connection, as another process polls) shows the balance refunded too.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -128,6 +128,23 @@ describe('a failed job and its refund are one write', () => {
     await services.runner.run(job.id);
     expect(seen).toEqual([{ status: 'failed', used: 0, trialTaken: false }]);
     expect(await store.jobs.get(job.id)).toMatchObject({ status: 'failed', refunded: true });
+  });
+
+  it('a failed job leaves no output or work folder of an attempt that died before it', async () => {
+    start();
+    await newOwner();
+    const job = await chargedJob();
+    // An attempt that stored its output and died before finishing the job: nothing references these.
+    const leftOutput = path.join(dir, 'blobs', 'outputs', `${job.id}.1`);
+    const leftWork = path.join(dir, 'work', job.id, '1', 'page.png');
+    for (const file of [leftOutput, leftWork]) {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, 'left behind');
+    }
+    await services.runner.run(job.id);
+    expect((await store.jobs.get(job.id))?.status).toBe('failed');
+    await expect(stat(leftOutput)).rejects.toThrow('ENOENT');
+    await expect(stat(path.join(dir, 'work', job.id))).rejects.toThrow('ENOENT');
   });
 
   it('a cancel: the same, and cancelling again gives nothing more', async () => {

@@ -226,8 +226,7 @@ export class JobRunner implements JobRunnerPort {
       // A merge's output is no more the first input than the second: it downloads as merged.pdf.
       const filename =
         job.kind === 'merge' ? `merged.${result.format}` : outputFilename(job.inputs[0]!.filename, result.format);
-      // Per attempt too: a run that finds the job finished by another attempt deletes its own output, not that one's.
-      const blobKey = `outputs/${job.id}.${job.attempts}`;
+      const blobKey = outputKey(job.id, job.attempts);
       const { bytes } = await withSpan('job.store_output', {}, () => this.blobs.putFile(blobKey, result.path));
       const at = this.clock.now();
       // Mints the 15-minute link (stored as its hash only) and finishes the job: download-links.ts.
@@ -240,6 +239,7 @@ export class JobRunner implements JobRunnerPort {
         }),
       );
       if (!completed) await this.blobs.delete(blobKey);
+      else await this.deleteAttemptOutputs(job.id, job.attempts - 1);
       log.info('job done', { ms: Date.now() - started, bytes });
       activeSpan()?.setAttribute('transmute.output.bytes', bytes);
       if (completed) recordJobFinished(job.pluginId, 'done', (Date.now() - started) / 1000);
@@ -315,8 +315,9 @@ export class JobRunner implements JobRunnerPort {
           `${difference} more than charged at acceptance; the credits charged were refunded`,
       );
     }
-    if (!(await this.store.jobs.setImported(job.id, { inputs, creditCost: cost, pipeline }))) {
-      // Cancelled meanwhile: the cancel refunded what was charged at acceptance.
+    if (!(await this.store.jobs.setImported(job.id, { inputs, creditCost: cost, pipeline, attempt: job.attempts }))) {
+      // Cancelled meanwhile (the cancel refunded what was charged at acceptance), or a later attempt holds the job
+      // (its lock lapsed while this run stalled): the difference goes back either way.
       await this.credits.undoAdjust(job, difference);
       throw new PluginError(CANCELLED_DURING_IMPORT);
     }
@@ -425,8 +426,19 @@ export class JobRunner implements JobRunnerPort {
     if (await this.credits.failJob(job.id, message)) {
       recordJobFinished(job.pluginId, 'failed', runSeconds);
       await this.events?.jobFinished(job.id);
+      // What attempts that died left behind; a run still stopping finds the job ended and removes its own.
+      await this.deleteAttemptOutputs(job.id, job.attempts);
+      await rm(path.join(this.config.workRoot, job.id), { recursive: true, force: true });
     }
     await this.deleteInputs(job);
+  }
+
+  /**
+   * Outputs of attempts 1..`upTo` (each attempt stores under its own key): one that died between storing its output
+   * and finishing the job left it, referenced by nothing.
+   */
+  private async deleteAttemptOutputs(jobId: string, upTo: number) {
+    await Promise.all(Array.from({ length: upTo }, (_, i) => this.blobs.delete(outputKey(jobId, i + 1))));
   }
 
   /** Uploads go as soon as the job ends; extraction rows keep the file names until results expire. */
@@ -435,6 +447,9 @@ export class JobRunner implements JobRunnerPort {
     if (job.kind !== 'extract') await this.store.jobs.clearInputs(job.id);
   }
 }
+
+/** Per attempt: a run that finds the job finished by another attempt deletes its own output, not that one's. */
+const outputKey = (jobId: string, attempt: number) => `outputs/${jobId}.${attempt}`;
 
 /**
  * What earlier attempts of a job left in its folder (a crash, or a run stopped when its lock was lost): never a

@@ -1,7 +1,8 @@
 /**
  * The distributed store: MongoDB through the official driver. Every rule that must hold across
  * API instances and workers (one charge within the allowance, one consume per token, one
- * finish per job) is a single conditional write on one document. One file per aggregate
+ * finish per job) is a single conditional write on one document; a failed job and its refund are one transaction on a
+ * replica set (jobs.ts: fail), the refund the write right after on a single node. One file per aggregate
  * (accounts.ts, jobs.ts, credits.ts, links.ts, webhooks.ts).
  */
 import { MongoClient, type Db, type Document, type MongoClientOptions } from 'mongodb';

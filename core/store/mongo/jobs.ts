@@ -133,7 +133,7 @@ function jobRepo(
     },
     async setImported(id, imported) {
       const result = await jobs.updateOne(
-        { _id: id, status: 'active' },
+        { _id: id, status: 'active', ...(imported.attempt === undefined ? {} : { attempts: imported.attempt }) },
         {
           $set: {
             inputs: asJson(imported.inputs),

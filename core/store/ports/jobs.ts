@@ -155,6 +155,11 @@ export interface ImportedInputs {
   inputs: StoredFile[];
   creditCost: number;
   pipeline?: PipelineRecord | null;
+  /**
+   * The attempt (jobs.start's count) that fetched them: applied only while it is still the job's latest, so a run whose
+   * queue lock lapsed, and whose job a later attempt has imported meanwhile, charges nothing twice.
+   */
+  attempt?: number;
 }
 
 export interface JobCompletion {
@@ -187,7 +192,7 @@ export interface JobRepo {
   setPipeline(id: string, pipeline: PipelineRecord): Promise<void>;
   /**
    * An active job's inputs once its URL imports are fetched, with its cost trued up (a pipeline's
-   * steps carry theirs); false when the job is not active any more (cancelled meanwhile).
+   * steps carry theirs); false when the job is not active any more (cancelled meanwhile), or another attempt started.
    */
   setImported(id: string, imported: ImportedInputs): Promise<boolean>;
   /** A job's export state (any job status: the upload follows completion). */

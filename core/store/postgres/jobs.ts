@@ -76,12 +76,13 @@ function jobRepo(pool: pg.Pool): JobRepo {
       const count = await changed(
         pool,
         `UPDATE jobs SET inputs = $1, credit_cost = $2, pipeline = COALESCE($3, pipeline) WHERE id = $4 AND status = ` +
-          `'active'`,
+          `'active' AND ($5::int IS NULL OR attempts = $5)`,
         [
           JSON.stringify(imported.inputs),
           imported.creditCost,
           imported.pipeline ? JSON.stringify(imported.pipeline) : null,
           id,
+          imported.attempt ?? null,
         ],
       );
       return count > 0;

@@ -25,7 +25,7 @@ function jobRepo(db: Database.Database): JobRepo {
       @creditCost, @creditPeriod, @viaApi, @createdAt, @inputsExpireAt, @pipeline)`);
   const setImported = db.prepare(
     `UPDATE jobs SET inputs = @inputs, credit_cost = @creditCost, pipeline = COALESCE(@pipeline, pipeline)
-      WHERE id = @id AND status = 'active'`,
+      WHERE id = @id AND status = 'active' AND (@attempt IS NULL OR attempts = @attempt)`,
   );
   const setPipeline = db.prepare(`UPDATE jobs SET pipeline = ? WHERE id = ? AND status IN ('waiting', 'active')`);
   const setExport = db.prepare('UPDATE jobs SET export_state = ? WHERE id = ?');
@@ -146,6 +146,7 @@ function jobRepo(db: Database.Database): JobRepo {
         inputs: JSON.stringify(imported.inputs),
         creditCost: imported.creditCost,
         pipeline: imported.pipeline ? JSON.stringify(imported.pipeline) : null,
+        attempt: imported.attempt ?? null,
       });
       return changes > 0;
     },

@@ -368,6 +368,11 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         expect(await store.jobs.setImported(job.id, { inputs: [fetched], creditCost: 3 })).toBe(true);
         const now = (await store.jobs.get(job.id))!;
         expect([now.inputs, now.creditCost, now.pipeline ?? null]).toEqual([[fetched], 3, null]);
+        // A run whose lock lapsed (attempt 1) after another attempt started changes nothing; the latest does.
+        await store.jobs.start(job.id, at());
+        expect(await store.jobs.setImported(job.id, { inputs: [pending], creditCost: 7, attempt: 1 })).toBe(false);
+        expect(await store.jobs.setImported(job.id, { inputs: [fetched], creditCost: 4, attempt: 2 })).toBe(true);
+        expect((await store.jobs.get(job.id))!.creditCost).toBe(4);
       });
 
       it("keeps a pipeline's steps and an export's state (issue 27)", async () => {
