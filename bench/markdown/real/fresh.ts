@@ -78,7 +78,7 @@ function fetchPdf(pdf: FreshPdf): string | undefined {
   let whole: Buffer;
   try {
     const bytes = execFileSync('tar', ['-xO', `.${pdf.path}`], { input: tar, maxBuffer: 2 ** 28, stdio: 'pipe' });
-    whole = packed ? execFileSync('gunzip', ['-c'], { input: bytes }) : bytes;
+    whole = packed ? execFileSync('gunzip', ['-c'], { input: bytes, maxBuffer: 2 ** 28 }) : bytes;
   } catch {
     console.log(`SKIP ${pdf.name}: ${pdf.path} is not in ${deb}`);
     return undefined;

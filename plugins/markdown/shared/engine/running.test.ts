@@ -177,6 +177,20 @@ describe('running lines that generalise', () => {
     expect(found[3]).toEqual(['CHAPTER 2. MEASURING THE SEASONS … 2.3. WHERE TO FIND THE GAUGES …']);
   });
 
+  it('keeps a subheading that opens several pages under the head, close to the text (Doxygen "Parameters")', () => {
+    const pages = Array.from({ length: 8 }, (_, i) => page(run(`Class Reference ${PAGE_WORDS[i]}`, 40), own(i)));
+    // Pages 3, 4 and 6 open with "Parameters" one line above the text, far below the head.
+    for (const i of [2, 3, 5]) pages[i]!.lines.splice(1, 0, buildLines([run('Parameters', 88, 10, true)])[0]!);
+    expect(texts(pages).flat()).not.toContain('Parameters');
+    // Set close under the head, far above the text, the same line is the head's second line.
+    for (const i of [2, 3, 5]) pages[i]!.lines[1]!.baseline = 50;
+    expect(
+      texts(pages)
+        .flat()
+        .filter((text) => text === 'Parameters'),
+    ).toHaveLength(3);
+  });
+
   it("keeps a chapter's label over its title, set large, although it repeats with only its number changing", () => {
     const pages = Array.from({ length: 9 }, (_, i) => page(undefined, own(i)));
     for (const i of [0, 3, 4])

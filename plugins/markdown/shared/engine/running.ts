@@ -102,6 +102,19 @@ function clustered(indices: readonly number[]): boolean {
   return steps.filter((step) => step <= 2).length * 2 >= steps.length;
 }
 
+/**
+ * The second line from a page's end belongs to the text when it sits closer to the text than to the
+ * end line (a subheading "Parameters" opening each page under the head), to the head when it sits
+ * closer to it (a two-line foot).
+ */
+function withText({ lines }: PageLines, line: Line): boolean {
+  const at = lines.indexOf(line);
+  const inner = at === 1 ? lines[2] : at === lines.length - 2 ? lines[at - 1] : undefined;
+  const outer = at === 1 ? lines[0] : at === lines.length - 2 ? lines[at + 1] : undefined;
+  if (!inner || !outer) return false;
+  return Math.abs(inner.baseline - line.baseline) < Math.abs(outer.baseline - line.baseline);
+}
+
 function endLines({ lines }: PageLines): Line[] {
   return [...new Set([...lines.slice(0, LINES_PER_END), ...lines.slice(-LINES_PER_END)])];
 }
@@ -313,6 +326,7 @@ export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
             // A line of digits alone repeats by its form only: whether it is a folio, the folio rule says.
             ((/\p{L}/u.test(line.text) &&
               repeated(keyOf(line), index) &&
+              !withText(pages[index]!, line) &&
               !opensChapter(line, pages[index]!, bodySize)) ||
               PAGE_NUMBER.test(runningKey(line.text)))
           )
