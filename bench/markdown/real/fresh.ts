@@ -63,7 +63,7 @@ function fetchPdf(pdf: FreshPdf): string | undefined {
   if (!deb) {
     try {
       execFileSync('apt-get', ['download', `${pdf.package}=${pdf.version}`], { cwd: cache, stdio: 'pipe' });
-    } catch (error) {
+    } catch {
       console.log(`SKIP ${pdf.name}: apt-get download ${pdf.package}=${pdf.version} failed`);
       return undefined;
     }
@@ -189,8 +189,8 @@ for (const pdf of truth.filter((p) => !values.only || p.name.includes(values.onl
   totals.falseRemovals += falseRemovals;
   totals.wordsLost += wordsLost;
   console.log(
-    `${pdf.name.padEnd(28)}${String(found.length).padStart(5)}${String(running).padStart(9)}${String(leaks).padStart(7)}` +
-      `${String(removed).padStart(9)}  ${falseRemovals} (${wordsLost})`,
+    `${pdf.name.padEnd(28)}${String(found.length).padStart(5)}${String(running).padStart(9)}` +
+      `${String(leaks).padStart(7)}${String(removed).padStart(9)}  ${falseRemovals} (${wordsLost})`,
   );
 }
 const share = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(1)}%`;
