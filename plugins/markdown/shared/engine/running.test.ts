@@ -200,5 +200,9 @@ describe('running lines that generalise', () => {
         ...buildLines([run(`Chapter ${i + 1}:`, 60, 15.5), run(`Title ${PAGE_WORDS[i]}`, 80, 15.5)]),
       );
     expect(texts(pages).flat()).toEqual([]);
+    // A head set larger than the body stands further above a section heading: still a head.
+    const heads = Array.from({ length: 6 }, (_, i) => page(run('Calendars and dates', 40, 12), own(i)));
+    for (const p of heads) p.lines.splice(1, 0, buildLines([run(`Section ${PAGE_WORDS[0]}`, 76, 13, true)])[0]!);
+    expect(texts(heads).flat()).toEqual(Array(6).fill('Calendars and dates'));
   });
 });

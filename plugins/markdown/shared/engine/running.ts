@@ -20,6 +20,8 @@ import type { Line } from './types.js';
 
 /** Share of the page height, at top and bottom, where repeated running lines live. */
 const MARGIN_BAND = 0.2;
+/** A chapter's title follows its label within this many of their sizes ("Chapter 1:" over "Work in progress"). */
+const TITLE_GAP = 2.5;
 /** How far from the page's edge (share of its height) a head or foot set apart in a wide margin may sit. */
 const EDGE_REACH = 0.3;
 /** A folio that shares its line with other text must sit this close to the page's edge. */
@@ -259,7 +261,9 @@ function bandLines(pages: readonly PageLines[], bodySize: number, end: 'top' | '
 function opensChapter(line: Line, page: PageLines, bodySize: number): boolean {
   const next = page.lines[page.lines.indexOf(line) + 1];
   const large = (l: Line) => l.size > bodySize + 0.5;
-  return page.lines[0] === line && large(line) && next !== undefined && large(next);
+  // The title follows within a line or two of the label's size; a head stands further from a heading below it.
+  const close = (l: Line) => l.baseline - line.baseline <= TITLE_GAP * Math.max(line.size, l.size);
+  return page.lines[0] === line && large(line) && next !== undefined && large(next) && close(next);
 }
 
 /** The running lines of each page, to be dropped (lines must be in reading order). */
