@@ -128,6 +128,12 @@ describe('running lines that generalise', () => {
     );
   });
 
+  it("drops a one-page memo's own number, alone at the foot and apart from the text", () => {
+    const memo = page(undefined, own(0, 20));
+    memo.lines.push(buildLines([run('1', 760)])[0]!);
+    expect(texts([memo])).toEqual([['1']]);
+  });
+
   it('drops a foot set apart in a wide bottom margin, far from the paper edge', () => {
     // A4 with the text ending at 460 and the foot at 650 (0.77 of the height: outside a fixed 20% band).
     const pages = Array.from({ length: 6 }, (_, i) => {

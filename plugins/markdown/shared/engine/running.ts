@@ -266,11 +266,24 @@ function opensChapter(line: Line, page: PageLines, bodySize: number): boolean {
   return page.lines[0] === line && large(line) && next !== undefined && large(next) && close(next);
 }
 
+/**
+ * A number alone at a page's very top or foot, set apart from the text, that is the page's own number:
+ * a folio even where no other page shows the numbering (a one-page memo's "1").
+ */
+function ownNumber(page: PageLines, line: Line, index: number, pitch: number): boolean {
+  const at = page.lines.indexOf(line);
+  const neighbour = at === 0 ? page.lines[1] : at === page.lines.length - 1 ? page.lines[at - 1] : undefined;
+  if (!neighbour || !nearEdge(line, page.height, MARGIN_BAND)) return false;
+  const value = /^\d{1,4}$/.test(line.text.trim()) ? Number(line.text.trim()) : undefined;
+  return value === index + 1 && Math.abs(neighbour.baseline - line.baseline) > APART * pitch;
+}
+
 /** The running lines of each page, to be dropped (lines must be in reading order). */
 export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
   const ends = pages.map(endLines);
   const bodySize = bodySizeOf(pages);
-  const edgeLines = sharedEdgeLines(pages, linePitch(pages, bodySize));
+  const pitch = linePitch(pages, bodySize);
+  const edgeLines = sharedEdgeLines(pages, pitch);
   const atEdge = (line: Line, index: number) =>
     nearEdge(line, pages[index]!.height, MARGIN_BAND) || edgeLines.has(line);
 
@@ -336,7 +349,8 @@ export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
           )
             return true;
           const folio = folios[index]!.find((f) => f.line === line)?.folio;
-          return folio !== undefined && folioHolds(offsetKey(folio, index));
+          if (folio !== undefined && folioHolds(offsetKey(folio, index))) return true;
+          return ownNumber(pages[index]!, line, index, pitch);
         }),
       ),
   );
