@@ -206,6 +206,11 @@ describe('running lines that generalise', () => {
         ...buildLines([run(`Chapter ${i + 1}:`, 60, 15.5), run(`Title ${PAGE_WORDS[i]}`, 80, 15.5)]),
       );
     expect(texts(pages).flat()).toEqual([]);
+    // A form's title over its subtitle, the same on every page, numbers nothing: a head.
+    const form = Array.from({ length: 2 }, (_, i) => page(undefined, own(i)));
+    for (const p of form)
+      p.lines.splice(0, 0, ...buildLines([run('Questionnaire', 38, 22), run('Households', 54, 14)]));
+    expect(texts(form).map((found) => found.includes('Questionnaire'))).toEqual([true, true]);
     // A head set larger than the body stands further above a section heading: still a head.
     const heads = Array.from({ length: 6 }, (_, i) => page(run('Calendars and dates', 40, 12), own(i)));
     for (const p of heads) p.lines.splice(1, 0, buildLines([run(`Section ${PAGE_WORDS[0]}`, 76, 13, true)])[0]!);

@@ -263,7 +263,9 @@ function opensChapter(line: Line, page: PageLines, bodySize: number): boolean {
   const large = (l: Line) => l.size > bodySize + 0.5;
   // The title follows within a line or two of the label's size; a head stands further from a heading below it.
   const close = (l: Line) => l.baseline - line.baseline <= TITLE_GAP * Math.max(line.size, l.size);
-  return page.lines[0] === line && large(line) && next !== undefined && large(next) && close(next);
+  // The label numbers its chapter; a form's title over its subtitle, the same on every page, is a head.
+  const numbered = /\d|\b[IVXLC]+\b/.test(line.text);
+  return page.lines[0] === line && numbered && large(line) && next !== undefined && large(next) && close(next);
 }
 
 /**
