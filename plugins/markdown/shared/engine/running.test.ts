@@ -106,3 +106,114 @@ describe('running heads by place', () => {
     expect(found.slice(0, 4)).toEqual([['Preface vii'], ['viii Contents'], ['Figures ix'], ['1']]);
   });
 });
+
+/** Running lines on the fresh check set's kinds (bench/markdown/real/fresh.ts): each rule on a small page model. */
+describe('running lines that generalise', () => {
+  const PAGE_WORDS = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima'.split(' ');
+  const own = (i: number, count = 30) =>
+    prose(i)
+      .slice(0, count)
+      .map((text) => `${PAGE_WORDS[i % PAGE_WORDS.length]} ${text}`);
+  const texts = (pages: PageLines[]) => findRunningLines(pages).map((lines) => [...lines].map((line) => line.text));
+
+  it('keeps a bare number at a page end that does not follow the page index (a footnote mark)', () => {
+    const pages = Array.from({ length: 6 }, (_, i) => page(undefined, own(i)));
+    // Footnote marks "1" at the foot of pages 2 and 4 (a note's mark set on a line of its own).
+    for (const i of [1, 3]) pages[i]!.lines.push(buildLines([run('1', 700)])[0]!);
+    expect(texts(pages).flat()).toEqual([]);
+    // "Page 3" says what it is by its form.
+    for (const [i, p] of pages.entries()) p.lines.push(buildLines([run(`Page ${i + 1}`, 770)])[0]!);
+    expect(texts(pages).map((found) => found.filter((text) => text.startsWith('Page')))).toEqual(
+      pages.map((_, i) => [`Page ${i + 1}`]),
+    );
+  });
+
+  it("drops a one-page memo's own number, alone at the foot and apart from the text", () => {
+    const memo = page(undefined, own(0, 20));
+    memo.lines.push(buildLines([run('1', 760)])[0]!);
+    expect(texts([memo])).toEqual([['1']]);
+  });
+
+  it('drops a foot set apart in a wide bottom margin, far from the paper edge', () => {
+    // A4 with the text ending at 460 and the foot at 650 (0.77 of the height: outside a fixed 20% band).
+    const pages = Array.from({ length: 6 }, (_, i) => {
+      const p = page(undefined, own(i));
+      p.height = 842;
+      p.lines.push(
+        buildLines([run('The skrapport package, v0.12k', 650), { ...run(String(i + 1), 650), x0: 520, x1: 525 }])[0]!,
+      );
+      return p;
+    });
+    expect(texts(pages)).toEqual(pages.map((_, i) => [`The skrapport package, v0.12k ${i + 1}`]));
+  });
+
+  it('keeps lines repeated only every fifth page (a document printed in several copies)', () => {
+    // Four versions of a five-page exam: each version's third page opens with "Part two".
+    const pages = Array.from({ length: 20 }, (_, i) =>
+      page(i % 5 === 2 ? run('Part two', 60, 12, true) : undefined, own(i)),
+    );
+    expect(texts(pages).flat()).toEqual([]);
+  });
+
+  it('drops a head in two parts whose chapter part repeats or whose cut-short section names a heading', () => {
+    // dblatex: "CHAPTER 2. GETTING AND INSTALLING …" left, "2.3. WHERE CAN I GET …" right, each page's
+    // section different; the chapter part repeats on the next page, or names the chapter's heading.
+    const heads = [
+      ['CHAPTER 1. RIVERS AND STREAMS', '1.3. FIELD WORK'],
+      ['CHAPTER 1. RIVERS AND STREAMS', '1.6. WINTER RECORDS'],
+      undefined,
+      ['CHAPTER 2. MEASURING THE SEASONS …', '2.3. WHERE TO FIND THE GAUGES …'],
+    ];
+    const pages = heads.map((head, i) => {
+      const p = page(head ? run(head[0]!, 40) : undefined, own(i));
+      if (head) p.lines[0] = buildLines([run(head[0]!, 40), { ...run(head[1]!, 40), x0: 400, x1: 520 }])[0]!;
+      return p;
+    });
+    // The chapter opens on page 3 with its label and its title, set large; page 4 has its section heading.
+    pages[2]!.lines.splice(
+      0,
+      0,
+      ...buildLines([run('Chapter 2', 60, 20, true), run('Measuring the seasons', 80, 25, true)]),
+    );
+    pages[3]!.lines.splice(1, 0, buildLines([run('2.3 Where to find the gauges of the river', 90, 14, true)])[0]!);
+    const found = texts(pages);
+    expect(found[0]).toEqual(['CHAPTER 1. RIVERS AND STREAMS 1.3. FIELD WORK']);
+    expect(found[1]).toEqual(['CHAPTER 1. RIVERS AND STREAMS 1.6. WINTER RECORDS']);
+    expect(found[2]).toEqual([]);
+    expect(found[3]).toEqual(['CHAPTER 2. MEASURING THE SEASONS … 2.3. WHERE TO FIND THE GAUGES …']);
+  });
+
+  it('keeps a subheading that opens several pages under the head, close to the text (Doxygen "Parameters")', () => {
+    const pages = Array.from({ length: 8 }, (_, i) => page(run(`Class Reference ${PAGE_WORDS[i]}`, 40), own(i)));
+    // Pages 3, 4 and 6 open with "Parameters" one line above the text, far below the head.
+    for (const i of [2, 3, 5]) pages[i]!.lines.splice(1, 0, buildLines([run('Parameters', 88, 10, true)])[0]!);
+    expect(texts(pages).flat()).not.toContain('Parameters');
+    // Set close under the head, far above the text, the same line is the head's second line.
+    for (const i of [2, 3, 5]) pages[i]!.lines[1]!.baseline = 50;
+    expect(
+      texts(pages)
+        .flat()
+        .filter((text) => text === 'Parameters'),
+    ).toHaveLength(3);
+  });
+
+  it("keeps a chapter's label over its title, set large, although it repeats with only its number changing", () => {
+    const pages = Array.from({ length: 9 }, (_, i) => page(undefined, own(i)));
+    for (const i of [0, 3, 4])
+      pages[i]!.lines.splice(
+        0,
+        0,
+        ...buildLines([run(`Chapter ${i + 1}:`, 60, 15.5), run(`Title ${PAGE_WORDS[i]}`, 80, 15.5)]),
+      );
+    expect(texts(pages).flat()).toEqual([]);
+    // A form's title over its subtitle, the same on every page, numbers nothing: a head.
+    const form = Array.from({ length: 2 }, (_, i) => page(undefined, own(i)));
+    for (const p of form)
+      p.lines.splice(0, 0, ...buildLines([run('Questionnaire', 38, 22), run('Households', 54, 14)]));
+    expect(texts(form).map((found) => found.includes('Questionnaire'))).toEqual([true, true]);
+    // A head set larger than the body stands further above a section heading: still a head.
+    const heads = Array.from({ length: 6 }, (_, i) => page(run('Calendars and dates', 40, 12), own(i)));
+    for (const p of heads) p.lines.splice(1, 0, buildLines([run(`Section ${PAGE_WORDS[0]}`, 76, 13, true)])[0]!);
+    expect(texts(heads).flat()).toEqual(Array(6).fill('Calendars and dates'));
+  });
+});

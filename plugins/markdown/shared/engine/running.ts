@@ -20,6 +20,10 @@ import type { Line } from './types.js';
 
 /** Share of the page height, at top and bottom, where repeated running lines live. */
 const MARGIN_BAND = 0.2;
+/** A chapter's title follows its label within this many of their sizes ("Chapter 1:" over "Work in progress"). */
+const TITLE_GAP = 2.5;
+/** How far from the page's edge (share of its height) a head or foot set apart in a wide margin may sit. */
+const EDGE_REACH = 0.3;
 /** A folio that shares its line with other text must sit this close to the page's edge. */
 const FOLIO_BAND = 0.15;
 /** How many lines from each end of a page are considered. */
@@ -43,7 +47,11 @@ const BAND_EXCEPTIONS = 0.1;
 /** Words of a running head that are not part of the title it repeats ("CHAPTER 1. RIVERS"). */
 const TITLE_WORDS = /^(?:chapter|section|part|appendix|chapitre|kapitel|cap[ií]tulo|capitolo|hoofdstuk|page|seite)$/;
 
-const PAGE_NUMBER = /^(?:page\s*)?[-–—(|]?\s*#+\s*[-–—)|]?(?:\s*(?:of|\/)\s*#+)?$/i;
+/**
+ * A page number by its form alone: "Page 3", "3 of 7", "- 3 -". A bare number must follow the page index
+ * (the folio rule): alone at a page's end it may be a footnote mark, an equation's or a music example's.
+ */
+const PAGE_NUMBER = /^(?:page\s*#+(?:\s*(?:of|\/)\s*#+)?|#+\s*(?:of|\/)\s*#+|[-–—(|]\s*#+\s*[-–—)|])$/i;
 const LONE_FOLIO = /^(?:page\s*|p\.\s*)?[-–—(|]?\s*([0-9]{1,4}|[ivxlc]{1,7})\s*[-–—)|]?(?:\s*(?:of|\/)\s*\d+)?$/i;
 const ROMAN = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/i;
 const ROMAN_VALUE: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
@@ -55,6 +63,58 @@ export interface PageLines {
 
 export function runningKey(text: string): string {
   return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * End lines set apart from the text (by more than APART pitches) at a distance from the page's edge that
+ * the end lines of other pages share: a head or foot inside a wide margin (a foot 190 pt above the
+ * bottom of an A4 page) is outside the text block although far from the paper's edge.
+ */
+function sharedEdgeLines(pages: readonly PageLines[], pitch: number): Set<Line> {
+  const found = new Set<Line>();
+  for (const end of ['top', 'bottom'] as const) {
+    const apart = pages.flatMap((page) => {
+      const ordered = end === 'top' ? page.lines : [...page.lines].reverse();
+      const [edge, next] = ordered;
+      if (!edge || (next && Math.abs(next.baseline - edge.baseline) <= APART * pitch)) return [];
+      return [{ line: edge, distance: end === 'top' ? edge.baseline : page.height - edge.baseline }];
+    });
+    const fromEdge = (line: Line, page: PageLines) => (end === 'top' ? line.baseline : page.height - line.baseline);
+    for (const candidate of apart) {
+      if (candidate.distance > EDGE_REACH * pages[0]!.height) continue;
+      const same = apart.filter((other) => Math.abs(other.distance - candidate.distance) <= SAME_POSITION).length;
+      // Outside the text block: on the other pages no line lies beyond that place, but on a page or two.
+      const beyond = pages.filter((page) =>
+        page.lines.some((line) => fromEdge(line, page) < candidate.distance - SAME_POSITION),
+      ).length;
+      if (same >= Math.max(MIN_PAGES_ANY, MIN_BAND_SHARE * pages.length) && beyond <= BAND_EXCEPTIONS * pages.length)
+        found.add(candidate.line);
+    }
+  }
+  return found;
+}
+
+/**
+ * Pages that carry one repeated line lie close together somewhere (a chapter's head over its pages, a
+ * head on every page of a side): at least half the steps between them are of one or two pages. A line
+ * found only every fifth page is the text of a document printed in several copies (an exam's versions).
+ */
+function clustered(indices: readonly number[]): boolean {
+  const steps = indices.slice(1).map((index, i) => index - indices[i]!);
+  return steps.filter((step) => step <= 2).length * 2 >= steps.length;
+}
+
+/**
+ * The second line from a page's end belongs to the text when it sits closer to the text than to the
+ * end line (a subheading "Parameters" opening each page under the head), to the head when it sits
+ * closer to it (a two-line foot).
+ */
+function withText({ lines }: PageLines, line: Line): boolean {
+  const at = lines.indexOf(line);
+  const inner = at === 1 ? lines[2] : at === lines.length - 2 ? lines[at - 1] : undefined;
+  const outer = at === 1 ? lines[0] : at === lines.length - 2 ? lines[at + 1] : undefined;
+  if (!inner || !outer) return false;
+  return Math.abs(inner.baseline - line.baseline) < Math.abs(outer.baseline - line.baseline);
 }
 
 function endLines({ lines }: PageLines): Line[] {
@@ -170,17 +230,64 @@ function bandLines(pages: readonly PageLines[], bodySize: number, end: 'top' | '
     ),
   );
   if (few && members.some((line, i) => line && !headings.has(keys[i]!))) return none;
+  // A head set in parts (chapter left, section right) is running when one part repeats on another band
+  // line or names a heading; a part cut short ("CHAPTER 2. GETTING AND INSTALLING …") names a heading
+  // that starts with its words.
+  const parts = members.map((line) =>
+    line && line.segments.length >= 2 ? line.segments.map((segment) => segment.text) : [],
+  );
+  const partPages = new Map<string, number>();
+  for (const texts of parts)
+    for (const key of new Set(texts.map(titleWords).filter(Boolean))) partPages.set(key, (partPages.get(key) ?? 0) + 1);
+  const namesHeading = (text: string) => {
+    const key = titleWords(text);
+    if (!key) return false;
+    if ((partPages.get(key) ?? 0) >= 2 || headings.has(key)) return true;
+    const cut = /(?:…|\.\.\.)\s*$/.test(text) && key.split(' ').length >= 2;
+    return cut && [...headings].some((heading) => heading.startsWith(`${key} `));
+  };
   return members.map((line, i) => {
     const key = keys[i]!;
     const repeats = keys.filter((k) => k === key).length >= 2;
-    return new Set(line && key && (repeats || headings.has(key)) ? [line] : []);
+    return new Set(line && key && (repeats || headings.has(key) || parts[i]!.some(namesHeading)) ? [line] : []);
   });
+}
+
+/**
+ * "Chapter 1:" over "Work in progress", both set larger than the body: a chapter's label repeats on every
+ * chapter's first page with only its number changing, yet it is the chapter's heading. A running head
+ * is followed by the text, not by a title set as large as itself.
+ */
+function opensChapter(line: Line, page: PageLines, bodySize: number): boolean {
+  const next = page.lines[page.lines.indexOf(line) + 1];
+  const large = (l: Line) => l.size > bodySize + 0.5;
+  // The title follows within a line or two of the label's size; a head stands further from a heading below it.
+  const close = (l: Line) => l.baseline - line.baseline <= TITLE_GAP * Math.max(line.size, l.size);
+  // The label numbers its chapter; a form's title over its subtitle, the same on every page, is a head.
+  const numbered = /\d|\b[IVXLC]+\b/.test(line.text);
+  return page.lines[0] === line && numbered && large(line) && next !== undefined && large(next) && close(next);
+}
+
+/**
+ * A number alone at a page's very top or foot, set apart from the text, that is the page's own number:
+ * a folio even where no other page shows the numbering (a one-page memo's "1").
+ */
+function ownNumber(page: PageLines, line: Line, index: number, pitch: number): boolean {
+  const at = page.lines.indexOf(line);
+  const neighbour = at === 0 ? page.lines[1] : at === page.lines.length - 1 ? page.lines[at - 1] : undefined;
+  if (!neighbour || !nearEdge(line, page.height, MARGIN_BAND)) return false;
+  const value = /^\d{1,4}$/.test(line.text.trim()) ? Number(line.text.trim()) : undefined;
+  return value === index + 1 && Math.abs(neighbour.baseline - line.baseline) > APART * pitch;
 }
 
 /** The running lines of each page, to be dropped (lines must be in reading order). */
 export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
   const ends = pages.map(endLines);
   const bodySize = bodySizeOf(pages);
+  const pitch = linePitch(pages, bodySize);
+  const edgeLines = sharedEdgeLines(pages, pitch);
+  const atEdge = (line: Line, index: number) =>
+    nearEdge(line, pages[index]!.height, MARGIN_BAND) || edgeLines.has(line);
 
   // The size is part of the key: a title that repeats the running header's words is not running.
   // The parts of a head set apart are taken in any order: facing pages mirror them ("cours   2 Title"
@@ -191,15 +298,19 @@ export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
       .sort()
       .join(' ')}|${roundSize(line.size)}`;
   const counts = [new Map<string, number>(), new Map<string, number>()];
+  const keyPages = new Map<string, number[]>();
   ends.forEach((lines, index) => {
-    for (const key of new Set(lines.filter((l) => nearEdge(l, pages[index]!.height, MARGIN_BAND)).map(keyOf)))
+    for (const key of new Set(lines.filter((l) => atEdge(l, index)).map(keyOf))) {
       counts[index % 2]!.set(key, (counts[index % 2]!.get(key) ?? 0) + 1);
+      keyPages.set(key, [...(keyPages.get(key) ?? []), index]);
+    }
   });
   const sidePages = [Math.ceil(pages.length / 2), Math.floor(pages.length / 2)];
   const repeated = (key: string, index: number) => {
     const side = counts[index % 2]!.get(key) ?? 0;
     const both = side + (counts[1 - (index % 2)]!.get(key) ?? 0);
     // A chapter's running title repeats over that chapter's pages only: three pages are enough.
+    if (!clustered(keyPages.get(key) ?? [])) return false;
     return (
       both >= MIN_PAGES_ANY ||
       (both >= 2 &&
@@ -230,12 +341,18 @@ export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
         lines.filter((line) => {
           if (bands.some((band) => band[index]!.has(line))) return true;
           if (
-            nearEdge(line, pages[index]!.height, MARGIN_BAND) &&
-            (repeated(keyOf(line), index) || PAGE_NUMBER.test(runningKey(line.text)))
+            atEdge(line, index) &&
+            // A line of digits alone repeats by its form only: whether it is a folio, the folio rule says.
+            ((/\p{L}/u.test(line.text) &&
+              repeated(keyOf(line), index) &&
+              !withText(pages[index]!, line) &&
+              !opensChapter(line, pages[index]!, bodySize)) ||
+              PAGE_NUMBER.test(runningKey(line.text)))
           )
             return true;
           const folio = folios[index]!.find((f) => f.line === line)?.folio;
-          return folio !== undefined && folioHolds(offsetKey(folio, index));
+          if (folio !== undefined && folioHolds(offsetKey(folio, index))) return true;
+          return ownNumber(pages[index]!, line, index, pitch);
         }),
       ),
   );
