@@ -370,7 +370,7 @@ export class JobRunner implements JobRunnerPort {
     hooks: SandboxHooks,
     secrets: Record<string, unknown>,
   ): Promise<RunResult> {
-    const save = () => this.store.jobs.setPipeline(job.id, pipeline).catch(() => undefined);
+    const save = () => this.store.jobs.setPipeline(job.id, pipeline, job.attempts).catch(() => undefined);
     const count = pipeline.steps.length;
     let current = inputs;
     let result: RunResult | undefined;

@@ -128,8 +128,11 @@ function jobRepo(
     async setProgress(id, progress) {
       await jobs.updateOne({ _id: id, status: 'active' }, { $set: { progress } });
     },
-    async setPipeline(id, pipeline) {
-      await jobs.updateOne({ _id: id, status: { $in: UNFINISHED } }, { $set: { pipeline: asJson(pipeline) } });
+    async setPipeline(id, pipeline, attempt) {
+      await jobs.updateOne(
+        { _id: id, status: { $in: UNFINISHED }, ...(attempt === undefined ? {} : { attempts: attempt }) },
+        { $set: { pipeline: asJson(pipeline) } },
+      );
     },
     async setImported(id, imported) {
       const result = await jobs.updateOne(

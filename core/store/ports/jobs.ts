@@ -189,7 +189,11 @@ export interface JobRepo {
   start(id: string, at: Date): Promise<JobRecord | null>;
   setProgress(id: string, progress: number): Promise<void>;
   /** A pipeline job's steps as they stand now (waiting or active jobs only). */
-  setPipeline(id: string, pipeline: PipelineRecord): Promise<void>;
+  /**
+   * `attempt`: applied only while it is the job's latest (jobs.start's count), so a run whose queue lock lapsed does
+   * not overwrite the steps of the attempt running now (what a failure refunds is read from them).
+   */
+  setPipeline(id: string, pipeline: PipelineRecord, attempt?: number): Promise<void>;
   /**
    * An active job's inputs once its URL imports are fetched, with its cost trued up (a pipeline's
    * steps carry theirs); false when the job is not active any more (cancelled meanwhile), or another attempt started.

@@ -66,11 +66,12 @@ function jobRepo(pool: pg.Pool): JobRepo {
     async setProgress(id, pct) {
       await pool.query(`UPDATE jobs SET progress = $1 WHERE id = $2 AND status = 'active'`, [pct, id]);
     },
-    async setPipeline(id, pipeline) {
-      await pool.query(`UPDATE jobs SET pipeline = $1 WHERE id = $2 AND status IN ('waiting', 'active')`, [
-        JSON.stringify(pipeline),
-        id,
-      ]);
+    async setPipeline(id, pipeline, attempt) {
+      await pool.query(
+        `UPDATE jobs SET pipeline = $1 WHERE id = $2 AND status IN ('waiting', 'active') AND ($3::int IS NULL OR ` +
+          `attempts = $3)`,
+        [JSON.stringify(pipeline), id, attempt ?? null],
+      );
     },
     async setImported(id, imported) {
       const count = await changed(

@@ -27,7 +27,9 @@ function jobRepo(db: Database.Database): JobRepo {
     `UPDATE jobs SET inputs = @inputs, credit_cost = @creditCost, pipeline = COALESCE(@pipeline, pipeline)
       WHERE id = @id AND status = 'active' AND (@attempt IS NULL OR attempts = @attempt)`,
   );
-  const setPipeline = db.prepare(`UPDATE jobs SET pipeline = ? WHERE id = ? AND status IN ('waiting', 'active')`);
+  const setPipeline = db.prepare(
+    `UPDATE jobs SET pipeline = ? WHERE id = ? AND status IN ('waiting', 'active') AND (? IS NULL OR attempts = ?)`,
+  );
   const setExport = db.prepare('UPDATE jobs SET export_state = ? WHERE id = ?');
   const openExports = db.prepare(`SELECT id, export_state FROM jobs WHERE ${OPEN_EXPORT}`);
   const waitingByPlugin = db.prepare(
@@ -137,8 +139,8 @@ function jobRepo(db: Database.Database): JobRepo {
     async setProgress(id, pct) {
       progress.run(pct, id);
     },
-    async setPipeline(id, pipeline) {
-      setPipeline.run(JSON.stringify(pipeline), id);
+    async setPipeline(id, pipeline, attempt) {
+      setPipeline.run(JSON.stringify(pipeline), id, attempt ?? null, attempt ?? null);
     },
     async setImported(id, imported) {
       const { changes } = setImported.run({

@@ -410,6 +410,13 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         expect((await store.jobs.get(job.id))!.pipeline).toEqual({
           steps: [{ ...step, status: 'done', progress: 100 }],
         });
+        // Saved by a run: only while its attempt is the job's latest (a run whose lock lapsed changes nothing).
+        await store.jobs.start(job.id, at());
+        await store.jobs.start(job.id, at());
+        await store.jobs.setPipeline(job.id, { steps: [] }, 1);
+        expect((await store.jobs.get(job.id))!.pipeline?.steps).toHaveLength(1);
+        await store.jobs.setPipeline(job.id, { steps: [{ ...step, status: 'active', progress: 50 }] }, 2);
+        expect((await store.jobs.get(job.id))!.pipeline?.steps).toEqual([{ ...step, status: 'active', progress: 50 }]);
         await store.jobs.fail(job.id, 'x', at());
         // A finished job's steps stay as they were; its export state may still change.
         await store.jobs.setPipeline(job.id, { steps: [] });
