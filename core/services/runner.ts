@@ -254,7 +254,8 @@ export class JobRunner implements JobRunnerPort {
       }
       if (signal?.aborted) {
         // Shutdown, or the queue lock lost: the job runs again, or is run by the attempt holding it.
-        log.warn('job interrupted; it will run again', { reason: String((signal.reason as Error)?.message) });
+        const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+        log.warn('job interrupted; it will run again', { reason });
         return;
       }
       if (holdsJob && !(await holdsJob())) {

@@ -8,15 +8,16 @@ import type { Db } from 'mongodb';
 import { expect, it } from 'vitest';
 import type { Logger } from '../../contract/index.js';
 import { runDispatchScenario } from '../testing/dispatch.js';
-import { ChangeStreamDispatch, mongoDispatchChannel, supportsChangeStreams } from './index.js';
+import { isReplicated } from '../../store/mongo/index.js';
+import { ChangeStreamDispatch, mongoDispatchChannel } from './index.js';
 
 const warnings: string[] = [];
 const log: Logger = { debug() {}, info() {}, warn: (message) => void warnings.push(message), error() {} };
 
 it('uses change streams on replica sets and sharded clusters, polling on a standalone server', async () => {
-  expect(supportsChangeStreams({ setName: 'rs0', isWritablePrimary: true })).toBe(true);
-  expect(supportsChangeStreams({ msg: 'isdbgrid' })).toBe(true);
-  expect(supportsChangeStreams({ isWritablePrimary: true })).toBe(false);
+  expect(isReplicated({ setName: 'rs0', isWritablePrimary: true })).toBe(true);
+  expect(isReplicated({ msg: 'isdbgrid' })).toBe(true);
+  expect(isReplicated({ isWritablePrimary: true })).toBe(false);
 
   const answering = (hello: object) => ({ command: async () => hello, collection: () => ({}) }) as unknown as Db;
   expect(await mongoDispatchChannel(answering({ isWritablePrimary: true }), log)).toBeUndefined();

@@ -9,8 +9,9 @@ import {
   type JobRepositoryOptions,
   type NotificationChannel,
 } from 'agenda';
-import { ObjectId, type Db, type Document } from 'mongodb';
+import { ObjectId, type Db } from 'mongodb';
 import type { Logger } from '../../contract/index.js';
+import { isReplicated } from '../../store/mongo/index.js';
 import { heldLock, holdLock, settleSave } from '../held-lock.js';
 
 export const QUEUE_COLLECTION = 'agendaJobs';
@@ -98,14 +99,6 @@ export class MongoQueueBackend extends MongoBackend {
 }
 
 /**
- * What a deployment's `hello` answer says about change streams: they need a replica set (even a
- * single node) or a sharded cluster (mongos); a standalone server has neither.
- */
-export function supportsChangeStreams(hello: Document): boolean {
-  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
-}
-
-/**
  * Cross-process dispatch on MongoDB: a change stream on the queue collection tells every worker
  * at once about an entry saved by any process. This process's own signals (a job accepted here,
  * a plugin slot freed here, which writes nothing a stream could see) go straight to its handlers
@@ -145,7 +138,7 @@ export class ChangeStreamDispatch extends InMemoryNotificationChannel {
  */
 export async function mongoDispatchChannel(db: Db, log: Logger): Promise<NotificationChannel | undefined> {
   const hello = await db.command({ hello: 1 });
-  if (!supportsChangeStreams(hello)) {
+  if (!isReplicated(hello)) {
     log.info('queue dispatch across processes: polling (MongoDB without a replica set has no change streams)');
     return undefined;
   }

@@ -26,8 +26,11 @@ import { mongoWebhooks } from './webhooks.js';
 /** The index over plain download tokens that jobs carried before they were hashed (see migrate). */
 export const LEGACY_PLAIN_TOKEN_INDEX = 'download_tokens_due';
 
-/** What a deployment's `hello` answer says of multi-document transactions: a single node runs none. */
-export function runsTransactions(hello: Document): boolean {
+/**
+ * Whether a deployment is a replica set (even of one node) or a sharded cluster (mongos), by its `hello` answer: what
+ * multi-document transactions and change streams need; a standalone server has neither.
+ */
+export function isReplicated(hello: Document): boolean {
   return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
 }
 
@@ -54,7 +57,7 @@ export class MongoStore implements Store {
     const client = await MongoClient.connect(url, options.client);
     try {
       const db = client.db(options.dbName);
-      const store = new MongoStore(client, db, runsTransactions(await db.command({ hello: 1 })));
+      const store = new MongoStore(client, db, isReplicated(await db.command({ hello: 1 })));
       await store.createIndexes();
       await store.migrate();
       return store;

@@ -79,14 +79,18 @@ function sharedEdgeLines(pages: readonly PageLines[], pitch: number): Set<Line> 
       if (!edge || (next && Math.abs(next.baseline - edge.baseline) <= APART * pitch)) return [];
       return [{ line: edge, distance: end === 'top' ? edge.baseline : page.height - edge.baseline }];
     });
-    const fromEdge = (line: Line, page: PageLines) => (end === 'top' ? line.baseline : page.height - line.baseline);
+    // Each page's line nearest this edge, measured once (not per candidate: a long document has thousands).
+    const nearest = pages.map((page) =>
+      page.lines.reduce(
+        (min, line) => Math.min(min, end === 'top' ? line.baseline : page.height - line.baseline),
+        Number.POSITIVE_INFINITY,
+      ),
+    );
     for (const candidate of apart) {
       if (candidate.distance > EDGE_REACH * pages[0]!.height) continue;
       const same = apart.filter((other) => Math.abs(other.distance - candidate.distance) <= SAME_POSITION).length;
       // Outside the text block: on the other pages no line lies beyond that place, but on a page or two.
-      const beyond = pages.filter((page) =>
-        page.lines.some((line) => fromEdge(line, page) < candidate.distance - SAME_POSITION),
-      ).length;
+      const beyond = nearest.filter((distance) => distance < candidate.distance - SAME_POSITION).length;
       if (same >= Math.max(MIN_PAGES_ANY, MIN_BAND_SHARE * pages.length) && beyond <= BAND_EXCEPTIONS * pages.length)
         found.add(candidate.line);
     }
@@ -302,15 +306,19 @@ export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
   ends.forEach((lines, index) => {
     for (const key of new Set(lines.filter((l) => atEdge(l, index)).map(keyOf))) {
       counts[index % 2]!.set(key, (counts[index % 2]!.get(key) ?? 0) + 1);
-      keyPages.set(key, [...(keyPages.get(key) ?? []), index]);
+      const indices = keyPages.get(key);
+      if (indices) indices.push(index);
+      else keyPages.set(key, [index]);
     }
   });
+  // Judged once per line, not per page that carries it.
+  const scattered = new Set([...keyPages].filter(([, indices]) => !clustered(indices)).map(([key]) => key));
   const sidePages = [Math.ceil(pages.length / 2), Math.floor(pages.length / 2)];
   const repeated = (key: string, index: number) => {
     const side = counts[index % 2]!.get(key) ?? 0;
     const both = side + (counts[1 - (index % 2)]!.get(key) ?? 0);
     // A chapter's running title repeats over that chapter's pages only: three pages are enough.
-    if (!clustered(keyPages.get(key) ?? [])) return false;
+    if (scattered.has(key)) return false;
     return (
       both >= MIN_PAGES_ANY ||
       (both >= 2 &&
