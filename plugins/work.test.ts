@@ -1,7 +1,7 @@
 /**
- * Bounded work per job (issue 27): every standard plugin declares what its work grows with
- * (`limits.work`), or is one whose work is bounded by its bytes or is constant; those are named in
- * the README's "Bounded work per job" table with the reason.
+ * Bounded work per job: every standard plugin declares what its work grows with (`limits.work`), or
+ * is one whose work is bounded by its bytes or is constant; those are named in the API reference's
+ * "Bounded work per job" table (docs/API.md) with the reason.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,11 +21,8 @@ const BOUNDED_BY_BYTES_OR_CONSTANT = [
   'thumbnail',
 ];
 
-const readme = readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
-const boundedWorkSection = readme.slice(
-  readme.indexOf('### Bounded work per job'),
-  readme.indexOf('## Extraction tools'),
-);
+const apiReference = readFileSync(path.join(import.meta.dirname, '..', 'docs', 'API.md'), 'utf8');
+const boundedWorkSection = apiReference.slice(apiReference.indexOf('## Bounded work per job'));
 
 describe('bounded work per job', () => {
   it('every plugin declares its work measure, or is bounded by bytes or constant', () => {
@@ -33,7 +30,7 @@ describe('bounded work per job', () => {
     expect(undeclared.sort()).toEqual([...BOUNDED_BY_BYTES_OR_CONSTANT].sort());
   });
 
-  it('the README table names each byte-bounded or constant plugin, and each newly measured one', () => {
+  it('the API reference table names each byte-bounded or constant plugin, and each newly measured one', () => {
     expect(boundedWorkSection.length).toBeGreaterThan(100);
     for (const id of [...BOUNDED_BY_BYTES_OR_CONSTANT, 'pdf-to-markdown', 'pdf-to-docx', 'parse-cv', 'transcribe'])
       expect(boundedWorkSection, id).toContain(`\`${id}\``);

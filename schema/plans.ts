@@ -75,13 +75,13 @@ export const FEATURE_MIN_PLAN = {
   extraction: 'pro',
   transcribe: 'business',
   'signed-urls': 'business',
-  /** Beyond the spec: every paid plan (README, "Webhooks"). */
+  /** Beyond the spec: every paid plan (docs/WEBHOOKS.md). */
   webhooks: 'pro',
 } as const satisfies Record<string, PlanId>;
 export type Feature = keyof typeof FEATURE_MIN_PLAN;
 
 /**
- * The extraction endpoints the spec defines (shared/spec/API.md, "Extraction endpoints"): files per
+ * The extraction endpoints the spec defines (its "Extraction endpoints"): files per
  * request and the plan feature that gates each. The endpoints on every surface come from the
  * `extract` plugins' manifests, which must declare these limits for a spec tool (checked at
  * start-up); a spec tool without a plugin keeps its endpoints, which answer 400 "not installed"

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { exportStatusSchema } from './exports.js';
 import { planIdSchema } from './plans.js';
 
-/** Shapes of the HTTP contract (shared/spec/API.md), shared by every surface. */
+/** Shapes of the HTTP contract (the spec), shared by every surface. */
 
 /**
  * Strings with a JSON Schema `format` (documentation only: the values are made by the server).

@@ -3,7 +3,7 @@
  * name at every poll: each call builds a new debug instance (closures, an accessor, a TTY check), logging enabled or
  * not. With one job name per plugin and the embedded server polling, that was the API process's main allocation at
  * idle, and V8 promoted it: the old generation filled with it at ~4 MB/s and the heap grew to 3-4 times its live size
- * before each full collection, memory the process then kept (README, "Memory of the API process").
+ * before each full collection, memory the process then kept (bench/NOTES.md, "Memory of the API process").
  *
  * Imported before agenda by every module of the queue that loads agenda's code (ES modules evaluate in import
  * order): from then on, every debug instance hands back the same child for the same namespace. `debug` calls its

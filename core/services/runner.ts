@@ -275,7 +275,7 @@ export class JobRunner implements JobRunnerPort {
   /**
    * Fetch the job's URL imports into their blob keys (this is the background half of an import:
    * the submit only checked the URL and its HEAD), then true up the cost on the sizes fetched:
-   * the difference is charged, or the excess given back (README: URL imports). A failure is the
+   * the difference is charged, or the excess given back (docs/API.md: URL imports). A failure is the
    * job's error (PluginError): fetch, size, content, or an account that cannot pay the difference.
    * `job` is updated in place, so a later failure refunds what was finally charged.
    */

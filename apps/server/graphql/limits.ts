@@ -6,7 +6,7 @@
  * (aliases included, at least one); the transport's hook already counted one.
  *
  * Past a limit the request is refused with 400, `extensions.code: BAD_USER_INPUT` and
- * `extensions.reason` naming the limit (README "Request limits").
+ * `extensions.reason` naming the limit (docs/API.md, "request limits").
  */
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
@@ -27,7 +27,7 @@ import { setRateHeaders } from '../auth.js';
 import type { GraphQLContext } from './builder.js';
 import { requestError } from './errors.js';
 
-/** The limits of one GraphQL operation (README "Request limits"). */
+/** The limits of one GraphQL operation (docs/API.md, "request limits"). */
 export const GRAPHQL_LIMITS = {
   /** Lexical tokens in the document (a 3,000-alias query has about 40,000). */
   tokens: 2_000,

@@ -72,7 +72,7 @@ export interface OperationSpec<
   tag: string;
   summary: string;
   description?: string;
-  /** Issue 27 and webhooks: beyond shared/spec/API.md (`x-beyond-spec`). */
+  /** Pipelines, imports, cancel and webhooks: beyond the spec (`x-beyond-spec`). */
   beyondSpec?: boolean;
   /** `public`: no key (the token is the credential, or health and reference pages). */
   auth?: 'key' | 'public';

@@ -24,7 +24,7 @@ export const readinessSchema = z.object({
       reason: z.string().optional(),
     })
     .describe(
-      'How engines (LibreOffice, ffmpeg, ImageMagick, Ghostscript...) are confined (README, "Security model").',
+      'How engines (LibreOffice, ffmpeg, ImageMagick, Ghostscript...) are confined (docs/SECURITY.md).',
     ),
   sandbox: z
     .object({

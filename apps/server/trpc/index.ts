@@ -22,7 +22,7 @@ import { appRouterFor, formFileLimit } from './router.js';
 import { toTRPCError } from './trpc.js';
 import { discardUntaken, toFormData } from './uploads.js';
 
-/** The most procedures one batched request may call (README "Request limits"). */
+/** The most procedures one batched request may call (docs/API.md, "request limits"). */
 export const TRPC_MAX_BATCH = 20;
 
 /**

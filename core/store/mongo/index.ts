@@ -41,7 +41,7 @@ export interface MongoStore extends AccountsStore, JobsStore, CreditsStore, Link
 export class MongoStore implements Store {
   /**
    * MongoDB offers no cheap notification here (change streams need a replica set): a change made by another API
-   * instance reaches this one's cached principals within a few seconds (README, "Scale-out").
+   * instance reaches this one's cached principals within a few seconds (docs/SCALE-OUT.md).
    */
   readonly principalChanges: PrincipalChanges = unannouncedPrincipalChanges(5_000);
 
