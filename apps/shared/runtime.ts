@@ -163,8 +163,8 @@ async function engineConfinement(enabled: boolean, runsEngines: boolean): Promis
   const first = await probeConfinement();
   if (!first.ok) {
     throw new Error(
-      `Engines cannot run confined: ${first.reason}. Install bubblewrap and allow user namespaces (docs/SECURITY.md), ` +
-        `or set ENGINE_SANDBOX=off to run them unconfined`,
+      `Engines cannot run confined: ${first.reason}. Install bubblewrap and allow user namespaces ` +
+        `(docs/SECURITY.md), or set ENGINE_SANDBOX=off to run them unconfined`,
     );
   }
   let last: { at: number; status: Promise<ConfinementStatus> } = {
