@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENGINE_LIBRARIES, FAMILIES_NOT_YET_RESHAPED } from '../test/testing/plugin-shape.js';
+import { ENGINE_LIBRARIES } from '../test/testing/plugin-shape.js';
 
 const PLUGINS = import.meta.dirname;
 const ROOT = path.dirname(PLUGINS);
@@ -24,7 +24,6 @@ const FAMILY_FOLDERS = new Set(['shared', 'testing']);
 const TEST_SUPPORT = /^(fixtures?|testing|test-.+|.+\.fixtures?|.+-fixtures?)\.ts$/;
 
 const families = readdirSync(PLUGINS).filter((name) => statSync(path.join(PLUGINS, name)).isDirectory());
-const reshaped = families.filter((family) => !FAMILIES_NOT_YET_RESHAPED.includes(family));
 
 function filesUnder(dir: string): string[] {
   return (readdirSync(dir, { recursive: true }) as string[])
@@ -75,17 +74,13 @@ function engineLibrariesReached(file: string): string[] {
 }
 
 describe('the plugin shape', () => {
-  it('lists only families that exist', () => {
-    expect(FAMILIES_NOT_YET_RESHAPED.filter((family) => !families.includes(family))).toEqual([]);
-  });
-
-  it.each(reshaped)('%s: a family index.ts that defines no plugin', (family) => {
+  it.each(families)('%s: a family index.ts that defines no plugin', (family) => {
     const index = path.join(PLUGINS, family, 'index.ts');
     expect(() => statSync(index), `${relative(index)} is missing`).not.toThrow();
     expect(readFileSync(index, 'utf8')).not.toContain('definePlugin(');
   });
 
-  it.each(reshaped)('%s: definePlugin( only in <plugin>/index.ts, as a named export', (family) => {
+  it.each(families)('%s: definePlugin( only in <plugin>/index.ts, as a named export', (family) => {
     const misplaced = filesUnder(path.join(PLUGINS, family))
       .filter((file) => readFileSync(file, 'utf8').includes('definePlugin('))
       .filter((file) => !isManifestPath(file))
@@ -100,7 +95,7 @@ describe('the plugin shape', () => {
     }
   });
 
-  it.each(reshaped)('%s: every plugin folder has its manifest', (family) => {
+  it.each(families)('%s: every plugin folder has its manifest', (family) => {
     const folders = readdirSync(path.join(PLUGINS, family)).filter(
       (name) => !FAMILY_FOLDERS.has(name) && statSync(path.join(PLUGINS, family, name)).isDirectory(),
     );
@@ -114,7 +109,7 @@ describe('the plugin shape', () => {
     expect(withoutManifest).toEqual([]);
   });
 
-  it.each(reshaped)('%s: manifests load their run code lazily, and no engine library', (family) => {
+  it.each(families)('%s: manifests load their run code lazily, and no engine library', (family) => {
     for (const manifest of filesUnder(path.join(PLUGINS, family)).filter(isManifestPath)) {
       const eager = staticImports(readFileSync(manifest, 'utf8')).filter((s) => /(^|\/)run(\.[jt]s)?$/.test(s));
       expect(eager, `${relative(manifest)} imports its run code statically`).toEqual([]);
@@ -123,7 +118,7 @@ describe('the plugin shape', () => {
     expect(engineLibrariesReached(path.join(PLUGINS, family, 'index.ts'))).toEqual([]);
   });
 
-  it.each(reshaped)('%s: test support lives in testing/', (family) => {
+  it.each(families)('%s: test support lives in testing/', (family) => {
     const outside = filesUnder(path.join(PLUGINS, family))
       .filter((file) => TEST_SUPPORT.test(path.basename(file)))
       .filter((file) => !path.relative(PLUGINS, file).split(path.sep).includes('testing'))

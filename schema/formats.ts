@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Every format the service knows, keyed by its id: the lower-case extension used in `to`
  * and in file names. `sniff` lists what magic-byte detection (file-type) may report for a
@@ -125,8 +123,6 @@ export const FORMATS: Record<FormatId, FormatInfo> = Object.fromEntries(
   Object.entries(table).map(([id, info]) => [id, { ...info, extension: info.extension || id }]),
 ) as Record<FormatId, FormatInfo>;
 
-export const formatIdSchema = z.enum(FORMAT_IDS as [FormatId, ...FormatId[]]);
-
 /** A known format: built in, or declared by a loaded plugin (see registerFormat). */
 export function isFormatId(value: string): value is FormatId {
   return Object.hasOwn(FORMATS, value);
@@ -191,8 +187,4 @@ export function formatFromFilename(filename: string): FormatId | undefined {
   const ext = filename.slice(dot + 1).toLowerCase();
   if (isFormatId(ext)) return ext;
   return EXTENSION_ALIASES[ext];
-}
-
-export function formatsOfCategory(...categories: FormatCategory[]): FormatId[] {
-  return FORMAT_IDS.filter((id) => categories.includes(FORMATS[id].category));
 }

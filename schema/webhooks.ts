@@ -75,6 +75,3 @@ export const webhookTestResultSchema = z.object({
   attempt: webhookAttemptSchema,
 });
 export type WebhookTestResult = z.infer<typeof webhookTestResultSchema>;
-
-/** The body of every event (and of the test event, type `webhook.test`). */
-export const webhookEventSchema = z.object({ type: z.string(), timestamp: z.string(), data: z.unknown() });

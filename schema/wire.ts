@@ -13,7 +13,6 @@ export const uriString = () => z.string().meta({ format: 'uri' });
 export const uriReferenceString = () => z.string().meta({ format: 'uri-reference' });
 
 export const errorBodySchema = z.object({ error: z.string(), code: z.string().optional() });
-export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export const jobStateSchema = z.enum(['waiting', 'active', 'done', 'failed']);
 export type JobState = z.infer<typeof jobStateSchema>;

@@ -20,7 +20,7 @@ function markdownFiles(dir: string): string[] {
 function relativeTargets(markdown: string): string[] {
   const withoutCode = markdown.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
   return [...withoutCode.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)]
-    .map((match) => match[1].split('#')[0])
+    .map((match) => (match[1] ?? '').split('#')[0] ?? '')
     .filter((target) => target !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 

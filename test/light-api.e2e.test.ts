@@ -1,18 +1,14 @@
 /**
- * The API process loads no engine library (issue 23): a real server, spawned with a module hook
+ * The API process loads no engine library: a real server, spawned with a module hook
  * that records every import it resolves (test/testing/record-imports.mjs; its sandbox processes are
  * forked without the hook), runs one job of every family over HTTP. Then no engine library is
  * reachable in the server's import graph, and none of their native addons is mapped into it; nor
- * is the driver of any backend a default server does not use (the API process's RSS, issue 23).
- *
- * Families still being reshaped (FAMILIES_NOT_YET_RESHAPED) are cut out of the graph, and the
- * /proc/<pid>/maps check waits until that list is empty, since a native addon cannot be traced to
- * the family that loaded it. The server is the compiled one `npm start` runs, without tsx.
+ * is the driver of any backend a default server does not use (the API process's RSS). The server is
+ * the compiled one `npm start` runs, without tsx.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,10 +23,9 @@ import {
   waitForJob,
   type ChildServer,
 } from './helpers.js';
-import { ENGINE_LIBRARIES, FAMILIES_NOT_YET_RESHAPED } from './testing/plugin-shape.js';
+import { ENGINE_LIBRARIES } from './testing/plugin-shape.js';
 
 const RECORD_IMPORTS = path.join(ROOT, 'test/testing/record-imports.mjs');
-const PLUGINS_URL = pathToFileURL(path.join(ROOT, 'plugins')).href;
 /** Packages imported only when their backend is configured (apps/shared/runtime.ts, core/services). */
 const UNCONFIGURED_BACKENDS = [
   'mongodb',
@@ -69,18 +64,12 @@ function silentWav(): Buffer {
   return wav;
 }
 
-/** Whether a module URL belongs to a family still allowed to load engine libraries eagerly. */
-function inFamilyNotYetReshaped(url: string): boolean {
-  return FAMILIES_NOT_YET_RESHAPED.some((family) => url.startsWith(`${PLUGINS_URL}/${family}/`));
-}
-
 /** Engine libraries the recorded graph reaches, each with one import chain to it. */
 function engineLibrariesReached(edges: ReadonlyArray<[string, string]>): string[] {
   const children = new Map<string, string[]>();
   const imported = new Set<string>();
   for (const [parent, child] of edges) {
     imported.add(child);
-    if (inFamilyNotYetReshaped(parent) || inFamilyNotYetReshaped(child)) continue;
     children.set(parent, [...(children.get(parent) ?? []), child]);
   }
   const roots = [...children.keys()].filter((url) => !imported.has(url));
@@ -197,11 +186,9 @@ describe('the API process', () => {
     const loadedPackages = new Set(edges.map(([, child]) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(child)?.[1]));
     expect(UNCONFIGURED_BACKENDS.filter((name) => loadedPackages.has(name))).toEqual([]);
 
-    if (FAMILIES_NOT_YET_RESHAPED.length === 0) {
-      const maps = await readFile(`/proc/${server.process.pid}/maps`, 'utf8');
-      // Native code of the engine libraries: sharp's addon and libvips, onnxruntime's addon and runtime.
-      const mapped = [...new Set(maps.match(/\/\S+$/gm) ?? [])];
-      expect(mapped.filter((file) => /@img\/sharp|libvips|onnxruntime/.test(file))).toEqual([]);
-    }
+    const maps = await readFile(`/proc/${server.process.pid}/maps`, 'utf8');
+    // Native code of the engine libraries: sharp's addon and libvips, onnxruntime's addon and runtime.
+    const mapped = [...new Set(maps.match(/\/\S+$/gm) ?? [])];
+    expect(mapped.filter((file) => /@img\/sharp|libvips|onnxruntime/.test(file))).toEqual([]);
   });
 });

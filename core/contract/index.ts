@@ -234,10 +234,3 @@ export function isFileResult(result: RunResult): result is FileResult {
 export function isSecretField(schema: z.ZodType): boolean {
   return (schema.meta() as { secret?: boolean } | undefined)?.secret === true;
 }
-
-/** The output format a plugin produces for a given input and requested `to`. */
-export function outputFormatOf(plugin: Plugin, input: FormatId, to: FormatId): FormatId {
-  if (plugin.kind === 'convert') return to;
-  if (plugin.outputs && plugin.outputs.length > 1) return plugin.outputs.includes(to) ? to : plugin.outputs[0]!;
-  return plugin.outputs?.[0] ?? input;
-}

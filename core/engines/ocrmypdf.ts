@@ -15,7 +15,6 @@ import { ENCRYPTED_PDF_MESSAGE, UNREADABLE_PDF_MESSAGE } from './qpdf.js';
 
 /** The languages OCR is offered in (tesseract's codes), and the Debian package of each one's data. */
 export const OCR_LANGUAGES = ['eng', 'fra', 'deu', 'jpn'] as const;
-export type OcrLanguage = (typeof OCR_LANGUAGES)[number];
 
 /**
  * ocrmypdf with every offered language's tesseract data (without them it refuses the language),

@@ -1,12 +1,6 @@
 /**
- * What plugins/shape.test.ts and test/light-api.e2e.test.ts check (issue 23: one plugin shape, a light API process).
+ * What plugins/shape.test.ts and test/light-api.e2e.test.ts check: one plugin shape, a light API process.
  */
-
-/**
- * Families still being reshaped in parallel (issue 23): both tests skip them. The lead empties this
- * list at merge time, as each family lands in the shape.
- */
-export const FAMILIES_NOT_YET_RESHAPED: readonly string[] = [];
 
 /**
  * Libraries only sandbox processes may load (native addons, WASM, models, or megabytes of
