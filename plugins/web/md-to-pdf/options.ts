@@ -1,4 +1,4 @@
-import { pdfPageOptions } from '../shared/options.js';
+import { outlineOption, pdfPageOptions } from '../shared/options.js';
 
-/** md-to-pdf takes the page options. */
-export const mdToPdfOptions = pdfPageOptions;
+/** md-to-pdf takes the page options, with an outline by default: a Markdown document's headings are its sections. */
+export const mdToPdfOptions = pdfPageOptions.extend({ outline: outlineOption(true) });
