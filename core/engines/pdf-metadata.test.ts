@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfStructure } from '../../plugins/web/testing/pdf-structure.js';
+import { pdfStructure } from './testing/pdf-structure.js';
 import { pdfMetadataOption, writePdfMetadata, xmpPacket } from './pdf-metadata.js';
 import { runProcess } from './process.js';
 
