@@ -88,10 +88,6 @@ export const pdfPageOptions = z.object({
     .describe('A tagged (structured, accessible) PDF: headings, paragraphs, lists and tables as tags (default false).'),
   pdfua: pdfuaOption,
   metadata: pdfMetadataOption.optional(),
-  failOnConsoleExceptions: z
-    .boolean()
-    .default(false)
-    .describe("Fail the job when the page's scripts throw an uncaught exception, naming it (default false)."),
 });
 
 /** The bookmarks option, on by default where the document has headings worth navigating (Markdown). */
@@ -103,8 +99,15 @@ export const outlineOption = (byDefault: boolean) =>
       `A document outline (PDF bookmarks) from the headings, h1 to h6; makes the PDF tagged (default ${byDefault}).`,
     );
 
-export const htmlPdfOptions = pdfPageOptions.extend({ outline: outlineOption(false) });
-export type PdfPageOptions = z.output<typeof pdfPageOptions> & { outline: boolean };
+/** The page options of a page that runs its own scripts (an HTML upload, a web page): no outline unless asked. */
+export const htmlPdfOptions = pdfPageOptions.extend({
+  outline: outlineOption(false),
+  failOnConsoleExceptions: z
+    .boolean()
+    .default(false)
+    .describe("Fail the job when the page's scripts throw an uncaught exception, naming it (default false)."),
+});
+export type PdfPageOptions = z.output<typeof pdfPageOptions> & { outline: boolean; failOnConsoleExceptions?: boolean };
 
 /** The wire options as the renderer takes them. */
 export function pdfRenderOptions(options: PdfPageOptions): PdfRenderOptions {
@@ -122,7 +125,7 @@ export function pdfRenderOptions(options: PdfPageOptions): PdfRenderOptions {
     tagged: options.tagged || options.pdfua,
     preferCssPageSize: options.preferCssPageSize,
     media: options.emulatedMediaType,
-    failOnConsoleExceptions: options.failOnConsoleExceptions,
+    failOnConsoleExceptions: options.failOnConsoleExceptions ?? false,
   };
 }
 
