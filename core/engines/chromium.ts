@@ -549,7 +549,10 @@ async function withPage<R>(
       const response = await page.goto(source.url, { waitUntil, timeout: timeoutMs() });
       const failOn = options.failOnHttpStatusCodes ?? DEFAULT_FAIL_ON_HTTP_STATUS_CODES;
       if (response && failsOnStatus(response.status(), failOn)) {
-        const text = response.statusText().replace(/[^\x20-\x7e]/g, '').slice(0, 80);
+        const text = response
+          .statusText()
+          .replace(/[^\x20-\x7e]/g, '')
+          .slice(0, 80);
         throw new PluginError(
           `The page answered HTTP ${response.status()}${text ? ` ${text}` : ''}, a status in failOnHttpStatusCodes ` +
             `(${JSON.stringify(failOn)})`,

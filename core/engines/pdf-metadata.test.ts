@@ -49,7 +49,9 @@ describe('writePdfMetadata', () => {
       keywords: 'annual report, 2026',
     });
     expect(facts.xmp).toContain('<rdf:li xml:lang="x-default">Engine title</rdf:li>');
-    expect(facts.xmp).toContain('<dc:creator><rdf:Seq><rdf:li>Zoë &lt;Ops&gt; &amp; Co</rdf:li></rdf:Seq></dc:creator>');
+    expect(facts.xmp).toContain(
+      '<dc:creator><rdf:Seq><rdf:li>Zoë &lt;Ops&gt; &amp; Co</rdf:li></rdf:Seq></dc:creator>',
+    );
     expect(facts.xmp).toContain('<rdf:Bag><rdf:li>annual report</rdf:li><rdf:li>2026</rdf:li></rdf:Bag>');
     expect(facts.xmp).toContain('<xmp:CreatorTool>Chromium</xmp:CreatorTool>');
     expect(facts.xmp).toContain('<xmp:CreateDate>2026-01-02T03:04:05.000Z</xmp:CreateDate>');
@@ -75,7 +77,7 @@ describe('writePdfMetadata', () => {
   it('leaves the file untouched when there is nothing to write, and fails plainly on a damaged PDF', async () => {
     const file = await enginePdf('same.pdf');
     const before = await readFile(file);
-    await writePdfMetadata(file, { metadata: {}, pdfua: false });
+    await writePdfMetadata(file, { metadata: { keywords: [] }, pdfua: false });
     expect((await readFile(file)).equals(before)).toBe(true);
     const damaged = path.join(dir, 'damaged.pdf');
     await writeFile(damaged, 'not a pdf at all');

@@ -45,7 +45,8 @@ export interface PdfMetadataEdit {
 
 /** Whether `edit` changes anything (a PDF is rewritten only then). */
 export const editsPdfMetadata = (edit: PdfMetadataEdit): boolean =>
-  edit.pdfua === true || Object.values(edit.metadata ?? {}).some((value) => value !== undefined);
+  edit.pdfua === true ||
+  Object.values(edit.metadata ?? {}).some((value) => value !== undefined && !(Array.isArray(value) && !value.length));
 
 const escapeXml = (value: string) =>
   value.replace(
@@ -55,7 +56,8 @@ const escapeXml = (value: string) =>
 
 /** XML 1.0 allows no control characters but tab, newline and carriage return. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed
-const xmlText = (value: string) => escapeXml(value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, ''));
+const NOT_IN_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+const xmlText = (value: string) => escapeXml(value.replace(NOT_IN_XML, ''));
 
 export interface XmpFields {
   title?: string | undefined;
@@ -83,8 +85,7 @@ export function xmpPacket(fields: XmpFields): string {
     lines.push(`<pdf:Keywords>${xmlText(fields.keywords.join(', '))}</pdf:Keywords>`);
   }
   if (fields.producer !== undefined) lines.push(`<pdf:Producer>${xmlText(fields.producer)}</pdf:Producer>`);
-  if (fields.creatorTool !== undefined)
-    lines.push(`<xmp:CreatorTool>${xmlText(fields.creatorTool)}</xmp:CreatorTool>`);
+  if (fields.creatorTool !== undefined) lines.push(`<xmp:CreatorTool>${xmlText(fields.creatorTool)}</xmp:CreatorTool>`);
   if (fields.created) lines.push(`<xmp:CreateDate>${fields.created.toISOString()}</xmp:CreateDate>`);
   if (fields.modified) lines.push(`<xmp:ModifyDate>${fields.modified.toISOString()}</xmp:ModifyDate>`);
   if (fields.pdfuaPart !== undefined) lines.push(`<pdfuaid:part>${fields.pdfuaPart}</pdfuaid:part>`);
@@ -124,8 +125,10 @@ export async function writePdfMetadata(file: string, edit: PdfMetadataEdit, sign
   if (metadata.author !== undefined) doc.setAuthor(metadata.author);
   if (metadata.subject !== undefined) doc.setSubject(metadata.subject);
   // pdf-lib joins keywords with spaces; a comma keeps "annual report" one keyword to a reader.
-  if (metadata.keywords !== undefined) doc.setKeywords([metadata.keywords.join(', ')]);
-  const keywords = metadata.keywords ?? splitKeywords(doc.getKeywords());
+  // An empty list (a form's untouched field) says nothing.
+  const given = metadata.keywords?.length ? metadata.keywords : undefined;
+  if (given) doc.setKeywords([given.join(', ')]);
+  const keywords = given ?? splitKeywords(doc.getKeywords());
   const xmp = xmpPacket({
     title: doc.getTitle(),
     author: doc.getAuthor(),
@@ -141,9 +144,7 @@ export async function writePdfMetadata(file: string, edit: PdfMetadataEdit, sign
   // XMP stays unfiltered (readable by anything that scans for the packet, as PDF/A asks).
   catalog.set(
     PDFName.of('Metadata'),
-    doc.context.register(
-      doc.context.stream(new TextEncoder().encode(xmp), { Type: 'Metadata', Subtype: 'XML' }),
-    ),
+    doc.context.register(doc.context.stream(new TextEncoder().encode(xmp), { Type: 'Metadata', Subtype: 'XML' })),
   );
   if (edit.pdfua) {
     // PDF/UA: a viewer's window shows the document's title, not its file name.

@@ -230,7 +230,10 @@ describe('web PDF options over HTTP', () => {
       const missing = await failure({ name: 'missing.url', data: `${siteUrl}/missing` }, {});
       expect(missing).toMatchObject({ status: 'failed', error: expect.stringContaining('HTTP 404 Not Found') });
       expect(missing.error).toContain('failOnHttpStatusCodes');
-      const rendered = await convert({ name: 'missing.url', data: `${siteUrl}/missing` }, { failOnHttpStatusCodes: '[]' });
+      const rendered = await convert(
+        { name: 'missing.url', data: `${siteUrl}/missing` },
+        { failOnHttpStatusCodes: '[]' },
+      );
       expect(await pdftotext(rendered.path)).toContain('No such page');
     }, 240_000);
 
@@ -243,15 +246,23 @@ describe('web PDF options over HTTP', () => {
         { failOnHttpStatusCodes: '[499, 404]' },
       );
       expect(await pdftotext(unavailable.path)).toContain('Back soon');
-      const exact = await failure({ name: 'busy.url', data: `${siteUrl}/unavailable` }, { failOnHttpStatusCodes: '[503]' });
+      const exact = await failure(
+        { name: 'busy.url', data: `${siteUrl}/unavailable` },
+        { failOnHttpStatusCodes: '[503]' },
+      );
       expect(exact).toMatchObject({ status: 'failed', error: expect.stringContaining('HTTP 503') });
     }, 240_000);
 
     it('refuses a status code outside 100-599 before any credit is spent', async () => {
-      const refused = await submitConvert(server.url, await key(), { name: 'a.url', data: `${siteUrl}/` }, {
-        to: 'pdf',
-        failOnHttpStatusCodes: '[700]',
-      });
+      const refused = await submitConvert(
+        server.url,
+        await key(),
+        { name: 'a.url', data: `${siteUrl}/` },
+        {
+          to: 'pdf',
+          failOnHttpStatusCodes: '[700]',
+        },
+      );
       expect(refused.status).toBe(400);
       expect(JSON.stringify(refused.body)).toContain('failOnHttpStatusCodes');
     });
@@ -330,7 +341,11 @@ describe('web PDF options over HTTP', () => {
         JSON.stringify({ steps: [{ to: 'pdf', metadata: { subject: 'Via a pipeline' }, tagged: true }] }),
       );
       form.append('file', new Blob([md.data]), md.name);
-      const res = await fetch(`${server.url}/api/v1/pipelines`, { method: 'POST', body: form, headers: authHeaders(apiKey) });
+      const res = await fetch(`${server.url}/api/v1/pipelines`, {
+        method: 'POST',
+        body: form,
+        headers: authHeaders(apiKey),
+      });
       const accepted = (await res.json()) as any;
       expect(res.status, JSON.stringify(accepted)).toBe(200);
       const job = await waitForJob(server.url, apiKey, accepted.jobId, 120_000);
