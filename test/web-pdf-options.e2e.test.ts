@@ -274,6 +274,11 @@ describe('web PDF options over HTTP', () => {
       expect(failed.error).toMatch(/TypeError: Cannot read properties of null/);
       expect(failed.error).toContain('(and 1 more)');
       expect(await pdftotext((await convert(page, {})).path)).toContain('Broken widget');
+      // A screenshot of the page is held to the same options.
+      const screenshot = await failure(page, { to: 'png', failOnConsoleExceptions: 'true' });
+      expect(screenshot).toMatchObject({ status: 'failed', error: expect.stringContaining('TypeError') });
+      const missing = await failure({ name: 'missing.url', data: `${siteUrl}/missing` }, { to: 'png' });
+      expect(missing).toMatchObject({ status: 'failed', error: expect.stringContaining('HTTP 404') });
     }, 240_000);
 
     it('failOnConsoleExceptions applies to an HTML upload too', async () => {
