@@ -94,7 +94,8 @@ describe('web PDF options over HTTP', () => {
   }
 
   describe('outline (bookmarks)', () => {
-    it('Markdown gets bookmarks from its headings by default, nested by level; outline=false leaves them out', async () => {
+    it('Markdown gets bookmarks from its headings by default, nested by level; outline=false leaves them ' +
+      'out', async () => {
       const md = { name: 'report.md', data: MARKDOWN };
       const withOutline = await convert(md, {});
       expect(withOutline.facts.outline).toEqual([
@@ -267,7 +268,8 @@ describe('web PDF options over HTTP', () => {
       expect(JSON.stringify(refused.body)).toContain('failOnHttpStatusCodes');
     });
 
-    it('failOnConsoleExceptions fails a page whose script throws, naming the exception; without it the page renders', async () => {
+    it('failOnConsoleExceptions fails a page whose script throws, naming the exception; without it the page ' +
+      'renders', async () => {
       const page = { name: 'widget.url', data: `${siteUrl}/throws` };
       const failed = await failure(page, { failOnConsoleExceptions: 'true' });
       expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining('The page threw an exception') });

@@ -26,9 +26,9 @@ export const urlRenderOptions = htmlPdfOptions.extend({
     .max(100, 'must hold at most 100 codes')
     .default([...DEFAULT_FAIL_ON_HTTP_STATUS_CODES])
     .describe(
-      "HTTP statuses of the page's own answer that fail the job, as JSON, e.g. [404, 599]: a code is itself, and 199, " +
-        '299, 399, 499 or 599 stands for its whole class (499: 400 to 499). Default [499, 599]: every client and ' +
-        'server error; [] renders whatever the site answers.',
+      "HTTP statuses of the page's own answer that fail the job, as JSON, e.g. [404, 599]: a code is itself, and " +
+        '199, 299, 399, 499 or 599 stands for its whole class (499: 400 to 499). Default [499, 599]: every client ' +
+        'and server error; [] renders whatever the site answers.',
     ),
   viewport: z
     .strictObject({ width: viewportSide(320, 3840), height: viewportSide(240, 2160) })
