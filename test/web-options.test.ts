@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { pdfMetadataOption } from '../core/engines/pdf-metadata.js';
 import { standardPlugins } from '../plugins/index.js';
 import { buildOptions, fieldKind, initialDraft, type JsonSchema } from '../apps/web/src/schema-form.js';
 
@@ -65,6 +66,30 @@ describe('option forms from the published JSON Schemas', () => {
     const built = buildOptions(schema, { redact: { patterns: ['email'], terms: ['Project Falcon', '  ', 'ACME'] } });
     expect(built.value).toEqual({ redact: { patterns: ['email'], terms: ['Project Falcon', 'ACME'] } });
     expect(pluginOf('pdf-redact').options.safeParse(built.value).success).toBe(true);
+  });
+
+  it('url-render: status codes one per line, whole numbers from 100 to 599; metadata keywords one per line', () => {
+    const schema = schemaOf('url-render');
+    const draft = initialDraft(schema);
+    expect(draft.failOnHttpStatusCodes).toEqual(['499', '599']);
+    expect(buildOptions(schema, { ...draft, failOnHttpStatusCodes: ['404', ' 599 ', ''] }).value).toMatchObject({
+      failOnHttpStatusCodes: [404, 599],
+    });
+    // (The margin's and viewport's sides have no default of their own: the form reports them Required.)
+    expect(buildOptions(schema, { ...draft, failOnHttpStatusCodes: ['404', '4x4'] }).errors).toMatchObject({
+      failOnHttpStatusCodes: 'Each line must be a whole number from 100 to 599.',
+    });
+    expect(buildOptions(schema, { ...draft, failOnHttpStatusCodes: ['700'] }).errors).toMatchObject({
+      failOnHttpStatusCodes: 'Each line must be a whole number from 100 to 599.',
+    });
+    const withMetadata = buildOptions(schema, {
+      ...draft,
+      metadata: { title: 'Harbour', author: '', subject: '', keywords: ['ferries', 'timetable'] },
+    });
+    expect(withMetadata.errors).not.toHaveProperty('metadata.keywords');
+    expect(Object.values(withMetadata.errors).every((message) => message === 'Required.')).toBe(true);
+    expect(withMetadata.value.metadata).toEqual({ title: 'Harbour', keywords: ['ferries', 'timetable'] });
+    expect(pdfMetadataOption.safeParse(withMetadata.value.metadata).success).toBe(true);
   });
 
   it('passwords are masked fields with their length checked', () => {

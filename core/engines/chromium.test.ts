@@ -11,6 +11,7 @@ import {
   chromiumPoolStatus,
   closeChromiumPool,
   configureChromiumPool,
+  failsOnStatus,
   killGroupWithin,
   renderImage,
   renderPdf,
@@ -355,5 +356,23 @@ describe('killing a browser', () => {
     // Dead (a zombie until whoever inherited it reaps it), not sleeping.
     const state = /\) (\S)/.exec(await readFile(`/proc/${sleeper?.pid}/stat`, 'utf8').catch(() => ') X'))?.[1];
     expect(['Z', 'X']).toContain(state);
+  });
+});
+
+describe('failsOnStatus', () => {
+  it("reads a list as Gotenberg's failOnHttpStatusCodes: X99 is its whole class, any other code itself", () => {
+    expect([399, 400, 404, 499, 500, 599, 600].map((status) => failsOnStatus(status, [499, 599]))).toEqual([
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(failsOnStatus(404, [404])).toBe(true);
+    expect(failsOnStatus(403, [404])).toBe(false);
+    expect(failsOnStatus(302, [399])).toBe(true);
+    expect(failsOnStatus(500, [])).toBe(false);
   });
 });

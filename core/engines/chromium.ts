@@ -466,8 +466,28 @@ export type WaitFor =
   | { kind: 'selector'; selector: string }
   | { kind: 'delay'; ms: number };
 
+/** What failOnHttpStatusCodes is when not given: every client and server error (Gotenberg's default). */
+export const DEFAULT_FAIL_ON_HTTP_STATUS_CODES: readonly number[] = [499, 599];
+
+/**
+ * Whether `status` is in `codes`, read as Gotenberg reads failOnHttpStatusCodes: a code is itself, and an `X99`
+ * entry (199, 299, 399, 499, 599) also stands for its whole class, X00 to X99.
+ */
+export function failsOnStatus(status: number, codes: readonly number[]): boolean {
+  return codes.some((code) => code === status || (code % 100 === 99 && status >= code - 99 && status <= code));
+}
+
 export interface PageOptions {
   waitFor: WaitFor;
+  /**
+   * Statuses of the document's own response that fail the page (see failsOnStatus); default: every status from 400
+   * to 599.
+   */
+  failOnHttpStatusCodes?: readonly number[];
+  /** An exception the page's scripts throw (uncaught) fails the page, naming it. */
+  failOnConsoleExceptions?: boolean;
+  /** The CSS media type the page is laid out for (Chromium prints for `print` unless told otherwise). */
+  media?: 'print' | 'screen';
   /** CSS px; images and URL rendering. */
   viewport?: { width: number; height: number };
   /** Tells about refused requests (for logs). */
@@ -485,6 +505,12 @@ export interface PdfRenderOptions extends PageOptions {
   printBackground: boolean;
   headerHtml?: string;
   footerHtml?: string;
+  /** A document outline (bookmarks) from the headings; Chromium builds it from the tags, so it implies `tagged`. */
+  outline?: boolean;
+  /** A tagged (structured, accessible) PDF. */
+  tagged?: boolean;
+  /** The page size of the document's CSS `@page { size }` wins over `format` and `landscape`. */
+  preferCssPageSize?: boolean;
 }
 
 export interface ImageRenderOptions extends PageOptions {
@@ -513,12 +539,25 @@ async function withPage<R>(
     // Before the first request: nothing is loaded without passing through answer().
     await context.route('**/*', (route) => answer(route, source, options));
     if (options.viewport) await page.setViewportSize(options.viewport);
+    if (options.media) await page.emulateMedia({ media: options.media });
+    const exceptions: Error[] = [];
+    if (options.failOnConsoleExceptions) page.on('pageerror', (error) => exceptions.push(error));
     const timeoutMs = () => Math.max(1_000, ctx.remainingMs() - 2_000);
     page.setDefaultTimeout(timeoutMs());
     const waitUntil = options.waitFor.kind === 'networkidle' ? 'networkidle' : 'load';
     await withSpan('chromium.load', {}, async () => {
       const response = await page.goto(source.url, { waitUntil, timeout: timeoutMs() });
-      if (response && response.status() >= 400) throw new PluginError(`The page answered HTTP ${response.status()}`);
+      const failOn = options.failOnHttpStatusCodes ?? DEFAULT_FAIL_ON_HTTP_STATUS_CODES;
+      if (response && failsOnStatus(response.status(), failOn)) {
+        const text = response
+          .statusText()
+          .replace(/[^\x20-\x7e]/g, '')
+          .slice(0, 80);
+        throw new PluginError(
+          `The page answered HTTP ${response.status()}${text ? ` ${text}` : ''}, a status in failOnHttpStatusCodes ` +
+            `(${JSON.stringify(failOn)})`,
+        );
+      }
       if (options.waitFor.kind === 'selector')
         await page.waitForSelector(options.waitFor.selector, { state: 'attached', timeout: timeoutMs() });
       if (options.waitFor.kind === 'delay') await page.waitForTimeout(options.waitFor.ms);
@@ -527,6 +566,8 @@ async function withPage<R>(
           document.title ||= title;
         }, options.fallbackTitle);
     });
+    const [exception] = exceptions;
+    if (exception) throw new PluginError(describeException(exception, exceptions.length));
     return await withSpan('chromium.output', {}, () => work(page, timeoutMs()));
   } catch (err) {
     // A page that hung or was interrupted may have left the browser busy: it is not reused.
@@ -547,6 +588,16 @@ async function withPage<R>(
     else released.catch(() => undefined);
     idleTimer = setTimeout(() => void closeChromiumPool(), IDLE_CLOSE_MS).unref();
   }
+}
+
+/**
+ * The page's first uncaught exception in one line (its own words, which the client's page or the site wrote; no
+ * stack, which would show Playwright's frames).
+ */
+function describeException(exception: Error, count: number): string {
+  const what = `${exception.name || 'Error'}: ${exception.message}`.replace(/\s+/g, ' ').trim().slice(0, 300);
+  const more = count > 1 ? ` (and ${count - 1} more)` : '';
+  return `The page threw an exception (failOnConsoleExceptions): ${what}${more}`;
 }
 
 const isTimeout = (err: unknown) =>
@@ -619,6 +670,10 @@ export async function renderPdf(
           bottom: mm(options.margin.bottom),
           left: mm(options.margin.left),
         },
+        preferCSSPageSize: options.preferCssPageSize ?? false,
+        // Chromium builds the outline from the structure tree: no tags, no bookmarks.
+        tagged: (options.tagged ?? false) || (options.outline ?? false),
+        outline: options.outline ?? false,
         displayHeaderFooter: headerFooter,
         // An empty template hides Chromium's default (date and title) on the side not given.
         ...(headerFooter

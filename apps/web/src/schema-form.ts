@@ -2,7 +2,7 @@
  * Option forms from the JSON Schemas the server publishes for each operation (`formats`): the
  * draft a form edits, and its conversion into the options object, validated against the schema
  * before anything is uploaded. Covers what the registry's zod schemas produce: numbers with
- * bounds, strings with lengths, enums, booleans, arrays of enum values or of strings, nested
+ * bounds, strings with lengths, enums, booleans, arrays of enum values, of strings or of numbers, nested
  * objects and a oneOf told apart by a constant property.
  */
 export interface JsonSchema {
@@ -37,7 +37,8 @@ export type FieldKind =
   | { kind: 'select'; choices: string[] }
   | { kind: 'checkbox' }
   | { kind: 'checkboxes'; choices: string[] }
-  | { kind: 'lines' }
+  /** One item a line: text, or (`numbers`) numbers checked against the items' bounds. */
+  | { kind: 'lines'; numbers?: 'integer' | 'number' }
   | { kind: 'object'; schema: JsonSchema }
   | { kind: 'variant'; discriminator: string; variants: { value: string; schema: JsonSchema }[] }
   | { kind: 'json' };
@@ -72,6 +73,8 @@ export function fieldKind(schema: JsonSchema): FieldKind {
   if (type === 'string') return { kind: 'text', secret: schema.secret === true };
   if (type === 'array' && schema.items?.enum) return { kind: 'checkboxes', choices: schema.items.enum.map(String) };
   if (type === 'array' && typeOf(schema.items ?? {}) === 'string') return { kind: 'lines' };
+  const itemType = type === 'array' ? typeOf(schema.items ?? {}) : undefined;
+  if (itemType === 'integer' || itemType === 'number') return { kind: 'lines', numbers: itemType };
   if (type === 'object' && schema.properties) return { kind: 'object', schema };
   return { kind: 'json' };
 }
@@ -181,6 +184,7 @@ function buildValue(
       const items = (Array.isArray(raw) ? raw : []).map((item) => item.trim()).filter(Boolean);
       if (schema.maxItems !== undefined && items.length > schema.maxItems)
         return fail(`Give at most ${schema.maxItems}.`);
+      if (field.kind === 'lines' && field.numbers) return numberLines(schema.items ?? {}, items, field.numbers, fail);
       const { minLength, maxLength } = schema.items ?? {};
       const bad = items.find(
         (item) =>
@@ -213,6 +217,27 @@ function buildValue(
       }
     }
   }
+}
+
+/** A list of numbers, one a line, each within the items' bounds. */
+function numberLines(
+  items: JsonSchema,
+  lines: string[],
+  kind: 'integer' | 'number',
+  fail: (message: string) => { errors: Record<string, string> },
+): { value?: unknown; errors: Record<string, string> } {
+  const { minimum, maximum } = items;
+  const what = kind === 'integer' ? 'a whole number' : 'a number';
+  const range = minimum !== undefined && maximum !== undefined ? ` from ${minimum} to ${maximum}` : '';
+  const numbers = lines.map(Number);
+  const bad = numbers.some(
+    (number) =>
+      !Number.isFinite(number) ||
+      (kind === 'integer' && !Number.isInteger(number)) ||
+      (minimum !== undefined && number < minimum) ||
+      (maximum !== undefined && number > maximum),
+  );
+  return bad ? fail(`Each line must be ${what}${range}.`) : { value: numbers, errors: {} };
 }
 
 export function isDraft(value: DraftValue | undefined): value is Draft {

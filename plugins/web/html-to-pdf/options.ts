@@ -1,4 +1,4 @@
-import { pdfPageOptions } from '../shared/options.js';
+import { htmlPdfOptions } from '../shared/options.js';
 
-/** html-to-pdf takes the page options. */
-export const htmlToPdfOptions = pdfPageOptions;
+/** html-to-pdf takes the page options; no outline unless asked (a web page's headings are often layout). */
+export const htmlToPdfOptions = htmlPdfOptions;

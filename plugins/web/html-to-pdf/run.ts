@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
-import { pdfRenderOptions, type PdfPageOptions } from '../shared/options.js';
+import { pdfMetadataEdit, pdfRenderOptions, type PdfPageOptions } from '../shared/options.js';
 import { blockedCounter, printToPdf } from '../shared/render.js';
 import { documentSource } from '../shared/site.js';
 
@@ -15,7 +15,13 @@ export async function htmlToPdf(
   const source = await documentSource(input, ctx, onBlocked);
   const fallbackTitle = path.parse(input.filename).name;
   return {
-    path: await printToPdf(source, 'document', { ...pdfRenderOptions(options), onBlocked, fallbackTitle }, ctx),
+    path: await printToPdf(
+      source,
+      'document',
+      { ...pdfRenderOptions(options), onBlocked, fallbackTitle },
+      pdfMetadataEdit(options),
+      ctx,
+    ),
     format: 'pdf',
   };
 }

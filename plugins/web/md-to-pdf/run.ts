@@ -4,7 +4,7 @@ import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { singleInput, type FileResult, type PluginInput, type RunContext } from '../../../core/contract/index.js';
 import { decodeUnicode } from '../../../core/contract/text.js';
-import { pdfRenderOptions, type PdfPageOptions } from '../shared/options.js';
+import { pdfMetadataEdit, pdfRenderOptions, type PdfPageOptions } from '../shared/options.js';
 import { blockedCounter, printToPdf } from '../shared/render.js';
 import { folderSource } from '../shared/site.js';
 import { MARKDOWN_CSS } from './stylesheet.js';
@@ -38,6 +38,7 @@ export async function mdToPdf(
       folderSource(root, 'index.html', onBlocked),
       'document',
       { ...pdfRenderOptions(options), onBlocked },
+      pdfMetadataEdit(options),
       ctx,
     ),
     format: 'pdf',

@@ -1,6 +1,10 @@
-/** Page options shared by the web plugins: paper, margins, header and footer, and when the page is ready. */
+/**
+ * Page options shared by the web plugins: paper, margins, header and footer, when the page is ready, and what the PDF
+ * holds besides the page (outline, tags, metadata).
+ */
 import { z } from 'zod';
 import type { PdfRenderOptions, WaitFor } from '../../../core/engines/chromium.js';
+import { pdfMetadataOption, pdfuaOption, type PdfMetadataEdit } from '../../../core/engines/pdf-metadata.js';
 
 /** Longest a `waitFor` delay may be. */
 export const MAX_WAIT_MS = 10_000;
@@ -67,8 +71,43 @@ export const pdfPageOptions = z.object({
       'HTML of the footer on every page, e.g. <span class="pageNumber"></span> / <span class="totalPages"></span>.',
     ),
   waitFor: waitForField,
+  preferCssPageSize: z
+    .boolean()
+    .default(false)
+    .describe("The page size of the document's CSS @page rule wins over paper and landscape (default false)."),
+  emulatedMediaType: z
+    .enum(['print', 'screen'])
+    .default('print')
+    .describe(
+      'PDF: the CSS media type the page is printed with: print (default; @media print rules apply) or screen (the ' +
+        'page as a browser window shows it).',
+    ),
+  tagged: z
+    .boolean()
+    .default(false)
+    .describe('A tagged (structured, accessible) PDF: headings, paragraphs, lists and tables as tags (default false).'),
+  pdfua: pdfuaOption,
+  metadata: pdfMetadataOption.optional(),
 });
-export type PdfPageOptions = z.output<typeof pdfPageOptions>;
+
+/** The bookmarks option, on by default where the document has headings worth navigating (Markdown). */
+export const outlineOption = (byDefault: boolean) =>
+  z
+    .boolean()
+    .default(byDefault)
+    .describe(
+      `A document outline (PDF bookmarks) from the headings, h1 to h6; makes the PDF tagged (default ${byDefault}).`,
+    );
+
+/** The page options of a page that runs its own scripts (an HTML upload, a web page): no outline unless asked. */
+export const htmlPdfOptions = pdfPageOptions.extend({
+  outline: outlineOption(false),
+  failOnConsoleExceptions: z
+    .boolean()
+    .default(false)
+    .describe("Fail the job when the page's scripts throw an uncaught exception, naming it (default false)."),
+});
+export type PdfPageOptions = z.output<typeof pdfPageOptions> & { outline: boolean; failOnConsoleExceptions?: boolean };
 
 /** The wire options as the renderer takes them. */
 export function pdfRenderOptions(options: PdfPageOptions): PdfRenderOptions {
@@ -81,5 +120,16 @@ export function pdfRenderOptions(options: PdfPageOptions): PdfRenderOptions {
     ...(options.headerHtml !== undefined ? { headerHtml: options.headerHtml } : {}),
     ...(options.footerHtml !== undefined ? { footerHtml: options.footerHtml } : {}),
     waitFor: parseWaitFor(options.waitFor) as WaitFor,
+    outline: options.outline,
+    // PDF/UA needs the tags; the outline asks for them itself.
+    tagged: options.tagged || options.pdfua,
+    preferCssPageSize: options.preferCssPageSize,
+    media: options.emulatedMediaType,
+    failOnConsoleExceptions: options.failOnConsoleExceptions ?? false,
   };
+}
+
+/** What is written into the printed PDF afterwards. */
+export function pdfMetadataEdit(options: PdfPageOptions): PdfMetadataEdit {
+  return { metadata: options.metadata, pdfua: options.pdfua };
 }

@@ -22,7 +22,7 @@ import {
   parseDestinationUrl,
   resolveDestination,
 } from '../../../core/engines/outbound.js';
-import { pdfRenderOptions } from '../shared/options.js';
+import { pdfMetadataEdit, pdfRenderOptions } from '../shared/options.js';
 import { blockedCounter, printToPdf } from '../shared/render.js';
 import type { UrlRenderOptions } from './options.js';
 
@@ -97,7 +97,13 @@ export async function urlRender(
       path: await printToPdf(
         source,
         'page',
-        { ...pdfRenderOptions(options), viewport: options.viewport, onBlocked },
+        {
+          ...pdfRenderOptions(options),
+          viewport: options.viewport,
+          failOnHttpStatusCodes: options.failOnHttpStatusCodes,
+          onBlocked,
+        },
+        pdfMetadataEdit(options),
         ctx,
       ),
       format: 'pdf',
@@ -115,6 +121,8 @@ export async function urlRender(
       type: 'png',
       fullPage: options.fullPage,
       viewport: options.viewport,
+      failOnHttpStatusCodes: options.failOnHttpStatusCodes,
+      failOnConsoleExceptions: options.failOnConsoleExceptions,
       onBlocked,
     },
     ctx,
