@@ -37,21 +37,22 @@ export const FONT_PACKAGES = [
  * The Noto CJK face for a text's language tag, as fontconfig sees it (lower case; a bare tag or one with a
  * region or script: "ja", "ja-jp", "zh-hant-tw"...). Hong Kong first: "zh-hant-hk" is Hong Kong's face, not Taiwan's.
  */
-const CJK_LANGUAGES: ReadonlyArray<readonly [compare: 'eq' | 'contains', tag: string, face: 'SC' | 'TC' | 'HK' | 'JP' | 'KR']> =
-  [
-    ['contains', '-hk', 'HK'],
-    ['contains', 'zh-mo', 'HK'],
-    ['contains', 'zh-tw', 'TC'],
-    ['contains', 'zh-hant', 'TC'],
-    ['eq', 'zh', 'SC'],
-    ['contains', 'zh-cn', 'SC'],
-    ['contains', 'zh-sg', 'SC'],
-    ['contains', 'zh-hans', 'SC'],
-    ['eq', 'ja', 'JP'],
-    ['contains', 'ja-', 'JP'],
-    ['eq', 'ko', 'KR'],
-    ['contains', 'ko-', 'KR'],
-  ];
+const CJK_LANGUAGES: ReadonlyArray<
+  readonly [compare: 'eq' | 'contains', tag: string, face: 'SC' | 'TC' | 'HK' | 'JP' | 'KR']
+> = [
+  ['contains', '-hk', 'HK'],
+  ['contains', 'zh-mo', 'HK'],
+  ['contains', 'zh-tw', 'TC'],
+  ['contains', 'zh-hant', 'TC'],
+  ['eq', 'zh', 'SC'],
+  ['contains', 'zh-cn', 'SC'],
+  ['contains', 'zh-sg', 'SC'],
+  ['contains', 'zh-hans', 'SC'],
+  ['eq', 'ja', 'JP'],
+  ['contains', 'ja-', 'JP'],
+  ['eq', 'ko', 'KR'],
+  ['contains', 'ko-', 'KR'],
+];
 
 const xmlText = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -2,10 +2,10 @@
 
 Usage: pdf-glyphs.py PDF SAMPLES_JSON [CJK_TTC,CJK_TTC...]
 
-Prints JSON: for each sample (by index), the characters
-drawn with glyph 0 (.notdef), the characters drawn with a glyph that also stands for other characters (a box:
-one glyph for many characters), the fonts that drew it, and for CJK lines how close each Noto CJK face's
-rendering is to what the PDF shows (the face whose shapes the PDF drew scores highest).
+Prints JSON: {"notdef": glyph-0 (.notdef) draws in the whole PDF, "lines": per sample (by index) the characters
+drawn with glyph 0, the characters drawn with a glyph that also stands for other characters (a box: one glyph for
+many characters), the fonts that drew it, distinct glyphs per distinct character, and for CJK lines how close each Noto CJK face's rendering is to what the PDF shows (the
+face whose shapes the PDF drew scores highest)}.
 """
 
 import json
@@ -92,8 +92,9 @@ def main():
                 if glyph > 0 and code != 0xFFFD and not chr(code).isspace():
                     glyph_chars.setdefault((span_number, glyph), set()).add(chr(code))
     boxes = {char for chars in glyph_chars.values() if len(chars) > 1 for char in chars}
-    # Each drawn character belongs to the line being drawn: the last line one of whose own characters (in no other
-    # line) was drawn, so characters shared by lines (Han in Chinese, Japanese and Korean) go to the right one.
+    # Each drawn glyph belongs to the line being drawn: the last line one of whose own characters (in no other
+    # line) was drawn, so characters shared by lines (Han in Chinese, Japanese and Korean) and glyphs with no
+    # character of their own go to the right one.
     owners = {}
     for index, sample in enumerate(samples):
         for char in significant(sample["text"]):
@@ -104,22 +105,29 @@ def main():
         mine = owners.get(chr(entry[1][0]), [])
         if len(mine) == 1:
             current = mine[0]
-        if current in mine:
+        if current is not None and (current in mine or not mine):
             lines[current].append(entry)
         elif len(mine) == 1:
             lines[mine[0]].append(entry)
     report = []
     for sample, mine in zip(samples, lines):
+        chars = significant(sample["text"])
+        glyphs = {(e[2], e[1][1]) for e in mine if e[1][1] > 0}
         result = {
             "script": sample["script"],
             "notdef": sorted({chr(e[1][0]) for e in mine if e[1][1] == 0}),
             "boxes": sorted({chr(e[1][0]) for e in mine if chr(e[1][0]) in boxes}),
             "fonts": sorted({e[2] for e in mine}),
+            # Distinct glyphs per distinct character: LibreOffice draws one box glyph for every character no font
+            # has, mapped in the PDF's text to the first of them (the real text only in ActualText), so no glyph
+            # stands for several characters there; a script drawn in boxes still brings this share down.
+            "glyphShare": len(glyphs) / len(chars),
         }
         if ttcs and sample.get("cjkFace"):
             result["faces"] = face_scores(doc, [(e[0], e[1], e[3]) for e in mine if cjk(chr(e[1][0]))], ttcs)
         report.append(result)
-    json.dump(report, sys.stdout, ensure_ascii=False)
+    notdef = sum(1 for e in drawn if e[1][1] == 0)
+    json.dump({"lines": report, "notdef": notdef}, sys.stdout, ensure_ascii=False)
 
 
 main()

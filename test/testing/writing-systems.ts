@@ -44,7 +44,12 @@ export const SCRIPT_SAMPLES: readonly ScriptSample[] = [
   { script: 'Tibetan', lang: 'bo-CN', text: 'བཀྲ་ཤིས་བདེ་ལེགས། འཛམ་གླིང་' },
   { script: 'Simplified Chinese', lang: 'zh-CN', text: '这是简体中文测试：直线与骨骼，说话写字', cjkFace: 'sc' },
   { script: 'Traditional Chinese', lang: 'zh-TW', text: '這是繁體中文測試：直線與骨骼，說話寫字', cjkFace: 'tc' },
-  { script: 'Japanese', lang: 'ja-JP', text: 'こんにちは世界、日本語の直線と骨格のテストです。カタカナ', cjkFace: 'jp' },
+  {
+    script: 'Japanese',
+    lang: 'ja-JP',
+    text: 'こんにちは世界、日本語の直線と骨格のテストです。カタカナ',
+    cjkFace: 'jp',
+  },
   { script: 'Korean', lang: 'ko-KR', text: '안녕하세요 세계, 한국어 시험입니다 (直線과 骨格)', cjkFace: 'kr' },
   { script: 'Emoji', lang: 'en-US', text: 'Emoji 😀 🎉 👍 🚀 🌍 🐙' },
 ];
@@ -130,7 +135,9 @@ export function scriptsOdt(samples: readonly ScriptSample[]): Buffer {
       );
     })
     .join('');
-  const body = samples.map((sample, index) => `<text:p text:style-name="P${index}">${xml(sample.text)}</text:p>`).join('');
+  const body = samples
+    .map((sample, index) => `<text:p text:style-name="P${index}">${xml(sample.text)}</text:p>`)
+    .join('');
   const ns =
     'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ' +
     'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" ' +
