@@ -56,7 +56,11 @@ export const SCRIPT_SAMPLES: readonly ScriptSample[] = [
 
 /** The characters of `text` a PDF's text must hold: all but spaces, joiners and variation selectors. */
 export function significantCharacters(text: string): string[] {
-  return [...new Set([...text].filter((char) => !/[\s\u200b-\u200d\ufe00-\ufe0f]/u.test(char)))];
+  const ignored = (char: string) => {
+    const code = char.codePointAt(0)!;
+    return /\s/u.test(char) || (code >= 0x200b && code <= 0x200d) || (code >= 0xfe00 && code <= 0xfe0f);
+  };
+  return [...new Set([...text].filter((char) => !ignored(char)))];
 }
 
 const xml = (text: string) => text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
