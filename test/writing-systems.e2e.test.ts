@@ -4,7 +4,7 @@
  * converted to PDF over HTTP by engines in their jails. Checked on the PDF: its text (poppler, which reads the
  * ActualText LibreOffice writes for reordered Indic vowels) holds every character; no character is drawn with
  * glyph 0 (.notdef) or with a glyph that also stands for other characters (a box); and each Chinese, Japanese or
- * Korean line, in formats that carry a language, is drawn with the shapes of its language's Noto CJK face
+ * Korean line is drawn with the shapes of its language's Noto CJK face (Markdown's language told by its script)
  * (rendered and compared with each face's own rendering: the same code point is drawn differently in Simplified
  * and Traditional Chinese). PDF/A outputs of the DOCX and ODT embed every font. FONTS_DIR adds an operator's font.
  * The scripts share one document per format, so the whole test costs six conversions and two for FONTS_DIR.
@@ -130,8 +130,8 @@ describe('every writing system renders, over HTTP', () => {
     ['DOCX', 'scripts.docx', true],
     ['ODT', 'scripts.odt', true],
     ['HTML', 'scripts.html', true],
-    // Markdown cannot say a paragraph's language: its Han characters are drawn by the default ranking.
-    ['Markdown', 'scripts.md', false],
+    // Markdown cannot say a paragraph's language: md-to-pdf marks each block with the one its script shows.
+    ['Markdown', 'scripts.md', true],
   ] as const)(
     'a %s file becomes a PDF drawing every script',
     async (_format, name, languageFaces) => {
