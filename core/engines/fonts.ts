@@ -16,7 +16,8 @@
  * binding, which ranks it above the weakly bound fallbacks (IPA Gothic for every Han character...) while an
  * installed font the document names still comes first.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -93,15 +94,31 @@ let setup: FontSetup | undefined;
 /**
  * Writes this process's fontconfig file (with `fontsDir`, the operator's FONTS_DIR, absolute) and points this
  * process's children at it (FONTCONFIG_FILE, for engines run unconfined). Call at start-up, before any engine runs;
- * again with the same folder, it keeps the file it wrote.
+ * again with the same folder, it keeps the file it wrote. The file is named after its content and the user, in a
+ * folder only this user can write: every process with the same set-up shares it, and a killed one leaves nothing new.
  */
 export function configureFonts(given: string | undefined): FontSetup {
   const fontsDir = given === undefined ? undefined : path.resolve(given);
   if (setup && setup.fontsDir === fontsDir) return setup;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'transmute-fonts-'));
+  const content = fontconfigFile(fontsDir);
+  const uid = process.getuid?.() ?? 0;
+  const digest = createHash('sha256').update(content).digest('hex').slice(0, 16);
+  const dir = path.join(os.tmpdir(), `transmute-fonts-${uid}-${digest}`);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const folder = lstatSync(dir);
+  if (!folder.isDirectory() || folder.uid !== uid || (folder.mode & 0o022) !== 0) {
+    throw new Error(`The fonts configuration folder ${dir} is not this user's own: remove it`);
+  }
   const file = path.join(dir, 'fonts.conf');
-  writeFileSync(file, fontconfigFile(fontsDir), { mode: 0o644 });
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== content) {
+    const partial = `${file}.${process.pid}`;
+    writeFileSync(partial, content, { mode: 0o644 });
+    renameSync(partial, file);
+  }
   useFontSetup({ file, ...(fontsDir ? { fontsDir } : {}) });
   return setup!;
 }
