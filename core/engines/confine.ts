@@ -115,8 +115,12 @@ const ETC_ENTRIES = [
   'gtk-3.0',
   'xdg',
 ];
-/** Caches engines are faster with, not secrets (fontconfig would rescan every font at each start). */
-const CACHE_DIRS = ['/var/cache/fontconfig'];
+/**
+ * Caches and data engines need under /var, not secrets: fontconfig's cache (it would rescan every font at each
+ * start); Ghostscript's CMaps and font maps (Debian keeps them in /var/lib/ghostscript: without them a PDF's text in
+ * a predefined CJK encoding such as UniGB-UCS2-H cannot be read).
+ */
+const CACHE_DIRS = ['/var/cache/fontconfig', '/var/lib/ghostscript'];
 /** Environment kept from the service's own; everything else must be set by the caller. */
 const KEPT_ENV = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TZ)$/;
 
