@@ -42,7 +42,7 @@ describe.skipIf(!available)('confined engines (bwrap)', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it("reads the fonts set-up and Ghostscript's CJK encodings (CMaps)", async () => {
+  it("reads Ghostscript's CJK encodings (CMaps, under /var/lib/ghostscript)", async () => {
     const work = await mkdtemp(path.join(root, 'work-'));
     const query = '/UniGB-UCS2-H /CMap resourcestatus { pop pop (found) } { (missing) } ifelse = quit';
     const { stdout } = await withEngineScope({ writable: [work] }, () =>
