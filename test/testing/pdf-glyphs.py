@@ -4,8 +4,9 @@ Usage: pdf-glyphs.py PDF SAMPLES_JSON [CJK_TTC,CJK_TTC...]
 
 Prints JSON: {"notdef": glyph-0 (.notdef) draws in the whole PDF, "lines": per sample (by index) the characters
 drawn with glyph 0, the characters drawn with a glyph that also stands for other characters (a box: one glyph for
-many characters), the fonts that drew it, distinct glyphs per distinct character, and for CJK lines how close each Noto CJK face's rendering is to what the PDF shows (the
-face whose shapes the PDF drew scores highest)}.
+many characters), the fonts that drew it, distinct glyphs per distinct character, and for CJK lines how close
+each Noto CJK face's rendering is to what the PDF shows (the face whose shapes the PDF drew scores highest)}.
+Needs python3-fitz (PyMuPDF) and python3-pil.
 """
 
 import json
