@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 # plugins' engines; chromium (with a font) drives the web app's tests.
 # postgresql: the server binaries test/servers/postgres.ts starts for the PostgreSQL store, queue and multi-node tests;
 # prometheus (with promtool): the metrics tests scrape a real server; espeak-ng and sox: the transcription bench's voices and noise.
-TEST_PACKAGES="libimage-exiftool-perl poppler-utils qpdf ghostscript libheif-examples unzip flite pocketsphinx-testdata chromium fonts-dejavu-core postgresql prometheus espeak-ng sox"
+# python3-fitz (PyMuPDF) and python3-pil: the writing-systems test reads each glyph a PDF draws and compares CJK shapes.
+TEST_PACKAGES="libimage-exiftool-perl poppler-utils qpdf ghostscript libheif-examples unzip flite pocketsphinx-testdata chromium fonts-dejavu-core postgresql prometheus espeak-ng sox python3-fitz python3-pil"
 
 node_ok=$(node -e 'const [a,b]=process.versions.node.split(".").map(Number); console.log(a>20||(a===20&&b>=19)?1:0)')
 if [ "$node_ok" != 1 ]; then

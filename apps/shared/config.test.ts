@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, trustProxySetting } from './config.js';
 
@@ -68,5 +69,15 @@ describe('engine paths', () => {
     });
     const both = { CHROMIUM_PATH: '/opt/old', CHROMIUM_HEADLESS_SHELL_PATH: '/opt/shell' };
     expect(loadConfig(both).enginePaths).toMatchObject({ 'chromium-headless-shell': '/opt/shell' });
+  });
+});
+
+describe('FONTS_DIR', () => {
+  it('is an existing folder, made absolute; empty or unset means the installed fonts only', () => {
+    expect(loadConfig({}).fontsDir).toBeUndefined();
+    expect(loadConfig({ FONTS_DIR: '' }).fontsDir).toBeUndefined();
+    expect(loadConfig({ FONTS_DIR: 'core' }).fontsDir).toBe(path.resolve('core'));
+    expect(() => loadConfig({ FONTS_DIR: '/nonexistent/fonts' })).toThrow(/FONTS_DIR: must be an existing folder/);
+    expect(() => loadConfig({ FONTS_DIR: 'package.json' })).toThrow(/FONTS_DIR: must be an existing folder/);
   });
 });

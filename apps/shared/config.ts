@@ -1,4 +1,5 @@
 /** Configuration from the environment, validated once at start-up. */
+import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -159,6 +160,18 @@ const envSchema = z
      * where the kernel refuses namespaces; a client's document can then reach the server's files and network.
      */
     ENGINE_SANDBOX: z.enum(['on', 'off', '1', '0', 'true', 'false', '']).default('on'),
+    /**
+     * A folder of the operator's own fonts (TrueType, OpenType, collections; subfolders too), added to those the
+     * engines draw with (core/engines/fonts.ts) and bound read-only into their jails. docs/FONTS.md.
+     */
+    FONTS_DIR: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .refine((value) => !value.includes('\0'), 'must be a path')
+        .refine((value) => existsSync(value) && statSync(value).isDirectory(), 'must be an existing folder')
+        .optional(),
+    ),
   })
   .refine((env) => !env.MONGODB_URL || env.TOKEN_SECRET, {
     path: ['TOKEN_SECRET'],
@@ -286,6 +299,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     /** GET /metrics: who may read it (apps/shared/metrics-endpoint.ts). */
     metrics: { token: c.METRICS_TOKEN, port: c.METRICS_PORT },
+    /** The operator's fonts (FONTS_DIR), absolute; undefined: the installed fonts only. */
+    fontsDir: c.FONTS_DIR ? path.resolve(c.FONTS_DIR) : undefined,
     /** Engines run confined (ENGINE_SANDBOX, default on). */
     engineSandbox: !['off', '0', 'false'].includes(c.ENGINE_SANDBOX),
     /** Unset: mail is written to DATA_DIR/outbox. */

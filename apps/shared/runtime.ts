@@ -13,6 +13,7 @@ import { loadPluginModules, pluginModules } from '../../core/contract/modules.js
 import { probeConfinement, type ConfinementStatus } from '../../core/engines/confine.js';
 import { LibreOfficePool } from '../../core/engines/execution/libreoffice-pool.js';
 import { configureEnginePaths, enginePaths } from '../../core/engines/paths.js';
+import { configureFonts, fontSetup } from '../../core/engines/fonts.js';
 import { SandboxPool } from '../../core/engines/execution/sandbox/pool.js';
 import { LocalBlobStore } from '../../core/blobs/local.js';
 import type { BlobStore } from '../../core/blobs/types.js';
@@ -202,6 +203,8 @@ export async function createRuntime({
   }
   const registry = new Registry(admitted);
   configureEnginePaths(config.enginePaths);
+  // Before any engine starts: LibreOffice, Chromium and Ghostscript read the fontconfig file it writes.
+  configureFonts(config.fontsDir);
   const confinement = await engineConfinement(config.engineSandbox, admitted.length > 0);
   await registry.checkEngines();
   const adapters = await adaptersFor(config, log, servesApi);
@@ -225,6 +228,7 @@ export async function createRuntime({
     moduleOf: (pluginId) => modules.get(pluginId),
     preload: [...new Set(registry.plugins.map((p) => modules.get(p.id)).filter((m): m is string => m !== undefined))],
     enginePaths: enginePaths(),
+    fonts: fontSetup(),
     outbound: { allowPrivate: config.importAllowPrivate },
     ...(config.officePool.size > 0 ? { office: office.convert } : {}),
     // One slot beyond the queue's: jobs carrying a password run in the process that accepted them.

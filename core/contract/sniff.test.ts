@@ -1,7 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { describe, expect, it } from 'vitest';
 import type { FormatId } from '../../schema/index.js';
-import { checkText, headText } from './sniff.js';
+import { checkContent, checkText, headText } from './sniff.js';
 
 const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
 const utf16be = (text: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
@@ -94,5 +94,21 @@ describe('headText', () => {
     expect(headText(emoji.subarray(0, emoji.length - 1))).toBe('ab'); // an odd byte
     const utf8 = Buffer.from('ab😀');
     expect(headText(utf8.subarray(0, utf8.length - 1))?.startsWith('ab')).toBe(true);
+  });
+});
+
+describe('checkContent', () => {
+  it('takes a TIFF whose first directory lies past the head (file-type then reports nothing)', async () => {
+    // ImageMagick's layout: the header points at a directory after the pixels.
+    const head = Buffer.alloc(64 * 1024);
+    head.write('II*\0', 0, 'latin1');
+    head.writeUInt32LE(1_900_000, 4);
+    expect(await fileTypeFromBuffer(head)).toBeUndefined();
+    expect(checkContent('tiff', head, undefined)).toEqual({ ok: true });
+    const bigEndian = Buffer.from('MM\0*\0\x1d\x4c\x08', 'latin1');
+    expect(checkContent('tiff', bigEndian, undefined)).toEqual({ ok: true });
+    // The header decides for TIFF only.
+    expect(checkContent('png', head, undefined).ok).toBe(false);
+    expect(checkContent('tiff', Buffer.from('not a tiff at all'), undefined).ok).toBe(false);
   });
 });

@@ -24,12 +24,20 @@ const OPENINGS: Partial<Record<FormatId, { test: (text: string) => boolean; othe
 };
 
 /**
+ * file-type reads a TIFF's first directory to tell camera raw formats apart and reports nothing when that directory
+ * lies past the head it is given (ImageMagick and many scanners write it after the pixels): the header alone says
+ * TIFF (classic and BigTIFF, either byte order).
+ */
+const TIFF_HEADERS = ['II*\0', 'MM\0*', 'II+\0', 'MM\0+'].map((header) => Buffer.from(header, 'latin1'));
+
+/**
  * Does `head` (a file's first bytes) hold `format`? `detected` is file-type's guess from magic
  * bytes. A plugin-declared format's own sniffer decides alone; text formats are checked as text;
  * any other format needs a detection in its sniff list. Uploads and the conformance kit's output
  * check both ask this.
  */
-export function checkContent(format: FormatId, head: Buffer, detected: string | undefined): TextVerdict {
+export function checkContent(format: FormatId, head: Buffer, given: string | undefined): TextVerdict {
+  const detected = given ?? (TIFF_HEADERS.some((header) => head.subarray(0, 4).equals(header)) ? 'tif' : undefined);
   const info = FORMATS[format];
   if (info.detect) return info.detect(head) ? { ok: true } : { ok: false, found: `data the ${format} sniffer refuses` };
   if (info.text) return checkText(format, head, detected);

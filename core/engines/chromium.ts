@@ -41,6 +41,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import type { EngineContext } from './common.js';
 import { confined, confinementEnabled } from './confine.js';
+import { FONT_PACKAGES } from './fonts.js';
 import { resolveCommand } from './paths.js';
 import { isProcessAlive, killGroup, processTree } from './execution/process-tree.js';
 import { Supervisor, type SupervisedInstance } from './execution/supervisor.js';
@@ -54,8 +55,8 @@ import { withSpan } from '../telemetry/tracing.js';
  */
 export const CHROMIUM: EngineRequirement = {
   command: 'chromium-headless-shell',
-  // Fonts: a Debian chromium without any font renders tofu.
-  debian: ['chromium-headless-shell', 'fonts-dejavu-core'],
+  // Fonts: a Debian chromium without any font renders tofu; these cover every writing system (fonts.ts).
+  debian: ['chromium-headless-shell', ...FONT_PACKAGES],
   license: 'BSD-3-Clause',
 };
 
@@ -178,7 +179,7 @@ export async function chromiumCommand(command = CHROMIUM.command): Promise<Chrom
 const PROFILE_PLACEHOLDER = '/transmute-chromium-profile';
 /** What Debian's /usr/bin/chromium launcher reads besides the system. */
 const CHROMIUM_CONFIG = ['/etc/chromium.d', '/etc/chromium'];
-let wrapper: { chromium: string; file: Promise<string> } | undefined;
+let wrapper: { script: string; file: Promise<string> } | undefined;
 
 const shellQuote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
@@ -190,7 +191,6 @@ const shellQuote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
  * sees is bwrap's, in the process group it kills; --die-with-parent takes the jail with it.
  */
 function jailedChromium(chromium: string): Promise<string> {
-  if (wrapper?.chromium === chromium) return wrapper.file;
   const jail = confined(chromium, [], { writable: [PROFILE_PLACEHOLDER], readable: CHROMIUM_CONFIG, cwd: '/tmp' });
   const bwrap = [jail.file, ...jail.args]
     .map((arg) => (arg === PROFILE_PLACEHOLDER ? '"$profile"' : shellQuote(arg)))
@@ -206,8 +206,10 @@ function jailedChromium(chromium: string): Promise<string> {
     `exec ${bwrap} "$@"`,
     '',
   ].join('\n');
+  // The same script while the binary and the jail (the fonts set-up included) are the same.
+  if (wrapper?.script === script) return wrapper.file;
   const file = writeWrapper(script);
-  wrapper = { chromium, file };
+  wrapper = { script, file };
   file.catch(() => (wrapper = undefined));
   return file;
 }

@@ -42,6 +42,15 @@ describe.skipIf(!available)('confined engines (bwrap)', () => {
     await rm(root, { recursive: true, force: true });
   });
 
+  it("reads Ghostscript's CJK encodings (CMaps, under /var/lib/ghostscript)", async () => {
+    const work = await mkdtemp(path.join(root, 'work-'));
+    const query = '/UniGB-UCS2-H /CMap resourcestatus { pop pop (found) } { (missing) } ifelse = quit';
+    const { stdout } = await withEngineScope({ writable: [work] }, () =>
+      runProcess('gs', ['-q', '-dNODISPLAY', '-dSAFER', '-c', query], { timeoutMs: 30_000 }),
+    );
+    expect(stdout.trim()).toBe('found');
+  });
+
   it('cannot connect to the host, not even its loopback', async () => {
     const work = await mkdtemp(path.join(root, 'work-'));
     // Unconfined, the same command reaches the server: the test would see it.

@@ -4,7 +4,7 @@
  * - no network: new network namespace with only a loopback that nothing listens on (so no SSRF,
  *   not even to the server's own 127.0.0.1), plus new pid, ipc, uts and cgroup namespaces;
  * - a filesystem holding only the system (/usr and the merged-/usr links, a short list of
- *   non-secret /etc pieces, the fontconfig cache) read-only, a private /tmp, /proc and /dev, and
+ *   non-secret /etc pieces, the fontconfig cache, the service's fontconfig file and FONTS_DIR: fonts.ts) read-only, a private /tmp, /proc and /dev, and
  *   the folders the call is given: `writable` (the run's work folder) and `readable` (its input
  *   files). Never DATA_DIR, other jobs' folders, home directories or /etc secrets;
  * - an environment reduced to locale and PATH plus what the caller set explicitly (the service's
@@ -29,6 +29,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fontJailBinds } from './fonts.js';
 
 export const BWRAP = 'bwrap';
 /** The Debian package with bwrap: a requirement of the service itself, not of one plugin (scripts/engines.ts). */
@@ -114,8 +115,12 @@ const ETC_ENTRIES = [
   'gtk-3.0',
   'xdg',
 ];
-/** Caches engines are faster with, not secrets (fontconfig would rescan every font at each start). */
-const CACHE_DIRS = ['/var/cache/fontconfig'];
+/**
+ * Caches and data engines need under /var, not secrets: fontconfig's cache (it would rescan every font at each
+ * start); Ghostscript's CMaps and font maps (Debian keeps them in /var/lib/ghostscript: without them a PDF's text in
+ * a predefined CJK encoding such as UniGB-UCS2-H cannot be read).
+ */
+const CACHE_DIRS = ['/var/cache/fontconfig', '/var/lib/ghostscript'];
 /** Environment kept from the service's own; everything else must be set by the caller. */
 const KEPT_ENV = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TZ)$/;
 
@@ -179,7 +184,8 @@ export function confined(
   for (const file of jail.readable ?? []) if (existsSync(file)) binds.push('--ro-bind', file, file);
   for (const dir of jail.writable) binds.push('--bind', dir, dir);
   const cwd = jail.cwd ?? jail.writable[0] ?? '/tmp';
-  const env = jailEnvironment(jail.env);
+  const fonts = fontJailBinds();
+  const env = { ...jailEnvironment(jail.env), ...fonts.env };
   // Set by bwrap itself: spawners that cannot pass an environment (fluent-ffmpeg) are covered too.
   const setenv = Object.entries(env).flatMap(([key, value]) => ['--setenv', key, value ?? '']);
   return {
@@ -200,8 +206,9 @@ export function confined(
       '--dev',
       '/dev',
       ...(jail.tmpDir ? ['--bind', jail.tmpDir, '/tmp'] : ['--tmpfs', '/tmp']),
-      // After /tmp: a work folder under the host's /tmp shows through the private one.
+      // After /tmp: a work folder (or the fontconfig file) under the host's /tmp shows through the private one.
       ...binds,
+      ...fonts.binds,
       ...executableBinds(executable),
       '--chdir',
       cwd,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import { GHOSTSCRIPT, pdfWrite } from './ghostscript.js';
+import { FONT_PACKAGES } from './fonts.js';
 import { runProcess } from './process.js';
 import { openPdf } from './qpdf.js';
 import { rejectionOf, useEngineTestFiles } from './testing/files.js';
@@ -9,8 +10,12 @@ import { rejectionOf, useEngineTestFiles } from './testing/files.js';
 const files = useEngineTestFiles();
 
 describe('ghostscript', () => {
-  it('requires the ghostscript package for gs', () => {
-    expect(GHOSTSCRIPT).toEqual({ command: 'gs', debian: 'ghostscript', license: 'AGPL-3.0-or-later' });
+  it('requires the ghostscript package for gs, and the fonts', () => {
+    expect(GHOSTSCRIPT).toEqual({
+      command: 'gs',
+      debian: ['ghostscript', ...FONT_PACKAGES],
+      license: 'AGPL-3.0-or-later',
+    });
   });
 
   it('rewrites a PDF through pdfwrite, even to a name with a %', async () => {

@@ -5,9 +5,15 @@
 import { writeFile } from 'node:fs/promises';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { engineDetail, isExitFailure, runOptions, withDetail, type EngineContext } from './common.js';
+import { FONT_PACKAGES } from './fonts.js';
 import { runProcess } from './process.js';
 
-export const GHOSTSCRIPT: EngineRequirement = { command: 'gs', debian: 'ghostscript', license: 'AGPL-3.0-or-later' };
+/** Fonts: what a PDF names but does not embed is drawn (and embedded, for PDF/A) from the installed fonts. */
+export const GHOSTSCRIPT: EngineRequirement = {
+  command: 'gs',
+  debian: ['ghostscript', ...FONT_PACKAGES],
+  license: 'AGPL-3.0-or-later',
+};
 
 /**
  * Ghostscript failures as client messages: `summary` with its own words; aborts, timeouts and a missing gs pass

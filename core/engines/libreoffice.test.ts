@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import { SOFFICE, convertDocument, libreOfficeFailure } from './libreoffice.js';
+import { FONT_PACKAGES } from './fonts.js';
 import { EngineError } from './process.js';
 import { rejectionOf, useEngineTestFiles } from './testing/files.js';
 
@@ -25,12 +26,18 @@ async function job(name: string, content: string | Buffer) {
 
 describe('LibreOffice', () => {
   it(
-    'requires the Writer, Calc and Impress packages for soffice, and python3-uno for the warm pool (one definition ' +
-      'for every plugin)',
+    'requires the Writer, Calc and Impress packages for soffice, python3-uno for the warm pool and the fonts (one ' +
+      'definition for every plugin)',
     () => {
       expect(SOFFICE).toEqual({
         command: 'soffice',
-        debian: ['libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui', 'python3-uno'],
+        debian: [
+          'libreoffice-writer-nogui',
+          'libreoffice-calc-nogui',
+          'libreoffice-impress-nogui',
+          'python3-uno',
+          ...FONT_PACKAGES,
+        ],
         license: 'MPL-2.0',
       });
     },

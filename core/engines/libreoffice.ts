@@ -10,13 +10,21 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { withDetail, type EngineContext } from './common.js';
+import { FONT_PACKAGES } from './fonts.js';
 import { EngineError, runProcess } from './process.js';
 
 /** soffice with the Writer, Calc and Impress filters: documents, spreadsheets and presentations. */
 export const SOFFICE: EngineRequirement = {
   command: 'soffice',
-  // python3-uno: the warm pool's bridge (without it the pool falls back to cold soffice).
-  debian: ['libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui', 'python3-uno'],
+  // python3-uno: the warm pool's bridge (without it the pool falls back to cold soffice). Fonts: every writing
+  // system, and the metric-compatible stand-ins for Microsoft's fonts (fonts.ts).
+  debian: [
+    'libreoffice-writer-nogui',
+    'libreoffice-calc-nogui',
+    'libreoffice-impress-nogui',
+    'python3-uno',
+    ...FONT_PACKAGES,
+  ],
   license: 'MPL-2.0',
 };
 

@@ -14,6 +14,7 @@ import { FORMATS, type FormatId } from '../../../schema/index.js';
 import { IMAGE_RUNS_AT_ONCE } from './family.js';
 import { HEIF_FORMATS } from './formats.js';
 import { decodeHeif } from './heif.js';
+import { heifProfile, withPngProfile } from './heif-profile.js';
 import { MAX_INPUT_MEGAPIXELS } from './megapixels.js';
 
 const MAX_INPUT_PIXELS = MAX_INPUT_MEGAPIXELS * 1_000_000;
@@ -98,7 +99,8 @@ function svgAsUtf8(bytes: Buffer): Buffer {
 
 /** HEIC/HEIF are decoded outside sharp, then handed to it as raw pixels (first image only). */
 async function openHeif(input: PluginInput, ctx: RunContext): Promise<{ image: Sharp; header: Metadata }> {
-  const decoded = await decodeHeif(await readFile(input.path), {
+  const file = await readFile(input.path);
+  const decoded = await decodeHeif(file, {
     signal: ctx.signal,
     maxPixels: MAX_INPUT_PIXELS,
     timeoutMs: ctx.remainingMs(),
@@ -116,10 +118,41 @@ async function openHeif(input: PluginInput, ctx: RunContext): Promise<{ image: S
         .raw()
         .toBuffer()
     : decoded.rgba;
-  const image = sharp(pixels, { raw: { width, height, channels: decoded.opaque ? 3 : 4 } }).timeout({
+  const raw = { width, height, channels: decoded.opaque ? (3 as const) : (4 as const) };
+  // The decoder drops the colour profile (a phone's Display P3): the pixels go to sharp with it, as a PNG carrying
+  // it, so they are read in its colours and converted to sRGB like any other input's.
+  const icc = await heifIcc(file);
+  const source = icc
+    ? withPngProfile(
+        await sharp(pixels, { raw }).png({ compressionLevel: 0, adaptiveFiltering: false }).toBuffer(),
+        icc,
+      )
+    : pixels;
+  const image = sharp(source, icc ? { limitInputPixels: MAX_INPUT_PIXELS } : { raw }).timeout({
     seconds: timeoutSeconds(ctx),
   });
   return { image, header: await image.metadata() };
+}
+
+/** The ICC profile of a HEIF file's primary image, if it has one that is not sRGB's by default. */
+async function heifIcc(file: Buffer): Promise<Buffer | undefined> {
+  const profile = heifProfile(file);
+  if (profile?.kind === 'icc') return profile.icc;
+  // Display P3 given by its coded primaries (SMPTE EG 432-1) and the sRGB curve: libvips' own P3 profile.
+  if (profile?.kind === 'nclx' && profile.primaries === 12 && profile.transfer === 13) return displayP3Profile();
+  return undefined;
+}
+
+let displayP3: Promise<Buffer> | undefined;
+
+/** libvips' built-in Display P3 ICC profile (sharp's `p3`). */
+function displayP3Profile(): Promise<Buffer> {
+  displayP3 ??= sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
+    .withIccProfile('p3')
+    .png()
+    .toBuffer()
+    .then(async (png) => (await sharp(png).metadata()).icc!);
+  return displayP3;
 }
 
 /** BMP is decoded by ImageMagick to raw pixels (first checking the size its header declares), then handed to sharp. */

@@ -7,6 +7,7 @@ import { decodeUnicode } from '../../../core/contract/text.js';
 import { pdfMetadataEdit, pdfRenderOptions, type PdfPageOptions } from '../shared/options.js';
 import { blockedCounter, printToPdf } from '../shared/render.js';
 import { folderSource } from '../shared/site.js';
+import { markCjkLanguages } from './languages.js';
 import { MARKDOWN_CSS } from './stylesheet.js';
 
 /**
@@ -14,7 +15,8 @@ import { MARKDOWN_CSS } from './stylesheet.js';
  * text.
  */
 export function markdownDocument(markdown: string, title: string): string {
-  const body = micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
+  // Each Chinese, Japanese or Korean block marked with its language: Han characters are drawn in its shapes.
+  const body = markCjkLanguages(micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] }));
   const escapedTitle = title.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
   return (
     `<!doctype html><html><head><meta ` +

@@ -12,6 +12,7 @@ import { EngineError } from '../../process.js';
 import { configureOutboundPolicy } from '../../outbound.js';
 import { configureEnginePaths } from '../../paths.js';
 import { configureConfinement, withEngineScope } from '../../confine.js';
+import { useFontSetup } from '../../fonts.js';
 import { killTree } from '../process-tree.js';
 import { flushTraces, startTracing, withRemoteParent } from '../../../telemetry/tracing.js';
 import {
@@ -45,6 +46,7 @@ const settings = sandboxSettingsSchema.parse(JSON.parse(process.env[SANDBOX_ENV]
 configureEnginePaths(settings.enginePaths);
 configureOutboundPolicy(settings.outbound);
 configureConfinement(settings.confine);
+if (settings.fonts) useFontSetup(settings.fonts);
 const modules = new Map<string, Promise<Plugin[]>>();
 function load(module: string): Promise<Plugin[]> {
   if (!modules.has(module)) {

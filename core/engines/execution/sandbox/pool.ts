@@ -22,6 +22,7 @@ import type { FormatId } from '../../../../schema/index.js';
 import type { OfficeConverter } from '../../libreoffice.js';
 import type { DestinationPolicy } from '../../outbound.js';
 import { confinementEnabled } from '../../confine.js';
+import { fontSetup, type FontSetup } from '../../fonts.js';
 import { killTree, treePssBytes, treePssOver } from '../process-tree.js';
 import { Supervisor, type SupervisedInstance } from '../supervisor.js';
 import { recordSandboxKill, type SandboxKillReason } from '../../../telemetry/metrics.js';
@@ -43,6 +44,8 @@ export interface SandboxPoolOptions {
   /** Modules a process imports once started, before it is asked to (first runs do not wait). */
   preload?: readonly string[];
   enginePaths?: Record<string, string>;
+  /** The fonts set-up engines read (fonts.ts); default: this process's. */
+  fonts?: FontSetup | undefined;
   /** Where runs may connect for a client (URL rendering). Default: public addresses only. */
   outbound?: DestinationPolicy;
   /**
@@ -433,6 +436,8 @@ export class SandboxPool {
       outbound: options.outbound ?? { allowPrivate: false },
       confine: options.confine ?? confinementEnabled(),
     };
+    const fonts = options.fonts ?? fontSetup();
+    if (fonts) this.settings.fonts = fonts;
     this.limits = { memoryPollMs: options.memoryPollMs ?? 200, killGraceMs: options.killGraceMs ?? 1_000 };
     const recycleRssMb = options.recycleRssMb ?? 600;
     this.processes = new Supervisor<SandboxProcess>({

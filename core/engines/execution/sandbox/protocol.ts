@@ -129,5 +129,7 @@ export const sandboxSettingsSchema = z.object({
   outbound: z.object({ allowPrivate: z.boolean() }).default({ allowPrivate: false }),
   /** Engines run confined (confine.ts), as in the server. */
   confine: z.boolean().default(false),
+  /** The server's fontconfig file and the operator's fonts folder (fonts.ts); unset: the system's configuration. */
+  fonts: z.object({ file: z.string(), fontsDir: z.string().optional() }).optional(),
 });
 export type SandboxSettings = z.infer<typeof sandboxSettingsSchema>;
