@@ -206,7 +206,7 @@ export class JobRunner implements JobRunnerPort {
           lastPercent = percent;
           lastWrite = now;
           heartbeat?.();
-          void this.store.jobs.setProgress(job.id, percent).catch(() => undefined);
+          void this.store.jobs.setProgress(job.id, percent, job.attempts).catch(() => undefined);
         },
         report: (detected) => (toolReport = { op: job.op ?? plugin.op ?? plugin.id, detected }),
       };

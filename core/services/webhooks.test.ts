@@ -221,7 +221,7 @@ describe('WebhookService', () => {
       const webhooks = service(true);
       const finish = async () => {
         const jobId = await startedJob();
-        await store.jobs.fail(jobId, 'boom', clock.now());
+        await store.jobs.fail(jobId, 'boom', clock.now(), () => null);
         return jobId;
       };
       const before = await finish(); // no endpoint yet: nobody to tell
