@@ -1,5 +1,5 @@
 /**
- * Backup and restore of the embedded mode (docs/BACKUP.md): the SQLite store copied with SQLite's online backup API
+ * Backup and restore of the embedded mode (docs/OPERATIONS.md): the SQLite store copied with SQLite's online backup API
  * while the service runs, the blobs its jobs reference (uploads not yet deleted, unexpired outputs) and the server
  * secret (DATA_DIR/secret-key: download links and sealed webhook secrets derive from it). A blob is written once under
  * its key and never changed (core/blobs/local.ts), so the blobs copied after the database's snapshot are those it
