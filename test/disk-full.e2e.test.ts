@@ -91,9 +91,14 @@ describe('DATA_DIR full', () => {
   it('answers a 100 MB upload 507 with a clear error, and keeps nothing of it', { timeout: 120_000 }, async () => {
     expect((await readyz()).body.checks.disk).toBe('ok');
     const before = await freeMb();
-    const big = await submitConvert(server!.url, key, { name: 'big.txt', data: Buffer.alloc(100 * MB, 'a') }, {
-      to: 'md',
-    });
+    const big = await submitConvert(
+      server!.url,
+      key,
+      { name: 'big.txt', data: Buffer.alloc(100 * MB, 'a') },
+      {
+        to: 'md',
+      },
+    );
     expect(big.status).toBe(507);
     expect(big.body).toEqual({ error: expect.stringMatching(/disk is full/), code: 'insufficient_storage' });
     expect(big.body.error).not.toMatch(/\/|ENOSPC/);

@@ -104,7 +104,11 @@ it('at shutdown an attempt in flight is stopped and its entry handed back due no
       // A receiver that does not answer: the attempt ends when it is stopped.
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 30_000);
-        signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        const stop = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        signal?.addEventListener('abort', stop, { once: true });
       });
       return signal?.aborted ? new Date() : null;
     },
@@ -123,7 +127,10 @@ it('at shutdown an attempt in flight is stopped and its entry handed back due no
   let delivered = 0;
   const second = await open({
     pending: async () => [],
-    deliver: async () => (delivered++, null),
+    async deliver() {
+      delivered++;
+      return null;
+    },
   });
   cleanup.push(() => second.queue.stop(1_000));
   await second.start();
