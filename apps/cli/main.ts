@@ -182,7 +182,9 @@ async function backupCommand(name: 'backup' | 'restore', args: string[]): Promis
   if (config.postgresUrl || config.mongodbUrl) {
     console.log(
       JSON.stringify({
-        error: `${name} is for the embedded mode; with POSTGRES_URL or MONGODB_URL back up the database and the bucket (docs/SCALE-OUT.md)`,
+        error:
+          `${name} is for the embedded mode; with POSTGRES_URL or MONGODB_URL back up the database and the ` +
+          'bucket (docs/SCALE-OUT.md)',
       }),
     );
     return 1;

@@ -1,6 +1,7 @@
 /**
- * One run's queue lock (a conversion's or a webhook delivery's), renewed from one place: a timer (every third of the lock lifetime, so a long engine call
- * that reports no progress keeps it) and the run's progress heartbeat both call `renew()`, one renewal at a time.
+ * One run's queue lock (a conversion's or a webhook delivery's), renewed from one place: a timer (every third of the
+ * lock lifetime, so a long engine call that reports no progress keeps it) and the run's progress heartbeat both call
+ * `renew()`, one renewal at a time.
  * A renewal is a lock-checked save (held-lock.ts). When it finds the lock taken by another attempt, when Agenda
  * has given the run up, or when renewals failed for a whole lock lifetime (the entry is anyone's by then), the run
  * is aborted with LockLapsed and the entry left to the attempt that holds it.

@@ -152,8 +152,8 @@ export interface WarningLog {
 
 /**
  * What a surface answers for `err`: `err` itself when a ServiceError; INSUFFICIENT_STORAGE when the disk is full
- * (logged as a warning); UNAVAILABLE when one of the service's backends did not answer (logged as a warning naming the backend, not as an unhandled
- * error); undefined for anything unexpected (the surface's 500, logged as an error).
+ * (logged as a warning); UNAVAILABLE when one of the service's backends did not answer (logged as a warning naming
+ * the backend, not as an unhandled error); undefined for anything unexpected (the surface's 500, logged as an error).
  */
 export function expectedError(err: unknown, log?: WarningLog): ServiceError | undefined {
   if (err instanceof ServiceError) return err;

@@ -163,7 +163,7 @@ export function lockCheckedSavesSuite(name: string, createStorage: () => Promise
       expect((await repo.getJobById(String(saved._id)))!.lockedAt ?? null).toBeNull();
     });
 
-    it("a renewal whose write committed but whose reply was lost does not make the run's next saves look refused", async () => {
+    it("a renewal that committed but whose reply was lost leaves the run's next saves applying", async () => {
       const saved = await queued(repo);
       const run = (await claim(repo))!;
       await start(repo, run);

@@ -298,7 +298,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           expect(await used()).toBe(6);
         });
 
-        it('requires the refund rule: a failure without one writes nothing rather than skipping the refund', async () => {
+        it('requires the refund rule: a failure without one writes nothing rather than skip the refund', async () => {
           const job = await newJob(accountId, { creditCost: 4, creditPeriod: PERIOD });
           // @ts-expect-error the rule is required by the port
           await expect(store.jobs.fail(job.id, 'engine crashed', at())).rejects.toThrow();
