@@ -191,7 +191,7 @@ describe('foundation over HTTP', () => {
     it('reports health and readiness', async () => {
       expect((await getJson(`${server.url}/healthz`, undefined)).body).toEqual({ status: 'ok' });
       const ready = await getJson(`${server.url}/readyz`, undefined);
-      expect(ready.body.checks).toEqual({ store: 'ok', queue: 'ok' });
+      expect(ready.body.checks).toEqual({ store: 'ok', queue: 'ok', disk: 'ok' });
       expect(ready.status).toBe(ready.body.unavailable.length ? 503 : 200);
     });
   });

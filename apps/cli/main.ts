@@ -2,6 +2,7 @@
  * Admin CLI: `npm run admin -- <command> [options]`. Prints exactly one JSON line per command
  * (errors too, as {"error": ...} with exit code 1), so scripts can parse it.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { planIdSchema } from '../../schema/index.js';
@@ -10,6 +11,7 @@ import { ServiceError } from '../../core/services/errors.js';
 import { createPino, toLogger } from '../shared/logging.js';
 import { loadConfig } from '../shared/config.js';
 import { createRuntime, type Runtime } from '../shared/runtime.js';
+import { BackupError, backupEmbedded, restoreEmbedded } from './backup.js';
 
 const USAGE = `usage: npm run admin -- <command>
   create-key --plan <free|pro|business|enterprise> [--email E] [--overage]   a new account with one key
@@ -21,7 +23,9 @@ const USAGE = `usage: npm run admin -- <command>
   set-password --account ID                       reads the new password from stdin; ends the account's sessions
   set-plan --account ID --plan <free|pro|business|enterprise>
   set-usage --account ID --used N
-  set-limits --account ID [--credits N] [--rpm N]  an Enterprise account's monthly credits and requests per minute`;
+  set-limits --account ID [--credits N] [--rpm N]  an Enterprise account's monthly credits and requests per minute
+  backup DIR                                      copy the embedded store and its files into DIR (service running)
+  restore DIR                                     fill an empty DATA_DIR from the backup in DIR (service stopped)`;
 
 const accountId = z.string().min(1);
 
@@ -167,8 +171,40 @@ const commands = {
   },
 } as const;
 
+/** backup DIR / restore DIR: files, not the runtime (a restore must not create the store it fills). */
+async function backupCommand(name: 'backup' | 'restore', args: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+  if (positionals.length !== 1) {
+    console.log(JSON.stringify({ error: `${name} takes one folder: npm run admin -- ${name} DIR`, usage: USAGE }));
+    return 1;
+  }
+  const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  if (config.postgresUrl || config.mongodbUrl) {
+    console.log(
+      JSON.stringify({
+        error:
+          `${name} is for the embedded mode; with POSTGRES_URL or MONGODB_URL back up the database and the ` +
+          'bucket (docs/SCALE-OUT.md)',
+      }),
+    );
+    return 1;
+  }
+  const folder = path.resolve(positionals[0]!);
+  try {
+    const result =
+      name === 'backup' ? await backupEmbedded(config.dataDir, folder) : await restoreEmbedded(folder, config.dataDir);
+    console.log(JSON.stringify(result));
+    return 0;
+  } catch (err) {
+    if (!(err instanceof BackupError)) throw err;
+    console.log(JSON.stringify({ error: err.message }));
+    return 1;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === 'backup' || name === 'restore') return backupCommand(name, rest);
   const command = name ? commands[name as keyof typeof commands] : undefined;
   if (!command) {
     console.log(JSON.stringify({ error: name ? `Unknown command '${name}'` : 'Missing command', usage: USAGE }));

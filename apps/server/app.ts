@@ -14,6 +14,7 @@ import { observeRequests } from './observability.js';
 import { trackRoutes } from './method-not-allowed.js';
 import { operationRoutes } from './operations/routes.js';
 import type { Runtime } from '../shared/runtime.js';
+import { diskCheck } from '../shared/disk-space.js';
 import { requestTempDir } from '../shared/temp-dir.js';
 import { trpcRoutes } from './trpc/index.js';
 import { webRoutes } from './web.js';
@@ -84,12 +85,21 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
         () => 'ok',
         (err: Error) => `error: ${err.message}`,
       );
-    const checks = { store: await check(() => runtime.store.ping()), queue: await check(() => runtime.queue.ping()) };
+    const checks = {
+      store: await check(() => runtime.store.ping()),
+      queue: await check(() => runtime.queue.ping()),
+      // A full DATA_DIR fails uploads and runs (507): not ready while space is low (DISK_MIN_FREE_MB).
+      disk: await diskCheck(runtime.config.dataDir, runtime.config.diskMinFreeMb),
+    };
     const unavailable = services.capabilities.unavailable();
     // Engines that can no longer be confined would run clients' documents bare: not ready.
     const confinement = await runtime.confinement();
     const ready =
-      checks.store === 'ok' && checks.queue === 'ok' && unavailable.length === 0 && confinement.working !== false;
+      checks.store === 'ok' &&
+      checks.queue === 'ok' &&
+      checks.disk === 'ok' &&
+      unavailable.length === 0 &&
+      confinement.working !== false;
     // The sandbox and office pools' states are informative: processes start on demand, so none is
     // not an outage, and an office pool fallen back to cold soffice still converts (office.mode).
     return reply.status(ready ? 200 : 503).send({

@@ -21,6 +21,11 @@ const envSchema = z
     /** Base of absolute links (downloadUrl, signed URLs). Default http://localhost:PORT. */
     PUBLIC_URL: z.url().optional(),
     DATA_DIR: z.string().default('data'),
+    /**
+     * Below this much free space on DATA_DIR's file system, /readyz says `checks.disk: "low: N MB free"` and the
+     * server is not ready (docs/OPERATIONS.md); 0 turns the check off.
+     */
+    DISK_MIN_FREE_MB: z.coerce.number().int().min(0).default(100),
     /** Set to run distributed: state in MongoDB, blobs in GridFS, Agenda on MongoDB. The path names the database. */
     MONGODB_URL: z.preprocess(
       (value) => (value === '' ? undefined : value), // empty = unset, as compose files pass it
@@ -261,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     host: c.HOST,
     publicUrl,
     dataDir,
+    diskMinFreeMb: c.DISK_MIN_FREE_MB,
     mongodbUrl: c.MONGODB_URL,
     postgresUrl: c.POSTGRES_URL,
     /** Blobs in this bucket when set (PostgreSQL mode; MongoDB mode instead of GridFS). */

@@ -29,6 +29,7 @@ import { standardPluginModules, standardPlugins } from '../../plugins/index.js';
 import type { Config } from './config.js';
 import { dataDirSecret } from './secret-key.js';
 import { lockDataDirForApi } from './data-dir-lock.js';
+import { diskCheck } from './disk-space.js';
 import { memoryRates } from '../../core/store/memory/rates.js';
 import { setMetricSources } from '../../core/telemetry/metrics.js';
 
@@ -281,6 +282,7 @@ export async function createRuntime({
         store: await answers(() => store.ping()),
         queue: await answers(() => queue.ping()),
         engines: services.capabilities.unavailable().length === 0,
+        disk: (await diskCheck(config.dataDir, config.diskMinFreeMb)) === 'ok',
       }),
     },
     registry.plugins.map((p) => p.id),

@@ -1,4 +1,9 @@
-/** Blobs as files under one directory on local disk (embedded mode). */
+/**
+ * Blobs as files under one directory on local disk (embedded mode). A blob is written under a temporary name and
+ * renamed when complete, so a write cut short (the disk full, the source failing) leaves nothing half-written under
+ * the blob's key, and a crash mid-write leaves only a `.partial` file the retention sweep removes as stale.
+ */
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,10 +23,12 @@ export class LocalBlobStore implements BlobStore {
     const target = this.pathOf(key);
     await mkdir(path.dirname(target), { recursive: true });
     const counter = byteCounter(options.maxBytes);
+    const partial = partialName(target);
     try {
-      await pipeline(source, counter.stream, createWriteStream(target));
+      await pipeline(source, counter.stream, createWriteStream(partial));
+      await rename(partial, target);
     } catch (err) {
-      await rm(target, { force: true });
+      await rm(partial, { force: true });
       throw err;
     }
     return { bytes: counter.bytes() };
@@ -33,8 +40,15 @@ export class LocalBlobStore implements BlobStore {
     try {
       await rename(filePath, target);
     } catch {
-      // work dirs may sit on another device
-      await copyFile(filePath, target);
+      // Work dirs may sit on another device: copied under a temporary name first (the copy may fill the disk).
+      const partial = partialName(target);
+      try {
+        await copyFile(filePath, partial);
+        await rename(partial, target);
+      } catch (err) {
+        await rm(partial, { force: true });
+        throw err;
+      }
     }
     return { bytes: (await stat(target)).size };
   }
@@ -71,3 +85,6 @@ export class LocalBlobStore implements BlobStore {
     return stale;
   }
 }
+
+/** Beside the blob, so the final rename stays on one file system. */
+const partialName = (target: string) => `${target}.${randomUUID().slice(0, 8)}.partial`;

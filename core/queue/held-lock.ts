@@ -6,7 +6,11 @@
  * by another attempt would unlock, re-lock or remove that attempt's entry. Our backends tag each
  * entry they lock for a run with the `lockedAt` they wrote, and apply a tagged save only while the
  * stored `lockedAt` is still that value (compare-and-set); a refused save writes nothing, marks the
- * run's hold lost and throws LockLost.
+ * run's hold lost and throws LockLost. A save whose outcome is unknown (the store committed it, but its reply was
+ * lost) may have moved the stored `lockedAt` to the value it wrote: the run's next saves accept that one too.
+ *
+ * Every path a backend locks an entry by for a run is tagged (getNextJobToRun, and lockJob, which Agenda 6.2.6 does
+ * not call for a run but a later version might); the lock suite fails if Agenda starts running jobs locked otherwise.
  */
 import type { Job, JobParameters } from 'agenda';
 
@@ -15,17 +19,27 @@ const HELD = Symbol('transmute.queue.heldLock');
 
 /** Shared by the parameters a backend returned and the Job made from them: one per run. */
 export interface HeldLock {
-  /** The `lockedAt` this run last wrote (null once it unlocked the entry). */
+  /** The `lockedAt` this run last wrote and saw applied (null once it unlocked the entry). */
   lockedAt: Date | null;
+  /**
+   * The `lockedAt` values written since by saves whose outcome is unknown (they threw: the write may have committed
+   * though its reply was lost), newest last. Any of them may be the stored one.
+   */
+  unconfirmed: Array<Date | null>;
   /** A save found the lock taken by another attempt (or the entry gone): this run writes nothing more. */
   lost: boolean;
 }
 
 type Tagged = JobParameters & { [HELD]?: HeldLock };
 
-/** Tag an entry a backend just locked for a run (getNextJobToRun's answer). */
+/** Saves of unknown outcome remembered at most (renewals fail for a whole lock lifetime, ~3, before a run stops). */
+const UNCONFIRMED_KEPT = 8;
+
+const lockTime = (value: Date | string | null | undefined) => (value ? new Date(value) : null);
+
+/** Tag an entry a backend just locked for a run (getNextJobToRun's or lockJob's answer). */
 export function holdLock<T extends JobParameters | undefined>(job: T): T {
-  if (job) (job as Tagged)[HELD] = { lockedAt: job.lockedAt ? new Date(job.lockedAt) : null, lost: false };
+  if (job) (job as Tagged)[HELD] = { lockedAt: lockTime(job.lockedAt), unconfirmed: [], lost: false };
   return job;
 }
 
@@ -34,15 +48,39 @@ export function heldLock(job: JobParameters): HeldLock | undefined {
   return (job as Tagged)[HELD];
 }
 
-/** After a lock-checked save: the hold moves to the `lockedAt` written, or is lost (LockLost thrown). */
-export function settleSave(job: JobParameters, applied: boolean): void {
-  const held = heldLock(job);
-  if (!held) return;
+/** The stored `lockedAt` values under which the entry is still this run's: the one recorded, and any unconfirmed. */
+export function acceptedLocks(held: HeldLock): Array<Date | null> {
+  const accepted = [held.lockedAt, ...held.unconfirmed];
+  return accepted.filter((value, i) => accepted.findIndex((other) => sameTime(other, value)) === i);
+}
+
+const sameTime = (a: Date | null, b: Date | null) =>
+  a === null ? b === null : b !== null && a.getTime() === b.getTime();
+
+/**
+ * A lock-checked save of a held entry: `write(accepted)` applies the save only where the stored `lockedAt` is one of
+ * `accepted` (acceptedLocks) and answers whether it did. Applied, the hold moves to the `lockedAt` written; refused,
+ * it is lost (LockLost thrown); thrown (the store did not answer), the value written is remembered as unconfirmed.
+ */
+export async function lockCheckedSave(
+  job: JobParameters,
+  held: HeldLock,
+  write: (accepted: Array<Date | null>) => Promise<boolean> | boolean,
+): Promise<void> {
+  const writing = lockTime(job.lockedAt);
+  let applied: boolean;
+  try {
+    applied = await write(acceptedLocks(held));
+  } catch (err) {
+    held.unconfirmed = [...held.unconfirmed, writing].slice(-UNCONFIRMED_KEPT);
+    throw err;
+  }
   if (!applied) {
     held.lost = true;
     throw new LockLost(job);
   }
-  held.lockedAt = job.lockedAt ? new Date(job.lockedAt) : null;
+  held.lockedAt = writing;
+  held.unconfirmed = [];
 }
 
 /**

@@ -34,7 +34,10 @@ export const CLOSE_BILLING_PERIOD = 'close-billing-period';
 export const DELIVER_WEBHOOK = 'deliver-webhook';
 /** Webhook attempts one worker makes at once (each waits on a receiver for up to 10 s). */
 const WEBHOOK_CONCURRENCY = 16;
-/** An attempt takes at most 10 s plus DNS: a lock older than this belongs to a dead worker. */
+/**
+ * An attempt takes at most 10 s plus DNS, and its lock is renewed while it runs: a lock older than this belongs to a
+ * dead (or stalled) worker.
+ */
 const WEBHOOK_LOCK_MS = 30_000;
 
 /** After interrupting running jobs at the end of the grace period, how long they get to hand their job back. */
@@ -70,6 +73,8 @@ export interface QueueOptions {
   retry?: { delayMs: number; maxDelayMs: number; maxRetries: number };
   /** How often the purge and the reconciler run (Agenda interval). */
   maintenanceEvery?: string;
+  /** The webhook deliveries' lock lifetime (30 s); renewed every third of it while an attempt runs. */
+  webhookLockLifetimeMs?: number;
 }
 
 export interface WorkerDeps {
@@ -96,6 +101,8 @@ export class Queue implements JobQueue, WebhookQueue {
    * have two runs here (one whose lock was lost, still stopping, and the next attempt).
    */
   private readonly running = new Map<Job, RunLock>();
+  /** Webhook attempts running here, until Agenda has saved their outcome (or handed their entry back). */
+  private readonly delivering = new Map<Job, RunLock>();
 
   /**
    * Dispatch without the poll gap: a job accepted by this process, or a plugin slot freed here,
@@ -169,7 +176,7 @@ export class Queue implements JobQueue, WebhookQueue {
     const { log, lockLifetimeMs, retry = { delayMs: 2_000, maxDelayMs: 60_000, maxRetries: 8 } } = this.options;
     const handler = async (job: Job<{ jobId: string }>) => {
       // Renewed on a timer and on progress; the run is aborted when its lock is lost (run-lock.ts).
-      const lock = new RunLock(job, lockLifetimeMs, log);
+      const lock = new RunLock(job, lockLifetimeMs, log, { jobId: job.attrs.data.jobId });
       this.running.set(job, lock);
       try {
         await withRemoteParent(job.attrs.data, () => runner.run(job.attrs.data.jobId, lock.signals()));
@@ -259,20 +266,33 @@ export class Queue implements JobQueue, WebhookQueue {
     webhooks: WebhookDeliveryPort,
     backoff: ReturnType<typeof backoffStrategies.exponential>,
   ): Promise<void> {
+    const { log, webhookLockLifetimeMs: lockLifetime = WEBHOOK_LOCK_MS } = this.options;
     const deliveries = new Agenda({
       backend: this.options.backend,
       processEvery: this.options.processEveryMs,
       removeOnComplete: true,
     });
-    deliveries.on('error', (err: Error) => this.options.log.error('queue error', { error: err.message }));
+    deliveries.on('error', (err: Error) => log.error('queue error', { error: err.message }));
     deliveries.on('start', guardRemoval);
+    // Agenda has saved the attempt's outcome (or handed the entry back) when it emits complete.
+    deliveries.on('complete', (job: Job) => this.delivering.delete(job));
     deliveries.define(
       DELIVER_WEBHOOK,
       async (job: Job<{ deliveryId: string }>) => {
-        const next = await webhooks.deliver(job.attrs.data.deliveryId);
+        const { deliveryId } = job.attrs.data;
+        // Renewed on a timer while the receiver answers; at shutdown the attempt is stopped and its entry handed
+        // back, due now, rather than left locked for a lock lifetime (run-lock.ts).
+        const lock = new RunLock(job, lockLifetime, log, { deliveryId });
+        this.delivering.set(job, lock);
+        let next: Date | null;
+        try {
+          next = await webhooks.deliver(deliveryId, lock.signal);
+        } finally {
+          await lock.stop();
+        }
         if (next) job.attrs.nextRunAt = next;
       },
-      { concurrency: WEBHOOK_CONCURRENCY, lockLimit: WEBHOOK_CONCURRENCY, lockLifetime: WEBHOOK_LOCK_MS, backoff },
+      { concurrency: WEBHOOK_CONCURRENCY, lockLimit: WEBHOOK_CONCURRENCY, lockLifetime, backoff },
     );
     deliveries.maxConcurrency(WEBHOOK_CONCURRENCY);
     await deliveries.start();
@@ -283,7 +303,7 @@ export class Queue implements JobQueue, WebhookQueue {
   /** Every pending webhook delivery has a live entry (one lost in a crash, or given up, is queued again). */
   async reconcileDeliveries(webhooks: WebhookDeliveryPort): Promise<number> {
     let requeued = 0;
-    const lockDeadline = Date.now() - WEBHOOK_LOCK_MS;
+    const lockDeadline = Date.now() - (this.options.webhookLockLifetimeMs ?? WEBHOOK_LOCK_MS);
     for (const { id, nextAttemptAt } of await webhooks.pending()) {
       const { jobs: entries } = await this.agenda.queryJobs({ data: { deliveryId: id } });
       if (entries.some((e) => e.nextRunAt || (e.lockedAt && new Date(e.lockedAt).getTime() > lockDeadline))) continue;
@@ -328,28 +348,34 @@ export class Queue implements JobQueue, WebhookQueue {
    * the queue, due at once, for another worker or the next start. Never lost either way.
    */
   async stop(graceMs = 10_000): Promise<void> {
-    // The backend's connection is the conversion queue's to close.
+    // The backend's connection is closed last (below): the runs still going save their outcome through it.
     await this.maintenance?.stop(false);
     await this.deliveries?.stop(false);
-    await this.agenda.stop();
-    if (!this.workersStarted) {
-      // Agenda never started, so its stop released nothing: close what signalOnly and saves opened.
-      if (this.signalling) await this.options.dispatch?.disconnect();
+    await this.agenda.stop(false);
+    if (!this.workersStarted && this.signalling) {
+      // Agenda never started, so its stop released nothing: close what signalOnly opened.
+      await this.options.dispatch?.disconnect();
       this.signalling = false;
-      if (this.options.backend.ownsConnection) await this.options.backend.disconnect();
     }
-    if (await this.allSettled(graceMs)) return;
-    for (const lock of this.running.values()) lock.abort(new Error('the worker is shutting down'));
-    if (!(await this.allSettled(HAND_BACK_MS))) {
-      this.options.log.warn('jobs still running at exit; they run again once their lock expires', {
-        jobs: this.running.size,
-      });
+    if (!(await this.allSettled(graceMs))) {
+      for (const lock of this.runs()) lock.abort(new Error('the worker is shutting down'));
+      if (!(await this.allSettled(HAND_BACK_MS))) {
+        this.options.log.warn('runs still going at exit; they run again once their lock expires', {
+          jobs: this.running.size,
+          webhookDeliveries: this.delivering.size,
+        });
+      }
     }
+    if (this.options.backend.ownsConnection) await this.options.backend.disconnect();
+  }
+
+  private runs(): RunLock[] {
+    return [...this.running.values(), ...this.delivering.values()];
   }
 
   private async allSettled(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    while (this.running.size > 0 && Date.now() < deadline) await sleep(SETTLE_POLL_MS);
-    return this.running.size === 0;
+    while (this.runs().length > 0 && Date.now() < deadline) await sleep(SETTLE_POLL_MS);
+    return this.runs().length === 0;
   }
 }

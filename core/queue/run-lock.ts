@@ -1,6 +1,7 @@
 /**
- * One run's queue lock, renewed from one place: a timer (every third of the lock lifetime, so a long engine call
- * that reports no progress keeps it) and the run's progress heartbeat both call `renew()`, one renewal at a time.
+ * One run's queue lock (a conversion's or a webhook delivery's), renewed from one place: a timer (every third of the
+ * lock lifetime, so a long engine call that reports no progress keeps it) and the run's progress heartbeat both call
+ * `renew()`, one renewal at a time.
  * A renewal is a lock-checked save (held-lock.ts). When it finds the lock taken by another attempt, when Agenda
  * has given the run up, or when renewals failed for a whole lock lifetime (the entry is anyone's by then), the run
  * is aborted with LockLapsed and the entry left to the attempt that holds it.
@@ -24,9 +25,11 @@ export class RunLock {
   private stopped = false;
 
   constructor(
-    private readonly job: Job<{ jobId: string }>,
+    private readonly job: Job,
     private readonly lifetimeMs: number,
     private readonly log: Logger,
+    /** What the run is about, for the log (its job id, or its delivery id). */
+    private readonly subject: Record<string, string> = {},
   ) {
     this.timer = setInterval(() => void this.renew(), Math.max(250, lifetimeMs / 3));
   }
@@ -89,7 +92,7 @@ export class RunLock {
 
   private lose(why: string): false {
     this.log.warn('queue lock lost: the run stops and leaves the job to the attempt holding it', {
-      jobId: this.job.attrs.data.jobId,
+      ...this.subject,
       reason: why,
     });
     this.controller.abort(new LockLapsed(`the run's queue lock was lost: ${why}`));

@@ -57,8 +57,9 @@ export interface WebhookQueue {
 export interface WebhookDeliveryPort {
   /**
    * One attempt; resolves to when the next is due, or null when the delivery is finished (delivered, failed or gone).
+   * `signal` aborts it (shutdown, or its queue lock lost): it then resolves to now, the attempt not counted.
    */
-  deliver(deliveryId: string): Promise<Date | null>;
+  deliver(deliveryId: string, signal?: AbortSignal): Promise<Date | null>;
   /**
    * Pending deliveries (recovery, every minute): each must have a live queue entry. Records first any event a crash
    * left unrecorded.

@@ -13,7 +13,9 @@ export type ServiceErrorCode =
   | 'RATE_LIMITED'
   | 'CONFLICT'
   /** A backing service (database, object store) did not answer: retry after `retryAfterSeconds` (unavailable.ts). */
-  | 'UNAVAILABLE';
+  | 'UNAVAILABLE'
+  /** The server's disk (DATA_DIR's file system, or the database's) is full: retry once an operator freed space. */
+  | 'INSUFFICIENT_STORAGE';
 
 export const HTTP_STATUS: Record<ServiceErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -26,6 +28,7 @@ export const HTTP_STATUS: Record<ServiceErrorCode, number> = {
   RATE_LIMITED: 429,
   CONFLICT: 409,
   UNAVAILABLE: 503,
+  INSUFFICIENT_STORAGE: 507,
 };
 
 export class ServiceError extends Error {

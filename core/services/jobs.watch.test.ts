@@ -62,7 +62,7 @@ describe('JobService.watch', () => {
 
     await store.jobs.start(jobId, new Date());
     expect((await next).value).toEqual({ status: 'active', progress: 0 });
-    await store.jobs.setProgress(jobId, 40);
+    await store.jobs.setProgress(jobId, 40, 1);
     expect((await updates.next()).value).toEqual({ status: 'active', progress: 40 });
 
     const output = { blobKey: 'outputs/x', filename: 'x.md', format: 'md' as const, bytes: 3 };
@@ -80,7 +80,7 @@ describe('JobService.watch', () => {
 
   it('ends after failed', async () => {
     await store.jobs.start(jobId, new Date());
-    await store.jobs.fail(jobId, 'Engine crashed', new Date());
+    await store.jobs.fail(jobId, 'Engine crashed', new Date(), () => null);
     const updates = services.jobs.watch(owner, jobId, new AbortController().signal);
     expect((await updates.next()).value).toEqual({ status: 'failed', error: 'Engine crashed' });
     expect((await updates.next()).done).toBe(true);

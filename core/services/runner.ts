@@ -28,6 +28,7 @@ import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
 import { ServiceError } from './errors.js';
+import { storageFull } from './unavailable.js';
 import { isTrialJob, secretFieldsOf, type SecretVault } from './job-policy.js';
 import { outputFilename } from './uploads.js';
 import { checkWork, measureWork, runTimeoutMs } from './work-limits.js';
@@ -206,7 +207,7 @@ export class JobRunner implements JobRunnerPort {
           lastPercent = percent;
           lastWrite = now;
           heartbeat?.();
-          void this.store.jobs.setProgress(job.id, percent).catch(() => undefined);
+          void this.store.jobs.setProgress(job.id, percent, job.attempts).catch(() => undefined);
         },
         report: (detected) => (toolReport = { op: job.op ?? plugin.op ?? plugin.id, detected }),
       };
@@ -499,6 +500,7 @@ function checkWorkForRun(plugin: Plugin, measured: number | undefined, index: nu
 /** What the client may see: plugin messages as they are; engine and internal errors summarised. */
 function publicMessage(err: unknown, plugin: Plugin): string {
   if (err instanceof PluginError) return err.message;
+  if (storageFull(err)) return "The server's disk was full while the job ran; submit it again later";
   if (err instanceof EngineError) {
     if (err.reason === 'timeout') return `${plugin.title} timed out`;
     if (err.reason === 'missing') return `${plugin.title} is not available: ${err.command} is not installed`;

@@ -18,7 +18,7 @@ import { startPostgres, type PostgresTestServer } from '../../test/servers/postg
 import { S3BlobStore } from '../blobs/s3.js';
 import { MarkedClient } from '../store/postgres/db.js';
 import { ServiceError, badRequest } from './errors.js';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS, backendUnavailable, expectedError } from './unavailable.js';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS, backendUnavailable, expectedError, storageFull } from './unavailable.js';
 
 const failureOf = async (work: () => Promise<unknown>): Promise<unknown> => {
   try {
@@ -240,5 +240,26 @@ describe('expectedError', () => {
       other.close();
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('storageFull', () => {
+  it("maps a full disk (Node's ENOSPC and EDQUOT, SQLite's SQLITE_FULL, as a cause too) to 507, with a warning", () => {
+    const warnings: object[] = [];
+    const log = { warn: (fields: object) => warnings.push(fields) };
+    const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const full = expectedError(enospc, log);
+    expect(full).toBeInstanceOf(ServiceError);
+    expect(full).toMatchObject({
+      code: 'INSUFFICIENT_STORAGE',
+      message: expect.stringMatching(/disk is full/),
+      detail: { code: 'insufficient_storage' },
+    });
+    expect(full?.message).not.toMatch(/ENOSPC|\//);
+    expect(warnings).toEqual([{ err: enospc }]);
+    const sqlite = Object.assign(new Error('database or disk is full'), { name: 'SqliteError', code: 'SQLITE_FULL' });
+    expect(storageFull(new Error('saving the output failed', { cause: sqlite }))?.code).toBe('INSUFFICIENT_STORAGE');
+    expect(storageFull(Object.assign(new Error('quota'), { code: 'EDQUOT' }))?.code).toBe('INSUFFICIENT_STORAGE');
+    expect(storageFull(Object.assign(new Error('gone'), { code: 'ENOENT' }))).toBeUndefined();
   });
 });

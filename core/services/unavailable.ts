@@ -123,18 +123,45 @@ export function backendUnavailable(err: unknown): ServiceError | undefined {
   return undefined;
 }
 
+/** A full disk, as Node (ENOSPC; EDQUOT: a quota) and SQLite (SQLITE_FULL) report it. */
+const STORAGE_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+
+/**
+ * `err` as an INSUFFICIENT_STORAGE ServiceError (507) when it says the server's disk is full (DATA_DIR's file system
+ * while an upload or a run writes, or the SQLite file's); undefined otherwise. Causes are read too.
+ */
+export function storageFull(err: unknown): ServiceError | undefined {
+  if (err instanceof ServiceError) return undefined;
+  for (let depth = 0, link = err; depth < 5 && link instanceof Error; depth++, link = link.cause) {
+    if (STORAGE_FULL_CODES.has(String((link as Shape).code))) {
+      return new ServiceError(
+        'INSUFFICIENT_STORAGE',
+        "The server's disk is full: nothing was kept of this request; try again later",
+        { code: 'insufficient_storage' },
+        { cause: err },
+      );
+    }
+  }
+  return undefined;
+}
+
 /** A pino-style logger's warning (Fastify's request and app loggers). */
 export interface WarningLog {
   warn(fields: object, message: string): void;
 }
 
 /**
- * What a surface answers for `err`: `err` itself when a ServiceError; UNAVAILABLE when one of the
- * service's backends did not answer (logged as a warning naming the backend, not as an unhandled
- * error); undefined for anything unexpected (the surface's 500, logged as an error).
+ * What a surface answers for `err`: `err` itself when a ServiceError; INSUFFICIENT_STORAGE when the disk is full
+ * (logged as a warning); UNAVAILABLE when one of the service's backends did not answer (logged as a warning naming
+ * the backend, not as an unhandled error); undefined for anything unexpected (the surface's 500, logged as an error).
  */
 export function expectedError(err: unknown, log?: WarningLog): ServiceError | undefined {
   if (err instanceof ServiceError) return err;
+  const full = storageFull(err);
+  if (full) {
+    log?.warn({ err }, "the server's disk is full: the request is answered 507 (free space under DATA_DIR)");
+    return full;
+  }
   const unavailable = backendUnavailable(err);
   if (unavailable) {
     const { backend } = unavailable.detail;

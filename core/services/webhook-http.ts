@@ -58,6 +58,7 @@ export async function postWebhook(
   body: string,
   policy: DestinationPolicy,
   timeoutMs = WEBHOOK_TIMEOUT_MS,
+  signal?: AbortSignal,
 ): Promise<AttemptResult> {
   const started = performance.now();
   const done = (statusCode: number | null, error: string | null): AttemptResult => ({
@@ -80,6 +81,7 @@ export async function postWebhook(
       policy,
       label: LABEL,
       timeoutMs,
+      signal,
       agent: agents[rawUrl.startsWith('https:') ? 'https:' : 'http:'],
     });
   } catch (err) {

@@ -201,6 +201,30 @@ describe('WebhookService', () => {
     },
   );
 
+  it('an attempt stopped (shutdown, its queue lock lost) is not counted: it is due again now', async () => {
+    const silentReceiver = createServer(() => undefined);
+    await new Promise<void>((resolve) => silentReceiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const webhooks = service(true);
+      const url = `http://127.0.0.1:${(silentReceiver.address() as AddressInfo).port}/hook`;
+      const { endpoint } = await webhooks.create({ account, keyId: 'k' }, { url });
+      const id = await delivery(endpoint.id, endpoint.url);
+      const connected = new Promise((resolve) => silentReceiver.once('request', resolve));
+      const stop = new AbortController();
+      const attempt = webhooks.deliver(id, stop.signal);
+      await connected;
+      stop.abort(new Error('the worker is shutting down'));
+      expect(await attempt).toEqual(clock.now());
+      expect(await store.webhookDeliveries.get(id)).toMatchObject({ status: 'pending', attempts: 0, lastError: null });
+      expect(await webhooks.attempts({ account, keyId: 'k' }, endpoint.id)).toEqual([]);
+      // Stopped before it began: nothing is posted.
+      expect(await webhooks.deliver(id, AbortSignal.abort())).toEqual(clock.now());
+    } finally {
+      silentReceiver.closeAllConnections();
+      await new Promise<void>((resolve) => silentReceiver.close(() => resolve()));
+    }
+  });
+
   it('emits one delivery per event and target, however often a job is reported finished', async () => {
     const webhooks = service(true);
     await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/a`, events: ['job.done'] });
@@ -221,7 +245,7 @@ describe('WebhookService', () => {
       const webhooks = service(true);
       const finish = async () => {
         const jobId = await startedJob();
-        await store.jobs.fail(jobId, 'boom', clock.now());
+        await store.jobs.fail(jobId, 'boom', clock.now(), () => null);
         return jobId;
       };
       const before = await finish(); // no endpoint yet: nobody to tell

@@ -348,8 +348,12 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     return (await this.store.webhookDeliveries.listPending()).map(({ id, nextAttemptAt }) => ({ id, nextAttemptAt }));
   }
 
-  /** One attempt of a pending delivery; the next attempt's time, or null when it is finished. */
-  async deliver(deliveryId: string): Promise<Date | null> {
+  /**
+   * One attempt of a pending delivery; the next attempt's time, or null when it is finished. Stopped by `signal`
+   * (shutdown, or the queue lock lost), the attempt is not counted: it is due again now, with the same webhook-id (a
+   * receiver that got it anyway sees it twice, as at-least-once delivery allows).
+   */
+  async deliver(deliveryId: string, signal?: AbortSignal): Promise<Date | null> {
     const delivery = await this.store.webhookDeliveries.get(deliveryId);
     if (delivery?.status !== 'pending') return null;
     const endpoint = delivery.endpointId ? await this.store.webhookEndpoints.get(delivery.endpointId) : null;
@@ -378,7 +382,9 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
       timestamp: delivery.createdAt.toISOString(),
       data: await this.dataOf(delivery),
     });
-    const result = await this.post(url, delivery.id, body, secrets);
+    if (signal?.aborted) return this.clock.now();
+    const result = await this.post(url, delivery.id, body, secrets, signal);
+    if (signal?.aborted) return this.clock.now();
     const at = this.clock.now();
     await this.store.webhookAttempts.add(
       { deliveryId: delivery.id, endpointId: delivery.endpointId, type: delivery.type, at, ...result },
@@ -472,7 +478,13 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     }
   }
 
-  private async post(url: string, webhookId: string, body: string, secrets: string[]): Promise<AttemptResult> {
+  private async post(
+    url: string,
+    webhookId: string,
+    body: string,
+    secrets: string[],
+    signal?: AbortSignal,
+  ): Promise<AttemptResult> {
     const timestamp = Math.floor(this.clock.now().getTime() / 1000);
     const signature = secrets.map((secret) => signWebhook(secret, webhookId, timestamp, body)).join(' ');
     return postWebhook(
@@ -480,6 +492,8 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
       { 'webhook-id': webhookId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature },
       body,
       this.config,
+      undefined,
+      signal,
     );
   }
 

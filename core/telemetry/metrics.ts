@@ -124,7 +124,7 @@ export interface MetricSources {
   readiness?(): Promise<Record<ReadinessCheck, boolean>>;
 }
 
-export const READINESS_CHECKS = ['store', 'queue', 'engines'] as const;
+export const READINESS_CHECKS = ['store', 'queue', 'engines', 'disk'] as const;
 export type ReadinessCheck = (typeof READINESS_CHECKS)[number];
 
 let sources: MetricSources = {};
@@ -179,7 +179,7 @@ new Gauge({
 });
 new Gauge({
   name: 'transmute_ready',
-  help: 'The checks of /readyz: 1 passing, 0 failing (store, queue, engines)',
+  help: 'The checks of /readyz: 1 passing, 0 failing (store, queue, engines, disk)',
   labelNames: ['check'],
   registers,
   async collect() {

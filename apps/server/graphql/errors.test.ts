@@ -47,6 +47,15 @@ describe('GraphQL error mapping', () => {
     expect(warnings).toEqual([{ backend: 'PostgreSQL', err: lost }]);
   });
 
+  it('answers a full disk with INSUFFICIENT_STORAGE and the 507, even in one field', () => {
+    const enospc = Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    const masked = maskError(createGraphQLError('wrapped', { originalError: enospc }), 'Unexpected error.', false);
+    expect(masked).toMatchObject({
+      message: expect.stringMatching(/disk is full/),
+      extensions: { code: 'INSUFFICIENT_STORAGE', reason: 'insufficient_storage', http: { status: 507 } },
+    });
+  });
+
   it('answers request-level failures with the REST status', () => {
     const limited = requestError(new ServiceError('RATE_LIMITED', 'Slow down', { retryAfterSeconds: 12 }));
     expect(limited.extensions).toEqual({

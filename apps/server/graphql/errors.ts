@@ -24,7 +24,11 @@ const GRAPHQL_CODES: Record<ServiceErrorCode, string> = {
   RATE_LIMITED: 'RATE_LIMITED',
   CONFLICT: 'CONFLICT',
   UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  INSUFFICIENT_STORAGE: 'INSUFFICIENT_STORAGE',
 };
+
+/** Failures worth retrying whole, wherever they happen: they carry their HTTP status (503, 507). */
+const wholeRequest = new Set<ServiceErrorCode>(['UNAVAILABLE', 'INSUFFICIENT_STORAGE']);
 
 function extensionsOf(error: ServiceError) {
   return {
@@ -65,7 +69,7 @@ export const maskErrorLogging =
       return createGraphQLError(cause.message, {
         ...(located.nodes ? { nodes: located.nodes } : {}),
         ...(located.path ? { path: located.path } : {}),
-        extensions: { ...extensionsOf(cause), ...(cause.code === 'UNAVAILABLE' ? { http: httpOf(cause) } : {}) },
+        extensions: { ...extensionsOf(cause), ...(wholeRequest.has(cause.code) ? { http: httpOf(cause) } : {}) },
       });
     }
     return yogaMaskError(error, message, isDev);

@@ -58,6 +58,9 @@ const ERROR_RESPONSES: Record<string, string> = {
   '503':
     "A backing service (the service's database or file store) did not answer, e.g. while it restarts; retry after " +
     'Retry-After seconds.',
+  '507':
+    "The server's disk is full (an operator must free space); nothing of the request was kept. `code` is " +
+    '`insufficient_storage`. Try again later.',
 };
 
 /** The operations by tag, in the order the document and /docs list them. */
@@ -201,6 +204,8 @@ function documentOperation(spec: AnyOperation, components: Components): ZodOpenA
       '500': { $ref: '#/components/responses/500' },
       // Every operation but the probes and this document reads the store or the file store.
       ...(spec.tag === 'Health' || spec.tag === 'Reference' ? {} : { '503': { $ref: '#/components/responses/503' } }),
+      // Operations that take files write them under DATA_DIR first.
+      ...(spec.form ? { '507': { $ref: '#/components/responses/507' } } : {}),
     },
   };
 }

@@ -3,7 +3,12 @@ import { z } from 'zod';
 
 export const readinessSchema = z.object({
   status: z.enum(['ready', 'not ready']),
-  checks: z.record(z.string(), z.string()).describe('store and queue: ok, or the error.'),
+  checks: z
+    .record(z.string(), z.string())
+    .describe(
+      'store and queue: ok, or the error; disk: ok, or "low: N MB free" when DATA_DIR\'s file system has less than ' +
+        'DISK_MIN_FREE_MB left (then not ready).',
+    ),
   unavailable: z
     .array(z.object({ plugin: z.string(), missing: z.array(z.string()) }))
     .describe('Plugins whose engines are missing.'),

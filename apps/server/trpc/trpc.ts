@@ -18,6 +18,8 @@ const TRPC_CODES: Record<ServiceErrorCode, TRPC_ERROR_CODE_KEY> = {
   RATE_LIMITED: 'TOO_MANY_REQUESTS',
   CONFLICT: 'CONFLICT',
   UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  // tRPC has no 507: the nearest meaning, with `reason: 'insufficient_storage'` saying which.
+  INSUFFICIENT_STORAGE: 'SERVICE_UNAVAILABLE',
 };
 
 export function toTRPCError(error: ServiceError): TRPCError {

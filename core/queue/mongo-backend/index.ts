@@ -12,7 +12,7 @@ import {
 import { ObjectId, type Db } from 'mongodb';
 import type { Logger } from '../../contract/index.js';
 import { isReplicated } from '../../store/mongo/index.js';
-import { heldLock, holdLock, settleSave } from '../held-lock.js';
+import { acceptedLocks, heldLock, holdLock, lockCheckedSave } from '../held-lock.js';
 
 export const QUEUE_COLLECTION = 'agendaJobs';
 const UNIQUE_INDEX = 'run_job_unique_by_job';
@@ -45,35 +45,43 @@ class LockCheckedRepository extends MongoJobRepository {
     return holdLock(await super.getNextJobToRun(...claim));
   }
 
+  /** Agenda 6.2.6 runs only what getNextJobToRun locks; a version that runs what lockJob locks keeps the check. */
+  override async lockJob(...lock: Parameters<JobRepository['lockJob']>) {
+    return holdLock(await super.lockJob(...lock));
+  }
+
   override async saveJobState(job: JobParameters, options: JobRepositoryOptions | undefined): Promise<void> {
     const held = heldLock(job);
     if (!held || !job._id) return super.saveJobState(job, options);
     const date = (value: Date | string | null | undefined) => (value ? new Date(value) : null);
     // The published update, with the lock condition (null matches an unset lockedAt too).
-    const result = await this.collection.updateOne(
-      { _id: new ObjectId(job._id.toString()), name: job.name, lockedAt: held.lockedAt },
-      {
-        $set: {
-          lockedAt: date(job.lockedAt),
-          nextRunAt: date(job.nextRunAt),
-          lastRunAt: date(job.lastRunAt),
-          progress: job.progress ?? null,
-          failReason: job.failReason ?? null,
-          failCount: job.failCount ?? null,
-          failedAt: date(job.failedAt),
-          lastFinishedAt: date(job.lastFinishedAt),
-          lastModifiedBy: options?.lastModifiedBy ?? null,
+    const id = new ObjectId(job._id.toString());
+    await lockCheckedSave(job, held, async (accepted) => {
+      const result = await this.collection.updateOne(
+        { _id: id, name: job.name, lockedAt: { $in: accepted } },
+        {
+          $set: {
+            lockedAt: date(job.lockedAt),
+            nextRunAt: date(job.nextRunAt),
+            lastRunAt: date(job.lastRunAt),
+            progress: job.progress ?? null,
+            failReason: job.failReason ?? null,
+            failCount: job.failCount ?? null,
+            failedAt: date(job.failedAt),
+            lastFinishedAt: date(job.lastFinishedAt),
+            lastModifiedBy: options?.lastModifiedBy ?? null,
+          },
         },
-      },
-    );
-    settleSave(job, result.acknowledged && result.matchedCount === 1);
+      );
+      return result.acknowledged && result.matchedCount === 1;
+    });
   }
 
   override async unlockJob(job: JobParameters): Promise<void> {
     const held = heldLock(job);
     if (!held || !job._id) return super.unlockJob(job);
     await this.collection.updateOne(
-      { _id: new ObjectId(job._id.toString()), nextRunAt: { $ne: null }, lockedAt: held.lockedAt },
+      { _id: new ObjectId(job._id.toString()), nextRunAt: { $ne: null }, lockedAt: { $in: acceptedLocks(held) } },
       { $unset: { lockedAt: true } },
     );
   }

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { MongoBackend } from '@agendajs/mongo-backend';
+import { MongoBackend, type MongoJobRepository } from '@agendajs/mongo-backend';
+import type { JobRepository } from 'agenda';
 import { MongoClient } from 'mongodb';
 import { describeWithMongo } from '../../store/mongo/testing/server.js';
 import { lockCheckedSavesSuite } from '../testing/lock-suite.js';
@@ -9,6 +10,19 @@ import { backendConformanceSuite } from '../testing/suite.js';
 import { MongoQueueBackend } from './index.js';
 
 const workerEntry = fileURLToPath(new URL('./testing/worker.ts', import.meta.url));
+
+/** The next update commits, then throws as when the connection drops before the reply (the lock suite's fault). */
+function loseNextReply(repository: JobRepository): void {
+  const collection = (repository as MongoJobRepository).collection as unknown as {
+    updateOne(...args: unknown[]): Promise<unknown>;
+  };
+  const updateOne = collection.updateOne;
+  collection.updateOne = async function (this: unknown, ...args: unknown[]) {
+    Reflect.deleteProperty(collection, 'updateOne');
+    await updateOne.apply(this, args);
+    throw new Error('connection closed before the reply');
+  };
+}
 
 describeWithMongo('MongoBackend (Agenda)', (url) => {
   // Each run gets its own collection in the URL's database; every backend opens its own connection.
@@ -39,6 +53,7 @@ describeWithMongo('MongoBackend (Agenda)', (url) => {
         await db.dropDatabase();
         await client.close();
       },
+      loseNextReply,
     };
   });
 });

@@ -18,7 +18,11 @@ import type { JobParameters, JobRepository, JobRepositoryOptions } from 'agenda'
 import pg from 'pg';
 import type { Logger } from '../../contract/index.js';
 import { MarkedClient } from '../../store/postgres/db.js';
-import { heldLock, holdLock, settleSave } from '../held-lock.js';
+import { acceptedLocks, heldLock, holdLock, lockCheckedSave } from '../held-lock.js';
+
+/** The held-lock condition: the stored `locked_at` is one of `count` accepted values, parameters from `$first` on. */
+const lockedAtIn = (first: number, count: number) =>
+  `(${Array.from({ length: count }, (_, i) => `locked_at IS NOT DISTINCT FROM $${first + i}`).join(' OR ')})`;
 
 export const QUEUE_TABLE = 'agenda_jobs';
 export const QUEUE_CHANNEL = 'transmute_agenda_jobs';
@@ -80,6 +84,11 @@ function resilientPool(url: string, max: number): pg.Pool {
   return pool;
 }
 
+/** The published repository's row mapping (protected there). */
+interface RowReader {
+  rowToJob(row: unknown): JobParameters;
+}
+
 /**
  * The published repository with lock-checked saves (held-lock.ts): an entry locked for a run is tagged with the
  * `lockedAt` written, and the run's state saves and unlock apply only while the stored one is still that.
@@ -90,39 +99,62 @@ class LockCheckedRepository extends PostgresJobRepository {
     return holdLock(await super.getNextJobToRun(...claim));
   }
 
+  /**
+   * The published statement, locking with a JavaScript Date rather than NOW() (microseconds, which the millisecond
+   * Date read back would never equal), and tagged: Agenda 6.2.6 runs only what getNextJobToRun locks, but a version
+   * that runs what lockJob locks keeps its saves lock-checked.
+   */
+  override async lockJob(
+    job: JobParameters,
+    options: JobRepositoryOptions | undefined,
+  ): Promise<JobParameters | undefined> {
+    if (!job._id) return undefined;
+    const result = await this.getPool().query(
+      `UPDATE "${QUEUE_TABLE}" SET locked_at = $5, last_modified_by = $4
+        WHERE id = $1 AND name = $2 AND locked_at IS NULL AND next_run_at = $3 AND disabled = FALSE
+        RETURNING *`,
+      [job._id.toString(), job.name, job.nextRunAt, options?.lastModifiedBy || null, new Date()],
+    );
+    const row = result.rows[0];
+    return row ? holdLock((this as unknown as RowReader).rowToJob(row)) : undefined;
+  }
+
   override async saveJobState(job: JobParameters, options: JobRepositoryOptions | undefined): Promise<void> {
     const held = heldLock(job);
     if (!held || !job._id) return super.saveJobState(job, options);
-    // The published statement, with the lock condition ($12).
-    const result = await this.getPool().query(
-      `UPDATE "${QUEUE_TABLE}" SET locked_at = $2, next_run_at = $3, last_run_at = $4, progress = $5,
-        fail_reason = $6, fail_count = $7, failed_at = $8, last_finished_at = $9, last_modified_by = $11
-        WHERE id = $1 AND name = $10 AND locked_at IS NOT DISTINCT FROM $12`,
-      [
-        job._id.toString(),
-        job.lockedAt || null,
-        job.nextRunAt || null,
-        job.lastRunAt || null,
-        job.progress ?? null,
-        job.failReason ?? null,
-        job.failCount ?? null,
-        job.failedAt || null,
-        job.lastFinishedAt || null,
-        job.name,
-        options?.lastModifiedBy || null,
-        held.lockedAt,
-      ],
-    );
-    settleSave(job, result.rowCount === 1);
+    // The published statement, with the lock condition (from $12).
+    const params = [
+      job._id.toString(),
+      job.lockedAt || null,
+      job.nextRunAt || null,
+      job.lastRunAt || null,
+      job.progress ?? null,
+      job.failReason ?? null,
+      job.failCount ?? null,
+      job.failedAt || null,
+      job.lastFinishedAt || null,
+      job.name,
+      options?.lastModifiedBy || null,
+    ];
+    await lockCheckedSave(job, held, async (accepted) => {
+      const result = await this.getPool().query(
+        `UPDATE "${QUEUE_TABLE}" SET locked_at = $2, next_run_at = $3, last_run_at = $4, progress = $5,
+          fail_reason = $6, fail_count = $7, failed_at = $8, last_finished_at = $9, last_modified_by = $11
+          WHERE id = $1 AND name = $10 AND ${lockedAtIn(12, accepted.length)}`,
+        [...params, ...accepted],
+      );
+      return result.rowCount === 1;
+    });
   }
 
   override async unlockJob(job: JobParameters): Promise<void> {
     const held = heldLock(job);
     if (!held || !job._id) return super.unlockJob(job);
+    const accepted = acceptedLocks(held);
     await this.getPool().query(
       `UPDATE "${QUEUE_TABLE}" SET locked_at = NULL
-        WHERE id = $1 AND next_run_at IS NOT NULL AND locked_at IS NOT DISTINCT FROM $2`,
-      [job._id.toString(), held.lockedAt],
+        WHERE id = $1 AND next_run_at IS NOT NULL AND ${lockedAtIn(2, accepted.length)}`,
+      [job._id.toString(), ...accepted],
     );
   }
 }

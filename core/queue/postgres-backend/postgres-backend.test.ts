@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import type { PostgresJobRepository } from '@agendajs/postgres-backend';
+import type { JobRepository } from 'agenda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresTestServer } from '../../../test/servers/postgres.js';
 import type { Logger } from '../../contract/index.js';
@@ -32,6 +34,20 @@ const AS_PUBLISHED: Record<string, string> = {
   'disables and enables, counting only jobs that changed': 'counts jobs already in the requested state',
 };
 
+/** The next UPDATE commits, then throws as when the connection drops before the reply (the lock suite's fault). */
+function loseNextReply(repository: JobRepository): void {
+  const pool = (repository as PostgresJobRepository).getPool() as unknown as {
+    query(text: string, values?: unknown[]): Promise<unknown>;
+  };
+  const query = pool.query;
+  pool.query = async function (this: unknown, text: string, values?: unknown[]) {
+    if (!text.trimStart().startsWith('UPDATE')) return query.call(this, text, values);
+    Reflect.deleteProperty(pool, 'query');
+    await query.call(this, text, values);
+    throw new Error('Connection terminated unexpectedly');
+  };
+}
+
 let server: PostgresTestServer;
 beforeAll(async () => {
   server = await startPostgres();
@@ -59,7 +75,7 @@ describe('PostgresBackend (Agenda)', () => {
   lockCheckedSavesSuite('PostgresBackend', async () => {
     const url = await server.createSchema();
     await prepareQueueSchema(url);
-    return { openBackend: () => queueBackendOn(url), destroy: () => server.dropSchema(url) };
+    return { openBackend: () => queueBackendOn(url), destroy: () => server.dropSchema(url), loseNextReply };
   });
 });
 

@@ -16,7 +16,10 @@ import {
   type JobWithState,
   type RemoveJobsOptions,
 } from 'agenda';
-import { heldLock, holdLock, settleSave } from '../held-lock.js';
+import { acceptedLocks, heldLock, holdLock, lockCheckedSave } from '../held-lock.js';
+
+/** The held-lock condition: the stored `locked_at` is one of `count` accepted values (null included). */
+const lockedAtIn = (count: number) => `(${Array.from({ length: count }, () => 'locked_at IS ?').join(' OR ')})`;
 import {
   Conditions,
   addDataFilter,
@@ -243,8 +246,12 @@ export class SqliteJobRepository implements JobRepository {
     // still holds is released (held-lock.ts).
     const held = heldLock(job);
     const sql = `UPDATE ${this.table} SET locked_at = NULL WHERE id = ? AND next_run_at IS NOT NULL`;
-    if (held) this.sql(`${sql} AND locked_at IS ?`).run(job._id, toMillis(held.lockedAt));
-    else this.sql(sql).run(job._id);
+    if (!held) {
+      this.sql(sql).run(job._id);
+      return;
+    }
+    const accepted = acceptedLocks(held);
+    this.sql(`${sql} AND ${lockedAtIn(accepted.length)}`).run(job._id, ...accepted.map(toMillis));
   }
 
   async unlockJobs(jobIds: (JobId | string)[]): Promise<void> {
@@ -260,7 +267,8 @@ export class SqliteJobRepository implements JobRepository {
       RETURNING *`;
     const params = [Date.now(), options?.lastModifiedBy ?? null, job._id, job.name, toMillis(job.nextRunAt)];
     const row = this.writeTransaction(() => this.sql(sql).get(...params) as JobRow | undefined);
-    return row ? rowToJob(row) : undefined;
+    // Locked for a run if Agenda runs what lockJob locks: its saves are lock-checked too (held-lock.ts).
+    return row ? holdLock(rowToJob(row)) : undefined;
   }
 
   async getNextJobToRun(
@@ -307,8 +315,7 @@ export class SqliteJobRepository implements JobRepository {
     const sql = `UPDATE ${this.table} SET locked_at = ?, next_run_at = ?, last_run_at = ?, progress = ?,
       fail_reason = ?, fail_count = ?, failed_at = ?, last_finished_at = ?, last_modified_by = ?
       WHERE id = ? AND name = ?`;
-    const held = heldLock(job);
-    const { changes } = this.sql(held ? `${sql} AND locked_at IS ?` : sql).run(
+    const params = [
       toMillis(job.lockedAt),
       toMillis(job.nextRunAt),
       toMillis(job.lastRunAt),
@@ -320,9 +327,15 @@ export class SqliteJobRepository implements JobRepository {
       options?.lastModifiedBy ?? null,
       job._id,
       job.name,
-      ...(held ? [toMillis(held.lockedAt)] : []),
-    );
-    if (held) return settleSave(job, changes === 1);
+    ];
+    const held = heldLock(job);
+    if (held) {
+      return lockCheckedSave(job, held, (accepted) => {
+        const checked = this.sql(`${sql} AND ${lockedAtIn(accepted.length)}`);
+        return checked.run(...params, ...accepted.map(toMillis)).changes === 1;
+      });
+    }
+    const { changes } = this.sql(sql).run(...params);
     if (changes !== 1) {
       throw new Error(
         `job ${job._id} (name: ${job.name}) cannot be updated in the database, maybe it does not exist anymore?`,

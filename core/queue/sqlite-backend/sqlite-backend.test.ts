@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { Agenda } from 'agenda';
+import { Agenda, type JobRepository } from 'agenda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lockCheckedSavesSuite } from '../testing/lock-suite.js';
 import { backendConformanceSuite, type BackendStorage } from '../testing/suite.js';
@@ -29,8 +29,24 @@ const sqliteStorage = async (): Promise<BackendStorage> => {
   };
 };
 
+/** The next UPDATE commits, then throws, as if its reply were lost (the lock suite's fault). */
+function loseNextReply(repository: JobRepository): void {
+  const target = repository as unknown as { sql(source: string): Database.Statement };
+  const prepare = target.sql;
+  target.sql = function (this: unknown, source: string) {
+    const statement = prepare.call(this, source);
+    if (!source.trimStart().startsWith('UPDATE')) return statement;
+    Reflect.deleteProperty(target, 'sql');
+    const run = (...params: unknown[]) => {
+      statement.run(...params);
+      throw new Error('the reply was lost');
+    };
+    return { run } as unknown as Database.Statement;
+  };
+}
+
 backendConformanceSuite('SqliteBackend', sqliteStorage);
-lockCheckedSavesSuite('SqliteBackend', sqliteStorage);
+lockCheckedSavesSuite('SqliteBackend', async () => ({ ...(await sqliteStorage()), loseNextReply }));
 
 describe('SqliteBackend connection handling', () => {
   let directory: string;

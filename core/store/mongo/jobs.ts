@@ -125,8 +125,8 @@ function jobRepo(
       );
       return doc ? jobFromDoc(doc) : null;
     },
-    async setProgress(id, progress) {
-      await jobs.updateOne({ _id: id, status: 'active' }, { $set: { progress } });
+    async setProgress(id, progress, attempt) {
+      await jobs.updateOne({ _id: id, status: 'active', attempts: attempt }, { $set: { progress } });
     },
     async setPipeline(id, pipeline, attempt) {
       await jobs.updateOne(
@@ -184,7 +184,7 @@ function jobRepo(
         const options = session ? { session } : {};
         const job = await jobs.findOne({ _id: id, status: { $in: UNFINISHED } }, options);
         if (!job) return false;
-        const given = refundOf?.(jobFromDoc(job)) ?? null;
+        const given = refundOf(jobFromDoc(job));
         // The write that wins once, and only on the job as the rule read it (its cost and steps).
         const { modifiedCount } = await jobs.updateOne(
           { _id: id, status: job.status, creditCost: job.creditCost, pipeline: job.pipeline ?? null },

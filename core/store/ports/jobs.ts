@@ -187,7 +187,11 @@ export interface JobRepo {
   view(id: string): Promise<JobView | null>;
   /** Move waiting -> active (counts an attempt); null when the job is not waiting/active any more. */
   start(id: string, at: Date): Promise<JobRecord | null>;
-  setProgress(id: string, progress: number): Promise<void>;
+  /**
+   * An active job's progress, saved only while `attempt` (jobs.start's count) is the job's latest: a run whose queue
+   * lock lapsed does not write over the progress of the attempt running now.
+   */
+  setProgress(id: string, progress: number, attempt: number): Promise<void>;
   /** A pipeline job's steps as they stand now (waiting or active jobs only). */
   /**
    * `attempt`: applied only while it is the job's latest (jobs.start's count), so a run whose queue lock lapsed does
@@ -212,9 +216,10 @@ export interface JobRepo {
    * never sees the job failed with its credits still spent, and a process dying midway leaves the job unfailed, not
    * unrefunded. `refundOf` reads the job as the store holds it under the write (its cost trued up by an import, its
    * pipeline's steps as they stand). Wins once: false, giving back nothing, when the job had ended already (failed,
-   * cancelled, done). Without `refundOf` nothing is given back.
+   * cancelled, done). The rule is required: a caller that means to give nothing back says so (`() => null`), so no
+   * failure path can skip a refund by leaving it out.
    */
-  fail(id: string, error: string, at: Date, refundOf?: RefundRule): Promise<boolean>;
+  fail(id: string, error: string, at: Date, refundOf: RefundRule): Promise<boolean>;
   /** Newest first. */
   listByAccount(accountId: string, limit: number, offset: number): Promise<{ total: number; jobs: JobRecord[] }>;
   /** The jobs of one batch, oldest first. */

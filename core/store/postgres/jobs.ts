@@ -63,8 +63,12 @@ function jobRepo(pool: pg.Pool): JobRepo {
         ),
       );
     },
-    async setProgress(id, pct) {
-      await pool.query(`UPDATE jobs SET progress = $1 WHERE id = $2 AND status = 'active'`, [pct, id]);
+    async setProgress(id, pct, attempt) {
+      await pool.query(`UPDATE jobs SET progress = $1 WHERE id = $2 AND status = 'active' AND attempts = $3`, [
+        pct,
+        id,
+        attempt,
+      ]);
     },
     async setPipeline(id, pipeline, attempt) {
       await pool.query(
@@ -132,7 +136,7 @@ function jobRepo(pool: pg.Pool): JobRepo {
           [id],
         );
         if (!row) return false;
-        const given = refundOf?.(jobFromRow(row)) ?? null;
+        const given = refundOf(jobFromRow(row));
         await client.query(
           `UPDATE jobs SET status = 'failed', error = $1, completed_at = $2, refunded = $3 WHERE id = $4`,
           [error, at, Boolean(given && 'credits' in given), id],

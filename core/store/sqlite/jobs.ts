@@ -42,7 +42,7 @@ function jobRepo(db: Database.Database): JobRepo {
   const start =
     db.prepare(`UPDATE jobs SET status = 'active', attempts = attempts + 1, started_at = COALESCE(started_at, ?)
     WHERE id = ? AND status IN ('waiting', 'active') RETURNING *`);
-  const progress = db.prepare(`UPDATE jobs SET progress = ? WHERE id = ? AND status = 'active'`);
+  const progress = db.prepare(`UPDATE jobs SET progress = ? WHERE id = ? AND status = 'active' AND attempts = ?`);
   const complete =
     db.prepare(`UPDATE jobs SET status = 'done', progress = 100, output = ?, download_token_hash = ?, tool_report = ?,
       completed_at = ?, output_expires_at = ?
@@ -58,10 +58,10 @@ function jobRepo(db: Database.Database): JobRepo {
   );
   const giveBack = givingBack(db);
   // IMMEDIATE (below): the write lock from the read on, so no other process fails or changes the job in between.
-  const failAndGiveBack = db.transaction((id: string, error: string, at: number | null, refundOf?: RefundRule) => {
+  const failAndGiveBack = db.transaction((id: string, error: string, at: number | null, refundOf: RefundRule) => {
     const row = unfinishedById.get(id) as Row | undefined;
     if (!row) return false;
-    const given = refundOf?.(jobFromRow(row)) ?? null;
+    const given = refundOf(jobFromRow(row));
     fail.run(error, at, given && 'credits' in given ? 1 : 0, id);
     giveBack.give(String(row.account_id), given);
     return true;
@@ -136,8 +136,8 @@ function jobRepo(db: Database.Database): JobRepo {
     async start(id, at) {
       return one(start.get(ms(at), id));
     },
-    async setProgress(id, pct) {
-      progress.run(pct, id);
+    async setProgress(id, pct, attempt) {
+      progress.run(pct, id, attempt);
     },
     async setPipeline(id, pipeline, attempt) {
       setPipeline.run(JSON.stringify(pipeline), id, attempt ?? null, attempt ?? null);

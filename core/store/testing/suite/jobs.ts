@@ -3,7 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BatchRecord, FailureRefund, JobRecord, Store } from '../../types.js';
+import type { BatchRecord, FailureRefund, JobRecord, RefundRule, Store } from '../../types.js';
 import {
   type CreateStorage,
   MINUTE,
@@ -15,6 +15,9 @@ import {
   ids,
   useStoreHarness,
 } from './harness.js';
+
+/** A failure that gives nothing back, said so (the rule is required). */
+const noRefund: RefundRule = () => null;
 
 export function jobsContract(name: string, createStorage: CreateStorage): void {
   describe(`${name}: jobs, batches and extraction results`, () => {
@@ -71,18 +74,30 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const done = await doneJob(accountId);
         expect(await store.jobs.start(done.id, at())).toBeNull();
         const failed = await newJob(accountId);
-        await store.jobs.fail(failed.id, 'boom', at());
+        await store.jobs.fail(failed.id, 'boom', at(), noRefund);
         expect(await store.jobs.start(failed.id, at())).toBeNull();
         expect((await store.jobs.get(failed.id))?.attempts).toBe(0);
       });
 
       it('records progress only while active', async () => {
         const job = await newJob(accountId);
-        await store.jobs.setProgress(job.id, 30);
+        await store.jobs.setProgress(job.id, 30, 0);
         expect((await store.jobs.get(job.id))?.progress).toBe(0);
         await store.jobs.start(job.id, at());
-        await store.jobs.setProgress(job.id, 40);
+        await store.jobs.setProgress(job.id, 40, 1);
         expect((await store.jobs.get(job.id))?.progress).toBe(40);
+      });
+
+      it("records progress only from the job's latest attempt: a superseded run's save changes nothing", async () => {
+        const job = await newJob(accountId);
+        await store.jobs.start(job.id, at());
+        await store.jobs.setProgress(job.id, 20, 1);
+        // The first run's queue lock lapsed and a second attempt started.
+        await store.jobs.start(job.id, at(1000));
+        await store.jobs.setProgress(job.id, 90, 1);
+        expect((await store.jobs.get(job.id))?.progress).toBe(20);
+        await store.jobs.setProgress(job.id, 35, 2);
+        expect((await store.jobs.get(job.id))?.progress).toBe(35);
       });
 
       it('completes an active job once, with its output, token and report', async () => {
@@ -96,7 +111,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         });
         expect(await store.jobs.complete(job.id, result)).toBe(true);
         expect(await store.jobs.complete(job.id, completion())).toBe(false);
-        expect(await store.jobs.fail(job.id, 'late failure', at())).toBe(false);
+        expect(await store.jobs.fail(job.id, 'late failure', at(), noRefund)).toBe(false);
         expect(await store.jobs.get(job.id)).toMatchObject({
           status: 'done',
           progress: 100,
@@ -114,13 +129,13 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const row = extractionRow();
         expect(await store.jobs.completeWithResult(job.id, { result: row, at: at() })).toBe(false);
         expect(await store.jobs.get(job.id)).toMatchObject({ status: 'waiting', result: null, completedAt: null });
-        await store.jobs.setProgress(job.id, 10);
+        await store.jobs.setProgress(job.id, 10, 0);
         await store.jobs.start(job.id, at(1000));
-        await store.jobs.setProgress(job.id, 60);
+        await store.jobs.setProgress(job.id, 60, 1);
         expect(await store.jobs.completeWithResult(job.id, { result: row, at: at(2000) })).toBe(true);
         expect(await store.jobs.completeWithResult(job.id, { result: { other: 1 }, at: at(3000) })).toBe(false);
         expect(await store.jobs.complete(job.id, completion())).toBe(false);
-        expect(await store.jobs.fail(job.id, 'late failure', at())).toBe(false);
+        expect(await store.jobs.fail(job.id, 'late failure', at(), noRefund)).toBe(false);
         const done = await store.jobs.get(job.id);
         expect(done).toEqual({
           ...job,
@@ -135,7 +150,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
 
         const failed = await newJob(accountId, { kind: 'extract' });
         await store.jobs.start(failed.id, at());
-        await store.jobs.fail(failed.id, 'engine crashed', at());
+        await store.jobs.fail(failed.id, 'engine crashed', at(), noRefund);
         expect(await store.jobs.completeWithResult(failed.id, { result: row, at: at() })).toBe(false);
         expect(await store.jobs.get(failed.id)).toMatchObject({
           status: 'failed',
@@ -200,16 +215,16 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
 
       it('fails a waiting or active job once', async () => {
         const waiting = await newJob(accountId);
-        expect(await store.jobs.fail(waiting.id, 'could not queue', at(1000))).toBe(true);
+        expect(await store.jobs.fail(waiting.id, 'could not queue', at(1000), noRefund)).toBe(true);
         expect(await store.jobs.get(waiting.id)).toMatchObject({
           status: 'failed',
           error: 'could not queue',
           completedAt: at(1000),
         });
-        expect(await store.jobs.fail(waiting.id, 'again', at())).toBe(false);
+        expect(await store.jobs.fail(waiting.id, 'again', at(), noRefund)).toBe(false);
         const active = await newJob(accountId);
         await store.jobs.start(active.id, at());
-        expect(await store.jobs.fail(active.id, 'engine crashed', at())).toBe(true);
+        expect(await store.jobs.fail(active.id, 'engine crashed', at(), noRefund)).toBe(true);
         expect(await store.jobs.complete(active.id, completion())).toBe(false);
         expect((await store.jobs.get(active.id))?.error).toBe('engine crashed');
       });
@@ -283,6 +298,14 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           expect(await used()).toBe(6);
         });
 
+        it('requires the refund rule: a failure without one writes nothing rather than skip the refund', async () => {
+          const job = await newJob(accountId, { creditCost: 4, creditPeriod: PERIOD });
+          // @ts-expect-error the rule is required by the port
+          await expect(store.jobs.fail(job.id, 'engine crashed', at())).rejects.toThrow();
+          expect(await store.jobs.get(job.id)).toMatchObject({ status: 'waiting', refunded: false });
+          expect(await used()).toBe(10);
+        });
+
         it('gives a free try back, once, and no credits', async () => {
           await store.trials.claim(accountId, 'parse-cv', at());
           const job = await newJob(accountId, { kind: 'extract', op: 'parse-cv', creditCost: 0, creditPeriod: PERIOD });
@@ -334,7 +357,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const waiting = await newJob(accountId, { createdAt: at(1000) });
         await doneJob(accountId);
         const failed = await newJob(accountId);
-        await store.jobs.fail(failed.id, 'x', at());
+        await store.jobs.fail(failed.id, 'x', at(), noRefund);
         expect(ids(await store.jobs.listUnfinished())).toEqual([waiting.id, active.id]);
       });
 
@@ -417,7 +440,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         expect((await store.jobs.get(job.id))!.pipeline?.steps).toHaveLength(1);
         await store.jobs.setPipeline(job.id, { steps: [{ ...step, status: 'active', progress: 50 }] }, 2);
         expect((await store.jobs.get(job.id))!.pipeline?.steps).toEqual([{ ...step, status: 'active', progress: 50 }]);
-        await store.jobs.fail(job.id, 'x', at());
+        await store.jobs.fail(job.id, 'x', at(), noRefund);
         // A finished job's steps stay as they were; its export state may still change.
         await store.jobs.setPipeline(job.id, { steps: [] });
         expect((await store.jobs.get(job.id))!.pipeline?.steps).toHaveLength(1);
@@ -472,7 +495,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         await store.jobs.setExport(converted.id, { type: 's3', bucket: 'b', key: 'k', status: 'pending' });
         expect(await store.jobs.view(converted.id)).toEqual(viewOf((await store.jobs.get(converted.id))!));
         const failed = await newJob(accountId);
-        await store.jobs.fail(failed.id, 'engine crashed', at(5));
+        await store.jobs.fail(failed.id, 'engine crashed', at(5), noRefund);
         expect(await store.jobs.view(failed.id)).toEqual(viewOf((await store.jobs.get(failed.id))!));
 
         const step = {

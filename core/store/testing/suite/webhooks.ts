@@ -276,7 +276,7 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
         const early = await doneJob(account.id, completion({ at: at(-HOUR) }));
         const done = await doneJob(account.id, completion({ at: at(2000) }));
         const failed = await newJob(account.id);
-        await store.jobs.fail(failed.id, 'nope', at(1000));
+        await store.jobs.fail(failed.id, 'nope', at(1000), () => null);
         await newJob(account.id); // waiting
         const active = await newJob(account.id);
         await store.jobs.start(active.id, at());
