@@ -238,6 +238,23 @@ describe('aligned text that is not a table (issue 25, real documents)', () => {
     ]);
   });
 
+  it('a note whose lines an office suite boxes one by one is text, not a one-column ruled table', () => {
+    // LibreOffice's export of a shaded HTML note: each line in its own box, the boxes as wide as their lines.
+    const box = (x0: number, x1: number, y0: number, y1: number) => [
+      { x0, y0, x1, y1: y0 },
+      { x0, y0: y1, x1, y1 },
+      { x0, y0, x1: x0, y1 },
+      { x0: x1, y0, x1, y1 },
+    ];
+    const rules = [...box(156, 534, 75, 101), ...box(156, 525, 101, 126), ...box(156, 219, 126, 151)];
+    const lines = [
+      run('Deprecated since version 1.4: The insert.values parameter will be', 160, 92),
+      run('removed in SQLAlchemy 2.0. Please refer to the Insert.values()', 160, 117),
+      run('method.', 160, 142),
+    ];
+    expect(extractRuledTables(lines, rules).tables).toEqual([]);
+  });
+
   it('a plot whose axes are drawn rules is not a ruled table', () => {
     // A plot's frame and grid lines: 4 columns, 3 bands, three labels among twelve cells.
     const axes = [

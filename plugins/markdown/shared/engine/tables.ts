@@ -251,6 +251,12 @@ function gridTable(
   );
   const filled = rows.filter((row) => row.some((cell) => cell !== ''));
   if (filled.length < 2 || columnCount < 2 || isDrawing(filled)) return undefined;
+  // Text in one column only is a framed block, not a table: an office suite draws a shaded note as a
+  // box around each of its lines, and a frame around a paragraph has the same shape.
+  const writtenColumns = Array.from({ length: columnCount }, (_, c) => filled.some((row) => row[c] !== '')).filter(
+    Boolean,
+  ).length;
+  if (writtenColumns < 2) return undefined;
   // A table has a column rule running from its top to its bottom, and its cells hold text; boxes
   // drawn around words on neighbouring lines (a .dtx manual's macro names) have neither.
   const bottom = ys[ys.length - 1]!;
