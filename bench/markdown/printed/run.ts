@@ -162,7 +162,7 @@ function corpus(): Entry[] {
     if (!root) continue;
     const candidates = htmlFiles(root)
       .map((file) => ({ file, id: `${pkg.name}:/${relative(root, file)}` }))
-      .filter(({ file }) => /class="[^"]*\bdocutils\b/.test(readFileSync(file, 'utf8')))
+      .filter(({ file }) => /<table class="[^"]*\bdocutils\b/.test(readFileSync(file, 'utf8')))
       .map((c) => ({ ...c, tables: truthTables(c.file) }))
       .filter((c) => c.tables.length > 0)
       .sort((a, b) => (sha256(a.id) < sha256(b.id) ? -1 : 1))
