@@ -248,3 +248,25 @@ export function documentMonth(text: string, now: ReferenceMonth): ReferenceMonth
   const month = Math.max(...stated);
   return { year: Math.floor(month / 12), month: (month % 12) + 1 };
 }
+
+const ENDS_WITH_POINT = new RegExp(String.raw`(?<![\d/.])${POINT}\s*$`, 'iu');
+const OPENS_WITH_END = new RegExp(String.raw`^\s*${TO}\s*(?:${POINT}|${OPEN_END})(?![\d/])`, 'iu');
+
+/**
+ * Lines with a date range wrapped at its connector joined back: "… | 2021" over "bis jetzt" reads "… | 2021
+ * bis jetzt" (a narrow column wraps a right-aligned range). The second line is left empty, so line numbers hold.
+ */
+export function joinWrappedRanges(lines: readonly string[]): string[] {
+  const joined = [...lines];
+  for (let i = 0; i + 1 < joined.length; i++) {
+    const line = joined[i]!;
+    const next = joined[i + 1]!;
+    if (!ENDS_WITH_POINT.test(line) || hasDateRange(line.replace(ENDS_WITH_POINT, '')) || !OPENS_WITH_END.test(next))
+      continue;
+    if (hasDateRange(`${line} ${next.trim()}`)) {
+      joined[i] = `${line} ${next.trim()}`;
+      joined[i + 1] = '';
+    }
+  }
+  return joined;
+}

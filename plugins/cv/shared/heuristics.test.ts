@@ -321,6 +321,13 @@ describe('parseCv', () => {
     expect(parseCv(signed, { now: JUNE_2025, ocr: false }).years_exp).toBe(3.3);
   });
 
+  it('reads a date range wrapped at its connector in a narrow column', () => {
+    const wrapped =
+      'Felix Koch\n\nBerufserfahrung\nSteuerfachangestellte | Bergmann KG | 2021\nbis jetzt\n' +
+      'Steuerfachangestellte | Nordlicht GmbH | 2018-2021';
+    expect(parseCv(wrapped, { now: JUNE_2025, ocr: false }).years_exp).toBe(7.5);
+  });
+
   it('lowers every confidence for OCR text', () => {
     const typed = parseCv(text, { now: JUNE_2025, ocr: false }).confidence;
     const scanned = parseCv(text, { now: JUNE_2025, ocr: true }).confidence;
