@@ -8,7 +8,7 @@
  *   nice -n 10 npx tsx bench/markdown/printed/run.ts [--half tune|heldout] [--only text] [--lines]
  *
  * Selection, fixed before any result was seen: every HTML page of the packages below with a document table of two
- * rows and two columns or more, taken in sha256 order of its id, at most MAX_PER_PACKAGE a package; a page whose
+ * rows and two columns or more, taken in the order of sha256("order:" + id), at most MAX_PER_PACKAGE a package; a page whose
  * browser print runs over MAX_PAGES pages is left out (both producers). Halves: the first hex digit of sha256(id),
  * 0-7 tuning, 8-f held out. Packages are fetched with `apt-get download <pkg>=<version>` (sha256 pinned) into
  * `$MARKDOWN_PRINTED_CACHE` (default .tmp/bench/markdown-printed); the PDFs are made there, not committed.
@@ -165,7 +165,9 @@ function corpus(): Entry[] {
       .filter(({ file }) => /<table class="[^"]*\bdocutils\b/.test(readFileSync(file, 'utf8')))
       .map((c) => ({ ...c, tables: truthTables(c.file) }))
       .filter((c) => c.tables.length > 0)
-      .sort((a, b) => (sha256(a.id) < sha256(b.id) ? -1 : 1))
+      // Ordered by a hash of their own, not the one that picks the half: with the same key, a cap would take
+      // the lowest hashes, nearly all of them in the tuning half.
+      .sort((a, b) => (sha256(`order:${a.id}`) < sha256(`order:${b.id}`) ? -1 : 1))
       .filter((c) => {
         const content = sha256(readFileSync(c.file));
         if (seen.has(content)) return false;
