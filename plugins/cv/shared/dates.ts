@@ -203,7 +203,7 @@ const DAY = String.raw`(?:0?[1-9]|[12]\d|3[01])`;
 const FULL_DATE =
   String.raw`${DAY}\s*[./]\s*(0?[1-9]|1[0-2])\s*[./]\s*(${YEAR})|(${YEAR})-(0[1-9]|1[0-2])-${DAY}|` +
   String.raw`${DAY}\.?\s+(?:de\s+)?(${MONTH_NAME})\s+(?:de\s+)?(${YEAR})|(${MONTH_NAME})\s+${DAY},?\s+(${YEAR})`;
-const STATED_DATE = String.raw`(?:${FULL_DATE}|(${POINT}))`;
+const STATED_DATE = `(?:${FULL_DATE}|(${POINT}))`;
 const LABELLED_DATE = new RegExp(`${DATE_LABEL}${STATED_DATE}(?![\\d/.])`, 'giu');
 // A line of a place and a date only, as a letter is signed: "Berlin, den 12. März 2024", "Lyon, le 3 mai 2024".
 const SIGNED_DATE = new RegExp(
