@@ -4,6 +4,7 @@
  * Works on any Markdown (ours or the anchor's), so both are scored by the same rules.
  */
 import { distance } from 'fastest-levenshtein';
+import { teds } from '../lib/teds.js';
 import type { TruthMeta } from './corpus/generate.js';
 
 export interface Counts {
@@ -16,6 +17,7 @@ export interface DocumentScore {
   headings: Counts;
   listItems: Counts;
   tableCells: { correct: number; total: number };
+  tables: TableDetection;
   textSimilarity: number;
   runningLeaks: number;
   pageMarkers: { correct: number; total: number };
@@ -172,6 +174,43 @@ function scoreTables(output: string, truth: string): { correct: number; total: n
   return { correct, total };
 }
 
+/** A truth table counts as found when the output table paired with it scores at least this TEDS. */
+export const TABLE_FOUND_TEDS = 0.5;
+
+export interface TableDetection {
+  /** Truth tables, output tables, and pairs of the two that score TABLE_FOUND_TEDS or more. */
+  truth: number;
+  output: number;
+  found: number;
+  /** TEDS summed over truth tables (0 for a truth table no output table pairs with). */
+  tedsSum: number;
+}
+
+/**
+ * Tables paired by TEDS, best pairs first, each table in one pair at most: precision is found / output tables,
+ * recall found / truth tables, and a table split in two (a continued table read as two) pairs once and leaves
+ * its other half an output table with no truth.
+ */
+export function scoreTableDetection(output: string, truth: string): TableDetection {
+  const expected = parseTables(truth);
+  const predicted = parseTables(output);
+  const pairs = expected
+    .flatMap((table, e) => predicted.map((candidate, p) => ({ e, p, score: teds(candidate, table) })))
+    .sort((a, b) => b.score - a.score || a.e - b.e || a.p - b.p);
+  const usedTruth = new Set<number>();
+  const usedOutput = new Set<number>();
+  let found = 0;
+  let tedsSum = 0;
+  for (const pair of pairs) {
+    if (usedTruth.has(pair.e) || usedOutput.has(pair.p) || pair.score <= 0) continue;
+    usedTruth.add(pair.e);
+    usedOutput.add(pair.p);
+    tedsSum += pair.score;
+    if (pair.score >= TABLE_FOUND_TEDS) found++;
+  }
+  return { truth: expected.length, output: predicted.length, found, tedsSum };
+}
+
 /** Text content only: markers, heading hashes, list markers and table pipes removed. */
 export function plainText(markdown: string): string {
   return markdown
@@ -229,6 +268,7 @@ export function scoreDocument(output: string, truth: string, meta: TruthMeta): D
     headings: match(headingKeys(output), headingKeys(truth)),
     listItems: match(listKeys(output), listKeys(truth)),
     tableCells: scoreTables(output, truth),
+    tables: scoreTableDetection(output, truth),
     textSimilarity: textSimilarity(output, truth),
     runningLeaks: runningLeaks(output, meta.runningLines),
     pageMarkers: scorePageMarkers(output, meta),

@@ -190,3 +190,83 @@ export function mergedMonths(ranges: readonly MonthRange[]): number {
   }
   return current ? total + current.end - current.start : total;
 }
+
+// A CV's own date: "Last updated: March 2024", "Stand: 03/2024", "Mis à jour le 12/03/2024", "Berlin, den
+// 12. März 2024" under the letter's signature. Labels in the seven languages; "Date of birth" is no document date.
+const DATE_LABEL =
+  String.raw`(?<![\p{L}])(?:last\s+updated|updated(?:\s+on)?|as\s+of|dated|date(?!\s+of\s+birth)|` +
+  String.raw`stand|datum|zuletzt\s+aktualisiert|aktualisiert(?:\s+am)?|mis\s+[àa]\s+jour(?:\s+le)?|fait\s+le|` +
+  String.raw`actualizado(?:\s+(?:el|en))?|fecha|bijgewerkt(?:\s+op)?|aggiornato(?:\s+al)?|atualizado(?:\s+em)?|data)` +
+  String.raw`(?![\p{L}])\s*[:.-]?\s*`;
+// A full date: "12.03.2024", "12/03/2024", "2024-03-12", "12 March 2024", "12. März 2024", "March 12, 2024".
+const DAY = String.raw`(?:0?[1-9]|[12]\d|3[01])`;
+const FULL_DATE =
+  String.raw`${DAY}\s*[./]\s*(0?[1-9]|1[0-2])\s*[./]\s*(${YEAR})|(${YEAR})-(0[1-9]|1[0-2])-${DAY}|` +
+  String.raw`${DAY}\.?\s+(?:de\s+)?(${MONTH_NAME})\s+(?:de\s+)?(${YEAR})|(${MONTH_NAME})\s+${DAY},?\s+(${YEAR})`;
+const STATED_DATE = `(?:${FULL_DATE}|(${POINT}))`;
+const LABELLED_DATE = new RegExp(`${DATE_LABEL}${STATED_DATE}(?![\\d/.])`, 'giu');
+// A line of a place and a date only, as a letter is signed: "Berlin, den 12. März 2024", "Lyon, le 3 mai 2024".
+const SIGNED_DATE = new RegExp(
+  String.raw`^\p{Lu}[\p{L}\s.'-]{1,40},\s*(?:den|le|el|il|em|op|am|im|a|à)?\s*${STATED_DATE}\s*$`,
+  'gimu',
+);
+
+function statedMonth(match: RegExpMatchArray): number | undefined {
+  const [, dottedMonth, dottedYear, isoYear, isoMonth, dayMonthName, dayMonthYear, monthName, monthNameYear, point] =
+    match;
+  if (dottedYear) return Number(dottedYear) * 12 + Number(dottedMonth) - 1;
+  if (isoYear) return Number(isoYear) * 12 + Number(isoMonth) - 1;
+  const named = dayMonthName ?? monthName;
+  const namedYear = dayMonthYear ?? monthNameYear;
+  if (named && namedYear) {
+    const month = MONTH_NUMBER.get(fold(named.replace(/\.$/, '')));
+    return month === undefined ? undefined : Number(namedYear) * 12 + month - 1;
+  }
+  // A point with a month ("03/2024", "March 2024"); a bare year says too little to date a document.
+  if (point && /\D\d{4}$|\p{L}/u.test(point.trim())) return monthIndex(point, 'start');
+  return undefined;
+}
+
+/**
+ * The month that "present" means for this CV: the date the CV states for itself (updated, signed), when it
+ * states one that is no later than `now` and no earlier than the last month any job or study it lists ended
+ * (a date before that is not the document's: a birth date, a certificate's); else `now`.
+ */
+export function documentMonth(text: string, now: ReferenceMonth): ReferenceMonth {
+  const nowIndex = now.year * 12 + now.month - 1;
+  const closedEnds = [...text.matchAll(DATE_RANGE)].flatMap((match) => {
+    const to = match[2];
+    if (!to || !/\d/.test(to)) return [];
+    const end = monthIndex(to, 'end');
+    return end === undefined ? [] : [end - 1];
+  });
+  const latestEnd = Math.max(-1, ...closedEnds);
+  const stated = [...text.matchAll(LABELLED_DATE), ...text.matchAll(SIGNED_DATE)]
+    .map(statedMonth)
+    .filter((month): month is number => month !== undefined && month <= nowIndex && month >= latestEnd);
+  if (!stated.length) return now;
+  const month = Math.max(...stated);
+  return { year: Math.floor(month / 12), month: (month % 12) + 1 };
+}
+
+const ENDS_WITH_POINT = new RegExp(String.raw`(?<![\d/.])${POINT}\s*$`, 'iu');
+const OPENS_WITH_END = new RegExp(String.raw`^\s*${TO}\s*(?:${POINT}|${OPEN_END})(?![\d/])`, 'iu');
+
+/**
+ * Lines with a date range wrapped at its connector joined back: "… | 2021" over "bis jetzt" reads "… | 2021
+ * bis jetzt" (a narrow column wraps a right-aligned range). The second line is left empty, so line numbers hold.
+ */
+export function joinWrappedRanges(lines: readonly string[]): string[] {
+  const joined = [...lines];
+  for (let i = 0; i + 1 < joined.length; i++) {
+    const line = joined[i]!;
+    const next = joined[i + 1]!;
+    if (!ENDS_WITH_POINT.test(line) || hasDateRange(line.replace(ENDS_WITH_POINT, '')) || !OPENS_WITH_END.test(next))
+      continue;
+    if (hasDateRange(`${line} ${next.trim()}`)) {
+      joined[i] = `${line} ${next.trim()}`;
+      joined[i + 1] = '';
+    }
+  }
+  return joined;
+}

@@ -6,6 +6,7 @@ import { isKnownPlace, isPlaceName } from './contact.js';
 import {
   dateRanges,
   hasDateRange,
+  joinWrappedRanges,
   mergedMonths,
   withoutDateRanges,
   type MonthRange,
@@ -86,7 +87,7 @@ export function findYearsOfExperience(
   fullText: string,
   now: ReferenceMonth,
 ): Finding<number | null> {
-  const months = mergedMonths(jobRanges(scope.text.split('\n'), now));
+  const months = mergedMonths(jobRanges(joinWrappedRanges(scope.text.split('\n')), now));
   const stated = [...fullText.matchAll(STATED_YEARS)]
     .map((match) => Number(match[1]))
     .filter((years) => years > 0 && years <= MAX_CAREER_YEARS);

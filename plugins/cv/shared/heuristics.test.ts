@@ -11,6 +11,7 @@ import {
   jobRanges,
   mergedMonths,
 } from './experience.js';
+import { documentMonth } from './dates.js';
 import { findName, looksLikeName, parseCv } from './parse.js';
 import { readDocument, splitLines } from './sections.js';
 import { dictionarySkills, findSkills, splitSkills } from './skills.js';
@@ -286,12 +287,45 @@ describe('document structure', () => {
   });
 });
 
+describe('the document date', () => {
+  it('reads a labelled or signed date in the seven languages', () => {
+    expect(documentMonth('Stand: 03/2024', JUNE_2025)).toEqual({ year: 2024, month: 3 });
+    expect(documentMonth('Mis à jour le 12/02/2023', JUNE_2025)).toEqual({ year: 2023, month: 2 });
+    expect(documentMonth('Actualizado: enero de 2024', JUNE_2025)).toEqual({ year: 2024, month: 1 });
+    expect(documentMonth('Lyon, le 3 mai 2024', JUNE_2025)).toEqual({ year: 2024, month: 5 });
+    expect(documentMonth('Updated 2024-11-02', JUNE_2025)).toEqual({ year: 2024, month: 11 });
+    expect(documentMonth('Amsterdam, 4 april 2023', JUNE_2025)).toEqual({ year: 2023, month: 4 });
+  });
+
+  it('takes no birth date, no date after the reference month, none before a job that ended later, no bare year', () => {
+    expect(documentMonth('Date of birth: 12.03.1985', JUNE_2025)).toEqual(JUNE_2025);
+    expect(documentMonth('Geburtsdatum: 12.03.1985', JUNE_2025)).toEqual(JUNE_2025);
+    expect(documentMonth('Stand: 03/2026', JUNE_2025)).toEqual(JUNE_2025);
+    expect(documentMonth('Engineer, 2019 - 05/2024\nDatum: 03/2022', JUNE_2025)).toEqual(JUNE_2025);
+    expect(documentMonth('Stand: 2024', JUNE_2025)).toEqual(JUNE_2025);
+  });
+});
+
 describe('parseCv', () => {
   const text = 'Jane Doe\njane@example.com\n\nExperience\nEngineer at Globex\n2019 - present';
 
   it('is deterministic for a given reference month', () => {
     expect(parseCv(text, { now: JUNE_2025, ocr: false })).toEqual(parseCv(text, { now: JUNE_2025, ocr: false }));
     expect(parseCv(text, { now: JUNE_2025, ocr: false }).years_exp).toBe(6.5);
+  });
+
+  it('resolves "present" against the date the CV states for itself, not against the clock', () => {
+    const dated = `${text}\n\nLast updated: March 2021`;
+    expect(parseCv(dated, { now: JUNE_2025, ocr: false }).years_exp).toBe(2.3);
+    const signed = 'Max Muster\n\nBerufserfahrung\nIngenieur bei Globex\n01/2019 - heute\n\nBerlin, den 12. März 2022';
+    expect(parseCv(signed, { now: JUNE_2025, ocr: false }).years_exp).toBe(3.3);
+  });
+
+  it('reads a date range wrapped at its connector in a narrow column', () => {
+    const wrapped =
+      'Felix Koch\n\nBerufserfahrung\nSteuerfachangestellte | Bergmann KG | 2021\nbis jetzt\n' +
+      'Steuerfachangestellte | Nordlicht GmbH | 2018-2021';
+    expect(parseCv(wrapped, { now: JUNE_2025, ocr: false }).years_exp).toBe(7.5);
   });
 
   it('lowers every confidence for OCR text', () => {

@@ -3,6 +3,7 @@
  * the reference month), no network, no model.
  */
 import { findEmail, findLinkedin, findLocation, findPhone } from './contact.js';
+import { documentMonth } from './dates.js';
 import { findCurrentRole, findRoleInHeader, findYearsOfExperience, type ReferenceMonth } from './experience.js';
 import { JOB_WORDS, notFound, type Finding } from './finding.js';
 import { isDocumentTitle, readDocument, sectionOf, type CvDocument } from './sections.js';
@@ -154,7 +155,7 @@ export function parseCv(text: string, { now, ocr }: ParseOptions): CvRow {
     location: findLocation(doc.header),
     linkedin: findLinkedin(fullText),
     skills: findSkills(sectionOf(doc, 'skills'), fullText),
-    years_exp: findYearsOfExperience(experienceScope(doc), fullText, now),
+    years_exp: findYearsOfExperience(experienceScope(doc), fullText, documentMonth(fullText, now)),
   };
   const factor = ocr ? OCR_CONFIDENCE_FACTOR : 1;
   const confidence = Object.fromEntries(

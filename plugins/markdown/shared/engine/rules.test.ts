@@ -238,6 +238,76 @@ describe('aligned text that is not a table (issue 25, real documents)', () => {
     ]);
   });
 
+  it('a note whose lines an office suite boxes one by one is text, not a one-column ruled table', () => {
+    // LibreOffice's export of a shaded HTML note: each line in its own box, the boxes as wide as their lines.
+    const box = (x0: number, x1: number, y0: number, y1: number) => [
+      { x0, y0, x1, y1: y0 },
+      { x0, y0: y1, x1, y1 },
+      { x0, y0, x1: x0, y1 },
+      { x0: x1, y0, x1, y1 },
+    ];
+    const rules = [...box(156, 534, 75, 101), ...box(156, 525, 101, 126), ...box(156, 219, 126, 151)];
+    const lines = [
+      run('Deprecated since version 1.4: The insert.values parameter will be', 160, 92),
+      run('removed in SQLAlchemy 2.0. Please refer to the Insert.values()', 160, 117),
+      run('method.', 160, 142),
+    ];
+    expect(extractRuledTables(lines, rules).tables).toEqual([]);
+  });
+
+  it('a paragraph boxed piece by piece is text even when its boxes make columns', () => {
+    // LibreOffice's export of a shaded HTML note (SQLAlchemy's manual), as drawn: each run of a line between its
+    // own rules, a vertical rule at the ends of each line; runs at 12 pt as wide as drawn.
+    const rules = (
+      [
+        [64.2, 303.6, 330.4, 303.6],
+        [64.2, 328.9, 330.4, 328.9],
+        [64.3, 303.5, 64.3, 328.9],
+        [330.4, 303.6, 413.5, 303.6],
+        [330.4, 328.9, 413.5, 328.9],
+        [413.5, 303.6, 551.4, 303.6],
+        [551.3, 303.5, 551.3, 328.9],
+        [413.5, 328.9, 551.4, 328.9],
+        [64.2, 329, 527.8, 329],
+        [527.8, 328.9, 527.8, 354.2],
+        [64.2, 354.2, 527.8, 354.2],
+        [64.3, 328.9, 64.3, 354.2],
+        [64.2, 354.3, 129.4, 354.3],
+        [64.2, 379.6, 129.4, 379.6],
+        [64.3, 354.2, 64.3, 379.6],
+        [129.4, 354.3, 214.4, 354.3],
+        [129.4, 379.6, 214.4, 379.6],
+        [214.4, 354.3, 394.5, 354.3],
+        [214.4, 379.6, 394.5, 379.6],
+        [64.2, 379.7, 279.9, 379.7],
+        [64.2, 404.9, 279.9, 404.9],
+        [64.3, 379.6, 64.3, 404.9],
+        [279.9, 379.7, 537.8, 379.7],
+        [537.8, 379.6, 537.8, 404.9],
+        [279.9, 404.9, 537.8, 404.9],
+        [64.2, 405, 193.2, 405],
+        [193.1, 404.9, 193.1, 430.3],
+        [64.2, 430.3, 193.2, 430.3],
+        [64.3, 404.9, 64.3, 430.3],
+      ] as const
+    ).map(([x0, y0, x1, y1]) => ({ x0, y0, x1, y1 }));
+    const lines = (
+      [
+        ['However, when using a composite hybrid like', 71.9, 327.2, 317.8],
+        ['Interval.length', 330.5, 413.5, 317.8],
+        [', this hybrid represents', 413.6, 543.8, 317.8],
+        ['more than one column. We can set up a handler that will accommodate a value', 71.9, 516.9, 343.2],
+        ['passed to', 71.9, 126.3, 368.5],
+        ['Query.update()', 129.5, 214.4, 368.5],
+        ['which can affect this, using the', 217.6, 391.4, 368.5],
+        ['hybrid_property.update_expression()', 71.9, 279.8, 393.9],
+        ['decorator. A handler that works similarly to', 283.1, 527, 393.9],
+        ['our setter would be:', 71.9, 185.6, 419.2],
+      ] as const
+    ).map(([text, x0, x1, baseline]) => ({ ...run(text, x0, baseline, 12), x1 }));
+    expect(extractRuledTables(lines, rules).tables).toEqual([]);
+  });
+
   it('a plot whose axes are drawn rules is not a ruled table', () => {
     // A plot's frame and grid lines: 4 columns, 3 bands, three labels among twelve cells.
     const axes = [

@@ -251,6 +251,12 @@ function gridTable(
   );
   const filled = rows.filter((row) => row.some((cell) => cell !== ''));
   if (filled.length < 2 || columnCount < 2 || isDrawing(filled)) return undefined;
+  // Text in one column only is a framed block, not a table: an office suite draws a shaded note as a
+  // box around each of its lines, and a frame around a paragraph has the same shape.
+  const writtenColumns = Array.from({ length: columnCount }, (_, c) => filled.some((row) => row[c] !== '')).filter(
+    Boolean,
+  ).length;
+  if (writtenColumns < 2 || isBoxedLines(filled)) return undefined;
   // A table has a column rule running from its top to its bottom, and its cells hold text; boxes
   // drawn around words on neighbouring lines (a .dtx manual's macro names) have neither.
   const bottom = ys[ys.length - 1]!;
@@ -266,6 +272,26 @@ function gridTable(
     right: region.right,
     columns: xs.slice(0, -1),
   };
+}
+
+/** Words from which a row's first cell reads as a line of prose rather than a cell's name or value. */
+const PROSE_LINE_WORDS = 4;
+
+/**
+ * The lines of a paragraph boxed one by one (an office suite's export of a shaded note): nearly every row
+ * opens with a line of prose, and most rows go on with the sentence of the row above (no full stop before,
+ * lowercase after). A table's rows each start afresh: a cell that wraps stays inside its ruled row.
+ */
+function isBoxedLines(filled: readonly string[][]): boolean {
+  const firsts = filled.map((row) => row.find((cell) => cell !== '') ?? '');
+  if (firsts.length < 2) return false;
+  const prose = firsts.filter((cell) => wordCount(cell) >= PROSE_LINE_WORDS).length;
+  const runsOn = firsts
+    .slice(1)
+    .filter(
+      (cell, i) => /^\p{Ll}/u.test(cell) && !/[.!?:]$/.test(firsts[i]!) && wordCount(firsts[i]!) >= PROSE_LINE_WORDS,
+    );
+  return prose >= 0.8 * firsts.length && runsOn.length >= 0.5 * (firsts.length - 1);
 }
 
 /** Share of a ruled grid's cells (a merged cell counted once) that must hold text. */
