@@ -58,6 +58,10 @@ async function coldPrint(page: string, scratch: string, coldCommand: string): Pr
   return { totalMs: performance.now() - started, acceptMs: 0, jobId: 'cold' };
 }
 
+/** Speed ratchet tolerances (ratio units), from the quick runs' spread: bench/README.md, "The speed ratchet". */
+const CHROMIUM_LATENCY_TOLERANCE = 0.1;
+const CHROMIUM_THROUGHPUT_TOLERANCE = 2;
+
 export const chromiumRow: BenchRow = {
   id: 'chromium',
   title: 'chromium: HTML invoice -> PDF over HTTP, warm pool vs cold chromium --print-to-pdf, 1/4 clients',
@@ -107,6 +111,7 @@ export const chromiumRow: BenchRow = {
         baseline: { label: COLD.cold.label, value: spread(cold(1).latencies).median },
         ratio: ratioOf(p50.median, spread(cold(1).latencies).median),
         target: { text: 'p50 ≤ 250 ms', met: p50.median <= 250 },
+        ratchet: { id: 'speed.chromium.latency1', better: 'lower', tolerance: CHROMIUM_LATENCY_TOLERANCE },
         note:
           `p99 ${percentile(warm(1).latencies, 99).toFixed(0)} ms; upload, queue, render, Prefer: wait answer ` +
           `and download included; ${COLD['cold-shell'].label} p50 ` +
@@ -128,6 +133,11 @@ export const chromiumRow: BenchRow = {
           baseline: { label: COLD.cold.label, value: cold(clients).overall },
           ratio: speedUp,
           ...(clients === 4 ? { target: { text: '≥ 10× cold', met: speedUp >= 10 } } : {}),
+          ratchet: {
+            id: `speed.chromium.throughput${clients}`,
+            better: 'higher',
+            tolerance: CHROMIUM_THROUGHPUT_TOLERANCE,
+          },
           note:
             `p50 ${percentile(warm(clients).latencies, 50).toFixed(0)} ms vs ` +
             `${percentile(cold(clients).latencies, 50).toFixed(0)} ms cold; ${COLD['cold-shell'].label} ` +

@@ -64,6 +64,9 @@ async function poll(
   return latencies;
 }
 
+/** Speed ratchet tolerance (ratio units), from the quick runs' spread: bench/README.md, "The speed ratchet". */
+const POLLING_TOLERANCE = 0.1;
+
 export const pollingRow: BenchRow = {
   id: 'polling',
   title: `polling: ${POLLERS} concurrent pollers on GET /api/v1/jobs/{id} vs a trivial Fastify route`,
@@ -144,6 +147,7 @@ export const pollingRow: BenchRow = {
           ratio: throughputRatio,
           // The status route's answer is serialised from its response schema (operation table, issue 24).
           target: { text: '≥ 50% of the trivial route', met: throughputRatio >= 0.5 },
+          ratchet: { id: 'speed.polling.throughput', better: 'higher', tolerance: POLLING_TOLERANCE },
           note: `${(throughputRatio * 100).toFixed(0)}% of the trivial route's throughput, measured in the same run`,
         },
       ];
