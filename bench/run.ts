@@ -28,6 +28,7 @@ import { markdownRow } from './rows/markdown.js';
 import { mediaRow } from './rows/media.js';
 import { officeRow } from './rows/office.js';
 import { pollingRow } from './rows/polling.js';
+import { serviceCpuRow } from './rows/service-cpu.js';
 import { uploadsRow } from './rows/uploads.js';
 
 const ROWS: readonly BenchRow[] = [
@@ -39,6 +40,7 @@ const ROWS: readonly BenchRow[] = [
   markdownRow,
   isolationRow,
   chromiumRow,
+  serviceCpuRow,
 ];
 
 const { values } = parseArgs({
