@@ -19,6 +19,7 @@ import { invoiceFiles, zipOf } from '../../plugins/web/testing/invoice.js';
 import { closedLoop, convertTimed, type ConvertTiming } from '../lib/client.js';
 import { ratioOf, type BenchRow, type Measurement } from '../lib/results.js';
 import { startBenchServer } from '../lib/server.js';
+import { speedTolerance } from '../lib/speed-tolerances.js';
 import { percentile, spread } from '../lib/stats.js';
 
 const LEVELS = [1, 4] as const;
@@ -57,10 +58,6 @@ async function coldPrint(page: string, scratch: string, coldCommand: string): Pr
   }
   return { totalMs: performance.now() - started, acceptMs: 0, jobId: 'cold' };
 }
-
-/** Speed ratchet tolerances (ratio units), from the quick runs' spread: bench/README.md, "The speed ratchet". */
-const CHROMIUM_LATENCY_TOLERANCE = 0.1;
-const CHROMIUM_THROUGHPUT_TOLERANCE = 2;
 
 export const chromiumRow: BenchRow = {
   id: 'chromium',
@@ -111,7 +108,11 @@ export const chromiumRow: BenchRow = {
         baseline: { label: COLD.cold.label, value: spread(cold(1).latencies).median },
         ratio: ratioOf(p50.median, spread(cold(1).latencies).median),
         target: { text: 'p50 ≤ 250 ms', met: p50.median <= 250 },
-        ratchet: { id: 'speed.chromium.latency1', better: 'lower', tolerance: CHROMIUM_LATENCY_TOLERANCE },
+        ratchet: {
+          id: 'speed.chromium.latency1',
+          better: 'lower',
+          tolerance: speedTolerance('speed.chromium.latency1'),
+        },
         note:
           `p99 ${percentile(warm(1).latencies, 99).toFixed(0)} ms; upload, queue, render, Prefer: wait answer ` +
           `and download included; ${COLD['cold-shell'].label} p50 ` +
@@ -136,7 +137,7 @@ export const chromiumRow: BenchRow = {
           ratchet: {
             id: `speed.chromium.throughput${clients}`,
             better: 'higher',
-            tolerance: CHROMIUM_THROUGHPUT_TOLERANCE,
+            tolerance: speedTolerance(`speed.chromium.throughput${clients}`),
           },
           note:
             `p50 ${percentile(warm(clients).latencies, 50).toFixed(0)} ms vs ` +

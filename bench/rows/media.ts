@@ -14,6 +14,7 @@ import { mediaPlugins } from '../../plugins/media/index.js';
 import { videoConvertPlugin } from '../../plugins/media/video-convert/index.js';
 import { convertAndDownload, startServer } from '../../test/helpers.js';
 import { ratioOf, type BenchRow } from '../lib/results.js';
+import { speedTolerance } from '../lib/speed-tolerances.js';
 import { spread } from '../lib/stats.js';
 
 const SIDES = ['direct', 'plugin', 'service'] as const;
@@ -148,9 +149,6 @@ export async function measureMedia(
   }
 }
 
-/** Speed ratchet tolerance (ratio units), from the quick runs' spread: bench/README.md, "The speed ratchet". */
-const MEDIA_TOLERANCE = 0.1;
-
 export const mediaRow: BenchRow = {
   id: 'media',
   title: 'media: 10 s 720p MOV -> MP4 and -> WEBM through the service vs ffmpeg directly',
@@ -174,7 +172,11 @@ export const mediaRow: BenchRow = {
         baseline: { label: 'ffmpeg directly', value: direct.median },
         ratio,
         target: { text: 'ratio ≤ 1.10', met: ratio <= 1.1 },
-        ratchet: { id: `speed.media.${target}`, better: 'lower' as const, tolerance: MEDIA_TOLERANCE },
+        ratchet: {
+          id: `speed.media.${target}`,
+          better: 'lower' as const,
+          tolerance: speedTolerance(`speed.media.${target}`),
+        },
         note:
           `plugin alone ${plugin.median.toFixed(2)} s; ratio of minimums (the least disturbed runs) ` +
           `${ratioOf(service.min, direct.min).toFixed(3)}`,

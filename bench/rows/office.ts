@@ -13,12 +13,10 @@ import { runProcess } from '../../core/engines/process.js';
 import { POLL_MS, closedLoop, convertTimed, type ConvertTiming, windowRates } from '../lib/client.js';
 import { ratioOf, type BenchRow, type Measurement } from '../lib/results.js';
 import { type BenchServer, startBenchServer } from '../lib/server.js';
+import { speedTolerance } from '../lib/speed-tolerances.js';
 import { percentile, spread } from '../lib/stats.js';
 
 const LEVELS = [1, 2, 4] as const;
-/** Speed ratchet tolerances (ratio units), from the quick runs' spread: bench/README.md, "The speed ratchet". */
-const OFFICE_LATENCY_TOLERANCE = 0.05;
-const OFFICE_THROUGHPUT_TOLERANCE = 3;
 const MEMO =
   `# Quarterly memo
 
@@ -167,7 +165,7 @@ export const officeRow: BenchRow = {
         baseline: { label: 'cold soffice', value: spread(cold(1).latencies).median },
         ratio: ratioOf(p50Pool.median, spread(cold(1).latencies).median),
         target: { text: 'p50 ≤ 150 ms', met: p50Pool.median <= 150 },
-        ratchet: { id: 'speed.office.latency1', better: 'lower', tolerance: OFFICE_LATENCY_TOLERANCE },
+        ratchet: { id: 'speed.office.latency1', better: 'lower', tolerance: speedTolerance('speed.office.latency1') },
         note:
           `of which upload to accepted: p50 ${percentile(pool(1).acceptances, 50).toFixed(0)} ms; the rest is ` +
           `queue, conversion, polling (every ${POLL_MS} ms) and download. /readyz office at the start: ` +
@@ -198,7 +196,7 @@ export const officeRow: BenchRow = {
                 ratchet: {
                   id: `speed.office.throughput${clients}`,
                   better: 'higher' as const,
-                  tolerance: OFFICE_THROUGHPUT_TOLERANCE,
+                  tolerance: speedTolerance(`speed.office.throughput${clients}`),
                 },
               }
             : {}),
