@@ -3,23 +3,25 @@
  * rows/media.ts. Prints medians, minimums (the least disturbed runs, steadier on a shared
  * machine) and their ratios (target < 1.10), with the load average.
  *
- *   npx tsx bench/media.ts [rounds=5]
+ *   npx tsx bench/media.ts [rounds=5] [mp4|webm]
  */
 import os from 'node:os';
-import { measureMedia } from './rows/media.js';
+import { type MediaTarget, measureMedia } from './rows/media.js';
 import { median } from './lib/stats.js';
 
 const rounds = Number(process.argv[2] ?? 5);
+const target = (process.argv[3] ?? 'mp4') as MediaTarget;
+if (target !== 'mp4' && target !== 'webm') throw new Error('the target is mp4 or webm');
 const loadAtStart = os
   .loadavg()
   .map((l) => l.toFixed(2))
   .join(' ');
-const { warmup, times, serviceCpuMs } = await measureMedia(rounds);
+const { warmup, times, serviceCpuMs } = await measureMedia(rounds, undefined, target);
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const ratio = (service: number, direct: number) =>
   `${(service / direct).toFixed(3)} (overhead ${(((service - direct) / direct) * 100).toFixed(1)}%)`;
 console.log(
-  `media bench: 10 s 720p30 MOV -> MP4 (x264 veryfast crf 23 + AAC 160k), ${rounds} interleaved rounds, ` +
+  `media bench: 10 s 720p30 MOV -> ${target.toUpperCase()} (as video-convert encodes it), ${rounds} interleaved rounds, ` +
     `${os.availableParallelism()} cores`,
 );
 console.log(

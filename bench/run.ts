@@ -7,6 +7,11 @@
  *   npm run bench -- --quick             # short durations for development; writes .tmp/bench/RESULTS-quick.md
  *   npm run bench -- --only office,polling
  *   npm run bench -- --out path.md
+ *   npm run bench -- --quick --update [--why "reason"]   # write the quick run's speed figures into bench/baselines.json
+ *
+ * With --quick, the speed ratchet checks the rows' ratios against bench/baselines.json (bench/lib/ratchet.ts, the
+ * same file as the extraction figures): a ratio worse than its baseline by more than its tolerance exits 1 and names
+ * the rows. The baselines are quick-mode figures, so a full run prints its ratios without checking them.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -14,7 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../test/helpers.js';
-import { missedLines, tableLines, type BenchRow, type Measurement } from './lib/results.js';
+import { checkFigures, failures, readBaselines, updateBaselines, writeBaselines } from './lib/ratchet.js';
+import { missedLines, speedFigures, tableLines, type BenchRow, type Measurement } from './lib/results.js';
 import { chromiumRow } from './rows/chromium.js';
 import { imageRow } from './rows/image.js';
 import { isolationRow } from './rows/isolation.js';
@@ -22,6 +28,7 @@ import { markdownRow } from './rows/markdown.js';
 import { mediaRow } from './rows/media.js';
 import { officeRow } from './rows/office.js';
 import { pollingRow } from './rows/polling.js';
+import { serviceCpuRow } from './rows/service-cpu.js';
 import { uploadsRow } from './rows/uploads.js';
 
 const ROWS: readonly BenchRow[] = [
@@ -33,10 +40,17 @@ const ROWS: readonly BenchRow[] = [
   markdownRow,
   isolationRow,
   chromiumRow,
+  serviceCpuRow,
 ];
 
 const { values } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    out: { type: 'string' },
+    update: { type: 'boolean', default: false },
+    why: { type: 'string' },
+  },
   strict: true,
 });
 const quick = values.quick!;
@@ -47,6 +61,10 @@ const wanted = values.only
 const unknown = wanted?.filter((id) => !ROWS.some((r) => r.id === id)) ?? [];
 if (unknown.length) {
   console.error(`unknown row(s): ${unknown.join(', ')}; rows: ${ROWS.map((r) => r.id).join(', ')}`);
+  process.exit(2);
+}
+if (values.update && !values.quick) {
+  console.error("--update writes the speed ratchet's baselines, which are quick-mode figures: add --quick");
   process.exit(2);
 }
 const rows = ROWS.filter((r) => !wanted || wanted.includes(r.id));
@@ -99,6 +117,37 @@ for (const [i, row] of rows.entries()) {
   durations.push(`${row.id} ${((performance.now() - began) / 60_000).toFixed(1)} min`);
 }
 
+/** The speed ratchet (quick mode): its verdict lines, and whether it failed. */
+const ratchetLines: string[] = [];
+let ratchetFailed = false;
+const figures = speedFigures(measurements);
+if (figures.length && quick) {
+  const baselines = readBaselines();
+  const verdicts = checkFigures(figures, baselines);
+  // The ratchet's hint names the extraction figures' command; speed figures are written by this one.
+  const hint = (message: string) =>
+    message.replace('npx tsx bench/ratchet.ts --update', 'npm run bench -- --quick --update');
+  ratchetLines.push(...verdicts.map((v) => `${v.status.padEnd(18)} ${hint(v.message)}`));
+  if (values.update) {
+    const { baselines: next, refused } = updateBaselines(baselines, figures, values.why);
+    writeBaselines(next);
+    ratchetLines.push(`bench/baselines.json written (${figures.length - refused.length} speed figures)`);
+    if (refused.length) {
+      ratchetLines.push(`refused, worse than their baselines (give --why "<reason>"): ${refused.join(', ')}`);
+      ratchetFailed = true;
+    }
+  } else {
+    const failed = failures(verdicts);
+    if (failed.length) {
+      ratchetFailed = true;
+      ratchetLines.push(`SPEED RATCHET FAILED: ${failed.map((v) => v.id).join(', ')}`);
+    }
+  }
+} else if (figures.length)
+  ratchetLines.push(
+    ...figures.map((f) => `${f.id} = ${f.value.toFixed(4)} (not checked: the baselines are quick-mode figures)`),
+  );
+
 const table = tableLines(measurements);
 const missed = missedLines(measurements);
 const notes = measurements.filter((m) => m.note).map((m) => `- ${m.row}, ${m.metric}: ${m.note}`);
@@ -118,11 +167,13 @@ const report = [
     ? ['## Missed or not run', '', ...[...missed, ...errors].map((l) => `- ${l}`), '']
     : ['All targets met.', '']),
   ...(notes.length ? ['## Notes', '', ...notes, ''] : []),
+  ...(ratchetLines.length ? ['## Speed ratchet', '', ...ratchetLines.map((l) => `    ${l}`), ''] : []),
 ].join('\n');
 await mkdir(path.dirname(out), { recursive: true });
 await writeFile(out, report);
 console.log(`\n${table.join('\n')}\n`);
 for (const line of [...missed, ...errors]) console.log(line);
 if (!missed.length && !errors.length) console.log('All targets met.');
+if (ratchetLines.length) console.log(`\nspeed ratchet:\n${ratchetLines.join('\n')}`);
 console.log(`\nwritten: ${path.relative(process.cwd(), out)}`);
-process.exit(errors.length ? 1 : 0);
+process.exit(errors.length || ratchetFailed ? 1 : 0);

@@ -2,6 +2,7 @@
  * What a row reports, and the RESULTS.md table: each measurement against a baseline measured in
  * the same run, with its target and MET / MISSED spelled out.
  */
+import type { Better, Figure } from './ratchet.js';
 import type { spread } from './stats.js';
 
 export interface Measurement {
@@ -16,6 +17,12 @@ export interface Measurement {
   ratio?: number;
   target?: { text: string; met: boolean };
   note?: string;
+  /**
+   * Held by the speed ratchet (`npm run bench -- --quick` checks it against bench/baselines.json): the figure is
+   * `ratio`, under `id` (`speed.<row>.<measure>`), with how far it may move the wrong way (absolute, in ratio units,
+   * chosen from the quick runs' measured spread: bench/README.md, "The speed ratchet").
+   */
+  ratchet?: { id: string; better: Better; tolerance: number };
 }
 
 /** What every row module exports; `run` prints its own progress. */
@@ -76,4 +83,21 @@ export function missedLines(measurements: readonly Measurement[]): string[] {
   return measurements
     .filter((m) => m.target && !m.target.met)
     .map((m) => `MISSED: ${m.row} — ${m.metric}: ${formatNumber(m.value.median, m.unit)} against ${m.target!.text}`);
+}
+
+/** The speed ratchet's figures: each held measurement's ratio against its in-run baseline. */
+export function speedFigures(measurements: readonly Measurement[]): Figure[] {
+  return measurements.flatMap((m) =>
+    m.ratchet && m.ratio !== undefined && Number.isFinite(m.ratio)
+      ? [
+          {
+            id: m.ratchet.id,
+            value: m.ratio,
+            better: m.ratchet.better,
+            tolerance: m.ratchet.tolerance,
+            detail: `${m.metric}: ${formatNumber(m.value.median, m.unit)} against ${m.baseline?.label ?? 'its baseline'}`,
+          },
+        ]
+      : [],
+  );
 }

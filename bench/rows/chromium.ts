@@ -19,6 +19,7 @@ import { invoiceFiles, zipOf } from '../../plugins/web/testing/invoice.js';
 import { closedLoop, convertTimed, type ConvertTiming } from '../lib/client.js';
 import { ratioOf, type BenchRow, type Measurement } from '../lib/results.js';
 import { startBenchServer } from '../lib/server.js';
+import { speedTolerance } from '../lib/speed-tolerances.js';
 import { percentile, spread } from '../lib/stats.js';
 
 const LEVELS = [1, 4] as const;
@@ -107,6 +108,11 @@ export const chromiumRow: BenchRow = {
         baseline: { label: COLD.cold.label, value: spread(cold(1).latencies).median },
         ratio: ratioOf(p50.median, spread(cold(1).latencies).median),
         target: { text: 'p50 ≤ 250 ms', met: p50.median <= 250 },
+        ratchet: {
+          id: 'speed.chromium.latency1',
+          better: 'lower',
+          tolerance: speedTolerance('speed.chromium.latency1'),
+        },
         note:
           `p99 ${percentile(warm(1).latencies, 99).toFixed(0)} ms; upload, queue, render, Prefer: wait answer ` +
           `and download included; ${COLD['cold-shell'].label} p50 ` +
@@ -128,6 +134,11 @@ export const chromiumRow: BenchRow = {
           baseline: { label: COLD.cold.label, value: cold(clients).overall },
           ratio: speedUp,
           ...(clients === 4 ? { target: { text: '≥ 10× cold', met: speedUp >= 10 } } : {}),
+          ratchet: {
+            id: `speed.chromium.throughput${clients}`,
+            better: 'higher',
+            tolerance: speedTolerance(`speed.chromium.throughput${clients}`),
+          },
           note:
             `p50 ${percentile(warm(clients).latencies, 50).toFixed(0)} ms vs ` +
             `${percentile(cold(clients).latencies, 50).toFixed(0)} ms cold; ${COLD['cold-shell'].label} ` +

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { POLL_MS, convertTimed } from '../lib/client.js';
 import { ratioOf, type BenchRow } from '../lib/results.js';
 import { startBenchServer } from '../lib/server.js';
+import { speedTolerance } from '../lib/speed-tolerances.js';
 import { median, spread } from '../lib/stats.js';
 
 export const imageRow: BenchRow = {
@@ -53,6 +54,7 @@ export const imageRow: BenchRow = {
           baseline: { label: 'sharp in-process', value: baseline },
           ratio: ratioOf(e2e.median, baseline),
           target: { text: '≤ 30 ms added at p50', met: added <= 30 },
+          ratchet: { id: 'speed.image.tiny', better: 'lower', tolerance: speedTolerance('speed.image.tiny') },
           note:
             `${added.toFixed(1)} ms added at p50, of which upload to accepted ${median(accepted).toFixed(1)} ms; ` +
             `the rest is queue, sandbox run, polling (every ${POLL_MS} ms: ${POLL_MS / 2} ms on average) and download`,

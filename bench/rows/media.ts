@@ -1,5 +1,5 @@
 /**
- * Media service overhead: a 10 s 720p MOV converted to MP4 end to end through the HTTP server
+ * Media service overhead: a 10 s 720p MOV converted to MP4, and to WEBM (VP9 + Opus), end to end through the HTTP server
  * (upload, queue, probe, ffmpeg, download) against the same ffmpeg command run directly on the
  * same file, with the plugin alone (runPlugin: probe + ffmpeg through the engine) in between to
  * show where any overhead comes from. Runs interleaved after one warm-up each (the order rotates
@@ -14,6 +14,7 @@ import { mediaPlugins } from '../../plugins/media/index.js';
 import { videoConvertPlugin } from '../../plugins/media/video-convert/index.js';
 import { convertAndDownload, startServer } from '../../test/helpers.js';
 import { ratioOf, type BenchRow } from '../lib/results.js';
+import { speedTolerance } from '../lib/speed-tolerances.js';
 import { spread } from '../lib/stats.js';
 
 const SIDES = ['direct', 'plugin', 'service'] as const;
@@ -29,9 +30,56 @@ export interface MediaTimes {
 const ffmpeg = (args: string[]) =>
   runProcess('ffmpeg', ['-nostdin', '-hide_banner', '-v', 'error', '-y', ...args], { timeoutMs: 600_000 });
 
+/** What video-convert runs for each target (shared/encoders.ts VIDEO_ENCODERS), as direct ffmpeg options. */
+const DIRECT_OPTIONS = {
+  mp4: [
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '23',
+    '-pix_fmt',
+    'yuv420p',
+    '-vf',
+    'scale=trunc(iw/2)*2:trunc(ih/2)*2',
+    '-movflags',
+    '+faststart',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '160k',
+  ],
+  webm: [
+    '-c:v',
+    'libvpx-vp9',
+    '-crf',
+    '32',
+    '-b:v',
+    '0',
+    '-deadline',
+    'realtime',
+    '-cpu-used',
+    '8',
+    '-row-mt',
+    '1',
+    '-pix_fmt',
+    'yuv420p',
+    '-vf',
+    'scale=trunc(iw/2)*2:trunc(ih/2)*2',
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '128k',
+  ],
+} as const;
+
+export type MediaTarget = keyof typeof DIRECT_OPTIONS;
+
 export async function measureMedia(
   rounds: number,
   progress: (message: string) => void = () => undefined,
+  target: MediaTarget = 'mp4',
 ): Promise<MediaTimes> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-media-'));
   const clip = path.join(dir, 'clip.mov');
@@ -57,32 +105,7 @@ export async function measureMedia(
     'aac',
     clip,
   ]);
-  // What video-convert runs for mp4 (shared/encoders.ts VIDEO_ENCODERS.mp4), as one direct command.
-  const directArgs = (output: string) => [
-    '-i',
-    clip,
-    '-map',
-    '0:0',
-    '-map',
-    '0:1',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-crf',
-    '23',
-    '-pix_fmt',
-    'yuv420p',
-    '-vf',
-    'scale=trunc(iw/2)*2:trunc(ih/2)*2',
-    '-movflags',
-    '+faststart',
-    '-c:a',
-    'aac',
-    '-b:a',
-    '160k',
-    output,
-  ];
+  const directArgs = (output: string) => ['-i', clip, '-map', '0:0', '-map', '0:1', ...DIRECT_OPTIONS[target], output];
   const server = await startServer({ plugins: mediaPlugins });
   const timed = async (fn: () => Promise<unknown>) => {
     const started = performance.now();
@@ -91,10 +114,10 @@ export async function measureMedia(
   };
   const serviceCpuMs: number[] = [];
   const runners: Record<Side, () => Promise<number>> = {
-    direct: () => timed(() => ffmpeg(directArgs(path.join(dir, 'direct.mp4')))),
+    direct: () => timed(() => ffmpeg(directArgs(path.join(dir, `direct.${target}`)))),
     plugin: () =>
       timed(() =>
-        runPlugin(videoConvertPlugin, [{ path: clip, format: 'mov' }], {}, { target: 'mp4' }).then((run) =>
+        runPlugin(videoConvertPlugin, [{ path: clip, format: 'mov' }], {}, { target }).then((run) =>
           rm(run.workDir, { recursive: true }),
         ),
       ),
@@ -102,7 +125,7 @@ export async function measureMedia(
       // A Business key per run: the client polls every 100 ms, and a Pro key may make only 120 requests a minute.
       const key = await server.createKey('business');
       const cpuBefore = process.cpuUsage();
-      const ms = await timed(() => convertAndDownload(server.url, key, clip, { to: 'mp4' }, 600_000));
+      const ms = await timed(() => convertAndDownload(server.url, key, clip, { to: target }, 600_000));
       const cpu = process.cpuUsage(cpuBefore);
       serviceCpuMs.push((cpu.user + cpu.system) / 1000);
       return ms;
@@ -128,29 +151,37 @@ export async function measureMedia(
 
 export const mediaRow: BenchRow = {
   id: 'media',
-  title: 'media: 10 s 720p MOV -> MP4 through the service vs ffmpeg directly',
-  minutes: { full: 1, quick: 0.5 },
+  title: 'media: 10 s 720p MOV -> MP4 and -> WEBM through the service vs ffmpeg directly',
+  minutes: { full: 2.5, quick: 1.2 },
   async run({ quick, progress }) {
     const rounds = quick ? 1 : 3;
-    const { times } = await measureMedia(rounds, progress);
-    const service = spread(times.service.map((ms) => ms / 1000));
-    const direct = spread(times.direct.map((ms) => ms / 1000));
-    const plugin = spread(times.plugin.map((ms) => ms / 1000));
-    const ratio = ratioOf(service.median, direct.median);
-    return [
-      {
+    const measurements = [];
+    for (const target of ['mp4', 'webm'] as const) {
+      progress(`MOV -> ${target.toUpperCase()}`);
+      const { times } = await measureMedia(rounds, progress, target);
+      const service = spread(times.service.map((ms) => ms / 1000));
+      const direct = spread(times.direct.map((ms) => ms / 1000));
+      const plugin = spread(times.plugin.map((ms) => ms / 1000));
+      const ratio = ratioOf(service.median, direct.median);
+      measurements.push({
         row: 'media',
-        metric: '10 s 720p MOV -> MP4 through the service',
+        metric: `10 s 720p MOV -> ${target.toUpperCase()} through the service`,
         unit: 's',
         value: service,
         over: `${rounds} rounds`,
         baseline: { label: 'ffmpeg directly', value: direct.median },
         ratio,
         target: { text: 'ratio ≤ 1.10', met: ratio <= 1.1 },
+        ratchet: {
+          id: `speed.media.${target}`,
+          better: 'lower' as const,
+          tolerance: speedTolerance(`speed.media.${target}`),
+        },
         note:
           `plugin alone ${plugin.median.toFixed(2)} s; ratio of minimums (the least disturbed runs) ` +
           `${ratioOf(service.min, direct.min).toFixed(3)}`,
-      },
-    ];
+      });
+    }
+    return measurements;
   },
 };

@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { convertTimed } from '../lib/client.js';
 import { ratioOf, type BenchRow } from '../lib/results.js';
 import { startBenchServer, startTrivialServer } from '../lib/server.js';
+import { speedTolerance } from '../lib/speed-tolerances.js';
 import { percentile, spread } from '../lib/stats.js';
 
 const POLLERS = 200;
@@ -144,6 +145,11 @@ export const pollingRow: BenchRow = {
           ratio: throughputRatio,
           // The status route's answer is serialised from its response schema (operation table, issue 24).
           target: { text: '≥ 50% of the trivial route', met: throughputRatio >= 0.5 },
+          ratchet: {
+            id: 'speed.polling.throughput',
+            better: 'higher',
+            tolerance: speedTolerance('speed.polling.throughput'),
+          },
           note: `${(throughputRatio * 100).toFixed(0)}% of the trivial route's throughput, measured in the same run`,
         },
       ];

@@ -17,6 +17,7 @@ import { runProcess } from '../../core/engines/process.js';
 import { authHeaders, getJson } from '../../test/helpers.js';
 import { ratioOf, type BenchRow } from '../lib/results.js';
 import { benchDataDir, rssBytes, startBenchServer, startTrivialServer } from '../lib/server.js';
+import { speedTolerance } from '../lib/speed-tolerances.js';
 import { spread } from '../lib/stats.js';
 
 const MB = 1_000_000;
@@ -184,6 +185,7 @@ export const uploadsRow: BenchRow = {
           baseline: { label: 'plain disk copy', value: diskMedian },
           ratio: ratioOf(speed.median, diskMedian),
           target: { text: '≥ 200 MB/s', met: speed.median >= 200 },
+          ratchet: { id: 'speed.uploads.speed', better: 'higher', tolerance: speedTolerance('speed.uploads.speed') },
           note:
             `the same client to a Fastify route that discards the body: ${sinkMbPerSecond.toFixed(0)} MB/s (the ` +
             `client's own ceiling); the accepted jobs afterwards: ${uploads.map((u) => u.jobStatus).join(', ')}`,

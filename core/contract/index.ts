@@ -83,6 +83,11 @@ export interface WorkMeasure {
     input: PluginInput,
     ctx: { signal: AbortSignal; timeoutMs: number; workDir: string },
   ): Promise<number | undefined>;
+  /**
+   * Whether `timeoutMs` reads the measure (default true). False: the run does not measure its inputs again for the
+   * deadline (acceptance has checked the maximum; a measure is an engine run, a jailed process start).
+   */
+  scalesDeadline?: boolean;
 }
 
 export interface PluginLimits {

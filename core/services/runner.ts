@@ -31,7 +31,7 @@ import { ServiceError } from './errors.js';
 import { storageFull } from './unavailable.js';
 import { isTrialJob, secretFieldsOf, type SecretVault } from './job-policy.js';
 import { outputFilename } from './uploads.js';
-import { checkWork, measureWork, runTimeoutMs } from './work-limits.js';
+import { checkWork, measureWork, runTimeoutMs, workForDeadline } from './work-limits.js';
 
 export interface RunnerConfig {
   workRoot: string;
@@ -193,7 +193,10 @@ export class JobRunner implements JobRunnerPort {
       );
       if (!inputs.length) throw new PluginError('The uploaded file is no longer available');
       // A fetched import is measured like an upload at acceptance (a pipeline checks each step itself).
-      if (imported && !job.pipeline) checkWorkForRun(plugin, await measureWork(plugin, inputs, workDir, runSignal), 0);
+      // Its measure serves the run's deadline too (one measure, an engine run, per fetch).
+      const known =
+        imported && !job.pipeline ? { measured: await measureWork(plugin, inputs, workDir, runSignal) } : undefined;
+      if (known) checkWorkForRun(plugin, known.measured, 0);
       let toolReport: JobRecord['toolReport'] = null;
       let lastWrite = 0;
       let lastPercent = 0;
@@ -213,7 +216,7 @@ export class JobRunner implements JobRunnerPort {
       };
       const result = job.pipeline
         ? await this.runPipeline(job, job.pipeline, inputs, workDir, hooks, options)
-        : await this.runStep(plugin, inputs, options, job.outputFormat, workDir, hooks);
+        : await this.runStep(plugin, inputs, options, job.outputFormat, workDir, hooks, known);
       if (job.kind === 'extract' || (job.pipeline && !isFileResult(result))) {
         if (isFileResult(result)) throw new Error(`plugin ${plugin.id} returned a file for an extraction job`);
         const finished = await this.store.jobs.completeWithResult(job.id, { result: result.row, at: this.clock.now() });
@@ -337,8 +340,9 @@ export class JobRunner implements JobRunnerPort {
     target: FormatId,
     workDir: string,
     hooks: SandboxHooks,
+    known?: { measured: number | undefined },
   ): Promise<RunResult> {
-    const timeoutMs = runTimeoutMs(plugin, inputs, await measureWork(plugin, inputs, workDir, hooks.signal));
+    const timeoutMs = runTimeoutMs(plugin, inputs, await workForDeadline(plugin, inputs, workDir, hooks.signal, known));
     const run: SandboxRun = {
       pluginId: plugin.id,
       inputs,
@@ -399,12 +403,21 @@ export class JobRunner implements JobRunnerPort {
       await mkdir(stepDir, { recursive: true });
       try {
         // Intermediate outputs are measured like uploads: a step may not grow past its plugin's maximum.
-        checkWorkForRun(plugin, await measureWork(plugin, current, stepDir, hooks.signal), index);
+        const measured = await measureWork(plugin, current, stepDir, hooks.signal);
+        checkWorkForRun(plugin, measured, index);
         const options = index === count - 1 ? { ...step.options, ...secrets } : step.options;
-        result = await this.runStep(plugin, current, options, step.outputFormat, stepDir, {
-          ...hooks,
-          progress: (pct) => hooks.progress((index * 100 + Math.max(0, Math.min(100, pct))) / count),
-        });
+        result = await this.runStep(
+          plugin,
+          current,
+          options,
+          step.outputFormat,
+          stepDir,
+          {
+            ...hooks,
+            progress: (pct) => hooks.progress((index * 100 + Math.max(0, Math.min(100, pct))) / count),
+          },
+          { measured },
+        );
       } catch (err) {
         step.status = 'failed';
         await save();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { definePlugin, type PluginInput } from '../contract/index.js';
-import { checkWork, describeAmount, measureWork, runTimeoutMs } from './work-limits.js';
+import { checkWork, describeAmount, measureWork, runTimeoutMs, workForDeadline } from './work-limits.js';
 
 const input = (bytes: number): PluginInput => ({ path: `/tmp/${bytes}`, format: 'mp3', filename: 'a.mp3', bytes });
 
@@ -24,6 +24,32 @@ const plugin = definePlugin({
 });
 
 describe('bounded work per job', () => {
+  it('measures for the deadline once: a known measure is reused, and none is taken when the deadline ignores it', async () => {
+    let measures = 0;
+    const counted = (scalesDeadline?: boolean) =>
+      definePlugin({
+        ...plugin,
+        limits: {
+          ...plugin.limits,
+          work: {
+            unit: 'seconds',
+            max: 3600,
+            measure: async (file) => {
+              measures++;
+              return file.bytes / 100;
+            },
+            ...(scalesDeadline === undefined ? {} : { scalesDeadline }),
+          },
+        },
+      });
+    expect(await workForDeadline(counted(), [input(1000)], '/tmp', undefined)).toBe(10);
+    expect(measures).toBe(1);
+    expect(await workForDeadline(counted(), [input(1000)], '/tmp', undefined, { measured: 12 })).toBe(12);
+    expect(await workForDeadline(counted(), [input(1000)], '/tmp', undefined, { measured: undefined })).toBeUndefined();
+    expect(await workForDeadline(counted(false), [input(1000)], '/tmp', undefined)).toBeUndefined();
+    expect(measures).toBe(1);
+  });
+
   it('measures all inputs together, and leaves a file it cannot measure to the run', async () => {
     expect(await measureWork(plugin, [input(1000), input(2000)], '/tmp')).toBe(30);
     expect(await measureWork(plugin, [input(1000), input(-1)], '/tmp')).toBeUndefined();

@@ -72,6 +72,22 @@ function describeExactly(amount: number, unit: string): string {
   return unit === 'seconds' ? `${rounded} seconds of media` : `${rounded} ${unit}`;
 }
 
+/**
+ * The work to give a run's deadline: `known` when the caller has measured these inputs already, nothing when the
+ * plugin's deadline does not read it, else measured now.
+ */
+export async function workForDeadline(
+  plugin: Plugin,
+  inputs: readonly PluginInput[],
+  workDir: string,
+  signal: AbortSignal | undefined,
+  known?: { measured: number | undefined },
+): Promise<number | undefined> {
+  if (known) return known.measured;
+  if (plugin.limits.work?.scalesDeadline === false) return undefined;
+  return measureWork(plugin, inputs, workDir, signal);
+}
+
 /** The run's deadline: the manifest's, given the measured work. */
 export function runTimeoutMs(plugin: Plugin, inputs: readonly PluginInput[], measured: number | undefined): number {
   const { timeoutMs } = plugin.limits;

@@ -18,6 +18,8 @@ const mediaWork: WorkMeasure = {
   unit: 'seconds',
   max: MAX_MEDIA_SECONDS,
   measure: (input, { signal, timeoutMs }) => probeDurationSec(input.path, { signal, timeoutMs }),
+  // The deadline is a ceiling from the size; the tight one from the duration is the run's own (MediaRun probes).
+  scalesDeadline: false,
 };
 
 /**

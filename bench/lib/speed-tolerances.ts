@@ -1,0 +1,26 @@
+/**
+ * How far each speed figure (a quick run's ratio against its in-run baseline) may move the wrong way before the
+ * speed ratchet fails (absolute, in ratio units; bench/lib/ratchet.ts). Each is the range of that figure over three
+ * quick runs on a 2-core machine shared with seven other sessions (load 14-43, 28 November 2026), rounded up: wide
+ * enough that none of those runs fails against their median. On a quiet machine the spread is still to be measured;
+ * these tolerances are then to be narrowed (bench/README.md, "The speed ratchet").
+ */
+export const SPEED_TOLERANCES: Readonly<Record<string, number>> = {
+  'speed.office.latency1': 0.051,
+  'speed.office.throughput1': 11,
+  'speed.office.throughput4': 3.7,
+  'speed.image.tiny': 28,
+  'speed.media.mp4': 0.48,
+  'speed.media.webm': 0.91,
+  'speed.uploads.speed': 0.18,
+  'speed.polling.throughput': 0.28,
+  'speed.chromium.latency1': 0.077,
+  'speed.chromium.throughput1': 11,
+  'speed.chromium.throughput4': 2.5,
+};
+
+export function speedTolerance(id: string): number {
+  const tolerance = SPEED_TOLERANCES[id];
+  if (tolerance === undefined) throw new Error(`no speed tolerance for ${id}: add it to bench/lib/speed-tolerances.ts`);
+  return tolerance;
+}
