@@ -90,20 +90,23 @@ export function pointsOutside(target: string): boolean {
     value.includes('\\') ||
     value.split('/').some((segment) => segment === '..') ||
     // Characters no package name holds, which some URL parsers drop or reinterpret.
-    /[\u0000-\u001f\u007f]/.test(value)
+    [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
   );
 }
 
 /** One XML part with every loading link to outside the package emptied (text kept byte for byte otherwise). */
 export function xmlWithoutOutsideLinks(xml: string): string {
-  return xml.replace(LINK_ATTRIBUTE, (whole, space: string, name: string, equals: string, quoted: string, at: number) => {
-    const value = decodeAttribute(quoted.slice(1, -1));
-    if (value !== undefined && !pointsOutside(value)) return whole;
-    const start = xml.lastIndexOf('<', at);
-    const element = /^<([\w.-]+:[\w.-]+)/.exec(xml.slice(start, start + 200))?.[1] ?? '';
-    if (value !== undefined && FOLLOWED_ONLY.test(element)) return whole;
-    return `${space}${name}${equals}""`;
-  });
+  return xml.replace(
+    LINK_ATTRIBUTE,
+    (whole, space: string, name: string, equals: string, quoted: string, at: number) => {
+      const value = decodeAttribute(quoted.slice(1, -1));
+      if (value !== undefined && !pointsOutside(value)) return whole;
+      const start = xml.lastIndexOf('<', at);
+      const element = /^<([\w.-]+:[\w.-]+)/.exec(xml.slice(start, start + 200))?.[1] ?? '';
+      if (value !== undefined && FOLLOWED_ONLY.test(element)) return whole;
+      return `${space}${name}${equals}""`;
+    },
+  );
 }
 
 /** Copy the package entry by entry, the XML parts rewritten (latin1 keeps every byte as it was). */
@@ -190,7 +193,9 @@ export function rtfWithoutLoadingFields(data: Buffer): Buffer {
     const open = rtf.lastIndexOf('{', match.index);
     if (open < 0) continue;
     const end = groupEnd(rtf, open);
-    const words = rtfText(rtf.slice(match.index + match[0].length, end)).trim().split(/\s+/);
+    const words = rtfText(rtf.slice(match.index + match[0].length, end))
+      .trim()
+      .split(/\s+/);
     if (!LOADING_FIELDS.test(words[0] ?? '')) continue;
     result += `${rtf.slice(copied, open)}{\\*\\transmuteremovedfield}`;
     copied = end;
