@@ -130,7 +130,13 @@ export async function thumbnail(
   try {
     await image.toFile(output);
   } catch (err) {
-    throw new PluginError(`The image could not be read: ${(err as Error).message}`, { cause: err });
+    // sharp's words are libvips', librsvg's or libxml's internals (parse offsets, error domains): the log has them.
+    const label = input.format.toUpperCase();
+    if ((err as Error)?.message?.startsWith('timeout'))
+      throw new PluginError('Making the thumbnail took too long and was stopped', { cause: err });
+    throw new PluginError(`The ${label} image could not be read: the file is damaged or not a valid ${label}`, {
+      cause: err,
+    });
   }
   ctx.signal.throwIfAborted();
   return { path: output, format: target };
