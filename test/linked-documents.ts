@@ -116,13 +116,14 @@ export function rtfWithLoadingFields(picture: string, text: string): string {
 }
 
 /**
- * An "MP3" that is an ID3v2 tag (so sniffing says MP3) whose header declares a footer, followed by `list`:
- * ffmpeg's prober skips tag and footer and finds the list (an ffconcat or HLS playlist) behind them.
+ * An "MP3" that is an empty ID3v2 tag whose header declares a footer, then `list` (an ffconcat or HLS playlist).
+ * Sniffing skips the tag's header and finds an MPEG audio frame header where the footer should be: MP3. ffmpeg's
+ * prober skips header and footer and finds the list.
  */
 export function mp3HidingList(list: string): Buffer {
   const header = Buffer.from([0x49, 0x44, 0x33, 0x04, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00]);
-  const footer = Buffer.from([0x33, 0x44, 0x49, 0x04, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00]);
-  return Buffer.concat([header, footer, Buffer.from(list, 'utf8')]);
+  const frameHeaderAsFooter = Buffer.from([0xff, 0xfb, 0x90, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]);
+  return Buffer.concat([header, frameHeaderAsFooter, Buffer.from(list, 'utf8')]);
 }
 
 /** A one-page PDF whose content stream is the external file `file` (a stream's /F key): its text would print. */

@@ -260,8 +260,8 @@ export function confinementSuite({ title, sandbox, skip = false }: ConfinementSu
     it('an ODS or ODP picture linked by path or URL is not loaded', { timeout: 600_000 }, async () => {
       const hrefs = [fileUrl(local.jpeg), fileUrl(local.dataJpeg), fileUrl(GALLERY_IMAGE), `${beaconUrl}/linked.jpg`];
       for (const [kind, build, outputs, text] of [
-        ['ods', odsWithLinkedImage, ['pdf', 'xlsx', 'ods'], 'Linked image sheet'],
-        ['odp', odpWithLinkedImage, ['pdf', 'pptx', 'odp'], 'Linked image slide'],
+        ['ods', odsWithLinkedImage, ['pdf', 'xlsx', 'csv'], 'Linked image sheet'],
+        ['odp', odpWithLinkedImage, ['pdf', 'pptx'], 'Linked image slide'],
       ] as const) {
         for (const href of hrefs) {
           for (const to of outputs) {
@@ -354,7 +354,8 @@ export function confinementSuite({ title, sandbox, skip = false }: ConfinementSu
       for (const list of lists) {
         for (const to of ['wav', 'ogg']) {
           const outcome = await convert('song.mp3', mp3HidingList(list), { to });
-          expect(outcome.kind, `${list.split('\n')[0]} -> ${to}: ${outcome.detail}`).not.toBe('done');
+          // Accepted as MP3 (as sniffing sees it), then failed by ffmpeg reading it as one.
+          expect(outcome.kind, `${list.split('\n')[0]} -> ${to}: ${outcome.detail}`).toBe('failed');
           expect(outcome.detail, 'the error names no file the list held').not.toMatch(/other-upload|secret|tenant/);
         }
       }
@@ -381,8 +382,8 @@ export function confinementSuite({ title, sandbox, skip = false }: ConfinementSu
       const tools: Array<Record<string, string>> = [
         { to: 'pdf', op: 'compress-pdf' },
         { to: 'pdf', pdfa: '2b' },
-        { to: 'png' },
-        { to: 'txt' },
+        { to: 'pdf', op: 'ocr' },
+        { to: 'pdf', op: 'pdf-to-text' },
       ];
       for (const fields of tools) {
         const outcome = await convert('external.pdf', pdf, fields);
