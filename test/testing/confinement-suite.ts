@@ -375,6 +375,32 @@ export function confinementSuite({ title, sandbox, skip = false }: ConfinementSu
       }
     });
 
+    it('an HTML page reaching for local files and the beacon renders without them', { timeout: 300_000 }, async () => {
+      const refs = [fileUrl(local.jpeg), fileUrl(local.dataJpeg), fileUrl(GALLERY_IMAGE), `${beaconUrl}/page.jpg`];
+      const html =
+        '<!doctype html><html><head><title>Reaching out</title>' +
+        refs.map((ref) => `<link rel="stylesheet" href="${ref}.css">`).join('') +
+        `</head><body><p>Reaching out</p>${refs.map((ref) => `<img src="${ref}">`).join('')}` +
+        `<iframe src="${fileUrl(local.text)}"></iframe><iframe src="${fileUrl(local.dataText)}"></iframe>` +
+        `<object data="${fileUrl(local.text)}"></object></body></html>`;
+      const outcome = await convert('reaching.html', html, { to: 'pdf' });
+      expect(outcome.kind, `html -> pdf: ${outcome.detail}`).toBe('done');
+      // Every image is Chromium's one 14 x 16 broken-image icon, drawn where nothing could be loaded.
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'confinement-html-'));
+      try {
+        await writeFile(path.join(dir, 'out.pdf'), outcome.output!);
+        const { stdout } = await run('pdfimages', ['-list', path.join(dir, 'out.pdf')]);
+        const sizes = stdout
+          .trim()
+          .split('\n')
+          .slice(2)
+          .map((row) => row.trim().split(/\s+/).slice(3, 5).join('x'));
+        expect(new Set(sizes), 'images other than the broken-image icon').toEqual(new Set(['14x16']));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
     it('a PDF page drawn from an external stream in the server`s temp folder prints nothing from it', {
       timeout: 300_000,
     }, async () => {
