@@ -4,7 +4,13 @@ import path from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
-import { pointsOutside, rtfWithoutLoadingFields, withoutOutsideLinks, xmlWithoutOutsideLinks } from './office-links.js';
+import {
+  pointsOutside,
+  rtfWithoutLoadingFields,
+  unsafeXmlPart,
+  withoutOutsideLinks,
+  xmlWithoutOutsideLinks,
+} from './office-links.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -57,6 +63,25 @@ describe('office links', () => {
         '<style:background-image xlink:href=""/>' +
         '<table:table-source xlink:href=""/>',
     );
+  });
+
+  it('refuses XML parts it cannot read byte for byte, and DTDs', async () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<a xlink:href="/etc/x"/>', 'utf16le')]);
+    expect(unsafeXmlPart(utf16)).toMatch(/not UTF-8/);
+    expect(unsafeXmlPart(Buffer.from('<?xml version="1.0" encoding="UTF-7"?><a/>'))).toMatch(/not UTF-8/);
+    expect(unsafeXmlPart(Buffer.from('<!DOCTYPE a [<!ENTITY e SYSTEM "file:///etc/passwd">]><a>&e;</a>'))).toMatch(
+      /DTD/,
+    );
+    expect(unsafeXmlPart(Buffer.from('<?xml version="1.0" encoding="UTF-8"?><office:document/>'))).toBeUndefined();
+    const input = path.join(dir, 'dtd.odt');
+    await writeFile(
+      input,
+      zipSync({
+        mimetype: [strToU8('application/vnd.oasis.opendocument.text'), { level: 0 }],
+        'content.xml': strToU8('<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/hostname">]><x>&e;</x>'),
+      }),
+    );
+    await expect(withoutOutsideLinks(input, path.join(dir, 'dtd-out'))).rejects.toThrow(/declares a DTD/);
   });
 
   it('drops the instruction of RTF fields that load files, whatever their spelling, and keeps the others', () => {

@@ -109,6 +109,25 @@ export function xmlWithoutOutsideLinks(xml: string): string {
   );
 }
 
+/** Encodings in which every ASCII character is itself: the rewriting above reads the part byte for byte. */
+const ASCII_COMPATIBLE = /^(?:utf-?8|us-ascii|ascii|iso-?8859-\d+|iso_8859-\d+|latin-?1|windows-125\d|cp125\d)$/i;
+
+/**
+ * Why an XML part cannot be rewritten safely, if it cannot: another encoding (UTF-16, UTF-7... where a link's
+ * characters are not its bytes) or a DTD (whose entities could stand for any text, or a file). LibreOffice never
+ * writes either in an OpenDocument file.
+ */
+export function unsafeXmlPart(xml: Buffer): string | undefined {
+  const head = xml.subarray(0, 4);
+  if (head.includes(0) || (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))
+    return 'a part of it is not UTF-8 XML';
+  const text = xml.toString('latin1');
+  const declared = /^(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?\bencoding\s*=\s*["']([^"']*)["']/.exec(text)?.[1];
+  if (declared !== undefined && !ASCII_COMPATIBLE.test(declared.trim())) return 'a part of it is not UTF-8 XML';
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) return 'it declares a DTD, which OpenDocument files do not use';
+  return undefined;
+}
+
 /** Copy the package entry by entry, the XML parts rewritten (latin1 keeps every byte as it was). */
 async function rewritePackage(input: string, output: string): Promise<void> {
   const unreadable = 'The document could not be read: it is damaged or not an OpenDocument file';
@@ -131,8 +150,10 @@ async function rewritePackage(input: string, output: string): Promise<void> {
       if (/\.(xml|rdf)$/i.test(entry.fileName)) {
         const chunks: Buffer[] = [];
         for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-        const xml = Buffer.concat(chunks).toString('latin1');
-        out.addBuffer(Buffer.from(xmlWithoutOutsideLinks(xml), 'latin1'), entry.fileName, options);
+        const bytes = Buffer.concat(chunks);
+        const unsafe = unsafeXmlPart(bytes);
+        if (unsafe) throw new PluginError(`The document could not be converted: ${unsafe}`);
+        out.addBuffer(Buffer.from(xmlWithoutOutsideLinks(bytes.toString('latin1')), 'latin1'), entry.fileName, options);
       } else {
         // Pictures and the rest are streamed through when the writer gets to them.
         out.addReadStreamLazy(entry.fileName, options, (callback) => {
@@ -145,6 +166,7 @@ async function rewritePackage(input: string, output: string): Promise<void> {
   } catch (err) {
     (out.outputStream as unknown as { destroy(): void }).destroy();
     await written.catch(() => undefined);
+    if (err instanceof PluginError) throw err;
     throw new PluginError(unreadable, { cause: err });
   } finally {
     zip.close();
