@@ -63,7 +63,7 @@ describe('JSON bodies before parsing', () => {
     expect(body.error).toMatch(new RegExp(`deeper than ${MAX_JSON_DEPTH} levels`));
   });
 
-  it('with a key: GraphQL, tRPC and pipelines refuse a body nested too deep (400) and take one within the limit', async () => {
+  it('with a key: GraphQL, tRPC and pipelines refuse a body nested too deep (400), take one within it', async () => {
     const deep = (depth: number) =>
       JSON.stringify({ query: '{ __typename }', variables: { x: JSON.parse(nested(depth)) } });
     const refusedGraphql = await post('/graphql', deep(MAX_JSON_DEPTH + 5), true);

@@ -85,7 +85,7 @@ export async function ocrPdf(
         output,
       ],
       runOptions(ctx, {
-        // TMPDIR: the Ghostscript it runs (-dSAFER) may read its temp folder, so that is the run's own (ghostscript.ts).
+        // TMPDIR: the Ghostscript it runs (-dSAFER) may read its temp folder: the run's own (ghostscript.ts).
         env: { ...process.env, OMP_THREAD_LIMIT: '1', TMPDIR: path.dirname(output) },
         captureStdout: false,
         // Per-page log lines start with the page number: "    3 ...".

@@ -102,7 +102,9 @@ function odtLinking(href: string): Buffer {
     '<office:text><text:p>Picture below</text:p><text:p><draw:frame svg:width="2cm" svg:height="2cm">' +
     `<draw:image xlink:href="${href.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" xlink:type="simple"/>` +
     '</draw:frame></text:p></office:text></office:body></office:document-content>';
-  const styles = `<?xml version="1.0" encoding="UTF-8"?><office:document-styles ${ns}><office:styles/></office:document-styles>`;
+  const styles =
+    `<?xml version="1.0" encoding="UTF-8"?><office:document-styles ${ns}><office:styles/>` +
+    '</office:document-styles>';
   return Buffer.from(
     zipSync({
       mimetype: [strToU8('application/vnd.oasis.opendocument.text'), { level: 0 }],
