@@ -22,6 +22,7 @@ const ODF_NS = [
   'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"',
   'xmlns:xlink="http://www.w3.org/1999/xlink"',
   'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"',
+  'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"',
 ].join(' ');
 
 function odt(body: string): Buffer {
@@ -59,6 +60,95 @@ export function odtWithLinkedSection(href: string): Buffer {
       `xlink:href="${escapeXml(href)}" xlink:type="simple" ` +
       `text:filter-name="Text"/><text:p>placeholder</text:p></text:section>`,
   );
+}
+
+/** An ODF package of `mimetype` whose body is `body` (content.xml) with empty styles. */
+function odf(mimetype: string, body: string): Buffer {
+  const content = `<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content ${ODF_NS} office:version="1.2"><office:body>${body}</office:body></office:document-content>`;
+  const manifest = `<?xml version="1.0" encoding="UTF-8"?>
+<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">
+ <manifest:file-entry manifest:full-path="/" manifest:media-type="${mimetype}"/>
+ <manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>
+ <manifest:file-entry manifest:full-path="styles.xml" manifest:media-type="text/xml"/>
+</manifest:manifest>`;
+  const styles = `<?xml version="1.0" encoding="UTF-8"?>
+<office:document-styles ${ODF_NS} office:version="1.2"><office:styles/></office:document-styles>`;
+  return zip(
+    { 'META-INF/manifest.xml': manifest, 'content.xml': content, 'styles.xml': styles },
+    { name: 'mimetype', data: mimetype },
+  );
+}
+
+/** A picture frame linking (not embedding) `href`, placed on a sheet or a slide. */
+const linkedFrame = (href: string) =>
+  `<draw:frame draw:name="linked" svg:width="4cm" svg:height="4cm" svg:x="1cm" svg:y="1cm"><draw:image ` +
+  `xlink:href="${escapeXml(href)}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame>`;
+
+/** An ODS whose sheet shows a picture linked from `href`, beside the text "Linked image sheet". */
+export function odsWithLinkedImage(href: string): Buffer {
+  return odf(
+    'application/vnd.oasis.opendocument.spreadsheet',
+    `<office:spreadsheet><table:table table:name="Sheet1"><table:shapes>${linkedFrame(href)}</table:shapes>` +
+      `<table:table-row><table:table-cell office:value-type="string"><text:p>Linked image sheet</text:p>` +
+      `</table:table-cell></table:table-row></table:table></office:spreadsheet>`,
+  );
+}
+
+/** An ODP whose slide shows a picture linked from `href`, beside the text "Linked image slide". */
+export function odpWithLinkedImage(href: string): Buffer {
+  return odf(
+    'application/vnd.oasis.opendocument.presentation',
+    `<office:presentation><draw:page draw:name="p1">${linkedFrame(href)}<draw:frame svg:width="10cm" ` +
+      `svg:height="2cm" svg:x="1cm" svg:y="8cm"><draw:text-box><text:p>Linked image slide</text:p></draw:text-box>` +
+      `</draw:frame></draw:page></office:presentation>`,
+  );
+}
+
+/** An RTF with an INCLUDEPICTURE field on `picture` and an INCLUDETEXT field on `text` (server paths or URLs). */
+export function rtfWithLoadingFields(picture: string, text: string): string {
+  const rtfPath = (p: string) => p.replace(/\\/g, '\\\\');
+  return (
+    '{\\rtf1\\ansi{\\fonttbl{\\f0 Helvetica;}}\\f0 Before the fields.\\par ' +
+    `{\\field{\\*\\fldinst INCLUDEPICTURE "${rtfPath(picture)}" \\\\* MERGEFORMAT}{\\fldrslt }}\\par ` +
+    `{\\field{\\*\\fldinst INCLUDETEXT "${rtfPath(text)}"}{\\fldrslt }}\\par After the fields.\\par}`
+  );
+}
+
+/**
+ * An "MP3" that is an empty ID3v2 tag whose header declares a footer, then `list` (an ffconcat or HLS playlist).
+ * Sniffing skips the tag's header and finds an MPEG audio frame header where the footer should be: MP3. ffmpeg's
+ * prober skips header and footer and finds the list.
+ */
+export function mp3HidingList(list: string): Buffer {
+  const header = Buffer.from([0x49, 0x44, 0x33, 0x04, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00]);
+  const frameHeaderAsFooter = Buffer.from([0xff, 0xfb, 0x90, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]);
+  return Buffer.concat([header, frameHeaderAsFooter, Buffer.from(list, 'utf8')]);
+}
+
+/** A one-page PDF whose content stream is the external file `file` (a stream's /F key): its text would print. */
+export function pdfWithExternalContent(file: string): Buffer {
+  const literal = (text: string) => `(${text.replace(/[()\\]/g, (c) => `\\${c}`)})`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents [5 0 R 4 0 R] /Resources << /Font << /F1 << ' +
+      '/Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>',
+    `<< /Length 0 /F ${literal(file)} >>\nstream\n\nendstream`,
+    '<< /Length 48 >>\nstream\nBT /F1 18 Tf 72 740 Td (External content) Tj ET\n\nendstream',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(Buffer.byteLength(body, 'latin1'));
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(body, 'latin1');
+  body +=
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` +
+    offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
 }
 
 const W_NS =

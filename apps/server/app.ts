@@ -10,6 +10,7 @@ import { HTTP_STATUS, type ServiceError, expectedError } from '../../core/servic
 import { redactUrl } from '../shared/logging.js';
 import { authenticateRequests, bearerChallenge } from './auth.js';
 import { graphqlRoutes } from './graphql/index.js';
+import { guardJsonBodies } from './json-body.js';
 import { observeRequests } from './observability.js';
 import { trackRoutes } from './method-not-allowed.js';
 import { operationRoutes } from './operations/routes.js';
@@ -119,6 +120,8 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
   // The three surfaces share one authentication path: the hook of this scope (auth.ts).
   await app.register(async (surfaces) => {
     surfaces.addHook('onRequest', authenticateRequests(services, cookies));
+    // JSON bodies: bounded for callers without credentials, and their nesting checked, before parsing (json-body.ts).
+    guardJsonBodies(surfaces);
     // REST and the OpenAPI document, both generated from the operation table (operations/).
     await surfaces.register(operationRoutes, { services, publicUrl: runtime.config.publicUrl });
     await surfaces.register(graphqlRoutes, { services, tmpDir: requestTempDir(runtime.config.dataDir), cookies });

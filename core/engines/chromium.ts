@@ -686,7 +686,12 @@ export async function renderPdf(
           : {}),
       }),
       timeoutMs,
-    );
+    ).catch((err: unknown) => {
+      // Chromium gives no reason; with templates they are the likely cause, and the client's to change.
+      if (headerFooter && /Printing failed/.test((err as Error)?.message ?? ''))
+        throw new PluginError('The page could not be printed with this headerHtml or footerHtml', { cause: err });
+      throw err;
+    });
   });
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { debianPackages } from '../contract/index.js';
 import { STANDARD_ENGINES } from './catalog.js';
-import { engineDetail, isExitFailure, withDetail } from './common.js';
+import { engineDetail, isExitFailure, withDetail, withoutServerPaths } from './common.js';
 import { EngineError } from './process.js';
 
 describe('engine failure building blocks', () => {
@@ -14,6 +14,20 @@ describe('engine failure building blocks', () => {
     ).toBe('unable to find trailer dictionary while recovering damaged file');
     expect(engineDetail('gs: cannot open /srv/data/work/x.pdf for reading')).toBe('cannot open the file for reading');
     expect(engineDetail('\n\n')).toBe('');
+  });
+
+  it('take every absolute server path out, keeping MIME types, ratios, URLs and option values', () => {
+    expect(withoutServerPaths("Impossible to open '/srv/data/blobs/uploads/ab12.mp3'")).toBe(
+      'Impossible to open the file',
+    );
+    expect(withoutServerPaths('/usr/lib/x.gif: not allowed; see /tmp/run-1/in.pdf')).toBe(
+      'the file: not allowed; see the file',
+    );
+    const kept = 'image/png, 1/2, PDF/A-2b, https://example.com/a/b and the /screen profile';
+    expect(withoutServerPaths(kept)).toBe(kept);
+    expect(withDetail('Could not convert', 'cannot open /work/job/x.odt')).toBe(
+      'Could not convert (cannot open the file)',
+    );
   });
 
   it('add a detail in parentheses, or nothing', () => {

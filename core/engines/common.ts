@@ -37,7 +37,23 @@ export function engineDetail(stderr: string): string {
   return (lines.pop() ?? '').replace(/^(?:[\w-]+: )?(?:\/[^:]*: )*/, '').replace(/\/\S+/g, 'the file');
 }
 
+/**
+ * An absolute path on the server: a slash-led run of two or more segments that does not follow a word, a dot,
+ * a colon or another slash (so "image/png", "1/2", "PDF/A" and the path of a URL stay), with an optional
+ * quote around it.
+ */
+const SERVER_PATH = /(['"`]?)(?<![\w.:/~-])\/(?:[^\s'"`:;,()<>/]+\/)+[^\s'"`:;,()<>]*\1/g;
+
+/**
+ * `text` with every absolute server path replaced by "the file" (an engine naming a file it was led to, a
+ * work folder, DATA_DIR): what a client may read.
+ */
+export function withoutServerPaths(text: string): string {
+  return text.replace(SERVER_PATH, 'the file');
+}
+
 /** "summary (detail)", or the summary alone when the engine said nothing useful. */
 export function withDetail(summary: string, detail: string): string {
-  return detail ? `${summary} (${detail})` : summary;
+  const safe = withoutServerPaths(detail);
+  return safe ? `${summary} (${safe})` : summary;
 }

@@ -8,6 +8,7 @@ import { configureConfinement, probeConfinement, withEngineScope } from './confi
 import {
   FFMPEG,
   FFPROBE,
+  demuxerOptions,
   describeFfmpegError,
   ffmpegFailure,
   parseTimePosition,
@@ -17,7 +18,7 @@ import {
   type FfmpegJob,
 } from './ffmpeg.js';
 import { configureEnginePaths } from './paths.js';
-import { EngineError } from './process.js';
+import { EngineError, runProcess } from './process.js';
 import { processesMentioning } from './testing/processes.js';
 
 let dir: string;
@@ -265,5 +266,40 @@ describe('what a file may make ffmpeg open', () => {
     } finally {
       configureConfinement(false);
     }
+  });
+});
+
+describe('the demuxer follows the format the upload was accepted as', () => {
+  it('forces one demuxer, or whitelists the containers a format`s sniffing admits', () => {
+    expect(demuxerOptions('mp3')).toEqual(['-f', 'mp3']);
+    expect(demuxerOptions('mp4')).toEqual(['-f', 'mov']);
+    expect(demuxerOptions('mpeg')).toEqual(['-format_whitelist', 'mpeg,mpegvideo,mp3']);
+    expect(demuxerOptions(undefined)).toEqual([]);
+    expect(demuxerOptions('pdf')).toEqual([]);
+  });
+
+  it('an MP3 whose ID3 tag hides an ffconcat list is read as MP3, not as the list', async () => {
+    const listed = path.join(dir, 'listed.mp3');
+    await runProcess('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=1', '-q:a', '9', '-y', listed], {
+      timeoutMs: 30_000,
+    });
+    const polyglot = path.join(dir, 'polyglot.mp3');
+    // An ID3 header declaring a footer; where the footer would be, an MPEG frame header (what sniffing sees).
+    await writeFile(
+      polyglot,
+      Buffer.concat([
+        Buffer.from([0x49, 0x44, 0x33, 0x04, 0x00, 0x10, 0, 0, 0, 0, 0xff, 0xfb, 0x90, 0x64, 0, 0, 0, 0, 0, 0]),
+        Buffer.from("ffconcat version 1.0\nfile 'listed.mp3'\n"),
+      ]),
+    );
+    // Left to probe, ffmpeg follows the list into the file beside it.
+    expect((await probe(polyglot, { timeoutMs: 30_000 })).formatName).toBe('concat');
+    const error = await probe(polyglot, { timeoutMs: 30_000, format: 'mp3' }).then(
+      () => undefined,
+      (err: unknown) => err as Error,
+    );
+    expect(error).toBeInstanceOf(EngineError);
+    expect(error!.message).not.toContain(dir);
+    expect((await probe(listed, { timeoutMs: 30_000, format: 'mp3' })).formatName).toBe('mp3');
   });
 });

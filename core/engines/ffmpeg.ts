@@ -12,7 +12,8 @@ import path from 'node:path';
 import ffmpeg from 'fluent-ffmpeg';
 import { z } from 'zod';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
-import { withDetail } from './common.js';
+import type { FormatId } from '../../schema/index.js';
+import { withDetail, withoutServerPaths } from './common.js';
 import { resolveCommand } from './paths.js';
 import { engineSpawn } from './confine.js';
 import { EngineError, commandExists, runProcess } from './process.js';
@@ -30,6 +31,54 @@ const STDERR_TAIL_LINES = 100;
  * outside the jail anyway.
  */
 const PROTOCOL_WHITELIST = ['-protocol_whitelist', 'file,pipe'];
+
+/**
+ * The demuxers ffmpeg may read each uploaded format with. Left to itself ffmpeg picks the demuxer by probing
+ * the content, and it skips an ID3 tag (header and declared footer) before it does: an "MP3" that passed
+ * sniffing on its ID3 header can hold an ffconcat or HLS playlist behind the tag, which ffmpeg then follows
+ * into other files (and names them in its errors). With one demuxer the input is forced (`-f`); where the
+ * format's sniff list admits several containers, the others are refused (`-format_whitelist`).
+ */
+const DEMUXERS: Partial<Record<FormatId, readonly string[]>> = {
+  mp3: ['mp3'],
+  mp2: ['mp3'],
+  wav: ['wav'],
+  ogg: ['ogg'],
+  opus: ['ogg'],
+  ogv: ['ogg'],
+  flac: ['flac'],
+  aac: ['aac'],
+  aiff: ['aiff'],
+  wma: ['asf'],
+  wmv: ['asf'],
+  amr: ['amr'],
+  ac3: ['ac3', 'eac3'],
+  mp4: ['mov'],
+  mov: ['mov'],
+  m4a: ['mov'],
+  m4b: ['mov'],
+  m4v: ['mov'],
+  '3gp': ['mov'],
+  prores: ['mov'],
+  dnxhr: ['mov'],
+  avi: ['avi'],
+  webm: ['matroska'],
+  mkv: ['matroska'],
+  flv: ['flv', 'live_flv'],
+  // file-type names MPEG program streams, elementary video and MPEG audio frames alike "mpg"/"mp2".
+  mpeg: ['mpeg', 'mpegvideo', 'mp3'],
+  vob: ['mpeg', 'mpegvideo', 'mp3'],
+  ts: ['mpegts'],
+  mts: ['mpegts'],
+  m2ts: ['mpegts'],
+};
+
+/** ffmpeg/ffprobe input options that read a file as `format` only (none for a format not listed). */
+export function demuxerOptions(format: FormatId | undefined): string[] {
+  const demuxers = format ? DEMUXERS[format] : undefined;
+  if (!demuxers) return [];
+  return demuxers.length === 1 ? ['-f', demuxers[0]!] : ['-format_whitelist', demuxers.join(',')];
+}
 
 /** fluent-ffmpeg's internals (not typed) that confineRun wraps. */
 interface FluentInternals {
@@ -134,14 +183,17 @@ export interface MediaProbe {
 export interface ProbeOptions {
   signal?: AbortSignal;
   timeoutMs: number;
+  /** The format the file was accepted as: ffprobe reads it as that and nothing else (demuxerOptions). */
+  format?: FormatId;
 }
 
 /** Read a media file's container, streams and chapters; EngineError when ffprobe cannot read it. */
-export async function probe(filePath: string, { signal, timeoutMs }: ProbeOptions): Promise<MediaProbe> {
+export async function probe(filePath: string, { signal, timeoutMs, format }: ProbeOptions): Promise<MediaProbe> {
   const args = [
     '-v',
     'level+error',
     ...PROTOCOL_WHITELIST,
+    ...demuxerOptions(format),
     '-print_format',
     'json',
     '-show_format',
@@ -212,9 +264,10 @@ export function durationOf(media: MediaProbe, of: DurationOf): number | undefine
  */
 export async function probeDurationSec(
   filePath: string,
-  { signal, timeoutMs, of = 'media' }: ProbeOptions & { of?: DurationOf },
+  { signal, timeoutMs, format, of = 'media' }: ProbeOptions & { of?: DurationOf },
 ): Promise<number | undefined> {
-  return durationOf(await probe(filePath, { signal, timeoutMs: Math.min(timeoutMs, PROBE_TIMEOUT_MS) }), of);
+  const limits = { timeoutMs: Math.min(timeoutMs, PROBE_TIMEOUT_MS), ...(signal ? { signal } : {}) };
+  return durationOf(await probe(filePath, { ...limits, ...(format ? { format } : {}) }), of);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,6 +275,8 @@ export async function probeDurationSec(
 
 export interface FfmpegJob {
   input: string;
+  /** The format the input was accepted as: ffmpeg reads it as that and nothing else (demuxerOptions). */
+  inputFormat?: FormatId;
   /** A file path; ffmpeg picks the container from its extension unless `configure` sets one. */
   output: string;
   /** Adds codecs, filters and options to a command that already has the input. */
@@ -267,7 +322,14 @@ function runCommand(job: FfmpegJob): Promise<FfmpegOutput> {
       .setFfmpegPath(resolveCommand(FFMPEG.command))
       .setFfprobePath(resolveCommand(FFPROBE.command))
       .input(job.input)
-      .inputOptions('-nostdin', '-hide_banner', '-loglevel', 'level+info', ...PROTOCOL_WHITELIST);
+      .inputOptions(
+        '-nostdin',
+        '-hide_banner',
+        '-loglevel',
+        'level+info',
+        ...PROTOCOL_WHITELIST,
+        ...demuxerOptions(job.inputFormat),
+      );
     const command = confineRun(job.configure(base).output(job.output));
 
     const stop = (reason: 'timeout' | 'aborted', message: string) => {
@@ -365,7 +427,8 @@ export function describeFfmpegError(stderr: string, paths: readonly string[]): s
     if (!SERIOUS_LEVELS.has(level) || !line || GENERIC_LINE.test(line) || errors.at(-1) === line) continue;
     errors.push(line);
   }
-  return errors.slice(-2).join('; ');
+  // Other paths too: a playlist or list hidden in the input names files ffmpeg was led to.
+  return withoutServerPaths(errors.slice(-2).join('; '));
 }
 
 /** What a media failure message names: the file's kind ("MP4") and the server paths to hide. */

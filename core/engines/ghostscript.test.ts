@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
-import { GHOSTSCRIPT, pdfWrite } from './ghostscript.js';
 import { FONT_PACKAGES } from './fonts.js';
+import { GHOSTSCRIPT, pdfToPdfa, pdfWrite } from './ghostscript.js';
 import { runProcess } from './process.js';
 import { openPdf } from './qpdf.js';
 import { rejectionOf, useEngineTestFiles } from './testing/files.js';
@@ -43,4 +46,56 @@ describe('ghostscript', () => {
     expect(error.message).toMatch(/^The PDF could not be compressed( \(.+\))?$/);
     expect(error.message).not.toContain(files().dir);
   });
+
+  it('a page whose content is an external stream (/F) in the system temp folder reads nothing from there', async () => {
+    // Unconfined (unit tests run engines bare): the host's own /tmp is what -dSAFER alone would open.
+    const secretDir = await mkdtemp(path.join(os.tmpdir(), 'gs-secret-'));
+    const marker = `GSSECRET${randomUUID().replaceAll('-', '')}`;
+    const secret = path.join(secretDir, 'content.txt');
+    try {
+      await writeFile(secret, `BT /F1 24 Tf 72 700 Td (${marker}) Tj ET\n`);
+      const ctx = await files().ctx();
+      const input = path.join(ctx.workDir, 'external.pdf');
+      await writeFile(input, pdfWithExternalContent(secret));
+      const compressed = path.join(ctx.workDir, 'compressed.pdf');
+      await pdfWrite(input, compressed, ctx, { settings: '/ebook', summary: 'x' }).catch(() => undefined);
+      const pdfa = path.join(ctx.workDir, 'pdfa.pdf');
+      await pdfToPdfa(input, pdfa, ctx, {
+        part: 2,
+        definitionFile: path.join(ctx.workDir, 'pdfa.ps'),
+        summary: 'x',
+      }).catch(() => undefined);
+      for (const output of [compressed, pdfa]) {
+        const text = await runProcess('pdftotext', [output, '-'], { timeoutMs: 30_000 }).then(
+          (r) => r.stdout,
+          () => '',
+        );
+        expect(text, path.basename(output)).not.toContain(marker);
+      }
+    } finally {
+      await rm(secretDir, { recursive: true, force: true });
+    }
+  });
 });
+
+/** A one-page PDF whose content stream is the external file `file` (a stream's /F key). */
+function pdfWithExternalContent(file: string): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 << /Type /Font ' +
+      '/Subtype /Type1 /BaseFont /Helvetica >> >> >> >>',
+    `<< /Length 0 /F (${file}) >>\nstream\n\nendstream`,
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  body += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}

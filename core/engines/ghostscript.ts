@@ -3,10 +3,11 @@
  * re-encode images. Always with -dSAFER (no file access beyond its arguments).
  */
 import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { engineDetail, isExitFailure, runOptions, withDetail, type EngineContext } from './common.js';
 import { FONT_PACKAGES } from './fonts.js';
-import { runProcess } from './process.js';
+import { runProcess, type RunOptions } from './process.js';
 
 /** Fonts: what a PDF names but does not embed is drawn (and embedded, for PDF/A) from the installed fonts. */
 export const GHOSTSCRIPT: EngineRequirement = {
@@ -22,6 +23,24 @@ export const GHOSTSCRIPT: EngineRequirement = {
 export function ghostscriptFailure(err: unknown, signal: AbortSignal, summary: string): unknown {
   if (!isExitFailure(err, signal)) return err;
   return new PluginError(withDetail(summary, engineDetail(err.stderrTail)), { cause: err });
+}
+
+/**
+ * runProcess options and the file-access arguments of one gs run. -dSAFER still lets Ghostscript read its temporary
+ * folder, and a PDF's external stream (`/F (/tmp/...)`) reads whatever is there: outside a jail that is the host's
+ * /tmp, with other programs' files. TMPDIR is the run's own folder (where the output goes) instead, and reading is
+ * permitted for the input (and the run's `readable` files) only.
+ */
+function safeRun(
+  ctx: EngineContext,
+  input: string,
+  output: string,
+  readable: readonly string[] = [],
+): { options: RunOptions; permits: string[] } {
+  return {
+    options: runOptions(ctx, { env: { ...process.env, TMPDIR: path.dirname(output) } }),
+    permits: [input, ...readable].map((file) => `--permit-file-read=${file}`),
+  };
 }
 
 export interface PdfWriteOptions {
@@ -68,11 +87,13 @@ export async function pdfWrite(
   ctx: EngineContext,
   { settings, summary, images }: PdfWriteOptions,
 ): Promise<void> {
+  const { options, permits } = safeRun(ctx, input, output);
   const args = [
     '-q',
     '-dNOPAUSE',
     '-dBATCH',
     '-dSAFER',
+    ...permits,
     '-sDEVICE=pdfwrite',
     `-dPDFSETTINGS=${settings}`,
     // pdfwrite otherwise turns pages to follow their text direction.
@@ -83,7 +104,7 @@ export async function pdfWrite(
     input,
   ];
   try {
-    await runProcess(GHOSTSCRIPT.command, args, runOptions(ctx));
+    await runProcess(GHOSTSCRIPT.command, args, options);
   } catch (err) {
     throw ghostscriptFailure(err, ctx.signal, summary);
   }
@@ -133,12 +154,13 @@ export async function pdfToPdfa(
   { part, definitionFile, summary }: PdfaOptions,
 ): Promise<void> {
   await writeFile(definitionFile, pdfaDefinition(SRGB_PROFILE));
+  const { options, permits } = safeRun(ctx, input, output, [SRGB_PROFILE, definitionFile]);
   const args = [
     '-q',
     '-dNOPAUSE',
     '-dBATCH',
     '-dSAFER',
-    `--permit-file-read=${SRGB_PROFILE}`,
+    ...permits,
     '-sDEVICE=pdfwrite',
     `-dPDFA=${part}`,
     '-dPDFACompatibilityPolicy=1',
@@ -152,7 +174,7 @@ export async function pdfToPdfa(
     input,
   ];
   try {
-    await runProcess(GHOSTSCRIPT.command, args, runOptions(ctx));
+    await runProcess(GHOSTSCRIPT.command, args, options);
   } catch (err) {
     throw ghostscriptFailure(err, ctx.signal, summary);
   }

@@ -5,12 +5,14 @@
  * profile directory (`-env:UserInstallation`): two instances sharing one profile silently produce
  * no file. HOME points at the run's directory too, so nothing is written to the service user's home.
  */
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { withDetail, type EngineContext } from './common.js';
 import { FONT_PACKAGES } from './fonts.js';
+import { withoutOutsideLinks } from './office-links.js';
 import { EngineError, runProcess } from './process.js';
 
 /** soffice with the Writer, Calc and Impress filters: documents, spreadsheets and presentations. */
@@ -150,8 +152,19 @@ export function useOfficeConverter(converter: OfficeConverter | undefined): void
  * is named (a listener needs it), else with a cold soffice. Throws EngineError on exit != 0,
  * timeout or abort.
  */
-export async function libreOfficeConvert(options: LibreOfficeConvertOptions): Promise<LibreOfficeResult> {
-  await mkdir(options.outDir, { recursive: true });
+export async function libreOfficeConvert(given: LibreOfficeConvertOptions): Promise<LibreOfficeResult> {
+  await mkdir(given.outDir, { recursive: true });
+  // Links to outside the document cut first (office-links.ts): settings alone do not stop Calc, Impress or RTF fields.
+  const linkless = path.join(path.dirname(given.outDir), `linkless-${randomUUID()}`);
+  const options = { ...given, input: await withoutOutsideLinks(given.input, linkless) };
+  try {
+    return await convertLinkless(options);
+  } finally {
+    if (options.input !== given.input) await rm(linkless, { recursive: true, force: true });
+  }
+}
+
+async function convertLinkless(options: LibreOfficeConvertOptions): Promise<LibreOfficeResult> {
   if (officeConverter && convertToParts(options.convertTo).filter) {
     const { input, convertTo, inputFilter, outDir, signal, timeoutMs } = options;
     const pooled = await officeConverter(

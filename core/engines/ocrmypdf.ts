@@ -8,6 +8,7 @@
  *   as lossy JPEG) and no image optimisation, so the page images come out as they went in;
  * - `--jobs 1` with `OMP_THREAD_LIMIT=1`: one core per run (runs already go side by side).
  */
+import path from 'node:path';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { engineDetail, isExitFailure, runOptions, withDetail, type EngineContext } from './common.js';
 import { runProcess } from './process.js';
@@ -83,7 +84,8 @@ export async function ocrPdf(
         output,
       ],
       runOptions(ctx, {
-        env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+        // TMPDIR: the Ghostscript it runs (-dSAFER) may read its temp folder: the run's own (ghostscript.ts).
+        env: { ...process.env, OMP_THREAD_LIMIT: '1', TMPDIR: path.dirname(output) },
         captureStdout: false,
         // Per-page log lines start with the page number: "    3 ...".
         onStderrLine: (line) => {

@@ -17,6 +17,7 @@ import {
   type RunResult,
 } from '../contract/index.js';
 import type { BlobStore } from '../blobs/types.js';
+import { withoutServerPaths } from '../engines/common.js';
 import { EngineError } from '../engines/process.js';
 import type { SandboxHooks, SandboxRun } from '../engines/execution/sandbox/pool.js';
 import type { JobRunnerPort, RunSignals } from '../queue/types.js';
@@ -435,7 +436,13 @@ export class JobRunner implements JobRunnerPort {
   private async fail(job: JobRecord, message: string, log: Logger, cause?: unknown, runSeconds?: number) {
     if (cause && !(cause instanceof PluginError))
       log.error('job failed', { error: String((cause as Error)?.stack ?? cause) });
-    else log.info('job failed', { error: message });
+    else {
+      // The client's message has no server paths or engine output; the log (with the job's id) keeps them.
+      const detail = cause instanceof PluginError && cause.message !== message ? { detail: cause.message } : {};
+      const engine =
+        cause instanceof PluginError && cause.cause instanceof Error ? { engine: cause.cause.message } : {};
+      log.info('job failed', { error: message, ...detail, ...engine });
+    }
     activeSpan()?.setAttribute('transmute.job.status', 'failed');
     // Its credits (or free try) come back in the same write (spec: side effects).
     if (await this.credits.failJob(job.id, message)) {
@@ -510,9 +517,12 @@ function checkWorkForRun(plugin: Plugin, measured: number | undefined, index: nu
   }
 }
 
-/** What the client may see: plugin messages as they are; engine and internal errors summarised. */
+/**
+ * What the client may see: plugin messages without server paths (the log keeps the error whole, with the job's
+ * id); engine and internal errors summarised.
+ */
 function publicMessage(err: unknown, plugin: Plugin): string {
-  if (err instanceof PluginError) return err.message;
+  if (err instanceof PluginError) return withoutServerPaths(err.message);
   if (storageFull(err)) return "The server's disk was full while the job ran; submit it again later";
   if (err instanceof EngineError) {
     if (err.reason === 'timeout') return `${plugin.title} timed out`;

@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPCError } from '@trpc/server';
 import { ServiceError, expectedError, type Services } from '../../../core/services/index.js';
 import { principalOf, setRateHeaders } from '../auth.js';
+import { checkJsonBody } from '../json-body.js';
 import { isMultipart, stageMultipart } from '../multipart.js';
 import { createTrpcContext } from './context.js';
 import { appRouterFor, formFileLimit } from './router.js';
@@ -59,7 +60,16 @@ export async function trpcRoutes(app: FastifyInstance, { services }: { services:
   const appRouter = appRouterFor(services);
   // tRPC parses JSON itself (and accepts empty bodies); multipart bodies are read by formData() below.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Checked before tRPC parses it, as every JSON body is (json-body.ts).
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    try {
+      checkJsonBody(request, body as string);
+    } catch (err) {
+      done(err as Error, undefined);
+      return;
+    }
+    done(null, body);
+  });
 
   app.all<{ Params: { path: string } }>('/trpc/:path', { config: { auth: 'in-band' } }, async (request, reply) => {
     const context = createTrpcContext(services, request.principal ?? request.authFailure, request.log);

@@ -17,7 +17,7 @@ export const MAX_MEDIA_SECONDS = 4 * 3600;
 const mediaWork: WorkMeasure = {
   unit: 'seconds',
   max: MAX_MEDIA_SECONDS,
-  measure: (input, { signal, timeoutMs }) => probeDurationSec(input.path, { signal, timeoutMs }),
+  measure: (input, { signal, timeoutMs }) => probeDurationSec(input.path, { signal, timeoutMs, format: input.format }),
   // The deadline is a ceiling from the size; the tight one from the duration is the run's own (MediaRun probes).
   scalesDeadline: false,
 };

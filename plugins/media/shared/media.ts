@@ -95,7 +95,11 @@ export class MediaRun {
     if (input.bytes === 0) throw new PluginError(`The ${label} file is empty (0 bytes)`);
     let media: MediaProbe;
     try {
-      media = await probe(input.path, { signal: ctx.signal, timeoutMs: Math.min(PROBE_TIMEOUT_MS, ctx.remainingMs()) });
+      media = await probe(input.path, {
+        signal: ctx.signal,
+        timeoutMs: Math.min(PROBE_TIMEOUT_MS, ctx.remainingMs()),
+        format: input.format,
+      });
     } catch (err) {
       throw ffmpegFailure(err, ctx.signal, { label, paths: [input.path] });
     }
@@ -155,6 +159,7 @@ export class MediaRun {
     try {
       const { stderr } = await runFfmpeg({
         input: this.input.path,
+        inputFormat: this.input.format,
         output,
         configure,
         signal: this.ctx.signal,

@@ -78,6 +78,15 @@ describe('redact matcher', () => {
     expect(found({ terms: ['東京'] }, '東京都の天気')).toEqual(['東京']);
   });
 
+  it('terms holding a hyphen or any other punctuation are matched literally', () => {
+    expect(found({ terms: ['Jean-Luc', '555-1234'] }, 'Call Jean-Luc at 555-1234, not Jean Luc.')).toEqual([
+      'Jean-Luc',
+      '555-1234',
+    ]);
+    const punctuation = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
+    for (const ch of punctuation) expect(termRegex(`a${ch}b`).test(`x a${ch}b y`), ch).toBe(true);
+  });
+
   it('merges overlapping matches and scrubs them out of a string', () => {
     const matcher = createMatcher({ patterns: ['email'], terms: ['jane'] });
     expect(scrubText('Mail jane.doe@example.com or Jane', matcher)).toEqual({ text: 'Mail  or ', removed: 2 });

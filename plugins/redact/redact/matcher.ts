@@ -143,7 +143,8 @@ const FINDERS: Record<PatternName, Finder> = {
   iban: ibans,
 };
 
-const escapeRegex = (ch: string) => ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+// Only the characters with a meaning outside a class: under the `u` flag any other escaped one (`\-`) is an error.
+const escapeRegex = (ch: string) => ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /** Scripts written without spaces between words: no word boundary is asked for there. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 const WORD = /[\p{L}\p{N}]/u;

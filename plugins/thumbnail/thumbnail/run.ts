@@ -18,6 +18,7 @@ import { convertDocument } from '../../../core/engines/libreoffice.js';
 import { renderPages } from '../../../core/engines/poppler.js';
 import { OFFICE_EXPORT, THUMBNAIL_OUTPUTS, VIDEO_INPUTS } from './formats.js';
 import { DEFAULT_WIDTH, type ThumbnailOptions } from './options.js';
+import type { FormatId } from '../../../schema/index.js';
 
 const isOneOf = <T extends string>(list: readonly T[], value: string): value is T =>
   (list as readonly string[]).includes(value);
@@ -44,10 +45,14 @@ async function pdfPage(pdf: string, page: number, box: number, ctx: RunContext):
 }
 
 /** One frame at `time` (default 10% of the duration) as PNG. */
-async function videoFrame(input: string, time: number | undefined, ctx: RunContext): Promise<string> {
+async function videoFrame(input: string, format: FormatId, time: number | undefined, ctx: RunContext): Promise<string> {
   const output = path.join(ctx.workDir, 'frame.png');
   try {
-    const media = await probe(input, { signal: ctx.signal, timeoutMs: Math.min(PROBE_TIMEOUT_MS, ctx.remainingMs()) });
+    const media = await probe(input, {
+      signal: ctx.signal,
+      timeoutMs: Math.min(PROBE_TIMEOUT_MS, ctx.remainingMs()),
+      format,
+    });
     if (!media.streams.some((s) => s.type === 'video' && !s.attachedPicture))
       throw new PluginError('The file has no video to take a frame from');
     const duration = media.durationSec ?? 0;
@@ -57,6 +62,7 @@ async function videoFrame(input: string, time: number | undefined, ctx: RunConte
     await runFfmpeg({
       // -ss before the input: a fast seek to the keyframe, then decoded up to the moment.
       input,
+      inputFormat: format,
       output,
       signal: ctx.signal,
       timeoutMs: ctx.remainingMs(),
@@ -103,7 +109,7 @@ export async function thumbnail(
   ctx.progress(5);
   let picture: string;
   if (input.format === 'pdf') picture = await pdfPage(input.path, options.page, box, ctx);
-  else if (isOneOf(VIDEO_INPUTS, input.format)) picture = await videoFrame(input.path, options.time, ctx);
+  else if (isOneOf(VIDEO_INPUTS, input.format)) picture = await videoFrame(input.path, input.format, options.time, ctx);
   else if (OFFICE_EXPORT[input.format]) picture = await officeFirstPage(input, box, ctx);
   else picture = input.path;
   ctx.progress(80);
@@ -124,7 +130,13 @@ export async function thumbnail(
   try {
     await image.toFile(output);
   } catch (err) {
-    throw new PluginError(`The image could not be read: ${(err as Error).message}`, { cause: err });
+    // sharp's words are libvips', librsvg's or libxml's internals (parse offsets, error domains): the log has them.
+    const label = input.format.toUpperCase();
+    if ((err as Error)?.message?.startsWith('timeout'))
+      throw new PluginError('Making the thumbnail took too long and was stopped', { cause: err });
+    throw new PluginError(`The ${label} image could not be read: the file is damaged or not a valid ${label}`, {
+      cause: err,
+    });
   }
   ctx.signal.throwIfAborted();
   return { path: output, format: target };

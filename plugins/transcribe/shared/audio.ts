@@ -86,7 +86,11 @@ export async function prepareAudio(
   }
   let media: MediaProbe;
   try {
-    media = await probe(input.path, { signal: ctx.signal, timeoutMs: Math.min(PROBE_TIMEOUT_MS, ctx.remainingMs()) });
+    media = await probe(input.path, {
+      signal: ctx.signal,
+      timeoutMs: Math.min(PROBE_TIMEOUT_MS, ctx.remainingMs()),
+      format: input.format,
+    });
   } catch (err) {
     throw ffmpegFailure(err, ctx.signal, { label, paths: [input.path] });
   }
@@ -109,6 +113,7 @@ export async function prepareAudio(
   try {
     const { stderr } = await runFfmpeg({
       input: input.path,
+      inputFormat: input.format,
       output: wavPath,
       // The first audio stream only; `-t` stops a file whose header lied about its length at the 2-hour limit.
       configure: (command) =>

@@ -15,7 +15,8 @@ export const MAX_TRANSCRIBE_SECONDS = 2 * 3600;
 export const transcribeWork: WorkMeasure = {
   unit: 'seconds',
   max: MAX_TRANSCRIBE_SECONDS,
-  measure: (input, { signal, timeoutMs }) => probeDurationSec(input.path, { signal, timeoutMs, of: 'audio' }),
+  measure: (input, { signal, timeoutMs }) =>
+    probeDurationSec(input.path, { signal, timeoutMs, format: input.format, of: 'audio' }),
 };
 
 // pocketsphinx decodes at about 0.3x real time here (7.7 s for 24.7 s of speech), whisper (base)

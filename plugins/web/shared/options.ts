@@ -10,6 +10,26 @@ import { pdfMetadataOption, pdfuaOption, type PdfMetadataEdit } from '../../../c
 export const MAX_WAIT_MS = 10_000;
 const MAX_TEMPLATE = 20_000;
 
+/**
+ * Whether a header or footer template imports a stylesheet. Chromium prints templates without loading anything,
+ * and an `@import` (however its name is escaped in CSS) makes the whole print fail: refused up front instead.
+ */
+export function importsStylesheet(template: string): boolean {
+  const unescaped = template
+    .replace(/\\([0-9a-f]{1,6})\s?/gi, (_, hex: string) =>
+      String.fromCodePoint(Math.min(Number.parseInt(hex, 16), 0x10ffff)),
+    )
+    .replace(/\\(.)/g, '$1')
+    .replace(/\/\*[\s\S]*?\*\//g, '');
+  return /@import/i.test(unescaped);
+}
+
+const templateField = z
+  .string()
+  .max(MAX_TEMPLATE)
+  .refine((template) => !importsStylesheet(template), 'must not import stylesheets (@import): styles must be inline')
+  .optional();
+
 const millimetres = z.number().min(0, 'must be 0 or more').max(100, 'must be at most 100 mm');
 
 /** `load`, `networkidle`, a delay (`1500`, `1500ms`, `2s`, at most 10 s), or else a CSS selector to wait for. */
@@ -55,21 +75,13 @@ export const pdfPageOptions = z.object({
     .default(1)
     .describe('Rendering scale, 0.1 to 2 (default 1).'),
   printBackground: z.boolean().default(true).describe('Print background colours and images (default true).'),
-  headerHtml: z
-    .string()
-    .max(MAX_TEMPLATE)
-    .optional()
-    .describe(
-      'HTML of the header on every page; elements with class pageNumber, totalPages, date or title are filled in. ' +
-        'Styles must be inline.',
-    ),
-  footerHtml: z
-    .string()
-    .max(MAX_TEMPLATE)
-    .optional()
-    .describe(
-      'HTML of the footer on every page, e.g. <span class="pageNumber"></span> / <span class="totalPages"></span>.',
-    ),
+  headerHtml: templateField.describe(
+    'HTML of the header on every page; elements with class pageNumber, totalPages, date or title are filled in. ' +
+      'Styles must be inline.',
+  ),
+  footerHtml: templateField.describe(
+    'HTML of the footer on every page, e.g. <span class="pageNumber"></span> / <span class="totalPages"></span>.',
+  ),
   waitFor: waitForField,
   preferCssPageSize: z
     .boolean()
