@@ -27,7 +27,12 @@ const located = {
     description:
       'Stable id: the same input always yields the same ids (assigned in reading order), so a chunk can point back at its nodes.',
   }),
-  page: z.number().int().min(1).optional().meta({ description: 'Page (or slide) number, 1-based, where the source has them.' }),
+  page: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .meta({ description: 'Page (or slide) number, 1-based, where the source has them.' }),
   box: boundingBoxSchema.optional().meta({ description: 'Where the node sits on its page, when the reader knows.' }),
 };
 
@@ -61,7 +66,10 @@ export const tableSchema = z.object({
   }),
   headerRows: z.number().int().min(0).meta({ description: 'How many of the first rows are header rows.' }),
   caption: z.string().optional(),
-  name: z.string().optional().meta({ description: "A sheet's or named range's name, for tables read from spreadsheets." }),
+  name: z
+    .string()
+    .optional()
+    .meta({ description: "A sheet's or named range's name, for tables read from spreadsheets." }),
 });
 
 export const figureSchema = z.object({
@@ -123,38 +131,47 @@ export interface Section {
   notes?: Block[];
 }
 
-export const listItemSchema: z.ZodType<ListItem> = z.lazy(() =>
-  z.object({
-    ...located,
-    text: z.string(),
-    children: z.array(blockSchema).optional().meta({ description: 'Nested lists and further paragraphs of the item.' }),
-  }),
-);
+export const listItemSchema: z.ZodType<ListItem> = z
+  .lazy(() =>
+    z.object({
+      ...located,
+      text: z.string(),
+      children: z
+        .array(blockSchema)
+        .optional()
+        .meta({ description: 'Nested lists and further paragraphs of the item.' }),
+    }),
+  )
+  .meta({ id: 'DocumentListItem' });
 
-export const listSchema: z.ZodType<List> = z.lazy(() =>
-  z.object({
-    type: z.literal('list'),
-    ...located,
-    ordered: z.boolean(),
-    start: z.number().int().optional().meta({ description: 'The first number of an ordered list, when not 1.' }),
-    items: z.array(listItemSchema),
-  }),
-);
+export const listSchema: z.ZodType<List> = z
+  .lazy(() =>
+    z.object({
+      type: z.literal('list'),
+      ...located,
+      ordered: z.boolean(),
+      start: z.number().int().optional().meta({ description: 'The first number of an ordered list, when not 1.' }),
+      items: z.array(listItemSchema),
+    }),
+  )
+  .meta({ id: 'DocumentList' });
 
-export const sectionSchema: z.ZodType<Section> = z.lazy(() =>
-  z.object({
-    type: z.literal('section'),
-    ...located,
-    kind: z.enum(['slide', 'sheet']).meta({ description: 'A slide of a presentation, or a sheet of a workbook.' }),
-    number: z.number().int().min(1),
-    title: z.string().optional().meta({ description: "The slide's title or the sheet's name." }),
-    children: z.array(blockSchema),
-    notes: z
-      .array(blockSchema)
-      .optional()
-      .meta({ description: "A slide's speaker notes, kept apart from what the slide shows." }),
-  }),
-);
+export const sectionSchema: z.ZodType<Section> = z
+  .lazy(() =>
+    z.object({
+      type: z.literal('section'),
+      ...located,
+      kind: z.enum(['slide', 'sheet']).meta({ description: 'A slide of a presentation, or a sheet of a workbook.' }),
+      number: z.number().int().min(1),
+      title: z.string().optional().meta({ description: "The slide's title or the sheet's name." }),
+      children: z.array(blockSchema),
+      notes: z
+        .array(blockSchema)
+        .optional()
+        .meta({ description: "A slide's speaker notes, kept apart from what the slide shows." }),
+    }),
+  )
+  .meta({ id: 'DocumentSection' });
 
 export type Heading = z.infer<typeof headingSchema>;
 export type Paragraph = z.infer<typeof paragraphSchema>;
@@ -165,19 +182,21 @@ export type Formula = z.infer<typeof formulaSchema>;
 export type Footnote = z.infer<typeof footnoteSchema>;
 export type Block = Heading | Paragraph | List | Table | Figure | Code | Formula | Footnote | Section;
 
-export const blockSchema: z.ZodType<Block> = z.lazy(() =>
-  z.union([
-    headingSchema,
-    paragraphSchema,
-    listSchema,
-    tableSchema,
-    figureSchema,
-    codeSchema,
-    formulaSchema,
-    footnoteSchema,
-    sectionSchema,
-  ]),
-);
+export const blockSchema: z.ZodType<Block> = z
+  .lazy(() =>
+    z.union([
+      headingSchema,
+      paragraphSchema,
+      listSchema,
+      tableSchema,
+      figureSchema,
+      codeSchema,
+      formulaSchema,
+      footnoteSchema,
+      sectionSchema,
+    ]),
+  )
+  .meta({ id: 'DocumentBlock' });
 
 /** What repeats at the top or the bottom of pages: kept out of the body, never mixed into it. */
 export const furnitureSchema = z.object({

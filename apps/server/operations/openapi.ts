@@ -11,7 +11,14 @@ import {
   type ZodObjectInput,
   type oas31,
 } from 'zod-openapi';
-import { errorBodySchema, extractionPollSchema, pipelineRequestSchema, s3ExportSchema } from '../../../schema/index.js';
+import {
+  chunkListSchema,
+  documentSchema,
+  errorBodySchema,
+  extractionPollSchema,
+  pipelineRequestSchema,
+  s3ExportSchema,
+} from '../../../schema/index.js';
 import type { JsonSchema } from '../json-schema.js';
 import { extractionPollSchemas } from './extraction.js';
 import { BEYOND } from './fields.js';
@@ -244,6 +251,9 @@ function referencedComponents(components: Components): void {
     properties: { ...pipeline.properties, export: schemaRef('S3Export') },
   };
   components.schemas.WebhookEvent = WEBHOOK_EVENT_SCHEMA;
+  // The document model (op=structure's result and download) and the chunks (op=chunk's), published for clients.
+  components.name(documentSchema, 'Document');
+  components.name(chunkListSchema, 'ChunkList');
 }
 
 export function buildOpenApiDocument(table: AnyOperation[], publicUrl: string): OpenApiDocument {

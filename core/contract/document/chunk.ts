@@ -111,7 +111,9 @@ function blockText(block: Block): string {
         .map((row) => tableRow(row.map((p) => (p.origin ? p.cell.text : ''))))
         .join('\n');
     case 'list':
-      return listPieces(block, '').pieces.map((p) => p.text).join('\n');
+      return listPieces(block, '')
+        .pieces.map((p) => p.text)
+        .join('\n');
     case 'section':
       return block.title ?? '';
   }
@@ -120,7 +122,7 @@ function blockText(block: Block): string {
 /** The document's content as units in reading order, each under its heading path. */
 function collectUnits(document: Document): Unit[] {
   const units: Unit[] = [];
-  type Open = { level: number; text: string; covered: boolean };
+  type Open = { level: number; text: string; covered: boolean; id: string };
   let stack: Open[] = [];
   const path = () => stack.map((h) => h.text);
   const emit = (unit: Omit<Unit, 'headings'>) => {
@@ -129,10 +131,10 @@ function collectUnits(document: Document): Unit[] {
     units.push({ ...unit, headings: path() });
   };
   // A heading nothing was written under still reaches a chunk: its path alone.
-  const close = (keep: (h: Open) => boolean, nodes: string[] = []) => {
+  const close = (keep: (h: Open) => boolean) => {
     while (stack.length && !keep(stack[stack.length - 1]!)) {
       const top = stack[stack.length - 1]!;
-      if (!top.covered) units.push({ headings: path(), nodes, pages: [], pieces: [] });
+      if (!top.covered) units.push({ headings: path(), nodes: [top.id], pages: [], pieces: [] });
       for (const heading of stack) heading.covered = true;
       stack.pop();
     }
@@ -142,7 +144,7 @@ function collectUnits(document: Document): Unit[] {
     switch (block.type) {
       case 'heading':
         close((h) => h.level < block.level);
-        stack.push({ level: block.level, text: block.text, covered: false });
+        stack.push({ level: block.level, text: block.text, covered: false, id: block.id });
         return;
       case 'paragraph':
       case 'footnote':
@@ -169,20 +171,28 @@ function collectUnits(document: Document): Unit[] {
       }
       case 'table': {
         const unit = tableUnit(block, []);
-        emit({ nodes: unit.nodes, pages: unit.pages, pieces: unit.pieces, ...(unit.header ? { header: unit.header } : {}) });
+        emit({
+          nodes: unit.nodes,
+          pages: unit.pages,
+          pieces: unit.pieces,
+          ...(unit.header ? { header: unit.header } : {}),
+        });
         return;
       }
       case 'section': {
         const outer = stack;
         // A slide's or sheet's title heads what it holds, under the headings around it.
-        stack = [...outer.map((h) => ({ ...h })), { level: 0, text: block.title ?? `${block.kind} ${block.number}`, covered: false }];
+        stack = [
+          ...outer.map((h) => ({ ...h })),
+          { level: 0, text: block.title ?? `${block.kind} ${block.number}`, covered: false, id: block.id },
+        ];
         const base = stack.length;
         for (const child of block.children) visit(child);
         if (block.notes?.length) {
           close(() => stack.length <= base);
           for (const note of block.notes) visit(note);
         }
-        close(() => false, [block.id]);
+        close(() => false);
         for (const heading of outer) heading.covered = true;
         stack = outer;
         return;
@@ -300,7 +310,9 @@ export function chunkDocument(document: Document, options: ChunkOptions): Chunk[
     }
   }
   flush();
-  return out.map((chunk) => (chunk.tokens <= maxTokens ? chunk : cutDown(chunk, options))).flat().map((chunk, index) => ({ ...chunk, index }));
+  return out
+    .flatMap((chunk) => (chunk.tokens <= maxTokens ? chunk : cutDown(chunk, options)))
+    .map((chunk, index) => ({ ...chunk, index }));
 }
 
 /** A chunk that came out over the limit (a tokenizer whose counts do not add up): its content cut hard. */

@@ -8,7 +8,7 @@ export const structureOptions = z.object({
   images: z
     .boolean()
     .default(false)
-    .describe('Embed figures\' images (base64) in the model, where the source holds them. Default false.'),
+    .describe("Embed figures' images (base64) in the model, where the source holds them. Default false."),
 });
 
 export const chunkOptions = z.object({
@@ -18,14 +18,16 @@ export const chunkOptions = z.object({
     .min(16)
     .max(8192)
     .default(512)
-    .describe('The most tokens a chunk\'s text may hold, heading path included. Default 512.'),
+    .describe("The most tokens a chunk's text may hold, heading path included. Default 512."),
   overlap: z
     .number()
     .int()
     .min(0)
     .max(1024)
     .default(0)
-    .describe('Tokens of a chunk\'s end repeated at the start of the next one under the same headings (at most a quarter of maxTokens). Default 0.'),
+    .describe(
+      "Tokens of a chunk's end repeated at the start of the next one under the same headings (at most a quarter of maxTokens). Default 0.",
+    ),
   tokenizer: z
     .enum(['words'])
     .default('words')

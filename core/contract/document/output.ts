@@ -23,7 +23,11 @@ export async function writeStructure(document: Document, workDir: string, basena
   const json = JSON.stringify(document);
   const file = path.join(workDir, `${basename}.json`);
   await writeFile(file, json);
-  return { path: file, format: 'json', result: resultOf(document as unknown as Record<string, unknown>, json, 'document model') };
+  return {
+    path: file,
+    format: 'json',
+    result: resultOf(document as unknown as Record<string, unknown>, json, 'document model'),
+  };
 }
 
 export async function writeChunks(chunks: Chunk[], workDir: string, basename = 'chunks'): Promise<FileResult> {

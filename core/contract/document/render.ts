@@ -32,7 +32,11 @@ export function tableGrid(table: Pick<Table, 'rows'>): { cell: TableCell; origin
   return grid.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? empty));
 }
 
-const mdCell = (text: string) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+const mdCell = (text: string) =>
+  text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ');
 
 function markdownTable(table: Table): string[] {
   const grid = tableGrid(table);
@@ -119,7 +123,10 @@ export function renderMarkdown(document: Document, options: MarkdownRendering = 
     if (out.length) out.push('');
     out.push(...markdownNode(block, '', options, pages));
   }
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
 }
 
 const escapeHtml = (text: string) =>
@@ -168,7 +175,9 @@ function htmlBlock(block: Block): string {
       return `<aside class="footnote">${block.label ? `<sup>${escapeHtml(block.label)}</sup> ` : ''}${escapeHtml(block.text)}</aside>`;
     case 'section': {
       const title = block.title ? `<h2>${escapeHtml(block.title)}</h2>\n` : '';
-      const notes = block.notes?.length ? `\n<aside class="notes">${block.notes.map(htmlBlock).join('\n')}</aside>` : '';
+      const notes = block.notes?.length
+        ? `\n<aside class="notes">${block.notes.map(htmlBlock).join('\n')}</aside>`
+        : '';
       return `<section class="${block.kind}">\n${title}${block.children.map(htmlBlock).join('\n')}${notes}\n</section>`;
     }
   }

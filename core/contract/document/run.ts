@@ -21,6 +21,7 @@ export function chunkRun(document: Document, options: ChunkOptionValues, workDir
 }
 
 export function renderRun(document: Document, to: string, workDir: string): Promise<FileResult> {
-  if (to !== 'md' && to !== 'html' && to !== 'txt' && to !== 'json') throw new Error(`cannot render a document as ${to}`);
+  if (to !== 'md' && to !== 'html' && to !== 'txt' && to !== 'json')
+    throw new Error(`cannot render a document as ${to}`);
   return writeRendering(document, to, workDir);
 }

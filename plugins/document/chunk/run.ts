@@ -2,7 +2,11 @@ import { chunkRun, type ChunkOptionValues } from '../../../core/contract/documen
 import type { FileResult, PluginInput, RunContext } from '../../../core/contract/index.js';
 import { readDocument } from '../shared/read.js';
 
-export async function chunk(inputs: readonly PluginInput[], options: ChunkOptionValues, ctx: RunContext): Promise<FileResult> {
+export async function chunk(
+  inputs: readonly PluginInput[],
+  options: ChunkOptionValues,
+  ctx: RunContext,
+): Promise<FileResult> {
   const document = await readDocument(inputs[0]!, ctx);
   ctx.progress(80);
   return chunkRun(document, options, ctx.workDir);

@@ -29,5 +29,9 @@ export const documentFamily = {
   licenses: ['MIT'],
   engines: [PANDOC],
   // pandoc reads a 100-page DOCX in a second or two; 30 s plus 10 s a MB, at most 30 minutes.
-  limits: { timeoutMs: scaledTimeout({ baseMs: 30_000, perMbMs: 10_000, maxMs: 30 * 60_000 }), concurrency: 2, memoryMb: 1536 },
+  limits: {
+    timeoutMs: scaledTimeout({ baseMs: 30_000, perMbMs: 10_000, maxMs: 30 * 60_000 }),
+    concurrency: 2,
+    memoryMb: 1536,
+  },
 } satisfies Pick<Plugin, 'licenses' | 'engines' | 'limits'>;

@@ -20,7 +20,9 @@ export async function openPackage(file: string, label: string, signal: AbortSign
   await assertZipWithinLimits(file, { maxInflatedBytes: MAX_INFLATED_BYTES, maxEntries: MAX_PARTS, label, signal });
   let parts: Record<string, Uint8Array>;
   try {
-    parts = unzipSync(new Uint8Array(await readFile(file)), { filter: (entry) => entry.name.endsWith('.xml') || entry.name.endsWith('.rels') });
+    parts = unzipSync(new Uint8Array(await readFile(file)), {
+      filter: (entry) => entry.name.endsWith('.xml') || entry.name.endsWith('.rels'),
+    });
   } catch (err) {
     throw new PluginError(`The ${label} could not be read: it is damaged or not a ZIP-based file`, { cause: err });
   }

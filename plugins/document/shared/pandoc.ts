@@ -244,7 +244,12 @@ function convertBlocks(blocks: readonly Block[], ctx: Context): DraftBlock[] {
         const rows = [...headRows, ...bodyRows, ...cellsOf(foot[1], ctx, false)];
         const captionText = cleanText(caption[1].map((b) => plainText(b, ctx)).join(' '));
         if (rows.length)
-          out.push({ type: 'table', rows, headerRows: headRows.length, ...(captionText ? { caption: captionText } : {}) });
+          out.push({
+            type: 'table',
+            rows,
+            headerRows: headRows.length,
+            ...(captionText ? { caption: captionText } : {}),
+          });
         break;
       }
       case 'Figure': {
@@ -267,7 +272,8 @@ function metaText(meta: Record<string, Node> | undefined, key: string, ctx: Cont
   if (!value) return undefined;
   if (value.t === 'MetaInlines') return cleanText(inlineText(value.c as Inline[], ctx.notes)) || undefined;
   if (value.t === 'MetaString') return cleanText(value.c as string) || undefined;
-  if (value.t === 'MetaBlocks') return cleanText((value.c as Block[]).map((b) => plainText(b, ctx)).join(' ')) || undefined;
+  if (value.t === 'MetaBlocks')
+    return cleanText((value.c as Block[]).map((b) => plainText(b, ctx)).join(' ')) || undefined;
   return undefined;
 }
 

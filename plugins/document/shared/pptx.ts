@@ -27,7 +27,9 @@ function paragraphsOf(txBody: XmlElement | undefined): Paragraph[] {
     // Line breaks inside a paragraph read as spaces; fields (slide numbers, dates) as their shown text.
     const text = cleanText(
       elements(p)
-        .map((run) => (run.name === 'a:br' ? ' ' : run.name === 'a:r' || run.name === 'a:fld' ? textOf(run, 'a:t') : ''))
+        .map((run) =>
+          run.name === 'a:br' ? ' ' : run.name === 'a:r' || run.name === 'a:fld' ? textOf(run, 'a:t') : '',
+        )
         .join(''),
     );
     const bullet = !pPr
@@ -82,7 +84,10 @@ function textBlocks(paragraphs: Paragraph[], bodyPlaceholder: boolean, page: num
     if (p.level > top.level && top.items.length) {
       const parent = top.items[top.items.length - 1]!;
       const items: ListItem[] = [item];
-      parent.children = [...(parent.children ?? []), { type: 'list', id: '', page, ordered: p.bullet === 'number', items }];
+      parent.children = [
+        ...(parent.children ?? []),
+        { type: 'list', id: '', page, ordered: p.bullet === 'number', items },
+      ];
       list.stack.push({ level: p.level, items });
     } else top.items.push(item);
   }
@@ -96,7 +101,11 @@ function tableBlock(tbl: XmlElement, page: number, box?: BoundingBox): DraftBloc
     for (const tc of elements(tr, 'a:tc')) {
       // Places covered by a merged cell carry hMerge/vMerge: the cell is listed once, where it starts.
       if (tc.attrs.hMerge === '1' || tc.attrs.vMerge === '1') continue;
-      const text = cleanText(paragraphsOf(child(tc, 'a:txBody')).map((p) => p.text).join(' '));
+      const text = cleanText(
+        paragraphsOf(child(tc, 'a:txBody'))
+          .map((p) => p.text)
+          .join(' '),
+      );
       const rowSpan = Number(tc.attrs.rowSpan ?? 1);
       const colSpan = Number(tc.attrs.gridSpan ?? 1);
       cells.push({ text, ...(rowSpan > 1 ? { rowSpan } : {}), ...(colSpan > 1 ? { colSpan } : {}) });
@@ -130,7 +139,8 @@ function shapeBlocks(tree: XmlElement, page: number, content: SlideContent): voi
       }
       // Slide numbers, dates and footers repeat on every slide: furniture, not content.
       if (ph && ['sldNum', 'dt', 'ftr', 'hdr'].includes(ph.attrs.type ?? '')) continue;
-      const body = ph !== undefined && (ph.attrs.type === undefined || ph.attrs.type === 'body' || ph.attrs.type === 'obj');
+      const body =
+        ph !== undefined && (ph.attrs.type === undefined || ph.attrs.type === 'body' || ph.attrs.type === 'obj');
       content.blocks.push(...textBlocks(paragraphs, body, page, box));
     } else if (shape.name === 'p:graphicFrame') {
       const tbl = descendants(shape, 'a:tbl')[0];
@@ -154,7 +164,8 @@ function notesOf(pkg: DocumentPackage, slidePart: string, page: number): DraftBl
   for (const shape of descendants(tree, 'p:sp')) {
     const ph = child(child(child(shape, 'p:nvSpPr'), 'p:nvPr'), 'p:ph');
     if (ph?.attrs.type !== 'body') continue;
-    for (const p of paragraphsOf(child(shape, 'p:txBody'))) if (p.text) blocks.push({ type: 'paragraph', page, text: p.text });
+    for (const p of paragraphsOf(child(shape, 'p:txBody')))
+      if (p.text) blocks.push({ type: 'paragraph', page, text: p.text });
   }
   return blocks;
 }
@@ -165,8 +176,7 @@ export async function readPptx(file: string, filename: string, signal: AbortSign
   if (!presentation) throw new PluginError('The presentation could not be read: it has no ppt/presentation.xml');
   const rels = relationships(pkg, 'ppt/presentation.xml');
   const ids = descendants(presentation, 'p:sldId');
-  if (ids.length > MAX_SLIDES)
-    throw new PluginError(`The presentation has ${ids.length} slides (limit ${MAX_SLIDES})`);
+  if (ids.length > MAX_SLIDES) throw new PluginError(`The presentation has ${ids.length} slides (limit ${MAX_SLIDES})`);
   const size = child(presentation, 'p:sldSz');
   const width = Number(size?.attrs.cx) / EMU_PER_POINT;
   const height = Number(size?.attrs.cy) / EMU_PER_POINT;

@@ -19,7 +19,9 @@ export async function readDocument(
     case 'epub':
     case 'html':
     case 'md':
-      return readWithPandoc({ path: input.path, format, filename: input.filename }, ctx, { images: options.images ?? false });
+      return readWithPandoc({ path: input.path, format, filename: input.filename }, ctx, {
+        images: options.images ?? false,
+      });
     case 'pptx':
       return readPptx(input.path, input.filename, ctx.signal);
     case 'xlsx':

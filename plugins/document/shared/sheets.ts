@@ -22,7 +22,8 @@ interface Sheet {
 }
 
 function sheetSections(sheets: Sheet[]): DraftBlock[] {
-  if (sheets.length > MAX_SHEETS) throw new PluginError(`The workbook has ${sheets.length} sheets (limit ${MAX_SHEETS})`);
+  if (sheets.length > MAX_SHEETS)
+    throw new PluginError(`The workbook has ${sheets.length} sheets (limit ${MAX_SHEETS})`);
   return sheets.map(
     (sheet, index) =>
       ({
@@ -40,7 +41,8 @@ function sheetSections(sheets: Sheet[]): DraftBlock[] {
 let cellBudget = 0;
 const countCells = (n: number) => {
   cellBudget += n;
-  if (cellBudget > MAX_CELLS) throw new PluginError(`The workbook holds more than ${MAX_CELLS.toLocaleString('en-US')} cells`);
+  if (cellBudget > MAX_CELLS)
+    throw new PluginError(`The workbook holds more than ${MAX_CELLS.toLocaleString('en-US')} cells`);
 };
 
 function excelText(value: ExcelJS.CellValue): string {
@@ -53,7 +55,8 @@ function excelText(value: ExcelJS.CellValue): string {
   if ('richText' in value) return value.richText.map((part) => part.text).join('');
   if ('formula' in value || 'sharedFormula' in value)
     return excelText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
-  if ('hyperlink' in value) return typeof value.text === 'string' ? value.text : excelText(value.text as ExcelJS.CellValue);
+  if ('hyperlink' in value)
+    return typeof value.text === 'string' ? value.text : excelText(value.text as ExcelJS.CellValue);
   if ('error' in value) return String(value.error);
   return '';
 }
@@ -67,7 +70,10 @@ function rangeOf(ref: string): { top: number; left: number; bottom: number; righ
 }
 
 /** A grid of texts with merged ranges -> rows of cells with spans, trimmed to the used range. */
-function withSpans(grid: string[][], merges: { top: number; left: number; bottom: number; right: number }[]): TableCell[][] {
+function withSpans(
+  grid: string[][],
+  merges: { top: number; left: number; bottom: number; right: number }[],
+): TableCell[][] {
   const used = (r: number) => grid[r]?.some((text) => text !== '') ?? false;
   let last = grid.length - 1;
   while (last >= 0 && !used(last) && !merges.some((m) => m.top <= last && m.bottom >= last)) last--;
@@ -82,6 +88,11 @@ function withSpans(grid: string[][], merges: { top: number; left: number; bottom
     }),
     ...merges.map((m) => m.right + 1),
   );
+  // Columns left of everything the sheet uses are no part of its table (a table set at C3).
+  let left = 0;
+  const usedAt = (c: number) =>
+    grid.slice(first, last + 1).some((row) => (row[c] ?? '') !== '') || merges.some((m) => m.left <= c && m.right >= c);
+  while (left < width && !usedAt(left)) left++;
   const covered = new Set<string>();
   const spans = new Map<string, { rowSpan: number; colSpan: number }>();
   for (const m of merges) {
@@ -92,7 +103,7 @@ function withSpans(grid: string[][], merges: { top: number; left: number; bottom
   const rows: TableCell[][] = [];
   for (let r = first; r <= last; r++) {
     const cells: TableCell[] = [];
-    for (let c = 0; c < width; c++) {
+    for (let c = left; c < width; c++) {
       if (covered.has(`${r},${c}`)) continue;
       const span = spans.get(`${r},${c}`);
       const rowSpan = span ? Math.min(span.rowSpan, last - r + 1) : 1;
@@ -171,9 +182,11 @@ async function readOds(file: string, signal: AbortSignal): Promise<Sheet[]> {
       const empty = texts.every((t) => t === '');
       for (let i = 0; i < (empty ? Math.min(repeatRows, 1) : repeatRows); i++) {
         const top = grid.length;
-        for (const s of spansHere) merges.push({ top, left: s.left, bottom: top + s.rows - 1, right: s.left + s.cols - 1 });
+        for (const s of spansHere)
+          merges.push({ top, left: s.left, bottom: top + s.rows - 1, right: s.left + s.cols - 1 });
         grid.push([...texts]);
-        if (grid.length > MAX_CELLS) throw new PluginError(`A sheet holds more than ${MAX_CELLS.toLocaleString('en-US')} rows`);
+        if (grid.length > MAX_CELLS)
+          throw new PluginError(`A sheet holds more than ${MAX_CELLS.toLocaleString('en-US')} rows`);
       }
     }
     return { name: table.attrs['table:name'] ?? '', rows: withSpans(grid, merges) };

@@ -10,7 +10,8 @@ import { joinText } from './engine/lines.js';
 import type { PdfStructure } from './engine/index.js';
 import type { Block, ListItem as EngineItem, TextPart } from './engine/types.js';
 
-const partsText = (parts: readonly TextPart[]) => cleanText(parts.reduce((text, part) => joinText(text, part.text), ''));
+const partsText = (parts: readonly TextPart[]) =>
+  cleanText(parts.reduce((text, part) => joinText(text, part.text), ''));
 
 /** Items with levels -> nested lists (a deeper item nests under the item before it). */
 function nestedList(items: readonly EngineItem[], page: number): DraftBlock {
@@ -24,7 +25,10 @@ function nestedList(items: readonly EngineItem[], page: number): DraftBlock {
       const parent = top.items[top.items.length - 1]!;
       const items: ListItem[] = [node];
       const start = item.ordered && item.number !== undefined && item.number !== 1 ? { start: item.number } : {};
-      parent.children = [...(parent.children ?? []), { type: 'list', id: '', page: item.page, ordered: item.ordered, ...start, items }];
+      parent.children = [
+        ...(parent.children ?? []),
+        { type: 'list', id: '', page: item.page, ordered: item.ordered, ...start, items },
+      ];
       stack.push({ level: item.level, items });
     } else top.items.push(node);
   }
@@ -35,7 +39,12 @@ function nestedList(items: readonly EngineItem[], page: number): DraftBlock {
 function blockOf(block: Block): DraftBlock | undefined {
   switch (block.kind) {
     case 'heading':
-      return { type: 'heading', page: block.page, level: Math.min(6, Math.max(1, block.level)), text: cleanText(block.text) };
+      return {
+        type: 'heading',
+        page: block.page,
+        level: Math.min(6, Math.max(1, block.level)),
+        text: cleanText(block.text),
+      };
     case 'paragraph': {
       const text = partsText(block.parts);
       return text ? { type: 'paragraph', page: block.page, text } : undefined;
