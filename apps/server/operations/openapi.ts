@@ -305,5 +305,23 @@ export function buildOpenApiDocument(table: AnyOperation[], publicUrl: string): 
     },
     { allowEmptySchema: { unknown: true, any: true } },
   );
+  typeJobResult(document as unknown as OpenApiDocument);
   return document as unknown as OpenApiDocument;
+}
+
+/**
+ * A job's `result` is an object whose shape depends on the job: the document model (op=structure),
+ * the chunk list (op=chunk) or an extraction tool's row (pipelines): the status says which it may be.
+ */
+function typeJobResult(document: OpenApiDocument): void {
+  const status = (document.components?.schemas as Record<string, JsonSchema> | undefined)?.JobStatus;
+  const result = status?.properties?.result as JsonSchema | undefined;
+  if (!status?.properties || !result) return;
+  const { description: _row, ...row } = result as JsonSchema & { description?: string };
+  status.properties.result = {
+    description:
+      "When done: op=structure's document model, op=chunk's {chunks}, or (pipelines ending in an extraction step) " +
+      "the tool's row.",
+    anyOf: [schemaRef('Document'), schemaRef('ChunkList'), row],
+  } as JsonSchema;
 }
