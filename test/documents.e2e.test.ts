@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import {
   ROOT,
   authHeaders,
@@ -217,6 +218,48 @@ describe('documents as data over HTTP', () => {
     const job = (await waitForJob(server.url, key, accepted.jobId, 120_000)) as any;
     expect(job.status, job.error).toBe('done');
     expect(headingsOf(job.result)).toContainEqual([1, 'First paragraph']);
+  }, 180_000);
+
+  it('answers op=structure and op=chunk on GraphQL (to: "json") and tRPC (to left out) with the same model', async () => {
+    const data = await readFile(CASES.pptx!.file);
+    const form = new FormData();
+    form.append(
+      'operations',
+      JSON.stringify({
+        query:
+          'mutation Convert($file: Upload!, $to: String!, $op: String) { convert(file: $file, to: $to, op: $op) { jobId } }',
+        variables: { file: null, to: 'json', op: 'structure' },
+      }),
+    );
+    form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+    form.append('0', new Blob([new Uint8Array(data)]), 'SampleShow.pptx');
+    const res = await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: authHeaders(key) });
+    const answer = (await res.json()) as any;
+    expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+    const viaGraphql = (await waitForJob(server.url, key, answer.data.convert.jobId, 120_000)) as any;
+    expect(viaGraphql.status, viaGraphql.error).toBe('done');
+    const polled = (await (
+      await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...authHeaders(key) },
+        body: JSON.stringify({ query: `{ job(id: "${answer.data.convert.jobId}") { status result } }` }),
+      })
+    ).json()) as any;
+    expect(polled.data.job.result).toEqual(viaGraphql.result);
+    expect(validateDocument(polled.data.job.result).success).toBe(true);
+
+    const trpc = createTransmuteClient(server.url, key);
+    const trpcForm = new FormData();
+    trpcForm.append('op', 'chunk');
+    trpcForm.append('options', JSON.stringify({ maxTokens: 32 }));
+    trpcForm.append('file', new Blob([new Uint8Array(data)]), 'SampleShow.pptx');
+    const accepted = await trpc.convert.mutate(trpcForm);
+    const viaTrpc = (await waitForJob(server.url, key, accepted.jobId, 120_000)) as any;
+    expect(viaTrpc.status, viaTrpc.error).toBe('done');
+    const job = (await trpc.jobs.get.query({ jobId: accepted.jobId })) as any;
+    expect(job.result.chunks.length).toBeGreaterThan(0);
+    for (const chunk of job.result.chunks) expect(chunk.tokens).toBeLessThanOrEqual(32);
+    expect(job.result.chunks.some((c: any) => c.headings[0] === 'This is the second slide')).toBe(true);
   }, 180_000);
 
   it("refuses op=structure on a format no reader takes, and a 'to' the op cannot give", async () => {
