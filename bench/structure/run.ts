@@ -137,7 +137,9 @@ async function main() {
     for (const [what, t] of Object.entries(tallies[h] ?? {}))
       console.log(`  ${what.padEnd(28)} F1 ${f1(t).toFixed(3)}  (tp ${t.tp}, fp ${t.fp}, fn ${t.fn})`);
   }
-  console.log(`\nchunks (maxTokens 64, words): ${chunkFiles} files, chunks over the limit: ${over}, files with a heading path not of their headings: ${badPaths}, body words in no chunk: ${missing}`);
+  console.log(
+    `\nchunks (maxTokens 64, words): ${chunkFiles} files, chunks over the limit: ${over}, files with a heading path not of their headings: ${badPaths}, body words in no chunk: ${missing}`,
+  );
 }
 
 await main();

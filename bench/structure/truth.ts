@@ -23,7 +23,13 @@ function descendants(node: XmlElement, name: string): XmlElement[] {
 }
 function text(node: XmlElement, textName: string): string {
   return node.children
-    .map((c) => (typeof c === 'string' ? '' : c.name === textName ? c.children.filter((t) => typeof t === 'string').join('') : text(c, textName)))
+    .map((c) =>
+      typeof c === 'string'
+        ? ''
+        : c.name === textName
+          ? c.children.filter((t) => typeof t === 'string').join('')
+          : text(c, textName),
+    )
     .join('');
 }
 
@@ -42,7 +48,11 @@ export async function docxTruth(file: string): Promise<{ headings: Item[]; lists
       const name = elementsOf(style, 'w:name')[0]?.attrs['w:val']?.toLowerCase() ?? '';
       const heading = /^heading (\d)$/.exec(name);
       const outline = descendants(style, 'w:outlineLvl')[0]?.attrs['w:val'];
-      const level = heading ? Number(heading[1]) : outline !== undefined && Number(outline) < 9 ? Number(outline) + 1 : 0;
+      const level = heading
+        ? Number(heading[1])
+        : outline !== undefined && Number(outline) < 9
+          ? Number(outline) + 1
+          : 0;
       if (level && style.attrs['w:styleId']) levels.set(style.attrs['w:styleId'], level);
     }
   }
@@ -53,7 +63,11 @@ export async function docxTruth(file: string): Promise<{ headings: Item[]; lists
   const inTable = new Set<XmlElement>();
   for (const tc of descendants(body, 'w:tc')) {
     for (const p of descendants(tc, 'w:p')) inTable.add(p);
-    const t = norm(descendants(tc, 'w:p').map((p) => text(p, 'w:t')).join(' '));
+    const t = norm(
+      descendants(tc, 'w:p')
+        .map((p) => text(p, 'w:t'))
+        .join(' '),
+    );
     if (t) cells.push(`cell:${t}`);
   }
   for (const p of descendants(body, 'w:p')) {
@@ -81,13 +95,21 @@ export async function pptxTruth(file: string): Promise<{ titles: Item[]; cells: 
     for (const sp of descendants(slide, 'p:sp')) {
       const ph = descendants(sp, 'p:ph')[0];
       if (ph && (ph.attrs.type === 'title' || ph.attrs.type === 'ctrTitle')) {
-        const t = norm(descendants(sp, 'a:p').map((p) => text(p, 'a:t')).join(' '));
+        const t = norm(
+          descendants(sp, 'a:p')
+            .map((p) => text(p, 'a:t'))
+            .join(' '),
+        );
         if (t) titles.push(`title:${t}`);
       }
     }
     for (const tc of descendants(slide, 'a:tc')) {
       if (tc.attrs.hMerge === '1' || tc.attrs.vMerge === '1') continue;
-      const t = norm(descendants(tc, 'a:p').map((p) => text(p, 'a:t')).join(' '));
+      const t = norm(
+        descendants(tc, 'a:p')
+          .map((p) => text(p, 'a:t'))
+          .join(' '),
+      );
       if (t) cells.push(`cell:${t}`);
     }
   }

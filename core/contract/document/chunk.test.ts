@@ -57,7 +57,8 @@ describe('chunkDocument', () => {
         if (maxTokens >= 16)
           for (let n = 1; n <= 12; n++) expect(chunks.some((c) => c.content.includes(sentence(n)))).toBe(true);
         // Table rows are never split.
-        for (let i = 0; i < 10; i++) expect(chunks.some((c) => c.content.includes(`| row ${i} | value ${i} |`))).toBe(true);
+        for (let i = 0; i < 10; i++)
+          expect(chunks.some((c) => c.content.includes(`| row ${i} | value ${i} |`))).toBe(true);
         // Heading paths follow the levels.
         expect(chunks.find((c) => c.content.includes('npm install'))!.headings).toEqual(['Next']);
         expect(chunks.find((c) => c.content.includes(sentence(3)))!.headings).toEqual(['Guide', 'Install']);
