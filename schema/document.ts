@@ -80,7 +80,7 @@ export const figureSchema = z.object({
   image: z
     .object({ mime: z.string(), data: z.string().meta({ description: 'Base64.' }) })
     .optional()
-    .meta({ description: 'The image itself, only when asked for (option images=true) and the source embeds it.' }),
+    .meta({ description: 'The image itself (base64), when the reader embeds it (no standard reader does yet).' }),
 });
 
 export const codeSchema = z.object({

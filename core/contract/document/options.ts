@@ -4,12 +4,11 @@
  */
 import { z } from 'zod';
 
-export const structureOptions = z.object({
-  images: z
-    .boolean()
-    .default(false)
-    .describe("Embed figures' images (base64) in the model, where the source holds them. Default false."),
-});
+/**
+ * op=structure takes no options of its own yet (a PDF's adds the engine's). Figures carry their
+ * caption and alt text; embedding the image itself is not offered yet.
+ */
+export const structureOptions = z.object({});
 
 export const chunkOptions = z.object({
   maxTokens: z

@@ -4,10 +4,10 @@ import { readDocument } from '../shared/read.js';
 
 export async function structure(
   inputs: readonly PluginInput[],
-  options: { images: boolean },
+  _options: Record<string, never>,
   ctx: RunContext,
 ): Promise<FileResult> {
-  const document = await readDocument(inputs[0]!, ctx, options);
+  const document = await readDocument(inputs[0]!, ctx);
   ctx.progress(90);
   return structureRun(document, ctx.workDir);
 }
