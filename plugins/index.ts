@@ -3,6 +3,7 @@ import type { Plugin } from '../core/contract/index.js';
 import { siblingFile } from '../core/contract/modules.js';
 import { cvPlugins } from './cv/index.js';
 import { dataPlugins } from './data/index.js';
+import { documentPlugins } from './document/index.js';
 import { imagePlugins } from './image/index.js';
 import { markdownPlugins } from './markdown/index.js';
 import { mediaPlugins } from './media/index.js';
@@ -23,6 +24,7 @@ export const standardPlugins: Plugin[] = [
   ...searchPlugins,
   ...cvPlugins,
   ...dataPlugins,
+  ...documentPlugins,
   ...officePlugins,
   ...ocrPlugins,
   ...redactPlugins,
@@ -38,6 +40,7 @@ export const standardPlugins: Plugin[] = [
 export const standardPluginModules: string[] = [
   'cv',
   'data',
+  'document',
   'image',
   'markdown',
   'media',

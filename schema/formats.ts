@@ -111,6 +111,8 @@ const table = {
   // data and subtitles
   csv: f('data', 'text/csv', [], 3, { text: true }),
   json: f('data', 'application/json', [], 3, { text: true }),
+  // JSON Lines: the chunks of op=chunk, one per line.
+  jsonl: f('data', 'application/jsonl', [], 3, { text: true }),
   srt: f('subtitle', 'application/x-subrip', [], 3, { text: true }),
   vtt: f('subtitle', 'text/vtt', [], 3, { text: true }),
   // outputs of multi-file ops

@@ -7,3 +7,4 @@ export * from './units.js';
 export * from './webhooks.js';
 export * from './pipelines.js';
 export * from './exports.js';
+export * from './document.js';

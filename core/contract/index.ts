@@ -53,6 +53,11 @@ export interface RunContext {
 export interface FileResult {
   path: string;
   format: FormatId;
+  /**
+   * JSON shown in the job's status as `result` beside the download (op=structure: the document
+   * model; op=chunk: the chunks). Kept while the output is; keep it to what a poll can carry.
+   */
+  result?: Record<string, unknown>;
 }
 /** Structured output of an extraction tool: one row per input file. */
 export interface JsonResult {
@@ -186,6 +191,11 @@ export interface PluginDefinition<O extends OptionsSchema = OptionsSchema> {
    * (thumbnail -> png, webp or jpg).
    */
   outputs?: readonly FormatId[];
+  /**
+   * tool only, with one output format (op=structure -> json, op=chunk -> jsonl): `to` may be left
+   * out (it means that output) or name it, besides the spec's rule of naming the input format.
+   */
+  targetOptional?: boolean;
   /** convert only: narrows inputs x outputs (e.g. legacy containers cannot become gif). */
   supports?: (from: FormatId, to: FormatId) => boolean;
   /**

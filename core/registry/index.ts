@@ -104,6 +104,10 @@ export class Registry {
         const known = [...this.tools.values()].some((p) => p.op === op);
         return { ok: false, error: known ? `Op '${op}' does not accept ${from} files` : `Unknown op '${op}'` };
       }
+      // An op that always answers in one format (structure: JSON) may leave `to` out or name that format.
+      if (plugin.targetOptional && plugin.outputs?.length === 1 && (!to || to === plugin.outputs[0]))
+        return this.usable(plugin, plugin.outputs[0]!);
+      if (!to) return { ok: false, error: "Missing 'to': the output format, e.g. to=webp" };
       // An op with several outputs (thumbnail): `to` picks one, whatever the input.
       if (plugin.outputs && plugin.outputs.length > 1) {
         const output = to === 'jpeg' ? 'jpg' : to;

@@ -62,8 +62,15 @@ export class DownloadLinks {
       expiresAt: new Date(completion.at.getTime() + DOWNLOAD_LINK_SECONDS * 1000),
       consumedAt: null,
     });
-    const { output, toolReport, at, outputExpiresAt } = completion;
-    return this.store.jobs.complete(jobId, { output, toolReport, at, outputExpiresAt, downloadTokenHash: tokenHash });
+    const { output, toolReport, result, at, outputExpiresAt } = completion;
+    return this.store.jobs.complete(jobId, {
+      output,
+      toolReport,
+      result: result ?? null,
+      at,
+      outputExpiresAt,
+      downloadTokenHash: tokenHash,
+    });
   }
 
   /** The token of a done job's link while it lives (15 minutes from completion), else null. */

@@ -84,8 +84,9 @@ export class JobService {
   async accept(principal: Principal, request: ConvertRequest): Promise<AcceptedJob> {
     const { upload } = request;
     try {
-      const to = parseTarget(request.to);
       const op = parseOp(request.op);
+      // An op may leave `to` out where its plugin allows it (structure, chunk); the registry decides.
+      const to = op && !request.to?.trim() ? '' : parseTarget(request.to);
       const inputFormat = await this.uploads.identify(upload);
       const resolution = this.registry.resolve({ from: inputFormat, to: to === 'jpeg' ? 'jpg' : to, op });
       if (!resolution.ok) throw badRequest(resolution.error);
@@ -369,7 +370,7 @@ export class JobService {
           ...(downloadUrl ? { downloadUrl, expiresIn: DOWNLOAD_LINK_SECONDS } : {}),
           ...(job.toolReport ? { toolReport: job.toolReport } : {}),
           ...steps,
-          ...(job.pipeline && job.result ? { result: job.result } : {}),
+          ...(job.result ? { result: job.result } : {}),
         };
       }
     }

@@ -239,6 +239,7 @@ export class JobRunner implements JobRunnerPort {
         this.links.complete(job.id, {
           output: { blobKey, filename, format: result.format, bytes },
           toolReport,
+          result: result.result ?? null,
           at,
           outputExpiresAt: new Date(at.getTime() + this.config.outputRetentionMs),
         }),
@@ -494,7 +495,7 @@ function checkResult(result: RunResult, plugin: Plugin, workDir: string): RunRes
       `plugin ${plugin.id} returned ${result.path} (${result.format}), outside its work dir or in an unknown format`,
     );
   }
-  return { path: resolved, format: result.format };
+  return { path: resolved, format: result.format, ...(result.result ? { result: result.result } : {}) };
 }
 
 /** A step as the client named it: `to pdf`, `op compress-pdf`, `extract pdf-to-markdown`. */

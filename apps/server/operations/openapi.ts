@@ -11,7 +11,14 @@ import {
   type ZodObjectInput,
   type oas31,
 } from 'zod-openapi';
-import { errorBodySchema, extractionPollSchema, pipelineRequestSchema, s3ExportSchema } from '../../../schema/index.js';
+import {
+  chunkListSchema,
+  documentSchema,
+  errorBodySchema,
+  extractionPollSchema,
+  pipelineRequestSchema,
+  s3ExportSchema,
+} from '../../../schema/index.js';
 import type { JsonSchema } from '../json-schema.js';
 import { extractionPollSchemas } from './extraction.js';
 import { BEYOND } from './fields.js';
@@ -249,6 +256,9 @@ function referencedComponents(components: Components): void {
     properties: { ...pipeline.properties, export: schemaRef('S3Export') },
   };
   components.schemas.WebhookEvent = WEBHOOK_EVENT_SCHEMA;
+  // The document model (op=structure's result and download) and the chunks (op=chunk's), published for clients.
+  components.name(documentSchema, 'Document');
+  components.name(chunkListSchema, 'ChunkList');
 }
 
 export function buildOpenApiDocument(table: AnyOperation[], publicUrl: string): OpenApiDocument {
@@ -300,5 +310,23 @@ export function buildOpenApiDocument(table: AnyOperation[], publicUrl: string): 
     },
     { allowEmptySchema: { unknown: true, any: true } },
   );
+  typeJobResult(document as unknown as OpenApiDocument);
   return document as unknown as OpenApiDocument;
+}
+
+/**
+ * A job's `result` is an object whose shape depends on the job: the document model (op=structure),
+ * the chunk list (op=chunk) or an extraction tool's row (pipelines): the status says which it may be.
+ */
+function typeJobResult(document: OpenApiDocument): void {
+  const status = (document.components?.schemas as Record<string, JsonSchema> | undefined)?.JobStatus;
+  const result = status?.properties?.result as JsonSchema | undefined;
+  if (!status?.properties || !result) return;
+  const { description: _row, ...row } = result as JsonSchema & { description?: string };
+  status.properties.result = {
+    description:
+      "When done: op=structure's document model, op=chunk's {chunks}, or (pipelines ending in an extraction step) " +
+      "the tool's row.",
+    anyOf: [schemaRef('Document'), schemaRef('ChunkList'), row],
+  } as JsonSchema;
 }

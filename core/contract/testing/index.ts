@@ -10,14 +10,14 @@
  * lazily, the standard plugins; the one exception to core/contract's layer rule, named in
  * .dependency-cruiser.cjs. Output formats are judged by core/contract/sniff.ts, as uploads are.
  */
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fileTypeFromBuffer } from 'file-type';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { isFormatId, type FormatId, type ToolReport } from '../../../schema/index.js';
+import { chunkListSchema, documentSchema, isFormatId, type FormatId, type ToolReport } from '../../../schema/index.js';
 import { Registry, RegistryError } from '../../registry/index.js';
 import { checkContent } from '../sniff.js';
 import {
@@ -273,6 +273,32 @@ export function rowProblem(plugin: Plugin, row: Record<string, unknown>): string
   return parsed.success ? undefined : `the row does not match extraction.row: ${z.prettifyError(parsed.error)}`;
 }
 
+/**
+ * Why a reader's answer is not the document model (op=structure: the JSON file and `result` are
+ * one valid model) or not chunks (op=chunk: one valid chunk per JSON line, the same as
+ * `result.chunks`); undefined for other ops or when it is.
+ */
+export async function documentProblem(plugin: Plugin, result: FileResult): Promise<string | undefined> {
+  if (plugin.op !== 'structure' && plugin.op !== 'chunk') return undefined;
+  const text = await readFile(result.path, 'utf8');
+  if (plugin.op === 'structure') {
+    const parsed = documentSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) return `the output is not the document model: ${z.prettifyError(parsed.error)}`;
+    if (result.result && !('omitted' in result.result) && !isDeepStrictEqual(result.result, parsed.data))
+      return 'result differs from the JSON file';
+    return undefined;
+  }
+  const chunks = text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as unknown);
+  const parsed = chunkListSchema.safeParse({ chunks });
+  if (!parsed.success) return `the output is not chunks: ${z.prettifyError(parsed.error)}`;
+  if (result.result && !('omitted' in result.result) && !isDeepStrictEqual(result.result, parsed.data))
+    return 'result differs from the JSON Lines file';
+  return undefined;
+}
+
 /** Shared checks every plugin must pass; call it inside a test file. */
 export function pluginConformanceSuite(
   plugin: Plugin,
@@ -307,6 +333,7 @@ export function pluginConformanceSuite(
             expect((await stat(run.result.path)).size).toBeGreaterThan(0);
             if (sample.expectFormat) expect(run.result.format).toBe(sample.expectFormat);
             expect(await outputFormatProblem(run.result)).toBeUndefined();
+            expect(await documentProblem(plugin, run.result)).toBeUndefined();
           }
           if (!isFileResult(run.result)) expect(rowProblem(plugin, run.result.row)).toBeUndefined();
           for (const pct of run.progress) expect(pct >= 0 && pct <= 100).toBe(true);

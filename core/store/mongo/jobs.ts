@@ -166,6 +166,7 @@ function jobRepo(
             toolReport: r.toolReport ? asJson(r.toolReport) : null,
             completedAt: r.at,
             outputExpiresAt: r.outputExpiresAt,
+            result: r.result ? asJson(r.result) : null,
           },
         },
       );

@@ -167,6 +167,8 @@ export interface JobCompletion {
   /** SHA-256 of the job's 15-minute download token (DownloadLinks.complete supplies it). */
   downloadTokenHash?: string | null;
   toolReport: ToolReport | null;
+  /** JSON the plugin returned beside its file (op=structure: the document model), shown in the job's status. */
+  result?: Record<string, unknown> | null;
   at: Date;
   outputExpiresAt: Date;
 }

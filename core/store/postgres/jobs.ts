@@ -102,7 +102,7 @@ function jobRepo(pool: pg.Pool): JobRepo {
       const count = await changed(
         pool,
         `UPDATE jobs SET status = 'done', progress = 100, output = $1, download_token_hash = $2, tool_report = $3,
-          completed_at = $4, output_expires_at = $5
+          completed_at = $4, output_expires_at = $5, result = $7
           WHERE id = $6 AND status = 'active'`,
         [
           JSON.stringify(r.output),
@@ -111,6 +111,7 @@ function jobRepo(pool: pg.Pool): JobRepo {
           r.at,
           r.outputExpiresAt,
           id,
+          r.result ? JSON.stringify(r.result) : null,
         ],
       );
       return count > 0;

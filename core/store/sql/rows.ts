@@ -99,12 +99,13 @@ export function emailTokenFromRow(r: Row): EmailTokenRecord {
 }
 
 /**
- * The columns of a job's view (JobView), in the order the SQLite adapter reads them as values: a job's `result` only
- * with a pipeline (its poll shows no other; an extraction's row may be large).
+ * The columns of a job's view (JobView), in the order the SQLite adapter reads them as values: a job's `result` with a
+ * pipeline or from a file job whose plugin returned one (op=structure, op=chunk), never an extraction's row (its poll
+ * is the extraction's own; a row may be large).
  */
 export const JOB_VIEW_COLUMNS =
   'id, account_id, status, progress, error, tool_report, output, download_token_hash, completed_at, pipeline, ' +
-  'export_state, CASE WHEN pipeline IS NOT NULL THEN result END AS result';
+  "export_state, CASE WHEN pipeline IS NOT NULL OR kind <> 'extract' THEN result END AS result";
 
 export function jobViewFromRow(r: Row): JobView {
   return {

@@ -45,7 +45,7 @@ function jobRepo(db: Database.Database): JobRepo {
   const progress = db.prepare(`UPDATE jobs SET progress = ? WHERE id = ? AND status = 'active' AND attempts = ?`);
   const complete =
     db.prepare(`UPDATE jobs SET status = 'done', progress = 100, output = ?, download_token_hash = ?, tool_report = ?,
-      completed_at = ?, output_expires_at = ?
+      completed_at = ?, output_expires_at = ?, result = ?
     WHERE id = ? AND status = 'active'`);
   const completeWithResult = db.prepare(
     `UPDATE jobs SET status = 'done', progress = 100, result = ?, completed_at = ? WHERE id = ? AND status = 'active'`,
@@ -166,6 +166,7 @@ function jobRepo(db: Database.Database): JobRepo {
           r.toolReport ? JSON.stringify(r.toolReport) : null,
           ms(r.at),
           ms(r.outputExpiresAt),
+          r.result ? JSON.stringify(r.result) : null,
           id,
         ).changes > 0
       );

@@ -97,7 +97,7 @@ export const fromChildSchema = z.discriminatedUnion('type', [
     type: z.literal('result'),
     runId,
     result: z.union([
-      z.object({ path: z.string(), format: z.string() }),
+      z.object({ path: z.string(), format: z.string(), result: z.record(z.string(), z.unknown()).optional() }),
       z.object({ row: z.record(z.string(), z.unknown()) }),
     ]),
   }),

@@ -47,7 +47,17 @@ async function convertDocument(
   pdf: Uint8Array,
   options: EngineOptions,
 ): Promise<Omit<MarkdownResult, 'stats'> & { stats: Omit<MarkdownStats, 'ocr_pages'>; ocrPages: number }> {
-  const { keepRunning, pageBreaks, lang } = markdownOptions.parse(options);
+  const { keepRunning, pageBreaks } = markdownOptions.parse(options);
+  const { layouts, outline, ocrPages } = await readLayouts(pdf, options);
+  return { ...convert(layouts, outline, keepRunning, pageBreaks), ocrPages };
+}
+
+/** Every page read (scans OCRed) and laid out with its ruled tables, and the outline. */
+async function readLayouts(
+  pdf: Uint8Array,
+  options: EngineOptions,
+): Promise<{ layouts: PageLayout[]; sizes: PageSize[]; outline: OutlineEntry[]; ocrPages: number }> {
+  const { lang } = markdownOptions.parse(options);
   const deadline = new Deadline(options.timeoutMs ?? DEFAULT_TIME_BUDGET_MS, options.signal);
   try {
     const { pages: contents, outline } = await readAllPages(pdf, deadline);
@@ -62,12 +72,44 @@ async function convertDocument(
       page.scan = undefined;
       ocrPages++;
     }
-    return { ...convert(contents.map(ruledLayout), outline, keepRunning, pageBreaks), ocrPages };
+    const sizes = contents.map((page) => ({ number: page.number, width: page.width, height: page.height }));
+    return { layouts: contents.map(ruledLayout), sizes, outline, ocrPages };
   } catch (error) {
     throw asPluginError(error);
   } finally {
     deadline.dispose();
   }
+}
+
+export interface PageSize {
+  number: number;
+  width: number;
+  height: number;
+}
+
+/** The engine's own structure of a PDF: its blocks in reading order, the running lines it set apart, page sizes. */
+export interface PdfStructure {
+  blocks: Block[];
+  running: { page: number; height: number; lines: Line[] }[];
+  pages: PageSize[];
+  ocrPages: number;
+}
+
+/** What pdfToMarkdown renders, before rendering: the document model is read from it (Markdown is one rendering). */
+export async function pdfStructure(pdf: Uint8Array, options: EngineOptions = {}): Promise<PdfStructure> {
+  const { keepRunning } = markdownOptions.parse(options);
+  const { layouts, sizes, outline, ocrPages } = await readLayouts(pdf, options);
+  const { blocks, runningByPage } = analyse(layouts, outline, keepRunning);
+  return {
+    blocks,
+    running: layouts.map((layout) => ({
+      page: layout.number,
+      height: layout.height,
+      lines: runningByPage.get(layout.number) ?? [],
+    })),
+    pages: sizes,
+    ocrPages,
+  };
 }
 
 async function readAllPages(
@@ -96,6 +138,24 @@ function convert(
   keepRunning: boolean,
   pageBreaks: boolean,
 ): Omit<MarkdownResult, 'stats'> & { stats: Omit<MarkdownStats, 'ocr_pages'> } {
+  const { blocks, runningLinesStripped } = analyse(layouts, outline, keepRunning);
+  return {
+    pages: layouts.length,
+    markdown: renderMarkdown(blocks, layouts.length, pageBreaks),
+    stats: {
+      headings: blocks.filter((b) => b.kind === 'heading').length,
+      tables: blocks.filter((b) => b.kind === 'table').length,
+      words: blocks.reduce((n, block) => n + wordsIn(block), 0),
+      running_lines_stripped: runningLinesStripped,
+    },
+  };
+}
+
+function analyse(
+  layouts: PageLayout[],
+  outline: readonly OutlineEntry[],
+  keepRunning: boolean,
+): { blocks: Block[]; runningByPage: Map<number, Line[]>; runningLinesStripped: number } {
   let runningLinesStripped = 0;
   const runningByPage = new Map<number, Line[]>();
   if (!keepRunning) {
@@ -128,17 +188,7 @@ function convert(
     outline,
     runningByPage,
   );
-  const blocks = documentBlocks(pages, style);
-  return {
-    pages: layouts.length,
-    markdown: renderMarkdown(blocks, layouts.length, pageBreaks),
-    stats: {
-      headings: blocks.filter((b) => b.kind === 'heading').length,
-      tables: blocks.filter((b) => b.kind === 'table').length,
-      words: blocks.reduce((n, block) => n + wordsIn(block), 0),
-      running_lines_stripped: runningLinesStripped,
-    },
-  };
+  return { blocks: documentBlocks(pages, style), runningByPage, runningLinesStripped };
 }
 
 function wordsIn(block: Block): number {
