@@ -86,6 +86,9 @@ export const officeEditsSchema = z.object({
 });
 export type OfficeEdits = z.infer<typeof officeEditsSchema>;
 
+/** What a client reads when the password given does not open the document. */
+export const WRONG_PASSWORD_MESSAGE = 'The password is wrong: it does not open this document';
+
 /** What the pool answers when the password given does not open the document (no engine wording). */
 export const WRONG_PASSWORD_LINE = 'Error: the password did not open the document';
 
@@ -194,8 +197,23 @@ export async function libreOfficeConvert(options: LibreOfficeConvertOptions): Pr
     );
     if (pooled) return pooled;
   }
-  return needsUno(options) ? coldUnoConvert(options) : coldConvert(options);
+  if (!needsUno(options)) return coldConvert(options);
+  try {
+    return await coldUnoConvert(options);
+  } catch (err) {
+    // Without python3-uno, a conversion whose only edit is how tracked changes show still converts (as soffice shows them).
+    if (!options.password && onlyShowChanges(options.edits) && unoUnavailable(err)) return coldConvert(options);
+    throw err;
+  }
 }
+
+const onlyShowChanges = (edits: OfficeEdits | undefined) =>
+  Object.keys(edits ?? {}).every((key) => key === 'showChanges');
+
+/** The one-off bridge could not run: no Debian python, or no python3-uno in it. */
+const unoUnavailable = (err: unknown) =>
+  err instanceof EngineError &&
+  (err.reason === 'missing' || (err.reason === 'exit' && /No module named '?uno/.test(err.stderrTail)));
 
 /** A password or edits need a UNO client: soffice's command line has neither. */
 const needsUno = (conversion: OfficeConversion) =>
@@ -323,7 +341,7 @@ export async function convertDocument(job: ConvertDocumentJob, ctx: EngineContex
   }
   ctx.signal.throwIfAborted();
   if (result.lastStderrLine === WRONG_PASSWORD_LINE)
-    throw new PluginError('The password is wrong: it does not open this document');
+    throw new PluginError(WRONG_PASSWORD_MESSAGE);
   if (!result.output || (await stat(result.output)).size === 0) {
     throw new PluginError(
       withDetail(
