@@ -28,7 +28,7 @@ import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
 import { ServiceError } from './errors.js';
-import { isTrialJob, secretFieldsOf, type SecretVault } from './job-policy.js';
+import { isTrialJob, takesSecret, withoutMarker, type SecretVault } from './job-policy.js';
 import { outputFilename } from './uploads.js';
 import { checkWork, measureWork, runTimeoutMs } from './work-limits.js';
 
@@ -141,7 +141,7 @@ export class JobRunner implements JobRunnerPort {
       );
     }
     await withSpan('job.run', jobAttributes(job), () =>
-      this.execute(job, plugin, { ...job.options, ...secrets }, log, signals),
+      this.execute(job, plugin, { ...withoutMarker(job.options), ...secrets }, log, signals),
     );
   }
 
@@ -149,7 +149,7 @@ export class JobRunner implements JobRunnerPort {
   private takesSecret(job: JobRecord, plugin: Plugin): boolean {
     const last = job.pipeline?.steps.at(-1);
     const holder = last ? this.registry.plugin(last.pluginId) : plugin;
-    return Boolean(holder && secretFieldsOf(holder).length);
+    return Boolean(holder && takesSecret(holder, last ? last.options : job.options));
   }
 
   private async execute(
@@ -399,7 +399,7 @@ export class JobRunner implements JobRunnerPort {
       try {
         // Intermediate outputs are measured like uploads: a step may not grow past its plugin's maximum.
         checkWorkForRun(plugin, await measureWork(plugin, current, stepDir, hooks.signal), index);
-        const options = index === count - 1 ? { ...step.options, ...secrets } : step.options;
+        const options = index === count - 1 ? { ...withoutMarker(step.options), ...secrets } : step.options;
         result = await this.runStep(plugin, current, options, step.outputFormat, stepDir, {
           ...hooks,
           progress: (pct) => hooks.progress((index * 100 + Math.max(0, Math.min(100, pct))) / count),
