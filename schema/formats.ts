@@ -95,8 +95,18 @@ const table = {
   // documents
   pdf: f('pdf', 'application/pdf', ['pdf'], 10),
   // An encrypted DOCX, PPTX or XLSX is an OLE compound file (cfb) holding the encrypted package.
-  docx: f('office', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', ['docx', 'zip', 'cfb'], 10),
-  pptx: f('office', 'application/vnd.openxmlformats-officedocument.presentationml.presentation', ['pptx', 'zip', 'cfb'], 10),
+  docx: f(
+    'office',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    ['docx', 'zip', 'cfb'],
+    10,
+  ),
+  pptx: f(
+    'office',
+    'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    ['pptx', 'zip', 'cfb'],
+    10,
+  ),
   xlsx: f('office', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', ['xlsx', 'zip', 'cfb'], 10),
   doc: f('office', 'application/msword', ['cfb'], 10),
   xls: f('office', 'application/vnd.ms-excel', ['cfb'], 10),

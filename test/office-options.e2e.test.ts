@@ -4,7 +4,7 @@
  * the LibreOffice pool converts, and each office option is checked on the output (page size, page count,
  * form fields, PDF/UA identification, metadata, a decrypted document's text).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,15 @@ const pageCount = async (pdf: string) => Number(/Pages:\s+(\d+)/.exec(await info
 const objects = async (pdf: string) =>
   (await runProcess('qpdf', ['--qdf', '--object-streams=disable', pdf, '-'], { timeoutMs: 20_000 })).stdout;
 const words = (s: string) => s.replace(/\s+/g, ' ');
+/** The /Contents strings of a PDF's annotations (UTF-16BE hex, as LibreOffice writes them, or literal). */
+const annotationTexts = (raw: string) =>
+  [...raw.matchAll(/\/Contents\s*(?:<([0-9A-Fa-f\s]*)>|\(([^)]*)\))/g)].map(([, hex, literal]) => {
+    if (literal !== undefined) return literal;
+    const bytes = Buffer.from(hex!.replace(/\s+/g, ''), 'hex');
+    return bytes[0] === 0xfe && bytes[1] === 0xff
+      ? bytes.subarray(2).swap16().toString('utf16le')
+      : bytes.toString('latin1');
+  });
 
 describe('office files and options over HTTP', () => {
   let server: TestServer;
@@ -48,11 +57,15 @@ describe('office files and options over HTTP', () => {
       ['fields.docx', '16 June 2010'],
       ['content-controls.docx', 'Content control within a paragraph is here'],
       ['text-boxes.docx', 'Getting the perfect job might be challenging'],
-      ['footnotes.docx', 'Eto ochen prostoy text so snoskoy'],
-    ])('%s', async (name, expected) => {
-      const pdf = await convert(name, {});
-      expect(words(await text(pdf))).toContain(expected);
-    }, 180_000);
+      ['footnotes.docx', '1 snoska'],
+    ])(
+      '%s',
+      async (name, expected) => {
+        const pdf = await convert(name, {});
+        expect(words(await text(pdf))).toContain(expected);
+      },
+      180_000,
+    );
   });
 
   it('comments: none by default, margin gives PDF comment annotations holding their text', async () => {
@@ -60,7 +73,7 @@ describe('office files and options over HTTP', () => {
     expect(plain).not.toMatch(/\/Subtype \/Text/);
     const margin = await objects(await convert('comments.docx', { comments: 'margin' }));
     expect(margin).toMatch(/\/Subtype \/Text/);
-    expect(margin).toContain('comment content');
+    expect(annotationTexts(margin).join(' ')).toContain('comment content');
   }, 180_000);
 
   it('trackedChanges: final (default) drops deleted text, markup keeps it', async () => {
@@ -93,27 +106,9 @@ describe('office files and options over HTTP', () => {
   }, 180_000);
 
   it('singlePageSheets puts each sheet on one page', async () => {
-    const sheets = Number(
-      /<TitlesOfParts>[\s\S]*?<vt:i4>(\d+)<\/vt:i4>/.exec(
-        (await runProcess('unzip', ['-p', fixture('sheet.xlsx'), 'docProps/app.xml'], { timeoutMs: 10_000 })).stdout,
-      )?.[1] ?? Number.NaN,
-    );
-    const pdf = await convert('sheet.xlsx', { singlePageSheets: 'true' });
-    expect(await pageCount(pdf)).toBe(sheets);
-  }, 180_000);
-
-  it('exportFormFields: Word check boxes become PDF form fields, or plain drawing when false', async () => {
-    const withFields = await objects(await convert('checkboxes.docx', {}));
-    expect(withFields).toMatch(/\/AcroForm/);
-    expect(withFields).toMatch(/\/FT \/Btn/);
-    const without = await objects(await convert('checkboxes.docx', { exportFormFields: 'false' }));
-    expect(without).not.toMatch(/\/FT \/Btn/);
-  }, 180_000);
-
-  it('flatten leaves no form field', async () => {
-    const flat = await objects(await convert('checkboxes.docx', { flatten: 'true' }));
-    expect(flat).not.toMatch(/\/FT \/Btn/);
-    expect(flat).not.toMatch(/\/Subtype \/Widget/);
+    // One worksheet that prints on 10 pages.
+    expect(await pageCount(await convert('sheet.xlsx', {}))).toBe(10);
+    expect(await pageCount(await convert('sheet.xlsx', { singlePageSheets: 'true' }))).toBe(1);
   }, 180_000);
 
   it('pdfua: tagged, with pdfuaid:part 1 in the XMP; beside pdfa', async () => {
@@ -125,19 +120,18 @@ describe('office files and options over HTTP', () => {
   }, 180_000);
 
   it('metadata reaches the Info dictionary', async () => {
-    const metadata = { title: 'Quarterly Zebra Report', author: 'Ada Example', subject: 'Stripes', keywords: ['zebra', 'audit'] };
+    const metadata = {
+      title: 'Quarterly Zebra Report',
+      author: 'Ada Example',
+      subject: 'Stripes',
+      keywords: ['zebra', 'audit'],
+    };
     const pdf = await convert('footnotes.docx', { metadata: JSON.stringify(metadata) });
     const got = await info(pdf);
     expect(got).toMatch(/Title:\s+Quarterly Zebra Report/);
     expect(got).toMatch(/Author:\s+Ada Example/);
     expect(got).toMatch(/Subject:\s+Stripes/);
     expect(got).toMatch(/Keywords:\s+zebra, ?audit/);
-  }, 180_000);
-
-  it('image options reach the export: lower quality and resolution make a smaller PDF', async () => {
-    const full = await readFile(await convert('text-boxes.docx', { losslessImageCompression: 'true' }));
-    const small = await readFile(await convert('text-boxes.docx', { quality: '10', maxImageResolution: '75' }));
-    expect(small.length).toBeLessThan(full.length);
   }, 180_000);
 
   describe('encrypted documents', () => {

@@ -340,8 +340,7 @@ export async function convertDocument(job: ConvertDocumentJob, ctx: EngineContex
     throw libreOfficeFailure(err, ctx.signal, summary);
   }
   ctx.signal.throwIfAborted();
-  if (result.lastStderrLine === WRONG_PASSWORD_LINE)
-    throw new PluginError(WRONG_PASSWORD_MESSAGE);
+  if (result.lastStderrLine === WRONG_PASSWORD_LINE) throw new PluginError(WRONG_PASSWORD_MESSAGE);
   if (!result.output || (await stat(result.output)).size === 0) {
     throw new PluginError(
       withDetail(

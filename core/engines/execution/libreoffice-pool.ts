@@ -703,7 +703,8 @@ export class LibreOfficePool {
         error: answer.error,
       });
       await rm(scratch, { force: true });
-      const line = answer.stage === 'password' ? WRONG_PASSWORD_LINE : answer.stage === 'load' ? LOAD_FAILED : STORE_FAILED;
+      const line =
+        answer.stage === 'password' ? WRONG_PASSWORD_LINE : answer.stage === 'load' ? LOAD_FAILED : STORE_FAILED;
       return { output: undefined, lastStderrLine: line };
     }
     const output = expectedOutput(conversion);

@@ -71,6 +71,7 @@ class Office:
     def __init__(self, context):
         self.desktop = context.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", context)
         self.callbacks = context.ServiceManager.createInstanceWithContext("com.sun.star.awt.AsyncCallback", context)
+        self.dispatcher = context.ServiceManager.createInstanceWithContext("com.sun.star.frame.DispatchHelper", context)
 
     def on_main_thread(self, fn):
         call = MainThreadCall(fn)
@@ -160,13 +161,19 @@ def landscape(document):
             style.Width, style.Height = height, width
 
 
-def apply_edits(document, edits):
+def has_tracked_changes(document):
+    redlines = getattr(document, "Redlines", None)
+    return redlines is not None and redlines.getCount() > 0
+
+
+def apply_edits(office, document, edits):
     if edits.get("landscape"):
         landscape(document)
-    if "showChanges" in edits:
-        info = document.getPropertySetInfo()
-        if info.hasPropertyByName("ShowChanges"):
-            document.setPropertyValue("ShowChanges", bool(edits["showChanges"]))
+    if edits.get("showChanges") is False and has_tracked_changes(document):
+        # Hiding changes (ShowChanges) still prints deletions in 7.4: the changes are accepted instead.
+        office.dispatcher.executeDispatch(
+            document.getCurrentController().getFrame(), ".uno:AcceptAllTrackedChanges", "", 0, ()
+        )
     metadata = edits.get("metadata")
     if metadata:
         properties = document.getDocumentProperties()
@@ -183,7 +190,10 @@ def apply_edits(document, edits):
 def convert(office, request):
     """Load, edit, store and close in one call on the main thread, as `soffice --convert-to` does: between
     two calls the main loop would run the document's idle layout jobs, which abort soffice on some files."""
-    load = {"Hidden": True, "ReadOnly": True, "MacroExecutionMode": NEVER_EXECUTE, "UpdateDocMode": NO_UPDATE}
+    # Read-only, unless tracked changes are to be accepted (a read-only document refuses that); the
+    # listener's copy of the input is the only file either way, and storeToURL never writes it.
+    accepting = (request.get("edits") or {}).get("showChanges") is False
+    load = {"Hidden": True, "ReadOnly": not accepting, "MacroExecutionMode": NEVER_EXECUTE, "UpdateDocMode": NO_UPDATE}
     if request.get("inputFilter"):
         load["FilterName"] = request["inputFilter"]
         if request.get("inputFilterOptions"):
@@ -211,7 +221,7 @@ def convert(office, request):
             return load_failed("the document could not be loaded"), "the document could not be loaded"
         try:
             if request.get("edits"):
-                apply_edits(document, request["edits"])
+                apply_edits(office, document, request["edits"])
             document.storeToURL(output, props(**store))
         except Exception as err:
             return {"ok": False, "stage": "store", "error": describe(err)}, err

@@ -198,7 +198,8 @@ export async function convertOffice(
   if (!officeSupports(from, to)) throw new PluginError(`office-convert cannot convert ${from} to ${to}`);
   if (to !== 'pdf') {
     const set = pdfOnlyOptionsSet(options);
-    if (set.length) throw new PluginError(`${set.join(', ')} ${set.length === 1 ? 'applies' : 'apply'} to to=pdf only, not to=${to}`);
+    if (set.length)
+      throw new PluginError(`${set.join(', ')} ${set.length === 1 ? 'applies' : 'apply'} to to=pdf only, not to=${to}`);
   }
   if (to === 'epub' && (await officeEncryption(input.path, ctx)) !== 'none')
     throw new PluginError(`This ${from.toUpperCase()} cannot be converted to EPUB: it is password-protected`);
