@@ -4,13 +4,22 @@
  * the LibreOffice pool converts, and each office option is checked on the output (page size, page count,
  * form fields, PDF/UA identification, metadata, a decrypted document's text).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../core/engines/process.js';
 import { officePlugins } from '../plugins/office/index.js';
-import { convertAndDownload, startServer, submitConvert, waitForJob, type TestServer } from './helpers.js';
+import { pdfPlugins } from '../plugins/pdf/index.js';
+import {
+  authHeaders,
+  convertAndDownload,
+  download,
+  startServer,
+  submitConvert,
+  waitForJob,
+  type TestServer,
+} from './helpers.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures/office');
 const fixture = (name: string) => path.join(FIXTURES, name);
@@ -42,7 +51,7 @@ describe('office files and options over HTTP', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'office-options-'));
-    server = await startServer({ plugins: officePlugins });
+    server = await startServer({ plugins: [...officePlugins, ...pdfPlugins] });
     key = await server.createKey('business');
   }, 60_000);
   afterAll(async () => {
@@ -132,6 +141,28 @@ describe('office files and options over HTTP', () => {
     expect(got).toMatch(/Author:\s+Ada Example/);
     expect(got).toMatch(/Subject:\s+Stripes/);
     expect(got).toMatch(/Keywords:\s+zebra, ?audit/);
+  }, 180_000);
+
+  it('POST /api/pdf/merge takes office files beside a PDF, converted and merged in the order sent', async () => {
+    const pdf = await convert('footnotes.docx', {});
+    const form = new FormData();
+    form.append('files', new Blob([await readFile(fixture('comments.docx'))]), 'comments.docx');
+    form.append('files', new Blob([await readFile(pdf)]), 'footnotes.pdf');
+    form.append('files', new Blob([await readFile(fixture('tracked-changes.docx'))]), 'tracked-changes.docx');
+    const res = await fetch(`${server.url}/api/pdf/merge`, { method: 'POST', body: form, headers: authHeaders(key) });
+    expect(res.status).toBe(200);
+    const job = await waitForJob(server.url, key, ((await res.json()) as { jobId: string }).jobId, 120_000);
+    expect(job.error ?? null).toBeNull();
+    const merged = path.join(dir, 'merged.pdf');
+    await writeFile(merged, (await download(job.downloadUrl!)).data);
+    expect(await pageCount(merged)).toBe(3);
+    const page = async (n: number) =>
+      words(
+        (await runProcess('pdftotext', ['-f', String(n), '-l', String(n), merged, '-'], { timeoutMs: 20_000 })).stdout,
+      );
+    expect(await page(1)).toContain('this is a comment paragraph');
+    expect(await page(2)).toContain('Eto ochen prostoy');
+    expect(await page(3)).toContain('This is a test.');
   }, 180_000);
 
   describe('encrypted documents', () => {
