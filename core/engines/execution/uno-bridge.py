@@ -273,7 +273,7 @@ def once(soffice, profile, timeout):
         ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
-        start_new_session=True,
+        # In this process group: the caller's deadline kills the group, soffice with it.
     )
     try:
         office = connect(f"pipe,name={name}", timeout)
@@ -288,10 +288,10 @@ def once(soffice, profile, timeout):
             pass  # it is killed below all the same
     finally:
         try:
-            os.killpg(listener.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        listener.wait()
+            listener.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            # soffice.bin is a child of the launcher: the whole group goes, this bridge with it (its answer is out).
+            os.killpg(os.getpgid(0), signal.SIGKILL)
 
 
 def main():
