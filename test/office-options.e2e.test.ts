@@ -120,6 +120,40 @@ describe('office files and options over HTTP', () => {
     expect(await pageCount(await convert('sheet.xlsx', { singlePageSheets: 'true' }))).toBe(1);
   }, 180_000);
 
+  it('exportFormFields: Excel form controls become PDF form fields by default, plain drawing when false', async () => {
+    const withFields = await objects(await convert('forms.xlsx', {}));
+    expect(withFields).toMatch(/\/AcroForm/);
+    expect(withFields.match(/\/FT \//g)?.length).toBe(40);
+    const without = await objects(await convert('forms.xlsx', { exportFormFields: 'false' }));
+    expect(without).not.toMatch(/\/FT \//);
+  }, 180_000);
+
+  it('flatten draws the form fields into the pages: no field or widget is left', async () => {
+    const flat = await objects(await convert('forms.xlsx', { flatten: 'true' }));
+    expect(flat).not.toMatch(/\/FT \//);
+    expect(flat).not.toMatch(/\/Subtype \/Widget/);
+  }, 180_000);
+
+  it('image options: maxImageResolution downsamples, quality shrinks, losslessImageCompression drops JPEG', async () => {
+    /** pdfimages -list rows: width, height, encoding. */
+    const images = async (pdf: string) =>
+      (await runProcess('pdfimages', ['-list', pdf], { timeoutMs: 20_000 })).stdout
+        .split('\n')
+        .slice(2)
+        .map((line) => line.trim().split(/\s+/))
+        .filter((cols) => cols[2] === 'image')
+        .map((cols) => ({ width: Number(cols[3]), encoding: cols[8] }));
+    const full = await convert('images.pptx', {});
+    const fullImages = await images(full);
+    expect(fullImages[0]).toEqual({ width: 1600, encoding: 'jpeg' });
+    const small = await convert('images.pptx', { quality: '10', maxImageResolution: '75' });
+    expect((await images(small))[0]!.width).toBeLessThan(1600);
+    expect((await readFile(small)).length).toBeLessThan((await readFile(full)).length);
+    const lossless = await images(await convert('images.pptx', { losslessImageCompression: 'true' }));
+    expect(lossless[0]!.width).toBe(1600);
+    expect(lossless[0]!.encoding).not.toBe('jpeg');
+  }, 180_000);
+
   it('pdfua: tagged, with pdfuaid:part 1 in the XMP; beside pdfa', async () => {
     const pdf = await convert('footnotes.docx', { pdfua: 'true', pdfa: '2b' });
     expect(await info(pdf)).toMatch(/Tagged:\s+yes/);
