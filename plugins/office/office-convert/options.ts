@@ -7,6 +7,8 @@ import { parsePageRanges } from '../../../core/contract/page-ranges.js';
 import { pdfaOption } from '../../../core/engines/pdfa.js';
 
 const PASSWORD_RULE = '1 to 128 characters';
+/** The resolutions LibreOffice's PDF export offers. */
+const IMAGE_RESOLUTIONS = [75, 150, 300, 600, 1200];
 const METADATA_KEYS = ['title', 'author', 'subject', 'keywords'] as const;
 
 const pageRangesField = z
@@ -24,13 +26,13 @@ const metadataField = z
       title: z.string().max(1000).optional(),
       author: z.string().max(1000).optional(),
       subject: z.string().max(1000).optional(),
-      keywords: z.union([z.string().max(1000), z.array(z.string().max(200)).max(100)]).optional(),
+      keywords: z.array(z.string().max(200)).max(100).optional(),
     },
     { error: `must be a JSON object with the keys ${METADATA_KEYS.join(', ')}` },
   )
   .describe(
     'Document properties of the PDF as JSON: {"title":"...","author":"...","subject":"...","keywords":["a","b"]} ' +
-      '(keywords may also be one comma-separated string); written to the Info dictionary and the XMP (to=pdf).',
+      '(keywords a list of strings); written to the Info dictionary and the XMP (to=pdf).',
   );
 
 export const officeConvertOptions = z.object({
@@ -69,9 +71,9 @@ export const officeConvertOptions = z.object({
     .default(90)
     .describe('JPEG quality of the images in the PDF, 10 to 95 (default 90) (to=pdf).'),
   maxImageResolution: z
-    .union([z.literal(75), z.literal(150), z.literal(300), z.literal(600), z.literal(1200)], {
-      error: 'must be one of 75, 150, 300, 600, 1200',
-    })
+    .number()
+    .int('must be a whole number')
+    .refine((dpi) => IMAGE_RESOLUTIONS.includes(dpi), `must be one of ${IMAGE_RESOLUTIONS.join(', ')}`)
     .optional()
     .describe('Downsample images above this resolution, in DPI: 75, 150, 300, 600 or 1200 (to=pdf).'),
   losslessImageCompression: z

@@ -54,13 +54,7 @@ function editsFor(options: OfficeConvertOptions, family: Family): OfficeEdits {
     const { keywords, ...rest } = options.metadata;
     edits.metadata = {
       ...rest,
-      ...(keywords === undefined
-        ? {}
-        : {
-            keywords: (Array.isArray(keywords) ? keywords : keywords.split(','))
-              .map((keyword) => keyword.trim())
-              .filter(Boolean),
-          }),
+      ...(keywords ? { keywords: keywords.map((keyword) => keyword.trim()).filter(Boolean) } : {}),
     };
   }
   return edits;
