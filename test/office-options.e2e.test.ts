@@ -218,6 +218,22 @@ describe('office files and options over HTTP', () => {
       expect(job.error).toBe('The password is wrong: it does not open this document');
     }, 180_000);
 
+    it('an encrypted ODT: refused without its password, wrong password refused, opened with the right one', async () => {
+      const without = await submitConvert(server.url, key, fixture('encrypted-octopus.odt'), { to: 'pdf' });
+      const refused = await waitForJob(server.url, key, without.body.jobId, 120_000);
+      expect(refused.status).toBe('failed');
+      expect(refused.error).toContain('the document is password-protected: send `password`');
+      const wrong = await submitConvert(server.url, key, fixture('encrypted-octopus.odt'), {
+        to: 'pdf',
+        password: 'squid',
+      });
+      const wrongJob = await waitForJob(server.url, key, wrong.body.jobId, 120_000);
+      expect(wrongJob.status).toBe('failed');
+      expect(wrongJob.error).toBe('The password is wrong: it does not open this document');
+      const pdf = await convert('encrypted-octopus.odt', { password: 'octopus' });
+      expect(words(await text(pdf))).toContain('Eto ochen prostoy');
+    }, 180_000);
+
     it('the right password opens a DOCX and an XLSX', async () => {
       const docx = words(await text(await convert('encrypted-solrcell.docx', { password: 'solrcell' })));
       expect(docx.length).toBeGreaterThan(20);
