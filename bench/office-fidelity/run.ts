@@ -43,7 +43,12 @@ const unzip = (file: string, ...parts: string[]) => run('unzip', ['-p', file, ..
 const half = (name: string) => (createHash('sha256').update(name).digest()[0]! % 2 === 0 ? 'tuning' : 'held-out');
 const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [];
 const decodeXml = (s: string) =>
-  s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 
 interface Row {
   name: string;
@@ -111,8 +116,10 @@ async function pdfImages(pdf: string): Promise<Array<[number, number]>> {
 
 const pageCount = async (pdf: string) => Number(/Pages:\s+(\d+)/.exec(await run('pdfinfo', [pdf]))?.[1]);
 const textAnnotations = async (pdf: string) =>
-  ((await run('qpdf', ['--qdf', '--object-streams=disable', pdf, '-']).catch(() => '')).match(/\/Subtype \/Text\b/g) ?? [])
-    .length;
+  (
+    (await run('qpdf', ['--qdf', '--object-streams=disable', pdf, '-']).catch(() => '')).match(/\/Subtype \/Text\b/g) ??
+    []
+  ).length;
 
 /** One run as the service makes it: options parsed by the plugin's zod, the deadline from the saved page count. */
 async function convert(file: string, kind: FormatId, options: Record<string, unknown>): Promise<string> {
@@ -192,7 +199,14 @@ function summary(rows: Row[]): string[] {
           `${counted.length ? `${percent(counted.filter((r) => r.pages === r.savedPages).length, counted.length)} of ${counted.length}` : 'n/a'} | ` +
           `${(done.reduce((s, r) => s + r.recall, 0) / (done.length || 1)).toFixed(3)} | ` +
           `${withImages.length ? `${percent(withImages.filter((r) => r.pdfImages >= r.packageImages).length, withImages.length)} of ${withImages.length}` : 'n/a'} | ` +
-          `${images ? `${percent(withImages.reduce((s, r) => s + r.imagesSized, 0), images)} of ${images}` : 'n/a'} | ` +
+          `${
+            images
+              ? `${percent(
+                  withImages.reduce((s, r) => s + r.imagesSized, 0),
+                  images,
+                )} of ${images}`
+              : 'n/a'
+          } | ` +
           `${hidden.length ? `${hidden.filter((r) => r.hiddenOk).length}/${hidden.length}` : 'n/a'} | ` +
           `${commented.length ? `${commented.filter((r) => r.commentsNoneOk).length}/${commented.length}, ${commented.filter((r) => r.commentsMarginOk).length}/${commented.length}` : 'n/a'} |`,
       );
@@ -215,7 +229,9 @@ if (fontsBefore) {
     path.join(fontDir, 'fonts.conf'),
     `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n${dirs
       .map((d) => `  <dir>${d}</dir>`)
-      .join('\n')}\n  <cachedir>${fontDir}/cache</cachedir>\n  <include ignore_missing="yes">/etc/fonts/conf.d</include>\n</fontconfig>\n`,
+      .join(
+        '\n',
+      )}\n  <cachedir>${fontDir}/cache</cachedir>\n  <include ignore_missing="yes">/etc/fonts/conf.d</include>\n</fontconfig>\n`,
   );
   process.env.FONTCONFIG_FILE = path.join(fontDir, 'fonts.conf');
 }
