@@ -92,9 +92,20 @@ const table = {
   ac3: f('audio', 'audio/ac3', ['ac3'], 3),
   // documents
   pdf: f('pdf', 'application/pdf', ['pdf'], 10),
-  docx: f('office', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', ['docx', 'zip'], 10),
-  pptx: f('office', 'application/vnd.openxmlformats-officedocument.presentationml.presentation', ['pptx', 'zip'], 10),
-  xlsx: f('office', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', ['xlsx', 'zip'], 10),
+  // An encrypted DOCX, PPTX or XLSX is an OLE compound file (cfb) holding the encrypted package.
+  docx: f(
+    'office',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    ['docx', 'zip', 'cfb'],
+    10,
+  ),
+  pptx: f(
+    'office',
+    'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    ['pptx', 'zip', 'cfb'],
+    10,
+  ),
+  xlsx: f('office', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', ['xlsx', 'zip', 'cfb'], 10),
   doc: f('office', 'application/msword', ['cfb'], 10),
   xls: f('office', 'application/vnd.ms-excel', ['cfb'], 10),
   ppt: f('office', 'application/vnd.ms-powerpoint', ['cfb'], 10),

@@ -8,12 +8,19 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { z } from 'zod';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { withDetail, type EngineContext } from './common.js';
 import { FONT_PACKAGES } from './fonts.js';
 import { withoutOutsideLinks } from './office-links.js';
+import { resolveCommand } from './paths.js';
 import { EngineError, runProcess } from './process.js';
+
+/** Debian's interpreter: the only one with python3-uno (a `python3` on PATH may be another). */
+export const UNO_PYTHON = '/usr/bin/python3';
+/** The UNO client: the warm pool's long-lived bridge, and the one-off bridge of a cold conversion that needs UNO. */
+export const UNO_BRIDGE_SCRIPT = fileURLToPath(new URL('./execution/uno-bridge.py', import.meta.url));
 
 /** soffice with the Writer, Calc and Impress filters: documents, spreadsheets and presentations. */
 export const SOFFICE: EngineRequirement = {
@@ -68,6 +75,33 @@ export async function prepareOfficeProfile(profileDir: string): Promise<void> {
   });
 }
 
+/**
+ * Changes made to a loaded document before it is stored, through UNO (the warm pool's bridge, or a
+ * one-off bridge beside a cold soffice): what no export filter option can do.
+ */
+export const officeEditsSchema = z.object({
+  /** Every page style turned to landscape (Writer, Calc). */
+  landscape: z.boolean().optional(),
+  /** Tracked changes drawn as markup (true) or the document as if they were accepted (false). */
+  showChanges: z.boolean().optional(),
+  /** Document properties, which the PDF export writes to the Info dictionary and the XMP. */
+  metadata: z
+    .object({
+      title: z.string().optional(),
+      author: z.string().optional(),
+      subject: z.string().optional(),
+      keywords: z.array(z.string()).optional(),
+    })
+    .optional(),
+});
+export type OfficeEdits = z.infer<typeof officeEditsSchema>;
+
+/** What a client reads when the password given does not open the document. */
+export const WRONG_PASSWORD_MESSAGE = 'The password is wrong: it does not open this document';
+
+/** What the pool answers when the password given does not open the document (no engine wording). */
+export const WRONG_PASSWORD_LINE = 'Error: the password did not open the document';
+
 /** One conversion, wherever it runs. */
 export interface OfficeConversion {
   /** Input file; its extension matters when no `inputFilter` is given. */
@@ -81,6 +115,10 @@ export interface OfficeConversion {
   inputFilter?: string;
   /** Where the output goes, named after the input: `<input name>.<extension>`. */
   outDir: string;
+  /** Opens an encrypted document (ODF, or Office files LibreOffice decrypts); used for this load only, never logged. */
+  password?: string;
+  /** Changes made through UNO before the document is stored. */
+  edits?: OfficeEdits;
 }
 
 export interface LibreOfficeConvertOptions extends OfficeConversion {
@@ -166,14 +204,102 @@ export async function libreOfficeConvert(given: LibreOfficeConvertOptions): Prom
 
 async function convertLinkless(options: LibreOfficeConvertOptions): Promise<LibreOfficeResult> {
   if (officeConverter && convertToParts(options.convertTo).filter) {
-    const { input, convertTo, inputFilter, outDir, signal, timeoutMs } = options;
+    const { input, convertTo, inputFilter, outDir, signal, timeoutMs, password, edits } = options;
     const pooled = await officeConverter(
-      { input, convertTo, outDir, ...(inputFilter ? { inputFilter } : {}) },
+      {
+        input,
+        convertTo,
+        outDir,
+        ...(inputFilter ? { inputFilter } : {}),
+        ...(password ? { password } : {}),
+        ...(edits ? { edits } : {}),
+      },
       { timeoutMs, ...(signal ? { signal } : {}) },
     );
     if (pooled) return pooled;
   }
-  return coldConvert(options);
+  if (!needsUno(options)) return coldConvert(options);
+  try {
+    return await coldUnoConvert(options);
+  } catch (err) {
+    // Without python3-uno, a conversion whose only edit is how tracked changes show still converts (as soffice shows them).
+    if (!options.password && onlyShowChanges(options.edits) && unoUnavailable(err)) return coldConvert(options);
+    throw err;
+  }
+}
+
+const onlyShowChanges = (edits: OfficeEdits | undefined) =>
+  Object.keys(edits ?? {}).every((key) => key === 'showChanges');
+
+/** The one-off bridge could not run: no Debian python, or no python3-uno in it. */
+const unoUnavailable = (err: unknown) =>
+  err instanceof EngineError &&
+  (err.reason === 'missing' || (err.reason === 'exit' && /No module named '?uno/.test(err.stderrTail)));
+
+/** A password or edits need a UNO client: soffice's command line has neither. */
+const needsUno = (conversion: OfficeConversion) =>
+  Boolean(conversion.password) || Object.keys(conversion.edits ?? {}).length > 0;
+
+/**
+ * One cold conversion through a one-off UNO bridge that starts its own soffice (both in one jail: the
+ * pipe socket is in its private /tmp). The request, password included, goes over stdin, never argv.
+ */
+export async function coldUnoConvert(options: LibreOfficeConvertOptions): Promise<LibreOfficeResult> {
+  await mkdir(options.outDir, { recursive: true });
+  await prepareOfficeProfile(options.profileDir);
+  const { extension, filter, filterOptions } = convertToParts(options.convertTo);
+  const inputFilter = options.inputFilter ? filterParts(options.inputFilter) : undefined;
+  const expected = expectedOutput(options);
+  const request = {
+    id: 1,
+    op: 'convert',
+    input: options.input,
+    output: expected,
+    inputFilter: inputFilter?.name ?? '',
+    inputFilterOptions: inputFilter?.options ?? '',
+    exportFilter: filter || extension,
+    exportFilterOptions: filterOptions,
+    ...(options.password ? { password: options.password } : {}),
+    ...(options.edits ? { edits: options.edits } : {}),
+  };
+  const { stdout } = await runProcess(
+    UNO_PYTHON,
+    [
+      '-u',
+      UNO_BRIDGE_SCRIPT,
+      '--once',
+      resolveCommand(SOFFICE.command),
+      options.profileDir,
+      String(Math.max(1, Math.round(options.timeoutMs / 1000))),
+    ],
+    {
+      timeoutMs: options.timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+      env: { ...process.env, HOME: options.profileDir },
+      stdin: `${JSON.stringify(request)}\n`,
+      readable: [UNO_BRIDGE_SCRIPT],
+    },
+  );
+  const answer = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { ok?: boolean; stage?: string })
+    .at(-1);
+  if (answer?.ok) {
+    const written = await readdir(options.outDir);
+    return { output: written.includes(path.basename(expected)) ? expected : undefined, lastStderrLine: '' };
+  }
+  if (answer?.stage === 'password') return { output: undefined, lastStderrLine: WRONG_PASSWORD_LINE };
+  if (answer?.stage === 'load') return { output: undefined, lastStderrLine: 'Error: source file could not be loaded' };
+  if (answer?.stage === 'store')
+    return { output: undefined, lastStderrLine: 'Error: the converted file could not be written' };
+  throw new EngineError(
+    'the one-off UNO bridge gave no answer',
+    'exit',
+    UNO_PYTHON,
+    null,
+    'Error: LibreOffice crashed while converting this file',
+  );
 }
 
 /** One cold soffice for one file: ~1 s of start-up before the conversion itself. */
@@ -235,6 +361,7 @@ export async function convertDocument(job: ConvertDocumentJob, ctx: EngineContex
     throw libreOfficeFailure(err, ctx.signal, summary);
   }
   ctx.signal.throwIfAborted();
+  if (result.lastStderrLine === WRONG_PASSWORD_LINE) throw new PluginError(WRONG_PASSWORD_MESSAGE);
   if (!result.output || (await stat(result.output)).size === 0) {
     throw new PluginError(
       withDetail(

@@ -12,13 +12,38 @@ export function secretFieldsOf(plugin: Plugin): string[] {
     .map(([k]) => k);
 }
 
+/**
+ * Secret fields a job of this plugin cannot run without (protect-pdf's password). An optional one
+ * (office-convert's password for encrypted documents) makes a job secret only when it is given.
+ */
+export function requiredSecretFieldsOf(plugin: Plugin): string[] {
+  return secretFieldsOf(plugin).filter(
+    (field) => !(plugin.options.shape[field] as z.ZodType).safeParse(undefined).success,
+  );
+}
+
+/** Stored beside a job's options when a secret was given with it (the secret itself never is). */
+export const SECRET_GIVEN = '_secretGiven';
+
 /** Options split into what may be stored and what must stay in memory. */
 export function splitSecrets(plugin: Plugin, options: Record<string, unknown>) {
   const secretFields = new Set(secretFieldsOf(plugin));
   const stored: Record<string, unknown> = {};
   const secret: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options)) (secretFields.has(key) ? secret : stored)[key] = value;
+  if (Object.keys(secret).length) stored[SECRET_GIVEN] = true;
   return { stored, secret };
+}
+
+/** Whether a job of `plugin` with these stored options runs with a secret (held in one process's memory). */
+export function takesSecret(plugin: Plugin, stored: Record<string, unknown>): boolean {
+  return requiredSecretFieldsOf(plugin).length > 0 || stored[SECRET_GIVEN] === true;
+}
+
+/** Stored options as the plugin takes them (without the marker). */
+export function withoutMarker(stored: Record<string, unknown>): Record<string, unknown> {
+  const { [SECRET_GIVEN]: _marker, ...options } = stored;
+  return options;
 }
 
 /**

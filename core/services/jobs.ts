@@ -157,8 +157,13 @@ export class JobService {
       const { min, max } = plugin.limits.inputs ?? { min: 2, max: 2 };
       if (uploads.length < min) throw badRequest(`Send at least ${min} PDFs as 'files'`);
       if (uploads.length > max) throw badRequest(`At most ${max} PDFs per merge`);
+      // PDFs, and the office files the merge plugin converts to PDF first.
+      const formats: FormatId[] = [];
       for (const upload of uploads) {
-        if ((await this.uploads.identify(upload)) !== 'pdf') throw badRequest(`${upload.filename} is not a PDF`);
+        const format = await this.uploads.identify(upload);
+        if (!plugin.inputs.includes(format))
+          throw badRequest(`${upload.filename} is not a PDF (nor an office file, which the merge converts first)`);
+        formats.push(format);
       }
       const bytes = uploads.reduce((sum, u) => sum + u.bytes, 0);
       const checkedUrl = await this.checkWebhook(principal, webhookUrl);
@@ -169,7 +174,7 @@ export class JobService {
         inputFormat: 'pdf',
         output: 'pdf',
         options: this.parse(plugin, {}, false, 'merge'),
-        files: uploads.map((upload) => ({ upload, format: 'pdf' as const })),
+        files: uploads.map((upload, i) => ({ upload, format: formats[i]! })),
         cost: creditCost({ format: 'pdf', bytes }, plugin.creditWeight),
         viaApi,
         webhookUrl: checkedUrl,

@@ -25,7 +25,7 @@ import type { Registry } from '../registry/index.js';
 import type { PipelineStepRecord } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import { ServiceError, badRequest, jsonValue } from './errors.js';
-import { secretFieldsOf, splitSecrets } from './job-policy.js';
+import { requiredSecretFieldsOf, secretFieldsOf, splitSecrets } from './job-policy.js';
 import type { ExportService } from './exports.js';
 import type { JobService } from './jobs.js';
 import { requireFeature, requirePlan } from './plan-gates.js';
@@ -198,7 +198,8 @@ export class PipelineService {
     }
     // A password lives in one process's memory only (job-policy.ts), never in the stored steps: it
     // goes to the last step alone, which runs in the accepting process like a job of its own would.
-    if (secretFieldsOf(plugin).length && !isLast)
+    const givesSecret = secretFieldsOf(plugin).some((field) => fields[field] !== undefined && fields[field] !== '');
+    if ((requiredSecretFieldsOf(plugin).length || givesSecret) && !isLast)
       throw badRequest(`${plugin.title} takes a password: it can only be the last step of a pipeline`);
     const operation = extract ?? (op ? `op '${op}'` : `${format} -> ${to}`);
     const parsed = parseOptions(plugin.options, fields, { fromStrings: true, operation });

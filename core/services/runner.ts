@@ -30,7 +30,7 @@ import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
 import { ServiceError } from './errors.js';
 import { storageFull } from './unavailable.js';
-import { isTrialJob, secretFieldsOf, type SecretVault } from './job-policy.js';
+import { isTrialJob, secretFieldsOf, takesSecret, withoutMarker, type SecretVault } from './job-policy.js';
 import { outputFilename } from './uploads.js';
 import { checkWork, measureWork, runTimeoutMs, workForDeadline } from './work-limits.js';
 
@@ -143,7 +143,7 @@ export class JobRunner implements JobRunnerPort {
       );
     }
     await withSpan('job.run', jobAttributes(job), () =>
-      this.execute(job, plugin, { ...job.options, ...secrets }, log, signals),
+      this.execute(job, plugin, { ...withoutMarker(job.options), ...secrets }, log, signals),
     );
   }
 
@@ -151,7 +151,7 @@ export class JobRunner implements JobRunnerPort {
   private takesSecret(job: JobRecord, plugin: Plugin): boolean {
     const last = job.pipeline?.steps.at(-1);
     const holder = last ? this.registry.plugin(last.pluginId) : plugin;
-    return Boolean(holder && secretFieldsOf(holder).length);
+    return Boolean(holder && takesSecret(holder, last ? last.options : job.options));
   }
 
   private async execute(
@@ -407,7 +407,7 @@ export class JobRunner implements JobRunnerPort {
         // Intermediate outputs are measured like uploads: a step may not grow past its plugin's maximum.
         const measured = await measureWork(plugin, current, stepDir, hooks.signal);
         checkWorkForRun(plugin, measured, index);
-        const options = index === count - 1 ? { ...step.options, ...secrets } : step.options;
+        const options = index === count - 1 ? { ...withoutMarker(step.options), ...secrets } : step.options;
         result = await this.runStep(
           plugin,
           current,

@@ -29,11 +29,14 @@ import { copyFile, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { PluginError, type Logger } from '../../contract/index.js';
 import { confinementEnabled, jailedCommandMissing, jailedIf } from '../confine.js';
 import {
   SOFFICE,
+  UNO_BRIDGE_SCRIPT,
+  UNO_PYTHON,
+  WRONG_PASSWORD_LINE,
   convertToParts,
   expectedOutput,
   filterParts,
@@ -47,9 +50,8 @@ import { EngineError, commandExists } from '../process.js';
 import { isProcessAlive, killGroup, processTree, treePssBytes, treePssOver } from './process-tree.js';
 import { Supervisor, type Lease, type SlotState, type SupervisedInstance } from './supervisor.js';
 
-/** Debian's interpreter: the only one with python3-uno (a `python3` on PATH may be another). */
-export const UNO_PYTHON = '/usr/bin/python3';
-const BRIDGE_SCRIPT = fileURLToPath(new URL('./uno-bridge.py', import.meta.url));
+export { UNO_PYTHON } from '../libreoffice.js';
+const BRIDGE_SCRIPT = UNO_BRIDGE_SCRIPT;
 const MB = 1_000_000;
 const STDERR_TAIL = 4 * 1024;
 /** Nice value of listeners: as low as sandbox runs, so HTTP answers first under load. */
@@ -111,7 +113,7 @@ interface BridgeAnswer {
   id?: number;
   ready?: boolean;
   ok?: boolean;
-  stage?: 'load' | 'store' | 'bridge';
+  stage?: 'load' | 'password' | 'store' | 'bridge';
   error?: string;
 }
 
@@ -674,6 +676,8 @@ export class LibreOfficePool {
         inputFilterOptions: inputFilter?.options ?? '',
         exportFilter: filter,
         exportFilterOptions: filterOptions,
+        ...(conversion.password ? { password: conversion.password } : {}),
+        ...(conversion.edits ? { edits: conversion.edits } : {}),
       });
       // Stopped (deadline, abort, memory) as the answer came: the listener is being killed all the same.
       if (failure) throw failure;
@@ -699,7 +703,9 @@ export class LibreOfficePool {
         error: answer.error,
       });
       await rm(scratch, { force: true });
-      return { output: undefined, lastStderrLine: answer.stage === 'load' ? LOAD_FAILED : STORE_FAILED };
+      const line =
+        answer.stage === 'password' ? WRONG_PASSWORD_LINE : answer.stage === 'load' ? LOAD_FAILED : STORE_FAILED;
+      return { output: undefined, lastStderrLine: line };
     }
     const output = expectedOutput(conversion);
     await mkdir(conversion.outDir, { recursive: true });

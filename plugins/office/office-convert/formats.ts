@@ -1,29 +1,17 @@
 /** What office-convert converts: the LibreOffice filters per input and output, and pandoc's EPUB readers. */
+import {
+  OFFICE_INPUTS,
+  type OfficeFamily,
+  type OfficeInput,
+  type OfficeInputFormat,
+} from '../../../core/engines/office-formats.js';
 import type { FormatId } from '../../../schema/index.js';
 
-export type Family = 'writer' | 'calc' | 'impress';
+export type Family = OfficeFamily;
 
-interface InputFormat {
-  family: Family;
-  /** LibreOffice import filter: forced, so a damaged file fails instead of being opened as plain text. */
-  filter: string;
-}
+export const INPUTS = OFFICE_INPUTS;
 
-export const INPUTS = {
-  docx: { family: 'writer', filter: 'MS Word 2007 XML' },
-  doc: { family: 'writer', filter: 'MS Word 97' },
-  odt: { family: 'writer', filter: 'writer8' },
-  rtf: { family: 'writer', filter: 'Rich Text Format' },
-  txt: { family: 'writer', filter: 'Text (encoded):UTF8' },
-  xlsx: { family: 'calc', filter: 'Calc MS Excel 2007 XML' },
-  xls: { family: 'calc', filter: 'MS Excel 97' },
-  ods: { family: 'calc', filter: 'calc8' },
-  pptx: { family: 'impress', filter: 'Impress MS PowerPoint 2007 XML' },
-  ppt: { family: 'impress', filter: 'MS PowerPoint 97' },
-  odp: { family: 'impress', filter: 'impress8' },
-} as const satisfies Partial<Record<FormatId, InputFormat>>;
-
-export type OfficeInput = keyof typeof INPUTS;
+export type { OfficeInput };
 
 /** `--convert-to` values per family and output format. */
 export const OUTPUTS: Record<Family, Partial<Record<FormatId, string>>> = {
@@ -62,6 +50,6 @@ function excluded(from: FormatId, to: FormatId): boolean {
 export function officeSupports(from: FormatId, to: FormatId): boolean {
   if (from === to || excluded(from, to)) return false;
   if (to === 'epub') return from in EPUB_READERS;
-  const input = (INPUTS as Partial<Record<FormatId, InputFormat>>)[from];
+  const input = (INPUTS as Partial<Record<FormatId, OfficeInputFormat>>)[from];
   return input !== undefined && OUTPUTS[input.family][to] !== undefined;
 }

@@ -5,7 +5,9 @@
  */
 import { definePlugin } from '../../../core/contract/index.js';
 import { SOFFICE } from '../../../core/engines/libreoffice.js';
+import { MSOFFCRYPTO } from '../../../core/engines/office-crypto.js';
 import { PANDOC } from '../../../core/engines/pandoc.js';
+import { QPDF } from '../../../core/engines/qpdf.js';
 import { officeFamily, officePagesWork } from '../shared/family.js';
 import { INPUTS, officeSupports, type OfficeInput } from './formats.js';
 import { officeConvertOptions } from './options.js';
@@ -20,7 +22,7 @@ export const officeConvertPlugin = definePlugin({
   supports: officeSupports,
   options: officeConvertOptions,
   plan: 'free',
-  engines: [SOFFICE, PANDOC],
+  engines: [SOFFICE, PANDOC, MSOFFCRYPTO, QPDF],
   limits: { ...officeFamily.limits, work: officePagesWork },
   run: async (inputs, options, ctx) => (await import('./run.js')).convertOffice(inputs, options, ctx),
 });

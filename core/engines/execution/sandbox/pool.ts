@@ -358,6 +358,8 @@ class SandboxProcess implements SupervisedInstance {
                 convertTo: request.convertTo,
                 outDir: await inside(run.workDir, request.outDir),
                 ...(request.inputFilter ? { inputFilter: request.inputFilter } : {}),
+                ...(request.password ? { password: request.password } : {}),
+                ...(request.edits ? { edits: request.edits } : {}),
               },
               {
                 signal,

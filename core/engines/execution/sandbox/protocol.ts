@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { PluginError, type PluginInput } from '../../../contract/index.js';
 import type { FormatId } from '../../../../schema/index.js';
+import { officeEditsSchema } from '../../libreoffice.js';
 import { EngineError } from '../../process.js';
 
 export interface RunMessage {
@@ -111,6 +112,8 @@ export const fromChildSchema = z.discriminatedUnion('type', [
     convertTo: z.string().regex(/^[a-z0-9]+(?::|$)/i, 'starts with an output extension'),
     inputFilter: z.string().optional(),
     outDir: z.string(),
+    password: z.string().optional(),
+    edits: officeEditsSchema.optional(),
     timeoutMs: z.number().min(0),
   }),
 ]);
