@@ -30,7 +30,7 @@ import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
 import { ServiceError } from './errors.js';
 import { storageFull } from './unavailable.js';
-import { isTrialJob, secretFieldsOf, takesSecret, withoutMarker, type SecretVault } from './job-policy.js';
+import { isTrialJob, takesSecret, withoutMarker, type SecretVault } from './job-policy.js';
 import { outputFilename } from './uploads.js';
 import { checkWork, measureWork, runTimeoutMs, workForDeadline } from './work-limits.js';
 
