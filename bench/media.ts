@@ -21,7 +21,8 @@ const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const ratio = (service: number, direct: number) =>
   `${(service / direct).toFixed(3)} (overhead ${(((service - direct) / direct) * 100).toFixed(1)}%)`;
 console.log(
-  `media bench: 10 s 720p30 MOV -> ${target.toUpperCase()} (as video-convert encodes it), ${rounds} interleaved rounds, ` +
+  `media bench: 10 s 720p30 MOV -> ${target.toUpperCase()} (as video-convert encodes it), ${rounds} interleaved` +
+    ` rounds, ` +
     `${os.availableParallelism()} cores`,
 );
 console.log(

@@ -7,7 +7,8 @@
  *   npm run bench -- --quick             # short durations for development; writes .tmp/bench/RESULTS-quick.md
  *   npm run bench -- --only office,polling
  *   npm run bench -- --out path.md
- *   npm run bench -- --quick --update [--why "reason"]   # write the quick run's speed figures into bench/baselines.json
+ *   npm run bench -- --quick --update [--why "reason"]   # write the quick run's speed figures into
+ * bench/baselines.json
  *
  * With --quick, the speed ratchet checks the rows' ratios against bench/baselines.json (bench/lib/ratchet.ts, the
  * same file as the extraction figures): a ratio worse than its baseline by more than its tolerance exits 1 and names

@@ -12,6 +12,9 @@ import { standardPlugins } from './index.js';
 const BOUNDED_BY_BYTES_OR_CONSTANT = [
   'file-search',
   'data-convert',
+  'document-chunk',
+  'document-render',
+  'document-structure',
   'repair-csv',
   'subtitle-convert',
   'repair-office',

@@ -25,7 +25,8 @@ export type BoundingBox = z.infer<typeof boundingBoxSchema>;
 const located = {
   id: z.string().meta({
     description:
-      'Stable id: the same input always yields the same ids (assigned in reading order), so a chunk can point back at its nodes.',
+      'Stable id: the same input always yields the same ids (assigned in reading order), so a chunk can point' +
+      ' back at its nodes.',
   }),
   page: z
     .number()
@@ -62,7 +63,8 @@ export const tableSchema = z.object({
    */
   rows: z.array(z.array(tableCellSchema)).meta({
     description:
-      "Rows of cells, each cell listed once in the row where it starts (HTML's model: spans take the places they cover).",
+      "Rows of cells, each cell listed once in the row where it starts (HTML's model: spans take the places they" +
+      ' cover).',
   }),
   headerRows: z.number().int().min(0).meta({ description: 'How many of the first rows are header rows.' }),
   caption: z.string().optional(),

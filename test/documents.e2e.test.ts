@@ -220,14 +220,16 @@ describe('documents as data over HTTP', () => {
     expect(headingsOf(job.result)).toContainEqual([1, 'First paragraph']);
   }, 180_000);
 
-  it('answers op=structure and op=chunk on GraphQL (to: "json") and tRPC (to left out) with the same model', async () => {
+  it('answers op=structure and op=chunk on GraphQL (to: "json") and tRPC (to left out) with the same' +
+    ' model', async () => {
     const data = await readFile(CASES.pptx!.file);
     const form = new FormData();
     form.append(
       'operations',
       JSON.stringify({
         query:
-          'mutation Convert($file: Upload!, $to: String!, $op: String) { convert(file: $file, to: $to, op: $op) { jobId } }',
+          'mutation Convert($file: Upload!, $to: String!, $op: String) { convert(file: $file, to: $to, op: $op)' +
+          ' { jobId } }',
         variables: { file: null, to: 'json', op: 'structure' },
       }),
     );

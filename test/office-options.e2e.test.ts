@@ -134,7 +134,8 @@ describe('office files and options over HTTP', () => {
     expect(flat).not.toMatch(/\/Subtype \/Widget/);
   }, 180_000);
 
-  it('image options: maxImageResolution downsamples, quality shrinks, losslessImageCompression drops JPEG', async () => {
+  it('image options: maxImageResolution downsamples, quality shrinks, losslessImageCompression drops' +
+    ' JPEG', async () => {
     /** pdfimages -list rows: width, height, encoding. */
     const images = async (pdf: string) =>
       (await runProcess('pdfimages', ['-list', pdf], { timeoutMs: 20_000 })).stdout
@@ -218,7 +219,8 @@ describe('office files and options over HTTP', () => {
       expect(job.error).toBe('The password is wrong: it does not open this document');
     }, 180_000);
 
-    it('an encrypted ODT: refused without its password, wrong password refused, opened with the right one', async () => {
+    it('an encrypted ODT: refused without its password, wrong password refused, opened with the right' +
+      ' one', async () => {
       const without = await submitConvert(server.url, key, fixture('encrypted-octopus.odt'), { to: 'pdf' });
       const refused = await waitForJob(server.url, key, without.body.jobId, 120_000);
       expect(refused.status).toBe('failed');

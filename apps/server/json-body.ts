@@ -78,7 +78,7 @@ export function guardJsonBodies(app: FastifyInstance): void {
       done(err as Error, undefined);
       return;
     }
-    parse(request, body as string, done);
+    void parse(request, body as string, done);
   });
   app.addHook('preParsing', (request, _reply, payload, done) => {
     const declared = Number(request.headers['content-length']);

@@ -95,7 +95,9 @@ export function speedFigures(measurements: readonly Measurement[]): Figure[] {
             value: m.ratio,
             better: m.ratchet.better,
             tolerance: m.ratchet.tolerance,
-            detail: `${m.metric}: ${formatNumber(m.value.median, m.unit)} against ${m.baseline?.label ?? 'its baseline'}`,
+            detail: `${m.metric}: ${formatNumber(m.value.median, m.unit)} against ${
+              m.baseline?.label ?? 'its' + ' baseline'
+            }`,
           },
         ]
       : [],

@@ -2,7 +2,8 @@
  * CPU time of a server's process tree split into the service's own processes and the engines', from /proc/<pid>/stat:
  * what the service costs per job outside the engine.
  *
- * - Service: the server process (HTTP, queue, the in-process workers) and its sandbox processes (Node, `sandbox/child`),
+ * - Service: the server process (HTTP, queue, the in-process workers) and its sandbox processes (Node,
+ * `sandbox/child`),
  *   each by its own utime + stime only: CPU of children they have reaped (cutime, cstime) is not theirs.
  * - Engines: every other process in the tree (bwrap and what it jails: soffice, ffmpeg, Chromium...; LibreOffice's
  *   UNO bridge apart), by its own time, plus the reaped-children time (cutime + cstime) of every process in the tree:

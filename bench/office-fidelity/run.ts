@@ -181,6 +181,8 @@ async function measure(name: string, kind: Row['kind']): Promise<Row> {
 }
 
 const percent = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)}%` : 'n/a');
+/** `n` of `of` as a share and its count, or n/a when there is nothing to count. */
+const share = (n: number, of: number) => (of ? `${percent(n, of)} of ${of}` : 'n/a');
 
 function summary(rows: Row[]): string[] {
   const lines: string[] = [];
@@ -196,9 +198,9 @@ function summary(rows: Row[]): string[] {
       const commented = done.filter((r) => r.comments !== undefined);
       lines.push(
         `| ${part} | ${kind} | ${set.length} | ${set.length - done.length} | ` +
-          `${counted.length ? `${percent(counted.filter((r) => r.pages === r.savedPages).length, counted.length)} of ${counted.length}` : 'n/a'} | ` +
+          `${share(counted.filter((r) => r.pages === r.savedPages).length, counted.length)} | ` +
           `${(done.reduce((s, r) => s + r.recall, 0) / (done.length || 1)).toFixed(3)} | ` +
-          `${withImages.length ? `${percent(withImages.filter((r) => r.pdfImages >= r.packageImages).length, withImages.length)} of ${withImages.length}` : 'n/a'} | ` +
+          `${share(withImages.filter((r) => r.pdfImages >= r.packageImages).length, withImages.length)} | ` +
           `${
             images
               ? `${percent(
@@ -208,7 +210,12 @@ function summary(rows: Row[]): string[] {
               : 'n/a'
           } | ` +
           `${hidden.length ? `${hidden.filter((r) => r.hiddenOk).length}/${hidden.length}` : 'n/a'} | ` +
-          `${commented.length ? `${commented.filter((r) => r.commentsNoneOk).length}/${commented.length}, ${commented.filter((r) => r.commentsMarginOk).length}/${commented.length}` : 'n/a'} |`,
+          `${
+            commented.length
+              ? `${commented.filter((r) => r.commentsNoneOk).length}/${commented.length},` +
+                ` ${commented.filter((r) => r.commentsMarginOk).length}/${commented.length}`
+              : 'n/a'
+          } |`,
       );
     }
   }
@@ -229,9 +236,8 @@ if (fontsBefore) {
     path.join(fontDir, 'fonts.conf'),
     `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n${dirs
       .map((d) => `  <dir>${d}</dir>`)
-      .join(
-        '\n',
-      )}\n  <cachedir>${fontDir}/cache</cachedir>\n  <include ignore_missing="yes">/etc/fonts/conf.d</include>\n</fontconfig>\n`,
+      .join('\n')}\n  <cachedir>${fontDir}/cache</cachedir>\n` +
+      '  <include ignore_missing="yes">/etc/fonts/conf.d</include>\n</fontconfig>\n',
   );
   process.env.FONTCONFIG_FILE = path.join(fontDir, 'fonts.conf');
 }
@@ -253,7 +259,8 @@ if (fontDir) await rm(fontDir, { recursive: true, force: true });
 
 console.log(`fonts: ${fontsBefore ? 'before (DejaVu, URW base35, IPA Gothic)' : 'as installed'}; ${rows.length} files`);
 console.log(
-  '| half | kind | files | failed | same page count as saved | word recall | files keeping their images | images at full size | hidden slides with exportHiddenSlides | comments: none / margin |',
+  '| half | kind | files | failed | same page count as saved | word recall | files keeping their images | images' +
+    ' at full size | hidden slides with exportHiddenSlides | comments: none / margin |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const line of summary(rows)) console.log(line);

@@ -1,5 +1,6 @@
 /**
- * Media service overhead: a 10 s 720p MOV converted to MP4, and to WEBM (VP9 + Opus), end to end through the HTTP server
+ * Media service overhead: a 10 s 720p MOV converted to MP4, and to WEBM (VP9 + Opus), end to end through the HTTP
+ * server
  * (upload, queue, probe, ffmpeg, download) against the same ffmpeg command run directly on the
  * same file, with the plugin alone (runPlugin: probe + ffmpeg through the engine) in between to
  * show where any overhead comes from. Runs interleaved after one warm-up each (the order rotates

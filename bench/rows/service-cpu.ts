@@ -79,7 +79,9 @@ export const serviceCpuRow: BenchRow = {
           ...(html ? { target: { text: '≤ 30 ms a document', met: cpu.serviceMs <= 30 } } : {}),
           note:
             `server process (HTTP, queue, workers) ${cpu.serverMs.toFixed(1)} ms, sandbox processes ` +
-            `${cpu.sandboxMs.toFixed(1)} ms${image ? ' (sharp runs in the sandbox process: its share is in there)' : ''}` +
+            `${cpu.sandboxMs.toFixed(1)} ms${
+              image ? ' (sharp runs in the sandbox process: its share is in' + ' there)' : ''
+            }` +
             `${cpu.bridgeMs >= 0.05 ? `, UNO bridge ${cpu.bridgeMs.toFixed(1)} ms (in neither figure)` : ''}; ` +
             `engines ${cpu.engineMs.toFixed(1)} ms a job (${engines || 'none'}; reaped = processes that ended ` +
             `between the snapshots, bwrap included)`,

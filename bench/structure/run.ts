@@ -57,7 +57,10 @@ const f1 = ({ tp, fp, fn }: Tally) => (tp === 0 ? (fp + fn === 0 ? 1 : 0) : (2 *
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
-/** Chunk invariants: none over the limit; every word of the body in exactly one chunk; paths made of the document's headings. */
+/**
+ * Chunk invariants: none over the limit; every word of the body in exactly one chunk; paths made of the
+ * document's headings.
+ */
 function chunkInvariants(document: Document, maxTokens: number) {
   const chunks = chunkDocument(document, { maxTokens, overlap: 0, mergePeers: true, tokenizer: wordsTokenizer });
   const over = chunks.filter((c) => c.tokens > maxTokens).length;
@@ -138,7 +141,8 @@ async function main() {
       console.log(`  ${what.padEnd(28)} F1 ${f1(t).toFixed(3)}  (tp ${t.tp}, fp ${t.fp}, fn ${t.fn})`);
   }
   console.log(
-    `\nchunks (maxTokens 64, words): ${chunkFiles} files, chunks over the limit: ${over}, files with a heading path not of their headings: ${badPaths}, body words in no chunk: ${missing}`,
+    `\nchunks (maxTokens 64, words): ${chunkFiles} files, chunks over the limit: ${over}, files with a heading` +
+      ` path not of their headings: ${badPaths}, body words in no chunk: ${missing}`,
   );
 }
 

@@ -9,7 +9,10 @@ import { parseXml, type XmlElement } from '../../plugins/document/shared/xml.js'
 
 /** One structural item: a heading with its level, a list item, or a table cell, by its text. */
 export type Item = string;
-/** Text compared case- and space-insensitively; a number by its value to 12 significant digits (0.1 = 0.10000000000000001). */
+/**
+ * Text compared case- and space-insensitively; a number by its value to 12 significant digits
+ * (0.1 = 0.10000000000000001).
+ */
 export const norm = (text: string) => {
   const t = text.replace(/\s+/g, ' ').trim().toLowerCase();
   return /^-?\d+(\.\d+)?(e[-+]?\d+)?$/.test(t) ? String(Number(Number(t).toPrecision(12))) : t;

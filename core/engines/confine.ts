@@ -4,7 +4,8 @@
  * - no network: new network namespace with only a loopback that nothing listens on (so no SSRF,
  *   not even to the server's own 127.0.0.1), plus new pid, ipc, uts and cgroup namespaces;
  * - a filesystem holding only the system (/usr and the merged-/usr links, a short list of
- *   non-secret /etc pieces, the fontconfig cache, the service's fontconfig file and FONTS_DIR: fonts.ts) read-only, a private /tmp, /proc and /dev, and
+ *   non-secret /etc pieces, the fontconfig cache, the service's fontconfig file and FONTS_DIR: fonts.ts) read-only, a
+ * private /tmp, /proc and /dev, and
  *   the folders the call is given: `writable` (the run's work folder) and `readable` (its input
  *   files). Never DATA_DIR, other jobs' folders, home directories or /etc secrets;
  * - an environment reduced to locale and PATH plus what the caller set explicitly (the service's

@@ -70,7 +70,8 @@ export function fontconfigFile(fontsDir: string | undefined): string {
       generic(`Noto Serif CJK ${face}`, 'serif') +
       generic(`Noto Sans Mono CJK ${face}`, 'monospace') +
       `  <match target="pattern">\n${language}` +
-      `    <edit name="family" mode="append" binding="strong"><string>Noto Sans CJK ${face}</string></edit>\n  </match>\n`
+      `    <edit name="family" mode="append" binding="strong"><string>Noto Sans CJK ${face}</string></edit>\n ` +
+      ` </match>\n`
     );
   }).join('');
   return (

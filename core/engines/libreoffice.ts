@@ -222,7 +222,8 @@ async function convertLinkless(options: LibreOfficeConvertOptions): Promise<Libr
   try {
     return await coldUnoConvert(options);
   } catch (err) {
-    // Without python3-uno, a conversion whose only edit is how tracked changes show still converts (as soffice shows them).
+    // Without python3-uno, a conversion whose only edit is how tracked changes show still converts (as soffice shows
+    // them).
     if (!options.password && onlyShowChanges(options.edits) && unoUnavailable(err)) return coldConvert(options);
     throw err;
   }

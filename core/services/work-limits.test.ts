@@ -24,31 +24,36 @@ const plugin = definePlugin({
 });
 
 describe('bounded work per job', () => {
-  it('measures for the deadline once: a known measure is reused, and none is taken when the deadline ignores it', async () => {
-    let measures = 0;
-    const counted = (scalesDeadline?: boolean) =>
-      definePlugin({
-        ...plugin,
-        limits: {
-          ...plugin.limits,
-          work: {
-            unit: 'seconds',
-            max: 3600,
-            measure: async (file) => {
-              measures++;
-              return file.bytes / 100;
+  it(
+    'measures for the deadline once: a known measure is reused, and none is taken when the deadline ignores' + ' it',
+    async () => {
+      let measures = 0;
+      const counted = (scalesDeadline?: boolean) =>
+        definePlugin({
+          ...plugin,
+          limits: {
+            ...plugin.limits,
+            work: {
+              unit: 'seconds',
+              max: 3600,
+              measure: async (file) => {
+                measures++;
+                return file.bytes / 100;
+              },
+              ...(scalesDeadline === undefined ? {} : { scalesDeadline }),
             },
-            ...(scalesDeadline === undefined ? {} : { scalesDeadline }),
           },
-        },
-      });
-    expect(await workForDeadline(counted(), [input(1000)], '/tmp', undefined)).toBe(10);
-    expect(measures).toBe(1);
-    expect(await workForDeadline(counted(), [input(1000)], '/tmp', undefined, { measured: 12 })).toBe(12);
-    expect(await workForDeadline(counted(), [input(1000)], '/tmp', undefined, { measured: undefined })).toBeUndefined();
-    expect(await workForDeadline(counted(false), [input(1000)], '/tmp', undefined)).toBeUndefined();
-    expect(measures).toBe(1);
-  });
+        });
+      expect(await workForDeadline(counted(), [input(1000)], '/tmp', undefined)).toBe(10);
+      expect(measures).toBe(1);
+      expect(await workForDeadline(counted(), [input(1000)], '/tmp', undefined, { measured: 12 })).toBe(12);
+      expect(
+        await workForDeadline(counted(), [input(1000)], '/tmp', undefined, { measured: undefined }),
+      ).toBeUndefined();
+      expect(await workForDeadline(counted(false), [input(1000)], '/tmp', undefined)).toBeUndefined();
+      expect(measures).toBe(1);
+    },
+  );
 
   it('measures all inputs together, and leaves a file it cannot measure to the run', async () => {
     expect(await measureWork(plugin, [input(1000), input(2000)], '/tmp')).toBe(30);

@@ -79,37 +79,51 @@ export function scriptsDocx(samples: readonly ScriptSample[]): Buffer {
       const rtl = RTL.has(primary(sample.lang)) ? '<w:bidi/>' : '';
       const runRtl = rtl ? '<w:rtl/>' : '';
       const lang = `<w:lang w:val="${sample.lang}" w:eastAsia="${sample.lang}" w:bidi="${sample.lang}"/>`;
-      return `<w:p><w:pPr>${rtl}<w:rPr>${lang}</w:rPr></w:pPr><w:r><w:rPr>${runRtl}${lang}</w:rPr><w:t xml:space="preserve">${xml(sample.text)}</w:t></w:r></w:p>`;
+      return (
+        `<w:p><w:pPr>${rtl}<w:rPr>${lang}</w:rPr></w:pPr><w:r><w:rPr>${runRtl}${lang}</w:rPr><w:t` +
+        ` xml:space="preserve">${xml(sample.text)}</w:t></w:r></w:p>`
+      );
     })
     .join('');
   const parts: Record<string, Uint8Array> = {
     '[Content_Types].xml': strToU8(
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types' +
+        ' xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
         '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
         '<Default Extension="xml" ContentType="application/xml"/>' +
-        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
-        '<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>' +
+        '<Override PartName="/word/document.xml"' +
+        ' ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
+        '<Override PartName="/word/styles.xml"' +
+        ' ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>' +
         '</Types>',
     ),
     '_rels/.rels': strToU8(
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>' +
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships' +
+        ' xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1"' +
+        ' Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument"' +
+        ' Target="word/document.xml"/>' +
         '</Relationships>',
     ),
     'word/_rels/document.xml.rels': strToU8(
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>' +
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships' +
+        ' xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1"' +
+        ' Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>' +
         '</Relationships>',
     ),
     'word/styles.xml': strToU8(
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="${W}"><w:docDefaults><w:rPrDefault><w:rPr>` +
-        '<w:rFonts w:ascii="Calibri" w:hAnsi="Calibri" w:eastAsia="SimSun" w:cs="Arial"/><w:sz w:val="22"/><w:szCs w:val="22"/>' +
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="${W}"><w:docDefaults>` +
+        `<w:rPrDefault><w:rPr>` +
+        '<w:rFonts w:ascii="Calibri" w:hAnsi="Calibri" w:eastAsia="SimSun" w:cs="Arial"/><w:sz w:val="22"/>' +
+        '<w:szCs w:val="22"/>' +
         '<w:lang w:val="en-US" w:eastAsia="zh-CN" w:bidi="ar-SA"/></w:rPr></w:rPrDefault></w:docDefaults>' +
         '<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style></w:styles>',
     ),
     'word/document.xml': strToU8(
       `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>${paragraphs}` +
-        '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1134" w:right="1134" w:bottom="1134" w:left="1134" w:header="0" w:footer="0" w:gutter="0"/></w:sectPr>' +
+        '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1134" w:right="1134" w:bottom="1134"' +
+        ' w:left="1134" w:header="0" w:footer="0" w:gutter="0"/></w:sectPr>' +
         '</w:body></w:document>',
     ),
   };
@@ -143,17 +157,22 @@ export function scriptsOdt(samples: readonly ScriptSample[]): Buffer {
     .map((sample, index) => `<text:p text:style-name="P${index}">${xml(sample.text)}</text:p>`)
     .join('');
   const ns =
-    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ' +
-    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" ' +
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"' +
+    ' xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ' +
+    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"' +
+    ' xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" ' +
     'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.3"';
   const manifest =
-    '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">' +
+    '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest' +
+    ' xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">' +
     '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>' +
     '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>';
   const content =
     `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ns}>` +
-    '<office:font-face-decls><style:font-face style:name="Liberation Serif" svg:font-family="&apos;Liberation Serif&apos;" style:font-family-generic="roman"/></office:font-face-decls>' +
-    `<office:automatic-styles>${styles}</office:automatic-styles><office:body><office:text>${body}</office:text></office:body></office:document-content>`;
+    '<office:font-face-decls><style:font-face style:name="Liberation Serif" svg:font-family="&apos;Liberation' +
+    ' Serif&apos;" style:font-family-generic="roman"/></office:font-face-decls>' +
+    `<office:automatic-styles>${styles}</office:automatic-styles><office:body><office:text>${body}</office:text>` +
+    `</office:body></office:document-content>`;
   // The mimetype member comes first and stored, as ODF requires.
   return Buffer.from(
     zipSync({
@@ -172,7 +191,10 @@ export function scriptsHtml(samples: readonly ScriptSample[]): string {
       return `<p lang="${sample.lang}"${dir}>${xml(sample.text)}</p>`;
     })
     .join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Scripts</title></head><body>\n${body}\n</body></html>\n`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Scripts</title></head><body>` +
+    `\n${body}\n</body></html>\n`
+  );
 }
 
 /** A Markdown file with one paragraph per sample: Markdown has no way to say a paragraph's language. */

@@ -28,9 +28,7 @@ export const readinessSchema = z.object({
         ),
       reason: z.string().optional(),
     })
-    .describe(
-      'How engines (LibreOffice, ffmpeg, ImageMagick, Ghostscript...) are confined (docs/SECURITY.md).',
-    ),
+    .describe('How engines (LibreOffice, ffmpeg, ImageMagick, Ghostscript...) are confined (docs/SECURITY.md).'),
   sandbox: z
     .object({
       size: z.number().int(),

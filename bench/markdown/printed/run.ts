@@ -8,7 +8,8 @@
  *   nice -n 10 npx tsx bench/markdown/printed/run.ts [--half tune|heldout] [--only text] [--lines]
  *
  * Selection, fixed before any result was seen: every HTML page of the packages below with a document table of two
- * rows and two columns or more, taken in the order of sha256("order:" + id), at most MAX_PER_PACKAGE a package; a page whose
+ * rows and two columns or more, taken in the order of sha256("order:" + id), at most MAX_PER_PACKAGE a package; a
+ * page whose
  * browser print runs over MAX_PAGES pages is left out (both producers). Halves: the first hex digit of sha256(id),
  * 0-7 tuning, 8-f held out. Packages are fetched with `apt-get download <pkg>=<version>` (sha256 pinned) into
  * `$MARKDOWN_PRINTED_CACHE` (default .tmp/bench/markdown-printed); the PDFs are made there, not committed.
@@ -227,7 +228,8 @@ const sum = (scores: readonly TableDetection[]): TableDetection =>
 
 const line = (label: string, s: TableDetection, files: number) =>
   `${label.padEnd(22)} files ${String(files).padStart(3)}  truth tables ${String(s.truth).padStart(4)}  output ` +
-  `${String(s.output).padStart(4)}  found ${String(s.found).padStart(4)}  precision ${(s.output ? s.found / s.output : 1).toFixed(3)}  ` +
+  `${String(s.output).padStart(4)}  found ${String(s.found).padStart(4)}  precision` +
+  ` ${(s.output ? s.found / s.output : 1).toFixed(3)}  ` +
   `recall ${(s.truth ? s.found / s.truth : 1).toFixed(3)}  TEDS ${(s.truth ? s.tedsSum / s.truth : 1).toFixed(3)}`;
 
 const results: { entry: Entry; score: TableDetection }[] = [];

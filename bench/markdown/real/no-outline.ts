@@ -51,7 +51,8 @@ for (const pdf of corpus) {
   add(without, lost);
   if (values.files && half !== 'heldout')
     console.log(
-      `${pdf.id.replace(/^.*\//, '').padEnd(32)} with outline ${f1(kept).toFixed(2)} (${kept.predicted}/${kept.expected})` +
+      `${pdf.id.replace(/^.*\//, '').padEnd(32)} with outline ${f1(kept).toFixed(2)} ` +
+        `(${kept.predicted}/${kept.expected})` +
         `  without ${f1(lost).toFixed(2)} (${lost.predicted}/${lost.expected})`,
     );
 }

@@ -42,7 +42,7 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean);
 describe('chunkDocument', () => {
   for (const maxTokens of [16, 24, 40, 512])
     for (const mergePeers of [true, false])
-      it(`keeps within ${maxTokens} tokens (mergePeers ${mergePeers}), heading path first, every body word placed`, () => {
+      it(`keeps within ${maxTokens} tokens (mergePeers ${mergePeers}), heading path first, every word placed`, () => {
         const chunks = chunkDocument(document, { maxTokens, overlap: 0, mergePeers, tokenizer: wordsTokenizer });
         for (const chunk of chunks) {
           expect(chunk.tokens).toBeLessThanOrEqual(maxTokens);

@@ -25,7 +25,8 @@ export const chunkOptions = z.object({
     .max(1024)
     .default(0)
     .describe(
-      "Tokens of a chunk's end repeated at the start of the next one under the same headings (at most a quarter of maxTokens). Default 0.",
+      "Tokens of a chunk's end repeated at the start of the next one under the same headings (at most a quarter" +
+        ' of maxTokens). Default 0.',
     ),
   tokenizer: z
     .enum(['words'])

@@ -162,7 +162,8 @@ function htmlBlock(block: Block): string {
     }
     case 'figure': {
       const image = block.image
-        ? `<img src="data:${escapeHtml(block.image.mime)};base64,${block.image.data}" alt="${escapeHtml(block.alt ?? '')}">`
+        ? `<img src="data:${escapeHtml(block.image.mime)};base64,${block.image.data}"` +
+          ` alt="${escapeHtml(block.alt ?? '')}">`
         : '';
       const caption = block.caption ? `<figcaption>${escapeHtml(block.caption)}</figcaption>` : '';
       return `<figure>${image}${caption}</figure>`;
@@ -171,8 +172,10 @@ function htmlBlock(block: Block): string {
       return `<pre><code>${escapeHtml(block.text)}</code></pre>`;
     case 'formula':
       return `<p class="formula">${escapeHtml(block.text)}</p>`;
-    case 'footnote':
-      return `<aside class="footnote">${block.label ? `<sup>${escapeHtml(block.label)}</sup> ` : ''}${escapeHtml(block.text)}</aside>`;
+    case 'footnote': {
+      const label = block.label ? `<sup>${escapeHtml(block.label)}</sup> ` : '';
+      return `<aside class="footnote">${label}${escapeHtml(block.text)}</aside>`;
+    }
     case 'section': {
       const title = block.title ? `<h2>${escapeHtml(block.title)}</h2>\n` : '';
       const notes = block.notes?.length
