@@ -1,5 +1,5 @@
 /**
- * Server CPU per poll (issue 24): what the polling row's ratio depends on, less swayed by the machine's other load
+ * Server CPU per poll: what the polling row's ratio depends on, less swayed by the machine's other load
  * than requests/s (it still rises with it: compare builds in one run). Compiled server trees (`node
  * scripts/build-app.mjs` prints the current one; an older one stays in .build/ for a day) and the trivial Fastify route
  * are served side by side; the same 200 keep-alive pollers poll each back to back in alternating rounds, and each

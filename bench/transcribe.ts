@@ -15,7 +15,7 @@
  *   - the JFK clip, the LibriVox clips and espeak-ng at its default speed mixed with pink noise at
  *     20 and 10 dB SNR (sox, fixed seed so every run hears the same noise). The noisy real sets are
  *     small: LibriVox 44 words in the tuning half and 27 held out, so one word moves a figure by 2
- *     to 4 points; the JFK clip adds 22 words to the tuning half (issue 25). Debian's
+ *     to 4 points; the JFK clip adds 22 words to the tuning half. Debian's
  *     pocketsphinx-testdata holds no other read speech with transcripts (its other clips are card
  *     names and digit strings), so the held-out half cannot grow from this corpus.
  * Held-out halves, fixed before any result was seen: Harvard sentences with an even index and

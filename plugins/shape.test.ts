@@ -1,5 +1,5 @@
 /**
- * The one plugin shape (issue 23), checked on the files themselves:
+ * The one plugin shape, checked on the files themselves:
  *
  *   plugins/<family>/index.ts              the family list only
  *   plugins/<family>/shared/               what the family shares (family.ts: its descriptor)

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Export to S3-compatible storage (issue 27): the output (a batch's ZIP) is uploaded there when
+ * Export to S3-compatible storage: the output (a batch's ZIP) is uploaded there when
  * the job is done. The credentials serve that upload alone: never stored, logged or echoed.
  */
 export const s3ExportSchema = z.strictObject({

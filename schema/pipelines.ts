@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Pipelines (issue 27): one job, several steps, each taking the previous step's output. */
+/** Pipelines: one job, several steps, each taking the previous step's output. */
 export const MAX_PIPELINE_STEPS = 10;
 
 /**

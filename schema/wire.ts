@@ -32,7 +32,7 @@ export const toolReportSchema = z.object({
 });
 export type ToolReport = z.infer<typeof toolReportSchema>;
 
-/** A pipeline step in the job status (issue 27): what it does, where it stands. */
+/** A pipeline step in the job status: what it does, where it stands. */
 export const pipelineStepStatusSchema = z.object({
   index: z.number().int(),
   to: z.string().optional(),
@@ -50,7 +50,7 @@ export const jobStatusSchema = z.object({
   expiresIn: z.number().int().optional().meta({ description: 'When done: lifetime of downloadUrl in seconds (900).' }),
   toolReport: toolReportSchema.optional().meta({ description: 'When done, for a detecting op: what it found.' }),
   error: z.string().optional().meta({ description: 'When failed: why.' }),
-  /** Pipelines only (issue 27): each step's state. */
+  /** Pipelines only: each step's state. */
   steps: z
     .array(pipelineStepStatusSchema)
     .optional()
@@ -60,7 +60,7 @@ export const jobStatusSchema = z.object({
     .record(z.string(), z.unknown())
     .optional()
     .meta({ description: "Pipelines ending in an extraction step, when done: the tool's row." }),
-  /** Jobs sent with `export` (issue 27): the upload's state. */
+  /** Jobs sent with `export`: the upload's state. */
   export: exportStatusSchema
     .optional()
     .meta({ description: 'Jobs sent with an export: {status, location, etag, error}.' }),
@@ -131,7 +131,7 @@ export const batchStatusSchema = z.object({
   downloadUrl: uriReferenceString()
     .nullable()
     .meta({ description: 'When done: the ZIP of the outputs (GET it with the API key).' }),
-  /** Batches sent with `export` (issue 27): the upload of the ZIP. */
+  /** Batches sent with `export`: the upload of the ZIP. */
   export: exportStatusSchema.optional().meta({
     description: 'Batches sent with an export: the upload of the ZIP, {status, location, etag, error}.',
   }),

@@ -22,7 +22,7 @@
  * `--band-limited` adapts the model to band-limited speech instead (an 8 kHz voice such as flite
  * kal, telephone audio: nothing above 4 kHz): the same sentences and voices, every recording
  * resampled to 8 kHz and back to 16 kHz, written to core/engines/pocketsphinx-synthetic-8k. Measured
- * for issue 25 and not committed: flite kal 49.4% word errors against 48.1% with the shared model
+ * and not committed: flite kal 49.4% word errors against 48.1% with the shared model
  * (38.0% against 38.0% once kal was decoded without noise removal), so it did not pay its 1.6 MB.
  *
  *   node scripts/adapt-pocketsphinx-synthetic.mjs [--band-limited] [output folder]

@@ -1,5 +1,5 @@
 /**
- * Cancelling over HTTP (issue 27 item 4): DELETE /api/v1/jobs/{id} on a running video conversion
+ * Cancelling over HTTP: DELETE /api/v1/jobs/{id} on a running video conversion
  * stops its ffmpeg in the sandbox, the job ends `failed` "Cancelled" and its credits come back;
  * a waiting job is cancelled before it runs; the call is idempotent; a finished job answers 409
  * and another holder's job 404. DELETE /api/batch/{id} cancels a batch's unfinished jobs.

@@ -1,5 +1,5 @@
 /**
- * Issue 30: a client's document cannot read the server's files or make the server fetch URLs, with the engines
+ * A client's document cannot read the server's files or make the server fetch URLs, with the engines
  * confined (the default). The cases are the shared confinement suite (testing/confinement-suite.ts), which
  * test/confinement-unjailed.e2e.test.ts runs again with ENGINE_SANDBOX=off; here also what happens when jails
  * cannot be made.
@@ -11,7 +11,7 @@ import { confinementSuite } from './testing/confinement-suite.js';
 
 const confinable = (await probeConfinement()).ok;
 
-confinementSuite({ title: 'engines confined (issue 30)', sandbox: 'on', skip: !confinable });
+confinementSuite({ title: 'engines confined', sandbox: 'on', skip: !confinable });
 
 describe('when jails cannot be made', () => {
   it('the server refuses to start and says why; ENGINE_SANDBOX=off starts it unconfined, and /readyz says so', {

@@ -1,5 +1,5 @@
 /**
- * Contract fixes of issue 24 over HTTP: `WWW-Authenticate: Bearer` on REST 401s, 405 with `Allow`
+ * Contract details over HTTP: `WWW-Authenticate: Bearer` on REST 401s, 405 with `Allow`
  * for a wrong method on a known path, merged PDFs named merged.pdf, the failed-job wording of a
  * signed URL, and Enterprise credits without an overage rate. (Webhook events naming their job or
  * batch: test/webhooks.e2e.test.ts.)

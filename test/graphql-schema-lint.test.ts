@@ -1,7 +1,7 @@
 /**
  * The committed GraphQL schema (schema/schema.graphql, checked fresh by
  * apps/server/graphql/schema.test.ts) passes a third-party linter, graphql-schema-linter, offline,
- * with its description and naming rules: 0 errors (issue 24 item 4).
+ * with its description and naming rules: 0 errors.
  *
  * Not enforced: `enum-values-all-caps`. Enum values are the wire values REST sends and takes
  * (`queued`, `inside`, `A4`...), so GraphQL clients and REST clients share them.

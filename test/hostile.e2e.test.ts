@@ -1,5 +1,5 @@
 /**
- * The hostile-input suite (issue 10, item 5): a few hundred inputs an attacker or a broken client
+ * The hostile-input suite (item 5): a few hundred inputs an attacker or a broken client
  * could send, through every endpoint (REST convert/merge/batch/extraction tools, GraphQL, tRPC, raw
  * multipart) and every plugin family. The cases are in fixtures/hostile-cases.ts; the inputs are
  * generated at test time (fixtures/hostile.ts).
@@ -705,7 +705,7 @@ function rawRequest(port: number, head: string, body: Buffer, { waitMs = 10_000 
 
 describe('hostile inputs', () => {
   beforeAll(async () => {
-    // Whatever a case links to, no engine may reach it (issue 30): some cases point here.
+    // Whatever a case links to, no engine may reach it: some cases point here.
     beacon = http.createServer((request, response) => {
       beaconHits.push(`${request.method} ${request.url}`);
       response.end();

@@ -1,5 +1,5 @@
 /**
- * Bounded GraphQL and tRPC requests (issue 30 item 4): limits on tokens, aliases, depth and cost
+ * Bounded GraphQL and tRPC requests: limits on tokens, aliases, depth and cost
  * per GraphQL operation and on procedures per tRPC batch, refused with a clean 400 naming the
  * limit; a request's weight counted against the rate limit; the API stays responsive while
  * clients send the query that used to stall it.
@@ -34,7 +34,7 @@ async function graphql(query: string, apiKey = key) {
 
 const aliases = (n: number, selection: string) =>
   `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${selection}`).join(' ')} }`;
-/** The query of issue 30: 3,000 aliases of the formats listing (about 180 KB). */
+/** The query an attacker would send: 3,000 aliases of the formats listing (about 180 KB). */
 const STALLING_QUERY = aliases(3000, 'formats { conversions { from to } operations { op } }');
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Valid documents that link content from outside themselves: an absolute path on the server or a
  * URL (the beacon). A converter that follows the link leaks a server file into the output or
- * makes a request as the server (issue 30). Built here, byte by byte, with fflate.
+ * makes a request as the server. Built here, byte by byte, with fflate.
  */
 import { strToU8, zipSync, type Zippable } from 'fflate';
 

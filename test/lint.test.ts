@@ -1,5 +1,5 @@
 /**
- * The lint gate (issue 23): Biome's format and lint checks over the whole tree (`biome ci .` with
+ * The lint gate: Biome's format and lint checks over the whole tree (`biome ci .` with
  * biome.json), inside `npm test`, so a finding fails CI like any failing test and is counted in
  * its summary. Fix locally with `npx biome check --write <files>` (or `npm run lint`).
  */
@@ -27,7 +27,7 @@ it('biome ci finds nothing to format and no lint finding in the whole tree', asy
 }, 300_000);
 
 /**
- * Lines at most 120 characters (issue 23). Biome's formatter wraps code at 120 but cannot break strings,
+ * Lines at most 120 characters. Biome's formatter wraps code at 120 but cannot break strings,
  * comments or template literals, so this check covers what it leaves. Only generated files and data tables
  * are exempt, each with its reason.
  */

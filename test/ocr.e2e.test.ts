@@ -1,7 +1,7 @@
 /**
  * op=ocr through HTTP: a generated scan uploaded to POST /api/v1/convert comes back searchable;
  * `lang` is validated at submit time (400), and a Free key gets the plan gate. A 5,000-page PDF
- * of a few kilobytes is refused at submit with the page limit named (issue 27: bounded work).
+ * of a few kilobytes is refused at submit with the page limit named (bounded work).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

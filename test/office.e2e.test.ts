@@ -1,7 +1,7 @@
 /**
  * office-convert through HTTP: a DOCX made by pandoc is converted to PDF on a Free key, the
  * download is checked with pdftotext, a damaged DOCX fails the job with LibreOffice's reason, and
- * a DOCX whose saved page count is past the limit is refused at submit (issue 27: bounded work).
+ * a DOCX whose saved page count is past the limit is refused at submit (bounded work).
  */
 import { readFile } from 'node:fs/promises';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 /**
  * The served OpenAPI document passes a third-party linter: `@redocly/cli lint` with its
- * recommended rules, offline, 0 errors (issue 24 item 4). And what the linter does not check:
+ * recommended rules, offline, 0 errors. And what the linter does not check:
  * a stable camelCase operationId on every operation, tags with descriptions, standard keywords.
  */
 import { execFile } from 'node:child_process';

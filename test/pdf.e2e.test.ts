@@ -2,7 +2,7 @@
  * The PDF tools through HTTP: every op once on POST /api/v1/convert (and merge on
  * POST /api/pdf/merge) with the downloaded output checked by content, the plan gate, option
  * validation, a wrong unlock password failing the job with its credits refunded, and a PDF past a
- * tool's page limit refused at submit (issue 27: bounded work).
+ * tool's page limit refused at submit (bounded work).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Pipelines over HTTP (issue 27 item 2): a DOCX fetched from a URL on a local test server goes
+ * Pipelines over HTTP: a DOCX fetched from a URL on a local test server goes
  * DOCX -> PDF -> compress-pdf -> pdf-to-markdown in one job, whose `result` holds the Markdown and
  * whose steps report their states; a multipart pipeline ends with a download; a chain that cannot
  * run is a 400 naming the step; credits: every step charged at acceptance, the steps that did not

@@ -1,5 +1,5 @@
 /**
- * Export to S3-compatible storage over HTTP (issue 27 item 3), against a real s3rver started
+ * Export to S3-compatible storage over HTTP, against a real s3rver started
  * here and read back with the AWS SDK: a conversion's output lands with the right bytes and the
  * status carries {status, location, etag}; a pipeline's final output too; bad credentials fail
  * the export with the S3 error and keep the download link; refused endpoints are a 400 at

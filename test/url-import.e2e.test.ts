@@ -1,5 +1,5 @@
 /**
- * URL imports over HTTP (issue 27 item 1): `url` on convert and repeated `urls` on merge, batch
+ * URL imports over HTTP: `url` on convert and repeated `urls` on merge, batch
  * and the extraction submits fetch from a real HTTP server on 127.0.0.1; the output is checked by
  * content. At submit (400/413): 127.0.0.1 without IMPORT_ALLOW_PRIVATE=1, a metadata address
  * always (also behind a redirect), too many redirects, a declared size over the plan, a URL that

@@ -1,5 +1,5 @@
 /**
- * Bounded work per job (issue 27) on the tools that newly declare it: a PDF past the page maximum
+ * Bounded work per job on the tools that newly declare it: a PDF past the page maximum
  * or a recording past 2 hours is refused at submit with a 400 naming the limit, before any credit
  * is spent, on the extraction endpoints (pdf-to-markdown, parse-cv, transcribe) and on convert
  * (pdf-to-docx).

@@ -54,7 +54,7 @@ const TARGETS: Targets = {
   pagesPerSecond: { label: 'pages/s (2 cores)', pass: (v) => v >= 50, goal: '>= 50' },
 };
 
-/** The layouts corpus (issue 19): two columns, continued and merged tables, lists, footnotes, scans. */
+/** The layouts corpus: two columns, continued and merged tables, lists, footnotes, scans. */
 const LAYOUT_TARGETS: Targets = {
   ...TARGETS,
   headingF1: { label: 'heading F1', pass: (v) => v >= 0.95, goal: '>= 0.95' },

@@ -104,7 +104,7 @@ export const pollingRow: BenchRow = {
             `${percentile(b, 50).toFixed(1)} / p99 ${percentile(b, 99).toFixed(1)} ms`,
         );
       }
-      // Closed loop (issue 24): the same pollers back to back, alternating sides, `rounds` times each.
+      // Closed loop: the same pollers back to back, alternating sides, `rounds` times each.
       const throughput = { service: [] as number[], baseline: [] as number[] };
       for (let round = 0; round < rounds; round++) {
         throughput.service.push((await poll(jobUrl, auth, POLLERS, saturationSeconds, 0)).length / saturationSeconds);
@@ -143,7 +143,7 @@ export const pollingRow: BenchRow = {
           over: `${rounds} rounds of ${saturationSeconds} s`,
           baseline: { label: 'trivial Fastify route', value: saturated.baseline },
           ratio: throughputRatio,
-          // The status route's answer is serialised from its response schema (operation table, issue 24).
+          // The status route's answer is serialised from its response schema (the operation table).
           target: { text: '≥ 50% of the trivial route', met: throughputRatio >= 0.5 },
           ratchet: {
             id: 'speed.polling.throughput',

@@ -191,7 +191,7 @@ export const uploadsRow: BenchRow = {
             `client's own ceiling); the accepted jobs afterwards: ${uploads.map((u) => u.jobStatus).join(', ')}`,
         },
         {
-          // Issue 23: the API process reads manifests only; its engines' libraries load in sandboxes.
+          // The API process reads manifests only; its engines' libraries load in sandboxes.
           row: 'uploads',
           metric: 'server idle RSS (started, every standard manifest registered)',
           unit: 'MB',

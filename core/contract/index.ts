@@ -72,7 +72,7 @@ export const DEFAULT_MEMORY_MB = 1024;
 export type WorkUnit = 'pages' | 'seconds' | 'megapixels';
 
 /**
- * A plugin's declared measure of work and its maximum per job (issue 27: bounded work). The
+ * A plugin's declared measure of work and its maximum per job (bounded work). The
  * service measures each input at acceptance, refuses a job past `max` with a 400 naming the
  * limit, and hands the measured total to `limits.timeoutMs` so the deadline follows the work.
  */

@@ -259,7 +259,7 @@ export function durationOf(media: MediaProbe, of: DurationOf): number | undefine
 
 /**
  * A file's duration in seconds, read by ffprobe from its headers within PROBE_TIMEOUT_MS at most:
- * the work measure of media jobs (issue 27: bounded work). Undefined when the headers do not tell;
+ * the work measure of media jobs (bounded work). Undefined when the headers do not tell;
  * EngineError when ffprobe cannot read the file.
  */
 export async function probeDurationSec(

@@ -39,7 +39,7 @@ export const SOFFICE: EngineRequirement = {
 
 /**
  * Profile settings every soffice starts with (cold or listener), so a document cannot pull in
- * what it only links to, confinement or not (issue 30): BlockUntrustedRefererLinks stops linked
+ * what it only links to, confinement or not: BlockUntrustedRefererLinks stops linked
  * graphics, sections, OLE links and templates of untrusted documents (every upload is one: no
  * trusted locations) from loading, by path or URL; Writer and Calc never update links; macros
  * never run.

@@ -57,7 +57,7 @@ export interface Utterance {
  * did not carry over. The decoder's own VAD (`-remove_silence yes`) trims the silence.
  * Tried and left out on JFK / LibriVox / flite: `-remove_noise no` (LibriVox 29.6% but JFK, with
  * its crowd, 36.4%), wider beams (no change), -bestpath no, -fwdflat no, -wip, other
- * -vad_threshold values, raising -fwdflatlw/-bestpathlw. On espeak-ng (issue 25, tuning half):
+ * -vad_threshold values, raising -fwdflatlw/-bestpathlw. On espeak-ng (tuning half):
  * `-remove_noise no` (78.5%), EBU R128 loudness normalisation (74.7%), the denoiser (79.7%).
  * The dictionary/LM pair is Debian's only English one (cmudict-en-us + en-us.lm.bin;
  * en-us-phone.lm.bin decodes phones, not words).
@@ -72,7 +72,7 @@ export const POCKETSPHINX_DECODER_OPTIONS: readonly string[] = ['-lw', '3', '-di
  * 79.5% -> 50.0% word errors, clean LibriVox 40.9% -> 31.8%, JFK unchanged at 31.8%; on espeak-ng
  * it cost words (68% -> 80%), hence the floor check. Loudness normalisation (EBU R128
  * `loudnorm`) was measured and left out: the decoder normalises its cepstra per utterance, and
- * the dynamic gain cost words on espeak-ng (73% -> 75%). Issue 25, LibriVox at 20 dB SNR: `loudnorm`
+ * the dynamic gain cost words on espeak-ng (73% -> 75%). LibriVox at 20 dB SNR: `loudnorm`
  * after the denoiser took the tuning half from 54.5% to 40.9% but the held-out half from 40.7% to
  * 44.4%, and the end-to-end test's own noise on all five clips from 43.7% to 49.3%: left out, the
  * gain did not carry over. Worse on the tuning half: band-limiting to speech (highpass 100 Hz:
@@ -110,7 +110,7 @@ const SYNTHETIC_SPEECH_MODEL_OPTIONS: readonly string[] = [
  * Band-limited audio (nothing above 4 kHz: an 8 kHz voice such as flite kal, a recording that went
  * through 8 kHz) is decoded without the decoder's noise removal: its filters above 4 kHz (the
  * model's filterbank reaches 6800 Hz) hold only the dither, and the noise remover's per-band
- * estimate there only distorts the spectrum it passes on. Issue 25, flite kal (synthetic): tuning
+ * estimate there only distorts the spectrum it passes on. flite kal (synthetic): tuning
  * half 48.1% -> 38.0% word errors (held out, measured once at the end: 47.5% -> 40.0%); on 16
  * sentences of GPL-2 / MPL-1.1 / BSD that neither the bench nor the adaptation reads, 26.5% ->
  * 18.4%; the transcribe test's three sentences went the other way (41% -> 59%). The LibriVox

@@ -33,7 +33,7 @@ export interface BatchRequest {
   viaApi: boolean;
   /** Beyond the spec: where to push the batch.done event. */
   webhookUrl?: string | undefined;
-  /** Beyond the spec (issue 27): the S3 export of the ZIP, as sent (a JSON string or an object); checked here. */
+  /** Beyond the spec: the S3 export of the ZIP, as sent (a JSON string or an object); checked here. */
   export?: unknown;
 }
 

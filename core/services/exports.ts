@@ -1,5 +1,5 @@
 /**
- * Export to S3-compatible storage (issue 27): `export: {type: "s3", ...}` on convert, pipelines
+ * Export to S3-compatible storage: `export: {type: "s3", ...}` on convert, pipelines
  * and batches (the batch's ZIP, once every job of it has finished). When the job is done, its output streams from the
  * blob store to the bucket as a multipart upload (@aws-sdk/lib-storage: a few parts in memory at a time, up to 5 GB).
  *

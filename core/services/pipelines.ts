@@ -1,5 +1,5 @@
 /**
- * Pipelines (issue 27): one job whose steps run in order, each on the previous step's output
+ * Pipelines: one job whose steps run in order, each on the previous step's output
  * (POST /api/v1/pipelines, GraphQL createPipeline, tRPC pipelines.create).
  *
  * The whole chain is checked at submit, as /api/v1/convert checks one step: formats connect, ops

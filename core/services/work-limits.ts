@@ -1,5 +1,5 @@
 /**
- * Bounded work per job (issue 27): a plugin declares what its work grows with (pages, seconds of
+ * Bounded work per job: a plugin declares what its work grows with (pages, seconds of
  * media, megapixels) and the most one job may carry (`limits.work`). Acceptance measures the
  * inputs and refuses a job past the maximum with a 400 that names the limit; the runner measures
  * again (the worker may be another machine) and hands the amount to the plugin's deadline.

@@ -1,5 +1,5 @@
 /**
- * Bounds on one GraphQL request, so that one request cannot do the work of a thousand (issue 30):
+ * Bounds on one GraphQL request, so that one request cannot do the work of a thousand:
  * a limit on tokens (counted by graphql-js's lexer before the document is parsed), graphql-armor's
  * limits on aliases, depth, directives and cost (validation rules, before anything runs), and the request's
  * weight against the rate limit: an operation counts as many requests as it selects root fields

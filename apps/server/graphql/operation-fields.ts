@@ -1,5 +1,5 @@
 /**
- * The GraphQL fields of the operation table (issue 24): one function declares every operation that
+ * The GraphQL fields of the operation table: one function declares every operation that
  * has a GraphQL section. Its arguments come from the operation's zod input (type, description and
  * whether it is required, unless the section says otherwise), its answer type by name from the
  * section, and its resolver is the operation's own handler: `run` for a JSON operation, `submit` for

@@ -1,5 +1,5 @@
 /**
- * The typed inputs of createPipeline and of an export (issue 24), made from the same zod as REST's
+ * The typed inputs of createPipeline and of an export, made from the same zod as REST's
  * bodies (schema/pipelines.ts, schema/exports.ts): PipelineInput with its PipelineStepInput and
  * PipelineSourceInput, and S3ExportInput. A step's options are one plugin's typed options: those of
  * a conversion or op as convert takes them (ConvertOptions), or those of an extraction tool

@@ -1,5 +1,5 @@
 /**
- * GraphQL object types, interfaces and enums made from the wire zod (issue 24): the output schema
+ * GraphQL object types, interfaces and enums made from the wire zod: the output schema
  * REST serialises with is the one the GraphQL type is read from, so a field cannot drift between
  * the two. Each field's type comes from its zod (graphql/scalars.ts: integers `Int`, other numbers
  * `Float`, `format: date-time` strings `DateTime`, arrays lists, optional or nullable ones nullable),

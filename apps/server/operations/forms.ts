@@ -60,7 +60,7 @@ export async function checkExport(
   }
 }
 
-/** The longest `Prefer: wait=N` honoured, in seconds (issue 27). */
+/** The longest `Prefer: wait=N` honoured, in seconds. */
 export const MAX_PREFER_WAIT_S = 60;
 
 /** N of an RFC 7240 `Prefer: wait=N` header (at most 60), or undefined. */

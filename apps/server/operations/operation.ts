@@ -1,5 +1,5 @@
 /**
- * One operation of the API, declared once (issue 24): its name (the OpenAPI operationId, the tRPC
+ * One operation of the API, declared once: its name (the OpenAPI operationId, the tRPC
  * procedure and the GraphQL field), its transport (method, path, how files come), its zod input and
  * output, its plan gate and its handler on the services. The REST routes (routes.ts) and the OpenAPI
  * document (openapi.ts) are generated from the table (table.ts); nothing restates an operation.

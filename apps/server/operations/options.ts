@@ -1,5 +1,5 @@
 /**
- * The options of a convert or batch submit, decoded in one place for every surface (issue 24). Each
+ * The options of a convert or batch submit, decoded in one place for every surface. Each
  * surface carries them its own way: REST as one text form field per option, tRPC as one JSON object
  * string in `options`, GraphQL as the `@oneOf` input ConvertOptions (one plugin's typed fields). All
  * come out as the services take them, and the services check the values with the plugin's own zod

@@ -1,5 +1,5 @@
 /**
- * The plan gate an operation declares is the one its services enforce (issue 24): the services
+ * The plan gate an operation declares is the one its services enforce: the services
  * hold the rule (core/services/plan-gates.ts, a tool's manifest) and every surface reaches them
  * through the operation's own handlers, so for each gated operation of the table a caller one plan
  * below is refused `plan_required` by that handler, and a caller on the declared plan is not.

@@ -1,5 +1,5 @@
 /**
- * The operation table (issue 24): every fixed operation of the API, declared once. The REST routes
+ * The operation table: every fixed operation of the API, declared once. The REST routes
  * and the OpenAPI document are generated from it (routes.ts, openapi.ts); extraction tools join it
  * from the registry (extraction.ts), webhook endpoints from webhooks.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The lists corpus (issue 25, deliverable 5): documents full of lists, described once as a model
+ * The lists corpus: documents full of lists, described once as a model
  * and written out by real producers (producers.ts) -- LaTeX, groff -ms, HTML printed by Chromium,
  * and pandoc -> DOCX/ODT -> LibreOffice -- so nothing here shares bench/markdown/layouts' layout
  * assumptions. The truth Markdown comes from the same model (`truthMarkdown`).

@@ -1,4 +1,4 @@
-/** The real corpus truth and measures (issue 25): reading order, words, and running lines reaching their page. */
+/** The real corpus truth and measures: reading order, words, and running lines reaching their page. */
 import { describe, expect, it } from 'vitest';
 import { normaliseText } from '../score.js';
 import { columnWordsByPage, leakedLines, outputWords, pairs, tokens } from './score.js';

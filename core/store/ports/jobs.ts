@@ -7,7 +7,7 @@ export interface StoredFile {
   format: FormatId;
   bytes: number;
   /**
-   * A URL import not fetched yet (issue 27): the job's runner fetches it into `blobKey` under
+   * A URL import not fetched yet: the job's runner fetches it into `blobKey` under
    * `maxBytes` (the plan's limit at acceptance); `bytes` is the size declared then (0: none).
    * Cleared with the inputs when the job ends.
    */
@@ -57,9 +57,9 @@ export interface JobRecord {
   inputsExpireAt: Date;
   /** When the output must be gone, unless a signed URL holds it longer. */
   outputExpiresAt: Date | null;
-  /** Pipelines (issue 27): the steps one job runs in order; absent on single-step jobs. */
+  /** Pipelines: the steps one job runs in order; absent on single-step jobs. */
   pipeline?: PipelineRecord | null;
-  /** An export of the output (issue 27): where to and how it went; never the credentials. */
+  /** An export of the output: where to and how it went; never the credentials. */
   export?: ExportRecord | null;
 }
 
@@ -130,7 +130,7 @@ export interface BatchRecord {
   /** Per-file rejections at acceptance. */
   errors: Array<{ filename: string; error: string }>;
   createdAt: Date;
-  /** An export of the batch's ZIP (issue 27): where to and how it went; never the credentials. */
+  /** An export of the batch's ZIP: where to and how it went; never the credentials. */
   export?: ExportRecord | null;
 }
 

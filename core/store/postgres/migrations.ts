@@ -206,12 +206,12 @@ CREATE TABLE webhook_targets (
   created_at TIMESTAMPTZ NOT NULL
 );
 `,
-  // 2 (issue 27): pipeline jobs carry their steps, and exported jobs their export's state.
+  // 2: pipeline jobs carry their steps, and exported jobs their export's state.
   `
 ALTER TABLE jobs ADD COLUMN pipeline JSON;
 ALTER TABLE jobs ADD COLUMN export_state JSON;
 `,
-  // 3 (issue 27): a batch exported to S3 carries its export's state.
+  // 3: a batch exported to S3 carries its export's state.
   `
 ALTER TABLE batches ADD COLUMN export_state JSON;
 `,

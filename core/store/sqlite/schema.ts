@@ -229,13 +229,13 @@ CREATE INDEX email_tokens_account ON email_tokens (account_id);
 CREATE INDEX email_tokens_expiry ON email_tokens (expires_at);
 `;
 
-/** Version 6 (issue 27): pipeline jobs carry their steps, and exported jobs their export's state, as JSON. */
+/** Version 6: pipeline jobs carry their steps, and exported jobs their export's state, as JSON. */
 export const PIPELINE_JOBS = `
 ALTER TABLE jobs ADD COLUMN pipeline TEXT;
 ALTER TABLE jobs ADD COLUMN export_state TEXT;
 `;
 
-/** Version 7 (issue 27): a batch exported to S3 carries its export's state, as JSON. */
+/** Version 7: a batch exported to S3 carries its export's state, as JSON. */
 export const BATCH_EXPORTS = `
 ALTER TABLE batches ADD COLUMN export_state TEXT;
 `;

@@ -6,7 +6,7 @@ import { QPDF, measurePdfPages } from '../../../core/engines/qpdf.js';
 import { TESSERACT } from '../../../core/engines/tesseract.js';
 
 /**
- * Pages of one CV (issue 27: bounded work). A CV is one to three pages and OCR stops after five
+ * Pages of one CV (bounded work). A CV is one to three pages and OCR stops after five
  * (MAX_OCR_PAGES), but the text layer of every page is read and parsed: 500 pages is far above any
  * CV, and keeps that reading within the deadline.
  */

@@ -1,6 +1,6 @@
 /**
  * What every markdown plugin declares: the licences of what it links, the engines it runs, its
- * default limits. Work is bounded in pages (issue 27): qpdf counts them at acceptance (it reads the
+ * default limits. Work is bounded in pages: qpdf counts them at acceptance (it reads the
  * page tree, never the content), and the deadline grows with the pages as well as the bytes.
  */
 import type { Plugin, PluginInput, WorkMeasure } from '../../../core/contract/index.js';

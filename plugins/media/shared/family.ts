@@ -9,7 +9,7 @@ import { FFMPEG, FFPROBE, probeDurationSec } from '../../../core/engines/ffmpeg.
 export const DEADLINE_BASE_MS = 60_000;
 
 /**
- * Media one job may carry (issue 27: bounded work), all inputs together: 4 hours, measured by
+ * Media one job may carry (bounded work), all inputs together: 4 hours, measured by
  * ffprobe at acceptance. The run's own deadline follows the duration it probes (MediaRun).
  */
 export const MAX_MEDIA_SECONDS = 4 * 3600;

@@ -60,7 +60,7 @@ export function estimatePages(input: Pick<PluginInput, 'path' | 'bytes'>): numbe
 }
 
 /**
- * Pages one ocr job may carry (issue 27: a 5,000-page PDF of a few kilobytes costs 10 credits
+ * Pages one ocr job may carry (a 5,000-page PDF of a few kilobytes costs 10 credits
  * like any small PDF): at about 5 s a page, 250 pages are some 20 minutes of a core, and the
  * deadline at most 60 s + 250 x 30 s.
  */

@@ -1,6 +1,6 @@
 /**
  * The office family descriptor: LibreOffice (the warm listener pool or a cold soffice), what the
- * family links, and its limits. Work is bounded in pages where a cheap count exists (issue 27):
+ * family links, and its limits. Work is bounded in pages where a cheap count exists:
  * DOCX and PPTX carry the page or slide count their authoring program saved in docProps/app.xml,
  * read at acceptance without unpacking anything else; other inputs are judged by the run.
  */

@@ -1,6 +1,6 @@
 /**
  * The PDF family descriptor: what its tools link, the engine they all open PDFs with, and their
- * limits. Work is bounded in pages (issue 27): qpdf counts them at acceptance (cheap: it reads the
+ * limits. Work is bounded in pages: qpdf counts them at acceptance (cheap: it reads the
  * page tree, never the content), a job past the tool's maximum is refused with a 400 naming the
  * limit, and the deadline grows with the pages as well as with the bytes.
  */

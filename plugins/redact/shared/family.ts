@@ -1,6 +1,6 @@
 /**
  * The redact family descriptor: MuPDF (WASM) linked, qpdf to open the input first, and limits
- * bounded in pages (issue 27): qpdf counts them at acceptance, and the deadline grows with them.
+ * bounded in pages: qpdf counts them at acceptance, and the deadline grows with them.
  */
 import type { Plugin, PluginInput } from '../../../core/contract/index.js';
 import { QPDF, measurePdfPages } from '../../../core/engines/qpdf.js';

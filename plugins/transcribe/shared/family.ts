@@ -8,8 +8,8 @@ import { WHISPER_LICENSE } from '../../../core/engines/whisper.js';
 export const MAX_TRANSCRIBE_SECONDS = 2 * 3600;
 
 /**
- * Seconds of speech (the audio stream's own duration), probed by ffprobe at acceptance (issue 27:
- * bounded work), at most the spec's 2 hours; unmeasured when the headers do not tell (the run then
+ * Seconds of speech (the audio stream's own duration), probed by ffprobe at acceptance
+ * (bounded work), at most the spec's 2 hours; unmeasured when the headers do not tell (the run then
  * judges the file).
  */
 export const transcribeWork: WorkMeasure = {

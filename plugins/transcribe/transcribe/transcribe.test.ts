@@ -275,7 +275,7 @@ describe('transcribe', () => {
     expect(cleaned).toMatchObject({ wavPath: padded, digitalSilence: true, bandLimited: true });
   });
 
-  it('reads flite kal (an 8 kHz voice) as band-limited synthetic speech (issue 25)', async () => {
+  it('reads flite kal (an 8 kHz voice) as band-limited synthetic speech', async () => {
     const text = `${SENTENCES.fox}. ${SENTENCES.weather}. ${SENTENCES.call}.`;
     const raw = path.join(fixtures.dir, 'kal.raw.wav');
     const wav = path.join(fixtures.dir, 'kal.wav');
@@ -299,7 +299,7 @@ describe('transcribe', () => {
     expect(hasDigitalSilence(new Float32Array())).toBe(false);
   });
 
-  it('reads espeak-ng at its default voice and speed with the adapted model (issue 25)', async () => {
+  it('reads espeak-ng at its default voice and speed with the adapted model', async () => {
     // Sentences neither the bench (Harvard lists) nor the adaptation (licence texts) uses, read as
     // one run without full stops: too few pauses for the 10th-percentile floor to call it quiet.
     const text = `${SENTENCES.fox} ${SENTENCES.weather} ${SENTENCES.call}`;
@@ -390,7 +390,7 @@ describe('pocketsphinx output', () => {
   });
 });
 
-describe('transcribe: work measured in seconds of media (issue 27)', () => {
+describe('transcribe: work measured in seconds of media', () => {
   const measureCtx = () => ({ signal: AbortSignal.timeout(30_000), timeoutMs: 30_000, workDir: fixtures.dir });
   const work = transcribePlugin.limits.work!;
 

@@ -374,7 +374,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         ]);
       });
 
-      it('keeps a pending URL import, then its fetched inputs and trued-up cost while active (issue 27)', async () => {
+      it('keeps a pending URL import, then its fetched inputs and trued-up cost while active', async () => {
         const pending = {
           blobKey: 'uploads/u1',
           filename: 'a.png',
@@ -398,7 +398,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         expect((await store.jobs.get(job.id))!.creditCost).toBe(4);
       });
 
-      it("keeps a pipeline's steps and an export's state (issue 27)", async () => {
+      it("keeps a pipeline's steps and an export's state", async () => {
         const step = {
           to: 'pdf',
           pluginId: 'office-convert',

@@ -1,4 +1,4 @@
-/** Reading order of two-column pages (issue 25), on runs laid out as LaTeX's two-column classes set them. */
+/** Reading order of two-column pages, on runs laid out as LaTeX's two-column classes set them. */
 import { describe, expect, it } from 'vitest';
 import { readingOrder } from './columns.js';
 import { buildLines } from './lines.js';

@@ -1,5 +1,5 @@
 /**
- * Lines built from runs as pdfjs reads them from real PDFs (issue 25): positions pinned from
+ * Lines built from runs as pdfjs reads them from real PDFs: positions pinned from
  * texlive-publishers-doc's ejpecp sample.pdf (page 4, LPPL) and cap03.pdf (page 1, LPPL), and
  * pxfontsdoc.pdf (texlive-fonts-recommended-doc, page 10, a font chart).
  */

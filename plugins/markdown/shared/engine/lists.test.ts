@@ -1,4 +1,4 @@
-/** List items by marker and hanging indent (issue 25, lists on hard layouts), on the smallest inputs that show them. */
+/** List items by marker and hanging indent (lists on hard layouts), on the smallest inputs that show them. */
 import { describe, expect, it } from 'vitest';
 import { run } from '../../testing/runs.js';
 import { analyseStyle, documentBlocks, type FlowItem } from './blocks.js';

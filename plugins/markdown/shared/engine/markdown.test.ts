@@ -1,4 +1,4 @@
-/** Text that looks like Markdown's raw HTML stays text (issue 25: pseudocode.pdf writes `<stmt>`). */
+/** Text that looks like Markdown's raw HTML stays text (pseudocode.pdf writes `<stmt>`). */
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from './markdown.js';
 

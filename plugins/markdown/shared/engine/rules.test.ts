@@ -1,4 +1,4 @@
-/** The rules added for real documents (issue 25), on the smallest inputs that show them. */
+/** The rules added for real documents, on the smallest inputs that show them. */
 import { describe, expect, it } from 'vitest';
 import { run } from '../../testing/runs.js';
 import { buildLines } from './lines.js';
@@ -47,7 +47,7 @@ describe('false tables', () => {
   });
 });
 
-describe('false tables on real documents (issue 25)', () => {
+describe('false tables on real documents', () => {
   it('numbered lines, bulleted items set with a wide space and scattered plot labels are not tables', () => {
     expect(
       isFalseTable([
@@ -111,7 +111,7 @@ describe('false tables on real documents (issue 25)', () => {
   });
 });
 
-describe('aligned text that is not a table (issue 25, real documents)', () => {
+describe('aligned text that is not a table (real documents)', () => {
   it('a definition list (terms, then sentences) is not a table; a two-column table with short values is', () => {
     // geradwp-fr: class options, each with a sentence or two about it.
     expect(
@@ -338,7 +338,7 @@ describe('aligned text that is not a table (issue 25, real documents)', () => {
   });
 });
 
-describe('a borderless table needs rows and cells (issue 25)', () => {
+describe('a borderless table needs rows and cells', () => {
   it('needs a header row or a column of numbers, over three rows at least', () => {
     // A journal's masthead (ejpecp): aligned, but no header and no values.
     expect(
@@ -546,7 +546,7 @@ describe('multi-line cells', () => {
   });
 });
 
-describe('multi-line cells by row spacing (issue 25)', () => {
+describe('multi-line cells by row spacing', () => {
   // groff mom's wine list (typesetting.pdf): rows 19 pt apart, the lines of a cell 11 pt apart.
   const cell = (text: string, x0: number, baseline: number, i: number): TextRun => ({
     ...run(text, x0, baseline),

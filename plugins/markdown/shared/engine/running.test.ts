@@ -1,4 +1,4 @@
-/** Running heads found by their place (issue 25): changing titles in a header band, and what is no band. */
+/** Running heads found by their place: changing titles in a header band, and what is no band. */
 import { describe, expect, it } from 'vitest';
 import { buildLines } from './lines.js';
 import { findRunningLines, type PageLines } from './running.js';

@@ -1,5 +1,5 @@
 /**
- * Tables only where there is a table (issue 25): what aligned text on real documents of kinds not
+ * Tables only where there is a table: what aligned text on real documents of kinds not
  * tuned on is, each on the smallest rows that show it, with a real table beside it that must stay.
  */
 import { describe, expect, it } from 'vitest';
