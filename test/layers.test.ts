@@ -48,6 +48,7 @@ describe('layers', () => {
         'core/contract/index.ts -> core/services/leaf.ts (contract-imports-schema-only)',
         'core/contract/testing/index.ts -> core/registry/testing/fixtures.ts (kit-imports-no-tests)',
         'core/contract/testing/index.ts -> core/store/index.ts (conformance-kit-exception)',
+        'core/contract/testing/index.ts -> plugins/index.ts (conformance-kit-exception)',
         'core/engines/index.ts -> core/queue/index.ts (engines-import-contract-and-schema-only)',
         'core/queue/index.ts -> core/services/leaf.ts (infrastructure-below-services)',
         'core/telemetry/index.ts -> core/services/leaf.ts (telemetry-imports-npm-only)',

@@ -9,44 +9,57 @@ import { pluginConformanceSuite } from '../../core/contract/testing/index.js';
 import { documentChunkPlugin } from './chunk/index.js';
 import { documentRenderPlugin } from './render/index.js';
 import { documentStructurePlugin } from './structure/index.js';
+import { standardPlugins } from '../index.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../test/fixtures/documents');
 const docx = { path: path.join(FIXTURES, 'heading123.docx'), format: 'docx' as const };
 const pptx = { path: path.join(FIXTURES, 'SampleShow.pptx'), format: 'pptx' as const };
 const xlsx = { path: path.join(FIXTURES, 'SampleSS.xlsx'), format: 'xlsx' as const };
 
-pluginConformanceSuite(documentStructurePlugin, [
-  { name: 'a DOCX', files: [docx], expectFormat: 'json' },
-  { name: 'a PPTX', files: [pptx], expectFormat: 'json' },
-  { name: 'an XLSX', files: [xlsx], expectFormat: 'json' },
-]);
+pluginConformanceSuite(
+  documentStructurePlugin,
+  [
+    { name: 'a DOCX', files: [docx], expectFormat: 'json' },
+    { name: 'a PPTX', files: [pptx], expectFormat: 'json' },
+    { name: 'an XLSX', files: [xlsx], expectFormat: 'json' },
+  ],
+  { against: standardPlugins },
+);
 
-pluginConformanceSuite(documentChunkPlugin, [
-  {
-    name: 'a DOCX in chunks of 48 words',
-    files: [docx],
-    options: { maxTokens: 48 },
-    expectFormat: 'jsonl',
-    check: async (run) => {
-      const chunks = (await readFile((run.result as { path: string }).path, 'utf8'))
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l));
-      expect(chunks.length).toBeGreaterThan(3);
-      for (const chunk of chunks) expect(chunk.tokens).toBeLessThanOrEqual(48);
+pluginConformanceSuite(
+  documentChunkPlugin,
+  [
+    {
+      name: 'a DOCX in chunks of 48 words',
+      files: [docx],
+      options: { maxTokens: 48 },
+      expectFormat: 'jsonl',
+      check: async (run) => {
+        const chunks = (await readFile((run.result as { path: string }).path, 'utf8'))
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l));
+        expect(chunks.length).toBeGreaterThan(3);
+        for (const chunk of chunks) expect(chunk.tokens).toBeLessThanOrEqual(48);
+      },
     },
-  },
-]);
+  ],
+  { against: standardPlugins },
+);
 
-pluginConformanceSuite(documentRenderPlugin, [
-  {
-    name: 'a PPTX to Markdown',
-    files: [pptx],
-    target: 'md',
-    expectFormat: 'md',
-    check: async (run) => {
-      const markdown = await readFile((run.result as { path: string }).path, 'utf8');
-      expect(markdown).toContain('## This is the second slide');
+pluginConformanceSuite(
+  documentRenderPlugin,
+  [
+    {
+      name: 'a PPTX to Markdown',
+      files: [pptx],
+      target: 'md',
+      expectFormat: 'md',
+      check: async (run) => {
+        const markdown = await readFile((run.result as { path: string }).path, 'utf8');
+        expect(markdown).toContain('## This is the second slide');
+      },
     },
-  },
-]);
+  ],
+  { against: standardPlugins },
+);

@@ -10,6 +10,7 @@ import { compressPlugin } from './compress/index.js';
 import { filterPlugins } from './filters/index.js';
 import { resizePlugin } from './resize/index.js';
 import { describeImage, imageFixtures, near, outputOf, pixelAt, type Sample } from './testing/fixtures.js';
+import { standardPlugins } from '../index.js';
 
 const fixtures = imageFixtures();
 const { files } = fixtures;
@@ -31,104 +32,112 @@ const hasSize =
     expect(await describeImage(outputOf(result))).toMatchObject({ width, height, frames });
   };
 
-pluginConformanceSuite(compressPlugin, [
-  {
-    name: 'jpg at quality 30 is smaller',
-    files: [files.photoJpg],
-    options: { quality: 30 },
-    expectFormat: 'jpg',
-    check: shrinks(files.photoJpg),
-  },
-  {
-    name: 'png by palette quantisation (default quality) is smaller',
-    files: [files.photoPng],
-    expectFormat: 'png',
-    check: shrinks(files.photoPng),
-  },
-  {
-    name: 'webp at quality 30 is smaller',
-    files: [files.photoWebp],
-    options: { quality: 30 },
-    expectFormat: 'webp',
-    check: shrinks(files.photoWebp),
-  },
-  {
-    name: 'animated webp keeps its frames',
-    files: [files.animatedWebp],
-    options: { quality: 40 },
-    check: async ({ result }) => expect((await describeImage(outputOf(result))).frames).toBe(3),
-  },
-  {
-    name: 'never returns a larger file',
-    files: [files.redJpg],
-    options: { quality: 95 },
-    check: async ({ result }) =>
-      expect(await sizeOf(outputOf(result))).toBeLessThanOrEqual(await sizeOf(files.redJpg.path)),
-  },
-]);
+pluginConformanceSuite(
+  compressPlugin,
+  [
+    {
+      name: 'jpg at quality 30 is smaller',
+      files: [files.photoJpg],
+      options: { quality: 30 },
+      expectFormat: 'jpg',
+      check: shrinks(files.photoJpg),
+    },
+    {
+      name: 'png by palette quantisation (default quality) is smaller',
+      files: [files.photoPng],
+      expectFormat: 'png',
+      check: shrinks(files.photoPng),
+    },
+    {
+      name: 'webp at quality 30 is smaller',
+      files: [files.photoWebp],
+      options: { quality: 30 },
+      expectFormat: 'webp',
+      check: shrinks(files.photoWebp),
+    },
+    {
+      name: 'animated webp keeps its frames',
+      files: [files.animatedWebp],
+      options: { quality: 40 },
+      check: async ({ result }) => expect((await describeImage(outputOf(result))).frames).toBe(3),
+    },
+    {
+      name: 'never returns a larger file',
+      files: [files.redJpg],
+      options: { quality: 95 },
+      check: async ({ result }) =>
+        expect(await sizeOf(outputOf(result))).toBeLessThanOrEqual(await sizeOf(files.redJpg.path)),
+    },
+  ],
+  { against: standardPlugins },
+);
 
-pluginConformanceSuite(resizePlugin, [
-  {
-    name: 'cover gives the exact box',
-    files: [files.redPng],
-    options: { resize: { width: 32, height: 32, fit: 'cover' } },
-    expectFormat: 'png',
-    check: hasSize(32, 32),
-  },
-  {
-    name: 'inside fits within the box, keeping the ratio',
-    files: [files.redPng],
-    options: { resize: { width: 32, height: 32, fit: 'inside' } },
-    check: hasSize(32, 24),
-  },
-  {
-    name: 'inside is the default fit',
-    files: [files.redPng],
-    options: { resize: { width: 32, height: 32 } },
-    check: hasSize(32, 24),
-  },
-  {
-    name: 'fill stretches to the exact box',
-    files: [files.redPng],
-    options: { resize: { width: 100, height: 20, fit: 'fill' } },
-    check: hasSize(100, 20),
-  },
-  {
-    name: 'width alone keeps the ratio',
-    files: [files.redJpg],
-    options: { resize: { width: 32 } },
-    expectFormat: 'jpg',
-    check: hasSize(32, 24),
-  },
-  {
-    name: 'contain pads a png with transparency',
-    files: [files.redPng],
-    options: { resize: { width: 32, height: 32, fit: 'contain' } },
-    check: async (run) => {
-      await hasSize(32, 32)(run);
-      expect((await pixelAt(outputOf(run.result), 16, 0))[3]).toBe(0);
-      expect(await pixelAt(outputOf(run.result), 16, 16)).toEqual([255, 0, 0, 255]);
+pluginConformanceSuite(
+  resizePlugin,
+  [
+    {
+      name: 'cover gives the exact box',
+      files: [files.redPng],
+      options: { resize: { width: 32, height: 32, fit: 'cover' } },
+      expectFormat: 'png',
+      check: hasSize(32, 32),
     },
-  },
-  {
-    name: 'contain pads a jpg with white',
-    files: [files.redJpg],
-    options: { resize: { width: 32, height: 32, fit: 'contain' }, quality: 90 },
-    check: async (run) => {
-      await hasSize(32, 32)(run);
-      expect(near(await pixelAt(outputOf(run.result), 16, 0), [255, 255, 255, 255])).toBe(true);
-      expect(near(await pixelAt(outputOf(run.result), 16, 16), [255, 0, 0, 255], 30)).toBe(true);
+    {
+      name: 'inside fits within the box, keeping the ratio',
+      files: [files.redPng],
+      options: { resize: { width: 32, height: 32, fit: 'inside' } },
+      check: hasSize(32, 24),
     },
-  },
-  {
-    name: 'animated gif keeps every frame',
-    files: [files.animatedGif],
-    options: { resize: { width: 20, height: 20, fit: 'cover' } },
-    check: hasSize(20, 20, 3),
-  },
-  { name: 'tiff', files: [files.redTiff], options: { resize: { height: 24 } }, check: hasSize(32, 24) },
-  { name: 'avif', files: [files.redAvif], options: { resize: { height: 24 } }, check: hasSize(32, 24) },
-]);
+    {
+      name: 'inside is the default fit',
+      files: [files.redPng],
+      options: { resize: { width: 32, height: 32 } },
+      check: hasSize(32, 24),
+    },
+    {
+      name: 'fill stretches to the exact box',
+      files: [files.redPng],
+      options: { resize: { width: 100, height: 20, fit: 'fill' } },
+      check: hasSize(100, 20),
+    },
+    {
+      name: 'width alone keeps the ratio',
+      files: [files.redJpg],
+      options: { resize: { width: 32 } },
+      expectFormat: 'jpg',
+      check: hasSize(32, 24),
+    },
+    {
+      name: 'contain pads a png with transparency',
+      files: [files.redPng],
+      options: { resize: { width: 32, height: 32, fit: 'contain' } },
+      check: async (run) => {
+        await hasSize(32, 32)(run);
+        expect((await pixelAt(outputOf(run.result), 16, 0))[3]).toBe(0);
+        expect(await pixelAt(outputOf(run.result), 16, 16)).toEqual([255, 0, 0, 255]);
+      },
+    },
+    {
+      name: 'contain pads a jpg with white',
+      files: [files.redJpg],
+      options: { resize: { width: 32, height: 32, fit: 'contain' }, quality: 90 },
+      check: async (run) => {
+        await hasSize(32, 32)(run);
+        expect(near(await pixelAt(outputOf(run.result), 16, 0), [255, 255, 255, 255])).toBe(true);
+        expect(near(await pixelAt(outputOf(run.result), 16, 16), [255, 0, 0, 255], 30)).toBe(true);
+      },
+    },
+    {
+      name: 'animated gif keeps every frame',
+      files: [files.animatedGif],
+      options: { resize: { width: 20, height: 20, fit: 'cover' } },
+      check: hasSize(20, 20, 3),
+    },
+    { name: 'tiff', files: [files.redTiff], options: { resize: { height: 24 } }, check: hasSize(32, 24) },
+    { name: 'avif', files: [files.redAvif], options: { resize: { height: 24 } }, check: hasSize(32, 24) },
+  ],
+  { against: standardPlugins },
+);
 
 /** Every sampled pixel has r = g = b. */
 async function isGray(file: string): Promise<boolean> {
@@ -142,44 +151,57 @@ async function isGray(file: string): Promise<boolean> {
   return true;
 }
 
-pluginConformanceSuite(filter('grayscale'), [
-  {
-    name: 'png photo has r = g = b',
-    files: [files.photoPng],
-    expectFormat: 'png',
-    check: async ({ result }) => expect(await isGray(outputOf(result))).toBe(true),
-  },
-  { name: 'jpg stays jpg', files: [files.photoJpg], expectFormat: 'jpg' },
-  { name: 'animated gif keeps every frame', files: [files.animatedGif], check: hasSize(40, 30, 3) },
-  { name: 'webp, tiff and avif are accepted', files: [files.redWebp] },
-  { name: 'tiff', files: [files.redTiff], expectFormat: 'tiff' },
-]);
-
-pluginConformanceSuite(filter('sepia'), [
-  {
-    name: 'red takes the sepia tone (r > g > b)',
-    files: [files.redPng],
-    check: async ({ result }) => expect(near(await pixelAt(outputOf(result), 5, 5), [100, 89, 69, 255], 2)).toBe(true),
-  },
-  { name: 'avif', files: [files.redAvif], expectFormat: 'avif' },
-]);
-
-pluginConformanceSuite(filter('invert'), [
-  {
-    name: 'red becomes cyan',
-    files: [files.redPng],
-    check: async ({ result }) => expect(await pixelAt(outputOf(result), 5, 5)).toEqual([0, 255, 255, 255]),
-  },
-  {
-    name: 'transparency is kept',
-    files: [files.transparentPng],
-    check: async ({ result }) => {
-      expect((await pixelAt(outputOf(result), 1, 1))[3]).toBe(0);
-      expect(await pixelAt(outputOf(result), 32, 24)).toEqual([0, 255, 255, 255]);
+pluginConformanceSuite(
+  filter('grayscale'),
+  [
+    {
+      name: 'png photo has r = g = b',
+      files: [files.photoPng],
+      expectFormat: 'png',
+      check: async ({ result }) => expect(await isGray(outputOf(result))).toBe(true),
     },
-  },
-  { name: 'gif', files: [files.redGif], expectFormat: 'gif' },
-]);
+    { name: 'jpg stays jpg', files: [files.photoJpg], expectFormat: 'jpg' },
+    { name: 'animated gif keeps every frame', files: [files.animatedGif], check: hasSize(40, 30, 3) },
+    { name: 'webp, tiff and avif are accepted', files: [files.redWebp] },
+    { name: 'tiff', files: [files.redTiff], expectFormat: 'tiff' },
+  ],
+  { against: standardPlugins },
+);
+
+pluginConformanceSuite(
+  filter('sepia'),
+  [
+    {
+      name: 'red takes the sepia tone (r > g > b)',
+      files: [files.redPng],
+      check: async ({ result }) =>
+        expect(near(await pixelAt(outputOf(result), 5, 5), [100, 89, 69, 255], 2)).toBe(true),
+    },
+    { name: 'avif', files: [files.redAvif], expectFormat: 'avif' },
+  ],
+  { against: standardPlugins },
+);
+
+pluginConformanceSuite(
+  filter('invert'),
+  [
+    {
+      name: 'red becomes cyan',
+      files: [files.redPng],
+      check: async ({ result }) => expect(await pixelAt(outputOf(result), 5, 5)).toEqual([0, 255, 255, 255]),
+    },
+    {
+      name: 'transparency is kept',
+      files: [files.transparentPng],
+      check: async ({ result }) => {
+        expect((await pixelAt(outputOf(result), 1, 1))[3]).toBe(0);
+        expect(await pixelAt(outputOf(result), 32, 24)).toEqual([0, 255, 255, 255]);
+      },
+    },
+    { name: 'gif', files: [files.redGif], expectFormat: 'gif' },
+  ],
+  { against: standardPlugins },
+);
 
 /** Everything exiftool finds, as one string (empty when exiftool is not installed). */
 async function exiftoolDump(file: string): Promise<string> {
@@ -204,29 +226,33 @@ const metadataGone = async ({ result }: TestRun) => {
   }
 };
 
-pluginConformanceSuite(cleanMetadataPlugin, [
-  {
-    name: 'jpg: EXIF, GPS, XMP and ICC gone, orientation applied to the pixels',
-    files: [files.exifJpg],
-    expectFormat: 'jpg',
-    check: async (run) => {
-      await metadataGone(run);
-      const out = outputOf(run.result);
-      expect(await describeImage(out)).toMatchObject({ width: 20, height: 40 });
-      // The blue left quarter of the stored 40x20 picture is its top when shown rotated.
-      expect(near(await pixelAt(out, 10, 3), [0, 0, 255, 255], 40)).toBe(true);
-      expect(near(await pixelAt(out, 10, 30), [255, 0, 0, 255], 40)).toBe(true);
+pluginConformanceSuite(
+  cleanMetadataPlugin,
+  [
+    {
+      name: 'jpg: EXIF, GPS, XMP and ICC gone, orientation applied to the pixels',
+      files: [files.exifJpg],
+      expectFormat: 'jpg',
+      check: async (run) => {
+        await metadataGone(run);
+        const out = outputOf(run.result);
+        expect(await describeImage(out)).toMatchObject({ width: 20, height: 40 });
+        // The blue left quarter of the stored 40x20 picture is its top when shown rotated.
+        expect(near(await pixelAt(out, 10, 3), [0, 0, 255, 255], 40)).toBe(true);
+        expect(near(await pixelAt(out, 10, 30), [255, 0, 0, 255], 40)).toBe(true);
+      },
     },
-  },
-  {
-    name: 'png: EXIF, GPS, XMP and text chunks gone',
-    files: [files.exifPng],
-    expectFormat: 'png',
-    check: metadataGone,
-  },
-  { name: 'webp: EXIF, GPS and XMP gone', files: [files.exifWebp], expectFormat: 'webp', check: metadataGone },
-  { name: 'animated gif keeps every frame', files: [files.animatedGif], check: hasSize(40, 30, 3) },
-]);
+    {
+      name: 'png: EXIF, GPS, XMP and text chunks gone',
+      files: [files.exifPng],
+      expectFormat: 'png',
+      check: metadataGone,
+    },
+    { name: 'webp: EXIF, GPS and XMP gone', files: [files.exifWebp], expectFormat: 'webp', check: metadataGone },
+    { name: 'animated gif keeps every frame', files: [files.animatedGif], check: hasSize(40, 30, 3) },
+  ],
+  { against: standardPlugins },
+);
 
 describe('image tools', () => {
   it('the fixtures really carry the metadata the tests expect to vanish', async () => {

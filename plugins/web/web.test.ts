@@ -11,6 +11,7 @@ import { invoiceZip, zipOf } from './testing/invoice.js';
 import { markdownDocument } from './md-to-pdf/run.js';
 import { mdToPdfPlugin } from './md-to-pdf/index.js';
 import { parseWaitFor } from './shared/options.js';
+import { standardPlugins } from '../index.js';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'web-plugins-'));
 const file = (name: string) => path.join(dir, name);
@@ -53,6 +54,7 @@ pluginConformanceSuite(
     },
   ],
   {
+    against: standardPlugins,
     wireOptions: [
       {
         paper: 'Letter',
@@ -77,7 +79,7 @@ pluginConformanceSuite(
 pluginConformanceSuite(
   mdToPdfPlugin,
   [{ name: 'md', files: [{ path: file('notes.md'), format: 'md' }], expectFormat: 'pdf' }],
-  { abortGraceMs: 5_000 },
+  { against: standardPlugins, abortGraceMs: 5_000 },
 );
 
 describe('web plugins', () => {

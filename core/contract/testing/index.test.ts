@@ -148,16 +148,21 @@ describe('collisions with the standard plugins', () => {
       inputs: ['png'],
       outputs: undefined,
     });
-    expect(await collisionProblems(sameId)).toEqual([
+    expect(await collisionProblems(sameId, standardPlugins)).toEqual([
       "plugin 'image-convert': id is already provided by 'image-convert'",
     ]);
-    expect(await collisionProblems(samePair)).toEqual([
+    expect(await collisionProblems(samePair, standardPlugins)).toEqual([
       "plugin 'my-webp': conversion png -> webp is already provided by 'image-convert'",
     ]);
-    expect(await collisionProblems(sameOp)).toEqual([
+    expect(await collisionProblems(sameOp, standardPlugins)).toEqual([
       "plugin 'my-compress': op 'compress' on png is already provided by 'image-compress'",
     ]);
-    expect(await collisionProblems(converter('fresh', async () => {}))).toEqual([]);
+    expect(
+      await collisionProblems(
+        converter('fresh', async () => {}),
+        standardPlugins,
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -165,7 +170,7 @@ describe('the standard plugins', () => {
   it.each(standardPlugins.map((p) => [p.id, p] as const))(
     '%s collides with no other and decodes its defaults from strings',
     async (_id, plugin) => {
-      expect(await collisionProblems(plugin)).toEqual([]);
+      expect(await collisionProblems(plugin, standardPlugins)).toEqual([]);
       expect(wireProblems(plugin, [])).toEqual([]);
     },
   );
@@ -193,7 +198,7 @@ pluginConformanceSuite(
       options: { heading: false, level: 2 },
     },
   ],
-  { wireOptions: [{ heading: 'false', level: '3' }] },
+  { against: standardPlugins, wireOptions: [{ heading: 'false', level: '3' }] },
 );
 beforeAll(() => writeFile(path.join(os.tmpdir(), 'kit-polite.txt'), 'Hello\n'));
 afterAll(() => rm(path.join(os.tmpdir(), 'kit-polite.txt'), { force: true }));

@@ -1,14 +1,15 @@
 /**
  * The plugin conformance kit: what a plugin author runs in their own tests
  * (`import { pluginConformanceSuite } from 'transmute/contract/testing'`). It checks the manifest
- * exactly as the registry will, that the plugin collides with none of the standard distribution,
+ * exactly as the registry will, that the plugin collides with none of the plugins it is to run beside (the
+ * caller names them: `standardPlugins` from `transmute/plugins` for the standard distribution),
  * that its options decode from the strings REST sends, and runs the plugin on real sample files
  * with a real RunContext: the output's bytes must be the format it declares, progress stays in
  * 0-100, and a run aborted mid-way must settle promptly with a rejection.
  *
- * Test tooling, so it sits above the layers it checks: it reads the registry (collisions) and,
- * lazily, the standard plugins; the one exception to core/contract's layer rule, named in
- * .dependency-cruiser.cjs. Output formats are judged by core/contract/sniff.ts, as uploads are.
+ * Test tooling, so it sits above the layers it checks: it reads the registry (collisions), the one
+ * exception to core/contract's layer rule, named in .dependency-cruiser.cjs; the plugins it checks
+ * against come from its caller, so core imports nothing from plugins/. Output formats are judged by core/contract/sniff.ts, as uploads are.
  */
 import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -115,9 +116,10 @@ export interface ConformanceOptions {
   /** Options exactly as a REST multipart form sends them (every field a string); each must decode and validate. */
   wireOptions?: ReadonlyArray<Record<string, string>>;
   /**
-   * Plugins this one must not collide with (id, conversion pair, op, tool, format). Default: the standard distribution.
+   * Plugins this one must not collide with (id, conversion pair, op, tool, format): the distribution it will run in,
+   * e.g. `standardPlugins` from `transmute/plugins`.
    */
-  against?: readonly Plugin[];
+  against: readonly Plugin[];
   /** Mid-run abort: abort at the first progress() below 100, or after this many ms. Default 50. */
   abortAfterMs?: number;
   /** How soon after the abort the run must have rejected. Default 3000 ms. */
@@ -193,11 +195,9 @@ export async function outputFormatProblem(result: FileResult): Promise<string | 
   }
 }
 
-/** Collisions with `against` (default: the standard distribution), as the registry reports them at start-up. */
-export async function collisionProblems(plugin: Plugin, against?: readonly Plugin[]): Promise<string[]> {
-  const others = (against ?? (await import('../../../plugins/index.js')).standardPlugins).filter(
-    (other) => other !== plugin,
-  );
+/** Collisions with `against`, as the registry reports them at start-up. */
+export async function collisionProblems(plugin: Plugin, against: readonly Plugin[]): Promise<string[]> {
+  const others = against.filter((other) => other !== plugin);
   try {
     new Registry([...others, plugin]);
     return [];
@@ -303,7 +303,7 @@ export async function documentProblem(plugin: Plugin, result: FileResult): Promi
 export function pluginConformanceSuite(
   plugin: Plugin,
   samples: readonly ConformanceSample[],
-  options: ConformanceOptions = {},
+  options: ConformanceOptions,
 ): void {
   registerDeclaredFormats([plugin]);
   describe(`plugin ${plugin.id} conformance`, () => {
@@ -311,7 +311,7 @@ export function pluginConformanceSuite(
       expect(manifestProblems(plugin)).toEqual([]);
     });
 
-    it('collides with none of the standard plugins', async () => {
+    it('collides with none of the plugins it runs beside', async () => {
       expect(await collisionProblems(plugin, options.against)).toEqual([]);
     });
 

@@ -5,6 +5,7 @@ import { expect, it } from 'vitest';
 import { isFileResult } from 'transmute/contract';
 import { pluginConformanceSuite, runPlugin, type TestRun } from 'transmute/contract/testing';
 import { csvTsvPlugin as plugin } from './index.js';
+import { standardPlugins } from 'transmute/plugins';
 
 const fixture = (name: string) => path.join(import.meta.dirname, '..', 'testing', name);
 const csvFile = { path: fixture('people.csv'), format: 'csv' as const };
@@ -46,7 +47,7 @@ pluginConformanceSuite(
         expect((await outputOf(run)).split('\n')[2]).toBe('Grace "Amazing" Hopper\tNew York\tline one\\nline two'),
     },
   ],
-  { wireOptions: [{ trimSpaces: 'true' }, { trimSpaces: 'false' }] },
+  { against: standardPlugins, wireOptions: [{ trimSpaces: 'true' }, { trimSpaces: 'false' }] },
 );
 
 it('round-trips: csv -> tsv -> csv keeps every field', async () => {

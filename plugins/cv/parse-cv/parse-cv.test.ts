@@ -5,6 +5,7 @@ import { pluginConformanceSuite, runPlugin, type TestRun } from '../../../core/c
 import { CV_FIELDS, type CvRow } from '../shared/parse.js';
 import { CvFixtures, FULL_CV_ROW, SCANNED_CV_ROW } from '../testing/fixtures.js';
 import { parseCvPlugin } from './index.js';
+import { standardPlugins } from '../../index.js';
 
 const fixtures = new CvFixtures();
 beforeAll(() => fixtures.make(), 60_000);
@@ -26,30 +27,34 @@ function expectFullCv(row: CvRow) {
   expect(confidence.years_exp).toBeLessThan(0.8);
 }
 
-pluginConformanceSuite(parseCvPlugin, [
-  { name: 'text PDF', files: [fixtures.get('full-pdf')], check: (run) => expectFullCv(rowOf(run)) },
-  { name: 'DOCX', files: [fixtures.get('full-docx')], check: (run) => expectFullCv(rowOf(run)) },
-  {
-    name: 'legacy DOC through LibreOffice',
-    files: [fixtures.get('full-doc')],
-    check: (run) => expectFullCv(rowOf(run)),
-  },
-  {
-    name: 'scanned PDF through OCR',
-    files: [fixtures.get('scanned-pdf')],
-    check(run) {
-      const { confidence, ...values } = rowOf(run);
-      expect(values).toEqual(SCANNED_CV_ROW);
-      expect(confidence.email).toBeGreaterThanOrEqual(0.8);
-      expect(confidence.phone).toBeGreaterThanOrEqual(0.8);
-      // OCR lowers every confidence, so heuristic fields are marked for review.
-      for (const field of ['name', 'title', 'employer', 'location', 'years_exp'] as const)
-        expect(confidence[field]).toBeLessThan(0.8);
-      expect(confidence.linkedin).toBe(0);
-      expect(run.progress.some((pct) => pct > 10 && pct < 100)).toBe(true);
+pluginConformanceSuite(
+  parseCvPlugin,
+  [
+    { name: 'text PDF', files: [fixtures.get('full-pdf')], check: (run) => expectFullCv(rowOf(run)) },
+    { name: 'DOCX', files: [fixtures.get('full-docx')], check: (run) => expectFullCv(rowOf(run)) },
+    {
+      name: 'legacy DOC through LibreOffice',
+      files: [fixtures.get('full-doc')],
+      check: (run) => expectFullCv(rowOf(run)),
     },
-  },
-]);
+    {
+      name: 'scanned PDF through OCR',
+      files: [fixtures.get('scanned-pdf')],
+      check(run) {
+        const { confidence, ...values } = rowOf(run);
+        expect(values).toEqual(SCANNED_CV_ROW);
+        expect(confidence.email).toBeGreaterThanOrEqual(0.8);
+        expect(confidence.phone).toBeGreaterThanOrEqual(0.8);
+        // OCR lowers every confidence, so heuristic fields are marked for review.
+        for (const field of ['name', 'title', 'employer', 'location', 'years_exp'] as const)
+          expect(confidence[field]).toBeLessThan(0.8);
+        expect(confidence.linkedin).toBe(0);
+        expect(run.progress.some((pct) => pct > 10 && pct < 100)).toBe(true);
+      },
+    },
+  ],
+  { against: standardPlugins },
+);
 
 describe('parse-cv', () => {
   it('leaves missing fields empty with confidence 0 on a sparse CV', async () => {

@@ -8,6 +8,7 @@ import type { FormatId } from '../../../schema/index.js';
 import { dataConvertPlugin } from './index.js';
 import { parseCsv } from '../shared/csv.js';
 import { writeFixtures } from '../testing/fixtures.js';
+import { standardPlugins } from '../../index.js';
 
 const files = await writeFixtures();
 const outputOf = (run: TestRun): string => (run.result as FileResult).path;
@@ -21,77 +22,81 @@ async function sheetValues(run: TestRun): Promise<unknown[][]> {
   return rows;
 }
 
-pluginConformanceSuite(dataConvertPlugin, [
-  {
-    name: 'csv -> json',
-    files: [{ path: files.csv, format: 'csv' }],
-    target: 'json',
-    expectFormat: 'json',
-    check: async (run) =>
-      expect(await json(run)).toEqual([
-        { name: 'Ada', age: '36', city: 'London' },
-        { name: 'Linus', age: '54', city: 'Portland, OR' },
-      ]),
-  },
-  {
-    name: 'csv -> xlsx',
-    files: [{ path: files.csv, format: 'csv' }],
-    target: 'xlsx',
-    expectFormat: 'xlsx',
-    check: async (run) =>
-      expect(await sheetValues(run)).toEqual([
-        ['name', 'age', 'city'],
-        ['Ada', 36, 'London'],
-        ['Linus', 54, 'Portland, OR'],
-      ]),
-  },
-  {
-    name: 'json -> csv',
-    files: [{ path: files.json, format: 'json' }],
-    target: 'csv',
-    expectFormat: 'csv',
-    check: async (run) => {
-      expect(await readFile(outputOf(run), 'utf8')).toContain('\r\n');
-      expect(await csv(run)).toEqual([
-        ['name', 'age', 'tags', 'city', 'active'],
-        ['Ada', '36', '["math"]', '', ''],
-        ['Linus', '', '', 'Portland, OR', 'true'],
-      ]);
+pluginConformanceSuite(
+  dataConvertPlugin,
+  [
+    {
+      name: 'csv -> json',
+      files: [{ path: files.csv, format: 'csv' }],
+      target: 'json',
+      expectFormat: 'json',
+      check: async (run) =>
+        expect(await json(run)).toEqual([
+          { name: 'Ada', age: '36', city: 'London' },
+          { name: 'Linus', age: '54', city: 'Portland, OR' },
+        ]),
     },
-  },
-  {
-    name: 'json -> xlsx',
-    files: [{ path: files.json, format: 'json' }],
-    target: 'xlsx',
-    check: async (run) =>
-      expect(await sheetValues(run)).toEqual([
-        ['name', 'age', 'tags', 'city', 'active'],
-        ['Ada', 36, '["math"]'],
-        ['Linus', undefined, undefined, 'Portland, OR', true],
-      ]),
-  },
-  {
-    name: 'xlsx -> json (first sheet, formulas and rich text as values)',
-    files: [{ path: files.xlsx, format: 'xlsx' }],
-    target: 'json',
-    check: async (run) =>
-      expect(await json(run)).toEqual([
-        { name: 'Ada', age: 36, born: '1815-12-10', total: 72 },
-        { name: 'Linus', age: 54, born: null, total: 'rich text' },
-      ]),
-  },
-  {
-    name: 'xlsx -> csv',
-    files: [{ path: files.xlsx, format: 'xlsx' }],
-    target: 'csv',
-    check: async (run) =>
-      expect(await csv(run)).toEqual([
-        ['name', 'age', 'born', 'total'],
-        ['Ada', '36', '1815-12-10', '72'],
-        ['Linus', '54', '', 'rich text'],
-      ]),
-  },
-]);
+    {
+      name: 'csv -> xlsx',
+      files: [{ path: files.csv, format: 'csv' }],
+      target: 'xlsx',
+      expectFormat: 'xlsx',
+      check: async (run) =>
+        expect(await sheetValues(run)).toEqual([
+          ['name', 'age', 'city'],
+          ['Ada', 36, 'London'],
+          ['Linus', 54, 'Portland, OR'],
+        ]),
+    },
+    {
+      name: 'json -> csv',
+      files: [{ path: files.json, format: 'json' }],
+      target: 'csv',
+      expectFormat: 'csv',
+      check: async (run) => {
+        expect(await readFile(outputOf(run), 'utf8')).toContain('\r\n');
+        expect(await csv(run)).toEqual([
+          ['name', 'age', 'tags', 'city', 'active'],
+          ['Ada', '36', '["math"]', '', ''],
+          ['Linus', '', '', 'Portland, OR', 'true'],
+        ]);
+      },
+    },
+    {
+      name: 'json -> xlsx',
+      files: [{ path: files.json, format: 'json' }],
+      target: 'xlsx',
+      check: async (run) =>
+        expect(await sheetValues(run)).toEqual([
+          ['name', 'age', 'tags', 'city', 'active'],
+          ['Ada', 36, '["math"]'],
+          ['Linus', undefined, undefined, 'Portland, OR', true],
+        ]),
+    },
+    {
+      name: 'xlsx -> json (first sheet, formulas and rich text as values)',
+      files: [{ path: files.xlsx, format: 'xlsx' }],
+      target: 'json',
+      check: async (run) =>
+        expect(await json(run)).toEqual([
+          { name: 'Ada', age: 36, born: '1815-12-10', total: 72 },
+          { name: 'Linus', age: 54, born: null, total: 'rich text' },
+        ]),
+    },
+    {
+      name: 'xlsx -> csv',
+      files: [{ path: files.xlsx, format: 'xlsx' }],
+      target: 'csv',
+      check: async (run) =>
+        expect(await csv(run)).toEqual([
+          ['name', 'age', 'born', 'total'],
+          ['Ada', '36', '1815-12-10', '72'],
+          ['Linus', '54', '', 'rich text'],
+        ]),
+    },
+  ],
+  { against: standardPlugins },
+);
 
 describe('data-convert', () => {
   let dir: string;

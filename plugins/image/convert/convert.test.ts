@@ -7,127 +7,137 @@ import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testin
 import { Registry } from '../../../core/registry/index.js';
 import { imageConvertPlugin } from './index.js';
 import { describeImage, imageFixtures, near, outputOf, pixelAt } from '../testing/fixtures.js';
+import { standardPlugins } from '../../index.js';
 
 const fixtures = imageFixtures();
 const { files } = fixtures;
 beforeAll(fixtures.build);
 afterAll(fixtures.cleanup);
 
-pluginConformanceSuite(imageConvertPlugin, [
-  {
-    name: 'png -> webp keeps size and colour',
-    target: 'webp',
-    expectFormat: 'webp',
-    files: [files.redPng],
-    check: async ({ result }) => {
-      expect(await describeImage(outputOf(result))).toMatchObject({ format: 'webp', width: 64, height: 48 });
-      expect(near(await pixelAt(outputOf(result), 10, 10), [255, 0, 0, 255])).toBe(true);
+pluginConformanceSuite(
+  imageConvertPlugin,
+  [
+    {
+      name: 'png -> webp keeps size and colour',
+      target: 'webp',
+      expectFormat: 'webp',
+      files: [files.redPng],
+      check: async ({ result }) => {
+        expect(await describeImage(outputOf(result))).toMatchObject({ format: 'webp', width: 64, height: 48 });
+        expect(near(await pixelAt(outputOf(result), 10, 10), [255, 0, 0, 255])).toBe(true);
+      },
     },
-  },
-  {
-    name: 'animated gif -> webp keeps every frame and its timing',
-    target: 'webp',
-    expectFormat: 'webp',
-    files: [files.animatedGif],
-    check: async ({ result }) => {
-      expect(await describeImage(outputOf(result))).toMatchObject({
-        width: 40,
-        height: 30,
-        frames: 3,
-        delay: [100, 100, 100],
-      });
+    {
+      name: 'animated gif -> webp keeps every frame and its timing',
+      target: 'webp',
+      expectFormat: 'webp',
+      files: [files.animatedGif],
+      check: async ({ result }) => {
+        expect(await describeImage(outputOf(result))).toMatchObject({
+          width: 40,
+          height: 30,
+          frames: 3,
+          delay: [100, 100, 100],
+        });
+      },
     },
-  },
-  {
-    name: 'svg -> webp renders at the declared size',
-    target: 'webp',
-    expectFormat: 'webp',
-    files: [files.greenSvg],
-    check: async ({ result }) => {
-      expect(await describeImage(outputOf(result))).toMatchObject({ width: 80, height: 60 });
-      expect(near(await pixelAt(outputOf(result), 40, 30), [0, 255, 0, 255])).toBe(true);
+    {
+      name: 'svg -> webp renders at the declared size',
+      target: 'webp',
+      expectFormat: 'webp',
+      files: [files.greenSvg],
+      check: async ({ result }) => {
+        expect(await describeImage(outputOf(result))).toMatchObject({ width: 80, height: 60 });
+        expect(near(await pixelAt(outputOf(result), 40, 30), [0, 255, 0, 255])).toBe(true);
+      },
     },
-  },
-  {
-    name: 'transparent png -> jpg is flattened on white',
-    target: 'jpg',
-    expectFormat: 'jpg',
-    files: [files.transparentPng],
-    check: async ({ result }) => {
-      const out = outputOf(result);
-      expect(await describeImage(out)).toMatchObject({ format: 'jpeg', width: 64, height: 48 });
-      expect(near(await pixelAt(out, 2, 2), [255, 255, 255, 255])).toBe(true);
-      expect(near(await pixelAt(out, 32, 24), [255, 0, 0, 255], 30)).toBe(true);
+    {
+      name: 'transparent png -> jpg is flattened on white',
+      target: 'jpg',
+      expectFormat: 'jpg',
+      files: [files.transparentPng],
+      check: async ({ result }) => {
+        const out = outputOf(result);
+        expect(await describeImage(out)).toMatchObject({ format: 'jpeg', width: 64, height: 48 });
+        expect(near(await pixelAt(out, 2, 2), [255, 255, 255, 255])).toBe(true);
+        expect(near(await pixelAt(out, 32, 24), [255, 0, 0, 255], 30)).toBe(true);
+      },
     },
-  },
-  {
-    name: 'animated webp -> jpg takes the first frame',
-    target: 'jpg',
-    expectFormat: 'jpg',
-    files: [files.animatedWebp],
-    check: async ({ result }) => {
-      expect(await describeImage(outputOf(result))).toMatchObject({ width: 40, height: 30, frames: 1 });
-      expect(near(await pixelAt(outputOf(result), 20, 15), [255, 0, 0, 255], 30)).toBe(true);
+    {
+      name: 'animated webp -> jpg takes the first frame',
+      target: 'jpg',
+      expectFormat: 'jpg',
+      files: [files.animatedWebp],
+      check: async ({ result }) => {
+        expect(await describeImage(outputOf(result))).toMatchObject({ width: 40, height: 30, frames: 1 });
+        expect(near(await pixelAt(outputOf(result), 20, 15), [255, 0, 0, 255], 30)).toBe(true);
+      },
     },
-  },
-  { name: 'avif -> jpg', files: [files.redAvif], target: 'jpg', expectFormat: 'jpg' },
-  { name: 'jpeg -> jpg', files: [files.redJpeg], target: 'jpg', expectFormat: 'jpg' },
-  {
-    name: 'svg -> png',
-    target: 'png',
-    expectFormat: 'png',
-    files: [files.greenSvg],
-    check: async ({ result }) => {
-      expect(await describeImage(outputOf(result))).toMatchObject({ format: 'png', width: 80, height: 60 });
-      expect(await pixelAt(outputOf(result), 0, 0)).toEqual([0, 255, 0, 255]);
+    { name: 'avif -> jpg', files: [files.redAvif], target: 'jpg', expectFormat: 'jpg' },
+    { name: 'jpeg -> jpg', files: [files.redJpeg], target: 'jpg', expectFormat: 'jpg' },
+    {
+      name: 'svg -> png',
+      target: 'png',
+      expectFormat: 'png',
+      files: [files.greenSvg],
+      check: async ({ result }) => {
+        expect(await describeImage(outputOf(result))).toMatchObject({ format: 'png', width: 80, height: 60 });
+        expect(await pixelAt(outputOf(result), 0, 0)).toEqual([0, 255, 0, 255]);
+      },
     },
-  },
-  {
-    name: 'animated gif -> png takes the first frame',
-    target: 'png',
-    expectFormat: 'png',
-    files: [files.animatedGif],
-    check: async ({ result }) => {
-      expect(await describeImage(outputOf(result))).toMatchObject({ width: 40, height: 30, frames: 1 });
-      expect(await pixelAt(outputOf(result), 5, 5)).toEqual([255, 0, 0, 255]);
+    {
+      name: 'animated gif -> png takes the first frame',
+      target: 'png',
+      expectFormat: 'png',
+      files: [files.animatedGif],
+      check: async ({ result }) => {
+        expect(await describeImage(outputOf(result))).toMatchObject({ width: 40, height: 30, frames: 1 });
+        expect(await pixelAt(outputOf(result), 5, 5)).toEqual([255, 0, 0, 255]);
+      },
     },
-  },
-  {
-    name: 'tiff -> png',
-    target: 'png',
-    expectFormat: 'png',
-    files: [files.redTiff],
-    check: async ({ result }) => expect(near(await pixelAt(outputOf(result), 1, 1), [255, 0, 0, 255])).toBe(true),
-  },
-  {
-    name: 'animated webp -> gif keeps every frame',
-    target: 'gif',
-    expectFormat: 'gif',
-    files: [files.animatedWebp],
-    check: async ({ result }) => {
-      expect(await describeImage(outputOf(result))).toMatchObject({ format: 'gif', width: 40, height: 30, frames: 3 });
+    {
+      name: 'tiff -> png',
+      target: 'png',
+      expectFormat: 'png',
+      files: [files.redTiff],
+      check: async ({ result }) => expect(near(await pixelAt(outputOf(result), 1, 1), [255, 0, 0, 255])).toBe(true),
     },
-  },
-  { name: 'jpg -> gif', files: [files.redJpg], target: 'gif', expectFormat: 'gif' },
-  {
-    name: 'png -> avif',
-    target: 'avif',
-    expectFormat: 'avif',
-    files: [files.redPng],
-    check: async ({ result }) => {
-      expect(await describeImage(outputOf(result))).toMatchObject({ format: 'heif', width: 64, height: 48 });
-      expect(near(await pixelAt(outputOf(result), 10, 10), [255, 0, 0, 255], 20)).toBe(true);
+    {
+      name: 'animated webp -> gif keeps every frame',
+      target: 'gif',
+      expectFormat: 'gif',
+      files: [files.animatedWebp],
+      check: async ({ result }) => {
+        expect(await describeImage(outputOf(result))).toMatchObject({
+          format: 'gif',
+          width: 40,
+          height: 30,
+          frames: 3,
+        });
+      },
     },
-  },
-  {
-    name: 'webp -> tiff',
-    target: 'tiff',
-    expectFormat: 'tiff',
-    files: [files.redWebp],
-    check: async ({ result }) =>
-      expect(await describeImage(outputOf(result))).toMatchObject({ format: 'tiff', width: 64, height: 48 }),
-  },
-]);
+    { name: 'jpg -> gif', files: [files.redJpg], target: 'gif', expectFormat: 'gif' },
+    {
+      name: 'png -> avif',
+      target: 'avif',
+      expectFormat: 'avif',
+      files: [files.redPng],
+      check: async ({ result }) => {
+        expect(await describeImage(outputOf(result))).toMatchObject({ format: 'heif', width: 64, height: 48 });
+        expect(near(await pixelAt(outputOf(result), 10, 10), [255, 0, 0, 255], 20)).toBe(true);
+      },
+    },
+    {
+      name: 'webp -> tiff',
+      target: 'tiff',
+      expectFormat: 'tiff',
+      files: [files.redWebp],
+      check: async ({ result }) =>
+        expect(await describeImage(outputOf(result))).toMatchObject({ format: 'tiff', width: 64, height: 48 }),
+    },
+  ],
+  { against: standardPlugins },
+);
 
 describe('image conversion', () => {
   it('offers every raster target from every input, except to itself', () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { pluginConformanceSuite, type TestRun } from '../../../core/contract/testing/index.js';
 import { imageToIcoPlugin } from './index.js';
 import { imageFixtures, outputOf } from '../testing/fixtures.js';
+import { standardPlugins } from '../../index.js';
 
 const fixtures = imageFixtures();
 const { files } = fixtures;
@@ -36,13 +37,17 @@ const sizesAre =
       expect(entry).toEqual({ declared: entry.declared, width: entry.declared, height: entry.declared, format: 'png' });
   };
 
-pluginConformanceSuite(imageToIcoPlugin, [
-  {
-    name: '320x240 photo -> sizes 16 to 256',
-    files: [files.photoJpg],
-    expectFormat: 'ico',
-    check: sizesAre([16, 24, 32, 48, 64, 128, 256]),
-  },
-  { name: '64x48 png -> sizes up to 64', files: [files.redPng], check: sizesAre([16, 24, 32, 48, 64]) },
-  { name: 'svg -> ico', files: [files.greenSvg], check: sizesAre([16, 24, 32, 48, 64]) },
-]);
+pluginConformanceSuite(
+  imageToIcoPlugin,
+  [
+    {
+      name: '320x240 photo -> sizes 16 to 256',
+      files: [files.photoJpg],
+      expectFormat: 'ico',
+      check: sizesAre([16, 24, 32, 48, 64, 128, 256]),
+    },
+    { name: '64x48 png -> sizes up to 64', files: [files.redPng], check: sizesAre([16, 24, 32, 48, 64]) },
+    { name: 'svg -> ico', files: [files.greenSvg], check: sizesAre([16, 24, 32, 48, 64]) },
+  ],
+  { against: standardPlugins },
+);

@@ -4,6 +4,7 @@ import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testin
 import { FIXTURE_MARKER, FIXTURE_SECONDS, FixtureSet, probeFile, type FixtureName } from '../testing/fixtures.js';
 import { AUDIO_INPUTS, AUDIO_TARGETS, MAIN_VIDEO_FORMATS, type AudioTarget } from '../shared/formats.js';
 import { audioConvertPlugin } from './index.js';
+import { standardPlugins } from '../../index.js';
 
 const CODEC: Record<AudioTarget, string> = {
   mp3: 'mp3',
@@ -34,6 +35,7 @@ pluginConformanceSuite(
     const from = to === 'wav' ? 'mp3' : 'wav';
     return { name: `${from} -> ${to}`, files: [fixtures.get(from)], target: to, expectFormat: to };
   }),
+  { against: standardPlugins },
 );
 
 describe('audio conversion', () => {

@@ -4,6 +4,7 @@ import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testin
 import { allTagValues, FIXTURE_MARKER, FixtureSet, probeFile, type FixtureName } from '../testing/fixtures.js';
 import { MEDIA_INPUTS } from '../shared/formats.js';
 import { mediaCleanMetadataPlugin } from './index.js';
+import { standardPlugins } from '../../index.js';
 
 const fixtures = new FixtureSet([...MEDIA_INPUTS, 'mp3-cover']);
 beforeAll(() => fixtures.make());
@@ -14,7 +15,9 @@ const audioVideo = (media: Awaited<ReturnType<typeof probeFile>>) =>
     .filter((s) => s.type === 'audio' || (s.type === 'video' && !s.attachedPicture))
     .map((s) => `${s.type}:${s.codec}`);
 
-pluginConformanceSuite(mediaCleanMetadataPlugin, [{ name: 'mp4', files: [fixtures.get('mp4')], expectFormat: 'mp4' }]);
+pluginConformanceSuite(mediaCleanMetadataPlugin, [{ name: 'mp4', files: [fixtures.get('mp4')], expectFormat: 'mp4' }], {
+  against: standardPlugins,
+});
 
 describe('clean-metadata (audio and video)', () => {
   it('fixtures do carry metadata to remove', async () => {

@@ -6,6 +6,7 @@ import { FIXTURE_SECONDS, FixtureSet, probeFile } from '../testing/fixtures.js';
 import { MAIN_VIDEO_FORMATS } from '../shared/formats.js';
 import { compressVideoPlugin } from './index.js';
 import { h264Crf, vp9Crf } from './options.js';
+import { standardPlugins } from '../../index.js';
 
 const fixtures = new FixtureSet(MAIN_VIDEO_FORMATS);
 beforeAll(() => fixtures.make());
@@ -18,9 +19,11 @@ async function compress(format: (typeof MAIN_VIDEO_FORMATS)[number], options: Re
   return { path: run.result.path, media: await probeFile(run.result.path), bytes: (await stat(run.result.path)).size };
 }
 
-pluginConformanceSuite(compressVideoPlugin, [
-  { name: 'mp4 at the default quality', files: [fixtures.get('mp4')], expectFormat: 'mp4' },
-]);
+pluginConformanceSuite(
+  compressVideoPlugin,
+  [{ name: 'mp4 at the default quality', files: [fixtures.get('mp4')], expectFormat: 'mp4' }],
+  { against: standardPlugins },
+);
 
 describe('compress-video', () => {
   it.each(MAIN_VIDEO_FORMATS)('%s is re-encoded as H.264, or VP9 for webm', async (format) => {

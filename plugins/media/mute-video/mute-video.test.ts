@@ -4,12 +4,15 @@ import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testin
 import { FIXTURE_SECONDS, FixtureSet, probeFile } from '../testing/fixtures.js';
 import { MAIN_VIDEO_FORMATS } from '../shared/formats.js';
 import { muteVideoPlugin } from './index.js';
+import { standardPlugins } from '../../index.js';
 
 const fixtures = new FixtureSet(MAIN_VIDEO_FORMATS);
 beforeAll(() => fixtures.make());
 afterAll(() => fixtures.cleanup());
 
-pluginConformanceSuite(muteVideoPlugin, [{ name: 'mp4', files: [fixtures.get('mp4')], expectFormat: 'mp4' }]);
+pluginConformanceSuite(muteVideoPlugin, [{ name: 'mp4', files: [fixtures.get('mp4')], expectFormat: 'mp4' }], {
+  against: standardPlugins,
+});
 
 describe('mute-video', () => {
   it.each(MAIN_VIDEO_FORMATS)('%s loses its audio, video copied untouched', async (format) => {

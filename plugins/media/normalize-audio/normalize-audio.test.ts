@@ -5,6 +5,7 @@ import { AUDIO_WRITABLE, type AudioWritable } from '../shared/encoders.js';
 import { FixtureSet, integratedLoudness, probeFile, type FixtureName } from '../testing/fixtures.js';
 import { normalizeAudioPlugin } from './index.js';
 import { parseMeasurement, TARGET } from './loudnorm.js';
+import { standardPlugins } from '../../index.js';
 
 const fixtures = new FixtureSet([...AUDIO_WRITABLE, 'quiet-wav', 'silent-wav', 'mp3-cover']);
 beforeAll(() => fixtures.make());
@@ -17,9 +18,11 @@ async function normalize(name: FixtureName) {
   return { ...run, path: run.result.path, media: await probeFile(run.result.path) };
 }
 
-pluginConformanceSuite(normalizeAudioPlugin, [
-  { name: 'quiet wav', files: [fixtures.get('quiet-wav')], expectFormat: 'wav' },
-]);
+pluginConformanceSuite(
+  normalizeAudioPlugin,
+  [{ name: 'quiet wav', files: [fixtures.get('quiet-wav')], expectFormat: 'wav' }],
+  { against: standardPlugins },
+);
 
 describe('normalize-audio', () => {
   it.each(AUDIO_WRITABLE)(

@@ -5,6 +5,7 @@ import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testin
 import { FixtureSet, probeFile } from '../testing/fixtures.js';
 import { MEDIA_INPUTS } from '../shared/formats.js';
 import { trimMediaPlugin } from './index.js';
+import { standardPlugins } from '../../index.js';
 
 const fixtures = new FixtureSet(MEDIA_INPUTS);
 beforeAll(() => fixtures.make());
@@ -20,14 +21,18 @@ const codecs = (media: Awaited<ReturnType<typeof probeFile>>) =>
 const EDIT_LISTS: readonly string[] = ['mp4', 'mov', 'm4v', '3gp', 'm4a', 'm4b'];
 const KEYFRAME_INTERVAL = 1;
 
-pluginConformanceSuite(trimMediaPlugin, [
-  {
-    name: 'mp3, 1 s to 2 s',
-    files: [fixtures.get('mp3')],
-    options: { trim: { start: 1, end: 2 } },
-    expectFormat: 'mp3',
-  },
-]);
+pluginConformanceSuite(
+  trimMediaPlugin,
+  [
+    {
+      name: 'mp3, 1 s to 2 s',
+      files: [fixtures.get('mp3')],
+      options: { trim: { start: 1, end: 2 } },
+      expectFormat: 'mp3',
+    },
+  ],
+  { against: standardPlugins },
+);
 
 describe('trim-media', () => {
   // Video fixtures have a keyframe every second. Audio-only files and edit-list containers cut

@@ -13,6 +13,7 @@ import {
 import { GIF_FPS } from '../shared/encoders.js';
 import { LEGACY_VIDEO_FORMATS, VIDEO_INPUTS, VIDEO_TARGETS, type VideoTarget } from '../shared/formats.js';
 import { videoConvertPlugin } from './index.js';
+import { standardPlugins } from '../../index.js';
 
 const fixtures = new FixtureSet([...VIDEO_INPUTS, 'odd-size-mp4', 'video-only-mp4']);
 beforeAll(() => fixtures.make());
@@ -35,6 +36,7 @@ pluginConformanceSuite(
     const from = to === 'mp4' ? 'mov' : 'mp4';
     return { name: `${from} -> ${to}`, files: [fixtures.get(from)], target: to, expectFormat: to };
   }),
+  { against: standardPlugins },
 );
 
 describe('video conversion', () => {

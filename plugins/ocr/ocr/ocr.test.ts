@@ -23,6 +23,7 @@ import {
 } from '../testing/fixtures.js';
 import { ocrPlugin } from './index.js';
 import { estimatePages, ocrTimeoutMs } from '../shared/limits.js';
+import { standardPlugins } from '../../index.js';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'ocr-test-'));
 const file = (name: string) => ({ path: path.join(dir, name), format: 'pdf' as const });
@@ -95,7 +96,7 @@ pluginConformanceSuite(
       },
     },
   ],
-  { wireOptions: [{ lang: 'eng' }, { lang: 'eng+fra+deu' }, { lang: ' jpn ' }] },
+  { against: standardPlugins, wireOptions: [{ lang: 'eng' }, { lang: 'eng+fra+deu' }, { lang: ' jpn ' }] },
 );
 
 describe('ocr', () => {

@@ -26,6 +26,7 @@ import {
   unzipSync,
 } from '../testing/repair.js';
 import { repairOfficePlugin } from './index.js';
+import { standardPlugins } from '../../index.js';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'repair-office-'));
 const file = (name: string, format: FormatId) => ({ path: path.join(dir, name), format });
@@ -111,100 +112,104 @@ const everyParagraph = async (run: TestRun) => {
   for (const paragraph of DOC_PARAGRAPHS) expect(text).toContain(paragraph);
 };
 
-pluginConformanceSuite(repairOfficePlugin, [
-  {
-    name: 'DOCX with a broken central directory',
-    files: [file('central.docx', 'docx')],
-    expectFormat: 'docx',
-    check: everyParagraph,
-  },
-  {
-    name: 'DOCX cut in the middle of word/document.xml: the paragraphs before the cut survive',
-    files: [file('cut-main.docx', 'docx')],
-    expectFormat: 'docx',
-    async check(run) {
-      const text = await docxText(run);
-      const kept = DOC_PARAGRAPHS.filter((p) => text.includes(p));
-      expect(kept.length).toBeGreaterThanOrEqual(10);
-      expect(kept.length).toBeLessThan(DOC_PARAGRAPHS.length);
-      expect(kept).toEqual(DOC_PARAGRAPHS.slice(0, kept.length));
-      expect(text).toContain('Ship Ledger');
+pluginConformanceSuite(
+  repairOfficePlugin,
+  [
+    {
+      name: 'DOCX with a broken central directory',
+      files: [file('central.docx', 'docx')],
+      expectFormat: 'docx',
+      check: everyParagraph,
     },
-  },
-  {
-    name: 'DOCX with a truncated tail (central directory and last parts lost)',
-    files: [file('cut-tail.docx', 'docx')],
-    expectFormat: 'docx',
-    check: everyParagraph,
-  },
-  { name: 'DOCX with wrong CRCs', files: [file('crc.docx', 'docx')], expectFormat: 'docx', check: everyParagraph },
-  {
-    name: 'DOCX with parts that do not parse, a content type and a relationship gone wrong',
-    files: [file('parts.docx', 'docx')],
-    expectFormat: 'docx',
-    async check(run) {
-      await everyParagraph(run);
-      const parts = await partsOf(run);
-      expect(Object.keys(parts)).not.toContain('docProps/app.xml');
-      expect(Object.keys(parts)).not.toContain('word/footnotes.xml');
-      expect(strFromU8(parts['[Content_Types].xml']!)).toContain(
-        '<Override PartName="/word/document.xml" ' +
-          'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>',
-      );
-      const rels = strFromU8(parts['word/_rels/document.xml.rels']!);
-      expect(rels).not.toContain('missing.png');
-      expect(rels).not.toContain('footnotes.xml');
-      expect(strFromU8(parts['_rels/.rels']!)).not.toContain('app.xml');
-      for (const [name, data] of Object.entries(parts))
-        if (/\.(xml|rels)$/.test(name)) expect(checkXml(strFromU8(data)), name).toEqual({ ok: true });
+    {
+      name: 'DOCX cut in the middle of word/document.xml: the paragraphs before the cut survive',
+      files: [file('cut-main.docx', 'docx')],
+      expectFormat: 'docx',
+      async check(run) {
+        const text = await docxText(run);
+        const kept = DOC_PARAGRAPHS.filter((p) => text.includes(p));
+        expect(kept.length).toBeGreaterThanOrEqual(10);
+        expect(kept.length).toBeLessThan(DOC_PARAGRAPHS.length);
+        expect(kept).toEqual(DOC_PARAGRAPHS.slice(0, kept.length));
+        expect(text).toContain('Ship Ledger');
+      },
     },
-  },
-  {
-    name: 'DOCX whose main part has another name (found through the package relationships)',
-    files: [file('renamed-main.docx', 'docx')],
-    expectFormat: 'docx',
-    async check(run) {
-      await everyParagraph(run);
-      const parts = await partsOf(run);
-      expect(strFromU8(parts['[Content_Types].xml']!)).toContain(
-        '<Override PartName="/word/main.xml" ' +
-          'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>',
-      );
-      expect(strFromU8(parts['word/_rels/main.xml.rels']!)).toContain('styles.xml');
+    {
+      name: 'DOCX with a truncated tail (central directory and last parts lost)',
+      files: [file('cut-tail.docx', 'docx')],
+      expectFormat: 'docx',
+      check: everyParagraph,
     },
-  },
-  {
-    name: 'XLSX with a truncated tail: workbook.xml (written last) lost, rebuilt from the sheets that survived',
-    files: [file('cut-tail.xlsx', 'xlsx')],
-    expectFormat: 'xlsx',
-    async check(run) {
-      expect(await libreOfficeText(outputOf(run), 'xlsx', run.workDir)).toMatch(FIRST_SHEET);
-      expect(strFromU8((await partsOf(run))['xl/workbook.xml']!)).toMatch(
-        /<sheet name="Ports" sheetId="1" r:id="rIdSheet1"\/><sheet name="Second"/,
-      );
+    { name: 'DOCX with wrong CRCs', files: [file('crc.docx', 'docx')], expectFormat: 'docx', check: everyParagraph },
+    {
+      name: 'DOCX with parts that do not parse, a content type and a relationship gone wrong',
+      files: [file('parts.docx', 'docx')],
+      expectFormat: 'docx',
+      async check(run) {
+        await everyParagraph(run);
+        const parts = await partsOf(run);
+        expect(Object.keys(parts)).not.toContain('docProps/app.xml');
+        expect(Object.keys(parts)).not.toContain('word/footnotes.xml');
+        expect(strFromU8(parts['[Content_Types].xml']!)).toContain(
+          '<Override PartName="/word/document.xml" ' +
+            'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>',
+        );
+        const rels = strFromU8(parts['word/_rels/document.xml.rels']!);
+        expect(rels).not.toContain('missing.png');
+        expect(rels).not.toContain('footnotes.xml');
+        expect(strFromU8(parts['_rels/.rels']!)).not.toContain('app.xml');
+        for (const [name, data] of Object.entries(parts))
+          if (/\.(xml|rels)$/.test(name)) expect(checkXml(strFromU8(data)), name).toEqual({ ok: true });
+      },
     },
-  },
-  {
-    name: 'XLSX with wrong CRCs and its workbook relationships lost: both sheets come back in order',
-    files: [file('lost-rels.xlsx', 'xlsx')],
-    expectFormat: 'xlsx',
-    async check(run) {
-      expect(await libreOfficeText(outputOf(run), 'xlsx', run.workDir)).toMatch(FIRST_SHEET);
-      const workbookRels = strFromU8((await partsOf(run))['xl/_rels/workbook.xml.rels']!);
-      expect(workbookRels).toMatch(/Target="worksheets\/sheet1\.xml"/);
-      expect(workbookRels).toMatch(/Target="worksheets\/sheet2\.xml"/);
+    {
+      name: 'DOCX whose main part has another name (found through the package relationships)',
+      files: [file('renamed-main.docx', 'docx')],
+      expectFormat: 'docx',
+      async check(run) {
+        await everyParagraph(run);
+        const parts = await partsOf(run);
+        expect(strFromU8(parts['[Content_Types].xml']!)).toContain(
+          '<Override PartName="/word/main.xml" ' +
+            'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>',
+        );
+        expect(strFromU8(parts['word/_rels/main.xml.rels']!)).toContain('styles.xml');
+      },
     },
-  },
-  {
-    name: 'PPTX with a broken central directory',
-    files: [file('central.pptx', 'pptx')],
-    expectFormat: 'pptx',
-    async check(run) {
-      const text = await libreOfficeText(outputOf(run), 'pptx', run.workDir);
-      for (const title of SLIDE_TITLES) expect(text).toContain(title);
+    {
+      name: 'XLSX with a truncated tail: workbook.xml (written last) lost, rebuilt from the sheets that survived',
+      files: [file('cut-tail.xlsx', 'xlsx')],
+      expectFormat: 'xlsx',
+      async check(run) {
+        expect(await libreOfficeText(outputOf(run), 'xlsx', run.workDir)).toMatch(FIRST_SHEET);
+        expect(strFromU8((await partsOf(run))['xl/workbook.xml']!)).toMatch(
+          /<sheet name="Ports" sheetId="1" r:id="rIdSheet1"\/><sheet name="Second"/,
+        );
+      },
     },
-  },
-]);
+    {
+      name: 'XLSX with wrong CRCs and its workbook relationships lost: both sheets come back in order',
+      files: [file('lost-rels.xlsx', 'xlsx')],
+      expectFormat: 'xlsx',
+      async check(run) {
+        expect(await libreOfficeText(outputOf(run), 'xlsx', run.workDir)).toMatch(FIRST_SHEET);
+        const workbookRels = strFromU8((await partsOf(run))['xl/_rels/workbook.xml.rels']!);
+        expect(workbookRels).toMatch(/Target="worksheets\/sheet1\.xml"/);
+        expect(workbookRels).toMatch(/Target="worksheets\/sheet2\.xml"/);
+      },
+    },
+    {
+      name: 'PPTX with a broken central directory',
+      files: [file('central.pptx', 'pptx')],
+      expectFormat: 'pptx',
+      async check(run) {
+        const text = await libreOfficeText(outputOf(run), 'pptx', run.workDir);
+        for (const title of SLIDE_TITLES) expect(text).toContain(title);
+      },
+    },
+  ],
+  { against: standardPlugins },
+);
 
 describe('repair-office refusals', () => {
   it('fails with a clear message when the main part is unreadable and LibreOffice cannot open the file ' +

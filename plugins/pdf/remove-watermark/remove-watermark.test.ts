@@ -25,6 +25,7 @@ import {
   watermarkedPdf,
 } from '../testing/watermark.js';
 import { removeWatermarkPlugin } from './index.js';
+import { standardPlugins } from '../../index.js';
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'watermark-test-'));
 const watermarked = { path: path.join(dir, 'watermarked.pdf'), format: 'pdf' as const };
@@ -56,52 +57,56 @@ describe('the fixture', () => {
   });
 });
 
-pluginConformanceSuite(removeWatermarkPlugin, [
-  {
-    name: 'annotation, stamp, artifact, layer and XObject watermarks are removed; the rest stays',
-    files: [watermarked],
-    expectFormat: 'pdf',
-    async check(run) {
-      const output = outputOf(run);
-      expect(run.toolReport).toEqual({ detected: WATERMARK_ELEMENTS });
-      const [text, qdf, raw] = await Promise.all([pdfText(output), qdfText(output, run.workDir), rawText(output)]);
-      for (const marker of WATERMARK_MARKERS) {
-        expect(text).not.toContain(marker);
-        expect(qdf).not.toContain(marker);
-        expect(raw).not.toContain(marker);
-      }
-      for (const kept of KEPT_TEXT) expect(text).toContain(kept);
-      expect(qdf).toContain('APPROVEDSTAMP');
-      const after = await structure(output);
-      expect(after.annotations).toEqual(['/Link', '/Stamp/Approved', '/Widget']);
-      expect(after.links).toEqual([KEPT_LINK]);
-      expect(after.fields).toEqual([KEPT_FIELD]);
-      expect(after.layers).toEqual(['Notes']);
-      const { stdout } = await runProcess('qpdf', ['--check', output], { timeoutMs: 15_000 });
-      expect(stdout).toMatch(/No syntax or stream encoding errors found/);
+pluginConformanceSuite(
+  removeWatermarkPlugin,
+  [
+    {
+      name: 'annotation, stamp, artifact, layer and XObject watermarks are removed; the rest stays',
+      files: [watermarked],
+      expectFormat: 'pdf',
+      async check(run) {
+        const output = outputOf(run);
+        expect(run.toolReport).toEqual({ detected: WATERMARK_ELEMENTS });
+        const [text, qdf, raw] = await Promise.all([pdfText(output), qdfText(output, run.workDir), rawText(output)]);
+        for (const marker of WATERMARK_MARKERS) {
+          expect(text).not.toContain(marker);
+          expect(qdf).not.toContain(marker);
+          expect(raw).not.toContain(marker);
+        }
+        for (const kept of KEPT_TEXT) expect(text).toContain(kept);
+        expect(qdf).toContain('APPROVEDSTAMP');
+        const after = await structure(output);
+        expect(after.annotations).toEqual(['/Link', '/Stamp/Approved', '/Widget']);
+        expect(after.links).toEqual([KEPT_LINK]);
+        expect(after.fields).toEqual([KEPT_FIELD]);
+        expect(after.layers).toEqual(['Notes']);
+        const { stdout } = await runProcess('qpdf', ['--check', output], { timeoutMs: 15_000 });
+        expect(stdout).toMatch(/No syntax or stream encoding errors found/);
+      },
     },
-  },
-  {
-    name: 'a PDF with owner restrictions only is decrypted and cleaned',
-    files: [restricted],
-    expectFormat: 'pdf',
-    async check(run) {
-      expect(run.toolReport).toEqual({ detected: WATERMARK_ELEMENTS });
-      const text = await pdfText(outputOf(run));
-      for (const marker of WATERMARK_MARKERS) expect(text).not.toContain(marker);
-      for (const kept of KEPT_TEXT) expect(text).toContain(kept);
+    {
+      name: 'a PDF with owner restrictions only is decrypted and cleaned',
+      files: [restricted],
+      expectFormat: 'pdf',
+      async check(run) {
+        expect(run.toolReport).toEqual({ detected: WATERMARK_ELEMENTS });
+        const text = await pdfText(outputOf(run));
+        for (const marker of WATERMARK_MARKERS) expect(text).not.toContain(marker);
+        for (const kept of KEPT_TEXT) expect(text).toContain(kept);
+      },
     },
-  },
-  {
-    name: 'no watermark: detected 0 and the file unchanged',
-    files: [plain],
-    expectFormat: 'pdf',
-    async check(run) {
-      expect(run.toolReport).toEqual({ detected: 0 });
-      expect((await readFile(outputOf(run))).equals(await readFile(plain.path))).toBe(true);
+    {
+      name: 'no watermark: detected 0 and the file unchanged',
+      files: [plain],
+      expectFormat: 'pdf',
+      async check(run) {
+        expect(run.toolReport).toEqual({ detected: 0 });
+        expect((await readFile(outputOf(run))).equals(await readFile(plain.path))).toBe(true);
+      },
     },
-  },
-]);
+  ],
+  { against: standardPlugins },
+);
 
 describe('content-stream tokenizer', () => {
   it('skips strings, dictionaries and inline images when finding operators', () => {

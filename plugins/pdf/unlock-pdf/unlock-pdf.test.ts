@@ -13,6 +13,7 @@ import { pluginConformanceSuite, runPlugin } from '../../../core/contract/testin
 import { protectPdfPlugin } from '../protect-pdf/index.js';
 import { unlockPdfPlugin } from './index.js';
 import { FIXTURE_PASSWORD, pdfTestFixtures, pageTexts, outputOf } from '../testing/fixtures.js';
+import { standardPlugins } from '../../index.js';
 
 // Every engine call goes through runProcess: record the command lines it is given.
 vi.mock('../../../core/engines/process.js', async (importOriginal) => {
@@ -28,18 +29,22 @@ const isEncrypted = (file: string) =>
     () => false,
   );
 
-pluginConformanceSuite(unlockPdfPlugin, [
-  {
-    name: 'with the right password: no encryption left, text intact',
-    files: [fixtures.get('encrypted')],
-    options: { password: FIXTURE_PASSWORD },
-    expectFormat: 'pdf',
-    async check(run) {
-      expect(await isEncrypted(outputOf(run))).toBe(false);
-      expect(await pageTexts(outputOf(run))).toEqual(['Page 1', 'Page 2']);
+pluginConformanceSuite(
+  unlockPdfPlugin,
+  [
+    {
+      name: 'with the right password: no encryption left, text intact',
+      files: [fixtures.get('encrypted')],
+      options: { password: FIXTURE_PASSWORD },
+      expectFormat: 'pdf',
+      async check(run) {
+        expect(await isEncrypted(outputOf(run))).toBe(false);
+        expect(await pageTexts(outputOf(run))).toEqual(['Page 1', 'Page 2']);
+      },
     },
-  },
-]);
+  ],
+  { against: standardPlugins },
+);
 
 describe('passwords', () => {
   it('a wrong password fails with "Wrong password"', async () => {

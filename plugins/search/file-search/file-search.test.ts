@@ -8,6 +8,7 @@ import { MAX_MATCHES, MatchCollector, compileQuery, type Match } from '../shared
 import { columnName } from '../shared/ods.js';
 import { NOTES_TXT, makeFixtures, type Fixture } from '../testing/fixtures.js';
 import { fileSearchPlugin } from './index.js';
+import { standardPlugins } from '../../index.js';
 
 interface Row {
   kind: string;
@@ -316,8 +317,12 @@ describe('conformance', () => {
       return pick().format;
     },
   });
-  pluginConformanceSuite(fileSearchPlugin, [
-    { name: 'text', files: [lazy(() => files.notes)], options: { query: 'cat' } },
-    { name: 'pdf', files: [lazy(() => files.pdf)], options: { query: 'invoice', wholeWord: true } },
-  ]);
+  pluginConformanceSuite(
+    fileSearchPlugin,
+    [
+      { name: 'text', files: [lazy(() => files.notes)], options: { query: 'cat' } },
+      { name: 'pdf', files: [lazy(() => files.pdf)], options: { query: 'invoice', wholeWord: true } },
+    ],
+    { against: standardPlugins },
+  );
 });

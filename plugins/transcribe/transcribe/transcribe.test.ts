@@ -35,6 +35,7 @@ import {
   prepareAudio,
 } from '../shared/audio.js';
 import { transcribeTimeoutMs } from '../shared/family.js';
+import { standardPlugins } from '../../index.js';
 
 const fixtures = new SpeechFixtures();
 beforeAll(() => fixtures.make(), 60_000);
@@ -78,28 +79,32 @@ async function expectTwoSentences(run: TestRun) {
   expect(run.progress.some((pct) => pct > 0 && pct < 100)).toBe(true);
 }
 
-pluginConformanceSuite(transcribePlugin, [
-  { name: 'English MP3 (lang omitted)', files: [fixtures.get('two-sentences-mp3')], check: expectTwoSentences },
-  {
-    name: 'English MP3 (lang=en)',
-    files: [fixtures.get('two-sentences-mp3')],
-    options: { lang: 'en' },
-    check: expectTwoSentences,
-  },
-  {
-    name: 'MP4 video: its audio track',
-    files: [fixtures.get('speech-mp4')],
-    async check(run) {
-      const row = rowOf(run);
-      expectTranscriptRow(row);
-      expect(row).toMatchObject({ language: 'en' });
-      expect(row.duration).toBeCloseTo(await mediaDuration(fixtures.file('speech-mp4')), 1);
-      expect(row.duration).toBeGreaterThan(2);
-      expect(wordErrorRate(SENTENCES.call, row.text)).toBeLessThanOrEqual(MAX_WER);
-      for (const word of ['call', 'tomorrow', 'morning']) expect(row.text).toContain(word);
+pluginConformanceSuite(
+  transcribePlugin,
+  [
+    { name: 'English MP3 (lang omitted)', files: [fixtures.get('two-sentences-mp3')], check: expectTwoSentences },
+    {
+      name: 'English MP3 (lang=en)',
+      files: [fixtures.get('two-sentences-mp3')],
+      options: { lang: 'en' },
+      check: expectTwoSentences,
     },
-  },
-]);
+    {
+      name: 'MP4 video: its audio track',
+      files: [fixtures.get('speech-mp4')],
+      async check(run) {
+        const row = rowOf(run);
+        expectTranscriptRow(row);
+        expect(row).toMatchObject({ language: 'en' });
+        expect(row.duration).toBeCloseTo(await mediaDuration(fixtures.file('speech-mp4')), 1);
+        expect(row.duration).toBeGreaterThan(2);
+        expect(wordErrorRate(SENTENCES.call, row.text)).toBeLessThanOrEqual(MAX_WER);
+        for (const word of ['call', 'tomorrow', 'morning']) expect(row.text).toContain(word);
+      },
+    },
+  ],
+  { against: standardPlugins },
+);
 
 describe('transcribe', () => {
   it('declares the spec limits, its weight and its engines', () => {
