@@ -70,3 +70,12 @@ describe('engine paths', () => {
     expect(loadConfig(both).enginePaths).toMatchObject({ 'chromium-headless-shell': '/opt/shell' });
   });
 });
+
+describe('RETENTION_S', () => {
+  it("keeps files the spec's hour less a purge interval by default, shorter when told, never longer", () => {
+    expect(loadConfig({}).retentionMs).toBe(59 * 60_000);
+    expect(loadConfig({ RETENTION_S: '90' }).retentionMs).toBe(90_000);
+    expect(() => loadConfig({ RETENTION_S: '3600' })).toThrow(/RETENTION_S/);
+    expect(() => loadConfig({ RETENTION_S: '5' })).toThrow(/RETENTION_S/);
+  });
+});
