@@ -228,6 +228,10 @@ export class Queue implements JobQueue, WebhookQueue {
     const maintenance = new Agenda({
       backend: this.options.backend,
       processEvery: Math.max(this.options.processEveryMs, 1_000),
+      // A process that dies or stalls holding the purge's lock delays the next purge by this much (Agenda's default
+      // is 10 minutes: files would outlive their retention by as long). The purge is idempotent, so a slow one
+      // that overruns it and runs beside the next changes nothing.
+      defaultLockLifetime: lockLifetimeMs,
       removeOnComplete: true,
     });
     maintenance.on('error', (err: Error) => log.error('queue error', { error: err.message }));
