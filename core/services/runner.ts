@@ -29,6 +29,7 @@ import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
 import { ServiceError } from './errors.js';
 import { isTrialJob, secretFieldsOf, type SecretVault } from './job-policy.js';
+import { backendUnavailable } from './unavailable.js';
 import { outputFilename } from './uploads.js';
 import { checkWork, measureWork, runTimeoutMs } from './work-limits.js';
 
@@ -261,6 +262,14 @@ export class JobRunner implements JobRunnerPort {
       if (holdsJob && !(await holdsJob())) {
         log.warn('job left to the attempt that holds it now', { error: String((err as Error)?.message ?? err) });
         return;
+      }
+      // The service's own database or file store did not answer (a restart, a network blip): not the job's fault.
+      // Thrown to the queue, which runs the job again with back-off (each start counts towards maxAttempts).
+      if (backendUnavailable(err)) {
+        log.warn('job interrupted: a backend did not answer; it will run again', {
+          error: String((err as Error)?.message ?? err),
+        });
+        throw err;
       }
       await this.fail(job, publicMessage(err, plugin), log, err, (Date.now() - started) / 1000);
     } finally {
