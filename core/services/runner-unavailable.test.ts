@@ -42,9 +42,9 @@ const s3Unavailable = () =>
 
 class UnreachableBlobs extends LocalBlobStore {
   down = true;
-  override async localPath(key: string, dir: string): Promise<string> {
+  override async localPath(key: string): Promise<string> {
     if (this.down) throw s3Unavailable();
-    return super.localPath(key, dir);
+    return super.localPath(key);
   }
 }
 
