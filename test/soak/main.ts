@@ -161,7 +161,12 @@ async function main(): Promise<number> {
     const examples = new Map<string, string>();
     for (const sub of load.ledger.submissions)
       if (sub.outcome !== 'accepted' && sub.error) examples.set(sub.error.slice(0, 100), `${sub.kind}/${sub.surface}`);
-    say(`examples: ${[...examples].slice(0, 8).map(([error, what]) => `${what}: ${error}`).join(' | ')}`);
+    say(
+      `examples: ${[...examples]
+        .slice(0, 8)
+        .map(([error, what]) => `${what}: ${error}`)
+        .join(' | ')}`,
+    );
     const errors = new Map<string, number>();
     for (const job of result.jobs)
       if (job.status === 'failed') errors.set(job.error ?? '', (errors.get(job.error ?? '') ?? 0) + 1);
