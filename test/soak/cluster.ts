@@ -30,6 +30,19 @@ export interface SoakNode {
   stopped: boolean;
   log: WriteStream;
   starts: number;
+  /** The harness is ending this process (kill -9, SIGTERM): its exit is no crash. */
+  expectExit: boolean;
+  /** startNode is waiting for it: an exit now is a failed start, which startNode reports. */
+  starting: boolean;
+  reviving: boolean;
+}
+
+/** A product process that exited by itself while it ran. */
+export interface Crash {
+  node: string;
+  pid: number | undefined;
+  exit: string;
+  at: number;
 }
 
 export interface ClusterSettings {
@@ -46,6 +59,9 @@ export class Cluster {
   databaseUrl = '';
   bucket = '';
   nodes: SoakNode[] = [];
+  readonly crashes: Crash[] = [];
+  /** Restart a crashed process, as an orchestrator's restart policy would (on while the soak runs). */
+  supervise = false;
   private apiMain = '';
   private workerMain = '';
 
@@ -140,6 +156,9 @@ export class Cluster {
         stopped: false,
         log: createWriteStream(path.join(this.root, 'logs', `${name}.log`), { flags: 'a' }),
         starts: 0,
+        expectExit: false,
+        starting: false,
+        reviving: false,
       };
     };
     for (let i = 0; i < nodes.apis; i++) this.nodes.push(await make('api', i));
@@ -159,6 +178,8 @@ export class Cluster {
     });
     node.process = child;
     node.stopped = false;
+    node.expectExit = false;
+    node.starting = true;
     node.starts++;
     node.log.write(`--- start ${node.starts} pid ${child.pid} at ${new Date().toISOString()}\n`);
     let running = false;
@@ -167,23 +188,49 @@ export class Cluster {
       if (line.includes('"worker running"')) running = true;
     });
     child.stderr!.on('data', (chunk: Buffer) => node.log.write(chunk));
-    child.once('exit', (code, signal) =>
-      node.log.write(`--- exit ${code ?? signal} pid ${child.pid} at ${new Date().toISOString()}\n`),
-    );
-    const deadline = Date.now() + STARTUP_MS;
-    for (let round = 0; ; round++) {
-      if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`${node.name} exited with ${child.exitCode ?? child.signalCode} while starting`);
-      if (node.role === 'worker' && running) return;
-      if (node.role === 'api') {
-        const ok = await fetch(`${node.url}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
-          (res) => res.ok,
-          () => false,
-        );
-        if (ok) return;
+    child.once('exit', (code, signal) => {
+      node.log.write(`--- exit ${code ?? signal} pid ${child.pid} at ${new Date().toISOString()}\n`);
+      if (node.process !== child || node.expectExit || node.starting) return;
+      this.crashes.push({ node: node.name, pid: child.pid, exit: String(code ?? signal), at: Date.now() });
+      if (this.supervise) void this.revive(node);
+    });
+    try {
+      const deadline = Date.now() + STARTUP_MS;
+      for (let round = 0; ; round++) {
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`${node.name} exited with ${child.exitCode ?? child.signalCode} while starting`);
+        if (node.role === 'worker' && running) return;
+        if (node.role === 'api') {
+          const ok = await fetch(`${node.url}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+            (res) => res.ok,
+            () => false,
+          );
+          if (ok) return;
+        }
+        if (Date.now() > deadline) {
+          node.expectExit = true;
+          child.kill('SIGKILL');
+          throw new Error(`${node.name} did not start in ${STARTUP_MS / 1000} s`);
+        }
+        await sleep(Math.min(100 + round * 50, 500));
       }
-      if (Date.now() > deadline) throw new Error(`${node.name} did not start in ${STARTUP_MS / 1000} s`);
-      await sleep(Math.min(100 + round * 50, 500));
+    } finally {
+      node.starting = false;
+    }
+  }
+
+  /** Starts a crashed node again, a bounded number of times. */
+  private async revive(node: SoakNode): Promise<void> {
+    if (node.reviving) return;
+    node.reviving = true;
+    try {
+      for (let attempt = 1; attempt <= 10 && this.supervise && !this.isAlive(node); attempt++) {
+        await sleep(1000 * attempt);
+        if (this.isAlive(node) || node.starting) return;
+        await this.startNode(node).catch(() => undefined);
+      }
+    } finally {
+      node.reviving = false;
     }
   }
 
@@ -196,6 +243,7 @@ export class Cluster {
     const child = node.process;
     if (!child || !this.isAlive(node)) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    node.expectExit = true;
     child.kill('SIGKILL');
     await Promise.race([exited, sleep(10_000)]);
     node.stopped = false;
@@ -217,6 +265,7 @@ export class Cluster {
     const child = node.process;
     if (!child || !this.isAlive(node)) return;
     if (node.stopped) this.resume(node);
+    node.expectExit = true;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     await Promise.race([exited, sleep(25_000)]);
@@ -232,6 +281,7 @@ export class Cluster {
   }
 
   async stopAll(): Promise<void> {
+    this.supervise = false;
     await Promise.all(this.nodes.map((node) => this.stopNode(node)));
   }
 

@@ -183,7 +183,8 @@ export class FaultInjector {
   /** Restarts a killed node; a start that fails (PostgreSQL down at that moment) is tried again, a bounded number. */
   private async restart(node: SoakNode): Promise<void> {
     await this.withRetries(`restart ${node.name}`, async () => {
-      if (this.cluster.isAlive(node)) await this.cluster.kill9(node);
+      // Started meanwhile by the cluster's supervision (after a crash): nothing to do.
+      if (this.cluster.isAlive(node) || node.starting) return;
       await this.cluster.startNode(node);
     });
   }

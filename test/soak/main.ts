@@ -103,6 +103,7 @@ async function main(): Promise<number> {
       );
     }, 30_000);
     say(`load and faults for ${minutes} min`);
+    cluster.supervise = true;
     await Promise.all([load.run(), injector.run()]);
     clearInterval(progress);
     say(`load over: ${load.ledger.submissions.length} requests; ${injector.faults.length} faults; healing`);
@@ -138,6 +139,10 @@ async function main(): Promise<number> {
       purgeEveryMs: PURGE_EVERY_MS,
     });
     violations = result.violations;
+    // A process that exited by itself while it ran (not while starting: a start that cannot reach PostgreSQL
+    // exits 1 by design, and is started again).
+    for (const crash of cluster.crashes)
+      violations.push(`crash: ${crash.node} (pid ${crash.pid}) exited with ${crash.exit} while running`);
     for (const orphan of await orphanedProcesses(cluster)) violations.push(`orphan: ${orphan}`);
     await cluster.stopAll();
     await sleep(2000);
