@@ -164,8 +164,20 @@ export class Cluster {
     for (let i = 0; i < nodes.apis; i++) this.nodes.push(await make('api', i));
     for (let i = 0; i < nodes.workers; i++) this.nodes.push(await make('worker', i));
     // The first process migrates the schema; the others find it made.
-    await this.startNode(this.nodes[0]!);
-    await Promise.all(this.nodes.slice(1).map((node) => this.startNode(node)));
+    await this.startWithRetries(this.nodes[0]!);
+    await Promise.all(this.nodes.slice(1).map((node) => this.startWithRetries(node)));
+  }
+
+  /** A start that failed (a loaded machine's connect timeout) is tried again, a bounded number of times. */
+  private async startWithRetries(node: SoakNode): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startNode(node);
+      } catch (err) {
+        if (attempt >= 5) throw err;
+        await sleep(2000 * attempt);
+      }
+    }
   }
 
   /** Starts `node` and waits until it serves (API: /healthz) or takes jobs (worker: its log says so). */

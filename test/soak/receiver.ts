@@ -73,6 +73,7 @@ export class WebhookReceiver {
   }
 
   close(): Promise<void> {
+    if (!this.server) return Promise.resolve();
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
