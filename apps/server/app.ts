@@ -55,6 +55,10 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
   });
 
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+    // Every error answers `{ error }` in JSON, whatever the route had set for its file: a download's object is read
+    // once the answer has begun, so its store's failure arrives after the file's headers (without this, Fastify
+    // could not send the object as application/octet-stream and answered its own 500).
+    reply.removeHeader('Content-Disposition').removeHeader('Content-Length').type('application/json; charset=utf-8');
     // A backend that did not answer is a 503 with Retry-After, logged as a warning (core/services/unavailable.ts).
     const expected = expectedError(error, request.log);
     if (expected) {

@@ -81,3 +81,12 @@ describe('FONTS_DIR', () => {
     expect(() => loadConfig({ FONTS_DIR: 'package.json' })).toThrow(/FONTS_DIR: must be an existing folder/);
   });
 });
+
+describe('RETENTION_S', () => {
+  it("keeps files the spec's hour less a purge interval by default, shorter when told, never longer", () => {
+    expect(loadConfig({}).retentionMs).toBe(59 * 60_000);
+    expect(loadConfig({ RETENTION_S: '90' }).retentionMs).toBe(90_000);
+    expect(() => loadConfig({ RETENTION_S: '3600' })).toThrow(/RETENTION_S/);
+    expect(() => loadConfig({ RETENTION_S: '5' })).toThrow(/RETENTION_S/);
+  });
+});

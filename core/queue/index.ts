@@ -42,6 +42,8 @@ const WEBHOOK_LOCK_MS = 30_000;
 
 /** After interrupting running jobs at the end of the grace period, how long they get to hand their job back. */
 const HAND_BACK_MS = 5_000;
+/** How often a worker removes the work folders of jobs that ended while their run here was dead. */
+const WORK_SWEEP_MS = 60_000;
 const SETTLE_POLL_MS = 25;
 /**
  * Another process inserted the same entry at the same moment: MongoDB's duplicate key, PostgreSQL's unique_violation.
@@ -113,6 +115,7 @@ export class Queue implements JobQueue, WebhookQueue {
   /** This process publishes on `dispatch` without running workers (see signalOnly). */
   private signalling = false;
   private workersStarted = false;
+  private workSweep: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: QueueOptions) {
     this.notifications = options.dispatch ?? new InMemoryNotificationChannel();
@@ -235,6 +238,10 @@ export class Queue implements JobQueue, WebhookQueue {
     const maintenance = new Agenda({
       backend: this.options.backend,
       processEvery: Math.max(this.options.processEveryMs, 1_000),
+      // A process that dies or stalls holding the purge's lock delays the next purge by this much (Agenda's default
+      // is 10 minutes: files would outlive their retention by as long). The purge is idempotent, so a slow one
+      // that overruns it and runs beside the next changes nothing.
+      defaultLockLifetime: lockLifetimeMs,
       removeOnComplete: true,
     });
     maintenance.on('error', (err: Error) => log.error('queue error', { error: err.message }));
@@ -254,6 +261,12 @@ export class Queue implements JobQueue, WebhookQueue {
     await maintenance.every(this.options.maintenanceEvery ?? '1 minute', PURGE_EXPIRED);
     await maintenance.every('0 0 1 * *', CLOSE_BILLING_PERIOD, undefined, { timezone: 'UTC' });
     await this.reconcile(runner, store);
+    // The work folders are this machine's, so every worker sweeps its own (the purge runs in one process only).
+    const sweep = () =>
+      runner.sweepWork?.().catch((err: Error) => log.warn('work folder sweep failed', { error: err.message }));
+    await sweep();
+    this.workSweep = setInterval(() => void sweep(), WORK_SWEEP_MS);
+    this.workSweep.unref();
     if (webhooks) await this.startDeliveries(webhooks, backoff);
   }
 
@@ -348,6 +361,7 @@ export class Queue implements JobQueue, WebhookQueue {
    * the queue, due at once, for another worker or the next start. Never lost either way.
    */
   async stop(graceMs = 10_000): Promise<void> {
+    clearInterval(this.workSweep);
     // The backend's connection is closed last (below): the runs still going save their outcome through it.
     await this.maintenance?.stop(false);
     await this.deliveries?.stop(false);

@@ -41,6 +41,8 @@ export interface JobRunnerPort {
   run(jobId: string, signals?: RunSignals): Promise<void>;
   /** Recovery: whether an unfinished job belongs on the shared queue, or is left to the process running it. */
   triage(job: JobRecord): Promise<'queue' | 'leave'>;
+  /** Removes this machine's work folders of jobs that ended (what a killed process left); how many went. */
+  sweepWork?(): Promise<number>;
 }
 
 /** The periodic purge of expired files and tokens. */

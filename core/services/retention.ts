@@ -11,6 +11,8 @@ import type { Clock } from './clock.js';
 
 /** Expired signed-URL records are kept this long so a late visitor gets 410, not 404. */
 const SIGNED_TOKEN_GRACE_MS = 7 * 24 * 3600 * 1000;
+/** One purge looks at this many stale outputs at most (the next takes the rest). */
+const MAX_SWEPT_OUTPUTS = 10_000;
 
 export class RetentionService {
   constructor(
@@ -48,10 +50,29 @@ export class RetentionService {
     // Expired browser sessions and e-mail links are inert (every lookup checks the expiry): forgotten here.
     await this.store.sessions.deleteExpired(now);
     await this.store.emailTokens.deleteExpired(now);
-    const orphans = await this.sweepOrphanUploads();
+    const orphans = (await this.sweepOrphanUploads()) + (await this.sweepOrphanOutputs());
     if (inputsDue.length || outputsDue.length || orphans)
       this.log.info('purged expired files', { inputs: inputsDue.length, outputs: outputsDue.length, orphans });
     return { inputs: inputsDue.length, outputs: outputsDue.length };
+  }
+
+  /**
+   * Outputs no job holds: an attempt's whose process died before finishing the job, or one whose delete failed (the
+   * file store down at that moment; nothing else would try it again). Each attempt stores under its own key
+   * (`outputs/<jobId>.<attempt>`) and finishes the job seconds later, so once older than the retention an output
+   * that is not its job's is dead.
+   */
+  private async sweepOrphanOutputs(): Promise<number> {
+    const stale = await this.blobs.listStale('outputs', new Date(Date.now() - this.orphanAgeMs));
+    let removed = 0;
+    for (const key of stale.slice(0, MAX_SWEPT_OUTPUTS)) {
+      const jobId = /^outputs\/(.+)\.\d+$/.exec(key)?.[1];
+      const job = jobId ? await this.store.jobs.view(jobId) : null;
+      if (job?.output?.blobKey === key) continue;
+      await this.blobs.delete(key);
+      removed++;
+    }
+    return removed;
   }
 
   /**

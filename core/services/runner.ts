@@ -29,8 +29,8 @@ import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
 import { ServiceError } from './errors.js';
-import { storageFull } from './unavailable.js';
 import { isTrialJob, takesSecret, withoutMarker, type SecretVault } from './job-policy.js';
+import { backendUnavailable, storageFull } from './unavailable.js';
 import { outputFilename } from './uploads.js';
 import { checkWork, measureWork, runTimeoutMs, workForDeadline } from './work-limits.js';
 
@@ -268,6 +268,14 @@ export class JobRunner implements JobRunnerPort {
         log.warn('job left to the attempt that holds it now', { error: String((err as Error)?.message ?? err) });
         return;
       }
+      // The service's own database or file store did not answer (a restart, a network blip): not the job's fault.
+      // Thrown to the queue, which runs the job again with back-off (each start counts towards maxAttempts).
+      if (backendUnavailable(err)) {
+        log.warn('job interrupted: a backend did not answer; it will run again', {
+          error: String((err as Error)?.message ?? err),
+        });
+        throw err;
+      }
       await this.fail(job, publicMessage(err, plugin), log, err, (Date.now() - started) / 1000);
     } finally {
       clearInterval(cancelWatch);
@@ -457,6 +465,24 @@ export class JobRunner implements JobRunnerPort {
   }
 
   /**
+   * Folders under the work root of jobs that ended, or that the store does not know: what a run left when its
+   * process was killed (a run that stops by itself removes its own). An unfinished job's folder stays: a process
+   * sharing DATA_DIR may be running it, and its next attempt here removes the earlier attempts' folders.
+   */
+  async sweepWork(): Promise<number> {
+    const entries = await readdir(this.config.workRoot).catch(() => [] as string[]);
+    let removed = 0;
+    for (const jobId of entries.slice(0, MAX_SWEPT_FOLDERS)) {
+      if (!JOB_FOLDER.test(jobId)) continue;
+      const job = await this.store.jobs.view(jobId);
+      if (job && (job.status === 'waiting' || job.status === 'active')) continue;
+      await rm(path.join(this.config.workRoot, jobId), { recursive: true, force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  /**
    * Outputs of attempts 1..`upTo` (each attempt stores under its own key): one that died between storing its output
    * and finishing the job left it, referenced by nothing.
    */
@@ -470,6 +496,11 @@ export class JobRunner implements JobRunnerPort {
     if (job.kind !== 'extract') await this.store.jobs.clearInputs(job.id);
   }
 }
+
+/** A job's work folder is named by its id (a UUID). */
+const JOB_FOLDER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** One sweep looks at this many folders at most (the next takes the rest). */
+const MAX_SWEPT_FOLDERS = 10_000;
 
 /** Per attempt: a run that finds the job finished by another attempt deletes its own output, not that one's. */
 const outputKey = (jobId: string, attempt: number) => `outputs/${jobId}.${attempt}`;

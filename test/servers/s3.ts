@@ -23,7 +23,31 @@ export interface S3TestServer {
   newBucket(): Promise<string>;
   /** The environment a Transmute process needs to use `bucket`. */
   env(bucket: string): Record<string, string>;
+  /** Kills the server (SIGKILL: requests in flight are cut); its objects stay for startServer. */
+  stopServer(): Promise<void>;
+  /** Starts it again on the same port and folder. */
+  startServer(): Promise<void>;
   stop(): Promise<void>;
+}
+
+function spawnS3rver(directory: string, port: number): Promise<{ child: ChildProcess; port: number }> {
+  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD, directory, String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: process.cwd(),
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => resolve({ child, port: (JSON.parse(line) as { port: number }).port }));
+    child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}`)));
+  });
+}
+
+async function killChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
 // s3rver removes a folder left empty by a delete; a put into that folder at the same moment (a
@@ -39,7 +63,7 @@ FilesystemStore.prototype.deleteObject = async function (bucket, key) {
   await Promise.all(['object', 'object.md5', 'metadata.json'].map((type) =>
     unlink(this.getResourcePath(bucket, key, type)).catch((err) => { if (err.code !== 'ENOENT') throw err; })));
 };
-const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: process.argv[1] });
+const server = new S3rver({ address: '127.0.0.1', port: Number(process.argv[2] ?? 0), silent: true, directory: process.argv[1] });
 server.run().then((address) => console.log(JSON.stringify({ port: address.port })), (err) =>` +
   ` { console.error(err); process.exit(1); });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
@@ -47,15 +71,7 @@ process.on('SIGTERM', () => server.close(() => process.exit(0)));
 
 export async function startS3Server(): Promise<S3TestServer> {
   const directory = await mkdtemp(path.join(os.tmpdir(), 'transmute-s3rver-'));
-  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD, directory], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    cwd: process.cwd(),
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}`)));
-  });
+  let { child, port } = await spawnS3rver(directory, 0);
   const endpoint = `http://127.0.0.1:${port}`;
   const options = (bucket: string): S3BlobStoreOptions => ({
     bucket,
@@ -90,13 +106,15 @@ export async function startS3Server(): Promise<S3TestServer> {
       S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
       S3_FORCE_PATH_STYLE: 'true',
     }),
+    async stopServer() {
+      await killChild(child, 'SIGKILL');
+    },
+    async startServer() {
+      if (child.exitCode === null && child.signalCode === null) return;
+      ({ child, port } = await spawnS3rver(directory, port));
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await killChild(child, 'SIGTERM');
       await rm(directory, { recursive: true, force: true });
     },
   };

@@ -38,6 +38,8 @@ const SCHEMA_LOCK = 0x71756575; // 'queu'
  */
 export async function prepareQueueSchema(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  // A connection that dies meanwhile fails the statement in flight; unheard, its 'error' event would crash the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query('BEGIN');

@@ -22,16 +22,25 @@ export async function changed(db: Queryable, text: string, values: unknown[] = [
 /** Runs `work` in one transaction on one client of the pool. */
 export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A connection that dies while its client is checked out (PostgreSQL restarting) is an 'error' event on the
+  // client, which the pool listens for only while the client is idle: unheard, it would crash the process. The
+  // query in flight fails with it anyway; the broken client is then destroyed, not pooled again.
+  let broken: Error | undefined;
+  const onError = (err: Error) => {
+    broken = err;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    if (!broken) await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {
-    client.release();
+    client.removeListener('error', onError);
+    client.release(broken);
   }
 }
 

@@ -1,0 +1,111 @@
+/**
+ * A run that cannot reach the service's own file store (S3 answering 503, a connection reset) is not the job's
+ * fault: the runner leaves the job unfinished and throws, so the queue runs it again with back-off, instead of
+ * failing it for good with "internal error". A plugin's own failure still fails the job with its refund.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { z } from 'zod';
+import { LocalBlobStore } from '../blobs/local.js';
+import type { Logger, Plugin } from '../contract/index.js';
+import { Registry } from '../registry/index.js';
+import { markBackendError } from '../store/backend-errors.js';
+import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
+import { createServices } from './index.js';
+
+const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+const plugin = {
+  id: 'test-text',
+  kind: 'convert',
+  title: 'Text to Markdown (test)',
+  inputs: ['txt'],
+  outputs: ['md'],
+  options: z.object({}),
+  plan: 'free',
+  licenses: [],
+  engines: [],
+  limits: { timeoutMs: 10_000, concurrency: 1 },
+  run: () => Promise.reject(new Error('never runs here')),
+} satisfies Plugin;
+
+/** What the S3 blob store throws for a 503 after the SDK's own retries. */
+const s3Unavailable = () =>
+  markBackendError(
+    Object.assign(new Error('UnknownError'), { name: 'Unknown', $metadata: { httpStatusCode: 503 } }),
+    'S3',
+  );
+
+class UnreachableBlobs extends LocalBlobStore {
+  down = true;
+  override async localPath(key: string): Promise<string> {
+    if (this.down) throw s3Unavailable();
+    return super.localPath(key);
+  }
+}
+
+let dir: string;
+let store: SqliteStore;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-runner-unavailable-'));
+  store = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
+});
+afterEach(async () => {
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+it('leaves a job whose file store did not answer to the queue to run again, unfinished and charged', async () => {
+  const blobs = new UnreachableBlobs(path.join(dir, 'blobs'));
+  const services = createServices({
+    store,
+    blobs,
+    registry: new Registry([plugin]),
+    queue: { enqueue: async () => {} },
+    log: silent,
+    executor: { run: () => Promise.reject(new Error('no engine reached in this test')) },
+    config: {
+      publicUrl: 'http://transmute.test',
+      workRoot: path.join(dir, 'work'),
+      retentionMs: 3_600_000,
+      maxAttempts: 3,
+      tokenSecret: 'runner-unavailable-test-secret-of-32-bytes',
+    },
+  });
+  const account = await services.accounts.createAccount({ plan: 'pro' });
+  const charge = await services.credits.charge(account, 1);
+  await blobs.write('uploads/in.txt', Readable.from([Buffer.from('hello')]));
+  const now = new Date();
+  const job = await store.jobs.create({
+    id: randomUUID(),
+    accountId: account.id,
+    kind: 'convert',
+    pluginId: plugin.id,
+    op: null,
+    inputFormat: 'txt',
+    outputFormat: 'md',
+    options: {},
+    inputs: [{ blobKey: 'uploads/in.txt', filename: 'in.txt', format: 'txt', bytes: 5 }],
+    creditCost: 1,
+    creditPeriod: charge.period,
+    viaApi: true,
+    createdAt: now,
+    inputsExpireAt: new Date(now.getTime() + 3_600_000),
+  });
+
+  await expect(services.runner.run(job.id)).rejects.toThrow(/UnknownError/);
+  const after = (await store.jobs.get(job.id))!;
+  expect([after.status, after.refunded, after.inputs.length]).toEqual(['active', false, 1]);
+  expect((await store.usage.get(account.id, charge.period)).used).toBe(1);
+
+  // Once the store answers, the next attempt runs the plugin: its failure is the job's, refunded.
+  blobs.down = false;
+  await services.runner.run(job.id);
+  const failed = (await store.jobs.get(job.id))!;
+  expect([failed.status, failed.refunded, failed.attempts]).toEqual(['failed', true, 2]);
+  expect((await store.usage.get(account.id, charge.period)).used).toBe(0);
+});
