@@ -122,52 +122,55 @@ it('forgets browser sessions and e-mail links past their expiry, and keeps live 
   expect(await store.emailTokens.consume('new-link', far)).not.toBeNull();
 });
 
-it("deletes outputs no job holds (a dead attempt's, or one whose delete failed) once older than the retention", async () => {
-  const now = new Date();
-  await store.accounts.create({
-    id: 'acc',
-    plan: 'pro',
-    email: null,
-    emailVerified: true,
-    overageEnabled: false,
-    creditsIncluded: null,
-    requestsPerMinute: null,
-    createdAt: now,
-  });
-  const job = await store.jobs.create({
-    id: randomUUID(),
-    accountId: 'acc',
-    kind: 'convert',
-    pluginId: 'p',
-    op: null,
-    inputFormat: 'txt',
-    outputFormat: 'md',
-    options: {},
-    inputs: [],
-    creditCost: 1,
-    creditPeriod: '2026-11',
-    viaApi: true,
-    createdAt: now,
-    inputsExpireAt: new Date(now.getTime() + HOUR),
-  });
-  await store.jobs.start(job.id, now);
-  await store.jobs.start(job.id, now);
-  // Attempt 1 stored its output and died; attempt 2 finished the job with its own, still within its retention.
-  await upload(`outputs/${job.id}.1`, 2 * HOUR);
-  await upload(`outputs/${job.id}.2`, 2 * HOUR);
-  await store.jobs.complete(job.id, {
-    output: { blobKey: `outputs/${job.id}.2`, filename: 'a.md', format: 'md', bytes: 4 },
-    toolReport: null,
-    at: now,
-    outputExpiresAt: new Date(now.getTime() + HOUR),
-  });
-  // A job the store no longer knows, and an attempt's output written just now.
-  await upload(`outputs/${randomUUID()}.1`, 2 * HOUR);
-  const fresh = `outputs/${randomUUID()}.1`;
-  await upload(fresh, 0);
+it(
+  "deletes outputs no job holds (a dead attempt's, or one whose delete failed) once older than the" + ' retention',
+  async () => {
+    const now = new Date();
+    await store.accounts.create({
+      id: 'acc',
+      plan: 'pro',
+      email: null,
+      emailVerified: true,
+      overageEnabled: false,
+      creditsIncluded: null,
+      requestsPerMinute: null,
+      createdAt: now,
+    });
+    const job = await store.jobs.create({
+      id: randomUUID(),
+      accountId: 'acc',
+      kind: 'convert',
+      pluginId: 'p',
+      op: null,
+      inputFormat: 'txt',
+      outputFormat: 'md',
+      options: {},
+      inputs: [],
+      creditCost: 1,
+      creditPeriod: '2026-11',
+      viaApi: true,
+      createdAt: now,
+      inputsExpireAt: new Date(now.getTime() + HOUR),
+    });
+    await store.jobs.start(job.id, now);
+    await store.jobs.start(job.id, now);
+    // Attempt 1 stored its output and died; attempt 2 finished the job with its own, still within its retention.
+    await upload(`outputs/${job.id}.1`, 2 * HOUR);
+    await upload(`outputs/${job.id}.2`, 2 * HOUR);
+    await store.jobs.complete(job.id, {
+      output: { blobKey: `outputs/${job.id}.2`, filename: 'a.md', format: 'md', bytes: 4 },
+      toolReport: null,
+      at: now,
+      outputExpiresAt: new Date(now.getTime() + HOUR),
+    });
+    // A job the store no longer knows, and an attempt's output written just now.
+    await upload(`outputs/${randomUUID()}.1`, 2 * HOUR);
+    const fresh = `outputs/${randomUUID()}.1`;
+    await upload(fresh, 0);
 
-  await new RetentionService(store, blobs, systemClock, silent, 59 * 60_000).purge();
-  expect((await blobs.listStale('outputs', new Date(Date.now() + 1000))).sort()).toEqual(
-    [`outputs/${job.id}.2`, fresh].sort(),
-  );
-});
+    await new RetentionService(store, blobs, systemClock, silent, 59 * 60_000).purge();
+    expect((await blobs.listStale('outputs', new Date(Date.now() + 1000))).sort()).toEqual(
+      [`outputs/${job.id}.2`, fresh].sort(),
+    );
+  },
+);

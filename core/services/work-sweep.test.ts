@@ -27,57 +27,60 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-it("removes the work folders of ended and unknown jobs, keeps an unfinished job's and what is not a job's", async () => {
-  const workRoot = path.join(dir, 'work');
-  const services = createServices({
-    store,
-    blobs: new LocalBlobStore(path.join(dir, 'blobs')),
-    registry: new Registry([]),
-    queue: { enqueue: async () => {} },
-    log: silent,
-    executor: { run: () => Promise.reject(new Error('no runs in this test')) },
-    config: {
-      publicUrl: 'http://transmute.test',
-      workRoot,
-      retentionMs: 3_600_000,
-      maxAttempts: 3,
-      tokenSecret: 'work-sweep-test-secret-of-32-bytes-at-least',
-    },
-  });
-  const account = await services.accounts.createAccount({ plan: 'pro' });
-  const job = async () => {
-    const now = new Date();
-    return store.jobs.create({
-      id: randomUUID(),
-      accountId: account.id,
-      kind: 'convert',
-      pluginId: 'test-text',
-      op: null,
-      inputFormat: 'txt',
-      outputFormat: 'md',
-      options: {},
-      inputs: [],
-      creditCost: 0,
-      creditPeriod: '2026-11',
-      viaApi: true,
-      createdAt: now,
-      inputsExpireAt: new Date(now.getTime() + 3_600_000),
+it(
+  "removes the work folders of ended and unknown jobs, keeps an unfinished job's and what is not a" + " job's",
+  async () => {
+    const workRoot = path.join(dir, 'work');
+    const services = createServices({
+      store,
+      blobs: new LocalBlobStore(path.join(dir, 'blobs')),
+      registry: new Registry([]),
+      queue: { enqueue: async () => {} },
+      log: silent,
+      executor: { run: () => Promise.reject(new Error('no runs in this test')) },
+      config: {
+        publicUrl: 'http://transmute.test',
+        workRoot,
+        retentionMs: 3_600_000,
+        maxAttempts: 3,
+        tokenSecret: 'work-sweep-test-secret-of-32-bytes-at-least',
+      },
     });
-  };
-  const ended = await job();
-  await store.jobs.fail(ended.id, 'engine crashed', new Date(), () => null);
-  const running = await job();
-  await store.jobs.start(running.id, new Date());
-  const unknown = randomUUID();
-  for (const id of [ended.id, running.id, unknown, 'office-profile']) {
-    await mkdir(path.join(workRoot, id, '1'), { recursive: true });
-    await writeFile(path.join(workRoot, id, '1', 'input.txt'), 'left by a killed run');
-  }
+    const account = await services.accounts.createAccount({ plan: 'pro' });
+    const job = async () => {
+      const now = new Date();
+      return store.jobs.create({
+        id: randomUUID(),
+        accountId: account.id,
+        kind: 'convert',
+        pluginId: 'test-text',
+        op: null,
+        inputFormat: 'txt',
+        outputFormat: 'md',
+        options: {},
+        inputs: [],
+        creditCost: 0,
+        creditPeriod: '2026-11',
+        viaApi: true,
+        createdAt: now,
+        inputsExpireAt: new Date(now.getTime() + 3_600_000),
+      });
+    };
+    const ended = await job();
+    await store.jobs.fail(ended.id, 'engine crashed', new Date(), () => null);
+    const running = await job();
+    await store.jobs.start(running.id, new Date());
+    const unknown = randomUUID();
+    for (const id of [ended.id, running.id, unknown, 'office-profile']) {
+      await mkdir(path.join(workRoot, id, '1'), { recursive: true });
+      await writeFile(path.join(workRoot, id, '1', 'input.txt'), 'left by a killed run');
+    }
 
-  expect(await services.runner.sweepWork()).toBe(2);
-  expect((await readdir(workRoot)).sort()).toEqual([running.id, 'office-profile'].sort());
-  // Nothing to do is fine, and a missing work root too.
-  expect(await services.runner.sweepWork()).toBe(0);
-  await rm(workRoot, { recursive: true });
-  expect(await services.runner.sweepWork()).toBe(0);
-});
+    expect(await services.runner.sweepWork()).toBe(2);
+    expect((await readdir(workRoot)).sort()).toEqual([running.id, 'office-profile'].sort());
+    // Nothing to do is fine, and a missing work root too.
+    expect(await services.runner.sweepWork()).toBe(0);
+    await rm(workRoot, { recursive: true });
+    expect(await services.runner.sweepWork()).toBe(0);
+  },
+);

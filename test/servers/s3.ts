@@ -63,7 +63,8 @@ FilesystemStore.prototype.deleteObject = async function (bucket, key) {
   await Promise.all(['object', 'object.md5', 'metadata.json'].map((type) =>
     unlink(this.getResourcePath(bucket, key, type)).catch((err) => { if (err.code !== 'ENOENT') throw err; })));
 };
-const server = new S3rver({ address: '127.0.0.1', port: Number(process.argv[2] ?? 0), silent: true, directory: process.argv[1] });
+const port = Number(process.argv[2] ?? 0);
+const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory: process.argv[1] });
 server.run().then((address) => console.log(JSON.stringify({ port: address.port })), (err) =>` +
   ` { console.error(err); process.exit(1); });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

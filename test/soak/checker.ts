@@ -288,7 +288,8 @@ export async function check(inputs: CheckInputs): Promise<CheckResult> {
     for (const file of await listFiles(node.dataDir)) {
       if (file.modified < tooOld)
         violate(
-          `leftover: ${node.name} ${path.relative(node.dataDir, file.path)}, ${Math.round((now - file.modified) / 1000)} s old`,
+          `leftover: ${node.name} ${path.relative(node.dataDir, file.path)},` +
+            ` ${Math.round((now - file.modified) / 1000)} s old`,
         );
     }
   }

@@ -9,7 +9,8 @@
  *
  * Test tooling, so it sits above the layers it checks: it reads the registry (collisions), the one
  * exception to core/contract's layer rule, named in .dependency-cruiser.cjs; the plugins it checks
- * against come from its caller, so core imports nothing from plugins/. Output formats are judged by core/contract/sniff.ts, as uploads are.
+ * against come from its caller, so core imports nothing from plugins/. Output formats are judged by
+ * core/contract/sniff.ts, as uploads are.
  */
 import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
