@@ -5,7 +5,7 @@
  */
 import { sleep } from '../helpers.js';
 import type { Cluster, SoakNode } from './cluster.js';
-import type { Random } from './random.js';
+import type { Random } from '../testing/random.js';
 
 export type FaultKind =
   | 'kill-api'

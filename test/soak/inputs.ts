@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import type { Random } from './random.js';
+import type { Random } from '../testing/random.js';
 
 const run = promisify(execFile);
 

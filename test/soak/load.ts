@@ -7,7 +7,7 @@
 import { createTransmuteClient, type TransmuteClient } from '../../apps/server/trpc/client.js';
 import type { SoakNode } from './cluster.js';
 import { pngOf, wavOf, type Expectation, type SoakFile } from './inputs.js';
-import type { Random } from './random.js';
+import type { Random } from '../testing/random.js';
 
 export interface Account {
   name: string;

@@ -17,7 +17,7 @@ import { Cluster } from './cluster.js';
 import { FaultInjector } from './faults.js';
 import { makeDocuments } from './inputs.js';
 import { Load, type Account } from './load.js';
-import { Random } from './random.js';
+import { Random } from '../testing/random.js';
 import { WebhookReceiver } from './receiver.js';
 
 const { values } = parseArgs({

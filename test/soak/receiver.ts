@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '../../core/webhooks/index.js';
-import type { Random } from './random.js';
+import type { Random } from '../testing/random.js';
 
 export interface Delivery {
   webhookId: string;

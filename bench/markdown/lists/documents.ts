@@ -5,6 +5,8 @@
  * assumptions. The truth Markdown comes from the same model (`truthMarkdown`).
  */
 
+import { Random as SeededRandom } from '../../../test/testing/random.js';
+
 export type Producer = 'latex' | 'groff' | 'chromium' | 'docx' | 'odt';
 
 export type BulletStyle = 'bullet' | 'dash' | 'emdash' | 'star' | 'arrow' | 'triangle' | 'circle' | 'check' | 'square';
@@ -154,28 +156,8 @@ const WORDS = (
   'river harbour orchard bridge engine ledger window valve copper garden signal transit'
 ).split(' ');
 
-/** Small seeded generator (mulberry32): the corpus is the same on every machine. */
-export class Random {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1));
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]!;
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
+/** The seeded generator (mulberry32) with the corpus' words: the corpus is the same on every machine. */
+export class Random extends SeededRandom {
   words(count: number): string {
     return Array.from({ length: count }, () => this.pick(WORDS)).join(' ');
   }

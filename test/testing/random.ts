@@ -24,6 +24,11 @@ export class Random {
     return items[Math.floor(this.next() * items.length)]!;
   }
 
+  /** True with probability `p`. */
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
   /** One of `weights`' keys, each as likely as its weight. */
   weighted<K extends string>(weights: Record<K, number>): K {
     const entries = Object.entries(weights) as Array<[K, number]>;
