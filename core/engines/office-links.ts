@@ -17,6 +17,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { strFromU8, unzipSync } from 'fflate';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
 import { PluginError } from '../contract/index.js';
@@ -41,8 +42,23 @@ export async function withoutOutsideLinks(input: string, dir: string): Promise<s
   await mkdir(dir, { recursive: true });
   const output = path.join(dir, path.basename(input));
   if (RTF_EXTENSIONS.has(extension)) await writeFile(output, rtfWithoutLoadingFields(await readFile(input)));
+  else if (await isEncryptedPackage(input)) return input;
   else await rewritePackage(input, output);
   return output;
+}
+
+/**
+ * An ODF package whose parts are encrypted: its XML cannot be read before LibreOffice decrypts it with the
+ * job's password, so it is handed over as it is (the profile's link settings and the jail still apply).
+ */
+async function isEncryptedPackage(input: string): Promise<boolean> {
+  try {
+    const parts = unzipSync(await readFile(input), { filter: (file) => file.name === 'META-INF/manifest.xml' });
+    const manifest = parts['META-INF/manifest.xml'];
+    return manifest !== undefined && strFromU8(manifest).includes('encryption-data');
+  } catch {
+    return false;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
