@@ -8,6 +8,9 @@ export async function chunk(
   ctx: RunContext,
 ): Promise<FileResult> {
   const document = await readDocument(inputs[0]!, ctx);
+  ctx.signal.throwIfAborted();
   ctx.progress(80);
-  return chunkRun(document, options, ctx.workDir);
+  const result = await chunkRun(document, options, ctx.workDir);
+  ctx.signal.throwIfAborted();
+  return result;
 }

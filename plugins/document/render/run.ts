@@ -4,6 +4,9 @@ import { readDocument } from '../shared/read.js';
 
 export async function render(inputs: readonly PluginInput[], ctx: RunContext): Promise<FileResult> {
   const document = await readDocument(inputs[0]!, ctx);
+  ctx.signal.throwIfAborted();
   ctx.progress(90);
-  return renderRun(document, ctx.target, ctx.workDir);
+  const result = await renderRun(document, ctx.target, ctx.workDir);
+  ctx.signal.throwIfAborted();
+  return result;
 }

@@ -8,6 +8,9 @@ export async function structure(
   ctx: RunContext,
 ): Promise<FileResult> {
   const document = await readDocument(inputs[0]!, ctx);
+  ctx.signal.throwIfAborted();
   ctx.progress(90);
-  return structureRun(document, ctx.workDir);
+  const result = await structureRun(document, ctx.workDir);
+  ctx.signal.throwIfAborted();
+  return result;
 }
