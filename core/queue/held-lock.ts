@@ -99,3 +99,17 @@ export class LockLost extends Error {
     super(`queue entry ${String(job._id)} (${job.name}) is no longer locked by this run: the save changed nothing`);
   }
 }
+
+/**
+ * An entry's release (a backend's unlockJob), made safe to leave unawaited: Agenda 6.2.6 releases an entry without
+ * awaiting or catching the release (JobProcessor: a lock limit reached while filling, a run too far away), so its
+ * rejection (the store restarting, a connection cut) would be unhandled and end the worker process. A release that
+ * fails changes nothing a run relies on: the entry's lock lapses after its lifetime and a poll takes it again.
+ */
+export async function releaseQuietly(release: () => Promise<void> | void): Promise<void> {
+  try {
+    await release();
+  } catch {
+    // The lock lapses by itself (above).
+  }
+}

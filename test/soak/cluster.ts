@@ -43,6 +43,20 @@ export interface Crash {
   pid: number | undefined;
   exit: string;
   at: number;
+  /** Its last words on stderr (an uncaught error's message and stack), so a violation says why it ended. */
+  stderr: string;
+}
+
+/** Stderr kept per process for a crash's cause: the last this many characters. */
+const STDERR_KEPT = 4000;
+
+/** The error a crashed process printed (its first line and the next stack frames), in one line. */
+export function crashCause(stderr: string): string {
+  const lines = stderr.split('\n').map((line) => line.trim());
+  const first = lines.findIndex((line) => /^(\w*Error\b|error:|Unhandled|node:internal)/.test(line));
+  if (first === -1) return lines.filter(Boolean).slice(-3).join(' | ') || 'nothing on stderr';
+  const frames = lines.slice(first + 1).filter((line) => line.startsWith('at ') && !line.includes('node:internal'));
+  return [lines[first], ...frames.slice(0, 4)].join(' | ');
 }
 
 export interface ClusterSettings {
@@ -199,11 +213,20 @@ export class Cluster {
       node.log.write(`${line}\n`);
       if (line.includes('"worker running"')) running = true;
     });
-    child.stderr!.on('data', (chunk: Buffer) => node.log.write(chunk));
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      node.log.write(chunk);
+      stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT);
+    });
     child.once('exit', (code, signal) => {
       node.log.write(`--- exit ${code ?? signal} pid ${child.pid} at ${new Date().toISOString()}\n`);
       if (node.process !== child || node.expectExit || node.starting) return;
-      this.crashes.push({ node: node.name, pid: child.pid, exit: String(code ?? signal), at: Date.now() });
+      const crash = { node: node.name, pid: child.pid, exit: String(code ?? signal), at: Date.now(), stderr };
+      this.crashes.push(crash);
+      // Its last words may still be in the pipe at 'exit': all read at 'close'.
+      child.once('close', () => {
+        crash.stderr = stderr;
+      });
       if (this.supervise) void this.revive(node);
     });
     try {

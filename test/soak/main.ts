@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { PostgresStore } from '../../core/store/postgres/index.js';
 import { adminWith, sleep } from '../helpers.js';
 import { Verifier, allJobs, check, orphanedProcesses, waitForWebhooks } from './checker.js';
-import { Cluster } from './cluster.js';
+import { Cluster, crashCause } from './cluster.js';
 import { FaultInjector } from './faults.js';
 import { makeDocuments } from './inputs.js';
 import { Load, type Account } from './load.js';
@@ -142,7 +142,9 @@ async function main(): Promise<number> {
     // A process that exited by itself while it ran (not while starting: a start that cannot reach PostgreSQL
     // exits 1 by design, and is started again).
     for (const crash of cluster.crashes)
-      violations.push(`crash: ${crash.node} (pid ${crash.pid}) exited with ${crash.exit} while running`);
+      violations.push(
+        `crash: ${crash.node} (pid ${crash.pid}) exited with ${crash.exit} while running: ${crashCause(crash.stderr)}`,
+      );
     for (const orphan of await orphanedProcesses(cluster)) violations.push(`orphan: ${orphan}`);
     await cluster.stopAll();
     await sleep(2000);

@@ -12,7 +12,7 @@ import {
 import { ObjectId, type Db } from 'mongodb';
 import type { Logger } from '../../contract/index.js';
 import { isReplicated } from '../../store/mongo/index.js';
-import { acceptedLocks, heldLock, holdLock, lockCheckedSave } from '../held-lock.js';
+import { acceptedLocks, heldLock, holdLock, lockCheckedSave, releaseQuietly } from '../held-lock.js';
 
 export const QUEUE_COLLECTION = 'agendaJobs';
 const UNIQUE_INDEX = 'run_job_unique_by_job';
@@ -77,13 +77,16 @@ class LockCheckedRepository extends MongoJobRepository {
     });
   }
 
+  /** Never rejects (releaseQuietly: Agenda leaves the release unawaited). */
   override async unlockJob(job: JobParameters): Promise<void> {
-    const held = heldLock(job);
-    if (!held || !job._id) return super.unlockJob(job);
-    await this.collection.updateOne(
-      { _id: new ObjectId(job._id.toString()), nextRunAt: { $ne: null }, lockedAt: { $in: acceptedLocks(held) } },
-      { $unset: { lockedAt: true } },
-    );
+    await releaseQuietly(async () => {
+      const held = heldLock(job);
+      if (!held || !job._id) return super.unlockJob(job);
+      await this.collection.updateOne(
+        { _id: new ObjectId(job._id.toString()), nextRunAt: { $ne: null }, lockedAt: { $in: acceptedLocks(held) } },
+        { $unset: { lockedAt: true } },
+      );
+    });
   }
 }
 

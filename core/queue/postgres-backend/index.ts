@@ -18,7 +18,7 @@ import type { JobParameters, JobRepository, JobRepositoryOptions } from 'agenda'
 import pg from 'pg';
 import type { Logger } from '../../contract/index.js';
 import { MarkedClient } from '../../store/postgres/db.js';
-import { acceptedLocks, heldLock, holdLock, lockCheckedSave } from '../held-lock.js';
+import { acceptedLocks, heldLock, holdLock, lockCheckedSave, releaseQuietly } from '../held-lock.js';
 
 /** The held-lock condition: the stored `locked_at` is one of `count` accepted values, parameters from `$first` on. */
 const lockedAtIn = (first: number, count: number) =>
@@ -149,15 +149,18 @@ class LockCheckedRepository extends PostgresJobRepository {
     });
   }
 
+  /** Never rejects (releaseQuietly: Agenda leaves the release unawaited). */
   override async unlockJob(job: JobParameters): Promise<void> {
-    const held = heldLock(job);
-    if (!held || !job._id) return super.unlockJob(job);
-    const accepted = acceptedLocks(held);
-    await this.getPool().query(
-      `UPDATE "${QUEUE_TABLE}" SET locked_at = NULL
-        WHERE id = $1 AND next_run_at IS NOT NULL AND ${lockedAtIn(2, accepted.length)}`,
-      [job._id.toString(), ...accepted],
-    );
+    await releaseQuietly(async () => {
+      const held = heldLock(job);
+      if (!held || !job._id) return super.unlockJob(job);
+      const accepted = acceptedLocks(held);
+      await this.getPool().query(
+        `UPDATE "${QUEUE_TABLE}" SET locked_at = NULL
+          WHERE id = $1 AND next_run_at IS NOT NULL AND ${lockedAtIn(2, accepted.length)}`,
+        [job._id.toString(), ...accepted],
+      );
+    });
   }
 }
 

@@ -16,7 +16,7 @@ import {
   type JobWithState,
   type RemoveJobsOptions,
 } from 'agenda';
-import { acceptedLocks, heldLock, holdLock, lockCheckedSave } from '../held-lock.js';
+import { acceptedLocks, heldLock, holdLock, lockCheckedSave, releaseQuietly } from '../held-lock.js';
 
 /** The held-lock condition: the stored `locked_at` is one of `count` accepted values (null included). */
 const lockedAtIn = (count: number) => `(${Array.from({ length: count }, () => 'locked_at IS ?').join(' OR ')})`;
@@ -240,18 +240,22 @@ export class SqliteJobRepository implements JobRepository {
     return this.sql(`DELETE FROM ${this.table}`).run().changes;
   }
 
+  /** Never rejects (releaseQuietly: Agenda leaves the release unawaited). */
   async unlockJob(job: JobParameters): Promise<void> {
-    if (!job._id) return;
-    // A one-shot job that is running has nextRunAt null: its lock stays until it finishes. Only a lock this run
-    // still holds is released (held-lock.ts).
-    const held = heldLock(job);
-    const sql = `UPDATE ${this.table} SET locked_at = NULL WHERE id = ? AND next_run_at IS NOT NULL`;
-    if (!held) {
-      this.sql(sql).run(job._id);
-      return;
-    }
-    const accepted = acceptedLocks(held);
-    this.sql(`${sql} AND ${lockedAtIn(accepted.length)}`).run(job._id, ...accepted.map(toMillis));
+    const id = job._id;
+    if (!id) return;
+    await releaseQuietly(() => {
+      // A one-shot job that is running has nextRunAt null: its lock stays until it finishes. Only a lock this run
+      // still holds is released (held-lock.ts).
+      const held = heldLock(job);
+      const sql = `UPDATE ${this.table} SET locked_at = NULL WHERE id = ? AND next_run_at IS NOT NULL`;
+      if (!held) {
+        this.sql(sql).run(id);
+        return;
+      }
+      const accepted = acceptedLocks(held);
+      this.sql(`${sql} AND ${lockedAtIn(accepted.length)}`).run(id, ...accepted.map(toMillis));
+    });
   }
 
   async unlockJobs(jobIds: (JobId | string)[]): Promise<void> {

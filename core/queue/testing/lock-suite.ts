@@ -210,6 +210,18 @@ export function lockCheckedSavesSuite(name: string, createStorage: () => Promise
       expect(await repo.getJobById(String(saved._id))).toEqual(held);
     });
 
+    it('a release that fails resolves (Agenda does not await it: a rejection would end the process)', async () => {
+      const saved = await queued(repo);
+      const run = (await claim(repo))!;
+      // Released as Agenda releases a locked entry it will not run now: due later, not started.
+      run.nextRunAt = new Date(Date.now() + HOUR_MS);
+      storage.loseNextReply(repo);
+      await expect(repo.unlockJob(run)).resolves.toBeUndefined();
+      // An entry not locked for a run (untagged) is released through the published statement: the same.
+      storage.loseNextReply(repo);
+      await expect(repo.unlockJob({ ...saved, nextRunAt: new Date() })).resolves.toBeUndefined();
+    });
+
     it('an entry locked through lockJob carries its hold: its saves are lock-checked too', async () => {
       const saved = await queued(repo);
       const locked = (await repo.lockJob(saved, undefined))!;
