@@ -349,8 +349,8 @@ async function listFiles(dir: string): Promise<Array<{ path: string; modified: n
 }
 
 /**
- * Processes that mention the soak's folder (engines run on their job's files there) and descend from no live
- * product process: orphans. PostgreSQL and s3rver are the soak's own.
+ * Processes that mention the soak's folder (engines run on their job's files there; sandbox processes inherit a
+ * DATA_DIR in it) and descend from no live product process: orphans. PostgreSQL and s3rver are the soak's own.
  */
 export async function orphanedProcesses(cluster: Cluster): Promise<string[]> {
   const live = new Set(cluster.livePids());
@@ -365,7 +365,10 @@ export async function orphanedProcesses(cluster: Cluster): Promise<string[]> {
     parents.set(pid, ppid);
     const command = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ');
     const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '');
-    if (command.includes(cluster.root) || cwd.startsWith(cluster.root)) mentions.push({ pid, command });
+    // A sandbox process runs from the project's folder: the DATA_DIR it inherited names the soak's.
+    const environ = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
+    if (command.includes(cluster.root) || cwd.startsWith(cluster.root) || environ.includes(`=${cluster.root}/`))
+      mentions.push({ pid, command });
   }
   const orphans: string[] = [];
   for (const { pid, command } of mentions) {

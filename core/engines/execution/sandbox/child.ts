@@ -135,16 +135,30 @@ process.on('message', (message: ToChild) => {
   else if (message.type === 'office-result') officeRequests.get(message.requestId)?.(message.outcome);
 });
 
+/** Ends this process once, with the engines it started: later calls (errors while it ends) change nothing. */
+let ending = false;
+function end(code: number): void {
+  if (ending) return;
+  ending = true;
+  void killTree(process.pid, { keepRoot: true }).finally(() => process.exit(code));
+}
+// Our output goes to pipes the server reads: once it is gone, a write fails (EPIPE) and, unheard, that failure is an
+// uncaught error, whose report is another write: a loop that never let the process end (an orphan at full CPU).
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
 // A stray error from a plugin's callbacks leaves this process in an unknown state: exit (the
 // server fails the run in progress, logs this stderr and starts a fresh process).
 const die = (err: unknown) => {
+  if (ending) return;
   process.stderr.write(`sandbox: uncaught ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  void killTree(process.pid, { keepRoot: true }).finally(() => process.exit(70));
+  end(70);
 };
 process.on('uncaughtException', die);
 process.on('unhandledRejection', die);
-// The server is gone (even killed with SIGKILL): take the engines this process started with it.
-process.on('disconnect', () => void killTree(process.pid, { keepRoot: true }).finally(() => process.exit(0)));
+// The server is gone (even killed with SIGKILL): take the engines this process started with it. Gone before this
+// line ran (the server died while this process started), 'disconnect' was emitted already: end now.
+process.on('disconnect', () => end(0));
+if (!process.connected) end(0);
 
 // Warm up while idle, one module at a time, so a run never waits behind a module it does not need.
 const toPreload = [...settings.preload];
