@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -253,6 +253,44 @@ describe('what a file may make ffmpeg open', () => {
       expect(hits).toEqual([]);
     },
   );
+
+  // A bwrap killed while it sets its jail up leaves the jail's first process waiting for it for ever, an orphan:
+  // that process is in bwrap's process group then, so the run leads a group and an abort kills the group.
+  it('an aborted jailed run leaves nothing behind: it leads its own process group, killed whole', async (context) => {
+    if (!(await probeConfinement()).ok) return context.skip();
+    configureConfinement(true);
+    try {
+      const controller = new AbortController();
+      const output = path.join(dir, 'jailed-aborted.wav');
+      const run = withEngineScope({ writable: [dir] }, () =>
+        runFfmpeg(toneJob(output, 60, { realtime: true, signal: controller.signal })),
+      );
+      let launcher: number | undefined;
+      for (let i = 0; i < 200 && launcher === undefined; i++) {
+        for (const line of await processesMentioning(output)) {
+          const pid = Number(line.split(':')[0]);
+          const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+          const [ppid, pgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(1, 3).map(Number);
+          if (ppid === process.pid) {
+            launcher = pid;
+            expect(pgid).toBe(pid);
+          }
+        }
+        if (launcher === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(launcher).toBeDefined();
+      controller.abort();
+      expect((await rejection(run)).reason).toBe('aborted');
+      let left = await processesMentioning(output);
+      for (let i = 0; i < 50 && left.length; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        left = await processesMentioning(output);
+      }
+      expect(left).toEqual([]);
+    } finally {
+      configureConfinement(false);
+    }
+  });
 
   it('runs jailed when confinement is on: the run sees its folder and converts', async (context) => {
     if (!(await probeConfinement()).ok) return context.skip();

@@ -2,8 +2,9 @@
  * The media engine: every ffmpeg and ffprobe run of the service goes through this module.
  *
  * ffmpeg commands are built with fluent-ffmpeg (the project's choice) and run here with a
- * timeout and an AbortSignal. ffmpeg does not fork, so SIGKILL on its one process is a complete
- * kill (confined, that process is bwrap: its jail dies with it). Progress is ffmpeg's `time=` position over the media
+ * timeout and an AbortSignal. A run leads its own process group, which is killed whole: confined, the process is
+ * bwrap, and a bwrap killed while it sets its jail up leaves the jail's first process waiting for it for ever (that
+ * process is still in bwrap's group then, and dies with it). Progress is ffmpeg's `time=` position over the media
  * duration, parsed from stderr lines ourselves: fluent-ffmpeg's own 'progress' event starts an extra ffprobe with no
  * timeout. ffprobe itself runs through runProcess with JSON output, because fluent-ffmpeg's ffprobe()
  * has no abort or timeout and parses the fragile text format.
@@ -16,6 +17,7 @@ import type { FormatId } from '../../schema/index.js';
 import { withDetail, withoutServerPaths } from './common.js';
 import { resolveCommand } from './paths.js';
 import { engineSpawn } from './confine.js';
+import { killGroup } from './execution/process-tree.js';
 import { EngineError, commandExists, runProcess } from './process.js';
 
 export type FfmpegCommand = ffmpeg.FfmpegCommand;
@@ -83,30 +85,38 @@ export function demuxerOptions(format: FormatId | undefined): string[] {
 /** fluent-ffmpeg's internals (not typed) that confineRun wraps. */
 interface FluentInternals {
   _getArguments(): string[];
-  _spawnFfmpeg(args: string[], ...rest: unknown[]): unknown;
+  _spawnFfmpeg(args: string[], options: unknown, ...rest: unknown[]): unknown;
   _getFfmpegPath(callback: (err: Error | null, path: string) => void): void;
 }
 
 /**
- * When engines are confined (confine.ts), the command's one ffmpeg run is spawned as bwrap with
- * the jail's arguments first. Only that run: fluent-ffmpeg's capability queries (`ffmpeg
- * -encoders`, `-formats`, cached per process, no input) go to ffmpeg itself, and the ffmpeg path
- * stays the real one (fluent-ffmpeg keeps one per process).
+ * The command's one ffmpeg run is spawned in a process group of its own (killRun kills that group), and, when
+ * engines are confined (confine.ts), as bwrap with the jail's arguments first. Only that run: fluent-ffmpeg's
+ * capability queries (`ffmpeg -encoders`, `-formats`, cached per process, no input) go to ffmpeg itself, and the
+ * ffmpeg path stays the real one (fluent-ffmpeg keeps one per process).
  */
 function confineRun(command: FfmpegCommand): FfmpegCommand {
   const jailed = engineSpawn(resolveCommand(FFMPEG.command), [], {});
-  if (!jailed.args.length) return command;
   const internals = command as unknown as FluentInternals;
   const buildArguments = internals._getArguments.bind(command);
   const spawnFfmpeg = internals._spawnFfmpeg.bind(command);
   let runArguments: string[] | undefined;
   internals._getArguments = () => (runArguments = buildArguments());
-  internals._spawnFfmpeg = (args, ...rest) => {
-    if (args !== runArguments) return spawnFfmpeg(args, ...rest);
+  internals._spawnFfmpeg = (args, options, ...rest) => {
+    if (args !== runArguments) return spawnFfmpeg(args, options, ...rest);
+    const spawnOptions = { ...(options as Record<string, unknown>), detached: true };
+    if (!jailed.args.length) return spawnFfmpeg(args, spawnOptions, ...rest);
     internals._getFfmpegPath = (callback) => callback(null, jailed.file);
-    return spawnFfmpeg([...jailed.args, ...args], ...rest);
+    return spawnFfmpeg([...jailed.args, ...args], spawnOptions, ...rest);
   };
   return command;
+}
+
+/** SIGKILL to the run's process group (confineRun), whatever is in it, and to the run itself. */
+function killRun(command: FfmpegCommand): void {
+  const run = (command as unknown as { ffmpegProc?: { pid?: number } }).ffmpegProc;
+  killGroup(run?.pid);
+  command.kill('SIGKILL');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -336,7 +346,7 @@ function runCommand(job: FfmpegJob): Promise<FfmpegOutput> {
       if (failure || settled) return;
       failure = { reason, message };
       // Before 'start' there is no process yet: the 'start' handler kills it the moment it exists.
-      if (running) command.kill('SIGKILL');
+      if (running) killRun(command);
     };
     const timer = setTimeout(
       () => stop('timeout', `ffmpeg timed out after ${Math.round(timeoutMs / 1000)} s`),
@@ -348,6 +358,8 @@ function runCommand(job: FfmpegJob): Promise<FfmpegOutput> {
     const settle = (error?: EngineError) => {
       if (settled) return;
       settled = true;
+      // Whatever the run left in its group dies with it.
+      if (running) killGroup((command as unknown as { ffmpegProc?: { pid?: number } }).ffmpegProc?.pid);
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       if (error) reject(error);
@@ -356,7 +368,7 @@ function runCommand(job: FfmpegJob): Promise<FfmpegOutput> {
 
     command.on('start', () => {
       running = true;
-      if (failure) command.kill('SIGKILL');
+      if (failure) killRun(command);
     });
     command.on('stderr', (line: string) => {
       tail.push(line);
