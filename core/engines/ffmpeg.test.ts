@@ -270,7 +270,11 @@ describe('what a file may make ffmpeg open', () => {
         for (const line of await processesMentioning(output)) {
           const pid = Number(line.split(':')[0]);
           const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-          const [ppid, pgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(1, 3).map(Number);
+          const [ppid, pgid] = stat
+            .slice(stat.lastIndexOf(')') + 2)
+            .split(' ')
+            .slice(1, 3)
+            .map(Number);
           if (ppid === process.pid) {
             launcher = pid;
             expect(pgid).toBe(pid);
