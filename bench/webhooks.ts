@@ -65,7 +65,7 @@ try {
     requestsPerMinute: null,
     createdAt: new Date(),
   };
-  await store.accounts.create(account);
+  await store.accounts.accounts.create(account);
   const principal = { account, keyId: 'bench' };
   const { endpoint } = await webhooks.create(principal, { url });
   const body = JSON.stringify({ type: 'job.done', timestamp: new Date().toISOString(), data: await sources.job() });
@@ -74,7 +74,7 @@ try {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
       const id = `msg_${randomUUID()}`;
-      await store.webhookDeliveries.create({
+      await store.webhooks.webhookDeliveries.create({
         id,
         accountId: account.id,
         eventKey: `job.done:${id}`,
@@ -128,12 +128,12 @@ try {
     webhooks,
   });
   for (;;) {
-    const pending = await store.webhookDeliveries.listPending();
+    const pending = await store.webhooks.webhookDeliveries.listPending();
     if (!pending.length) break;
     await sleep(20);
   }
   const worker = total / ((performance.now() - started) / 1000);
-  const delivered = (await Promise.all(queued.map((id) => store.webhookDeliveries.get(id)))).filter(
+  const delivered = (await Promise.all(queued.map((id) => store.webhooks.webhookDeliveries.get(id)))).filter(
     (d) => d?.status === 'delivered',
   ).length;
 

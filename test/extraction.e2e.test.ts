@@ -218,7 +218,7 @@ describe('extraction tools', () => {
       // The next purge (every minute) deletes the rows' content.
       clock.advance(60_000);
       await server.server.runtime.services.retention.purge();
-      const job = (await server.server.runtime.store.jobs.listByBatch(res.body.batchId))[0]!;
+      const job = (await server.server.runtime.store.jobs.jobs.listByBatch(res.body.batchId))[0]!;
       expect(job.result).toBeNull();
     } finally {
       clock.advance(-61 * 60_000);

@@ -107,7 +107,7 @@ function lapseScenario(deploy: () => Promise<Deployment>) {
     const jobId = accepted.body.jobId as string;
     await waitUntil(
       async () => {
-        const job = await store.jobs.get(jobId);
+        const job = await store.jobs.jobs.get(jobId);
         return job?.status === 'active' && job.progress > 0;
       },
       60_000,
@@ -129,7 +129,7 @@ function lapseScenario(deploy: () => Promise<Deployment>) {
       // Once the stalled run's lock is older than its 5 s lifetime, the second worker takes the entry over.
       second = await spawnWorker({ ...env, WORKERS: '1' });
       started.push(second);
-      await waitUntil(async () => (await store.jobs.get(jobId))?.attempts === 2, 60_000, 'the second attempt');
+      await waitUntil(async () => (await store.jobs.jobs.get(jobId))?.attempts === 2, 60_000, 'the second attempt');
       entryHeldBySecond = await deployment.entryOf(jobId);
     } finally {
       signalAll(stalled, 'SIGCONT');
@@ -147,7 +147,7 @@ function lapseScenario(deploy: () => Promise<Deployment>) {
     const job = await waitForJob(api.url, key, jobId, 120_000);
     expect(job.status, job.error).toBe('done');
     expect((await download(job.downloadUrl!)).data.toString()).toBe(`# Converted\n\n${TEXT.toUpperCase()}\n`);
-    const record = (await store.jobs.get(jobId))!;
+    const record = (await store.jobs.jobs.get(jobId))!;
     // No third attempt: the first run's hand-back never made the entry due again.
     expect(record.attempts).toBe(2);
     expect(record.refunded).toBe(false);

@@ -287,7 +287,7 @@ describe('plans, credits and privacy rules', () => {
     it('deletes uploads and outputs within the hour, never before', async () => {
       const key = await server.createKey('pro');
       const { jobId } = await finishedJob(server, key);
-      const record = (await server.server.runtime.store.jobs.get(jobId))!;
+      const record = (await server.server.runtime.store.jobs.jobs.get(jobId))!;
       const output = path.join(server.dataDir, 'blobs', record.output!.blobKey);
       // Uploads go as soon as the job finishes.
       expect(record.inputs).toEqual([]);

@@ -124,7 +124,7 @@ describe('principal cache across two API processes on PostgreSQL', () => {
     const store = await PostgresStore.connect(env.POSTGRES_URL!, { poolSize: 1 });
     try {
       const controlHash = createHash('sha256').update(control.key).digest('hex');
-      expect(await store.keys.revokeByHash(controlHash, new Date())).toBe(true);
+      expect(await store.accounts.keys.revokeByHash(controlHash, new Date())).toBe(true);
     } finally {
       await store.close();
     }

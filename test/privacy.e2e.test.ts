@@ -142,9 +142,9 @@ describe('recovery of password jobs', () => {
       const { key, accountId } = await server.createAccount('pro');
       const { runner, credits } = server.server.runtime.services;
       const { store } = server.server.runtime;
-      const account = (await store.accounts.get(accountId))!;
+      const account = (await store.accounts.accounts.get(accountId))!;
       await credits.charge(account, 10);
-      const job = await store.jobs.create({
+      const job = await store.jobs.jobs.create({
         id: 'orphan-protect-job',
         accountId,
         kind: 'tool',
@@ -161,7 +161,7 @@ describe('recovery of password jobs', () => {
         inputsExpireAt: new Date(clock.now().getTime() + 3600_000),
       });
       expect(await runner.triage(job)).toBe('leave');
-      expect((await store.jobs.get(job.id))!.status).toBe('waiting');
+      expect((await store.jobs.jobs.get(job.id))!.status).toBe('waiting');
 
       clock.advance(60 * 60_000);
       expect(await runner.triage(job)).toBe('leave');

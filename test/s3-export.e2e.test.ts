@@ -353,7 +353,7 @@ describe('S3 export', () => {
       // What a server killed mid-export (kill -9) leaves behind: an open export whose lease it stopped
       // renewing; and one whose holder is alive somewhere (its lease is still running).
       const open = { type: 's3' as const, bucket: BUCKET, key: 'out/x.webp', status: 'uploading' as const };
-      const { jobs } = first.server.runtime.store;
+      const { jobs } = first.server.runtime.store.jobs;
       await jobs.setExport(ids[0]!, { ...open, heldUntil: new Date(Date.now() - 1000).toISOString() });
       await jobs.setExport(ids[1]!, { ...open, heldUntil: new Date(Date.now() + 3_600_000).toISOString() });
       await first.close();

@@ -48,7 +48,7 @@ async function dispatchDelaysMs(api: ChildServer, key: string, store: Store, cou
     expect(accepted.status).toBe(200);
     const job = await waitForJob(api.url, key, accepted.body.jobId as string);
     expect(job.status).toBe('done');
-    const record = (await store.jobs.get(accepted.body.jobId as string))!;
+    const record = (await store.jobs.jobs.get(accepted.body.jobId as string))!;
     delays.push(record.startedAt!.getTime() - record.createdAt.getTime());
   }
   return delays;
@@ -93,7 +93,7 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     const records: JobRecord[] = [];
     for (const [i, jobId] of jobIds.entries()) {
       const job = await waitForJob(apis[i % 2]!.url, key, jobId, 120_000);
-      const record = (await store.jobs.get(jobId))!;
+      const record = (await store.jobs.jobs.get(jobId))!;
       if (job.status === 'done')
         expect((await download(job.downloadUrl!)).data.toString()).toBe(expectedOutput(texts[i]!));
       else expect(record.refunded, `${jobId} failed without a refund: ${job.error}`).toBe(true);
@@ -149,8 +149,8 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
   });
 
   it('200 jobs spread over both APIs each run exactly once, and the credits add up', { timeout: 300_000 }, async () => {
-    const period = (await store.jobs.listByAccount(accountId, 1, 0)).jobs[0]!.creditPeriod;
-    const usedBefore = (await store.usage.get(accountId, period)).used;
+    const period = (await store.jobs.jobs.listByAccount(accountId, 1, 0)).jobs[0]!.creditPeriod;
+    const usedBefore = (await store.credits.usage.get(accountId, period)).used;
     const texts = [...Array(200)].map((_, i) => `job ${i}`);
     const jobIds: string[] = [];
     for (let i = 0; i < texts.length; i += 20) {
@@ -160,19 +160,19 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     // connect timeout on a loaded machine.
     await waitUntil(
       async () => {
-        const unfinished = new Set((await store.jobs.listUnfinished()).map((job) => job.id));
+        const unfinished = new Set((await store.jobs.jobs.listUnfinished()).map((job) => job.id));
         return jobIds.every((id) => !unfinished.has(id));
       },
       240_000,
       'every job to finish',
     );
     const records: JobRecord[] = [];
-    for (const id of jobIds) records.push((await store.jobs.get(id))!);
+    for (const id of jobIds) records.push((await store.jobs.jobs.get(id))!);
     expect(records.filter((r) => r.status !== 'done').map((r) => r.error)).toEqual([]);
     // Each started once: `attempts` counts the starts of a job (JobRepo.start).
     expect(records.map((r) => r.attempts)).toEqual(records.map(() => 1));
     const charged = records.reduce((sum, r) => sum + r.creditCost, 0);
-    expect((await store.usage.get(accountId, period)).used - usedBefore).toBe(charged);
+    expect((await store.credits.usage.get(accountId, period)).used - usedBefore).toBe(charged);
     // Spot-check content through either API.
     for (const i of [0, 57, 199]) {
       const job = await waitForJob(apis[i % 2]!.url, key, jobIds[i]!);
@@ -186,7 +186,7 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     for (const [i, text] of texts.entries()) jobIds.push(await submit(apis[i % 2]!, text, 30));
     await waitUntil(
       async () => {
-        const jobs = await Promise.all(jobIds.map((id) => store.jobs.get(id)));
+        const jobs = await Promise.all(jobIds.map((id) => store.jobs.jobs.get(id)));
         return jobs.filter((j) => j?.status === 'active' && j.progress > 0).length === 2;
       },
       60_000,
@@ -207,7 +207,7 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     const texts = ['oscar', 'papa', 'quebec', 'romeo'];
     const jobIds: string[] = [];
     for (const [i, text] of texts.entries()) jobIds.push(await submit(apis[i % 2]!, text, 20));
-    await waitUntil(async () => (await store.jobs.get(jobIds[0]!))?.status === 'active', 60_000, 'a job to start');
+    await waitUntil(async () => (await store.jobs.jobs.get(jobIds[0]!))?.status === 'active', 60_000, 'a job to start');
 
     await postgres.stopServer();
     const downStatuses = await Promise.all(apis.map(readyz));
@@ -265,11 +265,11 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
     try {
       // The uploads go as soon as the job ends (just after it is stored done): wait for that, then
       // what is left is the output, kept until it falls due.
-      let job = (await store.jobs.get(jobId))!;
+      let job = (await store.jobs.jobs.get(jobId))!;
       const uploads = job.inputs.map((input) => input.blobKey);
       for (let i = 0; i < 100 && job.inputs.length; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        job = (await store.jobs.get(jobId))!;
+        job = (await store.jobs.jobs.get(jobId))!;
       }
       expect(job.inputs).toEqual([]);
       for (const blobKey of uploads) expect(await blobs.exists(blobKey), blobKey).toBe(false);

@@ -63,7 +63,7 @@ describe('workers in their own processes', () => {
   async function attemptsOf(jobIds: string[]): Promise<number[]> {
     const store = new SqliteStore(openSqliteDatabase(path.join(dataDir, 'transmute.db')));
     try {
-      return await Promise.all(jobIds.map(async (id) => (await store.jobs.get(id))!.attempts));
+      return await Promise.all(jobIds.map(async (id) => (await store.jobs.jobs.get(id))!.attempts));
     } finally {
       await store.close();
     }

@@ -277,7 +277,7 @@ export async function createRuntime({
     {
       sandbox: () => sandbox.status(),
       office: () => office.status(),
-      queue: () => store.jobs.waitingByPlugin(),
+      queue: () => store.jobs.jobs.waitingByPlugin(),
       readiness: async () => ({
         store: await answers(() => store.ping()),
         queue: await answers(() => queue.ping()),

@@ -339,7 +339,7 @@ export class Queue implements JobQueue, WebhookQueue {
    */
   async reconcile(runner: JobRunnerPort, store: Store): Promise<number> {
     let requeued = 0;
-    for (const job of await store.jobs.listUnfinished()) {
+    for (const job of await store.jobs.jobs.listUnfinished()) {
       if ((await runner.triage(job)) !== 'queue') continue;
       const { jobs: entries } = await this.agenda.queryJobs({ data: { jobId: job.id } });
       const lockDeadline = Date.now() - this.options.lockLifetimeMs;

@@ -47,7 +47,7 @@ describe('queue reconciler', () => {
     const db = openSqliteDatabase(path.join(dir, 'transmute.db'));
     store = new SqliteStore(db);
     // The store as the runner sees it: starting a job fails while it is "down".
-    const jobs = new Proxy(store.jobs, {
+    const jobs = new Proxy(store.jobs.jobs, {
       get(target, key, receiver) {
         if (key === 'start' && storeDown)
           return async () => Promise.reject(new Error('SQLITE_BUSY: store unreachable (test)'));
@@ -129,12 +129,12 @@ describe('queue reconciler', () => {
       'the entry to be given up',
     );
     expect(entry.failCount).toBeGreaterThanOrEqual(3);
-    expect((await store.jobs.get(jobId))?.status).toBe('waiting');
+    expect((await store.jobs.jobs.get(jobId))?.status).toBe('waiting');
 
     storeDown = false;
     const done = await until(
       async () => {
-        const job = await store.jobs.get(jobId);
+        const job = await store.jobs.jobs.get(jobId);
         return job?.status === 'done' ? job : undefined;
       },
       // The maintenance run requeues it, then a fresh sandbox process runs it: slow on a loaded machine.

@@ -64,7 +64,7 @@ describe('AccountService principal cache', () => {
     const { key } = await accounts.createKey(account.id);
     await accounts.authenticateKey(key);
     let reads = 0;
-    const { keys, accounts: accountRows } = store;
+    const { keys, accounts: accountRows } = store.accounts;
     const findActiveByHash = keys.findActiveByHash.bind(keys);
     const get = accountRows.get.bind(accountRows);
     keys.findActiveByHash = (hash) => {

@@ -1,7 +1,7 @@
 /** Accounts and API keys: creation, authentication, listing, revocation. */
 import { randomUUID } from 'node:crypto';
 import { API_KEY_PATTERN, ENTERPRISE_DEFAULTS, PLANS, type PlanId } from '../../schema/index.js';
-import type { Account, ApiKeyRecord, SessionRecord, Store } from '../store/types.js';
+import type { Account, AccountsStore, ApiKeyRecord, PrincipalChanges, SessionRecord } from '../store/types.js';
 import type { Clock } from './clock.js';
 import { ServiceError } from './errors.js';
 import { PrincipalCache } from './principal-cache.js';
@@ -30,11 +30,14 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export class AccountService {
   private readonly principals: PrincipalCache<Principal>;
 
+  private readonly accountsStore: AccountsStore;
+
   constructor(
-    private readonly store: Store,
+    ports: { accounts: AccountsStore; principalChanges: PrincipalChanges },
     private readonly clock: Clock,
   ) {
-    this.principals = new PrincipalCache(store.principalChanges);
+    this.accountsStore = ports.accounts;
+    this.principals = new PrincipalCache(ports.principalChanges);
   }
 
   async createAccount(input: {
@@ -54,13 +57,13 @@ export class AccountService {
       requestsPerMinute: input.plan === 'enterprise' ? ENTERPRISE_DEFAULTS.requestsPerMinute : null,
       createdAt: this.clock.now(),
     };
-    await this.store.accounts.create(account);
+    await this.accountsStore.accounts.create(account);
     return account;
   }
 
   /** Mint a key; the full key is returned here and never again. 403 while the e-mail is unverified (spec). */
   async createKey(accountId: string, name?: string | null): Promise<{ key: string; record: ApiKeyRecord }> {
-    const account = await this.store.accounts.get(accountId);
+    const account = await this.accountsStore.accounts.get(accountId);
     if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
     if (!account.emailVerified)
       throw new ServiceError('FORBIDDEN', 'Verify your e-mail address before generating an API key');
@@ -78,13 +81,13 @@ export class AccountService {
       name: label,
       lastUsedAt: null,
     };
-    await this.store.keys.create(record);
+    await this.accountsStore.keys.create(record);
     return { key, record };
   }
 
   /** Every key of the account, revoked ones too, oldest first. */
   async listKeys(accountId: string): Promise<ApiKeySummary[]> {
-    const keys = await this.store.keys.listByAccount(accountId);
+    const keys = await this.accountsStore.keys.listByAccount(accountId);
     return keys.map(summarizeKey);
   }
 
@@ -95,15 +98,15 @@ export class AccountService {
 
   async revokeKey(key: string): Promise<boolean> {
     const hash = sha256(key);
-    const record = await this.store.keys.findActiveByHash(hash);
-    const revoked = await this.store.keys.revokeByHash(hash, this.clock.now());
+    const record = await this.accountsStore.keys.findActiveByHash(hash);
+    const revoked = await this.accountsStore.keys.revokeByHash(hash, this.clock.now());
     if (record) await this.principals.accountChanged(record.accountId);
     return revoked;
   }
 
   /** Revoke one of the account's own keys; another account's key (or none) is 404, never 403. */
   async revokeKeyById(accountId: string, keyId: string): Promise<void> {
-    const revoked = await this.store.keys.revokeById(accountId, keyId, this.clock.now());
+    const revoked = await this.accountsStore.keys.revokeById(accountId, keyId, this.clock.now());
     await this.principals.accountChanged(accountId);
     if (!revoked) throw new ServiceError('NOT_FOUND', 'API key not found');
   }
@@ -117,12 +120,13 @@ export class AccountService {
   }
 
   async getAccount(accountId: string): Promise<Account | null> {
-    return this.store.accounts.get(accountId);
+    return this.accountsStore.accounts.get(accountId);
   }
 
-  async updateAccount(accountId: string, patch: Parameters<Store['accounts']['update']>[1]): Promise<void> {
-    if (!(await this.store.accounts.get(accountId))) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
-    await this.store.accounts.update(accountId, patch);
+  async updateAccount(accountId: string, patch: Parameters<AccountsStore['accounts']['update']>[1]): Promise<void> {
+    if (!(await this.accountsStore.accounts.get(accountId)))
+      throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
+    await this.accountsStore.accounts.update(accountId, patch);
     await this.accountChanged(accountId);
   }
 
@@ -138,8 +142,8 @@ export class AccountService {
     let principal = cached?.principal;
     if (!cached) {
       const readAt = this.principals.readingFromStore();
-      record = (await this.store.keys.findActiveByHash(hash)) ?? undefined;
-      const account = record && (await this.store.accounts.get(record.accountId));
+      record = (await this.accountsStore.keys.findActiveByHash(hash)) ?? undefined;
+      const account = record && (await this.accountsStore.accounts.get(record.accountId));
       if (!record || !account) throw new ServiceError('UNAUTHENTICATED', 'Invalid API key');
       principal = { account, keyId: record.id };
       this.principals.remember(hash, principal, record, readAt);
@@ -148,14 +152,14 @@ export class AccountService {
     if (!record!.lastUsedAt || now.getTime() - record!.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       // The remembered record carries the use too: one write a minute per key, cached or not.
       record!.lastUsedAt = now;
-      await this.store.keys.markUsed(record!.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS));
+      await this.accountsStore.keys.markUsed(record!.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS));
     }
     return principal!;
   }
 
   /** Operators: move an account to another plan (Enterprise starts from its default allowance and rate). */
   async setPlan(accountId: string, plan: PlanId): Promise<Account> {
-    const account = await this.store.accounts.get(accountId);
+    const account = await this.accountsStore.accounts.get(accountId);
     if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
     const custom =
       plan === 'enterprise'
@@ -164,32 +168,32 @@ export class AccountService {
             requestsPerMinute: account.requestsPerMinute ?? ENTERPRISE_DEFAULTS.requestsPerMinute,
           }
         : { creditsIncluded: null, requestsPerMinute: null };
-    await this.store.accounts.update(accountId, { plan, ...custom });
+    await this.accountsStore.accounts.update(accountId, { plan, ...custom });
     await this.accountChanged(accountId);
     return { ...account, plan, ...custom };
   }
 
   /** Operators: mark the account's address verified without the link (pending links are dropped). */
   async markEmailVerified(accountId: string): Promise<Account> {
-    const account = await this.store.accounts.get(accountId);
+    const account = await this.accountsStore.accounts.get(accountId);
     if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
     if (!account.email) throw new ServiceError('BAD_REQUEST', 'This account has no e-mail address');
-    await this.store.accounts.update(accountId, { emailVerified: true });
+    await this.accountsStore.accounts.update(accountId, { emailVerified: true });
     await this.accountChanged(accountId);
-    await this.store.emailTokens.deleteByAccount(accountId);
+    await this.accountsStore.emailTokens.deleteByAccount(accountId);
     return { ...account, emailVerified: true };
   }
 
   /** Pay-as-you-go on or off, where the plan offers it (every plan but Enterprise). */
   async setOverage(accountId: string, enabled: boolean): Promise<Account> {
-    const account = await this.store.accounts.get(accountId);
+    const account = await this.accountsStore.accounts.get(accountId);
     if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
     if (!PLANS[account.plan].overageAvailable) {
       throw new ServiceError('FORBIDDEN', `Pay-as-you-go is not available on the ${PLANS[account.plan].label} plan`, {
         code: 'plan_required',
       });
     }
-    await this.store.accounts.update(accountId, { overageEnabled: enabled });
+    await this.accountsStore.accounts.update(accountId, { overageEnabled: enabled });
     await this.accountChanged(accountId);
     return { ...account, overageEnabled: enabled };
   }
@@ -202,7 +206,7 @@ export class AccountService {
     accountId: string,
     limits: { creditsIncluded?: number; requestsPerMinute?: number },
   ): Promise<Account> {
-    const account = await this.store.accounts.get(accountId);
+    const account = await this.accountsStore.accounts.get(accountId);
     if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
     if (account.plan !== 'enterprise') {
       throw new ServiceError(
@@ -215,7 +219,7 @@ export class AccountService {
       ...(limits.creditsIncluded !== undefined ? { creditsIncluded: limits.creditsIncluded } : {}),
       ...(limits.requestsPerMinute !== undefined ? { requestsPerMinute: limits.requestsPerMinute } : {}),
     };
-    await this.store.accounts.update(accountId, patch);
+    await this.accountsStore.accounts.update(accountId, patch);
     await this.accountChanged(accountId);
     return { ...account, ...patch };
   }

@@ -8,7 +8,7 @@ import yazl from 'yazl';
 import { PLANS, type batchAcceptedSchema, type batchStatusSchema } from '../../schema/index.js';
 import type { z } from 'zod';
 import type { BlobStore } from '../blobs/types.js';
-import type { BatchRecord, JobRecord, Store } from '../store/types.js';
+import type { BatchRecord, JobRecord, JobsStore } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import { ServiceError, badRequest, forbidden, notFound } from './errors.js';
@@ -38,15 +38,19 @@ export interface BatchRequest {
 }
 
 export class BatchService {
+  private readonly jobsStore: JobsStore;
+
   constructor(
-    private readonly store: Store,
+    ports: { jobs: JobsStore },
     private readonly blobs: BlobStore,
     private readonly jobs: JobService,
     private readonly clock: Clock,
     private readonly publicUrl: string,
     private readonly webhooks?: RequestWebhooks & JobEvents,
     private readonly exports?: ExportService,
-  ) {}
+  ) {
+    this.jobsStore = ports.jobs;
+  }
 
   /** Checked before any upload is read: 403 below Pro; returns how many files the plan allows. */
   admit(principal: Principal): number {
@@ -100,7 +104,7 @@ export class BatchService {
         ? refusals[0]!
         : badRequest(`No file could be accepted: ${errors.map((e) => `${e.filename}: ${e.error}`).join('; ')}`);
     }
-    await this.store.batches.create({
+    await this.jobsStore.batches.create({
       id: batchId,
       accountId: principal.account.id,
       tool: null,
@@ -116,10 +120,10 @@ export class BatchService {
 
   /** 404 when unknown, 403 for another holder's batch (spec: "not your batch"). */
   private async owned(principal: Principal, batchId: string): Promise<{ batch: BatchRecord; jobs: JobRecord[] }> {
-    const batch = await this.store.batches.get(batchId);
+    const batch = await this.jobsStore.batches.get(batchId);
     if (!batch || batch.tool !== null) throw notFound('Batch not found');
     if (batch.accountId !== principal.account.id) throw forbidden('This batch belongs to another account');
-    return { batch, jobs: await this.store.jobs.listByBatch(batchId) };
+    return { batch, jobs: await this.jobsStore.jobs.listByBatch(batchId) };
   }
 
   async status(principal: Principal, batchId: string): Promise<BatchStatus> {
@@ -157,9 +161,9 @@ export class BatchService {
    * output.
    */
   private async zipOf(batchId: string): Promise<Readable> {
-    const batch = await this.store.batches.get(batchId);
+    const batch = await this.jobsStore.batches.get(batchId);
     if (!batch) throw notFound('Batch not found');
-    const jobs = await this.store.jobs.listByBatch(batchId);
+    const jobs = await this.jobsStore.jobs.listByBatch(batchId);
     if (jobs.some((j) => j.status === 'waiting' || j.status === 'active') || jobs.length < batch.total)
       throw notFound('Batch is not ready yet');
     const outputs = [];

@@ -1,7 +1,7 @@
 /** Credits: atomic charge at acceptance, refunds, balance, monthly periods. */
 import { OVERAGE_RATE_PER_1000, type Credits } from '../../schema/index.js';
 import { refundOf } from './job-policy.js';
-import type { Account, FailureRefund, JobRecord, Store } from '../store/types.js';
+import type { Account, AccountsStore, CreditsStore, FailureRefund, JobRecord, JobsStore } from '../store/types.js';
 import type { AccountService } from './accounts.js';
 import { billingPeriod, nextResetDate, type Clock } from './clock.js';
 import { recordRefund } from '../telemetry/metrics.js';
@@ -18,18 +18,26 @@ export interface Charge {
  * new period: it needs no write at midnight and is right even if the process was down then.
  */
 export class CreditService {
+  private readonly accountsStore: AccountsStore;
+  private readonly jobsStore: JobsStore;
+  private readonly creditsStore: CreditsStore;
+
   constructor(
-    private readonly store: Store,
+    ports: { accounts: AccountsStore; jobs: JobsStore; credits: CreditsStore },
     private readonly accounts: AccountService,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.accountsStore = ports.accounts;
+    this.jobsStore = ports.jobs;
+    this.creditsStore = ports.credits;
+  }
 
   /** Charge `cost` now, or 402 when the allowance is used and overage is off. */
   async charge(account: Account, cost: number): Promise<Charge> {
     const included = this.accounts.limitsOf(account).creditsIncluded;
     const period = billingPeriod(this.clock.now());
     const overage = account.overageEnabled && this.accounts.limitsOf(account).plan.overageAvailable;
-    const result = await this.store.usage.charge(account.id, period, cost, overage ? null : included);
+    const result = await this.creditsStore.usage.charge(account.id, period, cost, overage ? null : included);
     if (!result.ok) throw new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits');
     return { period, cost, creditsRemaining: Math.max(0, included - result.used) };
   }
@@ -42,7 +50,7 @@ export class CreditService {
   async failJob(jobId: string, error: string): Promise<boolean> {
     // Set by the rule inside the store's transaction (`as`: TypeScript does not see a callback assign it).
     let given = null as FailureRefund;
-    const failed = await this.store.jobs.fail(jobId, error, this.clock.now(), (job) => (given = refundOf(job)));
+    const failed = await this.jobsStore.jobs.fail(jobId, error, this.clock.now(), (job) => (given = refundOf(job)));
     if (failed && given && 'credits' in given) recordRefund(given.credits);
     return failed;
   }
@@ -53,22 +61,23 @@ export class CreditService {
    */
   async adjust(job: JobRecord, difference: number): Promise<void> {
     if (difference > 0) {
-      const account = await this.store.accounts.get(job.accountId);
+      const account = await this.accountsStore.accounts.get(job.accountId);
       if (!account) throw new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits');
       await this.charge(account, difference);
-    } else if (difference < 0) await this.store.usage.refund(job.accountId, job.creditPeriod, -difference);
+    } else if (difference < 0) await this.creditsStore.usage.refund(job.accountId, job.creditPeriod, -difference);
   }
 
   /** Take an adjustment back: the job was cancelled meanwhile, and refunded what it was charged at acceptance. */
   async undoAdjust(job: JobRecord, difference: number): Promise<void> {
-    if (difference > 0) await this.store.usage.refund(job.accountId, billingPeriod(this.clock.now()), difference);
-    else if (difference < 0) await this.store.usage.charge(job.accountId, job.creditPeriod, -difference, null);
+    if (difference > 0)
+      await this.creditsStore.usage.refund(job.accountId, billingPeriod(this.clock.now()), difference);
+    else if (difference < 0) await this.creditsStore.usage.charge(job.accountId, job.creditPeriod, -difference, null);
   }
 
   async balance(account: Account): Promise<Credits> {
     const now = this.clock.now();
     const { creditsIncluded, plan } = this.accounts.limitsOf(account);
-    const { used } = await this.store.usage.get(account.id, billingPeriod(now));
+    const { used } = await this.creditsStore.usage.get(account.id, billingPeriod(now));
     return {
       plan: plan.label,
       creditsIncluded,
@@ -84,6 +93,6 @@ export class CreditService {
 
   /** Support tool: set this month's used credits. */
   async setUsed(accountId: string, used: number): Promise<void> {
-    await this.store.usage.set(accountId, billingPeriod(this.clock.now()), used);
+    await this.creditsStore.usage.set(accountId, billingPeriod(this.clock.now()), used);
   }
 }

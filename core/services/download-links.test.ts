@@ -31,8 +31,8 @@ describe('DownloadLinks', () => {
       requestsPerMinute: null,
       createdAt: T0,
     };
-    await store.accounts.create(account);
-    const job = await store.jobs.create({
+    await store.accounts.accounts.create(account);
+    const job = await store.jobs.jobs.create({
       id: randomUUID(),
       accountId: account.id,
       kind: 'convert',
@@ -48,7 +48,7 @@ describe('DownloadLinks', () => {
       createdAt: T0,
       inputsExpireAt: new Date(T0.getTime() + 3_600_000),
     });
-    return (await store.jobs.start(job.id, T0))!;
+    return (await store.jobs.jobs.start(job.id, T0))!;
   }
 
   const completion = (at = T0) => ({
@@ -77,12 +77,12 @@ describe('DownloadLinks', () => {
   it('stores only the hash, and derives the same URL at every poll for 15 minutes', async () => {
     const job = await activeJob();
     expect(await links.complete(job.id, completion())).toBe(true);
-    const done = (await store.jobs.get(job.id))!;
+    const done = (await store.jobs.jobs.get(job.id))!;
     const token = links.jobToken(done)!;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(done.downloadTokenHash).toBe(sha256(token));
     expect(JSON.stringify(done)).not.toContain(token);
-    expect(await store.tokens.get(sha256(token))).toMatchObject({
+    expect(await store.links.tokens.get(sha256(token))).toMatchObject({
       jobId: job.id,
       kind: 'download',
       reusable: true,
@@ -92,16 +92,16 @@ describe('DownloadLinks', () => {
     expect(links.jobUrl(done)).toBe(`http://transmute.test/api/download/${token}`);
 
     now = new Date(T0.getTime() + 900_000 - 1);
-    expect(links.jobUrl((await store.jobs.get(job.id))!)).toBe(`http://transmute.test/api/download/${token}`);
+    expect(links.jobUrl((await store.jobs.jobs.get(job.id))!)).toBe(`http://transmute.test/api/download/${token}`);
     now = new Date(T0.getTime() + 900_000);
-    expect(links.jobUrl((await store.jobs.get(job.id))!)).toBeNull();
+    expect(links.jobUrl((await store.jobs.jobs.get(job.id))!)).toBeNull();
   });
 
   it('gives each job and each completion time its own token, and another secret none of them', async () => {
     const [a, b] = [await activeJob(), await activeJob()];
     await links.complete(a.id, completion());
     await links.complete(b.id, completion());
-    const [doneA, doneB] = [(await store.jobs.get(a.id))!, (await store.jobs.get(b.id))!];
+    const [doneA, doneB] = [(await store.jobs.jobs.get(a.id))!, (await store.jobs.jobs.get(b.id))!];
     expect(links.jobToken(doneA)).not.toBe(links.jobToken(doneB));
     expect(links.jobToken({ ...doneA, completedAt: new Date(T0.getTime() + 1) })).toBeNull();
     // A process remembers the links it derived, checked against the job's completion and hash each poll.
@@ -115,18 +115,18 @@ describe('DownloadLinks', () => {
   it('shows no link for a job without a stored hash (upgraded database), without an output, or not done', async () => {
     const job = await activeJob();
     await links.complete(job.id, completion());
-    const done = (await store.jobs.get(job.id))!;
+    const done = (await store.jobs.jobs.get(job.id))!;
     expect(links.jobUrl({ ...done, downloadTokenHash: null })).toBeNull();
     expect(links.jobUrl({ ...done, output: null })).toBeNull();
     expect(links.jobUrl({ ...done, status: 'active' })).toBeNull();
-    await store.jobs.clearOutput(job.id);
-    expect(links.jobUrl((await store.jobs.get(job.id))!)).toBeNull();
+    await store.jobs.jobs.clearOutput(job.id);
+    expect(links.jobUrl((await store.jobs.jobs.get(job.id))!)).toBeNull();
   });
 
   it('completes nothing twice: a job finished elsewhere answers false', async () => {
     const job = await activeJob();
     expect(await links.complete(job.id, completion())).toBe(true);
     expect(await links.complete(job.id, completion(new Date(T0.getTime() + 5000)))).toBe(false);
-    expect((await store.jobs.get(job.id))!.completedAt).toEqual(T0);
+    expect((await store.jobs.jobs.get(job.id))!.completedAt).toEqual(T0);
   });
 });

@@ -16,7 +16,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { DOWNLOAD_LINK_SECONDS } from '../../schema/index.js';
-import type { JobCompletion, JobView, Store } from '../store/types.js';
+import type { JobCompletion, JobsStore, JobView, LinksStore } from '../store/types.js';
 import type { Clock } from './clock.js';
 import { sha256 } from './secrets.js';
 
@@ -36,12 +36,17 @@ export class DownloadLinks {
    */
   private readonly derived = new Map<string, { at: number; hash: string; token: string | null }>();
 
+  private readonly jobsStore: JobsStore;
+  private readonly linksStore: LinksStore;
+
   constructor(
-    private readonly store: Store,
+    ports: { jobs: JobsStore; links: LinksStore },
     private readonly secret: string,
     private readonly publicUrl: string,
     private readonly clock: Clock,
   ) {
+    this.jobsStore = ports.jobs;
+    this.linksStore = ports.links;
     if (Buffer.byteLength(secret) < MIN_TOKEN_SECRET_BYTES)
       throw new Error(`The token secret must be at least ${MIN_TOKEN_SECRET_BYTES} bytes`);
   }
@@ -53,7 +58,7 @@ export class DownloadLinks {
    */
   async complete(jobId: string, completion: FileCompletion): Promise<boolean> {
     const tokenHash = sha256(this.derive(jobId, completion.at));
-    await this.store.tokens.create({
+    await this.linksStore.tokens.create({
       hash: tokenHash,
       jobId,
       kind: 'download',
@@ -63,7 +68,7 @@ export class DownloadLinks {
       consumedAt: null,
     });
     const { output, toolReport, result, at, outputExpiresAt } = completion;
-    return this.store.jobs.complete(jobId, {
+    return this.jobsStore.jobs.complete(jobId, {
       output,
       toolReport,
       result: result ?? null,

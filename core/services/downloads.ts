@@ -5,7 +5,7 @@
 import type { Readable } from 'node:stream';
 import { PLANS, downloadTokenSchema, type SignedUrl } from '../../schema/index.js';
 import type { BlobStore } from '../blobs/types.js';
-import type { Store } from '../store/types.js';
+import type { JobsStore, LinksStore } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { DownloadLinks } from './download-links.js';
@@ -21,28 +21,34 @@ export interface Download {
 }
 
 export class DownloadService {
+  private readonly jobsStore: JobsStore;
+  private readonly linksStore: LinksStore;
+
   constructor(
-    private readonly store: Store,
+    ports: { jobs: JobsStore; links: LinksStore },
     private readonly blobs: BlobStore,
     private readonly jobs: JobService,
     private readonly clock: Clock,
     private readonly links: DownloadLinks,
-  ) {}
+  ) {
+    this.jobsStore = ports.jobs;
+    this.linksStore = ports.links;
+  }
 
   /** Resolve a token to the output it grants. 400 malformed, 404 unknown/expired/consumed, 410 signed output gone. */
   async open(token: string): Promise<Download> {
     if (!downloadTokenSchema.safeParse(token).success) throw badRequest('Invalid download token');
     const hash = sha256(token);
-    const record = await this.store.tokens.get(hash);
+    const record = await this.linksStore.tokens.get(hash);
     if (!record) throw notFound('Download link not found or expired');
-    const job = await this.store.jobs.get(record.jobId);
+    const job = await this.jobsStore.jobs.get(record.jobId);
     const output = job?.output;
     const present = output ? await this.blobs.exists(output.blobKey) : false;
     if (record.kind === 'signed' && !present)
       throw new ServiceError('GONE', 'The file behind this signed URL has been deleted');
     if (this.clock.now() >= record.expiresAt) throw notFound('Download link expired');
     if (!output || !present) throw notFound('Download link expired');
-    if (!record.reusable && !(await this.store.tokens.consume(hash, this.clock.now())))
+    if (!record.reusable && !(await this.linksStore.tokens.consume(hash, this.clock.now())))
       throw notFound('Download link already used');
     return { stream: this.blobs.read(output.blobKey), filename: output.filename, bytes: output.bytes };
   }
@@ -64,7 +70,7 @@ export class DownloadService {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + expiresIn * 1000);
     const token = randomToken();
-    await this.store.tokens.create({
+    await this.linksStore.tokens.create({
       hash: sha256(token),
       jobId: job.id,
       kind: 'signed',
@@ -73,7 +79,7 @@ export class DownloadService {
       consumedAt: null,
       createdAt: now,
     });
-    await this.store.jobs.extendOutput(job.id, expiresAt);
+    await this.jobsStore.jobs.extendOutput(job.id, expiresAt);
     return { url: this.links.url(token), expiresIn, expiresAt: expiresAt.toISOString(), reusable: request.reusable };
   }
 }

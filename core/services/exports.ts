@@ -32,7 +32,7 @@ import {
   resolveDestination,
   type DestinationPolicy,
 } from '../engines/outbound.js';
-import type { ExportRecord, Store } from '../store/types.js';
+import type { ExportRecord, JobsStore } from '../store/types.js';
 import { badRequest, jsonValue } from './errors.js';
 
 const LABEL = 'Export endpoint';
@@ -72,13 +72,17 @@ export class ExportService {
   private readonly held = new Set<string>();
   private stopped = false;
 
+  private readonly jobsStore: JobsStore;
+
   constructor(
-    private readonly store: Store,
+    ports: { jobs: JobsStore },
     private readonly blobs: BlobStore,
     private readonly log: Logger,
     private readonly policy: DestinationPolicy,
     private readonly leaseMs = EXPORT_LEASE_MS,
-  ) {}
+  ) {
+    this.jobsStore = ports.jobs;
+  }
 
   /**
    * Fail the open exports (pending or uploading) whose holder stopped renewing their lease: the
@@ -86,7 +90,7 @@ export class ExportService {
    */
   async failAbandoned(now = Date.now()): Promise<number> {
     let failed = 0;
-    for (const repo of [this.store.jobs, this.store.batches]) {
+    for (const repo of [this.jobsStore.jobs, this.jobsStore.batches]) {
       for (const open of await repo.listOpenExports()) {
         if (this.held.has(open.id)) continue;
         if (open.export.heldUntil && Date.parse(open.export.heldUntil) > now) continue;
@@ -121,9 +125,9 @@ export class ExportService {
   async start(jobId: string, target: ExportTarget): Promise<void> {
     await this.begin(jobId, target, {
       ids: { jobId },
-      save: (state) => this.store.jobs.setExport(jobId, state),
+      save: (state) => this.jobsStore.jobs.setExport(jobId, state),
       outcome: async () => {
-        const job = await this.store.jobs.get(jobId);
+        const job = await this.jobsStore.jobs.get(jobId);
         if (job && (job.status === 'waiting' || job.status === 'active')) return null;
         if (job?.status !== 'done') return { why: 'the job did not finish' };
         const output = job.output;
@@ -143,11 +147,11 @@ export class ExportService {
   async startBatch(batchId: string, target: ExportTarget, zip: () => Promise<Readable>): Promise<void> {
     await this.begin(batchId, target, {
       ids: { batchId },
-      save: (state) => this.store.batches.setExport(batchId, state),
+      save: (state) => this.jobsStore.batches.setExport(batchId, state),
       outcome: async () => {
         const [batch, jobs] = await Promise.all([
-          this.store.batches.get(batchId),
-          this.store.jobs.listByBatch(batchId),
+          this.jobsStore.batches.get(batchId),
+          this.jobsStore.jobs.listByBatch(batchId),
         ]);
         if (!batch) return { why: 'the batch is gone' };
         if (jobs.length < batch.total || jobs.some((j) => j.status === 'waiting' || j.status === 'active')) return null;

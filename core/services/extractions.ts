@@ -20,7 +20,7 @@ import type { z } from 'zod';
 import type { Plugin } from '../contract/index.js';
 import { parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
-import type { Account, BatchRecord, JobRecord, Store } from '../store/types.js';
+import type { Account, BatchRecord, CreditsStore, JobRecord, JobsStore } from '../store/types.js';
 import { recordJobAccepted } from '../telemetry/metrics.js';
 import type { Principal } from './accounts.js';
 import type { CapabilityService, ExtractionToolInfo } from './capabilities.js';
@@ -46,8 +46,11 @@ export interface ExtractionRequest {
 }
 
 export class ExtractionService {
+  private readonly jobsStore: JobsStore;
+  private readonly creditsStore: CreditsStore;
+
   constructor(
-    private readonly store: Store,
+    ports: { jobs: JobsStore; credits: CreditsStore },
     private readonly registry: Registry,
     private readonly capabilities: CapabilityService,
     private readonly uploads: UploadService,
@@ -55,7 +58,10 @@ export class ExtractionService {
     private readonly queue: JobQueue,
     private readonly clock: Clock,
     private readonly webhooks?: RequestWebhooks,
-  ) {}
+  ) {
+    this.jobsStore = ports.jobs;
+    this.creditsStore = ports.credits;
+  }
 
   /**
    * Checked before any upload is read: the tool exists and is installed, the plan allows it (or
@@ -101,7 +107,7 @@ export class ExtractionService {
         webhookUrl = await this.webhooks.check(principal, request.webhookUrl);
       }
       if (trial) {
-        trialClaimed = await this.store.trials.claim(principal.account.id, tool, this.clock.now());
+        trialClaimed = await this.creditsStore.trials.claim(principal.account.id, tool, this.clock.now());
         if (!trialClaimed) throw trialUsed(tool, info.plan);
       }
 
@@ -138,7 +144,7 @@ export class ExtractionService {
           ? new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits')
           : badRequest(`No file could be accepted: ${reason}`);
       }
-      await this.store.batches.create({
+      await this.jobsStore.batches.create({
         id: batchId,
         accountId: principal.account.id,
         tool,
@@ -158,7 +164,7 @@ export class ExtractionService {
       // no batch to follow, so those not queued fail now with their credits (or free try) back. A store that cannot
       // take even that leaves them waiting: the reconciler queues them, and their run fails on the discarded input.
       for (const jobId of jobIds.slice(queued)) await this.credits.failJob(jobId, NOT_QUEUED).catch(() => false);
-      if (trialClaimed) await this.store.trials.release(principal.account.id, tool);
+      if (trialClaimed) await this.creditsStore.trials.release(principal.account.id, tool);
       await this.uploads.discard(...uploads);
       throw err;
     }
@@ -183,7 +189,7 @@ export class ExtractionService {
     const charge = trial ? { period: '' } : await this.credits.charge(principal.account, cost);
     costs.set(jobId, cost);
     const now = this.clock.now();
-    const job = await this.store.jobs.create({
+    const job = await this.jobsStore.jobs.create({
       id: jobId,
       accountId: principal.account.id,
       batchId,
@@ -207,11 +213,11 @@ export class ExtractionService {
   /** GET /api/<tool>/{id}: 404 when unknown or older than an hour, 403 for another holder's batch. */
   async poll(principal: Principal, tool: string, batchId: string): Promise<ExtractionPoll> {
     const { summary } = this.tool(tool);
-    const batch = await this.store.batches.get(batchId);
+    const batch = await this.jobsStore.batches.get(batchId);
     if (!batch || batch.tool !== tool || this.expired(batch))
       throw notFound('Results not found or expired (they are kept for 1 hour)');
     if (batch.accountId !== principal.account.id) throw forbidden('This batch belongs to another account');
-    const jobs = await this.store.jobs.listByBatch(batchId);
+    const jobs = await this.jobsStore.jobs.listByBatch(batchId);
     const rows = jobs.map(toRow);
     const completed = rows.filter((r) => r.status === 'completed').length;
     const failed = rows.filter((r) => r.status === 'failed').length;

@@ -1,4 +1,7 @@
-/** The services: the only API the surfaces call. Built once by the composition root. */
+/**
+ * The services: the only API the surfaces call. Built once by the composition root, which holds the whole store and
+ * hands each service only the aggregates (core/store/ports/) it uses.
+ */
 import type { Logger } from '../contract/index.js';
 import type { BlobStore } from '../blobs/types.js';
 import type { Registry } from '../registry/index.js';
@@ -87,8 +90,12 @@ export function createServices({
   config,
 }: ServiceDeps) {
   const vault = new SecretVault();
-  const accounts = new AccountService(store, clock);
-  const credits = new CreditService(store, accounts, clock);
+  const accounts = new AccountService({ accounts: store.accounts, principalChanges: store.principalChanges }, clock);
+  const credits = new CreditService(
+    { accounts: store.accounts, jobs: store.jobs, credits: store.credits },
+    accounts,
+    clock,
+  );
   const uploads = new UploadService(
     blobs,
     new UrlImporter({
@@ -97,11 +104,16 @@ export function createServices({
     }),
   );
   const capabilities = new CapabilityService(registry);
-  const links = new DownloadLinks(store, config.tokenSecret, config.publicUrl, clock);
+  const links = new DownloadLinks(
+    { jobs: store.jobs, links: store.links },
+    config.tokenSecret,
+    config.publicUrl,
+    clock,
+  );
   // Webhooks read the poll answers of jobs, batches and extractions, which are built after it.
   const late: { jobs?: JobService; batches?: BatchService; extractions?: ExtractionService } = {};
   const webhooks = new WebhookService(
-    store,
+    { accounts: store.accounts, jobs: store.jobs, webhooks: store.webhooks },
     clock,
     log,
     {
@@ -111,7 +123,7 @@ export function createServices({
     },
     {
       job: async (jobId) => {
-        const job = await store.jobs.get(jobId);
+        const job = await store.jobs.jobs.get(jobId);
         return job ? late.jobs!.present(job) : { error: 'Job not found' };
       },
       batch: (account, batchId) => late.batches!.status({ account, keyId: '' }, batchId),
@@ -121,7 +133,7 @@ export function createServices({
   );
   const finishedJobs = new FinishedJobs();
   const runner = new JobRunner(
-    store,
+    { jobs: store.jobs },
     blobs,
     registry,
     credits,
@@ -146,7 +158,7 @@ export function createServices({
   );
   const inProcessJobs = new InProcessJobs(runner, log);
   const jobs = new JobService(
-    store,
+    { jobs: store.jobs },
     registry,
     uploads,
     credits,
@@ -161,19 +173,28 @@ export function createServices({
     finishedJobs,
   );
   const exports = new ExportService(
-    store,
+    { jobs: store.jobs },
     blobs,
     log,
     { allowPrivate: config.importAllowPrivate ?? false },
     config.exportLeaseMs,
   );
   const pipelines = new PipelineService(registry, uploads, jobs, exports);
-  const batches = new BatchService(store, blobs, jobs, clock, config.publicUrl, webhooks, exports);
-  const extractions = new ExtractionService(store, registry, capabilities, uploads, credits, queue, clock, webhooks);
+  const batches = new BatchService({ jobs: store.jobs }, blobs, jobs, clock, config.publicUrl, webhooks, exports);
+  const extractions = new ExtractionService(
+    { jobs: store.jobs, credits: store.credits },
+    registry,
+    capabilities,
+    uploads,
+    credits,
+    queue,
+    clock,
+    webhooks,
+  );
   Object.assign(late, { jobs, batches, extractions });
-  const rateLimits = new RateLimitService(store, accounts, clock);
+  const rateLimits = new RateLimitService({ credits: store.credits }, accounts, clock);
   const sessions = new SessionService(
-    store,
+    { accounts: store.accounts },
     accounts,
     rateLimits,
     mail ? new MailService(mail, config.publicUrl) : undefined,
@@ -195,8 +216,15 @@ export function createServices({
     webhooks,
     rateLimits,
     sessions,
-    downloads: new DownloadService(store, blobs, jobs, clock, links),
-    retention: new RetentionService(store, blobs, clock, log, config.retentionMs, exports),
+    downloads: new DownloadService({ jobs: store.jobs, links: store.links }, blobs, jobs, clock, links),
+    retention: new RetentionService(
+      { accounts: store.accounts, jobs: store.jobs, links: store.links },
+      blobs,
+      clock,
+      log,
+      config.retentionMs,
+      exports,
+    ),
     runner,
     inProcessJobs,
   };

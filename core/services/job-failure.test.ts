@@ -12,7 +12,7 @@ import type { Plugin } from '../contract/index.js';
 import type { JobQueue } from '../queue/types.js';
 import { Registry } from '../registry/index.js';
 import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
-import type { NewJob, Store } from '../store/types.js';
+import type { JobRepo, NewJob, Store } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import { billingPeriod } from './clock.js';
 import { NOT_QUEUED } from './job-policy.js';
@@ -59,15 +59,18 @@ describe('a failed job and its refund are one write', () => {
     Object.assign(Object.create(inner) as Store, {
       jobs: {
         ...inner.jobs,
-        fail: async (...args: Parameters<Store['jobs']['fail']>) => {
-          const failed = await inner.jobs.fail(...args);
-          const view = await observer.jobs.view(args[0]);
-          const { used } = await observer.usage.get(owner.account.id, billingPeriod(new Date()));
-          const trial = observer.db
-            .prepare(`SELECT 1 FROM trials WHERE account_id = ? AND tool = 'parse-cv'`)
-            .get(owner.account.id);
-          seen.push({ status: view?.status, used, trialTaken: Boolean(trial) });
-          return failed;
+        jobs: {
+          ...inner.jobs.jobs,
+          fail: async (...args: Parameters<JobRepo['fail']>) => {
+            const failed = await inner.jobs.jobs.fail(...args);
+            const view = await observer.jobs.jobs.view(args[0]);
+            const { used } = await observer.credits.usage.get(owner.account.id, billingPeriod(new Date()));
+            const trial = observer.db
+              .prepare(`SELECT 1 FROM trials WHERE account_id = ? AND tool = 'parse-cv'`)
+              .get(owner.account.id);
+            seen.push({ status: view?.status, used, trialTaken: Boolean(trial) });
+            return failed;
+          },
         },
       },
     });
@@ -84,7 +87,7 @@ describe('a failed job and its refund are one write', () => {
   const chargedJob = async (overrides: Partial<NewJob> = {}) => {
     const charge = await services.credits.charge(owner.account, COST);
     const now = new Date();
-    return store.jobs.create({
+    return store.jobs.jobs.create({
       id: randomUUID(),
       accountId: owner.account.id,
       kind: 'convert',
@@ -127,7 +130,7 @@ describe('a failed job and its refund are one write', () => {
     // The job's plugin is not installed here: the runner fails it.
     await services.runner.run(job.id);
     expect(seen).toEqual([{ status: 'failed', used: 0, trialTaken: false }]);
-    expect(await store.jobs.get(job.id)).toMatchObject({ status: 'failed', refunded: true });
+    expect(await store.jobs.jobs.get(job.id)).toMatchObject({ status: 'failed', refunded: true });
   });
 
   it('a failed job leaves no output or work folder of an attempt that died before it', async () => {
@@ -142,7 +145,7 @@ describe('a failed job and its refund are one write', () => {
       await writeFile(file, 'left behind');
     }
     await services.runner.run(job.id);
-    expect((await store.jobs.get(job.id))?.status).toBe('failed');
+    expect((await store.jobs.jobs.get(job.id))?.status).toBe('failed');
     await expect(stat(leftOutput)).rejects.toThrow('ENOENT');
     await expect(stat(path.join(dir, 'work', job.id))).rejects.toThrow('ENOENT');
   });
@@ -162,9 +165,9 @@ describe('a failed job and its refund are one write', () => {
     start();
     await newOwner();
     await services.credits.charge(owner.account, 3);
-    expect(await store.trials.claim(owner.account.id, 'parse-cv', new Date())).toBe(true);
+    expect(await store.credits.trials.claim(owner.account.id, 'parse-cv', new Date())).toBe(true);
     const now = new Date();
-    const job = await store.jobs.create({
+    const job = await store.jobs.jobs.create({
       id: randomUUID(),
       accountId: owner.account.id,
       kind: 'extract',
@@ -182,7 +185,7 @@ describe('a failed job and its refund are one write', () => {
     });
     await services.jobs.cancel(owner, job.id);
     expect(seen).toEqual([{ status: 'failed', used: 3, trialTaken: false }]);
-    expect(await store.trials.claim(owner.account.id, 'parse-cv', new Date())).toBe(true);
+    expect(await store.credits.trials.claim(owner.account.id, 'parse-cv', new Date())).toBe(true);
   });
 
   it('a job the queue refuses: failed with its credits back in one write', async () => {
@@ -202,7 +205,7 @@ describe('a failed job and its refund are one write', () => {
     });
     await expect(accepting).rejects.toThrow('queue unavailable');
     expect(seen).toEqual([{ status: 'failed', used: 0, trialTaken: false }]);
-    const { jobs } = await store.jobs.listByAccount(owner.account.id, 10, 0);
+    const { jobs } = await store.jobs.jobs.listByAccount(owner.account.id, 10, 0);
     expect(jobs).toMatchObject([{ status: 'failed', error: 'The job could not be queued; credits were refunded' }]);
   });
 
@@ -223,7 +226,7 @@ describe('a failed job and its refund are one write', () => {
       viaApi: true,
     });
     await expect(accepting).rejects.toThrow('queue unavailable');
-    const { jobs } = await store.jobs.listByAccount(owner.account.id, 10, 0);
+    const { jobs } = await store.jobs.jobs.listByAccount(owner.account.id, 10, 0);
     expect(jobs).toHaveLength(2);
     expect(jobs).toMatchObject([
       { status: 'failed', error: NOT_QUEUED, refunded: true },

@@ -14,7 +14,7 @@ import type { Plugin } from '../contract/index.js';
 import { parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
 import type { JobQueue, LocalJobs } from '../queue/types.js';
-import type { JobRecord, JobView, PipelineRecord, Store } from '../store/types.js';
+import type { JobRecord, JobsStore, JobView, PipelineRecord } from '../store/types.js';
 import { recordJobAccepted } from '../telemetry/metrics.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
@@ -62,8 +62,10 @@ export interface JobServiceConfig {
 }
 
 export class JobService {
+  private readonly jobsStore: JobsStore;
+
   constructor(
-    private readonly store: Store,
+    ports: { jobs: JobsStore },
     private readonly registry: Registry,
     private readonly uploads: UploadService,
     private readonly credits: CreditService,
@@ -78,7 +80,9 @@ export class JobService {
     private readonly runs?: RunCanceller,
     /** Jobs this process finishes: a wait served here ends as the job does. */
     private readonly finishedJobs?: FinishedJobs,
-  ) {}
+  ) {
+    this.jobsStore = ports.jobs;
+  }
 
   /** Validate, charge and queue one conversion or tool op. The staged upload is consumed. */
   async accept(principal: Principal, request: ConvertRequest): Promise<AcceptedJob> {
@@ -233,7 +237,7 @@ export class JobService {
     const secret = { ...split.secret, ...spec.secrets };
     const charge = await this.credits.charge(principal.account, spec.cost);
     const now = this.clock.now();
-    const job = await this.store.jobs.create({
+    const job = await this.jobsStore.jobs.create({
       id: randomUUID(),
       accountId: principal.account.id,
       batchId: spec.batchId ?? null,
@@ -276,7 +280,7 @@ export class JobService {
 
   /** A job of this principal, or 404 (`owned`). */
   async getOwned(principal: Principal, jobId: string): Promise<JobRecord> {
-    return owned(principal, await this.store.jobs.get(jobId));
+    return owned(principal, await this.jobsStore.jobs.get(jobId));
   }
 
   /**
@@ -296,15 +300,15 @@ export class JobService {
       // A waiting job never runs now: its uploads go here (an active run's runner deletes them when it stops).
       if (job.status === 'waiting') {
         await Promise.all(job.inputs.map((file) => this.uploads.discardKey(file.blobKey)));
-        if (job.kind !== 'extract') await this.store.jobs.clearInputs(job.id);
+        if (job.kind !== 'extract') await this.jobsStore.jobs.clearInputs(job.id);
       }
       await this.webhooks?.jobFinished?.(job.id);
     }
-    return this.present((await this.store.jobs.get(job.id)) ?? job);
+    return this.present((await this.jobsStore.jobs.get(job.id)) ?? job);
   }
 
   async status(principal: Principal, jobId: string): Promise<JobStatus> {
-    return this.present(owned(principal, await this.store.jobs.view(jobId)));
+    return this.present(owned(principal, await this.jobsStore.jobs.view(jobId)));
   }
 
   /** How often `watch` reads the store: the store is shared by every process, so it is polled. */
@@ -382,7 +386,7 @@ export class JobService {
   }
 
   async history(principal: Principal, limit: number, offset: number): Promise<History> {
-    const { total, jobs } = await this.store.jobs.listByAccount(principal.account.id, limit, offset);
+    const { total, jobs } = await this.jobsStore.jobs.listByAccount(principal.account.id, limit, offset);
     return {
       total,
       limit,

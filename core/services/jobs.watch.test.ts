@@ -30,7 +30,7 @@ describe('JobService.watch', () => {
     const account = await services.accounts.createAccount({ plan: 'pro' });
     owner = { account, keyId: 'test-key' };
     const now = new Date();
-    const job = await store.jobs.create({
+    const job = await store.jobs.jobs.create({
       id: randomUUID(),
       accountId: account.id,
       kind: 'convert',
@@ -60,9 +60,9 @@ describe('JobService.watch', () => {
     const next = updates.next();
     expect(await within(next, 600)).toBe('pending');
 
-    await store.jobs.start(jobId, new Date());
+    await store.jobs.jobs.start(jobId, new Date());
     expect((await next).value).toEqual({ status: 'active', progress: 0 });
-    await store.jobs.setProgress(jobId, 40, 1);
+    await store.jobs.jobs.setProgress(jobId, 40, 1);
     expect((await updates.next()).value).toEqual({ status: 'active', progress: 40 });
 
     const output = { blobKey: 'outputs/x', filename: 'x.md', format: 'md' as const, bytes: 3 };
@@ -79,8 +79,8 @@ describe('JobService.watch', () => {
   });
 
   it('ends after failed', async () => {
-    await store.jobs.start(jobId, new Date());
-    await store.jobs.fail(jobId, 'Engine crashed', new Date(), () => null);
+    await store.jobs.jobs.start(jobId, new Date());
+    await store.jobs.jobs.fail(jobId, 'Engine crashed', new Date(), () => null);
     const updates = services.jobs.watch(owner, jobId, new AbortController().signal);
     expect((await updates.next()).value).toEqual({ status: 'failed', error: 'Engine crashed' });
     expect((await updates.next()).done).toBe(true);

@@ -8,7 +8,7 @@
  * several small queries per screen where an API client makes one call per file. Sign-in, sign-up
  * and mail attempts are counted the same way under their own keys (`attempt`).
  */
-import type { Store } from '../store/types.js';
+import type { CreditsStore } from '../store/types.js';
 import type { Principal, AccountService } from './accounts.js';
 import type { Clock } from './clock.js';
 import { ServiceError } from './errors.js';
@@ -29,11 +29,15 @@ export const SESSION_MIN_PER_MINUTE = 120;
 export class RateLimitService {
   private lastPrune = 0;
 
+  private readonly creditsStore: CreditsStore;
+
   constructor(
-    private readonly store: Store,
+    ports: { credits: CreditsStore },
     private readonly accounts: AccountService,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.creditsStore = ports.credits;
+  }
 
   /** Count one request; throws RATE_LIMITED (with the state) past the plan's limit. */
   async hit(principal: Principal): Promise<RateState> {
@@ -53,10 +57,10 @@ export class RateLimitService {
     // The store counts one at a time; a weight is bounded by the request limits (at most a few dozen).
     const count =
       weight < 2
-        ? await this.store.rates.hit(key, windowStart)
+        ? await this.creditsStore.rates.hit(key, windowStart)
         : Math.max(
             ...(await Promise.all(
-              Array.from({ length: Math.floor(weight) }, () => this.store.rates.hit(key, windowStart)),
+              Array.from({ length: Math.floor(weight) }, () => this.creditsStore.rates.hit(key, windowStart)),
             )),
           );
     const state: RateState = {
@@ -67,7 +71,7 @@ export class RateLimitService {
     };
     if (windowStart - this.lastPrune >= 10 * WINDOW_MS) {
       this.lastPrune = windowStart;
-      await this.store.rates.deleteBefore(windowStart - WINDOW_MS);
+      await this.creditsStore.rates.deleteBefore(windowStart - WINDOW_MS);
     }
     if (count > limit) {
       throw new ServiceError(
@@ -89,7 +93,7 @@ export class RateLimitService {
   async attempt(key: string, perMinute: number, message: string): Promise<void> {
     const now = this.clock.now().getTime();
     const windowStart = now - (now % WINDOW_MS);
-    const count = await this.store.rates.hit(key, windowStart);
+    const count = await this.creditsStore.rates.hit(key, windowStart);
     if (count > perMinute) {
       const retryAfterSeconds = Math.ceil((windowStart + WINDOW_MS - now) / 1000);
       throw new ServiceError('RATE_LIMITED', `${message}; try again in ${retryAfterSeconds} s`, { retryAfterSeconds });

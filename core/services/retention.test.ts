@@ -48,8 +48,8 @@ it('deletes uploads no unfinished job holds once older than the retention, and n
     requestsPerMinute: null,
     createdAt: now,
   } as const;
-  await store.accounts.create(account);
-  await store.jobs.create({
+  await store.accounts.accounts.create(account);
+  await store.jobs.jobs.create({
     id: randomUUID(),
     accountId: account.id,
     kind: 'convert',
@@ -83,30 +83,30 @@ it('forgets browser sessions and e-mail links past their expiry, and keeps live 
     requestsPerMinute: null,
     createdAt: now,
   } as const;
-  await store.accounts.create(account);
+  await store.accounts.accounts.create(account);
   const at = (ms: number) => new Date(now.getTime() + ms);
-  await store.sessions.create({
+  await store.accounts.sessions.create({
     hash: 'expired',
     accountId: account.id,
     csrfHash: 'c1',
     createdAt: at(-2 * HOUR),
     expiresAt: at(-HOUR),
   });
-  await store.sessions.create({
+  await store.accounts.sessions.create({
     hash: 'live',
     accountId: account.id,
     csrfHash: 'c2',
     createdAt: now,
     expiresAt: at(HOUR),
   });
-  await store.emailTokens.create({
+  await store.accounts.emailTokens.create({
     hash: 'old-link',
     accountId: account.id,
     email: account.email,
     createdAt: at(-2 * HOUR),
     expiresAt: at(-HOUR),
   });
-  await store.emailTokens.create({
+  await store.accounts.emailTokens.create({
     hash: 'new-link',
     accountId: account.id,
     email: account.email,
@@ -116,17 +116,17 @@ it('forgets browser sessions and e-mail links past their expiry, and keeps live 
   const retention = new RetentionService(store, blobs, systemClock, silent, HOUR);
   await retention.purge();
   const far = at(-3 * HOUR); // a lookup time before every expiry: only a deleted row is missing
-  expect(await store.sessions.findActive('expired', far)).toBeNull();
-  expect(await store.sessions.findActive('live', far)).not.toBeNull();
-  expect(await store.emailTokens.consume('old-link', far)).toBeNull();
-  expect(await store.emailTokens.consume('new-link', far)).not.toBeNull();
+  expect(await store.accounts.sessions.findActive('expired', far)).toBeNull();
+  expect(await store.accounts.sessions.findActive('live', far)).not.toBeNull();
+  expect(await store.accounts.emailTokens.consume('old-link', far)).toBeNull();
+  expect(await store.accounts.emailTokens.consume('new-link', far)).not.toBeNull();
 });
 
 it(
   "deletes outputs no job holds (a dead attempt's, or one whose delete failed) once older than the" + ' retention',
   async () => {
     const now = new Date();
-    await store.accounts.create({
+    await store.accounts.accounts.create({
       id: 'acc',
       plan: 'pro',
       email: null,
@@ -136,7 +136,7 @@ it(
       requestsPerMinute: null,
       createdAt: now,
     });
-    const job = await store.jobs.create({
+    const job = await store.jobs.jobs.create({
       id: randomUUID(),
       accountId: 'acc',
       kind: 'convert',
@@ -152,12 +152,12 @@ it(
       createdAt: now,
       inputsExpireAt: new Date(now.getTime() + HOUR),
     });
-    await store.jobs.start(job.id, now);
-    await store.jobs.start(job.id, now);
+    await store.jobs.jobs.start(job.id, now);
+    await store.jobs.jobs.start(job.id, now);
     // Attempt 1 stored its output and died; attempt 2 finished the job with its own, still within its retention.
     await upload(`outputs/${job.id}.1`, 2 * HOUR);
     await upload(`outputs/${job.id}.2`, 2 * HOUR);
-    await store.jobs.complete(job.id, {
+    await store.jobs.jobs.complete(job.id, {
       output: { blobKey: `outputs/${job.id}.2`, filename: 'a.md', format: 'md', bytes: 4 },
       toolReport: null,
       at: now,

@@ -6,7 +6,7 @@
 import { DOWNLOAD_LINK_SECONDS, EXTRACTION_RESULT_SECONDS } from '../../schema/index.js';
 import type { Logger } from '../contract/index.js';
 import type { BlobStore } from '../blobs/types.js';
-import type { Store } from '../store/types.js';
+import type { AccountsStore, JobsStore, LinksStore } from '../store/types.js';
 import type { Clock } from './clock.js';
 
 /** Expired signed-URL records are kept this long so a late visitor gets 410, not 404. */
@@ -15,8 +15,12 @@ const SIGNED_TOKEN_GRACE_MS = 7 * 24 * 3600 * 1000;
 const MAX_SWEPT_OUTPUTS = 10_000;
 
 export class RetentionService {
+  private readonly accountsStore: AccountsStore;
+  private readonly jobsStore: JobsStore;
+  private readonly linksStore: LinksStore;
+
   constructor(
-    private readonly store: Store,
+    ports: { accounts: AccountsStore; jobs: JobsStore; links: LinksStore },
     private readonly blobs: BlobStore,
     private readonly clock: Clock,
     private readonly log: Logger,
@@ -27,29 +31,33 @@ export class RetentionService {
     private readonly orphanAgeMs: number,
     /** Exports whose holder died (ExportService.failAbandoned): failed by the same sweep. */
     private readonly exports?: { failAbandoned(): Promise<number> },
-  ) {}
+  ) {
+    this.accountsStore = ports.accounts;
+    this.jobsStore = ports.jobs;
+    this.linksStore = ports.links;
+  }
 
   async purge(): Promise<{ inputs: number; outputs: number }> {
     await this.exports?.failAbandoned();
     const now = this.clock.now();
-    const inputsDue = await this.store.jobs.listInputsDue(now);
+    const inputsDue = await this.jobsStore.jobs.listInputsDue(now);
     for (const job of inputsDue) {
       // An unfinished job's uploads are still needed: it will finish or fail first (and fail cleans up).
       if (job.status === 'waiting' || job.status === 'active') continue;
       await Promise.all(job.inputs.map((f) => this.blobs.delete(f.blobKey)));
-      await this.store.jobs.clearInputs(job.id);
+      await this.jobsStore.jobs.clearInputs(job.id);
     }
-    const outputsDue = await this.store.jobs.listOutputsDue(now);
+    const outputsDue = await this.jobsStore.jobs.listOutputsDue(now);
     for (const job of outputsDue) {
       if (job.output) await this.blobs.delete(job.output.blobKey);
-      await this.store.jobs.clearOutput(job.id);
+      await this.jobsStore.jobs.clearOutput(job.id);
     }
-    await this.store.jobs.clearExpiredDownloadTokens(new Date(now.getTime() - DOWNLOAD_LINK_SECONDS * 1000));
-    await this.store.jobs.clearResultsBefore(new Date(now.getTime() - EXTRACTION_RESULT_SECONDS * 1000));
-    await this.store.tokens.deleteExpired(new Date(now.getTime() - SIGNED_TOKEN_GRACE_MS));
+    await this.jobsStore.jobs.clearExpiredDownloadTokens(new Date(now.getTime() - DOWNLOAD_LINK_SECONDS * 1000));
+    await this.jobsStore.jobs.clearResultsBefore(new Date(now.getTime() - EXTRACTION_RESULT_SECONDS * 1000));
+    await this.linksStore.tokens.deleteExpired(new Date(now.getTime() - SIGNED_TOKEN_GRACE_MS));
     // Expired browser sessions and e-mail links are inert (every lookup checks the expiry): forgotten here.
-    await this.store.sessions.deleteExpired(now);
-    await this.store.emailTokens.deleteExpired(now);
+    await this.accountsStore.sessions.deleteExpired(now);
+    await this.accountsStore.emailTokens.deleteExpired(now);
     const orphans = (await this.sweepOrphanUploads()) + (await this.sweepOrphanOutputs());
     if (inputsDue.length || outputsDue.length || orphans)
       this.log.info('purged expired files', { inputs: inputsDue.length, outputs: outputsDue.length, orphans });
@@ -67,7 +75,7 @@ export class RetentionService {
     let removed = 0;
     for (const key of stale.slice(0, MAX_SWEPT_OUTPUTS)) {
       const jobId = /^outputs\/(.+)\.\d+$/.exec(key)?.[1];
-      const job = jobId ? await this.store.jobs.view(jobId) : null;
+      const job = jobId ? await this.jobsStore.jobs.view(jobId) : null;
       if (job?.output?.blobKey === key) continue;
       await this.blobs.delete(key);
       removed++;
@@ -83,7 +91,9 @@ export class RetentionService {
   private async sweepOrphanUploads(): Promise<number> {
     const stale = await this.blobs.listStale('uploads', new Date(Date.now() - this.orphanAgeMs));
     if (!stale.length) return 0;
-    const held = new Set((await this.store.jobs.listUnfinished()).flatMap((job) => job.inputs.map((f) => f.blobKey)));
+    const held = new Set(
+      (await this.jobsStore.jobs.listUnfinished()).flatMap((job) => job.inputs.map((f) => f.blobKey)),
+    );
     const orphans = stale.filter((key) => !held.has(key));
     await Promise.all(orphans.map((key) => this.blobs.delete(key)));
     return orphans.length;

@@ -80,7 +80,7 @@ it('leaves a job whose file store did not answer to the queue to run again, unfi
   const charge = await services.credits.charge(account, 1);
   await blobs.write('uploads/in.txt', Readable.from([Buffer.from('hello')]));
   const now = new Date();
-  const job = await store.jobs.create({
+  const job = await store.jobs.jobs.create({
     id: randomUUID(),
     accountId: account.id,
     kind: 'convert',
@@ -98,14 +98,14 @@ it('leaves a job whose file store did not answer to the queue to run again, unfi
   });
 
   await expect(services.runner.run(job.id)).rejects.toThrow(/UnknownError/);
-  const after = (await store.jobs.get(job.id))!;
+  const after = (await store.jobs.jobs.get(job.id))!;
   expect([after.status, after.refunded, after.inputs.length]).toEqual(['active', false, 1]);
-  expect((await store.usage.get(account.id, charge.period)).used).toBe(1);
+  expect((await store.credits.usage.get(account.id, charge.period)).used).toBe(1);
 
   // Once the store answers, the next attempt runs the plugin: its failure is the job's, refunded.
   blobs.down = false;
   await services.runner.run(job.id);
-  const failed = (await store.jobs.get(job.id))!;
+  const failed = (await store.jobs.jobs.get(job.id))!;
   expect([failed.status, failed.refunded, failed.attempts]).toEqual(['failed', true, 2]);
-  expect((await store.usage.get(account.id, charge.period)).used).toBe(0);
+  expect((await store.credits.usage.get(account.id, charge.period)).used).toBe(0);
 });

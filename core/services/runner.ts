@@ -22,7 +22,7 @@ import { EngineError } from '../engines/process.js';
 import type { SandboxHooks, SandboxRun } from '../engines/execution/sandbox/pool.js';
 import type { JobRunnerPort, RunSignals } from '../queue/types.js';
 import type { Registry } from '../registry/index.js';
-import type { JobRecord, PipelineRecord, PipelineStepRecord, Store, StoredFile } from '../store/types.js';
+import type { JobRecord, JobsStore, PipelineRecord, PipelineStepRecord, StoredFile } from '../store/types.js';
 import { recordJobFinished, recordJobWait } from '../telemetry/metrics.js';
 import { activeSpan, recordSpan, withSpan } from '../telemetry/tracing.js';
 import type { Clock } from './clock.js';
@@ -68,8 +68,10 @@ export class JobRunner implements JobRunnerPort {
   /** This process's runs (one entry each: a job may have two here, see execute): a cancel stops them at once. */
   private readonly running = new Set<{ jobId: string; cancelled: AbortController }>();
 
+  private readonly jobsStore: JobsStore;
+
   constructor(
-    private readonly store: Store,
+    ports: { jobs: JobsStore },
     private readonly blobs: BlobStore,
     private readonly registry: Registry,
     private readonly credits: CreditService,
@@ -81,7 +83,9 @@ export class JobRunner implements JobRunnerPort {
     private readonly config: RunnerConfig,
     private readonly events?: JobFinishedPort,
     private readonly imports?: InputImports,
-  ) {}
+  ) {
+    this.jobsStore = ports.jobs;
+  }
 
   /**
    * What recovery should do with an unfinished job. Queue jobs go (back) on the queue. A job
@@ -116,7 +120,7 @@ export class JobRunner implements JobRunnerPort {
   /** `heartbeat` is called while the job makes progress (the queue renews its lock). */
   async run(jobId: string, signals: RunSignals = {}): Promise<void> {
     const startedAt = this.clock.now();
-    const job = await this.store.jobs.start(jobId, startedAt);
+    const job = await this.jobsStore.jobs.start(jobId, startedAt);
     if (!job) return; // finished already (or never existed): nothing to do
     if (job.attempts === 1) {
       recordJobWait(job.pluginId, (startedAt.getTime() - job.createdAt.getTime()) / 1000);
@@ -175,7 +179,7 @@ export class JobRunner implements JobRunnerPort {
     const run = { jobId: job.id, cancelled };
     this.running.add(run);
     const cancelWatch = setInterval(() => {
-      void this.store.jobs.get(job.id).then(
+      void this.jobsStore.jobs.get(job.id).then(
         (now) => now?.status === 'failed' && cancelled.abort(),
         () => undefined,
       );
@@ -211,7 +215,7 @@ export class JobRunner implements JobRunnerPort {
           lastPercent = percent;
           lastWrite = now;
           heartbeat?.();
-          void this.store.jobs.setProgress(job.id, percent, job.attempts).catch(() => undefined);
+          void this.jobsStore.jobs.setProgress(job.id, percent, job.attempts).catch(() => undefined);
         },
         report: (detected) => (toolReport = { op: job.op ?? plugin.op ?? plugin.id, detected }),
       };
@@ -220,7 +224,10 @@ export class JobRunner implements JobRunnerPort {
         : await this.runStep(plugin, inputs, options, job.outputFormat, workDir, hooks, known);
       if (job.kind === 'extract' || (job.pipeline && !isFileResult(result))) {
         if (isFileResult(result)) throw new Error(`plugin ${plugin.id} returned a file for an extraction job`);
-        const finished = await this.store.jobs.completeWithResult(job.id, { result: result.row, at: this.clock.now() });
+        const finished = await this.jobsStore.jobs.completeWithResult(job.id, {
+          result: result.row,
+          at: this.clock.now(),
+        });
         log.info('job done', { ms: Date.now() - started });
         if (finished) recordJobFinished(job.pluginId, 'done', (Date.now() - started) / 1000);
         if (finished) await this.events?.jobFinished(job.id);
@@ -330,7 +337,9 @@ export class JobRunner implements JobRunnerPort {
           `${difference} more than charged at acceptance; the credits charged were refunded`,
       );
     }
-    if (!(await this.store.jobs.setImported(job.id, { inputs, creditCost: cost, pipeline, attempt: job.attempts }))) {
+    if (
+      !(await this.jobsStore.jobs.setImported(job.id, { inputs, creditCost: cost, pipeline, attempt: job.attempts }))
+    ) {
       // Cancelled meanwhile (the cancel refunded what was charged at acceptance), or a later attempt holds the job
       // (its lock lapsed while this run stalled): the difference goes back either way.
       await this.credits.undoAdjust(job, difference);
@@ -386,7 +395,7 @@ export class JobRunner implements JobRunnerPort {
     hooks: SandboxHooks,
     secrets: Record<string, unknown>,
   ): Promise<RunResult> {
-    const save = () => this.store.jobs.setPipeline(job.id, pipeline, job.attempts).catch(() => undefined);
+    const save = () => this.jobsStore.jobs.setPipeline(job.id, pipeline, job.attempts).catch(() => undefined);
     const count = pipeline.steps.length;
     let current = inputs;
     let result: RunResult | undefined;
@@ -474,7 +483,7 @@ export class JobRunner implements JobRunnerPort {
     let removed = 0;
     for (const jobId of entries.slice(0, MAX_SWEPT_FOLDERS)) {
       if (!JOB_FOLDER.test(jobId)) continue;
-      const job = await this.store.jobs.view(jobId);
+      const job = await this.jobsStore.jobs.view(jobId);
       if (job && (job.status === 'waiting' || job.status === 'active')) continue;
       await rm(path.join(this.config.workRoot, jobId), { recursive: true, force: true });
       removed++;
@@ -493,7 +502,7 @@ export class JobRunner implements JobRunnerPort {
   /** Uploads go as soon as the job ends; extraction rows keep the file names until results expire. */
   private async deleteInputs(job: JobRecord) {
     await Promise.all(job.inputs.map((file) => this.blobs.delete(file.blobKey)));
-    if (job.kind !== 'extract') await this.store.jobs.clearInputs(job.id);
+    if (job.kind !== 'extract') await this.jobsStore.jobs.clearInputs(job.id);
   }
 }
 

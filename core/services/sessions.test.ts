@@ -194,7 +194,7 @@ describe('SessionService', () => {
 
     clock.advance(23 * HOUR);
     expect(await sessions.verifyEmail(second)).toMatchObject({ id: account.id, emailVerified: true });
-    expect((await store.accounts.get(account.id))!.emailVerified).toBe(true);
+    expect((await store.accounts.accounts.get(account.id))!.emailVerified).toBe(true);
     expect((await failure(sessions.verifyEmail(second))).code).toBe('BAD_REQUEST');
 
     const late = await signUp('late@example.com', '192.0.2.2');
@@ -202,7 +202,7 @@ describe('SessionService', () => {
     expect((await failure(sessions.verifyEmail(linkToken(sent[2]!)))).message).toBe(
       'This link is invalid or has expired',
     );
-    expect((await store.accounts.get(late.account.id))!.emailVerified).toBe(false);
+    expect((await store.accounts.accounts.get(late.account.id))!.emailVerified).toBe(false);
   });
 
   it('limits verification mails per account', async () => {

@@ -15,7 +15,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from '../contract/index.js';
-import type { Account, SessionRecord, Store } from '../store/types.js';
+import type { Account, AccountsStore, SessionRecord } from '../store/types.js';
 import type { AccountService, Principal } from './accounts.js';
 import type { Clock } from './clock.js';
 import { ServiceError, badRequest } from './errors.js';
@@ -68,14 +68,18 @@ export interface Credentials {
 }
 
 export class SessionService {
+  private readonly accountsStore: AccountsStore;
+
   constructor(
-    private readonly store: Store,
+    ports: { accounts: AccountsStore },
     private readonly accounts: AccountService,
     private readonly rateLimits: RateLimitService,
     private readonly mail: MailService | undefined,
     private readonly clock: Clock,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.accountsStore = ports.accounts;
+  }
 
   /**
    * A new Free account, e-mail unverified, signed in at once; the verification mail is sent too
@@ -91,14 +95,20 @@ export class SessionService {
       ATTEMPT_LIMITS.signUpPerAddress,
       'Too many sign-ups from this address',
     );
-    if (await this.store.logins.findByEmail(address))
+    if (await this.accountsStore.logins.findByEmail(address))
       throw badRequest('An account with this e-mail address exists already: sign in instead');
     const passwordHash = await hashPassword(password);
     const accountId = `acc_${randomUUID()}`;
     const now = this.clock.now();
     // The login claims the address in one insert; the account follows (a race for one address has one winner).
     if (
-      !(await this.store.logins.create({ email: address, accountId, passwordHash, createdAt: now, updatedAt: now }))
+      !(await this.accountsStore.logins.create({
+        email: address,
+        accountId,
+        passwordHash,
+        createdAt: now,
+        updatedAt: now,
+      }))
     ) {
       throw badRequest('An account with this e-mail address exists already: sign in instead');
     }
@@ -125,16 +135,16 @@ export class SessionService {
         ATTEMPT_LIMITS.signInPerEmail,
         'Too many sign-in attempts',
       );
-    const login = address ? await this.store.logins.findByEmail(address) : null;
+    const login = address ? await this.accountsStore.logins.findByEmail(address) : null;
     const matches = await verifyPassword(login?.passwordHash ?? (await decoyPasswordHash()), password);
-    const account = login && matches ? await this.store.accounts.get(login.accountId) : null;
+    const account = login && matches ? await this.accountsStore.accounts.get(login.accountId) : null;
     if (!account) throw new ServiceError('UNAUTHENTICATED', WRONG_CREDENTIALS);
     return this.startSession(account);
   }
 
   /** Ends the session server-side: the cookie is worthless afterwards, wherever a copy of it is. */
   async signOut(token: string): Promise<void> {
-    await this.store.sessions.delete(sha256(token));
+    await this.accountsStore.sessions.delete(sha256(token));
   }
 
   /**
@@ -144,13 +154,13 @@ export class SessionService {
   async authenticate(token: string): Promise<{ principal: Principal; renewedUntil: Date | null } | null> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
     const now = this.clock.now();
-    const session = await this.store.sessions.findActive(sha256(token), now);
-    const account = session && (await this.store.accounts.get(session.accountId));
+    const session = await this.accountsStore.sessions.findActive(sha256(token), now);
+    const account = session && (await this.accountsStore.accounts.get(session.accountId));
     if (!session || !account) return null;
     let renewedUntil: Date | null = null;
     if (session.expiresAt.getTime() - now.getTime() < SESSION_LIFETIME_MS - SESSION_EXTEND_AFTER_MS) {
       renewedUntil = new Date(now.getTime() + SESSION_LIFETIME_MS);
-      await this.store.sessions.extend(session.hash, renewedUntil);
+      await this.accountsStore.sessions.extend(session.hash, renewedUntil);
     }
     return { principal: { account, keyId: '', session }, renewedUntil };
   }
@@ -184,15 +194,15 @@ export class SessionService {
   /** Verify the address a link was sent to; the link works once. Works signed in or not. */
   async verifyEmail(token: string): Promise<Account> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw badRequest(INVALID_LINK);
-    const record = await this.store.emailTokens.consume(sha256(token), this.clock.now());
-    const account = record && (await this.store.accounts.get(record.accountId));
+    const record = await this.accountsStore.emailTokens.consume(sha256(token), this.clock.now());
+    const account = record && (await this.accountsStore.accounts.get(record.accountId));
     // A link to an address the account no longer has verifies nothing.
     if (!record || !account || account.email !== record.email) throw badRequest(INVALID_LINK);
     if (!account.emailVerified) {
-      await this.store.accounts.update(account.id, { emailVerified: true });
+      await this.accountsStore.accounts.update(account.id, { emailVerified: true });
       await this.accounts.accountChanged(account.id);
     }
-    await this.store.emailTokens.deleteByAccount(account.id);
+    await this.accountsStore.emailTokens.deleteByAccount(account.id);
     this.log.info('e-mail verified', { accountId: account.id });
     return { ...account, emailVerified: true };
   }
@@ -203,15 +213,15 @@ export class SessionService {
    */
   async setPassword(accountId: string, password: string): Promise<Account> {
     checkNewPassword(password);
-    const account = await this.store.accounts.get(accountId);
+    const account = await this.accountsStore.accounts.get(accountId);
     if (!account) throw new ServiceError('NOT_FOUND', `No account ${accountId}`);
     const passwordHash = await hashPassword(password);
     const now = this.clock.now();
-    if (!(await this.store.logins.setPasswordHash(account.id, passwordHash, now))) {
+    if (!(await this.accountsStore.logins.setPasswordHash(account.id, passwordHash, now))) {
       if (!account.email) throw badRequest('This account has no e-mail address to sign in with');
       const email = normalizeEmail(account.email);
       if (
-        !(await this.store.logins.create({
+        !(await this.accountsStore.logins.create({
           email,
           accountId: account.id,
           passwordHash,
@@ -222,14 +232,14 @@ export class SessionService {
         throw badRequest('Another account signs in with this e-mail address');
       }
     }
-    await this.store.sessions.deleteByAccount(account.id);
+    await this.accountsStore.sessions.deleteByAccount(account.id);
     return account;
   }
 
   /** The account that signs in with this address (operators: admin CLI), or null. */
   async findAccountByEmail(email: string): Promise<Account | null> {
-    const login = await this.store.logins.findByEmail(normalizeEmail(email));
-    return login && (await this.store.accounts.get(login.accountId));
+    const login = await this.accountsStore.logins.findByEmail(normalizeEmail(email));
+    return login && (await this.accountsStore.accounts.get(login.accountId));
   }
 
   private async startSession(account: Account): Promise<SessionGrant> {
@@ -237,7 +247,7 @@ export class SessionService {
     const csrfToken = randomToken();
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-    await this.store.sessions.create({
+    await this.accountsStore.sessions.create({
       hash: sha256(token),
       accountId: account.id,
       csrfHash: sha256(csrfToken),
@@ -251,8 +261,8 @@ export class SessionService {
     if (!this.mail) throw new Error('no mail transport configured');
     const token = randomToken();
     const now = this.clock.now();
-    await this.store.emailTokens.deleteByAccount(account.id);
-    await this.store.emailTokens.create({
+    await this.accountsStore.emailTokens.deleteByAccount(account.id);
+    await this.accountsStore.emailTokens.create({
       hash: sha256(token),
       accountId: account.id,
       email: account.email!,

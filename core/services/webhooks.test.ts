@@ -97,7 +97,7 @@ describe('WebhookService', () => {
     answer = () => ({ status: 204 });
     nowMs = Date.now();
     account = makeAccount({ emailVerified: true, createdAt: new Date() });
-    await store.accounts.create(account);
+    await store.accounts.accounts.create(account);
   });
   afterEach(async () => {
     await store.close();
@@ -106,7 +106,7 @@ describe('WebhookService', () => {
 
   async function delivery(endpointId: string, url: string) {
     const id = `msg_${randomUUID()}`;
-    await store.webhookDeliveries.create({
+    await store.webhooks.webhookDeliveries.create({
       id,
       accountId: account.id,
       eventKey: `job.done:${id}`,
@@ -122,8 +122,10 @@ describe('WebhookService', () => {
 
   /** A job of the account, created and started now; its id. */
   async function startedJob(): Promise<string> {
-    const job = await store.jobs.create(makeJob(account.id, { createdAt: clock.now(), inputsExpireAt: clock.now() }));
-    await store.jobs.start(job.id, clock.now());
+    const job = await store.jobs.jobs.create(
+      makeJob(account.id, { createdAt: clock.now(), inputsExpireAt: clock.now() }),
+    );
+    await store.jobs.jobs.start(job.id, clock.now());
     return job.id;
   }
 
@@ -131,13 +133,13 @@ describe('WebhookService', () => {
     const lax = service(true);
     const { endpoint } = await lax.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/hook` });
     // Registered while private addresses were allowed (or its name resolved elsewhere then): delivery checks again.
-    await store.webhookEndpoints.update(endpoint.id, { url: `https://127.0.0.1:${port}/hook` });
+    await store.webhooks.webhookEndpoints.update(endpoint.id, { url: `https://127.0.0.1:${port}/hook` });
     const strict = service(false);
     const id = await delivery(endpoint.id, endpoint.url);
     const next = await strict.deliver(id);
     expect(next).toBeInstanceOf(Date);
     expect(hits).toEqual([]);
-    expect(await store.webhookDeliveries.get(id)).toMatchObject({
+    expect(await store.webhooks.webhookDeliveries.get(id)).toMatchObject({
       status: 'pending',
       attempts: 1,
       lastError: expect.stringMatching(/loopback, private/),
@@ -163,7 +165,7 @@ describe('WebhookService', () => {
       expect(second).toBeGreaterThanOrEqual(1_800);
       expect(second).toBeLessThanOrEqual(2_200);
       expect(await webhooks.deliver(id)).toBeNull();
-      expect(await store.webhookDeliveries.get(id)).toMatchObject({
+      expect(await store.webhooks.webhookDeliveries.get(id)).toMatchObject({
         status: 'failed',
         attempts: 3,
         lastStatusCode: 503,
@@ -181,7 +183,7 @@ describe('WebhookService', () => {
       expect(disabled).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/failed for 5 days/) });
       // Pending deliveries of a disabled endpoint are given up; enabling it again clears the failure.
       expect(await webhooks.deliver(late)).toBeNull();
-      expect(await store.webhookDeliveries.get(late)).toMatchObject({
+      expect(await store.webhooks.webhookDeliveries.get(late)).toMatchObject({
         status: 'failed',
         lastError: expect.stringMatching(/disabled/),
       });
@@ -215,7 +217,11 @@ describe('WebhookService', () => {
       await connected;
       stop.abort(new Error('the worker is shutting down'));
       expect(await attempt).toEqual(clock.now());
-      expect(await store.webhookDeliveries.get(id)).toMatchObject({ status: 'pending', attempts: 0, lastError: null });
+      expect(await store.webhooks.webhookDeliveries.get(id)).toMatchObject({
+        status: 'pending',
+        attempts: 0,
+        lastError: null,
+      });
       expect(await webhooks.attempts({ account, keyId: 'k' }, endpoint.id)).toEqual([]);
       // Stopped before it began: nothing is posted.
       expect(await webhooks.deliver(id, AbortSignal.abort())).toEqual(clock.now());
@@ -230,9 +236,9 @@ describe('WebhookService', () => {
     await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/a`, events: ['job.done'] });
     await webhooks.create({ account, keyId: 'k' }, { url: `http://127.0.0.1:${port}/b`, events: ['job.failed'] });
     const jobId = await startedJob();
-    await store.jobs.completeWithResult(jobId, { result: {}, at: clock.now() });
+    await store.jobs.jobs.completeWithResult(jobId, { result: {}, at: clock.now() });
     await Promise.all([webhooks.jobFinished(jobId), webhooks.jobFinished(jobId), webhooks.jobFinished(jobId)]);
-    const pending = await store.webhookDeliveries.listPending();
+    const pending = await store.webhooks.webhookDeliveries.listPending();
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ type: 'job.done', subjectId: jobId, url: `http://127.0.0.1:${port}/a` });
     expect(await webhooks.deliver(pending[0]!.id)).toBeNull();
@@ -245,7 +251,7 @@ describe('WebhookService', () => {
       const webhooks = service(true);
       const finish = async () => {
         const jobId = await startedJob();
-        await store.jobs.fail(jobId, 'boom', clock.now(), () => null);
+        await store.jobs.jobs.fail(jobId, 'boom', clock.now(), () => null);
         return jobId;
       };
       const before = await finish(); // no endpoint yet: nobody to tell
@@ -255,7 +261,10 @@ describe('WebhookService', () => {
       const lost = await finish(); // finished, then the process died before jobFinished
       const pending = await webhooks.pending();
       expect(pending).toHaveLength(1);
-      expect(await store.webhookDeliveries.get(pending[0]!.id)).toMatchObject({ type: 'job.failed', subjectId: lost });
+      expect(await store.webhooks.webhookDeliveries.get(pending[0]!.id)).toMatchObject({
+        type: 'job.failed',
+        subjectId: lost,
+      });
       expect(await webhooks.pending()).toHaveLength(1); // swept again: still one record
       expect(before).not.toBe(lost);
     },

@@ -44,11 +44,13 @@ import type { WebhookDeliveryPort, WebhookQueue } from '../queue/types.js';
 import { recordWebhookDelivery } from '../telemetry/metrics.js';
 import type {
   Account,
+  AccountsStore,
+  JobsStore,
   SealedSecrets,
-  Store,
   WebhookAttemptRecord,
   WebhookDeliveryRecord,
   WebhookEndpointRecord,
+  WebhooksStore,
 } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import type { Clock } from './clock.js';
@@ -102,14 +104,21 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
   private readonly key: Buffer;
   private readonly delays: readonly number[];
 
+  private readonly accountsStore: AccountsStore;
+  private readonly jobsStore: JobsStore;
+  private readonly webhooksStore: WebhooksStore;
+
   constructor(
-    private readonly store: Store,
+    ports: { accounts: AccountsStore; jobs: JobsStore; webhooks: WebhooksStore },
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly config: WebhookConfig,
     private readonly sources: WebhookSources,
     private readonly queue?: WebhookQueue,
   ) {
+    this.accountsStore = ports.accounts;
+    this.jobsStore = ports.jobs;
+    this.webhooksStore = ports.webhooks;
     this.key = Buffer.from(hkdfSync('sha256', config.tokenSecret, 'transmute', 'transmute/webhook-secrets/v1', 32));
     this.delays = config.retryDelaysMs ?? RETRY_DELAYS_MS;
   }
@@ -118,7 +127,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
 
   async create(principal: Principal, input: WebhookEndpointCreate): Promise<WebhookEndpointCreated> {
     requireFeature(principal.account, 'webhooks');
-    const existing = await this.store.webhookEndpoints.listByAccount(principal.account.id);
+    const existing = await this.webhooksStore.webhookEndpoints.listByAccount(principal.account.id);
     if (existing.length >= MAX_WEBHOOK_ENDPOINTS)
       throw badRequest(`At most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints per account`);
     const url = await this.checkUrl(input.url);
@@ -139,13 +148,13 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
       createdAt: now,
       updatedAt: now,
     };
-    await this.store.webhookEndpoints.create(record);
+    await this.webhooksStore.webhookEndpoints.create(record);
     return { endpoint: this.view(record), secret };
   }
 
   async list(principal: Principal): Promise<WebhookEndpoint[]> {
     requireFeature(principal.account, 'webhooks');
-    return (await this.store.webhookEndpoints.listByAccount(principal.account.id)).map((e) => this.view(e));
+    return (await this.webhooksStore.webhookEndpoints.listByAccount(principal.account.id)).map((e) => this.view(e));
   }
 
   async get(principal: Principal, id: string): Promise<WebhookEndpoint> {
@@ -163,7 +172,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
       Object.assign(changes, { disabledAt: now, disabledReason: 'Disabled by its owner' });
     if (patch.enabled === true && endpoint.disabledAt)
       Object.assign(changes, { disabledAt: null, disabledReason: null, failingSince: null });
-    await this.store.webhookEndpoints.update(id, changes);
+    await this.webhooksStore.webhookEndpoints.update(id, changes);
     return this.view({ ...endpoint, ...changes });
   }
 
@@ -172,21 +181,21 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     const endpoint = await this.owned(principal, id);
     const secret = newSecret();
     const changes = { ...this.rotated(endpoint, secret), updatedAt: this.clock.now() };
-    await this.store.webhookEndpoints.update(id, changes);
+    await this.webhooksStore.webhookEndpoints.update(id, changes);
     return { secret, endpoint: this.view({ ...endpoint, ...changes }) };
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
     await this.owned(principal, id);
-    await this.store.webhookEndpoints.delete(id);
+    await this.webhooksStore.webhookEndpoints.delete(id);
   }
 
   /** The endpoint's last attempts, newest first (at most 100). */
   async attempts(principal: Principal, id: string, limit = WEBHOOK_LOG_SIZE): Promise<WebhookAttempt[]> {
     await this.owned(principal, id);
-    return (await this.store.webhookAttempts.listByEndpoint(id, Math.max(1, Math.min(limit, WEBHOOK_LOG_SIZE)))).map(
-      attemptView,
-    );
+    return (
+      await this.webhooksStore.webhookAttempts.listByEndpoint(id, Math.max(1, Math.min(limit, WEBHOOK_LOG_SIZE)))
+    ).map(attemptView);
   }
 
   /** Sends a `webhook.test` event now (not queued, not retried) and answers how it went; logged like any attempt. */
@@ -206,7 +215,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
       at: this.clock.now(),
       ...result,
     };
-    await this.store.webhookAttempts.add(attempt, WEBHOOK_LOG_SIZE);
+    await this.webhooksStore.webhookAttempts.add(attempt, WEBHOOK_LOG_SIZE);
     return { delivered: result.error === null, attempt: attemptView(attempt) };
   }
 
@@ -214,11 +223,15 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
   async rotateDefaultSecret(principal: Principal): Promise<{ secret: string }> {
     requireFeature(principal.account, 'webhooks');
     const secret = newSecret();
-    const current = await this.store.webhookSecrets.get(principal.account.id);
+    const current = await this.webhooksStore.webhookSecrets.get(principal.account.id);
     const sealed = current
       ? this.rotated(current, secret)
       : { secret: this.seal(secret), previousSecret: null, previousExpiresAt: null };
-    await this.store.webhookSecrets.put({ accountId: principal.account.id, ...sealed, createdAt: this.clock.now() });
+    await this.webhooksStore.webhookSecrets.put({
+      accountId: principal.account.id,
+      ...sealed,
+      createdAt: this.clock.now(),
+    });
     return { secret };
   }
 
@@ -227,7 +240,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
   async check(principal: Principal, url: string): Promise<string> {
     requireFeature(principal.account, 'webhooks');
     const checked = await this.checkUrl(url, 'webhookUrl');
-    if (!(await this.store.webhookSecrets.get(principal.account.id))) {
+    if (!(await this.webhooksStore.webhookSecrets.get(principal.account.id))) {
       throw badRequest(
         'webhookUrl needs the account default webhook secret: create it first (POST /api/v1/webhooks/default-secret)',
       );
@@ -236,7 +249,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
   }
 
   async record(subjectId: string, accountId: string, url: string): Promise<void> {
-    await this.store.webhookTargets.put({ subjectId, accountId, url, createdAt: this.clock.now() });
+    await this.webhooksStore.webhookTargets.put({ subjectId, accountId, url, createdAt: this.clock.now() });
   }
 
   // ---- events --------------------------------------------------------------------------------
@@ -244,7 +257,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
   /** A job finished (done or failed): its event, then its batch's if that was the last job. Never throws. */
   async jobFinished(jobId: string): Promise<void> {
     try {
-      const job = await this.store.jobs.get(jobId);
+      const job = await this.jobsStore.jobs.get(jobId);
       if (!job || (job.status !== 'done' && job.status !== 'failed')) return;
       // Extraction rows are read through their tool's poll, not as jobs.
       if (job.kind !== 'extract')
@@ -265,9 +278,9 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
    */
   async batchRecorded(batchId: string): Promise<void> {
     try {
-      const batch = await this.store.batches.get(batchId);
+      const batch = await this.jobsStore.batches.get(batchId);
       if (!batch) return; // recorded after its jobs were queued: checked again when it is
-      const jobs = await this.store.jobs.listByBatch(batchId);
+      const jobs = await this.jobsStore.jobs.listByBatch(batchId);
       if (jobs.length < batch.total || jobs.some((j) => j.status === 'waiting' || j.status === 'active')) return;
       const at = new Date(Math.max(batch.createdAt.getTime(), ...jobs.map((j) => j.completedAt?.getTime() ?? 0)));
       await this.emit(batch.accountId, batch.tool ? 'extraction.done' : 'batch.done', batchId, at);
@@ -282,22 +295,26 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
    * events already recorded are left as they are (one record per event and target).
    */
   async sweep(windowMs = SWEEP_WINDOW_MS): Promise<void> {
-    const finished = await this.store.jobs.listFinishedSince(new Date(this.clock.now().getTime() - windowMs));
+    const finished = await this.jobsStore.jobs.listFinishedSince(new Date(this.clock.now().getTime() - windowMs));
     const listening = new Map<string, boolean>();
     const batches = new Map<string, string>();
     for (const job of finished) {
       if (!listening.has(job.accountId))
         listening.set(
           job.accountId,
-          (await this.store.webhookEndpoints.listByAccount(job.accountId)).some((e) => !e.disabledAt),
+          (await this.webhooksStore.webhookEndpoints.listByAccount(job.accountId)).some((e) => !e.disabledAt),
         );
       if (job.batchId) batches.set(job.batchId, job.accountId);
-      if (job.kind === 'extract' || (!listening.get(job.accountId) && !(await this.store.webhookTargets.get(job.id))))
+      if (
+        job.kind === 'extract' ||
+        (!listening.get(job.accountId) && !(await this.webhooksStore.webhookTargets.get(job.id)))
+      )
         continue;
       await this.emit(job.accountId, job.status === 'done' ? 'job.done' : 'job.failed', job.id, job.completedAt);
     }
     for (const [batchId, accountId] of batches) {
-      if (listening.get(accountId) || (await this.store.webhookTargets.get(batchId))) await this.batchRecorded(batchId);
+      if (listening.get(accountId) || (await this.webhooksStore.webhookTargets.get(batchId)))
+        await this.batchRecorded(batchId);
     }
   }
 
@@ -306,19 +323,19 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
    * endpoint registered after the event happened does not get it.
    */
   private async emit(accountId: string, type: WebhookEventType, subjectId: string, at: Date): Promise<void> {
-    const account = await this.store.accounts.get(accountId);
+    const account = await this.accountsStore.accounts.get(accountId);
     if (!account || !planAtLeast(account.plan, FEATURE_MIN_PLAN.webhooks)) return;
     const targets: Array<{ endpointId: string | null; url: string }> = (
-      await this.store.webhookEndpoints.listByAccount(accountId)
+      await this.webhooksStore.webhookEndpoints.listByAccount(accountId)
     )
       .filter((e) => !e.disabledAt && (!e.events || e.events.includes(type)) && e.createdAt <= at)
       .map((e) => ({ endpointId: e.id, url: e.url }));
-    const override = await this.store.webhookTargets.get(subjectId);
+    const override = await this.webhooksStore.webhookTargets.get(subjectId);
     if (override && override.accountId === accountId) targets.push({ endpointId: null, url: override.url });
     const now = this.clock.now();
     for (const target of targets) {
       const id = `msg_${randomUUID()}`;
-      const created = await this.store.webhookDeliveries.create({
+      const created = await this.webhooksStore.webhookDeliveries.create({
         id,
         accountId,
         eventKey: `${type}:${subjectId}`,
@@ -345,7 +362,10 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     } catch (err) {
       this.log.error('webhook sweep failed', { error: String((err as Error)?.message ?? err) });
     }
-    return (await this.store.webhookDeliveries.listPending()).map(({ id, nextAttemptAt }) => ({ id, nextAttemptAt }));
+    return (await this.webhooksStore.webhookDeliveries.listPending()).map(({ id, nextAttemptAt }) => ({
+      id,
+      nextAttemptAt,
+    }));
   }
 
   /**
@@ -354,9 +374,9 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
    * receiver that got it anyway sees it twice, as at-least-once delivery allows).
    */
   async deliver(deliveryId: string, signal?: AbortSignal): Promise<Date | null> {
-    const delivery = await this.store.webhookDeliveries.get(deliveryId);
+    const delivery = await this.webhooksStore.webhookDeliveries.get(deliveryId);
     if (delivery?.status !== 'pending') return null;
-    const endpoint = delivery.endpointId ? await this.store.webhookEndpoints.get(delivery.endpointId) : null;
+    const endpoint = delivery.endpointId ? await this.webhooksStore.webhookEndpoints.get(delivery.endpointId) : null;
     let sealed: SealedSecrets;
     let url = delivery.url;
     if (delivery.endpointId) {
@@ -366,7 +386,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
       sealed = endpoint;
       url = endpoint.url;
     } else {
-      const account = await this.store.webhookSecrets.get(delivery.accountId);
+      const account = await this.webhooksStore.webhookSecrets.get(delivery.accountId);
       if (!account) return this.giveUp(delivery, 'The account has no default webhook secret');
       sealed = account;
     }
@@ -386,25 +406,25 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     const result = await this.post(url, delivery.id, body, secrets, signal);
     if (signal?.aborted) return this.clock.now();
     const at = this.clock.now();
-    await this.store.webhookAttempts.add(
+    await this.webhooksStore.webhookAttempts.add(
       { deliveryId: delivery.id, endpointId: delivery.endpointId, type: delivery.type, at, ...result },
       WEBHOOK_LOG_SIZE,
     );
     if (result.error === null) {
-      await this.store.webhookDeliveries.finish(delivery.id, {
+      await this.webhooksStore.webhookDeliveries.finish(delivery.id, {
         status: 'delivered',
         statusCode: result.statusCode,
         error: null,
         at,
       });
-      if (endpoint?.failingSince) await this.store.webhookEndpoints.update(endpoint.id, { failingSince: null });
+      if (endpoint?.failingSince) await this.webhooksStore.webhookEndpoints.update(endpoint.id, { failingSince: null });
       recordWebhookDelivery('delivered');
       return null;
     }
     if (endpoint) await this.noteFailure(endpoint, at);
     const delay = this.delays[delivery.attempts];
     if (delay === undefined) {
-      await this.store.webhookDeliveries.finish(delivery.id, {
+      await this.webhooksStore.webhookDeliveries.finish(delivery.id, {
         status: 'failed',
         statusCode: result.statusCode,
         error: result.error,
@@ -419,7 +439,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
       return null;
     }
     const nextAttemptAt = new Date(at.getTime() + Math.round(delay * (0.9 + Math.random() * 0.2)));
-    await this.store.webhookDeliveries.retryLater(delivery.id, {
+    await this.webhooksStore.webhookDeliveries.retryLater(delivery.id, {
       statusCode: result.statusCode,
       error: result.error,
       nextAttemptAt,
@@ -429,7 +449,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
   }
 
   private async giveUp(delivery: WebhookDeliveryRecord, error: string): Promise<null> {
-    await this.store.webhookDeliveries.finish(delivery.id, {
+    await this.webhooksStore.webhookDeliveries.finish(delivery.id, {
       status: 'failed',
       statusCode: null,
       error,
@@ -442,9 +462,9 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
   /** Every attempt since `failingSince` failed: past 5 days the endpoint is disabled, and says why. */
   private async noteFailure(endpoint: WebhookEndpointRecord, at: Date): Promise<void> {
     if (!endpoint.failingSince) {
-      await this.store.webhookEndpoints.update(endpoint.id, { failingSince: at });
+      await this.webhooksStore.webhookEndpoints.update(endpoint.id, { failingSince: at });
     } else if (at.getTime() - endpoint.failingSince.getTime() >= DISABLE_AFTER_MS) {
-      await this.store.webhookEndpoints.update(endpoint.id, {
+      await this.webhooksStore.webhookEndpoints.update(endpoint.id, {
         disabledAt: at,
         disabledReason: `Every delivery failed for 5 days (since ${endpoint.failingSince.toISOString()})`,
       });
@@ -465,11 +485,11 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
     let subject: Record<string, string> = isJob ? { jobId: delivery.subjectId } : { batchId: delivery.subjectId };
     try {
       if (isJob) return { ...subject, ...((await this.sources.job(delivery.subjectId)) as object) };
-      const account = await this.store.accounts.get(delivery.accountId);
+      const account = await this.accountsStore.accounts.get(delivery.accountId);
       if (!account) throw notFound('Account not found');
       if (delivery.type === 'batch.done')
         return { ...subject, ...((await this.sources.batch(account, delivery.subjectId)) as object) };
-      const tool = (await this.store.batches.get(delivery.subjectId))?.tool ?? '';
+      const tool = (await this.jobsStore.batches.get(delivery.subjectId))?.tool ?? '';
       if (tool) subject = { ...subject, tool };
       return { ...subject, ...((await this.sources.extraction(account, tool, delivery.subjectId)) as object) };
     } catch (err) {
@@ -501,7 +521,7 @@ export class WebhookService implements WebhookDeliveryPort, RequestWebhooks, Job
 
   private async owned(principal: Principal, id: string): Promise<WebhookEndpointRecord> {
     requireFeature(principal.account, 'webhooks');
-    const endpoint = await this.store.webhookEndpoints.get(id);
+    const endpoint = await this.webhooksStore.webhookEndpoints.get(id);
     if (!endpoint || endpoint.accountId !== principal.account.id) throw notFound('Webhook endpoint not found');
     return endpoint;
   }

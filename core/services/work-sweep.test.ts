@@ -49,7 +49,7 @@ it(
     const account = await services.accounts.createAccount({ plan: 'pro' });
     const job = async () => {
       const now = new Date();
-      return store.jobs.create({
+      return store.jobs.jobs.create({
         id: randomUUID(),
         accountId: account.id,
         kind: 'convert',
@@ -67,9 +67,9 @@ it(
       });
     };
     const ended = await job();
-    await store.jobs.fail(ended.id, 'engine crashed', new Date(), () => null);
+    await store.jobs.jobs.fail(ended.id, 'engine crashed', new Date(), () => null);
     const running = await job();
-    await store.jobs.start(running.id, new Date());
+    await store.jobs.jobs.start(running.id, new Date());
     const unknown = randomUUID();
     for (const id of [ended.id, running.id, unknown, 'office-profile']) {
       await mkdir(path.join(workRoot, id, '1'), { recursive: true });

@@ -1,7 +1,7 @@
 /**
- * Repository ports, one per aggregate (ports/*.ts). Services talk to these only; sqlite/ and
- * mongo/ implement them, one file per aggregate, and every adapter passes the contract suites in
- * contract/ (one per aggregate).
+ * Repository ports, one per aggregate (ports/*.ts). Services talk to these only, each to the aggregates it uses;
+ * sqlite/, postgres/ and mongo/ implement them, one file per aggregate, and every adapter passes the shared suites
+ * in testing/suite/ (one per aggregate).
  */
 import type { AccountsStore } from './ports/accounts.js';
 import type { CreditsStore } from './ports/credits.js';
@@ -32,8 +32,16 @@ export interface PrincipalChanges {
   subscribe(listener: (accountId: string | null) => void): () => void;
 }
 
-/** Every aggregate, plus what the process needs of the database as a whole. */
-export interface Store extends AccountsStore, JobsStore, CreditsStore, LinksStore, WebhooksStore {
+/**
+ * One adapter's aggregates, by name, plus what the process needs of the database as a whole. Only the composition
+ * root holds it: it hands each service the aggregates that service uses.
+ */
+export interface Store {
+  readonly accounts: AccountsStore;
+  readonly jobs: JobsStore;
+  readonly credits: CreditsStore;
+  readonly links: LinksStore;
+  readonly webhooks: WebhooksStore;
   readonly principalChanges: PrincipalChanges;
   /** Cheap round trip for /readyz. */
   ping(): Promise<void>;

@@ -61,7 +61,7 @@ export class Verifier {
   /** Verifies every finished job not verified yet (also called once more after the drain). */
   async round(): Promise<void> {
     const started = new Date();
-    const finished = await this.store.jobs.listFinishedSince(new Date(this.since.getTime() - 60_000));
+    const finished = await this.store.jobs.jobs.listFinishedSince(new Date(this.since.getTime() - 60_000));
     const due = finished.filter((job) => job.status === 'done' && !this.verified.get(job.id)?.ok);
     for (let i = 0; i < due.length; i += 4)
       await Promise.all(due.slice(i, i + 4).map((job) => this.verify(job.id, job.accountId)));
@@ -143,7 +143,7 @@ export async function allJobs(store: PostgresStore, accounts: Account[]): Promis
   const jobs: JobRecord[] = [];
   for (const account of accounts) {
     for (let offset = 0; offset < 1_000_000; offset += 500) {
-      const page = await store.jobs.listByAccount(account.accountId, 500, offset);
+      const page = await store.jobs.jobs.listByAccount(account.accountId, 500, offset);
       jobs.push(...page.jobs);
       if (page.jobs.length < 500) break;
     }
@@ -163,7 +163,7 @@ export async function check(inputs: CheckInputs): Promise<CheckResult> {
     if (sub.outcome !== 'accepted') continue;
     if (sub.jobId && !byId.has(sub.jobId)) violate(`lost: accepted job ${sub.jobId} (${sub.kind}) is not in the store`);
     if (sub.batchId) {
-      const batchJobs = await store.jobs.listByBatch(sub.batchId);
+      const batchJobs = await store.jobs.jobs.listByBatch(sub.batchId);
       if (batchJobs.length !== sub.files)
         violate(`lost: batch ${sub.batchId} accepted ${sub.files} files, the store has ${batchJobs.length} jobs`);
     }
@@ -198,7 +198,7 @@ export async function check(inputs: CheckInputs): Promise<CheckResult> {
           expected += kept;
         } else expected += job.creditCost;
       }
-      const used = (await store.usage.get(account.accountId, period)).used;
+      const used = (await store.credits.usage.get(account.accountId, period)).used;
       if (used !== expected)
         violate(`credits: ${account.name} used ${used} in ${period}, the jobs account for ${expected}`);
     }

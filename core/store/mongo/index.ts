@@ -34,11 +34,13 @@ export function isReplicated(hello: Document): boolean {
   return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
 }
 
-/** The aggregates' repositories are merged in by the constructor (declaration merging types them). */
-export interface MongoStore extends AccountsStore, JobsStore, CreditsStore, LinksStore, WebhooksStore {}
-
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: a mixin, every method assigned by the constructor
 export class MongoStore implements Store {
+  readonly accounts: AccountsStore;
+  readonly jobs: JobsStore;
+  readonly credits: CreditsStore;
+  readonly links: LinksStore;
+  readonly webhooks: WebhooksStore;
+
   /**
    * MongoDB offers no cheap notification here (change streams need a replica set): a change made by another API
    * instance reaches this one's cached principals within a few seconds (docs/SCALE-OUT.md).
@@ -73,14 +75,11 @@ export class MongoStore implements Store {
     /** A replica set or sharded cluster: a job's failure and its refund are one transaction (jobs.fail). */
     readonly transactions: boolean,
   ) {
-    Object.assign(
-      this,
-      mongoAccounts(db),
-      mongoJobs(db, transactions ? client : null),
-      mongoCredits(db),
-      mongoLinks(db),
-      mongoWebhooks(db),
-    );
+    this.accounts = mongoAccounts(db);
+    this.jobs = mongoJobs(db, transactions ? client : null);
+    this.credits = mongoCredits(db);
+    this.links = mongoLinks(db);
+    this.webhooks = mongoWebhooks(db);
   }
 
   /** Idempotent: creating an index that exists with the same options does nothing. */

@@ -105,9 +105,9 @@ describeWithMongo('MongoStore', (url) => {
       await store.db
         .collection<Omit<BatchDoc, 'tool'>>(COLLECTIONS.batches)
         .insertOne({ _id: 'batch_legacy', accountId: 'acc_legacy', total: 1, errors: [], createdAt: now });
-      expect((await store.jobs.get('job_legacy'))?.result).toBeNull();
-      expect((await store.batches.get('batch_legacy'))?.tool).toBeNull();
-      await store.jobs.clearResultsBefore(new Date(now.getTime() + 1000));
+      expect((await store.jobs.jobs.get('job_legacy'))?.result).toBeNull();
+      expect((await store.jobs.batches.get('batch_legacy'))?.tool).toBeNull();
+      await store.jobs.jobs.clearResultsBefore(new Date(now.getTime() + 1000));
       expect(await legacyJobs.findOne({ _id: 'job_legacy' })).not.toHaveProperty('result');
     });
 
@@ -123,7 +123,7 @@ describeWithMongo('MongoStore', (url) => {
       const upgraded = await MongoStore.connect(url, { dbName });
       try {
         expect(await jobs.findOne({ _id: 'job_plain_token' })).not.toHaveProperty('downloadToken');
-        expect((await upgraded.jobs.get('job_plain_token'))?.downloadTokenHash).toBeNull();
+        expect((await upgraded.jobs.jobs.get('job_plain_token'))?.downloadTokenHash).toBeNull();
         expect(await indexesOf(COLLECTIONS.jobs)).not.toHaveProperty(LEGACY_PLAIN_TOKEN_INDEX);
         expect((await indexesOf(COLLECTIONS.jobs)).download_token_hashes_due).toBeDefined();
       } finally {

@@ -61,10 +61,6 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
   });
 }
 
-/** The aggregates' repositories are merged in by the constructor (declaration merging types them). */
-export interface PostgresStore extends AccountsStore, JobsStore, CreditsStore, LinksStore, WebhooksStore {}
-
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: a mixin, every method assigned by the constructor
 export class PostgresStore implements Store {
   /** Connects, migrates, and returns the store; the pool is the store's own (close() ends it). */
   static async connect(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
@@ -89,6 +85,11 @@ export class PostgresStore implements Store {
     }
   }
 
+  readonly accounts: AccountsStore;
+  readonly jobs: JobsStore;
+  readonly credits: CreditsStore;
+  readonly links: LinksStore;
+  readonly webhooks: WebhooksStore;
   readonly principalChanges: ReturnType<typeof postgresPrincipalChanges>;
 
   private constructor(
@@ -97,14 +98,11 @@ export class PostgresStore implements Store {
   ) {
     // Its LISTEN connection opens at the first subscriber (an API process), not in workers.
     this.principalChanges = postgresPrincipalChanges(pool, url);
-    Object.assign(
-      this,
-      postgresAccounts(pool),
-      postgresJobs(pool),
-      postgresCredits(pool),
-      postgresLinks(pool),
-      postgresWebhooks(pool),
-    );
+    this.accounts = postgresAccounts(pool);
+    this.jobs = postgresJobs(pool);
+    this.credits = postgresCredits(pool);
+    this.links = postgresLinks(pool);
+    this.webhooks = postgresWebhooks(pool);
   }
 
   async ping(): Promise<void> {

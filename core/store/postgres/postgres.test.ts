@@ -68,7 +68,7 @@ describe('PostgresStore credits across processes', () => {
     try {
       const store = await PostgresStore.connect(url);
       try {
-        await store.accounts.create({
+        await store.accounts.accounts.create({
           id: 'acc_two_processes',
           plan: 'pro',
           email: null,
@@ -98,7 +98,7 @@ describe('PostgresStore credits across processes', () => {
         const results = runs.flat();
         expect(results).toHaveLength(50);
         expect(results.filter(Boolean)).toHaveLength(33);
-        expect((await store.usage.get('acc_two_processes', '2030-01')).used).toBe(99);
+        expect((await store.credits.usage.get('acc_two_processes', '2030-01')).used).toBe(99);
       } finally {
         await store.close();
       }

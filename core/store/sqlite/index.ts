@@ -10,6 +10,7 @@ import type {
   JobsStore,
   LinksStore,
   PrincipalChanges,
+  RateRepo,
   Store,
   WebhooksStore,
 } from '../types.js';
@@ -74,11 +75,13 @@ function migrate(db: Database.Database): void {
   }
 }
 
-/** The aggregates' repositories are merged in by the constructor (declaration merging types them). */
-export interface SqliteStore extends AccountsStore, JobsStore, CreditsStore, LinksStore, WebhooksStore {}
-
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: a mixin, every method assigned by the constructor
 export class SqliteStore implements Store {
+  readonly accounts: AccountsStore;
+  readonly jobs: JobsStore;
+  readonly credits: CreditsStore;
+  readonly links: LinksStore;
+  readonly webhooks: WebhooksStore;
+
   /**
    * No notification between processes on one file: the admin CLI's changes (another process) reach the server's
    * cached principals within a second; the server's own changes at once (AccountService).
@@ -86,22 +89,19 @@ export class SqliteStore implements Store {
   readonly principalChanges: PrincipalChanges = unannouncedPrincipalChanges(1_000);
 
   /**
-   * `replace` swaps in other repositories for some ports: the embedded API server counts request rates in memory
+   * `rates` replaces the file's rate windows: the embedded API server counts request rates in memory
    * (apps/shared/runtime.ts), being the one process that counts on its file.
    */
   constructor(
     readonly db: Database.Database,
-    replace: Partial<Pick<CreditsStore, 'rates'>> = {},
+    { rates }: { rates?: RateRepo } = {},
   ) {
-    Object.assign(
-      this,
-      sqliteAccounts(db),
-      sqliteJobs(db),
-      sqliteCredits(db),
-      sqliteLinks(db),
-      sqliteWebhooks(db),
-      replace,
-    );
+    this.accounts = sqliteAccounts(db);
+    this.jobs = sqliteJobs(db);
+    const credits = sqliteCredits(db);
+    this.credits = rates ? { ...credits, rates } : credits;
+    this.links = sqliteLinks(db);
+    this.webhooks = sqliteWebhooks(db);
   }
 
   async ping(): Promise<void> {

@@ -45,7 +45,7 @@ describe('SqliteStore migration to hashed download tokens (schema version 2)', (
       const columns = (store.db.prepare('PRAGMA table_info(jobs)').all() as Array<{ name: string }>).map((c) => c.name);
       expect(columns).not.toContain('download_token');
       expect(columns).toContain('download_token_hash');
-      expect(await store.jobs.get('job_1')).toMatchObject({ status: 'done', downloadTokenHash: null });
+      expect(await store.jobs.jobs.get('job_1')).toMatchObject({ status: 'done', downloadTokenHash: null });
       for (const name of await readdir(directory)) {
         expect((await readFile(path.join(directory, name))).includes(plain), `token found in ${name}`).toBe(false);
       }

@@ -1,7 +1,7 @@
 /**
  * The contract every Store adapter passes (like Keyv's test-suite): each adapter's test file calls
  * `storeContractSuite` with a way to open stores on fresh, empty storage. One suite per aggregate
- * (contract/*.ts), so an adapter can be brought up one aggregate at a time.
+ * (suite/*.ts), so an adapter can be brought up one aggregate at a time.
  */
 import { describe, expect, it } from 'vitest';
 import { accountsContract } from './suite/accounts.js';

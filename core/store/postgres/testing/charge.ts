@@ -4,7 +4,7 @@ import { PostgresStore } from '../index.js';
 const [url, accountId, count] = process.argv.slice(2) as [string, string, string];
 const store = await PostgresStore.connect(url, { poolSize: 25 });
 const results = await Promise.all(
-  [...Array(Number(count))].map(() => store.usage.charge(accountId, '2030-01', 3, 100)),
+  [...Array(Number(count))].map(() => store.credits.usage.charge(accountId, '2030-01', 3, 100)),
 );
 await store.close();
 process.send!(

@@ -4,7 +4,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect } from 'vitest';
-import type { Account, ApiKeyRecord, DownloadTokenRecord, JobRecord, NewJob, Store, StoredFile } from '../../types.js';
+import type {
+  Account,
+  ApiKeyRecord,
+  DownloadTokenRecord,
+  JobRecord,
+  JobRepo,
+  NewJob,
+  Store,
+  StoredFile,
+} from '../../types.js';
 
 /** Empty storage for one test (a database file, a MongoDB database, a PostgreSQL schema...). */
 export interface StoreStorage {
@@ -104,7 +113,7 @@ export function extractionRow(): Record<string, unknown> {
   };
 }
 
-export function completion(overrides: Partial<Parameters<Store['jobs']['complete']>[1]> = {}) {
+export function completion(overrides: Partial<Parameters<JobRepo['complete']>[1]> = {}) {
   return {
     output: { blobKey: `outputs/${randomUUID()}`, filename: 'notes.md', format: 'md' as const, bytes: 7 },
     downloadTokenHash: randomUUID().replaceAll('-', ''),
@@ -156,17 +165,17 @@ export function useStoreHarness(createStorage: CreateStorage): StoreHarness {
     },
     async newAccount(overrides = {}) {
       const account = makeAccount(overrides);
-      await store.accounts.create(account);
+      await store.accounts.accounts.create(account);
       return account;
     },
     async newJob(accountId, overrides = {}) {
-      return store.jobs.create(makeJob(accountId, overrides));
+      return store.jobs.jobs.create(makeJob(accountId, overrides));
     },
     async doneJob(accountId, result = completion()) {
       const job = await harness.newJob(accountId);
-      await store.jobs.start(job.id, at());
-      expect(await store.jobs.complete(job.id, result)).toBe(true);
-      return (await store.jobs.get(job.id))!;
+      await store.jobs.jobs.start(job.id, at());
+      expect(await store.jobs.jobs.complete(job.id, result)).toBe(true);
+      return (await store.jobs.jobs.get(job.id))!;
     },
   };
   return harness;

@@ -1,5 +1,5 @@
 /**
- * The store contract for jobs, batches and extraction results: every adapter's test file runs it (see ../contract.ts).
+ * The store contract for jobs, batches and extraction results: every adapter's test file runs it (see ../suite.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -36,7 +36,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
 
       it('creates a waiting job with every run field at its start value', async () => {
         const input = makeJob(accountId, { kind: 'tool', op: 'compress', viaApi: false });
-        const created = await store.jobs.create(input);
+        const created = await store.jobs.jobs.create(input);
         const expected: JobRecord = {
           ...input,
           batchId: null,
@@ -54,65 +54,65 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           outputExpiresAt: null,
         };
         expect(created).toEqual(expected);
-        expect(await store.jobs.get(input.id)).toEqual(expected);
-        expect(await store.jobs.get('job_missing')).toBeNull();
+        expect(await store.jobs.jobs.get(input.id)).toEqual(expected);
+        expect(await store.jobs.jobs.get('job_missing')).toBeNull();
       });
 
       it(
         'start moves waiting to active and counts attempts; a restart after a crash keeps the first start ' + 'time',
         async () => {
           const job = await newJob(accountId);
-          const first = await store.jobs.start(job.id, at(1000));
+          const first = await store.jobs.jobs.start(job.id, at(1000));
           expect(first).toMatchObject({ status: 'active', attempts: 1, startedAt: at(1000) });
-          const again = await store.jobs.start(job.id, at(5000));
+          const again = await store.jobs.jobs.start(job.id, at(5000));
           expect(again).toMatchObject({ status: 'active', attempts: 2, startedAt: at(1000) });
-          expect(await store.jobs.start('job_missing', at())).toBeNull();
+          expect(await store.jobs.jobs.start('job_missing', at())).toBeNull();
         },
       );
 
       it('start answers null once the job has finished', async () => {
         const done = await doneJob(accountId);
-        expect(await store.jobs.start(done.id, at())).toBeNull();
+        expect(await store.jobs.jobs.start(done.id, at())).toBeNull();
         const failed = await newJob(accountId);
-        await store.jobs.fail(failed.id, 'boom', at(), noRefund);
-        expect(await store.jobs.start(failed.id, at())).toBeNull();
-        expect((await store.jobs.get(failed.id))?.attempts).toBe(0);
+        await store.jobs.jobs.fail(failed.id, 'boom', at(), noRefund);
+        expect(await store.jobs.jobs.start(failed.id, at())).toBeNull();
+        expect((await store.jobs.jobs.get(failed.id))?.attempts).toBe(0);
       });
 
       it('records progress only while active', async () => {
         const job = await newJob(accountId);
-        await store.jobs.setProgress(job.id, 30, 0);
-        expect((await store.jobs.get(job.id))?.progress).toBe(0);
-        await store.jobs.start(job.id, at());
-        await store.jobs.setProgress(job.id, 40, 1);
-        expect((await store.jobs.get(job.id))?.progress).toBe(40);
+        await store.jobs.jobs.setProgress(job.id, 30, 0);
+        expect((await store.jobs.jobs.get(job.id))?.progress).toBe(0);
+        await store.jobs.jobs.start(job.id, at());
+        await store.jobs.jobs.setProgress(job.id, 40, 1);
+        expect((await store.jobs.jobs.get(job.id))?.progress).toBe(40);
       });
 
       it("records progress only from the job's latest attempt: a superseded run's save changes nothing", async () => {
         const job = await newJob(accountId);
-        await store.jobs.start(job.id, at());
-        await store.jobs.setProgress(job.id, 20, 1);
+        await store.jobs.jobs.start(job.id, at());
+        await store.jobs.jobs.setProgress(job.id, 20, 1);
         // The first run's queue lock lapsed and a second attempt started.
-        await store.jobs.start(job.id, at(1000));
-        await store.jobs.setProgress(job.id, 90, 1);
-        expect((await store.jobs.get(job.id))?.progress).toBe(20);
-        await store.jobs.setProgress(job.id, 35, 2);
-        expect((await store.jobs.get(job.id))?.progress).toBe(35);
+        await store.jobs.jobs.start(job.id, at(1000));
+        await store.jobs.jobs.setProgress(job.id, 90, 1);
+        expect((await store.jobs.jobs.get(job.id))?.progress).toBe(20);
+        await store.jobs.jobs.setProgress(job.id, 35, 2);
+        expect((await store.jobs.jobs.get(job.id))?.progress).toBe(35);
       });
 
       it('completes an active job once, with its output, token and report', async () => {
         const job = await newJob(accountId);
-        expect(await store.jobs.complete(job.id, completion())).toBe(false);
-        await store.jobs.start(job.id, at());
+        expect(await store.jobs.jobs.complete(job.id, completion())).toBe(false);
+        await store.jobs.jobs.start(job.id, at());
         const result = completion({
           toolReport: { op: 'detect-faces', detected: 3 },
           at: at(2000),
           outputExpiresAt: at(HOUR),
         });
-        expect(await store.jobs.complete(job.id, result)).toBe(true);
-        expect(await store.jobs.complete(job.id, completion())).toBe(false);
-        expect(await store.jobs.fail(job.id, 'late failure', at(), noRefund)).toBe(false);
-        expect(await store.jobs.get(job.id)).toMatchObject({
+        expect(await store.jobs.jobs.complete(job.id, result)).toBe(true);
+        expect(await store.jobs.jobs.complete(job.id, completion())).toBe(false);
+        expect(await store.jobs.jobs.fail(job.id, 'late failure', at(), noRefund)).toBe(false);
+        expect(await store.jobs.jobs.get(job.id)).toMatchObject({
           status: 'done',
           progress: 100,
           output: result.output,
@@ -127,16 +127,16 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
       it('completes an active extraction job once with its row; never from waiting, done or failed', async () => {
         const job = await newJob(accountId, { kind: 'extract', pluginId: 'parse-cv', outputFormat: 'json' });
         const row = extractionRow();
-        expect(await store.jobs.completeWithResult(job.id, { result: row, at: at() })).toBe(false);
-        expect(await store.jobs.get(job.id)).toMatchObject({ status: 'waiting', result: null, completedAt: null });
-        await store.jobs.setProgress(job.id, 10, 0);
-        await store.jobs.start(job.id, at(1000));
-        await store.jobs.setProgress(job.id, 60, 1);
-        expect(await store.jobs.completeWithResult(job.id, { result: row, at: at(2000) })).toBe(true);
-        expect(await store.jobs.completeWithResult(job.id, { result: { other: 1 }, at: at(3000) })).toBe(false);
-        expect(await store.jobs.complete(job.id, completion())).toBe(false);
-        expect(await store.jobs.fail(job.id, 'late failure', at(), noRefund)).toBe(false);
-        const done = await store.jobs.get(job.id);
+        expect(await store.jobs.jobs.completeWithResult(job.id, { result: row, at: at() })).toBe(false);
+        expect(await store.jobs.jobs.get(job.id)).toMatchObject({ status: 'waiting', result: null, completedAt: null });
+        await store.jobs.jobs.setProgress(job.id, 10, 0);
+        await store.jobs.jobs.start(job.id, at(1000));
+        await store.jobs.jobs.setProgress(job.id, 60, 1);
+        expect(await store.jobs.jobs.completeWithResult(job.id, { result: row, at: at(2000) })).toBe(true);
+        expect(await store.jobs.jobs.completeWithResult(job.id, { result: { other: 1 }, at: at(3000) })).toBe(false);
+        expect(await store.jobs.jobs.complete(job.id, completion())).toBe(false);
+        expect(await store.jobs.jobs.fail(job.id, 'late failure', at(), noRefund)).toBe(false);
+        const done = await store.jobs.jobs.get(job.id);
         expect(done).toEqual({
           ...job,
           status: 'done',
@@ -149,32 +149,32 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         expect(done?.result).toEqual(extractionRow());
 
         const failed = await newJob(accountId, { kind: 'extract' });
-        await store.jobs.start(failed.id, at());
-        await store.jobs.fail(failed.id, 'engine crashed', at(), noRefund);
-        expect(await store.jobs.completeWithResult(failed.id, { result: row, at: at() })).toBe(false);
-        expect(await store.jobs.get(failed.id)).toMatchObject({
+        await store.jobs.jobs.start(failed.id, at());
+        await store.jobs.jobs.fail(failed.id, 'engine crashed', at(), noRefund);
+        expect(await store.jobs.jobs.completeWithResult(failed.id, { result: row, at: at() })).toBe(false);
+        expect(await store.jobs.jobs.get(failed.id)).toMatchObject({
           status: 'failed',
           result: null,
           error: 'engine crashed',
         });
         const converted = await doneJob(accountId);
-        expect(await store.jobs.completeWithResult(converted.id, { result: row, at: at() })).toBe(false);
-        expect((await store.jobs.get(converted.id))?.result).toBeNull();
-        expect(await store.jobs.completeWithResult('job_missing', { result: row, at: at() })).toBe(false);
+        expect(await store.jobs.jobs.completeWithResult(converted.id, { result: row, at: at() })).toBe(false);
+        expect((await store.jobs.jobs.get(converted.id))?.result).toBeNull();
+        expect(await store.jobs.jobs.completeWithResult('job_missing', { result: row, at: at() })).toBe(false);
       });
 
       it('finishes an extraction job once even when workers on several instances race', async () => {
         const job = await newJob(accountId, { kind: 'extract' });
-        await store.jobs.start(job.id, at());
+        await store.jobs.jobs.start(job.id, at());
         const stores = [store, await openAnother(), await openAnother()];
         const answers = await Promise.all(
           [...Array(9)].map((_, i) =>
-            stores[i % 3]!.jobs.completeWithResult(job.id, { result: { worker: i }, at: at(i) }),
+            stores[i % 3]!.jobs.jobs.completeWithResult(job.id, { result: { worker: i }, at: at(i) }),
           ),
         );
         expect(answers.filter(Boolean)).toHaveLength(1);
         const winner = answers.indexOf(true);
-        expect(await store.jobs.get(job.id)).toMatchObject({
+        expect(await store.jobs.jobs.get(job.id)).toMatchObject({
           status: 'done',
           result: { worker: winner },
           completedAt: at(winner),
@@ -186,47 +186,47 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         async () => {
           const finish = async (createdAt: Date) => {
             const job = await newJob(accountId, { kind: 'extract', createdAt });
-            await store.jobs.start(job.id, at());
-            await store.jobs.completeWithResult(job.id, { result: extractionRow(), at: at() });
+            await store.jobs.jobs.start(job.id, at());
+            await store.jobs.jobs.completeWithResult(job.id, { result: extractionRow(), at: at() });
             return job;
           };
           const old = await finish(at(-2 * HOUR));
           const edge = await finish(at(-HOUR));
           const recent = await finish(at(-MINUTE));
           const converted = await doneJob(accountId);
-          await store.jobs.clearResultsBefore(at(-HOUR));
-          expect(await store.jobs.get(old.id)).toMatchObject({
+          await store.jobs.jobs.clearResultsBefore(at(-HOUR));
+          expect(await store.jobs.jobs.get(old.id)).toMatchObject({
             status: 'done',
             result: null,
             completedAt: at(),
             progress: 100,
           });
-          expect((await store.jobs.get(edge.id))?.result).toEqual(extractionRow());
-          expect((await store.jobs.get(recent.id))?.result).toEqual(extractionRow());
-          expect(await store.jobs.get(converted.id)).toEqual(converted);
-          await store.jobs.clearResultsBefore(at());
-          expect((await store.jobs.get(edge.id))?.result).toBeNull();
-          expect((await store.jobs.get(recent.id))?.result).toBeNull();
+          expect((await store.jobs.jobs.get(edge.id))?.result).toEqual(extractionRow());
+          expect((await store.jobs.jobs.get(recent.id))?.result).toEqual(extractionRow());
+          expect(await store.jobs.jobs.get(converted.id)).toEqual(converted);
+          await store.jobs.jobs.clearResultsBefore(at());
+          expect((await store.jobs.jobs.get(edge.id))?.result).toBeNull();
+          expect((await store.jobs.jobs.get(recent.id))?.result).toBeNull();
           // Idempotent, and harmless on an empty set.
-          await store.jobs.clearResultsBefore(at());
-          expect((await store.jobs.get(old.id))?.result).toBeNull();
+          await store.jobs.jobs.clearResultsBefore(at());
+          expect((await store.jobs.jobs.get(old.id))?.result).toBeNull();
         },
       );
 
       it('fails a waiting or active job once', async () => {
         const waiting = await newJob(accountId);
-        expect(await store.jobs.fail(waiting.id, 'could not queue', at(1000), noRefund)).toBe(true);
-        expect(await store.jobs.get(waiting.id)).toMatchObject({
+        expect(await store.jobs.jobs.fail(waiting.id, 'could not queue', at(1000), noRefund)).toBe(true);
+        expect(await store.jobs.jobs.get(waiting.id)).toMatchObject({
           status: 'failed',
           error: 'could not queue',
           completedAt: at(1000),
         });
-        expect(await store.jobs.fail(waiting.id, 'again', at(), noRefund)).toBe(false);
+        expect(await store.jobs.jobs.fail(waiting.id, 'again', at(), noRefund)).toBe(false);
         const active = await newJob(accountId);
-        await store.jobs.start(active.id, at());
-        expect(await store.jobs.fail(active.id, 'engine crashed', at(), noRefund)).toBe(true);
-        expect(await store.jobs.complete(active.id, completion())).toBe(false);
-        expect((await store.jobs.get(active.id))?.error).toBe('engine crashed');
+        await store.jobs.jobs.start(active.id, at());
+        expect(await store.jobs.jobs.fail(active.id, 'engine crashed', at(), noRefund)).toBe(true);
+        expect(await store.jobs.jobs.complete(active.id, completion())).toBe(false);
+        expect((await store.jobs.jobs.get(active.id))?.error).toBe('engine crashed');
       });
 
       describe('a failure and its refund, one write', () => {
@@ -234,27 +234,27 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         /** The services' rule, as job-policy.ts's refundOf gives it for a charged job; counts its calls. */
         const creditsBack = () =>
           vi.fn((job: JobRecord): FailureRefund => ({ credits: job.creditCost, period: job.creditPeriod }));
-        const used = async () => (await store.usage.get(accountId, PERIOD)).used;
+        const used = async () => (await store.credits.usage.get(accountId, PERIOD)).used;
         beforeEach(async () => {
-          await store.usage.charge(accountId, PERIOD, 10, null);
+          await store.credits.usage.charge(accountId, PERIOD, 10, null);
         });
 
         it('gives the credits back once: a second fail, or a cancel after it, gives nothing', async () => {
           const job = await newJob(accountId, { creditCost: 4, creditPeriod: PERIOD });
-          await store.jobs.start(job.id, at());
+          await store.jobs.jobs.start(job.id, at());
           const rule = creditsBack();
-          expect(await store.jobs.fail(job.id, 'engine crashed', at(1000), rule)).toBe(true);
+          expect(await store.jobs.jobs.fail(job.id, 'engine crashed', at(1000), rule)).toBe(true);
           expect(await used()).toBe(6);
-          expect(await store.jobs.get(job.id)).toMatchObject({
+          expect(await store.jobs.jobs.get(job.id)).toMatchObject({
             status: 'failed',
             error: 'engine crashed',
             refunded: true,
           });
-          expect(await store.jobs.fail(job.id, 'again', at(2000), rule)).toBe(false);
-          expect(await store.jobs.fail(job.id, 'Cancelled', at(3000), creditsBack())).toBe(false);
+          expect(await store.jobs.jobs.fail(job.id, 'again', at(2000), rule)).toBe(false);
+          expect(await store.jobs.jobs.fail(job.id, 'Cancelled', at(3000), creditsBack())).toBe(false);
           expect(rule).toHaveBeenCalledTimes(1);
           expect(await used()).toBe(6);
-          expect(await store.jobs.get(job.id)).toMatchObject({ error: 'engine crashed', completedAt: at(1000) });
+          expect(await store.jobs.jobs.get(job.id)).toMatchObject({ error: 'engine crashed', completedAt: at(1000) });
         });
 
         it('gives them back once when several instances fail the job together', async () => {
@@ -262,7 +262,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           const stores = [store, await openAnother(), await openAnother()];
           const answers = await Promise.all(
             [...Array(9)].map((_, i) =>
-              stores[i % stores.length]!.jobs.fail(job.id, `fail ${i}`, at(i), creditsBack()),
+              stores[i % stores.length]!.jobs.jobs.fail(job.id, `fail ${i}`, at(i), creditsBack()),
             ),
           );
           expect(answers.filter(Boolean)).toHaveLength(1);
@@ -272,17 +272,17 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         it('gives nothing for a job that was done, and leaves it done', async () => {
           const job = await doneJob(accountId);
           const rule = creditsBack();
-          expect(await store.jobs.fail(job.id, 'Cancelled', at(), rule)).toBe(false);
+          expect(await store.jobs.jobs.fail(job.id, 'Cancelled', at(), rule)).toBe(false);
           expect(rule).not.toHaveBeenCalled();
           expect(await used()).toBe(10);
-          expect((await store.jobs.get(job.id))?.status).toBe('done');
+          expect((await store.jobs.jobs.get(job.id))?.status).toBe('done');
         });
 
         it('reads the job as stored at the failure: an import true-up’s cost goes back', async () => {
           const job = await newJob(accountId, { creditCost: 2, creditPeriod: PERIOD });
-          await store.jobs.start(job.id, at());
-          await store.jobs.setImported(job.id, { inputs: [], creditCost: 5 });
-          expect(await store.jobs.fail(job.id, 'too big', at(), creditsBack())).toBe(true);
+          await store.jobs.jobs.start(job.id, at());
+          await store.jobs.jobs.setImported(job.id, { inputs: [], creditCost: 5 });
+          expect(await store.jobs.jobs.fail(job.id, 'too big', at(), creditsBack())).toBe(true);
           expect(await used()).toBe(5);
         });
 
@@ -291,32 +291,34 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           const broken = () => {
             throw new Error('the process died here');
           };
-          await expect(store.jobs.fail(job.id, 'engine crashed', at(), broken)).rejects.toThrow('the process died');
-          expect(await store.jobs.get(job.id)).toMatchObject({ status: 'waiting', error: null, refunded: false });
+          await expect(store.jobs.jobs.fail(job.id, 'engine crashed', at(), broken)).rejects.toThrow(
+            'the process died',
+          );
+          expect(await store.jobs.jobs.get(job.id)).toMatchObject({ status: 'waiting', error: null, refunded: false });
           expect(await used()).toBe(10);
-          expect(await store.jobs.fail(job.id, 'engine crashed', at(), creditsBack())).toBe(true);
+          expect(await store.jobs.jobs.fail(job.id, 'engine crashed', at(), creditsBack())).toBe(true);
           expect(await used()).toBe(6);
         });
 
         it('requires the refund rule: a failure without one writes nothing rather than skip the refund', async () => {
           const job = await newJob(accountId, { creditCost: 4, creditPeriod: PERIOD });
           // @ts-expect-error the rule is required by the port
-          await expect(store.jobs.fail(job.id, 'engine crashed', at())).rejects.toThrow();
-          expect(await store.jobs.get(job.id)).toMatchObject({ status: 'waiting', refunded: false });
+          await expect(store.jobs.jobs.fail(job.id, 'engine crashed', at())).rejects.toThrow();
+          expect(await store.jobs.jobs.get(job.id)).toMatchObject({ status: 'waiting', refunded: false });
           expect(await used()).toBe(10);
         });
 
         it('gives a free try back, once, and no credits', async () => {
-          await store.trials.claim(accountId, 'parse-cv', at());
+          await store.credits.trials.claim(accountId, 'parse-cv', at());
           const job = await newJob(accountId, { kind: 'extract', op: 'parse-cv', creditCost: 0, creditPeriod: PERIOD });
           const trialBack = () => ({ trialOf: 'parse-cv' });
-          expect(await store.jobs.fail(job.id, 'unreadable', at(), trialBack)).toBe(true);
-          expect(await store.jobs.get(job.id)).toMatchObject({ status: 'failed', refunded: false });
+          expect(await store.jobs.jobs.fail(job.id, 'unreadable', at(), trialBack)).toBe(true);
+          expect(await store.jobs.jobs.get(job.id)).toMatchObject({ status: 'failed', refunded: false });
           expect(await used()).toBe(10);
-          expect(await store.trials.claim(accountId, 'parse-cv', at(1000))).toBe(true);
+          expect(await store.credits.trials.claim(accountId, 'parse-cv', at(1000))).toBe(true);
           // A second fail does not release the trial taken again.
-          expect(await store.jobs.fail(job.id, 'Cancelled', at(), trialBack)).toBe(false);
-          expect(await store.trials.claim(accountId, 'parse-cv', at(2000))).toBe(false);
+          expect(await store.jobs.jobs.fail(job.id, 'Cancelled', at(), trialBack)).toBe(false);
+          expect(await store.credits.trials.claim(accountId, 'parse-cv', at(2000))).toBe(false);
         });
       });
 
@@ -326,19 +328,22 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         for (let i = 0; i < 5; i++) created.push(await newJob(accountId, { createdAt: at(i * 1000) }));
         await newJob(other.id);
         const newestFirst = ids(created).reverse();
-        expect(await store.jobs.listByAccount(accountId, 10, 0)).toEqual({ total: 5, jobs: [...created].reverse() });
-        expect(ids((await store.jobs.listByAccount(accountId, 2, 0)).jobs)).toEqual(newestFirst.slice(0, 2));
-        const page = await store.jobs.listByAccount(accountId, 2, 3);
+        expect(await store.jobs.jobs.listByAccount(accountId, 10, 0)).toEqual({
+          total: 5,
+          jobs: [...created].reverse(),
+        });
+        expect(ids((await store.jobs.jobs.listByAccount(accountId, 2, 0)).jobs)).toEqual(newestFirst.slice(0, 2));
+        const page = await store.jobs.jobs.listByAccount(accountId, 2, 3);
         expect(page.total).toBe(5);
         expect(ids(page.jobs)).toEqual(newestFirst.slice(3, 5));
-        expect(await store.jobs.listByAccount(accountId, 10, 5)).toEqual({ total: 5, jobs: [] });
-        expect(await store.jobs.listByAccount('acc_missing', 10, 0)).toEqual({ total: 0, jobs: [] });
+        expect(await store.jobs.jobs.listByAccount(accountId, 10, 5)).toEqual({ total: 5, jobs: [] });
+        expect(await store.jobs.jobs.listByAccount('acc_missing', 10, 0)).toEqual({ total: 0, jobs: [] });
       });
 
       it('orders history by id, descending, among jobs created at the same instant', async () => {
         const same = at();
         for (const id of ['job_b', 'job_c', 'job_a']) await newJob(accountId, { id, createdAt: same });
-        expect(ids((await store.jobs.listByAccount(accountId, 10, 0)).jobs)).toEqual(['job_c', 'job_b', 'job_a']);
+        expect(ids((await store.jobs.jobs.listByAccount(accountId, 10, 0)).jobs)).toEqual(['job_c', 'job_b', 'job_a']);
       });
 
       it('lists a batch’s jobs oldest first', async () => {
@@ -346,29 +351,29 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const first = await newJob(accountId, { batchId: 'batch_1', createdAt: at(1000) });
         await newJob(accountId, { batchId: 'batch_2' });
         await newJob(accountId);
-        expect(await store.jobs.listByBatch('batch_1')).toEqual([first, second]);
+        expect(await store.jobs.jobs.listByBatch('batch_1')).toEqual([first, second]);
         expect(first.batchId).toBe('batch_1');
-        expect(await store.jobs.listByBatch('batch_missing')).toEqual([]);
+        expect(await store.jobs.jobs.listByBatch('batch_missing')).toEqual([]);
       });
 
       it('lists unfinished (waiting and active) jobs, oldest first', async () => {
         const active = await newJob(accountId, { createdAt: at(2000) });
-        await store.jobs.start(active.id, at());
+        await store.jobs.jobs.start(active.id, at());
         const waiting = await newJob(accountId, { createdAt: at(1000) });
         await doneJob(accountId);
         const failed = await newJob(accountId);
-        await store.jobs.fail(failed.id, 'x', at(), noRefund);
-        expect(ids(await store.jobs.listUnfinished())).toEqual([waiting.id, active.id]);
+        await store.jobs.jobs.fail(failed.id, 'x', at(), noRefund);
+        expect(ids(await store.jobs.jobs.listUnfinished())).toEqual([waiting.id, active.id]);
       });
 
       it("counts waiting jobs by plugin with the oldest one's acceptance time (queue metrics)", async () => {
-        expect(await store.jobs.waitingByPlugin()).toEqual([]);
+        expect(await store.jobs.jobs.waitingByPlugin()).toEqual([]);
         await newJob(accountId, { pluginId: 'image-convert', createdAt: at(3000) });
         await newJob(accountId, { pluginId: 'image-convert', createdAt: at(1000) });
         await newJob(accountId, { pluginId: 'data-convert', createdAt: at(2000) });
         const started = await newJob(accountId, { pluginId: 'data-convert', createdAt: at(500) });
-        await store.jobs.start(started.id, at());
-        expect(await store.jobs.waitingByPlugin()).toEqual([
+        await store.jobs.jobs.start(started.id, at());
+        expect(await store.jobs.jobs.waitingByPlugin()).toEqual([
           { pluginId: 'data-convert', count: 1, oldestAt: at(2000) },
           { pluginId: 'image-convert', count: 2, oldestAt: at(1000) },
         ]);
@@ -386,16 +391,16 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         expect(job.inputs).toEqual([pending]);
         const fetched = { blobKey: 'uploads/u1', filename: 'a.png', format: 'png' as const, bytes: 900 };
         // Only an active job takes them (a cancelled one has nothing to import).
-        expect(await store.jobs.setImported(job.id, { inputs: [fetched], creditCost: 3 })).toBe(false);
-        await store.jobs.start(job.id, at());
-        expect(await store.jobs.setImported(job.id, { inputs: [fetched], creditCost: 3 })).toBe(true);
-        const now = (await store.jobs.get(job.id))!;
+        expect(await store.jobs.jobs.setImported(job.id, { inputs: [fetched], creditCost: 3 })).toBe(false);
+        await store.jobs.jobs.start(job.id, at());
+        expect(await store.jobs.jobs.setImported(job.id, { inputs: [fetched], creditCost: 3 })).toBe(true);
+        const now = (await store.jobs.jobs.get(job.id))!;
         expect([now.inputs, now.creditCost, now.pipeline ?? null]).toEqual([[fetched], 3, null]);
         // A run whose lock lapsed (attempt 1) after another attempt started changes nothing; the latest does.
-        await store.jobs.start(job.id, at());
-        expect(await store.jobs.setImported(job.id, { inputs: [pending], creditCost: 7, attempt: 1 })).toBe(false);
-        expect(await store.jobs.setImported(job.id, { inputs: [fetched], creditCost: 4, attempt: 2 })).toBe(true);
-        expect((await store.jobs.get(job.id))!.creditCost).toBe(4);
+        await store.jobs.jobs.start(job.id, at());
+        expect(await store.jobs.jobs.setImported(job.id, { inputs: [pending], creditCost: 7, attempt: 1 })).toBe(false);
+        expect(await store.jobs.jobs.setImported(job.id, { inputs: [fetched], creditCost: 4, attempt: 2 })).toBe(true);
+        expect((await store.jobs.jobs.get(job.id))!.creditCost).toBe(4);
       });
 
       it("keeps a pipeline's steps and an export's state", async () => {
@@ -429,22 +434,24 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const plain = await newJob(accountId);
         expect(plain.pipeline ?? null).toBeNull();
         expect(plain.export ?? null).toBeNull();
-        await store.jobs.setPipeline(job.id, { steps: [{ ...step, status: 'done', progress: 100 }] });
-        expect((await store.jobs.get(job.id))!.pipeline).toEqual({
+        await store.jobs.jobs.setPipeline(job.id, { steps: [{ ...step, status: 'done', progress: 100 }] });
+        expect((await store.jobs.jobs.get(job.id))!.pipeline).toEqual({
           steps: [{ ...step, status: 'done', progress: 100 }],
         });
         // Saved by a run: only while its attempt is the job's latest (a run whose lock lapsed changes nothing).
-        await store.jobs.start(job.id, at());
-        await store.jobs.start(job.id, at());
-        await store.jobs.setPipeline(job.id, { steps: [] }, 1);
-        expect((await store.jobs.get(job.id))!.pipeline?.steps).toHaveLength(1);
-        await store.jobs.setPipeline(job.id, { steps: [{ ...step, status: 'active', progress: 50 }] }, 2);
-        expect((await store.jobs.get(job.id))!.pipeline?.steps).toEqual([{ ...step, status: 'active', progress: 50 }]);
-        await store.jobs.fail(job.id, 'x', at(), noRefund);
+        await store.jobs.jobs.start(job.id, at());
+        await store.jobs.jobs.start(job.id, at());
+        await store.jobs.jobs.setPipeline(job.id, { steps: [] }, 1);
+        expect((await store.jobs.jobs.get(job.id))!.pipeline?.steps).toHaveLength(1);
+        await store.jobs.jobs.setPipeline(job.id, { steps: [{ ...step, status: 'active', progress: 50 }] }, 2);
+        expect((await store.jobs.jobs.get(job.id))!.pipeline?.steps).toEqual([
+          { ...step, status: 'active', progress: 50 },
+        ]);
+        await store.jobs.jobs.fail(job.id, 'x', at(), noRefund);
         // A finished job's steps stay as they were; its export state may still change.
-        await store.jobs.setPipeline(job.id, { steps: [] });
-        expect((await store.jobs.get(job.id))!.pipeline?.steps).toHaveLength(1);
-        await store.jobs.setExport(job.id, {
+        await store.jobs.jobs.setPipeline(job.id, { steps: [] });
+        expect((await store.jobs.jobs.get(job.id))!.pipeline?.steps).toHaveLength(1);
+        await store.jobs.jobs.setExport(job.id, {
           type: 's3',
           bucket: 'b',
           key: 'out/x.pdf',
@@ -452,7 +459,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           location: 'http://s3/b/out/x.pdf',
           etag: '"e"',
         });
-        expect((await store.jobs.get(job.id))!.export).toEqual({
+        expect((await store.jobs.jobs.get(job.id))!.export).toEqual({
           type: 's3',
           bucket: 'b',
           key: 'out/x.pdf',
@@ -488,15 +495,15 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           ...(rest.export ? { export: rest.export } : {}),
         });
         const waiting = await newJob(accountId);
-        expect(await store.jobs.view(waiting.id)).toEqual(viewOf(waiting));
+        expect(await store.jobs.jobs.view(waiting.id)).toEqual(viewOf(waiting));
         const converted = await newJob(accountId);
-        await store.jobs.start(converted.id, at());
-        await store.jobs.complete(converted.id, completion({ toolReport: { op: 'detect-faces', detected: 1 } }));
-        await store.jobs.setExport(converted.id, { type: 's3', bucket: 'b', key: 'k', status: 'pending' });
-        expect(await store.jobs.view(converted.id)).toEqual(viewOf((await store.jobs.get(converted.id))!));
+        await store.jobs.jobs.start(converted.id, at());
+        await store.jobs.jobs.complete(converted.id, completion({ toolReport: { op: 'detect-faces', detected: 1 } }));
+        await store.jobs.jobs.setExport(converted.id, { type: 's3', bucket: 'b', key: 'k', status: 'pending' });
+        expect(await store.jobs.jobs.view(converted.id)).toEqual(viewOf((await store.jobs.jobs.get(converted.id))!));
         const failed = await newJob(accountId);
-        await store.jobs.fail(failed.id, 'engine crashed', at(5), noRefund);
-        expect(await store.jobs.view(failed.id)).toEqual(viewOf((await store.jobs.get(failed.id))!));
+        await store.jobs.jobs.fail(failed.id, 'engine crashed', at(5), noRefund);
+        expect(await store.jobs.jobs.view(failed.id)).toEqual(viewOf((await store.jobs.jobs.get(failed.id))!));
 
         const step = {
           extract: 'pdf-to-markdown',
@@ -513,17 +520,17 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const extracted = await newJob(accountId, { kind: 'extract', outputFormat: 'json' });
         const piped = await newJob(accountId, { kind: 'extract', outputFormat: 'json', pipeline: { steps: [step] } });
         for (const job of [extracted, piped]) {
-          await store.jobs.start(job.id, at());
-          await store.jobs.completeWithResult(job.id, { result: row, at: at(2000) });
+          await store.jobs.jobs.start(job.id, at());
+          await store.jobs.jobs.completeWithResult(job.id, { result: row, at: at(2000) });
         }
         // Without a pipeline the poll shows no row: a store may leave it out.
-        const { result, ...extractedView } = (await store.jobs.view(extracted.id))!;
-        expect(extractedView).toEqual({ ...viewOf((await store.jobs.get(extracted.id))!), result: undefined });
+        const { result, ...extractedView } = (await store.jobs.jobs.view(extracted.id))!;
+        expect(extractedView).toEqual({ ...viewOf((await store.jobs.jobs.get(extracted.id))!), result: undefined });
         expect([null, row]).toContainEqual(result);
-        const pipedView = await store.jobs.view(piped.id);
-        expect(pipedView).toEqual(viewOf((await store.jobs.get(piped.id))!));
+        const pipedView = await store.jobs.jobs.view(piped.id);
+        expect(pipedView).toEqual(viewOf((await store.jobs.jobs.get(piped.id))!));
         expect(pipedView?.result).toEqual(row);
-        expect(await store.jobs.view('job_missing')).toBeNull();
+        expect(await store.jobs.jobs.view('job_missing')).toBeNull();
       });
 
       it('lists jobs whose inputs are due and still present, until they are cleared', async () => {
@@ -532,10 +539,10 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const dueNow = await newJob(accountId, { inputsExpireAt: now });
         await newJob(accountId, { inputsExpireAt: at(MINUTE) });
         await newJob(accountId, { inputsExpireAt: at(-MINUTE), inputs: [] });
-        expect(ids(await store.jobs.listInputsDue(now)).sort()).toEqual([due.id, dueNow.id].sort());
-        await store.jobs.clearInputs(due.id);
-        expect((await store.jobs.get(due.id))?.inputs).toEqual([]);
-        expect(ids(await store.jobs.listInputsDue(now))).toEqual([dueNow.id]);
+        expect(ids(await store.jobs.jobs.listInputsDue(now)).sort()).toEqual([due.id, dueNow.id].sort());
+        await store.jobs.jobs.clearInputs(due.id);
+        expect((await store.jobs.jobs.get(due.id))?.inputs).toEqual([]);
+        expect(ids(await store.jobs.jobs.listInputsDue(now))).toEqual([dueNow.id]);
       });
 
       it('lists outputs due after their expiry; clearing removes the output and its token', async () => {
@@ -543,29 +550,33 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const due = await doneJob(accountId, completion({ outputExpiresAt: at(-MINUTE) }));
         await doneJob(accountId, completion({ outputExpiresAt: at(MINUTE) }));
         await newJob(accountId);
-        expect(ids(await store.jobs.listOutputsDue(now))).toEqual([due.id]);
-        await store.jobs.clearOutput(due.id);
-        expect(await store.jobs.get(due.id)).toMatchObject({ status: 'done', output: null, downloadTokenHash: null });
-        expect(await store.jobs.listOutputsDue(now)).toEqual([]);
+        expect(ids(await store.jobs.jobs.listOutputsDue(now))).toEqual([due.id]);
+        await store.jobs.jobs.clearOutput(due.id);
+        expect(await store.jobs.jobs.get(due.id)).toMatchObject({
+          status: 'done',
+          output: null,
+          downloadTokenHash: null,
+        });
+        expect(await store.jobs.jobs.listOutputsDue(now)).toEqual([]);
       });
 
       it('extends an output’s life but never shortens it', async () => {
         const job = await doneJob(accountId, completion({ outputExpiresAt: at(HOUR) }));
-        await store.jobs.extendOutput(job.id, at(2 * HOUR));
-        expect((await store.jobs.get(job.id))?.outputExpiresAt).toEqual(at(2 * HOUR));
-        await store.jobs.extendOutput(job.id, at(MINUTE));
-        expect((await store.jobs.get(job.id))?.outputExpiresAt).toEqual(at(2 * HOUR));
-        expect(ids(await store.jobs.listOutputsDue(at(HOUR + MINUTE)))).toEqual([]);
+        await store.jobs.jobs.extendOutput(job.id, at(2 * HOUR));
+        expect((await store.jobs.jobs.get(job.id))?.outputExpiresAt).toEqual(at(2 * HOUR));
+        await store.jobs.jobs.extendOutput(job.id, at(MINUTE));
+        expect((await store.jobs.jobs.get(job.id))?.outputExpiresAt).toEqual(at(2 * HOUR));
+        expect(ids(await store.jobs.jobs.listOutputsDue(at(HOUR + MINUTE)))).toEqual([]);
       });
 
       it('forgets download-token hashes of jobs completed at or before the cut-off, keeping the output', async () => {
         const old = await doneJob(accountId, completion({ at: at(-20 * MINUTE) }));
         const edge = await doneJob(accountId, completion({ at: at(-15 * MINUTE) }));
         const recent = await doneJob(accountId, completion({ at: at(-MINUTE) }));
-        await store.jobs.clearExpiredDownloadTokens(at(-15 * MINUTE));
-        expect(await store.jobs.get(old.id)).toMatchObject({ downloadTokenHash: null, output: old.output });
-        expect((await store.jobs.get(edge.id))?.downloadTokenHash).toBeNull();
-        expect((await store.jobs.get(recent.id))?.downloadTokenHash).toBe(recent.downloadTokenHash);
+        await store.jobs.jobs.clearExpiredDownloadTokens(at(-15 * MINUTE));
+        expect(await store.jobs.jobs.get(old.id)).toMatchObject({ downloadTokenHash: null, output: old.output });
+        expect((await store.jobs.jobs.get(edge.id))?.downloadTokenHash).toBeNull();
+        expect((await store.jobs.jobs.get(recent.id))?.downloadTokenHash).toBe(recent.downloadTokenHash);
       });
     });
 
@@ -580,9 +591,9 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           errors: [{ filename: 'x.xyz', error: 'Unsupported format: xyz' }],
           createdAt: at(),
         };
-        await store.batches.create(batch);
-        expect(await store.batches.get(batch.id)).toEqual(batch);
-        expect(await store.batches.get('batch_missing')).toBeNull();
+        await store.jobs.batches.create(batch);
+        expect(await store.jobs.batches.get(batch.id)).toEqual(batch);
+        expect(await store.jobs.batches.get('batch_missing')).toBeNull();
       });
 
       it('round-trips an extraction batch with its tool', async () => {
@@ -595,8 +606,8 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           errors: [],
           createdAt: at(1000),
         };
-        await store.batches.create(batch);
-        expect(await store.batches.get(batch.id)).toEqual(batch);
+        await store.jobs.batches.create(batch);
+        expect(await store.jobs.batches.get(batch.id)).toEqual(batch);
       });
 
       it("keeps a batch's export state and replaces it as the upload goes", async () => {
@@ -609,23 +620,28 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           errors: [],
           createdAt: at(),
         };
-        await store.batches.create(batch);
-        expect((await store.batches.get(batch.id))!.export ?? null).toBeNull();
-        await store.batches.setExport(batch.id, { type: 's3', bucket: 'b', key: 'out/all.zip', status: 'pending' });
-        expect((await store.batches.get(batch.id))!.export).toEqual({
+        await store.jobs.batches.create(batch);
+        expect((await store.jobs.batches.get(batch.id))!.export ?? null).toBeNull();
+        await store.jobs.batches.setExport(batch.id, {
           type: 's3',
           bucket: 'b',
           key: 'out/all.zip',
           status: 'pending',
         });
-        await store.batches.setExport(batch.id, {
+        expect((await store.jobs.batches.get(batch.id))!.export).toEqual({
+          type: 's3',
+          bucket: 'b',
+          key: 'out/all.zip',
+          status: 'pending',
+        });
+        await store.jobs.batches.setExport(batch.id, {
           type: 's3',
           bucket: 'b',
           key: 'out/all.zip',
           status: 'failed',
           error: 'NoSuchBucket: gone',
         });
-        expect((await store.batches.get(batch.id))!.export).toEqual({
+        expect((await store.jobs.batches.get(batch.id))!.export).toEqual({
           type: 's3',
           bucket: 'b',
           key: 'out/all.zip',
@@ -638,9 +654,9 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         const account = await newAccount();
         const state = { type: 's3' as const, bucket: 'b', key: 'k', heldUntil: at(5000).toISOString() };
         const jobs = await Promise.all([1, 2, 3].map(() => newJob(account.id)));
-        await store.jobs.setExport(jobs[0]!.id, { ...state, status: 'pending' });
-        await store.jobs.setExport(jobs[1]!.id, { ...state, status: 'uploading' });
-        await store.jobs.setExport(jobs[2]!.id, { ...state, status: 'done' });
+        await store.jobs.jobs.setExport(jobs[0]!.id, { ...state, status: 'pending' });
+        await store.jobs.jobs.setExport(jobs[1]!.id, { ...state, status: 'uploading' });
+        await store.jobs.jobs.setExport(jobs[2]!.id, { ...state, status: 'done' });
         const batch: BatchRecord = {
           id: `batch_${randomUUID()}`,
           accountId: account.id,
@@ -649,20 +665,20 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           errors: [],
           createdAt: at(),
         };
-        await store.batches.create(batch);
-        await store.batches.setExport(batch.id, { ...state, status: 'pending' });
+        await store.jobs.batches.create(batch);
+        await store.jobs.batches.setExport(batch.id, { ...state, status: 'pending' });
         const mine = (list: Array<{ id: string }>, ids: string[]) =>
           list.filter((e) => ids.includes(e.id)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
         expect(
           mine(
-            await store.jobs.listOpenExports(),
+            await store.jobs.jobs.listOpenExports(),
             jobs.map((j) => j.id),
           ),
         ).toEqual([
           { id: jobs[0]!.id, export: { ...state, status: 'pending' } },
           { id: jobs[1]!.id, export: { ...state, status: 'uploading' } },
         ]);
-        expect(mine(await store.batches.listOpenExports(), [batch.id])).toEqual([
+        expect(mine(await store.jobs.batches.listOpenExports(), [batch.id])).toEqual([
           { id: batch.id, export: { ...state, status: 'pending' } },
         ]);
       });

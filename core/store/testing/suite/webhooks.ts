@@ -1,4 +1,4 @@
-/** The store contract for webhooks: every adapter's test file runs it (see ../contract.ts). */
+/** The store contract for webhooks: every adapter's test file runs it (see ../suite.ts). */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { NewWebhookDelivery, Store, WebhookEndpointRecord } from '../../types.js';
@@ -51,16 +51,16 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
         const account = await newAccount();
         const first = makeEndpoint(account.id);
         const second = makeEndpoint(account.id, { createdAt: at(1000), events: null, description: null });
-        await store.webhookEndpoints.create(second);
-        await store.webhookEndpoints.create(first);
-        await store.webhookEndpoints.create(makeEndpoint((await newAccount()).id));
-        expect(await store.webhookEndpoints.get(first.id)).toEqual(first);
-        expect(await store.webhookEndpoints.get('whe_missing')).toBeNull();
-        expect((await store.webhookEndpoints.listByAccount(account.id)).map((e) => e.id)).toEqual([
+        await store.webhooks.webhookEndpoints.create(second);
+        await store.webhooks.webhookEndpoints.create(first);
+        await store.webhooks.webhookEndpoints.create(makeEndpoint((await newAccount()).id));
+        expect(await store.webhooks.webhookEndpoints.get(first.id)).toEqual(first);
+        expect(await store.webhooks.webhookEndpoints.get('whe_missing')).toBeNull();
+        expect((await store.webhooks.webhookEndpoints.listByAccount(account.id)).map((e) => e.id)).toEqual([
           first.id,
           second.id,
         ]);
-        await store.webhookEndpoints.update(first.id, {
+        await store.webhooks.webhookEndpoints.update(first.id, {
           url: 'https://b.example.com',
           events: ['job.failed'],
           previousSecret: 'sealed-0',
@@ -71,7 +71,7 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
           updatedAt: at(9),
           description: undefined,
         });
-        expect(await store.webhookEndpoints.get(first.id)).toEqual({
+        expect(await store.webhooks.webhookEndpoints.get(first.id)).toEqual({
           ...first,
           url: 'https://b.example.com',
           events: ['job.failed'],
@@ -82,19 +82,19 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
           failingSince: at(2),
           updatedAt: at(9),
         });
-        await store.webhookEndpoints.update(first.id, {
+        await store.webhooks.webhookEndpoints.update(first.id, {
           disabledAt: null,
           disabledReason: null,
           failingSince: null,
           description: null,
         });
-        expect(await store.webhookEndpoints.get(first.id)).toMatchObject({
+        expect(await store.webhooks.webhookEndpoints.get(first.id)).toMatchObject({
           disabledAt: null,
           disabledReason: null,
           failingSince: null,
           description: null,
         });
-        await store.webhookAttempts.add(
+        await store.webhooks.webhookAttempts.add(
           {
             deliveryId: 'msg_1',
             endpointId: first.id,
@@ -106,15 +106,15 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
           },
           100,
         );
-        expect(await store.webhookEndpoints.delete(first.id)).toBe(true);
-        expect(await store.webhookEndpoints.delete(first.id)).toBe(false);
-        expect(await store.webhookEndpoints.get(first.id)).toBeNull();
-        expect(await store.webhookAttempts.listByEndpoint(first.id, 100)).toEqual([]);
+        expect(await store.webhooks.webhookEndpoints.delete(first.id)).toBe(true);
+        expect(await store.webhooks.webhookEndpoints.delete(first.id)).toBe(false);
+        expect(await store.webhooks.webhookEndpoints.get(first.id)).toBeNull();
+        expect(await store.webhooks.webhookAttempts.listByEndpoint(first.id, 100)).toEqual([]);
       });
 
       it('account secrets: put creates, then replaces', async () => {
         const account = await newAccount();
-        expect(await store.webhookSecrets.get(account.id)).toBeNull();
+        expect(await store.webhooks.webhookSecrets.get(account.id)).toBeNull();
         const record = {
           accountId: account.id,
           secret: 's1',
@@ -122,8 +122,8 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
           previousExpiresAt: null,
           createdAt: at(),
         };
-        await store.webhookSecrets.put(record);
-        expect(await store.webhookSecrets.get(account.id)).toEqual(record);
+        await store.webhooks.webhookSecrets.put(record);
+        expect(await store.webhooks.webhookSecrets.get(account.id)).toEqual(record);
         const rotated = {
           ...record,
           secret: 's2',
@@ -131,8 +131,8 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
           previousExpiresAt: at(HOUR),
           createdAt: at(5),
         };
-        await store.webhookSecrets.put(rotated);
-        expect(await store.webhookSecrets.get(account.id)).toEqual(rotated);
+        await store.webhooks.webhookSecrets.put(rotated);
+        expect(await store.webhooks.webhookSecrets.get(account.id)).toEqual(rotated);
       });
 
       it('deliveries: one record per event and target, even from concurrent stores', async () => {
@@ -145,24 +145,28 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
           { ...delivery, id: `msg_${randomUUID()}` },
         ];
         const results = await Promise.all([
-          store.webhookDeliveries.create(rivals[0]!),
-          other.webhookDeliveries.create(rivals[1]!),
-          store.webhookDeliveries.create(rivals[2]!),
+          store.webhooks.webhookDeliveries.create(rivals[0]!),
+          other.webhooks.webhookDeliveries.create(rivals[1]!),
+          store.webhooks.webhookDeliveries.create(rivals[2]!),
         ]);
         expect(results.filter(Boolean)).toHaveLength(1);
         // Whichever insert won (concurrent stores promise no order) is the one record.
         const winner = rivals[results.indexOf(true)]!;
         // Another target of the same event, and an override URL of it, are their own records.
         expect(
-          await store.webhookDeliveries.create({ ...delivery, id: `msg_${randomUUID()}`, endpointId: 'whe_2' }),
+          await store.webhooks.webhookDeliveries.create({
+            ...delivery,
+            id: `msg_${randomUUID()}`,
+            endpointId: 'whe_2',
+          }),
         ).toBe(true);
-        expect(await store.webhookDeliveries.create({ ...delivery, id: `msg_${randomUUID()}`, endpointId: null })).toBe(
-          true,
-        );
-        expect(await store.webhookDeliveries.create({ ...delivery, id: `msg_${randomUUID()}`, endpointId: null })).toBe(
-          false,
-        );
-        expect(await store.webhookDeliveries.get(winner.id)).toEqual({
+        expect(
+          await store.webhooks.webhookDeliveries.create({ ...delivery, id: `msg_${randomUUID()}`, endpointId: null }),
+        ).toBe(true);
+        expect(
+          await store.webhooks.webhookDeliveries.create({ ...delivery, id: `msg_${randomUUID()}`, endpointId: null }),
+        ).toBe(false);
+        expect(await store.webhooks.webhookDeliveries.get(winner.id)).toEqual({
           ...winner,
           status: 'pending',
           attempts: 0,
@@ -170,24 +174,24 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
           lastError: null,
           completedAt: null,
         });
-        expect(await store.webhookDeliveries.get('msg_missing')).toBeNull();
+        expect(await store.webhooks.webhookDeliveries.get('msg_missing')).toBeNull();
       });
 
       it('deliveries: retried while pending, finished once, listed while pending', async () => {
         const account = await newAccount();
         const a = makeDelivery(account.id);
         const b = makeDelivery(account.id, { createdAt: at(1000) });
-        await store.webhookDeliveries.create(b);
-        await store.webhookDeliveries.create(a);
-        expect((await store.webhookDeliveries.listPending()).map((d) => d.id)).toEqual([a.id, b.id]);
+        await store.webhooks.webhookDeliveries.create(b);
+        await store.webhooks.webhookDeliveries.create(a);
+        expect((await store.webhooks.webhookDeliveries.listPending()).map((d) => d.id)).toEqual([a.id, b.id]);
         expect(
-          await store.webhookDeliveries.retryLater(a.id, {
+          await store.webhooks.webhookDeliveries.retryLater(a.id, {
             statusCode: 500,
             error: 'HTTP 500',
             nextAttemptAt: at(5000),
           }),
         ).toBe(true);
-        expect(await store.webhookDeliveries.get(a.id)).toMatchObject({
+        expect(await store.webhooks.webhookDeliveries.get(a.id)).toMatchObject({
           status: 'pending',
           attempts: 1,
           lastStatusCode: 500,
@@ -195,7 +199,7 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
           nextAttemptAt: at(5000),
         });
         expect(
-          await store.webhookDeliveries.finish(a.id, {
+          await store.webhooks.webhookDeliveries.finish(a.id, {
             status: 'delivered',
             statusCode: 204,
             error: null,
@@ -203,7 +207,7 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
           }),
         ).toBe(true);
         expect(
-          await store.webhookDeliveries.finish(a.id, {
+          await store.webhooks.webhookDeliveries.finish(a.id, {
             status: 'failed',
             statusCode: null,
             error: 'late',
@@ -211,9 +215,13 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
           }),
         ).toBe(false);
         expect(
-          await store.webhookDeliveries.retryLater(a.id, { statusCode: 500, error: 'late', nextAttemptAt: at(8000) }),
+          await store.webhooks.webhookDeliveries.retryLater(a.id, {
+            statusCode: 500,
+            error: 'late',
+            nextAttemptAt: at(8000),
+          }),
         ).toBe(false);
-        expect(await store.webhookDeliveries.get(a.id)).toMatchObject({
+        expect(await store.webhooks.webhookDeliveries.get(a.id)).toMatchObject({
           status: 'delivered',
           attempts: 2,
           lastStatusCode: 204,
@@ -221,18 +229,18 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
           nextAttemptAt: null,
           completedAt: at(6000),
         });
-        await store.webhookDeliveries.finish(b.id, {
+        await store.webhooks.webhookDeliveries.finish(b.id, {
           status: 'failed',
           statusCode: null,
           error: 'timed out',
           at: at(9000),
         });
-        expect(await store.webhookDeliveries.listPending()).toEqual([]);
+        expect(await store.webhooks.webhookDeliveries.listPending()).toEqual([]);
       });
 
       it('attempts: newest first, only the newest kept per endpoint', async () => {
         for (let i = 0; i < 7; i++) {
-          await store.webhookAttempts.add(
+          await store.webhooks.webhookAttempts.add(
             {
               deliveryId: `msg_${i}`,
               endpointId: 'whe_log',
@@ -245,7 +253,7 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
             5,
           );
         }
-        await store.webhookAttempts.add(
+        await store.webhooks.webhookAttempts.add(
           {
             deliveryId: 'msg_x',
             endpointId: 'whe_other',
@@ -257,7 +265,7 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
           },
           5,
         );
-        const log = await store.webhookAttempts.listByEndpoint('whe_log', 100);
+        const log = await store.webhooks.webhookAttempts.listByEndpoint('whe_log', 100);
         expect(log.map((a) => a.deliveryId)).toEqual(['msg_6', 'msg_5', 'msg_4', 'msg_3', 'msg_2']);
         expect(log[1]).toEqual({
           deliveryId: 'msg_5',
@@ -268,7 +276,7 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
           latencyMs: 5,
           error: null,
         });
-        expect(await store.webhookAttempts.listByEndpoint('whe_log', 2)).toHaveLength(2);
+        expect(await store.webhooks.webhookAttempts.listByEndpoint('whe_log', 2)).toHaveLength(2);
       });
 
       it('jobs finished since a time: done and failed, oldest first, ids and times', async () => {
@@ -276,14 +284,14 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
         const early = await doneJob(account.id, completion({ at: at(-HOUR) }));
         const done = await doneJob(account.id, completion({ at: at(2000) }));
         const failed = await newJob(account.id);
-        await store.jobs.fail(failed.id, 'nope', at(1000), () => null);
+        await store.jobs.jobs.fail(failed.id, 'nope', at(1000), () => null);
         await newJob(account.id); // waiting
         const active = await newJob(account.id);
-        await store.jobs.start(active.id, at());
+        await store.jobs.jobs.start(active.id, at());
         const batched = await newJob(account.id, { batchId: 'batch_1', kind: 'extract' });
-        await store.jobs.start(batched.id, at());
-        await store.jobs.completeWithResult(batched.id, { result: {}, at: at(3000) });
-        expect(await store.jobs.listFinishedSince(at())).toEqual([
+        await store.jobs.jobs.start(batched.id, at());
+        await store.jobs.jobs.completeWithResult(batched.id, { result: {}, at: at(3000) });
+        expect(await store.jobs.jobs.listFinishedSince(at())).toEqual([
           {
             id: failed.id,
             accountId: account.id,
@@ -302,7 +310,7 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
             completedAt: at(3000),
           },
         ]);
-        expect((await store.jobs.listFinishedSince(at(-HOUR))).map((j) => j.id)).toEqual([
+        expect((await store.jobs.jobs.listFinishedSince(at(-HOUR))).map((j) => j.id)).toEqual([
           early.id,
           failed.id,
           done.id,
@@ -312,14 +320,14 @@ export function webhooksContract(name: string, createStorage: CreateStorage): vo
 
       it('targets: the override URL of a job or batch', async () => {
         const account = await newAccount();
-        expect(await store.webhookTargets.get('job_x')).toBeNull();
-        await store.webhookTargets.put({
+        expect(await store.webhooks.webhookTargets.get('job_x')).toBeNull();
+        await store.webhooks.webhookTargets.put({
           subjectId: 'job_x',
           accountId: account.id,
           url: 'https://a.example.com/',
           createdAt: at(),
         });
-        expect(await store.webhookTargets.get('job_x')).toEqual({
+        expect(await store.webhooks.webhookTargets.get('job_x')).toEqual({
           subjectId: 'job_x',
           accountId: account.id,
           url: 'https://a.example.com/',
