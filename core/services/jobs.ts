@@ -110,22 +110,14 @@ export class JobService {
       const resolution = this.registry.resolve({ from: inputFormat, target: request.target, op });
       if (!resolution.ok) throw badRequest(resolution.error);
       const { plugin, target } = resolution;
+      const operation = op ? `op '${op}'` : `${inputFormat} -> ${target}`;
       if ((plugin.limits.inputs?.min ?? 1) > 1)
         throw badRequest(`${plugin.title} takes several files: use its own endpoint`);
-      if (request.optionsFor !== undefined && request.optionsFor !== plugin.id) {
-        throw badRequest(
-          `The options are for ${request.optionsFor}, but ${op ? `op '${op}'` : `${inputFormat} -> ${target}`} is run by ` +
-            `${plugin.id}`,
-        );
-      }
+      if (request.optionsFor !== undefined && request.optionsFor !== plugin.id)
+        throw badRequest(`The options are for ${request.optionsFor}, but ${operation} is run by ${plugin.id}`);
       if (op) requireFeature(principal.account, 'tool-ops');
       requirePlan(principal.account, plugin.plan, op ? `Op '${op}'` : plugin.title);
-      const options = this.parse(
-        plugin,
-        request.fields,
-        request.fieldsAreStrings,
-        op ? `op '${op}'` : `${inputFormat} -> ${target}`,
-      );
+      const options = this.parse(plugin, request.fields, request.fieldsAreStrings, operation);
       const webhookUrl = await this.checkWebhook(principal, request.webhookUrl);
       return await this.queue(principal, {
         plugin,
