@@ -29,6 +29,8 @@ export interface FormatInfo {
    * this format. When present it decides alone (instead of `sniff` or the text check).
    */
   detect?: (head: Buffer) => boolean;
+  /** Another id of the very same format (jpeg is jpg): a target given as this id is served as that one. */
+  sameAs?: string;
 }
 
 const f = (
@@ -48,7 +50,7 @@ const table = {
   // images
   png: f('image', 'image/png', ['png', 'apng'], 1),
   jpg: f('image', 'image/jpeg', ['jpg'], 1),
-  jpeg: f('image', 'image/jpeg', ['jpg'], 1, { extension: 'jpg' }),
+  jpeg: f('image', 'image/jpeg', ['jpg'], 1, { extension: 'jpg', sameAs: 'jpg' }),
   webp: f('image', 'image/webp', ['webp'], 1),
   avif: f('image', 'image/avif', ['avif', 'heic'], 1),
   gif: f('image', 'image/gif', ['gif'], 1),
@@ -139,6 +141,14 @@ export const FORMATS: Record<FormatId, FormatInfo> = Object.fromEntries(
 /** A known format: built in, or declared by a loaded plugin (see registerFormat). */
 export function isFormatId(value: string): value is FormatId {
   return Object.hasOwn(FORMATS, value);
+}
+
+/**
+ * The id a format is known by to the plugins: `jpeg` names the format plugins declare as `jpg`. Any other name is
+ * returned as it is (an unknown one is refused later, by the registry).
+ */
+export function canonicalFormat(name: string): string {
+  return Object.hasOwn(FORMATS, name) ? (FORMATS[name as FormatId].sameAs ?? name) : name;
 }
 
 /** Extension aliases seen on uploaded file names. */

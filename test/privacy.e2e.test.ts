@@ -151,7 +151,7 @@ describe('recovery of password jobs', () => {
         pluginId: 'protect-pdf',
         op: 'protect-pdf',
         inputFormat: 'pdf',
-        outputFormat: 'pdf',
+        target: 'pdf',
         options: {},
         inputs: [],
         creditCost: 10,

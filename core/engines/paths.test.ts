@@ -70,7 +70,7 @@ describe('engine path overrides', () => {
     expect(await commandExists('pdftotext')).toBe(false);
     const registry = await checked();
     expect(registry.missingEngines(needsPdftotext)).toEqual(['pdftotext (Debian poppler-utils)']);
-    expect(registry.resolve({ from: 'pdf', to: 'txt' })).toMatchObject({
+    expect(registry.resolve({ from: 'pdf', target: 'txt' })).toMatchObject({
       ok: false,
       error: expect.stringMatching(/not available on this server: missing pdftotext/),
     });

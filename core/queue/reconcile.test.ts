@@ -56,7 +56,7 @@ describe('queue reconciler', () => {
       },
     });
     const flaky = new Proxy(store, {
-      get: (target, key, receiver) => (key === 'jobs' ? jobs : Reflect.get(target, key, receiver)),
+      get: (target, key, receiver) => (key === 'jobs' ? { ...store.jobs, jobs } : Reflect.get(target, key, receiver)),
     }) as Store;
     const plugins = await loadPluginModules([SLOW_TEXT]);
     sandbox = new SandboxPool({ moduleOf: () => SLOW_TEXT, size: 1, heapMb: 512, log: silent });

@@ -3,7 +3,7 @@
  * that every surface reads (conversions, ops, extractors, option schemas, engines).
  */
 import { z } from 'zod';
-import { FORMATS, type FormatId, type PlanId } from '../../schema/index.js';
+import { FORMATS, canonicalFormat, type FormatId, type PlanId } from '../../schema/index.js';
 import { debianPackages, type EngineRequirement, type Plugin } from '../contract/index.js';
 import { pluginLicenses } from '../contract/licenses.js';
 import { manifestProblems, registerDeclaredFormats } from '../contract/validate.js';
@@ -13,7 +13,8 @@ export class RegistryError extends Error {
   override readonly name = 'RegistryError';
 }
 
-export type Resolution = { ok: true; plugin: Plugin; output: FormatId } | { ok: false; error: string };
+/** The plugin that serves a request and the target it runs with (RunContext.target). */
+export type Resolution = { ok: true; plugin: Plugin; target: FormatId } | { ok: false; error: string };
 
 export interface OperationInfo {
   pluginId: string;
@@ -96,8 +97,11 @@ export class Registry {
     return this.byId.get(id);
   }
 
-  /** Which plugin serves `from` -> `to` (conversion) or `op` on `from` (tool). */
-  resolve({ from, to, op }: { from: FormatId; to: string; op?: string }): Resolution {
+  /**
+   * Which plugin serves `from` -> `target` (conversion) or `op` on `from` (tool). The target is parsed already
+   * (core/services/targets.ts: jpeg is named jpg); an op that needs none is given ''.
+   */
+  resolve({ from, target, op }: { from: FormatId; target: string; op?: string }): Resolution {
     if (op) {
       const plugin = this.tools.get(opKey(op, from));
       if (!plugin) {
@@ -105,23 +109,23 @@ export class Registry {
         return { ok: false, error: known ? `Op '${op}' does not accept ${from} files` : `Unknown op '${op}'` };
       }
       // An op that always answers in one format (structure: JSON) may leave `to` out or name that format.
-      if (plugin.targetOptional && plugin.outputs?.length === 1 && (!to || to === plugin.outputs[0]))
+      if (plugin.targetOptional && plugin.outputs?.length === 1 && (!target || target === plugin.outputs[0]))
         return this.usable(plugin, plugin.outputs[0]!);
-      if (!to) return { ok: false, error: "Missing 'to': the output format, e.g. to=webp" };
+      if (!target) return { ok: false, error: "Missing 'to': the output format, e.g. to=webp" };
       // An op with several outputs (thumbnail): `to` picks one, whatever the input.
       if (plugin.outputs && plugin.outputs.length > 1) {
-        const output = to === 'jpeg' ? 'jpg' : to;
-        if (!plugin.outputs.includes(output as FormatId))
+        if (!plugin.outputs.includes(target as FormatId))
           return { ok: false, error: `With op '${op}', 'to' must be one of ${plugin.outputs.join(', ')}` };
-        return this.usable(plugin, output as FormatId);
+        return this.usable(plugin, target as FormatId);
       }
-      if (to !== from && !(from === 'jpeg' && to === 'jpg'))
+      // A .jpeg upload may be asked for as jpg (or jpeg, parsed as jpg): the same format.
+      if (target !== canonicalFormat(from))
         return { ok: false, error: `With op '${op}', 'to' must equal the input format (${from})` };
       return this.usable(plugin, plugin.outputs?.[0] ?? from);
     }
-    const plugin = this.conversions.get(pairKey(from, to as FormatId));
-    if (!plugin) return { ok: false, error: `Unsupported conversion: ${from} -> ${to}` };
-    return this.usable(plugin, to as FormatId);
+    const plugin = this.conversions.get(pairKey(from, target as FormatId));
+    if (!plugin) return { ok: false, error: `Unsupported conversion: ${from} -> ${target}` };
+    return this.usable(plugin, target as FormatId);
   }
 
   extractor(tool: string): Resolution {
@@ -131,11 +135,11 @@ export class Registry {
       : { ok: false, error: `The ${tool} tool is not installed on this server` };
   }
 
-  private usable(plugin: Plugin, output: FormatId): Resolution {
+  private usable(plugin: Plugin, target: FormatId): Resolution {
     const missing = this.missingEngines(plugin);
     if (missing.length)
       return { ok: false, error: `${plugin.title} is not available on this server: missing ${missing.join(', ')}` };
-    return { ok: true, plugin, output };
+    return { ok: true, plugin, target };
   }
 
   /** The capability index for /api/v1/formats, OpenAPI, GraphQL and tRPC. */

@@ -67,7 +67,7 @@ describe('registry start-up checks', () => {
     ]);
     await registry.checkEngines();
     expect(registry.missingEngines(registry.plugin('a')!)).toEqual(['transmute-no-such-program (Debian pkg-a, pkg-b)']);
-    expect(registry.resolve({ from: 'txt', to: 'md' })).toEqual({
+    expect(registry.resolve({ from: 'txt', target: 'md' })).toEqual({
       ok: false,
       error: 'Test is not available on this server: missing transmute-no-such-program (Debian pkg-a, pkg-b)',
     });
@@ -87,8 +87,8 @@ describe('registry routing', () => {
   ]);
 
   it('resolves pairs the plugin supports, and explains the rest', () => {
-    expect(registry.resolve({ from: 'csv', to: 'json' })).toMatchObject({ ok: true, output: 'json' });
-    expect(registry.resolve({ from: 'txt', to: 'json' })).toEqual({
+    expect(registry.resolve({ from: 'csv', target: 'json' })).toMatchObject({ ok: true, target: 'json' });
+    expect(registry.resolve({ from: 'txt', target: 'json' })).toEqual({
       ok: false,
       error: 'Unsupported conversion: txt -> json',
     });
@@ -96,16 +96,16 @@ describe('registry routing', () => {
   });
 
   it('resolves ops in place, and explains the rest', () => {
-    expect(registry.resolve({ from: 'txt', to: 'txt', op: 'shout' })).toMatchObject({ ok: true, output: 'txt' });
-    expect(registry.resolve({ from: 'txt', to: 'md', op: 'shout' })).toEqual({
+    expect(registry.resolve({ from: 'txt', target: 'txt', op: 'shout' })).toMatchObject({ ok: true, target: 'txt' });
+    expect(registry.resolve({ from: 'txt', target: 'md', op: 'shout' })).toEqual({
       ok: false,
       error: "With op 'shout', 'to' must equal the input format (txt)",
     });
-    expect(registry.resolve({ from: 'csv', to: 'csv', op: 'shout' })).toEqual({
+    expect(registry.resolve({ from: 'csv', target: 'csv', op: 'shout' })).toEqual({
       ok: false,
       error: "Op 'shout' does not accept csv files",
     });
-    expect(registry.resolve({ from: 'txt', to: 'txt', op: 'whisper' })).toEqual({
+    expect(registry.resolve({ from: 'txt', target: 'txt', op: 'whisper' })).toEqual({
       ok: false,
       error: "Unknown op 'whisper'",
     });
@@ -117,11 +117,27 @@ describe('registry routing: an op with several outputs, a format to itself', () 
     const registry = new Registry([
       plugin({ id: 'snap', kind: 'tool', op: 'snap', inputs: ['pdf', 'mp4'], outputs: ['png', 'webp', 'jpg'] }),
     ]);
-    expect(registry.resolve({ from: 'pdf', to: 'webp', op: 'snap' })).toMatchObject({ ok: true, output: 'webp' });
-    expect(registry.resolve({ from: 'mp4', to: 'jpeg', op: 'snap' })).toMatchObject({ ok: true, output: 'jpg' });
-    expect(registry.resolve({ from: 'pdf', to: 'pdf', op: 'snap' })).toEqual({
+    expect(registry.resolve({ from: 'pdf', target: 'webp', op: 'snap' })).toMatchObject({ ok: true, target: 'webp' });
+    // The target arrives parsed: `to=jpeg` is jpg by then (core/services/targets.ts).
+    expect(registry.resolve({ from: 'mp4', target: 'jpg', op: 'snap' })).toMatchObject({ ok: true, target: 'jpg' });
+    expect(registry.resolve({ from: 'pdf', target: 'pdf', op: 'snap' })).toEqual({
       ok: false,
       error: "With op 'snap', 'to' must be one of png, webp, jpg",
+    });
+  });
+
+  it('takes a same-format op on a .jpeg upload asked for as jpg, the same format', () => {
+    const registry = new Registry([
+      plugin({ id: 'squeeze', kind: 'tool', op: 'squeeze', inputs: ['jpeg', 'jpg', 'png'], outputs: undefined }),
+    ]);
+    expect(registry.resolve({ from: 'jpeg', target: 'jpg', op: 'squeeze' })).toMatchObject({
+      ok: true,
+      target: 'jpeg',
+    });
+    expect(registry.resolve({ from: 'jpg', target: 'jpg', op: 'squeeze' })).toMatchObject({ ok: true, target: 'jpg' });
+    expect(registry.resolve({ from: 'png', target: 'jpg', op: 'squeeze' })).toEqual({
+      ok: false,
+      error: "With op 'squeeze', 'to' must equal the input format (png)",
     });
   });
 
@@ -129,11 +145,11 @@ describe('registry routing: an op with several outputs, a format to itself', () 
     const rewrite = plugin({ id: 'rewrite', inputs: ['pdf'], outputs: ['pdf'] });
     const broad = plugin({ id: 'broad', inputs: ['txt', 'md'], outputs: ['txt', 'md'] });
     const registry = new Registry([rewrite, broad]);
-    expect(registry.resolve({ from: 'pdf', to: 'pdf' })).toMatchObject({ ok: true, plugin: rewrite });
-    expect(registry.resolve({ from: 'txt', to: 'txt' })).toEqual({
+    expect(registry.resolve({ from: 'pdf', target: 'pdf' })).toMatchObject({ ok: true, plugin: rewrite });
+    expect(registry.resolve({ from: 'txt', target: 'txt' })).toEqual({
       ok: false,
       error: 'Unsupported conversion: txt -> txt',
     });
-    expect(registry.resolve({ from: 'txt', to: 'md' })).toMatchObject({ ok: true, plugin: broad });
+    expect(registry.resolve({ from: 'txt', target: 'md' })).toMatchObject({ ok: true, plugin: broad });
   });
 });

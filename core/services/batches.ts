@@ -60,16 +60,16 @@ export class BatchService {
 
   /** Accept each file on its own: a bad file is listed in `errors`, the others still run. */
   async accept(principal: Principal, request: BatchRequest): Promise<BatchAccepted> {
-    const { uploads, webhookUrl: requestedUrl, export: requestedExport, ...common } = request;
+    const { uploads, webhookUrl: requestedUrl, export: requestedExport, to, op, ...common } = request;
     let webhookUrl: string | undefined;
     let exportTarget: ExportTarget | undefined;
+    let parsed: { target: string; op: string | undefined };
     try {
       const max = this.admit(principal);
       if (uploads.length > max)
         throw badRequest(`At most ${max} files per batch on the ${PLANS[principal.account.plan].label} plan`);
-      // Checked once for the whole batch: a malformed field is the request's fault, not a file's.
-      parseTarget(request.to);
-      parseOp(request.op);
+      // Parsed once for the whole batch: a malformed field is the request's fault, not a file's.
+      parsed = { target: parseTarget(to), op: parseOp(op) };
       if (requestedUrl !== undefined) {
         if (!this.webhooks) throw badRequest('webhookUrl is not available on this server');
         webhookUrl = await this.webhooks.check(principal, requestedUrl);
@@ -89,7 +89,7 @@ export class BatchService {
     let total = 0;
     for (const upload of uploads) {
       try {
-        await this.jobs.accept(principal, { ...common, upload, batchId });
+        await this.jobs.acceptParsed(principal, { ...common, ...parsed, upload, batchId });
         total++;
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err;

@@ -39,7 +39,7 @@ describe('DownloadLinks', () => {
       pluginId: 'p',
       op: null,
       inputFormat: 'png',
-      outputFormat: 'webp',
+      target: 'webp',
       options: {},
       inputs: [],
       creditCost: 1,

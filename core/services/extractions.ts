@@ -197,7 +197,7 @@ export class ExtractionService {
       pluginId: plugin.id,
       op: plugin.op ?? plugin.id,
       inputFormat: format,
-      outputFormat: 'json',
+      target: 'json',
       options,
       creditCost: cost,
       creditPeriod: charge.period,

@@ -32,6 +32,7 @@ import { storedInput, type StagedUpload, type UploadService } from './uploads.js
 
 export interface ConvertRequest {
   upload: StagedUpload;
+  /** The wire's `to`, as sent: parsed here into the target (targets.ts). */
   to: string | undefined;
   op: string | undefined;
   /** Per-op fields as sent (strings from multipart, values from GraphQL/tRPC). */
@@ -44,6 +45,9 @@ export interface ConvertRequest {
   /** Beyond the spec: where to push this job's event (signed with the account's default secret). */
   webhookUrl?: string | undefined;
 }
+
+/** A ConvertRequest whose `to` and `op` are parsed: `target` is '' when an op leaves it out. */
+export type ParsedConvertRequest = Omit<ConvertRequest, 'to' | 'op'> & { target: string; op: string | undefined };
 
 /** The op of the PDF merge plugin, served by POST /api/pdf/merge only. */
 export const MERGE_OP = 'merge-pdf';
@@ -85,39 +89,42 @@ export class JobService {
   }
 
   /** Validate, charge and queue one conversion or tool op. The staged upload is consumed. */
-  async accept(principal: Principal, request: ConvertRequest): Promise<AcceptedJob> {
-    const { upload } = request;
+  async accept(principal: Principal, { to, op, ...request }: ConvertRequest): Promise<AcceptedJob> {
+    let parsed: { target: string; op: string | undefined };
     try {
-      const op = parseOp(request.op);
+      const opName = parseOp(op);
       // An op may leave `to` out where its plugin allows it (structure, chunk); the registry decides.
-      const to = op && !request.to?.trim() ? '' : parseTarget(request.to);
+      parsed = { target: opName && !to?.trim() ? '' : parseTarget(to), op: opName };
+    } catch (err) {
+      await this.uploads.discard(request.upload);
+      throw err;
+    }
+    return this.acceptParsed(principal, { ...request, ...parsed });
+  }
+
+  /** `accept` with `to` and `op` parsed already (a batch parses them once for all its files). */
+  async acceptParsed(principal: Principal, request: ParsedConvertRequest): Promise<AcceptedJob> {
+    const { upload, op } = request;
+    try {
       const inputFormat = await this.uploads.identify(upload);
-      const resolution = this.registry.resolve({ from: inputFormat, to: to === 'jpeg' ? 'jpg' : to, op });
+      const resolution = this.registry.resolve({ from: inputFormat, target: request.target, op });
       if (!resolution.ok) throw badRequest(resolution.error);
-      const { plugin, output } = resolution;
+      const { plugin, target } = resolution;
+      const operation = op ? `op '${op}'` : `${inputFormat} -> ${target}`;
       if ((plugin.limits.inputs?.min ?? 1) > 1)
         throw badRequest(`${plugin.title} takes several files: use its own endpoint`);
-      if (request.optionsFor !== undefined && request.optionsFor !== plugin.id) {
-        throw badRequest(
-          `The options are for ${request.optionsFor}, but ${op ? `op '${op}'` : `${inputFormat} -> ${to}`} is run by ` +
-            `${plugin.id}`,
-        );
-      }
+      if (request.optionsFor !== undefined && request.optionsFor !== plugin.id)
+        throw badRequest(`The options are for ${request.optionsFor}, but ${operation} is run by ${plugin.id}`);
       if (op) requireFeature(principal.account, 'tool-ops');
       requirePlan(principal.account, plugin.plan, op ? `Op '${op}'` : plugin.title);
-      const options = this.parse(
-        plugin,
-        request.fields,
-        request.fieldsAreStrings,
-        op ? `op '${op}'` : `${inputFormat} -> ${to}`,
-      );
+      const options = this.parse(plugin, request.fields, request.fieldsAreStrings, operation);
       const webhookUrl = await this.checkWebhook(principal, request.webhookUrl);
       return await this.queue(principal, {
         plugin,
         kind: op ? 'tool' : 'convert',
         op: op ?? null,
         inputFormat,
-        output,
+        target,
         options,
         files: [{ upload, format: inputFormat }],
         cost: creditCost({ format: inputFormat, bytes: upload.bytes }, plugin.creditWeight),
@@ -133,7 +140,7 @@ export class JobService {
 
   /** The most PDFs one merge takes: the merge plugin's own limit (0 when none is available). */
   maxMergeFiles(): number {
-    const resolution = this.registry.resolve({ from: 'pdf', to: 'pdf', op: MERGE_OP });
+    const resolution = this.registry.resolve({ from: 'pdf', target: 'pdf', op: MERGE_OP });
     return resolution.ok ? (resolution.plugin.limits.inputs?.max ?? 1) : 0;
   }
 
@@ -144,7 +151,7 @@ export class JobService {
 
   private mergePlugin(principal: Principal): Plugin {
     requireFeature(principal.account, 'merge');
-    const resolution = this.registry.resolve({ from: 'pdf', to: 'pdf', op: MERGE_OP });
+    const resolution = this.registry.resolve({ from: 'pdf', target: 'pdf', op: MERGE_OP });
     if (!resolution.ok) throw badRequest(resolution.error);
     return resolution.plugin;
   }
@@ -176,7 +183,7 @@ export class JobService {
         kind: 'merge',
         op: MERGE_OP,
         inputFormat: 'pdf',
-        output: 'pdf',
+        target: 'pdf',
         options: this.parse(plugin, {}, false, 'merge'),
         files: uploads.map((upload, i) => ({ upload, format: formats[i]! })),
         cost: creditCost({ format: 'pdf', bytes }, plugin.creditWeight),
@@ -213,7 +220,7 @@ export class JobService {
       kind: JobRecord['kind'];
       op: string | null;
       inputFormat: FormatId;
-      output: FormatId;
+      target: FormatId;
       options: Record<string, unknown>;
       files: Array<{ upload: StagedUpload; format: FormatId }>;
       cost: number;
@@ -245,7 +252,7 @@ export class JobService {
       pluginId: spec.plugin.id,
       op: spec.op,
       inputFormat: spec.inputFormat,
-      outputFormat: spec.output,
+      target: spec.target,
       options: stored,
       inputs: spec.files.map(({ upload, format }) => storedInput(upload, format)),
       creditCost: spec.cost,
@@ -432,5 +439,5 @@ function presentSteps(job: JobView, pipeline: PipelineRecord): PipelineStepStatu
 
 function conversionLabel(job: JobRecord): string {
   const from = job.inputFormat.toUpperCase();
-  return job.op ? `${job.op} (${from})` : `${from} to ${job.outputFormat.toUpperCase()}`;
+  return job.op ? `${job.op} (${from})` : `${from} to ${job.target.toUpperCase()}`;
 }

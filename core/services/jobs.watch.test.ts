@@ -37,7 +37,7 @@ describe('JobService.watch', () => {
       pluginId: 'test',
       op: null,
       inputFormat: 'txt',
-      outputFormat: 'md',
+      target: 'md',
       options: {},
       inputs: [],
       creditCost: 1,

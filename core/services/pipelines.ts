@@ -116,7 +116,7 @@ export class PipelineService {
         kind: 'convert',
         op: PIPELINE_OP,
         inputFormat,
-        output: last.outputFormat,
+        target: last.target,
         options: {},
         files: [{ upload, format: inputFormat }],
         cost: planned.reduce((sum, step) => sum + step.record.creditCost, 0),
@@ -143,7 +143,7 @@ export class PipelineService {
       const source = index === 0 ? 'the input' : `step ${index - 1}`;
       try {
         const planned = this.planStep(principal, step, format, index === steps.length - 1, source, bytes);
-        format = planned.record.outputFormat;
+        format = planned.record.target;
         return planned;
       } catch (err) {
         if (err instanceof ServiceError)
@@ -163,7 +163,7 @@ export class PipelineService {
   ): PlannedStep {
     const { to, op, extract, ...fields } = step;
     let plugin: Plugin;
-    let output: FormatId;
+    let target: FormatId;
     let label: Pick<PipelineStepRecord, 'to' | 'op' | 'extract'>;
     if (extract !== undefined) {
       if (!isLast) throw badRequest(`an extraction step (${extract}) must be the last step: its output is JSON`);
@@ -174,12 +174,16 @@ export class PipelineService {
         throw badRequest(`${extract} takes ${listFormats(plugin.inputs)}, ${source} gives ${upper(format)}`);
       requireFeature(principal.account, 'extraction');
       requirePlan(principal.account, plugin.plan, extract);
-      output = 'json';
+      target = 'json';
       label = { extract };
     } else {
       const opName = parseOp(op);
-      const target = parseTarget(to ?? (opName ? format : undefined));
-      const resolution = this.registry.resolve({ from: format, to: target === 'jpeg' ? 'jpg' : target, op: opName });
+      // An op step without `to` keeps its input's format.
+      const resolution = this.registry.resolve({
+        from: format,
+        target: parseTarget(to ?? (opName ? format : undefined)),
+        op: opName,
+      });
       if (!resolution.ok) {
         const takers = opName ? this.registry.plugins.filter((p) => p.op === opName) : [];
         if (takers.length && !takers.some((p) => p.inputs.includes(format))) {
@@ -189,7 +193,7 @@ export class PipelineService {
         }
         throw badRequest(resolution.error);
       }
-      ({ plugin, output } = resolution);
+      ({ plugin, target } = resolution);
       if ((plugin.limits.inputs?.min ?? 1) > 1)
         throw badRequest(`${plugin.title} takes several files: it cannot be a pipeline step`);
       if (opName) requireFeature(principal.account, 'tool-ops');
@@ -214,7 +218,7 @@ export class PipelineService {
         kind: extract !== undefined ? 'extract' : op ? 'tool' : 'convert',
         options: stored,
         inputFormat: format,
-        outputFormat: output,
+        target,
         creditCost: creditCost({ format, bytes }, plugin.creditWeight),
         status: 'waiting',
         progress: 0,

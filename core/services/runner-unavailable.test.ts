@@ -87,7 +87,7 @@ it('leaves a job whose file store did not answer to the queue to run again, unfi
     pluginId: plugin.id,
     op: null,
     inputFormat: 'txt',
-    outputFormat: 'md',
+    target: 'md',
     options: {},
     inputs: [{ blobKey: 'uploads/in.txt', filename: 'in.txt', format: 'txt', bytes: 5 }],
     creditCost: 1,

@@ -221,7 +221,7 @@ export class JobRunner implements JobRunnerPort {
       };
       const result = job.pipeline
         ? await this.runPipeline(job, job.pipeline, inputs, workDir, hooks, options)
-        : await this.runStep(plugin, inputs, options, job.outputFormat, workDir, hooks, known);
+        : await this.runStep(plugin, inputs, options, job.target, workDir, hooks, known);
       if (job.kind === 'extract' || (job.pipeline && !isFileResult(result))) {
         if (isFileResult(result)) throw new Error(`plugin ${plugin.id} returned a file for an extraction job`);
         const finished = await this.jobsStore.jobs.completeWithResult(job.id, {
@@ -429,7 +429,7 @@ export class JobRunner implements JobRunnerPort {
           plugin,
           current,
           options,
-          step.outputFormat,
+          step.target,
           stepDir,
           {
             ...hooks,
@@ -583,7 +583,7 @@ function jobAttributes(job: JobRecord): Record<string, string | number> {
     'transmute.plugin': job.pluginId,
     'transmute.job.attempt': job.attempts,
     'transmute.input.format': job.inputFormat,
-    'transmute.output.format': job.outputFormat,
+    'transmute.output.format': job.target,
     'transmute.input.files': job.inputs.length,
     'transmute.input.bytes': job.inputs.reduce((sum, f) => sum + f.bytes, 0),
   };

@@ -15,10 +15,18 @@ describe('to and op', () => {
   it('takes exact lower-case values, trimmed', () => {
     expect(parseTarget('pdf')).toBe('pdf');
     expect(parseTarget(' webp\n')).toBe('webp');
-    expect(parseTarget('jpeg')).toBe('jpeg');
+    expect(parseTarget('jpg')).toBe('jpg');
     expect(parseOp('compress')).toBe('compress');
     expect(parseOp(undefined)).toBeUndefined();
     expect(parseOp('  ')).toBeUndefined();
+  });
+
+  it('names the target as plugins know it: jpeg is jpg (schema/formats.ts)', () => {
+    expect(parseTarget('jpeg')).toBe('jpg');
+    expect(parseTarget(' jpeg ')).toBe('jpg');
+    // Formats that only share an extension stay themselves.
+    expect(parseTarget('prores')).toBe('prores');
+    expect(parseTarget('tif')).toBe('tif');
   });
 
   it('refuses any other case with a 400 naming the field and the expected value', () => {

@@ -56,7 +56,7 @@ it(
         pluginId: 'test-text',
         op: null,
         inputFormat: 'txt',
-        outputFormat: 'md',
+        target: 'md',
         options: {},
         inputs: [],
         creditCost: 0,

@@ -26,7 +26,7 @@ describe('media family registration', () => {
     ['m2ts', 'm2ts', 'trim-media', 'trim-media'],
     ['flac', 'flac', 'clean-metadata', 'media-clean-metadata'],
   ])('%s -> %s (op %s) resolves to %s', (from, to, op, pluginId) => {
-    const resolution = registry.resolve({ from: from as never, to, ...(op ? { op } : {}) });
+    const resolution = registry.resolve({ from: from as never, target: to, ...(op ? { op } : {}) });
     expect(resolution.ok && resolution.plugin.id).toBe(pluginId);
   });
 
@@ -35,7 +35,7 @@ describe('media family registration', () => {
     ['vob', 'prores'],
     ['mp3', 'wma'],
   ])('%s -> %s is not offered', (from, to) => {
-    expect(registry.resolve({ from: from as never, to }).ok).toBe(false);
+    expect(registry.resolve({ from: from as never, target: to }).ok).toBe(false);
   });
 
   it('tool ops need Pro; conversions are free', () => {

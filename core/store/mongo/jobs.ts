@@ -2,6 +2,7 @@
 import type { ClientSession, Collection, Db, Filter, MongoClient } from 'mongodb';
 import type { JobRecord, BatchRecord, ExportRecord, NewJob, JobRepo, BatchRepo, JobsStore } from '../types.js';
 import { givingBack } from './credits.js';
+import { pipelineFromStored, storedPipeline } from '../stored-pipeline.js';
 import { asJson } from './documents.js';
 import { COLLECTIONS, type BatchDoc, type JobDoc } from './schema.js';
 
@@ -17,7 +18,7 @@ function jobFromDoc({ _id, ...doc }: JobDoc): JobRecord {
     pluginId: doc.pluginId,
     op: doc.op,
     inputFormat: doc.inputFormat,
-    outputFormat: doc.outputFormat,
+    target: doc.outputFormat,
     options: doc.options,
     inputs: doc.inputs,
     status: doc.status,
@@ -37,7 +38,7 @@ function jobFromDoc({ _id, ...doc }: JobDoc): JobRecord {
     completedAt: doc.completedAt,
     inputsExpireAt: doc.inputsExpireAt,
     outputExpiresAt: doc.outputExpiresAt,
-    ...(doc.pipeline ? { pipeline: doc.pipeline } : {}),
+    ...(doc.pipeline ? { pipeline: pipelineFromStored(doc.pipeline) } : {}),
     ...(doc.export ? { export: doc.export } : {}),
   };
 }
@@ -80,7 +81,7 @@ function jobRepo(
         pluginId: job.pluginId,
         op: job.op,
         inputFormat: job.inputFormat,
-        outputFormat: job.outputFormat,
+        outputFormat: job.target,
         options: asJson(job.options),
         inputs: asJson(job.inputs),
         status: 'waiting',
@@ -100,7 +101,7 @@ function jobRepo(
         completedAt: null,
         inputsExpireAt: job.inputsExpireAt,
         outputExpiresAt: null,
-        ...(job.pipeline ? { pipeline: asJson(job.pipeline) } : {}),
+        ...(job.pipeline ? { pipeline: asJson(storedPipeline(job.pipeline)) } : {}),
       };
       await jobs.insertOne(doc);
       return jobFromDoc(doc);
@@ -131,7 +132,7 @@ function jobRepo(
     async setPipeline(id, pipeline, attempt) {
       await jobs.updateOne(
         { _id: id, status: { $in: UNFINISHED }, ...(attempt === undefined ? {} : { attempts: attempt }) },
-        { $set: { pipeline: asJson(pipeline) } },
+        { $set: { pipeline: asJson(storedPipeline(pipeline)) } },
       );
     },
     async setImported(id, imported) {
@@ -141,7 +142,7 @@ function jobRepo(
           $set: {
             inputs: asJson(imported.inputs),
             creditCost: imported.creditCost,
-            ...(imported.pipeline ? { pipeline: asJson(imported.pipeline) } : {}),
+            ...(imported.pipeline ? { pipeline: asJson(storedPipeline(imported.pipeline)) } : {}),
           },
         },
       );

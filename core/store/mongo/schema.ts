@@ -3,6 +3,7 @@
  * start-up. Documents keep the port's field names; the record's id is `_id`.
  */
 import type { IndexDescription } from 'mongodb';
+import type { StoredPipeline } from '../stored-pipeline.js';
 import type {
   Account,
   ApiKeyRecord,
@@ -32,8 +33,11 @@ export type EmailTokenDoc = Omit<EmailTokenRecord, 'hash'> & { _id: string };
  * `result` is missing on jobs written before extraction existed, `downloadTokenHash` on jobs
  * written before tokens were hashed: read them as null.
  */
-export type JobDoc = Omit<JobRecord, 'id' | 'result' | 'downloadTokenHash'> & {
+/** A job's target is stored as `outputFormat`, its pipeline's too (../stored-pipeline.ts). */
+export type JobDoc = Omit<JobRecord, 'id' | 'result' | 'downloadTokenHash' | 'target' | 'pipeline'> & {
   _id: string;
+  outputFormat: JobRecord['target'];
+  pipeline?: StoredPipeline | null;
   result?: JobRecord['result'];
   downloadTokenHash?: JobRecord['downloadTokenHash'];
 };

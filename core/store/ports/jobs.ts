@@ -28,7 +28,11 @@ export interface JobRecord {
   pluginId: string;
   op: string | null;
   inputFormat: FormatId;
-  outputFormat: FormatId;
+  /**
+   * The format the plugin is asked for (RunContext.target): the request's `to` as parsed, or the op's output format.
+   * Stored in the `output_format` column (`outputFormat` in MongoDB).
+   */
+  target: FormatId;
   /** Options as validated, without secret fields. */
   options: Record<string, unknown>;
   inputs: StoredFile[];
@@ -109,7 +113,8 @@ export interface PipelineStepRecord {
   /** Options as validated (pipelines take no secret options). */
   options: Record<string, unknown>;
   inputFormat: FormatId;
-  outputFormat: FormatId;
+  /** This step's RunContext.target; the next step's input format. */
+  target: FormatId;
   /** Charged at acceptance; given back when this step does not finish. */
   creditCost: number;
   status: JobState;

@@ -11,6 +11,7 @@ import {
   openExportFromRow,
   type Row,
 } from '../sql/rows.js';
+import { storedPipeline } from '../stored-pipeline.js';
 import { giveBack } from './credits.js';
 import { all, changed, first, transaction } from './db.js';
 
@@ -33,7 +34,7 @@ function jobRepo(pool: pg.Pool): JobRepo {
           job.pluginId,
           job.op,
           job.inputFormat,
-          job.outputFormat,
+          job.target,
           JSON.stringify(job.options),
           JSON.stringify(job.inputs),
           job.creditCost,
@@ -41,7 +42,7 @@ function jobRepo(pool: pg.Pool): JobRepo {
           job.viaApi,
           job.createdAt,
           job.inputsExpireAt,
-          job.pipeline ? JSON.stringify(job.pipeline) : null,
+          job.pipeline ? JSON.stringify(storedPipeline(job.pipeline)) : null,
         ],
       );
       return jobFromRow(row!);
@@ -74,7 +75,7 @@ function jobRepo(pool: pg.Pool): JobRepo {
       await pool.query(
         `UPDATE jobs SET pipeline = $1 WHERE id = $2 AND status IN ('waiting', 'active') AND ($3::int IS NULL OR ` +
           `attempts = $3)`,
-        [JSON.stringify(pipeline), id, attempt ?? null],
+        [JSON.stringify(storedPipeline(pipeline)), id, attempt ?? null],
       );
     },
     async setImported(id, imported) {
@@ -85,7 +86,7 @@ function jobRepo(pool: pg.Pool): JobRepo {
         [
           JSON.stringify(imported.inputs),
           imported.creditCost,
-          imported.pipeline ? JSON.stringify(imported.pipeline) : null,
+          imported.pipeline ? JSON.stringify(storedPipeline(imported.pipeline)) : null,
           id,
           imported.attempt ?? null,
         ],

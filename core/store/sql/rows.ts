@@ -8,7 +8,6 @@ import type {
   ApiKeyRecord,
   ExportRecord,
   OpenExport,
-  PipelineRecord,
   BatchRecord,
   DownloadTokenRecord,
   EmailTokenRecord,
@@ -23,6 +22,7 @@ import type {
   WebhookEndpointRecord,
 } from '../types.js';
 import type { ToolReport } from '../../../schema/index.js';
+import { pipelineFromStored, type StoredPipeline } from '../stored-pipeline.js';
 
 export type Row = Record<string, unknown>;
 
@@ -119,7 +119,7 @@ export function jobViewFromRow(r: Row): JobView {
     result: r.result ? json<Record<string, unknown>>(r.result) : null,
     downloadTokenHash: (r.download_token_hash as string | null) ?? null,
     completedAt: toDate(r.completed_at),
-    ...(r.pipeline ? { pipeline: json<PipelineRecord>(r.pipeline) } : {}),
+    ...(r.pipeline ? { pipeline: pipelineFromStored(json<StoredPipeline>(r.pipeline)) } : {}),
     ...(r.export_state ? { export: json<ExportRecord>(r.export_state) } : {}),
   };
 }
@@ -132,7 +132,7 @@ export function jobFromRow(r: Row): JobRecord {
     pluginId: String(r.plugin_id),
     op: (r.op as string | null) ?? null,
     inputFormat: r.input_format as JobRecord['inputFormat'],
-    outputFormat: r.output_format as JobRecord['outputFormat'],
+    target: r.output_format as JobRecord['target'],
     options: json(r.options),
     inputs: json(r.inputs),
     creditCost: Number(r.credit_cost),

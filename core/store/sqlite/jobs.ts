@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 
 import type { NewJob, JobRepo, BatchRepo, JobsStore, RefundRule } from '../types.js';
+import { storedPipeline } from '../stored-pipeline.js';
 import { givingBack } from './credits.js';
 import {
   type Row,
@@ -20,7 +21,7 @@ function jobRepo(db: Database.Database): JobRepo {
     db.prepare(`INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options,
       inputs, status, progress,
       credit_cost, credit_period, via_api, created_at, inputs_expire_at, pipeline)
-    VALUES (@id, @accountId, @batchId, @kind, @pluginId, @op, @inputFormat, @outputFormat, @options, @inputs,
+    VALUES (@id, @accountId, @batchId, @kind, @pluginId, @op, @inputFormat, @target, @options, @inputs,
       'waiting', 0,
       @creditCost, @creditPeriod, @viaApi, @createdAt, @inputsExpireAt, @pipeline)`);
   const setImported = db.prepare(
@@ -93,7 +94,7 @@ function jobRepo(db: Database.Database): JobRepo {
         viaApi: job.viaApi ? 1 : 0,
         createdAt: ms(job.createdAt),
         inputsExpireAt: ms(job.inputsExpireAt),
-        pipeline: job.pipeline ? JSON.stringify(job.pipeline) : null,
+        pipeline: job.pipeline ? JSON.stringify(storedPipeline(job.pipeline)) : null,
       });
       return jobFromRow(byId.get(job.id) as Row);
     },
@@ -140,14 +141,14 @@ function jobRepo(db: Database.Database): JobRepo {
       progress.run(pct, id, attempt);
     },
     async setPipeline(id, pipeline, attempt) {
-      setPipeline.run(JSON.stringify(pipeline), id, attempt ?? null, attempt ?? null);
+      setPipeline.run(JSON.stringify(storedPipeline(pipeline)), id, attempt ?? null, attempt ?? null);
     },
     async setImported(id, imported) {
       const { changes } = setImported.run({
         id,
         inputs: JSON.stringify(imported.inputs),
         creditCost: imported.creditCost,
-        pipeline: imported.pipeline ? JSON.stringify(imported.pipeline) : null,
+        pipeline: imported.pipeline ? JSON.stringify(storedPipeline(imported.pipeline)) : null,
         attempt: imported.attempt ?? null,
       });
       return changes > 0;

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { OPEN_EXPORT } from '../sql/rows.js';
 import { storeContractSuite } from '../testing/suite.js';
+import { makeAccount, makeJob } from '../testing/suite/harness.js';
 import { SqliteStore, openSqliteDatabase } from './index.js';
 import { SCHEMA } from './schema.js';
 
@@ -71,6 +72,43 @@ describe('SqliteStore indexes', () => {
       }
     } finally {
       db.close();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SqliteStore pipeline steps as stored', () => {
+  it("keeps a step's target under the stored name `outputFormat`, both ways", async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'transmute-pipeline-'));
+    const store = new SqliteStore(openSqliteDatabase(path.join(directory, 'transmute.db')));
+    try {
+      const account = makeAccount();
+      await store.accounts.accounts.create(account);
+      const step = {
+        to: 'pdf',
+        pluginId: 'office-to-pdf',
+        kind: 'convert' as const,
+        options: {},
+        inputFormat: 'docx' as const,
+        target: 'pdf' as const,
+        creditCost: 10,
+        status: 'waiting' as const,
+        progress: 0,
+      };
+      const job = await store.jobs.jobs.create(makeJob(account.id, { pipeline: { steps: [step] } }));
+      const stored = () => store.db.prepare('SELECT pipeline FROM jobs WHERE id = ?').pluck().get(job.id) as string;
+      const { target, ...rest } = step;
+      // What a process of the version before reads: its steps' `outputFormat`.
+      expect(JSON.parse(stored())).toEqual({ steps: [{ ...rest, outputFormat: 'pdf' }] });
+      // What such a process writes (setPipeline) reads back as the target.
+      store.db
+        .prepare('UPDATE jobs SET pipeline = ? WHERE id = ?')
+        .run(JSON.stringify({ steps: [{ ...rest, outputFormat: 'pdf', status: 'active', progress: 40 }] }), job.id);
+      expect((await store.jobs.jobs.get(job.id))?.pipeline).toEqual({
+        steps: [{ ...step, target, status: 'active', progress: 40 }],
+      });
+    } finally {
+      await store.close();
       await rm(directory, { recursive: true, force: true });
     }
   });

@@ -75,7 +75,7 @@ export function makeJob(accountId: string, overrides: Partial<NewJob> = {}): New
     pluginId: 'test-plugin',
     op: null,
     inputFormat: 'txt',
-    outputFormat: 'md',
+    target: 'md',
     options: { steps: 3, nested: { list: [1, 'two'], flag: true } },
     inputs: [makeFile()],
     creditCost: 1,

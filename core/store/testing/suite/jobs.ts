@@ -125,7 +125,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
       });
 
       it('completes an active extraction job once with its row; never from waiting, done or failed', async () => {
-        const job = await newJob(accountId, { kind: 'extract', pluginId: 'parse-cv', outputFormat: 'json' });
+        const job = await newJob(accountId, { kind: 'extract', pluginId: 'parse-cv', target: 'json' });
         const row = extractionRow();
         expect(await store.jobs.jobs.completeWithResult(job.id, { result: row, at: at() })).toBe(false);
         expect(await store.jobs.jobs.get(job.id)).toMatchObject({ status: 'waiting', result: null, completedAt: null });
@@ -410,7 +410,7 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           kind: 'convert' as const,
           options: {},
           inputFormat: 'docx' as const,
-          outputFormat: 'pdf' as const,
+          target: 'pdf' as const,
           creditCost: 5,
           status: 'waiting' as const,
           progress: 0,
@@ -511,14 +511,14 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
           kind: 'extract' as const,
           options: {},
           inputFormat: 'pdf' as const,
-          outputFormat: 'json' as const,
+          target: 'json' as const,
           creditCost: 1,
           status: 'done' as const,
           progress: 100,
         };
         const row = extractionRow();
-        const extracted = await newJob(accountId, { kind: 'extract', outputFormat: 'json' });
-        const piped = await newJob(accountId, { kind: 'extract', outputFormat: 'json', pipeline: { steps: [step] } });
+        const extracted = await newJob(accountId, { kind: 'extract', target: 'json' });
+        const piped = await newJob(accountId, { kind: 'extract', target: 'json', pipeline: { steps: [step] } });
         for (const job of [extracted, piped]) {
           await store.jobs.jobs.start(job.id, at());
           await store.jobs.jobs.completeWithResult(job.id, { result: row, at: at(2000) });
