@@ -120,6 +120,11 @@ export interface OperationSpec<
   tooManyFiles?: (services: Services, principal: Principal) => ServiceError;
   /** The GraphQL field served from this operation (graphql/operation-fields.ts declares it). */
   graphql?: GraphQLSection<Out>;
+  /**
+   * Why this operation is served on REST alone (a binary answer, a probe, the document itself):
+   * every other operation is on REST, OpenAPI, GraphQL and tRPC (surfaces.test.ts checks both).
+   */
+  restOnly?: string;
 }
 
 /**

@@ -526,6 +526,7 @@ function batchOperations(services: Services): AnyOperation[] {
     cancelBatchOperation,
     defineOperation({
       name: 'downloadBatch',
+      restOnly: "A file stream: GraphQL and tRPC answer JSON, so their answers carry this route's URL (downloadUrl).",
       method: 'GET',
       path: '/api/batch/{id}/download',
       tag: 'Batches',
@@ -554,6 +555,7 @@ function accountOperations(services: Services): AnyOperation[] {
   return [
     defineOperation({
       name: 'download',
+      restOnly: "A file stream, and its token is the credential: GraphQL and tRPC answers carry this route's URL.",
       method: 'GET',
       path: '/api/download/{token}',
       tag: 'Downloads',
@@ -613,6 +615,7 @@ function accountOperations(services: Services): AnyOperation[] {
 const HOST_OPERATIONS: AnyOperation[] = [
   defineOperation({
     name: 'getHealth',
+    restOnly: 'A probe for load balancers and orchestrators, which speak plain HTTP.',
     method: 'GET',
     path: '/healthz',
     tag: 'Health',
@@ -624,6 +627,7 @@ const HOST_OPERATIONS: AnyOperation[] = [
   }),
   defineOperation({
     name: 'getReadiness',
+    restOnly: 'A probe for load balancers and orchestrators, which speak plain HTTP.',
     method: 'GET',
     path: '/readyz',
     tag: 'Health',
@@ -637,6 +641,7 @@ const HOST_OPERATIONS: AnyOperation[] = [
   }),
   defineOperation({
     name: 'getOpenApiDocument',
+    restOnly: "The REST surface's own document.",
     method: 'GET',
     path: '/api/openapi.json',
     tag: 'Reference',
@@ -648,6 +653,7 @@ const HOST_OPERATIONS: AnyOperation[] = [
   }),
   defineOperation({
     name: 'getDocsPage',
+    restOnly: "The REST surface's own document, as a page.",
     method: 'GET',
     path: '/docs',
     tag: 'Reference',
