@@ -14,6 +14,7 @@ import { runOperation, type AnyOperation, type GraphQLArg, type Submission } fro
 import { argumentOptions, inputObject, oneOfOptions, withQuality } from '../operations/options.js';
 import type { Builder, GraphQLContext } from './builder.js';
 import { inputValue, optionFields, type OptionField, type OptionInputs } from './option-inputs.js';
+import { filesOrUrl } from '../operations/submission.js';
 import { scalarOf, zodJsonSchema } from './scalars.js';
 import { stageUpload, stageUploads } from './uploads.js';
 
@@ -78,7 +79,7 @@ async function stagedFiles(
   const url = input.url as string | undefined;
   // A pipeline may name its input by URL in its own request instead.
   if (operation.files === 'json or one file' && !file) return [];
-  if (!file === !url) throw badRequest("Send exactly one of 'file' and 'url'");
+  filesOrUrl(operation, file ? 1 : 0, url);
   return [file ? await stageUpload(services, principal, file) : await services.uploads.importOne(principal, url!)];
 }
 

@@ -6,13 +6,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { AnyProcedure } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config.js';
 import { createRuntime, type Runtime } from '../../shared/runtime.js';
 import { buildApp } from '../app.js';
-import { appRouterFor } from '../trpc/router.js';
+import { appRouterFor, operationAt } from '../trpc/router.js';
 import { fastifyPath } from './openapi.js';
 import type { AnyOperation } from './operation.js';
 import { operationTable } from './table.js';
@@ -94,20 +95,19 @@ describe('every operation of the table on REST, OpenAPI, GraphQL and tRPC', () =
   });
 
   it('serves each as a tRPC procedure (named by its meta), callable over HTTP', async () => {
-    const procedures = appRouterFor(runtime.services)._def.procedures as Record<
-      string,
-      { _def: { meta?: { operation?: string }; type: string } }
-    >;
+    // Flattened by path (`jobs.get`); each procedure's _def holds its type and meta.
+    const appRouter = appRouterFor(runtime.services);
+    const procedures: Record<string, unknown> = appRouter._def.procedures;
     const served = new Map<string, string>();
-    for (const [procedurePath, procedure] of Object.entries(procedures)) {
-      const operation = procedure._def.meta?.operation;
+    for (const procedurePath of Object.keys(procedures)) {
+      const operation = operationAt(appRouter, procedurePath);
       if (operation) served.set(operation, procedurePath);
     }
     const missing = table.filter((operation) => !operation.restOnly && !served.has(operation.name));
     expect(missing.map(({ name }) => name)).toEqual([]);
     // Every procedure path answers (here without a key: UNAUTHORIZED, never NOT_FOUND).
     for (const procedurePath of served.values()) {
-      const type = procedures[procedurePath]!._def.type;
+      const type = (procedures[procedurePath] as AnyProcedure)._def.type;
       const answer = await app.inject({
         method: type === 'query' ? 'GET' : 'POST',
         url: `/trpc/${procedurePath}`,
