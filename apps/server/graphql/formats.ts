@@ -1,7 +1,8 @@
 /**
  * Formats: what this server converts and which ops it runs (services.capabilities, as REST and
- * tRPC; the root field is the operation table's getFormats), made from the listing's zod (schema/wire.ts formatsSchema). GraphQL lists the conversions
- * as `{from, to}` objects where REST has one object keyed by input format (GraphQL has no map type).
+ * tRPC; the root field is the operation table's getFormats), made from the listing's zod
+ * (schema/wire.ts formatsSchema). GraphQL lists the conversions as `{from, to}` objects where REST
+ * has one object keyed by input format (GraphQL has no map type).
  */
 import { z } from 'zod';
 import { formatsSchema, operationInfoSchema } from '../../../schema/index.js';

@@ -171,7 +171,7 @@ async function resolveOperation(
   const answer = submit
     ? await submit(ctx.services, ctx.principal, await submissionOf(operation, ctx, input, optionInputs, options))
     : await runOperation(operation, ctx, input, { decode: section.decode ?? false });
-  return section.answer ? section.answer(answer as never, input) : answer;
+  return section.answer ? section.answer(answer, input) : answer;
 }
 
 /** Declares the GraphQL field of every operation that has a GraphQL section. */

@@ -11,20 +11,10 @@ import type { z } from 'zod';
 import type { CapabilityService } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
 import type { JsonSchema } from '../json-schema.js';
+import { camelCase, pascalCase } from '../naming.js';
 import { scalarOf, zodJsonSchema } from './scalars.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
-
-export function pascalCase(id: string): string {
-  const name = id
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join('');
-  return /^[0-9]/.test(name) ? `P${name}` : name;
-}
-
-export const camelCase = (id: string) => pascalCase(id).replace(/^./, (c) => c.toLowerCase());
 
 // Pothos types field configs from literal arguments; generated ones are checked at run time by GraphQL.
 type AnyType = never;
@@ -183,9 +173,4 @@ export function addOptionInputs(builder: Builder, capabilities: CapabilityServic
           },
   });
   return { names, convertFields, fields: fieldsOf };
-}
-
-/** Options types of tools with no plugin (the spec's fields of a tool not installed) are named after the tool. */
-export function optionsTypeName(tool: string): string {
-  return `${pascalCase(tool)}Options`;
 }

@@ -7,7 +7,8 @@
  */
 import { pipelineRequestSchema, pipelineStepSchema, s3ExportSchema } from '../../../schema/index.js';
 import type { Builder } from './builder.js';
-import { camelCase, inputValue, optionFields, zodInputType, type OptionInputs } from './option-inputs.js';
+import { camelCase } from '../naming.js';
+import { inputValue, optionFields, zodInputType, type OptionInputs } from './option-inputs.js';
 import { zodJsonSchema } from './scalars.js';
 
 // Pothos types field configs from literal arguments; these names are checked by GraphQL.

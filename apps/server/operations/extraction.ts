@@ -15,7 +15,7 @@ import {
 } from '../../../schema/index.js';
 import type { CapabilityService, ExtractionToolInfo } from '../../../core/services/capabilities.js';
 import type { Principal, Services } from '../../../core/services/index.js';
-import { camelCase, optionsTypeName, pascalCase } from '../graphql/option-inputs.js';
+import { camelCase, optionsTypeName, pascalCase } from '../naming.js';
 import type { JsonSchema } from '../json-schema.js';
 import { WEBHOOK_URL_DESCRIPTION, extractionForm } from './fields.js';
 import { defineOperation, type AnyOperation, type Submission } from './operation.js';

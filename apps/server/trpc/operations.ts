@@ -27,7 +27,7 @@ type InputOf<Params extends z.ZodType, Query extends z.ZodType, Body extends z.Z
 >;
 
 /** What a client sends: nothing for no input, and the object may be left out when each of its fields may. */
-type Wire<Sent> = unknown extends Sent ? void : {} extends Sent ? Sent | undefined : Sent;
+type Wire<Sent> = unknown extends Sent ? undefined : Record<never, never> extends Sent ? Sent | undefined : Sent;
 
 function shapeOf(schema: z.ZodType | undefined): z.ZodRawShape {
   return schema instanceof z.ZodObject ? schema.shape : {};
