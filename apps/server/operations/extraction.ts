@@ -150,7 +150,7 @@ export function extractionOperations(capabilities: CapabilityService): AnyOperat
             "than an hour, FORBIDDEN for another key holder's batch.",
           args: {
             tool: { type: 'String', required: true, description: `The tool the batch was sent to: ${toolNames}.` },
-            id: { type: 'ID', required: true, description: 'batchId of the mutation answer.' },
+            id: { type: 'ID', description: 'batchId of the mutation answer.' },
           },
           dispatch: { arg: 'tool', value: tool, noun: 'extraction tool' },
           // The tool decides the rows' types (graphql/extraction.ts).

@@ -65,7 +65,7 @@ export const getJobOperation = defineOperation({
     field: 'job',
     type: 'Job',
     description: "A job of the caller (NOT_FOUND for an unknown job or another key holder's job).",
-    args: { id: { type: 'ID', field: 'jobId', required: true, description: 'jobId of the convert answer.' } },
+    args: { id: { type: 'ID', field: 'jobId', description: 'jobId of the convert answer.' } },
     answer: withJobId,
   },
   run: (services, principal, { jobId }) => services.jobs.status(principal, jobId),
@@ -92,7 +92,7 @@ export const cancelJobOperation = defineOperation({
       'Cancel a waiting or active job (as DELETE /api/v1/jobs/{id}): it ends failed "Cancelled" with its credits ' +
       'back. Idempotent; CONFLICT for a job that finished otherwise.',
     args: {
-      id: { type: 'ID', field: 'jobId', required: true, description: 'jobId of the convert or createPipeline answer.' },
+      id: { type: 'ID', field: 'jobId', description: 'jobId of the convert or createPipeline answer.' },
     },
     answer: withJobId,
   },
@@ -133,8 +133,8 @@ export const getHistoryOperation = defineOperation({
     type: 'History',
     description: "The caller's conversions, newest first (same as GET /api/v1/history).",
     args: {
-      limit: { type: 'Int', description: '1 to 100, default 50.' },
-      offset: { type: 'Int', description: 'Default 0.' },
+      limit: { description: '1 to 100, default 50.' },
+      offset: { description: 'Default 0.' },
     },
     decode: true,
   },
@@ -159,9 +159,9 @@ export const createSignedUrlOperation = defineOperation({
     type: 'SignedUrl',
     description: 'Keeps the output of a done job until the URL expires.',
     args: {
-      jobId: { type: 'ID', required: true, description: 'A done job of the caller.' },
-      expirySeconds: { type: 'Int', description: 'At least 60; capped by the plan.' },
-      reusable: { type: 'Boolean', description: 'Default true.' },
+      jobId: { type: 'ID', description: 'A done job of the caller.' },
+      expirySeconds: { description: 'At least 60; capped by the plan.' },
+      reusable: { description: 'Default true.' },
     },
     decode: true,
   },
@@ -183,7 +183,7 @@ export const getBatchOperation = defineOperation({
     field: 'batch',
     type: 'BatchStatus',
     description: "A batch of the caller (NOT_FOUND when unknown, FORBIDDEN for another key holder's batch, as REST).",
-    args: { id: { type: 'ID', required: true, description: BATCH_ID } },
+    args: { id: { type: 'ID', description: BATCH_ID } },
   },
   run: (services, principal, { id }) => services.batches.status(principal, id),
 });
@@ -206,7 +206,7 @@ export const cancelBatchOperation = defineOperation({
     root: 'mutation',
     type: 'BatchStatus',
     description: "Cancel a batch's unfinished jobs (as DELETE /api/batch/{id}); finished ones keep their outputs.",
-    args: { id: { type: 'ID', required: true, description: BATCH_ID } },
+    args: { id: { type: 'ID', description: BATCH_ID } },
   },
   run: (services, principal, { id }) => services.batches.cancel(principal, id),
 });
