@@ -19,7 +19,7 @@ import {
 } from '../../../schema/index.js';
 import type { ExtractionToolInfo } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
-import { pascalCase } from './option-inputs.js';
+import { pascalCase } from '../naming.js';
 import { scalarOf, zodJsonSchema } from './scalars.js';
 import { addZodEnum, addZodInterface, addZodObject, camelField, type NamedTypes } from './zod-objects.js';
 

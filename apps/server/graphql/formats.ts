@@ -1,7 +1,8 @@
 /**
  * Formats: what this server converts and which ops it runs (services.capabilities, as REST and
- * tRPC), made from the listing's zod (schema/wire.ts formatsSchema). GraphQL lists the conversions
- * as `{from, to}` objects where REST has one object keyed by input format (GraphQL has no map type).
+ * tRPC; the root field is the operation table's getFormats), made from the listing's zod
+ * (schema/wire.ts formatsSchema). GraphQL lists the conversions as `{from, to}` objects where REST
+ * has one object keyed by input format (GraphQL has no map type).
  */
 import { z } from 'zod';
 import { formatsSchema, operationInfoSchema } from '../../../schema/index.js';
@@ -66,17 +67,10 @@ export function addFormats(builder: Builder, { names: optionTypeNames, convertFi
     }),
   });
 
-  const FormatsRef = addZodObject(builder, 'Formats', formatsListingSchema, {
+  // The operation table's `formats` field (getFormats) answers REST's listing; its fields read GraphQL's shape of it.
+  addZodObject<z.ZodRawShape, Formats>(builder, 'Formats', formatsListingSchema, {
     description: 'What this server converts and runs.',
     types: { conversions: 'Conversion', operations: 'Operation' },
+    from: listingOf,
   });
-
-  builder.queryField('formats', (t) =>
-    t.field({
-      type: FormatsRef,
-      nullable: true,
-      description: 'Conversions and operations of this server (same data as GET /api/v1/formats).',
-      resolve: (_root, _args, { services }) => listingOf(services.capabilities.formats()),
-    }),
-  );
 }

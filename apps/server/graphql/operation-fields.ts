@@ -13,12 +13,11 @@ import type { JsonSchema } from '../json-schema.js';
 import { runOperation, type AnyOperation, type GraphQLArg, type Submission } from '../operations/operation.js';
 import { argumentOptions, inputObject, oneOfOptions, withQuality } from '../operations/options.js';
 import type { Builder, GraphQLContext } from './builder.js';
+import type { TypeName } from './types.js';
 import { inputValue, optionFields, type OptionField, type OptionInputs } from './option-inputs.js';
+import { filesOrUrl } from '../operations/submission.js';
 import { scalarOf, zodJsonSchema } from './scalars.js';
 import { stageUpload, stageUploads } from './uploads.js';
-
-// Pothos types field configs from literal arguments; these are built from the table and checked by GraphQL.
-type AnyType = never;
 
 /** The operation's input as one JSON Schema object: its params, query and body fields. */
 function inputSchemaOf(operation: AnyOperation): { properties: Record<string, JsonSchema>; required: Set<string> } {
@@ -43,7 +42,7 @@ function argumentOf(name: string, arg: GraphQLArg, input: ReturnType<typeof inpu
   const description = arg.description ?? schema?.description;
   if (!type || !description)
     throw new Error(`GraphQL: ${operation.name}'s argument '${name}' needs a type and a description`);
-  return { type: (list ? [type] : type) as AnyType, required: arg.required ?? input.required.has(field), description };
+  return { type: (list ? [type] : type) as TypeName, required: arg.required ?? input.required.has(field), description };
 }
 
 /**
@@ -78,7 +77,7 @@ async function stagedFiles(
   const url = input.url as string | undefined;
   // A pipeline may name its input by URL in its own request instead.
   if (operation.files === 'json or one file' && !file) return [];
-  if (!file === !url) throw badRequest("Send exactly one of 'file' and 'url'");
+  filesOrUrl(operation, file ? 1 : 0, url);
   return [file ? await stageUpload(services, principal, file) : await services.uploads.importOne(principal, url!)];
 }
 
@@ -170,7 +169,7 @@ async function resolveOperation(
   const answer = submit
     ? await submit(ctx.services, ctx.principal, await submissionOf(operation, ctx, input, optionInputs, options))
     : await runOperation(operation, ctx, input, { decode: section.decode ?? false });
-  return section.answer ? section.answer(answer as never, input) : answer;
+  return section.answer ? section.answer(answer, input) : answer;
 }
 
 /** Declares the GraphQL field of every operation that has a GraphQL section. */
@@ -184,7 +183,7 @@ export function addOperationFields(builder: Builder, operations: AnyOperation[],
     const addField = section.root === 'query' ? builder.queryField.bind(builder) : builder.mutationField.bind(builder);
     addField(section.field ?? operation.name, (t) =>
       t.field({
-        type: section.type as AnyType,
+        type: section.type as TypeName,
         nullable: true,
         description: section.description,
         args: Object.fromEntries([
@@ -193,7 +192,7 @@ export function addOperationFields(builder: Builder, operations: AnyOperation[],
         ]),
         resolve: (_root, args, ctx) => {
           const given = args as Record<string, unknown>;
-          return resolveOperation(pickOperation(group, given), given, ctx, optionInputs, optionArguments) as never;
+          return resolveOperation(pickOperation(group, given), given, ctx, optionInputs, optionArguments);
         },
       }),
     );

@@ -10,24 +10,12 @@
 import type { z } from 'zod';
 import type { CapabilityService } from '../../../core/services/capabilities.js';
 import type { Builder } from './builder.js';
+import type { InputTypeName, TypeName } from './types.js';
 import type { JsonSchema } from '../json-schema.js';
+import { camelCase, pascalCase } from '../naming.js';
 import { scalarOf, zodJsonSchema } from './scalars.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
-
-export function pascalCase(id: string): string {
-  const name = id
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join('');
-  return /^[0-9]/.test(name) ? `P${name}` : name;
-}
-
-export const camelCase = (id: string) => pascalCase(id).replace(/^./, (c) => c.toLowerCase());
-
-// Pothos types field configs from literal arguments; generated ones are checked at run time by GraphQL.
-type AnyType = never;
 
 /** The variants of a union of object shapes (zod's discriminated union), merged into one object. */
 function mergedVariants(schema: JsonSchema): JsonSchema | undefined {
@@ -53,9 +41,9 @@ function mergedVariants(schema: JsonSchema): JsonSchema | undefined {
   return { type: 'object', properties, required, ...(schema.description ? { description: schema.description } : {}) };
 }
 
-function graphqlType(builder: Builder, schema: JsonSchema, name: string): AnyType | 'JSON' {
+function graphqlType(builder: Builder, schema: JsonSchema, name: string): InputTypeName {
   const merged = mergedVariants(schema);
-  if (merged) return inputType(builder, merged, name) as AnyType;
+  if (merged) return inputType(builder, merged, name);
   const values = schema.enum;
   if (schema.type === 'string' && values?.length && values.every((v) => typeof v === 'string' && GRAPHQL_NAME.test(v)))
     // JSON Schema describes the field, not each value: the field's description explains them.
@@ -64,19 +52,17 @@ function graphqlType(builder: Builder, schema: JsonSchema, name: string): AnyTyp
       values: Object.fromEntries(
         (values as string[]).map((value) => [value, { description: `\`${value}\` (see the field's description).` }]),
       ),
-    }) as AnyType;
+    });
   const scalar = scalarOf(schema);
-  if (scalar.type) return (scalar.list ? [scalar.type] : scalar.type) as AnyType;
+  if (scalar.type) return scalar.list ? [scalar.type] : scalar.type;
   switch (schema.type) {
     case 'string':
-      return 'String' as AnyType; // values GraphQL cannot name (`image/png`): the plugin's schema checks them
+      return 'String'; // values GraphQL cannot name (`image/png`): the plugin's schema checks them
     case 'object':
-      return schema.properties && Object.keys(schema.properties).length
-        ? (inputType(builder, schema, name) as AnyType)
-        : 'JSON';
+      return schema.properties && Object.keys(schema.properties).length ? inputType(builder, schema, name) : 'JSON';
     case 'array': {
       const item = schema.items ? graphqlType(builder, schema.items, `${name}Item`) : 'JSON';
-      return item === 'JSON' ? 'JSON' : ([item] as unknown as AnyType);
+      return item === 'JSON' || Array.isArray(item) ? 'JSON' : [item];
     }
     default:
       return 'JSON';
@@ -86,7 +72,7 @@ function graphqlType(builder: Builder, schema: JsonSchema, name: string): AnyTyp
 /** One field of an options input type, or one argument of an extraction mutation. */
 export interface OptionField {
   field: string;
-  type: AnyType | 'JSON';
+  type: InputTypeName;
   required: boolean;
   description?: string;
   defaultValue?: unknown;
@@ -109,10 +95,10 @@ export function optionFields(builder: Builder, schema: JsonSchema, name: string)
 /** A field's type, nullability, description and default, as an input field or an argument takes them. */
 export function inputValue({ type, required, description, defaultValue }: OptionField) {
   return {
-    type: type as AnyType,
+    type,
     required,
     ...(description ? { description } : {}),
-    ...(defaultValue !== undefined ? { defaultValue: defaultValue as never } : {}),
+    ...(defaultValue !== undefined ? { defaultValue } : {}),
   };
 }
 
@@ -173,7 +159,7 @@ export function addOptionInputs(builder: Builder, capabilities: CapabilityServic
         ? Object.fromEntries(
             [...convertFields].map(([pluginId, field]) => [
               field,
-              t.field({ type: names.get(pluginId) as AnyType, description: `Options of the ${pluginId} plugin.` }),
+              t.field({ type: names.get(pluginId) as TypeName, description: `Options of the ${pluginId} plugin.` }),
             ]),
           )
         : // An input type needs a field: a registry where no conversion or op takes options (a partial
@@ -183,9 +169,4 @@ export function addOptionInputs(builder: Builder, capabilities: CapabilityServic
           },
   });
   return { names, convertFields, fields: fieldsOf };
-}
-
-/** Options types of tools with no plugin (the spec's fields of a tool not installed) are named after the tool. */
-export function optionsTypeName(tool: string): string {
-  return `${pascalCase(tool)}Options`;
 }

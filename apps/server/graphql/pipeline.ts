@@ -7,11 +7,10 @@
  */
 import { pipelineRequestSchema, pipelineStepSchema, s3ExportSchema } from '../../../schema/index.js';
 import type { Builder } from './builder.js';
-import { camelCase, inputValue, optionFields, zodInputType, type OptionInputs } from './option-inputs.js';
+import type { TypeName } from './types.js';
+import { camelCase } from '../naming.js';
+import { inputValue, optionFields, zodInputType, type OptionInputs } from './option-inputs.js';
 import { zodJsonSchema } from './scalars.js';
-
-// Pothos types field configs from literal arguments; these names are checked by GraphQL.
-type AnyType = never;
 
 export function addPipelineInputs(builder: Builder, optionInputs: OptionInputs) {
   zodInputType(
@@ -39,7 +38,7 @@ export function addPipelineInputs(builder: Builder, optionInputs: OptionInputs) 
         ? Object.fromEntries(
             extractPlugins.map(([pluginId, name]) => [
               camelCase(pluginId),
-              t.field({ type: name as AnyType, description: `Options of the ${pluginId} plugin.` }),
+              t.field({ type: name as TypeName, description: `Options of the ${pluginId} plugin.` }),
             ]),
           )
         : { none: t.boolean({ description: 'No installed extraction tool takes options: leave it out.' }) },
@@ -51,11 +50,11 @@ export function addPipelineInputs(builder: Builder, optionInputs: OptionInputs) 
     fields: (t) => ({
       ...Object.fromEntries(stepFields.map((field) => [field.field, t.field(inputValue(field))])),
       options: t.field({
-        type: 'ConvertOptions' as AnyType,
+        type: 'ConvertOptions' as TypeName,
         description: 'The options of a `to` or `op` step, as convert takes them.',
       }),
       extractOptions: t.field({
-        type: 'ExtractOptions' as AnyType,
+        type: 'ExtractOptions' as TypeName,
         description: 'The options of an `extract` step, as the tool takes them.',
       }),
     }),
@@ -66,16 +65,16 @@ export function addPipelineInputs(builder: Builder, optionInputs: OptionInputs) 
     description: 'A pipeline as POST /api/v1/pipelines takes it: its steps, each on the previous output.',
     fields: (t) => ({
       input: t.field({
-        type: 'PipelineSourceInput' as AnyType,
+        type: 'PipelineSourceInput' as TypeName,
         description: 'Where the input comes from when no file is sent.',
       }),
       steps: t.field({
-        type: ['PipelineStepInput'] as AnyType,
+        type: ['PipelineStepInput'] as TypeName,
         required: true,
         description: 'The steps, in order (at most 10).',
       }),
       export: t.field({
-        type: 'S3ExportInput' as AnyType,
+        type: 'S3ExportInput' as TypeName,
         description: 'Where the final output is uploaded besides its download link.',
       }),
       webhookUrl: t.string({

@@ -17,7 +17,7 @@ it('a schema that cannot be built answers 503 with an error, not a 500, built on
   await graphqlRoutes(app, {
     services,
     tmpDir: path.join(tmpdir(), 'transmute-graphql-unavailable'),
-    cookies: {} as never,
+    cookies: { publicUrl: 'http://transmute.test' },
   });
   try {
     for (let i = 0; i < 2; i++) {

@@ -7,12 +7,15 @@
  * camelCase here, its description saying the REST name. Nested objects and enums are named by the
  * caller (`types`), and fields GraphQL computes beside the wire (`extra`) are declared by Pothos as usual.
  */
+import type { InterfaceParam } from '@pothos/core';
 import { z } from 'zod';
 import type { Builder, SchemaTypes } from './builder.js';
+import type { TypeName } from './types.js';
 import { scalarOf, zodJsonSchema } from './scalars.js';
 
-// Pothos types fields from literal names; these come from the zod shape and are checked by GraphQL.
-type AnyType = never;
+/** The builder's types. */
+type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
+
 export type FieldBuilder<Parent = Record<string, unknown>> = PothosSchemaTypes.ObjectFieldBuilder<
   PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>,
   Parent
@@ -86,15 +89,11 @@ function zodFields<Parent>(
         types,
         descriptions,
       });
-      const options = { type: type as AnyType, nullable: nullable as AnyType, description };
-      // A plain wire field is exposed as it is; a renamed one, or one read from inside the parent, is resolved.
-      if (!from && camelField(field) === field) return [field, t.expose(field as never, options)];
-      return [
-        camelField(field),
-        t.field({ ...options, resolve: (parent) => (source(parent)?.[field] ?? null) as never }),
-      ];
+      const options = { type: type as TypeName, nullable, description };
+      // Read from the parent, or from inside it (`from`), under its GraphQL name (camelCase).
+      return [camelField(field), t.field({ ...options, resolve: (parent) => source(parent)?.[field] ?? null })];
     });
-  return { ...Object.fromEntries(fields), ...extra?.(t as unknown as FieldBuilder<Parent>) } as never;
+  return { ...Object.fromEntries(fields), ...extra?.(t as unknown as FieldBuilder<Parent>) };
 }
 
 /** Declares the GraphQL object type `name` (implementing `interfaces`) with the fields of a wire zod object. */
@@ -102,11 +101,11 @@ export function addZodObject<Shape extends z.ZodRawShape, Parent = z.output<z.Zo
   builder: Builder,
   name: string,
   schema: z.ZodObject<Shape>,
-  { description, interfaces, ...fields }: ZodObjectType<Parent> & { interfaces?: unknown[] },
+  { description, interfaces, ...fields }: ZodObjectType<Parent> & { interfaces?: InterfaceParam<Types>[] },
 ) {
   return builder.objectRef<Parent>(name).implement({
     description,
-    ...(interfaces ? { interfaces: interfaces as never } : {}),
+    ...(interfaces ? { interfaces } : {}),
     fields: (t) => zodFields(t as unknown as FieldBuilder, name, schema, fields),
   });
 }
@@ -120,7 +119,7 @@ export function addZodInterface<Parent>(
 ) {
   return builder.interfaceRef<Parent>(name).implement({
     description,
-    resolveType: resolveType as never,
+    resolveType,
     fields: (t) => zodFields(t as unknown as FieldBuilder, name, schema, fields),
   });
 }

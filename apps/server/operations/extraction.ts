@@ -15,13 +15,11 @@ import {
 } from '../../../schema/index.js';
 import type { CapabilityService, ExtractionToolInfo } from '../../../core/services/capabilities.js';
 import type { Principal, Services } from '../../../core/services/index.js';
-import { principalOf } from '../auth.js';
-import { camelCase, optionsTypeName, pascalCase } from '../graphql/option-inputs.js';
+import { camelCase, optionsTypeName, pascalCase } from '../naming.js';
 import type { JsonSchema } from '../json-schema.js';
 import { WEBHOOK_URL_DESCRIPTION, extractionForm } from './fields.js';
-import { readForm } from './forms.js';
 import { defineOperation, type AnyOperation, type Submission } from './operation.js';
-import { NO_OPTIONS, formOptions } from './options.js';
+import { NO_OPTIONS } from './options.js';
 
 /** The poll answer of each spec tool, typed by its rows (`ParseCvPoll`...), made once: the document refers to them. */
 export const extractionPollSchemas: Record<string, { component: string; schema: z.ZodType }> = Object.fromEntries(
@@ -110,23 +108,6 @@ export function extractionOperations(capabilities: CapabilityService): AnyOperat
             'Not allowed on this plan (`code`: `plan_required`), or the free try is spent (`code`: `trial_used`) ' +
             'or was sent several files (`code`: `trial_single_file`).',
         },
-        handle: async ({ services, request }) => {
-          const principal = principalOf(request);
-          const max = services.extractions.admit(principal, tool);
-          const form = await readForm(services, request, {
-            fileField: 'files',
-            urlField: 'urls',
-            maxFiles: max,
-            tooMany: () => services.extractions.tooManyFiles(principal, tool),
-          });
-          const { webhookUrl, ...fields } = form.fields;
-          return submit(services, principal, {
-            files: form.files,
-            options: formOptions(fields),
-            viaApi: true,
-            webhookUrl,
-          });
-        },
         submit,
         graphql: {
           root: 'mutation',
@@ -169,7 +150,7 @@ export function extractionOperations(capabilities: CapabilityService): AnyOperat
             "than an hour, FORBIDDEN for another key holder's batch.",
           args: {
             tool: { type: 'String', required: true, description: `The tool the batch was sent to: ${toolNames}.` },
-            id: { type: 'ID', required: true, description: 'batchId of the mutation answer.' },
+            id: { type: 'ID', description: 'batchId of the mutation answer.' },
           },
           dispatch: { arg: 'tool', value: tool, noun: 'extraction tool' },
           // The tool decides the rows' types (graphql/extraction.ts).

@@ -1,47 +1,13 @@
 /**
- * What the file-taking operations share on REST: the multipart form staged under the caller's plan,
- * the `export` field checked before acceptance, `Prefer: wait=N`, and download headers.
+ * What the file-taking operations share on REST beside their form (submission.ts decodes it): the
+ * `export` field checked before acceptance, `Prefer: wait=N`, and download headers.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AcceptedJob } from '../../../schema/index.js';
-import { badRequest } from '../../../core/services/errors.js';
 import type { ExportTarget } from '../../../core/services/exports.js';
 import type { Services } from '../../../core/services/index.js';
-import type { FormRules, StagedForm, StagedUpload } from '../../../core/services/uploads.js';
+import type { StagedUpload } from '../../../core/services/uploads.js';
 import { principalOf } from '../auth.js';
-import { stageMultipart } from '../multipart.js';
-
-/**
- * The request's form with its files staged under the caller's plan (one reader, one UploadService
- * call); at least one file.
- */
-export async function readForm(
-  services: Services,
-  request: FastifyRequest,
-  rules: FormRules & { fileField: string },
-): Promise<StagedForm> {
-  const form = await stageMultipart(request, services.uploads, principalOf(request), rules);
-  if (form.files.length === 0) {
-    throw badRequest(
-      `Missing '${rules.fileField}': attach the file to ` +
-        `convert${rules.urlField ? ` (or give its URL as '${rules.urlField}')` : ''}`,
-    );
-  }
-  return form;
-}
-
-/** A form field nobody takes: 400 naming it, the staged files discarded. */
-export async function refuseExtraFields(
-  services: Services,
-  form: StagedForm,
-  rest: Record<string, string>,
-  takes: string,
-): Promise<void> {
-  const extra = Object.keys(rest)[0];
-  if (extra === undefined) return;
-  await services.uploads.discard(...form.files);
-  throw badRequest(`Unexpected field '${extra}': ${takes}`);
-}
 
 /**
  * The `export` field checked before the job is accepted (400 first, nothing charged); the staged files go on a refusal.

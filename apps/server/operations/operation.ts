@@ -83,6 +83,12 @@ export interface OperationSpec<
    */
   plan?: PlanId;
   files: FileRule;
+  /**
+   * A file-taking operation's own text fields (`to`, `op`, `webhookUrl`, `export`; a pipeline's
+   * `pipeline`): with `to`, every other field is an option; without, they are all its form takes.
+   * Left out: `webhookUrl` and the plugin's options (an extraction tool). submission.ts reads it.
+   */
+  formFields?: readonly string[];
   params?: Params;
   query?: Query;
   /** The JSON body (decoded here, for every surface). */
@@ -120,6 +126,11 @@ export interface OperationSpec<
   tooManyFiles?: (services: Services, principal: Principal) => ServiceError;
   /** The GraphQL field served from this operation (graphql/operation-fields.ts declares it). */
   graphql?: GraphQLSection<Out>;
+  /**
+   * Why this operation is served on REST alone (a binary answer, a probe, the document itself):
+   * every other operation is on REST, OpenAPI, GraphQL and tRPC (surfaces.test.ts checks both).
+   */
+  restOnly?: string;
 }
 
 /**

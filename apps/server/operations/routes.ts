@@ -4,10 +4,14 @@
  * serialised by Fastify from the output schema (fast-json-stringify: no generic JSON.stringify on
  * the hot poll routes).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AcceptedJob } from '../../../schema/index.js';
 import { z } from 'zod';
 import type { Services } from '../../../core/services/index.js';
 import { principalOf } from '../auth.js';
+import { isMultipart, stageMultipart } from '../multipart.js';
+import { acceptedOrFinished } from './forms.js';
+import { fileFieldOf, fileLimitOf, filesOrUrl, submissionFields, urlFieldOf } from './submission.js';
 import { renderDocsPage } from '../docs-page.js';
 import { buildOpenApiDocument, fastifyPath } from './openapi.js';
 import { decodeInput, type AnyOperation } from './operation.js';
@@ -30,9 +34,49 @@ export function serialisationSchema(schema: z.ZodType): object {
   return strip(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' })) as object;
 }
 
+/**
+ * A file-taking operation's REST handler: its multipart form staged under the caller's plan (its
+ * file count checked before a file past it is read), decoded by the one form decoder
+ * (submission.ts), then its `submit`; a pipeline also takes its request as JSON.
+ * `Prefer: wait=N` where the operation documents it.
+ */
+function submitHandler(services: Services, spec: AnyOperation) {
+  const submit = spec.submit!;
+  const prefersWait = spec.headers?.some(({ name }) => name === 'Prefer') ?? false;
+  const answer = (request: FastifyRequest, reply: FastifyReply, accepted: AcceptedJob) =>
+    prefersWait ? acceptedOrFinished(services, request, reply, accepted) : accepted;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const principal = principalOf(request);
+    if (spec.files === 'json or one file' && !isMultipart(request))
+      return answer(
+        request,
+        reply,
+        await submit(services, principal, { files: [], pipeline: request.body, viaApi: true }),
+      );
+    const { maxFiles, tooMany } = fileLimitOf(spec, services, principal);
+    const urlField = urlFieldOf(spec);
+    const form = await stageMultipart(request, services.uploads, principal, {
+      fileField: fileFieldOf(spec.files),
+      maxFiles,
+      tooMany,
+      ...(urlField ? { urlField } : {}),
+    });
+    let fields: ReturnType<typeof submissionFields>;
+    try {
+      filesOrUrl(spec, form.files.length, undefined);
+      fields = submissionFields(spec, 'fields', form.fields);
+    } catch (error) {
+      await services.uploads.discard(...form.files);
+      throw error;
+    }
+    return answer(request, reply, await submit(services, principal, { ...fields, files: form.files, viaApi: true }));
+  };
+}
+
 function registerOperation(app: FastifyInstance, services: Services, spec: AnyOperation): void {
-  const { handle, run, output } = spec;
-  if (!handle && !run) return;
+  const { handle, run, submit, output } = spec;
+  if (!handle && !run && !submit) return;
+  const submitting = !handle && submit ? submitHandler(services, spec) : undefined;
   const serialised = output.schema && !output.loose && !output.binary;
   app.route({
     method: spec.method,
@@ -40,6 +84,7 @@ function registerOperation(app: FastifyInstance, services: Services, spec: AnyOp
     ...(spec.auth === 'public' ? { config: { auth: 'public' as const } } : {}),
     ...(serialised ? { schema: { response: { [output.status]: serialisationSchema(output.schema!) } } } : {}),
     handler: async (request, reply) => {
+      if (submitting) return submitting(request, reply);
       const params = decodeInput(spec.params, request.params);
       const query = decodeInput(spec.query, request.query);
       // Multipart bodies are read by the handler (files stream to disk under the caller's limits).

@@ -22,13 +22,11 @@ import {
 } from '../../../schema/index.js';
 import type { CapabilityService } from '../../../core/services/capabilities.js';
 import type { Principal, Services } from '../../../core/services/index.js';
-import type { StagedForm } from '../../../core/services/uploads.js';
 import { principalOf } from '../auth.js';
-import { isMultipart } from '../multipart.js';
 import { PREFER_WAIT, WEBHOOK_URL_DESCRIPTION, WEBHOOK_URL_FIELD, batchForm, convertForm } from './fields.js';
-import { acceptedOrFinished, checkExport, contentDisposition, readForm, refuseExtraFields } from './forms.js';
+import { checkExport, contentDisposition } from './forms.js';
 import { defineOperation, type AnyOperation, type Submission } from './operation.js';
-import { NO_OPTIONS, formOptions, pipelineFromInput } from './options.js';
+import { NO_OPTIONS, pipelineFromInput } from './options.js';
 import { readinessSchema } from './readiness.js';
 import { extractionOperations } from './extraction.js';
 import { webhookOperations } from './webhooks.js';
@@ -67,7 +65,7 @@ export const getJobOperation = defineOperation({
     field: 'job',
     type: 'Job',
     description: "A job of the caller (NOT_FOUND for an unknown job or another key holder's job).",
-    args: { id: { type: 'ID', field: 'jobId', required: true, description: 'jobId of the convert answer.' } },
+    args: { id: { type: 'ID', field: 'jobId', description: 'jobId of the convert answer.' } },
     answer: withJobId,
   },
   run: (services, principal, { jobId }) => services.jobs.status(principal, jobId),
@@ -94,7 +92,7 @@ export const cancelJobOperation = defineOperation({
       'Cancel a waiting or active job (as DELETE /api/v1/jobs/{id}): it ends failed "Cancelled" with its credits ' +
       'back. Idempotent; CONFLICT for a job that finished otherwise.',
     args: {
-      id: { type: 'ID', field: 'jobId', required: true, description: 'jobId of the convert or createPipeline answer.' },
+      id: { type: 'ID', field: 'jobId', description: 'jobId of the convert or createPipeline answer.' },
     },
     answer: withJobId,
   },
@@ -135,8 +133,8 @@ export const getHistoryOperation = defineOperation({
     type: 'History',
     description: "The caller's conversions, newest first (same as GET /api/v1/history).",
     args: {
-      limit: { type: 'Int', description: '1 to 100, default 50.' },
-      offset: { type: 'Int', description: 'Default 0.' },
+      limit: { description: '1 to 100, default 50.' },
+      offset: { description: 'Default 0.' },
     },
     decode: true,
   },
@@ -161,9 +159,9 @@ export const createSignedUrlOperation = defineOperation({
     type: 'SignedUrl',
     description: 'Keeps the output of a done job until the URL expires.',
     args: {
-      jobId: { type: 'ID', required: true, description: 'A done job of the caller.' },
-      expirySeconds: { type: 'Int', description: 'At least 60; capped by the plan.' },
-      reusable: { type: 'Boolean', description: 'Default true.' },
+      jobId: { type: 'ID', description: 'A done job of the caller.' },
+      expirySeconds: { description: 'At least 60; capped by the plan.' },
+      reusable: { description: 'Default true.' },
     },
     decode: true,
   },
@@ -185,7 +183,7 @@ export const getBatchOperation = defineOperation({
     field: 'batch',
     type: 'BatchStatus',
     description: "A batch of the caller (NOT_FOUND when unknown, FORBIDDEN for another key holder's batch, as REST).",
-    args: { id: { type: 'ID', required: true, description: BATCH_ID } },
+    args: { id: { type: 'ID', description: BATCH_ID } },
   },
   run: (services, principal, { id }) => services.batches.status(principal, id),
 });
@@ -208,16 +206,10 @@ export const cancelBatchOperation = defineOperation({
     root: 'mutation',
     type: 'BatchStatus',
     description: "Cancel a batch's unfinished jobs (as DELETE /api/batch/{id}); finished ones keep their outputs.",
-    args: { id: { type: 'ID', required: true, description: BATCH_ID } },
+    args: { id: { type: 'ID', description: BATCH_ID } },
   },
   run: (services, principal, { id }) => services.batches.cancel(principal, id),
 });
-
-/** A REST form as a submission: `to`, `op`, `webhookUrl` and `export` taken out, every other field an option. */
-function formSubmission({ files, fields }: StagedForm): Submission {
-  const { to, op, webhookUrl, export: exportField, ...options } = fields;
-  return { files, to, op, webhookUrl, export: exportField, options: formOptions(options), viaApi: true };
-}
 
 /*
  * The file-taking operations' transport-neutral handlers (`submit`): REST's handlers and the tRPC
@@ -277,6 +269,7 @@ export const convertOperation = defineOperation({
   description:
     'Credits are charged at acceptance and refunded if the job fails to start. Poll statusUrl until done or failed.',
   files: 'one file',
+  formFields: ['to', 'op', 'webhookUrl', 'export'],
   headers: [PREFER_WAIT],
   output: {
     status: 200,
@@ -335,6 +328,7 @@ export const createPipelineOperation = defineOperation({
     "Send JSON with input.url, or multipart with 'file' and a 'pipeline' field holding the same JSON without " +
     `input.\n\n\`\`\`sh\n${PIPELINE_CURL}\n\`\`\``,
   files: 'json or one file',
+  formFields: ['pipeline'],
   // Decoded by the pipeline service (its messages name the step), for multipart and JSON alike.
   bodyComponent: 'PipelineRequest',
   form: {
@@ -388,6 +382,7 @@ export const mergePdfOperation = defineOperation({
   summary: 'Merge PDFs (Pro and up)',
   description: 'The PDFs are merged in the order sent; the cost is by total input size. Poll /api/v1/jobs/{jobId}.',
   files: 'many files',
+  formFields: ['webhookUrl'],
   form: {
     schema: {
       type: 'object',
@@ -431,6 +426,7 @@ export const batchConvertOperation = defineOperation({
     'One `to` (and optionally one `op` with its fields) for every file; credits are charged per file. Files ' +
     'that cannot be taken are listed in `errors`.',
   files: 'many files',
+  formFields: ['to', 'op', 'webhookUrl', 'export'],
   output: { status: 200, description: 'Accepted.', schema: batchAcceptedSchema, component: 'BatchAccepted' },
   errors: SUBMIT_ERRORS,
   admit: (services, principal) => services.batches.admit(principal),
@@ -464,47 +460,38 @@ export const batchConvertOperation = defineOperation({
   },
 });
 
+export const getFormatsOperation = defineOperation({
+  name: 'getFormats',
+  method: 'GET',
+  path: '/api/v1/formats',
+  tag: 'Capabilities',
+  summary: 'Conversions and operations of this server',
+  description: "Straight from the plugin registry, with the JSON Schema of each operation's option fields.",
+  files: 'none',
+  // REST sends it serialised once at start (the registry is fixed while the server runs): `handle` below.
+  output: {
+    status: 200,
+    description: 'The capability index.',
+    schema: formatsSchema,
+    component: 'Formats',
+    loose: true,
+  },
+  errors: ['401', '429'],
+  graphql: {
+    root: 'query',
+    field: 'formats',
+    type: 'Formats',
+    description: 'Conversions and operations of this server (same data as GET /api/v1/formats).',
+  },
+  // An operation's `options` is typed unknown by the registry; formatsSchema checks it is a JSON Schema object.
+  run: async (services) => services.capabilities.formats() as z.input<typeof formatsSchema>,
+});
+
 function jobOperations(services: Services): AnyOperation[] {
   return [
-    {
-      ...convertOperation,
-      form: convertForm(services.registry),
-      handle: async ({ request, reply }) => {
-        const form = await readForm(services, request, { fileField: 'file', urlField: 'url', maxFiles: 1 });
-        const accepted = await submitConvert(services, principalOf(request), formSubmission(form));
-        return acceptedOrFinished(services, request, reply, accepted);
-      },
-    },
-    {
-      ...createPipelineOperation,
-      handle: async ({ request, reply }) => {
-        const principal = principalOf(request);
-        if (!isMultipart(request)) {
-          const accepted = await submitPipeline(services, principal, {
-            files: [],
-            pipeline: request.body,
-            viaApi: true,
-          });
-          return acceptedOrFinished(services, request, reply, accepted);
-        }
-        const form = await readForm(services, request, { fileField: 'file', maxFiles: 1 });
-        const { pipeline, ...rest } = form.fields;
-        await refuseExtraFields(services, form, rest, "a pipeline takes 'file' and 'pipeline' (its JSON)");
-        const accepted = await submitPipeline(services, principal, { files: form.files, pipeline, viaApi: true });
-        return acceptedOrFinished(services, request, reply, accepted);
-      },
-    },
-    {
-      ...mergePdfOperation,
-      handle: async ({ request }) => {
-        const principal = principalOf(request);
-        const maxFiles = mergePdfOperation.admit!(services, principal);
-        const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles });
-        const { webhookUrl, ...rest } = form.fields;
-        await refuseExtraFields(services, form, rest, "merge takes only 'files' (and 'webhookUrl')");
-        return submitMerge(services, principal, { files: form.files, webhookUrl, viaApi: true });
-      },
-    },
+    { ...convertOperation, form: convertForm(services.registry) },
+    createPipelineOperation,
+    mergePdfOperation,
     getJobOperation,
     cancelJobOperation,
   ];
@@ -512,16 +499,7 @@ function jobOperations(services: Services): AnyOperation[] {
 
 function batchOperations(services: Services): AnyOperation[] {
   return [
-    {
-      ...batchConvertOperation,
-      form: batchForm(services.registry),
-      handle: async ({ request }) => {
-        const principal = principalOf(request);
-        const maxFiles = batchConvertOperation.admit!(services, principal);
-        const form = await readForm(services, request, { fileField: 'files', urlField: 'urls', maxFiles });
-        return submitBatch(services, principal, formSubmission(form));
-      },
-    },
+    { ...batchConvertOperation, form: batchForm(services.registry) },
     getBatchOperation,
     cancelBatchOperation,
     defineOperation({
@@ -530,6 +508,7 @@ function batchOperations(services: Services): AnyOperation[] {
       path: '/api/batch/{id}/download',
       tag: 'Batches',
       summary: 'Download a finished batch',
+      restOnly: "A file stream: GraphQL and tRPC answer JSON, so their answers carry this route's URL (downloadUrl).",
       files: 'none',
       params: batchIdParams,
       output: {
@@ -554,6 +533,7 @@ function accountOperations(services: Services): AnyOperation[] {
   return [
     defineOperation({
       name: 'download',
+      restOnly: "A file stream, and its token is the credential: GraphQL and tRPC answers carry this route's URL.",
       method: 'GET',
       path: '/api/download/{token}',
       tag: 'Downloads',
@@ -586,26 +566,11 @@ function accountOperations(services: Services): AnyOperation[] {
     createSignedUrlOperation,
     getCreditsOperation,
     getHistoryOperation,
-    defineOperation({
-      name: 'getFormats',
-      method: 'GET',
-      path: '/api/v1/formats',
-      tag: 'Capabilities',
-      summary: 'Conversions and operations of this server',
-      description: "Straight from the plugin registry, with the JSON Schema of each operation's option fields.",
-      files: 'none',
-      // Serialised once at start (the registry is fixed while the server runs).
-      output: {
-        status: 200,
-        description: 'The capability index.',
-        schema: formatsSchema,
-        component: 'Formats',
-        loose: true,
-      },
-      errors: ['401', '429'],
+    {
+      ...getFormatsOperation,
       handle: async ({ reply }) =>
         reply.type('application/json; charset=utf-8').send(services.capabilities.formatsJson()),
-    }),
+    },
   ];
 }
 
@@ -613,6 +578,7 @@ function accountOperations(services: Services): AnyOperation[] {
 const HOST_OPERATIONS: AnyOperation[] = [
   defineOperation({
     name: 'getHealth',
+    restOnly: 'A probe for load balancers and orchestrators, which speak plain HTTP.',
     method: 'GET',
     path: '/healthz',
     tag: 'Health',
@@ -624,6 +590,7 @@ const HOST_OPERATIONS: AnyOperation[] = [
   }),
   defineOperation({
     name: 'getReadiness',
+    restOnly: 'A probe for load balancers and orchestrators, which speak plain HTTP.',
     method: 'GET',
     path: '/readyz',
     tag: 'Health',
@@ -637,6 +604,7 @@ const HOST_OPERATIONS: AnyOperation[] = [
   }),
   defineOperation({
     name: 'getOpenApiDocument',
+    restOnly: "The REST surface's own document.",
     method: 'GET',
     path: '/api/openapi.json',
     tag: 'Reference',
@@ -648,6 +616,7 @@ const HOST_OPERATIONS: AnyOperation[] = [
   }),
   defineOperation({
     name: 'getDocsPage',
+    restOnly: "The REST surface's own document, as a page.",
     method: 'GET',
     path: '/docs',
     tag: 'Reference',
@@ -672,13 +641,6 @@ export function operationTable(services: Services): AnyOperation[] {
 // The registry is fixed while a server runs: one table per Services.
 const tables = new WeakMap<Services, AnyOperation[]>();
 
-/** The transport-neutral handler of the file-taking operation `name` (tRPC's FormData procedures). */
-export function submitOf(services: Services, name: string): NonNullable<AnyOperation['submit']> {
-  const submit = operationTable(services).find((operation) => operation.name === name)?.submit;
-  if (!submit) throw new Error(`The operation table has no file-taking operation '${name}'`);
-  return submit;
-}
-
 /**
  * The operations GraphQL serves (graphql/operation-fields.ts declares a field for each section):
  * the fixed ones, and the extraction tools' from the registry's capabilities.
@@ -696,6 +658,7 @@ export function graphqlOperations(capabilities: CapabilityService): AnyOperation
     createSignedUrlOperation,
     getCreditsOperation,
     getHistoryOperation,
+    getFormatsOperation,
     ...extractionOperations(capabilities),
     ...webhookOperations(),
   ];

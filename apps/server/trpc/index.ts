@@ -87,10 +87,8 @@ export async function trpcRoutes(app: FastifyInstance, { services }: { services:
       const formData = async () => {
         try {
           const principal = principalOf(request);
-          const { maxFiles, tooMany } = formFileLimit(request.params.path, services, principal);
-          form = toFormData(
-            await stageMultipart(request, services.uploads, principal, { maxFiles, ...(tooMany ? { tooMany } : {}) }),
-          );
+          const limit = formFileLimit(request.params.path, services, principal);
+          form = toFormData(await stageMultipart(request, services.uploads, principal, limit));
           return form;
         } catch (error) {
           const expected = expectedError(error, request.log);

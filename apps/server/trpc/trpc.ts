@@ -26,23 +26,33 @@ export function toTRPCError(error: ServiceError): TRPCError {
   return new TRPCError({ code: TRPC_CODES[error.code], message: error.message, cause: error });
 }
 
-const t = initTRPC.context<TrpcContext>().create({
-  errorFormatter({ shape, error }) {
-    const cause = error.cause instanceof ServiceError ? error.cause : undefined;
-    const masked = error.code === 'INTERNAL_SERVER_ERROR';
-    return {
-      ...shape,
-      message: masked ? 'Internal server error; try again' : shape.message,
-      data: {
-        code: shape.data.code,
-        httpStatus: shape.data.httpStatus,
-        path: shape.data.path,
-        ...(cause?.detail.code ? { reason: cause.detail.code } : {}),
-        ...(cause?.detail.retryAfterSeconds !== undefined ? { retryAfterSeconds: cause.detail.retryAfterSeconds } : {}),
-      },
-    };
-  },
-});
+/** What a procedure says about itself: the operation of the table it serves (surfaces.test.ts reads it). */
+export interface ProcedureMeta {
+  operation?: string;
+}
+
+const t = initTRPC
+  .context<TrpcContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const cause = error.cause instanceof ServiceError ? error.cause : undefined;
+      const masked = error.code === 'INTERNAL_SERVER_ERROR';
+      return {
+        ...shape,
+        message: masked ? 'Internal server error; try again' : shape.message,
+        data: {
+          code: shape.data.code,
+          httpStatus: shape.data.httpStatus,
+          path: shape.data.path,
+          ...(cause?.detail.code ? { reason: cause.detail.code } : {}),
+          ...(cause?.detail.retryAfterSeconds !== undefined
+            ? { retryAfterSeconds: cause.detail.retryAfterSeconds }
+            : {}),
+        },
+      };
+    },
+  });
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
