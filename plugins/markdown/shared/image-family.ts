@@ -9,7 +9,7 @@ import { TESSERACT_ALL_LANGUAGES } from '../../../core/engines/tesseract.js';
 import type { FormatId } from '../../../schema/index.js';
 import { markdownTimeout } from './family.js';
 
-/** The images op=structure, op=chunk and to=md|html|json read through OCR (the manifests import this: no sharp here). */
+/** The images op=structure, op=chunk and to=md|html|json read through OCR (manifests import this: no sharp here). */
 export const OCR_IMAGE_INPUTS = ['png', 'jpg', 'jpeg', 'tiff', 'webp'] as const satisfies readonly FormatId[];
 export type OcrImageInput = (typeof OCR_IMAGE_INPUTS)[number];
 
