@@ -26,5 +26,6 @@ console.log(row('layouts: headings (level + text)', layouts.headings));
 console.log(row('layouts: list items', layouts.lists));
 const accuracy = layouts.cells.correct / Math.max(1, layouts.cells.total);
 console.log(
-  `  ${'layouts: table cells'.padEnd(34)} accuracy ${accuracy.toFixed(3)}  (${layouts.cells.correct}/${layouts.cells.total})`,
+  `  ${'layouts: table cells'.padEnd(34)} accuracy ${accuracy.toFixed(3)}` +
+    `  (${layouts.cells.correct}/${layouts.cells.total})`,
 );
