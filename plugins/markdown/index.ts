@@ -1,6 +1,7 @@
 /**
  * The markdown family on the project's PDF -> Markdown engine: PDF to Markdown rows, PDF to editable DOCX, and the
- * PDF as data (op=structure, op=chunk, to=md|html|json from the document model).
+ * PDF as data (op=structure, op=chunk, to=md|html|json from the document model); images as data the same way,
+ * through OCR.
  */
 import type { Plugin } from '../../core/contract/index.js';
 import { pdfToDocxPlugin } from './pdf-to-docx/index.js';
@@ -8,6 +9,9 @@ import { pdfChunkPlugin } from './pdf-chunk/index.js';
 import { pdfRenderPlugin } from './pdf-render/index.js';
 import { pdfStructurePlugin } from './pdf-structure/index.js';
 import { pdfToMarkdownPlugin } from './pdf-to-markdown/index.js';
+import { imageChunkPlugin } from './image-chunk/index.js';
+import { imageRenderPlugin } from './image-render/index.js';
+import { imageStructurePlugin } from './image-structure/index.js';
 
 export const markdownPlugins: Plugin[] = [
   pdfToMarkdownPlugin,
@@ -15,4 +19,7 @@ export const markdownPlugins: Plugin[] = [
   pdfStructurePlugin,
   pdfChunkPlugin,
   pdfRenderPlugin,
+  imageStructurePlugin,
+  imageChunkPlugin,
+  imageRenderPlugin,
 ];

@@ -20,10 +20,7 @@ import { HEADINGS, LIST_ITEMS, PARAGRAPHS, TABLE, readDocx, reportPdf, scannedRe
 const dir = await mkdtemp(path.join(os.tmpdir(), 'pdf-to-docx-scan-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-// Known regression, left open: since the metric-compatible fonts are installed, LibreOffice sets this fixture's
-// report in Carlito instead of a fallback face, and the table of its 200 dpi scan no longer reads back as a table
-// after OCR (its rows come out as text). The engine's OCR table reading needs the fix, not this test.
-it.skip('OCRs a scanned PDF first', async () => {
+it('OCRs a scanned PDF first', async () => {
   const scan = await scannedReportPdf(dir, await reportPdf(dir));
   expect((await runProcess('pdftotext', [scan, '-'], { timeoutMs: 10_000 })).stdout.trim()).toBe('');
   const run = await runPlugin(pdfToDocxPlugin, [{ path: scan, format: 'pdf' }], {});

@@ -6,7 +6,7 @@ import { joinText, roundSize } from './lines.js';
 import { columnLefts, itemTextX, type ListMarker, type MarkerKind, markerNumber, parseListMarker } from './lists.js';
 import type { OutlineHeading } from './outline.js';
 import { continuesTable, LEADERS, type Table } from './tables.js';
-import type { Block, Line, TextPart } from './types.js';
+import type { Block, Box, Line, TextPart } from './types.js';
 
 /** Lines larger than body by this many points are headings. */
 const HEADING_SIZE_STEP = 0.9;
@@ -50,6 +50,29 @@ function styleKey(line: Line): string {
 
 function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
+}
+
+/** How far below the baseline a line's box reaches, as a share of its size (descenders). */
+const DESCENT = 0.25;
+
+/** Where a line's glyphs sit: from a size above its baseline to its descenders. */
+export function lineBox(line: Line): Box {
+  return { x0: line.x0, y0: line.baseline - line.size, x1: line.x1, y1: line.baseline + DESCENT * line.size };
+}
+
+function union(a: Box, b: Box): Box {
+  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+}
+
+/** Grows a node's box by a line on its page: a node that runs on to the next page keeps its first page's box. */
+function extend(node: { page: number; box?: Box }, page: number, line: Line): void {
+  if (page !== node.page) return;
+  node.box = node.box ? union(node.box, lineBox(line)) : lineBox(line);
+}
+
+/** The box of lines on one page. */
+function linesBox(lines: readonly Line[]): Box {
+  return lines.map(lineBox).reduce(union);
 }
 
 /** A line with the page it sits on. */
@@ -203,7 +226,13 @@ export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle)
         lastTable = index === items.length - 1 ? { ...lastTable, table: item.table, page } : undefined;
         return;
       }
-      const block: Block & { kind: 'table' } = { kind: 'table', page, rows: item.table.rows.map((row) => [...row]) };
+      const { table } = item;
+      const block: Block & { kind: 'table' } = {
+        kind: 'table',
+        page,
+        box: { x0: table.left, y0: table.top, x1: table.right, y1: table.bottom },
+        rows: table.rows.map((row) => [...row]),
+      };
       blocks.push(block);
       lastTable = index === items.length - 1 ? { block, table: item.table, page } : undefined;
     });
@@ -253,9 +282,13 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
       list = paragraph = undefined;
       const titleLines = lines.slice(i, i + named.lines).map((l) => l.line);
       if (named.runIn !== undefined) {
+        // A run-in title shares its line with the paragraph: the line's box is split at the title's share of it.
+        const box = lineBox(line);
+        const split = box.x0 + ((box.x1 - box.x0) * named.runIn) / Math.max(1, line.text.length);
         blocks.push({
           kind: 'heading',
           page,
+          box: { ...box, x1: split },
           level: named.level,
           text: unspaceLetters(line.text.slice(0, named.runIn).replace(/[.:]$/, '')),
         });
@@ -263,6 +296,7 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
           block: {
             kind: 'paragraph',
             page,
+            box: { ...box, x0: split },
             parts: [{ page, text: line.text.slice(named.runIn).replace(/^\s*[.:—–]?\s*/, '') }],
           },
           last: placed,
@@ -272,6 +306,7 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
         blocks.push({
           kind: 'heading',
           page,
+          box: linesBox(lines.slice(i, i + named.lines).flatMap((l) => (l.page === page ? [l.line] : []))),
           level: named.level,
           text: unspaceLetters(titleLines.reduce((text, l) => joinText(text, l.text), '')),
         });
@@ -282,14 +317,15 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
     const numbered = style.outline ? undefined : numberedHeadingLevel([line], style.bodySize);
     if (numbered !== undefined && !continuesOpenText(list, paragraph, placed)) {
       list = paragraph = undefined;
-      blocks.push({ kind: 'heading', page, level: numbered, text: line.text });
+      blocks.push({ kind: 'heading', page, box: lineBox(line), level: numbered, text: line.text });
       i++;
       continue;
     }
     const level = style.outline ? undefined : style.headingLevels.get(styleKey(line));
     if (level !== undefined && isHeading(group, style.bodySize)) {
       list = paragraph = undefined;
-      blocks.push({ kind: 'heading', page, level, text: group.reduce((text, l) => joinText(text, l.text), '') });
+      const text = group.reduce((joined, l) => joinText(joined, l.text), '');
+      blocks.push({ kind: 'heading', page, box: linesBox(group), level, text });
       i += group.length;
       continue;
     }
@@ -322,29 +358,39 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
       }
       const read = markerNumber(marker, previous);
       levels[levels.length - 1] = { markerX, textX, estimated: start.estimated, marker: marker.marker, ...read };
+      const itemLines = lone ? [line, textLine] : [line];
       list.block.items.push({
         page,
+        box: linesBox(itemLines),
         ordered: marker.kind !== 'bullet',
         number: read.number,
         level: levels.length - 1,
         parts: [{ page, text: marker.text }],
       });
+      for (const itemLine of itemLines) extend(list.block, page, itemLine);
       list.last = lone ? lines[index + 1]! : placed;
       continue;
     }
     if (list && continuesListItem(list, lines, index, lefts, style)) {
       learnTextIndent(list, line.x0 - lefts[index]!);
-      appendText(list.block.items[list.block.items.length - 1]!.parts, page, line.text);
+      const item = list.block.items[list.block.items.length - 1]!;
+      appendText(item.parts, page, line.text);
+      extend(item, page, line);
+      extend(list.block, page, line);
       list.last = placed;
       continue;
     }
     list = undefined;
     if (paragraph && continuesParagraph(paragraph, placed, style)) {
       appendText(paragraph.block.parts, page, line.text);
+      extend(paragraph.block, page, line);
       paragraph.last = placed;
       continue;
     }
-    paragraph = { block: { kind: 'paragraph', page, parts: [{ page, text: line.text }] }, last: placed };
+    paragraph = {
+      block: { kind: 'paragraph', page, box: lineBox(line), parts: [{ page, text: line.text }] },
+      last: placed,
+    };
     blocks.push(paragraph.block);
   }
   return blocks;

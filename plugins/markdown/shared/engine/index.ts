@@ -52,15 +52,19 @@ async function convertDocument(
   return { ...convert(layouts, outline, keepRunning, pageBreaks), ocrPages };
 }
 
+/** A PDF's bytes, or pages already read (an image's: scans with no text layer). */
+type PageSource = Uint8Array | { pages: PageContent[] };
+
 /** Every page read (scans OCRed) and laid out with its ruled tables, and the outline. */
 async function readLayouts(
-  pdf: Uint8Array,
+  source: PageSource,
   options: EngineOptions,
 ): Promise<{ layouts: PageLayout[]; sizes: PageSize[]; outline: OutlineEntry[]; ocrPages: number }> {
   const { lang } = markdownOptions.parse(options);
   const deadline = new Deadline(options.timeoutMs ?? DEFAULT_TIME_BUDGET_MS, options.signal);
+  const pdf = source instanceof Uint8Array;
   try {
-    const { pages: contents, outline } = await readAllPages(pdf, deadline);
+    const { pages: contents, outline } = pdf ? await readAllPages(source, deadline) : { ...source, outline: [] };
     let ocrPages = 0;
     for (const page of contents) {
       if (!page.scan) continue;
@@ -75,6 +79,8 @@ async function readLayouts(
     const sizes = contents.map((page) => ({ number: page.number, width: page.width, height: page.height }));
     return { layouts: contents.map(ruledLayout), sizes, outline, ocrPages };
   } catch (error) {
+    // pdfjs's own errors say what is wrong with the PDF; an image's pages fail only in OCR, which words its own.
+    if (!pdf) throw error;
     throw asPluginError(error);
   } finally {
     deadline.dispose();
@@ -96,9 +102,18 @@ export interface PdfStructure {
 }
 
 /** What pdfToMarkdown renders, before rendering: the document model is read from it (Markdown is one rendering). */
-export async function pdfStructure(pdf: Uint8Array, options: EngineOptions = {}): Promise<PdfStructure> {
+export function pdfStructure(pdf: Uint8Array, options: EngineOptions = {}): Promise<PdfStructure> {
+  return structureOf(pdf, options);
+}
+
+/** The same structure from pages with no text layer (an image's, image.ts): every page is OCRed. */
+export function scannedPagesStructure(pages: PageContent[], options: EngineOptions = {}): Promise<PdfStructure> {
+  return structureOf({ pages }, options);
+}
+
+async function structureOf(source: PageSource, options: EngineOptions): Promise<PdfStructure> {
   const { keepRunning } = markdownOptions.parse(options);
-  const { layouts, sizes, outline, ocrPages } = await readLayouts(pdf, options);
+  const { layouts, sizes, outline, ocrPages } = await readLayouts(source, options);
   const { blocks, runningByPage } = analyse(layouts, outline, keepRunning);
   return {
     blocks,

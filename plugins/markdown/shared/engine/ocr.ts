@@ -124,7 +124,7 @@ function quantise(sizes: readonly number[]): Map<number, number> {
 }
 
 /** Glyphs OCR reads a bullet as, when it stands alone at the start of a line. */
-const MISREAD_BULLET = /^[•·¢©®°«»*@eo]$/;
+const MISREAD_BULLET = /^[•·¢©®°«»*@eo+]$/;
 
 /** A misread bullet, set apart from the words after it, is a bullet again. */
 function bulletFirst(words: OcrLine['words'], xSize: number): OcrLine['words'] {

@@ -70,14 +70,24 @@ export interface TextPart {
   text: string;
 }
 
+/** A rectangle on a page in points, y downwards: where a block sits on the page it starts on. */
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
 export type Block =
-  | { kind: 'heading'; page: number; level: number; text: string }
-  | { kind: 'paragraph'; page: number; parts: TextPart[] }
-  | { kind: 'list'; page: number; items: ListItem[] }
-  | { kind: 'table'; page: number; rows: string[][] };
+  | { kind: 'heading'; page: number; box?: Box; level: number; text: string }
+  | { kind: 'paragraph'; page: number; box?: Box; parts: TextPart[] }
+  | { kind: 'list'; page: number; box?: Box; items: ListItem[] }
+  | { kind: 'table'; page: number; box?: Box; rows: string[][] };
 
 export interface ListItem {
   page: number;
+  /** Its lines on the page it starts on (marker included). */
+  box?: Box;
   ordered: boolean;
   /** The number its marker shows ("7." is 7, "b)" is 2): a list that starts at 7 or resumes keeps it. */
   number?: number;
