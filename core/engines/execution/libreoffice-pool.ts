@@ -496,6 +496,9 @@ export class LibreOfficePool {
       maxUses: this.settings.maxConversions,
       maxRssMb: this.settings.maxRssMb,
       rssBytes: (listener) => listener.rssBytes(),
+      // Each reading walks soffice's page tables (about as much CPU as the rest of the service's part of a warm
+      // conversion): every 10 conversions or 30 s, not after each. A conversion's own growth meets its memory cap.
+      measureEvery: { uses: 10, ms: 30_000 },
       // A listener that goes is replaced at once, and one that did not start is tried again after a backoff.
       replaceAtOnce: true,
       retryStarts: true,
