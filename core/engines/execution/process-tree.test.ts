@@ -49,7 +49,7 @@ describe('treePssBytes', () => {
 });
 
 describe('pssSince', () => {
-  it('estimates the idle tree from an earlier reading: a process gone counts nothing, nor does a newcomer', async () => {
+  it('estimates the idle tree from an earlier reading: one gone counts nothing, nor does a newcomer', async () => {
     // The parent holds 32 MB of its own; each "fork" line on stdin forks a child that writes 48 MB of its own.
     const script = [
       'import os, signal, sys, time',
