@@ -1,9 +1,10 @@
 /**
- * How far each speed figure (a quick run's ratio against its in-run baseline, or the service's CPU per job in ms) may
- * move the wrong way before the speed ratchet fails (absolute, in the figure's unit; bench/lib/ratchet.ts). Each
- * ratio's is its range over three quick runs on a 2-core machine shared with seven other sessions (load 14-43,
- * 28 November 2026), rounded up: wide enough that none of those runs fails against their median. On a quiet machine the spread is
- * still to be measured; these tolerances are then to be narrowed (bench/README.md, "The speed ratchet").
+ * How far each speed figure (a quick run's ratio against its in-run baseline, or the service's CPU per job in ms)
+ * may move the wrong way before the speed ratchet fails (absolute, in the figure's unit; bench/lib/ratchet.ts).
+ * Each ratio's is its range over three quick runs on a 2-core machine shared with seven other sessions (load
+ * 14-43, 28 November 2026), rounded up: wide enough that none of those runs fails against their median. On a quiet
+ * machine the spread is still to be measured; these tolerances are then to be narrowed (bench/README.md, "The
+ * speed ratchet").
  */
 export const SPEED_TOLERANCES: Readonly<Record<string, number>> = {
   'speed.office.latency1': 0.051,
