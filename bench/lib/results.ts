@@ -22,7 +22,16 @@ export interface Measurement {
    * `ratio`, under `id` (`speed.<row>.<measure>`), with how far it may move the wrong way (absolute, in ratio units,
    * chosen from the quick runs' measured spread: bench/README.md, "The speed ratchet").
    */
-  ratchet?: { id: string; better: Better; tolerance: number };
+  ratchet?: {
+    id: string;
+    better: Better;
+    tolerance: number;
+    /**
+     * What is held: the ratio (default), or the value itself where it does not depend on the machine's load the way
+     * wall time does (the service's CPU per job, in ms: bench/README.md, "The speed ratchet").
+     */
+    of?: 'ratio' | 'value';
+  };
 }
 
 /** What every row module exports; `run` prints its own progress. */
@@ -85,14 +94,15 @@ export function missedLines(measurements: readonly Measurement[]): string[] {
     .map((m) => `MISSED: ${m.row} — ${m.metric}: ${formatNumber(m.value.median, m.unit)} against ${m.target!.text}`);
 }
 
-/** The speed ratchet's figures: each held measurement's ratio against its in-run baseline. */
+/** The speed ratchet's figures: each held measurement's ratio against its in-run baseline, or its value. */
 export function speedFigures(measurements: readonly Measurement[]): Figure[] {
-  return measurements.flatMap((m) =>
-    m.ratchet && m.ratio !== undefined && Number.isFinite(m.ratio)
+  return measurements.flatMap((m) => {
+    const held = m.ratchet?.of === 'value' ? m.value.median : m.ratio;
+    return m.ratchet && held !== undefined && Number.isFinite(held)
       ? [
           {
             id: m.ratchet.id,
-            value: m.ratio,
+            value: held,
             better: m.ratchet.better,
             tolerance: m.ratchet.tolerance,
             detail: `${m.metric}: ${formatNumber(m.value.median, m.unit)} against ${
@@ -100,6 +110,6 @@ export function speedFigures(measurements: readonly Measurement[]): Figure[] {
             }`,
           },
         ]
-      : [],
-  );
+      : [];
+  });
 }

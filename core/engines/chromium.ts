@@ -520,6 +520,8 @@ export interface ImageRenderOptions extends PageOptions {
   fullPage: boolean;
 }
 
+const EVERY_URL = /^/;
+
 /** Open the document in a fresh context of a warm browser, wait as asked, and hand the page to `work`. */
 async function withPage<R>(
   source: PageSource,
@@ -538,8 +540,10 @@ async function withPage<R>(
     const fresh = await withSpan('chromium.context', {}, () => lease.instance.freshPage());
     context = fresh.context;
     const page = fresh.page;
-    // Before the first request: nothing is loaded without passing through answer().
-    await context.route('**/*', (route) => answer(route, source, options));
+    // Before the first request: nothing is loaded without passing through answer(). A regular expression matching
+    // every URL, not the glob '**/*', which Playwright turns into a regular expression again at every request, on
+    // both of its sides (a function is sent to its server side as that glob).
+    await context.route(EVERY_URL, (route) => answer(route, source, options));
     if (options.viewport) await page.setViewportSize(options.viewport);
     if (options.media) await page.emulateMedia({ media: options.media });
     const exceptions: Error[] = [];

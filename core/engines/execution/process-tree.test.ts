@@ -4,7 +4,15 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { killTree, processTree, treePssBytes, treePssOver, treeRssBytes } from './process-tree.js';
+import {
+  killTree,
+  processTree,
+  pssSince,
+  treeMemory,
+  treePssBytes,
+  treePssOver,
+  treeRssBytes,
+} from './process-tree.js';
 
 const MB = 1_000_000;
 
@@ -34,6 +42,61 @@ describe('treePssBytes', () => {
       expect(await treePssOver(root.pid!, cap)).toBeUndefined();
       expect(await treePssOver(root.pid!, 32 * MB)).toBeGreaterThan(64 * MB);
       expect(await treePssOver(root.pid!, 32 * MB, pss)).toBeUndefined();
+    } finally {
+      await killTree(root.pid!);
+    }
+  }, 30_000);
+});
+
+describe('pssSince', () => {
+  it('estimates the idle tree from an earlier reading: one gone counts nothing, nor does a newcomer', async () => {
+    // The parent holds 32 MB of its own; each "fork" line on stdin forks a child that writes 48 MB of its own.
+    const script = [
+      'import os, signal, sys, time',
+      'signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children reaped as they die',
+      'data = b"x" * (32 << 20)',
+      'print("ready", flush=True)',
+      'for line in sys.stdin:',
+      '    if os.fork() == 0:',
+      '        mine = b"y" * (48 << 20)',
+      '        print("forked", flush=True)',
+      '        time.sleep(60)',
+      '        os._exit(0)',
+    ].join('\n');
+    const root = spawn('/usr/bin/python3', ['-c', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines: string[] = [];
+    root.stdout.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)));
+    const waitFor = async (count: number) => {
+      for (let tries = 0; lines.length < count && tries < 250; tries++) await sleep(20);
+      expect(lines.length).toBe(count);
+    };
+    try {
+      await waitFor(1);
+      root.stdin.write('fork\n');
+      await waitFor(2);
+      const then = await treeMemory(root.pid!);
+      expect(then.processes.map((p) => p.pid)).toContain(root.pid);
+      expect(then.processes).toHaveLength(2);
+      expect(then.pssBytes).toBeGreaterThan(80 * MB);
+      // Nothing changed: the estimate is the reading (RSS moves by a few pages at most).
+      const same = await pssSince(root.pid!, then);
+      expect(same).toBeLessThanOrEqual(then.pssBytes);
+      expect(same).toBeGreaterThan(then.pssBytes - 4 * MB);
+      // The child goes and another comes: the one gone counts nothing, and so does the newcomer.
+      const child = then.processes.find((p) => p.pid !== root.pid)!;
+      process.kill(child.pid, 'SIGKILL');
+      root.stdin.write('fork\n');
+      await waitFor(3);
+      for (let tries = 0; (await processTree(root.pid!)).some((p) => p.pid === child.pid) && tries < 50; tries++)
+        await sleep(20);
+      const tree = await processTree(root.pid!);
+      expect(tree).toHaveLength(2);
+      const estimate = await pssSince(root.pid!, then);
+      const parentThen = then.processes.find((p) => p.pid === root.pid)!.pssBytes;
+      expect(estimate).toBeLessThanOrEqual(parentThen);
+      expect(estimate).toBeGreaterThan(parentThen - 4 * MB);
+      // ...while a reading now counts the newcomer's 48 MB.
+      expect((await treeMemory(root.pid!)).pssBytes).toBeGreaterThan(estimate + 40 * MB);
     } finally {
       await killTree(root.pid!);
     }

@@ -23,7 +23,7 @@ import type { OfficeConverter } from '../../libreoffice.js';
 import type { DestinationPolicy } from '../../outbound.js';
 import { confinementEnabled } from '../../confine.js';
 import { fontSetup, type FontSetup } from '../../fonts.js';
-import { killTree, treePssBytes, treePssOver } from '../process-tree.js';
+import { killTree, pssSince, treeMemory, treePssOver, type TreeMemory } from '../process-tree.js';
 import { Supervisor, type SupervisedInstance } from '../supervisor.js';
 import { recordSandboxKill, type SandboxKillReason } from '../../../telemetry/metrics.js';
 import { traceCarrier, withSpan } from '../../../telemetry/tracing.js';
@@ -146,6 +146,8 @@ class SandboxProcess implements SupervisedInstance {
   /** The memory cap of the last run: the process may keep that much warm (a model) and is not recycled for it. */
   lastCapMb = 0;
   private gone = false;
+  /** The tree's memory as last read between runs (rssBytes). */
+  private idleMemory: TreeMemory | undefined;
   /** Plugin modules this process has imported: a run goes where its module is loaded already. */
   readonly modules = new Set<string>();
   private stderrTail = '';
@@ -405,7 +407,17 @@ class SandboxProcess implements SupervisedInstance {
 
   /** Proportional memory of the process and its engines (shared pages split among their sharers). */
   async rssBytes(): Promise<number> {
-    return treePssBytes(this.pid);
+    this.idleMemory = await treeMemory(this.pid);
+    return this.idleMemory.pssBytes;
+  }
+
+  /**
+   * What a run starting now is not charged for: the idle tree's memory, estimated from its last reading between runs
+   * (the supervisor's, every few runs) by a stat per process, without walking page tables again (pssSince); read in
+   * full when there is no reading yet.
+   */
+  baselineBytes(): Promise<number> {
+    return this.idleMemory ? pssSince(this.pid, this.idleMemory) : this.rssBytes();
   }
 
   /** Start one process and wait until it is ready; killed if `signal` aborts first. */
@@ -479,8 +491,8 @@ export class SandboxPool {
     const sandbox = lease.instance;
     let outcome: Outcome;
     try {
-      // The baseline is read as the run starts (PSS takes a while to read): the run does not wait for it.
-      outcome = await sandbox.execute(run, module, hooks, sandbox.rssBytes(), this.limits);
+      // The baseline is read as the run starts: the run does not wait for it.
+      outcome = await sandbox.execute(run, module, hooks, sandbox.baselineBytes(), this.limits);
     } finally {
       // Killed at a limit, or crashed: replaced (and counted as killed).
       const dead = sandbox.dead;
