@@ -322,7 +322,7 @@ describe('documents as data over HTTP', () => {
   }
 
   for (const [kind, spec] of Object.entries(CASES)) {
-    it(`${kind}: GraphQL gives the model as typed nodes, Markdown, and typed chunks within cl100k's limit`, async () => {
+    it(`${kind}: GraphQL gives the model as typed nodes, Markdown, and typed chunks within the limit`, async () => {
       const maxTokens = 48;
       const [structure, markdown, chunked] = await Promise.all([
         graphqlConvert(spec.file, { to: 'json', op: 'structure' }),

@@ -234,7 +234,8 @@ export function addDocumentTypes(builder: Builder, job: unknown) {
       type: document,
       nullable: true,
       description:
-        'When done with a document model as its result (op=structure, to=json from a document): the model, typed. Null otherwise.',
+        'When done with a document model as its result (op=structure, to=json from a document): the model,' +
+        ' typed. Null otherwise.',
       resolve: (view) => documentOf(view) as never,
     }),
   );
