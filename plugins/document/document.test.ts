@@ -29,12 +29,12 @@ pluginConformanceSuite(
 pluginConformanceSuite(
   documentChunkPlugin,
   [
-    {
-      name: 'a DOCX in chunks of 48 words',
+    ...(['cl100k', 'words'] as const).map((tokenizer) => ({
+      name: `a DOCX in chunks of 48 tokens (${tokenizer})`,
       files: [docx],
-      options: { maxTokens: 48 },
-      expectFormat: 'jsonl',
-      check: async (run) => {
+      options: { maxTokens: 48, tokenizer },
+      expectFormat: 'jsonl' as const,
+      check: async (run: { result: unknown }) => {
         const chunks = (await readFile((run.result as { path: string }).path, 'utf8'))
           .trim()
           .split('\n')
@@ -42,7 +42,7 @@ pluginConformanceSuite(
         expect(chunks.length).toBeGreaterThan(3);
         for (const chunk of chunks) expect(chunk.tokens).toBeLessThanOrEqual(48);
       },
-    },
+    })),
   ],
   { against: standardPlugins },
 );

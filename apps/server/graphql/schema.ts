@@ -7,6 +7,7 @@ import { CapabilityService } from '../../../core/services/capabilities.js';
 import { addAccount } from './account.js';
 import { addBatch } from './batch.js';
 import { createBuilder } from './builder.js';
+import { addDocumentTypes } from './document-types.js';
 import { addCredits } from './credits.js';
 import { addExtraction } from './extraction.js';
 import { addFormats } from './formats.js';
@@ -22,7 +23,8 @@ import { addWebhooks } from './webhooks.js';
 export function buildGraphQLSchema(capabilities: CapabilityService): GraphQLSchema {
   const builder = createBuilder();
   const optionInputs = addOptionInputs(builder, capabilities);
-  addJob(builder);
+  // The document model and chunks, typed, on Job (op=structure's and op=chunk's results).
+  addDocumentTypes(builder, addJob(builder));
   addBatch(builder);
   addExtraction(builder, capabilities);
   addAccount(builder, addCredits(builder));

@@ -200,3 +200,60 @@ export const CancelJob = graphql(`
     cancelJob(id: $id) { jobId status error }
   }
 `);
+
+/**
+ * op=structure's model as typed nodes, or op=chunk's chunks, of a finished job. GraphQL has no
+ * recursive selection and the server bounds depth at 10 (a fragment spread counts twice), so a
+ * block's fields are written out where they are selected: top level, then one level inside slides,
+ * sheets and list items.
+ */
+export const DocumentResult = graphql(`
+  query DocumentResult($id: ID!) { job(id: $id) { jobId
+    document { source { format } pages { number }
+      body { __typename
+      ... on DocumentNode { id page }
+      ... on DocumentHeading { level text }
+      ... on DocumentParagraph { text }
+      ... on DocumentCode { text language }
+      ... on DocumentFormula { text }
+      ... on DocumentFootnote { label text }
+      ... on DocumentFigure { caption alt }
+      ... on DocumentTable { headerRows caption name rows { text rowSpan colSpan header } }
+      ... on DocumentList { ordered start items { id page text } }
+      ... on DocumentSection { kind number title }
+        ... on DocumentList { items { children { __typename
+      ... on DocumentNode { id page }
+      ... on DocumentHeading { level text }
+      ... on DocumentParagraph { text }
+      ... on DocumentCode { text language }
+      ... on DocumentFormula { text }
+      ... on DocumentFootnote { label text }
+      ... on DocumentFigure { caption alt }
+      ... on DocumentTable { headerRows caption name rows { text rowSpan colSpan header } }
+      ... on DocumentList { ordered start items { id page text } }
+      ... on DocumentSection { kind number title } } } }
+        ... on DocumentSection { children { __typename
+      ... on DocumentNode { id page }
+      ... on DocumentHeading { level text }
+      ... on DocumentParagraph { text }
+      ... on DocumentCode { text language }
+      ... on DocumentFormula { text }
+      ... on DocumentFootnote { label text }
+      ... on DocumentFigure { caption alt }
+      ... on DocumentTable { headerRows caption name rows { text rowSpan colSpan header } }
+      ... on DocumentList { ordered start items { id page text } }
+      ... on DocumentSection { kind number title } } notes { __typename
+      ... on DocumentNode { id page }
+      ... on DocumentHeading { level text }
+      ... on DocumentParagraph { text }
+      ... on DocumentCode { text language }
+      ... on DocumentFormula { text }
+      ... on DocumentFootnote { label text }
+      ... on DocumentFigure { caption alt }
+      ... on DocumentTable { headerRows caption name rows { text rowSpan colSpan header } }
+      ... on DocumentList { ordered start items { id page text } }
+      ... on DocumentSection { kind number title } } } }
+      furniture { __typename ... on DocumentNode { id page } ... on DocumentPageHeader { text }
+        ... on DocumentPageFooter { text } } }
+    chunks { index content tokens headings pages { first last } nodes } } }
+`);

@@ -5,7 +5,7 @@
 export { cleanText, finishDocument, tableText, walkBlocks, type DraftBlock, type DraftDocument } from './build.js';
 export { chunkDocument, type ChunkOptions } from './chunk.js';
 export { renderHtml, renderMarkdown, renderText, tableGrid, type MarkdownRendering } from './render.js';
-export { TOKENIZERS, wordsTokenizer, type Tokenizer, type TokenizerId } from './tokenizers.js';
+export { TOKENIZER_IDS, loadTokenizer, wordsTokenizer, type Tokenizer, type TokenizerId } from './tokenizers.js';
 export { chunkOptions, structureOptions, type ChunkOptionValues } from './options.js';
 export { MAX_RESULT_BYTES, writeChunks, writeRendering, writeStructure } from './output.js';
 export { chunkRun, renderRun, structureRun } from './run.js';

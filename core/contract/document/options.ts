@@ -3,6 +3,7 @@
  * sheets) so the same field means the same thing whatever the input.
  */
 import { z } from 'zod';
+import { TOKENIZER_IDS } from './tokenizers.js';
 
 /**
  * op=structure takes no options of its own yet (a PDF's adds the engine's). Figures carry their
@@ -29,9 +30,12 @@ export const chunkOptions = z.object({
         ' of maxTokens). Default 0.',
     ),
   tokenizer: z
-    .enum(['words'])
-    .default('words')
-    .describe('What a token is: words (whitespace-separated). Default words.'),
+    .enum(TOKENIZER_IDS)
+    .default('cl100k')
+    .describe(
+      'What a token is: cl100k (the BPE of OpenAI embedding models, through js-tiktoken) or words' +
+        ' (whitespace-separated). Default cl100k.',
+    ),
   mergePeers: z
     .boolean()
     .default(true)

@@ -4,18 +4,18 @@ import type { FileResult } from '../index.js';
 import { chunkDocument } from './chunk.js';
 import type { ChunkOptionValues } from './options.js';
 import { writeChunks, writeRendering, writeStructure } from './output.js';
-import { TOKENIZERS } from './tokenizers.js';
+import { loadTokenizer } from './tokenizers.js';
 
 export function structureRun(document: Document, workDir: string): Promise<FileResult> {
   return writeStructure(document, workDir);
 }
 
-export function chunkRun(document: Document, options: ChunkOptionValues, workDir: string): Promise<FileResult> {
+export async function chunkRun(document: Document, options: ChunkOptionValues, workDir: string): Promise<FileResult> {
   const chunks = chunkDocument(document, {
     maxTokens: options.maxTokens,
     overlap: options.overlap,
     mergePeers: options.mergePeers,
-    tokenizer: TOKENIZERS[options.tokenizer],
+    tokenizer: await loadTokenizer(options.tokenizer),
   });
   return writeChunks(chunks, workDir);
 }

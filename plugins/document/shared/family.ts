@@ -25,7 +25,7 @@ export const MAX_TEXT_BYTES = 100 * MB;
 export const MAX_AST_BYTES = 400 * MB;
 
 export const documentFamily = {
-  // What it links: exceljs, csv-parse, fflate (MIT); pandoc is declared as an engine.
+  // What it links: exceljs, csv-parse, fflate and js-tiktoken (op=chunk's cl100k), all MIT; pandoc is an engine.
   licenses: ['MIT'],
   engines: [PANDOC],
   // pandoc reads a 100-page DOCX in a second or two; 30 s plus 10 s a MB, at most 30 minutes.

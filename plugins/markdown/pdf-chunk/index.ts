@@ -9,6 +9,8 @@ export const pdfChunkPlugin = definePlugin({
   kind: 'tool',
   title: 'PDF chunks for retrieval',
   op: 'chunk',
+  // The family's, and js-tiktoken (MIT), the chunker's cl100k tokenizer.
+  licenses: [...markdownFamily.licenses, 'MIT'],
   inputs: ['pdf'],
   outputs: ['jsonl'],
   targetOptional: true,

@@ -4,12 +4,13 @@
  * checked before upload), then watch each file upload and run: upload progress from the
  * XMLHttpRequest, job progress live over the `jobUpdated` subscription. Several files convert one
  * by one with a download each, or together as one batch ZIP; PDFs merge; extraction tools show
- * their rows as tables. Instead of files, one https URL the server fetches (`convert(url:)`); after
+ * their rows as tables; op=structure draws the document model's tree and op=chunk its chunks. Instead of files, one https URL the server fetches (`convert(url:)`); after
  * a conversion or tool, a "then…" chain of further steps runs as one pipeline job
  * (`createPipeline`), each step on the previous output with its default options.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, request, subscribe, upload } from '../client.ts';
+import { ChunkView, StructureView, type Chunks, type DocumentModel } from '../components/DocumentView.tsx';
 import { ExtractionResult, type Row } from '../components/ExtractionResult.tsx';
 import { OptionsForm } from '../components/OptionsForm.tsx';
 import { errorText, formatBytes } from '../format.ts';
@@ -21,6 +22,7 @@ import {
   Convert,
   ConvertUrl,
   CreatePipeline,
+  DocumentResult,
   ExtractionQuery,
   FileSearch,
   JobQuery,
@@ -186,7 +188,13 @@ interface Task {
   extraction?: { tool: string; rows: Row[]; totalHits?: number | null };
   /** The job behind it, once accepted (the cancel button needs it). */
   jobId?: string;
+  /** op=structure's model or op=chunk's chunks, shown once the job is done. */
+  document?: DocumentModel;
+  chunks?: Chunks;
 }
+
+/** The ops whose result is the document model or chunks: their `to` is the op's one output (json, jsonl). */
+const DOCUMENT_OPS = new Set(['structure', 'chunk']);
 
 const PHASE_TEXT: Record<Task['phase'], string> = {
   pending: 'Waiting to upload',
@@ -306,18 +314,33 @@ export function ConvertPage() {
     setTasks((all) => all.map((task) => (task.key === key ? { ...task, ...change } : task)));
 
   /** Follows one job over the subscription until it is done or failed. */
-  const follow = (key: number, jobId: string) =>
+  /** The typed model or chunks of a finished job, shown under it. */
+  const showDocument = async (key: number, jobId: string) => {
+    try {
+      const { job } = await request(DocumentResult, { id: jobId });
+      update(key, { document: job?.document ?? undefined, chunks: job?.chunks ?? undefined });
+    } catch (error) {
+      update(key, { note: `The result could not be shown: ${errorText(error)}` });
+    }
+  };
+
+  const follow = (key: number, jobId: string, documentView = false) =>
     new Promise<void>((resolve) => {
       update(key, { jobId });
+      let shown = false;
       const show = (job: Job) => {
-        if (job.status === 'done')
+        if (job.status === 'done') {
           update(key, {
             phase: 'done',
             percent: 100,
             downloadUrl: job.downloadUrl ?? undefined,
             note: reportText(job),
           });
-        else if (job.status === 'failed')
+          if (documentView && !shown) {
+            shown = true;
+            void showDocument(key, jobId);
+          }
+        } else if (job.status === 'failed')
           update(key, { phase: 'failed', error: job.error ?? 'The conversion failed.' });
         else update(key, { phase: job.status === 'active' ? 'running' : 'queued', percent: job.progress ?? 0 });
       };
@@ -431,7 +454,12 @@ export function ConvertPage() {
     setTasks(queue.map(({ source, key }) => ({ key, label: source.url ?? source.name, phase: 'pending', percent: 0 })));
     const send = (source: Source, key: number) => {
       const { file, url: from } = source;
-      const to = chosen.kind === 'convert' ? chosen.to! : formatOf(source.name);
+      const to =
+        chosen.kind === 'convert'
+          ? chosen.to!
+          : DOCUMENT_OPS.has(chosen.op ?? '')
+            ? outputOf(chosen, formatOf(source.name))
+            : formatOf(source.name);
       if (!file) update(key, { phase: 'fetching' });
       if (steps) {
         return file
@@ -460,7 +488,10 @@ export function ConvertPage() {
           const convert = await send(source, key);
           if (!convert) throw new ApiError('The server did not accept the file.');
           update(key, { phase: 'queued', percent: 0, charge: chargeText(convert) });
-          await follow(key, convert.jobId);
+          // The model or chunks are drawn when the job (or the pipeline's last step) is a document op.
+          const last = steps?.at(-1);
+          const documentView = DOCUMENT_OPS.has((steps ? last?.op : chosen.op) ?? '');
+          await follow(key, convert.jobId, documentView);
         } catch (error) {
           update(key, { phase: 'failed', error: errorText(error) });
         }
@@ -914,6 +945,8 @@ function TaskView({ task, onCancel }: { task: Task; onCancel: (task: Task) => vo
           {task.downloadLabel ?? 'Download'}
         </a>
       ) : null}
+      {task.document ? <StructureView document={task.document} /> : null}
+      {task.chunks ? <ChunkView chunks={task.chunks} /> : null}
       {task.extraction ? (
         <div class="extraction-rows">
           {task.extraction.totalHits != null ? (
