@@ -27,8 +27,8 @@ import { LibreOfficePool } from '../../core/engines/execution/libreoffice-pool.j
 import { useOfficeConverter } from '../../core/engines/libreoffice.js';
 import { runProcess } from '../../core/engines/process.js';
 import { officeConvertPlugin } from '../../plugins/office/office-convert/index.js';
-import { officeTimeoutMs } from '../../plugins/office/shared/family.js';
-import { savedPageCount } from '../../plugins/office/shared/saved-pages.js';
+import { MAX_OFFICE_PAGES, officeTimeoutMs } from '../../plugins/office/shared/family.js';
+import { officePageCount } from '../../plugins/office/shared/page-count.js';
 import type { FormatId } from '../../schema/index.js';
 
 const args = process.argv.slice(2);
@@ -121,11 +121,13 @@ const textAnnotations = async (pdf: string) =>
     []
   ).length;
 
-/** One run as the service makes it: options parsed by the plugin's zod, the deadline from the saved page count. */
+/** One run as the service makes it: options parsed by the plugin's zod, the deadline from the measured pages. */
 async function convert(file: string, kind: FormatId, options: Record<string, unknown>): Promise<string> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'fidelity-run-'));
   const inputs = [{ path: file, format: kind, filename: path.basename(file), bytes: (await stat(file)).size }];
-  const pages = (await savedPageCount(inputs[0]!, AbortSignal.timeout(30_000)).catch(() => undefined)) ?? 0;
+  const pages = await officePageCount(inputs[0]!, AbortSignal.timeout(30_000)).catch(() => undefined);
+  // The service refuses such a file at acceptance.
+  if (pages !== undefined && pages > MAX_OFFICE_PAGES) throw new Error(`refused: measured ${pages} pages`);
   const deadline = Date.now() + officeTimeoutMs(inputs, pages);
   const result = await officeConvertPlugin.run(inputs, officeConvertPlugin.options.parse(options), {
     target: 'pdf',
