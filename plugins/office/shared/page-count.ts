@@ -183,8 +183,15 @@ async function scanXml(
   }
 }
 
-const NON_SPACE = /\S/g;
-const countNonSpace = (text: string) => text.match(NON_SPACE)?.length ?? 0;
+/** Characters of `text` that are not XML white space (space, tab, line feed, carriage return). */
+function countNonSpace(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 0x20 && code !== 0x0a && code !== 0x09 && code !== 0x0d) count++;
+  }
+  return count;
+}
 
 /** A Word document: its text characters, explicit page breaks and sections. */
 class DocumentPages implements XmlCounter {
