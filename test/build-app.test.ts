@@ -30,6 +30,7 @@ describe('scripts/build-app.mjs', () => {
       // Assets the compiled modules find through import.meta.url.
       'core/engines/imagemagick-policy/policy.xml',
       'core/engines/pandoc-no-external.lua',
+      'core/engines/ghostscript-cidfmap/cidfmap',
       'core/engines/execution/uno-bridge.py',
       'schema/schema.graphql',
     ])

@@ -2,12 +2,14 @@
  * office-convert on real Word, Excel and PowerPoint files (Apache POI's test documents, saved by
  * Microsoft Office: test/fixtures/office/README.md) over HTTP: every kind of content that used to crash
  * the LibreOffice pool converts, and each office option is checked on the output (page size, page count,
- * form fields, PDF/UA identification, metadata, a decrypted document's text).
+ * form fields, PDF/UA identification, metadata, a decrypted document's text). REST form fields throughout, plus
+ * GraphQL, tRPC and a pipeline step carrying the same options.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTransmuteClient } from '../apps/server/trpc/client.js';
 import { runProcess } from '../core/engines/process.js';
 import { officePlugins } from '../plugins/office/index.js';
 import { pdfPlugins } from '../plugins/pdf/index.js';
@@ -241,6 +243,63 @@ describe('office files and options over HTTP', () => {
       expect(docx.length).toBeGreaterThan(20);
       const xlsx = await convert('encrypted-tika.xlsx', { password: 'tika' });
       expect(words(await text(xlsx)).length).toBeGreaterThan(5);
+    }, 180_000);
+  });
+  describe('the same options on GraphQL, tRPC and in a pipeline', () => {
+    const done = async (jobId: string) => {
+      const job = await waitForJob(server.url, key, jobId, 120_000);
+      expect(job.status, job.error).toBe('done');
+      const pdf = path.join(dir, `${jobId}.pdf`);
+      await writeFile(pdf, (await download(job.downloadUrl!)).data);
+      return pdf;
+    };
+
+    it('GraphQL takes them typed: landscape and metadata', async () => {
+      const form = new FormData();
+      form.append(
+        'operations',
+        JSON.stringify({
+          query:
+            'mutation($file: Upload!, $options: ConvertOptions) { convert(file: $file, to: "pdf", options: $options) ' +
+            '{ jobId } }',
+          variables: {
+            file: null,
+            options: { officeConvert: { landscape: true, metadata: { title: 'Via GraphQL', keywords: ['typed'] } } },
+          },
+        }),
+      );
+      form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+      form.append('0', new Blob([await readFile(fixture('footnotes.docx'))]), 'footnotes.docx');
+      const res = await fetch(`${server.url}/graphql`, { method: 'POST', body: form, headers: authHeaders(key) });
+      const body = (await res.json()) as { data?: { convert: { jobId: string } }; errors?: unknown };
+      expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+      const got = await info(await done(body.data!.convert.jobId));
+      const [width, height] = /Page size:\s+([\d.]+) x ([\d.]+)/.exec(got)!.slice(1).map(Number);
+      expect(width).toBeGreaterThan(height!);
+      expect(got).toMatch(/Title:\s+Via GraphQL/);
+    }, 180_000);
+
+    it('tRPC takes them in its options JSON: pageRanges', async () => {
+      const form = new FormData();
+      form.append('to', 'pdf');
+      form.append('options', JSON.stringify({ pageRanges: '2-3' }));
+      form.append('file', new Blob([await readFile(fixture('hidden-slides.pptx'))]), 'hidden-slides.pptx');
+      const accepted = await createTransmuteClient(server.url, key).convert.mutate(form);
+      expect(await pageCount(await done(accepted.jobId))).toBe(2);
+    }, 180_000);
+
+    it('a pipeline step takes them: singlePageSheets', async () => {
+      const form = new FormData();
+      form.append('pipeline', JSON.stringify({ steps: [{ to: 'pdf', singlePageSheets: true }] }));
+      form.append('file', new Blob([await readFile(fixture('sheet.xlsx'))]), 'sheet.xlsx');
+      const res = await fetch(`${server.url}/api/v1/pipelines`, {
+        method: 'POST',
+        body: form,
+        headers: authHeaders(key),
+      });
+      const accepted = (await res.json()) as { jobId: string };
+      expect(res.status, JSON.stringify(accepted)).toBe(200);
+      expect(await pageCount(await done(accepted.jobId))).toBe(1);
     }, 180_000);
   });
 });

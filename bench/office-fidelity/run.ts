@@ -1,7 +1,7 @@
 /**
  * Office fidelity bench: real DOCX, PPTX and XLSX files saved by Microsoft Office (Apache POI's test
  * documents, corpus/README.md) converted to PDF by office-convert through a warm LibreOffice pool, as
- * the service runs them. Per file:
+ * the service runs them (measure.ts). Per file:
  * - pages: DOCX and PPTX record the count Word or PowerPoint saved (docProps/app.xml <Pages>, <Slides>
  *   less <HiddenSlides>); the PDF's page count is compared with it (XLSX record none);
  * - text: the share of the words of the document XML (w:t, a:t, shared strings and inline cells)
@@ -13,172 +13,24 @@
  *   none by default).
  * Files are split into a tuning and a held-out half by a hash of their name.
  *
- *   npx tsx bench/office-fidelity/run.ts [--fonts=before] [--only=docx|pptx|xlsx] [corpus folder]
+ *   npx tsx bench/office-fidelity/run.ts [--fonts=before] [--only=docx|pptx|xlsx] [--rows=file.json] [corpus folder]
  *
+ * A full run of the committed corpus, fonts as installed, ends with the ratchet (figures.ts against
+ * bench/baselines.json): a figure that dropped past its tolerance is printed and the exit code is 1. `--rows`
+ * writes every file's measures as JSON.
  * `--fonts=before` runs LibreOffice unconfined with a fontconfig that sees only the fonts the project
  * installed before the Noto and metric-compatible families (DejaVu, URW base35, IPA Gothic).
  */
-import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { isFileResult } from '../../core/contract/index.js';
-import { LibreOfficePool } from '../../core/engines/execution/libreoffice-pool.js';
-import { useOfficeConverter } from '../../core/engines/libreoffice.js';
-import { runProcess } from '../../core/engines/process.js';
-import { officeConvertPlugin } from '../../plugins/office/office-convert/index.js';
-import { officeTimeoutMs } from '../../plugins/office/shared/family.js';
-import { savedPageCount } from '../../plugins/office/shared/saved-pages.js';
-import type { FormatId } from '../../schema/index.js';
+import { writeFile } from 'node:fs/promises';
+import { ratchetFailures } from '../lib/ratchet.js';
+import { type FidelityRow as Row, fidelityFigures } from './figures.js';
+import { DEFAULT_CORPUS, measureOfficeCorpus } from './measure.js';
 
 const args = process.argv.slice(2);
 const fontsBefore = args.includes('--fonts=before');
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-const corpus = args.find((a) => !a.startsWith('--')) ?? path.join(import.meta.dirname, 'corpus');
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-const run = async (cmd: string, argv: string[]) =>
-  (await runProcess(cmd, argv, { timeoutMs: 120_000, captureStdout: true })).stdout;
-const unzip = (file: string, ...parts: string[]) => run('unzip', ['-p', file, ...parts]).catch(() => '');
-const half = (name: string) => (createHash('sha256').update(name).digest()[0]! % 2 === 0 ? 'tuning' : 'held-out');
-const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [];
-const decodeXml = (s: string) =>
-  s
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
-
-interface Row {
-  name: string;
-  kind: 'docx' | 'pptx' | 'xlsx';
-  half: string;
-  failed?: string;
-  savedPages?: number;
-  pages?: number;
-  recall: number;
-  packageImages: number;
-  pdfImages: number;
-  imagesSized: number;
-  hiddenOk?: boolean;
-  comments?: number;
-  commentsNoneOk?: boolean;
-  commentsMarginOk?: boolean;
-}
-
-async function savedCounts(file: string) {
-  const xml = await unzip(file, 'docProps/app.xml');
-  const num = (tag: string) => {
-    const m = new RegExp(`<${tag}>(\\d+)<`).exec(xml);
-    return m ? Number(m[1]) : undefined;
-  };
-  return { pages: num('Pages'), slides: num('Slides'), hidden: num('HiddenSlides') ?? 0 };
-}
-
-async function documentWords(file: string, kind: Row['kind']): Promise<string[]> {
-  let xml = '';
-  if (kind === 'docx') xml = await unzip(file, 'word/document.xml');
-  else if (kind === 'pptx') xml = await unzip(file, 'ppt/slides/slide*.xml');
-  else xml = `${await unzip(file, 'xl/sharedStrings.xml')} ${await unzip(file, 'xl/worksheets/sheet*.xml')}`;
-  const texts = [...xml.matchAll(/<(?:w:t|a:t|t)(?: [^>]*)?>([^<]*)</g)].map((m) => decodeXml(m[1]!));
-  return wordsOf(texts.join(' '));
-}
-
-/** Pixel sizes of the package's raster images. */
-async function packageImages(file: string): Promise<Array<[number, number]>> {
-  const listing = await run('unzip', ['-Z1', file]).catch(() => '');
-  const media = listing.split('\n').filter((n) => /\/media\/[^/]+\.(png|jpe?g|gif|tiff?|bmp)$/i.test(n));
-  const sizes: Array<[number, number]> = [];
-  for (const part of media) {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'fidelity-img-'));
-    try {
-      await run('unzip', ['-o', '-q', file, part, '-d', dir]);
-      const out = await run('identify', ['-format', '%w %h\n', path.join(dir, part)]).catch(() => '');
-      const [w, h] = out.split('\n')[0]!.split(' ').map(Number);
-      if (w && h) sizes.push([w, h]);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }
-  return sizes;
-}
-
-async function pdfImages(pdf: string): Promise<Array<[number, number]>> {
-  const out = await run('pdfimages', ['-list', pdf]).catch(() => '');
-  return out
-    .split('\n')
-    .slice(2)
-    .map((line) => line.trim().split(/\s+/))
-    .filter((cols) => cols.length > 4 && cols[2] === 'image')
-    .map((cols) => [Number(cols[3]), Number(cols[4])] as [number, number]);
-}
-
-const pageCount = async (pdf: string) => Number(/Pages:\s+(\d+)/.exec(await run('pdfinfo', [pdf]))?.[1]);
-const textAnnotations = async (pdf: string) =>
-  (
-    (await run('qpdf', ['--qdf', '--object-streams=disable', pdf, '-']).catch(() => '')).match(/\/Subtype \/Text\b/g) ??
-    []
-  ).length;
-
-/** One run as the service makes it: options parsed by the plugin's zod, the deadline from the saved page count. */
-async function convert(file: string, kind: FormatId, options: Record<string, unknown>): Promise<string> {
-  const workDir = await mkdtemp(path.join(os.tmpdir(), 'fidelity-run-'));
-  const inputs = [{ path: file, format: kind, filename: path.basename(file), bytes: (await stat(file)).size }];
-  const pages = (await savedPageCount(inputs[0]!, AbortSignal.timeout(30_000)).catch(() => undefined)) ?? 0;
-  const deadline = Date.now() + officeTimeoutMs(inputs, pages);
-  const result = await officeConvertPlugin.run(inputs, officeConvertPlugin.options.parse(options), {
-    target: 'pdf',
-    workDir,
-    signal: AbortSignal.timeout(deadline - Date.now()),
-    progress: () => undefined,
-    log: quiet,
-    report: () => undefined,
-    remainingMs: () => Math.max(0, deadline - Date.now()),
-  });
-  if (!isFileResult(result)) throw new Error('no file');
-  return result.path;
-}
-
-async function measure(name: string, kind: Row['kind']): Promise<Row> {
-  const file = path.join(corpus, name);
-  const row: Row = { name, kind, half: half(name), recall: 0, packageImages: 0, pdfImages: 0, imagesSized: 0 };
-  const saved = await savedCounts(file);
-  if (kind === 'docx') row.savedPages = saved.pages;
-  if (kind === 'pptx' && saved.slides !== undefined) row.savedPages = saved.slides - saved.hidden;
-  let pdf: string;
-  try {
-    pdf = await convert(file, kind, {});
-  } catch (err) {
-    row.failed = (err as Error).message.slice(0, 160);
-    return row;
-  }
-  row.pages = await pageCount(pdf);
-  const expected = await documentWords(file, kind);
-  const got = new Set(wordsOf(await run('pdftotext', ['-enc', 'UTF-8', pdf, '-'])));
-  row.recall = expected.length ? expected.filter((w) => got.has(w)).length / expected.length : 1;
-  const inPackage = await packageImages(file);
-  const inPdf = await pdfImages(pdf);
-  row.packageImages = inPackage.length;
-  row.pdfImages = inPdf.length;
-  const sizes = new Set(inPdf.map(([w, h]) => `${w}x${h}`));
-  row.imagesSized = inPackage.filter(([w, h]) => sizes.has(`${w}x${h}`)).length;
-  if (kind === 'pptx' && saved.hidden > 0 && saved.slides) {
-    const all = await convert(file, kind, { exportHiddenSlides: true }).catch(() => undefined);
-    row.hiddenOk = all !== undefined && (await pageCount(all)) === saved.slides;
-  }
-  if (kind === 'docx') {
-    const comments = ((await unzip(file, 'word/comments.xml')).match(/<w:comment /g) ?? []).length;
-    const referenced = /commentReference/.test(await unzip(file, 'word/document.xml'));
-    if (comments && referenced) {
-      row.comments = comments;
-      row.commentsNoneOk = (await textAnnotations(pdf)) === 0;
-      const margin = await convert(file, kind, { comments: 'margin' }).catch(() => undefined);
-      row.commentsMarginOk = margin !== undefined && (await textAnnotations(margin)) >= comments;
-    }
-  }
-  return row;
-}
+const rowsFile = args.find((a) => a.startsWith('--rows='))?.slice('--rows='.length);
+const corpus = args.find((a) => !a.startsWith('--'));
 
 const percent = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)}%` : 'n/a');
 /** `n` of `of` as a share and its count, or n/a when there is nothing to count. */
@@ -222,40 +74,15 @@ function summary(rows: Row[]): string[] {
   return lines;
 }
 
-let fontDir: string | undefined;
-if (fontsBefore) {
-  fontDir = await mkdtemp(path.join(os.tmpdir(), 'fidelity-fonts-'));
-  const dirs = [
-    '/usr/share/fonts/truetype/dejavu',
-    '/usr/share/fonts/opentype/urw-base35',
-    '/usr/share/fonts/type1/urw-base35',
-    '/usr/share/fonts/opentype/ipafont-gothic',
-    '/usr/share/fonts/truetype/libreoffice',
-  ];
-  await writeFile(
-    path.join(fontDir, 'fonts.conf'),
-    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n${dirs
-      .map((d) => `  <dir>${d}</dir>`)
-      .join('\n')}\n  <cachedir>${fontDir}/cache</cachedir>\n` +
-      '  <include ignore_missing="yes">/etc/fonts/conf.d</include>\n</fontconfig>\n',
-  );
-  process.env.FONTCONFIG_FILE = path.join(fontDir, 'fonts.conf');
-}
-// Confined as the service runs it; unconfined for --fonts=before (a jail keeps only the service's own variables).
-const pool = new LibreOfficePool({ size: 1, log: quiet, confine: !fontsBefore });
-await pool.warm();
-useOfficeConverter(pool.convert);
-const rows: Row[] = [];
-const names = (await readdir(corpus))
-  .filter((n) => /\.(docx|pptx|xlsx)$/.test(n) && (!only || n.endsWith(`.${only}`)))
-  .sort();
-for (const [i, name] of names.entries()) {
-  rows.push(await measure(name, name.slice(-4) as Row['kind']));
-  if ((i + 1) % 25 === 0) console.error(`${i + 1}/${names.length}`);
-}
-useOfficeConverter(undefined);
-await pool.close();
-if (fontDir) await rm(fontDir, { recursive: true, force: true });
+const rows = await measureOfficeCorpus({
+  ...(corpus ? { corpus } : {}),
+  fontsBefore,
+  ...(only ? { only } : {}),
+  progress: (done, total) => {
+    if (done % 25 === 0) console.error(`${done}/${total}`);
+  },
+});
+if (rowsFile) await writeFile(rowsFile, JSON.stringify(rows, null, 1));
 
 console.log(`fonts: ${fontsBefore ? 'before (DejaVu, URW base35, IPA Gothic)' : 'as installed'}; ${rows.length} files`);
 console.log(
@@ -266,3 +93,10 @@ console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const line of summary(rows)) console.log(line);
 for (const r of rows.filter((r) => r.failed || (r.savedPages !== undefined && r.pages !== r.savedPages)))
   console.log(`- ${r.half} ${r.name}: ${r.failed ? `failed: ${r.failed}` : `${r.pages} pages, saved ${r.savedPages}`}`);
+
+// The committed corpus with the fonts as installed is what bench/baselines.json holds (figures.ts).
+if (!fontsBefore && !only && (!corpus || corpus === DEFAULT_CORPUS)) {
+  const failed = ratchetFailures(fidelityFigures(rows));
+  console.log(failed.length ? `\nratchet: ${failed.join('\n')}` : '\nratchet: every office figure holds its baseline');
+  if (failed.length) process.exitCode = 1;
+}

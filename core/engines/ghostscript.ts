@@ -1,20 +1,59 @@
 /**
  * Ghostscript (AGPL): re-renders a PDF through its pdfwrite device, e.g. to downsample and
  * re-encode images. Always with -dSAFER (no file access beyond its arguments).
+ *
+ * Chinese, Japanese and Korean text in a font the PDF names but does not embed (MS-Mincho, SimSun, Ryumin-Light,
+ * STSong-Light... with Identity-H or a Unicode CMap): Ghostscript draws it with a substitute CIDFont from its
+ * cidfmap, by the font's character collection (Adobe-Japan1, -GB1, -CNS1, -Korea1). Debian's cidfmap names fonts
+ * that are not installed, and Ghostscript 10.0's PDF interpreter then writes the CIDs as glyph numbers of whatever
+ * font it falls back to: the text layer still reads right while every character is drawn as another glyph. Such
+ * a PDF is run with Ghostscript's own cidfmap (ghostscript-cidfmap/: TrueType fonts, since Ghostscript 10.0 cannot
+ * substitute with the CFF outlines of Noto CJK) through its PostScript PDF interpreter (-dNEWPDF=false), which
+ * maps each CID through Unicode to the substitute's glyph.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { engineDetail, isExitFailure, runOptions, withDetail, type EngineContext } from './common.js';
 import { FONT_PACKAGES } from './fonts.js';
+import { pdfFonts } from './poppler.js';
 import { runProcess, type RunOptions } from './process.js';
+
+/**
+ * The TrueType CJK fonts ghostscript-cidfmap/cidfmap names: IPA Gothic for Japanese, WenQuanYi Micro Hei (all of
+ * Chinese's and Korean's characters in 5 MB) for the rest.
+ */
+export const CIDFONT_SUBSTITUTES = {
+  japanese: '/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf',
+  chineseAndKorean: '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc',
+} as const;
 
 /** Fonts: what a PDF names but does not embed is drawn (and embedded, for PDF/A) from the installed fonts. */
 export const GHOSTSCRIPT: EngineRequirement = {
   command: 'gs',
-  debian: ['ghostscript', ...FONT_PACKAGES],
+  debian: ['ghostscript', ...FONT_PACKAGES, 'fonts-ipafont-gothic', 'fonts-wqy-microhei', 'poppler-utils'],
   license: 'AGPL-3.0-or-later',
 };
+
+/** The folder of Ghostscript's CIDFont substitution map (a file named cidfmap, found through -I). */
+export const CIDFMAP_DIR = fileURLToPath(new URL('./ghostscript-cidfmap/', import.meta.url));
+
+/**
+ * Interpreter arguments for `input`: the CIDFont map and the PostScript interpreter when a page uses a CIDFont
+ * that is not embedded (pdffonts); none otherwise, or when pdffonts cannot read the file (gs then tells).
+ */
+async function interpreterArguments(input: string, ctx: EngineContext): Promise<string[]> {
+  const fonts = await pdfFonts(input, ctx).catch((err: unknown) => {
+    if (ctx.signal.aborted) throw err;
+    return [];
+  });
+  const unembeddedCid = fonts.some((font) => font.type.startsWith('CID') && !font.embedded);
+  return unembeddedCid ? [`-I${CIDFMAP_DIR}`, '-dNEWPDF=false'] : [];
+}
+
+/** Ghostscript's notice that the PostScript PDF interpreter is deprecated: never the reason a run failed. */
+const LEGACY_NOTICE = /^.*legacy PDF interpreter.*$/gm;
 
 /**
  * Ghostscript failures as client messages: `summary` with its own words; aborts, timeouts and a missing gs pass
@@ -22,7 +61,9 @@ export const GHOSTSCRIPT: EngineRequirement = {
  */
 export function ghostscriptFailure(err: unknown, signal: AbortSignal, summary: string): unknown {
   if (!isExitFailure(err, signal)) return err;
-  return new PluginError(withDetail(summary, engineDetail(err.stderrTail)), { cause: err });
+  return new PluginError(withDetail(summary, engineDetail(err.stderrTail.replace(LEGACY_NOTICE, ''))), {
+    cause: err,
+  });
 }
 
 /**
@@ -31,15 +72,16 @@ export function ghostscriptFailure(err: unknown, signal: AbortSignal, summary: s
  * /tmp, with other programs' files. TMPDIR is the run's own folder (where the output goes) instead, and reading is
  * permitted for the input (and the run's `readable` files) only.
  */
-function safeRun(
+async function safeRun(
   ctx: EngineContext,
   input: string,
   output: string,
   readable: readonly string[] = [],
-): { options: RunOptions; permits: string[] } {
+): Promise<{ options: RunOptions; permits: string[]; interpreter: string[] }> {
   return {
-    options: runOptions(ctx, { env: { ...process.env, TMPDIR: path.dirname(output) } }),
+    options: runOptions(ctx, { env: { ...process.env, TMPDIR: path.dirname(output) }, readable: [CIDFMAP_DIR] }),
     permits: [input, ...readable].map((file) => `--permit-file-read=${file}`),
+    interpreter: await interpreterArguments(input, ctx),
   };
 }
 
@@ -87,13 +129,14 @@ export async function pdfWrite(
   ctx: EngineContext,
   { settings, summary, images }: PdfWriteOptions,
 ): Promise<void> {
-  const { options, permits } = safeRun(ctx, input, output);
+  const { options, permits, interpreter } = await safeRun(ctx, input, output);
   const args = [
     '-q',
     '-dNOPAUSE',
     '-dBATCH',
     '-dSAFER',
     ...permits,
+    ...interpreter,
     '-sDEVICE=pdfwrite',
     `-dPDFSETTINGS=${settings}`,
     // pdfwrite otherwise turns pages to follow their text direction.
@@ -154,13 +197,14 @@ export async function pdfToPdfa(
   { part, definitionFile, summary }: PdfaOptions,
 ): Promise<void> {
   await writeFile(definitionFile, pdfaDefinition(SRGB_PROFILE));
-  const { options, permits } = safeRun(ctx, input, output, [SRGB_PROFILE, definitionFile]);
+  const { options, permits, interpreter } = await safeRun(ctx, input, output, [SRGB_PROFILE, definitionFile]);
   const args = [
     '-q',
     '-dNOPAUSE',
     '-dBATCH',
     '-dSAFER',
     ...permits,
+    ...interpreter,
     '-sDEVICE=pdfwrite',
     `-dPDFA=${part}`,
     '-dPDFACompatibilityPolicy=1',

@@ -3,10 +3,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../contract/index.js';
 import {
+  PDFFONTS,
   PDFIMAGES,
   PDFTOPPM,
   PDFTOTEXT,
   extractImages,
+  pdfFonts,
   pdfText,
   pdfTextToFile,
   popplerFailure,
@@ -20,8 +22,22 @@ const files = useEngineTestFiles();
 
 describe('poppler requirements', () => {
   it('are one Debian package for every command', () => {
-    for (const requirement of [PDFTOTEXT, PDFTOPPM, PDFIMAGES]) expect(requirement.debian).toBe('poppler-utils');
-    expect([PDFTOTEXT, PDFTOPPM, PDFIMAGES].map((r) => r.command)).toEqual(['pdftotext', 'pdftoppm', 'pdfimages']);
+    const all = [PDFTOTEXT, PDFTOPPM, PDFIMAGES, PDFFONTS];
+    for (const requirement of all) expect(requirement.debian).toBe('poppler-utils');
+    expect(all.map((r) => r.command)).toEqual(['pdftotext', 'pdftoppm', 'pdfimages', 'pdffonts']);
+  });
+});
+
+describe('pdffonts', () => {
+  it('lists each font with its type (spaces and all) and whether it is embedded', async () => {
+    const fixture = path.join(import.meta.dirname, '../../test/fixtures/pdf-cjk/ryumin-identity-h.pdf');
+    expect(await pdfFonts(fixture, await files().ctx())).toEqual([
+      { name: 'YJDAOK+CMR10', type: 'Type 1C', embedded: true },
+      { name: 'Ryumin-Light-Identity-H', type: 'CID Type 0', embedded: false },
+    ]);
+    expect(await pdfFonts(files().pdf, await files().ctx())).toEqual([
+      expect.objectContaining({ type: 'Type 1', embedded: false }),
+    ]);
   });
 });
 

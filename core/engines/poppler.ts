@@ -1,6 +1,6 @@
 /**
- * poppler-utils: a PDF's text layer (pdftotext), its pages as images (pdftoppm) and its embedded
- * images (pdfimages). Every family that reads PDFs with poppler calls these, so they share one
+ * poppler-utils: a PDF's text layer (pdftotext), its pages as images (pdftoppm), its embedded
+ * images (pdfimages) and its fonts (pdffonts). Every family that reads PDFs with poppler calls these, so they share one
  * Debian requirement and one translation of poppler's failures.
  */
 import { PluginError, type EngineRequirement } from '../contract/index.js';
@@ -14,6 +14,7 @@ const POPPLER_LICENSE = 'GPL-2.0-only OR GPL-3.0-only';
 export const PDFTOTEXT: EngineRequirement = { command: 'pdftotext', debian: POPPLER_DEBIAN, license: POPPLER_LICENSE };
 export const PDFTOPPM: EngineRequirement = { command: 'pdftoppm', debian: POPPLER_DEBIAN, license: POPPLER_LICENSE };
 export const PDFIMAGES: EngineRequirement = { command: 'pdfimages', debian: POPPLER_DEBIAN, license: POPPLER_LICENSE };
+export const PDFFONTS: EngineRequirement = { command: 'pdffonts', debian: POPPLER_DEBIAN, license: POPPLER_LICENSE };
 
 /** poppler's exit code when the PDF's permissions forbid what was asked (copying text or images). */
 const PERMISSION_DENIED = 3;
@@ -106,4 +107,27 @@ export async function renderPages(
  */
 export async function extractImages(pdf: string, prefix: string, ctx: EngineContext): Promise<void> {
   await poppler(PDFIMAGES.command, ['-j', '-png', '-p', pdf, prefix], ctx, 'The images could not be extracted');
+}
+
+export interface PdfFont {
+  name: string;
+  /** pdffonts' type: "Type 1", "TrueType", "CID Type 0C", "CID TrueType"... */
+  type: string;
+  embedded: boolean;
+}
+
+/** The fonts the pages of `pdf` use (pdffonts), each once. */
+export async function pdfFonts(pdf: string, ctx: EngineContext): Promise<PdfFont[]> {
+  const listing = await poppler(PDFFONTS.command, [pdf], ctx);
+  // Below a header and a rule: name, type (may hold spaces), encoding, emb, sub, uni, object number, generation.
+  return listing
+    .split('\n')
+    .slice(2)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((columns) => columns.length >= 8)
+    .map((columns) => ({
+      name: columns[0]!,
+      type: columns.slice(1, -6).join(' '),
+      embedded: columns.at(-5) === 'yes',
+    }));
 }

@@ -19,8 +19,9 @@ const PER_PAGE_MS = 500;
 const MAX_MS = 30 * 60_000;
 
 /**
- * The byte-based deadline plus half a second a counted page. A saved count can lie: it only ever
- * adds time, so a file claiming one page keeps the byte-based deadline.
+ * The byte-based deadline plus half a second a counted page (LibreOffice lays out about 0.15 s a Word page and
+ * 0.015 s a sheet page on one core). A count can lie: it only ever adds time, so a file claiming one page keeps the
+ * byte-based deadline, and one claiming many is bounded by MAX_OFFICE_PAGES at acceptance.
  */
 export function officeTimeoutMs(inputs: readonly PluginInput[], pages?: number): number {
   return Math.min(MAX_MS, bytesTimeoutMs(inputs) + (pages ?? 0) * PER_PAGE_MS);
@@ -29,12 +30,15 @@ export function officeTimeoutMs(inputs: readonly PluginInput[], pages?: number):
 /** Pages one conversion may carry: a long book, far below what would tie LibreOffice up for the deadline. */
 export const MAX_OFFICE_PAGES = 2_000;
 
-/** Pages of a DOCX or PPTX as saved in docProps/app.xml; undefined for other formats or when absent. */
+/**
+ * Pages of a DOCX, PPTX or XLSX: the saved count or the content's estimate, whichever is larger; undefined for other
+ * formats or an unreadable package.
+ */
 export const officePagesWork: WorkMeasure = {
   unit: 'pages',
   max: MAX_OFFICE_PAGES,
   // Loaded when a file is measured: the manifest stays free of the ZIP reader.
-  measure: async (input, { signal }) => (await import('./saved-pages.js')).savedPageCount(input, signal),
+  measure: async (input, { signal }) => (await import('./page-count.js')).officePageCount(input, signal),
 };
 
 export const officeFamily = {
