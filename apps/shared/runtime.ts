@@ -308,7 +308,7 @@ export async function createRuntime({
         await queue.startWorkers({
           runner: services.runner,
           retention: services.retention,
-          store,
+          store: { jobs: store.jobs },
           concurrency: config.workers,
           plugins,
           webhooks: services.webhooks,

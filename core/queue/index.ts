@@ -19,7 +19,7 @@ import {
   type NotificationChannel,
 } from 'agenda';
 import type { Logger } from '../contract/index.js';
-import type { Store } from '../store/types.js';
+import type { JobsStore } from '../store/types.js';
 import { traceCarrier, withRemoteParent } from '../telemetry/tracing.js';
 import { guardRemoval, heldLock } from './held-lock.js';
 import { RunLock } from './run-lock.js';
@@ -82,7 +82,8 @@ export interface QueueOptions {
 export interface WorkerDeps {
   runner: JobRunnerPort;
   retention: RetentionPort;
-  store: Store;
+  /** The reconciler reads the unfinished jobs: the store's jobs aggregate is all the queue needs of it. */
+  store: { jobs: JobsStore };
   /** Conversion jobs running at once in this process. */
   concurrency: number;
   /** Every plugin this worker runs, with its own concurrency. */
@@ -337,7 +338,7 @@ export class Queue implements JobQueue, WebhookQueue {
    * is due (now or later) or locked by a worker within its lock lifetime. In-process jobs are the
    * runner's to judge (see JobRunner.triage).
    */
-  async reconcile(runner: JobRunnerPort, store: Store): Promise<number> {
+  async reconcile(runner: JobRunnerPort, store: { jobs: JobsStore }): Promise<number> {
     let requeued = 0;
     for (const job of await store.jobs.jobs.listUnfinished()) {
       if ((await runner.triage(job)) !== 'queue') continue;
