@@ -30,8 +30,6 @@ import type { Builder } from './builder.js';
 import type { JobView } from './types.js';
 import { addZodEnum, addZodInterface, addZodObject } from './zod-objects.js';
 
-type AnyType = never;
-
 /** The fields every node has: its id, and its page and box where the source has pages. */
 const nodeSchema = headingSchema.pick({ id: true, page: true, box: true });
 const NODE_FIELDS = ['type', 'id', 'page', 'box'];
@@ -74,14 +72,14 @@ export function addDocumentTypes(builder: Builder, job: unknown) {
   addZodObject(builder, 'DocumentBox', boundingBoxSchema, {
     description: 'A rectangle on a page in points (1/72 in), origin at the top-left corner, y downwards.',
   });
-  const nodeInterface = addZodInterface<{ type: string }>(builder, 'DocumentNode', nodeSchema, {
+  const nodeInterface = addZodInterface<object>(builder, 'DocumentNode', nodeSchema, {
     description: 'Any node of the document model: its stable id, and its page and box where the source has pages.',
     types: { box: 'DocumentBox' },
-    resolveType: (node) =>
-      node.type in BLOCK_TYPES
-        ? BLOCK_TYPES[node.type as Block['type']]
-        : node.type in FURNITURE_TYPES
-          ? FURNITURE_TYPES[node.type as Furniture['type']]
+    resolveType: ({ type }: { type?: string }) =>
+      type && type in BLOCK_TYPES
+        ? BLOCK_TYPES[type as Block['type']]
+        : type && type in FURNITURE_TYPES
+          ? FURNITURE_TYPES[type as Furniture['type']]
           : 'DocumentListItem',
   });
   const interfaces = [nodeInterface];
@@ -124,44 +122,47 @@ export function addDocumentTypes(builder: Builder, job: unknown) {
     "A table: rows of cells (HTML's model: a cell once, with its spans), header rows, caption.",
     { descriptions: { caption: 'The caption the source gives.' } },
   );
-  builder.objectField(table as ReturnType<typeof builder.objectRef<{ rows: unknown[][] }>>, 'rows', (t) =>
-    t.field({
-      type: t.listRef(t.listRef(cell)) as AnyType,
-      description: tableSchema.shape.rows.meta()?.description as string,
-      resolve: (parent) => parent.rows as never,
-    }),
+  builder.objectField(
+    table as ReturnType<typeof builder.objectRef<{ rows: z.infer<typeof tableCellSchema>[][] }>>,
+    'rows',
+    (t) =>
+      t.field({
+        type: t.listRef(t.listRef(cell)),
+        description: tableSchema.shape.rows.meta()?.description as string,
+        resolve: (parent) => parent.rows,
+      }),
   );
   for (const [type, name] of Object.entries(FURNITURE_TYPES))
     leaf(name, furnitureSchema, `A ${type === 'pageHeader' ? 'page header' : 'page footer'}: a running line.`);
 
   const block = builder.unionType('DocumentBlock', {
     description: 'A node of the body: select its fields with inline fragments (`... on DocumentHeading`).',
-    types: Object.values(BLOCK_TYPES) as AnyType,
-    resolveType: (node: Block) => BLOCK_TYPES[node.type],
+    types: Object.values(BLOCK_TYPES),
+    resolveType: (node) => BLOCK_TYPES[(node as Block).type],
   });
   builder.unionType('DocumentFurniture', {
     description: 'A page header or footer, kept apart from the body.',
-    types: Object.values(FURNITURE_TYPES) as AnyType,
-    resolveType: (node: Furniture) => FURNITURE_TYPES[node.type],
+    types: Object.values(FURNITURE_TYPES),
+    resolveType: (node) => FURNITURE_TYPES[(node as Furniture).type],
   });
 
   // The recursive nodes: items nest blocks, slides and sheets hold them.
   const listItem = builder.objectRef<ListItem>('DocumentListItem').implement({
     description: 'An item of a list: its text, then what nests under it (sub-lists, further paragraphs).',
-    interfaces: interfaces as AnyType,
+    interfaces: [nodeInterface],
     fields: (t) => ({
       text: t.exposeString('text', { description: TEXT.text }),
       children: t.field({
         type: [block],
         nullable: true,
         description: 'Nested lists and further paragraphs of the item.',
-        resolve: (item) => item.children as never,
+        resolve: (item) => item.children,
       }),
     }),
   });
   builder.objectRef<{ ordered: boolean; start?: number; items: ListItem[] }>(BLOCK_TYPES.list).implement({
     description: 'A list, ordered or not; items nest blocks (sub-lists) under them.',
-    interfaces: interfaces as AnyType,
+    interfaces: [nodeInterface],
     fields: (t) => ({
       ordered: t.exposeBoolean('ordered', { description: 'Numbered (true) or bulleted.' }),
       start: t.exposeInt('start', {
@@ -171,7 +172,7 @@ export function addDocumentTypes(builder: Builder, job: unknown) {
       items: t.field({
         type: [listItem],
         description: 'The items in order.',
-        resolve: (list) => list.items as never,
+        resolve: (list) => list.items,
       }),
     }),
   });
@@ -185,21 +186,21 @@ export function addDocumentTypes(builder: Builder, job: unknown) {
     )
     .implement({
       description: "A slide or a sheet: its number, title, what it holds, and a slide's speaker notes.",
-      interfaces: interfaces as AnyType,
+      interfaces: [nodeInterface],
       fields: (t) => ({
         kind: t.field({
-          type: 'DocumentSectionKind' as AnyType,
+          type: 'DocumentSectionKind',
           description: 'A slide or a sheet.',
-          resolve: (s) => s.kind as never,
+          resolve: (s) => s.kind,
         }),
         number: t.exposeInt('number', { description: 'Slide number or sheet position, 1-based.' }),
         title: t.exposeString('title', { nullable: true, description: "The slide's title or the sheet's name." }),
-        children: t.field({ type: [block], description: 'What it holds.', resolve: (s) => s.children as never }),
+        children: t.field({ type: [block], description: 'What it holds.', resolve: (s) => s.children }),
         notes: t.field({
           type: [block],
           nullable: true,
           description: "A slide's speaker notes, apart from what the slide shows.",
-          resolve: (s) => s.notes as never,
+          resolve: (s) => s.notes,
         }),
       }),
     });
@@ -236,7 +237,7 @@ export function addDocumentTypes(builder: Builder, job: unknown) {
       description:
         'When done with a document model as its result (op=structure, to=json from a document): the model,' +
         ' typed. Null otherwise.',
-      resolve: (view) => documentOf(view) as never,
+      resolve: (view) => documentOf(view),
     }),
   );
   builder.objectField(jobRef, 'chunks', (t) =>
@@ -244,7 +245,7 @@ export function addDocumentTypes(builder: Builder, job: unknown) {
       type: [chunk],
       nullable: true,
       description: "When done, for op=chunk: the chunks, typed (the same as result's `chunks`). Null otherwise.",
-      resolve: (view) => chunksOf(view) as never,
+      resolve: (view) => chunksOf(view),
     }),
   );
 }
