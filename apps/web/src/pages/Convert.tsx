@@ -1,12 +1,12 @@
 /**
- * The convert page: drop files (or pick them), choose what to do from what the server offers for
- * their format (`formats`), fill in the operation's options (rendered from its JSON Schema and
- * checked before upload), then watch each file upload and run: upload progress from the
- * XMLHttpRequest, job progress live over the `jobUpdated` subscription. Several files convert one
- * by one with a download each, or together as one batch ZIP; PDFs merge; extraction tools show
- * their rows as tables; op=structure draws the document model's tree and op=chunk its chunks.
- * Instead of files, one https URL the server fetches (`convert(url:)`); after a conversion or tool,
- * a "then…" chain of further steps runs as one pipeline job (`createPipeline`), each step on the previous output with its default options.
+ * The convert page: drop files (or pick them), choose what to do from what the server offers for their format
+ * (`formats`), fill in the operation's options (rendered from its JSON Schema and checked before upload), then
+ * watch each file upload and run: upload progress from the XMLHttpRequest, job progress live over the
+ * `jobUpdated` subscription. Several files convert one by one with a download each, or together as one batch
+ * ZIP; PDFs merge; extraction tools show their rows as tables; op=structure draws the document model's tree and
+ * op=chunk its chunks. Instead of files, one https URL the server fetches (`convert(url:)`); after a conversion
+ * or tool, a "then…" chain of further steps runs as one pipeline job (`createPipeline`), each step on the
+ * previous output with its default options.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, request, subscribe, upload } from '../client.ts';
