@@ -2,21 +2,24 @@
  * Measures the figures the ratchet holds and compares them with bench/baselines.json (bench/lib/ratchet.ts); with
  * --update, writes the measured figures in (a raise is a commit of that file; a worse value needs --why).
  *
- *   npx tsx bench/ratchet.ts [single] [layouts] [lists] [real] [cv] [--update [--why "reason"]]
+ *   npx tsx bench/ratchet.ts [single] [layouts] [lists] [real] [cv] [hard] [printed] [--update [--why "reason"]]
  *
  * With no corpus named, all of them (the same figures `npm test` checks in bench/markdown/ratchet.test.ts,
- * bench/markdown/real/ratchet.test.ts and bench/cv/ratchet.test.ts).
+ * bench/markdown/real/ratchet.test.ts, bench/markdown/hard/ratchet.test.ts,
+ * bench/markdown/printed/ratchet.test.ts and bench/cv/ratchet.test.ts).
  */
 import { parseArgs } from 'node:util';
 import { cvTuningFigures } from './cv/figures.js';
 import { checkFigures, type Figure, failures, readBaselines, updateBaselines, writeBaselines } from './lib/ratchet.js';
 import { generatedFigures, realTuningFigures, scoreGenerated } from './markdown/figures.js';
+import { hardFigures, hardNames, scoreHard } from './markdown/hard/score.js';
+import { printedFigures } from './markdown/printed/corpus.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { update: { type: 'boolean', default: false }, why: { type: 'string' } },
 });
-const CORPORA = ['single', 'layouts', 'lists', 'real', 'cv'] as const;
+const CORPORA = ['single', 'layouts', 'lists', 'real', 'cv', 'hard', 'printed'] as const;
 const wanted = positionals.length ? positionals : [...CORPORA];
 for (const name of wanted)
   if (!(CORPORA as readonly string[]).includes(name)) throw new Error(`unknown corpus ${name}: ${CORPORA.join(', ')}`);
@@ -26,7 +29,12 @@ for (const name of wanted) {
   if (name === 'single' || name === 'layouts' || name === 'lists')
     figures.push(...generatedFigures(name, await scoreGenerated(name)));
   else if (name === 'real') figures.push(...(await realTuningFigures()));
-  else figures.push(...(await cvTuningFigures('first')), ...(await cvTuningFigures('second')));
+  else if (name === 'hard') {
+    const scores = [];
+    for (const hard of hardNames('tune')) scores.push(await scoreHard(hard));
+    figures.push(...hardFigures('tune', scores));
+  } else if (name === 'printed') figures.push(...(await printedFigures('tune')));
+  else if (name === 'cv') figures.push(...(await cvTuningFigures('first')), ...(await cvTuningFigures('second')));
 }
 
 const baselines = readBaselines();
