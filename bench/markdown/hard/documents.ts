@@ -70,17 +70,52 @@ const WORDS = (
 ).split(' ');
 
 const PLACES = [
-  'Alder Creek', 'Birch Hollow', 'Cedar Falls', 'Dunmore', 'Elm Ridge', 'Fairview', 'Glen Arden', 'Harbour Point',
-  'Ivy Bridge', 'Juniper Flats', 'Kingsmere', 'Larch Bay', 'Millbrook', 'Northgate', 'Oakham', 'Pinecrest',
-  'Queensferry', 'Redwater', 'Stonebridge', 'Thornbury', 'Upton Marsh', 'Valemount', 'Westfield', 'Yarrow Point',
+  'Alder Creek',
+  'Birch Hollow',
+  'Cedar Falls',
+  'Dunmore',
+  'Elm Ridge',
+  'Fairview',
+  'Glen Arden',
+  'Harbour Point',
+  'Ivy Bridge',
+  'Juniper Flats',
+  'Kingsmere',
+  'Larch Bay',
+  'Millbrook',
+  'Northgate',
+  'Oakham',
+  'Pinecrest',
+  'Queensferry',
+  'Redwater',
+  'Stonebridge',
+  'Thornbury',
+  'Upton Marsh',
+  'Valemount',
+  'Westfield',
+  'Yarrow Point',
 ];
 const REGIONS = ['North', 'South', 'East', 'West', 'Central', 'Coastal'];
 const STATUS = ['Compliant', 'Review', 'Exceeded', 'Pending'];
 const TEAMS = ['Field', 'Laboratory', 'Data', 'Outreach', 'Logistics', 'Quality', 'Training', 'Admin'];
 const UNITS = ['Operations', 'Research', 'Services', 'Support'];
 const OPTIONS = [
-  'timeout', 'retries', 'buffer-size', 'log-level', 'cache-dir', 'max-workers', 'bind-address', 'compression',
-  'tls-verify', 'idle-limit', 'batch-size', 'locale', 'proxy', 'watch', 'checksum', 'spool-path',
+  'timeout',
+  'retries',
+  'buffer-size',
+  'log-level',
+  'cache-dir',
+  'max-workers',
+  'bind-address',
+  'compression',
+  'tls-verify',
+  'idle-limit',
+  'batch-size',
+  'locale',
+  'proxy',
+  'watch',
+  'checksum',
+  'spool-path',
 ];
 const TYPES = ['integer', 'string', 'boolean', 'path', 'duration', 'list'];
 const DESCRIPTIONS = [

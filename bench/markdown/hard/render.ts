@@ -17,7 +17,8 @@ const xmlEscape = (text: string) =>
 function spanAt(table: HardTable, row: number, col: number) {
   const start = table.spans.find((s) => s.row === row && s.col === col);
   const covering = table.spans.find(
-    (s) => row >= s.row && row < s.row + s.rows && col >= s.col && col < s.col + s.cols && !(s.row === row && s.col === col),
+    (s) =>
+      row >= s.row && row < s.row + s.rows && col >= s.col && col < s.col + s.cols && !(s.row === row && s.col === col),
   );
   return { start, covering };
 }
@@ -68,7 +69,8 @@ function latexRuleAfter(table: HardTable, r: number): string {
     return '';
   }
   if (table.style !== 'grid') return r === table.headerRows - 1 ? '\\hline' : '';
-  const open = (c: number) => table.spans.some((s) => s.col <= c && c < s.col + s.cols && s.row <= r && r + 1 < s.row + s.rows);
+  const open = (c: number) =>
+    table.spans.some((s) => s.col <= c && c < s.col + s.cols && s.row <= r && r + 1 < s.row + s.rows);
   const ranges: string[] = [];
   for (let c = 0; c < columns; c++) {
     if (open(c)) continue;
@@ -237,15 +239,15 @@ export function toHtml(document: HardDocument): string {
 
 const BORDER = '0.5pt solid #000000';
 
-function odfCellStyle(table: HardTable, r: number, c: number, t: number): string {
+function odfCellStyle(r: number, c: number, t: number): string {
   return `T${t}R${r}C${c}`;
 }
 
 function odfCellStyles(table: HardTable, t: number): string[] {
   const styles: string[] = [];
   const rows = table.rows.length;
-  table.rows.forEach((row, r) =>
-    row.forEach((_, c) => {
+  for (const [r, row] of table.rows.entries())
+    for (const c of row.keys()) {
       const spanRows = table.spans.find((s) => s.row === r && s.col === c)?.rows ?? 1;
       const bottomRow = r + spanRows - 1;
       const properties: string[] = ['fo:padding="0.08cm"'];
@@ -262,20 +264,17 @@ function odfCellStyles(table: HardTable, t: number): string[] {
       if (table.style === 'plain' && bottomRow === table.headerRows - 1)
         properties.push(`fo:border-bottom="${BORDER}"`);
       styles.push(
-        `<style:style style:name="${odfCellStyle(table, r, c, t)}" style:family="table-cell">` +
+        `<style:style style:name="${odfCellStyle(r, c, t)}" style:family="table-cell">` +
           `<style:table-cell-properties ${properties.join(' ')}/></style:style>`,
       );
-    }),
-  );
+    }
   return styles;
 }
 
-function odfTable(table: HardTable, t: number, document: HardDocument): string {
+function odfTable(table: HardTable, t: number): string {
   const columns = table.rows[0]!.length;
   const weights = Array.from({ length: columns }, (_, c) => (table.wrapColumns.includes(c) ? 4 : 1));
-  const columnXml = weights
-    .map((_, c) => `<table:table-column table:style-name="T${t}Col${c}"/>`)
-    .join('');
+  const columnXml = weights.map((_, c) => `<table:table-column table:style-name="T${t}Col${c}"/>`).join('');
   const rowXml = (r: number) => {
     const cells = table.rows[r]!.map((text, c) => {
       const { start, covering } = spanAt(table, r, c);
@@ -285,7 +284,7 @@ function odfTable(table: HardTable, t: number, document: HardDocument): string {
         (start && start.rows > 1 ? ` table:number-rows-spanned="${start.rows}"` : '');
       const paragraph = r < table.headerRows ? 'Head' : 'Cell';
       return (
-        `<table:table-cell table:style-name="${odfCellStyle(table, r, c, t)}" office:value-type="string"${spanned}>` +
+        `<table:table-cell table:style-name="${odfCellStyle(r, c, t)}" office:value-type="string"${spanned}>` +
         `<text:p text:style-name="${paragraph}">${xmlEscape(text)}</text:p></table:table-cell>`
       );
     });
@@ -318,9 +317,7 @@ export function toFodt(document: HardDocument): string {
     if (!inColumns && sectionOpen) body.push('</text:section>');
     sectionOpen = inColumns;
     if (block.kind === 'heading')
-      body.push(
-        `<text:h text:style-name="Heading_20_2" text:outline-level="2">${xmlEscape(block.text)}</text:h>`,
-      );
+      body.push(`<text:h text:style-name="Heading_20_2" text:outline-level="2">${xmlEscape(block.text)}</text:h>`);
     else if (block.kind === 'paragraph') {
       const note = block.footnote
         ? `<text:note text:id="ftn${++notes}" text:note-class="footnote"><text:note-citation>${notes}` +
@@ -344,7 +341,7 @@ export function toFodt(document: HardDocument): string {
         ),
         ...odfCellStyles(block, t),
       );
-      body.push(odfTable(block, t, document));
+      body.push(odfTable(block, t));
     }
   }
   if (sectionOpen) body.push('</text:section>');
