@@ -2,8 +2,8 @@
  * The printed corpus: real HTML documentation pages from Debian 12 packages, printed to PDF by a browser
  * (chromium-headless-shell --print-to-pdf) and exported by an office suite (LibreOffice Writer/Web's PDF export),
  * with the truth taken from the HTML itself: every table the page's source marks as a document table (html_tables.py).
- * Its selection and truth; run.ts scores (precision, recall: a truth table is found when its paired output table scores TEDS 0.5 or
- * more), mean TEDS over truth tables, per producer and per half.
+ * Its selection and truth, and the ratchet's figures; run.ts prints them (precision, recall: a truth table is
+ * found when its paired output table scores TEDS 0.5 or more; mean TEDS over truth tables), per producer and half.
  *
  * Selection, fixed before any result was seen: every HTML page of the packages below with a document table of two
  * rows and two columns or more, taken in the order of sha256("order:" + id), at most MAX_PER_PACKAGE a package; a
