@@ -158,7 +158,7 @@ function cellsMatching(expected: string[][], predicted: string[][]): number {
 }
 
 /** Each truth table is paired with the unused predicted table that matches most of its cells. */
-function scoreTables(output: string, truth: string): { correct: number; total: number } {
+export function scoreTables(output: string, truth: string): { correct: number; total: number } {
   const expected = parseTables(truth);
   const unused = parseTables(output);
   let correct = 0;
@@ -235,7 +235,7 @@ function textSimilarity(output: string, truth: string): number {
 }
 
 /** Output lines that are, or contain, a running header or footer. */
-function runningLeaks(output: string, runningLines: readonly string[]): number {
+export function runningLeaks(output: string, runningLines: readonly string[]): number {
   const keys = runningLines.map(runningKey);
   return output.split('\n').filter((line) => {
     const key = runningKey(plainText(line));

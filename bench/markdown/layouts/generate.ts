@@ -104,7 +104,7 @@ function pageStartsOf(pdf: string, pages: number): string[] {
 }
 
 /** An image-only PDF: each page one 8-bit grey image (Flate), nothing else, as a scanner writes. */
-function imagePdf(
+export function imagePdf(
   pages: readonly { width: number; height: number; pixels: Buffer }[],
   points: { width: number; height: number },
 ): Buffer {
@@ -168,7 +168,7 @@ function imagePdf(
 }
 
 /** Rasterises a PDF page by page into grey PGM images (anti-aliased, as a scanner's output). */
-function rasterise(
+export function rasterise(
   pdf: string,
   dpi: number,
   work: string,

@@ -14,217 +14,13 @@
  * 0-7 tuning, 8-f held out. Packages are fetched with `apt-get download <pkg>=<version>` (sha256 pinned) into
  * `$MARKDOWN_PRINTED_CACHE` (default .tmp/bench/markdown-printed); the PDFs are made there, not committed.
  */
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { pdfToMarkdown } from '../../../plugins/markdown/shared/engine/index.js';
 import { scoreTableDetection, type TableDetection } from '../score.js';
+import { convertPrinted, type Entry, printedCorpus, sumDetection } from './corpus.js';
 
 const { values } = parseArgs({
   options: { half: { type: 'string' }, only: { type: 'string' }, lines: { type: 'boolean', default: false } },
 });
-
-interface Package {
-  name: string;
-  version: string;
-  sha256: string;
-}
-
-/** Sphinx-built manuals (docutils tables: option, support, version and API summary tables). */
-const PACKAGES: Package[] = [
-  {
-    name: 'sphinx-doc',
-    version: '5.3.0-4',
-    sha256: '1da3d08bb3a0bc82a4b8b8109410e223054bf5fb13904557ec8ea869046f65b4',
-  },
-  {
-    name: 'python-sqlalchemy-doc',
-    version: '1.4.46+ds1-1',
-    sha256: '8805c3167ef75278ac6fd58ed9856321c2b2e3a7e441edba84b2eb955216d0fd',
-  },
-  {
-    name: 'python-werkzeug-doc',
-    version: '2.2.2-3+deb12u1',
-    sha256: '5aeffdfdf257911e3ade253d2b6cc3f98a06df3bec1332efdbc3fbd578530230',
-  },
-];
-const MAX_PER_PACKAGE = 10;
-const MAX_PAGES = 30;
-const HERE = dirname(fileURLToPath(import.meta.url));
-const cache = process.env.MARKDOWN_PRINTED_CACHE ?? join(HERE, '../../../.tmp/bench/markdown-printed');
-const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
-export const halfOf = (id: string): 'tune' | 'heldout' =>
-  Number.parseInt(sha256(id)[0]!, 16) < 8 ? 'tune' : 'heldout';
-
-function extract(pkg: Package): string | undefined {
-  const debs = join(cache, 'debs');
-  const root = join(cache, 'tree', pkg.name);
-  mkdirSync(debs, { recursive: true });
-  if (existsSync(join(root, '.done'))) return root;
-  let deb = readdirSync(debs).find((f) => f.startsWith(`${pkg.name}_`));
-  if (!deb) {
-    try {
-      execFileSync('apt-get', ['download', `${pkg.name}=${pkg.version}`], { cwd: debs, stdio: 'pipe' });
-    } catch {
-      console.log(`SKIP ${pkg.name}: apt-get download failed`);
-      return undefined;
-    }
-    deb = readdirSync(debs).find((f) => f.startsWith(`${pkg.name}_`))!;
-  }
-  if (sha256(readFileSync(join(debs, deb))) !== pkg.sha256) {
-    console.log(`SKIP ${pkg.name}: the .deb does not match its pinned sha256`);
-    return undefined;
-  }
-  mkdirSync(root, { recursive: true });
-  execFileSync('dpkg-deb', ['-x', join(debs, deb), root]);
-  writeFileSync(join(root, '.done'), '');
-  return root;
-}
-
-function htmlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat) return [];
-    if (stat.isDirectory()) return htmlFiles(path);
-    return name.endsWith('.html') ? [path] : [];
-  });
-}
-
-type Rows = string[][];
-
-const truthTables = (html: string): Rows[] =>
-  (JSON.parse(execFileSync('python3', [join(HERE, 'html_tables.py'), html], { encoding: 'utf8' })) as Rows[]).filter(
-    (rows) => rows.length >= 2 && Math.max(...rows.map((r) => r.length)) >= 2,
-  );
-
-/** Markdown pipe tables of the truth, so output and truth go through the same table parser and normalisation. */
-const asMarkdown = (tables: readonly Rows[]) =>
-  tables
-    .map((rows) => {
-      const width = Math.max(...rows.map((r) => r.length));
-      const line = (cells: readonly string[]) =>
-        `| ${Array.from({ length: width }, (_, i) => (cells[i] ?? '').replace(/\|/g, '\\|')).join(' | ')} |`;
-      return [line(rows[0]!), `|${' --- |'.repeat(width)}`, ...rows.slice(1).map(line)].join('\n');
-    })
-    .join('\n\n');
-
-const pageCount = (pdf: string) =>
-  Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }))?.[1] ?? 0);
-
-function printBrowser(html: string, pdf: string): void {
-  if (existsSync(pdf)) return;
-  execFileSync(
-    'chromium-headless-shell',
-    ['--no-sandbox', '--disable-gpu', '--no-pdf-header-footer', `--print-to-pdf=${pdf}`, pathToFileURL(html).href],
-    { stdio: 'ignore', timeout: 120_000 },
-  );
-}
-
-function exportOffice(html: string, pdf: string): void {
-  if (existsSync(pdf)) return;
-  const out = join(cache, 'office-out');
-  mkdirSync(out, { recursive: true });
-  execFileSync(
-    'soffice',
-    [
-      `-env:UserInstallation=${pathToFileURL(join(cache, 'lo-profile')).href}`,
-      '--headless',
-      '--convert-to',
-      'pdf:writer_web_pdf_Export',
-      '--outdir',
-      out,
-      html,
-    ],
-    { stdio: 'ignore', timeout: 300_000 },
-  );
-  const made = join(out, `${html.replace(/^.*\//, '').replace(/\.html$/, '')}.pdf`);
-  writeFileSync(pdf, readFileSync(made));
-}
-
-interface Entry {
-  id: string;
-  producer: 'browser' | 'office';
-  half: 'tune' | 'heldout';
-  pdf: string;
-  truth: string;
-  tables: number;
-}
-
-function corpus(): Entry[] {
-  const entries: Entry[] = [];
-  // A page shipped twice (a second path, a copy in another folder) is one page: the first by sha256 of its id.
-  const seen = new Set<string>();
-  for (const pkg of PACKAGES) {
-    const root = extract(pkg);
-    if (!root) continue;
-    const candidates = htmlFiles(root)
-      .map((file) => ({ file, id: `${pkg.name}:/${relative(root, file)}` }))
-      .filter(({ file }) => /<table class="[^"]*\bdocutils\b/.test(readFileSync(file, 'utf8')))
-      .map((c) => ({ ...c, tables: truthTables(c.file) }))
-      .filter((c) => c.tables.length > 0)
-      // Ordered by a hash of their own, not the one that picks the half: with the same key, a cap would take
-      // the lowest hashes, nearly all of them in the tuning half.
-      .sort((a, b) => (sha256(`order:${a.id}`) < sha256(`order:${b.id}`) ? -1 : 1))
-      .filter((c) => {
-        const content = sha256(readFileSync(c.file));
-        if (seen.has(content)) return false;
-        seen.add(content);
-        return true;
-      });
-    let taken = 0;
-    for (const { file, id, tables } of candidates) {
-      if (taken >= MAX_PER_PACKAGE) break;
-      const stem = join(cache, 'pdf', sha256(id).slice(0, 16));
-      mkdirSync(dirname(stem), { recursive: true });
-      try {
-        printBrowser(file, `${stem}.browser.pdf`);
-      } catch {
-        console.log(`SKIP ${id}: the browser did not print it`);
-        continue;
-      }
-      if (pageCount(`${stem}.browser.pdf`) > MAX_PAGES) continue;
-      taken++;
-      const truth = asMarkdown(tables);
-      entries.push({
-        id,
-        producer: 'browser',
-        half: halfOf(id),
-        pdf: `${stem}.browser.pdf`,
-        truth,
-        tables: tables.length,
-      });
-      try {
-        exportOffice(file, `${stem}.office.pdf`);
-        entries.push({
-          id,
-          producer: 'office',
-          half: halfOf(id),
-          pdf: `${stem}.office.pdf`,
-          truth,
-          tables: tables.length,
-        });
-      } catch {
-        console.log(`SKIP ${id} (office): LibreOffice did not export it`);
-      }
-    }
-  }
-  return entries;
-}
-
-const sum = (scores: readonly TableDetection[]): TableDetection =>
-  scores.reduce(
-    (a, b) => ({
-      truth: a.truth + b.truth,
-      output: a.output + b.output,
-      found: a.found + b.found,
-      tedsSum: a.tedsSum + b.tedsSum,
-    }),
-    { truth: 0, output: 0, found: 0, tedsSum: 0 },
-  );
 
 const line = (label: string, s: TableDetection, files: number) =>
   `${label.padEnd(22)} files ${String(files).padStart(3)}  truth tables ${String(s.truth).padStart(4)}  output ` +
@@ -233,15 +29,10 @@ const line = (label: string, s: TableDetection, files: number) =>
   `recall ${(s.truth ? s.found / s.truth : 1).toFixed(3)}  TEDS ${(s.truth ? s.tedsSum / s.truth : 1).toFixed(3)}`;
 
 const results: { entry: Entry; score: TableDetection }[] = [];
-for (const entry of corpus()) {
+for (const entry of printedCorpus()) {
   if (values.half && entry.half !== values.half) continue;
   if (values.only && !entry.id.includes(values.only)) continue;
-  let markdown = '';
-  try {
-    markdown = (await pdfToMarkdown(new Uint8Array(readFileSync(entry.pdf)), { timeoutMs: 600_000 })).markdown;
-  } catch (error) {
-    console.log(`ours failed on ${entry.id} (${entry.producer}): ${(error as Error).message}`);
-  }
+  const markdown = await convertPrinted(entry);
   const score = scoreTableDetection(markdown, entry.truth);
   results.push({ entry, score });
   // Held-out files are only counted: their lines are not printed unless asked for.
@@ -254,9 +45,10 @@ console.log('');
 for (const half of ['tune', 'heldout'] as const)
   for (const producer of ['browser', 'office'] as const) {
     const picked = results.filter((r) => r.entry.half === half && r.entry.producer === producer);
-    if (picked.length) console.log(line(`${half} ${producer}`, sum(picked.map((r) => r.score)), picked.length));
+    if (picked.length)
+      console.log(line(`${half} ${producer}`, sumDetection(picked.map((r) => r.score)), picked.length));
   }
 for (const half of ['tune', 'heldout'] as const) {
   const picked = results.filter((r) => r.entry.half === half);
-  if (picked.length) console.log(line(`${half} both`, sum(picked.map((r) => r.score)), picked.length));
+  if (picked.length) console.log(line(`${half} both`, sumDetection(picked.map((r) => r.score)), picked.length));
 }

@@ -79,15 +79,22 @@ describe('real excerpts', () => {
   it('mom typesetting: cells that wrap over several lines stay in their row', async () => {
     const { markdown } = await pdfToMarkdown(fixture('mom-typesetting-p1.pdf'));
     const lines = markdown.split('\n');
-    const header = lines.indexOf('| NEZ | BOUCHE | COMMENTAIRES |');
+    // All five columns: the table across the page is not read as two columns of text (its rows are cells).
+    const header = lines.indexOf('| VIN | ROBE | NEZ | BOUCHE | COMMENTAIRES |');
     expect(header).toBeGreaterThanOrEqual(0);
     expect(lines[header + 2]).toMatch(
       new RegExp(
-        String.raw`^\| Frais, fruité, citronné, arômes fortes de lichee et de fruits tropicaux\. \| ` +
+        String.raw`^\| Peelee Island Gewürztraminer 2000 \(Canada\) \| Jaune pâle\. \| ` +
+          String.raw`Frais, fruité, citronné, arômes fortes de lichee et de fruits tropicaux\. \| ` +
           String.raw`Doux, fruité, bien équilibré avec une bonne acidité\. \| Bon apéro\.`,
       ),
     );
-    expect(lines[header + 3]).toMatch(/^\| Belles arômes de fruits foncés \(prunes, cerises noires, cassis\)\./);
+    expect(lines[header + 3]).toMatch(
+      new RegExp(
+        String.raw`^\| Carau Pujol Tannat 1995 \(Uraguay\) \| Rubis foncé, violacée, presque opaque\. \| ` +
+          String.raw`Belles arômes de fruits foncés \(prunes, cerises noires, cassis\)\.`,
+      ),
+    );
   });
 
   it('is deterministic on real input', async () => {

@@ -37,6 +37,28 @@ describe('two-column reading order', () => {
     }
   });
 
+  it('reads a table across the page as one column: its rows are cut into cells, not lines of two columns', () => {
+    // A continued table alone on its page (a browser print): a wide free strip between its third and
+    // fourth columns, and words in cells on either side that fill each side's width.
+    const runs: TextRun[] = [];
+    for (let i = 0; i < 30; i++) {
+      const y = 80 + 14 * i;
+      runs.push(run(`Juniper Flats ${i}`, 57, 125, y), run('Coastal', 190, 225, y), run(String(10 + i), 290, 300, y));
+      runs.push(run(`${i}.25`, 350, 372, y), run('Compliant', 445, 490, y));
+    }
+    const flows = readingOrder(buildLines(runs), []);
+    expect(flows).toHaveLength(1);
+    expect(flows[0]!.lines[0]!.text.split(/\s+/)).toEqual([
+      'Juniper',
+      'Flats',
+      '0',
+      'Coastal',
+      '10',
+      '0.25',
+      'Compliant',
+    ]);
+  });
+
   it('keeps a page of one column whose runs leave a wide word gap here and there in one column', () => {
     // Runs of one line split at a stretched space, at the same place on a few lines.
     const runs: TextRun[] = [];

@@ -124,13 +124,15 @@ function gutterBy(lines: readonly Line[], spans: Spans): number | undefined {
     (l) =>
       l.x0 < gutter &&
       sideExtent(spans(l), gutter, 'left') >= FULL_SHARE * (gutter - left) &&
-      isProse(sideText(l, gutter, 'left')),
+      isProse(sideText(l, gutter, 'left')) &&
+      !isCut(l, gutter, 'left'),
   ).length;
   const fullRight = sides.filter(
     (l) =>
       l.x1 > gutter &&
       sideExtent(spans(l), gutter, 'right') >= FULL_SHARE * (right - gutter) &&
-      isProse(sideText(l, gutter, 'right')),
+      isProse(sideText(l, gutter, 'right')) &&
+      !isCut(l, gutter, 'right'),
   ).length;
   const wideEnough = Math.min(gutter - left, right - gutter) >= MIN_COLUMN_EMS * dominantSize(lines);
   return (twoSided >= MIN_TWO_SIDED || sideBySide) &&
@@ -148,6 +150,17 @@ function gutterBy(lines: readonly Line[], spans: Spans): number | undefined {
 function isProse(text: string): boolean {
   const words = (text.match(/\p{L}{2,}/gu) ?? []).join('').length;
   return words >= PROSE_SHARE * text.replace(/\s+/g, '').length;
+}
+
+/**
+ * A side of a line cut into stretches by gaps of an em or more: the cells of a table row, not a line of a
+ * column's prose (its words are a space apart). A table across the page leaves a free strip between two of its
+ * columns, and its cells can be words wide enough to fill either side; a column of text is not cut like that.
+ */
+function isCut(line: Line, gutter: number, side: 'left' | 'right'): boolean {
+  const pieces = line.segments.filter((s) => (side === 'left' ? s.x1 <= gutter : s.x0 >= gutter));
+  // Columns within a side (three across the page) are stretches too, but each one a column's width of prose.
+  return pieces.length >= 2 && pieces.every((s) => s.x1 - s.x0 < MIN_COLUMN_EMS * line.size);
 }
 
 const sideRuns = (line: Line, gutter: number, side: 'left' | 'right') =>

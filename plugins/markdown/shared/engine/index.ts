@@ -8,6 +8,7 @@ import { readingOrder } from './columns.js';
 import { buildLines } from './lines.js';
 import { renderMarkdown } from './markdown.js';
 import { ocrPage } from './ocr.js';
+import { scanRules } from './scanrules.js';
 import { outlineHeadings } from './outline.js';
 import { asPluginError, Deadline, openDocument, readOutline, readPage } from './pdf.js';
 import { findRunningLines } from './running.js';
@@ -73,6 +74,7 @@ async function readLayouts(
         remainingMs: () => deadline.remainingMs(),
         language: lang,
       });
+      page.rules = [...page.rules, ...scanRules(page.scan)];
       page.scan = undefined;
       ocrPages++;
     }

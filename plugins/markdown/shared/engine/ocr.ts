@@ -146,7 +146,8 @@ function toRuns(lines: readonly OcrLine[], image: ScanImage): TextRun[] {
     .map((line) => ({
       ...line,
       words: bulletFirst(
-        line.words.filter((w) => w.confidence >= MIN_CONFIDENCE),
+        // A word of bars only is a drawn rule read as text (scanrules.ts finds the rule itself).
+        line.words.filter((w) => w.confidence >= MIN_CONFIDENCE && !/^\|+$/.test(w.text)),
         line.xSize,
       ),
     }))

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { run } from '../../testing/runs.js';
+import type { TextRun } from './types.js';
 import { isCellGrid, isDrawing, extractRuledTables, isFalseTable } from './tables.js';
 
 describe('aligned text that is not a table', () => {
@@ -262,5 +263,61 @@ describe('aligned text that is not a table', () => {
       ],
     ]);
     expect(rest).toEqual(prose);
+  });
+});
+
+describe('rows of a table ruled above, under its header and below', () => {
+  // Proportional widths (a fixed pitch marks a listing): narrow digits, wide capitals.
+  const run = (text: string, x0: number, baseline: number): TextRun => {
+    const ems = [...text].reduce((n, ch) => n + (/\d/.test(ch) ? 0.5 : /[A-Z]/.test(ch) ? 0.7 : 0.45), 0);
+    return { text, x0, x1: x0 + 10 * ems, baseline, size: 10, bold: false };
+  };
+  it('a year heading over its halves and a unit over its teams keep their own rows', () => {
+    // LibreOffice, booktabs-style borders: "2024" spans H1 and H2, "Operations" spans two teams' rows.
+    const rules = [150, 180, 230].map((y) => ({ x0: 56, y0: y, x1: 420, y1: y }));
+    const at = [60, 150, 240, 290, 340];
+    const line = (cells: string[], baseline: number) =>
+      cells.flatMap((text, c) => (text ? [run(text, at[c]!, baseline)] : []));
+    const runs = [
+      ...line(['Unit', 'Team', '2024', '', 'Total'], 162),
+      ...line(['', '', 'H1', 'H2', ''], 175),
+      ...line(['Operations', 'Admin', '267', '253', '520'], 193),
+      ...line(['', 'Data', '31', '86', '117'], 206),
+      ...line(['Support', 'Quality', '125', '298', '423'], 219),
+    ];
+    const { tables } = extractRuledTables(runs, rules);
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['Unit', 'Team', '2024', '', 'Total'],
+        ['', '', 'H1', 'H2', ''],
+        ['Operations', 'Admin', '267', '253', '520'],
+        ['', 'Data', '31', '86', '117'],
+        ['Support', 'Quality', '125', '298', '423'],
+      ],
+    ]);
+  });
+
+  it('the rest of a wrapped cell still joins its row', () => {
+    const rules = [150, 168, 220].map((y) => ({ x0: 56, y0: y, x1: 420, y1: y }));
+    const runs = [
+      run('Option', 60, 162),
+      run('Type', 150, 162),
+      run('Description', 240, 162),
+      run('timeout', 60, 181),
+      run('integer', 150, 181),
+      run('Seconds to wait for a reply before', 240, 181),
+      run('the request is abandoned', 240, 193),
+      run('retries', 60, 206),
+      run('integer', 150, 206),
+      run('How many times it is tried', 240, 206),
+    ];
+    const { tables } = extractRuledTables(runs, rules);
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['Option', 'Type', 'Description'],
+        ['timeout', 'integer', 'Seconds to wait for a reply before the request is abandoned'],
+        ['retries', 'integer', 'How many times it is tried'],
+      ],
+    ]);
   });
 });

@@ -360,11 +360,23 @@ function rowsFromLines(lines: readonly Line[], columns: readonly Interval[]): st
   const rows: string[][] = [];
   for (const [i, cells] of lineCells.entries()) {
     const previous = rows[rows.length - 1];
-    if (previous && (cells[0] === '' || hyphenated[i] || wraps[i]))
-      for (const [c, cell] of cells.entries()) previous[c] = joinText(previous[c]!, cell);
+    // The rest of a wrapped cell goes on in a column the row has written; a line that writes where the row
+    // left a gap is a row of its own (the quarters under a year heading that spans them).
+    const goesOn = (cells: readonly string[]) => cells.every((cell, c) => cell === '' || previous?.[c] !== '');
+    const continues = (cells[0] === '' && !isUnderRowSpan(cells) && goesOn(cells)) || hyphenated[i] || wraps[i];
+    if (previous && continues) for (const [c, cell] of cells.entries()) previous[c] = joinText(previous[c]!, cell);
     else rows.push(cells);
   }
   return rows;
+}
+
+/**
+ * A line with its first cell empty and every other cell written, none going on with a lowercase word, is a row
+ * of its own under a first cell that spans rows (a unit over its teams). The rest of a wrapped cell fills the
+ * columns that wrap, not every column, and a sentence going on starts lowercase.
+ */
+function isUnderRowSpan(cells: readonly string[]): boolean {
+  return cells.length >= 3 && cells.slice(1).every((cell) => cell !== '' && !/^\p{Ll}/u.test(cell));
 }
 
 /** Each line's text cut at the columns, one row per line. */
