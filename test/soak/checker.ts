@@ -386,23 +386,47 @@ export async function orphanedProcesses(cluster: Cluster): Promise<string[]> {
   return orphans;
 }
 
-/** Waits for every webhook the finished jobs owe, bounded. */
+/**
+ * Polls `remaining` until it is 0, for as long as it keeps falling: stops once it has not fallen for `stallMs`, or at
+ * `capMs`. Answers what remained (a poll that failed, the store being away, counts as no progress).
+ */
+export async function whileProgressing(
+  remaining: () => Promise<number>,
+  stallMs: number,
+  capMs: number,
+): Promise<number> {
+  const started = Date.now();
+  let least = Number.POSITIVE_INFINITY;
+  let progressAt = started;
+  for (let round = 0; round < 1_000_000 && Date.now() - started < capMs; round++) {
+    const left = await remaining().catch(() => null);
+    if (left === 0) return 0;
+    if (left !== null && left < least) {
+      least = left;
+      progressAt = Date.now();
+    } else if (Date.now() - progressAt > stallMs) break;
+    await sleep(2000);
+  }
+  return least;
+}
+
+/** Waits for every webhook the finished jobs owe, while they keep coming (whileProgressing). */
 export async function waitForWebhooks(
   store: PostgresStore,
   accounts: Account[],
   receiver: WebhookReceiver,
-  timeoutMs: number,
+  stallMs: number,
+  capMs: number,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (let round = 0; round < 10_000 && Date.now() < deadline; round++) {
-    const jobs = await allJobs(store, accounts).catch(() => null);
-    if (jobs) {
+  await whileProgressing(
+    async () => {
+      const jobs = await allJobs(store, accounts);
       const came = new Set(receiver.deliveries.map((d) => `${d.type} ${d.subject}`));
-      const owed = jobs.filter(
+      return jobs.filter(
         (job) => (job.status === 'done' || job.status === 'failed') && !came.has(`job.${job.status} ${job.id}`),
-      );
-      if (!owed.length) return;
-    }
-    await sleep(2000);
-  }
+      ).length;
+    },
+    stallMs,
+    capMs,
+  );
 }

@@ -53,7 +53,7 @@ const STDERR_KEPT = 4000;
 /** The error a crashed process printed (its first line and the next stack frames), in one line. */
 export function crashCause(stderr: string): string {
   const lines = stderr.split('\n').map((line) => line.trim());
-  const first = lines.findIndex((line) => /^(\w*Error\b|error:|Unhandled|node:internal)/.test(line));
+  const first = lines.findIndex((line) => /^(\w*Error|error)(:| \[)/.test(line));
   if (first === -1) return lines.filter(Boolean).slice(-3).join(' | ') || 'nothing on stderr';
   const frames = lines.slice(first + 1).filter((line) => line.startsWith('at ') && !line.includes('node:internal'));
   return [lines[first], ...frames.slice(0, 4)].join(' | ');

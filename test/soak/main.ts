@@ -7,12 +7,12 @@
  * load over REST, GraphQL and tRPC for N minutes while a seeded injector kills, stalls and cuts things, lets the
  * load drain, checks the invariants, and ends with `K invariant violations` (exit code 1 when K > 0).
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PostgresStore } from '../../core/store/postgres/index.js';
 import { adminWith, sleep } from '../helpers.js';
-import { Verifier, allJobs, check, orphanedProcesses, waitForWebhooks } from './checker.js';
+import { Verifier, allJobs, check, orphanedProcesses, waitForWebhooks, whileProgressing } from './checker.js';
 import { Cluster, crashCause } from './cluster.js';
 import { FaultInjector } from './faults.js';
 import { makeDocuments } from './inputs.js';
@@ -40,8 +40,13 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const LOCK_MS = 6000;
 const RETENTION_S = 60;
 const PURGE_EVERY_MS = 60_000;
-const DRAIN_MS = 8 * 60_000;
-const WEBHOOKS_MS = 8 * 60_000;
+/**
+ * The drain and the webhook wait last while they progress: a loaded machine drains a backlog slowly, which is no
+ * violation, while a lost or stuck job never finishes. Stalled: nothing finished (or came) for this long, longer than
+ * any retry's back-off. The cap only bounds a run that never settles.
+ */
+const STALL_MS = 5 * 60_000;
+const SETTLE_CAP_MS = 90 * 60_000;
 const started = Date.now();
 const say = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${line}`);
 
@@ -109,15 +114,15 @@ async function main(): Promise<number> {
     say(`load over: ${load.ledger.submissions.length} requests; ${injector.faults.length} faults; healing`);
     await injector.heal();
 
-    // Drain: every job done or failed, bounded.
-    const drainDeadline = Date.now() + DRAIN_MS;
-    for (let round = 0; round < 10_000 && Date.now() < drainDeadline; round++) {
-      const jobs = await allJobs(store, accounts).catch(() => null);
-      if (jobs?.every((job) => job.status === 'done' || job.status === 'failed')) break;
-      await sleep(2000);
-    }
-    say('drained; waiting for webhooks');
-    await waitForWebhooks(store, accounts, receiver, WEBHOOKS_MS);
+    // Drain: every job done or failed, while jobs keep finishing.
+    const drainStore = store;
+    const unfinished = async () => {
+      const jobs = await allJobs(drainStore, accounts);
+      return jobs.filter((job) => job.status !== 'done' && job.status !== 'failed').length;
+    };
+    const left = await whileProgressing(unfinished, STALL_MS, SETTLE_CAP_MS);
+    say(left ? `drain stalled with ${left} jobs unfinished; waiting for webhooks` : 'drained; waiting for webhooks');
+    await waitForWebhooks(store, accounts, receiver, STALL_MS, SETTLE_CAP_MS);
     verifier.stop();
     await verifying;
     // Outputs of the last jobs: one more round, retried a few times while an answer is missing.
@@ -178,6 +183,11 @@ async function main(): Promise<number> {
     for (const job of result.jobs)
       if (job.status === 'failed') errors.set(job.error ?? '', (errors.get(job.error ?? '') ?? 0) + 1);
     say(`failure reasons: ${JSON.stringify(Object.fromEntries(errors))}`);
+    const kinds = new Map<string, number>();
+    for (const line of violations) kinds.set(line.split(':')[0]!, (kinds.get(line.split(':')[0]!) ?? 0) + 1);
+    if (violations.length) say(`violations by kind: ${JSON.stringify(Object.fromEntries(kinds))}`);
+    // All of them in the kept folder; the first hundred here.
+    await writeFile(path.join(cluster.root, 'violations.txt'), violations.map((line) => `${line}\n`).join(''));
     for (const line of violations.slice(0, 100)) console.log(`VIOLATION ${line}`);
   } catch (err) {
     violations.push(`the soak itself failed: ${(err as Error).stack ?? err}`);
