@@ -31,3 +31,16 @@ it('fails the transaction whose connection was ended, without an unhandled error
   expect((await pool.query('SELECT 3 AS n')).rows[0].n).toBe(3);
   expect(await transaction(pool, async (client) => (await client.query('SELECT 4 AS n')).rows[0].n)).toBe(4);
 });
+
+it('survives a connection ended while a client is checked out by code that listens for nothing (a library)', async () => {
+  // Agenda's repository and notification channel check clients out of our pools without an 'error' listener.
+  const client = await pool.connect();
+  try {
+    await pool.query('SELECT pg_terminate_backend($1)', [(client as unknown as { processID: number }).processID]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect(client.query('SELECT 1')).rejects.toThrow(/terminat|not queryable/);
+  } finally {
+    client.release();
+  }
+  expect((await pool.query('SELECT 5 AS n')).rows[0].n).toBe(5);
+});

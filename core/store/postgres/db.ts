@@ -52,9 +52,19 @@ export function setClause(entries: Array<[string, unknown]>, columns: Record<str
 /**
  * The client of the service's pools: its connection failures (refused, unreachable, timed out) are
  * marked as PostgreSQL's (backend-errors.ts), so a request they fail answers 503, not 500. pg-pool
- * connects its clients with a callback; `connect()` without one is marked too.
+ * connects its clients with a callback; `connect()` without one is marked too. A connection lost while
+ * the client is checked out never crashes the process.
  */
 export class MarkedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // A connection PostgreSQL ends (a restart: "terminating connection due to administrator command") is an
+    // 'error' event, which the pool hears only while the client is idle. A client checked out by code that listens
+    // for nothing (Agenda's repository and LISTEN channel) would crash the process; its next query fails instead,
+    // and the pool destroys it on release, as it is no longer queryable.
+    this.on('error', () => undefined);
+  }
+
   override connect(): Promise<pg.Client>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.Client> | undefined {
