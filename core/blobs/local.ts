@@ -24,10 +24,14 @@ export class LocalBlobStore implements BlobStore {
     await mkdir(path.dirname(target), { recursive: true });
     const counter = byteCounter(options.maxBytes);
     const partial = partialName(target);
+    const file = createWriteStream(partial);
     try {
-      await pipeline(source, counter.stream, createWriteStream(partial));
+      await pipeline(source, counter.stream, file);
       await rename(partial, target);
     } catch (err) {
+      // A source failing early fails the pipeline before the file has closed, perhaps before it is even open:
+      // removed then, the open would create it afterwards, a partial left for good. Wait for the close first.
+      if (!file.closed) await new Promise((closed) => file.once('close', closed));
       await rm(partial, { force: true });
       throw err;
     }

@@ -32,7 +32,7 @@ it('fails the transaction whose connection was ended, without an unhandled error
   expect(await transaction(pool, async (client) => (await client.query('SELECT 4 AS n')).rows[0].n)).toBe(4);
 });
 
-it('survives a connection ended while a client is checked out by code that listens for nothing (a library)', async () => {
+it('survives a connection ended while a library holds a client that listens for nothing', async () => {
   // Agenda's repository and notification channel check clients out of our pools without an 'error' listener.
   const client = await pool.connect();
   try {
