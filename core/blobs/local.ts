@@ -31,7 +31,7 @@ export class LocalBlobStore implements BlobStore {
     } catch (err) {
       // A source failing early fails the pipeline before the file has closed, perhaps before it is even open:
       // removed then, the open would create it afterwards, a partial left for good. Wait for the close first.
-      if (!file.closed) await new Promise((closed) => file.once('close', closed));
+      if (!file.closed) await new Promise<void>((closed) => file.once('close', () => closed()));
       await rm(partial, { force: true });
       throw err;
     }

@@ -43,6 +43,25 @@ export class CreditService {
   }
 
   /**
+   * Give back a charge no job was recorded for (the job's write failed after the charge: the database restarting,
+   * the link to it cut). The database may still be away: retried with back-off for about two minutes, in the
+   * background, so the refused request answers at once. A process killed meanwhile still loses the charge; one
+   * transaction for the charge and the job is the full fix.
+   */
+  refundUnrecorded(accountId: string, charge: Charge): void {
+    const attempt = async (left: number, delayMs: number): Promise<void> => {
+      try {
+        await this.creditsStore.usage.refund(accountId, charge.period, charge.cost);
+      } catch {
+        if (left <= 0) return;
+        await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
+        return attempt(left - 1, Math.min(delayMs * 2, 20_000));
+      }
+    };
+    void attempt(10, 500);
+  }
+
+  /**
    * End a waiting or active job `failed` with `error`, its credits back (a pipeline's: those of the steps that did not
    * finish) or its free try given back, in one store transaction (the only way a job fails). False, giving back
    * nothing, when it had ended already: a second fail, or a fail racing a cancel, refunds once.

@@ -244,24 +244,30 @@ export class JobService {
     const secret = { ...split.secret, ...spec.secrets };
     const charge = await this.credits.charge(principal.account, spec.cost);
     const now = this.clock.now();
-    const job = await this.jobsStore.jobs.create({
-      id: randomUUID(),
-      accountId: principal.account.id,
-      batchId: spec.batchId ?? null,
-      kind: spec.kind,
-      pluginId: spec.plugin.id,
-      op: spec.op,
-      inputFormat: spec.inputFormat,
-      target: spec.target,
-      options: stored,
-      inputs: spec.files.map(({ upload, format }) => storedInput(upload, format)),
-      creditCost: spec.cost,
-      creditPeriod: charge.period,
-      viaApi: spec.viaApi,
-      createdAt: now,
-      inputsExpireAt: new Date(now.getTime() + this.config.retentionMs),
-      ...(spec.pipeline ? { pipeline: spec.pipeline } : {}),
-    });
+    const job = await this.jobsStore.jobs
+      .create({
+        id: randomUUID(),
+        accountId: principal.account.id,
+        batchId: spec.batchId ?? null,
+        kind: spec.kind,
+        pluginId: spec.plugin.id,
+        op: spec.op,
+        inputFormat: spec.inputFormat,
+        target: spec.target,
+        options: stored,
+        inputs: spec.files.map(({ upload, format }) => storedInput(upload, format)),
+        creditCost: spec.cost,
+        creditPeriod: charge.period,
+        viaApi: spec.viaApi,
+        createdAt: now,
+        inputsExpireAt: new Date(now.getTime() + this.config.retentionMs),
+        ...(spec.pipeline ? { pipeline: spec.pipeline } : {}),
+      })
+      .catch((err: unknown) => {
+        // Charged, but no job recorded: the credits go back.
+        this.credits.refundUnrecorded(principal.account.id, charge);
+        throw err;
+      });
     // Recorded before the job can run, so its event finds it.
     if (spec.webhookUrl) await this.webhooks?.record(job.id, principal.account.id, spec.webhookUrl);
     if (Object.keys(secret).length) {
