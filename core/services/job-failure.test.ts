@@ -209,6 +209,32 @@ describe('a failed job and its refund are one write', () => {
     expect(jobs).toMatchObject([{ status: 'failed', error: 'The job could not be queued; credits were refunded' }]);
   });
 
+  it('a charge whose job cannot be recorded (the database went away) is given back', async () => {
+    const failingCreate = (inner: SqliteStore): Store =>
+      Object.assign(Object.create(inner) as Store, {
+        jobs: {
+          ...inner.jobs,
+          jobs: { ...inner.jobs.jobs, create: () => Promise.reject(new Error('connection terminated')) },
+        },
+      });
+    ({ store, services } = servicesWithoutRuns(dir, new Registry([]), TOKEN_SECRET, { store: failingCreate }));
+    await newOwner();
+    const upload = { blobKey: `uploads/${randomUUID()}`, filename: 'notes.txt', bytes: 12, head: Buffer.from('hi') };
+    const accepting = services.jobs.queue(owner, {
+      plugin: textPlugin,
+      kind: 'convert',
+      op: null,
+      inputFormat: 'txt',
+      target: 'md',
+      options: {},
+      files: [{ upload, format: 'txt' }],
+      cost: COST,
+      viaApi: true,
+    });
+    await expect(accepting).rejects.toThrow('connection terminated');
+    await expect.poll(async () => (await services.credits.balance(owner.account)).creditsUsed).toBe(0);
+  });
+
   it('an extraction request the queue refuses: every job it made failed, its credits back', async () => {
     const { default: wordCount } = await import('../../test/fixtures/plugins/word-count.js');
     start({ enqueue: () => Promise.reject(new Error('queue unavailable')) }, [wordCount]);
