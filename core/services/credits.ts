@@ -1,11 +1,21 @@
 /** Credits: atomic charge at acceptance, refunds, balance, monthly periods. */
 import { OVERAGE_RATE_PER_1000, type Credits } from '../../schema/index.js';
 import { refundOf } from './job-policy.js';
-import type { Account, AccountsStore, CreditsStore, FailureRefund, JobRecord, JobsStore } from '../store/types.js';
+import type {
+  Account,
+  AccountsStore,
+  CreditsStore,
+  FailureRefund,
+  JobRecord,
+  JobsStore,
+  NewJob,
+} from '../store/types.js';
 import type { AccountService } from './accounts.js';
 import { billingPeriod, nextResetDate, type Clock } from './clock.js';
 import { recordRefund } from '../telemetry/metrics.js';
 import { ServiceError } from './errors.js';
+
+const insufficient = () => new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits');
 
 export interface Charge {
   period: string;
@@ -32,33 +42,33 @@ export class CreditService {
     this.creditsStore = ports.credits;
   }
 
+  /** This month's period, and the usage a charge may not pass (null: overage is on). */
+  private terms(account: Account) {
+    const included = this.accounts.limitsOf(account).creditsIncluded;
+    const overage = account.overageEnabled && this.accounts.limitsOf(account).plan.overageAvailable;
+    return { period: billingPeriod(this.clock.now()), included, limit: overage ? null : included };
+  }
+
   /** Charge `cost` now, or 402 when the allowance is used and overage is off. */
   async charge(account: Account, cost: number): Promise<Charge> {
-    const included = this.accounts.limitsOf(account).creditsIncluded;
-    const period = billingPeriod(this.clock.now());
-    const overage = account.overageEnabled && this.accounts.limitsOf(account).plan.overageAvailable;
-    const result = await this.creditsStore.usage.charge(account.id, period, cost, overage ? null : included);
-    if (!result.ok) throw new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits');
+    const { period, included, limit } = this.terms(account);
+    const result = await this.creditsStore.usage.charge(account.id, period, cost, limit);
+    if (!result.ok) throw insufficient();
     return { period, cost, creditsRemaining: Math.max(0, included - result.used) };
   }
 
   /**
-   * Give back a charge no job was recorded for (the job's write failed after the charge: the database restarting,
-   * the link to it cut). The database may still be away: retried with back-off for about two minutes, in the
-   * background, so the refused request answers at once. A process killed meanwhile still loses the charge; one
-   * transaction for the charge and the job is the full fix.
+   * Charge a new job's cost and record it in one store transaction (402 when the allowance is used and overage is
+   * off): a write failing or a process dying between the two leaves neither, so every charge has its job.
    */
-  refundUnrecorded(accountId: string, charge: Charge): void {
-    const attempt = async (left: number, delayMs: number): Promise<void> => {
-      try {
-        await this.creditsStore.usage.refund(accountId, charge.period, charge.cost);
-      } catch {
-        if (left <= 0) return;
-        await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
-        return attempt(left - 1, Math.min(delayMs * 2, 20_000));
-      }
-    };
-    void attempt(10, 500);
+  async chargeAndRecord(
+    account: Account,
+    job: Omit<NewJob, 'creditPeriod'>,
+  ): Promise<{ job: JobRecord; creditsRemaining: number }> {
+    const { period, included, limit } = this.terms(account);
+    const result = await this.jobsStore.jobs.createCharged({ ...job, creditPeriod: period }, limit);
+    if (!result.ok) throw insufficient();
+    return { job: result.job, creditsRemaining: Math.max(0, included - result.used) };
   }
 
   /**
@@ -81,7 +91,7 @@ export class CreditService {
   async adjust(job: JobRecord, difference: number): Promise<void> {
     if (difference > 0) {
       const account = await this.accountsStore.accounts.get(job.accountId);
-      if (!account) throw new ServiceError('PAYMENT_REQUIRED', 'Insufficient API credits');
+      if (!account) throw insufficient();
       await this.charge(account, difference);
     } else if (difference < 0) await this.creditsStore.usage.refund(job.accountId, job.creditPeriod, -difference);
   }

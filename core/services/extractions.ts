@@ -20,7 +20,7 @@ import type { z } from 'zod';
 import type { Plugin } from '../contract/index.js';
 import { parseOptions } from '../contract/options.js';
 import type { Registry } from '../registry/index.js';
-import type { Account, BatchRecord, CreditsStore, JobRecord, JobsStore } from '../store/types.js';
+import type { Account, BatchRecord, CreditsStore, JobRecord, JobsStore, NewJob } from '../store/types.js';
 import { recordJobAccepted } from '../telemetry/metrics.js';
 import type { Principal } from './accounts.js';
 import type { CapabilityService, ExtractionToolInfo } from './capabilities.js';
@@ -186,10 +186,9 @@ export class ExtractionService {
     // Past the tool's work maximum (pages, seconds of media): this file's error, before any credit is spent.
     checkWork(plugin, plugin.op ?? plugin.id, await this.uploads.measureWork(plugin, [{ upload, format }]), 'the file');
     const cost = trial ? 0 : creditCost({ format, bytes: upload.bytes }, plugin.creditWeight);
-    const charge = trial ? { period: '' } : await this.credits.charge(principal.account, cost);
     costs.set(jobId, cost);
     const now = this.clock.now();
-    const job = await this.jobsStore.jobs.create({
+    const job: Omit<NewJob, 'creditPeriod'> = {
       id: jobId,
       accountId: principal.account.id,
       batchId,
@@ -200,13 +199,15 @@ export class ExtractionService {
       target: 'json',
       options,
       creditCost: cost,
-      creditPeriod: charge.period,
       viaApi,
       inputs: [storedInput(upload, format)],
       // The rows show file names until the results expire; the uploads themselves go when the job ends.
       createdAt: now,
       inputsExpireAt: new Date(now.getTime() + EXTRACTION_RESULT_SECONDS * 1000),
-    });
+    };
+    // A free try is not charged (its claim is given back if the job fails); a paid file is charged with its job.
+    if (trial) await this.jobsStore.jobs.create({ ...job, creditPeriod: '' });
+    else await this.credits.chargeAndRecord(principal.account, job);
     return job.id;
   }
 

@@ -242,39 +242,31 @@ export class JobService {
     const split = splitSecrets(spec.plugin, spec.options);
     const stored = split.stored;
     const secret = { ...split.secret, ...spec.secrets };
-    const charge = await this.credits.charge(principal.account, spec.cost);
     const now = this.clock.now();
-    const job = await this.jobsStore.jobs
-      .create({
-        id: randomUUID(),
-        accountId: principal.account.id,
-        batchId: spec.batchId ?? null,
-        kind: spec.kind,
-        pluginId: spec.plugin.id,
-        op: spec.op,
-        inputFormat: spec.inputFormat,
-        target: spec.target,
-        options: stored,
-        inputs: spec.files.map(({ upload, format }) => storedInput(upload, format)),
-        creditCost: spec.cost,
-        creditPeriod: charge.period,
-        viaApi: spec.viaApi,
-        createdAt: now,
-        inputsExpireAt: new Date(now.getTime() + this.config.retentionMs),
-        ...(spec.pipeline ? { pipeline: spec.pipeline } : {}),
-      })
-      .catch((err: unknown) => {
-        // Charged, but no job recorded: the credits go back.
-        this.credits.refundUnrecorded(principal.account.id, charge);
-        throw err;
-      });
+    const { job, creditsRemaining } = await this.credits.chargeAndRecord(principal.account, {
+      id: randomUUID(),
+      accountId: principal.account.id,
+      batchId: spec.batchId ?? null,
+      kind: spec.kind,
+      pluginId: spec.plugin.id,
+      op: spec.op,
+      inputFormat: spec.inputFormat,
+      target: spec.target,
+      options: stored,
+      inputs: spec.files.map(({ upload, format }) => storedInput(upload, format)),
+      creditCost: spec.cost,
+      viaApi: spec.viaApi,
+      createdAt: now,
+      inputsExpireAt: new Date(now.getTime() + this.config.retentionMs),
+      ...(spec.pipeline ? { pipeline: spec.pipeline } : {}),
+    });
     // Recorded before the job can run, so its event finds it.
     if (spec.webhookUrl) await this.webhooks?.record(job.id, principal.account.id, spec.webhookUrl);
     if (Object.keys(secret).length) {
       this.vault.put(job.id, secret);
       this.localJobs.start(job.id);
       recordJobAccepted(job.pluginId, principal.account.plan, spec.cost);
-      return this.accepted(job.id, spec.cost, charge.creditsRemaining);
+      return this.accepted(job.id, spec.cost, creditsRemaining);
     }
     try {
       await this.jobQueue.enqueue({ id: job.id, pluginId: job.pluginId });
@@ -284,7 +276,7 @@ export class JobService {
       throw err;
     }
     recordJobAccepted(job.pluginId, principal.account.plan, spec.cost);
-    return this.accepted(job.id, spec.cost, charge.creditsRemaining);
+    return this.accepted(job.id, spec.cost, creditsRemaining);
   }
 
   private accepted(jobId: string, creditCost: number, creditsRemaining: number): AcceptedJob {

@@ -29,7 +29,7 @@ function liveApi(cluster: Cluster): SoakNode | undefined {
   return apis[Math.floor(Math.random() * apis.length)];
 }
 
-async function fetchWithin(url: string, init: RequestInit = {}, ms = 20_000): Promise<Response> {
+async function fetchWithin(url: string, init: RequestInit = {}, ms = 10_000): Promise<Response> {
   return fetch(url, { ...init, signal: AbortSignal.timeout(ms) });
 }
 
@@ -63,8 +63,8 @@ export class Verifier {
     const started = new Date();
     const finished = await this.store.jobs.jobs.listFinishedSince(new Date(this.since.getTime() - 60_000));
     const due = finished.filter((job) => job.status === 'done' && !this.verified.get(job.id)?.ok);
-    for (let i = 0; i < due.length; i += 4)
-      await Promise.all(due.slice(i, i + 4).map((job) => this.verify(job.id, job.accountId)));
+    for (let i = 0; i < due.length; i += 8)
+      await Promise.all(due.slice(i, i + 8).map((job) => this.verify(job.id, job.accountId)));
     this.since = started;
   }
 
@@ -76,9 +76,18 @@ export class Verifier {
       entry.reason = 'job of an account the soak did not make';
       return;
     }
-    const api = liveApi(this.cluster);
-    if (!api) return;
-    entry.tries++;
+    // A fault (an API killed or stalled, S3 away) fails one try: the next goes to a live API at once, so an output is
+    // fetched well within its lifetime (RETENTION_S) once the fault is over; the round after retries again.
+    for (let attempt = 0; attempt < 3 && !entry.ok && entry.tries !== Number.POSITIVE_INFINITY; attempt++) {
+      const api = liveApi(this.cluster);
+      if (!api) return;
+      entry.tries++;
+      await this.download(api, account, jobId, entry);
+      if (!entry.ok && entry.tries !== Number.POSITIVE_INFINITY) await sleep(500);
+    }
+  }
+
+  private async download(api: SoakNode, account: Account, jobId: string, entry: Verification): Promise<void> {
     try {
       const poll = await fetchWithin(`${api.url}/api/v1/jobs/${jobId}`, {
         headers: { authorization: `Bearer ${account.key}` },

@@ -23,7 +23,7 @@ function trialRepo(trials: Collection<TrialDoc>): TrialRepo {
 }
 
 /** Takes `cost` off the period's usage, never below zero (an update pipeline: one write). */
-const refundUpdate = (cost: number) => [{ $set: { used: { $max: [0, { $subtract: ['$used', cost] }] } } }];
+export const refundUpdate = (cost: number) => [{ $set: { used: { $max: [0, { $subtract: ['$used', cost] }] } } }];
 
 /** What a failed job gives back (FailureRefund), in `session`'s transaction when there is one (jobs.fail). */
 export function givingBack(db: Db) {
@@ -37,25 +37,46 @@ export function givingBack(db: Db) {
   };
 }
 
+/** The period's zero row (a no-op when it exists), so a charge never has to upsert (an upsert inside a transaction
+ * that loses a duplicate-key race aborts it). */
+export async function ensureUsage(usage: Collection<UsageDoc>, accountId: string, period: string): Promise<void> {
+  await retryOnDuplicateKey(() =>
+    usage.updateOne({ accountId, period }, { $setOnInsert: { used: 0 } }, { upsert: true }),
+  );
+}
+
+/**
+ * The conditional charge (usage.charge) once the zero row exists, in `session`'s transaction when there is one
+ * (jobs.createCharged): the allowance check and the increment are one write, so concurrent charges cannot both pass.
+ */
+export async function chargeUsage(
+  usage: Collection<UsageDoc>,
+  accountId: string,
+  period: string,
+  cost: number,
+  limit: number | null,
+  session?: ClientSession,
+): Promise<ChargeResult> {
+  const options = session ? { session } : {};
+  const withinLimit = limit === null ? {} : { $expr: { $lte: [{ $add: ['$used', cost] }, limit] } };
+  const charged = await usage.findOneAndUpdate(
+    { accountId, period, ...withinLimit },
+    { $inc: { used: cost } },
+    { returnDocument: 'after', ...options },
+  );
+  if (charged) return { ok: true, used: charged.used };
+  return { ok: false, used: (await usage.findOne({ accountId, period }, options))?.used ?? 0 };
+}
+
 function usageRepo(usage: Collection<UsageDoc>): UsageRepo {
   const usedIn = async (accountId: string, period: string) => (await usage.findOne({ accountId, period }))?.used ?? 0;
   return {
     async get(accountId, period) {
       return { accountId, period, used: await usedIn(accountId, period) };
     },
-    async charge(accountId, period, cost, limit): Promise<ChargeResult> {
-      // The zero row first (a no-op when it exists), so the charge below never has to upsert.
-      await retryOnDuplicateKey(() =>
-        usage.updateOne({ accountId, period }, { $setOnInsert: { used: 0 } }, { upsert: true }),
-      );
-      // The allowance check and the increment are one conditional write: concurrent charges cannot both pass.
-      const withinLimit = limit === null ? {} : { $expr: { $lte: [{ $add: ['$used', cost] }, limit] } };
-      const charged = await usage.findOneAndUpdate(
-        { accountId, period, ...withinLimit },
-        { $inc: { used: cost } },
-        { returnDocument: 'after' },
-      );
-      return charged ? { ok: true, used: charged.used } : { ok: false, used: await usedIn(accountId, period) };
+    async charge(accountId, period, cost, limit) {
+      await ensureUsage(usage, accountId, period);
+      return chargeUsage(usage, accountId, period, cost, limit);
     },
     async refund(accountId, period, cost) {
       await usage.updateOne({ accountId, period }, refundUpdate(cost));

@@ -1,10 +1,19 @@
 /** Jobs, batches and extraction results in MongoDB. */
 import type { ClientSession, Collection, Db, Filter, MongoClient } from 'mongodb';
-import type { JobRecord, BatchRecord, ExportRecord, NewJob, JobRepo, BatchRepo, JobsStore } from '../types.js';
-import { givingBack } from './credits.js';
+import type {
+  JobRecord,
+  BatchRecord,
+  ChargedJob,
+  ExportRecord,
+  NewJob,
+  JobRepo,
+  BatchRepo,
+  JobsStore,
+} from '../types.js';
+import { chargeUsage, ensureUsage, givingBack, refundUpdate } from './credits.js';
 import { pipelineFromStored, storedPipeline } from '../stored-pipeline.js';
 import { asJson } from './documents.js';
-import { COLLECTIONS, type BatchDoc, type JobDoc } from './schema.js';
+import { COLLECTIONS, type BatchDoc, type JobDoc, type UsageDoc } from './schema.js';
 
 const UNFINISHED: JobRecord['status'][] = ['waiting', 'active'];
 const OPEN_EXPORT: ExportRecord['status'][] = ['pending', 'uploading'];
@@ -43,6 +52,39 @@ function jobFromDoc({ _id, ...doc }: JobDoc): JobRecord {
   };
 }
 
+function newJobDoc(job: NewJob): JobDoc {
+  return {
+    _id: job.id,
+    accountId: job.accountId,
+    batchId: job.batchId ?? null,
+    kind: job.kind,
+    pluginId: job.pluginId,
+    op: job.op,
+    inputFormat: job.inputFormat,
+    outputFormat: job.target,
+    options: asJson(job.options),
+    inputs: asJson(job.inputs),
+    status: 'waiting',
+    progress: 0,
+    error: null,
+    toolReport: null,
+    output: null,
+    result: null,
+    downloadTokenHash: null,
+    creditCost: job.creditCost,
+    creditPeriod: job.creditPeriod,
+    refunded: false,
+    viaApi: job.viaApi,
+    attempts: 0,
+    createdAt: job.createdAt,
+    startedAt: null,
+    completedAt: null,
+    inputsExpireAt: job.inputsExpireAt,
+    outputExpiresAt: null,
+    ...(job.pipeline ? { pipeline: asJson(storedPipeline(job.pipeline)) } : {}),
+  };
+}
+
 function batchFromDoc({ _id, ...doc }: BatchDoc): BatchRecord {
   return {
     id: _id,
@@ -61,6 +103,7 @@ function batchFromDoc({ _id, ...doc }: BatchDoc): BatchRecord {
  */
 function jobRepo(
   jobs: Collection<JobDoc>,
+  usage: Collection<UsageDoc>,
   giveBack: ReturnType<typeof givingBack>,
   transactions: MongoClient | null,
 ): JobRepo {
@@ -73,38 +116,32 @@ function jobRepo(
   };
   return {
     async create(job: NewJob) {
-      const doc: JobDoc = {
-        _id: job.id,
-        accountId: job.accountId,
-        batchId: job.batchId ?? null,
-        kind: job.kind,
-        pluginId: job.pluginId,
-        op: job.op,
-        inputFormat: job.inputFormat,
-        outputFormat: job.target,
-        options: asJson(job.options),
-        inputs: asJson(job.inputs),
-        status: 'waiting',
-        progress: 0,
-        error: null,
-        toolReport: null,
-        output: null,
-        result: null,
-        downloadTokenHash: null,
-        creditCost: job.creditCost,
-        creditPeriod: job.creditPeriod,
-        refunded: false,
-        viaApi: job.viaApi,
-        attempts: 0,
-        createdAt: job.createdAt,
-        startedAt: null,
-        completedAt: null,
-        inputsExpireAt: job.inputsExpireAt,
-        outputExpiresAt: null,
-        ...(job.pipeline ? { pipeline: asJson(storedPipeline(job.pipeline)) } : {}),
-      };
+      const doc = newJobDoc(job);
       await jobs.insertOne(doc);
       return jobFromDoc(doc);
+    },
+    async createCharged(job, limit) {
+      const doc = newJobDoc(job);
+      await ensureUsage(usage, job.accountId, job.creditPeriod);
+      const chargeAndInsert = async (session?: ClientSession): Promise<ChargedJob> => {
+        const charged = await chargeUsage(usage, job.accountId, job.creditPeriod, job.creditCost, limit, session);
+        if (!charged.ok) return charged;
+        await jobs.insertOne(doc, session ? { session } : {});
+        return { ...charged, job: jobFromDoc(doc) };
+      };
+      if (transactions)
+        return transactions.withSession((session) => session.withTransaction(() => chargeAndInsert(session)));
+      // A single node has no transactions: a job write that fails gives its charge back at once (a process dying
+      // between the two writes still keeps the charge there; docs/SCALE-OUT.md).
+      const charged = await chargeUsage(usage, job.accountId, job.creditPeriod, job.creditCost, limit);
+      if (!charged.ok) return charged;
+      try {
+        await jobs.insertOne(doc);
+      } catch (err) {
+        await usage.updateOne({ accountId: job.accountId, period: job.creditPeriod }, refundUpdate(job.creditCost));
+        throw err;
+      }
+      return { ...charged, job: jobFromDoc(doc) };
     },
     get,
     // The whole document (MongoDB has no poll-rate figure to tune against here; a projection would be the next cut).
@@ -306,7 +343,12 @@ function batchRepo(batches: Collection<BatchDoc>): BatchRepo {
 
 export function mongoJobs(db: Db, transactions: MongoClient | null): JobsStore {
   return {
-    jobs: jobRepo(db.collection<JobDoc>(COLLECTIONS.jobs), givingBack(db), transactions),
+    jobs: jobRepo(
+      db.collection<JobDoc>(COLLECTIONS.jobs),
+      db.collection<UsageDoc>(COLLECTIONS.usage),
+      givingBack(db),
+      transactions,
+    ),
     batches: batchRepo(db.collection<BatchDoc>(COLLECTIONS.batches)),
   };
 }

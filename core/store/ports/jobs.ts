@@ -187,8 +187,18 @@ export type FailureRefund = { credits: number; period: string } | { trialOf: str
 /** The services' rule (job-policy.ts: refundOf) for what a job gives back when it fails; pure, synchronous. */
 export type RefundRule = (job: JobRecord) => FailureRefund;
 
+/** A job recorded with its charge (`used`: the account's usage in the job's period after it), or refused by it. */
+export type ChargedJob = { ok: true; job: JobRecord; used: number } | { ok: false; used: number };
+
 export interface JobRepo {
   create(job: NewJob): Promise<JobRecord>;
+  /**
+   * Charge `job.creditCost` to its account's usage in `job.creditPeriod` and record the job, in one transaction: a
+   * process dying or a write failing between the two leaves neither, so every charge has its job. Refused, with no
+   * job and nothing charged, when the usage would pass `limit` (null: no limit). The charge is the same conditional
+   * write as `usage.charge`.
+   */
+  createCharged(job: NewJob, limit: number | null): Promise<ChargedJob>;
   get(id: string): Promise<JobRecord | null>;
   /** What a poll reads, every second per job in flight: a store may read less of the row than `get`. */
   view(id: string): Promise<JobView | null>;

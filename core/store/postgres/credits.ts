@@ -12,6 +12,31 @@ export async function giveBack(db: Queryable, accountId: string, given: FailureR
   else if (given) await db.query(RELEASE_TRIAL, [accountId, given.trialOf]);
 }
 
+/** The conditional charge of `cost` (usage.charge), on `db`: jobs.createCharged runs it inside its transaction. */
+export async function chargeUsage(
+  db: Queryable,
+  accountId: string,
+  period: string,
+  cost: number,
+  limit: number | null,
+): Promise<ChargeResult> {
+  await db.query('INSERT INTO usage (account_id, period, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [
+    accountId,
+    period,
+  ]);
+  // The condition and the increment are one statement: a concurrent charge waits for the row's
+  // lock, then PostgreSQL checks the condition again against the row as the other left it.
+  const row = await first(
+    db,
+    'UPDATE usage SET used = used + $1 WHERE account_id = $2 AND period = $3 AND ($4::integer IS NULL OR used + ' +
+      '$1 <= $4::integer) RETURNING used',
+    [cost, accountId, period, limit],
+  );
+  if (row) return { ok: true, used: Number(row.used) };
+  const current = await first(db, 'SELECT used FROM usage WHERE account_id = $1 AND period = $2', [accountId, period]);
+  return { ok: false, used: Number(current?.used ?? 0) };
+}
+
 function trialRepo(pool: pg.Pool): TrialRepo {
   return {
     async claim(accountId, tool, at) {
@@ -39,20 +64,8 @@ function usageRepo(pool: pg.Pool): UsageRepo {
     async get(accountId, period) {
       return { accountId, period, used: await used(accountId, period) };
     },
-    async charge(accountId, period, cost, limit): Promise<ChargeResult> {
-      await pool.query('INSERT INTO usage (account_id, period, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [
-        accountId,
-        period,
-      ]);
-      // The condition and the increment are one statement: a concurrent charge waits for the row's
-      // lock, then PostgreSQL checks the condition again against the row as the other left it.
-      const row = await first(
-        pool,
-        'UPDATE usage SET used = used + $1 WHERE account_id = $2 AND period = $3 AND ($4::integer IS NULL OR used + ' +
-          '$1 <= $4::integer) RETURNING used',
-        [cost, accountId, period, limit],
-      );
-      return row ? { ok: true, used: Number(row.used) } : { ok: false, used: await used(accountId, period) };
+    async charge(accountId, period, cost, limit) {
+      return chargeUsage(pool, accountId, period, cost, limit);
     },
     async refund(accountId, period, cost) {
       await pool.query(REFUND, [cost, accountId, period]);

@@ -1,6 +1,6 @@
 /** Jobs, batches and extraction results in PostgreSQL. */
 import type pg from 'pg';
-import type { BatchRepo, JobRepo, JobsStore } from '../types.js';
+import type { BatchRepo, ChargedJob, JobRecord, JobRepo, JobsStore, NewJob } from '../types.js';
 import {
   JOB_VIEW_COLUMNS,
   OPEN_EXPORT,
@@ -12,40 +12,49 @@ import {
   type Row,
 } from '../sql/rows.js';
 import { storedPipeline } from '../stored-pipeline.js';
-import { giveBack } from './credits.js';
-import { all, changed, first, transaction } from './db.js';
+import { chargeUsage, giveBack } from './credits.js';
+import { type Queryable, all, changed, first, transaction } from './db.js';
 
 const one = (row: Row | undefined) => (row ? jobFromRow(row) : null);
+
+async function insertJob(db: Queryable, job: NewJob): Promise<JobRecord> {
+  const row = await first(
+    db,
+    `INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options, inputs,
+      status, progress, credit_cost, credit_period, via_api, created_at, inputs_expire_at, pipeline)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'waiting', 0, $11, $12, $13, $14, $15, $16) RETURNING *`,
+    [
+      job.id,
+      job.accountId,
+      job.batchId ?? null,
+      job.kind,
+      job.pluginId,
+      job.op,
+      job.inputFormat,
+      job.target,
+      JSON.stringify(job.options),
+      JSON.stringify(job.inputs),
+      job.creditCost,
+      job.creditPeriod,
+      job.viaApi,
+      job.createdAt,
+      job.inputsExpireAt,
+      job.pipeline ? JSON.stringify(storedPipeline(job.pipeline)) : null,
+    ],
+  );
+  return jobFromRow(row!);
+}
 
 function jobRepo(pool: pg.Pool): JobRepo {
   return {
     async create(job) {
-      const row = await first(
-        pool,
-        `INSERT INTO jobs (id, account_id, batch_id, kind, plugin_id, op, input_format, output_format, options, inputs,
-          status, progress,
-            credit_cost, credit_period, via_api, created_at, inputs_expire_at, pipeline)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'waiting', 0, $11, $12, $13, $14, $15, $16) RETURNING *`,
-        [
-          job.id,
-          job.accountId,
-          job.batchId ?? null,
-          job.kind,
-          job.pluginId,
-          job.op,
-          job.inputFormat,
-          job.target,
-          JSON.stringify(job.options),
-          JSON.stringify(job.inputs),
-          job.creditCost,
-          job.creditPeriod,
-          job.viaApi,
-          job.createdAt,
-          job.inputsExpireAt,
-          job.pipeline ? JSON.stringify(storedPipeline(job.pipeline)) : null,
-        ],
-      );
-      return jobFromRow(row!);
+      return insertJob(pool, job);
+    },
+    async createCharged(job, limit) {
+      return transaction(pool, async (client): Promise<ChargedJob> => {
+        const charged = await chargeUsage(client, job.accountId, job.creditPeriod, job.creditCost, limit);
+        return charged.ok ? { ...charged, job: await insertJob(client, job) } : charged;
+      });
     },
     async get(id) {
       return one(await first(pool, 'SELECT * FROM jobs WHERE id = $1', [id]));

@@ -43,25 +43,36 @@ function trialRepo(db: Database.Database): TrialRepo {
   };
 }
 
-function usageRepo(db: Database.Database): UsageRepo {
+/** The conditional charge (usage.charge) as one synchronous call: jobs.createCharged runs it inside its transaction. */
+export function charging(db: Database.Database) {
   const ensure = db.prepare('INSERT INTO usage (account_id, period, used) VALUES (?, ?, 0) ON CONFLICT DO NOTHING');
   const get = db.prepare('SELECT used FROM usage WHERE account_id = ? AND period = ?');
   // The condition and the increment are one statement: concurrent charges cannot both pass.
   const charge = db.prepare(`UPDATE usage SET used = used + @cost
     WHERE account_id = @accountId AND period = @period AND (@limit IS NULL OR used + @cost <= @limit) RETURNING used`);
+  const used = (accountId: string, period: string) =>
+    Number((get.get(accountId, period) as Row | undefined)?.used ?? 0);
+  return {
+    used,
+    charge(accountId: string, period: string, cost: number, limit: number | null): ChargeResult {
+      ensure.run(accountId, period);
+      const row = charge.get({ accountId, period, cost, limit }) as Row | undefined;
+      return row ? { ok: true, used: Number(row.used) } : { ok: false, used: used(accountId, period) };
+    },
+  };
+}
+
+function usageRepo(db: Database.Database): UsageRepo {
+  const { used, charge } = charging(db);
   const { refund } = givingBack(db);
   const set = db.prepare(`INSERT INTO usage (account_id, period, used) VALUES (?, ?, ?)
     ON CONFLICT (account_id, period) DO UPDATE SET used = excluded.used`);
-  const used = (accountId: string, period: string) =>
-    Number((get.get(accountId, period) as Row | undefined)?.used ?? 0);
   return {
     async get(accountId, period): Promise<UsageRecord> {
       return { accountId, period, used: used(accountId, period) };
     },
-    async charge(accountId, period, cost, limit): Promise<ChargeResult> {
-      ensure.run(accountId, period);
-      const row = charge.get({ accountId, period, cost, limit }) as Row | undefined;
-      return row ? { ok: true, used: Number(row.used) } : { ok: false, used: used(accountId, period) };
+    async charge(accountId, period, cost, limit) {
+      return charge(accountId, period, cost, limit);
     },
     async refund(accountId, period, cost) {
       refund(accountId, period, cost);

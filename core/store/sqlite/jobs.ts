@@ -1,9 +1,9 @@
 /** Jobs, batches and extraction results in SQLite. */
 import type Database from 'better-sqlite3';
 
-import type { NewJob, JobRepo, BatchRepo, JobsStore, RefundRule } from '../types.js';
+import type { NewJob, JobRepo, BatchRepo, JobsStore, RefundRule, ChargedJob } from '../types.js';
 import { storedPipeline } from '../stored-pipeline.js';
-import { givingBack } from './credits.js';
+import { charging, givingBack } from './credits.js';
 import {
   type Row,
   OPEN_EXPORT,
@@ -67,6 +67,24 @@ function jobRepo(db: Database.Database): JobRepo {
     giveBack.give(String(row.account_id), given);
     return true;
   });
+  const { charge } = charging(db);
+  const insertJob = (job: NewJob) =>
+    insert.run({
+      ...job,
+      batchId: job.batchId ?? null,
+      options: JSON.stringify(job.options),
+      inputs: JSON.stringify(job.inputs),
+      viaApi: job.viaApi ? 1 : 0,
+      createdAt: ms(job.createdAt),
+      inputsExpireAt: ms(job.inputsExpireAt),
+      pipeline: job.pipeline ? JSON.stringify(storedPipeline(job.pipeline)) : null,
+    });
+  const chargeAndInsert = db.transaction((job: NewJob, limit: number | null): ChargedJob => {
+    const charged = charge(job.accountId, job.creditPeriod, job.creditCost, limit);
+    if (!charged.ok) return charged;
+    insertJob(job);
+    return { ...charged, job: jobFromRow(byId.get(job.id) as Row) };
+  });
   const count = db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE account_id = ?');
   const page = db.prepare('SELECT * FROM jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?');
   const byBatch = db.prepare('SELECT * FROM jobs WHERE batch_id = ? ORDER BY created_at, id');
@@ -86,17 +104,11 @@ function jobRepo(db: Database.Database): JobRepo {
   const one = (row: unknown) => (row ? jobFromRow(row as Row) : null);
   return {
     async create(job: NewJob) {
-      insert.run({
-        ...job,
-        batchId: job.batchId ?? null,
-        options: JSON.stringify(job.options),
-        inputs: JSON.stringify(job.inputs),
-        viaApi: job.viaApi ? 1 : 0,
-        createdAt: ms(job.createdAt),
-        inputsExpireAt: ms(job.inputsExpireAt),
-        pipeline: job.pipeline ? JSON.stringify(storedPipeline(job.pipeline)) : null,
-      });
+      insertJob(job);
       return jobFromRow(byId.get(job.id) as Row);
+    },
+    async createCharged(job, limit) {
+      return chargeAndInsert.immediate(job, limit);
     },
     async get(id) {
       return one(byId.get(id));

@@ -58,6 +58,39 @@ export function jobsContract(name: string, createStorage: CreateStorage): void {
         expect(await store.jobs.jobs.get('job_missing')).toBeNull();
       });
 
+      it('createCharged records the job with its charge, or neither past the limit', async () => {
+        const job = makeJob(accountId, { creditCost: 60 });
+        const charged = await store.jobs.jobs.createCharged(job, 100);
+        expect(charged).toEqual({ ok: true, used: 60, job: await store.jobs.jobs.get(job.id) });
+        expect(charged.ok && charged.job).toMatchObject({ id: job.id, status: 'waiting', creditCost: 60 });
+        const refused = makeJob(accountId, { creditCost: 41 });
+        expect(await store.jobs.jobs.createCharged(refused, 100)).toEqual({ ok: false, used: 60 });
+        expect(await store.jobs.jobs.get(refused.id)).toBeNull();
+        expect((await store.jobs.jobs.createCharged(makeJob(accountId, { creditCost: 41 }), null)).ok).toBe(true);
+        expect((await store.credits.usage.get(accountId, job.creditPeriod)).used).toBe(101);
+      });
+
+      it('createCharged: a job that cannot be written leaves no charge', async () => {
+        const job = await store.jobs.jobs.createCharged(makeJob(accountId, { creditCost: 7 }), null);
+        expect(job.ok).toBe(true);
+        // The same id again: the job's write fails inside the charge's transaction.
+        const again = makeJob(accountId, { id: job.ok ? job.job.id : '', creditCost: 5 });
+        await expect(store.jobs.jobs.createCharged(again, null)).rejects.toThrow();
+        expect((await store.credits.usage.get(accountId, again.creditPeriod)).used).toBe(7);
+      });
+
+      it('createCharged never overspends under concurrent acceptances from several instances', async () => {
+        const stores = [store, await openAnother(), await openAnother()];
+        // 30 jobs of 3 against 50: exactly 16 fit (48), each charged one has its job and no other has one.
+        const jobs = [...Array(30)].map(() => makeJob(accountId, { creditCost: 3 }));
+        const results = await Promise.all(
+          jobs.map((job, i) => stores[i % stores.length]!.jobs.jobs.createCharged(job, 50)),
+        );
+        expect(results.filter((r) => r.ok)).toHaveLength(16);
+        expect((await store.credits.usage.get(accountId, '2030-01')).used).toBe(48);
+        expect((await store.jobs.jobs.listByAccount(accountId, 100, 0)).total).toBe(16);
+      });
+
       it(
         'start moves waiting to active and counts attempts; a restart after a crash keeps the first start ' + 'time',
         async () => {
