@@ -17,7 +17,7 @@ import { configureFonts, fontSetup } from '../../core/engines/fonts.js';
 import { SandboxPool } from '../../core/engines/execution/sandbox/pool.js';
 import { LocalBlobStore } from '../../core/blobs/local.js';
 import type { BlobStore } from '../../core/blobs/types.js';
-import { Queue } from '../../core/queue/index.js';
+import { Queue, retryStartup } from '../../core/queue/index.js';
 import { SqliteBackend } from '../../core/queue/sqlite-backend/index.js';
 import { Registry } from '../../core/registry/index.js';
 import { createServices, type Services } from '../../core/services/index.js';
@@ -300,7 +300,7 @@ export async function createRuntime({
     async startWorkers() {
       if (config.workers > 0) {
         // Exports a dead process held (kill -9) fail now rather than at the first sweep (ExportService).
-        await services.exports.failAbandoned();
+        await retryStartup('abandoned exports', () => services.exports.failAbandoned(), log);
         sandbox.warm(config.workers);
         // Otherwise listeners start on a process's first office conversion.
         if (config.officePool.warm) void office.warm();

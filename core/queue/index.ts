@@ -52,6 +52,29 @@ const isDuplicateEntry = (err: unknown) =>
   [11000, '23505'].includes((err as { code?: number | string }).code as number | string);
 const REFILL_DELAY_MS = 10;
 
+/**
+ * Runs an idempotent start-up step, trying it again with back-off while it fails (a backend restarting as the
+ * process starts); by default for about two minutes, then its error ends the start.
+ */
+export async function retryStartup(
+  what: string,
+  work: () => Promise<unknown>,
+  log: Logger,
+  { delayMs, retries }: { delayMs: number; retries: number } = { delayMs: 1_000, retries: 14 },
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await work();
+      return;
+    } catch (err) {
+      if (attempt >= retries) throw err;
+      const wait = Math.min(delayMs * 2 ** attempt, 10_000);
+      log.warn(`start-up step failed: trying it again in ${wait} ms`, { step: what, error: (err as Error).message });
+      await sleep(wait);
+    }
+  }
+}
+
 export interface QueueOptions {
   backend: AgendaBackend;
   /** How often idle workers look for new jobs (from other processes, when `dispatch` does not signal them). */
@@ -73,6 +96,8 @@ export interface QueueOptions {
    * the last retry the entry is given up and the reconciler queues the job again.
    */
   retry?: { delayMs: number; maxDelayMs: number; maxRetries: number };
+  /** A start-up step that fails is tried again this many times, waiting `delayMs` doubled each time up to 10 s. */
+  startup?: { delayMs: number; retries: number };
   /** How often the purge and the reconciler run (Agenda interval). */
   maintenanceEvery?: string;
   /** The webhook deliveries' lock lifetime (30 s); renewed every third of it while an attempt runs. */
@@ -231,10 +256,6 @@ export class Queue implements JobQueue, WebhookQueue {
           .catch(() => undefined);
       }, REFILL_DELAY_MS);
     });
-    // Never more locked than this process runs at once: what it cannot start, others may.
-    this.agenda.lockLimit(concurrency);
-    this.agenda.maxConcurrency(concurrency);
-    await this.agenda.start();
 
     const maintenance = new Agenda({
       backend: this.options.backend,
@@ -257,18 +278,27 @@ export class Queue implements JobQueue, WebhookQueue {
     maintenance.define(CLOSE_BILLING_PERIOD, async () => {
       log.info('billing period closed');
     });
-    await maintenance.start();
+    // Start-up steps are idempotent: one that fails (the store or queue backend restarting) is tried again with
+    // back-off. Conversions are taken last, so a start-up that gives up ends the process before it runs any.
+    const step = (what: string, work: () => Promise<unknown>) => retryStartup(what, work, log, this.options.startup);
+    await step('maintenance start', () => maintenance.start());
     this.maintenance = maintenance;
-    await maintenance.every(this.options.maintenanceEvery ?? '1 minute', PURGE_EXPIRED);
-    await maintenance.every('0 0 1 * *', CLOSE_BILLING_PERIOD, undefined, { timezone: 'UTC' });
-    await this.reconcile(runner, store);
+    await step('maintenance schedule', async () => {
+      await maintenance.every(this.options.maintenanceEvery ?? '1 minute', PURGE_EXPIRED);
+      await maintenance.every('0 0 1 * *', CLOSE_BILLING_PERIOD, undefined, { timezone: 'UTC' });
+    });
+    await step('reconcile', () => this.reconcile(runner, store));
     // The work folders are this machine's, so every worker sweeps its own (the purge runs in one process only).
     const sweep = () =>
       runner.sweepWork?.().catch((err: Error) => log.warn('work folder sweep failed', { error: err.message }));
     await sweep();
     this.workSweep = setInterval(() => void sweep(), WORK_SWEEP_MS);
     this.workSweep.unref();
-    if (webhooks) await this.startDeliveries(webhooks, backoff);
+    if (webhooks) await this.startDeliveries(webhooks, backoff, step);
+    // Never more locked than this process runs at once: what it cannot start, others may.
+    this.agenda.lockLimit(concurrency);
+    this.agenda.maxConcurrency(concurrency);
+    await step('queue start', () => this.agenda.start());
   }
 
   /**
@@ -279,6 +309,7 @@ export class Queue implements JobQueue, WebhookQueue {
   private async startDeliveries(
     webhooks: WebhookDeliveryPort,
     backoff: ReturnType<typeof backoffStrategies.exponential>,
+    step: (what: string, work: () => Promise<unknown>) => Promise<void>,
   ): Promise<void> {
     const { log, webhookLockLifetimeMs: lockLifetime = WEBHOOK_LOCK_MS } = this.options;
     const deliveries = new Agenda({
@@ -309,9 +340,9 @@ export class Queue implements JobQueue, WebhookQueue {
       { concurrency: WEBHOOK_CONCURRENCY, lockLimit: WEBHOOK_CONCURRENCY, lockLifetime, backoff },
     );
     deliveries.maxConcurrency(WEBHOOK_CONCURRENCY);
-    await deliveries.start();
+    await step('webhook deliveries start', () => deliveries.start());
     this.deliveries = deliveries;
-    await this.reconcileDeliveries(webhooks);
+    await step('webhook reconcile', () => this.reconcileDeliveries(webhooks));
   }
 
   /** Every pending webhook delivery has a live entry (one lost in a crash, or given up, is queued again). */
