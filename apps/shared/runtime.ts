@@ -136,11 +136,13 @@ async function postgresAdapters(url: string, s3: NonNullable<Config['s3']>, log:
     import('../../core/store/postgres/index.js'),
     import('../../core/queue/postgres-backend/index.js'),
   ]);
-  const store = await PostgresStore.connect(url);
+  // PostgreSQL may be restarting as this process starts: connecting and migrating are tried again meanwhile.
+  const store = await retryStartup('PostgreSQL store', () => PostgresStore.connect(url), log);
+  const queueBackend = await retryStartup('PostgreSQL queue', () => createPostgresQueueBackend(url), log);
   return {
     store,
     ...(await s3Blobs(s3)),
-    queueBackend: await createPostgresQueueBackend(url),
+    queueBackend,
     queueDispatch: postgresDispatchChannel(url, log),
     publishesDispatch: true,
   };

@@ -56,16 +56,15 @@ const REFILL_DELAY_MS = 10;
  * Runs an idempotent start-up step, trying it again with back-off while it fails (a backend restarting as the
  * process starts); by default for about two minutes, then its error ends the start.
  */
-export async function retryStartup(
+export async function retryStartup<T>(
   what: string,
-  work: () => Promise<unknown>,
+  work: () => Promise<T>,
   log: Logger,
   { delayMs, retries }: { delayMs: number; retries: number } = { delayMs: 1_000, retries: 14 },
-): Promise<void> {
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await work();
-      return;
+      return await work();
     } catch (err) {
       if (attempt >= retries) throw err;
       const wait = Math.min(delayMs * 2 ** attempt, 10_000);
@@ -280,7 +279,9 @@ export class Queue implements JobQueue, WebhookQueue {
     });
     // Start-up steps are idempotent: one that fails (the store or queue backend restarting) is tried again with
     // back-off. Conversions are taken last, so a start-up that gives up ends the process before it runs any.
-    const step = (what: string, work: () => Promise<unknown>) => retryStartup(what, work, log, this.options.startup);
+    const step = async (what: string, work: () => Promise<unknown>) => {
+      await retryStartup(what, work, log, this.options.startup);
+    };
     await step('maintenance start', () => maintenance.start());
     this.maintenance = maintenance;
     await step('maintenance schedule', async () => {
