@@ -22,7 +22,7 @@ import { extractionSubmitName } from '../operations/extraction.js';
 import { BATCH_ID_INPUT, type AnyOperation } from '../operations/operation.js';
 import { fileLimitOf } from '../operations/submission.js';
 import { WEBHOOK_OPERATIONS } from '../operations/webhooks.js';
-import { type ProcedureOf, adaptedQueryOf, formProcedureOf, procedureOf } from './operations.js';
+import { type ProcedureOf, type adaptedQueryOf, type formProcedureOf, procedureOf } from './operations.js';
 import { authedProcedure, createCallerFactory, router } from './trpc.js';
 
 /**
@@ -46,7 +46,11 @@ export function formFileLimit(path: string, services: Services, principal: Princ
 type TypedOperation = (typeof FIXED_OPERATIONS)[number] | (typeof WEBHOOK_OPERATIONS)[number];
 
 /** The path an operation declares, if it declares one as a literal. */
-type PathOf<Op> = Op extends { trpc?: { path: infer Path extends string } } ? Path : never;
+type PathOf<Op> = Op extends { trpc?: { path: infer Path extends string } }
+  ? string extends Path
+    ? never
+    : Path
+  : never;
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
   ? `${Head}${Capitalize<CamelCase<Tail>>}`
@@ -121,8 +125,9 @@ function placeProcedures(operations: readonly AnyOperation[], reserved: readonly
     const name = keys.pop() ?? path;
     let node = root;
     for (const key of keys) {
-      const next: AnyProcedure | ProcedureTree = (node[key] ??= {});
+      const next: AnyProcedure | ProcedureTree = node[key] ?? {};
       if (isProcedure(next)) throw new Error(`tRPC: '${path}' (${operation.name}) is under a procedure`);
+      node[key] = next;
       node = next;
     }
     if (Object.hasOwn(node, name)) throw new Error(`tRPC: two procedures at '${path}' (${operation.name} is one)`);
@@ -137,7 +142,8 @@ function procedureAt(tree: ProcedureTree, path: string): AnyProcedure | undefine
   return isProcedure(node) ? node : undefined;
 }
 
-const kindOf = (operation: AnyOperation) => (operation.files === 'none' && operation.method === 'GET' ? 'query' : 'mutation');
+const kindOf = (operation: AnyOperation) =>
+  operation.files === 'none' && operation.method === 'GET' ? 'query' : 'mutation';
 
 /**
  * What TableProcedures says is at each path: the operation its meta names and its kind. A spec

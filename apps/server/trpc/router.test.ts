@@ -1,0 +1,96 @@
+/**
+ * The tRPC procedures are placed by the operation table (each operation's `trpc.path`): the set a
+ * client sees is pinned here, so a change to a declaration that moves, adds or drops a procedure
+ * shows. A table that does not place what AppRouter's type says is refused when the router is built.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../shared/config.js';
+import { createRuntime, type Runtime } from '../../shared/runtime.js';
+import type { AnyOperation } from '../operations/operation.js';
+import { operationTable } from '../operations/table.js';
+import { appRouterFor, createAppRouter, operationAt } from './router.js';
+
+const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** Every procedure path with its kind and the operation it serves (none: the router's own two). */
+const PROCEDURES = [
+  'batch.cancel mutation cancelBatch',
+  'batch.convert mutation batchConvert',
+  'batch.get query getBatch',
+  'convert mutation convert',
+  'credits.get query getCredits',
+  'extraction.fileSearch mutation fileSearch',
+  'extraction.fileSearchResults query getFileSearchResults',
+  'extraction.get query -',
+  'extraction.parseCv mutation parseCv',
+  'extraction.parseCvResults query getParseCvResults',
+  'extraction.pdfToMarkdown mutation pdfToMarkdown',
+  'extraction.pdfToMarkdownResults query getPdfToMarkdownResults',
+  'extraction.transcribe mutation transcribe',
+  'extraction.transcribeResults query getTranscribeResults',
+  'formats.list query getFormats',
+  'history.list query getHistory',
+  'jobs.cancel mutation cancelJob',
+  'jobs.get query getJob',
+  'jobs.watch subscription -',
+  'merge mutation mergePdf',
+  'pipelines.create mutation createPipeline',
+  'signedUrl.create mutation createSignedUrl',
+  'webhooks.attempts query listWebhookAttempts',
+  'webhooks.create mutation createWebhookEndpoint',
+  'webhooks.delete mutation deleteWebhookEndpoint',
+  'webhooks.get query getWebhookEndpoint',
+  'webhooks.list query listWebhookEndpoints',
+  'webhooks.rotateDefaultSecret mutation rotateDefaultWebhookSecret',
+  'webhooks.rotateSecret mutation rotateWebhookSecret',
+  'webhooks.sendTest mutation sendTestWebhook',
+  'webhooks.update mutation updateWebhookEndpoint',
+];
+
+describe('the tRPC router placed by the operation table', () => {
+  let dataDir: string;
+  let runtime: Runtime;
+  let table: AnyOperation[];
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'transmute-trpc-router-'));
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WORKERS: '0', OFFICE_POOL_WARM: '0' });
+    runtime = await createRuntime({ config, log: silent, servesApi: true });
+    table = operationTable(runtime.services);
+  }, 120_000);
+
+  afterAll(async () => {
+    await runtime?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves the same procedures at the same paths, of the same kinds', () => {
+    const appRouter = appRouterFor(runtime.services);
+    const procedures: Record<string, { _def: { type: string } }> = appRouter._def.procedures;
+    const served = Object.entries(procedures).map(
+      ([procedurePath, { _def }]) => `${procedurePath} ${_def.type} ${operationAt(appRouter, procedurePath) ?? '-'}`,
+    );
+    expect(served.sort()).toEqual(PROCEDURES);
+  });
+
+  it('refuses a table that places two procedures at one path, or one at a path the router declares', () => {
+    const moved = (name: string, to: string) =>
+      table.map((operation) => (operation.name === name ? { ...operation, trpc: { path: to } } : operation));
+    expect(() => createAppRouter(moved('getCredits', 'jobs.get'))).toThrow("two procedures at 'jobs.get'");
+    expect(() => createAppRouter(moved('getCredits', 'jobs.watch'))).toThrow("'jobs.watch' (getCredits) is declared");
+    expect(() => createAppRouter(moved('getCredits', 'jobs.get.now'))).toThrow('is under a procedure');
+  });
+
+  it('refuses a table that does not place an operation where AppRouter says it is', () => {
+    const without = (name: string) => table.filter((operation) => operation.name !== name);
+    expect(() => createAppRouter(without('getJob'))).toThrow('does not place its typed operations');
+    expect(() => createAppRouter(without('getParseCvResults'))).toThrow('does not place its typed operations');
+    const elsewhere = table.map((operation) =>
+      operation.name === 'getHistory' ? { ...operation, trpc: { path: 'history.all' } } : operation,
+    );
+    expect(() => createAppRouter(elsewhere)).toThrow('does not place its typed operations');
+  });
+});
