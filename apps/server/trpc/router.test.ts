@@ -6,12 +6,42 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { inferRouterInputs } from '@trpc/server';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import type {
+  historyQuerySchema,
+  pipelineRequestSchema,
+  signedUrlRequestSchema,
+  webhookEndpointCreateSchema,
+  webhookEndpointUpdateSchema,
+} from '../../../schema/index.js';
 import { loadConfig } from '../../shared/config.js';
 import { createRuntime, type Runtime } from '../../shared/runtime.js';
 import type { AnyOperation } from '../operations/operation.js';
 import { operationTable } from '../operations/table.js';
-import { appRouterFor, createAppRouter, operationAt } from './router.js';
+import { type AppRouter, appRouterFor, createAppRouter, operationAt } from './router.js';
+
+// The inputs clients are typed with, read from the declarations (the outputs: test/trpc-outputs.e2e.test.ts).
+type Inputs = inferRouterInputs<AppRouter>;
+expectTypeOf<Inputs['jobs']['get']>().toEqualTypeOf<{ jobId: string }>();
+// May be called without input: every field has a default.
+expectTypeOf<Exclude<Inputs['history']['list'], void>>().toEqualTypeOf<z.input<typeof historyQuerySchema>>();
+expectTypeOf<undefined>().toExtend<Inputs['history']['list']>();
+expectTypeOf<Inputs['signedUrl']['create']>().toEqualTypeOf<z.input<typeof signedUrlRequestSchema>>();
+expectTypeOf<Inputs['convert']>().toEqualTypeOf<FormData>();
+expectTypeOf<Inputs['batch']['convert']>().toEqualTypeOf<FormData>();
+expectTypeOf<Inputs['extraction']['parseCv']>().toEqualTypeOf<FormData>();
+expectTypeOf<Inputs['pipelines']['create']>().toEqualTypeOf<FormData | z.input<typeof pipelineRequestSchema>>();
+expectTypeOf<Inputs['batch']['get']>().toEqualTypeOf<{ batchId: string }>();
+expectTypeOf<Inputs['extraction']['transcribeResults']>().toEqualTypeOf<{ batchId: string }>();
+expectTypeOf<Inputs['webhooks']['list']>().toEqualTypeOf<void>();
+expectTypeOf<Inputs['webhooks']['create']>().toEqualTypeOf<z.input<typeof webhookEndpointCreateSchema>>();
+expectTypeOf<Inputs['webhooks']['update']>().toEqualTypeOf<{
+  id: string;
+  patch: z.input<typeof webhookEndpointUpdateSchema>;
+}>();
+expectTypeOf<Inputs['webhooks']['attempts']>().toEqualTypeOf<{ id: string; limit?: number | undefined }>();
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
