@@ -1,8 +1,9 @@
 /**
  * One operation of the API, declared once: its name (the OpenAPI operationId, the tRPC
- * procedure and the GraphQL field), its transport (method, path, how files come), its zod input and
- * output, its plan gate and its handler on the services. The REST routes (routes.ts) and the OpenAPI
- * document (openapi.ts) are generated from the table (table.ts); nothing restates an operation.
+ * procedure's meta and the GraphQL field), its transport (method, path, how files come), its zod
+ * input and output, its plan gate, its handler on the services, and where GraphQL and tRPC place
+ * it. The REST routes (routes.ts), the OpenAPI document (openapi.ts), the GraphQL fields and the
+ * tRPC router are generated from the table (table.ts); nothing restates an operation.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';

@@ -7,8 +7,9 @@
  * the one form decoder (operations/submission.ts), then its `submit`.
  *
  * A procedure may keep a shape it had before the table (`batch.get({ batchId })`, `webhooks.list`
- * answering the array): `adapt` names its own input and output zod and maps to and from the
- * operation's; the operation still does the work.
+ * answering the array): its operation's `trpc` section names its own input and output zod and maps
+ * to and from the operation's; the operation still does the work. `procedureOf` builds an
+ * operation's procedure as its section says, `ProcedureOf` is its type (trpc/router.ts places them).
  */
 import type { AnyProcedure } from '@trpc/server';
 import { z } from 'zod';
