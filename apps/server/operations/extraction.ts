@@ -11,6 +11,7 @@ import {
   extractionPollSchemaOf,
   extractionRowSchema,
   extractionRowSchemas,
+  isSpecExtractionTool,
   typedExtractionPollSchema,
 } from '../../../schema/index.js';
 import type { CapabilityService, ExtractionToolInfo } from '../../../core/services/capabilities.js';
@@ -18,7 +19,7 @@ import type { Principal, Services } from '../../../core/services/index.js';
 import { camelCase, optionsTypeName, pascalCase } from '../naming.js';
 import type { JsonSchema } from '../json-schema.js';
 import { WEBHOOK_URL_DESCRIPTION, extractionForm } from './fields.js';
-import { defineOperation, type AnyOperation, type Submission } from './operation.js';
+import { BATCH_ID_INPUT, defineOperation, type AnyOperation, type Submission } from './operation.js';
 import { NO_OPTIONS } from './options.js';
 
 /** The poll answer of each spec tool, typed by its rows (`ParseCvPoll`...), made once: the document refers to them. */
@@ -77,6 +78,10 @@ export function extractionOperations(capabilities: CapabilityService): AnyOperat
       .map(([name, { sum }]) => ` The poll answer's \`${name}\` sums the rows' \`${sum}\`.`)
       .join('');
     const poll = pollOf(info);
+    // Typed by the tool's rows for the spec's tools; any tool's rows on the way out (AppRouter types the spec's).
+    const trpcPoll: z.ZodType = isSpecExtractionTool(tool)
+      ? typedExtractionPollSchema(extractionRowSchemas[tool])
+      : extractionPollSchema;
     const submit = (services: Services, principal: Principal, submission: Submission) => {
       const { files, options = NO_OPTIONS, viaApi, webhookUrl } = submission;
       return services.extractions.accept(principal, tool, { uploads: files, ...options, viaApi, webhookUrl });
@@ -109,6 +114,7 @@ export function extractionOperations(capabilities: CapabilityService): AnyOperat
             'or was sent several files (`code`: `trial_single_file`).',
         },
         submit,
+        trpc: { path: `extraction.${extractionSubmitName(tool)}` },
         graphql: {
           root: 'mutation',
           type: 'BatchAccepted',
@@ -141,6 +147,14 @@ export function extractionOperations(capabilities: CapabilityService): AnyOperat
         },
         errors: ['401', '403', '404', '429'],
         run: (services, principal, { id }) => services.extractions.poll(principal, tool, id),
+        // Named `batchId` here, as the other batch procedures.
+        trpc: {
+          path: `extraction.${extractionSubmitName(tool)}Results`,
+          input: BATCH_ID_INPUT,
+          toInput: ({ batchId }) => ({ id: batchId }),
+          output: trpcPoll,
+          answer: (rows) => rows,
+        },
         graphql: {
           root: 'query',
           field: 'extraction',

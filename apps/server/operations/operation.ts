@@ -1,8 +1,9 @@
 /**
  * One operation of the API, declared once: its name (the OpenAPI operationId, the tRPC
- * procedure and the GraphQL field), its transport (method, path, how files come), its zod input and
- * output, its plan gate and its handler on the services. The REST routes (routes.ts) and the OpenAPI
- * document (openapi.ts) are generated from the table (table.ts); nothing restates an operation.
+ * procedure's meta and the GraphQL field), its transport (method, path, how files come), its zod
+ * input and output, its plan gate, its handler on the services, and where GraphQL and tRPC place
+ * it. The REST routes (routes.ts), the OpenAPI document (openapi.ts), the GraphQL fields and the
+ * tRPC router are generated from the table (table.ts); nothing restates an operation.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -58,15 +59,53 @@ export interface Output<Schema extends z.ZodType = z.ZodType> {
   loose?: boolean;
 }
 
+/**
+ * Where the tRPC procedure of an operation sits (`webhooks.rotateSecret`) and, where its shape differs
+ * from REST's, how: a procedure kept in the shape it had before the table names its own `input` and
+ * `output` zod, maps its input to the operation's (`toInput`, default: as it is) and the operation's
+ * answer to its own (`answer`); the operation still does the work. `json`: the JSON request a
+ * file-taking operation also takes instead of FormData (a pipeline), as its zod types it.
+ */
+export interface TrpcSection<
+  Path extends string,
+  In extends z.ZodType,
+  Answer extends z.ZodType,
+  Json extends z.ZodType,
+  RunIn,
+  OperationAnswer,
+> {
+  /** Dotted: `jobs.get` is `get` in the `jobs` router. */
+  path: Path;
+  input?: In;
+  // Methods, so an operation with its own adapter types is still an operation of any adapter types.
+  toInput?(input: z.output<In>): RunIn;
+  output?: Answer;
+  answer?(answer: OperationAnswer): z.input<Answer> | Promise<z.input<Answer>>;
+  json?: Json;
+}
+
+/** A tRPC procedure's input when it takes none (any input sent is ignored, as by a procedure without a parser). */
+export const NO_INPUT = z.custom<void>();
+
+/** A batch on tRPC, named `batchId` as every batch procedure names it (REST has it in the path). */
+export const BATCH_ID_INPUT = z.object({ batchId: z.string().min(1) });
+
 export interface OperationSpec<
   Params extends z.ZodType = z.ZodType,
   Query extends z.ZodType = z.ZodType,
   Body extends z.ZodType = z.ZodType,
   Out extends z.ZodType = z.ZodType,
+  // Kept as declared (`'GET'`, `'many files'`, `'jobs.get'`, the adapter's zod): the tRPC router's type reads them.
+  Method extends HttpMethod = HttpMethod,
+  Files extends FileRule = FileRule,
+  TrpcPath extends string = string,
+  TrpcIn extends z.ZodType = z.ZodType,
+  TrpcOut extends z.ZodType = z.ZodType,
+  TrpcJson extends z.ZodType = z.ZodType,
 > {
-  /** camelCase: the operationId, the tRPC procedure, the GraphQL field. */
+  /** camelCase: the operationId, the tRPC procedure's meta, the GraphQL field. */
   name: string;
-  method: HttpMethod;
+  method: Method;
   /** OpenAPI style: `/api/v1/jobs/{jobId}`. */
   path: string;
   tag: string;
@@ -82,7 +121,7 @@ export interface OperationSpec<
    * (`FEATURE_MIN_PLAN`, a tool's manifest), and plan-gates.test.ts checks the two agree.
    */
   plan?: PlanId;
-  files: FileRule;
+  files: Files;
   /**
    * A file-taking operation's own text fields (`to`, `op`, `webhookUrl`, `export`; a pipeline's
    * `pipeline`): with `to`, every other field is an option; without, they are all its form takes.
@@ -126,6 +165,8 @@ export interface OperationSpec<
   tooManyFiles?: (services: Services, principal: Principal) => ServiceError;
   /** The GraphQL field served from this operation (graphql/operation-fields.ts declares it). */
   graphql?: GraphQLSection<Out>;
+  /** The tRPC procedure served from this operation (trpc/router.ts places it at its path). */
+  trpc?: TrpcSection<TrpcPath, TrpcIn, TrpcOut, TrpcJson, RunInput<Params, Query, Body>, z.input<Out>>;
   /**
    * Why this operation is served on REST alone (a binary answer, a probe, the document itself):
    * every other operation is on REST, OpenAPI, GraphQL and tRPC (surfaces.test.ts checks both).
@@ -209,7 +250,7 @@ export type RunInput<Params extends z.ZodType, Query extends z.ZodType, Body ext
 
 /** An operation of any input and output (the table's element). */
 // biome-ignore lint/suspicious/noExplicitAny: the table holds operations of every input type
-export type AnyOperation = OperationSpec<any, any, any, any>;
+export type AnyOperation = OperationSpec<any, any, any, any, any, any, any, any, any, any>;
 
 /** Declares an operation with its handler typed from its zod input and output. */
 export function defineOperation<
@@ -217,7 +258,15 @@ export function defineOperation<
   Query extends z.ZodType = z.ZodType<unknown>,
   Body extends z.ZodType = z.ZodType<unknown>,
   Out extends z.ZodType = z.ZodType,
->(spec: OperationSpec<Params, Query, Body, Out>): OperationSpec<Params, Query, Body, Out> {
+  Method extends HttpMethod = HttpMethod,
+  Files extends FileRule = FileRule,
+  TrpcPath extends string = string,
+  TrpcIn extends z.ZodType = z.ZodType,
+  TrpcOut extends z.ZodType = z.ZodType,
+  TrpcJson extends z.ZodType = z.ZodType,
+>(
+  spec: OperationSpec<Params, Query, Body, Out, Method, Files, TrpcPath, TrpcIn, TrpcOut, TrpcJson>,
+): OperationSpec<Params, Query, Body, Out, Method, Files, TrpcPath, TrpcIn, TrpcOut, TrpcJson> {
   return spec;
 }
 

@@ -25,7 +25,7 @@ import type { Principal, Services } from '../../../core/services/index.js';
 import { principalOf } from '../auth.js';
 import { PREFER_WAIT, WEBHOOK_URL_DESCRIPTION, WEBHOOK_URL_FIELD, batchForm, convertForm } from './fields.js';
 import { checkExport, contentDisposition } from './forms.js';
-import { defineOperation, type AnyOperation, type Submission } from './operation.js';
+import { BATCH_ID_INPUT, defineOperation, type AnyOperation, type Submission } from './operation.js';
 import { NO_OPTIONS, pipelineFromInput } from './options.js';
 import { readinessSchema } from './readiness.js';
 import { extractionOperations } from './extraction.js';
@@ -35,6 +35,11 @@ const jobIdParams = z.object({ jobId: z.string().min(1).meta({ description: 'job
 const batchIdParams = z.object({ id: z.string().meta({ description: 'batchId of the accepted answer.' }) });
 const SUBMIT_ERRORS = ['400', '401', '402', '403', '413', '429'];
 const BATCH_ID = 'batchId of the batchConvert answer.';
+
+/** A JSON pipeline on tRPC, as `pipelineRequestSchema` takes it: any object here, checked by the pipeline service. */
+const pipelineJsonInput = z.custom<z.input<typeof pipelineRequestSchema>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof FormData),
+);
 
 /** A job's status as GraphQL's Job shows it: with its id. */
 const withJobId = (status: JobStatus, { jobId }: Record<string, unknown>) => ({ jobId, ...status });
@@ -69,6 +74,7 @@ export const getJobOperation = defineOperation({
     answer: withJobId,
   },
   run: (services, principal, { jobId }) => services.jobs.status(principal, jobId),
+  trpc: { path: 'jobs.get' },
 });
 
 export const cancelJobOperation = defineOperation({
@@ -97,6 +103,7 @@ export const cancelJobOperation = defineOperation({
     answer: withJobId,
   },
   run: (services, principal, { jobId }) => services.jobs.cancel(principal, jobId),
+  trpc: { path: 'jobs.cancel' },
 });
 
 export const getCreditsOperation = defineOperation({
@@ -115,6 +122,7 @@ export const getCreditsOperation = defineOperation({
     description: "The caller's credit balance (same as GET /api/v1/credits).",
   },
   run: (services, principal) => services.credits.balance(principal.account),
+  trpc: { path: 'credits.get' },
 });
 
 export const getHistoryOperation = defineOperation({
@@ -139,6 +147,7 @@ export const getHistoryOperation = defineOperation({
     decode: true,
   },
   run: (services, principal, { limit, offset }) => services.jobs.history(principal, limit, offset),
+  trpc: { path: 'history.list' },
 });
 
 export const createSignedUrlOperation = defineOperation({
@@ -166,6 +175,7 @@ export const createSignedUrlOperation = defineOperation({
     decode: true,
   },
   run: (services, principal, request) => services.downloads.createSignedUrl(principal, request),
+  trpc: { path: 'signedUrl.create' },
 });
 
 export const getBatchOperation = defineOperation({
@@ -186,6 +196,13 @@ export const getBatchOperation = defineOperation({
     args: { id: { type: 'ID', description: BATCH_ID } },
   },
   run: (services, principal, { id }) => services.batches.status(principal, id),
+  trpc: {
+    path: 'batch.get',
+    input: BATCH_ID_INPUT,
+    toInput: ({ batchId }) => ({ id: batchId }),
+    output: batchStatusSchema,
+    answer: (status) => status,
+  },
 });
 
 export const cancelBatchOperation = defineOperation({
@@ -209,6 +226,13 @@ export const cancelBatchOperation = defineOperation({
     args: { id: { type: 'ID', description: BATCH_ID } },
   },
   run: (services, principal, { id }) => services.batches.cancel(principal, id),
+  trpc: {
+    path: 'batch.cancel',
+    input: BATCH_ID_INPUT,
+    toInput: ({ batchId }) => ({ id: batchId }),
+    output: batchStatusSchema,
+    answer: (status) => status,
+  },
 });
 
 /*
@@ -308,6 +332,8 @@ export const convertOperation = defineOperation({
       webhookUrl: WEBHOOK_URL_ARG,
     },
   },
+  // The options as one JSON object string in `options`.
+  trpc: { path: 'convert' },
 });
 
 export const createPipelineOperation = defineOperation({
@@ -371,6 +397,8 @@ export const createPipelineOperation = defineOperation({
     },
     input: ({ pipeline, ...rest }) => ({ ...rest, pipeline: pipelineFromInput(pipeline) }),
   },
+  // Typed for clients by the pipeline's zod; decoded by the pipeline service (its messages name the step).
+  trpc: { path: 'pipelines.create', json: pipelineJsonInput },
 });
 
 export const mergePdfOperation = defineOperation({
@@ -413,6 +441,7 @@ export const mergePdfOperation = defineOperation({
       webhookUrl: WEBHOOK_URL_ARG,
     },
   },
+  trpc: { path: 'merge' },
 });
 
 export const batchConvertOperation = defineOperation({
@@ -458,6 +487,8 @@ export const batchConvertOperation = defineOperation({
       },
     },
   },
+  // `options` read like convert's, `quality` like the REST field.
+  trpc: { path: 'batch.convert' },
 });
 
 export const getFormatsOperation = defineOperation({
@@ -485,6 +516,7 @@ export const getFormatsOperation = defineOperation({
   },
   // An operation's `options` is typed unknown by the registry; formatsSchema checks it is a JSON Schema object.
   run: async (services) => services.capabilities.formats() as z.input<typeof formatsSchema>,
+  trpc: { path: 'formats.list' },
 });
 
 function jobOperations(services: Services): AnyOperation[] {
@@ -646,23 +678,28 @@ const tables = new WeakMap<Services, AnyOperation[]>();
  * the fixed ones, and the extraction tools' from the registry's capabilities.
  */
 export function graphqlOperations(capabilities: CapabilityService): AnyOperation[] {
-  return [
-    convertOperation,
-    createPipelineOperation,
-    mergePdfOperation,
-    getJobOperation,
-    cancelJobOperation,
-    batchConvertOperation,
-    getBatchOperation,
-    cancelBatchOperation,
-    createSignedUrlOperation,
-    getCreditsOperation,
-    getHistoryOperation,
-    getFormatsOperation,
-    ...extractionOperations(capabilities),
-    ...webhookOperations(),
-  ];
+  return [...FIXED_OPERATIONS, ...extractionOperations(capabilities), ...webhookOperations()];
 }
+
+/**
+ * The fixed operations of this file served on every surface, as declared (typed): GraphQL serves
+ * them (graphqlOperations), and the tRPC router's type (`AppRouter`) is read from them and
+ * WEBHOOK_OPERATIONS, so a procedure's input and output types are its operation's.
+ */
+export const FIXED_OPERATIONS = [
+  convertOperation,
+  createPipelineOperation,
+  mergePdfOperation,
+  getJobOperation,
+  cancelJobOperation,
+  batchConvertOperation,
+  getBatchOperation,
+  cancelBatchOperation,
+  createSignedUrlOperation,
+  getCreditsOperation,
+  getHistoryOperation,
+  getFormatsOperation,
+];
 
 function buildTable(services: Services): AnyOperation[] {
   return [

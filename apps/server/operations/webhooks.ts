@@ -17,7 +17,7 @@ import {
 } from '../../../schema/index.js';
 import type { JsonSchema } from '../json-schema.js';
 import { BEYOND } from './fields.js';
-import { defineOperation, type AnyOperation } from './operation.js';
+import { NO_INPUT, defineOperation, type AnyOperation } from './operation.js';
 
 const ABOUT =
   'Beyond the spec; Pro and up. Events are signed per Standard Webhooks (webhook-id, webhook-timestamp, ' +
@@ -33,6 +33,8 @@ const attemptsQuery = z.object({
 });
 
 const ENDPOINT_ID = 'The endpoint id (WebhookEndpoint.id).';
+/** An endpoint on tRPC (its procedures' input, without REST's description). */
+const byTrpcId = z.object({ id: z.string().min(1) });
 
 /** What every webhook operation shares. */
 const common = { tag: 'Webhooks', beyondSpec: true, plan: FEATURE_MIN_PLAN.webhooks, files: 'none' } as const;
@@ -69,6 +71,7 @@ export const createWebhookEndpointOperation = defineOperation({
     decode: true,
   },
   run: (services, principal, request) => services.webhooks.create(principal, request),
+  trpc: { path: 'webhooks.create' },
 });
 
 export const rotateDefaultWebhookSecretOperation = defineOperation({
@@ -90,6 +93,7 @@ export const rotateDefaultWebhookSecretOperation = defineOperation({
     answer: ({ secret }: { secret: string }) => secret,
   },
   run: (services, principal) => services.webhooks.rotateDefaultSecret(principal),
+  trpc: { path: 'webhooks.rotateDefaultSecret' },
 });
 
 export const getWebhookEndpointOperation = defineOperation({
@@ -114,6 +118,7 @@ export const getWebhookEndpointOperation = defineOperation({
     args: { id: { type: 'ID', description: ENDPOINT_ID } },
   },
   run: (services, principal, { id }) => services.webhooks.get(principal, id),
+  trpc: { path: 'webhooks.get' },
 });
 
 export const rotateWebhookSecretOperation = defineOperation({
@@ -138,6 +143,7 @@ export const rotateWebhookSecretOperation = defineOperation({
     args: { id: { type: 'ID', description: ENDPOINT_ID } },
   },
   run: (services, principal, { id }) => services.webhooks.rotate(principal, id),
+  trpc: { path: 'webhooks.rotateSecret' },
 });
 
 export const sendTestWebhookOperation = defineOperation({
@@ -162,6 +168,7 @@ export const sendTestWebhookOperation = defineOperation({
     args: { id: { type: 'ID', description: ENDPOINT_ID } },
   },
   run: (services, principal, { id }) => services.webhooks.sendTest(principal, id),
+  trpc: { path: 'webhooks.sendTest' },
 });
 
 export const listWebhookEndpointsOperation = defineOperation({
@@ -186,6 +193,13 @@ export const listWebhookEndpointsOperation = defineOperation({
     answer: ({ endpoints }: z.output<typeof webhookEndpointListSchema>) => endpoints,
   },
   run: async (services, principal) => ({ endpoints: await services.webhooks.list(principal) }),
+  // tRPC keeps the shapes it had before the table: the list and the log as arrays, the patch under `patch`.
+  trpc: {
+    path: 'webhooks.list',
+    input: NO_INPUT,
+    output: z.array(webhookEndpointSchema),
+    answer: ({ endpoints }) => endpoints,
+  },
 });
 
 export const updateWebhookEndpointOperation = defineOperation({
@@ -217,6 +231,13 @@ export const updateWebhookEndpointOperation = defineOperation({
     decode: true,
   },
   run: (services, principal, { id, ...patch }) => services.webhooks.update(principal, id, patch),
+  trpc: {
+    path: 'webhooks.update',
+    input: byTrpcId.extend({ patch: webhookEndpointUpdateSchema }),
+    toInput: ({ id, patch }) => ({ id, ...patch }),
+    output: webhookEndpointSchema,
+    answer: (endpoint) => endpoint,
+  },
 });
 
 export const deleteWebhookEndpointOperation = defineOperation({
@@ -237,6 +258,12 @@ export const deleteWebhookEndpointOperation = defineOperation({
     answer: () => true,
   },
   run: (services, principal, { id }) => services.webhooks.remove(principal, id),
+  trpc: {
+    path: 'webhooks.delete',
+    input: byTrpcId,
+    output: z.object({ deleted: z.literal(true) }),
+    answer: () => ({ deleted: true as const }),
+  },
 });
 
 export const listWebhookAttemptsOperation = defineOperation({
@@ -270,21 +297,29 @@ export const listWebhookAttemptsOperation = defineOperation({
   run: async (services, principal, { id, limit }) => ({
     attempts: await services.webhooks.attempts(principal, id, limit),
   }),
+  trpc: {
+    path: 'webhooks.attempts',
+    input: byTrpcId.extend({ limit: z.number().int().min(1).max(WEBHOOK_LOG_SIZE).default(WEBHOOK_LOG_SIZE) }),
+    output: z.array(webhookAttemptSchema),
+    answer: ({ attempts }) => attempts,
+  },
 });
 
-/** Every webhook operation, in the order the document lists them. */
+/** Every webhook operation, in the order the document lists them (typed: the tRPC router's type reads them). */
+export const WEBHOOK_OPERATIONS = [
+  listWebhookEndpointsOperation,
+  createWebhookEndpointOperation,
+  rotateDefaultWebhookSecretOperation,
+  getWebhookEndpointOperation,
+  updateWebhookEndpointOperation,
+  deleteWebhookEndpointOperation,
+  rotateWebhookSecretOperation,
+  sendTestWebhookOperation,
+  listWebhookAttemptsOperation,
+];
+
 export function webhookOperations(): AnyOperation[] {
-  return [
-    listWebhookEndpointsOperation,
-    createWebhookEndpointOperation,
-    rotateDefaultWebhookSecretOperation,
-    getWebhookEndpointOperation,
-    updateWebhookEndpointOperation,
-    deleteWebhookEndpointOperation,
-    rotateWebhookSecretOperation,
-    sendTestWebhookOperation,
-    listWebhookAttemptsOperation,
-  ];
+  return [...WEBHOOK_OPERATIONS];
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -7,12 +7,14 @@
  * the one form decoder (operations/submission.ts), then its `submit`.
  *
  * A procedure may keep a shape it had before the table (`batch.get({ batchId })`, `webhooks.list`
- * answering the array): `adapt` names its own input and output zod and maps to and from the
- * operation's; the operation still does the work.
+ * answering the array): its operation's `trpc` section names its own input and output zod and maps
+ * to and from the operation's; the operation still does the work. `procedureOf` builds an
+ * operation's procedure as its section says, `ProcedureOf` is its type (trpc/router.ts places them).
  */
+import type { AnyProcedure } from '@trpc/server';
 import { z } from 'zod';
 import type { Principal, Services } from '../../../core/services/index.js';
-import type { OperationSpec, RunInput } from '../operations/operation.js';
+import type { AnyOperation, OperationSpec, RunInput } from '../operations/operation.js';
 import { decodeSubmission, fileLimitOf, type FormFields } from '../operations/submission.js';
 import { authedProcedure } from './trpc.js';
 import { stageFiles } from './uploads.js';
@@ -48,9 +50,6 @@ export function operationInput<P extends z.ZodType, Q extends z.ZodType, B exten
   // The merged object's static type is the three parts' intersection (zod cannot spread generic shapes).
   return input as unknown as InputOf<P, Q, B>;
 }
-
-/** The input of a procedure that takes none (any input sent is ignored, as by a procedure without a parser). */
-export const NO_INPUT = z.custom<void>();
 
 /** A procedure's shape where it predates the table: its own input and output, mapped to the operation's. */
 export interface Adapter<In, InWire, Answer, Out, OutWire, RunIn> {
@@ -216,3 +215,67 @@ export function formProcedureOf<
       return schema.parse(await submit(services, principal, { ...submission, viaApi: true }));
     });
 }
+
+/** The procedure of an operation, as its `trpc` section declares it (ProcedureOf is its type). */
+export function procedureOf(operation: AnyOperation): AnyProcedure {
+  const { trpc } = operation;
+  if (operation.files !== 'none') return formProcedureOf(operation, trpc?.json);
+  const { input, output, answer } = trpc ?? {};
+  if (input && output && answer) {
+    const adapter = { input, toInput: trpc?.toInput, output, answer };
+    return kindOf(operation) === 'query' ? adaptedQueryOf(operation, adapter) : adaptedMutationOf(operation, adapter);
+  }
+  if (input || output || answer) throw new Error(`tRPC: ${operation.name} adapts only part of its shape`);
+  return kindOf(operation) === 'query' ? queryOf(operation) : mutationOf(operation);
+}
+
+/** A section's zod left at its default (`z.ZodType`): the section does not declare it. */
+type Declared<Schema extends z.ZodType> = z.ZodType extends Schema ? false : true;
+
+/** The JSON a form procedure also takes: none unless its section declares `json`. */
+type JsonOf<Json extends z.ZodType> = Declared<Json> extends true ? Extract<z.input<Json>, object> : never;
+
+type JsonProcedureOf<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  O extends z.ZodType,
+  M,
+> = M extends 'GET' ? ReturnType<typeof queryOf<P, Q, B, O>> : ReturnType<typeof mutationOf<P, Q, B, O>>;
+
+type AdaptedProcedureOf<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  O extends z.ZodType,
+  M,
+  In extends z.ZodType,
+  Answer extends z.ZodType,
+> = M extends 'GET'
+  ? ReturnType<typeof adaptedQueryOf<P, Q, B, O, z.output<In>, z.output<Answer>, z.input<Answer>, z.input<In>>>
+  : ReturnType<typeof adaptedMutationOf<P, Q, B, O, z.output<In>, z.output<Answer>, z.input<Answer>, z.input<In>>>;
+
+/**
+ * The type of an operation's procedure, read from its declaration as procedureOf builds it: a form
+ * procedure for a file-taking operation, else a query (GET) or mutation, in its section's shape
+ * where it declares one.
+ */
+export type ProcedureOf<Op> =
+  Op extends OperationSpec<
+    infer P,
+    infer Q,
+    infer B,
+    infer O,
+    infer Method,
+    infer Files,
+    string,
+    infer In,
+    infer Answer,
+    infer Json
+  >
+    ? Files extends 'none'
+      ? Declared<In> extends true
+        ? AdaptedProcedureOf<P, Q, B, O, Method, In, Answer>
+        : JsonProcedureOf<P, Q, B, O, Method>
+      : ReturnType<typeof formProcedureOf<P, Q, B, O, JsonOf<Json>>>
+    : never;
