@@ -159,6 +159,36 @@ describe('a failed job and its refund are one write', () => {
     expect((await services.credits.balance(owner.account)).creditsUsed).toBe(2);
   });
 
+  it('a cancel the job outran (it finished between the read and the cancel) is a 409, and nothing is refunded', async () => {
+    // The store finishes the job just before the cancel's write, as a worker on another machine would.
+    const finishingFirst = (inner: SqliteStore): Store =>
+      Object.assign(Object.create(inner) as Store, {
+        jobs: {
+          ...inner.jobs,
+          jobs: {
+            ...inner.jobs.jobs,
+            fail: async (...args: Parameters<JobRepo['fail']>) => {
+              const at = new Date();
+              await inner.jobs.jobs.start(args[0], at);
+              const output = { blobKey: `outputs/${args[0]}.1`, filename: 'notes.md', format: 'md' as const, bytes: 2 };
+              await inner.jobs.jobs.complete(args[0], { output, toolReport: null, at, outputExpiresAt: at });
+              return inner.jobs.jobs.fail(...args);
+            },
+          },
+        },
+      });
+    ({ store, services } = servicesWithoutRuns(dir, new Registry([]), TOKEN_SECRET, { store: finishingFirst }));
+    observer = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
+    await newOwner();
+    const job = await chargedJob();
+    await expect(services.jobs.cancel(owner, job.id)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'Job already finished (done): there is nothing to cancel',
+    });
+    expect(await store.jobs.jobs.get(job.id)).toMatchObject({ status: 'done', refunded: false });
+    expect((await services.credits.balance(owner.account)).creditsUsed).toBe(COST);
+  });
+
   it('a cancelled free try gives the trial back, and no credits', async () => {
     start();
     await newOwner();

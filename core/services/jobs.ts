@@ -296,19 +296,22 @@ export class JobService {
    */
   async cancel(principal: Principal, jobId: string): Promise<JobStatus> {
     const job = await this.getOwned(principal, jobId);
-    if (job.status === 'failed' && job.error === CANCELLED) return this.present(job);
-    if (job.status === 'done' || job.status === 'failed')
-      throw conflict(`Job already finished (${job.status}): there is nothing to cancel`);
-    // Its credits (or free try) come back in the same write as the cancel.
-    if (await this.credits.failJob(job.id, CANCELLED)) {
-      this.runs?.cancel(job.id);
-      // A waiting job never runs now: its uploads go here (an active run's runner deletes them when it stops).
-      if (job.status === 'waiting') {
-        await Promise.all(job.inputs.map((file) => this.uploads.discardKey(file.blobKey)));
-        if (job.kind !== 'extract') await this.jobsStore.jobs.clearInputs(job.id);
-      }
-      await this.webhooks?.jobFinished?.(job.id);
+    const finished = (ended: JobRecord) => {
+      if (ended.status === 'failed' && ended.error === CANCELLED) return this.present(ended);
+      throw conflict(`Job already finished (${ended.status}): there is nothing to cancel`);
+    };
+    if (job.status === 'done' || job.status === 'failed') return finished(job);
+    // Its credits (or free try) come back in the same write as the cancel. It may have ended since the read above
+    // (done, failed, or cancelled by another request): then it is answered as ended.
+    if (!(await this.credits.failJob(job.id, CANCELLED)))
+      return finished((await this.jobsStore.jobs.get(job.id)) ?? job);
+    this.runs?.cancel(job.id);
+    // A waiting job never runs now: its uploads go here (an active run's runner deletes them when it stops).
+    if (job.status === 'waiting') {
+      await Promise.all(job.inputs.map((file) => this.uploads.discardKey(file.blobKey)));
+      if (job.kind !== 'extract') await this.jobsStore.jobs.clearInputs(job.id);
     }
+    await this.webhooks?.jobFinished?.(job.id);
     return this.present((await this.jobsStore.jobs.get(job.id)) ?? job);
   }
 
