@@ -283,7 +283,10 @@ export class JobRunner implements JobRunnerPort {
         });
         throw err;
       }
-      await this.fail(job, publicMessage(err, plugin), log, err, (Date.now() - started) / 1000);
+      // An upload deleted before its job ran (retention past, or removed by hand) fails every engine in its own way:
+      // the client is told what happened instead.
+      const gone = await this.inputGone(job);
+      await this.fail(job, gone ? INPUT_GONE : publicMessage(err, plugin), log, err, (Date.now() - started) / 1000);
     } finally {
       clearInterval(cancelWatch);
       this.running.delete(run);
@@ -500,6 +503,13 @@ export class JobRunner implements JobRunnerPort {
   }
 
   /** Uploads go as soon as the job ends; extraction rows keep the file names until results expire. */
+  /** Whether an upload of the job is missing from the file store (fetched imports excepted: not stored yet). */
+  private async inputGone(job: JobRecord): Promise<boolean> {
+    const stored = job.inputs.filter((file) => !file.source);
+    const present = await Promise.all(stored.map((file) => this.blobs.exists(file.blobKey).catch(() => true)));
+    return present.includes(false);
+  }
+
   private async deleteInputs(job: JobRecord) {
     await Promise.all(job.inputs.map((file) => this.blobs.delete(file.blobKey)));
     if (job.kind !== 'extract') await this.jobsStore.jobs.clearInputs(job.id);
@@ -557,6 +567,8 @@ function checkWorkForRun(plugin: Plugin, measured: number | undefined, index: nu
     throw new PluginError((err as Error).message);
   }
 }
+
+const INPUT_GONE = 'The uploaded file is no longer stored (it expired before the job could run); send it again';
 
 /**
  * What the client may see: plugin messages without server paths (the log keeps the error whole, with the job's
