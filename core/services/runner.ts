@@ -188,13 +188,15 @@ export class JobRunner implements JobRunnerPort {
     try {
       const imported = job.inputs.some((file) => file.source);
       if (imported) await this.importInputs(job, plugin, runSignal, log);
-      const inputs: PluginInput[] = await Promise.all(
-        job.inputs.map(async (file) => ({
-          path: await this.blobs.localPath(file.blobKey, workDir),
-          format: file.format,
-          filename: file.filename,
-          bytes: file.bytes,
-        })),
+      const inputs: PluginInput[] = await withSpan('job.stage_inputs', {}, () =>
+        Promise.all(
+          job.inputs.map(async (file) => ({
+            path: await this.blobs.localPath(file.blobKey, workDir),
+            format: file.format,
+            filename: file.filename,
+            bytes: file.bytes,
+          })),
+        ),
       );
       if (!inputs.length) throw new PluginError('The uploaded file is no longer available');
       // A fetched import is measured like an upload at acceptance (a pipeline checks each step itself).
@@ -361,7 +363,8 @@ export class JobRunner implements JobRunnerPort {
     hooks: SandboxHooks,
     known?: { measured: number | undefined },
   ): Promise<RunResult> {
-    const timeoutMs = runTimeoutMs(plugin, inputs, await workForDeadline(plugin, inputs, workDir, hooks.signal, known));
+    const work = await withSpan('job.measure', {}, () => workForDeadline(plugin, inputs, workDir, hooks.signal, known));
+    const timeoutMs = runTimeoutMs(plugin, inputs, work);
     const run: SandboxRun = {
       pluginId: plugin.id,
       inputs,
