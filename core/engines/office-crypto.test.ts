@@ -54,6 +54,11 @@ describe('officeEncryption', () => {
     expect(await officeEncryption(file, ctx)).toBe('odf');
   });
 
+  it('stops on an aborted run instead of reading on', async () => {
+    const aborted = { signal: AbortSignal.abort(), remainingMs: () => 30_000 };
+    await expect(officeEncryption(fixture('comments.docx'), aborted)).rejects.toThrow();
+  });
+
   it('leaves a ZIP it cannot read to the python reader', async () => {
     const damaged = path.join(dir, 'damaged.docx');
     await writeFile(damaged, Buffer.from('PK\x03\x04 not really a zip'));

@@ -86,7 +86,7 @@ export async function officeEncryption(file: string, ctx: EngineContext): Promis
   ctx.signal.throwIfAborted();
   const head = await firstBytes(file, OLE_SIGNATURE.length);
   if (head.subarray(0, 2).equals(Buffer.from('PK'))) {
-    const odf = await odfManifestEncrypted(file);
+    const odf = await odfManifestEncrypted(file, ctx.signal);
     if (odf !== undefined) return odf ? 'odf' : 'none';
   } else if (!head.equals(OLE_SIGNATURE)) return 'none';
   return pythonEncryption(file, ctx);
@@ -106,7 +106,7 @@ async function firstBytes(file: string, count: number): Promise<Buffer> {
  * Whether a ZIP's ODF manifest declares encrypted parts (false: no manifest, as in every DOCX, XLSX and PPTX);
  * undefined when yauzl cannot read the archive or the manifest is oversized, for the python reader to judge as before.
  */
-async function odfManifestEncrypted(file: string): Promise<boolean | undefined> {
+async function odfManifestEncrypted(file: string, signal: AbortSignal): Promise<boolean | undefined> {
   let zip: yauzl.ZipFile | undefined;
   try {
     zip = await yauzl.openPromise(file, {
@@ -118,6 +118,7 @@ async function odfManifestEncrypted(file: string): Promise<boolean | undefined> 
     // The last entry of that name, as python's zipfile reads it.
     let encrypted = false;
     for await (const entry of zip.eachEntry()) {
+      signal.throwIfAborted();
       if (entry.fileName !== ODF_MANIFEST) continue;
       if (entry.uncompressedSize > MAX_MANIFEST_BYTES) return undefined;
       const chunks: Buffer[] = [];
@@ -125,7 +126,8 @@ async function odfManifestEncrypted(file: string): Promise<boolean | undefined> 
       encrypted = Buffer.concat(chunks).includes('encryption-data');
     }
     return encrypted;
-  } catch {
+  } catch (err) {
+    if (signal.aborted) throw err;
     return undefined;
   } finally {
     zip?.close();
