@@ -5,7 +5,8 @@
  * closed loops, against a cold `chromium --headless --print-to-pdf` per document (the same files
  * unpacked on disk, a fresh profile each time, at the sandboxes' nice 10) with as many lanes, in
  * the same run. The cold baseline is not even end to end (no HTTP, no queue), so the ratio flatters it.
- * Targets: p50 ≤ 250 ms with one client; at 4 clients ≥ 10× the cold throughput. The pool runs the headless shell
+ * Targets: p50 ≤ 250 ms with one client; at 4 clients ≥ 5× the cold throughput, with the service's own CPU at most
+ * 30 ms a document (that half is the service-cpu row's HTML figure). The pool runs the headless shell
  * (a lighter build than the full browser the issue's baseline names), so a second cold baseline prints with the shell
  * itself: its ratio is what the pool's warmth gives alone.
  */
@@ -133,7 +134,10 @@ export const chromiumRow: BenchRow = {
           over: `${seconds} s`,
           baseline: { label: COLD.cold.label, value: cold(clients).overall },
           ratio: speedUp,
-          ...(clients === 4 ? { target: { text: '≥ 10× cold', met: speedUp >= 10 } } : {}),
+          // The CPU half of the target is judged by the service-cpu row (HTML: ≤ 30 ms a document).
+          ...(clients === 4
+            ? { target: { text: '≥ 5× cold (service CPU ≤ 30 ms a document: service-cpu row)', met: speedUp >= 5 } }
+            : {}),
           ratchet: {
             id: `speed.chromium.throughput${clients}`,
             better: 'higher',

@@ -8,6 +8,8 @@
  *   opens them itself when given the password (the office pool's bridge passes it to the load).
  * The password goes to python over stdin, never on a command line, and is never logged.
  */
+import { open } from 'node:fs/promises';
+import yauzl from 'yauzl';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { isExitFailure, type EngineContext } from './common.js';
 import { UNO_PYTHON, WRONG_PASSWORD_MESSAGE } from './libreoffice.js';
@@ -69,8 +71,70 @@ except Exception as err:
     sys.exit(3)
 `;
 
-/** Which encryption `file` has ('none' for anything this cannot tell). */
+const OLE_SIGNATURE = Buffer.from('d0cf11e0a1b11ae1', 'hex');
+const ODF_MANIFEST = 'META-INF/manifest.xml';
+/** A manifest is a few kilobytes; one far larger is left to the python reader, which reads it whole. */
+const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Which encryption `file` has ('none' for anything this cannot tell). A ZIP's manifest and any other file's first
+ * bytes are read here; only an OLE compound file (Office's encrypted package, or a legacy DOC, XLS or PPT), or a ZIP
+ * yauzl cannot read, needs msoffcrypto or python's own ZIP reader, in a jailed python: a python start in a jail per
+ * conversion was about a third of a one-page DOCX's CPU outside soffice (bench/NOTES.md, "The office path").
+ */
 export async function officeEncryption(file: string, ctx: EngineContext): Promise<OfficeEncryption> {
+  ctx.signal.throwIfAborted();
+  const head = await firstBytes(file, OLE_SIGNATURE.length);
+  if (head.subarray(0, 2).equals(Buffer.from('PK'))) {
+    const odf = await odfManifestEncrypted(file, ctx.signal);
+    if (odf !== undefined) return odf ? 'odf' : 'none';
+  } else if (!head.equals(OLE_SIGNATURE)) return 'none';
+  return pythonEncryption(file, ctx);
+}
+
+async function firstBytes(file: string, count: number): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(count), 0, count, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Whether a ZIP's ODF manifest declares encrypted parts (false: no manifest, as in every DOCX, XLSX and PPTX);
+ * undefined when yauzl cannot read the archive or the manifest is oversized, for the python reader to judge as before.
+ */
+async function odfManifestEncrypted(file: string, signal: AbortSignal): Promise<boolean | undefined> {
+  let zip: yauzl.ZipFile | undefined;
+  try {
+    zip = await yauzl.openPromise(file, {
+      lazyEntries: true,
+      autoClose: false,
+      validateEntrySizes: true,
+      strictFileNames: false,
+    });
+    // The last entry of that name, as python's zipfile reads it.
+    let encrypted = false;
+    for await (const entry of zip.eachEntry()) {
+      signal.throwIfAborted();
+      if (entry.fileName !== ODF_MANIFEST) continue;
+      if (entry.uncompressedSize > MAX_MANIFEST_BYTES) return undefined;
+      const chunks: Buffer[] = [];
+      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+      encrypted = Buffer.concat(chunks).includes('encryption-data');
+    }
+    return encrypted;
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return undefined;
+  } finally {
+    zip?.close();
+  }
+}
+
+async function pythonEncryption(file: string, ctx: EngineContext): Promise<OfficeEncryption> {
   const { stdout } = await runProcess(UNO_PYTHON, ['-c', DETECT, file], {
     timeoutMs: Math.min(30_000, ctx.remainingMs()),
     signal: ctx.signal,

@@ -32,7 +32,7 @@ import { ServiceError } from './errors.js';
 import { isTrialJob, takesSecret, withoutMarker, type SecretVault } from './job-policy.js';
 import { backendUnavailable, storageFull } from './unavailable.js';
 import { outputFilename } from './uploads.js';
-import { checkWork, measureWork, runTimeoutMs, workForDeadline } from './work-limits.js';
+import { checkWork, measureWork, runTimeoutMs, takeRememberedWork, workForDeadline } from './work-limits.js';
 
 export interface RunnerConfig {
   workRoot: string;
@@ -188,20 +188,24 @@ export class JobRunner implements JobRunnerPort {
     try {
       const imported = job.inputs.some((file) => file.source);
       if (imported) await this.importInputs(job, plugin, runSignal, log);
-      const inputs: PluginInput[] = await Promise.all(
-        job.inputs.map(async (file) => ({
-          path: await this.blobs.localPath(file.blobKey, workDir),
-          format: file.format,
-          filename: file.filename,
-          bytes: file.bytes,
-        })),
+      const inputs: PluginInput[] = await withSpan('job.stage_inputs', {}, () =>
+        Promise.all(
+          job.inputs.map(async (file) => ({
+            path: await this.blobs.localPath(file.blobKey, workDir),
+            format: file.format,
+            filename: file.filename,
+            bytes: file.bytes,
+          })),
+        ),
       );
       if (!inputs.length) throw new PluginError('The uploaded file is no longer available');
       // A fetched import is measured like an upload at acceptance (a pipeline checks each step itself).
       // Its measure serves the run's deadline too (one measure, an engine run, per fetch).
-      const known =
+      const fetched =
         imported && !job.pipeline ? { measured: await measureWork(plugin, inputs, workDir, runSignal) } : undefined;
-      if (known) checkWorkForRun(plugin, known.measured, 0);
+      if (fetched) checkWorkForRun(plugin, fetched.measured, 0);
+      // An upload this process accepted was measured then (and checked against the maximum).
+      const known = fetched ?? (job.pipeline ? undefined : takeRememberedWork(plugin.id, job.inputs));
       let toolReport: JobRecord['toolReport'] = null;
       let lastWrite = 0;
       let lastPercent = 0;
@@ -364,7 +368,8 @@ export class JobRunner implements JobRunnerPort {
     hooks: SandboxHooks,
     known?: { measured: number | undefined },
   ): Promise<RunResult> {
-    const timeoutMs = runTimeoutMs(plugin, inputs, await workForDeadline(plugin, inputs, workDir, hooks.signal, known));
+    const work = await withSpan('job.measure', {}, () => workForDeadline(plugin, inputs, workDir, hooks.signal, known));
+    const timeoutMs = runTimeoutMs(plugin, inputs, work);
     const run: SandboxRun = {
       pluginId: plugin.id,
       inputs,

@@ -17,7 +17,7 @@ import { recordUploadBytes } from '../telemetry/metrics.js';
 import type { UrlImporter } from './url-import.js';
 import type { Plugin } from '../contract/index.js';
 import type { ImportSource, StoredFile } from '../store/types.js';
-import { measureWork } from './work-limits.js';
+import { measureWork, rememberWork } from './work-limits.js';
 
 /** An upload already in the blob store, not yet validated against an operation. */
 export interface StagedUpload {
@@ -273,7 +273,13 @@ export class UploadService {
           bytes: upload.bytes,
         })),
       );
-      return await measureWork(plugin, inputs, dir);
+      const measured = await measureWork(plugin, inputs, dir);
+      rememberWork(
+        plugin.id,
+        files.map(({ upload, format }) => ({ blobKey: upload.blobKey, format })),
+        measured,
+      );
+      return measured;
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -57,6 +57,7 @@ import {
   type TreeMemory,
 } from './process-tree.js';
 import { Supervisor, type Lease, type SlotState, type SupervisedInstance } from './supervisor.js';
+import { withSpan } from '../../telemetry/tracing.js';
 
 export { UNO_PYTHON } from '../libreoffice.js';
 const BRIDGE_SCRIPT = UNO_BRIDGE_SCRIPT;
@@ -531,7 +532,9 @@ export class LibreOfficePool {
     if (!/^[a-z0-9]+$/i.test(extension)) throw new Error(`not an output extension: ${JSON.stringify(extension)}`);
     const deadline = Date.now() + timeoutMs;
     for (let attempt = 1; ; attempt++) {
-      const lease = await this.acquire(this.listeners, deadline, timeoutMs, signal);
+      const lease = await withSpan('office.acquire', {}, () =>
+        this.acquire(this.listeners!, deadline, timeoutMs, signal),
+      );
       if (!lease) {
         this.counters.coldFallbacks++;
         return undefined;
@@ -634,10 +637,12 @@ export class LibreOfficePool {
     // The listener sees only its own folder: the input is copied in (its name kept: soffice
     // detects by extension), and the output moved out under soffice's name once written.
     const folder = path.join(listener.folders.work, randomUUID());
-    await mkdir(folder);
     try {
       const input = path.join(folder, path.basename(conversion.input));
-      await copyFile(conversion.input, input);
+      await withSpan('office.stage_in', {}, async () => {
+        await mkdir(folder);
+        await copyFile(conversion.input, input);
+      });
       return await this.convertIn(lease, { ...conversion, input }, path.join(folder, `out.${extension}`), limits, {
         filter,
         filterOptions,
@@ -660,7 +665,7 @@ export class LibreOfficePool {
     }: { filter: string; filterOptions: string; inputFilter: { name: string; options: string } | undefined },
   ): Promise<LibreOfficeResult> {
     const listener = lease.instance;
-    const baseline = limits.memoryMb ? await listener.baselineBytes() : 0;
+    const baseline = limits.memoryMb ? await withSpan('office.baseline', {}, () => listener.baselineBytes()) : 0;
     let failure: Error | undefined;
     const stop = (error: Error) => {
       if (failure) return;
@@ -691,17 +696,19 @@ export class LibreOfficePool {
       : undefined;
     let answer: BridgeAnswer;
     try {
-      answer = await listener.request({
-        op: 'convert',
-        input: conversion.input,
-        output: scratch,
-        inputFilter: inputFilter?.name ?? '',
-        inputFilterOptions: inputFilter?.options ?? '',
-        exportFilter: filter,
-        exportFilterOptions: filterOptions,
-        ...(conversion.password ? { password: conversion.password } : {}),
-        ...(conversion.edits ? { edits: conversion.edits } : {}),
-      });
+      answer = await withSpan('office.listener', {}, () =>
+        listener.request({
+          op: 'convert',
+          input: conversion.input,
+          output: scratch,
+          inputFilter: inputFilter?.name ?? '',
+          inputFilterOptions: inputFilter?.options ?? '',
+          exportFilter: filter,
+          exportFilterOptions: filterOptions,
+          ...(conversion.password ? { password: conversion.password } : {}),
+          ...(conversion.edits ? { edits: conversion.edits } : {}),
+        }),
+      );
       // Stopped (deadline, abort, memory) as the answer came: the listener is being killed all the same.
       if (failure) throw failure;
       if (answer.stage === 'bridge') throw new ListenerDied(`the UNO bridge lost its listener: ${answer.error ?? ''}`);
@@ -731,8 +738,10 @@ export class LibreOfficePool {
       return { output: undefined, lastStderrLine: line };
     }
     const output = expectedOutput(conversion);
-    await mkdir(conversion.outDir, { recursive: true });
-    await moveFile(scratch, output);
+    await withSpan('office.stage_out', {}, async () => {
+      await mkdir(conversion.outDir, { recursive: true });
+      await moveFile(scratch, output);
+    });
     return { output, lastStderrLine: '' };
   }
 
