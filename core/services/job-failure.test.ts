@@ -12,7 +12,7 @@ import type { Plugin } from '../contract/index.js';
 import type { JobQueue } from '../queue/types.js';
 import { Registry } from '../registry/index.js';
 import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
-import type { JobRepo, Store } from '../store/types.js';
+import type { JobRepo, NewJob, Store } from '../store/types.js';
 import type { Principal } from './accounts.js';
 import { billingPeriod } from './clock.js';
 import { NOT_QUEUED } from './job-policy.js';
@@ -84,7 +84,7 @@ describe('a failed job and its refund are one write', () => {
   };
 
   /** A job charged COST credits now, as acceptance leaves it. */
-  const chargedJob = async () => {
+  const chargedJob = async (overrides: Partial<Omit<NewJob, 'creditPeriod'>> = {}) => {
     const now = new Date();
     const { job } = await services.credits.chargeAndRecord(owner.account, {
       id: randomUUID(),
@@ -100,6 +100,7 @@ describe('a failed job and its refund are one write', () => {
       viaApi: true,
       createdAt: now,
       inputsExpireAt: new Date(now.getTime() + 3_600_000),
+      ...overrides,
     });
     return job;
   };
@@ -129,6 +130,20 @@ describe('a failed job and its refund are one write', () => {
     await services.runner.run(job.id);
     expect(seen).toEqual([{ status: 'failed', used: 0, trialTaken: false }]);
     expect(await store.jobs.jobs.get(job.id)).toMatchObject({ status: 'failed', refunded: true });
+  });
+
+  it('a job whose upload was deleted before it ran fails saying so, with its credits back', async () => {
+    // The run fails (this test's executor refuses every run, as an engine fails on a file that is not there).
+    start(undefined, [textPlugin]);
+    await newOwner();
+    const upload = { blobKey: `uploads/${randomUUID()}.txt`, filename: 'notes.txt', format: 'txt' as const, bytes: 2 };
+    const job = await chargedJob({ pluginId: textPlugin.id, inputs: [upload] });
+    await services.runner.run(job.id);
+    expect(await store.jobs.jobs.get(job.id)).toMatchObject({
+      status: 'failed',
+      error: 'The uploaded file is no longer stored (it expired before the job could run); send it again',
+      refunded: true,
+    });
   });
 
   it('a failed job leaves no output or work folder of an attempt that died before it', async () => {
