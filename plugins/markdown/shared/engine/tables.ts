@@ -349,7 +349,9 @@ function alignedColumns(lines: readonly Line[]): Interval[] {
   // sub-columns has fewer cells than the sub-header under it, whose cells may touch it too).
   while (2 * (lines.length - kept.length + 1) <= lines.length && kept.length - 1 >= MIN_ALIGNED_LINES) {
     let best: { line: Line; columns: Interval[] } | undefined;
-    for (const line of kept) {
+    // Only the header's lines (the first few) span sub-columns; a line further down bridging columns is the
+    // table's own (or no table), and its columns stay as they are.
+    for (const line of kept.filter((_, i) => i < HEADER_LINES)) {
       const without = unionColumns(kept.filter((other) => other !== line));
       if (without.length <= columns.length) continue;
       const better =
@@ -364,6 +366,9 @@ function alignedColumns(lines: readonly Line[]): Interval[] {
   }
   return columns;
 }
+
+/** Lines at the top of a table that may hold its header (two header rows and a label between them). */
+const HEADER_LINES = 3;
 
 function unionColumns(lines: readonly Line[]): Interval[] {
   const spans = lines
@@ -411,6 +416,8 @@ function rowsFromLines(bandLines: readonly Line[], columns: readonly Interval[])
 
 /** How far (in font sizes) a line may sit from where a centred span would put it. */
 const CENTRED = 0.5;
+/** Font sizes within this share of each other are one size. */
+const SAME_SIZE = 0.1;
 
 /**
  * A cell spanning rows may be set centred on them (LaTeX's multirow): on the middle row of an odd count, or
@@ -462,13 +469,15 @@ function atTopOfRowSpans(lines: readonly Line[], lineCells: string[][]): { lines
 }
 
 /**
- * A line set midway between the lines above and below it, in columns both leave empty: the label of a cell
- * spanning those rows, centred on them.
+ * A line set midway between the lines above and below it, in their type and in columns both leave empty: the
+ * label of a cell spanning those rows, centred on them.
  */
 function isFloatingLabel(line: Line, above: Line, below: Line): boolean {
   const up = line.baseline - above.baseline;
   const down = below.baseline - line.baseline;
   if (!(up > 0 && down > 0) || Math.abs(up - down) > CENTRED * line.size) return false;
+  // Set in the table's type: text of another size between two rows is not one of its cells.
+  if ([above, below].some((row) => Math.abs(row.size - line.size) > SAME_SIZE * line.size)) return false;
   const overlaps = (a: Line, b: Line) =>
     a.segments.some((s) => b.segments.some((t) => s.x0 < t.x1 + TOUCH && t.x0 < s.x1 + TOUCH));
   return !overlaps(line, above) && !overlaps(line, below);
@@ -619,7 +628,12 @@ function tabularBlock(lines: readonly Line[], start: number): Line[] {
     if (gap <= 0 || gap > MAX_ROW_GAP * line.size * 1.2) break;
     const continuesCell = line.segments.length === 1 && line.x0 > first.x0 + 2 * line.size;
     const after = lines[i + 1];
-    const spanLabel = after !== undefined && isTabular(after) && isFloatingLabel(line, previous, after);
+    // A row-span label set between two rows, in the first column, left of every cell of both rows.
+    const spanLabel =
+      after !== undefined &&
+      isTabular(after) &&
+      isFloatingLabel(line, previous, after) &&
+      line.x1 < Math.min(previous.segments[0]!.x0, after.segments[0]!.x0);
     if (!isTabular(line) && !continuesCell && !spanLabel) break;
     block.push(line);
   }
