@@ -353,7 +353,7 @@ function alignedColumns(lines: readonly Line[]): Interval[] {
     // table's own (or no table), and its columns stay as they are.
     for (const line of kept.filter((_, i) => i < HEADER_LINES)) {
       const without = unionColumns(kept.filter((other) => other !== line));
-      if (without.length <= columns.length) continue;
+      if (without.length <= columns.length || !spansColumns(line, without)) continue;
       const better =
         !best ||
         without.length > best.columns.length ||
@@ -365,6 +365,21 @@ function alignedColumns(lines: readonly Line[]): Interval[] {
     columns = best.columns;
   }
   return columns;
+}
+
+/**
+ * Whether each cell of `line` that covers two columns or more heads them: set centred over them (LaTeX's
+ * multicolumn) or from the first one's left edge (a browser's or an office suite's colspan), within an em.
+ */
+function spansColumns(line: Line, columns: readonly Interval[]): boolean {
+  return line.segments.every((segment) => {
+    const covered = columns.filter((c) => segment.x0 < c.end + TOUCH && c.start < segment.x1 + TOUCH);
+    if (covered.length < 2) return true;
+    const first = covered[0]!;
+    const last = covered[covered.length - 1]!;
+    const centred = Math.abs((segment.x0 + segment.x1) / 2 - (first.start + last.end) / 2) <= line.size;
+    return centred || Math.abs(segment.x0 - first.start) <= line.size;
+  });
 }
 
 /** Lines at the top of a table that may hold its header (two header rows and a label between them). */
