@@ -412,6 +412,29 @@ describe('merged cells of a LaTeX table (multirow labels set centred, multicolum
     ]);
   });
 
+  it('a line between two rows of a chart, in another type, is no label of theirs', () => {
+    // karnaugh-map: a code listing at 9 pt runs beside a Karnaugh map set at 4.5 pt, one of its lines falling
+    // midway between two of the map's rows.
+    const small = (text: string, x0: number, baseline: number): TextRun => ({
+      text,
+      x0,
+      x1: x0 + 2.5 * text.length,
+      baseline,
+      size: 4.5,
+      bold: false,
+    });
+    const row = (cells: string[], baseline: number) => cells.map((text, c) => small(text, 348 + 15 * c, baseline));
+    const runs = [
+      ...row(['00', '1', '1', '1', '1'], 244.4),
+      { text: '\\indeterminants{15,45,47}', x0: 163, x1: 281, baseline: 250.2, size: 9, bold: false },
+      ...row(['01', '0', '0', '0', '0'], 259.2),
+    ];
+    const lines = buildLines(runs);
+    expect(extractBorderlessTables(lines).tables.flatMap((t) => t.rows.flat())).not.toContain(
+      '\\indeterminants{15,45,47}',
+    );
+  });
+
   it("a rule over the notes further down the page is not one of the table's rules", () => {
     // office-footnotes-a: booktabs borders, then two lines of prose, then the short rule over the footnotes.
     const rules = [439.6, 456.5, 500].map((y) => ({ x0: 57, y0: y, x1: 539, y1: y }));
