@@ -68,6 +68,7 @@ function latexRuleAfter(table: HardTable, r: number): string {
         .join(' ');
     return '';
   }
+  if (table.style === 'bare') return '';
   if (table.style !== 'grid') return r === table.headerRows - 1 ? '\\hline' : '';
   const open = (c: number) =>
     table.spans.some((s) => s.col <= c && c < s.col + s.cols && s.row <= r && r + 1 < s.row + s.rows);

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../testing/runs.js';
 import type { TextRun } from './types.js';
-import { isCellGrid, isDrawing, extractRuledTables, isFalseTable } from './tables.js';
+import { buildLines } from './lines.js';
+import { extractBorderlessTables, extractRuledTables, isCellGrid, isDrawing, isFalseTable } from './tables.js';
 
 describe('aligned text that is not a table', () => {
   it('a pattern of one or two marks is a drawing; a grid that names its columns or rows is a table', () => {
@@ -319,5 +320,154 @@ describe('rows of a table ruled above, under its header and below', () => {
         ['retries', 'integer', 'How many times it is tried'],
       ],
     ]);
+  });
+});
+
+describe('merged cells of a LaTeX table (multirow labels set centred, multicolumn headings over their columns)', () => {
+  // Each cell as pdfTeX set it (x from, x to, baseline), from the hard-layout corpus' tuning documents.
+  const cell = (text: string, x0: number, x1: number, baseline: number): TextRun => ({
+    text,
+    x0,
+    x1,
+    baseline,
+    size: 10,
+    bold: false,
+  });
+
+  it('booktabs: headings over sub-columns, a cmidrule under them, stage labels centred on their rows', () => {
+    // latex-merged-e: "Sampling" over three columns, "Analysis" over "Lab" and "Weeks" (touching "Weeks"),
+    // "Stage" and "Site" centred on both header rows, "Main round" on the middle of its three rows and
+    // "Follow-up" between its two.
+    const rules = [
+      { x0: 125, y0: 256.8, x1: 470, y1: 256.8 },
+      { x0: 257, y0: 273.8, x1: 377, y1: 273.8 },
+      { x0: 387, y0: 273.8, x1: 465, y1: 273.8 },
+      { x0: 125, y0: 290.6, x1: 470, y1: 290.6 },
+      { x0: 125, y0: 366, x1: 470, y1: 366 },
+    ];
+    const body = (site: string, at: number, values: string[], baseline: number) => [
+      cell(site, at, 246, baseline),
+      ...values.map((value, c) => cell(value, [282, 329, 366, 395, 459][c]!, [287, 339, 376, 421, 464][c]!, baseline)),
+    ];
+    const runs = [
+      cell('Sampling', 294, 340, 268.3),
+      cell('Analysis', 405, 447, 268.3),
+      cell('Stage', 131, 158, 274.3),
+      cell('Site', 227, 246, 274.3),
+      cell('Visits', 258, 287, 285.1),
+      cell('Samples', 299, 339, 285.1),
+      cell('Days', 351, 376, 285.1),
+      cell('Lab', 402, 421, 285.1),
+      cell('Weeks', 433, 464, 285.1),
+      ...body('Valemount', 199, ['7', '19', '10', 'North', '3'], 302),
+      cell('Main round', 131, 182, 314),
+      ...body('Elm Ridge', 200, ['8', '10', '28', 'North', '4'], 314),
+      ...body('Kingsmere', 200, ['6', '53', '19', 'North', '6'], 326),
+      ...body('Northgate', 202, ['7', '94', '29', 'North', '1'], 337.9),
+      cell('Follow-up', 131, 173, 343.9),
+      ...body('Oakham', 209, ['6', '21', '13', 'North', '4'], 349.9),
+    ];
+    const { tables } = extractRuledTables(runs, rules);
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['Stage', 'Site', 'Sampling', '', '', 'Analysis', ''],
+        ['', '', 'Visits', 'Samples', 'Days', 'Lab', 'Weeks'],
+        ['Main round', 'Valemount', '7', '19', '10', 'North', '3'],
+        ['', 'Elm Ridge', '8', '10', '28', 'North', '4'],
+        ['', 'Kingsmere', '6', '53', '19', 'North', '6'],
+        ['Follow-up', 'Northgate', '7', '94', '29', 'North', '1'],
+        ['', 'Oakham', '6', '21', '13', 'North', '4'],
+      ],
+    ]);
+  });
+
+  it('no rules at all: a label centred between the header rows and the seasons over their measures', () => {
+    // latex-merged-d: "Method" spans both header rows, "Spring" and "Autumn" two columns each.
+    const runs = [
+      cell('Spring', 271, 304, 588.4),
+      cell('Autumn', 340, 381, 588.4),
+      cell('Method', 205, 244, 594.4),
+      ...[
+        ['Bias', 'Error', 'Bias', 'Error'],
+        ['Adjusted', '2.82', '0.67', '4.06', '0.68'],
+        ['Baseline', '3.22', '1.36', '-1.28', '0.40'],
+        ['Filtered', '-0.82', '2.61', '3.33', '5.46'],
+      ].flatMap((cells, r) => {
+        const baseline = 600.4 + 11.95 * r;
+        const values = cells
+          .slice(-4)
+          .map((text, c) => cell(text, [257, 291, 330, 363][c]!, [279, 318, 351, 391][c]!, baseline));
+        return cells.length === 5 ? [cell(cells[0]!, 205, 244, baseline), ...values] : values;
+      }),
+    ];
+    const { tables } = extractBorderlessTables(buildLines(runs));
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['Method', 'Spring', '', 'Autumn', ''],
+        ['', 'Bias', 'Error', 'Bias', 'Error'],
+        ['Adjusted', '2.82', '0.67', '4.06', '0.68'],
+        ['Baseline', '3.22', '1.36', '-1.28', '0.40'],
+        ['Filtered', '-0.82', '2.61', '3.33', '5.46'],
+      ],
+    ]);
+  });
+
+  it('a line between two rows of a chart, in another type, is no label of theirs', () => {
+    // karnaugh-map: a code listing at 9 pt runs beside a Karnaugh map set at 4.5 pt, one of its lines falling
+    // midway between two of the map's rows.
+    const small = (text: string, x0: number, baseline: number): TextRun => ({
+      text,
+      x0,
+      x1: x0 + 2.5 * text.length,
+      baseline,
+      size: 4.5,
+      bold: false,
+    });
+    const row = (cells: string[], baseline: number) => cells.map((text, c) => small(text, 348 + 15 * c, baseline));
+    const runs = [
+      ...row(['00', '1', '1', '1', '1'], 244.4),
+      { text: '\\indeterminants{15,45,47}', x0: 163, x1: 281, baseline: 250.2, size: 9, bold: false },
+      ...row(['01', '0', '0', '0', '0'], 259.2),
+    ];
+    const lines = buildLines(runs);
+    expect(extractBorderlessTables(lines).tables.flatMap((t) => t.rows.flat())).not.toContain(
+      '\\indeterminants{15,45,47}',
+    );
+  });
+
+  it("a rule over the notes further down the page is not one of the table's rules", () => {
+    // office-footnotes-a: booktabs borders, then two lines of prose, then the short rule over the footnotes.
+    const rules = [439.6, 456.5, 500].map((y) => ({ x0: 57, y0: y, x1: 539, y1: y }));
+    rules.push({ x0: 57, y0: 742, x1: 177, y1: 742 });
+    // Proportional widths (a fixed pitch marks a listing): small letters narrow, capitals wide.
+    const proportional = (text: string) => [...text].reduce((n, ch) => n + (/[A-Z]/.test(ch) ? 7 : 4.5), 0);
+    const row = (cells: string[], baseline: number) =>
+      cells.map((text, c) =>
+        cell(text, [59, 128, 198, 267][c]!, [59, 128, 198, 267][c]! + proportional(text), baseline),
+      );
+    const prose = [
+      cell(
+        'First year when the instruments were bought later years paid mainly for visits and two seasons',
+        57,
+        538,
+        553.8,
+      ),
+      cell('compared the readings with the limits', 57, 229, 566.5),
+    ];
+    const runs = [
+      ...row(['Option', 'Type', 'Default', 'Description'], 451.7),
+      ...row(['retries', 'duration', 'none', 'How many times a failed transfer is attempted'], 468.3),
+      ...row(['watch', 'path', 'none', 'Reload the settings when the file changes'], 484.3),
+      ...prose,
+    ];
+    const { tables, rest } = extractRuledTables(runs, rules);
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['Option', 'Type', 'Default', 'Description'],
+        ['retries', 'duration', 'none', 'How many times a failed transfer is attempted'],
+        ['watch', 'path', 'none', 'Reload the settings when the file changes'],
+      ],
+    ]);
+    expect(rest).toEqual(prose);
   });
 });

@@ -13,6 +13,8 @@ const TOUCH = 2;
 const MIN_RULE_LENGTH = 8;
 /** Horizontal rules overlapping this share of the shorter one's length belong to one table. */
 const STACKED_OVERLAP = 0.8;
+/** A horizontal rule this share of its table's width or more runs across the table. */
+const ACROSS_SHARE = 0.9;
 /** Horizontal rules further apart than this (points) do not bound one table. */
 const MAX_RULE_GAP = 250;
 /** A borderless table's rows are at most this many line heights apart. */
@@ -61,6 +63,11 @@ interface RuledRegion {
   right: number;
   /** y of each horizontal rule, top to bottom. */
   rows: number[];
+  /**
+   * y of the horizontal rules across (nearly) the whole table: a shorter rule under a header spanning some
+   * columns (booktabs' cmidrule) parts those columns only, not the rows of the table.
+   */
+  bands: number[];
   /** x of each vertical rule, left to right; fewer than two when only horizontal rules are drawn. */
   columns: number[];
 }
@@ -122,9 +129,14 @@ function ruledRegions(rules: readonly Rule[]): RuledRegion[] {
     const rows = distinct(cluster.filter((r) => !isVertical(r)).map((r) => r.y0));
     const columns = distinct(cluster.filter(isVertical).map((r) => r.x0));
     if (rows.length < 2) return [];
-    return [
-      { left: Math.min(...cluster.map((r) => r.x0)), right: Math.max(...cluster.map((r) => r.x1)), rows, columns },
-    ];
+    const left = Math.min(...cluster.map((r) => r.x0));
+    const right = Math.max(...cluster.map((r) => r.x1));
+    const across = cluster.filter((r) => !isVertical(r) && r.x1 - r.x0 >= ACROSS_SHARE * (right - left));
+    const bands = distinct(across.map((r) => r.y0));
+    if (bands.length < 2) return [{ left, right, rows, columns, bands: rows }];
+    // Rules stacked with the table but outside its rules across (a notes separator under it) are not the table's.
+    const within = columns.length >= 2 ? rows : rows.filter((y) => y >= bands[0]! && y <= bands[bands.length - 1]!);
+    return [{ left, right, rows: within, columns, bands }];
   });
 }
 
@@ -308,7 +320,7 @@ function horizontalRuleTable(runs: TextRun[], region: RuledRegion): Table | unde
   if (columns.length < 2) return undefined;
   const bands = new Map<number, Line[]>();
   for (const line of lines) {
-    const band = bandIndex(region.rows, line.baseline - line.size / 3);
+    const band = bandIndex(region.bands, line.baseline - line.size / 3);
     bands.set(band, [...(bands.get(band) ?? []), line]);
   }
   const rows = [...bands.keys()].sort((a, b) => a - b).flatMap((band) => rowsFromLines(bands.get(band)!, columns));
@@ -325,8 +337,55 @@ function horizontalRuleTable(runs: TextRun[], region: RuledRegion): Table | unde
   };
 }
 
-/** Columns where text lines up: the gaps left by the union of every line's segments. */
+/**
+ * Columns where text lines up: the gaps left by the union of the lines' segments. A line whose cell spans
+ * columns (a heading centred over its sub-columns) bridges the gap between them; the columns are those of the
+ * other lines, and the spanning cell falls in the first column it covers.
+ */
 function alignedColumns(lines: readonly Line[]): Interval[] {
+  let kept = [...lines];
+  let columns = unionColumns(kept);
+  // One line at a time, the one whose leaving parts the most columns, the fewer cells first (a header over
+  // sub-columns has fewer cells than the sub-header under it, whose cells may touch it too).
+  while (2 * (lines.length - kept.length + 1) <= lines.length && kept.length - 1 >= MIN_ALIGNED_LINES) {
+    let best: { line: Line; columns: Interval[] } | undefined;
+    // Only the header's lines (the first few) span sub-columns; a line further down bridging columns is the
+    // table's own (or no table), and its columns stay as they are.
+    for (const line of kept.filter((_, i) => i < HEADER_LINES)) {
+      const without = unionColumns(kept.filter((other) => other !== line));
+      if (without.length <= columns.length || !spansColumns(line, without)) continue;
+      const better =
+        !best ||
+        without.length > best.columns.length ||
+        (without.length === best.columns.length && line.segments.length < best.line.segments.length);
+      if (better) best = { line, columns: without };
+    }
+    if (!best) break;
+    kept = kept.filter((line) => line !== best.line);
+    columns = best.columns;
+  }
+  return columns;
+}
+
+/**
+ * Whether each cell of `line` that covers two columns or more heads them: set centred over them (LaTeX's
+ * multicolumn) or from the first one's left edge (a browser's or an office suite's colspan), within an em.
+ */
+function spansColumns(line: Line, columns: readonly Interval[]): boolean {
+  return line.segments.every((segment) => {
+    const covered = columns.filter((c) => segment.x0 < c.end + TOUCH && c.start < segment.x1 + TOUCH);
+    if (covered.length < 2) return true;
+    const first = covered[0]!;
+    const last = covered[covered.length - 1]!;
+    const centred = Math.abs((segment.x0 + segment.x1) / 2 - (first.start + last.end) / 2) <= line.size;
+    return centred || Math.abs(segment.x0 - first.start) <= line.size;
+  });
+}
+
+/** Lines at the top of a table that may hold its header (two header rows and a label between them). */
+const HEADER_LINES = 3;
+
+function unionColumns(lines: readonly Line[]): Interval[] {
   const spans = lines
     .flatMap((l) => l.segments.map((s) => ({ start: s.x0, end: s.x1 })))
     .sort((a, b) => a.start - b.start || a.end - b.end);
@@ -351,8 +410,8 @@ function columnOf(columns: readonly Interval[], x: number): number {
  * (every cell of the row wraps: "Rubis foncé, vio-" over "lacée, presque"), or when the table
  * sets its rows further apart than the lines of a cell (see wrappedRows).
  */
-function rowsFromLines(lines: readonly Line[], columns: readonly Interval[]): string[][] {
-  const lineCells = cellsOfLines(lines, columns);
+function rowsFromLines(bandLines: readonly Line[], columns: readonly Interval[]): string[][] {
+  const { lines, lineCells } = atTopOfRowSpans(bandLines, cellsOfLines(bandLines, columns));
   const hyphenated = lineCells.map(
     (cells, i) => i > 0 && cells.some((cell, c) => /\p{Ll}-$/u.test(lineCells[i - 1]![c]!) && /^\p{Ll}/u.test(cell)),
   );
@@ -368,6 +427,75 @@ function rowsFromLines(lines: readonly Line[], columns: readonly Interval[]): st
     else rows.push(cells);
   }
   return rows;
+}
+
+/** How far (in font sizes) a line may sit from where a centred span would put it. */
+const CENTRED = 0.5;
+/** Font sizes within this share of each other are one size. */
+const SAME_SIZE = 0.1;
+
+/**
+ * A cell spanning rows may be set centred on them (LaTeX's multirow): on the middle row of an odd count, or
+ * on a line of its own between the two middle rows of an even count, and the rows above it look like rows
+ * with their first cell empty. Where the first column reads that way (its first line empty) and every label
+ * in it is the centre of a run of rows that follow one another, each label moves up to the first row of its
+ * run; a label on a line of its own takes that line's other cells with it (a header cell spanning both header
+ * rows beside a header spanning columns). Anything that does not fit exactly is left as it is.
+ */
+function atTopOfRowSpans(lines: readonly Line[], lineCells: string[][]): { lines: Line[]; lineCells: string[][] } {
+  const unchanged = { lines: [...lines], lineCells };
+  if (lines.length < 3 || lineCells[0]![0] !== '') return unchanged;
+  const floating = lines.map(
+    (line, i) => i > 0 && i < lines.length - 1 && isFloatingLabel(line, lines[i - 1]!, lines[i + 1]!),
+  );
+  const rowLines = lines.flatMap((_, i) => (floating[i] ? [] : [i]));
+  const labels = lines.flatMap((_, i) => (lineCells[i]![0] !== '' ? [i] : []));
+  if (!labels.length) return unchanged;
+  const moves: { label: number; top: number }[] = [];
+  let next = 0;
+  for (const label of labels) {
+    const top = rowLines[next];
+    if (top === undefined || top > label) return unchanged;
+    const centre = lines[label]!.baseline;
+    const bottomAt = 2 * centre - lines[top]!.baseline;
+    const end = rowLines.findIndex(
+      (i, k) => k >= next && Math.abs(lines[i]!.baseline - bottomAt) <= CENTRED * lines[i]!.size,
+    );
+    if (end < 0 || rowLines[end]! < label) return unchanged;
+    const inside = rowLines.slice(next, end + 1).filter((i) => i !== label);
+    if (inside.some((i) => lineCells[i]![0] !== '')) return unchanged;
+    moves.push({ label, top });
+    next = end + 1;
+  }
+  if (next !== rowLines.length || moves.every(({ label, top }) => label === top)) return unchanged;
+  const cells = lineCells.map((row) => [...row]);
+  for (const { label, top } of moves) {
+    if (label === top) continue;
+    const moved = floating[label] ? cells[label]!.map((_, c) => c) : [0];
+    for (const c of moved) {
+      if (cells[label]![c] === '') continue;
+      if (cells[top]![c] !== '') return unchanged;
+      cells[top]![c] = cells[label]![c]!;
+      cells[label]![c] = '';
+    }
+  }
+  const kept = lines.flatMap((_, i) => (floating[i] ? [] : [i]));
+  return { lines: kept.map((i) => lines[i]!), lineCells: kept.map((i) => cells[i]!) };
+}
+
+/**
+ * A line set midway between the lines above and below it, in their type and in columns both leave empty: the
+ * label of a cell spanning those rows, centred on them.
+ */
+function isFloatingLabel(line: Line, above: Line, below: Line): boolean {
+  const up = line.baseline - above.baseline;
+  const down = below.baseline - line.baseline;
+  if (!(up > 0 && down > 0) || Math.abs(up - down) > CENTRED * line.size) return false;
+  // Set in the table's type: text of another size between two rows is not one of its cells.
+  if ([above, below].some((row) => Math.abs(row.size - line.size) > SAME_SIZE * line.size)) return false;
+  const overlaps = (a: Line, b: Line) =>
+    a.segments.some((s) => b.segments.some((t) => s.x0 < t.x1 + TOUCH && t.x0 < s.x1 + TOUCH));
+  return !overlaps(line, above) && !overlaps(line, below);
 }
 
 /**
@@ -514,7 +642,14 @@ function tabularBlock(lines: readonly Line[], start: number): Line[] {
     const gap = line.baseline - previous.baseline;
     if (gap <= 0 || gap > MAX_ROW_GAP * line.size * 1.2) break;
     const continuesCell = line.segments.length === 1 && line.x0 > first.x0 + 2 * line.size;
-    if (!isTabular(line) && !continuesCell) break;
+    const after = lines[i + 1];
+    // A row-span label set between two rows, in the first column, left of every cell of both rows.
+    const spanLabel =
+      after !== undefined &&
+      isTabular(after) &&
+      isFloatingLabel(line, previous, after) &&
+      line.x1 < Math.min(previous.segments[0]!.x0, after.segments[0]!.x0);
+    if (!isTabular(line) && !continuesCell && !spanLabel) break;
     block.push(line);
   }
   return block.filter(isTabular).length >= 2 ? block : [];
