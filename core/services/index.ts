@@ -15,6 +15,7 @@ import { DownloadLinks } from './download-links.js';
 import { DownloadService } from './downloads.js';
 import { ExtractionService } from './extractions.js';
 import { InProcessJobs } from './in-process-jobs.js';
+import { InputFactsCache } from './input-facts.js';
 import { SecretVault } from './job-policy.js';
 import { JobService } from './jobs.js';
 import { PipelineService } from './pipelines.js';
@@ -90,6 +91,7 @@ export function createServices({
   config,
 }: ServiceDeps) {
   const vault = new SecretVault();
+  const inputFacts = new InputFactsCache();
   const accounts = new AccountService({ accounts: store.accounts, principalChanges: store.principalChanges }, clock);
   const credits = new CreditService(
     { accounts: store.accounts, jobs: store.jobs, credits: store.credits },
@@ -102,6 +104,7 @@ export function createServices({
       allowPrivate: config.importAllowPrivate ?? false,
       ...(config.importTimeoutMs ? { timeoutMs: config.importTimeoutMs } : {}),
     }),
+    inputFacts,
   );
   const capabilities = new CapabilityService(registry);
   const links = new DownloadLinks(
@@ -155,6 +158,7 @@ export function createServices({
       },
     },
     uploads,
+    inputFacts,
   );
   const inProcessJobs = new InProcessJobs(runner, log);
   const jobs = new JobService(
