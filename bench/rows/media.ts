@@ -1,12 +1,11 @@
 /**
  * Media service overhead: a 10 s 720p MOV converted to MP4, and to WEBM (VP9 + Opus), end to end through the HTTP
- * server
- * (upload, queue, probe, ffmpeg, download) against the same ffmpeg command run directly on the
- * same file, with the plugin alone (runPlugin: probe + ffmpeg through the engine) in between to
- * show where any overhead comes from. The client submits with `Prefer: wait=60` (docs/API.md), which answers as the
- * job is stored done: a polling client adds its own interval (the test kit's back-off polls at 1.6 s and 2.5 s after
- * the submit, which hid a 2.0 s job until 2.5 s; bench/NOTES.md, "Media service overhead"). Runs interleaved after one warm-up each (the order rotates
- * per round, so drift in machine load falls on every side). Target: service/direct at most 1.10.
+ * server (upload, queue, probe, ffmpeg, download) against the same ffmpeg command run directly on the same file, with
+ * the plugin alone (runPlugin: probe + ffmpeg through the engine) in between to show where any overhead comes from.
+ * The client submits with `Prefer: wait=60` (docs/API.md), answered as the job is stored done: a polling client adds
+ * its own interval (the test kit's back-off polls at 1.6 s and 2.5 s after the submit, which hid a 2.0 s job until
+ * 2.5 s; bench/NOTES.md, "Media service overhead"). Runs interleaved after one warm-up each (the order rotates per
+ * round, so drift in machine load falls on every side). Target: service/direct at most 1.10.
  */
 import { openAsBlob } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
