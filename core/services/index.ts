@@ -54,6 +54,11 @@ export interface ServicesConfig {
   importAllowPrivate?: boolean;
   /** The deadline of one URL import. */
   importTimeoutMs?: number;
+  /**
+   * Whether this process runs queued jobs (WORKERS > 0; default true): only then is what acceptance's measures read
+   * kept for the runs (input-facts.ts). An API process without workers keeps nothing.
+   */
+  runsJobs?: boolean;
   /** How long an S3 export's holder vouches for it without renewing (EXPORT_LEASE_S). */
   exportLeaseMs?: number;
   /** Tests: the webhook back-off schedule. */
@@ -91,7 +96,7 @@ export function createServices({
   config,
 }: ServiceDeps) {
   const vault = new SecretVault();
-  const inputFacts = new InputFactsCache();
+  const inputFacts = config.runsJobs === false ? undefined : new InputFactsCache();
   const accounts = new AccountService({ accounts: store.accounts, principalChanges: store.principalChanges }, clock);
   const credits = new CreditService(
     { accounts: store.accounts, jobs: store.jobs, credits: store.credits },

@@ -15,7 +15,8 @@ export interface InputFactsLimits {
   maxEntryChars: number;
 }
 
-const DEFAULT_LIMITS: InputFactsLimits = { maxEntries: 1_000, ttlMs: 15 * 60_000, maxEntryChars: 64 * 1024 };
+// A probe of an ordinary video is about 4 KB: at most a few MB held, in a process whose memory is watched.
+const DEFAULT_LIMITS: InputFactsLimits = { maxEntries: 256, ttlMs: 15 * 60_000, maxEntryChars: 32 * 1024 };
 
 export class InputFactsCache {
   private readonly entries = new Map<string, { facts: InputFacts; until: number }>();
