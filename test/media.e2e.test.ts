@@ -2,7 +2,9 @@
  * The media family through HTTP: every audio and video output, a legacy input, ProRes, GIF and
  * each media tool op, submitted as a client would, polled to done, downloaded and probed.
  */
-import { stat } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaPlugins } from '../plugins/media/index.js';
 import {
@@ -145,5 +147,42 @@ describe('media over HTTP', () => {
     });
     expect(quality.status).toBe(400);
     expect(quality.body.error).toMatch(/quality must be between 10 and 95/);
+  });
+});
+
+describe('media over HTTP, ffprobe runs counted', () => {
+  const counted = new FixtureSet(['mp4']);
+  let server: TestServer;
+  let calls: string;
+
+  beforeAll(async () => {
+    await counted.make();
+    // A wrapper that notes each run, then runs the real ffprobe. Unconfined (ENGINE_SANDBOX=off): a jail would not
+    // see the wrapper, and every run, the acceptance's and the job's, must reach it to be counted.
+    const ffprobe = execFileSync('sh', ['-c', 'command -v ffprobe'], { encoding: 'utf8' }).trim();
+    calls = path.join(counted.dir, 'ffprobe-calls.txt');
+    const wrapper = path.join(counted.dir, 'ffprobe-counted');
+    await writeFile(wrapper, `#!/bin/sh\necho run >> '${calls}'\nexec '${ffprobe}' "$@"\n`);
+    await chmod(wrapper, 0o755);
+    server = await startServer({ plugins: mediaPlugins, env: { ENGINE_SANDBOX: 'off', FFPROBE_PATH: wrapper } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await counted.cleanup();
+  });
+
+  it("the job's run reuses the probe made at acceptance: one ffprobe per job", async () => {
+    await writeFile(calls, '');
+    const result = await convertAndDownload(
+      server.url,
+      await server.createKey('pro'),
+      counted.get('mp4').path,
+      { to: 'webm' },
+      120_000,
+    );
+    expect((await readFile(calls, 'utf8')).trim().split('\n')).toEqual(['run']);
+    const media = await probeFile(result.outputPath);
+    expect(media.streams.map((s) => s.codec)).toEqual(['vp9', 'opus']);
+    expect(Math.abs(media.durationSec! - FIXTURE_SECONDS)).toBeLessThan(0.25);
   });
 });

@@ -266,6 +266,7 @@ export async function createRuntime({
       importAllowPrivate: config.importAllowPrivate,
       importTimeoutMs: config.importTimeoutMs,
       exportLeaseMs: config.exportLeaseMs,
+      runsJobs: config.workers > 0,
     },
   });
   await queue.agenda.ready;

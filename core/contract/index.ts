@@ -4,10 +4,10 @@
  */
 import type { z } from 'zod';
 import type { FormatCategory, FormatId, PlanId, ToolReport } from '../../schema/index.js';
-import type { PluginInput } from './types.js';
+import type { InputFacts, PluginInput } from './types.js';
 
 export { scaledTimeout, singleInput, totalBytes, type ScaledTimeout } from './helpers.js';
-export type { PluginInput } from './types.js';
+export type { InputFacts, PluginInput } from './types.js';
 
 export type PluginKind = 'convert' | 'tool' | 'extract';
 
@@ -88,6 +88,14 @@ export interface WorkMeasure {
     input: PluginInput,
     ctx: { signal: AbortSignal; timeoutMs: number; workDir: string },
   ): Promise<number | undefined>;
+  /**
+   * `measure`, also giving what it read that the run may reuse (PluginInput.facts): a media probe spares the run a
+   * second engine start. Acceptance uses it when present; the runner's own measures use `measure`.
+   */
+  measureWithFacts?(
+    input: PluginInput,
+    ctx: { signal: AbortSignal; timeoutMs: number; workDir: string },
+  ): Promise<{ amount: number | undefined; facts?: InputFacts }>;
   /**
    * Whether `timeoutMs` reads the measure (default true). False: the run does not measure its inputs again for the
    * deadline (acceptance has checked the maximum; a measure is an engine run, a jailed process start).

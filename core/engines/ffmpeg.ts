@@ -198,7 +198,15 @@ export interface ProbeOptions {
 }
 
 /** Read a media file's container, streams and chapters; EngineError when ffprobe cannot read it. */
-export async function probe(filePath: string, { signal, timeoutMs, format }: ProbeOptions): Promise<MediaProbe> {
+export async function probe(filePath: string, options: ProbeOptions): Promise<MediaProbe> {
+  return parseProbe(await probeOutput(filePath, options));
+}
+
+/**
+ * ffprobe's JSON answer for the file, unparsed: what a media measure keeps for the job's run to reuse
+ * (PluginInput.facts), which reads it with parseProbe.
+ */
+export async function probeOutput(filePath: string, { signal, timeoutMs, format }: ProbeOptions): Promise<unknown> {
   const args = [
     '-v',
     'level+error',
@@ -227,7 +235,12 @@ export async function probe(filePath: string, { signal, timeoutMs, format }: Pro
     }
     throw err;
   }
-  const raw = probeSchema.parse(JSON.parse(stdout));
+  return JSON.parse(stdout) as unknown;
+}
+
+/** ffprobe's JSON answer (probeOutput) as a MediaProbe; a ZodError when it is not one. */
+export function parseProbe(output: unknown): MediaProbe {
+  const raw = probeSchema.parse(output);
   const streams: MediaStream[] = raw.streams.map((s) => ({
     index: s.index,
     type: s.codec_type,

@@ -29,6 +29,7 @@ import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
 import { ServiceError } from './errors.js';
+import type { InputFactsCache } from './input-facts.js';
 import { isTrialJob, takesSecret, withoutMarker, type SecretVault } from './job-policy.js';
 import { backendUnavailable, storageFull } from './unavailable.js';
 import { outputFilename } from './uploads.js';
@@ -83,6 +84,8 @@ export class JobRunner implements JobRunnerPort {
     private readonly config: RunnerConfig,
     private readonly events?: JobFinishedPort,
     private readonly imports?: InputImports,
+    /** What acceptance in this process read of the inputs (a media probe): the run reuses it. */
+    private readonly inputFacts?: InputFactsCache,
   ) {
     this.jobsStore = ports.jobs;
   }
@@ -190,12 +193,16 @@ export class JobRunner implements JobRunnerPort {
       if (imported) await this.importInputs(job, plugin, runSignal, log);
       const inputs: PluginInput[] = await withSpan('job.stage_inputs', {}, () =>
         Promise.all(
-          job.inputs.map(async (file) => ({
-            path: await this.blobs.localPath(file.blobKey, workDir),
-            format: file.format,
-            filename: file.filename,
-            bytes: file.bytes,
-          })),
+          job.inputs.map(async (file) => {
+            const facts = this.inputFacts?.take(file.blobKey);
+            return {
+              path: await this.blobs.localPath(file.blobKey, workDir),
+              format: file.format,
+              filename: file.filename,
+              bytes: file.bytes,
+              ...(facts ? { facts } : {}),
+            };
+          }),
         ),
       );
       if (!inputs.length) throw new PluginError('The uploaded file is no longer available');

@@ -5,7 +5,7 @@
  * again (the worker may be another machine) and hands the amount to the plugin's deadline, unless this process
  * accepted the job and still holds its measure (rememberWork).
  */
-import type { Plugin, PluginInput } from '../contract/index.js';
+import type { InputFacts, Plugin, PluginInput } from '../contract/index.js';
 import { badRequest } from './errors.js';
 
 /**
@@ -51,22 +51,47 @@ export async function measureWork(
   workDir: string,
   signal?: AbortSignal,
 ): Promise<number | undefined> {
+  return (await measureInputs(plugin, inputs, workDir, signal, false)).total;
+}
+
+/**
+ * measureWork, with what the measure read of each input that its run may reuse (WorkMeasure.measureWithFacts), in the
+ * order of `inputs`: acceptance keeps it for a run in the same process (InputFactsCache).
+ */
+export function measureWorkAndFacts(
+  plugin: Plugin,
+  inputs: readonly PluginInput[],
+  workDir: string,
+  signal?: AbortSignal,
+): Promise<{ total: number | undefined; facts: Array<InputFacts | undefined> }> {
+  return measureInputs(plugin, inputs, workDir, signal, true);
+}
+
+async function measureInputs(
+  plugin: Plugin,
+  inputs: readonly PluginInput[],
+  workDir: string,
+  signal: AbortSignal | undefined,
+  withFacts: boolean,
+): Promise<{ total: number | undefined; facts: Array<InputFacts | undefined> }> {
   const work = plugin.limits.work;
-  if (!work) return undefined;
+  const facts: Array<InputFacts | undefined> = [];
+  if (!work) return { total: undefined, facts };
   let total = 0;
   for (const input of inputs) {
-    const amount = await work
-      .measure(input, {
-        signal: signal ?? AbortSignal.timeout(MEASURE_TIMEOUT_MS),
-        timeoutMs: MEASURE_TIMEOUT_MS,
-        workDir,
-      })
-      .catch(() => undefined);
+    const ctx = { signal: signal ?? AbortSignal.timeout(MEASURE_TIMEOUT_MS), timeoutMs: MEASURE_TIMEOUT_MS, workDir };
+    const measuring: Promise<{ amount: number | undefined; facts?: InputFacts }> =
+      withFacts && work.measureWithFacts
+        ? work.measureWithFacts(input, ctx)
+        : work.measure(input, ctx).then((amount) => ({ amount }));
+    const measured = await measuring.catch(() => undefined);
+    const amount = measured?.amount;
     // A file the measure cannot read is judged by the run, as before (with its own messages).
-    if (amount === undefined || !Number.isFinite(amount)) return undefined;
+    if (amount === undefined || !Number.isFinite(amount)) return { total: undefined, facts };
+    facts.push(measured?.facts);
     total += amount;
   }
-  return total;
+  return { total, facts };
 }
 
 /** 400 naming the limit when `measured` is past the plugin's maximum. */

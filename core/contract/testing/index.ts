@@ -25,6 +25,7 @@ import { checkContent } from '../sniff.js';
 import {
   isFileResult,
   type FileResult,
+  type InputFacts,
   type Plugin,
   type PluginInput,
   type RunContext,
@@ -54,7 +55,7 @@ const HEAD_BYTES = 64 * 1024;
 /** Run a plugin once on files on disk, with options as the client would send them (values). */
 export async function runPlugin(
   plugin: Plugin,
-  files: ReadonlyArray<{ path: string; format: FormatId }>,
+  files: ReadonlyArray<{ path: string; format: FormatId; facts?: InputFacts }>,
   options: Record<string, unknown> = {},
   { signal, workDir, target, onProgress }: RunOptions = {},
 ): Promise<TestRun> {
@@ -69,6 +70,8 @@ export async function runPlugin(
       format: f.format,
       filename: path.basename(f.path),
       bytes: (await stat(f.path)).size,
+      // What acceptance's measure learnt, as the runner of the accepting process hands it on.
+      ...(f.facts ? { facts: f.facts } : {}),
     })),
   );
   const timeoutMs =

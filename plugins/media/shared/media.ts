@@ -16,7 +16,7 @@ import {
 } from '../../../core/engines/ffmpeg.js';
 import { FORMATS, type FormatId } from '../../../schema/index.js';
 import type { Configure } from './encoders.js';
-import { DEADLINE_BASE_MS } from './family.js';
+import { DEADLINE_BASE_MS, acceptedProbe } from './family.js';
 
 /** Frames larger than 8K on either side are refused: nothing legitimate needs them, and they exhaust memory. */
 export const MAX_FRAME_SIDE = 8192;
@@ -93,9 +93,10 @@ export class MediaRun {
   ): Promise<MediaRun> {
     const label = input.format.toUpperCase();
     if (input.bytes === 0) throw new PluginError(`The ${label} file is empty (0 bytes)`);
-    let media: MediaProbe;
+    // The probe made at acceptance when this process accepted the job: the same file read the same way.
+    let media: MediaProbe | undefined = acceptedProbe(input);
     try {
-      media = await probe(input.path, {
+      media ??= await probe(input.path, {
         signal: ctx.signal,
         timeoutMs: Math.min(PROBE_TIMEOUT_MS, ctx.remainingMs()),
         format: input.format,
