@@ -10,7 +10,7 @@ import type { Figure } from '../lib/ratchet.js';
 import { CORPUS_DIR, type TruthMeta } from './corpus/generate.js';
 import { LAYOUTS_DIR } from './layouts/generate.js';
 import { half as listsHalf, LISTS_DIR } from './lists/generate.js';
-import { loadRealCorpus, MANIFEST_PATH, realCacheDir } from './real/corpus.js';
+import { loadRealCorpus, MANIFEST_PATH, outlineRemovedCopy, realCacheDir } from './real/corpus.js';
 import { scoreReal } from './real/score.js';
 import { truthOf } from './real/truth.js';
 import { type Counts, type DocumentScore, f1, scoreDocument } from './score.js';
@@ -161,6 +161,8 @@ export async function realTuningFigures(): Promise<Figure[]> {
     throw new Error(`the real tuning half has ${corpus.length} of its ${expected} pinned PDFs (see SKIP lines)`);
   const cache = realCacheDir();
   const headings: Counts = { truePositives: 0, predicted: 0, expected: 0 };
+  // The same files' headings with their outline removed (real/no-outline.ts): what the page alone shows.
+  const withoutOutline: Counts = { truePositives: 0, predicted: 0, expected: 0 };
   let leaks = 0;
   let running = 0;
   let falseTables = 0;
@@ -171,8 +173,11 @@ export async function realTuningFigures(): Promise<Figure[]> {
   for (const pdf of corpus) {
     const truth = await truthOf(pdf, cache);
     const score = scoreReal(await convert(pdf.file), truth);
-    if (score.headings)
+    if (score.headings) {
       for (const key of ['truePositives', 'predicted', 'expected'] as const) headings[key] += score.headings[key];
+      const lost = scoreReal(await convert(outlineRemovedCopy(pdf, cache)), truth).headings!;
+      for (const key of ['truePositives', 'predicted', 'expected'] as const) withoutOutline[key] += lost[key];
+    }
     leaks += score.runningLeaks;
     running += score.runningLines;
     falseTables += score.falseTables ?? 0;
@@ -193,6 +198,13 @@ export async function realTuningFigures(): Promise<Figure[]> {
       better: 'higher',
       tolerance: RATIO_TOLERANCE,
       detail: `${headings.predicted} headings out, ${headings.expected} in the outlines`,
+    },
+    {
+      id: `${prefix}.headingF1OutlineRemoved`,
+      value: f1(withoutOutline),
+      better: 'higher',
+      tolerance: RATIO_TOLERANCE,
+      detail: `${withoutOutline.predicted} headings out, ${withoutOutline.expected} in the outlines they lost`,
     },
     {
       id: `${prefix}.runningLeaks`,

@@ -162,6 +162,18 @@ export function realCacheDir(): string {
   return dir;
 }
 
+/**
+ * A copy of the PDF without its outline (qpdf copies the pages into an empty PDF, which leaves /Outlines behind), kept
+ * in the cache: headings measured on it come from the page alone, not from the outline.
+ */
+export function outlineRemovedCopy(pdf: { file: string; sha256: string }, cache: string): string {
+  const dir = join(cache, 'no-outline');
+  mkdirSync(dir, { recursive: true });
+  const copy = join(dir, `${pdf.sha256}.pdf`);
+  if (!existsSync(copy)) execFileSync('qpdf', ['--empty', '--pages', pdf.file, '--', copy]);
+  return copy;
+}
+
 /** Where the `extra` set's packages are kept: MARKDOWN_REAL_EXTRA_CACHE, else beside the corpus cache. */
 export function extraCacheDir(): string {
   const dir = process.env.MARKDOWN_REAL_EXTRA_CACHE ?? `${realCacheDir().replace(/\/+$/, '')}-extra`;

@@ -8,13 +8,11 @@
  *
  * `--files` prints each file's line (tuning half and extra set only; a held-out file's line is never printed).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pdfToMarkdown } from '../../../plugins/markdown/shared/engine/index.js';
 import { type Counts, f1 } from '../score.js';
-import { loadRealCorpus, realCacheDir } from './corpus.js';
+import { loadRealCorpus, outlineRemovedCopy, realCacheDir } from './corpus.js';
 import { scoreReal } from './score.js';
 import { truthOf } from './truth.js';
 
@@ -24,8 +22,6 @@ const { values } = parseArgs({
 const half = values.half!;
 const corpus = loadRealCorpus((pdf) => pdf.half === half);
 const cache = realCacheDir();
-const stripped = join(cache, 'no-outline');
-mkdirSync(stripped, { recursive: true });
 
 const convert = async (file: string) =>
   (await pdfToMarkdown(new Uint8Array(readFileSync(file)), { timeoutMs: 600_000 })).markdown;
@@ -41,8 +37,7 @@ let files = 0;
 for (const pdf of corpus) {
   const truth = await truthOf(pdf, cache);
   if (!truth.outline.length) continue;
-  const copy = join(stripped, `${pdf.sha256}.pdf`);
-  execFileSync('qpdf', ['--empty', '--pages', pdf.file, '--', copy]);
+  const copy = outlineRemovedCopy(pdf, cache);
   const kept = scoreReal(await convert(pdf.file), truth).headings;
   const lost = scoreReal(await convert(copy), truth).headings;
   if (!kept || !lost) continue;

@@ -34,12 +34,16 @@ const SECTION_TITLE =
   /^(\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.(?:\d{1,2}\.?){0,3}|[A-Z](?:\.\d{1,2}){1,3}|[IVXLC]{1,6}\.)\s+(\S.*)$/u;
 const MAX_NUMBERED_HEADING_WORDS = 12;
 
-export interface DocumentStyle {
+/** What spacing is judged against: the body's size and each size's usual line step. */
+interface LineMetrics {
   bodySize: number;
-  /** Heading style key -> level (1 = largest). */
-  headingLevels: Map<string, number>;
   /** Rounded font size -> usual distance between baselines of consecutive lines. */
   lineSteps: Map<number, number>;
+}
+
+export interface DocumentStyle extends LineMetrics {
+  /** Heading style key -> level (1 = largest). */
+  headingLevels: Map<string, number>;
   /** Headings the document's outline names (outline.ts): when present, the only headings. */
   outline?: Map<Line, OutlineHeading>;
 }
@@ -88,39 +92,105 @@ export type FlowItem = { line: Line; columnBreak?: boolean } | { table: Table };
 
 /** Consecutive lines of one style, close together: a heading that wraps stays one heading. */
 function styleGroup(lines: readonly PlacedLine[], start: number): Line[] {
-  const first = lines[start]!;
-  const group = [first.line];
-  for (let i = start + 1; i < lines.length; i++) {
-    const { page, line } = lines[i]!;
-    const previous = group[group.length - 1]!;
-    const step = line.baseline - previous.baseline;
-    if (
-      page !== first.page ||
-      lines[i]!.columnBreak ||
-      styleKey(line) !== styleKey(previous) ||
-      step <= 0 ||
-      step > 1.6 * line.size
-    )
-      break;
-    group.push(line);
-  }
+  const group = [lines[start]!.line];
+  for (let i = start + 1; i < lines.length && sameStyleRun(lines[i - 1]!, lines[i]!); i++) group.push(lines[i]!.line);
   return group;
 }
 
-function isHeading(group: readonly Line[], bodySize: number): boolean {
+/** The next line goes on in the previous one's style at about its line spacing, in the same column. */
+function sameStyleRun(previous: PlacedLine, next: PlacedLine): boolean {
+  const step = next.line.baseline - previous.line.baseline;
+  return (
+    next.page === previous.page &&
+    !next.columnBreak &&
+    styleKey(next.line) === styleKey(previous.line) &&
+    step > 0 &&
+    step <= 1.6 * next.line.size
+  );
+}
+
+/**
+ * A group of lines that starts at lines[start] (where its style starts) is a heading: larger than the body, or bold
+ * at body size and set off by space above it. Bold at body size alone is how a definition list sets its terms, an
+ * option list its option names and a listing its code; a heading of body size has only its own line and the space
+ * around it to show what it is, so a bold line at the body's line spacing below the text before it (a term, or a
+ * code line, under the previous one) is not a heading.
+ */
+function isHeading(lines: readonly PlacedLine[], start: number, group: readonly Line[], style: LineMetrics): boolean {
   const first = group[0]!;
   const text = group.map((l) => l.text).join(' ');
-  if (parseListMarker(first.text) || !/\p{L}/u.test(text)) return false;
-  if (first.size >= bodySize + HEADING_SIZE_STEP)
+  if (parseListMarker(first.text) || !/\p{L}/u.test(text) || endsWithPageNumber(first)) return false;
+  // A heading starts where its style does: the tail of a longer run of one style (a paragraph, a code block) is not.
+  if (start > 0 && sameStyleRun(lines[start - 1]!, lines[start]!)) return false;
+  if (hasSiblingTerm(lines, start, group.length)) return false;
+  if (first.size >= style.bodySize + HEADING_SIZE_STEP)
     return group.length <= MAX_HEADING_LINES && wordCount(text) <= MAX_HEADING_WORDS;
-  const bodySized = Math.abs(first.size - bodySize) < HEADING_SIZE_STEP;
+  const bodySized = Math.abs(first.size - style.bodySize) < HEADING_SIZE_STEP;
   return (
     bodySized &&
     first.bold &&
     group.length <= MAX_BOLD_HEADING_LINES &&
     wordCount(text) <= MAX_BOLD_HEADING_WORDS &&
-    !/[.,;]$/.test(text)
+    !/[.,;]$/.test(text) &&
+    spacedAbove(lines, start, style) &&
+    !indentedDisplay(lines, start, group.length)
   );
+}
+
+/**
+ * The line just before or just after the group is a line of its own in the group's style at its x, with no text
+ * between them: a column of terms (option names, commands) whose descriptions sit beside or below them. A heading
+ * introduces text; two of one level back to back introduce nothing. (The last line of a paragraph in the same style
+ * is no such line: it runs on from the lines above it.)
+ */
+function hasSiblingTerm(lines: readonly PlacedLine[], start: number, count: number): boolean {
+  const placed = lines[start]!;
+  const sibling = (index: number, runsOn: boolean) => {
+    const other = lines[index];
+    return (
+      other !== undefined &&
+      other.page === placed.page &&
+      !lines[Math.max(index, start)]!.columnBreak &&
+      !runsOn &&
+      styleKey(other.line) === styleKey(placed.line) &&
+      Math.abs(other.line.x0 - placed.line.x0) <= INDENT_TOLERANCE
+    );
+  };
+  const before = start - 1;
+  const after = start + count;
+  return (
+    sibling(before, before > 0 && sameStyleRun(lines[before - 1]!, lines[before]!)) ||
+    sibling(after, after + 1 < lines.length && sameStyleRun(lines[after]!, lines[after + 1]!))
+  );
+}
+
+/**
+ * The line starts right of the text both before and after it and is not centred between them: an indented display
+ * (a line of code, a command) inside the body, not a title over it.
+ */
+function indentedDisplay(lines: readonly PlacedLine[], start: number, count: number): boolean {
+  const placed = lines[start]!;
+  const before = lines[start - 1];
+  const after = lines[start + count];
+  if (!before || !after || before.page !== placed.page || after.page !== placed.page) return false;
+  if (placed.columnBreak || after.columnBreak) return false;
+  const { x0, x1, size } = placed.line;
+  if (x0 <= Math.max(before.line.x0, after.line.x0) + INDENT_TOLERANCE) return false;
+  const left = Math.min(before.line.x0, after.line.x0);
+  const right = Math.max(before.line.x1, after.line.x1);
+  return Math.abs((x0 + x1) / 2 - (left + right) / 2) > 2 * size;
+}
+
+/**
+ * The line opens its page or column, or sits more than a paragraph break below the line before it (a line of text
+ * further up the page read after it, as in a two-column float, counts as space too).
+ */
+function spacedAbove(lines: readonly PlacedLine[], index: number, style: LineMetrics): boolean {
+  const placed = lines[index]!;
+  const previous = lines[index - 1];
+  if (!previous || previous.page !== placed.page || placed.columnBreak) return true;
+  const gap = placed.line.baseline - previous.line.baseline;
+  return gap <= 0 || gap > PARAGRAPH_BREAK * lineStep(style, placed.line) + 0.5;
 }
 
 /**
@@ -132,7 +202,7 @@ function numberedHeadingLevel(group: readonly Line[], bodySize: number): number 
   if (group.length !== 1) return undefined;
   const line = group[0]!;
   const match = SECTION_TITLE.exec(line.text);
-  if (!match) return undefined;
+  if (!match || endsWithPageNumber(line)) return undefined;
   const [, number, title] = match as unknown as [string, string, string];
   if (wordCount(title) > MAX_NUMBERED_HEADING_WORDS || /[.,;:]$/.test(title) || !/^\p{Lu}/u.test(title))
     return undefined;
@@ -153,19 +223,20 @@ export function analyseStyle(pages: readonly (readonly Line[])[]): DocumentStyle
     charsBySize.set(roundSize(line.size), (charsBySize.get(roundSize(line.size)) ?? 0) + line.text.length);
   const bodySize = [...charsBySize].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 10;
 
+  const metrics = { bodySize, lineSteps: measureLineSteps(pages) };
   const headingKeys = new Map<string, { size: number; bold: boolean }>();
   for (const lines of pages) {
     const placed = lines.map((line) => ({ page: 0, line }));
     for (let i = 0; i < placed.length; ) {
       const group = styleGroup(placed, i);
-      if (isHeading(group, bodySize))
+      if (isHeading(placed, i, group, metrics))
         headingKeys.set(styleKey(group[0]!), { size: roundSize(group[0]!.size), bold: group[0]!.bold });
       i += group.length;
     }
   }
   const ranked = [...headingKeys].sort(([, a], [, b]) => b.size - a.size || Number(b.bold) - Number(a.bold));
   const headingLevels = new Map(ranked.map(([key], index) => [key, Math.min(index + 1, 6)]));
-  return { bodySize, headingLevels, lineSteps: measureLineSteps(pages) };
+  return { ...metrics, headingLevels };
 }
 
 function measureLineSteps(pages: readonly (readonly Line[])[]): Map<number, number> {
@@ -186,7 +257,7 @@ function measureLineSteps(pages: readonly (readonly Line[])[]): Map<number, numb
   return steps;
 }
 
-function lineStep(style: DocumentStyle, line: Line): number {
+function lineStep(style: LineMetrics, line: Line): number {
   return style.lineSteps.get(roundSize(line.size)) ?? 1.2 * line.size;
 }
 
@@ -322,7 +393,7 @@ function textBlocks(lines: readonly PlacedLine[], style: DocumentStyle): Block[]
       continue;
     }
     const level = style.outline ? undefined : style.headingLevels.get(styleKey(line));
-    if (level !== undefined && isHeading(group, style.bodySize)) {
+    if (level !== undefined && isHeading(lines, index, group, style)) {
       list = paragraph = undefined;
       const text = group.reduce((joined, l) => joinText(joined, l.text), '');
       blocks.push({ kind: 'heading', page, box: linesBox(group), level, text });
@@ -530,6 +601,15 @@ function opensIndentedParagraph(
     !parseListMarker(after.line.text) &&
     followsClosely(lines[index]!, after, PARAGRAPH_BREAK, style)
   );
+}
+
+/**
+ * A title with a page number set apart at its end (or leader dots): an entry of a table of contents, which may be set
+ * in its heading's style but is not the heading.
+ */
+function endsWithPageNumber(line: Line): boolean {
+  const last = line.segments[line.segments.length - 1]!.text.trim();
+  return isContentsLine(line) || (line.segments.length >= 2 && /^(?:\d{1,4}|[ivxlc]{1,7})$/.test(last));
 }
 
 /** A line of a table of contents: leader dots, or a title and a page number apart. Each stays a line of its own. */
