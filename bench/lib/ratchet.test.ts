@@ -59,6 +59,17 @@ describe('updateBaselines', () => {
     const lowered = updateBaselines(baselines, [figure('x.leaks', 3)], 'a listing line now kept as body');
     expect(lowered.baselines['x.leaks']).toMatchObject({ value: 3, from: 2, why: 'a listing line now kept as body' });
   });
+
+  it('keeps the note of a lowered figure while its value stands, and drops it once the figure is raised', () => {
+    const noted = updateBaselines(baselines, [figure('x.leaks', 3)], 'a listing line now kept as body').baselines;
+    const again = updateBaselines(noted, [figure('x.leaks', 3), figure('x.f1', 0.95)]).baselines;
+    expect(again['x.leaks']).toMatchObject({ value: 3, from: 2, why: 'a listing line now kept as body' });
+    expect(updateBaselines(noted, [figure('x.leaks', 1)]).baselines['x.leaks']).toEqual({
+      value: 1,
+      better: 'lower',
+      tolerance: 0,
+    });
+  });
 });
 
 describe('unexplainedLowerings', () => {

@@ -134,6 +134,9 @@ export function updateBaselines(
         continue;
       }
       next[figure.id] = { ...entry, why, from: old.value };
+    } else if (old?.why !== undefined && value === old.value && entry.tolerance === old.tolerance) {
+      // Unchanged: the note on why it was lowered still explains it.
+      next[figure.id] = { ...entry, why: old.why, ...(old.from === undefined ? {} : { from: old.from }) };
     } else next[figure.id] = entry;
   }
   return { baselines: next, refused };
