@@ -10,7 +10,7 @@ import type { AgendaBackend, NotificationChannel } from 'agenda';
 import { DEFAULT_MEMORY_MB, type Logger, type Plugin } from '../../core/contract/index.js';
 import { admittedBy, pluginLicenses } from '../../core/contract/licenses.js';
 import { loadPluginModules, pluginModules } from '../../core/contract/modules.js';
-import { probeConfinement, type ConfinementStatus } from '../../core/engines/confine.js';
+import { configureScopedConfinement, probeConfinement, type ConfinementStatus } from '../../core/engines/confine.js';
 import { LibreOfficePool } from '../../core/engines/execution/libreoffice-pool.js';
 import { configureEnginePaths, enginePaths } from '../../core/engines/paths.js';
 import { configureFonts, fontSetup } from '../../core/engines/fonts.js';
@@ -209,6 +209,8 @@ export async function createRuntime({
   // Before any engine starts: LibreOffice, Chromium and Ghostscript read the fontconfig file it writes.
   configureFonts(config.fontsDir);
   const confinement = await engineConfinement(config.engineSandbox, admitted.length > 0);
+  // This process runs no plugin, but measures uploads with engines (ffprobe, pdfinfo): those calls are jailed too.
+  configureScopedConfinement(config.engineSandbox && admitted.length > 0);
   await registry.checkEngines();
   const adapters = await adaptersFor(config, log, servesApi);
   const { store, blobs, queueBackend, queueDispatch, publishesDispatch, closeBlobs } = adapters;

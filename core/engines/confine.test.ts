@@ -3,7 +3,13 @@ import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configureConfinement, jailEnvironment, probeConfinement, withEngineScope } from './confine.js';
+import {
+  configureConfinement,
+  configureScopedConfinement,
+  jailEnvironment,
+  probeConfinement,
+  withEngineScope,
+} from './confine.js';
 import { EngineError, runProcess } from './process.js';
 
 const available = (await probeConfinement()).ok;
@@ -122,5 +128,40 @@ describe.skipIf(!available)('confined engines (bwrap)', () => {
     for (const giveUpAt = Date.now() + 30_000; (await processesWith(marker)).length && Date.now() < giveUpAt; )
       await new Promise((r) => setTimeout(r, 100));
     expect(await processesWith(marker)).toEqual([]);
+  });
+});
+
+describe.skipIf(!available)('scoped confinement (a process that runs no plugin: the API, a worker)', () => {
+  let root: string;
+  let server: Server;
+  let port: number;
+  let connections = 0;
+
+  beforeAll(async () => {
+    configureScopedConfinement(true);
+    root = await mkdtemp(path.join(os.tmpdir(), 'confine-scoped-'));
+    server = createServer((socket) => {
+      connections++;
+      socket.on('error', () => undefined);
+      socket.end('beacon');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    configureScopedConfinement(false);
+    server.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('jails a call inside an engine scope (a measure of an upload), not the service`s own calls', async () => {
+    const work = await mkdtemp(path.join(root, 'work-'));
+    const attempt = `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`;
+    await expect(
+      withEngineScope({ writable: [work] }, () => runProcess('bash', ['-c', attempt], { timeoutMs: 10_000 })),
+    ).rejects.toThrow(EngineError);
+    expect(connections).toBe(0);
+    await runProcess('bash', ['-c', attempt], { timeoutMs: 10_000 });
+    expect(connections).toBe(1);
   });
 });

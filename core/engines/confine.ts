@@ -62,9 +62,21 @@ export interface ConfinementStatus {
 }
 
 let enabled = false;
+/** In a process that runs no plugin (the API, a worker): jail the calls made inside an engine scope only. */
+let scopedOnly = false;
 
 export function configureConfinement(on: boolean): void {
   enabled = on;
+}
+
+/**
+ * For processes that run no plugin but measure uploads (the API at acceptance, a worker for a fetched import): the
+ * runProcess calls made inside an engine scope (a measure's ffprobe or pdfinfo on the client's file) are jailed,
+ * those outside any scope are the service's own and run as they are. Sandbox processes jail every call
+ * (configureConfinement).
+ */
+export function configureScopedConfinement(on: boolean): void {
+  scopedOnly = on;
 }
 
 export function confinementEnabled(): boolean {
@@ -247,9 +259,10 @@ export function engineSpawn(
   args: readonly string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; readable?: readonly string[] },
 ): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
-  const scope = currentEngineScope() ?? { writable: [] };
+  const current = currentEngineScope();
+  const scope = current ?? { writable: [] };
   const readable = [...(scope.readable ?? []), ...(options.readable ?? [])];
-  return jailedIf(enabled, executable, args, {
+  return jailedIf(enabled || (scopedOnly && current !== undefined), executable, args, {
     writable: scope.writable,
     readable,
     ...(options.cwd ? { cwd: options.cwd } : {}),

@@ -174,7 +174,7 @@ describe('a failed job and its refund are one write', () => {
     expect((await services.credits.balance(owner.account)).creditsUsed).toBe(2);
   });
 
-  it('a cancel the job outran (it finished between the read and the cancel) is a 409, and nothing is refunded', async () => {
+  it('a cancel the job outran (it ended between the read and the cancel) is a 409; nothing is refunded', async () => {
     // The store finishes the job just before the cancel's write, as a worker on another machine would.
     const finishingFirst = (inner: SqliteStore): Store =>
       Object.assign(Object.create(inner) as Store, {

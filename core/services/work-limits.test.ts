@@ -1,6 +1,11 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { definePlugin, type PluginInput } from '../contract/index.js';
+import { configureScopedConfinement, probeConfinement } from '../engines/confine.js';
+import { runProcess } from '../engines/process.js';
 import {
   checkWork,
   describeAmount,
@@ -107,5 +112,43 @@ describe('bounded work per job', () => {
     expect(runTimeoutMs(plugin, [input(1)], 60)).toBe(1600);
     expect(describeAmount(5000, 'pages')).toBe('5,000 pages');
     expect(describeAmount(90, 'seconds')).toBe('90 seconds of media');
+  });
+});
+
+describe.skipIf(!(await probeConfinement()).ok)('a measure of an upload, where the process runs no plugin', () => {
+  it('reads the upload in a jail that sees it and the measure folder, not the files beside it', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'measure-jail-'));
+    const blobs = path.join(root, 'blobs');
+    const workDir = path.join(root, 'measure');
+    await mkdir(blobs);
+    await mkdir(workDir);
+    await writeFile(path.join(blobs, 'upload.mp3'), 'x'.repeat(500));
+    await writeFile(path.join(blobs, 'another-tenant.mp3'), 'secret');
+    // The measure's engine call: the upload's size, or undefined when the file beside it can be read.
+    const peeking = definePlugin({
+      ...plugin,
+      limits: {
+        ...plugin.limits,
+        work: {
+          unit: 'seconds',
+          max: 3600,
+          measure: async (file) => {
+            const script = `test -r "$2" && echo seen || wc -c < "$1"`;
+            const beside = path.join(path.dirname(file.path), 'another-tenant.mp3');
+            const { stdout } = await runProcess('sh', ['-c', script, 'sh', file.path, beside], { timeoutMs: 10_000 });
+            return stdout.trim() === 'seen' ? undefined : Number(stdout.trim()) / 100;
+          },
+        },
+      },
+    });
+    const upload = { ...input(500), path: path.join(blobs, 'upload.mp3') };
+    try {
+      expect(await measureWork(peeking, [upload], workDir)).toBeUndefined();
+      configureScopedConfinement(true);
+      expect(await measureWork(peeking, [upload], workDir)).toBe(5);
+    } finally {
+      configureScopedConfinement(false);
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -6,6 +6,7 @@
  * accepted the job and still holds its measure (rememberWork).
  */
 import type { InputFacts, Plugin, PluginInput } from '../contract/index.js';
+import { withEngineScope } from '../engines/confine.js';
 import { badRequest } from './errors.js';
 
 /**
@@ -80,10 +81,15 @@ async function measureInputs(
   let total = 0;
   for (const input of inputs) {
     const ctx = { signal: signal ?? AbortSignal.timeout(MEASURE_TIMEOUT_MS), timeoutMs: MEASURE_TIMEOUT_MS, workDir };
-    const measuring: Promise<{ amount: number | undefined; facts?: InputFacts }> =
-      withFacts && work.measureWithFacts
-        ? work.measureWithFacts(input, ctx)
-        : work.measure(input, ctx).then((amount) => ({ amount }));
+    // The client's file, read by an engine (ffprobe, pdfinfo): in a jail that sees only it and the measure's folder,
+    // wherever this runs (configureScopedConfinement).
+    const measuring: Promise<{ amount: number | undefined; facts?: InputFacts }> = withEngineScope(
+      { writable: [workDir], readable: [input.path] },
+      () =>
+        withFacts && work.measureWithFacts
+          ? work.measureWithFacts(input, ctx)
+          : work.measure(input, ctx).then((amount) => ({ amount })),
+    );
     const measured = await measuring.catch(() => undefined);
     const amount = measured?.amount;
     // A file the measure cannot read is judged by the run, as before (with its own messages).
