@@ -15,7 +15,7 @@ import { DownloadLinks } from './download-links.js';
 import { DownloadService } from './downloads.js';
 import { ExtractionService } from './extractions.js';
 import { InProcessJobs } from './in-process-jobs.js';
-import { InputFactsCache } from './input-facts.js';
+import { AcceptedMeasures } from './accepted-measures.js';
 import { SecretVault } from './job-policy.js';
 import { JobService } from './jobs.js';
 import { PipelineService } from './pipelines.js';
@@ -56,7 +56,7 @@ export interface ServicesConfig {
   importTimeoutMs?: number;
   /**
    * Whether this process runs queued jobs (WORKERS > 0; default true): only then is what acceptance's measures read
-   * kept for the runs (input-facts.ts). An API process without workers keeps nothing.
+   * kept for the runs (accepted-measures.ts). An API process without workers keeps nothing.
    */
   runsJobs?: boolean;
   /** How long an S3 export's holder vouches for it without renewing (EXPORT_LEASE_S). */
@@ -96,7 +96,7 @@ export function createServices({
   config,
 }: ServiceDeps) {
   const vault = new SecretVault();
-  const inputFacts = config.runsJobs === false ? undefined : new InputFactsCache();
+  const acceptedMeasures = config.runsJobs === false ? undefined : new AcceptedMeasures();
   const accounts = new AccountService({ accounts: store.accounts, principalChanges: store.principalChanges }, clock);
   const credits = new CreditService(
     { accounts: store.accounts, jobs: store.jobs, credits: store.credits },
@@ -109,7 +109,7 @@ export function createServices({
       allowPrivate: config.importAllowPrivate ?? false,
       ...(config.importTimeoutMs ? { timeoutMs: config.importTimeoutMs } : {}),
     }),
-    inputFacts,
+    acceptedMeasures,
   );
   const capabilities = new CapabilityService(registry);
   const links = new DownloadLinks(
@@ -163,7 +163,7 @@ export function createServices({
       },
     },
     uploads,
-    inputFacts,
+    acceptedMeasures,
   );
   const inProcessJobs = new InProcessJobs(runner, log);
   const jobs = new JobService(

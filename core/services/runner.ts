@@ -29,11 +29,11 @@ import type { Clock } from './clock.js';
 import type { CreditService } from './credits.js';
 import type { DownloadLinks } from './download-links.js';
 import { ServiceError } from './errors.js';
-import type { InputFactsCache } from './input-facts.js';
+import type { AcceptedMeasures } from './accepted-measures.js';
 import { isTrialJob, takesSecret, withoutMarker, type SecretVault } from './job-policy.js';
 import { backendUnavailable, storageFull } from './unavailable.js';
 import { outputFilename } from './uploads.js';
-import { checkWork, measureWork, runTimeoutMs, takeRememberedWork, workForDeadline } from './work-limits.js';
+import { checkWork, measureWork, runTimeoutMs, workForDeadline } from './work-limits.js';
 
 export interface RunnerConfig {
   workRoot: string;
@@ -85,7 +85,7 @@ export class JobRunner implements JobRunnerPort {
     private readonly events?: JobFinishedPort,
     private readonly imports?: InputImports,
     /** What acceptance in this process read of the inputs (a media probe): the run reuses it. */
-    private readonly inputFacts?: InputFactsCache,
+    private readonly acceptedMeasures?: AcceptedMeasures,
   ) {
     this.jobsStore = ports.jobs;
   }
@@ -191,10 +191,13 @@ export class JobRunner implements JobRunnerPort {
     try {
       const imported = job.inputs.some((file) => file.source);
       if (imported) await this.importInputs(job, plugin, runSignal, log);
+      // An upload this process accepted was measured then (and checked against the maximum): a pipeline's steps measure
+      // their own inputs.
+      const accepted = job.pipeline ? undefined : this.acceptedMeasures?.take(plugin.id, job.inputs);
       const inputs: PluginInput[] = await withSpan('job.stage_inputs', {}, () =>
         Promise.all(
-          job.inputs.map(async (file) => {
-            const facts = this.inputFacts?.take(file.blobKey);
+          job.inputs.map(async (file, i) => {
+            const facts = accepted?.facts[i];
             return {
               path: await this.blobs.localPath(file.blobKey, workDir),
               format: file.format,
@@ -211,8 +214,7 @@ export class JobRunner implements JobRunnerPort {
       const fetched =
         imported && !job.pipeline ? { measured: await measureWork(plugin, inputs, workDir, runSignal) } : undefined;
       if (fetched) checkWorkForRun(plugin, fetched.measured, 0);
-      // An upload this process accepted was measured then (and checked against the maximum).
-      const known = fetched ?? (job.pipeline ? undefined : takeRememberedWork(plugin.id, job.inputs));
+      const known = fetched ?? (accepted ? { measured: accepted.measured } : undefined);
       let toolReport: JobRecord['toolReport'] = null;
       let lastWrite = 0;
       let lastPercent = 0;

@@ -17,8 +17,8 @@ import { recordUploadBytes } from '../telemetry/metrics.js';
 import type { UrlImporter } from './url-import.js';
 import type { Plugin } from '../contract/index.js';
 import type { ImportSource, StoredFile } from '../store/types.js';
-import type { InputFactsCache } from './input-facts.js';
-import { measureWorkAndFacts, rememberWork } from './work-limits.js';
+import type { AcceptedMeasures } from './accepted-measures.js';
+import { measureWorkAndFacts } from './work-limits.js';
 
 /** An upload already in the blob store, not yet validated against an operation. */
 export interface StagedUpload {
@@ -103,8 +103,8 @@ export class UploadService {
   constructor(
     private readonly blobs: BlobStore,
     private readonly importer?: UrlImporter,
-    /** Where what a measure read is kept for this process's runs (input-facts.ts). */
-    private readonly inputFacts?: InputFactsCache,
+    /** Where what a measure read is kept for this process's runs (accepted-measures.ts). */
+    private readonly acceptedMeasures?: AcceptedMeasures,
   ) {}
 
   /** The caller's limit on one file: the one place a surface learns it (e.g. to bound its parser). */
@@ -259,7 +259,7 @@ export class UploadService {
   /**
    * The work the plugin declares (pages, seconds, megapixels) in these staged files, measured on
    * a local copy when the blob store has no local file; undefined when it declares none. What the
-   * measure read on the way is kept for a run of these files in this process (input-facts.ts).
+   * measure read on the way is kept for a run of these files in this process (accepted-measures.ts).
    */
   async measureWork(
     plugin: Plugin,
@@ -278,12 +278,8 @@ export class UploadService {
         })),
       );
       const { total, facts } = await measureWorkAndFacts(plugin, inputs, dir);
-      for (const [i, learnt] of facts.entries()) this.inputFacts?.put(files[i]!.upload.blobKey, learnt);
-      rememberWork(
-        plugin.id,
-        files.map(({ upload, format }) => ({ blobKey: upload.blobKey, format })),
-        total,
-      );
+      const stored = files.map(({ upload, format }) => ({ blobKey: upload.blobKey, format }));
+      this.acceptedMeasures?.put(plugin.id, stored, { measured: total, facts });
       return total;
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -6,15 +6,7 @@ import { z } from 'zod';
 import { definePlugin, type PluginInput } from '../contract/index.js';
 import { configureScopedConfinement, probeConfinement } from '../engines/confine.js';
 import { runProcess } from '../engines/process.js';
-import {
-  checkWork,
-  describeAmount,
-  measureWork,
-  rememberWork,
-  runTimeoutMs,
-  takeRememberedWork,
-  workForDeadline,
-} from './work-limits.js';
+import { checkWork, describeAmount, measureWork, runTimeoutMs, workForDeadline } from './work-limits.js';
 
 const input = (bytes: number): PluginInput => ({ path: `/tmp/${bytes}`, format: 'mp3', filename: 'a.mp3', bytes });
 
@@ -67,27 +59,6 @@ describe('bounded work per job', () => {
       expect(measures).toBe(1);
     },
   );
-
-  it("gives the run the acceptance's measure once, for the same plugin, blobs and formats only", () => {
-    const files = [{ blobKey: 'inputs/a', format: 'docx' }];
-    rememberWork('office-convert', files, 3);
-    rememberWork('office-convert', [{ blobKey: 'inputs/b', format: 'docx' }], undefined);
-    expect(takeRememberedWork('other-plugin', files)).toBeUndefined();
-    expect(takeRememberedWork('office-convert', [{ blobKey: 'inputs/a', format: 'xlsx' }])).toBeUndefined();
-    expect(takeRememberedWork('office-convert', files)).toEqual({ measured: 3 });
-    // Taken: a second run of the job (a retry) measures again.
-    expect(takeRememberedWork('office-convert', files)).toBeUndefined();
-    // "Could not be measured" is remembered too: the run does not try again what acceptance could not read.
-    expect(takeRememberedWork('office-convert', [{ blobKey: 'inputs/b', format: 'docx' }])).toEqual({
-      measured: undefined,
-    });
-  });
-
-  it('forgets the oldest measures past its bound', () => {
-    for (let i = 0; i < 2_001; i++) rememberWork('p', [{ blobKey: `k${i}`, format: 'pdf' }], i);
-    expect(takeRememberedWork('p', [{ blobKey: 'k0', format: 'pdf' }])).toBeUndefined();
-    expect(takeRememberedWork('p', [{ blobKey: 'k2000', format: 'pdf' }])).toEqual({ measured: 2000 });
-  });
 
   it('measures all inputs together, and leaves a file it cannot measure to the run', async () => {
     expect(await measureWork(plugin, [input(1000), input(2000)], '/tmp')).toBe(30);

@@ -3,42 +3,11 @@
  * media, megapixels) and the most one job may carry (`limits.work`). Acceptance measures the
  * inputs and refuses a job past the maximum with a 400 that names the limit; the runner measures
  * again (the worker may be another machine) and hands the amount to the plugin's deadline, unless this process
- * accepted the job and still holds its measure (rememberWork).
+ * accepted the job and still holds its measure (AcceptedMeasures).
  */
 import type { InputFacts, Plugin, PluginInput } from '../contract/index.js';
 import { withEngineScope } from '../engines/confine.js';
 import { badRequest } from './errors.js';
-
-/**
- * Measures taken at acceptance, by plugin and input blobs (which never change once stored), for a run in the same
- * process: an office file's page count read twice was a fifth of the server's time before the conversion on a loaded
- * machine (bench/NOTES.md, "The office path"). Bounded: a job that runs elsewhere, or never, is forgotten in time.
- */
-const acceptedWork = new Map<string, number | undefined>();
-const MAX_REMEMBERED = 2_000;
-type StoredInputs = ReadonlyArray<{ blobKey: string; format: string }>;
-const workKey = (pluginId: string, files: StoredInputs) =>
-  JSON.stringify([pluginId, ...files.map((file) => [file.blobKey, file.format])]);
-
-/** Keep what acceptance measured in `files` for `pluginId`, for takeRememberedWork. */
-export function rememberWork(pluginId: string, files: StoredInputs, measured: number | undefined): void {
-  const key = workKey(pluginId, files);
-  acceptedWork.delete(key);
-  if (acceptedWork.size >= MAX_REMEMBERED) acceptedWork.delete(acceptedWork.keys().next().value!);
-  acceptedWork.set(key, measured);
-}
-
-/** What this process measured in these stored inputs at acceptance, once; undefined when it did not (measure). */
-export function takeRememberedWork(
-  pluginId: string,
-  files: StoredInputs,
-): { measured: number | undefined } | undefined {
-  const key = workKey(pluginId, files);
-  if (!acceptedWork.has(key)) return undefined;
-  const measured = acceptedWork.get(key);
-  acceptedWork.delete(key);
-  return { measured };
-}
 
 /** How long one measure may take: an engine's page count or a media probe, never the work itself. */
 const MEASURE_TIMEOUT_MS = 30_000;
@@ -57,7 +26,7 @@ export async function measureWork(
 
 /**
  * measureWork, with what the measure read of each input that its run may reuse (WorkMeasure.measureWithFacts), in the
- * order of `inputs`: acceptance keeps it for a run in the same process (InputFactsCache).
+ * order of `inputs`: acceptance keeps it for a run in the same process (AcceptedMeasures).
  */
 export function measureWorkAndFacts(
   plugin: Plugin,
