@@ -9,11 +9,12 @@
  * The password goes to python over stdin, never on a command line, and is never logged.
  */
 import { open } from 'node:fs/promises';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import { PluginError, type EngineRequirement } from '../contract/index.js';
 import { isExitFailure, type EngineContext } from './common.js';
 import { UNO_PYTHON, WRONG_PASSWORD_MESSAGE } from './libreoffice.js';
 import { runProcess } from './process.js';
+import { openZip } from './zip.js';
 
 /** Its command-line tool stands for the package (the module is called from Debian's python: no password on argv). */
 export const MSOFFCRYPTO: EngineRequirement = {
@@ -109,12 +110,7 @@ async function firstBytes(file: string, count: number): Promise<Buffer> {
 async function odfManifestEncrypted(file: string, signal: AbortSignal): Promise<boolean | undefined> {
   let zip: yauzl.ZipFile | undefined;
   try {
-    zip = await yauzl.openPromise(file, {
-      lazyEntries: true,
-      autoClose: false,
-      validateEntrySizes: true,
-      strictFileNames: false,
-    });
+    zip = await openZip(file);
     // The last entry of that name, as python's zipfile reads it.
     let encrypted = false;
     for await (const entry of zip.eachEntry()) {

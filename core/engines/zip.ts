@@ -23,6 +23,16 @@ export interface ZipLimits {
   unreadable?: string;
 }
 
+/** A ZIP read entry by entry on demand, sizes checked as members inflate; the caller closes it. */
+export function openZip(file: string): Promise<yauzl.ZipFile> {
+  return yauzl.openPromise(file, {
+    lazyEntries: true,
+    autoClose: false,
+    validateEntrySizes: true,
+    strictFileNames: false,
+  });
+}
+
 /**
  * Throws PluginError when the archive is not a readable ZIP, holds more than `maxEntries`
  * members, or would inflate past `maxInflatedBytes` (declared or actual).
@@ -35,12 +45,7 @@ export async function assertZipWithinLimits(
   const damaged = unreadable ?? `The ${label} could not be read: it is damaged or not a ZIP-based file`;
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.openPromise(file, {
-      lazyEntries: true,
-      autoClose: false,
-      validateEntrySizes: true,
-      strictFileNames: false,
-    });
+    zip = await openZip(file);
   } catch (err) {
     throw new PluginError(damaged, { cause: err });
   }

@@ -46,6 +46,10 @@ const textPlugin = {
   run: () => Promise.reject(new Error('never runs here')),
 } satisfies Plugin;
 
+/** `inner` with its `jobs.fail` replaced: every other repository method is the store's own. */
+const withJobFail = (inner: SqliteStore, fail: JobRepo['fail']): Store =>
+  Object.assign(Object.create(inner) as Store, { jobs: { ...inner.jobs, jobs: { ...inner.jobs.jobs, fail } } });
+
 describe('a failed job and its refund are one write', () => {
   let dir: string;
   let store: SqliteStore;
@@ -56,23 +60,15 @@ describe('a failed job and its refund are one write', () => {
 
   /** The store the services use: after each `jobs.fail`, before anything else runs, another connection reads. */
   const observed = (inner: SqliteStore): Store =>
-    Object.assign(Object.create(inner) as Store, {
-      jobs: {
-        ...inner.jobs,
-        jobs: {
-          ...inner.jobs.jobs,
-          fail: async (...args: Parameters<JobRepo['fail']>) => {
-            const failed = await inner.jobs.jobs.fail(...args);
-            const view = await observer.jobs.jobs.view(args[0]);
-            const { used } = await observer.credits.usage.get(owner.account.id, billingPeriod(new Date()));
-            const trial = observer.db
-              .prepare(`SELECT 1 FROM trials WHERE account_id = ? AND tool = 'parse-cv'`)
-              .get(owner.account.id);
-            seen.push({ status: view?.status, used, trialTaken: Boolean(trial) });
-            return failed;
-          },
-        },
-      },
+    withJobFail(inner, async (...args) => {
+      const failed = await inner.jobs.jobs.fail(...args);
+      const view = await observer.jobs.jobs.view(args[0]);
+      const { used } = await observer.credits.usage.get(owner.account.id, billingPeriod(new Date()));
+      const trial = observer.db
+        .prepare(`SELECT 1 FROM trials WHERE account_id = ? AND tool = 'parse-cv'`)
+        .get(owner.account.id);
+      seen.push({ status: view?.status, used, trialTaken: Boolean(trial) });
+      return failed;
     });
 
   const start = (queue?: JobQueue, plugins: Plugin[] = []) => {
@@ -177,20 +173,12 @@ describe('a failed job and its refund are one write', () => {
   it('a cancel the job outran (it ended between the read and the cancel) is a 409; nothing is refunded', async () => {
     // The store finishes the job just before the cancel's write, as a worker on another machine would.
     const finishingFirst = (inner: SqliteStore): Store =>
-      Object.assign(Object.create(inner) as Store, {
-        jobs: {
-          ...inner.jobs,
-          jobs: {
-            ...inner.jobs.jobs,
-            fail: async (...args: Parameters<JobRepo['fail']>) => {
-              const at = new Date();
-              await inner.jobs.jobs.start(args[0], at);
-              const output = { blobKey: `outputs/${args[0]}.1`, filename: 'notes.md', format: 'md' as const, bytes: 2 };
-              await inner.jobs.jobs.complete(args[0], { output, toolReport: null, at, outputExpiresAt: at });
-              return inner.jobs.jobs.fail(...args);
-            },
-          },
-        },
+      withJobFail(inner, async (...args) => {
+        const at = new Date();
+        await inner.jobs.jobs.start(args[0], at);
+        const output = { blobKey: `outputs/${args[0]}.1`, filename: 'notes.md', format: 'md' as const, bytes: 2 };
+        await inner.jobs.jobs.complete(args[0], { output, toolReport: null, at, outputExpiresAt: at });
+        return inner.jobs.jobs.fail(...args);
       });
     ({ store, services } = servicesWithoutRuns(dir, new Registry([]), TOKEN_SECRET, { store: finishingFirst }));
     observer = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
