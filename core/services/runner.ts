@@ -32,6 +32,7 @@ import { ServiceError } from './errors.js';
 import type { AcceptedMeasures } from './accepted-measures.js';
 import { isTrialJob, takesSecret, withoutMarker, type SecretVault } from './job-policy.js';
 import { backendUnavailable, storageFull } from './unavailable.js';
+import { removeFolder } from './folders.js';
 import { outputFilename } from './uploads.js';
 import { checkWork, measureWork, runTimeoutMs, workForDeadline } from './work-limits.js';
 
@@ -174,7 +175,8 @@ export class JobRunner implements JobRunnerPort {
     // next attempt runs, here or in another process sharing DATA_DIR, and its clean-up must not touch that one's.
     const jobDir = path.join(this.config.workRoot, job.id);
     const workDir = path.join(jobDir, String(job.attempts));
-    await removeEarlierAttempts(jobDir, job.attempts);
+    // A first attempt has no earlier one whose folder could be left.
+    if (job.attempts > 1) await removeEarlierAttempts(jobDir, job.attempts);
     await mkdir(workDir, { recursive: true });
     const started = Date.now();
     // Cancelled (DELETE /api/v1/jobs/{id}): the run is stopped like at shutdown, then killed with its engines.
@@ -303,7 +305,7 @@ export class JobRunner implements JobRunnerPort {
     } finally {
       clearInterval(cancelWatch);
       this.running.delete(run);
-      await rm(workDir, { recursive: true, force: true });
+      await removeFolder(workDir);
       // The job's folder goes with its last attempt's (another attempt's folder keeps it).
       await rmdir(jobDir).catch(() => undefined);
     }

@@ -3,7 +3,7 @@
  * kept for magic-byte sniffing; the declared type (file name) is then checked against content.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Transform, pipeline, type Readable } from 'node:stream';
@@ -19,6 +19,7 @@ import type { Plugin } from '../contract/index.js';
 import type { ImportSource, StoredFile } from '../store/types.js';
 import type { AcceptedMeasures } from './accepted-measures.js';
 import { measureWorkAndFacts } from './work-limits.js';
+import { removeFolder } from './folders.js';
 
 /** An upload already in the blob store, not yet validated against an operation. */
 export interface StagedUpload {
@@ -282,7 +283,7 @@ export class UploadService {
       this.acceptedMeasures?.put(plugin.id, stored, { measured: total, facts });
       return total;
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await removeFolder(dir);
     }
   }
 
