@@ -410,7 +410,11 @@ function columnOf(columns: readonly Interval[], x: number): number {
  * (every cell of the row wraps: "Rubis foncé, vio-" over "lacée, presque"), or when the table
  * sets its rows further apart than the lines of a cell (see wrappedRows).
  */
-function rowsFromLines(bandLines: readonly Line[], columns: readonly Interval[]): string[][] {
+function rowsFromLines(
+  bandLines: readonly Line[],
+  columns: readonly Interval[],
+  rowContinuations: ReadonlySet<Line> = new Set(),
+): string[][] {
   const { lines, lineCells } = atTopOfRowSpans(bandLines, cellsOfLines(bandLines, columns));
   const hyphenated = lineCells.map(
     (cells, i) => i > 0 && cells.some((cell, c) => /\p{Ll}-$/u.test(lineCells[i - 1]![c]!) && /^\p{Ll}/u.test(cell)),
@@ -422,7 +426,11 @@ function rowsFromLines(bandLines: readonly Line[], columns: readonly Interval[])
     // The rest of a wrapped cell goes on in a column the row has written; a line that writes where the row
     // left a gap is a row of its own (the quarters under a year heading that spans them).
     const goesOn = (cells: readonly string[]) => cells.every((cell, c) => cell === '' || previous?.[c] !== '');
-    const continues = (cells[0] === '' && !isUnderRowSpan(cells) && goesOn(cells)) || hyphenated[i] || wraps[i];
+    const continues =
+      (cells[0] === '' && !isUnderRowSpan(cells) && goesOn(cells)) ||
+      hyphenated[i] ||
+      wraps[i] ||
+      rowContinuations.has(lines[i]!);
     if (previous && continues) for (const [c, cell] of cells.entries()) previous[c] = joinText(previous[c]!, cell);
     else rows.push(cells);
   }
@@ -573,23 +581,117 @@ function isTabular(line: Line): boolean {
  * a row, with single-segment lines between or after them that start right of the first column.
  */
 export function extractBorderlessTables(pageLines: readonly Line[]): { tables: Table[]; rest: Line[] } {
-  const lines = splitAlignedColumns(pageLines);
+  const realigned = realignCentredRows(pageLines);
+  const lines = splitAlignedColumns(realigned.lines);
+  const rowContinuations = new Set(lines.filter((_, i) => realigned.continues[i]));
   const left = textLeft(lines);
   const tables: Table[] = [];
   const rest: Line[] = [];
   let index = 0;
   while (index < lines.length) {
-    const block = tabularBlock(lines, index);
-    const table = block.length ? tableFromBlock(block, left) : undefined;
+    // A block never starts inside a realigned row: the row's lines stand or fall together.
+    const block = realigned.continues[index] ? [] : tabularBlock(lines, index, rowContinuations);
+    const table = block.length ? tableFromBlock(block, left, rowContinuations) : undefined;
     if (table) {
       tables.push(table);
       index += block.length;
     } else {
-      rest.push(lines[index]!);
+      // A realigned row that is no table's goes back to text as it was set.
+      rest.push(...(realigned.sources[index] ?? [lines[index]!]));
       index++;
     }
   }
   return { tables, rest };
+}
+
+/** Lines of one table row are at most this many font sizes apart (a cell's line spacing, or half of it). */
+const ROW_LINE_GAP = 1.5;
+/** A row of centred cells spans at most this many lines. */
+const MAX_ROW_LINES = 12;
+/** How far (in font sizes) the centres of a row's cells may sit apart and still be centred on one height. */
+const CELL_CENTRED = 0.2;
+
+/**
+ * Cells set centred in their row (an office suite's HTML tables): a one-line cell sits midway between the
+ * two lines of the cell beside it, so a row's cells share no baseline. Where a few lines, set apart from the
+ * lines around them by more than a cell's line spacing, form stacks in separate columns, each stack at one
+ * line spacing, of different heights and all centred on one height, they are one row: set again from its top,
+ * the k-th line of every cell on one line. `continues` marks the row's lines after its first; `sources` gives
+ * the lines as they were set, on the row's first line (none on the others), for when the row is no table's.
+ */
+function realignCentredRows(lines: readonly Line[]): {
+  lines: Line[];
+  continues: boolean[];
+  sources: (Line[] | undefined)[];
+} {
+  const out: Line[] = [];
+  const continues: boolean[] = [];
+  const sources: (Line[] | undefined)[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let row: Line[] | undefined;
+    let end = i;
+    for (let j = i + 1; j < Math.min(lines.length, i + MAX_ROW_LINES) && !row; j++) {
+      if (lines[j]!.baseline - lines[j - 1]!.baseline > ROW_LINE_GAP * lines[j]!.size) break;
+      row = centredRow(lines, i, j);
+      end = j;
+    }
+    if (!row) {
+      out.push(lines[i]!);
+      continues.push(false);
+      sources.push(undefined);
+      i++;
+      continue;
+    }
+    const span = lines.slice(i, end + 1);
+    row.forEach((line, k) => {
+      out.push(line);
+      continues.push(k > 0);
+      sources.push(k === 0 ? span : []);
+    });
+    i += span.length;
+  }
+  return { lines: out, continues, sources };
+}
+
+/** Lines `start`..`end` set again as one row of centred cells (see realignCentredRows), or undefined. */
+function centredRow(lines: readonly Line[], start: number, end: number): Line[] | undefined {
+  const band = lines.slice(start, end + 1);
+  const size = band[0]!.size;
+  if (band.some((line) => Math.abs(line.size - size) > SAME_SIZE * size)) return undefined;
+  const columns = unionColumns(band);
+  if (columns.length < 2) return undefined;
+  const stacks = columns.map((column) =>
+    band.flatMap((line) => {
+      const runs = line.runs.filter(
+        (run) => (run.x0 + run.x1) / 2 >= column.start && (run.x0 + run.x1) / 2 <= column.end,
+      );
+      return runs.some((run) => run.text.trim()) ? [{ baseline: line.baseline, runs }] : [];
+    }),
+  );
+  if (stacks.some((stack) => !stack.length) || stacks.every((stack) => stack.length === stacks[0]!.length))
+    return undefined;
+  const gaps = stacks.flatMap((stack) => stack.slice(1).map((line, k) => line.baseline - stack[k]!.baseline));
+  const spacing = Math.min(...gaps);
+  if (!(spacing > 0) || gaps.some((gap) => gap > SAME_SPACING * spacing)) return undefined;
+  const centres = stacks.map((stack) => (stack[0]!.baseline + stack[stack.length - 1]!.baseline) / 2);
+  if (Math.max(...centres) - Math.min(...centres) > CELL_CENTRED * size) return undefined;
+  // Set apart: rows stand further from each other than the lines of a cell.
+  const before = lines[start - 1];
+  const after = lines[end + 1];
+  if (before && band[0]!.baseline - before.baseline < ROW_SPACING * spacing) return undefined;
+  if (after && after.baseline - band[band.length - 1]!.baseline < ROW_SPACING * spacing) return undefined;
+  const top = Math.min(...stacks.map((stack) => stack[0]!.baseline));
+  const height = Math.max(...stacks.map((stack) => stack.length));
+  const row: Line[] = [];
+  for (let k = 0; k < height; k++) {
+    const runs = stacks
+      .flatMap((stack) => stack[k]?.runs ?? [])
+      .map((run) => ({ ...run, baseline: top + k * spacing }));
+    const built = buildLines(runs);
+    if (built.length !== 1) return undefined;
+    row.push(built[0]!);
+  }
+  return row;
 }
 
 /**
@@ -632,13 +734,17 @@ function alignedStarts(window: readonly Line[]): number[] {
   return edges;
 }
 
-function tabularBlock(lines: readonly Line[], start: number): Line[] {
+function tabularBlock(lines: readonly Line[], start: number, rowContinuations: ReadonlySet<Line>): Line[] {
   const first = lines[start]!;
   if (!isTabular(first)) return [];
   const block = [first];
   for (let i = start + 1; i < lines.length; i++) {
     const line = lines[i]!;
     const previous = block[block.length - 1]!;
+    if (rowContinuations.has(line)) {
+      block.push(line);
+      continue;
+    }
     const gap = line.baseline - previous.baseline;
     if (gap <= 0 || gap > MAX_ROW_GAP * line.size * 1.2) break;
     const continuesCell = line.segments.length === 1 && line.x0 > first.x0 + 2 * line.size;
@@ -1020,11 +1126,15 @@ function isMarginNotes(block: readonly Line[], columns: readonly Interval[], tex
 }
 
 /** `textLeft`: the flow's text edge (see isMarginNotes). */
-function tableFromBlock(block: readonly Line[], textLeft?: number): Table | undefined {
+function tableFromBlock(
+  block: readonly Line[],
+  textLeft?: number,
+  rowContinuations: ReadonlySet<Line> = new Set(),
+): Table | undefined {
   const columns = alignedColumns(block);
   if (columns.length < 2) return undefined;
   if (isMarginNotes(block, columns, textLeft)) return undefined;
-  const rows = rowsFromLines(block, columns);
+  const rows = rowsFromLines(block, columns, rowContinuations);
   const fullRows = rows.filter((row) => row.filter(Boolean).length >= 2);
   // Prose is judged line by line: a wrapped cell is long, and a table all the same.
   const prose = isProse(cellsOfLines(block, columns));
