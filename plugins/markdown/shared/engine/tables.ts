@@ -615,7 +615,7 @@ const CELL_CENTRED = 0.2;
  * Cells set centred in their row (an office suite's HTML tables): a one-line cell sits midway between the
  * two lines of the cell beside it, so a row's cells share no baseline. Where a few lines, set apart from the
  * lines around them by more than a cell's line spacing, form stacks in separate columns, each stack at one
- * line spacing, of different heights and all centred on one height, they are one row: set again from its top,
+ * line spacing, all centred on one height and one at least of two lines, they are one row: set again from its top,
  * the k-th line of every cell on one line. `continues` marks the row's lines after its first; `sources` gives
  * the lines as they were set, on the row's first line (none on the others), for when the row is no table's.
  */
@@ -668,8 +668,7 @@ function centredRow(lines: readonly Line[], start: number, end: number): Line[] 
       return runs.some((run) => run.text.trim()) ? [{ baseline: line.baseline, runs }] : [];
     }),
   );
-  if (stacks.some((stack) => !stack.length) || stacks.every((stack) => stack.length === stacks[0]!.length))
-    return undefined;
+  if (stacks.some((stack) => !stack.length) || stacks.every((stack) => stack.length === 1)) return undefined;
   const gaps = stacks.flatMap((stack) => stack.slice(1).map((line, k) => line.baseline - stack[k]!.baseline));
   const spacing = Math.min(...gaps);
   if (!(spacing > 0) || gaps.some((gap) => gap > SAME_SPACING * spacing)) return undefined;
@@ -755,7 +754,16 @@ function tabularBlock(lines: readonly Line[], start: number, rowContinuations: R
       isTabular(after) &&
       isFloatingLabel(line, previous, after) &&
       line.x1 < Math.min(previous.segments[0]!.x0, after.segments[0]!.x0);
-    if (!isTabular(line) && !continuesCell && !spanLabel) break;
+    // A row whose other cells are empty: one cell, in the first column of the rows above and below it.
+    const lastRow = block.findLast(isTabular)!;
+    const firstCellOnly =
+      line.segments.length === 1 &&
+      after !== undefined &&
+      isTabular(after) &&
+      [lastRow, after].every(
+        (row) => Math.abs(row.segments[0]!.x0 - line.x0) <= TOUCH && line.x1 < row.segments[1]!.x0 - TOUCH,
+      );
+    if (!isTabular(line) && !continuesCell && !spanLabel && !firstCellOnly) break;
     block.push(line);
   }
   return block.filter(isTabular).length >= 2 ? block : [];
