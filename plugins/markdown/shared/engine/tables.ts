@@ -354,6 +354,7 @@ function alignedColumns(lines: readonly Line[]): Interval[] {
     for (const line of kept.filter((_, i) => i < HEADER_LINES)) {
       const without = unionColumns(kept.filter((other) => other !== line));
       if (without.length <= columns.length || !spansColumns(line, without)) continue;
+      if (!subColumnsBelow(line, kept.slice(kept.indexOf(line) + 1), without)) continue;
       const better =
         !best ||
         without.length > best.columns.length ||
@@ -379,6 +380,20 @@ function spansColumns(line: Line, columns: readonly Interval[]): boolean {
     const last = covered[covered.length - 1]!;
     const centred = Math.abs((segment.x0 + segment.x1) / 2 - (first.start + last.end) / 2) <= line.size;
     return centred || Math.abs(segment.x0 - first.start) <= line.size;
+  });
+}
+
+/**
+ * Whether the lines below `line` write in two or more of the columns each of its cells covers: a header
+ * spans sub-columns that the rows under it fill. Columns made only by a line above it are no sub-columns
+ * (a narrow header cell over the wide cell of a row that wraps).
+ */
+function subColumnsBelow(line: Line, below: readonly Line[], columns: readonly Interval[]): boolean {
+  return line.segments.every((segment) => {
+    const covered = columns.filter((c) => segment.x0 < c.end + TOUCH && c.start < segment.x1 + TOUCH);
+    if (covered.length < 2) return true;
+    const written = covered.filter((c) => below.some((l) => l.segments.some((s) => s.x0 < c.end && c.start < s.x1)));
+    return written.length >= 2;
   });
 }
 
@@ -1147,7 +1162,9 @@ function tableFromBlock(
   // Prose is judged line by line: a wrapped cell is long, and a table all the same.
   const prose = isProse(cellsOfLines(block, columns));
   if (fullRows.length < 2 || prose || isFalseTable(rows) || isFixedPitch(block)) return undefined;
-  if (!isCellGrid(rows)) return undefined;
+  // A header set in bold over rows that are not is distinct: two rows show the table.
+  const boldLines = block.findIndex((line) => !line.bold);
+  if (!isCellGrid(rows, boldLines > 0 && block.slice(boldLines).every((line) => !line.bold))) return undefined;
   const last = block[block.length - 1]!;
   return {
     rows,
@@ -1161,6 +1178,8 @@ function tableFromBlock(
 
 /** With no grid drawn, a table shows itself over this many rows: a header and two rows, or three rows of values. */
 const MIN_TABLE_ROWS = 3;
+/** ...or a header row set apart in its type (bold over plain rows) and one row under it. */
+const MIN_HEADED_ROWS = 2;
 /** A header cell names its column in a few words. */
 const HEADER_WORDS = 4;
 /** Share of a column's body cells that must be numbers for it to be a column of values. */
@@ -1174,12 +1193,12 @@ const isValue = (cell: string) => NUMBER_CELL.test(cell.trim()) && !/^\d+\.\d+\.
 /**
  * What aligned text needs, when no rule is drawn, to be read as a table rather than as text that
  * happens to line up (a title block, a listing, a figure's labels, two lines split at a wide
- * space): rows enough to show the columns, and cells that read as cells -- a header row naming
+ * space): rows enough to show the columns (two when `distinctHeader`: the first row set apart in bold), and cells that read as cells -- a header row naming
  * the columns, or a column of numbers. Text that fails is kept as lines: a reader loses little,
  * where a false table would mangle it.
  */
-export function isCellGrid(rows: readonly string[][]): boolean {
-  if (rows.length < MIN_TABLE_ROWS) return false;
+export function isCellGrid(rows: readonly string[][], distinctHeader = false): boolean {
+  if (rows.length < (distinctHeader ? MIN_HEADED_ROWS : MIN_TABLE_ROWS)) return false;
   return hasHeaderRow(rows) || hasNumberColumn(rows);
 }
 
