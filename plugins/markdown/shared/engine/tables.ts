@@ -639,15 +639,26 @@ function realignCentredRows(lines: readonly Line[]): {
   continues: boolean[];
   sources: (Line[] | undefined)[];
 } {
+  const centred = realignRows(lines, undefined);
+  // Rows whose cells wrap alike (no cell centred) show themselves only beside centred rows: those tell the
+  // line spacing of a cell, and that rows stand further apart.
+  return centred.spacing === undefined ? centred : realignRows(lines, centred.spacing);
+}
+
+function realignRows(
+  lines: readonly Line[],
+  cellSpacing: number | undefined,
+): { lines: Line[]; continues: boolean[]; sources: (Line[] | undefined)[]; spacing?: number } {
   const out: Line[] = [];
   const continues: boolean[] = [];
   const sources: (Line[] | undefined)[] = [];
+  let spacing: number | undefined;
   for (let i = 0; i < lines.length; ) {
-    let row: Line[] | undefined;
+    let row: { lines: Line[]; spacing: number } | undefined;
     let end = i;
     for (let j = i + 1; j < Math.min(lines.length, i + MAX_ROW_LINES) && !row; j++) {
       if (lines[j]!.baseline - lines[j - 1]!.baseline > ROW_LINE_GAP * lines[j]!.size) break;
-      row = centredRow(lines, i, j);
+      row = centredRow(lines, i, j, cellSpacing);
       end = j;
     }
     if (!row) {
@@ -657,19 +668,29 @@ function realignCentredRows(lines: readonly Line[]): {
       i++;
       continue;
     }
+    spacing = Math.min(spacing ?? row.spacing, row.spacing);
     const span = lines.slice(i, end + 1);
-    row.forEach((line, k) => {
+    row.lines.forEach((line, k) => {
       out.push(line);
       continues.push(k > 0);
       sources.push(k === 0 ? span : []);
     });
     i += span.length;
   }
-  return { lines: out, continues, sources };
+  return { lines: out, continues, sources, spacing };
 }
 
-/** Lines `start`..`end` set again as one row of centred cells (see realignCentredRows), or undefined. */
-function centredRow(lines: readonly Line[], start: number, end: number): Line[] | undefined {
+/**
+ * Lines `start`..`end` set again as one row of centred cells (see realignCentredRows), or undefined; with
+ * `cellSpacing` (centred rows elsewhere set their cells' lines that far apart), also a row whose cells all
+ * have as many lines, at that spacing.
+ */
+function centredRow(
+  lines: readonly Line[],
+  start: number,
+  end: number,
+  cellSpacing: number | undefined,
+): { lines: Line[]; spacing: number } | undefined {
   const band = lines.slice(start, end + 1);
   const size = band[0]!.size;
   if (band.some((line) => Math.abs(line.size - size) > SAME_SIZE * size)) return undefined;
@@ -684,9 +705,12 @@ function centredRow(lines: readonly Line[], start: number, end: number): Line[] 
     }),
   );
   if (stacks.some((stack) => !stack.length) || stacks.every((stack) => stack.length === 1)) return undefined;
+  const alike = stacks.every((stack) => stack.length === stacks[0]!.length);
+  if (alike && cellSpacing === undefined) return undefined;
   const gaps = stacks.flatMap((stack) => stack.slice(1).map((line, k) => line.baseline - stack[k]!.baseline));
   const spacing = Math.min(...gaps);
   if (!(spacing > 0) || gaps.some((gap) => gap > SAME_SPACING * spacing)) return undefined;
+  if (alike && Math.abs(spacing - cellSpacing!) > (SAME_SPACING - 1) * cellSpacing!) return undefined;
   const centres = stacks.map((stack) => (stack[0]!.baseline + stack[stack.length - 1]!.baseline) / 2);
   if (Math.max(...centres) - Math.min(...centres) > CELL_CENTRED * size) return undefined;
   // Set apart: rows stand further from each other than the lines of a cell.
@@ -705,7 +729,7 @@ function centredRow(lines: readonly Line[], start: number, end: number): Line[] 
     if (built.length !== 1) return undefined;
     row.push(built[0]!);
   }
-  return row;
+  return { lines: row, spacing };
 }
 
 /**
