@@ -19,6 +19,8 @@ const ACROSS_SHARE = 0.9;
 const MAX_RULE_GAP = 250;
 /** A borderless table's rows are at most this many line heights apart. */
 const MAX_ROW_GAP = 2.6;
+/** ...and at most this many when each of their cells starts where the row above has one. */
+const MAX_GRID_ROW_GAP = 4;
 /** Aligned run starts need this many lines, and this share of the window, to count as a column. */
 const MIN_ALIGNED_LINES = 3;
 const ALIGNED_SHARE = 0.6;
@@ -784,7 +786,13 @@ function tabularBlock(lines: readonly Line[], start: number, rowContinuations: R
       continue;
     }
     const gap = line.baseline - previous.baseline;
-    if (gap <= 0 || gap > MAX_ROW_GAP * line.size * 1.2) break;
+    const lastRow = block.findLast(isTabular)!;
+    // A row whose cells start where the row above has its cells, every one: the same grid, whatever a tall
+    // cell (perhaps set out of sight, in another column of the page) left between them.
+    const sameGrid =
+      line.segments.length === lastRow.segments.length &&
+      line.segments.every((segment, c) => Math.abs(segment.x0 - lastRow.segments[c]!.x0) <= TOUCH);
+    if (gap <= 0 || gap > (sameGrid ? MAX_GRID_ROW_GAP : MAX_ROW_GAP) * line.size * 1.2) break;
     const continuesCell = line.segments.length === 1 && line.x0 > first.x0 + 2 * line.size;
     const after = lines[i + 1];
     // A row-span label set between two rows, in the first column, left of every cell of both rows.
@@ -794,7 +802,6 @@ function tabularBlock(lines: readonly Line[], start: number, rowContinuations: R
       isFloatingLabel(line, previous, after) &&
       line.x1 < Math.min(previous.segments[0]!.x0, after.segments[0]!.x0);
     // A row whose other cells are empty: one cell, in the first column of the rows above and below it.
-    const lastRow = block.findLast(isTabular)!;
     const firstCellOnly =
       line.segments.length === 1 &&
       after !== undefined &&
