@@ -878,4 +878,27 @@ describe('tables an office suite exports from HTML (unruled, cells centred in th
     expect(tables).toEqual([]);
     expect(rest).toEqual(lines);
   });
+
+  it('a row on the same grid as the row above stays in the table across the gap a tall cell left', () => {
+    // A browser's print (hard corpus, browser-two-column-b): the table's wrapped description column stands in
+    // the page's other text column, so some rows are set half as far apart again as the others.
+    const rows: [number, string[]][] = [
+      [601.5, ['Option', 'Type', 'Default']],
+      [621.7, ['timeout', 'string', 'none']],
+      [654.7, ['compression', 'duration', 'none']],
+      [687.7, ['locale', 'path', 'none']],
+      [707.2, ['max-workers', 'list', 'none']],
+    ];
+    const lines = buildLines([
+      { ...run('Instrument settings', 57, 581.2), x1: 133 },
+      ...rows.flatMap(([baseline, cells], r) =>
+        cells.map((text, c) => {
+          const x0 = [63, 174.5, 252.6][c]!;
+          return { ...run(text, x0, baseline), x1: x0 + text.length * 10 * (0.4 + 0.02 * (r + c)), bold: r === 0 };
+        }),
+      ),
+      { ...run('Readings with the limits set by the regional', 57, 743.2, 11), x1: 248 },
+    ]);
+    expect(extractBorderlessTables(lines).tables.map((t) => t.rows)).toEqual([rows.map(([, cells]) => cells)]);
+  });
 });
