@@ -787,9 +787,12 @@ function tabularBlock(lines: readonly Line[], start: number, rowContinuations: R
     }
     const gap = line.baseline - previous.baseline;
     const lastRow = block.findLast(isTabular)!;
-    // A row whose cells start where the row above has its cells, every one: the same grid, whatever a tall
-    // cell (perhaps set out of sight, in another column of the page) left between them.
+    // Under a header set in bold, a row whose cells start where the row above has its cells, every one: the
+    // same grid, whatever a tall cell (perhaps set out of sight, in another column of the page) left between
+    // them. Without a header naming the columns, a wide gap ends the block (a drawing's rows of marks).
     const sameGrid =
+      first.bold &&
+      !line.bold &&
       line.segments.length === lastRow.segments.length &&
       line.segments.every((segment, c) => Math.abs(segment.x0 - lastRow.segments[c]!.x0) <= TOUCH);
     if (gap <= 0 || gap > (sameGrid ? MAX_GRID_ROW_GAP : MAX_ROW_GAP) * line.size * 1.2) break;
