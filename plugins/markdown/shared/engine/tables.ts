@@ -1227,9 +1227,9 @@ const isValue = (cell: string) => NUMBER_CELL.test(cell.trim()) && !/^\d+\.\d+\.
 /**
  * What aligned text needs, when no rule is drawn, to be read as a table rather than as text that
  * happens to line up (a title block, a listing, a figure's labels, two lines split at a wide
- * space): rows enough to show the columns (two when `distinctHeader`: the first row set apart in bold), and cells that read as cells -- a header row naming
- * the columns, or a column of numbers. Text that fails is kept as lines: a reader loses little,
- * where a false table would mangle it.
+ * space): rows enough to show the columns (two when `distinctHeader`: the first row set apart in
+ * bold), and cells that read as cells -- a header row naming the columns, or a column of numbers.
+ * Text that fails is kept as lines: a reader loses little, where a false table would mangle it.
  */
 export function isCellGrid(rows: readonly string[][], distinctHeader = false): boolean {
   if (rows.length < (distinctHeader ? MIN_HEADED_ROWS : MIN_TABLE_ROWS)) return false;
