@@ -73,6 +73,42 @@ describe('two-column reading order', () => {
     expect(lines).toEqual(Array.from({ length: 30 }, (_, i) => `line ${i}`));
   });
 
+  it('reads a one-column page with a two-column table as one column: short lines have nothing beside them', () => {
+    // An office suite's export of an HTML page (12 pt): headings and paragraphs' last lines end left of the
+    // table's free strip, and the table's long names fill its first column; no column of prose stands beside them.
+    const cells: [string, number, number, number][] = [
+      ['Extensible class instrumentation.', 71.9, 257.4, 106],
+      ['The extension package is provided for the benefit of integration with other object', 71.9, 529.8, 153],
+      ['management packages, which already perform their own instrumentation. It is not', 71.9, 538.1, 178.4],
+      ['intended for general use.', 71.9, 214.3, 203.7],
+      ['For examples of how the instrumentation extension is used, see the example', 71.9, 504.5, 250.7],
+      ['Attribute Instrumentation.', 71.9, 221, 276.1],
+      ['API Reference', 100.4, 238.2, 329.5],
+      ['Object Name', 130, 197.6, 369.1],
+      ['Description', 381.7, 440.9, 369.1],
+      ['Extends InstrumentationFactory with', 293.1, 517.5, 399.8],
+      ['ExtendedInstrumentationRe', 94.2, 228.8, 407.2],
+      ['additional bookkeeping, to accommodate', 293.1, 491, 414.6],
+      ['gistry', 94.2, 121.5, 421],
+      ['multiple types of class managers.', 293.1, 452.6, 428.4],
+      ['An extensible sequence of callables which return', 293.1, 528.2, 459.2],
+      ['instrumentation_finders', 94.2, 208.8, 466.1],
+      ['instrumentation implementations', 293.1, 451.3, 473],
+      ['INSTRUMENTATION_M', 94.2, 225.5, 503.7],
+      ['Attribute, elects custom instrumentation when', 293.1, 514.6, 503.7],
+      ['ANAGER', 94.2, 144.2, 517.5],
+      ['present on a mapped class.', 293.1, 421.4, 517.5],
+      ['InstrumentationFactory', 94.2, 206.7, 548.3],
+      ['Factory for new ClassManager instances.', 293.1, 491.2, 548.3],
+      ['sqlalchemy.ext.instrumentation.INSTRUMENTATION_MANAGER =', 64.3, 432.8, 589],
+    ];
+    const flows = readingOrder(
+      buildLines(cells.map(([text, x0, x1, baseline]) => run(text, x0, x1, baseline, 12))),
+      [],
+    );
+    expect(flows).toHaveLength(1);
+  });
+
   it('reads three columns one after the other, and each set of columns on a page in its own measure', () => {
     // Three columns of 160 pt, 12 pt apart; then, below, two columns of 250 pt.
     const runs: TextRun[] = [];

@@ -125,14 +125,16 @@ function gutterBy(lines: readonly Line[], spans: Spans): number | undefined {
       l.x0 < gutter &&
       sideExtent(spans(l), gutter, 'left') >= FULL_SHARE * (gutter - left) &&
       isProse(sideText(l, gutter, 'left')) &&
-      !isCut(l, gutter, 'left'),
+      !isCut(l, gutter, 'left') &&
+      textBeside(l, lines, gutter, 'right'),
   ).length;
   const fullRight = sides.filter(
     (l) =>
       l.x1 > gutter &&
       sideExtent(spans(l), gutter, 'right') >= FULL_SHARE * (right - gutter) &&
       isProse(sideText(l, gutter, 'right')) &&
-      !isCut(l, gutter, 'right'),
+      !isCut(l, gutter, 'right') &&
+      textBeside(l, lines, gutter, 'left'),
   ).length;
   const wideEnough = Math.min(gutter - left, right - gutter) >= MIN_COLUMN_EMS * dominantSize(lines);
   return (twoSided >= MIN_TWO_SIDED || sideBySide) &&
@@ -161,6 +163,20 @@ function isCut(line: Line, gutter: number, side: 'left' | 'right'): boolean {
   const pieces = line.segments.filter((s) => (side === 'left' ? s.x1 <= gutter : s.x0 >= gutter));
   // Columns within a side (three across the page) are stretches too, but each one a column's width of prose.
   return pieces.length >= 2 && pieces.every((s) => s.x1 - s.x0 < MIN_COLUMN_EMS * line.size);
+}
+
+/**
+ * Whether some text stands on the other side of the gutter at the height of `line`: a column's line has the
+ * other column beside it. A one-column page's short lines (a heading, a paragraph's last line) end before the
+ * gutter with nothing beside them.
+ */
+function textBeside(line: Line, lines: readonly Line[], gutter: number, side: 'left' | 'right'): boolean {
+  return lines.some(
+    (other) =>
+      bottom(other) > top(line) - 0.25 * line.size &&
+      top(other) < bottom(line) + 0.25 * line.size &&
+      sideRuns(other, gutter, side).some((run) => run.text.trim() !== ''),
+  );
 }
 
 const sideRuns = (line: Line, gutter: number, side: 'left' | 'right') =>

@@ -774,3 +774,131 @@ describe('outline headings', () => {
     ).toBeUndefined();
   });
 });
+
+describe('tables an office suite exports from HTML (unruled, cells centred in their rows)', () => {
+  // Runs placed as LibreOffice Writer/Web set a Sphinx API summary table (12 pt, a cell's lines 13.8 pt apart,
+  // rows about 30 pt apart, each cell centred on its row's height), in a proportional font (each run's advance
+  // differs: a fixed pitch would make it a listing).
+  const page = (cells: [string, number, number, boolean?][]): Line[] =>
+    buildLines(
+      cells.map(([text, x0, baseline, bold], i) => ({
+        ...run(text, x0, baseline, 12),
+        x1: x0 + text.length * 12 * (0.4 + 0.01 * i),
+        bold: bold ?? false,
+      })),
+    );
+  const before: [string, number, number][] = [['SQLAlchemy ORM exceptions, as the module documents them.', 72, 619.8]];
+  const after: [string, number, number][] = [['attribute sqlalchemy.orm.exc.ConcurrentModificationError', 64, 786.6]];
+
+  it('a row whose cells have different line counts is one row, read from its top; so is one that wraps alike', () => {
+    const lines = page([
+      ...before,
+      ['Object Name', 117, 657.6, true],
+      ['Description', 369, 657.6, true],
+      ['ConcurrentModificatio', 94, 688.3],
+      ['alias of StaleDataError', 268, 695.2],
+      ['nError', 94, 702.1],
+      ['Exception types that may be raised by', 268, 732.9],
+      ['NO_STATE', 94, 739.8],
+      ['instrumentation implementations.', 268, 746.7],
+      // Cells that wrap alike share their baselines: a row all the same, beside centred rows.
+      ['register(identifier,', 94, 777.4],
+      ['Associate a callable with a particular func.', 268, 777.4],
+      ['fn[, package])', 94, 791.2],
+      ['name.', 268, 791.2],
+      ...after.map(([text, x]): [string, number, number] => [text, x, 831]),
+    ]);
+    const { tables, rest } = extractBorderlessTables(lines);
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['Object Name', 'Description'],
+        ['ConcurrentModificatio nError', 'alias of StaleDataError'],
+        ['NO_STATE', 'Exception types that may be raised by instrumentation implementations.'],
+        ['register(identifier, fn[, package])', 'Associate a callable with a particular func. name.'],
+      ],
+    ]);
+    expect(rest.map((l) => l.text)).toEqual([before[0]![0], after[0]![0]]);
+  });
+
+  it('a bold header over plain rows shows a table in two rows, a header cell of two lines included', () => {
+    const lines = page([
+      ...before,
+      ['Object', 103, 536.8, true],
+      ['Description', 321, 543.7, true],
+      ['Name', 105, 550.6, true],
+      ['Appender', 94, 581.4],
+      ['A dynamic query that supports basic collection storage', 206, 581.4],
+      ['Query', 94, 595.2],
+      ['operations.', 206, 595.2],
+      ...after.map(([text, x]): [string, number, number] => [text, x, 635.1]),
+    ]);
+    expect(extractBorderlessTables(lines).tables.map((t) => t.rows)).toEqual([
+      [
+        ['Object Name', 'Description'],
+        ['Appender Query', 'A dynamic query that supports basic collection storage operations.'],
+      ],
+    ]);
+  });
+
+  it('a row with its first cell only stays in the table', () => {
+    const lines = page([
+      ...before.map(([text, x]): [string, number, number] => [text, x, 400]),
+      ['Object Name', 106, 445.5, true],
+      ['Description', 342, 445.5, true],
+      ['array_agg', 94, 476.2],
+      ['Support for the ARRAY_AGG function.', 214, 476.2],
+      ['char_length', 94, 507.0],
+      ['The CHAR_LENGTH() SQL function.', 214, 507.0],
+      ['coalesce', 94, 537.7],
+      ['concat', 94, 568.5],
+      ['The SQL CONCAT() function, which concatenates strings.', 214, 568.5],
+      ...after.map(([text, x]): [string, number, number] => [text, x, 620]),
+    ]);
+    expect(extractBorderlessTables(lines).tables.map((t) => t.rows)).toEqual([
+      [
+        ['Object Name', 'Description'],
+        ['array_agg', 'Support for the ARRAY_AGG function.'],
+        ['char_length', 'The CHAR_LENGTH() SQL function.'],
+        ['coalesce', ''],
+        ['concat', 'The SQL CONCAT() function, which concatenates strings.'],
+      ],
+    ]);
+  });
+
+  it('a centred row that is no table goes back to text as it was set', () => {
+    // A label centred beside a two-line note, with no header and no second row: not a table.
+    const lines = page([
+      ...before,
+      ['Warning', 94, 688.3],
+      ['the session must be closed before', 268, 681.4],
+      ['the connection is returned to the pool', 268, 695.2],
+      ...after.map(([text, x]): [string, number, number] => [text, x, 740]),
+    ]);
+    const { tables, rest } = extractBorderlessTables(lines);
+    expect(tables).toEqual([]);
+    expect(rest).toEqual(lines);
+  });
+
+  it('a row on the same grid as the row above stays in the table across the gap a tall cell left', () => {
+    // A browser's print (hard corpus, browser-two-column-b): the table's wrapped description column stands in
+    // the page's other text column, so some rows are set half as far apart again as the others.
+    const rows: [number, string[]][] = [
+      [601.5, ['Option', 'Type', 'Default']],
+      [621.7, ['timeout', 'string', 'none']],
+      [654.7, ['compression', 'duration', 'none']],
+      [687.7, ['locale', 'path', 'none']],
+      [707.2, ['max-workers', 'list', 'none']],
+    ];
+    const lines = buildLines([
+      { ...run('Instrument settings', 57, 581.2), x1: 133 },
+      ...rows.flatMap(([baseline, cells], r) =>
+        cells.map((text, c) => {
+          const x0 = [63, 174.5, 252.6][c]!;
+          return { ...run(text, x0, baseline), x1: x0 + text.length * 10 * (0.4 + 0.02 * (r + c)), bold: r === 0 };
+        }),
+      ),
+      { ...run('Readings with the limits set by the regional', 57, 743.2, 11), x1: 248 },
+    ]);
+    expect(extractBorderlessTables(lines).tables.map((t) => t.rows)).toEqual([rows.map(([, cells]) => cells)]);
+  });
+});

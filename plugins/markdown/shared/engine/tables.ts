@@ -19,6 +19,8 @@ const ACROSS_SHARE = 0.9;
 const MAX_RULE_GAP = 250;
 /** A borderless table's rows are at most this many line heights apart. */
 const MAX_ROW_GAP = 2.6;
+/** ...and at most this many when each of their cells starts where the row above has one. */
+const MAX_GRID_ROW_GAP = 4;
 /** Aligned run starts need this many lines, and this share of the window, to count as a column. */
 const MIN_ALIGNED_LINES = 3;
 const ALIGNED_SHARE = 0.6;
@@ -354,6 +356,7 @@ function alignedColumns(lines: readonly Line[]): Interval[] {
     for (const line of kept.filter((_, i) => i < HEADER_LINES)) {
       const without = unionColumns(kept.filter((other) => other !== line));
       if (without.length <= columns.length || !spansColumns(line, without)) continue;
+      if (!subColumnsBelow(line, kept.slice(kept.indexOf(line) + 1), without)) continue;
       const better =
         !best ||
         without.length > best.columns.length ||
@@ -379,6 +382,20 @@ function spansColumns(line: Line, columns: readonly Interval[]): boolean {
     const last = covered[covered.length - 1]!;
     const centred = Math.abs((segment.x0 + segment.x1) / 2 - (first.start + last.end) / 2) <= line.size;
     return centred || Math.abs(segment.x0 - first.start) <= line.size;
+  });
+}
+
+/**
+ * Whether the lines below `line` write in two or more of the columns each of its cells covers: a header
+ * spans sub-columns that the rows under it fill. Columns made only by a line above it are no sub-columns
+ * (a narrow header cell over the wide cell of a row that wraps).
+ */
+function subColumnsBelow(line: Line, below: readonly Line[], columns: readonly Interval[]): boolean {
+  return line.segments.every((segment) => {
+    const covered = columns.filter((c) => segment.x0 < c.end + TOUCH && c.start < segment.x1 + TOUCH);
+    if (covered.length < 2) return true;
+    const written = covered.filter((c) => below.some((l) => l.segments.some((s) => s.x0 < c.end && c.start < s.x1)));
+    return written.length >= 2;
   });
 }
 
@@ -410,7 +427,11 @@ function columnOf(columns: readonly Interval[], x: number): number {
  * (every cell of the row wraps: "Rubis foncé, vio-" over "lacée, presque"), or when the table
  * sets its rows further apart than the lines of a cell (see wrappedRows).
  */
-function rowsFromLines(bandLines: readonly Line[], columns: readonly Interval[]): string[][] {
+function rowsFromLines(
+  bandLines: readonly Line[],
+  columns: readonly Interval[],
+  rowContinuations: ReadonlySet<Line> = new Set(),
+): string[][] {
   const { lines, lineCells } = atTopOfRowSpans(bandLines, cellsOfLines(bandLines, columns));
   const hyphenated = lineCells.map(
     (cells, i) => i > 0 && cells.some((cell, c) => /\p{Ll}-$/u.test(lineCells[i - 1]![c]!) && /^\p{Ll}/u.test(cell)),
@@ -422,7 +443,11 @@ function rowsFromLines(bandLines: readonly Line[], columns: readonly Interval[])
     // The rest of a wrapped cell goes on in a column the row has written; a line that writes where the row
     // left a gap is a row of its own (the quarters under a year heading that spans them).
     const goesOn = (cells: readonly string[]) => cells.every((cell, c) => cell === '' || previous?.[c] !== '');
-    const continues = (cells[0] === '' && !isUnderRowSpan(cells) && goesOn(cells)) || hyphenated[i] || wraps[i];
+    const continues =
+      (cells[0] === '' && !isUnderRowSpan(cells) && goesOn(cells)) ||
+      hyphenated[i] ||
+      wraps[i] ||
+      rowContinuations.has(lines[i]!);
     if (previous && continues) for (const [c, cell] of cells.entries()) previous[c] = joinText(previous[c]!, cell);
     else rows.push(cells);
   }
@@ -573,23 +598,140 @@ function isTabular(line: Line): boolean {
  * a row, with single-segment lines between or after them that start right of the first column.
  */
 export function extractBorderlessTables(pageLines: readonly Line[]): { tables: Table[]; rest: Line[] } {
-  const lines = splitAlignedColumns(pageLines);
+  const realigned = realignCentredRows(pageLines);
+  const lines = splitAlignedColumns(realigned.lines);
+  const rowContinuations = new Set(lines.filter((_, i) => realigned.continues[i]));
   const left = textLeft(lines);
   const tables: Table[] = [];
   const rest: Line[] = [];
   let index = 0;
   while (index < lines.length) {
-    const block = tabularBlock(lines, index);
-    const table = block.length ? tableFromBlock(block, left) : undefined;
+    // A block never starts inside a realigned row: the row's lines stand or fall together.
+    const block = realigned.continues[index] ? [] : tabularBlock(lines, index, rowContinuations);
+    const table = block.length ? tableFromBlock(block, left, rowContinuations) : undefined;
     if (table) {
       tables.push(table);
       index += block.length;
     } else {
-      rest.push(lines[index]!);
+      // A realigned row that is no table's goes back to text as it was set.
+      rest.push(...(realigned.sources[index] ?? [lines[index]!]));
       index++;
     }
   }
   return { tables, rest };
+}
+
+/** Lines of one table row are at most this many font sizes apart (a cell's line spacing, or half of it). */
+const ROW_LINE_GAP = 1.5;
+/** A row of centred cells spans at most this many lines. */
+const MAX_ROW_LINES = 12;
+/** How far (in font sizes) the centres of a row's cells may sit apart and still be centred on one height. */
+const CELL_CENTRED = 0.2;
+
+/**
+ * Cells set centred in their row (an office suite's HTML tables): a one-line cell sits midway between the
+ * two lines of the cell beside it, so a row's cells share no baseline. Where a few lines, set apart from the
+ * lines around them by more than a cell's line spacing, form stacks in separate columns, each stack at one
+ * line spacing, all centred on one height and one at least of two lines, they are one row: set again from its top,
+ * the k-th line of every cell on one line. `continues` marks the row's lines after its first; `sources` gives
+ * the lines as they were set, on the row's first line (none on the others), for when the row is no table's.
+ */
+function realignCentredRows(lines: readonly Line[]): {
+  lines: Line[];
+  continues: boolean[];
+  sources: (Line[] | undefined)[];
+} {
+  const centred = realignRows(lines, undefined);
+  // Rows whose cells wrap alike (no cell centred) show themselves only beside centred rows: those tell the
+  // line spacing of a cell, and that rows stand further apart.
+  return centred.spacing === undefined ? centred : realignRows(lines, centred.spacing);
+}
+
+function realignRows(
+  lines: readonly Line[],
+  cellSpacing: number | undefined,
+): { lines: Line[]; continues: boolean[]; sources: (Line[] | undefined)[]; spacing?: number } {
+  const out: Line[] = [];
+  const continues: boolean[] = [];
+  const sources: (Line[] | undefined)[] = [];
+  let spacing: number | undefined;
+  for (let i = 0; i < lines.length; ) {
+    let row: { lines: Line[]; spacing: number } | undefined;
+    let end = i;
+    for (let j = i + 1; j < Math.min(lines.length, i + MAX_ROW_LINES) && !row; j++) {
+      if (lines[j]!.baseline - lines[j - 1]!.baseline > ROW_LINE_GAP * lines[j]!.size) break;
+      row = centredRow(lines, i, j, cellSpacing);
+      end = j;
+    }
+    if (!row) {
+      out.push(lines[i]!);
+      continues.push(false);
+      sources.push(undefined);
+      i++;
+      continue;
+    }
+    spacing = Math.min(spacing ?? row.spacing, row.spacing);
+    const span = lines.slice(i, end + 1);
+    row.lines.forEach((line, k) => {
+      out.push(line);
+      continues.push(k > 0);
+      sources.push(k === 0 ? span : []);
+    });
+    i += span.length;
+  }
+  return { lines: out, continues, sources, spacing };
+}
+
+/**
+ * Lines `start`..`end` set again as one row of centred cells (see realignCentredRows), or undefined; with
+ * `cellSpacing` (centred rows elsewhere set their cells' lines that far apart), also a row whose cells all
+ * have as many lines, at that spacing.
+ */
+function centredRow(
+  lines: readonly Line[],
+  start: number,
+  end: number,
+  cellSpacing: number | undefined,
+): { lines: Line[]; spacing: number } | undefined {
+  const band = lines.slice(start, end + 1);
+  const size = band[0]!.size;
+  if (band.some((line) => Math.abs(line.size - size) > SAME_SIZE * size)) return undefined;
+  const columns = unionColumns(band);
+  if (columns.length < 2) return undefined;
+  const stacks = columns.map((column) =>
+    band.flatMap((line) => {
+      const runs = line.runs.filter(
+        (run) => (run.x0 + run.x1) / 2 >= column.start && (run.x0 + run.x1) / 2 <= column.end,
+      );
+      return runs.some((run) => run.text.trim()) ? [{ baseline: line.baseline, runs }] : [];
+    }),
+  );
+  if (stacks.some((stack) => !stack.length) || stacks.every((stack) => stack.length === 1)) return undefined;
+  const alike = stacks.every((stack) => stack.length === stacks[0]!.length);
+  if (alike && cellSpacing === undefined) return undefined;
+  const gaps = stacks.flatMap((stack) => stack.slice(1).map((line, k) => line.baseline - stack[k]!.baseline));
+  const spacing = Math.min(...gaps);
+  if (!(spacing > 0) || gaps.some((gap) => gap > SAME_SPACING * spacing)) return undefined;
+  if (alike && Math.abs(spacing - cellSpacing!) > (SAME_SPACING - 1) * cellSpacing!) return undefined;
+  const centres = stacks.map((stack) => (stack[0]!.baseline + stack[stack.length - 1]!.baseline) / 2);
+  if (Math.max(...centres) - Math.min(...centres) > CELL_CENTRED * size) return undefined;
+  // Set apart: rows stand further from each other than the lines of a cell.
+  const before = lines[start - 1];
+  const after = lines[end + 1];
+  if (before && band[0]!.baseline - before.baseline < ROW_SPACING * spacing) return undefined;
+  if (after && after.baseline - band[band.length - 1]!.baseline < ROW_SPACING * spacing) return undefined;
+  const top = Math.min(...stacks.map((stack) => stack[0]!.baseline));
+  const height = Math.max(...stacks.map((stack) => stack.length));
+  const row: Line[] = [];
+  for (let k = 0; k < height; k++) {
+    const runs = stacks
+      .flatMap((stack) => stack[k]?.runs ?? [])
+      .map((run) => ({ ...run, baseline: top + k * spacing }));
+    const built = buildLines(runs);
+    if (built.length !== 1) return undefined;
+    row.push(built[0]!);
+  }
+  return { lines: row, spacing };
 }
 
 /**
@@ -632,15 +774,28 @@ function alignedStarts(window: readonly Line[]): number[] {
   return edges;
 }
 
-function tabularBlock(lines: readonly Line[], start: number): Line[] {
+function tabularBlock(lines: readonly Line[], start: number, rowContinuations: ReadonlySet<Line>): Line[] {
   const first = lines[start]!;
   if (!isTabular(first)) return [];
   const block = [first];
   for (let i = start + 1; i < lines.length; i++) {
     const line = lines[i]!;
     const previous = block[block.length - 1]!;
+    if (rowContinuations.has(line)) {
+      block.push(line);
+      continue;
+    }
     const gap = line.baseline - previous.baseline;
-    if (gap <= 0 || gap > MAX_ROW_GAP * line.size * 1.2) break;
+    const lastRow = block.findLast(isTabular)!;
+    // Under a header set in bold, a row whose cells start where the row above has its cells, every one: the
+    // same grid, whatever a tall cell (perhaps set out of sight, in another column of the page) left between
+    // them. Without a header naming the columns, a wide gap ends the block (a drawing's rows of marks).
+    const sameGrid =
+      first.bold &&
+      !line.bold &&
+      line.segments.length === lastRow.segments.length &&
+      line.segments.every((segment, c) => Math.abs(segment.x0 - lastRow.segments[c]!.x0) <= TOUCH);
+    if (gap <= 0 || gap > (sameGrid ? MAX_GRID_ROW_GAP : MAX_ROW_GAP) * line.size * 1.2) break;
     const continuesCell = line.segments.length === 1 && line.x0 > first.x0 + 2 * line.size;
     const after = lines[i + 1];
     // A row-span label set between two rows, in the first column, left of every cell of both rows.
@@ -649,7 +804,15 @@ function tabularBlock(lines: readonly Line[], start: number): Line[] {
       isTabular(after) &&
       isFloatingLabel(line, previous, after) &&
       line.x1 < Math.min(previous.segments[0]!.x0, after.segments[0]!.x0);
-    if (!isTabular(line) && !continuesCell && !spanLabel) break;
+    // A row whose other cells are empty: one cell, in the first column of the rows above and below it.
+    const firstCellOnly =
+      line.segments.length === 1 &&
+      after !== undefined &&
+      isTabular(after) &&
+      [lastRow, after].every(
+        (row) => Math.abs(row.segments[0]!.x0 - line.x0) <= TOUCH && line.x1 < row.segments[1]!.x0 - TOUCH,
+      );
+    if (!isTabular(line) && !continuesCell && !spanLabel && !firstCellOnly) break;
     block.push(line);
   }
   return block.filter(isTabular).length >= 2 ? block : [];
@@ -1020,16 +1183,22 @@ function isMarginNotes(block: readonly Line[], columns: readonly Interval[], tex
 }
 
 /** `textLeft`: the flow's text edge (see isMarginNotes). */
-function tableFromBlock(block: readonly Line[], textLeft?: number): Table | undefined {
+function tableFromBlock(
+  block: readonly Line[],
+  textLeft?: number,
+  rowContinuations: ReadonlySet<Line> = new Set(),
+): Table | undefined {
   const columns = alignedColumns(block);
   if (columns.length < 2) return undefined;
   if (isMarginNotes(block, columns, textLeft)) return undefined;
-  const rows = rowsFromLines(block, columns);
+  const rows = rowsFromLines(block, columns, rowContinuations);
   const fullRows = rows.filter((row) => row.filter(Boolean).length >= 2);
   // Prose is judged line by line: a wrapped cell is long, and a table all the same.
   const prose = isProse(cellsOfLines(block, columns));
   if (fullRows.length < 2 || prose || isFalseTable(rows) || isFixedPitch(block)) return undefined;
-  if (!isCellGrid(rows)) return undefined;
+  // A header set in bold over rows that are not is distinct: two rows show the table.
+  const boldLines = block.findIndex((line) => !line.bold);
+  if (!isCellGrid(rows, boldLines > 0 && block.slice(boldLines).every((line) => !line.bold))) return undefined;
   const last = block[block.length - 1]!;
   return {
     rows,
@@ -1043,6 +1212,8 @@ function tableFromBlock(block: readonly Line[], textLeft?: number): Table | unde
 
 /** With no grid drawn, a table shows itself over this many rows: a header and two rows, or three rows of values. */
 const MIN_TABLE_ROWS = 3;
+/** ...or a header row set apart in its type (bold over plain rows) and one row under it. */
+const MIN_HEADED_ROWS = 2;
 /** A header cell names its column in a few words. */
 const HEADER_WORDS = 4;
 /** Share of a column's body cells that must be numbers for it to be a column of values. */
@@ -1056,12 +1227,12 @@ const isValue = (cell: string) => NUMBER_CELL.test(cell.trim()) && !/^\d+\.\d+\.
 /**
  * What aligned text needs, when no rule is drawn, to be read as a table rather than as text that
  * happens to line up (a title block, a listing, a figure's labels, two lines split at a wide
- * space): rows enough to show the columns, and cells that read as cells -- a header row naming
- * the columns, or a column of numbers. Text that fails is kept as lines: a reader loses little,
- * where a false table would mangle it.
+ * space): rows enough to show the columns (two when `distinctHeader`: the first row set apart in
+ * bold), and cells that read as cells -- a header row naming the columns, or a column of numbers.
+ * Text that fails is kept as lines: a reader loses little, where a false table would mangle it.
  */
-export function isCellGrid(rows: readonly string[][]): boolean {
-  if (rows.length < MIN_TABLE_ROWS) return false;
+export function isCellGrid(rows: readonly string[][], distinctHeader = false): boolean {
+  if (rows.length < (distinctHeader ? MIN_HEADED_ROWS : MIN_TABLE_ROWS)) return false;
   return hasHeaderRow(rows) || hasNumberColumn(rows);
 }
 
