@@ -193,8 +193,9 @@ export interface ChromiumCommand {
  * The one place Chromium's command line is built. When this process's engines are confined
  * (configureConfinement), `executablePath` is a wrapper script that execs Chromium in a bubblewrap
  * jail (jailedChromium). The warm browser's launch puts PLAYWRIGHT_SWITCHES before these arguments, and
- * --remote-debugging-pipe and a fresh --user-data-dir (a temporary profile removed when the browser exits) after. `command` is another Chromium to run with the
- * same switches (the bench's cold baseline runs Debian's full `chromium`).
+ * --remote-debugging-pipe and a fresh --user-data-dir (a temporary profile removed when the browser exits)
+ * after. `command` is another Chromium to run with the same switches (the bench's cold baseline runs Debian's
+ * full `chromium`).
  */
 export async function chromiumCommand(command = CHROMIUM.command): Promise<ChromiumCommand> {
   const chromium = await findExecutable(command);
@@ -334,7 +335,7 @@ export async function killGroupWithin(pid: number | undefined, exited: Promise<v
   return settled;
 }
 
-/** The default fonts Playwright gave headless pages on Linux (the headless shell's own defaults differ). */
+/** The default font families Playwright set for headless pages on Linux: kept, so documents keep their fonts. */
 const DEFAULT_FONT_FAMILIES = {
   fontFamilies: {
     standard: 'Times New Roman',
