@@ -181,6 +181,29 @@ describe('the Chromium pool', () => {
     expect(blocked).toEqual([`${ORIGIN}/probe?none&none`]);
   }, 60_000);
 
+  it('routes the requests of a frame from another site, and an alert() does not hold the page', async () => {
+    // Another site's frame (in its own renderer where site isolation is on): its requests pass through Node too.
+    const other = 'https://other-site.invalid/frame.html';
+    const seen: string[] = [];
+    const source: PageSource = {
+      url: `${ORIGIN}/index.html`,
+      fetch: async (request) => {
+        seen.push(request.url);
+        const html = {
+          [`${ORIGIN}/index.html`]: `<script>alert('hello')</script><p>Host page</p><iframe src="${other}"></iframe>`,
+          [other]: '<p>Framed text</p><img src="/framed.png">',
+        }[request.url];
+        return html ? { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from(html) } : undefined;
+      },
+    };
+    const output = path.join(dir, 'framed.pdf');
+    await renderPdf(source, output, { ...PDF, waitFor: { kind: 'networkidle' } }, context(20_000));
+    const text = (await runProcess('pdftotext', [output, '-'], { timeoutMs: 10_000 })).stdout;
+    expect(text).toContain('Host page');
+    expect(text).toContain('Framed text');
+    expect(seen).toEqual([`${ORIGIN}/index.html`, other, 'https://other-site.invalid/framed.png']);
+  }, 60_000);
+
   it('an interrupted page fails, and its browser is killed and replaced', async () => {
     await renderPdf(htmlSource('<p>warm</p>'), path.join(dir, 'warm.pdf'), PDF, context());
     const before = chromiumPoolStatus()!.instances[0]!.pid!;
