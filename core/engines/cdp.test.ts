@@ -82,8 +82,11 @@ describe('the DevTools pipe client, against a real Chromium', () => {
     const pending = cdp
       .send('Runtime.evaluate', { expression: 'new Promise(() => {})', awaitPromise: true }, sessionId)
       .catch((err: unknown) => err);
+    let told = 0;
+    cdp.onClose(() => told++);
     killGroup(child.pid);
     await cdp.closed;
+    expect(told).toBe(1);
     expect(cdp.isClosed).toBe(true);
     expect(await pending).toBeInstanceOf(CdpClosedError);
     await expect(cdp.send('Browser.getVersion')).rejects.toBeInstanceOf(CdpClosedError);

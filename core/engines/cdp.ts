@@ -43,6 +43,7 @@ export class CdpConnection {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly closeListeners = new Set<() => void>();
   private buffered: Buffer[] = [];
   private ended = false;
   /** Settles once the pipe has ended; every command still waiting is then rejected. */
@@ -61,6 +62,8 @@ export class CdpConnection {
           this.pending.delete(id);
           call.reject(new CdpClosedError(call.method));
         }
+        for (const listener of this.closeListeners) listener();
+        this.closeListeners.clear();
         resolve();
       };
       fromBrowser.on('end', end);
@@ -102,6 +105,16 @@ export class CdpConnection {
       set.delete(listener);
       if (set.size === 0 && this.listeners.get(key) === set) this.listeners.delete(key);
     };
+  }
+
+  /** Calls `listener` once the pipe ends (at once if it has); returns the remover. */
+  onClose(listener: () => void): () => void {
+    if (this.ended) {
+      listener();
+      return () => undefined;
+    }
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
   }
 
   private receive(chunk: Buffer): void {

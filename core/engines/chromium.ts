@@ -774,7 +774,7 @@ async function withPage<R>(
     void page?.dispose();
   };
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  void lease.instance.cdp.closed.then(() => interrupt(new Error('net::ERR_ABORTED: the browser closed')));
+  const stopWatching = lease.instance.cdp.onClose(() => interrupt(new CdpClosedError('the page')));
   try {
     page = await withSpan('chromium.context', {}, () => guard(lease.instance.freshPage()));
     const timeoutMs = () => Math.max(1_000, ctx.remainingMs() - 2_000);
@@ -789,6 +789,7 @@ async function withPage<R>(
     throw translate(err);
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
+    stopWatching();
     const released = withSpan('chromium.release', {}, async () => {
       const closed = page?.dispose();
       if (!broken) lease.instance.prepareSpare();
