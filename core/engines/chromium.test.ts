@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,10 +53,15 @@ describe('the Chromium pool', () => {
   let dir: string;
   /** A profile left by a browser whose owner died (a pid no process has), as Playwright named them before. */
   const orphan = path.join(os.tmpdir(), 'playwright_chromiumdev_profile-transmute-test-orphan');
+  const ownerless = path.join(os.tmpdir(), 'transmute-chromium-profile-transmute-test-ownerless');
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'chromium-test-'));
     await mkdir(orphan, { recursive: true });
     await writeFile(path.join(orphan, 'transmute-owner'), '4194303');
+    // And one left half-removed long ago (its owner file gone).
+    await mkdir(ownerless, { recursive: true });
+    const longAgo = new Date(Date.now() - 2 * 60 * 60_000);
+    await utimes(ownerless, longAgo, longAgo);
   });
   beforeEach(async () => {
     await closeChromiumPool();
@@ -82,6 +87,7 @@ describe('the Chromium pool', () => {
     expect(blocked).toEqual(['https://elsewhere.example/x.png']);
     // The first start swept the dead owner's profile and marked its own.
     await expect(stat(orphan)).rejects.toThrow();
+    await expect(stat(ownerless)).rejects.toThrow();
     const owned = [];
     for (const entry of (await readdir(os.tmpdir())).filter((e) => e.startsWith('transmute-chromium-profile-'))) {
       if (

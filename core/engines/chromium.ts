@@ -297,6 +297,9 @@ const PROFILE_PREFIX = 'transmute-chromium-profile-';
 const OLD_PROFILE_PREFIX = 'playwright_chromiumdev_profile-';
 let orphansSwept = false;
 
+/** A profile of ours without OWNER_FILE this old was left half-removed (its owner died while removing it). */
+const OWNERLESS_PROFILE_MS = 60 * 60_000;
+
 /**
  * Profiles of browsers whose owner died without closing them (a sandbox process killed at a
  * deadline): a profile is removed when its browser exits. Ours carry OWNER_FILE; others are left alone.
@@ -308,9 +311,17 @@ async function removeOrphanProfiles(): Promise<void> {
     if (!entry.startsWith(PROFILE_PREFIX) && !entry.startsWith(OLD_PROFILE_PREFIX)) continue;
     const dir = path.join(os.tmpdir(), entry);
     const owner = Number(await readFile(path.join(dir, OWNER_FILE), 'utf8').catch(() => ''));
-    if (owner && !isProcessAlive(owner)) await rm(dir, { recursive: true, force: true });
+    const ownerless =
+      !owner &&
+      entry.startsWith(PROFILE_PREFIX) &&
+      Date.now() - ((await stat(dir).catch(() => undefined))?.mtimeMs ?? Date.now()) > OWNERLESS_PROFILE_MS;
+    if ((owner && !isProcessAlive(owner)) || ownerless) await removeProfile(dir);
   }
 }
+
+/** Retried: a browser's last processes may still be writing into it for a moment after the leader's exit. */
+const removeProfile = (dir: string) =>
+  rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
 
 /** How long a killed browser's processes may take to be gone before kill() stops waiting. */
 export const KILL_GRACE_MS = 3_000;
@@ -554,14 +565,14 @@ class ChromiumBrowser implements SupervisedInstance {
         { detached: true, stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'], env: process.env },
       );
     } catch (err) {
-      await rm(profile, { recursive: true, force: true });
+      await removeProfile(profile);
       throw err;
     }
     // The profile is removed once the browser is gone, however it ended.
     const exited = new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
       child.once('error', () => resolve());
-    }).then(() => rm(profile, { recursive: true, force: true }).catch(() => undefined));
+    }).then(() => removeProfile(profile));
     const cdp = new CdpConnection(child.stdio[3] as Writable, child.stdio[4] as Readable);
     const browser = new ChromiumBrowser(cdp, child.pid, exited);
     const stop = () => killGroup(child.pid);
