@@ -1114,18 +1114,22 @@ export async function renderImage(
   await withPage(source, options, ctx, async (page, timeoutMs, guard) => {
     const shoot = async () => {
       const { cdp, session } = page;
-      let clip: { x: number; y: number; width: number; height: number; scale: number } | undefined;
-      if (options.fullPage) {
-        const metrics = await cdp.send('Page.getLayoutMetrics', {}, session);
-        const size = metrics.cssContentSize ?? metrics.contentSize;
-        clip = { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height), scale: 1 };
-      }
+      // Two animation frames, as Playwright waited: a page just loaded may have no frame drawn to capture yet.
+      await evaluate(page, 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+      const metrics = await cdp.send('Page.getLayoutMetrics', {}, session);
+      const viewport = metrics.cssVisualViewport;
+      const size = options.fullPage
+        ? (metrics.cssContentSize ?? metrics.contentSize)
+        : { width: viewport.clientWidth, height: viewport.clientHeight };
+      const origin = options.fullPage ? { x: 0, y: 0 } : { x: viewport.pageX, y: viewport.pageY };
+      const clip = { ...origin, width: Math.ceil(size.width), height: Math.ceil(size.height), scale: 1 };
       const { data } = await cdp.send(
         'Page.captureScreenshot',
         {
           format: options.type,
           ...(options.type === 'jpeg' ? { quality: 90 } : {}),
-          ...(clip ? { clip, captureBeyondViewport: true } : {}),
+          clip,
+          captureBeyondViewport: options.fullPage,
         },
         session,
       );
