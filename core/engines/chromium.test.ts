@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -51,12 +51,17 @@ const context = (ms = 30_000, signal = new AbortController().signal) => {
 
 describe('the Chromium pool', () => {
   let dir: string;
-  /** A profile left by a browser whose owner died (a pid no process has). */
+  /** A profile left by a browser whose owner died (a pid no process has), as Playwright named them before. */
   const orphan = path.join(os.tmpdir(), 'playwright_chromiumdev_profile-transmute-test-orphan');
+  const ownerless = path.join(os.tmpdir(), 'transmute-chromium-profile-transmute-test-ownerless');
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'chromium-test-'));
     await mkdir(orphan, { recursive: true });
     await writeFile(path.join(orphan, 'transmute-owner'), '4194303');
+    // And one left half-removed long ago (its owner file gone).
+    await mkdir(ownerless, { recursive: true });
+    const longAgo = new Date(Date.now() - 2 * 60 * 60_000);
+    await utimes(ownerless, longAgo, longAgo);
   });
   beforeEach(async () => {
     await closeChromiumPool();
@@ -82,8 +87,9 @@ describe('the Chromium pool', () => {
     expect(blocked).toEqual(['https://elsewhere.example/x.png']);
     // The first start swept the dead owner's profile and marked its own.
     await expect(stat(orphan)).rejects.toThrow();
+    await expect(stat(ownerless)).rejects.toThrow();
     const owned = [];
-    for (const entry of (await readdir(os.tmpdir())).filter((e) => e.startsWith('playwright_chromiumdev_profile-'))) {
+    for (const entry of (await readdir(os.tmpdir())).filter((e) => e.startsWith('transmute-chromium-profile-'))) {
       if (
         (await readFile(path.join(os.tmpdir(), entry, 'transmute-owner'), 'utf8').catch(() => '')) ===
         String(process.pid)
@@ -118,7 +124,7 @@ describe('the Chromium pool', () => {
     expect(isProcessAlive(pids[0]!)).toBe(false);
   }, 90_000);
 
-  it("costs one renderer process per document, and keeps Playwright's disabled features", async () => {
+  it("costs one renderer process per document, and keeps Playwright's switches", async () => {
     const renderers: string[][] = [];
     const source = htmlSource('<p>counted</p><img src="/count.png">');
     // Asked while the document's page is loaded and its context open: the renderers alive then are its own.
@@ -140,13 +146,23 @@ describe('the Chromium pool', () => {
     expect(renderers).toHaveLength(1);
     expect(renderers[0]).not.toContain('--top-chrome-webui');
 
-    // Chromium reads only the last --disable-features: ours must repeat the list Playwright puts before it.
+    // What playwright-core 1.65 passed; Chromium reads only the last --disable-features.
     const cmdline = (await readFile(`/proc/${chromiumPoolStatus()!.instances[0]!.pid}/cmdline`, 'utf8')).split('\0');
+    expect(cmdline).toEqual(
+      expect.arrayContaining([
+        '--disable-field-trial-config',
+        '--disable-back-forward-cache',
+        '--force-color-profile=srgb',
+        '--hide-scrollbars',
+        '--enable-features=CDPScreenshotNewSurface,SkipListAccountsWithoutGaiaCookies',
+        '--remote-debugging-pipe',
+        '--no-startup-window',
+      ]),
+    );
     const lists = cmdline
       .filter((arg) => arg.startsWith('--disable-features='))
       .map((arg) => arg.split('=')[1]!.split(','));
-    expect(lists.length).toBeGreaterThan(1);
-    expect(lists.at(-1)).toEqual(expect.arrayContaining(lists[0]!));
+    expect(lists.at(-1)).toEqual(expect.arrayContaining(['PaintHolding', 'ThirdPartyStoragePartitioning']));
   }, 60_000);
 
   it("runs Debian's headless shell itself, not the full browser nor its launcher script", async () => {
@@ -169,6 +185,29 @@ describe('the Chromium pool', () => {
     // The second document's request is seen and blocked: its offline routing is in place.
     expect(seen).toEqual([`${ORIGIN}/index.html`, `${ORIGIN}/probe?none&none`]);
     expect(blocked).toEqual([`${ORIGIN}/probe?none&none`]);
+  }, 60_000);
+
+  it('routes the requests of a frame from another site, and an alert() does not hold the page', async () => {
+    // Another site's frame (in its own renderer where site isolation is on): its requests pass through Node too.
+    const other = 'https://other-site.invalid/frame.html';
+    const seen: string[] = [];
+    const source: PageSource = {
+      url: `${ORIGIN}/index.html`,
+      fetch: async (request) => {
+        seen.push(request.url);
+        const html = {
+          [`${ORIGIN}/index.html`]: `<script>alert('hello')</script><p>Host page</p><iframe src="${other}"></iframe>`,
+          [other]: '<p>Framed text</p><img src="/framed.png">',
+        }[request.url];
+        return html ? { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from(html) } : undefined;
+      },
+    };
+    const output = path.join(dir, 'framed.pdf');
+    await renderPdf(source, output, { ...PDF, waitFor: { kind: 'networkidle' } }, context(20_000));
+    const text = (await runProcess('pdftotext', [output, '-'], { timeoutMs: 10_000 })).stdout;
+    expect(text).toContain('Host page');
+    expect(text).toContain('Framed text');
+    expect(seen).toEqual([`${ORIGIN}/index.html`, other, 'https://other-site.invalid/framed.png']);
   }, 60_000);
 
   it('an interrupted page fails, and its browser is killed and replaced', async () => {
@@ -266,7 +305,7 @@ describe('Chromium in a jail', async () => {
         `<h1>Jailed page</h1><iframe src="${secret}"></iframe><iframe src="file:///etc/hostname"></iframe>
       <pre id="out"></pre><script>fetch(${JSON.stringify(secret)}).then((r) => r.text()).then((t) =>` +
         ` (document.getElementById('out').textContent = t), () => {})</script>`;
-      // The PDF itself goes to a folder the jail cannot see: Playwright writes it from Node.
+      // The PDF itself goes to a folder the jail cannot see: it is written from Node.
       await renderPdf(htmlSource(page), output, PDF, context());
       const text = await pdfText(output);
       expect(text).toContain('Jailed page');

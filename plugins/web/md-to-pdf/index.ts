@@ -11,7 +11,7 @@ export const mdToPdfPlugin = definePlugin({
   outputs: ['pdf'],
   options: mdToPdfOptions,
   plan: 'free',
-  // micromark and its GFM extension (MIT); playwright-core (Apache-2.0).
+  // micromark and its GFM extension (MIT).
   licenses: [...webFamily.licenses, 'MIT'],
   run: async (inputs, options, ctx) => (await import('./run.js')).mdToPdf(inputs, options, ctx),
 });

@@ -3,8 +3,8 @@ import type { Plugin } from '../../../core/contract/index.js';
 import { CHROMIUM } from '../../../core/engines/chromium.js';
 
 export const webFamily = {
-  // What links: playwright-core (Apache-2.0); Chromium is declared by its engine.
-  licenses: ['Apache-2.0'],
+  // What links: nothing of note (the engine drives Chromium over its own pipe); Chromium is declared by its engine.
+  licenses: [],
   engines: [CHROMIUM],
   limits: {
     timeoutMs: 60_000,

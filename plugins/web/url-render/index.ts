@@ -12,7 +12,7 @@ export const urlRenderPlugin = definePlugin({
   outputs: ['pdf', 'png', 'webp'],
   options: urlRenderOptions,
   plan: 'pro',
-  // playwright-core (Apache-2.0); sharp (Apache-2.0) with libvips (LGPL-3.0-or-later) for WEBP.
+  // sharp (Apache-2.0) with libvips (LGPL-3.0-or-later) for WEBP.
   licenses: ['Apache-2.0', 'LGPL-3.0-or-later'],
   run: async (inputs, options, ctx) => (await import('./run.js')).urlRender(inputs, options, ctx),
 });
