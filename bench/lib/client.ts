@@ -2,6 +2,8 @@
  * The client side of the HTTP rows: accept -> done -> download, timed, polling as tightly as a latency-minded client
  * would.
  */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authHeaders, submitConvert } from '../../test/helpers.js';
 
@@ -18,6 +20,45 @@ export interface ConvertTiming {
 
 type JobAnswer = { status: string; jobId: string; downloadUrl?: string; error?: string };
 
+/**
+ * node:http on kept-alive sockets, not fetch: fetch's FormData and WHATWG streams cost the client about a millisecond
+ * a round trip (bench/NOTES.md, "A tiny image end to end"), which a row would count as the service's.
+ */
+const agent = new http.Agent({ keepAlive: true });
+
+function request(
+  url: string,
+  { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: Buffer } = {},
+): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const sent = http.request(url, { method, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    sent.on('error', reject);
+    sent.end(body);
+  });
+}
+
+/** A multipart/form-data body: the text fields, then the file as `file`. */
+function formBody(fields: Record<string, string>, file: { name: string; data: Buffer }) {
+  const boundary = `bench-${randomUUID()}`;
+  const field = (name: string, value: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const head =
+    Object.entries(fields)
+      .map(([name, value]) => field(name, value))
+      .join('') +
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\n` +
+    'Content-Type: application/octet-stream\r\n\r\n';
+  return {
+    body: Buffer.concat([Buffer.from(head), file.data, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
 /** POST /api/v1/convert asking the server to answer once the job has finished (`Prefer: wait=N`). */
 async function submitWaiting(
   url: string,
@@ -26,15 +67,13 @@ async function submitWaiting(
   fields: Record<string, string>,
   waitS: number,
 ): Promise<{ status: number; body: JobAnswer }> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([new Uint8Array(file.data)]), file.name);
-  const res = await fetch(`${url}/api/v1/convert`, {
+  const form = formBody(fields, file);
+  const res = await request(`${url}/api/v1/convert`, {
     method: 'POST',
-    body: form,
-    headers: { ...authHeaders(key), prefer: `wait=${waitS}` },
+    body: form.body,
+    headers: { ...authHeaders(key), prefer: `wait=${waitS}`, 'content-type': form.contentType },
   });
-  return { status: res.status, body: (await res.json()) as JobAnswer };
+  return { status: res.status, body: JSON.parse(res.body.toString('utf8')) as JobAnswer };
 }
 
 /**
@@ -68,8 +107,7 @@ export async function convertTimed(
     if (res && res.status !== 200) throw new Error(`poll answered ${res.status}: ${JSON.stringify(body)}`);
     if (body.status === 'failed') throw new Error(`job failed: ${body.error}`);
     if (body.status === 'done') {
-      const got = await fetch(body.downloadUrl!);
-      await got.arrayBuffer();
+      const got = await request(body.downloadUrl!);
       if (got.status !== 200) throw new Error(`download answered ${got.status}`);
       return { totalMs: performance.now() - started, acceptMs, jobId: submitted.body.jobId };
     }
