@@ -1,6 +1,8 @@
 /** CPU time of a process tree by kind of process (Node, Chromium browser, zygote, GPU...), for the Chromium benches. */
 import { readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export type CpuSnapshot = Map<number, { kind: string; seconds: number }>;
 
@@ -47,4 +49,21 @@ export function cpuReport(before: CpuSnapshot, after: CpuSnapshot, documents: nu
   console.log(`  CPU per document: ${((total / documents) * 1000).toFixed(0)} ms in all`);
   for (const [kind, spent] of [...byKind].sort((a, b) => b[1] - a[1]))
     if (spent > 0) console.log(`    ${kind.padEnd(28)} ${((spent / documents) * 1000).toFixed(0).padStart(5)} ms`);
+}
+
+/** The share of the machine's CPU (0 to 1, all cores) in use over the next `ms`, by any process. */
+export async function machineBusyShare(ms = 3_000): Promise<number> {
+  const totals = () =>
+    os.cpus().reduce(
+      (sum, cpu) => {
+        const { idle, ...busy } = cpu.times;
+        return { idle: sum.idle + idle, all: sum.all + idle + Object.values(busy).reduce((a, b) => a + b, 0) };
+      },
+      { idle: 0, all: 0 },
+    );
+  const before = totals();
+  await sleep(ms);
+  const after = totals();
+  const all = after.all - before.all;
+  return all > 0 ? 1 - (after.idle - before.idle) / all : 0;
 }

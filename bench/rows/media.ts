@@ -175,7 +175,7 @@ export const mediaRow: BenchRow = {
   title: 'media: 10 s 720p MOV -> MP4 and -> WEBM through the service vs ffmpeg directly',
   minutes: { full: 2.5, quick: 1.2 },
   async run({ quick, progress }) {
-    const rounds = quick ? 1 : 3;
+    const rounds = quick ? 1 : 5;
     const measurements = [];
     for (const target of ['mp4', 'webm'] as const) {
       progress(`MOV -> ${target.toUpperCase()}`);
