@@ -4,18 +4,19 @@
  * the plugin alone (runPlugin: probe + ffmpeg through the engine) in between to show where any overhead comes from.
  * The client submits with `Prefer: wait=60` (docs/API.md), answered as the job is stored done: a polling client adds
  * its own interval (the test kit's back-off polls at 1.6 s and 2.5 s after the submit, which hid a 2.0 s job until
- * 2.5 s; bench/NOTES.md, "Media service overhead"). Runs interleaved after one warm-up each (the order rotates per
- * round, so drift in machine load falls on every side). Target: service/direct at most 1.10.
+ * 2.5 s; bench/NOTES.md, "Media service overhead"), through the rows' node:http client as the image and Chromium
+ * rows (bench/lib/client.ts: the client shares the server's process, so its own cost is not counted as the
+ * service's). Runs interleaved after one warm-up each (the order rotates per round, so drift in machine load falls on every side). Target: service/direct at most 1.10.
  */
-import { openAsBlob } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runPlugin } from '../../core/contract/testing/index.js';
 import { runProcess } from '../../core/engines/process.js';
 import { mediaPlugins } from '../../plugins/media/index.js';
 import { videoConvertPlugin } from '../../plugins/media/video-convert/index.js';
-import { authHeaders, download, startServer } from '../../test/helpers.js';
+import { startServer } from '../../test/helpers.js';
+import { convertTimed } from '../lib/client.js';
 import { ratioOf, type BenchRow } from '../lib/results.js';
 import { speedTolerance } from '../lib/speed-tolerances.js';
 import { spread } from '../lib/stats.js';
@@ -110,6 +111,7 @@ export async function measureMedia(
   ]);
   const directArgs = (output: string) => ['-i', clip, '-map', '0:0', '-map', '0:1', ...DIRECT_OPTIONS[target], output];
   const server = await startServer({ plugins: mediaPlugins });
+  const upload = { name: path.basename(clip), data: await readFile(clip) };
   const timed = async (fn: () => Promise<unknown>) => {
     const started = performance.now();
     await fn();
@@ -127,7 +129,7 @@ export async function measureMedia(
     service: async () => {
       const key = await server.createKey('business');
       const cpuBefore = process.cpuUsage();
-      const ms = await timed(() => convertWaiting(server.url, key, clip, target));
+      const ms = await timed(() => convertTimed(server.url, key, upload, { to: target }, 120_000, { preferWaitS: 60 }));
       const cpu = process.cpuUsage(cpuBefore);
       serviceCpuMs.push((cpu.user + cpu.system) / 1000);
       return ms;
@@ -149,25 +151,6 @@ export async function measureMedia(
     await server.close();
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** Submit with `Prefer: wait=60`, then download: the answer comes when the job is stored done, with its link. */
-async function convertWaiting(url: string, key: string, clip: string, target: MediaTarget): Promise<Buffer> {
-  const form = new FormData();
-  form.append('to', target);
-  form.append('file', await openAsBlob(clip), path.basename(clip));
-  const res = await fetch(`${url}/api/v1/convert`, {
-    method: 'POST',
-    body: form,
-    headers: { ...authHeaders(key), prefer: 'wait=60' },
-  });
-  const body = (await res.json()) as { status?: string; downloadUrl?: string; error?: string };
-  if (res.status !== 200 || body.status !== 'done' || !body.downloadUrl) {
-    throw new Error(`convert answered ${res.status}: ${JSON.stringify(body)}`);
-  }
-  const got = await download(body.downloadUrl);
-  if (got.status !== 200) throw new Error(`download answered ${got.status}`);
-  return got.data;
 }
 
 export const mediaRow: BenchRow = {
