@@ -6,7 +6,8 @@
  * its own interval (the test kit's back-off polls at 1.6 s and 2.5 s after the submit, which hid a 2.0 s job until
  * 2.5 s; bench/NOTES.md, "Media service overhead"), through the rows' node:http client as the image and Chromium
  * rows (bench/lib/client.ts: the client shares the server's process, so its own cost is not counted as the
- * service's). Runs interleaved after one warm-up each (the order rotates per round, so drift in machine load falls on every side). Target: service/direct at most 1.10.
+ * service's). Runs interleaved after one warm-up each (the order rotates per round, so drift in machine load falls
+ * on every side). Target: service/direct at most 1.10.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
