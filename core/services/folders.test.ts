@@ -10,40 +10,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
-import { LocalBlobStore } from '../blobs/local.js';
-import type { Logger, Plugin } from '../contract/index.js';
 import { Registry } from '../registry/index.js';
-import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
+import type { SqliteStore } from '../store/sqlite/index.js';
 import type { Principal } from './accounts.js';
 import { removeFolder } from './folders.js';
-import { createServices, type Services } from './index.js';
+import type { Services } from './index.js';
+import { servicesOverSqlite } from './testing/services.js';
+import { textToMarkdownTestPlugin } from './testing/text-plugin.js';
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs/promises')>();
   return { ...actual, readdir: vi.fn(actual.readdir), rm: vi.fn(actual.rm) };
 });
 
-const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const readdirCalls = vi.mocked(fsPromises.readdir);
 const rmCalls = vi.mocked(fsPromises.rm);
 /** The calls whose path lies under `dir`. */
 const under = (calls: ReadonlyArray<readonly unknown[]>, dir: string) =>
   calls.filter(([target]) => String(target).startsWith(dir + path.sep));
-
-const textPlugin = {
-  id: 'test-text',
-  kind: 'convert',
-  title: 'Text to Markdown (test)',
-  inputs: ['txt'],
-  outputs: ['md'],
-  options: z.object({}),
-  plan: 'free',
-  licenses: [],
-  engines: [],
-  limits: { timeoutMs: 10_000, concurrency: 1 },
-  run: () => Promise.reject(new Error('runs through the executor')),
-} satisfies Plugin;
 
 describe('scratch folders', () => {
   let dir: string;
@@ -54,29 +38,21 @@ describe('scratch folders', () => {
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-folders-'));
-    workRoot = path.join(dir, 'work');
-    store = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
-    services = createServices({
-      store,
-      blobs: new LocalBlobStore(path.join(dir, 'blobs')),
-      registry: new Registry([textPlugin]),
-      queue: { enqueue: async () => {} },
-      log: silent,
-      executor: {
-        run: async (run) => {
-          const output = path.join(run.workDir, 'notes.md');
-          await writeFile(output, '# notes');
-          return { path: output, format: 'md' };
+    ({ store, services, workRoot } = servicesOverSqlite(
+      dir,
+      new Registry([textToMarkdownTestPlugin]),
+      'folders-test-secret-of-32-bytes-at-least',
+      {
+        maxAttempts: 3,
+        executor: {
+          run: async (run) => {
+            const output = path.join(run.workDir, 'notes.md');
+            await writeFile(output, '# notes');
+            return { path: output, format: 'md' };
+          },
         },
       },
-      config: {
-        publicUrl: 'http://transmute.test',
-        workRoot,
-        retentionMs: 3_600_000,
-        maxAttempts: 3,
-        tokenSecret: 'folders-test-secret-of-32-bytes-at-least',
-      },
-    });
+    ));
     owner = { account: await services.accounts.createAccount({ plan: 'pro' }), keyId: 'test-key' };
     readdirCalls.mockClear();
     rmCalls.mockClear();

@@ -7,7 +7,6 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { Plugin } from '../contract/index.js';
 import type { JobQueue } from '../queue/types.js';
 import { Registry } from '../registry/index.js';
@@ -18,7 +17,8 @@ import { billingPeriod } from './clock.js';
 import { NOT_QUEUED } from './job-policy.js';
 import { CANCELLED } from './jobs.js';
 import type { Services } from './index.js';
-import { servicesWithoutRuns } from './testing/services.js';
+import { servicesOverSqlite } from './testing/services.js';
+import { textToMarkdownTestPlugin } from './testing/text-plugin.js';
 
 const TOKEN_SECRET = 'job-failure-test-secret-of-32-bytes-at-least';
 const COST = 5;
@@ -30,21 +30,6 @@ interface Seen {
   /** Whether the account's free try of parse-cv is still taken. */
   trialTaken: boolean;
 }
-
-/** A plugin the queue path can accept (it never runs: the queue refuses the job). */
-const textPlugin = {
-  id: 'test-text',
-  kind: 'convert',
-  title: 'Text to Markdown (test)',
-  inputs: ['txt'],
-  outputs: ['md'],
-  options: z.object({}),
-  plan: 'free',
-  licenses: [],
-  engines: [],
-  limits: { timeoutMs: 10_000, concurrency: 1 },
-  run: () => Promise.reject(new Error('never runs here')),
-} satisfies Plugin;
 
 /** `inner` with its `jobs.fail` replaced: every other repository method is the store's own. */
 const withJobFail = (inner: SqliteStore, fail: JobRepo['fail']): Store =>
@@ -72,7 +57,7 @@ describe('a failed job and its refund are one write', () => {
     });
 
   const start = (queue?: JobQueue, plugins: Plugin[] = []) => {
-    ({ store, services } = servicesWithoutRuns(dir, new Registry(plugins), TOKEN_SECRET, {
+    ({ store, services } = servicesOverSqlite(dir, new Registry(plugins), TOKEN_SECRET, {
       store: observed,
       ...(queue ? { queue } : {}),
     }));
@@ -130,10 +115,10 @@ describe('a failed job and its refund are one write', () => {
 
   it('a job whose upload was deleted before it ran fails saying so, with its credits back', async () => {
     // The run fails (this test's executor refuses every run, as an engine fails on a file that is not there).
-    start(undefined, [textPlugin]);
+    start(undefined, [textToMarkdownTestPlugin]);
     await newOwner();
     const upload = { blobKey: `uploads/${randomUUID()}.txt`, filename: 'notes.txt', format: 'txt' as const, bytes: 2 };
-    const job = await chargedJob({ pluginId: textPlugin.id, inputs: [upload] });
+    const job = await chargedJob({ pluginId: textToMarkdownTestPlugin.id, inputs: [upload] });
     await services.runner.run(job.id);
     expect(await store.jobs.jobs.get(job.id)).toMatchObject({
       status: 'failed',
@@ -180,7 +165,7 @@ describe('a failed job and its refund are one write', () => {
         await inner.jobs.jobs.complete(args[0], { output, toolReport: null, at, outputExpiresAt: at });
         return inner.jobs.jobs.fail(...args);
       });
-    ({ store, services } = servicesWithoutRuns(dir, new Registry([]), TOKEN_SECRET, { store: finishingFirst }));
+    ({ store, services } = servicesOverSqlite(dir, new Registry([]), TOKEN_SECRET, { store: finishingFirst }));
     observer = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
     await newOwner();
     const job = await chargedJob();
@@ -224,7 +209,7 @@ describe('a failed job and its refund are one write', () => {
     await newOwner();
     const upload = { blobKey: `uploads/${randomUUID()}`, filename: 'notes.txt', bytes: 12, head: Buffer.from('hi') };
     const accepting = services.jobs.queue(owner, {
-      plugin: textPlugin,
+      plugin: textToMarkdownTestPlugin,
       kind: 'convert',
       op: null,
       inputFormat: 'txt',
@@ -247,7 +232,7 @@ describe('a failed job and its refund are one write', () => {
     store.db.exec(`CREATE TRIGGER refuse_jobs BEFORE INSERT ON jobs BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`);
     const upload = { blobKey: `uploads/${randomUUID()}`, filename: 'notes.txt', bytes: 12, head: Buffer.from('hi') };
     const accepting = services.jobs.queue(owner, {
-      plugin: textPlugin,
+      plugin: textToMarkdownTestPlugin,
       kind: 'convert',
       op: null,
       inputFormat: 'txt',

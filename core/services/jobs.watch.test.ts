@@ -10,7 +10,7 @@ import type { Principal } from './accounts.js';
 import { systemClock } from './clock.js';
 import { DownloadLinks } from './download-links.js';
 import { ServiceError, type Services } from './index.js';
-import { servicesWithoutRuns } from './testing/services.js';
+import { servicesOverSqlite } from './testing/services.js';
 
 const TOKEN_SECRET = 'watch-test-secret-of-at-least-32-bytes';
 
@@ -26,7 +26,7 @@ describe('JobService.watch', () => {
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-watch-'));
-    ({ store, services } = servicesWithoutRuns(dir, new Registry([]), TOKEN_SECRET));
+    ({ store, services } = servicesOverSqlite(dir, new Registry([]), TOKEN_SECRET));
     const account = await services.accounts.createAccount({ plan: 'pro' });
     owner = { account, keyId: 'test-key' };
     const now = new Date();

@@ -9,29 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { z } from 'zod';
 import { LocalBlobStore } from '../blobs/local.js';
-import type { Logger, Plugin } from '../contract/index.js';
 import { Registry } from '../registry/index.js';
 import { markBackendError } from '../store/backend-errors.js';
-import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
-import { createServices } from './index.js';
-
-const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
-
-const plugin = {
-  id: 'test-text',
-  kind: 'convert',
-  title: 'Text to Markdown (test)',
-  inputs: ['txt'],
-  outputs: ['md'],
-  options: z.object({}),
-  plan: 'free',
-  licenses: [],
-  engines: [],
-  limits: { timeoutMs: 10_000, concurrency: 1 },
-  run: () => Promise.reject(new Error('never runs here')),
-} satisfies Plugin;
+import type { SqliteStore } from '../store/sqlite/index.js';
+import type { Services } from './index.js';
+import { servicesOverSqlite } from './testing/services.js';
+import { textToMarkdownTestPlugin } from './testing/text-plugin.js';
 
 /** What the S3 blob store throws for a 503 after the SDK's own retries. */
 const s3Unavailable = () =>
@@ -49,10 +33,18 @@ class UnreachableBlobs extends LocalBlobStore {
 }
 
 let dir: string;
+let blobs: UnreachableBlobs;
 let store: SqliteStore;
+let services: Services;
 beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-runner-unavailable-'));
-  store = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
+  blobs = new UnreachableBlobs(path.join(dir, 'blobs'));
+  ({ store, services } = servicesOverSqlite(
+    dir,
+    new Registry([textToMarkdownTestPlugin]),
+    'runner-unavailable-test-secret-of-32-bytes',
+    { blobs, maxAttempts: 3 },
+  ));
 });
 afterEach(async () => {
   await store.close();
@@ -60,22 +52,6 @@ afterEach(async () => {
 });
 
 it('leaves a job whose file store did not answer to the queue to run again, unfinished and charged', async () => {
-  const blobs = new UnreachableBlobs(path.join(dir, 'blobs'));
-  const services = createServices({
-    store,
-    blobs,
-    registry: new Registry([plugin]),
-    queue: { enqueue: async () => {} },
-    log: silent,
-    executor: { run: () => Promise.reject(new Error('no engine reached in this test')) },
-    config: {
-      publicUrl: 'http://transmute.test',
-      workRoot: path.join(dir, 'work'),
-      retentionMs: 3_600_000,
-      maxAttempts: 3,
-      tokenSecret: 'runner-unavailable-test-secret-of-32-bytes',
-    },
-  });
   const account = await services.accounts.createAccount({ plan: 'pro' });
   const charge = await services.credits.charge(account, 1);
   await blobs.write('uploads/in.txt', Readable.from([Buffer.from('hello')]));
@@ -84,7 +60,7 @@ it('leaves a job whose file store did not answer to the queue to run again, unfi
     id: randomUUID(),
     accountId: account.id,
     kind: 'convert',
-    pluginId: plugin.id,
+    pluginId: textToMarkdownTestPlugin.id,
     op: null,
     inputFormat: 'txt',
     target: 'md',

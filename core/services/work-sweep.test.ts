@@ -8,19 +8,23 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { LocalBlobStore } from '../blobs/local.js';
-import type { Logger } from '../contract/index.js';
 import { Registry } from '../registry/index.js';
-import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
-import { createServices } from './index.js';
-
-const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+import type { SqliteStore } from '../store/sqlite/index.js';
+import type { Services } from './index.js';
+import { servicesOverSqlite } from './testing/services.js';
+import { textToMarkdownTestPlugin } from './testing/text-plugin.js';
 
 let dir: string;
 let store: SqliteStore;
+let services: Services;
+let workRoot: string;
 beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-work-sweep-'));
-  store = new SqliteStore(openSqliteDatabase(path.join(dir, 'transmute.db')));
+  ({ store, services, workRoot } = servicesOverSqlite(
+    dir,
+    new Registry([]),
+    'work-sweep-test-secret-of-32-bytes-at-least',
+  ));
 });
 afterEach(async () => {
   await store.close();
@@ -30,22 +34,6 @@ afterEach(async () => {
 it(
   "removes the work folders of ended and unknown jobs, keeps an unfinished job's and what is not a" + " job's",
   async () => {
-    const workRoot = path.join(dir, 'work');
-    const services = createServices({
-      store,
-      blobs: new LocalBlobStore(path.join(dir, 'blobs')),
-      registry: new Registry([]),
-      queue: { enqueue: async () => {} },
-      log: silent,
-      executor: { run: () => Promise.reject(new Error('no runs in this test')) },
-      config: {
-        publicUrl: 'http://transmute.test',
-        workRoot,
-        retentionMs: 3_600_000,
-        maxAttempts: 3,
-        tokenSecret: 'work-sweep-test-secret-of-32-bytes-at-least',
-      },
-    });
     const account = await services.accounts.createAccount({ plan: 'pro' });
     const job = async () => {
       const now = new Date();
@@ -53,7 +41,7 @@ it(
         id: randomUUID(),
         accountId: account.id,
         kind: 'convert',
-        pluginId: 'test-text',
+        pluginId: textToMarkdownTestPlugin.id,
         op: null,
         inputFormat: 'txt',
         target: 'md',

@@ -8,7 +8,7 @@ import { printGraphQLSchema } from './schema.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { servicesWithoutRuns } from '../../../core/services/testing/services.js';
+import { servicesOverSqlite } from '../../../core/services/testing/services.js';
 import { graphqlOperations, operationTable } from '../operations/table.js';
 
 describe('GraphQL schema', () => {
@@ -80,7 +80,7 @@ describe('GraphQL schema', () => {
 
   it('declares a root field for every operation of the table with a GraphQL section', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-graphql-schema-'));
-    const { store, services } = servicesWithoutRuns(
+    const { store, services } = servicesOverSqlite(
       dir,
       new Registry(standardPlugins),
       'graphql-schema-test-secret-of-32-bytes',

@@ -12,7 +12,7 @@ import { FEATURE_MIN_PLAN, PLAN_IDS, type PlanId } from '../../../schema/index.j
 import { Registry } from '../../../core/registry/index.js';
 import { PLAN_REQUIRED } from '../../../core/services/plan-gates.js';
 import { ServiceError, type Principal, type Services } from '../../../core/services/index.js';
-import { servicesWithoutRuns } from '../../../core/services/testing/services.js';
+import { servicesOverSqlite } from '../../../core/services/testing/services.js';
 import type { SqliteStore } from '../../../core/store/sqlite/index.js';
 import { standardPlugins } from '../../../plugins/index.js';
 import type { AnyOperation } from './operation.js';
@@ -39,7 +39,7 @@ describe('plan gates of the operation table', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-plan-gates-'));
-    ({ store, services } = servicesWithoutRuns(
+    ({ store, services } = servicesOverSqlite(
       dir,
       new Registry(standardPlugins),
       'plan-gates-test-secret-of-at-least-32-bytes',
