@@ -11,7 +11,7 @@
  * layout is decided, sizes that do not fit their parent.
  * It reads no codec, channel count (an MP4's AAC description says 2 whatever the stream has), tags or chapters, and
  * the audio sample rate is the sample description's: ops that need codec facts probe with ffprobe in their run
- * (MediaRun.open's `reads`).
+ * (MediaRun.open's `needs`).
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import type { MediaProbe, MediaStream } from '../../../core/engines/ffmpeg.js';
@@ -35,9 +35,9 @@ const SKIPPED_TOP_LEVEL = new Set(['ftyp', 'mdat', 'free', 'skip', 'wide', 'uuid
 const SKIPPED_IN_MOOV = new Set(['iods', 'free', 'skip', 'uuid']);
 /** trak's children that make no streams; tkhd, mdia, edts, tref, udta and meta are read. */
 const SKIPPED_IN_TRAK = new Set(['free', 'skip', 'tapt', 'load', 'txas']);
-/** Handlers whose tracks ffmpeg reads as subtitles, with the sample entries seen and verified in them. */
-const SUBTITLE_HANDLERS = new Set(['text', 'sbtl', 'subt', 'clcp']);
-const SUBTITLE_ENTRIES = new Set(['tx3g', 'text', 'c608', 'wvtt']);
+/** Timed text tracks ffmpeg reads as subtitles (mov_text): the handlers and sample entries verified against ffprobe. */
+const TEXT_HANDLERS = new Set(['text', 'sbtl']);
+const TEXT_ENTRIES = new Set(['tx3g', 'text']);
 
 /** Thrown inside the reader for anything it declines; the reader answers undefined. */
 class Declined extends Error {}
@@ -346,7 +346,7 @@ function streamType(handler: string, format: string, chapterTrack: boolean): str
   }
   if (handler === 'soun') return chapterTrack ? decline('a chapter audio track') : 'audio';
   // A text track named as chapters is read as chapters, and left as a data stream.
-  if (SUBTITLE_HANDLERS.has(handler) && SUBTITLE_ENTRIES.has(format)) return chapterTrack ? 'data' : 'subtitle';
+  if (TEXT_HANDLERS.has(handler) && TEXT_ENTRIES.has(format)) return chapterTrack ? 'data' : 'subtitle';
   if (handler === 'tmcd' && format === 'tmcd') return 'data';
   return decline(`a ${handler} track of ${format}`);
 }
