@@ -210,7 +210,7 @@ describe('media over HTTP, ffprobe runs counted', () => {
     expect(Math.abs(media.durationSec! - FIXTURE_SECONDS)).toBeLessThan(0.25);
   });
 
-  it("a file the header reader declines is probed once, at acceptance, and the run reuses ffprobe's answer", async () => {
+  it("a file the header reader declines is probed once, at acceptance; the run reuses that", async () => {
     const { runs, media } = await convert(fragmented, { to: 'webm' });
     expect(runs).toBe(1);
     expect(videoAndAudio(media).map((s) => s.codec)).toEqual(['vp9', 'opus']);
@@ -225,7 +225,7 @@ describe('media over HTTP, ffprobe runs counted', () => {
     expect(Math.abs(media.durationSec! - FIXTURE_SECONDS)).toBeLessThan(0.25);
   });
 
-  it('refuses over 4 hours of media with a 400 naming the limit: duration from the headers, or from ffprobe', async () => {
+  it('refuses over 4 hours of media with a 400 naming the limit, from the headers or ffprobe', async () => {
     const key = await server.createKey('pro');
     await writeFile(calls, '');
     const mp4 = await submitConvert(server.url, key, longMp4, { to: 'webm' });

@@ -18,7 +18,7 @@ import type { MediaProbe, MediaStream } from '../../../core/engines/ffmpeg.js';
 
 /** Box headers read in one file, all levels together: real files have a few dozen to a few hundred. */
 const MAX_BOXES = 5000;
-/** Nesting read: moov > trak > mdia > minf > stbl > stsd is the deepest the reader needs, udta > meta > ilst the next. */
+/** Nesting read: moov > trak > mdia > minf > stbl > stsd is the deepest needed, udta > meta > ilst the next. */
 const MAX_DEPTH = 8;
 /** The most read into memory of one box (mvhd, mdhd, hdlr, stsd, elst): these are tens to hundreds of bytes. */
 const MAX_PAYLOAD = 64 * 1024;
@@ -322,6 +322,8 @@ function describeTrack(track: Track, index: number, movieTimescale: number, chap
     if (payload.length < 28) decline('a visual sample entry too short');
     stream.width = payload.readUInt16BE(24);
     stream.height = payload.readUInt16BE(26);
+    // ffprobe may find the size in the stream where the description has none: it decides.
+    if (!stream.width || !stream.height) decline('a visual sample entry without a frame size');
   } else if (stream.type === 'audio') {
     if (payload.length < 20) decline('an audio sample entry too short');
     const version = payload.readUInt16BE(8);
