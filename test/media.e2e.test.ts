@@ -210,7 +210,7 @@ describe('media over HTTP, ffprobe runs counted', () => {
     expect(Math.abs(media.durationSec! - FIXTURE_SECONDS)).toBeLessThan(0.25);
   });
 
-  it("a file the header reader declines is probed once, at acceptance; the run reuses that", async () => {
+  it('a file the header reader declines is probed once, at acceptance; the run reuses that', async () => {
     const { runs, media } = await convert(fragmented, { to: 'webm' });
     expect(runs).toBe(1);
     expect(videoAndAudio(media).map((s) => s.codec)).toEqual(['vp9', 'opus']);
