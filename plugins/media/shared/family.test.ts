@@ -1,6 +1,6 @@
 /**
  * What a media measure reads at acceptance is the run's probe too (PluginInput.facts): an MP4's headers read
- * in-process, else ffprobe's answer. A run that needs only the streams' layout starts no ffprobe for an MP4; a run
+ * in-process (MP4 and Matroska), else ffprobe's answer. A run that needs only the streams' layout starts no ffprobe for an MP4; a run
  * that reads codecs never gets the header reader's answer. Shown with ffprobe's path pointed at a program that does
  * not exist, under which any ffprobe run fails.
  */
@@ -16,7 +16,7 @@ import { videoConvertPlugin } from '../video-convert/index.js';
 import type { FormatId } from '../../../schema/index.js';
 import { acceptedProbe } from './family.js';
 
-const fixtures = new FixtureSet(['mp4', 'mkv']);
+const fixtures = new FixtureSet(['mp4', 'avi']);
 const measureCtx = () => ({ signal: AbortSignal.timeout(30_000), timeoutMs: 30_000, workDir: fixtures.dir });
 
 /** `fn` with ffprobe unavailable: any ffprobe run fails as a missing engine. */
@@ -81,21 +81,21 @@ describe('media probe made at acceptance, reused by the run', () => {
     ).rejects.toThrow(/ffprobe/);
   });
 
-  it("a file the reader declines (Matroska) keeps ffprobe's answer, which the run reuses", async () => {
-    const mkv = await measured('mkv');
-    expect(Object.keys(mkv.input.facts ?? {})).toEqual(['ffprobe']);
-    expect(Math.abs(mkv.amount! - FIXTURE_SECONDS)).toBeLessThan(0.25);
-    const media = await runWithoutFfprobe(videoConvertPlugin, mkv.input, 'mp4');
+  it("a format without a header reader (AVI) keeps ffprobe's answer, which the run reuses", async () => {
+    const avi = await measured('avi');
+    expect(Object.keys(avi.input.facts ?? {})).toEqual(['ffprobe']);
+    expect(Math.abs(avi.amount! - FIXTURE_SECONDS)).toBeLessThan(0.25);
+    const media = await runWithoutFfprobe(videoConvertPlugin, avi.input, 'mp4');
     expect(codecs(media)).toEqual(['h264', 'aac']);
     // Without it the same run needs ffprobe, and fails without it.
     await expect(
-      withoutFfprobe(() => runPlugin(videoConvertPlugin, [input('mkv')], {}, { target: 'mp4' })),
+      withoutFfprobe(() => runPlugin(videoConvertPlugin, [input('avi')], {}, { target: 'mp4' })),
     ).rejects.toThrow(/ffprobe/);
-    expect(acceptedProbe(mkv.input, 'codecs')?.durationSec).toBe(mkv.amount);
+    expect(acceptedProbe(avi.input, 'codecs')?.durationSec).toBe(avi.amount);
   });
 
   it('what was read of the file as another format, or is not a probe at all, is not reused', async () => {
-    for (const name of ['mp4', 'mkv'] as const) {
+    for (const name of ['mp4', 'avi'] as const) {
       const { input: read } = await measured(name);
       expect(acceptedProbe({ ...read, format: 'mov' }, 'layout')).toBeUndefined();
     }

@@ -21,6 +21,7 @@ import {
   probeOutput,
   type MediaProbe,
 } from '../../../core/engines/ffmpeg.js';
+import { readMatroskaHeaders } from './matroska-headers.js';
 import { readMovHeaders } from './mov-headers.js';
 
 /** The fixed part of every media deadline; the rest grows with the media (WORK_RATE in media.ts). */
@@ -39,13 +40,21 @@ export const MAX_MEDIA_SECONDS = 4 * 3600;
  */
 export type ProbeNeeds = 'layout' | 'codecs';
 
+/** The in-process header readers, by the one demuxer ffmpeg reads a format with. */
+const HEADER_READERS: Readonly<Record<string, (filePath: string) => Promise<MediaProbe | undefined>>> = {
+  mov: readMovHeaders,
+  matroska: readMatroskaHeaders,
+};
+
 /**
  * The input's duration and streams read from its headers in this process, for the formats ffmpeg reads with its
- * mov demuxer (MP4, MOV, M4A...); undefined for other formats and for a file the reader declines (ffprobe then).
+ * mov demuxer (MP4, MOV, M4A...) or its matroska one (MKV, WEBM); undefined for other formats and for a file the
+ * reader declines (ffprobe then).
  */
 export async function readHeaders(input: Pick<PluginInput, 'path' | 'format'>): Promise<MediaProbe | undefined> {
   const demuxers = demuxersOf(input.format);
-  return demuxers.length === 1 && demuxers[0] === 'mov' ? readMovHeaders(input.path) : undefined;
+  const reader = demuxers.length === 1 ? HEADER_READERS[demuxers[0]!] : undefined;
+  return reader?.(input.path);
 }
 
 const mediaWork: WorkMeasure = {
@@ -97,7 +106,7 @@ const headerFactsSchema = z.object({
         sampleRate: z.number().positive().optional(),
         channels: count.optional(),
         bitsPerRawSample: z.undefined(),
-        durationSec: z.number().nonnegative(),
+        durationSec: z.number().nonnegative().optional(),
         frameCount: count.optional(),
         attachedPicture: z.literal(false),
         tags: z.record(z.string(), z.string()),
