@@ -1,8 +1,8 @@
 /**
- * What a media measure reads at acceptance is the run's probe too (PluginInput.facts): an MP4's headers read
- * in-process (MP4 and Matroska), else ffprobe's answer. A run that needs only the streams' layout starts no ffprobe for an MP4; a run
- * that reads codecs never gets the header reader's answer. Shown with ffprobe's path pointed at a program that does
- * not exist, under which any ffprobe run fails.
+ * What a media measure reads at acceptance is the run's probe too (PluginInput.facts): the file's headers read
+ * in-process (MP4 and Matroska), else ffprobe's answer. A run that needs only the streams' layout starts no ffprobe
+ * for an MP4; a run that reads codecs never gets the header reader's answer. Shown with ffprobe's path pointed at a
+ * program that does not exist, under which any ffprobe run fails.
  */
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -86,8 +86,9 @@ beforeAll(async () => {
     ffmpeg([...VIDEO, '-attach', FONT, '-metadata:s:t', 'mimetype=application/x-truetype-font', ...X264], 'font.mkv'),
   ]);
   // Written to a pipe: no duration, and elements of unknown size (a live recording).
-  const piped = `ffmpeg -nostdin -v error ${[...VIDEO, ...VP8].join(' ')} -f webm - > '${path.join(dir, 'piped.webm')}'`;
-  await runProcess('sh', ['-c', piped], { timeoutMs: 60_000 });
+  const piped = path.join(dir, 'piped.webm');
+  const pipe = `ffmpeg -nostdin -v error ${[...VIDEO, ...VP8].join(' ')} -f webm - > '${piped}'`;
+  await runProcess('sh', ['-c', pipe], { timeoutMs: 60_000 });
 }, 240_000);
 afterAll(async () => {
   await Promise.all([rm(dir, { recursive: true, force: true }), fixtures.cleanup()]);

@@ -198,7 +198,7 @@ async function readDuration(reader: ElementReader, info: Element): Promise<numbe
   return seconds;
 }
 
-/** Attachments become streams in ffmpeg, wherever the SeekHead places them; a SeekHead naming another is not followed. */
+/** Attachments become streams in ffmpeg wherever the SeekHead places them; a SeekHead naming another is declined. */
 async function refuseSeeks(reader: ElementReader, seekHead: Element): Promise<void> {
   for await (const seek of reader.children(seekHead.start, seekHead.end)) {
     if (seek.id !== ID.seek) continue;
