@@ -11,6 +11,7 @@ import {
   allTagValues,
   FIXTURE_MARKER,
   FIXTURE_SECONDS,
+  FIXTURE_SIZE,
   FixtureSet,
   integratedLoudness,
   probeFile,
@@ -154,9 +155,30 @@ describe('media over HTTP, ffprobe runs counted', () => {
   const counted = new FixtureSet(['mp4']);
   let server: TestServer;
   let calls: string;
+  /** Files made from the fixtures: a fragmented MP4 (the header reader declines it), and 4 h 0 min 5 s of video. */
+  const fragmented = path.join(counted.dir, 'fragmented.mp4');
+  const longMp4 = path.join(counted.dir, 'long.mp4');
+  const longMkv = path.join(counted.dir, 'long.mkv');
+  const longAvi = path.join(counted.dir, 'long.avi');
+  const ffprobeRuns = async () => (await readFile(calls, 'utf8')).split('\n').filter(Boolean).length;
 
   beforeAll(async () => {
     await counted.make();
+    const ffmpeg = (args: string[]) => execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...args]);
+    ffmpeg(['-i', counted.get('mp4').path, '-c', 'copy', '-movflags', 'frag_keyframe+empty_moov', fragmented]);
+    ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'color=size=16x16:rate=1:duration=14405',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      longMp4,
+    ]);
+    ffmpeg(['-i', longMp4, '-c', 'copy', longMkv]);
+    ffmpeg(['-i', longMp4, '-c', 'copy', longAvi]);
     // A wrapper that notes each run, then runs the real ffprobe. Unconfined (ENGINE_SANDBOX=off): a jail would not
     // see the wrapper, and every run, the acceptance's and the job's, must reach it to be counted.
     const ffprobe = execFileSync('sh', ['-c', 'command -v ffprobe'], { encoding: 'utf8' }).trim();
@@ -171,18 +193,54 @@ describe('media over HTTP, ffprobe runs counted', () => {
     await counted.cleanup();
   });
 
-  it("the job's run reuses the probe made at acceptance: one ffprobe per job", async () => {
+  /** Convert over HTTP; the ffprobe runs the job made (counted before the test probes the output), and the output. */
+  const convert = async (file: string, fields: Record<string, string>) => {
     await writeFile(calls, '');
-    const result = await convertAndDownload(
-      server.url,
-      await server.createKey('pro'),
-      counted.get('mp4').path,
-      { to: 'webm' },
-      120_000,
-    );
-    expect((await readFile(calls, 'utf8')).trim().split('\n')).toEqual(['run']);
-    const media = await probeFile(result.outputPath);
+    const key = await server.createKey('pro');
+    const { outputPath } = await convertAndDownload(server.url, key, file, fields, 120_000);
+    const runs = await ffprobeRuns();
+    return { runs, media: await probeFile(outputPath) };
+  };
+  const videoAndAudio = (media: Awaited<ReturnType<typeof probeFile>>) =>
+    media.streams.filter((s) => s.type === 'video' || s.type === 'audio');
+
+  it('a video conversion of an MP4 runs no ffprobe at all: acceptance and run read its headers', async () => {
+    const { runs, media } = await convert(counted.get('mp4').path, { to: 'webm' });
+    expect(runs).toBe(0);
     expect(media.streams.map((s) => s.codec)).toEqual(['vp9', 'opus']);
+    expect(media.streams[0]).toMatchObject(FIXTURE_SIZE);
     expect(Math.abs(media.durationSec! - FIXTURE_SECONDS)).toBeLessThan(0.25);
+  });
+
+  it('a file the header reader declines is probed once, at acceptance; the run reuses that', async () => {
+    const { runs, media } = await convert(fragmented, { to: 'webm' });
+    expect(runs).toBe(1);
+    expect(videoAndAudio(media).map((s) => s.codec)).toEqual(['vp9', 'opus']);
+    expect(videoAndAudio(media)[0]).toMatchObject(FIXTURE_SIZE);
+    expect(Math.abs(media.durationSec! - FIXTURE_SECONDS)).toBeLessThan(0.25);
+  });
+
+  it('an op that reads the codec (audio extraction) probes with ffprobe in its run', async () => {
+    const { runs, media } = await convert(counted.get('mp4').path, { to: 'mp3' });
+    expect(runs).toBe(1);
+    expect(media.streams.map((s) => s.codec)).toEqual(['mp3']);
+    expect(Math.abs(media.durationSec! - FIXTURE_SECONDS)).toBeLessThan(0.25);
+  });
+
+  it('refuses over 4 hours of media with a 400 naming the limit, from the headers or ffprobe', async () => {
+    const key = await server.createKey('pro');
+    await writeFile(calls, '');
+    const mp4 = await submitConvert(server.url, key, longMp4, { to: 'webm' });
+    expect(mp4.status).toBe(400);
+    expect(mp4.body.error).toMatch(
+      /takes at most 4 hours of media per job; long\.mp4 has 14,405 seconds of media: cut it first \(op trim-media\)/,
+    );
+    // MP4 and Matroska from their headers, AVI (no header reader) from ffprobe: the same 400.
+    const mkv = await submitConvert(server.url, key, longMkv, { to: 'webm' });
+    expect([mkv.status, mkv.body.error]).toEqual([400, mp4.body.error.replace('long.mp4', 'long.mkv')]);
+    expect(await ffprobeRuns()).toBe(0);
+    const avi = await submitConvert(server.url, key, longAvi, { to: 'webm' });
+    expect([avi.status, avi.body.error]).toEqual([400, mp4.body.error.replace('long.mp4', 'long.avi')]);
+    expect(await ffprobeRuns()).toBe(1);
   });
 });

@@ -75,6 +75,11 @@ const DEMUXERS: Partial<Record<FormatId, readonly string[]>> = {
   m2ts: ['mpegts'],
 };
 
+/** The demuxers ffmpeg may read `format` with (none listed: ffmpeg picks by content). */
+export function demuxersOf(format: FormatId): readonly string[] {
+  return DEMUXERS[format] ?? [];
+}
+
 /** ffmpeg/ffprobe input options that read a file as `format` only (none for a format not listed). */
 export function demuxerOptions(format: FormatId | undefined): string[] {
   const demuxers = format ? DEMUXERS[format] : undefined;

@@ -10,7 +10,8 @@ export async function convertAudio(
   to: AudioTarget,
 ): Promise<FileResult> {
   ctx.signal.throwIfAborted();
-  const run = await MediaRun.open(singleInput(inputs), ctx, WORK_RATE.audio);
+  // The encoder follows the source's codec (ALAC stays ALAC) and bit depth: ffprobe's facts, not the headers'.
+  const run = await MediaRun.open(singleInput(inputs), ctx, WORK_RATE.audio, { needs: 'codecs' });
   const audio = run.audioStream();
   const output = await run.outputPath(to);
   await run.ffmpeg({

@@ -19,7 +19,8 @@ const FORMAT_SPECIFIC: Partial<Record<FormatId, string[]>> = {
 export async function cleanMetadata(inputs: readonly PluginInput[], ctx: RunContext): Promise<FileResult> {
   ctx.signal.throwIfAborted();
   const input = singleInput(inputs);
-  const run = await MediaRun.open(input, ctx, WORK_RATE.streamCopy);
+  // Only which streams are audio, video or subtitle: the headers tell that as ffprobe does.
+  const run = await MediaRun.open(input, ctx, WORK_RATE.streamCopy, { needs: 'layout' });
   const keep = mapStreams(
     run.media,
     (s) => s.type === 'audio' || s.type === 'subtitle' || (s.type === 'video' && !s.attachedPicture),

@@ -16,7 +16,7 @@ export async function compressVideo(
   const input = singleInput(inputs);
   const webm = input.format === 'webm';
   // Slower settings than conversions: twice the work per second, VP9 `good` four times.
-  const run = await MediaRun.open(input, ctx, (media) => videoWorkRate(media, webm ? 12 : 6));
+  const run = await MediaRun.open(input, ctx, (media) => videoWorkRate(media, webm ? 12 : 6), { needs: 'layout' });
   const video = run.videoStream();
   const audio = firstAudioStream(run.media);
   const encodeVideo = webm ? vp9(vp9Crf(quality), 'good') : h264(h264Crf(quality), 'medium');

@@ -5,7 +5,7 @@ import { MediaRun, mapStreams, WORK_RATE } from '../shared/media.js';
 export async function muteVideo(inputs: readonly PluginInput[], ctx: RunContext): Promise<FileResult> {
   ctx.signal.throwIfAborted();
   const input = singleInput(inputs);
-  const run = await MediaRun.open(input, ctx, WORK_RATE.streamCopy);
+  const run = await MediaRun.open(input, ctx, WORK_RATE.streamCopy, { needs: 'layout' });
   run.videoStream(); // refuses a file with no video to mute
   const output = await run.outputPath(input.format);
   await run.ffmpeg({

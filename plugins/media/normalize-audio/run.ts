@@ -18,7 +18,8 @@ export async function normalizeAudio(inputs: readonly PluginInput[], ctx: RunCon
   const input = singleInput(inputs);
   const format = input.format;
   if (!isAudioWritable(format)) throw new PluginError(`normalize-audio cannot write ${format.toUpperCase()} files`);
-  const run = await MediaRun.open(input, ctx, 2 * WORK_RATE.audio);
+  // The output keeps the source's exact sample rate, codec and bit depth: ffprobe's facts, not the headers'.
+  const run = await MediaRun.open(input, ctx, 2 * WORK_RATE.audio, { needs: 'codecs' });
   const audio = run.audioStream();
   const selectAudio = ['-map', `0:${audio.index}`];
   const measured = parseMeasurement(

@@ -16,7 +16,7 @@ import {
 } from '../../../core/engines/ffmpeg.js';
 import { FORMATS, type FormatId } from '../../../schema/index.js';
 import type { Configure } from './encoders.js';
-import { DEADLINE_BASE_MS, acceptedProbe } from './family.js';
+import { DEADLINE_BASE_MS, acceptedProbe, readHeaders, type ProbeNeeds } from './family.js';
 
 /** Frames larger than 8K on either side are refused: nothing legitimate needs them, and they exhaust memory. */
 export const MAX_FRAME_SIDE = 8192;
@@ -84,17 +84,21 @@ export class MediaRun {
 
   /**
    * Probe the input and refuse what cannot be media: empty, unreadable, no audio or video
-   * stream, zero duration, absurd frame size. `workRate` sets the deadline (see WORK_RATE).
+   * stream, zero duration, absurd frame size. `workRate` sets the deadline (see WORK_RATE). `needs` says what the
+   * run reads of the probe: a `layout` run takes the file's headers as read in-process (acceptance's, else read now),
+   * a `codecs` run ffprobe's answer.
    */
   static async open(
     input: PluginInput,
     ctx: RunContext,
     workRate: number | ((media: MediaProbe) => number),
+    { needs }: { needs: ProbeNeeds },
   ): Promise<MediaRun> {
     const label = input.format.toUpperCase();
     if (input.bytes === 0) throw new PluginError(`The ${label} file is empty (0 bytes)`);
-    // The probe made at acceptance when this process accepted the job: the same file read the same way.
-    let media: MediaProbe | undefined = acceptedProbe(input);
+    // What acceptance read when this process accepted the job: the same file read the same way.
+    let media: MediaProbe | undefined = acceptedProbe(input, needs);
+    if (!media && needs === 'layout') media = await readHeaders(input);
     try {
       media ??= await probe(input.path, {
         signal: ctx.signal,

@@ -29,7 +29,7 @@ export async function trimMedia(
 ): Promise<FileResult> {
   ctx.signal.throwIfAborted();
   const input = singleInput(inputs);
-  const run = await MediaRun.open(input, ctx, WORK_RATE.streamCopy);
+  const run = await MediaRun.open(input, ctx, WORK_RATE.streamCopy, { needs: 'layout' });
   const duration = run.durationSec;
   if (duration !== undefined && trim.start >= duration) {
     throw new PluginError(

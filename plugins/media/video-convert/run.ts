@@ -10,7 +10,7 @@ export async function convertVideo(
   to: VideoTarget,
 ): Promise<FileResult> {
   ctx.signal.throwIfAborted();
-  const run = await MediaRun.open(singleInput(inputs), ctx, (media) => videoWorkRate(media));
+  const run = await MediaRun.open(singleInput(inputs), ctx, (media) => videoWorkRate(media), { needs: 'layout' });
   const video = run.videoStream();
   const output = await run.outputPath(to);
   if (to === 'gif') {
