@@ -205,6 +205,8 @@ export class ExtractionService {
       createdAt: now,
       inputsExpireAt: new Date(now.getTime() + EXTRACTION_RESULT_SECONDS * 1000),
     };
+    // Just before the record: from here the job holds the file (the orphan sweep spares it).
+    this.uploads.checkStagedInTime([upload]);
     // A free try is not charged (its claim is given back if the job fails); a paid file is charged with its job.
     if (trial) await this.jobsStore.jobs.create({ ...job, creditPeriod: '' });
     else await this.credits.chargeAndRecord(principal.account, job);

@@ -65,7 +65,10 @@ it('deletes uploads no unfinished job holds once older than the retention, and n
     createdAt: now,
     inputsExpireAt: new Date(now.getTime() + HOUR),
   });
-  await new RetentionService(store, blobs, systemClock, silent, 59 * 60_000).purge();
+  await new RetentionService(store, blobs, systemClock, silent, {
+    uploadsMs: 59 * 60_000,
+    outputsMs: 59 * 60_000,
+  }).purge();
   expect(await blobs.exists('uploads/crashed-mid-request')).toBe(false);
   expect(await blobs.exists('uploads/streaming-now')).toBe(true);
   expect(await blobs.exists('uploads/held-by-a-waiting-job')).toBe(true);
@@ -113,7 +116,7 @@ it('forgets browser sessions and e-mail links past their expiry, and keeps live 
     createdAt: now,
     expiresAt: at(HOUR),
   });
-  const retention = new RetentionService(store, blobs, systemClock, silent, HOUR);
+  const retention = new RetentionService(store, blobs, systemClock, silent, { uploadsMs: HOUR, outputsMs: HOUR });
   await retention.purge();
   const far = at(-3 * HOUR); // a lookup time before every expiry: only a deleted row is missing
   expect(await store.accounts.sessions.findActive('expired', far)).toBeNull();
@@ -168,7 +171,10 @@ it(
     const fresh = `outputs/${randomUUID()}.1`;
     await upload(fresh, 0);
 
-    await new RetentionService(store, blobs, systemClock, silent, 59 * 60_000).purge();
+    await new RetentionService(store, blobs, systemClock, silent, {
+      uploadsMs: 59 * 60_000,
+      outputsMs: 59 * 60_000,
+    }).purge();
     expect((await blobs.listStale('outputs', new Date(Date.now() + 1000))).sort()).toEqual(
       [`outputs/${job.id}.2`, fresh].sort(),
     );
