@@ -78,7 +78,12 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     // UPLOAD_MAX_S: Node's request timeout counts from a request's first byte until its body is whole, and stops
     // there: a waiting answer (`Prefer: wait`), a subscription or an idle keep-alive connection is never cut by it.
     requestTimeout: runtime.config.uploadMaxMs,
-    http: { connectionsCheckingInterval: deadlineCheckMs(runtime.config.uploadMaxMs) },
+    http: {
+      connectionsCheckingInterval: deadlineCheckMs(runtime.config.uploadMaxMs),
+      // Node's 60 s for the headers, never more than the whole request's: Node 20 swaps the two timeouts when the
+      // headers' is the longer, which would stretch a short UPLOAD_MAX_S to 60 s.
+      headersTimeout: Math.min(60_000, runtime.config.uploadMaxMs),
+    },
     clientErrorHandler: answerClientErrors(runtime.config.uploadMaxMs),
   });
 
