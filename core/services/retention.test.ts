@@ -10,6 +10,7 @@ import type { Logger } from '../contract/index.js';
 import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
 import { systemClock } from './clock.js';
 import { RetentionService } from './retention.js';
+import { orphanUploadAgeMs } from './upload-time.js';
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const HOUR = 3_600_000;
@@ -180,3 +181,16 @@ it(
     );
   },
 );
+
+it('spares unheld uploads until the upload age, past the retention, while outputs go at the retention', async () => {
+  // The soak's 60 s retention with a 2-minute upload deadline: a request may record a job with a file this old.
+  const ages = { uploadsMs: orphanUploadAgeMs(60_000, 120_000), outputsMs: 60_000 };
+  await upload('uploads/request-still-accepting', 5 * 60_000);
+  await upload('uploads/dead-request', ages.uploadsMs + 60_000);
+  const deadOutput = `outputs/${randomUUID()}.1`;
+  await upload(deadOutput, 5 * 60_000);
+  await new RetentionService(store, blobs, systemClock, silent, ages).purge();
+  expect(await blobs.exists('uploads/request-still-accepting')).toBe(true);
+  expect(await blobs.exists('uploads/dead-request')).toBe(false);
+  expect(await blobs.exists(deadOutput)).toBe(false);
+});
