@@ -39,10 +39,12 @@ interface Answer {
   closed: boolean;
   /** Milliseconds from the first byte sent to the answer (or the close). */
   afterMs: number;
+  /** Everything the server sent. */
+  raw: string;
 }
 
 /** A raw HTTP/1.1 request whose head (and declared length) is sent at once; the body is `send`'s to write. */
-function openUpload(target: string, declaredLength: number): { socket: Socket; answer: Promise<Answer> } {
+function openUpload(target: string, declaredLength: number, apiKey = key): { socket: Socket; answer: Promise<Answer> } {
   const { hostname, port } = new URL(server.url);
   const socket = connect(Number(port), hostname);
   const started = performance.now();
@@ -54,17 +56,21 @@ function openUpload(target: string, declaredLength: number): { socket: Socket; a
       const raw = Buffer.concat(received).toString('utf8');
       const end = raw.indexOf('\r\n\r\n');
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1]);
+      const content = /\r\ntransfer-encoding: *chunked/i.test(raw.slice(0, end))
+        ? dechunk(raw.slice(end + 4))
+        : raw.slice(end + 4);
       let body: unknown;
       try {
-        body = end >= 0 ? JSON.parse(raw.slice(end + 4)) : undefined;
+        body = end >= 0 ? JSON.parse(content) : undefined;
       } catch {
-        body = raw.slice(end + 4);
+        body = content;
       }
       resolve({
         status: Number.isFinite(status) ? status : undefined,
         body,
         closed,
         afterMs: performance.now() - started,
+        raw,
       });
       socket.destroy();
     };
@@ -73,11 +79,23 @@ function openUpload(target: string, declaredLength: number): { socket: Socket; a
     socket.on('close', () => finish(true));
   });
   socket.write(
-    `POST ${target} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${Object.entries(authHeaders(key))
+    `POST ${target} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${Object.entries(authHeaders(apiKey))
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('')}Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${declaredLength}\r\n\r\n`,
   );
   return { socket, answer };
+}
+
+/** A chunked body's content (tRPC streams its answers). */
+function dechunk(content: string): string {
+  let out = '';
+  for (let at = 0; ; ) {
+    const line = content.indexOf('\r\n', at);
+    const size = line < 0 ? 0 : parseInt(content.slice(at, line), 16);
+    if (!size) return out;
+    out += content.slice(line + 2, line + 2 + size);
+    at = line + 2 + size + 2;
+  }
 }
 
 /** Staged uploads and request temporary files under DATA_DIR. */
@@ -150,6 +168,39 @@ describe('a body that stops sending', () => {
     expect(await settledLeftovers()).toEqual([]);
     await healthy();
   }, 60_000);
+
+  it('is ended on tRPC and GraphQL too, each answering 408 in its own format', async () => {
+    const trpc = openUpload(
+      '/trpc/convert',
+      Buffer.byteLength(`${fieldPart('to', 'md')}${filePart('file', 'notes.txt')}hello`) + 50_000,
+    );
+    trpc.socket.write(`${fieldPart('to', 'md')}${filePart('file', 'notes.txt')}hello`);
+    const operations = JSON.stringify({
+      query: 'mutation ($file: Upload!) { convert(file: $file, to: "md") { jobId status } }',
+      variables: { file: null },
+    });
+    const graphqlHead =
+      `${fieldPart('operations', operations)}${fieldPart('map', JSON.stringify({ 0: ['variables.file'] }))}` +
+      `${filePart('0', 'notes.txt')}hello`;
+    const graphql = openUpload('/graphql', Buffer.byteLength(graphqlHead) + 50_000);
+    graphql.socket.write(graphqlHead);
+    const [trpcEnded, graphqlEnded] = await Promise.all([trpc.answer, graphql.answer]);
+    expect(trpcEnded.status).toBe(408);
+    // Ended by the idle timeout, and closed at once: not left open until the deadline.
+    expect(trpcEnded.afterMs).toBeLessThan(MAX_S * 1000);
+    expect(trpcEnded.body.error).toMatchObject({
+      message: expect.stringMatching(/the upload was ended/),
+      data: { code: 'TIMEOUT' },
+    });
+    expect(graphqlEnded.status).toBe(408);
+    expect(graphqlEnded.body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/the upload was ended/),
+      extensions: { code: 'REQUEST_TIMEOUT' },
+    });
+    expect(trpcEnded.closed && graphqlEnded.closed).toBe(true);
+    expect(await settledLeftovers()).toEqual([]);
+    await healthy();
+  }, 60_000);
 });
 
 describe('a body that trickles (never idle) past UPLOAD_MAX_S', () => {
@@ -169,6 +220,21 @@ describe('a body that trickles (never idle) past UPLOAD_MAX_S', () => {
       clearInterval(trickle);
     }
     expect(await settledLeftovers()).toEqual([]);
+    await healthy();
+  }, 60_000);
+
+  it('ends a connection answered before its body was whole (a refusal) without a second answer', async () => {
+    const { socket, answer } = openUpload('/api/v1/convert', 1000, 'not-a-key');
+    socket.write(`${fieldPart('to', 'md')}${filePart('file', 'slow.txt')}`);
+    const trickle = setInterval(() => socket.writable && socket.write('a'), 300);
+    try {
+      const ended = await answer;
+      expect(ended.status).toBe(401);
+      expect(ended.raw.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+      expect(ended.closed).toBe(true);
+    } finally {
+      clearInterval(trickle);
+    }
     await healthy();
   }, 60_000);
 });

@@ -31,6 +31,9 @@ const DRAIN_AT_MOST_BYTES = 1_000_000;
  */
 const deadlineCheckMs = (uploadMaxMs: number) => Math.min(30_000, Math.max(250, Math.round(uploadMaxMs / 10)));
 
+const isFetchResponse = (payload: unknown): payload is Response =>
+  Object.prototype.toString.call(payload) === '[object Response]';
+
 const describeSeconds = (ms: number) =>
   ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} seconds`;
 
@@ -38,9 +41,10 @@ const describeSeconds = (ms: number) =>
  * The HTTP parser's own refusals, before or beside any route: the body not whole within UPLOAD_MAX_S (408), headers
  * too large (431), a malformed request (400); each as `{ error }` and the connection closed. Node's request timeout
  * closes the socket: the route reading the body sees it cut and deletes the files it staged (multipart.ts). An answer
- * already begun cannot take another: the connection just ends.
+ * already begun, or given before the body was whole (a refusal while the client kept sending), takes no second one:
+ * the connection just ends.
  */
-function answerClientErrors(uploadMaxMs: number) {
+function answerClientErrors(uploadMaxMs: number, answeredEarly: WeakSet<Socket>) {
   const timedOut =
     `The request was not received whole within ${describeSeconds(uploadMaxMs)} (the server's limit for one ` +
     `request): nothing of it was kept; send large files by URL or over a faster connection`;
@@ -54,7 +58,7 @@ function answerClientErrors(uploadMaxMs: number) {
           : [400, 'Malformed HTTP request'];
     if (status === 408) this.log.info({ status }, 'request body not received in time: connection closed');
     const answering = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-    if (socket.writable && !answering?.headersSent) {
+    if (socket.writable && !answering?.headersSent && !answeredEarly.has(socket)) {
       const body = JSON.stringify({ error: message });
       socket.write(
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
@@ -67,6 +71,8 @@ function answerClientErrors(uploadMaxMs: number) {
 
 export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInstance> {
   const { services } = runtime;
+  /** Connections whose request was answered before its body was whole: the request timeout adds no second answer. */
+  const answeredEarly = new WeakSet<Socket>();
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     // Uploads stream to disk; JSON bodies are small.
@@ -84,7 +90,7 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
       // headers' is the longer, which would stretch a short UPLOAD_MAX_S to 60 s.
       headersTimeout: Math.min(60_000, runtime.config.uploadMaxMs),
     },
-    clientErrorHandler: answerClientErrors(runtime.config.uploadMaxMs),
+    clientErrorHandler: answerClientErrors(runtime.config.uploadMaxMs, answeredEarly),
   });
 
   observeRequests(app, runtime.config);
@@ -97,10 +103,14 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
   // A callback hook, not an async one: it runs on every answer, and a promise per answer shows in the poll's profile.
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!request.raw.complete) {
+      const { socket } = request.raw;
+      answeredEarly.add(socket);
+      request.raw.once('end', () => answeredEarly.delete(socket));
       const declared = Number(request.headers['content-length']);
+      // A fetch Response (tRPC's) brings its status: Fastify applies it only after this hook.
+      const status = isFetchResponse(payload) ? payload.status : reply.statusCode;
       // A 408 is a body that stopped coming: nothing more is worth waiting for.
-      if (reply.statusCode === 413 || reply.statusCode === 408 || !(declared <= DRAIN_AT_MOST_BYTES))
-        reply.header('Connection', 'close');
+      if (status === 413 || status === 408 || !(declared <= DRAIN_AT_MOST_BYTES)) reply.header('Connection', 'close');
       // Keeping the connection: read the rest ourselves (Node does not drain a body a reader had
       // started on), or the next request on this connection would never be read.
       else request.raw.resume();
