@@ -204,9 +204,12 @@ function watchIdleBody(raw: IncomingMessage, idleMs: number, onIdle: () => void)
   const stop = () => {
     clearTimeout(timer);
     raw.off('data', onData);
+    raw.off('resume', onData);
     raw.off('end', stop);
   };
   raw.on('data', onData);
+  // Reading again after a pause of ours: the client's silence counts from here.
+  raw.on('resume', onData);
   raw.once('end', stop);
   timer = setTimeout(check, idleMs);
   return stop;
