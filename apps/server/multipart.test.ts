@@ -89,9 +89,12 @@ describe('multipartParts', () => {
     const part = `--b\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n${'x'.repeat(1000)}`;
     socket.write(head('b', part.length + 1000) + part);
     const started = performance.now();
-    expect(await outcome).toMatch(/No data of the request body arrived for 1 seconds: the upload was ended/);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(450);
-    socket.destroy();
+    try {
+      expect(await outcome).toMatch(/No data of the request body arrived for 1 seconds: the upload was ended/);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(450);
+    } finally {
+      socket.destroy();
+    }
   });
 
   it('does not count the time the reader itself holds the body back as the client idle', async () => {
@@ -99,7 +102,10 @@ describe('multipartParts', () => {
     const file = 'y'.repeat(8 << 20);
     const body = `--b\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n${file}\r\n--b--\r\n`;
     socket.write(head('b', body.length) + body);
-    expect(await outcome).toBe(`read ${file.length}`);
-    socket.destroy();
+    try {
+      expect(await outcome).toBe(`read ${file.length}`);
+    } finally {
+      socket.destroy();
+    }
   });
 });
