@@ -133,7 +133,8 @@ export class ExtractionService {
             ),
           );
         } catch (err) {
-          if (!(err instanceof ServiceError)) throw err;
+          // A 503 (the server too slow to accept the request in time) is worth retrying whole, like a backend down.
+          if (!(err instanceof ServiceError) || err.code === 'UNAVAILABLE') throw err;
           await this.uploads.discard(upload);
           errors.push({ filename: upload.filename, error: err.message });
         }

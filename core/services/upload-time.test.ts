@@ -5,6 +5,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalBlobStore } from '../blobs/local.js';
+import { Registry } from '../registry/index.js';
+import type { SqliteStore } from '../store/sqlite/index.js';
+import type { Principal } from './accounts.js';
 import { ServiceError } from './errors.js';
 import {
   ACCEPTANCE_MAX_MS,
@@ -14,7 +17,12 @@ import {
   orphanUploadAgeMs,
   stagedUploadLimitMs,
 } from './upload-time.js';
-import { UploadService } from './uploads.js';
+import type { Services } from './index.js';
+import { servicesOverSqlite } from './testing/services.js';
+import { textToMarkdownTestPlugin } from './testing/text-plugin.js';
+import { type StagedUpload, UploadService } from './uploads.js';
+
+const TOKEN_SECRET = 'upload-time-test-secret-of-32-bytes-at-least';
 
 const MINUTE = 60_000;
 /** RETENTION_S's default and maximum: the spec's hour less the purge's minute. */
@@ -82,5 +90,42 @@ describe('UploadService.checkStagedInTime', () => {
     expect(refusal).toMatchObject({ code: 'UNAVAILABLE', detail: { retryAfterSeconds: 60 } });
     expect((refusal as ServiceError).message).toMatch(/took too long to accept this request .*send it again/);
     expect(uploads.bodyIdleMs()).toBe(1000);
+  });
+});
+
+describe('acceptance with files staged too long ago', () => {
+  let dir: string;
+  let store: SqliteStore;
+  let services: Services;
+  let owner: Principal;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-upload-time-'));
+    ({ store, services } = servicesOverSqlite(dir, new Registry([textToMarkdownTestPlugin]), TOKEN_SECRET));
+    owner = { account: await services.accounts.createAccount({ plan: 'pro' }), keyId: 'test-key' };
+  });
+  afterEach(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const stage = () =>
+    services.uploads.stage({ filename: 'notes.txt', stream: Readable.from([Buffer.from('some notes')]) }, 1000);
+  const convert = (upload: StagedUpload) =>
+    services.jobs.accept(owner, { upload, to: 'md', op: undefined, fields: {}, fieldsAreStrings: true, viaApi: true });
+
+  it('records no job, charges nothing and deletes the file (503, retry); a fresh one is accepted', async () => {
+    const staged = await stage();
+    const limit = stagedUploadLimitMs(DEFAULT_UPLOAD_MAX_MS);
+    await expect(convert({ ...staged, stagedAt: Date.now() - limit - 1000 })).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      detail: { retryAfterSeconds: 60 },
+    });
+    expect(await new LocalBlobStore(path.join(dir, 'blobs')).exists(staged.blobKey)).toBe(false);
+    expect((await store.jobs.jobs.listByAccount(owner.account.id, 10, 0)).jobs).toEqual([]);
+
+    const fresh = await stage();
+    expect(await convert(fresh)).toMatchObject({ status: 'queued' });
+    const { jobs } = await store.jobs.jobs.listByAccount(owner.account.id, 10, 0);
+    expect(jobs).toMatchObject([{ status: 'waiting', inputs: [{ blobKey: fresh.blobKey }] }]);
   });
 });
