@@ -146,6 +146,10 @@ describe('OpenAPI document', () => {
     expect(Object.keys(responses['503'].headers)).toEqual(['Retry-After']);
     expect(document.paths['/api/v1/jobs/{jobId}'].get.responses['503']).toEqual({ $ref: '#/components/responses/503' });
     expect(document.paths['/healthz'].get.responses['503']).toBeUndefined();
+    // A body bounded in time: on every operation that takes files; the deadline's 408 is the HTTP server's own.
+    expect(document.paths['/api/v1/convert'].post.responses['408']).toEqual({ $ref: '#/components/responses/408' });
+    expect(document.paths['/api/v1/jobs/{jobId}'].get.responses['408']).toBeUndefined();
+    expect(responses['408'].headers).toBeUndefined();
 
     // As sent: a 404 of an authenticated route carries them.
     const key = await server.createKey('pro');

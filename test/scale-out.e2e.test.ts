@@ -277,7 +277,10 @@ describe('scale-out: 2 APIs and 2 workers on PostgreSQL + S3', () => {
       for (const blobKey of keys) expect(await blobs.exists(blobKey)).toBe(true);
       // The workers' own purge runs every minute on the real clock; this one runs on a clock the test moves.
       const clock = new TestClock(new Date());
-      const retention = new RetentionService(store, blobs, clock, silent, 59 * 60_000);
+      const retention = new RetentionService(store, blobs, clock, silent, {
+        uploadsMs: 59 * 60_000,
+        outputsMs: 59 * 60_000,
+      });
       await retention.purge();
       for (const blobKey of keys) expect(await blobs.exists(blobKey)).toBe(true);
       clock.set(new Date(Math.max(job.outputExpiresAt!.getTime(), job.inputsExpireAt.getTime()) + 1_000));

@@ -2,6 +2,8 @@
  * The HTTP host: Fastify with the REST surface, health endpoints and one error handler that
  * maps service errors to the spec's statuses and hides the details of anything unexpected.
  */
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger as Pino } from 'pino';
@@ -23,8 +25,54 @@ import { webRoutes } from './web.js';
 /** The most of an unread request body worth reading to keep its connection (see onSend below). */
 const DRAIN_AT_MOST_BYTES = 1_000_000;
 
+/**
+ * How often Node checks its request deadlines (default 30 s): a body is refused at most this long past UPLOAD_MAX_S
+ * (within upload-time.ts's margin); a tenth of a short deadline, so a test's few seconds are kept too.
+ */
+const deadlineCheckMs = (uploadMaxMs: number) => Math.min(30_000, Math.max(250, Math.round(uploadMaxMs / 10)));
+
+const isFetchResponse = (payload: unknown): payload is Response =>
+  Object.prototype.toString.call(payload) === '[object Response]';
+
+const describeSeconds = (ms: number) =>
+  ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} seconds`;
+
+/**
+ * The HTTP parser's own refusals, before or beside any route: the body not whole within UPLOAD_MAX_S (408), headers
+ * too large (431), a malformed request (400); each as `{ error }` and the connection closed. Node's request timeout
+ * closes the socket: the route reading the body sees it cut and deletes the files it staged (multipart.ts). An answer
+ * already begun, or given before the body was whole (a refusal while the client kept sending), takes no second one:
+ * the connection just ends.
+ */
+function answerClientErrors(uploadMaxMs: number, answeredEarly: WeakSet<Socket>) {
+  const timedOut =
+    `The request was not received whole within ${describeSeconds(uploadMaxMs)} (the server's limit for one ` +
+    `request): nothing of it was kept; send large files by URL or over a faster connection`;
+  return function onClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, message] =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, timedOut]
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'The request headers are too large']
+          : [400, 'Malformed HTTP request'];
+    if (status === 408) this.log.info({ status }, 'request body not received in time: connection closed');
+    const answering = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+    if (socket.writable && !answering?.headersSent && !answeredEarly.has(socket)) {
+      const body = JSON.stringify({ error: message });
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
+}
+
 export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInstance> {
   const { services } = runtime;
+  /** Connections whose request was answered before its body was whole: the request timeout adds no second answer. */
+  const answeredEarly = new WeakSet<Socket>();
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     // Uploads stream to disk; JSON bodies are small.
@@ -33,6 +81,16 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
     // the batch limit (trpc/index.ts), which answers past it with a 400 naming the limit.
     routerOptions: { maxParamLength: 2048 },
     trustProxy: runtime.config.trustProxy,
+    // UPLOAD_MAX_S: Node's request timeout counts from a request's first byte until its body is whole, and stops
+    // there: a waiting answer (`Prefer: wait`), a subscription or an idle keep-alive connection is never cut by it.
+    requestTimeout: runtime.config.uploadMaxMs,
+    http: {
+      connectionsCheckingInterval: deadlineCheckMs(runtime.config.uploadMaxMs),
+      // Node's 60 s for the headers, never more than the whole request's: Node 20 swaps the two timeouts when the
+      // headers' is the longer, which would stretch a short UPLOAD_MAX_S to 60 s.
+      headersTimeout: Math.min(60_000, runtime.config.uploadMaxMs),
+    },
+    clientErrorHandler: answerClientErrors(runtime.config.uploadMaxMs, answeredEarly),
   });
 
   observeRequests(app, runtime.config);
@@ -45,8 +103,14 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
   // A callback hook, not an async one: it runs on every answer, and a promise per answer shows in the poll's profile.
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!request.raw.complete) {
+      const { socket } = request.raw;
+      answeredEarly.add(socket);
+      request.raw.once('end', () => answeredEarly.delete(socket));
       const declared = Number(request.headers['content-length']);
-      if (reply.statusCode === 413 || !(declared <= DRAIN_AT_MOST_BYTES)) reply.header('Connection', 'close');
+      // A fetch Response (tRPC's) brings its status: Fastify applies it only after this hook.
+      const status = isFetchResponse(payload) ? payload.status : reply.statusCode;
+      // A 408 is a body that stopped coming: nothing more is worth waiting for.
+      if (status === 413 || status === 408 || !(declared <= DRAIN_AT_MOST_BYTES)) reply.header('Connection', 'close');
       // Keeping the connection: read the rest ourselves (Node does not drain a body a reader had
       // started on), or the next request on this connection would never be read.
       else request.raw.resume();

@@ -50,4 +50,62 @@ describe('multipartParts', () => {
     const result = await Promise.race([outcome, new Promise((resolve) => setTimeout(() => resolve('hung'), 10_000))]);
     expect(result).toMatch(/the request ended before the multipart body/);
   });
+
+  /** A server whose route reads one file with `idleMs`, pausing `holdMs` before it reads the file; its outcome. */
+  async function idleReader(holdMs: number) {
+    let settle!: (outcome: string) => void;
+    const outcome = new Promise<string>((resolve) => (settle = resolve));
+    const app = Fastify();
+    apps.push(app);
+    app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+    app.post('/upload', async (request) => {
+      let bytes = 0;
+      try {
+        for await (const part of multipartParts(request, { maxFileBytes: 1 << 24, maxFiles: 1, idleMs: 500 })) {
+          if (part.type !== 'file') continue;
+          // A slow blob store: the reader holds the body back, and the client cannot send meanwhile.
+          await new Promise((resolve) => setTimeout(resolve, holdMs));
+          for await (const chunk of part.stream) bytes += (chunk as Buffer).length;
+        }
+        settle(`read ${bytes}`);
+      } catch (error) {
+        settle((error as Error).message);
+      }
+      return {};
+    });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const socket = connect(Number(new URL(address).port), '127.0.0.1');
+    socket.on('error', () => {});
+    await once(socket, 'connect');
+    return { socket, outcome };
+  }
+
+  const head = (boundary: string, declared: number) =>
+    `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
+    `Content-Length: ${declared}\r\n\r\n`;
+
+  it('ends a body whose client sends nothing for idleMs, with a 408 error', async () => {
+    const { socket, outcome } = await idleReader(0);
+    const part = `--b\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n${'x'.repeat(1000)}`;
+    socket.write(head('b', part.length + 1000) + part);
+    const started = performance.now();
+    try {
+      expect(await outcome).toMatch(/No data of the request body arrived for 1 seconds: the upload was ended/);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(450);
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('does not count the time the reader itself holds the body back as the client idle', async () => {
+    const { socket, outcome } = await idleReader(2000);
+    const file = 'y'.repeat(8 << 20);
+    const body = `--b\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n${file}\r\n--b--\r\n`;
+    socket.write(head('b', body.length) + body);
+    try {
+      expect(await outcome).toBe(`read ${file.length}`);
+    } finally {
+      socket.destroy();
+    }
+  });
 });

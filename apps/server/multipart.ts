@@ -17,7 +17,7 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import type { FastifyRequest } from 'fastify';
-import { badRequest, type ServiceError } from '../../core/services/errors.js';
+import { ServiceError, badRequest } from '../../core/services/errors.js';
 import type { Principal } from '../../core/services/index.js';
 import {
   fileTooLarge,
@@ -41,6 +41,12 @@ export interface MultipartLimits {
   maxFieldBytes?: number;
   /** Stops reading (the iteration throws, the file being read is destroyed). */
   signal?: AbortSignal;
+  /**
+   * The longest the body may send nothing while it is read (UPLOAD_IDLE_S): then it fails with a 408 and the file
+   * being read is destroyed. Time the reader itself holds the body back (the blob store not keeping up) is not the
+   * client's and does not count.
+   */
+  idleMs?: number;
 }
 
 const noop = () => {};
@@ -49,6 +55,12 @@ export const isMultipart = (request: FastifyRequest) =>
   /^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '');
 
 const malformed = (reason: string) => badRequest(`Malformed multipart body: ${reason}`);
+
+const bodyIdle = (idleMs: number) =>
+  new ServiceError(
+    'REQUEST_TIMEOUT',
+    `No data of the request body arrived for ${Math.round(idleMs / 1000)} seconds: the upload was ended; send it again`,
+  );
 
 /**
  * The parts of a multipart request, one at a time. A file part's stream must be read (or left:
@@ -142,6 +154,7 @@ async function* readParts(raw: IncomingMessage, limits: MultipartLimits): AsyncG
   limits.signal?.addEventListener('abort', onAbort, { once: true });
 
   raw.pipe(parser);
+  const stopIdleWatch = limits.idleMs ? watchIdleBody(raw, limits.idleMs, () => fail(bodyIdle(limits.idleMs!))) : noop;
   try {
     for (;;) {
       if (failure) throw failure;
@@ -156,6 +169,7 @@ async function* readParts(raw: IncomingMessage, limits: MultipartLimits): AsyncG
       await new Promise<void>((resolve) => (wake = resolve));
     }
   } finally {
+    stopIdleWatch();
     limits.signal?.removeEventListener('abort', onAbort);
     raw.off('close', onClose);
     if (!finished) {
@@ -165,6 +179,40 @@ async function* readParts(raw: IncomingMessage, limits: MultipartLimits): AsyncG
       parser.on('error', noop);
     }
   }
+}
+
+/**
+ * Calls `onIdle` once the body has sent nothing for `idleMs` (nginx's client_body_timeout). One timer, not one per
+ * chunk: each chunk only notes its time. While the body is paused by its reader (a pipe held back by a slow blob
+ * store) the client is not idle; the body's end stops the watch. Returns the stop.
+ */
+function watchIdleBody(raw: IncomingMessage, idleMs: number, onIdle: () => void): () => void {
+  let lastActive = performance.now();
+  const onData = () => {
+    lastActive = performance.now();
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    if (raw.complete) return stop();
+    if (raw.readableFlowing === false) lastActive = performance.now();
+    const idle = performance.now() - lastActive;
+    if (idle >= idleMs) {
+      stop();
+      onIdle();
+    } else timer = setTimeout(check, idleMs - idle);
+  };
+  const stop = () => {
+    clearTimeout(timer);
+    raw.off('data', onData);
+    raw.off('resume', onData);
+    raw.off('end', stop);
+  };
+  raw.on('data', onData);
+  // Reading again after a pause of ours: the client's silence counts from here.
+  raw.on('resume', onData);
+  raw.once('end', stop);
+  timer = setTimeout(check, idleMs);
+  return stop;
 }
 
 /**
@@ -178,6 +226,10 @@ export async function stageMultipart(
   rules: FormRules,
 ): Promise<StagedForm> {
   if (!isMultipart(request)) throw badRequest('Send the request as multipart/form-data');
-  const parts = multipartParts(request, { maxFileBytes: uploads.maxFileBytes(principal), maxFiles: rules.maxFiles });
+  const parts = multipartParts(request, {
+    maxFileBytes: uploads.maxFileBytes(principal),
+    maxFiles: rules.maxFiles,
+    idleMs: uploads.bodyIdleMs(),
+  });
   return uploads.stageForm(principal, parts, rules);
 }

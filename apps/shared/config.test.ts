@@ -90,3 +90,21 @@ describe('RETENTION_S', () => {
     expect(() => loadConfig({ RETENTION_S: '5' })).toThrow(/RETENTION_S/);
   });
 });
+
+describe('UPLOAD_IDLE_S and UPLOAD_MAX_S', () => {
+  it('bound a request body: a minute without a byte, 45 minutes whole, by default', () => {
+    expect(loadConfig({})).toMatchObject({ uploadIdleMs: 60_000, uploadMaxMs: 45 * 60_000 });
+    expect(loadConfig({ UPLOAD_IDLE_S: '5', UPLOAD_MAX_S: '90' })).toMatchObject({
+      uploadIdleMs: 5000,
+      uploadMaxMs: 90_000,
+    });
+    expect(() => loadConfig({ UPLOAD_IDLE_S: '0' })).toThrow(/UPLOAD_IDLE_S/);
+  });
+
+  it("refuses a deadline past which an upload no job took could outlive the spec's hour", () => {
+    expect(loadConfig({ UPLOAD_MAX_S: '3120' }).uploadMaxMs).toBe(3120_000);
+    expect(() => loadConfig({ UPLOAD_MAX_S: '3121' })).toThrow(
+      /UPLOAD_MAX_S: must be at most 3120: an upload no job took must still be deleted within the hour/,
+    );
+  });
+});

@@ -13,6 +13,7 @@ import {
   type WhisperModelInfo,
 } from '../../core/engines/whisper.js';
 import { MIN_TOKEN_SECRET_BYTES } from '../../core/services/download-links.js';
+import { DEFAULT_UPLOAD_IDLE_MS, DEFAULT_UPLOAD_MAX_MS, UPLOAD_MAX_S_LIMIT } from '../../core/services/upload-time.js';
 
 const envSchema = z
   .object({
@@ -67,6 +68,30 @@ const envSchema = z
      * for tests that watch files go (the fault-injection soak); never longer than the spec allows.
      */
     RETENTION_S: z.coerce.number().int().min(30).max(3540).default(3540),
+    /**
+     * A request body (an upload) that sends no byte for this long while it is read is ended (408, its files
+     * deleted), in seconds. Waiting answers (`Prefer: wait`), subscriptions and idle keep-alive connections are not
+     * bodies being read.
+     */
+    UPLOAD_IDLE_S: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(3600)
+      .default(DEFAULT_UPLOAD_IDLE_MS / 1000),
+    /**
+     * A request body not received whole within this long is refused (408, its files deleted), in seconds. At most
+     * UPLOAD_MAX_S_LIMIT: files no job took go once this, acceptance and a margin have passed, within the spec's hour
+     * (core/services/upload-time.ts).
+     */
+    UPLOAD_MAX_S: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(UPLOAD_MAX_S_LIMIT, {
+        error: `must be at most ${UPLOAD_MAX_S_LIMIT}: an upload no job took must still be deleted within the hour`,
+      })
+      .default(DEFAULT_UPLOAD_MAX_MS / 1000),
     /** Extra plugin modules (comma-separated paths or package names) loaded after the standard distribution. */
     PLUGINS: z.string().default(''),
     /**
@@ -334,6 +359,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
      * early.
      */
     retentionMs: c.RETENTION_S * 1000,
+    /** A request body's longest pause while it is read (UPLOAD_IDLE_S). */
+    uploadIdleMs: c.UPLOAD_IDLE_S * 1000,
+    /** A request body's deadline (UPLOAD_MAX_S): the HTTP server's request timeout. */
+    uploadMaxMs: c.UPLOAD_MAX_S * 1000,
     maxAttempts: 3,
   };
 }

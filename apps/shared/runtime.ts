@@ -262,6 +262,8 @@ export async function createRuntime({
       publicUrl: config.publicUrl,
       workRoot: path.join(config.dataDir, 'work'),
       retentionMs: config.retentionMs,
+      uploadMaxMs: config.uploadMaxMs,
+      uploadIdleMs: config.uploadIdleMs,
       maxAttempts: config.maxAttempts,
       tokenSecret: config.tokenSecret ?? (await dataDirSecret(config.dataDir)),
       webhooksAllowPrivate: config.webhooksAllowPrivate,

@@ -10,6 +10,8 @@ export type ServiceErrorCode =
   | 'NOT_FOUND'
   | 'GONE'
   | 'PAYLOAD_TOO_LARGE'
+  /** The request's body stopped arriving, or did not arrive within the server's time for one request. */
+  | 'REQUEST_TIMEOUT'
   | 'RATE_LIMITED'
   | 'CONFLICT'
   /** A backing service (database, object store) did not answer: retry after `retryAfterSeconds` (unavailable.ts). */
@@ -25,6 +27,7 @@ export const HTTP_STATUS: Record<ServiceErrorCode, number> = {
   NOT_FOUND: 404,
   GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
+  REQUEST_TIMEOUT: 408,
   RATE_LIMITED: 429,
   CONFLICT: 409,
   UNAVAILABLE: 503,

@@ -133,7 +133,8 @@ export class ExtractionService {
             ),
           );
         } catch (err) {
-          if (!(err instanceof ServiceError)) throw err;
+          // A 503 (the server too slow to accept the request in time) is worth retrying whole, like a backend down.
+          if (!(err instanceof ServiceError) || err.code === 'UNAVAILABLE') throw err;
           await this.uploads.discard(upload);
           errors.push({ filename: upload.filename, error: err.message });
         }
@@ -205,6 +206,8 @@ export class ExtractionService {
       createdAt: now,
       inputsExpireAt: new Date(now.getTime() + EXTRACTION_RESULT_SECONDS * 1000),
     };
+    // Just before the record: from here the job holds the file (the orphan sweep spares it).
+    this.uploads.checkStagedInTime([upload]);
     // A free try is not charged (its claim is given back if the job fails); a paid file is charged with its job.
     if (trial) await this.jobsStore.jobs.create({ ...job, creditPeriod: '' });
     else await this.credits.chargeAndRecord(principal.account, job);

@@ -27,6 +27,12 @@ import { RetentionService } from './retention.js';
 import { JobRunner, type PluginExecutor } from './runner.js';
 import { SessionService } from './sessions.js';
 import { UploadService } from './uploads.js';
+import {
+  DEFAULT_UPLOAD_IDLE_MS,
+  DEFAULT_UPLOAD_MAX_MS,
+  orphanUploadAgeMs,
+  stagedUploadLimitMs,
+} from './upload-time.js';
 import { UrlImporter } from './url-import.js';
 import { WebhookService } from './webhooks.js';
 import { FinishedJobs } from './finished-jobs.js';
@@ -63,6 +69,10 @@ export interface ServicesConfig {
   exportLeaseMs?: number;
   /** Tests: the webhook back-off schedule. */
   webhookRetryDelaysMs?: readonly number[];
+  /** A request body's deadline (UPLOAD_MAX_S; default 45 minutes): what staged uploads' lifetimes follow from. */
+  uploadMaxMs?: number;
+  /** A request body's longest pause while it is read (UPLOAD_IDLE_S; default 60 s). */
+  uploadIdleMs?: number;
 }
 
 export interface ServiceDeps {
@@ -96,6 +106,7 @@ export function createServices({
   config,
 }: ServiceDeps) {
   const vault = new SecretVault();
+  const uploadMaxMs = config.uploadMaxMs ?? DEFAULT_UPLOAD_MAX_MS;
   const acceptedMeasures = config.runsJobs === false ? undefined : new AcceptedMeasures();
   const accounts = new AccountService({ accounts: store.accounts, principalChanges: store.principalChanges }, clock);
   const credits = new CreditService(
@@ -110,6 +121,10 @@ export function createServices({
       ...(config.importTimeoutMs ? { timeoutMs: config.importTimeoutMs } : {}),
     }),
     acceptedMeasures,
+    {
+      idleMs: config.uploadIdleMs ?? DEFAULT_UPLOAD_IDLE_MS,
+      stagedLimitMs: stagedUploadLimitMs(uploadMaxMs),
+    },
   );
   const capabilities = new CapabilityService(registry);
   const links = new DownloadLinks(
@@ -231,7 +246,7 @@ export function createServices({
       blobs,
       clock,
       log,
-      config.retentionMs,
+      { uploadsMs: orphanUploadAgeMs(config.retentionMs, uploadMaxMs), outputsMs: config.retentionMs },
       exports,
     ),
     runner,

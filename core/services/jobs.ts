@@ -242,6 +242,8 @@ export class JobService {
     const split = splitSecrets(spec.plugin, spec.options);
     const stored = split.stored;
     const secret = { ...split.secret, ...spec.secrets };
+    // Last, just before the record: from here the job holds the files (the orphan sweep spares them).
+    this.uploads.checkStagedInTime(spec.files.map(({ upload }) => upload));
     const now = this.clock.now();
     const { job, creditsRemaining } = await this.credits.chargeAndRecord(principal.account, {
       id: randomUUID(),

@@ -10,6 +10,7 @@ import type { Logger } from '../contract/index.js';
 import { SqliteStore, openSqliteDatabase } from '../store/sqlite/index.js';
 import { systemClock } from './clock.js';
 import { RetentionService } from './retention.js';
+import { orphanUploadAgeMs } from './upload-time.js';
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 const HOUR = 3_600_000;
@@ -65,7 +66,10 @@ it('deletes uploads no unfinished job holds once older than the retention, and n
     createdAt: now,
     inputsExpireAt: new Date(now.getTime() + HOUR),
   });
-  await new RetentionService(store, blobs, systemClock, silent, 59 * 60_000).purge();
+  await new RetentionService(store, blobs, systemClock, silent, {
+    uploadsMs: 59 * 60_000,
+    outputsMs: 59 * 60_000,
+  }).purge();
   expect(await blobs.exists('uploads/crashed-mid-request')).toBe(false);
   expect(await blobs.exists('uploads/streaming-now')).toBe(true);
   expect(await blobs.exists('uploads/held-by-a-waiting-job')).toBe(true);
@@ -113,7 +117,7 @@ it('forgets browser sessions and e-mail links past their expiry, and keeps live 
     createdAt: now,
     expiresAt: at(HOUR),
   });
-  const retention = new RetentionService(store, blobs, systemClock, silent, HOUR);
+  const retention = new RetentionService(store, blobs, systemClock, silent, { uploadsMs: HOUR, outputsMs: HOUR });
   await retention.purge();
   const far = at(-3 * HOUR); // a lookup time before every expiry: only a deleted row is missing
   expect(await store.accounts.sessions.findActive('expired', far)).toBeNull();
@@ -168,9 +172,25 @@ it(
     const fresh = `outputs/${randomUUID()}.1`;
     await upload(fresh, 0);
 
-    await new RetentionService(store, blobs, systemClock, silent, 59 * 60_000).purge();
+    await new RetentionService(store, blobs, systemClock, silent, {
+      uploadsMs: 59 * 60_000,
+      outputsMs: 59 * 60_000,
+    }).purge();
     expect((await blobs.listStale('outputs', new Date(Date.now() + 1000))).sort()).toEqual(
       [`outputs/${job.id}.2`, fresh].sort(),
     );
   },
 );
+
+it('spares unheld uploads until the upload age, past the retention, while outputs go at the retention', async () => {
+  // The soak's 60 s retention with a 2-minute upload deadline: a request may record a job with a file this old.
+  const ages = { uploadsMs: orphanUploadAgeMs(60_000, 120_000), outputsMs: 60_000 };
+  await upload('uploads/request-still-accepting', 5 * 60_000);
+  await upload('uploads/dead-request', ages.uploadsMs + 60_000);
+  const deadOutput = `outputs/${randomUUID()}.1`;
+  await upload(deadOutput, 5 * 60_000);
+  await new RetentionService(store, blobs, systemClock, silent, ages).purge();
+  expect(await blobs.exists('uploads/request-still-accepting')).toBe(true);
+  expect(await blobs.exists('uploads/dead-request')).toBe(false);
+  expect(await blobs.exists(deadOutput)).toBe(false);
+});

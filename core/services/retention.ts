@@ -25,10 +25,10 @@ export class RetentionService {
     private readonly clock: Clock,
     private readonly log: Logger,
     /**
-     * Uploads no job holds (a request cut short by a crash) go once this old (the spec's 1 hour, less the purge
-     * interval).
+     * Files no job holds go once this old: uploads (a request cut short by a crash) once no request could still
+     * record a job with them (upload-time.ts: orphanUploadAgeMs), outputs once past the retention.
      */
-    private readonly orphanAgeMs: number,
+    private readonly orphanAges: { uploadsMs: number; outputsMs: number },
     /** Exports whose holder died (ExportService.failAbandoned): failed by the same sweep. */
     private readonly exports?: { failAbandoned(): Promise<number> },
   ) {
@@ -71,7 +71,7 @@ export class RetentionService {
    * that is not its job's is dead.
    */
   private async sweepOrphanOutputs(): Promise<number> {
-    const stale = await this.blobs.listStale('outputs', new Date(Date.now() - this.orphanAgeMs));
+    const stale = await this.blobs.listStale('outputs', new Date(Date.now() - this.orphanAges.outputsMs));
     let removed = 0;
     for (const key of stale.slice(0, MAX_SWEPT_OUTPUTS)) {
       const jobId = /^outputs\/(.+)\.\d+$/.exec(key)?.[1];
@@ -85,11 +85,12 @@ export class RetentionService {
 
   /**
    * Uploads that no unfinished job holds: partial blobs of a process that died mid-request, or
-   * files staged by a request that never finished. Ages are the files' own (real time), so a
-   * request still streaming is never touched; a staged file is held by its job once accepted.
+   * files staged by a request that never finished. Ages are the files' own (real time). A request on any process
+   * records its job only while its files are younger than the upload age less a margin (bodies and acceptance are
+   * bounded: upload-time.ts), and a recorded job holds them: so a file a live request still needs is never stale.
    */
   private async sweepOrphanUploads(): Promise<number> {
-    const stale = await this.blobs.listStale('uploads', new Date(Date.now() - this.orphanAgeMs));
+    const stale = await this.blobs.listStale('uploads', new Date(Date.now() - this.orphanAges.uploadsMs));
     if (!stale.length) return 0;
     const held = new Set(
       (await this.jobsStore.jobs.listUnfinished()).flatMap((job) => job.inputs.map((f) => f.blobKey)),

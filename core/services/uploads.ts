@@ -20,6 +20,7 @@ import type { ImportSource, StoredFile } from '../store/types.js';
 import type { AcceptedMeasures } from './accepted-measures.js';
 import { measureWorkAndFacts } from './work-limits.js';
 import { removeFolder } from './folders.js';
+import { DEFAULT_UPLOAD_IDLE_MS, DEFAULT_UPLOAD_MAX_MS, stagedUploadLimitMs } from './upload-time.js';
 
 /** An upload already in the blob store, not yet validated against an operation. */
 export interface StagedUpload {
@@ -29,6 +30,11 @@ export interface StagedUpload {
   head: Buffer;
   /** A URL import accepted before its body is fetched: `bytes` is the declared size (0: unknown), `head` empty. */
   source?: ImportSource;
+  /**
+   * When its staging began (real time, ms), never later than the blob's own time: a job records it only while it is
+   * younger than the staged-upload limit (upload-time.ts). Unset: no blob yet (a URL import).
+   */
+  stagedAt?: number;
 }
 
 /** A staged upload as a job's input (a pending import keeps its source for the runner). */
@@ -106,7 +112,35 @@ export class UploadService {
     private readonly importer?: UrlImporter,
     /** Where what a measure read is kept for this process's runs (accepted-measures.ts). */
     private readonly acceptedMeasures?: AcceptedMeasures,
+    /** How long a body may pause, and how old a staged file may be when its job is recorded (upload-time.ts). */
+    private readonly timing: { idleMs: number; stagedLimitMs: number } = {
+      idleMs: DEFAULT_UPLOAD_IDLE_MS,
+      stagedLimitMs: stagedUploadLimitMs(DEFAULT_UPLOAD_MAX_MS),
+    },
   ) {}
+
+  /** The longest a request body may send nothing while it is read (UPLOAD_IDLE_S): the surfaces' readers end it. */
+  bodyIdleMs(): number {
+    return this.timing.idleMs;
+  }
+
+  /**
+   * Called just before a job that holds these uploads is recorded: a file staged longer ago than the limit may
+   * already be an orphan to the sweep of any process (retention.ts), so the request is refused (503, retry) and
+   * the caller deletes its files. Only a request much slower than its body's deadline meets it (an overloaded
+   * server measuring many files).
+   */
+  checkStagedInTime(uploads: ReadonlyArray<{ stagedAt?: number }>): void {
+    const oldest = Math.min(...uploads.map((upload) => upload.stagedAt ?? Number.POSITIVE_INFINITY));
+    if (Date.now() - oldest <= this.timing.stagedLimitMs) return;
+    throw new ServiceError(
+      'UNAVAILABLE',
+      `The server took too long to accept this request (more than ${Math.round(this.timing.stagedLimitMs / 60_000)}` +
+        ` minutes since its first file arrived); send it again`,
+      // An overloaded server: worth a minute's rest before the files are sent again.
+      { retryAfterSeconds: 60 },
+    );
+  }
 
   /** The caller's limit on one file: the one place a surface learns it (e.g. to bound its parser). */
   maxFileBytes(principal: Principal): number {
@@ -178,6 +212,7 @@ export class UploadService {
     maxBytes: number,
     blobKey = `uploads/${randomUUID()}`,
   ): Promise<StagedUpload> {
+    const stagedAt = Date.now();
     const chunks: Buffer[] = [];
     let headLength = 0;
     // Keeps the first bytes for sniffing while passing everything through to the blob store.
@@ -199,7 +234,7 @@ export class UploadService {
     try {
       const { bytes } = await this.blobs.write(blobKey, headTap, { maxBytes });
       recordUploadBytes(bytes);
-      return { blobKey, filename: safeFilename(file.filename), bytes, head: Buffer.concat(chunks) };
+      return { blobKey, filename: safeFilename(file.filename), bytes, head: Buffer.concat(chunks), stagedAt };
     } catch (err) {
       await this.blobs.delete(blobKey);
       if (err instanceof BlobTooLargeError) throw fileTooLarge(maxBytes);

@@ -138,6 +138,8 @@ export interface CheckInputs {
   verifier: Verifier;
   receiver: WebhookReceiver;
   retentionMs: number;
+  /** Staged uploads no job holds are swept once this old (upload-time.ts), later than the retention. */
+  uploadOrphanAgeMs: number;
   purgeEveryMs: number;
 }
 
@@ -278,6 +280,7 @@ export async function check(inputs: CheckInputs): Promise<CheckResult> {
   // 6. Files: none in the bucket or a DATA_DIR past retention unless a live job references it.
   const now = Date.now();
   const tooOld = now - inputs.retentionMs - inputs.purgeEveryMs - 60_000;
+  const uploadTooOld = now - inputs.uploadOrphanAgeMs - inputs.purgeEveryMs - 60_000;
   const referenced = new Set<string>();
   for (const job of jobs) {
     if (job.status === 'waiting' || job.status === 'active') for (const f of job.inputs) referenced.add(f.blobKey);
@@ -286,7 +289,7 @@ export async function check(inputs: CheckInputs): Promise<CheckResult> {
   const objects = await listBucket(cluster);
   for (const object of objects) {
     if (referenced.has(object.key)) continue;
-    if (object.modified < tooOld)
+    if (object.modified < (object.key.startsWith('uploads/') ? uploadTooOld : tooOld))
       violate(`leftover: s3 ${object.key}, ${Math.round((now - object.modified) / 1000)} s old, no live job holds it`);
   }
   for (const job of jobs) {

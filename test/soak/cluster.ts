@@ -62,6 +62,7 @@ export function crashCause(stderr: string): string {
 export interface ClusterSettings {
   lockMs: number;
   retentionS: number;
+  uploadMaxS: number;
   workersPerNode: number;
 }
 
@@ -107,6 +108,7 @@ export class Cluster {
       QUEUE_LOCK_MS: String(this.settings.lockMs),
       SHUTDOWN_GRACE_MS: '10000',
       RETENTION_S: String(this.settings.retentionS),
+      UPLOAD_MAX_S: String(this.settings.uploadMaxS),
       WEBHOOKS_ALLOW_PRIVATE: '1',
       OFFICE_POOL_WARM: '0',
       OFFICE_POOL_SIZE: '1',

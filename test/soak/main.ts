@@ -10,6 +10,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { orphanUploadAgeMs } from '../../core/services/upload-time.js';
 import { PostgresStore } from '../../core/store/postgres/index.js';
 import { adminWith, sleep } from '../helpers.js';
 import { Verifier, allJobs, check, orphanedProcesses, waitForWebhooks, whileProgressing } from './checker.js';
@@ -39,6 +40,11 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const LOCK_MS = 6000;
 const RETENTION_S = 60;
+/**
+ * The body deadline: short, so uploads no job holds (a killed process's) go within the run too (upload-time.ts:
+ * after UPLOAD_MAX_S + 7 minutes); the soak's files are small.
+ */
+const UPLOAD_MAX_S = 60;
 const PURGE_EVERY_MS = 60_000;
 /**
  * The drain and the webhook wait last while they progress: a loaded machine drains a backlog slowly, which is no
@@ -72,7 +78,12 @@ async function registerWebhook(cluster: Cluster, receiver: WebhookReceiver, acco
 
 async function main(): Promise<number> {
   const random = new Random(seed);
-  const cluster = await Cluster.create({ lockMs: LOCK_MS, retentionS: RETENTION_S, workersPerNode: 2 });
+  const cluster = await Cluster.create({
+    lockMs: LOCK_MS,
+    retentionS: RETENTION_S,
+    uploadMaxS: UPLOAD_MAX_S,
+    workersPerNode: 2,
+  });
   say(`cluster under ${cluster.root} (logs in ${path.join(cluster.root, 'logs')})`);
   const receiver = new WebhookReceiver(random.fork());
   let store: PostgresStore | undefined;
@@ -141,6 +152,7 @@ async function main(): Promise<number> {
       verifier,
       receiver,
       retentionMs: RETENTION_S * 1000,
+      uploadOrphanAgeMs: orphanUploadAgeMs(RETENTION_S * 1000, UPLOAD_MAX_S * 1000),
       purgeEveryMs: PURGE_EVERY_MS,
     });
     violations = result.violations;

@@ -107,7 +107,12 @@ function placeUpload(operations: unknown, path: string, upload: Upload): void {
 async function readOperations(
   request: FastifyRequest,
   reply: FastifyReply,
-  { maxFileBytes, maxFiles, tmpDir }: { maxFileBytes: number; maxFiles: number; tmpDir: string },
+  {
+    maxFileBytes,
+    maxFiles,
+    tmpDir,
+    idleMs,
+  }: { maxFileBytes: number; maxFiles: number; tmpDir: string; idleMs: number },
 ): Promise<GraphQLParams | GraphQLParams[]> {
   const stop = new AbortController();
   const capacitors: WriteStream[] = [];
@@ -123,6 +128,7 @@ async function readOperations(
     maxFields: 2,
     maxFieldBytes: MAX_OPERATIONS_BYTES,
     signal: stop.signal,
+    idleMs,
   })[Symbol.asyncIterator]();
   const next = async () => {
     const { value, done } = await parts.next();
@@ -221,6 +227,7 @@ export function useUploads(services: Services, tmpDir: string): Plugin<object, S
         maxFileBytes: services.uploads.maxFileBytes(principal),
         maxFiles: maxFilesPerRequest(services, principal),
         tmpDir,
+        idleMs: services.uploads.bodyIdleMs(),
       };
       setRequestParser(async () => {
         try {

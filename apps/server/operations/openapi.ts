@@ -59,6 +59,10 @@ const ERROR_RESPONSES: Record<string, string> = {
   '404': 'Not found, expired, or not owned by the key.',
   '409': 'Conflict: the job already finished (cancel).',
   '410': 'The file behind a signed URL has been deleted.',
+  '408':
+    'The request body stopped arriving for UPLOAD_IDLE_S (60 s by default), or was not whole within UPLOAD_MAX_S ' +
+    '(45 minutes by default): nothing of it was kept and the connection is closed. Send it again, or large files ' +
+    'by URL.',
   '413': "File over the plan's size limit.",
   '429': 'Per-minute rate limit exceeded; retry after Retry-After seconds.',
   '500': 'Unexpected server error; the details are logged, not sent. Try again.',
@@ -94,9 +98,10 @@ const TAGS = [
  */
 const RATE_HEADERS = ['RateLimit-Policy', 'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 /**
- * Error answers sent before the request was counted (a 401) or without a key (410: downloads) carry no rate headers.
+ * Error answers sent before the request was counted (a 401), without a key (410: downloads) or by the HTTP server
+ * itself (a 408 at the body's deadline) carry no rate headers.
  */
-const UNCOUNTED_ERRORS = new Set(['401', '410']);
+const UNCOUNTED_ERRORS = new Set(['401', '408', '410']);
 /** The headers of an error answer: a 503 may come before the request was counted (its key could not be read). */
 const errorHeaders = (status: string) =>
   status === '503'
@@ -211,8 +216,10 @@ function documentOperation(spec: AnyOperation, components: Components): ZodOpenA
       '500': { $ref: '#/components/responses/500' },
       // Every operation but the probes and this document reads the store or the file store.
       ...(spec.tag === 'Health' || spec.tag === 'Reference' ? {} : { '503': { $ref: '#/components/responses/503' } }),
-      // Operations that take files write them under DATA_DIR first.
-      ...(spec.form ? { '507': { $ref: '#/components/responses/507' } } : {}),
+      // Operations that take files read a body bounded in time, and write the files under DATA_DIR first.
+      ...(spec.form
+        ? { '408': { $ref: '#/components/responses/408' }, '507': { $ref: '#/components/responses/507' } }
+        : {}),
     },
   };
 }

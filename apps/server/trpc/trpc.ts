@@ -15,6 +15,7 @@ const TRPC_CODES: Record<ServiceErrorCode, TRPC_ERROR_CODE_KEY> = {
   // Only downloads answer 410, and they are not a procedure.
   GONE: 'NOT_FOUND',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  REQUEST_TIMEOUT: 'TIMEOUT',
   RATE_LIMITED: 'TOO_MANY_REQUESTS',
   CONFLICT: 'CONFLICT',
   UNAVAILABLE: 'SERVICE_UNAVAILABLE',
