@@ -879,6 +879,39 @@ describe('tables an office suite exports from HTML (unruled, cells centred in th
     expect(rest).toEqual(lines);
   });
 
+  it('a column edge narrower than a word space shows where wrapped cells of rows below start again', () => {
+    // Django's template reference as LibreOffice exports it: three narrow columns, the value's cell ends less
+    // than an em before the template's cell, and the template wraps to two more lines starting at its cell.
+    const at = (text: string, x0: number, x1: number, baseline: number, bold = false): TextRun => ({
+      ...run(text, x0, baseline, 12),
+      x1,
+      bold,
+    });
+    const rows = [171.5, 229.3, 287].flatMap((y, r) => [
+      at(['34.23234', '34.00000', '34.26000'][r]!, 58.2, 114.5, y),
+      at('{{ value|', 124.3, 189.1, y),
+      at(['34.2', '34', '34.3'][r]!, 212.1, [240.9, 226.5, 240.9][r]!, y),
+      at('floatformat', 124.3, 203.5, y + 13.6),
+      at('}}', 124.3, 138.7, y + 27.2),
+    ]);
+    const lines = buildLines([
+      at('there’s a decimal part to be displayed. For example:', 56.8, 305.5, 112.6),
+      at('value', 71.9, 107.9, 141, true),
+      at('Template', 142.5, 191.1, 141, true),
+      at('Output', 214.2, 251.5, 141, true),
+      ...rows,
+      at('If used with a numeric integer argument, floatformat rounds it to that many places.', 56.8, 558.1, 344.6),
+    ]);
+    expect(extractBorderlessTables(lines).tables.map((t) => t.rows)).toEqual([
+      [
+        ['value', 'Template', 'Output'],
+        ['34.23234', '{{ value| floatformat }}', '34.2'],
+        ['34.00000', '{{ value| floatformat }}', '34'],
+        ['34.26000', '{{ value| floatformat }}', '34.3'],
+      ],
+    ]);
+  });
+
   it('a row on the same grid as the row above stays in the table across the gap a tall cell left', () => {
     // A browser's print (hard corpus, browser-two-column-b): the table's wrapped description column stands in
     // the page's other text column, so some rows are set half as far apart again as the others.

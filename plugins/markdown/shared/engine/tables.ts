@@ -737,38 +737,63 @@ function centredRow(
 /**
  * Table cells can sit closer than a segment gap ("Widget A 120"). Where three or more short lines
  * in a row have runs starting at the same x, that x is a column edge, whatever the gap before it.
+ * The lines of a wrapped cell count too: a line of one piece starting where a row above starts an inner cell
+ * (an office suite's narrow cells, "34.23234 {{ value|" over "floatformat" over "}}") shows that edge again.
  */
 function splitAlignedColumns(lines: readonly Line[]): Line[] {
   const textRight = Math.max(...lines.map((l) => l.x1));
+  const short = (line: Line) => line.x1 < textRight - 2 * line.size;
   const candidate = (line: Line) =>
-    line.runs.length >= 2 && !LIST_MARKER_ONLY.test(line.segments[0]!.text) && line.x1 < textRight - 2 * line.size;
+    line.runs.length >= 2 && !LIST_MARKER_ONLY.test(line.segments[0]!.text) && short(line);
+  // A wrapped cell's line starts where a row above in the window has a cell start inside the line, and it is a
+  // line of text: a line's height below the line above, more than one glyph (a formula's or a drawing's pieces
+  // stack closer, glyph by glyph).
+  const wrappedCell = (line: Line, above: readonly Line[]) =>
+    line.segments.length === 1 &&
+    short(line) &&
+    [...line.text.replace(/\s+/g, '')].length >= 2 &&
+    line.baseline - above[above.length - 1]!.baseline >= line.size &&
+    above.some((row) => candidate(row) && row.runs.slice(1).some((run) => Math.abs(run.x0 - line.x0) <= ALIGNED));
   const result = [...lines];
   for (let start = 0; start < lines.length; ) {
     let end = start;
     while (
       end < lines.length &&
-      candidate(lines[end]!) &&
+      (candidate(lines[end]!) || (end > start && wrappedCell(lines[end]!, lines.slice(start, end)))) &&
       (end === start || lines[end]!.baseline - lines[end - 1]!.baseline <= MAX_ROW_GAP * lines[end]!.size * 1.2)
     )
       end++;
-    const starts = end - start >= MIN_ALIGNED_LINES ? alignedStarts(lines.slice(start, end)) : [];
+    const window = lines.slice(start, end);
+    const starts = window.filter(candidate).length >= MIN_ALIGNED_LINES ? alignedStarts(window, candidate) : [];
     for (let i = start; i < end; i++) if (starts.length) result[i] = splitAtColumns(lines[i]!, starts);
     start = Math.max(end, start + 1);
   }
   return result;
 }
 
-/** x positions where inner runs of most lines in the window start. */
-function alignedStarts(window: readonly Line[]): number[] {
+/**
+ * x positions where inner runs of as many lines as most of the window's rows start (a wrapped cell's line, not a
+ * `candidate`, counts where it starts); an edge is some line's inner run twice at least, so that it parts cells.
+ */
+function alignedStarts(window: readonly Line[], candidate: (line: Line) => boolean): number[] {
   const starts = window
-    .flatMap((line, index) => line.runs.slice(1).map((run) => ({ x: run.x0, index })))
+    .flatMap((line, index) =>
+      (candidate(line) ? line.runs.slice(1) : line.runs.slice(0, 1)).map((run) => ({
+        x: run.x0,
+        index,
+        inner: candidate(line),
+      })),
+    )
     .sort((a, b) => a.x - b.x || a.index - b.index);
-  const needed = Math.max(MIN_ALIGNED_LINES, Math.ceil(ALIGNED_SHARE * window.length));
+  // The share is of the rows' lines: a wrapped cell's lines confirm an edge, they do not raise the bar for it.
+  const needed = Math.max(MIN_ALIGNED_LINES, Math.ceil(ALIGNED_SHARE * window.filter(candidate).length));
   const edges: number[] = [];
   for (let i = 0; i < starts.length; ) {
     let j = i;
     while (j + 1 < starts.length && starts[j + 1]!.x - starts[i]!.x <= ALIGNED) j++;
-    if (new Set(starts.slice(i, j + 1).map((s) => s.index)).size >= needed) edges.push(starts[i]!.x);
+    const here = starts.slice(i, j + 1);
+    const inner = new Set(here.filter((s) => s.inner).map((s) => s.index)).size;
+    if (new Set(here.map((s) => s.index)).size >= needed && inner >= 2) edges.push(starts[i]!.x);
     i = j + 1;
   }
   return edges;
