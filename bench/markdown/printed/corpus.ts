@@ -181,20 +181,22 @@ export function printedCorpus(): Entry[] {
     const candidates = htmlFiles(root)
       .map((file) => ({ file, id: `${pkg.name}:/${relative(root, file)}` }))
       .filter(({ file }) => /<table class="[^"]*\bdocutils\b/.test(readFileSync(file, 'utf8')))
-      .map((c) => ({ ...c, tables: truthTables(c.file) }))
-      .filter((c) => c.tables.length > 0)
       // Ordered by a hash of their own, not the one that picks the half: with the same key, a cap would take
       // the lowest hashes, nearly all of them in the tuning half.
       .sort((a, b) => (sha256(`order:${a.id}`) < sha256(`order:${b.id}`) ? -1 : 1))
       .filter((c) => {
+        // A copy has the copied page's tables: dropping it before its tables are read selects the same pages.
         const content = sha256(readFileSync(c.file));
         if (seen.has(content)) return false;
         seen.add(content);
         return true;
       });
     let taken = 0;
-    for (const { file, id, tables } of candidates) {
+    for (const { file, id } of candidates) {
       if (taken >= MAX_PER_PACKAGE) break;
+      // Read in order, as far as the cap: the tables of pages past it would change nothing.
+      const tables = truthTables(file);
+      if (!tables.length) continue;
       const stem = join(cache, 'pdf', sha256(id).slice(0, 16));
       mkdirSync(dirname(stem), { recursive: true });
       try {
