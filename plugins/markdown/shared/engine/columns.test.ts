@@ -109,6 +109,40 @@ describe('two-column reading order', () => {
     expect(flows).toHaveLength(1);
   });
 
+  it('reads a one-column page with a table of long names as one column: a name alone is no line of prose', () => {
+    // Celery's changelog as LibreOffice exports it (12 pt): a table of settings under a bullet, each cell one
+    // long name (wrapped anywhere when too wide), centred in its row, so the two columns share no baseline.
+    const runs: TextRun[] = [
+      run('• The following deprecated settings has been removed (as scheduled by', 100.6, 535.5, 189.6, 12),
+      run('the Celery Deprecation Time-line):', 114.8, 317.9, 206.9, 12),
+      { ...run('Setting name', 185.8, 271.2, 239.8, 12), bold: true },
+      { ...run('Replace with', 399.6, 481.3, 239.8, 12), bold: true },
+      run('CELERY_AMQP_CONSUMER_QU', 138.7, 311.8, 274.1, 12),
+      run('CELERY_QUEUES', 366.1, 457.6, 282.8, 12),
+      run('EUES', 138.7, 166.9, 291.5, 12),
+      run('CELERY_DEFAULT_EXCHAN', 366.1, 511.7, 325.8, 12),
+      run('CELERY_AMQP_EXCHANGE', 138.7, 284.4, 334.4, 12),
+      run('GE', 366.1, 381.3, 343.1, 12),
+      run('CELERY_DEFAULT_EXCHAN', 366.1, 511.7, 377.4, 12),
+      run('CELERY_AMQP_EXCHANGE_TYPE', 138.7, 316.0, 386.1, 12),
+      run('GE_TYPE', 366.1, 413.0, 394.8, 12),
+      run('CELERY_AMQP_CONSUMER_RO', 138.7, 310.4, 429.1, 12),
+      run('CELERY_QUEUES', 366.1, 457.6, 437.7, 12),
+      run('UTING_KEY', 138.7, 200.7, 446.4, 12),
+      run('CELERY_AMQP_PUBLISHER_ROU', 138.7, 316.4, 480.7, 12),
+      run('CELERY_DEFAULT_ROUTIN', 366.1, 510.7, 480.7, 12),
+      run('TING_KEY', 138.7, 192.1, 498.1, 12),
+      run('G_KEY', 366.1, 400.0, 498.1, 12),
+      run('• The celery.task.rest module has been removed, use celery.task.http', 100.6, 505.1, 531.0, 12),
+      run('instead (as scheduled by the Celery Deprecation Time-line).', 114.8, 468.0, 548.3, 12),
+    ];
+    const flows = readingOrder(buildLines(runs), []);
+    // One flow, top to bottom: each setting beside its replacement, not all settings, then all replacements.
+    expect(flows).toHaveLength(1);
+    const texts = flows[0]!.lines.map((line) => line.text);
+    expect(texts.indexOf('GE_TYPE')).toBe(texts.indexOf('CELERY_AMQP_EXCHANGE_TYPE') + 1);
+  });
+
   it('reads three columns one after the other, and each set of columns on a page in its own measure', () => {
     // Three columns of 160 pt, 12 pt apart; then, below, two columns of 250 pt.
     const runs: TextRun[] = [];

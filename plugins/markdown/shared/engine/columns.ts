@@ -145,13 +145,18 @@ function gutterBy(lines: readonly Line[], spans: Spans): number | undefined {
     : undefined;
 }
 
+/** A line of a column's prose holds this many words at least. */
+const PROSE_LINE_WORDS = 3;
+
 /**
- * Text that reads as prose: most of its characters are in words of two letters or more. A grid of
- * single glyphs, digits or symbols (a font chart, a Karnaugh map) fills its width without being a column.
+ * Text that reads as prose: a few words, most of its characters in words of two letters or more. A grid of
+ * single glyphs, digits or symbols (a font chart, a Karnaugh map) fills its width without being a column, and
+ * so does a table's cell holding one long name ("CELERY_AMQP_EXCHANGE_TYPE"): a column's full line is words.
  */
 function isProse(text: string): boolean {
   const words = (text.match(/\p{L}{2,}/gu) ?? []).join('').length;
-  return words >= PROSE_SHARE * text.replace(/\s+/g, '').length;
+  const count = text.split(/\s+/).filter((word) => /\p{L}/u.test(word)).length;
+  return count >= PROSE_LINE_WORDS && words >= PROSE_SHARE * text.replace(/\s+/g, '').length;
 }
 
 /**

@@ -879,6 +879,123 @@ describe('tables an office suite exports from HTML (unruled, cells centred in th
     expect(rest).toEqual(lines);
   });
 
+  it('a column edge narrower than a word space shows where wrapped cells of rows below start again', () => {
+    // Django's template reference as LibreOffice exports it: three narrow columns, the value's cell ends less
+    // than an em before the template's cell, and the template wraps to two more lines starting at its cell.
+    const at = (text: string, x0: number, x1: number, baseline: number, bold = false): TextRun => ({
+      ...run(text, x0, baseline, 12),
+      x1,
+      bold,
+    });
+    const rows = [171.5, 229.3, 287].flatMap((y, r) => [
+      at(['34.23234', '34.00000', '34.26000'][r]!, 58.2, 114.5, y),
+      at('{{ value|', 124.3, 189.1, y),
+      at(['34.2', '34', '34.3'][r]!, 212.1, [240.9, 226.5, 240.9][r]!, y),
+      at('floatformat', 124.3, 203.5, y + 13.6),
+      at('}}', 124.3, 138.7, y + 27.2),
+    ]);
+    const lines = buildLines([
+      at('there’s a decimal part to be displayed. For example:', 56.8, 305.5, 112.6),
+      at('value', 71.9, 107.9, 141, true),
+      at('Template', 142.5, 191.1, 141, true),
+      at('Output', 214.2, 251.5, 141, true),
+      ...rows,
+      at('If used with a numeric integer argument, floatformat rounds it to that many places.', 56.8, 558.1, 344.6),
+    ]);
+    expect(extractBorderlessTables(lines).tables.map((t) => t.rows)).toEqual([
+      [
+        ['value', 'Template', 'Output'],
+        ['34.23234', '{{ value| floatformat }}', '34.2'],
+        ['34.00000', '{{ value| floatformat }}', '34'],
+        ['34.26000', '{{ value| floatformat }}', '34.3'],
+      ],
+    ]);
+  });
+
+  it('rows whose cells are centred on one another show a table of terms and descriptions without a header', () => {
+    // pyqtgraph's argument tables as LibreOffice exports them: a name beside its description, no header row;
+    // a one-line name sits midway between the lines of a two- or three-line description. A definition list
+    // (the same words, each term level with its description's first line) stays text.
+    const at = (text: string, x0: number, x1: number, baseline: number): TextRun => ({
+      ...run(text, x0, baseline, 12),
+      x1,
+    });
+    const terms: TextRun[] = [
+      at('Arguments:', 114.9, 176.2, 41),
+      at('x, y', 114.9, 132.9, 71.7),
+      at('(numpy arrays) Data to display', 206.5, 355.7, 71.7),
+      at('Pen to use when drawing. Any single argument accepted by mkPen is', 206.5, 543.7, 102.5),
+      at('pen', 114.9, 132.2, 109.9),
+      at('allowed.', 206.5, 247.5, 117.3),
+      at('Pen for drawing behind the primary pen. Usually this is used to emphasize', 206.5, 563.9, 148),
+      at('shadowPen', 114.9, 169.5, 161.8),
+      at('the curve by providing a high-contrast border. Any single argument', 206.5, 530.9, 161.8),
+      at('accepted by mkPen is allowed.', 206.5, 357.4, 175.6),
+      at('fillLevel', 114.9, 156.2, 207.4),
+      at('(float or None) Fill the area under the curve to the specified value.', 206.5, 524.6, 207.4),
+      at('fillOutline', 114.9, 164.8, 238.1),
+      at('(bool) If True, an outline surrounding the fillLevel area is drawn.', 206.5, 517, 238.1),
+      at('Brush to use when filling. Any single argument accepted by mkBrush is', 206.5, 558.8, 268.9),
+      at('brush', 114.9, 141.5, 276.3),
+      at('allowed.', 206.5, 247.5, 283.7),
+      at('setBrush(*args, **kargs)[source]', 85.2, 255.8, 314.4),
+    ];
+    expect(extractBorderlessTables(buildLines(terms)).tables.map((t) => t.rows)).toEqual([
+      [
+        ['x, y', '(numpy arrays) Data to display'],
+        ['pen', 'Pen to use when drawing. Any single argument accepted by mkPen is allowed.'],
+        [
+          'shadowPen',
+          'Pen for drawing behind the primary pen. Usually this is used to emphasize the curve by providing a ' +
+            'high-contrast border. Any single argument accepted by mkPen is allowed.',
+        ],
+        ['fillLevel', '(float or None) Fill the area under the curve to the specified value.'],
+        ['fillOutline', '(bool) If True, an outline surrounding the fillLevel area is drawn.'],
+        ['brush', 'Brush to use when filling. Any single argument accepted by mkBrush is allowed.'],
+      ],
+    ]);
+    // The same terms level with the first line of their descriptions: a definition list.
+    const level = terms.map((r) =>
+      ['pen', 'shadowPen', 'brush'].includes(r.text) ? { ...r, baseline: r.baseline - 7.4 } : r,
+    );
+    level.find((r) => r.text === 'shadowPen')!.baseline = 148;
+    expect(extractBorderlessTables(buildLines(level)).tables).toEqual([]);
+  });
+
+  it('a bold header row set on its foot keeps a two-line header cell in one cell', () => {
+    // Django's manual (docutils' HTML4 writer: `<thead valign="bottom">`) as LibreOffice exports it: "Keyword
+    // Argument" wraps, "Description" stands on its second line; the cells under it wrap in narrow columns, "precision"
+    // less than an em before its description.
+    const at = (text: string, x0: number, x1: number, baseline: number, bold = false): TextRun => ({
+      ...run(text, x0, baseline, 12),
+      x1,
+      bold,
+    });
+    const lines = buildLines([
+      at('-147.78711,70.245363</gml:OuterBoundaryIs></gml:Polygon>', 56.8, 392.8, 527),
+      at('Keyword', 69.9, 117.2, 559.5, true),
+      at('Argument', 67.3, 119.9, 573.3, true),
+      at('Description', 137.5, 196.7, 573.3, true),
+      at('precision', 58.2, 121, 602.9),
+      at('Specifies the', 131.8, 193.4, 602.9),
+      ...['number of', 'significant', 'digits for the', 'coordinates.'].map((text, i) =>
+        at(text, 131.8, 131.8 + text.length * 5.4, 617.9 + 13.8 * i),
+      ),
+      at('version', 58.2, 96.6, 689.1),
+      at('Specifies the', 131.8, 193.4, 689.1),
+      at('GML version', 131.8, 196.8, 704.1),
+      at('to use: 2 or 3.', 131.8, 199.4, 717.9),
+      at('Changed in Django 3.1: Oracle support was added to this function.', 56.8, 420.5, 757.4),
+    ]);
+    expect(extractBorderlessTables(lines).tables.map((t) => t.rows)).toEqual([
+      [
+        ['Keyword Argument', 'Description'],
+        ['precision', 'Specifies the number of significant digits for the coordinates.'],
+        ['version', 'Specifies the GML version to use: 2 or 3.'],
+      ],
+    ]);
+  });
+
   it('a row on the same grid as the row above stays in the table across the gap a tall cell left', () => {
     // A browser's print (hard corpus, browser-two-column-b): the table's wrapped description column stands in
     // the page's other text column, so some rows are set half as far apart again as the others.

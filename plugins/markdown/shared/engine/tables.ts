@@ -599,7 +599,7 @@ function isTabular(line: Line): boolean {
  */
 export function extractBorderlessTables(pageLines: readonly Line[]): { tables: Table[]; rest: Line[] } {
   const realigned = realignCentredRows(pageLines);
-  const lines = splitAlignedColumns(realigned.lines);
+  const lines = splitAlignedColumns(realigned.lines, realigned.continues);
   const rowContinuations = new Set(lines.filter((_, i) => realigned.continues[i]));
   const left = textLeft(lines);
   const tables: Table[] = [];
@@ -714,7 +714,11 @@ function centredRow(
   if (!(spacing > 0) || gaps.some((gap) => gap > SAME_SPACING * spacing)) return undefined;
   if (alike && Math.abs(spacing - cellSpacing!) > (SAME_SPACING - 1) * cellSpacing!) return undefined;
   const centres = stacks.map((stack) => (stack[0]!.baseline + stack[stack.length - 1]!.baseline) / 2);
-  if (Math.max(...centres) - Math.min(...centres) > CELL_CENTRED * size) return undefined;
+  const bottoms = stacks.map((stack) => stack[stack.length - 1]!.baseline);
+  const oneHeight = (values: readonly number[]) => Math.max(...values) - Math.min(...values) <= CELL_CENTRED * size;
+  // A header row in bold may sit on its row's foot instead (docutils' HTML sets a table head `valign="bottom"`):
+  // a two-line header cell beside a one-line one ends on its line.
+  if (!oneHeight(centres) && !(band.every((line) => line.bold) && oneHeight(bottoms))) return undefined;
   // Set apart: rows stand further from each other than the lines of a cell.
   const before = lines[start - 1];
   const after = lines[end + 1];
@@ -737,38 +741,65 @@ function centredRow(
 /**
  * Table cells can sit closer than a segment gap ("Widget A 120"). Where three or more short lines
  * in a row have runs starting at the same x, that x is a column edge, whatever the gap before it.
+ * The lines of a wrapped cell count too: a line of one piece starting where a row above starts an inner cell
+ * (an office suite's narrow cells, "34.23234 {{ value|" over "floatformat" over "}}") shows that edge again, and
+ * the lines of a row set again from its top (`rowContinues`, see realignCentredRows) stay in the window.
  */
-function splitAlignedColumns(lines: readonly Line[]): Line[] {
+function splitAlignedColumns(lines: readonly Line[], rowContinues: readonly boolean[] = []): Line[] {
   const textRight = Math.max(...lines.map((l) => l.x1));
+  const short = (line: Line) => line.x1 < textRight - 2 * line.size;
   const candidate = (line: Line) =>
-    line.runs.length >= 2 && !LIST_MARKER_ONLY.test(line.segments[0]!.text) && line.x1 < textRight - 2 * line.size;
+    line.runs.length >= 2 && !LIST_MARKER_ONLY.test(line.segments[0]!.text) && short(line);
+  // A wrapped cell's line starts where a row above in the window has a cell start inside the line, and it is a
+  // line of text: a line's height below the line above, more than one glyph (a formula's or a drawing's pieces
+  // stack closer, glyph by glyph).
+  const wrappedCell = (line: Line, above: readonly Line[]) =>
+    line.segments.length === 1 &&
+    short(line) &&
+    [...line.text.replace(/\s+/g, '')].length >= 2 &&
+    line.baseline - above[above.length - 1]!.baseline >= line.size &&
+    above.some((row) => candidate(row) && row.runs.slice(1).some((run) => Math.abs(run.x0 - line.x0) <= ALIGNED));
   const result = [...lines];
   for (let start = 0; start < lines.length; ) {
     let end = start;
     while (
       end < lines.length &&
-      candidate(lines[end]!) &&
+      (candidate(lines[end]!) ||
+        (end > start && (rowContinues[end] || wrappedCell(lines[end]!, lines.slice(start, end))))) &&
       (end === start || lines[end]!.baseline - lines[end - 1]!.baseline <= MAX_ROW_GAP * lines[end]!.size * 1.2)
     )
       end++;
-    const starts = end - start >= MIN_ALIGNED_LINES ? alignedStarts(lines.slice(start, end)) : [];
+    const window = lines.slice(start, end);
+    const starts = window.filter(candidate).length >= MIN_ALIGNED_LINES ? alignedStarts(window, candidate) : [];
     for (let i = start; i < end; i++) if (starts.length) result[i] = splitAtColumns(lines[i]!, starts);
     start = Math.max(end, start + 1);
   }
   return result;
 }
 
-/** x positions where inner runs of most lines in the window start. */
-function alignedStarts(window: readonly Line[]): number[] {
+/**
+ * x positions where inner runs of as many lines as most of the window's rows start (a wrapped cell's line, not a
+ * `candidate`, counts where it starts); an edge is some line's inner run twice at least, so that it parts cells.
+ */
+function alignedStarts(window: readonly Line[], candidate: (line: Line) => boolean): number[] {
   const starts = window
-    .flatMap((line, index) => line.runs.slice(1).map((run) => ({ x: run.x0, index })))
+    .flatMap((line, index) =>
+      (candidate(line) ? line.runs.slice(1) : line.runs.slice(0, 1)).map((run) => ({
+        x: run.x0,
+        index,
+        inner: candidate(line),
+      })),
+    )
     .sort((a, b) => a.x - b.x || a.index - b.index);
-  const needed = Math.max(MIN_ALIGNED_LINES, Math.ceil(ALIGNED_SHARE * window.length));
+  // The share is of the rows' lines: a wrapped cell's lines confirm an edge, they do not raise the bar for it.
+  const needed = Math.max(MIN_ALIGNED_LINES, Math.ceil(ALIGNED_SHARE * window.filter(candidate).length));
   const edges: number[] = [];
   for (let i = 0; i < starts.length; ) {
     let j = i;
     while (j + 1 < starts.length && starts[j + 1]!.x - starts[i]!.x <= ALIGNED) j++;
-    if (new Set(starts.slice(i, j + 1).map((s) => s.index)).size >= needed) edges.push(starts[i]!.x);
+    const here = starts.slice(i, j + 1);
+    const inner = new Set(here.filter((s) => s.inner).map((s) => s.index)).size;
+    if (new Set(here.map((s) => s.index)).size >= needed && inner >= 2) edges.push(starts[i]!.x);
     i = j + 1;
   }
   return edges;
@@ -830,9 +861,10 @@ function isProse(rows: readonly string[][]): boolean {
 /**
  * Aligned text that is not a table: a table of contents (leader dots, or titles with a page number
  * after them in order), numbered headings split at the gap after their number, formulas and proof
- * trees (mostly mathematics).
+ * trees (mostly mathematics). `cellsCentred`: the rows' cells are centred on one another, which a definition
+ * list never does (see tableFromBlock).
  */
-export function isFalseTable(rows: readonly string[][]): boolean {
+export function isFalseTable(rows: readonly string[][], cellsCentred = false): boolean {
   const filled = rows.map((row) => row.filter((cell) => cell.trim() !== ''));
   // Judged on the rows with two cells or more: text after a contents listing can hang on as one-cell rows.
   const fullRows = filled.filter((cells) => cells.length >= 2).length;
@@ -867,7 +899,13 @@ export function isFalseTable(rows: readonly string[][]): boolean {
   );
   // Judged on full rows too: a line above the headings (a title set apart) hangs on as a one-cell row.
   if (numberedTitles.length >= 2 && numberedTitles.length >= 0.8 * Math.min(rows.length, fullRows)) return true;
-  if (isNumberedLines(filled) || isBulletList(filled) || isDefinitionList(rows) || isFlowingText(filled)) return true;
+  if (
+    isNumberedLines(filled) ||
+    isBulletList(filled) ||
+    (!cellsCentred && isDefinitionList(rows)) ||
+    isFlowingText(filled)
+  )
+    return true;
   if (isProseColumns(rows)) return true;
   if (isLabelledValues(filled)) return true;
   return isDrawing(rows);
@@ -1182,6 +1220,9 @@ function isMarginNotes(block: readonly Line[], columns: readonly Interval[], tex
   return notes.every((note) => /\p{L}{2}/u.test(note.text));
 }
 
+/** Rows of cells centred on one another that show a table without a header or a column of values. */
+const MIN_CENTRED_ROWS = 2;
+
 /** `textLeft`: the flow's text edge (see isMarginNotes). */
 function tableFromBlock(
   block: readonly Line[],
@@ -1195,10 +1236,15 @@ function tableFromBlock(
   const fullRows = rows.filter((row) => row.filter(Boolean).length >= 2);
   // Prose is judged line by line: a wrapped cell is long, and a table all the same.
   const prose = isProse(cellsOfLines(block, columns));
-  if (fullRows.length < 2 || prose || isFalseTable(rows) || isFixedPitch(block)) return undefined;
+  // Cells centred on one another in rows of several lines (see realignCentredRows), in two rows or more: a table's
+  // layout, whatever its cells say. A definition list sets its term level with the first line of its description.
+  const centredRows = block.filter((line, i) => rowContinuations.has(line) && !rowContinuations.has(block[i - 1]!));
+  const centred = centredRows.length >= MIN_CENTRED_ROWS;
+  if (fullRows.length < 2 || prose || isFalseTable(rows, centred) || isFixedPitch(block)) return undefined;
   // A header set in bold over rows that are not is distinct: two rows show the table.
   const boldLines = block.findIndex((line) => !line.bold);
-  if (!isCellGrid(rows, boldLines > 0 && block.slice(boldLines).every((line) => !line.bold))) return undefined;
+  if (!centred && !isCellGrid(rows, boldLines > 0 && block.slice(boldLines).every((line) => !line.bold)))
+    return undefined;
   const last = block[block.length - 1]!;
   return {
     rows,
