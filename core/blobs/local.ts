@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -21,16 +21,22 @@ export class LocalBlobStore implements BlobStore {
 
   async write(key: string, source: Readable, options: { maxBytes?: number } = {}): Promise<{ bytes: number }> {
     const target = this.pathOf(key);
-    await mkdir(path.dirname(target), { recursive: true });
     const counter = byteCounter(options.maxBytes);
     const partial = partialName(target);
-    const file = createWriteStream(partial);
+    // Opened before the source is read, so a missing folder is made and the open tried again with nothing consumed.
+    let handle: FileHandle;
+    try {
+      handle = await inFolder(target, () => open(partial, 'w'));
+    } catch (err) {
+      source.destroy();
+      throw err;
+    }
+    const file = createWriteStream(partial, { fd: handle });
     try {
       await pipeline(source, counter.stream, file);
       await rename(partial, target);
     } catch (err) {
-      // A source failing early fails the pipeline before the file has closed, perhaps before it is even open:
-      // removed then, the open would create it afterwards, a partial left for good. Wait for the close first.
+      // A source failing early fails the pipeline before the file has closed: wait for the close, then remove it.
       if (!file.closed) await new Promise<void>((closed) => file.once('close', () => closed()));
       await rm(partial, { force: true });
       throw err;
@@ -40,14 +46,13 @@ export class LocalBlobStore implements BlobStore {
 
   async putFile(key: string, filePath: string): Promise<{ bytes: number }> {
     const target = this.pathOf(key);
-    await mkdir(path.dirname(target), { recursive: true });
     try {
-      await rename(filePath, target);
+      await inFolder(target, () => rename(filePath, target));
     } catch {
       // Work dirs may sit on another device: copied under a temporary name first (the copy may fill the disk).
       const partial = partialName(target);
       try {
-        await copyFile(filePath, partial);
+        await inFolder(target, () => copyFile(filePath, partial));
         await rename(partial, target);
       } catch (err) {
         await rm(partial, { force: true });
@@ -87,6 +92,20 @@ export class LocalBlobStore implements BlobStore {
       if (info?.isFile() && info.mtime < before) stale.push(`${prefix}/${name.split(path.sep).join('/')}`);
     }
     return stale;
+  }
+}
+
+/**
+ * `create` makes an entry in `target`'s folder; the folder is made only when it is missing (ENOENT), then `create`
+ * runs again: a folder made once serves every later blob without a mkdir each.
+ */
+async function inFolder<T>(target: string, create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await mkdir(path.dirname(target), { recursive: true });
+    return create();
   }
 }
 
