@@ -777,6 +777,7 @@ describe('hostile inputs', () => {
     }
     if (server) {
       await rm(server.dataDir, { recursive: true, force: true });
+      await rm(server.memoryReportFile, { force: true });
       if (process.env.HOSTILE_KEEP_LOG === '1') console.log(`[hostile] server log kept: ${server.logFile}`);
       else await rm(server.logFile, { force: true });
     }
