@@ -10,8 +10,8 @@
  * SeekHead naming attachments or another SeekHead, elements of unknown size or that do not fit their parent.
  * Like the MP4 reader it reads no codec names, tags or chapters; channel counts and sample rates are the track's.
  */
-import { open, type FileHandle } from 'node:fs/promises';
 import type { MediaProbe, MediaStream } from '../../../core/engines/ffmpeg.js';
+import { decline, type HeaderFile, readHeaderFile } from './header-file.js';
 
 const MAX_ELEMENTS = 5000;
 const MAX_PAYLOAD = 256 * 1024;
@@ -51,12 +51,6 @@ const EBML_HEADER_LIMITS: Readonly<Record<number, number>> = { 17143: 1, 17138: 
 const SKIPPED_IN_SEGMENT: ReadonlySet<number> = new Set([0x1c53bb6b, 0x1043a770, 0x1254c367, 0xec, 0xbf]);
 const TRACK_TYPES: Readonly<Record<number, string>> = { 1: 'video', 2: 'audio', 17: 'subtitle' };
 
-class Declined extends Error {}
-
-function decline(why: string): never {
-  throw new Declined(why);
-}
-
 interface Element {
   id: number;
   start: number;
@@ -66,14 +60,14 @@ interface Element {
 class ElementReader {
   private elements = 0;
 
-  constructor(private readonly file: FileHandle) {}
+  constructor(private readonly file: HeaderFile) {}
 
   /** The elements between `start` and `end`, in order; each must fit inside them. */
   async *children(start: number, end: number): AsyncGenerator<Element> {
     let offset = start;
     while (offset < end) {
       if (++this.elements > MAX_ELEMENTS) decline('too many elements');
-      const header = await this.read(offset, Math.min(12, end - offset));
+      const header = await this.file.readExactly(offset, Math.min(12, end - offset));
       const id = vint(header, 0, 4, true);
       const size = vint(header, id.length, 8, false);
       if (size.value === undefined) decline('an element of unknown size');
@@ -86,14 +80,7 @@ class ElementReader {
 
   async payload(element: Element): Promise<Buffer> {
     if (element.end - element.start > MAX_PAYLOAD) decline('an element too large');
-    return this.read(element.start, element.end - element.start);
-  }
-
-  async read(position: number, length: number): Promise<Buffer> {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await this.file.read(buffer, 0, length, position);
-    if (bytesRead !== length) decline('the file ended early');
-    return buffer;
+    return this.file.readExactly(element.start, element.end - element.start);
   }
 }
 
@@ -132,25 +119,17 @@ function float(data: Buffer): number {
  * The duration and streams of a Matroska/WebM file, read from its headers; undefined when anything is unusual (see
  * the module comment) or the file cannot be read: the caller then asks ffprobe.
  */
-export async function readMatroskaHeaders(filePath: string): Promise<MediaProbe | undefined> {
-  let file: FileHandle | undefined;
-  try {
-    file = await open(filePath, 'r');
+export function readMatroskaHeaders(filePath: string): Promise<MediaProbe | undefined> {
+  return readHeaderFile(filePath, async (file) => {
     const reader = new ElementReader(file);
-    const size = (await file.stat()).size;
-    const top = reader.children(0, size);
+    const top = reader.children(0, file.size);
     const ebml = (await top.next()).value as Element | undefined;
     if (ebml?.id !== ID.ebml) decline('no EBML header');
     await checkEbmlHeader(reader, ebml);
     const segment = (await top.next()).value as Element | undefined;
     if (segment?.id !== ID.segment) decline('no Segment after the EBML header');
     return await readSegment(reader, segment);
-  } catch {
-    // Declined, or unreadable: ffprobe reads the file, or says with its own message why it cannot.
-    return undefined;
-  } finally {
-    await file?.close();
-  }
+  });
 }
 
 /**

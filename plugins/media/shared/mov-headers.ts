@@ -13,8 +13,8 @@
  * the audio sample rate is the sample description's: ops that need codec facts probe with ffprobe in their run
  * (MediaRun.open's `needs`).
  */
-import { open, type FileHandle } from 'node:fs/promises';
 import type { MediaProbe, MediaStream } from '../../../core/engines/ffmpeg.js';
+import { decline, type HeaderFile, readHeaderFile } from './header-file.js';
 
 /** Box headers read in one file, all levels together: real files have a few dozen to a few hundred. */
 const MAX_BOXES = 5000;
@@ -38,13 +38,6 @@ const SKIPPED_IN_TRAK = new Set(['free', 'skip', 'tapt', 'load', 'txas']);
 /** Timed text tracks ffmpeg reads as subtitles (mov_text): the handlers and sample entries verified against ffprobe. */
 const TEXT_HANDLERS = new Set(['text', 'sbtl']);
 const TEXT_ENTRIES = new Set(['tx3g', 'text']);
-
-/** Thrown inside the reader for anything it declines; the reader answers undefined. */
-class Declined extends Error {}
-
-function decline(why: string): never {
-  throw new Declined(why);
-}
 
 interface Box {
   type: string;
@@ -76,10 +69,7 @@ interface Movie {
 class BoxReader {
   private boxes = 0;
 
-  constructor(
-    private readonly file: FileHandle,
-    readonly size: number,
-  ) {}
+  constructor(private readonly file: HeaderFile) {}
 
   /** The boxes between `start` and `end`, in order; each must fit inside them. */
   async *children(start: number, end: number, depth: number): AsyncGenerator<Box> {
@@ -88,7 +78,7 @@ class BoxReader {
     while (offset < end) {
       if (++this.boxes > MAX_BOXES) decline('too many boxes');
       if (end - offset < 8) decline('a box header past its parent');
-      const header = await this.read(offset, Math.min(16, end - offset));
+      const header = await this.file.readExactly(offset, Math.min(16, end - offset));
       let size = header.readUInt32BE(0);
       const type = header.toString('latin1', 4, 8);
       let headerSize = 8;
@@ -112,7 +102,7 @@ class BoxReader {
   /** The payload of a small box (at most MAX_PAYLOAD bytes), read whole. */
   payload(box: Box): Promise<Buffer> {
     if (box.end - box.start > MAX_PAYLOAD) decline(`a ${box.type} box too large`);
-    return this.read(box.start, box.end - box.start);
+    return this.file.readExactly(box.start, box.end - box.start);
   }
 
   /**
@@ -120,24 +110,17 @@ class BoxReader {
    * frame rate makes a run per frame, a table too long to read whole.
    */
   async sampleTableDuration(stts: Box): Promise<number> {
-    const count = uint32(await this.read(stts.start, 8), 4);
+    const count = uint32(await this.file.readExactly(stts.start, 8), 4);
     if (count > MAX_SAMPLE_RUNS || stts.start + 8 + count * 8 > stts.end) decline('an stts table that does not fit');
     let total = 0;
     for (let done = 0; done < count; ) {
       const runs = Math.min(count - done, MAX_PAYLOAD / 8);
-      const table = await this.read(stts.start + 8 + done * 8, runs * 8);
+      const table = await this.file.readExactly(stts.start + 8 + done * 8, runs * 8);
       for (let at = 0; at < table.length; at += 8) total += table.readUInt32BE(at) * table.readUInt32BE(at + 4);
       done += runs;
     }
     if (!Number.isSafeInteger(total)) decline('a sample table duration too large');
     return total;
-  }
-
-  private async read(position: number, length: number): Promise<Buffer> {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await this.file.read(buffer, 0, length, position);
-    if (bytesRead !== length) decline('the file ended early');
-    return buffer;
   }
 }
 
@@ -145,13 +128,11 @@ class BoxReader {
  * The container duration and streams of an MP4/QuickTime file, read from its headers; undefined when anything is
  * unusual (see the module comment) or the file cannot be read: the caller then asks ffprobe.
  */
-export async function readMovHeaders(filePath: string): Promise<MediaProbe | undefined> {
-  let file: FileHandle | undefined;
-  try {
-    file = await open(filePath, 'r');
-    const reader = new BoxReader(file, (await file.stat()).size);
+export function readMovHeaders(filePath: string): Promise<MediaProbe | undefined> {
+  return readHeaderFile(filePath, async (file) => {
+    const reader = new BoxReader(file);
     let movie: Movie | undefined;
-    for await (const box of reader.children(0, reader.size, 0)) {
+    for await (const box of reader.children(0, file.size, 0)) {
       if (box.type === 'moov') {
         if (movie) decline('a second moov');
         movie = await readMovie(reader, box);
@@ -159,12 +140,7 @@ export async function readMovHeaders(filePath: string): Promise<MediaProbe | und
     }
     if (!movie) decline('no moov');
     return describe(movie);
-  } catch {
-    // Declined, or unreadable: ffprobe reads the file, or says with its own message why it cannot.
-    return undefined;
-  } finally {
-    await file?.close();
-  }
+  });
 }
 
 async function readMovie(reader: BoxReader, moov: Box): Promise<Movie> {
