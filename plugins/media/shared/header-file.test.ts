@@ -7,7 +7,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decline, HeaderDeclined, type HeaderFile, readHeaderFile } from './header-file.js';
+import { decline, HeaderDeclined, type HeaderFile, headerStream, readHeaderFile } from './header-file.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'header-file-'));
 const tenBytes = path.join(dir, 'ten-bytes.bin');
@@ -94,5 +94,28 @@ describe('readHeaderFile', () => {
     expect(read).toBeUndefined();
     expect(called).toBe(false);
     expect(await readHeaderFile(dir, async (file) => file.readExactly(0, 1))).toBeUndefined();
+  });
+});
+
+describe('headerStream', () => {
+  it('starts a stream with only its index and type known', () => {
+    const { index, type, attachedPicture, tags, ...facts } = headerStream(2, 'audio');
+    expect({ index, type, attachedPicture, tags }).toEqual({
+      index: 2,
+      type: 'audio',
+      attachedPicture: false,
+      tags: {},
+    });
+    expect(Object.keys(facts).sort()).toEqual([
+      'bitsPerRawSample',
+      'channels',
+      'codec',
+      'durationSec',
+      'frameCount',
+      'height',
+      'sampleRate',
+      'width',
+    ]);
+    expect(Object.values(facts).filter((value) => value !== undefined)).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * What the in-process media header readers (mov-headers.ts, matroska-headers.ts) share: a file opened read-only,
- * read only in exact, positioned pieces, and closed whatever happens. The readers are strict on purpose: they decline
+ * read only in exact, positioned pieces, and closed whatever happens; and the stream record they fill. The readers are strict on purpose: they decline
  * anything unusual (a short read included) rather than guess, and their caller then asks ffprobe, which reads the
  * file or says with its own message why it cannot.
  */
 import { open, type FileHandle } from 'node:fs/promises';
+import type { MediaStream } from '../../../core/engines/ffmpeg.js';
 
 /** Thrown inside a header reader for anything it declines; readHeaderFile answers undefined for it. */
 export class HeaderDeclined extends Error {}
@@ -47,4 +48,25 @@ export async function readHeaderFile<T>(
   } finally {
     await handle?.close();
   }
+}
+
+/**
+ * A stream as a header reader starts it: the reader sets what headers say (frame size, sample rate, channels,
+ * duration); the codec, bit depth, frame count and tags, which no header reader reads, stay unknown.
+ */
+export function headerStream(index: number, type: string): MediaStream {
+  return {
+    index,
+    type,
+    codec: undefined,
+    width: undefined,
+    height: undefined,
+    sampleRate: undefined,
+    channels: undefined,
+    bitsPerRawSample: undefined,
+    durationSec: undefined,
+    frameCount: undefined,
+    attachedPicture: false,
+    tags: {},
+  };
 }

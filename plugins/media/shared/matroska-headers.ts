@@ -11,7 +11,7 @@
  * Like the MP4 reader it reads no codec names, tags or chapters; channel counts and sample rates are the track's.
  */
 import type { MediaProbe, MediaStream } from '../../../core/engines/ffmpeg.js';
-import { decline, type HeaderFile, readHeaderFile } from './header-file.js';
+import { decline, type HeaderFile, headerStream, readHeaderFile } from './header-file.js';
 
 const MAX_ELEMENTS = 5000;
 const MAX_PAYLOAD = 256 * 1024;
@@ -201,20 +201,7 @@ async function readTracks(reader: ElementReader, tracks: Element): Promise<Media
 }
 
 async function readTrack(reader: ElementReader, entry: Element, index: number): Promise<MediaStream> {
-  const stream: MediaStream = {
-    index,
-    type: '',
-    codec: undefined,
-    width: undefined,
-    height: undefined,
-    sampleRate: undefined,
-    channels: undefined,
-    bitsPerRawSample: undefined,
-    durationSec: undefined,
-    frameCount: undefined,
-    attachedPicture: false,
-    tags: {},
-  };
+  const stream = headerStream(index, '');
   let hasCodec = false;
   for await (const child of reader.children(entry.start, entry.end)) {
     if (child.id === ID.trackType) {

@@ -14,7 +14,7 @@
  * (MediaRun.open's `needs`).
  */
 import type { MediaProbe, MediaStream } from '../../../core/engines/ffmpeg.js';
-import { decline, type HeaderFile, readHeaderFile } from './header-file.js';
+import { decline, type HeaderFile, headerStream, readHeaderFile } from './header-file.js';
 
 /** Box headers read in one file, all levels together: real files have a few dozen to a few hundred. */
 const MAX_BOXES = 5000;
@@ -273,25 +273,14 @@ function describe(movie: Movie): MediaProbe {
 function describeTrack(track: Track, index: number, movieTimescale: number, chapterTracks: Set<number>): MediaStream {
   const { handler, entry, timescale, mediaDuration } = track;
   if (!handler || !entry || !timescale || mediaDuration === undefined) decline('a track without its headers');
-  const stream: MediaStream = {
-    index,
-    type: streamType(handler, entry.format, track.id !== undefined && chapterTracks.has(track.id)),
-    codec: undefined,
-    width: undefined,
-    height: undefined,
-    sampleRate: undefined,
-    channels: undefined,
-    bitsPerRawSample: undefined,
-    // As ffmpeg has it: the media header's duration, cut to the samples' and to the edit list's.
-    durationSec: Math.min(
-      mediaDuration / timescale,
-      track.sampleDuration ? track.sampleDuration / timescale : Infinity,
-      track.editedDuration !== undefined ? track.editedDuration / movieTimescale : Infinity,
-    ),
-    frameCount: undefined,
-    attachedPicture: false,
-    tags: {},
-  };
+  const type = streamType(handler, entry.format, track.id !== undefined && chapterTracks.has(track.id));
+  const stream = headerStream(index, type);
+  // As ffmpeg has it: the media header's duration, cut to the samples' and to the edit list's.
+  stream.durationSec = Math.min(
+    mediaDuration / timescale,
+    track.sampleDuration ? track.sampleDuration / timescale : Infinity,
+    track.editedDuration !== undefined ? track.editedDuration / movieTimescale : Infinity,
+  );
   const { payload } = entry;
   if (stream.type === 'video') {
     // reserved and data reference (8), version, revision, vendor, temporal and spatial quality (16), then the size.
