@@ -1,8 +1,8 @@
 /**
  * What the in-process media header readers (mov-headers.ts, matroska-headers.ts) share: a file opened read-only,
- * read only in exact, positioned pieces, and closed whatever happens; and the stream record they fill. The readers are strict on purpose: they decline
- * anything unusual (a short read included) rather than guess, and their caller then asks ffprobe, which reads the
- * file or says with its own message why it cannot.
+ * read only in exact, positioned pieces, and closed whatever happens; and the stream record they fill. The readers
+ * are strict on purpose: they decline anything unusual (a short read included) rather than guess, and their caller
+ * then asks ffprobe, which reads the file or says with its own message why it cannot.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import type { MediaStream } from '../../../core/engines/ffmpeg.js';
