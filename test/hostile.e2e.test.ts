@@ -901,15 +901,20 @@ describe('hostile inputs', () => {
 
     // Both sides are read right after a full collection: uncollected, the same server's RSS after the suite varied
     // from 1.1x to 1.8x idle between runs here, as garbage not yet collected and heap V8 kept reserved, while
-    // what was live stayed within 1.1x.
+    // what was live stayed within 1.1x. What is held for a while and then let go is not a leak: the queue library
+    // keeps every job it ran for half the lock lifetime (a liveness check's timer, 30 s by default), so the check
+    // reads again for up to a minute, until the figures settle within their limits.
     it('gave its memory back (live heap within 1.25x of idle, buffers within 16 MB, RSS within 1.5x)', {
       timeout: 120_000,
     }, async () => {
       const idle = collected.idle!;
       const limit = 1.5 * idle.rss;
-      const deadline = Date.now() + 60_000;
+      const within = (m: NodeJS.MemoryUsage) =>
+        m.heapUsed <= 1.25 * idle.heapUsed && m.external <= idle.external + 16e6 && m.rss <= limit;
+      const started = Date.now();
+      const deadline = started + 60_000;
       let after = await collectedMemory();
-      while (after.rss > limit && Date.now() < deadline) {
+      while (!within(after) && Date.now() < deadline) {
         await sleep(2000);
         after = await collectedMemory();
       }
@@ -925,7 +930,8 @@ describe('hostile inputs', () => {
           `in ${tree.processes} processes\n` +
           `[hostile] server memory idle: ${memoryAtIdle}\n` +
           `[hostile] server memory after: ${await memoryBreakdown(server.child.pid!)}\n` +
-          `[hostile] after a full collection: idle ${live(idle)}; after the suite ${live(after)}`,
+          `[hostile] after a full collection: idle ${live(idle)}; after the suite ${live(after)} ` +
+          `(read ${Math.round((Date.now() - started) / 1000)} s after the suite)`,
       );
       // What the suite left live: it runs over 200 jobs, so a leak of about 50 kB of objects or 70 kB of buffers a job
       // fails this.
