@@ -101,6 +101,11 @@ export interface WorkMeasure {
    * deadline (acceptance has checked the maximum; a measure is an engine run, a jailed process start).
    */
   scalesDeadline?: boolean;
+  /**
+   * True when the measure only reads its input (a header read in this process, an engine that prints its answer): no
+   * scratch folder is made for it at acceptance and its engines get none, so `workDir` must not be written.
+   */
+  readsOnly?: boolean;
 }
 
 export interface PluginLimits {

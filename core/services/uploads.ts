@@ -3,7 +3,8 @@
  * kept for magic-byte sniffing; the declared type (file name) is then checked against content.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Transform, pipeline, type Readable } from 'node:stream';
@@ -302,8 +303,13 @@ export class UploadService {
     files: ReadonlyArray<{ upload: StagedUpload; format: FormatId }>,
   ): Promise<number | undefined> {
     // A URL import not fetched yet is measured by the runner once it is.
-    if (!plugin.limits.work || files.some(({ upload }) => upload.source)) return undefined;
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'transmute-measure-'));
+    const work = plugin.limits.work;
+    if (!work || files.some(({ upload }) => upload.source)) return undefined;
+    // Made only when something is written there: a measure's scratch files, or a copy of a blob kept elsewhere than on
+    // this disk (localPath makes it then). A header read in this process costs no folder (half a millisecond of a
+    // tiny image's job).
+    const dir = path.join(os.tmpdir(), `transmute-measure-${randomUUID()}`);
+    if (!work.readsOnly) await mkdir(dir, { mode: 0o700 });
     try {
       const inputs = await Promise.all(
         files.map(async ({ upload, format }) => ({
@@ -318,7 +324,8 @@ export class UploadService {
       this.acceptedMeasures?.put(plugin.id, stored, { measured: total, facts });
       return total;
     } finally {
-      await removeFolder(dir);
+      // A stat, not a removal attempt, when nothing made the folder: no round trip through libuv's pool.
+      if (existsSync(dir)) await removeFolder(dir);
     }
   }
 

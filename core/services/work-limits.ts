@@ -53,7 +53,7 @@ async function measureInputs(
     // The client's file, read by an engine (ffprobe, pdfinfo): in a jail that sees only it and the measure's folder,
     // wherever this runs (configureScopedConfinement).
     const measuring: Promise<{ amount: number | undefined; facts?: InputFacts }> = withEngineScope(
-      { writable: [workDir], readable: [input.path] },
+      { writable: work.readsOnly ? [] : [workDir], readable: [input.path] },
       () =>
         withFacts && work.measureWithFacts
           ? work.measureWithFacts(input, ctx)

@@ -23,6 +23,7 @@ const imageWork: WorkMeasure = {
   unit: 'megapixels',
   max: MAX_INPUT_MEGAPIXELS,
   measure: (input) => headerMegapixels(input.path),
+  readsOnly: true,
 };
 
 export const imageFamily = {

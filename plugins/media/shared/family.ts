@@ -80,6 +80,8 @@ const mediaWork: WorkMeasure = {
   },
   // The deadline is a ceiling from the size; the tight one from the duration is the run's own (MediaRun probes).
   scalesDeadline: false,
+  // Headers read here, or ffprobe's JSON on its stdout.
+  readsOnly: true,
 };
 
 /**

@@ -17,6 +17,7 @@ export const transcribeWork: WorkMeasure = {
   max: MAX_TRANSCRIBE_SECONDS,
   measure: (input, { signal, timeoutMs }) =>
     probeDurationSec(input.path, { signal, timeoutMs, format: input.format, of: 'audio' }),
+  readsOnly: true,
 };
 
 // pocketsphinx decodes at about 0.3x real time here (7.7 s for 24.7 s of speech), whisper (base)
