@@ -53,6 +53,8 @@ export interface Table {
   right: number;
   /** Where each column starts (x): a table continued on the next page keeps them. */
   columns: number[];
+  /** Its text's font size (the most characters'): lines continuing it on the next page have it too. */
+  size?: number;
 }
 
 interface Interval {
@@ -285,6 +287,7 @@ function gridTable(
     left: region.left,
     right: region.right,
     columns: xs.slice(0, -1),
+    size: textSize(runs),
   };
 }
 
@@ -336,6 +339,7 @@ function horizontalRuleTable(runs: TextRun[], region: RuledRegion): Table | unde
     left: region.left,
     right: region.right,
     columns: columns.map((c) => c.start),
+    size: textSize(runs),
   };
 }
 
@@ -1253,6 +1257,7 @@ function tableFromBlock(
     left: Math.min(...block.map((l) => l.x0)),
     right: Math.max(...block.map((l) => l.x1)),
     columns: columns.map((c) => c.start),
+    size: textSize(block.flatMap((line) => line.runs)),
   };
 }
 
@@ -1373,4 +1378,86 @@ export function continuesTable(
     table.columns.length === next.columns.length &&
     table.columns.every((x, i) => Math.abs(x - next.columns[i]!) <= SAME_GRID);
   return sameGrid ? 'same-grid' : undefined;
+}
+
+/** The font size set in the most characters of `runs`. */
+function textSize(runs: readonly TextRun[]): number | undefined {
+  const chars = new Map<number, number>();
+  for (const run of runs) chars.set(run.size, (chars.get(run.size) ?? 0) + run.text.trim().length);
+  return [...chars].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
+}
+
+/** Lines continuing a table on the next page: what they add to its last row, the rows they add, how many they are. */
+export interface ContinuedRows {
+  lastRow: string[];
+  rows: string[][];
+  used: number;
+}
+
+/** Lines of one row's cells stand at most this many font sizes apart (baseline to baseline); rows stand further. */
+const CONTINUED_ROW_LINES = 1.5;
+/** Font sizes (baseline to baseline) beyond which lines are no longer the table's rows. */
+const CONTINUED_ROW_GAP = 2.6;
+/** A line of the table's text is set within this share of its font size. */
+const CONTINUED_SIZE = 0.1;
+
+/**
+ * The lines opening a page that go on with `table`, the last block of the page before, when no table was found
+ * in them (one row, or a row's rest, is too little for a table of its own): each piece of each line lies inside
+ * one of the table's columns (prose runs across them), every line is set in the table's size, one at most a
+ * row's spacing below the other. They fall in bands of a row's line spacing: a band that fills two columns or
+ * more, its first among them, is a row; a first band that does not (the rest of a cell the page break cut, or
+ * of the cells beside it) finishes the table's last row; a band that repeats the header row is the header
+ * again. A paragraph going on from them at its line spacing shows they were its first lines, not the table's.
+ */
+export function continuedRows(
+  table: Pick<Table, 'rows' | 'columns' | 'right' | 'size'>,
+  lines: readonly Line[],
+): ContinuedRows | undefined {
+  const { columns, size } = table;
+  const width = Math.max(...table.rows.map((row) => row.length));
+  if (size === undefined || columns.length < 2 || columns.length !== width) return undefined;
+  const cellsOf = (line: Line): string[] | undefined => {
+    if (Math.abs(line.size - size) > CONTINUED_SIZE * size) return undefined;
+    const cells = columns.map(() => '');
+    for (const segment of splitAtColumns(line, columns).segments) {
+      const column = columns.findLastIndex((x) => x <= segment.x0 + SAME_GRID);
+      const end = columns[column + 1] ?? table.right + size;
+      if (column < 0 || segment.x1 > end + SAME_GRID) return undefined;
+      cells[column] = joinText(cells[column]!, segment.text);
+    }
+    return cells;
+  };
+  const bands: { cells: string[]; lines: number }[] = [];
+  let used = 0;
+  for (const [i, line] of lines.entries()) {
+    const cells = cellsOf(line);
+    const gap = i === 0 ? 0 : line.baseline - lines[i - 1]!.baseline;
+    if (!cells || gap > CONTINUED_ROW_GAP * size) break;
+    const band = bands[bands.length - 1];
+    if (band && gap <= CONTINUED_ROW_LINES * size) {
+      band.cells = band.cells.map((cell, c) => joinText(cell, cells[c]!));
+      band.lines++;
+    } else bands.push({ cells, lines: 1 });
+    used++;
+  }
+  if (used === 0) return undefined;
+  const after = lines[used];
+  if (after && !after.bold && after.baseline - lines[used - 1]!.baseline <= CONTINUED_ROW_LINES * size)
+    return undefined;
+  const same = (a: readonly string[], b: readonly string[]) =>
+    a.length === b.length && a.every((cell, c) => cell.replace(/\s+/g, '') === (b[c] ?? '').replace(/\s+/g, ''));
+  const isRow = (cells: readonly string[]) => cells[0] !== '' && cells.filter(Boolean).length >= 2;
+  const result: ContinuedRows = { lastRow: columns.map(() => ''), rows: [], used: 0 };
+  let lineCount = 0;
+  for (const [b, band] of bands.entries()) {
+    if (b === 0 && same(band.cells, table.rows[0]!)) {
+      // The header row set again on the page: already the table's.
+    } else if (isRow(band.cells)) result.rows.push(band.cells);
+    else if (b === 0 || (b === 1 && same(bands[0]!.cells, table.rows[0]!))) result.lastRow = band.cells;
+    else break;
+    lineCount += band.lines;
+    result.used = lineCount;
+  }
+  return result.used ? result : undefined;
 }
