@@ -1405,8 +1405,8 @@ const CONTINUED_SIZE = 0.1;
  * The lines opening a page that go on with `table`, the last block of the page before, when no table was found
  * in them (one row, or a row's rest, is too little for a table of its own): each piece of each line lies inside
  * one of the table's columns (prose runs across them), every line is set in the table's size, one at most a
- * row's spacing below the other. They fall in bands of a row's line spacing: a band that fills two columns or
- * more, its first among them, is a row; a first band that does not (the rest of a cell the page break cut, or
+ * row's spacing below the other. They fall in bands of a row's line spacing (a line filling the first column and
+ * another opens a band of its own): a band that fills two columns or more, its first among them, is a row; a first band that does not (the rest of a cell the page break cut, or
  * of the cells beside it) finishes the table's last row; a band that repeats the header row is the header
  * again. A paragraph going on from them at its line spacing shows they were its first lines, not the table's.
  */
@@ -1428,17 +1428,22 @@ export function continuedRows(
     }
     return cells;
   };
-  const bands: { cells: string[]; lines: number }[] = [];
+  const bands: { cells: string[]; lines: number; bold: boolean }[] = [];
   let used = 0;
   for (const [i, line] of lines.entries()) {
     const cells = cellsOf(line);
     const gap = i === 0 ? 0 : line.baseline - lines[i - 1]!.baseline;
     if (!cells || gap > CONTINUED_ROW_GAP * size) break;
     const band = bands[bands.length - 1];
-    if (band && gap <= CONTINUED_ROW_LINES * size) {
+    // Rows may stand a line apart: a line filling the first cell and another, under a band with a first cell, opens
+    // one (a header's lines, in bold, stay together).
+    const opensRow =
+      cells[0] !== '' && cells.filter(Boolean).length >= 2 && band?.cells[0] !== '' && !(line.bold && band?.bold);
+    if (band && gap <= CONTINUED_ROW_LINES * size && !opensRow) {
       band.cells = band.cells.map((cell, c) => joinText(cell, cells[c]!));
       band.lines++;
-    } else bands.push({ cells, lines: 1 });
+      band.bold = line.bold;
+    } else bands.push({ cells, lines: 1, bold: line.bold });
     used++;
   }
   if (used === 0) return undefined;
