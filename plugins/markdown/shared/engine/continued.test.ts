@@ -117,7 +117,7 @@ describe('what does not continue a table', () => {
     expect(paragraphs(out)).toEqual([[`${PROSE} spatial backends.`]]);
   });
 
-  it('leaves a paragraph whose first line fits in the first column alone (the next line goes on at its spacing)', () => {
+  it('leaves a paragraph whose first line fits in the first column (its next line follows at its spacing)', () => {
     const pageTwo = lines([
       [60, [60, 'Sample usage']],
       [74, [60, PROSE]],

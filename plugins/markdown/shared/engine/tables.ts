@@ -1406,8 +1406,9 @@ const CONTINUED_SIZE = 0.1;
  * in them (one row, or a row's rest, is too little for a table of its own): each piece of each line lies inside
  * one of the table's columns (prose runs across them), every line is set in the table's size, one at most a
  * row's spacing below the other. They fall in bands of a row's line spacing (a line filling the first column and
- * another opens a band of its own): a band that fills two columns or more, its first among them, is a row; a first band that does not (the rest of a cell the page break cut, or
- * of the cells beside it) finishes the table's last row; a band that repeats the header row is the header
+ * another opens a band of its own): a band that fills two columns or more, its first among them, is a row; a
+ * first band that does not (the rest of a cell the page break cut, or of the cells beside it) finishes the
+ * table's last row; a band that repeats the header row is the header
  * again. A paragraph going on from them at its line spacing shows they were its first lines, not the table's.
  */
 export function continuedRows(
