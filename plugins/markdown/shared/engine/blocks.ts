@@ -285,8 +285,7 @@ export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle)
     const continued = lastTable?.page === page - 1 ? continuedRows(lastTable.table, leadingLines(items)) : undefined;
     if (continued && lastTable) {
       const rows = lastTable.block.rows;
-      const last = rows[rows.length - 1]!;
-      rows[rows.length - 1] = last.map((cell, c) => joinText(cell, continued.lastRow[c] ?? ''));
+      rows[rows.length - 1] = joinRow(rows[rows.length - 1]!, continued.lastRow);
       rows.push(...continued.rows);
       if (continued.used === items.length) lastTable = { ...lastTable, page };
     }
@@ -304,7 +303,9 @@ export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle)
           ? continuesTable(lastTable.table, item.table)
           : undefined;
       if (continued && lastTable) {
-        lastTable.block.rows.push(...(continued === 'repeated-header' ? item.table.rows.slice(1) : item.table.rows));
+        const rows = lastTable.block.rows;
+        if (continued.lastRow) rows[rows.length - 1] = joinRow(rows[rows.length - 1]!, continued.lastRow);
+        rows.push(...continued.rows);
         lastTable = index === items.length - 1 ? { ...lastTable, table: item.table, page } : undefined;
         return;
       }
@@ -323,6 +324,10 @@ export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle)
   flush();
   return blocks;
 }
+
+/** A row the page break cut, its cells with the rest of each after them. */
+const joinRow = (row: readonly string[], rest: readonly string[]) =>
+  row.map((cell, c) => joinText(cell, rest[c] ?? ''));
 
 /** The lines a page opens with, before its first table or column break. */
 function leadingLines(items: readonly FlowItem[]): Line[] {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyseStyle, documentBlocks, type FlowItem } from './blocks.js';
 import { buildLines } from './lines.js';
-import { extractBorderlessTables } from './tables.js';
+import { continuesTable, extractBorderlessTables } from './tables.js';
 import type { Block, TextRun } from './types.js';
 
 /** An advance per character as a proportional font sets it (the same advance for all would read as code). */
@@ -102,6 +102,65 @@ describe('a table continued on the next page by lines in its columns', () => {
       ['version', 'The GML version to use: 2'],
       ['precision', 'Number of significant digits'],
     ]);
+  });
+  it('reads a row whose first cell is set centred beside its wrapped cell (an office export) as one row', () => {
+    const pageTwo = lines([
+      [60, [160, 'Number of significant']],
+      [72, [60, 'precision'], [160, 'digits in the']],
+      [84, [160, 'coordinates']],
+      [120, [60, PROSE]],
+    ]);
+    const [table] = tables(blocks([pageOne, pageTwo]));
+    expect(table!.slice(3)).toEqual([
+      ['version', 'The GML version to use: 2'],
+      ['precision', 'Number of significant digits in the coordinates'],
+    ]);
+  });
+
+  it('tells the rest of the last row from the next row set at its top (its first cell not centred in them)', () => {
+    const pageTwo = lines([
+      [60, [160, '(default) or 3,']],
+      [72, [160, 'as the server has it']],
+      [84, [60, 'precision'], [160, 'Number of significant digits']],
+      [120, [60, PROSE]],
+    ]);
+    const [table] = tables(blocks([pageOne, pageTwo]));
+    expect(table!.slice(3)).toEqual([
+      ['version', 'The GML version to use: 2 (default) or 3, as the server has it'],
+      ['precision', 'Number of significant digits'],
+    ]);
+  });
+});
+
+describe('a table opening the next page', () => {
+  const header = ['Code', 'Item', 'Count'];
+  const columns = [60, 120, 300];
+  const table = { rows: [header, ['A-117', 'springs size 3', '104'], ['A-118', 'packed in crates', '141']], columns };
+
+  it('drops its header row when it is the header set again', () => {
+    const next = { rows: [header, ['A-119', 'bolts size 5', '178']], columns: [61, 130, 290] };
+    expect(continuesTable(table, next)).toEqual({ rows: [['A-119', 'bolts size 5', '178']] });
+  });
+
+  it("finishes the last row with what the header set again holds after its own words (the cut row's rest)", () => {
+    const next = {
+      rows: [
+        ['Code', 'Item due for a recount', 'Count'],
+        ['A-119', 'bolts size 5', '178'],
+      ],
+      columns,
+    };
+    expect(continuesTable(table, next)).toEqual({
+      rows: [['A-119', 'bolts size 5', '178']],
+      lastRow: ['', 'due for a recount', ''],
+    });
+  });
+
+  it('joins a table on the same grid, and keeps one on another grid or with other columns apart', () => {
+    const rows = [['A-119', 'bolts size 5', '178']];
+    expect(continuesTable(table, { rows, columns: [61, 121, 299] })).toEqual({ rows });
+    expect(continuesTable(table, { rows, columns: [60, 150, 300] })).toBeUndefined();
+    expect(continuesTable(table, { rows: [['A-119', 'bolts']], columns: [60, 120] })).toBeUndefined();
   });
 });
 

@@ -1363,21 +1363,37 @@ function isCount(values: readonly string[]): boolean {
 /** Column starts this close (points) are the same grid on the next page. */
 const SAME_GRID = 3;
 
+/** What a table opening a page adds to the table ending the page before: its rows, and the rest of its last row. */
+export interface Continuation {
+  rows: string[][];
+  lastRow?: string[];
+}
+
 /**
- * Whether `next` (first on its page) continues `table` (last on the page before): the same
- * number of columns, and the same header row or the same column grid.
+ * Whether `next` (first on its page) continues `table` (last on the page before): the same number of columns, and
+ * the same header row (dropped) or the same column grid. A header row set again whose cells go on with more words,
+ * the first cell as it was, is the header over the rest of the row the page break cut: those lines, with no first
+ * cell, were read as the header's wrapped lines; they finish the last row.
  */
 export function continuesTable(
   table: Pick<Table, 'rows' | 'columns'>,
   next: Pick<Table, 'rows' | 'columns'>,
-): 'repeated-header' | 'same-grid' | undefined {
+): Continuation | undefined {
   const width = (t: Pick<Table, 'rows'>) => Math.max(...t.rows.map((r) => r.length));
   if (width(table) !== width(next)) return undefined;
-  if (table.rows[0]!.join('\u0000') === next.rows[0]!.join('\u0000')) return 'repeated-header';
+  const [header, first] = [table.rows[0]!, next.rows[0]!];
+  if (header.join('\u0000') === first.join('\u0000')) return { rows: next.rows.slice(1) };
+  const words = (cell: string | undefined) => (cell ?? '').split(/\s+/).filter(Boolean);
+  const rest = header.map((cell, c) => {
+    const [head, given] = [words(cell), words(first[c])];
+    return head.every((word, k) => given[k] === word) ? given.slice(head.length).join(' ') : undefined;
+  });
+  if (rest[0] === '' && rest.slice(1).some(Boolean) && rest.every((cell) => cell !== undefined))
+    return { rows: next.rows.slice(1), lastRow: rest as string[] };
   const sameGrid =
     table.columns.length === next.columns.length &&
     table.columns.every((x, i) => Math.abs(x - next.columns[i]!) <= SAME_GRID);
-  return sameGrid ? 'same-grid' : undefined;
+  return sameGrid ? { rows: next.rows } : undefined;
 }
 
 /** The font size set in the most characters of `runs`. */
@@ -1405,11 +1421,11 @@ const CONTINUED_SIZE = 0.1;
  * The lines opening a page that go on with `table`, the last block of the page before, when no table was found
  * in them (one row, or a row's rest, is too little for a table of its own): each piece of each line lies inside
  * one of the table's columns (prose runs across them), every line is set in the table's size, one at most a
- * row's spacing below the other. They fall in bands of a row's line spacing (a line filling the first column and
- * another opens a band of its own): a band that fills two columns or more, its first among them, is a row; a
- * first band that does not (the rest of a cell the page break cut, or of the cells beside it) finishes the
- * table's last row; a band that repeats the header row is the header
- * again. A paragraph going on from them at its line spacing shows they were its first lines, not the table's.
+ * row's spacing below the other. They fall in bands of a row's line spacing and weight (a line filling the first
+ * column and another opens a band of its own, unless centred in it): a band that fills two columns or more, its
+ * first among them, is a row; a first band that does not (the rest of a cell the page break cut, or of the cells
+ * beside it) finishes the table's last row; a band that repeats the header row is the header again. A paragraph
+ * going on from them at its line spacing shows they were its first lines, not the table's.
  */
 export function continuedRows(
   table: Pick<Table, 'rows' | 'columns' | 'right' | 'size'>,
@@ -1429,27 +1445,37 @@ export function continuedRows(
     }
     return cells;
   };
-  const bands: { cells: string[]; lines: number; bold: boolean }[] = [];
-  let used = 0;
+  const accepted: { line: Line; cells: string[] }[] = [];
   for (const [i, line] of lines.entries()) {
     const cells = cellsOf(line);
-    const gap = i === 0 ? 0 : line.baseline - lines[i - 1]!.baseline;
-    if (!cells || gap > CONTINUED_ROW_GAP * size) break;
+    if (!cells || (i > 0 && line.baseline - lines[i - 1]!.baseline > CONTINUED_ROW_GAP * size)) break;
+    accepted.push({ line, cells });
+  }
+  const used = accepted.length;
+  const nextLine = (i: number) =>
+    accepted[i + 1]!.line.baseline - accepted[i]!.line.baseline <= CONTINUED_ROW_LINES * size;
+  /** Lines after the i-th at a row's line spacing, with no first cell. */
+  const restBelow = (i: number) => {
+    let n = 0;
+    while (i + n + 1 < used && nextLine(i + n) && accepted[i + n + 1]!.cells[0] === '') n++;
+    return n;
+  };
+  const bands: { cells: string[]; lines: number; bold: boolean }[] = [];
+  for (const [i, { line, cells }] of accepted.entries()) {
     const band = bands[bands.length - 1];
-    // Rows may stand a line apart: a line filling the first cell and another, under a band with a first cell, opens
-    // one (a header's lines, in bold, stay together).
-    const opensRow =
-      cells[0] !== '' && cells.filter(Boolean).length >= 2 && band?.cells[0] !== '' && !(line.bold && band?.bold);
-    if (band && gap <= CONTINUED_ROW_LINES * size && !opensRow) {
+    // A line filling the first cell and another opens a row (rows may stand a line apart), unless it stands
+    // midway down the band's lines (as many above as below: a first cell set centred in its row) or goes on with
+    // a bold band in bold (a header's wrapped lines).
+    const centred = band !== undefined && band.cells[0] === '' && restBelow(i) === band.lines;
+    const opensRow = cells[0] !== '' && cells.filter(Boolean).length >= 2 && !centred && !(line.bold && band?.bold);
+    if (band && nextLine(i - 1) && !opensRow && line.bold === band.bold) {
       band.cells = band.cells.map((cell, c) => joinText(cell, cells[c]!));
       band.lines++;
-      band.bold = line.bold;
     } else bands.push({ cells, lines: 1, bold: line.bold });
-    used++;
   }
   if (used === 0) return undefined;
   const after = lines[used];
-  if (after && !after.bold && after.baseline - lines[used - 1]!.baseline <= CONTINUED_ROW_LINES * size)
+  if (after && !after.bold && after.baseline - accepted[used - 1]!.line.baseline <= CONTINUED_ROW_LINES * size)
     return undefined;
   const same = (a: readonly string[], b: readonly string[]) =>
     a.length === b.length && a.every((cell, c) => cell.replace(/\s+/g, '') === (b[c] ?? '').replace(/\s+/g, ''));
