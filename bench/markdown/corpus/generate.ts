@@ -63,15 +63,26 @@ function renderWithOffice(entry: CorpusEntry, markdown: string, work: string): s
   return join(work, `${entry.name}.pdf`);
 }
 
-/** First words of each page as pdftotext reads them (office routes have no running lines). */
-function pageStartsOf(pdf: string, pages: number): string[] {
-  return Array.from({ length: pages }, (_, i) =>
-    run('pdftotext', ['-f', String(i + 1), '-l', String(i + 1), pdf, '-'])
+/**
+ * First words of each page's content as pdftotext reads them (office routes have no running lines). A table's
+ * header row that the office suite sets again atop a page is not content (the truth has it once): the page starts
+ * after it, where the layouts corpus starts a page a table's rows open (Markdown cannot mark a page inside a table).
+ */
+function pageStartsOf(pdf: string, pages: number, markdown: string): string[] {
+  const headers = markdown
+    .split('\n')
+    .flatMap((line, i, all) => (/^\|\s*---/.test(all[i + 1] ?? '') ? [line.replace(/\|/g, ' ').split(/\s+/)] : []))
+    .map((words) => words.filter(Boolean));
+  return Array.from({ length: pages }, (_, i) => {
+    const words = run('pdftotext', ['-f', String(i + 1), '-l', String(i + 1), pdf, '-'])
       .split(/\s+/)
-      .filter(Boolean)
+      .filter(Boolean);
+    const repeated = i > 0 ? headers.find((header) => header.every((word, k) => words[k] === word)) : undefined;
+    return words
+      .slice(repeated?.length ?? 0)
       .slice(0, PAGE_START_WORDS)
-      .join(' '),
-  );
+      .join(' ');
+  });
 }
 
 function pageCount(pdf: string): number {
@@ -98,7 +109,7 @@ function generate(entry: CorpusEntry, work: string): TruthMeta {
   const rendered = renderWithOffice(entry, markdown, work);
   writeFileSync(target, readFileSync(rendered));
   const pages = pageCount(target);
-  return { route: entry.route.kind, pages, pageStarts: pageStartsOf(target, pages), runningLines: [] };
+  return { route: entry.route.kind, pages, pageStarts: pageStartsOf(target, pages, markdown), runningLines: [] };
 }
 
 function main(): void {

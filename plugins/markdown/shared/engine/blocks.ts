@@ -5,7 +5,7 @@
 import { joinText, roundSize } from './lines.js';
 import { columnLefts, itemTextX, type ListMarker, type MarkerKind, markerNumber, parseListMarker } from './lists.js';
 import type { OutlineHeading } from './outline.js';
-import { continuesTable, LEADERS, type Table } from './tables.js';
+import { continuedRows, continuesTable, LEADERS, type Table } from './tables.js';
 import type { Block, Box, Line, TextPart } from './types.js';
 
 /** Lines larger than body by this many points are headings. */
@@ -281,7 +281,17 @@ export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle)
   };
   let lastTable: { block: Block & { kind: 'table' }; table: Table; page: number } | undefined;
   for (const { page, items } of pages) {
+    // Lines opening the page may be the rows, or a row's rest, of the table that ended the page before.
+    const continued = lastTable?.page === page - 1 ? continuedRows(lastTable.table, leadingLines(items)) : undefined;
+    if (continued && lastTable) {
+      const rows = lastTable.block.rows;
+      rows[rows.length - 1] = joinRow(rows[rows.length - 1]!, continued.lastRow);
+      rows.push(...continued.rows);
+      if (continued.used === items.length) lastTable = { ...lastTable, page };
+    }
+    const start = continued?.used ?? 0;
     items.forEach((item, index) => {
+      if (index < start) return;
       if (!('table' in item)) {
         textLines.push({ page, line: item.line, columnBreak: item.columnBreak });
         lastTable = undefined;
@@ -289,11 +299,13 @@ export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle)
       }
       flush();
       const continued =
-        lastTable && index === 0 && lastTable.page === page - 1
+        lastTable && index === start && lastTable.page === page - 1
           ? continuesTable(lastTable.table, item.table)
           : undefined;
       if (continued && lastTable) {
-        lastTable.block.rows.push(...(continued === 'repeated-header' ? item.table.rows.slice(1) : item.table.rows));
+        const rows = lastTable.block.rows;
+        if (continued.lastRow) rows[rows.length - 1] = joinRow(rows[rows.length - 1]!, continued.lastRow);
+        rows.push(...continued.rows);
         lastTable = index === items.length - 1 ? { ...lastTable, table: item.table, page } : undefined;
         return;
       }
@@ -311,6 +323,20 @@ export function documentBlocks(pages: readonly PageFlow[], style: DocumentStyle)
   }
   flush();
   return blocks;
+}
+
+/** A row the page break cut, its cells with the rest of each after them. */
+const joinRow = (row: readonly string[], rest: readonly string[]) =>
+  row.map((cell, c) => joinText(cell, rest[c] ?? ''));
+
+/** The lines a page opens with, before its first table or column break. */
+function leadingLines(items: readonly FlowItem[]): Line[] {
+  const lines: Line[] = [];
+  for (const [i, item] of items.entries()) {
+    if (!('line' in item) || (i > 0 && item.columnBreak)) break;
+    lines.push(item.line);
+  }
+  return lines;
 }
 
 /** One nesting level of an open list, x measured from the column's left edge. */

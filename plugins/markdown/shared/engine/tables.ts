@@ -53,6 +53,8 @@ export interface Table {
   right: number;
   /** Where each column starts (x): a table continued on the next page keeps them. */
   columns: number[];
+  /** Its text's font size (the most characters'): lines continuing it on the next page have it too. */
+  size?: number;
 }
 
 interface Interval {
@@ -285,6 +287,7 @@ function gridTable(
     left: region.left,
     right: region.right,
     columns: xs.slice(0, -1),
+    size: textSize(runs),
   };
 }
 
@@ -336,6 +339,7 @@ function horizontalRuleTable(runs: TextRun[], region: RuledRegion): Table | unde
     left: region.left,
     right: region.right,
     columns: columns.map((c) => c.start),
+    size: textSize(runs),
   };
 }
 
@@ -1253,6 +1257,7 @@ function tableFromBlock(
     left: Math.min(...block.map((l) => l.x0)),
     right: Math.max(...block.map((l) => l.x1)),
     columns: columns.map((c) => c.start),
+    size: textSize(block.flatMap((line) => line.runs)),
   };
 }
 
@@ -1358,19 +1363,133 @@ function isCount(values: readonly string[]): boolean {
 /** Column starts this close (points) are the same grid on the next page. */
 const SAME_GRID = 3;
 
+/** What a table opening a page adds to the table ending the page before: its rows, and the rest of its last row. */
+export interface Continuation {
+  rows: string[][];
+  lastRow?: string[];
+}
+
 /**
- * Whether `next` (first on its page) continues `table` (last on the page before): the same
- * number of columns, and the same header row or the same column grid.
+ * Whether `next` (first on its page) continues `table` (last on the page before): the same number of columns, and
+ * the same header row (dropped) or the same column grid. A header row set again whose cells go on with more words,
+ * the first cell as it was, is the header over the rest of the row the page break cut: those lines, with no first
+ * cell, were read as the header's wrapped lines; they finish the last row.
  */
 export function continuesTable(
   table: Pick<Table, 'rows' | 'columns'>,
   next: Pick<Table, 'rows' | 'columns'>,
-): 'repeated-header' | 'same-grid' | undefined {
+): Continuation | undefined {
   const width = (t: Pick<Table, 'rows'>) => Math.max(...t.rows.map((r) => r.length));
   if (width(table) !== width(next)) return undefined;
-  if (table.rows[0]!.join('\u0000') === next.rows[0]!.join('\u0000')) return 'repeated-header';
+  const [header, first] = [table.rows[0]!, next.rows[0]!];
+  if (header.join('\u0000') === first.join('\u0000')) return { rows: next.rows.slice(1) };
+  const words = (cell: string | undefined) => (cell ?? '').split(/\s+/).filter(Boolean);
+  const rest = header.map((cell, c) => {
+    const [head, given] = [words(cell), words(first[c])];
+    return head.every((word, k) => given[k] === word) ? given.slice(head.length).join(' ') : undefined;
+  });
+  if (rest[0] === '' && rest.slice(1).some(Boolean) && rest.every((cell) => cell !== undefined))
+    return { rows: next.rows.slice(1), lastRow: rest as string[] };
   const sameGrid =
     table.columns.length === next.columns.length &&
     table.columns.every((x, i) => Math.abs(x - next.columns[i]!) <= SAME_GRID);
-  return sameGrid ? 'same-grid' : undefined;
+  return sameGrid ? { rows: next.rows } : undefined;
+}
+
+/** The font size set in the most characters of `runs`. */
+function textSize(runs: readonly TextRun[]): number | undefined {
+  const chars = new Map<number, number>();
+  for (const run of runs) chars.set(run.size, (chars.get(run.size) ?? 0) + run.text.trim().length);
+  return [...chars].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
+}
+
+/** Lines continuing a table on the next page: what they add to its last row, the rows they add, how many they are. */
+export interface ContinuedRows {
+  lastRow: string[];
+  rows: string[][];
+  used: number;
+}
+
+/** Lines of one row's cells stand at most this many font sizes apart (baseline to baseline); rows stand further. */
+const CONTINUED_ROW_LINES = 1.5;
+/** Font sizes (baseline to baseline) beyond which lines are no longer the table's rows. */
+const CONTINUED_ROW_GAP = 2.6;
+/** A line of the table's text is set within this share of its font size. */
+const CONTINUED_SIZE = 0.1;
+
+/**
+ * The lines opening a page that go on with `table`, the last block of the page before, when no table was found
+ * in them (one row, or a row's rest, is too little for a table of its own): each piece of each line lies inside
+ * one of the table's columns (prose runs across them), every line is set in the table's size, one at most a
+ * row's spacing below the other. They fall in bands of a row's line spacing and weight (a line filling the first
+ * column and another opens a band of its own, unless centred in it): a band that fills two columns or more, its
+ * first among them, is a row; a first band that does not (the rest of a cell the page break cut, or of the cells
+ * beside it) finishes the table's last row; a band that repeats the header row is the header again. A paragraph
+ * going on from them at its line spacing shows they were its first lines, not the table's.
+ */
+export function continuedRows(
+  table: Pick<Table, 'rows' | 'columns' | 'right' | 'size'>,
+  lines: readonly Line[],
+): ContinuedRows | undefined {
+  const { columns, size } = table;
+  const width = Math.max(...table.rows.map((row) => row.length));
+  if (size === undefined || columns.length < 2 || columns.length !== width) return undefined;
+  const cellsOf = (line: Line): string[] | undefined => {
+    if (Math.abs(line.size - size) > CONTINUED_SIZE * size) return undefined;
+    const cells = columns.map(() => '');
+    for (const segment of splitAtColumns(line, columns).segments) {
+      const column = columns.findLastIndex((x) => x <= segment.x0 + SAME_GRID);
+      const end = columns[column + 1] ?? table.right + size;
+      if (column < 0 || segment.x1 > end + SAME_GRID) return undefined;
+      cells[column] = joinText(cells[column]!, segment.text);
+    }
+    return cells;
+  };
+  const accepted: { line: Line; cells: string[] }[] = [];
+  for (const [i, line] of lines.entries()) {
+    const cells = cellsOf(line);
+    if (!cells || (i > 0 && line.baseline - lines[i - 1]!.baseline > CONTINUED_ROW_GAP * size)) break;
+    accepted.push({ line, cells });
+  }
+  const used = accepted.length;
+  const nextLine = (i: number) =>
+    accepted[i + 1]!.line.baseline - accepted[i]!.line.baseline <= CONTINUED_ROW_LINES * size;
+  /** Lines after the i-th at a row's line spacing, with no first cell. */
+  const restBelow = (i: number) => {
+    let n = 0;
+    while (i + n + 1 < used && nextLine(i + n) && accepted[i + n + 1]!.cells[0] === '') n++;
+    return n;
+  };
+  const bands: { cells: string[]; lines: number; bold: boolean }[] = [];
+  for (const [i, { line, cells }] of accepted.entries()) {
+    const band = bands[bands.length - 1];
+    // A line filling the first cell and another opens a row (rows may stand a line apart), unless it stands
+    // midway down the band's lines (as many above as below: a first cell set centred in its row) or goes on with
+    // a bold band in bold (a header's wrapped lines).
+    const centred = band !== undefined && band.cells[0] === '' && restBelow(i) === band.lines;
+    const opensRow = cells[0] !== '' && cells.filter(Boolean).length >= 2 && !centred && !(line.bold && band?.bold);
+    if (band && nextLine(i - 1) && !opensRow && line.bold === band.bold) {
+      band.cells = band.cells.map((cell, c) => joinText(cell, cells[c]!));
+      band.lines++;
+    } else bands.push({ cells, lines: 1, bold: line.bold });
+  }
+  if (used === 0) return undefined;
+  const after = lines[used];
+  if (after && !after.bold && after.baseline - accepted[used - 1]!.line.baseline <= CONTINUED_ROW_LINES * size)
+    return undefined;
+  const same = (a: readonly string[], b: readonly string[]) =>
+    a.length === b.length && a.every((cell, c) => cell.replace(/\s+/g, '') === (b[c] ?? '').replace(/\s+/g, ''));
+  const isRow = (cells: readonly string[]) => cells[0] !== '' && cells.filter(Boolean).length >= 2;
+  const result: ContinuedRows = { lastRow: columns.map(() => ''), rows: [], used: 0 };
+  let lineCount = 0;
+  for (const [b, band] of bands.entries()) {
+    if (b === 0 && same(band.cells, table.rows[0]!)) {
+      // The header row set again on the page: already the table's.
+    } else if (isRow(band.cells)) result.rows.push(band.cells);
+    else if (b === 0 || (b === 1 && same(bands[0]!.cells, table.rows[0]!))) result.lastRow = band.cells;
+    else break;
+    lineCount += band.lines;
+    result.used = lineCount;
+  }
+  return result.used ? result : undefined;
 }
