@@ -271,9 +271,12 @@ describe('a JSON body (REST, GraphQL, tRPC): the same idle limit', () => {
     const batch = `{"0":${rest}}`;
     const batchRequest = openUpload('/trpc/pipelines.create?batch=1', Buffer.byteLength(batch), json);
 
-    const [restEnded, graphqlEnded, trpcEnded, batchEnded] = await Promise.all(
-      [restRequest, graphqlRequest, trpcRequest, batchRequest].map((request) => request.answer),
-    );
+    const [restEnded, graphqlEnded, trpcEnded, batchEnded] = await Promise.all([
+      restRequest.answer,
+      graphqlRequest.answer,
+      trpcRequest.answer,
+      batchRequest.answer,
+    ]);
     for (const ended of [restEnded, graphqlEnded, trpcEnded, batchEnded]) {
       expect(ended.status, ended.raw).toBe(408);
       expect(ended.closed).toBe(true);
