@@ -5,8 +5,10 @@
  * longer than both limits and an idle keep-alive connection are not affected.
  */
 import { readdir } from 'node:fs/promises';
-import { connect, type Socket } from 'node:net';
+import http from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLOW_TEXT_PLUGIN, authHeaders, startServer, type TestServer } from './helpers.js';
@@ -15,16 +17,35 @@ const IDLE_S = 2;
 const MAX_S = 6;
 const BOUNDARY = 'transmute-upload-time';
 
+/** What the JSON pipelines import by URL (from `origin`, on 127.0.0.1). */
+const IMPORTED_TEXT = 'a slow json body is fine';
+
 let server: TestServer;
 let key: string;
+let origin: http.Server;
+let originUrl: string;
 
 beforeAll(async () => {
+  origin = http.createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(IMPORTED_TEXT) });
+    response.end(request.method === 'HEAD' ? undefined : IMPORTED_TEXT);
+  });
+  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+  originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
   server = await startServer({
-    env: { PLUGINS: SLOW_TEXT_PLUGIN, UPLOAD_IDLE_S: String(IDLE_S), UPLOAD_MAX_S: String(MAX_S) },
+    env: {
+      PLUGINS: SLOW_TEXT_PLUGIN,
+      UPLOAD_IDLE_S: String(IDLE_S),
+      UPLOAD_MAX_S: String(MAX_S),
+      IMPORT_ALLOW_PRIVATE: '1',
+    },
   });
   key = await server.createKey('pro');
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  origin?.close();
+});
 
 const filePart = (field: string, filename: string) =>
   `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
@@ -43,8 +64,19 @@ interface Answer {
   raw: string;
 }
 
-/** A raw HTTP/1.1 request whose head (and declared length) is sent at once; the body is `send`'s to write. */
-function openUpload(target: string, declaredLength: number, apiKey = key): { socket: Socket; answer: Promise<Answer> } {
+interface RequestHead {
+  apiKey?: string;
+  contentType?: string;
+  /** Further header lines, e.g. `Prefer: wait=40`. */
+  headers?: Record<string, string>;
+}
+
+/** A raw HTTP/1.1 request whose head (and declared length) is sent at once; the body is the caller's to write. */
+function openUpload(
+  target: string,
+  declaredLength: number,
+  { apiKey = key, contentType = `multipart/form-data; boundary=${BOUNDARY}`, headers = {} }: RequestHead = {},
+): { socket: Socket; answer: Promise<Answer> } {
   const { hostname, port } = new URL(server.url);
   const socket = connect(Number(port), hostname);
   const started = performance.now();
@@ -79,9 +111,9 @@ function openUpload(target: string, declaredLength: number, apiKey = key): { soc
     socket.on('close', () => finish(true));
   });
   socket.write(
-    `POST ${target} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${Object.entries(authHeaders(apiKey))
+    `POST ${target} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${Object.entries({ ...authHeaders(apiKey), ...headers })
       .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('')}Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${declaredLength}\r\n\r\n`,
+      .join('')}Content-Type: ${contentType}\r\nContent-Length: ${declaredLength}\r\n\r\n`,
   );
   return { socket, answer };
 }
@@ -203,6 +235,115 @@ describe('a body that stops sending', () => {
   }, 60_000);
 });
 
+describe('a JSON body (REST, GraphQL, tRPC): the same idle limit', () => {
+  const json = { contentType: 'application/json' };
+  const pipeline = (steps: number) =>
+    JSON.stringify({ input: { url: `${originUrl}/notes.txt` }, steps: [{ to: 'md', steps }] });
+  const idleMessage = new RegExp(
+    `^No data of the request body arrived for ${IDLE_S} seconds: the request was ended; send it again$`,
+  );
+
+  const usedCredits = async () => {
+    const res = await fetch(`${server.url}/api/v1/credits`, { headers: authHeaders(key) });
+    return ((await res.json()) as { creditsUsed: number }).creditsUsed;
+  };
+
+  /** Writes `body` in `pieces` parts `gapMs` apart: never idle for UPLOAD_IDLE_S, yet longer than it in all. */
+  async function trickle(socket: Socket, body: string, pieces: number, gapMs: number) {
+    const size = Math.ceil(body.length / pieces);
+    for (let at = 0; at < body.length; at += size) {
+      if (at) await sleep(gapMs);
+      socket.write(body.slice(at, at + size));
+    }
+  }
+
+  it("that stops sending is ended after UPLOAD_IDLE_S with a 408 in each surface's format", async () => {
+    const creditsUsed = await usedCredits();
+    const rest = pipeline(1);
+    const restRequest = openUpload('/api/v1/pipelines', Buffer.byteLength(rest), json);
+    restRequest.socket.write(rest.slice(0, 30));
+    const query = JSON.stringify({ query: '{ __typename }' });
+    const graphqlRequest = openUpload('/graphql', Buffer.byteLength(query), json);
+    graphqlRequest.socket.write(query.slice(0, 10));
+    const trpcRequest = openUpload('/trpc/pipelines.create', Buffer.byteLength(rest), json);
+    trpcRequest.socket.write(rest.slice(0, 1));
+    // A batch that sends nothing of its body.
+    const batch = `{"0":${rest}}`;
+    const batchRequest = openUpload('/trpc/pipelines.create?batch=1', Buffer.byteLength(batch), json);
+
+    const [restEnded, graphqlEnded, trpcEnded, batchEnded] = await Promise.all([
+      restRequest.answer,
+      graphqlRequest.answer,
+      trpcRequest.answer,
+      batchRequest.answer,
+    ]);
+    for (const ended of [restEnded, graphqlEnded, trpcEnded, batchEnded]) {
+      expect(ended.status, ended.raw).toBe(408);
+      expect(ended.closed).toBe(true);
+      // Ended by the idle limit, not left open until UPLOAD_MAX_S's deadline.
+      expect(ended.afterMs).toBeGreaterThanOrEqual(IDLE_S * 1000 - 100);
+      expect(ended.afterMs).toBeLessThan(MAX_S * 1000);
+    }
+    expect(restEnded.body).toEqual({ error: expect.stringMatching(idleMessage) });
+    expect(graphqlEnded.body).toEqual({
+      errors: [{ message: expect.stringMatching(idleMessage), extensions: { code: 'REQUEST_TIMEOUT' } }],
+    });
+    expect(trpcEnded.body.error).toMatchObject({
+      message: expect.stringMatching(idleMessage),
+      data: { code: 'TIMEOUT', httpStatus: 408, path: 'pipelines.create' },
+    });
+    expect(batchEnded.body).toEqual([
+      {
+        error: expect.objectContaining({
+          message: expect.stringMatching(idleMessage),
+          data: expect.objectContaining({ code: 'TIMEOUT', httpStatus: 408 }),
+        }),
+      },
+    ]);
+    // Nothing was accepted (nothing charged), and the server answers the next request.
+    expect(await usedCredits()).toBe(creditsUsed);
+    await healthy();
+  }, 60_000);
+
+  it('sent slowly, each pause under the limit, is answered; a Prefer: wait pipeline past both limits too', async () => {
+    const close = { Connection: 'close' };
+    // 9 s of work after a body taking 3 s in five parts: Prefer: wait keeps the answer past UPLOAD_MAX_S.
+    const rest = pipeline(90);
+    const restRequest = openUpload('/api/v1/pipelines', Buffer.byteLength(rest), {
+      ...json,
+      headers: { ...close, Prefer: 'wait=40' },
+    });
+    const query = JSON.stringify({ query: '{ __typename }' });
+    const graphqlRequest = openUpload('/graphql', Buffer.byteLength(query), { ...json, headers: close });
+    const submit = pipeline(1);
+    const trpcRequest = openUpload('/trpc/pipelines.create', Buffer.byteLength(submit), { ...json, headers: close });
+    const gapMs = 750;
+    await Promise.all([
+      trickle(restRequest.socket, rest, 5, gapMs),
+      trickle(graphqlRequest.socket, query, 4, gapMs),
+      trickle(trpcRequest.socket, submit, 4, gapMs),
+    ]);
+
+    const graphqlAnswer = await graphqlRequest.answer;
+    expect(graphqlAnswer.status, graphqlAnswer.raw).toBe(200);
+    expect(graphqlAnswer.afterMs).toBeGreaterThan(IDLE_S * 1000);
+    expect(graphqlAnswer.body).toEqual({ data: { __typename: 'Query' } });
+
+    const trpcAnswer = await trpcRequest.answer;
+    expect(trpcAnswer.status, trpcAnswer.raw).toBe(200);
+    expect(trpcAnswer.body.result.data).toMatchObject({ jobId: expect.any(String) });
+
+    const restAnswer = await restRequest.answer;
+    expect(restAnswer.status, restAnswer.raw).toBe(200);
+    expect(restAnswer.raw).toMatch(/\r\npreference-applied: wait=40\r\n/i);
+    expect(restAnswer.afterMs).toBeGreaterThan(MAX_S * 1000);
+    expect(restAnswer.body.status).toBe('done');
+    const output = await fetch(restAnswer.body.downloadUrl);
+    expect(await output.text()).toBe(`# Converted\n\n${IMPORTED_TEXT.toUpperCase()}\n`);
+    await healthy();
+  }, 90_000);
+});
+
 describe('a body that trickles (never idle) past UPLOAD_MAX_S', () => {
   it('is refused with a 408 naming the limit, nothing of it kept', async () => {
     const head = Buffer.from(`${fieldPart('to', 'md')}${filePart('file', 'slow.txt')}`);
@@ -224,7 +365,7 @@ describe('a body that trickles (never idle) past UPLOAD_MAX_S', () => {
   }, 60_000);
 
   it('ends a connection answered before its body was whole (a refusal) without a second answer', async () => {
-    const { socket, answer } = openUpload('/api/v1/convert', 1000, 'not-a-key');
+    const { socket, answer } = openUpload('/api/v1/convert', 1000, { apiKey: 'not-a-key' });
     socket.write(`${fieldPart('to', 'md')}${filePart('file', 'slow.txt')}`);
     const trickle = setInterval(() => socket.writable && socket.write('a'), 300);
     try {

@@ -11,6 +11,7 @@ import { transcriptionStatus } from '../../core/engines/whisper.js';
 import { HTTP_STATUS, type ServiceError, expectedError } from '../../core/services/index.js';
 import { redactUrl } from '../shared/logging.js';
 import { authenticateRequests, bearerChallenge } from './auth.js';
+import { limitBodyIdle } from './body-idle.js';
 import { graphqlRoutes } from './graphql/index.js';
 import { guardJsonBodies } from './json-body.js';
 import { observeRequests } from './observability.js';
@@ -97,6 +98,9 @@ export async function buildApp(runtime: Runtime, log: Pino): Promise<FastifyInst
   // Multipart bodies are left unread here: the routes read them (multipart.ts) once the caller
   // and the operation's limits are known.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+  // Every other body (JSON on the three surfaces, text) is read by Fastify's parsers under the same UPLOAD_IDLE_S
+  // as multipart ones: a body that stops sending is a 408 (body-idle.ts), on every route.
+  limitBodyIdle(app, services.uploads.bodyIdleMs());
   // An answer given before the body was read to its end (a refusal, a malformed body): Node reads
   // and drops the rest so the client, still sending, gets the answer. A large rest (or one of
   // unknown length) is not worth reading: the connection ends instead.

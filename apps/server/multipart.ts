@@ -17,7 +17,7 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import type { FastifyRequest } from 'fastify';
-import { ServiceError, badRequest } from '../../core/services/errors.js';
+import { type ServiceError, badRequest } from '../../core/services/errors.js';
 import type { Principal } from '../../core/services/index.js';
 import {
   fileTooLarge,
@@ -26,6 +26,7 @@ import {
   type StagedForm,
   type UploadService,
 } from '../../core/services/uploads.js';
+import { BodyIdleError, watchIdleBody } from './body-idle.js';
 
 /** A text field's value (form fields are short: options, `to`, GraphQL's operations and map). */
 export const MAX_FIELD_BYTES = 64 * 1024;
@@ -55,12 +56,6 @@ export const isMultipart = (request: FastifyRequest) =>
   /^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '');
 
 const malformed = (reason: string) => badRequest(`Malformed multipart body: ${reason}`);
-
-const bodyIdle = (idleMs: number) =>
-  new ServiceError(
-    'REQUEST_TIMEOUT',
-    `No data of the request body arrived for ${Math.round(idleMs / 1000)} seconds: the upload was ended; send it again`,
-  );
 
 /**
  * The parts of a multipart request, one at a time. A file part's stream must be read (or left:
@@ -154,7 +149,9 @@ async function* readParts(raw: IncomingMessage, limits: MultipartLimits): AsyncG
   limits.signal?.addEventListener('abort', onAbort, { once: true });
 
   raw.pipe(parser);
-  const stopIdleWatch = limits.idleMs ? watchIdleBody(raw, limits.idleMs, () => fail(bodyIdle(limits.idleMs!))) : noop;
+  const stopIdleWatch = limits.idleMs
+    ? watchIdleBody(raw, limits.idleMs, () => fail(new BodyIdleError(limits.idleMs!, 'upload')))
+    : noop;
   try {
     for (;;) {
       if (failure) throw failure;
@@ -179,40 +176,6 @@ async function* readParts(raw: IncomingMessage, limits: MultipartLimits): AsyncG
       parser.on('error', noop);
     }
   }
-}
-
-/**
- * Calls `onIdle` once the body has sent nothing for `idleMs` (nginx's client_body_timeout). One timer, not one per
- * chunk: each chunk only notes its time. While the body is paused by its reader (a pipe held back by a slow blob
- * store) the client is not idle; the body's end stops the watch. Returns the stop.
- */
-function watchIdleBody(raw: IncomingMessage, idleMs: number, onIdle: () => void): () => void {
-  let lastActive = performance.now();
-  const onData = () => {
-    lastActive = performance.now();
-  };
-  let timer: NodeJS.Timeout | undefined;
-  const check = () => {
-    if (raw.complete) return stop();
-    if (raw.readableFlowing === false) lastActive = performance.now();
-    const idle = performance.now() - lastActive;
-    if (idle >= idleMs) {
-      stop();
-      onIdle();
-    } else timer = setTimeout(check, idleMs - idle);
-  };
-  const stop = () => {
-    clearTimeout(timer);
-    raw.off('data', onData);
-    raw.off('resume', onData);
-    raw.off('end', stop);
-  };
-  raw.on('data', onData);
-  // Reading again after a pause of ours: the client's silence counts from here.
-  raw.on('resume', onData);
-  raw.once('end', stop);
-  timer = setTimeout(check, idleMs);
-  return stop;
 }
 
 /**

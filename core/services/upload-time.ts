@@ -5,7 +5,7 @@
  * in between, only their age protects them from the orphan sweep (retention.ts), which runs on every API process
  * and cannot see another process's requests. So every step in between is bounded:
  * - the body: UPLOAD_MAX_S from the request's first byte to its last (the HTTP server's request timeout), and
- *   UPLOAD_IDLE_S without a byte while it is read (the multipart reader);
+ *   UPLOAD_IDLE_S without a byte while it is read (every body: apps/server/body-idle.ts);
  * - acceptance (identify, measure, charge, record): a job is recorded only while its files are younger than
  *   `stagedUploadLimitMs`, else the request is refused and its files deleted (UploadService.checkStagedInTime).
  * The sweep then waits a margin longer than that limit, so it can never take a file a live request still needs.

@@ -11,33 +11,11 @@
 import type { GraphQLError } from 'graphql';
 import { createGraphQLError, maskError as yogaMaskError, type YogaServerOptions } from 'graphql-yoga';
 import { HTTP_STATUS, ServiceError, expectedError, type ServiceErrorCode } from '../../../core/services/index.js';
+import { extensionsOf } from './codes.js';
 import type { WarningLog } from '../../../core/services/unavailable.js';
-
-const GRAPHQL_CODES: Record<ServiceErrorCode, string> = {
-  BAD_REQUEST: 'BAD_USER_INPUT',
-  UNAUTHENTICATED: 'UNAUTHENTICATED',
-  PAYMENT_REQUIRED: 'PAYMENT_REQUIRED',
-  FORBIDDEN: 'FORBIDDEN',
-  NOT_FOUND: 'NOT_FOUND',
-  GONE: 'GONE',
-  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
-  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
-  RATE_LIMITED: 'RATE_LIMITED',
-  CONFLICT: 'CONFLICT',
-  UNAVAILABLE: 'SERVICE_UNAVAILABLE',
-  INSUFFICIENT_STORAGE: 'INSUFFICIENT_STORAGE',
-};
 
 /** Failures worth retrying whole, wherever they happen: they carry their HTTP status (503, 507). */
 const wholeRequest = new Set<ServiceErrorCode>(['UNAVAILABLE', 'INSUFFICIENT_STORAGE']);
-
-function extensionsOf(error: ServiceError) {
-  return {
-    code: GRAPHQL_CODES[error.code],
-    ...(error.detail.code ? { reason: error.detail.code } : {}),
-    ...(error.detail.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.detail.retryAfterSeconds } : {}),
-  };
-}
 
 /** The REST status and headers of `error`, as Yoga sets them on the HTTP answer. */
 function httpOf(error: ServiceError) {

@@ -5,6 +5,9 @@
  */
 import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
+import { HTTP_STATUS } from '../../../core/services/errors.js';
+import { BodyIdleError } from '../body-idle.js';
+import { extensionsOf } from './codes.js';
 import type { GraphQLHandler, GraphQLOptions } from './yoga.js';
 
 export async function graphqlRoutes(app: FastifyInstance, options: GraphQLOptions) {
@@ -20,6 +23,15 @@ export async function graphqlRoutes(app: FastifyInstance, options: GraphQLOption
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     config: { auth: 'in-band' },
+    // A JSON body that stopped arriving fails before Yoga sees the request (body-idle.ts): answered as GraphQL
+    // answers a multipart body that did (uploads.ts), an error of the whole request with its HTTP status.
+    errorHandler: (error, _request, reply) => {
+      if (!(error instanceof BodyIdleError)) throw error;
+      return reply
+        .status(HTTP_STATUS[error.code])
+        .type('application/json; charset=utf-8')
+        .send({ errors: [{ message: error.message, extensions: extensionsOf(error) }] });
+    },
     handler: async (request, reply) => {
       let handle: GraphQLHandler;
       try {

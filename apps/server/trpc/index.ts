@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPCError } from '@trpc/server';
 import { ServiceError, expectedError, type Services } from '../../../core/services/index.js';
 import { principalOf, setRateHeaders } from '../auth.js';
+import { BodyIdleError } from '../body-idle.js';
 import { checkJsonBody } from '../json-body.js';
 import { isMultipart, stageMultipart } from '../multipart.js';
 import { createTrpcContext } from './context.js';
@@ -71,14 +72,23 @@ export async function trpcRoutes(app: FastifyInstance, { services }: { services:
     done(null, body);
   });
 
-  app.all<{ Params: { path: string } }>('/trpc/:path', { config: { auth: 'in-band' } }, async (request, reply) => {
+  /**
+   * Answers the request through tRPC. `bodyFailure`: its JSON body failed before the route (body-idle.ts), which
+   * tRPC answers for each procedure called, as it does a multipart body that failed (formData() below).
+   */
+  const answer = async (
+    request: FastifyRequest<{ Params: { path: string } }>,
+    reply: FastifyReply,
+    bodyFailure?: ServiceError,
+  ) => {
     const context = createTrpcContext(services, request.principal ?? request.authFailure, request.log);
-    const refused = await admitBatch(request, reply, services);
+    const refused = bodyFailure ? toTRPCError(bodyFailure) : await admitBatch(request, reply, services);
     const incoming = request.raw as IncomingMessage & { body?: unknown };
     if (typeof request.body === 'string') incoming.body = request.body;
-    const multipart = isMultipart(request);
-    // A multipart body is read by the reader below; the Fetch Request must not start draining it.
-    if (multipart) incoming.body = '';
+    const multipart = !bodyFailure && isMultipart(request);
+    // A multipart body is read by the reader below, and a failed body is not read again: the Fetch Request must not
+    // start draining it.
+    if (multipart || bodyFailure) incoming.body = '';
     const fetchRequest = incomingMessageToRequest(incoming, reply.raw, { maxBodySize: null });
     let form: FormData | undefined;
     if (multipart) {
@@ -120,5 +130,14 @@ export async function trpcRoutes(app: FastifyInstance, { services }: { services:
       // Files of a form the procedure refused before taking them.
       if (form) await discardUntaken(services.uploads, form);
     }
+  };
+
+  app.all<{ Params: { path: string } }>('/trpc/:path', {
+    config: { auth: 'in-band' },
+    errorHandler: (error, request, reply) => {
+      if (!(error instanceof BodyIdleError)) throw error;
+      return answer(request, reply, error);
+    },
+    handler: (request, reply) => answer(request, reply),
   });
 }
