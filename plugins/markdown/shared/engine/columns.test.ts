@@ -143,6 +143,44 @@ describe('two-column reading order', () => {
     expect(texts.indexOf('GE_TYPE')).toBe(texts.indexOf('CELERY_AMQP_EXCHANGE_TYPE') + 1);
   });
 
+  it('reads a method table as one column: names in several fonts, a row apart, are no lines of prose', () => {
+    // pydicom's method summary as LibreOffice exports it (12 pt, no rules): a name set in pieces ("compare(" +
+    // "other[, " + "context])") beside its description, rows 31 points apart, a two-line description centred on
+    // its name. Read run by run, a name reads as three words; and no name has a line of its side just above or
+    // below it, as a column's line of prose does.
+    const name = (pieces: string[], x1: number, baseline: number): TextRun[] => {
+      const width = (x1 - 86.6) / pieces.join('').length;
+      let x = 86.6;
+      return pieces.map((piece) => {
+        const out = run(piece, x, x + width * piece.length, baseline, 12);
+        x += width * piece.length;
+        return out;
+      });
+    };
+    const runs: TextRun[] = [
+      ...name(['copy_sign(', 'other[, ', 'context])'], 233.3, 462.6),
+      run('Return a copy of the first operand with the sign set to be the same', 237.6, 552.7, 456.2, 12),
+      run('as the sign of the second operand.', 237.6, 399.9, 470.0, 12),
+      ...name(['compare(', 'other[, ', 'context])'], 218.9, 493.9),
+      run('Compare self to other and return the result of the comparison.', 237.6, 540.8, 493.9, 12),
+      ...name(['fma(', 'other, third[, ', 'context])'], 218.8, 525.6),
+      run('Fused multiply-add of the operands, rounded once at the end.', 237.6, 534.2, 525.6, 12),
+      ...name(['max_mag(', 'other[, ', 'context])'], 218.9, 557.3),
+      run('Similar to the max() method, but the comparison is done on values.', 237.6, 545.4, 557.3, 12),
+      ...name(['min_mag(', 'other[, ', 'context])'], 218.9, 589.0),
+      run('Similar to the min() method, but the comparison is done on values.', 237.6, 545.4, 589.0, 12),
+      ...name(['is_normal(', '[context])'], 202.7, 620.7),
+      run('Return True if the argument is a normal finite non-zero number.', 237.6, 542.1, 620.7, 12),
+    ];
+    const flows = readingOrder(buildLines(runs), []);
+    expect(flows).toHaveLength(1);
+    const texts = flows[0]!.lines.map((line) => line.text);
+    expect(texts.findIndex((text) => text.startsWith('compare(other'))).toBeLessThan(
+      texts.findIndex((text) => text.startsWith('fma(other')),
+    );
+    expect(texts.find((text) => text.startsWith('fma('))).toContain('Fused multiply-add');
+  });
+
   it('reads three columns one after the other, and each set of columns on a page in its own measure', () => {
     // Three columns of 160 pt, 12 pt apart; then, below, two columns of 250 pt.
     const runs: TextRun[] = [];

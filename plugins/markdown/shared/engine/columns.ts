@@ -126,7 +126,8 @@ function gutterBy(lines: readonly Line[], spans: Spans): number | undefined {
       sideExtent(spans(l), gutter, 'left') >= FULL_SHARE * (gutter - left) &&
       isProse(sideText(l, gutter, 'left')) &&
       !isCut(l, gutter, 'left') &&
-      textBeside(l, lines, gutter, 'right'),
+      textBeside(l, lines, gutter, 'right') &&
+      inParagraph(l, lines, gutter, 'left'),
   ).length;
   const fullRight = sides.filter(
     (l) =>
@@ -134,7 +135,8 @@ function gutterBy(lines: readonly Line[], spans: Spans): number | undefined {
       sideExtent(spans(l), gutter, 'right') >= FULL_SHARE * (right - gutter) &&
       isProse(sideText(l, gutter, 'right')) &&
       !isCut(l, gutter, 'right') &&
-      textBeside(l, lines, gutter, 'left'),
+      textBeside(l, lines, gutter, 'left') &&
+      inParagraph(l, lines, gutter, 'right'),
   ).length;
   const wideEnough = Math.min(gutter - left, right - gutter) >= MIN_COLUMN_EMS * dominantSize(lines);
   return (twoSided >= MIN_TWO_SIDED || sideBySide) &&
@@ -184,12 +186,33 @@ function textBeside(line: Line, lines: readonly Line[], gutter: number, side: 'l
   );
 }
 
+/** A column's lines of one paragraph are at most this many font sizes apart (baseline to baseline). */
+const PARAGRAPH_LINE_GAP = 1.6;
+
+/**
+ * Whether a line of its side has another line of that side just above or below it, at a paragraph's line spacing:
+ * a column's full line runs on from or into the next (a sentence flows down the column). A table's cells of one
+ * name each ("compare(other[, context])") stand a row apart, alone on their side.
+ */
+function inParagraph(line: Line, lines: readonly Line[], gutter: number, side: 'left' | 'right'): boolean {
+  return lines.some((other) => {
+    const apart = Math.abs(other.baseline - line.baseline);
+    return (
+      other !== line &&
+      apart > 0.5 * line.size &&
+      apart <= PARAGRAPH_LINE_GAP * line.size &&
+      sideRuns(other, gutter, side).some((run) => run.text.trim() !== '')
+    );
+  });
+}
+
 const sideRuns = (line: Line, gutter: number, side: 'left' | 'right') =>
   line.runs.filter((r) => (r.x0 + r.x1) / 2 < gutter === (side === 'left'));
 
+/** A line's text on one side, its runs joined as the line joins them: a name set in two fonts is one word. */
 const sideText = (line: Line, gutter: number, side: 'left' | 'right') =>
-  sideRuns(line, gutter, side)
-    .map((r) => r.text)
+  sideLines(line, gutter, side)
+    .map((l) => l.text)
     .join(' ');
 
 function sideExtent(spans: readonly { x0: number; x1: number }[], gutter: number, side: 'left' | 'right'): number {

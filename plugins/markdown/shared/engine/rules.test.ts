@@ -404,6 +404,18 @@ describe('a borderless table needs rows and cells', () => {
     ).toBe(true);
   });
 
+  it('a first row of quoted values is a row, not a header: a piece of a table whose header is pages before', () => {
+    // Django's date format table as LibreOffice exports it (builtins.html): its header is four pages up, and a row
+    // group's label ("Timezone") cuts the page's rows; the piece's first row names no column, "'AM'" is an example.
+    const rows = [
+      ['f', 'Time, in 12-hour hours and minutes, with minutes left off if they’re zero.', "'1', '1:30'"],
+      ['P', 'Time, in 12-hour hours, minutes and ‘a.m.’/’p.m.’.', "'1 a.m.', '1:30 p.m.', 'midnight'"],
+    ];
+    expect(isCellGrid([['A', "'AM' or 'PM'.", "'AM'"], ...rows])).toBe(false);
+    expect(isCellGrid([['A', '“AM” or “PM”.', '“AM”'], ...rows])).toBe(false);
+    expect(isCellGrid([['Format character', 'Description', 'Example output'], ...rows])).toBe(true);
+  });
+
   it('a listing numbered in the cell of its code, a form of labelled values, numbered headings are not tables', () => {
     // l3pdftools / philosophersimprint (.dtx manuals): a macro name in the margin, the numbered code beside it.
     expect(
@@ -1017,5 +1029,128 @@ describe('tables an office suite exports from HTML (unruled, cells centred in th
       { ...run('Readings with the limits set by the regional', 57, 743.2, 11), x1: 248 },
     ]);
     expect(extractBorderlessTables(lines).tables.map((t) => t.rows)).toEqual([rows.map(([, cells]) => cells)]);
+  });
+
+  it('a row whose cells both fill their columns stays in the table of the rows around it', () => {
+    // pydicom's method table (DSdecimal) as LibreOffice exports it: a long name broken anywhere beside a description
+    // that fills its column reaches the text's right edge; its name's second run opens where the rows around it start
+    // their description. Read as a line of text, it cut the rows above and below into pieces too short to judge.
+    const at = (text: string, x0: number, x1: number, baseline: number): TextRun => ({
+      ...run(text, x0, baseline, 12),
+      x1,
+    });
+    const { tables, rest } = extractBorderlessTables(
+      buildLines([
+        at('compare', 86.6, 137, 179.8),
+        at('(other[,', 137, 172.6, 179.8),
+        at('context])', 175.6, 218.9, 179.8),
+        at('Compare self to other.', 237.6, 344.8, 180.3),
+        at('compare_signal', 86.6, 187.4, 211.5),
+        at('(other[,', 187.4, 223, 211.5),
+        at('c', 226, 231.3, 211.5),
+        at('Identical to compare, except that all NaNs signal.', 237.6, 474.4, 218.9),
+        at('ontext])', 86.6, 124.6, 226.3),
+        at('compare_total', 86.6, 180.2, 257.1),
+        at('(other[,', 180.2, 215.8, 257.1),
+        at('co', 218.8, 230.1, 257.1),
+        at('Compare two operands using their abstract representation rather', 237.6, 545, 257.6),
+        at('ntext])', 86.6, 118.6, 271.9),
+        at('than their numerical value.', 237.6, 366.2, 271.4),
+        at('Compare two operands using their abstract representation rather', 237.6, 545, 302.6),
+        at('compare_total_mag', 86.6, 209, 309),
+        at('(othe', 209, 233.6, 309),
+        at('than their value as in compare_total(), but ignoring the sign of each', 237.6, 560.7, 316.4),
+        at('r[,', 86.6, 97.6, 323.8),
+        at('context])', 100.6, 143.9, 323.8),
+        at('operand.', 237.6, 279.2, 330.2),
+        at('conjugate', 86.6, 151.4, 361),
+        at('()', 151.4, 159.4, 361),
+        at('Return self.', 237.6, 293.6, 361.5),
+        at('copy_abs', 86.6, 144.2, 392.7),
+        at('()', 144.2, 152.2, 392.7),
+        at('Return the absolute value of the argument.', 237.6, 441.7, 393.2),
+        at('copy_negate', 86.6, 165.8, 424.5),
+        at('()', 165.8, 173.8, 424.5),
+        at('Return the negation of the argument.', 237.6, 414.1, 425),
+      ]),
+    );
+    expect(rest).toEqual([]);
+    expect(tables).toHaveLength(1);
+    const rows = tables[0]!.rows;
+    expect(rows[0]).toEqual(['compare(other[, context])', 'Compare self to other.']);
+    expect(rows).toContainEqual([
+      'compare_signal(other[, c ontext])',
+      'Identical to compare, except that all NaNs signal.',
+    ]);
+    expect(rows).toContainEqual([
+      'compare_total_mag(othe r[, context])',
+      'Compare two operands using their abstract representation rather than their value as in compare_total(), but ' +
+        'ignoring the sign of each operand.',
+    ]);
+    expect(rows.slice(-3)).toEqual([
+      ['conjugate()', 'Return self.'],
+      ['copy_abs()', 'Return the absolute value of the argument.'],
+      ['copy_negate()', 'Return the negation of the argument.'],
+    ]);
+  });
+
+  it('wrapped lines of centred description cells show no text edge: the names beside them are no margin notes', () => {
+    // The same table further down: most descriptions wrap to two lines and the one-line name sits midway between them.
+    // The descriptions' second lines all start at the second column, as a page's text would; taken for the text edge,
+    // they made the first column read as notes in the margin, and the table as text.
+    const at = (text: string, x0: number, x1: number, baseline: number): TextRun => ({
+      ...run(text, x0, baseline, 12),
+      x1,
+    });
+    const { tables, rest } = extractBorderlessTables(
+      buildLines([
+        at('fma', 86.6, 108.2, 545.3),
+        at('(other,', 108.2, 139.8, 545.3),
+        at('third[,', 142.8, 172.4, 545.3),
+        at('context])', 175.5, 218.8, 545.3),
+        at('Fused multiply-add.', 237.6, 334.2, 545.8),
+        at('from_float', 86.6, 158.6, 577.1),
+        at('()', 158.6, 166.6, 577.1),
+        at('Class method that converts a float to a decimal number, exactly.', 237.6, 545.4, 577.6),
+        at('is_canonical', 86.6, 173, 608.8),
+        at('()', 173, 181, 608.8),
+        at('Return True if the argument is canonical and False otherwise.', 237.6, 533.4, 609.3),
+        at('Return True if the argument is a finite number, and False if the', 237.6, 539, 640.6),
+        at('is_finite', 86.6, 151.4, 647),
+        at('()', 151.4, 159.4, 647),
+        at('argument is infinite or a NaN.', 237.6, 381.4, 654.4),
+        at('Return True if the argument is either positive or negative infinity', 237.6, 549.4, 685.1),
+        at('is_infinite', 86.6, 165.8, 691.5),
+        at('()', 165.8, 173.8, 691.5),
+        at('and False otherwise.', 237.6, 335.9, 698.9),
+        at('Return True if the argument is a (quiet or signaling) NaN and False', 237.6, 560.7, 729.7),
+        at('is_nan', 86.6, 129.8, 736.1),
+        at('()', 129.8, 137.8, 736.1),
+        at('otherwise.', 237.6, 287.2, 743.5),
+        at('Return True if the argument is a normal finite non-zero number', 237.6, 542.1, 774.2),
+        at('is_normal', 86.6, 151.4, 780.6),
+        at('([context])', 151.4, 202.7, 780.6),
+        at('with an adjusted exponent greater than or equal to Emin.', 237.6, 509.4, 788),
+      ]),
+    );
+    expect(rest).toEqual([]);
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['fma(other, third[, context])', 'Fused multiply-add.'],
+        ['from_float()', 'Class method that converts a float to a decimal number, exactly.'],
+        ['is_canonical()', 'Return True if the argument is canonical and False otherwise.'],
+        [
+          'is_finite()',
+          'Return True if the argument is a finite number, and False if the argument is infinite or a NaN.',
+        ],
+        ['is_infinite()', 'Return True if the argument is either positive or negative infinity and False otherwise.'],
+        ['is_nan()', 'Return True if the argument is a (quiet or signaling) NaN and False otherwise.'],
+        [
+          'is_normal([context])',
+          'Return True if the argument is a normal finite non-zero number with an adjusted exponent greater than or ' +
+            'equal to Emin.',
+        ],
+      ],
+    ]);
   });
 });

@@ -605,7 +605,8 @@ export function extractBorderlessTables(pageLines: readonly Line[]): { tables: T
   const realigned = realignCentredRows(pageLines);
   const lines = splitAlignedColumns(realigned.lines, realigned.continues);
   const rowContinuations = new Set(lines.filter((_, i) => realigned.continues[i]));
-  const left = textLeft(lines);
+  // A centred row's later lines are a cell's lines, not the flow's text: they show no text edge.
+  const left = textLeft(lines.filter((_, i) => !realigned.continues[i]));
   const tables: Table[] = [];
   const rest: Line[] = [];
   let index = 0;
@@ -625,6 +626,8 @@ export function extractBorderlessTables(pageLines: readonly Line[]): { tables: T
   return { tables, rest };
 }
 
+/** A gap between a row's cells is wider than this many font sizes (a word space is about a quarter). */
+const CELL_GAP = 0.5;
 /** Lines of one table row are at most this many font sizes apart (a cell's line spacing, or half of it). */
 const ROW_LINE_GAP = 1.5;
 /** A row of centred cells spans at most this many lines. */
@@ -763,12 +766,25 @@ function splitAlignedColumns(lines: readonly Line[], rowContinues: readonly bool
     [...line.text.replace(/\s+/g, '')].length >= 2 &&
     line.baseline - above[above.length - 1]!.baseline >= line.size &&
     above.some((row) => candidate(row) && row.runs.slice(1).some((run) => Math.abs(run.x0 - line.x0) <= ALIGNED));
+  // A row whose cells both fill their columns reaches the text's right edge, so it is not short: it is a row all the
+  // same when a run opens where two of the flow's rows start an inner cell; opening a stretch of rows, past more
+  // than a word space (after rows, the cells may sit closer: the stretch's rows show the edge).
+  const innerStarts = lines.filter(candidate).flatMap((line) => line.runs.slice(1).map((run) => run.x0));
+  const fullRow = (line: Line, opening: boolean) =>
+    !LIST_MARKER_ONLY.test(line.runs[0]!.text.trim()) &&
+    line.runs.some(
+      (run, i) =>
+        i > 0 &&
+        (!opening || run.x0 - line.runs[i - 1]!.x1 > CELL_GAP * line.size) &&
+        innerStarts.filter((x) => Math.abs(x - run.x0) <= ALIGNED).length >= 2,
+    );
   const result = [...lines];
   for (let start = 0; start < lines.length; ) {
     let end = start;
     while (
       end < lines.length &&
       (candidate(lines[end]!) ||
+        fullRow(lines[end]!, end === start) ||
         (end > start && (rowContinues[end] || wrappedCell(lines[end]!, lines.slice(start, end))))) &&
       (end === start || lines[end]!.baseline - lines[end - 1]!.baseline <= MAX_ROW_GAP * lines[end]!.size * 1.2)
     )
@@ -1294,6 +1310,9 @@ function leadSign(row: readonly string[]): string | undefined {
   return /^\p{N}/u.test(first) ? 'digit' : [...first][0];
 }
 
+/** A cell that is one quoted string: a literal value ("'AM'", "“None”"), which no header names its column with. */
+const QUOTED_LITERAL = /^['"‘“][^'"‘’“”]*['"’”]$/u;
+
 /**
  * The first row names the columns: short cells over at least half of them, none ending a sentence
  * or a clause, and not led like the rows below it (an option list's first "-v", a macro list's first
@@ -1320,11 +1339,13 @@ function hasHeaderRow(rows: readonly string[][]): boolean {
   return names.every(
     // A name neither ends a clause nor starts in the middle of one (",2" is what a formula leaves), nor
     // ends in a colon (a label waiting for its value: a form, an instrument's panel),
+    // is no quoted literal (a value such as "'AM'": a row of a table whose header is on an earlier page),
     // and is no formula ("E = mc²" over the symbols it explains).
     (cell) =>
       wordCount(cell) <= HEADER_WORDS &&
       /[\p{L}\p{N}]/u.test(cell) &&
       !/[,;:]$|\p{Ll}{3}[.!?]$|^[,.;:)\]}]/u.test(cell) &&
+      !QUOTED_LITERAL.test(cell) &&
       !(/[=<>≤≥≈]|<su[bp]>/u.test(cell) || EQUATION_NUMBER.test(cell)),
   );
 }
