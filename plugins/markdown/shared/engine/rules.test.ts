@@ -8,6 +8,11 @@ import { extractBorderlessTables, extractRuledTables, isCellGrid, isFalseTable, 
 import type { Line, TextRun } from './types.js';
 
 const line = (text: string, baseline: number, size = 10): Line => buildLines([run(text, 72, baseline, size)])[0]!;
+/** A 12 pt run from x0 to x1, as an office export's positioned text gives it. */
+const at = (text: string, x0: number, x1: number, baseline: number): TextRun => ({
+  ...run(text, x0, baseline, 12),
+  x1,
+});
 
 describe('false tables', () => {
   it('a contents listing, numbered titles and formulas are not tables; a table of values is', () => {
@@ -928,10 +933,6 @@ describe('tables an office suite exports from HTML (unruled, cells centred in th
     // pyqtgraph's argument tables as LibreOffice exports them: a name beside its description, no header row;
     // a one-line name sits midway between the lines of a two- or three-line description. A definition list
     // (the same words, each term level with its description's first line) stays text.
-    const at = (text: string, x0: number, x1: number, baseline: number): TextRun => ({
-      ...run(text, x0, baseline, 12),
-      x1,
-    });
     const terms: TextRun[] = [
       at('Arguments:', 114.9, 176.2, 41),
       at('x, y', 114.9, 132.9, 71.7),
@@ -1035,10 +1036,6 @@ describe('tables an office suite exports from HTML (unruled, cells centred in th
     // pydicom's method table (DSdecimal) as LibreOffice exports it: a long name broken anywhere beside a description
     // that fills its column reaches the text's right edge; its name's second run opens where the rows around it start
     // their description. Read as a line of text, it cut the rows above and below into pieces too short to judge.
-    const at = (text: string, x0: number, x1: number, baseline: number): TextRun => ({
-      ...run(text, x0, baseline, 12),
-      x1,
-    });
     const { tables, rest } = extractBorderlessTables(
       buildLines([
         at('compare', 86.6, 137, 179.8),
@@ -1098,10 +1095,6 @@ describe('tables an office suite exports from HTML (unruled, cells centred in th
     // The same table further down: most descriptions wrap to two lines and the one-line name sits midway between them.
     // The descriptions' second lines all start at the second column, as a page's text would; taken for the text edge,
     // they made the first column read as notes in the margin, and the table as text.
-    const at = (text: string, x0: number, x1: number, baseline: number): TextRun => ({
-      ...run(text, x0, baseline, 12),
-      x1,
-    });
     const { tables, rest } = extractBorderlessTables(
       buildLines([
         at('fma', 86.6, 108.2, 545.3),
