@@ -1,18 +1,10 @@
 /**
- * The printed corpus: real HTML documentation pages from Debian 12 packages, printed to PDF by a browser
- * (chromium-headless-shell --print-to-pdf) and exported by an office suite (LibreOffice Writer/Web's PDF export),
- * with the truth taken from the HTML itself: every table the page's source marks as a document table (html_tables.py).
- * Scores table detection (precision, recall: a truth table is found when its paired output table scores TEDS 0.5 or
- * more), mean TEDS over truth tables, per producer and per half.
+ * The printed corpus: real HTML documentation pages printed to PDF by a browser and exported by an office suite,
+ * truth from the HTML (selection, halves and truth: corpus.ts). Scores table detection (precision, recall: a truth
+ * table is found when its paired output table scores TEDS 0.5 or more), mean TEDS over truth tables, per producer
+ * and per half. Held-out pages are counted only, unless --lines asks for them.
  *
  *   nice -n 10 npx tsx bench/markdown/printed/run.ts [--half tune|heldout] [--only text] [--lines]
- *
- * Selection, fixed before any result was seen: every HTML page of the packages below with a document table of two
- * rows and two columns or more, taken in the order of sha256("order:" + id), at most MAX_PER_PACKAGE a package; a
- * page whose
- * browser print runs over MAX_PAGES pages is left out (both producers). Halves: the first hex digit of sha256(id),
- * 0-7 tuning, 8-f held out. Packages are fetched with `apt-get download <pkg>=<version>` (sha256 pinned) into
- * `$MARKDOWN_PRINTED_CACHE` (default .tmp/bench/markdown-printed); the PDFs are made there, not committed.
  */
 import { parseArgs } from 'node:util';
 import { scoreTableDetection, type TableDetection } from '../score.js';

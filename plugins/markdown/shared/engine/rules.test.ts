@@ -1147,3 +1147,104 @@ describe('tables an office suite exports from HTML (unruled, cells centred in th
     ]);
   });
 });
+
+describe('tables a browser prints from HTML without its stylesheet (each cell a paragraph)', () => {
+  // pyqtgraph's argument tables: a paragraph's margins set the rows three lines apart, and the descriptions start
+  // a few points after the widest name ("color"), less than a word space from it.
+  const argumentRows = (descriptionsAt: number) =>
+    buildLines(
+      [
+        ['pos', 112.7, '(3,) array of floats specifying text location.', 613.5],
+        ['color', 120.7, 'QColor or array of ints [R,G,B] or [R,G,B,A]. (Default: Qt.white)', 654],
+        ['text', 114, 'String to display.', 694.5],
+        ['font', 115.3, 'QFont (Default: QFont(‘Helvetica’, 16))', 735],
+      ].flatMap(([name, end, description, baseline]) => [
+        at(name as string, 96, end as number, baseline as number),
+        at(
+          description as string,
+          descriptionsAt,
+          descriptionsAt + 6 * (description as string).length,
+          baseline as number,
+        ),
+      ]),
+    );
+
+  it('rows set apart as paragraphs on columns as wide as their widest cell are a table', () => {
+    expect(extractBorderlessTables(argumentRows(123.7)).tables.map((t) => t.rows)).toEqual([
+      [
+        ['pos', '(3,) array of floats specifying text location.'],
+        ['color', 'QColor or array of ints [R,G,B] or [R,G,B,A]. (Default: Qt.white)'],
+        ['text', 'String to display.'],
+        ['font', 'QFont (Default: QFont(‘Helvetica’, 16))'],
+      ],
+    ]);
+  });
+
+  it('descriptions at a fixed indent well past the widest term are a definition list, whatever the spacing', () => {
+    expect(extractBorderlessTables(argumentRows(180)).tables).toEqual([]);
+  });
+
+  it('a bold caption of one cell a row above such rows is their header: two rows show the table', () => {
+    const { tables } = extractBorderlessTables(
+      buildLines([
+        { ...at('Arguments:', 96, 157.3, 103.5), bold: true },
+        at('x', 96, 102, 144),
+        at('Value (position on gradient) of requested color.', 160, 387, 144),
+        at('toQColor', 96, 141, 184.5),
+        at('If true, returns a QColor object, else returns a (r,g,b,a) tuple.', 160, 449, 184.5),
+      ]),
+    );
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['Arguments:', ''],
+        ['x', 'Value (position on gradient) of requested color.'],
+        ['toQColor', 'If true, returns a QColor object, else returns a (r,g,b,a) tuple.'],
+      ],
+    ]);
+  });
+
+  it('rows of marks set as far apart are a drawing, not such a table', () => {
+    const karnaugh = [100, 140, 180, 220].flatMap((baseline, row) => [
+      at(['00', '01', '11', '10'][row]!, 100, 112, baseline),
+      ...[140, 180, 220, 260].map((x, c) => at(String((row + c) % 2), x, x + 6, baseline)),
+    ]);
+    expect(extractBorderlessTables(buildLines(karnaugh)).tables).toEqual([]);
+  });
+
+  it('a name in code type set midway beside a description of two lines is one row of such a table', () => {
+    const code = (text: string, x0: number, x1: number, baseline: number): TextRun => ({
+      ...at(text, x0, x1, baseline),
+      size: 8.775,
+    });
+    const { tables } = extractBorderlessTables(
+      buildLines([
+        code('dst', 68.2, 84, 195),
+        at('Return self.tzinfo.dst(self).', 204.2, 333.5, 195),
+        code('fromisoformat', 68.2, 136.6, 235.5),
+        at('string -> time from time.isoformat() output', 204.2, 410.9, 235.5),
+        code('isoformat', 68.2, 115.6, 282.7),
+        at('Return string in ISO 8601 format, [HH[:MM[:SS[.mmm[uuu]]]]]', 204.2, 517.5, 276),
+        at('[+HH:MM].', 204.2, 263.9, 289.5),
+        code('replace', 68.2, 105.1, 330),
+        at('Return time with new specified fields.', 204.2, 387.5, 330),
+        code('strftime', 68.2, 110, 370.5),
+        at('format -> strftime() style string.', 204.2, 357, 370.5),
+        code('tzname', 68.2, 100, 411),
+        at('Return self.tzinfo.tzname(self).', 204.2, 354, 411),
+        code('utcoffset', 68.2, 116, 451.5),
+        at('Return self.tzinfo.utcoffset(self).', 204.2, 361, 451.5),
+      ]),
+    );
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['dst', 'Return self.tzinfo.dst(self).'],
+        ['fromisoformat', 'string -> time from time.isoformat() output'],
+        ['isoformat', 'Return string in ISO 8601 format, [HH[:MM[:SS[.mmm[uuu]]]]] [+HH:MM].'],
+        ['replace', 'Return time with new specified fields.'],
+        ['strftime', 'format -> strftime() style string.'],
+        ['tzname', 'Return self.tzinfo.tzname(self).'],
+        ['utcoffset', 'Return self.tzinfo.utcoffset(self).'],
+      ],
+    ]);
+  });
+});

@@ -43,7 +43,7 @@ const MATH = new RegExp(
 const EQUATION_NUMBER = /^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$/;
 /** Share of a table's filled cells that may be formulas before it is read as mathematics, not a table. */
 const MAX_MATH_SHARE = 0.5;
-const LIST_MARKER_ONLY = /^(?:[•·–—\-▪■□◦‣○●*►➢✓\uf0b7\uf0a7]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
+const LIST_MARKER_ONLY = /^(?:[•·–—\-▪■□◦‣○●*►▶▷▸▹➢➤✓\uf0b7\uf0a7]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
 
 export interface Table {
   rows: string[][];
@@ -611,9 +611,17 @@ export function extractBorderlessTables(pageLines: readonly Line[]): { tables: T
   const rest: Line[] = [];
   let index = 0;
   while (index < lines.length) {
-    // A block never starts inside a realigned row: the row's lines stand or fall together.
-    const block = realigned.continues[index] ? [] : tabularBlock(lines, index, rowContinuations);
-    const table = block.length ? tableFromBlock(block, left, rowContinuations) : undefined;
+    // A block never starts inside a realigned row: the row's lines stand or fall together. Rows set apart as
+    // paragraphs on one grid are tried first; when they make no table, the block as far as its first wide gap.
+    let block: Line[] = [];
+    let table: Table | undefined;
+    for (const spaced of [true, false]) {
+      const tried = realigned.continues[index] ? [] : tabularBlock(lines, index, rowContinuations, spaced);
+      if (!spaced && tried.length === block.length) break;
+      block = tried;
+      table = block.length ? tableFromBlock(block, left, rowContinuations) : undefined;
+      if (table) break;
+    }
     if (table) {
       tables.push(table);
       index += block.length;
@@ -702,7 +710,6 @@ function centredRow(
 ): { lines: Line[]; spacing: number } | undefined {
   const band = lines.slice(start, end + 1);
   const size = band[0]!.size;
-  if (band.some((line) => Math.abs(line.size - size) > SAME_SIZE * size)) return undefined;
   const columns = unionColumns(band);
   if (columns.length < 2) return undefined;
   const stacks = columns.map((column) =>
@@ -714,6 +721,12 @@ function centredRow(
     }),
   );
   if (stacks.some((stack) => !stack.length) || stacks.every((stack) => stack.length === 1)) return undefined;
+  // Each cell in one type; cells may differ (a name in code type beside its description).
+  const sameSize = (stack: readonly { runs: TextRun[] }[]) => {
+    const sizes = stack.map((line) => textSize(line.runs)!);
+    return Math.max(...sizes) - Math.min(...sizes) <= SAME_SIZE * Math.min(...sizes);
+  };
+  if (!stacks.every(sameSize)) return undefined;
   const alike = stacks.every((stack) => stack.length === stacks[0]!.length);
   if (alike && cellSpacing === undefined) return undefined;
   const gaps = stacks.flatMap((stack) => stack.slice(1).map((line, k) => line.baseline - stack[k]!.baseline));
@@ -786,7 +799,9 @@ function splitAlignedColumns(lines: readonly Line[], rowContinues: readonly bool
       (candidate(lines[end]!) ||
         fullRow(lines[end]!, end === start) ||
         (end > start && (rowContinues[end] || wrappedCell(lines[end]!, lines.slice(start, end))))) &&
-      (end === start || lines[end]!.baseline - lines[end - 1]!.baseline <= MAX_ROW_GAP * lines[end]!.size * 1.2)
+      (end === start ||
+        lines[end]!.baseline - lines[end - 1]!.baseline <=
+          (sameRunStarts(lines[end]!, lines[end - 1]!) ? MAX_GRID_ROW_GAP : MAX_ROW_GAP) * lines[end]!.size * 1.2)
     )
       end++;
     const window = lines.slice(start, end);
@@ -795,6 +810,15 @@ function splitAlignedColumns(lines: readonly Line[], rowContinues: readonly bool
     start = Math.max(end, start + 1);
   }
   return result;
+}
+
+/** Two lines of runs starting at the same places: rows of one grid, however far apart (see tabularBlock). */
+function sameRunStarts(line: Line, above: Line): boolean {
+  return (
+    line.runs.length >= 2 &&
+    line.runs.length === above.runs.length &&
+    line.runs.every((run, i) => Math.abs(run.x0 - above.runs[i]!.x0) <= ALIGNED)
+  );
 }
 
 /**
@@ -825,9 +849,31 @@ function alignedStarts(window: readonly Line[], candidate: (line: Line) => boole
   return edges;
 }
 
-function tabularBlock(lines: readonly Line[], start: number, rowContinuations: ReadonlySet<Line>): Line[] {
+/**
+ * The lines of a borderless table starting at `start`, or none. With `spaced`, a row on the grid of the row above
+ * (each cell starting where one of that row's starts) may stand up to MAX_GRID_ROW_GAP lines below it: HTML sets
+ * a cell's text as a paragraph (`<td><p>`), and without a stylesheet its margins set the rows far apart.
+ */
+function tabularBlock(
+  lines: readonly Line[],
+  start: number,
+  rowContinuations: ReadonlySet<Line>,
+  spaced = false,
+): Line[] {
   const first = lines[start]!;
-  if (!isTabular(first)) return [];
+  const next = lines[start + 1];
+  // Such rows may stand under a caption of their own, a bold line of one cell where their first cells start
+  // ("Arguments:", "Signals:"), a row's distance above them: the table's header.
+  const caption =
+    spaced &&
+    first.bold &&
+    first.segments.length === 1 &&
+    next !== undefined &&
+    isTabular(next) &&
+    !next.bold &&
+    Math.abs(next.x0 - first.x0) <= TOUCH &&
+    next.baseline - first.baseline <= MAX_GRID_ROW_GAP * next.size * 1.2;
+  if (!isTabular(first) && !caption) return [];
   const block = [first];
   for (let i = start + 1; i < lines.length; i++) {
     const line = lines[i]!;
@@ -837,15 +883,14 @@ function tabularBlock(lines: readonly Line[], start: number, rowContinuations: R
       continue;
     }
     const gap = line.baseline - previous.baseline;
-    const lastRow = block.findLast(isTabular)!;
+    const lastRow = block.findLast(isTabular) ?? line;
     // Under a header set in bold, a row whose cells start where the row above has its cells, every one: the
     // same grid, whatever a tall cell (perhaps set out of sight, in another column of the page) left between
     // them. Without a header naming the columns, a wide gap ends the block (a drawing's rows of marks).
-    const sameGrid =
-      first.bold &&
-      !line.bold &&
+    const onGrid =
       line.segments.length === lastRow.segments.length &&
       line.segments.every((segment, c) => Math.abs(segment.x0 - lastRow.segments[c]!.x0) <= TOUCH);
+    const sameGrid = onGrid && ((first.bold && !line.bold) || spaced);
     if (gap <= 0 || gap > (sameGrid ? MAX_GRID_ROW_GAP : MAX_ROW_GAP) * line.size * 1.2) break;
     const continuesCell = line.segments.length === 1 && line.x0 > first.x0 + 2 * line.size;
     const after = lines[i + 1];
@@ -881,10 +926,10 @@ function isProse(rows: readonly string[][]): boolean {
 /**
  * Aligned text that is not a table: a table of contents (leader dots, or titles with a page number
  * after them in order), numbered headings split at the gap after their number, formulas and proof
- * trees (mostly mathematics). `cellsCentred`: the rows' cells are centred on one another, which a definition
- * list never does (see tableFromBlock).
+ * trees (mostly mathematics). `tableLayout`: the rows are laid out as a definition list never is (cells centred on
+ * one another, or rows set apart as paragraphs on a grid sized by its cells: see tableFromBlock).
  */
-export function isFalseTable(rows: readonly string[][], cellsCentred = false): boolean {
+export function isFalseTable(rows: readonly string[][], tableLayout = false): boolean {
   const filled = rows.map((row) => row.filter((cell) => cell.trim() !== ''));
   // Judged on the rows with two cells or more: text after a contents listing can hang on as one-cell rows.
   const fullRows = filled.filter((cells) => cells.length >= 2).length;
@@ -922,7 +967,7 @@ export function isFalseTable(rows: readonly string[][], cellsCentred = false): b
   if (
     isNumberedLines(filled) ||
     isBulletList(filled) ||
-    (!cellsCentred && isDefinitionList(rows)) ||
+    (!tableLayout && isDefinitionList(rows)) ||
     isFlowingText(filled)
   )
     return true;
@@ -1156,7 +1201,7 @@ function isLabelledValues(filled: readonly string[][]): boolean {
   return full.length >= 2 && full.filter((cells) => /:$/.test(cells[0]!.trim())).length >= LABEL_SHARE * full.length;
 }
 
-const BULLET_START = /^[•·▪■□◦‣○●►➢✓\uf0b7\uf0a7]\s*\S/;
+const BULLET_START = /^[•·▪■□◦‣○●►▶▷▸▹➢➤✓\uf0b7\uf0a7]\s*\S/;
 
 /** Bulleted items whose words were set apart by a wide space ("• use   \\newcommand"): a list. */
 function isBulletList(filled: readonly string[][]): boolean {
@@ -1260,10 +1305,14 @@ function tableFromBlock(
   // layout, whatever its cells say. A definition list sets its term level with the first line of its description.
   const centredRows = block.filter((line, i) => rowContinuations.has(line) && !rowContinuations.has(block[i - 1]!));
   const centred = centredRows.length >= MIN_CENTRED_ROWS;
-  if (fullRows.length < 2 || prose || isFalseTable(rows, centred) || isFixedPitch(block)) return undefined;
+  const spaced = isSpacedGrid(block, columns, rowContinuations);
+  // Rows further apart than a table's lines show a table only by that layout, or under a bold header (tabularBlock).
+  const wide = block.some((line, i) => i > 0 && line.baseline - block[i - 1]!.baseline > MAX_ROW_GAP * line.size * 1.2);
+  if (wide && !(block[0]!.bold && isTabular(block[0]!)) && !(spaced || rowsHoldWords(block))) return undefined;
+  if (fullRows.length < 2 || prose || isFalseTable(rows, centred || spaced) || isFixedPitch(block)) return undefined;
   // A header set in bold over rows that are not is distinct: two rows show the table.
   const boldLines = block.findIndex((line) => !line.bold);
-  if (!centred && !isCellGrid(rows, boldLines > 0 && block.slice(boldLines).every((line) => !line.bold)))
+  if (!centred && !spaced && !isCellGrid(rows, boldLines > 0 && block.slice(boldLines).every((line) => !line.bold)))
     return undefined;
   const last = block[block.length - 1]!;
   return {
@@ -1276,6 +1325,32 @@ function tableFromBlock(
     size: textSize(block.flatMap((line) => line.runs)),
   };
 }
+
+/** Rows set apart as paragraphs stand this many font sizes apart at least (baseline to baseline)... */
+const SPACED_ROWS = 2;
+/** ...and a column sized by its widest cell ends within this many font sizes of the next column. */
+const CELL_PADDING = 1;
+
+/**
+ * Rows set apart as paragraphs (HTML's `<td><p>` without a stylesheet), three or more, all at one distance from
+ * the line above them, on columns each as wide as its widest cell: the layout of a table, whatever its cells say.
+ * A definition list or an option list sets its descriptions at a fixed indent, not at its widest term's end.
+ */
+function isSpacedGrid(block: readonly Line[], columns: readonly Interval[], rowContinuations: ReadonlySet<Line>) {
+  const gaps = block.flatMap((line, i) =>
+    i > 0 && isTabular(line) && !rowContinuations.has(line)
+      ? [(line.baseline - block[i - 1]!.baseline) / line.size]
+      : [],
+  );
+  if (gaps.length + 1 < MIN_TABLE_ROWS || Math.min(...gaps) < SPACED_ROWS) return false;
+  if (!rowsHoldWords(block)) return false;
+  if (Math.max(...gaps) > SAME_SPACING * Math.min(...gaps)) return false;
+  const size = Math.min(...block.map((line) => line.size));
+  return columns.slice(1).every((column, c) => column.start - columns[c]!.end <= CELL_PADDING * size);
+}
+
+/** Paragraphs hold words: rows of marks or figures set apart are a drawing's (a Karnaugh map's). */
+const rowsHoldWords = (block: readonly Line[]) => block.filter(isTabular).every((line) => /\p{L}{2}/u.test(line.text));
 
 /** With no grid drawn, a table shows itself over this many rows: a header and two rows, or three rows of values. */
 const MIN_TABLE_ROWS = 3;
