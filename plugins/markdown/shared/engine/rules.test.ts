@@ -313,6 +313,89 @@ describe('aligned text that is not a table (real documents)', () => {
     expect(extractRuledTables(lines, rules).tables).toEqual([]);
   });
 
+  it('a boxed paragraph whose lines go on with a name in capitals is text too', () => {
+    // SQLAlchemy's pooling note as LibreOffice exports it: each run of a line boxed, the boxes parting at the runs.
+    const lines = [
+      [572, ['The above strategies will accommodate the case of an', 71.9, 375.7], ['Engine', 379.1, 417.8]],
+      [572, ['being shared among', 421, 538.2]],
+      [597.3, ['processes. The above steps alone are not sufficient for the case of sharing a specific', 71.9, 542.6]],
+      [
+        622.7,
+        ['Connection', 71.9, 136.1],
+        ['over a process boundary; prefer to keep the scope of a particular', 139.3, 504.4],
+      ],
+      [
+        648,
+        ['Connection', 71.9, 136.1],
+        ['local to a single process (and thread). It’s additionally not supported to', 139.3, 535.4],
+      ],
+      [673.4, ['share any kind of ongoing transactional state directly across a process boundary,', 71.9, 528.1]],
+      [
+        698.7,
+        ['such as an ORM', 71.9, 161.8],
+        ['Session', 165, 207.6],
+        ['object that’s begun a transaction and references active', 210.8, 518.9],
+      ],
+      [
+        724.1,
+        ['Connection', 71.9, 136.1],
+        ['instances; again prefer to create new', 139.3, 347.7],
+        ['Session', 351.1, 393.7],
+      ],
+      [724.1, ['objects in new processes.', 396.8, 539.9]],
+    ] as const;
+    const runs = lines.flatMap(([baseline, ...pieces]) => pieces.map(([text, x0, x1]) => at(text, x0, x1, baseline)));
+    // The rules as drawn (x0, y0, x1, y1).
+    const rules = (
+      [
+        [64.2, 557.8, 379, 557.8],
+        [64.2, 583, 379, 583],
+        [64.2, 557.7, 64.2, 583],
+        [379, 557.8, 417.8, 557.8],
+        [379, 583, 417.8, 583],
+        [417.8, 557.8, 548.9, 557.8],
+        [548.8, 557.7, 548.8, 583],
+        [417.8, 583, 548.9, 583],
+        [64.2, 583.1, 546, 583.1],
+        [64.2, 608.4, 546, 608.4],
+        [64.2, 583, 64.2, 608.4],
+        [64.2, 608.5, 136.1, 608.5],
+        [64.2, 633.7, 136.1, 633.7],
+        [64.2, 608.4, 64.2, 633.7],
+        [136.1, 608.5, 507.8, 608.5],
+        [136.1, 633.7, 507.8, 633.7],
+        [64.2, 633.8, 136.1, 633.8],
+        [64.2, 659.1, 136.1, 659.1],
+        [64.2, 633.7, 64.2, 659.1],
+        [136.1, 633.8, 546.3, 633.8],
+        [546.2, 633.7, 546.2, 659.1],
+        [136.1, 659.1, 546.3, 659.1],
+        [64.2, 659.2, 539, 659.2],
+        [539, 659.1, 539, 684.4],
+        [64.2, 684.4, 539, 684.4],
+        [64.2, 659.1, 64.2, 684.4],
+        [64.2, 684.5, 164.9, 684.5],
+        [64.2, 709.8, 164.9, 709.8],
+        [64.2, 684.4, 64.2, 709.8],
+        [164.9, 684.5, 207.6, 684.5],
+        [164.9, 709.8, 207.6, 709.8],
+        [207.6, 684.5, 522, 684.5],
+        [207.6, 709.8, 522, 709.8],
+        [64.2, 709.9, 136.1, 709.9],
+        [64.2, 735.1, 136.1, 735.1],
+        [64.2, 709.8, 64.2, 735.1],
+        [136.1, 709.9, 351, 709.9],
+        [136.1, 735.1, 351, 735.1],
+        [351, 709.9, 393.5, 709.9],
+        [351, 735.1, 393.5, 735.1],
+        [393.6, 709.9, 547.5, 709.9],
+        [547.5, 709.8, 547.5, 735.1],
+        [393.6, 735.1, 547.5, 735.1],
+      ] as const
+    ).map(([x0, y0, x1, y1]) => ({ x0, y0, x1, y1 }));
+    expect(extractRuledTables(runs, rules).tables).toEqual([]);
+  });
+
   it('a plot whose axes are drawn rules is not a ruled table', () => {
     // A plot's frame and grid lines: 4 columns, 3 bands, three labels among twelve cells.
     const axes = [

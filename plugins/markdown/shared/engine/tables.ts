@@ -295,20 +295,26 @@ function gridTable(
 const PROSE_LINE_WORDS = 4;
 
 /**
- * The lines of a paragraph boxed one by one (an office suite's export of a shaded note): nearly every row
- * opens with a line of prose, and most rows go on with the sentence of the row above (no full stop before,
- * lowercase after). A table's rows each start afresh: a cell that wraps stays inside its ruled row.
+ * The lines of a paragraph boxed one by one (an office suite's export of a shaded note): nearly every row but
+ * the last (a paragraph's last line may be short) opens with a line of prose, and most rows go on with the
+ * sentence where the row above ends (no full stop there, and lowercase after or no mark at all before: "sharing
+ * a specific" over "Connection over a process boundary"). A table's rows each start afresh: a cell that wraps
+ * stays inside its ruled row.
  */
 function isBoxedLines(filled: readonly string[][]): boolean {
   const firsts = filled.map((row) => row.find((cell) => cell !== '') ?? '');
+  const lasts = filled.map((row) => row.findLast((cell) => cell !== '') ?? '');
   if (firsts.length < 2) return false;
-  const prose = firsts.filter((cell) => wordCount(cell) >= PROSE_LINE_WORDS).length;
+  const prose = firsts.slice(0, -1).filter((cell) => wordCount(cell) >= PROSE_LINE_WORDS).length;
   const runsOn = firsts
     .slice(1)
     .filter(
-      (cell, i) => /^\p{Ll}/u.test(cell) && !/[.!?:]$/.test(firsts[i]!) && wordCount(firsts[i]!) >= PROSE_LINE_WORDS,
+      (cell, i) =>
+        (/^\p{Ll}/u.test(cell) || /[\p{L}\p{N}]$/u.test(lasts[i]!)) &&
+        !/[.!?:]$/.test(lasts[i]!) &&
+        wordCount(lasts[i]!) >= PROSE_LINE_WORDS,
     );
-  return prose >= 0.8 * firsts.length && runsOn.length >= 0.5 * (firsts.length - 1);
+  return prose >= 0.8 * (firsts.length - 1) && runsOn.length >= 0.5 * (firsts.length - 1);
 }
 
 /** Share of a ruled grid's cells (a merged cell counted once) that must hold text. */
