@@ -244,6 +244,10 @@ describe('running lines of a single page', () => {
   it('keeps a first line that names no heading of two words, goes on with a sentence, or stands close to the text', () => {
     expect(texts([report(run('Working paper: Summary', 34), 'Summary')]).flat()).toEqual([]);
     expect(texts([report(run('as the Field Report on Yarrow Point shows', 34))]).flat()).toEqual([]);
+    // A caption opening a page under a section "Bold style" mentions the heading amid its words.
+    expect(texts([report(run('Table 6: Effects of the bold-style package option.', 34), 'Bold style')]).flat()).toEqual(
+      [],
+    );
     expect(texts([report(run('Working paper: Field Report on Yarrow Point', 34, 10, true))]).flat()).toEqual([]);
     const close = report(run('Working paper: Field Report on Yarrow Point', 34));
     for (const line of close.lines.slice(1)) line.baseline -= 28;

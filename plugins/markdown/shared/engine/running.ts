@@ -306,19 +306,23 @@ function apartEdge(page: PageLines, line: Line, pitch: number): boolean {
 }
 
 /**
- * A head that names its page's heading: set apart at the page's end, light and no larger than the body, its words
- * holding those of a heading of the page (bold or larger, two words or more), as a running head repeats the
- * document's title ("Working paper: Field Report on Yarrow Point" over the title "Field Report on Yarrow Point").
- * On a page with nothing to repeat it is told by this alone. A line going on with a sentence starts in lower case.
+ * A head that names its page's heading: set apart at the page's end, light and no larger than the body, and the
+ * words of a heading of the page (bold or larger, two words or more) are the head's, or open or close it, or make
+ * one of its parts, as a running head repeats a title beside a label ("Working paper: Field Report on Yarrow
+ * Point" over the title "Field Report on Yarrow Point"). On a page with nothing to repeat it is told by this alone.
+ * A caption that mentions a heading amid its words ("Table 6: Effects of the bold-style package option." under
+ * "Bold style") names none; a line going on with a sentence starts in lower case.
  */
 function namesPageHeading(page: PageLines, line: Line, bodySize: number, pitch: number): boolean {
   if (line.bold || line.size > bodySize + 0.5 || !apartEdge(page, line, pitch)) return false;
   if (/^\P{L}*\p{Ll}/u.test(line.text)) return false;
-  const words = ` ${titleWords(line.text)} `;
+  const words = titleWords(line.text);
+  const parts = new Set(line.segments.map((segment) => titleWords(segment.text)));
   return page.lines.some((other) => {
     if (other === line || !(other.bold || other.size > bodySize + 0.5)) return false;
     const heading = titleWords(other.text);
-    return heading.split(' ').length >= MIN_NAMED_WORDS && words.includes(` ${heading} `);
+    if (heading.split(' ').length < MIN_NAMED_WORDS) return false;
+    return words.startsWith(`${heading} `) || words.endsWith(` ${heading}`) || words === heading || parts.has(heading);
   });
 }
 
