@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export interface AnchorInput {
   /** The key of its output in `AnchorBatch.outputs`. */
@@ -55,7 +55,7 @@ export async function convertWithAnchor(inputs: readonly AnchorInput[], copies =
     const paths = inputs.flatMap((input, index) =>
       Array.from({ length: copies }, (_, copy) => {
         const link = join(linked, `${nameOf(index, copy)}.pdf`);
-        symlinkSync(input.file, link);
+        symlinkSync(resolve(input.file), link);
         return link;
       }),
     );

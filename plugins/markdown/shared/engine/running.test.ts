@@ -241,7 +241,7 @@ describe('running lines of a single page', () => {
     expect(texts([report(run('Working paper: Field Report on Yarrow Point', 34, 9))]).flat()).toHaveLength(1);
   });
 
-  it('keeps a first line that names no heading of two words, goes on with a sentence, or stands close to the text', () => {
+  it('keeps a first line naming no heading of two words, a sentence going on, a caption, one near the text', () => {
     expect(texts([report(run('Working paper: Summary', 34), 'Summary')]).flat()).toEqual([]);
     expect(texts([report(run('as the Field Report on Yarrow Point shows', 34))]).flat()).toEqual([]);
     // A caption opening a page under a section "Bold style" mentions the heading amid its words.
