@@ -4,11 +4,11 @@
  *
  *   npx tsx bench/markdown/run.ts [single|layouts] [--no-anchor]
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { pdfToMarkdown } from '../../plugins/markdown/shared/engine/index.js';
+import { anchorUnavailable, convertWithAnchor } from './anchor.js';
 import { CORPUS_DIR, type TruthMeta } from './corpus/generate.js';
 import { LAYOUTS_DIR } from './layouts/generate.js';
 import { f1, scoreDocument, type Counts, type DocumentScore } from './score.js';
@@ -125,47 +125,12 @@ async function parallelThroughput(corpus: readonly CorpusFile[]): Promise<{ wall
 
 /** The anchor converts the whole corpus in one JVM per invocation; run twice for determinism. */
 async function runAnchor(corpus: readonly CorpusFile[]): Promise<EngineRun | string> {
+  const unavailable = await anchorUnavailable();
+  if (unavailable) return unavailable;
+  const inputs = corpus.map((f) => ({ id: f.name, file: f.pdf }));
   try {
-    execFileSync('java', ['-version'], { stdio: 'ignore' });
-  } catch {
-    return 'java is not available, so @opendataloader/pdf cannot run';
-  }
-  let convert: typeof import('@opendataloader/pdf').convert;
-  try {
-    ({ convert } = await import('@opendataloader/pdf'));
-  } catch (error) {
-    return `@opendataloader/pdf is not installed (${(error as Error).message})`;
-  }
-  const batch = async (copies: number) => {
-    const outputDir = mkdtempSync(join(tmpdir(), 'odl-'));
-    try {
-      // Extra copies (symlinks) measure warm throughput: their time is free of the JVM start.
-      const inputs = corpus.flatMap((f) =>
-        Array.from({ length: copies }, (_, copy) => {
-          if (copy === 0) return f.pdf;
-          const link = join(outputDir, `${f.name}.copy${copy}.pdf`);
-          symlinkSync(f.pdf, link);
-          return link;
-        }),
-      );
-      const started = performance.now();
-      await convert(inputs, {
-        outputDir,
-        format: 'markdown',
-        quiet: true,
-        imageOutput: 'off',
-        markdownPageSeparator: '<!-- page %page-number% -->',
-      });
-      const seconds = (performance.now() - started) / 1000;
-      const outputs = new Map(corpus.map((f) => [f.name, readFileSync(join(outputDir, `${f.name}.md`), 'utf8')]));
-      return { outputs, seconds };
-    } finally {
-      rmSync(outputDir, { recursive: true, force: true });
-    }
-  };
-  try {
-    const first = await batch(1);
-    const repeated = await batch(1 + ANCHOR_EXTRA_COPIES);
+    const first = await convertWithAnchor(inputs);
+    const repeated = await convertWithAnchor(inputs, 1 + ANCHOR_EXTRA_COPIES);
     // Speed on the same files as ours (the anchor has no OCR: scans cost it nothing).
     const pages = corpus.reduce((n, f) => n + f.meta.pages, 0);
     const deterministic = new Map(

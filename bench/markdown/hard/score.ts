@@ -32,11 +32,19 @@ export function hardNames(half?: 'tune' | 'heldout'): string[] {
 
 const readMeta = (name: string) => JSON.parse(readFileSync(join(HARD_DIR, `${name}.json`), 'utf8')) as HardMeta;
 
+/** A document's PDF, for a converter other than ours (the anchor). */
+export const hardPdfPath = (name: string) => join(HARD_DIR, `${name}.pdf`);
+
 export async function scoreHard(name: string): Promise<HardScore> {
+  const pdf = new Uint8Array(readFileSync(hardPdfPath(name)));
+  const { markdown } = await pdfToMarkdown(pdf, { timeoutMs: TIMEOUT_MS });
+  return scoreHardMarkdown(name, markdown);
+}
+
+/** Scores any converter's Markdown of a document by the same rules as ours. */
+export function scoreHardMarkdown(name: string, markdown: string): HardScore {
   const meta = readMeta(name);
   const truth = readFileSync(join(HARD_DIR, `${name}.md`), 'utf8');
-  const pdf = new Uint8Array(readFileSync(join(HARD_DIR, `${name}.pdf`)));
-  const { markdown } = await pdfToMarkdown(pdf, { timeoutMs: TIMEOUT_MS });
   return {
     name,
     meta,

@@ -9,13 +9,14 @@
  *
  * --out writes each file's Markdown (ours and the anchor's) for reading.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pdfToMarkdown } from '../../../plugins/markdown/shared/engine/index.js';
+import { anchorUnavailable, convertWithAnchor } from '../anchor.js';
 import { f1 } from '../score.js';
 import { loadRealCorpus, outputName, realCacheDir, type RealPdf } from './corpus.js';
 import { scoreReal, type RealScore } from './score.js';
@@ -69,44 +70,10 @@ async function runOurs(corpus: readonly RealPdf[]): Promise<Run> {
 }
 
 async function runAnchor(corpus: readonly RealPdf[]): Promise<Run | string> {
-  try {
-    execFileSync('java', ['-version'], { stdio: 'ignore' });
-  } catch {
-    return 'java is not available';
-  }
-  const { convert } = await import('@opendataloader/pdf');
-  const dir = mkdtempSync(join(tmpdir(), 'odl-real-'));
-  try {
-    // Many files share a base name (example.pdf): give each a numbered link.
-    const inputs = corpus.map((pdf, i) => {
-      const link = join(dir, `f${i}.pdf`);
-      symlinkSync(pdf.file, link);
-      return link;
-    });
-    const started = performance.now();
-    await convert(inputs, {
-      outputDir: join(dir, 'out'),
-      format: 'markdown',
-      quiet: true,
-      imageOutput: 'off',
-      markdownPageSeparator: '<!-- page %page-number% -->',
-    });
-    const seconds = (performance.now() - started) / 1000;
-    const read = (i: number) => {
-      try {
-        return readFileSync(join(dir, 'out', `f${i}.md`), 'utf8');
-      } catch {
-        return '';
-      }
-    };
-    return {
-      outputs: new Map(corpus.map((pdf, i) => [pdf.id, read(i)])),
-      seconds,
-      note: 'one batch, JVM start included',
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const unavailable = await anchorUnavailable();
+  if (unavailable) return unavailable;
+  const { outputs, seconds } = await convertWithAnchor(corpus.map((pdf) => ({ id: pdf.id, file: pdf.file })));
+  return { outputs, seconds, note: 'one batch, JVM start included' };
 }
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '../../../scripts/pdf-to-markdown.mjs');

@@ -217,3 +217,60 @@ describe('running lines that generalise', () => {
     expect(texts(heads).flat()).toEqual(Array(6).fill('Calendars and dates'));
   });
 });
+
+/** A one-page document: nothing repeats, so only the page's own signs tell a head or foot from the text. */
+describe('running lines of a single page', () => {
+  const texts = (pages: PageLines[]) => findRunningLines(pages).map((lines) => [...lines].map((line) => line.text));
+  /** A report's one page: a bold title at 72, the body from 100, and an optional first line at 34. */
+  const report = (first: TextRun | undefined, title = 'Field Report on Yarrow Point') => {
+    const p = page(first, prose(0).slice(0, 25));
+    p.lines.splice(first ? 1 : 0, 0, buildLines([run(title, 72, 14.5, true)])[0]!);
+    return p;
+  };
+  /** A line set in parts: each text at its own x, with wide gaps between. */
+  const parts = (baseline: number, size: number, ...texts: [string, number][]) =>
+    buildLines(
+      texts.map(([text, x0]) => ({ ...run(text, baseline, size), x0, x1: x0 + text.length * size * 0.5 })),
+    )[0]!;
+
+  it("drops a head at body size that names the page's title (pdfTeX, LibreOffice)", () => {
+    expect(texts([report(run('Working paper: Field Report on Yarrow Point', 34))])).toEqual([
+      ['Working paper: Field Report on Yarrow Point'],
+    ]);
+    // Smaller than the body, as LibreOffice sets it: the same.
+    expect(texts([report(run('Working paper: Field Report on Yarrow Point', 34, 9))]).flat()).toHaveLength(1);
+  });
+
+  it('keeps a first line naming no heading of two words, a sentence going on, a caption, one near the text', () => {
+    expect(texts([report(run('Working paper: Summary', 34), 'Summary')]).flat()).toEqual([]);
+    expect(texts([report(run('as the Field Report on Yarrow Point shows', 34))]).flat()).toEqual([]);
+    // A caption opening a page under a section "Bold style" mentions the heading amid its words.
+    expect(texts([report(run('Table 6: Effects of the bold-style package option.', 34), 'Bold style')]).flat()).toEqual(
+      [],
+    );
+    expect(texts([report(run('Working paper: Field Report on Yarrow Point', 34, 10, true))]).flat()).toEqual([]);
+    const close = report(run('Working paper: Field Report on Yarrow Point', 34));
+    for (const line of close.lines.slice(1)) line.baseline -= 28;
+    expect(texts([close]).flat()).toEqual([]);
+  });
+
+  it("drops a browser's print stamps: date and title over the page, address and page count under it", () => {
+    const printed = report(undefined, 'Annual Report on Fairview');
+    printed.lines.unshift(parts(23, 8, ['11/28/26, 10:57 PM', 24], ['Working paper: Notes', 280]));
+    printed.lines.push(parts(780, 8, ['file:///tmp/report.html', 24], ['1/1', 560]));
+    expect(texts([printed])).toEqual([['11/28/26, 10:57 PM Working paper: Notes', 'file:///tmp/report.html 1/1']]);
+  });
+
+  it('keeps small lines in parts that carry no stamp, or a bare number: a footnote and its mark', () => {
+    const noted = report(undefined);
+    noted.lines.push(parts(780, 8, ['1', 72], ['The stations were visited twice.', 84]));
+    expect(texts([noted]).flat()).toEqual([]);
+    // An address in the last line's parts at the body's size, or alone in a small line, is the text's.
+    const cited = report(undefined);
+    cited.lines.push(parts(780, 10, ['See the survey at', 72], ['https://example.org/survey', 300]));
+    expect(texts([cited]).flat()).toEqual([]);
+    const linked = report(undefined);
+    linked.lines.push(parts(780, 8, ['https://example.org/survey', 72]));
+    expect(texts([linked]).flat()).toEqual([]);
+  });
+});

@@ -13,7 +13,10 @@
  *   set apart from the text by more than a line's pitch and no larger than the body. Such a
  *   line is running when its words repeat on another page's band line or echo a heading of
  *   the document (a running head repeats the title of the chapter it is in), so a slide's own
- *   title at the top of each slide stays.
+ *   title at the top of each slide stays;
+ * - one page's own signs, where nothing can repeat (a one-page document): a page's first or last line,
+ *   set apart from the text and no larger than the body, that names a heading of its page (a head
+ *   repeating the document's title), or a print stamp in parts (a browser's date, address and "1/1").
  */
 import { roundSize } from './lines.js';
 import type { Line } from './types.js';
@@ -284,6 +287,58 @@ function ownNumber(page: PageLines, line: Line, index: number, pitch: number): b
   return value === index + 1 && Math.abs(neighbour.baseline - line.baseline) > APART * pitch;
 }
 
+/** A heading's words must be this many to be named by a head: one word is too common in a line of text. */
+const MIN_NAMED_WORDS = 2;
+/** A date, a time or both, as browsers and mailers print them ("11/28/26, 10:57 PM", "2026-11-28 10:57"). */
+const DATE_STAMP =
+  /^(?:\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{4}-\d{2}-\d{2})(?:,?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?)?$/i;
+const URL_STAMP = /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.)\S+$/i;
+
+/** A page's first or last line and its neighbour, when the line is set apart from the text beyond it. */
+function apartEdge(page: PageLines, line: Line, pitch: number): boolean {
+  const at = page.lines.indexOf(line);
+  const neighbour = at === 0 ? page.lines[1] : at === page.lines.length - 1 ? page.lines[at - 1] : undefined;
+  return (
+    neighbour !== undefined &&
+    nearEdge(line, page.height, MARGIN_BAND) &&
+    Math.abs(neighbour.baseline - line.baseline) > APART * pitch
+  );
+}
+
+/**
+ * A head that names its page's heading: set apart at the page's end, light and no larger than the body, and the
+ * words of a heading of the page (bold or larger, two words or more) are the head's, or open or close it, or make
+ * one of its parts, as a running head repeats a title beside a label ("Working paper: Field Report on Yarrow
+ * Point" over the title "Field Report on Yarrow Point"). On a page with nothing to repeat it is told by this alone.
+ * A caption that mentions a heading amid its words ("Table 6: Effects of the bold-style package option." under
+ * "Bold style") names none; a line going on with a sentence starts in lower case.
+ */
+function namesPageHeading(page: PageLines, line: Line, bodySize: number, pitch: number): boolean {
+  if (line.bold || line.size > bodySize + 0.5 || !apartEdge(page, line, pitch)) return false;
+  if (/^\P{L}*\p{Ll}/u.test(line.text)) return false;
+  const words = titleWords(line.text);
+  const parts = new Set(line.segments.map((segment) => titleWords(segment.text)));
+  return page.lines.some((other) => {
+    if (other === line || !(other.bold || other.size > bodySize + 0.5)) return false;
+    const heading = titleWords(other.text);
+    if (heading.split(' ').length < MIN_NAMED_WORDS) return false;
+    return words.startsWith(`${heading} `) || words.endsWith(` ${heading}`) || words === heading || parts.has(heading);
+  });
+}
+
+/**
+ * A print stamp: a page's end line set apart, smaller than the body, in parts (set with wide gaps), one part at
+ * either end a date or time, an address, or the page's number out of the count ("1/1", "Page 1 of 3"), as
+ * browsers print a page's head and foot. A bare number is no sign here: a footnote's mark stands so.
+ */
+function printStamp(page: PageLines, line: Line, index: number, bodySize: number, pitch: number): boolean {
+  if (line.segments.length < 2 || line.size >= bodySize - 0.5 || !apartEdge(page, line, pitch)) return false;
+  const ends = [line.segments[0]!.text.trim(), line.segments[line.segments.length - 1]!.text.trim()];
+  const ownNumber = (text: string) =>
+    PAGE_NUMBER.test(runningKey(text)) && /\d+/.exec(text)?.[0] === String(index + 1) && /\d\D+\d/.test(text);
+  return ends.some((text) => DATE_STAMP.test(text) || URL_STAMP.test(text) || ownNumber(text));
+}
+
 /** The running lines of each page, to be dropped (lines must be in reading order). */
 export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
   const ends = pages.map(endLines);
@@ -360,7 +415,11 @@ export function findRunningLines(pages: readonly PageLines[]): Set<Line>[] {
             return true;
           const folio = folios[index]!.find((f) => f.line === line)?.folio;
           if (folio !== undefined && folioHolds(offsetKey(folio, index))) return true;
-          return ownNumber(pages[index]!, line, index, pitch);
+          return (
+            ownNumber(pages[index]!, line, index, pitch) ||
+            namesPageHeading(pages[index]!, line, bodySize, pitch) ||
+            printStamp(pages[index]!, line, index, bodySize, pitch)
+          );
         }),
       ),
   );
