@@ -1231,7 +1231,64 @@ describe('tables an office suite exports from HTML (unruled, cells centred in th
   });
 });
 
+describe('numbered rows under a header', () => {
+  it('values numbered in order under a row naming the columns are a table, not numbered lines', () => {
+    expect(
+      isFalseTable([
+        ['Outdim Value', 'Description'],
+        ['2', 'The default, output 2D WKB.'],
+        ['3', 'Output 3D WKB.'],
+      ]),
+    ).toBe(false);
+    expect(
+      isFalseTable([
+        ['2', 'The default, output 2D WKB.'],
+        ['3', 'Output 3D WKB.'],
+        ['4', 'Output 4D WKB.'],
+      ]),
+    ).toBe(true);
+    // Versions look like section numbers; under a header they are a column of values.
+    const versions = [
+      ['2.2', '3.5, 3.6, 3.7, 3.8 (added in 2.2.8)'],
+      ['3.0', '3.6, 3.7, 3.8, 3.9 (added in 3.0.11)'],
+      ['3.1', '3.6, 3.7, 3.8, 3.9 (added in 3.1.3)'],
+    ];
+    expect(isFalseTable([['Django version', 'Python versions'], ...versions])).toBe(false);
+    expect(isFalseTable(versions)).toBe(true);
+  });
+});
+
+describe('program text in a table', () => {
+  it('rows of code under a bold header naming the columns are a table, not a listing', () => {
+    // Django's porting guide: old and new names side by side in a fixed-pitch font, under "Old (0.96)" / "New (1.0)".
+    const mono = (text: string, x0: number, baseline: number): TextRun => ({
+      ...run(text, x0, baseline, 6.5),
+      x1: x0 + [...text].length * 3.9,
+    });
+    const header = (text: string, x0: number, x1: number): TextRun => ({
+      ...run(text, x0, 208.4, 6.5),
+      x1,
+      bold: true,
+    });
+    const rows = [
+      ["f['content']", 'f.read()'],
+      ["f['filename']", 'f.name'],
+      ["f['content-type']", 'f.content_type'],
+    ];
+    const code = rows.flatMap(([old, now], i) => [mono(old!, 53, 224.1 + 15.1 * i), mono(now!, 232, 224.1 + 15.1 * i)]);
+    const lines = buildLines([header('Old (0.96)', 53, 84), header('New (1.0)', 232, 261), ...code]);
+    expect(extractBorderlessTables(lines).tables.map((t) => t.rows)).toEqual([[['Old (0.96)', 'New (1.0)'], ...rows]]);
+    // The same rows without the header are a listing laid out with spaces.
+    expect(extractBorderlessTables(buildLines(code)).tables).toEqual([]);
+  });
+});
+
 describe('tables a browser prints from HTML without its stylesheet (each cell a paragraph)', () => {
+  /** A name in code type, as pydicom's summaries set it beside a 12 pt description. */
+  const code = (text: string, x0: number, x1: number, baseline: number): TextRun => ({
+    ...at(text, x0, x1, baseline),
+    size: 8.775,
+  });
   // pyqtgraph's argument tables: a paragraph's margins set the rows three lines apart, and the descriptions start
   // a few points after the widest name ("color"), less than a word space from it.
   const argumentRows = (descriptionsAt: number) =>
@@ -1286,6 +1343,51 @@ describe('tables a browser prints from HTML without its stylesheet (each cell a 
     ]);
   });
 
+  it('two such rows under a caption part their cells where one of them shows a cell gap', () => {
+    // pyqtgraph's signal tables: the longer name ends 3 pt before the description, closer than a word space.
+    const { tables } = extractBorderlessTables(
+      buildLines([
+        at(
+          'Colors are chosen by the user from the bar, and its levels set by the two sliders beside it.',
+          64,
+          560,
+          221,
+        ),
+        { ...at('Signals:', 66, 106.7, 261), bold: true },
+        at('sigLevelsChanged(self)', 66, 180, 301.5),
+        at('Emitted when the range sliders are moved', 218.3, 420.2, 301.5),
+        at('sigLevelsChangeFinished(self)', 66, 215.3, 342),
+        at('Emitted when the range sliders are released', 218.3, 426.9, 342),
+      ]),
+    );
+    expect(tables.map((t) => t.rows)).toEqual([
+      [
+        ['Signals:', ''],
+        ['sigLevelsChanged(self)', 'Emitted when the range sliders are moved'],
+        ['sigLevelsChangeFinished(self)', 'Emitted when the range sliders are released'],
+      ],
+    ]);
+  });
+
+  it('a first row whose name is set in pieces and sits close to its description is one of such rows', () => {
+    const { tables } = extractBorderlessTables(
+      buildLines([
+        code('__init__', 68.2, 112.7, 180),
+        at('(*args, **kwargs)', 114.9, 201.2, 180),
+        at('Create a new', 204.2, 266.8, 180),
+        { ...at('DA', 269.8, 287.1, 180), bold: true },
+        at('element value.', 290.1, 360.1, 180),
+        code('ctime', 68.2, 94.6, 220.5),
+        at('Return ctime() style string.', 204.2, 333.5, 220.5),
+        code('fromisoformat', 68.2, 136.6, 261),
+        at('str -> Construct a date from the output of date.isoformat()', 204.2, 482, 261),
+        code('fromordinal', 68.2, 126, 301.5),
+        at('int -> date corresponding to a proleptic Gregorian ordinal.', 204.2, 483, 301.5),
+      ]),
+    );
+    expect(tables.map((t) => t.rows[0])).toEqual([['__init__ (*args, **kwargs)', 'Create a new DA element value.']]);
+  });
+
   it('rows of marks set as far apart are a drawing, not such a table', () => {
     const karnaugh = [100, 140, 180, 220].flatMap((baseline, row) => [
       at(['00', '01', '11', '10'][row]!, 100, 112, baseline),
@@ -1295,10 +1397,6 @@ describe('tables a browser prints from HTML without its stylesheet (each cell a 
   });
 
   it('a name in code type set midway beside a description of two lines is one row of such a table', () => {
-    const code = (text: string, x0: number, x1: number, baseline: number): TextRun => ({
-      ...at(text, x0, x1, baseline),
-      size: 8.775,
-    });
     const { tables } = extractBorderlessTables(
       buildLines([
         code('dst', 68.2, 84, 195),

@@ -797,6 +797,8 @@ function splitAlignedColumns(lines: readonly Line[], rowContinues: readonly bool
         (!opening || run.x0 - line.runs[i - 1]!.x1 > CELL_GAP * line.size) &&
         innerStarts.filter((x) => Math.abs(x - run.x0) <= ALIGNED).length >= 2,
     );
+  // The row above a line: the last line before it that opens a row (a realigned row's later lines do not).
+  const rowAbove = (index: number) => lines.slice(0, index).findLast((_, k) => !rowContinues[k]) ?? lines[index - 1]!;
   const result = [...lines];
   for (let start = 0; start < lines.length; ) {
     let end = start;
@@ -807,24 +809,56 @@ function splitAlignedColumns(lines: readonly Line[], rowContinues: readonly bool
         (end > start && (rowContinues[end] || wrappedCell(lines[end]!, lines.slice(start, end))))) &&
       (end === start ||
         lines[end]!.baseline - lines[end - 1]!.baseline <=
-          (sameRunStarts(lines[end]!, lines[end - 1]!) ? MAX_GRID_ROW_GAP : MAX_ROW_GAP) * lines[end]!.size * 1.2)
+          (sameRunStarts(lines[end]!, rowAbove(end)) ? MAX_GRID_ROW_GAP : MAX_ROW_GAP) * lines[end]!.size * 1.2)
     )
       end++;
     const window = lines.slice(start, end);
     const starts = window.filter(candidate).length >= MIN_ALIGNED_LINES ? alignedStarts(window, candidate) : [];
-    for (let i = start; i < end; i++) if (starts.length) result[i] = splitAtColumns(lines[i]!, starts);
+    if (starts.length) for (let i = start; i < end; i++) result[i] = splitAtColumns(lines[i]!, starts);
+    else {
+      const rows = spacedRows(window);
+      const edges = spacedEdges(rows);
+      if (edges.length) for (const [k, line] of rows.entries()) result[start + k] = splitAtColumns(line, edges);
+    }
     start = Math.max(end, start + 1);
   }
   return result;
 }
 
-/** Two lines of runs starting at the same places: rows of one grid, however far apart (see tabularBlock). */
-function sameRunStarts(line: Line, above: Line): boolean {
-  return (
-    line.runs.length >= 2 &&
-    line.runs.length === above.runs.length &&
-    line.runs.every((run, i) => Math.abs(run.x0 - above.runs[i]!.x0) <= ALIGNED)
+/** The rows opening a window that stand apart as paragraphs on one grid (see tabularBlock), or none. */
+function spacedRows(window: readonly Line[]): Line[] {
+  let end = 1;
+  while (
+    end < window.length &&
+    window[end]!.baseline - window[end - 1]!.baseline > MAX_ROW_GAP * window[end]!.size * 1.2 &&
+    sameRunStarts(window[end]!, window[end - 1]!)
+  )
+    end++;
+  return end >= 2 ? window.slice(0, end) : [];
+}
+
+/**
+ * Column edges of such rows: where one row parts its cells by a cell's gap and every other row has a run starting
+ * there. Two rows show it (a table of two rows under its caption), where lines that stand close need three
+ * (alignedStarts).
+ */
+function spacedEdges(rows: readonly Line[]): number[] {
+  const edges = rows.flatMap((line) => line.segments.slice(1).map((segment) => segment.x0));
+  return [...new Set(edges)].filter((x) =>
+    rows.every((line) => line.runs.slice(1).some((run) => Math.abs(run.x0 - x) <= ALIGNED)),
   );
+}
+
+/**
+ * Two lines whose runs start on one grid: at the same place first, and an inner run of each at one place (a name
+ * set in pieces, "__init__" + "(*args, **kwargs)" or "tag_in_exception" + "(tag)", beside its description): rows of
+ * one table, however far apart (see tabularBlock). Which of the starts are the table's edges, the rows tell together
+ * (alignedStarts, spacedEdges).
+ */
+function sameRunStarts(line: Line, above: Line): boolean {
+  if (line.runs.length < 2 || above.runs.length < 2) return false;
+  if (Math.abs(line.runs[0]!.x0 - above.runs[0]!.x0) > ALIGNED) return false;
+  return line.runs.slice(1).some((run) => above.runs.slice(1).some((other) => Math.abs(other.x0 - run.x0) <= ALIGNED));
 }
 
 /**
@@ -968,8 +1002,11 @@ export function isFalseTable(rows: readonly string[][], tableLayout = false): bo
       /^\S+$/.test(cells[0]!) &&
       /\p{L}{2}/u.test(cells[1]!),
   );
-  // Judged on full rows too: a line above the headings (a title set apart) hangs on as a one-cell row.
-  if (numberedTitles.length >= 2 && numberedTitles.length >= 0.8 * Math.min(rows.length, fullRows)) return true;
+  // Judged on full rows too: a line above the headings (a title set apart) hangs on as a one-cell row. Under a row
+  // naming the columns ("Django version | Python versions") numbered rows are a table's.
+  const named = !SECTION_NUMBER.test(`${filled[0]?.[0] ?? ''} `) && hasHeaderRow(filled);
+  if (!named && numberedTitles.length >= 2 && numberedTitles.length >= 0.8 * Math.min(rows.length, fullRows))
+    return true;
   if (
     isNumberedLines(filled) ||
     isBulletList(filled) ||
@@ -1170,6 +1207,8 @@ function isNumberedLines(filled: readonly string[][]): boolean {
     return match ? [Number(match[1])] : [];
   });
   if (numbers.length < 2 || numbers.length < 0.6 * filled.length) return false;
+  // Rows numbered under a row naming the columns ("Outdim Value | Description") are a table's.
+  if (!LINE_NUMBER.test(filled[0]?.[0] ?? '') && hasHeaderRow(filled)) return false;
   const steps = numbers.slice(1).filter((n, i) => n === numbers[i]! + 1).length;
   return steps >= 0.8 * (numbers.length - 1);
 }
@@ -1191,6 +1230,8 @@ function isNumberedListing(filled: readonly string[][]): boolean {
     return match ? [Number(match[1])] : [];
   });
   if (numbers.length < 2 || numbers.length < 0.6 * filled.length) return false;
+  // Rows numbered under a row naming the columns ("Outdim Value | Description") are a table's.
+  if (!LINE_NUMBER.test(filled[0]?.[0] ?? '') && hasHeaderRow(filled)) return false;
   const steps = numbers.slice(1).filter((n, i) => n === numbers[i]! + 1).length;
   return steps >= 0.8 * (numbers.length - 1);
 }
@@ -1315,11 +1356,13 @@ function tableFromBlock(
   // Rows further apart than a table's lines show a table only by that layout, or under a bold header (tabularBlock).
   const wide = block.some((line, i) => i > 0 && line.baseline - block[i - 1]!.baseline > MAX_ROW_GAP * line.size * 1.2);
   if (wide && !(block[0]!.bold && isTabular(block[0]!)) && !(spaced || rowsHoldWords(block))) return undefined;
-  if (fullRows.length < 2 || prose || isFalseTable(rows, centred || spaced) || isFixedPitch(block)) return undefined;
-  // A header set in bold over rows that are not is distinct: two rows show the table.
+  // A header set in bold over rows that are not is distinct: two rows show the table, and rows of program text
+  // under it are a table's values (old and new names side by side), not a listing laid out with spaces.
   const boldLines = block.findIndex((line) => !line.bold);
-  if (!centred && !spaced && !isCellGrid(rows, boldLines > 0 && block.slice(boldLines).every((line) => !line.bold)))
-    return undefined;
+  const distinctHeader = boldLines > 0 && isTabular(block[0]!) && block.slice(boldLines).every((line) => !line.bold);
+  if (fullRows.length < 2 || prose || isFalseTable(rows, centred || spaced)) return undefined;
+  if (isFixedPitch(block) && !distinctHeader) return undefined;
+  if (!centred && !spaced && !isCellGrid(rows, distinctHeader)) return undefined;
   const last = block[block.length - 1]!;
   return {
     rows,
