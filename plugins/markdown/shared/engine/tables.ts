@@ -508,13 +508,16 @@ const PROSE_GOES_ON = /^\S*[\p{L}\p{N}]\s/u;
  * A word too wide for its cell, broken where the line ran out (an office suite's export: "ColumnDef" over "ault";
  * a browser breaks only at spaces): the piece is its line's one word, with no closing or hyphen mark, ending at the
  * column's right edge (its widest extent in the table) within a glyph, and the cell's next line, one line spacing
- * below, goes on with a word's inside (lowercase, digit or underscore). Never before a capital: a header's "Keyword"
+ * below, goes on with a word's inside (lowercase, digit or underscore; no number standing alone). Never before a capital: a header's "Keyword"
  * over "Argument" sets its column's width and looks the same. A next line going on with more words is prose wrapped
  * at a space ("Development-related" over "messages that will be"). Joined without a space.
  */
 function joinsBrokenWord(piece: BrokenPiece | undefined, next: string, column: Interval, nextLine: Line): boolean {
   if (!piece || !/^[\p{Ll}\d_]/u.test(next) || PROSE_GOES_ON.test(next)) return false;
   if (/[-.,;:!?)\]}'"’”]$/u.test(piece.text)) return false;
+  // A number after a word is a word of its own ("Gewürztraminer" over "2000"); digits go on digits ("201" over
+  // "2,") or a word that goes on in letters ("web" over "2py").
+  if (/^\d/.test(next) && !/\d$/.test(piece.text) && !/^\d+[\p{L}_]/u.test(next)) return false;
   return (
     column.end - piece.x1 <= BROKEN_EDGE * piece.size &&
     nextLine.baseline - piece.baseline <= CELL_LINE_SPACING * piece.size
