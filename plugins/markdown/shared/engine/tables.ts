@@ -463,7 +463,7 @@ function rowsFromLines(
       rowContinuations.has(lines[i]!);
     if (previous && continues)
       for (const [c, cell] of cells.entries()) {
-        previous[c] = joinsBrokenWord(lastPieces[c], cell, columns[c]!, lines[i]!)
+        previous[c] = joinsBrokenWord(lastPieces[c], cell, columns[c]!, lines[i]!, cellStart(lines[i]!, c, columns))
           ? previous[c]! + cell
           : joinText(previous[c]!, cell);
         if (cell !== '') lastPieces[c] = pieces[i]![c];
@@ -479,6 +479,7 @@ function rowsFromLines(
 /** A cell's line of one word, which may be the first piece of a word the cell broke: where it ends and sits. */
 interface BrokenPiece {
   text: string;
+  x0: number;
   x1: number;
   baseline: number;
   /** Its line's font size. */
@@ -493,8 +494,13 @@ function brokenPieces(line: Line, cells: readonly string[], columns: readonly In
     // A cell moved from another line (a row span's label) has no geometry on this one: never joined.
     if (inColumn.map((segment) => segment.text).join(' ') !== cell) return undefined;
     const x1 = Math.max(...inColumn.map((segment) => segment.x1));
-    return { text: cell, x1, baseline: line.baseline, size: line.size };
+    return { text: cell, x0: cellStart(line, c, columns), x1, baseline: line.baseline, size: line.size };
   });
+}
+
+/** Where the line's text in column `c` starts (Infinity when it writes nothing there). */
+function cellStart(line: Line, c: number, columns: readonly Interval[]): number {
+  return Math.min(...line.segments.filter((segment) => columnOf(columns, segment.x0) === c).map((s) => s.x0));
 }
 
 /** How far (in ems) a word's first piece may end short of its column's widest extent: less than a glyph. */
@@ -508,11 +514,18 @@ const PROSE_GOES_ON = /^\S*[\p{L}\p{N}]\s/u;
  * A word too wide for its cell, broken where the line ran out (an office suite's export: "ColumnDef" over "ault";
  * a browser breaks only at spaces): the piece is its line's one word, with no closing or hyphen mark, ending at the
  * column's right edge (its widest extent in the table) within a glyph, and the cell's next line, one line spacing
- * below, goes on with a word's inside (lowercase, digit or underscore; no number standing alone). Never before a capital: a header's "Keyword"
+ * below, goes on with a word's inside (lowercase, digit or underscore; no number standing alone) inside the cell the
+ * piece fills, starting no further left than the piece (a line starting left of it is another cell's). Never before a capital: a header's "Keyword"
  * over "Argument" sets its column's width and looks the same. A next line going on with more words is prose wrapped
  * at a space ("Development-related" over "messages that will be"). Joined without a space.
  */
-function joinsBrokenWord(piece: BrokenPiece | undefined, next: string, column: Interval, nextLine: Line): boolean {
+function joinsBrokenWord(
+  piece: BrokenPiece | undefined,
+  next: string,
+  column: Interval,
+  nextLine: Line,
+  nextStart: number,
+): boolean {
   if (!piece || !/^[\p{Ll}\d_]/u.test(next) || PROSE_GOES_ON.test(next)) return false;
   if (/[-.,;:!?)\]}'"’”]$/u.test(piece.text)) return false;
   // A number after a word is a word of its own ("Gewürztraminer" over "2000"); digits go on digits ("201" over
@@ -520,7 +533,8 @@ function joinsBrokenWord(piece: BrokenPiece | undefined, next: string, column: I
   if (/^\d/.test(next) && !/\d$/.test(piece.text) && !/^\d+[\p{L}_]/u.test(next)) return false;
   return (
     column.end - piece.x1 <= BROKEN_EDGE * piece.size &&
-    nextLine.baseline - piece.baseline <= CELL_LINE_SPACING * piece.size
+    nextLine.baseline - piece.baseline <= CELL_LINE_SPACING * piece.size &&
+    nextStart >= piece.x0 - ALIGNED
   );
 }
 
