@@ -1092,7 +1092,7 @@ describe('tables an office suite exports from HTML (unruled, cells centred in th
     ]);
   });
 
-  it('a word broken inside a narrow cell is one word again; a header or prose wrapped at a space keeps its space', () => {
+  it('a word broken inside a narrow cell is one word again; prose wrapped at a space keeps its space', () => {
     // SQLAlchemy's defaults table as LibreOffice exports it: the names are too wide for their column and broken
     // where the line ran out, each piece at the column's edge within a glyph, the rest on the cell's next line.
     const names = extractBorderlessTables(

@@ -514,10 +514,10 @@ const PROSE_GOES_ON = /^\S*[\p{L}\p{N}]\s/u;
  * A word too wide for its cell, broken where the line ran out (an office suite's export: "ColumnDef" over "ault";
  * a browser breaks only at spaces): the piece is its line's one word, with no closing or hyphen mark, ending at the
  * column's right edge (its widest extent in the table) within a glyph, and the cell's next line, one line spacing
- * below, goes on with a word's inside (lowercase, digit or underscore; no number standing alone) inside the cell the
- * piece fills, starting no further left than the piece (a line starting left of it is another cell's). Never before a capital: a header's "Keyword"
- * over "Argument" sets its column's width and looks the same. A next line going on with more words is prose wrapped
- * at a space ("Development-related" over "messages that will be"). Joined without a space.
+ * below and starting no further left than the piece (a line starting left of it is another cell's), goes on with a
+ * word's inside: lowercase, digit or underscore, no number standing alone. Never before a capital: a header's
+ * "Keyword" over "Argument" sets its column's width and looks the same. A next line going on with more words is
+ * prose wrapped at a space ("surrounding" over "the current one"). Joined without a space.
  */
 function joinsBrokenWord(
   piece: BrokenPiece | undefined,
