@@ -447,7 +447,10 @@ function rowsFromLines(
     (cells, i) => i > 0 && cells.some((cell, c) => /\p{Ll}-$/u.test(lineCells[i - 1]![c]!) && /^\p{Ll}/u.test(cell)),
   );
   const wraps = wrappedRows(lines, lineCells, hyphenated);
+  const pieces = lineCells.map((cells, i) => brokenPieces(lines[i]!, cells, columns));
   const rows: string[][] = [];
+  // The cell's last line so far in each column of the row being built: it may hold a word's first piece.
+  let lastPieces: (BrokenPiece | undefined)[] = [];
   for (const [i, cells] of lineCells.entries()) {
     const previous = rows[rows.length - 1];
     // The rest of a wrapped cell goes on in a column the row has written; a line that writes where the row
@@ -458,10 +461,81 @@ function rowsFromLines(
       hyphenated[i] ||
       wraps[i] ||
       rowContinuations.has(lines[i]!);
-    if (previous && continues) for (const [c, cell] of cells.entries()) previous[c] = joinText(previous[c]!, cell);
-    else rows.push(cells);
+    if (previous && continues)
+      for (const [c, cell] of cells.entries()) {
+        previous[c] = joinsBrokenWord(lastPieces[c], cell, columns[c]!, lines[i]!, cellStart(lines[i]!, c, columns))
+          ? previous[c]! + cell
+          : joinText(previous[c]!, cell);
+        if (cell !== '') lastPieces[c] = pieces[i]![c];
+      }
+    else {
+      rows.push(cells);
+      lastPieces = [...pieces[i]!];
+    }
   }
   return rows;
+}
+
+/** A cell's line of one word, which may be the first piece of a word the cell broke: where it ends and sits. */
+interface BrokenPiece {
+  text: string;
+  x0: number;
+  x1: number;
+  baseline: number;
+  /** Its line's font size. */
+  size: number;
+}
+
+/** Each column's cell of `line` when it is one word (else undefined). */
+function brokenPieces(line: Line, cells: readonly string[], columns: readonly Interval[]): (BrokenPiece | undefined)[] {
+  return cells.map((cell, c) => {
+    if (cell === '' || /\s/.test(cell)) return undefined;
+    const inColumn = line.segments.filter((segment) => columnOf(columns, segment.x0) === c);
+    // A cell moved from another line (a row span's label) has no geometry on this one: never joined.
+    if (inColumn.map((segment) => segment.text).join(' ') !== cell) return undefined;
+    const x1 = Math.max(...inColumn.map((segment) => segment.x1));
+    return { text: cell, x0: cellStart(line, c, columns), x1, baseline: line.baseline, size: line.size };
+  });
+}
+
+/** Where the line's text in column `c` starts (Infinity when it writes nothing there). */
+function cellStart(line: Line, c: number, columns: readonly Interval[]): number {
+  return Math.min(...line.segments.filter((segment) => columnOf(columns, segment.x0) === c).map((s) => s.x0));
+}
+
+/** How far (in ems) a word's first piece may end short of its column's widest extent: less than a glyph. */
+const BROKEN_EDGE = 0.7;
+/** The lines of one cell are at most this many font sizes apart; rows stand further apart (their padding). */
+const CELL_LINE_SPACING = 1.4;
+/** A word followed by another (no mark between): prose wrapped at a space, not the rest of a name. */
+const PROSE_GOES_ON = /^\S*[\p{L}\p{N}]\s/u;
+
+/**
+ * A word too wide for its cell, broken where the line ran out (an office suite's export: "ColumnDef" over "ault";
+ * a browser breaks only at spaces): the piece is its line's one word, with no closing or hyphen mark, ending at the
+ * column's right edge (its widest extent in the table) within a glyph, and the cell's next line, one line spacing
+ * below and starting no further left than the piece (a line starting left of it is another cell's), goes on with a
+ * word's inside: lowercase, digit or underscore, no number standing alone. Never before a capital: a header's
+ * "Keyword" over "Argument" sets its column's width and looks the same. A next line going on with more words is
+ * prose wrapped at a space ("surrounding" over "the current one"). Joined without a space.
+ */
+function joinsBrokenWord(
+  piece: BrokenPiece | undefined,
+  next: string,
+  column: Interval,
+  nextLine: Line,
+  nextStart: number,
+): boolean {
+  if (!piece || !/^[\p{Ll}\d_]/u.test(next) || PROSE_GOES_ON.test(next)) return false;
+  if (/[-.,;:!?)\]}'"’”]$/u.test(piece.text)) return false;
+  // A number after a word is a word of its own ("Gewürztraminer" over "2000"); digits go on digits ("201" over
+  // "2,") or a word that goes on in letters ("web" over "2py").
+  if (/^\d/.test(next) && !/\d$/.test(piece.text) && !/^\d+[\p{L}_]/u.test(next)) return false;
+  return (
+    column.end - piece.x1 <= BROKEN_EDGE * piece.size &&
+    nextLine.baseline - piece.baseline <= CELL_LINE_SPACING * piece.size &&
+    nextStart >= piece.x0 - ALIGNED
+  );
 }
 
 /** How far (in font sizes) a line may sit from where a centred span would put it. */
