@@ -1350,6 +1350,18 @@ describe('numbered rows under a header', () => {
   });
 });
 
+describe('numbers that are not values', () => {
+  it('an array printed by a program (items ending in commas) shows no column of values', () => {
+    const array = [
+      ['array([[ 7.,', '9.,', '11.],'],
+      ['[ 19.,', '21.,', '23.],'],
+      ['[ 31.,', '33.,', '35.]], dtype=float32)'],
+    ];
+    expect(isCellGrid(array)).toBe(false);
+    expect(isCellGrid([['Band', 'Min', 'Max'], ...array.map(() => ['1', '7.5', '11'])])).toBe(true);
+  });
+});
+
 describe('program text in a table', () => {
   it('rows of code under a bold header naming the columns are a table, not a listing', () => {
     // Django's porting guide: old and new names side by side in a fixed-pitch font, under "Old (0.96)" / "New (1.0)".

@@ -1486,8 +1486,12 @@ const NUMERIC_SHARE = 0.6;
 /** A number, maybe signed, grouped, with a currency before it or a unit or per cent after it: "1,200", "21.5 °C". */
 const NUMBER_CELL = /^[-−+±]?[$€£¥]?\d[\d,.\u00a0\u202f']*(?:\s?(?:%|‰|°\p{L}?|[\p{L}µ]{1,3}))?$/u;
 
-/** A number that is a value: not a section number ("3.3.1"). */
-const isValue = (cell: string) => NUMBER_CELL.test(cell.trim()) && !/^\d+\.\d+\.\d/.test(cell.trim());
+/**
+ * A number that is a value: not a section number ("3.3.1"), nor an item of a sequence written out ("9.," in an
+ * array printed by a program: a value ends with its digits, unit or sign, not with a separator).
+ */
+const isValue = (cell: string) =>
+  NUMBER_CELL.test(cell.trim()) && !/^\d+\.\d+\.\d/.test(cell.trim()) && !/[,;]$/.test(cell.trim());
 
 /**
  * What aligned text needs, when no rule is drawn, to be read as a table rather than as text that
