@@ -1280,11 +1280,7 @@ function isNumberedLines(filled: readonly string[][]): boolean {
     const match = cells.length >= 2 ? LINE_NUMBER.exec(cells[0]!) : null;
     return match ? [Number(match[1])] : [];
   });
-  if (numbers.length < 2 || numbers.length < 0.6 * filled.length) return false;
-  // Rows numbered under a row naming the columns ("Outdim Value | Description") are a table's.
-  if (!LINE_NUMBER.test(filled[0]?.[0] ?? '') && hasHeaderRow(filled)) return false;
-  const steps = numbers.slice(1).filter((n, i) => n === numbers[i]! + 1).length;
-  return steps >= 0.8 * (numbers.length - 1);
+  return countsLines(filled, numbers);
 }
 
 /** A numbered code line split at its indentation comes in at most this many pieces, its number included. */
@@ -1292,6 +1288,17 @@ const LISTING_PIECES = 4;
 
 /** A line number set a word space before the code it numbers, at the start of a cell: "155 \\cs_new:Npn". */
 const GLUED_LINE_NUMBER = /^(\d{1,5})\s+\S/;
+
+/**
+ * Numbers in front of most rows counting up one by one: lines numbered. Rows numbered under a row naming the
+ * columns ("Outdim Value | Description" over 2, 3) are a table's.
+ */
+function countsLines(filled: readonly string[][], numbers: readonly number[]): boolean {
+  if (numbers.length < 2 || numbers.length < 0.6 * filled.length) return false;
+  if (!LINE_NUMBER.test(filled[0]?.[0] ?? '') && hasHeaderRow(filled)) return false;
+  const steps = numbers.slice(1).filter((n, i) => n === numbers[i]! + 1).length;
+  return steps >= 0.8 * (numbers.length - 1);
+}
 
 /**
  * A listing whose line numbers sit in a cell with the code (a margin note beside it can take the
@@ -1303,11 +1310,7 @@ function isNumberedListing(filled: readonly string[][]): boolean {
     const match = cells.map((cell) => GLUED_LINE_NUMBER.exec(cell)).find(Boolean);
     return match ? [Number(match[1])] : [];
   });
-  if (numbers.length < 2 || numbers.length < 0.6 * filled.length) return false;
-  // Rows numbered under a row naming the columns ("Outdim Value | Description") are a table's.
-  if (!LINE_NUMBER.test(filled[0]?.[0] ?? '') && hasHeaderRow(filled)) return false;
-  const steps = numbers.slice(1).filter((n, i) => n === numbers[i]! + 1).length;
-  return steps >= 0.8 * (numbers.length - 1);
+  return countsLines(filled, numbers);
 }
 
 /** Share of full rows whose first cell is a label ending in a colon before the rows are read as a form. */
