@@ -12,6 +12,7 @@ import { runProcess } from '../core/engines/process.js';
 import { pdfToMarkdownPlugin } from '../plugins/markdown/pdf-to-markdown/index.js';
 import { officePlugins } from '../plugins/office/index.js';
 import { authHeaders, convertAndDownload, getJson, startServer, type TestServer } from './helpers.js';
+import { markdownTables } from '../plugins/markdown/testing/tables.js';
 
 const HEADER = ['Keyword Argument', 'Description'];
 const ROWS = [
@@ -37,29 +38,6 @@ function rtfTable(): string {
     ...ROWS.map((cells) => row(cells, false)),
     '\\pard Each of them is set on a column.\\par}',
   ].join('\n');
-}
-
-function markdownTables(markdown: string): string[][][] {
-  const tables: string[][][] = [];
-  let current: string[][] | undefined;
-  for (const line of markdown.split('\n')) {
-    if (!line.startsWith('|')) {
-      current = undefined;
-      continue;
-    }
-    if (/^\|\s*---/.test(line)) continue;
-    if (!current) {
-      current = [];
-      tables.push(current);
-    }
-    current.push(
-      line
-        .slice(1, -1)
-        .split('|')
-        .map((cell) => cell.trim()),
-    );
-  }
-  return tables;
 }
 
 describe('pdf-to-markdown: words broken inside a narrow cell', () => {

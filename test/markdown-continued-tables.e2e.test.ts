@@ -13,6 +13,7 @@ import { closeChromiumPool } from '../core/engines/chromium.js';
 import { runProcess } from '../core/engines/process.js';
 import { pdfToMarkdown } from '../plugins/markdown/shared/engine/index.js';
 import { htmlToPdfPlugin } from '../plugins/web/html-to-pdf/index.js';
+import { markdownTables } from '../plugins/markdown/testing/tables.js';
 
 const ITEMS = ['bolts', 'nuts', 'washers', 'hinges', 'brackets', 'screws', 'rivets', 'springs', 'clamps'];
 const NOTES = ['packed in crates', 'checked twice a week', 'kept dry and cool', 'moved from the old shed'];
@@ -56,29 +57,6 @@ const expected = (rows: (readonly [string, string[], string])[]) => [
   HEADER,
   ...rows.map(([code, item, count]) => [code, item.join(' '), count]),
 ];
-
-function markdownTables(markdown: string): string[][][] {
-  const tables: string[][][] = [];
-  let current: string[][] | undefined;
-  for (const line of markdown.split('\n')) {
-    if (!line.startsWith('|')) {
-      current = undefined;
-      continue;
-    }
-    if (/^\|\s*---/.test(line)) continue;
-    if (!current) {
-      current = [];
-      tables.push(current);
-    }
-    current.push(
-      line
-        .slice(1, -1)
-        .split('|')
-        .map((cell) => cell.trim()),
-    );
-  }
-  return tables;
-}
 
 describe('pdf-to-markdown: a table printed over pages by the browser is one table', () => {
   let dir: string;

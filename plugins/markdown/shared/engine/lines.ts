@@ -212,9 +212,20 @@ function segmentRuns(runs: readonly TextRun[], size: number, startsCell: (run: T
   return segments;
 }
 
-/** The line with a new segment at every run starting at one of `starts` (aligned table columns). */
+/**
+ * The line with a new segment at every run starting at one of `starts` (aligned table columns). In a header set in
+ * bold, a run is also a cell's start when it is the first past an edge (the run before ends short of it): a header
+ * cell is set centred over its column ("Tested up to" 3 pt right of the rows' cells).
+ */
 export function splitAtColumns(line: Line, starts: readonly number[]): Line {
-  const startsCell = (run: TextRun) => starts.some((x) => Math.abs(run.x0 - x) <= ALIGNED);
+  const opening = new Set(
+    line.bold
+      ? line.runs.filter(
+          (run, i) => i > 0 && starts.some((x) => line.runs[i - 1]!.x1 <= x + ALIGNED && run.x0 >= x - ALIGNED),
+        )
+      : [],
+  );
+  const startsCell = (run: TextRun) => opening.has(run) || starts.some((x) => Math.abs(run.x0 - x) <= ALIGNED);
   const segments = segmentRuns(line.runs, line.size, startsCell);
   return { ...line, segments, text: segments.map((s) => s.text).join(' ') };
 }

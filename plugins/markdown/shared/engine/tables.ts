@@ -848,8 +848,12 @@ function centredRow(
 function splitAlignedColumns(lines: readonly Line[], rowContinues: readonly boolean[] = []): Line[] {
   const textRight = Math.max(...lines.map((l) => l.x1));
   const short = (line: Line) => line.x1 < textRight - 2 * line.size;
+  // A list item's marker is no cell: its lines are the list's, around a table set inside an item.
   const candidate = (line: Line) =>
-    line.runs.length >= 2 && !LIST_MARKER_ONLY.test(line.segments[0]!.text) && short(line);
+    line.runs.length >= 2 &&
+    !LIST_MARKER_ONLY.test(line.segments[0]!.text) &&
+    !LIST_MARKER_ONLY.test(line.runs[0]!.text.trim()) &&
+    short(line);
   // A wrapped cell's line starts where a row above in the window has a cell start inside the line, and it is a
   // line of text: a line's height below the line above, more than one glyph (a formula's or a drawing's pieces
   // stack closer, glyph by glyph).
@@ -888,8 +892,19 @@ function splitAlignedColumns(lines: readonly Line[], rowContinues: readonly bool
       end++;
     const window = lines.slice(start, end);
     const starts = window.filter(candidate).length >= MIN_ALIGNED_LINES ? alignedStarts(window, candidate) : [];
-    if (starts.length) for (let i = start; i < end; i++) result[i] = splitAtColumns(lines[i]!, starts);
-    else {
+    if (starts.length) {
+      // A bold line just above the rows, kept out of them only by its width (its names centred over the columns
+      // run as wide as the table), is their header.
+      const above = lines[start - 1];
+      const header =
+        above?.bold &&
+        above.runs.length >= 2 &&
+        !short(above) &&
+        lines[start]!.baseline - above.baseline <= MAX_ROW_GAP * above.size * 1.2
+          ? start - 1
+          : start;
+      for (let i = header; i < end; i++) result[i] = splitAtColumns(lines[i]!, starts);
+    } else {
       const rows = spacedRows(window);
       const edges = spacedEdges(rows);
       if (edges.length) for (const [k, line] of rows.entries()) result[start + k] = splitAtColumns(line, edges);
