@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProcess } from '../core/engines/process.js';
 import { pdfToMarkdownPlugin } from '../plugins/markdown/pdf-to-markdown/index.js';
 import { officePlugins } from '../plugins/office/index.js';
-import { authHeaders, convertAndDownload, getJson, startServer, type TestServer } from './helpers.js';
+import { authHeaders, convertAndDownload, getJson, startServer, type TestServer, waitUntil } from './helpers.js';
 import { markdownTables } from '../plugins/markdown/testing/tables.js';
 
 const HEADER = ['Keyword Argument', 'Description'];
@@ -70,11 +70,14 @@ describe('pdf-to-markdown: words broken inside a narrow cell', () => {
     expect(res.status).toBe(200);
     const { statusUrl } = (await res.json()) as { statusUrl: string };
     let poll: any;
-    for (let i = 0; i < 600; i++) {
-      poll = (await getJson(`${server.url}${statusUrl}`, key)).body;
-      if (poll.done) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitUntil(
+      async () => {
+        poll = (await getJson(`${server.url}${statusUrl}`, key)).body;
+        return poll.done === true;
+      },
+      120_000,
+      'the extraction',
+    );
     expect(poll).toMatchObject({ done: true, completed: 1, failed: 0 });
     const markdown = poll.rows[0].markdown as string;
     expect(markdownTables(markdown)).toEqual([[HEADER, ...ROWS]]);
